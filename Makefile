@@ -1,0 +1,52 @@
+# normgrad — the two commands of the README, and the steps behind them.
+#   make run    set up, build, and run the example and the demo
+#   make test   set up, build, and run the whole test suite
+# Scripts and tests use the system interpreter /usr/bin/python3 with Debian's
+# python3-numpy (installed by `make deps`), not the separate python3 on PATH.
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+PYTHON := /usr/bin/python3
+export NORMGRAD_PYTHON := $(PYTHON)
+
+# Debian packages the build, tests, benchmarks and scripts need.
+APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
+                libcli11-dev python3 python3-numpy
+
+.PHONY: deps configure build run test bench install clean
+
+deps:
+	@missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+configure: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	$(BUILD_DIR)/bin/normgrad example
+	$(BUILD_DIR)/bin/normgrad demo
+
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+
+bench: build
+	$(BUILD_DIR)/bin/normgrad_bench --benchmark_counters_tabular=true
+
+install: build
+	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
+
+clean:
+	rm -rf $(BUILD_DIR)
