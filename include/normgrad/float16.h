@@ -34,13 +34,14 @@ inline float ToFloat(uint32_t u) {
   return f;
 }
 
-/// binary16 bits → float (exact).
+/// binary16 bits → float (exact; a NaN becomes quiet, as F16C does).
 inline float HalfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   const uint32_t exponent = (h >> 10) & 0x1fu;
   uint32_t mantissa = h & 0x3ffu;
-  if (exponent == 0x1f) {  // inf or NaN: keep the payload
-    return ToFloat(sign | 0x7f800000u | (mantissa << 13));
+  if (exponent == 0x1f) {  // inf, or NaN made quiet with its payload kept
+    const uint32_t quiet = mantissa != 0 ? 0x200u : 0u;
+    return ToFloat(sign | 0x7f800000u | ((mantissa | quiet) << 13));
   }
   if (exponent != 0) {  // normal
     return ToFloat(sign | ((exponent + 112u) << 23) | (mantissa << 13));

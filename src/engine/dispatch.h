@@ -1,0 +1,31 @@
+// engine/dispatch.h — which kernels run: the best instruction set this CPU
+// has, unless NORMGRAD_IMPL forces one; and whether NORMGRAD_VERBOSE asks
+// for a line per call. The environment is read once per process.
+#pragma once
+
+#include <string>
+
+#include "kernels/kernels.h"
+#include "normgrad/types.h"
+
+namespace normgrad::engine {
+
+struct Dispatch {
+  const kernels::Isa* isa = nullptr;  ///< null when NORMGRAD_IMPL is invalid
+  bool order_forced = false;          ///< NORMGRAD_IMPL named "<order>:<isa>"
+  Order forced_order = Order::kBlocked;
+  std::string error;                  ///< why NORMGRAD_IMPL is invalid
+  bool verbose = false;
+};
+
+/// The process-wide choice, from NORMGRAD_IMPL / NORMGRAD_VERBOSE.
+const Dispatch& CurrentDispatch();
+
+/// Parses a NORMGRAD_IMPL value ("" = best available). Exposed for tests.
+Dispatch ParseImpl(const std::string& value);
+
+/// The instruction set for bulk conversions: the forced one if valid, else
+/// the best available.
+const kernels::Isa& ConversionIsa();
+
+}  // namespace normgrad::engine

@@ -1,0 +1,254 @@
+// engine/layer_norm_grad_beta.cc — pd_gamma/pd_beta on host memory: argument
+// checks, the two summation orders (drivers over the registry's row
+// accumulation kernels), threading and output narrowing.
+#include "normgrad/layer_norm_grad_beta.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "engine/dispatch.h"
+#include "kernels/kernels.h"
+
+namespace normgrad {
+namespace {
+
+// Rows per block of the blocked order. A constant (never derived from the
+// thread count), so results do not depend on how many threads run.
+constexpr size_t kBlockRows = 256;
+
+// Below this many input bytes one thread does all the work: waking a second
+// thread costs more than it saves (measured with `make bench`, see README).
+constexpr size_t kMinBytesPerExtraThread = size_t{512} << 10;
+
+// Column ranges handed to threads are multiples of this many columns
+// (64 bytes of f32), so no two threads share an accumulator cache line.
+constexpr size_t kColumnGrain = 16;
+
+thread_local RunInfo last_run;
+
+struct Typed {
+  DType dtype;
+  const void* dy;
+  const void* res;
+  size_t stride;
+};
+
+// Accumulates rows [row, row + rows) × columns [col, col + cols) into acc.
+void Accumulate(const kernels::Isa& isa, const Typed& in, size_t row,
+                size_t rows, size_t col, size_t cols, float* acc_gamma,
+                float* acc_beta) {
+  const size_t offset = row * in.stride + col;
+  switch (in.dtype) {
+    case DType::kF32:
+      isa.accumulate_f32(static_cast<const float*>(in.dy) + offset,
+                         static_cast<const float*>(in.res) + offset, in.stride,
+                         rows, cols, acc_gamma, acc_beta);
+      break;
+    case DType::kF16:
+      isa.accumulate_f16(static_cast<const uint16_t*>(in.dy) + offset,
+                         static_cast<const uint16_t*>(in.res) + offset,
+                         in.stride, rows, cols, acc_gamma, acc_beta);
+      break;
+    case DType::kBF16:
+      isa.accumulate_bf16(static_cast<const uint16_t*>(in.dy) + offset,
+                          static_cast<const uint16_t*>(in.res) + offset,
+                          in.stride, rows, cols, acc_gamma, acc_beta);
+      break;
+  }
+}
+
+struct ColumnRange {
+  size_t begin, end;
+};
+
+// Splits [0, cols) into at most `parts` ranges of whole kColumnGrain units.
+std::vector<ColumnRange> SplitColumns(size_t cols, size_t parts) {
+  const size_t grains = (cols + kColumnGrain - 1) / kColumnGrain;
+  parts = std::max<size_t>(1, std::min(parts, grains));
+  std::vector<ColumnRange> ranges;
+  for (size_t p = 0; p < parts; ++p) {
+    const size_t begin = std::min(cols, grains * p / parts * kColumnGrain);
+    const size_t end = std::min(cols, grains * (p + 1) / parts * kColumnGrain);
+    if (end > begin) ranges.push_back({begin, end});
+  }
+  return ranges;
+}
+
+// Runs body(i) for i in [0, n) on `threads` threads (inline when 1).
+template <typename Body>
+void ParallelFor(int threads, size_t n, const Body& body) {
+  if (threads <= 1 || n <= 1) {
+    for (size_t i = 0; i < n; ++i) body(i);
+    return;
+  }
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (long long i = 0; i < static_cast<long long>(n); ++i) {
+    body(static_cast<size_t>(i));
+  }
+}
+
+// Sequential order: every column summed row after row from zero; threads
+// split the columns, so each column keeps its order. acc = [gamma | beta].
+int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
+                  size_t cols, size_t chunk_rows, int threads, float* acc) {
+  std::fill(acc, acc + 2 * cols, 0.0f);
+  const std::vector<ColumnRange> ranges =
+      SplitColumns(cols, static_cast<size_t>(threads));
+  const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
+  ParallelFor(threads, ranges.size(), [&](size_t t) {
+    const ColumnRange cr = ranges[t];
+    for (size_t r = 0; r < rows; r += chunk) {
+      Accumulate(isa, in, r, std::min(chunk, rows - r), cr.begin,
+                 cr.end - cr.begin, acc + cr.begin, acc + cols + cr.begin);
+    }
+  });
+  return static_cast<int>(std::min<size_t>(ranges.size(), threads));
+}
+
+// Blocked order: fixed kBlockRows-row blocks, each summed sequentially from
+// zero into its own partial; partials combined by a fixed pairwise tree
+// (partial[i] += partial[i + s] for s = 1, 2, 4, …). The tree and the blocks
+// depend only on the shape, so every thread count gives the same bits.
+int RunBlocked(const kernels::Isa& isa, const Typed& in, size_t rows,
+               size_t cols, int threads, std::vector<float>& partials) {
+  const size_t blocks = std::max<size_t>(1, (rows + kBlockRows - 1) / kBlockRows);
+  const size_t width = 2 * cols;  // one partial: [gamma | beta]
+  partials.assign(blocks * width, 0.0f);
+  float* p = partials.data();
+
+  // Work items: (block, column range). Split columns only when there are
+  // fewer blocks than threads.
+  const size_t splits =
+      blocks >= static_cast<size_t>(threads) ? 1 : threads / blocks;
+  const std::vector<ColumnRange> ranges = SplitColumns(cols, splits);
+  const size_t items = blocks * ranges.size();
+  ParallelFor(threads, items, [&](size_t item) {
+    const size_t b = item / ranges.size();
+    const ColumnRange cr = ranges[item % ranges.size()];
+    const size_t row = b * kBlockRows;
+    float* partial = p + b * width;
+    Accumulate(isa, in, row, std::min(kBlockRows, rows - row), cr.begin,
+               cr.end - cr.begin, partial + cr.begin, partial + cols + cr.begin);
+  });
+
+  const std::vector<ColumnRange> tree_ranges =
+      SplitColumns(cols, static_cast<size_t>(threads));
+  ParallelFor(blocks > 1 ? threads : 1, tree_ranges.size(), [&](size_t t) {
+    const ColumnRange cr = tree_ranges[t];
+    for (size_t s = 1; s < blocks; s *= 2) {
+      for (size_t i = 0; i + s < blocks; i += 2 * s) {
+        float* dst = p + i * width;
+        const float* src = p + (i + s) * width;
+        isa.add(dst + cr.begin, src + cr.begin, cr.end - cr.begin);
+        isa.add(dst + cols + cr.begin, src + cols + cr.begin, cr.end - cr.begin);
+      }
+    }
+  });
+  return static_cast<int>(std::min<size_t>(items, threads));
+}
+
+void WriteOutput(const kernels::Isa& isa, DType out, const float* acc,
+                 size_t cols, void* dst) {
+  switch (out) {
+    case DType::kF32:
+      std::memcpy(dst, acc, cols * sizeof(float));
+      break;
+    case DType::kF16:
+      isa.narrow_f16(acc, static_cast<uint16_t*>(dst), cols);
+      break;
+    case DType::kBF16:
+      isa.narrow_bf16(acc, static_cast<uint16_t*>(dst), cols);
+      break;
+  }
+}
+
+Status Check(const GradBetaProblem& p) {
+  const std::string api = "LayerNormGradBeta: ";
+  if (p.dtype != DType::kF32 && p.dtype != DType::kF16 && p.dtype != DType::kBF16) {
+    return Status::Error(api + "dtype " + std::to_string(static_cast<int>(p.dtype)) +
+                         " is not float, half or bfloat16");
+  }
+  if (p.cols == 0) return Status::Error(api + "cols is 0; it must be at least 1");
+  const size_t stride = p.row_stride == 0 ? p.cols : p.row_stride;
+  if (stride < p.cols) {
+    return Status::Error(api + "row_stride " + std::to_string(stride) +
+                         " is less than cols " + std::to_string(p.cols));
+  }
+  if (p.rows > 0 &&
+      stride > std::numeric_limits<size_t>::max() / SizeOf(p.dtype) / p.rows) {
+    return Status::Error(api + "rows " + std::to_string(p.rows) + " × row_stride " +
+                         std::to_string(stride) + " overflows the address space");
+  }
+  if (p.rows > 0 && (p.dy == nullptr || p.res == nullptr)) {
+    return Status::Error(api + std::string(p.dy == nullptr ? "dy" : "res") +
+                         " is null with rows " + std::to_string(p.rows));
+  }
+  if (p.pd_gamma == nullptr || p.pd_beta == nullptr) {
+    return Status::Error(api + std::string(p.pd_gamma == nullptr ? "pd_gamma" : "pd_beta") +
+                         " is null");
+  }
+  if (p.pd_gamma == p.pd_beta) {
+    return Status::Error(api + "pd_gamma and pd_beta are the same buffer");
+  }
+  if (p.threads < 0) {
+    return Status::Error(api + "threads " + std::to_string(p.threads) +
+                         " is negative; use 0 for the default");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int ThreadsFor(size_t bytes, int requested) {
+  const int wanted = requested > 0 ? requested : omp_get_max_threads();
+  const size_t by_size = bytes / kMinBytesPerExtraThread + 1;
+  return static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted), by_size));
+}
+
+RunInfo LastRunInfo() { return last_run; }
+
+Status LayerNormGradBeta(const GradBetaProblem& p) {
+  if (Status s = Check(p); !s.ok()) return s;
+  const engine::Dispatch& dispatch = engine::CurrentDispatch();
+  if (dispatch.isa == nullptr) return Status::Error("LayerNormGradBeta: " + dispatch.error);
+  const kernels::Isa& isa = *dispatch.isa;
+  const Order order = dispatch.order_forced ? dispatch.forced_order : p.order;
+
+  const Typed in{p.dtype, p.dy, p.res, p.row_stride == 0 ? p.cols : p.row_stride};
+  const size_t input_bytes = 2 * p.rows * p.cols * SizeOf(p.dtype);
+  const int threads = ThreadsFor(input_bytes, p.threads);
+
+  // Accumulators live in per-thread buffers that only grow, so repeated
+  // calls (the Ascend C path makes thousands) do not allocate.
+  thread_local std::vector<float> acc;
+  thread_local std::vector<float> partials;
+  const float* result;
+  int used;
+  if (order == Order::kSequential) {
+    if (acc.size() < 2 * p.cols) acc.resize(2 * p.cols);
+    used = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, threads, acc.data());
+    result = acc.data();
+  } else {
+    used = RunBlocked(isa, in, p.rows, p.cols, threads, partials);
+    result = partials.data();
+  }
+  const DType out = p.f32_outputs ? DType::kF32 : p.dtype;
+  WriteOutput(isa, out, result, p.cols, p.pd_gamma);
+  WriteOutput(isa, out, result + p.cols, p.cols, p.pd_beta);
+
+  last_run.impl = std::string(OrderName(order)) + ":" + isa.name;
+  last_run.threads = used;
+  if (dispatch.verbose) {
+    std::fprintf(stderr, "normgrad: LayerNormGradBeta %s %zux%zu %s threads=%d\n",
+                 DTypeName(p.dtype), p.rows, p.cols, last_run.impl.c_str(), used);
+  }
+  return Status::Ok();
+}
+
+}  // namespace normgrad

@@ -1,0 +1,141 @@
+// dispatch_test.cc — implementation names, NORMGRAD_IMPL parsing, the
+// threading threshold and the engine's argument errors (each message
+// asserted). To extend: add a case with the message it must contain.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "engine/dispatch.h"
+#include "normgrad/layer_norm_grad_beta.h"
+
+namespace {
+
+using testing::HasSubstr;
+
+TEST(Dispatch, ListsBothOrdersForEveryIsaWithScalarLast) {
+  const auto impls = normgrad::ListImplementations();
+  ASSERT_GE(impls.size(), 2u);
+  EXPECT_EQ(impls[impls.size() - 2].name, "blocked:scalar");
+  EXPECT_EQ(impls.back().name, "sequential:scalar");
+  EXPECT_TRUE(impls.back().available);
+}
+
+TEST(Dispatch, ParsesIsaAndFullNames) {
+  auto d = normgrad::engine::ParseImpl("scalar");
+  ASSERT_NE(d.isa, nullptr) << d.error;
+  EXPECT_STREQ(d.isa->name, "scalar");
+  EXPECT_FALSE(d.order_forced);
+
+  d = normgrad::engine::ParseImpl("sequential:scalar");
+  ASSERT_NE(d.isa, nullptr) << d.error;
+  EXPECT_TRUE(d.order_forced);
+  EXPECT_EQ(d.forced_order, normgrad::Order::kSequential);
+
+  d = normgrad::engine::ParseImpl("");
+  ASSERT_NE(d.isa, nullptr);
+  EXPECT_TRUE(d.isa->available());
+}
+
+TEST(Dispatch, UnknownNamesAreErrorsListingValidOnes) {
+  for (const char* bad : {"avx9", "fast:scalar", "blocked:neon9"}) {
+    const auto d = normgrad::engine::ParseImpl(bad);
+    EXPECT_EQ(d.isa, nullptr) << bad;
+    EXPECT_THAT(d.error, HasSubstr(bad));
+    EXPECT_THAT(d.error, HasSubstr("valid names: "));
+    EXPECT_THAT(d.error, HasSubstr("sequential:scalar"));
+  }
+}
+
+TEST(Dispatch, ForcedImplementationRuns) {
+  // The suite runs once per instruction set with NORMGRAD_IMPL set: check
+  // the engine really ran that one.
+  const char* forced = std::getenv("NORMGRAD_IMPL");
+  std::vector<float> x(64, 1.0f), g(8), b(8);
+  normgrad::GradBetaProblem p;
+  p.rows = 8;
+  p.cols = 8;
+  p.dy = x.data();
+  p.res = x.data();
+  p.pd_gamma = g.data();
+  p.pd_beta = b.data();
+  ASSERT_TRUE(normgrad::LayerNormGradBeta(p).ok());
+  const std::string impl = normgrad::LastRunInfo().impl;
+  if (forced && *forced) {
+    EXPECT_EQ(impl.substr(impl.find(':') + 1), forced);
+  } else {  // the default: blocked order on the best available instruction set
+    std::string best;
+    for (const auto& i : normgrad::ListImplementations()) {
+      if (i.available && best.empty()) best = i.name;
+    }
+    EXPECT_EQ(impl, best);
+  }
+}
+
+TEST(Dispatch, SmallProblemsStayOnOneThread) {
+  EXPECT_EQ(normgrad::ThreadsFor(64 * 64 * 8, 8), 1);
+  EXPECT_EQ(normgrad::ThreadsFor(size_t{64} << 20, 2), 2);
+  EXPECT_EQ(normgrad::ThreadsFor(size_t{64} << 20, 1), 1);
+}
+
+normgrad::Status RunEdited(void (*edit)(normgrad::GradBetaProblem&)) {
+  static std::vector<float> x(64), g(8), b(8);
+  normgrad::GradBetaProblem p;
+  p.rows = 8;
+  p.cols = 8;
+  p.dy = x.data();
+  p.res = x.data();
+  p.pd_gamma = g.data();
+  p.pd_beta = b.data();
+  edit(p);
+  return normgrad::LayerNormGradBeta(p);
+}
+
+TEST(EngineErrors, NameTheArgumentValueAndRule) {
+  auto s = RunEdited([](normgrad::GradBetaProblem& p) { p.cols = 0; });
+  EXPECT_THAT(s.message(), HasSubstr("LayerNormGradBeta: cols is 0"));
+  s = RunEdited([](normgrad::GradBetaProblem& p) { p.row_stride = 4; });
+  EXPECT_THAT(s.message(), HasSubstr("row_stride 4 is less than cols 8"));
+  s = RunEdited([](normgrad::GradBetaProblem& p) { p.dy = nullptr; });
+  EXPECT_THAT(s.message(), HasSubstr("dy is null"));
+  s = RunEdited([](normgrad::GradBetaProblem& p) { p.pd_beta = p.pd_gamma; });
+  EXPECT_THAT(s.message(), HasSubstr("same buffer"));
+  s = RunEdited([](normgrad::GradBetaProblem& p) { p.threads = -1; });
+  EXPECT_THAT(s.message(), HasSubstr("threads -1 is negative"));
+  s = RunEdited([](normgrad::GradBetaProblem& p) { p.rows = size_t{1} << 62; });
+  EXPECT_THAT(s.message(), HasSubstr("overflows"));
+}
+
+TEST(EngineErrors, OutputsUntouchedOnError) {
+  std::vector<float> x(64), g(8, 7.0f), b(8, 7.0f);
+  normgrad::GradBetaProblem p;
+  p.rows = 8;
+  p.cols = 8;
+  p.row_stride = 2;
+  p.dy = x.data();
+  p.res = x.data();
+  p.pd_gamma = g.data();
+  p.pd_beta = b.data();
+  EXPECT_FALSE(normgrad::LayerNormGradBeta(p).ok());
+  EXPECT_EQ(g, std::vector<float>(8, 7.0f));
+  EXPECT_EQ(b, std::vector<float>(8, 7.0f));
+}
+
+TEST(Engine, ZeroRowsGiveZeroSums) {
+  std::vector<float> g(8, 7.0f), b(8, 7.0f);
+  normgrad::GradBetaProblem p;
+  p.rows = 0;
+  p.cols = 8;
+  p.pd_gamma = g.data();
+  p.pd_beta = b.data();
+  for (auto order : {normgrad::Order::kSequential, normgrad::Order::kBlocked}) {
+    p.order = order;
+    ASSERT_TRUE(normgrad::LayerNormGradBeta(p).ok());
+    EXPECT_EQ(g, std::vector<float>(8, 0.0f));
+    EXPECT_EQ(b, std::vector<float>(8, 0.0f));
+  }
+}
+
+}  // namespace
