@@ -1,0 +1,205 @@
+// normgrad_bench.cc — pd_gamma/pd_beta throughput (`make bench`).
+//
+// For each shape, element type and thread count it first measures a
+// read-bandwidth baseline in this same run — the sum of two arrays as large
+// as dy and res, vectorized, on the same threads — then the engine in both
+// orders. Counters: GB/s = (bytes read + bytes written) / time, and
+// x_baseline = GB/s ÷ the baseline's median GB/s for the same inputs. Run
+// with --benchmark_repetitions=N to get medians on a noisy machine.
+#include <benchmark/benchmark.h>
+#include <immintrin.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "normgrad/float16.h"
+#include "normgrad/layer_norm_grad_beta.h"
+
+namespace {
+
+using normgrad::DType;
+
+struct Inputs {
+  std::vector<uint8_t> dy, res;
+  std::vector<uint8_t> gamma, beta;
+};
+
+// Standard normal inputs, converted to the element type; cached per shape.
+const Inputs& InputsFor(DType t, size_t rows, size_t cols) {
+  static std::map<std::tuple<int, size_t, size_t>, Inputs> cache;
+  const auto key = std::make_tuple(static_cast<int>(t), rows, cols);
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 2) cache.clear();  // keep memory bounded
+  Inputs in;
+  const size_t n = rows * cols, size = normgrad::SizeOf(t);
+  in.dy.resize(n * size);
+  in.res.resize(n * size);
+  in.gamma.resize(cols * 4);
+  in.beta.resize(cols * 4);
+  std::mt19937 rng(42);
+  std::normal_distribution<float> dist;
+  for (std::vector<uint8_t>* v : {&in.dy, &in.res}) {
+    for (size_t i = 0; i < n; ++i) {
+      const float x = dist(rng);
+      if (t == DType::kF32) {
+        std::memcpy(v->data() + 4 * i, &x, 4);
+      } else {
+        const uint16_t b = normgrad::float16(x).Bits();
+        std::memcpy(v->data() + 2 * i, &b, 2);
+      }
+    }
+  }
+  return cache.emplace(key, std::move(in)).first->second;
+}
+
+// Sums [begin, end) of both arrays: eight independent vector sums.
+__attribute__((target("avx2"))) float SumRangeAvx2(const float* a, const float* b,
+                                                    size_t begin, size_t end) {
+  __m256 s[8];
+  for (__m256& v : s) v = _mm256_setzero_ps();
+  size_t i = begin;
+  for (; i + 32 <= end; i += 32) {
+    for (int k = 0; k < 4; ++k) {
+      s[k] = _mm256_add_ps(s[k], _mm256_loadu_ps(a + i + 8 * k));
+      s[4 + k] = _mm256_add_ps(s[4 + k], _mm256_loadu_ps(b + i + 8 * k));
+    }
+  }
+  float lanes[8];
+  __m256 total = s[0];
+  for (int k = 1; k < 8; ++k) total = _mm256_add_ps(total, s[k]);
+  _mm256_storeu_ps(lanes, total);
+  float sum = 0.0f;
+  for (float v : lanes) sum += v;
+  for (; i < end; ++i) sum += a[i] + b[i];
+  return sum;
+}
+
+float SumRangePortable(const float* a, const float* b, size_t begin, size_t end) {
+  float s[16] = {};
+  size_t i = begin;
+  for (; i + 16 <= end; i += 16) {
+    for (int k = 0; k < 16; ++k) s[k] += a[i + k] + b[i + k];
+  }
+  for (; i < end; ++i) s[0] += a[i] + b[i];
+  float sum = 0.0f;
+  for (float v : s) sum += v;
+  return sum;
+}
+
+// The read-bandwidth baseline: reads both arrays once, split over threads.
+float SumTwoArrays(const float* a, const float* b, size_t n, int threads) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  float total = 0.0f;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+  {
+    const size_t t = static_cast<size_t>(omp_get_thread_num());
+    const size_t nt = static_cast<size_t>(omp_get_num_threads());
+    const size_t begin = n * t / nt / 64 * 64;
+    const size_t end = t + 1 == nt ? n : n * (t + 1) / nt / 64 * 64;
+    total += avx2 ? SumRangeAvx2(a, b, begin, end) : SumRangePortable(a, b, begin, end);
+  }
+  return total;
+}
+
+using Key = std::tuple<int, size_t, size_t, int>;
+std::map<Key, std::vector<double>> baseline_gbs;
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+void SetRate(benchmark::State& state, double bytes, double seconds) {
+  state.counters["GB/s"] = bytes / seconds / 1e9;
+  state.SetBytesProcessed(static_cast<int64_t>(bytes) * static_cast<int64_t>(state.iterations()));
+}
+
+void Baseline(benchmark::State& state, DType t) {
+  const size_t rows = static_cast<size_t>(state.range(0));
+  const size_t cols = static_cast<size_t>(state.range(1));
+  const int threads = static_cast<int>(state.range(2));
+  const Inputs& in = InputsFor(t, rows, cols);
+  const size_t floats = in.dy.size() / 4;
+  const auto* a = reinterpret_cast<const float*>(in.dy.data());
+  const auto* b = reinterpret_cast<const float*>(in.res.data());
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) benchmark::DoNotOptimize(SumTwoArrays(a, b, floats, threads));
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+      static_cast<double>(state.iterations());
+  const double bytes = 2.0 * static_cast<double>(in.dy.size());
+  SetRate(state, bytes, seconds);
+  baseline_gbs[{static_cast<int>(t), rows, cols, threads}].push_back(bytes / seconds / 1e9);
+}
+
+void GradBeta(benchmark::State& state, DType t, normgrad::Order order) {
+  const size_t rows = static_cast<size_t>(state.range(0));
+  const size_t cols = static_cast<size_t>(state.range(1));
+  const int threads = static_cast<int>(state.range(2));
+  Inputs& in = const_cast<Inputs&>(InputsFor(t, rows, cols));
+  normgrad::GradBetaProblem p;
+  p.dtype = t;
+  p.rows = rows;
+  p.cols = cols;
+  p.dy = in.dy.data();
+  p.res = in.res.data();
+  p.pd_gamma = in.gamma.data();
+  p.pd_beta = in.beta.data();
+  p.order = order;
+  p.threads = threads;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    if (!normgrad::LayerNormGradBeta(p).ok()) {
+      state.SkipWithError("LayerNormGradBeta failed");
+      return;
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+      static_cast<double>(state.iterations());
+  const double bytes = static_cast<double>((2 * rows * cols + 2 * cols) * normgrad::SizeOf(t));
+  SetRate(state, bytes, seconds);
+  const double base = Median(baseline_gbs[{static_cast<int>(t), rows, cols, threads}]);
+  if (base > 0) state.counters["x_baseline"] = bytes / seconds / 1e9 / base;
+  state.SetLabel(normgrad::LastRunInfo().impl + " threads=" +
+                 std::to_string(normgrad::LastRunInfo().threads));
+}
+
+void Register() {
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {
+      {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
+  for (DType t : {DType::kF32, DType::kF16}) {
+    const std::string type = normgrad::DTypeName(t);
+    for (const auto& [rows, cols] : shapes) {
+      for (int64_t threads : {1, 2}) {
+        const std::vector<int64_t> args = {rows, cols, threads};
+        benchmark::RegisterBenchmark(("baseline/" + type).c_str(), Baseline, t)
+            ->Args(args)->ArgNames({"rows", "cols", "threads"})->UseRealTime();
+        for (auto order : {normgrad::Order::kSequential, normgrad::Order::kBlocked}) {
+          benchmark::RegisterBenchmark(
+              (std::string(normgrad::OrderName(order)) + "/" + type).c_str(), GradBeta, t, order)
+              ->Args(args)->ArgNames({"rows", "cols", "threads"})->UseRealTime();
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Register();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
