@@ -1,1 +1,296 @@
-// placeholder: being written
+// tiling_layernormgradbeta.cc — the host tiling API of LayerNormGradBeta:
+// scratch sizes and the chunking tiling, exactly the algorithm and numbers of
+// spec layernormgradbeta.md §4, with normgrad's error policy (one message on
+// stderr, the whole tiling zeroed, nothing thrown).
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
+
+namespace {
+
+constexpr uint64_t kU32Max = 0xFFFFFFFFu;
+constexpr char kTmpSizeFn[] = "GetLayerNormGradBetaMaxMinTmpSize";
+constexpr char kTilingFn[] = "GetLayerNormGradBetaNDTilingInfo";
+constexpr char kTilingZeroed[] = "the tiling is zeroed";
+
+// One line on stderr: "<function>: <problem>; <consequence>."
+void Report(const char* function, const std::string& problem,
+            const char* consequence) {
+  std::fprintf(stderr, "%s: %s; %s.\n", function, problem.c_str(), consequence);
+}
+
+std::string ShapeText(const ge::Shape& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.GetDimNum(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(shape.GetDim(i));
+  }
+  return text + "]";
+}
+
+// The validated dimensions of srcShape = {B, S, H, originalH}.
+struct Dims {
+  uint32_t b;
+  uint32_t s;
+  uint32_t h;
+  uint32_t bs;
+  uint32_t bsh;
+};
+
+// Bytes of scratch per element of H at the minimum (16 half, 8 float).
+uint64_t MinBytesPerColumn(uint32_t type_size) {
+  return type_size == 2 ? 16 : 8;
+}
+
+// Checks typeSize and srcShape against the rules shared by both functions.
+// On success fills *dims; otherwise prints one message for `function`, ending
+// with `consequence`, and returns false.
+bool CheckInputs(const char* function, const ge::Shape& shape,
+                 uint32_t type_size, const char* consequence, Dims* dims) {
+  if (type_size != 2 && type_size != 4) {
+    Report(function,
+           "typeSize " + std::to_string(type_size) +
+               " is not supported: it must be 2 (half) or 4 (float)",
+           consequence);
+    return false;
+  }
+  const std::string text = "srcShape " + ShapeText(shape);
+  if (shape.GetDimNum() != 4) {
+    Report(function,
+           text + " has " + std::to_string(shape.GetDimNum()) +
+               " dimensions: it must have 4, {B, S, H, originalH}",
+           consequence);
+    return false;
+  }
+  static constexpr const char* kNames[4] = {"B", "S", "H", "originalH"};
+  for (size_t i = 0; i < 4; ++i) {
+    const int64_t d = shape.GetDim(i);
+    if (d < 1 || static_cast<uint64_t>(d) > kU32Max) {
+      Report(function,
+             text + " has " + kNames[i] + " = " + std::to_string(d) +
+                 ": every dimension must be in [1, 4294967295]",
+             consequence);
+      return false;
+    }
+  }
+  const uint64_t b = static_cast<uint64_t>(shape.GetDim(0));
+  const uint64_t s = static_cast<uint64_t>(shape.GetDim(1));
+  const uint64_t h = static_cast<uint64_t>(shape.GetDim(2));
+  const uint64_t original_h = static_cast<uint64_t>(shape.GetDim(3));
+  if (original_h != h) {
+    Report(function,
+           text + " has originalH = " + std::to_string(original_h) +
+               " but H = " + std::to_string(h) +
+               ": normgrad requires originalH == H (pad each row with zeros "
+               "to the aligned H and pass that H as both)",
+           consequence);
+    return false;
+  }
+  const uint64_t bs = b * s;  // both < 2^32: fits in 64 bits
+  if (bs > kU32Max) {
+    Report(function,
+           text + " gives B*S = " + std::to_string(bs) +
+               ": B*S and B*S*H must fit in 32 bits (at most 4294967295)",
+           consequence);
+    return false;
+  }
+  const uint64_t bsh = bs * h;  // both < 2^32: fits in 64 bits
+  if (bsh > kU32Max) {
+    Report(function,
+           text + " gives B*S*H = " + std::to_string(bsh) +
+               ": B*S and B*S*H must fit in 32 bits (at most 4294967295)",
+           consequence);
+    return false;
+  }
+  *dims = {static_cast<uint32_t>(b), static_cast<uint32_t>(s),
+           static_cast<uint32_t>(h), static_cast<uint32_t>(bs),
+           static_cast<uint32_t>(bsh)};
+  return true;
+}
+
+// Spec §4 steps 1–6. Assigns every field of *out: the tiling, or all zeros
+// (after one message on stderr) when the input is bad.
+void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
+                   uint32_t type_size,
+                   AscendC::tiling::LayerNormGradBetaTiling* out) {
+  *out = AscendC::tiling::LayerNormGradBetaTiling{};
+  Dims d;
+  if (!CheckInputs(kTilingFn, shape, type_size, kTilingZeroed, &d)) return;
+
+  const uint64_t h = d.h;
+  const uint64_t sb = stack_buffer_bytes / 4;  // scratch in floats
+  // "stackBufferSize <bytes> (<floats>) <problem>: call ... (<min> bytes)".
+  auto report_scratch = [&](const std::string& problem) {
+    Report(kTilingFn,
+           "stackBufferSize " + std::to_string(stack_buffer_bytes) +
+               " bytes (" + std::to_string(sb) + " floats) " + problem +
+               ": call GetLayerNormGradBetaMaxMinTmpSize for the minimum (" +
+               std::to_string(MinBytesPerColumn(type_size) * h) +
+               " bytes here)",
+           kTilingZeroed);
+  };
+  if (sb < 2 * h) {
+    report_scratch("is less than 2*H = " + std::to_string(2 * h) + " floats");
+    return;
+  }
+  uint64_t one = sb;
+  uint32_t number_of_tmp_buf = 1;
+  if (type_size == 2) {
+    number_of_tmp_buf = 2;
+    one = (sb - 2 * h) / 2;
+  }
+  one = one / h * h;
+  if (one == 0) {  // only half: float keeps one >= 2*H
+    report_scratch("leaves (" + std::to_string(sb) +
+                   " - 2*H) / 2 = " + std::to_string((sb - 2 * h) / 2) +
+                   " floats for each of the two half input buffers, less "
+                   "than one row of H = " +
+                   std::to_string(h));
+    return;
+  }
+  if (one >= d.bsh) one = d.bsh;
+  const uint32_t one_cal = static_cast<uint32_t>(one);
+
+  out->stackBufferSize = static_cast<uint32_t>(sb);
+  out->bLength = d.b;
+  out->sLength = d.s;
+  out->hLength = d.h;
+  out->originalHLength = d.h;
+  out->bshLength = d.bsh;
+  out->bsLength = d.bs;
+  out->oneCalSize = one_cal;
+  out->numberOfTmpBuf = number_of_tmp_buf;
+  out->loopRound = d.bsh / one_cal;
+  out->inputTailSize = d.bsh % one_cal;
+  out->inputTailPos = d.bsh - out->inputTailSize;
+  out->bsTailSize = out->inputTailSize / d.h;
+  out->bshCurLength = one_cal;
+  out->bsCurLength = one_cal / d.h;
+  if (type_size == 2) {  // float: all positions stay 0
+    out->gammaTempTensorPos = 0;
+    out->betaTempTensorPos = d.h;
+    out->inputDyTmpTensorPos = 2 * d.h;
+    out->resForGammaTmpTensorPos = 2 * d.h + one_cal;
+  }
+}
+
+}  // namespace
+
+namespace optiling {
+
+void LayerNormGradBetaTiling::SaveToBuffer(void* dst, size_t capacity) const {
+  static constexpr char kFn[] =
+      "optiling::LayerNormGradBetaTiling::SaveToBuffer";
+  if (dst == nullptr) {
+    std::fprintf(stderr,
+                 "%s: dst is null: it must point to at least %zu bytes; "
+                 "nothing copied.\n",
+                 kFn, GetDataSize());
+    return;
+  }
+  if (capacity < GetDataSize()) {
+    std::fprintf(stderr,
+                 "%s: capacity %zu bytes is less than GetDataSize() = "
+                 "%zu bytes; nothing copied.\n",
+                 kFn, capacity, GetDataSize());
+    return;
+  }
+  std::memcpy(dst, &s_.data, GetDataSize());
+}
+
+}  // namespace optiling
+
+namespace AscendC {
+
+void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape,
+                                       uint32_t typeSize,
+                                       bool /*isReuseSource*/,
+                                       uint32_t& maxValue, uint32_t& minValue) {
+  static constexpr char kZeroed[] = "maxValue and minValue are set to 0";
+  maxValue = 0;
+  minValue = 0;
+  Dims d;
+  if (!CheckInputs(kTmpSizeFn, srcShape, typeSize, kZeroed, &d)) return;
+  const uint64_t per_column = MinBytesPerColumn(typeSize);
+  const uint64_t min_bytes = per_column * d.h;
+  if (min_bytes > kU32Max) {
+    Report(kTmpSizeFn,
+           "srcShape " + ShapeText(srcShape) + " needs at least " +
+               std::to_string(per_column) +
+               "*H = " + std::to_string(min_bytes) +
+               " bytes of scratch: no 32-bit scratch size (at most "
+               "4294967295) is enough",
+           kZeroed);
+    return;
+  }
+  const uint64_t max_bytes = per_column * d.bsh;
+  maxValue = static_cast<uint32_t>(max_bytes > kU32Max ? kU32Max : max_bytes);
+  minValue = static_cast<uint32_t>(min_bytes);
+}
+
+void GetLayerNormGradBetaNDTilingInfo(
+    const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,
+    bool /*isReuseSource*/, optiling::LayerNormGradBetaTiling& tiling) {
+  AscendC::tiling::LayerNormGradBetaTiling t;
+  ComputeTiling(srcShape, stackBufferSize, typeSize, &t);
+  tiling.set_stackBufferSize(t.stackBufferSize);
+  tiling.set_bLength(t.bLength);
+  tiling.set_sLength(t.sLength);
+  tiling.set_hLength(t.hLength);
+  tiling.set_originalHLength(t.originalHLength);
+  tiling.set_bshLength(t.bshLength);
+  tiling.set_bsLength(t.bsLength);
+  tiling.set_oneCalSize(t.oneCalSize);
+  tiling.set_numberOfTmpBuf(t.numberOfTmpBuf);
+  tiling.set_loopRound(t.loopRound);
+  tiling.set_inputTailSize(t.inputTailSize);
+  tiling.set_inputTailPos(t.inputTailPos);
+  tiling.set_bsTailSize(t.bsTailSize);
+  tiling.set_bshCurLength(t.bshCurLength);
+  tiling.set_bsCurLength(t.bsCurLength);
+  tiling.set_gammaTempTensorPos(t.gammaTempTensorPos);
+  tiling.set_betaTempTensorPos(t.betaTempTensorPos);
+  tiling.set_inputDyTmpTensorPos(t.inputDyTmpTensorPos);
+  tiling.set_resForGammaTmpTensorPos(t.resForGammaTmpTensorPos);
+  tiling.set_reserved(t.reserved);
+}
+
+void GetLayerNormGradBetaNDTilingInfo(
+    const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,
+    bool /*isReuseSource*/, AscendC::tiling::LayerNormGradBetaTiling& tiling) {
+  ComputeTiling(srcShape, stackBufferSize, typeSize, &tiling);
+}
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+std::array<TilingField, 20> LayerNormGradBetaTilingFields(
+    const AscendC::tiling::LayerNormGradBetaTiling& t) {
+  return {{
+      {"stackBufferSize", t.stackBufferSize},
+      {"bLength", t.bLength},
+      {"sLength", t.sLength},
+      {"hLength", t.hLength},
+      {"originalHLength", t.originalHLength},
+      {"bshLength", t.bshLength},
+      {"bsLength", t.bsLength},
+      {"oneCalSize", t.oneCalSize},
+      {"numberOfTmpBuf", t.numberOfTmpBuf},
+      {"loopRound", t.loopRound},
+      {"inputTailSize", t.inputTailSize},
+      {"inputTailPos", t.inputTailPos},
+      {"bsTailSize", t.bsTailSize},
+      {"bshCurLength", t.bshCurLength},
+      {"bsCurLength", t.bsCurLength},
+      {"gammaTempTensorPos", t.gammaTempTensorPos},
+      {"betaTempTensorPos", t.betaTempTensorPos},
+      {"inputDyTmpTensorPos", t.inputDyTmpTensorPos},
+      {"resForGammaTmpTensorPos", t.resForGammaTmpTensorPos},
+      {"reserved", t.reserved},
+  }};
+}
+
+}  // namespace normgrad_ascendc

@@ -1,0 +1,20 @@
+// tiling/tiling_api.h — the host umbrella header Ascend C programs include
+// (runtime.md §1, §8): ge::Shape / AscendC::TensorShape, the optiling:: host
+// tiling classes, the kernel-side tiling structs and the Get…MaxMinTmpSize /
+// Get…NDTilingInfo functions. Like the vendor's header it also brings the
+// standard headers host programs rely on without including them (printf,
+// malloc, std::max, std::abs, std::string, std::vector). The tiling-data
+// macros of runtime.md §8 (BEGIN_TILING_DATA_DEF …) are not provided yet.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
+#include "normgrad_ascendc/layernormgradbeta_tiling.h"
+#include "normgrad_ascendc/shape.h"
