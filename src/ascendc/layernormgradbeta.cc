@@ -1,1 +1,384 @@
-// placeholder: being written
+// layernormgradbeta.cc — AscendC::LayerNormGradBeta on the emulated core:
+// the checks of spec layernormgradbeta.md §5, the per-profile behaviour of
+// §6, and the computation through the engine's sequential order (§3), which
+// reproduces the device's bits.
+#include "lib/normalization/layernormgradbeta.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+
+#include "normgrad/convert.h"
+#include "normgrad/float16.h"
+#include "normgrad/layer_norm_grad_beta.h"
+
+namespace normgrad_ascendc {
+namespace {
+
+using AscendC::LayerNormGradBetaTiling;
+
+constexpr uint32_t kBlockBytes = 32;
+
+// Ascend 950, half: columns summed per engine call into float accumulators
+// on the stack (that profile has no scratch). Columns are independent, so
+// the split changes no bit.
+constexpr uint32_t kColumnBlock = 256;
+
+// The element type of a call, for sizes and messages.
+struct Element {
+  uint32_t bytes;
+  const char* plural;  // "floats", "halves"
+};
+
+void CheckPlacement(const char* argument, const TensorView& t) {
+  if (t.core == nullptr) {
+    Fail(
+        "LayerNormGradBeta: %s is an empty tensor (it has no unified-buffer "
+        "memory)",
+        argument);
+  }
+  if (!IsVectorPosition(t.position)) {
+    Fail(
+        "LayerNormGradBeta: %s is in position %s; it must be VECIN, VECOUT "
+        "or VECCALC",
+        argument, PositionName(t.position));
+  }
+  if (t.offset % kBlockBytes != 0) {
+    Fail("LayerNormGradBeta: %s UB address %u is not 32-byte aligned", argument,
+         t.offset);
+  }
+}
+
+// The fields every profile reads: a filled tiling, H, B·S, originalH == H,
+// and H·sizeof(T) a multiple of 32.
+void CheckShape(const LayerNormGradBetaTiling& t, const Element& e) {
+  if (t.oneCalSize == 0) {
+    Fail(
+        "LayerNormGradBeta: tiling.oneCalSize is 0: the tiling is empty "
+        "(GetLayerNormGradBetaNDTilingInfo failed or was not called)");
+  }
+  if (t.hLength == 0) {
+    Fail("LayerNormGradBeta: tiling.hLength is 0; H must be at least 1");
+  }
+  if (t.bsLength == 0) {
+    Fail("LayerNormGradBeta: tiling.bsLength is 0; B*S must be at least 1");
+  }
+  if (t.originalHLength != t.hLength) {
+    Fail(
+        "LayerNormGradBeta: tiling.originalHLength %u differs from "
+        "tiling.hLength %u; they must be equal (pad each row with zeros to "
+        "the 32-byte aligned H and pass that H as both)",
+        t.originalHLength, t.hLength);
+  }
+  const uint64_t row_bytes = uint64_t{t.hLength} * e.bytes;
+  if (row_bytes % kBlockBytes != 0) {
+    Fail(
+        "LayerNormGradBeta: tiling.hLength %u %s is %llu bytes, not a "
+        "multiple of 32 (the last axis must be 32-byte aligned: H a multiple "
+        "of %u)",
+        t.hLength, e.plural, static_cast<unsigned long long>(row_bytes),
+        kBlockBytes / e.bytes);
+  }
+}
+
+// The chunking fields (Atlas A2/A3 and inference series): each must be what
+// spec §4 derives from bsLength, hLength and oneCalSize.
+void CheckChunking(const LayerNormGradBetaTiling& t) {
+  const uint64_t bsh = uint64_t{t.bsLength} * t.hLength;
+  if (t.bshLength != bsh) {
+    Fail(
+        "LayerNormGradBeta: tiling.bshLength is %u, expected %llu (bsLength "
+        "%u * hLength %u): the tiling is inconsistent",
+        t.bshLength, static_cast<unsigned long long>(bsh), t.bsLength,
+        t.hLength);
+  }
+  const uint32_t one = t.oneCalSize;
+  if (one % t.hLength != 0 || one > bsh) {
+    Fail(
+        "LayerNormGradBeta: tiling.oneCalSize %u must be a multiple of "
+        "hLength %u and at most bshLength %u",
+        one, t.hLength, t.bshLength);
+  }
+  struct Derived {
+    const char* field;
+    uint32_t value;
+    uint64_t expected;
+    const char* rule;
+  };
+  const uint64_t tail = bsh % one;
+  const Derived derived[] = {
+      {"loopRound", t.loopRound, bsh / one, "bshLength / oneCalSize"},
+      {"inputTailSize", t.inputTailSize, tail, "bshLength % oneCalSize"},
+      {"inputTailPos", t.inputTailPos, bsh - tail, "bshLength - inputTailSize"},
+      {"bsTailSize", t.bsTailSize, tail / t.hLength, "inputTailSize / hLength"},
+      {"bshCurLength", t.bshCurLength, one, "oneCalSize"},
+      {"bsCurLength", t.bsCurLength, one / t.hLength, "oneCalSize / hLength"},
+  };
+  for (const Derived& d : derived) {
+    if (d.value != d.expected) {
+      Fail(
+          "LayerNormGradBeta: tiling.%s is %u, expected %llu (%s): the "
+          "tiling is inconsistent",
+          d.field, d.value, static_cast<unsigned long long>(d.expected),
+          d.rule);
+    }
+  }
+}
+
+void CheckTensors(const LayerNormGradBetaArgs& a,
+                  const LayerNormGradBetaTiling& t, const Element& e) {
+  const uint64_t bsh = uint64_t{t.bsLength} * t.hLength;
+  const struct {
+    const char* name;
+    const TensorView& view;
+    uint64_t needed;
+    bool output;
+  } tensors[] = {
+      {"outputPdGamma", a.pd_gamma, t.hLength, true},
+      {"outputPdBeta", a.pd_beta, t.hLength, true},
+      {"resForGamma", a.res_for_gamma, bsh, false},
+      {"inputDy", a.input_dy, bsh, false},
+  };
+  for (const auto& tensor : tensors) {
+    const uint32_t bytes = tensor.view.bytes;
+    const uint32_t elements = bytes / e.bytes;
+    if (tensor.output && bytes % kBlockBytes != 0) {
+      Fail(
+          "LayerNormGradBeta: %s length %u %s (%u bytes) is not a multiple "
+          "of 32 bytes",
+          tensor.name, elements, e.plural, bytes);
+    }
+    if (elements < tensor.needed) {
+      Fail(
+          "LayerNormGradBeta: %s holds %u %s, fewer than the %llu it must "
+          "hold (%s)",
+          tensor.name, elements, e.plural,
+          static_cast<unsigned long long>(tensor.needed),
+          tensor.output ? "hLength" : "bsLength * hLength");
+    }
+  }
+  const uint64_t out_bytes = uint64_t{t.hLength} * e.bytes;
+  const TensorView& g = a.pd_gamma;
+  const TensorView& b = a.pd_beta;
+  if (g.core == b.core && g.offset < b.offset + out_bytes &&
+      b.offset < g.offset + out_bytes) {
+    Fail(
+        "LayerNormGradBeta: outputPdGamma (UB offset %u) and outputPdBeta "
+        "(UB offset %u) overlap in their first hLength %u %s; they must be "
+        "different tensors",
+        g.offset, b.offset, t.hLength, e.plural);
+  }
+}
+
+// The scratch (Atlas A2/A3 and inference series): large enough for the
+// tiling, and every region the tiling places in it inside it.
+TensorView CheckedScratch(const LayerNormGradBetaArgs& a,
+                          const LayerNormGradBetaTiling& t) {
+  const char* name =
+      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const TensorView scratch =
+      a.shared_tmp != nullptr ? *a.shared_tmp
+                              : FrameworkScratch(AscendC::TPosition::VECCALC);
+  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
+    Fail(
+        "LayerNormGradBeta: no framework scratch is left: the pipe's buffers "
+        "fill the unified buffer up to its scratch end (%u bytes, profile "
+        "%s); leave tiling.stackBufferSize %u floats free or pass a "
+        "sharedTmpBuffer",
+        scratch.core->scratch_end(), scratch.core->profile().name,
+        t.stackBufferSize);
+  }
+  CheckPlacement(name, scratch);
+  if (scratch.bytes / 4 < t.stackBufferSize) {
+    Fail(
+        "LayerNormGradBeta: %s holds %u floats (%u bytes), fewer than "
+        "tiling.stackBufferSize %u floats",
+        name, scratch.bytes / 4, scratch.bytes, t.stackBufferSize);
+  }
+  if (!a.is_half) {  // one chunk of products at the scratch's start
+    if (t.oneCalSize > t.stackBufferSize) {
+      Fail(
+          "LayerNormGradBeta: tiling.oneCalSize %u floats (a chunk of "
+          "products) exceeds tiling.stackBufferSize %u floats",
+          t.oneCalSize, t.stackBufferSize);
+    }
+    return scratch;
+  }
+  // half: float accumulators of H, widened chunks of dy and res.
+  struct Region {
+    const char* field;
+    uint32_t pos;
+    uint64_t end;
+  };
+  const Region regions[] = {
+      {"gammaTempTensorPos", t.gammaTempTensorPos,
+       uint64_t{t.gammaTempTensorPos} + t.hLength},
+      {"betaTempTensorPos", t.betaTempTensorPos,
+       uint64_t{t.betaTempTensorPos} + t.hLength},
+      {"inputDyTmpTensorPos", t.inputDyTmpTensorPos,
+       uint64_t{t.inputDyTmpTensorPos} + t.oneCalSize},
+      {"resForGammaTmpTensorPos", t.resForGammaTmpTensorPos,
+       uint64_t{t.resForGammaTmpTensorPos} + t.oneCalSize},
+  };
+  for (size_t i = 0; i < 4; ++i) {
+    const Region& r = regions[i];
+    if (r.end > t.stackBufferSize) {
+      Fail(
+          "LayerNormGradBeta: scratch region tiling.%s [%u, %llu) floats runs "
+          "past tiling.stackBufferSize %u floats",
+          r.field, r.pos, static_cast<unsigned long long>(r.end),
+          t.stackBufferSize);
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const Region& q = regions[j];
+      if (r.pos < q.end && q.pos < r.end) {
+        Fail(
+            "LayerNormGradBeta: scratch regions tiling.%s [%u, %llu) and "
+            "tiling.%s [%u, %llu) floats overlap (a tiling made for float?)",
+            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
+            r.pos, static_cast<unsigned long long>(r.end));
+      }
+    }
+  }
+  return scratch;
+}
+
+void Run(const normgrad::GradBetaProblem& problem) {
+  const normgrad::Status status = normgrad::LayerNormGradBeta(problem);
+  if (!status.ok()) {
+    Fail("LayerNormGradBeta: the engine refused the problem: %s",
+         status.message().c_str());
+  }
+}
+
+// The engine problem for the whole call: sequential order on one thread
+// (the device algorithm), chunked as the tiling says (0: one chunk).
+normgrad::GradBetaProblem Problem(const LayerNormGradBetaArgs& a,
+                                  const LayerNormGradBetaTiling& t,
+                                  uint32_t chunk_rows) {
+  normgrad::GradBetaProblem p;
+  p.dtype = a.is_half ? normgrad::DType::kF16 : normgrad::DType::kF32;
+  p.rows = t.bsLength;
+  p.cols = t.hLength;
+  p.dy = a.input_dy.data();
+  p.res = a.res_for_gamma.data();
+  p.pd_gamma = a.pd_gamma.data();
+  p.pd_beta = a.pd_beta.data();
+  p.order = normgrad::Order::kSequential;
+  p.chunk_rows = chunk_rows;
+  p.threads = 1;
+  return p;
+}
+
+// float with isReuseSource (spec §3): each chunk's products dy·res were
+// written over resForGamma[0, chunk length), so it ends up holding the last
+// chunk's products in [0, inputTailSize) — all of [0, oneCalSize) without a
+// tail — and the last full chunk's in [inputTailSize, oneCalSize). Sources
+// lie at or beyond what is written, so writing in place is safe.
+void ClobberResForGamma(const LayerNormGradBetaTiling& t, float* res,
+                        const float* dy) {
+  const uint64_t last_full = uint64_t{t.loopRound - 1} * t.oneCalSize;
+  for (uint32_t i = t.inputTailSize; i < t.oneCalSize; ++i) {
+    res[i] = dy[last_full + i] * res[last_full + i];
+  }
+  for (uint32_t i = 0; i < t.inputTailSize; ++i) {
+    res[i] = dy[t.inputTailPos + i] * res[t.inputTailPos + i];
+  }
+}
+
+// Ascend 950 narrowing: round half to even, then saturate what overflowed
+// (±inf) to ±65504; NaN stays NaN.
+void NarrowSaturating(const float* src, normgrad::float16* dst, size_t n) {
+  normgrad::Narrow(src, dst, n);
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t bits = dst[i].Bits();
+    if ((bits & 0x7fffu) == 0x7c00u) {
+      dst[i] = normgrad::float16::FromBits(
+          static_cast<uint16_t>((bits & 0x8000u) | 0x7bffu));
+    }
+  }
+}
+
+normgrad::float16* HalfData(const TensorView& t) {
+  return reinterpret_cast<normgrad::float16*>(t.data());
+}
+
+// Ascend 950: no scratch, no chunks, nothing reused; half saturates. half
+// sums kColumnBlock columns at a time into float accumulators on the stack
+// and narrows them at once (an output placed over an input at a row start
+// only overwrites columns already summed).
+void RunAscend950(const LayerNormGradBetaArgs& a,
+                  const LayerNormGradBetaTiling& t) {
+  normgrad::GradBetaProblem p = Problem(a, t, 0);
+  if (!a.is_half) {
+    Run(p);
+    return;
+  }
+  float gamma[kColumnBlock];
+  float beta[kColumnBlock];
+  p.f32_outputs = true;
+  p.row_stride = t.hLength;
+  p.pd_gamma = gamma;
+  p.pd_beta = beta;
+  const auto* dy = static_cast<const normgrad::float16*>(p.dy);
+  const auto* res = static_cast<const normgrad::float16*>(p.res);
+  for (uint32_t col = 0; col < t.hLength; col += kColumnBlock) {
+    p.cols = std::min(kColumnBlock, t.hLength - col);
+    p.dy = dy + col;
+    p.res = res + col;
+    Run(p);
+    NarrowSaturating(gamma, HalfData(a.pd_gamma) + col, p.cols);
+    NarrowSaturating(beta, HalfData(a.pd_beta) + col, p.cols);
+  }
+}
+
+void WarnHalfReuseOnce() {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) {
+    std::fprintf(stderr,
+                 "normgrad: warning: LayerNormGradBeta: isReuseSource has no "
+                 "effect with half (the inputs are widened into the scratch); "
+                 "nothing is reused\n");
+  }
+}
+
+}  // namespace
+
+void RunLayerNormGradBeta(const LayerNormGradBetaArgs& a) {
+  const LayerNormGradBetaTiling& t = *a.tiling;
+  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
+  CheckPlacement("outputPdGamma", a.pd_gamma);
+  CheckPlacement("outputPdBeta", a.pd_beta);
+  CheckPlacement("resForGamma", a.res_for_gamma);
+  CheckPlacement("inputDy", a.input_dy);
+  CheckShape(t, e);
+  CheckTensors(a, t, e);
+  if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
+
+  if (a.pd_gamma.core->profile().profile == Profile::k950) {
+    RunAscend950(a, t);
+    return;
+  }
+
+  CheckChunking(t);
+  const TensorView scratch = CheckedScratch(a, t);
+  normgrad::GradBetaProblem p = Problem(a, t, t.bsCurLength);
+  if (!a.is_half) {
+    Run(p);
+    if (a.reuse_source) {
+      ClobberResForGamma(t, reinterpret_cast<float*>(a.res_for_gamma.data()),
+                         reinterpret_cast<const float*>(a.input_dy.data()));
+    }
+    return;
+  }
+  // half: float accumulators in the scratch, then round half to even.
+  float* acc = reinterpret_cast<float*>(scratch.data());
+  p.f32_outputs = true;
+  p.pd_gamma = acc + t.gammaTempTensorPos;
+  p.pd_beta = acc + t.betaTempTensorPos;
+  Run(p);
+  normgrad::Narrow(acc + t.gammaTempTensorPos, HalfData(a.pd_gamma), t.hLength);
+  normgrad::Narrow(acc + t.betaTempTensorPos, HalfData(a.pd_beta), t.hLength);
+}
+
+}  // namespace normgrad_ascendc

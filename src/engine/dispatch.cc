@@ -42,12 +42,7 @@ Dispatch ParseImpl(const std::string& value) {
   if (colon != std::string::npos) {
     const std::string order = value.substr(0, colon);
     isa_name = value.substr(colon + 1);
-    d.order_forced = true;
-    if (order == "sequential") {
-      d.forced_order = Order::kSequential;
-    } else if (order == "blocked") {
-      d.forced_order = Order::kBlocked;
-    } else {
+    if (order != "sequential" && order != "blocked") {
       d.error = "NORMGRAD_IMPL: unknown order '" + order + "' in '" + value +
                 "'; valid names: " + ValidNames();
       return d;

@@ -10,10 +10,14 @@
 
 namespace normgrad::engine {
 
+/// NORMGRAD_IMPL names an instruction set ("avx2", "scalar") or an
+/// implementation ("blocked:scalar"); either way it forces the instruction
+/// set. The order is always the one each call asks for — the Ascend C API
+/// asks for the device's sequential order and must keep its bits — so a full
+/// name is a check that the name exists, and "blocked:scalar" runs
+/// "sequential:scalar" for a call that asks for the sequential order.
 struct Dispatch {
   const kernels::Isa* isa = nullptr;  ///< null when NORMGRAD_IMPL is invalid
-  bool order_forced = false;          ///< NORMGRAD_IMPL named "<order>:<isa>"
-  Order forced_order = Order::kBlocked;
   std::string error;                  ///< why NORMGRAD_IMPL is invalid
   bool verbose = false;
 };

@@ -26,11 +26,22 @@ constexpr size_t kBlockRows = 256;
 // thread costs more than it saves (measured with `make bench`, see README).
 constexpr size_t kMinBytesPerExtraThread = size_t{512} << 10;
 
-// Column ranges handed to threads are multiples of this many columns
-// (64 bytes of f32), so no two threads share an accumulator cache line.
-constexpr size_t kColumnGrain = 16;
+// Column ranges handed to threads are multiples of this many columns (256
+// bytes of f32): narrower slices of a row make the threads' hardware
+// prefetchers fetch each other's cache lines, and two threads on 32-column
+// slices of 64-column rows ran at under half the speed of one thread.
+constexpr size_t kColumnGrain = 64;
 
-thread_local RunInfo last_run;
+// What the last call on this thread ran (names are static strings: no
+// allocation per call), and what NORMGRAD_VERBOSE last printed.
+struct LastRun {
+  Order order = Order::kBlocked;
+  const char* isa = "none";
+  int threads = 0;
+  DType dtype = DType::kF32;
+};
+thread_local LastRun last_run;
+thread_local LastRun last_printed;
 
 struct Typed {
   DType dtype;
@@ -67,18 +78,23 @@ struct ColumnRange {
   size_t begin, end;
 };
 
-// Splits [0, cols) into at most `parts` ranges of whole kColumnGrain units.
-std::vector<ColumnRange> SplitColumns(size_t cols, size_t parts) {
-  const size_t grains = (cols + kColumnGrain - 1) / kColumnGrain;
-  parts = std::max<size_t>(1, std::min(parts, grains));
-  std::vector<ColumnRange> ranges;
-  for (size_t p = 0; p < parts; ++p) {
-    const size_t begin = std::min(cols, grains * p / parts * kColumnGrain);
-    const size_t end = std::min(cols, grains * (p + 1) / parts * kColumnGrain);
-    if (end > begin) ranges.push_back({begin, end});
+// [0, cols) cut into at most `parts` ranges of whole kColumnGrain units;
+// range(i) is the i-th of count() non-empty ones.
+class ColumnSplit {
+ public:
+  ColumnSplit(size_t cols, size_t parts)
+      : cols_(cols),
+        grains_((cols + kColumnGrain - 1) / kColumnGrain),
+        parts_(std::max<size_t>(1, std::min(parts, grains_))) {}
+  size_t count() const { return parts_; }
+  ColumnRange range(size_t i) const {
+    return {std::min(cols_, grains_ * i / parts_ * kColumnGrain),
+            std::min(cols_, grains_ * (i + 1) / parts_ * kColumnGrain)};
   }
-  return ranges;
-}
+
+ private:
+  size_t cols_, grains_, parts_;
+};
 
 // Runs body(i) for i in [0, n) on `threads` threads (inline when 1).
 template <typename Body>
@@ -98,17 +114,16 @@ void ParallelFor(int threads, size_t n, const Body& body) {
 int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
                   size_t cols, size_t chunk_rows, int threads, float* acc) {
   std::fill(acc, acc + 2 * cols, 0.0f);
-  const std::vector<ColumnRange> ranges =
-      SplitColumns(cols, static_cast<size_t>(threads));
+  const ColumnSplit split(cols, static_cast<size_t>(threads));
   const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
-  ParallelFor(threads, ranges.size(), [&](size_t t) {
-    const ColumnRange cr = ranges[t];
+  ParallelFor(threads, split.count(), [&](size_t t) {
+    const ColumnRange cr = split.range(t);
     for (size_t r = 0; r < rows; r += chunk) {
       Accumulate(isa, in, r, std::min(chunk, rows - r), cr.begin,
                  cr.end - cr.begin, acc + cr.begin, acc + cols + cr.begin);
     }
   });
-  return static_cast<int>(std::min<size_t>(ranges.size(), threads));
+  return static_cast<int>(std::min<size_t>(split.count(), threads));
 }
 
 // Blocked order: fixed kBlockRows-row blocks, each summed sequentially from
@@ -126,21 +141,20 @@ int RunBlocked(const kernels::Isa& isa, const Typed& in, size_t rows,
   // fewer blocks than threads.
   const size_t splits =
       blocks >= static_cast<size_t>(threads) ? 1 : threads / blocks;
-  const std::vector<ColumnRange> ranges = SplitColumns(cols, splits);
-  const size_t items = blocks * ranges.size();
+  const ColumnSplit split(cols, splits);
+  const size_t items = blocks * split.count();
   ParallelFor(threads, items, [&](size_t item) {
-    const size_t b = item / ranges.size();
-    const ColumnRange cr = ranges[item % ranges.size()];
+    const size_t b = item / split.count();
+    const ColumnRange cr = split.range(item % split.count());
     const size_t row = b * kBlockRows;
     float* partial = p + b * width;
     Accumulate(isa, in, row, std::min(kBlockRows, rows - row), cr.begin,
                cr.end - cr.begin, partial + cr.begin, partial + cols + cr.begin);
   });
 
-  const std::vector<ColumnRange> tree_ranges =
-      SplitColumns(cols, static_cast<size_t>(threads));
-  ParallelFor(blocks > 1 ? threads : 1, tree_ranges.size(), [&](size_t t) {
-    const ColumnRange cr = tree_ranges[t];
+  const ColumnSplit tree_split(cols, static_cast<size_t>(threads));
+  ParallelFor(blocks > 1 ? threads : 1, tree_split.count(), [&](size_t t) {
+    const ColumnRange cr = tree_split.range(t);
     for (size_t s = 1; s < blocks; s *= 2) {
       for (size_t i = 0; i + s < blocks; i += 2 * s) {
         float* dst = p + i * width;
@@ -168,36 +182,38 @@ void WriteOutput(const kernels::Isa& isa, DType out, const float* acc,
   }
 }
 
+// Argument errors; the message strings are built only on failure, so a
+// valid call allocates nothing.
 Status Check(const GradBetaProblem& p) {
-  const std::string api = "LayerNormGradBeta: ";
+  const char* const api = "LayerNormGradBeta: ";
   if (p.dtype != DType::kF32 && p.dtype != DType::kF16 && p.dtype != DType::kBF16) {
-    return Status::Error(api + "dtype " + std::to_string(static_cast<int>(p.dtype)) +
+    return Status::Error(std::string(api) + "dtype " + std::to_string(static_cast<int>(p.dtype)) +
                          " is not float, half or bfloat16");
   }
-  if (p.cols == 0) return Status::Error(api + "cols is 0; it must be at least 1");
+  if (p.cols == 0) return Status::Error(std::string(api) + "cols is 0; it must be at least 1");
   const size_t stride = p.row_stride == 0 ? p.cols : p.row_stride;
   if (stride < p.cols) {
-    return Status::Error(api + "row_stride " + std::to_string(stride) +
+    return Status::Error(std::string(api) + "row_stride " + std::to_string(stride) +
                          " is less than cols " + std::to_string(p.cols));
   }
   if (p.rows > 0 &&
       stride > std::numeric_limits<size_t>::max() / SizeOf(p.dtype) / p.rows) {
-    return Status::Error(api + "rows " + std::to_string(p.rows) + " × row_stride " +
+    return Status::Error(std::string(api) + "rows " + std::to_string(p.rows) + " × row_stride " +
                          std::to_string(stride) + " overflows the address space");
   }
   if (p.rows > 0 && (p.dy == nullptr || p.res == nullptr)) {
-    return Status::Error(api + std::string(p.dy == nullptr ? "dy" : "res") +
+    return Status::Error(std::string(api) + std::string(p.dy == nullptr ? "dy" : "res") +
                          " is null with rows " + std::to_string(p.rows));
   }
   if (p.pd_gamma == nullptr || p.pd_beta == nullptr) {
-    return Status::Error(api + std::string(p.pd_gamma == nullptr ? "pd_gamma" : "pd_beta") +
+    return Status::Error(std::string(api) + std::string(p.pd_gamma == nullptr ? "pd_gamma" : "pd_beta") +
                          " is null");
   }
   if (p.pd_gamma == p.pd_beta) {
-    return Status::Error(api + "pd_gamma and pd_beta are the same buffer");
+    return Status::Error(std::string(api) + "pd_gamma and pd_beta are the same buffer");
   }
   if (p.threads < 0) {
-    return Status::Error(api + "threads " + std::to_string(p.threads) +
+    return Status::Error(std::string(api) + "threads " + std::to_string(p.threads) +
                          " is negative; use 0 for the default");
   }
   return Status::Ok();
@@ -211,14 +227,16 @@ int ThreadsFor(size_t bytes, int requested) {
   return static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted), by_size));
 }
 
-RunInfo LastRunInfo() { return last_run; }
+RunInfo LastRunInfo() {
+  return {std::string(OrderName(last_run.order)) + ":" + last_run.isa, last_run.threads};
+}
 
 Status LayerNormGradBeta(const GradBetaProblem& p) {
   if (Status s = Check(p); !s.ok()) return s;
   const engine::Dispatch& dispatch = engine::CurrentDispatch();
   if (dispatch.isa == nullptr) return Status::Error("LayerNormGradBeta: " + dispatch.error);
   const kernels::Isa& isa = *dispatch.isa;
-  const Order order = dispatch.order_forced ? dispatch.forced_order : p.order;
+  const Order order = p.order;
 
   const Typed in{p.dtype, p.dy, p.res, p.row_stride == 0 ? p.cols : p.row_stride};
   const size_t input_bytes = 2 * p.rows * p.cols * SizeOf(p.dtype);
@@ -242,11 +260,15 @@ Status LayerNormGradBeta(const GradBetaProblem& p) {
   WriteOutput(isa, out, result, p.cols, p.pd_gamma);
   WriteOutput(isa, out, result + p.cols, p.cols, p.pd_beta);
 
-  last_run.impl = std::string(OrderName(order)) + ":" + isa.name;
-  last_run.threads = used;
-  if (dispatch.verbose) {
-    std::fprintf(stderr, "normgrad: LayerNormGradBeta %s %zux%zu %s threads=%d\n",
-                 DTypeName(p.dtype), p.rows, p.cols, last_run.impl.c_str(), used);
+  last_run = {order, isa.name, used, p.dtype};
+  // One line per change of implementation, thread count or type, so the
+  // Ascend C path's thousands of calls per launch print once.
+  if (dispatch.verbose &&
+      (last_run.order != last_printed.order || last_run.isa != last_printed.isa ||
+       last_run.threads != last_printed.threads || last_run.dtype != last_printed.dtype)) {
+    std::fprintf(stderr, "normgrad: LayerNormGradBeta %s %zux%zu %s:%s threads=%d\n",
+                 DTypeName(p.dtype), p.rows, p.cols, OrderName(order), isa.name, used);
+    last_printed = last_run;
   }
   return Status::Ok();
 }

@@ -1,0 +1,113 @@
+// normgrad_ascendc/core.h — the emulated AI core and kernel-side errors.
+//
+// A Core is one AI core as a kernel sees it: its own unified buffer (UB) of
+// the profile's size, 32-byte aligned; its block index and block count; and
+// the TPipe that owns the UB's allocations. Its profile is the process
+// profile (profile.h), fixed from a TPipe's creation to its end. Each host
+// thread has a current core: the one a launcher installed with ScopedCore,
+// else a default core of the thread (block 0 of 1), created at first use.
+//
+// Errors. Every kernel-side rule violation (a check of the spec pages) calls
+// Fail, which throws KernelError carrying a message that names the API, the
+// argument, the value and the rule, e.g.
+//   "LayerNormGradBeta: outputPdGamma length 12 floats (48 bytes) is not a
+//    multiple of 32 bytes".
+// The exception unwinds the kernel (stopping it, as a device exception would)
+// up to whoever runs it: a launcher catches KernelError per block and prints
+// "normgrad: kernel <name> block <i>/<n>: <what()>"; tests observe it with
+// EXPECT_THROW. Nothing else in normgrad_ascendc throws on the success path.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "normgrad_ascendc/profile.h"
+
+namespace AscendC {
+class TPipe;
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// A kernel-side error: the kernel cannot go on. what() is the message.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Formats a message (printf-style) and throws KernelError with it: the one
+/// way kernel-side code reports an error.
+[[noreturn]] void Fail(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/// One emulated AI core. Not copyable; used by one thread at a time.
+class Core {
+ public:
+  /// A core with a zeroed UB, block 0 of 1.
+  Core();
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  /// The first byte of the UB (kMaxUbBytes reserved, ub_size() in use).
+  uint8_t* ub() const { return ub_; }
+  /// The profile taken when the TPipe was created; without a TPipe, the
+  /// process profile.
+  const ProfileInfo& profile() const {
+    return pipe_ != nullptr ? *profile_ : GetProfileInfo(CurrentProfile());
+  }
+  uint32_t ub_size() const { return profile().ub_bytes; }
+  /// Where the pipe's buffers and the framework scratch end (runtime.md §7).
+  uint32_t scratch_end() const { return profile().scratch_end; }
+
+  int64_t block_idx() const { return block_idx_; }
+  int64_t block_num() const { return block_num_; }
+  /// Sets the block index and count (a launcher, before running a block).
+  void SetBlock(int64_t idx, int64_t num);
+
+  /// The TPipe alive on this core, or null.
+  AscendC::TPipe* pipe() const { return pipe_; }
+  /// Called by TPipe's constructor: one TPipe per core at a time (a second
+  /// is a KernelError). The core's profile is fixed until DetachPipe.
+  void AttachPipe(AscendC::TPipe* pipe);
+  /// Called by TPipe's destructor.
+  void DetachPipe(const AscendC::TPipe* pipe);
+
+ private:
+  uint8_t* ub_;
+  const ProfileInfo* profile_ = nullptr;  ///< while pipe_ is set
+  int64_t block_idx_ = 0;
+  int64_t block_num_ = 1;
+  AscendC::TPipe* pipe_ = nullptr;
+};
+
+/// This thread's current core.
+Core& CurrentCore();
+
+/// Makes a core the calling thread's current core until the end of the scope
+/// (launchers: one per block). Restores the previous one afterwards.
+class ScopedCore {
+ public:
+  explicit ScopedCore(Core& core);
+  ~ScopedCore();
+  ScopedCore(const ScopedCore&) = delete;
+  ScopedCore& operator=(const ScopedCore&) = delete;
+
+ private:
+  Core* previous_;
+};
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// The index of the block running on the current core, 0 … GetBlockNum()-1.
+inline int64_t GetBlockIdx() {
+  return normgrad_ascendc::CurrentCore().block_idx();
+}
+/// The number of blocks of the running launch.
+inline int64_t GetBlockNum() {
+  return normgrad_ascendc::CurrentCore().block_num();
+}
+
+}  // namespace AscendC

@@ -1,0 +1,49 @@
+// normgrad_ascendc/profile.h — the product profiles normgrad emulates
+// (runtime.md §7): unified-buffer (UB) size and where the framework scratch
+// ends, per product.
+//
+//   key    product                         arch  UB         scratch ends at
+//   a2     Atlas A2/A3 (default)           2201  192 KiB    UB - 128 bytes
+//   310p   Atlas inference series AI Core  2002  256 KiB    UB end
+//   950    Ascend 950 / Atlas 350          3510  248 KiB    UB end
+//
+// The process profile comes from the environment variable NORMGRAD_PROFILE
+// (a key above), read once at first use; SetProfile overrides it (tools,
+// tests). With NORMGRAD_VERBOSE=1 the profile in effect is printed on stderr
+// when it is first read and whenever SetProfile changes it.
+#pragma once
+
+#include <cstdint>
+
+namespace normgrad_ascendc {
+
+enum class Profile : uint8_t { kA2, k310P, k950 };
+
+struct ProfileInfo {
+  Profile profile;
+  const char* key;       ///< "a2", "310p", "950"
+  const char* name;      ///< "Atlas A2/A3", for messages
+  uint32_t arch;         ///< the vendor's architecture number
+  uint32_t ub_bytes;     ///< unified buffer per core
+  uint32_t scratch_end;  ///< UB offset where queues and framework scratch end
+};
+
+/// The largest UB of any profile; every emulated core reserves this much.
+inline constexpr uint32_t kMaxUbBytes = 256 * 1024;
+
+/// The fixed description of a profile.
+const ProfileInfo& GetProfileInfo(Profile profile);
+
+/// Looks a key up ("a2", "310p", "950"; case-insensitive). False if unknown.
+bool ParseProfile(const char* key, Profile* profile);
+
+/// The process profile: SetProfile's last value, else NORMGRAD_PROFILE, else
+/// a2. An unknown NORMGRAD_PROFILE value is a KernelError (core.h) naming
+/// the valid keys.
+Profile CurrentProfile();
+
+/// Sets the process profile. Cores pick it up when they are created and when
+/// a TPipe is created on them, so set it before a kernel starts.
+void SetProfile(Profile profile);
+
+}  // namespace normgrad_ascendc

@@ -1,0 +1,159 @@
+// normgrad_ascendc/tensor.h — LocalTensor<T>, a typed view of an emulated
+// core's unified buffer (runtime.md §3).
+//
+// A LocalTensor is (core, byte offset in the UB, byte length, position).
+// Copies are views of the same memory, never deep copies. GetSize() is the
+// byte length / sizeof(T). Tensors come from TQue::AllocTensor/DeQue,
+// TBuf::Get and PopStackBuffer (pipe.h); index and length errors are
+// KernelErrors (core.h).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "normgrad_ascendc/core.h"
+#include "normgrad_ascendc/half.h"
+#include "normgrad_ascendc/position.h"
+
+namespace normgrad_ascendc {
+
+/// The untyped part of a LocalTensor: which core's UB, where, how long.
+struct TensorView {
+  Core* core = nullptr;  ///< null: an empty tensor
+  uint32_t offset = 0;   ///< bytes from the start of the UB
+  uint32_t bytes = 0;
+  AscendC::TPosition position = AscendC::TPosition::VECCALC;
+
+  /// The first byte in the emulated UB (null for an empty tensor).
+  uint8_t* data() const { return core ? core->ub() + offset : nullptr; }
+};
+
+/// A type's name for messages ("float", "half", "uint8_t", ...).
+template <typename T>
+constexpr const char* TypeName() {
+  if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, half>)
+    return "half";
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return "bfloat16_t";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return "int8_t";
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return "uint8_t";
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return "int16_t";
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return "uint16_t";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "int32_t";
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return "uint32_t";
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return "int64_t";
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return "uint64_t";
+  else
+    return "T";
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor {
+ public:
+  static_assert(std::is_trivially_copyable_v<T>,
+                "LocalTensor<T>: T must be trivially copyable");
+
+  /// An empty tensor: no memory, size 0.
+  LocalTensor() = default;
+  /// normgrad: a tensor over an explicit view (pipes, launchers, tests).
+  explicit LocalTensor(const normgrad_ascendc::TensorView& view)
+      : view_(view) {}
+
+  /// Number of whole elements in the view.
+  uint32_t GetSize() const { return view_.bytes / sizeof(T); }
+
+  /// Sets the length to n elements; the view must stay inside the UB.
+  void SetSize(uint32_t n) {
+    const uint64_t bytes = uint64_t{n} * sizeof(T);
+    if (view_.core == nullptr) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::SetSize: the tensor is empty (no "
+          "unified-buffer memory); it cannot hold %u elements",
+          normgrad_ascendc::TypeName<T>(), n);
+    }
+    if (view_.offset + bytes > view_.core->ub_size()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::SetSize: %u elements (%llu bytes) at UB offset %u "
+          "run past the end of the unified buffer (%u bytes, profile %s)",
+          normgrad_ascendc::TypeName<T>(), n,
+          static_cast<unsigned long long>(bytes), view_.offset,
+          view_.core->ub_size(), view_.core->profile().name);
+    }
+    view_.bytes = static_cast<uint32_t>(bytes);
+  }
+
+  /// The view starting `offset` elements further, shorter by as many.
+  /// offset == GetSize() gives an empty view at the end; beyond is an error.
+  LocalTensor operator[](uint32_t offset) const {
+    if (offset > GetSize()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::operator[]: offset %u is past the "
+          "end of a tensor of %u elements",
+          normgrad_ascendc::TypeName<T>(), offset, GetSize());
+    }
+    normgrad_ascendc::TensorView moved = view_;
+    moved.offset += offset * static_cast<uint32_t>(sizeof(T));
+    moved.bytes -= offset * static_cast<uint32_t>(sizeof(T));
+    return LocalTensor(moved);
+  }
+
+  /// The same memory (address and byte length) seen as elements of U.
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(view_);
+  }
+
+  /// Element i; i must be < GetSize().
+  T GetValue(uint32_t i) const {
+    CheckIndex("GetValue", i);
+    T value;
+    std::memcpy(static_cast<void*>(&value),
+                view_.data() + uint64_t{i} * sizeof(T), sizeof(T));
+    return value;
+  }
+
+  /// Sets element i; i must be < GetSize(). (const: tensors are views.)
+  void SetValue(uint32_t i, const T& value) const {
+    CheckIndex("SetValue", i);
+    std::memcpy(view_.data() + uint64_t{i} * sizeof(T), &value, sizeof(T));
+  }
+
+  /// The first element in the emulated UB (null for an empty tensor).
+  T* GetPhyAddr() const { return reinterpret_cast<T*>(view_.data()); }
+
+  TPosition GetPosition() const { return view_.position; }
+
+  /// normgrad: the untyped view (core, offset, bytes, position).
+  const normgrad_ascendc::TensorView& view() const { return view_; }
+
+ private:
+  void CheckIndex(const char* api, uint32_t i) const {
+    if (i >= GetSize()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::%s: index %u is past the end of a "
+          "tensor of %u elements",
+          normgrad_ascendc::TypeName<T>(), api, i, GetSize());
+    }
+  }
+
+  normgrad_ascendc::TensorView view_;
+};
+
+}  // namespace AscendC

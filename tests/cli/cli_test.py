@@ -1,0 +1,618 @@
+#!/usr/bin/python3
+"""tests/cli/cli_test.py — end-to-end tests of the normgrad command line.
+
+Runs the normgrad binary on inputs written with numpy and checks exit codes,
+messages and output files. The oracles are written here from the spec, not
+taken from src/: the sequential order is spec §3 transcribed with numpy
+float32 arrays (one rounded multiply, one rounded add per row), so it must
+match bit for bit; the blocked order is checked against float64 sums within
+the bound of docs/numerics.md.
+
+Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
+GROUP is example, run, errors, tiling, fuzz or demo. To add a case, add a
+method to the group's class; an error case is one row of ERROR_CASES.
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+BINARY = None  # set from argv in main
+TIMEOUT_S = 120
+
+
+def run(args, env=None, cwd=None):
+    """Runs normgrad with args; returns the CompletedProcess (text output)."""
+    full_env = dict(os.environ)
+    full_env.update(env or {})
+    return subprocess.run([BINARY] + [str(a) for a in args], capture_output=True, text=True,
+                          errors="replace", timeout=TIMEOUT_S, env=full_env, cwd=cwd)
+
+
+def to_bf16_bits(x):
+    """float32 → bfloat16 bits, round half to even (no NaNs in our data)."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def bf16_to_f32(bits):
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def widen(x, dtype):
+    """The inputs as float32, as the device widens them (exactly)."""
+    return bf16_to_f32(x) if dtype == "bfloat16" else x.astype(np.float32)
+
+
+def narrow(acc, dtype):
+    """The float32 accumulators in the output type, round half to even."""
+    if dtype == "float":
+        return acc
+    if dtype == "half":
+        return acc.astype(np.float16)
+    return to_bf16_bits(acc)
+
+
+def sequential_oracle(dy, res, dtype):
+    """Spec §3: per column, acc = (...((0 + p0) + p1) + ...) in float32, with
+    p = fl(dy·res) for gamma and p = dy for beta; then narrowed."""
+    h = dy.shape[-1]
+    dy32 = widen(dy, dtype).reshape(-1, h)
+    res32 = widen(res, dtype).reshape(-1, h)
+    gamma = np.zeros(h, np.float32)
+    beta = np.zeros(h, np.float32)
+    for r in range(dy32.shape[0]):
+        gamma = gamma + dy32[r] * res32[r]  # float32 ufuncs: separate roundings
+        beta = beta + dy32[r]
+    return narrow(gamma, dtype), narrow(beta, dtype)
+
+
+def blocked_bound(dy, res, dtype):
+    """Float64 sums and the blocked order's error bound per column
+    (docs/numerics.md): 256-row blocks summed from zero (256 additions), a
+    pairwise tree of depth d = ceil(log2(ceil(rows / 256))), one rounding of
+    each product: k = 256 + d + 1 roundings, |err| <= γ(k) · Σ|terms|,
+    γ(k) = k·u / (1 − k·u), u = 2^-24; a 16-bit output adds one rounding of
+    u16 = 2^-11 (half) or 2^-8 (bf16) relative, and half's 2^-25 absolute."""
+    h = dy.shape[-1]
+    dy64 = widen(dy, dtype).reshape(-1, h).astype(np.float64)
+    res64 = widen(res, dtype).reshape(-1, h).astype(np.float64)
+    rows = dy64.shape[0]
+    k = 256 + math.ceil(math.log2(math.ceil(rows / 256))) + 1
+    gamma_k = k * 2.0**-24 / (1 - k * 2.0**-24)
+    out = []
+    for terms in (dy64 * res64, dy64):
+        ref = terms.sum(axis=0)
+        bound = gamma_k * np.abs(terms).sum(axis=0)
+        if dtype != "float":
+            u16 = 2.0**-11 if dtype == "half" else 2.0**-8
+            bound = bound + u16 * (np.abs(ref) + bound) + 2.0**-25
+        out.append((ref, bound))
+    return out
+
+
+def load_output(path, dtype):
+    """An output file as float64 (bf16 outputs are '<u2' bits)."""
+    a = np.load(path)
+    return (bf16_to_f32(a) if dtype == "bfloat16" else a).astype(np.float64)
+
+
+NPY_TYPE = {"float": np.float32, "half": np.float16, "bfloat16": np.uint16}
+
+
+def make_inputs(shape, dtype, seed, integers=False):
+    """dy and res of `shape`: standard normal, or small integers (exact sums)."""
+    rng = np.random.default_rng(seed)
+    if integers:
+        x = rng.integers(-4, 5, size=(2,) + tuple(shape)).astype(np.float32)
+    else:
+        x = rng.standard_normal((2,) + tuple(shape)).astype(np.float32)
+    if dtype == "bfloat16":
+        return to_bf16_bits(x[0]), to_bf16_bits(x[1])
+    return x[0].astype(NPY_TYPE[dtype]), x[1].astype(NPY_TYPE[dtype])
+
+
+class CliTestCase(unittest.TestCase):
+    def setUp(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="normgrad_cli_test_")
+        self.dir = self._tmp.name
+
+    def tearDown(self):
+        self._tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def save(self, name, array):
+        np.save(self.path(name), array)
+        return self.path(name)
+
+    def write(self, name, data):
+        with open(self.path(name), "wb") as f:
+            f.write(data)
+        return self.path(name)
+
+    def assert_ok(self, result):
+        self.assertEqual(result.returncode, 0, msg=result.stderr + result.stdout)
+
+    def assert_bits_equal(self, got, want):
+        self.assertEqual(got.dtype, want.dtype)
+        self.assertEqual(got.shape, want.shape)
+        self.assertTrue(np.array_equal(got.view(np.uint8), want.view(np.uint8)),
+                        msg="first differences: %s" % [
+                            (i, got[i], want[i]) for i in np.flatnonzero(got != want)[:5]])
+
+
+class ExampleTest(CliTestCase):
+    # Spec §1: dy = resForGamma = 0..63 in [1,8,8]: pdGamma[h] = Σ_r (8r+h)^2,
+    # pdBeta[h] = Σ_r (8r+h) = 224 + 8h; e.g. pdGamma[0] = 64·(0+1+4+…+49) = 8960.
+    GAMMA = "8960 9416 9888 10376 10880 11400 11936 12488"
+    BETA = "224 232 240 248 256 264 272 280"
+
+    def test_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            out = result.stdout
+            self.assertIn("float [1, 8, 8]", out)
+            self.assertIn("pdGamma  " + self.GAMMA + "\n", out)
+            self.assertIn("pdBeta   " + self.BETA + "\n", out)
+            # The half variant [1,8,16]: columns 8–15 are zero.
+            self.assertIn("half [1, 8, 16]", out)
+            self.assertIn("pdGamma  " + self.GAMMA + " 0 0 0 0 0 0 0 0\n", out)
+            self.assertIn("pdBeta   " + self.BETA + " 0 0 0 0 0 0 0 0\n", out)
+            self.assertEqual(out.count("OK: equal to the documented values"), 2)
+
+    def test_min_scratch_gives_several_chunks(self):
+        # Float at min scratch: 2 rows per chunk → 4 chunks; half: 1 row → 8.
+        out = run(["example"]).stdout
+        self.assertIn("4 chunks of 2 rows\n", out)
+        self.assertIn("8 chunks of 1 row\n", out)
+
+    def test_bad_profile_is_an_error(self):
+        result = run(["example"], env={"NORMGRAD_PROFILE": "nonsense"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("NORMGRAD_PROFILE", result.stderr)
+
+
+class RunTest(CliTestCase):
+    def run_case(self, shape, dtype, order="sequential", extra=(), seed=1, integers=False):
+        dy, res = make_inputs(shape, dtype, seed, integers)
+        args = ["run", "--dy", self.save("dy.npy", dy), "--res", self.save("res.npy", res),
+                "--order", order, "--out", self.path("out")] + list(extra)
+        if dtype == "bfloat16":
+            args += ["--dtype", "bfloat16"]
+        result = run(args)
+        self.assert_ok(result)
+        gamma = np.load(self.path("out/pd_gamma.npy"))
+        beta = np.load(self.path("out/pd_beta.npy"))
+        self.assertEqual(gamma.dtype, NPY_TYPE[dtype])
+        self.assertEqual(gamma.shape, (shape[-1],))
+        return dy, res, gamma, beta, result
+
+    def test_sequential_is_bit_exact_to_the_spec(self):
+        for shape, dtype in [((2, 64, 128), "float"), ((3, 5, 32), "half"),
+                             ((1, 300, 16), "bfloat16"), ((257, 8), "float"),
+                             ((2, 2, 3, 48), "half"), ((64,), "float"),
+                             ((4, 1000, 64), "float"), ((3000, 32), "half")]:
+            with self.subTest(shape=shape, dtype=dtype):
+                dy, res, gamma, beta, _ = self.run_case(shape, dtype)
+                want_gamma, want_beta = sequential_oracle(dy, res, dtype)
+                self.assert_bits_equal(gamma, want_gamma)
+                self.assert_bits_equal(beta, want_beta)
+
+    def test_sequential_bits_do_not_depend_on_threads(self):
+        results = []
+        for threads in ("1", "2", "3"):
+            _, _, gamma, beta, _ = self.run_case((4, 512, 64), "float",
+                                                 extra=["--threads", threads])
+            results.append((gamma, beta))
+        for gamma, beta in results[1:]:
+            self.assert_bits_equal(gamma, results[0][0])
+            self.assert_bits_equal(beta, results[0][1])
+
+    def test_blocked_is_within_the_derived_bound(self):
+        for shape, dtype in [((4, 700, 64), "float"), ((2, 600, 32), "half"),
+                             ((1, 1000, 16), "bfloat16")]:
+            with self.subTest(shape=shape, dtype=dtype):
+                dy, res, _, _, result = self.run_case(shape, dtype, order="blocked")
+                for name, (ref, bound) in zip(("pd_gamma", "pd_beta"),
+                                              blocked_bound(dy, res, dtype)):
+                    got = load_output(self.path("out/%s.npy" % name), dtype)
+                    self.assertTrue(np.all(np.abs(got - ref) <= bound), msg=name)
+                self.assertIn("order      blocked", result.stdout)
+
+    def test_blocked_bits_do_not_depend_on_threads(self):
+        results = [self.run_case((3, 1000, 64), "float", "blocked", ["--threads", t])[2:4]
+                   for t in ("1", "2", "3")]
+        for gamma, beta in results[1:]:
+            self.assert_bits_equal(gamma, results[0][0])
+            self.assert_bits_equal(beta, results[0][1])
+
+    def test_exact_fills_give_the_exact_sums_in_both_orders(self):
+        # Integers in [-4, 4]: every partial sum is an integer below 2^24, so
+        # both orders give exactly the float64 sums.
+        for order in ("sequential", "blocked"):
+            dy, res, gamma, beta, _ = self.run_case((2, 700, 32), "float", order, integers=True)
+            d = dy.reshape(-1, 32).astype(np.float64)
+            r = res.reshape(-1, 32).astype(np.float64)
+            self.assertTrue(np.array_equal(gamma, (d * r).sum(axis=0)))
+            self.assertTrue(np.array_equal(beta, d.sum(axis=0)))
+
+    def test_prints_what_ran(self):
+        _, _, _, _, result = self.run_case((2, 8, 64), "half")
+        out = result.stdout
+        self.assertIn("shape      [2, 8, 64] (rows 16, H 64)", out)
+        self.assertIn("dtype      half", out)
+        self.assertIn("order      sequential", out)  # the default
+        # ctest forces each kernel ISA in turn with NORMGRAD_IMPL (cli.run:<isa>).
+        isa = os.environ.get("NORMGRAD_IMPL", r"\w+")
+        self.assertRegex(out, r"impl       sequential:%s, \d+ threads?" % isa)
+        self.assertRegex(out, r"time       [0-9.]+ ms")
+        self.assertRegex(out, r"bandwidth  [0-9.]+ GB/s")
+
+    def test_bin_inputs_give_bin_outputs(self):
+        for dtype, np_type in (("float", np.float32), ("half", np.float16),
+                               ("bfloat16", np.uint16)):
+            with self.subTest(dtype=dtype):
+                dy, res = make_inputs((2, 3, 32), dtype, 5)
+                result = run(["run", "--dy", self.write("dy.bin", dy.tobytes()),
+                              "--res", self.write("res.bin", res.tobytes()),
+                              "--shape", "2,3,32", "--dtype", dtype, "--out", self.dir])
+                self.assert_ok(result)
+                want_gamma, want_beta = sequential_oracle(dy, res, dtype)
+                gamma = np.fromfile(self.path("pd_gamma.bin"), np_type)
+                beta = np.fromfile(self.path("pd_beta.bin"), np_type)
+                self.assert_bits_equal(gamma, want_gamma)
+                self.assert_bits_equal(beta, want_beta)
+
+    def test_out_defaults_to_cwd_and_is_created_and_overwritten(self):
+        dy, res = make_inputs((1, 4, 8), "float", 2)
+        self.save("dy.npy", dy)
+        self.save("res.npy", res)
+        self.assert_ok(run(["run", "--dy", "dy.npy", "--res", "res.npy"], cwd=self.dir))
+        self.assertTrue(os.path.exists(self.path("pd_gamma.npy")))
+        nested = self.path("a/b/c")
+        for _ in range(2):  # created, then overwritten
+            self.assert_ok(run(["run", "--dy", "dy.npy", "--res", "res.npy", "--out", nested],
+                               cwd=self.dir))
+        self.assertEqual(sorted(os.listdir(nested)), ["pd_beta.npy", "pd_gamma.npy"])
+
+    def test_shape_and_dtype_that_agree_with_npy_are_accepted(self):
+        _, _, gamma, _, _ = self.run_case((2, 3, 16), "half",
+                                          extra=["--shape", "2,3,16", "--dtype", "half"])
+        self.assertEqual(gamma.shape, (16,))
+
+
+# Error cases: (name, setup, extra args, expected exit status, words stderr
+# must contain). `setup(t)` writes the inputs in the test's directory and
+# returns the run arguments before `extra`.
+def npy_pair(shape=(2, 4, 8), dtype=np.float32, res_shape=None, res_dtype=None):
+    def setup(t):
+        a = np.ones(shape, dtype)
+        b = np.ones(res_shape or shape, res_dtype or dtype)
+        return ["run", "--dy", t.save("dy.npy", a), "--res", t.save("res.npy", b)]
+    return setup
+
+
+def raw_pair(dy_bytes, res_bytes=None, dy_name="dy.npy", res_name="res.npy"):
+    def setup(t):
+        return ["run", "--dy", t.write(dy_name, dy_bytes),
+                "--res", t.write(res_name, dy_bytes if res_bytes is None else res_bytes)]
+    return setup
+
+
+def bin_pair(size=2 * 4 * 8 * 4):
+    return raw_pair(bytes(size), dy_name="dy.bin", res_name="res.bin")
+
+
+def fortran_pair(t):
+    a = np.asfortranarray(np.ones((2, 4, 8), np.float32))
+    return ["run", "--dy", t.save("dy.npy", a), "--res", t.save("res.npy", a)]
+
+
+def mixed_pair(t):
+    return ["run", "--dy", t.save("dy.npy", np.ones((4, 8), np.float32)),
+            "--res", t.write("res.bin", bytes(128))]
+
+
+def directory_pair(t):
+    os.mkdir(t.path("dir.npy"))
+    return ["run", "--dy", t.path("dir.npy"), "--res", t.path("dir.npy")]
+
+
+def missing_pair(t):
+    return ["run", "--dy", t.path("nope.npy"), "--res", t.path("nope.npy")]
+
+
+def ones(shape, descr):
+    return np.ones(shape, np.dtype(descr))
+
+
+def npy_bytes(array):
+    import io
+    buffer = io.BytesIO()
+    np.save(buffer, array)
+    return buffer.getvalue()
+
+
+VALID = npy_bytes(np.ones((2, 4, 8), np.float32))
+
+ERROR_CASES = [
+    # Input errors: exit 1, a message naming the problem, no output written.
+    ("mixed .npy and .bin", mixed_pair, [], 1, ["mixed inputs", "both be .npy or both be .bin"]),
+    ("unknown extension", raw_pair(VALID, dy_name="dy.txt", res_name="res.txt"), [], 1,
+     ["unknown file type"]),
+    ("shape mismatch", npy_pair(res_shape=(2, 4, 16)), [], 1, ["dy and res differ", "[2, 4, 16]"]),
+    ("dtype mismatch", npy_pair(res_dtype=np.float16, shape=(2, 4, 16)), [], 1,
+     ["dy and res differ", "'<f2'"]),
+    ("Fortran order", fortran_pair, [], 1, ["Fortran"]),
+    ("big-endian", npy_pair(dtype=np.dtype(">f4")), [], 1, ["'>f4'", "big-endian"]),
+    ("float64", npy_pair(dtype=np.float64), [], 1, ["'<f8'", "not supported"]),
+    ("int32", npy_pair(dtype=np.int32), [], 1, ["'<i4'", "not supported"]),
+    ("int8", npy_pair(dtype=np.int8), [], 1, ["'|i1'", "not supported"]),
+    ("bool", npy_pair(dtype=np.bool_), [], 1, ["'|b1'", "not supported"]),
+    ("complex", npy_pair(dtype=np.complex64), [], 1, ["'<c8'", "not supported"]),
+    ("uint16 without --dtype bfloat16", npy_pair(dtype=np.uint16, shape=(2, 16)), [], 1,
+     ["'<u2'", "--dtype bfloat16"]),
+    ("uint16 with --dtype half", npy_pair(dtype=np.uint16, shape=(2, 16)),
+     ["--dtype", "half"], 1, ["--dtype bfloat16"]),
+    ("--dtype disagrees with .npy", npy_pair(), ["--dtype", "half"], 1,
+     ["--dtype half does not agree", "'<f4'"]),
+    ("--dtype bfloat16 with float .npy", npy_pair(), ["--dtype", "bfloat16"], 1,
+     ["--dtype bfloat16 does not agree"]),
+    ("--shape disagrees with .npy", npy_pair(), ["--shape", "2,4,16"], 1,
+     ["--shape [2, 4, 16] does not agree", "[2, 4, 8]"]),
+    ("H not aligned (float)", npy_pair(shape=(2, 4, 12)), [], 1,
+     ["H = 12 is not 32-byte aligned for float", "H·sizeof(T) % 32 == 0", "multiple of 8"]),
+    ("H not aligned (half)", npy_pair(shape=(2, 4, 8), dtype=np.float16), [], 1,
+     ["H = 8 is not 32-byte aligned for half", "multiple of 16"]),
+    ("H not aligned (bin bfloat16)", bin_pair(2 * 4 * 8 * 2),
+     ["--shape", "2,4,8", "--dtype", "bfloat16"], 1, ["not 32-byte aligned for bfloat16"]),
+    ("zero dimension in .npy", npy_pair(shape=(2, 0, 8)), [], 1, ["zero dimension"]),
+    ("zero H in .npy", npy_pair(shape=(0,)), [], 1, ["zero dimension"]),
+    ("scalar .npy", npy_pair(shape=()), [], 1, ["scalar"]),
+    ("zero dimension in --shape", bin_pair(), ["--shape", "2,0,8", "--dtype", "float"], 1,
+     ["dimension 1 of '2,0,8' is 0"]),
+    ("dimension over 64 bits", bin_pair(), ["--shape", "1,99999999999999999999,8", "--dtype",
+                                            "float"], 1, ["dimension 1", "more than the largest"]),
+    ("product over 64 bits", bin_pair(), ["--shape", "4294967296,4294967296,8", "--dtype",
+                                          "float"], 1, ["product", "does not fit in 64 bits"]),
+    ("bytes over 64 bits", bin_pair(), ["--shape", "1,1152921504606846976,8", "--dtype",
+                                        "float"], 1, ["too large"]),
+    ("bin without --shape", bin_pair(), ["--dtype", "float"], 1,
+     ["--shape B,S,H and --dtype are required"]),
+    ("bin without --dtype", bin_pair(), ["--shape", "2,4,8"], 1,
+     ["--shape B,S,H and --dtype are required"]),
+    ("bin size mismatch", bin_pair(100), ["--shape", "2,4,8", "--dtype", "float"], 1,
+     ["has 100 bytes", "needs 256"]),
+    ("missing file", missing_pair, [], 1, ["nope.npy", "no such file"]),
+    ("directory as input", directory_pair, [], 1, ["not a regular file"]),
+    ("empty file", raw_pair(b""), [], 1, ["magic string"]),
+    ("bad magic", raw_pair(b"\x93NUMPZ" + VALID[6:]), [], 1, ["magic string"]),
+    ("bad version", raw_pair(VALID[:6] + b"\x09\x00" + VALID[8:]), [], 1, ["version 9.0"]),
+    ("truncated header", raw_pair(VALID[:50]), [], 1, ["truncated .npy header"]),
+    ("bad dictionary", raw_pair(VALID.replace(b"'shape'", b"'shapf'")), [], 1,
+     ["malformed .npy header", "'shapf'"]),
+    ("truncated data", raw_pair(VALID[:-4]), [], 1, ["truncated file"]),
+    ("trailing data", raw_pair(VALID + b"1234"), [], 1, ["the file has 260"]),
+    ("--out is a file", npy_pair(), ["--out", "__file__"], 1, ["not a directory"]),
+    # Command-line errors: exit 2 (CLI11's messages).
+    ("no --dy", lambda t: ["run", "--res", "x.npy"], [], 2, ["--dy is required"]),
+    ("bad --order", npy_pair(), ["--order", "fastest"], 2, ["--order"]),
+    ("bad --dtype", npy_pair(), ["--dtype", "int8"], 2, ["--dtype"]),
+    ("bad --shape form", npy_pair(), ["--shape", "2,4"], 2, ["not of the form B,S,H"]),
+    ("negative --shape", npy_pair(), ["--shape", "2,-4,8"], 2, ["not of the form B,S,H"]),
+    ("--threads 0", npy_pair(), ["--threads", "0"], 2, ["--threads"]),
+    ("--threads word", npy_pair(), ["--threads", "many"], 2, ["--threads"]),
+    ("unknown option", npy_pair(), ["--fast"], 2, ["--fast"]),
+    ("no subcommand", lambda t: [], [], 2, ["subcommand"]),
+    ("unknown subcommand", lambda t: ["frobnicate"], [], 2, ["unknown command 'frobnicate'"]),
+]
+
+
+class ErrorTest(CliTestCase):
+    def test_every_error_case(self):
+        root = self.dir
+        for name, setup, extra, status, words in ERROR_CASES:
+            with self.subTest(name):
+                self.dir = tempfile.mkdtemp(dir=root)  # a fresh directory per case
+                out = self.path("out")
+                os.mkdir(out)
+                sentinel = os.path.join(out, "pd_gamma.npy")
+                with open(sentinel, "w") as f:
+                    f.write("old")
+                if "__file__" in extra:
+                    extra = [self.write("file", b"") if a == "__file__" else a for a in extra]
+                args = setup(self) + extra
+                if args[:1] == ["run"] and "--out" not in extra:
+                    args += ["--out", out]
+                result = run(args)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                for word in words:
+                    self.assertIn(word, result.stderr)
+                # Nothing written: the old output is untouched, no new file.
+                self.assertEqual(os.listdir(out), ["pd_gamma.npy"])
+                with open(sentinel) as f:
+                    self.assertEqual(f.read(), "old")
+                for f in os.listdir(self.dir):
+                    self.assertNotIn(".tmp.", f)
+
+    def test_input_errors_name_the_command(self):
+        result = npy_pair(shape=(2, 4, 12))(self)
+        self.assertTrue(run(result).stderr.startswith("normgrad run: "))
+
+    def test_unreadable_file(self):
+        # A directory where a file should be cannot be read, even by root
+        # (CI runs as root, so a chmod 0 file would be readable there).
+        path = os.path.join(self.dir, "dy.npy")
+        os.mkdir(path)
+        result = run(["run", "--dy", path, "--res", path, "--out", self.dir])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("cannot", result.stderr)
+
+    def test_help_and_version(self):
+        for args in (["--help"], ["example", "--help"], ["run", "--help"],
+                     ["tiling", "--help"], ["demo", "--help"]):
+            result = run(args)
+            self.assert_ok(result)
+            self.assertIn("Usage", result.stdout)
+        self.assertIn("--dy", run(["run", "--help"]).stdout)
+        self.assertIn("--json", run(["tiling", "--help"]).stdout)
+        result = run(["--version"])
+        self.assert_ok(result)
+        self.assertRegex(result.stdout, r"^normgrad \d+\.\d+\.\d+")
+
+
+class TilingTest(CliTestCase):
+    FIELDS = ["stackBufferSize", "bLength", "sLength", "hLength", "originalHLength",
+              "bshLength", "bsLength", "oneCalSize", "numberOfTmpBuf", "loopRound",
+              "inputTailSize", "inputTailPos", "bsTailSize", "bshCurLength", "bsCurLength",
+              "gammaTempTensorPos", "betaTempTensorPos", "inputDyTmpTensorPos",
+              "resForGammaTmpTensorPos", "reserved"]
+
+    def tiling(self, *args):
+        result = run(["tiling", "--json"] + list(args))
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual(sorted(data), ["maxValue", "minValue", "tiling"])
+        self.assertEqual(list(data["tiling"]), self.FIELDS)
+        return data
+
+    def test_float_min(self):
+        # [1,8,8] float: min = 8·H = 64 bytes, max = 8·B·S·H = 512. At min:
+        # sb = 64/4 = 16 floats ≥ 2H; one = 16 = 2 rows; bsh = 64 → 4 chunks.
+        data = self.tiling("--shape", "1,8,8", "--dtype", "float")
+        self.assertEqual((data["minValue"], data["maxValue"]), (64, 512))
+        self.assertEqual(list(data["tiling"].values()),
+                         [16, 1, 8, 8, 8, 64, 8, 16, 1, 4, 0, 64, 0, 16, 2, 0, 0, 0, 0, 0])
+
+    def test_half_min(self):
+        # [1,8,16] half: min = 16·H = 256, max = 16·B·S·H = 2048. At min:
+        # sb = 64 floats; one = (64 − 2·16)/2 = 16 = 1 row; 128/16 = 8 chunks;
+        # positions: gamma 0, beta H = 16, dy 2H = 32, res 2H + one = 48.
+        data = self.tiling("--shape", "1,8,16", "--dtype", "half", "--tmp", "min")
+        self.assertEqual((data["minValue"], data["maxValue"]), (256, 2048))
+        self.assertEqual(list(data["tiling"].values()),
+                         [64, 1, 8, 16, 16, 128, 8, 16, 2, 8, 0, 128, 0, 16, 1, 0, 16, 32, 48, 0])
+
+    def test_float_max_is_one_chunk(self):
+        # [2,3,8] float, max = 8·48 = 384 bytes: sb = 96 ≥ bsh = 48 → one chunk.
+        data = self.tiling("--shape", "2,3,8,8", "--dtype", "float", "--tmp", "max")
+        self.assertEqual(list(data["tiling"].values()),
+                         [96, 2, 3, 8, 8, 48, 6, 48, 1, 1, 0, 48, 0, 48, 6, 0, 0, 0, 0, 0])
+
+    def test_bytes_between_with_a_tail(self):
+        # [1,5,8] float, 96 bytes: sb = 24, one = 24 (3 rows); bsh = 40 →
+        # 1 chunk + a tail of 16 (2 rows) at 24.
+        data = self.tiling("--shape", "1,5,8", "--dtype", "float", "--tmp", "96")
+        self.assertEqual(list(data["tiling"].values()),
+                         [24, 1, 5, 8, 8, 40, 5, 24, 1, 1, 16, 24, 2, 24, 3, 0, 0, 0, 0, 0])
+
+    def test_text_output_names_every_field(self):
+        result = run(["tiling", "--shape", "1,5,8", "--dtype", "float", "--tmp", "96"])
+        self.assert_ok(result)
+        for field in self.FIELDS:
+            self.assertRegex(result.stdout, r"\n  %s +\d+\n" % field)
+        self.assertIn("scratch: min 64 bytes, max 320 bytes; tiling for 96 bytes", result.stdout)
+        self.assertIn("chunks: 1 of 3 rows (24 elements) + a tail of 2 rows (16 elements)",
+                      result.stdout)
+        self.assertIn("profile: a2", result.stdout)
+
+    def test_profiles(self):
+        out = run(["tiling", "--shape", "1,8,8", "--dtype", "float", "--profile", "950"]).stdout
+        self.assertIn("no scratch", out)
+        # max for [64,64,64] half = 16·262144 bytes: more than any UB.
+        out = run(["tiling", "--shape", "64,64,64", "--dtype", "half", "--tmp", "max",
+                   "--profile", "310p"]).stdout
+        self.assertIn("do not fit in this profile's unified buffer", out)
+
+    def test_errors(self):
+        cases = [
+            # (args, status, words in stderr)
+            (["--shape", "1,8,8", "--dtype", "float", "--tmp", "32"], 1,
+             ["GetLayerNormGradBetaNDTilingInfo", "no tiling for shape [1, 8, 8, 8]"]),
+            (["--shape", "1,8,16,8", "--dtype", "half"], 1, ["originalH"]),
+            (["--shape", "65536,65536,8", "--dtype", "float"], 1, ["no scratch sizes"]),
+            (["--shape", "1,0,8", "--dtype", "float"], 1, ["is 0"]),
+            (["--shape", "1,4294967296,8", "--dtype", "float"], 1, ["more than the largest"]),
+            (["--shape", "1,8,8", "--dtype", "float", "--tmp", "4294967296"], 1,
+             ["--tmp is 4294967296"]),
+            (["--shape", "1,8", "--dtype", "float"], 2, ["B,S,H[,Ho]"]),
+            (["--shape", "1,8,8,8,8", "--dtype", "float"], 2, ["B,S,H[,Ho]"]),
+            (["--shape", "1,8,8", "--dtype", "bfloat16"], 2, ["--dtype"]),
+            (["--shape", "1,8,8", "--dtype", "float", "--tmp", "lots"], 2, ["min, max"]),
+            (["--shape", "1,8,8", "--dtype", "float", "--profile", "a3"], 2, ["--profile"]),
+            (["--dtype", "float"], 2, ["--shape is required"]),
+        ]
+        for args, status, words in cases:
+            with self.subTest(args=args):
+                result = run(["tiling"] + args)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
+class FuzzTest(CliTestCase):
+    """Random bytes as .npy files, and valid files with random bytes changed:
+    normgrad must exit 0 or 1 with a message, never crash or hang."""
+
+    def check(self, data):
+        path = self.write("f.npy", data)
+        result = run(["run", "--dy", path, "--res", path, "--out", self.path("out")])
+        self.assertIn(result.returncode, (0, 1), msg=repr(data[:200]) + result.stderr)
+        if result.returncode == 1:
+            self.assertTrue(result.stderr.startswith("normgrad run: "), msg=result.stderr)
+        self.assertNotIn("Sanitizer", result.stderr)
+        self.assertNotIn("runtime error", result.stderr)
+
+    def test_random_bytes(self):
+        rng = np.random.default_rng(11)
+        for i in range(60):
+            self.check(rng.integers(0, 256, size=int(rng.integers(0, 400)), dtype=np.uint8)
+                       .tobytes())
+
+    def test_mutated_headers(self):
+        rng = np.random.default_rng(12)
+        valid = bytearray(VALID)
+        for i in range(150):
+            data = bytearray(valid)
+            for _ in range(int(rng.integers(1, 4))):
+                data[int(rng.integers(0, 128))] = int(rng.integers(0, 256))
+            self.check(bytes(data))
+
+
+class DemoTest(CliTestCase):
+    def test_demo_passes_and_reports(self):
+        result = run(["demo"], env={"NORMGRAD_SEED": "7"})
+        self.assert_ok(result)
+        out = result.stdout
+        self.assertIn("[4, 2048, 1024]", out)
+        self.assertIn("seed 7", out)
+        for dtype in ("float", "half"):
+            for order in ("sequential", "blocked"):
+                self.assertRegex(out, r"\n%s +%s +%s:\S+ .* pass\n" % (dtype, order, order))
+        self.assertIn("OK", out)
+
+    def test_bad_seed(self):
+        result = run(["demo"], env={"NORMGRAD_SEED": "seven"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("NORMGRAD_SEED=seven", result.stderr)
+
+
+GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
+          "fuzz": FuzzTest, "demo": DemoTest}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:
+        sys.exit("usage: cli_test.py BINARY {%s}" % "|".join(GROUPS))
+    BINARY = os.path.abspath(sys.argv[1])
+    suite = unittest.defaultTestLoader.loadTestsFromTestCase(GROUPS[sys.argv[2]])
+    sys.exit(0 if unittest.TextTestRunner(verbosity=2).run(suite).wasSuccessful() else 1)

@@ -1,0 +1,48 @@
+// tools/normgrad/commands.h — the subcommands of the normgrad command line.
+// main.cc parses the arguments into these options (a malformed command line
+// exits 2 there); each command returns the process exit status: 0 on
+// success, 1 on an error, which it has reported on stderr.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace normgrad::cli {
+
+/// Reports an error of `command` on stderr ("normgrad run: <message>") and
+/// returns the exit status for it, 1.
+inline int Fail(const char* command, const std::string& message) {
+  std::fprintf(stderr, "normgrad %s: %s\n", command, message.c_str());
+  return 1;
+}
+
+/// `normgrad example`: the documented [1,8,8] float and [1,8,16] half
+/// examples through the Ascend C kernel API.
+int RunExample();
+
+/// `normgrad run`: pd_gamma/pd_beta of .npy or .bin files.
+struct RunOptions {
+  std::string dy;          ///< path of dy
+  std::string res;         ///< path of resForGamma
+  std::string shape;       ///< "B,S,H" or empty
+  std::string dtype;       ///< "float", "half", "bfloat16" or empty
+  std::string order = "sequential";
+  int threads = 0;         ///< 0: the engine's default
+  std::string out = ".";   ///< output directory
+};
+int RunRun(const RunOptions& options);
+
+/// `normgrad tiling`: scratch sizes and the tiling for a shape.
+struct TilingOptions {
+  std::string shape;       ///< "B,S,H" or "B,S,H,Ho"
+  std::string dtype;       ///< "half" or "float"
+  std::string tmp = "min"; ///< "min", "max" or a byte count
+  std::string profile = "a2";
+  bool json = false;
+};
+int RunTiling(const TilingOptions& options);
+
+/// `normgrad demo`: the built-in problem of `make run`.
+int RunDemo();
+
+}  // namespace normgrad::cli

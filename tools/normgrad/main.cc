@@ -1,0 +1,120 @@
+// tools/normgrad/main.cc — the normgrad command line: argument parsing
+// (CLI11) and dispatch to the subcommands of commands.h.
+//
+// Exit status: 0 success; 1 an error in the input (reported by the command);
+// 2 a malformed command line (CLI11's own errors, whatever code CLI11 gives).
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iterator>
+#include <string>
+
+#include "commands.h"
+#include "dims.h"
+
+namespace {
+
+// CLI11 validators for the shape and scratch-size arguments. They check the
+// form only; the values (zero, too large) are checked by the commands.
+CLI::Validator DimList(size_t min_rank, size_t max_rank, const std::string& form) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        if (normgrad::cli::IsDimList(text, min_rank, max_rank)) return "";
+        return "'" + text + "' is not of the form " + form;
+      },
+      form);
+}
+
+CLI::Validator TmpSize() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text == "min" || text == "max" || normgrad::cli::IsDimList(text, 1, 1)) return "";
+        return "'" + text + "' is not min, max or a number of bytes";
+      },
+      "min|max|BYTES");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"normgrad — Ascend C LayerNormGradBeta on the CPU, bit-exact, and a fast engine"};
+  app.set_version_flag("--version", std::string("normgrad ") + NORMGRAD_VERSION);
+  app.require_subcommand(1);
+
+  app.footer("Exit status: 0 success; 1 an error in the input (a message on stderr, no output "
+             "written); 2 a malformed command line.");
+
+  CLI::App* example_cmd = app.add_subcommand(
+      "example", "The documented [1,8,8] float and [1,8,16] half examples through the "
+                 "Ascend C API, checked");
+
+  normgrad::cli::RunOptions run;
+  CLI::App* run_cmd =
+      app.add_subcommand("run", "pd_gamma and pd_beta of dy and resForGamma in .npy or .bin files");
+  run_cmd->footer(
+      "Writes DIR/pd_gamma.npy and DIR/pd_beta.npy (.bin for .bin inputs), shape [H], in the "
+      "input's dtype, replacing old files atomically. .npy inputs: rows = the product of the "
+      "leading dimensions, H = the last; bfloat16 travels as '<u2' bits with --dtype bfloat16. "
+      "H * sizeof(dtype) must be a multiple of 32 bytes (the Ascend C rule).");
+  run_cmd->add_option("--dy", run.dy, "dy: .npy, or raw little-endian .bin")->required();
+  run_cmd->add_option("--res", run.res, "resForGamma, the same shape and type as dy")
+      ->required();
+  run_cmd->add_option("--shape", run.shape,
+                      "B,S,H: required for .bin inputs; must agree with .npy inputs")
+      ->check(DimList(3, 3, "B,S,H"));
+  run_cmd->add_option("--dtype", run.dtype,
+                      "element type: required for .bin inputs; bfloat16 for .npy inputs of "
+                      "raw bf16 bits ('<u2')")
+      ->check(CLI::IsMember({"float", "half", "bfloat16"}));
+  run_cmd->add_option("--order", run.order,
+                      "summation order: sequential (the device's bits) or blocked")
+      ->check(CLI::IsMember({"sequential", "blocked"}))
+      ->capture_default_str();
+  run_cmd->add_option("--threads", run.threads,
+                      "worker threads (default: the engine's choice, one for small problems)")
+      ->check(CLI::Range(1, 1024));
+  run_cmd->add_option("--out", run.out, "output directory, created if missing")
+      ->capture_default_str();
+
+  normgrad::cli::TilingOptions tiling;
+  CLI::App* tiling_cmd = app.add_subcommand(
+      "tiling", "Scratch-size range and LayerNormGradBeta tiling for a shape");
+  tiling_cmd->add_option("--shape", tiling.shape, "B,S,H or B,S,H,originalH")
+      ->required()
+      ->check(DimList(3, 4, "B,S,H[,Ho]"));
+  tiling_cmd->add_option("--dtype", tiling.dtype, "element type")
+      ->required()
+      ->check(CLI::IsMember({"half", "float"}));
+  tiling_cmd->add_option("--tmp", tiling.tmp, "scratch size: min, max or a number of bytes")
+      ->check(TmpSize())
+      ->capture_default_str();
+  tiling_cmd->add_option("--profile", tiling.profile, "product profile, as the kernel API")
+      ->check(CLI::IsMember({"a2", "310p", "950"}))
+      ->capture_default_str();
+  tiling_cmd->add_flag("--json", tiling.json,
+                       "print one JSON object: minValue, maxValue and the tiling's fields");
+
+  CLI::App* demo_cmd = app.add_subcommand(
+      "demo", "The built-in [4,2048,1024] float and half problem, both orders: checked, timed");
+
+  // CLI11 reports an unknown command as a missing one; name it instead.
+  const CLI::App* commands[] = {example_cmd, run_cmd, tiling_cmd, demo_cmd};
+  if (argc > 1 && argv[1][0] != '-' &&
+      std::none_of(std::begin(commands), std::end(commands),
+                   [&](const CLI::App* c) { return c->get_name() == argv[1]; })) {
+    std::fprintf(stderr, "normgrad: unknown command '%s'; the commands are example, run, "
+                 "tiling and demo\nRun with --help for more information.\n", argv[1]);
+    return 2;
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // help and version exit 0
+  }
+  if (example_cmd->parsed()) return normgrad::cli::RunExample();
+  if (run_cmd->parsed()) return normgrad::cli::RunRun(run);
+  if (tiling_cmd->parsed()) return normgrad::cli::RunTiling(tiling);
+  return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd
+}
