@@ -1,9 +1,13 @@
 // kernel_operator.h — the Ascend C kernel umbrella header (runtime.md §1):
 // what kernel code expects after `#include "kernel_operator.h"`: the C/C++
 // headers programs rely on without including them, qualifiers and constants,
-// half/bfloat16_t, positions, LocalTensor, TPipe/TQue/TBuf, PopStackBuffer,
-// ShapeInfo/DataFormat, block index/count, the normalization APIs and their
-// kernel tiling structs. Kernel errors: normgrad_ascendc/core.h.
+// half/bfloat16_t, positions, LocalTensor, GlobalTensor, TPipe/TQue/TBuf,
+// PopStackBuffer, DataCopy, the basic vector operations and pipe
+// synchronization, ShapeInfo/DataFormat, block index/count, the normalization
+// APIs and their kernel tiling structs; and for the host part of the program
+// the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
+// launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
+// normgrad_ascendc/core.h.
 #pragma once
 
 #include <algorithm>
@@ -15,11 +19,17 @@
 
 #include "lib/normalization/layernormgradbeta.h"
 #include "normgrad_ascendc/core.h"
+#include "normgrad_ascendc/cpu_debug.h"
+#include "normgrad_ascendc/data_copy.h"
+#include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/half.h"
+#include "normgrad_ascendc/launch.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/pipe.h"
 #include "normgrad_ascendc/position.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/qualifiers.h"
 #include "normgrad_ascendc/shape_info.h"
+#include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/vector_ops.h"

@@ -20,6 +20,7 @@
 
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/position.h"
+#include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 
 namespace normgrad_ascendc {
@@ -181,6 +182,17 @@ class TPipe {
   bool InitBuffer(TBuf<pos>& buf, uint32_t len) {
     InitBuf(buf.state_, len);
     return true;
+  }
+
+  /// An event identifier for SetFlag/WaitFlag on `evt`. Events have no
+  /// effect on the emulated core (sync.h), so this is always EVENT_ID0.
+  template <HardEvent evt>
+  TEventID FetchEventID() {
+    return EVENT_ID0;
+  }
+  TEventID FetchEventID(HardEvent evt) {
+    static_cast<void>(evt);
+    return EVENT_ID0;
   }
 
   /// normgrad: bytes carved so far (where the framework scratch starts).

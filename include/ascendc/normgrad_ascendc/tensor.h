@@ -124,15 +124,14 @@ class LocalTensor {
   T GetValue(uint32_t i) const {
     CheckIndex("GetValue", i);
     T value;
-    std::memcpy(static_cast<void*>(&value),
-                view_.data() + uint64_t{i} * sizeof(T), sizeof(T));
+    std::memcpy(static_cast<void*>(&value), Element(i), sizeof(T));
     return value;
   }
 
   /// Sets element i; i must be < GetSize(). (const: tensors are views.)
   void SetValue(uint32_t i, const T& value) const {
     CheckIndex("SetValue", i);
-    std::memcpy(view_.data() + uint64_t{i} * sizeof(T), &value, sizeof(T));
+    std::memcpy(Element(i), &value, sizeof(T));
   }
 
   /// The first element in the emulated UB (null for an empty tensor).
@@ -151,6 +150,11 @@ class LocalTensor {
           "tensor of %u elements",
           normgrad_ascendc::TypeName<T>(), api, i, GetSize());
     }
+  }
+
+  // Element i's first byte; after CheckIndex, so the tensor is not empty.
+  uint8_t* Element(uint32_t i) const {
+    return view_.core->ub() + view_.offset + uint64_t{i} * sizeof(T);
   }
 
   normgrad_ascendc::TensorView view_;

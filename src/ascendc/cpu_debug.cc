@@ -1,0 +1,27 @@
+// cpu_debug.cc — GmAlloc, GmFree and SetKernelMode of the CPU-debug launch
+// (normgrad_ascendc/cpu_debug.h).
+#include "normgrad_ascendc/cpu_debug.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace AscendC {
+
+void SetKernelMode(KernelMode mode) { static_cast<void>(mode); }
+
+void* GmAlloc(size_t bytes) {
+  const size_t rounded = bytes == 0 ? 64 : (bytes + 63) / 64 * 64;
+  void* p = rounded >= bytes ? std::aligned_alloc(64, rounded) : nullptr;
+  if (p == nullptr) {
+    std::fprintf(stderr, "normgrad: GmAlloc: cannot allocate %zu bytes\n",
+                 bytes);
+    std::exit(1);
+  }
+  std::memset(p, 0, rounded);
+  return p;
+}
+
+void GmFree(void* ptr) { std::free(ptr); }
+
+}  // namespace AscendC

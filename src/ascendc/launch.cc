@@ -1,0 +1,154 @@
+// launch.cc — the kernel launcher (normgrad_ascendc/launch.h): blocks on
+// emulated cores spread over host threads, kernel-error reporting, the
+// NORMGRAD_KERNEL_ERRORS policy and the pending launch error.
+#include "normgrad_ascendc/launch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "normgrad_ascendc/core.h"
+#include "normgrad_ascendc/pipe.h"
+
+namespace normgrad_ascendc {
+
+namespace {
+
+constexpr uint32_t kMaxBlocks = 65535;
+constexpr size_t kMaxReportedBlocks = 8;
+
+// The policy as an int, or -1 before the environment was read.
+std::atomic<int> g_policy{-1};
+std::atomic<int> g_pending_error{0};
+std::atomic<unsigned> g_threads{0};
+
+int EnvironmentPolicy() {
+  const char* value = std::getenv("NORMGRAD_KERNEL_ERRORS");
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "exit") == 0) {
+    return static_cast<int>(KernelErrorPolicy::kExit);
+  }
+  if (std::strcmp(value, "return") == 0) {
+    return static_cast<int>(KernelErrorPolicy::kReturn);
+  }
+  std::fprintf(stderr,
+               "normgrad: NORMGRAD_KERNEL_ERRORS: unknown value \"%s\"; "
+               "valid: exit (default), return; using exit\n",
+               value);
+  return static_cast<int>(KernelErrorPolicy::kExit);
+}
+
+// The failures of one launch, by block index.
+class Failures {
+ public:
+  void Add(uint32_t block, std::string message) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    messages_.emplace(block, std::move(message));
+  }
+  bool empty() const { return messages_.empty(); }
+
+  // Prints the first kMaxReportedBlocks in block order, then a count.
+  void Report(const char* name, uint32_t num_blocks) const {
+    size_t printed = 0;
+    for (const auto& [block, message] : messages_) {
+      if (printed == kMaxReportedBlocks) break;
+      std::fprintf(stderr, "normgrad: kernel %s block %u/%u: %s\n", name, block,
+                   num_blocks, message.c_str());
+      ++printed;
+    }
+    if (messages_.size() > printed) {
+      std::fprintf(stderr, "normgrad: kernel %s: %zu more blocks failed\n",
+                   name, messages_.size() - printed);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<uint32_t, std::string> messages_;
+};
+
+// Exits or records the error, as the policy says; returns the code.
+int Conclude(KernelErrorPolicy policy, int code) {
+  if (policy == KernelErrorPolicy::kExit) {
+    std::fflush(stdout);
+    std::exit(1);
+  }
+  g_pending_error.store(code);
+  return code;
+}
+
+}  // namespace
+
+KernelErrorPolicy GetKernelErrorPolicy() {
+  int policy = g_policy.load(std::memory_order_relaxed);
+  if (policy < 0) {
+    int unset = -1;
+    g_policy.compare_exchange_strong(unset, EnvironmentPolicy());
+    policy = g_policy.load(std::memory_order_relaxed);
+  }
+  return static_cast<KernelErrorPolicy>(policy);
+}
+
+void SetKernelErrorPolicy(KernelErrorPolicy policy) {
+  g_policy.store(static_cast<int>(policy), std::memory_order_relaxed);
+}
+
+int TakeLaunchError() { return g_pending_error.exchange(0); }
+
+void SetLaunchThreads(unsigned threads) { g_threads.store(threads); }
+
+int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
+              void* context) {
+  const KernelErrorPolicy policy = GetKernelErrorPolicy();
+  if (num_blocks < 1 || num_blocks > kMaxBlocks) {
+    std::fprintf(stderr,
+                 "normgrad: kernel %s: numBlocks %u is out of range "
+                 "(1..%u)\n",
+                 name, num_blocks, kMaxBlocks);
+    return Conclude(policy, kInvalidLaunchCode);
+  }
+  unsigned threads = g_threads.load();
+  if (threads == 0) threads = std::thread::hardware_concurrency();
+  threads = std::clamp(threads, 1u, num_blocks);
+
+  Failures failures;
+  std::atomic<uint32_t> next{0};
+  auto work = [&] {
+    Core core;  // reused by this thread's blocks, zeroed before each
+    const ScopedCore scope(core);
+    bool fresh = true;
+    for (uint32_t i = next++; i < num_blocks; i = next++) {
+      if (!fresh) std::memset(core.ub(), 0, kMaxUbBytes);
+      fresh = false;
+      core.SetBlock(i, num_blocks);
+      try {
+        block(context);
+      } catch (const KernelError& e) {
+        failures.Add(i, e.what());
+      } catch (const std::exception& e) {
+        failures.Add(i, std::string("unexpected C++ exception: ") + e.what());
+      } catch (...) {
+        failures.Add(i, "unexpected C++ exception");
+      }
+      if (core.pipe() != nullptr) core.DetachPipe(core.pipe());  // leaked
+    }
+  };
+  std::vector<std::thread> helpers;
+  helpers.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+
+  if (failures.empty()) return 0;
+  failures.Report(name, num_blocks);
+  return Conclude(policy, kKernelErrorCode);
+}
+
+}  // namespace normgrad_ascendc
