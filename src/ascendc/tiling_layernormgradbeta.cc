@@ -3,7 +3,6 @@
 // spec layernormgradbeta.md §4, with normgrad's error policy (one message on
 // stderr, the whole tiling zeroed, nothing thrown).
 #include <cstdio>
-#include <cstring>
 #include <string>
 
 #include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
@@ -177,30 +176,6 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
 }
 
 }  // namespace
-
-namespace optiling {
-
-void LayerNormGradBetaTiling::SaveToBuffer(void* dst, size_t capacity) const {
-  static constexpr char kFn[] =
-      "optiling::LayerNormGradBetaTiling::SaveToBuffer";
-  if (dst == nullptr) {
-    std::fprintf(stderr,
-                 "%s: dst is null: it must point to at least %zu bytes; "
-                 "nothing copied.\n",
-                 kFn, GetDataSize());
-    return;
-  }
-  if (capacity < GetDataSize()) {
-    std::fprintf(stderr,
-                 "%s: capacity %zu bytes is less than GetDataSize() = "
-                 "%zu bytes; nothing copied.\n",
-                 kFn, capacity, GetDataSize());
-    return;
-  }
-  std::memcpy(dst, &s_.data, GetDataSize());
-}
-
-}  // namespace optiling
 
 namespace AscendC {
 

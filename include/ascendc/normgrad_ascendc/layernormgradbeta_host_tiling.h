@@ -18,84 +18,39 @@
 
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/shape.h"
+#include "normgrad_ascendc/tiling_data.h"
 
 namespace optiling {
 
-/// The host tiling class: a setter and a getter per field of the kernel-side
-/// struct AscendC::tiling::LayerNormGradBetaTiling (same names, same order),
-/// and SaveToBuffer, which writes exactly the kernel struct's 80 bytes.
-///
-/// sizeof(LayerNormGradBetaTiling) is 512: programs malloc sizeof(host class)
-/// bytes, SaveToBuffer into them and then copy a fixed amount (e.g. 400 bytes)
-/// out, which stays in bounds only because the vendor's classes are large
-/// (runtime.md §8). The tail past the 80 data bytes is zero and never saved.
-class LayerNormGradBetaTiling {
- public:
-  void set_stackBufferSize(uint32_t v) { s_.data.stackBufferSize = v; }
-  void set_bLength(uint32_t v) { s_.data.bLength = v; }
-  void set_sLength(uint32_t v) { s_.data.sLength = v; }
-  void set_hLength(uint32_t v) { s_.data.hLength = v; }
-  void set_originalHLength(uint32_t v) { s_.data.originalHLength = v; }
-  void set_bshLength(uint32_t v) { s_.data.bshLength = v; }
-  void set_bsLength(uint32_t v) { s_.data.bsLength = v; }
-  void set_oneCalSize(uint32_t v) { s_.data.oneCalSize = v; }
-  void set_numberOfTmpBuf(uint32_t v) { s_.data.numberOfTmpBuf = v; }
-  void set_loopRound(uint32_t v) { s_.data.loopRound = v; }
-  void set_inputTailSize(uint32_t v) { s_.data.inputTailSize = v; }
-  void set_inputTailPos(uint32_t v) { s_.data.inputTailPos = v; }
-  void set_bsTailSize(uint32_t v) { s_.data.bsTailSize = v; }
-  void set_bshCurLength(uint32_t v) { s_.data.bshCurLength = v; }
-  void set_bsCurLength(uint32_t v) { s_.data.bsCurLength = v; }
-  void set_gammaTempTensorPos(uint32_t v) { s_.data.gammaTempTensorPos = v; }
-  void set_betaTempTensorPos(uint32_t v) { s_.data.betaTempTensorPos = v; }
-  void set_inputDyTmpTensorPos(uint32_t v) { s_.data.inputDyTmpTensorPos = v; }
-  void set_resForGammaTmpTensorPos(uint32_t v) {
-    s_.data.resForGammaTmpTensorPos = v;
-  }
-  void set_reserved(uint32_t v) { s_.data.reserved = v; }
-
-  uint32_t get_stackBufferSize() const { return s_.data.stackBufferSize; }
-  uint32_t get_bLength() const { return s_.data.bLength; }
-  uint32_t get_sLength() const { return s_.data.sLength; }
-  uint32_t get_hLength() const { return s_.data.hLength; }
-  uint32_t get_originalHLength() const { return s_.data.originalHLength; }
-  uint32_t get_bshLength() const { return s_.data.bshLength; }
-  uint32_t get_bsLength() const { return s_.data.bsLength; }
-  uint32_t get_oneCalSize() const { return s_.data.oneCalSize; }
-  uint32_t get_numberOfTmpBuf() const { return s_.data.numberOfTmpBuf; }
-  uint32_t get_loopRound() const { return s_.data.loopRound; }
-  uint32_t get_inputTailSize() const { return s_.data.inputTailSize; }
-  uint32_t get_inputTailPos() const { return s_.data.inputTailPos; }
-  uint32_t get_bsTailSize() const { return s_.data.bsTailSize; }
-  uint32_t get_bshCurLength() const { return s_.data.bshCurLength; }
-  uint32_t get_bsCurLength() const { return s_.data.bsCurLength; }
-  uint32_t get_gammaTempTensorPos() const { return s_.data.gammaTempTensorPos; }
-  uint32_t get_betaTempTensorPos() const { return s_.data.betaTempTensorPos; }
-  uint32_t get_inputDyTmpTensorPos() const {
-    return s_.data.inputDyTmpTensorPos;
-  }
-  uint32_t get_resForGammaTmpTensorPos() const {
-    return s_.data.resForGammaTmpTensorPos;
-  }
-  uint32_t get_reserved() const { return s_.data.reserved; }
-
-  /// The number of bytes SaveToBuffer writes: 80, sizeof the kernel struct.
-  size_t GetDataSize() const { return sizeof(s_.data); }
-
-  /// Copies the GetDataSize() bytes (the kernel struct's bytes, field order)
-  /// to dst. If dst is null or capacity < GetDataSize(), copies nothing and
-  /// prints a message on stderr.
-  void SaveToBuffer(void* dst, size_t capacity) const;
-
- private:
-  static constexpr size_t kHostClassSize = 512;
-  struct Storage {
-    AscendC::tiling::LayerNormGradBetaTiling data;
-    uint8_t unused_tail[kHostClassSize -
-                        sizeof(AscendC::tiling::LayerNormGradBetaTiling)] = {};
-  };
-  Storage s_;
-};
+/// The host tiling class, declared with the tiling-data macros: a setter and
+/// a getter per field of the kernel-side struct
+/// AscendC::tiling::LayerNormGradBetaTiling (same names, same order), and
+/// SaveToBuffer, which writes exactly the kernel struct's 80 bytes
+/// (GetDataSize() == 80). Usable as a nested struct of a program's own
+/// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512
+/// (tiling_data.h says why).
+BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
+  TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
+  TILING_DATA_FIELD_DEF(uint32_t, bLength);
+  TILING_DATA_FIELD_DEF(uint32_t, sLength);
+  TILING_DATA_FIELD_DEF(uint32_t, hLength);
+  TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+  TILING_DATA_FIELD_DEF(uint32_t, bshLength);
+  TILING_DATA_FIELD_DEF(uint32_t, bsLength);
+  TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
+  TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+  TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+  TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+  TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+  TILING_DATA_FIELD_DEF(uint32_t, bsTailSize);
+  TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+  TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+  TILING_DATA_FIELD_DEF(uint32_t, gammaTempTensorPos);
+  TILING_DATA_FIELD_DEF(uint32_t, betaTempTensorPos);
+  TILING_DATA_FIELD_DEF(uint32_t, inputDyTmpTensorPos);
+  TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
+  TILING_DATA_FIELD_DEF(uint32_t, reserved);
+END_TILING_DATA_DEF;
 
 }  // namespace optiling
 

@@ -3,8 +3,9 @@
 // tiling classes, the kernel-side tiling structs and the Get…MaxMinTmpSize /
 // Get…NDTilingInfo functions. Like the vendor's header it also brings the
 // standard headers host programs rely on without including them (printf,
-// malloc, std::max, std::abs, std::string, std::vector). The tiling-data
-// macros of runtime.md §8 (BEGIN_TILING_DATA_DEF …) are not provided yet.
+// malloc, std::max, std::abs, std::string, std::vector), and the tiling-data
+// macros of runtime.md §8 (BEGIN_TILING_DATA_DEF …, normgrad_ascendc/
+// tiling_data.h).
 #pragma once
 
 #include <algorithm>
@@ -18,3 +19,4 @@
 #include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/shape.h"
+#include "normgrad_ascendc/tiling_data.h"
