@@ -1,0 +1,452 @@
+// tools/normgrad-cc/main.cc — normgrad-cc, the compiler driver for Ascend C
+// sources on the CPU (issue 3 §3, runtime.md §6):
+//
+//   normgrad-cc [options] FILE.asc|FILE.cpp ... [-o OUT]
+//   normgrad-cc --rewrite-only FILE -o OUT.cpp
+//
+// Each source is rewritten (rewrite.h: launches `k<<<…>>>(…)` become calls of
+// normgrad_ascendc::LaunchKernel, lines kept with #line) into a temporary
+// directory, compiled there with the system C++ compiler ($CXX, else c++;
+// `-x c++`, so .asc is C++) against normgrad's headers, and linked with
+// normgrad's runtime (libnormgrad_ascendc.a, libnormgrad_engine.a, -fopenmp,
+// -pthread). Headers and libraries are found relative to this executable:
+// the build tree it was built in, or <prefix>/include and <prefix>/lib when
+// it runs from <prefix>/bin after `cmake --install`.
+//
+// --profile KEY bakes a default product profile into the program: a generated
+// translation unit calls setenv("NORMGRAD_PROFILE", KEY, 0) in a static
+// initializer, so an explicit NORMGRAD_PROFILE at run time still wins.
+//
+// Exit status: the compiler's (or the linker's); 1 for a bad command line, a
+// missing file or a malformed launch, each with a message on stderr.
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "normgrad_cc_paths.h"
+#include "rewrite.h"
+
+extern char** environ;  // the environment, passed on to the compiler (POSIX)
+
+namespace {
+
+namespace fs = std::filesystem;
+using Command = std::vector<std::string>;
+
+constexpr const char* kUsage =
+    "usage: normgrad-cc [options] FILE.asc|FILE.cpp ... [-o OUT]\n"
+    "       normgrad-cc --rewrite-only FILE -o OUT.cpp\n"
+    "\n"
+    "Compiles Ascend C programs for the CPU: rewrites kernel launches\n"
+    "name<<<blocks, dynUBufSize, stream>>>(args) into calls of normgrad's emulated\n"
+    "launcher, compiles with $CXX (default c++) against normgrad's headers and\n"
+    "links normgrad's runtime. Other inputs (.o, .a, .so) go to the link.\n"
+    "\n"
+    "options:\n"
+    "  -o FILE          output file (default a.out; with -c, SOURCE.o)\n"
+    "  -c               compile to an object file only, do not link\n"
+    "  -v               print each command before running it\n"
+    "  --profile KEY    default product profile of the program: a2, 310p or 950\n"
+    "                   (NORMGRAD_PROFILE in the environment still wins)\n"
+    "  --rewrite-only   write the rewritten source of one FILE to -o, compile nothing\n"
+    "  -I DIR  -D NAME[=VALUE]  -U NAME  -O*  -g*  -std=*  -W*   passed to the compiler\n"
+    "  -fsanitize=*  -fno-sanitize*                          compiler and link\n"
+    "  -L DIR  -l LIB  -Wl,*                                 passed to the link\n"
+    "  -h, --help       this text\n"
+    "Defaults: -std=c++17 -O2.\n";
+
+// The parsed command line.
+struct Options {
+  bool compile_only = false;
+  bool verbose = false;
+  bool rewrite_only = false;
+  std::optional<std::string> output;
+  std::optional<std::string> profile;
+  std::vector<std::string> sources;        // rewritten and compiled
+  std::vector<std::string> link_inputs;    // .o, .a, .so: to the link as they are
+  std::vector<std::string> compile_flags;  // in command-line order
+  std::vector<std::string> link_flags;     // in command-line order
+};
+
+bool HasSuffix(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool IsSource(const std::string& path) {
+  static const char* const kExtensions[] = {".asc", ".cpp", ".cc", ".cxx", ".c++", ".C"};
+  return std::any_of(std::begin(kExtensions), std::end(kExtensions),
+                     [&](const char* ext) { return HasSuffix(path, ext); });
+}
+
+bool IsLinkInput(const std::string& path) {
+  return HasSuffix(path, ".o") || HasSuffix(path, ".a") || HasSuffix(path, ".so") ||
+         path.find(".so.") != std::string::npos;
+}
+
+bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Parses argv into `options`. Returns false with `error` set on a bad command
+// line; sets `help` for -h/--help.
+bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string* error) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    // An option that takes a value, as `-X VALUE` or `-XVALUE` (or `--x=VALUE`
+    // when `joined` is "="). Sets `value` and returns true if `arg` is `name`.
+    std::string value;
+    const auto take = [&](const char* name, const char* joined) -> bool {
+      const std::string with_joined = std::string(name) + joined;
+      if (arg == name) {
+        if (i + 1 >= args.size()) {
+          *error = std::string("option ") + name + " needs a value";
+          return true;
+        }
+        value = args[++i];
+        return true;
+      }
+      if (arg.size() > with_joined.size() && StartsWith(arg, with_joined.c_str())) {
+        value = arg.substr(with_joined.size());
+        return true;
+      }
+      return false;
+    };
+    if (arg == "-h" || arg == "--help") {
+      *help = true;
+      return true;
+    } else if (arg == "-c") {
+      options->compile_only = true;
+    } else if (arg == "-v") {
+      options->verbose = true;
+    } else if (arg == "--rewrite-only") {
+      options->rewrite_only = true;
+    } else if (take("-o", "")) {
+      options->output = value;
+    } else if (take("--profile", "=")) {
+      std::string key = value;
+      std::transform(key.begin(), key.end(), key.begin(),
+                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (key != "a2" && key != "310p" && key != "950") {
+        *error = "--profile '" + value + "': unknown profile (valid: a2, 310p, 950)";
+        return false;
+      }
+      options->profile = key;
+    } else if (take("-I", "") || take("-D", "") || take("-U", "")) {
+      options->compile_flags.push_back(arg.substr(0, 2) + value);
+    } else if (take("-L", "") || take("-l", "")) {
+      options->link_flags.push_back(arg.substr(0, 2) + value);
+    } else if (StartsWith(arg, "-Wl,")) {
+      options->link_flags.push_back(arg);
+    } else if (StartsWith(arg, "-fsanitize") || StartsWith(arg, "-fno-sanitize")) {
+      options->compile_flags.push_back(arg);
+      options->link_flags.push_back(arg);
+    } else if (StartsWith(arg, "-O") || StartsWith(arg, "-g") || StartsWith(arg, "-std=") ||
+               (StartsWith(arg, "-W") && arg.size() > 2)) {
+      options->compile_flags.push_back(arg);
+    } else if (!arg.empty() && arg[0] == '-') {
+      *error = "unknown option '" + arg + "' (see normgrad-cc --help)";
+      return false;
+    } else if (IsSource(arg)) {
+      options->sources.push_back(arg);
+    } else if (IsLinkInput(arg)) {
+      options->link_inputs.push_back(arg);
+    } else {
+      *error =
+          "'" + arg + "': not a source (.asc, .cpp, .cc, .cxx) or a linker input (.o, .a, .so)";
+      return false;
+    }
+    if (!error->empty()) return false;
+  }
+  if (options->sources.empty() && options->link_inputs.empty()) {
+    *error = "no input files (see normgrad-cc --help)";
+    return false;
+  }
+  if (options->rewrite_only &&
+      (options->sources.size() != 1 || !options->link_inputs.empty() || !options->output)) {
+    *error = "--rewrite-only takes one source file and -o OUT";
+    return false;
+  }
+  if (options->compile_only && !options->link_inputs.empty()) {
+    *error = "'" + options->link_inputs.front() + "': a linker input, but -c does not link";
+    return false;
+  }
+  if (options->compile_only && options->output && options->sources.size() > 1) {
+    *error = "-o with -c takes a single source file";
+    return false;
+  }
+  return true;
+}
+
+// Where normgrad's headers and runtime libraries are.
+struct Layout {
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> libraries;
+};
+
+// Finds the layout from this executable's location: the build tree it was
+// built in, else an install tree around it. False with `error` if the files
+// are not there.
+bool FindLayout(Layout* layout, std::string* error) {
+  std::error_code ec;
+  const fs::path exe_dir = fs::read_symlink("/proc/self/exe", ec).parent_path();
+  if (ec) {
+    *error = "cannot locate the normgrad-cc executable (/proc/self/exe): " + ec.message();
+    return false;
+  }
+  fs::path include_dir;
+  std::vector<fs::path> libraries;
+  if (fs::equivalent(exe_dir, NORMGRAD_CC_BUILD_BIN_DIR, ec)) {
+    include_dir = NORMGRAD_CC_BUILD_INCLUDE_DIR;
+    libraries = {NORMGRAD_CC_BUILD_ASCENDC_LIB, NORMGRAD_CC_BUILD_ENGINE_LIB};
+  } else {
+    include_dir = (exe_dir / NORMGRAD_CC_INSTALL_INCLUDE_DIR).lexically_normal();
+    const fs::path lib_dir = (exe_dir / NORMGRAD_CC_INSTALL_LIB_DIR).lexically_normal();
+    libraries = {lib_dir / NORMGRAD_CC_ASCENDC_LIB_NAME, lib_dir / NORMGRAD_CC_ENGINE_LIB_NAME};
+  }
+  const fs::path ascendc_dir = include_dir / "ascendc";
+  if (!fs::exists(ascendc_dir / "kernel_operator.h")) {
+    *error = "normgrad's headers are not in " + ascendc_dir.string() +
+             " (normgrad-cc runs from the build tree's bin/ or an install's <prefix>/bin)";
+    return false;
+  }
+  for (const fs::path& library : libraries) {
+    if (!fs::exists(library)) {
+      *error = "normgrad's runtime library " + library.string() +
+               " is missing (build the normgrad_ascendc target, or install normgrad)";
+      return false;
+    }
+    layout->libraries.push_back(library.string());
+  }
+  layout->include_dirs = {include_dir.string(), ascendc_dir.string()};
+  return true;
+}
+
+// `arg` quoted for a POSIX shell when it needs to be.
+std::string ShellQuote(const std::string& arg) {
+  const bool plain = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](unsigned char c) {
+    return std::isalnum(c) != 0 || std::strchr("_-+=/.,:@%", c) != nullptr;
+  });
+  if (plain) return arg;
+  std::string quoted = "'";
+  for (const char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+// Runs `command` (searched in PATH) and returns its exit status; 127 if it
+// could not be started, 128 + signal if a signal ended it.
+int Run(const Command& command, bool verbose) {
+  if (verbose) {
+    std::string line;
+    for (const std::string& arg : command) line += (line.empty() ? "" : " ") + ShellQuote(arg);
+    std::cerr << line << '\n';
+  }
+  std::vector<char*> argv;
+  for (const std::string& arg : command) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int spawn_error = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+  if (spawn_error != 0) {
+    std::cerr << "normgrad-cc: error: cannot run '" << command[0]
+              << "': " << std::strerror(spawn_error) << '\n';
+    return 127;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 127;
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+// The C++ compiler command: $CXX split at whitespace, else "c++".
+Command Compiler() {
+  Command compiler;
+  const char* cxx = std::getenv("CXX");
+  std::istringstream words(cxx != nullptr ? cxx : "");
+  for (std::string word; words >> word;) compiler.push_back(word);
+  if (compiler.empty()) compiler.push_back("c++");
+  return compiler;
+}
+
+// A temporary directory, removed with everything in it on destruction.
+class TempDir {
+ public:
+  TempDir() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/normgrad-cc.XXXXXX";
+    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  /// Empty if the directory could not be created.
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+bool ReadFile(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  *text = buffer.str();
+  return static_cast<bool>(in) || in.eof();
+}
+
+bool WriteFile(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+// Rewrites the launches of `source` into `output`. Reports problems on stderr.
+bool RewriteFile(const std::string& source, const fs::path& output, bool verbose) {
+  std::string text;
+  if (!ReadFile(source, &text)) {
+    std::cerr << "normgrad-cc: error: " << source << ": cannot read (" << std::strerror(errno)
+              << ")\n";
+    return false;
+  }
+  const normgrad_cc::RewriteResult result = normgrad_cc::RewriteLaunches(text, source);
+  for (const normgrad_cc::RewriteError& e : result.errors)
+    std::cerr << source << ':' << e.line << ": error: " << e.message << '\n';
+  if (!result.errors.empty()) return false;
+  if (verbose) {
+    std::cerr << "# normgrad-cc: " << source << " -> " << output.string() << " (" << result.launches
+              << " launch" << (result.launches == 1 ? "" : "es") << " rewritten)\n";
+  }
+  if (!WriteFile(output, result.text)) {
+    std::cerr << "normgrad-cc: error: cannot write " << output.string() << '\n';
+    return false;
+  }
+  return true;
+}
+
+// The command that compiles the (rewritten) C++ file `cpp` to `object`.
+// `quote_dir` is searched for "..." includes, as the original file's
+// directory would have been.
+Command CompileCommand(const Options& options, const Layout& layout, const fs::path& cpp,
+                       const fs::path& object, const std::string& quote_dir) {
+  Command command = Compiler();
+  command.insert(command.end(), {"-std=c++17", "-O2"});
+  command.insert(command.end(), options.compile_flags.begin(), options.compile_flags.end());
+  command.insert(command.end(), {"-fopenmp", "-pthread"});
+  if (!quote_dir.empty()) command.insert(command.end(), {"-iquote", quote_dir});
+  for (const std::string& dir : layout.include_dirs) command.insert(command.end(), {"-I", dir});
+  command.insert(command.end(), {"-x", "c++", "-c", cpp.string(), "-o", object.string()});
+  return command;
+}
+
+// The translation unit that makes `profile` the program's default profile.
+std::string ProfileSource(const std::string& profile) {
+  return "// Generated by normgrad-cc --profile " + profile +
+         ": the program's default product profile\n"
+         "// (an explicit NORMGRAD_PROFILE in the environment wins).\n"
+         "#include <cstdlib>\n"
+         "namespace {\n"
+         "[[maybe_unused]] const int kNormgradDefaultProfile = ::setenv(\"NORMGRAD_PROFILE\", \"" +
+         profile +
+         "\", 0);\n"
+         "}  // namespace\n";
+}
+
+int Main(int argc, char** argv) {
+  Options options;
+  bool help = false;
+  std::string error;
+  if (!ParseArgs(argc, argv, &options, &help, &error)) {
+    std::cerr << "normgrad-cc: error: " << error << '\n';
+    return 1;
+  }
+  if (help) {
+    std::cout << kUsage;
+    return 0;
+  }
+  for (const std::string& input : options.sources) {
+    if (!fs::is_regular_file(input)) {
+      std::cerr << "normgrad-cc: error: " << input << ": no such file\n";
+      return 1;
+    }
+  }
+  if (options.rewrite_only)
+    return RewriteFile(options.sources.front(), *options.output, options.verbose) ? 0 : 1;
+
+  Layout layout;
+  if (!FindLayout(&layout, &error)) {
+    std::cerr << "normgrad-cc: error: " << error << '\n';
+    return 1;
+  }
+  const TempDir temp;
+  if (temp.path().empty()) {
+    std::cerr << "normgrad-cc: error: cannot create a temporary directory: " << std::strerror(errno)
+              << '\n';
+    return 1;
+  }
+  if (options.compile_only && options.profile)
+    std::cerr
+        << "normgrad-cc: warning: --profile has no effect with -c (it is applied when linking)\n";
+
+  std::vector<std::string> objects;
+  for (size_t i = 0; i < options.sources.size(); ++i) {
+    const std::string& source = options.sources[i];
+    const fs::path stem = fs::path(source).stem();
+    const fs::path cpp = temp.path() / (std::to_string(i) + "-" + stem.string() + ".cpp");
+    if (!RewriteFile(source, cpp, options.verbose)) return 1;
+    fs::path object = temp.path() / (std::to_string(i) + "-" + stem.string() + ".o");
+    if (options.compile_only)
+      object = options.output ? fs::path(*options.output) : fs::path(stem.string() + ".o");
+    const std::string quote_dir = fs::absolute(source).parent_path().string();
+    const int status =
+        Run(CompileCommand(options, layout, cpp, object, quote_dir), options.verbose);
+    if (status != 0) return status;
+    objects.push_back(object.string());
+  }
+  if (options.compile_only) return 0;
+
+  if (options.profile) {
+    const fs::path cpp = temp.path() / "normgrad-profile.cpp";
+    const fs::path object = temp.path() / "normgrad-profile.o";
+    if (!WriteFile(cpp, ProfileSource(*options.profile))) {
+      std::cerr << "normgrad-cc: error: cannot write " << cpp.string() << '\n';
+      return 1;
+    }
+    const int status = Run(CompileCommand(options, layout, cpp, object, ""), options.verbose);
+    if (status != 0) return status;
+    objects.push_back(object.string());
+  }
+  Command link = Compiler();
+  for (const std::string& flag : options.link_flags)
+    if (StartsWith(flag, "-fsanitize") || StartsWith(flag, "-fno-sanitize")) link.push_back(flag);
+  link.insert(link.end(), objects.begin(), objects.end());
+  link.insert(link.end(), options.link_inputs.begin(), options.link_inputs.end());
+  link.insert(link.end(), {"-o", options.output.value_or("a.out")});
+  for (const std::string& flag : options.link_flags)
+    if (!StartsWith(flag, "-fsanitize") && !StartsWith(flag, "-fno-sanitize")) link.push_back(flag);
+  link.insert(link.end(), layout.libraries.begin(), layout.libraries.end());
+  link.insert(link.end(), {"-fopenmp", "-pthread"});
+  return Run(link, options.verbose);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return Main(argc, argv); }
