@@ -4,6 +4,7 @@
 // success, 1 on an error, which it has reported on stderr.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -44,5 +45,16 @@ int RunTiling(const TilingOptions& options);
 
 /// `normgrad demo`: the built-in problem of `make run`.
 int RunDemo();
+
+/// `normgrad sample`: the operator sample of examples/layernormgradbeta run
+/// on emulated cores on generated data, checked and timed.
+struct SampleOptions {
+  std::string shape = "8,4096,1024";  ///< "B,S,H"
+  std::string dtype = "float";        ///< "float" or "half"
+  uint32_t blocks = 8;
+  std::string profile;  ///< "a2", "310p", "950"; empty: NORMGRAD_PROFILE or a2
+  uint64_t seed = 2024;
+};
+int RunSample(const SampleOptions& options);
 
 }  // namespace normgrad::cli

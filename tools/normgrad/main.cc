@@ -98,13 +98,33 @@ int main(int argc, char** argv) {
   CLI::App* demo_cmd = app.add_subcommand(
       "demo", "The built-in [4,2048,1024] float and half problem, both orders: checked, timed");
 
+  normgrad::cli::SampleOptions sample;
+  CLI::App* sample_cmd = app.add_subcommand(
+      "sample", "The Ascend C operator sample (examples/layernormgradbeta) on emulated cores: "
+                "generated data, checked against the double reference, timed");
+  sample_cmd->add_option("--shape", sample.shape, "B,S,H")
+      ->check(DimList(3, 3, "B,S,H"))
+      ->capture_default_str();
+  sample_cmd->add_option("--dtype", sample.dtype, "element type")
+      ->check(CLI::IsMember({"half", "float"}))
+      ->capture_default_str();
+  sample_cmd->add_option("--blocks", sample.blocks, "emulated cores the rows are split over")
+      ->check(CLI::Range(1, 65535))
+      ->capture_default_str();
+  sample_cmd->add_option("--profile", sample.profile,
+                         "product profile of the emulated cores (default: NORMGRAD_PROFILE, "
+                         "else a2)")
+      ->check(CLI::IsMember({"a2", "310p", "950"}));
+  sample_cmd->add_option("--seed", sample.seed, "seed of the generated data")
+      ->capture_default_str();
+
   // CLI11 reports an unknown command as a missing one; name it instead.
-  const CLI::App* commands[] = {example_cmd, run_cmd, tiling_cmd, demo_cmd};
+  const CLI::App* commands[] = {example_cmd, run_cmd, tiling_cmd, demo_cmd, sample_cmd};
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(std::begin(commands), std::end(commands),
                    [&](const CLI::App* c) { return c->get_name() == argv[1]; })) {
     std::fprintf(stderr, "normgrad: unknown command '%s'; the commands are example, run, "
-                 "tiling and demo\nRun with --help for more information.\n", argv[1]);
+                 "tiling, demo and sample\nRun with --help for more information.\n", argv[1]);
     return 2;
   }
 
@@ -116,5 +136,6 @@ int main(int argc, char** argv) {
   if (example_cmd->parsed()) return normgrad::cli::RunExample();
   if (run_cmd->parsed()) return normgrad::cli::RunRun(run);
   if (tiling_cmd->parsed()) return normgrad::cli::RunTiling(tiling);
+  if (sample_cmd->parsed()) return normgrad::cli::RunSample(sample);
   return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd
 }

@@ -1,0 +1,154 @@
+// tools/normgrad/sample.cc — `normgrad sample`: runs the operator sample of
+// examples/layernormgradbeta/layernormgradbeta.asc for real — its kernel on
+// emulated cores (blocks, unified buffer, queues, DataCopy), its host code
+// with the ACL runtime — compiled into the CLI through normgrad-cc's launch
+// rewrite (tools/CMakeLists.txt), on generated standard-normal data (fixed,
+// printed seed), checked against the double-precision reference, timed.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "dims.h"
+#include "normgrad/convert.h"
+#include "reference.h"
+
+#define NORMGRAD_SAMPLE_NO_MAIN
+#include "layernormgradbeta_sample.cpp"  // the rewritten sample source
+
+namespace normgrad::cli {
+namespace {
+
+constexpr const char* kCommand = "sample";
+constexpr int kTimedRuns = 3;
+
+struct Outcome {
+  std::vector<float> gamma, beta;
+  LayerNormGradBetaSampleInfo info;
+  double seconds = 0;  // median kernel time
+};
+
+template <typename T>
+bool RunTimed(const SampleOptions& o, uint32_t b, uint32_t s, uint32_t h, const void* dy,
+              const void* res, Outcome* out) {
+  out->gamma.resize(h);
+  out->beta.resize(h);
+  std::vector<double> times;
+  for (int i = 0; i < kTimedRuns; ++i) {
+    if (RunLayerNormGradBetaSample<T>(b, s, h, o.blocks, dy, res, out->gamma.data(),
+                                      out->beta.data(), &out->info) != 0) {
+      return false;
+    }
+    times.push_back(out->info.kernelSeconds);
+  }
+  std::sort(times.begin(), times.end());
+  out->seconds = times[kTimedRuns / 2];
+  return true;
+}
+
+}  // namespace
+
+int RunSample(const SampleOptions& o) {
+  std::vector<uint64_t> dims;
+  Status st = ParseDims(o.shape, 0xffffffffull, &dims);
+  if (!st.ok()) return Fail(kCommand, st.message());
+  if (dims[0] * dims[1] > 0xffffffffull) {
+    return Fail(kCommand, "--shape " + o.shape + ": B·S must fit in 32 bits");
+  }
+  const uint32_t b = static_cast<uint32_t>(dims[0]), s = static_cast<uint32_t>(dims[1]),
+                 h = static_cast<uint32_t>(dims[2]);
+  const bool half = o.dtype == "half";
+  const DType dtype = half ? DType::kF16 : DType::kF32;
+  const size_t rows = size_t{b} * s, n = rows * h;
+  if ((h * SizeOf(dtype)) % 32 != 0) {
+    return Fail(kCommand, "H " + std::to_string(h) + " " + o.dtype + " is " +
+                              std::to_string(h * SizeOf(dtype)) +
+                              " bytes, not a multiple of 32 (the Ascend C rule)");
+  }
+  if (!o.profile.empty()) {
+    normgrad_ascendc::Profile profile;
+    normgrad_ascendc::ParseProfile(o.profile.c_str(), &profile);  // checked by the parser
+    normgrad_ascendc::SetProfile(profile);
+  }
+  const auto& profile = normgrad_ascendc::GetProfileInfo(normgrad_ascendc::CurrentProfile());
+  std::printf("normgrad sample: examples/layernormgradbeta/layernormgradbeta.asc on %u emulated "
+              "cores (profile %s, %s), dy and resForGamma %s %s, standard normal, seed %llu\n",
+              o.blocks, profile.key, profile.name, FormatDims(dims).c_str(), o.dtype.c_str(),
+              static_cast<unsigned long long>(o.seed));
+  std::mt19937_64 rng(o.seed);
+  std::normal_distribution<float> normal;
+  std::vector<float> dy32(n), res32(n);
+  for (float& x : dy32) x = normal(rng);
+  for (float& x : res32) x = normal(rng);
+  std::vector<float16> dy16, res16;
+  const void* dy = dy32.data();
+  const void* res = res32.data();
+  if (half) {
+    dy16.resize(n);
+    res16.resize(n);
+    Narrow(dy32.data(), dy16.data(), n);
+    Narrow(res32.data(), res16.data(), n);
+    dy = dy16.data();
+    res = res16.data();
+  }
+  Outcome out;
+  const bool ok = half ? RunTimed<::half>(o, b, s, h, dy, res, &out)
+                       : RunTimed<float>(o, b, s, h, dy, res, &out);
+  if (!ok) return Fail(kCommand, "the sample failed (see above)");
+
+  // The sample adds tile sums, block partials and rows in float: at most
+  // `rows` roundings per term, so γ(rows)·Σ|terms| (docs/numerics.md). In
+  // half, LayerNormGradBeta also rounds every tile's sum to half (at most
+  // 2^-11 of it, and the tile sums' magnitudes add up to at most Σ|terms|),
+  // and the final result is rounded to half once more.
+  std::vector<double> ref[2], abs_sum[2];
+  for (int k = 0; k < 2; ++k) {
+    ref[k].resize(h);
+    abs_sum[k].resize(h);
+  }
+  reference::GradBeta(dtype, dy, res, rows, h, h, ref[0].data(), ref[1].data());
+  reference::GradBetaAbsSums(dtype, dy, res, rows, h, h, abs_sum[0].data(), abs_sum[1].data());
+  const double u = std::ldexp(1.0, -24), k = static_cast<double>(rows);
+  double worst = 0, error = 0;
+  for (int which = 0; which < 2; ++which) {
+    const std::vector<float>& got = which == 0 ? out.gamma : out.beta;
+    std::vector<double> final_values(h);
+    for (uint32_t c = 0; c < h; ++c) {
+      const double value = half ? static_cast<double>(float(float16(got[c]))) : got[c];
+      final_values[c] = value;
+      double bound = k * u / (1 - k * u) * abs_sum[which][c];
+      if (half) {
+        bound += std::ldexp(1.0, -11) * abs_sum[which][c];
+        bound += std::ldexp(1.0, -11) * (std::fabs(ref[which][c]) + bound) + std::ldexp(1.0, -25);
+      }
+      worst = std::max(worst, std::fabs(value - ref[which][c]) / bound);
+    }
+    error = std::max(error, reference::NormwiseError(final_values, ref[which]));
+  }
+  const LayerNormGradBetaTiling& t = out.info.lngb;
+  std::printf("tiles: %u rows per tile, %u tiles per block, framework scratch %u bytes; "
+              "LayerNormGradBeta tiling: oneCalSize %u, loopRound %u, bsCurLength %u, "
+              "inputTailSize %u, stackBufferSize %u floats\n",
+              out.info.tileRows, out.info.tilesPerBlock, out.info.scratchBytes, t.oneCalSize,
+              t.loopRound, t.bsCurLength, t.inputTailSize, t.stackBufferSize);
+  std::printf("pdGamma[0..3] %.6g %.6g %.6g %.6g; pdBeta[0..3] %.6g %.6g %.6g %.6g\n",
+              out.gamma[0], out.gamma[std::min<uint32_t>(1, h - 1)],
+              out.gamma[std::min<uint32_t>(2, h - 1)], out.gamma[std::min<uint32_t>(3, h - 1)],
+              out.beta[0], out.beta[std::min<uint32_t>(1, h - 1)],
+              out.beta[std::min<uint32_t>(2, h - 1)], out.beta[std::min<uint32_t>(3, h - 1)]);
+  const double bytes = 2.0 * static_cast<double>(n) * SizeOf(dtype);
+  std::printf("kernel time %.3f ms (median of %d launches), %.1f GB/s (inputs read / time); "
+              "error vs double reference %.2e normwise, worst column %.4f of its bound\n",
+              out.seconds * 1e3, kTimedRuns, bytes / out.seconds / 1e9, error, worst);
+  if (worst > 1.0) {
+    std::printf("FAILED: a result is outside its bound\n");
+    return 1;
+  }
+  std::printf("OK: every result is within its bound\n");
+  return 0;
+}
+
+}  // namespace normgrad::cli
