@@ -1,5 +1,5 @@
 # normgrad — the two commands of the README, and the steps behind them.
-#   make run    set up, build, and run the example and the demo
+#   make run    set up, build, and run the example, the demo and the operator sample
 #   make test   set up, build, and run the whole test suite
 # Scripts and tests use the system interpreter /usr/bin/python3 with Debian's
 # python3-numpy (installed by `make deps`), not the separate python3 on PATH.
@@ -39,6 +39,7 @@ build: configure
 run: build
 	$(BUILD_DIR)/bin/normgrad example
 	$(BUILD_DIR)/bin/normgrad demo
+	$(BUILD_DIR)/bin/normgrad sample
 
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)

@@ -342,6 +342,15 @@ bool RewriteFile(const std::string& source, const fs::path& output, bool verbose
   return true;
 }
 
+// The flags normgrad's libraries were built with that programs need too
+// (NORMGRAD_CC_LIBRARY_FLAGS: sanitizers), one per element.
+std::vector<std::string> LibraryFlags() {
+  std::vector<std::string> flags;
+  std::istringstream in(NORMGRAD_CC_LIBRARY_FLAGS);
+  for (std::string flag; in >> flag;) flags.push_back(flag);
+  return flags;
+}
+
 // The command that compiles the (rewritten) C++ file `cpp` to `object`.
 // `quote_dir` is searched for "..." includes, as the original file's
 // directory would have been.
@@ -349,6 +358,8 @@ Command CompileCommand(const Options& options, const Layout& layout, const fs::p
                        const fs::path& object, const std::string& quote_dir) {
   Command command = Compiler();
   command.insert(command.end(), {"-std=c++17", "-O2"});
+  const std::vector<std::string> library_flags = LibraryFlags();
+  command.insert(command.end(), library_flags.begin(), library_flags.end());
   command.insert(command.end(), options.compile_flags.begin(), options.compile_flags.end());
   command.insert(command.end(), {"-fopenmp", "-pthread"});
   if (!quote_dir.empty()) command.insert(command.end(), {"-iquote", quote_dir});
@@ -435,6 +446,8 @@ int Main(int argc, char** argv) {
     objects.push_back(object.string());
   }
   Command link = Compiler();
+  const std::vector<std::string> library_flags = LibraryFlags();
+  link.insert(link.end(), library_flags.begin(), library_flags.end());
   for (const std::string& flag : options.link_flags)
     if (StartsWith(flag, "-fsanitize") || StartsWith(flag, "-fno-sanitize")) link.push_back(flag);
   link.insert(link.end(), objects.begin(), objects.end());
