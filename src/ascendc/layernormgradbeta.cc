@@ -252,10 +252,13 @@ void Run(const normgrad::GradBetaProblem& problem) {
 }
 
 // The engine problem for the whole call: sequential order on one thread
-// (the device algorithm), chunked as the tiling says (0: one chunk).
+// (the device algorithm). The running sums carry across the tiling's chunks
+// of bsCurLength rows, so chunking changes no bit; the engine gets the
+// whole call as one chunk (chunk_rows 0), which lets it add rows in its
+// widest groups (a kernel calling this per tile of a few rows would
+// otherwise pay a pass over the accumulators for every row or two).
 normgrad::GradBetaProblem Problem(const LayerNormGradBetaArgs& a,
-                                  const LayerNormGradBetaTiling& t,
-                                  uint32_t chunk_rows) {
+                                  const LayerNormGradBetaTiling& t) {
   normgrad::GradBetaProblem p;
   p.dtype = a.is_half ? normgrad::DType::kF16 : normgrad::DType::kF32;
   p.rows = t.bsLength;
@@ -265,7 +268,7 @@ normgrad::GradBetaProblem Problem(const LayerNormGradBetaArgs& a,
   p.pd_gamma = a.pd_gamma.data();
   p.pd_beta = a.pd_beta.data();
   p.order = normgrad::Order::kSequential;
-  p.chunk_rows = chunk_rows;
+  p.chunk_rows = 0;
   p.threads = 1;
   return p;
 }
@@ -309,7 +312,7 @@ normgrad::float16* HalfData(const TensorView& t) {
 // only overwrites columns already summed).
 void RunAscend950(const LayerNormGradBetaArgs& a,
                   const LayerNormGradBetaTiling& t) {
-  normgrad::GradBetaProblem p = Problem(a, t, 0);
+  normgrad::GradBetaProblem p = Problem(a, t);
   if (!a.is_half) {
     Run(p);
     return;
@@ -362,7 +365,7 @@ void RunLayerNormGradBeta(const LayerNormGradBetaArgs& a) {
 
   CheckChunking(t);
   const TensorView scratch = CheckedScratch(a, t);
-  normgrad::GradBetaProblem p = Problem(a, t, t.bsCurLength);
+  normgrad::GradBetaProblem p = Problem(a, t);
   if (!a.is_half) {
     Run(p);
     if (a.reuse_source) {
