@@ -134,11 +134,12 @@ int RunSample(const SampleOptions& o) {
               "inputTailSize %u, stackBufferSize %u floats\n",
               out.info.tileRows, out.info.tilesPerBlock, out.info.scratchBytes, t.oneCalSize,
               t.loopRound, t.bsCurLength, t.inputTailSize, t.stackBufferSize);
-  std::printf("pdGamma[0..3] %.6g %.6g %.6g %.6g; pdBeta[0..3] %.6g %.6g %.6g %.6g\n",
-              out.gamma[0], out.gamma[std::min<uint32_t>(1, h - 1)],
-              out.gamma[std::min<uint32_t>(2, h - 1)], out.gamma[std::min<uint32_t>(3, h - 1)],
-              out.beta[0], out.beta[std::min<uint32_t>(1, h - 1)],
-              out.beta[std::min<uint32_t>(2, h - 1)], out.beta[std::min<uint32_t>(3, h - 1)]);
+  // H is at least 8 (the 32-byte rule), so the first four columns exist.
+  const auto print_first4 = [](const char* name, const std::vector<float>& v, const char* end) {
+    std::printf("%s[0..3] %.6g %.6g %.6g %.6g%s", name, v[0], v[1], v[2], v[3], end);
+  };
+  print_first4("pdGamma", out.gamma, "; ");
+  print_first4("pdBeta", out.beta, "\n");
   const double bytes = 2.0 * static_cast<double>(n) * SizeOf(dtype);
   std::printf("kernel time %.3f ms (median of %d launches), %.1f GB/s (inputs read / time); "
               "error vs double reference %.2e normwise, worst column %.4f of its bound\n",
