@@ -113,17 +113,30 @@ void ParallelFor(int threads, size_t n, const Body& body) {
 
 // Sequential order: every column summed row after row from zero; threads
 // split the columns, so each column keeps its order. acc = [gamma | beta].
+//
+// Each thread sums its columns in a buffer of its own (allocated by that
+// thread, so away from the others') and copies the sums to acc at the end.
+// Measured with half inputs on two threads: with both threads' running sums
+// side by side in acc, 4096 × 4096 reached 0.62× the read baseline and
+// 16384 × 768 0.51×; with separate buffers 1.07× and 0.84× (64-byte aligned
+// ranges in the shared array did not help).
 int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
                   size_t cols, size_t chunk_rows, int threads, float* acc) {
-  std::fill(acc, acc + 2 * cols, 0.0f);
   const ColumnSplit split(cols, static_cast<size_t>(threads));
   const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
   ParallelFor(threads, split.count(), [&](size_t t) {
     const ColumnRange cr = split.range(t);
+    const size_t width = cr.end - cr.begin;
+    thread_local std::vector<float> own;  // only grows: no allocation per call
+    if (own.size() < 2 * width) own.resize(2 * width);
+    float* gamma = own.data();
+    float* beta = own.data() + width;
+    std::fill(gamma, gamma + 2 * width, 0.0f);
     for (size_t r = 0; r < rows; r += chunk) {
-      Accumulate(isa, in, r, std::min(chunk, rows - r), cr.begin,
-                 cr.end - cr.begin, acc + cr.begin, acc + cols + cr.begin);
+      Accumulate(isa, in, r, std::min(chunk, rows - r), cr.begin, width, gamma, beta);
     }
+    std::copy(gamma, gamma + width, acc + cr.begin);
+    std::copy(beta, beta + width, acc + cols + cr.begin);
   });
   return static_cast<int>(std::min<size_t>(split.count(), threads));
 }
@@ -136,7 +149,9 @@ int RunBlocked(const kernels::Isa& isa, const Typed& in, size_t rows,
                size_t cols, int threads, std::vector<float>& partials) {
   const size_t blocks = std::max<size_t>(1, (rows + kBlockRows - 1) / kBlockRows);
   const size_t width = 2 * cols;  // one partial: [gamma | beta]
-  partials.assign(blocks * width, 0.0f);
+  // Each work item zeroes its own part, so its lines start in the cache of
+  // the core that sums into them.
+  if (partials.size() < blocks * width) partials.resize(blocks * width);
   float* p = partials.data();
 
   // Work items: (block, column range). Split columns only when there are
@@ -150,6 +165,8 @@ int RunBlocked(const kernels::Isa& isa, const Typed& in, size_t rows,
     const ColumnRange cr = split.range(item % split.count());
     const size_t row = b * kBlockRows;
     float* partial = p + b * width;
+    std::fill(partial + cr.begin, partial + cr.end, 0.0f);
+    std::fill(partial + cols + cr.begin, partial + cols + cr.end, 0.0f);
     Accumulate(isa, in, row, std::min(kBlockRows, rows - row), cr.begin,
                cr.end - cr.begin, partial + cr.begin, partial + cols + cr.begin);
   });
