@@ -3,7 +3,6 @@
 // bookkeeping of pipe.h.
 #include "normgrad_ascendc/core.h"
 
-#include <atomic>
 #include <cctype>
 #include <cstdarg>
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include <new>
 #include <string>
 
+#include "env_setting.h"
 #include "normgrad_ascendc/pipe.h"
 #include "normgrad_ascendc/profile.h"
 
@@ -61,24 +61,20 @@ void Announce(Profile profile) {
                p.key, p.name, p.arch, p.ub_bytes, p.scratch_end);
 }
 
-Profile EnvironmentProfile() {
-  static const Profile profile = [] {
-    Profile p = Profile::kA2;
-    const char* value = std::getenv("NORMGRAD_PROFILE");
-    if (value != nullptr && *value != '\0' && !ParseProfile(value, &p)) {
-      Fail(
-          "NORMGRAD_PROFILE: unknown profile \"%s\"; valid: a2 (Atlas A2/A3), "
-          "310p (Atlas inference series), 950 (Ascend 950)",
-          value);
-    }
-    Announce(p);
-    return p;
-  }();
-  return profile;
+// NORMGRAD_PROFILE, announced when read.
+Profile ParseEnvironmentProfile(const char* value) {
+  Profile p = Profile::kA2;
+  if (value != nullptr && *value != '\0' && !ParseProfile(value, &p)) {
+    Fail(
+        "NORMGRAD_PROFILE: unknown profile \"%s\"; valid: a2 (Atlas A2/A3), "
+        "310p (Atlas inference series), 950 (Ascend 950)",
+        value);
+  }
+  Announce(p);
+  return p;
 }
 
-// The profile SetProfile chose, or -1 (use the environment).
-std::atomic<int> g_set_profile{-1};
+EnvSetting<Profile> g_profile{"NORMGRAD_PROFILE", ParseEnvironmentProfile};
 
 }  // namespace
 
@@ -101,14 +97,10 @@ bool ParseProfile(const char* key, Profile* profile) {
   return false;
 }
 
-Profile CurrentProfile() {
-  const int set = g_set_profile.load(std::memory_order_relaxed);
-  return set >= 0 ? static_cast<Profile>(set) : EnvironmentProfile();
-}
+Profile CurrentProfile() { return g_profile.Get(); }
 
 void SetProfile(Profile profile) {
-  const int value = static_cast<int>(profile);
-  if (g_set_profile.exchange(value) != value) Announce(profile);
+  if (g_profile.Set(profile)) Announce(profile);
 }
 
 // ---- Cores ------------------------------------------------------------------

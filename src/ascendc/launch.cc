@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "env_setting.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/pipe.h"
 
@@ -25,25 +26,22 @@ namespace {
 constexpr uint32_t kMaxBlocks = 65535;
 constexpr size_t kMaxReportedBlocks = 8;
 
-// The policy as an int, or -1 before the environment was read.
-std::atomic<int> g_policy{-1};
 std::atomic<int> g_pending_error{0};
 std::atomic<unsigned> g_threads{0};
 
-int EnvironmentPolicy() {
-  const char* value = std::getenv("NORMGRAD_KERNEL_ERRORS");
+KernelErrorPolicy ParsePolicy(const char* value) {
   if (value == nullptr || *value == '\0' || std::strcmp(value, "exit") == 0) {
-    return static_cast<int>(KernelErrorPolicy::kExit);
+    return KernelErrorPolicy::kExit;
   }
-  if (std::strcmp(value, "return") == 0) {
-    return static_cast<int>(KernelErrorPolicy::kReturn);
-  }
+  if (std::strcmp(value, "return") == 0) return KernelErrorPolicy::kReturn;
   std::fprintf(stderr,
                "normgrad: NORMGRAD_KERNEL_ERRORS: unknown value \"%s\"; "
                "valid: exit (default), return; using exit\n",
                value);
-  return static_cast<int>(KernelErrorPolicy::kExit);
+  return KernelErrorPolicy::kExit;
 }
+
+EnvSetting<KernelErrorPolicy> g_policy{"NORMGRAD_KERNEL_ERRORS", ParsePolicy};
 
 // The failures of one launch, by block index.
 class Failures {
@@ -86,19 +84,9 @@ int Conclude(KernelErrorPolicy policy, int code) {
 
 }  // namespace
 
-KernelErrorPolicy GetKernelErrorPolicy() {
-  int policy = g_policy.load(std::memory_order_relaxed);
-  if (policy < 0) {
-    int unset = -1;
-    g_policy.compare_exchange_strong(unset, EnvironmentPolicy());
-    policy = g_policy.load(std::memory_order_relaxed);
-  }
-  return static_cast<KernelErrorPolicy>(policy);
-}
+KernelErrorPolicy GetKernelErrorPolicy() { return g_policy.Get(); }
 
-void SetKernelErrorPolicy(KernelErrorPolicy policy) {
-  g_policy.store(static_cast<int>(policy), std::memory_order_relaxed);
-}
+void SetKernelErrorPolicy(KernelErrorPolicy policy) { g_policy.Set(policy); }
 
 int TakeLaunchError() { return g_pending_error.exchange(0); }
 

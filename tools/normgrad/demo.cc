@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bounds.h"
 #include "commands.h"
 #include "dims.h"
 #include "normgrad/convert.h"
@@ -28,32 +29,22 @@ constexpr size_t kRows = 4 * 2048, kCols = 1024;
 constexpr uint64_t kDefaultSeed = 2024;
 constexpr int kTimedRuns = 5;
 
-// Rounding-error bound for one output column, as derived in docs/numerics.md.
-// A column sums n = rows terms t_r (dy·res for pd_gamma, dy for pd_beta) in
-// float, u = 2^-24; a sum whose every term passes through at most k
-// roundings is within γ(k) · Σ|t_r| of the exact sum, γ(k) = k·u / (1 − k·u):
+// Rounding-error bound for one output column (bounds.h): a column sums
+// n = rows terms, each through at most k roundings:
 //   sequential: one running sum over all rows: k = n.
 //   blocked: 256-row blocks summed from zero (256 additions), a pairwise tree
 //     of depth d = ⌈log2 ⌈n / 256⌉⌉, one rounding of each product:
 //     k = 256 + d + 1.
-// A 16-bit output is rounded once more: relative u16 = 2^-11 (half) or 2^-8
-// (bf16) of the rounded value, plus 2^-25 absolute (half's subnormals). The
-// reference's own error, at most n · 2^-53 · Σ|t_r| (double sums of exact
-// products), is added too.
+// A 16-bit output is rounded once more (2^-11 half, 2^-8 bf16).
 double ErrorBound(Order order, DType dtype, size_t rows, double abs_sum, double ref) {
-  const double u = std::ldexp(1.0, -24);
   double k = static_cast<double>(rows);
   if (order == Order::kBlocked) {
     const double blocks = std::ceil(static_cast<double>(rows) / 256.0);
     k = 256.0 + std::ceil(std::log2(blocks)) + 1.0;
   }
-  double bound = (k * u / (1.0 - k * u) + static_cast<double>(rows) * std::ldexp(1.0, -53)) *
-                 abs_sum;
-  if (dtype != DType::kF32) {
-    const double u16 = std::ldexp(1.0, dtype == DType::kF16 ? -11 : -8);
-    bound += u16 * (std::fabs(ref) + bound) + std::ldexp(1.0, -25);
-  }
-  return bound;
+  const double bound = SumBound(k, rows, abs_sum);
+  if (dtype == DType::kF32) return bound;
+  return RoundedBound(bound, std::ldexp(1.0, dtype == DType::kF16 ? -11 : -8), ref);
 }
 
 // The seed: NORMGRAD_SEED if set (a decimal number), else the default.

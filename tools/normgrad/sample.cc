@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bounds.h"
 #include "commands.h"
 #include "dims.h"
 #include "normgrad/convert.h"
@@ -73,7 +74,13 @@ int RunSample(const SampleOptions& o) {
     normgrad_ascendc::ParseProfile(o.profile.c_str(), &profile);  // checked by the parser
     normgrad_ascendc::SetProfile(profile);
   }
-  const auto& profile = normgrad_ascendc::GetProfileInfo(normgrad_ascendc::CurrentProfile());
+  normgrad_ascendc::Profile current;
+  try {
+    current = normgrad_ascendc::CurrentProfile();  // an unknown NORMGRAD_PROFILE throws
+  } catch (const normgrad_ascendc::KernelError& e) {
+    return Fail(kCommand, e.what());
+  }
+  const auto& profile = normgrad_ascendc::GetProfileInfo(current);
   std::printf("normgrad sample: examples/layernormgradbeta/layernormgradbeta.asc on %u emulated "
               "cores (profile %s, %s), dy and resForGamma %s %s, standard normal, seed %llu\n",
               o.blocks, profile.key, profile.name, FormatDims(dims).c_str(), o.dtype.c_str(),
@@ -100,10 +107,10 @@ int RunSample(const SampleOptions& o) {
   if (!ok) return Fail(kCommand, "the sample failed (see above)");
 
   // The sample adds tile sums, block partials and rows in float: at most
-  // `rows` roundings per term, so γ(rows)·Σ|terms| (docs/numerics.md). In
-  // half, LayerNormGradBeta also rounds every tile's sum to half (at most
-  // 2^-11 of it, and the tile sums' magnitudes add up to at most Σ|terms|),
-  // and the final result is rounded to half once more.
+  // `rows` roundings per term (bounds.h). In half, LayerNormGradBeta also
+  // rounds every tile's sum to half (at most 2^-11 of it, and the tile sums'
+  // magnitudes add up to at most Σ|terms|), and the final result is rounded
+  // to half once more.
   std::vector<double> ref[2], abs_sum[2];
   for (int k = 0; k < 2; ++k) {
     ref[k].resize(h);
@@ -111,7 +118,7 @@ int RunSample(const SampleOptions& o) {
   }
   reference::GradBeta(dtype, dy, res, rows, h, h, ref[0].data(), ref[1].data());
   reference::GradBetaAbsSums(dtype, dy, res, rows, h, h, abs_sum[0].data(), abs_sum[1].data());
-  const double u = std::ldexp(1.0, -24), k = static_cast<double>(rows);
+  const double u16 = std::ldexp(1.0, -11);
   double worst = 0, error = 0;
   for (int which = 0; which < 2; ++which) {
     const std::vector<float>& got = which == 0 ? out.gamma : out.beta;
@@ -119,11 +126,8 @@ int RunSample(const SampleOptions& o) {
     for (uint32_t c = 0; c < h; ++c) {
       const double value = half ? static_cast<double>(float(float16(got[c]))) : got[c];
       final_values[c] = value;
-      double bound = k * u / (1 - k * u) * abs_sum[which][c];
-      if (half) {
-        bound += std::ldexp(1.0, -11) * abs_sum[which][c];
-        bound += std::ldexp(1.0, -11) * (std::fabs(ref[which][c]) + bound) + std::ldexp(1.0, -25);
-      }
+      double bound = SumBound(static_cast<double>(rows), rows, abs_sum[which][c]);
+      if (half) bound = RoundedBound(bound + u16 * abs_sum[which][c], u16, ref[which][c]);
       worst = std::max(worst, std::fabs(value - ref[which][c]) / bound);
     }
     error = std::max(error, reference::NormwiseError(final_values, ref[which]));
