@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "lib/normalization/layernorm.h"
+#include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"
@@ -24,6 +26,8 @@
 #include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/half.h"
 #include "normgrad_ascendc/launch.h"
+#include "normgrad_ascendc/layernorm_tiling.h"
+#include "normgrad_ascendc/layernormgrad_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/pipe.h"
 #include "normgrad_ascendc/position.h"

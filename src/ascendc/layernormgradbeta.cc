@@ -11,13 +11,12 @@
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad/layer_norm_grad_beta.h"
+#include "kernel_checks.h"
 
 namespace normgrad_ascendc {
 namespace {
 
 using AscendC::LayerNormGradBetaTiling;
-
-constexpr uint32_t kBlockBytes = 32;
 
 // Ascend 950, half: columns summed per engine call into float accumulators
 // on the stack (that profile has no scratch). Columns are independent, so
@@ -29,25 +28,6 @@ struct Element {
   uint32_t bytes;
   const char* plural;  // "floats", "halves"
 };
-
-void CheckPlacement(const char* argument, const TensorView& t) {
-  if (t.core == nullptr) {
-    Fail(
-        "LayerNormGradBeta: %s is an empty tensor (it has no unified-buffer "
-        "memory)",
-        argument);
-  }
-  if (!IsVectorPosition(t.position)) {
-    Fail(
-        "LayerNormGradBeta: %s is in position %s; it must be VECIN, VECOUT "
-        "or VECCALC",
-        argument, PositionName(t.position));
-  }
-  if (t.offset % kBlockBytes != 0) {
-    Fail("LayerNormGradBeta: %s UB address %u is not 32-byte aligned", argument,
-         t.offset);
-  }
-}
 
 // The fields every profile reads: a filled tiling, H, B·S, originalH == H,
 // and H·sizeof(T) a multiple of 32.
@@ -188,7 +168,7 @@ TensorView CheckedScratch(const LayerNormGradBetaArgs& a,
         scratch.core->scratch_end(), scratch.core->profile().name,
         t.stackBufferSize);
   }
-  CheckPlacement(name, scratch);
+  CheckPlacement("LayerNormGradBeta", name, scratch);
   if (scratch.bytes / 4 < t.stackBufferSize) {
     Fail(
         "LayerNormGradBeta: %s holds %u floats (%u bytes), fewer than "
@@ -289,19 +269,6 @@ void ClobberResForGamma(const LayerNormGradBetaTiling& t, float* res,
   }
 }
 
-// Ascend 950 narrowing: round half to even, then saturate what overflowed
-// (±inf) to ±65504; NaN stays NaN.
-void NarrowSaturating(const float* src, normgrad::float16* dst, size_t n) {
-  normgrad::Narrow(src, dst, n);
-  for (size_t i = 0; i < n; ++i) {
-    const uint16_t bits = dst[i].Bits();
-    if ((bits & 0x7fffu) == 0x7c00u) {
-      dst[i] = normgrad::float16::FromBits(
-          static_cast<uint16_t>((bits & 0x8000u) | 0x7bffu));
-    }
-  }
-}
-
 normgrad::float16* HalfData(const TensorView& t) {
   return reinterpret_cast<normgrad::float16*>(t.data());
 }
@@ -330,8 +297,8 @@ void RunAscend950(const LayerNormGradBetaArgs& a,
     p.dy = dy + col;
     p.res = res + col;
     Run(p);
-    NarrowSaturating(gamma, HalfData(a.pd_gamma) + col, p.cols);
-    NarrowSaturating(beta, HalfData(a.pd_beta) + col, p.cols);
+    NarrowToHalf(gamma, HalfData(a.pd_gamma) + col, p.cols, true);
+    NarrowToHalf(beta, HalfData(a.pd_beta) + col, p.cols, true);
   }
 }
 
@@ -350,10 +317,10 @@ void WarnHalfReuseOnce() {
 void RunLayerNormGradBeta(const LayerNormGradBetaArgs& a) {
   const LayerNormGradBetaTiling& t = *a.tiling;
   const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
-  CheckPlacement("outputPdGamma", a.pd_gamma);
-  CheckPlacement("outputPdBeta", a.pd_beta);
-  CheckPlacement("resForGamma", a.res_for_gamma);
-  CheckPlacement("inputDy", a.input_dy);
+  CheckPlacement("LayerNormGradBeta", "outputPdGamma", a.pd_gamma);
+  CheckPlacement("LayerNormGradBeta", "outputPdBeta", a.pd_beta);
+  CheckPlacement("LayerNormGradBeta", "resForGamma", a.res_for_gamma);
+  CheckPlacement("LayerNormGradBeta", "inputDy", a.input_dy);
   CheckShape(t, e);
   CheckTensors(a, t, e);
   if (a.is_half && a.reuse_source) WarnHalfReuseOnce();

@@ -16,7 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "normgrad_ascendc/layernorm_host_tiling.h"
+#include "normgrad_ascendc/layernormgrad_host_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
+#include "normgrad_ascendc/layernorm_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"

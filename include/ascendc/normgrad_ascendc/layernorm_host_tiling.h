@@ -1,0 +1,111 @@
+// normgrad_ascendc/layernorm_host_tiling.h — the host-side tiling API of
+// LayerNorm (spec layernorm.md §3, runtime.md §8): the host class
+// optiling::LayerNormTiling, the scratch-size query
+// AscendC::GetLayerNormMaxMinTmpSize and the tiling function
+// AscendC::GetLayerNormNDTilingInfo (filling the host class or the
+// kernel-side struct), plus a by-name listing of the fields for tools.
+//
+// Error policy (as for LayerNormGradBeta): these functions return void, as
+// the vendor's do. On bad input they print one message on stderr that names
+// the function, the argument, the value and the rule; the tiling functions
+// then zero the whole tiling (the kernel refuses oneTmpSize == 0), the size
+// query returns 0 and 0. Nothing throws. (The vendor only logs and leaves the
+// tiling untouched, so a stale tiling would run; zeroing makes the mistake
+// visible at the kernel.)
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "normgrad_ascendc/layernorm_tiling.h"
+#include "normgrad_ascendc/layernormgradbeta_host_tiling.h"  // TilingField
+#include "normgrad_ascendc/shape.h"
+#include "normgrad_ascendc/tiling_data.h"
+
+namespace optiling {
+
+/// The host tiling class, declared with the tiling-data macros: a setter and
+/// a getter per field of the kernel-side struct AscendC::tiling::
+/// LayerNormTiling (same names, same order, lastDimValueBack a float), and
+/// SaveToBuffer, which writes exactly the kernel struct's 104 bytes
+/// (GetDataSize() == 104). Usable as a nested struct of a program's own
+/// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512
+/// (tiling_data.h says why).
+BEGIN_TILING_DATA_DEF(LayerNormTiling)
+  TILING_DATA_FIELD_DEF(uint32_t, bLength);
+  TILING_DATA_FIELD_DEF(uint32_t, sLength);
+  TILING_DATA_FIELD_DEF(uint32_t, hLength);
+  TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
+  TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
+  TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
+  TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
+  TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
+  TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
+  TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
+  TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
+  TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
+  TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
+  TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
+  TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
+  TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
+  TILING_DATA_FIELD_DEF(uint32_t, loopRound);
+  TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
+  TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
+  TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
+  TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
+  TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
+  TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
+  TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
+  TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
+  TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+END_TILING_DATA_DEF;
+
+}  // namespace optiling
+
+namespace AscendC {
+
+/// Scratch sizes in bytes for LayerNorm on srcShape = {B, S, H, originalH}
+/// with elements of typeSize bytes (2 half, 4 float). With
+/// mv = roundup32(4·B·S), in = roundup32(4·B·S·H), hd = roundup32(4·H):
+///   maxValue = 3·in + 2·mv,  minValue = 3·hd + 2·mv
+/// (2·in and 2·hd instead of 3· for float with isReuseSource). maxValue
+/// saturates at 2^32-1 when it does not fit in 32 bits (it is only a
+/// reference value). The shape rules are those of GetLayerNormNDTilingInfo;
+/// on bad input, or when minValue itself does not fit in 32 bits: a message
+/// on stderr and maxValue = minValue = 0.
+void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
+                               bool isReuseSource, uint32_t& maxValue,
+                               uint32_t& minValue);
+
+/// Fills the host tiling for srcShape = {B, S, H, originalH}, a scratch
+/// buffer of stackBufferSize BYTES and elements of typeSize bytes (spec §3).
+/// isReuseSource with float makes two chunk buffers instead of three. Bad
+/// input — typeSize not 2 or 4, rank not 4, a dimension outside
+/// [1, 2^32-1] (H == 0 included), originalH != H, B*S or B*S*H beyond 32
+/// bits, scratch smaller than half's float means and variances (the
+/// tmpBufSize − mvTotal underflow), too little scratch for one row per chunk
+/// buffer (oneTmpSize == 0) — prints a message on stderr and zeroes the whole
+/// tiling.
+void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
+                              uint32_t stackBufferSize, uint32_t typeSize,
+                              bool isReuseSource,
+                              optiling::LayerNormTiling& tiling);
+
+/// The same, filling the kernel-side struct directly; its bytes equal those
+/// the host overload's SaveToBuffer writes.
+void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
+                              uint32_t stackBufferSize, uint32_t typeSize,
+                              bool isReuseSource,
+                              AscendC::tiling::LayerNormTiling& tiling);
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// The 25 uint32_t fields of a LayerNormTiling in struct order, named
+/// exactly as the struct members ("bLength", ..., "bsCurLength"). The 26th
+/// field, the float lastDimValueBack, is read from the struct directly.
+std::array<TilingField, 25> LayerNormTilingFields(
+    const AscendC::tiling::LayerNormTiling& tiling);
+
+}  // namespace normgrad_ascendc

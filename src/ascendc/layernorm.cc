@@ -1,0 +1,477 @@
+// layernorm.cc — AscendC::LayerNorm on the emulated core: the checks (tensor
+// placement, lengths and overlaps; the tiling's shape, chunking and scratch
+// regions), then spec layernorm.md §2 chunk by chunk in float with the
+// tiling's scratch layout, half widened on the way in and narrowed on the way
+// out, what isReuseSource overwrites, and the tiling's tail rewrite.
+#include "lib/normalization/layernorm.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "kernel_checks.h"
+#include "normgrad/convert.h"
+#include "normgrad/float16.h"
+
+namespace normgrad_ascendc {
+namespace {
+
+using AscendC::LayerNormTiling;
+
+constexpr char kApi[] = "LayerNorm";
+constexpr uint32_t kLanes = 64;  // floats in one 256-byte vector repeat
+
+// The element type of a call, for sizes and messages.
+struct Element {
+  uint32_t bytes;
+  const char* plural;  // "floats", "halves"
+};
+
+// The fields every check needs: a filled tiling, H ≥ 1, B·S ≥ 1,
+// originalH == H, H·sizeof(T) a multiple of 32, and the host's 1/H.
+void CheckShape(const LayerNormTiling& t, const Element& e) {
+  if (t.oneTmpSize == 0) {
+    Fail(
+        "LayerNorm: tiling.oneTmpSize is 0: the tiling is empty "
+        "(GetLayerNormNDTilingInfo failed or was not called)");
+  }
+  if (t.hLength == 0) {
+    Fail("LayerNorm: tiling.hLength is 0; H must be at least 1");
+  }
+  if (t.bLength == 0 || t.sLength == 0) {
+    Fail(
+        "LayerNorm: tiling.bLength %u * tiling.sLength %u is 0; B*S must be "
+        "at least 1",
+        t.bLength, t.sLength);
+  }
+  if (t.originalHLength != t.hLength) {
+    Fail(
+        "LayerNorm: tiling.originalHLength %u differs from tiling.hLength "
+        "%u; they must be equal (LayerNorm rows cannot be padded: padding "
+        "columns would change the mean and the variance)",
+        t.originalHLength, t.hLength);
+  }
+  const uint64_t row_bytes = uint64_t{t.hLength} * e.bytes;
+  if (row_bytes % kBlockBytes != 0) {
+    Fail(
+        "LayerNorm: tiling.hLength %u %s is %llu bytes, not a multiple of 32 "
+        "(the last axis must be 32-byte aligned: H a multiple of %u)",
+        t.hLength, e.plural, static_cast<unsigned long long>(row_bytes),
+        kBlockBytes / e.bytes);
+  }
+  const float inv_h = 1.0f / static_cast<float>(t.originalHLength);
+  if (std::memcmp(&inv_h, &t.lastDimValueBack, sizeof inv_h) != 0) {
+    Fail(
+        "LayerNorm: tiling.lastDimValueBack is %.9g, expected 1.0f / "
+        "originalHLength %u = %.9g: the tiling is inconsistent",
+        static_cast<double>(t.lastDimValueBack), t.originalHLength,
+        static_cast<double>(inv_h));
+  }
+}
+
+// The chunking fields: each must be what spec §3 derives from bLength,
+// sLength, hLength and oneTmpSize. bshCurLength and bsCurLength may also
+// hold the tail's sizes, as a call with a tail leaves them.
+void CheckChunking(const LayerNormTiling& t) {
+  const uint64_t h = t.hLength;
+  const uint64_t bs = uint64_t{t.bLength} * t.sLength;
+  const uint64_t bsh = bs * h;
+  if (t.inputXSize != bsh) {
+    Fail(
+        "LayerNorm: tiling.inputXSize is %u, expected %llu (bLength %u * "
+        "sLength %u * hLength %u): the tiling is inconsistent",
+        t.inputXSize, static_cast<unsigned long long>(bsh), t.bLength,
+        t.sLength, t.hLength);
+  }
+  if (t.meanVarSize != bs) {
+    Fail(
+        "LayerNorm: tiling.meanVarSize is %u, expected %llu (bLength %u * "
+        "sLength %u): the tiling is inconsistent",
+        t.meanVarSize, static_cast<unsigned long long>(bs), t.bLength,
+        t.sLength);
+  }
+  const uint32_t one = t.oneTmpSize;
+  if (one % h != 0 || one > bsh) {
+    Fail(
+        "LayerNorm: tiling.oneTmpSize %u must be a multiple of hLength %u "
+        "and at most inputXSize %u",
+        one, t.hLength, t.inputXSize);
+  }
+  const uint64_t tail = bsh % one;
+  struct Derived {
+    const char* field;
+    uint32_t value;
+    uint64_t expected;
+    const char* rule;
+  };
+  const Derived derived[] = {
+      {"inputRoundSize", t.inputRoundSize, one, "oneTmpSize"},
+      {"loopRound", t.loopRound, bsh / one, "inputXSize / oneTmpSize"},
+      {"inputTailSize", t.inputTailSize, tail, "inputXSize % oneTmpSize"},
+      {"inputTailPos", t.inputTailPos, bsh - tail,
+       "inputXSize - inputTailSize"},
+      {"meanVarRoundSize", t.meanVarRoundSize, one / h, "oneTmpSize / hLength"},
+      {"meanVarTailSize", t.meanVarTailSize, tail / h,
+       "inputTailSize / hLength"},
+      {"meanVarTailPos", t.meanVarTailPos, bs - tail / h,
+       "meanVarSize - meanVarTailSize"},
+  };
+  for (const Derived& d : derived) {
+    if (d.value != d.expected) {
+      Fail(
+          "LayerNorm: tiling.%s is %u, expected %llu (%s): the tiling is "
+          "inconsistent",
+          d.field, d.value, static_cast<unsigned long long>(d.expected),
+          d.rule);
+    }
+  }
+  if (t.bshCurLength != one && (tail == 0 || t.bshCurLength != tail)) {
+    Fail(
+        "LayerNorm: tiling.bshCurLength is %u, expected oneTmpSize %u (or "
+        "inputTailSize %llu, as a call that processed a tail leaves it): the "
+        "tiling is inconsistent",
+        t.bshCurLength, one, static_cast<unsigned long long>(tail));
+  }
+  if (t.bsCurLength != t.bshCurLength / h) {
+    Fail(
+        "LayerNorm: tiling.bsCurLength is %u, expected %llu (bshCurLength "
+        "%u / hLength %u): the tiling is inconsistent",
+        t.bsCurLength, static_cast<unsigned long long>(t.bshCurLength / h),
+        t.bshCurLength, t.hLength);
+  }
+}
+
+void CheckLengths(const LayerNormArgs& a, const LayerNormTiling& t,
+                  const Element& e) {
+  const struct {
+    const char* name;
+    const TensorView& view;
+    uint32_t needed;
+    const char* rule;
+  } tensors[] = {
+      {"output", a.output, t.inputXSize, "inputXSize"},
+      {"outputMean", a.output_mean, t.meanVarSize, "meanVarSize"},
+      {"outputVariance", a.output_variance, t.meanVarSize, "meanVarSize"},
+      {"inputX", a.input_x, t.inputXSize, "inputXSize"},
+      {"gamma", a.gamma, t.hLength, "hLength"},
+      {"beta", a.beta, t.hLength, "hLength"},
+  };
+  for (const auto& tensor : tensors) {
+    const uint32_t elements = tensor.view.bytes / e.bytes;
+    if (elements < tensor.needed) {
+      Fail("LayerNorm: %s holds %u %s, fewer than the %u it must hold (%s)",
+           tensor.name, elements, e.plural, tensor.needed, tensor.rule);
+    }
+  }
+}
+
+// The scratch of the call: sharedTmpBuffer, or the framework scratch
+// (PopStackBuffer); placed for the vector unit and at least
+// tiling.tmpBufSize floats long.
+TensorView CheckedScratch(const LayerNormArgs& a, const LayerNormTiling& t,
+                          const char* name) {
+  const TensorView scratch =
+      a.shared_tmp != nullptr ? *a.shared_tmp
+                              : FrameworkScratch(AscendC::TPosition::VECCALC);
+  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
+    Fail(
+        "LayerNorm: no framework scratch is left: the pipe's buffers fill "
+        "the unified buffer up to its scratch end (%u bytes, profile %s); "
+        "leave tiling.tmpBufSize %u floats free or pass a sharedTmpBuffer",
+        scratch.core->scratch_end(), scratch.core->profile().name,
+        t.tmpBufSize);
+  }
+  CheckPlacement(kApi, name, scratch);
+  if (scratch.bytes / 4 < t.tmpBufSize) {
+    Fail(
+        "LayerNorm: %s holds %u floats (%u bytes), fewer than "
+        "tiling.tmpBufSize %u floats",
+        name, scratch.bytes / 4, scratch.bytes, t.tmpBufSize);
+  }
+  return scratch;
+}
+
+// Bytes [begin, end) of one core's unified buffer, named for messages.
+struct UbRange {
+  const char* name;
+  const Core* core;
+  uint64_t begin;
+  uint64_t end;
+};
+
+UbRange RangeOf(const char* name, const TensorView& tensor, uint64_t bytes) {
+  return {name, tensor.core, tensor.offset, tensor.offset + bytes};
+}
+
+bool Overlap(const UbRange& a, const UbRange& b) {
+  return a.core == b.core && a.begin < b.end && b.begin < a.end;
+}
+
+[[noreturn]] void FailOverlap(const UbRange& a, const UbRange& b,
+                              const char* rule) {
+  Fail(
+      "LayerNorm: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, %llu)) "
+      "overlap; %s",
+      a.name, static_cast<unsigned long long>(a.begin),
+      static_cast<unsigned long long>(a.end), b.name,
+      static_cast<unsigned long long>(b.begin),
+      static_cast<unsigned long long>(b.end), rule);
+}
+
+bool FloatReuse(const LayerNormArgs& a) { return !a.is_half && a.reuse_source; }
+
+// What the call writes must not share memory with anything else it writes
+// or reads; the one exception is output == inputX exactly (in place, each
+// chunk's x is read before its y is written).
+void CheckOverlaps(const LayerNormArgs& a, const LayerNormTiling& t,
+                   const Element& e, const TensorView& scratch,
+                   const char* scratch_name) {
+  const uint64_t bsh_bytes = uint64_t{t.inputXSize} * e.bytes;
+  const uint64_t bs_bytes = uint64_t{t.meanVarSize} * e.bytes;
+  const uint64_t h_bytes = uint64_t{t.hLength} * e.bytes;
+  // written[0] is output, written[4] (float isReuseSource only) the part of
+  // inputX overwritten; read[0] is inputX.
+  constexpr size_t kOutput = 0;
+  constexpr size_t kInputXPart = 4;
+  constexpr size_t kInputX = 0;
+  const UbRange output = RangeOf("output", a.output, bsh_bytes);
+  UbRange written[5] = {
+      output,
+      RangeOf("outputMean", a.output_mean, bs_bytes),
+      RangeOf("outputVariance", a.output_variance, bs_bytes),
+      RangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4),
+  };
+  size_t written_count = 4;
+  if (FloatReuse(a)) {
+    written[written_count++] =
+        RangeOf("inputX[0, oneTmpSize) (overwritten with isReuseSource)",
+                a.input_x, uint64_t{t.oneTmpSize} * 4);
+  }
+  const UbRange input_x = RangeOf("inputX", a.input_x, bsh_bytes);
+  const UbRange read[3] = {input_x, RangeOf("gamma", a.gamma, h_bytes),
+                           RangeOf("beta", a.beta, h_bytes)};
+  for (size_t i = 0; i < written_count; ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (Overlap(written[j], written[i])) {
+        FailOverlap(written[j], written[i],
+                    "LayerNorm writes both, so they must not share memory");
+      }
+    }
+    for (size_t k = 0; k < 3; ++k) {
+      // inputX[0, oneTmpSize) is part of inputX; output may be inputX itself
+      // (with float isReuseSource it then overlaps that region, refused as
+      // written twice).
+      const bool allowed =
+          k == kInputX &&
+          (i == kInputXPart || (i == kOutput && output.begin == input_x.begin));
+      if (!allowed && Overlap(written[i], read[k])) {
+        FailOverlap(written[i], read[k],
+                    "LayerNorm must not write what it still reads (only "
+                    "output may be inputX itself)");
+      }
+    }
+  }
+}
+
+// The scratch regions the call uses, in floats: for half the B·S float
+// means and variances, then the chunk buffers — first and second, and the
+// third unless float with isReuseSource (inputX serves as the third). Each
+// must lie inside tmpBufSize, and none may overlap another.
+void CheckScratchRegions(const LayerNormArgs& a, const LayerNormTiling& t) {
+  struct Region {
+    const char* field;
+    uint32_t pos;
+    uint64_t end;
+  };
+  Region regions[5];
+  size_t count = 0;
+  if (a.is_half) {
+    regions[count++] = {"meanTmpTensorPos", t.meanTmpTensorPos,
+                        uint64_t{t.meanTmpTensorPos} + t.meanVarSize};
+    regions[count++] = {"varianceTmpTensorPos", t.varianceTmpTensorPos,
+                        uint64_t{t.varianceTmpTensorPos} + t.meanVarSize};
+  }
+  regions[count++] = {"firstTmpStartPos", t.firstTmpStartPos,
+                      uint64_t{t.firstTmpStartPos} + t.oneTmpSize};
+  regions[count++] = {"secondTmpStartPos", t.secondTmpStartPos,
+                      uint64_t{t.secondTmpStartPos} + t.oneTmpSize};
+  if (!FloatReuse(a)) {
+    regions[count++] = {"thirdTmpStartPos", t.thirdTmpStartPos,
+                        uint64_t{t.thirdTmpStartPos} + t.oneTmpSize};
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const Region& r = regions[i];
+    if (r.end > t.tmpBufSize) {
+      const bool reuse_tiling = t.numberOfTmpBuf == 2;
+      Fail(
+          "LayerNorm: scratch region tiling.%s [%u, %llu) floats runs past "
+          "tiling.tmpBufSize %u floats%s",
+          r.field, r.pos, static_cast<unsigned long long>(r.end), t.tmpBufSize,
+          reuse_tiling ? " (tiling.numberOfTmpBuf is 2: a tiling made for "
+                         "float with isReuseSource = true has no third chunk "
+                         "buffer)"
+                       : "");
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const Region& q = regions[j];
+      if (r.pos < q.end && q.pos < r.end) {
+        Fail(
+            "LayerNorm: scratch regions tiling.%s [%u, %llu) and tiling.%s "
+            "[%u, %llu) floats overlap%s",
+            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
+            r.pos, static_cast<unsigned long long>(r.end),
+            a.is_half ? " (a tiling made for float?)" : "");
+      }
+    }
+  }
+}
+
+// Spec §2's row sum: fold the row into 64 lanes in order (lane j gets
+// v[64k + j] + lane j for k = 1, 2, …; the last step covers H % 64 lanes),
+// then add the 64 lanes by a binary tree of adjacent pairs. Lanes a row
+// shorter than 64 does not fill count as +0.
+float RowReduce(const float* v, uint32_t h) {
+  float lanes[kLanes] = {};
+  const uint32_t first = std::min(h, kLanes);
+  for (uint32_t j = 0; j < first; ++j) lanes[j] = v[j];
+  for (uint32_t k = kLanes; k < h; k += kLanes) {
+    const uint32_t n = std::min(kLanes, h - k);
+    for (uint32_t j = 0; j < n; ++j) lanes[j] = v[k + j] + lanes[j];
+  }
+  for (uint32_t width = kLanes; width > 1; width /= 2) {
+    for (uint32_t j = 0; j < width / 2; ++j) {
+      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
+    }
+  }
+  return lanes[0];
+}
+
+float* FloatData(const TensorView& t) {
+  return reinterpret_cast<float*>(t.data());
+}
+
+normgrad::float16* HalfData(const TensorView& t) {
+  return reinterpret_cast<normgrad::float16*>(t.data());
+}
+
+// Where a call keeps its intermediate values (docs/decisions.md, LayerNorm).
+struct Buffers {
+  float* d;      // first chunk buffer: x − mean
+  float* q;      // second: x·(1/H), then (d·d)·(1/H)
+  float* stage;  // third, or inputX[0, oneTmpSize) with float reuse: half's
+                 // widened x, then the normalized d·rstd (half: then y)
+  float* mean;   // the B·S means: outputMean (float) or the scratch (half)
+  float* var;    // the B·S variances, likewise
+};
+
+// One chunk: `rows` rows of H elements starting at element `element_pos`
+// (row `row_pos`), every step over the whole chunk before the next (spec §2
+// steps 1–7). x of the chunk is read before stage or output is written.
+void RunChunk(const LayerNormArgs& a, const LayerNormTiling& t,
+              const Buffers& b, bool saturate, uint32_t element_pos,
+              uint32_t row_pos, uint32_t rows) {
+  const uint32_t h = t.hLength;
+  const uint32_t n = rows * h;
+  const float inv_h = t.lastDimValueBack;
+  const float* x = nullptr;
+  if (a.is_half) {
+    normgrad::Widen(HalfData(a.input_x) + element_pos, b.stage, n);
+    x = b.stage;
+  } else {
+    x = FloatData(a.input_x) + element_pos;
+  }
+  for (uint32_t i = 0; i < n; ++i) b.q[i] = x[i] * inv_h;
+  for (uint32_t r = 0; r < rows; ++r) {
+    b.mean[row_pos + r] = RowReduce(b.q + r * h, h);
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    const float mean = b.mean[row_pos + r];
+    for (uint32_t j = 0; j < h; ++j) b.d[r * h + j] = x[r * h + j] - mean;
+  }
+  for (uint32_t i = 0; i < n; ++i) b.q[i] = (b.d[i] * b.d[i]) * inv_h;
+  for (uint32_t r = 0; r < rows; ++r) {
+    b.var[row_pos + r] = RowReduce(b.q + r * h, h);
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    const float rstd = 1.0f / std::sqrt(b.var[row_pos + r] + a.epsilon);
+    for (uint32_t j = 0; j < h; ++j) b.stage[r * h + j] = rstd * b.d[r * h + j];
+  }
+  if (a.is_half) {  // y in the stage buffer, then narrowed
+    const normgrad::float16* gamma = HalfData(a.gamma);
+    const normgrad::float16* beta = HalfData(a.beta);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t j = i % h;
+      b.stage[i] = (b.stage[i] * float(gamma[j])) + float(beta[j]);
+    }
+    NarrowToHalf(b.stage, HalfData(a.output) + element_pos, n, saturate);
+  } else {
+    const float* gamma = FloatData(a.gamma);
+    const float* beta = FloatData(a.beta);
+    float* y = FloatData(a.output) + element_pos;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t j = i % h;
+      y[i] = (b.stage[i] * gamma[j]) + beta[j];
+    }
+  }
+}
+
+void WarnHalfReuseOnce() {
+  static std::atomic<bool> warned{false};
+  if (!warned.exchange(true)) {
+    std::fprintf(stderr,
+                 "normgrad: warning: LayerNorm: isReuseSource has no effect "
+                 "with half (the input is widened into the scratch); nothing "
+                 "is reused\n");
+  }
+}
+
+}  // namespace
+
+void RunLayerNorm(const LayerNormArgs& a) {
+  LayerNormTiling& t = *a.tiling;
+  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
+  CheckPlacement(kApi, "output", a.output);
+  CheckPlacement(kApi, "outputMean", a.output_mean);
+  CheckPlacement(kApi, "outputVariance", a.output_variance);
+  CheckPlacement(kApi, "inputX", a.input_x);
+  CheckPlacement(kApi, "gamma", a.gamma);
+  CheckPlacement(kApi, "beta", a.beta);
+  CheckShape(t, e);
+  CheckChunking(t);
+  CheckLengths(a, t, e);
+  const char* scratch_name =
+      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const TensorView scratch = CheckedScratch(a, t, scratch_name);
+  CheckOverlaps(a, t, e, scratch, scratch_name);
+  CheckScratchRegions(a, t);
+  if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
+
+  float* tmp = FloatData(scratch);
+  Buffers b;
+  b.d = tmp + t.firstTmpStartPos;
+  b.q = tmp + t.secondTmpStartPos;
+  b.stage = FloatReuse(a) ? FloatData(a.input_x) : tmp + t.thirdTmpStartPos;
+  b.mean = a.is_half ? tmp + t.meanTmpTensorPos : FloatData(a.output_mean);
+  b.var =
+      a.is_half ? tmp + t.varianceTmpTensorPos : FloatData(a.output_variance);
+  const bool saturate = a.output.core->profile().profile == Profile::k950;
+
+  for (uint32_t i = 0; i < t.loopRound; ++i) {
+    RunChunk(a, t, b, saturate, i * t.inputRoundSize, i * t.meanVarRoundSize,
+             t.bsCurLength);
+  }
+  if (t.inputTailSize != 0) {  // the device's rewrite, kept for later calls
+    t.bshCurLength = t.inputTailSize;
+    t.bsCurLength = t.meanVarTailSize;
+    RunChunk(a, t, b, saturate, t.inputTailPos, t.meanVarTailPos,
+             t.bsCurLength);
+  }
+  if (a.is_half) {  // the float means and variances, narrowed at the end
+    NarrowToHalf(b.mean, HalfData(a.output_mean), t.meanVarSize, saturate);
+    NarrowToHalf(b.var, HalfData(a.output_variance), t.meanVarSize, saturate);
+  }
+}
+
+}  // namespace normgrad_ascendc
