@@ -13,7 +13,7 @@ export NORMGRAD_PYTHON := $(PYTHON)
 
 # Debian packages the build, tests, benchmarks and scripts need.
 APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
-                libcli11-dev python3 python3-numpy
+                libcli11-dev python3 python3-numpy python3-torch
 
 .PHONY: deps configure build run test bench install clean
 

@@ -1,4 +1,5 @@
-// normgrad_bench.cc — pd_gamma/pd_beta throughput (`make bench`).
+// normgrad_bench.cc — pd_gamma/pd_beta and fused layer-norm backward
+// throughput (`make bench`).
 //
 // For each shape, element type and thread count it first measures a
 // read-bandwidth baseline in this same run — the sum of two arrays as large
@@ -6,6 +7,8 @@
 // orders. Counters: GB/s = (bytes read + bytes written) / time, and
 // x_baseline = GB/s ÷ the baseline's median GB/s for the same inputs. Run
 // with --benchmark_repetitions=N to get medians on a noisy machine.
+// ascendc_sample: the operator sample through the emulated Ascend C API, next
+// to the engine's blocked order on the same data (x_blocked).
 #include <benchmark/benchmark.h>
 #include <immintrin.h>
 #include <omp.h>
@@ -16,11 +19,19 @@
 #include <map>
 #include <random>
 #include <string>
+#include <thread>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "normgrad/float16.h"
+#include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
+
+#if defined(NORMGRAD_BENCH_SAMPLE)
+#define NORMGRAD_SAMPLE_NO_MAIN
+#include "layernormgradbeta_sample.cpp"  // the operator sample, launches rewritten
+#endif
 
 namespace {
 
@@ -193,10 +204,187 @@ void Register() {
   }
 }
 
+// The fused layer-norm backward (normgrad/layer_norm.h): dx, pd_gamma and
+// pd_beta from x, dy, gamma and the rows' mean and rstd. Bytes = read x, dy
+// and gamma + write dx; x_baseline against the same-run baseline of the
+// same shape, type and threads (measured here when the baseline benchmark
+// was filtered out). layer_norm_backward stores dx as Stores::kAuto chooses
+// (streaming from 8 MiB with rows of at least 1 KiB); layer_norm_backward_plain
+// always with plain stores, for comparison.
+double BaselineFor(DType t, size_t rows, size_t cols, int threads) {
+  std::vector<double>& runs = baseline_gbs[{static_cast<int>(t), rows, cols, threads}];
+  if (runs.empty()) {
+    const Inputs& in = InputsFor(t, rows, cols);
+    const auto* a = reinterpret_cast<const float*>(in.dy.data());
+    const auto* b = reinterpret_cast<const float*>(in.res.data());
+    const size_t floats = in.dy.size() / 4;
+    for (int i = 0; i < 6; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      benchmark::DoNotOptimize(SumTwoArrays(a, b, floats, threads));
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (i > 0) runs.push_back(2.0 * static_cast<double>(in.dy.size()) / seconds / 1e9);
+    }
+  }
+  return Median(runs);
+}
+
+void LayerNormBackward(benchmark::State& state, DType t, normgrad::Stores stores) {
+  const size_t rows = static_cast<size_t>(state.range(0));
+  const size_t cols = static_cast<size_t>(state.range(1));
+  const int threads = static_cast<int>(state.range(2));
+  const Inputs& in = InputsFor(t, rows, cols);
+  const size_t size = normgrad::SizeOf(t);
+  std::vector<uint8_t> gamma(cols * size), beta(cols * size), dx(rows * cols * size);
+  std::vector<uint8_t> pd_gamma(cols * size), pd_beta(cols * size);
+  std::vector<float> mean(rows), rstd(rows);
+  for (size_t c = 0; c < cols; ++c) {  // gamma = 1 + c/cols, beta = 0
+    const float g = 1.0f + static_cast<float>(c) / static_cast<float>(cols);
+    if (t == DType::kF32) {
+      std::memcpy(gamma.data() + 4 * c, &g, 4);
+    } else {
+      const uint16_t b = normgrad::float16(g).Bits();
+      std::memcpy(gamma.data() + 2 * c, &b, 2);
+    }
+  }
+  normgrad::LayerNormForwardProblem f;
+  f.dtype = t;
+  f.rows = rows;
+  f.cols = cols;
+  f.x = in.res.data();
+  f.gamma = gamma.data();
+  f.beta = beta.data();
+  f.mean = mean.data();
+  f.rstd = rstd.data();
+  normgrad::LayerNormBackwardProblem p;
+  p.dtype = t;
+  p.rows = rows;
+  p.cols = cols;
+  p.x = in.res.data();
+  p.dy = in.dy.data();
+  p.gamma = gamma.data();
+  p.mean = mean.data();
+  p.rstd = rstd.data();
+  p.dx = dx.data();
+  p.pd_gamma = pd_gamma.data();
+  p.pd_beta = pd_beta.data();
+  p.stores = stores;
+  p.threads = threads;
+  if (!normgrad::LayerNormForward(f).ok() || !normgrad::LayerNormBackward(p).ok()) {
+    state.SkipWithError("LayerNormForward/LayerNormBackward failed");
+    return;
+  }
+  const double base = BaselineFor(t, rows, cols, threads);
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) benchmark::DoNotOptimize(normgrad::LayerNormBackward(p).ok());
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+      static_cast<double>(state.iterations());
+  const double bytes = static_cast<double>((3 * rows * cols + cols) * size);
+  SetRate(state, bytes, seconds);
+  if (base > 0) state.counters["x_baseline"] = bytes / seconds / 1e9 / base;
+  const normgrad::RunInfo info = normgrad::LastLayerNormRunInfo();
+  state.SetLabel(info.impl + " threads=" + std::to_string(info.threads));
+}
+
+void RegisterLayerNormBackward() {
+  const std::vector<std::pair<int64_t, int64_t>> shapes = {
+      {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
+  for (DType t : {DType::kF32, DType::kF16}) {
+    const std::string type = normgrad::DTypeName(t);
+    for (const auto& [rows, cols] : shapes) {
+      for (int64_t threads : {1, 2}) {
+        for (auto [name, stores] : {std::pair{"", normgrad::Stores::kAuto},
+                                    std::pair{"_plain", normgrad::Stores::kPlain}}) {
+          benchmark::RegisterBenchmark(
+              ("layer_norm_backward" + std::string(name) + "/" + type).c_str(),
+              LayerNormBackward, t, stores)
+              ->Args({rows, cols, threads})
+              ->ArgNames({"rows", "cols", "threads"})
+              ->UseRealTime();
+        }
+      }
+    }
+  }
+}
+
+#if defined(NORMGRAD_BENCH_SAMPLE)
+// The emulated Ascend C path: the operator sample of examples/layernormgradbeta
+// — its kernel on emulated cores, its host code — as `normgrad sample` runs it
+// on [8, 4096, 1024] float on 8 blocks, timed as it reports it (the launch to
+// the end of aclrtSynchronizeStream; its copies to and from device memory are
+// not timed). Next to it, the engine's blocked order on the same inputs on as
+// many threads as the launch uses, in this benchmark's run: blocked_GB/s (the
+// median of 5 calls after a first), and x_blocked = GB/s ÷ blocked_GB/s.
+double BlockedGbs(const normgrad::GradBetaProblem& p, double bytes) {
+  std::vector<double> runs;
+  for (int i = 0; i < 6; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!normgrad::LayerNormGradBeta(p).ok()) return 0;
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i > 0) runs.push_back(bytes / seconds / 1e9);
+  }
+  return Median(runs);
+}
+
+void AscendcSample(benchmark::State& state) {
+  const auto b = static_cast<uint32_t>(state.range(0));
+  const auto s = static_cast<uint32_t>(state.range(1));
+  const auto h = static_cast<uint32_t>(state.range(2));
+  const auto blocks = static_cast<uint32_t>(state.range(3));
+  const size_t rows = size_t{b} * s;
+  const Inputs& in = InputsFor(DType::kF32, rows, h);
+  std::vector<float> gamma(h), beta(h);
+  normgrad::GradBetaProblem p;
+  p.dtype = DType::kF32;
+  p.rows = rows;
+  p.cols = h;
+  p.dy = in.dy.data();
+  p.res = in.res.data();
+  p.pd_gamma = gamma.data();
+  p.pd_beta = beta.data();
+  p.order = normgrad::Order::kBlocked;
+  p.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const double bytes = static_cast<double>((2 * rows * h + 2 * h) * sizeof(float));
+  const double blocked = BlockedGbs(p, bytes);
+  if (blocked == 0) {
+    state.SkipWithError("LayerNormGradBeta failed");
+    return;
+  }
+  double seconds = 0;
+  for (auto _ : state) {
+    LayerNormGradBetaSampleInfo info;
+    if (RunLayerNormGradBetaSample<float>(b, s, h, blocks, in.dy.data(), in.res.data(),
+                                          gamma.data(), beta.data(), &info) != 0) {
+      state.SkipWithError("the sample failed");
+      return;
+    }
+    state.SetIterationTime(info.kernelSeconds);
+    seconds += info.kernelSeconds;
+  }
+  SetRate(state, bytes, seconds / static_cast<double>(state.iterations()));
+  state.counters["blocked_GB/s"] = blocked;
+  state.counters["x_blocked"] = state.counters["GB/s"] / blocked;
+  state.SetLabel("threads=" + std::to_string(p.threads));
+}
+
+void RegisterAscendcSample() {
+  benchmark::RegisterBenchmark("ascendc_sample/float", AscendcSample)
+      ->Args({8, 4096, 1024, 8})
+      ->ArgNames({"B", "S", "H", "blocks"})
+      ->UseManualTime();
+}
+#endif  // NORMGRAD_BENCH_SAMPLE
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Register();
+#if defined(NORMGRAD_BENCH_SAMPLE)
+  RegisterAscendcSample();
+#endif
+  RegisterLayerNormBackward();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

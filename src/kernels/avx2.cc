@@ -129,7 +129,8 @@ const Isa& Avx2Isa() {
                           WidenF16,
                           NarrowF16,
                           WidenBF16,
-                          NarrowBF16};
+                          NarrowBF16,
+                          Avx2LayerNormKernels()};
   return isa;
 }
 

@@ -22,6 +22,48 @@ using AccumulateFn = void (*)(const In* dy, const In* res, size_t stride,
                               size_t rows, size_t cols, float* acc_gamma,
                               float* acc_beta);
 
+/// One call of a layer-norm forward kernel: rows [0, rows) of x, each row on
+/// its own (docs/numerics.md, "Layer norm forward and fused backward").
+struct LayerNormForwardArgs {
+  const void* x;       ///< rows × stride elements of the input type
+  const float* gamma;  ///< cols, widened
+  const float* beta;   ///< cols, widened
+  float eps;
+  size_t stride, rows, cols;
+  void* y;             ///< rows × stride, input type or float; null: statistics only
+  bool f32_y;          ///< y is float
+  bool stream_y;       ///< non-temporal stores for y
+  float* mean;         ///< rows, or null
+  float* variance;     ///< rows, or null
+  float* rstd;         ///< rows, or null
+};
+
+/// One call of a fused layer-norm backward kernel: rows [0, rows), dx for
+/// each, and dy·x̂ and dy added into acc_gamma / acc_beta row after row.
+struct LayerNormBackwardArgs {
+  const void* x;       ///< rows × stride elements of the input type
+  const void* dy;      ///< rows × stride elements of the input type
+  const float* gamma;  ///< cols, widened
+  const float* mean;   ///< rows
+  const float* rstd;   ///< rows
+  size_t stride, rows, cols;
+  void* dx;            ///< rows × stride, input type or float
+  bool f32_dx;         ///< dx is float
+  bool stream_dx;      ///< non-temporal stores for dx
+  float* acc_gamma;    ///< cols: += fl(dy · x̂) per row, in row order
+  float* acc_beta;     ///< cols: += dy per row, in row order
+};
+
+/// The layer-norm kernels of one instruction set, per input type.
+struct LayerNormKernels {
+  void (*forward_f32)(const LayerNormForwardArgs&);
+  void (*forward_f16)(const LayerNormForwardArgs&);
+  void (*forward_bf16)(const LayerNormForwardArgs&);
+  void (*backward_f32)(const LayerNormBackwardArgs&);
+  void (*backward_f16)(const LayerNormBackwardArgs&);
+  void (*backward_bf16)(const LayerNormBackwardArgs&);
+};
+
 /// The primitives of one instruction set.
 struct Isa {
   const char* name;  ///< "avx2", "scalar"
@@ -34,6 +76,7 @@ struct Isa {
   void (*narrow_f16)(const float* src, uint16_t* dst, size_t n);
   void (*widen_bf16)(const uint16_t* src, float* dst, size_t n);
   void (*narrow_bf16)(const float* src, uint16_t* dst, size_t n);
+  LayerNormKernels layer_norm;  ///< src/kernels/layer_norm_<isa>.cc
 };
 
 /// Every instruction set compiled in, fastest first; the last is "scalar"
@@ -42,8 +85,10 @@ const std::vector<Isa>& Isas();
 
 /// The entry points of each instruction set's source file.
 const Isa& ScalarIsa();
+LayerNormKernels ScalarLayerNormKernels();
 #if defined(NORMGRAD_HAVE_AVX2)
 const Isa& Avx2Isa();
+LayerNormKernels Avx2LayerNormKernels();
 #endif
 
 }  // namespace normgrad::kernels

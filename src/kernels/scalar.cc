@@ -66,7 +66,8 @@ const Isa& ScalarIsa() {
                           WidenF16,
                           NarrowF16,
                           WidenBF16,
-                          NarrowBF16};
+                          NarrowBF16,
+                          ScalarLayerNormKernels()};
   return isa;
 }
 

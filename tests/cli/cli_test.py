@@ -9,8 +9,10 @@ match bit for bit; the blocked order is checked against float64 sums within
 the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
-GROUP is example, run, errors, tiling, fuzz or demo. To add a case, add a
-method to the group's class; an error case is one row of ERROR_CASES.
+GROUP is example, run, errors, tiling, fuzz, demo, backward, forward or
+layer_norm_errors. To add a case, add a method to the group's class; an
+error case is one row of ERROR_CASES (LAYER_NORM_ERRORS for backward and
+forward).
 """
 
 import json
@@ -559,6 +561,117 @@ class TilingTest(CliTestCase):
                 for word in words:
                     self.assertIn(word, result.stderr)
 
+    # --op layernorm-grad and --op layernorm: the op's own fields (spec
+    # layernormgrad.md §4 and §6, layernorm.md §3).
+    LNG_FIELDS = ["stackBufferSize", "bLength", "sLength", "hLength", "originalHLength",
+                  "oneCalSize", "nohCalSize", "loopNum", "tailSize", "nohTailSize",
+                  "tmpTensorBSHPos", "tmpTensorBSHSize", "pdVarTensorPos", "pdVarTensorSize",
+                  "pdMeanTensorPos", "pdMeanTensorSize", "x1TensorPos", "x1TensorSize",
+                  "x2TensorPos", "x2TensorSize", "x3TensorPos", "x3TensorSize", "tmpTensorPos",
+                  "tmpTensorSize", "tmpTensor1Pos", "tmpTensor1Size", "tmpTensor2Pos",
+                  "tmpTensor2Size", "lastDimValueBack", "lastDimValueBackMulTwo"]
+    LN_FIELDS = ["bLength", "sLength", "hLength", "originalHLength", "inputXSize",
+                 "meanVarSize", "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize",
+                 "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize",
+                 "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound",
+                 "inputRoundSize", "inputTailSize", "inputTailPos", "meanVarRoundSize",
+                 "meanVarTailSize", "meanVarTailPos", "bshCurLength", "bsCurLength",
+                 "lastDimValueBack"]
+
+    def op_tiling(self, op, fields, *args):
+        result = run(["tiling", "--json", "--op", op] + list(args))
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual(list(data["tiling"]), fields)
+        return data
+
+    def test_layernorm_grad_worked_example(self):
+        # Spec §6: [2,32,16] float, 6144 bytes (its min; max 6·1024·4): 16
+        # rows a chunk, 4 chunks; 1/16 and 1/8 as float bits.
+        data = self.op_tiling("layernorm-grad", self.LNG_FIELDS, "--shape", "2,32,16",
+                              "--dtype", "float", "--tmp", "6144")
+        self.assertEqual((data["minValue"], data["maxValue"]), (6144, 24576))
+        self.assertEqual(list(data["tiling"].values()),
+                         [6144, 2, 32, 16, 16, 256, 16, 4, 0, 0, 0, 256, 256, 256, 512, 256,
+                          768, 256, 1024, 256, 1280, 256, 0, 256, 0, 256, 0, 256,
+                          0x3D800000, 0x3E000000])
+
+    def test_layernorm_grad_reuse_half_and_clamp(self):
+        # float with reuse: 4 regions, min 4·256·4; x1 = x2 = 0, x3 at 3·256.
+        data = self.op_tiling("layernorm-grad", self.LNG_FIELDS, "--shape", "2,32,16",
+                              "--dtype", "float", "--reuse")
+        self.assertEqual((data["minValue"], data["maxValue"]), (4096, 16384))
+        t = data["tiling"]
+        self.assertEqual((t["x1TensorPos"], t["x2TensorPos"], t["x3TensorPos"]), (0, 0, 768))
+        # half: 9 regions, min 9·256·2 = 4608: 8 rows fit, 16 do not.
+        data = self.op_tiling("layernorm-grad", self.LNG_FIELDS, "--shape", "2,32,16",
+                              "--dtype", "half")
+        self.assertEqual((data["minValue"], data["maxValue"]), (4608, 18432))
+        self.assertEqual((data["tiling"]["nohCalSize"], data["tiling"]["tmpTensor2Pos"]),
+                         (8, 1024))
+        # One row of H = 48 at the max size: clamped to that row.
+        data = self.op_tiling("layernorm-grad", self.LNG_FIELDS, "--shape", "1,1,48",
+                              "--dtype", "float", "--tmp", "max")
+        self.assertEqual((data["minValue"], data["maxValue"]), (1152, 55296))
+        self.assertEqual((data["tiling"]["nohCalSize"], data["tiling"]["loopNum"]), (1, 1))
+
+    def test_layernorm_grad_text_and_950(self):
+        result = run(["tiling", "--op", "layernorm-grad", "--shape", "1,100,16", "--dtype",
+                      "float", "--tmp", "4608"])
+        self.assert_ok(result)
+        for field in self.LNG_FIELDS:
+            self.assertRegex(result.stdout, r"\n  %s +\d+" % field)
+        self.assertIn("LayerNormGrad tiling: [B, S, H, originalH] = [1, 100, 16, 16]",
+                      result.stdout)
+        self.assertIn("chunks: 12 of 8 rows (128 elements) + a tail of 4 rows (64 elements)",
+                      result.stdout)
+        self.assertIn("0x3D800000, the float 0.0625", result.stdout)
+        # Ascend 950: float with reuse needs no scratch; one row a chunk.
+        data = self.op_tiling("layernorm-grad", self.LNG_FIELDS, "--shape", "2,32,16",
+                              "--dtype", "float", "--reuse", "--profile", "950")
+        self.assertEqual((data["minValue"], data["maxValue"]), (0, 0))
+        self.assertEqual((data["tiling"]["oneCalSize"], data["tiling"]["loopNum"]), (1, 1024))
+        out = run(["tiling", "--op", "layernorm-grad", "--shape", "2,32,16", "--dtype",
+                   "half", "--profile", "950"]).stdout
+        self.assertIn("scratch: min 128 bytes, max 128 bytes", out)
+        self.assertIn("row by row", out)
+
+    def test_layernorm_worked_example(self):
+        # layernorm.md §3: [2,32,16] float, 6144 bytes.
+        data = self.op_tiling("layernorm", self.LN_FIELDS, "--shape", "2,32,16",
+                              "--dtype", "float", "--tmp", "6144")
+        self.assertEqual((data["minValue"], data["maxValue"]), (704, 12800))
+        self.assertEqual(list(data["tiling"].values()),
+                         [2, 32, 16, 16, 1024, 64, 3, 0, 64, 64, 64, 1536, 512, 0, 512, 1024,
+                          2, 512, 0, 1024, 32, 0, 64, 512, 32, 0.0625])
+
+    def test_op_option(self):
+        self.assertIn("--op", run(["tiling", "--help"]).stdout)
+        # The default is layernorm-grad-beta, unchanged.
+        self.assertEqual(run(["tiling", "--json", "--shape", "1,8,8", "--dtype", "float"]).stdout,
+                         run(["tiling", "--json", "--shape", "1,8,8", "--dtype", "float",
+                              "--op", "layernorm-grad-beta"]).stdout)
+        cases = [
+            (["--op", "layernormgrad"], 2, ["--op"]),
+            (["--op", "layernorm-grad", "--tmp", "383"], 1,
+             ["GetLayerNormGradNDTilingInfo", "383/4/6 = 15 floats",
+              "no tiling for shape [2, 32, 16, 16]"]),
+            (["--op", "layernorm-grad", "--shape", "2,32,16,8"], 1,
+             ["GetLayerNormGradMaxMinTmpSize", "originalH", "no scratch sizes"]),
+            (["--op", "layernorm", "--tmp", "100"], 1,
+             ["GetLayerNormNDTilingInfo", "no tiling for shape"]),
+        ]
+        for extra, status, words in cases:
+            with self.subTest(args=extra):
+                args = ["tiling", "--shape", "2,32,16", "--dtype", "float"] + extra
+                if "--shape" in extra:
+                    args = ["tiling", "--dtype", "float"] + extra
+                result = run(args)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
 
 class FuzzTest(CliTestCase):
     """Random bytes as .npy files, and valid files with random bytes changed:
@@ -607,8 +720,361 @@ class DemoTest(CliTestCase):
         self.assertIn("NORMGRAD_SEED=seven", result.stderr)
 
 
+# ---------------------------------------------------------------------------
+# `normgrad backward` and `normgrad forward`: the engine's layer norm on files.
+# Oracles: float64 numpy within the bounds of docs/numerics.md ("Layer norm
+# forward and fused backward") for float; for half and bfloat16, the float
+# run on the exactly widened inputs, narrowed (round half to even), bit for
+# bit — the engine computes in float after widening, so both runs do the
+# same float operations.
+
+def gamma_k(k):
+    u = 2.0**-24
+    return k * u / (1 - k * u)
+
+
+def sum_roundings(h):
+    """k_s: roundings a term meets in a 16-lane row sum and its tree."""
+    return math.ceil(h / 16) + 4
+
+
+def forward_oracle(x, gamma, beta, eps):
+    """Float64 mean, variance, y and their error bounds (float inputs)."""
+    x64 = x.astype(np.float64)
+    h = x.shape[-1]
+    mean = x64.mean(axis=-1, keepdims=True)
+    var = ((x64 - mean) ** 2).mean(axis=-1, keepdims=True)
+    r = 1 / np.sqrt(var + eps)
+    g64, b64 = gamma.astype(np.float64), beta.astype(np.float64)
+    y = (x64 - mean) * r * g64 + b64
+    k = sum_roundings(h)
+    e_m = gamma_k(k + 1) * np.abs(x64).mean(axis=-1, keepdims=True)
+    e_v = gamma_k(k + 4) * var + 2 * e_m**2
+    e_r = r * (e_v / (var + eps) * (1 + gamma_k(3)) + gamma_k(3))
+    centered = np.abs(x64 - mean)
+    e_x = e_m * (r + e_r) + centered * e_r + gamma_k(2) * (centered + e_m) * (r + e_r)
+    e_y = np.abs(g64) * e_x + gamma_k(2) * (centered * r * np.abs(g64) + np.abs(g64) * e_x
+                                           + np.abs(b64))
+    return (mean[..., 0], e_m[..., 0]), (var[..., 0], e_v[..., 0]), (y, e_y)
+
+
+def backward_oracle(x, dy, gamma, mean, rstd, order):
+    """Float64 dx, pd_gamma, pd_beta and their bounds, given the float mean
+    and rstd the engine used (float inputs)."""
+    h = x.shape[-1]
+    x64 = x.reshape(-1, h).astype(np.float64)
+    dy64 = dy.reshape(-1, h).astype(np.float64)
+    m = mean.reshape(-1, 1).astype(np.float64)
+    r = rstd.reshape(-1, 1).astype(np.float64)
+    xh = (x64 - m) * r
+    g = dy64 * gamma.astype(np.float64)
+    dx = r * (g - g.mean(axis=1, keepdims=True) - xh * (g * xh).mean(axis=1, keepdims=True))
+    scale = r * (np.abs(g) + np.abs(g).mean(axis=1, keepdims=True)
+                 + np.abs(xh) * np.abs(g * xh).mean(axis=1, keepdims=True))
+    rows = x64.shape[0]
+    if order == "sequential":
+        n = rows
+    else:
+        blocks = math.ceil(rows / 256)
+        n = 256 + (math.ceil(math.log2(blocks)) if blocks > 1 else 0)
+    return ((dx.reshape(x.shape), gamma_k(sum_roundings(h) + 10) * scale.reshape(x.shape)),
+            ((dy64 * xh).sum(axis=0), gamma_k(n + 3) * np.abs(dy64 * xh).sum(axis=0)),
+            (dy64.sum(axis=0), gamma_k(n + 1) * np.abs(dy64).sum(axis=0)))
+
+
+def float_rstd(variance, eps):
+    """rstd as the engine computes it from a float variance: float32 add,
+    sqrt and divide, each rounded once."""
+    v = np.asarray(variance, np.float32)
+    return np.float32(1) / np.sqrt(v + np.float32(eps))
+
+
+def layer_norm_inputs(shape, dtype, seed):
+    """x (mean 3, scale 2), dy, gamma and beta in the input type."""
+    rng = np.random.default_rng(seed)
+    h = shape[-1]
+    arrays = [rng.standard_normal(shape).astype(np.float32) * 2 + 3,
+              rng.standard_normal(shape).astype(np.float32),
+              rng.standard_normal(h).astype(np.float32),
+              rng.standard_normal(h).astype(np.float32)]
+    if dtype == "bfloat16":
+        return [to_bf16_bits(a) for a in arrays]
+    return [a.astype(NPY_TYPE[dtype]) for a in arrays]
+
+
+class LayerNormCase(CliTestCase):
+    def backward(self, x, dy, gamma, dtype, extra=(), out="out"):
+        args = ["backward", "--x", self.save("x.npy", x), "--dy", self.save("dy.npy", dy),
+                "--gamma", self.save("gamma.npy", gamma), "--out", self.path(out)]
+        args += list(extra) + (["--dtype", "bfloat16"] if dtype == "bfloat16" else [])
+        result = run(args)
+        self.assert_ok(result)
+        outputs = [np.load(self.path("%s/%s.npy" % (out, n)))
+                   for n in ("dx", "pd_gamma", "pd_beta")]
+        for a in outputs:
+            self.assertEqual(a.dtype, NPY_TYPE[dtype])
+        self.assertEqual(outputs[0].shape, x.shape)
+        self.assertEqual(outputs[1].shape, (x.shape[-1],))
+        return outputs, result
+
+    def forward(self, x, gamma, beta, dtype, extra=(), out="out"):
+        args = ["forward", "--x", self.save("x.npy", x), "--gamma", self.save("gamma.npy", gamma),
+                "--beta", self.save("beta.npy", beta), "--out", self.path(out)]
+        args += list(extra) + (["--dtype", "bfloat16"] if dtype == "bfloat16" else [])
+        result = run(args)
+        self.assert_ok(result)
+        outputs = [np.load(self.path("%s/%s.npy" % (out, n))) for n in ("y", "mean", "variance")]
+        for a in outputs:
+            self.assertEqual(a.dtype, NPY_TYPE[dtype])
+        self.assertEqual(outputs[0].shape, x.shape)
+        self.assertEqual(outputs[1].shape, x.shape[:-1])
+        return outputs, result
+
+    def assert_within(self, got, ref_bound, name):
+        ref, bound = ref_bound
+        err = np.abs(got.astype(np.float64) - ref)
+        self.assertTrue(np.all(err <= bound), msg="%s: worst error %g, its bound %g" % (
+            name, err.max(), bound.flat[np.argmax(err - bound)]))
+
+
+LAYER_NORM_SHAPES = [((2, 3, 48), "H = 48"), ((5, 1), "H = 1"), ((1, 4104), "one row, H = 4104"),
+          ((2, 300, 40), "two blocks"), ((700, 17), "three blocks, H = 17")]
+
+
+class BackwardTest(LayerNormCase):
+    def test_float_is_within_the_derived_bound(self):
+        for shape, what in LAYER_NORM_SHAPES:
+            for order in ("blocked", "sequential"):
+                with self.subTest(what=what, order=order):
+                    x, dy, gamma, beta = layer_norm_inputs(shape, "float", 3)
+                    (_, mean, variance), _ = self.forward(x, gamma, beta, "float", out="f")
+                    (dx, pd_gamma, pd_beta), result = self.backward(
+                        x, dy, gamma, "float", ["--order", order])
+                    want = backward_oracle(x, dy, gamma, mean, float_rstd(variance, 1e-5), order)
+                    for got, ref_bound, name in zip((dx, pd_gamma, pd_beta), want,
+                                                    ("dx", "pd_gamma", "pd_beta")):
+                        self.assert_within(got, ref_bound, name)
+                    self.assertIn("order      " + order, result.stdout)
+
+    def test_16_bit_inputs_give_the_float_results_narrowed(self):
+        for dtype in ("half", "bfloat16"):
+            for shape, what in LAYER_NORM_SHAPES:
+                with self.subTest(dtype=dtype, what=what):
+                    x, dy, gamma, _ = layer_norm_inputs(shape, dtype, 4)
+                    got, _ = self.backward(x, dy, gamma, dtype)
+                    as_float, _ = self.backward(widen(x, dtype), widen(dy, dtype),
+                                                widen(gamma, dtype), "float", out="f")
+                    for g, f in zip(got, as_float):
+                        self.assert_bits_equal(g, narrow(f, dtype))
+
+    def test_bits_do_not_depend_on_threads_and_dx_not_on_order(self):
+        x, dy, gamma, _ = layer_norm_inputs((1500, 256), "float", 5)
+        first, _ = self.backward(x, dy, gamma, "float", ["--threads", "1"])
+        for threads in ("2", "3"):
+            outputs, result = self.backward(x, dy, gamma, "float", ["--threads", threads])
+            self.assertRegex(result.stdout, r"impl       blocked:\w+, [23] threads")
+            for a, b in zip(outputs, first):
+                self.assert_bits_equal(a, b)
+        (dx, _, _), _ = self.backward(x, dy, gamma, "float", ["--order", "sequential"])
+        self.assert_bits_equal(dx, first[0])
+
+    def test_exact_fills_give_the_exact_results(self):
+        # Rows m ± a (a a power of two), eps 0, small integers for dy and
+        # gamma, H = 64: mean, variance, rstd, x̂ = ±1 and every sum are exact.
+        rng = np.random.default_rng(6)
+        rows, h = 600, 64
+        m = rng.integers(-4, 5, size=(rows, 1)).astype(np.float32)
+        a = np.float32(2.0) ** rng.integers(-1, 2, size=(rows, 1)).astype(np.float32)
+        signs = rng.permuted(np.tile(np.repeat([-1.0, 1.0], h // 2), (rows, 1)), axis=1)
+        x = (m + a * signs).astype(np.float32)
+        dy = rng.integers(-4, 5, size=(rows, h)).astype(np.float32)
+        gamma = rng.integers(-4, 5, size=h).astype(np.float32)
+        for order in ("blocked", "sequential"):
+            (dx, pd_gamma, pd_beta), _ = self.backward(x, dy, gamma, "float",
+                                                       ["--eps", "0", "--order", order])
+            want = backward_oracle(x, dy, gamma, m, 1 / a, order)
+            for got, (ref, _) in zip((dx, pd_gamma, pd_beta), want):
+                self.assertTrue(np.array_equal(got.astype(np.float64), ref))
+
+    def test_bin_inputs_give_bin_outputs(self):
+        for dtype, np_type in (("float", np.float32), ("half", np.float16),
+                               ("bfloat16", np.uint16)):
+            with self.subTest(dtype=dtype):
+                x, dy, gamma, _ = layer_norm_inputs((2, 3, 24), dtype, 7)
+                want, _ = self.backward(x, dy, gamma, dtype, out="npy")
+                result = run(["backward", "--x", self.write("x.bin", x.tobytes()),
+                              "--dy", self.write("dy.bin", dy.tobytes()),
+                              "--gamma", self.write("gamma.bin", gamma.tobytes()),
+                              "--shape", "2,3,24", "--dtype", dtype, "--out", self.dir])
+                self.assert_ok(result)
+                for name, w in zip(("dx", "pd_gamma", "pd_beta"), want):
+                    got = np.fromfile(self.path(name + ".bin"), np_type)
+                    self.assert_bits_equal(got, w.reshape(-1))
+
+    def test_prints_what_ran(self):
+        x, dy, gamma, _ = layer_norm_inputs((2, 8, 64), "half", 8)
+        _, result = self.backward(x, dy, gamma, "half", ["--eps", "0.001"])
+        out = result.stdout
+        self.assertIn("shape      [2, 8, 64] (rows 16, H 64)", out)
+        self.assertIn("dtype      half", out)
+        self.assertIn("eps        0.001", out)
+        self.assertIn("order      blocked", out)  # the default
+        isa = os.environ.get("NORMGRAD_IMPL", r"\w+")
+        self.assertRegex(out, r"impl       blocked:%s, \d+ threads?" % isa)
+        self.assertRegex(out, r"time       [0-9.]+ ms")
+        self.assertIn("dx.npy", out)
+
+
+class ForwardTest(LayerNormCase):
+    def test_float_is_within_the_derived_bound(self):
+        for shape, what in LAYER_NORM_SHAPES:
+            for eps in ("1e-05", "0.5"):
+                with self.subTest(what=what, eps=eps):
+                    x, _, gamma, beta = layer_norm_inputs(shape, "float", 9)
+                    (y, mean, variance), result = self.forward(x, gamma, beta, "float",
+                                                               ["--eps", eps])
+                    want_mean, want_var, want_y = forward_oracle(x, gamma, beta, float(eps))
+                    self.assert_within(mean, want_mean, "mean")
+                    self.assert_within(variance, want_var, "variance")
+                    self.assert_within(y, want_y, "y")
+                    self.assertIn("eps        " + ("1e-05" if eps == "1e-05" else "0.5"),
+                                  result.stdout)
+
+    def test_16_bit_inputs_give_the_float_results_narrowed(self):
+        for dtype in ("half", "bfloat16"):
+            for shape, what in LAYER_NORM_SHAPES:
+                with self.subTest(dtype=dtype, what=what):
+                    x, _, gamma, beta = layer_norm_inputs(shape, dtype, 10)
+                    got, _ = self.forward(x, gamma, beta, dtype)
+                    as_float, _ = self.forward(widen(x, dtype), widen(gamma, dtype),
+                                               widen(beta, dtype), "float", out="f")
+                    for g, f in zip(got, as_float):
+                        self.assert_bits_equal(g, narrow(f, dtype))
+
+    def test_bits_do_not_depend_on_threads(self):
+        x, _, gamma, beta = layer_norm_inputs((3000, 128), "float", 11)
+        first, _ = self.forward(x, gamma, beta, "float", ["--threads", "1"])
+        for threads in ("2", "3"):
+            outputs, result = self.forward(x, gamma, beta, "float", ["--threads", threads])
+            self.assertRegex(result.stdout, r"impl       forward:\w+, [23] threads")
+            for a, b in zip(outputs, first):
+                self.assert_bits_equal(a, b)
+
+    def test_a_vector_gives_scalar_statistics(self):
+        x, _, gamma, beta = layer_norm_inputs((40,), "float", 12)
+        (y, mean, variance), _ = self.forward(x, gamma, beta, "float")
+        self.assertEqual((y.shape, mean.shape, variance.shape), ((40,), (), ()))
+
+    def test_bin_inputs_give_bin_outputs(self):
+        x, _, gamma, beta = layer_norm_inputs((2, 3, 8), "half", 13)
+        want, _ = self.forward(x, gamma, beta, "half", out="npy")
+        result = run(["forward", "--x", self.write("x.bin", x.tobytes()),
+                      "--gamma", self.write("gamma.bin", gamma.tobytes()),
+                      "--beta", self.write("beta.bin", beta.tobytes()),
+                      "--shape", "2,3,8", "--dtype", "half", "--out", self.dir])
+        self.assert_ok(result)
+        for name, w in zip(("y", "mean", "variance"), want):
+            got = np.fromfile(self.path(name + ".bin"), np.float16)
+            self.assert_bits_equal(got, w.reshape(-1))
+
+
+# Error cases of backward and forward: (name, command, files, extra args,
+# exit status, words stderr must contain). `files` maps each input option
+# to the array (or raw bytes) written for it; unnamed inputs are valid.
+def layer_norm_files(command, **given):
+    valid = {"x": np.ones((2, 4, 8), np.float32), "dy": np.ones((2, 4, 8), np.float32),
+             "gamma": np.ones(8, np.float32), "beta": np.ones(8, np.float32)}
+    names = ("x", "dy", "gamma") if command == "backward" else ("x", "gamma", "beta")
+    return {name: given.get(name, valid[name]) for name in names}
+
+
+LAYER_NORM_ERRORS = [
+    ("x and dy differ", "backward", {"dy": np.ones((2, 4, 16), np.float32)}, [], 1,
+     ["x and dy differ", "[2, 4, 16]", "dy must be [2, 4, 8]"]),
+    ("gamma not [H]", "backward", {"gamma": np.ones((1, 8), np.float32)}, [], 1,
+     ["x and gamma differ", "[1, 8]", "gamma must be [8]"]),
+    ("beta of another H", "forward", {"beta": np.ones(4, np.float32)}, [], 1,
+     ["x and beta differ", "beta must be [8]"]),
+    ("dtype mismatch", "backward", {"gamma": np.ones(8, np.float16)}, [], 1,
+     ["x and gamma differ", "'<f2'", "'<f4'"]),
+    ("float64", "forward", {"x": np.ones((2, 8))}, [], 1, ["'<f8'", "not supported"]),
+    ("uint16 without --dtype bfloat16", "backward",
+     {k: np.ones(s, np.uint16) for k, s in (("x", (2, 8)), ("dy", (2, 8)), ("gamma", 8))},
+     [], 1, ["'<u2'", "--dtype bfloat16"]),
+    ("--dtype disagrees", "forward", {}, ["--dtype", "half"], 1,
+     ["--dtype half does not agree"]),
+    ("--shape disagrees", "backward", {}, ["--shape", "2,4,16"], 1,
+     ["--shape [2, 4, 16] does not agree"]),
+    ("scalar x", "forward", {"x": np.float32(1)}, [], 1, ["scalar", "x needs a shape"]),
+    ("zero dimension", "backward", {"x": np.ones((2, 0, 8), np.float32),
+                                    "dy": np.ones((2, 0, 8), np.float32)}, [], 1,
+     ["zero dimension"]),
+    ("mixed .npy and .bin", "backward", {"gamma": b"\0" * 32}, [], 1,
+     ["mixed inputs", "must all be .npy or all be .bin"]),
+    ("bin without --shape", "forward", {k: b"\0" * n for k, n in (("x", 256), ("gamma", 32),
+                                                                  ("beta", 32))},
+     ["--dtype", "float"], 1, ["--shape B,S,H and --dtype are required"]),
+    ("bin gamma of the wrong size", "backward",
+     {k: b"\0" * n for k, n in (("x", 256), ("dy", 256), ("gamma", 28))},
+     ["--shape", "2,4,8", "--dtype", "float"], 1, ["has 28 bytes", "gamma", "needs 32"]),
+    ("eps not finite", "backward", {}, ["--eps", "nan"], 1, ["eps nan is not finite"]),
+    ("eps too large for float", "forward", {}, ["--eps", "1e39"], 1, ["eps inf is not finite"]),
+    ("--out is a file", "forward", {}, ["--out", "__file__"], 1, ["not a directory"]),
+    ("negative --eps", "backward", {}, ["--eps", "-1"], 2, ["--eps"]),
+    ("bad --order", "backward", {}, ["--order", "fastest"], 2, ["--order"]),
+    ("forward has no --order", "forward", {}, ["--order", "blocked"], 2, ["--order"]),
+    ("--threads 0", "forward", {}, ["--threads", "0"], 2, ["--threads"]),
+    ("no --gamma", "backward", {"gamma": None}, [], 2, ["--gamma is required"]),
+    ("no --beta", "forward", {"beta": None}, [], 2, ["--beta is required"]),
+]
+
+
+class LayerNormErrorTest(CliTestCase):
+    def test_every_error_case(self):
+        root = self.dir
+        for name, command, given, extra, status, words in LAYER_NORM_ERRORS:
+            with self.subTest(name):
+                self.dir = tempfile.mkdtemp(dir=root)  # a fresh directory per case
+                out = self.path("out")
+                os.mkdir(out)
+                sentinel = os.path.join(out, "dx.npy")
+                with open(sentinel, "w") as f:
+                    f.write("old")
+                args = [command]
+                for option, value in layer_norm_files(command, **given).items():
+                    if value is None:
+                        continue
+                    if isinstance(value, bytes):
+                        path = self.write(option + ".bin", value)
+                    else:
+                        path = self.save(option + ".npy", value)
+                    args += ["--" + option, path]
+                extra = [self.write("file", b"") if a == "__file__" else a for a in extra]
+                if "--out" not in extra:
+                    args += ["--out", out]
+                result = run(args + extra)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                for word in words:
+                    self.assertIn(word, result.stderr)
+                if status == 1:
+                    self.assertTrue(result.stderr.startswith("normgrad %s: " % command),
+                                    msg=result.stderr)
+                self.assertEqual(os.listdir(out), ["dx.npy"])
+                with open(sentinel) as f:
+                    self.assertEqual(f.read(), "old")
+
+    def test_help(self):
+        for command, options in (("backward", ["--x", "--dy", "--gamma", "--order", "--eps"]),
+                                 ("forward", ["--x", "--gamma", "--beta", "--eps"])):
+            result = run([command, "--help"])
+            self.assert_ok(result)
+            for option in options:
+                self.assertIn(option, result.stdout)
+
+
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
-          "fuzz": FuzzTest, "demo": DemoTest}
+          "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
+          "layer_norm_errors": LayerNormErrorTest}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

@@ -33,12 +33,40 @@ struct RunOptions {
 };
 int RunRun(const RunOptions& options);
 
-/// `normgrad tiling`: scratch sizes and the tiling for a shape.
+/// `normgrad backward`: the fused layer-norm backward (dx, pd_gamma,
+/// pd_beta) of .npy or .bin files; mean and variance come from x.
+struct BackwardOptions {
+  std::string x, dy, gamma;  ///< input paths
+  std::string shape;         ///< "B,S,H" or empty
+  std::string dtype;         ///< "float", "half", "bfloat16" or empty
+  double eps = 1e-5;
+  std::string order = "blocked";
+  int threads = 0;           ///< 0: the engine's default
+  std::string out = ".";     ///< output directory
+};
+int RunBackward(const BackwardOptions& options);
+
+/// `normgrad forward`: the layer-norm forward (y, mean, variance) of .npy
+/// or .bin files.
+struct ForwardOptions {
+  std::string x, gamma, beta;  ///< input paths
+  std::string shape;           ///< "B,S,H" or empty
+  std::string dtype;           ///< "float", "half", "bfloat16" or empty
+  double eps = 1e-5;
+  int threads = 0;             ///< 0: the engine's default
+  std::string out = ".";       ///< output directory
+};
+int RunForward(const ForwardOptions& options);
+
+/// `normgrad tiling`: scratch sizes and the tiling of one normalization API
+/// for a shape.
 struct TilingOptions {
   std::string shape;       ///< "B,S,H" or "B,S,H,Ho"
   std::string dtype;       ///< "half" or "float"
   std::string tmp = "min"; ///< "min", "max" or a byte count
   std::string profile = "a2";
+  std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
+  bool reuse = false;                      ///< isReuseSource
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);

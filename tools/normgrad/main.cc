@@ -77,9 +77,65 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--out", run.out, "output directory, created if missing")
       ->capture_default_str();
 
+  // backward and forward: the engine's layer norm on files.
+  auto add_layer_norm_inputs = [](CLI::App* cmd, std::string& shape, std::string& dtype,
+                                  double& eps, int& threads, std::string& out) {
+    cmd->add_option("--shape", shape, "B,S,H: required for .bin inputs; must agree with .npy "
+                    "inputs")
+        ->check(DimList(3, 3, "B,S,H"));
+    cmd->add_option("--dtype", dtype, "element type: required for .bin inputs; bfloat16 for "
+                    ".npy inputs of raw bf16 bits ('<u2')")
+        ->check(CLI::IsMember({"float", "half", "bfloat16"}));
+    cmd->add_option("--eps", eps, "added to the variance")
+        ->check(CLI::NonNegativeNumber)
+        ->capture_default_str();
+    cmd->add_option("--threads", threads,
+                    "worker threads (default: the engine's choice, one for small problems)")
+        ->check(CLI::Range(1, 1024));
+    cmd->add_option("--out", out, "output directory, created if missing")
+        ->capture_default_str();
+  };
+  normgrad::cli::BackwardOptions backward;
+  CLI::App* backward_cmd = app.add_subcommand(
+      "backward", "Fused layer-norm backward: dx, pd_gamma and pd_beta of x, dy and gamma in "
+                  ".npy or .bin files");
+  backward_cmd->footer(
+      "Writes DIR/dx.npy (the shape of x), DIR/pd_gamma.npy and DIR/pd_beta.npy ([H]) (.bin for "
+      ".bin inputs) in the input's dtype, replacing old files atomically. Each row's mean and "
+      "population variance are computed from x; rstd = 1/sqrt(variance + eps). Order: blocked "
+      "(default) sums pd_gamma/pd_beta in fixed 256-row blocks combined by a pairwise tree; "
+      "sequential adds the rows one after another (one thread). Any H.");
+  backward_cmd->add_option("--x", backward.x, "x: .npy, or raw little-endian .bin")->required();
+  backward_cmd->add_option("--dy", backward.dy, "dy, the same shape and type as x")->required();
+  backward_cmd->add_option("--gamma", backward.gamma, "gamma, [H]")->required();
+  backward_cmd->add_option("--order", backward.order,
+                           "pd_gamma/pd_beta summation order: blocked or sequential")
+      ->check(CLI::IsMember({"sequential", "blocked"}))
+      ->capture_default_str();
+  add_layer_norm_inputs(backward_cmd, backward.shape, backward.dtype, backward.eps,
+                        backward.threads, backward.out);
+
+  normgrad::cli::ForwardOptions forward;
+  CLI::App* forward_cmd = app.add_subcommand(
+      "forward", "Layer-norm forward: y, mean and variance of x, gamma and beta in .npy or "
+                 ".bin files");
+  forward_cmd->footer(
+      "Writes DIR/y.npy (the shape of x), DIR/mean.npy and DIR/variance.npy (the leading "
+      "dimensions of x) (.bin for .bin inputs) in the input's dtype, replacing old files "
+      "atomically. variance is the population variance (divided by H). Any H.");
+  forward_cmd->add_option("--x", forward.x, "x: .npy, or raw little-endian .bin")->required();
+  forward_cmd->add_option("--gamma", forward.gamma, "gamma, [H]")->required();
+  forward_cmd->add_option("--beta", forward.beta, "beta, [H]")->required();
+  add_layer_norm_inputs(forward_cmd, forward.shape, forward.dtype, forward.eps,
+                        forward.threads, forward.out);
+
   normgrad::cli::TilingOptions tiling;
   CLI::App* tiling_cmd = app.add_subcommand(
-      "tiling", "Scratch-size range and LayerNormGradBeta tiling for a shape");
+      "tiling", "Scratch-size range and tiling of LayerNormGradBeta, LayerNormGrad or "
+                "LayerNorm for a shape");
+  tiling_cmd->add_option("--op", tiling.op, "the API whose tiling to compute")
+      ->check(CLI::IsMember({"layernorm-grad-beta", "layernorm-grad", "layernorm"}))
+      ->capture_default_str();
   tiling_cmd->add_option("--shape", tiling.shape, "B,S,H or B,S,H,originalH")
       ->required()
       ->check(DimList(3, 4, "B,S,H[,Ho]"));
@@ -92,6 +148,9 @@ int main(int argc, char** argv) {
   tiling_cmd->add_option("--profile", tiling.profile, "product profile, as the kernel API")
       ->check(CLI::IsMember({"a2", "310p", "950"}))
       ->capture_default_str();
+  tiling_cmd->add_flag("--reuse", tiling.reuse,
+                       "isReuseSource = true (changes layernorm-grad's and layernorm's "
+                       "sizes and tiling)");
   tiling_cmd->add_flag("--json", tiling.json,
                        "print one JSON object: minValue, maxValue and the tiling's fields");
 
@@ -119,12 +178,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
 
   // CLI11 reports an unknown command as a missing one; name it instead.
-  const CLI::App* commands[] = {example_cmd, run_cmd, tiling_cmd, demo_cmd, sample_cmd};
+  const CLI::App* commands[] = {example_cmd, run_cmd, tiling_cmd, demo_cmd, sample_cmd,
+                                backward_cmd, forward_cmd};
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(std::begin(commands), std::end(commands),
                    [&](const CLI::App* c) { return c->get_name() == argv[1]; })) {
     std::fprintf(stderr, "normgrad: unknown command '%s'; the commands are example, run, "
-                 "tiling, demo and sample\nRun with --help for more information.\n", argv[1]);
+                 "tiling, demo, sample, backward and forward\nRun with --help for more "
+                 "information.\n", argv[1]);
     return 2;
   }
 
@@ -135,6 +196,8 @@ int main(int argc, char** argv) {
   }
   if (example_cmd->parsed()) return normgrad::cli::RunExample();
   if (run_cmd->parsed()) return normgrad::cli::RunRun(run);
+  if (backward_cmd->parsed()) return normgrad::cli::RunBackward(backward);
+  if (forward_cmd->parsed()) return normgrad::cli::RunForward(forward);
   if (tiling_cmd->parsed()) return normgrad::cli::RunTiling(tiling);
   if (sample_cmd->parsed()) return normgrad::cli::RunSample(sample);
   return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd

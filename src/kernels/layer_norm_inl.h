@@ -1,0 +1,339 @@
+// kernels/layer_norm_inl.h — the layer-norm forward and fused backward row
+// kernels shared by every instruction set, written once over an "Ops" policy
+// (as accumulate_inl.h). Included only by src/kernels/layer_norm_<isa>.cc,
+// each compiled for its own instruction set; everything here has internal
+// linkage.
+//
+// The order of every float operation is fixed here, independent of the
+// vector width, so every instruction set gives the same bits
+// (docs/numerics.md, "Layer norm forward and fused backward"):
+//  - a row sum keeps kSumLanes = 16 partial sums, element c going to lane
+//    c mod 16 in increasing c, and folds them by a fixed pairwise tree;
+//  - every other operation is per element, so how elements are grouped into
+//    vectors (or a scalar head before an aligned streaming store) does not
+//    change a bit.
+//
+// The Ops policy provides: In (the stored element type), Vec, kLanes (a
+// divisor of 16), Zero, Set1, Load (In → floats), LoadF32, StoreF32, Add,
+// Sub, Mul, Sum16 (TreeSum16's result for 16 lanes), ToFloat/FromFloat (one
+// element, exact / round half to even), Store/Stream (floats → In; Stream is
+// a non-temporal store needing kLanes·sizeof(In)-byte alignment),
+// StreamF32, and Fence (orders streaming stores before the call returns).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/kernels.h"
+
+namespace {
+
+constexpr size_t kSumLanes = 16;
+
+// Bytes of each input read ahead in software while a row's last pass runs:
+// at least the next row, so its first pass finds it in the cache instead of
+// waiting for memory. Without it, f32 and f16 ran 10–30% slower at
+// 4096 × 4096, 16384 × 768 and 2048 × 12288 (and up to 10% faster when
+// everything is in L2/L3 anyway, 1024 × 1024). Prefetched into L2, not L1,
+// which the row being finished needs: 5–15% faster for f32 at 4096 × 4096
+// and 16384 × 768.
+constexpr size_t kPrefetchBytes = 2048;
+
+// Prefetches the line at p into L2 (for reading).
+inline void PrefetchL2(const void* p) { __builtin_prefetch(p, 0, 2); }
+
+// lanes[0] + … + lanes[15] as ((l0 + l1) + (l2 + l3)) + …: a fixed tree.
+// (Ops::Sum16 computes the same sums, in vectors where it can.)
+inline float TreeSum16(float* lanes) {
+  for (size_t s = 1; s < kSumLanes; s *= 2) {
+    for (size_t i = 0; i < kSumLanes; i += 2 * s) lanes[i] = lanes[i] + lanes[i + s];
+  }
+  return lanes[0];
+}
+
+// Rows between a row and the one prefetched while it is finished.
+inline size_t PrefetchRows(size_t row_bytes) {
+  return row_bytes >= kPrefetchBytes ? 1 : (kPrefetchBytes + row_bytes - 1) / row_bytes;
+}
+
+// True for one vector of each 64-byte line of a row (one prefetch per line).
+template <typename Ops>
+bool StartsLine(size_t c) {
+  return c % (64 / sizeof(typename Ops::In)) < Ops::kLanes;
+}
+
+// Stores of one output type: the input type, or float. Store<true> is a
+// streaming store (the address aligned to the vector), Store<false> a plain
+// one.
+template <typename Ops, typename Out>
+struct Output {
+  using Vec = typename Ops::Vec;
+  static constexpr bool kF32 = std::is_same_v<Out, float>;
+  template <bool kStreaming>
+  static void Store(Out* p, Vec v) {
+    if constexpr (kF32 && kStreaming) {
+      Ops::StreamF32(p, v);
+    } else if constexpr (kF32) {
+      Ops::StoreF32(p, v);
+    } else if constexpr (kStreaming) {
+      Ops::Stream(p, v);
+    } else {
+      Ops::Store(p, v);
+    }
+  }
+  static Out FromFloat(float f) {
+    if constexpr (kF32) {
+      return f;
+    } else {
+      return Ops::FromFloat(f);
+    }
+  }
+};
+
+// Elements before `p` reaches a 64-byte line boundary (all of `n` when it
+// never does).
+template <typename Out>
+size_t ElementsBeforeLine(const Out* p, size_t n) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(p);
+  if (address % sizeof(Out) != 0) return n;
+  const size_t head = (64 - address % 64) % 64 / sizeof(Out);
+  return head < n ? head : n;
+}
+
+// kSums row sums at once over c in [0, cols), each into 16 lanes:
+// term(idx, v) sets v[k] to the k-th sum's terms for columns
+// [idx, idx + kLanes), scalar(c, t) sets t[k] to the terms of one column
+// (the tail).
+template <typename Ops, size_t kSums, typename VecTerms, typename ScalarTerms>
+void RowSums(size_t cols, VecTerms term, ScalarTerms scalar,
+             float (&lanes)[kSums][kSumLanes]) {
+  using Vec = typename Ops::Vec;
+  constexpr size_t kVecs = kSumLanes / Ops::kLanes;
+  Vec sums[kSums][kVecs];
+  for (auto& sum : sums) {
+    for (Vec& v : sum) v = Ops::Zero();
+  }
+  size_t c = 0;
+  for (; c + kSumLanes <= cols; c += kSumLanes) {
+    for (size_t v = 0; v < kVecs; ++v) {
+      Vec terms[kSums];
+      term(c + v * Ops::kLanes, terms);
+      for (size_t k = 0; k < kSums; ++k) sums[k][v] = Ops::Add(sums[k][v], terms[k]);
+    }
+  }
+  for (size_t k = 0; k < kSums; ++k) {
+    for (size_t v = 0; v < kVecs; ++v) Ops::StoreF32(lanes[k] + v * Ops::kLanes, sums[k][v]);
+  }
+  for (size_t lane = 0; c < cols; ++c, ++lane) {
+    float terms[kSums];
+    scalar(c, terms);
+    for (size_t k = 0; k < kSums; ++k) lanes[k][lane] = lanes[k][lane] + terms[k];
+  }
+}
+
+// The per-element pass that stores a row, over [0, cols): vec_body(c, kind)
+// on whole vectors and scalar_body(c) on single elements. kind is
+// std::true_type for the vectors to store with streaming stores: with
+// kStream, those that fill whole 64-byte lines of `out` — a line written
+// partly by streaming and partly by plain stores (a row's first and last
+// lines, shared with the next row) measured 20 times slower; the rest get
+// plain stores (std::false_type).
+template <typename Ops, typename Out, bool kStream, typename VecBody,
+          typename ScalarBody>
+void ElementPass(const Out* out, size_t cols, VecBody vec_body,
+                 ScalarBody scalar_body) {
+  constexpr size_t kLine = 64 / sizeof(Out);
+  size_t stream_begin = cols, stream_end = cols;
+  if constexpr (kStream) {
+    stream_begin = ElementsBeforeLine(out, cols);
+    stream_end = stream_begin + (cols - stream_begin) / kLine * kLine;
+  }
+  size_t c = 0;
+  for (; c + Ops::kLanes <= stream_begin; c += Ops::kLanes) vec_body(c, std::false_type());
+  for (; c < stream_begin; ++c) scalar_body(c);
+  for (; c < stream_end; c += Ops::kLanes) vec_body(c, std::true_type());
+  for (; c + Ops::kLanes <= cols; c += Ops::kLanes) vec_body(c, std::false_type());
+  for (; c < cols; ++c) scalar_body(c);
+}
+
+// Forward, one row: mean, variance (two passes, 16-lane sums), rstd, and y.
+// x_ahead: a later row, prefetched.
+template <typename Ops, typename Out, bool kStream>
+void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead,
+                const float* gamma, const float* beta, float eps, size_t cols, Out* y,
+                float* mean_out, float* variance_out, float* rstd_out) {
+  using Vec = typename Ops::Vec;
+  using O = Output<Ops, Out>;
+  const float h = static_cast<float>(cols);
+  float lanes[1][kSumLanes];
+
+  // Pass 1: Σ x.
+  RowSums<Ops, 1>(
+      cols, [&](size_t i, Vec* t) { t[0] = Ops::Load(x + i); },
+      [&](size_t c, float* t) { t[0] = Ops::ToFloat(x[c]); }, lanes);
+  const float mean = Ops::Sum16(lanes[0]) / h;
+
+  // Pass 2: Σ (x − mean)².
+  const Vec m = Ops::Set1(mean);
+  RowSums<Ops, 1>(
+      cols,
+      [&](size_t i, Vec* t) {
+        if (StartsLine<Ops>(i)) PrefetchL2(x_ahead + i);
+        const Vec d = Ops::Sub(Ops::Load(x + i), m);
+        t[0] = Ops::Mul(d, d);
+      },
+      [&](size_t c, float* t) {
+        const float d = Ops::ToFloat(x[c]) - mean;
+        t[0] = d * d;
+      },
+      lanes);
+  const float variance = Ops::Sum16(lanes[0]) / h;
+  const float rstd = 1.0f / std::sqrt(variance + eps);
+  if (mean_out) *mean_out = mean;
+  if (variance_out) *variance_out = variance;
+  if (rstd_out) *rstd_out = rstd;
+  if (y == nullptr) return;
+
+  // Pass 3: y = ((x − mean) · rstd) · gamma + beta.
+  const Vec r = Ops::Set1(rstd);
+  ElementPass<Ops, Out, kStream>(
+      y, cols,
+      [&](size_t c, auto streaming) {
+        const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + c), m), r);
+        const Vec v = Ops::Add(Ops::Mul(xh, Ops::LoadF32(gamma + c)),
+                               Ops::LoadF32(beta + c));
+        O::template Store<decltype(streaming)::value>(y + c, v);
+      },
+      [&](size_t c) {
+        const float xh = (Ops::ToFloat(x[c]) - mean) * rstd;
+        y[c] = O::FromFloat(xh * gamma[c] + beta[c]);
+      });
+}
+
+// Backward pass 1, one row: the row means of g = dy·gamma and of g·x̂.
+struct RowMeans {
+  float g, gx;
+};
+template <typename Ops>
+RowMeans BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy,
+                          const float* gamma, float mean, float rstd, size_t cols) {
+  using Vec = typename Ops::Vec;
+  const Vec m = Ops::Set1(mean);
+  const Vec r = Ops::Set1(rstd);
+  float lanes[2][kSumLanes];  // Σ g, Σ g·x̂
+  RowSums<Ops, 2>(
+      cols,
+      [&](size_t i, Vec* t) {
+        const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + i), m), r);
+        t[0] = Ops::Mul(Ops::Load(dy + i), Ops::LoadF32(gamma + i));
+        t[1] = Ops::Mul(t[0], xh);
+      },
+      [&](size_t c, float* t) {
+        const float xh = (Ops::ToFloat(x[c]) - mean) * rstd;
+        t[0] = Ops::ToFloat(dy[c]) * gamma[c];
+        t[1] = t[0] * xh;
+      },
+      lanes);
+  const float h = static_cast<float>(cols);
+  return {Ops::Sum16(lanes[0]) / h, Ops::Sum16(lanes[1]) / h};
+}
+
+// Backward pass 2, one row: dx, and dy·x̂ and dy added into the
+// accumulators; x_ahead and dy_ahead (a later row) are prefetched. x̂ and g
+// are recomputed rather than kept from pass 1: keeping them in row buffers
+// measured up to 45% slower (more L1/L2 traffic than the arithmetic saved).
+template <typename Ops, typename Out, bool kStream>
+void BackwardRowUpdate(const typename Ops::In* x, const typename Ops::In* dy,
+                       const typename Ops::In* x_ahead, const typename Ops::In* dy_ahead,
+                       const float* gamma, float mean, float rstd, RowMeans means,
+                       size_t cols, Out* dx, float* acc_gamma, float* acc_beta) {
+  using Vec = typename Ops::Vec;
+  using O = Output<Ops, Out>;
+  const Vec m = Ops::Set1(mean);
+  const Vec r = Ops::Set1(rstd);
+  const Vec mg = Ops::Set1(means.g);
+  const Vec mgx = Ops::Set1(means.gx);
+  ElementPass<Ops, Out, kStream>(
+      dx, cols,
+      [&](size_t c, auto streaming) {
+        if (StartsLine<Ops>(c)) {
+          PrefetchL2(x_ahead + c);
+          PrefetchL2(dy_ahead + c);
+        }
+        const Vec d = Ops::Load(dy + c);
+        const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + c), m), r);
+        const Vec g = Ops::Mul(d, Ops::LoadF32(gamma + c));
+        const Vec v = Ops::Mul(r, Ops::Sub(Ops::Sub(g, mg), Ops::Mul(xh, mgx)));
+        Ops::StoreF32(acc_gamma + c, Ops::Add(Ops::LoadF32(acc_gamma + c), Ops::Mul(d, xh)));
+        Ops::StoreF32(acc_beta + c, Ops::Add(Ops::LoadF32(acc_beta + c), d));
+        O::template Store<decltype(streaming)::value>(dx + c, v);
+      },
+      [&](size_t c) {
+        const float d = Ops::ToFloat(dy[c]);
+        const float xh = (Ops::ToFloat(x[c]) - mean) * rstd;
+        const float g = d * gamma[c];
+        acc_gamma[c] = acc_gamma[c] + d * xh;
+        acc_beta[c] = acc_beta[c] + d;
+        dx[c] = O::FromFloat(rstd * ((g - means.g) - xh * means.gx));
+      });
+}
+
+template <typename Ops, typename Out, bool kStream>
+void ForwardRows(const normgrad::kernels::LayerNormForwardArgs& a) {
+  const auto* x = static_cast<const typename Ops::In*>(a.x);
+  auto* y = static_cast<Out*>(a.y);
+  // A prefetch never faults: reaching past the last row is harmless.
+  const size_t ahead = PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
+  for (size_t r = 0; r < a.rows; ++r) {
+    const size_t offset = r * a.stride;
+    ForwardRow<Ops, Out, kStream>(x + offset, x + offset + ahead, a.gamma, a.beta, a.eps, a.cols,
+                                  y ? y + offset : nullptr,
+                                  a.mean ? a.mean + r : nullptr,
+                                  a.variance ? a.variance + r : nullptr,
+                                  a.rstd ? a.rstd + r : nullptr);
+  }
+  if constexpr (kStream) Ops::Fence();
+}
+
+template <typename Ops, typename Out, bool kStream>
+void BackwardRows(const normgrad::kernels::LayerNormBackwardArgs& a) {
+  const auto* x = static_cast<const typename Ops::In*>(a.x);
+  const auto* dy = static_cast<const typename Ops::In*>(a.dy);
+  auto* dx = static_cast<Out*>(a.dx);
+  // A prefetch never faults: reaching past the last row is harmless.
+  const size_t ahead = PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
+  for (size_t r = 0; r < a.rows; ++r) {
+    const size_t offset = r * a.stride;
+    const RowMeans means = BackwardRowMeans<Ops>(x + offset, dy + offset, a.gamma, a.mean[r],
+                                                 a.rstd[r], a.cols);
+    BackwardRowUpdate<Ops, Out, kStream>(x + offset, dy + offset, x + offset + ahead,
+                                         dy + offset + ahead, a.gamma, a.mean[r], a.rstd[r],
+                                         means, a.cols, dx + offset, a.acc_gamma, a.acc_beta);
+  }
+  if constexpr (kStream) Ops::Fence();
+}
+
+// The kernel entry points: the output type and store kind chosen per call.
+template <typename Ops>
+void ForwardKernel(const normgrad::kernels::LayerNormForwardArgs& a) {
+  using In = typename Ops::In;
+  if (a.f32_y) {
+    a.stream_y ? ForwardRows<Ops, float, true>(a) : ForwardRows<Ops, float, false>(a);
+  } else {
+    a.stream_y ? ForwardRows<Ops, In, true>(a) : ForwardRows<Ops, In, false>(a);
+  }
+}
+
+template <typename Ops>
+void BackwardKernel(const normgrad::kernels::LayerNormBackwardArgs& a) {
+  using In = typename Ops::In;
+  if (a.f32_dx) {
+    a.stream_dx ? BackwardRows<Ops, float, true>(a) : BackwardRows<Ops, float, false>(a);
+  } else {
+    a.stream_dx ? BackwardRows<Ops, In, true>(a) : BackwardRows<Ops, In, false>(a);
+  }
+}
+
+}  // namespace
