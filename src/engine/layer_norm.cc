@@ -15,10 +15,14 @@
 #include <vector>
 
 #include "engine/dispatch.h"
+#include "engine/parallel.h"
 #include "kernels/kernels.h"
 
 namespace normgrad {
 namespace {
+
+using engine::ParallelFor;
+using engine::WriteOutput;
 
 // Rows per block of the blocked order: a constant (as LayerNormGradBeta's),
 // so pd_gamma/pd_beta do not depend on the thread count.
@@ -61,19 +65,6 @@ void Record(const engine::Dispatch& dispatch, const char* api, LastRun run,
   }
 }
 
-// Runs body(i) for i in [0, n) on `threads` threads (inline when 1).
-template <typename Body>
-void ParallelFor(int threads, size_t n, const Body& body) {
-  if (threads <= 1 || n <= 1) {
-    for (size_t i = 0; i < n; ++i) body(i);
-    return;
-  }
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (long long i = 0; i < static_cast<long long>(n); ++i) {
-    body(static_cast<size_t>(i));
-  }
-}
-
 bool Streaming(Stores stores, size_t rows, size_t cols, DType out) {
   switch (stores) {
     case Stores::kPlain: return false;
@@ -97,21 +88,6 @@ const float* Widened(const kernels::Isa& isa, DType dtype, const void* src, size
     isa.widen_bf16(bits, buffer.data(), n);
   }
   return buffer.data();
-}
-
-void WriteOutput(const kernels::Isa& isa, DType out, const float* acc, size_t cols,
-                 void* dst) {
-  switch (out) {
-    case DType::kF32:
-      std::memcpy(dst, acc, cols * sizeof(float));
-      break;
-    case DType::kF16:
-      isa.narrow_f16(acc, static_cast<uint16_t*>(dst), cols);
-      break;
-    case DType::kBF16:
-      isa.narrow_bf16(acc, static_cast<uint16_t*>(dst), cols);
-      break;
-  }
 }
 
 // Element `i` of an array of `dtype`.

@@ -13,10 +13,14 @@
 #include <vector>
 
 #include "engine/dispatch.h"
+#include "engine/parallel.h"
 #include "kernels/kernels.h"
 
 namespace normgrad {
 namespace {
+
+using engine::ParallelFor;
+using engine::WriteOutput;
 
 // Rows per block of the blocked order. A constant (never derived from the
 // thread count), so results do not depend on how many threads run.
@@ -98,19 +102,6 @@ class ColumnSplit {
   size_t cols_, grains_, parts_;
 };
 
-// Runs body(i) for i in [0, n) on `threads` threads (inline when 1).
-template <typename Body>
-void ParallelFor(int threads, size_t n, const Body& body) {
-  if (threads <= 1 || n <= 1) {
-    for (size_t i = 0; i < n; ++i) body(i);
-    return;
-  }
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (long long i = 0; i < static_cast<long long>(n); ++i) {
-    body(static_cast<size_t>(i));
-  }
-}
-
 // Sequential order: every column summed row after row from zero; threads
 // split the columns, so each column keeps its order. acc = [gamma | beta].
 //
@@ -184,21 +175,6 @@ int RunBlocked(const kernels::Isa& isa, const Typed& in, size_t rows,
     }
   });
   return static_cast<int>(std::min<size_t>(items, threads));
-}
-
-void WriteOutput(const kernels::Isa& isa, DType out, const float* acc,
-                 size_t cols, void* dst) {
-  switch (out) {
-    case DType::kF32:
-      std::memcpy(dst, acc, cols * sizeof(float));
-      break;
-    case DType::kF16:
-      isa.narrow_f16(acc, static_cast<uint16_t*>(dst), cols);
-      break;
-    case DType::kBF16:
-      isa.narrow_bf16(acc, static_cast<uint16_t*>(dst), cols);
-      break;
-  }
 }
 
 // Argument errors; the message strings are built only on failure, so a

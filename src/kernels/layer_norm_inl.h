@@ -1,8 +1,8 @@
 // kernels/layer_norm_inl.h — the layer-norm forward and fused backward row
 // kernels shared by every instruction set, written once over an "Ops" policy
 // (as accumulate_inl.h). Included only by src/kernels/layer_norm_<isa>.cc,
-// each compiled for its own instruction set; everything here has internal
-// linkage.
+// each compiled for its own instruction set (and, for TreeSum16, by
+// scalar_ops_inl.h); everything here has internal linkage.
 //
 // The order of every float operation is fixed here, independent of the
 // vector width, so every instruction set gives the same bits

@@ -1,57 +1,17 @@
 // kernels/layer_norm_scalar.cc — the layer-norm kernels of the portable
 // instruction set "scalar": layer_norm_inl.h over plain C++ floats (one lane;
 // the compiler may still use the baseline vector unit, which keeps the bits).
-// Streaming stores are plain stores here.
+// Streaming stores are plain stores here; the Ops policies are
+// scalar_ops_inl.h's.
 #include <cstddef>
 #include <cstdint>
 
 #include "kernels/kernels.h"
 #include "kernels/layer_norm_inl.h"
+#include "kernels/scalar_ops_inl.h"
 #include "normgrad/float16.h"
 
 namespace normgrad::kernels {
-namespace {
-
-struct ScalarF32 {
-  using In = float;
-  using Vec = float;
-  static constexpr size_t kLanes = 1;
-  static Vec Zero() { return 0.0f; }
-  static Vec Set1(float v) { return v; }
-  static float ToFloat(float v) { return v; }
-  static float FromFloat(float v) { return v; }
-  static Vec Load(const float* p) { return *p; }
-  static Vec LoadF32(const float* p) { return *p; }
-  static void StoreF32(float* p, Vec v) { *p = v; }
-  static void StreamF32(float* p, Vec v) { *p = v; }
-  static void Store(float* p, Vec v) { *p = v; }
-  static void Stream(float* p, Vec v) { *p = v; }
-  static void Fence() {}
-  static float Sum16(float* lanes) { return TreeSum16(lanes); }
-  static Vec Add(Vec a, Vec b) { return a + b; }
-  static Vec Sub(Vec a, Vec b) { return a - b; }
-  static Vec Mul(Vec a, Vec b) { return a * b; }
-};
-
-struct ScalarF16 : ScalarF32 {
-  using In = uint16_t;
-  static float ToFloat(uint16_t v) { return bits::HalfToFloat(v); }
-  static uint16_t FromFloat(float v) { return bits::FloatToHalf(v); }
-  static Vec Load(const uint16_t* p) { return ToFloat(*p); }
-  static void Store(uint16_t* p, Vec v) { *p = FromFloat(v); }
-  static void Stream(uint16_t* p, Vec v) { *p = FromFloat(v); }
-};
-
-struct ScalarBF16 : ScalarF32 {
-  using In = uint16_t;
-  static float ToFloat(uint16_t v) { return bits::Bfloat16ToFloat(v); }
-  static uint16_t FromFloat(float v) { return bits::FloatToBfloat16(v); }
-  static Vec Load(const uint16_t* p) { return ToFloat(*p); }
-  static void Store(uint16_t* p, Vec v) { *p = FromFloat(v); }
-  static void Stream(uint16_t* p, Vec v) { *p = FromFloat(v); }
-};
-
-}  // namespace
 
 LayerNormKernels ScalarLayerNormKernels() {
   return {ForwardKernel<ScalarF32>,  ForwardKernel<ScalarF16>,

@@ -6,34 +6,11 @@
 
 #include "kernels/accumulate_inl.h"
 #include "kernels/kernels.h"
+#include "kernels/scalar_ops_inl.h"
 #include "normgrad/float16.h"
 
 namespace normgrad::kernels {
 namespace {
-
-struct ScalarF32 {
-  using In = float;
-  using Vec = float;
-  static constexpr size_t kLanes = 1;
-  static float ToFloat(float v) { return v; }
-  static Vec Load(const float* p) { return *p; }
-  static Vec LoadF32(const float* p) { return *p; }
-  static void StoreF32(float* p, Vec v) { *p = v; }
-  static Vec Add(Vec a, Vec b) { return a + b; }
-  static Vec Mul(Vec a, Vec b) { return a * b; }
-};
-
-struct ScalarF16 : ScalarF32 {
-  using In = uint16_t;
-  static float ToFloat(uint16_t v) { return bits::HalfToFloat(v); }
-  static Vec Load(const uint16_t* p) { return bits::HalfToFloat(*p); }
-};
-
-struct ScalarBF16 : ScalarF32 {
-  using In = uint16_t;
-  static float ToFloat(uint16_t v) { return bits::Bfloat16ToFloat(v); }
-  static Vec Load(const uint16_t* p) { return bits::Bfloat16ToFloat(*p); }
-};
 
 void Add(float* dst, const float* src, size_t n) {
   for (size_t i = 0; i < n; ++i) dst[i] = dst[i] + src[i];

@@ -6,7 +6,7 @@
 // of spec §6, and the host tiling feeding the kernel.
 //
 // The oracles here — MakeTiling (spec §4), Spec3Sums (spec §3) and the half
-// conversions HalfBitsToFloat / RoundToHalf — are written for these tests
+// conversions HalfBitsToFloat / RoundToHalf (compat_test.h) — are written for these tests
 // from the spec and share no code with src/.
 //
 // Extending: a new shape or scratch size is a row of kFloatCases/kHalfCases
@@ -38,51 +38,16 @@ using AscendC::LocalTensor;
 using AscendC::TBuf;
 using AscendC::TPipe;
 using AscendC::TPosition;
+using compat_test::BitsFloat;
 using compat_test::FailsWith;
+using compat_test::FloatBits;
+using compat_test::HalfBitsToFloat;
 using compat_test::ProfileScope;
+using compat_test::RoundToHalf;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
-// ---- Spec transcriptions (test-side) ----------------------------------------
-
-uint32_t FloatBits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-float BitsFloat(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-
 // binary16 bits → value, by the definition of the format.
-float HalfBitsToFloat(uint16_t h) {
-  const int exponent = (h >> 10) & 31;
-  const int mantissa = h & 1023;
-  const float sign = (h & 0x8000) != 0 ? -1.0f : 1.0f;
-  if (exponent == 31) return mantissa != 0 ? NAN : sign * INFINITY;
-  if (exponent == 0)
-    return sign * std::ldexp(static_cast<float>(mantissa), -24);
-  return sign * std::ldexp(static_cast<float>(mantissa + 1024), exponent - 25);
-}
-
-// The half value nearest to x, ties to even, as a float: ±inf beyond the
-// range, or ±65504 when saturating (Ascend 950).
-float RoundToHalf(float x, bool saturate) {
-  if (std::isnan(x) || x == 0.0f) return x;
-  if (std::isinf(x)) return saturate ? std::copysign(65504.0f, x) : x;
-  const double a = std::fabs(static_cast<double>(x));
-  int e2 = 0;
-  std::frexp(a, &e2);                          // a in [2^(e2-1), 2^e2)
-  const int exponent = std::max(e2 - 1, -14);  // subnormals share 2^-14's
-  const double quantum = std::ldexp(1.0, exponent - 10);
-  double r = std::nearbyint(a / quantum) * quantum;  // round half to even
-  if (r > 65504.0) r = saturate ? 65504.0 : INFINITY;
-  return static_cast<float>(std::copysign(r, static_cast<double>(x)));
-}
-
 // Spec §4, steps 1–6, for the kernel-side struct.
 LayerNormGradBetaTiling MakeTiling(uint32_t b, uint32_t s, uint32_t h,
                                    uint32_t stack_bytes, uint32_t type_size) {
@@ -140,17 +105,7 @@ void Spec3Sums(const std::vector<float>& dy, const std::vector<float>& res,
   }
 }
 
-uint32_t Seed() {
-  static const uint32_t seed = [] {
-    const char* env = std::getenv("NORMGRAD_SEED");
-    const uint32_t s =
-        env != nullptr ? static_cast<uint32_t>(std::strtoul(env, nullptr, 10))
-                       : 20250101u;
-    std::printf("[   SEED   ] %u (NORMGRAD_SEED overrides)\n", s);
-    return s;
-  }();
-  return seed;
-}
+uint32_t Seed() { return compat_test::Seed<20250101u>(); }
 
 // ---- Kernel-side setup
 // -------------------------------------------------------
@@ -158,9 +113,7 @@ uint32_t Seed() {
 // Inputs and outputs in TBufs in the order dy, res, gamma, beta, scratch
 // (each at a multiple of 32), and raw access to their bits.
 template <typename T>
-struct Tensors {
-  using Bits = std::conditional_t<std::is_same_v<T, float>, uint32_t, uint16_t>;
-
+struct Tensors : compat_test::TensorBits<T> {
   Tensors(uint32_t bsh, uint32_t h, uint32_t scratch_bytes) {
     pipe.InitBuffer(dy_buf, bsh * sizeof(T));
     pipe.InitBuffer(res_buf, bsh * sizeof(T));
@@ -174,17 +127,6 @@ struct Tensors {
       pipe.InitBuffer(tmp_buf, scratch_bytes);
       tmp = tmp_buf.template Get<uint8_t>();
     }
-  }
-
-  static void Write(const LocalTensor<T>& t, const std::vector<Bits>& bits) {
-    std::memcpy(static_cast<void*>(t.GetPhyAddr()), bits.data(),
-                bits.size() * sizeof(Bits));
-  }
-  static std::vector<Bits> Read(const LocalTensor<T>& t, size_t n) {
-    std::vector<Bits> bits(n);
-    std::memcpy(bits.data(), static_cast<const void*>(t.GetPhyAddr()),
-                n * sizeof(Bits));
-    return bits;
   }
 
   TPipe pipe;

@@ -24,12 +24,16 @@
 #include <vector>
 
 #include "tiling/tiling_api.h"
+#include "tiling_test_util.h"
 
 namespace {
 
 using KernelTiling = AscendC::tiling::LayerNormTiling;
 using HostTiling = optiling::LayerNormTiling;
 using Words = std::array<uint32_t, 25>;  // the uint32 fields, struct order
+using tiling_test::CaseName;
+using tiling_test::ExpectOneMessage;
+using tiling_test::Garbage;
 
 constexpr uint32_t kHalf = 2;
 constexpr uint32_t kFloat = 4;
@@ -87,23 +91,10 @@ Saved SavedOf(const HostTiling& t) {
   return s;
 }
 
-// A kernel struct with every byte non-zero, as if it held an earlier tiling.
-KernelTiling Garbage() {
-  KernelTiling t;
-  std::memset(static_cast<void*>(&t), 0xA5, sizeof(t));
-  return t;
-}
-
 bool AllZero(const Saved& s) {
   return s.last_dim_value_back_bits == 0 &&
          std::all_of(s.words.begin(), s.words.end(),
                      [](uint32_t v) { return v == 0; });
-}
-
-// Test names for the parameterized tables: each row's `name`.
-template <typename Case>
-std::string CaseName(const testing::TestParamInfo<Case>& param_info) {
-  return param_info.param.name;
 }
 
 // ---------------------------------------------------------------------------
@@ -221,7 +212,7 @@ void ExpectFields(const Saved& got, const TilingCase& c,
 TEST_P(LayerNormTilingTable, BothOverloadsGiveTheExpectedFields) {
   const TilingCase& c = GetParam();
   const ge::Shape shape(c.dims);
-  KernelTiling kernel = Garbage();
+  KernelTiling kernel = Garbage<KernelTiling>();
   HostTiling host;
   testing::internal::CaptureStderr();
   AscendC::GetLayerNormNDTilingInfo(shape, c.stack_bytes, c.type_size, c.reuse,
@@ -509,19 +500,9 @@ const BadCase kBadTilingCases[] = {
 
 class LayerNormBadTiling : public testing::TestWithParam<BadCase> {};
 
-void ExpectOneMessage(const std::string& err, const char* function,
-                      const std::vector<std::string>& must_contain) {
-  EXPECT_NE(err.find(function), std::string::npos) << err;
-  for (const std::string& s : must_contain) {
-    EXPECT_NE(err.find(s), std::string::npos)
-        << "missing \"" << s << "\" in " << err;
-  }
-  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-}
-
 TEST_P(LayerNormBadTiling, KernelOverloadMessageAndZeroedStruct) {
   const BadCase& c = GetParam();
-  KernelTiling t = Garbage();
+  KernelTiling t = Garbage<KernelTiling>();
   testing::internal::CaptureStderr();
   AscendC::GetLayerNormNDTilingInfo(c.shape, c.stack_bytes, c.type_size, false,
                                     t);

@@ -23,14 +23,20 @@
 #include <string>
 #include <vector>
 
+#include "compat_test.h"
 #include "normgrad_ascendc/profile.h"
 #include "tiling/tiling_api.h"
+#include "tiling_test_util.h"
 
 namespace {
 
 using KernelTiling = AscendC::tiling::LayerNormGradTiling;
 using HostTiling = optiling::LayerNormGradTiling;
 using Words = std::array<uint32_t, 30>;
+using compat_test::ProfileScope;
+using tiling_test::CaseName;
+using tiling_test::ExpectOneMessage;
+using tiling_test::Garbage;
 using normgrad_ascendc::Profile;
 
 constexpr uint32_t kHalf = 2;
@@ -55,21 +61,6 @@ constexpr uint32_t kInv16 = 0x3D800000, kTwoInv16 = 0x3E000000;
 constexpr uint32_t kInv32 = 0x3D000000, kTwoInv32 = 0x3D800000;
 constexpr uint32_t kInv48 = 0x3CAAAAAB, kTwoInv48 = 0x3D2AAAAB;
 
-// Sets the process profile for the scope's lifetime, then restores it.
-class ProfileScope {
- public:
-  explicit ProfileScope(Profile profile)
-      : previous_(normgrad_ascendc::CurrentProfile()) {
-    normgrad_ascendc::SetProfile(profile);
-  }
-  ~ProfileScope() { normgrad_ascendc::SetProfile(previous_); }
-  ProfileScope(const ProfileScope&) = delete;
-  ProfileScope& operator=(const ProfileScope&) = delete;
-
- private:
-  Profile previous_;
-};
-
 // The 120 bytes of a kernel struct as its 30 words (independent of src/).
 Words WordsOf(const KernelTiling& t) {
   Words w;
@@ -84,13 +75,6 @@ Words WordsOf(const HostTiling& t) {
   return w;
 }
 
-// A kernel struct with every byte non-zero, as if it held an earlier tiling.
-KernelTiling Garbage() {
-  KernelTiling t;
-  std::memset(static_cast<void*>(&t), 0xA5, sizeof(t));
-  return t;
-}
-
 bool AllZero(const Words& w) {
   return std::all_of(w.begin(), w.end(), [](uint32_t v) { return v == 0; });
 }
@@ -100,12 +84,6 @@ void ExpectFields(const Words& got, const Words& expected,
   for (size_t i = 0; i < 30; ++i) {
     EXPECT_EQ(got[i], expected[i]) << what << ": field " << kFieldNames[i];
   }
-}
-
-// Test names for the parameterized tables: each row's `name`.
-template <typename Case>
-std::string CaseName(const testing::TestParamInfo<Case>& param_info) {
-  return param_info.param.name;
 }
 
 // ---------------------------------------------------------------------------
@@ -322,7 +300,7 @@ TEST_P(LayerNormGradTilingTable, BothOverloadsGiveTheExpectedFields) {
   const TilingCase& c = GetParam();
   ProfileScope profile(c.profile);
   const ge::Shape shape(c.dims);
-  KernelTiling kernel = Garbage();
+  KernelTiling kernel = Garbage<KernelTiling>();
   HostTiling host;
   testing::internal::CaptureStderr();
   AscendC::GetLayerNormGradNDTilingInfo(shape, c.stack_bytes, c.type_size,
@@ -566,20 +544,10 @@ const BadCase kBadTilingCases[] = {
 
 class LayerNormGradBadTiling : public testing::TestWithParam<BadCase> {};
 
-void ExpectOneMessage(const std::string& err, const char* function,
-                      const std::vector<std::string>& must_contain) {
-  EXPECT_NE(err.find(function), std::string::npos) << err;
-  for (const std::string& s : must_contain) {
-    EXPECT_NE(err.find(s), std::string::npos)
-        << "missing \"" << s << "\" in " << err;
-  }
-  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-}
-
 TEST_P(LayerNormGradBadTiling, KernelOverloadMessageAndZeroedStruct) {
   const BadCase& c = GetParam();
   ProfileScope profile(Profile::kA2);
-  KernelTiling t = Garbage();
+  KernelTiling t = Garbage<KernelTiling>();
   testing::internal::CaptureStderr();
   AscendC::GetLayerNormGradNDTilingInfo(c.shape, c.stack_bytes, c.type_size,
                                         c.reuse, t);

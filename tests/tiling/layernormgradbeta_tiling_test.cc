@@ -23,12 +23,16 @@
 #include <vector>
 
 #include "tiling/tiling_api.h"
+#include "tiling_test_util.h"
 
 namespace {
 
 using KernelTiling = AscendC::tiling::LayerNormGradBetaTiling;
 using HostTiling = optiling::LayerNormGradBetaTiling;
 using Words = std::array<uint32_t, 20>;
+using tiling_test::CaseName;
+using tiling_test::ExpectOneMessage;
+using tiling_test::Garbage;
 
 constexpr uint32_t kHalf = 2;
 constexpr uint32_t kFloat = 4;
@@ -69,25 +73,12 @@ Words WordsOf(const HostTiling& t) {
   return w;
 }
 
-// A kernel struct with every byte non-zero, as if it held an earlier tiling.
-KernelTiling Garbage() {
-  KernelTiling t;
-  std::memset(static_cast<void*>(&t), 0xA5, sizeof(t));
-  return t;
-}
-
 // A host tiling holding the valid tiling of [2,4,16,16] float, min scratch.
 HostTiling ValidHost() {
   HostTiling t;
   AscendC::GetLayerNormGradBetaNDTilingInfo(ge::Shape({2, 4, 16, 16}), 128,
                                             kFloat, false, t);
   return t;
-}
-
-// Test names for the parameterized tables: each row's `name`.
-template <typename Case>
-std::string CaseName(const testing::TestParamInfo<Case>& param_info) {
-  return param_info.param.name;
 }
 
 bool AllZero(const Words& w) {
@@ -276,7 +267,7 @@ TEST_P(TilingTable, BothOverloadsGiveTheExpectedFields) {
   const TilingCase& c = GetParam();
   const ge::Shape shape(c.dims);
   for (bool reuse : {false, true}) {  // isReuseSource never changes a tiling
-    KernelTiling kernel = Garbage();
+    KernelTiling kernel = Garbage<KernelTiling>();
     HostTiling host;
     testing::internal::CaptureStderr();
     AscendC::GetLayerNormGradBetaNDTilingInfo(shape, c.stack_bytes, c.type_size,
@@ -488,19 +479,9 @@ const BadCase kBadTilingCases[] = {
 
 class BadTiling : public testing::TestWithParam<BadCase> {};
 
-void ExpectOneMessage(const std::string& err, const char* function,
-                      const std::vector<std::string>& must_contain) {
-  EXPECT_NE(err.find(function), std::string::npos) << err;
-  for (const std::string& s : must_contain) {
-    EXPECT_NE(err.find(s), std::string::npos)
-        << "missing \"" << s << "\" in " << err;
-  }
-  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-}
-
 TEST_P(BadTiling, KernelOverloadMessageAndZeroedStruct) {
   const BadCase& c = GetParam();
-  KernelTiling t = Garbage();
+  KernelTiling t = Garbage<KernelTiling>();
   testing::internal::CaptureStderr();
   AscendC::GetLayerNormGradBetaNDTilingInfo(c.shape, c.stack_bytes, c.type_size,
                                             false, t);

@@ -7,10 +7,7 @@
 // Every input is checked before any output is written; the three outputs
 // are written to temporary files and renamed into place together, so an
 // error leaves no new or partial output file.
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,7 +15,6 @@
 #include "dims.h"
 #include "inputs.h"
 #include "normgrad/layer_norm.h"
-#include "npy.h"
 
 namespace normgrad::cli {
 namespace {
@@ -72,39 +68,22 @@ int RunBackward(const BackwardOptions& o) {
   p.threads = o.threads;
   // Timed as the median of a few runs: the first also starts the threads.
   // The results are the same bits every time.
-  std::vector<double> times;
-  for (int i = 0; i < kTimedRuns; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    s = LayerNormBackward(p);
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (!s.ok()) return Fail(kCommand, s.message());
-  }
-  std::sort(times.begin(), times.end());
-  const double seconds = times[kTimedRuns / 2];
+  double seconds = 0;
+  s = TimeMedian(kTimedRuns, [&] { return LayerNormBackward(p); }, &seconds);
+  if (!s.ok()) return Fail(kCommand, s.message());
   const RunInfo info = LastLayerNormRunInfo();
 
-  const std::filesystem::path out_dir(o.out);
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return Fail(kCommand, "cannot create --out " + o.out + ": " + ec.message());
-  const char* extension = in.npy ? ".npy" : ".bin";
-  auto header = [&](const std::vector<uint64_t>& shape) {
-    return in.npy ? MakeNpyHeader(NpyDescr(in.dtype), shape) : std::string();
-  };
-  const std::string dx_path = (out_dir / (std::string("dx") + extension)).string();
-  const std::string gamma_path = (out_dir / (std::string("pd_gamma") + extension)).string();
-  const std::string beta_path = (out_dir / (std::string("pd_beta") + extension)).string();
-  s = WriteFilesAtomically({{dx_path, header(in.shape), dx.data(), dx.size()},
-                            {gamma_path, header({in.cols}), pd_gamma.data(), pd_gamma.size()},
-                            {beta_path, header({in.cols}), pd_beta.data(), pd_beta.size()}});
+  std::vector<std::string> paths;
+  s = WriteOutputs(o.out, in.npy, in.dtype,
+                   {{"dx", in.shape, dx.data(), dx.size()},
+                    {"pd_gamma", {in.cols}, pd_gamma.data(), pd_gamma.size()},
+                    {"pd_beta", {in.cols}, pd_beta.data(), pd_beta.size()}},
+                   &paths);
   if (!s.ok()) return Fail(kCommand, s.message());
 
   const double moved = static_cast<double>((3 * in.rows * in.cols + 3 * in.cols) * size);
   std::printf("normgrad backward: %s, %s, %s\n", o.x.c_str(), o.dy.c_str(), o.gamma.c_str());
-  std::printf("  shape      %s (rows %llu, H %llu)\n", FormatDims(in.shape).c_str(),
-              static_cast<unsigned long long>(in.rows),
-              static_cast<unsigned long long>(in.cols));
+  PrintShape(in.shape, in.rows, in.cols);
   std::printf("  dtype      %s\n", DTypeName(in.dtype));
   std::printf("  eps        %g\n", static_cast<double>(eps));
   std::printf("  order      %s\n", OrderName(p.order));
@@ -114,8 +93,8 @@ int RunBackward(const BackwardOptions& o) {
               kTimedRuns);
   std::printf("  bandwidth  %.1f GB/s (x, dy, gamma read; dx, pd_gamma, pd_beta written)\n",
               seconds > 0 ? moved / seconds / 1e9 : 0.0);
-  std::printf("  wrote      %s, %s, %s\n", dx_path.c_str(), gamma_path.c_str(),
-              beta_path.c_str());
+  std::printf("  wrote      %s, %s, %s\n", paths[0].c_str(), paths[1].c_str(),
+              paths[2].c_str());
   return 0;
 }
 

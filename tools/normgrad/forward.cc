@@ -6,11 +6,8 @@
 // Every input is checked before any output is written; the outputs are
 // written to temporary files and renamed into place together, so an error
 // leaves no new or partial output file.
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -19,7 +16,6 @@
 #include "inputs.h"
 #include "normgrad/convert.h"
 #include "normgrad/layer_norm.h"
-#include "npy.h"
 
 namespace normgrad::cli {
 namespace {
@@ -69,43 +65,25 @@ int RunForward(const ForwardOptions& o) {
   p.variance = variance.data();
   p.threads = o.threads;
   // Timed as the median of a few runs: the first also starts the threads.
-  std::vector<double> times;
-  for (int i = 0; i < kTimedRuns; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    s = LayerNormForward(p);
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (!s.ok()) return Fail(kCommand, s.message());
-  }
-  std::sort(times.begin(), times.end());
-  const double seconds = times[kTimedRuns / 2];
+  double seconds = 0;
+  s = TimeMedian(kTimedRuns, [&] { return LayerNormForward(p); }, &seconds);
+  if (!s.ok()) return Fail(kCommand, s.message());
   const RunInfo info = LastLayerNormRunInfo();
 
-  const std::filesystem::path out_dir(o.out);
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return Fail(kCommand, "cannot create --out " + o.out + ": " + ec.message());
-  const char* extension = in.npy ? ".npy" : ".bin";
-  auto header = [&](const std::vector<uint64_t>& shape) {
-    return in.npy ? MakeNpyHeader(NpyDescr(in.dtype), shape) : std::string();
-  };
   const std::vector<uint64_t> stats_shape(in.shape.begin(), in.shape.end() - 1);
   const std::vector<unsigned char> mean_out = InType(in.dtype, mean);
   const std::vector<unsigned char> variance_out = InType(in.dtype, variance);
-  const std::string y_path = (out_dir / (std::string("y") + extension)).string();
-  const std::string mean_path = (out_dir / (std::string("mean") + extension)).string();
-  const std::string variance_path = (out_dir / (std::string("variance") + extension)).string();
-  s = WriteFilesAtomically(
-      {{y_path, header(in.shape), y.data(), y.size()},
-       {mean_path, header(stats_shape), mean_out.data(), mean_out.size()},
-       {variance_path, header(stats_shape), variance_out.data(), variance_out.size()}});
+  std::vector<std::string> paths;
+  s = WriteOutputs(o.out, in.npy, in.dtype,
+                   {{"y", in.shape, y.data(), y.size()},
+                    {"mean", stats_shape, mean_out.data(), mean_out.size()},
+                    {"variance", stats_shape, variance_out.data(), variance_out.size()}},
+                   &paths);
   if (!s.ok()) return Fail(kCommand, s.message());
 
   const double moved = static_cast<double>((2 * in.rows * in.cols + 2 * in.cols) * size);
   std::printf("normgrad forward: %s, %s, %s\n", o.x.c_str(), o.gamma.c_str(), o.beta.c_str());
-  std::printf("  shape      %s (rows %llu, H %llu)\n", FormatDims(in.shape).c_str(),
-              static_cast<unsigned long long>(in.rows),
-              static_cast<unsigned long long>(in.cols));
+  PrintShape(in.shape, in.rows, in.cols);
   std::printf("  dtype      %s\n", DTypeName(in.dtype));
   std::printf("  eps        %g\n", static_cast<double>(p.eps));
   std::printf("  impl       %s, %d thread%s\n", info.impl.c_str(), info.threads,
@@ -113,8 +91,8 @@ int RunForward(const ForwardOptions& o) {
   std::printf("  time       %.3f ms (median of %d runs)\n", seconds * 1e3, kTimedRuns);
   std::printf("  bandwidth  %.1f GB/s (x, gamma, beta read; y written)\n",
               seconds > 0 ? moved / seconds / 1e9 : 0.0);
-  std::printf("  wrote      %s, %s, %s\n", y_path.c_str(), mean_path.c_str(),
-              variance_path.c_str());
+  std::printf("  wrote      %s, %s, %s\n", paths[0].c_str(), paths[1].c_str(),
+              paths[2].c_str());
   return 0;
 }
 

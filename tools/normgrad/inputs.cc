@@ -3,6 +3,9 @@
 // follow `normgrad run`'s for the same mistakes.
 #include "inputs.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <system_error>
@@ -11,7 +14,6 @@
 #include "npy.h"
 
 namespace normgrad::cli {
-namespace {
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
@@ -24,7 +26,6 @@ DType DTypeFromName(const std::string& name) {
   return DType::kF32;
 }
 
-// The dtype of a .npy input, given what --dtype says (empty: not given).
 Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& dtype_arg,
                 DType* dtype) {
   const std::string what = path + " has dtype '" + h.descr + "'";
@@ -57,6 +58,23 @@ Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& 
   }
   return Status::Ok();
 }
+
+Status BinProblem(const std::vector<uint64_t>& shape_arg, const std::string& dtype_arg,
+                  DType* dtype, uint64_t* rows, uint64_t* cols) {
+  if (shape_arg.empty() || dtype_arg.empty()) {
+    return Status::Error(".bin inputs are raw data: --shape B,S,H and --dtype are required");
+  }
+  *dtype = DTypeFromName(dtype_arg);
+  *rows = shape_arg[0] * shape_arg[1];  // ParseDims: the product fits
+  *cols = shape_arg[2];
+  if (*rows * *cols > std::numeric_limits<uint64_t>::max() / SizeOf(*dtype)) {
+    return Status::Error("--shape " + FormatDims(shape_arg) + " is too large: its size in "
+                         "bytes does not fit in 64 bits");
+  }
+  return Status::Ok();
+}
+
+namespace {
 
 Status CheckNpyInputs(const std::vector<InputSpec>& specs,
                       const std::vector<uint64_t>& shape_arg, const std::string& dtype_arg,
@@ -110,22 +128,14 @@ Status CheckNpyInputs(const std::vector<InputSpec>& specs,
 Status CheckBinInputs(const std::vector<InputSpec>& specs,
                       const std::vector<uint64_t>& shape_arg, const std::string& dtype_arg,
                       Inputs* in, std::vector<uint64_t>* offsets) {
-  if (shape_arg.empty() || dtype_arg.empty()) {
-    return Status::Error(".bin inputs are raw data: --shape B,S,H and --dtype are required");
-  }
-  in->dtype = DTypeFromName(dtype_arg);
+  Status s = BinProblem(shape_arg, dtype_arg, &in->dtype, &in->rows, &in->cols);
+  if (!s.ok()) return s;
   in->shape = shape_arg;
-  in->rows = shape_arg[0] * shape_arg[1];  // ParseDims: the product fits
-  in->cols = shape_arg[2];
   const uint64_t elements = in->rows * in->cols;
-  if (elements > std::numeric_limits<uint64_t>::max() / SizeOf(in->dtype)) {
-    return Status::Error("--shape " + FormatDims(shape_arg) + " is too large: its size in "
-                         "bytes does not fit in 64 bits");
-  }
   for (const InputSpec& spec : specs) {
     const uint64_t bytes = (spec.matrix ? elements : in->cols) * SizeOf(in->dtype);
     uint64_t size = 0;
-    Status s = RegularFileSize(spec.path, &size);
+    s = RegularFileSize(spec.path, &size);
     if (!s.ok()) return s;
     if (size != bytes) {
       return Status::Error(spec.path + " has " + std::to_string(size) + " bytes, but " +
@@ -192,6 +202,42 @@ Status CheckOutputDirectory(const std::string& out) {
     return Status::Error("--out " + out + " exists and is not a directory");
   }
   return Status::Ok();
+}
+
+Status TimeMedian(int runs, const std::function<Status()>& run, double* seconds) {
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    Status s = run();
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!s.ok()) return s;
+  }
+  std::sort(times.begin(), times.end());
+  *seconds = times[runs / 2];
+  return Status::Ok();
+}
+
+Status WriteOutputs(const std::string& out, bool npy, DType dtype,
+                    const std::vector<OutputSpec>& outputs, std::vector<std::string>* paths) {
+  const std::filesystem::path out_dir(out);
+  std::error_code ec;
+  std::filesystem::create_directories(out_dir, ec);
+  if (ec) return Status::Error("cannot create --out " + out + ": " + ec.message());
+  const char* extension = npy ? ".npy" : ".bin";
+  std::vector<OutputFile> files;
+  paths->clear();
+  for (const OutputSpec& o : outputs) {
+    paths->push_back((out_dir / (std::string(o.name) + extension)).string());
+    files.push_back({paths->back(), npy ? MakeNpyHeader(NpyDescr(dtype), o.shape) : "",
+                     o.data, o.size});
+  }
+  return WriteFilesAtomically(files);
+}
+
+void PrintShape(const std::vector<uint64_t>& shape, uint64_t rows, uint64_t cols) {
+  std::printf("  shape      %s (rows %llu, H %llu)\n", FormatDims(shape).c_str(),
+              static_cast<unsigned long long>(rows), static_cast<unsigned long long>(cols));
 }
 
 }  // namespace normgrad::cli

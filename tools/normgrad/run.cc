@@ -5,16 +5,14 @@
 // Every input is checked before any output is written; the two outputs are
 // written to temporary files and renamed into place together, so an error
 // leaves no new or partial output file.
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "commands.h"
 #include "dims.h"
+#include "inputs.h"
 #include "normgrad/layer_norm_grad_beta.h"
 #include "npy.h"
 
@@ -24,64 +22,8 @@ namespace {
 constexpr const char* kCommand = "run";
 constexpr int kTimedRuns = 3;
 
-bool EndsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-DType DTypeFromName(const std::string& name) {
-  if (name == "half") return DType::kF16;
-  if (name == "bfloat16") return DType::kBF16;
-  return DType::kF32;
-}
-
-// The .npy type string normgrad writes for each dtype; bf16 travels as its
-// raw bits in uint16, since numpy has no bfloat16.
-const char* NpyDescr(DType dtype) {
-  switch (dtype) {
-    case DType::kF32: return "<f4";
-    case DType::kF16: return "<f2";
-    case DType::kBF16: return "<u2";
-  }
-  return "";
-}
-
-// The dtype of a .npy input, given what --dtype says (empty: not given).
-Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& dtype_arg,
-                DType* dtype) {
-  const std::string what = path + " has dtype '" + h.descr + "'";
-  if (h.byte_order == '>' && h.item_size > 1) {
-    return Status::Error(what + ", which is big-endian; normgrad reads little-endian "
-                         "data (convert with a.astype(a.dtype.newbyteorder('<')))");
-  }
-  if (h.kind == 'f' && h.item_size == 4) {
-    *dtype = DType::kF32;
-  } else if (h.kind == 'f' && h.item_size == 2) {
-    *dtype = DType::kF16;
-  } else if (h.kind == 'u' && h.item_size == 2) {
-    if (dtype_arg != "bfloat16") {
-      return Status::Error(what + " (uint16); if it holds raw bfloat16 bits, pass "
-                           "--dtype bfloat16 (numpy has no bfloat16: bf16 travels as '<u2')");
-    }
-    *dtype = DType::kBF16;
-  } else {
-    return Status::Error(what + ", which is not supported: the inputs must be float32 "
-                         "('<f4'), float16 ('<f2') or bfloat16 bits ('<u2' with --dtype "
-                         "bfloat16)");
-  }
-  if (!dtype_arg.empty() && DTypeFromName(dtype_arg) != *dtype) {
-    return Status::Error("--dtype " + dtype_arg + " does not agree with " + what + " (" +
-                         DTypeName(*dtype) + ")");
-  }
-  if (h.fortran_order) {
-    return Status::Error(path + " is in Fortran (column-major) order, which is not "
-                         "supported; save it with np.ascontiguousarray(a)");
-  }
-  return Status::Ok();
-}
-
 // The problem as the inputs describe it, checked.
-struct Inputs {
+struct RunInputs {
   bool npy = false;
   DType dtype = DType::kF32;
   std::vector<uint64_t> shape;  // as given: the .npy shape or --shape
@@ -92,7 +34,7 @@ struct Inputs {
 };
 
 Status CheckNpyInputs(const RunOptions& o, const std::vector<uint64_t>& shape_arg,
-                      Inputs* in) {
+                      RunInputs* in) {
   NpyHeader dy, res;
   Status s = ReadNpyHeader(o.dy, &dy);
   if (!s.ok()) return s;
@@ -134,23 +76,14 @@ Status CheckNpyInputs(const RunOptions& o, const std::vector<uint64_t>& shape_ar
 }
 
 Status CheckBinInputs(const RunOptions& o, const std::vector<uint64_t>& shape_arg,
-                      Inputs* in) {
-  if (shape_arg.empty() || o.dtype.empty()) {
-    return Status::Error(".bin inputs are raw data: --shape B,S,H and --dtype are required");
-  }
-  in->dtype = DTypeFromName(o.dtype);
+                      RunInputs* in) {
+  Status s = BinProblem(shape_arg, o.dtype, &in->dtype, &in->rows, &in->cols);
+  if (!s.ok()) return s;
   in->shape = shape_arg;
-  in->rows = shape_arg[0] * shape_arg[1];  // ParseDims: the product fits
-  in->cols = shape_arg[2];
-  const uint64_t elements = in->rows * in->cols;
-  if (elements > std::numeric_limits<uint64_t>::max() / SizeOf(in->dtype)) {
-    return Status::Error("--shape " + FormatDims(shape_arg) + " is too large: its size in "
-                         "bytes does not fit in 64 bits");
-  }
-  const uint64_t bytes = elements * SizeOf(in->dtype);
+  const uint64_t bytes = in->rows * in->cols * SizeOf(in->dtype);
   for (const std::string& path : {o.dy, o.res}) {
     uint64_t size = 0;
-    Status s = RegularFileSize(path, &size);
+    s = RegularFileSize(path, &size);
     if (!s.ok()) return s;
     if (size != bytes) {
       return Status::Error(path + " has " + std::to_string(size) + " bytes, but --shape " +
@@ -161,7 +94,7 @@ Status CheckBinInputs(const RunOptions& o, const std::vector<uint64_t>& shape_ar
   return Status::Ok();
 }
 
-Status CheckInputs(const RunOptions& o, Inputs* in) {
+Status CheckInputs(const RunOptions& o, RunInputs* in) {
   for (const std::string& path : {o.dy, o.res}) {
     if (!EndsWith(path, ".npy") && !EndsWith(path, ".bin")) {
       return Status::Error(path + ": unknown file type; inputs are .npy or raw .bin files");
@@ -194,14 +127,11 @@ Status CheckInputs(const RunOptions& o, Inputs* in) {
 }  // namespace
 
 int RunRun(const RunOptions& o) {
-  Inputs in;
+  RunInputs in;
   Status s = CheckInputs(o, &in);
   if (!s.ok()) return Fail(kCommand, s.message());
-  const std::filesystem::path out_dir(o.out);
-  std::error_code ec;
-  if (std::filesystem::exists(out_dir, ec) && !std::filesystem::is_directory(out_dir, ec)) {
-    return Fail(kCommand, "--out " + o.out + " exists and is not a directory");
-  }
+  s = CheckOutputDirectory(o.out);
+  if (!s.ok()) return Fail(kCommand, s.message());
 
   const uint64_t input_bytes = in.rows * in.cols * SizeOf(in.dtype);
   std::vector<unsigned char> dy, res;
@@ -223,33 +153,21 @@ int RunRun(const RunOptions& o) {
   p.threads = o.threads;
   // Timed as the median of a few runs: the first also starts the threads.
   // The results are the same bits every time.
-  std::vector<double> times;
-  for (int i = 0; i < kTimedRuns; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    s = LayerNormGradBeta(p);
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (!s.ok()) return Fail(kCommand, s.message());
-  }
-  std::sort(times.begin(), times.end());
-  const double seconds = times[kTimedRuns / 2];
+  double seconds = 0;
+  s = TimeMedian(kTimedRuns, [&] { return LayerNormGradBeta(p); }, &seconds);
+  if (!s.ok()) return Fail(kCommand, s.message());
   const RunInfo info = LastRunInfo();
 
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return Fail(kCommand, "cannot create --out " + o.out + ": " + ec.message());
-  const char* extension = in.npy ? ".npy" : ".bin";
-  const std::string header = in.npy ? MakeNpyHeader(NpyDescr(in.dtype), {in.cols}) : "";
-  const std::string gamma_path = (out_dir / (std::string("pd_gamma") + extension)).string();
-  const std::string beta_path = (out_dir / (std::string("pd_beta") + extension)).string();
-  s = WriteFilesAtomically({{gamma_path, header, pd_gamma.data(), output_bytes},
-                            {beta_path, header, pd_beta.data(), output_bytes}});
+  std::vector<std::string> paths;
+  s = WriteOutputs(o.out, in.npy, in.dtype,
+                   {{"pd_gamma", {in.cols}, pd_gamma.data(), output_bytes},
+                    {"pd_beta", {in.cols}, pd_beta.data(), output_bytes}},
+                   &paths);
   if (!s.ok()) return Fail(kCommand, s.message());
 
   const double moved = 2.0 * static_cast<double>(input_bytes + output_bytes);
   std::printf("normgrad run: %s, %s\n", o.dy.c_str(), o.res.c_str());
-  std::printf("  shape      %s (rows %llu, H %llu)\n", FormatDims(in.shape).c_str(),
-              static_cast<unsigned long long>(in.rows),
-              static_cast<unsigned long long>(in.cols));
+  PrintShape(in.shape, in.rows, in.cols);
   std::printf("  dtype      %s\n", DTypeName(in.dtype));
   std::printf("  order      %s\n", OrderName(p.order));
   std::printf("  impl       %s, %d thread%s\n", info.impl.c_str(), info.threads,
@@ -257,7 +175,7 @@ int RunRun(const RunOptions& o) {
   std::printf("  time       %.3f ms (median of %d runs)\n", seconds * 1e3, kTimedRuns);
   std::printf("  bandwidth  %.1f GB/s (2 inputs + 2 outputs)\n",
               seconds > 0 ? moved / seconds / 1e9 : 0.0);
-  std::printf("  wrote      %s, %s\n", gamma_path.c_str(), beta_path.c_str());
+  std::printf("  wrote      %s, %s\n", paths[0].c_str(), paths[1].c_str());
   return 0;
 }
 
