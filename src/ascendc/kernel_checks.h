@@ -1,7 +1,8 @@
 // src/ascendc/kernel_checks.h — what the kernel-side normalization APIs
 // share (internal, not installed): the placement check every tensor argument
-// passes, and the narrowing of float results to half per product profile.
-// Used by layernormgradbeta.cc and layernormgrad.cc.
+// passes, the row-length checks on a tiling, and the narrowing of float
+// results to half per product profile. Used by layernorm.cc,
+// layernormgrad.cc and layernormgradbeta.cc.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +18,38 @@ namespace normgrad_ascendc {
 
 /// The unified buffer's block: addresses and lengths are multiples of it.
 inline constexpr uint32_t kBlockBytes = 32;
+
+/// The element type of a call, for sizes and messages.
+struct Element {
+  uint32_t bytes;
+  const char* plural;  ///< "floats", "halves"
+};
+
+/// What to do instead of originalHLength != hLength, for the APIs whose rows
+/// may be zero-padded.
+inline constexpr const char* kPadRowsAdvice =
+    "pad each row with zeros to the 32-byte aligned H and pass that H as both";
+
+/// Fails unless the tiling's originalHLength equals its hLength (`advice`
+/// says what to do instead) and a row of hLength elements is a whole number
+/// of 32-byte blocks.
+inline void CheckRowLength(const char* api, uint32_t h, uint32_t original_h,
+                           const Element& e, const char* advice) {
+  if (original_h != h) {
+    Fail(
+        "%s: tiling.originalHLength %u differs from tiling.hLength %u; they "
+        "must be equal (%s)",
+        api, original_h, h, advice);
+  }
+  const uint64_t row_bytes = uint64_t{h} * e.bytes;
+  if (row_bytes % kBlockBytes != 0) {
+    Fail(
+        "%s: tiling.hLength %u %s is %llu bytes, not a multiple of 32 (the "
+        "last axis must be 32-byte aligned: H a multiple of %u)",
+        api, h, e.plural, static_cast<unsigned long long>(row_bytes),
+        kBlockBytes / e.bytes);
+  }
+}
 
 /// Fails (KernelError naming `api` and `argument`) unless the tensor has
 /// unified-buffer memory, is in VECIN, VECOUT or VECCALC, and starts at a

@@ -23,12 +23,6 @@ using AscendC::LayerNormTiling;
 constexpr char kApi[] = "LayerNorm";
 constexpr uint32_t kLanes = 64;  // floats in one 256-byte vector repeat
 
-// The element type of a call, for sizes and messages.
-struct Element {
-  uint32_t bytes;
-  const char* plural;  // "floats", "halves"
-};
-
 // The fields every check needs: a filled tiling, H ≥ 1, B·S ≥ 1,
 // originalH == H, H·sizeof(T) a multiple of 32, and the host's 1/H.
 void CheckShape(const LayerNormTiling& t, const Element& e) {
@@ -46,21 +40,9 @@ void CheckShape(const LayerNormTiling& t, const Element& e) {
         "at least 1",
         t.bLength, t.sLength);
   }
-  if (t.originalHLength != t.hLength) {
-    Fail(
-        "LayerNorm: tiling.originalHLength %u differs from tiling.hLength "
-        "%u; they must be equal (LayerNorm rows cannot be padded: padding "
-        "columns would change the mean and the variance)",
-        t.originalHLength, t.hLength);
-  }
-  const uint64_t row_bytes = uint64_t{t.hLength} * e.bytes;
-  if (row_bytes % kBlockBytes != 0) {
-    Fail(
-        "LayerNorm: tiling.hLength %u %s is %llu bytes, not a multiple of 32 "
-        "(the last axis must be 32-byte aligned: H a multiple of %u)",
-        t.hLength, e.plural, static_cast<unsigned long long>(row_bytes),
-        kBlockBytes / e.bytes);
-  }
+  CheckRowLength("LayerNorm", t.hLength, t.originalHLength, e,
+                 "LayerNorm rows cannot be padded: padding columns would "
+                 "change the mean and the variance");
   const float inv_h = 1.0f / static_cast<float>(t.originalHLength);
   if (std::memcmp(&inv_h, &t.lastDimValueBack, sizeof inv_h) != 0) {
     Fail(

@@ -29,12 +29,6 @@ constexpr char kApi[] = "LayerNormGrad";
 // One 256-byte vector repeat of floats: the width of the row-sum primitive.
 constexpr uint32_t kLanes = 64;
 
-// The element type of a call, for sizes and messages.
-struct Element {
-  uint32_t bytes;
-  const char* plural;  // "floats", "halves"
-};
-
 // ---- The arithmetic of spec §3 ---------------------------------------------
 
 // The 64-lane sum primitive: v[0, count) (count <= 64; the missing lanes are
@@ -205,21 +199,8 @@ void CheckShape(const LayerNormGradTiling& t, const Element& e) {
            d.dimension);
     }
   }
-  if (t.originalHLength != t.hLength) {
-    Fail(
-        "LayerNormGrad: tiling.originalHLength %u differs from tiling.hLength "
-        "%u; they must be equal (pad each row with zeros to the 32-byte "
-        "aligned H and pass that H as both)",
-        t.originalHLength, t.hLength);
-  }
-  const uint64_t row_bytes = uint64_t{t.hLength} * e.bytes;
-  if (row_bytes % kBlockBytes != 0) {
-    Fail(
-        "LayerNormGrad: tiling.hLength %u %s is %llu bytes, not a multiple of "
-        "32 (the last axis must be 32-byte aligned: H a multiple of %u)",
-        t.hLength, e.plural, static_cast<unsigned long long>(row_bytes),
-        kBlockBytes / e.bytes);
-  }
+  CheckRowLength("LayerNormGrad", t.hLength, t.originalHLength, e,
+                 kPadRowsAdvice);
   const float original_h = static_cast<float>(t.originalHLength);
   const struct {
     const char* field;

@@ -23,12 +23,6 @@ using AscendC::LayerNormGradBetaTiling;
 // the split changes no bit.
 constexpr uint32_t kColumnBlock = 256;
 
-// The element type of a call, for sizes and messages.
-struct Element {
-  uint32_t bytes;
-  const char* plural;  // "floats", "halves"
-};
-
 // The fields every profile reads: a filled tiling, H, B·S, originalH == H,
 // and H·sizeof(T) a multiple of 32.
 void CheckShape(const LayerNormGradBetaTiling& t, const Element& e) {
@@ -43,22 +37,8 @@ void CheckShape(const LayerNormGradBetaTiling& t, const Element& e) {
   if (t.bsLength == 0) {
     Fail("LayerNormGradBeta: tiling.bsLength is 0; B*S must be at least 1");
   }
-  if (t.originalHLength != t.hLength) {
-    Fail(
-        "LayerNormGradBeta: tiling.originalHLength %u differs from "
-        "tiling.hLength %u; they must be equal (pad each row with zeros to "
-        "the 32-byte aligned H and pass that H as both)",
-        t.originalHLength, t.hLength);
-  }
-  const uint64_t row_bytes = uint64_t{t.hLength} * e.bytes;
-  if (row_bytes % kBlockBytes != 0) {
-    Fail(
-        "LayerNormGradBeta: tiling.hLength %u %s is %llu bytes, not a "
-        "multiple of 32 (the last axis must be 32-byte aligned: H a multiple "
-        "of %u)",
-        t.hLength, e.plural, static_cast<unsigned long long>(row_bytes),
-        kBlockBytes / e.bytes);
-  }
+  CheckRowLength("LayerNormGradBeta", t.hLength, t.originalHLength, e,
+                 kPadRowsAdvice);
 }
 
 // The chunking fields (Atlas A2/A3 and inference series): each must be what
