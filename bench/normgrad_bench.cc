@@ -184,12 +184,14 @@ void GradBeta(benchmark::State& state, DType t, normgrad::Order order) {
                  std::to_string(normgrad::LastRunInfo().threads));
 }
 
+// rows × cols of every benchmarked shape (issue 2 §8).
+const std::vector<std::pair<int64_t, int64_t>> kShapes = {
+    {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
+
 void Register() {
-  const std::vector<std::pair<int64_t, int64_t>> shapes = {
-      {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
   for (DType t : {DType::kF32, DType::kF16}) {
     const std::string type = normgrad::DTypeName(t);
-    for (const auto& [rows, cols] : shapes) {
+    for (const auto& [rows, cols] : kShapes) {
       for (int64_t threads : {1, 2}) {
         const std::vector<int64_t> args = {rows, cols, threads};
         benchmark::RegisterBenchmark(("baseline/" + type).c_str(), Baseline, t)
@@ -288,11 +290,9 @@ void LayerNormBackward(benchmark::State& state, DType t, normgrad::Stores stores
 }
 
 void RegisterLayerNormBackward() {
-  const std::vector<std::pair<int64_t, int64_t>> shapes = {
-      {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
   for (DType t : {DType::kF32, DType::kF16}) {
     const std::string type = normgrad::DTypeName(t);
-    for (const auto& [rows, cols] : shapes) {
+    for (const auto& [rows, cols] : kShapes) {
       for (int64_t threads : {1, 2}) {
         for (auto [name, stores] : {std::pair{"", normgrad::Stores::kAuto},
                                     std::pair{"_plain", normgrad::Stores::kPlain}}) {
