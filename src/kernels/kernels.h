@@ -66,7 +66,7 @@ struct LayerNormKernels {
 
 /// The primitives of one instruction set.
 struct Isa {
-  const char* name;  ///< "avx2", "scalar"
+  const char* name;  ///< "avx512", "avx2", "scalar"
   bool (*available)();
   AccumulateFn<float> accumulate_f32;
   AccumulateFn<uint16_t> accumulate_f16;   ///< binary16 bits
@@ -89,6 +89,10 @@ LayerNormKernels ScalarLayerNormKernels();
 #if defined(NORMGRAD_HAVE_AVX2)
 const Isa& Avx2Isa();
 LayerNormKernels Avx2LayerNormKernels();
+#endif
+#if defined(NORMGRAD_HAVE_AVX512)
+const Isa& Avx512Isa();
+LayerNormKernels Avx512LayerNormKernels();
 #endif
 
 }  // namespace normgrad::kernels

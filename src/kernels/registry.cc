@@ -6,6 +6,9 @@ namespace normgrad::kernels {
 
 const std::vector<Isa>& Isas() {
   static const std::vector<Isa> list = {
+#if defined(NORMGRAD_HAVE_AVX512)
+      Avx512Isa(),
+#endif
 #if defined(NORMGRAD_HAVE_AVX2)
       Avx2Isa(),
 #endif

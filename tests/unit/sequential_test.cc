@@ -77,9 +77,9 @@ Outputs Engine(const testdata::Matrix& dy, const testdata::Matrix& res,
 }
 
 // Row counts around the 4-row groups and 256-row blocks; column counts
-// around the 8-lane vectors and the 1024-column strips.
+// around the 8- and 16-lane vectors and the 16384-column strips.
 const size_t kRows[] = {1, 2, 3, 4, 5, 255, 256, 257, 65536};
-const size_t kCols[] = {1, 7, 8, 9, 15, 16, 17, 33, 1023, 1025, 4104, 12288};
+const size_t kCols[] = {1, 7, 8, 9, 15, 16, 17, 31, 33, 1023, 1025, 4104, 12288, 16400};
 constexpr size_t kMaxElements = size_t{1} << 22;
 
 class SequentialShapes : public testing::TestWithParam<DType> {};

@@ -1,0 +1,44 @@
+// kernels/avx512.cc — the instruction set "avx512": AVX-512F intrinsics (16
+// floats per vector, hardware half conversions). Only called after a
+// run-time check of the CPU; it never uses fused multiply-add, so its bits
+// equal the scalar fallback's. The target pragma follows the shared headers,
+// as in avx2.cc.
+
+// GCC 12 warns "__Y is (may be) used uninitialized" inside its own AVX-512
+// intrinsics (_mm512_undefined_* placeholders, GCC bug 105593); the warning
+// is silenced for that header only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/kernels.h"
+#include "normgrad/float16.h"
+
+#pragma GCC target("avx512f,avx2,fma,f16c")
+
+#include "kernels/avx512_ops_inl.h"
+#include "kernels/isa_inl.h"
+
+namespace normgrad::kernels {
+namespace {
+
+bool CpuHasAvx512() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
+         __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+}
+
+}  // namespace
+
+const Isa& Avx512Isa() {
+  static const Isa isa = MakeIsa<Avx512F32, Avx512F16, Avx512BF16>(
+      "avx512", CpuHasAvx512, Avx512LayerNormKernels());
+  return isa;
+}
+
+}  // namespace normgrad::kernels
