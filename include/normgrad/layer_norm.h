@@ -79,6 +79,9 @@ struct LayerNormForwardProblem {
   /// Worker threads (0: OpenMP's default); small problems run on one
   /// thread whatever is asked (see ThreadsFor). Results never depend on it.
   int threads = 0;
+  /// The instruction set by name, as GradBetaProblem::isa; null: the
+  /// dispatched one.
+  const char* isa = nullptr;
 };
 
 /// Computes y and the requested statistics (at least one output must be
@@ -117,6 +120,9 @@ struct LayerNormBackwardProblem {
   Stores stores = Stores::kAuto;  ///< how dx is stored
   /// Worker threads (0: OpenMP's default); see LayerNormForwardProblem.
   int threads = 0;
+  /// The instruction set by name, as GradBetaProblem::isa; null: the
+  /// dispatched one.
+  const char* isa = nullptr;
 };
 
 /// Computes dx, pd_gamma and pd_beta in one pass over x and dy. Outputs are

@@ -48,6 +48,10 @@ struct GradBetaProblem {
   /// Worker threads (0: OpenMP's default). Small problems run on one thread
   /// whatever is asked (see ThreadsFor). Results never depend on it.
   int threads = 0;
+  /// The instruction set to run on, by its name in ListImplementations()
+  /// ("avx512", "avx2", "scalar"); null: NORMGRAD_IMPL's, else the best this
+  /// CPU has. Results never depend on it.
+  const char* isa = nullptr;
 };
 
 /// Computes pd_gamma and pd_beta. Outputs are written only on success; they
@@ -67,7 +71,7 @@ RunInfo LastRunInfo();
 struct ImplInfo {
   std::string name;  ///< "<order>:<isa>"
   Order order;
-  std::string isa;   ///< "avx2", "scalar"
+  std::string isa;   ///< "avx512", "avx2", "scalar"
   bool available;
 };
 std::vector<ImplInfo> ListImplementations();

@@ -29,6 +29,20 @@ std::string ValidNames() {
   return names;
 }
 
+// The instruction set called `name`; null with *error set (mentioning
+// `what`, the text the name came from) when it is unknown or unavailable.
+const kernels::Isa* FindIsa(const std::string& name, const std::string& what,
+                            std::string* error) {
+  for (const kernels::Isa& isa : kernels::Isas()) {
+    if (name != isa.name) continue;
+    if (isa.available()) return &isa;
+    *error = "'" + what + "' is not available on this CPU; valid names: " + ValidNames();
+    return nullptr;
+  }
+  *error = "unknown implementation '" + what + "'; valid names: " + ValidNames();
+  return nullptr;
+}
+
 }  // namespace
 
 Dispatch ParseImpl(const std::string& value) {
@@ -48,18 +62,8 @@ Dispatch ParseImpl(const std::string& value) {
       return d;
     }
   }
-  for (const kernels::Isa& isa : kernels::Isas()) {
-    if (isa_name != isa.name) continue;
-    if (!isa.available()) {
-      d.error = "NORMGRAD_IMPL: '" + value +
-                "' is not available on this CPU; valid names: " + ValidNames();
-      return d;
-    }
-    d.isa = &isa;
-    return d;
-  }
-  d.error = "NORMGRAD_IMPL: unknown implementation '" + value +
-            "'; valid names: " + ValidNames();
+  d.isa = FindIsa(isa_name, value, &d.error);
+  if (d.isa == nullptr) d.error = "NORMGRAD_IMPL: " + d.error;
   return d;
 }
 
@@ -72,6 +76,17 @@ const Dispatch& CurrentDispatch() {
     return d;
   }();
   return dispatch;
+}
+
+const kernels::Isa* SelectIsa(const char* requested, std::string* error) {
+  if (requested != nullptr) {
+    const kernels::Isa* isa = FindIsa(requested, requested, error);
+    if (isa == nullptr) *error = "isa: " + *error;
+    return isa;
+  }
+  const Dispatch& d = CurrentDispatch();
+  if (d.isa == nullptr) *error = d.error;
+  return d.isa;
 }
 
 const kernels::Isa& ConversionIsa() {

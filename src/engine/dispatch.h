@@ -28,6 +28,12 @@ const Dispatch& CurrentDispatch();
 /// Parses a NORMGRAD_IMPL value ("" = best available). Exposed for tests.
 Dispatch ParseImpl(const std::string& value);
 
+/// The instruction set a call runs on: the one named `requested` (a
+/// registry name such as "avx2") when it is not null, else the process-wide
+/// choice. Null, with *error set, when the name is unknown or unavailable on
+/// this CPU, or NORMGRAD_IMPL is invalid.
+const kernels::Isa* SelectIsa(const char* requested, std::string* error);
+
 /// The instruction set for bulk conversions: the forced one if valid, else
 /// the best available.
 const kernels::Isa& ConversionIsa();

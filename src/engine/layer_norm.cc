@@ -215,8 +215,10 @@ RunInfo LastLayerNormRunInfo() {
 Status LayerNormForward(const LayerNormForwardProblem& p) {
   if (Status s = Check(p); !s.ok()) return s;
   const engine::Dispatch& dispatch = engine::CurrentDispatch();
-  if (dispatch.isa == nullptr) return Status::Error("LayerNormForward: " + dispatch.error);
-  const kernels::Isa& isa = *dispatch.isa;
+  std::string isa_error;
+  const kernels::Isa* selected = engine::SelectIsa(p.isa, &isa_error);
+  if (selected == nullptr) return Status::Error("LayerNormForward: " + isa_error);
+  const kernels::Isa& isa = *selected;
 
   thread_local std::vector<float> gamma_buffer, beta_buffer;
   const float* gamma = Widened(isa, p.dtype, p.gamma, p.cols, gamma_buffer);
@@ -258,8 +260,10 @@ Status LayerNormForward(const LayerNormForwardProblem& p) {
 Status LayerNormBackward(const LayerNormBackwardProblem& p) {
   if (Status s = Check(p); !s.ok()) return s;
   const engine::Dispatch& dispatch = engine::CurrentDispatch();
-  if (dispatch.isa == nullptr) return Status::Error("LayerNormBackward: " + dispatch.error);
-  const kernels::Isa& isa = *dispatch.isa;
+  std::string isa_error;
+  const kernels::Isa* selected = engine::SelectIsa(p.isa, &isa_error);
+  if (selected == nullptr) return Status::Error("LayerNormBackward: " + isa_error);
+  const kernels::Isa& isa = *selected;
 
   thread_local std::vector<float> gamma_buffer, rstd_buffer, partials;
   const float* gamma = Widened(isa, p.dtype, p.gamma, p.cols, gamma_buffer);

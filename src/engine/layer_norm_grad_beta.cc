@@ -229,8 +229,10 @@ RunInfo LastRunInfo() {
 Status LayerNormGradBeta(const GradBetaProblem& p) {
   if (Status s = Check(p); !s.ok()) return s;
   const engine::Dispatch& dispatch = engine::CurrentDispatch();
-  if (dispatch.isa == nullptr) return Status::Error("LayerNormGradBeta: " + dispatch.error);
-  const kernels::Isa& isa = *dispatch.isa;
+  std::string isa_error;
+  const kernels::Isa* selected = engine::SelectIsa(p.isa, &isa_error);
+  if (selected == nullptr) return Status::Error("LayerNormGradBeta: " + isa_error);
+  const kernels::Isa& isa = *selected;
   const Order order = p.order;
 
   const Typed in{p.dtype, p.dy, p.res, p.row_stride == 0 ? p.cols : p.row_stride};

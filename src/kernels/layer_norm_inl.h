@@ -212,32 +212,43 @@ void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead,
       });
 }
 
-// Backward pass 1, one row: the row means of g = dy·gamma and of g·x̂.
+// Backward pass 1 for kRows rows at once (row k at x + k·stride, …): each
+// row's means of g = dy·gamma and of g·x̂. Every row keeps its own lanes and
+// order; summing rows side by side only gives the processor independent
+// additions to overlap (one row's 16-lane sums are a chain of H/16
+// dependent vector additions).
 struct RowMeans {
   float g, gx;
 };
-template <typename Ops>
-RowMeans BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy,
-                          const float* gamma, float mean, float rstd, size_t cols) {
+template <typename Ops, size_t kRows>
+void BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
+                      const float* gamma, const float* mean, const float* rstd, size_t cols,
+                      RowMeans* out) {
   using Vec = typename Ops::Vec;
-  const Vec m = Ops::Set1(mean);
-  const Vec r = Ops::Set1(rstd);
-  float lanes[2][kSumLanes];  // Σ g, Σ g·x̂
-  RowSums<Ops, 2>(
+  float lanes[2 * kRows][kSumLanes];  // per row: Σ g, Σ g·x̂
+  RowSums<Ops, 2 * kRows>(
       cols,
       [&](size_t i, Vec* t) {
-        const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + i), m), r);
-        t[0] = Ops::Mul(Ops::Load(dy + i), Ops::LoadF32(gamma + i));
-        t[1] = Ops::Mul(t[0], xh);
+        const Vec gm = Ops::LoadF32(gamma + i);
+        for (size_t k = 0; k < kRows; ++k) {
+          const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + k * stride + i), Ops::Set1(mean[k])),
+                                  Ops::Set1(rstd[k]));
+          t[2 * k] = Ops::Mul(Ops::Load(dy + k * stride + i), gm);
+          t[2 * k + 1] = Ops::Mul(t[2 * k], xh);
+        }
       },
       [&](size_t c, float* t) {
-        const float xh = (Ops::ToFloat(x[c]) - mean) * rstd;
-        t[0] = Ops::ToFloat(dy[c]) * gamma[c];
-        t[1] = t[0] * xh;
+        for (size_t k = 0; k < kRows; ++k) {
+          const float xh = (Ops::ToFloat(x[k * stride + c]) - mean[k]) * rstd[k];
+          t[2 * k] = Ops::ToFloat(dy[k * stride + c]) * gamma[c];
+          t[2 * k + 1] = t[2 * k] * xh;
+        }
       },
       lanes);
   const float h = static_cast<float>(cols);
-  return {Ops::Sum16(lanes[0]) / h, Ops::Sum16(lanes[1]) / h};
+  for (size_t k = 0; k < kRows; ++k) {
+    out[k] = {Ops::Sum16(lanes[2 * k]) / h, Ops::Sum16(lanes[2 * k + 1]) / h};
+  }
 }
 
 // Backward pass 2, one row: dx, and dy·x̂ and dy added into the
@@ -304,13 +315,26 @@ void BackwardRows(const normgrad::kernels::LayerNormBackwardArgs& a) {
   auto* dx = static_cast<Out*>(a.dx);
   // A prefetch never faults: reaching past the last row is harmless.
   const size_t ahead = PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
-  for (size_t r = 0; r < a.rows; ++r) {
+  const auto update = [&](size_t r, const RowMeans& means) {
     const size_t offset = r * a.stride;
-    const RowMeans means = BackwardRowMeans<Ops>(x + offset, dy + offset, a.gamma, a.mean[r],
-                                                 a.rstd[r], a.cols);
     BackwardRowUpdate<Ops, Out, kStream>(x + offset, dy + offset, x + offset + ahead,
                                          dy + offset + ahead, a.gamma, a.mean[r], a.rstd[r],
                                          means, a.cols, dx + offset, a.acc_gamma, a.acc_beta);
+  };
+  // Pass 1 for two rows at a time (BackwardRowMeans), pass 2 row by row.
+  size_t r = 0;
+  for (; r + 2 <= a.rows; r += 2) {
+    RowMeans means[2];
+    BackwardRowMeans<Ops, 2>(x + r * a.stride, dy + r * a.stride, a.stride, a.gamma,
+                             a.mean + r, a.rstd + r, a.cols, means);
+    update(r, means[0]);
+    update(r + 1, means[1]);
+  }
+  if (r < a.rows) {
+    RowMeans means;
+    BackwardRowMeans<Ops, 1>(x + r * a.stride, dy + r * a.stride, a.stride, a.gamma,
+                             a.mean + r, a.rstd + r, a.cols, &means);
+    update(r, means);
   }
   if constexpr (kStream) Ops::Fence();
 }

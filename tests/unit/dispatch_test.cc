@@ -72,6 +72,54 @@ TEST(Dispatch, ForcedImplementationRuns) {
   }
 }
 
+TEST(Dispatch, PerCallIsaRunsThatIsaWithTheSameBits) {
+  // GradBetaProblem::isa picks the instruction set of one call (what
+  // `normgrad bench` uses to time every registry entry in one process).
+  // Values k/8 with k < 64 and 70 rows: every partial sum is a multiple of
+  // 2^-6 below 2^13, exact in float, so every order gives the same bits.
+  std::vector<float> dy(70 * 40), res(70 * 40);
+  for (size_t i = 0; i < dy.size(); ++i) {
+    dy[i] = static_cast<float>(i % 61) / 8;
+    res[i] = static_cast<float>(i % 53) / 8;
+  }
+  std::vector<float> want_g(40), want_b(40);
+  for (size_t i = 0; i < dy.size(); ++i) {
+    want_g[i % 40] += dy[i] * res[i];
+    want_b[i % 40] += dy[i];
+  }
+  for (const auto& impl : normgrad::ListImplementations()) {
+    if (!impl.available) continue;
+    SCOPED_TRACE(impl.name);
+    std::vector<float> g(40), b(40);
+    normgrad::GradBetaProblem p;
+    p.rows = 70;
+    p.cols = 40;
+    p.dy = dy.data();
+    p.res = res.data();
+    p.pd_gamma = g.data();
+    p.pd_beta = b.data();
+    p.order = impl.order;
+    p.isa = impl.isa.c_str();
+    ASSERT_TRUE(normgrad::LayerNormGradBeta(p).ok());
+    EXPECT_EQ(normgrad::LastRunInfo().impl, impl.name);
+    EXPECT_EQ(g, want_g);
+    EXPECT_EQ(b, want_b);
+  }
+  std::vector<float> g(40), b(40);
+  normgrad::GradBetaProblem p;
+  p.rows = 1;
+  p.cols = 40;
+  p.dy = dy.data();
+  p.res = res.data();
+  p.pd_gamma = g.data();
+  p.pd_beta = b.data();
+  p.isa = "avx9";
+  const normgrad::Status s = normgrad::LayerNormGradBeta(p);
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("LayerNormGradBeta: isa: unknown implementation 'avx9'"));
+  EXPECT_THAT(s.message(), HasSubstr("valid names: "));
+}
+
 TEST(Dispatch, SmallProblemsStayOnOneThread) {
   EXPECT_EQ(normgrad::ThreadsFor(64 * 64 * 8, 8), 1);
   EXPECT_EQ(normgrad::ThreadsFor(size_t{64} << 20, 2), 2);
