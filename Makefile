@@ -1,6 +1,7 @@
 # normgrad — the two commands of the README, and the steps behind them.
 #   make run    set up, build, and run the example, the demo and the operator sample
 #   make test   set up, build, and run the whole test suite
+#   make bench  the Google Benchmark suite; make compare: `normgrad bench`
 # Scripts and tests use the system interpreter /usr/bin/python3 with Debian's
 # python3-numpy (installed by `make deps`), not the separate python3 on PATH.
 
@@ -11,11 +12,14 @@ CMAKE_FLAGS ?=
 PYTHON := /usr/bin/python3
 export NORMGRAD_PYTHON := $(PYTHON)
 
-# Debian packages the build, tests, benchmarks and scripts need.
+# Debian packages the build, tests, benchmarks and scripts need. The peers of
+# `normgrad bench` are libtorch-dev (PyTorch's C++ API) and libdnnl-dev
+# (oneDNN); python3-matplotlib draws `normgrad bench --plot`.
 APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
-                libcli11-dev python3 python3-numpy python3-torch
+                libcli11-dev python3 python3-numpy python3-torch \
+                libtorch-dev libdnnl-dev python3-matplotlib
 
-.PHONY: deps configure build run test bench install clean
+.PHONY: deps configure build run test bench compare install clean
 
 deps:
 	@missing=""; \
@@ -46,6 +50,10 @@ test: build
 
 bench: build
 	$(BUILD_DIR)/bin/normgrad_bench --benchmark_counters_tabular=true
+
+# normgrad next to PyTorch, oneDNN and a plain loop: table and bar chart.
+compare: build
+	$(BUILD_DIR)/bin/normgrad bench --plot $(BUILD_DIR)/bench.png
 
 install: build
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))

@@ -9,8 +9,8 @@ match bit for bit; the blocked order is checked against float64 sums within
 the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
-GROUP is example, run, errors, tiling, fuzz, demo, backward, forward or
-layer_norm_errors. To add a case, add a method to the group's class; an
+GROUP is example, run, errors, tiling, fuzz, demo, backward, forward,
+layer_norm_errors or bench. To add a case, add a method to the group's class; an
 error case is one row of ERROR_CASES (LAYER_NORM_ERRORS for backward and
 forward).
 """
@@ -1072,9 +1072,110 @@ class LayerNormErrorTest(CliTestCase):
                 self.assertIn(option, result.stdout)
 
 
+# ---------------------------------------------------------------------------
+# `normgrad bench`: the comparison table, its JSON and plot, on small shapes.
+
+BENCH_SHAPES = "# rows x cols and dtype\n64x64 float\n300x512 half\n\n128x256 bfloat16\n"
+
+
+class BenchTest(CliTestCase):
+    def bench(self, *args, shapes=BENCH_SHAPES):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "shapes.txt")
+            with open(path, "w") as f:
+                f.write(shapes)
+            return run(["bench", "--quick", "--shapes", path] + list(args))
+
+    def test_json_rows_are_complete_and_consistent(self):
+        result = self.bench("--json")
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertIn("baseline_gbs", data)
+        rows = data["results"]
+        shapes = {(64, 64, "float"), (300, 512, "half"), (128, 256, "bfloat16")}
+        self.assertEqual({(r["rows"], r["cols"], r["dtype"]) for r in rows}, shapes)
+        for rows_, cols, dtype in shapes:
+            for threads in (1, 2):
+                for op in ("grad_beta", "backward"):
+                    group = [r for r in rows if (r["rows"], r["cols"], r["dtype"], r["threads"],
+                                                 r["op"]) == (rows_, cols, dtype, threads, op)]
+                    impls = [r["impl"] for r in group]
+                    self.assertEqual(impls[0], "baseline")
+                    for peer in ("pytorch", "onednn", "loop"):
+                        self.assertIn(peer, impls)
+                    normgrad = [r for r in group if r["impl"].startswith("normgrad:")]
+                    # --quick: the dispatched instruction set, both orders for
+                    # grad_beta, the blocked order for backward.
+                    self.assertEqual(len(normgrad), 2 if op == "grad_beta" else 1, msg=impls)
+                    self.assertEqual(op == "grad_beta", "normgrad-ascendc" in impls)
+                    base = group[0]["gbs"]
+                    for r in group:
+                        if r["seconds"] is None:
+                            self.assertTrue(r["note"], msg=r)
+                            continue
+                        self.assertGreater(r["seconds"], 0)
+                        self.assertAlmostEqual(r["ratio_to_baseline"], r["gbs"] / base,
+                                               delta=1e-3 * r["ratio_to_baseline"])
+                    for r in normgrad:
+                        self.assertIsNotNone(r["seconds"], msg=r)
+                        # Float sums of at most 300 terms (≤ 300·2^-24 of Σ|terms|, and
+                        # Σ|terms| ≤ about 3·max|sum| for these normal inputs is not
+                        # guaranteed, so allow 1e-4), plus one rounding to the output
+                        # type: 2^-11 half, 2^-8 bfloat16, relative to the largest
+                        # value.
+                        bound = {"float": 1e-4, "half": 2**-11 + 1e-4, "bfloat16": 2**-8 + 1e-4}
+                        self.assertLessEqual(r["error"], bound[dtype], msg=r)
+        # The emulated Ascend C path takes float and half, not bfloat16.
+        ascendc = [r for r in rows if r["impl"] == "normgrad-ascendc"]
+        for r in ascendc:
+            if r["dtype"] == "bfloat16":
+                self.assertIsNone(r["seconds"])
+                self.assertIn("half or float", r["note"])
+            elif r["dtype"] == "float":
+                self.assertLessEqual(r["error"], 1e-4, msg=r)
+            else:
+                # Half: every tile's sum is rounded to half (2^-11 of it) before the
+                # float block sums, so the error is up to 2^-11·Σ_r|dy·res| per
+                # column; for 300 standard normal rows Σ|dy·res| ≈ 300·0.64 ≈ 190
+                # while max|Σ dy·res| ≈ 3·√300 ≈ 50: about 4·2^-11 ≈ 2e-3 normwise.
+                self.assertLessEqual(r["error"], 4e-3, msg=r)
+
+    def test_table_names_every_column_and_the_baseline(self):
+        result = self.bench(shapes="64x64 float\n")
+        self.assert_ok(result)
+        out = result.stdout
+        for word in ("GB/s", "x base", "x peer", "error", "baseline", "normgrad:sequential:",
+                     "normgrad:blocked:", "normgrad-ascendc", "loop"):
+            self.assertIn(word, out)
+        self.assertIn("normgrad bench: [", result.stderr)  # the progress line
+
+    def test_plot_writes_a_png(self):
+        with tempfile.TemporaryDirectory() as d:
+            png = os.path.join(d, "bench.png")
+            result = self.bench("--plot", png, shapes="64x64 float\n128x256 half\n")
+            self.assert_ok(result)
+            with open(png, "rb") as f:
+                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_bad_shape_files(self):
+        for text, message in (("64x64\n", "line 1: '64x64' is not 'ROWSxCOLS dtype'"),
+                              ("64x64 float\n0x8 half\n", "line 2: '0x8' is not ROWSxCOLS"),
+                              ("64by64 float\n", "line 1: '64by64' is not ROWSxCOLS"),
+                              ("64x64 double\n", "dtype 'double' is not float, half or bfloat16"),
+                              ("# nothing\n", "no shapes in the file")):
+            result = self.bench(shapes=text)
+            self.assertEqual(result.returncode, 1, msg=text)
+            self.assertIn("normgrad bench: --shapes ", result.stderr)
+            self.assertIn(message, result.stderr)
+        result = run(["bench", "--shapes", "/nonexistent/shapes.txt"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("cannot be read", result.stderr)
+        self.assertEqual(run(["bench", "--frobnicate"]).returncode, 2)
+
+
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
-          "layer_norm_errors": LayerNormErrorTest}
+          "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

@@ -4,9 +4,12 @@
 // success, 1 on an error, which it has reported on stderr.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+
+#include "normgrad/types.h"
 
 namespace normgrad::cli {
 
@@ -84,5 +87,23 @@ struct SampleOptions {
   uint64_t seed = 2024;
 };
 int RunSample(const SampleOptions& options);
+
+/// One launch of the operator sample's kernel for `normgrad bench`: rows ×
+/// cols of float or half dy and res on `blocks` emulated cores; the float
+/// sums in pd_gamma/pd_beta (cols each) and the kernel's time (launch to
+/// synchronize) in *seconds. Returns why it cannot run, or empty.
+std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t blocks,
+                            const void* dy, const void* res, float* pd_gamma, float* pd_beta,
+                            double* seconds);
+
+/// `normgrad bench`: normgrad against the read-bandwidth baseline and the
+/// peer libraries, interleaved on the same inputs (docs in bench.cc).
+struct BenchOptions {
+  bool quick = false;  ///< the dispatched kernels only, fewer rounds
+  bool json = false;   ///< one JSON object on stdout instead of the table
+  std::string plot;    ///< PNG path for a bar chart, or empty
+  std::string shapes;  ///< a file of "ROWSxCOLS dtype" lines, or empty
+};
+int RunBench(const BenchOptions& options);
 
 }  // namespace normgrad::cli

@@ -177,14 +177,26 @@ int main(int argc, char** argv) {
   sample_cmd->add_option("--seed", sample.seed, "seed of the generated data")
       ->capture_default_str();
 
+  normgrad::cli::BenchOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "normgrad next to the read bandwidth and the peer libraries (PyTorch, oneDNN, a "
+               "plain loop) on the same inputs: time, GB/s, ratios, error");
+  bench_cmd->add_flag("--quick", bench.quick,
+                      "the dispatched kernels only and fewer rounds (under a minute)");
+  bench_cmd->add_flag("--json", bench.json, "print one JSON object instead of the table");
+  bench_cmd->add_option("--plot", bench.plot, "write a bar chart (PNG) to this file");
+  bench_cmd->add_option("--shapes", bench.shapes,
+                        "a file of 'ROWSxCOLS dtype' lines (dtype float, half or bfloat16) "
+                        "instead of the built-in shapes");
+
   // CLI11 reports an unknown command as a missing one; name it instead.
-  const CLI::App* commands[] = {example_cmd, run_cmd, tiling_cmd, demo_cmd, sample_cmd,
-                                backward_cmd, forward_cmd};
+  const CLI::App* commands[] = {example_cmd, run_cmd,      tiling_cmd,  demo_cmd,
+                                sample_cmd,  backward_cmd, forward_cmd, bench_cmd};
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(std::begin(commands), std::end(commands),
                    [&](const CLI::App* c) { return c->get_name() == argv[1]; })) {
     std::fprintf(stderr, "normgrad: unknown command '%s'; the commands are example, run, "
-                 "tiling, demo, sample, backward and forward\nRun with --help for more "
+                 "tiling, demo, sample, backward, forward and bench\nRun with --help for more "
                  "information.\n", argv[1]);
     return 2;
   }
@@ -200,5 +212,6 @@ int main(int argc, char** argv) {
   if (forward_cmd->parsed()) return normgrad::cli::RunForward(forward);
   if (tiling_cmd->parsed()) return normgrad::cli::RunTiling(tiling);
   if (sample_cmd->parsed()) return normgrad::cli::RunSample(sample);
+  if (bench_cmd->parsed()) return normgrad::cli::RunBench(bench);
   return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd
 }

@@ -52,6 +52,31 @@ bool RunTimed(const SampleOptions& o, uint32_t b, uint32_t s, uint32_t h, const 
 
 }  // namespace
 
+std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t blocks,
+                            const void* dy, const void* res, float* pd_gamma, float* pd_beta,
+                            double* seconds) {
+  if (dtype != DType::kF32 && dtype != DType::kF16) {
+    return "Ascend C's LayerNormGradBeta takes half or float";
+  }
+  const size_t size = SizeOf(dtype);
+  if (rows > 0xffffffffull || cols > 0xffffffffull / size) return "rows or H over 32 bits";
+  if (cols * size % 32 != 0) return "H is not 32-byte aligned";
+  const auto r = static_cast<uint32_t>(rows), h = static_cast<uint32_t>(cols);
+  uint32_t scratch = 0;
+  if (ChooseTileRows(h, static_cast<uint32_t>(size), (r + blocks - 1) / blocks, &scratch) == 0) {
+    return "a row does not fit the unified buffer";
+  }
+  LayerNormGradBetaSampleInfo info;
+  const int rc = dtype == DType::kF16
+                     ? RunLayerNormGradBetaSample<::half>(1, r, h, blocks, dy, res, pd_gamma,
+                                                          pd_beta, &info)
+                     : RunLayerNormGradBetaSample<float>(1, r, h, blocks, dy, res, pd_gamma,
+                                                         pd_beta, &info);
+  if (rc != 0) return "the sample failed (see above)";
+  *seconds = info.kernelSeconds;
+  return "";
+}
+
 int RunSample(const SampleOptions& o) {
   std::vector<uint64_t> dims;
   Status st = ParseDims(o.shape, 0xffffffffull, &dims);

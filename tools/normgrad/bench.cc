@@ -1,0 +1,658 @@
+// tools/normgrad/bench.cc — `normgrad bench`: normgrad next to the machine's
+// read bandwidth and to the libraries a user would pick instead, on the same
+// inputs in the same run.
+//
+// For every shape, element type and thread count, and for each of the two
+// operations (grad_beta: pd_gamma/pd_beta; backward: the fused layer-norm
+// backward), the implementations run interleaved — one timed sample of each
+// in turn, several rounds — so a noisy neighbour slows all of them alike.
+// Each row reports the median time per call, GB/s (bytes read + written),
+// the ratio to the read baseline of the same round set (two float arrays as
+// large as the inputs, summed), the ratio to the best peer (>1: faster),
+// and the normwise error max|got − ref| / max|ref| against the double
+// reference, so speed never hides a wrong answer.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench_peer.h"
+#include "commands.h"
+#include "normgrad/convert.h"
+#include "normgrad/layer_norm.h"
+#include "normgrad/layer_norm_grad_beta.h"
+#include "normgrad_ascendc/launch.h"
+#include "peers/peers.h"
+#include "read_baseline.h"
+#include "reference.h"
+
+namespace normgrad::cli {
+namespace {
+
+using bench::Op;
+
+constexpr const char* kCommand = "bench";
+
+// The shapes of issue 5 §1, each in every element type.
+const std::pair<size_t, size_t> kDefaultShapes[] = {
+    {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
+constexpr DType kAllTypes[] = {DType::kF32, DType::kF16, DType::kBF16};
+constexpr int kThreadCounts[] = {1, 2};
+// Emulated cores of the Ascend C path (as `normgrad sample`).
+constexpr uint32_t kSampleBlocks = 8;
+
+struct Problem {
+  size_t rows, cols;
+  DType dtype;
+};
+
+const char* OpName(Op op) { return op == Op::kGradBeta ? "grad_beta" : "backward"; }
+
+// "ROWSxCOLS dtype" per line; blank lines and '#' comments are skipped.
+Status ParseShapes(const std::string& path, std::vector<Problem>* out) {
+  std::ifstream in(path);
+  if (!in) return Status::Error("--shapes " + path + ": cannot be read");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const size_t hash = line.find('#');
+    if (hash != std::string::npos) line.erase(hash);
+    std::istringstream fields(line);
+    std::string dims, type, extra;
+    if (!(fields >> dims)) continue;
+    const std::string where = "--shapes " + path + " line " + std::to_string(number) + ": ";
+    if (!(fields >> type) || (fields >> extra)) {
+      return Status::Error(where + "'" + line + "' is not 'ROWSxCOLS dtype'");
+    }
+    const size_t x = dims.find('x');
+    char* end = nullptr;
+    const unsigned long long rows = std::strtoull(dims.c_str(), &end, 10);
+    const bool rows_ok = x != std::string::npos && end == dims.c_str() + x && x > 0;
+    const unsigned long long cols = rows_ok ? std::strtoull(dims.c_str() + x + 1, &end, 10) : 0;
+    if (!rows_ok || *end != '\0' || end == dims.c_str() + x + 1 || rows == 0 || cols == 0 ||
+        rows > (1ull << 31) || cols > (1ull << 31) || rows * cols > (1ull << 31)) {
+      return Status::Error(where + "'" + dims +
+                           "' is not ROWSxCOLS with both at least 1 and at most 2^31 elements");
+    }
+    Problem p{rows, cols, DType::kF32};
+    if (type == "half" || type == "f16") {
+      p.dtype = DType::kF16;
+    } else if (type == "bfloat16" || type == "bf16") {
+      p.dtype = DType::kBF16;
+    } else if (type != "float" && type != "f32") {
+      return Status::Error(where + "dtype '" + type + "' is not float, half or bfloat16");
+    }
+    out->push_back(p);
+  }
+  if (out->empty()) return Status::Error("--shapes " + path + ": no shapes in the file");
+  return Status::Ok();
+}
+
+// Standard normal floats (fixed seed), narrowed to `dtype` as bytes.
+std::vector<uint8_t> Encode(const std::vector<float>& values, DType dtype) {
+  std::vector<uint8_t> bytes(values.size() * SizeOf(dtype));
+  if (dtype == DType::kF32) {
+    std::copy_n(reinterpret_cast<const uint8_t*>(values.data()), bytes.size(), bytes.data());
+  } else if (dtype == DType::kF16) {
+    Narrow(values.data(), reinterpret_cast<float16*>(bytes.data()), values.size());
+  } else {
+    Narrow(values.data(), reinterpret_cast<bfloat16*>(bytes.data()), values.size());
+  }
+  return bytes;
+}
+
+std::vector<float> Normal(size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal;
+  std::vector<float> v(n);
+  for (float& x : v) x = normal(rng);
+  return v;
+}
+
+// One problem's inputs (dy, res = x, gamma; each row's mean and rstd of x)
+// and the double references of both operations.
+struct Data {
+  Problem p;
+  std::vector<uint8_t> dy, res, gamma;
+  std::vector<float> mean, rstd;
+  std::vector<double> grad_gamma, grad_beta;           // Op::kGradBeta
+  std::vector<double> back_dx, back_gamma, back_beta;  // Op::kBackward
+  float eps = 1e-5f;
+};
+
+Status MakeData(const Problem& p, const std::vector<float>& dy32,
+                const std::vector<float>& res32, Data* d) {
+  d->p = p;
+  d->dy = Encode(dy32, p.dtype);
+  d->res = Encode(res32, p.dtype);
+  d->gamma = Encode(Normal(p.cols, 3), p.dtype);
+  d->mean.resize(p.rows);
+  d->rstd.resize(p.rows);
+  LayerNormForwardProblem f;
+  f.dtype = p.dtype;
+  f.rows = p.rows;
+  f.cols = p.cols;
+  f.x = d->res.data();
+  f.gamma = d->gamma.data();
+  f.beta = d->gamma.data();
+  f.eps = d->eps;
+  f.mean = d->mean.data();
+  f.rstd = d->rstd.data();
+  if (Status s = LayerNormForward(f); !s.ok()) return s;
+  d->grad_gamma.resize(p.cols);
+  d->grad_beta.resize(p.cols);
+  reference::GradBeta(p.dtype, d->dy.data(), d->res.data(), p.rows, p.cols, p.cols,
+                      d->grad_gamma.data(), d->grad_beta.data());
+  const std::vector<double> mean(d->mean.begin(), d->mean.end());
+  const std::vector<double> rstd(d->rstd.begin(), d->rstd.end());
+  d->back_dx.resize(p.rows * p.cols);
+  d->back_gamma.resize(p.cols);
+  d->back_beta.resize(p.cols);
+  reference::LayerNormBackward(p.dtype, d->res.data(), d->dy.data(), d->gamma.data(),
+                               mean.data(), rstd.data(), p.rows, p.cols, p.cols,
+                               d->back_dx.data(), d->back_gamma.data(), d->back_beta.data());
+  return Status::Ok();
+}
+
+std::vector<double> Widen(DType dtype, const std::vector<uint8_t>& bytes) {
+  std::vector<double> out(bytes.size() / SizeOf(dtype));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = reference::Decode(dtype, bytes.data(), i);
+  return out;
+}
+
+// The worst normwise error of an operation's outputs.
+double OpError(const Data& d, Op op, const std::vector<double>& gamma,
+               const std::vector<double>& beta, const std::vector<double>* dx) {
+  const bool grad = op == Op::kGradBeta;
+  double e = std::max(reference::NormwiseError(gamma, grad ? d.grad_gamma : d.back_gamma),
+                      reference::NormwiseError(beta, grad ? d.grad_beta : d.back_beta));
+  if (!grad && dx != nullptr && !dx->empty()) e = std::max(e, reference::NormwiseError(*dx, d.back_dx));
+  return e;
+}
+
+// Bytes an operation reads and writes: inputs, outputs and, for backward,
+// gamma and the per-row statistics.
+double OpBytes(const Problem& p, Op op) {
+  const double n = static_cast<double>(p.rows * p.cols), size = SizeOf(p.dtype);
+  const double sums = 2.0 * static_cast<double>(p.cols) * size;
+  if (op == Op::kGradBeta) return 2 * n * size + sums;
+  return 3 * n * size + sums + static_cast<double>(p.cols) * size + 8.0 * p.rows;
+}
+
+// One implementation in one group: `run(k)` makes k calls and returns their
+// total seconds; `error()` judges the outputs of the last call.
+struct Runner {
+  std::string impl;
+  std::string note;  // non-empty: not run, and why
+  std::function<double(int)> run;
+  std::function<double()> error;
+  bool peer = false;
+  int iters = 1;
+  std::vector<double> samples;  // seconds per call, one per round
+  double seconds = 0, err = -1;
+};
+
+template <typename F>
+double Timed(int k, F call) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < k; ++i) call();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// k timed calls of `call`, an engine call returning a Status; an engine
+// error (never expected: the arguments are checked when made) ends the run.
+template <typename Call>
+std::function<double(int)> EngineCalls(Call call) {
+  return [call](int k) {
+    return Timed(k, [&] {
+      if (Status s = call(); !s.ok()) {
+        std::fprintf(stderr, "normgrad bench: %s\n", s.message().c_str());
+        std::exit(1);
+      }
+    });
+  };
+}
+
+Runner BaselineRunner(const Data& d, int threads) {
+  Runner r;
+  r.impl = "baseline";
+  const size_t floats = d.dy.size() / 4;
+  const auto* a = reinterpret_cast<const float*>(d.dy.data());
+  const auto* b = reinterpret_cast<const float*>(d.res.data());
+  r.run = [=](int k) {
+    volatile float sink = 0;
+    const double s = Timed(k, [&] { sink = sink + bench::SumTwoArrays(a, b, floats, threads); });
+    return s;
+  };
+  return r;
+}
+
+// normgrad's pd_gamma/pd_beta in `order` on instruction set `isa`.
+Runner GradBetaRunner(const Data& d, int threads, Order order, const std::string& isa) {
+  Runner r;
+  r.impl = std::string("normgrad:") + OrderName(order) + ":" + isa;
+  auto gamma = std::make_shared<std::vector<uint8_t>>(d.p.cols * SizeOf(d.p.dtype));
+  auto beta = std::make_shared<std::vector<uint8_t>>(gamma->size());
+  auto isa_name = std::make_shared<std::string>(isa);
+  GradBetaProblem p;
+  p.dtype = d.p.dtype;
+  p.rows = d.p.rows;
+  p.cols = d.p.cols;
+  p.dy = d.dy.data();
+  p.res = d.res.data();
+  p.pd_gamma = gamma->data();
+  p.pd_beta = beta->data();
+  p.order = order;
+  p.threads = threads;
+  p.isa = isa_name->c_str();
+  r.run = EngineCalls([p, isa_name] { return LayerNormGradBeta(p); });
+  r.error = [&d, gamma, beta] {
+    return OpError(d, Op::kGradBeta, Widen(d.p.dtype, *gamma), Widen(d.p.dtype, *beta), nullptr);
+  };
+  return r;
+}
+
+// normgrad's fused layer-norm backward (blocked order) on `isa`.
+Runner BackwardRunner(const Data& d, int threads, const std::string& isa) {
+  Runner r;
+  r.impl = "normgrad:blocked:" + isa;
+  const size_t size = SizeOf(d.p.dtype);
+  auto dx = std::make_shared<std::vector<uint8_t>>(d.p.rows * d.p.cols * size);
+  auto gamma = std::make_shared<std::vector<uint8_t>>(d.p.cols * size);
+  auto beta = std::make_shared<std::vector<uint8_t>>(d.p.cols * size);
+  auto isa_name = std::make_shared<std::string>(isa);
+  LayerNormBackwardProblem p;
+  p.dtype = d.p.dtype;
+  p.rows = d.p.rows;
+  p.cols = d.p.cols;
+  p.x = d.res.data();
+  p.dy = d.dy.data();
+  p.gamma = d.gamma.data();
+  p.mean = d.mean.data();
+  p.rstd = d.rstd.data();
+  p.dx = dx->data();
+  p.pd_gamma = gamma->data();
+  p.pd_beta = beta->data();
+  p.threads = threads;
+  p.isa = isa_name->c_str();
+  r.run = EngineCalls([p, isa_name] { return LayerNormBackward(p); });
+  r.error = [&d, dx, gamma, beta] {
+    const std::vector<double> wide_dx = Widen(d.p.dtype, *dx);
+    return OpError(d, Op::kBackward, Widen(d.p.dtype, *gamma), Widen(d.p.dtype, *beta), &wide_dx);
+  };
+  return r;
+}
+
+// The operator sample on emulated Ascend C cores; its kernel time.
+Runner AscendcRunner(const Data& d, int threads) {
+  Runner r;
+  r.impl = "normgrad-ascendc";
+  auto gamma = std::make_shared<std::vector<float>>(d.p.cols);
+  auto beta = std::make_shared<std::vector<float>>(d.p.cols);
+  double probe = 0;
+  normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
+  r.note = RunSampleKernel(d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
+                           d.res.data(), gamma->data(), beta->data(), &probe);
+  r.run = [&d, gamma, beta, threads](int k) {
+    normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
+    double total = 0;
+    for (int i = 0; i < k; ++i) {
+      double seconds = 0;
+      RunSampleKernel(d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(), d.res.data(),
+                      gamma->data(), beta->data(), &seconds);
+      total += seconds;
+    }
+    return total;
+  };
+  // The sample returns float sums; Ascend C's half API would round them.
+  r.error = [&d, gamma, beta] {
+    return OpError(d, Op::kGradBeta, std::vector<double>(gamma->begin(), gamma->end()),
+                   std::vector<double>(beta->begin(), beta->end()), nullptr);
+  };
+  return r;
+}
+
+Runner PeerRunner(bench::Peer* peer, const Data& d, Op op, int threads) {
+  Runner r;
+  r.impl = peer->Name();
+  r.peer = true;
+  bench::Case c;
+  c.op = op;
+  c.dtype = d.p.dtype;
+  c.rows = d.p.rows;
+  c.cols = d.p.cols;
+  c.threads = threads;
+  c.dy = d.dy.data();
+  if (op == Op::kGradBeta) {
+    c.res = d.res.data();
+  } else {
+    c.x = d.res.data();
+    c.gamma = d.gamma.data();
+    c.mean = d.mean.data();
+    c.rstd = d.rstd.data();
+    c.eps = d.eps;
+  }
+  r.note = peer->Unsupported(c);
+  if (r.note.empty()) r.note = peer->Prepare(c);
+  r.run = [peer](int k) { return Timed(k, [&] { peer->Run(); }); };
+  r.error = [peer, &d, op] {
+    const bench::Results res = peer->Read();
+    return OpError(d, op, res.pd_gamma, res.pd_beta, &res.dx);
+  };
+  return r;
+}
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// One row of the output.
+struct Row {
+  Op op;
+  Problem p;
+  int threads;
+  std::string impl, note;
+  double seconds = 0, gbs = 0, x_baseline = 0, x_peer = 0, error = -1;
+};
+
+// Times every runner of one group, interleaved.
+void Measure(std::vector<Runner>& runners, int rounds, double sample_seconds) {
+  for (Runner& r : runners) {
+    if (!r.note.empty()) continue;
+    r.run(1);  // warm-up: caches, thread pools, lazy allocations
+    const double once = std::max(r.run(1), 1e-9);
+    r.iters = static_cast<int>(std::clamp(sample_seconds / once, 1.0, 100000.0));
+  }
+  for (int round = 0; round < rounds; ++round) {
+    for (Runner& r : runners) {
+      if (r.note.empty()) r.samples.push_back(r.run(r.iters) / r.iters);
+    }
+  }
+  for (Runner& r : runners) {
+    if (!r.note.empty()) continue;
+    r.seconds = Median(r.samples);
+    if (r.error) r.err = r.error();
+  }
+}
+
+std::string FormatTime(double seconds) {
+  char buf[32];
+  if (seconds < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%8.2f us", seconds * 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%8.3f ms", seconds * 1e3);
+  }
+  return buf;
+}
+
+void PrintHeader() {
+  std::printf("%-9s %-8s %-12s %3s  %-26s %11s %8s %7s %7s %9s\n", "op", "dtype", "rows x cols",
+              "thr", "impl", "time", "GB/s", "x base", "x peer", "error");
+}
+
+void PrintRow(const Row& r) {
+  const std::string shape = std::to_string(r.p.rows) + "x" + std::to_string(r.p.cols);
+  std::printf("%-9s %-8s %-12s %3d  %-26s ", OpName(r.op), DTypeName(r.p.dtype), shape.c_str(),
+              r.threads, r.impl.c_str());
+  if (!r.note.empty()) {
+    std::printf("- (%s)\n", r.note.c_str());
+    return;
+  }
+  std::printf("%11s %8.1f %7.2f ", FormatTime(r.seconds).c_str(), r.gbs, r.x_baseline);
+  if (r.x_peer > 0) {
+    std::printf("%7.2f ", r.x_peer);
+  } else {
+    std::printf("%7s ", "-");
+  }
+  if (r.error >= 0) {
+    std::printf("%9.2e\n", r.error);
+  } else {
+    std::printf("%9s\n", "-");
+  }
+}
+
+std::string JsonString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+std::string JsonNumber(double v, bool present) {
+  if (!present || !std::isfinite(v)) return "null";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string Json(const std::vector<Row>& rows, double baseline_gbs,
+                 const std::vector<std::pair<std::string, std::string>>& peers) {
+  std::string out = "{\"baseline_gbs\": " + JsonNumber(baseline_gbs, baseline_gbs > 0) +
+                    ",\n \"peers\": {";
+  for (size_t i = 0; i < peers.size(); ++i) {
+    out += (i ? ", " : "") + JsonString(peers[i].first) + ": " + JsonString(peers[i].second);
+  }
+  out += "},\n \"results\": [\n";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    const bool ran = r.note.empty();
+    out += "  {\"op\": " + JsonString(OpName(r.op)) + ", \"impl\": " + JsonString(r.impl) +
+           ", \"dtype\": " + JsonString(DTypeName(r.p.dtype)) +
+           ", \"rows\": " + std::to_string(r.p.rows) + ", \"cols\": " + std::to_string(r.p.cols) +
+           ", \"threads\": " + std::to_string(r.threads) +
+           ", \"seconds\": " + JsonNumber(r.seconds, ran) +
+           ", \"gbs\": " + JsonNumber(r.gbs, ran) +
+           ", \"ratio_to_baseline\": " + JsonNumber(r.x_baseline, ran) +
+           ", \"ratio_to_best_peer\": " + JsonNumber(r.x_peer, ran && r.x_peer > 0) +
+           ", \"error\": " + JsonNumber(r.error, ran && r.error >= 0) +
+           (ran ? "" : ", \"note\": " + JsonString(r.note)) + "}" +
+           (i + 1 < rows.size() ? ",\n" : "\n");
+  }
+  return out + "]}\n";
+}
+
+// The directory of the running executable (for the plot script).
+std::string ExecutableDir() {
+  std::vector<char> buf(4096);
+  const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return ".";
+  std::string path(buf.data(), static_cast<size_t>(n));
+  return path.substr(0, path.rfind('/'));
+}
+
+// Writes the bar chart with bench_plot.py (Debian's python3-matplotlib).
+Status Plot(const std::string& json, const std::string& png) {
+  const std::string script = ExecutableDir() + "/normgrad_bench_plot.py";
+  if (access(script.c_str(), R_OK) != 0) {
+    return Status::Error("--plot: " + script + " is missing (it is installed next to normgrad)");
+  }
+  char tmp[] = "/tmp/normgrad-bench-XXXXXX";
+  const int fd = mkstemp(tmp);
+  if (fd < 0) return Status::Error("--plot: cannot create a temporary file");
+  const bool written = write(fd, json.data(), json.size()) == static_cast<ssize_t>(json.size());
+  close(fd);
+  const char* python = std::getenv("NORMGRAD_PYTHON");
+  const std::string command = std::string(python && *python ? python : "/usr/bin/python3") +
+                              " '" + script + "' '" + tmp + "' '" + png + "'";
+  const int rc = written ? std::system(command.c_str()) : -1;
+  unlink(tmp);
+  if (rc != 0) {
+    return Status::Error("--plot " + png + ": the plot script failed (it needs python3-matplotlib; "
+                         "`make deps` installs it)");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+int RunBench(const BenchOptions& o) {
+  std::vector<Problem> problems;
+  if (!o.shapes.empty()) {
+    if (Status s = ParseShapes(o.shapes, &problems); !s.ok()) return Fail(kCommand, s.message());
+  } else {
+    for (const auto& [rows, cols] : kDefaultShapes) {
+      for (DType t : kAllTypes) problems.push_back({rows, cols, t});
+    }
+  }
+  if (!o.plot.empty() && o.plot.find('\'') != std::string::npos) {
+    return Fail(kCommand, "--plot " + o.plot + ": the path must not contain a quote");
+  }
+  const int rounds = o.quick ? 3 : 7;
+  const double sample_seconds = o.quick ? 0.002 : 0.01;
+
+  // Instruction sets: every available one, or (--quick) the dispatched one.
+  std::vector<std::string> isas;
+  for (const ImplInfo& impl : ListImplementations()) {
+    if (impl.available && impl.order == Order::kBlocked) isas.push_back(impl.isa);
+  }
+  const char* forced = std::getenv("NORMGRAD_IMPL");
+  if (o.quick || (forced && *forced)) {
+    // The dispatched one: what a call without GradBetaProblem::isa runs.
+    GradBetaProblem probe;
+    float zero[8] = {}, g[8], b[8];
+    probe.rows = 1;
+    probe.cols = 8;
+    probe.dy = probe.res = zero;
+    probe.pd_gamma = g;
+    probe.pd_beta = b;
+    if (Status s = LayerNormGradBeta(probe); !s.ok()) return Fail(kCommand, s.message());
+    const std::string impl = LastRunInfo().impl;
+    isas = {impl.substr(impl.find(':') + 1)};
+  }
+
+  bench::LoadedPeers loaded = bench::LoadPeers();
+  std::vector<std::pair<std::string, std::string>> peer_info;
+  for (const auto& peer : loaded.peers) peer_info.push_back({peer->Name(), peer->Version()});
+  for (const auto& [name, why] : loaded.missing) peer_info.push_back({name, "missing: " + why});
+
+  if (!o.json) {
+    std::printf("normgrad bench: %s, %d rounds interleaved, median per call; instruction sets:",
+                o.quick ? "quick" : "full", rounds);
+    for (const std::string& isa : isas) std::printf(" %s", isa.c_str());
+    std::printf("\npeers:");
+    for (const auto& [name, what] : peer_info) std::printf(" %s (%s);", name.c_str(), what.c_str());
+    std::printf("\nGB/s = (bytes read + written) / time; x base = GB/s / the read baseline's "
+                "GB/s in the same rounds;\nx peer = best peer's time / this time; error = "
+                "max|got - ref| / max|ref| against the double reference\n\n");
+    PrintHeader();
+  }
+
+  const bool tty = isatty(STDERR_FILENO);
+  const size_t groups = problems.size() * std::size(kThreadCounts) * 2;
+  size_t group = 0;
+  std::vector<Row> rows;
+  std::vector<float> dy32, res32;
+  std::pair<size_t, size_t> generated{0, 0};
+  for (const Problem& p : problems) {
+    if (generated != std::make_pair(p.rows, p.cols)) {
+      dy32 = Normal(p.rows * p.cols, 1);
+      res32 = Normal(p.rows * p.cols, 2);
+      generated = {p.rows, p.cols};
+    }
+    Data d;
+    if (Status s = MakeData(p, dy32, res32, &d); !s.ok()) return Fail(kCommand, s.message());
+    for (int threads : kThreadCounts) {
+      for (Op op : {Op::kGradBeta, Op::kBackward}) {
+        ++group;
+        std::fprintf(stderr, "%snormgrad bench: [%zu/%zu] %s %s %zux%zu, %d thread%s%s",
+                     tty ? "\r\033[K" : "", group, groups, OpName(op), DTypeName(p.dtype), p.rows,
+                     p.cols, threads, threads > 1 ? "s" : "", tty ? "" : "\n");
+        std::vector<Runner> runners;
+        runners.push_back(BaselineRunner(d, threads));
+        for (const std::string& isa : isas) {
+          if (op == Op::kGradBeta) {
+            runners.push_back(GradBetaRunner(d, threads, Order::kSequential, isa));
+            runners.push_back(GradBetaRunner(d, threads, Order::kBlocked, isa));
+          } else {
+            runners.push_back(BackwardRunner(d, threads, isa));
+          }
+        }
+        if (op == Op::kGradBeta) runners.push_back(AscendcRunner(d, threads));
+        for (const auto& peer : loaded.peers) {
+          runners.push_back(PeerRunner(peer.get(), d, op, threads));
+        }
+        for (const auto& [name, why] : loaded.missing) {
+          Runner missing;
+          missing.impl = name;
+          missing.note = why;
+          runners.push_back(missing);
+        }
+        Measure(runners, rounds, sample_seconds);
+
+        const double bytes = OpBytes(p, op);
+        const double baseline_gbs = 2.0 * static_cast<double>(d.dy.size()) / runners[0].seconds / 1e9;
+        double best_peer = 0;
+        for (const Runner& r : runners) {
+          if (r.peer && r.note.empty() && (best_peer == 0 || r.seconds < best_peer)) {
+            best_peer = r.seconds;
+          }
+        }
+        for (const Runner& r : runners) {
+          Row row{op, p, threads, r.impl, r.note};
+          if (r.note.empty()) {
+            row.seconds = r.seconds;
+            row.gbs = (r.impl == "baseline" ? 2.0 * static_cast<double>(d.dy.size()) : bytes) /
+                      r.seconds / 1e9;
+            row.x_baseline = row.gbs / baseline_gbs;
+            row.x_peer = best_peer > 0 && r.impl != "baseline" ? best_peer / r.seconds : 0;
+            row.error = r.err;
+          }
+          if (!o.json) {
+            if (tty) std::fprintf(stderr, "\r\033[K");
+            PrintRow(row);
+            std::fflush(stdout);
+          }
+          rows.push_back(row);
+        }
+      }
+    }
+  }
+  if (tty) std::fprintf(stderr, "\r\033[K");
+
+  // The machine's read bandwidth: the median baseline on the most threads.
+  std::vector<double> baselines;
+  for (const Row& r : rows) {
+    if (r.impl == "baseline" && r.threads == kThreadCounts[std::size(kThreadCounts) - 1] &&
+        r.p.rows * r.p.cols >= (size_t{1} << 22)) {
+      baselines.push_back(r.gbs);
+    }
+  }
+  const double machine_gbs = Median(baselines);
+  const std::string json = Json(rows, machine_gbs, peer_info);
+  if (o.json) {
+    std::fputs(json.c_str(), stdout);
+  } else if (machine_gbs > 0) {
+    std::printf("\nread baseline on %d threads, shapes of 4M elements or more: %.1f GB/s "
+                "(median)\n", kThreadCounts[std::size(kThreadCounts) - 1], machine_gbs);
+  }
+  if (!o.plot.empty()) {
+    if (Status s = Plot(json, o.plot); !s.ok()) return Fail(kCommand, s.message());
+    if (!o.json) std::printf("plot: %s\n", o.plot.c_str());
+  }
+  return 0;
+}
+
+}  // namespace normgrad::cli

@@ -1,0 +1,65 @@
+// read_baseline.h — the read-bandwidth baseline every benchmark compares
+// against: the sum of two float arrays, read once, vectorized (AVX2 where
+// the CPU has it, eight independent sums) and split over threads. Shared by
+// `normgrad bench` and the Google Benchmark suite (bench/normgrad_bench.cc).
+#pragma once
+
+#include <immintrin.h>
+#include <omp.h>
+
+#include <cstddef>
+
+namespace normgrad::bench {
+
+/// Σ a[i] + b[i] over [begin, end): eight independent vector sums.
+__attribute__((target("avx2"))) inline float SumRangeAvx2(const float* a, const float* b,
+                                                          size_t begin, size_t end) {
+  __m256 s[8];
+  for (__m256& v : s) v = _mm256_setzero_ps();
+  size_t i = begin;
+  for (; i + 32 <= end; i += 32) {
+    for (int k = 0; k < 4; ++k) {
+      s[k] = _mm256_add_ps(s[k], _mm256_loadu_ps(a + i + 8 * k));
+      s[4 + k] = _mm256_add_ps(s[4 + k], _mm256_loadu_ps(b + i + 8 * k));
+    }
+  }
+  float lanes[8];
+  __m256 total = s[0];
+  for (int k = 1; k < 8; ++k) total = _mm256_add_ps(total, s[k]);
+  _mm256_storeu_ps(lanes, total);
+  float sum = 0.0f;
+  for (float v : lanes) sum += v;
+  for (; i < end; ++i) sum += a[i] + b[i];
+  return sum;
+}
+
+/// The same sum in portable C++ (sixteen independent sums).
+inline float SumRangePortable(const float* a, const float* b, size_t begin, size_t end) {
+  float s[16] = {};
+  size_t i = begin;
+  for (; i + 16 <= end; i += 16) {
+    for (int k = 0; k < 16; ++k) s[k] += a[i + k] + b[i + k];
+  }
+  for (; i < end; ++i) s[0] += a[i] + b[i];
+  float sum = 0.0f;
+  for (float v : s) sum += v;
+  return sum;
+}
+
+/// Reads both arrays of n floats once, split over `threads` threads in
+/// 64-float pieces; returns the sum so the reads cannot be optimized away.
+inline float SumTwoArrays(const float* a, const float* b, size_t n, int threads) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  float total = 0.0f;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+  {
+    const size_t t = static_cast<size_t>(omp_get_thread_num());
+    const size_t nt = static_cast<size_t>(omp_get_num_threads());
+    const size_t begin = n * t / nt / 64 * 64;
+    const size_t end = t + 1 == nt ? n : n * (t + 1) / nt / 64 * 64;
+    total += avx2 ? SumRangeAvx2(a, b, begin, end) : SumRangePortable(a, b, begin, end);
+  }
+  return total;
+}
+
+}  // namespace normgrad::bench
