@@ -3,8 +3,9 @@
 //
 // For each shape, element type and thread count it first measures a
 // read-bandwidth baseline in this same run — the sum of two arrays as large
-// as dy and res, vectorized, on the same threads — then the engine in both
-// orders. Counters: GB/s = (bytes read + bytes written) / time, and
+// as dy and res, vectorized, on the same threads — and the same reads split
+// by columns as the sequential order splits them (baseline_columns), then
+// the engine in both orders. Counters: GB/s = (bytes read + bytes written) / time, and
 // x_baseline = GB/s ÷ the baseline's median GB/s for the same inputs. Run
 // with --benchmark_repetitions=N to get medians on a noisy machine.
 // ascendc_sample: the operator sample through the emulated Ascend C API, next
@@ -103,6 +104,31 @@ void Baseline(benchmark::State& state, DType t) {
   baseline_gbs[{static_cast<int>(t), rows, cols, threads}].push_back(bytes / seconds / 1e9);
 }
 
+// The read baseline split by columns as the sequential order splits its
+// work (each thread a range of every row): what this memory system gives
+// that access pattern. x_baseline against the ordinary baseline.
+void BaselineColumns(benchmark::State& state, DType t) {
+  const size_t rows = static_cast<size_t>(state.range(0));
+  const size_t cols = static_cast<size_t>(state.range(1));
+  const int threads = static_cast<int>(state.range(2));
+  const Inputs& in = InputsFor(t, rows, cols);
+  const size_t row_floats = cols * normgrad::SizeOf(t) / 4;
+  const auto* a = reinterpret_cast<const float*>(in.dy.data());
+  const auto* b = reinterpret_cast<const float*>(in.res.data());
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        normgrad::bench::SumTwoArraysByColumns(a, b, rows, row_floats, threads));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+      static_cast<double>(state.iterations());
+  const double bytes = 2.0 * static_cast<double>(in.dy.size());
+  SetRate(state, bytes, seconds);
+  const double base = Median(baseline_gbs[{static_cast<int>(t), rows, cols, threads}]);
+  if (base > 0) state.counters["x_baseline"] = bytes / seconds / 1e9 / base;
+}
+
 void GradBeta(benchmark::State& state, DType t, normgrad::Order order) {
   const size_t rows = static_cast<size_t>(state.range(0));
   const size_t cols = static_cast<size_t>(state.range(1));
@@ -147,6 +173,8 @@ void Register() {
       for (int64_t threads : {1, 2}) {
         const std::vector<int64_t> args = {rows, cols, threads};
         benchmark::RegisterBenchmark(("baseline/" + type).c_str(), Baseline, t)
+            ->Args(args)->ArgNames({"rows", "cols", "threads"})->UseRealTime();
+        benchmark::RegisterBenchmark(("baseline_columns/" + type).c_str(), BaselineColumns, t)
             ->Args(args)->ArgNames({"rows", "cols", "threads"})->UseRealTime();
         for (auto order : {normgrad::Order::kSequential, normgrad::Order::kBlocked}) {
           benchmark::RegisterBenchmark(

@@ -62,4 +62,28 @@ inline float SumTwoArrays(const float* a, const float* b, size_t n, int threads)
   return total;
 }
 
+/// The same reads split the way the sequential order must split them: by
+/// columns. Both arrays are `rows` rows of `row_floats` floats; thread t
+/// reads its own range of every row (ranges cut at 64-byte multiples), so
+/// each row is read in `threads` pieces by different cores. Measures what
+/// the memory system gives a column split.
+inline float SumTwoArraysByColumns(const float* a, const float* b, size_t rows,
+                                   size_t row_floats, int threads) {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  float total = 0.0f;
+#pragma omp parallel num_threads(threads) reduction(+ : total)
+  {
+    const size_t t = static_cast<size_t>(omp_get_thread_num());
+    const size_t nt = static_cast<size_t>(omp_get_num_threads());
+    const size_t begin = row_floats * t / nt / 16 * 16;
+    const size_t end = t + 1 == nt ? row_floats : row_floats * (t + 1) / nt / 16 * 16;
+    for (size_t r = 0; r < rows; ++r) {
+      const float* ra = a + r * row_floats;
+      const float* rb = b + r * row_floats;
+      total += avx2 ? SumRangeAvx2(ra, rb, begin, end) : SumRangePortable(ra, rb, begin, end);
+    }
+  }
+  return total;
+}
+
 }  // namespace normgrad::bench
