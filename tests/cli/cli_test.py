@@ -1162,6 +1162,7 @@ class BenchTest(CliTestCase):
                               ("64x64 float\n0x8 half\n", "line 2: '0x8' is not ROWSxCOLS"),
                               ("64by64 float\n", "line 1: '64by64' is not ROWSxCOLS"),
                               ("64x64 double\n", "dtype 'double' is not float, half or bfloat16"),
+                              ("65536x8192 float\n", "'65536x8192' has more than 2^28 elements"),
                               ("# nothing\n", "no shapes in the file")):
             result = self.bench(shapes=text)
             self.assertEqual(result.returncode, 1, msg=text)

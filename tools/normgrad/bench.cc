@@ -54,6 +54,10 @@ constexpr int kThreadCounts[] = {1, 2};
 // Emulated cores of the Ascend C path (as `normgrad sample`).
 constexpr uint32_t kSampleBlocks = 8;
 
+// The largest problem a shape file may ask for: inputs, outputs and the
+// double references of 2^28 elements take about 6 GiB.
+constexpr unsigned long long kMaxElements = 1ull << 28;
+
 struct Problem {
   size_t rows, cols;
   DType dtype;
@@ -81,10 +85,12 @@ Status ParseShapes(const std::string& path, std::vector<Problem>* out) {
     const unsigned long long rows = std::strtoull(dims.c_str(), &end, 10);
     const bool rows_ok = x != std::string::npos && end == dims.c_str() + x && x > 0;
     const unsigned long long cols = rows_ok ? std::strtoull(dims.c_str() + x + 1, &end, 10) : 0;
-    if (!rows_ok || *end != '\0' || end == dims.c_str() + x + 1 || rows == 0 || cols == 0 ||
-        rows > (1ull << 31) || cols > (1ull << 31) || rows * cols > (1ull << 31)) {
-      return Status::Error(where + "'" + dims +
-                           "' is not ROWSxCOLS with both at least 1 and at most 2^31 elements");
+    if (!rows_ok || *end != '\0' || end == dims.c_str() + x + 1 || rows == 0 || cols == 0) {
+      return Status::Error(where + "'" + dims + "' is not ROWSxCOLS with both at least 1");
+    }
+    if (rows > kMaxElements || cols > kMaxElements || rows * cols > kMaxElements) {
+      return Status::Error(where + "'" + dims + "' has more than 2^28 elements (the double "
+                           "reference alone would need over 2 GiB)");
     }
     Problem p{rows, cols, DType::kF32};
     if (type == "half" || type == "f16") {

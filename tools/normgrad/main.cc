@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iterator>
+#include <new>
 #include <string>
 
 #include "commands.h"
@@ -212,6 +213,12 @@ int main(int argc, char** argv) {
   if (forward_cmd->parsed()) return normgrad::cli::RunForward(forward);
   if (tiling_cmd->parsed()) return normgrad::cli::RunTiling(tiling);
   if (sample_cmd->parsed()) return normgrad::cli::RunSample(sample);
-  if (bench_cmd->parsed()) return normgrad::cli::RunBench(bench);
+  if (bench_cmd->parsed()) {
+    try {
+      return normgrad::cli::RunBench(bench);
+    } catch (const std::bad_alloc&) {
+      return normgrad::cli::Fail("bench", "out of memory for these shapes");
+    }
+  }
   return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd
 }
