@@ -129,6 +129,27 @@ TEST_P(SequentialShapes, ThreadCountsKeepTheBitsAndThreadsRun) {
   }
 }
 
+TEST_P(SequentialShapes, RelayOfShortRowsKeepsTheBitsAndThreadsRun) {
+  // 64 columns are one column range: more threads take turns over chunks of
+  // rows (the relay) instead of splitting columns. 40000 rows make 20 chunks
+  // of 2048 rows in float and 10 of 4096 in 16-bit types, so up to 8 threads
+  // all get work; a given chunk size (777 rows: 52 chunks, a tail of 373)
+  // is used as the relay's chunk.
+  const DType t = GetParam();
+  const auto dy = testdata::Normal(t, 40000, 64, testdata::Seed());
+  const auto res = testdata::Normal(t, 40000, 64, testdata::Seed() + 1);
+  const Outputs want = SpecOrder(dy, res);
+  for (size_t chunk : {0, 777}) {
+    for (int threads : {1, 2, 3, 8}) {
+      SCOPED_TRACE(testing::Message() << threads << " threads, chunk " << chunk);
+      const Outputs got = Engine(dy, res, chunk, threads);
+      EXPECT_EQ(normgrad::LastRunInfo().threads, threads);
+      EXPECT_EQ(got.gamma, want.gamma);
+      EXPECT_EQ(got.beta, want.beta);
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Types, SequentialShapes,
                          testing::Values(DType::kF32, DType::kF16, DType::kBF16),
                          testdata::TypeName<testing::TestParamInfo<DType>>);
