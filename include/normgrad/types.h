@@ -16,7 +16,14 @@ enum class DType : uint8_t {
 /// Size of one element in bytes.
 inline size_t SizeOf(DType t) { return t == DType::kF32 ? 4 : 2; }
 /// "float", "half" or "bfloat16": the names the CLI and messages use.
-const char* DTypeName(DType t);
+inline const char* DTypeName(DType t) {
+  switch (t) {
+    case DType::kF32: return "float";
+    case DType::kF16: return "half";
+    case DType::kBF16: return "bfloat16";
+  }
+  return "?";
+}
 
 /// The order in which rows are summed; both are deterministic.
 enum class Order : uint8_t {

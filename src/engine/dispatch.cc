@@ -109,15 +109,6 @@ std::vector<ImplInfo> ListImplementations() {
   return list;
 }
 
-const char* DTypeName(DType t) {
-  switch (t) {
-    case DType::kF32: return "float";
-    case DType::kF16: return "half";
-    case DType::kBF16: return "bfloat16";
-  }
-  return "?";
-}
-
 const char* OrderName(Order o) {
   return o == Order::kSequential ? "sequential" : "blocked";
 }

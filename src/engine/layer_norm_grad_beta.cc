@@ -7,11 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "engine/dispatch.h"
@@ -109,36 +109,6 @@ class ColumnSplit {
   size_t cols_, grains_, parts_;
 };
 
-// Sequential order: every column summed row after row from zero; threads
-// split the columns, so each column keeps its order. acc = [gamma | beta].
-//
-// Each thread sums its columns in a buffer of its own (allocated by that
-// thread, so away from the others') and copies the sums to acc at the end.
-// Measured with half inputs on two threads: with both threads' running sums
-// side by side in acc, 4096 × 4096 reached 0.62× the read baseline and
-// 16384 × 768 0.51×; with separate buffers 1.07× and 0.84× (64-byte aligned
-// ranges in the shared array did not help).
-int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
-                  size_t cols, size_t chunk_rows, int threads, float* acc) {
-  const ColumnSplit split(cols, static_cast<size_t>(threads));
-  const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
-  ParallelFor(threads, split.count(), [&](size_t t) {
-    const ColumnRange cr = split.range(t);
-    const size_t width = cr.end - cr.begin;
-    thread_local std::vector<float> own;  // only grows: no allocation per call
-    if (own.size() < 2 * width) own.resize(2 * width);
-    float* gamma = own.data();
-    float* beta = own.data() + width;
-    std::fill(gamma, gamma + 2 * width, 0.0f);
-    for (size_t r = 0; r < rows; r += chunk) {
-      Accumulate(isa, in, r, std::min(chunk, rows - r), cr.begin, width, gamma, beta);
-    }
-    std::copy(gamma, gamma + width, acc + cr.begin);
-    std::copy(beta, beta + width, acc + cols + cr.begin);
-  });
-  return static_cast<int>(std::min<size_t>(split.count(), threads));
-}
-
 // Sequential order as a relay, for rows too short to split between the
 // threads (fewer column ranges than threads): the rows are cut into chunks
 // dealt to the threads in turn (chunk k to thread k mod T) and the running
@@ -151,8 +121,7 @@ int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
 // against 0.68–0.78×.)
 int RunSequentialRelay(const kernels::Isa& isa, const Typed& in, size_t rows, size_t cols,
                        size_t chunk_rows, int threads, float* acc) {
-  const size_t elem = SizeOf(in.dtype);
-  const size_t row_bytes = in.stride * elem;
+  const size_t row_bytes = in.stride * SizeOf(in.dtype);
   const size_t chunk =
       chunk_rows != 0 ? chunk_rows : std::max<size_t>(1, kRelayChunkBytes / (2 * row_bytes));
   const size_t chunks = (rows + chunk - 1) / chunk;
@@ -184,6 +153,40 @@ int RunSequentialRelay(const kernels::Isa& isa, const Typed& in, size_t rows, si
     }
   }
   return static_cast<int>(std::min<size_t>(chunks, threads));
+}
+
+// Sequential order: every column summed row after row from zero; threads
+// split the columns, so each column keeps its order. acc = [gamma | beta].
+// Columns too few to give every thread a range: the relay above instead.
+//
+// Each thread sums its columns in a buffer of its own (allocated by that
+// thread, so away from the others') and copies the sums to acc at the end.
+// Measured with half inputs on two threads: with both threads' running sums
+// side by side in acc, 4096 × 4096 reached 0.62× the read baseline and
+// 16384 × 768 0.51×; with separate buffers 1.07× and 0.84× (64-byte aligned
+// ranges in the shared array did not help).
+int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
+                  size_t cols, size_t chunk_rows, int threads, float* acc) {
+  const ColumnSplit split(cols, static_cast<size_t>(threads));
+  if (split.count() < static_cast<size_t>(threads)) {
+    return RunSequentialRelay(isa, in, rows, cols, chunk_rows, threads, acc);
+  }
+  const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
+  ParallelFor(threads, split.count(), [&](size_t t) {
+    const ColumnRange cr = split.range(t);
+    const size_t width = cr.end - cr.begin;
+    thread_local std::vector<float> own;  // only grows: no allocation per call
+    if (own.size() < 2 * width) own.resize(2 * width);
+    float* gamma = own.data();
+    float* beta = own.data() + width;
+    std::fill(gamma, gamma + 2 * width, 0.0f);
+    for (size_t r = 0; r < rows; r += chunk) {
+      Accumulate(isa, in, r, std::min(chunk, rows - r), cr.begin, width, gamma, beta);
+    }
+    std::copy(gamma, gamma + width, acc + cr.begin);
+    std::copy(beta, beta + width, acc + cols + cr.begin);
+  });
+  return static_cast<int>(std::min<size_t>(split.count(), threads));
 }
 
 // Blocked order: fixed kBlockRows-row blocks, each summed sequentially from
@@ -301,12 +304,7 @@ Status LayerNormGradBeta(const GradBetaProblem& p) {
   int used;
   if (order == Order::kSequential) {
     if (acc.size() < 2 * p.cols) acc.resize(2 * p.cols);
-    if (threads > 1 && ColumnSplit(p.cols, static_cast<size_t>(threads)).count() <
-                           static_cast<size_t>(threads)) {
-      used = RunSequentialRelay(isa, in, p.rows, p.cols, p.chunk_rows, threads, acc.data());
-    } else {
-      used = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, threads, acc.data());
-    }
+    used = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, threads, acc.data());
     result = acc.data();
   } else {
     used = RunBlocked(isa, in, p.rows, p.cols, threads, partials);

@@ -239,19 +239,18 @@ Runner BaselineRunner(const Data& d, int threads) {
   const auto* b = reinterpret_cast<const float*>(d.res.data());
   r.run = [=](int k) {
     volatile float sink = 0;
-    const double s = Timed(k, [&] { sink = sink + bench::SumTwoArrays(a, b, floats, threads); });
-    return s;
+    return Timed(k, [&] { sink = sink + bench::SumTwoArrays(a, b, floats, threads); });
   };
   return r;
 }
 
-// normgrad's pd_gamma/pd_beta in `order` on instruction set `isa`.
+// normgrad's pd_gamma/pd_beta in `order` on instruction set `isa` (a
+// registry name, alive as long as the runner).
 Runner GradBetaRunner(const Data& d, int threads, Order order, const std::string& isa) {
   Runner r;
   r.impl = std::string("normgrad:") + OrderName(order) + ":" + isa;
   auto gamma = std::make_shared<std::vector<uint8_t>>(d.p.cols * SizeOf(d.p.dtype));
   auto beta = std::make_shared<std::vector<uint8_t>>(gamma->size());
-  auto isa_name = std::make_shared<std::string>(isa);
   GradBetaProblem p;
   p.dtype = d.p.dtype;
   p.rows = d.p.rows;
@@ -262,15 +261,15 @@ Runner GradBetaRunner(const Data& d, int threads, Order order, const std::string
   p.pd_beta = beta->data();
   p.order = order;
   p.threads = threads;
-  p.isa = isa_name->c_str();
-  r.run = EngineCalls([p, isa_name] { return LayerNormGradBeta(p); });
+  p.isa = isa.c_str();
+  r.run = EngineCalls([p] { return LayerNormGradBeta(p); });
   r.error = [&d, gamma, beta] {
     return OpError(d, Op::kGradBeta, Widen(d.p.dtype, *gamma), Widen(d.p.dtype, *beta), nullptr);
   };
   return r;
 }
 
-// normgrad's fused layer-norm backward (blocked order) on `isa`.
+// normgrad's fused layer-norm backward (blocked order) on `isa` (as above).
 Runner BackwardRunner(const Data& d, int threads, const std::string& isa) {
   Runner r;
   r.impl = "normgrad:blocked:" + isa;
@@ -278,7 +277,6 @@ Runner BackwardRunner(const Data& d, int threads, const std::string& isa) {
   auto dx = std::make_shared<std::vector<uint8_t>>(d.p.rows * d.p.cols * size);
   auto gamma = std::make_shared<std::vector<uint8_t>>(d.p.cols * size);
   auto beta = std::make_shared<std::vector<uint8_t>>(d.p.cols * size);
-  auto isa_name = std::make_shared<std::string>(isa);
   LayerNormBackwardProblem p;
   p.dtype = d.p.dtype;
   p.rows = d.p.rows;
@@ -292,8 +290,8 @@ Runner BackwardRunner(const Data& d, int threads, const std::string& isa) {
   p.pd_gamma = gamma->data();
   p.pd_beta = beta->data();
   p.threads = threads;
-  p.isa = isa_name->c_str();
-  r.run = EngineCalls([p, isa_name] { return LayerNormBackward(p); });
+  p.isa = isa.c_str();
+  r.run = EngineCalls([p] { return LayerNormBackward(p); });
   r.error = [&d, dx, gamma, beta] {
     const std::vector<double> wide_dx = Widen(d.p.dtype, *dx);
     return OpError(d, Op::kBackward, Widen(d.p.dtype, *gamma), Widen(d.p.dtype, *beta), &wide_dx);

@@ -46,37 +46,20 @@ inline float SumRangePortable(const float* a, const float* b, size_t begin, size
   return sum;
 }
 
-/// Reads both arrays of n floats once, split over `threads` threads in
-/// 64-float pieces; returns the sum so the reads cannot be optimized away.
-inline float SumTwoArrays(const float* a, const float* b, size_t n, int threads) {
+/// Reads both arrays once: `rows` rows of `row_floats` floats each, every
+/// row split over `threads` threads (thread t reads its own range of every
+/// row, ranges cut at multiples of `grain` floats); returns the sum so the
+/// reads cannot be optimized away.
+inline float SumRowPieces(const float* a, const float* b, size_t rows, size_t row_floats,
+                          int threads, size_t grain) {
   static const bool avx2 = __builtin_cpu_supports("avx2");
   float total = 0.0f;
 #pragma omp parallel num_threads(threads) reduction(+ : total)
   {
     const size_t t = static_cast<size_t>(omp_get_thread_num());
     const size_t nt = static_cast<size_t>(omp_get_num_threads());
-    const size_t begin = n * t / nt / 64 * 64;
-    const size_t end = t + 1 == nt ? n : n * (t + 1) / nt / 64 * 64;
-    total += avx2 ? SumRangeAvx2(a, b, begin, end) : SumRangePortable(a, b, begin, end);
-  }
-  return total;
-}
-
-/// The same reads split the way the sequential order must split them: by
-/// columns. Both arrays are `rows` rows of `row_floats` floats; thread t
-/// reads its own range of every row (ranges cut at 64-byte multiples), so
-/// each row is read in `threads` pieces by different cores. Measures what
-/// the memory system gives a column split.
-inline float SumTwoArraysByColumns(const float* a, const float* b, size_t rows,
-                                   size_t row_floats, int threads) {
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  float total = 0.0f;
-#pragma omp parallel num_threads(threads) reduction(+ : total)
-  {
-    const size_t t = static_cast<size_t>(omp_get_thread_num());
-    const size_t nt = static_cast<size_t>(omp_get_num_threads());
-    const size_t begin = row_floats * t / nt / 16 * 16;
-    const size_t end = t + 1 == nt ? row_floats : row_floats * (t + 1) / nt / 16 * 16;
+    const size_t begin = row_floats * t / nt / grain * grain;
+    const size_t end = t + 1 == nt ? row_floats : row_floats * (t + 1) / nt / grain * grain;
     for (size_t r = 0; r < rows; ++r) {
       const float* ra = a + r * row_floats;
       const float* rb = b + r * row_floats;
@@ -84,6 +67,22 @@ inline float SumTwoArraysByColumns(const float* a, const float* b, size_t rows,
     }
   }
   return total;
+}
+
+/// The baseline: both arrays of n floats read once, split over `threads`
+/// threads in 64-float pieces.
+inline float SumTwoArrays(const float* a, const float* b, size_t n, int threads) {
+  return SumRowPieces(a, b, 1, n, threads, 64);
+}
+
+/// The same reads split the way the sequential order must split them: by
+/// columns. Both arrays are `rows` rows of `row_floats` floats; each thread
+/// reads its own range of every row (cut at 64-byte multiples), so each row
+/// is read in `threads` pieces by different cores. Measures what the memory
+/// system gives a column split.
+inline float SumTwoArraysByColumns(const float* a, const float* b, size_t rows,
+                                   size_t row_floats, int threads) {
+  return SumRowPieces(a, b, rows, row_floats, threads, 16);
 }
 
 }  // namespace normgrad::bench

@@ -50,15 +50,6 @@ memory::data_type DnnlType(DType t) {
   return memory::data_type::f32;
 }
 
-const char* TypeName(DType t) {
-  switch (t) {
-    case DType::kF16: return "half";
-    case DType::kBF16: return "bfloat16";
-    case DType::kF32: break;
-  }
-  return "float";
-}
-
 /// Element i of `data` (of type t) as float.
 float Decode(DType t, const void* data, size_t i) {
   const uint16_t* bits16 = static_cast<const uint16_t*>(data);
@@ -97,7 +88,7 @@ class DnnlPeer final : public Peer {
   /// Asks oneDNN for the primitive descriptor of `c`.
   std::string Unsupported(const Case& c) const override {
     if (Catch([&] { Describe(c); }).empty()) return "";
-    return std::string("no ") + TypeName(c.dtype) + " layer-norm backward on CPU";
+    return std::string("no ") + DTypeName(c.dtype) + " layer-norm backward on CPU";
   }
 
   std::string Prepare(const Case& c) override {

@@ -50,15 +50,6 @@ at::ScalarType TorchType(DType t) {
   return at::kFloat;
 }
 
-const char* TypeName(DType t) {
-  switch (t) {
-    case DType::kF16: return "half";
-    case DType::kBF16: return "bfloat16";
-    case DType::kF32: break;
-  }
-  return "float";
-}
-
 /// Runs f(); returns the message of what it threw, or empty.
 template <typename F>
 std::string Catch(const F& f) {
@@ -88,7 +79,7 @@ class TorchPeer final : public Peer {
       });
       if (!error.empty()) {
         unsupported_[static_cast<size_t>(t)] =
-            std::string("no ") + TypeName(t) + " layer-norm backward on CPU";
+            std::string("no ") + DTypeName(t) + " layer-norm backward on CPU";
       }
     }
   }
