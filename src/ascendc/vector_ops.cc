@@ -1,7 +1,10 @@
-// vector_ops.cc — operand checks of the basic vector operations and Cast's
-// conversions with their rounding modes (normgrad_ascendc/vector_ops.h).
+// vector_ops.cc — operand checks of the basic vector operations, their
+// elementwise loops (vectorized by the compiler, one clone per instruction
+// set, picked at run time) and Cast's conversions with their rounding modes
+// (normgrad_ascendc/vector_ops.h).
 #include "normgrad_ascendc/vector_ops.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -155,7 +158,166 @@ double Load(CastType type, const void* src, uint32_t i) {
   return 0;
 }
 
+template <ElementOp kOp>
+inline float Apply(float a, float b) {
+  switch (kOp) {
+    case ElementOp::kAdd:
+      return a + b;
+    case ElementOp::kSub:
+      return a - b;
+    case ElementOp::kMul:
+      return a * b;
+    case ElementOp::kDiv:
+      return a / b;
+    case ElementOp::kMax:  // NaN when either is NaN
+      return (a != a || a > b) ? a : b;
+    case ElementOp::kMin:
+      return (a != a || a < b) ? a : b;
+  }
+  return 0.0f;
+}
+
+// The float loops, one per way the operands may share memory, each with its
+// pointers restrict-qualified so that the compiler vectorizes it. A
+// broadcast scalar is `scalar` with `b` null.
+template <ElementOp kOp>
+__attribute__((always_inline)) inline void Disjoint(
+    float* __restrict d, const float* __restrict a, const float* __restrict b,
+    float scalar, uint32_t n) {
+  if (b == nullptr) {
+    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(a[i], scalar);
+  } else {
+    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(a[i], b[i]);
+  }
+}
+
+// d = op(d, b), b null for the scalar.
+template <ElementOp kOp>
+__attribute__((always_inline)) inline void IntoFirst(
+    float* __restrict d, const float* __restrict b, float scalar, uint32_t n) {
+  if (b == nullptr) {
+    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(d[i], scalar);
+  } else {
+    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(d[i], b[i]);
+  }
+}
+
+// d = op(a, d).
+template <ElementOp kOp>
+__attribute__((always_inline)) inline void IntoSecond(
+    float* __restrict d, const float* __restrict a, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(a[i], d[i]);
+}
+
+// d = op(d, d).
+template <ElementOp kOp>
+__attribute__((always_inline)) inline void IntoBoth(float* d, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(d[i], d[i]);
+}
+
+// d[i] = op(a[i], b[i]) (b null: op(a[i], scalar)), where d is a, b, or
+// disjoint from both.
+template <ElementOp kOp>
+__attribute__((always_inline)) inline void FloatsAs(float* d, const float* a,
+                                                    const float* b,
+                                                    float scalar, uint32_t n) {
+  if (d == a && d == b) {
+    IntoBoth<kOp>(d, n);
+  } else if (d == a) {
+    IntoFirst<kOp>(d, b, scalar, n);
+  } else if (d == b) {
+    IntoSecond<kOp>(d, a, n);
+  } else {
+    Disjoint<kOp>(d, a, b, scalar, n);
+  }
+}
+
+#if defined(__x86_64__)
+#define NORMGRAD_ELEMENT_TARGETS __attribute__((target_clones("avx2", "default")))
+#else
+#define NORMGRAD_ELEMENT_TARGETS
+#endif
+
+NORMGRAD_ELEMENT_TARGETS void Floats(ElementOp op, float* d, const float* a,
+                                     const float* b, float scalar, uint32_t n) {
+  switch (op) {
+    case ElementOp::kAdd:
+      return FloatsAs<ElementOp::kAdd>(d, a, b, scalar, n);
+    case ElementOp::kSub:
+      return FloatsAs<ElementOp::kSub>(d, a, b, scalar, n);
+    case ElementOp::kMul:
+      return FloatsAs<ElementOp::kMul>(d, a, b, scalar, n);
+    case ElementOp::kDiv:
+      return FloatsAs<ElementOp::kDiv>(d, a, b, scalar, n);
+    case ElementOp::kMax:
+      return FloatsAs<ElementOp::kMax>(d, a, b, scalar, n);
+    case ElementOp::kMin:
+      return FloatsAs<ElementOp::kMin>(d, a, b, scalar, n);
+  }
+}
+
+// half: steps of kHalfStep elements widened to float, computed, narrowed.
+constexpr uint32_t kHalfStep = 256;
+
+void Halves(ElementOp op, normgrad::float16* d, const normgrad::float16* a,
+            const normgrad::float16* b, float scalar, uint32_t count) {
+  float wa[kHalfStep], wb[kHalfStep];
+  for (uint32_t at = 0; at < count; at += kHalfStep) {
+    const uint32_t n = std::min(kHalfStep, count - at);
+    normgrad::Widen(a + at, wa, n);
+    if (b != nullptr) normgrad::Widen(b + at, wb, n);
+    Floats(op, wa, wa, b != nullptr ? wb : nullptr, scalar, n);
+    normgrad::Narrow(wa, d + at, n);
+  }
+}
+
+// True when dst starts inside [src, src + bytes) but not at src: the element
+// loop then reads values it wrote earlier, which a vector would not.
+bool PartlyOverlaps(const void* dst, const void* src, uint64_t bytes) {
+  const auto d = reinterpret_cast<uintptr_t>(dst);
+  const auto s = reinterpret_cast<uintptr_t>(src);
+  return d != s && d < s + bytes && s < d + bytes;
+}
+
+// BinaryImpl (src1 set) and WithScalarImpl (src1 null).
+void Elementwise(ElementOp op, CastType type, void* dst, const void* src0,
+                 const void* src1, float scalar, uint32_t count) {
+  const uint32_t size = type == CastType::kFloat ? 4 : 2;
+  const uint64_t bytes = uint64_t{count} * size;
+  // Partly overlapping operands: one element at a time, in index order.
+  const uint32_t step =
+      PartlyOverlaps(dst, src0, bytes) ||
+              (src1 != nullptr && PartlyOverlaps(dst, src1, bytes))
+          ? 1
+          : count;
+  for (uint32_t at = 0; at < count; at += step) {
+    const uint32_t n = std::min(step, count - at);
+    const uint64_t skip = uint64_t{at} * size;
+    auto* d = static_cast<uint8_t*>(dst) + skip;
+    const auto* a = static_cast<const uint8_t*>(src0) + skip;
+    const auto* b = src1 != nullptr ? static_cast<const uint8_t*>(src1) + skip : nullptr;
+    if (type == CastType::kFloat) {
+      Floats(op, reinterpret_cast<float*>(d), reinterpret_cast<const float*>(a),
+             reinterpret_cast<const float*>(b), scalar, n);
+    } else {
+      Halves(op, reinterpret_cast<normgrad::float16*>(d),
+             reinterpret_cast<const normgrad::float16*>(a),
+             reinterpret_cast<const normgrad::float16*>(b), scalar, n);
+    }
+  }
+}
+
 }  // namespace
+
+void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
+                const void* src1, uint32_t count) {
+  Elementwise(op, type, dst, src0, src1, 0.0f, count);
+}
+
+void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,
+                    float scalar, uint32_t count) {
+  Elementwise(op, type, dst, src, nullptr, scalar, count);
+}
 
 void CastImpl(CastType dst_type, void* dst, CastType src_type, const void* src,
               RoundMode mode, uint32_t count) {

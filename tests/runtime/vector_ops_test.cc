@@ -10,7 +10,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <vector>
 
 #include "compat_test.h"
@@ -145,6 +147,121 @@ TEST(VectorOps, ScalarsAndDuplicate) {
   AscendC::Duplicate(ints, -3, 5);
   EXPECT_EQ(ints.GetValue(4), -3);
   EXPECT_EQ(ints.GetValue(5), 0);
+}
+
+// ---- Elementwise, every operation against the element loop -----------------
+
+// The operations as the element loop of runtime.md §5a computes them: in
+// float, each result rounded to T, element i read after element i − 1 was
+// written.
+enum class Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kAdds, kMuls };
+
+float Apply(Op op, float a, float b) {
+  switch (op) {
+    case Op::kAdd:
+    case Op::kAdds:
+      return a + b;
+    case Op::kSub:
+      return a - b;
+    case Op::kMul:
+    case Op::kMuls:
+      return a * b;
+    case Op::kDiv:
+      return a / b;
+    case Op::kMax:
+      return (std::isnan(a) || a > b) ? a : b;
+    case Op::kMin:
+      return (std::isnan(a) || a < b) ? a : b;
+  }
+  return 0;
+}
+
+template <typename T>
+void Run(Op op, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         T scalar, int32_t n) {
+  switch (op) {
+    case Op::kAdd: return AscendC::Add(d, a, b, n);
+    case Op::kSub: return AscendC::Sub(d, a, b, n);
+    case Op::kMul: return AscendC::Mul(d, a, b, n);
+    case Op::kDiv: return AscendC::Div(d, a, b, n);
+    case Op::kMax: return AscendC::Max(d, a, b, n);
+    case Op::kMin: return AscendC::Min(d, a, b, n);
+    case Op::kAdds: return AscendC::Adds(d, a, scalar, n);
+    case Op::kMuls: return AscendC::Muls(d, a, scalar, n);
+  }
+}
+
+// Random bit patterns (NaNs, infinities, subnormals and zeros among them)
+// in x and y; every operation over every way of sharing memory the API
+// allows — separate tensors, dst = src0, dst = src1, all three the same,
+// dst one element into src0 or src1 — and counts around the vector widths;
+// the result's bits must equal the element loop's, run on a copy (a NaN
+// matches any NaN: C++ leaves the sign and payload of a NaN result open).
+template <typename T, typename Bits>
+void CheckEveryOperation() {
+  Ub ub;
+  const uint32_t capacity = 1024 / sizeof(T);
+  std::mt19937 gen(7);
+  std::uniform_int_distribution<uint32_t> bits;
+  const Op ops[] = {Op::kAdd, Op::kSub, Op::kMul,  Op::kDiv,
+                    Op::kMax, Op::kMin, Op::kAdds, Op::kMuls};
+  const int32_t counts[] = {1, 7, 8, 15, 16, 17, 63, 64, 65, 200, 255};
+  for (Op op : ops) {
+    for (int layout = 0; layout < 6; ++layout) {
+      for (int32_t n : counts) {
+        T* x = ub.x<T>().GetPhyAddr();
+        T* y = ub.y<T>().GetPhyAddr();
+        for (uint32_t i = 0; i < capacity; ++i) {
+          const Bits bx = static_cast<Bits>(bits(gen)), by = static_cast<Bits>(bits(gen));
+          std::memcpy(static_cast<void*>(&x[i]), &bx, sizeof bx);
+          std::memcpy(static_cast<void*>(&y[i]), &by, sizeof by);
+        }
+        T scalar;
+        const Bits bs = static_cast<Bits>(bits(gen));
+        std::memcpy(static_cast<void*>(&scalar), &bs, sizeof bs);
+        // The operands as offsets in elements into x (0) or y (1).
+        struct At { int buf; uint32_t at; } d{2, 0}, a{0, 0}, b{1, 0};
+        switch (layout) {
+          case 1: d = a; break;                    // dst = src0
+          case 2: d = b; break;                    // dst = src1
+          case 3: d = a; b = a; break;             // all one tensor
+          case 4: d = {0, 1}; break;               // dst one into src0
+          case 5: d = {1, 1}; break;               // dst one into src1
+        }
+        std::vector<T> mem[3] = {std::vector<T>(x, x + capacity), std::vector<T>(y, y + capacity),
+                                 std::vector<T>(capacity)};
+        std::memcpy(mem[2].data(), ub.z<T>().GetPhyAddr(), 1024);
+        for (int32_t i = 0; i < n; ++i) {
+          const float va = static_cast<float>(mem[a.buf][a.at + i]);
+          const float vb = (op == Op::kAdds || op == Op::kMuls)
+                               ? static_cast<float>(scalar)
+                               : static_cast<float>(mem[b.buf][b.at + i]);
+          mem[d.buf][d.at + i] = static_cast<T>(Apply(op, va, vb));
+        }
+        auto tensor = [&](At p) {
+          LocalTensor<T> t = p.buf == 0 ? ub.x<T>() : p.buf == 1 ? ub.y<T>() : ub.z<T>();
+          return t[p.at];
+        };
+        Run(op, tensor(d), tensor(a), tensor(b), scalar, n);
+        const T* got = tensor({d.buf, 0}).GetPhyAddr();
+        for (uint32_t i = 0; i < capacity; ++i) {
+          const float g = static_cast<float>(got[i]), w = static_cast<float>(mem[d.buf][i]);
+          if (std::isnan(g) && std::isnan(w)) continue;  // sign and payload unspecified
+          ASSERT_EQ(std::memcmp(&got[i], &mem[d.buf][i], sizeof(T)), 0)
+              << "op " << static_cast<int>(op) << ", layout " << layout << ", count " << n
+              << ", element " << i << ": got " << g << ", expected " << w;
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorOps, FloatEveryOperationMatchesTheElementLoop) {
+  CheckEveryOperation<float, uint32_t>();
+}
+
+TEST(VectorOps, HalfEveryOperationMatchesTheElementLoop) {
+  CheckEveryOperation<half, uint16_t>();
 }
 
 // ---- Elementwise, half ------------------------------------------------------

@@ -14,7 +14,8 @@
 // correctly rounded binary16 arithmetic (float's 24-bit significand is at
 // least 2·11+2 bits, so the double rounding is innocuous): the same bits as
 // computing in half directly. Max and Min return NaN when either operand
-// is NaN. Overflow gives ±inf.
+// is NaN. Overflow gives ±inf. A NaN result's sign and payload are not
+// specified. The loops run as SIMD code chosen for the CPU at run time.
 //
 // Cast rounds by RoundMode: CAST_RINT to nearest, ties to even; CAST_FLOOR
 // toward −inf; CAST_CEIL toward +inf; CAST_TRUNC toward zero; CAST_ROUND to
@@ -101,45 +102,43 @@ struct NonDeduced {
   using type = T;
 };
 
-template <typename T, typename F>
+/// The operations of Binary (op(src0[i], src1[i])) and WithScalar
+/// (op(src[i], scalar)).
+enum class ElementOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
+
+/// dst[i] = op(src0[i], src1[i]) over `count` elements of `type` (half or
+/// float), computed in float (vector_ops.cc: SIMD chosen at run time, the
+/// same bits as element by element; a dst that partly overlaps a source is
+/// done element by element in index order).
+void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
+                const void* src1, uint32_t count);
+/// dst[i] = op(src[i], scalar), as BinaryImpl.
+void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,
+                    float scalar, uint32_t count);
+
+template <typename T>
 void Binary(const char* api, const AscendC::LocalTensor<T>& dst,
             const AscendC::LocalTensor<T>& src0,
-            const AscendC::LocalTensor<T>& src1, int32_t count, F op) {
+            const AscendC::LocalTensor<T>& src1, int32_t count, ElementOp op) {
   static_assert(kIsVectorFloat<T>, "vector operations take half or float");
   const Operand operands[] = {{"dst", &dst.view(), sizeof(T)},
                               {"src0", &src0.view(), sizeof(T)},
                               {"src1", &src1.view(), sizeof(T)}};
   CheckOperands(api, TypeName<T>(), nullptr, count, operands, 3);
-  T* d = dst.GetPhyAddr();
-  const T* a = src0.GetPhyAddr();
-  const T* b = src1.GetPhyAddr();
-  for (int32_t i = 0; i < count; ++i) {
-    d[i] =
-        static_cast<T>(op(static_cast<float>(a[i]), static_cast<float>(b[i])));
-  }
+  BinaryImpl(op, CastTypeOf<T>(), dst.GetPhyAddr(), src0.GetPhyAddr(),
+             src1.GetPhyAddr(), static_cast<uint32_t>(count));
 }
 
-template <typename T, typename F>
+template <typename T>
 void WithScalar(const char* api, const AscendC::LocalTensor<T>& dst,
                 const AscendC::LocalTensor<T>& src, T scalar, int32_t count,
-                F op) {
+                ElementOp op) {
   static_assert(kIsVectorFloat<T>, "vector operations take half or float");
   const Operand operands[] = {{"dst", &dst.view(), sizeof(T)},
                               {"src", &src.view(), sizeof(T)}};
   CheckOperands(api, TypeName<T>(), nullptr, count, operands, 2);
-  T* d = dst.GetPhyAddr();
-  const T* a = src.GetPhyAddr();
-  const float s = static_cast<float>(scalar);
-  for (int32_t i = 0; i < count; ++i) {
-    d[i] = static_cast<T>(op(static_cast<float>(a[i]), s));
-  }
-}
-
-inline float MaxOp(float a, float b) {
-  return (std::isnan(a) || a > b) ? a : b;
-}
-inline float MinOp(float a, float b) {
-  return (std::isnan(a) || a < b) ? a : b;
+  WithScalarImpl(op, CastTypeOf<T>(), dst.GetPhyAddr(), src.GetPhyAddr(),
+                 static_cast<float>(scalar), static_cast<uint32_t>(count));
 }
 
 }  // namespace normgrad_ascendc
@@ -151,42 +150,42 @@ template <typename T>
 void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count) {
   normgrad_ascendc::Binary("Add", dst, src0, src1, count,
-                           [](float a, float b) { return a + b; });
+                           normgrad_ascendc::ElementOp::kAdd);
 }
 /// dst[i] = src0[i] - src1[i], i < count.
 template <typename T>
 void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count) {
   normgrad_ascendc::Binary("Sub", dst, src0, src1, count,
-                           [](float a, float b) { return a - b; });
+                           normgrad_ascendc::ElementOp::kSub);
 }
 /// dst[i] = src0[i] * src1[i], i < count.
 template <typename T>
 void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count) {
   normgrad_ascendc::Binary("Mul", dst, src0, src1, count,
-                           [](float a, float b) { return a * b; });
+                           normgrad_ascendc::ElementOp::kMul);
 }
 /// dst[i] = src0[i] / src1[i], i < count (IEEE: x/0 is ±inf or NaN).
 template <typename T>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count) {
   normgrad_ascendc::Binary("Div", dst, src0, src1, count,
-                           [](float a, float b) { return a / b; });
+                           normgrad_ascendc::ElementOp::kDiv);
 }
 /// dst[i] = max(src0[i], src1[i]), i < count (NaN if either is NaN).
 template <typename T>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count) {
   normgrad_ascendc::Binary("Max", dst, src0, src1, count,
-                           normgrad_ascendc::MaxOp);
+                           normgrad_ascendc::ElementOp::kMax);
 }
 /// dst[i] = min(src0[i], src1[i]), i < count (NaN if either is NaN).
 template <typename T>
 void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count) {
   normgrad_ascendc::Binary("Min", dst, src0, src1, count,
-                           normgrad_ascendc::MinOp);
+                           normgrad_ascendc::ElementOp::kMin);
 }
 
 /// dst[i] = src[i] + scalar, i < count.
@@ -195,7 +194,7 @@ void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
           const int32_t& count) {
   normgrad_ascendc::WithScalar("Adds", dst, src, scalar, count,
-                               [](float a, float s) { return a + s; });
+                               normgrad_ascendc::ElementOp::kAdd);
 }
 /// dst[i] = src[i] * scalar, i < count.
 template <typename T>
@@ -203,7 +202,7 @@ void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
           const int32_t& count) {
   normgrad_ascendc::WithScalar("Muls", dst, src, scalar, count,
-                               [](float a, float s) { return a * s; });
+                               normgrad_ascendc::ElementOp::kMul);
 }
 
 /// dst[i] = scalar, i < count, for any 2- or 4-byte element type.
