@@ -112,6 +112,11 @@ Core::Core() : ub_(static_cast<uint8_t*>(std::aligned_alloc(64, kMaxUbBytes))) {
 
 Core::~Core() { std::free(ub_); }
 
+void Core::ZeroTouched() {
+  std::memset(ub_, 0, touched_);
+  touched_ = 0;
+}
+
 void Core::SetBlock(int64_t idx, int64_t num) {
   if (num < 1 || idx < 0 || idx >= num) {
     Fail("Core::SetBlock: block %lld of %lld is out of range (0 <= idx < num)",
@@ -286,7 +291,7 @@ TensorView BufferState::Get(const char* type_name, uint32_t count,
   return {core_, offset_, static_cast<uint32_t>(bytes), position_};
 }
 
-TensorView FrameworkScratch(TPosition position) {
+TensorView FrameworkScratch(TPosition position, uint64_t written) {
   if (!IsVectorPosition(position)) {
     Fail(
         "PopStackBuffer: position %s is not in the unified buffer; use "
@@ -295,6 +300,8 @@ TensorView FrameworkScratch(TPosition position) {
   }
   Core& core = CurrentCore();
   const uint32_t start = core.pipe() != nullptr ? core.pipe()->used_bytes() : 0;
+  core.Touch(static_cast<uint32_t>(
+      std::min<uint64_t>(uint64_t{start} + written, core.scratch_end())));
   return {&core, start, core.scratch_end() - start, position};
 }
 
@@ -334,6 +341,7 @@ uint32_t TPipe::Carve(const Name& who, uint32_t num, uint32_t len,
   }
   const uint32_t offset = used_;
   used_ += static_cast<uint32_t>(total);
+  core_->Touch(used_);
   buffers_ += num;
   ++requests_;
   *stride = static_cast<uint32_t>(block);

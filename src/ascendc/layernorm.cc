@@ -156,7 +156,8 @@ TensorView CheckedScratch(const LayerNormArgs& a, const LayerNormTiling& t,
                           const char* name) {
   const TensorView scratch =
       a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC);
+                              : FrameworkScratch(AscendC::TPosition::VECCALC,
+                                                 uint64_t{t.tmpBufSize} * 4);
   if (a.shared_tmp == nullptr && scratch.bytes == 0) {
     Fail(
         "LayerNorm: no framework scratch is left: the pipe's buffers fill "

@@ -427,7 +427,8 @@ TensorView CheckedScratch(const LayerNormGradArgs& a, uint64_t needed,
       a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
   const TensorView scratch =
       a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC);
+                              : FrameworkScratch(AscendC::TPosition::VECCALC,
+                                                 needed);
   if (a.shared_tmp == nullptr && scratch.bytes == 0) {
     Fail(
         "LayerNormGrad: no framework scratch is left: the pipe's buffers fill "

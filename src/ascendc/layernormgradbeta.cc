@@ -136,9 +136,14 @@ TensorView CheckedScratch(const LayerNormGradBetaArgs& a,
                           const LayerNormGradBetaTiling& t) {
   const char* name =
       a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  // What the call writes there: half's float accumulators (float writes
+  // nothing in the scratch).
+  const uint64_t written =
+      a.is_half ? 4 * (uint64_t{std::max(t.gammaTempTensorPos, t.betaTempTensorPos)} + t.hLength)
+                : 0;
   const TensorView scratch =
       a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC);
+                              : FrameworkScratch(AscendC::TPosition::VECCALC, written);
   if (a.shared_tmp == nullptr && scratch.bytes == 0) {
     Fail(
         "LayerNormGradBeta: no framework scratch is left: the pipe's buffers "

@@ -507,6 +507,39 @@ TEST(LayerNormGradBeta, HalfReuseSourceClobbersNothing) {
   }
 }
 
+// A launch zeroes what the core recorded as touched after each block
+// (Core::Touch): every UB byte a call writes, framework scratch included,
+// must lie below that mark. A fresh core, so the mark starts at 0.
+template <typename T, bool reuse>
+void CheckWritesAreTouched(const LayerNormGradBetaTiling& example) {
+  normgrad_ascendc::Core core;
+  const normgrad_ascendc::ScopedCore scope(core);
+  LayerNormGradBetaTiling tiling = example;
+  Tensors<T> t(tiling.bshLength, tiling.hLength, 0);
+  for (uint32_t i = 0; i < tiling.bshLength; ++i) {
+    t.dy.SetValue(i, static_cast<T>(0.5f + static_cast<float>(i % 5)));
+    t.res.SetValue(i, static_cast<T>(1.5f - static_cast<float>(i % 3)));
+  }
+  // Sentinels everywhere the call has no business writing but the scratch.
+  std::memset(core.ub() + t.pipe.used_bytes(), 0xA5, normgrad_ascendc::kMaxUbBytes - t.pipe.used_bytes());
+  const std::vector<uint8_t> before(core.ub(), core.ub() + normgrad_ascendc::kMaxUbBytes);
+  LayerNormGradBeta<T, reuse>(t.gamma, t.beta, t.res, t.dy, tiling);
+  uint32_t last_changed = 0;
+  for (uint32_t i = 0; i < normgrad_ascendc::kMaxUbBytes; ++i) {
+    if (core.ub()[i] != before[i]) last_changed = i + 1;
+  }
+  EXPECT_GT(last_changed, 0u);
+  EXPECT_LE(last_changed, core.touched()) << (sizeof(T) == 2 ? "half" : "float");
+}
+
+TEST(LayerNormGradBeta, FrameworkScratchWritesLieInTheTouchedBytes) {
+  ProfileScope profile(Profile::kA2);
+  CheckWritesAreTouched<float, false>(FloatExampleTiling(true));
+  CheckWritesAreTouched<float, true>(FloatExampleTiling(false));
+  CheckWritesAreTouched<half, false>(HalfExampleTiling(true));
+  CheckWritesAreTouched<half, true>(HalfExampleTiling(false));
+}
+
 void CallHalfReuseTwiceAndExit() {
   ProfileScope scope(Profile::kA2);
   LayerNormGradBetaTiling tiling = HalfExampleTiling(false);

@@ -29,6 +29,7 @@ namespace {
 using AscendC::DataCopy;
 using AscendC::GlobalTensor;
 using AscendC::LocalTensor;
+using AscendC::TBuf;
 using AscendC::TPipe;
 using AscendC::TPosition;
 using AscendC::TQue;
@@ -229,6 +230,26 @@ TEST(Launch, EachBlockStartsWithAZeroedUnifiedBuffer) {
   ASSERT_EQ(
       LaunchKernel("CheckUbZero", 6, 0, nullptr, CheckUbZero, flags.data()), 0);
   EXPECT_EQ(flags, std::vector<uint8_t>(6, 1));
+}
+
+// Dirties a 4 KiB TBuf of the pipe (not the framework scratch).
+extern "C" __global__ __aicore__ void DirtyPipeBuffer() {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 4096);
+  std::memset(buf.Get<uint8_t>().GetPhyAddr(), 0x5A, 4096);
+}
+
+TEST(Launch, CoresReusedAcrossLaunchesStartZeroed) {
+  // The thread's core outlives a launch: what one launch wrote through the
+  // pipe's buffers or the framework scratch is gone in the next.
+  const ThreadsScope scope(1);
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_EQ(LaunchKernel("DirtyPipeBuffer", 3, 0, nullptr, DirtyPipeBuffer), 0);
+    std::vector<uint8_t> flags(3, 9);
+    ASSERT_EQ(LaunchKernel("CheckUbZero", 3, 0, nullptr, CheckUbZero, flags.data()), 0);
+    EXPECT_EQ(flags, std::vector<uint8_t>(3, 1)) << round;
+  }
 }
 
 TEST(Launch, BlockIndexOutsideALaunchIsZeroOfOne) {

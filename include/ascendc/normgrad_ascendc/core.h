@@ -65,6 +65,17 @@ class Core {
   /// Sets the block index and count (a launcher, before running a block).
   void SetBlock(int64_t idx, int64_t num);
 
+  /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
+  /// the framework scratch, everything a kernel can reach.
+  void Touch(uint32_t end) {
+    if (end > touched_) touched_ = end;
+  }
+  /// The end of what Touch recorded since the last ZeroTouched.
+  uint32_t touched() const { return touched_; }
+  /// Zeroes the bytes Touch recorded since the last call (a launcher, after
+  /// each block, so that every block starts on a zeroed UB).
+  void ZeroTouched();
+
   /// The TPipe alive on this core, or null.
   AscendC::TPipe* pipe() const { return pipe_; }
   /// Called by TPipe's constructor: one TPipe per core at a time (a second
@@ -79,6 +90,7 @@ class Core {
   int64_t block_idx_ = 0;
   int64_t block_num_ = 1;
   AscendC::TPipe* pipe_ = nullptr;
+  uint32_t touched_ = 0;  ///< see Touch
 };
 
 /// This thread's current core.

@@ -9,9 +9,9 @@
 // each block on its own emulated core (core.h): its own zeroed unified buffer
 // of the process profile's size, its own TPipe, GetBlockIdx() = its index and
 // GetBlockNum() = numBlocks. Blocks run in parallel on host threads (the
-// calling thread and up to hardware_concurrency − 1 more, started per launch;
-// SetLaunchThreads overrides the count); which thread runs which block does
-// not change any result. LaunchKernel returns once every block has finished.
+// calling thread and up to hardware_concurrency − 1 more from OpenMP's
+// pool, which outlive the launch; SetLaunchThreads overrides the count);
+// which thread runs which block does not change any result. LaunchKernel returns once every block has finished.
 // The dynamic-UB size (0, an integer or nullptr) and the stream (any pointer
 // or nullptr) are accepted and ignored: the UB is the profile's, and every
 // launch completes before it returns.

@@ -103,7 +103,9 @@ class BufferState {
 
 /// The framework scratch of the current core (PopStackBuffer): from the end
 /// of its pipe's buffers (0 without a pipe) to the profile's scratch end.
-TensorView FrameworkScratch(AscendC::TPosition position);
+/// The caller will write at most its first `written` bytes (the core zeroes
+/// them after the block: Core::Touch).
+TensorView FrameworkScratch(AscendC::TPosition position, uint64_t written);
 
 }  // namespace normgrad_ascendc
 
@@ -220,7 +222,7 @@ inline TPipe* GetTPipePtr() { return normgrad_ascendc::CurrentCore().pipe(); }
 /// returns the same region). False when nothing is left (out is then empty).
 template <typename T, TPosition pos>
 bool PopStackBuffer(LocalTensor<T>& out) {
-  out = LocalTensor<T>(normgrad_ascendc::FrameworkScratch(pos));
+  out = LocalTensor<T>(normgrad_ascendc::FrameworkScratch(pos, UINT64_MAX));
   return out.view().bytes != 0;
 }
 
