@@ -165,13 +165,25 @@ int RunSequentialRelay(const kernels::Isa& isa, const Typed& in, size_t rows, si
 // side by side in acc, 4096 × 4096 reached 0.62× the read baseline and
 // 16384 × 768 0.51×; with separate buffers 1.07× and 0.84× (64-byte aligned
 // ranges in the shared array did not help).
+// One thread sums straight into gamma and beta (the caller's accumulators,
+// or the outputs themselves).
 int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
-                  size_t cols, size_t chunk_rows, int threads, float* acc) {
+                  size_t cols, size_t chunk_rows, int threads, float* gamma_out,
+                  float* beta_out) {
+  const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
+  if (threads == 1) {
+    std::fill(gamma_out, gamma_out + cols, 0.0f);
+    std::fill(beta_out, beta_out + cols, 0.0f);
+    for (size_t r = 0; r < rows; r += chunk) {
+      Accumulate(isa, in, r, std::min(chunk, rows - r), 0, cols, gamma_out, beta_out);
+    }
+    return 1;
+  }
+  float* acc = gamma_out;  // with more threads, beta_out = gamma_out + cols
   const ColumnSplit split(cols, static_cast<size_t>(threads));
   if (split.count() < static_cast<size_t>(threads)) {
     return RunSequentialRelay(isa, in, rows, cols, chunk_rows, threads, acc);
   }
-  const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
   ParallelFor(threads, split.count(), [&](size_t t) {
     const ColumnRange cr = split.range(t);
     const size_t width = cr.end - cr.begin;
@@ -279,6 +291,29 @@ int ThreadsFor(size_t bytes, int requested) {
   return static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted), by_size));
 }
 
+// True when pd_gamma, pd_beta and the two inputs occupy four separate
+// stretches of memory (outputs may be placed over inputs: Ascend C allows it).
+bool OutputsStandApart(const GradBetaProblem& p) {
+  const size_t out_bytes = p.cols * sizeof(float);
+  const size_t stride = p.row_stride == 0 ? p.cols : p.row_stride;
+  const size_t in_bytes = p.rows == 0 ? 0 : ((p.rows - 1) * stride + p.cols) * SizeOf(p.dtype);
+  struct Range {
+    uintptr_t begin, end;
+  };
+  const auto at = [](const void* ptr, size_t bytes) {
+    const auto b = reinterpret_cast<uintptr_t>(ptr);
+    return Range{b, b + bytes};
+  };
+  const Range ranges[] = {at(p.pd_gamma, out_bytes), at(p.pd_beta, out_bytes),
+                          at(p.dy, in_bytes), at(p.res, in_bytes)};
+  for (size_t i = 0; i < 2; ++i) {  // each output against everything after it
+    for (size_t j = i + 1; j < 4; ++j) {
+      if (ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end) return false;
+    }
+  }
+  return true;
+}
+
 RunInfo LastRunInfo() {
   return {std::string(OrderName(last_run.order)) + ":" + last_run.isa, last_run.threads};
 }
@@ -300,19 +335,29 @@ Status LayerNormGradBeta(const GradBetaProblem& p) {
   // calls (the Ascend C path makes thousands) do not allocate.
   thread_local std::vector<float> acc;
   thread_local std::vector<float> partials;
-  const float* result;
+  const float* result = nullptr;
   int used;
-  if (order == Order::kSequential) {
-    if (acc.size() < 2 * p.cols) acc.resize(2 * p.cols);
-    used = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, threads, acc.data());
-    result = acc.data();
-  } else {
-    used = RunBlocked(isa, in, p.rows, p.cols, threads, partials);
-    result = partials.data();
-  }
   const DType out = p.f32_outputs ? DType::kF32 : p.dtype;
-  WriteOutput(isa, out, result, p.cols, p.pd_gamma);
-  WriteOutput(isa, out, result + p.cols, p.cols, p.pd_beta);
+  if (order == Order::kSequential && threads == 1 && out == DType::kF32 &&
+      OutputsStandApart(p)) {
+    // One thread, float outputs apart from everything else: the sums are
+    // kept in the outputs themselves (the Ascend C path's many small calls
+    // save two passes over them).
+    used = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, 1,
+                         static_cast<float*>(p.pd_gamma), static_cast<float*>(p.pd_beta));
+  } else {
+    if (order == Order::kSequential) {
+      if (acc.size() < 2 * p.cols) acc.resize(2 * p.cols);
+      used = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, threads, acc.data(),
+                           acc.data() + p.cols);
+      result = acc.data();
+    } else {
+      used = RunBlocked(isa, in, p.rows, p.cols, threads, partials);
+      result = partials.data();
+    }
+    WriteOutput(isa, out, result, p.cols, p.pd_gamma);
+    WriteOutput(isa, out, result + p.cols, p.cols, p.pd_beta);
+  }
 
   last_run = {order, isa.name, used, p.dtype};
   // One line per change of implementation, thread count or type, so the

@@ -195,4 +195,29 @@ TEST(Sequential, F32OutputsFromHalfInputsAreTheAccumulators) {
   EXPECT_EQ(gamma[15], 2049.0f + 2049.0f / 1024);
 }
 
+TEST(Sequential, OutputsPlacedOverTheInputsGiveTheSameBits) {
+  // One thread sums straight into float outputs only when they stand apart
+  // from the inputs; here pd_gamma is dy's first row and pd_beta res's, as
+  // an Ascend C kernel may place them, so the sums must go through the
+  // engine's own accumulators and come out as with separate outputs.
+  const size_t rows = 5, cols = 40;
+  const auto dy = testdata::Normal(DType::kF32, rows, cols, testdata::Seed() + 7);
+  const auto res = testdata::Normal(DType::kF32, rows, cols, testdata::Seed() + 8);
+  const Outputs apart = Engine(dy, res);
+  testdata::Matrix dy_over = dy, res_over = res;
+  normgrad::GradBetaProblem p;
+  p.dtype = DType::kF32;
+  p.rows = rows;
+  p.cols = cols;
+  p.dy = dy_over.data();
+  p.res = res_over.data();
+  p.pd_gamma = dy_over.bytes.data();
+  p.pd_beta = res_over.bytes.data();
+  p.order = normgrad::Order::kSequential;
+  p.threads = 1;
+  ASSERT_TRUE(normgrad::LayerNormGradBeta(p).ok());
+  EXPECT_EQ(std::memcmp(dy_over.bytes.data(), apart.gamma.data(), cols * 4), 0);
+  EXPECT_EQ(std::memcmp(res_over.bytes.data(), apart.beta.data(), cols * 4), 0);
+}
+
 }  // namespace
