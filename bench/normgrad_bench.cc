@@ -336,7 +336,7 @@ void AscendcSample(benchmark::State& state) {
   for (auto _ : state) {
     LayerNormGradBetaSampleInfo info;
     if (RunLayerNormGradBetaSample<float>(b, s, h, blocks, in.dy.data(), in.res.data(),
-                                          gamma.data(), beta.data(), &info) != 0) {
+                                          gamma.data(), beta.data(), &info, 1) != 0) {
       state.SkipWithError("the sample failed");
       return;
     }

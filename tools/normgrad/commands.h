@@ -88,13 +88,14 @@ struct SampleOptions {
 };
 int RunSample(const SampleOptions& options);
 
-/// One launch of the operator sample's kernel for `normgrad bench`: rows ×
-/// cols of float or half dy and res on `blocks` emulated cores; the float
-/// sums in pd_gamma/pd_beta (cols each) and the kernel's time (launch to
-/// synchronize) in *seconds. Returns why it cannot run, or empty.
+/// The operator sample's kernel for `normgrad bench`: rows × cols of float
+/// or half dy and res on `blocks` emulated cores, copied to device memory,
+/// launched once untimed and then `launches` times; the float sums in
+/// pd_gamma/pd_beta (cols each) and the timed launches' total time (each
+/// launch to synchronize) in *seconds. Returns why it cannot run, or empty.
 std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t blocks,
                             const void* dy, const void* res, float* pd_gamma, float* pd_beta,
-                            double* seconds);
+                            uint32_t launches, double* seconds);
 
 /// `normgrad bench`: normgrad against the read-bandwidth baseline and the
 /// peer libraries, interleaved on the same inputs (docs in bench.cc).
