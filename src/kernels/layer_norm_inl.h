@@ -251,43 +251,55 @@ void BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy, siz
   }
 }
 
-// Backward pass 2, one row: dx, and dy·x̂ and dy added into the
-// accumulators; x_ahead and dy_ahead (a later row) are prefetched. x̂ and g
-// are recomputed rather than kept from pass 1: keeping them in row buffers
-// measured up to 45% slower (more L1/L2 traffic than the arithmetic saved).
-template <typename Ops, typename Out, bool kStream>
-void BackwardRowUpdate(const typename Ops::In* x, const typename Ops::In* dy,
-                       const typename Ops::In* x_ahead, const typename Ops::In* dy_ahead,
-                       const float* gamma, float mean, float rstd, RowMeans means,
-                       size_t cols, Out* dx, float* acc_gamma, float* acc_beta) {
+// Backward pass 2 for kRows rows at once (row k at x + k·stride, …): dx,
+// and each row's dy·x̂ and dy added into the accumulators, row after row,
+// the accumulators loaded and stored once for all kRows; the rows after
+// them (x + kRows·stride + ahead, …) are prefetched. x̂ and g are recomputed
+// rather than kept from pass 1: keeping them in row buffers measured up to
+// 45% slower (more L1/L2 traffic than the arithmetic saved). The rows' dx
+// must start at the same offset in a 64-byte line (the streaming stores).
+template <typename Ops, typename Out, bool kStream, size_t kRows>
+void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
+                        size_t ahead, const float* gamma, const float* mean,
+                        const float* rstd, const RowMeans* means, size_t cols, Out* dx,
+                        float* acc_gamma, float* acc_beta) {
   using Vec = typename Ops::Vec;
   using O = Output<Ops, Out>;
-  const Vec m = Ops::Set1(mean);
-  const Vec r = Ops::Set1(rstd);
-  const Vec mg = Ops::Set1(means.g);
-  const Vec mgx = Ops::Set1(means.gx);
   ElementPass<Ops, Out, kStream>(
       dx, cols,
       [&](size_t c, auto streaming) {
-        if (StartsLine<Ops>(c)) {
-          PrefetchL2(x_ahead + c);
-          PrefetchL2(dy_ahead + c);
+        Vec ag = Ops::LoadF32(acc_gamma + c);
+        Vec ab = Ops::LoadF32(acc_beta + c);
+        const Vec gm = Ops::LoadF32(gamma + c);
+        for (size_t k = 0; k < kRows; ++k) {
+          const size_t row = k * stride;
+          if (StartsLine<Ops>(c)) {
+            PrefetchL2(x + row + ahead + c);
+            PrefetchL2(dy + row + ahead + c);
+          }
+          const Vec r = Ops::Set1(rstd[k]);
+          const Vec d = Ops::Load(dy + row + c);
+          const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + row + c), Ops::Set1(mean[k])), r);
+          const Vec g = Ops::Mul(d, gm);
+          const Vec v = Ops::Mul(
+              r, Ops::Sub(Ops::Sub(g, Ops::Set1(means[k].g)), Ops::Mul(xh, Ops::Set1(means[k].gx))));
+          ag = Ops::Add(ag, Ops::Mul(d, xh));
+          ab = Ops::Add(ab, d);
+          O::template Store<decltype(streaming)::value>(dx + row + c, v);
         }
-        const Vec d = Ops::Load(dy + c);
-        const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + c), m), r);
-        const Vec g = Ops::Mul(d, Ops::LoadF32(gamma + c));
-        const Vec v = Ops::Mul(r, Ops::Sub(Ops::Sub(g, mg), Ops::Mul(xh, mgx)));
-        Ops::StoreF32(acc_gamma + c, Ops::Add(Ops::LoadF32(acc_gamma + c), Ops::Mul(d, xh)));
-        Ops::StoreF32(acc_beta + c, Ops::Add(Ops::LoadF32(acc_beta + c), d));
-        O::template Store<decltype(streaming)::value>(dx + c, v);
+        Ops::StoreF32(acc_gamma + c, ag);
+        Ops::StoreF32(acc_beta + c, ab);
       },
       [&](size_t c) {
-        const float d = Ops::ToFloat(dy[c]);
-        const float xh = (Ops::ToFloat(x[c]) - mean) * rstd;
-        const float g = d * gamma[c];
-        acc_gamma[c] = acc_gamma[c] + d * xh;
-        acc_beta[c] = acc_beta[c] + d;
-        dx[c] = O::FromFloat(rstd * ((g - means.g) - xh * means.gx));
+        for (size_t k = 0; k < kRows; ++k) {
+          const size_t row = k * stride;
+          const float d = Ops::ToFloat(dy[row + c]);
+          const float xh = (Ops::ToFloat(x[row + c]) - mean[k]) * rstd[k];
+          const float g = d * gamma[c];
+          acc_gamma[c] = acc_gamma[c] + d * xh;
+          acc_beta[c] = acc_beta[c] + d;
+          dx[row + c] = O::FromFloat(rstd[k] * ((g - means[k].g) - xh * means[k].gx));
+        }
       });
 }
 
@@ -315,26 +327,26 @@ void BackwardRows(const normgrad::kernels::LayerNormBackwardArgs& a) {
   auto* dx = static_cast<Out*>(a.dx);
   // A prefetch never faults: reaching past the last row is harmless.
   const size_t ahead = PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
-  const auto update = [&](size_t r, const RowMeans& means) {
-    const size_t offset = r * a.stride;
-    BackwardRowUpdate<Ops, Out, kStream>(x + offset, dy + offset, x + offset + ahead,
-                                         dy + offset + ahead, a.gamma, a.mean[r], a.rstd[r],
-                                         means, a.cols, dx + offset, a.acc_gamma, a.acc_beta);
-  };
-  // Pass 1 for two rows at a time (BackwardRowMeans), pass 2 row by row.
+  // Two rows side by side in both passes when their dx lines up alike.
+  const bool pairs = ElementsBeforeLine(dx, a.cols) == ElementsBeforeLine(dx + a.stride, a.cols);
   size_t r = 0;
-  for (; r + 2 <= a.rows; r += 2) {
+  for (; pairs && r + 2 <= a.rows; r += 2) {
+    const size_t offset = r * a.stride;
     RowMeans means[2];
-    BackwardRowMeans<Ops, 2>(x + r * a.stride, dy + r * a.stride, a.stride, a.gamma,
-                             a.mean + r, a.rstd + r, a.cols, means);
-    update(r, means[0]);
-    update(r + 1, means[1]);
+    BackwardRowMeans<Ops, 2>(x + offset, dy + offset, a.stride, a.gamma, a.mean + r,
+                             a.rstd + r, a.cols, means);
+    BackwardRowsUpdate<Ops, Out, kStream, 2>(x + offset, dy + offset, a.stride, ahead, a.gamma,
+                                             a.mean + r, a.rstd + r, means, a.cols,
+                                             dx + offset, a.acc_gamma, a.acc_beta);
   }
-  if (r < a.rows) {
+  for (; r < a.rows; ++r) {
+    const size_t offset = r * a.stride;
     RowMeans means;
-    BackwardRowMeans<Ops, 1>(x + r * a.stride, dy + r * a.stride, a.stride, a.gamma,
-                             a.mean + r, a.rstd + r, a.cols, &means);
-    update(r, means);
+    BackwardRowMeans<Ops, 1>(x + offset, dy + offset, a.stride, a.gamma, a.mean + r,
+                             a.rstd + r, a.cols, &means);
+    BackwardRowsUpdate<Ops, Out, kStream, 1>(x + offset, dy + offset, a.stride, ahead, a.gamma,
+                                             a.mean + r, a.rstd + r, &means, a.cols,
+                                             dx + offset, a.acc_gamma, a.acc_beta);
   }
   if constexpr (kStream) Ops::Fence();
 }
