@@ -325,10 +325,12 @@ void BackwardRows(const normgrad::kernels::LayerNormBackwardArgs& a) {
   const auto* x = static_cast<const typename Ops::In*>(a.x);
   const auto* dy = static_cast<const typename Ops::In*>(a.dy);
   auto* dx = static_cast<Out*>(a.dx);
-  // A prefetch never faults: reaching past the last row is harmless.
-  const size_t ahead = PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
-  // Two rows side by side in both passes when their dx lines up alike.
+  // Two rows side by side in both passes when their dx lines up alike; each
+  // row prefetches its counterpart in a later pair. A prefetch never faults:
+  // reaching past the last row is harmless.
   const bool pairs = ElementsBeforeLine(dx, a.cols) == ElementsBeforeLine(dx + a.stride, a.cols);
+  const size_t ahead =
+      (pairs ? 2 : 1) * PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
   size_t r = 0;
   for (; pairs && r + 2 <= a.rows; r += 2) {
     const size_t offset = r * a.stride;
