@@ -2,6 +2,8 @@
 #   make run    set up, build, and run the example, the demo and the operator sample
 #   make test   set up, build, and run the whole test suite
 #   make bench  the Google Benchmark suite; make compare: `normgrad bench`
+#   make test-aarch64  the library's tests cross-compiled for 64-bit Arm and
+#               run under qemu-aarch64 (the portable kernels on another CPU)
 # Scripts and tests use the system interpreter /usr/bin/python3 with Debian's
 # python3-numpy (installed by `make deps`), not the separate python3 on PATH.
 
@@ -19,11 +21,17 @@ APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
                 libcli11-dev python3 python3-numpy python3-torch \
                 libtorch-dev libdnnl-dev python3-matplotlib
 
-.PHONY: deps configure build run test bench compare install clean
+# The cross toolchain, qemu and GoogleTest's sources for `make test-aarch64`.
+APT_CROSS_PACKAGES := g++-aarch64-linux-gnu qemu-user googletest
+AARCH64_BUILD_DIR ?= build-aarch64
 
-deps:
+.PHONY: deps deps-aarch64 configure build run test bench compare install clean test-aarch64
+
+deps: PACKAGES = $(APT_PACKAGES)
+deps-aarch64: PACKAGES = $(APT_CROSS_PACKAGES)
+deps deps-aarch64:
 	@missing=""; \
-	for p in $(APT_PACKAGES); do \
+	for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -55,8 +63,20 @@ bench: build
 compare: build
 	$(BUILD_DIR)/bin/normgrad bench --plot $(BUILD_DIR)/bench.png
 
+# Library, kernels and Ascend C runtime tests only (the command-line tools
+# and the programs built with normgrad-cc run on the build machine).
+test-aarch64: deps-aarch64
+	tools/cross/register-qemu-aarch64.sh
+	cmake -S . -B $(AARCH64_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
+	  -DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/aarch64-linux-gnu.cmake \
+	  -DNORMGRAD_BUILD_TOOLS=OFF -DNORMGRAD_BUILD_BENCH=OFF -DNORMGRAD_BUILD_TESTS=ON \
+	  -DNORMGRAD_GTEST_SOURCE_DIR=/usr/src/googletest $(CMAKE_FLAGS)
+	cmake --build $(AARCH64_BUILD_DIR) -j $(JOBS)
+	QEMU_LD_PREFIX=/usr/aarch64-linux-gnu \
+	  ctest --test-dir $(AARCH64_BUILD_DIR) --output-on-failure -j $(JOBS)
+
 install: build
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
 
 clean:
-	rm -rf $(BUILD_DIR)
+	rm -rf $(BUILD_DIR) $(AARCH64_BUILD_DIR)
