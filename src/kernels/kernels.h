@@ -94,5 +94,9 @@ LayerNormKernels Avx2LayerNormKernels();
 const Isa& Avx512Isa();
 LayerNormKernels Avx512LayerNormKernels();
 #endif
+#if defined(NORMGRAD_HAVE_NEON)
+const Isa& NeonIsa();
+LayerNormKernels NeonLayerNormKernels();
+#endif
 
 }  // namespace normgrad::kernels

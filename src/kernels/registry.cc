@@ -12,6 +12,9 @@ const std::vector<Isa>& Isas() {
 #if defined(NORMGRAD_HAVE_AVX2)
       Avx2Isa(),
 #endif
+#if defined(NORMGRAD_HAVE_NEON)
+      NeonIsa(),
+#endif
       ScalarIsa(),
   };
   return list;
