@@ -120,12 +120,13 @@ class ColumnSplit {
 // thread alone. (At 16384 × 768 the column split stays faster: 0.73–1.0×
 // against 0.68–0.78×.)
 int RunSequentialRelay(const kernels::Isa& isa, const Typed& in, size_t rows, size_t cols,
-                       size_t chunk_rows, int threads, float* acc) {
+                       size_t chunk_rows, int threads, float* gamma, float* beta) {
   const size_t row_bytes = in.stride * SizeOf(in.dtype);
   const size_t chunk =
       chunk_rows != 0 ? chunk_rows : std::max<size_t>(1, kRelayChunkBytes / (2 * row_bytes));
   const size_t chunks = (rows + chunk - 1) / chunk;
-  std::fill(acc, acc + 2 * cols, 0.0f);
+  std::fill(gamma, gamma + cols, 0.0f);
+  std::fill(beta, beta + cols, 0.0f);
   std::atomic<size_t> turn{0};  // the chunk whose sums may be added next
   const auto* dy = static_cast<const uint8_t*>(in.dy);
   const auto* res = static_cast<const uint8_t*>(in.res);
@@ -148,41 +149,46 @@ int RunSequentialRelay(const kernels::Isa& isa, const Typed& in, size_t rows, si
       }
       (void)sink;
       while (turn.load(std::memory_order_acquire) != k) std::this_thread::yield();
-      Accumulate(isa, in, r0, n, 0, cols, acc, acc + cols);
+      Accumulate(isa, in, r0, n, 0, cols, gamma, beta);
       turn.store(k + 1, std::memory_order_release);
     }
   }
   return static_cast<int>(std::min<size_t>(chunks, threads));
 }
 
-// Sequential order: every column summed row after row from zero; threads
-// split the columns, so each column keeps its order. acc = [gamma | beta].
+// Columns [begin, begin + width) of every row summed from zero, rows in
+// order, `chunk` rows per call of the kernel, into gamma and beta.
+void SumColumns(const kernels::Isa& isa, const Typed& in, size_t rows, size_t chunk,
+                size_t begin, size_t width, float* gamma, float* beta) {
+  std::fill(gamma, gamma + width, 0.0f);
+  std::fill(beta, beta + width, 0.0f);
+  for (size_t r = 0; r < rows; r += chunk) {
+    Accumulate(isa, in, r, std::min(chunk, rows - r), begin, width, gamma, beta);
+  }
+}
+
+// Sequential order: every column summed row after row from zero into gamma
+// and beta (the caller's accumulators, or with one thread the outputs
+// themselves); threads split the columns, so each column keeps its order.
 // Columns too few to give every thread a range: the relay above instead.
 //
-// Each thread sums its columns in a buffer of its own (allocated by that
-// thread, so away from the others') and copies the sums to acc at the end.
-// Measured with half inputs on two threads: with both threads' running sums
-// side by side in acc, 4096 × 4096 reached 0.62× the read baseline and
-// 16384 × 768 0.51×; with separate buffers 1.07× and 0.84× (64-byte aligned
-// ranges in the shared array did not help).
-// One thread sums straight into gamma and beta (the caller's accumulators,
-// or the outputs themselves).
+// With more than one thread each sums its columns in a buffer of its own
+// (allocated by that thread, so away from the others') and copies the sums
+// out at the end. Measured with half inputs on two threads: with both
+// threads' running sums side by side in one array, 4096 × 4096 reached 0.62×
+// the read baseline and 16384 × 768 0.51×; with separate buffers 1.07× and
+// 0.84× (64-byte aligned ranges in the shared array did not help).
 int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
                   size_t cols, size_t chunk_rows, int threads, float* gamma_out,
                   float* beta_out) {
   const size_t chunk = chunk_rows == 0 ? std::max<size_t>(rows, 1) : chunk_rows;
   if (threads == 1) {
-    std::fill(gamma_out, gamma_out + cols, 0.0f);
-    std::fill(beta_out, beta_out + cols, 0.0f);
-    for (size_t r = 0; r < rows; r += chunk) {
-      Accumulate(isa, in, r, std::min(chunk, rows - r), 0, cols, gamma_out, beta_out);
-    }
+    SumColumns(isa, in, rows, chunk, 0, cols, gamma_out, beta_out);
     return 1;
   }
-  float* acc = gamma_out;  // with more threads, beta_out = gamma_out + cols
   const ColumnSplit split(cols, static_cast<size_t>(threads));
   if (split.count() < static_cast<size_t>(threads)) {
-    return RunSequentialRelay(isa, in, rows, cols, chunk_rows, threads, acc);
+    return RunSequentialRelay(isa, in, rows, cols, chunk_rows, threads, gamma_out, beta_out);
   }
   ParallelFor(threads, split.count(), [&](size_t t) {
     const ColumnRange cr = split.range(t);
@@ -191,12 +197,9 @@ int RunSequential(const kernels::Isa& isa, const Typed& in, size_t rows,
     if (own.size() < 2 * width) own.resize(2 * width);
     float* gamma = own.data();
     float* beta = own.data() + width;
-    std::fill(gamma, gamma + 2 * width, 0.0f);
-    for (size_t r = 0; r < rows; r += chunk) {
-      Accumulate(isa, in, r, std::min(chunk, rows - r), cr.begin, width, gamma, beta);
-    }
-    std::copy(gamma, gamma + width, acc + cr.begin);
-    std::copy(beta, beta + width, acc + cols + cr.begin);
+    SumColumns(isa, in, rows, chunk, cr.begin, width, gamma, beta);
+    std::copy(gamma, gamma + width, gamma_out + cr.begin);
+    std::copy(beta, beta + width, beta_out + cr.begin);
   });
   return static_cast<int>(std::min<size_t>(split.count(), threads));
 }

@@ -331,25 +331,20 @@ void BackwardRows(const normgrad::kernels::LayerNormBackwardArgs& a) {
   const bool pairs = ElementsBeforeLine(dx, a.cols) == ElementsBeforeLine(dx + a.stride, a.cols);
   const size_t ahead =
       (pairs ? 2 : 1) * PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
+  // Both passes over the rows r, r + 1, …, r + kRows − 1.
+  const auto rows_from = [&](size_t r, auto rows) {
+    constexpr size_t kRows = decltype(rows)::value;
+    const size_t offset = r * a.stride;
+    RowMeans means[kRows];
+    BackwardRowMeans<Ops, kRows>(x + offset, dy + offset, a.stride, a.gamma, a.mean + r,
+                                 a.rstd + r, a.cols, means);
+    BackwardRowsUpdate<Ops, Out, kStream, kRows>(x + offset, dy + offset, a.stride, ahead,
+                                                 a.gamma, a.mean + r, a.rstd + r, means, a.cols,
+                                                 dx + offset, a.acc_gamma, a.acc_beta);
+  };
   size_t r = 0;
-  for (; pairs && r + 2 <= a.rows; r += 2) {
-    const size_t offset = r * a.stride;
-    RowMeans means[2];
-    BackwardRowMeans<Ops, 2>(x + offset, dy + offset, a.stride, a.gamma, a.mean + r,
-                             a.rstd + r, a.cols, means);
-    BackwardRowsUpdate<Ops, Out, kStream, 2>(x + offset, dy + offset, a.stride, ahead, a.gamma,
-                                             a.mean + r, a.rstd + r, means, a.cols,
-                                             dx + offset, a.acc_gamma, a.acc_beta);
-  }
-  for (; r < a.rows; ++r) {
-    const size_t offset = r * a.stride;
-    RowMeans means;
-    BackwardRowMeans<Ops, 1>(x + offset, dy + offset, a.stride, a.gamma, a.mean + r,
-                             a.rstd + r, a.cols, &means);
-    BackwardRowsUpdate<Ops, Out, kStream, 1>(x + offset, dy + offset, a.stride, ahead, a.gamma,
-                                             a.mean + r, a.rstd + r, &means, a.cols,
-                                             dx + offset, a.acc_gamma, a.acc_beta);
-  }
+  for (; pairs && r + 2 <= a.rows; r += 2) rows_from(r, std::integral_constant<size_t, 2>());
+  for (; r < a.rows; ++r) rows_from(r, std::integral_constant<size_t, 1>());
   if constexpr (kStream) Ops::Fence();
 }
 

@@ -11,7 +11,8 @@
 // GetBlockNum() = numBlocks. Blocks run in parallel on host threads (the
 // calling thread and up to hardware_concurrency − 1 more from OpenMP's
 // pool, which outlive the launch; SetLaunchThreads overrides the count);
-// which thread runs which block does not change any result. LaunchKernel returns once every block has finished.
+// which thread runs which block does not change any result. LaunchKernel
+// returns once every block has finished.
 // The dynamic-UB size (0, an integer or nullptr) and the stream (any pointer
 // or nullptr) are accepted and ignored: the UB is the profile's, and every
 // launch completes before it returns.
