@@ -188,35 +188,10 @@ void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
 void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
                               uint32_t stackBufferSize, uint32_t typeSize,
                               bool isReuseSource,
-                              optiling::LayerNormTiling& tiling) {
-  AscendC::tiling::LayerNormTiling t;
-  ComputeTiling(srcShape, stackBufferSize, typeSize, isReuseSource, &t);
-  tiling.set_bLength(t.bLength);
-  tiling.set_sLength(t.sLength);
-  tiling.set_hLength(t.hLength);
-  tiling.set_originalHLength(t.originalHLength);
-  tiling.set_inputXSize(t.inputXSize);
-  tiling.set_meanVarSize(t.meanVarSize);
-  tiling.set_numberOfTmpBuf(t.numberOfTmpBuf);
-  tiling.set_meanTmpTensorPos(t.meanTmpTensorPos);
-  tiling.set_meanTmpTensorSize(t.meanTmpTensorSize);
-  tiling.set_varianceTmpTensorPos(t.varianceTmpTensorPos);
-  tiling.set_varianceTmpTensorSize(t.varianceTmpTensorSize);
-  tiling.set_tmpBufSize(t.tmpBufSize);
-  tiling.set_oneTmpSize(t.oneTmpSize);
-  tiling.set_firstTmpStartPos(t.firstTmpStartPos);
-  tiling.set_secondTmpStartPos(t.secondTmpStartPos);
-  tiling.set_thirdTmpStartPos(t.thirdTmpStartPos);
-  tiling.set_loopRound(t.loopRound);
-  tiling.set_inputRoundSize(t.inputRoundSize);
-  tiling.set_inputTailSize(t.inputTailSize);
-  tiling.set_inputTailPos(t.inputTailPos);
-  tiling.set_meanVarRoundSize(t.meanVarRoundSize);
-  tiling.set_meanVarTailSize(t.meanVarTailSize);
-  tiling.set_meanVarTailPos(t.meanVarTailPos);
-  tiling.set_bshCurLength(t.bshCurLength);
-  tiling.set_bsCurLength(t.bsCurLength);
-  tiling.set_lastDimValueBack(t.lastDimValueBack);
+                              optiling::LayerNormTiling& host) {
+  AscendC::tiling::LayerNormTiling kernel;
+  ComputeTiling(srcShape, stackBufferSize, typeSize, isReuseSource, &kernel);
+  NORMGRAD_LAYERNORM_TILING_FIELDS(NORMGRAD_TILING_SET_FIELD)
 }
 
 void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
@@ -230,35 +205,9 @@ void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
 
 namespace normgrad_ascendc {
 
-std::array<TilingField, 25> LayerNormTilingFields(
-    const AscendC::tiling::LayerNormTiling& t) {
-  return {{
-      {"bLength", t.bLength},
-      {"sLength", t.sLength},
-      {"hLength", t.hLength},
-      {"originalHLength", t.originalHLength},
-      {"inputXSize", t.inputXSize},
-      {"meanVarSize", t.meanVarSize},
-      {"numberOfTmpBuf", t.numberOfTmpBuf},
-      {"meanTmpTensorPos", t.meanTmpTensorPos},
-      {"meanTmpTensorSize", t.meanTmpTensorSize},
-      {"varianceTmpTensorPos", t.varianceTmpTensorPos},
-      {"varianceTmpTensorSize", t.varianceTmpTensorSize},
-      {"tmpBufSize", t.tmpBufSize},
-      {"oneTmpSize", t.oneTmpSize},
-      {"firstTmpStartPos", t.firstTmpStartPos},
-      {"secondTmpStartPos", t.secondTmpStartPos},
-      {"thirdTmpStartPos", t.thirdTmpStartPos},
-      {"loopRound", t.loopRound},
-      {"inputRoundSize", t.inputRoundSize},
-      {"inputTailSize", t.inputTailSize},
-      {"inputTailPos", t.inputTailPos},
-      {"meanVarRoundSize", t.meanVarRoundSize},
-      {"meanVarTailSize", t.meanVarTailSize},
-      {"meanVarTailPos", t.meanVarTailPos},
-      {"bshCurLength", t.bshCurLength},
-      {"bsCurLength", t.bsCurLength},
-  }};
+std::array<TilingField, kLayerNormTilingFieldCount> LayerNormTilingFields(
+    const AscendC::tiling::LayerNormTiling& tiling) {
+  return {{NORMGRAD_LAYERNORM_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
 }
 
 }  // namespace normgrad_ascendc

@@ -216,39 +216,10 @@ void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
 void GetLayerNormGradNDTilingInfo(const ge::Shape& srcShape,
                                   uint32_t stackBufferSize, uint32_t typeSize,
                                   bool isReuseSource,
-                                  optiling::LayerNormGradTiling& tiling) {
-  AscendC::tiling::LayerNormGradTiling t;
-  ComputeTiling(srcShape, stackBufferSize, typeSize, isReuseSource, &t);
-  tiling.set_stackBufferSize(t.stackBufferSize);
-  tiling.set_bLength(t.bLength);
-  tiling.set_sLength(t.sLength);
-  tiling.set_hLength(t.hLength);
-  tiling.set_originalHLength(t.originalHLength);
-  tiling.set_oneCalSize(t.oneCalSize);
-  tiling.set_nohCalSize(t.nohCalSize);
-  tiling.set_loopNum(t.loopNum);
-  tiling.set_tailSize(t.tailSize);
-  tiling.set_nohTailSize(t.nohTailSize);
-  tiling.set_tmpTensorBSHPos(t.tmpTensorBSHPos);
-  tiling.set_tmpTensorBSHSize(t.tmpTensorBSHSize);
-  tiling.set_pdVarTensorPos(t.pdVarTensorPos);
-  tiling.set_pdVarTensorSize(t.pdVarTensorSize);
-  tiling.set_pdMeanTensorPos(t.pdMeanTensorPos);
-  tiling.set_pdMeanTensorSize(t.pdMeanTensorSize);
-  tiling.set_x1TensorPos(t.x1TensorPos);
-  tiling.set_x1TensorSize(t.x1TensorSize);
-  tiling.set_x2TensorPos(t.x2TensorPos);
-  tiling.set_x2TensorSize(t.x2TensorSize);
-  tiling.set_x3TensorPos(t.x3TensorPos);
-  tiling.set_x3TensorSize(t.x3TensorSize);
-  tiling.set_tmpTensorPos(t.tmpTensorPos);
-  tiling.set_tmpTensorSize(t.tmpTensorSize);
-  tiling.set_tmpTensor1Pos(t.tmpTensor1Pos);
-  tiling.set_tmpTensor1Size(t.tmpTensor1Size);
-  tiling.set_tmpTensor2Pos(t.tmpTensor2Pos);
-  tiling.set_tmpTensor2Size(t.tmpTensor2Size);
-  tiling.set_lastDimValueBack(t.lastDimValueBack);
-  tiling.set_lastDimValueBackMulTwo(t.lastDimValueBackMulTwo);
+                                  optiling::LayerNormGradTiling& host) {
+  AscendC::tiling::LayerNormGradTiling kernel;
+  ComputeTiling(srcShape, stackBufferSize, typeSize, isReuseSource, &kernel);
+  NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(NORMGRAD_TILING_SET_FIELD)
 }
 
 void GetLayerNormGradNDTilingInfo(
@@ -261,40 +232,10 @@ void GetLayerNormGradNDTilingInfo(
 
 namespace normgrad_ascendc {
 
-std::array<TilingField, 30> LayerNormGradTilingFields(
-    const AscendC::tiling::LayerNormGradTiling& t) {
-  return {{
-      {"stackBufferSize", t.stackBufferSize},
-      {"bLength", t.bLength},
-      {"sLength", t.sLength},
-      {"hLength", t.hLength},
-      {"originalHLength", t.originalHLength},
-      {"oneCalSize", t.oneCalSize},
-      {"nohCalSize", t.nohCalSize},
-      {"loopNum", t.loopNum},
-      {"tailSize", t.tailSize},
-      {"nohTailSize", t.nohTailSize},
-      {"tmpTensorBSHPos", t.tmpTensorBSHPos},
-      {"tmpTensorBSHSize", t.tmpTensorBSHSize},
-      {"pdVarTensorPos", t.pdVarTensorPos},
-      {"pdVarTensorSize", t.pdVarTensorSize},
-      {"pdMeanTensorPos", t.pdMeanTensorPos},
-      {"pdMeanTensorSize", t.pdMeanTensorSize},
-      {"x1TensorPos", t.x1TensorPos},
-      {"x1TensorSize", t.x1TensorSize},
-      {"x2TensorPos", t.x2TensorPos},
-      {"x2TensorSize", t.x2TensorSize},
-      {"x3TensorPos", t.x3TensorPos},
-      {"x3TensorSize", t.x3TensorSize},
-      {"tmpTensorPos", t.tmpTensorPos},
-      {"tmpTensorSize", t.tmpTensorSize},
-      {"tmpTensor1Pos", t.tmpTensor1Pos},
-      {"tmpTensor1Size", t.tmpTensor1Size},
-      {"tmpTensor2Pos", t.tmpTensor2Pos},
-      {"tmpTensor2Size", t.tmpTensor2Size},
-      {"lastDimValueBack", t.lastDimValueBack},
-      {"lastDimValueBackMulTwo", t.lastDimValueBackMulTwo},
-  }};
+std::array<TilingField, kLayerNormGradTilingFieldCount>
+LayerNormGradTilingFields(
+    const AscendC::tiling::LayerNormGradTiling& tiling) {
+  return {{NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
 }
 
 }  // namespace normgrad_ascendc

@@ -122,29 +122,10 @@ void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape,
 
 void GetLayerNormGradBetaNDTilingInfo(
     const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,
-    bool /*isReuseSource*/, optiling::LayerNormGradBetaTiling& tiling) {
-  AscendC::tiling::LayerNormGradBetaTiling t;
-  ComputeTiling(srcShape, stackBufferSize, typeSize, &t);
-  tiling.set_stackBufferSize(t.stackBufferSize);
-  tiling.set_bLength(t.bLength);
-  tiling.set_sLength(t.sLength);
-  tiling.set_hLength(t.hLength);
-  tiling.set_originalHLength(t.originalHLength);
-  tiling.set_bshLength(t.bshLength);
-  tiling.set_bsLength(t.bsLength);
-  tiling.set_oneCalSize(t.oneCalSize);
-  tiling.set_numberOfTmpBuf(t.numberOfTmpBuf);
-  tiling.set_loopRound(t.loopRound);
-  tiling.set_inputTailSize(t.inputTailSize);
-  tiling.set_inputTailPos(t.inputTailPos);
-  tiling.set_bsTailSize(t.bsTailSize);
-  tiling.set_bshCurLength(t.bshCurLength);
-  tiling.set_bsCurLength(t.bsCurLength);
-  tiling.set_gammaTempTensorPos(t.gammaTempTensorPos);
-  tiling.set_betaTempTensorPos(t.betaTempTensorPos);
-  tiling.set_inputDyTmpTensorPos(t.inputDyTmpTensorPos);
-  tiling.set_resForGammaTmpTensorPos(t.resForGammaTmpTensorPos);
-  tiling.set_reserved(t.reserved);
+    bool /*isReuseSource*/, optiling::LayerNormGradBetaTiling& host) {
+  AscendC::tiling::LayerNormGradBetaTiling kernel;
+  ComputeTiling(srcShape, stackBufferSize, typeSize, &kernel);
+  NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_SET_FIELD)
 }
 
 void GetLayerNormGradBetaNDTilingInfo(
@@ -157,30 +138,11 @@ void GetLayerNormGradBetaNDTilingInfo(
 
 namespace normgrad_ascendc {
 
-std::array<TilingField, 20> LayerNormGradBetaTilingFields(
-    const AscendC::tiling::LayerNormGradBetaTiling& t) {
+std::array<TilingField, kLayerNormGradBetaTilingFieldCount>
+LayerNormGradBetaTilingFields(
+    const AscendC::tiling::LayerNormGradBetaTiling& tiling) {
   return {{
-      {"stackBufferSize", t.stackBufferSize},
-      {"bLength", t.bLength},
-      {"sLength", t.sLength},
-      {"hLength", t.hLength},
-      {"originalHLength", t.originalHLength},
-      {"bshLength", t.bshLength},
-      {"bsLength", t.bsLength},
-      {"oneCalSize", t.oneCalSize},
-      {"numberOfTmpBuf", t.numberOfTmpBuf},
-      {"loopRound", t.loopRound},
-      {"inputTailSize", t.inputTailSize},
-      {"inputTailPos", t.inputTailPos},
-      {"bsTailSize", t.bsTailSize},
-      {"bshCurLength", t.bshCurLength},
-      {"bsCurLength", t.bsCurLength},
-      {"gammaTempTensorPos", t.gammaTempTensorPos},
-      {"betaTempTensorPos", t.betaTempTensorPos},
-      {"inputDyTmpTensorPos", t.inputDyTmpTensorPos},
-      {"resForGammaTmpTensorPos", t.resForGammaTmpTensorPos},
-      {"reserved", t.reserved},
-  }};
+      NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
 }
 
 }  // namespace normgrad_ascendc

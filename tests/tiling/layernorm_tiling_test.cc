@@ -415,11 +415,17 @@ TEST(LayerNormTilingFields, NamesAndValuesInStructOrder) {
                                     false, t);
   const auto fields = normgrad_ascendc::LayerNormTilingFields(t);
   const Saved saved = SavedOf(t);
-  ASSERT_EQ(fields.size(), 25u);
+  using Type = normgrad_ascendc::TilingField::Type;
+  ASSERT_EQ(fields.size(), 26u);
   for (size_t i = 0; i < 25; ++i) {
     EXPECT_STREQ(fields[i].name, kFieldNames[i]);
+    EXPECT_EQ(fields[i].type, Type::kUint32) << kFieldNames[i];
     EXPECT_EQ(fields[i].value, saved.words[i]) << kFieldNames[i];
   }
+  // The 26th, the float 1/H = 1/16, listed as a float.
+  EXPECT_STREQ(fields[25].name, "lastDimValueBack");
+  EXPECT_EQ(fields[25].type, Type::kFloat);
+  EXPECT_EQ(fields[25].float_value, 0.0625f);
 }
 
 // ---------------------------------------------------------------------------

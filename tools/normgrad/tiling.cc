@@ -56,6 +56,17 @@ Field Number(const char* name, uint32_t value) {
   return {name, std::to_string(value), std::to_string(value)};
 }
 
+// A field as the tiling API lists it: a uint32_t as a number, a float with
+// the digits that give back the same float.
+Field FieldOf(const normgrad_ascendc::TilingField& f) {
+  if (f.type == normgrad_ascendc::TilingField::Type::kUint32) {
+    return Number(f.name, f.value);
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", static_cast<double>(f.float_value));
+  return {f.name, text, text};
+}
+
 // A field holding a float's bits: JSON the integer, text the float too.
 Field FloatBitsField(const char* name, uint32_t bits) {
   float value;
@@ -83,7 +94,7 @@ bool TilingOfLayerNormGradBeta(const ge::Shape& shape, uint32_t bytes, uint32_t 
   AscendC::GetLayerNormGradBetaNDTilingInfo(shape, bytes, type_size, reuse, t);
   if (t.oneCalSize == 0) return false;
   for (const auto& f : normgrad_ascendc::LayerNormGradBetaTilingFields(t)) {
-    out->fields.push_back(Number(f.name, f.value));
+    out->fields.push_back(FieldOf(f));
   }
   out->chunks = ChunkText(t.loopRound, t.bsCurLength, t.oneCalSize, t.bsTailSize, t.inputTailSize);
   if (profile == Profile::k950) {
@@ -101,7 +112,7 @@ bool TilingOfLayerNormGrad(const ge::Shape& shape, uint32_t bytes, uint32_t type
   if (t.oneCalSize == 0) return false;
   for (const auto& f : normgrad_ascendc::LayerNormGradTilingFields(t)) {
     const bool bits = std::strncmp(f.name, "lastDimValueBack", 16) == 0;
-    out->fields.push_back(bits ? FloatBitsField(f.name, f.value) : Number(f.name, f.value));
+    out->fields.push_back(bits ? FloatBitsField(f.name, f.value) : FieldOf(f));
   }
   out->chunks = ChunkText(t.loopNum, t.nohCalSize, t.oneCalSize, t.nohTailSize, t.tailSize);
   if (profile == Profile::k950) {
@@ -118,11 +129,8 @@ bool TilingOfLayerNorm(const ge::Shape& shape, uint32_t bytes, uint32_t type_siz
   AscendC::GetLayerNormNDTilingInfo(shape, bytes, type_size, reuse, t);
   if (t.oneTmpSize == 0) return false;
   for (const auto& f : normgrad_ascendc::LayerNormTilingFields(t)) {
-    out->fields.push_back(Number(f.name, f.value));
+    out->fields.push_back(FieldOf(f));
   }
-  char inv[32];
-  std::snprintf(inv, sizeof inv, "%.9g", static_cast<double>(t.lastDimValueBack));
-  out->fields.push_back({"lastDimValueBack", inv, inv});
   out->chunks = ChunkText(t.loopRound, t.meanVarRoundSize, t.inputRoundSize, t.meanVarTailSize,
                           t.inputTailSize);
   return true;

@@ -15,12 +15,13 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "normgrad_ascendc/layernorm_tiling.h"
-#include "normgrad_ascendc/layernormgradbeta_host_tiling.h"  // TilingField
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"
+#include "normgrad_ascendc/tiling_fields.h"
 
 namespace optiling {
 
@@ -32,32 +33,7 @@ namespace optiling {
 /// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512
 /// (tiling_data.h says why).
 BEGIN_TILING_DATA_DEF(LayerNormTiling)
-  TILING_DATA_FIELD_DEF(uint32_t, bLength);
-  TILING_DATA_FIELD_DEF(uint32_t, sLength);
-  TILING_DATA_FIELD_DEF(uint32_t, hLength);
-  TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
-  TILING_DATA_FIELD_DEF(uint32_t, inputXSize);
-  TILING_DATA_FIELD_DEF(uint32_t, meanVarSize);
-  TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
-  TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, meanTmpTensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, varianceTmpTensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpBufSize);
-  TILING_DATA_FIELD_DEF(uint32_t, oneTmpSize);
-  TILING_DATA_FIELD_DEF(uint32_t, firstTmpStartPos);
-  TILING_DATA_FIELD_DEF(uint32_t, secondTmpStartPos);
-  TILING_DATA_FIELD_DEF(uint32_t, thirdTmpStartPos);
-  TILING_DATA_FIELD_DEF(uint32_t, loopRound);
-  TILING_DATA_FIELD_DEF(uint32_t, inputRoundSize);
-  TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
-  TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
-  TILING_DATA_FIELD_DEF(uint32_t, meanVarRoundSize);
-  TILING_DATA_FIELD_DEF(uint32_t, meanVarTailSize);
-  TILING_DATA_FIELD_DEF(uint32_t, meanVarTailPos);
-  TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
-  TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
-  TILING_DATA_FIELD_DEF(float, lastDimValueBack);
+  NORMGRAD_LAYERNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -102,10 +78,14 @@ void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
 
 namespace normgrad_ascendc {
 
-/// The 25 uint32_t fields of a LayerNormTiling in struct order, named
-/// exactly as the struct members ("bLength", ..., "bsCurLength"). The 26th
-/// field, the float lastDimValueBack, is read from the struct directly.
-std::array<TilingField, 25> LayerNormTilingFields(
+/// The number of fields of a LayerNormTiling (26).
+inline constexpr size_t kLayerNormTilingFieldCount =
+    NORMGRAD_TILING_FIELD_COUNT(NORMGRAD_LAYERNORM_TILING_FIELDS);
+
+/// The fields of a LayerNormTiling in struct order, named exactly as the
+/// struct members ("bLength", ..., "bsCurLength", "lastDimValueBack"): 25
+/// uint32_t fields, then the float lastDimValueBack (of Type::kFloat).
+std::array<TilingField, kLayerNormTilingFieldCount> LayerNormTilingFields(
     const AscendC::tiling::LayerNormTiling& tiling);
 
 }  // namespace normgrad_ascendc

@@ -1,6 +1,6 @@
 // normgrad_ascendc/layernorm_tiling.h — the kernel-side tiling struct of
-// LayerNorm (spec layernorm.md §3): 25 uint32_t fields then one float, 104
-// bytes, every field 0 by default. Host code fills the byte-identical
+// LayerNorm and its field list: 25 uint32_t fields then one float, 104 bytes,
+// every field 0 by default. Host code fills the byte-identical
 // optiling::LayerNormTiling and copies it word by word, so the field order is
 // part of the interface. Visible as AscendC::tiling::LayerNormTiling,
 // AscendC::LayerNormTiling and, as Ascend C programs write it, unqualified at
@@ -13,37 +13,43 @@
 
 #include <cstdint>
 
+#include "normgrad_ascendc/tiling_fields.h"
+
+/// The fields in struct order (tiling_fields.h says how the list is used).
+#define NORMGRAD_LAYERNORM_TILING_FIELDS(X)                                    \
+  X(uint32_t, bLength)                /* B */                                  \
+  X(uint32_t, sLength)                /* S */                                  \
+  X(uint32_t, hLength)                /* H (storage) */                        \
+  X(uint32_t, originalHLength)        /* original H (must equal hLength) */    \
+  X(uint32_t, inputXSize)             /* B·S·H */                              \
+  X(uint32_t, meanVarSize)            /* B·S */                                \
+  X(uint32_t, numberOfTmpBuf)         /* 2 for float with reuse, else 3 */     \
+  X(uint32_t, meanTmpTensorPos)       /* half: float means, B·S of them */     \
+  X(uint32_t, meanTmpTensorSize)      /* roundup(B·S, 8) */                    \
+  X(uint32_t, varianceTmpTensorPos)   /* half: float variances */              \
+  X(uint32_t, varianceTmpTensorSize)  /* roundup(B·S, 8) */                    \
+  X(uint32_t, tmpBufSize)             /* scratch in floats */                  \
+  X(uint32_t, oneTmpSize)    /* elements per chunk, a multiple of H, ≤ B·S·H */ \
+  X(uint32_t, firstTmpStartPos)       /* the chunk buffers, oneTmpSize each */ \
+  X(uint32_t, secondTmpStartPos)                                               \
+  X(uint32_t, thirdTmpStartPos)                                                \
+  X(uint32_t, loopRound)          /* inputXSize / oneTmpSize full chunks */    \
+  X(uint32_t, inputRoundSize)     /* oneTmpSize */                             \
+  X(uint32_t, inputTailSize)      /* inputXSize % oneTmpSize */                \
+  X(uint32_t, inputTailPos)       /* inputXSize − inputTailSize */             \
+  X(uint32_t, meanVarRoundSize)   /* oneTmpSize / H rows per chunk */          \
+  X(uint32_t, meanVarTailSize)    /* inputTailSize / H rows in the tail */     \
+  X(uint32_t, meanVarTailPos)     /* B·S − meanVarTailSize */                  \
+  X(uint32_t, bshCurLength)   /* oneTmpSize (inputTailSize after a tail) */    \
+  X(uint32_t, bsCurLength)    /* oneTmpSize / H (meanVarTailSize after) */     \
+  X(float, lastDimValueBack)  /* 1.0f / (float)originalHLength */
+
 namespace AscendC {
 namespace tiling {
 
 #pragma pack(push, 8)
 struct LayerNormTiling {
-  uint32_t bLength = 0;                ///< B
-  uint32_t sLength = 0;                ///< S
-  uint32_t hLength = 0;                ///< H (storage)
-  uint32_t originalHLength = 0;        ///< original H (must equal hLength)
-  uint32_t inputXSize = 0;             ///< B·S·H
-  uint32_t meanVarSize = 0;            ///< B·S
-  uint32_t numberOfTmpBuf = 0;         ///< 2 for float with reuse, else 3
-  uint32_t meanTmpTensorPos = 0;       ///< half: float means, B·S of them
-  uint32_t meanTmpTensorSize = 0;      ///< roundup(B·S, 8)
-  uint32_t varianceTmpTensorPos = 0;   ///< half: float variances
-  uint32_t varianceTmpTensorSize = 0;  ///< roundup(B·S, 8)
-  uint32_t tmpBufSize = 0;             ///< scratch in floats
-  uint32_t oneTmpSize = 0;  ///< elements per chunk, a multiple of H, ≤ B·S·H
-  uint32_t firstTmpStartPos = 0;  ///< the chunk buffers, oneTmpSize each
-  uint32_t secondTmpStartPos = 0;
-  uint32_t thirdTmpStartPos = 0;
-  uint32_t loopRound = 0;         ///< inputXSize / oneTmpSize full chunks
-  uint32_t inputRoundSize = 0;    ///< oneTmpSize
-  uint32_t inputTailSize = 0;     ///< inputXSize % oneTmpSize
-  uint32_t inputTailPos = 0;      ///< inputXSize − inputTailSize
-  uint32_t meanVarRoundSize = 0;  ///< oneTmpSize / H rows per chunk
-  uint32_t meanVarTailSize = 0;   ///< inputTailSize / H rows in the tail
-  uint32_t meanVarTailPos = 0;    ///< B·S − meanVarTailSize
-  uint32_t bshCurLength = 0;      ///< oneTmpSize (inputTailSize after a tail)
-  uint32_t bsCurLength = 0;       ///< oneTmpSize / H (meanVarTailSize after)
-  float lastDimValueBack = 0.0f;  ///< 1.0f / (float)originalHLength
+  NORMGRAD_LAYERNORM_TILING_FIELDS(NORMGRAD_TILING_STRUCT_MEMBER)
 };
 #pragma pack(pop)
 

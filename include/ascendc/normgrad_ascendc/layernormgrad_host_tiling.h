@@ -17,12 +17,13 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "normgrad_ascendc/layernormgrad_tiling.h"
-#include "normgrad_ascendc/layernormgradbeta_host_tiling.h"  // TilingField
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"
+#include "normgrad_ascendc/tiling_fields.h"
 
 namespace optiling {
 
@@ -33,36 +34,7 @@ namespace optiling {
 /// (GetDataSize() == 120). Usable as a nested struct of a program's own
 /// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512.
 BEGIN_TILING_DATA_DEF(LayerNormGradTiling)
-  TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
-  TILING_DATA_FIELD_DEF(uint32_t, bLength);
-  TILING_DATA_FIELD_DEF(uint32_t, sLength);
-  TILING_DATA_FIELD_DEF(uint32_t, hLength);
-  TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
-  TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
-  TILING_DATA_FIELD_DEF(uint32_t, nohCalSize);
-  TILING_DATA_FIELD_DEF(uint32_t, loopNum);
-  TILING_DATA_FIELD_DEF(uint32_t, tailSize);
-  TILING_DATA_FIELD_DEF(uint32_t, nohTailSize);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHPos);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensorBSHSize);
-  TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, pdVarTensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, pdMeanTensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, x1TensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, x1TensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, x2TensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, x2TensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, x3TensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, x3TensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensorSize);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Pos);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensor1Size);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Pos);
-  TILING_DATA_FIELD_DEF(uint32_t, tmpTensor2Size);
-  TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBack);
-  TILING_DATA_FIELD_DEF(uint32_t, lastDimValueBackMulTwo);
+  NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -118,10 +90,14 @@ void GetLayerNormGradNDTilingInfo(const ge::Shape& srcShape,
 
 namespace normgrad_ascendc {
 
-/// The 30 fields of a LayerNormGradTiling in struct order, named exactly as
-/// the struct members ("stackBufferSize", "bLength", ...,
+/// The number of fields of a LayerNormGradTiling (30).
+inline constexpr size_t kLayerNormGradTilingFieldCount =
+    NORMGRAD_TILING_FIELD_COUNT(NORMGRAD_LAYERNORMGRAD_TILING_FIELDS);
+
+/// The fields of a LayerNormGradTiling in struct order, named exactly as the
+/// struct members ("stackBufferSize", "bLength", ...,
 /// "lastDimValueBackMulTwo").
-std::array<TilingField, 30> LayerNormGradTilingFields(
-    const AscendC::tiling::LayerNormGradTiling& tiling);
+std::array<TilingField, kLayerNormGradTilingFieldCount>
+LayerNormGradTilingFields(const AscendC::tiling::LayerNormGradTiling& tiling);
 
 }  // namespace normgrad_ascendc

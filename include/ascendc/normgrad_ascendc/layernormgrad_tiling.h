@@ -1,51 +1,59 @@
 // normgrad_ascendc/layernormgrad_tiling.h — the kernel-side tiling struct of
-// LayerNormGrad (spec layernormgrad.md §4): 30 uint32_t fields, 120 bytes,
-// every field 0 by default. Host code fills the byte-identical
+// LayerNormGrad and its field list: 30 uint32_t fields, 120 bytes, every
+// field 0 by default. Host code fills the byte-identical
 // optiling::LayerNormGradTiling and copies it word by word, so the field
 // order is part of the interface. Visible as AscendC::tiling::
 // LayerNormGradTiling, AscendC::LayerNormGradTiling and, as Ascend C programs
 // write it, unqualified at global scope.
+//
+// The scratch regions (tmpTensorBSH … tmpTensor2) have a position and a size
+// in floats. float with isReuseSource computes x1 in inputDy and x2 in
+// inputX; tmp, tmp1 and tmp2 are half's.
 #pragma once
 
 #include <cstdint>
+
+#include "normgrad_ascendc/tiling_fields.h"
+
+/// The fields in struct order (tiling_fields.h says how the list is used).
+#define NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(X)                                \
+  X(uint32_t, stackBufferSize)  /* scratch in BYTES (not floats) */            \
+  X(uint32_t, bLength)          /* B */                                        \
+  X(uint32_t, sLength)          /* S */                                        \
+  X(uint32_t, hLength)          /* H (storage) */                              \
+  X(uint32_t, originalHLength)  /* original H (must equal hLength) */          \
+  X(uint32_t, oneCalSize)       /* elements per chunk: nohCalSize · H */       \
+  X(uint32_t, nohCalSize)       /* rows per chunk */                           \
+  X(uint32_t, loopNum)          /* B·S·H / oneCalSize (full chunks) */         \
+  X(uint32_t, tailSize)         /* B·S·H % oneCalSize (the last chunk) */      \
+  X(uint32_t, nohTailSize)      /* tailSize / H (its rows) */                  \
+  X(uint32_t, tmpTensorBSHPos)  /* the terms of the row sums */                \
+  X(uint32_t, tmpTensorBSHSize)                                                \
+  X(uint32_t, pdVarTensorPos)   /* pd_var, broadcast over each row */          \
+  X(uint32_t, pdVarTensorSize)                                                 \
+  X(uint32_t, pdMeanTensorPos)  /* pd_mean, broadcast over each row */         \
+  X(uint32_t, pdMeanTensorSize)                                                \
+  X(uint32_t, x1TensorPos)      /* x1 = dy · gamma */                          \
+  X(uint32_t, x1TensorSize)                                                    \
+  X(uint32_t, x2TensorPos)      /* x2 = x − mean */                            \
+  X(uint32_t, x2TensorSize)                                                    \
+  X(uint32_t, x3TensorPos)      /* x3 = x1 · rstd */                           \
+  X(uint32_t, x3TensorSize)                                                    \
+  X(uint32_t, tmpTensorPos)     /* dy widened, then pd_x */                    \
+  X(uint32_t, tmpTensorSize)                                                   \
+  X(uint32_t, tmpTensor1Pos)    /* x widened, then resForGamma */              \
+  X(uint32_t, tmpTensor1Size)                                                  \
+  X(uint32_t, tmpTensor2Pos)    /* gamma widened */                            \
+  X(uint32_t, tmpTensor2Size)                                                  \
+  X(uint32_t, lastDimValueBack)        /* bits of the float 1.0f / originalH */ \
+  X(uint32_t, lastDimValueBackMulTwo)  /* bits of the float 2.0f / originalH */
 
 namespace AscendC {
 namespace tiling {
 
 #pragma pack(push, 8)
 struct LayerNormGradTiling {
-  uint32_t stackBufferSize = 0;  ///< scratch in BYTES (not floats)
-  uint32_t bLength = 0;          ///< B
-  uint32_t sLength = 0;          ///< S
-  uint32_t hLength = 0;          ///< H (storage)
-  uint32_t originalHLength = 0;  ///< original H (must equal hLength)
-  uint32_t oneCalSize = 0;       ///< elements per chunk: nohCalSize · H
-  uint32_t nohCalSize = 0;       ///< rows per chunk
-  uint32_t loopNum = 0;          ///< B·S·H / oneCalSize (full chunks)
-  uint32_t tailSize = 0;         ///< B·S·H % oneCalSize (the last chunk)
-  uint32_t nohTailSize = 0;      ///< tailSize / H (its rows)
-  // Scratch regions, position and size in floats. float with isReuseSource
-  // computes x1 in inputDy and x2 in inputX; tmp, tmp1 and tmp2 are half's.
-  uint32_t tmpTensorBSHPos = 0;  ///< the terms of the row sums
-  uint32_t tmpTensorBSHSize = 0;
-  uint32_t pdVarTensorPos = 0;  ///< pd_var, broadcast over each row
-  uint32_t pdVarTensorSize = 0;
-  uint32_t pdMeanTensorPos = 0;  ///< pd_mean, broadcast over each row
-  uint32_t pdMeanTensorSize = 0;
-  uint32_t x1TensorPos = 0;  ///< x1 = dy · gamma
-  uint32_t x1TensorSize = 0;
-  uint32_t x2TensorPos = 0;  ///< x2 = x − mean
-  uint32_t x2TensorSize = 0;
-  uint32_t x3TensorPos = 0;  ///< x3 = x1 · rstd
-  uint32_t x3TensorSize = 0;
-  uint32_t tmpTensorPos = 0;  ///< dy widened, then pd_x
-  uint32_t tmpTensorSize = 0;
-  uint32_t tmpTensor1Pos = 0;  ///< x widened, then resForGamma
-  uint32_t tmpTensor1Size = 0;
-  uint32_t tmpTensor2Pos = 0;  ///< gamma widened
-  uint32_t tmpTensor2Size = 0;
-  uint32_t lastDimValueBack = 0;        ///< bits of the float 1.0f / originalH
-  uint32_t lastDimValueBackMulTwo = 0;  ///< bits of the float 2.0f / originalH
+  NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(NORMGRAD_TILING_STRUCT_MEMBER)
 };
 #pragma pack(pop)
 

@@ -19,6 +19,7 @@
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"
+#include "normgrad_ascendc/tiling_fields.h"
 
 namespace optiling {
 
@@ -30,26 +31,7 @@ namespace optiling {
 /// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512
 /// (tiling_data.h says why).
 BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
-  TILING_DATA_FIELD_DEF(uint32_t, stackBufferSize);
-  TILING_DATA_FIELD_DEF(uint32_t, bLength);
-  TILING_DATA_FIELD_DEF(uint32_t, sLength);
-  TILING_DATA_FIELD_DEF(uint32_t, hLength);
-  TILING_DATA_FIELD_DEF(uint32_t, originalHLength);
-  TILING_DATA_FIELD_DEF(uint32_t, bshLength);
-  TILING_DATA_FIELD_DEF(uint32_t, bsLength);
-  TILING_DATA_FIELD_DEF(uint32_t, oneCalSize);
-  TILING_DATA_FIELD_DEF(uint32_t, numberOfTmpBuf);
-  TILING_DATA_FIELD_DEF(uint32_t, loopRound);
-  TILING_DATA_FIELD_DEF(uint32_t, inputTailSize);
-  TILING_DATA_FIELD_DEF(uint32_t, inputTailPos);
-  TILING_DATA_FIELD_DEF(uint32_t, bsTailSize);
-  TILING_DATA_FIELD_DEF(uint32_t, bshCurLength);
-  TILING_DATA_FIELD_DEF(uint32_t, bsCurLength);
-  TILING_DATA_FIELD_DEF(uint32_t, gammaTempTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, betaTempTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, inputDyTmpTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, resForGammaTmpTensorPos);
-  TILING_DATA_FIELD_DEF(uint32_t, reserved);
+  NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -89,16 +71,14 @@ void GetLayerNormGradBetaNDTilingInfo(
 
 namespace normgrad_ascendc {
 
-/// One field of a tiling struct, by name, for printing (e.g. `normgrad
-/// tiling --json`).
-struct TilingField {
-  const char* name;
-  uint32_t value;
-};
+/// The number of fields of a LayerNormGradBetaTiling (20).
+inline constexpr size_t kLayerNormGradBetaTilingFieldCount =
+    NORMGRAD_TILING_FIELD_COUNT(NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS);
 
-/// The 20 fields of a LayerNormGradBetaTiling in struct order, named exactly
-/// as the struct members ("stackBufferSize", "bLength", ..., "reserved").
-std::array<TilingField, 20> LayerNormGradBetaTilingFields(
+/// The fields of a LayerNormGradBetaTiling in struct order, named exactly as
+/// the struct members ("stackBufferSize", "bLength", ..., "reserved").
+std::array<TilingField, kLayerNormGradBetaTilingFieldCount>
+LayerNormGradBetaTilingFields(
     const AscendC::tiling::LayerNormGradBetaTiling& tiling);
 
 }  // namespace normgrad_ascendc
