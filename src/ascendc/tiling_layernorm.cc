@@ -1,6 +1,6 @@
 // tiling_layernorm.cc — the host tiling API of LayerNorm: scratch sizes and
-// the chunking tiling, exactly the formulas and numbers of spec layernorm.md
-// §3, with normgrad's error policy (one message on stderr, the whole tiling
+// the chunking tiling, exactly the vendor's documented formulas and numbers,
+// with normgrad's error policy (one message on stderr, the whole tiling
 // zeroed, nothing thrown).
 #include <string>
 #include <vector>
@@ -50,13 +50,13 @@ constexpr uint64_t RoundUp(uint64_t n, uint64_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }
 
-// The chunk buffers of spec §3: two for float with isReuseSource (inputX
+// The chunk buffers: two for float with isReuseSource (inputX
 // serves as the third), else three.
 uint32_t NumberOfTmpBuf(uint32_t type_size, bool is_reuse_source) {
   return type_size == 4 && is_reuse_source ? 2 : 3;
 }
 
-// Spec §3's scratch sizes in bytes, in 64 bits: with mv = roundup32(4·B·S),
+// The scratch sizes in bytes, in 64 bits: with mv = roundup32(4·B·S),
 // in = roundup32(4·B·S·H), hd = roundup32(4·H) and n chunk buffers,
 // max = n·in + 2·mv and min = n·hd + 2·mv.
 struct TmpBytes {
@@ -71,7 +71,7 @@ TmpBytes ScratchBytes(const Dims& d, uint32_t number_of_tmp_buf) {
   return {number_of_tmp_buf * in + 2 * mv, number_of_tmp_buf * hd + 2 * mv};
 }
 
-// Spec §3. Assigns every field of *out: the tiling, or all zeros (after one
+// The tiling. Assigns every field of *out: the tiling, or all zeros (after one
 // message on stderr) when the input is bad.
 void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
                    uint32_t type_size, bool is_reuse_source,

@@ -1,5 +1,5 @@
 // tiling_layernormgrad.cc — the host tiling API of LayerNormGrad: scratch
-// sizes and the chunking tiling of spec layernormgrad.md §4, per product
+// sizes and the chunking tiling as the vendor documents them, per product
 // profile, with normgrad's rule that the layout never exceeds the scratch it
 // was given (docs/decisions.md) and normgrad's error policy (one message on
 // stderr, the whole tiling zeroed, nothing thrown).
@@ -45,12 +45,12 @@ uint64_t RoundUp(uint64_t n, uint64_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }
 
-// Spec §4's sizes (Atlas A2/A3 and inference series) in bytes: nbuf
+// The documented sizes (Atlas A2/A3 and inference series) in bytes: nbuf
 // regions of min(B*S*H, H*H) or max(B*S*H, H*H) elements of typeSize. Exact
 // up to 2^32 elements per region (beyond, it is only known to exceed 32
 // bits). Both are at least one row of H floats in each region, what the
-// tiling needs: more than spec §4's only for half with B*S = 1, where
-// 9*H*2 bytes leave each region H/2 floats (docs/decisions.md).
+// tiling needs: more than the documented sizes only for half with B*S = 1,
+// where 9*H*2 bytes leave each region H/2 floats (docs/decisions.md).
 uint64_t ScratchBytes(const Dims& d, uint32_t type_size, bool reuse, bool max) {
   const uint64_t nbuf = BufferCount(type_size, reuse);
   const uint64_t hh = std::min(uint64_t{d.h} * d.h, kU32Max + 1);
@@ -78,7 +78,7 @@ uint32_t FloatBits(float f) {
   return bits;
 }
 
-// Spec §4. Assigns every field of *out: the tiling, or all zeros (after one
+// The tiling. Assigns every field of *out: the tiling, or all zeros (after one
 // message on stderr) when the input is bad.
 void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
                    uint32_t type_size, bool reuse,

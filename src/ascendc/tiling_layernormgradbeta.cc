@@ -1,6 +1,6 @@
 // tiling_layernormgradbeta.cc — the host tiling API of LayerNormGradBeta:
-// scratch sizes and the chunking tiling, exactly the algorithm and numbers of
-// spec layernormgradbeta.md §4, with normgrad's error policy (one message on
+// scratch sizes and the chunking tiling, exactly the vendor's documented
+// algorithm and numbers, with normgrad's error policy (one message on
 // stderr, the whole tiling zeroed, nothing thrown).
 #include <string>
 
@@ -24,7 +24,9 @@ uint64_t MinBytesPerColumn(uint32_t type_size) {
   return type_size == 2 ? 16 : 8;
 }
 
-// Spec §4 steps 1–6. Assigns every field of *out: the tiling, or all zeros
+// The tiling: scratch in floats, the chunk size (whole rows that fit, at most
+// B*S*H), the chunk count and tail, and half's scratch offsets. Assigns every
+// field of *out: the tiling, or all zeros
 // (after one message on stderr) when the input is bad.
 void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
                    uint32_t type_size,

@@ -1,4 +1,4 @@
-// acl_test.cc — the ACL runtime subset of runtime.md §8 (acl/acl.h): error
+// acl_test.cc — the ACL runtime subset normgrad provides (acl/acl.h): error
 // code and enum values, session rules (repeat and missing aclInit), devices,
 // contexts and streams, and the checked memory calls — aclrtMemcpy bounds
 // (count > destMax, ranges past the end of a block, the sides a kind needs),

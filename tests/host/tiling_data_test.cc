@@ -1,4 +1,4 @@
-// tiling_data_test.cc — the tiling-data macros of runtime.md §8
+// tiling_data_test.cc — the tiling-data macros of Ascend C host programs
 // (BEGIN_TILING_DATA_DEF …): field offsets and padding, sizeof, array fields,
 // nested structs whose setters write into the parent's bytes (two levels
 // deep, and the library's LayerNormGradBetaTiling nested), copies,
@@ -390,7 +390,7 @@ TEST(TilingData, SaveToBufferWritesOnlyGetDataSizeBytes) {
 }
 
 TEST(TilingData, ProgramsCopyAFixedAmountOutOfASizeofBuffer) {
-  // runtime.md §8: malloc(sizeof(host class)), SaveToBuffer, copy 400 bytes.
+  // As programs do: malloc(sizeof(host class)), SaveToBuffer, copy 400 bytes.
   optiling::OuterTiling t;
   t.set_last(9);
   std::vector<uint8_t> buffer(sizeof(t));

@@ -1,5 +1,5 @@
-// host_tiling_test.cc — the host class optiling::LayerNormGradBetaTiling
-// (runtime.md §8): size, setters/getters of all 20 fields, SaveToBuffer's
+// host_tiling_test.cc — the host class optiling::LayerNormGradBetaTiling:
+// size, setters/getters of all 20 fields, SaveToBuffer's
 // bytes against the kernel-side struct, SaveToBuffer's refusal of a too-small
 // buffer, and the by-name field listing used by the command line.
 // To extend: a new field means a new entry in kFieldNames (struct order) and
@@ -19,7 +19,7 @@ namespace {
 using KernelTiling = AscendC::tiling::LayerNormGradBetaTiling;
 using HostTiling = optiling::LayerNormGradBetaTiling;
 
-// The spec §4 table, in struct order.
+// The documented fields, in struct order.
 constexpr const char* kFieldNames[20] = {"stackBufferSize",
                                          "bLength",
                                          "sLength",
@@ -117,7 +117,7 @@ KernelTiling KernelWithPattern() {
 }
 
 TEST(HostTiling, SizeIsLargeEnoughForFixedCopies) {
-  // runtime.md §8: programs copy a fixed amount (e.g. 400 bytes) out of a
+  // Programs copy a fixed amount (e.g. 400 bytes) out of a
   // malloc(sizeof(host class)) buffer.
   EXPECT_GE(sizeof(HostTiling), 512u);
   EXPECT_EQ(sizeof(KernelTiling), 80u);

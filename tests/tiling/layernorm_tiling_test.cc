@@ -1,8 +1,8 @@
 // layernorm_tiling_test.cc — GetLayerNormMaxMinTmpSize and both overloads of
-// GetLayerNormNDTilingInfo against spec layernorm.md §3, and the host class
+// GetLayerNormNDTilingInfo against the documented rules, and the host class
 // optiling::LayerNormTiling (its saved bytes are the kernel struct's words,
 // also when nested in a program's own tiling data). Every expected number is
-// a literal derived by hand from the spec's rules in the comment beside it;
+// a literal derived by hand from those rules in the comment beside it;
 // nothing here calls src/ to compute an expectation.
 //
 // To extend:
@@ -98,7 +98,7 @@ bool AllZero(const Saved& s) {
 }
 
 // ---------------------------------------------------------------------------
-// Tilings. Field order (spec §3 table):
+// Tilings. Field order:
 //  B S H Ho  bsh bs nbuf  meanPos meanSize varPos varSize  tmpBuf one
 //  first second third  loop round tail tailPos  mvRound mvTail mvTailPos
 //  bshCur bsCur, then lastDimValueBack = 1.0f / Ho.
@@ -123,7 +123,7 @@ void PrintTo(const TilingCase& c, std::ostream* os) { *os << c.name; }
 
 // clang-format off
 const TilingCase kTilingCases[] = {
-    // The spec's worked example: [2,32,16,16] float, 6144 bytes. bs 64,
+    // The documented worked example: [2,32,16,16] float, 6144 bytes. bs 64,
     // bsh 1024, meanSize 64; tmpBuf 1536, one 1536/3 = 512 (32 rows),
     // loop 2, no tail.
     {"Example_float", {2, 32, 16, 16}, kFloat, false, 6144,

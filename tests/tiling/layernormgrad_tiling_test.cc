@@ -1,7 +1,7 @@
 // layernormgrad_tiling_test.cc — GetLayerNormGradMaxMinTmpSize, both
 // overloads of GetLayerNormGradNDTilingInfo and the host class
-// optiling::LayerNormGradTiling against spec layernormgrad.md §4 and §6 and
-// normgrad's rule that the layout never exceeds the scratch
+// optiling::LayerNormGradTiling against the documented rules and worked
+// example and normgrad's rule that the layout never exceeds the scratch
 // (docs/decisions.md): every expected number is a literal derived by hand in
 // the comment beside it; nothing here calls src/ to compute an expectation.
 //
@@ -43,7 +43,7 @@ constexpr uint32_t kHalf = 2;
 constexpr uint32_t kFloat = 4;
 constexpr uint32_t kU32Max = 4294967295u;
 
-// Spec §4's field order.
+// The documented field order.
 constexpr const char* kFieldNames[30] = {
     "stackBufferSize",  "bLength",          "sLength",
     "hLength",          "originalHLength",  "oneCalSize",
@@ -87,7 +87,7 @@ void ExpectFields(const Words& got, const Words& expected,
 }
 
 // ---------------------------------------------------------------------------
-// Tilings. Rules (spec §4, normgrad's clamp): nbuf = 9 half, 4 float+reuse,
+// Tilings. Rules (documented, plus normgrad's clamp): nbuf = 9 half, 4 float+reuse,
 // 6 float; rows = stack/4/nbuf/H (>= 1); noh = roundup(rows, 8 | 16),
 // clamped to B·S; if noh > rows (nbuf regions would not fit): rounddown(rows,
 // 8 | 16), or rows when that is 0. one = noh·H; loopNum = n/one; tail =
@@ -107,10 +107,10 @@ struct TilingCase {
 void PrintTo(const TilingCase& c, std::ostream* os) { *os << c.name; }
 
 const TilingCase kTilingCases[] = {
-    // Spec §6: [2,32,16] float, no reuse, 6144 bytes = its min (6·min(1024,
+    // The worked example: [2,32,16] float, no reuse, 6144 bytes = its min (6·min(1024,
     // 256)·4): 1536/6 = 256 floats = 16 rows, roundup(16, 8) = 16 <= 64;
     // one 256, 1024/256 = 4 loops.
-    {"Spec6_worked_example",
+    {"WorkedExample_worked_example",
      {2, 32, 16, 16},
      kFloat,
      false,
@@ -120,7 +120,7 @@ const TilingCase kTilingCases[] = {
       0,    256, 256, 256, 512, 256, 768, 256, 1024,   256,
       1280, 256, 0,   256, 0,   256, 0,   256, kInv16, kTwoInv16}},
     // Same shape on the 310P profile: the same numbers.
-    {"Spec6_on_310p",
+    {"WorkedExample_on_310p",
      {2, 32, 16, 16},
      kFloat,
      false,
@@ -131,7 +131,7 @@ const TilingCase kTilingCases[] = {
       1280, 256, 0,   256, 0,   256, 0,   256, kInv16, kTwoInv16}},
     // float max 6·1024·4 = 24576: 6144/6 = 1024 floats = 64 rows = B·S:
     // one chunk.
-    {"Spec6_float_max",
+    {"WorkedExample_float_max",
      {2, 32, 16, 16},
      kFloat,
      false,
@@ -373,24 +373,24 @@ struct TmpSizeCase {
 void PrintTo(const TmpSizeCase& c, std::ostream* os) { *os << c.name; }
 
 const TmpSizeCase kTmpSizeCases[] = {
-    // Spec §6: n 1024, H·H 256: 24·1024, 24·256.
-    {"Spec6_float", {2, 32, 16, 16}, kFloat, false, Profile::kA2, 24576, 6144},
-    {"Spec6_float_reuse",
+    // The worked example: n 1024, H·H 256: 24·1024, 24·256.
+    {"WorkedExample_float", {2, 32, 16, 16}, kFloat, false, Profile::kA2, 24576, 6144},
+    {"WorkedExample_float_reuse",
      {2, 32, 16, 16},
      kFloat,
      true,
      Profile::kA2,
      16384,
      4096},
-    {"Spec6_half", {2, 32, 16, 16}, kHalf, false, Profile::kA2, 18432, 4608},
-    {"Spec6_half_reuse_same",
+    {"WorkedExample_half", {2, 32, 16, 16}, kHalf, false, Profile::kA2, 18432, 4608},
+    {"WorkedExample_half_reuse_same",
      {2, 32, 16, 16},
      kHalf,
      true,
      Profile::kA2,
      18432,
      4608},
-    {"Spec6_310p_same",
+    {"WorkedExample_310p_same",
      {2, 32, 16, 16},
      kFloat,
      false,
@@ -509,7 +509,7 @@ const BadCase kBadTilingCases[] = {
      false,
      6144,
      {"B*S*H = 4294967296"}},
-    // Spec6 shape, 383 bytes: 383/4 = 95, 95/6 = 15 floats < H = 16; the
+    // The worked example's shape, 383 bytes: 383/4 = 95, 95/6 = 15 floats < H = 16; the
     // minimum is 6144.
     {"float_scratch_below_one_row",
      ge::Shape({2, 32, 16, 16}),
@@ -756,7 +756,7 @@ TEST(LayerNormGradHostTiling, NestedInAProgramsTilingData) {
   std::memset(static_cast<void*>(&saved), 0xEE, sizeof(saved));
   host.SaveToBuffer(&saved, sizeof(saved));
   EXPECT_EQ(std::memcmp(&saved, &expected, sizeof(saved)), 0);
-  EXPECT_EQ(saved.lng.oneCalSize, 256u);  // spec §6
+  EXPECT_EQ(saved.lng.oneCalSize, 256u);  // the worked example's
   EXPECT_EQ(saved.lngb.stackBufferSize, 1536u);
 }
 

@@ -1,7 +1,7 @@
 // layernormgradbeta_tiling_test.cc — GetLayerNormGradBetaMaxMinTmpSize and
-// both overloads of GetLayerNormGradBetaNDTilingInfo against spec
-// layernormgradbeta.md §4: every expected number is a literal derived by hand
-// from the spec's rules in the comment beside it; nothing here calls src/ to
+// both overloads of GetLayerNormGradBetaNDTilingInfo against the documented
+// rules: every expected number is a literal derived by hand from those rules
+// in the comment beside it; nothing here calls src/ to
 // compute an expectation.
 //
 // To extend:
@@ -86,7 +86,7 @@ bool AllZero(const Words& w) {
 }
 
 // ---------------------------------------------------------------------------
-// Tilings. Field order (spec §4 table):
+// Tilings. Field order:
 //  sb  B  S  H  Ho  bsh  bs  one  nbuf  loop  tail  tailPos  bsTail  bshCur
 //  bsCur  gPos  bPos  dyPos  resPos  reserved
 // Rules: sb = bytes/4; float: one = sb; half: one = (sb − 2H)/2; then
@@ -356,7 +356,7 @@ INSTANTIATE_TEST_SUITE_P(Spec, TmpSizeTable, testing::ValuesIn(kTmpSizeCases),
                          CaseName<TmpSizeCase>);
 
 // ---------------------------------------------------------------------------
-// The consequences spec §4 names: float at min scratch → 2 rows per chunk;
+// The documented consequences: float at min scratch → 2 rows per chunk;
 // half at min → 1 row; at max → one chunk (loopRound 1, no tail).
 TEST(TilingConsequences, MinAndMaxScratch) {
   const std::vector<std::vector<int64_t>> shapes = {

@@ -1,7 +1,7 @@
-// shape_test.cc — ge::Shape / AscendC::TensorShape (runtime.md §8): the
-// constructors programs use, the accessors, and that nothing converts to a
-// ge::Shape implicitly (runtime.md §3: kernel code may declare its own
-// ShapeInfo overloads of the tiling functions and must get them).
+// shape_test.cc — ge::Shape / AscendC::TensorShape: the constructors
+// programs use, the accessors, and that nothing converts to a ge::Shape
+// implicitly (kernel code may declare its own ShapeInfo overloads of the
+// tiling functions and must get them).
 // To extend: add a TEST with the shape and its expected accessor values as
 // literals.
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 
 namespace {
 
-// A stand-in for the kernel-side AscendC::ShapeInfo (runtime.md §3): a struct
+// A stand-in for the kernel-side AscendC::ShapeInfo: a struct
 // with uint32_t dims and constructors that take arrays.
 struct FakeShapeInfo {
   FakeShapeInfo() = default;
@@ -37,8 +37,8 @@ static_assert(std::is_default_constructible_v<ge::Shape>, "");
 
 }  // namespace
 
-// A program's own kernel-side overload, as runtime.md §3 describes; it must
-// be the one chosen for a ShapeInfo argument.
+// A program's own kernel-side overload, as Ascend C programs write them; it
+// must be the one chosen for a ShapeInfo argument.
 namespace AscendC {
 int GetLayerNormGradBetaNDTilingInfo(const FakeShapeInfo shape, uint32_t,
                                      uint32_t, bool,

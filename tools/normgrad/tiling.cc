@@ -6,7 +6,7 @@
 // object whose "tiling" has the op's own field names in struct order.
 //
 // On bad input the tiling API prints its own message on stderr and returns
-// zeros (spec §4 of each op); the command detects that and exits 1.
+// zeros; the command detects that and exits 1.
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -99,8 +99,8 @@ bool TilingOfLayerNormGradBeta(const ge::Shape& shape, uint32_t bytes, uint32_t 
   out->chunks = ChunkText(t.loopRound, t.bsCurLength, t.oneCalSize, t.bsTailSize, t.inputTailSize);
   if (profile == Profile::k950) {
     out->note =
-        "on this profile the kernel uses no scratch and does not chunk "
-        "(spec §6); the tiling functions return the same numbers";
+        "on this profile the kernel uses no scratch and does not chunk; "
+        "the tiling functions return the same numbers";
   }
   return true;
 }

@@ -7,9 +7,9 @@
 // thread has a current core: the one a launcher installed with ScopedCore,
 // else a default core of the thread (block 0 of 1), created at first use.
 //
-// Errors. Every kernel-side rule violation (a check of the spec pages) calls
-// Fail, which throws KernelError carrying a message that names the API, the
-// argument, the value and the rule, e.g.
+// Errors. Every kernel-side rule violation (a documented rule of an API that
+// the kernel broke) calls Fail, which throws KernelError carrying a message
+// that names the API, the argument, the value and the rule, e.g.
 //   "LayerNormGradBeta: outputPdGamma length 12 floats (48 bytes) is not a
 //    multiple of 32 bytes".
 // The exception unwinds the kernel (stopping it, as a device exception would)
@@ -57,7 +57,7 @@ class Core {
     return pipe_ != nullptr ? *profile_ : GetProfileInfo(CurrentProfile());
   }
   uint32_t ub_size() const { return profile().ub_bytes; }
-  /// Where the pipe's buffers and the framework scratch end (runtime.md §7).
+  /// Where the pipe's buffers and the framework scratch end (profile.h).
   uint32_t scratch_end() const { return profile().scratch_end; }
 
   int64_t block_idx() const { return block_idx_; }

@@ -1,9 +1,8 @@
 // normgrad_ascendc/layernorm_host_tiling.h — the host-side tiling API of
-// LayerNorm (spec layernorm.md §3, runtime.md §8): the host class
-// optiling::LayerNormTiling, the scratch-size query
+// LayerNorm: the host class optiling::LayerNormTiling, the scratch-size query
 // AscendC::GetLayerNormMaxMinTmpSize and the tiling function
 // AscendC::GetLayerNormNDTilingInfo (filling the host class or the
-// kernel-side struct), plus a by-name listing of the fields for tools.
+// kernel-side struct), plus a by-name listing of the 26 fields for tools.
 //
 // Error policy (as for LayerNormGradBeta): these functions return void, as
 // the vendor's do. On bad input they print one message on stderr that names
@@ -54,7 +53,7 @@ void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
                                uint32_t& minValue);
 
 /// Fills the host tiling for srcShape = {B, S, H, originalH}, a scratch
-/// buffer of stackBufferSize BYTES and elements of typeSize bytes (spec §3).
+/// buffer of stackBufferSize BYTES and elements of typeSize bytes.
 /// isReuseSource with float makes two chunk buffers instead of three. Bad
 /// input — typeSize not 2 or 4, rank not 4, a dimension outside
 /// [1, 2^32-1] (H == 0 included), originalH != H, B*S or B*S*H beyond 32

@@ -1,13 +1,12 @@
 // normgrad_ascendc/layernormgrad_host_tiling.h — the host-side tiling API of
-// LayerNormGrad (spec layernormgrad.md §4, runtime.md §8): the host class
-// optiling::LayerNormGradTiling, the scratch-size query
-// AscendC::GetLayerNormGradMaxMinTmpSize and the tiling function
-// AscendC::GetLayerNormGradNDTilingInfo (filling the host class or the
-// kernel-side struct), plus a by-name listing of the 30 fields for tools.
+// LayerNormGrad: the host class optiling::LayerNormGradTiling, the
+// scratch-size query AscendC::GetLayerNormGradMaxMinTmpSize and the tiling
+// function AscendC::GetLayerNormGradNDTilingInfo (filling the host class or
+// the kernel-side struct), plus a by-name listing of the 30 fields for tools.
 //
 // Both functions depend on the product profile (normgrad_ascendc/profile.h:
 // NORMGRAD_PROFILE, or SetProfile): the Ascend 950 profile has its own sizes
-// and tiling (spec §4).
+// and tiling.
 //
 // Error policy (as for LayerNormGradBeta): these functions return void, as
 // the vendor's do. On bad input they print one message on stderr that names
@@ -63,7 +62,7 @@ void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape,
 
 /// Fills the host tiling for srcShape = {B, S, H, originalH}, a scratch
 /// buffer of stackBufferSize BYTES (stored as given, in bytes) and elements
-/// of typeSize bytes (spec §4): nbuf = 9 (half), 4 (float, reuse), 6 (float);
+/// of typeSize bytes: nbuf = 9 (half), 4 (float, reuse), 6 (float);
 /// rows = stackBufferSize/4/nbuf/H, which must be at least 1; nohCalSize =
 /// rows rounded up to a multiple of 8 (float) or 16 (half), clamped to B*S,
 /// and — when nbuf chunks of that many rows would not fit in the scratch —

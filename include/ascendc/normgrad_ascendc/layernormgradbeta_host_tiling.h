@@ -1,14 +1,14 @@
 // normgrad_ascendc/layernormgradbeta_host_tiling.h — the host-side tiling API
-// of LayerNormGradBeta (spec layernormgradbeta.md §4, runtime.md §8): the host
-// class optiling::LayerNormGradBetaTiling, the scratch-size query
-// AscendC::GetLayerNormGradBetaMaxMinTmpSize and the tiling function
-// AscendC::GetLayerNormGradBetaNDTilingInfo (filling the host class or the
-// kernel-side struct), plus a by-name listing of the 20 fields for tools.
+// of LayerNormGradBeta: the host class optiling::LayerNormGradBetaTiling, the
+// scratch-size query AscendC::GetLayerNormGradBetaMaxMinTmpSize and the
+// tiling function AscendC::GetLayerNormGradBetaNDTilingInfo (filling the host
+// class or the kernel-side struct), plus a by-name listing of the 20 fields
+// for tools.
 //
-// Error policy (spec §4): these functions return void, as the vendor's do. On
-// bad input they print one message on stderr that names the function, the
-// argument, the value and the rule; the tiling functions then zero the whole
-// tiling (the kernel refuses oneCalSize == 0), the size query returns 0 and 0.
+// Error policy: these functions return void, as the vendor's do. On bad input
+// they print one message on stderr that names the function, the argument,
+// the value and the rule; the tiling functions then zero the whole tiling
+// (the kernel refuses oneCalSize == 0), the size query returns 0 and 0.
 // Nothing throws.
 #pragma once
 
@@ -52,7 +52,7 @@ void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape,
                                        uint32_t& maxValue, uint32_t& minValue);
 
 /// Fills the host tiling for srcShape = {B, S, H, originalH}, a scratch
-/// buffer of stackBufferSize BYTES and elements of typeSize bytes (spec §4).
+/// buffer of stackBufferSize BYTES and elements of typeSize bytes.
 /// isReuseSource does not change the tiling. Bad input — typeSize not 2 or
 /// 4, rank not 4, a dimension outside [1, 2^32-1], originalH != H, B*S or
 /// B*S*H beyond 32 bits, too little scratch — prints a message on stderr and

@@ -1,6 +1,5 @@
 // normgrad_ascendc/pipe.h — TPipe, TQue, TBuf, PopStackBuffer and
-// GetTPipePtr (runtime.md §4): the allocations of an emulated core's unified
-// buffer (UB).
+// GetTPipePtr: the allocations of an emulated core's unified buffer (UB).
 //
 // A TPipe carves buffers for queues (TQue) and plain buffers (TBuf) out of
 // one pool shared by VECIN, VECOUT and VECCALC: consecutively in call order,

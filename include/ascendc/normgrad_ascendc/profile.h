@@ -1,6 +1,5 @@
-// normgrad_ascendc/profile.h — the product profiles normgrad emulates
-// (runtime.md §7): unified-buffer (UB) size and where the framework scratch
-// ends, per product.
+// normgrad_ascendc/profile.h — the product profiles normgrad emulates:
+// unified-buffer (UB) size and where the framework scratch ends, per product.
 //
 //   key    product                         arch  UB         scratch ends at
 //   a2     Atlas A2/A3 (default)           2201  192 KiB    UB - 128 bytes

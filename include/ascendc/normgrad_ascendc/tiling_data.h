@@ -1,8 +1,8 @@
-// normgrad_ascendc/tiling_data.h — the host tiling-data macros of runtime.md
-// §8 (BEGIN_TILING_DATA_DEF, TILING_DATA_FIELD_DEF, TILING_DATA_FIELD_DEF_ARR,
-// TILING_DATA_FIELD_DEF_STRUCT, END_TILING_DATA_DEF,
-// REGISTER_TILING_DATA_CLASS) and optiling::TilingDef, the byte-buffer base
-// class every tiling-data class derives from.
+// normgrad_ascendc/tiling_data.h — the host tiling-data macros of Ascend C
+// host programs (BEGIN_TILING_DATA_DEF, TILING_DATA_FIELD_DEF,
+// TILING_DATA_FIELD_DEF_ARR, TILING_DATA_FIELD_DEF_STRUCT,
+// END_TILING_DATA_DEF, REGISTER_TILING_DATA_CLASS) and optiling::TilingDef,
+// the byte-buffer base class every tiling-data class derives from.
 //
 // Usage, as Ascend C host programs write it:
 //
@@ -40,7 +40,7 @@
 //
 // sizeof of every tiling-data class is at least 512 bytes: programs malloc
 // sizeof(host class) bytes, SaveToBuffer into them and copy a fixed amount
-// (e.g. 400 bytes) out (runtime.md §8).
+// (e.g. 400 bytes) out, trusting the class to be at least that large.
 #pragma once
 
 #include <cstddef>

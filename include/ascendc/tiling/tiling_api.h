@@ -1,11 +1,10 @@
-// tiling/tiling_api.h — the host umbrella header Ascend C programs include
-// (runtime.md §1, §8): ge::Shape / AscendC::TensorShape, the optiling:: host
-// tiling classes, the kernel-side tiling structs and the Get…MaxMinTmpSize /
-// Get…NDTilingInfo functions. Like the vendor's header it also brings the
+// tiling/tiling_api.h — the host umbrella header Ascend C programs include:
+// ge::Shape / AscendC::TensorShape, the optiling:: host tiling classes, the
+// kernel-side tiling structs and the Get…MaxMinTmpSize / Get…NDTilingInfo
+// functions. Like the vendor's header it also brings the
 // standard headers host programs rely on without including them (printf,
 // malloc, std::max, std::abs, std::string, std::vector), and the tiling-data
-// macros of runtime.md §8 (BEGIN_TILING_DATA_DEF …, normgrad_ascendc/
-// tiling_data.h).
+// macros (BEGIN_TILING_DATA_DEF …, normgrad_ascendc/tiling_data.h).
 #pragma once
 
 #include <algorithm>
