@@ -64,6 +64,7 @@ struct TilingField {
 #define NORMGRAD_TILING_NAMED_FIELD(type, name) \
   ::normgrad_ascendc::TilingField(#name, tiling.name),
 
+/// One field, counted (NORMGRAD_TILING_FIELD_COUNT).
 #define NORMGRAD_TILING_COUNT_ONE(type, name) +1
 
 /// The number of fields in a field list, a constant expression.
