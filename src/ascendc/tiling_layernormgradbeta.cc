@@ -26,8 +26,8 @@ uint64_t MinBytesPerColumn(uint32_t type_size) {
 
 // The tiling: scratch in floats, the chunk size (whole rows that fit, at most
 // B*S*H), the chunk count and tail, and half's scratch offsets. Assigns every
-// field of *out: the tiling, or all zeros
-// (after one message on stderr) when the input is bad.
+// field of *out: the tiling, or all zeros (after one message on stderr) when
+// the input is bad.
 void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
                    uint32_t type_size,
                    AscendC::tiling::LayerNormGradBetaTiling* out) {
