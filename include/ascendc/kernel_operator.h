@@ -1,9 +1,9 @@
-// kernel_operator.h — the Ascend C kernel umbrella header (runtime.md §1):
-// what kernel code expects after `#include "kernel_operator.h"`: the C/C++
-// headers programs rely on without including them, qualifiers and constants,
-// half/bfloat16_t, positions, LocalTensor, GlobalTensor, TPipe/TQue/TBuf,
-// PopStackBuffer, DataCopy, the basic vector operations and pipe
-// synchronization, ShapeInfo/DataFormat, block index/count, the normalization
+// kernel_operator.h — the Ascend C kernel umbrella header (docs/runtime.md,
+// "Headers"): what kernel code expects after `#include "kernel_operator.h"`:
+// the C/C++ headers programs rely on without including them, qualifiers and
+// constants, half/bfloat16_t, positions, LocalTensor, GlobalTensor,
+// TPipe/TQue/TBuf, PopStackBuffer, DataCopy, the basic vector operations and
+// pipe synchronization, ShapeInfo/DataFormat, block index/count, the normalization
 // APIs and their kernel tiling structs; and for the host part of the program
 // the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
 // launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:

@@ -1,7 +1,7 @@
 // acl_runtime.cc — normgrad's CPU implementation of the ACL host runtime
-// subset (acl/acl.h, runtime.md §8): tracked real memory with checked
-// copies, and bookkeeping for the session, the device, contexts and streams.
-// One mutex guards all state; copies run outside it.
+// subset (acl/acl.h; docs/runtime.md, "ACL runtime"): tracked real memory with
+// checked copies, and bookkeeping for the session, the device, contexts and
+// streams. One mutex guards all state; copies run outside it.
 #include <map>
 #include <memory>
 #include <mutex>

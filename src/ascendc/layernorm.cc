@@ -1,8 +1,9 @@
 // layernorm.cc — AscendC::LayerNorm on the emulated core: the checks (tensor
 // placement, lengths and overlaps; the tiling's shape, chunking and scratch
-// regions), then spec layernorm.md §2 chunk by chunk in float with the
-// tiling's scratch layout, half widened on the way in and narrowed on the way
-// out, what isReuseSource overwrites, and the tiling's tail rewrite.
+// regions), then the numeric order of docs/layernorm.md chunk by chunk in
+// float with the tiling's scratch layout, half widened on the way in and
+// narrowed on the way out, what isReuseSource overwrites, and the tiling's tail
+// rewrite.
 #include "lib/normalization/layernorm.h"
 
 #include <algorithm>
@@ -53,9 +54,10 @@ void CheckShape(const LayerNormTiling& t, const Element& e) {
   }
 }
 
-// The chunking fields: each must be what spec §3 derives from bLength,
-// sLength, hLength and oneTmpSize. bshCurLength and bsCurLength may also
-// hold the tail's sizes, as a call with a tail leaves them.
+// The chunking fields: each must be what docs/layernorm.md, "Tiling fields",
+// derives from bLength, sLength, hLength and oneTmpSize. bshCurLength and
+// bsCurLength may also hold the tail's sizes, as a call with a tail leaves
+// them.
 void CheckChunking(const LayerNormTiling& t) {
   const uint64_t h = t.hLength;
   const uint64_t bs = uint64_t{t.bLength} * t.sLength;
@@ -311,10 +313,10 @@ void CheckScratchRegions(const LayerNormArgs& a, const LayerNormTiling& t) {
   }
 }
 
-// Spec §2's row sum: fold the row into 64 lanes in order (lane j gets
-// v[64k + j] + lane j for k = 1, 2, …; the last step covers H % 64 lanes),
-// then add the 64 lanes by a binary tree of adjacent pairs. Lanes a row
-// shorter than 64 does not fill count as +0.
+// The documented row sum (docs/layernorm.md, "Row sum"): fold the row into 64
+// lanes in order (lane j gets v[64k + j] + lane j for k = 1, 2, …; the last
+// step covers H % 64 lanes), then add the 64 lanes by a binary tree of adjacent
+// pairs. Lanes a row shorter than 64 does not fill count as +0.
 float RowReduce(const float* v, uint32_t h) {
   float lanes[kLanes] = {};
   const uint32_t first = std::min(h, kLanes);
@@ -350,8 +352,9 @@ struct Buffers {
 };
 
 // One chunk: `rows` rows of H elements starting at element `element_pos`
-// (row `row_pos`), every step over the whole chunk before the next (spec §2
-// steps 1–7). x of the chunk is read before stage or output is written.
+// (row `row_pos`), every step over the whole chunk before the next (steps
+// 1–7 of docs/layernorm.md, "Numeric order"). x of the chunk is read before
+// stage or output is written.
 void RunChunk(const LayerNormArgs& a, const LayerNormTiling& t,
               const Buffers& b, bool saturate, uint32_t element_pos,
               uint32_t row_pos, uint32_t rows) {

@@ -1,10 +1,10 @@
 // layernormgrad.cc — AscendC::LayerNormGrad on the emulated core: the checks
-// of spec layernormgrad.md §5 (with normgrad's additions, docs/decisions.md)
-// and the vendor's vector algorithm of spec §3 — float, lane-wise, every
-// multiply, add, square root and divide rounded on its own (the build's
-// -ffp-contract=off keeps the compiler from fusing any of them), row sums as
-// trees of 64-lane adjacent-pair sums — in the chunks of the tiling, with
-// the intermediates in the scratch regions the tiling places.
+// of docs/layernormgrad.md (with normgrad's additions, docs/decisions.md) and
+// the device's vector algorithm in its documented numeric order — float,
+// lane-wise, every multiply, add, square root and divide rounded on its own
+// (the build's -ffp-contract=off keeps the compiler from fusing any of them),
+// row sums as trees of 64-lane adjacent-pair sums — in the chunks of the
+// tiling, with the intermediates in the scratch regions the tiling places.
 #include "lib/normalization/layernormgrad.h"
 
 #include <algorithm>
@@ -29,7 +29,7 @@ constexpr char kApi[] = "LayerNormGrad";
 // One 256-byte vector repeat of floats: the width of the row-sum primitive.
 constexpr uint32_t kLanes = 64;
 
-// ---- The arithmetic of spec §3 ---------------------------------------------
+// ---- The arithmetic (docs/layernormgrad.md, "Numeric order") -------------
 
 // The 64-lane sum primitive: v[0, count) (count <= 64; the missing lanes are
 // 0) summed as a binary tree of adjacent pairs: (l0+l1), (l2+l3), ..., then
@@ -89,8 +89,8 @@ struct RowBuffers {
   float* res;      // may be x or terms (dead by then)
 };
 
-// Spec §3 for one row, in the documented order of operations. inv and
-// two_inv are the tiling's float 1/Ho and 2/Ho.
+// One row, in the documented order of operations. inv and two_inv are the
+// tiling's float 1/Ho and 2/Ho.
 void ComputeRow(const RowBuffers& b, const float* gamma, uint32_t h,
                 const RowScalars& s, float inv, float two_inv) {
   for (uint32_t i = 0; i < h; ++i) b.x1[i] = b.dy[i] * gamma[i];
@@ -312,7 +312,8 @@ void CheckTensors(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
 }
 
 // The chunking fields (Atlas A2/A3 and inference series): each must be what
-// spec §4 derives from B, S, H and nohCalSize.
+// docs/layernormgrad.md, "Tiling algorithm", derives from B, S, H and
+// nohCalSize.
 void CheckChunking(const LayerNormGradTiling& t) {
   const uint64_t n = uint64_t{t.bLength} * t.sLength * t.hLength;
   const uint64_t one = t.oneCalSize;

@@ -1,7 +1,7 @@
 // layernormgradbeta.cc — AscendC::LayerNormGradBeta on the emulated core:
-// the checks of spec layernormgradbeta.md §5, the per-profile behaviour of
-// §6, and the computation through the engine's sequential order (§3), which
-// reproduces the device's bits.
+// the kernel checks, the per-profile behaviour and the computation through the
+// engine's sequential order, which reproduces the device's bits (the contract:
+// docs/layernormgradbeta.md).
 #include "lib/normalization/layernormgradbeta.h"
 
 #include <algorithm>
@@ -42,7 +42,8 @@ void CheckShape(const LayerNormGradBetaTiling& t, const Element& e) {
 }
 
 // The chunking fields (Atlas A2/A3 and inference series): each must be what
-// spec §4 derives from bsLength, hLength and oneCalSize.
+// docs/layernormgradbeta.md, "Tiling algorithm", derives from bsLength,
+// hLength and oneCalSize.
 void CheckChunking(const LayerNormGradBetaTiling& t) {
   const uint64_t bsh = uint64_t{t.bsLength} * t.hLength;
   if (t.bshLength != bsh) {
@@ -238,11 +239,12 @@ normgrad::GradBetaProblem Problem(const LayerNormGradBetaArgs& a,
   return p;
 }
 
-// float with isReuseSource (spec §3): each chunk's products dy·res were
-// written over resForGamma[0, chunk length), so it ends up holding the last
-// chunk's products in [0, inputTailSize) — all of [0, oneCalSize) without a
-// tail — and the last full chunk's in [inputTailSize, oneCalSize). Sources
-// lie at or beyond what is written, so writing in place is safe.
+// float with isReuseSource (docs/layernormgradbeta.md, "isReuseSource"):
+// each chunk's products dy·res were written over resForGamma[0, chunk
+// length), so it ends up holding the last chunk's products in
+// [0, inputTailSize) — all of [0, oneCalSize) without a tail — and the last
+// full chunk's in [inputTailSize, oneCalSize). Sources lie at or beyond what
+// is written, so writing in place is safe.
 void ClobberResForGamma(const LayerNormGradBetaTiling& t, float* res,
                         const float* dy) {
   const uint64_t last_full = uint64_t{t.loopRound - 1} * t.oneCalSize;

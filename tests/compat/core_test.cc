@@ -4,7 +4,7 @@
 // LocalTensor views and index errors, ShapeInfo, qualifiers and constants.
 //
 // Extending: one TEST per behaviour. Expected numbers are literals derived in
-// a comment from the documented rules. Errors are asserted with FailsWith (message
+// a comment from docs/runtime.md. Errors are asserted with FailsWith (message
 // substring); tests that depend on the profile set it with ProfileScope.
 #include <gtest/gtest.h>
 
@@ -66,8 +66,8 @@ TEST(Qualifiers, ConstantsAndPositions) {
 // ----------------------------------------------------------------
 
 TEST(Profile, Table) {
-  // 192 KiB with the scratch ending 128 bytes early; 256 KiB; 248 KiB
-  // usable.
+  // docs/runtime.md, "Product profiles": 192 KiB with the scratch ending 128
+  // bytes early; 256 KiB; 248 KiB usable.
   const auto& a2 = normgrad_ascendc::GetProfileInfo(Profile::kA2);
   EXPECT_EQ(a2.ub_bytes, 196608u);
   EXPECT_EQ(a2.scratch_end, 196480u);

@@ -1,16 +1,17 @@
 // layernorm_test.cc — AscendC::LayerNorm through kernel_operator.h, on the
-// emulated core: bit-exactness against a transcription of spec layernorm.md
-// §2 on random data (float and half; H = 16 … 1024; one row to a hundred;
-// chunkings with and without tails; both prototypes; every profile), what
-// isReuseSource overwrites (element by element), the tiling's tail rewrite
-// and what a second call with the same tiling does, accuracy against a
-// float64 reference within the bound of docs/numerics.md, every kernel-side
-// check, and the host tiling feeding the kernel.
+// emulated core: bit-exactness against a transcription of the numeric order
+// of docs/layernorm.md on random data (float and half; H = 16 … 1024; one row
+// to a hundred; chunkings with and without tails; both prototypes; every
+// profile), what isReuseSource overwrites (element by element), the tiling's
+// tail rewrite and what a second call with the same tiling does, accuracy
+// against a float64 reference within the bound of docs/numerics.md, every
+// kernel-side check, and the host tiling feeding the kernel.
 //
-// The oracles here — MakeTiling (spec §3), SpecRow and SpecRowReduce (spec
-// §2), ChunksOf (the chunk loop), the half conversions HalfBitsToFloat /
-// RoundToHalf (compat_test.h) and the float64 reference with its bound — are written for
-// these tests from the spec and share no code with src/.
+// The oracles here — MakeTiling (docs/layernorm.md, "Tiling fields"),
+// DocumentedRow and DocumentedRowSum ("Numeric order"), ChunksOf (the chunk
+// loop), the half conversions HalfBitsToFloat / RoundToHalf (compat_test.h)
+// and the float64 reference with its bound — are written for these tests from
+// the documented behaviour and share no code with src/.
 //
 // Extending: a new shape or scratch size is a row of kFloatCases,
 // kFloatReuseCases or kHalfCases (say in the comment how many rows a chunk
@@ -51,12 +52,13 @@ using compat_test::RoundToHalf;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
-// binary16 bits → value, by the definition of the format.
+// n rounded up to a multiple of `multiple`.
 uint32_t RoundUp(uint32_t n, uint32_t multiple) {
   return (n + multiple - 1) / multiple * multiple;
 }
 
-// Spec §3 for the kernel-side struct.
+// The documented tiling fields (docs/layernorm.md, "Tiling fields") for the
+// kernel-side struct.
 LayerNormTiling MakeTiling(uint32_t b, uint32_t s, uint32_t h,
                            uint32_t stack_bytes, uint32_t type_size,
                            bool reuse) {
@@ -98,10 +100,11 @@ LayerNormTiling MakeTiling(uint32_t b, uint32_t s, uint32_t h,
   return t;
 }
 
-// Spec §2's RowReduce: 64 lanes, all +0; element i of the row is added into
-// lane i % 64 in order (the first 64 are stored); then the 64 lanes are
-// halved by adding adjacent pairs until one value is left.
-float SpecRowReduce(const float* v, uint32_t h) {
+// The documented row sum (docs/layernorm.md, "Row sum"): 64 lanes, all +0;
+// element i of the row is added into lane i % 64 in order (the first 64 are
+// stored); then the 64 lanes are halved by adding adjacent pairs until one
+// value is left.
+float DocumentedRowSum(const float* v, uint32_t h) {
   std::vector<float> level(64, 0.0f);
   for (uint32_t i = 0; i < h; ++i) {
     level[i % 64] = i < 64 ? v[i] : v[i] + level[i % 64];
@@ -116,7 +119,8 @@ float SpecRowReduce(const float* v, uint32_t h) {
   return level[0];
 }
 
-// Spec §2 steps 1–7 for one row, every operation rounded to float.
+// Steps 1–7 of docs/layernorm.md, "Numeric order", for one row, every operation
+// rounded to float.
 struct RowResult {
   float mean;
   float var;
@@ -124,15 +128,15 @@ struct RowResult {
   std::vector<float> y;
 };
 
-RowResult SpecRow(const float* x, const float* gamma, const float* beta,
-                  uint32_t h, float inv_h, float eps) {
+RowResult DocumentedRow(const float* x, const float* gamma, const float* beta,
+                        uint32_t h, float inv_h, float eps) {
   std::vector<float> s(h), d(h), q(h);
   RowResult r;
   for (uint32_t i = 0; i < h; ++i) s[i] = x[i] * inv_h;
-  r.mean = SpecRowReduce(s.data(), h);
+  r.mean = DocumentedRowSum(s.data(), h);
   for (uint32_t i = 0; i < h; ++i) d[i] = x[i] - r.mean;
   for (uint32_t i = 0; i < h; ++i) q[i] = (d[i] * d[i]) * inv_h;
-  r.var = SpecRowReduce(q.data(), h);
+  r.var = DocumentedRowSum(q.data(), h);
   const float rstd = 1.0f / std::sqrt(r.var + eps);
   r.xhat.resize(h);
   r.y.resize(h);
@@ -143,9 +147,9 @@ RowResult SpecRow(const float* x, const float* gamma, const float* beta,
   return r;
 }
 
-// The chunks a call processes, in order (spec §1, §3): loopRound chunks of
-// bsCurLength rows at i·meanVarRoundSize, then the tail's meanVarTailSize
-// rows at meanVarTailPos.
+// The chunks a call processes, in order (the tiling's fields and its tail
+// rewrite, docs/layernorm.md): loopRound chunks of bsCurLength rows at
+// i·meanVarRoundSize, then the tail's meanVarTailSize rows at meanVarTailPos.
 struct Chunk {
   uint32_t row;
   uint32_t rows;
@@ -327,7 +331,7 @@ void ExpectUnchangedOutside(const std::vector<uint8_t>& before,
   }
 }
 
-// ---- Random data vs spec §2 -------------------------------------------------
+// ---- Random data vs the documented order -----------------------------------
 
 struct Case {
   uint32_t b, s, h;
@@ -372,12 +376,12 @@ constexpr Case kHalfCases[] = {
 };
 
 // Runs one case on fresh random data (the UB filled with random bytes first)
-// and checks bit for bit against SpecRow: output, outputMean and
+// and checks bit for bit against DocumentedRow: output, outputMean and
 // outputVariance; half's float means and variances in the scratch; inputX —
 // unchanged, except with float and isReuseSource where [0, oneTmpSize) holds
 // each chunk's normalized values (the last chunk's over the last full
 // chunk's); gamma and beta unchanged; nothing else outside the outputs and
-// the scratch changed; the tiling's tail rewrite. The tiling is spec §3's
+// the scratch changed; the tiling's tail rewrite. The tiling is MakeTiling's
 // for `tiling_reuse` (by default the kernel's isReuseSource).
 template <typename T, bool reuse>
 void RunAndVerify(const Case& c, Profile profile, Proto proto,
@@ -423,8 +427,8 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
   const size_t scratch = ScratchOffset(t, proto);
   std::vector<RowResult> expected(rows);
   for (uint32_t r = 0; r < rows; ++r) {
-    expected[r] = SpecRow(&x[size_t{r} * h], gamma.data(), beta.data(), h,
-                          1.0f / static_cast<float>(h), float(eps));
+    expected[r] = DocumentedRow(&x[size_t{r} * h], gamma.data(), beta.data(), h,
+                                1.0f / static_cast<float>(h), float(eps));
     const RowResult& e = expected[r];
     ASSERT_EQ(OutputBits<T>(mean_out[r]), ExpectedBits<T>(e.mean, profile))
         << "outputMean[" << r << "]";
@@ -483,7 +487,7 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
   ExpectUnchangedOutside(before, changing);
 }
 
-TEST(LayerNorm, BitExactFloatVsSpec2) {
+TEST(LayerNorm, BitExactFloatVsDocumentedOrder) {
   std::mt19937 rng(Seed());
   for (const Case& c : kFloatCases) {
     for (Profile profile : kProfiles) {
@@ -505,7 +509,7 @@ TEST(LayerNorm, BitExactFloatReuseSourceOverwritesInputXWithNormalizedRows) {
   }
 }
 
-TEST(LayerNorm, BitExactHalfVsSpec2) {
+TEST(LayerNorm, BitExactHalfVsDocumentedOrder) {
   std::mt19937 rng(Seed() + 2);
   for (const Case& c : kHalfCases) {
     for (Profile profile : kProfiles) {
@@ -573,8 +577,8 @@ TEST(LayerNorm, OutputMayBeInputXItself) {
     const auto gamma = Values<float>(gamma_bits);
     const auto beta = Values<float>(beta_bits);
     for (uint32_t r = 0; r < 7; ++r) {
-      const RowResult e =
-          SpecRow(&x[r * 16], gamma.data(), beta.data(), 16, 1.0f / 16, 1e-5f);
+      const RowResult e = DocumentedRow(&x[r * 16], gamma.data(), beta.data(),
+                                        16, 1.0f / 16, 1e-5f);
       for (uint32_t j = 0; j < 16; ++j) {
         ASSERT_EQ(FloatBits(t.x.GetValue(r * 16 + j)), FloatBits(e.y[j]))
             << "row " << r << ", column " << j;
@@ -583,7 +587,7 @@ TEST(LayerNorm, OutputMayBeInputXItself) {
   }
 }
 
-// The tiling's tail rewrite (spec §1): after a call with a tail,
+// The tiling's tail rewrite (docs/layernorm.md): after a call with a tail,
 // bshCurLength and bsCurLength hold the tail's sizes, so a second call with
 // the same tiling processes only the first meanVarTailSize rows of each
 // chunk (and the tail): the other rows keep what the first call wrote.
@@ -636,8 +640,8 @@ void SecondCallRunsWithTailSizes(Proto proto, std::mt19937& rng) {
       ASSERT_EQ(var[r], first_var[r]) << "row " << r;
       continue;
     }
-    const RowResult e = SpecRow(&x[r * 16], gamma.data(), beta.data(), 16,
-                                1.0f / 16, float(eps));
+    const RowResult e = DocumentedRow(&x[r * 16], gamma.data(), beta.data(), 16,
+                                      1.0f / 16, float(eps));
     ASSERT_EQ(OutputBits<T>(mean[r]), ExpectedBits<T>(e.mean, Profile::kA2));
     ASSERT_EQ(OutputBits<T>(var[r]), ExpectedBits<T>(e.var, Profile::kA2));
     for (uint32_t j = 0; j < 16; ++j) {
@@ -669,7 +673,7 @@ TEST(LayerNorm, NoTailLeavesTheTilingAsItWas) {
 
 TEST(LayerNorm, RowSumsCountMissingLanesAsPlusZero) {
   // A row of −0: with H = 64 every lane is −0 and the sum stays −0; with
-  // H = 16 the 48 missing lanes are +0, and −0 + +0 = +0 (spec §2).
+  // H = 16 the 48 missing lanes are +0, and −0 + +0 = +0.
   ProfileScope scope(Profile::kA2);
   for (uint32_t h : {16u, 64u}) {
     LayerNormTiling tiling = MakeTiling(1, 1, h, 12 * h, 4, false);
@@ -806,7 +810,7 @@ TEST(LayerNorm, WithinTheDerivedBoundOfFloat64) {
 
 // ---- Host tiling → kernel ---------------------------------------------------
 
-TEST(LayerNorm, HostTilingEqualsSpec3AndDrivesTheKernel) {
+TEST(LayerNorm, HostTilingEqualsDocumentedTilingAndDrivesTheKernel) {
   struct Table {
     const Case* cases;
     size_t count;
@@ -825,9 +829,9 @@ TEST(LayerNorm, HostTilingEqualsSpec3AndDrivesTheKernel) {
       AscendC::GetLayerNormNDTilingInfo(ge::Shape({c.b, c.s, c.h, c.h}),
                                         c.stack_bytes, table.type_size,
                                         table.reuse, host);
-      const LayerNormTiling spec = MakeTiling(c.b, c.s, c.h, c.stack_bytes,
-                                              table.type_size, table.reuse);
-      EXPECT_EQ(std::memcmp(&host, &spec, sizeof host), 0)
+      const LayerNormTiling oracle = MakeTiling(c.b, c.s, c.h, c.stack_bytes,
+                                                table.type_size, table.reuse);
+      EXPECT_EQ(std::memcmp(&host, &oracle, sizeof host), 0)
           << "[" << c.b << "," << c.s << "," << c.h << "] " << c.stack_bytes
           << " bytes, typeSize " << table.type_size;
     }
@@ -989,7 +993,7 @@ TEST_F(LayerNormChecks, EmptyTiling) {
                         "LayerNorm: tiling.oneTmpSize is 0: the tiling is "
                         "empty (GetLayerNormNDTilingInfo failed or was not "
                         "called)"));
-  // The tiling function's errors (spec §3) leave exactly that.
+  // The tiling function's errors leave exactly that.
   testing::internal::CaptureStderr();
   AscendC::GetLayerNormNDTilingInfo(ge::Shape({1, 7, 16, 16}), 100, 4, false,
                                     tiling_);
@@ -1156,8 +1160,8 @@ TEST(LayerNormChecksOther, LastAxisMustBe32ByteAlignedOnEveryProfile) {
     SCOPED_TRACE(Name(profile));
     ProfileScope scope(profile);
     {
-      // float H = 12: 48-byte rows. Spec §3 with 144 bytes: 36 floats, one
-      // 12.
+      // float H = 12: 48-byte rows. The tiling with 144 bytes: 36 floats,
+      // one 12.
       LayerNormTiling tiling = MakeTiling(1, 2, 12, 144, 4, false);
       Tensors<float> t(2, 12, 144);
       EXPECT_TRUE(FailsWith(

@@ -1,16 +1,18 @@
 // layernormgrad_test.cc — AscendC::LayerNormGrad through kernel_operator.h,
-// on the emulated core: bit-exactness against a transcription of spec
-// layernormgrad.md §3 (float and half, shapes from one row up, H = 16 … 4160,
-// chunked with and without tails, both prototypes, every profile), accuracy
-// against a float64 evaluation of spec §1 within the bound of
-// docs/numerics.md, what isReuseSource clobbers (element by element), the
-// large-variance behaviour (rstd³ = 0), in-place outputs, every kernel-side
-// check, and the host tiling driving the kernel.
+// on the emulated core: bit-exactness against a transcription of the numeric
+// order of docs/layernormgrad.md (float and half, shapes from one row up,
+// H = 16 … 4160, chunked with and without tails, both prototypes, every profile),
+// accuracy against a float64 evaluation of the formulas (docs/layernormgrad.md,
+// "What it computes") within the bound of docs/numerics.md, what isReuseSource
+// clobbers (element by element), the large-variance behaviour (rstd³ = 0),
+// in-place outputs, every kernel-side check, and the host tiling driving the
+// kernel.
 //
-// The oracles here — MakeTiling (spec §4 with normgrad's clamp), Spec3 (spec
-// §3), Reference64 and the error bound (spec §1, docs/numerics.md), and the
-// half conversions HalfBitsToFloat / RoundToHalf (compat_test.h) — are written for these
-// tests from the spec and share no code with src/.
+// The oracles here — MakeTiling (docs/layernormgrad.md, "Tiling algorithm",
+// with normgrad's clamp), DocumentedOrder ("Numeric order"), Reference64 and
+// the error bound (the formulas, docs/numerics.md), and the half conversions
+// HalfBitsToFloat / RoundToHalf (compat_test.h) — are written for these tests
+// from the documented behaviour and share no code with src/.
 //
 // Extending: a new shape or scratch size is a row of kFloatCases/kHalfCases
 // (say in the comment how many rows a chunk holds and the tail; the test
@@ -51,10 +53,9 @@ using normgrad_ascendc::Profile;
 
 constexpr double kU = 1.0 / (1 << 24);  // unit roundoff of float
 
-// binary16 bits → value, by the definition of the format.
-// Spec §4 for the Atlas A2/A3 profile, with normgrad's clamp: nbuf regions
-// of nohCalSize rows, nohCalSize = roundup(rows that fit, 8|16) clamped to
-// B·S, else rounddown(rows that fit, 8|16), else the rows that fit.
+// The documented tiling for the Atlas A2/A3 profile, with normgrad's clamp:
+// nbuf regions of nohCalSize rows, nohCalSize = roundup(rows that fit, 8|16)
+// clamped to B·S, else rounddown(rows that fit, 8|16), else the rows that fit.
 LayerNormGradTiling MakeTiling(uint32_t b, uint32_t s, uint32_t h,
                                uint32_t stack_bytes, uint32_t type_size,
                                bool reuse) {
@@ -100,9 +101,9 @@ LayerNormGradTiling MakeTiling(uint32_t b, uint32_t s, uint32_t h,
   return t;
 }
 
-// The row sum of spec §3: runs of 64 summed by a tree of adjacent pairs
-// (missing lanes are zero), repeated on the partial sums. V is float here
-// and Bounded (below) for the error bound.
+// The documented row sum (docs/layernormgrad.md, "Row sum"): runs of 64 summed
+// by a tree of adjacent pairs (missing lanes are zero), repeated on the partial
+// sums. V is float here and Bounded (below) for the error bound.
 template <typename V>
 V TreeRowSum(std::vector<V> values) {
   for (;;) {
@@ -133,19 +134,19 @@ struct Inputs {
   float epsilon;
 };
 
-// The results of spec §3, and x1, x2 (what isReuseSource leaves in inputDy
-// and inputX).
-struct Spec3Out {
+// The results of the documented order, and x1, x2 (what isReuseSource leaves in
+// inputDy and inputX).
+struct DocumentedOutputs {
   std::vector<float> pd_x, res, x1, x2;
 };
 
-// Spec §3, line by line, every operation a float operation. With
-// `zero_pd_var`, pd_var is taken as 0 instead of its row sum.
-Spec3Out Spec3(const Inputs& in, bool zero_pd_var = false) {
+// docs/layernormgrad.md, "Numeric order", line by line, every operation a float
+// operation. With `zero_pd_var`, pd_var is taken as 0 instead of its row sum.
+DocumentedOutputs DocumentedOrder(const Inputs& in, bool zero_pd_var = false) {
   const uint32_t h = in.h;
   const float inv = 1.0f / static_cast<float>(h);
   const float two_inv = 2.0f / static_cast<float>(h);
-  Spec3Out out;
+  DocumentedOutputs out;
   out.pd_x.resize(size_t{in.rows} * h);
   out.res.resize(out.pd_x.size());
   out.x1.resize(out.pd_x.size());
@@ -179,7 +180,8 @@ Spec3Out Spec3(const Inputs& in, bool zero_pd_var = false) {
   return out;
 }
 
-// Spec §1 in float64 (the math, with exact 1/Ho).
+// The formulas of docs/layernormgrad.md, "What it computes", in float64
+// (the math, with exact 1/Ho).
 struct Reference {
   std::vector<double> pd_x, res;
 };
@@ -251,8 +253,8 @@ Bounded Reciprocal(const Bounded& a) {  // a.v > a.e > 0 here
 }
 Bounded Exact(float f) { return {f, 0}; }
 
-// The bounds of pd_x and res for every element, following spec §3's
-// operations one by one.
+// The bounds of pd_x and res for every element, following the documented
+// order's operations one by one.
 struct Bounds {
   std::vector<double> pd_x, res;
 };
@@ -425,7 +427,7 @@ const char* Name(Proto p) {
 constexpr Profile kProfiles[] = {Profile::kA2, Profile::k310P, Profile::k950};
 constexpr Proto kProtos[] = {Proto::kSharedTmpBuffer, Proto::kFrameworkScratch};
 
-// ---- Random data vs spec §3 and spec §1, and what is clobbered ------------
+// ---- Random data vs the documented order and float64, and what is clobbered
 
 struct Case {
   uint32_t b, s, h;
@@ -485,9 +487,9 @@ void ExpectUnchangedOutside(const std::vector<uint8_t>& before,
 double g_worst_pd_x = 0;
 double g_worst_res = 0;
 
-// Runs one case and checks: the outputs bit for bit against Spec3, within
-// the bound against Reference64, inputDy and inputX as before or (float with
-// isReuseSource) holding x1 and x2 exactly, and nothing else in the UB
+// Runs one case and checks: the outputs bit for bit against DocumentedOrder,
+// within the bound against Reference64, inputDy and inputX as before or (float
+// with isReuseSource) holding x1 and x2 exactly, and nothing else in the UB
 // changed but the outputs and the scratch.
 template <typename T, bool reuse>
 void RunAndVerify(const Case& c, Profile profile, Proto proto,
@@ -521,15 +523,15 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
   Call<T, reuse>(t, data.epsilon, tiling, proto);
 
   const Inputs in = data.AsFloats(rows, c.h);
-  const Spec3Out spec = Spec3(in);
+  const DocumentedOutputs oracle = DocumentedOrder(in);
   const Reference ref = Reference64(in);
   const Bounds bounds = ErrorBounds(in);
   const auto pd_x = Tensors<T>::Read(t.pd_x, n);
   const auto res = Tensors<T>::Read(t.res, n);
   const bool saturate = profile == Profile::k950;
   for (uint32_t i = 0; i < n; ++i) {
-    float expect_pd_x = spec.pd_x[i];
-    float expect_res = spec.res[i];
+    float expect_pd_x = oracle.pd_x[i];
+    float expect_res = oracle.res[i];
     double bound_pd_x = bounds.pd_x[i];
     double bound_res = bounds.res[i];
     if constexpr (kHalf) {
@@ -545,10 +547,10 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
     const float got_pd_x = ValueOf<T>(pd_x[i]);
     const float got_res = ValueOf<T>(res[i]);
     ASSERT_EQ(FloatBits(got_pd_x), FloatBits(expect_pd_x))
-        << "outputPdX[" << i << "] = " << got_pd_x << ", spec §3 "
+        << "outputPdX[" << i << "] = " << got_pd_x << ", documented order "
         << expect_pd_x;
     ASSERT_EQ(FloatBits(got_res), FloatBits(expect_res))
-        << "resForGamma[" << i << "] = " << got_res << ", spec §3 "
+        << "resForGamma[" << i << "] = " << got_res << ", documented order "
         << expect_res;
     // The float64 reference's own rounding: 2^-20 of the bound.
     const double err_pd_x = std::fabs(got_pd_x - ref.pd_x[i]);
@@ -568,9 +570,9 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
   const auto dy_after = Tensors<T>::Read(t.dy, n);
   const auto x_after = Tensors<T>::Read(t.x, n);
   for (uint32_t i = 0; i < n; ++i) {
-    ASSERT_EQ(dy_after[i], clobbers ? FloatBits(spec.x1[i]) : data.dy[i])
+    ASSERT_EQ(dy_after[i], clobbers ? FloatBits(oracle.x1[i]) : data.dy[i])
         << "inputDy[" << i << "]";
-    ASSERT_EQ(x_after[i], clobbers ? FloatBits(spec.x2[i]) : data.x[i])
+    ASSERT_EQ(x_after[i], clobbers ? FloatBits(oracle.x2[i]) : data.x[i])
         << "inputX[" << i << "]";
   }
 
@@ -588,7 +590,7 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
   ExpectUnchangedOutside(before, changing);
 }
 
-TEST(LayerNormGrad, BitExactFloatVsSpec3AndWithinBoundOfSpec1) {
+TEST(LayerNormGrad, BitExactFloatVsDocumentedOrderAndWithinFloat64Bound) {
   std::mt19937 rng(Seed());
   for (const Case& c : kFloatCases) {
     for (Profile profile : kProfiles) {
@@ -602,7 +604,7 @@ TEST(LayerNormGrad, BitExactFloatVsSpec3AndWithinBoundOfSpec1) {
       g_worst_pd_x, g_worst_res);
 }
 
-TEST(LayerNormGrad, BitExactHalfVsSpec3AndWithinBoundOfSpec1) {
+TEST(LayerNormGrad, BitExactHalfVsDocumentedOrderAndWithinFloat64Bound) {
   std::mt19937 rng(Seed() + 1);
   for (const Case& c : kHalfCases) {
     for (Profile profile : kProfiles) {
@@ -671,13 +673,13 @@ void RunInPlace(bool swap, Profile profile, std::mt19937& rng) {
   LocalTensor<uint8_t> tmp = t.tmp;
   LayerNormGrad<T, reuse>(pd_x, res, t.dy, t.x, t.variance, t.mean, t.gamma,
                           tmp, data.epsilon, tiling);
-  const Spec3Out spec = Spec3(data.AsFloats(rows, h));
+  const DocumentedOutputs oracle = DocumentedOrder(data.AsFloats(rows, h));
   const auto got_pd_x = Tensors<T>::Read(pd_x, rows * h);
   const auto got_res = Tensors<T>::Read(res, rows * h);
   const bool saturate = profile == Profile::k950;
   for (uint32_t i = 0; i < rows * h; ++i) {
-    float expect_pd_x = spec.pd_x[i];
-    float expect_res = spec.res[i];
+    float expect_pd_x = oracle.pd_x[i];
+    float expect_res = oracle.res[i];
     if constexpr (std::is_same_v<T, half>) {
       expect_pd_x = RoundToHalf(expect_pd_x, saturate);
       expect_res = RoundToHalf(expect_res, saturate);
@@ -718,11 +720,11 @@ TEST(LayerNormGrad, LargeVarianceMakesRstd3ZeroAndPdVarZero) {
     data.WriteTo(tensors);
     Call<float, false>(tensors, data.epsilon, tiling, Proto::kSharedTmpBuffer);
     const Inputs in = data.AsFloats(rows, h);
-    const Spec3Out spec = Spec3(in);
-    const Spec3Out zero_pd_var = Spec3(in, true);
+    const DocumentedOutputs oracle = DocumentedOrder(in);
+    const DocumentedOutputs zero_pd_var = DocumentedOrder(in, true);
     const auto pd_x = Tensors<float>::Read(tensors.pd_x, rows * h);
     for (uint32_t i = 0; i < rows * h; ++i) {
-      EXPECT_EQ(pd_x[i], FloatBits(spec.pd_x[i])) << i;
+      EXPECT_EQ(pd_x[i], FloatBits(oracle.pd_x[i])) << i;
       EXPECT_EQ(pd_x[i], FloatBits(zero_pd_var.pd_x[i])) << i;
     }
   }
@@ -742,17 +744,17 @@ TEST(LayerNormGrad, Profile950ReadsNoChunkFields) {
   const Data<float> data = RandomData<float>(rows, h, rng);
   data.WriteTo(t);
   Call<float, false>(t, data.epsilon, tiling, Proto::kSharedTmpBuffer);
-  const Spec3Out spec = Spec3(data.AsFloats(rows, h));
+  const DocumentedOutputs oracle = DocumentedOrder(data.AsFloats(rows, h));
   const auto pd_x = Tensors<float>::Read(t.pd_x, rows * h);
   for (uint32_t i = 0; i < rows * h; ++i)
-    EXPECT_EQ(pd_x[i], FloatBits(spec.pd_x[i]));
+    EXPECT_EQ(pd_x[i], FloatBits(oracle.pd_x[i]));
   // float with isReuseSource needs no scratch at all.
   LocalTensor<uint8_t> none;
   LayerNormGrad<float, true>(t.pd_x, t.res, t.dy, t.x, t.variance, t.mean,
                              t.gamma, none, data.epsilon, tiling);
   const auto dy = Tensors<float>::Read(t.dy, rows * h);
   for (uint32_t i = 0; i < rows * h; ++i)
-    EXPECT_EQ(dy[i], FloatBits(spec.x1[i]));
+    EXPECT_EQ(dy[i], FloatBits(oracle.x1[i]));
 }
 
 // ---- Host tiling → kernel ---------------------------------------------------
@@ -764,9 +766,9 @@ TEST(LayerNormGrad, HostTilingEqualsMakeTilingAndDrivesTheKernel) {
       LayerNormGradTiling host;
       AscendC::GetLayerNormGradNDTilingInfo(ge::Shape({c.b, c.s, c.h, c.h}),
                                             bytes, 4, reuse, host);
-      const LayerNormGradTiling spec =
+      const LayerNormGradTiling oracle =
           MakeTiling(c.b, c.s, c.h, bytes, 4, reuse);
-      EXPECT_EQ(std::memcmp(&host, &spec, sizeof host), 0)
+      EXPECT_EQ(std::memcmp(&host, &oracle, sizeof host), 0)
           << "[" << c.b << "," << c.s << "," << c.h << "] " << bytes;
     }
   }
@@ -775,8 +777,9 @@ TEST(LayerNormGrad, HostTilingEqualsMakeTilingAndDrivesTheKernel) {
     LayerNormGradTiling host;
     AscendC::GetLayerNormGradNDTilingInfo(ge::Shape({c.b, c.s, c.h, c.h}),
                                           bytes, 2, false, host);
-    const LayerNormGradTiling spec = MakeTiling(c.b, c.s, c.h, bytes, 2, false);
-    EXPECT_EQ(std::memcmp(&host, &spec, sizeof host), 0)
+    const LayerNormGradTiling oracle =
+        MakeTiling(c.b, c.s, c.h, bytes, 2, false);
+    EXPECT_EQ(std::memcmp(&host, &oracle, sizeof host), 0)
         << "[" << c.b << "," << c.s << "," << c.h << "] " << bytes;
   }
   // The min and max sizes of the tmp-size query, on every profile (the 950
@@ -806,20 +809,22 @@ TEST(LayerNormGrad, HostTilingEqualsMakeTilingAndDrivesTheKernel) {
             Tensors<float> t(rows, h, 0);
             f.WriteTo(t);
             Call<float, false>(t, f.epsilon, tiling, Proto::kFrameworkScratch);
-            const Spec3Out spec = Spec3(f.AsFloats(rows, h));
+            const DocumentedOutputs oracle =
+                DocumentedOrder(f.AsFloats(rows, h));
             const auto pd_x = Tensors<float>::Read(t.pd_x, rows * h);
             for (uint32_t i = 0; i < rows * h; ++i)
-              ASSERT_EQ(pd_x[i], FloatBits(spec.pd_x[i]));
+              ASSERT_EQ(pd_x[i], FloatBits(oracle.pd_x[i]));
           } else {
             const Data<half> d = RandomData<half>(rows, h, rng);
             Tensors<half> t(rows, h, 0);
             d.WriteTo(t);
             Call<half, false>(t, d.epsilon, tiling, Proto::kFrameworkScratch);
-            const Spec3Out spec = Spec3(d.AsFloats(rows, h));
+            const DocumentedOutputs oracle =
+                DocumentedOrder(d.AsFloats(rows, h));
             const auto res = Tensors<half>::Read(t.res, rows * h);
             for (uint32_t i = 0; i < rows * h; ++i) {
               ASSERT_EQ(FloatBits(HalfBitsToFloat(res[i])),
-                        FloatBits(RoundToHalf(spec.res[i],
+                        FloatBits(RoundToHalf(oracle.res[i],
                                               profile == Profile::k950)));
             }
           }
@@ -866,8 +871,8 @@ TEST_F(Checks, ValidSetupRuns) {
   ASSERT_EQ(t_.tmp.view().offset, 2176u);
   ASSERT_EQ(tiling_.nohCalSize, 8u);
   Shared();
-  const Spec3Out spec = Spec3(data_.AsFloats(8, 16));
-  EXPECT_EQ(FloatBits(t_.pd_x.GetValue(127)), FloatBits(spec.pd_x[127]));
+  const DocumentedOutputs oracle = DocumentedOrder(data_.AsFloats(8, 16));
+  EXPECT_EQ(FloatBits(t_.pd_x.GetValue(127)), FloatBits(oracle.pd_x[127]));
 }
 
 TEST_F(Checks, OnlyNd) {

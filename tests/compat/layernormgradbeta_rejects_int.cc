@@ -1,5 +1,5 @@
 // layernormgradbeta_rejects_int.cc — must NOT compile: LayerNormGradBeta
-// accepts only half and float (spec §5). Built by the ctest
+// accepts only half and float. Built by the ctest
 // compat:layernormgradbeta_rejects_int, which expects the static_assert's
 // message in the compiler output.
 #include "kernel_operator.h"

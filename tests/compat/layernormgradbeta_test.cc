@@ -1,13 +1,15 @@
 // layernormgradbeta_test.cc — AscendC::LayerNormGradBeta through
 // kernel_operator.h, on the emulated core: the documented examples through
-// both prototypes, bit-exactness against a transcription of spec §3 on random
-// data (shapes and chunkings with and without tails, every profile), what
-// isReuseSource clobbers, every check of spec §5, the per-profile behaviour
-// of spec §6, and the host tiling feeding the kernel.
+// both prototypes, bit-exactness against a transcription of the numeric
+// order of docs/layernormgradbeta.md on random data (shapes and chunkings
+// with and without tails, every profile), what isReuseSource clobbers, every
+// kernel check, the per-profile behaviour, and the host tiling feeding the
+// kernel.
 //
-// The oracles here — MakeTiling (spec §4), Spec3Sums (spec §3) and the half
-// conversions HalfBitsToFloat / RoundToHalf (compat_test.h) — are written for these tests
-// from the spec and share no code with src/.
+// The oracles here — MakeTiling (docs/layernormgradbeta.md, "Tiling
+// algorithm"), SequentialSums ("Numeric order") and the half conversions
+// HalfBitsToFloat / RoundToHalf (compat_test.h) — are written for these tests
+// from the documented behaviour and share no code with src/.
 //
 // Extending: a new shape or scratch size is a row of kFloatCases/kHalfCases
 // (say in the comment how many rows a chunk holds and the tail; the test
@@ -47,8 +49,8 @@ using compat_test::RoundToHalf;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
-// binary16 bits → value, by the definition of the format.
-// Spec §4, steps 1–6, for the kernel-side struct.
+// docs/layernormgradbeta.md, "Tiling algorithm", steps 1–5, for the
+// kernel-side struct.
 LayerNormGradBetaTiling MakeTiling(uint32_t b, uint32_t s, uint32_t h,
                                    uint32_t stack_bytes, uint32_t type_size) {
   const uint32_t bsh = b * s * h;
@@ -85,11 +87,12 @@ LayerNormGradBetaTiling MakeTiling(uint32_t b, uint32_t s, uint32_t h,
   return t;
 }
 
-// Spec §3: per column, from zero, row after row: acc = acc + fl(dy · res)
-// and acc = acc + dy, every operation rounded to float.
-void Spec3Sums(const std::vector<float>& dy, const std::vector<float>& res,
-               size_t rows, size_t cols, std::vector<float>* gamma,
-               std::vector<float>* beta) {
+// The documented order: per column, from zero, row after row:
+// acc = acc + fl(dy · res) and acc = acc + dy, every operation rounded to
+// float.
+void SequentialSums(const std::vector<float>& dy, const std::vector<float>& res,
+                    size_t rows, size_t cols, std::vector<float>* gamma,
+                    std::vector<float>* beta) {
   gamma->assign(cols, 0.0f);
   beta->assign(cols, 0.0f);
   for (size_t c = 0; c < cols; ++c) {
@@ -158,7 +161,7 @@ const char* Name(Proto p) {
 constexpr Profile kProfiles[] = {Profile::kA2, Profile::k310P, Profile::k950};
 constexpr Proto kProtos[] = {Proto::kSharedTmpBuffer, Proto::kFrameworkScratch};
 
-// ---- The documented example (spec §1)
+// ---- The documented example
 // -----------------------------------------
 
 // [1,8,8] float with dy = res = 0..63: pdGamma[h] = Σ_r (8r+h)², pdBeta[h] =
@@ -167,7 +170,7 @@ constexpr float kExampleGamma[8] = {8960,  9416,  9888,  10376,
                                     10880, 11400, 11936, 12488};
 constexpr float kExampleBeta[8] = {224, 232, 240, 248, 256, 264, 272, 280};
 
-// Spec §4 for {1, 8, 8, 8}, float. bsh = 64.
+// The documented tiling for {1, 8, 8, 8}, float. bsh = 64.
 LayerNormGradBetaTiling FloatExampleTiling(bool max_scratch) {
   LayerNormGradBetaTiling t;
   // Max scratch 8·B·S·H = 512 bytes → 128 floats; min 8·H = 64 → 16 floats.
@@ -191,7 +194,7 @@ LayerNormGradBetaTiling FloatExampleTiling(bool max_scratch) {
   return t;                             // float: all positions 0
 }
 
-// Spec §4 for {1, 8, 16, 16}, half. bsh = 128.
+// The documented tiling for {1, 8, 16, 16}, half. bsh = 128.
 LayerNormGradBetaTiling HalfExampleTiling(bool max_scratch) {
   LayerNormGradBetaTiling t;
   // Max scratch 16·B·S·H = 2048 bytes → 512 floats; min 16·H = 256 → 64.
@@ -274,7 +277,7 @@ TEST(LayerNormGradBeta, DocumentedExampleHalf) {
   }
 }
 
-// ---- Random data vs spec §3, and what is clobbered
+// ---- Random data vs the documented order, and what is clobbered
 // ----------------------------
 
 struct Case {
@@ -357,10 +360,10 @@ void ExpectUnchangedOutside(const std::vector<uint8_t>& before,
   }
 }
 
-// Runs one case and checks the outputs bit for bit against Spec3Sums, and
+// Runs one case and checks the outputs bit for bit against SequentialSums, and
 // that nothing but the outputs, the scratch and (float with isReuseSource on
 // the chunking profiles) resForGamma[0, oneCalSize) changes — there to
-// exactly the products spec §3 says.
+// exactly the products docs/layernormgradbeta.md, "isReuseSource", says.
 template <typename T, bool reuse>
 void RunAndVerify(const Case& c, Profile profile, Proto proto,
                   std::mt19937& rng) {
@@ -395,7 +398,7 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
     dy[i] = ValueOf<T>(dy_bits[i]);
     res[i] = ValueOf<T>(res_bits[i]);
   }
-  Spec3Sums(dy, res, rows, c.h, &gamma, &beta);
+  SequentialSums(dy, res, rows, c.h, &gamma, &beta);
   const auto out_gamma = Tensors<T>::Read(t.gamma, c.h);
   const auto out_beta = Tensors<T>::Read(t.beta, c.h);
   for (uint32_t h = 0; h < c.h; ++h) {
@@ -412,7 +415,7 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
   }
 
   // half on the chunking profiles: the float accumulators the device leaves
-  // in the scratch (spec §3) hold the unrounded sums.
+  // in the scratch hold the unrounded sums.
   const size_t scratch = proto == Proto::kSharedTmpBuffer ? t.tmp.view().offset
                                                           : t.pipe.used_bytes();
   if (kHalf && profile != Profile::k950) {
@@ -466,7 +469,7 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto,
   ExpectUnchangedOutside(before, changing);
 }
 
-TEST(LayerNormGradBeta, BitExactFloatVsSpec3) {
+TEST(LayerNormGradBeta, BitExactFloatVsSequentialOrder) {
   std::mt19937 rng(Seed());
   for (const Case& c : kFloatCases) {
     for (Profile profile : kProfiles) {
@@ -476,7 +479,7 @@ TEST(LayerNormGradBeta, BitExactFloatVsSpec3) {
   }
 }
 
-TEST(LayerNormGradBeta, BitExactHalfVsSpec3) {
+TEST(LayerNormGradBeta, BitExactHalfVsSequentialOrder) {
   std::mt19937 rng(Seed() + 1);
   for (const Case& c : kHalfCases) {
     for (Profile profile : kProfiles) {
@@ -561,24 +564,24 @@ TEST(LayerNormGradBetaDeathTest, HalfReuseSourceWarnsOnce) {
 // ---- Host tiling → kernel
 // ------------------------------------------------------
 
-TEST(LayerNormGradBeta, HostTilingEqualsSpec4AndDrivesTheKernel) {
+TEST(LayerNormGradBeta, HostTilingEqualsDocumentedTilingAndDrivesTheKernel) {
   std::mt19937 rng(Seed() + 4);
   for (const Case& c : kFloatCases) {
     LayerNormGradBetaTiling host;
     AscendC::GetLayerNormGradBetaNDTilingInfo(ge::Shape({c.b, c.s, c.h, c.h}),
                                               c.stack_bytes, 4, false, host);
-    const LayerNormGradBetaTiling spec =
+    const LayerNormGradBetaTiling oracle =
         MakeTiling(c.b, c.s, c.h, c.stack_bytes, 4);
-    EXPECT_EQ(std::memcmp(&host, &spec, sizeof host), 0)
+    EXPECT_EQ(std::memcmp(&host, &oracle, sizeof host), 0)
         << "[" << c.b << "," << c.s << "," << c.h << "] " << c.stack_bytes;
   }
   for (const Case& c : kHalfCases) {
     LayerNormGradBetaTiling host;
     AscendC::GetLayerNormGradBetaNDTilingInfo(ge::Shape({c.b, c.s, c.h, c.h}),
                                               c.stack_bytes, 2, false, host);
-    const LayerNormGradBetaTiling spec =
+    const LayerNormGradBetaTiling oracle =
         MakeTiling(c.b, c.s, c.h, c.stack_bytes, 2);
-    EXPECT_EQ(std::memcmp(&host, &spec, sizeof host), 0)
+    EXPECT_EQ(std::memcmp(&host, &oracle, sizeof host), 0)
         << "[" << c.b << "," << c.s << "," << c.h << "] " << c.stack_bytes;
   }
   // The min and max scratch sizes of the tmp-size query work in the kernel.
@@ -662,7 +665,7 @@ TEST(LayerNormGradBeta, Profile950ReadsOnlyBsLengthAndHLength) {
     EXPECT_EQ(t.res.GetValue(i), static_cast<float>(i));
 }
 
-// ---- The checks of spec §5
+// ---- The kernel checks (docs/layernormgradbeta.md, "Kernel checks")
 // ------------------------------------------------------
 
 // The [1,8,8] float example with the minimal scratch, valid as set up; each
@@ -869,7 +872,7 @@ TEST(ChecksOther, LastAxisMustBe32ByteAlignedOnEveryProfile) {
     SCOPED_TRACE(Name(profile));
     ProfileScope scope(profile);
     {
-      // float H = 12: 48-byte rows. Spec §4 with 96 bytes: 24 floats = bsh.
+      // float H = 12: 48-byte rows. The tiling with 96 bytes: 24 floats = bsh.
       LayerNormGradBetaTiling tiling = MakeTiling(1, 2, 12, 96, 4);
       Tensors<float> t(24, 16, 96);
       EXPECT_TRUE(FailsWith(
@@ -881,7 +884,7 @@ TEST(ChecksOther, LastAxisMustBe32ByteAlignedOnEveryProfile) {
           "multiple "
           "of 32 (the last axis must be 32-byte aligned: H a multiple of 8)"));
     }
-    // half H = 8: 16-byte rows. Spec §4 with 256 bytes: 64 floats → one 24
+    // half H = 8: 16-byte rows. The tiling with 256 bytes: 64 floats → one 24
     // → 16.
     LayerNormGradBetaTiling tiling = MakeTiling(1, 2, 8, 256, 2);
     Tensors<half> t(16, 16, 256);
@@ -914,7 +917,7 @@ TEST(ChecksOther, HalfScratchRegions) {
   ProfileScope scope(Profile::kA2);
   Tensors<half> t(128, 16, 256);
   // A float tiling (typeSize 4) for a half kernel: its positions are all 0,
-  // so the half accumulators would overlap. Spec §4, float, 256 bytes: 64
+  // so the half accumulators would overlap. The float tiling with 256 bytes: 64
   // floats = 4 rows per chunk.
   LayerNormGradBetaTiling float_tiling = MakeTiling(1, 8, 16, 256, 4);
   EXPECT_TRUE(FailsWith(

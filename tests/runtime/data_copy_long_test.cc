@@ -1,4 +1,4 @@
-// data_copy_long_test.cc — DataCopy of tile-sized lengths (runtime.md §5):
+// data_copy_long_test.cc — DataCopy of tile-sized lengths (docs/runtime.md):
 // copies of 16 KiB and more take data_copy.cc's streamed path (four
 // interleaved parts, then what they leave), so every length around that
 // split, every direction, unaligned GM addresses and overlapping UB → UB

@@ -1,4 +1,4 @@
-// data_copy_test.cc — GlobalTensor and DataCopy (runtime.md §3, §5) through
+// data_copy_test.cc — GlobalTensor and DataCopy (docs/runtime.md) through
 // kernel_operator.h: round trips GM → UB → UB → GM, every check with its
 // message, and the truncate mode that mimics the device.
 //

@@ -1,11 +1,11 @@
-// launch_test.cc — the launcher (runtime.md §6) through kernel_operator.h:
-// block index and count, per-block cores with their own zeroed UB and pipe,
-// tiles through TQue double buffering, results independent of the host
-// thread count, kernel errors (message naming the block; exit status 1 by
-// default, an error code with the return policy), the dynamic-UB and stream
-// arguments, templated kernels, argument conversion, the CPU-debug launch
-// (ICPU_RUN_KF, GmAlloc, GmFree) and LayerNormGradBeta per block against the
-// engine.
+// launch_test.cc — the launcher (docs/runtime.md, "Blocks and launch") through
+// kernel_operator.h: block index and count, per-block cores with their own
+// zeroed UB and pipe, tiles through TQue double buffering, results independent
+// of the host thread count, kernel errors (message naming the block; exit
+// status 1 by default, an error code with the return policy), the dynamic-UB
+// and stream arguments, templated kernels, argument conversion, the CPU-debug
+// launch (ICPU_RUN_KF, GmAlloc, GmFree) and LayerNormGradBeta per block against
+// the engine.
 //
 // Extending: kernels are written as Ascend C programs write them (extern "C"
 // __global__ __aicore__ functions taking GM_ADDR), launched as normgrad-cc's

@@ -1,4 +1,4 @@
-// vector_ops_test.cc — the basic vector operations of runtime.md §5a through
+// vector_ops_test.cc — the basic vector operations (docs/runtime.md) through
 // kernel_operator.h: exact results against scalar expectations for float and
 // half, Cast in every rounding mode between half, float and int32, the
 // operand checks, and the synchronization calls that do nothing.
@@ -151,7 +151,7 @@ TEST(VectorOps, ScalarsAndDuplicate) {
 
 // ---- Elementwise, every operation against the element loop -----------------
 
-// The operations as the element loop of runtime.md §5a computes them: in
+// The operations as a plain element loop computes them: in
 // float, each result rounded to T, element i read after element i − 1 was
 // written.
 enum class Op { kAdd, kSub, kMul, kDiv, kMax, kMin, kAdds, kMuls };

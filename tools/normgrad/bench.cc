@@ -46,7 +46,8 @@ using bench::Op;
 
 constexpr const char* kCommand = "bench";
 
-// The shapes of issue 5 §1, each in every element type.
+// The benchmarked shapes (a tiny one, squares, transformer widths and a
+// narrow one), each in every element type.
 const std::pair<size_t, size_t> kDefaultShapes[] = {
     {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
 constexpr DType kAllTypes[] = {DType::kF32, DType::kF16, DType::kBF16};

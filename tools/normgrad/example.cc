@@ -1,9 +1,9 @@
 // tools/normgrad/example.cc — `normgrad example`: the documented
-// LayerNormGradBeta example (spec §1) through the Ascend C API, as a kernel
-// would run it: a TPipe on the current emulated core, queues and a scratch
-// buffer in its unified buffer, the tiling from
-// GetLayerNormGradBetaNDTilingInfo at the minimum scratch size (so the rows
-// are processed in several chunks), and AscendC::LayerNormGradBeta. Float
+// LayerNormGradBeta example (docs/layernormgradbeta.md, "Worked example")
+// through the Ascend C API, as a kernel would run it: a TPipe on the current
+// emulated core, queues and a scratch buffer in its unified buffer, the tiling
+// from GetLayerNormGradBetaNDTilingInfo at the minimum scratch size (so the
+// rows are processed in several chunks), and AscendC::LayerNormGradBeta. Float
 // [1, 8, 8] with dy = resForGamma = 0..63, and the half variant [1, 8, 16]
 // (the same values in columns 0–7, zeros in columns 8–15); every result is
 // compared with the documented values.
@@ -22,7 +22,7 @@ namespace {
 constexpr const char* kCommand = "example";
 constexpr uint32_t kRows = 8;       // B·S = 1·8
 constexpr uint32_t kDataCols = 8;   // columns holding 0..63
-// The documented results for columns 0–7 (spec §1).
+// The documented results for columns 0–7.
 constexpr double kPdGamma[kDataCols] = {8960, 9416, 9888, 10376, 10880, 11400, 11936, 12488};
 constexpr double kPdBeta[kDataCols] = {224, 232, 240, 248, 256, 264, 272, 280};
 

@@ -1,6 +1,6 @@
 // acl/acl.h — the subset of the Ascend Computing Language (ACL) host runtime
-// that Ascend C operator programs call (runtime.md §8), emulated on the CPU by
-// normgrad (src/ascendc/acl_runtime.cc).
+// that Ascend C operator programs call (docs/runtime.md, "ACL runtime"),
+// emulated on the CPU by normgrad (src/ascendc/acl_runtime.cc).
 //
 // What is real and what is bookkeeping:
 //   - Memory is real. aclrtMalloc (device memory) and aclrtMallocHost
@@ -15,7 +15,7 @@
 //   - aclInit/aclFinalize, devices, contexts and streams are bookkeeping.
 //     normgrad emulates one device, id 0. Kernel launches complete before
 //     they return, so aclrtSynchronizeStream only reports a pending launch
-//     error (runtime.md §6, NORMGRAD_KERNEL_ERRORS=return).
+//     error (docs/runtime.md, "Kernel errors": NORMGRAD_KERNEL_ERRORS=return).
 //   - Every call except aclInit returns ACL_ERROR_UNINITIALIZE before aclInit
 //     or after aclFinalize. Unlike the device runtime, aclInit may be called
 //     again after aclFinalize (a new session: test programs do this).
@@ -99,8 +99,8 @@ aclError aclrtDestroyStream(aclrtStream stream);
 
 /// Waits for the work on stream (a stream from aclrtCreateStream, or null for
 /// the default stream). Launches finish before they return, so this only
-/// returns the error code of a failed launch not yet reported (runtime.md §6),
-/// and clears it.
+/// returns the error code of a failed launch not yet reported (docs/runtime.md,
+/// "Kernel errors"), and clears it.
 aclError aclrtSynchronizeStream(aclrtStream stream);
 
 /// Allocates size (≥ 1) bytes of device memory into *devPtr.

@@ -1,6 +1,7 @@
 // normgrad_ascendc/cpu_debug.h — the older CPU-debug way to run a kernel
-// (runtime.md §6): ICPU_RUN_KF, GmAlloc, GmFree and SetKernelMode, as
-// programs written for the vendor's CPU debug library use them:
+// (docs/runtime.md, "Blocks and launch"): ICPU_RUN_KF, GmAlloc, GmFree and
+// SetKernelMode, as programs written for the vendor's CPU debug library use
+// them:
 //
 //   uint8_t* x = (uint8_t*)AscendC::GmAlloc(bytes);
 //   AscendC::SetKernelMode(KernelMode::AIV_MODE);

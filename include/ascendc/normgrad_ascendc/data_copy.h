@@ -1,5 +1,6 @@
 // normgrad_ascendc/data_copy.h — DataCopy between global memory (GM) and the
-// unified buffer (UB), and UB to UB (runtime.md §5), contiguous "count" form.
+// unified buffer (UB), and UB to UB (docs/runtime.md, "DataCopy"),
+// contiguous "count" form.
 //
 // On the device, UB addresses are 32-byte aligned and a copy moves whole
 // 32-byte blocks: a count whose byte size is not a multiple of 32 is

@@ -1,7 +1,7 @@
 // normgrad_ascendc/global_tensor.h — GlobalTensor<T>, a typed view of global
-// memory (runtime.md §3). On the CPU, global memory is host memory: whatever
-// the host program allocated (aclrtMalloc, GmAlloc, malloc) and passed to
-// the kernel as GM_ADDR.
+// memory (docs/runtime.md, "Positions and tensors"). On the CPU, global
+// memory is host memory: whatever the host program allocated (aclrtMalloc,
+// GmAlloc, malloc) and passed to the kernel as GM_ADDR.
 //
 // A GlobalTensor is (address, element count). SetGlobalBuffer(p, count)
 // gives it both; SetGlobalBuffer(p) gives it an address of unknown size:

@@ -1,5 +1,6 @@
-// normgrad_ascendc/launch.h — the kernel launcher (runtime.md §6): what
-// `kernel<<<numBlocks, dynUbSize, stream>>>(args...)` becomes on the CPU.
+// normgrad_ascendc/launch.h — the kernel launcher (docs/runtime.md, "Blocks
+// and launch"): what `kernel<<<numBlocks, dynUbSize, stream>>>(args...)`
+// becomes on the CPU.
 // normgrad-cc rewrites that launch into
 //   normgrad_ascendc::LaunchKernel("kernel", numBlocks, dynUbSize, stream,
 //                                  kernel, args...)

@@ -1,6 +1,7 @@
 // normgrad_ascendc/position.h — the logical memory positions of Ascend C
-// (runtime.md §3): where a tensor or queue lives. normgrad emulates the
-// unified buffer (UB), which holds VECIN, VECOUT and VECCALC.
+// (docs/runtime.md, "Positions and tensors"): where a tensor or queue lives.
+// normgrad emulates the unified buffer (UB), which holds VECIN, VECOUT and
+// VECCALC.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // normgrad_ascendc/qualifiers.h — kernel qualifiers, macros, kernel types and
-// constants of Ascend C (runtime.md §2). On the CPU the qualifiers expand to
-// nothing, so kernels are ordinary C++ functions.
+// constants of Ascend C (docs/runtime.md, "Qualifiers, macros and
+// constants"). On the CPU the qualifiers expand to nothing, so kernels are
+// ordinary C++ functions.
 #pragma once
 
 #include <cstdint>

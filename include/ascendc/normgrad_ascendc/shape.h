@@ -1,5 +1,6 @@
 // normgrad_ascendc/shape.h — ge::Shape, the host-side shape type of the
-// Ascend C tiling API (runtime.md §8), also spelled AscendC::TensorShape.
+// Ascend C tiling API (docs/runtime.md, "Shapes"), also spelled
+// AscendC::TensorShape.
 // A list of int64_t dimensions. Host programs write ge::Shape({b, s, h, h})
 // with uint32_t values. The constructor is explicit, so nothing (in particular
 // not a kernel-side ShapeInfo) converts to a ge::Shape by accident: programs

@@ -1,7 +1,7 @@
 // normgrad_ascendc/sync.h — pipeline synchronization of Ascend C kernel code
-// (runtime.md §5a): the pipe and event enums, PipeBarrier, SetFlag and
-// WaitFlag. An emulated core runs every instruction in program order, so all
-// of these are accepted and do nothing.
+// (docs/runtime.md, "Vector operations"): the pipe and event enums,
+// PipeBarrier, SetFlag and WaitFlag. An emulated core runs every instruction in
+// program order, so all of these are accepted and do nothing.
 #pragma once
 
 #include <cstdint>

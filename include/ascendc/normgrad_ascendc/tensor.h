@@ -1,5 +1,5 @@
 // normgrad_ascendc/tensor.h — LocalTensor<T>, a typed view of an emulated
-// core's unified buffer (runtime.md §3).
+// core's unified buffer (docs/runtime.md, "Positions and tensors").
 //
 // A LocalTensor is (core, byte offset in the UB, byte length, position).
 // Copies are views of the same memory, never deep copies. GetSize() is the

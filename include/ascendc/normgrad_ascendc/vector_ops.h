@@ -1,6 +1,6 @@
 // normgrad_ascendc/vector_ops.h — the basic vector operations of Ascend C
-// (runtime.md §5a), level-2 "count" form: elementwise over the first `count`
-// elements of LocalTensors in the unified buffer (UB).
+// (docs/runtime.md, "Vector operations"), level-2 "count" form: elementwise
+// over the first `count` elements of LocalTensors in the unified buffer (UB).
 //
 //   Add Sub Mul Div Max Min     dst[i] = op(src0[i], src1[i])     half, float
 //   Adds Muls                   dst[i] = op(src[i], scalar)       half, float

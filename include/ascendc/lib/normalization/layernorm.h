@@ -1,16 +1,17 @@
 // lib/normalization/layernorm.h — the kernel-side LayerNorm API of Ascend C
-// (spec layernorm.md §1–2): per row r of inputX [B, S, H],
+// (the contract: docs/layernorm.md): per row r of inputX [B, S, H],
 //
 //   outputMean[r]     = mean of the row
 //   outputVariance[r] = population variance of the row
 //   output[r, h]      = (x[r, h] − mean) / sqrt(var + epsilon) · gamma[h]
 //                       + beta[h]
 //
-// for T = half or float, bit-exact to the documented vector algorithm (spec
-// §2: float lane-wise, single roundings, no fused multiply-add; row sums by
-// the 64-lane fold and adjacent-pair tree; half widened on the way in and
-// narrowed with round half to even on the way out), processed in the chunks
-// of the tiling (GetLayerNormNDTilingInfo) with its scratch layout:
+// for T = half or float, bit-exact to the documented vector algorithm
+// (docs/layernorm.md, "Numeric order": float lane-wise, single roundings, no
+// fused multiply-add; row sums by the 64-lane fold and adjacent-pair tree; half
+// widened on the way in and narrowed with round half to even on the way out),
+// processed in the chunks of the tiling (GetLayerNormNDTilingInfo) with its
+// scratch layout:
 // - half: the float means and variances of all B·S rows live in the scratch
 //   (meanTmpTensorPos, varianceTmpTensorPos) and are narrowed at the end.
 // - float: outputMean and outputVariance are the accumulators.

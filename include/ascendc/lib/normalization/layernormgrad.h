@@ -1,8 +1,8 @@
 // lib/normalization/layernormgrad.h — the kernel-side LayerNormGrad API of
-// Ascend C (spec layernormgrad.md §2): the layer-norm backward of the input
-// and the normalized input LayerNormGradBeta needs, per row r of [B, S, H]
-// tensors in the unified buffer (T = half or float, sums over the row's H
-// elements, Ho = originalHLength = H):
+// Ascend C (the contract: docs/layernormgrad.md): the layer-norm backward of
+// the input and the normalized input LayerNormGradBeta needs, per row r of
+// [B, S, H] tensors in the unified buffer (T = half or float, sums over the
+// row's H elements, Ho = originalHLength = H):
 //
 //   x1 = dy·gamma,  x2 = x − mean[r],  rstd = (var[r] + eps)^(−1/2)
 //   pd_var  = Σ −0.5·x1·x2·rstd³
@@ -10,11 +10,11 @@
 //   outputPdX   = x1·rstd + pd_var·(2/Ho)·x2 + pd_mean·(1/Ho)
 //   resForGamma = x2·rstd
 //
-// computed bit-exact to the documented device algorithm (spec §3: float
-// lane-wise, every operation rounded separately, row sums as trees of
-// 64-lane adjacent-pair sums; docs/numerics.md), in the chunks of the tiling
-// (GetLayerNormGradNDTilingInfo) with the scratch regions it places. Per
-// product profile:
+// computed bit-exact to the documented device algorithm (docs/layernormgrad.md,
+// "Numeric order": float lane-wise, every operation rounded separately, row
+// sums as trees of 64-lane adjacent-pair sums; docs/numerics.md), in the chunks
+// of the tiling (GetLayerNormGradNDTilingInfo) with the scratch regions it
+// places. Per product profile:
 // - Atlas A2/A3 and inference series: chunks of tiling.nohCalSize rows and
 //   a tail of nohTailSize rows, the intermediates in the tiling's scratch
 //   regions; half is widened into the scratch and narrowed with round half

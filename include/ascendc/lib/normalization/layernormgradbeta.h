@@ -1,5 +1,5 @@
 // lib/normalization/layernormgradbeta.h — the kernel-side LayerNormGradBeta
-// API of Ascend C (spec layernormgradbeta.md §2):
+// API of Ascend C (the contract: docs/layernormgradbeta.md):
 //
 //   outputPdGamma[h] = Σ_{b,s} inputDy[b,s,h] · resForGamma[b,s,h]
 //   outputPdBeta[h]  = Σ_{b,s} inputDy[b,s,h]
@@ -8,19 +8,21 @@
 // bit-exact to the device algorithm (float accumulation row after row,
 // multiply and add rounded separately) with the scratch layout and chunking
 // of the tiling (GetLayerNormGradBetaNDTilingInfo). Per product profile
-// (profile.h, spec §6):
+// (profile.h; docs/layernormgradbeta.md, "Product profiles"):
 // - Atlas A2/A3 and inference series: half accumulates in float in the
 //   scratch (gammaTempTensorPos, betaTempTensorPos) and narrows with round
 //   half to even (overflow gives ±inf). float with isReuseSource = true uses
 //   no scratch and writes each chunk's products dy·res over the start of
-//   resForGamma (spec §3 says exactly which elements); inputDy is never
-//   modified. half ignores isReuseSource (a warning, once per process).
+//   resForGamma (docs/layernormgradbeta.md, "isReuseSource", says exactly
+//   which elements); inputDy is never modified. half ignores isReuseSource
+//   (a warning, once per process).
 // - Ascend 950: no scratch is used or checked, nothing is chunked,
 //   isReuseSource is ignored, half narrowing saturates at ±65504 (±inf too;
 //   NaN stays NaN).
-// Every check of spec §5 runs on every call; a violation is a KernelError
-// (normgrad_ascendc/core.h) whose message names the argument, the value and
-// the rule. A call allocates nothing, reads no environment, starts no thread.
+// Every kernel check of docs/layernormgradbeta.md runs on every call; a
+// violation is a KernelError (normgrad_ascendc/core.h) whose message names the
+// argument, the value and the rule. A call allocates nothing, reads no
+// environment, starts no thread.
 #pragma once
 
 #include <type_traits>
