@@ -23,10 +23,13 @@ using AscendC::LayerNormGradBetaTiling;
 // the split changes no bit.
 constexpr uint32_t kColumnBlock = 256;
 
-// The fields every profile reads: a filled tiling, H, B·S, originalH == H,
-// and H·sizeof(T) a multiple of 32.
-void CheckShape(const LayerNormGradBetaTiling& t, const Element& e) {
-  if (t.oneCalSize == 0) {
+// The fields the profile reads: H and B·S everywhere, H·sizeof(T) a multiple
+// of 32; where rows are chunked (every profile but Ascend 950) also a filled
+// tiling (oneCalSize > 0) and originalH == H. The 950 profile reads only
+// bsLength and hLength, so a tiling with just those two set runs there.
+void CheckShape(const LayerNormGradBetaTiling& t, const Element& e,
+                bool chunked) {
+  if (chunked && t.oneCalSize == 0) {
     Fail(
         "LayerNormGradBeta: tiling.oneCalSize is 0: the tiling is empty "
         "(GetLayerNormGradBetaNDTilingInfo failed or was not called)");
@@ -37,8 +40,8 @@ void CheckShape(const LayerNormGradBetaTiling& t, const Element& e) {
   if (t.bsLength == 0) {
     Fail("LayerNormGradBeta: tiling.bsLength is 0; B*S must be at least 1");
   }
-  CheckRowLength("LayerNormGradBeta", t.hLength, t.originalHLength, e,
-                 kPadRowsAdvice);
+  CheckRowLength("LayerNormGradBeta", t.hLength,
+                 chunked ? t.originalHLength : t.hLength, e, kPadRowsAdvice);
 }
 
 // The chunking fields (Atlas A2/A3 and inference series): each must be what
@@ -308,11 +311,12 @@ void RunLayerNormGradBeta(const LayerNormGradBetaArgs& a) {
   CheckPlacement("LayerNormGradBeta", "outputPdBeta", a.pd_beta);
   CheckPlacement("LayerNormGradBeta", "resForGamma", a.res_for_gamma);
   CheckPlacement("LayerNormGradBeta", "inputDy", a.input_dy);
-  CheckShape(t, e);
+  const bool chunked = a.pd_gamma.core->profile().profile != Profile::k950;
+  CheckShape(t, e, chunked);
   CheckTensors(a, t, e);
   if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
 
-  if (a.pd_gamma.core->profile().profile == Profile::k950) {
+  if (!chunked) {
     RunAscend950(a, t);
     return;
   }

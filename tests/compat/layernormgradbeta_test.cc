@@ -898,19 +898,32 @@ TEST(ChecksOther, LastAxisMustBe32ByteAlignedOnEveryProfile) {
   }
 }
 
-TEST(ChecksOther, EmptyTilingAndOriginalHOn950Too) {
+// The 950 profile reads only bsLength and hLength: a tiling with just those
+// two set (oneCalSize and originalHLength 0) runs and gives the example's
+// sums; either of the two at 0 is still an error.
+TEST(ChecksOther, Profile950RunsATilingWithOnlyBsLengthAndHLength) {
   ProfileScope scope(Profile::k950);
   Tensors<float> t(64, 8, 0);
+  for (uint32_t i = 0; i < 64; ++i) {
+    t.dy.SetValue(i, static_cast<float>(i));
+    t.res.SetValue(i, static_cast<float>(i));
+  }
+  LayerNormGradBetaTiling tiling;
+  tiling.bsLength = 8;
+  tiling.hLength = 8;
+  LayerNormGradBeta<float, true>(t.gamma, t.beta, t.res, t.dy, tiling);
+  for (uint32_t h = 0; h < 8; ++h) {
+    EXPECT_EQ(t.gamma.GetValue(h), kExampleGamma[h]);
+    EXPECT_EQ(t.beta.GetValue(h), kExampleBeta[h]);
+  }
+  tiling.bsLength = 0;
+  EXPECT_TRUE(FailsWith(
+      [&] { LayerNormGradBeta<float, true>(t.gamma, t.beta, t.res, t.dy, tiling); },
+      "LayerNormGradBeta: tiling.bsLength is 0; B*S must be at least 1"));
   LayerNormGradBetaTiling empty;
   EXPECT_TRUE(FailsWith(
-      [&] { LayerNormGradBeta<float>(t.gamma, t.beta, t.res, t.dy, empty); },
-      "LayerNormGradBeta: tiling.oneCalSize is 0: the tiling is empty"));
-  LayerNormGradBetaTiling tiling = FloatExampleTiling(true);
-  tiling.originalHLength = 6;
-  EXPECT_TRUE(FailsWith(
-      [&] { LayerNormGradBeta<float>(t.gamma, t.beta, t.res, t.dy, tiling); },
-      "LayerNormGradBeta: tiling.originalHLength 6 differs from tiling.hLength "
-      "8"));
+      [&] { LayerNormGradBeta<float, true>(t.gamma, t.beta, t.res, t.dy, empty); },
+      "LayerNormGradBeta: tiling.hLength is 0; H must be at least 1"));
 }
 
 TEST(ChecksOther, HalfScratchRegions) {
