@@ -10,17 +10,21 @@ the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
 GROUP is example, run, errors, tiling, fuzz, demo, backward, forward,
-layer_norm_errors or bench. To add a case, add a method to the group's class; an
+layer_norm_errors, bench, outputs, kill or memory. To add a case, add a method to the group's class; an
 error case is one row of ERROR_CASES (LAYER_NORM_ERRORS for backward and
 forward).
 """
 
+import hashlib
 import json
 import math
 import os
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import numpy as np
@@ -1084,6 +1088,231 @@ class LayerNormErrorTest(CliTestCase):
 
 
 # ---------------------------------------------------------------------------
+# Output sets: a command's outputs replace the old ones all together or not
+# at all, never through a link; interrupted writes are cleaned up by the
+# next command writing into the folder (tools/normgrad/outputs.h).
+
+OUTPUT_NAMES = {"run": ("pd_gamma", "pd_beta"), "backward": ("dx", "pd_gamma", "pd_beta"),
+                "forward": ("y", "mean", "variance")}
+
+
+def folder_state(folder):
+    """Every entry of `folder`: name -> its bytes, 'dir' or 'link -> target'."""
+    state = {}
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.islink(path):
+            state[name] = "link -> " + os.readlink(path)
+        elif os.path.isdir(path):
+            state[name] = "dir"
+        else:
+            with open(path, "rb") as f:
+                state[name] = f.read()
+    return state
+
+
+class OutputSetTest(CliTestCase):
+    def command(self, command, seed, out="out"):
+        """The arguments of `command` on small inputs of `seed` (seeds give
+        different outputs), writing to `out`."""
+        rng = np.random.default_rng(seed)
+        a, b = (rng.standard_normal((4, 3, 32)).astype(np.float32) for _ in range(2))
+        v, w = (rng.standard_normal(32).astype(np.float32) for _ in range(2))
+        tag = str(seed)
+        inputs = {"run": [("--dy", a), ("--res", b)],
+                  "backward": [("--x", a), ("--dy", b), ("--gamma", v)],
+                  "forward": [("--x", a), ("--gamma", v), ("--beta", w)]}[command]
+        args = [command, "--out", self.path(out)]
+        for option, array in inputs:
+            args += [option, self.save(option[2:] + tag + ".npy", array)]
+        return args
+
+    def test_a_directory_in_place_of_any_output_changes_nothing(self):
+        for command, names in OUTPUT_NAMES.items():
+            for blocked in names:
+                with self.subTest(command=command, directory=blocked):
+                    out = "out_%s_%s" % (command, blocked)
+                    self.assert_ok(run(self.command(command, 1, out)))
+                    folder = self.path(out)
+                    os.remove(os.path.join(folder, blocked + ".npy"))
+                    os.mkdir(os.path.join(folder, blocked + ".npy"))
+                    before = folder_state(folder)
+                    result = run(self.command(command, 2, out))
+                    self.assertEqual(result.returncode, 1, msg=result.stderr)
+                    self.assertIn(blocked + ".npy: it is a directory", result.stderr)
+                    self.assertEqual(folder_state(folder), before)
+
+    def test_a_link_as_an_output_is_refused_and_not_followed(self):
+        victim = self.write("victim", b"not yours")
+        for command, names in OUTPUT_NAMES.items():
+            for linked in names:
+                with self.subTest(command=command, link=linked):
+                    out = "out_%s_%s" % (command, linked)
+                    self.assert_ok(run(self.command(command, 1, out)))
+                    folder = self.path(out)
+                    os.remove(os.path.join(folder, linked + ".npy"))
+                    os.symlink(victim, os.path.join(folder, linked + ".npy"))
+                    before = folder_state(folder)
+                    result = run(self.command(command, 2, out))
+                    self.assertEqual(result.returncode, 1, msg=result.stderr)
+                    self.assertIn(linked + ".npy: it is a symbolic link", result.stderr)
+                    self.assertEqual(folder_state(folder), before)
+                    with open(victim, "rb") as f:
+                        self.assertEqual(f.read(), b"not yours")
+
+    def test_links_at_predictable_temporary_names_are_not_followed(self):
+        # Links at `<output>.tmp.<pid>` for the next few thousand process ids:
+        # a writer that opens a predictable name would write into the victim.
+        victim = self.write("victim", b"not yours")
+        folder = self.path("out")
+        os.mkdir(folder)
+        first = os.getpid()
+        for command, names in OUTPUT_NAMES.items():
+            for name in names:
+                for pid in range(first, first + 3000):
+                    link = os.path.join(folder, "%s.npy.tmp.%d" % (name, pid))
+                    if not os.path.lexists(link):
+                        os.symlink(victim, link)
+        for command in OUTPUT_NAMES:
+            with self.subTest(command=command):
+                self.assert_ok(run(self.command(command, 1)))
+                with open(victim, "rb") as f:
+                    self.assertEqual(f.read(), b"not yours")
+                for name in OUTPUT_NAMES[command]:
+                    path = os.path.join(folder, name + ".npy")
+                    self.assertFalse(os.path.islink(path))
+                    np.load(path)
+
+    def test_sigint_and_sigterm_remove_the_temporaries(self):
+        # Big enough that writing dx takes a while; the signal comes as soon
+        # as the first new file appears in the folder.
+        print("seed 21")
+        rng = np.random.default_rng(21)
+        x, dy = (self.save(n, rng.standard_normal((2048, 8192)).astype(np.float32))
+                 for n in ("x.npy", "dy.npy"))
+        g = self.save("g.npy", rng.standard_normal(8192).astype(np.float32))
+        folder = self.path("out")
+        args = [BINARY, "backward", "--x", x, "--gamma", g, "--out", folder]
+        subprocess.run(args + ["--dy", x], check=True, capture_output=True, timeout=TIMEOUT_S)
+        old = folder_state(folder)
+        caught_writing = 0
+        for sig in (signal.SIGINT, signal.SIGTERM) * 3:
+            with self.subTest(signal=sig):
+                process = subprocess.Popen(args + ["--dy", dy], stdout=subprocess.DEVNULL)
+                while process.poll() is None and set(os.listdir(folder)) == set(old):
+                    time.sleep(0.0005)
+                process.send_signal(sig)
+                process.wait(timeout=TIMEOUT_S)
+                after = folder_state(folder)
+                self.assertEqual(sorted(after), sorted(old))  # no temporaries left
+                if after == old:  # interrupted before the set was complete
+                    self.assertEqual(process.returncode, -sig)
+                    caught_writing += 1
+                else:  # the new set was complete; all its files are new
+                    self.assertIn(process.returncode, (0, -sig))
+                    self.assertTrue(all(after[n] != old[n] for n in old))
+                    subprocess.run(args + ["--dy", x], check=True, capture_output=True,
+                                   timeout=TIMEOUT_S)
+        self.assertGreater(caught_writing, 0)
+
+
+class KillTest(CliTestCase):
+    """SIGKILL at random moments while `backward` writes a 128 MiB dx: the
+    folder never holds a mix of old and new outputs without the journal that
+    marks it incomplete, and the next run finishes or undoes the set."""
+
+    KILLS = 30
+    SEED = 2026
+
+    def test_sigkill_never_leaves_a_mixed_set_that_looks_complete(self):
+        print("seed", self.SEED)
+        rng = np.random.default_rng(self.SEED)
+        a = self.save("a.npy", rng.standard_normal((4096, 8192)).astype(np.float32))
+        b = self.save("b.npy", rng.standard_normal((4096, 8192)).astype(np.float32))
+        g = self.save("g.npy", rng.standard_normal(8192).astype(np.float32))
+        folder = self.path("out")
+        names = ["dx.npy", "pd_gamma.npy", "pd_beta.npy"]
+        journal = os.path.join(folder, ".normgrad-journal")
+
+        def args(i):  # two input sets, with different dx, pd_gamma and pd_beta
+            x, dy = (a, b) if i % 2 == 0 else (b, a)
+            return [BINARY, "backward", "--x", x, "--dy", dy, "--gamma", g, "--out", folder]
+
+        def outputs():
+            return tuple(hashlib.sha1(open(os.path.join(folder, n), "rb").read()).digest()
+                         for n in names)
+
+        def start(i):  # runs with inputs i; returns when the writing has begun
+            there = set(os.listdir(folder))  # outputs, and leftovers of a kill
+            process = subprocess.Popen(args(i), stdout=subprocess.DEVNULL)
+            while process.poll() is None and set(os.listdir(folder)) <= there:
+                time.sleep(0.0005)
+            return process
+
+        # The two complete sets, and how long the writing lasts.
+        os.mkdir(folder)
+        sets = []
+        writing = []
+        for i in range(2):
+            process = start(i)
+            begun = time.monotonic()
+            self.assertEqual(process.wait(timeout=TIMEOUT_S), 0)
+            writing.append(time.monotonic() - begun)
+            sets.append(outputs())
+        self.assertNotEqual(sets[0], sets[1])
+        longest = max(writing)
+
+        journals = 0
+        for i in range(self.KILLS):
+            process = start(i)
+            if i % 4 == 3:  # at the commit, as soon as the journal is there
+                while process.poll() is None and not os.path.exists(journal):
+                    time.sleep(0.0001)
+            else:
+                time.sleep(rng.uniform(0, longest))
+            process.kill()
+            process.wait(timeout=TIMEOUT_S)
+            if os.path.exists(journal):
+                journals += 1  # marked incomplete: the next run finishes it
+                continue
+            self.assertIn(outputs(), sets, msg="kill %d left a mixed set" % i)
+        print("%d kills, %d left a journal" % (self.KILLS, journals))
+
+        # The next run cleans up and writes its own set.
+        subprocess.run(args(0), check=True, stdout=subprocess.DEVNULL, timeout=TIMEOUT_S)
+        self.assertEqual(sorted(os.listdir(folder)), sorted(names))
+        self.assertEqual(outputs(), sets[0])
+
+
+class MemoryTest(CliTestCase):
+    """Out of memory under an address-space limit: exit 1 and a message that
+    names what could not be allocated and its size, never an abort. (Not
+    registered in sanitizer builds, whose shadow memory needs far more
+    address space.)"""
+
+    def test_every_command_reports_running_out_of_memory(self):
+        rng = np.random.default_rng(3)
+        print("seed 3")
+        x = self.save("x.npy", rng.standard_normal((4096, 4096)).astype(np.float32))
+        g = self.save("g.npy", rng.standard_normal(4096).astype(np.float32))
+        cases = [(["backward", "--x", x, "--dy", x, "--gamma", g], 200000),
+                 (["forward", "--x", x, "--gamma", g, "--beta", g], 120000),
+                 (["run", "--dy", x, "--res", x], 120000)]
+        for args, kib in cases:
+            with self.subTest(command=args[0], limit_kib=kib):
+                def limit(kib=kib):
+                    resource.setrlimit(resource.RLIMIT_AS, (kib * 1024, kib * 1024))
+                result = subprocess.run([BINARY] + args + ["--out", self.path("out")],
+                                        capture_output=True, text=True, timeout=TIMEOUT_S,
+                                        preexec_fn=limit)
+                self.assertEqual(result.returncode, 1, msg=result.stderr)
+                self.assertRegex(result.stderr, r"^normgrad %s: not enough memory (for|to "
+                                 r"read) .*\b67108864 bytes" % args[0])
+                self.assertNotIn("terminate", result.stderr)
+                self.assertFalse(os.path.exists(self.path("out")))
+
+
+# ---------------------------------------------------------------------------
 # `normgrad bench`: the comparison table, its JSON and plot, on small shapes.
 
 BENCH_SHAPES = "# rows x cols and dtype\n64x64 float\n300x512 half\n\n128x256 bfloat16\n"
@@ -1187,7 +1416,8 @@ class BenchTest(CliTestCase):
 
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
-          "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest}
+          "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
+          "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:
