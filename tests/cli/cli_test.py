@@ -1139,8 +1139,8 @@ class OutputSetTest(CliTestCase):
                     before = folder_state(folder)
                     result = run(self.command(command, 2, out))
                     self.assertEqual(result.returncode, 1, msg=result.stderr)
-                    self.assertIn(blocked + ".npy: it is a directory", result.stderr)
                     self.assertEqual(folder_state(folder), before)
+                    self.assertIn(blocked + ".npy: it is a directory", result.stderr)
 
     def test_a_link_as_an_output_is_refused_and_not_followed(self):
         victim = self.write("victim", b"not yours")
@@ -1154,11 +1154,11 @@ class OutputSetTest(CliTestCase):
                     os.symlink(victim, os.path.join(folder, linked + ".npy"))
                     before = folder_state(folder)
                     result = run(self.command(command, 2, out))
-                    self.assertEqual(result.returncode, 1, msg=result.stderr)
-                    self.assertIn(linked + ".npy: it is a symbolic link", result.stderr)
-                    self.assertEqual(folder_state(folder), before)
                     with open(victim, "rb") as f:
                         self.assertEqual(f.read(), b"not yours")
+                    self.assertEqual(folder_state(folder), before)
+                    self.assertEqual(result.returncode, 1, msg=result.stderr)
+                    self.assertIn(linked + ".npy: it is a symbolic link", result.stderr)
 
     def test_links_at_predictable_temporary_names_are_not_followed(self):
         # Links at `<output>.tmp.<pid>` for the next few thousand process ids:
