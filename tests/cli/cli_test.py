@@ -2,17 +2,17 @@
 """tests/cli/cli_test.py — end-to-end tests of the normgrad command line.
 
 Runs the normgrad binary on inputs written with numpy and checks exit codes,
-messages and output files. The oracles are written here from the spec, not
-taken from src/: the sequential order is spec §3 transcribed with numpy
-float32 arrays (one rounded multiply, one rounded add per row), so it must
-match bit for bit; the blocked order is checked against float64 sums within
-the bound of docs/numerics.md.
+messages and output files. The oracles are written here, not taken from
+src/: the sequential order (docs/numerics.md, "The sequential order") is
+transcribed with numpy float32 arrays (one rounded multiply, one rounded add
+per row), so it must match bit for bit; the blocked order is checked against
+float64 sums within the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
 GROUP is example, run, errors, tiling, fuzz, demo, backward, forward,
-layer_norm_errors, bench, outputs, kill or memory. To add a case, add a method to the group's class; an
-error case is one row of ERROR_CASES (LAYER_NORM_ERRORS for backward and
-forward).
+layer_norm_errors, bench, outputs, kill or memory. To add a case, add a
+method to the group's class; an error case is one row of ERROR_CASES
+(LAYER_NORM_ERRORS for backward and forward).
 """
 
 import hashlib
@@ -66,8 +66,9 @@ def narrow(acc, dtype):
 
 
 def sequential_oracle(dy, res, dtype):
-    """Spec §3: per column, acc = (...((0 + p0) + p1) + ...) in float32, with
-    p = fl(dy·res) for gamma and p = dy for beta; then narrowed."""
+    """The device's order: per column, acc = (...((0 + p0) + p1) + ...) in
+    float32, with p = fl(dy·res) for gamma and p = dy for beta; then
+    narrowed."""
     h = dy.shape[-1]
     dy32 = widen(dy, dtype).reshape(-1, h)
     res32 = widen(res, dtype).reshape(-1, h)
@@ -156,8 +157,9 @@ class CliTestCase(unittest.TestCase):
 
 
 class ExampleTest(CliTestCase):
-    # Spec §1: dy = resForGamma = 0..63 in [1,8,8]: pdGamma[h] = Σ_r (8r+h)^2,
-    # pdBeta[h] = Σ_r (8r+h) = 224 + 8h; e.g. pdGamma[0] = 64·(0+1+4+…+49) = 8960.
+    # The documented example: dy = resForGamma = 0..63 in [1,8,8]:
+    # pdGamma[h] = Σ_r (8r+h)^2, pdBeta[h] = Σ_r (8r+h) = 224 + 8h; e.g.
+    # pdGamma[0] = 64·(0+1+4+…+49) = 8960.
     GAMMA = "8960 9416 9888 10376 10880 11400 11936 12488"
     BETA = "224 232 240 248 256 264 272 280"
 
@@ -472,6 +474,7 @@ class ErrorTest(CliTestCase):
             self.assert_ok(result)
             self.assertIn("Usage", result.stdout)
         self.assertIn("--dy", run(["run", "--help"]).stdout)
+        self.assertIn("--time", run(["run", "--help"]).stdout)
         self.assertIn("--json", run(["tiling", "--help"]).stdout)
         result = run(["--version"])
         self.assert_ok(result)
@@ -592,8 +595,8 @@ class TilingTest(CliTestCase):
         return data
 
     def test_layernorm_grad_worked_example(self):
-        # Spec §6: [2,32,16] float, 6144 bytes (its min; max 6·1024·4): 16
-        # rows a chunk, 4 chunks; 1/16 and 1/8 as float bits.
+        # The worked example: [2,32,16] float, 6144 bytes (its min; max
+        # 6·1024·4): 16 rows a chunk, 4 chunks; 1/16 and 1/8 as float bits.
         data = self.op_tiling("layernorm-grad", self.LNG_FIELDS, "--shape", "2,32,16",
                               "--dtype", "float", "--tmp", "6144")
         self.assertEqual((data["minValue"], data["maxValue"]), (6144, 24576))
@@ -1079,8 +1082,9 @@ class LayerNormErrorTest(CliTestCase):
                     self.assertEqual(f.read(), "old")
 
     def test_help(self):
-        for command, options in (("backward", ["--x", "--dy", "--gamma", "--order", "--eps"]),
-                                 ("forward", ["--x", "--gamma", "--beta", "--eps"])):
+        for command, options in (("backward", ["--x", "--dy", "--gamma", "--order", "--eps",
+                                               "--time"]),
+                                 ("forward", ["--x", "--gamma", "--beta", "--eps", "--time"])):
             result = run([command, "--help"])
             self.assert_ok(result)
             for option in options:

@@ -26,10 +26,12 @@ constexpr const char* kCommand = "backward";
 }  // namespace
 
 int RunBackward(const BackwardOptions& o) {
+  const std::vector<InputSpec> specs = {
+      {"x", o.x, true}, {"dy", o.dy, true}, {"gamma", o.gamma, false}};
   Inputs in;
-  Status s = ReadInputs({{"x", o.x, true}, {"dy", o.dy, true}, {"gamma", o.gamma, false}},
-                        o.shape, o.dtype, &in);
+  Status s = CheckInputs(specs, o.shape, o.dtype, &in);
   if (s.ok()) s = CheckOutputDirectory(o.out);
+  if (s.ok()) s = ReadInputData(specs, &in);
   if (!s.ok()) return Fail(kCommand, s.message());
 
   // The rows' statistics, from x.

@@ -47,10 +47,12 @@ Status InType(DType dtype, const std::vector<float>& values, const std::string& 
 }  // namespace
 
 int RunForward(const ForwardOptions& o) {
+  const std::vector<InputSpec> specs = {
+      {"x", o.x, true}, {"gamma", o.gamma, false}, {"beta", o.beta, false}};
   Inputs in;
-  Status s = ReadInputs({{"x", o.x, true}, {"gamma", o.gamma, false}, {"beta", o.beta, false}},
-                        o.shape, o.dtype, &in);
+  Status s = CheckInputs(specs, o.shape, o.dtype, &in);
   if (s.ok()) s = CheckOutputDirectory(o.out);
+  if (s.ok()) s = ReadInputData(specs, &in);
   if (!s.ok()) return Fail(kCommand, s.message());
 
   const size_t size = SizeOf(in.dtype);

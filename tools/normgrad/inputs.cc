@@ -149,8 +149,8 @@ Status CheckBinInputs(const std::vector<InputSpec>& specs,
 
 }  // namespace
 
-Status ReadInputs(const std::vector<InputSpec>& specs, const std::string& shape_arg,
-                  const std::string& dtype_arg, Inputs* in) {
+Status CheckInputs(const std::vector<InputSpec>& specs, const std::string& shape_arg,
+                   const std::string& dtype_arg, Inputs* in) {
   for (const InputSpec& spec : specs) {
     if (!EndsWith(spec.path, ".npy") && !EndsWith(spec.path, ".bin")) {
       return Status::Error(spec.path + ": unknown file type; inputs are .npy or raw .bin files");
@@ -174,14 +174,17 @@ Status ReadInputs(const std::vector<InputSpec>& specs, const std::string& shape_
     Status s = ParseDims(shape_arg, std::numeric_limits<uint64_t>::max(), &shape);
     if (!s.ok()) return Status::Error("--shape: " + s.message());
   }
-  std::vector<uint64_t> offsets;
-  Status s = in->npy ? CheckNpyInputs(specs, shape, dtype_arg, in, &offsets)
-                     : CheckBinInputs(specs, shape, dtype_arg, in, &offsets);
-  if (!s.ok()) return s;
+  in->offsets.clear();
+  return in->npy ? CheckNpyInputs(specs, shape, dtype_arg, in, &in->offsets)
+                 : CheckBinInputs(specs, shape, dtype_arg, in, &in->offsets);
+}
+
+Status ReadInputData(const std::vector<InputSpec>& specs, Inputs* in) {
+  Status s;
   in->data.resize(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
     const uint64_t elements = specs[i].matrix ? in->rows * in->cols : in->cols;
-    s = ReadBytes(specs[i].path, offsets[i], elements * SizeOf(in->dtype), &in->data[i]);
+    s = ReadBytes(specs[i].path, in->offsets[i], elements * SizeOf(in->dtype), &in->data[i]);
     if (!s.ok()) return s;
   }
   return Status::Ok();

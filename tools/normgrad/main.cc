@@ -108,8 +108,8 @@ int main(int argc, char** argv) {
                   ".npy or .bin files");
   backward_cmd->footer(
       "Writes DIR/dx.npy (the shape of x), DIR/pd_gamma.npy and DIR/pd_beta.npy ([H]) (.bin for "
-      ".bin inputs) in the input's dtype; the outputs replace old ones as a set, all or nothing. Each row's mean and "
-      "population variance are computed from x; rstd = 1/sqrt(variance + eps). Order: blocked "
+      ".bin inputs) in the input's dtype; the outputs replace old ones as a set, all or "
+      "nothing. Each row's mean and population variance are computed from x; rstd = 1/sqrt(variance + eps). Order: blocked "
       "(default) sums pd_gamma/pd_beta in fixed 256-row blocks combined by a pairwise tree; "
       "sequential adds the rows one after another (one thread). Any H.");
   backward_cmd->add_option("--x", backward.x, "x: .npy, or raw little-endian .bin")->required();

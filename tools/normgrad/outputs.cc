@@ -47,8 +47,9 @@ class Folder {
   int fd() const { return fd_; }
   std::string Path(const std::string& name) const { return path_ + "/" + name; }
   Status Sync() const {
-    if (fsync(fd_) != 0 && errno != EINVAL) return Status::Error(SystemError("cannot sync " + path_));
-    return Status::Ok();
+    // EINVAL: a file system that cannot sync directories.
+    if (fsync(fd_) == 0 || errno == EINVAL) return Status::Ok();
+    return Status::Error(SystemError("cannot sync " + path_));
   }
 
  private:
@@ -334,7 +335,9 @@ Status WriteJournal(const Folder& folder, const std::vector<Entry>& entries,
     return Status::Error(SystemError("cannot create " + folder.Path(kJournal)));
   }
   temp->clear();
-  return folder.Sync();
+  s = folder.Sync();
+  if (!s.ok()) unlinkat(folder.fd(), kJournal, 0);  // not committed after all
+  return s;
 }
 
 }  // namespace

@@ -35,10 +35,12 @@ Status CheckAligned(DType dtype, uint64_t cols) {
 }  // namespace
 
 int RunRun(const RunOptions& o) {
+  const std::vector<InputSpec> specs = {{"dy", o.dy, true}, {"res", o.res, true}};
   Inputs in;
-  Status s = ReadInputs({{"dy", o.dy, true}, {"res", o.res, true}}, o.shape, o.dtype, &in);
+  Status s = CheckInputs(specs, o.shape, o.dtype, &in);
   if (s.ok()) s = CheckAligned(in.dtype, in.cols);
   if (s.ok()) s = CheckOutputDirectory(o.out);
+  if (s.ok()) s = ReadInputData(specs, &in);
   if (!s.ok()) return Fail(kCommand, s.message());
 
   const size_t output_bytes = in.cols * SizeOf(in.dtype);
