@@ -1221,7 +1221,7 @@ class OutputSetTest(CliTestCase):
 
 
 class KillTest(CliTestCase):
-    """SIGKILL at random moments while `backward` writes a 128 MiB dx: the
+    """SIGKILL at random moments while `forward` writes a 128 MiB y: the
     folder never holds a mix of old and new outputs without the journal that
     marks it incomplete, and the next run finishes or undoes the set."""
 
@@ -1231,20 +1231,29 @@ class KillTest(CliTestCase):
     def test_sigkill_never_leaves_a_mixed_set_that_looks_complete(self):
         print("seed", self.SEED)
         rng = np.random.default_rng(self.SEED)
-        a = self.save("a.npy", rng.standard_normal((4096, 8192)).astype(np.float32))
-        b = self.save("b.npy", rng.standard_normal((4096, 8192)).astype(np.float32))
+        xs = [self.save(n, rng.standard_normal((4096, 8192)).astype(np.float32))
+              for n in ("a.npy", "b.npy")]
         g = self.save("g.npy", rng.standard_normal(8192).astype(np.float32))
         folder = self.path("out")
-        names = ["dx.npy", "pd_gamma.npy", "pd_beta.npy"]
+        names = ["y.npy", "mean.npy", "variance.npy"]
         journal = os.path.join(folder, ".normgrad-journal")
 
-        def args(i):  # two input sets, with different dx, pd_gamma and pd_beta
-            x, dy = (a, b) if i % 2 == 0 else (b, a)
-            return [BINARY, "backward", "--x", x, "--dy", dy, "--gamma", g, "--out", folder]
+        def args(i):  # two input sets: every output differs between them
+            return [BINARY, "forward", "--x", xs[i % 2], "--gamma", g, "--beta", g,
+                    "--out", folder]
 
-        def outputs():
-            return tuple(hashlib.sha1(open(os.path.join(folder, n), "rb").read()).digest()
-                         for n in names)
+        def outputs(whole=False):
+            # A file is replaced by a rename, whole, so its first and last
+            # MiB tell which run wrote it; the last check reads all of it.
+            digests = []
+            for name in names:
+                with open(os.path.join(folder, name), "rb") as f:
+                    data = f.read() if whole else f.read(1 << 20)
+                    if not whole and f.seek(0, os.SEEK_END) > 2 << 20:
+                        f.seek(-(1 << 20), os.SEEK_END)
+                        data += f.read()
+                digests.append(hashlib.sha1(data).digest())
+            return tuple(digests)
 
         def start(i):  # runs with inputs i; returns when the writing has begun
             there = set(os.listdir(folder))  # outputs, and leftovers of a kill
@@ -1255,14 +1264,14 @@ class KillTest(CliTestCase):
 
         # The two complete sets, and how long the writing lasts.
         os.mkdir(folder)
-        sets = []
-        writing = []
+        sets, whole_sets, writing = [], [], []
         for i in range(2):
             process = start(i)
             begun = time.monotonic()
             self.assertEqual(process.wait(timeout=TIMEOUT_S), 0)
             writing.append(time.monotonic() - begun)
             sets.append(outputs())
+            whole_sets.append(outputs(whole=True))
         self.assertNotEqual(sets[0], sets[1])
         longest = max(writing)
 
@@ -1285,7 +1294,7 @@ class KillTest(CliTestCase):
         # The next run cleans up and writes its own set.
         subprocess.run(args(0), check=True, stdout=subprocess.DEVNULL, timeout=TIMEOUT_S)
         self.assertEqual(sorted(os.listdir(folder)), sorted(names))
-        self.assertEqual(outputs(), sets[0])
+        self.assertEqual(outputs(whole=True), whole_sets[0])
 
 
 class MemoryTest(CliTestCase):
