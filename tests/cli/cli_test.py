@@ -2,25 +2,29 @@
 """tests/cli/cli_test.py — end-to-end tests of the normgrad command line.
 
 Runs the normgrad binary on inputs written with numpy and checks exit codes,
-messages and output files. The oracles are written here from the spec, not
-taken from src/: the sequential order is spec §3 transcribed with numpy
-float32 arrays (one rounded multiply, one rounded add per row), so it must
-match bit for bit; the blocked order is checked against float64 sums within
-the bound of docs/numerics.md.
+messages and output files. The oracles are written here, not taken from
+src/: the sequential order (docs/numerics.md, "The sequential order") is
+transcribed with numpy float32 arrays (one rounded multiply, one rounded add
+per row), so it must match bit for bit; the blocked order is checked against
+float64 sums within the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
 GROUP is example, run, errors, tiling, fuzz, demo, backward, forward,
-layer_norm_errors or bench. To add a case, add a method to the group's class; an
-error case is one row of ERROR_CASES (LAYER_NORM_ERRORS for backward and
-forward).
+layer_norm_errors, bench, outputs, kill or memory. To add a case, add a
+method to the group's class; an error case is one row of ERROR_CASES
+(LAYER_NORM_ERRORS for backward and forward).
 """
 
+import hashlib
 import json
 import math
 import os
+import resource
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import numpy as np
@@ -62,8 +66,9 @@ def narrow(acc, dtype):
 
 
 def sequential_oracle(dy, res, dtype):
-    """Spec §3: per column, acc = (...((0 + p0) + p1) + ...) in float32, with
-    p = fl(dy·res) for gamma and p = dy for beta; then narrowed."""
+    """The device's order: per column, acc = (...((0 + p0) + p1) + ...) in
+    float32, with p = fl(dy·res) for gamma and p = dy for beta; then
+    narrowed."""
     h = dy.shape[-1]
     dy32 = widen(dy, dtype).reshape(-1, h)
     res32 = widen(res, dtype).reshape(-1, h)
@@ -152,8 +157,9 @@ class CliTestCase(unittest.TestCase):
 
 
 class ExampleTest(CliTestCase):
-    # Spec §1: dy = resForGamma = 0..63 in [1,8,8]: pdGamma[h] = Σ_r (8r+h)^2,
-    # pdBeta[h] = Σ_r (8r+h) = 224 + 8h; e.g. pdGamma[0] = 64·(0+1+4+…+49) = 8960.
+    # The documented example: dy = resForGamma = 0..63 in [1,8,8]:
+    # pdGamma[h] = Σ_r (8r+h)^2, pdBeta[h] = Σ_r (8r+h) = 224 + 8h; e.g.
+    # pdGamma[0] = 64·(0+1+4+…+49) = 8960.
     GAMMA = "8960 9416 9888 10376 10880 11400 11936 12488"
     BETA = "224 232 240 248 256 264 272 280"
 
@@ -256,8 +262,10 @@ class RunTest(CliTestCase):
         # ctest forces each kernel ISA in turn with NORMGRAD_IMPL (cli.run:<isa>).
         isa = os.environ.get("NORMGRAD_IMPL", r"\w+")
         self.assertRegex(out, r"impl       sequential:%s, \d+ threads?" % isa)
-        self.assertRegex(out, r"time       [0-9.]+ ms")
-        self.assertRegex(out, r"bandwidth  [0-9.]+ GB/s")
+        self.assertNotIn("\n  time ", out)  # only with --time
+        _, _, _, _, result = self.run_case((2, 8, 64), "half", extra=["--time"])
+        self.assertRegex(result.stdout, r"time       [0-9.]+ ms \(median of 3 runs\)")
+        self.assertRegex(result.stdout, r"bandwidth  [0-9.]+ GB/s")
 
     def test_bin_inputs_give_bin_outputs(self):
         for dtype, np_type in (("float", np.float32), ("half", np.float16),
@@ -444,7 +452,7 @@ class ErrorTest(CliTestCase):
                 with open(sentinel) as f:
                     self.assertEqual(f.read(), "old")
                 for f in os.listdir(self.dir):
-                    self.assertNotIn(".tmp.", f)
+                    self.assertFalse(f.startswith(".normgrad-"), msg=f)
 
     def test_input_errors_name_the_command(self):
         result = npy_pair(shape=(2, 4, 12))(self)
@@ -466,6 +474,7 @@ class ErrorTest(CliTestCase):
             self.assert_ok(result)
             self.assertIn("Usage", result.stdout)
         self.assertIn("--dy", run(["run", "--help"]).stdout)
+        self.assertIn("--time", run(["run", "--help"]).stdout)
         self.assertIn("--json", run(["tiling", "--help"]).stdout)
         result = run(["--version"])
         self.assert_ok(result)
@@ -586,8 +595,8 @@ class TilingTest(CliTestCase):
         return data
 
     def test_layernorm_grad_worked_example(self):
-        # Spec §6: [2,32,16] float, 6144 bytes (its min; max 6·1024·4): 16
-        # rows a chunk, 4 chunks; 1/16 and 1/8 as float bits.
+        # The worked example: [2,32,16] float, 6144 bytes (its min; max
+        # 6·1024·4): 16 rows a chunk, 4 chunks; 1/16 and 1/8 as float bits.
         data = self.op_tiling("layernorm-grad", self.LNG_FIELDS, "--shape", "2,32,16",
                               "--dtype", "float", "--tmp", "6144")
         self.assertEqual((data["minValue"], data["maxValue"]), (6144, 24576))
@@ -921,8 +930,17 @@ class BackwardTest(LayerNormCase):
         self.assertIn("order      blocked", out)  # the default
         isa = os.environ.get("NORMGRAD_IMPL", r"\w+")
         self.assertRegex(out, r"impl       blocked:%s, \d+ threads?" % isa)
-        self.assertRegex(out, r"time       [0-9.]+ ms")
+        self.assertNotIn("\n  time ", out)  # only with --time
         self.assertIn("dx.npy", out)
+        for command in ("backward", "forward"):
+            args = [command, "--x", self.path("x.npy"), "--gamma", self.path("gamma.npy"),
+                    "--out", self.path("out"), "--time"]
+            args += ["--dy", self.path("dy.npy")] if command == "backward" else [
+                "--beta", self.path("gamma.npy")]
+            result = run(args)
+            self.assert_ok(result)
+            self.assertRegex(result.stdout, r"time       [0-9.]+ ms \(.*median of 3 runs\)")
+            self.assertRegex(result.stdout, r"bandwidth  [0-9.]+ GB/s")
 
 
 class ForwardTest(LayerNormCase):
@@ -1064,12 +1082,247 @@ class LayerNormErrorTest(CliTestCase):
                     self.assertEqual(f.read(), "old")
 
     def test_help(self):
-        for command, options in (("backward", ["--x", "--dy", "--gamma", "--order", "--eps"]),
-                                 ("forward", ["--x", "--gamma", "--beta", "--eps"])):
+        for command, options in (("backward", ["--x", "--dy", "--gamma", "--order", "--eps",
+                                               "--time"]),
+                                 ("forward", ["--x", "--gamma", "--beta", "--eps", "--time"])):
             result = run([command, "--help"])
             self.assert_ok(result)
             for option in options:
                 self.assertIn(option, result.stdout)
+
+
+# ---------------------------------------------------------------------------
+# Output sets: a command's outputs replace the old ones all together or not
+# at all, never through a link; interrupted writes are cleaned up by the
+# next command writing into the folder (tools/normgrad/outputs.h).
+
+OUTPUT_NAMES = {"run": ("pd_gamma", "pd_beta"), "backward": ("dx", "pd_gamma", "pd_beta"),
+                "forward": ("y", "mean", "variance")}
+
+
+def folder_state(folder):
+    """Every entry of `folder`: name -> its bytes, 'dir' or 'link -> target'."""
+    state = {}
+    for name in os.listdir(folder):
+        path = os.path.join(folder, name)
+        if os.path.islink(path):
+            state[name] = "link -> " + os.readlink(path)
+        elif os.path.isdir(path):
+            state[name] = "dir"
+        else:
+            with open(path, "rb") as f:
+                state[name] = f.read()
+    return state
+
+
+class OutputSetTest(CliTestCase):
+    def command(self, command, seed, out="out"):
+        """The arguments of `command` on small inputs of `seed` (seeds give
+        different outputs), writing to `out`."""
+        rng = np.random.default_rng(seed)
+        a, b = (rng.standard_normal((4, 3, 32)).astype(np.float32) for _ in range(2))
+        v, w = (rng.standard_normal(32).astype(np.float32) for _ in range(2))
+        tag = str(seed)
+        inputs = {"run": [("--dy", a), ("--res", b)],
+                  "backward": [("--x", a), ("--dy", b), ("--gamma", v)],
+                  "forward": [("--x", a), ("--gamma", v), ("--beta", w)]}[command]
+        args = [command, "--out", self.path(out)]
+        for option, array in inputs:
+            args += [option, self.save(option[2:] + tag + ".npy", array)]
+        return args
+
+    def test_a_directory_in_place_of_any_output_changes_nothing(self):
+        for command, names in OUTPUT_NAMES.items():
+            for blocked in names:
+                with self.subTest(command=command, directory=blocked):
+                    out = "out_%s_%s" % (command, blocked)
+                    self.assert_ok(run(self.command(command, 1, out)))
+                    folder = self.path(out)
+                    os.remove(os.path.join(folder, blocked + ".npy"))
+                    os.mkdir(os.path.join(folder, blocked + ".npy"))
+                    before = folder_state(folder)
+                    result = run(self.command(command, 2, out))
+                    self.assertEqual(result.returncode, 1, msg=result.stderr)
+                    self.assertEqual(folder_state(folder), before)
+                    self.assertIn(blocked + ".npy: it is a directory", result.stderr)
+
+    def test_a_link_as_an_output_is_refused_and_not_followed(self):
+        victim = self.write("victim", b"not yours")
+        for command, names in OUTPUT_NAMES.items():
+            for linked in names:
+                with self.subTest(command=command, link=linked):
+                    out = "out_%s_%s" % (command, linked)
+                    self.assert_ok(run(self.command(command, 1, out)))
+                    folder = self.path(out)
+                    os.remove(os.path.join(folder, linked + ".npy"))
+                    os.symlink(victim, os.path.join(folder, linked + ".npy"))
+                    before = folder_state(folder)
+                    result = run(self.command(command, 2, out))
+                    with open(victim, "rb") as f:
+                        self.assertEqual(f.read(), b"not yours")
+                    self.assertEqual(folder_state(folder), before)
+                    self.assertEqual(result.returncode, 1, msg=result.stderr)
+                    self.assertIn(linked + ".npy: it is a symbolic link", result.stderr)
+
+    def test_links_at_predictable_temporary_names_are_not_followed(self):
+        # Links at `<output>.tmp.<pid>` for the next few thousand process ids:
+        # a writer that opens a predictable name would write into the victim.
+        victim = self.write("victim", b"not yours")
+        folder = self.path("out")
+        os.mkdir(folder)
+        first = os.getpid()
+        for command, names in OUTPUT_NAMES.items():
+            for name in names:
+                for pid in range(first, first + 3000):
+                    link = os.path.join(folder, "%s.npy.tmp.%d" % (name, pid))
+                    if not os.path.lexists(link):
+                        os.symlink(victim, link)
+        for command in OUTPUT_NAMES:
+            with self.subTest(command=command):
+                self.assert_ok(run(self.command(command, 1)))
+                with open(victim, "rb") as f:
+                    self.assertEqual(f.read(), b"not yours")
+                for name in OUTPUT_NAMES[command]:
+                    path = os.path.join(folder, name + ".npy")
+                    self.assertFalse(os.path.islink(path))
+                    np.load(path)
+
+    def test_sigint_and_sigterm_remove_the_temporaries(self):
+        # Big enough that writing dx takes a while; the signal comes as soon
+        # as the first new file appears in the folder.
+        print("seed 21")
+        rng = np.random.default_rng(21)
+        x, dy = (self.save(n, rng.standard_normal((2048, 8192)).astype(np.float32))
+                 for n in ("x.npy", "dy.npy"))
+        g = self.save("g.npy", rng.standard_normal(8192).astype(np.float32))
+        folder = self.path("out")
+        args = [BINARY, "backward", "--x", x, "--gamma", g, "--out", folder]
+        subprocess.run(args + ["--dy", x], check=True, capture_output=True, timeout=TIMEOUT_S)
+        old = folder_state(folder)
+        caught_writing = 0
+        for sig in (signal.SIGINT, signal.SIGTERM) * 3:
+            with self.subTest(signal=sig):
+                process = subprocess.Popen(args + ["--dy", dy], stdout=subprocess.DEVNULL)
+                while process.poll() is None and set(os.listdir(folder)) == set(old):
+                    time.sleep(0.0005)
+                process.send_signal(sig)
+                process.wait(timeout=TIMEOUT_S)
+                after = folder_state(folder)
+                self.assertEqual(sorted(after), sorted(old))  # no temporaries left
+                if after == old:  # interrupted before the set was complete
+                    self.assertEqual(process.returncode, -sig)
+                    caught_writing += 1
+                else:  # the new set was complete; all its files are new
+                    self.assertIn(process.returncode, (0, -sig))
+                    self.assertTrue(all(after[n] != old[n] for n in old))
+                    subprocess.run(args + ["--dy", x], check=True, capture_output=True,
+                                   timeout=TIMEOUT_S)
+        self.assertGreater(caught_writing, 0)
+
+
+class KillTest(CliTestCase):
+    """SIGKILL at random moments while `forward` writes a 128 MiB y: the
+    folder never holds a mix of old and new outputs without the journal that
+    marks it incomplete, and the next run finishes or undoes the set."""
+
+    KILLS = 30
+    SEED = 2026
+
+    def test_sigkill_never_leaves_a_mixed_set_that_looks_complete(self):
+        print("seed", self.SEED)
+        rng = np.random.default_rng(self.SEED)
+        xs = [self.save(n, rng.standard_normal((4096, 8192)).astype(np.float32))
+              for n in ("a.npy", "b.npy")]
+        g = self.save("g.npy", rng.standard_normal(8192).astype(np.float32))
+        folder = self.path("out")
+        names = ["y.npy", "mean.npy", "variance.npy"]
+        journal = os.path.join(folder, ".normgrad-journal")
+
+        def args(i):  # two input sets: every output differs between them
+            return [BINARY, "forward", "--x", xs[i % 2], "--gamma", g, "--beta", g,
+                    "--out", folder]
+
+        def outputs(whole=False):
+            # A file is replaced by a rename, whole, so its first and last
+            # MiB tell which run wrote it; the last check reads all of it.
+            digests = []
+            for name in names:
+                with open(os.path.join(folder, name), "rb") as f:
+                    data = f.read() if whole else f.read(1 << 20)
+                    if not whole and f.seek(0, os.SEEK_END) > 2 << 20:
+                        f.seek(-(1 << 20), os.SEEK_END)
+                        data += f.read()
+                digests.append(hashlib.sha1(data).digest())
+            return tuple(digests)
+
+        def start(i):  # runs with inputs i; returns when the writing has begun
+            there = set(os.listdir(folder))  # outputs, and leftovers of a kill
+            process = subprocess.Popen(args(i), stdout=subprocess.DEVNULL)
+            while process.poll() is None and set(os.listdir(folder)) <= there:
+                time.sleep(0.0005)
+            return process
+
+        # The two complete sets, and how long the writing lasts.
+        os.mkdir(folder)
+        sets, whole_sets, writing = [], [], []
+        for i in range(2):
+            process = start(i)
+            begun = time.monotonic()
+            self.assertEqual(process.wait(timeout=TIMEOUT_S), 0)
+            writing.append(time.monotonic() - begun)
+            sets.append(outputs())
+            whole_sets.append(outputs(whole=True))
+        self.assertNotEqual(sets[0], sets[1])
+        longest = max(writing)
+
+        journals = 0
+        for i in range(self.KILLS):
+            process = start(i)
+            if i % 4 == 3:  # at the commit, as soon as the journal is there
+                while process.poll() is None and not os.path.exists(journal):
+                    time.sleep(0.0001)
+            else:
+                time.sleep(rng.uniform(0, longest))
+            process.kill()
+            process.wait(timeout=TIMEOUT_S)
+            if os.path.exists(journal):
+                journals += 1  # marked incomplete: the next run finishes it
+                continue
+            self.assertIn(outputs(), sets, msg="kill %d left a mixed set" % i)
+        print("%d kills, %d left a journal" % (self.KILLS, journals))
+
+        # The next run cleans up and writes its own set.
+        subprocess.run(args(0), check=True, stdout=subprocess.DEVNULL, timeout=TIMEOUT_S)
+        self.assertEqual(sorted(os.listdir(folder)), sorted(names))
+        self.assertEqual(outputs(whole=True), whole_sets[0])
+
+
+class MemoryTest(CliTestCase):
+    """Out of memory under an address-space limit: exit 1 and a message that
+    names what could not be allocated and its size, never an abort. (Not
+    registered in sanitizer builds, whose shadow memory needs far more
+    address space.)"""
+
+    def test_every_command_reports_running_out_of_memory(self):
+        rng = np.random.default_rng(3)
+        print("seed 3")
+        x = self.save("x.npy", rng.standard_normal((4096, 4096)).astype(np.float32))
+        g = self.save("g.npy", rng.standard_normal(4096).astype(np.float32))
+        cases = [(["backward", "--x", x, "--dy", x, "--gamma", g], 200000),
+                 (["forward", "--x", x, "--gamma", g, "--beta", g], 120000),
+                 (["run", "--dy", x, "--res", x], 120000)]
+        for args, kib in cases:
+            with self.subTest(command=args[0], limit_kib=kib):
+                def limit(kib=kib):
+                    resource.setrlimit(resource.RLIMIT_AS, (kib * 1024, kib * 1024))
+                result = subprocess.run([BINARY] + args + ["--out", self.path("out")],
+                                        capture_output=True, text=True, timeout=TIMEOUT_S,
+                                        preexec_fn=limit)
+                self.assertEqual(result.returncode, 1, msg=result.stderr)
+                self.assertRegex(result.stderr, r"^normgrad %s: not enough memory (for|to "
+                                 r"read) .*\b67108864 bytes" % args[0])
+                self.assertNotIn("terminate", result.stderr)
+                self.assertFalse(os.path.exists(self.path("out")))
 
 
 # ---------------------------------------------------------------------------
@@ -1176,7 +1429,8 @@ class BenchTest(CliTestCase):
 
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
-          "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest}
+          "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
+          "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

@@ -1,12 +1,14 @@
 // tests/cli/npy_test.cc — unit tests of the command line's file I/O and
-// argument checks (tools/normgrad/npy.h, dims.h): .npy headers as numpy
-// writes them (literal bytes below), every malformed-header error, random
-// bytes, raw reads, and all-or-nothing output writes.
+// argument checks (tools/normgrad/npy.h, outputs.h, dims.h): .npy headers as
+// numpy writes them (literal bytes below), every malformed-header error,
+// random bytes, raw reads, and all-or-nothing output sets with the recovery
+// of interrupted ones.
 //
 // To extend: add a header to kMalformed with the words its error must
 // contain, or a literal numpy header to the parsing tests.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,6 +21,7 @@
 
 #include "dims.h"
 #include "npy.h"
+#include "outputs.h"
 
 namespace normgrad::cli {
 namespace {
@@ -251,33 +254,91 @@ TEST_F(FileTest, TruncatedHeaderMissingFileAndDirectory) {
 TEST_F(FileTest, WritesAllFilesAndReplacesOldOnes) {
   Write("g.npy", "old");
   const std::string a = "0123", b = "45";
-  ASSERT_TRUE(WriteFilesAtomically({{(dir_ / "g.npy").string(), "head", a.data(), a.size()},
-                                    {(dir_ / "b.bin").string(), "", b.data(), b.size()}})
+  ASSERT_TRUE(WriteOutputSet(dir_.string(), {{"g.npy", "head", a.data(), a.size()},
+                                             {"b.bin", "", b.data(), b.size()}})
                   .ok());
   EXPECT_EQ(Contents((dir_ / "g.npy").string()), "head0123");
   EXPECT_EQ(Contents((dir_ / "b.bin").string()), "45");
   EXPECT_EQ(Listing(), std::vector<std::string>({"b.bin", "g.npy"}));
 }
 
-TEST_F(FileTest, AFailedWriteLeavesNothingBehind) {
+TEST_F(FileTest, ADirectoryOrLinkAtADestinationChangesNothing) {
   Write("g.npy", "old");
+  fs::create_directories(dir_ / "b.npy");
+  fs::create_symlink(dir_ / "g.npy", dir_ / "c.npy");
   const std::string a = "0123";
-  const Status s =
-      WriteFilesAtomically({{(dir_ / "g.npy").string(), "", a.data(), a.size()},
-                            {(dir_ / "no_such_dir" / "b.npy").string(), "", a.data(), 4}});
+  Status s = WriteOutputSet(dir_.string(), {{"g.npy", "", a.data(), a.size()},
+                                            {"b.npy", "", a.data(), a.size()}});
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("cannot create"), std::string::npos) << s.message();
+  EXPECT_NE(s.message().find("b.npy: it is a directory"), std::string::npos) << s.message();
+  s = WriteOutputSet(dir_.string(), {{"g.npy", "", a.data(), a.size()},
+                                     {"c.npy", "", a.data(), a.size()}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("c.npy: it is a symbolic link"), std::string::npos) << s.message();
   EXPECT_EQ(Contents((dir_ / "g.npy").string()), "old");
-  EXPECT_EQ(Listing(), std::vector<std::string>({"g.npy"}));  // no temporary left
+  EXPECT_EQ(Listing(), std::vector<std::string>({"b.npy", "c.npy", "g.npy"}));
 }
 
-TEST_F(FileTest, AFailedRenameLeavesNoTemporary) {
-  fs::create_directories(dir_ / "b.npy");  // a directory where the output goes
-  const std::string a = "0123";
-  const Status s = WriteFilesAtomically({{(dir_ / "b.npy").string(), "", a.data(), 4}});
+// An interrupted set as a killed writer leaves it: old files a and b, each
+// hard-linked to a backup; new files in temporaries; the journal naming
+// them; `replaced` of the new files already renamed into place.
+class InterruptedSetTest : public FileTest {
+ protected:
+  void Interrupt(size_t replaced, bool lose_new_b) {
+    Write("a.npy", "old a");
+    Write("b.npy", "old b");
+    std::string journal = "normgrad output set 1\n";
+    const char* names[] = {"a.npy", "b.npy"};
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string name = names[i];
+      const std::string temp = ".normgrad-" + name + ".Abc123";
+      const std::string backup = ".normgrad-" + name + ".old.Xyz789";
+      Write(temp, "new " + name.substr(0, 1));
+      fs::create_hard_link(dir_ / name, dir_ / backup);
+      journal += name + "\t" + temp + "\t" + std::to_string(Inode(temp)) + "\t" + backup + "\n";
+      if (i < replaced) fs::rename(dir_ / temp, dir_ / name);
+    }
+    if (lose_new_b) fs::remove(dir_ / ".normgrad-b.npy.Abc123");
+    Write(".normgrad-journal", journal);
+    Write(".normgrad-c.npy.Qrs456", "a leftover of another write");
+  }
+  uint64_t Inode(const std::string& name) {
+    struct stat st {};
+    EXPECT_EQ(stat((dir_ / name).c_str(), &st), 0);
+    return st.st_ino;
+  }
+};
+
+TEST_F(InterruptedSetTest, ACommittedSetIsFinished) {
+  for (size_t replaced : {0, 1, 2}) {
+    Interrupt(replaced, false);
+    ASSERT_TRUE(RecoverOutputFolder(dir_.string()).ok()) << replaced;
+    EXPECT_EQ(Contents((dir_ / "a.npy").string()), "new a");
+    EXPECT_EQ(Contents((dir_ / "b.npy").string()), "new b");
+    EXPECT_EQ(Listing(), std::vector<std::string>({"a.npy", "b.npy"}));
+  }
+}
+
+TEST_F(InterruptedSetTest, ASetThatCannotBeFinishedIsRolledBack) {
+  Interrupt(1, true);  // a replaced, b's new file gone
+  ASSERT_TRUE(RecoverOutputFolder(dir_.string()).ok());
+  EXPECT_EQ(Contents((dir_ / "a.npy").string()), "old a");
+  EXPECT_EQ(Contents((dir_ / "b.npy").string()), "old b");
+  EXPECT_EQ(Listing(), std::vector<std::string>({"a.npy", "b.npy"}));
+}
+
+TEST_F(InterruptedSetTest, TheNextWriteRecoversFirstAndAStrangeJournalStopsIt) {
+  Interrupt(1, false);
+  const std::string c = "c";
+  ASSERT_TRUE(WriteOutputSet(dir_.string(), {{"c.npy", "", c.data(), 1}}).ok());
+  EXPECT_EQ(Contents((dir_ / "b.npy").string()), "new b");
+  EXPECT_EQ(Listing(), std::vector<std::string>({"a.npy", "b.npy", "c.npy"}));
+  Write(".normgrad-journal", "not a journal\n");
+  const Status s = WriteOutputSet(dir_.string(), {{"c.npy", "", c.data(), 1}});
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.message().find("cannot rename"), std::string::npos) << s.message();
-  EXPECT_EQ(Listing(), std::vector<std::string>({"b.npy"}));
+  EXPECT_NE(s.message().find("is not a journal of normgrad's outputs"), std::string::npos)
+      << s.message();
+  EXPECT_EQ(Listing(), std::vector<std::string>({".normgrad-journal", "a.npy", "b.npy", "c.npy"}));
 }
 
 TEST(Dims, IsDimListChecksTheForm) {

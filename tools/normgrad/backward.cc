@@ -4,36 +4,42 @@
 // Ascend C API computes them), then LayerNormBackward gives dx, pd_gamma and
 // pd_beta in one pass, written in the input type.
 //
-// Every input is checked before any output is written; the three outputs
-// are written to temporary files and renamed into place together, so an
-// error leaves no new or partial output file.
+// Every input is checked before any output is written, and the three
+// outputs replace the old ones as a set (outputs.h): an error leaves the
+// output folder as it was.
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "buffers.h"
 #include "commands.h"
-#include "dims.h"
 #include "inputs.h"
 #include "normgrad/layer_norm.h"
+#include "outputs.h"
+#include "report.h"
 
 namespace normgrad::cli {
 namespace {
 
 constexpr const char* kCommand = "backward";
-constexpr int kTimedRuns = 3;
 
 }  // namespace
 
 int RunBackward(const BackwardOptions& o) {
+  const std::vector<InputSpec> specs = {
+      {"x", o.x, true}, {"dy", o.dy, true}, {"gamma", o.gamma, false}};
   Inputs in;
-  Status s = ReadInputs({{"x", o.x, true}, {"dy", o.dy, true}, {"gamma", o.gamma, false}},
-                        o.shape, o.dtype, &in);
+  Status s = CheckInputs(specs, o.shape, o.dtype, &in);
   if (s.ok()) s = CheckOutputDirectory(o.out);
+  if (s.ok()) s = ReadInputData(specs, &in);
   if (!s.ok()) return Fail(kCommand, s.message());
 
   // The rows' statistics, from x.
   const float eps = static_cast<float>(o.eps);
-  std::vector<float> mean(in.rows), variance(in.rows);
+  std::vector<float> mean, variance;
+  s = Allocate("the row means", in.rows, &mean);
+  if (s.ok()) s = Allocate("the row variances", in.rows, &variance);
+  if (!s.ok()) return Fail(kCommand, s.message());
   LayerNormForwardProblem f;
   f.dtype = in.dtype;
   f.rows = in.rows;
@@ -49,8 +55,11 @@ int RunBackward(const BackwardOptions& o) {
   if (!s.ok()) return Fail(kCommand, s.message());
 
   const size_t size = SizeOf(in.dtype);
-  std::vector<unsigned char> dx(in.rows * in.cols * size);
-  std::vector<unsigned char> pd_gamma(in.cols * size), pd_beta(in.cols * size);
+  std::vector<unsigned char> dx, pd_gamma, pd_beta;
+  s = Allocate("dx", in.rows * in.cols * size, &dx);
+  if (s.ok()) s = Allocate("pd_gamma", in.cols * size, &pd_gamma);
+  if (s.ok()) s = Allocate("pd_beta", in.cols * size, &pd_beta);
+  if (!s.ok()) return Fail(kCommand, s.message());
   LayerNormBackwardProblem p;
   p.dtype = in.dtype;
   p.rows = in.rows;
@@ -66,10 +75,8 @@ int RunBackward(const BackwardOptions& o) {
   p.pd_beta = pd_beta.data();
   p.order = o.order == "sequential" ? Order::kSequential : Order::kBlocked;
   p.threads = o.threads;
-  // Timed as the median of a few runs: the first also starts the threads.
-  // The results are the same bits every time.
   double seconds = 0;
-  s = TimeMedian(kTimedRuns, [&] { return LayerNormBackward(p); }, &seconds);
+  s = Compute(o.time, [&] { return LayerNormBackward(p); }, &seconds);
   if (!s.ok()) return Fail(kCommand, s.message());
   const RunInfo info = LastLayerNormRunInfo();
 
@@ -81,7 +88,6 @@ int RunBackward(const BackwardOptions& o) {
                    &paths);
   if (!s.ok()) return Fail(kCommand, s.message());
 
-  const double moved = static_cast<double>((3 * in.rows * in.cols + 3 * in.cols) * size);
   std::printf("normgrad backward: %s, %s, %s\n", o.x.c_str(), o.dy.c_str(), o.gamma.c_str());
   PrintShape(in.shape, in.rows, in.cols);
   std::printf("  dtype      %s\n", DTypeName(in.dtype));
@@ -89,10 +95,11 @@ int RunBackward(const BackwardOptions& o) {
   std::printf("  order      %s\n", OrderName(p.order));
   std::printf("  impl       %s, %d thread%s\n", info.impl.c_str(), info.threads,
               info.threads == 1 ? "" : "s");
-  std::printf("  time       %.3f ms (fused backward, median of %d runs)\n", seconds * 1e3,
-              kTimedRuns);
-  std::printf("  bandwidth  %.1f GB/s (x, dy, gamma read; dx, pd_gamma, pd_beta written)\n",
-              seconds > 0 ? moved / seconds / 1e9 : 0.0);
+  if (o.time) {
+    PrintTime(seconds, "fused backward, ",
+              static_cast<double>((3 * in.rows * in.cols + 3 * in.cols) * size),
+              "x, dy, gamma read; dx, pd_gamma, pd_beta written");
+  }
   std::printf("  wrote      %s, %s, %s\n", paths[0].c_str(), paths[1].c_str(),
               paths[2].c_str());
   return 0;

@@ -33,6 +33,7 @@ struct RunOptions {
   std::string order = "sequential";
   int threads = 0;         ///< 0: the engine's default
   std::string out = ".";   ///< output directory
+  bool time = false;       ///< also time the computation
 };
 int RunRun(const RunOptions& options);
 
@@ -46,6 +47,7 @@ struct BackwardOptions {
   std::string order = "blocked";
   int threads = 0;           ///< 0: the engine's default
   std::string out = ".";     ///< output directory
+  bool time = false;         ///< also time the computation
 };
 int RunBackward(const BackwardOptions& options);
 
@@ -58,6 +60,7 @@ struct ForwardOptions {
   double eps = 1e-5;
   int threads = 0;             ///< 0: the engine's default
   std::string out = ".";       ///< output directory
+  bool time = false;           ///< also time the computation
 };
 int RunForward(const ForwardOptions& options);
 

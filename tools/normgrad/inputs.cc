@@ -1,31 +1,30 @@
-// tools/normgrad/inputs.cc — checking and reading the input files of
-// `normgrad backward` and `normgrad forward` (see inputs.h). The messages
-// follow `normgrad run`'s for the same mistakes.
+// tools/normgrad/inputs.cc — checking and reading the input files of the
+// normgrad commands (see inputs.h).
 #include "inputs.h"
 
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <filesystem>
 #include <limits>
-#include <system_error>
 
 #include "dims.h"
 #include "npy.h"
 
 namespace normgrad::cli {
+namespace {
 
 bool EndsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// The dtype --dtype names ("half", "bfloat16"; anything else is float).
 DType DTypeFromName(const std::string& name) {
   if (name == "half") return DType::kF16;
   if (name == "bfloat16") return DType::kBF16;
   return DType::kF32;
 }
 
+// The dtype of the .npy input `path` with header `h`, given what --dtype
+// says (`dtype_arg`, empty: not given); an error if the file's type is not
+// supported, disagrees with --dtype, or the data is in Fortran order.
 Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& dtype_arg,
                 DType* dtype) {
   const std::string what = path + " has dtype '" + h.descr + "'";
@@ -59,6 +58,9 @@ Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& 
   return Status::Ok();
 }
 
+// The problem --shape (B,S,H, checked by ParseDims) and --dtype describe for
+// .bin inputs: an error when either is missing or the matrix's size in bytes
+// does not fit in 64 bits.
 Status BinProblem(const std::vector<uint64_t>& shape_arg, const std::string& dtype_arg,
                   DType* dtype, uint64_t* rows, uint64_t* cols) {
   if (shape_arg.empty() || dtype_arg.empty()) {
@@ -73,8 +75,6 @@ Status BinProblem(const std::vector<uint64_t>& shape_arg, const std::string& dty
   }
   return Status::Ok();
 }
-
-namespace {
 
 Status CheckNpyInputs(const std::vector<InputSpec>& specs,
                       const std::vector<uint64_t>& shape_arg, const std::string& dtype_arg,
@@ -149,8 +149,8 @@ Status CheckBinInputs(const std::vector<InputSpec>& specs,
 
 }  // namespace
 
-Status ReadInputs(const std::vector<InputSpec>& specs, const std::string& shape_arg,
-                  const std::string& dtype_arg, Inputs* in) {
+Status CheckInputs(const std::vector<InputSpec>& specs, const std::string& shape_arg,
+                   const std::string& dtype_arg, Inputs* in) {
   for (const InputSpec& spec : specs) {
     if (!EndsWith(spec.path, ".npy") && !EndsWith(spec.path, ".bin")) {
       return Status::Error(spec.path + ": unknown file type; inputs are .npy or raw .bin files");
@@ -164,8 +164,9 @@ Status ReadInputs(const std::vector<InputSpec>& specs, const std::string& shape_
         names += (names.empty() ? "" : ", ") + std::string(s.name);
         paths += (paths.empty() ? "" : ", ") + s.path;
       }
-      return Status::Error("mixed inputs (" + paths + "): " + names +
-                           " must all be .npy or all be .bin");
+      const char* rule = specs.size() == 2 ? " must both be .npy or both be .bin"
+                                           : " must all be .npy or all be .bin";
+      return Status::Error("mixed inputs (" + paths + "): " + names + rule);
     }
   }
   std::vector<uint64_t> shape;
@@ -173,71 +174,20 @@ Status ReadInputs(const std::vector<InputSpec>& specs, const std::string& shape_
     Status s = ParseDims(shape_arg, std::numeric_limits<uint64_t>::max(), &shape);
     if (!s.ok()) return Status::Error("--shape: " + s.message());
   }
-  std::vector<uint64_t> offsets;
-  Status s = in->npy ? CheckNpyInputs(specs, shape, dtype_arg, in, &offsets)
-                     : CheckBinInputs(specs, shape, dtype_arg, in, &offsets);
-  if (!s.ok()) return s;
+  in->offsets.clear();
+  return in->npy ? CheckNpyInputs(specs, shape, dtype_arg, in, &in->offsets)
+                 : CheckBinInputs(specs, shape, dtype_arg, in, &in->offsets);
+}
+
+Status ReadInputData(const std::vector<InputSpec>& specs, Inputs* in) {
+  Status s;
   in->data.resize(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
     const uint64_t elements = specs[i].matrix ? in->rows * in->cols : in->cols;
-    s = ReadBytes(specs[i].path, offsets[i], elements * SizeOf(in->dtype), &in->data[i]);
+    s = ReadBytes(specs[i].path, in->offsets[i], elements * SizeOf(in->dtype), &in->data[i]);
     if (!s.ok()) return s;
   }
   return Status::Ok();
-}
-
-const char* NpyDescr(DType dtype) {
-  switch (dtype) {
-    case DType::kF32: return "<f4";
-    case DType::kF16: return "<f2";
-    case DType::kBF16: return "<u2";
-  }
-  return "";
-}
-
-Status CheckOutputDirectory(const std::string& out) {
-  std::error_code ec;
-  const std::filesystem::path dir(out);
-  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
-    return Status::Error("--out " + out + " exists and is not a directory");
-  }
-  return Status::Ok();
-}
-
-Status TimeMedian(int runs, const std::function<Status()>& run, double* seconds) {
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    Status s = run();
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    if (!s.ok()) return s;
-  }
-  std::sort(times.begin(), times.end());
-  *seconds = times[runs / 2];
-  return Status::Ok();
-}
-
-Status WriteOutputs(const std::string& out, bool npy, DType dtype,
-                    const std::vector<OutputSpec>& outputs, std::vector<std::string>* paths) {
-  const std::filesystem::path out_dir(out);
-  std::error_code ec;
-  std::filesystem::create_directories(out_dir, ec);
-  if (ec) return Status::Error("cannot create --out " + out + ": " + ec.message());
-  const char* extension = npy ? ".npy" : ".bin";
-  std::vector<OutputFile> files;
-  paths->clear();
-  for (const OutputSpec& o : outputs) {
-    paths->push_back((out_dir / (std::string(o.name) + extension)).string());
-    files.push_back({paths->back(), npy ? MakeNpyHeader(NpyDescr(dtype), o.shape) : "",
-                     o.data, o.size});
-  }
-  return WriteFilesAtomically(files);
-}
-
-void PrintShape(const std::vector<uint64_t>& shape, uint64_t rows, uint64_t cols) {
-  std::printf("  shape      %s (rows %llu, H %llu)\n", FormatDims(shape).c_str(),
-              static_cast<unsigned long long>(rows), static_cast<unsigned long long>(cols));
 }
 
 }  // namespace normgrad::cli

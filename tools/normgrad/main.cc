@@ -27,6 +27,9 @@ CLI::Validator DimList(size_t min_rank, size_t max_rank, const std::string& form
       form);
 }
 
+constexpr const char* kTimeHelp =
+    "also time the computation: run it 3 times, print the median time and bandwidth";
+
 CLI::Validator TmpSize() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
@@ -55,7 +58,8 @@ int main(int argc, char** argv) {
       app.add_subcommand("run", "pd_gamma and pd_beta of dy and resForGamma in .npy or .bin files");
   run_cmd->footer(
       "Writes DIR/pd_gamma.npy and DIR/pd_beta.npy (.bin for .bin inputs), shape [H], in the "
-      "input's dtype, replacing old files atomically. .npy inputs: rows = the product of the "
+      "input's dtype; the outputs replace old ones as a set, all or nothing (see the README). "
+      ".npy inputs: rows = the product of the "
       "leading dimensions, H = the last; bfloat16 travels as '<u2' bits with --dtype bfloat16. "
       "H * sizeof(dtype) must be a multiple of 32 bytes (the Ascend C rule).");
   run_cmd->add_option("--dy", run.dy, "dy: .npy, or raw little-endian .bin")->required();
@@ -77,10 +81,11 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024));
   run_cmd->add_option("--out", run.out, "output directory, created if missing")
       ->capture_default_str();
+  run_cmd->add_flag("--time", run.time, kTimeHelp);
 
   // backward and forward: the engine's layer norm on files.
   auto add_layer_norm_inputs = [](CLI::App* cmd, std::string& shape, std::string& dtype,
-                                  double& eps, int& threads, std::string& out) {
+                                  double& eps, int& threads, std::string& out, bool& time) {
     cmd->add_option("--shape", shape, "B,S,H: required for .bin inputs; must agree with .npy "
                     "inputs")
         ->check(DimList(3, 3, "B,S,H"));
@@ -95,6 +100,7 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1, 1024));
     cmd->add_option("--out", out, "output directory, created if missing")
         ->capture_default_str();
+    cmd->add_flag("--time", time, kTimeHelp);
   };
   normgrad::cli::BackwardOptions backward;
   CLI::App* backward_cmd = app.add_subcommand(
@@ -102,8 +108,8 @@ int main(int argc, char** argv) {
                   ".npy or .bin files");
   backward_cmd->footer(
       "Writes DIR/dx.npy (the shape of x), DIR/pd_gamma.npy and DIR/pd_beta.npy ([H]) (.bin for "
-      ".bin inputs) in the input's dtype, replacing old files atomically. Each row's mean and "
-      "population variance are computed from x; rstd = 1/sqrt(variance + eps). Order: blocked "
+      ".bin inputs) in the input's dtype; the outputs replace old ones as a set, all or "
+      "nothing. Each row's mean and population variance are computed from x; rstd = 1/sqrt(variance + eps). Order: blocked "
       "(default) sums pd_gamma/pd_beta in fixed 256-row blocks combined by a pairwise tree; "
       "sequential adds the rows one after another (one thread). Any H.");
   backward_cmd->add_option("--x", backward.x, "x: .npy, or raw little-endian .bin")->required();
@@ -114,7 +120,7 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"sequential", "blocked"}))
       ->capture_default_str();
   add_layer_norm_inputs(backward_cmd, backward.shape, backward.dtype, backward.eps,
-                        backward.threads, backward.out);
+                        backward.threads, backward.out, backward.time);
 
   normgrad::cli::ForwardOptions forward;
   CLI::App* forward_cmd = app.add_subcommand(
@@ -122,13 +128,13 @@ int main(int argc, char** argv) {
                  ".bin files");
   forward_cmd->footer(
       "Writes DIR/y.npy (the shape of x), DIR/mean.npy and DIR/variance.npy (the leading "
-      "dimensions of x) (.bin for .bin inputs) in the input's dtype, replacing old files "
-      "atomically. variance is the population variance (divided by H). Any H.");
+      "dimensions of x) (.bin for .bin inputs) in the input's dtype; the outputs replace old "
+      "ones as a set, all or nothing. variance is the population variance (divided by H). Any H.");
   forward_cmd->add_option("--x", forward.x, "x: .npy, or raw little-endian .bin")->required();
   forward_cmd->add_option("--gamma", forward.gamma, "gamma, [H]")->required();
   forward_cmd->add_option("--beta", forward.beta, "beta, [H]")->required();
   add_layer_norm_inputs(forward_cmd, forward.shape, forward.dtype, forward.eps,
-                        forward.threads, forward.out);
+                        forward.threads, forward.out, forward.time);
 
   normgrad::cli::TilingOptions tiling;
   CLI::App* tiling_cmd = app.add_subcommand(
@@ -207,18 +213,21 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // help and version exit 0
   }
-  if (example_cmd->parsed()) return normgrad::cli::RunExample();
-  if (run_cmd->parsed()) return normgrad::cli::RunRun(run);
-  if (backward_cmd->parsed()) return normgrad::cli::RunBackward(backward);
-  if (forward_cmd->parsed()) return normgrad::cli::RunForward(forward);
-  if (tiling_cmd->parsed()) return normgrad::cli::RunTiling(tiling);
-  if (sample_cmd->parsed()) return normgrad::cli::RunSample(sample);
-  if (bench_cmd->parsed()) {
-    try {
-      return normgrad::cli::RunBench(bench);
-    } catch (const std::bad_alloc&) {
-      return normgrad::cli::Fail("bench", "out of memory for these shapes");
-    }
+  // The commands report the buffers they cannot allocate themselves; this
+  // catches what runs out of memory inside the libraries they call.
+  const CLI::App* command = app.get_subcommands().front();
+  try {
+    if (command == example_cmd) return normgrad::cli::RunExample();
+    if (command == run_cmd) return normgrad::cli::RunRun(run);
+    if (command == backward_cmd) return normgrad::cli::RunBackward(backward);
+    if (command == forward_cmd) return normgrad::cli::RunForward(forward);
+    if (command == tiling_cmd) return normgrad::cli::RunTiling(tiling);
+    if (command == sample_cmd) return normgrad::cli::RunSample(sample);
+    if (command == bench_cmd) return normgrad::cli::RunBench(bench);
+    return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd
+  } catch (const std::bad_alloc&) {
+    return normgrad::cli::Fail(command->get_name().c_str(),
+                               "not enough memory for the working buffers of this problem "
+                               "(an allocation inside the library failed)");
   }
-  return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd
 }

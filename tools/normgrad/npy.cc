@@ -1,8 +1,6 @@
-// tools/normgrad/npy.cc — .npy header parsing and writing, raw reads, and
-// all-or-nothing writes of output files (see npy.h).
+// tools/normgrad/npy.cc — .npy header parsing and writing, and raw reads
+// (see npy.h).
 #include "npy.h"
-
-#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -326,41 +324,6 @@ std::string MakeNpyHeader(std::string_view descr, const std::vector<uint64_t>& s
   header += static_cast<char>(dict.size() & 0xff);
   header += static_cast<char>(dict.size() >> 8);
   return header + dict;
-}
-
-Status WriteFilesAtomically(const std::vector<OutputFile>& files) {
-  std::vector<std::string> temps;
-  auto remove_temps = [&temps] {
-    for (const std::string& t : temps) std::remove(t.c_str());
-  };
-  for (const OutputFile& f : files) {
-    temps.push_back(f.path + ".tmp." + std::to_string(getpid()));
-    std::FILE* out = std::fopen(temps.back().c_str(), "wb");
-    if (out == nullptr) {
-      const std::string message = SystemError("cannot create", temps.back());
-      temps.pop_back();
-      remove_temps();
-      return Status::Error(message);
-    }
-    const bool ok =
-        std::fwrite(f.prefix.data(), 1, f.prefix.size(), out) == f.prefix.size() &&
-        (f.size == 0 || std::fwrite(f.data, 1, f.size, out) == f.size);
-    const bool closed = std::fclose(out) == 0;
-    if (!ok || !closed) {
-      const std::string message = SystemError("cannot write", temps.back());
-      remove_temps();
-      return Status::Error(message);
-    }
-  }
-  for (size_t i = 0; i < files.size(); ++i) {
-    if (std::rename(temps[i].c_str(), files[i].path.c_str()) != 0) {
-      const std::string message = SystemError("cannot rename a temporary file to", files[i].path);
-      temps.erase(temps.begin(), temps.begin() + static_cast<std::ptrdiff_t>(i));
-      remove_temps();
-      return Status::Error(message);
-    }
-  }
-  return Status::Ok();
 }
 
 }  // namespace normgrad::cli

@@ -1,6 +1,6 @@
-// tools/normgrad/npy.h — the file I/O of the normgrad command line: NumPy
-// .npy headers (format versions 1.0, 2.0 and 3.0), raw .bin files, and
-// writing a set of output files atomically (all or nothing).
+// tools/normgrad/npy.h — the NumPy .npy format for the normgrad command
+// line: parsing and writing headers (format versions 1.0, 2.0 and 3.0), and
+// reading raw bytes of .npy and .bin files.
 //
 // The reader is strict and never trusts the file: every length is checked
 // against the file's size before anything is allocated, so a malformed or
@@ -50,20 +50,5 @@ Status RegularFileSize(const std::string& path, uint64_t* size);
 /// at a multiple of 64 bytes (as numpy writes it).
 std::string MakeNpyHeader(std::string_view descr,
                           const std::vector<uint64_t>& shape);
-
-/// One file to write: `prefix` (e.g. an .npy header, or empty) then `size`
-/// bytes from `data`.
-struct OutputFile {
-  std::string path;
-  std::string prefix;
-  const void* data = nullptr;
-  size_t size = 0;
-};
-
-/// Writes every file to a temporary file beside it, and only when all are
-/// complete renames them into place, so a failure leaves no partial or new
-/// file behind (a rename within one directory does not fail once the
-/// temporary exists, short of the target becoming a directory meanwhile).
-Status WriteFilesAtomically(const std::vector<OutputFile>& files);
 
 }  // namespace normgrad::cli
