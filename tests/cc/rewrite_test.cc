@@ -139,7 +139,8 @@ TEST(Rewrite, LineDirectiveEscapesBytesPastAscii) {
 // may hold a quote or a backslash.
 TEST(Rewrite, KernelNameIsAnEscapedLiteral) {
   EXPECT_EQ(Compact(Rewrite("k<'\"', '\\\\'><<<1, 0, s>>>(x);")),
-            Compact("normgrad_ascendc::LaunchKernel(\"k<'\\\"', '\\\\\\\\'>\", 1, 0, s, k<'\"', '\\\\'>, x);"));
+            Compact("normgrad_ascendc::LaunchKernel(\"k<'\\\"', '\\\\\\\\'>\", 1, 0, s, "
+                    "k<'\"', '\\\\'>, x);"));
 }
 
 TEST(Rewrite, LineCountPreservedInAWholeProgram) {

@@ -227,9 +227,10 @@ bool CheckOutputs(const Options& options, std::string* error) {
     for (const std::string& input : inputs) {
       if (!SameFile(output, input)) continue;
       const std::string argument = options.output ? "-o " : "the default output ";
+      const std::string how =
+          output == fs::path(input) ? "" : " (the same file through a link or another path)";
       *error = argument + output.string() + ": writing it would overwrite the input " + input +
-               (output == fs::path(input) ? "" : " (the same file through a link or another path)") +
-               "; the output must not be one of the inputs";
+               how + "; the output must not be one of the inputs";
       return false;
     }
   }

@@ -88,7 +88,9 @@ std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t bloc
     return "a row does not fit the unified buffer";
   }
   Outcome out;
-  if (!RunTimed(dtype, r, h, blocks, dy, res, launches, &out)) return "the sample failed (see above)";
+  if (!RunTimed(dtype, r, h, blocks, dy, res, launches, &out)) {
+    return "the sample failed (see above)";
+  }
   std::copy(out.gamma.begin(), out.gamma.end(), pd_gamma);
   std::copy(out.beta.begin(), out.beta.end(), pd_beta);
   *seconds = 0;
