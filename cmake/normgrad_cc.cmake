@@ -1,13 +1,11 @@
-# normgrad_cc.cmake — normgrad_add_ascendc_executable(), which builds an
-# executable from Ascend C sources the way normgrad-cc does. Included by
-# normgradConfig.cmake (after find_package(normgrad)) and by normgrad's own
-# build (tests).
+# normgrad_cc.cmake — normgrad-cc's launch rewrite as CMake build rules.
+# Included by normgradConfig.cmake (after find_package(normgrad)) and by
+# normgrad's own build (the CLI's operator sample, tests).
 #
 #   normgrad_add_ascendc_executable(<target> SOURCES a.asc b.cpp ... [PROFILE a2|310p|950])
 #
-# Each .asc/.cpp/.cc/.cxx source goes through `normgrad-cc --rewrite-only`
-# (launches `k<<<…>>>(…)` become normgrad_ascendc::LaunchKernel calls, lines
-# kept with #line so errors point at the original file) into
+# builds an executable from Ascend C sources the way normgrad-cc does. Each
+# .asc/.cpp/.cc/.cxx source is rewritten by normgrad_ascendc_rewrite() into
 # ${CMAKE_CURRENT_BINARY_DIR}/<target>.normgrad-cc/, and the rewritten files
 # are compiled as an ordinary C++ executable linking normgrad::ascendc;
 # "..." includes still search the original file's directory. Other sources
@@ -16,7 +14,37 @@
 # calls setenv("NORMGRAD_PROFILE", <key>, 0) at static initialization, so an
 # explicit NORMGRAD_PROFILE at run time still wins. The target is an ordinary
 # executable: add compile options, definitions and libraries as usual.
+#
+#   normgrad_ascendc_rewrite(<source> <output>)
+#
+# is the rule under it: <output> is made from <source> by
+# `normgrad-cc --rewrite-only` (launches `k<<<…>>>(…)` become
+# normgrad_ascendc::LaunchKernel calls, lines kept with #line so errors point
+# at the original file), again whenever the source or the driver changes.
+# Use it to compile a rewritten source into a target of your own, e.g. by
+# #including it.
 include_guard(GLOBAL)
+
+function(normgrad_ascendc_rewrite source output)
+  if(NOT TARGET normgrad::cc)
+    message(FATAL_ERROR "normgrad_ascendc_rewrite(${source}): needs the target normgrad::cc "
+                        "(build normgrad with NORMGRAD_BUILD_TOOLS=ON)")
+  endif()
+  # The driver as a dependency: the real target inside normgrad's build, the
+  # executable file when it is imported.
+  get_target_property(driver normgrad::cc ALIASED_TARGET)
+  if(NOT driver)
+    set(driver $<TARGET_FILE:normgrad::cc>)
+  endif()
+  get_filename_component(source_path ${source} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+  get_filename_component(output_dir ${output} DIRECTORY)
+  file(MAKE_DIRECTORY ${output_dir})
+  add_custom_command(OUTPUT ${output}
+    COMMAND $<TARGET_FILE:normgrad::cc> --rewrite-only ${source_path} -o ${output}
+    DEPENDS ${source_path} ${driver}
+    COMMENT "normgrad-cc: rewriting kernel launches in ${source}"
+    VERBATIM)
+endfunction()
 
 function(normgrad_add_ascendc_executable target)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "PROFILE" "SOURCES")
@@ -29,14 +57,6 @@ function(normgrad_add_ascendc_executable target)
   if(NOT TARGET normgrad::cc OR NOT TARGET normgrad::ascendc)
     message(FATAL_ERROR "normgrad_add_ascendc_executable(${target}): needs the targets normgrad::cc "
                         "and normgrad::ascendc (build normgrad with NORMGRAD_BUILD_TOOLS=ON)")
-  endif()
-  # The driver as a command and as a dependency: the real target inside
-  # normgrad's build, the executable file when it is imported.
-  get_target_property(driver normgrad::cc ALIASED_TARGET)
-  if(driver)
-    set(driver_dependency ${driver})
-  else()
-    set(driver_dependency $<TARGET_FILE:normgrad::cc>)
   endif()
 
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/${target}.normgrad-cc)
@@ -51,14 +71,8 @@ function(normgrad_add_ascendc_executable target)
     file(RELATIVE_PATH relative ${CMAKE_CURRENT_SOURCE_DIR} ${path})
     string(REGEX REPLACE "^(\\.\\./)+" "" relative "${relative}")
     set(rewritten ${out_dir}/${relative}.cpp)
-    get_filename_component(rewritten_dir ${rewritten} DIRECTORY)
-    file(MAKE_DIRECTORY ${rewritten_dir})
+    normgrad_ascendc_rewrite(${path} ${rewritten})
     get_filename_component(source_dir ${path} DIRECTORY)
-    add_custom_command(OUTPUT ${rewritten}
-      COMMAND $<TARGET_FILE:normgrad::cc> --rewrite-only ${path} -o ${rewritten}
-      DEPENDS ${path} ${driver_dependency}
-      COMMENT "normgrad-cc: rewriting kernel launches in ${source}"
-      VERBATIM)
     set_source_files_properties(${rewritten} PROPERTIES COMPILE_OPTIONS "-iquote;${source_dir}")
     list(APPEND sources ${rewritten})
   endforeach()

@@ -120,6 +120,29 @@ TEST(Rewrite, LineDirectiveNamesTheOriginalFile) {
   EXPECT_EQ(result.text, "#line 1 \"dir/a \\\"b\\\"\\\\c.asc\"\nint x;\n");
 }
 
+// A newline or another control byte in the file name would end or corrupt
+// the directive: such bytes become octal escapes (always three digits, so a
+// digit after one stays a digit), `?` is escaped against trigraphs, and every
+// other byte stays as it is.
+TEST(Rewrite, LineDirectiveEscapesEveryByteThatBreaksIt) {
+  const RewriteResult result = RewriteLaunches("int x;\n", "a\nb\r\t\x7f\x01" "7?\?/.asc");
+  EXPECT_EQ(result.text, "#line 1 \"a\\012b\\015\\011\\177\\0017\\?\\?/.asc\"\nint x;\n");
+  EXPECT_EQ(std::count(result.text.begin(), result.text.end(), '\n'), 2);
+}
+
+TEST(Rewrite, LineDirectiveEscapesBytesPastAscii) {
+  const RewriteResult result = RewriteLaunches("int x;\n", "caf\xc3\xa9.asc");
+  EXPECT_EQ(result.text, "#line 1 \"caf\\303\\251.asc\"\nint x;\n");
+}
+
+// The kernel's name is a string literal too: a character template argument
+// may hold a quote or a backslash.
+TEST(Rewrite, KernelNameIsAnEscapedLiteral) {
+  EXPECT_EQ(Compact(Rewrite("k<'\"', '\\\\'><<<1, 0, s>>>(x);")),
+            Compact("normgrad_ascendc::LaunchKernel(\"k<'\\\"', '\\\\\\\\'>\", 1, 0, s, "
+                    "k<'\"', '\\\\'>, x);"));
+}
+
 TEST(Rewrite, LineCountPreservedInAWholeProgram) {
   const std::string source =
       "#include \"kernel_operator.h\"\n"

@@ -1,19 +1,54 @@
 # run_cc.cmake — runs one normgrad-cc command for a ctest test and checks it.
 #   -DCMD=<arguments separated by |>   the command (normgrad-cc and its arguments)
-#   -DEXPECT_RC=0|nonzero              its exit status (default 0)
+#   -DWORK_DIR=<dir>                   its working directory, emptied first (optional)
+#   -DCOPY=<file>|<name>               first copy <file> to WORK_DIR/<name> (optional)
+#   -DSYMLINK=<name>|<target>          first make WORK_DIR/<name> a symbolic link to
+#                                      <target> (optional)
+#   -DHARDLINK=<name>|<file>           first make WORK_DIR/<name> a hard link to
+#                                      WORK_DIR/<file> (optional)
+#   -DEXPECT_RC=0|nonzero|<n>          its exit status (default 0)
 #   -DEXPECT_OUTPUT=<regex>            must match its stdout+stderr (optional)
 #   -DREJECT_OUTPUT=<regex>            must not match it (optional)
 #   -DEXPECT_FILE=<path>               must exist afterwards, not empty (optional)
+#   -DEXPECT_SAME=<path>|<path>        two files that must be equal afterwards (optional)
 #   -DRUN=<path>                       then run this program: it must exit 0 ...
 #   -DRUN_OUTPUT=<regex>               ... and print a match (optional)
 #   -DRUN_ENV=<NAME=VALUE>             ... with this in its environment (optional)
-# Files named by the test live under its own work directory, removed first.
+# Names may hold any character but `|` and `;` (a newline too: tests of odd
+# file names use them).
 string(REPLACE "|" ";" command "${CMD}")
+set(working_directory)
 if(DEFINED WORK_DIR)
   file(REMOVE_RECURSE ${WORK_DIR})
   file(MAKE_DIRECTORY ${WORK_DIR})
+  set(working_directory WORKING_DIRECTORY ${WORK_DIR})
 endif()
-execute_process(COMMAND ${command} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+# `what` (a "<a>|<b>" setting) split into `first` and `second`. A function,
+# not a macro: a macro would read backslashes in the value as escapes.
+function(split_pair what)
+  string(FIND "${what}" "|" bar)
+  string(SUBSTRING "${what}" 0 ${bar} head)
+  math(EXPR bar "${bar} + 1")
+  string(SUBSTRING "${what}" ${bar} -1 tail)
+  set(first "${head}" PARENT_SCOPE)
+  set(second "${tail}" PARENT_SCOPE)
+endfunction()
+if(DEFINED COPY)
+  split_pair("${COPY}")
+  # cp, not file(): CMake's file commands read a backslash in a path as a
+  # directory separator.
+  execute_process(COMMAND cp -- "${first}" "${WORK_DIR}/${second}" COMMAND_ERROR_IS_FATAL ANY)
+endif()
+if(DEFINED SYMLINK)
+  split_pair("${SYMLINK}")
+  file(CREATE_LINK "${second}" "${WORK_DIR}/${first}" SYMBOLIC)
+endif()
+if(DEFINED HARDLINK)
+  split_pair("${HARDLINK}")
+  file(CREATE_LINK "${WORK_DIR}/${second}" "${WORK_DIR}/${first}")
+endif()
+execute_process(COMMAND ${command} ${working_directory}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
 message("$ ${command}\n${out}exit status ${rc}")
 if(NOT DEFINED EXPECT_RC)
   set(EXPECT_RC 0)
@@ -35,6 +70,14 @@ if(DEFINED EXPECT_FILE)
   file(SIZE ${EXPECT_FILE} size)  # fails if it does not exist
   if(size EQUAL 0)
     message(FATAL_ERROR "${EXPECT_FILE} is empty")
+  endif()
+endif()
+if(DEFINED EXPECT_SAME)
+  split_pair("${EXPECT_SAME}")
+  file(SHA256 "${first}" first_hash)
+  file(SHA256 "${second}" second_hash)
+  if(NOT first_hash STREQUAL second_hash)
+    message(FATAL_ERROR "${first} differs from ${second}")
   endif()
 endif()
 if(DEFINED RUN)

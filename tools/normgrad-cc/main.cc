@@ -1,5 +1,5 @@
 // tools/normgrad-cc/main.cc — normgrad-cc, the compiler driver for Ascend C
-// sources on the CPU (issue 3 §3, runtime.md §6):
+// sources on the CPU:
 //
 //   normgrad-cc [options] FILE.asc|FILE.cpp ... [-o OUT]
 //   normgrad-cc --rewrite-only FILE -o OUT.cpp
@@ -17,8 +17,13 @@
 // translation unit calls setenv("NORMGRAD_PROFILE", KEY, 0) in a static
 // initializer, so an explicit NORMGRAD_PROFILE at run time still wins.
 //
-// Exit status: the compiler's (or the linker's); 1 for a bad command line, a
-// missing file or a malformed launch, each with a message on stderr.
+// The output is never one of the inputs: writing it would destroy a source
+// (or an object or library) the user still needs, so such a command line is
+// refused before anything is written.
+//
+// Exit status: the compiler's (or the linker's); 2 for a malformed command
+// line (as the normgrad command line); 1 for a missing or unreadable file or
+// a malformed launch; each with a message on stderr.
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -44,6 +49,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using Command = std::vector<std::string>;
+
+constexpr int kUsageError = 2;  // the exit status for a malformed command line
 
 constexpr const char* kUsage =
     "usage: normgrad-cc [options] FILE.asc|FILE.cpp ... [-o OUT]\n"
@@ -185,6 +192,47 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
   if (options->compile_only && options->output && options->sources.size() > 1) {
     *error = "-o with -c takes a single source file";
     return false;
+  }
+  return true;
+}
+
+// The files this command writes: -o, else a.out, or SOURCE.o for each source
+// with -c.
+std::vector<fs::path> Outputs(const Options& options) {
+  if (options.output) return {*options.output};
+  if (!options.compile_only) return {"a.out"};
+  std::vector<fs::path> outputs;
+  for (const std::string& source : options.sources)
+    outputs.push_back(fs::path(source).stem().string() + ".o");
+  return outputs;
+}
+
+// True if writing `output` would overwrite `input`: the same file by device
+// and inode when both exist (a hard link, or a symbolic link on either side),
+// else the same path once `.`, `..` and symbolic links are resolved.
+bool SameFile(const fs::path& output, const fs::path& input) {
+  std::error_code ec;
+  if (fs::equivalent(output, input, ec)) return true;
+  const fs::path resolved_output = fs::weakly_canonical(output, ec);
+  if (ec) return false;
+  const fs::path resolved_input = fs::weakly_canonical(input, ec);
+  return !ec && resolved_output == resolved_input;
+}
+
+// Checks that no output of the command is one of its inputs.
+bool CheckOutputs(const Options& options, std::string* error) {
+  std::vector<std::string> inputs = options.sources;
+  inputs.insert(inputs.end(), options.link_inputs.begin(), options.link_inputs.end());
+  for (const fs::path& output : Outputs(options)) {
+    for (const std::string& input : inputs) {
+      if (!SameFile(output, input)) continue;
+      const std::string argument = options.output ? "-o " : "the default output ";
+      const std::string how =
+          output == fs::path(input) ? "" : " (the same file through a link or another path)";
+      *error = argument + output.string() + ": writing it would overwrite the input " + input +
+               how + "; the output must not be one of the inputs";
+      return false;
+    }
   }
   return true;
 }
@@ -387,7 +435,7 @@ int Main(int argc, char** argv) {
   std::string error;
   if (!ParseArgs(argc, argv, &options, &help, &error)) {
     std::cerr << "normgrad-cc: error: " << error << '\n';
-    return 1;
+    return kUsageError;
   }
   if (help) {
     std::cout << kUsage;
@@ -398,6 +446,10 @@ int Main(int argc, char** argv) {
       std::cerr << "normgrad-cc: error: " << input << ": no such file\n";
       return 1;
     }
+  }
+  if (!CheckOutputs(options, &error)) {
+    std::cerr << "normgrad-cc: error: " << error << '\n';
+    return kUsageError;
   }
   if (options.rewrite_only)
     return RewriteFile(options.sources.front(), *options.output, options.verbose) ? 0 : 1;

@@ -215,7 +215,7 @@ bool ParseLaunch(std::string_view s, size_t lt, Launch* launch, std::string* err
 }
 
 // The kernel's display name: its spelling with whitespace runs collapsed to
-// one space, escaped for a string literal.
+// one space.
 std::string DisplayName(std::string_view spelling) {
   std::string name;
   bool space = false;
@@ -226,10 +226,34 @@ std::string DisplayName(std::string_view spelling) {
     }
     if (space && !name.empty()) name += ' ';
     space = false;
-    if (c == '"' || c == '\\') name += '\\';
     name += c;
   }
   return name;
+}
+
+// `text` as a C/C++ narrow string literal that stands for exactly its bytes:
+// `"`, `\` and `?` (which could start a trigraph under -std=c++14) escaped
+// with a backslash, every byte outside printable ASCII as a three-digit octal
+// escape (a newline in a file name ends a `#line` directive otherwise; three
+// digits, so a digit after it is not read into the escape). g++ and clang++
+// decode these in `#line` names and print the original bytes in diagnostics.
+std::string StringLiteral(std::string_view text) {
+  std::string literal = "\"";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\' || c == '?') {
+      literal += '\\';
+      literal += c;
+    } else if (byte < 0x20 || byte > 0x7e) {
+      literal += '\\';
+      literal += static_cast<char>('0' + (byte >> 6));
+      literal += static_cast<char>('0' + ((byte >> 3) & 7));
+      literal += static_cast<char>('0' + (byte & 7));
+    } else {
+      literal += c;
+    }
+  }
+  return literal + '"';
 }
 
 // True if `text` holds anything but whitespace and comments.
@@ -246,12 +270,7 @@ RewriteResult RewriteLaunches(std::string_view source, std::string_view line_pat
   RewriteResult result;
   std::string& out = result.text;
   out.reserve(source.size() + source.size() / 8 + 64);
-  out += "#line 1 \"";
-  for (const char c : line_path) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  out += "\"\n";
+  out += "#line 1 " + StringLiteral(line_path) + "\n";
 
   size_t copied = 0;  // source[0, copied) is in `out` already
   size_t i = 0;
@@ -285,9 +304,9 @@ RewriteResult RewriteLaunches(std::string_view source, std::string_view line_pat
     // configuration, the gap between `>>>` and `(`, the kernel, the arguments.
     const auto piece = [&](size_t begin, size_t end) { return source.substr(begin, end - begin); };
     out.append(source.substr(copied, kernel_begin - copied));
-    out += "normgrad_ascendc::LaunchKernel(\"";
-    out += DisplayName(kernel);
-    out += "\", ";
+    out += "normgrad_ascendc::LaunchKernel(";
+    out += StringLiteral(DisplayName(kernel));
+    out += ", ";
     out += piece(kernel_end, i);
     out += piece(launch.config_begin, launch.config_end);
     out += ',';

@@ -1,6 +1,6 @@
-// tools/normgrad-cc/rewrite.h — the launch rewrite of normgrad-cc
-// (runtime.md §6). `<<<…>>>` is not C++ and no macro can produce it, so
-// before compiling an Ascend C source the driver rewrites every launch
+// tools/normgrad-cc/rewrite.h — the launch rewrite of normgrad-cc.
+// `<<<…>>>` is not C++ and no macro can produce it, so before compiling an
+// Ascend C source the driver rewrites every launch
 //
 //   name<<<blocks, dyn_ub, stream>>>(args...)
 //
@@ -13,10 +13,11 @@
 // The first argument is the kernel's name for error messages: its spelling
 // with whitespace runs collapsed to one space ("k<float, 8>").
 //
-// Line numbers are kept: the rewritten text starts with `#line 1 "path"` and
-// every newline of a launch stays in the replacement, so the compiler reports
-// errors at the line of the user's original file. Launches inside comments,
-// string, character and raw string literals are left alone.
+// Line numbers are kept: the rewritten text starts with `#line 1 "path"` (the
+// path a string literal that stands for its exact bytes, whatever characters
+// it holds) and every newline of a launch stays in the replacement, so the
+// compiler reports errors at the line of the user's original file. Launches
+// inside comments, string, character and raw string literals are left alone.
 #pragma once
 
 #include <string>

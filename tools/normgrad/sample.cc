@@ -1,10 +1,15 @@
-// tools/normgrad/sample.cc — `normgrad sample`: runs the operator sample of
+// tools/normgrad/sample.cc — `normgrad sample` and the Ascend C row of
+// `normgrad bench`: the operator sample of
 // examples/layernormgradbeta/layernormgradbeta.asc for real — its kernel on
 // emulated cores (blocks, unified buffer, queues, DataCopy), its host code
 // with the ACL runtime — compiled into the CLI through normgrad-cc's launch
-// rewrite (tools/CMakeLists.txt), on generated standard-normal data (fixed,
-// printed seed), checked against the double-precision reference, timed.
+// rewrite (tools/CMakeLists.txt). `normgrad sample` runs it on generated
+// standard-normal data (fixed, printed seed), checks it against the
+// double-precision reference and times it. The timing is this harness's: it
+// drives the sample's host class (Init, a warm-up Launch, timed Launch calls,
+// Result); the sample itself launches once.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -17,8 +22,11 @@
 #include "normgrad/convert.h"
 #include "reference.h"
 
-#define NORMGRAD_SAMPLE_NO_MAIN
-#include "layernormgradbeta_sample.cpp"  // the rewritten sample source
+// The rewritten sample source, its main() renamed: the CLI has its own.
+int LayerNormGradBetaSampleMain(int argc, char** argv);
+#define main LayerNormGradBetaSampleMain
+#include "layernormgradbeta_sample.cpp"
+#undef main
 
 namespace normgrad::cli {
 namespace {
@@ -28,21 +36,39 @@ constexpr uint32_t kTimedRuns = 3;  // launches after the warm-up
 
 struct Outcome {
   std::vector<float> gamma, beta;
-  LayerNormGradBetaSampleInfo info;
-  double seconds = 0;  // median kernel time
+  LayerNormGradBetaSampleTiling tiling;
+  uint32_t scratch_bytes = 0;
+  std::vector<double> seconds;  // one per timed launch, to the end of its synchronize
 };
 
+// The sample's operator on `rows` × `h` elements of T: set up and copy the
+// inputs in, launch once untimed (a warm-up: the inputs were just copied in),
+// then `launches` times, timed; the float sums and the timings in `out`.
+// False after the sample printed what failed.
 template <typename T>
-bool RunTimed(const SampleOptions& o, uint32_t b, uint32_t s, uint32_t h, const void* dy,
-              const void* res, Outcome* out) {
+bool RunTimed(uint32_t rows, uint32_t h, uint32_t blocks, const void* dy, const void* res,
+              uint32_t launches, Outcome* out) {
+  LayerNormGradBetaSample<T> op;
+  if (!op.Init(1, rows, h, blocks, dy, res) || !op.Launch()) return false;
+  out->seconds.clear();
+  for (uint32_t i = 0; i < launches; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    if (!op.Launch()) return false;
+    out->seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
   out->gamma.resize(h);
   out->beta.resize(h);
-  if (RunLayerNormGradBetaSample<T>(b, s, h, o.blocks, dy, res, out->gamma.data(),
-                                    out->beta.data(), &out->info, kTimedRuns) != 0) {
-    return false;
-  }
-  out->seconds = out->info.kernelSeconds;
+  if (!op.Result(out->gamma.data(), out->beta.data())) return false;
+  out->tiling = op.tiling();
+  out->scratch_bytes = op.scratchBytes();
   return true;
+}
+
+bool RunTimed(DType dtype, uint32_t rows, uint32_t h, uint32_t blocks, const void* dy,
+              const void* res, uint32_t launches, Outcome* out) {
+  return dtype == DType::kF16 ? RunTimed<::half>(rows, h, blocks, dy, res, launches, out)
+                              : RunTimed<float>(rows, h, blocks, dy, res, launches, out);
 }
 
 }  // namespace
@@ -61,14 +87,14 @@ std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t bloc
   if (ChooseTileRows(h, static_cast<uint32_t>(size), (r + blocks - 1) / blocks, &scratch) == 0) {
     return "a row does not fit the unified buffer";
   }
-  LayerNormGradBetaSampleInfo info;
-  const int rc = dtype == DType::kF16
-                     ? RunLayerNormGradBetaSample<::half>(1, r, h, blocks, dy, res, pd_gamma,
-                                                          pd_beta, &info, launches)
-                     : RunLayerNormGradBetaSample<float>(1, r, h, blocks, dy, res, pd_gamma,
-                                                         pd_beta, &info, launches);
-  if (rc != 0) return "the sample failed (see above)";
-  *seconds = info.totalKernelSeconds;
+  Outcome out;
+  if (!RunTimed(dtype, r, h, blocks, dy, res, launches, &out)) {
+    return "the sample failed (see above)";
+  }
+  std::copy(out.gamma.begin(), out.gamma.end(), pd_gamma);
+  std::copy(out.beta.begin(), out.beta.end(), pd_beta);
+  *seconds = 0;
+  for (const double t : out.seconds) *seconds += t;
   return "";
 }
 
@@ -122,9 +148,11 @@ int RunSample(const SampleOptions& o) {
     res = res16.data();
   }
   Outcome out;
-  const bool ok = half ? RunTimed<::half>(o, b, s, h, dy, res, &out)
-                       : RunTimed<float>(o, b, s, h, dy, res, &out);
-  if (!ok) return Fail(kCommand, "the sample failed (see above)");
+  if (!RunTimed(dtype, static_cast<uint32_t>(rows), h, o.blocks, dy, res, kTimedRuns, &out)) {
+    return Fail(kCommand, "the sample failed (see above)");
+  }
+  std::sort(out.seconds.begin(), out.seconds.end());
+  const double seconds = out.seconds[out.seconds.size() / 2];  // the median launch
 
   // The sample adds tile sums, block partials and rows in float: at most
   // `rows` roundings per term (bounds.h). In half, LayerNormGradBeta also
@@ -152,11 +180,14 @@ int RunSample(const SampleOptions& o) {
     }
     error = std::max(error, reference::NormwiseError(final_values, ref[which]));
   }
-  const LayerNormGradBetaTiling& t = out.info.lngb;
+  const LayerNormGradBetaSampleTiling& sample_tiling = out.tiling;
+  const LayerNormGradBetaTiling& t = sample_tiling.lngb;
+  const uint32_t tiles_per_block =
+      (sample_tiling.rowsPerBlock + sample_tiling.tileRows - 1) / sample_tiling.tileRows;
   std::printf("tiles: %u rows per tile, %u tiles per block, framework scratch %u bytes; "
               "LayerNormGradBeta tiling: oneCalSize %u, loopRound %u, bsCurLength %u, "
               "inputTailSize %u, stackBufferSize %u floats\n",
-              out.info.tileRows, out.info.tilesPerBlock, out.info.scratchBytes, t.oneCalSize,
+              sample_tiling.tileRows, tiles_per_block, out.scratch_bytes, t.oneCalSize,
               t.loopRound, t.bsCurLength, t.inputTailSize, t.stackBufferSize);
   // H is at least 8 (the 32-byte rule), so the first four columns exist.
   const auto print_first4 = [](const char* name, const std::vector<float>& v, const char* end) {
@@ -168,7 +199,7 @@ int RunSample(const SampleOptions& o) {
   std::printf("kernel time %.3f ms (median of %u launches after a warm-up), %.1f GB/s (inputs "
               "read / time); "
               "error vs double reference %.2e normwise, worst column %.4f of its bound\n",
-              out.seconds * 1e3, kTimedRuns, bytes / out.seconds / 1e9, error, worst);
+              seconds * 1e3, kTimedRuns, bytes / seconds / 1e9, error, worst);
   if (worst > 1.0) {
     std::printf("FAILED: a result is outside its bound\n");
     return 1;
