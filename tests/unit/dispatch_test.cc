@@ -152,6 +152,18 @@ TEST(EngineErrors, NameTheArgumentValueAndRule) {
   EXPECT_THAT(s.message(), HasSubstr("threads -1 is negative"));
   s = RunEdited([](normgrad::GradBetaProblem& p) { p.rows = size_t{1} << 62; });
   EXPECT_THAT(s.message(), HasSubstr("overflows"));
+  s = RunEdited([](normgrad::GradBetaProblem& p) { p.order = static_cast<normgrad::Order>(5); });
+  EXPECT_THAT(s.message(), HasSubstr("LayerNormGradBeta: order 5 is not sequential or blocked"));
+}
+
+TEST(EngineErrors, ArgumentErrorsAreInvalidArgumentNotOutOfMemory) {
+  const auto s = RunEdited([](normgrad::GradBetaProblem& p) { p.cols = 0; });
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), normgrad::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RunEdited([](normgrad::GradBetaProblem&) {}).code(), normgrad::StatusCode::kOk);
+  // An error made without a code is an argument error.
+  EXPECT_EQ(normgrad::Status::Error("x").code(), normgrad::StatusCode::kInvalidArgument);
+  EXPECT_EQ(normgrad::Status::OutOfMemory("x").code(), normgrad::StatusCode::kOutOfMemory);
 }
 
 TEST(EngineErrors, OutputsUntouchedOnError) {
