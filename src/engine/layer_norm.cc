@@ -203,13 +203,12 @@ Status RunBackward(const LayerNormBackwardProblem& p) {
 
   const size_t width = 2 * p.cols;  // one partial: [gamma | beta]
   const bool blocked = p.order == Order::kBlocked && p.rows > 0;
-  const engine::BlockedPlan plan =
-      engine::PlanBlocked(p.rows, ThreadsFor(2 * p.rows * p.cols * SizeOf(p.dtype), p.threads));
+  const int wanted = ThreadsFor(2 * p.rows * p.cols * SizeOf(p.dtype), p.threads);
+  const engine::BlockedPlan plan = engine::PlanBlocked(p.rows, wanted);
   // Threads take whole subtrees of blocks (a block's rows stay in order);
   // the sequential order is one accumulator, so one thread.
   const int threads =
-      blocked ? static_cast<int>(std::min<size_t>(
-                    ThreadsFor(2 * p.rows * p.cols * SizeOf(p.dtype), p.threads), plan.subtrees))
+      blocked ? static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted), plan.subtrees))
               : 1;
 
   // Scratch, all of it before any output is written.

@@ -121,7 +121,7 @@ std::string ExpectOutOfMemory(const Status& s, std::initializer_list<const char*
   return "";
 }
 
-class CappedAddressSpace : public testing::Test {
+class EngineOutOfMemory : public testing::Test {
  protected:
   void SetUp() override { GTEST_FLAG_SET(death_test_style, "threadsafe"); }
 };
@@ -152,12 +152,12 @@ void GradBetaFitsInBoundedScratch(Order order, int threads) {
   });
 }
 
-TEST_F(CappedAddressSpace, GradBetaBlockedScratchDoesNotGrowWithCols) {
+TEST_F(EngineOutOfMemory, GradBetaBlockedScratchDoesNotGrowWithCols) {
   EXPECT_EXIT(GradBetaFitsInBoundedScratch(Order::kBlocked, 2), testing::ExitedWithCode(0),
               "capped call ok");
 }
 
-TEST_F(CappedAddressSpace, GradBetaSequentialScratchDoesNotGrowWithCols) {
+TEST_F(EngineOutOfMemory, GradBetaSequentialScratchDoesNotGrowWithCols) {
   for (int threads : {1, 2}) {
     SCOPED_TRACE(threads);
     EXPECT_EXIT(GradBetaFitsInBoundedScratch(Order::kSequential, threads),
@@ -188,7 +188,7 @@ void GradBetaOverInputsOutOfMemory() {
   });
 }
 
-TEST_F(CappedAddressSpace, GradBetaOutputsOverInputsReportOutOfMemory) {
+TEST_F(EngineOutOfMemory, GradBetaOutputsOverInputsReportOutOfMemory) {
   EXPECT_EXIT(GradBetaOverInputsOutOfMemory(), testing::ExitedWithCode(0), "capped call ok");
 }
 
@@ -226,7 +226,7 @@ void BackwardOutOfMemory(Order order) {
   });
 }
 
-TEST_F(CappedAddressSpace, BackwardReportsOutOfMemory) {
+TEST_F(EngineOutOfMemory, BackwardReportsOutOfMemory) {
   for (Order order : {Order::kBlocked, Order::kSequential}) {
     SCOPED_TRACE(normgrad::OrderName(order));
     EXPECT_EXIT(BackwardOutOfMemory(order), testing::ExitedWithCode(0), "capped call ok");
@@ -260,7 +260,7 @@ void ForwardOutOfMemory() {
   });
 }
 
-TEST_F(CappedAddressSpace, ForwardReportsOutOfMemory) {
+TEST_F(EngineOutOfMemory, ForwardReportsOutOfMemory) {
   EXPECT_EXIT(ForwardOutOfMemory(), testing::ExitedWithCode(0), "capped call ok");
 }
 
