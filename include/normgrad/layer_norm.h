@@ -46,8 +46,8 @@ namespace normgrad {
 
 /// How the row outputs (y, dx) are stored.
 enum class Stores : uint8_t {
-  /// Streaming for outputs of 8 MiB and more with rows of at least 1 KiB,
-  /// plain otherwise (measured: see src/engine/layer_norm.cc).
+  /// Streaming for outputs of 8 MiB and more with rows of at least 1 KiB
+  /// (where streaming is faster), plain otherwise.
   kAuto,
   /// Ordinary stores: the output stays in the cache for whoever reads it next.
   kPlain,
@@ -85,7 +85,11 @@ struct LayerNormForwardProblem {
 };
 
 /// Computes y and the requested statistics (at least one output must be
-/// non-null). Outputs are written only when the arguments are valid.
+/// non-null). Outputs are written only on success. Never throws: argument
+/// errors return StatusCode::kInvalidArgument, scratch that cannot be
+/// allocated StatusCode::kOutOfMemory (naming the buffer and its size).
+/// Scratch (kept per thread, only grows): for 16-bit types, gamma and beta in
+/// float, 2·cols floats; none for float.
 Status LayerNormForward(const LayerNormForwardProblem& problem);
 
 /// One fused layer-norm backward computation. Pointers are not owned.
@@ -126,7 +130,15 @@ struct LayerNormBackwardProblem {
 };
 
 /// Computes dx, pd_gamma and pd_beta in one pass over x and dy. Outputs are
-/// written only when the arguments are valid.
+/// written only on success. Never throws: argument errors return
+/// StatusCode::kInvalidArgument, scratch that cannot be allocated
+/// StatusCode::kOutOfMemory (naming the buffer and its size).
+///
+/// Scratch (kept per thread, only grows), in floats: cols for 16-bit gamma in
+/// float; rows when rstd is computed from variance; and the partial sums of
+/// pd_gamma and pd_beta, 2·cols (sequential) or (P + T·L) · 2·cols (blocked,
+/// with T threads, P ≤ 8·T and L as in LayerNormGradBeta). Unlike LayerNormGradBeta's, the partial sums span
+/// whole rows: dx needs each row's sums over all columns first.
 Status LayerNormBackward(const LayerNormBackwardProblem& problem);
 
 /// What the last successful LayerNormForward or LayerNormBackward call on

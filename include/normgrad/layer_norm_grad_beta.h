@@ -56,10 +56,33 @@ struct GradBetaProblem {
 
 /// Computes pd_gamma and pd_beta. Outputs are written only on success; they
 /// are computed as if both inputs were read before any output is written, so
-/// outputs may overlap the inputs.
+/// outputs may overlap the inputs. Never throws: an argument error returns
+/// StatusCode::kInvalidArgument, scratch that cannot be allocated
+/// StatusCode::kOutOfMemory (the message names the API, the buffer and its
+/// size).
+///
+/// Scratch: float buffers kept per calling thread and per worker thread,
+/// which only grow, so repeated calls of one shape allocate nothing. With T
+/// the threads used, S = min(cols, 16384) (the column strip) and
+/// B = ⌈rows / 256⌉ (the blocks), in floats:
+///   - blocked: (P + T·L) · 2·S, where the blocks go out in P ≤ 8·T
+///     subtrees of 2^L blocks, L = max(0, ⌈log2(B / (8·T))⌉) — at most
+///     T · (8 + L) · 128 KiB: 4 MiB for T = 2 and rows = 2^20, 6.75 MiB for
+///     rows = 2^31, 128 KiB for rows ≤ 256;
+///   - sequential: none on one thread with float outputs that stand apart
+///     from the inputs; otherwise 2·S on one thread, 2·S per thread when
+///     threads split the columns, or 2·cols when cols < 64·T (the threads
+///     then take turns over the rows);
+///   - plus 2·cols when an output overlaps an input: all sums are finished
+///     before the first output is written.
+/// So the scratch does not grow with cols (but for overlapping outputs) and
+/// grows with log2 of the rows only.
 Status LayerNormGradBeta(const GradBetaProblem& problem);
 
 /// What the last successful LayerNormGradBeta call on this thread ran.
+/// (This and ListImplementations return strings: like any function that
+/// returns a std::string, they throw std::bad_alloc if even those few bytes
+/// cannot be allocated.)
 struct RunInfo {
   std::string impl;  ///< e.g. "blocked:avx2", "sequential:scalar"
   int threads = 1;   ///< threads that actually worked
@@ -77,7 +100,8 @@ struct ImplInfo {
 std::vector<ImplInfo> ListImplementations();
 
 /// Threads the engine uses for a problem of `bytes` input bytes when
-/// `requested` are asked for (0: OpenMP's default): 1 below a measured size.
+/// `requested` are asked for (0: OpenMP's default): one more thread per MiB
+/// of input, as waking a thread costs about as much as summing 1 MiB.
 int ThreadsFor(size_t bytes, int requested);
 
 }  // namespace normgrad

@@ -28,7 +28,8 @@ inline const char* DTypeName(DType t) {
 /// The order in which rows are summed; both are deterministic.
 enum class Order : uint8_t {
   /// Row after row into one float accumulator per column: bit-exact to the
-  /// Ascend C device algorithm (spec §3). Parallel over columns only.
+  /// Ascend C device algorithm (docs/numerics.md, "The sequential order").
+  /// Parallel over columns only.
   kSequential,
   /// Fixed 256-row blocks summed sequentially, block partials combined in a
   /// fixed pairwise tree: same bits for any thread count, smaller error,

@@ -3,6 +3,7 @@
 #include "engine/dispatch.h"
 
 #include <cstdlib>
+#include <new>
 
 #include "normgrad/layer_norm_grad_beta.h"
 
@@ -89,9 +90,22 @@ const kernels::Isa* SelectIsa(const char* requested, std::string* error) {
   return d.isa;
 }
 
-const kernels::Isa& ConversionIsa() {
-  const Dispatch& d = CurrentDispatch();
-  return d.isa ? *d.isa : *BestIsa();
+Status SelectIsaFor(const char* api, const char* requested, const kernels::Isa** isa) {
+  std::string error;
+  *isa = SelectIsa(requested, &error);
+  if (*isa == nullptr) return Status::Error(std::string(api) + ": " + error);
+  return Status::Ok();
+}
+
+const kernels::Isa& ConversionIsa() noexcept {
+  try {
+    const Dispatch& d = CurrentDispatch();
+    return d.isa ? *d.isa : *BestIsa();
+  } catch (const std::bad_alloc&) {
+    // Reading the environment the first time allocates a few strings; the
+    // portable instruction set gives the same bits and needs nothing.
+    return kernels::ScalarIsa();
+  }
 }
 
 }  // namespace normgrad::engine

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "kernels/kernels.h"
+#include "normgrad/status.h"
 #include "normgrad/types.h"
 
 namespace normgrad::engine {
@@ -34,8 +35,13 @@ Dispatch ParseImpl(const std::string& value);
 /// this CPU, or NORMGRAD_IMPL is invalid.
 const kernels::Isa* SelectIsa(const char* requested, std::string* error);
 
+/// SelectIsa for a call of `api`: Ok with *isa set, or the error
+/// "<api>: <why>".
+Status SelectIsaFor(const char* api, const char* requested, const kernels::Isa** isa);
+
 /// The instruction set for bulk conversions: the forced one if valid, else
-/// the best available.
-const kernels::Isa& ConversionIsa();
+/// the best available (the scalar one if even reading the environment runs
+/// out of memory).
+const kernels::Isa& ConversionIsa() noexcept;
 
 }  // namespace normgrad::engine

@@ -2,68 +2,44 @@
 // memory: argument checks, widening of gamma/beta, rows split over threads,
 // the blocked and sequential sums of pd_gamma/pd_beta, the choice of
 // streaming stores, and output narrowing. The row kernels are in
-// src/kernels/layer_norm_inl.h.
+// src/kernels/layer_norm_inl.h; the blocked order is engine/blocked_order.h,
+// shared with LayerNormGradBeta.
 #include "normgrad/layer_norm.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <limits>
+#include <new>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "engine/blocked_order.h"
+#include "engine/checks.h"
 #include "engine/dispatch.h"
 #include "engine/parallel.h"
+#include "engine/run_record.h"
+#include "engine/scratch.h"
+#include "engine/write_output.h"
 #include "kernels/kernels.h"
 
 namespace normgrad {
 namespace {
 
 using engine::ParallelFor;
-using engine::WriteOutput;
+using engine::ParallelForWorkers;
 
-// Rows per block of the blocked order: a constant (as LayerNormGradBeta's),
-// so pd_gamma/pd_beta do not depend on the thread count.
-constexpr size_t kBlockRows = 256;
+constexpr const char* kForward = "LayerNormForward";
+constexpr const char* kBackward = "LayerNormBackward";
 
 // Under Stores::kAuto, outputs of at least kStreamMinBytes whose rows are at
-// least kStreamMinRowBytes long are written with streaming stores. Measured
-// (backward, one thread, f32 and f16): 8–40% faster from 8 MiB of dx
-// (2048 × 1024 f32 … 4096 × 4096 f32), equal or up to 4% slower at 4 MiB
-// (1024 × 1024), and up to 45% slower with 256-byte rows (65536 × 64 f32),
-// where a row's partial first and last lines (plain stores) are a large
-// part of it.
+// least kStreamMinRowBytes long are written with streaming stores: there
+// they are faster (up to 40%); with smaller outputs, or rows of a few
+// hundred bytes (whose partial first and last lines take plain stores),
+// slower.
 constexpr size_t kStreamMinBytes = size_t{8} << 20;
 constexpr size_t kStreamMinRowBytes = 1024;
 
-// What the last call on this thread ran, and what NORMGRAD_VERBOSE last
-// printed (names are static strings: no allocation per call).
-struct LastRun {
-  const char* kind = "none";  // "forward", "blocked" or "sequential"
-  const char* isa = "none";
-  int threads = 0;
-  DType dtype = DType::kF32;
-  bool streaming = false;
-};
-thread_local LastRun last_run;
-thread_local LastRun last_printed;
-
-void Record(const engine::Dispatch& dispatch, const char* api, LastRun run,
-            size_t rows, size_t cols) {
-  last_run = run;
-  // One line per change, so loops of calls print once.
-  if (dispatch.verbose &&
-      (run.kind != last_printed.kind || run.isa != last_printed.isa ||
-       run.threads != last_printed.threads || run.dtype != last_printed.dtype ||
-       run.streaming != last_printed.streaming)) {
-    std::fprintf(stderr, "normgrad: %s %s %zux%zu %s:%s threads=%d stores=%s\n", api,
-                 DTypeName(run.dtype), rows, cols, run.kind, run.isa, run.threads,
-                 run.streaming ? "streaming" : "plain");
-    last_printed = run;
-  }
-}
+thread_local engine::RunLog run_log("none");
 
 bool Streaming(Stores stores, size_t rows, size_t cols, DType out) {
   switch (stores) {
@@ -75,19 +51,25 @@ bool Streaming(Stores stores, size_t rows, size_t cols, DType out) {
   return row_bytes >= kStreamMinRowBytes && rows * row_bytes >= kStreamMinBytes;
 }
 
-// `src` (n elements of `dtype`) as floats: the input itself for f32, else
-// widened into `buffer`.
-const float* Widened(const kernels::Isa& isa, DType dtype, const void* src, size_t n,
-                     std::vector<float>& buffer) {
-  if (dtype == DType::kF32) return static_cast<const float*>(src);
-  if (buffer.size() < n) buffer.resize(n);
+const char* StoresName(bool streaming) { return streaming ? "streaming" : "plain"; }
+
+// `src` (n elements of `dtype`) as floats in *out: the input itself for
+// f32, else widened into `buffer` (grown as needed, `what` naming it).
+Status Widened(const kernels::Isa& isa, const char* api, const char* what, DType dtype,
+               const void* src, size_t n, std::vector<float>& buffer, const float** out) {
+  if (dtype == DType::kF32) {
+    *out = static_cast<const float*>(src);
+    return Status::Ok();
+  }
+  if (Status s = engine::GrowScratch(buffer, n, api, what); !s.ok()) return s;
   const auto* bits = static_cast<const uint16_t*>(src);
   if (dtype == DType::kF16) {
     isa.widen_f16(bits, buffer.data(), n);
   } else {
     isa.widen_bf16(bits, buffer.data(), n);
   }
-  return buffer.data();
+  *out = buffer.data();
+  return Status::Ok();
 }
 
 // Element `i` of an array of `dtype`.
@@ -98,131 +80,87 @@ void* At(void* base, DType dtype, size_t i) {
   return static_cast<unsigned char*>(base) + i * SizeOf(dtype);
 }
 
-std::string Number(float v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", static_cast<double>(v));
-  return text;
-}
-
-// Argument errors shared by both calls; messages are built only on failure.
-Status CheckShape(const std::string& api, DType dtype, size_t rows, size_t cols,
-                  size_t row_stride, int threads) {
-  if (dtype != DType::kF32 && dtype != DType::kF16 && dtype != DType::kBF16) {
-    return Status::Error(api + "dtype " + std::to_string(static_cast<int>(dtype)) +
-                         " is not float, half or bfloat16");
+// Shape checks of both calls; outputs may be f32 (4 bytes) whatever the
+// input type.
+Status CheckShape(const char* api, DType dtype, size_t rows, size_t cols, size_t row_stride,
+                  int threads) {
+  if (Status s = engine::CheckShape(api, dtype, rows, cols, row_stride, sizeof(float)); !s.ok()) {
+    return s;
   }
-  if (cols == 0) return Status::Error(api + "cols is 0; it must be at least 1");
-  const size_t stride = row_stride == 0 ? cols : row_stride;
-  if (stride < cols) {
-    return Status::Error(api + "row_stride " + std::to_string(stride) + " is less than cols " +
-                         std::to_string(cols));
-  }
-  // Outputs may be f32 (4 bytes), whatever the input type.
-  if (rows > 0 && stride > std::numeric_limits<size_t>::max() / sizeof(float) / rows) {
-    return Status::Error(api + "rows " + std::to_string(rows) + " × row_stride " +
-                         std::to_string(stride) + " overflows the address space");
-  }
-  if (threads < 0) {
-    return Status::Error(api + "threads " + std::to_string(threads) +
-                         " is negative; use 0 for the default");
-  }
-  return Status::Ok();
-}
-
-Status CheckEps(const std::string& api, float eps) {
-  if (!std::isfinite(eps) || eps < 0) {
-    return Status::Error(api + "eps " + Number(eps) + " is " +
-                         (std::isfinite(eps) ? "negative" : "not finite") +
-                         "; it must be finite and at least 0");
-  }
-  return Status::Ok();
-}
-
-// An output that is the same buffer as an input must have its type.
-Status CheckInPlace(const std::string& api, const char* out_name, const void* out,
-                    DType out_type, const char* in_name, const void* in, DType in_type) {
-  if (out != in || out_type == in_type) return Status::Ok();
-  return Status::Error(api + out_name + " is the same buffer as " + in_name + ", but " +
-                       out_name + " is " + DTypeName(out_type) + " and " + in_name + " is " +
-                       DTypeName(in_type) + "; in place needs the same type");
+  return engine::CheckThreads(api, threads);
 }
 
 Status Check(const LayerNormForwardProblem& p) {
-  const std::string api = "LayerNormForward: ";
+  const char* const api = kForward;
   if (Status s = CheckShape(api, p.dtype, p.rows, p.cols, p.row_stride, p.threads); !s.ok()) {
     return s;
   }
-  if (p.rows > 0 && p.x == nullptr) {
-    return Status::Error(api + "x is null with rows " + std::to_string(p.rows));
-  }
+  if (Status s = engine::CheckRowsInput(api, "x", p.x, p.rows); !s.ok()) return s;
   if (p.gamma == nullptr || p.beta == nullptr) {
-    return Status::Error(api + (p.gamma == nullptr ? "gamma" : "beta") + " is null");
+    return Status::Error(std::string(api) + ": " + (p.gamma == nullptr ? "gamma" : "beta") +
+                         " is null");
   }
   if (p.y == nullptr && p.mean == nullptr && p.variance == nullptr && p.rstd == nullptr) {
-    return Status::Error(api + "y, mean, variance and rstd are all null: nothing to compute");
+    return Status::Error(std::string(api) +
+                         ": y, mean, variance and rstd are all null: nothing to compute");
   }
   const DType out = p.f32_outputs ? DType::kF32 : p.dtype;
-  if (Status s = CheckInPlace(api, "y", p.y, out, "x", p.x, p.dtype); !s.ok()) return s;
-  return CheckEps(api, p.eps);
+  if (Status s = engine::CheckInPlace(api, "y", p.y, out, "x", p.x, p.dtype); !s.ok()) return s;
+  return engine::CheckEps(api, p.eps);
 }
 
 Status Check(const LayerNormBackwardProblem& p) {
-  const std::string api = "LayerNormBackward: ";
+  const char* const api = kBackward;
   if (Status s = CheckShape(api, p.dtype, p.rows, p.cols, p.row_stride, p.threads); !s.ok()) {
     return s;
   }
-  if (p.rows > 0) {
-    for (const auto& [name, pointer] : {std::pair<const char*, const void*>{"x", p.x},
-                                        {"dy", p.dy},
-                                        {"mean", p.mean},
-                                        {"dx", p.dx}}) {
-      if (pointer == nullptr) {
-        return Status::Error(api + name + " is null with rows " + std::to_string(p.rows));
-      }
-    }
-    if (p.rstd == nullptr && p.variance == nullptr) {
-      return Status::Error(api + "rstd and variance are both null with rows " +
-                           std::to_string(p.rows) + "; pass rstd, or variance and eps");
-    }
+  for (const auto& [name, pointer] : {std::pair<const char*, const void*>{"x", p.x},
+                                      {"dy", p.dy},
+                                      {"mean", p.mean},
+                                      {"dx", p.dx}}) {
+    if (Status s = engine::CheckRowsInput(api, name, pointer, p.rows); !s.ok()) return s;
+  }
+  if (p.rows > 0 && p.rstd == nullptr && p.variance == nullptr) {
+    return Status::Error(std::string(api) + ": rstd and variance are both null with rows " +
+                         std::to_string(p.rows) + "; pass rstd, or variance and eps");
   }
   if (p.rstd != nullptr && p.variance != nullptr) {
-    return Status::Error(api + "rstd and variance are both set; pass one of them (rstd, or "
+    return Status::Error(std::string(api) +
+                         ": rstd and variance are both set; pass one of them (rstd, or "
                          "variance and eps)");
   }
-  if (p.gamma == nullptr) return Status::Error(api + "gamma is null");
-  if (p.pd_gamma == nullptr || p.pd_beta == nullptr) {
-    return Status::Error(api + (p.pd_gamma == nullptr ? "pd_gamma" : "pd_beta") + " is null");
-  }
-  if (p.pd_gamma == p.pd_beta) {
-    return Status::Error(api + "pd_gamma and pd_beta are the same buffer");
-  }
-  if (p.order != Order::kBlocked && p.order != Order::kSequential) {
-    return Status::Error(api + "order " + std::to_string(static_cast<int>(p.order)) +
-                         " is not sequential or blocked");
-  }
+  if (p.gamma == nullptr) return Status::Error(std::string(api) + ": gamma is null");
+  if (Status s = engine::CheckSumOutputs(api, p.pd_gamma, p.pd_beta); !s.ok()) return s;
+  if (Status s = engine::CheckOrder(api, p.order); !s.ok()) return s;
   const DType out = p.f32_outputs ? DType::kF32 : p.dtype;
-  if (Status s = CheckInPlace(api, "dx", p.dx, out, "x", p.x, p.dtype); !s.ok()) return s;
-  if (Status s = CheckInPlace(api, "dx", p.dx, out, "dy", p.dy, p.dtype); !s.ok()) return s;
-  return p.variance != nullptr ? CheckEps(api, p.eps) : Status::Ok();
+  if (Status s = engine::CheckInPlace(api, "dx", p.dx, out, "x", p.x, p.dtype); !s.ok()) {
+    return s;
+  }
+  if (Status s = engine::CheckInPlace(api, "dx", p.dx, out, "dy", p.dy, p.dtype); !s.ok()) {
+    return s;
+  }
+  return p.variance != nullptr ? engine::CheckEps(api, p.eps) : Status::Ok();
 }
 
-}  // namespace
-
-RunInfo LastLayerNormRunInfo() {
-  return {std::string(last_run.kind) + ":" + last_run.isa, last_run.threads};
-}
-
-Status LayerNormForward(const LayerNormForwardProblem& p) {
+Status RunForward(const LayerNormForwardProblem& p) {
   if (Status s = Check(p); !s.ok()) return s;
-  const engine::Dispatch& dispatch = engine::CurrentDispatch();
-  std::string isa_error;
-  const kernels::Isa* selected = engine::SelectIsa(p.isa, &isa_error);
-  if (selected == nullptr) return Status::Error("LayerNormForward: " + isa_error);
+  const kernels::Isa* selected = nullptr;
+  if (Status s = engine::SelectIsaFor(kForward, p.isa, &selected); !s.ok()) return s;
   const kernels::Isa& isa = *selected;
 
   thread_local std::vector<float> gamma_buffer, beta_buffer;
-  const float* gamma = Widened(isa, p.dtype, p.gamma, p.cols, gamma_buffer);
-  const float* beta = Widened(isa, p.dtype, p.beta, p.cols, beta_buffer);
+  const float* gamma = nullptr;
+  const float* beta = nullptr;
+  if (Status s = Widened(isa, kForward, "gamma in float", p.dtype, p.gamma, p.cols,
+                         gamma_buffer, &gamma);
+      !s.ok()) {
+    return s;
+  }
+  if (Status s = Widened(isa, kForward, "beta in float", p.dtype, p.beta, p.cols, beta_buffer,
+                         &beta);
+      !s.ok()) {
+    return s;
+  }
   const size_t stride = p.row_stride == 0 ? p.cols : p.row_stride;
   const DType out = p.f32_outputs ? DType::kF32 : p.dtype;
   const bool streaming = p.y != nullptr && Streaming(p.stores, p.rows, p.cols, out);
@@ -252,24 +190,48 @@ Status LayerNormForward(const LayerNormForwardProblem& p) {
     kernel(a);
   });
 
-  Record(dispatch, "LayerNormForward", {"forward", isa.name, threads, p.dtype, streaming},
-         p.rows, p.cols);
+  run_log.Record(kForward, {"forward", isa.name, threads, p.dtype, StoresName(streaming)}, p.rows,
+                 p.cols);
   return Status::Ok();
 }
 
-Status LayerNormBackward(const LayerNormBackwardProblem& p) {
+Status RunBackward(const LayerNormBackwardProblem& p) {
   if (Status s = Check(p); !s.ok()) return s;
-  const engine::Dispatch& dispatch = engine::CurrentDispatch();
-  std::string isa_error;
-  const kernels::Isa* selected = engine::SelectIsa(p.isa, &isa_error);
-  if (selected == nullptr) return Status::Error("LayerNormBackward: " + isa_error);
+  const kernels::Isa* selected = nullptr;
+  if (Status s = engine::SelectIsaFor(kBackward, p.isa, &selected); !s.ok()) return s;
   const kernels::Isa& isa = *selected;
 
+  const size_t width = 2 * p.cols;  // one partial: [gamma | beta]
+  const bool blocked = p.order == Order::kBlocked && p.rows > 0;
+  const int wanted = ThreadsFor(2 * p.rows * p.cols * SizeOf(p.dtype), p.threads);
+  const engine::BlockedPlan plan = engine::PlanBlocked(p.rows, wanted);
+  // Threads take whole subtrees of blocks (a block's rows stay in order);
+  // the sequential order is one accumulator, so one thread.
+  const int threads =
+      blocked ? static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted), plan.subtrees))
+              : 1;
+
+  // Scratch, all of it before any output is written.
   thread_local std::vector<float> gamma_buffer, rstd_buffer, partials;
-  const float* gamma = Widened(isa, p.dtype, p.gamma, p.cols, gamma_buffer);
+  const float* gamma = nullptr;
+  if (Status s = Widened(isa, kBackward, "gamma in float", p.dtype, p.gamma, p.cols,
+                         gamma_buffer, &gamma);
+      !s.ok()) {
+    return s;
+  }
+  const size_t partial_floats =
+      blocked ? engine::BlockedScratchFloats(plan, threads, width) : width;
+  if (Status s = engine::GrowScratch(partials, partial_floats, kBackward,
+                                     "the float partial sums of pd_gamma and pd_beta");
+      !s.ok()) {
+    return s;
+  }
   const float* rstd = p.rstd;
   if (rstd == nullptr) {  // as LayerNormForward computes it
-    if (rstd_buffer.size() < p.rows) rstd_buffer.resize(p.rows);
+    if (Status s = engine::GrowScratch(rstd_buffer, p.rows, kBackward, "rstd from variance");
+        !s.ok()) {
+      return s;
+    }
     for (size_t r = 0; r < p.rows; ++r) {
       rstd_buffer[r] = 1.0f / std::sqrt(p.variance[r] + p.eps);
     }
@@ -301,39 +263,50 @@ Status LayerNormBackward(const LayerNormBackwardProblem& p) {
     kernel(a);
   };
 
-  const size_t width = 2 * p.cols;  // one accumulator: [gamma | beta]
-  int threads = 1;
-  if (p.order == Order::kSequential || p.rows == 0) {
-    // One accumulator, every row in order: one thread.
-    if (partials.size() < width) partials.resize(width);
-    std::fill(partials.begin(), partials.begin() + width, 0.0f);
-    if (p.rows > 0) run_rows(0, p.rows, partials.data());
+  float* const sums = partials.data();
+  if (!blocked) {
+    // One accumulator, every row in order.
+    std::fill(sums, sums + width, 0.0f);
+    if (p.rows > 0) run_rows(0, p.rows, sums);
   } else {
-    // Fixed 256-row blocks, each from zero into its own partial; partials
-    // combined by a fixed pairwise tree (partial[i] += partial[i + s] for
-    // s = 1, 2, 4, …): the bits depend on the shape only.
-    const size_t blocks = (p.rows + kBlockRows - 1) / kBlockRows;
-    if (partials.size() < blocks * width) partials.resize(blocks * width);
-    float* const partial = partials.data();
-    threads = static_cast<int>(std::min<size_t>(
-        ThreadsFor(2 * p.rows * p.cols * SizeOf(p.dtype), p.threads), blocks));
-    ParallelFor(threads, blocks, [&](size_t b) {
-      float* acc = partial + b * width;
-      std::fill(acc, acc + width, 0.0f);
-      run_rows(b * kBlockRows, std::min(p.rows, (b + 1) * kBlockRows), acc);
+    const engine::PartialColumns all{p.cols, 0, p.cols};
+    float* const stacks = sums + plan.subtrees * width;
+    ParallelForWorkers(threads, plan.subtrees, [&](size_t j, size_t worker) {
+      engine::SumSubtree(isa, plan, j, all, sums + j * width,
+                         stacks + worker * plan.levels * width, [&](size_t b, float* partial) {
+                           run_rows(b * engine::kBlockRows,
+                                    std::min(p.rows, (b + 1) * engine::kBlockRows), partial);
+                         });
     });
-    for (size_t s = 1; s < blocks; s *= 2) {
-      for (size_t i = 0; i + s < blocks; i += 2 * s) {
-        isa.add(partial + i * width, partial + (i + s) * width, width);
-      }
-    }
+    engine::CombineRoots(isa, plan, sums, all);
   }
-  WriteOutput(isa, out, partials.data(), p.cols, p.pd_gamma);
-  WriteOutput(isa, out, partials.data() + p.cols, p.cols, p.pd_beta);
+  engine::WriteOutput(isa, out, sums, p.cols, p.pd_gamma);
+  engine::WriteOutput(isa, out, sums + p.cols, p.cols, p.pd_beta);
 
-  Record(dispatch, "LayerNormBackward",
-         {OrderName(p.order), isa.name, threads, p.dtype, streaming}, p.rows, p.cols);
+  run_log.Record(kBackward,
+                 {OrderName(p.order), isa.name, threads, p.dtype, StoresName(streaming)}, p.rows,
+                 p.cols);
   return Status::Ok();
+}
+
+}  // namespace
+
+RunInfo LastLayerNormRunInfo() { return run_log.Last(); }
+
+Status LayerNormForward(const LayerNormForwardProblem& p) {
+  try {
+    return RunForward(p);
+  } catch (const std::bad_alloc&) {
+    return engine::OutOfMemory(kForward);
+  }
+}
+
+Status LayerNormBackward(const LayerNormBackwardProblem& p) {
+  try {
+    return RunBackward(p);
+  } catch (const std::bad_alloc&) {
+    return engine::OutOfMemory(kBackward);
+  }
 }
 
 }  // namespace normgrad

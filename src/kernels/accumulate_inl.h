@@ -8,19 +8,13 @@
 #include <algorithm>
 #include <cstddef>
 
+#include "kernels/kernels.h"
+
 namespace {
 
-// Columns processed per sweep over the rows: the two accumulator strips
-// (2 × 16384 floats = 128 KiB at most) stay in L2 while the rows stream
-// through, and rows are read in long pieces, which the hardware prefetchers
-// need. Measured: narrower strips (1024) up to 30% slower; at 2048 × 12288,
-// whole rows instead of 4096-column strips went from 0.70–0.97× to
-// 0.83–1.03× the read baseline (half and float, one and two threads).
-constexpr size_t kStripColumns = 16384;
-
-// Rows ahead of the current group that are prefetched in software. Without
-// it, half inputs streamed from DRAM at about 10 GB/s on one core against
-// 14–15 GB/s for a plain read; with it they reach the plain read's speed.
+// Rows ahead of the current group that are prefetched in software: the
+// hardware prefetchers alone leave half inputs streamed from memory about a
+// third below the speed of a plain read.
 constexpr size_t kPrefetchRows = 4;
 
 // One column's update for `count` consecutive rows, in row order.
@@ -75,6 +69,7 @@ template <typename Ops>
 void AccumulateRows(const typename Ops::In* dy, const typename Ops::In* res,
                     size_t stride, size_t rows, size_t cols, float* acc_gamma,
                     float* acc_beta) {
+  using normgrad::kernels::kStripColumns;
   constexpr size_t kGroup = 4;  // rows per pass over an accumulator strip
   for (size_t c0 = 0; c0 < cols; c0 += kStripColumns) {
     const size_t width = std::min(kStripColumns, cols - c0);

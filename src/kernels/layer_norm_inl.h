@@ -34,11 +34,8 @@ constexpr size_t kSumLanes = 16;
 
 // Bytes of each input read ahead in software while a row's last pass runs:
 // at least the next row, so its first pass finds it in the cache instead of
-// waiting for memory. Without it, f32 and f16 ran 10–30% slower at
-// 4096 × 4096, 16384 × 768 and 2048 × 12288 (and up to 10% faster when
-// everything is in L2/L3 anyway, 1024 × 1024). Prefetched into L2, not L1,
-// which the row being finished needs: 5–15% faster for f32 at 4096 × 4096
-// and 16384 × 768.
+// waiting for memory (worth 10–30% on shapes larger than the caches). Into
+// L2, not L1, which the row being finished needs.
 constexpr size_t kPrefetchBytes = 2048;
 
 // Prefetches the line at p into L2 (for reading).
@@ -138,7 +135,7 @@ void RowSums(size_t cols, VecTerms term, ScalarTerms scalar,
 // std::true_type for the vectors to store with streaming stores: with
 // kStream, those that fill whole 64-byte lines of `out` — a line written
 // partly by streaming and partly by plain stores (a row's first and last
-// lines, shared with the next row) measured 20 times slower; the rest get
+// lines, shared with the next row) is about 20 times slower; the rest get
 // plain stores (std::false_type).
 template <typename Ops, typename Out, bool kStream, typename VecBody,
           typename ScalarBody>
@@ -255,8 +252,8 @@ void BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy, siz
 // and each row's dy·x̂ and dy added into the accumulators, row after row,
 // the accumulators loaded and stored once for all kRows; the rows after
 // them (x + kRows·stride + ahead, …) are prefetched. x̂ and g are recomputed
-// rather than kept from pass 1: keeping them in row buffers measured up to
-// 45% slower (more L1/L2 traffic than the arithmetic saved). The rows' dx
+// rather than kept from pass 1: row buffers for them cost more L1/L2
+// traffic than the arithmetic they save. The rows' dx
 // must start at the same offset in a 64-byte line (the streaming stores).
 template <typename Ops, typename Out, bool kStream, size_t kRows>
 void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,

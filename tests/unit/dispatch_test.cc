@@ -4,6 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -152,6 +153,18 @@ TEST(EngineErrors, NameTheArgumentValueAndRule) {
   EXPECT_THAT(s.message(), HasSubstr("threads -1 is negative"));
   s = RunEdited([](normgrad::GradBetaProblem& p) { p.rows = size_t{1} << 62; });
   EXPECT_THAT(s.message(), HasSubstr("overflows"));
+  s = RunEdited([](normgrad::GradBetaProblem& p) { p.order = static_cast<normgrad::Order>(5); });
+  EXPECT_THAT(s.message(), HasSubstr("LayerNormGradBeta: order 5 is not sequential or blocked"));
+}
+
+TEST(EngineErrors, ArgumentErrorsAreInvalidArgumentNotOutOfMemory) {
+  const auto s = RunEdited([](normgrad::GradBetaProblem& p) { p.cols = 0; });
+  EXPECT_FALSE(s.ok());
+  EXPECT_EQ(s.code(), normgrad::StatusCode::kInvalidArgument);
+  EXPECT_EQ(RunEdited([](normgrad::GradBetaProblem&) {}).code(), normgrad::StatusCode::kOk);
+  // An error made without a code is an argument error.
+  EXPECT_EQ(normgrad::Status::Error("x").code(), normgrad::StatusCode::kInvalidArgument);
+  EXPECT_EQ(normgrad::Status::OutOfMemory("x").code(), normgrad::StatusCode::kOutOfMemory);
 }
 
 TEST(EngineErrors, OutputsUntouchedOnError) {
@@ -170,17 +183,25 @@ TEST(EngineErrors, OutputsUntouchedOnError) {
 }
 
 TEST(Engine, ZeroRowsGiveZeroSums) {
-  std::vector<float> g(8, 7.0f), b(8, 7.0f);
-  normgrad::GradBetaProblem p;
-  p.rows = 0;
-  p.cols = 8;
-  p.pd_gamma = g.data();
-  p.pd_beta = b.data();
-  for (auto order : {normgrad::Order::kSequential, normgrad::Order::kBlocked}) {
-    p.order = order;
-    ASSERT_TRUE(normgrad::LayerNormGradBeta(p).ok());
-    EXPECT_EQ(g, std::vector<float>(8, 0.0f));
-    EXPECT_EQ(b, std::vector<float>(8, 0.0f));
+  // 20000 columns: more than one column strip, with null inputs.
+  for (size_t cols : {8, 20000}) {
+    std::vector<float> g(cols, 7.0f), b(cols, 7.0f);
+    normgrad::GradBetaProblem p;
+    p.rows = 0;
+    p.cols = cols;
+    p.pd_gamma = g.data();
+    p.pd_beta = b.data();
+    for (auto order : {normgrad::Order::kSequential, normgrad::Order::kBlocked}) {
+      for (int threads : {1, 2}) {
+        p.order = order;
+        p.threads = threads;
+        std::fill(g.begin(), g.end(), 7.0f);
+        std::fill(b.begin(), b.end(), 7.0f);
+        ASSERT_TRUE(normgrad::LayerNormGradBeta(p).ok());
+        EXPECT_EQ(g, std::vector<float>(cols, 0.0f));
+        EXPECT_EQ(b, std::vector<float>(cols, 0.0f));
+      }
+    }
   }
 }
 

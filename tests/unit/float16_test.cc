@@ -242,6 +242,16 @@ TEST(Float16, NarrowEveryFloatToHalf) { NarrowAllFloats<normgrad::float16>(kHalf
 TEST(Float16, NarrowEveryFloatToBfloat16) { NarrowAllFloats<normgrad::bfloat16>(kBf16); }
 #endif
 
+TEST(Float16, BulkConversionsNeverThrow) {
+  const normgrad::float16* h = nullptr;
+  const normgrad::bfloat16* b = nullptr;
+  float* f = nullptr;
+  static_assert(noexcept(normgrad::Widen(h, f, 0)) && noexcept(normgrad::Widen(b, f, 0)));
+  static_assert(noexcept(normgrad::Narrow(f, static_cast<normgrad::float16*>(nullptr), 0)));
+  static_assert(noexcept(normgrad::Narrow(f, static_cast<normgrad::bfloat16*>(nullptr), 0)));
+  normgrad::Widen(h, f, 0);  // n = 0 touches nothing
+}
+
 TEST(Float16, KnownValues) {
   // 65504 is the largest half; 65520 is the midpoint to 2^16 and rounds to
   // even (inf); 2^-24 the smallest subnormal, 2^-25 rounds to even (0).

@@ -61,7 +61,7 @@ struct Shape {
   size_t rows, cols;
 };
 // H = 1 and other widths around the 16-lane sums and 8-lane vectors, the
-// issue's 48 and 4104, a single row, and a tall-skinny 65536 × 64.
+// widths 48 and 4104, a single row, and a tall-skinny 65536 × 64.
 const Shape kShapes[] = {{1, 48},  {5, 1},    {3, 15},    {4, 17},    {257, 48},
                          {2, 4104}, {1, 4104}, {300, 33}, {65536, 64}};
 
@@ -348,6 +348,51 @@ TEST_P(LayerNormTypes, SameBitsForEveryThreadCount) {
     EXPECT_EQ(b.dx, b1.dx);
     EXPECT_EQ(b.pd_gamma, b1.pd_gamma);
     EXPECT_EQ(b.pd_beta, b1.pd_beta);
+  }
+}
+
+TEST_P(LayerNormTypes, BlockedSumsBitExactToTheLiteralOrder) {
+  // pd_gamma and pd_beta of the blocked order written out literally: terms
+  // fl(dy·x̂), x̂ = fl(fl(x − mean)·rstd), 256-row blocks summed row after row
+  // from zero, partials combined by partial[i] = partial[i] + partial[i + s]
+  // for s = 1, 2, 4, …, narrowed once. 38 blocks (the last partial): on one
+  // thread the blocks go out in subtrees of several.
+  const DType t = GetParam();
+  const size_t rows = 256 * 37 + 100, cols = 24, blocks = 38;
+  const Data d = MakeData(t, rows, cols);
+  const Forward f = RunForward(d);
+  std::vector<std::vector<float>> gamma(blocks, std::vector<float>(cols)), beta = gamma;
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < cols; ++c) {
+      const float x = static_cast<float>(At(d.x, r, c));
+      const float dy = static_cast<float>(At(d.dy, r, c));
+      const float centered = x - f.mean[r];
+      const float xh = centered * f.rstd[r];
+      const float term = dy * xh;
+      gamma[r / 256][c] = gamma[r / 256][c] + term;
+      beta[r / 256][c] = beta[r / 256][c] + dy;
+    }
+  }
+  for (size_t s = 1; s < blocks; s *= 2) {
+    for (size_t i = 0; i + s < blocks; i += 2 * s) {
+      for (size_t c = 0; c < cols; ++c) {
+        gamma[i][c] = gamma[i][c] + gamma[i + s][c];
+        beta[i][c] = beta[i][c] + beta[i + s][c];
+      }
+    }
+  }
+  std::vector<uint8_t> want_gamma(cols * normgrad::SizeOf(t)), want_beta = want_gamma;
+  for (size_t c = 0; c < cols; ++c) {
+    testdata::Store(t, want_gamma.data(), c, gamma[0][c]);
+    testdata::Store(t, want_beta.data(), c, beta[0][c]);
+  }
+  for (int threads : {1, 2, 3}) {
+    SCOPED_TRACE(testing::Message() << threads << " threads");
+    BackwardOptions o;
+    o.threads = threads;
+    const Backward b = RunBackward(d, f.mean, f.rstd, o);
+    EXPECT_EQ(b.pd_gamma, want_gamma);
+    EXPECT_EQ(b.pd_beta, want_beta);
   }
 }
 

@@ -1,6 +1,6 @@
 // sequential_test.cc — the engine's sequential order is bit-exact to an
-// independent transcription of spec §3 (float accumulators, rows in order,
-// product and sum rounded separately, RNE narrowing) for float, half and
+// independent transcription of the device's order (float accumulators, rows
+// in order, product and sum rounded separately, RNE narrowing) for float, half and
 // bfloat16, over shapes built from the tile sizes, chunkings, strides and
 // thread counts. The transcription below shares no code with src/.
 //
@@ -20,7 +20,8 @@ namespace {
 
 using normgrad::DType;
 
-// The device algorithm of spec §3, one column at a time, literally.
+// The device algorithm (docs/numerics.md, "The sequential order"), one
+// column at a time, literally.
 float Widen(DType t, const uint8_t* base, size_t i) {
   if (t == DType::kF32) {
     float f;
@@ -155,7 +156,7 @@ INSTANTIATE_TEST_SUITE_P(Types, SequentialShapes,
                          testdata::TypeName<testing::TestParamInfo<DType>>);
 
 TEST(Sequential, DocumentedExample) {
-  // spec §1: [1,8,8], dy = res = 0..63. pdGamma[h] = Σ_s (8s+h)^2,
+  // The documented example: [1,8,8], dy = res = 0..63. pdGamma[h] = Σ_s (8s+h)^2,
   // pdBeta[h] = Σ_s (8s+h) = 224 + 8h; e.g. pdGamma[0] = 64·(0+1+4+…+49) = 8960.
   std::vector<float> x(64);
   for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i);
