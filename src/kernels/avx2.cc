@@ -16,10 +16,15 @@
 #include "kernels/kernels.h"
 #include "normgrad/float16.h"
 
+// The kernels, compiled for the instruction set; the entry that lists them
+// (isa_entry_inl.h) and the CPU check below are baseline code.
+#pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
-
 #include "kernels/avx2_ops_inl.h"
 #include "kernels/isa_inl.h"
+#pragma GCC pop_options
+
+#include "kernels/isa_entry_inl.h"
 
 namespace normgrad::kernels {
 namespace {

@@ -1,8 +1,8 @@
-// kernels/isa_inl.h — one registry entry (kernels::Isa) built from an
+// kernels/isa_inl.h — the kernels of one registry entry (kernels::Isa) over an
 // instruction set's Ops policies: the row accumulation of accumulate_inl.h
 // and the bulk array helpers below, written once for every instruction set.
-// Included only by src/kernels/<isa>.cc, after its target pragma; everything
-// here has internal linkage.
+// Included only by src/kernels/<isa>.cc, inside its target region;
+// everything here has internal linkage. isa_entry_inl.h builds the entry.
 #pragma once
 
 #include <cstddef>
@@ -38,22 +38,6 @@ void NarrowArray(const float* src, uint16_t* dst, size_t n) {
   size_t i = 0;
   for (; i + Ops::kLanes <= n; i += Ops::kLanes) Ops::Store(dst + i, Ops::LoadF32(src + i));
   for (; i < n; ++i) dst[i] = Ops::FromFloat(src[i]);
-}
-
-// The entry for policies F32 (float), F16 (binary16) and BF16 (bfloat16).
-template <typename F32, typename F16, typename BF16>
-Isa MakeIsa(const char* name, bool (*available)(), LayerNormKernels layer_norm) {
-  return {name,
-          available,
-          AccumulateRows<F32>,
-          AccumulateRows<F16>,
-          AccumulateRows<BF16>,
-          AddArrays<F32>,
-          WidenArray<F16>,
-          NarrowArray<F16>,
-          WidenArray<BF16>,
-          NarrowArray<BF16>,
-          layer_norm};
 }
 
 }  // namespace

@@ -14,10 +14,13 @@
 #include "kernels/kernels.h"
 #include "normgrad/float16.h"
 
+// The kernels, compiled for the instruction set; the table that lists them
+// below is baseline code (see isa_entry_inl.h).
+#pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
-
 #include "kernels/avx2_ops_inl.h"
 #include "kernels/layer_norm_inl.h"
+#pragma GCC pop_options
 
 namespace normgrad::kernels {
 

@@ -10,7 +10,7 @@
 
 #include "kernels/kernels.h"
 #include "kernels/neon_ops_inl.h"
-#include "kernels/isa_inl.h"
+#include "kernels/isa_entry_inl.h"
 
 namespace normgrad::kernels {
 namespace {

@@ -2,7 +2,7 @@
 // any CPU (the compiler may still use the baseline vector unit, which keeps
 // the bits: no contraction, IEEE float). Always available; the fallback that
 // NORMGRAD_IMPL=scalar forces.
-#include "kernels/isa_inl.h"
+#include "kernels/isa_entry_inl.h"
 #include "kernels/kernels.h"
 #include "kernels/scalar_ops_inl.h"
 
