@@ -1,14 +1,13 @@
 // tests/fuzz/dims_fuzz.cc — libFuzzer target of the command line's shape
-// arguments (tools/normgrad/dims.h: IsDimList, ParseDims, ParseNumber; and
-// BinProblem of inputs.h, which turns a B,S,H shape into rows and columns).
-// The input picks a largest dimension and a rank range, then the text.
+// arguments (tools/normgrad/dims.h: IsDimList, ParseDims, ParseNumber,
+// FormatDims). The input picks a largest dimension and a rank range, then
+// the text.
 //
 // Every answer is checked against an independent oracle, beyond "does not
 // crash": IsDimList accepts exactly comma-separated non-empty digit runs in
 // the rank range; ParseDims accepts exactly lists whose every number is in
 // [1, max_dim] with a product that fits in 64 bits, and gives those numbers;
-// ParseNumber accepts exactly numbers up to its maximum; BinProblem accepts
-// exactly shapes whose size in bytes fits in 64 bits.
+// ParseNumber accepts exactly numbers up to its maximum.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstdint>
@@ -20,7 +19,6 @@
 #include <vector>
 
 #include "dims.h"
-#include "inputs.h"
 
 namespace {
 
@@ -71,19 +69,6 @@ void CheckParseNumber(std::string_view part, uint64_t max) {
   const bool ok = normgrad::cli::ParseNumber(part, max, "n", &parsed).ok();
   Check(ok == fits, "ParseNumber accepts exactly numbers up to its maximum", part);
   if (ok) Check(parsed == value, "ParseNumber gives the number", part);
-}
-
-void CheckBinProblem(const std::vector<uint64_t>& dims, const char* dtype_name, uint64_t item_size,
-                     std::string_view text) {
-  normgrad::DType dtype;
-  uint64_t rows = 0, cols = 0;
-  const bool ok = normgrad::cli::BinProblem(dims, dtype_name, &dtype, &rows, &cols).ok();
-  const u128 bytes = u128{dims[0]} * dims[1] * dims[2] * item_size;
-  Check(ok == (bytes <= kMaxU64), "BinProblem accepts exactly shapes of at most 2^64-1 bytes",
-        text);
-  if (ok) {
-    Check(rows == dims[0] * dims[1] && cols == dims[2], "BinProblem: rows B*S, columns H", text);
-  }
 }
 
 }  // namespace
@@ -145,10 +130,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     formatted += (i > 0 ? ", " : "") + std::to_string(dims[i]);
   }
   Check(normgrad::cli::FormatDims(dims) == formatted + "]", "FormatDims lists the numbers", text);
-  if (dims.size() == 3) {
-    CheckBinProblem(dims, "float", 4, text);
-    CheckBinProblem(dims, "half", 2, text);
-    CheckBinProblem(dims, "bfloat16", 2, text);
-  }
   return 0;
 }
