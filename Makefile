@@ -25,11 +25,16 @@ APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
 APT_CROSS_PACKAGES := g++-aarch64-linux-gnu qemu-user googletest
 AARCH64_BUILD_DIR ?= build-aarch64
 
-.PHONY: deps deps-aarch64 configure build run test bench compare install clean test-aarch64
+# clang-14 with LLVM's OpenMP (libomp and its ThreadSanitizer tool, archer)
+# and the sanitizer and libFuzzer runtimes: the tsan and fuzz presets.
+APT_CLANG_PACKAGES := clang-14 libomp-14-dev libclang-rt-14-dev llvm-14
+
+.PHONY: deps deps-aarch64 deps-clang configure build run test bench compare install clean test-aarch64
 
 deps: PACKAGES = $(APT_PACKAGES)
 deps-aarch64: PACKAGES = $(APT_CROSS_PACKAGES)
-deps deps-aarch64:
+deps-clang: PACKAGES = $(APT_CLANG_PACKAGES)
+deps deps-aarch64 deps-clang:
 	@missing=""; \
 	for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \

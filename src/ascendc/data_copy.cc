@@ -42,7 +42,9 @@ constexpr uint64_t kCopyStreams = 4;
 // 32 bytes in a vector register (two SSE moves, or one AVX move).
 using Bytes32 = uint8_t __attribute__((vector_size(32)));
 
-#if defined(__x86_64__)
+// Without target_clones where the build says so (NORMGRAD_NO_TARGET_CLONES):
+// their ifunc resolvers run before ThreadSanitizer's runtime is initialised.
+#if defined(__x86_64__) && !defined(NORMGRAD_NO_TARGET_CLONES)
 #define NORMGRAD_COPY_TARGETS __attribute__((target_clones("avx2", "default")))
 #else
 #define NORMGRAD_COPY_TARGETS

@@ -232,7 +232,9 @@ __attribute__((always_inline)) inline void FloatsAs(float* d, const float* a,
   }
 }
 
-#if defined(__x86_64__)
+// Without target_clones where the build says so (NORMGRAD_NO_TARGET_CLONES):
+// their ifunc resolvers run before ThreadSanitizer's runtime is initialised.
+#if defined(__x86_64__) && !defined(NORMGRAD_NO_TARGET_CLONES)
 #define NORMGRAD_ELEMENT_TARGETS __attribute__((target_clones("avx2", "default")))
 #else
 #define NORMGRAD_ELEMENT_TARGETS
