@@ -16,10 +16,11 @@ export NORMGRAD_PYTHON := $(PYTHON)
 
 # Debian packages the build, tests, benchmarks and scripts need. The peers of
 # `normgrad bench` are libtorch-dev (PyTorch's C++ API) and libdnnl-dev
-# (oneDNN); python3-matplotlib draws `normgrad bench --plot`.
+# (oneDNN); python3-matplotlib draws `normgrad bench --plot`; qemu-user runs
+# the x86-64 build on emulated CPUs without AVX-512 or AVX2 (tests/cpu).
 APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
                 libcli11-dev python3 python3-numpy python3-torch \
-                libtorch-dev libdnnl-dev python3-matplotlib
+                libtorch-dev libdnnl-dev python3-matplotlib qemu-user
 
 # The cross toolchain, qemu and GoogleTest's sources for `make test-aarch64`.
 APT_CROSS_PACKAGES := g++-aarch64-linux-gnu qemu-user googletest
