@@ -382,6 +382,11 @@ TEST(Dims, ParseDimsChecksTheValues) {
   s = ParseNumber("4294967296", 4294967295, "--tmp", &n);
   ASSERT_FALSE(s.ok());
   EXPECT_EQ(s.message(), "--tmp is 4294967296, more than the largest allowed, 4294967295");
+  // Limits below 9: a single digit above the limit is too large too.
+  EXPECT_FALSE(ParseNumber("1", 0, "n", &n).ok());
+  EXPECT_FALSE(ParseNumber("9", 8, "n", &n).ok());
+  ASSERT_TRUE(ParseNumber("8", 8, "n", &n).ok());
+  EXPECT_EQ(n, 8u);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ Status ParseNumber(std::string_view text, uint64_t max, const std::string& name,
   *value = 0;
   for (char c : text) {
     const uint64_t digit = static_cast<uint64_t>(c - '0');
-    if (*value > (max - digit) / 10) {
+    if (digit > max || *value > (max - digit) / 10) {
       return Status::Error(name + " is " + std::string(text) + ", more than the largest " +
                            "allowed, " + std::to_string(max));
     }
