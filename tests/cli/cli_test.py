@@ -204,7 +204,7 @@ class RunTest(CliTestCase):
         self.assertEqual(gamma.shape, (shape[-1],))
         return dy, res, gamma, beta, result
 
-    def test_sequential_is_bit_exact_to_the_spec(self):
+    def test_sequential_is_bit_exact_to_the_device_order(self):
         for shape, dtype in [((2, 64, 128), "float"), ((3, 5, 32), "half"),
                              ((1, 300, 16), "bfloat16"), ((257, 8), "float"),
                              ((2, 2, 3, 48), "half"), ((64,), "float"),
@@ -570,8 +570,8 @@ class TilingTest(CliTestCase):
                 for word in words:
                     self.assertIn(word, result.stderr)
 
-    # --op layernorm-grad and --op layernorm: the op's own fields (spec
-    # layernormgrad.md §4 and §6, layernorm.md §3).
+    # --op layernorm-grad and --op layernorm: the op's own fields
+    # (docs/layernormgrad.md and docs/layernorm.md, "Host tiling").
     LNG_FIELDS = ["stackBufferSize", "bLength", "sLength", "hLength", "originalHLength",
                   "oneCalSize", "nohCalSize", "loopNum", "tailSize", "nohTailSize",
                   "tmpTensorBSHPos", "tmpTensorBSHSize", "pdVarTensorPos", "pdVarTensorSize",
@@ -646,7 +646,7 @@ class TilingTest(CliTestCase):
         self.assertIn("row by row", out)
 
     def test_layernorm_worked_example(self):
-        # layernorm.md §3: [2,32,16] float, 6144 bytes.
+        # docs/layernorm.md, "Worked example": [2,32,16] float, 6144 bytes.
         data = self.op_tiling("layernorm", self.LN_FIELDS, "--shape", "2,32,16",
                               "--dtype", "float", "--tmp", "6144")
         self.assertEqual((data["minValue"], data["maxValue"]), (704, 12800))

@@ -38,7 +38,7 @@ struct Outputs {
   std::vector<uint8_t> gamma, beta;
 };
 
-Outputs SpecOrder(const testdata::Matrix& dy, const testdata::Matrix& res) {
+Outputs DeviceOrder(const testdata::Matrix& dy, const testdata::Matrix& res) {
   const size_t n = normgrad::SizeOf(dy.dtype);
   Outputs out{std::vector<uint8_t>(dy.cols * n), std::vector<uint8_t>(dy.cols * n)};
   for (size_t c = 0; c < dy.cols; ++c) {
@@ -85,7 +85,7 @@ constexpr size_t kMaxElements = size_t{1} << 22;
 
 class SequentialShapes : public testing::TestWithParam<DType> {};
 
-TEST_P(SequentialShapes, BitExactToSpecOrder) {
+TEST_P(SequentialShapes, BitExactToTheDeviceOrder) {
   const DType t = GetParam();
   for (size_t rows : kRows) {
     for (size_t cols : kCols) {
@@ -93,7 +93,7 @@ TEST_P(SequentialShapes, BitExactToSpecOrder) {
       SCOPED_TRACE(testing::Message() << rows << "x" << cols << " seed " << testdata::Seed());
       const auto dy = testdata::Normal(t, rows, cols, testdata::Seed());
       const auto res = testdata::Normal(t, rows, cols, testdata::Seed() + 1);
-      const Outputs want = SpecOrder(dy, res);
+      const Outputs want = DeviceOrder(dy, res);
       const Outputs got = Engine(dy, res);
       ASSERT_EQ(got.gamma, want.gamma);
       ASSERT_EQ(got.beta, want.beta);
@@ -105,7 +105,7 @@ TEST_P(SequentialShapes, ChunksAndStridesKeepTheBits) {
   const DType t = GetParam();
   const auto dy = testdata::Normal(t, 777, 40, testdata::Seed(), 48);
   const auto res = testdata::Normal(t, 777, 40, testdata::Seed() + 1, 48);
-  const Outputs want = SpecOrder(dy, res);
+  const Outputs want = DeviceOrder(dy, res);
   // 1 row per chunk, 2 (float at min scratch), a tail (777 = 7·111), one chunk.
   for (size_t chunk : {1, 2, 7, 100, 776, 777, 5000}) {
     SCOPED_TRACE(chunk);
@@ -120,7 +120,7 @@ TEST_P(SequentialShapes, ThreadCountsKeepTheBitsAndThreadsRun) {
   // 2048 × 1024 elements: well above the threading threshold.
   const auto dy = testdata::Normal(t, 2048, 1024, testdata::Seed());
   const auto res = testdata::Normal(t, 2048, 1024, testdata::Seed() + 1);
-  const Outputs want = SpecOrder(dy, res);
+  const Outputs want = DeviceOrder(dy, res);
   for (int threads : {1, 2, 3, 8}) {
     SCOPED_TRACE(threads);
     const Outputs got = Engine(dy, res, 0, threads);
@@ -139,7 +139,7 @@ TEST_P(SequentialShapes, RelayOfShortRowsKeepsTheBitsAndThreadsRun) {
   const DType t = GetParam();
   const auto dy = testdata::Normal(t, 40000, 64, testdata::Seed());
   const auto res = testdata::Normal(t, 40000, 64, testdata::Seed() + 1);
-  const Outputs want = SpecOrder(dy, res);
+  const Outputs want = DeviceOrder(dy, res);
   for (size_t chunk : {0, 777}) {
     for (int threads : {1, 2, 3, 8}) {
       SCOPED_TRACE(testing::Message() << threads << " threads, chunk " << chunk);
