@@ -21,19 +21,11 @@ constexpr char kApi[] = "GetLayerNormNDTilingInfo";
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using tiling_fuzz::Check;
   FuzzedDataProvider in(data, size);
-  const tiling_fuzz::Args a = tiling_fuzz::ConsumeArgs(in);
-  uint32_t max_value = 1, min_value = 1;
-  AscendC::GetLayerNormMaxMinTmpSize(a.shape, a.type_size, a.reuse, max_value, min_value);
-  Check((min_value == 0) == (max_value == 0) && min_value <= max_value, "GetLayerNormMaxMinTmpSize",
-        a, 0, "both sizes or neither, min <= max");
-  const uint32_t scratch = tiling_fuzz::ConsumeScratch(in, min_value, max_value);
-
-  auto t = tiling_fuzz::Garbage<AscendC::tiling::LayerNormTiling>();
-  AscendC::GetLayerNormNDTilingInfo(a.shape, scratch, a.type_size, a.reuse, t);
-  optiling::LayerNormTiling host;
-  AscendC::GetLayerNormNDTilingInfo(a.shape, scratch, a.type_size, a.reuse, host);
-  Check(tiling_fuzz::SameBytes(host, t), kApi, a, scratch,
-        "the host class and the kernel struct get the same bytes");
+  auto [a, min_value, scratch, t] =
+      tiling_fuzz::QueryAndTile<AscendC::tiling::LayerNormTiling, optiling::LayerNormTiling>(
+          in, "GetLayerNormMaxMinTmpSize", kApi,
+          [](auto&&... x) { AscendC::GetLayerNormMaxMinTmpSize(x...); },
+          [](auto&&... x) { AscendC::GetLayerNormNDTilingInfo(x...); });
   const bool ok = t.oneTmpSize != 0;
   // Half only: for float the size query counts 2*roundup32(4*B*S) bytes of
   // means and variances that the float tiling does not place in the scratch,

@@ -38,19 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Profile profile = in.PickValueInArray({Profile::kA2, Profile::k310P, Profile::k950});
   normgrad_ascendc::SetProfile(profile);
   const bool p950 = profile == Profile::k950;
-  const tiling_fuzz::Args a = tiling_fuzz::ConsumeArgs(in);
-  uint32_t max_value = 1, min_value = 1;
-  AscendC::GetLayerNormGradMaxMinTmpSize(a.shape, a.type_size, a.reuse, max_value, min_value);
-  Check((min_value == 0) == (max_value == 0) && min_value <= max_value,
-        "GetLayerNormGradMaxMinTmpSize", a, 0, "both sizes or neither, min <= max");
-  const uint32_t scratch = tiling_fuzz::ConsumeScratch(in, min_value, max_value);
-
-  auto t = tiling_fuzz::Garbage<AscendC::tiling::LayerNormGradTiling>();
-  AscendC::GetLayerNormGradNDTilingInfo(a.shape, scratch, a.type_size, a.reuse, t);
-  optiling::LayerNormGradTiling host;
-  AscendC::GetLayerNormGradNDTilingInfo(a.shape, scratch, a.type_size, a.reuse, host);
-  Check(tiling_fuzz::SameBytes(host, t), kApi, a, scratch,
-        "the host class and the kernel struct get the same bytes");
+  auto [a, min_value, scratch, t] =
+      tiling_fuzz::QueryAndTile<AscendC::tiling::LayerNormGradTiling, optiling::LayerNormGradTiling>(
+          in, "GetLayerNormGradMaxMinTmpSize", kApi,
+          [](auto&&... x) { AscendC::GetLayerNormGradMaxMinTmpSize(x...); },
+          [](auto&&... x) { AscendC::GetLayerNormGradNDTilingInfo(x...); });
   const bool ok = t.oneCalSize != 0;
   if (min_value != 0 && scratch >= min_value) {
     Check(ok, kApi, a, scratch, "a scratch of minValue bytes or more gives a tiling");

@@ -22,19 +22,11 @@ constexpr char kApi[] = "GetLayerNormGradBetaNDTilingInfo";
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using tiling_fuzz::Check;
   FuzzedDataProvider in(data, size);
-  const tiling_fuzz::Args a = tiling_fuzz::ConsumeArgs(in);
-  uint32_t max_value = 1, min_value = 1;
-  AscendC::GetLayerNormGradBetaMaxMinTmpSize(a.shape, a.type_size, a.reuse, max_value, min_value);
-  Check((min_value == 0) == (max_value == 0) && min_value <= max_value,
-        "GetLayerNormGradBetaMaxMinTmpSize", a, 0, "both sizes or neither, min <= max");
-  const uint32_t scratch = tiling_fuzz::ConsumeScratch(in, min_value, max_value);
-
-  auto t = tiling_fuzz::Garbage<AscendC::tiling::LayerNormGradBetaTiling>();
-  AscendC::GetLayerNormGradBetaNDTilingInfo(a.shape, scratch, a.type_size, a.reuse, t);
-  optiling::LayerNormGradBetaTiling host;
-  AscendC::GetLayerNormGradBetaNDTilingInfo(a.shape, scratch, a.type_size, a.reuse, host);
-  Check(tiling_fuzz::SameBytes(host, t), kApi, a, scratch,
-        "the host class and the kernel struct get the same bytes");
+  auto [a, min_value, scratch, t] =
+      tiling_fuzz::QueryAndTile<AscendC::tiling::LayerNormGradBetaTiling, optiling::LayerNormGradBetaTiling>(
+          in, "GetLayerNormGradBetaMaxMinTmpSize", kApi,
+          [](auto&&... x) { AscendC::GetLayerNormGradBetaMaxMinTmpSize(x...); },
+          [](auto&&... x) { AscendC::GetLayerNormGradBetaNDTilingInfo(x...); });
   const bool ok = t.oneCalSize != 0;
   if (min_value == 0) Check(!ok, kApi, a, scratch, "no tiling where the size query fails");
   if (min_value != 0 && scratch >= min_value) {

@@ -144,6 +144,38 @@ KernelTiling Garbage() {
   return t;
 }
 
+// What each tiling target checks first, and what it goes on with.
+template <typename KernelTiling>
+struct Tiled {
+  Args a;
+  uint32_t min_value;  // the size query's minimum (0: it refused the shape)
+  uint32_t scratch;    // the scratch size the tiling was given
+  KernelTiling tiling;
+};
+
+// Draws the arguments, asks the size query (`query_api`: both sizes or
+// neither, min <= max), draws a scratch size around them and tiles through
+// both overloads of `tiling_api` (the kernel struct starting from garbage),
+// which must give the same bytes. `query` and `tile` forward to the API's
+// overloaded functions.
+template <typename KernelTiling, typename HostTiling, typename Query, typename Tile>
+Tiled<KernelTiling> QueryAndTile(FuzzedDataProvider& in, const char* query_api,
+                                 const char* tiling_api, Query query, Tile tile) {
+  Tiled<KernelTiling> r{ConsumeArgs(in), 0, 0, Garbage<KernelTiling>()};
+  uint32_t max_value = 1, min_value = 1;
+  query(r.a.shape, r.a.type_size, r.a.reuse, max_value, min_value);
+  Check((min_value == 0) == (max_value == 0) && min_value <= max_value, query_api, r.a, 0,
+        "both sizes or neither, min <= max");
+  r.min_value = min_value;
+  r.scratch = ConsumeScratch(in, min_value, max_value);
+  tile(r.a.shape, r.scratch, r.a.type_size, r.a.reuse, r.tiling);
+  HostTiling host;
+  tile(r.a.shape, r.scratch, r.a.type_size, r.a.reuse, host);
+  Check(SameBytes(host, r.tiling), tiling_api, r.a, r.scratch,
+        "the host class and the kernel struct get the same bytes");
+  return r;
+}
+
 }  // namespace tiling_fuzz
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
