@@ -154,8 +154,11 @@ class TilingDef {
   size_t offset_in_parent_ = 0;  // where its bytes start in the parent's
   size_t end_ = 0;               // one past the last field's last byte
   std::vector<uint8_t> own_;     // the bytes, unless nested
-  uint8_t size_floor_[kMinClassSize - sizeof(const char*) - sizeof(TilingDef*) -
-                      2 * sizeof(size_t) - sizeof(std::vector<uint8_t>)] = {};
+  // Padding only, never read: [[maybe_unused]] keeps clang's -Werror builds
+  // of programs that include this header quiet.
+  [[maybe_unused]] uint8_t size_floor_[kMinClassSize - sizeof(const char*) -
+                                       sizeof(TilingDef*) - 2 * sizeof(size_t) -
+                                       sizeof(std::vector<uint8_t>)] = {};
 };
 
 static_assert(sizeof(TilingDef) == 512, "TilingDef is 512 bytes");
