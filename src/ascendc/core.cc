@@ -15,6 +15,22 @@
 
 namespace normgrad_ascendc {
 
+namespace {
+
+thread_local const CallSite* t_call_site = nullptr;
+
+}  // namespace
+
+ApiCall::ApiCall(const CallSite& site) : outermost_(t_call_site == nullptr) {
+  if (outermost_) t_call_site = &site;
+}
+
+ApiCall::~ApiCall() {
+  if (outermost_) t_call_site = nullptr;
+}
+
+const CallSite* CurrentCallSite() { return t_call_site; }
+
 void Fail(const char* format, ...) {
   va_list args;
   va_start(args, format);
@@ -25,6 +41,10 @@ void Fail(const char* format, ...) {
   std::string message(length > 0 ? static_cast<size_t>(length) : 0, '\0');
   std::vsnprintf(message.data(), message.size() + 1, format, args);
   va_end(args);
+  if (t_call_site != nullptr) {
+    message.insert(0, std::string(t_call_site->file) + ":" +
+                          std::to_string(t_call_site->line) + ": ");
+  }
   throw KernelError(message);
 }
 

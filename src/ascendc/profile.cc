@@ -16,10 +16,11 @@ namespace normgrad_ascendc {
 namespace {
 
 constexpr ProfileInfo kProfiles[] = {
-    {Profile::kA2, "a2", "Atlas A2/A3", 2201, 192 * 1024, 192 * 1024 - 128},
+    {Profile::kA2, "a2", "Atlas A2/A3", 2201, 192 * 1024, 192 * 1024 - 128,
+     24, 48},
     {Profile::k310P, "310p", "Atlas inference series", 2002, 256 * 1024,
-     256 * 1024},
-    {Profile::k950, "950", "Ascend 950", 3510, 248 * 1024, 248 * 1024},
+     256 * 1024, 8, 7},
+    {Profile::k950, "950", "Ascend 950", 3510, 248 * 1024, 248 * 1024, 32, 64},
 };
 
 bool Verbose() {

@@ -182,6 +182,41 @@ TEST(Core, OneTPipePerCore) {
 // ---- TPipe::InitBuffer
 // ---------------------------------------------------------
 
+// An API taking a CallSite as kernel APIs do; it calls a second one, as an
+// API built on others does.
+void InnerApi(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::Fail("InnerApi: argument x is 3; it must be 0");
+}
+void OuterApi(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  InnerApi();
+}
+
+TEST(Core, ErrorsNameTheOutermostCallersFileAndLine) {
+  const unsigned line = __LINE__ + 2;
+  try {
+    OuterApi();
+    FAIL() << "OuterApi did not fail";
+  } catch (const normgrad_ascendc::KernelError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              std::string(__FILE__) + ":" + std::to_string(line) +
+                  ": InnerApi: argument x is 3; it must be 0");
+  }
+  EXPECT_EQ(normgrad_ascendc::CurrentCallSite(), nullptr);
+  // Outside any API call, the message has no prefix.
+  EXPECT_THROW(
+      {
+        try {
+          normgrad_ascendc::Fail("plain");
+        } catch (const normgrad_ascendc::KernelError& e) {
+          EXPECT_STREQ(e.what(), "plain");
+          throw;
+        }
+      },
+      normgrad_ascendc::KernelError);
+}
+
 TEST(TPipe, CarvesConsecutivelyFromZeroRoundingUpTo32) {
   ProfileScope profile(Profile::kA2);
   TPipe pipe;

@@ -16,6 +16,13 @@
 // up to whoever runs it: a launcher catches KernelError per block and prints
 // "normgrad: kernel <name> block <i>/<n>: <what()>"; tests observe it with
 // EXPECT_THROW. Nothing else in normgrad_ascendc throws on the success path.
+//
+// Call sites. Every kernel API takes a last, defaulted `CallSite site = {}`
+// argument, which the compiler fills with the caller's file and line (the
+// user's .asc file and line: normgrad-cc keeps them with #line), and opens an
+// ApiCall with it. The outermost ApiCall on a thread is the user's call (an
+// API calling another keeps the user's site); while it is open, Fail prefixes
+// the message with "<file>:<line>: ".
 #pragma once
 
 #include <cstdint>
@@ -35,10 +42,36 @@ class KernelError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Formats a message (printf-style) and throws KernelError with it: the one
-/// way kernel-side code reports an error.
+/// Formats a message (printf-style), prefixes the open call site's file and
+/// line, and throws KernelError with it: the one way kernel-side code reports
+/// an error.
 [[noreturn]] void Fail(const char* format, ...)
     __attribute__((format(printf, 1, 2)));
+
+/// The file and line of a call: as a defaulted parameter, the caller's.
+struct CallSite {
+  constexpr CallSite(const char* file_name = __builtin_FILE(),
+                     unsigned line_number = __builtin_LINE())
+      : file(file_name), line(line_number) {}
+  const char* file;
+  unsigned line;
+};
+
+/// The call of a kernel API from `site`, for the scope's duration; see the
+/// file comment. Not copyable; one per API entry.
+class ApiCall {
+ public:
+  explicit ApiCall(const CallSite& site);
+  ~ApiCall();
+  ApiCall(const ApiCall&) = delete;
+  ApiCall& operator=(const ApiCall&) = delete;
+
+ private:
+  bool outermost_;
+};
+
+/// The call site of the outermost open ApiCall on this thread, or null.
+const CallSite* CurrentCallSite();
 
 /// One emulated AI core. Not copyable; used by one thread at a time.
 class Core {

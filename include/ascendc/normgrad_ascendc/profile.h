@@ -25,6 +25,9 @@ struct ProfileInfo {
   uint32_t arch;         ///< the vendor's architecture number
   uint32_t ub_bytes;     ///< unified buffer per core
   uint32_t scratch_end;  ///< UB offset where queues and framework scratch end
+  uint32_t aic_cores;    ///< cube cores of the product (PlatformAscendC)
+  uint32_t aiv_cores;    ///< vector cores: the most blocks a launch that
+                         ///< synchronizes its blocks (SyncAll) may have
 };
 
 /// The largest UB of any profile; every emulated core reserves this much.
