@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "env_setting.h"
+#include "gm_store.h"
 #include "normgrad_ascendc/core.h"
 
 namespace normgrad_ascendc {
@@ -70,17 +71,6 @@ NORMGRAD_COPY_TARGETS void CopyStreamed(uint8_t* dst, const uint8_t* src,
   std::memcpy(dst + done, src + done, bytes - done);
 }
 
-// The copy of DataCopy, once every check passed.
-void Copy(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
-  const auto d = reinterpret_cast<uintptr_t>(dst);
-  const auto s = reinterpret_cast<uintptr_t>(src);
-  if (bytes >= kStreamedCopyBytes && (d + bytes <= s || s + bytes <= d)) {
-    CopyStreamed(dst, src, bytes);
-  } else {
-    std::memmove(dst, src, bytes);
-  }
-}
-
 const char* Side(const CopyEnd& end) { return end.ub != nullptr ? "UB" : "GM"; }
 
 // An end must have memory, and a UB end must start at a 32-byte boundary.
@@ -127,6 +117,16 @@ void CheckRange(const char* type_name, const CopyEnd& dst, const CopyEnd& src,
 
 }  // namespace
 
+void CopyBytes(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  const auto d = reinterpret_cast<uintptr_t>(dst);
+  const auto s = reinterpret_cast<uintptr_t>(src);
+  if (bytes >= kStreamedCopyBytes && (d + bytes <= s || s + bytes <= d)) {
+    CopyStreamed(dst, src, bytes);
+  } else {
+    std::memmove(dst, src, bytes);
+  }
+}
+
 DataCopyMode GetDataCopyMode() { return g_mode.Get(); }
 
 void SetDataCopyMode(DataCopyMode mode) { g_mode.Set(mode); }
@@ -151,7 +151,12 @@ void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
   }
   CheckRange(type_name, dst, src, "src", src, count, asked);
   CheckRange(type_name, dst, src, "dst", dst, count, asked);
-  Copy(dst.data, src.data, uint64_t{count} * elem_bytes);
+  const uint64_t moved = uint64_t{count} * elem_bytes;
+  if (dst.ub == nullptr) {
+    StoreToGm(dst.data, src.data, moved);
+  } else {
+    CopyBytes(dst.data, src.data, moved);
+  }
 }
 
 }  // namespace normgrad_ascendc
