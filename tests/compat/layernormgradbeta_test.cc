@@ -735,6 +735,17 @@ TEST_F(Checks, TensorPlacement) {
       "tensors"));
 }
 
+TEST_F(Checks, MessagesStartWithTheCallersFileAndLine) {
+  const LocalTensor<float> dy_moved = t_.dy[1];
+  const auto call = [&] {
+    LayerNormGradBeta<float>(t_.gamma, t_.beta, t_.res, dy_moved, t_.tmp,
+                             tiling_);
+  };
+  const std::string line = std::to_string(__LINE__ - 3);
+  EXPECT_TRUE(FailsWith(
+      call, std::string(__FILE__) + ":" + line + ": LayerNormGradBeta: inputDy"));
+}
+
 TEST_F(Checks, TensorLengths) {
   t_.gamma.SetSize(12);
   EXPECT_TRUE(

@@ -411,6 +411,15 @@ TEST(VectorOps, OperandChecks) {
                         "count 300"));
 }
 
+// The message starts with the file and line of the kernel's call.
+TEST(VectorOps, ErrorsNameTheCallersLine) {
+  Ub ub;
+  auto x = ub.x<float>(), z = ub.z<float>();
+  const std::string line = std::to_string(__LINE__ + 1);
+  EXPECT_TRUE(FailsWith([&] { AscendC::Add(z, x, x[224], 64); },
+                        std::string(__FILE__) + ":" + line + ": Add<float>:"));
+}
+
 TEST(Sync, BarriersAndFlagsAreAccepted) {
   TPipe pipe;
   AscendC::PipeBarrier<PIPE_V>();

@@ -29,6 +29,8 @@
 // Checks (every call): count ≥ 0 and every operand a non-empty UB tensor of
 // at least `count` elements; otherwise a KernelError (core.h), e.g.
 //   "Add<float>: src1 has 32 elements, fewer than count 64".
+// Each operation takes a last, defaulted CallSite (core.h): messages start
+// with the caller's file and line.
 // Operands of one call may be the same tensor (dst == src for in-place use).
 // Nothing allocates, reads the environment or starts a thread.
 #pragma once
@@ -148,42 +150,54 @@ namespace AscendC {
 /// dst[i] = src0[i] + src1[i], i < count.
 template <typename T>
 void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count) {
+         const LocalTensor<T>& src1, const int32_t& count,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Binary("Add", dst, src0, src1, count,
                            normgrad_ascendc::ElementOp::kAdd);
 }
 /// dst[i] = src0[i] - src1[i], i < count.
 template <typename T>
 void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count) {
+         const LocalTensor<T>& src1, const int32_t& count,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Binary("Sub", dst, src0, src1, count,
                            normgrad_ascendc::ElementOp::kSub);
 }
 /// dst[i] = src0[i] * src1[i], i < count.
 template <typename T>
 void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count) {
+         const LocalTensor<T>& src1, const int32_t& count,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Binary("Mul", dst, src0, src1, count,
                            normgrad_ascendc::ElementOp::kMul);
 }
 /// dst[i] = src0[i] / src1[i], i < count (IEEE: x/0 is ±inf or NaN).
 template <typename T>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count) {
+         const LocalTensor<T>& src1, const int32_t& count,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Binary("Div", dst, src0, src1, count,
                            normgrad_ascendc::ElementOp::kDiv);
 }
 /// dst[i] = max(src0[i], src1[i]), i < count (NaN if either is NaN).
 template <typename T>
 void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count) {
+         const LocalTensor<T>& src1, const int32_t& count,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Binary("Max", dst, src0, src1, count,
                            normgrad_ascendc::ElementOp::kMax);
 }
 /// dst[i] = min(src0[i], src1[i]), i < count (NaN if either is NaN).
 template <typename T>
 void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count) {
+         const LocalTensor<T>& src1, const int32_t& count,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Binary("Min", dst, src0, src1, count,
                            normgrad_ascendc::ElementOp::kMin);
 }
@@ -192,7 +206,8 @@ void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
 template <typename T>
 void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-          const int32_t& count) {
+          const int32_t& count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::WithScalar("Adds", dst, src, scalar, count,
                                normgrad_ascendc::ElementOp::kAdd);
 }
@@ -200,7 +215,8 @@ void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 template <typename T>
 void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-          const int32_t& count) {
+          const int32_t& count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::WithScalar("Muls", dst, src, scalar, count,
                                normgrad_ascendc::ElementOp::kMul);
 }
@@ -209,7 +225,8 @@ void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst,
                const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-               const int32_t& count) {
+               const int32_t& count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   static_assert(sizeof(T) == 2 || sizeof(T) == 4,
                 "Duplicate: T must be a 2- or 4-byte type");
   const normgrad_ascendc::Operand operands[] = {
@@ -224,7 +241,9 @@ void Duplicate(const LocalTensor<T>& dst,
 /// are half, float or int32_t (see the file comment).
 template <typename D, typename S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
-          const RoundMode& mode, const uint32_t count) {
+          const RoundMode& mode, const uint32_t count,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   constexpr normgrad_ascendc::CastType kDst = normgrad_ascendc::CastTypeOf<D>();
   constexpr normgrad_ascendc::CastType kSrc = normgrad_ascendc::CastTypeOf<S>();
   static_assert(kDst != kSrc, "Cast: the element types must differ");

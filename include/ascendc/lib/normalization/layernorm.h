@@ -70,14 +70,13 @@ namespace AscendC {
 /// With a caller-provided scratch buffer of at least tiling.tmpBufSize
 /// floats (GetLayerNormMaxMinTmpSize gives the range).
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNorm(const LocalTensor<T>& output,
-                                 const LocalTensor<T>& outputMean,
-                                 const LocalTensor<T>& outputVariance,
-                                 const LocalTensor<T>& inputX,
-                                 const LocalTensor<T>& gamma,
-                                 const LocalTensor<T>& beta,
-                                 const LocalTensor<uint8_t>& sharedTmpBuffer,
-                                 const T epsilon, LayerNormTiling& tiling) {
+__aicore__ inline void LayerNorm(
+    const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+    const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+    LayerNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsLayerNormType<T>,
                 "LayerNorm: T must be half or float");
   normgrad_ascendc::RunLayerNorm(
@@ -89,13 +88,12 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output,
 /// With the framework scratch: what is left of the unified buffer after the
 /// pipe's buffers (PopStackBuffer). Nothing left is an error.
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void LayerNorm(const LocalTensor<T>& output,
-                                 const LocalTensor<T>& outputMean,
-                                 const LocalTensor<T>& outputVariance,
-                                 const LocalTensor<T>& inputX,
-                                 const LocalTensor<T>& gamma,
-                                 const LocalTensor<T>& beta, const T epsilon,
-                                 LayerNormTiling& tiling) {
+__aicore__ inline void LayerNorm(
+    const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+    const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+    LayerNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsLayerNormType<T>,
                 "LayerNorm: T must be half or float");
   normgrad_ascendc::RunLayerNorm(

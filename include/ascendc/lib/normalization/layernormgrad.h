@@ -90,7 +90,9 @@ __aicore__ inline void LayerNormGrad(
     const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
     const LocalTensor<T>& inputGamma, LocalTensor<uint8_t>& sharedTmpBuffer,
     T epsilon, LayerNormGradTiling& tiling,
-    const LayerNormGradShapeInfo& shapeInfo = {}) {
+    const LayerNormGradShapeInfo& shapeInfo = {},
+    normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsLayerNormGradType<T>,
                 "LayerNormGrad: T must be half or float");
   normgrad_ascendc::RunLayerNormGrad(
@@ -108,7 +110,9 @@ __aicore__ inline void LayerNormGrad(
     const LocalTensor<T>& inputDy, const LocalTensor<T>& inputX,
     const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
     const LocalTensor<T>& inputGamma, T epsilon, LayerNormGradTiling& tiling,
-    const LayerNormGradShapeInfo& shapeInfo = {}) {
+    const LayerNormGradShapeInfo& shapeInfo = {},
+    normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsLayerNormGradType<T>,
                 "LayerNormGrad: T must be half or float");
   normgrad_ascendc::RunLayerNormGrad(

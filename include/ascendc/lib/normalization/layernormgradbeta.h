@@ -66,7 +66,9 @@ __aicore__ inline void LayerNormGradBeta(
     const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
     const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
     const LocalTensor<uint8_t>& sharedTmpBuffer,
-    const LayerNormGradBetaTiling& tiling) {
+    const LayerNormGradBetaTiling& tiling,
+    normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsLayerNormGradBetaType<T>,
                 "LayerNormGradBeta: T must be half or float");
   normgrad_ascendc::RunLayerNormGradBeta(
@@ -82,7 +84,9 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
                                          const LocalTensor<T>& outputPdBeta,
                                          const LocalTensor<T>& resForGamma,
                                          const LocalTensor<T>& inputDy,
-                                         LayerNormGradBetaTiling& tiling) {
+                                         LayerNormGradBetaTiling& tiling,
+                                         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsLayerNormGradBetaType<T>,
                 "LayerNormGradBeta: T must be half or float");
   normgrad_ascendc::RunLayerNormGradBeta(
