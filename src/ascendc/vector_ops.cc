@@ -1,4 +1,4 @@
-// vector_ops.cc — operand checks of the basic vector operations, their
+// vector_ops.cc — the span functions of the basic vector operations: their
 // elementwise loops (vectorized by the compiler, one clone per instruction
 // set, picked at run time) and Cast's conversions with their rounding modes
 // (normgrad_ascendc/vector_ops.h).
@@ -16,37 +16,6 @@
 namespace normgrad_ascendc {
 
 using AscendC::RoundMode;
-
-void CheckOperands(const char* api, const char* type, const char* src_type,
-                   int64_t count, const Operand* operands, int n) {
-  bool ok = count >= 0;
-  for (int k = 0; ok && k < n; ++k) {
-    ok = operands[k].view->core != nullptr &&
-         operands[k].view->bytes / operands[k].elem_bytes >= count;
-  }
-  if (ok) return;
-  char who[64];
-  if (src_type != nullptr) {
-    std::snprintf(who, sizeof who, "%s<%s, %s>", api, type, src_type);
-  } else {
-    std::snprintf(who, sizeof who, "%s<%s>", api, type);
-  }
-  if (count < 0) {
-    Fail("%s: count %lld is negative", who, static_cast<long long>(count));
-  }
-  for (int k = 0; k < n; ++k) {
-    const Operand& o = operands[k];
-    if (o.view->core == nullptr) {
-      Fail("%s: %s is an empty LocalTensor (no unified-buffer memory)", who,
-           o.name);
-    }
-    const uint32_t size = o.view->bytes / o.elem_bytes;
-    if (size < count) {
-      Fail("%s: %s has %u elements, fewer than count %lld", who, o.name, size,
-           static_cast<long long>(count));
-    }
-  }
-}
 
 namespace {
 
@@ -273,39 +242,16 @@ void Halves(ElementOp op, normgrad::float16* d, const normgrad::float16* a,
   }
 }
 
-// True when dst starts inside [src, src + bytes) but not at src: the element
-// loop then reads values it wrote earlier, which a vector would not.
-bool PartlyOverlaps(const void* dst, const void* src, uint64_t bytes) {
-  const auto d = reinterpret_cast<uintptr_t>(dst);
-  const auto s = reinterpret_cast<uintptr_t>(src);
-  return d != s && d < s + bytes && s < d + bytes;
-}
-
 // BinaryImpl (src1 set) and WithScalarImpl (src1 null).
 void Elementwise(ElementOp op, CastType type, void* dst, const void* src0,
                  const void* src1, float scalar, uint32_t count) {
-  const uint32_t size = type == CastType::kFloat ? 4 : 2;
-  const uint64_t bytes = uint64_t{count} * size;
-  // Partly overlapping operands: one element at a time, in index order.
-  const uint32_t step =
-      PartlyOverlaps(dst, src0, bytes) ||
-              (src1 != nullptr && PartlyOverlaps(dst, src1, bytes))
-          ? 1
-          : count;
-  for (uint32_t at = 0; at < count; at += step) {
-    const uint32_t n = std::min(step, count - at);
-    const uint64_t skip = uint64_t{at} * size;
-    auto* d = static_cast<uint8_t*>(dst) + skip;
-    const auto* a = static_cast<const uint8_t*>(src0) + skip;
-    const auto* b = src1 != nullptr ? static_cast<const uint8_t*>(src1) + skip : nullptr;
-    if (type == CastType::kFloat) {
-      Floats(op, reinterpret_cast<float*>(d), reinterpret_cast<const float*>(a),
-             reinterpret_cast<const float*>(b), scalar, n);
-    } else {
-      Halves(op, reinterpret_cast<normgrad::float16*>(d),
-             reinterpret_cast<const normgrad::float16*>(a),
-             reinterpret_cast<const normgrad::float16*>(b), scalar, n);
-    }
+  if (type == CastType::kFloat) {
+    Floats(op, static_cast<float*>(dst), static_cast<const float*>(src0),
+           static_cast<const float*>(src1), scalar, count);
+  } else {
+    Halves(op, static_cast<normgrad::float16*>(dst),
+           static_cast<const normgrad::float16*>(src0),
+           static_cast<const normgrad::float16*>(src1), scalar, count);
   }
 }
 

@@ -113,10 +113,11 @@ TEST(VectorOps, InPlaceAndViews) {
   Ub ub;
   auto x = ub.x<float>();
   Fill(x, {1.0f, 2.0f, 3.0f, 4.0f});
+  Fill(x[8], {0.0f, 0.0f, 0.0f, 0.0f});
   AscendC::Add(x, x, x, 4);  // dst == src
   EXPECT_EQ(Read(x, 4), (std::vector<float>{2.0f, 4.0f, 6.0f, 8.0f}));
-  AscendC::Add(x[2], x[2], x, 2);  // [6+2, 8+4]
-  EXPECT_EQ(Read(x, 4), (std::vector<float>{2.0f, 4.0f, 8.0f, 12.0f}));
+  AscendC::Add(x[8], x[8], x, 4);  // a view one block in: [2+2, 4+4, …]
+  EXPECT_EQ(Read(x[8], 4), (std::vector<float>{2.0f, 4.0f, 6.0f, 8.0f}));
 }
 
 TEST(VectorOps, NanAndInfinity) {
@@ -194,13 +195,16 @@ void Run(Op op, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTen
 // Random bit patterns (NaNs, infinities, subnormals and zeros among them)
 // in x and y; every operation over every way of sharing memory the API
 // allows — separate tensors, dst = src0, dst = src1, all three the same,
-// dst one element into src0 or src1 — and counts around the vector widths;
+// dst one repeat (256 bytes) before src0 or src1, which the instruction
+// reads before the destination reaches it — and counts around the vector
+// widths;
 // the result's bits must equal the element loop's, run on a copy (a NaN
 // matches any NaN: C++ leaves the sign and payload of a NaN result open).
 template <typename T, typename Bits>
 void CheckEveryOperation() {
   Ub ub;
   const uint32_t capacity = 1024 / sizeof(T);
+  const uint32_t kRepeat = 256 / sizeof(T);
   std::mt19937 gen(7);
   std::uniform_int_distribution<uint32_t> bits;
   const Op ops[] = {Op::kAdd, Op::kSub, Op::kMul,  Op::kDiv,
@@ -225,9 +229,10 @@ void CheckEveryOperation() {
           case 1: d = a; break;                    // dst = src0
           case 2: d = b; break;                    // dst = src1
           case 3: d = a; b = a; break;             // all one tensor
-          case 4: d = {0, 1}; break;               // dst one into src0
-          case 5: d = {1, 1}; break;               // dst one into src1
+          case 4: a = {0, kRepeat}; d = {0, 0}; break;  // dst a repeat before src0
+          case 5: b = {1, kRepeat}; d = {1, 0}; break;  // dst a repeat before src1
         }
+        if (layout >= 4 && n > static_cast<int32_t>(capacity - kRepeat)) continue;
         std::vector<T> mem[3] = {std::vector<T>(x, x + capacity), std::vector<T>(y, y + capacity),
                                  std::vector<T>(capacity)};
         std::memcpy(mem[2].data(), ub.z<T>().GetPhyAddr(), 1024);
@@ -392,8 +397,18 @@ TEST(VectorOps, OperandChecks) {
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(z, x, x[224], 64); },
                         "Add<float>: src1 has 32 elements, fewer than count "
                         "64"));
-  EXPECT_TRUE(FailsWith([&] { AscendC::Mul(z[250], x, x, 8); },
-                        "Mul<float>: dst has 6 elements, fewer than count 8"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Mul(z[248], x, x, 16); },
+                        "Mul<float>: dst has 8 elements, fewer than count 16"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Mul(z[4], x, x, 8); },
+                        "Mul<float>: dst starts at UB offset 2064, which is not "
+                        "32-byte aligned"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Duplicate(z[1], 0.0f, 8); },
+                        "Duplicate<float>: dst starts at UB offset"));
+  // dst one block into src0: within the first repeat they share blocks
+  // without being the same lanes.
+  EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[8], x, ub.y<float>(), 16); },
+                        "Add<float>: in repeat 0, dst and src0 share a block "
+                        "without being the same lanes"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Sub(z, empty, x, 8); },
                         "Sub<float>: src0 is an empty LocalTensor (no "
                         "unified-buffer memory)"));

@@ -29,6 +29,7 @@
 #include <stdexcept>
 
 #include "normgrad_ascendc/profile.h"
+#include "normgrad_ascendc/vector_mask.h"
 
 namespace AscendC {
 class TPipe;
@@ -95,8 +96,12 @@ class Core {
 
   int64_t block_idx() const { return block_idx_; }
   int64_t block_num() const { return block_num_; }
-  /// Sets the block index and count (a launcher, before running a block).
+  /// Sets the block index and count and resets the block's state (the mask
+  /// register): a launcher, before running a block.
   void SetBlock(int64_t idx, int64_t num);
+
+  /// The vector unit's mask register (vector_unit.h).
+  VectorMask& vector_mask() { return vector_mask_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -124,6 +129,7 @@ class Core {
   int64_t block_num_ = 1;
   AscendC::TPipe* pipe_ = nullptr;
   uint32_t touched_ = 0;  ///< see Touch
+  VectorMask vector_mask_;
 };
 
 /// This thread's current core.

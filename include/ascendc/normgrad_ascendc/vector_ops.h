@@ -37,12 +37,15 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <type_traits>
 
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/half.h"
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/vector_unit.h"
 
 namespace AscendC {
 
@@ -59,19 +62,6 @@ enum class RoundMode : uint8_t {
 }  // namespace AscendC
 
 namespace normgrad_ascendc {
-
-/// One operand of a vector operation, for the checks.
-struct Operand {
-  const char* name;  ///< "dst", "src0", ...
-  const TensorView* view;
-  uint32_t elem_bytes;
-};
-
-/// Checks count ≥ 0 and that each operand holds at least `count` elements.
-/// Messages start "<api><<type>>:" (or "<api><<type>, <src_type>>:" when
-/// src_type is not null).
-void CheckOperands(const char* api, const char* type, const char* src_type,
-                   int64_t count, const Operand* operands, int n);
 
 /// Element types Cast converts between.
 enum class CastType : uint8_t { kHalf, kFloat, kInt32 };
@@ -108,133 +98,230 @@ struct NonDeduced {
 /// (op(src[i], scalar)).
 enum class ElementOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
 
-/// dst[i] = op(src0[i], src1[i]) over `count` elements of `type` (half or
-/// float), computed in float (vector_ops.cc: SIMD chosen at run time, the
-/// same bits as element by element; a dst that partly overlaps a source is
-/// done element by element in index order).
+/// dst[i] = op(src0[i], src1[i]) over `count` contiguous elements of `type`
+/// (half or float), computed in float (vector_ops.cc: SIMD chosen at run
+/// time). dst may be src0 or src1; it does not partly overlap either.
 void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
                 const void* src1, uint32_t count);
 /// dst[i] = op(src[i], scalar), as BinaryImpl.
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,
                     float scalar, uint32_t count);
 
-template <typename T>
-void Binary(const char* api, const AscendC::LocalTensor<T>& dst,
-            const AscendC::LocalTensor<T>& src0,
-            const AscendC::LocalTensor<T>& src1, int32_t count, ElementOp op) {
-  static_assert(kIsVectorFloat<T>, "vector operations take half or float");
-  const Operand operands[] = {{"dst", &dst.view(), sizeof(T)},
-                              {"src0", &src0.view(), sizeof(T)},
-                              {"src1", &src1.view(), sizeof(T)}};
-  CheckOperands(api, TypeName<T>(), nullptr, count, operands, 3);
-  BinaryImpl(op, CastTypeOf<T>(), dst.GetPhyAddr(), src0.GetPhyAddr(),
-             src1.GetPhyAddr(), static_cast<uint32_t>(count));
+/// Elements of one full repeat of an instruction whose widest operand has
+/// `bytes`-byte elements.
+constexpr uint32_t LanesOf(size_t bytes) {
+  return static_cast<uint32_t>(256 / bytes);
+}
+
+/// The mask argument of a level-0 call with isSetMask: bit words (mask[1]
+/// is the high word, read for 16-bit lanes) or, in counter mode, the count.
+inline void SetMaskArgument(const uint64_t mask[], uint32_t lanes) {
+  SetMaskBits(lanes > 64 ? mask[1] : 0, mask[0]);
+}
+/// The "continuous" mask argument: the first `mask` lanes of each repeat,
+/// or, in counter mode, the count.
+inline void SetMaskArgument(uint64_t mask, uint32_t lanes) {
+  SetMaskLength(mask, lanes, CurrentCore().vector_mask().mode);
+}
+
+template <ElementOp kOp, typename T>
+void BinarySpan(const SpanArgs& a) {
+  BinaryImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1], a.operand[2],
+             a.n);
+}
+
+template <ElementOp kOp, typename T>
+void ScalarSpan(const SpanArgs& a) {
+  WithScalarImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1],
+                 *static_cast<const float*>(a.params), a.n);
 }
 
 template <typename T>
-void WithScalar(const char* api, const AscendC::LocalTensor<T>& dst,
-                const AscendC::LocalTensor<T>& src, T scalar, int32_t count,
-                ElementOp op) {
+void DuplicateSpan(const SpanArgs& a) {
+  T value;
+  std::memcpy(static_cast<void*>(&value), a.params, sizeof(T));
+  T* d = static_cast<T*>(a.operand[0]);
+  for (uint32_t i = 0; i < a.n; ++i) d[i] = value;
+}
+
+struct CastParams {
+  AscendC::RoundMode mode;
+};
+
+template <typename D, typename S>
+void CastSpan(const SpanArgs& a) {
+  CastImpl(CastTypeOf<D>(), a.operand[0], CastTypeOf<S>(), a.operand[1],
+           static_cast<const CastParams*>(a.params)->mode, a.n);
+}
+
+/// dst = op(src0, src1) as an instruction of the executor.
+template <ElementOp kOp, typename T>
+VecInstruction BinaryInstruction(const char* api,
+                                 const AscendC::LocalTensor<T>& dst,
+                                 const AscendC::LocalTensor<T>& src0,
+                                 const AscendC::LocalTensor<T>& src1) {
   static_assert(kIsVectorFloat<T>, "vector operations take half or float");
-  const Operand operands[] = {{"dst", &dst.view(), sizeof(T)},
-                              {"src", &src.view(), sizeof(T)}};
-  CheckOperands(api, TypeName<T>(), nullptr, count, operands, 2);
-  WithScalarImpl(op, CastTypeOf<T>(), dst.GetPhyAddr(), src.GetPhyAddr(),
-                 static_cast<float>(scalar), static_cast<uint32_t>(count));
+  VecInstruction in{api, TypeName<T>(), LanesOf(sizeof(T)),
+                    {{"dst", &dst.view(), sizeof(T)},
+                     {"src0", &src0.view(), sizeof(T)},
+                     {"src1", &src1.view(), sizeof(T)}},
+                    3, &BinarySpan<kOp, T>};
+  in.dst_feeds_src1 = kOp == ElementOp::kAdd || kOp == ElementOp::kSub ||
+                      kOp == ElementOp::kMul || kOp == ElementOp::kMax ||
+                      kOp == ElementOp::kMin;
+  return in;
+}
+
+/// Sets an instruction's level-0 strides from BinaryRepeatParams.
+inline void SetStrides(VecInstruction& in,
+                       const AscendC::BinaryRepeatParams& p) {
+  in.operand[0].block_stride = p.dstBlkStride;
+  in.operand[1].block_stride = p.src0BlkStride;
+  in.operand[2].block_stride = p.src1BlkStride;
+  in.operand[0].repeat_stride = p.dstRepStride;
+  in.operand[1].repeat_stride = p.src0RepStride;
+  in.operand[2].repeat_stride = p.src1RepStride;
+}
+/// Sets an instruction's level-0 strides from UnaryRepeatParams.
+inline void SetStrides(VecInstruction& in,
+                       const AscendC::UnaryRepeatParams& p) {
+  in.operand[0].block_stride = p.dstBlkStride;
+  in.operand[1].block_stride = p.srcBlkStride;
+  in.operand[0].repeat_stride = p.dstRepStride;
+  in.operand[1].repeat_stride = p.srcRepStride;
+}
+
+/// dst = op(src, scalar) as an instruction of the executor; the scalar is
+/// widened to float in `scalar`, which must outlive the call.
+template <ElementOp kOp, typename T>
+VecInstruction ScalarInstruction(const char* api,
+                                 const AscendC::LocalTensor<T>& dst,
+                                 const AscendC::LocalTensor<T>& src,
+                                 const float& scalar) {
+  static_assert(kIsVectorFloat<T>, "vector operations take half or float");
+  VecInstruction in{api, TypeName<T>(), LanesOf(sizeof(T)),
+                    {{"dst", &dst.view(), sizeof(T)},
+                     {"src", &src.view(), sizeof(T)}},
+                    2, &ScalarSpan<kOp, T>};
+  in.params = &scalar;
+  return in;
 }
 
 }  // namespace normgrad_ascendc
 
+// The three forms of a two-source instruction: the first count elements, and
+// level 0 with a bit mask or a continuous mask.
+#define NORMGRAD_BINARY_INSTRUCTION(Name, kOp)                                \
+  template <typename T>                                                      \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
+            const LocalTensor<T>& src1, const int32_t& count,                \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    const normgrad_ascendc::ApiCall call(site);                              \
+    normgrad_ascendc::ExecuteCount(                                          \
+        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1),    \
+        count);                                                              \
+  }                                                                          \
+  template <typename T, bool isSetMask = true>                               \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
+            const LocalTensor<T>& src1, const uint64_t mask[],               \
+            const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    const normgrad_ascendc::ApiCall call(site);                              \
+    auto in = normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1); \
+    normgrad_ascendc::SetStrides(in, repeatParams);                          \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
+  }                                                                          \
+  template <typename T, bool isSetMask = true>                               \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
+            const LocalTensor<T>& src1, const uint64_t mask,                 \
+            const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    const normgrad_ascendc::ApiCall call(site);                              \
+    auto in = normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1); \
+    normgrad_ascendc::SetStrides(in, repeatParams);                          \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
+  }
+
+// The three forms of an instruction with a tensor and a scalar source.
+#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp)                                \
+  template <typename T>                                                      \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {    \
+    const normgrad_ascendc::ApiCall call(site);                              \
+    const float widened = static_cast<float>(scalar);                        \
+    normgrad_ascendc::ExecuteCount(                                          \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened),  \
+        count);                                                              \
+  }                                                                          \
+  template <typename T, bool isSetMask = true>                               \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const uint64_t mask[], const uint8_t repeatTime,                 \
+            const UnaryRepeatParams& repeatParams,                           \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    const normgrad_ascendc::ApiCall call(site);                              \
+    const float widened = static_cast<float>(scalar);                        \
+    auto in =                                                                \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened);  \
+    normgrad_ascendc::SetStrides(in, repeatParams);                          \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
+  }                                                                          \
+  template <typename T, bool isSetMask = true>                               \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const uint64_t mask, const uint8_t repeatTime,                   \
+            const UnaryRepeatParams& repeatParams,                           \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    const normgrad_ascendc::ApiCall call(site);                              \
+    const float widened = static_cast<float>(scalar);                        \
+    auto in =                                                                \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened);  \
+    normgrad_ascendc::SetStrides(in, repeatParams);                          \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
+  }
+
 namespace AscendC {
 
-/// dst[i] = src0[i] + src1[i], i < count.
-template <typename T>
-void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count,
-         normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Binary("Add", dst, src0, src1, count,
-                           normgrad_ascendc::ElementOp::kAdd);
-}
-/// dst[i] = src0[i] - src1[i], i < count.
-template <typename T>
-void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count,
-         normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Binary("Sub", dst, src0, src1, count,
-                           normgrad_ascendc::ElementOp::kSub);
-}
-/// dst[i] = src0[i] * src1[i], i < count.
-template <typename T>
-void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count,
-         normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Binary("Mul", dst, src0, src1, count,
-                           normgrad_ascendc::ElementOp::kMul);
-}
-/// dst[i] = src0[i] / src1[i], i < count (IEEE: x/0 is ±inf or NaN).
-template <typename T>
-void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count,
-         normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Binary("Div", dst, src0, src1, count,
-                           normgrad_ascendc::ElementOp::kDiv);
-}
-/// dst[i] = max(src0[i], src1[i]), i < count (NaN if either is NaN).
-template <typename T>
-void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count,
-         normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Binary("Max", dst, src0, src1, count,
-                           normgrad_ascendc::ElementOp::kMax);
-}
-/// dst[i] = min(src0[i], src1[i]), i < count (NaN if either is NaN).
-template <typename T>
-void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-         const LocalTensor<T>& src1, const int32_t& count,
-         normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Binary("Min", dst, src0, src1, count,
-                           normgrad_ascendc::ElementOp::kMin);
-}
+/// dst[i] = src0[i] + src1[i].
+NORMGRAD_BINARY_INSTRUCTION(Add, normgrad_ascendc::ElementOp::kAdd)
+/// dst[i] = src0[i] - src1[i].
+NORMGRAD_BINARY_INSTRUCTION(Sub, normgrad_ascendc::ElementOp::kSub)
+/// dst[i] = src0[i] * src1[i].
+NORMGRAD_BINARY_INSTRUCTION(Mul, normgrad_ascendc::ElementOp::kMul)
+/// dst[i] = src0[i] / src1[i] (IEEE: x/0 is ±inf or NaN).
+NORMGRAD_BINARY_INSTRUCTION(Div, normgrad_ascendc::ElementOp::kDiv)
+/// dst[i] = max(src0[i], src1[i]) (NaN if either is NaN).
+NORMGRAD_BINARY_INSTRUCTION(Max, normgrad_ascendc::ElementOp::kMax)
+/// dst[i] = min(src0[i], src1[i]) (NaN if either is NaN).
+NORMGRAD_BINARY_INSTRUCTION(Min, normgrad_ascendc::ElementOp::kMin)
+/// dst[i] = src[i] + scalar.
+NORMGRAD_SCALAR_INSTRUCTION(Adds, normgrad_ascendc::ElementOp::kAdd)
+/// dst[i] = src[i] * scalar.
+NORMGRAD_SCALAR_INSTRUCTION(Muls, normgrad_ascendc::ElementOp::kMul)
 
-/// dst[i] = src[i] + scalar, i < count.
-template <typename T>
-void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-          const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-          const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::WithScalar("Adds", dst, src, scalar, count,
-                               normgrad_ascendc::ElementOp::kAdd);
-}
-/// dst[i] = src[i] * scalar, i < count.
-template <typename T>
-void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-          const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-          const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::WithScalar("Muls", dst, src, scalar, count,
-                               normgrad_ascendc::ElementOp::kMul);
-}
+#undef NORMGRAD_BINARY_INSTRUCTION
+#undef NORMGRAD_SCALAR_INSTRUCTION
 
 /// dst[i] = scalar, i < count, for any 2- or 4-byte element type.
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst,
                const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
                const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(sizeof(T) == 2 || sizeof(T) == 4,
                 "Duplicate: T must be a 2- or 4-byte type");
-  const normgrad_ascendc::Operand operands[] = {
-      {"dst", &dst.view(), sizeof(T)}};
-  normgrad_ascendc::CheckOperands("Duplicate", normgrad_ascendc::TypeName<T>(),
-                                  nullptr, count, operands, 1);
-  T* d = dst.GetPhyAddr();
-  for (int32_t i = 0; i < count; ++i) d[i] = scalar;
+  const normgrad_ascendc::ApiCall call(site);
+  const T value = scalar;
+  normgrad_ascendc::VecInstruction in{
+      "Duplicate", normgrad_ascendc::TypeName<T>(),
+      normgrad_ascendc::LanesOf(sizeof(T)), {{"dst", &dst.view(), sizeof(T)}},
+      1, &normgrad_ascendc::DuplicateSpan<T>};
+  in.params = &value;
+  normgrad_ascendc::ExecuteCount(in, count);
 }
 
 /// dst[i] = src[i] converted to D and rounded by `mode`, i < count; D and S
@@ -243,17 +330,21 @@ template <typename D, typename S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
           const RoundMode& mode, const uint32_t count,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   constexpr normgrad_ascendc::CastType kDst = normgrad_ascendc::CastTypeOf<D>();
   constexpr normgrad_ascendc::CastType kSrc = normgrad_ascendc::CastTypeOf<S>();
   static_assert(kDst != kSrc, "Cast: the element types must differ");
-  const normgrad_ascendc::Operand operands[] = {
-      {"dst", &dst.view(), sizeof(D)}, {"src", &src.view(), sizeof(S)}};
-  normgrad_ascendc::CheckOperands("Cast", normgrad_ascendc::TypeName<D>(),
-                                  normgrad_ascendc::TypeName<S>(), count,
-                                  operands, 2);
-  normgrad_ascendc::CastImpl(kDst, dst.GetPhyAddr(), kSrc, src.GetPhyAddr(),
-                             mode, count);
+  const normgrad_ascendc::ApiCall call(site);
+  char type[32];
+  std::snprintf(type, sizeof type, "%s, %s", normgrad_ascendc::TypeName<D>(),
+                normgrad_ascendc::TypeName<S>());
+  const normgrad_ascendc::CastParams params{mode};
+  normgrad_ascendc::VecInstruction in{
+      "Cast", type,
+      normgrad_ascendc::LanesOf(sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)),
+      {{"dst", &dst.view(), sizeof(D)}, {"src", &src.view(), sizeof(S)}},
+      2, &normgrad_ascendc::CastSpan<D, S>};
+  in.params = &params;
+  normgrad_ascendc::ExecuteCount(in, count);
 }
 
 }  // namespace AscendC

@@ -1,0 +1,175 @@
+// normgrad_ascendc/vector_unit.h — the execution model every basic vector
+// instruction shares (docs/runtime.md, "The vector unit"): repeats of up to
+// 256 bytes as 8 blocks of 32 bytes, block and repeat strides, the mask
+// register in normal or counter mode, and the executor that walks repeats,
+// blocks and masked lanes for an instruction given as a span function.
+//
+// An instruction is described once (VecInstruction: its operands, the lanes
+// of one full repeat and a span function computing n lanes of contiguous
+// operands) and runs in either form:
+//   - ExecuteCount: the level-2 form, the first `count` elements of each
+//     operand, contiguous (the device runs it in counter mode);
+//   - ExecuteRepeats: the level-0 form, `repeatTime` repeats under the mask
+//     register, each operand walked with its block and repeat strides.
+// The executor reads every source lane of a repeat before it writes any
+// destination lane of it, and runs repeats in order, so results are those of
+// the device wherever the documentation defines them. Lanes the mask leaves
+// out keep their destination values.
+//
+// Checks (a KernelError naming the instruction, the operand, the value and
+// the rule): operands are non-empty UB tensors at 32-byte aligned offsets;
+// every lane the mask selects lies inside its operand's LocalTensor;
+// repeatTime ≤ 255; a destination and a source share no block within a
+// repeat unless they coincide lane for lane, and no repeat reads a block an
+// earlier repeat wrote, except where the instruction allows it
+// (VecInstruction::dst_feeds_src1: the documented accumulation of Add, Sub,
+// Mul, Max, Min, AddRelu, SubRelu with a repeat stride of 0).
+#pragma once
+
+#include <cstdint>
+
+#include "normgrad_ascendc/core.h"
+#include "normgrad_ascendc/qualifiers.h"
+#include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/vector_mask.h"
+
+namespace AscendC {
+
+inline constexpr int32_t DEFAULT_BLK_NUM = 8;     ///< blocks of a repeat
+inline constexpr int32_t DEFAULT_BLK_STRIDE = 1;  ///< contiguous blocks
+
+/// Strides of a one-source instruction, in 32-byte blocks: between the
+/// blocks of a repeat (BlkStride) and between repeats (RepStride).
+struct UnaryRepeatParams {
+  UnaryRepeatParams() {}
+  UnaryRepeatParams(uint16_t dstBlkStrideIn, uint16_t srcBlkStrideIn,
+                    uint8_t dstRepStrideIn, uint8_t srcRepStrideIn)
+      : dstBlkStride(dstBlkStrideIn),
+        srcBlkStride(srcBlkStrideIn),
+        dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn) {}
+  UnaryRepeatParams(uint16_t dstBlkStrideIn, uint16_t srcBlkStrideIn,
+                    uint8_t dstRepStrideIn, uint8_t srcRepStrideIn,
+                    bool halfBlockIn)
+      : dstBlkStride(dstBlkStrideIn),
+        srcBlkStride(srcBlkStrideIn),
+        dstRepStride(dstRepStrideIn),
+        srcRepStride(srcRepStrideIn),
+        halfBlock(halfBlockIn) {}
+
+  uint32_t blockNumber = DEFAULT_BLK_NUM;  ///< reserved
+  uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+  uint16_t srcBlkStride = DEFAULT_BLK_STRIDE;
+  uint8_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+  uint8_t srcRepStride = DEFAULT_REPEAT_STRIDE;
+  bool repeatStrideMode = false;  ///< reserved
+  bool strideSizeMode = false;    ///< reserved
+  bool halfBlock = false;         ///< CastDequant: which half of a block
+};
+
+/// Strides of a two-source instruction, as UnaryRepeatParams.
+struct BinaryRepeatParams {
+  BinaryRepeatParams() {}
+  BinaryRepeatParams(uint8_t dstBlkStrideIn, uint8_t src0BlkStrideIn,
+                     uint8_t src1BlkStrideIn, uint8_t dstRepStrideIn,
+                     uint8_t src0RepStrideIn, uint8_t src1RepStrideIn)
+      : dstBlkStride(dstBlkStrideIn),
+        src0BlkStride(src0BlkStrideIn),
+        src1BlkStride(src1BlkStrideIn),
+        dstRepStride(dstRepStrideIn),
+        src0RepStride(src0RepStrideIn),
+        src1RepStride(src1RepStrideIn) {}
+
+  uint32_t blockNumber = DEFAULT_BLK_NUM;  ///< reserved
+  uint8_t dstBlkStride = DEFAULT_BLK_STRIDE;
+  uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
+  uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
+  uint8_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+  uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
+  uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+  bool repeatStrideMode = false;  ///< reserved
+  bool strideSizeMode = false;    ///< reserved
+};
+
+/// The mask argument of a call whose mask was set by SetVectorMask
+/// (isSetMask = false); its value is not read.
+inline constexpr uint64_t MASK_PLACEHOLDER = 0;
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// One operand of an instruction.
+struct VecOperand {
+  const char* name;  ///< "dst", "src0", ...
+  const TensorView* view;
+  uint32_t elem_bytes;
+  uint32_t block_stride = 1;   ///< 32-byte blocks between a repeat's blocks
+  uint32_t repeat_stride = 8;  ///< 32-byte blocks between repeats
+};
+
+/// The arguments of a span function: n lanes of each operand, contiguous.
+/// operand[0] is the destination; it holds the old destination values when
+/// the instruction reads them (VecInstruction::reads_dst).
+struct SpanArgs {
+  void* operand[4];
+  uint32_t n;
+  const void* params;  ///< the instruction's scalars, or null
+};
+using SpanFn = void (*)(const SpanArgs& args);
+
+/// One call of an instruction.
+struct VecInstruction {
+  const char* api;   ///< "Add"
+  const char* type;  ///< "float", or "half, float" for two types
+  uint32_t lanes;    ///< elements of one full repeat (256 bytes of the widest)
+  VecOperand operand[4];  ///< operand[0] is the destination
+  int operands;
+  SpanFn span;
+  const void* params = nullptr;
+  bool reads_dst = false;       ///< the span reads the destination too
+  bool dst_feeds_src1 = false;  ///< see the file comment
+};
+
+/// The level-2 form: the first `count` elements of every operand.
+void ExecuteCount(const VecInstruction& instr, int64_t count);
+
+/// The level-0 form: `repeat_time` repeats under the core's mask register.
+void ExecuteRepeats(const VecInstruction& instr, int64_t repeat_time);
+
+/// Sets the mask register from a call's mask argument (isSetMask = true):
+/// bits (normal mode, two words for 16-bit lanes and one for wider) or, in
+/// counter mode, the element count in the low word.
+void SetMaskBits(uint64_t high, uint64_t low);
+/// Sets the mask register from a "continuous" mask: in normal mode the first
+/// `len` lanes of a repeat of `lanes` (len is clamped to lanes), in counter
+/// mode an element count.
+void SetMaskLength(uint64_t len, uint32_t lanes, AscendC::MaskMode mode);
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// Counter mode: the mask register holds an element count.
+void SetMaskCount();
+/// Normal mode: the mask register holds a bit per lane.
+void SetMaskNorm();
+/// All mask bits set.
+void ResetMask();
+
+/// Sets the mask register: bits (normal mode) or an element count in
+/// maskLow (counter mode; maskHigh is ignored).
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+void SetVectorMask(const uint64_t maskHigh, const uint64_t maskLow) {
+  normgrad_ascendc::SetMaskBits(mode == MaskMode::COUNTER ? 0 : maskHigh,
+                                maskLow);
+}
+/// Sets the mask register: the first len lanes of each repeat (normal mode)
+/// or len elements (counter mode).
+template <typename T, MaskMode mode = MaskMode::NORMAL>
+void SetVectorMask(int32_t len) {
+  normgrad_ascendc::SetMaskLength(len < 0 ? 0 : static_cast<uint64_t>(len),
+                                  256 / sizeof(T), mode);
+}
+
+}  // namespace AscendC

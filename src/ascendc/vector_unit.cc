@@ -1,0 +1,415 @@
+// vector_unit.cc — the vector instruction executor and the mask register
+// (normgrad_ascendc/vector_unit.h).
+//
+// Every instruction runs in one of two ways. The flat way: when each operand
+// is walked contiguously (block stride 1, repeat stride one repeat's bytes)
+// and every lane of every repeat is selected, the lanes of all repeats form
+// one contiguous span per operand, and the span function runs once over it in
+// place — the common case, and the fast one. The repeat way, for everything
+// else: per repeat, the blocks of each operand the instruction reads are
+// gathered into a contiguous scratch row, the span function computes the
+// repeat's lanes there, and the selected lanes are scattered back to the
+// destination.
+#include "normgrad_ascendc/vector_unit.h"
+
+#include <algorithm>
+#include <bitset>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+namespace normgrad_ascendc {
+
+namespace {
+
+constexpr uint32_t kBlockBytes = 32;
+constexpr uint32_t kBlocksPerRepeat = 8;
+constexpr uint32_t kRepeatBytes = kBlockBytes * kBlocksPerRepeat;
+constexpr int64_t kMaxRepeatTime = 255;
+constexpr uint32_t kMaxUbBlocks = kMaxUbBytes / kBlockBytes;
+
+// The lanes one repeat selects: a bit per lane, up to 128 lanes.
+struct LaneSet {
+  uint64_t low = 0;
+  uint64_t high = 0;
+
+  bool Has(uint32_t k) const {
+    return k < 64 ? (low >> k & 1) != 0 : (high >> (k - 64) & 1) != 0;
+  }
+  bool Empty() const { return low == 0 && high == 0; }
+  LaneSet operator&(const LaneSet& o) const {
+    return {low & o.low, high & o.high};
+  }
+  bool operator==(const LaneSet& o) const {
+    return low == o.low && high == o.high;
+  }
+  static LaneSet First(uint32_t n) {
+    LaneSet s;
+    s.low = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+    s.high = n <= 64 ? 0 : n >= 128 ? ~uint64_t{0} : (uint64_t{1} << (n - 64)) - 1;
+    return s;
+  }
+};
+
+// The repeats an instruction runs and the lanes each selects: every repeat
+// `mask`, except, in counter mode, a last one with only its first `tail`.
+struct Plan {
+  int64_t repeats = 0;
+  LaneSet mask;          // of every repeat but a counter-mode tail
+  uint32_t tail = 0;     // lanes of the last repeat in counter mode; 0: none
+  LaneSet MaskOf(int64_t r) const {
+    return tail != 0 && r == repeats - 1 ? LaneSet::First(tail) : mask;
+  }
+};
+
+// Where lane k of repeat r of an operand lies, in bytes from its view's
+// start.
+struct Walk {
+  uint32_t elem_bytes;
+  uint32_t per_block;     // lanes in a block
+  uint64_t block_stride;  // bytes
+  uint64_t repeat_stride;
+  uint64_t Offset(int64_t r, uint32_t k) const {
+    return static_cast<uint64_t>(r) * repeat_stride +
+           (k / per_block) * block_stride + (k % per_block) * elem_bytes;
+  }
+  uint32_t BlocksPerRepeat(uint32_t lanes) const {
+    return (lanes + per_block - 1) / per_block;
+  }
+};
+
+Walk WalkOf(const VecOperand& o) {
+  return {o.elem_bytes, kBlockBytes / o.elem_bytes,
+          uint64_t{o.block_stride} * kBlockBytes,
+          uint64_t{o.repeat_stride} * kBlockBytes};
+}
+
+const char* Who(const VecInstruction& in, char (&buffer)[64]) {
+  std::snprintf(buffer, sizeof buffer, "%s<%s>", in.api, in.type);
+  return buffer;
+}
+
+void CheckOperandMemory(const VecInstruction& in) {
+  char who[64];
+  for (int i = 0; i < in.operands; ++i) {
+    const VecOperand& o = in.operand[i];
+    if (o.view->core == nullptr) {
+      Fail("%s: %s is an empty LocalTensor (no unified-buffer memory)",
+           Who(in, who), o.name);
+    }
+    if (o.view->offset % kBlockBytes != 0) {
+      Fail(
+          "%s: %s starts at UB offset %u, which is not 32-byte aligned (UB "
+          "operands of vector instructions must start at multiples of 32 "
+          "bytes)",
+          Who(in, who), o.name, o.view->offset);
+    }
+  }
+}
+
+// One past the largest byte offset, within a repeat, of the lanes `set`
+// selects (0 when it selects none).
+uint64_t LaneEnd(const Walk& w, const LaneSet& set, uint32_t lanes) {
+  if (w.block_stride != 0) {  // offsets grow with the lane: the last decides
+    const LaneSet mine = set & LaneSet::First(lanes);
+    if (mine.Empty()) return 0;
+    const uint32_t last = mine.high != 0 ? 127 - __builtin_clzll(mine.high)
+                                         : 63 - __builtin_clzll(mine.low);
+    return w.Offset(0, last) + w.elem_bytes;
+  }
+  uint64_t end = 0;
+  for (uint32_t k = 0; k < lanes; ++k) {
+    if (set.Has(k)) end = std::max(end, w.Offset(0, k) + w.elem_bytes);
+  }
+  return end;
+}
+
+// One past the last byte of the operand's view the plan's selected lanes
+// reach: the last repeat with its lanes, or the one before it with all of
+// the mask's lanes (a short counter-mode tail may reach less far).
+uint64_t ReachedEnd(const VecOperand& o, const Plan& plan, uint32_t lanes) {
+  const Walk w = WalkOf(o);
+  const int64_t last = plan.repeats - 1;
+  uint64_t end = static_cast<uint64_t>(last) * w.repeat_stride +
+                 LaneEnd(w, plan.MaskOf(last), lanes);
+  if (last > 0) {
+    end = std::max(end, static_cast<uint64_t>(last - 1) * w.repeat_stride +
+                            LaneEnd(w, plan.mask, lanes));
+  }
+  return end;
+}
+
+// Every selected lane of every repeat lies inside its operand's tensor.
+void CheckExtents(const VecInstruction& in, const Plan& plan) {
+  char who[64];
+  for (int i = 0; i < in.operands; ++i) {
+    const VecOperand& o = in.operand[i];
+    const uint64_t end = ReachedEnd(o, plan, in.lanes);
+    if (end > o.view->bytes) {
+      Fail(
+          "%s: %s has %u elements (%u bytes); %lld repeats with block stride "
+          "%u and repeat stride %u reach byte %llu, past its end",
+          Who(in, who), o.name, o.view->bytes / o.elem_bytes, o.view->bytes,
+          static_cast<long long>(plan.repeats), o.block_stride,
+          o.repeat_stride, static_cast<unsigned long long>(end));
+    }
+  }
+}
+
+// Whether two operands address the same bytes lane for lane.
+bool Coincide(const VecOperand& a, const VecOperand& b) {
+  return a.view->core == b.view->core && a.view->offset == b.view->offset &&
+         a.elem_bytes == b.elem_bytes && a.block_stride == b.block_stride &&
+         a.repeat_stride == b.repeat_stride;
+}
+
+// Whether the bytes two operands' selected lanes may reach intersect.
+bool RangesMeet(const VecOperand& a, const VecOperand& b, const Plan& plan,
+                uint32_t lanes) {
+  if (a.view->core != b.view->core) return false;
+  const uint64_t a_first = a.view->offset;
+  const uint64_t b_first = b.view->offset;
+  return a_first < b_first + ReachedEnd(b, plan, lanes) &&
+         b_first < a_first + ReachedEnd(a, plan, lanes);
+}
+
+// In place: a source that coincides with the destination and whose repeats
+// touch disjoint blocks (so no repeat reads what an earlier one wrote).
+bool InPlace(const VecOperand& dst, const VecOperand& src, const Plan& plan,
+             uint32_t lanes) {
+  if (!Coincide(dst, src)) return false;
+  const uint32_t blocks = WalkOf(dst).BlocksPerRepeat(lanes);
+  return plan.repeats == 1 ||
+         dst.repeat_stride >= (blocks - 1) * dst.block_stride + 1;
+}
+
+using Blocks = std::bitset<kMaxUbBlocks>;
+
+// Marks the UB blocks the selected lanes of repeat r of `o` touch.
+void MarkBlocks(const VecOperand& o, const LaneSet& set, uint32_t lanes,
+                int64_t r, Blocks* blocks) {
+  const Walk w = WalkOf(o);
+  for (uint32_t k = 0; k < lanes; ++k) {
+    if (!set.Has(k)) continue;
+    const uint64_t at = o.view->offset + w.Offset(r, k);
+    blocks->set(at / kBlockBytes);
+  }
+}
+
+// The overlap rules of the file comment of vector_unit.h. Returns true when
+// every source is in place or disjoint from the destination.
+bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
+  const VecOperand& dst = in.operand[0];
+  bool separate = true;
+  for (int i = 1; i < in.operands; ++i) {
+    const VecOperand& src = in.operand[i];
+    if (!InPlace(dst, src, plan, in.lanes) &&
+        RangesMeet(dst, src, plan, in.lanes)) {
+      separate = false;
+    }
+  }
+  if (separate) return true;
+
+  // Block by block, repeat by repeat.
+  auto written = std::make_unique<Blocks>();
+  auto mine = std::make_unique<Blocks>();
+  auto theirs = std::make_unique<Blocks>();
+  char who[64];
+  for (int64_t r = 0; r < plan.repeats; ++r) {
+    const LaneSet set = plan.MaskOf(r);
+    mine->reset();
+    MarkBlocks(dst, set, in.lanes, r, mine.get());
+    for (int i = 1; i < in.operands; ++i) {
+      const VecOperand& src = in.operand[i];
+      if (src.view->core != dst.view->core) continue;
+      theirs->reset();
+      MarkBlocks(src, set, in.lanes, r, theirs.get());
+      const bool accumulates =
+          in.dst_feeds_src1 && i == 2 &&
+          (src.repeat_stride == 0 || dst.repeat_stride == 0);
+      if (!accumulates && (*theirs & *written).any()) {
+        Fail(
+            "%s: repeat %lld reads %s from a block an earlier repeat wrote to "
+            "dst; a source may not read an earlier repeat's destination",
+            Who(in, who), static_cast<long long>(r), src.name);
+      }
+      if (!accumulates && !Coincide(dst, src) && (*theirs & *mine).any()) {
+        Fail(
+            "%s: in repeat %lld, dst and %s share a block without being the "
+            "same lanes; within a repeat a destination and a source must "
+            "overlap completely or not at all",
+            Who(in, who), static_cast<long long>(r), src.name);
+      }
+    }
+    *written |= *mine;
+  }
+  return false;
+}
+
+bool Flat(const VecInstruction& in, const Plan& plan) {
+  if (!(plan.mask == LaneSet::First(in.lanes))) return false;
+  for (int i = 0; i < in.operands; ++i) {
+    const VecOperand& o = in.operand[i];
+    if (o.block_stride != 1 ||
+        uint64_t{o.repeat_stride} * kBlockBytes !=
+            uint64_t{in.lanes} * o.elem_bytes) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Per repeat: gather, compute, scatter the selected lanes.
+void RunRepeats(const VecInstruction& in, const Plan& plan) {
+  alignas(64) uint8_t rows[4][kRepeatBytes * 2];  // 128 lanes of 4 bytes max
+  const uint8_t* ub_end = in.operand[0].view->core->ub() + kMaxUbBytes;
+  SpanArgs args{};
+  args.params = in.params;
+  for (int i = 0; i < in.operands; ++i) args.operand[i] = rows[i];
+  Walk walks[4];
+  for (int i = 0; i < in.operands; ++i) walks[i] = WalkOf(in.operand[i]);
+
+  for (int64_t r = 0; r < plan.repeats; ++r) {
+    const LaneSet set = plan.MaskOf(r);
+    for (int i = 0; i < in.operands; ++i) {
+      if (i == 0 && !in.reads_dst) continue;
+      const Walk& w = walks[i];
+      uint8_t* base = in.operand[i].view->data();
+      const uint32_t blocks = w.BlocksPerRepeat(in.lanes);
+      for (uint32_t b = 0; b < blocks; ++b) {
+        const uint8_t* from = base + w.Offset(r, b * w.per_block);
+        uint8_t* to = rows[i] + b * kBlockBytes;
+        if (from + kBlockBytes <= ub_end) {
+          std::memcpy(to, from, kBlockBytes);
+        } else {
+          std::memset(to, 0, kBlockBytes);  // unselected lanes past the UB
+        }
+      }
+    }
+    args.n = in.lanes;
+    in.span(args);
+    const Walk& w = walks[0];
+    uint8_t* base = in.operand[0].view->data();
+    for (uint32_t k = 0; k < in.lanes; ++k) {
+      if (set.Has(k)) {
+        std::memcpy(base + w.Offset(r, k), rows[0] + k * w.elem_bytes,
+                    w.elem_bytes);
+      }
+    }
+  }
+}
+
+void Execute(const VecInstruction& in, const Plan& plan) {
+  if (plan.repeats == 0 || (plan.tail == 0 && plan.mask.Empty())) return;
+  CheckExtents(in, plan);
+  const bool separate = CheckOverlap(in, plan);
+  if (separate && Flat(in, plan)) {
+    const uint64_t n = static_cast<uint64_t>(plan.repeats - 1) * in.lanes +
+                       (plan.tail != 0 ? plan.tail : in.lanes);
+    SpanArgs args{};
+    args.params = in.params;
+    for (int i = 0; i < in.operands; ++i) {
+      args.operand[i] = in.operand[i].view->data();
+    }
+    args.n = static_cast<uint32_t>(n);
+    in.span(args);
+    return;
+  }
+  RunRepeats(in, plan);
+}
+
+LaneSet MaskRegisterLanes(const VectorMask& m, uint32_t lanes) {
+  LaneSet s{m.low, lanes > 64 ? m.high : 0};
+  const LaneSet all = LaneSet::First(lanes);
+  return {s.low & all.low, s.high & all.high};
+}
+
+}  // namespace
+
+void ExecuteCount(const VecInstruction& in, int64_t count) {
+  char who[64];
+  if (count < 0) {
+    Fail("%s: count %lld is negative", Who(in, who),
+         static_cast<long long>(count));
+  }
+  CheckOperandMemory(in);
+  for (int i = 0; i < in.operands; ++i) {
+    const VecOperand& o = in.operand[i];
+    const uint32_t size = o.view->bytes / o.elem_bytes;
+    if (size < count) {
+      Fail("%s: %s has %u elements, fewer than count %lld", Who(in, who),
+           o.name, size, static_cast<long long>(count));
+    }
+  }
+  Plan plan;
+  plan.repeats = (count + in.lanes - 1) / in.lanes;
+  plan.mask = LaneSet::First(in.lanes);
+  plan.tail = static_cast<uint32_t>(count % in.lanes);
+  VecInstruction contiguous = in;
+  for (int i = 0; i < in.operands; ++i) {
+    contiguous.operand[i].block_stride = 1;
+    contiguous.operand[i].repeat_stride =
+        in.lanes * in.operand[i].elem_bytes / kBlockBytes;
+  }
+  Execute(contiguous, plan);
+}
+
+void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
+  char who[64];
+  CheckOperandMemory(in);
+  const VectorMask& m = CurrentCore().vector_mask();
+  Plan plan;
+  if (m.mode == AscendC::MaskMode::COUNTER) {
+    // The count decides the repeats; repeatTime is not read.
+    plan.repeats = static_cast<int64_t>((m.low + in.lanes - 1) / in.lanes);
+    plan.mask = LaneSet::First(in.lanes);
+    plan.tail = static_cast<uint32_t>(m.low % in.lanes);
+  } else {
+    if (repeat_time < 0 || repeat_time > kMaxRepeatTime) {
+      Fail("%s: repeatTime %lld is out of range (0..%lld)", Who(in, who),
+           static_cast<long long>(repeat_time),
+           static_cast<long long>(kMaxRepeatTime));
+    }
+    plan.repeats = repeat_time;
+    plan.mask = MaskRegisterLanes(m, in.lanes);
+  }
+  Execute(in, plan);
+}
+
+void SetMaskBits(uint64_t high, uint64_t low) {
+  VectorMask& m = CurrentCore().vector_mask();
+  m.low = low;
+  m.high = high;
+}
+
+void SetMaskLength(uint64_t len, uint32_t lanes, AscendC::MaskMode mode) {
+  VectorMask& m = CurrentCore().vector_mask();
+  if (mode == AscendC::MaskMode::COUNTER) {
+    m.low = len;
+    m.high = 0;
+    return;
+  }
+  const LaneSet first = LaneSet::First(static_cast<uint32_t>(std::min<uint64_t>(len, lanes)));
+  m.low = first.low;
+  m.high = first.high;
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+void SetMaskCount() {
+  normgrad_ascendc::CurrentCore().vector_mask().mode = MaskMode::COUNTER;
+}
+
+void SetMaskNorm() {
+  normgrad_ascendc::CurrentCore().vector_mask().mode = MaskMode::NORMAL;
+}
+
+void ResetMask() {
+  normgrad_ascendc::VectorMask& m = normgrad_ascendc::CurrentCore().vector_mask();
+  m.low = ~uint64_t{0};
+  m.high = ~uint64_t{0};
+}
+
+}  // namespace AscendC
