@@ -1,6 +1,6 @@
 // vector_unit_test.cc — the execution model shared by the vector
 // instructions (normgrad_ascendc/vector_unit.h), through the level-0 forms
-// of Add, Mul, Muls and the level-2 forms: masks in normal mode (bit words and
+// of Add, Sub, Mul, Div, Adds, Muls, Duplicate and Cast and the level-2 forms: masks in normal mode (bit words and
 // a continuous count) and counter mode, set by the call or by SetVectorMask;
 // block and repeat strides; the documented accumulation with a repeat stride
 // of 0; the checks.
@@ -295,6 +295,45 @@ TEST(VectorUnit, RepeatStrideZeroAccumulatesIntoTheDestination) {
   AscendC::Add(acc, ub.Get<float>(0), acc, uint64_t{64}, 4,
                BinaryRepeatParams(1, 1, 1, 0, 8, 0));
   ExpectBuffers<float>(ub, want, "accumulated rows");
+}
+
+TEST(VectorUnit, DuplicateRepeatForm) {
+  Ub ub;
+  std::mt19937 gen(12);
+  ub.Randomize<half>(gen);
+  auto want = ub.Snapshot<half>();
+  const uint64_t mask[2] = {0xF0F0F0F0F0F0F0F0ull, 0x1ull};
+  for (uint32_t r = 0; r < 3; ++r) {
+    for (uint32_t k = 0; k < 128; ++k) {
+      if (Selected(mask, k)) want[2][LaneIndex(2, {2, 17}, r, k)] = -2.5f;
+    }
+  }
+  AscendC::Duplicate(ub.Get<half>(2), half(-2.5f), mask, 3, 2, 17);
+  ExpectBuffers<half>(ub, want, "Duplicate<half> repeat form");
+}
+
+// Cast float → half: 64 lanes a repeat (the wider type), so the half
+// destination fills 4 blocks of each repeat.
+TEST(VectorUnit, CastRepeatFormUsesTheWiderTypesLanes) {
+  Ub ub;
+  std::mt19937 gen(13);
+  ub.Randomize<float>(gen);
+  const LocalTensor<half> dst = ub.Get<half>(2);
+  const std::vector<float> src = ub.Snapshot<float>()[0];
+  std::vector<float> want(dst.GetSize());
+  for (uint32_t i = 0; i < dst.GetSize(); ++i) {
+    want[i] = static_cast<float>(dst.GetValue(i));
+  }
+  for (uint32_t r = 0; r < 2; ++r) {
+    for (uint32_t k = 0; k < 40; ++k) {
+      want[LaneIndex(2, {1, 4}, r, k)] = src[LaneIndex(4, {1, 8}, r, k)];
+    }
+  }
+  AscendC::Cast(dst, ub.Get<float>(0), AscendC::RoundMode::CAST_RINT,
+                uint64_t{40}, 2, UnaryRepeatParams(1, 1, 4, 8));
+  for (uint32_t i = 0; i < dst.GetSize(); ++i) {
+    ASSERT_EQ(static_cast<float>(dst.GetValue(i)), want[i]) << "element " << i;
+  }
 }
 
 TEST(VectorUnit, Checks) {

@@ -161,11 +161,14 @@ VecInstruction BinaryInstruction(const char* api,
                                  const AscendC::LocalTensor<T>& src0,
                                  const AscendC::LocalTensor<T>& src1) {
   static_assert(kIsVectorFloat<T>, "vector operations take half or float");
-  VecInstruction in{api, TypeName<T>(), LanesOf(sizeof(T)),
+  VecInstruction in{api,
+                    TypeName<T>(),
+                    LanesOf(sizeof(T)),
                     {{"dst", &dst.view(), sizeof(T)},
                      {"src0", &src0.view(), sizeof(T)},
                      {"src1", &src1.view(), sizeof(T)}},
-                    3, &BinarySpan<kOp, T>};
+                    3,
+                    &BinarySpan<kOp, T>};
   in.dst_feeds_src1 = kOp == ElementOp::kAdd || kOp == ElementOp::kSub ||
                       kOp == ElementOp::kMul || kOp == ElementOp::kMax ||
                       kOp == ElementOp::kMin;
@@ -199,10 +202,13 @@ VecInstruction ScalarInstruction(const char* api,
                                  const AscendC::LocalTensor<T>& src,
                                  const float& scalar) {
   static_assert(kIsVectorFloat<T>, "vector operations take half or float");
-  VecInstruction in{api, TypeName<T>(), LanesOf(sizeof(T)),
-                    {{"dst", &dst.view(), sizeof(T)},
-                     {"src", &src.view(), sizeof(T)}},
-                    2, &ScalarSpan<kOp, T>};
+  VecInstruction in{
+      api,
+      TypeName<T>(),
+      LanesOf(sizeof(T)),
+      {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
+      2,
+      &ScalarSpan<kOp, T>};
   in.params = &scalar;
   return in;
 }
@@ -212,77 +218,79 @@ VecInstruction ScalarInstruction(const char* api,
 // The three forms of a two-source instruction: the first count elements, and
 // level 0 with a bit mask or a continuous mask.
 #define NORMGRAD_BINARY_INSTRUCTION(Name, kOp)                                \
-  template <typename T>                                                      \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
-            const LocalTensor<T>& src1, const int32_t& count,                \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    normgrad_ascendc::ExecuteCount(                                          \
-        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1),    \
-        count);                                                              \
-  }                                                                          \
-  template <typename T, bool isSetMask = true>                               \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
-            const LocalTensor<T>& src1, const uint64_t mask[],               \
+  template <typename T>                                                       \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
+            const LocalTensor<T>& src1, const int32_t& count,                 \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    const normgrad_ascendc::ApiCall call(site);                               \
+    normgrad_ascendc::ExecuteCount(                                           \
+        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1),     \
+        count);                                                               \
+  }                                                                           \
+  template <typename T, bool isSetMask = true>                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
+            const LocalTensor<T>& src1, const uint64_t mask[],                \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    auto in = normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1); \
-    normgrad_ascendc::SetStrides(in, repeatParams);                          \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
-  }                                                                          \
-  template <typename T, bool isSetMask = true>                               \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
-            const LocalTensor<T>& src1, const uint64_t mask,                 \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    const normgrad_ascendc::ApiCall call(site);                               \
+    auto in =                                                                 \
+        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
+    normgrad_ascendc::SetStrides(in, repeatParams);                           \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);         \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                         \
+  }                                                                           \
+  template <typename T, bool isSetMask = true>                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
+            const LocalTensor<T>& src1, const uint64_t mask,                  \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    auto in = normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1); \
-    normgrad_ascendc::SetStrides(in, repeatParams);                          \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    const normgrad_ascendc::ApiCall call(site);                               \
+    auto in =                                                                 \
+        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
+    normgrad_ascendc::SetStrides(in, repeatParams);                           \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);         \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                         \
   }
 
 // The three forms of an instruction with a tensor and a scalar source.
-#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp)                                \
-  template <typename T>                                                      \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {    \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    const float widened = static_cast<float>(scalar);                        \
-    normgrad_ascendc::ExecuteCount(                                          \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened),  \
-        count);                                                              \
-  }                                                                          \
-  template <typename T, bool isSetMask = true>                               \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
-            const uint64_t mask[], const uint8_t repeatTime,                 \
-            const UnaryRepeatParams& repeatParams,                           \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    const float widened = static_cast<float>(scalar);                        \
-    auto in =                                                                \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened);  \
-    normgrad_ascendc::SetStrides(in, repeatParams);                          \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
-  }                                                                          \
-  template <typename T, bool isSetMask = true>                               \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
-            const uint64_t mask, const uint8_t repeatTime,                   \
-            const UnaryRepeatParams& repeatParams,                           \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    const float widened = static_cast<float>(scalar);                        \
-    auto in =                                                                \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened);  \
-    normgrad_ascendc::SetStrides(in, repeatParams);                          \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);        \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                        \
+#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp)                              \
+  template <typename T>                                                     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
+    const normgrad_ascendc::ApiCall call(site);                             \
+    const float widened = static_cast<float>(scalar);                       \
+    normgrad_ascendc::ExecuteCount(                                         \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened), \
+        count);                                                             \
+  }                                                                         \
+  template <typename T, bool isSetMask = true>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
+            const uint64_t mask[], const uint8_t repeatTime,                \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    const normgrad_ascendc::ApiCall call(site);                             \
+    const float widened = static_cast<float>(scalar);                       \
+    auto in =                                                               \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened); \
+    normgrad_ascendc::SetStrides(in, repeatParams);                         \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);       \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                       \
+  }                                                                         \
+  template <typename T, bool isSetMask = true>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
+            const uint64_t mask, const uint8_t repeatTime,                  \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    const normgrad_ascendc::ApiCall call(site);                             \
+    const float widened = static_cast<float>(scalar);                       \
+    auto in =                                                               \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened); \
+    normgrad_ascendc::SetStrides(in, repeatParams);                         \
+    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);       \
+    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                       \
   }
 
 namespace AscendC {
@@ -307,21 +315,89 @@ NORMGRAD_SCALAR_INSTRUCTION(Muls, normgrad_ascendc::ElementOp::kMul)
 #undef NORMGRAD_BINARY_INSTRUCTION
 #undef NORMGRAD_SCALAR_INSTRUCTION
 
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// Duplicate as an instruction of the executor; `value` must outlive it.
+template <typename T>
+VecInstruction DuplicateInstruction(const AscendC::LocalTensor<T>& dst,
+                                    const T& value) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+                "Duplicate: T must be a 2- or 4-byte type");
+  VecInstruction in{"Duplicate",
+                    TypeName<T>(),
+                    LanesOf(sizeof(T)),
+                    {{"dst", &dst.view(), sizeof(T)}},
+                    1,
+                    &DuplicateSpan<T>};
+  in.params = &value;
+  return in;
+}
+
+/// Cast as an instruction of the executor; `params` must outlive it.
+template <typename D, typename S>
+VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
+                               const AscendC::LocalTensor<S>& src,
+                               const CastParams& params, char (&type)[32]) {
+  constexpr CastType kDst = CastTypeOf<D>();
+  constexpr CastType kSrc = CastTypeOf<S>();
+  static_assert(kDst != kSrc, "Cast: the element types must differ");
+  std::snprintf(type, sizeof type, "%s, %s", TypeName<D>(), TypeName<S>());
+  VecInstruction in{
+      "Cast",
+      type,
+      LanesOf(sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)),
+      {{"dst", &dst.view(), sizeof(D)}, {"src", &src.view(), sizeof(S)}},
+      2,
+      &CastSpan<D, S>};
+  in.params = &params;
+  return in;
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
 /// dst[i] = scalar, i < count, for any 2- or 4-byte element type.
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst,
                const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
                const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
-                "Duplicate: T must be a 2- or 4-byte type");
   const normgrad_ascendc::ApiCall call(site);
   const T value = scalar;
-  normgrad_ascendc::VecInstruction in{
-      "Duplicate", normgrad_ascendc::TypeName<T>(),
-      normgrad_ascendc::LanesOf(sizeof(T)), {{"dst", &dst.view(), sizeof(T)}},
-      1, &normgrad_ascendc::DuplicateSpan<T>};
-  in.params = &value;
-  normgrad_ascendc::ExecuteCount(in, count);
+  normgrad_ascendc::ExecuteCount(
+      normgrad_ascendc::DuplicateInstruction(dst, value), count);
+}
+/// Duplicate's repeat form with a bit mask.
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst,
+               const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
+               const uint64_t mask[], const uint8_t repeatTime,
+               const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+               normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  const T value = scalar;
+  auto in = normgrad_ascendc::DuplicateInstruction(dst, value);
+  in.operand[0].block_stride = dstBlockStride;
+  in.operand[0].repeat_stride = dstRepeatStride;
+  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
+  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+}
+/// Duplicate's repeat form with a continuous mask.
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst,
+               const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
+               const uint64_t mask, const uint8_t repeatTime,
+               const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
+               normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  const T value = scalar;
+  auto in = normgrad_ascendc::DuplicateInstruction(dst, value);
+  in.operand[0].block_stride = dstBlockStride;
+  in.operand[0].repeat_stride = dstRepeatStride;
+  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
+  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
 }
 
 /// dst[i] = src[i] converted to D and rounded by `mode`, i < count; D and S
@@ -330,21 +406,39 @@ template <typename D, typename S>
 void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
           const RoundMode& mode, const uint32_t count,
           normgrad_ascendc::CallSite site = {}) {
-  constexpr normgrad_ascendc::CastType kDst = normgrad_ascendc::CastTypeOf<D>();
-  constexpr normgrad_ascendc::CastType kSrc = normgrad_ascendc::CastTypeOf<S>();
-  static_assert(kDst != kSrc, "Cast: the element types must differ");
   const normgrad_ascendc::ApiCall call(site);
-  char type[32];
-  std::snprintf(type, sizeof type, "%s, %s", normgrad_ascendc::TypeName<D>(),
-                normgrad_ascendc::TypeName<S>());
   const normgrad_ascendc::CastParams params{mode};
-  normgrad_ascendc::VecInstruction in{
-      "Cast", type,
-      normgrad_ascendc::LanesOf(sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)),
-      {{"dst", &dst.view(), sizeof(D)}, {"src", &src.view(), sizeof(S)}},
-      2, &normgrad_ascendc::CastSpan<D, S>};
-  in.params = &params;
-  normgrad_ascendc::ExecuteCount(in, count);
+  char type[32];
+  normgrad_ascendc::ExecuteCount(
+      normgrad_ascendc::CastInstruction(dst, src, params, type), count);
+}
+/// Cast's repeat form with a bit mask; lanes are those of the wider type.
+template <typename D, typename S, bool isSetMask = true>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+          const RoundMode& mode, const uint64_t mask[],
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::CastParams params{mode};
+  char type[32];
+  auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
+  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+}
+/// Cast's repeat form with a continuous mask.
+template <typename D, typename S, bool isSetMask = true>
+void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
+          const RoundMode& mode, const uint64_t mask, const uint8_t repeatTime,
+          const UnaryRepeatParams& repeatParams,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::CastParams params{mode};
+  char type[32];
+  auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
+  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
 }
 
 }  // namespace AscendC
