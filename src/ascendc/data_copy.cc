@@ -6,15 +6,16 @@
 // memory as a single stream, which a core's hardware prefetcher follows one
 // page at a time, so it reads tiles the caches do not hold at about three
 // quarters of the bandwidth two streams reach. Copying a tile as four
-// interleaved parts gives the prefetcher four streams and the copy the full
-// bandwidth. Short copies, and overlapping ones (UB → UB may overlap), stay
-// with memmove.
+// interleaved parts (the engine's loop, for the instruction set it picks)
+// gives the prefetcher four streams and the copy the full bandwidth. Short
+// copies, and overlapping ones (UB → UB may overlap), stay with memmove.
 #include "normgrad_ascendc/data_copy.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 
+#include "engine/dispatch.h"
 #include "env_setting.h"
 #include "gm_store.h"
 #include "normgrad_ascendc/core.h"
@@ -36,40 +37,8 @@ DataCopyMode ParseMode(const char* value) {
 
 EnvSetting<DataCopyMode> g_mode{"NORMGRAD_DATACOPY", ParseMode};
 
-// Copies of at least this many bytes are split into kCopyStreams parts.
+// Copies of at least this many bytes go as interleaved streams.
 constexpr uint64_t kStreamedCopyBytes = 16 * 1024;
-constexpr uint64_t kCopyStreams = 4;
-
-// 32 bytes in a vector register (two SSE moves, or one AVX move).
-using Bytes32 = uint8_t __attribute__((vector_size(32)));
-
-// Without target_clones where the build says so (NORMGRAD_NO_TARGET_CLONES):
-// their ifunc resolvers run before ThreadSanitizer's runtime is initialised.
-#if defined(__x86_64__) && !defined(NORMGRAD_NO_TARGET_CLONES)
-#define NORMGRAD_COPY_TARGETS __attribute__((target_clones("avx2", "default")))
-#else
-#define NORMGRAD_COPY_TARGETS
-#endif
-
-// Copies `bytes` between regions that do not overlap, as kCopyStreams equal
-// parts read 64 bytes from each in turn; what the parts leave (under
-// kCopyStreams·64 bytes) goes last.
-NORMGRAD_COPY_TARGETS void CopyStreamed(uint8_t* dst, const uint8_t* src,
-                                        uint64_t bytes) {
-  const uint64_t part = bytes / kCopyStreams / 64 * 64;
-  for (uint64_t i = 0; i < part; i += 64) {
-    for (uint64_t k = 0; k < kCopyStreams; ++k) {
-      const uint64_t at = k * part + i;
-      Bytes32 low, high;
-      std::memcpy(&low, src + at, 32);
-      std::memcpy(&high, src + at + 32, 32);
-      std::memcpy(dst + at, &low, 32);
-      std::memcpy(dst + at + 32, &high, 32);
-    }
-  }
-  const uint64_t done = kCopyStreams * part;
-  std::memcpy(dst + done, src + done, bytes - done);
-}
 
 const char* Side(const CopyEnd& end) { return end.ub != nullptr ? "UB" : "GM"; }
 
@@ -121,7 +90,7 @@ void CopyBytes(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
   const auto d = reinterpret_cast<uintptr_t>(dst);
   const auto s = reinterpret_cast<uintptr_t>(src);
   if (bytes >= kStreamedCopyBytes && (d + bytes <= s || s + bytes <= d)) {
-    CopyStreamed(dst, src, bytes);
+    normgrad::engine::ElementwiseIsa().vector.copy_streams(dst, src, bytes);
   } else {
     std::memmove(dst, src, bytes);
   }

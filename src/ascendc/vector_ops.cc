@@ -1,7 +1,7 @@
 // vector_ops.cc — the span functions of the basic vector operations: their
-// elementwise loops (vectorized by the compiler, one clone per instruction
-// set, picked at run time) and Cast's conversions with their rounding modes
-// (normgrad_ascendc/vector_ops.h).
+// elementwise loops (the engine's, for the instruction set it picks at run
+// time, NORMGRAD_IMPL included) and Cast's conversions with their rounding
+// modes (normgrad_ascendc/vector_ops.h).
 #include "normgrad_ascendc/vector_ops.h"
 
 #include <algorithm>
@@ -11,6 +11,8 @@
 #include <cstring>
 #include <limits>
 
+#include "engine/dispatch.h"
+#include "kernels/kernels.h"
 #include "normgrad/convert.h"
 
 namespace normgrad_ascendc {
@@ -127,103 +129,36 @@ double Load(CastType type, const void* src, uint32_t i) {
   return 0;
 }
 
-template <ElementOp kOp>
-inline float Apply(float a, float b) {
-  switch (kOp) {
-    case ElementOp::kAdd:
-      return a + b;
-    case ElementOp::kSub:
-      return a - b;
-    case ElementOp::kMul:
-      return a * b;
-    case ElementOp::kDiv:
-      return a / b;
-    case ElementOp::kMax:  // NaN when either is NaN
-      return (a != a || a > b) ? a : b;
-    case ElementOp::kMin:
-      return (a != a || a < b) ? a : b;
-  }
-  return 0.0f;
-}
-
-// The float loops, one per way the operands may share memory, each with its
-// pointers restrict-qualified so that the compiler vectorizes it. A
-// broadcast scalar is `scalar` with `b` null.
-template <ElementOp kOp>
-__attribute__((always_inline)) inline void Disjoint(
-    float* __restrict d, const float* __restrict a, const float* __restrict b,
-    float scalar, uint32_t n) {
-  if (b == nullptr) {
-    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(a[i], scalar);
-  } else {
-    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(a[i], b[i]);
-  }
-}
-
-// d = op(d, b), b null for the scalar.
-template <ElementOp kOp>
-__attribute__((always_inline)) inline void IntoFirst(
-    float* __restrict d, const float* __restrict b, float scalar, uint32_t n) {
-  if (b == nullptr) {
-    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(d[i], scalar);
-  } else {
-    for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(d[i], b[i]);
-  }
-}
-
-// d = op(a, d).
-template <ElementOp kOp>
-__attribute__((always_inline)) inline void IntoSecond(
-    float* __restrict d, const float* __restrict a, uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(a[i], d[i]);
-}
-
-// d = op(d, d).
-template <ElementOp kOp>
-__attribute__((always_inline)) inline void IntoBoth(float* d, uint32_t n) {
-  for (uint32_t i = 0; i < n; ++i) d[i] = Apply<kOp>(d[i], d[i]);
-}
-
-// d[i] = op(a[i], b[i]) (b null: op(a[i], scalar)), where d is a, b, or
-// disjoint from both.
-template <ElementOp kOp>
-__attribute__((always_inline)) inline void FloatsAs(float* d, const float* a,
-                                                    const float* b,
-                                                    float scalar, uint32_t n) {
-  if (d == a && d == b) {
-    IntoBoth<kOp>(d, n);
-  } else if (d == a) {
-    IntoFirst<kOp>(d, b, scalar, n);
-  } else if (d == b) {
-    IntoSecond<kOp>(d, a, n);
-  } else {
-    Disjoint<kOp>(d, a, b, scalar, n);
-  }
-}
-
-// Without target_clones where the build says so (NORMGRAD_NO_TARGET_CLONES):
-// their ifunc resolvers run before ThreadSanitizer's runtime is initialised.
-#if defined(__x86_64__) && !defined(NORMGRAD_NO_TARGET_CLONES)
-#define NORMGRAD_ELEMENT_TARGETS __attribute__((target_clones("avx2", "default")))
-#else
-#define NORMGRAD_ELEMENT_TARGETS
-#endif
-
-NORMGRAD_ELEMENT_TARGETS void Floats(ElementOp op, float* d, const float* a,
-                                     const float* b, float scalar, uint32_t n) {
+int LoopIndex(ElementOp op) {
+  using normgrad::kernels::VectorOp;
   switch (op) {
     case ElementOp::kAdd:
-      return FloatsAs<ElementOp::kAdd>(d, a, b, scalar, n);
+      return static_cast<int>(VectorOp::kAdd);
     case ElementOp::kSub:
-      return FloatsAs<ElementOp::kSub>(d, a, b, scalar, n);
+      return static_cast<int>(VectorOp::kSub);
     case ElementOp::kMul:
-      return FloatsAs<ElementOp::kMul>(d, a, b, scalar, n);
+      return static_cast<int>(VectorOp::kMul);
     case ElementOp::kDiv:
-      return FloatsAs<ElementOp::kDiv>(d, a, b, scalar, n);
+      return static_cast<int>(VectorOp::kDiv);
     case ElementOp::kMax:
-      return FloatsAs<ElementOp::kMax>(d, a, b, scalar, n);
+      return static_cast<int>(VectorOp::kMax);
     case ElementOp::kMin:
-      return FloatsAs<ElementOp::kMin>(d, a, b, scalar, n);
+      return static_cast<int>(VectorOp::kMin);
+  }
+  return 0;
+}
+
+// The float loop of `op` on the elementwise instruction set (b null: the
+// scalar form).
+void Floats(ElementOp op, float* d, const float* a, const float* b,
+            float scalar, uint32_t n) {
+  const normgrad::kernels::VectorKernels& k =
+      normgrad::engine::ElementwiseIsa().vector;
+  const int i = LoopIndex(op);
+  if (b != nullptr) {
+    k.binary_f32[i](d, a, b, n);
+  } else {
+    k.scalar_f32[i](d, a, scalar, n);
   }
 }
 

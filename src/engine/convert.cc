@@ -15,16 +15,16 @@ uint16_t* Raw(bfloat16* p) { return reinterpret_cast<uint16_t*>(p); }
 }  // namespace
 
 void Widen(const float16* src, float* dst, size_t n) noexcept {
-  engine::ConversionIsa().widen_f16(Raw(src), dst, n);
+  engine::ElementwiseIsa().widen_f16(Raw(src), dst, n);
 }
 void Widen(const bfloat16* src, float* dst, size_t n) noexcept {
-  engine::ConversionIsa().widen_bf16(Raw(src), dst, n);
+  engine::ElementwiseIsa().widen_bf16(Raw(src), dst, n);
 }
 void Narrow(const float* src, float16* dst, size_t n) noexcept {
-  engine::ConversionIsa().narrow_f16(src, Raw(dst), n);
+  engine::ElementwiseIsa().narrow_f16(src, Raw(dst), n);
 }
 void Narrow(const float* src, bfloat16* dst, size_t n) noexcept {
-  engine::ConversionIsa().narrow_bf16(src, Raw(dst), n);
+  engine::ElementwiseIsa().narrow_bf16(src, Raw(dst), n);
 }
 
 }  // namespace normgrad

@@ -97,7 +97,7 @@ Status SelectIsaFor(const char* api, const char* requested, const kernels::Isa**
   return Status::Ok();
 }
 
-const kernels::Isa& ConversionIsa() noexcept {
+const kernels::Isa& ElementwiseIsa() noexcept {
   try {
     const Dispatch& d = CurrentDispatch();
     return d.isa ? *d.isa : *BestIsa();

@@ -39,9 +39,9 @@ const kernels::Isa* SelectIsa(const char* requested, std::string* error);
 /// "<api>: <why>".
 Status SelectIsaFor(const char* api, const char* requested, const kernels::Isa** isa);
 
-/// The instruction set for bulk conversions: the forced one if valid, else
-/// the best available (the scalar one if even reading the environment runs
-/// out of memory).
-const kernels::Isa& ConversionIsa() noexcept;
+/// The instruction set for elementwise work (bulk conversions, the emulated
+/// vector unit's loops): the forced one if valid, else the best available
+/// (the scalar one if even reading the environment runs out of memory).
+const kernels::Isa& ElementwiseIsa() noexcept;
 
 }  // namespace normgrad::engine

@@ -42,7 +42,8 @@ bool CpuHasAvx512() {
 
 const Isa& Avx512Isa() {
   static const Isa isa = MakeIsa<Avx512F32, Avx512F16, Avx512BF16>(
-      "avx512", CpuHasAvx512, Avx512LayerNormKernels());
+      "avx512", CpuHasAvx512, Avx512LayerNormKernels(),
+                                            Avx512VectorKernels());
   return isa;
 }
 

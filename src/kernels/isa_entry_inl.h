@@ -15,7 +15,8 @@ namespace {
 
 // The entry for policies F32 (float), F16 (binary16) and BF16 (bfloat16).
 template <typename F32, typename F16, typename BF16>
-Isa MakeIsa(const char* name, bool (*available)(), LayerNormKernels layer_norm) {
+Isa MakeIsa(const char* name, bool (*available)(), LayerNormKernels layer_norm,
+            VectorKernels vector) {
   return {name,
           available,
           AccumulateRows<F32>,
@@ -26,7 +27,8 @@ Isa MakeIsa(const char* name, bool (*available)(), LayerNormKernels layer_norm) 
           NarrowArray<F16>,
           WidenArray<BF16>,
           NarrowArray<BF16>,
-          layer_norm};
+          layer_norm,
+          vector};
 }
 
 }  // namespace

@@ -71,6 +71,23 @@ struct LayerNormKernels {
   void (*backward_bf16)(const LayerNormBackwardArgs&);
 };
 
+/// The elementwise operations of the emulated vector unit's loops.
+enum class VectorOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
+inline constexpr int kVectorOps = 6;
+
+/// The emulated vector unit's loops of one instruction set
+/// (src/kernels/vector_<isa>.cc). In each, the destination is one of the
+/// sources or apart from them.
+struct VectorKernels {
+  /// d[i] = op(a[i], b[i]) in float, indexed by VectorOp.
+  void (*binary_f32[kVectorOps])(float* d, const float* a, const float* b, size_t n);
+  /// d[i] = op(a[i], s) in float, indexed by VectorOp.
+  void (*scalar_f32[kVectorOps])(float* d, const float* a, float s, size_t n);
+  /// Copies bytes between regions that do not overlap, as four interleaved
+  /// streams (long copies read at the bandwidth two streams reach).
+  void (*copy_streams)(uint8_t* dst, const uint8_t* src, size_t bytes);
+};
+
 /// The primitives of one instruction set.
 struct Isa {
   const char* name;  ///< "avx512", "avx2", "scalar"
@@ -84,6 +101,7 @@ struct Isa {
   void (*widen_bf16)(const uint16_t* src, float* dst, size_t n);
   void (*narrow_bf16)(const float* src, uint16_t* dst, size_t n);
   LayerNormKernels layer_norm;  ///< src/kernels/layer_norm_<isa>.cc
+  VectorKernels vector;         ///< src/kernels/vector_<isa>.cc
 };
 
 /// Every instruction set compiled in, fastest first; the last is "scalar"
@@ -93,17 +111,21 @@ const std::vector<Isa>& Isas();
 /// The entry points of each instruction set's source file.
 const Isa& ScalarIsa();
 LayerNormKernels ScalarLayerNormKernels();
+VectorKernels ScalarVectorKernels();
 #if defined(NORMGRAD_HAVE_AVX2)
 const Isa& Avx2Isa();
 LayerNormKernels Avx2LayerNormKernels();
+VectorKernels Avx2VectorKernels();
 #endif
 #if defined(NORMGRAD_HAVE_AVX512)
 const Isa& Avx512Isa();
 LayerNormKernels Avx512LayerNormKernels();
+VectorKernels Avx512VectorKernels();
 #endif
 #if defined(NORMGRAD_HAVE_NEON)
 const Isa& NeonIsa();
 LayerNormKernels NeonLayerNormKernels();
+VectorKernels NeonVectorKernels();
 #endif
 
 }  // namespace normgrad::kernels

@@ -21,7 +21,8 @@ bool Always() { return true; }
 
 const Isa& NeonIsa() {
   static const Isa isa =
-      MakeIsa<NeonF32, NeonF16, NeonBF16>("neon", Always, NeonLayerNormKernels());
+      MakeIsa<NeonF32, NeonF16, NeonBF16>("neon", Always, NeonLayerNormKernels(),
+                                            NeonVectorKernels());
   return isa;
 }
 

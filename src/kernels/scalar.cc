@@ -15,7 +15,8 @@ bool Always() { return true; }
 
 const Isa& ScalarIsa() {
   static const Isa isa =
-      MakeIsa<ScalarF32, ScalarF16, ScalarBF16>("scalar", Always, ScalarLayerNormKernels());
+      MakeIsa<ScalarF32, ScalarF16, ScalarBF16>("scalar", Always, ScalarLayerNormKernels(),
+                                            ScalarVectorKernels());
   return isa;
 }
 
