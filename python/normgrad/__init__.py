@@ -24,7 +24,8 @@ from . import _arrays
 from . import _normgrad
 from . import tiling
 
-__all__ = ["layer_norm_grad_beta", "layer_norm_forward", "layer_norm_backward", "tiling"]
+__all__ = ["layer_norm_grad_beta", "layer_norm_forward", "layer_norm_backward", "last_run",
+           "last_layer_norm_run", "tiling"]
 
 
 def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, threads=None, dtype=None):
@@ -87,3 +88,15 @@ def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", threads=No
                        _arrays.native(dx), _arrays.native(dgamma), _arrays.native(dbeta), marked,
                        order, _arrays.threads(threads))
     return dx, dgamma, dbeta
+
+
+def last_run():
+    """(implementation, threads) of this thread's last successful
+    layer_norm_grad_beta call, e.g. ("blocked:avx2", 2)."""
+    return _normgrad.last_run()
+
+
+def last_layer_norm_run():
+    """(implementation, threads) of this thread's last successful
+    layer_norm_forward or layer_norm_backward call."""
+    return _normgrad.last_layer_norm_run()

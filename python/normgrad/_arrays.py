@@ -41,8 +41,11 @@ def marked_bf16(api, arrays, dtype):
 
 
 def as_array(a):
-    """A torch tensor or numpy array as it is; other sequences as numpy arrays."""
-    return a if is_torch(a) else np.asarray(a)
+    """A torch tensor or numpy array as it is; other sequences (lists of
+    numbers, which have no element type) as float32 numpy arrays."""
+    if is_torch(a) or isinstance(a, np.ndarray):
+        return a
+    return np.asarray(a, dtype=np.float32)
 
 
 def native(a):

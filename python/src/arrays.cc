@@ -46,17 +46,22 @@ std::string StridesText(const Input& a) {
 
 }  // namespace
 
-DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
-  const nb::dlpack::dtype t = a.dtype();
+bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out) {
   using Code = nb::dlpack::dtype_code;
-  if (t.lanes == 1) {
-    const auto code = static_cast<Code>(t.code);
-    if (code == Code::Float && t.bits == 32 && !marked_bf16) return DType::kF32;
-    if (code == Code::Float && t.bits == 16 && !marked_bf16) return DType::kF16;
-    if (code == Code::Bfloat && t.bits == 16) return DType::kBF16;
-    if (code == Code::UInt && t.bits == 16 && marked_bf16) return DType::kBF16;
-  }
-  const std::string type = TypeText(t);
+  if (t.lanes != 1) return false;
+  const auto code = static_cast<Code>(t.code);
+  if (code == Code::Float && t.bits == 32 && !marked_bf16) *out = DType::kF32;
+  else if (code == Code::Float && t.bits == 16 && !marked_bf16) *out = DType::kF16;
+  else if (code == Code::Bfloat && t.bits == 16) *out = DType::kBF16;
+  else if (code == Code::UInt && t.bits == 16 && marked_bf16) *out = DType::kBF16;
+  else return false;
+  return true;
+}
+
+DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
+  DType dtype;
+  if (TypeOf(a.dtype(), marked_bf16, &dtype)) return dtype;
+  const std::string type = TypeText(a.dtype());
   if (marked_bf16) {
     throw nb::type_error((Prefix(api, name) + "has type " + type +
                           "; with dtype=\"bfloat16\" every array must hold the bfloat16 bits "
@@ -123,16 +128,18 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
 }
 
 void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16,
-                 DType dtype, size_t count) {
-  const DType t = TypeOf(api, name, a, marked_bf16);
-  if (t != dtype) {
-    throw nb::type_error((Prefix(api, name) + "is " + DTypeName(t) + "; it must be " +
-                          DTypeName(dtype) + " as the other inputs")
+                 DType dtype, size_t count, const char* why) {
+  DType t;
+  if (!TypeOf(a.dtype(), marked_bf16, &t) || t != dtype) {
+    const std::string type = TypeOf(a.dtype(), marked_bf16, &t) ? DTypeName(t)
+                                                                 : TypeText(a.dtype());
+    throw nb::type_error((Prefix(api, name) + "has type " + type + "; it must be " +
+                          DTypeName(dtype) + ", " + why)
                              .c_str());
   }
   if (a.ndim() != 1 || a.shape(0) != count || (count > 1 && a.stride(0) != 1)) {
     throw nb::value_error((Prefix(api, name) + "has shape " + ShapeText(a) + " and strides " +
-                           StridesText(a) + "; it must be a contiguous vector of H = " +
+                           StridesText(a) + "; it must be a contiguous vector of " +
                            std::to_string(count) + " elements")
                               .c_str());
   }

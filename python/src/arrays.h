@@ -34,6 +34,9 @@ struct Rows {
   size_t row_stride = 0;
 };
 
+/// The engine type of an array element type, if it has one (TypeOf below).
+bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out);
+
 /// The engine type of `a`: float32, float16, bfloat16, or uint16 when
 /// `marked_bf16` says the 16-bit patterns are bfloat16. Any other type raises
 /// TypeError naming `api`, the argument `name` and the type.
@@ -43,9 +46,10 @@ DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16
 /// layouts the engine cannot read in place.
 Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16);
 
-/// Checks that `a` holds exactly `count` contiguous elements of `dtype`.
+/// Checks that `a` holds exactly `count` contiguous elements of `dtype`;
+/// `why` ends the TypeError's message ("the type of the other inputs").
 void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16,
-                 DType dtype, size_t count);
+                 DType dtype, size_t count, const char* why);
 
 /// Raises the Python exception for a failed engine status: MemoryError when
 /// scratch could not be allocated, ValueError for a broken argument rule;

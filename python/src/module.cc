@@ -18,6 +18,10 @@
 namespace normgrad::python {
 namespace {
 
+// The ends of CheckVector's type errors.
+constexpr const char* kSameType = "the type of x";
+constexpr const char* kStatistics = "as layer_norm_forward returns the statistics (float32)";
+
 // Output arrays arrive as writable arrays and are checked like inputs.
 void* OutputData(const Output& a) { return a.data(); }
 
@@ -64,10 +68,12 @@ void CheckSameRows(const char* api, const char* first, const Rows& a, const char
 }
 
 // The type of pd_gamma/pd_beta: the input type, or float32 (f32_outputs).
+// The bfloat16 marking is about 16-bit patterns; a float32 output is float.
 bool F32Outputs(const char* api, const char* name, const Output& out, bool marked_bf16,
                 DType in, size_t cols) {
-  const DType t = TypeOf(api, name, Input(out), marked_bf16);
-  CheckVector(api, name, Input(out), marked_bf16, t, cols);
+  const bool marked = marked_bf16 && out.dtype().bits == 16;
+  const DType t = TypeOf(api, name, Input(out), marked);
+  CheckVector(api, name, Input(out), marked, t, cols, "the type it was allocated with");
   if (t == in) return in == DType::kF32;
   if (t == DType::kF32) return true;
   throw nb::type_error((std::string(api) + ": " + name + " is " + DTypeName(t) +
@@ -108,11 +114,11 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
              const Output& mean, const Output& rstd, bool marked_bf16, int threads) {
   constexpr const char* kApi = "normgrad.layer_norm_forward";
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
-  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols);
-  CheckVector(kApi, "beta", beta, marked_bf16, rx.dtype, rx.cols);
+  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "beta", beta, marked_bf16, rx.dtype, rx.cols, kSameType);
   CheckRowsOutput(kApi, "y", y, marked_bf16, rx, rx.dtype);
-  CheckVector(kApi, "mean", Input(mean), false, DType::kF32, rx.rows);
-  CheckVector(kApi, "rstd", Input(rstd), false, DType::kF32, rx.rows);
+  CheckVector(kApi, "mean", Input(mean), false, DType::kF32, rx.rows, kStatistics);
+  CheckVector(kApi, "rstd", Input(rstd), false, DType::kF32, rx.rows, kStatistics);
   LayerNormForwardProblem p;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
@@ -141,9 +147,9 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
   const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
   CheckSameRows(kApi, "x", rx, "dy", rd);
-  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols);
-  CheckVector(kApi, "mean", mean, false, DType::kF32, rx.rows);
-  CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows);
+  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "mean", mean, false, DType::kF32, rx.rows, kStatistics);
+  CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kStatistics);
   LayerNormBackwardProblem p;
   p.dtype = rx.dtype;
   CheckRowsOutput(kApi, "dx", dx, marked_bf16, rx, rx.dtype);
@@ -181,9 +187,15 @@ nb::tuple Layout(const Input& a, const char* api, const char* name, bool marked_
   return nb::make_tuple(r.rows, r.cols, r.row_stride);
 }
 
-// The name of the code path the last call on this thread ran.
-std::string LastImpl() { return LastRunInfo().impl; }
-std::string LastLayerNormImpl() { return LastLayerNormRunInfo().impl; }
+// (code path, threads) of the last successful call on this thread.
+nb::tuple LastRun() {
+  const RunInfo info = LastRunInfo();
+  return nb::make_tuple(info.impl, info.threads);
+}
+nb::tuple LastLayerNormRun() {
+  const RunInfo info = LastLayerNormRunInfo();
+  return nb::make_tuple(info.impl, info.threads);
+}
 
 }  // namespace
 
@@ -209,7 +221,7 @@ NB_MODULE(_normgrad, m) {
         nb::arg("threads"));
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
-  m.def("last_impl", &LastImpl);
-  m.def("last_layer_norm_impl", &LastLayerNormImpl);
+  m.def("last_run", &LastRun);
+  m.def("last_layer_norm_run", &LastLayerNormRun);
   DefineTiling(m);
 }

@@ -1,0 +1,77 @@
+"""How normgrad lives in a Python process beside PyTorch: one OpenMP runtime,
+the thread count taken from torch, the wheel's native code free of a fixed
+instruction set.
+
+Extending: checks that need a fresh process run a script in a subprocess.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import torch
+
+import normgrad
+
+
+def run_python(code):
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def test_one_openmp_runtime_beside_torch():
+    """torch and normgrad imported (in both orders) and both run a threaded
+    computation: the process maps exactly one OpenMP library."""
+    for first, second in (("torch", "normgrad"), ("normgrad", "torch")):
+        out = run_python(f"""
+            import re
+            import {first}, {second}
+            import numpy as np, torch, normgrad
+            a = np.ones((4096, 512), np.float32)
+            normgrad.layer_norm_grad_beta(a, a, threads=2)
+            torch.nn.functional.layer_norm(torch.ones(4096, 512), (512,))
+            libs = {{line.split()[-1] for line in open("/proc/self/maps")
+                     if re.search(r"/lib(g|i|i5)?omp[^/]*\\.so", line)}}
+            print(sorted(libs))
+            """)
+        libs = eval(out)
+        assert len(libs) == 1, f"import {first}, {second}: OpenMP libraries mapped: {libs}"
+
+
+def test_threads_follow_torch():
+    """A 4 MiB problem (the engine would use several threads) runs on as many
+    threads as torch is set to."""
+    a = np.ones((4096, 512), np.float32)
+    saved = torch.get_num_threads()
+    try:
+        for n in (1, 2):
+            torch.set_num_threads(n)
+            normgrad.layer_norm_grad_beta(a, a)
+            assert normgrad.last_run()[1] == n
+            normgrad.layer_norm_forward(a, a[0], a[0])
+            assert normgrad.last_layer_norm_run()[1] == n
+        normgrad.layer_norm_grad_beta(a, a, threads=1)
+        assert normgrad.last_run()[1] == 1
+    finally:
+        torch.set_num_threads(saved)
+
+
+def test_every_instruction_set_path_gives_the_same_bits():
+    """NORMGRAD_IMPL forces an instruction set: the scalar path (which any
+    x86-64 CPU runs) and the dispatched one agree, and the module imports and
+    runs without instructions beyond the baseline."""
+    code = """
+        import numpy as np, normgrad
+        rng = np.random.default_rng(7)
+        a, b = rng.standard_normal((2, 1000, 72), dtype=np.float32)
+        g, _ = normgrad.layer_norm_grad_beta(a, b)
+        print(normgrad.last_run()[0], g.tobytes().hex())
+        """
+    dispatched = run_python(code).split()
+    scalar = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], check=True,
+                            capture_output=True, text=True,
+                            env={"NORMGRAD_IMPL": "blocked:scalar",
+                                 "PATH": "/usr/bin"}).stdout.split()
+    assert scalar[0] == "blocked:scalar"
+    assert scalar[1] == dispatched[1]
