@@ -42,12 +42,9 @@ def _rows(x, normalized_shape):
     return x.contiguous().view(-1, h)
 
 
-def _forward(x, weight, bias, eps):
-    """(y, mean, rstd) of rows × H tensors."""
-    return layer_norm_forward(x, weight, bias, eps)
-
-
 def _backward(dy, x, weight, mean, rstd):
+    """dx, dweight, dbias of rows × H tensors. Autograd's dy may be any
+    layout (sum().backward() gives a stride-0 one): made contiguous."""
     return layer_norm_backward(x, dy.contiguous(), weight, mean, rstd)
 
 
@@ -55,7 +52,7 @@ if USES_CUSTOM_OP:
     @torch.library.custom_op("normgrad::layer_norm", mutates_args=())
     def _layer_norm_op(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
                        eps: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        return _forward(x, weight, bias, eps)
+        return layer_norm_forward(x, weight, bias, eps)
 
     @_layer_norm_op.register_fake
     def _(x, weight, bias, eps):
@@ -82,7 +79,7 @@ else:
 
         @staticmethod
         def forward(ctx, x, weight, bias, eps):
-            y, mean, rstd = _forward(x, weight, bias, eps)
+            y, mean, rstd = layer_norm_forward(x, weight, bias, eps)
             ctx.save_for_backward(x, weight, mean, rstd)
             return y
 
