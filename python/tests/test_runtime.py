@@ -5,11 +5,14 @@ instruction set.
 Extending: checks that need a fresh process run a script in a subprocess.
 """
 
+import platform
+import shutil
 import subprocess
 import sys
 import textwrap
 
 import numpy as np
+import pytest
 import torch
 
 import normgrad
@@ -75,3 +78,28 @@ def test_every_instruction_set_path_gives_the_same_bits():
                                  "PATH": "/usr/bin"}).stdout.split()
     assert scalar[0] == "blocked:scalar"
     assert scalar[1] == dispatched[1]
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64",
+                    reason="the CPU models emulated here are x86-64 ones")
+@pytest.mark.parametrize("cpu,isa", [("qemu64", "scalar"), ("Haswell", "avx2")])
+def test_runs_on_cpus_without_avx512_or_avx(cpu, isa):
+    """The module under qemu-x86_64 emulating an older CPU (make deps
+    installs qemu-user): it imports, picks the best kernels that CPU has and
+    computes the same bits as on this machine."""
+    qemu = shutil.which("qemu-x86_64")
+    assert qemu, "qemu-x86_64 is missing: make deps installs it (qemu-user)"
+    code = """
+        import numpy as np, normgrad
+        rng = np.random.default_rng(7)
+        a, b = rng.standard_normal((2, 1000, 72), dtype=np.float32)
+        g, _ = normgrad.layer_norm_grad_beta(a, b)
+        y, _, _ = normgrad.layer_norm_forward(a, b[0], b[1])
+        print(normgrad.last_run()[0], normgrad.last_layer_norm_run()[0], g.tobytes().hex(),
+              y.tobytes().hex())
+        """
+    here = run_python(code).split()
+    there = subprocess.run([qemu, "-cpu", cpu, sys.executable, "-c", textwrap.dedent(code)],
+                           check=True, capture_output=True, text=True).stdout.split()
+    assert there[:2] == [f"blocked:{isa}", f"forward:{isa}"]
+    assert there[2:] == here[2:]
