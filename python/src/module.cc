@@ -22,9 +22,6 @@ namespace {
 constexpr const char* kSameType = "the type of x";
 constexpr const char* kStatistics = "as layer_norm_forward returns the statistics (float32)";
 
-// Output arrays arrive as writable arrays and are checked like inputs.
-void* OutputData(const Output& a) { return a.data(); }
-
 // An output of the input rows' layout: same rows, H and row stride, so the
 // engine's one row stride serves both.
 void CheckRowsOutput(const char* api, const char* name, const Output& out, bool marked_bf16,
@@ -98,8 +95,8 @@ void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const O
   p.row_stride = d.row_stride;
   p.dy = d.data;
   p.res = r.data;
-  p.pd_gamma = OutputData(pd_gamma);
-  p.pd_beta = OutputData(pd_beta);
+  p.pd_gamma = pd_gamma.data();
+  p.pd_beta = pd_beta.data();
   p.order = OrderOf(kApi, order);
   p.threads = threads;
   Status s;
@@ -128,9 +125,9 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   p.gamma = gamma.data();
   p.beta = beta.data();
   p.eps = eps;
-  p.y = OutputData(y);
-  p.mean = static_cast<float*>(OutputData(mean));
-  p.rstd = static_cast<float*>(OutputData(rstd));
+  p.y = y.data();
+  p.mean = static_cast<float*>(mean.data());
+  p.rstd = static_cast<float*>(rstd.data());
   p.threads = threads;
   Status s;
   {
@@ -167,9 +164,9 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   p.gamma = gamma.data();
   p.mean = static_cast<const float*>(mean.data());
   p.rstd = static_cast<const float*>(rstd.data());
-  p.dx = OutputData(dx);
-  p.pd_gamma = OutputData(pd_gamma);
-  p.pd_beta = OutputData(pd_beta);
+  p.dx = dx.data();
+  p.pd_gamma = pd_gamma.data();
+  p.pd_beta = pd_beta.data();
   p.order = OrderOf(kApi, order);
   p.threads = threads;
   Status s;
