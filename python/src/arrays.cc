@@ -16,13 +16,20 @@ std::string Prefix(const char* api, const char* name) {
 
 std::string TypeText(const nb::dlpack::dtype& t) {
   switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
-    case nb::dlpack::dtype_code::Int: return "int" + std::to_string(t.bits);
-    case nb::dlpack::dtype_code::UInt: return "uint" + std::to_string(t.bits);
-    case nb::dlpack::dtype_code::Float: return "float" + std::to_string(t.bits);
-    case nb::dlpack::dtype_code::Bfloat: return "bfloat" + std::to_string(t.bits);
-    case nb::dlpack::dtype_code::Complex: return "complex" + std::to_string(t.bits);
-    case nb::dlpack::dtype_code::Bool: return "bool";
-    default: return "type code " + std::to_string(t.code);
+    case nb::dlpack::dtype_code::Int:
+      return "int" + std::to_string(t.bits);
+    case nb::dlpack::dtype_code::UInt:
+      return "uint" + std::to_string(t.bits);
+    case nb::dlpack::dtype_code::Float:
+      return "float" + std::to_string(t.bits);
+    case nb::dlpack::dtype_code::Bfloat:
+      return "bfloat" + std::to_string(t.bits);
+    case nb::dlpack::dtype_code::Complex:
+      return "complex" + std::to_string(t.bits);
+    case nb::dlpack::dtype_code::Bool:
+      return "bool";
+    default:
+      return "type code " + std::to_string(t.code);
   }
 }
 
@@ -50,11 +57,16 @@ bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out) {
   using Code = nb::dlpack::dtype_code;
   if (t.lanes != 1) return false;
   const auto code = static_cast<Code>(t.code);
-  if (code == Code::Float && t.bits == 32 && !marked_bf16) *out = DType::kF32;
-  else if (code == Code::Float && t.bits == 16 && !marked_bf16) *out = DType::kF16;
-  else if (code == Code::Bfloat && t.bits == 16) *out = DType::kBF16;
-  else if (code == Code::UInt && t.bits == 16 && marked_bf16) *out = DType::kBF16;
-  else return false;
+  if (code == Code::Float && t.bits == 32 && !marked_bf16)
+    *out = DType::kF32;
+  else if (code == Code::Float && t.bits == 16 && !marked_bf16)
+    *out = DType::kF16;
+  else if (code == Code::Bfloat && t.bits == 16)
+    *out = DType::kBF16;
+  else if (code == Code::UInt && t.bits == 16 && marked_bf16)
+    *out = DType::kBF16;
+  else
+    return false;
   return true;
 }
 
@@ -82,12 +94,12 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
   const size_t ndim = a.ndim();
   if (ndim == 0) {
     throw nb::value_error((Prefix(api, name) + "is a 0-d array; it needs at least one axis "
-                           "(H, rows × H or B × S × H)")
+                                               "(H, rows × H or B × S × H)")
                               .c_str());
   }
   auto refuse = [&](const std::string& rule) {
-    throw nb::value_error((Prefix(api, name) + "has shape " + ShapeText(a) +
-                           " and strides " + StridesText(a) + " (in elements): " + rule +
+    throw nb::value_error((Prefix(api, name) + "has shape " + ShapeText(a) + " and strides " +
+                           StridesText(a) + " (in elements): " + rule +
                            "; pass a C-contiguous array (numpy.ascontiguousarray, "
                            "tensor.contiguous())")
                               .c_str());
@@ -120,22 +132,22 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
   }
   if (!have_stride) r.row_stride = r.cols;
   if (r.cols == 0) {
-    throw nb::value_error((Prefix(api, name) + "has shape " + ShapeText(a) +
-                           ": the last axis (H) must not be empty")
-                              .c_str());
+    throw nb::value_error(
+        (Prefix(api, name) + "has shape " + ShapeText(a) + ": the last axis (H) must not be empty")
+            .c_str());
   }
   return r;
 }
 
-void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16,
-                 DType dtype, size_t count, const char* why) {
+void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16, DType dtype,
+                 size_t count, const char* why) {
   DType t;
   if (!TypeOf(a.dtype(), marked_bf16, &t) || t != dtype) {
-    const std::string type = TypeOf(a.dtype(), marked_bf16, &t) ? DTypeName(t)
-                                                                 : TypeText(a.dtype());
-    throw nb::type_error((Prefix(api, name) + "has type " + type + "; it must be " +
-                          DTypeName(dtype) + ", " + why)
-                             .c_str());
+    const std::string type =
+        TypeOf(a.dtype(), marked_bf16, &t) ? DTypeName(t) : TypeText(a.dtype());
+    throw nb::type_error(
+        (Prefix(api, name) + "has type " + type + "; it must be " + DTypeName(dtype) + ", " + why)
+            .c_str());
   }
   if (a.ndim() != 1 || a.shape(0) != count || (count > 1 && a.stride(0) != 1)) {
     throw nb::value_error((Prefix(api, name) + "has shape " + ShapeText(a) + " and strides " +

@@ -48,8 +48,8 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
 
 /// Checks that `a` holds exactly `count` contiguous elements of `dtype`;
 /// `why` ends the TypeError's message ("the type of the other inputs").
-void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16,
-                 DType dtype, size_t count, const char* why);
+void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16, DType dtype,
+                 size_t count, const char* why);
 
 /// Raises the Python exception for a failed engine status: MemoryError when
 /// scratch could not be allocated, ValueError for a broken argument rule;

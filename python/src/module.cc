@@ -29,12 +29,11 @@ void CheckRowsOutput(const char* api, const char* name, const Output& out, bool 
   const Rows r = RowsOf(api, name, Input(out), marked_bf16);
   if (r.dtype != dtype || r.rows != like.rows || r.cols != like.cols ||
       r.row_stride != like.row_stride) {
-    throw nb::value_error((std::string(api) + ": " + name +
-                           " does not have the layout of the input rows (" +
-                           std::to_string(like.rows) + " × " + std::to_string(like.cols) +
-                           ", row stride " + std::to_string(like.row_stride) + ", " +
-                           DTypeName(dtype) + ")")
-                              .c_str());
+    throw nb::value_error(
+        (std::string(api) + ": " + name + " does not have the layout of the input rows (" +
+         std::to_string(like.rows) + " × " + std::to_string(like.cols) + ", row stride " +
+         std::to_string(like.row_stride) + ", " + DTypeName(dtype) + ")")
+            .c_str());
   }
 }
 
@@ -43,13 +42,12 @@ void CheckRowsOutput(const char* api, const char* name, const Output& out, bool 
 void CheckSameRows(const char* api, const char* first, const Rows& a, const char* second,
                    const Rows& b) {
   auto fail = [&](const std::string& what) {
-    throw nb::value_error((std::string(api) + ": " + first + " and " + second + " " + what)
-                              .c_str());
+    throw nb::value_error(
+        (std::string(api) + ": " + first + " and " + second + " " + what).c_str());
   };
   if (a.dtype != b.dtype) {
-    throw nb::type_error((std::string(api) + ": " + first + " is " + DTypeName(a.dtype) +
-                          " and " + second + " is " + DTypeName(b.dtype) +
-                          "; they must have the same type")
+    throw nb::type_error((std::string(api) + ": " + first + " is " + DTypeName(a.dtype) + " and " +
+                          second + " is " + DTypeName(b.dtype) + "; they must have the same type")
                              .c_str());
   }
   if (a.rows != b.rows || a.cols != b.cols) {
@@ -66,8 +64,8 @@ void CheckSameRows(const char* api, const char* first, const Rows& a, const char
 
 // The type of pd_gamma/pd_beta: the input type, or float32 (f32_outputs).
 // The bfloat16 marking is about 16-bit patterns; a float32 output is float.
-bool F32Outputs(const char* api, const char* name, const Output& out, bool marked_bf16,
-                DType in, size_t cols) {
+bool F32Outputs(const char* api, const char* name, const Output& out, bool marked_bf16, DType in,
+                size_t cols) {
   const bool marked = marked_bf16 && out.dtype().bits == 16;
   const DType t = TypeOf(api, name, Input(out), marked);
   CheckVector(api, name, Input(out), marked, t, cols, "the type it was allocated with");
@@ -213,9 +211,8 @@ NB_MODULE(_normgrad, m) {
         nb::arg("threads"));
   m.def("backward", &Backward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
         nb::arg("gamma").noconvert(), nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(),
-        nb::arg("dx").noconvert(), nb::arg("pd_gamma").noconvert(),
-        nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"), nb::arg("order"),
-        nb::arg("threads"));
+        nb::arg("dx").noconvert(), nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(),
+        nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads"));
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
   m.def("last_run", &LastRun);

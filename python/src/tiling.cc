@@ -75,12 +75,12 @@ nb::tuple TmpSize(const std::vector<int64_t>& dims, uint32_t type_size, bool reu
 
 // The tiling for `stack_buffer_bytes` of scratch: a dict of the fields in
 // struct order plus "bytes", the struct's 80 bytes.
-nb::dict Tiling(const std::vector<int64_t>& dims, uint32_t stack_buffer_bytes,
-                uint32_t type_size, bool reuse) {
+nb::dict Tiling(const std::vector<int64_t>& dims, uint32_t stack_buffer_bytes, uint32_t type_size,
+                bool reuse) {
   AscendC::tiling::LayerNormGradBetaTiling tiling;
   const std::string message = CaptureStderr([&] {
-    AscendC::GetLayerNormGradBetaNDTilingInfo(ShapeOf(dims), stack_buffer_bytes, type_size,
-                                              reuse, tiling);
+    AscendC::GetLayerNormGradBetaNDTilingInfo(ShapeOf(dims), stack_buffer_bytes, type_size, reuse,
+                                              tiling);
   });
   if (tiling.oneCalSize == 0) Fail(message, "no tiling for this shape and scratch size");
   nb::dict out;
@@ -95,8 +95,7 @@ nb::dict Tiling(const std::vector<int64_t>& dims, uint32_t stack_buffer_bytes,
 }  // namespace
 
 void DefineTiling(nb::module_& m) {
-  m.def("grad_beta_tmp_size", &TmpSize, nb::arg("shape"), nb::arg("type_size"),
-        nb::arg("reuse"));
+  m.def("grad_beta_tmp_size", &TmpSize, nb::arg("shape"), nb::arg("type_size"), nb::arg("reuse"));
   m.def("grad_beta_tiling", &Tiling, nb::arg("shape"), nb::arg("stack_buffer_bytes"),
         nb::arg("type_size"), nb::arg("reuse"));
 }
