@@ -42,21 +42,25 @@ def test_one_openmp_runtime_beside_torch():
         assert len(libs) == 1, f"import {first}, {second}: OpenMP libraries mapped: {libs}"
 
 
-def test_threads_follow_torch():
+def test_threads_follow_torch(monkeypatch):
     """A 4 MiB problem (the engine would use several threads) runs on as many
-    threads as torch is set to."""
+    threads as torch is set to. torch.set_num_threads also sets the shared
+    OpenMP runtime's default, so torch.get_num_threads is patched to differ
+    from it: normgrad must ask torch, not fall back on OpenMP's default."""
     a = np.ones((4096, 512), np.float32)
     saved = torch.get_num_threads()
     try:
-        for n in (1, 2):
-            torch.set_num_threads(n)
+        torch.set_num_threads(1)  # OpenMP's default is now 1 as well
+        for n in (2, 1):
+            monkeypatch.setattr(torch, "get_num_threads", lambda n=n: n)
             normgrad.layer_norm_grad_beta(a, a)
             assert normgrad.last_run()[1] == n
             normgrad.layer_norm_forward(a, a[0], a[0])
             assert normgrad.last_layer_norm_run()[1] == n
-        normgrad.layer_norm_grad_beta(a, a, threads=1)
-        assert normgrad.last_run()[1] == 1
+        normgrad.layer_norm_grad_beta(a, a, threads=2)  # an explicit count wins
+        assert normgrad.last_run()[1] == 2
     finally:
+        monkeypatch.undo()
         torch.set_num_threads(saved)
 
 
