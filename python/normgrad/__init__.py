@@ -35,7 +35,12 @@ def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, threads=No
     combines them by a fixed tree; order="sequential" adds row after row, the
     Ascend C device's bits (the golden data of a kernel test). out_dtype=None
     returns the inputs' type, "float32" the float sums unrounded. Returns
-    (pd_gamma, pd_beta), each of H elements."""
+    (pd_gamma, pd_beta), each of H elements.
+
+    In every function here, threads=None runs on torch.get_num_threads()
+    threads when torch is imported, else on OpenMP's default (small problems
+    use fewer; results never depend on it), and dtype="bfloat16" says that
+    uint16 inputs hold bfloat16 bits (outputs are then uint16 bits too)."""
     api = "normgrad.layer_norm_grad_beta"
     dy, res = _arrays.as_array(dy), _arrays.as_array(res)
     marked = _arrays.marked_bf16(api, (dy, res), dtype)
