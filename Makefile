@@ -1,11 +1,16 @@
 # normgrad — the two commands of the README, and the steps behind them.
 #   make run    set up, build, and run the example, the demo and the operator sample
-#   make test   set up, build, and run the whole test suite
+#   make test   set up, build, and run the whole test suite: ctest, then the
+#               Python package's pytest suite (each prints its summary)
+#   make python the Python package, installed into the venv $(BUILD_DIR)/venv
 #   make bench  the Google Benchmark suite; make compare: `normgrad bench`
 #   make test-aarch64  the library's tests cross-compiled for 64-bit Arm and
 #               run under qemu-aarch64 (the portable kernels on another CPU)
 # Scripts and tests use the system interpreter /usr/bin/python3 with Debian's
 # python3-numpy (installed by `make deps`), not the separate python3 on PATH.
+# The Python package goes into a virtual environment over that interpreter
+# (--system-site-packages: Debian's numpy and torch stay visible), with its
+# build and test requirements from the package index.
 
 BUILD_DIR ?= build
 BUILD_TYPE ?= Release
@@ -13,13 +18,19 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PYTHON := /usr/bin/python3
 export NORMGRAD_PYTHON := $(PYTHON)
+VENV := $(BUILD_DIR)/venv
+# The build requirements pyproject.toml names (scikit-build-core, nanobind):
+# installed into the venv once, so rebuilds reuse $(BUILD_DIR)/python.
+# (shell-quoted: they hold '>').
+PYTHON_BUILD_REQUIRES = $(shell $(PYTHON) -c "import shlex, tomllib; print(' '.join(map(shlex.quote, \
+  tomllib.load(open('pyproject.toml', 'rb'))['build-system']['requires'])))")
 
 # Debian packages the build, tests, benchmarks and scripts need. The peers of
 # `normgrad bench` are libtorch-dev (PyTorch's C++ API) and libdnnl-dev
 # (oneDNN); python3-matplotlib draws `normgrad bench --plot`; qemu-user runs
 # the x86-64 build on emulated CPUs without AVX-512 or AVX2 (tests/cpu).
 APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
-                libcli11-dev python3 python3-numpy python3-torch \
+                libcli11-dev python3 python3-numpy python3-torch python3-venv \
                 libtorch-dev libdnnl-dev python3-matplotlib qemu-user
 
 # The cross toolchain, qemu and GoogleTest's sources for `make test-aarch64`.
@@ -30,7 +41,8 @@ AARCH64_BUILD_DIR ?= build-aarch64
 # and the sanitizer and libFuzzer runtimes: the tsan and fuzz presets.
 APT_CLANG_PACKAGES := clang-14 libomp-14-dev libclang-rt-14-dev llvm-14
 
-.PHONY: deps deps-aarch64 deps-clang configure build run test bench compare install clean test-aarch64
+.PHONY: deps deps-aarch64 deps-clang configure build python run test bench compare install clean \
+        test-aarch64
 
 deps: PACKAGES = $(APT_PACKAGES)
 deps-aarch64: PACKAGES = $(APT_CROSS_PACKAGES)
@@ -59,8 +71,21 @@ run: build
 	$(BUILD_DIR)/bin/normgrad demo
 	$(BUILD_DIR)/bin/normgrad sample
 
-test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS)
+# The package with its test extras (pytest, ml-dtypes), built by pip through
+# scikit-build-core with CMAKE_FLAGS (e.g. -DNORMGRAD_WERROR=ON).
+python: deps
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv --system-site-packages $(VENV)
+	$(VENV)/bin/pip install -q $(PYTHON_BUILD_REQUIRES)
+	CMAKE_ARGS="$(CMAKE_FLAGS)" CMAKE_BUILD_PARALLEL_LEVEL=$(JOBS) $(VENV)/bin/pip install -q \
+	  --no-build-isolation --config-settings=build-dir=$(BUILD_DIR)/python ".[test]"
+
+# Both suites run and print their summaries; either failing fails the target.
+test: build python
+	@status=0; \
+	ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(JOBS) || status=1; \
+	NORMGRAD_CLI=$(abspath $(BUILD_DIR))/bin/normgrad $(VENV)/bin/python -m pytest -rs python/tests \
+	  || status=1; \
+	exit $$status
 
 bench: build
 	$(BUILD_DIR)/bin/normgrad_bench --benchmark_counters_tabular=true

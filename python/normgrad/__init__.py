@@ -1,0 +1,107 @@
+"""normgrad: deterministic layer-norm gradients on the CPU, for numpy arrays
+and torch tensors.
+
+    import numpy as np, normgrad
+    pd_gamma, pd_beta = normgrad.layer_norm_grad_beta(dy, res)      # blocked order
+    golden = normgrad.layer_norm_grad_beta(dy, res, order="sequential")  # device bits
+    y, mean, rstd = normgrad.layer_norm_forward(x, gamma, beta)
+    dx, dgamma, dbeta = normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+
+Inputs are float32, float16 or bfloat16 (torch.bfloat16, ml_dtypes.bfloat16,
+or uint16 bit patterns with dtype="bfloat16"), with H elements along the last
+axis; the other axes are the rows (rows × H, or B × S × H). They are read
+where they lie: C-contiguous or row-strided arrays (the last axis contiguous,
+rows a fixed stride apart). Any other layout raises ValueError: make it
+contiguous first. Results come back as the kind of array given (numpy or
+torch) in the input type, summed in float. Errors raise ValueError,
+TypeError or MemoryError with the engine's message. The GIL is released
+while the engine runs; the thread count follows torch.get_num_threads() when
+torch is imported (or `threads=`). normgrad.tiling has the Ascend C host
+tiling functions; normgrad.torch a LayerNorm whose backward is normgrad's.
+"""
+
+from . import _arrays
+from . import _normgrad
+from . import tiling
+
+__all__ = ["layer_norm_grad_beta", "layer_norm_forward", "layer_norm_backward", "last_run",
+           "last_layer_norm_run", "tiling"]
+
+
+def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, threads=None, dtype=None):
+    """pd_gamma[c] = Σ_r dy[r, c]·res[r, c] and pd_beta[c] = Σ_r dy[r, c] over
+    the rows of dy and res (same shape and type; res is resForGamma, the
+    normalized input). order="blocked" (the default) sums 256-row blocks and
+    combines them by a fixed tree; order="sequential" adds row after row, the
+    Ascend C device's bits (the golden data of a kernel test). out_dtype=None
+    returns the inputs' type, "float32" the float sums unrounded. Returns
+    (pd_gamma, pd_beta), each of H elements.
+
+    In every function here, threads=None runs on torch.get_num_threads()
+    threads when torch is imported, else on OpenMP's default (small problems
+    use fewer; results never depend on it), and dtype="bfloat16" says that
+    uint16 inputs hold bfloat16 bits (outputs are then uint16 bits too)."""
+    api = "normgrad.layer_norm_grad_beta"
+    dy, res = _arrays.as_array(dy), _arrays.as_array(res)
+    marked = _arrays.marked_bf16(api, (dy, res), dtype)
+    dy_n, res_n = _arrays.native(dy), _arrays.native(res)
+    out_type = _arrays.output_type(api, dy, out_dtype)
+    cols = dy.shape[-1] if dy.ndim > 0 else 0
+    pd_gamma = _arrays.empty(dy, (cols,), out_type)
+    pd_beta = _arrays.empty(dy, (cols,), out_type)
+    _normgrad.grad_beta(dy_n, res_n, _arrays.native(pd_gamma), _arrays.native(pd_beta), marked,
+                        order, _arrays.threads(threads))
+    return pd_gamma, pd_beta
+
+
+def layer_norm_forward(x, gamma, beta, eps=1e-5, *, threads=None, dtype=None):
+    """Layer norm over the last axis: y = (x − mean)·rstd·gamma + beta with
+    rstd = 1/√(variance + eps) (population variance). Returns (y, mean, rstd):
+    y like x (its rows as far apart as x's), mean and rstd float32 of shape
+    x.shape[:-1]."""
+    api = "normgrad.layer_norm_forward"
+    x, gamma, beta = _arrays.as_array(x), _arrays.as_array(gamma), _arrays.as_array(beta)
+    marked = _arrays.marked_bf16(api, (x, gamma, beta), dtype)
+    x_n = _arrays.native(x)
+    rows, cols, row_stride = _normgrad.layout(x_n, api, "x", marked)
+    y = _arrays.empty_rows_like(x, rows, cols, row_stride)
+    mean = _arrays.float32_empty(x, tuple(x.shape[:-1]))
+    rstd = _arrays.float32_empty(x, tuple(x.shape[:-1]))
+    _normgrad.forward(x_n, _arrays.native(gamma), _arrays.native(beta), eps, _arrays.native(y),
+                      _arrays.vector(_arrays.native(mean)), _arrays.vector(_arrays.native(rstd)),
+                      marked, _arrays.threads(threads))
+    return y, mean, rstd
+
+
+def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", threads=None, dtype=None):
+    """The fused layer-norm backward pass, given the forward pass's mean and
+    rstd (float32, x.shape[:-1]): dx, and the parameter gradients
+    dgamma[c] = Σ_r dy·x̂ and dbeta[c] = Σ_r dy summed in `order` (as
+    layer_norm_grad_beta). Returns (dx, dgamma, dbeta) in the input type, dx
+    like x."""
+    api = "normgrad.layer_norm_backward"
+    x, dy, gamma = _arrays.as_array(x), _arrays.as_array(dy), _arrays.as_array(gamma)
+    mean, rstd = _arrays.as_array(mean), _arrays.as_array(rstd)
+    marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
+    x_n = _arrays.native(x)
+    rows, cols, row_stride = _normgrad.layout(x_n, api, "x", marked)
+    dx = _arrays.empty_rows_like(x, rows, cols, row_stride)
+    dgamma = _arrays.empty(x, (cols,), x.dtype)
+    dbeta = _arrays.empty(x, (cols,), x.dtype)
+    _normgrad.backward(x_n, _arrays.native(dy), _arrays.native(gamma),
+                       _arrays.vector(_arrays.native(mean)), _arrays.vector(_arrays.native(rstd)),
+                       _arrays.native(dx), _arrays.native(dgamma), _arrays.native(dbeta), marked,
+                       order, _arrays.threads(threads))
+    return dx, dgamma, dbeta
+
+
+def last_run():
+    """(implementation, threads) of this thread's last successful
+    layer_norm_grad_beta call, e.g. ("blocked:avx2", 2)."""
+    return _normgrad.last_run()
+
+
+def last_layer_norm_run():
+    """(implementation, threads) of this thread's last successful
+    layer_norm_forward or layer_norm_backward call."""
+    return _normgrad.last_layer_norm_run()

@@ -1,0 +1,127 @@
+"""The array kinds normgrad accepts and returns: numpy arrays and torch tensors.
+
+Each function hands its inputs to the native module as they lie and allocates
+its outputs here, as the kind of array (and element type) it was given, so
+numpy in gives numpy out and torch in gives torch out. bfloat16 reaches the
+native module as 16-bit patterns: torch.bfloat16 directly, ml_dtypes.bfloat16
+numpy arrays as a uint16 view, and uint16 arrays the caller marks with
+dtype="bfloat16".
+"""
+
+import sys
+
+import numpy as np
+
+BFLOAT16 = "bfloat16"
+
+
+def _torch():
+    """The torch module when the process has imported it, else None."""
+    return sys.modules.get("torch")
+
+
+def is_torch(a):
+    torch = _torch()
+    return torch is not None and isinstance(a, torch.Tensor)
+
+
+def _is_ml_bfloat16(dtype):
+    return dtype.name == BFLOAT16 and dtype.itemsize == 2 and dtype.kind == "V"
+
+
+def marked_bf16(api, arrays, dtype):
+    """Whether the call's 16-bit patterns are bfloat16: dtype="bfloat16" or an
+    ml_dtypes.bfloat16 array among the inputs."""
+    if dtype is not None and dtype != BFLOAT16:
+        raise ValueError(f'{api}: dtype {dtype!r} is not known; the only marking is '
+                         f'dtype="bfloat16", for uint16 arrays that hold bfloat16 bits')
+    if dtype == BFLOAT16:
+        return True
+    return any(isinstance(a, np.ndarray) and _is_ml_bfloat16(a.dtype) for a in arrays)
+
+
+def as_array(a):
+    """A torch tensor or numpy array as it is; other sequences (lists of
+    numbers, which have no element type) as float32 numpy arrays."""
+    if is_torch(a) or isinstance(a, np.ndarray):
+        return a
+    return np.asarray(a, dtype=np.float32)
+
+
+def native(a):
+    """An array (as_array) as the native module reads it, never copied: a
+    torch tensor detached from autograd, a bfloat16 numpy array as its uint16
+    bits, any other array as it is."""
+    if is_torch(a):
+        return a.detach()
+    if _is_ml_bfloat16(a.dtype):
+        return a.view(np.uint16)
+    return a
+
+
+def _float32_like(like):
+    return _torch().float32 if is_torch(like) else np.float32
+
+
+def _type_name(dtype):
+    torch = _torch()
+    if torch is not None and isinstance(dtype, torch.dtype):
+        return str(dtype).replace("torch.", "")
+    return np.dtype(dtype).name
+
+
+def output_type(api, like, out_dtype):
+    """The element type of pd_gamma/pd_beta: `like`'s, or float32 when
+    out_dtype says so."""
+    if out_dtype is None:
+        return like.dtype
+    try:
+        name = _type_name(out_dtype)
+    except TypeError:
+        name = repr(out_dtype)
+    if name == "float32":
+        return _float32_like(like)
+    if name == _type_name(like.dtype):
+        return like.dtype
+    raise ValueError(f"{api}: out_dtype {out_dtype!r} is not supported; it must be None "
+                     f"(the inputs' type, {_type_name(like.dtype)}) or float32")
+
+
+def empty(like, shape, dtype):
+    """An uninitialized array of `like`'s kind."""
+    if is_torch(like):
+        return _torch().empty(shape, dtype=dtype)
+    return np.empty(shape, dtype=dtype)
+
+
+def float32_empty(like, shape):
+    return empty(like, shape, _float32_like(like))
+
+
+def empty_rows_like(like, rows, cols, row_stride):
+    """An uninitialized array of `like`'s kind, type and shape whose rows lie
+    row_stride elements apart, as `like`'s do (the engine reads and writes
+    both with one row stride)."""
+    if row_stride == cols:
+        return empty(like, tuple(like.shape), like.dtype)
+    buffer = empty(like, (rows, row_stride), like.dtype)
+    rows_view = buffer[:, :cols]
+    if is_torch(like):
+        return rows_view.view(tuple(like.shape))
+    return rows_view.reshape(like.shape)
+
+
+def vector(a):
+    """A per-row statistics array flattened to one axis (a view when it is
+    contiguous)."""
+    return a.reshape(-1)
+
+
+def threads(requested):
+    """The engine's thread count: the one asked for; else torch's when the
+    process has imported torch (so normgrad and torch share one setting);
+    else 0, OpenMP's default."""
+    if requested is not None:
+        return int(requested)
+    torch = _torch()
+    return torch.get_num_threads() if torch is not None else 0

@@ -1,0 +1,221 @@
+// python/src/module.cc — normgrad._normgrad, the extension module behind the
+// Python package: the engine's LayerNormGradBeta, LayerNormForward and
+// LayerNormBackward on arrays the Python layer (python/normgrad/) hands over,
+// outputs included, so each result comes back as the kind of array it was
+// given. Inputs are read where they lie (arrays.h); the GIL is released while
+// the engine runs; a failed status becomes a Python exception carrying the
+// engine's message.
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+
+#include <string>
+
+#include "arrays.h"
+#include "normgrad/layer_norm.h"
+#include "normgrad/layer_norm_grad_beta.h"
+
+namespace normgrad::python {
+namespace {
+
+// The ends of CheckVector's type errors.
+constexpr const char* kSameType = "the type of x";
+constexpr const char* kStatistics = "as layer_norm_forward returns the statistics (float32)";
+
+// An output of the input rows' layout: same rows, H and row stride, so the
+// engine's one row stride serves both.
+void CheckRowsOutput(const char* api, const char* name, const Output& out, bool marked_bf16,
+                     const Rows& like, DType dtype) {
+  const Rows r = RowsOf(api, name, Input(out), marked_bf16);
+  if (r.dtype != dtype || r.rows != like.rows || r.cols != like.cols ||
+      r.row_stride != like.row_stride) {
+    throw nb::value_error(
+        (std::string(api) + ": " + name + " does not have the layout of the input rows (" +
+         std::to_string(like.rows) + " × " + std::to_string(like.cols) + ", row stride " +
+         std::to_string(like.row_stride) + ", " + DTypeName(dtype) + ")")
+            .c_str());
+  }
+}
+
+// The second input of a pair (res beside dy, dy beside x) must match the
+// first one's rows, type and row stride: the engine reads both with one.
+void CheckSameRows(const char* api, const char* first, const Rows& a, const char* second,
+                   const Rows& b) {
+  auto fail = [&](const std::string& what) {
+    throw nb::value_error(
+        (std::string(api) + ": " + first + " and " + second + " " + what).c_str());
+  };
+  if (a.dtype != b.dtype) {
+    throw nb::type_error((std::string(api) + ": " + first + " is " + DTypeName(a.dtype) + " and " +
+                          second + " is " + DTypeName(b.dtype) + "; they must have the same type")
+                             .c_str());
+  }
+  if (a.rows != b.rows || a.cols != b.cols) {
+    fail("have " + std::to_string(a.rows) + " × " + std::to_string(a.cols) + " and " +
+         std::to_string(b.rows) + " × " + std::to_string(b.cols) +
+         " elements (rows × H); they must have the same shape");
+  }
+  if (a.row_stride != b.row_stride) {
+    fail("have rows " + std::to_string(a.row_stride) + " and " + std::to_string(b.row_stride) +
+         " elements apart; the engine reads both with one row stride, so it must be the same "
+         "(pass C-contiguous arrays)");
+  }
+}
+
+// The type of pd_gamma/pd_beta: the input type, or float32 (f32_outputs).
+// The bfloat16 marking is about 16-bit patterns; a float32 output is float.
+bool F32Outputs(const char* api, const char* name, const Output& out, bool marked_bf16, DType in,
+                size_t cols) {
+  const bool marked = marked_bf16 && out.dtype().bits == 16;
+  const DType t = TypeOf(api, name, Input(out), marked);
+  CheckVector(api, name, Input(out), marked, t, cols, "the type it was allocated with");
+  if (t == in) return in == DType::kF32;
+  if (t == DType::kF32) return true;
+  throw nb::type_error((std::string(api) + ": " + name + " is " + DTypeName(t) +
+                        "; it must be float32 or the inputs' type, " + DTypeName(in))
+                           .c_str());
+}
+
+void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const Output& pd_beta,
+              bool marked_bf16, const std::string& order, int threads) {
+  constexpr const char* kApi = "normgrad.layer_norm_grad_beta";
+  const Rows d = RowsOf(kApi, "dy", dy, marked_bf16);
+  const Rows r = RowsOf(kApi, "res", res, marked_bf16);
+  CheckSameRows(kApi, "dy", d, "res", r);
+  GradBetaProblem p;
+  p.dtype = d.dtype;
+  p.f32_outputs = F32Outputs(kApi, "pd_gamma", pd_gamma, marked_bf16, d.dtype, d.cols);
+  if (F32Outputs(kApi, "pd_beta", pd_beta, marked_bf16, d.dtype, d.cols) != p.f32_outputs) {
+    throw nb::type_error("normgrad.layer_norm_grad_beta: pd_gamma and pd_beta differ in type");
+  }
+  p.rows = d.rows;
+  p.cols = d.cols;
+  p.row_stride = d.row_stride;
+  p.dy = d.data;
+  p.res = r.data;
+  p.pd_gamma = pd_gamma.data();
+  p.pd_beta = pd_beta.data();
+  p.order = OrderOf(kApi, order);
+  p.threads = threads;
+  Status s;
+  {
+    nb::gil_scoped_release unlocked;
+    s = LayerNormGradBeta(p);
+  }
+  RaiseIfFailed(s);
+}
+
+void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, const Output& y,
+             const Output& mean, const Output& rstd, bool marked_bf16, int threads) {
+  constexpr const char* kApi = "normgrad.layer_norm_forward";
+  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
+  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "beta", beta, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckRowsOutput(kApi, "y", y, marked_bf16, rx, rx.dtype);
+  CheckVector(kApi, "mean", Input(mean), false, DType::kF32, rx.rows, kStatistics);
+  CheckVector(kApi, "rstd", Input(rstd), false, DType::kF32, rx.rows, kStatistics);
+  LayerNormForwardProblem p;
+  p.dtype = rx.dtype;
+  p.rows = rx.rows;
+  p.cols = rx.cols;
+  p.row_stride = rx.row_stride;
+  p.x = rx.data;
+  p.gamma = gamma.data();
+  p.beta = beta.data();
+  p.eps = eps;
+  p.y = y.data();
+  p.mean = static_cast<float*>(mean.data());
+  p.rstd = static_cast<float*>(rstd.data());
+  p.threads = threads;
+  Status s;
+  {
+    nb::gil_scoped_release unlocked;
+    s = LayerNormForward(p);
+  }
+  RaiseIfFailed(s);
+}
+
+void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& mean,
+              const Input& rstd, const Output& dx, const Output& pd_gamma, const Output& pd_beta,
+              bool marked_bf16, const std::string& order, int threads) {
+  constexpr const char* kApi = "normgrad.layer_norm_backward";
+  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
+  const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
+  CheckSameRows(kApi, "x", rx, "dy", rd);
+  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "mean", mean, false, DType::kF32, rx.rows, kStatistics);
+  CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kStatistics);
+  LayerNormBackwardProblem p;
+  p.dtype = rx.dtype;
+  CheckRowsOutput(kApi, "dx", dx, marked_bf16, rx, rx.dtype);
+  p.f32_outputs = F32Outputs(kApi, "pd_gamma", pd_gamma, marked_bf16, rx.dtype, rx.cols);
+  if (F32Outputs(kApi, "pd_beta", pd_beta, marked_bf16, rx.dtype, rx.cols) != p.f32_outputs ||
+      (p.f32_outputs && rx.dtype != DType::kF32)) {
+    throw nb::type_error(
+        "normgrad.layer_norm_backward: pd_gamma and pd_beta must have the inputs' type");
+  }
+  p.rows = rx.rows;
+  p.cols = rx.cols;
+  p.row_stride = rx.row_stride;
+  p.x = rx.data;
+  p.dy = rd.data;
+  p.gamma = gamma.data();
+  p.mean = static_cast<const float*>(mean.data());
+  p.rstd = static_cast<const float*>(rstd.data());
+  p.dx = dx.data();
+  p.pd_gamma = pd_gamma.data();
+  p.pd_beta = pd_beta.data();
+  p.order = OrderOf(kApi, order);
+  p.threads = threads;
+  Status s;
+  {
+    nb::gil_scoped_release unlocked;
+    s = LayerNormBackward(p);
+  }
+  RaiseIfFailed(s);
+}
+
+// (rows, H, row stride) of an input, for the Python layer to allocate
+// outputs of the same layout.
+nb::tuple Layout(const Input& a, const char* api, const char* name, bool marked_bf16) {
+  const Rows r = RowsOf(api, name, a, marked_bf16);
+  return nb::make_tuple(r.rows, r.cols, r.row_stride);
+}
+
+// (code path, threads) of the last successful call on this thread.
+nb::tuple LastRun() {
+  const RunInfo info = LastRunInfo();
+  return nb::make_tuple(info.impl, info.threads);
+}
+nb::tuple LastLayerNormRun() {
+  const RunInfo info = LastLayerNormRunInfo();
+  return nb::make_tuple(info.impl, info.threads);
+}
+
+}  // namespace
+
+void DefineTiling(nb::module_& m);
+
+}  // namespace normgrad::python
+
+NB_MODULE(_normgrad, m) {
+  using namespace normgrad::python;
+  namespace nb = nanobind;
+  m.doc() = "normgrad's native engine bindings; use the normgrad package instead.";
+  m.def("grad_beta", &GradBeta, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
+        nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"),
+        nb::arg("order"), nb::arg("threads"));
+  m.def("forward", &Forward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
+        nb::arg("beta").noconvert(), nb::arg("eps"), nb::arg("y").noconvert(),
+        nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(), nb::arg("marked_bf16"),
+        nb::arg("threads"));
+  m.def("backward", &Backward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
+        nb::arg("gamma").noconvert(), nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(),
+        nb::arg("dx").noconvert(), nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(),
+        nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads"));
+  m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
+        nb::arg("marked_bf16"));
+  m.def("last_run", &LastRun);
+  m.def("last_layer_norm_run", &LastLayerNormRun);
+  DefineTiling(m);
+}
