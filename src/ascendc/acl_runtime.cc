@@ -35,7 +35,8 @@ struct Handle {
 
 struct State {
   std::mutex mutex;
-  bool initialized = false;
+  bool running = false;    // a session is open: by aclInit or by first use
+  bool initialized = false;  // aclInit opened it (a second aclInit fails)
   std::map<uintptr_t, Block> blocks;  // by start address
   std::unordered_map<void*, std::unique_ptr<Handle>> contexts;
   std::unordered_map<void*, std::unique_ptr<Handle>> streams;
@@ -59,12 +60,9 @@ std::string Hex(const void* p) {
   return text;
 }
 
-aclError Uninitialized(const char* api) {
-  return Fail(ACL_ERROR_UNINITIALIZE, api,
-              "ACL is not initialized: call aclInit first (and not after "
-              "aclFinalize)",
-              "nothing done");
-}
+// Every call but aclInit and aclFinalize opens a session when none is
+// running: programs may skip aclInit (docs/runtime.md, "ACL runtime").
+void Start(State& state) { state.running = true; }
 
 // The tracked block of `blocks` (a State's, const or not) containing address
 // p, or blocks.end().
@@ -129,7 +127,7 @@ aclError CheckSide(const State& state, const char* what, const void* p,
 aclError Allocate(const char* api, Pool pool, void** ptr, size_t size) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   if (ptr == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "the output pointer is null: pass the address of a void*",
@@ -154,7 +152,7 @@ aclError Allocate(const char* api, Pool pool, void** ptr, size_t size) {
 aclError Release(const char* api, Pool pool, void* p) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   static constexpr char kNothing[] = "nothing released";
   const std::string allocator = AllocatorName(pool);
   if (p == nullptr) {
@@ -213,7 +211,7 @@ using HandleMap = std::unordered_map<void*, std::unique_ptr<Handle>>;
 aclError CreateHandle(const char* api, HandleMap State::*map, void** out) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   if (out == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "the output handle pointer is null", "nothing created");
@@ -228,7 +226,7 @@ aclError DestroyHandle(const char* api, const char* creator,
                        HandleMap State::*map, void* handle) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   if ((state.*map).erase(handle) == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "handle " + Hex(handle) + " is unknown: it must come from " +
@@ -267,6 +265,9 @@ aclError aclInit(const char* /*configPath*/) {
                 "(until aclFinalize)",
                 "nothing done");
   }
+  // A session that the program's first calls opened goes on: its blocks,
+  // contexts and streams stay.
+  state.running = true;
   state.initialized = true;
   return ACL_SUCCESS;
 }
@@ -274,13 +275,19 @@ aclError aclInit(const char* /*configPath*/) {
 aclError aclFinalize(void) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized("aclFinalize");
+  if (!state.running) {
+    return Fail(ACL_ERROR_UNINITIALIZE, "aclFinalize",
+                "no ACL session is running (aclFinalize was already called, "
+                "and no ACL call has been made since)",
+                "nothing done");
+  }
   for (const auto& entry : state.blocks) {
     ::operator delete(reinterpret_cast<void*>(entry.first), kAlignment);
   }
   state.blocks.clear();
   state.contexts.clear();
   state.streams.clear();
+  state.running = false;
   state.initialized = false;
   return ACL_SUCCESS;
 }
@@ -288,14 +295,14 @@ aclError aclFinalize(void) {
 aclError aclrtSetDevice(int32_t deviceId) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized("aclrtSetDevice");
+  Start(state);
   return CheckDevice("aclrtSetDevice", deviceId);
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized("aclrtResetDevice");
+  Start(state);
   return CheckDevice("aclrtResetDevice", deviceId);
 }
 
@@ -323,7 +330,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   {
     State& state = GetState();
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.initialized) return Uninitialized("aclrtSynchronizeStream");
+    Start(state);
     if (stream != nullptr && state.streams.count(stream) == 0) {
       return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream",
                   "stream " + Hex(stream) +
@@ -366,7 +373,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   {
     State& state = GetState();
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.initialized) return Uninitialized(kApi);
+    Start(state);
     const char* kind_name = KindName(kind);
     if (kind_name == nullptr) {
       return Fail(ACL_ERROR_INVALID_PARAM, kApi,
@@ -415,7 +422,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
   {
     State& state = GetState();
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.initialized) return Uninitialized(kApi);
+    Start(state);
     if (devPtr == nullptr) {
       return Fail(ACL_ERROR_INVALID_PARAM, kApi,
                   "devPtr is null: it must be valid", kNothing);
