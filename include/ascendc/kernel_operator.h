@@ -8,6 +8,8 @@
 // the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
 // launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
 // normgrad_ascendc/core.h.
+// data_copy_pad.h: DataCopyPad and SetPadValue.
+// data_copy_params.h: the data-movement parameter structs.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +25,8 @@
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"
 #include "normgrad_ascendc/data_copy.h"
+#include "normgrad_ascendc/data_copy_pad.h"
+#include "normgrad_ascendc/data_copy_params.h"
 #include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/half.h"
 #include "normgrad_ascendc/launch.h"

@@ -144,6 +144,15 @@ TensorView BufferState::Get(const char* type_name, uint32_t count,
   return {core_, offset_, static_cast<uint32_t>(bytes), position_};
 }
 
+void FailStaleTensor(const char* api, const BufferLease& lease,
+                     uint32_t offset) {
+  Fail(
+      "%s: the LocalTensor at UB offset %u (buffer %u of %s) was released by "
+      "%s; a tensor must not be used after its buffer is freed or its TPipe "
+      "ends",
+      api, offset, lease.index, lease.owner, lease.ended_by);
+}
+
 TensorView FrameworkScratch(TPosition position, uint64_t written) {
   if (!IsVectorPosition(position)) {
     Fail(

@@ -100,6 +100,13 @@ class BufferState {
   uint32_t bytes_ = 0;
 };
 
+/// The value DataCopyPad pads with (SetPadValue): a register of the core,
+/// kept in its TPipe.
+struct PadRegister {
+  bool set = false;
+  uint8_t value[8] = {};
+};
+
 /// The framework scratch of the current core (PopStackBuffer): from the end
 /// of its pipe's buffers (0 without a pipe) to the profile's scratch end.
 /// The caller will write at most its first `written` bytes (the core zeroes
@@ -198,6 +205,8 @@ class TPipe {
 
   /// normgrad: bytes carved so far (where the framework scratch starts).
   uint32_t used_bytes() const { return used_; }
+  /// normgrad: the core's pad value register (data_copy_pad.h).
+  normgrad_ascendc::PadRegister& pad_register() { return pad_register_; }
 
  private:
   void InitQueue(normgrad_ascendc::QueueState& que, uint8_t num, uint32_t len);
@@ -211,6 +220,7 @@ class TPipe {
   uint32_t used_ = 0;
   uint32_t buffers_ = 0;
   uint32_t requests_ = 0;
+  normgrad_ascendc::PadRegister pad_register_;
 };
 
 /// The current core's pipe, or null.

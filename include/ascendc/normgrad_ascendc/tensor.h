@@ -18,15 +18,46 @@
 
 namespace normgrad_ascendc {
 
+/// The life of one pipe buffer (a TQue's buffer or a TBuf): its generation
+/// grows when the buffer is freed (FreeTensor) or its pipe ends (Destroy,
+/// Reset, the destructor), which ends every tensor handed out before.
+/// Records live as long as the process (pipe.cc), so a stale tensor can
+/// always read its own.
+struct BufferLease {
+  uint32_t generation = 0;
+  char owner[48] =
+      "";              ///< the buffer's queue or TBuf, e.g. "TQue<VECIN, 2> #1"
+  uint32_t index = 0;  ///< the buffer's number in its queue
+  const char* ended_by = "";  ///< the call that ended the last generation
+};
+
+/// Reports a tensor used after its buffer was freed (a KernelError naming
+/// `api`, the tensor's buffer and the call that ended it).
+[[noreturn]] void FailStaleTensor(const char* api, const BufferLease& lease,
+                                  uint32_t offset);
+
 /// The untyped part of a LocalTensor: which core's UB, where, how long.
 struct TensorView {
   Core* core = nullptr;  ///< null: an empty tensor
   uint32_t offset = 0;   ///< bytes from the start of the UB
   uint32_t bytes = 0;
   AscendC::TPosition position = AscendC::TPosition::VECCALC;
+  /// The pipe buffer the tensor came from and its generation then; null for
+  /// memory no pipe hands out (PopStackBuffer, LocalMemAllocator, addresses).
+  const BufferLease* lease = nullptr;
+  uint32_t generation = 0;
 
   /// The first byte in the emulated UB (null for an empty tensor).
   uint8_t* data() const { return core ? core->ub() + offset : nullptr; }
+
+  /// Every API that takes a LocalTensor calls this first: a tensor whose
+  /// buffer was freed (FreeTensor) or whose pipe ended is a KernelError
+  /// naming `api` (e.g. "Add<float>").
+  void Check(const char* api) const {
+    if (lease != nullptr && lease->generation != generation) {
+      FailStaleTensor(api, *lease, offset);
+    }
+  }
 };
 
 /// A type's name for messages ("float", "half", "uint8_t", ...).
