@@ -10,6 +10,8 @@
 // normgrad_ascendc/core.h.
 // data_copy_pad.h: DataCopyPad and SetPadValue.
 // data_copy_params.h: the data-movement parameter structs.
+// list_tensor_desc.h: ListTensorDesc and TensorDesc.
+// local_mem_allocator.h: LocalMemAllocator, InitSocState, GetUBSizeInBytes.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +32,8 @@
 #include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/half.h"
 #include "normgrad_ascendc/launch.h"
+#include "normgrad_ascendc/list_tensor_desc.h"
+#include "normgrad_ascendc/local_mem_allocator.h"
 #include "normgrad_ascendc/layernorm_tiling.h"
 #include "normgrad_ascendc/layernormgrad_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"

@@ -94,6 +94,7 @@ void CheckEnd(const OpName& op, const char* which, const CopyEnd& end) {
       Fail("%s: %s LocalTensor is empty (no unified-buffer memory)", op.text,
            which);
     }
+    end.ub->Check(op.text);
     if (end.ub->offset % 32 != 0) {
       Fail(
           "%s: %s LocalTensor starts at UB offset %u, which is not 32-byte "

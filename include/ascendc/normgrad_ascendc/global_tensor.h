@@ -109,6 +109,11 @@ class GlobalTensor {
   /// The address `offset` elements further (not checked).
   __gm__ T* GetPhyAddr(uint64_t offset) const { return data_ + offset; }
 
+  /// Attaches a shape description (kept with this tensor object).
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  /// The shape description SetShapeInfo attached (default: no dimensions).
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
+
   /// normgrad: whether SetGlobalBuffer gave a size (accesses are checked).
   bool sized() const { return sized_; }
   /// normgrad: the address SetGlobalBuffer got; views made with operator[]
@@ -137,6 +142,7 @@ class GlobalTensor {
   const T* base_ = nullptr;
   uint64_t size_ = 0;
   bool sized_ = false;
+  ShapeInfo shape_info_;
 };
 
 }  // namespace AscendC

@@ -9,12 +9,14 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/half.h"
 #include "normgrad_ascendc/position.h"
+#include "normgrad_ascendc/shape_info.h"
 
 namespace normgrad_ascendc {
 
@@ -106,6 +108,32 @@ class LocalTensor {
   /// normgrad: a tensor over an explicit view (pipes, launchers, tests).
   explicit LocalTensor(const normgrad_ascendc::TensorView& view)
       : view_(view) {}
+  /// `tileSize` elements at byte address `addr` of the current core's UB
+  /// (static tensor programming, without a TPipe): addr a multiple of 32,
+  /// the tensor inside the UB.
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize,
+              normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::Core& core = normgrad_ascendc::CurrentCore();
+    const uint64_t bytes = uint64_t{tileSize} * sizeof(T);
+    if (addr % 32 != 0) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>(pos, addr, tileSize): addr %u is not a multiple "
+          "of 32 bytes (UB addresses are 32-byte aligned)",
+          normgrad_ascendc::TypeName<T>(), addr);
+    }
+    if (addr + bytes > core.ub_size()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>(pos, addr, tileSize): tileSize %u (%llu bytes) at "
+          "addr %u runs past the end of the unified buffer (%u bytes, "
+          "profile %s)",
+          normgrad_ascendc::TypeName<T>(), tileSize,
+          static_cast<unsigned long long>(bytes), addr, core.ub_size(),
+          core.profile().name);
+    }
+    core.Touch(static_cast<uint32_t>(addr + bytes));
+    view_ = {&core, addr, static_cast<uint32_t>(bytes), pos};
+  }
 
   /// Number of whole elements in the view.
   uint32_t GetSize() const { return view_.bytes / sizeof(T); }
@@ -152,7 +180,8 @@ class LocalTensor {
   }
 
   /// Element i; i must be < GetSize().
-  T GetValue(uint32_t i) const {
+  T GetValue(uint32_t i, normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
     CheckIndex("GetValue", i);
     T value;
     std::memcpy(static_cast<void*>(&value), Element(i), sizeof(T));
@@ -160,21 +189,52 @@ class LocalTensor {
   }
 
   /// Sets element i; i must be < GetSize(). (const: tensors are views.)
-  void SetValue(uint32_t i, const T& value) const {
+  void SetValue(uint32_t i, const T& value,
+                normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
     CheckIndex("SetValue", i);
     std::memcpy(Element(i), &value, sizeof(T));
   }
 
   /// The first element in the emulated UB (null for an empty tensor).
-  T* GetPhyAddr() const { return reinterpret_cast<T*>(view_.data()); }
+  T* GetPhyAddr(normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckLife("GetPhyAddr");
+    return reinterpret_cast<T*>(view_.data());
+  }
 
   TPosition GetPosition() const { return view_.position; }
+
+  /// The length in bytes.
+  uint32_t GetLength() const { return view_.bytes; }
+
+  /// Attaches a shape description (kept with this tensor object and its
+  /// copies).
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  /// The shape description SetShapeInfo attached (default: no dimensions).
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
 
   /// normgrad: the untyped view (core, offset, bytes, position).
   const normgrad_ascendc::TensorView& view() const { return view_; }
 
  private:
+  // "LocalTensor<float>::GetValue", for the lifetime message.
+  static const char* Api(const char* method) {
+    thread_local char name[64];
+    std::snprintf(name, sizeof name, "LocalTensor<%s>::%s",
+                  normgrad_ascendc::TypeName<T>(), method);
+    return name;
+  }
+
+  // An ended tensor is an error naming the method (formatted only then).
+  void CheckLife(const char* method) const {
+    if (view_.lease != nullptr && view_.lease->generation != view_.generation) {
+      view_.Check(Api(method));
+    }
+  }
+
   void CheckIndex(const char* api, uint32_t i) const {
+    CheckLife(api);
     if (i >= GetSize()) {
       normgrad_ascendc::Fail(
           "LocalTensor<%s>::%s: index %u is past the end of a "
@@ -189,6 +249,7 @@ class LocalTensor {
   }
 
   normgrad_ascendc::TensorView view_;
+  ShapeInfo shape_info_;
 };
 
 }  // namespace AscendC
