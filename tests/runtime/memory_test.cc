@@ -251,6 +251,25 @@ TEST(ShapeInfoOnTensors, SetAndGet) {
   EXPECT_EQ(g.GetShapeInfo().dataFormat, AscendC::DataFormat::NCHW);
 }
 
+TEST(LocalTensorExtras, BufferLenAddrWithOffsetAndUserTag) {
+  TPipe pipe;
+  TQue<TPosition::VECIN, 1> que;
+  pipe.InitBuffer(que, 1, 256);
+  LocalTensor<float> t = que.AllocTensor<float>();
+  LocalTensor<half> h;
+  h.SetAddrWithOffset(t, 16);  // 16 floats = 64 bytes on
+  EXPECT_EQ(h.view().offset, t.view().offset + 64);
+  EXPECT_EQ(h.GetSize(), (256u - 64u) / 2);
+  h.SetBufferLen(8);
+  EXPECT_EQ(h.GetLength(), 16u);
+  h.SetUserTag(7);
+  const LocalTensor<half> copy = h;
+  EXPECT_EQ(copy.GetUserTag(), 7);
+  que.FreeTensor(t);
+  EXPECT_TRUE(
+      FailsWith([&] { copy.GetValue(0); }, "was released by FreeTensor"));
+}
+
 // ---- ListTensorDesc
 // -----------------------------------------------------------
 

@@ -97,6 +97,9 @@ constexpr const char* TypeName() {
 
 namespace AscendC {
 
+/// The type of a LocalTensor's user tag.
+using TTagType = int32_t;
+
 template <typename T>
 class LocalTensor {
  public:
@@ -157,6 +160,21 @@ class LocalTensor {
     }
     view_.bytes = static_cast<uint32_t>(bytes);
   }
+
+  /// Sets the length to dataLen elements (as SetSize).
+  void SetBufferLen(uint32_t dataLen) { SetSize(dataLen); }
+
+  /// Makes this tensor the memory of `src` from `offset` elements of src's
+  /// type on (to src's end); it ends when src's buffer does.
+  template <typename U>
+  void SetAddrWithOffset(LocalTensor<U>& src, uint32_t offset) {
+    const LocalTensor<U> moved = src[offset];
+    view_ = moved.view();
+  }
+
+  /// A user tag kept with this tensor object and its copies.
+  void SetUserTag(const TTagType tag) { tag_ = tag; }
+  TTagType GetUserTag() const { return tag_; }
 
   /// The view starting `offset` elements further, shorter by as many.
   /// offset == GetSize() gives an empty view at the end; beyond is an error.
@@ -250,6 +268,7 @@ class LocalTensor {
 
   normgrad_ascendc::TensorView view_;
   ShapeInfo shape_info_;
+  TTagType tag_ = 0;
 };
 
 }  // namespace AscendC
