@@ -8,6 +8,10 @@
 // the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
 // launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
 // normgrad_ascendc/core.h.
+// data_copy_pad.h: DataCopyPad and SetPadValue.
+// data_copy_params.h: the data-movement parameter structs.
+// list_tensor_desc.h: ListTensorDesc and TensorDesc.
+// local_mem_allocator.h: LocalMemAllocator, InitSocState, GetUBSizeInBytes.
 #pragma once
 
 #include <algorithm>
@@ -23,9 +27,13 @@
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"
 #include "normgrad_ascendc/data_copy.h"
+#include "normgrad_ascendc/data_copy_pad.h"
+#include "normgrad_ascendc/data_copy_params.h"
 #include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/half.h"
 #include "normgrad_ascendc/launch.h"
+#include "normgrad_ascendc/list_tensor_desc.h"
+#include "normgrad_ascendc/local_mem_allocator.h"
 #include "normgrad_ascendc/layernorm_tiling.h"
 #include "normgrad_ascendc/layernormgrad_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"

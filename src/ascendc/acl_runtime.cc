@@ -1,8 +1,9 @@
 // acl_runtime.cc — normgrad's CPU implementation of the ACL host runtime
 // subset (acl/acl.h; docs/runtime.md, "ACL runtime"): tracked real memory with
 // checked copies, and bookkeeping for the session, the device, contexts and
-// streams. One mutex guards all state; copies run outside it.
-#include <map>
+// streams. The blocks live in the global-memory registry (gm_registry.h), so
+// that kernels' accesses are checked against them too. One mutex guards the
+// session; copies run outside it.
 #include <memory>
 #include <mutex>
 #include <new>
@@ -10,23 +11,26 @@
 #include <unordered_map>
 
 #include "acl/acl.h"
+#include "gm_registry.h"
 #include "normgrad_ascendc/launch.h"
 
 namespace {
 
 constexpr std::align_val_t kAlignment{64};
 
-enum class Pool { kDevice, kHost };
+using normgrad_ascendc::GmBlock;
+using normgrad_ascendc::GmOwner;
+
+// The pools: device memory (aclrtMalloc) and pinned host memory
+// (aclrtMallocHost). A released block stays in the registry, marked, until
+// aclFinalize frees it.
+using Pool = GmOwner;
+constexpr Pool kDevice = GmOwner::kAclrtMalloc;
+constexpr Pool kHost = GmOwner::kAclrtMallocHost;
 
 const char* AllocatorName(Pool pool) {
-  return pool == Pool::kDevice ? "aclrtMalloc" : "aclrtMallocHost";
+  return normgrad_ascendc::GmOwnerName(pool);
 }
-
-struct Block {
-  size_t size;
-  Pool pool;
-  bool released;  // freed by the program; really freed at aclFinalize
-};
 
 // A context or stream handle: a distinct address the program never reads.
 struct Handle {
@@ -35,8 +39,8 @@ struct Handle {
 
 struct State {
   std::mutex mutex;
-  bool initialized = false;
-  std::map<uintptr_t, Block> blocks;  // by start address
+  bool running = false;      // a session is open: by aclInit or by first use
+  bool initialized = false;  // aclInit opened it (a second aclInit fails)
   std::unordered_map<void*, std::unique_ptr<Handle>> contexts;
   std::unordered_map<void*, std::unique_ptr<Handle>> streams;
 };
@@ -59,38 +63,22 @@ std::string Hex(const void* p) {
   return text;
 }
 
-aclError Uninitialized(const char* api) {
-  return Fail(ACL_ERROR_UNINITIALIZE, api,
-              "ACL is not initialized: call aclInit first (and not after "
-              "aclFinalize)",
-              "nothing done");
-}
-
-// The tracked block of `blocks` (a State's, const or not) containing address
-// p, or blocks.end().
-template <typename BlockMap>
-auto FindBlock(BlockMap& blocks, const void* p) -> decltype(blocks.end()) {
-  const uintptr_t address = reinterpret_cast<uintptr_t>(p);
-  auto it = blocks.upper_bound(address);
-  if (it == blocks.begin()) return blocks.end();
-  --it;
-  return address - it->first < it->second.size ? it : blocks.end();
-}
+// Every call but aclInit and aclFinalize opens a session when none is
+// running: programs may skip aclInit (docs/runtime.md, "ACL runtime").
+void Start(State& state) { state.running = true; }
 
 // Checks the range [p, p + count) named `what` (e.g. "dst") of `api`: if it
 // starts in a tracked block it must end in it, and a written range must not
 // be in a released block. Returns ACL_SUCCESS or prints and returns an error.
-aclError CheckRange(const State& state, const char* api, const char* what,
-                    const void* p, size_t count, bool written,
-                    const char* consequence) {
-  const auto it = FindBlock(state.blocks, p);
-  if (it == state.blocks.end()) return ACL_SUCCESS;
-  const size_t offset = reinterpret_cast<uintptr_t>(p) - it->first;
-  const Block& block = it->second;
+aclError CheckRange(const char* api, const char* what, const void* p,
+                    size_t count, bool written, const char* consequence) {
+  GmBlock block;
+  if (!normgrad_ascendc::FindGmBlock(p, &block)) return ACL_SUCCESS;
+  const size_t offset = reinterpret_cast<uintptr_t>(p) - block.start;
   const std::string where = std::string(what) + " " + Hex(p) +
                             " is at offset " + std::to_string(offset) +
                             " of a " + std::to_string(block.size) + "-byte " +
-                            AllocatorName(block.pool) + " block";
+                            AllocatorName(block.owner) + " block";
   if (written && block.released) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 where +
@@ -111,11 +99,11 @@ aclError CheckRange(const State& state, const char* api, const char* what,
 
 // Checks that p (side `what` of an aclrtMemcpy of `kind`) is device memory
 // when `device`, host memory otherwise.
-aclError CheckSide(const State& state, const char* what, const void* p,
-                   bool device, const char* kind_name) {
-  const auto it = FindBlock(state.blocks, p);
+aclError CheckSide(const char* what, const void* p, bool device,
+                   const char* kind_name) {
+  GmBlock block;
   const bool is_device =
-      it != state.blocks.end() && it->second.pool == Pool::kDevice;
+      normgrad_ascendc::FindGmBlock(p, &block) && block.owner == kDevice;
   if (is_device == device) return ACL_SUCCESS;
   return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemcpy",
               std::string(what) + " " + Hex(p) + " is " +
@@ -129,7 +117,7 @@ aclError CheckSide(const State& state, const char* what, const void* p,
 aclError Allocate(const char* api, Pool pool, void** ptr, size_t size) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   if (ptr == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "the output pointer is null: pass the address of a void*",
@@ -140,13 +128,16 @@ aclError Allocate(const char* api, Pool pool, void** ptr, size_t size) {
                 "size 0: the size must be at least 1 byte",
                 "nothing allocated");
   }
-  void* p = ::operator new(size, kAlignment, std::nothrow);
+  // Whole 32-byte blocks, as kernels move data in them (gm_registry.h).
+  const size_t rounded = (size + 31) / 32 * 32;
+  void* p = rounded >= size ? ::operator new(rounded, kAlignment, std::nothrow)
+                            : nullptr;
   if (p == nullptr) {
     return Fail(ACL_ERROR_BAD_ALLOC, api,
                 "cannot allocate " + std::to_string(size) + " bytes",
                 "nothing allocated");
   }
-  state.blocks[reinterpret_cast<uintptr_t>(p)] = Block{size, pool, false};
+  normgrad_ascendc::RegisterGmBlock(p, size, pool);
   *ptr = p;
   return ACL_SUCCESS;
 }
@@ -154,7 +145,7 @@ aclError Allocate(const char* api, Pool pool, void** ptr, size_t size) {
 aclError Release(const char* api, Pool pool, void* p) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   static constexpr char kNothing[] = "nothing released";
   const std::string allocator = AllocatorName(pool);
   if (p == nullptr) {
@@ -163,31 +154,30 @@ aclError Release(const char* api, Pool pool, void* p) {
         "the pointer is null: pass a pointer " + allocator + " returned",
         kNothing);
   }
-  const auto it = FindBlock(state.blocks, p);
-  if (it == state.blocks.end()) {
+  GmBlock block;
+  if (!normgrad_ascendc::FindGmBlock(p, &block) ||
+      block.owner == GmOwner::kGmAlloc) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "pointer " + Hex(p) + " is unknown: it must be a pointer " +
                     allocator + " returned (and not yet released)",
                 kNothing);
   }
-  const uintptr_t start = it->first;
-  Block& block = it->second;
+  const uintptr_t start = block.start;
   if (start != reinterpret_cast<uintptr_t>(p)) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "pointer " + Hex(p) + " is " +
                     std::to_string(reinterpret_cast<uintptr_t>(p) - start) +
                     " bytes into a " + std::to_string(block.size) + "-byte " +
-                    AllocatorName(block.pool) + " block: pass the pointer " +
-                    AllocatorName(block.pool) + " returned",
+                    AllocatorName(block.owner) + " block: pass the pointer " +
+                    AllocatorName(block.owner) + " returned",
                 kNothing);
   }
-  if (block.pool != pool) {
-    return Fail(
-        ACL_ERROR_INVALID_PARAM, api,
-        "pointer " + Hex(p) + " comes from " + AllocatorName(block.pool) +
-            ": release it with " +
-            (block.pool == Pool::kDevice ? "aclrtFree" : "aclrtFreeHost"),
-        kNothing);
+  if (block.owner != pool) {
+    return Fail(ACL_ERROR_INVALID_PARAM, api,
+                "pointer " + Hex(p) + " comes from " +
+                    AllocatorName(block.owner) + ": release it with " +
+                    (block.owner == kDevice ? "aclrtFree" : "aclrtFreeHost"),
+                kNothing);
   }
   if (block.released) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
@@ -196,7 +186,7 @@ aclError Release(const char* api, Pool pool, void* p) {
                     " block) was already released: double free",
                 kNothing);
   }
-  block.released = true;
+  normgrad_ascendc::MarkGmBlockReleased(p);
   return ACL_SUCCESS;
 }
 
@@ -213,7 +203,7 @@ using HandleMap = std::unordered_map<void*, std::unique_ptr<Handle>>;
 aclError CreateHandle(const char* api, HandleMap State::*map, void** out) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   if (out == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "the output handle pointer is null", "nothing created");
@@ -228,7 +218,7 @@ aclError DestroyHandle(const char* api, const char* creator,
                        HandleMap State::*map, void* handle) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized(api);
+  Start(state);
   if ((state.*map).erase(handle) == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, api,
                 "handle " + Hex(handle) + " is unknown: it must come from " +
@@ -267,6 +257,9 @@ aclError aclInit(const char* /*configPath*/) {
                 "(until aclFinalize)",
                 "nothing done");
   }
+  // A session that the program's first calls opened goes on: its blocks,
+  // contexts and streams stay.
+  state.running = true;
   state.initialized = true;
   return ACL_SUCCESS;
 }
@@ -274,13 +267,20 @@ aclError aclInit(const char* /*configPath*/) {
 aclError aclFinalize(void) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized("aclFinalize");
-  for (const auto& entry : state.blocks) {
-    ::operator delete(reinterpret_cast<void*>(entry.first), kAlignment);
+  if (!state.running) {
+    return Fail(ACL_ERROR_UNINITIALIZE, "aclFinalize",
+                "no ACL session is running (aclFinalize was already called, "
+                "and no ACL call has been made since)",
+                "nothing done");
   }
-  state.blocks.clear();
+  for (const Pool pool : {kDevice, kHost}) {
+    for (const GmBlock& block : normgrad_ascendc::TakeGmBlocks(pool)) {
+      ::operator delete(reinterpret_cast<void*>(block.start), kAlignment);
+    }
+  }
   state.contexts.clear();
   state.streams.clear();
+  state.running = false;
   state.initialized = false;
   return ACL_SUCCESS;
 }
@@ -288,14 +288,14 @@ aclError aclFinalize(void) {
 aclError aclrtSetDevice(int32_t deviceId) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized("aclrtSetDevice");
+  Start(state);
   return CheckDevice("aclrtSetDevice", deviceId);
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
   State& state = GetState();
   std::lock_guard<std::mutex> lock(state.mutex);
-  if (!state.initialized) return Uninitialized("aclrtResetDevice");
+  Start(state);
   return CheckDevice("aclrtResetDevice", deviceId);
 }
 
@@ -323,7 +323,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
   {
     State& state = GetState();
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.initialized) return Uninitialized("aclrtSynchronizeStream");
+    Start(state);
     if (stream != nullptr && state.streams.count(stream) == 0) {
       return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSynchronizeStream",
                   "stream " + Hex(stream) +
@@ -344,19 +344,19 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
                     " is not an aclrtMemMallocPolicy (0, 1 or 2)",
                 "nothing allocated");
   }
-  return Allocate("aclrtMalloc", Pool::kDevice, devPtr, size);
+  return Allocate("aclrtMalloc", kDevice, devPtr, size);
 }
 
 aclError aclrtFree(void* devPtr) {
-  return Release("aclrtFree", Pool::kDevice, devPtr);
+  return Release("aclrtFree", kDevice, devPtr);
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return Allocate("aclrtMallocHost", Pool::kHost, hostPtr, size);
+  return Allocate("aclrtMallocHost", kHost, hostPtr, size);
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
-  return Release("aclrtFreeHost", Pool::kHost, hostPtr);
+  return Release("aclrtFreeHost", kHost, hostPtr);
 }
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
@@ -366,7 +366,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   {
     State& state = GetState();
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.initialized) return Uninitialized(kApi);
+    Start(state);
     const char* kind_name = KindName(kind);
     if (kind_name == nullptr) {
       return Fail(ACL_ERROR_INVALID_PARAM, kApi,
@@ -394,14 +394,14 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                               kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
       const bool src_device = kind == ACL_MEMCPY_DEVICE_TO_HOST ||
                               kind == ACL_MEMCPY_DEVICE_TO_DEVICE;
-      aclError error = CheckSide(state, "dst", dst, dst_device, kind_name);
+      aclError error = CheckSide("dst", dst, dst_device, kind_name);
       if (error != ACL_SUCCESS) return error;
-      error = CheckSide(state, "src", src, src_device, kind_name);
+      error = CheckSide("src", src, src_device, kind_name);
       if (error != ACL_SUCCESS) return error;
     }
-    aclError error = CheckRange(state, kApi, "dst", dst, count, true, kNothing);
+    aclError error = CheckRange(kApi, "dst", dst, count, true, kNothing);
     if (error != ACL_SUCCESS) return error;
-    error = CheckRange(state, kApi, "src", src, count, false, kNothing);
+    error = CheckRange(kApi, "src", src, count, false, kNothing);
     if (error != ACL_SUCCESS) return error;
   }
   if (count > 0) std::memmove(dst, src, count);
@@ -415,7 +415,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
   {
     State& state = GetState();
     std::lock_guard<std::mutex> lock(state.mutex);
-    if (!state.initialized) return Uninitialized(kApi);
+    Start(state);
     if (devPtr == nullptr) {
       return Fail(ACL_ERROR_INVALID_PARAM, kApi,
                   "devPtr is null: it must be valid", kNothing);
@@ -430,7 +430,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
                   kNothing);
     }
     const aclError error =
-        CheckRange(state, kApi, "devPtr", devPtr, count, true, kNothing);
+        CheckRange(kApi, "devPtr", devPtr, count, true, kNothing);
     if (error != ACL_SUCCESS) return error;
   }
   if (count > 0) std::memset(devPtr, value, count);

@@ -1,10 +1,13 @@
 // cpu_debug.cc — GmAlloc, GmFree and SetKernelMode of the CPU-debug launch
-// (normgrad_ascendc/cpu_debug.h).
+// (normgrad_ascendc/cpu_debug.h). GmAlloc's blocks are registered so that
+// kernels' accesses are checked against them (gm_registry.h).
 #include "normgrad_ascendc/cpu_debug.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+
+#include "gm_registry.h"
 
 namespace AscendC {
 
@@ -19,9 +22,15 @@ void* GmAlloc(size_t bytes) {
     std::exit(1);
   }
   std::memset(p, 0, rounded);
+  normgrad_ascendc::RegisterGmBlock(p, bytes,
+                                    normgrad_ascendc::GmOwner::kGmAlloc);
   return p;
 }
 
-void GmFree(void* ptr) { std::free(ptr); }
+void GmFree(void* ptr) {
+  if (ptr == nullptr) return;
+  normgrad_ascendc::ForgetGmBlock(ptr);
+  std::free(ptr);
+}
 
 }  // namespace AscendC

@@ -315,11 +315,10 @@ TEST(LaunchErrors, ErrorInBlock3Of8ReturnsACodeWithReturnPolicy) {
   const std::string err = testing::internal::GetCapturedStderr();
   EXPECT_EQ(rc, normgrad_ascendc::kKernelErrorCode);
   EXPECT_EQ(rc, 507015);
-  EXPECT_EQ(err,
-            "normgrad: kernel FailInBlock3 block 3/8: DataCopy<float> GM->UB: "
-            "count 100 (400 bytes) is not a multiple of 32 bytes; the device "
-            "would silently drop the last 16 bytes (NORMGRAD_DATACOPY=truncate "
-            "mimics that)\n");
+  EXPECT_EQ(err, "normgrad: kernel FailInBlock3 block 3/8: " __FILE__
+                 ":145: DataCopy<float> GM->UB: count 100 (400 bytes) is not a "
+                 "multiple of 32 bytes; the device would silently drop the "
+                 "last 16 bytes (NORMGRAD_DATACOPY=truncate mimics that)\n");
   // The other blocks ran to their end.
   EXPECT_EQ(out, (std::vector<int32_t>{1, 2, 3, 0, 5, 6, 7, 8}));
   EXPECT_EQ(normgrad_ascendc::TakeLaunchError(), 507015);
@@ -384,8 +383,8 @@ TEST(LaunchErrorsDeathTest, ErrorInBlock3Of8ExitsWithStatus1ByDefault) {
                      out.data());
       },
       testing::ExitedWithCode(1),
-      "normgrad: kernel FailInBlock3 block 3/8: DataCopy<float> GM->UB: "
-      "count 100");
+      "normgrad: kernel FailInBlock3 block 3/8: .*launch_test.cc:145: "
+      "DataCopy<float> GM->UB: count 100");
 }
 
 // Runs twice: in the default environment, and from ctest's

@@ -16,9 +16,14 @@
 //     normgrad emulates one device, id 0. Kernel launches complete before
 //     they return, so aclrtSynchronizeStream only reports a pending launch
 //     error (docs/runtime.md, "Kernel errors": NORMGRAD_KERNEL_ERRORS=return).
-//   - Every call except aclInit returns ACL_ERROR_UNINITIALIZE before aclInit
-//     or after aclFinalize. Unlike the device runtime, aclInit may be called
-//     again after aclFinalize (a new session: test programs do this).
+//   - aclInit is optional: the first call of any other function opens a
+//     session when none is running (many programs go straight to
+//     aclrtSetDevice), and aclFinalize at exit is optional too. aclInit while
+//     a session it opened is running is ACL_ERROR_REPEAT_INITIALIZE; aclInit
+//     after such first calls keeps their session. aclFinalize ends the
+//     session; it is ACL_ERROR_UNINITIALIZE when none is running. Unlike the
+//     device runtime, a new session may follow aclFinalize (test programs do
+//     this).
 // All functions are thread-safe.
 //
 // Like the other public headers it brings <cstdint>, <cstddef>, <cstdio>,
@@ -71,12 +76,14 @@ typedef enum aclrtMemcpyKind {
   ACL_MEMCPY_DEFAULT = 4,
 } aclrtMemcpyKind;
 
-/// Starts an ACL session. configPath (a JSON file, or null) is ignored.
-/// ACL_ERROR_REPEAT_INITIALIZE if a session is already running.
+/// Starts an ACL session (or adopts the one that earlier calls opened).
+/// configPath (a JSON file, or null) is ignored. ACL_ERROR_REPEAT_INITIALIZE
+/// if aclInit already started the running session.
 aclError aclInit(const char* configPath);
 
 /// Ends the session: releases every block from aclrtMalloc/aclrtMallocHost
-/// (freed or not), every context and stream.
+/// (freed or not), every context and stream. ACL_ERROR_UNINITIALIZE when no
+/// session is running.
 aclError aclFinalize(void);
 
 /// Selects device deviceId; only 0 exists (else ACL_ERROR_INVALID_DEVICE).

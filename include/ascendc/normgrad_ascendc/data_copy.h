@@ -1,7 +1,14 @@
 // normgrad_ascendc/data_copy.h — DataCopy between global memory (GM) and the
-// unified buffer (UB), and UB to UB (docs/runtime.md, "DataCopy"),
-// contiguous "count" form.
+// unified buffer (UB), and UB to UB (docs/runtime.md, "DataCopy" and "Data
+// movement"): the contiguous "count" form, the block form with
+// DataCopyParams (blockCount blocks of blockLen 32-byte blocks, srcStride and
+// dstStride 32-byte blocks between them), the slice form (SliceInfo), Copy
+// (UB to UB, any count) and the dcache-bypass scalar accesses. DataCopyPad is
+// in data_copy_pad.h. Every access to GM is also checked against the
+// allocation it falls in (gm_registry.h in src/), and every write to GM goes
+// through the core's atomic mode.
 //
+// The rest of this comment is about the count form.
 // On the device, UB addresses are 32-byte aligned and a copy moves whole
 // 32-byte blocks: a count whose byte size is not a multiple of 32 is
 // silently rounded down, and nothing stops a copy past the end of a tensor.
@@ -31,6 +38,8 @@
 
 #include <cstdint>
 
+#include "normgrad_ascendc/core.h"
+#include "normgrad_ascendc/data_copy_params.h"
 #include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/tensor.h"
 
@@ -52,21 +61,37 @@ struct CopyEnd {
   const TensorView* ub;  ///< the LocalTensor's view; null for global memory
   uint64_t elems;        ///< elements available from `data`
   bool sized;            ///< false: a GM view of unknown size (not checked)
+  const void* base;      ///< GM: where the tensor's memory starts
 };
 
 /// Checks and performs one copy of `count` elements of `elem_bytes` bytes.
 void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
                   const CopyEnd& dst, const CopyEnd& src, uint32_t count);
 
+/// Checks and performs a DataCopy with DataCopyParams (all units 32 bytes).
+void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
+                         const CopyEnd& dst, const CopyEnd& src,
+                         const AscendC::DataCopyParams& params);
+
+/// Checks and performs a slice DataCopy between GM and UB.
+void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const AscendC::SliceInfo dst_slices[],
+                       const AscendC::SliceInfo src_slices[], uint32_t dims);
+
+/// Checks and performs Copy: `count` elements, UB to UB (any count).
+void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+              const CopyEnd& src, uint32_t count);
+
 template <typename T>
 CopyEnd UbEnd(const AscendC::LocalTensor<T>& t) {
-  return {t.view().data(), &t.view(), t.GetSize(), true};
+  return {t.view().data(), &t.view(), t.GetSize(), true, nullptr};
 }
 
 template <typename T>
 CopyEnd GmEnd(const AscendC::GlobalTensor<T>& t) {
   return {reinterpret_cast<uint8_t*>(t.GetPhyAddr()), nullptr, t.GetSize(),
-          t.sized()};
+          t.sized(), t.base()};
 }
 
 }  // namespace normgrad_ascendc
@@ -76,7 +101,8 @@ namespace AscendC {
 /// GM → UB: `count` elements from `src` to `dst`.
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
-              const uint32_t count) {
+              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                  normgrad_ascendc::UbEnd(dst),
                                  normgrad_ascendc::GmEnd(src), count);
@@ -85,7 +111,8 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
 /// UB → GM: `count` elements from `src` to `dst`.
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
-              const uint32_t count) {
+              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                  normgrad_ascendc::GmEnd(dst),
                                  normgrad_ascendc::UbEnd(src), count);
@@ -94,10 +121,103 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
 /// UB → UB: `count` elements from `src` to `dst` (they may overlap).
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-              const uint32_t count) {
+              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                  normgrad_ascendc::UbEnd(dst),
                                  normgrad_ascendc::UbEnd(src), count);
+}
+
+/// GM → UB in blocks: repeatParams.blockCount blocks of blockLen 32-byte
+/// blocks, srcStride/dstStride 32-byte blocks apart (end to start).
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyStridedImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
+      normgrad_ascendc::GmEnd(src), repeatParams);
+}
+
+/// UB → GM in blocks (units as GM → UB).
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyStridedImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
+      normgrad_ascendc::UbEnd(src), repeatParams);
+}
+
+/// UB → UB in blocks (units as GM → UB).
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyStridedImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
+      normgrad_ascendc::UbEnd(src), repeatParams);
+}
+
+/// GM → UB slice: the bursts srcSliceInfo selects (dimValue dimensions, the
+/// first the innermost) go, in order, to the bursts dstSliceInfo selects.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+              const uint32_t dimValue = 1,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopySliceImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
+      normgrad_ascendc::GmEnd(src), dstSliceInfo, srcSliceInfo, dimValue);
+}
+
+/// UB → GM slice (as GM → UB).
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+              const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+              const uint32_t dimValue = 1,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopySliceImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
+      normgrad_ascendc::UbEnd(src), dstSliceInfo, srcSliceInfo, dimValue);
+}
+
+/// UB → UB: `count` elements (any count; isSetMask has no effect).
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::CopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                             normgrad_ascendc::UbEnd(dst),
+                             normgrad_ascendc::UbEnd(src), count);
+}
+
+/// One scalar read from GM that bypasses the data cache. On the CPU there is
+/// no cache to bypass: an ordinary read, checked like every GM access.
+template <typename T>
+T ReadGmByPassDCache(__gm__ T* addr, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  T value;
+  normgrad_ascendc::ReadGmScalar("ReadGmByPassDCache<%s>",
+                                 normgrad_ascendc::TypeName<T>(), &value, addr,
+                                 addr, sizeof(T));
+  return value;
+}
+
+/// One scalar write to GM that bypasses the data cache (through the core's
+/// atomic mode, like every GM write).
+template <typename T>
+void WriteGmByPassDCache(__gm__ T* addr, T value,
+                         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::WriteGmScalar("WriteGmByPassDCache<%s>",
+                                  normgrad_ascendc::TypeName<T>(), addr, addr,
+                                  &value, sizeof(T));
 }
 
 }  // namespace AscendC

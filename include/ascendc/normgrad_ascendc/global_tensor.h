@@ -8,7 +8,10 @@
 // GetSize() is then 0 and nothing can check accesses against it (DataCopy,
 // GetValue and SetValue then trust the kernel, as the device does). With a
 // size, GetValue/SetValue/operator[] past the end are KernelErrors (core.h),
-// as DataCopy past the end is (data_copy.h).
+// as DataCopy past the end is (data_copy.h). Every access is also checked
+// against the allocation it falls in when that memory came from aclrtMalloc,
+// aclrtMallocHost or GmAlloc (docs/runtime.md, "Global memory checks"), and
+// SetValue writes through the core's atomic mode.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +21,22 @@
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/qualifiers.h"
 #include "normgrad_ascendc/tensor.h"
+
+namespace normgrad_ascendc {
+
+/// Reads `bytes` at GM address `gm` into `out`: a kernel's scalar access
+/// through memory that starts at `base`, checked against the allocation base
+/// lies in. Messages name the caller with `api_format` and the element type
+/// (e.g. "GlobalTensor<%s>::GetValue").
+void ReadGmScalar(const char* api_format, const char* type_name, void* out,
+                  const void* base, const void* gm, uint32_t bytes);
+/// Writes `bytes` from `value` to GM address `gm` under the core's atomic
+/// mode (every kernel write into GM goes that way), checked as ReadGmScalar.
+void WriteGmScalar(const char* api_format, const char* type_name,
+                   const void* base, void* gm, const void* value,
+                   uint32_t bytes);
+
+}  // namespace normgrad_ascendc
 
 namespace AscendC {
 
@@ -33,12 +52,14 @@ class GlobalTensor {
   /// Views `count` elements at `buffer`.
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t count) {
     data_ = buffer;
+    base_ = buffer;
     size_ = count;
     sized_ = true;
   }
   /// Views memory at `buffer` of unknown size (nothing is range-checked).
   void SetGlobalBuffer(__gm__ T* buffer) {
     data_ = buffer;
+    base_ = buffer;
     size_ = 0;
     sized_ = false;
   }
@@ -64,16 +85,23 @@ class GlobalTensor {
   }
 
   /// Element i; with a size, i must be < GetSize().
-  T GetValue(uint64_t i) const {
+  T GetValue(uint64_t i, normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
     CheckIndex("GetValue", i);
     T value;
-    std::memcpy(static_cast<void*>(&value), data_ + i, sizeof(T));
+    normgrad_ascendc::ReadGmScalar("GlobalTensor<%s>::GetValue",
+                                   normgrad_ascendc::TypeName<T>(), &value,
+                                   base_, data_ + i, sizeof(T));
     return value;
   }
   /// Sets element i; with a size, i must be < GetSize(). (const: a view.)
-  void SetValue(uint64_t i, const T& value) const {
+  void SetValue(uint64_t i, const T& value,
+                normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
     CheckIndex("SetValue", i);
-    std::memcpy(static_cast<void*>(data_ + i), &value, sizeof(T));
+    normgrad_ascendc::WriteGmScalar("GlobalTensor<%s>::SetValue",
+                                    normgrad_ascendc::TypeName<T>(), base_,
+                                    data_ + i, &value, sizeof(T));
   }
 
   /// The first element (null before SetGlobalBuffer).
@@ -81,8 +109,16 @@ class GlobalTensor {
   /// The address `offset` elements further (not checked).
   __gm__ T* GetPhyAddr(uint64_t offset) const { return data_ + offset; }
 
+  /// Attaches a shape description (kept with this tensor object).
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  /// The shape description SetShapeInfo attached (default: no dimensions).
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
+
   /// normgrad: whether SetGlobalBuffer gave a size (accesses are checked).
   bool sized() const { return sized_; }
+  /// normgrad: the address SetGlobalBuffer got; views made with operator[]
+  /// keep it, so that their accesses are judged by the allocation it is in.
+  const void* base() const { return base_; }
 
  private:
   void CheckIndex(const char* api, uint64_t i) const {
@@ -103,8 +139,10 @@ class GlobalTensor {
   }
 
   T* data_ = nullptr;
+  const T* base_ = nullptr;
   uint64_t size_ = 0;
   bool sized_ = false;
+  ShapeInfo shape_info_;
 };
 
 }  // namespace AscendC

@@ -9,14 +9,34 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/half.h"
 #include "normgrad_ascendc/position.h"
+#include "normgrad_ascendc/shape_info.h"
 
 namespace normgrad_ascendc {
+
+/// The life of one pipe buffer (a TQue's buffer or a TBuf): its generation
+/// grows when the buffer is freed (FreeTensor) or its pipe ends (Destroy,
+/// Reset, the destructor), which ends every tensor handed out before.
+/// Records live as long as the process (pipe.cc), so a stale tensor can
+/// always read its own.
+struct BufferLease {
+  uint32_t generation = 0;
+  char owner[48] =
+      "";              ///< the buffer's queue or TBuf, e.g. "TQue<VECIN, 2> #1"
+  uint32_t index = 0;  ///< the buffer's number in its queue
+  const char* ended_by = "";  ///< the call that ended the last generation
+};
+
+/// Reports a tensor used after its buffer was freed (a KernelError naming
+/// `api`, the tensor's buffer and the call that ended it).
+[[noreturn]] void FailStaleTensor(const char* api, const BufferLease& lease,
+                                  uint32_t offset);
 
 /// The untyped part of a LocalTensor: which core's UB, where, how long.
 struct TensorView {
@@ -24,9 +44,22 @@ struct TensorView {
   uint32_t offset = 0;   ///< bytes from the start of the UB
   uint32_t bytes = 0;
   AscendC::TPosition position = AscendC::TPosition::VECCALC;
+  /// The pipe buffer the tensor came from and its generation then; null for
+  /// memory no pipe hands out (PopStackBuffer, LocalMemAllocator, addresses).
+  const BufferLease* lease = nullptr;
+  uint32_t generation = 0;
 
   /// The first byte in the emulated UB (null for an empty tensor).
   uint8_t* data() const { return core ? core->ub() + offset : nullptr; }
+
+  /// Every API that takes a LocalTensor calls this first: a tensor whose
+  /// buffer was freed (FreeTensor) or whose pipe ended is a KernelError
+  /// naming `api` (e.g. "Add<float>").
+  void Check(const char* api) const {
+    if (lease != nullptr && lease->generation != generation) {
+      FailStaleTensor(api, *lease, offset);
+    }
+  }
 };
 
 /// A type's name for messages ("float", "half", "uint8_t", ...).
@@ -64,6 +97,9 @@ constexpr const char* TypeName() {
 
 namespace AscendC {
 
+/// The type of a LocalTensor's user tag.
+using TTagType = int32_t;
+
 template <typename T>
 class LocalTensor {
  public:
@@ -75,6 +111,32 @@ class LocalTensor {
   /// normgrad: a tensor over an explicit view (pipes, launchers, tests).
   explicit LocalTensor(const normgrad_ascendc::TensorView& view)
       : view_(view) {}
+  /// `tileSize` elements at byte address `addr` of the current core's UB
+  /// (static tensor programming, without a TPipe): addr a multiple of 32,
+  /// the tensor inside the UB.
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize,
+              normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::Core& core = normgrad_ascendc::CurrentCore();
+    const uint64_t bytes = uint64_t{tileSize} * sizeof(T);
+    if (addr % 32 != 0) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>(pos, addr, tileSize): addr %u is not a multiple "
+          "of 32 bytes (UB addresses are 32-byte aligned)",
+          normgrad_ascendc::TypeName<T>(), addr);
+    }
+    if (addr + bytes > core.ub_size()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>(pos, addr, tileSize): tileSize %u (%llu bytes) at "
+          "addr %u runs past the end of the unified buffer (%u bytes, "
+          "profile %s)",
+          normgrad_ascendc::TypeName<T>(), tileSize,
+          static_cast<unsigned long long>(bytes), addr, core.ub_size(),
+          core.profile().name);
+    }
+    core.Touch(static_cast<uint32_t>(addr + bytes));
+    view_ = {&core, addr, static_cast<uint32_t>(bytes), pos};
+  }
 
   /// Number of whole elements in the view.
   uint32_t GetSize() const { return view_.bytes / sizeof(T); }
@@ -99,6 +161,21 @@ class LocalTensor {
     view_.bytes = static_cast<uint32_t>(bytes);
   }
 
+  /// Sets the length to dataLen elements (as SetSize).
+  void SetBufferLen(uint32_t dataLen) { SetSize(dataLen); }
+
+  /// Makes this tensor the memory of `src` from `offset` elements of src's
+  /// type on (to src's end); it ends when src's buffer does.
+  template <typename U>
+  void SetAddrWithOffset(LocalTensor<U>& src, uint32_t offset) {
+    const LocalTensor<U> moved = src[offset];
+    view_ = moved.view();
+  }
+
+  /// A user tag kept with this tensor object and its copies.
+  void SetUserTag(const TTagType tag) { tag_ = tag; }
+  TTagType GetUserTag() const { return tag_; }
+
   /// The view starting `offset` elements further, shorter by as many.
   /// offset == GetSize() gives an empty view at the end; beyond is an error.
   LocalTensor operator[](uint32_t offset) const {
@@ -121,7 +198,8 @@ class LocalTensor {
   }
 
   /// Element i; i must be < GetSize().
-  T GetValue(uint32_t i) const {
+  T GetValue(uint32_t i, normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
     CheckIndex("GetValue", i);
     T value;
     std::memcpy(static_cast<void*>(&value), Element(i), sizeof(T));
@@ -129,21 +207,52 @@ class LocalTensor {
   }
 
   /// Sets element i; i must be < GetSize(). (const: tensors are views.)
-  void SetValue(uint32_t i, const T& value) const {
+  void SetValue(uint32_t i, const T& value,
+                normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
     CheckIndex("SetValue", i);
     std::memcpy(Element(i), &value, sizeof(T));
   }
 
   /// The first element in the emulated UB (null for an empty tensor).
-  T* GetPhyAddr() const { return reinterpret_cast<T*>(view_.data()); }
+  T* GetPhyAddr(normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckLife("GetPhyAddr");
+    return reinterpret_cast<T*>(view_.data());
+  }
 
   TPosition GetPosition() const { return view_.position; }
+
+  /// The length in bytes.
+  uint32_t GetLength() const { return view_.bytes; }
+
+  /// Attaches a shape description (kept with this tensor object and its
+  /// copies).
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  /// The shape description SetShapeInfo attached (default: no dimensions).
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
 
   /// normgrad: the untyped view (core, offset, bytes, position).
   const normgrad_ascendc::TensorView& view() const { return view_; }
 
  private:
+  // "LocalTensor<float>::GetValue", for the lifetime message.
+  static const char* Api(const char* method) {
+    thread_local char name[64];
+    std::snprintf(name, sizeof name, "LocalTensor<%s>::%s",
+                  normgrad_ascendc::TypeName<T>(), method);
+    return name;
+  }
+
+  // An ended tensor is an error naming the method (formatted only then).
+  void CheckLife(const char* method) const {
+    if (view_.lease != nullptr && view_.lease->generation != view_.generation) {
+      view_.Check(Api(method));
+    }
+  }
+
   void CheckIndex(const char* api, uint32_t i) const {
+    CheckLife(api);
     if (i >= GetSize()) {
       normgrad_ascendc::Fail(
           "LocalTensor<%s>::%s: index %u is past the end of a "
@@ -158,6 +267,8 @@ class LocalTensor {
   }
 
   normgrad_ascendc::TensorView view_;
+  ShapeInfo shape_info_;
+  TTagType tag_ = 0;
 };
 
 }  // namespace AscendC
