@@ -8,6 +8,10 @@
 // the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
 // launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
 // normgrad_ascendc/core.h.
+// atomic.h: atomic writes into GM (SetAtomicAdd and the like, AtomicAdd ...).
+// block_sync.h: synchronization between blocks (SyncAll, IBSet/IBWait, ...).
+// debug.h: printf, KERNEL_LOG, the asserts, DumpTensor, Trap (its printf and
+// assert macros come last, so no header here is affected by them).
 #pragma once
 
 #include <algorithm>
@@ -37,3 +41,6 @@
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_ops.h"
+#include "normgrad_ascendc/atomic.h"
+#include "normgrad_ascendc/block_sync.h"
+#include "normgrad_ascendc/debug.h"
