@@ -41,6 +41,9 @@
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_ops.h"
+
+// Last, in a block of their own: debug.h defines the printf and assert
+// macros, which no header above may see.
 #include "normgrad_ascendc/atomic.h"
 #include "normgrad_ascendc/block_sync.h"
 #include "normgrad_ascendc/debug.h"

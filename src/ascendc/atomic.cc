@@ -20,8 +20,8 @@ T Combine(AtomicModeOp op, T old, T value) {
     case AtomicModeOp::kAdd:
       if constexpr (std::is_integral_v<T>) {
         using U = std::make_unsigned_t<T>;
-        return static_cast<T>(static_cast<U>(static_cast<U>(old) +
-                                             static_cast<U>(value)));
+        return static_cast<T>(
+            static_cast<U>(static_cast<U>(old) + static_cast<U>(value)));
       } else {
         return static_cast<T>(static_cast<float>(old) +
                               static_cast<float>(value));
@@ -71,9 +71,8 @@ uint32_t AtomicElementBytes(AscendC::AtomicDtype type) {
 std::string AtomicModeName(const AtomicMode& mode) {
   static const char* const kOps[] = {"DisableDmaAtomic", "SetAtomicAdd",
                                      "SetAtomicMax", "SetAtomicMin"};
-  static const char* const kTypes[] = {"",        "float",   "half",
-                                       "int16_t", "int32_t", "int8_t",
-                                       "bfloat16_t"};
+  static const char* const kTypes[] = {
+      "", "float", "half", "int16_t", "int32_t", "int8_t", "bfloat16_t"};
   std::string name = kOps[static_cast<int>(mode.op)];
   if (mode.op != AtomicModeOp::kNone) {
     name += std::string("<") + kTypes[static_cast<int>(mode.type)] + ">";

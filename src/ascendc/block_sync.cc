@@ -38,24 +38,22 @@ void CheckMode0(const char* api, uint8_t mode, uint16_t flag_id) {
         api, mode);
   }
   if (flag_id > 15) {
-    Fail("%s: flagId %u is out of range; mode 0 flags are 0..15", api,
-         flag_id);
+    Fail("%s: flagId %u is out of range; mode 0 flags are 0..15", api, flag_id);
   }
 }
 
 }  // namespace
 
-void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes,
-                         uint64_t gm_needed, uint64_t ub_bytes,
-                         uint64_t ub_needed) {
+void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes, uint64_t gm_needed,
+                         uint64_t ub_bytes, uint64_t ub_needed) {
   if (gm_bytes != 0 && gm_bytes < gm_needed) {
-    Fail("%s: gmWorkspace holds %llu bytes, fewer than the %llu it needs",
-         api, static_cast<unsigned long long>(gm_bytes),
+    Fail("%s: gmWorkspace holds %llu bytes, fewer than the %llu it needs", api,
+         static_cast<unsigned long long>(gm_bytes),
          static_cast<unsigned long long>(gm_needed));
   }
   if (ub_bytes < ub_needed) {
-    Fail("%s: ubWorkspace holds %llu bytes, fewer than the %llu it needs",
-         api, static_cast<unsigned long long>(ub_bytes),
+    Fail("%s: ubWorkspace holds %llu bytes, fewer than the %llu it needs", api,
+         static_cast<unsigned long long>(ub_bytes),
          static_cast<unsigned long long>(ub_needed));
   }
 }
@@ -96,7 +94,8 @@ void SyncAllImpl(uint32_t used_cores) {
 void IBSetImpl(const void* gm, int32_t block_idx, int32_t event_id) {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("IBSet");
-  if (block_idx < 0 || static_cast<uint32_t>(block_idx) >= launch.num_blocks()) {
+  if (block_idx < 0 ||
+      static_cast<uint32_t>(block_idx) >= launch.num_blocks()) {
     Fail("IBSet: blockIdx %d is out of range 0..%u (numBlocks - 1)", block_idx,
          launch.num_blocks() - 1);
   }
@@ -108,14 +107,15 @@ void IBSetImpl(const void* gm, int32_t block_idx, int32_t event_id) {
 void IBWaitImpl(const void* gm, int32_t block_idx, int32_t event_id) {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("IBWait");
-  if (block_idx < 0 || static_cast<uint32_t>(block_idx) >= launch.num_blocks()) {
-    Fail("IBWait: blockIdx %d is out of range 0..%u (numBlocks - 1)",
-         block_idx, launch.num_blocks() - 1);
+  if (block_idx < 0 ||
+      static_cast<uint32_t>(block_idx) >= launch.num_blocks()) {
+    Fail("IBWait: blockIdx %d is out of range 0..%u (numBlocks - 1)", block_idx,
+         launch.num_blocks() - 1);
   }
   const auto key = std::make_tuple(gm, block_idx, event_id);
   launch.Wait(CurrentBlock(),
-              At("IBWait(blockIdx " + std::to_string(block_idx) +
-                 ", eventID " + std::to_string(event_id) + ")"),
+              At("IBWait(blockIdx " + std::to_string(block_idx) + ", eventID " +
+                 std::to_string(event_id) + ")"),
               [&] { return launch.ib_flags.count(key) != 0; });
 }
 

@@ -18,9 +18,8 @@ bool Overlaps(const BlockState& block, uintptr_t begin, uintptr_t end) {
 
 void Log(BlockState& block, uint8_t* dst, const uint8_t* src, uint64_t bytes,
          AtomicMode mode) {
-  block.pending.push_back(
-      PendingWrite{dst, std::vector<uint8_t>(src, src + bytes), mode,
-                   CallSiteText()});
+  block.pending.push_back(PendingWrite{
+      dst, std::vector<uint8_t>(src, src + bytes), mode, CallSiteText()});
   const uintptr_t begin = reinterpret_cast<uintptr_t>(dst);
   block.pending_begin = std::min(block.pending_begin, begin);
   block.pending_end = std::max(block.pending_end, begin + bytes);
@@ -51,7 +50,8 @@ void StoreToGm(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
     CopyBytes(dst, src, bytes);
     // Replayed after the block's earlier atomic writes to the same bytes,
     // so that the last write in program order wins as on the device.
-    if (Overlaps(block, begin, begin + bytes)) Log(block, dst, src, bytes, mode);
+    if (Overlaps(block, begin, begin + bytes))
+      Log(block, dst, src, bytes, mode);
     return;
   }
   Log(block, dst, src, bytes, mode);

@@ -101,10 +101,10 @@ void OnSignal(int signal, siginfo_t* info, void* context) {
   }
   char what[256];
   char line[512];
-  const int length = std::snprintf(
-      line, sizeof line, "normgrad: kernel %s block %u/%u: %s\n",
-      launch->name(), block->index, launch->num_blocks(),
-      Describe(signal, info, what, sizeof what));
+  const int length =
+      std::snprintf(line, sizeof line, "normgrad: kernel %s block %u/%u: %s\n",
+                    launch->name(), block->index, launch->num_blocks(),
+                    Describe(signal, info, what, sizeof what));
   if (length > 0) {
     WriteAll(2, line, std::min(static_cast<size_t>(length), sizeof line - 1));
   }
@@ -180,7 +180,8 @@ KernelWatchdog::KernelWatchdog(Launch& launch) : launch_(launch) {
       if (b.running) {
         running += running.empty() ? "" : ", ";
         running += std::to_string(i);
-        if (!b.waiting_in.empty()) running += " (waits in " + b.waiting_in + ")";
+        if (!b.waiting_in.empty())
+          running += " (waits in " + b.waiting_in + ")";
       } else if (!b.ended) {
         ++not_started;
       }

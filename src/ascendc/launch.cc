@@ -30,7 +30,8 @@
 
 namespace normgrad_ascendc {
 
-// ---- Launch ------------------------------------------------------------------
+// ---- Launch
+// ------------------------------------------------------------------
 
 Launch::Launch(const char* name, uint32_t num_blocks, bool concurrent,
                uint32_t vector_cores)
@@ -72,8 +73,8 @@ std::string Launch::DeadlockMessage(const BlockState& self) const {
   const char* separator = "";
   for (uint32_t i = 0; i < num_blocks_; ++i) {
     if (i == self.index) continue;
-    text += separator + ("block " + std::to_string(i) + " ") +
-            deadlock_picture_[i];
+    text +=
+        separator + ("block " + std::to_string(i) + " ") + deadlock_picture_[i];
     separator = "; ";
   }
   return text + ")";
@@ -153,8 +154,7 @@ thread_local std::unique_ptr<Launch> t_own_launch;
 Launch& CurrentLaunch() {
   if (t_launch != nullptr) return *t_launch;
   if (!t_own_launch) {
-    t_own_launch =
-        std::make_unique<Launch>("(outside a launch)", 1, true, 1);
+    t_own_launch = std::make_unique<Launch>("(outside a launch)", 1, true, 1);
   }
   return *t_own_launch;
 }

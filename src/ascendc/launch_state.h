@@ -32,7 +32,7 @@ struct AtomicMode {
 struct PendingWrite {
   uint8_t* dst;
   std::vector<uint8_t> data;
-  AtomicMode mode;  ///< op kNone: a plain write replayed after earlier atomics
+  AtomicMode mode;   ///< op kNone: a plain write replayed after earlier atomics
   std::string site;  ///< "<file>:<line>" of the call, for messages
 };
 
@@ -107,7 +107,8 @@ class Launch {
   /// SyncAll round -> (the blocks that arrived, how many are expected).
   std::map<uint64_t, std::pair<std::vector<uint32_t>, uint32_t>> sync_rounds;
   std::map<std::tuple<const void*, int32_t, int32_t>, bool> ib_flags;
-  std::map<uint16_t, uint64_t> cross_sets;  ///< flagId -> CrossCoreSetFlag calls
+  std::map<uint16_t, uint64_t>
+      cross_sets;  ///< flagId -> CrossCoreSetFlag calls
 
   std::mutex& mutex() { return mutex_; }
 

@@ -97,11 +97,11 @@ constexpr bool kScalarExchangeAtomicType =
 
 namespace AscendC {
 
-#define NORMGRAD_DMA_ATOMIC_TYPE_CHECK(api)                                   \
-  static_assert(normgrad_ascendc::AtomicDtypeOf<T>() !=                       \
-                    AtomicDtype::ATOMIC_NONE,                                 \
-                api ": T must be int8_t, int16_t, half, bfloat16_t, int32_t " \
-                    "or float")
+#define NORMGRAD_DMA_ATOMIC_TYPE_CHECK(api)                                 \
+  static_assert(                                                            \
+      normgrad_ascendc::AtomicDtypeOf<T>() != AtomicDtype::ATOMIC_NONE, api \
+      ": T must be int8_t, int16_t, half, bfloat16_t, int32_t "             \
+      "or float")
 
 /// Data moved into GM from now on is added to what is there, in type T.
 template <typename T>
@@ -172,10 +172,10 @@ inline void GetStoreAtomicConfig(uint16_t& atomicType, uint16_t& atomicOp,
   normgrad_ascendc::GetAtomicMode(atomicType, atomicOp);
 }
 
-#define NORMGRAD_SCALAR_ATOMIC_TYPE_CHECK(api)                                \
-  static_assert(normgrad_ascendc::kScalarArithmeticAtomicType<T>,             \
-                api ": T must be int32_t, uint32_t, float, int64_t or "       \
-                    "uint64_t")
+#define NORMGRAD_SCALAR_ATOMIC_TYPE_CHECK(api)                        \
+  static_assert(normgrad_ascendc::kScalarArithmeticAtomicType<T>, api \
+                ": T must be int32_t, uint32_t, float, int64_t or "   \
+                "uint64_t")
 
 /// *address += value; returns the old value.
 template <typename T>
@@ -183,8 +183,9 @@ inline T AtomicAdd(__gm__ T* address, T value,
                    normgrad_ascendc::CallSite site = {}) {
   NORMGRAD_SCALAR_ATOMIC_TYPE_CHECK("AtomicAdd");
   const normgrad_ascendc::ApiCall call(site);
-  return normgrad_ascendc::ScalarAtomic(
-      "AtomicAdd", address, [value](T old) { return static_cast<T>(old + value); });
+  return normgrad_ascendc::ScalarAtomic("AtomicAdd", address, [value](T old) {
+    return static_cast<T>(old + value);
+  });
 }
 
 /// *address = max(*address, value); returns the old value.
@@ -193,8 +194,9 @@ inline T AtomicMax(__gm__ T* address, T value,
                    normgrad_ascendc::CallSite site = {}) {
   NORMGRAD_SCALAR_ATOMIC_TYPE_CHECK("AtomicMax");
   const normgrad_ascendc::ApiCall call(site);
-  return normgrad_ascendc::ScalarAtomic(
-      "AtomicMax", address, [value](T old) { return value > old ? value : old; });
+  return normgrad_ascendc::ScalarAtomic("AtomicMax", address, [value](T old) {
+    return value > old ? value : old;
+  });
 }
 
 /// *address = min(*address, value); returns the old value.
@@ -203,8 +205,9 @@ inline T AtomicMin(__gm__ T* address, T value,
                    normgrad_ascendc::CallSite site = {}) {
   NORMGRAD_SCALAR_ATOMIC_TYPE_CHECK("AtomicMin");
   const normgrad_ascendc::ApiCall call(site);
-  return normgrad_ascendc::ScalarAtomic(
-      "AtomicMin", address, [value](T old) { return value < old ? value : old; });
+  return normgrad_ascendc::ScalarAtomic("AtomicMin", address, [value](T old) {
+    return value < old ? value : old;
+  });
 }
 
 #undef NORMGRAD_SCALAR_ATOMIC_TYPE_CHECK

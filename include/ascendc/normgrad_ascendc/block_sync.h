@@ -26,9 +26,8 @@ namespace normgrad_ascendc {
 /// The untyped parts of the APIs below (block_sync.cc). Workspace sizes are
 /// in bytes; gm_bytes 0 means unknown (SetGlobalBuffer without a size).
 void SyncAllImpl(uint32_t used_cores);
-void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes,
-                         uint64_t gm_needed, uint64_t ub_bytes,
-                         uint64_t ub_needed);
+void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes, uint64_t gm_needed,
+                         uint64_t ub_bytes, uint64_t ub_needed);
 void IBSetImpl(const void* gm, int32_t block_idx, int32_t event_id);
 void IBWaitImpl(const void* gm, int32_t block_idx, int32_t event_id);
 void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id);
@@ -136,9 +135,8 @@ inline void InitDetermineComputeWorkspace(
   const normgrad_ascendc::ApiCall call(site);
   const uint64_t needed = static_cast<uint64_t>(GetBlockNum()) * 32;
   normgrad_ascendc::CheckSyncWorkspaces(
-      "InitDetermineComputeWorkspace",
-      gmWorkspace.GetSize() * sizeof(int32_t), needed,
-      ubWorkspace.GetSize() * sizeof(int32_t), needed + 32);
+      "InitDetermineComputeWorkspace", gmWorkspace.GetSize() * sizeof(int32_t),
+      needed, ubWorkspace.GetSize() * sizeof(int32_t), needed + 32);
 }
 
 /// Waits for the previous block's NotifyNextBlock of the same round (block

@@ -33,7 +33,8 @@
 
 /// printf for kernel and host code: inside a launch it goes to the block's
 /// buffered output, else to stdout. Returns the number of characters.
-int NormgradPrintf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+int NormgradPrintf(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
 
 namespace AscendC {
 using ::NormgradPrintf;
@@ -121,8 +122,8 @@ int64_t SystemCycle();
   ::normgrad_ascendc::KernelLog(level, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 /// ASSERT(cond): stops the kernel when cond is false.
-#define ASSERT(cond)                                                        \
-  ((cond) ? static_cast<void>(0)                                            \
+#define ASSERT(cond)             \
+  ((cond) ? static_cast<void>(0) \
           : ::normgrad_ascendc::AssertFailed(#cond, __FILE__, __LINE__, " "))
 
 /// ascendc_assert(cond) and ascendc_assert(cond, fmt, args...): stops the
@@ -140,12 +141,12 @@ int64_t SystemCycle();
 
 /// ASCENDC_ASSERT(cond, { statements; }): when cond is false, runs the
 /// statements (usually a KERNEL_LOG) and stops the kernel.
-#define ASCENDC_ASSERT(cond, ...)                                          \
-  do {                                                                     \
-    if (!(cond)) {                                                         \
-      __VA_ARGS__;                                                         \
-      ::normgrad_ascendc::AssertFailed(#cond, __FILE__, __LINE__, " ");    \
-    }                                                                      \
+#define ASCENDC_ASSERT(cond, ...)                                       \
+  do {                                                                  \
+    if (!(cond)) {                                                      \
+      __VA_ARGS__;                                                      \
+      ::normgrad_ascendc::AssertFailed(#cond, __FILE__, __LINE__, " "); \
+    }                                                                   \
   } while (0)
 
 namespace AscendC {
@@ -153,27 +154,29 @@ namespace AscendC {
 /// Prints desc and the first dumpSize elements of a UB tensor.
 template <typename T>
 inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc,
-                       uint32_t dumpSize, normgrad_ascendc::CallSite site = {}) {
+                       uint32_t dumpSize,
+                       normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::DumpValues(
-      "DumpTensor", "desc", desc,
-      normgrad_ascendc::UbOffset(tensor.GetPhyAddr()),
-      normgrad_ascendc::DumpTypeName<T>(), "UB", 0, dumpSize, tensor.GetSize(),
-      tensor.GetPhyAddr(), sizeof(T), normgrad_ascendc::DumpKind<T>());
+  normgrad_ascendc::DumpValues("DumpTensor", "desc", desc,
+                               normgrad_ascendc::UbOffset(tensor.GetPhyAddr()),
+                               normgrad_ascendc::DumpTypeName<T>(), "UB", 0,
+                               dumpSize, tensor.GetSize(), tensor.GetPhyAddr(),
+                               sizeof(T), normgrad_ascendc::DumpKind<T>());
 }
 
 /// Prints desc and the first dumpSize elements of a GM tensor.
 template <typename T>
 inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc,
-                       uint32_t dumpSize, normgrad_ascendc::CallSite site = {}) {
+                       uint32_t dumpSize,
+                       normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   const uint64_t available =
       tensor.GetSize() == 0 ? dumpSize : tensor.GetSize();
-  normgrad_ascendc::DumpValues(
-      "DumpTensor", "desc", desc,
-      reinterpret_cast<uintptr_t>(tensor.GetPhyAddr()),
-      normgrad_ascendc::DumpTypeName<T>(), "GM", 0, dumpSize, available,
-      tensor.GetPhyAddr(), sizeof(T), normgrad_ascendc::DumpKind<T>());
+  normgrad_ascendc::DumpValues("DumpTensor", "desc", desc,
+                               reinterpret_cast<uintptr_t>(tensor.GetPhyAddr()),
+                               normgrad_ascendc::DumpTypeName<T>(), "GM", 0,
+                               dumpSize, available, tensor.GetPhyAddr(),
+                               sizeof(T), normgrad_ascendc::DumpKind<T>());
 }
 
 /// The same; the shape is accepted (the values print as one list).
