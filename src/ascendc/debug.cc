@@ -187,3 +187,12 @@ int NormgradPrintf(const char* format, ...) {
   va_end(args);
   return length;
 }
+
+int NormgradPrintfHostOnly(const char* format, ...) {
+  if (normgrad_ascendc::RunningLaunch() != nullptr) return 0;
+  va_list args;
+  va_start(args, format);
+  const int length = std::vprintf(format, args);
+  va_end(args);
+  return length;
+}

@@ -7,7 +7,10 @@
 // Output of a block is buffered and printed on stdout when the launch ends
 // (also when it fails, before the error lines), block after block, every
 // line prefixed with "[block <i>/<n>] ". Outside a launch it is printed at
-// once, without the prefix, so host code's printf is plain printf.
+// once, without the prefix, so host code's printf is plain printf. A program
+// built with ASCENDC_DUMP=0 prints nothing from kernels (printf, PRINTF,
+// DumpTensor, DumpAccChkPoint) and its assert/ascendc_assert check nothing,
+// as documented; ASSERT, ASCENDC_ASSERT, KERNEL_LOG and Trap stay.
 //
 // printf: a kernel calls `printf(...)` with `using namespace AscendC;` or
 // `AscendC::printf(...)`. Overload resolution alone cannot send the first
@@ -43,8 +46,27 @@ namespace std {
 using ::NormgradPrintf;
 }  // namespace std
 
+/// The same, but printing nothing inside a launch: printf in programs built
+/// with ASCENDC_DUMP=0, which turns the documented debugging output off.
+int NormgradPrintfHostOnly(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+namespace AscendC {
+using ::NormgradPrintfHostOnly;
+}  // namespace AscendC
+namespace std {
+using ::NormgradPrintfHostOnly;
+}  // namespace std
+
+#if defined(ASCENDC_DUMP) && ASCENDC_DUMP == 0
+#define NORMGRAD_ASCENDC_DUMP 0
+#define printf(...) NormgradPrintfHostOnly(__VA_ARGS__)
+#define PRINTF(...) NormgradPrintfHostOnly(__VA_ARGS__)
+#else
+#define NORMGRAD_ASCENDC_DUMP 1
 #define printf(...) NormgradPrintf(__VA_ARGS__)
 #define PRINTF(...) NormgradPrintf(__VA_ARGS__)
+#endif
 
 /// KERNEL_LOG levels.
 enum NormgradKernelLogLevel : int {
@@ -135,9 +157,16 @@ int64_t SystemCycle();
 
 /// assert: the documented kernel assert, the same as ascendc_assert (it
 /// replaces <cassert>'s; a later #include <cassert> brings that one back,
-/// whose abort the launcher then reports with the block).
+/// whose abort the launcher then reports with the block). With
+/// ASCENDC_DUMP=0 both check nothing, as documented.
 #undef assert
+#if NORMGRAD_ASCENDC_DUMP
 #define assert(...) ascendc_assert(__VA_ARGS__)
+#else
+#undef ascendc_assert
+#define ascendc_assert(...) static_cast<void>(0)
+#define assert(...) static_cast<void>(0)
+#endif
 
 /// ASCENDC_ASSERT(cond, { statements; }): when cond is false, runs the
 /// statements (usually a KERNEL_LOG) and stops the kernel.
@@ -157,6 +186,7 @@ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc,
                        uint32_t dumpSize,
                        normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
+  if (!NORMGRAD_ASCENDC_DUMP) return;
   normgrad_ascendc::DumpValues("DumpTensor", "desc", desc,
                                normgrad_ascendc::UbOffset(tensor.GetPhyAddr()),
                                normgrad_ascendc::DumpTypeName<T>(), "UB", 0,
@@ -170,6 +200,7 @@ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc,
                        uint32_t dumpSize,
                        normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
+  if (!NORMGRAD_ASCENDC_DUMP) return;
   const uint64_t available =
       tensor.GetSize() == 0 ? dumpSize : tensor.GetSize();
   normgrad_ascendc::DumpValues("DumpTensor", "desc", desc,
@@ -201,6 +232,7 @@ inline void DumpAccChkPoint(const LocalTensor<T>& tensor, uint32_t index,
                             uint32_t countOff, uint32_t dumpSize,
                             normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
+  if (!NORMGRAD_ASCENDC_DUMP) return;
   const uint64_t available =
       countOff <= tensor.GetSize() ? tensor.GetSize() - countOff : 0;
   normgrad_ascendc::DumpValues(
@@ -217,6 +249,7 @@ inline void DumpAccChkPoint(const GlobalTensor<T>& tensor, uint32_t index,
                             uint32_t countOff, uint32_t dumpSize,
                             normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
+  if (!NORMGRAD_ASCENDC_DUMP) return;
   uint64_t available = dumpSize;
   if (tensor.GetSize() != 0) {
     available = countOff <= tensor.GetSize() ? tensor.GetSize() - countOff : 0;
