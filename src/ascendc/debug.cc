@@ -6,26 +6,15 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdarg>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "launch_state.h"
 
 namespace normgrad_ascendc {
 
 namespace {
-
-std::string Format(const char* format, va_list args) {
-  va_list measure;
-  va_copy(measure, args);
-  const int length = std::vsnprintf(nullptr, 0, format, measure);
-  va_end(measure);
-  if (length <= 0) return "";
-  std::string text(static_cast<size_t>(length), '\0');
-  std::vsnprintf(text.data(), text.size() + 1, format, args);
-  return text;
-}
 
 // Appends text to the running block's output, or prints it outside a launch.
 void Emit(const std::string& text) {
@@ -82,29 +71,173 @@ void PrintBlockOutputs(Launch& launch) {
 
 void DebugWrite(const char* text) { Emit(text); }
 
-void KernelLog(int level, const char* file, unsigned line, const char* format,
-               ...) {
+void KernelLogLine(int level, const char* file, unsigned line,
+                   const std::string& message) {
   static const char* const kLevels[] = {"DEBUG", "INFO", "WARN", "ERROR"};
   const char* name = level >= 0 && level < 4 ? kLevels[level] : "LOG";
-  va_list args;
-  va_start(args, format);
-  std::string text = Format(format, args);
-  va_end(args);
+  std::string text = message;
   if (text.empty() || text.back() != '\n') text += '\n';
   Emit(std::string("[") + name + "] " + BaseName(file) + ":" +
        std::to_string(line) + ": " + text);
 }
 
-void AssertFailed(const char* condition, const char* file, unsigned line,
-                  const char* format, ...) {
+void AssertFailedWith(const char* condition, const char* file, unsigned line,
+                      const std::string& message) {
   const CallSite site(file, line);
   const ApiCall call(site);
-  va_list args;
-  va_start(args, format);
-  const std::string message = Format(format + (*format == ' ' ? 1 : 0), args);
-  va_end(args);
   if (message.empty()) Fail("assertion failed: %s", condition);
   Fail("assertion failed: %s: %s", condition, message.c_str());
+}
+
+int PrintText(const std::string& text, bool kernel_output) {
+  if (RunningLaunch() == nullptr) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+  } else if (kernel_output) {
+    Emit(text);
+  } else {
+    return 0;
+  }
+  return static_cast<int>(text.size());
+}
+
+namespace {
+
+// Appends snprintf(spec, value) to out; spec is built from the user's
+// conversion, so it is not a literal.
+template <typename V>
+void AppendFormatted(std::string& out, const std::string& spec, V value) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  const int length = std::snprintf(nullptr, 0, spec.c_str(), value);
+  if (length <= 0) return;
+  const size_t at = out.size();
+  out.resize(at + static_cast<size_t>(length));
+  std::vector<char> buffer(static_cast<size_t>(length) + 1);
+  std::snprintf(buffer.data(), buffer.size(), spec.c_str(), value);
+#pragma GCC diagnostic pop
+  std::memcpy(out.data() + at, buffer.data(), static_cast<size_t>(length));
+}
+
+long long AsSigned(const PrintArg& a) {
+  switch (a.kind) {
+    case PrintArg::kSigned:
+      return a.i;
+    case PrintArg::kUnsigned:
+      return static_cast<long long>(a.u);
+    case PrintArg::kFloat:
+      return static_cast<long long>(a.f);
+    case PrintArg::kPointer:
+      return static_cast<long long>(reinterpret_cast<uintptr_t>(a.p));
+    default:
+      return 0;
+  }
+}
+
+unsigned long long AsUnsigned(const PrintArg& a) {
+  uint64_t u = a.kind == PrintArg::kUnsigned ? a.u
+                                              : static_cast<uint64_t>(AsSigned(a));
+  if (a.kind == PrintArg::kSigned && a.bytes < 8) {
+    u &= (uint64_t{1} << (a.bytes * 8)) - 1;  // the integer's own width
+  }
+  return u;
+}
+
+double AsDouble(const PrintArg& a) {
+  switch (a.kind) {
+    case PrintArg::kFloat:
+      return a.f;
+    case PrintArg::kUnsigned:
+      return static_cast<double>(a.u);
+    default:
+      return static_cast<double>(AsSigned(a));
+  }
+}
+
+}  // namespace
+
+std::string FormatTyped(const char* format, const PrintArg* args,
+                        size_t count) {
+  std::string out;
+  size_t next = 0;
+  const PrintArg none;
+  auto take = [&]() -> const PrintArg& {
+    return next < count ? args[next++] : none;
+  };
+  for (const char* p = format; *p != '\0'; ++p) {
+    if (*p != '%') {
+      out += *p;
+      continue;
+    }
+    if (p[1] == '%') {
+      out += '%';
+      ++p;
+      continue;
+    }
+    std::string spec = "%";
+    ++p;
+    while (*p != '\0' && std::strchr("-+ #0", *p) != nullptr) spec += *p++;
+    if (*p == '*') {
+      spec += std::to_string(AsSigned(take()));
+      ++p;
+    }
+    while (*p >= '0' && *p <= '9') spec += *p++;
+    if (*p == '.') {
+      spec += *p++;
+      if (*p == '*') {
+        spec += std::to_string(AsSigned(take()));
+        ++p;
+      }
+      while (*p >= '0' && *p <= '9') spec += *p++;
+    }
+    while (*p != '\0' && std::strchr("hlLqjzt", *p) != nullptr) ++p;
+    if (*p == '\0') {
+      out += spec;
+      break;
+    }
+    const char conversion = *p;
+    if (std::strchr("diuxXocfFeEgGaAsp", conversion) == nullptr) {
+      out += spec;
+      out += conversion;
+      continue;
+    }
+    if (next >= count) {  // no argument left: print the conversion as written
+      out += spec;
+      out += conversion;
+      continue;
+    }
+    const PrintArg& a = take();
+    switch (conversion) {
+      case 'd':
+      case 'i':
+        AppendFormatted(out, spec + "lld", AsSigned(a));
+        break;
+      case 'u':
+      case 'x':
+      case 'X':
+      case 'o':
+        AppendFormatted(out, spec + "ll" + conversion, AsUnsigned(a));
+        break;
+      case 'c':
+        AppendFormatted(out, spec + "c", static_cast<int>(AsSigned(a)));
+        break;
+      case 's':
+        AppendFormatted(out, spec + "s",
+                        a.kind == PrintArg::kString && a.s != nullptr
+                            ? a.s
+                            : "(not a string)");
+        break;
+      case 'p':
+        AppendFormatted(out, spec + "p",
+                        a.kind == PrintArg::kPointer
+                            ? a.p
+                            : reinterpret_cast<const void*>(AsUnsigned(a)));
+        break;
+      default:
+        AppendFormatted(out, spec + conversion, AsDouble(a));
+        break;
+    }
+  }
+  return out;
 }
 
 void DumpValues(const char* api, const char* label_name, uint32_t label,
@@ -172,27 +305,3 @@ int64_t SystemCycle() {
 }
 
 }  // namespace normgrad_ascendc
-
-int NormgradPrintf(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  int length;
-  if (normgrad_ascendc::RunningLaunch() == nullptr) {
-    length = std::vprintf(format, args);
-  } else {
-    const std::string text = normgrad_ascendc::Format(format, args);
-    normgrad_ascendc::Emit(text);
-    length = static_cast<int>(text.size());
-  }
-  va_end(args);
-  return length;
-}
-
-int NormgradPrintfHostOnly(const char* format, ...) {
-  if (normgrad_ascendc::RunningLaunch() != nullptr) return 0;
-  va_list args;
-  va_start(args, format);
-  const int length = std::vprintf(format, args);
-  va_end(args);
-  return length;
-}

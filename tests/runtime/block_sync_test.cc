@@ -225,6 +225,18 @@ TEST(Debug, OutputIsPrefixedAndInBlockOrder) {
             "[block 2/3] a 2\n[block 2/3] no newline\n");
 }
 
+void PrintTyped() {
+  printf("%d %f %x %u %s %5.2f|%-4d|%c %%\n", int64_t{-3}, half(1.5f),
+         int32_t{-1}, uint8_t{200}, "str", bfloat16_t(2.0f), 7, 'k');
+}
+
+TEST(Debug, PrintfIsTypedAsOnTheDevice) {
+  testing::internal::CaptureStdout();
+  LaunchKernel("PrintTyped", 1, 0, nullptr, PrintTyped);
+  EXPECT_EQ(testing::internal::GetCapturedStdout(),
+            "[block 0/1] -3 1.500000 ffffffff 200 str  2.00|7   |k %\n");
+}
+
 TEST(Debug, PrintfOutsideALaunchIsPlainPrintf) {
   testing::internal::CaptureStdout();
   const int n = printf("x=%d\n", 5);

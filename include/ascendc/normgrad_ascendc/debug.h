@@ -19,12 +19,14 @@
 // NormgradPrintf, which is declared in the global namespace, in AscendC and
 // in std: printf(...), AscendC::printf(...), ::printf(...) and
 // std::printf(...) all reach it. `&printf` and format attributes are left
-// alone.
+// alone. As on the device, printf, KERNEL_LOG and the assert messages are
+// typed: `%d` prints an int64_t and `%f` a half; length modifiers are
+// ignored.
 #pragma once
 
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <string>
 #include <type_traits>
 
 #include "normgrad_ascendc/core.h"
@@ -34,27 +36,104 @@
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 
+namespace normgrad_ascendc {
+
+/// One printf argument with its type: the device's printf is typed (%d
+/// prints an int64_t, %f a half), so normgrad formats from the argument's
+/// type, not from the length modifiers of the conversion.
+struct PrintArg {
+  enum Kind : uint8_t { kNone, kSigned, kUnsigned, kFloat, kString, kPointer };
+  Kind kind = kNone;
+  uint8_t bytes = 8;  ///< of an integer, for %x/%o/%u of a negative value
+  int64_t i = 0;
+  uint64_t u = 0;
+  double f = 0;
+  const char* s = nullptr;
+  const void* p = nullptr;
+};
+
+template <typename T>
+PrintArg MakePrintArg(const T& value) {
+  using D = std::remove_cv_t<std::decay_t<T>>;
+  PrintArg a;
+  if constexpr (std::is_array_v<T> || std::is_pointer_v<D>) {
+    using Pointee = std::remove_cv_t<
+        std::conditional_t<std::is_array_v<T>, std::remove_extent_t<T>,
+                           std::remove_pointer_t<D>>>;
+    if constexpr (std::is_same_v<Pointee, char>) {
+      a.kind = PrintArg::kString;
+      a.s = value;
+    } else {
+      a.kind = PrintArg::kPointer;
+      a.p = (const void*)(value);  // NOLINT: object and function pointers
+    }
+  } else if constexpr (std::is_null_pointer_v<D>) {
+    a.kind = PrintArg::kPointer;
+  } else if constexpr (std::is_enum_v<D>) {
+    a.kind = PrintArg::kSigned;
+    a.i = static_cast<int64_t>(value);
+  } else if constexpr (std::is_integral_v<D>) {
+    a.bytes = sizeof(D);
+    if constexpr (std::is_signed_v<D>) {
+      a.kind = PrintArg::kSigned;
+      a.i = value;
+    } else {
+      a.kind = PrintArg::kUnsigned;
+      a.u = value;
+    }
+  } else if constexpr (std::is_floating_point_v<D>) {
+    a.kind = PrintArg::kFloat;
+    a.f = static_cast<double>(value);
+  } else if constexpr (std::is_convertible_v<D, float>) {
+    a.kind = PrintArg::kFloat;  // half, bfloat16_t
+    a.f = static_cast<double>(static_cast<float>(value));
+  } else {
+    static_assert(std::is_convertible_v<D, float>,
+                  "printf: an argument must be an integer, a floating-point "
+                  "value (half and bfloat16_t included), a string or a "
+                  "pointer");
+  }
+  return a;
+}
+
+/// printf-style formatting of typed arguments: each conversion takes the
+/// next argument and prints it with the conversion's flags, width and
+/// precision; length modifiers are ignored (the argument's type decides).
+std::string FormatTyped(const char* format, const PrintArg* args,
+                        size_t count);
+
+/// Prints text: inside a launch to the block's buffered output (unless
+/// `kernel_output` is false), else to stdout. Returns its length.
+int PrintText(const std::string& text, bool kernel_output);
+
+}  // namespace normgrad_ascendc
+
 /// printf for kernel and host code: inside a launch it goes to the block's
 /// buffered output, else to stdout. Returns the number of characters.
-int NormgradPrintf(const char* format, ...)
-    __attribute__((format(printf, 1, 2)));
-
-namespace AscendC {
-using ::NormgradPrintf;
-}  // namespace AscendC
-namespace std {
-using ::NormgradPrintf;
-}  // namespace std
+template <class... Args>
+int NormgradPrintf(const char* format, const Args&... args) {
+  const normgrad_ascendc::PrintArg list[] = {
+      normgrad_ascendc::MakePrintArg(args)..., normgrad_ascendc::PrintArg()};
+  return normgrad_ascendc::PrintText(
+      normgrad_ascendc::FormatTyped(format, list, sizeof...(Args)), true);
+}
 
 /// The same, but printing nothing inside a launch: printf in programs built
 /// with ASCENDC_DUMP=0, which turns the documented debugging output off.
-int NormgradPrintfHostOnly(const char* format, ...)
-    __attribute__((format(printf, 1, 2)));
+template <class... Args>
+int NormgradPrintfHostOnly(const char* format, const Args&... args) {
+  const normgrad_ascendc::PrintArg list[] = {
+      normgrad_ascendc::MakePrintArg(args)..., normgrad_ascendc::PrintArg()};
+  return normgrad_ascendc::PrintText(
+      normgrad_ascendc::FormatTyped(format, list, sizeof...(Args)), false);
+}
 
 namespace AscendC {
+using ::NormgradPrintf;
 using ::NormgradPrintfHostOnly;
 }  // namespace AscendC
 namespace std {
+using ::NormgradPrintf;
 using ::NormgradPrintfHostOnly;
 }  // namespace std
 
@@ -79,16 +158,31 @@ enum NormgradKernelLogLevel : int {
 namespace normgrad_ascendc {
 
 /// KERNEL_LOG's line: "[<LEVEL>] <file>:<line>: <message>".
+void KernelLogLine(int level, const char* file, unsigned line,
+                   const std::string& message);
+template <class... Args>
 void KernelLog(int level, const char* file, unsigned line, const char* format,
-               ...) __attribute__((format(printf, 4, 5)));
+               const Args&... args) {
+  const PrintArg list[] = {MakePrintArg(args)..., PrintArg()};
+  KernelLogLine(level, file, line, FormatTyped(format, list, sizeof...(Args)));
+}
 
 /// A failed assertion: stops the kernel (KernelError) with
-/// "<file>:<line>: assertion failed: <condition>[: <message>]". The format
-/// starts with one space that is not printed (so that an assert without a
-/// message passes a non-empty format).
+/// "<file>:<line>: assertion failed: <condition>[: <message>]".
+[[noreturn]] void AssertFailedWith(const char* condition, const char* file,
+                                   unsigned line, const std::string& message);
+/// The same with the message formatted; the format starts with one space
+/// that is not printed (the assert macros prepend it, so that an assert
+/// without a message still passes a format).
+template <class... Args>
 [[noreturn]] void AssertFailed(const char* condition, const char* file,
-                               unsigned line, const char* format, ...)
-    __attribute__((format(printf, 4, 5)));
+                               unsigned line, const char* format,
+                               const Args&... args) {
+  const PrintArg list[] = {MakePrintArg(args)..., PrintArg()};
+  AssertFailedWith(condition, file, line,
+                   FormatTyped(format + (*format == ' ' ? 1 : 0), list,
+                               sizeof...(Args)));
+}
 
 /// The block's text output (DumpTensor and the like).
 void DebugWrite(const char* text);
