@@ -134,8 +134,8 @@ long long AsSigned(const PrintArg& a) {
 }
 
 unsigned long long AsUnsigned(const PrintArg& a) {
-  uint64_t u = a.kind == PrintArg::kUnsigned ? a.u
-                                              : static_cast<uint64_t>(AsSigned(a));
+  uint64_t u =
+      a.kind == PrintArg::kUnsigned ? a.u : static_cast<uint64_t>(AsSigned(a));
   if (a.kind == PrintArg::kSigned && a.bytes < 8) {
     u &= (uint64_t{1} << (a.bytes * 8)) - 1;  // the integer's own width
   }

@@ -57,9 +57,8 @@ PrintArg MakePrintArg(const T& value) {
   using D = std::remove_cv_t<std::decay_t<T>>;
   PrintArg a;
   if constexpr (std::is_array_v<T> || std::is_pointer_v<D>) {
-    using Pointee = std::remove_cv_t<
-        std::conditional_t<std::is_array_v<T>, std::remove_extent_t<T>,
-                           std::remove_pointer_t<D>>>;
+    using Pointee = std::remove_cv_t<std::conditional_t<
+        std::is_array_v<T>, std::remove_extent_t<T>, std::remove_pointer_t<D>>>;
     if constexpr (std::is_same_v<Pointee, char>) {
       a.kind = PrintArg::kString;
       a.s = value;
@@ -99,8 +98,7 @@ PrintArg MakePrintArg(const T& value) {
 /// printf-style formatting of typed arguments: each conversion takes the
 /// next argument and prints it with the conversion's flags, width and
 /// precision; length modifiers are ignored (the argument's type decides).
-std::string FormatTyped(const char* format, const PrintArg* args,
-                        size_t count);
+std::string FormatTyped(const char* format, const PrintArg* args, size_t count);
 
 /// Prints text: inside a launch to the block's buffered output (unless
 /// `kernel_output` is false), else to stdout. Returns its length.
@@ -179,9 +177,9 @@ template <class... Args>
                                unsigned line, const char* format,
                                const Args&... args) {
   const PrintArg list[] = {MakePrintArg(args)..., PrintArg()};
-  AssertFailedWith(condition, file, line,
-                   FormatTyped(format + (*format == ' ' ? 1 : 0), list,
-                               sizeof...(Args)));
+  AssertFailedWith(
+      condition, file, line,
+      FormatTyped(format + (*format == ' ' ? 1 : 0), list, sizeof...(Args)));
 }
 
 /// The block's text output (DumpTensor and the like).
