@@ -12,6 +12,12 @@
 // data_copy_params.h: the data-movement parameter structs.
 // list_tensor_desc.h: ListTensorDesc and TensorDesc.
 // local_mem_allocator.h: LocalMemAllocator, InitSocState, GetUBSizeInBytes.
+// vector_unit.h: the vector unit's repeats, strides (UnaryRepeatParams,
+// BinaryRepeatParams) and mask register (SetMaskCount, SetVectorMask, ...).
+// atomic.h: atomic writes into GM (SetAtomicAdd and the like, AtomicAdd ...).
+// block_sync.h: synchronization between blocks (SyncAll, IBSet/IBWait, ...).
+// debug.h: printf, KERNEL_LOG, the asserts, DumpTensor, Trap (its printf and
+// assert macros come last, so no header here is affected by them).
 #pragma once
 
 #include <algorithm>
@@ -45,3 +51,10 @@
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_ops.h"
+#include "normgrad_ascendc/vector_unit.h"
+
+// Last, in a block of their own: debug.h defines the printf and assert
+// macros, which no header above may see.
+#include "normgrad_ascendc/atomic.h"
+#include "normgrad_ascendc/block_sync.h"
+#include "normgrad_ascendc/debug.h"

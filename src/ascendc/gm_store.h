@@ -2,7 +2,8 @@
 // emulated core. CopyBytes moves bytes whose checks have passed (data_copy.cc);
 // StoreToGm is the one way kernel data reaches global memory (DataCopy and
 // DataCopyPad to GM, GlobalTensor::SetValue), so that the block's atomic mode
-// (SetAtomicAdd and the like) applies to every such write (gm_store.cc).
+// (SetAtomicAdd and the like) applies to every such write (gm_store.cc);
+// CheckGmLoad guards reads against deferred atomic writes.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,13 @@ namespace normgrad_ascendc {
 void CopyBytes(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 
 /// Writes `bytes` of kernel data at src to global memory at dst, under the
-/// current core's atomic mode.
+/// current block's atomic mode (atomic.h says when such writes apply).
 void StoreToGm(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+
+/// A read of `bytes` of global memory at src by the current block: a
+/// KernelError when it covers bytes of the block's atomic writes that are
+/// still deferred (they would read stale data). Reads of kernel data from GM
+/// call it before copying.
+void CheckGmLoad(const uint8_t* src, uint64_t bytes);
 
 }  // namespace normgrad_ascendc

@@ -9,11 +9,19 @@
 // A launch runs kernel(args...) once per block, numBlocks times (1..65535),
 // each block on its own emulated core (core.h): its own zeroed unified buffer
 // of the process profile's size, its own TPipe, GetBlockIdx() = its index and
-// GetBlockNum() = numBlocks. Blocks run in parallel on host threads (the
-// calling thread and up to hardware_concurrency − 1 more from OpenMP's
-// pool, which outlive the launch; SetLaunchThreads overrides the count);
-// which thread runs which block does not change any result. LaunchKernel
-// returns once every block has finished.
+// GetBlockNum() = numBlocks. When numBlocks is at most the profile's vector
+// cores (ProfileInfo::aiv_cores), every block runs at once on a host thread
+// of its own (block 0 on the calling thread, the others on threads parked
+// between launches), so blocks may wait for each other (block_sync.h);
+// a larger launch spreads its blocks over the calling thread and up to
+// hardware_concurrency − 1 more from OpenMP's pool (SetLaunchThreads
+// overrides the count), and a block that synchronizes in it fails. Which
+// thread runs which block does not change any result: atomic writes combine
+// in block order (atomic.h). LaunchKernel returns once every block has
+// finished, after printing the blocks' buffered debug output in block order
+// (debug.h). A signal inside a block and NORMGRAD_KERNEL_TIMEOUT end the
+// process with a message naming the kernel and the blocks (docs/runtime.md,
+// "Kernel errors").
 // The dynamic-UB size (0, an integer or nullptr) and the stream (any pointer
 // or nullptr) are accepted and ignored: the UB is the profile's, and every
 // launch completes before it returns.
@@ -70,8 +78,8 @@ inline constexpr int kInvalidLaunchCode = 100000;
 /// when none. Process-wide (streams are not told apart).
 int TakeLaunchError();
 
-/// Host threads a launch uses at most; 0 (the default) means
-/// std::thread::hardware_concurrency().
+/// Host threads a launch of more blocks than the profile's vector cores uses
+/// at most; 0 (the default) means std::thread::hardware_concurrency().
 void SetLaunchThreads(unsigned threads);
 
 /// Runs block(context) on `num_blocks` emulated cores and handles errors as

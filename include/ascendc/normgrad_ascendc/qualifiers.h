@@ -11,6 +11,7 @@
 #define __vector__
 #define __gm__
 #define __ubuf__
+#define __mix__(cube_cores, vector_cores)
 
 /// A kernel parameter pointing into global memory.
 #define GM_ADDR __gm__ uint8_t*

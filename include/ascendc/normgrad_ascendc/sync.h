@@ -1,7 +1,9 @@
-// normgrad_ascendc/sync.h — pipeline synchronization of Ascend C kernel code
-// (docs/runtime.md, "Vector operations"): the pipe and event enums,
-// PipeBarrier, SetFlag and WaitFlag. An emulated core runs every instruction in
-// program order, so all of these are accepted and do nothing.
+// normgrad_ascendc/sync.h — synchronization between the pipes of one core
+// (docs/runtime.md, "Synchronization"): the pipe and event enums,
+// PipeBarrier, SetFlag and WaitFlag, DataSyncBarrier and TQueSync. An
+// emulated core runs every instruction in program order, so all of these are
+// accepted and do nothing. Synchronization between blocks is in
+// block_sync.h.
 #pragma once
 
 #include <cstdint>
@@ -87,5 +89,20 @@ template <HardEvent evt>
 inline void WaitFlag(int32_t event) {
   static_cast<void>(event);
 }
+
+/// The memory whose accesses DataSyncBarrier waits for.
+enum class MemDsbT : uint8_t { ALL, DDR, UB, SEQ };
+
+/// Waits until the core's accesses to `arg0` have completed. No effect here.
+template <MemDsbT arg0>
+inline void DataSyncBarrier() {}
+
+/// SetFlag/WaitFlag between a fixed pair of pipes. No effect here.
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+ public:
+  void SetFlag(TEventID id) { static_cast<void>(id); }
+  void WaitFlag(TEventID id) { static_cast<void>(id); }
+};
 
 }  // namespace AscendC
