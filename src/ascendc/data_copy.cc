@@ -323,7 +323,10 @@ namespace {
 // message (scalar accesses sit in kernels' inner loops).
 void CheckScalar(const char* api_format, const char* type_name,
                  const void* base, const void* gm, uint32_t bytes, bool write) {
-  if (GmAccessOk(base, gm, bytes, write)) return;
+  if (GmAccessOk(base, gm, bytes, write) &&
+      (write || GmLoadOk(static_cast<const uint8_t*>(gm), bytes))) {
+    return;
+  }
   char api[96];
   std::snprintf(api, sizeof api, api_format, type_name);
   CheckGmAccess(api, base, gm, bytes, write);

@@ -3,6 +3,8 @@
 // every change bumps, and each thread's cache of its last lookup.
 #include "gm_registry.h"
 
+#include "gm_store.h"
+
 #include <atomic>
 #include <iterator>
 #include <map>
@@ -153,6 +155,7 @@ bool GmAccessOk(const void* base, const void* p, uint64_t bytes, bool write) {
 
 void CheckGmAccess(const char* api, const void* base, const void* p,
                    uint64_t bytes, bool write) {
+  if (!write) CheckGmLoad(api, static_cast<const uint8_t*>(p), bytes);
   const GmBlock* block = FindForAccess(reinterpret_cast<uintptr_t>(base));
   if (block == nullptr) return;
   const auto address = reinterpret_cast<uintptr_t>(p);

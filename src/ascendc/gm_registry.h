@@ -46,10 +46,12 @@ std::vector<GmBlock> TakeGmBlocks(GmOwner owner);
 /// is in a known block, the range must lie inside the block's size rounded
 /// up to 32 bytes (data moves in 32-byte blocks and the allocators hand out
 /// whole ones), and a write must not go to a released block. Else a
-/// KernelError naming the API, the range, the block and its size.
+/// KernelError naming the API, the range, the block and its size. A read is
+/// also checked against the block's deferred atomic writes (CheckGmLoad).
 void CheckGmAccess(const char* api, const void* base, const void* p,
                    uint64_t bytes, bool write);
-/// Whether CheckGmAccess would pass, without a message.
+/// Whether CheckGmAccess's range checks would pass, without a message (the
+/// deferred atomic writes are not looked at).
 bool GmAccessOk(const void* base, const void* p, uint64_t bytes, bool write);
 
 }  // namespace normgrad_ascendc

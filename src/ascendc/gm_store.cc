@@ -57,26 +57,43 @@ void StoreToGm(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
   Log(block, dst, src, bytes, mode);
 }
 
-void CheckGmLoad(const uint8_t* src, uint64_t bytes) {
+namespace {
+
+// The deferred atomic write of this block that [src, src + bytes) reads, or
+// null.
+const PendingWrite* PendingUnder(const uint8_t* src, uint64_t bytes) {
   const BlockState& block = CurrentBlock();
   const uintptr_t begin = reinterpret_cast<uintptr_t>(src);
   const uintptr_t end = begin + bytes;
-  if (!Overlaps(block, begin, end)) return;
+  if (!Overlaps(block, begin, end)) return nullptr;
   for (const PendingWrite& w : block.pending) {
     const uintptr_t w_begin = reinterpret_cast<uintptr_t>(w.dst);
     if (w.mode.op == AtomicModeOp::kNone || end <= w_begin ||
         w_begin + w.data.size() <= begin) {
       continue;
     }
-    Fail(
-        "reading global memory at %p (%llu bytes) that this block wrote under "
-        "%s at %s: in a launch of several blocks, atomic writes become "
-        "visible at the next SyncAll or when the launch ends (normgrad "
-        "combines them in block order so that results are deterministic); "
-        "synchronize with SyncAll before reading the result back",
-        static_cast<const void*>(src), static_cast<unsigned long long>(bytes),
-        AtomicModeName(w.mode).c_str(), w.site.c_str());
+    return &w;
   }
+  return nullptr;
+}
+
+}  // namespace
+
+bool GmLoadOk(const uint8_t* src, uint64_t bytes) {
+  return PendingUnder(src, bytes) == nullptr;
+}
+
+void CheckGmLoad(const char* api, const uint8_t* src, uint64_t bytes) {
+  const PendingWrite* w = PendingUnder(src, bytes);
+  if (w == nullptr) return;
+  Fail(
+      "%s: reads global memory at %p (%llu bytes) that this block wrote under "
+      "%s at %s: in a launch of several blocks, atomic writes become "
+      "visible at the next SyncAll or when the launch ends (normgrad "
+      "combines them in block order so that results are deterministic); "
+      "synchronize with SyncAll before reading the result back",
+      api, static_cast<const void*>(src), static_cast<unsigned long long>(bytes),
+      AtomicModeName(w->mode).c_str(), w->site.c_str());
 }
 
 }  // namespace normgrad_ascendc

@@ -17,10 +17,12 @@ void CopyBytes(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 /// current block's atomic mode (atomic.h says when such writes apply).
 void StoreToGm(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 
-/// A read of `bytes` of global memory at src by the current block: a
+/// A read of `bytes` of global memory at src by `api` in the current block: a
 /// KernelError when it covers bytes of the block's atomic writes that are
-/// still deferred (they would read stale data). Reads of kernel data from GM
-/// call it before copying.
-void CheckGmLoad(const uint8_t* src, uint64_t bytes);
+/// still deferred (they would read stale data). Every kernel read of GM calls
+/// it before copying (through CheckGmAccess, gm_registry.h).
+void CheckGmLoad(const char* api, const uint8_t* src, uint64_t bytes);
+/// Whether CheckGmLoad would pass, without a message.
+bool GmLoadOk(const uint8_t* src, uint64_t bytes);
 
 }  // namespace normgrad_ascendc

@@ -51,11 +51,12 @@ inline void CheckRowLength(const char* api, uint32_t h, uint32_t original_h,
   }
 }
 
-/// Fails (KernelError naming `api` and `argument`) unless the tensor has
-/// unified-buffer memory, is in VECIN, VECOUT or VECCALC, and starts at a
-/// 32-byte aligned UB address.
+/// Fails (KernelError naming `api` and `argument`) unless the tensor is live
+/// (TensorView::Check), has unified-buffer memory, is in VECIN, VECOUT or
+/// VECCALC, and starts at a 32-byte aligned UB address.
 inline void CheckPlacement(const char* api, const char* argument,
                            const TensorView& t) {
+  t.Check(api);
   if (t.core == nullptr) {
     Fail("%s: %s is an empty tensor (it has no unified-buffer memory)", api,
          argument);

@@ -93,6 +93,7 @@ void CheckOperandMemory(const VecInstruction& in) {
   char who[64];
   for (int i = 0; i < in.operands; ++i) {
     const VecOperand& o = in.operand[i];
+    o.view->Check(Who(in, who));
     if (o.view->core == nullptr) {
       Fail("%s: %s is an empty LocalTensor (no unified-buffer memory)",
            Who(in, who), o.name);

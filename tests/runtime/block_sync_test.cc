@@ -109,31 +109,44 @@ TEST(Atomics, StoreAtomicConfigReportsTheMode) {
   EXPECT_EQ(type, 0);
 }
 
-// Block 0 adds under SetAtomicAdd, then reads the same GM back without a
-// SyncAll.
-void ReadBackEarly(GM_ADDR dst) {
-  std::vector<float> one(8, 1.0f);
+// Each block adds 1 to every element under SetAtomicAdd; block 0 then reads
+// an element back without a SyncAll, through GetValue and through DataCopy.
+void ReadBackEarly(GM_ADDR dst, int32_t by_copy) {
+  AscendC::GlobalTensor<float> g;
+  g.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(dst), 8);
   SetAtomicAdd<float>();
-  normgrad_ascendc::StoreToGm(dst, reinterpret_cast<const uint8_t*>(one.data()),
-                              32);
+  for (uint32_t i = 0; i < 8; ++i) g.SetValue(i, 1.0f);
   DisableDmaAtomic();
-  if (GetBlockIdx() == 0) normgrad_ascendc::CheckGmLoad(dst + 4, 4);
+  if (GetBlockIdx() != 0) return;
+  if (by_copy == 0) {
+    static_cast<void>(g.GetValue(4));
+  } else {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 32);
+    AscendC::DataCopy(buf.Get<float>(), g, 8);
+  }
 }
 
 TEST(Atomics, ReadingDeferredAtomicWritesBackIsAnError) {
-  PolicyScope policy;
-  std::vector<float> dst(8, 0.0f);
-  testing::internal::CaptureStderr();
-  const int rc = LaunchKernel("ReadBackEarly", 2, 0, nullptr, ReadBackEarly,
-                              reinterpret_cast<uint8_t*>(dst.data()));
-  const std::string err = testing::internal::GetCapturedStderr();
-  EXPECT_NE(rc, 0);
-  EXPECT_NE(err.find("block 0/2: "), std::string::npos) << err;
-  EXPECT_NE(err.find("wrote under SetAtomicAdd<float> at "), std::string::npos)
-      << err;
-  EXPECT_NE(err.find("visible at the next SyncAll"), std::string::npos) << err;
-  // The deferred writes still land at the launch's end.
-  for (const float v : dst) EXPECT_EQ(v, 2.0f);
+  for (const int32_t by_copy : {0, 1}) {
+    PolicyScope policy;
+    std::vector<float> dst(8, 0.0f);
+    testing::internal::CaptureStderr();
+    const int rc = LaunchKernel("ReadBackEarly", 2, 0, nullptr, ReadBackEarly,
+                                reinterpret_cast<uint8_t*>(dst.data()), by_copy);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_NE(rc, 0);
+    EXPECT_NE(err.find("block 0/2: "), std::string::npos) << err;
+    EXPECT_NE(err.find(by_copy ? "DataCopy<float> GM->UB: reads global memory"
+                               : "GlobalTensor<float>::GetValue: reads global memory"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("wrote under SetAtomicAdd<float> at "), std::string::npos) << err;
+    EXPECT_NE(err.find("visible at the next SyncAll"), std::string::npos) << err;
+    // The deferred writes still land at the launch's end.
+    for (const float v : dst) EXPECT_EQ(v, 2.0f);
+  }
 }
 
 // Each block adds 1 under SetAtomicAdd, then SyncAll; every block then sees

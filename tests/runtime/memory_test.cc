@@ -99,6 +99,13 @@ TEST(Lifetime, ATensorAfterFreeTensorIsAnError) {
                         "DataCopy<float> UB->GM: the LocalTensor at UB "
                         "offset 0 " +
                             rule));
+  // Vector instructions and the normalization APIs check it too.
+  EXPECT_TRUE(FailsWith([&] { AscendC::Adds(t, t, 1.0f, 32); },
+                        "Adds<float>: the LocalTensor at UB offset 0 " + rule));
+  AscendC::LayerNormGradBetaTiling tiling{};
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::LayerNormGradBeta<float>(t, t, t, t, tiling); },
+      "LayerNormGradBeta: the LocalTensor at UB offset 0 " + rule));
   // A view of it ends too; freeing it again is a double free.
   EXPECT_TRUE(
       FailsWith([&] { t[8].GetValue(0); }, "the LocalTensor at UB offset 32"));
