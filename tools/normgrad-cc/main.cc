@@ -13,9 +13,17 @@
 // the build tree it was built in, or <prefix>/include and <prefix>/lib when
 // it runs from <prefix>/bin after `cmake --install`.
 //
-// --profile KEY bakes a default product profile into the program: a generated
-// translation unit calls setenv("NORMGRAD_PROFILE", KEY, 0) in a static
-// initializer, so an explicit NORMGRAD_PROFILE at run time still wins.
+// The product profile (--profile KEY, default a2) is compiled in twice:
+// every source sees __NPU_ARCH__ defined as the device compiler defines it for
+// that product (a2 2201, 310p 2002, 950 3510), and the link adds a generated
+// translation unit that records the key as the program's default profile
+// (normgrad_ascendc/profile.h: NORMGRAD_PROFILE at run time still wins, with a
+// warning that code under #if __NPU_ARCH__ follows the compiled profile).
+//
+// Sources are compiled with -fno-strict-aliasing: kernels copy their tiling
+// word by word through a uint32_t* into a struct with float fields, which the
+// device compiler runs as written and strict aliasing at -O2 may not. A later
+// -fstrict-aliasing on the command line turns it back on.
 //
 // The output is never one of the inputs: writing it would destroy a source
 // (or an object or library) the user still needs, so such a command line is
@@ -65,14 +73,16 @@ constexpr const char* kUsage =
     "  -o FILE          output file (default a.out; with -c, SOURCE.o)\n"
     "  -c               compile to an object file only, do not link\n"
     "  -v               print each command before running it\n"
-    "  --profile KEY    default product profile of the program: a2, 310p or 950\n"
-    "                   (NORMGRAD_PROFILE in the environment still wins)\n"
+    "  --profile KEY    product profile: a2 (default), 310p or 950; sets\n"
+    "                   __NPU_ARCH__ (2201, 2002, 3510) and the program's default\n"
+    "                   profile (NORMGRAD_PROFILE in the environment still wins)\n"
     "  --rewrite-only   write the rewritten source of one FILE to -o, compile nothing\n"
     "  -I DIR  -D NAME[=VALUE]  -U NAME  -O*  -g*  -std=*  -W*   passed to the compiler\n"
     "  -fsanitize=*  -fno-sanitize*                          compiler and link\n"
+    "  -f*                                                   passed to the compiler\n"
     "  -L DIR  -l LIB  -Wl,*                                 passed to the link\n"
     "  -h, --help       this text\n"
-    "Defaults: -std=c++17 -O2.\n";
+    "Defaults: -std=c++17 -O2 -fno-strict-aliasing -D__NPU_ARCH__=<arch>.\n";
 
 // The parsed command line.
 struct Options {
@@ -80,7 +90,7 @@ struct Options {
   bool verbose = false;
   bool rewrite_only = false;
   std::optional<std::string> output;
-  std::optional<std::string> profile;
+  std::string profile = "a2";  // the product profile's key
   std::vector<std::string> sources;        // rewritten and compiled
   std::vector<std::string> link_inputs;    // .o, .a, .so: to the link as they are
   std::vector<std::string> compile_flags;  // in command-line order
@@ -160,7 +170,7 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
       options->compile_flags.push_back(arg);
       options->link_flags.push_back(arg);
     } else if (StartsWith(arg, "-O") || StartsWith(arg, "-g") || StartsWith(arg, "-std=") ||
-               (StartsWith(arg, "-W") && arg.size() > 2)) {
+               (StartsWith(arg, "-W") && arg.size() > 2) || (StartsWith(arg, "-f") && arg.size() > 2)) {
       options->compile_flags.push_back(arg);
     } else if (!arg.empty() && arg[0] == '-') {
       *error = "unknown option '" + arg + "' (see normgrad-cc --help)";
@@ -399,13 +409,22 @@ std::vector<std::string> LibraryFlags() {
   return flags;
 }
 
+// __NPU_ARCH__ of a profile key, as the device compiler defines it for the
+// product (the arch column of normgrad_ascendc/profile.h's table).
+const char* NpuArch(const std::string& profile) {
+  if (profile == "310p") return "2002";
+  if (profile == "950") return "3510";
+  return "2201";
+}
+
 // The command that compiles the (rewritten) C++ file `cpp` to `object`.
 // `quote_dir` is searched for "..." includes, as the original file's
 // directory would have been.
 Command CompileCommand(const Options& options, const Layout& layout, const fs::path& cpp,
                        const fs::path& object, const std::string& quote_dir) {
   Command command = Compiler();
-  command.insert(command.end(), {"-std=c++17", "-O2"});
+  command.insert(command.end(), {"-std=c++17", "-O2", "-fno-strict-aliasing",
+                                 "-D__NPU_ARCH__=" + std::string(NpuArch(options.profile))});
   const std::vector<std::string> library_flags = LibraryFlags();
   command.insert(command.end(), library_flags.begin(), library_flags.end());
   command.insert(command.end(), options.compile_flags.begin(), options.compile_flags.end());
@@ -416,17 +435,13 @@ Command CompileCommand(const Options& options, const Layout& layout, const fs::p
   return command;
 }
 
-// The translation unit that makes `profile` the program's default profile.
+// The translation unit that records `profile` as the profile the program was
+// compiled for (normgrad_ascendc/profile.h, CompiledProfile).
 std::string ProfileSource(const std::string& profile) {
-  return "// Generated by normgrad-cc --profile " + profile +
-         ": the program's default product profile\n"
-         "// (an explicit NORMGRAD_PROFILE in the environment wins).\n"
-         "#include <cstdlib>\n"
-         "namespace {\n"
-         "[[maybe_unused]] const int kNormgradDefaultProfile = ::setenv(\"NORMGRAD_PROFILE\", \"" +
-         profile +
-         "\", 0);\n"
-         "}  // namespace\n";
+  return "// Generated by normgrad-cc: the product profile the program was compiled\n"
+         "// for, its default profile (an explicit NORMGRAD_PROFILE wins).\n"
+         "extern \"C\" const char* const normgrad_compiled_profile = \"" +
+         profile + "\";\n";
 }
 
 int Main(int argc, char** argv) {
@@ -465,9 +480,6 @@ int Main(int argc, char** argv) {
               << '\n';
     return 1;
   }
-  if (options.compile_only && options.profile)
-    std::cerr
-        << "normgrad-cc: warning: --profile has no effect with -c (it is applied when linking)\n";
 
   std::vector<std::string> objects;
   for (size_t i = 0; i < options.sources.size(); ++i) {
@@ -486,10 +498,10 @@ int Main(int argc, char** argv) {
   }
   if (options.compile_only) return 0;
 
-  if (options.profile) {
+  {
     const fs::path cpp = temp.path() / "normgrad-profile.cpp";
     const fs::path object = temp.path() / "normgrad-profile.o";
-    if (!WriteFile(cpp, ProfileSource(*options.profile))) {
+    if (!WriteFile(cpp, ProfileSource(options.profile))) {
       std::cerr << "normgrad-cc: error: cannot write " << cpp.string() << '\n';
       return 1;
     }
