@@ -8,6 +8,9 @@
 // the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
 // launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
 // normgrad_ascendc/core.h.
+// Tiling in the kernel (GET_TILING_DATA…, TILING_KEY_IS): kernel_tiling.h.
+// Workspace (GetSysWorkSpacePtr, GetUserWorkspace): workspace.h.
+// Sub-blocks (GetSubBlockIdx, GetTaskRatio): sub_block.h.
 #pragma once
 
 #include <algorithm>
@@ -25,6 +28,7 @@
 #include "normgrad_ascendc/data_copy.h"
 #include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/half.h"
+#include "normgrad_ascendc/kernel_tiling.h"
 #include "normgrad_ascendc/launch.h"
 #include "normgrad_ascendc/layernorm_tiling.h"
 #include "normgrad_ascendc/layernormgrad_tiling.h"
@@ -34,6 +38,8 @@
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/qualifiers.h"
 #include "normgrad_ascendc/shape_info.h"
+#include "normgrad_ascendc/sub_block.h"
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_ops.h"
+#include "normgrad_ascendc/workspace.h"
