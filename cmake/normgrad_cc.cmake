@@ -15,19 +15,30 @@
 # generated source records the profile as the program's default (an explicit
 # NORMGRAD_PROFILE at run time still wins). The target is an ordinary
 # executable: add compile options, definitions and libraries as usual (a
-# later -fstrict-aliasing wins).
+# later -fstrict-aliasing wins). Every source may #include
+# "aclrtlaunch_<kernel>.h" for a kernel declared or defined in any source of
+# the target: the rewrite writes those headers into
+# ${CMAKE_CURRENT_BINARY_DIR}/<target>.normgrad-cc/launch, which the target
+# searches, and every source compiles after every rewrite.
 #
-#   normgrad_ascendc_rewrite(<source> <output>)
+#   normgrad_ascendc_rewrite(<source> <output> [LAUNCH_HEADERS <dir>])
 #
 # is the rule under it: <output> is made from <source> by
 # `normgrad-cc --rewrite-only` (launches `k<<<…>>>(…)` become
 # normgrad_ascendc::LaunchKernel calls, lines kept with #line so errors point
-# at the original file), again whenever the source or the driver changes.
+# at the original file), again whenever the source or the driver changes;
+# with LAUNCH_HEADERS it also writes the source's aclrtlaunch_<kernel>.h
+# headers into <dir>.
 # Use it to compile a rewritten source into a target of your own, e.g. by
 # #including it.
 include_guard(GLOBAL)
 
 function(normgrad_ascendc_rewrite source output)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "LAUNCH_HEADERS" "")
+  set(headers)
+  if(arg_LAUNCH_HEADERS)
+    set(headers --launch-headers ${arg_LAUNCH_HEADERS})
+  endif()
   if(NOT TARGET normgrad::cc)
     message(FATAL_ERROR "normgrad_ascendc_rewrite(${source}): needs the target normgrad::cc "
                         "(build normgrad with NORMGRAD_BUILD_TOOLS=ON)")
@@ -42,7 +53,7 @@ function(normgrad_ascendc_rewrite source output)
   get_filename_component(output_dir ${output} DIRECTORY)
   file(MAKE_DIRECTORY ${output_dir})
   add_custom_command(OUTPUT ${output}
-    COMMAND $<TARGET_FILE:normgrad::cc> --rewrite-only ${source_path} -o ${output}
+    COMMAND $<TARGET_FILE:normgrad::cc> --rewrite-only ${source_path} -o ${output} ${headers}
     DEPENDS ${source_path} ${driver}
     COMMENT "normgrad-cc: rewriting kernel launches in ${source}"
     VERBATIM)
@@ -62,7 +73,9 @@ function(normgrad_add_ascendc_executable target)
   endif()
 
   set(out_dir ${CMAKE_CURRENT_BINARY_DIR}/${target}.normgrad-cc)
+  file(MAKE_DIRECTORY ${out_dir}/launch)
   set(sources)
+  set(rewritten_sources)
   foreach(source IN LISTS arg_SOURCES)
     get_filename_component(path ${source} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     if(NOT path MATCHES "\\.(asc|cpp|cc|cxx)$")
@@ -73,11 +86,14 @@ function(normgrad_add_ascendc_executable target)
     file(RELATIVE_PATH relative ${CMAKE_CURRENT_SOURCE_DIR} ${path})
     string(REGEX REPLACE "^(\\.\\./)+" "" relative "${relative}")
     set(rewritten ${out_dir}/${relative}.cpp)
-    normgrad_ascendc_rewrite(${path} ${rewritten})
+    normgrad_ascendc_rewrite(${path} ${rewritten} LAUNCH_HEADERS ${out_dir}/launch)
     get_filename_component(source_dir ${path} DIRECTORY)
     set_source_files_properties(${rewritten} PROPERTIES COMPILE_OPTIONS "-iquote;${source_dir}")
     list(APPEND sources ${rewritten})
+    list(APPEND rewritten_sources ${rewritten})
   endforeach()
+  # A source may include the launch header another source's rewrite writes.
+  set_source_files_properties(${rewritten_sources} PROPERTIES OBJECT_DEPENDS "${rewritten_sources}")
 
   set(profile a2)
   if(DEFINED arg_PROFILE)
@@ -103,6 +119,7 @@ function(normgrad_add_ascendc_executable target)
   add_executable(${target} ${sources})
   target_compile_features(${target} PRIVATE cxx_std_17)
   target_compile_options(${target} PRIVATE -fno-strict-aliasing)
+  target_include_directories(${target} PRIVATE ${out_dir}/launch)
   target_compile_definitions(${target} PRIVATE __NPU_ARCH__=${arch_${profile}})
   target_link_libraries(${target} PRIVATE normgrad::ascendc)
 endfunction()
