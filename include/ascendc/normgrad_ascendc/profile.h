@@ -1,7 +1,7 @@
 // normgrad_ascendc/profile.h — the product profiles normgrad emulates:
 // unified-buffer (UB) size and where the framework scratch ends, per product,
-// and the figures of one real product of each (core counts, SoC name) that
-// the platform queries (tiling/platform/platform_ascendc.h) report.
+// and the figures of one real product of each (core counts, system
+// workspace) that the platform queries (tiling/platform/platform_ascendc.h) report.
 //
 //   key    product                         arch  UB         scratch ends at
 //   a2     Atlas A2/A3 (default)           2201  192 KiB    UB - 128 bytes
@@ -40,7 +40,6 @@ struct ProfileInfo {
                          ///< blocks (SyncAll) may have
   uint32_t vector_cores;  ///< separate Vector Cores beside the AI Cores
                           ///< (Atlas inference series only), else 0
-  const char* soc_name;   ///< the product's SoC name, e.g. "Ascend910B2"
   uint32_t lib_api_workspace_bytes;  ///< the system workspace: what
                                      ///< GetLibApiWorkSpaceSize reports and
                                      ///< GetUserWorkspace skips

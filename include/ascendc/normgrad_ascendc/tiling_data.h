@@ -288,16 +288,49 @@ template <int N>
 struct TilingRank : TilingRank<N - 1> {};
 template <>
 struct TilingRank<0> {};
+
+/// The parameter of a registration that is no operator's default: unrelated
+/// to TilingRank, so the lookup never takes it.
+template <int N>
+struct NotADefaultTiling {};
+
+/// Whether REGISTER_TILING_DATA_CLASS(op_type, class_name) registers an
+/// operator's default structure. Not so for the documented special names: a
+/// nested structure registered as <class_name>Op, and the structure of one
+/// tiling key, <op>_<key>.
+constexpr bool IsDefaultRegistration(const char* op_type, const char* class_name) {
+  size_t op = 0;
+  while (op_type[op] != '\0') ++op;
+  size_t cls = 0;
+  while (class_name[cls] != '\0') ++cls;
+  bool nested = op == cls + 2 && op_type[cls] == 'O' && op_type[cls + 1] == 'p';
+  for (size_t i = 0; nested && i < cls; ++i) nested = op_type[i] == class_name[i];
+  size_t digits = 0;
+  while (digits < op && op_type[op - 1 - digits] >= '0' && op_type[op - 1 - digits] <= '9') {
+    ++digits;
+  }
+  const bool per_key = digits > 0 && digits < op && op_type[op - 1 - digits] == '_';
+  return !nested && !per_key;
+}
+
+/// TilingRank<N> for an operator's default structure, else NotADefaultTiling<N>.
+template <bool is_default, int N>
+using RegistrationRank =
+    std::conditional_t<is_default, TilingRank<N>, NotADefaultTiling<N>>;
+
 }  // namespace optiling
 
-/// Registers tiling-data class `class_name` for operator `op_type`, and makes
-/// it the default tiling structure of the kernels that follow
-/// (GET_TILING_DATA; the last registration before a kernel wins). It checks
-/// that class_name is a tiling-data class. A semicolon after it is optional.
-#define REGISTER_TILING_DATA_CLASS(op_type, class_name)                    \
-  static_assert(std::is_base_of<::optiling::TilingDef, class_name>::value, \
-                "REGISTER_TILING_DATA_CLASS(" #op_type ", " #class_name    \
-                "): " #class_name                                          \
-                " must be declared with "                                  \
-                "BEGIN_TILING_DATA_DEF");                                  \
-  class_name NormgradDefaultTiling(::optiling::TilingRank<__COUNTER__ + 1>);
+/// Registers tiling-data class `class_name` for operator `op_type`. The
+/// default structure of an operator (not a nested <class_name>Op nor a
+/// tiling key's <op>_<key> registration) becomes the default structure of the
+/// kernels that follow (GET_TILING_DATA; the last such registration before a
+/// kernel wins). It checks that class_name is a tiling-data class. A
+/// semicolon after it is optional.
+#define REGISTER_TILING_DATA_CLASS(op_type, class_name)                        \
+  static_assert(std::is_base_of<::optiling::TilingDef, class_name>::value,     \
+                "REGISTER_TILING_DATA_CLASS(" #op_type ", " #class_name        \
+                "): " #class_name                                              \
+                " must be declared with "                                      \
+                "BEGIN_TILING_DATA_DEF");                                      \
+  class_name NormgradDefaultTiling(::optiling::RegistrationRank<               \
+      ::optiling::IsDefaultRegistration(#op_type, #class_name), __COUNTER__ + 1>);
