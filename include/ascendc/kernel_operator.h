@@ -11,6 +11,7 @@
 // Tiling in the kernel (GET_TILING_DATA…, TILING_KEY_IS): kernel_tiling.h.
 // Workspace (GetSysWorkSpacePtr, GetUserWorkspace): workspace.h.
 // Sub-blocks (GetSubBlockIdx, GetTaskRatio): sub_block.h.
+// CeilDivision: ceil_division.h.
 #pragma once
 
 #include <algorithm>
@@ -23,6 +24,7 @@
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
+#include "normgrad_ascendc/ceil_division.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"
 #include "normgrad_ascendc/data_copy.h"
