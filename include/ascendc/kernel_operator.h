@@ -8,6 +8,10 @@
 // the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
 // launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
 // normgrad_ascendc/core.h.
+// Tiling in the kernel (GET_TILING_DATA…, TILING_KEY_IS): kernel_tiling.h.
+// Workspace (GetSysWorkSpacePtr, GetUserWorkspace): workspace.h.
+// Sub-blocks (GetSubBlockIdx, GetTaskRatio): sub_block.h.
+// CeilDivision: ceil_division.h.
 // data_copy_pad.h: DataCopyPad and SetPadValue.
 // data_copy_params.h: the data-movement parameter structs.
 // list_tensor_desc.h: ListTensorDesc and TensorDesc.
@@ -30,6 +34,7 @@
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
+#include "normgrad_ascendc/ceil_division.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"
 #include "normgrad_ascendc/data_copy.h"
@@ -37,6 +42,7 @@
 #include "normgrad_ascendc/data_copy_params.h"
 #include "normgrad_ascendc/global_tensor.h"
 #include "normgrad_ascendc/half.h"
+#include "normgrad_ascendc/kernel_tiling.h"
 #include "normgrad_ascendc/launch.h"
 #include "normgrad_ascendc/list_tensor_desc.h"
 #include "normgrad_ascendc/local_mem_allocator.h"
@@ -48,10 +54,12 @@
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/qualifiers.h"
 #include "normgrad_ascendc/shape_info.h"
+#include "normgrad_ascendc/sub_block.h"
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_ops.h"
 #include "normgrad_ascendc/vector_unit.h"
+#include "normgrad_ascendc/workspace.h"
 
 // Last, in a block of their own: debug.h defines the printf and assert
 // macros, which no header above may see.

@@ -1,6 +1,8 @@
-// profile.cc — the product profiles (profile.h): the table of UB sizes and
-// scratch ends, the key lookup, and the process profile from
-// NORMGRAD_PROFILE or SetProfile, announced under NORMGRAD_VERBOSE.
+// profile.cc — the product profiles (profile.h): the table of UB sizes,
+// scratch ends and product figures (their public sources are in
+// docs/decisions.md, "The program model and the toolchain"), the key lookup, and the process
+// profile from SetProfile, NORMGRAD_PROFILE or the compiled profile,
+// announced under NORMGRAD_VERBOSE.
 #include "normgrad_ascendc/profile.h"
 
 #include <cctype>
@@ -15,12 +17,17 @@ namespace normgrad_ascendc {
 
 namespace {
 
+// The system workspace every profile reports: 16 MiB, room enough for the
+// library APIs that use it, which normgrad runs without it.
+constexpr uint32_t kLibApiWorkspaceBytes = 16 * 1024 * 1024;
+
 constexpr ProfileInfo kProfiles[] = {
     {Profile::kA2, "a2", "Atlas A2/A3", 2201, 192 * 1024, 192 * 1024 - 128,
-     24, 48},
+     24, 48, 0, kLibApiWorkspaceBytes},
     {Profile::k310P, "310p", "Atlas inference series", 2002, 256 * 1024,
-     256 * 1024, 8, 7},
-    {Profile::k950, "950", "Ascend 950", 3510, 248 * 1024, 248 * 1024, 32, 64},
+     256 * 1024, 8, 8, 7, kLibApiWorkspaceBytes},
+    {Profile::k950, "950", "Ascend 950", 3510, 248 * 1024, 248 * 1024, 36, 72,
+     0, kLibApiWorkspaceBytes},
 };
 
 bool Verbose() {
@@ -40,14 +47,29 @@ void Announce(Profile profile) {
                p.key, p.name, p.arch, p.ub_bytes, p.scratch_end);
 }
 
-// NORMGRAD_PROFILE, announced when read.
+// NORMGRAD_PROFILE, else the compiled profile, else a2; announced when read.
 Profile ParseEnvironmentProfile(const char* value) {
-  Profile p = Profile::kA2;
-  if (value != nullptr && *value != '\0' && !ParseProfile(value, &p)) {
-    Fail(
-        "NORMGRAD_PROFILE: unknown profile \"%s\"; valid: a2 (Atlas A2/A3), "
-        "310p (Atlas inference series), 950 (Ascend 950)",
-        value);
+  Profile compiled = Profile::kA2;
+  const bool has_compiled = CompiledProfile(&compiled);
+  Profile p = compiled;
+  if (value != nullptr && *value != '\0') {
+    if (!ParseProfile(value, &p)) {
+      Fail(
+          "NORMGRAD_PROFILE: unknown profile \"%s\"; valid: a2 (Atlas "
+          "A2/A3), 310p (Atlas inference series), 950 (Ascend 950)",
+          value);
+    }
+    if (has_compiled && p != compiled) {
+      const ProfileInfo& run = GetProfileInfo(p);
+      const ProfileInfo& built = GetProfileInfo(compiled);
+      std::fprintf(stderr,
+                   "normgrad: warning: NORMGRAD_PROFILE=%s runs the program "
+                   "on %s cores, but it was compiled for %s (__NPU_ARCH__ "
+                   "%u): code under #if __NPU_ARCH__ follows %s; rebuild "
+                   "with --profile %s to match\n",
+                   run.key, run.name, built.key, built.arch, built.key,
+                   run.key);
+    }
   }
   Announce(p);
   return p;
@@ -56,6 +78,21 @@ Profile ParseEnvironmentProfile(const char* value) {
 EnvSetting<Profile> g_profile{"NORMGRAD_PROFILE", ParseEnvironmentProfile};
 
 }  // namespace
+
+}  // namespace normgrad_ascendc
+
+// Defined by the translation unit normgrad-cc (or
+// normgrad_add_ascendc_executable) compiles into every program: the key of
+// the profile it was compiled for. Weak, so programs built otherwise link
+// and see null.
+extern "C" __attribute__((weak)) const char* const normgrad_compiled_profile;
+
+namespace normgrad_ascendc {
+
+bool CompiledProfile(Profile* profile) {
+  const char* const* key = &normgrad_compiled_profile;
+  return key != nullptr && *key != nullptr && ParseProfile(*key, profile);
+}
 
 const ProfileInfo& GetProfileInfo(Profile profile) {
   return kProfiles[static_cast<int>(profile)];

@@ -2,8 +2,10 @@
 // (BEGIN_TILING_DATA_DEF …): field offsets and padding, sizeof, array fields,
 // nested structs whose setters write into the parent's bytes (two levels
 // deep, and the library's LayerNormGradBetaTiling nested), copies,
-// SaveToBuffer's refusal of a too-small buffer, and the word-by-word copy of
-// the saved bytes into hand-written kernel-side structs.
+// SaveToBuffer's refusal of a too-small buffer, the word-by-word copy of
+// the saved bytes into hand-written kernel-side structs, and the data members
+// that let kernels read a class as the device's generated struct (kept equal
+// to the bytes by setters, copies, assignments and LoadFromBuffer).
 // To extend: declare the host class with the macros in namespace optiling
 // below, write the equivalent plain kernel struct (same field order, nested
 // structs alignas(8)), and compare them with ExpectSameAsKernel.
@@ -14,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "tiling/tiling_api.h"
@@ -57,6 +60,12 @@ END_TILING_DATA_DEF;
 BEGIN_TILING_DATA_DEF(EmptyTiling)
 END_TILING_DATA_DEF;
 // clang-format on
+
+// Registrations that name no operator's default: a nested structure
+// (<class>Op) and the structure of tiling key 1 (<op>_1). The default of the
+// kernels below stays MixedTiling.
+REGISTER_TILING_DATA_CLASS(OneByteTilingOp, OneByteTiling)
+REGISTER_TILING_DATA_CLASS(MixedOp_1, OuterTiling)
 
 }  // namespace optiling
 
@@ -359,6 +368,65 @@ TEST(TilingData, CopiesAreIndependentAndAssignmentWritesThrough) {
   optiling::MixedTiling assigned;
   assigned = t;
   EXPECT_EQ(Saved(assigned), Saved(t));
+}
+
+// The data members of a class filled by SetMixed (what a kernel reads after
+// GET_TILING_DATA).
+void ExpectMixedMembers(const optiling::MixedTiling& t) {
+  EXPECT_EQ(t.a, 0xA1);
+  EXPECT_EQ(t.b, 0xB2B2);
+  EXPECT_EQ(t.c, 0xC3C3C3C3u);
+  EXPECT_EQ(t.d, -2.75f);
+  EXPECT_EQ(t.f, 0xF6F6F6F6F6F6F6F6ull);
+  EXPECT_EQ(t.g[2], 0x3333);
+  EXPECT_EQ(t.inner.flag, 7);
+  EXPECT_EQ(t.h, 0x48484848u);
+  EXPECT_EQ(t.lngb.hLength, 8u);
+  EXPECT_EQ(t.tail, 0x7A);
+}
+
+TEST(TilingData, DefaultStructureIsTheLastOperatorDefaultRegistered) {
+  using Default = decltype(NormgradDefaultTiling(optiling::TilingRank<__COUNTER__ + 1>{}));
+  EXPECT_TRUE((std::is_same_v<Default, optiling::MixedTiling>));
+  EXPECT_TRUE(optiling::IsDefaultRegistration("AddCustom", "AddCustomTilingData"));
+  EXPECT_TRUE(optiling::IsDefaultRegistration("Op", "Tiling"));
+  EXPECT_FALSE(optiling::IsDefaultRegistration("MatmulOp", "Matmul"));
+  EXPECT_FALSE(optiling::IsDefaultRegistration("Add_1", "AddStructSample1"));
+  EXPECT_TRUE(optiling::IsDefaultRegistration("Add_", "AddStruct"));
+}
+
+TEST(TilingData, DataMembersFollowTheSetters) {
+  optiling::MixedTiling t;
+  EXPECT_EQ(t.c, 0u);
+  SetMixed(t);
+  ExpectMixedMembers(t);
+}
+
+TEST(TilingData, LoadFromBufferFillsTheDataMembers) {
+  optiling::MixedTiling t;
+  SetMixed(t);
+  const std::vector<uint8_t> saved = Saved(t);
+  optiling::MixedTiling loaded;
+  loaded.LoadFromBuffer(saved.data());
+  ExpectMixedMembers(loaded);
+  EXPECT_EQ(Saved(loaded), saved);
+}
+
+TEST(TilingData, CopiesAndAssignmentsCarryTheDataMembers) {
+  optiling::MixedTiling t;
+  SetMixed(t);
+  const optiling::MixedTiling copy(t);
+  ExpectMixedMembers(copy);
+  optiling::MixedTiling assigned;
+  assigned = t;
+  ExpectMixedMembers(assigned);
+  optiling::InnerTiling standalone;
+  SetInner(standalone, 3);
+  assigned.inner = standalone;  // a nested assignment updates the nested members
+  EXPECT_EQ(assigned.inner.flag, standalone.get_flag());
+  EXPECT_EQ(assigned.inner.big, standalone.get_big());
+  const optiling::InnerTiling member = t.inner;  // GET_TILING_DATA_MEMBER's copy
+  EXPECT_EQ(member.flag, 7);
 }
 
 TEST(TilingData, SaveToBufferTooSmallLeavesTheDestinationAndSaysSo) {

@@ -2,7 +2,7 @@
 // sources on the CPU:
 //
 //   normgrad-cc [options] FILE.asc|FILE.cpp ... [-o OUT]
-//   normgrad-cc --rewrite-only FILE -o OUT.cpp
+//   normgrad-cc --rewrite-only FILE -o OUT.cpp [--launch-headers DIR]
 //
 // Each source is rewritten (rewrite.h: launches `k<<<…>>>(…)` become calls of
 // normgrad_ascendc::LaunchKernel, lines kept with #line) into a temporary
@@ -13,9 +13,24 @@
 // the build tree it was built in, or <prefix>/include and <prefix>/lib when
 // it runs from <prefix>/bin after `cmake --install`.
 //
-// --profile KEY bakes a default product profile into the program: a generated
-// translation unit calls setenv("NORMGRAD_PROFILE", KEY, 0) in a static
-// initializer, so an explicit NORMGRAD_PROFILE at run time still wins.
+// Launch headers. Before compiling, the driver scans every source for kernels
+// (kernel_scan.h) and writes aclrtlaunch_<kernel>.h for each into a
+// directory every compile searches, so any source of the command may include
+// the header of a kernel defined or declared in any other. With
+// --rewrite-only, --launch-headers DIR writes the headers of the one source
+// into DIR (the CMake rules do this for each source of a target).
+//
+// The product profile (--profile KEY, default a2) is compiled in twice:
+// every source sees __NPU_ARCH__ defined as the device compiler defines it for
+// that product (a2 2201, 310p 2002, 950 3510), and the link adds a generated
+// translation unit that records the key as the program's default profile
+// (normgrad_ascendc/profile.h: NORMGRAD_PROFILE at run time still wins, with a
+// warning that code under #if __NPU_ARCH__ follows the compiled profile).
+//
+// Sources are compiled with -fno-strict-aliasing: kernels copy their tiling
+// word by word through a uint32_t* into a struct with float fields, which the
+// device compiler runs as written and strict aliasing at -O2 may not. A later
+// -fstrict-aliasing on the command line turns it back on.
 //
 // The output is never one of the inputs: writing it would destroy a source
 // (or an object or library) the user still needs, so such a command line is
@@ -40,6 +55,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel_scan.h"
 #include "normgrad_cc_paths.h"
 #include "rewrite.h"
 
@@ -54,25 +70,31 @@ constexpr int kUsageError = 2;  // the exit status for a malformed command line
 
 constexpr const char* kUsage =
     "usage: normgrad-cc [options] FILE.asc|FILE.cpp ... [-o OUT]\n"
-    "       normgrad-cc --rewrite-only FILE -o OUT.cpp\n"
+    "       normgrad-cc --rewrite-only FILE -o OUT.cpp [--launch-headers DIR]\n"
     "\n"
     "Compiles Ascend C programs for the CPU: rewrites kernel launches\n"
     "name<<<blocks, dynUBufSize, stream>>>(args) into calls of normgrad's emulated\n"
     "launcher, compiles with $CXX (default c++) against normgrad's headers and\n"
     "links normgrad's runtime. Other inputs (.o, .a, .so) go to the link.\n"
+    "Every source may #include \"aclrtlaunch_<kernel>.h\" for a kernel of any\n"
+    "source of the command (generated).\n"
     "\n"
     "options:\n"
     "  -o FILE          output file (default a.out; with -c, SOURCE.o)\n"
     "  -c               compile to an object file only, do not link\n"
     "  -v               print each command before running it\n"
-    "  --profile KEY    default product profile of the program: a2, 310p or 950\n"
-    "                   (NORMGRAD_PROFILE in the environment still wins)\n"
+    "  --profile KEY    product profile: a2 (default), 310p or 950; sets\n"
+    "                   __NPU_ARCH__ (2201, 2002, 3510) and the program's default\n"
+    "                   profile (NORMGRAD_PROFILE in the environment still wins)\n"
     "  --rewrite-only   write the rewritten source of one FILE to -o, compile nothing\n"
+    "  --launch-headers DIR  with --rewrite-only: write FILE's aclrtlaunch_<kernel>.h\n"
+    "                   headers into DIR\n"
     "  -I DIR  -D NAME[=VALUE]  -U NAME  -O*  -g*  -std=*  -W*   passed to the compiler\n"
     "  -fsanitize=*  -fno-sanitize*                          compiler and link\n"
+    "  -f*                                                   passed to the compiler\n"
     "  -L DIR  -l LIB  -Wl,*                                 passed to the link\n"
     "  -h, --help       this text\n"
-    "Defaults: -std=c++17 -O2.\n";
+    "Defaults: -std=c++17 -O2 -fno-strict-aliasing -D__NPU_ARCH__=<arch>.\n";
 
 // The parsed command line.
 struct Options {
@@ -80,7 +102,8 @@ struct Options {
   bool verbose = false;
   bool rewrite_only = false;
   std::optional<std::string> output;
-  std::optional<std::string> profile;
+  std::optional<std::string> launch_headers;  // --launch-headers DIR
+  std::string profile = "a2";  // the product profile's key
   std::vector<std::string> sources;        // rewritten and compiled
   std::vector<std::string> link_inputs;    // .o, .a, .so: to the link as they are
   std::vector<std::string> compile_flags;  // in command-line order
@@ -141,6 +164,8 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
       options->rewrite_only = true;
     } else if (take("-o", "")) {
       options->output = value;
+    } else if (take("--launch-headers", "=")) {
+      options->launch_headers = value;
     } else if (take("--profile", "=")) {
       std::string key = value;
       std::transform(key.begin(), key.end(), key.begin(),
@@ -160,7 +185,7 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
       options->compile_flags.push_back(arg);
       options->link_flags.push_back(arg);
     } else if (StartsWith(arg, "-O") || StartsWith(arg, "-g") || StartsWith(arg, "-std=") ||
-               (StartsWith(arg, "-W") && arg.size() > 2)) {
+               (StartsWith(arg, "-W") && arg.size() > 2) || (StartsWith(arg, "-f") && arg.size() > 2)) {
       options->compile_flags.push_back(arg);
     } else if (!arg.empty() && arg[0] == '-') {
       *error = "unknown option '" + arg + "' (see normgrad-cc --help)";
@@ -183,6 +208,10 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
   if (options->rewrite_only &&
       (options->sources.size() != 1 || !options->link_inputs.empty() || !options->output)) {
     *error = "--rewrite-only takes one source file and -o OUT";
+    return false;
+  }
+  if (options->launch_headers && !options->rewrite_only) {
+    *error = "--launch-headers goes with --rewrite-only (a compile writes the headers itself)";
     return false;
   }
   if (options->compile_only && !options->link_inputs.empty()) {
@@ -367,14 +396,37 @@ bool WriteFile(const fs::path& path, const std::string& text) {
   return static_cast<bool>(out);
 }
 
+// Reads `source` into `text`; false with a message on stderr.
+bool ReadSource(const std::string& source, std::string* text) {
+  if (ReadFile(source, text)) return true;
+  std::cerr << "normgrad-cc: error: " << source << ": cannot read (" << std::strerror(errno)
+            << ")\n";
+  return false;
+}
+
+// Writes the launch headers of the kernels of `source` into `dir`; with
+// `definitions`, only of the kernels it defines, else only of those it only
+// declares. False with a message on stderr.
+bool WriteSourceLaunchHeaders(const std::string& source, const std::string& dir,
+                              bool definitions) {
+  std::string text;
+  if (!ReadSource(source, &text)) return false;
+  std::vector<normgrad_cc::KernelDecl> kernels = normgrad_cc::FindKernels(text);
+  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
+                               [&](const normgrad_cc::KernelDecl& k) {
+                                 return k.definition != definitions;
+                               }),
+                kernels.end());
+  std::string error;
+  if (normgrad_cc::WriteLaunchHeaders(kernels, source, dir, &error)) return true;
+  std::cerr << "normgrad-cc: error: " << error << '\n';
+  return false;
+}
+
 // Rewrites the launches of `source` into `output`. Reports problems on stderr.
 bool RewriteFile(const std::string& source, const fs::path& output, bool verbose) {
   std::string text;
-  if (!ReadFile(source, &text)) {
-    std::cerr << "normgrad-cc: error: " << source << ": cannot read (" << std::strerror(errno)
-              << ")\n";
-    return false;
-  }
+  if (!ReadSource(source, &text)) return false;
   const normgrad_cc::RewriteResult result = normgrad_cc::RewriteLaunches(text, source);
   for (const normgrad_cc::RewriteError& e : result.errors)
     std::cerr << source << ':' << e.line << ": error: " << e.message << '\n';
@@ -399,13 +451,22 @@ std::vector<std::string> LibraryFlags() {
   return flags;
 }
 
+// __NPU_ARCH__ of a profile key, as the device compiler defines it for the
+// product (the arch column of normgrad_ascendc/profile.h's table).
+const char* NpuArch(const std::string& profile) {
+  if (profile == "310p") return "2002";
+  if (profile == "950") return "3510";
+  return "2201";
+}
+
 // The command that compiles the (rewritten) C++ file `cpp` to `object`.
 // `quote_dir` is searched for "..." includes, as the original file's
 // directory would have been.
 Command CompileCommand(const Options& options, const Layout& layout, const fs::path& cpp,
                        const fs::path& object, const std::string& quote_dir) {
   Command command = Compiler();
-  command.insert(command.end(), {"-std=c++17", "-O2"});
+  command.insert(command.end(), {"-std=c++17", "-O2", "-fno-strict-aliasing",
+                                 "-D__NPU_ARCH__=" + std::string(NpuArch(options.profile))});
   const std::vector<std::string> library_flags = LibraryFlags();
   command.insert(command.end(), library_flags.begin(), library_flags.end());
   command.insert(command.end(), options.compile_flags.begin(), options.compile_flags.end());
@@ -416,17 +477,13 @@ Command CompileCommand(const Options& options, const Layout& layout, const fs::p
   return command;
 }
 
-// The translation unit that makes `profile` the program's default profile.
+// The translation unit that records `profile` as the profile the program was
+// compiled for (normgrad_ascendc/profile.h, CompiledProfile).
 std::string ProfileSource(const std::string& profile) {
-  return "// Generated by normgrad-cc --profile " + profile +
-         ": the program's default product profile\n"
-         "// (an explicit NORMGRAD_PROFILE in the environment wins).\n"
-         "#include <cstdlib>\n"
-         "namespace {\n"
-         "[[maybe_unused]] const int kNormgradDefaultProfile = ::setenv(\"NORMGRAD_PROFILE\", \"" +
-         profile +
-         "\", 0);\n"
-         "}  // namespace\n";
+  return "// Generated by normgrad-cc: the product profile the program was compiled\n"
+         "// for, its default profile (an explicit NORMGRAD_PROFILE wins).\n"
+         "extern \"C\" const char* const normgrad_compiled_profile = \"" +
+         profile + "\";\n";
 }
 
 int Main(int argc, char** argv) {
@@ -451,8 +508,15 @@ int Main(int argc, char** argv) {
     std::cerr << "normgrad-cc: error: " << error << '\n';
     return kUsageError;
   }
-  if (options.rewrite_only)
-    return RewriteFile(options.sources.front(), *options.output, options.verbose) ? 0 : 1;
+  if (options.rewrite_only) {
+    const std::string& source = options.sources.front();
+    if (options.launch_headers &&
+        (!WriteSourceLaunchHeaders(source, *options.launch_headers, false) ||
+         !WriteSourceLaunchHeaders(source, *options.launch_headers, true))) {
+      return 1;
+    }
+    return RewriteFile(source, *options.output, options.verbose) ? 0 : 1;
+  }
 
   Layout layout;
   if (!FindLayout(&layout, &error)) {
@@ -465,9 +529,16 @@ int Main(int argc, char** argv) {
               << '\n';
     return 1;
   }
-  if (options.compile_only && options.profile)
-    std::cerr
-        << "normgrad-cc: warning: --profile has no effect with -c (it is applied when linking)\n";
+
+  // The launch headers of every source, those of definitions last so that
+  // they win over a declaration of the same kernel elsewhere.
+  const std::string launch_dir = (temp.path() / "launch").string();
+  for (const bool definitions : {false, true}) {
+    for (const std::string& source : options.sources) {
+      if (!WriteSourceLaunchHeaders(source, launch_dir, definitions)) return 1;
+    }
+  }
+  layout.include_dirs.push_back(launch_dir);
 
   std::vector<std::string> objects;
   for (size_t i = 0; i < options.sources.size(); ++i) {
@@ -486,10 +557,10 @@ int Main(int argc, char** argv) {
   }
   if (options.compile_only) return 0;
 
-  if (options.profile) {
+  {
     const fs::path cpp = temp.path() / "normgrad-profile.cpp";
     const fs::path object = temp.path() / "normgrad-profile.o";
-    if (!WriteFile(cpp, ProfileSource(*options.profile))) {
+    if (!WriteFile(cpp, ProfileSource(options.profile))) {
       std::cerr << "normgrad-cc: error: cannot write " << cpp.string() << '\n';
       return 1;
     }

@@ -37,6 +37,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "securec.h"  // memcpy_s, memset_s
+
 extern "C" {
 
 /// Every ACL call returns ACL_SUCCESS or one of the error codes below.

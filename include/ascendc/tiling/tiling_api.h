@@ -3,8 +3,10 @@
 // kernel-side tiling structs and the Get…MaxMinTmpSize / Get…NDTilingInfo
 // functions. Like the vendor's header it also brings the
 // standard headers host programs rely on without including them (printf,
-// malloc, std::max, std::abs, std::string, std::vector), and the tiling-data
-// macros (BEGIN_TILING_DATA_DEF …, normgrad_ascendc/tiling_data.h).
+// malloc, std::max, std::abs, std::string, std::vector), the tiling-data
+// macros (BEGIN_TILING_DATA_DEF …, normgrad_ascendc/tiling_data.h),
+// ge::DataType, the platform queries (tiling/platform/platform_ascendc.h) and
+// memcpy_s/memset_s (securec.h).
 #pragma once
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "normgrad_ascendc/data_type.h"
 #include "normgrad_ascendc/layernorm_host_tiling.h"
 #include "normgrad_ascendc/layernormgrad_host_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
@@ -22,3 +25,5 @@
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"
+#include "securec.h"
+#include "tiling/platform/platform_ascendc.h"
