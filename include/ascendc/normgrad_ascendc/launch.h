@@ -131,9 +131,11 @@ int LaunchKernel(const char* name, uint32_t num_blocks, DynUb dyn_ub_size,
   static_assert(std::is_integral_v<DynUb> || std::is_null_pointer_v<DynUb>,
                 "LaunchKernel: the dynamic-UB size must be an integer or "
                 "nullptr");
-  static_assert(std::is_pointer_v<Stream> || std::is_null_pointer_v<Stream>,
-                "LaunchKernel: the stream must be a pointer (aclrtStream) or "
-                "nullptr");
+  // A literal 0 is a null stream, as it converts to aclrtStream on the device.
+  static_assert(std::is_pointer_v<Stream> || std::is_null_pointer_v<Stream> ||
+                    std::is_integral_v<Stream>,
+                "LaunchKernel: the stream must be a pointer (aclrtStream), "
+                "nullptr or 0");
   static_cast<void>(dyn_ub_size);
   static_cast<void>(stream);
   auto block = [&kernel, &args...] { InvokeKernel(kernel, args...); };
