@@ -76,6 +76,22 @@ TEST(Queue, TQueBindLivesInItsUbPositionAndIsNamedSo) {
 
 // ---- Lifetimes --------------------------------------------------------------
 
+// TBuf's AllocTensor is its whole buffer, as Get; FreeTensor takes nothing
+// back but still refuses a tensor whose pipe ended.
+TEST(TBufAlloc, AllocTensorIsTheWholeBuffer) {
+  AscendC::TBuf<TPosition::VECCALC> buf;
+  LocalTensor<float> t;
+  {
+    TPipe pipe;
+    pipe.InitBuffer(buf, 256);
+    t = buf.AllocTensor<float>();
+    EXPECT_EQ(t.GetSize(), 64u);
+    EXPECT_EQ(t.GetPhyAddr(), buf.Get<float>().GetPhyAddr());
+    buf.FreeTensor(t);
+  }
+  EXPECT_TRUE(FailsWith([&] { buf.FreeTensor(t); }, "TBuf::FreeTensor: the LocalTensor"));
+}
+
 TEST(Lifetime, ATensorAfterFreeTensorIsAnError) {
   TPipe pipe;
   TQue<TPosition::VECIN, 1> que;

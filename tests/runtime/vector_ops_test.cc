@@ -445,6 +445,11 @@ TEST(Sync, BarriersAndFlagsAreAccepted) {
   AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
   AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(
       pipe.FetchEventID<AscendC::HardEvent::MTE2_V>());
+  const auto reserved = pipe.AllocEventID<AscendC::HardEvent::V_S>();
+  AscendC::SetFlag<AscendC::HardEvent::V_S>(reserved);
+  AscendC::WaitFlag<AscendC::HardEvent::V_S>(reserved);
+  pipe.ReleaseEventID<AscendC::HardEvent::V_S>(reserved);
+  EXPECT_EQ(reserved, EVENT_ID0);
 }
 
 }  // namespace

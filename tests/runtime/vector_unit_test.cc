@@ -336,6 +336,27 @@ TEST(VectorUnit, CastRepeatFormUsesTheWiderTypesLanes) {
   }
 }
 
+TEST(VectorUnit, CopyRepeatForm) {
+  Ub ub;
+  std::mt19937 gen(14);
+  ub.Randomize<float>(gen);
+  auto want = ub.Snapshot<float>();
+  for (uint32_t r = 0; r < 3; ++r) {
+    for (uint32_t k = 0; k < 20; ++k) {
+      want[2][LaneIndex(4, {2, 20}, r, k)] = want[0][LaneIndex(4, {1, 8}, r, k)];
+    }
+  }
+  AscendC::Copy(ub.Get<float>(2), ub.Get<float>(0), uint64_t{20}, 3,
+                AscendC::CopyRepeatParams(2, 1, 20, 8));
+  ExpectBuffers<float>(ub, want, "Copy<float> repeat form");
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Copy(ub.Get<float>(2), ub.Get<float>(0), uint64_t{8}, 1,
+                      AscendC::CopyRepeatParams(1, 1, 4096, 8));
+      },
+      "Copy<float>: dstRepeatSize 4096 is out of range (0..4095 blocks)"));
+}
+
 TEST(VectorUnit, Checks) {
   Ub ub;
   const LocalTensor<float> x = ub.Get<float>(0), y = ub.Get<float>(1);

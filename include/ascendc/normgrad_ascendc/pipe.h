@@ -302,6 +302,21 @@ class TBuf {
     return LocalTensor<T>(state_.Get("Get", normgrad_ascendc::TypeName<T>(),
                                      count, sizeof(T), 0));
   }
+  /// The whole buffer, as Get: a TBuf has one buffer, its own for the
+  /// pipe's life, so allocating takes nothing from a pool.
+  template <typename T>
+  LocalTensor<T> AllocTensor(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return LocalTensor<T>(state_.GetAll());
+  }
+  /// Ends a use of the buffer that AllocTensor began; the tensor must still
+  /// be live (its pipe not ended). Nothing returns to a pool.
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>& tensor,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    tensor.view().Check("TBuf::FreeTensor");
+  }
   /// `size` elements from `bufOffset` bytes (a multiple of 32) in.
   template <typename T>
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset,
@@ -421,6 +436,17 @@ class TPipe {
   TEventID FetchEventID(HardEvent evt) {
     static_cast<void>(evt);
     return EVENT_ID0;
+  }
+  /// An event identifier reserved for `evt` until ReleaseEventID; as with
+  /// FetchEventID, always EVENT_ID0 (events have no effect here).
+  template <HardEvent evt>
+  TEventID AllocEventID() {
+    return EVENT_ID0;
+  }
+  /// Returns an identifier from AllocEventID.
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID id) {
+    static_cast<void>(id);
   }
 
   /// normgrad: bytes carved so far (where the framework scratch starts).

@@ -400,6 +400,80 @@ void Duplicate(const LocalTensor<T>& dst,
   normgrad_ascendc::ExecuteRepeats(in, repeatTime);
 }
 
+/// Strides of Copy's repeat form, in 32-byte blocks: between the blocks of a
+/// repeat (dstStride, srcStride) and between repeats (dstRepeatSize,
+/// srcRepeatSize), in the documented field order.
+struct CopyRepeatParams {
+  CopyRepeatParams() {}
+  CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn,
+                   uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
+      : dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        dstRepeatSize(dstRepeatSizeIn),
+        srcRepeatSize(srcRepeatSizeIn) {}
+  uint16_t dstStride = DEFAULT_BLK_STRIDE;
+  uint16_t srcStride = DEFAULT_BLK_STRIDE;
+  uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+  uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+template <typename T>
+void CopySpan(const SpanArgs& a) {
+  std::memcpy(a.operand[0], a.operand[1], uint64_t{a.n} * sizeof(T));
+}
+
+/// Copy's repeat form as an instruction of the executor (UB to UB).
+template <typename T>
+VecInstruction CopyInstruction(const AscendC::LocalTensor<T>& dst,
+                               const AscendC::LocalTensor<T>& src,
+                               const AscendC::CopyRepeatParams& p) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
+                "Copy: T must be a 2- or 4-byte type");
+  if (p.dstRepeatSize > 4095 || p.srcRepeatSize > 4095) {
+    Fail("Copy<%s>: %s %u is out of range (0..4095 blocks)", TypeName<T>(),
+         p.dstRepeatSize > 4095 ? "dstRepeatSize" : "srcRepeatSize",
+         p.dstRepeatSize > 4095 ? p.dstRepeatSize : p.srcRepeatSize);
+  }
+  return {"Copy",
+          TypeName<T>(),
+          LanesOf(sizeof(T)),
+          {{"dst", &dst.view(), sizeof(T), p.dstStride, p.dstRepeatSize},
+           {"src", &src.view(), sizeof(T), p.srcStride, p.srcRepeatSize}},
+          2,
+          &CopySpan<T>};
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// Copy's repeat form with a bit mask: UB to UB under the mask register.
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const uint64_t mask[], const uint8_t repeatTime,
+          const CopyRepeatParams& repeatParams,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  auto in = normgrad_ascendc::CopyInstruction(dst, src, repeatParams);
+  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
+  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+}
+/// Copy's repeat form with a continuous mask.
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const uint64_t mask, const uint8_t repeatTime,
+          const CopyRepeatParams& repeatParams,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  auto in = normgrad_ascendc::CopyInstruction(dst, src, repeatParams);
+  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
+  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+}
+
 /// dst[i] = src[i] converted to D and rounded by `mode`, i < count; D and S
 /// are half, float or int32_t (see the file comment).
 template <typename D, typename S>
