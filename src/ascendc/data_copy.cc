@@ -59,17 +59,7 @@ struct OpName {
 // An end must have memory, and a UB end must start at a 32-byte boundary.
 void CheckEnd(const OpName& op, const char* which, const CopyEnd& end) {
   if (end.ub != nullptr) {
-    if (end.ub->core == nullptr) {
-      Fail("%s: %s LocalTensor is empty (no unified-buffer memory)", op.text,
-           which);
-    }
-    end.ub->Check(op.text);
-    if (end.ub->offset % 32 != 0) {
-      Fail(
-          "%s: %s LocalTensor starts at UB offset %u, which is not 32-byte "
-          "aligned (UB addresses must be multiples of 32)",
-          op.text, which, end.ub->offset);
-    }
+    end.ub->CheckUbOperand(op.text, which);
   } else if (end.data == nullptr) {
     Fail("%s: %s GlobalTensor has no buffer (call SetGlobalBuffer first)",
          op.text, which);

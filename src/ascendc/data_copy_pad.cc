@@ -34,19 +34,6 @@ struct Op {
   char text[64];
 };
 
-void CheckUb(const Op& op, const char* which, const CopyEnd& end) {
-  if (end.ub->core == nullptr) {
-    Fail("%s: %s LocalTensor is empty (no unified-buffer memory)", op.text,
-         which);
-  }
-  end.ub->Check(op.text);
-  if (end.ub->offset % 32 != 0) {
-    Fail(
-        "%s: %s LocalTensor starts at UB offset %u, which is not 32-byte "
-        "aligned (UB addresses must be multiples of 32)",
-        op.text, which, end.ub->offset);
-  }
-}
 
 void CheckGm(const Op& op, const char* which, const CopyEnd& end) {
   if (end.data == nullptr) {
@@ -111,7 +98,7 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
                        const CopyEnd& dst, const CopyEnd& src,
                        const PadBlocks& b, const PadFill& fill) {
   const Op op(type_name, "GM->UB");
-  CheckUb(op, "dst", dst);
+  dst.ub->CheckUbOperand(op.text, "dst");
   CheckGm(op, "src", src);
   for (const auto& [name, count] :
        {std::pair<const char*, uint32_t>{"leftPadding", fill.left},
@@ -174,7 +161,7 @@ void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
                         const PadBlocks& b) {
   const Op op(type_name, "UB->GM");
   CheckGm(op, "dst", dst);
-  CheckUb(op, "src", src);
+  src.ub->CheckUbOperand(op.text, "src");
   if (!CheckBlocks(op, elem_bytes, b)) return;
   const uint64_t src_pitch =
       b.compact ? b.len : RoundUp32(b.len) + b.ub_stride * 32;

@@ -53,6 +53,19 @@ void EndLease(BufferLease* lease, const char* by) {
 
 }  // namespace
 
+void TensorView::CheckUbOperand(const char* api, const char* which) const {
+  Check(api);
+  if (core == nullptr) {
+    Fail("%s: %s LocalTensor is empty (no unified-buffer memory)", api, which);
+  }
+  if (offset % 32 != 0) {
+    Fail(
+        "%s: %s LocalTensor starts at UB offset %u, which is not 32-byte "
+        "aligned (UB addresses must be multiples of 32)",
+        api, which, offset);
+  }
+}
+
 void FailStaleTensor(const char* api, const BufferLease& lease,
                      uint32_t offset) {
   Fail(

@@ -91,20 +91,9 @@ const char* Who(const VecInstruction& in, char (&buffer)[64]) {
 
 void CheckOperandMemory(const VecInstruction& in) {
   char who[64];
+  Who(in, who);
   for (int i = 0; i < in.operands; ++i) {
-    const VecOperand& o = in.operand[i];
-    o.view->Check(Who(in, who));
-    if (o.view->core == nullptr) {
-      Fail("%s: %s is an empty LocalTensor (no unified-buffer memory)",
-           Who(in, who), o.name);
-    }
-    if (o.view->offset % kBlockBytes != 0) {
-      Fail(
-          "%s: %s starts at UB offset %u, which is not 32-byte aligned (UB "
-          "operands of vector instructions must start at multiples of 32 "
-          "bytes)",
-          Who(in, who), o.name, o.view->offset);
-    }
+    in.operand[i].view->CheckUbOperand(who, in.operand[i].name);
   }
 }
 

@@ -400,17 +400,17 @@ TEST(VectorOps, OperandChecks) {
   EXPECT_TRUE(FailsWith([&] { AscendC::Mul(z[248], x, x, 16); },
                         "Mul<float>: dst has 8 elements, fewer than count 16"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Mul(z[4], x, x, 8); },
-                        "Mul<float>: dst starts at UB offset 2064, which is not "
+                        "Mul<float>: dst LocalTensor starts at UB offset 2064, which is not "
                         "32-byte aligned"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Duplicate(z[1], 0.0f, 8); },
-                        "Duplicate<float>: dst starts at UB offset"));
+                        "Duplicate<float>: dst LocalTensor starts at UB offset"));
   // dst one block into src0: within the first repeat they share blocks
   // without being the same lanes.
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[8], x, ub.y<float>(), 16); },
                         "Add<float>: in repeat 0, dst and src0 share a block "
                         "without being the same lanes"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Sub(z, empty, x, 8); },
-                        "Sub<float>: src0 is an empty LocalTensor (no "
+                        "Sub<float>: src0 LocalTensor is empty (no "
                         "unified-buffer memory)"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Max(z, x, x, -1); },
                         "Max<float>: count -1 is negative"));

@@ -371,7 +371,7 @@ TEST(VectorUnit, Checks) {
       [&] {
         AscendC::Add(x, x[4], y, uint64_t{8}, 1, BinaryRepeatParams());
       },
-      "Add<float>: src0 starts at UB offset 16, which is not 32-byte aligned"));
+      "Add<float>: src0 LocalTensor starts at UB offset 16, which is not 32-byte aligned"));
   // In place on the same blocks twice: repeat 1 reads what repeat 0 wrote.
   EXPECT_TRUE(FailsWith(
       [&] {

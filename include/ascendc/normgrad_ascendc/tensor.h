@@ -60,6 +60,11 @@ struct TensorView {
       FailStaleTensor(api, *lease, offset);
     }
   }
+
+  /// The rule for a UB operand of a data-movement or vector instruction:
+  /// live (Check), not empty, and starting at a multiple of 32 bytes; else a
+  /// KernelError naming `api` and the operand `which` ("dst", "src0", ...).
+  void CheckUbOperand(const char* api, const char* which) const;
 };
 
 /// A type's name for messages ("float", "half", "uint8_t", ...).

@@ -124,6 +124,15 @@ inline void SetMaskArgument(uint64_t mask, uint32_t lanes) {
   SetMaskLength(mask, lanes, CurrentCore().vector_mask().mode);
 }
 
+/// A repeat form's call: the mask argument into the register (isSetMask),
+/// then the repeats.
+template <bool isSetMask, typename Mask>
+void RunRepeatForm(const VecInstruction& in, const Mask& mask,
+                   uint8_t repeat_time) {
+  if (isSetMask) SetMaskArgument(mask, in.lanes);
+  ExecuteRepeats(in, repeat_time);
+}
+
 template <ElementOp kOp, typename T>
 void BinarySpan(const SpanArgs& a) {
   BinaryImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1], a.operand[2],
@@ -236,8 +245,7 @@ VecInstruction ScalarInstruction(const char* api,
     auto in =                                                                 \
         normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
     normgrad_ascendc::SetStrides(in, repeatParams);                           \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);         \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                         \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
   }                                                                           \
   template <typename T, bool isSetMask = true>                                \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
@@ -248,8 +256,7 @@ VecInstruction ScalarInstruction(const char* api,
     auto in =                                                                 \
         normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
     normgrad_ascendc::SetStrides(in, repeatParams);                           \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);         \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                         \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
   }
 
 // The three forms of an instruction with a tensor and a scalar source.
@@ -275,8 +282,7 @@ VecInstruction ScalarInstruction(const char* api,
     auto in =                                                               \
         normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened); \
     normgrad_ascendc::SetStrides(in, repeatParams);                         \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);       \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                       \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);       \
   }                                                                         \
   template <typename T, bool isSetMask = true>                              \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
@@ -289,8 +295,7 @@ VecInstruction ScalarInstruction(const char* api,
     auto in =                                                               \
         normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened); \
     normgrad_ascendc::SetStrides(in, repeatParams);                         \
-    if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);       \
-    normgrad_ascendc::ExecuteRepeats(in, repeatTime);                       \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);       \
   }
 
 namespace AscendC {
@@ -381,8 +386,7 @@ void Duplicate(const LocalTensor<T>& dst,
   auto in = normgrad_ascendc::DuplicateInstruction(dst, value);
   in.operand[0].block_stride = dstBlockStride;
   in.operand[0].repeat_stride = dstRepeatStride;
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
-  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 /// Duplicate's repeat form with a continuous mask.
 template <typename T, bool isSetMask = true>
@@ -396,8 +400,7 @@ void Duplicate(const LocalTensor<T>& dst,
   auto in = normgrad_ascendc::DuplicateInstruction(dst, value);
   in.operand[0].block_stride = dstBlockStride;
   in.operand[0].repeat_stride = dstRepeatStride;
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
-  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 
 /// Strides of Copy's repeat form, in 32-byte blocks: between the blocks of a
@@ -459,8 +462,7 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   auto in = normgrad_ascendc::CopyInstruction(dst, src, repeatParams);
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
-  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 /// Copy's repeat form with a continuous mask.
 template <typename T, bool isSetMask = true>
@@ -470,8 +472,7 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   auto in = normgrad_ascendc::CopyInstruction(dst, src, repeatParams);
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
-  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 
 /// dst[i] = src[i] converted to D and rounded by `mode`, i < count; D and S
@@ -497,8 +498,7 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
   char type[32];
   auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
   normgrad_ascendc::SetStrides(in, repeatParams);
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
-  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 /// Cast's repeat form with a continuous mask.
 template <typename D, typename S, bool isSetMask = true>
@@ -511,8 +511,7 @@ void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
   char type[32];
   auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
   normgrad_ascendc::SetStrides(in, repeatParams);
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, in.lanes);
-  normgrad_ascendc::ExecuteRepeats(in, repeatTime);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 
 }  // namespace AscendC
