@@ -147,7 +147,8 @@ class LocalTensor {
   uint32_t GetSize() const { return view_.bytes / sizeof(T); }
 
   /// Sets the length to n elements; the view must stay inside the UB.
-  void SetSize(uint32_t n) {
+  void SetSize(uint32_t n, normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
     const uint64_t bytes = uint64_t{n} * sizeof(T);
     if (view_.core == nullptr) {
       normgrad_ascendc::Fail(
@@ -167,7 +168,9 @@ class LocalTensor {
   }
 
   /// Sets the length to dataLen elements (as SetSize).
-  void SetBufferLen(uint32_t dataLen) { SetSize(dataLen); }
+  void SetBufferLen(uint32_t dataLen, normgrad_ascendc::CallSite site = {}) {
+    SetSize(dataLen, site);
+  }
 
   /// Makes this tensor the memory of `src` from `offset` elements of src's
   /// type on (to src's end); it ends when src's buffer does.
