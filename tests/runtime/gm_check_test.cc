@@ -86,9 +86,10 @@ TEST(GmCheck, TheMessageNamesTheCallersLine) {
   Ub ub;
   DeviceBlock block(64);
   GlobalTensor<float> g = Unsized(block.floats());
+  const auto copy = [&] { DataCopy(g, ub.t, 24); };
   const std::string site = std::string(__FILE__) + ":" +
-                           std::to_string(__LINE__ + 1) + ": DataCopy<float>";
-  EXPECT_TRUE(FailsWith([&] { DataCopy(g, ub.t, 24); }, site));
+                           std::to_string(__LINE__ - 2) + ": DataCopy<float>";
+  EXPECT_TRUE(FailsWith(copy, site));
 }
 
 TEST(GmCheck, StridedAndPaddedCopiesAndScalars) {
