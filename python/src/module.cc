@@ -18,6 +18,18 @@
 namespace normgrad::python {
 namespace {
 
+// Runs one engine call with the GIL released (other Python threads go on
+// while it computes), then raises its error as a Python exception.
+template <typename Problem>
+void RunUnlocked(Status (*engine)(const Problem&), const Problem& problem) {
+  Status s;
+  {
+    nb::gil_scoped_release unlocked;
+    s = engine(problem);
+  }
+  RaiseIfFailed(s);
+}
+
 // The ends of CheckVector's type errors.
 constexpr const char* kSameType = "the type of x";
 constexpr const char* kStatistics = "as layer_norm_forward returns the statistics (float32)";
@@ -97,12 +109,7 @@ void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const O
   p.pd_beta = pd_beta.data();
   p.order = OrderOf(kApi, order);
   p.threads = threads;
-  Status s;
-  {
-    nb::gil_scoped_release unlocked;
-    s = LayerNormGradBeta(p);
-  }
-  RaiseIfFailed(s);
+  RunUnlocked(LayerNormGradBeta, p);
 }
 
 void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, const Output& y,
@@ -127,12 +134,7 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   p.mean = static_cast<float*>(mean.data());
   p.rstd = static_cast<float*>(rstd.data());
   p.threads = threads;
-  Status s;
-  {
-    nb::gil_scoped_release unlocked;
-    s = LayerNormForward(p);
-  }
-  RaiseIfFailed(s);
+  RunUnlocked(LayerNormForward, p);
 }
 
 void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& mean,
@@ -167,12 +169,7 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   p.pd_beta = pd_beta.data();
   p.order = OrderOf(kApi, order);
   p.threads = threads;
-  Status s;
-  {
-    nb::gil_scoped_release unlocked;
-    s = LayerNormBackward(p);
-  }
-  RaiseIfFailed(s);
+  RunUnlocked(LayerNormBackward, p);
 }
 
 // (rows, H, row stride) of an input, for the Python layer to allocate
