@@ -992,6 +992,27 @@ TEST(VectorMath, SubnormalsPerProfileAndConfiguration) {
   EXPECT_EQ(run(exp_keep)[1], static_cast<float>(std::exp(-100.0)));
 }
 
+// half flushes its own subnormals (below 2^-14) on the 950: 2^-14 / 4 is a
+// half subnormal, and so is the input 2^-16.
+TEST(VectorMath, HalfSubnormalsOnThe950) {
+  const OnProfile on(k950);
+  Ub<half> ub;
+  ub.Get(0).SetValue(0, half(0x1p-14f));
+  ub.Get(0).SetValue(1, half(0x1p-16f));
+  ub.Get(0).SetValue(2, half(1.0f));
+  for (uint32_t i = 0; i < 3; ++i) ub.Get(1).SetValue(i, half(4.0f));
+  AscendC::Div(ub.Get(2), ub.Get(0), ub.Get(1), 3);
+  EXPECT_EQ(static_cast<float>(ub.Get(2).GetValue(0)), 0.0f);
+  EXPECT_EQ(static_cast<float>(ub.Get(2).GetValue(1)), 0.0f);
+  EXPECT_EQ(static_cast<float>(ub.Get(2).GetValue(2)), 0.25f);
+  AscendC::Reciprocal(ub.Get(2), ub.Get(0), 3);
+  EXPECT_EQ(static_cast<float>(ub.Get(2).GetValue(0)), 16384.0f);
+  EXPECT_TRUE(std::isinf(static_cast<float>(ub.Get(2).GetValue(1))));
+  AscendC::Sqrt(ub.Get(2), ub.Get(0), 2);
+  EXPECT_EQ(static_cast<float>(ub.Get(2).GetValue(0)), 0x1p-7f);
+  EXPECT_EQ(static_cast<float>(ub.Get(2).GetValue(1)), 0.0f);
+}
+
 TEST(VectorMath, FastInverseRange) {
   const OnProfile on(k950);
   static constexpr AscendC::SqrtConfig kFast = {
