@@ -798,14 +798,22 @@ TEST(VectorLogic, AndsOrsTakeTheScalarInEitherPosition) {
   }
 }
 
-// Shifts: unsigned logical, signed arithmetic; a count of the width or more
-// gives 0 (or −1 for a negative element shifted right).
+// Shifts: unsigned logical, signed arithmetic (the sign bit stays on the
+// left shift); a count of the width or more gives 0 (or −1 for a negative
+// element shifted right).
 struct ShiftLeftRef {
   template <typename T>
   T operator()(T a, T n) const {
+    // Signed: sign · (|bits below the sign| << c, cut to bits − 1 bits),
+    // e.g. 0b1010101010101010 << 1 = 0b1101010101010100 for int16_t.
     const uint64_t c = static_cast<uint64_t>(n);
-    return c >= sizeof(T) * 8 ? T{0}
-                              : static_cast<T>(static_cast<uint64_t>(a) << c);
+    const uint64_t w = sizeof(T) * 8;
+    if (c >= w) return T{0};
+    const uint64_t bits = static_cast<uint64_t>(a) & (~uint64_t{0} >> (64 - w));
+    const uint64_t sign = std::is_signed_v<T> ? bits >> (w - 1) << (w - 1) : 0;
+    const uint64_t low_bits = std::is_signed_v<T> ? w - 1 : w;
+    const uint64_t low_mask = ~uint64_t{0} >> (64 - low_bits);
+    return static_cast<T>(sign | ((bits << c) & low_mask));
   }
 };
 struct ShiftRightRef {
@@ -845,6 +853,16 @@ TEST(VectorLogic, ShiftLeftEveryType) {
 }
 TEST(VectorLogic, ShiftRightEveryType) {
   CheckShift<ShiftRightApi, ShiftRightRef>();
+}
+
+// The documented examples of the arithmetic left shift.
+TEST(VectorLogic, SignedShiftLeftKeepsTheSign) {
+  Ub<int16_t> ub;
+  ub.Get(0).SetValue(0, static_cast<int16_t>(0b1010101010101010));
+  AscendC::ShiftLeft(ub.Get(1), ub.Get(0), int16_t{1}, 16);
+  AscendC::ShiftLeft(ub.Get(2), ub.Get(0), int16_t{3}, 16);
+  EXPECT_EQ(static_cast<uint16_t>(ub.Get(1).GetValue(0)), 0b1101010101010100);
+  EXPECT_EQ(static_cast<uint16_t>(ub.Get(2).GetValue(0)), 0b1101010101010000);
 }
 
 TEST(VectorLogic, ShiftRightRoundsWithRoundEn) {

@@ -26,8 +26,9 @@
 // of its sign. A configuration other than the default is a KernelError on
 // other profiles.
 //
-// Shifts: unsigned types shift logically, signed ones arithmetically (the
-// sign fills in on the right shift). The shift count is checked: on Atlas
+// Shifts: unsigned types shift logically, signed ones arithmetically: the
+// sign bit stays on the left shift (the bit below it is dropped) and fills
+// in on the right shift. The shift count is checked: on Atlas
 // A2/A3 0..16 for 16-bit and 0..32 for 32-bit elements, on the 950 ≥ 0; a
 // count of the width or more gives 0 (−1 for a negative element shifted
 // right). ShiftRight's roundEn (int16_t and int32_t) adds the last bit
@@ -250,9 +251,14 @@ void ShiftSpan(const SpanArgs& a) {
     const T v = x[i];
     T r;
     if (p.left) {
+      using B = BitsOf<T>;
+      // Signed: the sign bit stays, the bits below it shift.
+      constexpr B kKept = std::is_signed_v<T> ? B(B{1} << (kBits - 1)) : B{0};
+      const B bits = static_cast<B>(v);
       r = p.count >= kBits
               ? T{0}
-              : static_cast<T>(static_cast<BitsOf<T>>(v) << p.count);
+              : static_cast<T>((bits & kKept) |
+                               (static_cast<B>(bits << p.count) & B(~kKept)));
     } else if (p.count >= kBits) {
       r = v < 0 ? static_cast<T>(-1) : T{0};
     } else {
