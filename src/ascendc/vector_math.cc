@@ -100,4 +100,9 @@ void CheckShiftCount(const char* api, const char* type, int64_t count,
   }
 }
 
+void FailNegativeShift(const TensorShiftParams& p, long long count) {
+  Fail("%s<%s>: src1 holds the shift count %lld; shift counts are at least 0",
+       p.api, p.type, count);
+}
+
 }  // namespace normgrad_ascendc

@@ -855,6 +855,57 @@ TEST(VectorLogic, ShiftRightEveryType) {
   CheckShift<ShiftRightApi, ShiftRightRef>();
 }
 
+// Shifts by a tensor of counts (950, count form): counts 0 to width + 3.
+template <typename T, typename U>
+void CheckTensorShift() {
+  SCOPED_TRACE(normgrad_ascendc::TypeName<T>());
+  const OnProfile on(k950);
+  std::mt19937 gen(77);
+  Ub<T> ub;
+  TBuf<TPosition::VECCALC> counts_buf;
+  ub.pipe.InitBuffer(counts_buf, kBufferBytes);
+  const LocalTensor<U> counts = counts_buf.Get<U>();
+  const uint32_t n = kBufferBytes / sizeof(T);
+  for (uint32_t i = 0; i < n; ++i) {
+    ub.Get(0).SetValue(i, RandomValue<T>(gen, false));
+    counts.SetValue(i, static_cast<U>(gen() % (sizeof(T) * 8 + 4)));
+  }
+  AscendC::ShiftLeft(ub.Get(1), ub.Get(0), counts, static_cast<int32_t>(n));
+  AscendC::ShiftRight(ub.Get(2), ub.Get(0), counts, static_cast<int32_t>(n));
+  for (uint32_t i = 0; i < n; ++i) {
+    const T x = ub.Get(0).GetValue(i);
+    const T c = static_cast<T>(counts.GetValue(i));
+    ASSERT_EQ(ub.Get(1).GetValue(i), ShiftLeftRef{}(x, c)) << i;
+    ASSERT_EQ(ub.Get(2).GetValue(i), ShiftRightRef{}(x, c)) << i;
+  }
+}
+
+TEST(VectorLogic, ShiftByATensorOfCounts) {
+  CheckTensorShift<int8_t, int8_t>();
+  CheckTensorShift<uint8_t, int8_t>();
+  CheckTensorShift<int16_t, int16_t>();
+  CheckTensorShift<uint16_t, int16_t>();
+  CheckTensorShift<int32_t, int32_t>();
+  CheckTensorShift<uint32_t, int32_t>();
+  CheckTensorShift<int64_t, int64_t>();
+  CheckTensorShift<uint64_t, int64_t>();
+  {
+    const OnProfile on(k950);
+    Ub<int16_t> ub;
+    for (uint32_t i = 0; i < 16; ++i) ub.Get(1).SetValue(i, int16_t{1});
+    ub.Get(1).SetValue(3, int16_t{-2});
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::ShiftLeft(ub.Get(2), ub.Get(0), ub.Get(1), 16); },
+        "ShiftLeft<int16_t, int16_t>: src1 holds the shift count -2; shift "
+        "counts are at least 0"));
+  }
+  Ub<int16_t> ub;
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::ShiftRight(ub.Get(2), ub.Get(0), ub.Get(1), 16); },
+      "ShiftRight<int16_t, int16_t>: ShiftRight is not available on profile "
+      "Atlas A2/A3"));
+}
+
 // The documented examples of the arithmetic left shift.
 TEST(VectorLogic, SignedShiftLeftKeepsTheSign) {
   Ub<int16_t> ub;

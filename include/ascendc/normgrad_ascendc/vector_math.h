@@ -12,7 +12,8 @@
 //   Not                          dst[i] = ~src[i] (the bits, any type)
 //   Ands Ors                     dst[i] = src[i] & scalar, src[i] | scalar
 //                                (the scalar in either position)
-//   ShiftLeft ShiftRight         dst[i] = src[i] << scalar, src[i] >> scalar
+//   ShiftLeft ShiftRight         dst[i] = src[i] << scalar, src[i] >> scalar,
+//                                or by src1[i] (the 950's count form)
 //
 // Numerics (docs/numerics.md, "The vector unit's arithmetic"). Exp, Ln,
 // Sqrt, Rsqrt and Reciprocal of float are computed in double and rounded
@@ -36,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -241,35 +243,64 @@ struct ShiftParams {
   bool round;  ///< ShiftRight's roundEn
 };
 
+/// v shifted by `count` (left or right), roundEn's bit added when `round`.
+template <typename T>
+T ShiftValue(T v, uint64_t count, bool left, bool round) {
+  constexpr uint64_t kBits = sizeof(T) * 8;
+  using B = BitsOf<T>;
+  T r;
+  if (left) {
+    // Signed: the sign bit stays, the bits below it shift.
+    constexpr B kKept = std::is_signed_v<T> ? B(B{1} << (kBits - 1)) : B{0};
+    const B bits = static_cast<B>(v);
+    r = count >= kBits
+            ? T{0}
+            : static_cast<T>((bits & kKept) |
+                             (static_cast<B>(bits << count) & B(~kKept)));
+  } else if (count >= kBits) {
+    r = v < 0 ? static_cast<T>(-1) : T{0};
+  } else {
+    r = static_cast<T>(v >> count);  // arithmetic for signed T
+  }
+  if (round && count >= 1) {
+    const uint64_t bit = count - 1 < kBits ? count - 1 : kBits - 1;
+    r = static_cast<T>(r + static_cast<T>((static_cast<B>(v) >> bit) & 1));
+  }
+  return r;
+}
+
 template <typename T>
 void ShiftSpan(const SpanArgs& a) {
   const ShiftParams& p = *static_cast<const ShiftParams*>(a.params);
-  constexpr uint64_t kBits = sizeof(T) * 8;
   T* d = static_cast<T*>(a.operand[0]);
   const T* x = static_cast<const T*>(a.operand[1]);
   for (uint32_t i = 0; i < a.n; ++i) {
-    const T v = x[i];
-    T r;
-    if (p.left) {
-      using B = BitsOf<T>;
-      // Signed: the sign bit stays, the bits below it shift.
-      constexpr B kKept = std::is_signed_v<T> ? B(B{1} << (kBits - 1)) : B{0};
-      const B bits = static_cast<B>(v);
-      r = p.count >= kBits
-              ? T{0}
-              : static_cast<T>((bits & kKept) |
-                               (static_cast<B>(bits << p.count) & B(~kKept)));
-    } else if (p.count >= kBits) {
-      r = v < 0 ? static_cast<T>(-1) : T{0};
-    } else {
-      r = static_cast<T>(v >> p.count);  // arithmetic for signed T
-    }
-    if (p.round && p.count >= 1) {
-      const uint64_t bit = p.count - 1 < kBits ? p.count - 1 : kBits - 1;
-      r = static_cast<T>(
-          r + static_cast<T>((static_cast<BitsOf<T>>(v) >> bit) & 1));
-    }
-    d[i] = r;
+    d[i] = ShiftValue(x[i], p.count, p.left, p.round);
+  }
+}
+
+/// A shift by a tensor of counts: its direction, and its name for messages.
+struct TensorShiftParams {
+  bool left;
+  const char* api;
+  const char* type;
+};
+
+/// Fails: a negative count in the counts tensor of a tensor shift
+/// (vector_math.cc).
+[[noreturn]] void FailNegativeShift(const TensorShiftParams& p,
+                                    long long count);
+
+/// dst[i] = src0[i] shifted by src1[i]; params: a TensorShiftParams.
+template <typename T, typename U>
+void TensorShiftSpan(const SpanArgs& a) {
+  const TensorShiftParams& p = *static_cast<const TensorShiftParams*>(a.params);
+  T* d = static_cast<T*>(a.operand[0]);
+  const T* x = static_cast<const T*>(a.operand[1]);
+  const U* n = static_cast<const U*>(a.operand[2]);
+  for (uint32_t i = 0; i < a.n; ++i) {
+    if (n[i] < 0) FailNegativeShift(p, static_cast<long long>(n[i]));
+    d[i] = ShiftValue(x[i], static_cast<uint64_t>(n[i]), p.left, false);
   }
 }
 
@@ -348,6 +379,33 @@ inline constexpr TypeRule kAndsOrsTypes{0, 0, kTypesInt16,
                                         kTypeInt64 | kTypeUint64};
 inline constexpr TypeRule kShiftTypes{
     kTypesInt16 | kTypesInt32, 0, kTypesInt16 | kTypesInt32, kTypesInt8And64};
+inline constexpr TypeRule kTensorShiftTypes{
+    0, 0, kTypesInt16 | kTypesInt32 | kTypesInt8And64, 0};
+
+/// A shift whose counts are a tensor (the 950 profile's count form).
+template <typename T, typename U>
+void TensorShift(const char* api, const AscendC::LocalTensor<T>& dst,
+                 const AscendC::LocalTensor<T>& src0,
+                 const AscendC::LocalTensor<U>& src1, int32_t count,
+                 bool left) {
+  static_assert(std::is_integral_v<T> && std::is_integral_v<U> &&
+                    std::is_signed_v<U> && sizeof(U) == sizeof(T),
+                "shifts by a tensor: U is the signed integer of T's size");
+  char type[32];
+  std::snprintf(type, sizeof type, "%s, %s", TypeName<T>(), TypeName<U>());
+  CheckTypeRule(api, type, TypeBitOf<T>(), kTensorShiftTypes, true);
+  VecInstruction in{api,
+                    type,
+                    LanesOf(sizeof(T)),
+                    {{"dst", &dst.view(), sizeof(T)},
+                     {"src0", &src0.view(), sizeof(T)},
+                     {"src1", &src1.view(), sizeof(U)}},
+                    3,
+                    &TensorShiftSpan<T, U>};
+  const TensorShiftParams params{left, api, type};
+  in.params = &params;
+  ExecuteCount(in, count);
+}
 
 }  // namespace normgrad_ascendc
 
@@ -724,6 +782,23 @@ void ShiftRight(
       normgrad_ascendc::ShiftInstruction("ShiftRight", dst, src, scalarValue,
                                          false, roundEn, p),
       normgrad_ascendc::kShiftTypes, mask, repeatTime, repeatParams);
+}
+
+/// dst[i] = src0[i] << src1[i] (the 950 profile; counts at least 0).
+template <typename T, typename U>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+               const LocalTensor<U>& src1, const int32_t& count,
+               normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::TensorShift("ShiftLeft", dst, src0, src1, count, true);
+}
+/// dst[i] = src0[i] >> src1[i] (the 950 profile; counts at least 0).
+template <typename T, typename U>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+                const LocalTensor<U>& src1, const int32_t& count,
+                normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::TensorShift("ShiftRight", dst, src0, src1, count, false);
 }
 
 }  // namespace AscendC
