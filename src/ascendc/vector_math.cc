@@ -37,32 +37,28 @@ float MathFloat(MathOp op, bool fast_inverse, float x) {
   return x;
 }
 
-// x, or zero of its sign when its magnitude is below `smallest_normal`.
-float Flush(float x, float smallest_normal) {
-  return std::fabs(x) < smallest_normal ? std::copysign(0.0f, x) : x;
-}
-
 }  // namespace
 
 void MathImpl(CastType type, const MathParams& p, void* dst, const void* src,
               uint32_t count) {
+  const auto flush = [&](float v) {
+    return p.flush ? FlushSubnormal(type, v) : v;
+  };
   if (type == CastType::kFloat) {
-    const float tiny = p.flush ? std::numeric_limits<float>::min() : 0.0f;
     float* d = static_cast<float*>(dst);
     const float* s = static_cast<const float*>(src);
     for (uint32_t i = 0; i < count; ++i) {
-      d[i] = Flush(MathFloat(p.op, p.fast_inverse, Flush(s[i], tiny)), tiny);
+      d[i] = flush(MathFloat(p.op, p.fast_inverse, flush(s[i])));
     }
     return;
   }
   // half: widened, computed as float, rounded once to half.
-  const float tiny = p.flush ? 0x1p-14f : 0.0f;
   normgrad::float16* d = static_cast<normgrad::float16*>(dst);
   const normgrad::float16* s = static_cast<const normgrad::float16*>(src);
   for (uint32_t i = 0; i < count; ++i) {
-    const float x = Flush(static_cast<float>(s[i]), tiny);
-    const normgrad::float16 r(MathFloat(p.op, false, x));
-    d[i] = normgrad::float16(Flush(static_cast<float>(r), tiny));
+    const normgrad::float16 r(
+        MathFloat(p.op, false, flush(static_cast<float>(s[i]))));
+    d[i] = normgrad::float16(flush(static_cast<float>(r)));
   }
 }
 

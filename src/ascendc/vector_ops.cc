@@ -211,12 +211,6 @@ void TypeList(uint32_t bits, char (&out)[160]) {
   }
 }
 
-// x, or zero of its sign when it is subnormal in `type` (half or float).
-float Flush(CastType type, float x) {
-  const float smallest_normal =
-      type == CastType::kHalf ? 0x1p-14f : std::numeric_limits<float>::min();
-  return std::fabs(x) < smallest_normal ? std::copysign(0.0f, x) : x;
-}
 
 }  // namespace
 
@@ -258,18 +252,24 @@ void CheckTypeRule(const char* api, const char* type, uint32_t bit,
        api, type, type, profile.name, api, types);
 }
 
+float FlushSubnormal(CastType type, float x) {
+  const float smallest_normal =
+      type == CastType::kHalf ? 0x1p-14f : std::numeric_limits<float>::min();
+  return std::fabs(x) < smallest_normal ? std::copysign(0.0f, x) : x;
+}
+
 void DivFlushImpl(CastType type, void* dst, const void* src0,
                   const void* src1, uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
-    const float x = Flush(type, static_cast<float>(Load(type, src0, i)));
-    const float y = Flush(type, static_cast<float>(Load(type, src1, i)));
+    const float x = FlushSubnormal(type, static_cast<float>(Load(type, src0, i)));
+    const float y = FlushSubnormal(type, static_cast<float>(Load(type, src1, i)));
     if (type == CastType::kFloat) {
-      const float r = Flush(type, x / y);
+      const float r = FlushSubnormal(type, x / y);
       std::memcpy(static_cast<float*>(dst) + i, &r, sizeof r);
     } else {
       // Rounded to half once, then flushed if subnormal there.
       const float r = normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(x / y));
-      const uint16_t h = normgrad::bits::FloatToHalf(Flush(type, r));
+      const uint16_t h = normgrad::bits::FloatToHalf(FlushSubnormal(type, r));
       std::memcpy(static_cast<uint16_t*>(dst) + i, &h, sizeof h);
     }
   }

@@ -206,6 +206,8 @@ void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
 /// dst[i] = op(src[i], scalar), as BinaryImpl.
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,
                     float scalar, uint32_t count);
+/// x, or zero of its sign when it is subnormal in `type` (half or float).
+float FlushSubnormal(CastType type, float x);
 /// dst[i] = src0[i] / src1[i] over `count` elements of `type` (half or
 /// float) with subnormal inputs and results flushed to zero of their sign.
 void DivFlushImpl(CastType type, void* dst, const void* src0, const void* src1,
