@@ -18,8 +18,8 @@
 // Numerics (docs/numerics.md, "The vector unit's arithmetic"). Exp, Ln,
 // Sqrt, Rsqrt and Reciprocal of float are computed in double and rounded
 // once to float; half is widened to float, computed as float and rounded
-// once to half. Abs, Neg and Not act on the bits (exact); Relu and
-// LeakyRelu of half round the product x · scalar once. Integers: Abs and Neg
+// once to half. Abs, Neg and Not act on the bits and Relu compares (exact);
+// LeakyRelu rounds the product x · scalar once. Integers: Abs and Neg
 // wrap (Abs(INT_MIN) = INT_MIN), Reciprocal truncates (1/0 has all bits
 // set). Subnormals are kept, except on the 950 profile under a configuration
 // that flushes them (ExpConfig ...: INTRINSIC, the default, and
