@@ -1,7 +1,8 @@
-// vector_ops.cc — the span functions of the basic vector operations: their
-// elementwise loops (the engine's, for the instruction set it picks at run
-// time, NORMGRAD_IMPL included) and Cast's conversions with their rounding
-// modes (normgrad_ascendc/vector_ops.h).
+// vector_ops.cc — the basic vector operations (normgrad_ascendc/vector_ops.h):
+// the per-profile element type check, the half and float elementwise loops
+// (the engine's, for the instruction set it picks at run time, NORMGRAD_IMPL
+// included), Div with subnormals flushed, and Cast's conversions with their
+// rounding modes.
 #include "normgrad_ascendc/vector_ops.h"
 
 #include <algorithm>
@@ -191,6 +192,88 @@ void Elementwise(ElementOp op, CastType type, void* dst, const void* src0,
 }
 
 }  // namespace
+
+namespace {
+
+// "int16_t, half, float": the types of `bits`, in TypeBit order.
+void TypeList(uint32_t bits, char (&out)[160]) {
+  static constexpr const char* kNames[] = {
+      "int8_t",   "uint8_t",  "int16_t", "uint16_t",   "int32_t", "uint32_t",
+      "int64_t",  "uint64_t", "half",    "bfloat16_t", "float"};
+  out[0] = '\0';
+  size_t at = 0;
+  for (uint32_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
+    if ((bits >> i & 1) == 0) continue;
+    const int n = std::snprintf(out + at, sizeof out - at, "%s%s",
+                                at == 0 ? "" : ", ", kNames[i]);
+    if (n < 0 || static_cast<size_t>(n) >= sizeof out - at) break;
+    at += static_cast<size_t>(n);
+  }
+}
+
+
+}  // namespace
+
+bool OnProfile950() {
+  return CurrentCore().profile().profile == Profile::k950;
+}
+
+void CheckTypeRule(const char* api, const char* type, uint32_t bit,
+                   const TypeRule& rule, bool count_form) {
+  const ProfileInfo& profile = CurrentCore().profile();
+  uint32_t every = 0, count_only = 0;
+  switch (profile.profile) {
+    case Profile::kA2:
+      every = rule.a2;
+      break;
+    case Profile::k310P:
+      every = rule.p310;
+      break;
+    case Profile::k950:
+      every = rule.p950;
+      count_only = rule.p950_count;
+      break;
+  }
+  if ((every & bit) != 0 || (count_form && (count_only & bit) != 0)) return;
+  if ((every | count_only) == 0) {
+    Fail("%s<%s>: %s is not available on profile %s", api, type, api,
+         profile.name);
+  }
+  char types[160];
+  TypeList(every, types);
+  if ((count_only & bit) != 0) {
+    Fail("%s<%s>: element type %s takes only the count form on profile %s "
+         "(the mask forms of %s take %s there)",
+         api, type, type, profile.name, api, types);
+  }
+  TypeList(every | count_only, types);
+  Fail("%s<%s>: element type %s is not supported on profile %s (%s takes %s "
+       "there)",
+       api, type, type, profile.name, api, types);
+}
+
+float FlushSubnormal(CastType type, float x) {
+  const float smallest_normal =
+      type == CastType::kHalf ? 0x1p-14f : std::numeric_limits<float>::min();
+  return std::fabs(x) < smallest_normal ? std::copysign(0.0f, x) : x;
+}
+
+void DivFlushImpl(CastType type, void* dst, const void* src0,
+                  const void* src1, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i) {
+    const float x = FlushSubnormal(type, static_cast<float>(Load(type, src0, i)));
+    const float y = FlushSubnormal(type, static_cast<float>(Load(type, src1, i)));
+    if (type == CastType::kFloat) {
+      const float r = FlushSubnormal(type, x / y);
+      std::memcpy(static_cast<float*>(dst) + i, &r, sizeof r);
+    } else {
+      // Rounded to half once, then flushed if subnormal there.
+      const float r = normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(x / y));
+      const uint16_t h = normgrad::bits::FloatToHalf(FlushSubnormal(type, r));
+      std::memcpy(static_cast<uint16_t*>(dst) + i, &h, sizeof h);
+    }
+  }
+}
 
 void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
                 const void* src1, uint32_t count) {

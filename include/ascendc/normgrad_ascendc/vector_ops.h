@@ -1,21 +1,39 @@
 // normgrad_ascendc/vector_ops.h — the basic vector operations of Ascend C
-// (docs/runtime.md, "Vector operations"), level-2 "count" form: elementwise
-// over the first `count` elements of LocalTensors in the unified buffer (UB).
+// (docs/runtime.md, "Vector operations") on LocalTensors in the unified
+// buffer (UB), each in its level-2 "count" form (the first `count`
+// elements) and, where documented, its level-0 forms (a bit mask or a
+// continuous mask, repeatTime and repeat parameters; vector_unit.h).
 //
-//   Add Sub Mul Div Max Min     dst[i] = op(src0[i], src1[i])     half, float
-//   Adds Muls                   dst[i] = op(src[i], scalar)       half, float
+//   Add Sub Mul Div Max Min     dst[i] = op(src0[i], src1[i])
+//   Adds Muls Maxs Mins         dst[i] = op(src[i], scalar)
+//   Subs Divs                   dst[i] = op(src[i], scalar)      (950)
+//   Adds Subs Muls Divs Maxs    dst[i] = op(scalar, src[i])      (950: the
+//   Mins                        flexible scalar position)
 //   Duplicate                   dst[i] = scalar                   2/4-byte T
 //   Cast                        dst[i] = round(src[i], mode)      half, float,
 //                                                                 int32_t
 //
+// Element types. Each instruction takes the types its page lists for the
+// profile in effect (profile.h; the table beside each instruction below):
+// a type the profile does not list, or lists for the count form only, is a
+// KernelError naming the instruction, the type and the profile, e.g.
+//   "Add<int8_t>: element type int8_t is not supported on profile Atlas
+//    A2/A3 (Add takes int16_t, half, int32_t, float there)".
+//
 // Numerics. float is IEEE binary32, each result rounded to nearest even.
-// half is computed by widening both operands to float, computing in float and
-// rounding the result back to half (nearest even). For +, −, ×, ÷ this equals
-// correctly rounded binary16 arithmetic (float's 24-bit significand is at
-// least 2·11+2 bits, so the double rounding is innocuous): the same bits as
-// computing in half directly. Max and Min return NaN when either operand
-// is NaN. Overflow gives ±inf. A NaN result's sign and payload are not
-// specified. The loops run as SIMD code chosen for the CPU at run time.
+// half and bfloat16_t are computed by widening both operands to float,
+// computing in float and rounding the result back (nearest even). For +, −,
+// ×, ÷ this equals correctly rounded arithmetic in the 16-bit type (float's
+// 24-bit significand is at least 2·p+2 bits for half's p = 11 and
+// bfloat16's p = 8, so the double rounding is innocuous): the same bits as
+// computing in the 16-bit type directly. Max and Min return NaN when either
+// operand is NaN. Overflow gives ±inf. A NaN result's sign and payload are
+// not specified. Integers wrap around (two's complement, modulo 2^bits) on
+// overflow; integer Div truncates toward zero, x / 0 gives all bits set
+// (−1 signed, the maximum unsigned) and INT_MIN / −1 gives INT_MIN.
+// Div on the 950 profile follows its DivConfig (Div's comment); elsewhere it
+// is correctly rounded with subnormals kept. The half and float loops run as
+// SIMD code chosen for the CPU at run time.
 //
 // Cast rounds by RoundMode: CAST_RINT to nearest, ties to even; CAST_FLOOR
 // toward −inf; CAST_CEIL toward +inf; CAST_TRUNC toward zero; CAST_ROUND to
@@ -94,6 +112,88 @@ struct NonDeduced {
   using type = T;
 };
 
+/// half, bfloat16_t or float: computed in float.
+template <typename T>
+inline constexpr bool kIsFloatElement =
+    kIsVectorFloat<T> || std::is_same_v<T, bfloat16_t>;
+
+/// The element types of the vector instructions, one bit each: a TypeRule
+/// says per profile which an instruction takes.
+enum TypeBit : uint32_t {
+  kTypeInt8 = 1u << 0,
+  kTypeUint8 = 1u << 1,
+  kTypeInt16 = 1u << 2,
+  kTypeUint16 = 1u << 3,
+  kTypeInt32 = 1u << 4,
+  kTypeUint32 = 1u << 5,
+  kTypeInt64 = 1u << 6,
+  kTypeUint64 = 1u << 7,
+  kTypeHalf = 1u << 8,
+  kTypeBfloat16 = 1u << 9,
+  kTypeFloat = 1u << 10,
+};
+
+template <typename T>
+constexpr uint32_t TypeBitOf() {
+  if constexpr (std::is_same_v<T, int8_t>)
+    return kTypeInt8;
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return kTypeUint8;
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return kTypeInt16;
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return kTypeUint16;
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return kTypeInt32;
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return kTypeUint32;
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return kTypeInt64;
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return kTypeUint64;
+  else if constexpr (std::is_same_v<T, half>)
+    return kTypeHalf;
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return kTypeBfloat16;
+  else {
+    static_assert(std::is_same_v<T, float>,
+                  "vector instructions take 8- to 64-bit integers, half, "
+                  "bfloat16_t or float elements");
+    return kTypeFloat;
+  }
+}
+
+/// The element types an instruction takes on each profile, as its page
+/// lists them. A profile with no types does not have the instruction.
+struct TypeRule {
+  uint32_t a2;          ///< Atlas A2/A3: every form
+  uint32_t p310;        ///< Atlas inference series AI Core: every form
+  uint32_t p950;        ///< Ascend 950: every form
+  uint32_t p950_count;  ///< Ascend 950: the count form only
+};
+
+/// Fails unless the current profile's rule takes `bit` in this form
+/// (vector_ops.cc).
+void CheckTypeRule(const char* api, const char* type, uint32_t bit,
+                   const TypeRule& rule, bool count_form);
+
+template <typename T>
+void CheckType(const char* api, const TypeRule& rule, bool count_form) {
+  CheckTypeRule(api, TypeName<T>(), TypeBitOf<T>(), rule, count_form);
+}
+
+/// Whether the current profile is the 950 (where the configuration structs
+/// of Div, Exp, ... apply).
+bool OnProfile950();
+
+/// Elements of one repeat of an instruction whose widest operand has
+/// `bytes`-byte elements: 256 bytes, but at most the 128 lanes of the mask
+/// register. 1-byte types run only in the count form, where the repeat
+/// shape is not visible.
+constexpr uint32_t LanesOf(size_t bytes) {
+  return bytes == 1 ? 128u : static_cast<uint32_t>(256 / bytes);
+}
+
 /// The operations of Binary (op(src0[i], src1[i])) and WithScalar
 /// (op(src[i], scalar)).
 enum class ElementOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
@@ -106,11 +206,71 @@ void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
 /// dst[i] = op(src[i], scalar), as BinaryImpl.
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,
                     float scalar, uint32_t count);
+/// x, or zero of its sign when it is subnormal in `type` (half or float).
+float FlushSubnormal(CastType type, float x);
+/// dst[i] = src0[i] / src1[i] over `count` elements of `type` (half or
+/// float) with subnormal inputs and results flushed to zero of their sign.
+void DivFlushImpl(CastType type, void* dst, const void* src0, const void* src1,
+                  uint32_t count);
 
-/// Elements of one full repeat of an instruction whose widest operand has
-/// `bytes`-byte elements.
-constexpr uint32_t LanesOf(size_t bytes) {
-  return static_cast<uint32_t>(256 / bytes);
+/// Integers: +, −, × modulo 2^bits; ÷ truncating, x / 0 all bits set,
+/// INT_MIN / −1 = INT_MIN.
+template <ElementOp kOp, typename T>
+T IntegerOp(T x, T y) {
+  // At least unsigned int, so that products of 16-bit values do not
+  // overflow a promoted int.
+  using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned,
+                               std::make_unsigned_t<T>>;
+  switch (kOp) {
+    case ElementOp::kAdd:
+      return static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
+    case ElementOp::kSub:
+      return static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
+    case ElementOp::kMul:
+      return static_cast<T>(static_cast<U>(x) * static_cast<U>(y));
+    case ElementOp::kDiv:
+      if (y == 0) return static_cast<T>(~T{0});
+      if (std::is_signed_v<T> && y == static_cast<T>(-1)) {
+        return static_cast<T>(U{0} - static_cast<U>(x));
+      }
+      return static_cast<T>(x / y);
+    case ElementOp::kMax:
+      return x > y ? x : y;
+    case ElementOp::kMin:
+      return x < y ? x : y;
+  }
+  return x;
+}
+
+/// float: each result rounded once; Max and Min give NaN when either is.
+template <ElementOp kOp>
+float FloatOp(float x, float y) {
+  switch (kOp) {
+    case ElementOp::kAdd:
+      return x + y;
+    case ElementOp::kSub:
+      return x - y;
+    case ElementOp::kMul:
+      return x * y;
+    case ElementOp::kDiv:
+      return x / y;
+    case ElementOp::kMax:
+      return x != x || y != y ? x + y : (x > y ? x : y);
+    case ElementOp::kMin:
+      return x != x || y != y ? x + y : (x < y ? x : y);
+  }
+  return x;
+}
+
+/// op(x, y) in T: integers as IntegerOp, bfloat16_t through float.
+template <ElementOp kOp, typename T>
+T ElementValue(T x, T y) {
+  if constexpr (kIsFloatElement<T>) {
+    return static_cast<T>(
+        FloatOp<kOp>(static_cast<float>(x), static_cast<float>(y)));
+  } else {
+    return IntegerOp<kOp>(x, y);
+  }
 }
 
 /// The mask argument of a level-0 call with isSetMask: bit words (mask[1]
@@ -135,14 +295,46 @@ void RunRepeatForm(const VecInstruction& in, const Mask& mask,
 
 template <ElementOp kOp, typename T>
 void BinarySpan(const SpanArgs& a) {
-  BinaryImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1], a.operand[2],
-             a.n);
+  if constexpr (kIsVectorFloat<T>) {
+    BinaryImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1], a.operand[2],
+               a.n);
+  } else {
+    T* d = static_cast<T*>(a.operand[0]);
+    const T* x = static_cast<const T*>(a.operand[1]);
+    const T* y = static_cast<const T*>(a.operand[2]);
+    for (uint32_t i = 0; i < a.n; ++i) d[i] = ElementValue<kOp>(x[i], y[i]);
+  }
 }
 
+/// Div of half or float with subnormals flushed (DivConfig on the 950).
+template <typename T>
+void DivFlushSpan(const SpanArgs& a) {
+  DivFlushImpl(CastTypeOf<T>(), a.operand[0], a.operand[1], a.operand[2], a.n);
+}
+
+/// params: the scalar, a T.
 template <ElementOp kOp, typename T>
 void ScalarSpan(const SpanArgs& a) {
-  WithScalarImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1],
-                 *static_cast<const float*>(a.params), a.n);
+  T scalar;
+  std::memcpy(static_cast<void*>(&scalar), a.params, sizeof(T));
+  if constexpr (kIsVectorFloat<T>) {
+    WithScalarImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1],
+                   static_cast<float>(scalar), a.n);
+  } else {
+    T* d = static_cast<T*>(a.operand[0]);
+    const T* x = static_cast<const T*>(a.operand[1]);
+    for (uint32_t i = 0; i < a.n; ++i) d[i] = ElementValue<kOp>(x[i], scalar);
+  }
+}
+
+/// dst[i] = op(scalar, src[i]): the scalar as the left operand.
+template <ElementOp kOp, typename T>
+void ScalarFirstSpan(const SpanArgs& a) {
+  T scalar;
+  std::memcpy(static_cast<void*>(&scalar), a.params, sizeof(T));
+  T* d = static_cast<T*>(a.operand[0]);
+  const T* x = static_cast<const T*>(a.operand[1]);
+  for (uint32_t i = 0; i < a.n; ++i) d[i] = ElementValue<kOp>(scalar, x[i]);
 }
 
 template <typename T>
@@ -169,7 +361,6 @@ VecInstruction BinaryInstruction(const char* api,
                                  const AscendC::LocalTensor<T>& dst,
                                  const AscendC::LocalTensor<T>& src0,
                                  const AscendC::LocalTensor<T>& src1) {
-  static_assert(kIsVectorFloat<T>, "vector operations take half or float");
   VecInstruction in{api,
                     TypeName<T>(),
                     LanesOf(sizeof(T)),
@@ -203,35 +394,73 @@ inline void SetStrides(VecInstruction& in,
   in.operand[1].repeat_stride = p.srcRepStride;
 }
 
-/// dst = op(src, scalar) as an instruction of the executor; the scalar is
-/// widened to float in `scalar`, which must outlive the call.
+/// dst = op(src, scalar), or op(scalar, src), as an instruction of the
+/// executor; `scalar` must outlive the call.
 template <ElementOp kOp, typename T>
 VecInstruction ScalarInstruction(const char* api,
                                  const AscendC::LocalTensor<T>& dst,
                                  const AscendC::LocalTensor<T>& src,
-                                 const float& scalar) {
-  static_assert(kIsVectorFloat<T>, "vector operations take half or float");
+                                 const T& scalar, bool scalar_first = false) {
   VecInstruction in{
       api,
       TypeName<T>(),
       LanesOf(sizeof(T)),
       {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
       2,
-      &ScalarSpan<kOp, T>};
+      scalar_first ? &ScalarFirstSpan<kOp, T> : &ScalarSpan<kOp, T>};
   in.params = &scalar;
   return in;
 }
+
+// The element types of each instruction, per profile, as documented.
+inline constexpr uint32_t kTypesA2Arith =
+    kTypeInt16 | kTypeHalf | kTypeInt32 | kTypeFloat;
+inline constexpr TypeRule kAddSubTypes{
+    kTypesA2Arith, kTypesA2Arith,
+    kTypeInt16 | kTypeUint16 | kTypeHalf | kTypeBfloat16 | kTypeInt32 |
+        kTypeUint32 | kTypeFloat,
+    kTypeInt8 | kTypeUint8 | kTypeInt64 | kTypeUint64};
+inline constexpr TypeRule kMulTypes{kTypesA2Arith, kTypesA2Arith,
+                                    kTypeInt16 | kTypeUint16 | kTypeHalf |
+                                        kTypeBfloat16 | kTypeInt32 |
+                                        kTypeUint32 | kTypeFloat,
+                                    kTypeInt64 | kTypeUint64};
+inline constexpr TypeRule kDivTypes{kTypeHalf | kTypeFloat,
+                                    kTypeHalf | kTypeFloat,
+                                    kTypeInt16 | kTypeUint16 | kTypeHalf |
+                                        kTypeInt32 | kTypeUint32 | kTypeFloat,
+                                    kTypeInt64 | kTypeUint64};
+inline constexpr TypeRule kMaxMinTypes = kAddSubTypes;
+inline constexpr TypeRule kScalarArithTypes{
+    kTypesA2Arith, kTypesA2Arith,
+    kTypeInt16 | kTypeHalf | kTypeBfloat16 | kTypeInt32 | kTypeFloat,
+    kTypeInt8 | kTypeUint8 | kTypeInt64 | kTypeUint64};
+inline constexpr TypeRule kMulsTypes{
+    kTypesA2Arith, kTypesA2Arith,
+    kTypeInt16 | kTypeHalf | kTypeBfloat16 | kTypeInt32 | kTypeFloat,
+    kTypeInt64 | kTypeUint64};
+// The flexible-scalar-position forms (950 only).
+inline constexpr TypeRule kAddsFlexTypes{
+    0, 0, kTypeInt16 | kTypeHalf | kTypeBfloat16 | kTypeInt32 | kTypeFloat,
+    kTypeInt8 | kTypeUint8 | kTypeInt64 | kTypeUint64};
+inline constexpr TypeRule kSubsMulsFlexTypes{
+    0, 0, kTypeInt16 | kTypeHalf | kTypeBfloat16 | kTypeInt32 | kTypeFloat,
+    kTypeInt64 | kTypeUint64};
+inline constexpr TypeRule kDivsFlexTypes{0, 0, kTypeHalf | kTypeFloat,
+                                         kTypeInt64 | kTypeUint64};
+inline constexpr TypeRule kMaxsMinsFlexTypes = kAddsFlexTypes;
 
 }  // namespace normgrad_ascendc
 
 // The three forms of a two-source instruction: the first count elements, and
 // level 0 with a bit mask or a continuous mask.
-#define NORMGRAD_BINARY_INSTRUCTION(Name, kOp)                                \
+#define NORMGRAD_BINARY_INSTRUCTION(Name, kOp, kRule)                         \
   template <typename T>                                                       \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
     const normgrad_ascendc::ApiCall call(site);                               \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, true);                       \
     normgrad_ascendc::ExecuteCount(                                           \
         normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1),     \
         count);                                                               \
@@ -242,6 +471,7 @@ VecInstruction ScalarInstruction(const char* api,
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     const normgrad_ascendc::ApiCall call(site);                               \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                      \
     auto in =                                                                 \
         normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
     normgrad_ascendc::SetStrides(in, repeatParams);                           \
@@ -253,6 +483,7 @@ VecInstruction ScalarInstruction(const char* api,
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     const normgrad_ascendc::ApiCall call(site);                               \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                      \
     auto in =                                                                 \
         normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
     normgrad_ascendc::SetStrides(in, repeatParams);                           \
@@ -260,65 +491,234 @@ VecInstruction ScalarInstruction(const char* api,
   }
 
 // The three forms of an instruction with a tensor and a scalar source.
-#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp)                              \
-  template <typename T>                                                     \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
-    const normgrad_ascendc::ApiCall call(site);                             \
-    const float widened = static_cast<float>(scalar);                       \
-    normgrad_ascendc::ExecuteCount(                                         \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened), \
-        count);                                                             \
-  }                                                                         \
-  template <typename T, bool isSetMask = true>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
-            const uint64_t mask[], const uint8_t repeatTime,                \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    const normgrad_ascendc::ApiCall call(site);                             \
-    const float widened = static_cast<float>(scalar);                       \
-    auto in =                                                               \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened); \
-    normgrad_ascendc::SetStrides(in, repeatParams);                         \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);       \
-  }                                                                         \
-  template <typename T, bool isSetMask = true>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
-            const uint64_t mask, const uint8_t repeatTime,                  \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    const normgrad_ascendc::ApiCall call(site);                             \
-    const float widened = static_cast<float>(scalar);                       \
-    auto in =                                                               \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, widened); \
-    normgrad_ascendc::SetStrides(in, repeatParams);                         \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);       \
+#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp, kRule)                     \
+  template <typename T>                                                   \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar, \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) { \
+    const normgrad_ascendc::ApiCall call(site);                           \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, true);                   \
+    const T value = scalar;                                               \
+    normgrad_ascendc::ExecuteCount(                                       \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value), \
+        count);                                                           \
+  }                                                                       \
+  template <typename T, bool isSetMask = true>                            \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar, \
+            const uint64_t mask[], const uint8_t repeatTime,              \
+            const UnaryRepeatParams& repeatParams,                        \
+            normgrad_ascendc::CallSite site = {}) {                       \
+    const normgrad_ascendc::ApiCall call(site);                           \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                  \
+    const T value = scalar;                                               \
+    auto in =                                                             \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value); \
+    normgrad_ascendc::SetStrides(in, repeatParams);                       \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);     \
+  }                                                                       \
+  template <typename T, bool isSetMask = true>                            \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar, \
+            const uint64_t mask, const uint8_t repeatTime,                \
+            const UnaryRepeatParams& repeatParams,                        \
+            normgrad_ascendc::CallSite site = {}) {                       \
+    const normgrad_ascendc::ApiCall call(site);                           \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                  \
+    const T value = scalar;                                               \
+    auto in =                                                             \
+        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value); \
+    normgrad_ascendc::SetStrides(in, repeatParams);                       \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);     \
+  }
+
+// The three forms of a flexible-scalar-position instruction with the scalar
+// as the left operand: dst[i] = op(scalar, src[i]).
+#define NORMGRAD_SCALAR_FIRST_INSTRUCTION(Name, kOp, kRule)                    \
+  template <typename T>                                                        \
+  void Name(const LocalTensor<T>& dst,                                         \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,      \
+            const LocalTensor<T>& src, const int32_t& count,                   \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    const normgrad_ascendc::ApiCall call(site);                                \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, true);                        \
+    const T value = scalar;                                                    \
+    normgrad_ascendc::ExecuteCount(normgrad_ascendc::ScalarInstruction<kOp>(   \
+                                       #Name, dst, src, value, true),          \
+                                   count);                                     \
+  }                                                                            \
+  template <typename T, bool isSetMask = true, typename Mask>                  \
+  void Name(const LocalTensor<T>& dst,                                         \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,      \
+            const LocalTensor<T>& src, const Mask& mask,                       \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,   \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    const normgrad_ascendc::ApiCall call(site);                                \
+    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                       \
+    const T value = scalar;                                                    \
+    auto in = normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value, \
+                                                       true);                  \
+    normgrad_ascendc::SetStrides(in, repeatParams);                            \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);          \
   }
 
 namespace AscendC {
 
 /// dst[i] = src0[i] + src1[i].
-NORMGRAD_BINARY_INSTRUCTION(Add, normgrad_ascendc::ElementOp::kAdd)
+NORMGRAD_BINARY_INSTRUCTION(Add, normgrad_ascendc::ElementOp::kAdd,
+                            normgrad_ascendc::kAddSubTypes)
 /// dst[i] = src0[i] - src1[i].
-NORMGRAD_BINARY_INSTRUCTION(Sub, normgrad_ascendc::ElementOp::kSub)
+NORMGRAD_BINARY_INSTRUCTION(Sub, normgrad_ascendc::ElementOp::kSub,
+                            normgrad_ascendc::kAddSubTypes)
 /// dst[i] = src0[i] * src1[i].
-NORMGRAD_BINARY_INSTRUCTION(Mul, normgrad_ascendc::ElementOp::kMul)
-/// dst[i] = src0[i] / src1[i] (IEEE: x/0 is ±inf or NaN).
-NORMGRAD_BINARY_INSTRUCTION(Div, normgrad_ascendc::ElementOp::kDiv)
+NORMGRAD_BINARY_INSTRUCTION(Mul, normgrad_ascendc::ElementOp::kMul,
+                            normgrad_ascendc::kMulTypes)
 /// dst[i] = max(src0[i], src1[i]) (NaN if either is NaN).
-NORMGRAD_BINARY_INSTRUCTION(Max, normgrad_ascendc::ElementOp::kMax)
+NORMGRAD_BINARY_INSTRUCTION(Max, normgrad_ascendc::ElementOp::kMax,
+                            normgrad_ascendc::kMaxMinTypes)
 /// dst[i] = min(src0[i], src1[i]) (NaN if either is NaN).
-NORMGRAD_BINARY_INSTRUCTION(Min, normgrad_ascendc::ElementOp::kMin)
+NORMGRAD_BINARY_INSTRUCTION(Min, normgrad_ascendc::ElementOp::kMin,
+                            normgrad_ascendc::kMaxMinTypes)
 /// dst[i] = src[i] + scalar.
-NORMGRAD_SCALAR_INSTRUCTION(Adds, normgrad_ascendc::ElementOp::kAdd)
+NORMGRAD_SCALAR_INSTRUCTION(Adds, normgrad_ascendc::ElementOp::kAdd,
+                            normgrad_ascendc::kScalarArithTypes)
 /// dst[i] = src[i] * scalar.
-NORMGRAD_SCALAR_INSTRUCTION(Muls, normgrad_ascendc::ElementOp::kMul)
+NORMGRAD_SCALAR_INSTRUCTION(Muls, normgrad_ascendc::ElementOp::kMul,
+                            normgrad_ascendc::kMulsTypes)
+/// dst[i] = max(src[i], scalar).
+NORMGRAD_SCALAR_INSTRUCTION(Maxs, normgrad_ascendc::ElementOp::kMax,
+                            normgrad_ascendc::kScalarArithTypes)
+/// dst[i] = min(src[i], scalar).
+NORMGRAD_SCALAR_INSTRUCTION(Mins, normgrad_ascendc::ElementOp::kMin,
+                            normgrad_ascendc::kScalarArithTypes)
+/// dst[i] = src[i] - scalar (the 950 profile).
+NORMGRAD_SCALAR_INSTRUCTION(Subs, normgrad_ascendc::ElementOp::kSub,
+                            normgrad_ascendc::kSubsMulsFlexTypes)
+/// dst[i] = src[i] / scalar (the 950 profile; Div's numbers, subnormals
+/// kept).
+NORMGRAD_SCALAR_INSTRUCTION(Divs, normgrad_ascendc::ElementOp::kDiv,
+                            normgrad_ascendc::kDivsFlexTypes)
+// The scalar as the left operand (the 950 profile).
+/// dst[i] = scalar + src[i].
+NORMGRAD_SCALAR_FIRST_INSTRUCTION(Adds, normgrad_ascendc::ElementOp::kAdd,
+                                  normgrad_ascendc::kAddsFlexTypes)
+/// dst[i] = scalar - src[i].
+NORMGRAD_SCALAR_FIRST_INSTRUCTION(Subs, normgrad_ascendc::ElementOp::kSub,
+                                  normgrad_ascendc::kSubsMulsFlexTypes)
+/// dst[i] = scalar * src[i].
+NORMGRAD_SCALAR_FIRST_INSTRUCTION(Muls, normgrad_ascendc::ElementOp::kMul,
+                                  normgrad_ascendc::kSubsMulsFlexTypes)
+/// dst[i] = scalar / src[i].
+NORMGRAD_SCALAR_FIRST_INSTRUCTION(Divs, normgrad_ascendc::ElementOp::kDiv,
+                                  normgrad_ascendc::kDivsFlexTypes)
+/// dst[i] = max(scalar, src[i]).
+NORMGRAD_SCALAR_FIRST_INSTRUCTION(Maxs, normgrad_ascendc::ElementOp::kMax,
+                                  normgrad_ascendc::kMaxsMinsFlexTypes)
+/// dst[i] = min(scalar, src[i]).
+NORMGRAD_SCALAR_FIRST_INSTRUCTION(Mins, normgrad_ascendc::ElementOp::kMin,
+                                  normgrad_ascendc::kMaxsMinsFlexTypes)
 
 #undef NORMGRAD_BINARY_INSTRUCTION
 #undef NORMGRAD_SCALAR_INSTRUCTION
+#undef NORMGRAD_SCALAR_FIRST_INSTRUCTION
+
+/// Div's algorithms on the 950 profile: INTRINSIC and PRECISION_1ULP_FTZ_TRUE
+/// (the default) flush subnormal inputs and results to zero of their sign;
+/// the FTZ_FALSE ones keep them. normgrad computes every algorithm
+/// correctly rounded (within the 0 and 1 ulp the page allows);
+/// DIFF_COMPENSATION and the PRECISION_0ULP ones take float only.
+enum class DivAlgo {
+  INTRINSIC = 0,
+  DIFF_COMPENSATION,
+  PRECISION_1ULP_FTZ_TRUE,
+  PRECISION_0ULP_FTZ_TRUE,
+  PRECISION_0ULP_FTZ_FALSE,
+  PRECISION_1ULP_FTZ_FALSE
+};
+struct DivConfig {
+  DivAlgo algo = DivAlgo::INTRINSIC;
+};
+inline constexpr DivConfig DEFAULT_DIV_CONFIG = {DivAlgo::INTRINSIC};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// Div as an instruction of the executor under `config`: integers as
+/// IntegerOp; half and float on the 950 profile with the algorithm's
+/// subnormal handling, elsewhere IEEE (a config other than the default is a
+/// KernelError off the 950 profile).
+template <typename T>
+VecInstruction DivInstruction(const AscendC::LocalTensor<T>& dst,
+                              const AscendC::LocalTensor<T>& src0,
+                              const AscendC::LocalTensor<T>& src1,
+                              const AscendC::DivConfig& config) {
+  using AscendC::DivAlgo;
+  VecInstruction in =
+      BinaryInstruction<ElementOp::kDiv>("Div", dst, src0, src1);
+  const bool on950 = OnProfile950();
+  if (!on950 && config.algo != DivAlgo::INTRINSIC) {
+    Fail("Div<%s>: config.algo %d is available on profile Ascend 950 only",
+         TypeName<T>(), static_cast<int>(config.algo));
+  }
+  const bool float_only = config.algo == DivAlgo::DIFF_COMPENSATION ||
+                          config.algo == DivAlgo::PRECISION_0ULP_FTZ_TRUE ||
+                          config.algo == DivAlgo::PRECISION_0ULP_FTZ_FALSE;
+  if (float_only && !std::is_same_v<T, float>) {
+    Fail("Div<%s>: config.algo %d takes float only", TypeName<T>(),
+         static_cast<int>(config.algo));
+  }
+  const bool flush = config.algo == DivAlgo::INTRINSIC ||
+                     config.algo == DivAlgo::DIFF_COMPENSATION ||
+                     config.algo == DivAlgo::PRECISION_1ULP_FTZ_TRUE ||
+                     config.algo == DivAlgo::PRECISION_0ULP_FTZ_TRUE;
+  if constexpr (kIsVectorFloat<T>) {
+    if (on950 && flush) in.span = &DivFlushSpan<T>;
+  }
+  return in;
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// dst[i] = src0[i] / src1[i]: IEEE off the 950 profile (x/0 is ±inf or
+/// NaN); on it, as `config` says (DivAlgo); integers as the file comment.
+template <typename T, const DivConfig& config = DEFAULT_DIV_CONFIG>
+void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+         const LocalTensor<T>& src1, const int32_t& count,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::CheckType<T>("Div", normgrad_ascendc::kDivTypes, true);
+  normgrad_ascendc::ExecuteCount(
+      normgrad_ascendc::DivInstruction(dst, src0, src1, config), count);
+}
+/// Div's repeat form with a bit mask.
+template <typename T, bool isSetMask = true,
+          const DivConfig& config = DEFAULT_DIV_CONFIG>
+void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+         const LocalTensor<T>& src1, const uint64_t mask[],
+         const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::CheckType<T>("Div", normgrad_ascendc::kDivTypes, false);
+  auto in = normgrad_ascendc::DivInstruction(dst, src0, src1, config);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+}
+/// Div's repeat form with a continuous mask.
+template <typename T, bool isSetMask = true,
+          const DivConfig& config = DEFAULT_DIV_CONFIG>
+void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+         const LocalTensor<T>& src1, const uint64_t mask,
+         const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
+         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::CheckType<T>("Div", normgrad_ascendc::kDivTypes, false);
+  auto in = normgrad_ascendc::DivInstruction(dst, src0, src1, config);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+}
 
 }  // namespace AscendC
 
