@@ -58,6 +58,7 @@
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_ops.h"
+#include "normgrad_ascendc/vector_reduce.h"
 #include "normgrad_ascendc/vector_unit.h"
 #include "normgrad_ascendc/workspace.h"
 
