@@ -615,13 +615,13 @@ void CheckWhole(const Whole& w, const TensorView& tmp) {
   const ReduceCall& c = *w.call;
   CheckWholeDst(w);
   const Profile p = ThisProfile(c);
-  if (w.cal_index && c.dst_type == ReduceElem::kHalf) {
+  if (w.cal_index && SizeOf(c.dst_type) == 2) {
     const int64_t last = (w.count_form ? w.elements : w.repeats * w.lanes) - 1;
     if (last > 65535) {
       Fail(
-          "%s: calIndex over %lld elements: a half result holds indices up "
+          "%s: calIndex over %lld elements: a %s result holds indices up "
           "to 65535",
-          c.name, static_cast<long long>(last + 1));
+          c.name, static_cast<long long>(last + 1), c.type);
     }
   }
   if (!UsesTmp(w, p) || w.repeats == 0) return;

@@ -96,7 +96,7 @@ const char* Who(const VecInstruction& in, char (&buffer)[64]) {
 }
 
 // Whether the destination operand receives the results (not so for a
-// reduction whose results go to host memory).
+// reduction whose results go to a sink).
 bool WritesDst(const VecInstruction& in) {
   return in.reduce == nullptr || in.reduce->sink == nullptr;
 }

@@ -885,6 +885,14 @@ TEST(VectorReduce, Int64CountFormOn950) {
   AscendC::ReduceMin(dst, src, src, 100, true);
   EXPECT_EQ(dst.GetValue(0), -3 * 95);
   EXPECT_EQ(dst.GetValue(1), 95);
+  // int16_t: the level-0 form, the index in the result's 16 bits.
+  const LocalTensor<int16_t> s16 = ub.Get<int16_t>(0), d16 = ub.Get<int16_t>(1);
+  for (uint32_t i = 0; i < 256; ++i) {
+    s16.SetValue(i, static_cast<int16_t>(i == 200 || i == 230 ? -9 : i % 50));
+  }
+  AscendC::ReduceMin(d16, s16, s16, 128, 2, 8, true);
+  EXPECT_EQ(d16.GetValue(0), -9);
+  EXPECT_EQ(d16.GetValue(1), 200);
   EXPECT_TRUE(FailsWith(
       [&] {
         AscendC::ReduceSum(ub.Get<int64_t>(1), src, ub.Get<int64_t>(2), 32, 1,
