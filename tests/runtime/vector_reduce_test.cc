@@ -528,6 +528,23 @@ TEST(VectorReduce, IntegerReduceRepeatOn950) {
   AscendC::ReduceRepeat<ReduceType::MAX>(dst, big, 64, 1, 1, 1, 8);
   EXPECT_EQ(dst.GetValue(0), 99);
   EXPECT_EQ(dst.GetValue(1), 17);
+  // Unsigned: uint32_t sums of uint16_t wrap modulo 2^32 only beyond it;
+  // uint32_t max with the index first.
+  const LocalTensor<uint16_t> u16 = ub.Get<uint16_t>(0);
+  const LocalTensor<uint32_t> u32 = ub.Get<uint32_t>(1);
+  uint64_t usum = 0;
+  for (uint32_t i = 0; i < 128; ++i) {
+    u16.SetValue(i, static_cast<uint16_t>(65535 - i));
+    usum += 65535 - i;
+  }
+  AscendC::ReduceRepeat<ReduceType::SUM>(u32, u16, 128, 1, 1, 1, 8);
+  EXPECT_EQ(u32.GetValue(0), usum);
+  const LocalTensor<uint32_t> w32 = ub.Get<uint32_t>(2);
+  for (uint32_t i = 0; i < 64; ++i) w32.SetValue(i, i == 5 ? 0xFFFFFFF0u : i);
+  AscendC::ReduceRepeat<ReduceType::MAX>(u32, w32, 64, 1, 1, 1, 8,
+                                         ReduceOrder::ORDER_INDEX_VALUE);
+  EXPECT_EQ(u32.GetValue(0), 5u);
+  EXPECT_EQ(u32.GetValue(1), 0xFFFFFFF0u);
 }
 
 TEST(VectorReduce, IntegerTypesAreRefusedOnA2) {
