@@ -9,7 +9,8 @@
 // else: per repeat, the blocks of each operand the instruction reads are
 // gathered into a contiguous scratch row, the span function computes the
 // repeat's lanes there, and the selected lanes are scattered back to the
-// destination.
+// destination — or, for a reduction, the span function computes the
+// repeat's results and those of groups with a selected lane are stored.
 #include "normgrad_ascendc/vector_unit.h"
 
 #include <algorithm>
@@ -25,7 +26,6 @@ namespace {
 constexpr uint32_t kBlockBytes = 32;
 constexpr uint32_t kBlocksPerRepeat = 8;
 constexpr uint32_t kRepeatBytes = kBlockBytes * kBlocksPerRepeat;
-constexpr int64_t kMaxRepeatTime = 255;
 constexpr uint32_t kMaxUbBlocks = kMaxUbBytes / kBlockBytes;
 
 // The lanes one repeat selects: a bit per lane, up to 128 lanes.
@@ -48,6 +48,12 @@ struct LaneSet {
     s.low = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
     s.high = n <= 64 ? 0 : n >= 128 ? ~uint64_t{0} : (uint64_t{1} << (n - 64)) - 1;
     return s;
+  }
+  // Lanes first .. first + n - 1.
+  static LaneSet Range(uint32_t first, uint32_t n) {
+    const LaneSet below = First(first);
+    const LaneSet upto = First(first + n);
+    return {upto.low & ~below.low, upto.high & ~below.high};
   }
 };
 
@@ -89,12 +95,48 @@ const char* Who(const VecInstruction& in, char (&buffer)[64]) {
   return buffer;
 }
 
+// Whether the destination operand receives the results (not so for a
+// reduction whose results go to a sink).
+bool WritesDst(const VecInstruction& in) {
+  return in.reduce == nullptr || in.reduce->sink == nullptr;
+}
+
 void CheckOperandMemory(const VecInstruction& in) {
   char who[64];
   Who(in, who);
   for (int i = 0; i < in.operands; ++i) {
-    in.operand[i].view->CheckUbOperand(who, in.operand[i].name);
+    const TensorView& v = *in.operand[i].view;
+    if (i > 0 || in.reduce == nullptr) {
+      v.CheckUbOperand(who, in.operand[i].name);
+      continue;
+    }
+    if (!WritesDst(in)) continue;
+    v.Check(who);
+    if (v.core == nullptr) {
+      Fail("%s: dst LocalTensor is empty (no unified-buffer memory)", who);
+    }
+    if (v.offset % in.reduce->dst_align != 0) {
+      Fail(
+          "%s: dst LocalTensor starts at UB offset %u, which is not %u-byte "
+          "aligned (the results of this reduction need %u-byte alignment)",
+          who, v.offset, in.reduce->dst_align, in.reduce->dst_align);
+    }
   }
+}
+
+// Whether group g of a reduction's repeat is written when `set` is selected.
+bool GroupWritten(const ReduceLayout& l, const LaneSet& set, uint32_t g) {
+  return l.write_empty || !(set & LaneSet::Range(g * l.group, l.group)).Empty();
+}
+
+// One past the last byte, from its repeat's first result, of the results a
+// reduction's repeat writes with lanes `set` (0 when it writes none).
+uint64_t ResultsEnd(const ReduceLayout& l, const LaneSet& set,
+                    uint32_t lanes) {
+  for (uint32_t g = lanes / l.group; g-- > 0;) {
+    if (GroupWritten(l, set, g)) return uint64_t{g + 1} * l.result_bytes;
+  }
+  return 0;
 }
 
 // One past the largest byte offset, within a repeat, of the lanes `set`
@@ -129,12 +171,41 @@ uint64_t ReachedEnd(const VecOperand& o, const Plan& plan, uint32_t lanes) {
   return end;
 }
 
-// Every selected lane of every repeat lies inside its operand's tensor.
+// One past the last byte of operand i's view the plan reaches: its selected
+// lanes, or a reduction's results.
+uint64_t Reach(const VecInstruction& in, int i, const Plan& plan) {
+  if (i != 0 || in.reduce == nullptr) {
+    return ReachedEnd(in.operand[i], plan, in.lanes);
+  }
+  const ReduceLayout& l = *in.reduce;
+  const int64_t last = plan.repeats - 1;
+  uint64_t end = static_cast<uint64_t>(last) * l.repeat_bytes +
+                 ResultsEnd(l, plan.MaskOf(last), in.lanes);
+  if (last > 0) {
+    end = std::max(end, static_cast<uint64_t>(last - 1) * l.repeat_bytes +
+                            ResultsEnd(l, plan.mask, in.lanes));
+  }
+  return end;
+}
+
+// Every selected lane of every repeat lies inside its operand's tensor, and
+// so does every result of a reduction.
 void CheckExtents(const VecInstruction& in, const Plan& plan) {
   char who[64];
   for (int i = 0; i < in.operands; ++i) {
     const VecOperand& o = in.operand[i];
-    const uint64_t end = ReachedEnd(o, plan, in.lanes);
+    if (i == 0 && !WritesDst(in)) continue;
+    const uint64_t end = Reach(in, i, plan);
+    if (i == 0 && in.reduce != nullptr && end > o.view->bytes) {
+      Fail(
+          "%s: dst has %u bytes; %lld repeats of %u-byte results, %llu bytes "
+          "from one repeat's results to the next, reach byte %llu, past its "
+          "end",
+          Who(in, who), o.view->bytes, static_cast<long long>(plan.repeats),
+          in.reduce->result_bytes,
+          static_cast<unsigned long long>(in.reduce->repeat_bytes),
+          static_cast<unsigned long long>(end));
+    }
     if (end > o.view->bytes) {
       Fail(
           "%s: %s has %u elements (%u bytes); %lld repeats with block stride "
@@ -146,28 +217,34 @@ void CheckExtents(const VecInstruction& in, const Plan& plan) {
   }
 }
 
-// Whether two operands address the same bytes lane for lane.
-bool Coincide(const VecOperand& a, const VecOperand& b) {
-  return a.view->core == b.view->core && a.view->offset == b.view->offset &&
+// Whether the destination and a source address the same bytes lane for
+// lane (never so for a reduction, whose destination holds results).
+bool Coincide(const VecInstruction& in, const VecOperand& a,
+              const VecOperand& b) {
+  return in.reduce == nullptr && a.view->core == b.view->core &&
+         a.view->offset == b.view->offset &&
          a.elem_bytes == b.elem_bytes && a.block_stride == b.block_stride &&
          a.repeat_stride == b.repeat_stride;
 }
 
-// Whether the bytes two operands' selected lanes may reach intersect.
-bool RangesMeet(const VecOperand& a, const VecOperand& b, const Plan& plan,
-                uint32_t lanes) {
+// Whether the bytes the destination and source i may reach intersect.
+bool RangesMeet(const VecInstruction& in, int i, const Plan& plan) {
+  const VecOperand& a = in.operand[0];
+  const VecOperand& b = in.operand[i];
   if (a.view->core != b.view->core) return false;
   const uint64_t a_first = a.view->offset;
   const uint64_t b_first = b.view->offset;
-  return a_first < b_first + ReachedEnd(b, plan, lanes) &&
-         b_first < a_first + ReachedEnd(a, plan, lanes);
+  return a_first < b_first + Reach(in, i, plan) &&
+         b_first < a_first + Reach(in, 0, plan);
 }
 
 // In place: a source that coincides with the destination and whose repeats
 // touch disjoint blocks (so no repeat reads what an earlier one wrote).
-bool InPlace(const VecOperand& dst, const VecOperand& src, const Plan& plan,
-             uint32_t lanes) {
-  if (!Coincide(dst, src)) return false;
+bool InPlace(const VecInstruction& in, const VecOperand& src,
+             const Plan& plan) {
+  const VecOperand& dst = in.operand[0];
+  const uint32_t lanes = in.lanes;
+  if (!Coincide(in, dst, src)) return false;
   const uint32_t blocks = WalkOf(dst).BlocksPerRepeat(lanes);
   return plan.repeats == 1 ||
          dst.repeat_stride >= (blocks - 1) * dst.block_stride + 1;
@@ -186,15 +263,34 @@ void MarkBlocks(const VecOperand& o, const LaneSet& set, uint32_t lanes,
   }
 }
 
+// Marks the UB blocks repeat r writes to the destination.
+void MarkWritten(const VecInstruction& in, const LaneSet& set, int64_t r,
+                 Blocks* blocks) {
+  const VecOperand& dst = in.operand[0];
+  if (in.reduce == nullptr) {
+    MarkBlocks(dst, set, in.lanes, r, blocks);
+    return;
+  }
+  const ReduceLayout& l = *in.reduce;
+  for (uint32_t g = 0; g < in.lanes / l.group; ++g) {
+    if (!GroupWritten(l, set, g)) continue;
+    const uint64_t at = dst.view->offset +
+                        static_cast<uint64_t>(r) * l.repeat_bytes +
+                        uint64_t{g} * l.result_bytes;
+    blocks->set(at / kBlockBytes);
+    blocks->set((at + l.result_bytes - 1) / kBlockBytes);
+  }
+}
+
 // The overlap rules of the file comment of vector_unit.h. Returns true when
 // every source is in place or disjoint from the destination.
 bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
   const VecOperand& dst = in.operand[0];
+  if (!WritesDst(in)) return true;
   bool separate = true;
   for (int i = 1; i < in.operands; ++i) {
     const VecOperand& src = in.operand[i];
-    if (!InPlace(dst, src, plan, in.lanes) &&
-        RangesMeet(dst, src, plan, in.lanes)) {
+    if (!InPlace(in, src, plan) && RangesMeet(in, i, plan)) {
       separate = false;
     }
   }
@@ -208,7 +304,7 @@ bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
   for (int64_t r = 0; r < plan.repeats; ++r) {
     const LaneSet set = plan.MaskOf(r);
     mine->reset();
-    MarkBlocks(dst, set, in.lanes, r, mine.get());
+    MarkWritten(in, set, r, mine.get());
     for (int i = 1; i < in.operands; ++i) {
       const VecOperand& src = in.operand[i];
       if (src.view->core != dst.view->core) continue;
@@ -223,7 +319,8 @@ bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
             "dst; a source may not read an earlier repeat's destination",
             Who(in, who), static_cast<long long>(r), src.name);
       }
-      if (!accumulates && !Coincide(dst, src) && (*theirs & *mine).any()) {
+      if (!accumulates && !Coincide(in, dst, src) &&
+          (*theirs & *mine).any()) {
         Fail(
             "%s: in repeat %lld, dst and %s share a block without being the "
             "same lanes; within a repeat a destination and a source must "
@@ -237,6 +334,7 @@ bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
 }
 
 bool Flat(const VecInstruction& in, const Plan& plan) {
+  if (in.reduce != nullptr) return false;
   if (!(plan.mask == LaneSet::First(in.lanes))) return false;
   for (int i = 0; i < in.operands; ++i) {
     const VecOperand& o = in.operand[i];
@@ -249,7 +347,26 @@ bool Flat(const VecInstruction& in, const Plan& plan) {
   return true;
 }
 
-// Per repeat: gather, compute, scatter the selected lanes.
+// Stores a reduction's results of repeat r from `results`, packed.
+void StoreResults(const VecInstruction& in, const LaneSet& set, int64_t r,
+                  const uint8_t* results) {
+  const ReduceLayout& l = *in.reduce;
+  if (l.sink != nullptr) {
+    if (ResultsEnd(l, set, in.lanes) != 0) l.sink(l.context, r, results);
+    return;
+  }
+  uint8_t* base = in.operand[0].view->data() +
+                  static_cast<uint64_t>(r) * l.repeat_bytes;
+  for (uint32_t g = 0; g < in.lanes / l.group; ++g) {
+    if (GroupWritten(l, set, g)) {
+      std::memcpy(base + uint64_t{g} * l.result_bytes,
+                  results + uint64_t{g} * l.result_bytes, l.result_bytes);
+    }
+  }
+}
+
+// Per repeat: gather, compute, scatter the selected lanes (or store a
+// reduction's results).
 void RunRepeats(const VecInstruction& in, const Plan& plan) {
   alignas(64) uint8_t rows[4][kRepeatBytes * 2];  // 128 lanes of 4 bytes max
   const uint8_t* ub_end = in.operand[0].view->core->ub() + kMaxUbBytes;
@@ -277,7 +394,13 @@ void RunRepeats(const VecInstruction& in, const Plan& plan) {
       }
     }
     args.n = in.lanes;
+    args.selected[0] = set.low;
+    args.selected[1] = set.high;
     in.span(args);
+    if (in.reduce != nullptr) {
+      StoreResults(in, set, r, rows[0]);
+      continue;
+    }
     const Walk& w = walks[0];
     uint8_t* base = in.operand[0].view->data();
     for (uint32_t k = 0; k < in.lanes; ++k) {
@@ -323,7 +446,7 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
          static_cast<long long>(count));
   }
   CheckOperandMemory(in);
-  for (int i = 0; i < in.operands; ++i) {
+  for (int i = in.reduce != nullptr ? 1 : 0; i < in.operands; ++i) {
     const VecOperand& o = in.operand[i];
     const uint32_t size = o.view->bytes / o.elem_bytes;
     if (size < count) {
@@ -355,10 +478,10 @@ void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
     plan.mask = LaneSet::First(in.lanes);
     plan.tail = static_cast<uint32_t>(m.low % in.lanes);
   } else {
-    if (repeat_time < 0 || repeat_time > kMaxRepeatTime) {
+    if (repeat_time < 0 || repeat_time > in.max_repeat_time) {
       Fail("%s: repeatTime %lld is out of range (0..%lld)", Who(in, who),
            static_cast<long long>(repeat_time),
-           static_cast<long long>(kMaxRepeatTime));
+           static_cast<long long>(in.max_repeat_time));
     }
     plan.repeats = repeat_time;
     plan.mask = MaskRegisterLanes(m, in.lanes);

@@ -24,6 +24,17 @@
 // earlier repeat wrote, except where the instruction allows it
 // (VecInstruction::dst_feeds_src1: the documented accumulation of Add, Sub,
 // Mul, Max, Min, AddRelu, SubRelu with a repeat stride of 0).
+//
+// Reductions (VecInstruction::reduce) run on the same walk of repeats,
+// blocks and masked lanes; only the destination differs. Each repeat's
+// lanes fall into groups of ReduceLayout::group consecutive lanes (a pair,
+// a block, the whole repeat); the span function computes one result per
+// group from the gathered source lanes and the repeat's lane selection, and
+// the results of repeat r are stored packed from byte r·repeat_bytes of the
+// destination. A group with no selected lane keeps its destination bytes
+// unless the layout says to write it. A reduction's destination starts at a
+// multiple of ReduceLayout::dst_align bytes and shares no block with a
+// source within a repeat (the two cannot coincide lane for lane).
 #pragma once
 
 #include <cstdint>
@@ -110,13 +121,33 @@ struct VecOperand {
 
 /// The arguments of a span function: n lanes of each operand, contiguous.
 /// operand[0] is the destination; it holds the old destination values when
-/// the instruction reads them (VecInstruction::reads_dst).
+/// the instruction reads them (VecInstruction::reads_dst). For a reduction,
+/// operand[0] receives the repeat's results, packed, one per group; n is a
+/// full repeat's lanes and `selected` the lanes the mask selects (bit k of
+/// word k / 64).
 struct SpanArgs {
   void* operand[4];
   uint32_t n;
   const void* params;  ///< the instruction's scalars, or null
+  uint64_t selected[2];
 };
 using SpanFn = void (*)(const SpanArgs& args);
+
+/// Where a reduction's results go (see the file comment).
+struct ReduceLayout {
+  uint32_t group;          ///< source lanes reduced into one result
+  uint32_t result_bytes;   ///< bytes of one result (a value, an index or both)
+  uint64_t repeat_bytes;   ///< bytes from one repeat's results to the next's
+  uint32_t dst_align;      ///< dst's start must be a multiple of this
+  bool write_empty = false;  ///< write a group that selects no lane
+  /// Set: the results stay inside the unit (the first stage of ReduceSum,
+  /// ReduceMax, ReduceMin) — each repeat that writes a group hands its
+  /// packed results to sink(context, repeat, results), in repeat order,
+  /// and the destination operand is not written.
+  void (*sink)(void* context, int64_t repeat, const uint8_t* results) =
+      nullptr;
+  void* context = nullptr;
+};
 
 /// One call of an instruction.
 struct VecInstruction {
@@ -129,6 +160,8 @@ struct VecInstruction {
   const void* params = nullptr;
   bool reads_dst = false;       ///< the span reads the destination too
   bool dst_feeds_src1 = false;  ///< see the file comment
+  const ReduceLayout* reduce = nullptr;  ///< set: a reduction
+  int64_t max_repeat_time = 255;         ///< the documented repeatTime limit
 };
 
 /// The level-2 form: the first `count` elements of every operand.
