@@ -13,6 +13,7 @@
 #include <limits>
 #include <vector>
 
+#include "normgrad/convert.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/vector_ops.h"
 
@@ -201,6 +202,49 @@ struct SpanParams {
   uint32_t result_bytes;
 };
 
+// Whether every one of the span's lanes is selected.
+bool AllSelected(const SpanArgs& a) {
+  const uint64_t low = a.n >= 64 ? ~uint64_t{0} : (uint64_t{1} << a.n) - 1;
+  const uint64_t high =
+      a.n >= 128 ? ~uint64_t{0} : a.n > 64 ? (uint64_t{1} << (a.n - 64)) - 1 : 0;
+  return (a.selected[0] & low) == low && (a.selected[1] & high) == high;
+}
+
+// Tree's sums of consecutive groups of `group` lanes, every lane selected
+// (the common case, and the same additions in the same order), in place:
+// level by level over all n values, since a pair never straddles two
+// groups; group k's sum ends in v[k].
+template <typename V>
+void SumTrees(V* v, size_t n, uint32_t group) {
+  for (size_t w = n, g = group; g > 1; w /= 2, g /= 2) {
+    for (size_t i = 0; i < w / 2; ++i) v[i] = Add(v[2 * i], v[2 * i + 1]);
+  }
+}
+
+// SumTrees for half, with the instruction set's conversions: the values
+// widened to float, each level added in float and rounded to half (the
+// float sum of two halves rounded once is their binary16 sum); the sums end
+// in v as halves.
+void SumTreesHalf(half* v, std::vector<float>& wide, size_t n, uint32_t group) {
+  wide.resize(n);
+  normgrad::Widen(v, wide.data(), n);
+  for (size_t w = n, g = group; g > 1; w /= 2, g /= 2) {
+    for (size_t i = 0; i < w / 2; ++i) wide[i] = wide[2 * i] + wide[2 * i + 1];
+    normgrad::Narrow(wide.data(), v, w / 2);
+    if (g > 2) normgrad::Widen(v, wide.data(), w / 2);
+  }
+}
+
+template <typename V>
+void SumGroups(const uint8_t* src, uint8_t* out, uint32_t n, const SpanParams& p) {
+  V v[kMaxLanes];
+  std::memcpy(static_cast<void*>(v), src, n * sizeof(V));
+  SumTrees(v, n, p.group);
+  for (uint32_t g = 0; g < n / p.group; ++g) {
+    std::memcpy(out + uint64_t{g} * p.result_bytes, &v[g], sizeof(V));
+  }
+}
+
 // The span function of every reduction: per group of lanes, the tree of its
 // selected lanes (the index is the lane within the group), one result each.
 template <typename D, typename S>
@@ -208,6 +252,9 @@ void ReduceSpan(const SpanArgs& a) {
   const SpanParams& p = *static_cast<const SpanParams*>(a.params);
   const uint8_t* src = static_cast<const uint8_t*>(a.operand[1]);
   uint8_t* out = static_cast<uint8_t*>(a.operand[0]);
+  if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
+    if (p.op == ReduceType::SUM && AllSelected(a)) return SumGroups<D>(src, out, a.n, p);
+  }
   Node<D> nodes[kMaxLanes];
   for (uint32_t g = 0; g * p.group < a.n; ++g) {
     for (uint32_t j = 0; j < p.group; ++j) {
@@ -491,6 +538,8 @@ struct Fold {
   std::vector<T> sums;                // SUM: every repeat's sum (tree rounds)
   Node<T> running{Zero<T>(), 0, false};  // SUM, sequential
   std::vector<T> lanes;                  // lanes first: the gathered elements
+  std::vector<T> slice;                  // CollectWhole's working values
+  std::vector<float> wide;               // and for half, their float copies
 };
 
 template <typename T>
@@ -515,6 +564,31 @@ void Collect(void* context, int64_t r, const uint8_t* results) {
     f.running = Combine(ReduceType::SUM, f.running, {value, 0, true});
   } else {
     f.sums.push_back(value);
+  }
+}
+
+// The bulk form of Collect for sums: `repeats` whole repeats of a
+// contiguous source, every lane selected; each repeat's tree sum goes to
+// Collect in repeat order, computed a slice of repeats at a time.
+template <typename T>
+void CollectWhole(void* context, const uint8_t* src, int64_t repeats) {
+  constexpr int64_t kSlice = 256;  // repeats per slice: 64 KiB of floats
+  Fold<T>& f = *static_cast<Fold<T>*>(context);
+  const uint32_t lanes = f.w->lanes;
+  f.slice.resize(static_cast<size_t>(kSlice) * lanes);
+  for (int64_t r = 0; r < repeats; r += kSlice) {
+    const int64_t m = std::min(kSlice, repeats - r);
+    const size_t n = static_cast<size_t>(m) * lanes;
+    std::memcpy(static_cast<void*>(f.slice.data()),
+                src + static_cast<uint64_t>(r) * lanes * sizeof(T), n * sizeof(T));
+    if constexpr (std::is_same_v<T, half>) {
+      SumTreesHalf(f.slice.data(), f.wide, n, lanes);
+    } else {
+      SumTrees(f.slice.data(), n, lanes);
+    }
+    for (int64_t j = 0; j < m; ++j) {
+      Collect<T>(context, r + j, reinterpret_cast<const uint8_t*>(&f.slice[static_cast<size_t>(j)]));
+    }
   }
 }
 
@@ -565,6 +639,9 @@ void RunWhole(const Whole& w, const std::function<void(VecInstruction&)>& run) {
                       uint64_t{w.lanes} / p.group * p.result_bytes, 1};
   layout.sink = &Collect<T>;
   layout.context = &fold;
+  if constexpr (!std::is_integral_v<T>) {
+    if (c.op == ReduceType::SUM && !gather) layout.whole = &CollectWhole<T>;
+  }
   VecInstruction in{
       c.api,   c.type,
       w.lanes, {{"dst", c.dst, sizeof(T)}, {"src", c.src, sizeof(T)}},

@@ -11,6 +11,10 @@
 // repeat's lanes there, and the selected lanes are scattered back to the
 // destination — or, for a reduction, the span function computes the
 // repeat's results and those of groups with a selected lane are stored.
+// A source whose blocks are contiguous within a repeat is read in place, and
+// a reduction that keeps its results (ReduceSum's first stage) may take all
+// its whole, fully selected repeats of a contiguous source at once
+// (ReduceLayout::whole).
 #include "normgrad_ascendc/vector_unit.h"
 
 #include <algorithm>
@@ -347,6 +351,19 @@ bool Flat(const VecInstruction& in, const Plan& plan) {
   return true;
 }
 
+// The leading repeats a reduction hands over at once (ReduceLayout::whole):
+// those before a counter-mode tail, when its source is contiguous and the
+// mask selects every lane; else none.
+int64_t WholeRepeats(const VecInstruction& in, const Plan& plan) {
+  if (in.reduce == nullptr || in.reduce->whole == nullptr) return 0;
+  const VecOperand& src = in.operand[1];
+  if (!(plan.mask == LaneSet::First(in.lanes)) || src.block_stride != 1 ||
+      uint64_t{src.repeat_stride} * kBlockBytes != uint64_t{in.lanes} * src.elem_bytes) {
+    return 0;
+  }
+  return plan.tail != 0 ? plan.repeats - 1 : plan.repeats;
+}
+
 // Stores a reduction's results of repeat r from `results`, packed.
 void StoreResults(const VecInstruction& in, const LaneSet& set, int64_t r,
                   const uint8_t* results) {
@@ -367,7 +384,7 @@ void StoreResults(const VecInstruction& in, const LaneSet& set, int64_t r,
 
 // Per repeat: gather, compute, scatter the selected lanes (or store a
 // reduction's results).
-void RunRepeats(const VecInstruction& in, const Plan& plan) {
+void RunRepeats(const VecInstruction& in, const Plan& plan, int64_t first) {
   alignas(64) uint8_t rows[4][kRepeatBytes * 2];  // 128 lanes of 4 bytes max
   const uint8_t* ub_end = in.operand[0].view->core->ub() + kMaxUbBytes;
   SpanArgs args{};
@@ -376,13 +393,19 @@ void RunRepeats(const VecInstruction& in, const Plan& plan) {
   Walk walks[4];
   for (int i = 0; i < in.operands; ++i) walks[i] = WalkOf(in.operand[i]);
 
-  for (int64_t r = 0; r < plan.repeats; ++r) {
+  for (int64_t r = first; r < plan.repeats; ++r) {
     const LaneSet set = plan.MaskOf(r);
     for (int i = 0; i < in.operands; ++i) {
       if (i == 0 && !in.reads_dst) continue;
       const Walk& w = walks[i];
       uint8_t* base = in.operand[i].view->data();
       const uint32_t blocks = w.BlocksPerRepeat(in.lanes);
+      if (i > 0 && w.block_stride == kBlockBytes &&
+          base + w.Offset(r, 0) + blocks * kBlockBytes <= ub_end) {
+        args.operand[i] = base + w.Offset(r, 0);  // a source read in place
+        continue;
+      }
+      args.operand[i] = rows[i];
       for (uint32_t b = 0; b < blocks; ++b) {
         const uint8_t* from = base + w.Offset(r, b * w.per_block);
         uint8_t* to = rows[i] + b * kBlockBytes;
@@ -428,7 +451,9 @@ void Execute(const VecInstruction& in, const Plan& plan) {
     in.span(args);
     return;
   }
-  RunRepeats(in, plan);
+  const int64_t whole = WholeRepeats(in, plan);
+  if (whole > 0) in.reduce->whole(in.reduce->context, in.operand[1].view->data(), whole);
+  RunRepeats(in, plan, whole);
 }
 
 LaneSet MaskRegisterLanes(const VectorMask& m, uint32_t lanes) {

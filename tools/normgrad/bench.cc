@@ -4,7 +4,10 @@
 //
 // For every shape, element type and thread count, and for each of the two
 // operations (grad_beta: pd_gamma/pd_beta; backward: the fused layer-norm
-// backward), the implementations run interleaved — one timed sample of each
+// backward) and the two vector unit kernels on emulated cores (vec_add:
+// z = x + y with Add; row_sum: each row's sum with ReduceSum; half and
+// float, next to a plain loop over the same bytes), the implementations run
+// interleaved — one timed sample of each
 // in turn, several rounds — so a noisy neighbour slows all of them alike.
 // Each row reports the median time per call, GB/s (bytes read + written),
 // the ratio to the read baseline of the same round set (two float arrays as
@@ -65,6 +68,9 @@ struct Problem {
 };
 
 const char* OpName(Op op) { return op == Op::kGradBeta ? "grad_beta" : "backward"; }
+const char* VectorOpName(VectorKernel kind) {
+  return kind == VectorKernel::kAdd ? "vec_add" : "row_sum";
+}
 
 // "ROWSxCOLS dtype" per line; blank lines and '#' comments are skipped.
 Status ParseShapes(const std::string& path, std::vector<Problem>* out) {
@@ -327,6 +333,60 @@ Runner AscendcRunner(const Data& d, int threads) {
   return r;
 }
 
+// Bytes a vector kernel reads and writes.
+double VectorBytes(const Problem& p, VectorKernel kind) {
+  const double n = static_cast<double>(p.rows * p.cols), size = SizeOf(p.dtype);
+  return kind == VectorKernel::kAdd ? 3 * n * size : (n + static_cast<double>(p.rows)) * size;
+}
+
+// The double reference of a vector kernel on x = dy, y = res.
+std::vector<double> VectorReference(const Data& d, VectorKernel kind) {
+  const size_t n = d.p.rows * d.p.cols;
+  std::vector<double> ref(kind == VectorKernel::kAdd ? n : d.p.rows, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    const double x = reference::Decode(d.p.dtype, d.dy.data(), i);
+    if (kind == VectorKernel::kAdd) {
+      ref[i] = x + reference::Decode(d.p.dtype, d.res.data(), i);
+    } else {
+      ref[i / d.p.cols] += x;
+    }
+  }
+  return ref;
+}
+
+// A vector kernel on emulated cores (`emulated`) or as a plain loop; its
+// output's normwise error against `ref`.
+Runner VectorRunner(const Data& d, VectorKernel kind, bool emulated, int threads,
+                    std::shared_ptr<const std::vector<double>> ref) {
+  Runner r;
+  r.impl = emulated ? "normgrad-ascendc" : "loop";
+  r.peer = !emulated;
+  const size_t outputs = kind == VectorKernel::kAdd ? d.p.rows * d.p.cols : d.p.rows;
+  auto out = std::make_shared<std::vector<uint8_t>>(outputs * SizeOf(d.p.dtype));
+  if (emulated) {
+    double probe = 0;
+    normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
+    r.note = RunVectorKernel(kind, d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
+                             d.res.data(), out->data(), 1, &probe);
+    r.run = [&d, kind, out, threads](int k) {
+      normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
+      double total = 0;
+      RunVectorKernel(kind, d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
+                      d.res.data(), out->data(), static_cast<uint32_t>(k), &total);
+      return total;
+    };
+  } else {
+    r.run = [&d, kind, out, threads](int k) {
+      return Timed(k, [&] {
+        VectorLoop(kind, d.p.dtype, d.p.rows, d.p.cols, d.dy.data(), d.res.data(), out->data(),
+                   threads);
+      });
+    };
+  }
+  r.error = [&d, out, ref] { return reference::NormwiseError(Widen(d.p.dtype, *out), *ref); };
+  return r;
+}
+
 Runner PeerRunner(bench::Peer* peer, const Data& d, Op op, int threads) {
   Runner r;
   r.impl = peer->Name();
@@ -364,7 +424,7 @@ double Median(std::vector<double> v) {
 
 // One row of the output.
 struct Row {
-  Op op;
+  const char* op;  // OpName or VectorOpName
   Problem p;
   int threads;
   std::string impl, note;
@@ -408,7 +468,7 @@ void PrintHeader() {
 
 void PrintRow(const Row& r) {
   const std::string shape = std::to_string(r.p.rows) + "x" + std::to_string(r.p.cols);
-  std::printf("%-9s %-8s %-12s %3d  %-26s ", OpName(r.op), DTypeName(r.p.dtype), shape.c_str(),
+  std::printf("%-9s %-8s %-12s %3d  %-26s ", r.op, DTypeName(r.p.dtype), shape.c_str(),
               r.threads, r.impl.c_str());
   if (!r.note.empty()) {
     std::printf("- (%s)\n", r.note.c_str());
@@ -462,7 +522,7 @@ std::string Json(const std::vector<Row>& rows, double baseline_gbs,
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const bool ran = r.note.empty();
-    out += "  {\"op\": " + JsonString(OpName(r.op)) + ", \"impl\": " + JsonString(r.impl) +
+    out += "  {\"op\": " + JsonString(r.op) + ", \"impl\": " + JsonString(r.impl) +
            ", \"dtype\": " + JsonString(DTypeName(r.p.dtype)) +
            ", \"rows\": " + std::to_string(r.p.rows) + ", \"cols\": " + std::to_string(r.p.cols) +
            ", \"threads\": " + std::to_string(r.threads) +
@@ -564,7 +624,10 @@ int RunBench(const BenchOptions& o) {
   }
 
   const bool tty = isatty(STDERR_FILENO);
-  const size_t groups = problems.size() * std::size(kThreadCounts) * 2;
+  size_t groups = 0;  // per problem and thread count: 2 operations, and 2 vector kernels
+  for (const Problem& p : problems) {
+    groups += std::size(kThreadCounts) * (p.dtype == DType::kBF16 ? 2 : 4);
+  }
   size_t group = 0;
   std::vector<Row> rows;
   std::vector<float> dy32, res32;
@@ -577,12 +640,43 @@ int RunBench(const BenchOptions& o) {
     }
     Data d;
     if (Status s = MakeData(p, dy32, res32, &d); !s.ok()) return Fail(kCommand, s.message());
+    // One group: its runners (the baseline first) timed together, then its rows.
+    const auto run_group = [&](const char* name, int threads, double bytes,
+                               std::vector<Runner> runners) {
+      Measure(runners, rounds, sample_seconds);
+      const double baseline_gbs = 2.0 * static_cast<double>(d.dy.size()) / runners[0].seconds / 1e9;
+      double best_peer = 0;
+      for (const Runner& r : runners) {
+        if (r.peer && r.note.empty() && (best_peer == 0 || r.seconds < best_peer)) {
+          best_peer = r.seconds;
+        }
+      }
+      for (const Runner& r : runners) {
+        Row row{name, p, threads, r.impl, r.note};
+        if (r.note.empty()) {
+          row.seconds = r.seconds;
+          row.gbs = (r.impl == "baseline" ? 2.0 * static_cast<double>(d.dy.size()) : bytes) /
+                    r.seconds / 1e9;
+          row.x_baseline = row.gbs / baseline_gbs;
+          row.x_peer = best_peer > 0 && r.impl != "baseline" ? best_peer / r.seconds : 0;
+          row.error = r.err;
+        }
+        if (!o.json) {
+          if (tty) std::fprintf(stderr, "\r\033[K");
+          PrintRow(row);
+          std::fflush(stdout);
+        }
+        rows.push_back(row);
+      }
+    };
+    const auto progress = [&](const char* name, int threads) {
+      std::fprintf(stderr, "%snormgrad bench: [%zu/%zu] %s %s %zux%zu, %d thread%s%s",
+                   tty ? "\r\033[K" : "", ++group, groups, name, DTypeName(p.dtype), p.rows,
+                   p.cols, threads, threads > 1 ? "s" : "", tty ? "" : "\n");
+    };
     for (int threads : kThreadCounts) {
       for (Op op : {Op::kGradBeta, Op::kBackward}) {
-        ++group;
-        std::fprintf(stderr, "%snormgrad bench: [%zu/%zu] %s %s %zux%zu, %d thread%s%s",
-                     tty ? "\r\033[K" : "", group, groups, OpName(op), DTypeName(p.dtype), p.rows,
-                     p.cols, threads, threads > 1 ? "s" : "", tty ? "" : "\n");
+        progress(OpName(op), threads);
         std::vector<Runner> runners;
         runners.push_back(BaselineRunner(d, threads));
         for (const std::string& isa : isas) {
@@ -603,33 +697,17 @@ int RunBench(const BenchOptions& o) {
           missing.note = why;
           runners.push_back(missing);
         }
-        Measure(runners, rounds, sample_seconds);
-
-        const double bytes = OpBytes(p, op);
-        const double baseline_gbs = 2.0 * static_cast<double>(d.dy.size()) / runners[0].seconds / 1e9;
-        double best_peer = 0;
-        for (const Runner& r : runners) {
-          if (r.peer && r.note.empty() && (best_peer == 0 || r.seconds < best_peer)) {
-            best_peer = r.seconds;
-          }
-        }
-        for (const Runner& r : runners) {
-          Row row{op, p, threads, r.impl, r.note};
-          if (r.note.empty()) {
-            row.seconds = r.seconds;
-            row.gbs = (r.impl == "baseline" ? 2.0 * static_cast<double>(d.dy.size()) : bytes) /
-                      r.seconds / 1e9;
-            row.x_baseline = row.gbs / baseline_gbs;
-            row.x_peer = best_peer > 0 && r.impl != "baseline" ? best_peer / r.seconds : 0;
-            row.error = r.err;
-          }
-          if (!o.json) {
-            if (tty) std::fprintf(stderr, "\r\033[K");
-            PrintRow(row);
-            std::fflush(stdout);
-          }
-          rows.push_back(row);
-        }
+        run_group(OpName(op), threads, OpBytes(p, op), std::move(runners));
+      }
+      if (p.dtype == DType::kBF16) continue;  // the vector kernels take half or float
+      for (VectorKernel kind : {VectorKernel::kAdd, VectorKernel::kRowSum}) {
+        progress(VectorOpName(kind), threads);
+        const auto ref = std::make_shared<const std::vector<double>>(VectorReference(d, kind));
+        std::vector<Runner> runners;
+        runners.push_back(BaselineRunner(d, threads));
+        runners.push_back(VectorRunner(d, kind, true, threads, ref));
+        runners.push_back(VectorRunner(d, kind, false, threads, ref));
+        run_group(VectorOpName(kind), threads, VectorBytes(p, kind), std::move(runners));
       }
     }
   }

@@ -100,6 +100,26 @@ std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t bloc
                             const void* dy, const void* res, float* pd_gamma, float* pd_beta,
                             uint32_t launches, double* seconds);
 
+/// The vector unit's kernels of `normgrad bench` (tools/normgrad/vector_bench.asc).
+enum class VectorKernel {
+  kAdd,     ///< out = x + y, rows × cols
+  kRowSum,  ///< out[r] = Σ_c x[r][c], one per row (y unused)
+};
+
+/// Kernel `kind` on rows × cols float or half inputs on `blocks` emulated
+/// cores, copied to device memory, launched once untimed and then
+/// `launches` times; its output of `dtype` in `out` and the timed launches'
+/// total time (each launch to synchronize) in *seconds. Returns why it
+/// cannot run, or empty.
+std::string RunVectorKernel(VectorKernel kind, DType dtype, size_t rows, size_t cols,
+                            uint32_t blocks, const void* x, const void* y, void* out,
+                            uint32_t launches, double* seconds);
+
+/// The same operation as a plain loop a user would write, OpenMP over
+/// `threads` (half through float in short pieces).
+void VectorLoop(VectorKernel kind, DType dtype, size_t rows, size_t cols, const void* x,
+                const void* y, void* out, int threads);
+
 /// `normgrad bench`: normgrad against the read-bandwidth baseline and the
 /// peer libraries, interleaved on the same inputs (docs in bench.cc).
 struct BenchOptions {

@@ -147,6 +147,10 @@ struct ReduceLayout {
   void (*sink)(void* context, int64_t repeat, const uint8_t* results) =
       nullptr;
   void* context = nullptr;
+  /// Optional, with a sink: hands over the results of `repeats` whole
+  /// repeats at once, from the first, when the source is contiguous and
+  /// every lane of them is selected — the same calls of the sink, faster.
+  void (*whole)(void* context, const uint8_t* src, int64_t repeats) = nullptr;
 };
 
 /// One call of an instruction.
