@@ -3,6 +3,7 @@
 // core.
 #include "normgrad_ascendc/core.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -30,6 +31,16 @@ ApiCall::~ApiCall() {
 }
 
 const CallSite* CurrentCallSite() { return t_call_site; }
+
+void JoinName(char* out, size_t size, std::initializer_list<const char*> pieces) {
+  size_t length = 0;
+  for (const char* piece : pieces) {
+    const size_t n = std::min(std::strlen(piece), size - 1 - length);
+    std::memcpy(out + length, piece, n);
+    length += n;
+  }
+  out[length] = '\0';
+}
 
 void Fail(const char* format, ...) {
   va_list args;

@@ -12,7 +12,6 @@
 // copies, and overlapping ones (UB → UB may overlap), stay with memmove.
 #include "normgrad_ascendc/data_copy.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -50,8 +49,7 @@ const char* Side(const CopyEnd& end) { return end.ub != nullptr ? "UB" : "GM"; }
 struct OpName {
   OpName(const char* api, const char* type_name, const CopyEnd& dst,
          const CopyEnd& src) {
-    std::snprintf(text, sizeof text, "%s<%s> %s->%s", api, type_name, Side(src),
-                  Side(dst));
+    JoinName(text, sizeof text, {api, "<", type_name, "> ", Side(src), "->", Side(dst)});
   }
   char text[96];
 };

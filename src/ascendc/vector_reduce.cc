@@ -210,38 +210,48 @@ bool AllSelected(const SpanArgs& a) {
   return (a.selected[0] & low) == low && (a.selected[1] & high) == high;
 }
 
-// Tree's sums of consecutive groups of `group` lanes, every lane selected
-// (the common case, and the same additions in the same order), in place:
-// level by level over all n values, since a pair never straddles two
-// groups; group k's sum ends in v[k].
+// One level of a tree: to[i] = from[2i] + from[2i+1].
 template <typename V>
-void SumTrees(V* v, size_t n, uint32_t group) {
-  for (size_t w = n, g = group; g > 1; w /= 2, g /= 2) {
-    for (size_t i = 0; i < w / 2; ++i) v[i] = Add(v[2 * i], v[2 * i + 1]);
-  }
+void PairSums(const V* __restrict from, V* __restrict to, size_t pairs) {
+  for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
 }
 
-// SumTrees for half, with the instruction set's conversions: the values
-// widened to float, each level added in float and rounded to half (the
-// float sum of two halves rounded once is their binary16 sum); the sums end
-// in v as halves.
-void SumTreesHalf(half* v, std::vector<float>& wide, size_t n, uint32_t group) {
-  wide.resize(n);
-  normgrad::Widen(v, wide.data(), n);
+// Tree's sums of consecutive groups of `group` lanes of `src`, every lane
+// selected (the common case, and the same additions in the same order):
+// level by level over all n values — a pair never straddles two groups —
+// between two buffers of n / 2 values; returns where the sums are.
+template <typename V>
+const V* SumTrees(const V* src, V* a, V* b, size_t n, uint32_t group) {
+  if (group == 1) return src;  // a group of one lane is its own sum
+  PairSums(src, a, n / 2);
+  for (size_t w = n / 2, g = group / 2; g > 1; w /= 2, g /= 2) {
+    PairSums(a, b, w / 2);
+    std::swap(a, b);
+  }
+  return a;
+}
+
+// SumTrees for half (group ≥ 2), with the instruction set's conversions:
+// each level added in float and rounded to half (the float sum of two
+// halves rounded once is their binary16 sum). `wide` holds n floats, `a`
+// n / 2; the sums end in `sums` (n / 2 halves of room).
+void SumTreesHalf(const half* src, float* wide, float* a, half* sums, size_t n,
+                  uint32_t group) {
+  normgrad::Widen(src, wide, n);
   for (size_t w = n, g = group; g > 1; w /= 2, g /= 2) {
-    for (size_t i = 0; i < w / 2; ++i) wide[i] = wide[2 * i] + wide[2 * i + 1];
-    normgrad::Narrow(wide.data(), v, w / 2);
-    if (g > 2) normgrad::Widen(v, wide.data(), w / 2);
+    PairSums(wide, a, w / 2);
+    normgrad::Narrow(a, sums, w / 2);
+    if (g > 2) normgrad::Widen(sums, wide, w / 2);
   }
 }
 
 template <typename V>
 void SumGroups(const uint8_t* src, uint8_t* out, uint32_t n, const SpanParams& p) {
-  V v[kMaxLanes];
+  V v[kMaxLanes], a[kMaxLanes / 2], b[kMaxLanes / 2];
   std::memcpy(static_cast<void*>(v), src, n * sizeof(V));
-  SumTrees(v, n, p.group);
+  const V* sums = SumTrees(v, a, b, n, p.group);
   for (uint32_t g = 0; g < n / p.group; ++g) {
-    std::memcpy(out + uint64_t{g} * p.result_bytes, &v[g], sizeof(V));
+    std::memcpy(out + uint64_t{g} * p.result_bytes, &sums[g], sizeof(V));
   }
 }
 
@@ -381,10 +391,10 @@ void CheckStride(const ReduceCall& c, const char* what, int32_t value) {
 void NameReduceCall(ReduceCall& call, bool with_op, const char* dst_type,
                     const char* src_type) {
   const bool same = std::strcmp(dst_type, src_type) == 0;
-  std::snprintf(call.type, sizeof call.type, "%s%s%s%s%s",
-                with_op ? OpName(call.op) : "", with_op ? ", " : "", dst_type,
-                same ? "" : ", ", same ? "" : src_type);
-  std::snprintf(call.name, sizeof call.name, "%s<%s>", call.api, call.type);
+  JoinName(call.type, sizeof call.type,
+           {with_op ? OpName(call.op) : "", with_op ? ", " : "", dst_type,
+            same ? "" : ", ", same ? "" : src_type});
+  JoinName(call.name, sizeof call.name, {call.api, "<", call.type, ">"});
 }
 
 void SetReduceMask(const ReduceCall& call, const uint64_t mask[]) {
@@ -538,8 +548,6 @@ struct Fold {
   std::vector<T> sums;                // SUM: every repeat's sum (tree rounds)
   Node<T> running{Zero<T>(), 0, false};  // SUM, sequential
   std::vector<T> lanes;                  // lanes first: the gathered elements
-  std::vector<T> slice;                  // CollectWhole's working values
-  std::vector<float> wide;               // and for half, their float copies
 };
 
 template <typename T>
@@ -573,21 +581,31 @@ void Collect(void* context, int64_t r, const uint8_t* results) {
 template <typename T>
 void CollectWhole(void* context, const uint8_t* src, int64_t repeats) {
   constexpr int64_t kSlice = 256;  // repeats per slice: 64 KiB of floats
-  Fold<T>& f = *static_cast<Fold<T>*>(context);
-  const uint32_t lanes = f.w->lanes;
-  f.slice.resize(static_cast<size_t>(kSlice) * lanes);
+  const uint32_t lanes = static_cast<Fold<T>*>(context)->w->lanes;
+  const size_t most = static_cast<size_t>(std::min(kSlice, repeats)) * lanes;
+  // Kept from call to call: a reduction per row is the common use.
+  thread_local std::vector<T> a, b;
+  thread_local std::vector<float> wide, wide_half;
+  if (a.size() < most / 2) {
+    a.resize(most / 2);
+    b.resize(most / 2);
+  }
+  if (std::is_same_v<T, half> && wide.size() < most) {
+    wide.resize(most);
+    wide_half.resize(most / 2);
+  }
   for (int64_t r = 0; r < repeats; r += kSlice) {
     const int64_t m = std::min(kSlice, repeats - r);
     const size_t n = static_cast<size_t>(m) * lanes;
-    std::memcpy(static_cast<void*>(f.slice.data()),
-                src + static_cast<uint64_t>(r) * lanes * sizeof(T), n * sizeof(T));
+    const T* from = reinterpret_cast<const T*>(src) + static_cast<uint64_t>(r) * lanes;
+    const T* sums = a.data();
     if constexpr (std::is_same_v<T, half>) {
-      SumTreesHalf(f.slice.data(), f.wide, n, lanes);
+      SumTreesHalf(from, wide.data(), wide_half.data(), a.data(), n, lanes);
     } else {
-      SumTrees(f.slice.data(), n, lanes);
+      sums = SumTrees(from, a.data(), b.data(), n, lanes);
     }
     for (int64_t j = 0; j < m; ++j) {
-      Collect<T>(context, r + j, reinterpret_cast<const uint8_t*>(&f.slice[static_cast<size_t>(j)]));
+      Collect<T>(context, r + j, reinterpret_cast<const uint8_t*>(sums + j));
     }
   }
 }

@@ -95,7 +95,7 @@ Walk WalkOf(const VecOperand& o) {
 }
 
 const char* Who(const VecInstruction& in, char (&buffer)[64]) {
-  std::snprintf(buffer, sizeof buffer, "%s<%s>", in.api, in.type);
+  JoinName(buffer, sizeof buffer, {in.api, "<", in.type, ">"});
   return buffer;
 }
 

@@ -25,7 +25,9 @@
 // the message with "<file>:<line>: ".
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 
 #include "normgrad_ascendc/profile.h"
@@ -48,6 +50,10 @@ class KernelError : public std::runtime_error {
 /// an error.
 [[noreturn]] void Fail(const char* format, ...)
     __attribute__((format(printf, 1, 2)));
+
+/// Joins `pieces` into `out` (cut to fit, always terminated): an API's name
+/// as its messages give it, made on every call, so without printf.
+void JoinName(char* out, size_t size, std::initializer_list<const char*> pieces);
 
 /// The file and line of a call: as a defaulted parameter, the caller's.
 struct CallSite {
