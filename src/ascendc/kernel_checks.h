@@ -56,18 +56,10 @@ inline void CheckRowLength(const char* api, uint32_t h, uint32_t original_h,
 /// VECCALC, and starts at a 32-byte aligned UB address.
 inline void CheckPlacement(const char* api, const char* argument,
                            const TensorView& t) {
-  t.Check(api);
-  if (t.core == nullptr) {
-    Fail("%s: %s is an empty tensor (it has no unified-buffer memory)", api,
-         argument);
-  }
+  t.CheckUbOperand(api, argument);
   if (!IsVectorPosition(t.position)) {
     Fail("%s: %s is in position %s; it must be VECIN, VECOUT or VECCALC", api,
          argument, PositionName(t.position));
-  }
-  if (t.offset % kBlockBytes != 0) {
-    Fail("%s: %s UB address %u is not 32-byte aligned", api, argument,
-         t.offset);
   }
 }
 

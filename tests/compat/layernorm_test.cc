@@ -911,13 +911,13 @@ TEST_F(LayerNormChecks, TensorPlacement) {
         LayerNorm<float>(t_.y, t_.mean, t_.var, t_.x, gamma_moved, t_.beta,
                          t_.tmp, 1e-5f, tiling_);
       },
-      "LayerNorm: gamma UB address 964 is not 32-byte aligned"));
+      "LayerNorm: gamma LocalTensor starts at UB offset 964, which is not 32-byte aligned"));
   EXPECT_TRUE(FailsWith(
       [&] {
         LayerNorm<float>(t_.y, LocalTensor<float>(), t_.var, t_.x, t_.gamma,
                          t_.beta, t_.tmp, 1e-5f, tiling_);
       },
-      "LayerNorm: outputMean is an empty tensor"));
+      "LayerNorm: outputMean LocalTensor is empty"));
 }
 
 TEST_F(LayerNormChecks, TensorLengths) {
@@ -1085,7 +1085,7 @@ TEST_F(LayerNormChecks, Scratch) {
         LayerNorm<float>(t_.y, t_.mean, t_.var, t_.x, t_.gamma, t_.beta, moved,
                          1e-5f, tiling_);
       },
-      "LayerNorm: sharedTmpBuffer UB address 1092 is not 32-byte aligned"));
+      "LayerNorm: sharedTmpBuffer LocalTensor starts at UB offset 1092, which is not 32-byte aligned"));
   const LocalTensor<uint8_t> gm = InPosition(t_.tmp, TPosition::GM);
   EXPECT_TRUE(FailsWith(
       [&] {

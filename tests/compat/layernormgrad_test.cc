@@ -897,12 +897,12 @@ TEST_F(Checks, TensorPlacement) {
   const LocalTensor<float> mean = t_.mean;
   t_.mean = mean[1];
   EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "LayerNormGrad: inputMean UB address 1060 is not "
-                        "32-byte aligned"));
+                        "LayerNormGrad: inputMean LocalTensor starts at UB offset 1060, which is "
+                        "not 32-byte aligned"));
   t_.mean = mean;
   t_.gamma = LocalTensor<float>();
   EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "LayerNormGrad: inputGamma is an empty tensor"));
+                        "LayerNormGrad: inputGamma LocalTensor is empty"));
 }
 
 TEST_F(Checks, EmptyTiling) {
@@ -1081,8 +1081,8 @@ TEST_F(Checks, SharedScratch) {
                         "fewer than tiling.stackBufferSize 3072 bytes"));
   t_.tmp = full[4];
   EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "LayerNormGrad: sharedTmpBuffer UB address 2180 is not "
-                        "32-byte aligned"));
+                        "LayerNormGrad: sharedTmpBuffer LocalTensor starts at UB offset 2180, which is "
+                        "not 32-byte aligned"));
   t_.tmp = InPosition(full, TPosition::GM);
   EXPECT_TRUE(FailsWith([&] { Shared(); },
                         "LayerNormGrad: sharedTmpBuffer is in position GM"));

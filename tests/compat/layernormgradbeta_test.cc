@@ -717,13 +717,13 @@ TEST_F(Checks, TensorPlacement) {
         LayerNormGradBeta<float>(t_.gamma, t_.beta, t_.res, dy_moved, t_.tmp,
                                  tiling_);
       },
-      "LayerNormGradBeta: inputDy UB address 4 is not 32-byte aligned"));
+      "LayerNormGradBeta: inputDy LocalTensor starts at UB offset 4, which is not 32-byte aligned"));
   EXPECT_TRUE(FailsWith(
       [&] {
         LayerNormGradBeta<float>(t_.gamma, LocalTensor<float>(), t_.res, t_.dy,
                                  t_.tmp, tiling_);
       },
-      "LayerNormGradBeta: outputPdBeta is an empty tensor"));
+      "LayerNormGradBeta: outputPdBeta LocalTensor is empty"));
   EXPECT_TRUE(FailsWith(
       [&] {
         LayerNormGradBeta<float>(t_.gamma, t_.gamma, t_.res, t_.dy, t_.tmp,
@@ -838,8 +838,8 @@ TEST_F(Checks, SharedScratch) {
         LayerNormGradBeta<float>(t_.gamma, t_.beta, t_.res, t_.dy, moved,
                                  tiling_);
       },
-      "LayerNormGradBeta: sharedTmpBuffer UB address 580 is not 32-byte "
-      "aligned"));
+      "LayerNormGradBeta: sharedTmpBuffer LocalTensor starts at UB offset 580, "
+      "which is not 32-byte aligned"));
   const LocalTensor<uint8_t> gm = InPosition(t_.tmp, TPosition::GM);
   EXPECT_TRUE(FailsWith(
       [&] {
