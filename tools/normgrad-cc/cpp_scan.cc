@@ -84,6 +84,15 @@ size_t SkipCommentOrLiteral(std::string_view s, size_t i) {
 }
 
 // Index of the first non-space at or after `i`, skipping comments too.
+size_t NextCode(std::string_view s, size_t i) {
+  while (i < s.size()) {
+    const size_t next = SkipCommentOrLiteral(s, i);
+    if (next == i) return i;
+    i = next;
+  }
+  return s.size();
+}
+
 size_t SkipSpaceAndComments(std::string_view s, size_t i) {
   while (i < s.size()) {
     if (IsSpace(s[i])) {

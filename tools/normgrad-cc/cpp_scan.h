@@ -21,6 +21,10 @@ std::string_view TokenBefore(std::string_view s, size_t end);
 /// If a comment or a literal starts at `i`, the index just past it; else `i`.
 size_t SkipCommentOrLiteral(std::string_view s, size_t i);
 
+/// The first index at or after `i` that is code, not inside a comment or a
+/// literal (s.size() if none): the step of every scan over code positions.
+size_t NextCode(std::string_view s, size_t i);
+
 /// Index of the first non-space at or after `i`, skipping comments too.
 size_t SkipSpaceAndComments(std::string_view s, size_t i);
 

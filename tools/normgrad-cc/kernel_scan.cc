@@ -32,12 +32,7 @@ std::string_view TokenAt(std::string_view s, size_t i) {
 // comments and literals; kNpos if none does.
 size_t SkipBrackets(std::string_view s, size_t open) {
   int depth = 0;
-  for (size_t i = open; i < s.size();) {
-    const size_t skipped = SkipCommentOrLiteral(s, i);
-    if (skipped != i) {
-      i = skipped;
-      continue;
-    }
+  for (size_t i = NextCode(s, open); i < s.size(); i = NextCode(s, i)) {
     depth += BracketDelta(s[i]);
     ++i;
     if (depth == 0) return i;
@@ -93,13 +88,7 @@ bool ParseKernel(std::string_view s, size_t at, KernelDecl* kernel) {
 
 std::vector<KernelDecl> FindKernels(std::string_view source) {
   std::vector<KernelDecl> kernels;
-  size_t i = 0;
-  while (i < source.size()) {
-    const size_t skipped = SkipCommentOrLiteral(source, i);
-    if (skipped != i) {
-      i = skipped;
-      continue;
-    }
+  for (size_t i = NextCode(source, 0); i < source.size(); i = NextCode(source, i)) {
     if (!IsIdentChar(source[i]) || (i > 0 && IsIdentChar(source[i - 1]))) {
       ++i;
       continue;

@@ -65,12 +65,7 @@ bool ParseLaunch(std::string_view s, size_t lt, Launch* launch, std::string* err
   int depth = 0;
   int commas = 0;
   size_t close = kNpos;
-  for (size_t i = launch->config_begin; i < s.size();) {
-    const size_t skipped = SkipCommentOrLiteral(s, i);
-    if (skipped != i) {
-      i = skipped;
-      continue;
-    }
+  for (size_t i = NextCode(s, launch->config_begin); i < s.size(); i = NextCode(s, i)) {
     const char c = s[i];
     if (depth == 0 && s.compare(i, 3, ">>>") == 0) {
       close = i;
@@ -99,16 +94,10 @@ bool ParseLaunch(std::string_view s, size_t lt, Launch* launch, std::string* err
   }
   launch->args_begin = open + 1;
   depth = 1;
-  size_t i = launch->args_begin;
-  while (i < s.size()) {
-    const size_t skipped = SkipCommentOrLiteral(s, i);
-    if (skipped != i) {
-      i = skipped;
-      continue;
-    }
+  size_t i = NextCode(s, launch->args_begin);
+  for (; i < s.size(); i = NextCode(s, i + 1)) {
     depth += BracketDelta(s[i]);
     if (depth == 0) break;
-    ++i;
   }
   if (i >= s.size()) {
     *error = "no ')' closes the kernel arguments";
@@ -147,13 +136,7 @@ RewriteResult RewriteLaunches(std::string_view source, std::string_view line_pat
   out += "#line 1 " + StringLiteral(line_path) + "\n";
 
   size_t copied = 0;  // source[0, copied) is in `out` already
-  size_t i = 0;
-  while (i < source.size()) {
-    const size_t skipped = SkipCommentOrLiteral(source, i);
-    if (skipped != i) {
-      i = skipped;
-      continue;
-    }
+  for (size_t i = NextCode(source, 0); i < source.size(); i = NextCode(source, i)) {
     if (source.compare(i, 3, "<<<") != 0) {
       ++i;
       continue;
