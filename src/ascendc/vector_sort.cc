@@ -21,6 +21,9 @@ constexpr uint32_t kScoreField = 4;        // the score's element in one
 constexpr uint32_t kRpSortProposals = 16;  // proposals a repeat handles
 constexpr uint32_t kMaxListLength = 4095;
 constexpr int kLists = 4;
+// The most bytes a sorted repeat holds: 16 float proposals (32 pairs take
+// 256).
+constexpr uint32_t kMaxRepeatBytes = kRpSortProposals * kProposalFields * 4;
 
 // "Sort32<float>".
 struct ApiName {
@@ -113,7 +116,7 @@ void SortStructures(const uint8_t* from, uint8_t* to, uint32_t n, uint32_t unit,
     uint32_t position;
   };
   Entry entries[kSort32Lanes];
-  uint8_t copy[kSort32Lanes * kProposalFields * 4];
+  uint8_t copy[kMaxRepeatBytes];
   std::memcpy(copy, from, uint64_t{n} * unit);
   for (uint32_t k = 0; k < n; ++k) {
     entries[k] = {ScoreAt(copy + k * unit + score_at, elem_bytes), k};
