@@ -80,6 +80,15 @@ class ApiCall {
 /// The call site of the outermost open ApiCall on this thread, or null.
 const CallSite* CurrentCallSite();
 
+/// What the last merge (MrgSort, MrgSort4) of a core left for
+/// GetMrgSortResult (vector_sort.h): which merge, whether it ran with
+/// ifExhaustedSuspension, and the structures it took from each list.
+struct MergeRecord {
+  const char* api = nullptr;  ///< null: no merge since the block started
+  bool suspension = false;
+  uint16_t consumed[4] = {0, 0, 0, 0};
+};
+
 /// One emulated AI core. Not copyable; used by one thread at a time.
 class Core {
  public:
@@ -103,11 +112,13 @@ class Core {
   int64_t block_idx() const { return block_idx_; }
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
-  /// register): a launcher, before running a block.
+  /// register, the merge record): a launcher, before running a block.
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
   VectorMask& vector_mask() { return vector_mask_; }
+  /// The lists the last merge consumed (vector_sort.h).
+  MergeRecord& merge_record() { return merge_record_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -136,6 +147,7 @@ class Core {
   AscendC::TPipe* pipe_ = nullptr;
   uint32_t touched_ = 0;  ///< see Touch
   VectorMask vector_mask_;
+  MergeRecord merge_record_;
 };
 
 /// This thread's current core.
