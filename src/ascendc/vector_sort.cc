@@ -294,20 +294,6 @@ void MergeImpl(const char* type, uint32_t elem_bytes, bool proposals,
     for (int i = 0; i < lists; ++i) {
       if (length[i] == 0) continue;
       list[i] = src[i]->data() + r * step;
-      for (uint32_t k = 1; k < length[i]; ++k) {
-        const float before =
-            ScoreAt(list[i] + (k - 1) * unit + score_at, elem_bytes);
-        const float here = ScoreAt(list[i] + k * unit + score_at, elem_bytes);
-        if (Above(here, before)) {
-          Fail(
-              "%s: %s is not sorted: structure %u (score %g) ranks above "
-              "structure %u (score %g)%s; each list must be sorted by "
-              "score, highest first",
-              api, kNames[i], k, static_cast<double>(here), k - 1,
-              static_cast<double>(before),
-              repeats == 1 ? "" : " in a repeat after the first");
-        }
-      }
     }
     std::fill(taken, taken + kLists, 0u);
     uint8_t* out = dst.data() + r * step;

@@ -22,8 +22,9 @@
 // the earlier element first, a merge takes from the lower-numbered list
 // first), so each result equals a stable sort of the input, highest first.
 // NaN ranks above every number (NaNs keep their order among themselves);
-// −0 and +0 are equal. A merge whose list is not sorted in this order is a
-// KernelError (the lists must be sorted).
+// −0 and +0 are equal. A merge takes, step by step, the highest-ranking
+// head of its lists; for sorted lists, as the pages intend, that is their
+// merge, and lists that are not sorted are merged the same way.
 //
 // A merge with ifExhaustedSuspension stops as soon as one of its lists is
 // used up (at once when one is empty); GetMrgSortResult then reports how
