@@ -87,9 +87,9 @@ struct GradBetaPartialsProblem {
   size_t row_stride = 0;      ///< elements between rows; 0 means `cols`
   const void* dy = nullptr;   ///< the range's first row of dy
   const void* res = nullptr;  ///< the range's first row of res, same layout
-  void* partials = nullptr;   ///< where the partials are written
-  /// The size of `partials`: exactly GradBetaPartialsBytes(row_begin, rows,
-  /// cols).
+  /// Where the partials are written: 4-byte aligned (they hold floats).
+  void* partials = nullptr;
+  /// Its size: exactly GradBetaPartialsBytes(row_begin, rows, cols).
   size_t partials_bytes = 0;
   int threads = 0;            ///< as in GradBetaProblem
   const char* isa = nullptr;  ///< as in GradBetaProblem
@@ -105,7 +105,8 @@ Status LayerNormGradBetaPartials(const GradBetaPartialsProblem& problem);
 /// one ends) into pd_gamma and pd_beta: the bits of LayerNormGradBeta with
 /// order blocked over all the rows.
 struct GradBetaCombineProblem {
-  const void* const* partials = nullptr;   ///< `count` buffers, in row order
+  /// `count` buffers in row order, each 4-byte aligned.
+  const void* const* partials = nullptr;
   const size_t* partials_bytes = nullptr;  ///< their sizes
   size_t count = 0;                        ///< at least 1
   /// false: pd_gamma/pd_beta are in the inputs' dtype; true: float.
