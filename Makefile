@@ -28,10 +28,12 @@ PYTHON_BUILD_REQUIRES = $(shell $(PYTHON) -c "import shlex, tomllib; print(' '.j
 # Debian packages the build, tests, benchmarks and scripts need. The peers of
 # `normgrad bench` are libtorch-dev (PyTorch's C++ API) and libdnnl-dev
 # (oneDNN); python3-matplotlib draws `normgrad bench --plot`; qemu-user runs
-# the x86-64 build on emulated CPUs without AVX-512 or AVX2 (tests/cpu).
+# the x86-64 build on emulated CPUs without AVX-512 or AVX2 (tests/cpu);
+# python3-mpi4py and openmpi-bin (mpirun) run normgrad.distributed over MPI.
 APT_PACKAGES := g++ make cmake libgtest-dev libgmock-dev libbenchmark-dev \
                 libcli11-dev python3 python3-numpy python3-torch python3-venv \
-                libtorch-dev libdnnl-dev python3-matplotlib qemu-user
+                libtorch-dev libdnnl-dev python3-matplotlib qemu-user \
+                python3-mpi4py openmpi-bin
 
 # The cross toolchain, qemu and GoogleTest's sources for `make test-aarch64`.
 APT_CROSS_PACKAGES := g++-aarch64-linux-gnu qemu-user googletest

@@ -37,6 +37,10 @@ enum class Order : uint8_t {
   kBlocked,
 };
 
+/// Rows per block of the blocked order: a constant of the order, so its
+/// results depend on the shape only (never on threads or processes).
+constexpr size_t kBlockedOrderRows = 256;
+
 /// "sequential" or "blocked".
 const char* OrderName(Order o);
 

@@ -1,5 +1,6 @@
 // python/src/module.cc — normgrad._normgrad, the extension module behind the
-// Python package: the engine's LayerNormGradBeta, LayerNormForward and
+// Python package: the engine's LayerNormGradBeta (whole, or as the partials
+// of a range of rows and their combine), LayerNormForward and
 // LayerNormBackward on arrays the Python layer (python/normgrad/) hands over,
 // outputs included, so each result comes back as the kind of array it was
 // given. Inputs are read where they lie (arrays.h); the GIL is released while
@@ -8,10 +9,15 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "arrays.h"
+#include "normgrad/grad_beta_partials.h"
 #include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
 
@@ -172,6 +178,79 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   RunUnlocked(LayerNormBackward, p);
 }
 
+// (rows, H, dtype code) of this process's dy and res, checked as
+// GradBeta checks them, so normgrad.distributed finds a bad input before it
+// exchanges anything (the dtype code is the partials layout's).
+nb::tuple PartialsLayout(const Input& dy, const Input& res, bool marked_bf16) {
+  constexpr const char* kApi = "normgrad.distributed.layer_norm_grad_beta";
+  const Rows d = RowsOf(kApi, "dy", dy, marked_bf16);
+  CheckSameRows(kApi, "dy", d, "res", RowsOf(kApi, "res", res, marked_bf16));
+  return nb::make_tuple(d.rows, d.cols, static_cast<int>(d.dtype));
+}
+
+// The partials of this process's rows, which start at row `row_begin` of
+// the whole matrix, into `out` (uint8, GradBetaPartialsBytes long).
+void Partials(const Input& dy, const Input& res, size_t row_begin, const Output& out,
+              bool marked_bf16, int threads) {
+  constexpr const char* kApi = "normgrad.distributed.partial_sums";
+  const Rows d = RowsOf(kApi, "dy", dy, marked_bf16);
+  const Rows r = RowsOf(kApi, "res", res, marked_bf16);
+  CheckSameRows(kApi, "dy", d, "res", r);
+  GradBetaPartialsProblem p;
+  p.dtype = d.dtype;
+  p.row_begin = row_begin;
+  p.rows = d.rows;
+  p.cols = d.cols;
+  p.row_stride = d.row_stride;
+  p.dy = d.data;
+  p.res = r.data;
+  p.partials = out.data();
+  p.partials_bytes = out.nbytes();
+  p.threads = threads;
+  RunUnlocked(LayerNormGradBetaPartials, p);
+}
+
+// pd_gamma and pd_beta from the partials of consecutive ranges (1-D uint8
+// arrays, in row order), written into the two outputs (H elements of the
+// partials' dtype, or float32).
+void Combine(const std::vector<Input>& partials, const Output& pd_gamma, const Output& pd_beta,
+             bool marked_bf16) {
+  constexpr const char* kApi = "normgrad.distributed.combine";
+  std::vector<const void*> data;
+  std::vector<size_t> bytes;
+  for (size_t i = 0; i < partials.size(); ++i) {
+    const Input& a = partials[i];
+    if (a.ndim() != 1 || a.dtype() != nb::dtype<uint8_t>() ||
+        (a.shape(0) > 1 && a.stride(0) != 1)) {
+      throw nb::type_error((std::string(kApi) + ": partials[" + std::to_string(i) +
+                            "] is not a contiguous 1-D uint8 array (partial_sums returns one)")
+                               .c_str());
+    }
+    data.push_back(a.data());
+    bytes.push_back(a.nbytes());
+  }
+  GradBetaCombineProblem p;
+  p.partials = data.data();
+  p.partials_bytes = bytes.data();
+  p.count = data.size();
+  p.pd_gamma = pd_gamma.data();
+  p.pd_beta = pd_beta.data();
+  // The outputs must fit what the engine writes: cols elements of the
+  // partials' dtype (or float). A header too short or unknown is left to
+  // the engine's checks, which then refuse the call before writing.
+  GradBetaPartialsHeader h{};
+  const bool has_header = !bytes.empty() && bytes[0] >= sizeof h;
+  if (has_header) std::memcpy(&h, data[0], sizeof h);
+  if (has_header && h.dtype <= static_cast<uint32_t>(DType::kBF16)) {
+    const auto in = static_cast<DType>(h.dtype);
+    p.f32_outputs = F32Outputs(kApi, "pd_gamma", pd_gamma, marked_bf16, in, h.cols);
+    if (F32Outputs(kApi, "pd_beta", pd_beta, marked_bf16, in, h.cols) != p.f32_outputs) {
+      throw nb::type_error((std::string(kApi) + ": pd_gamma and pd_beta differ in type").c_str());
+    }
+  }
+  RunUnlocked(CombineGradBetaPartials, p);
+}
+
 // (rows, H, row stride) of an input, for the Python layer to allocate
 // outputs of the same layout.
 nb::tuple Layout(const Input& a, const char* api, const char* name, bool marked_bf16) {
@@ -212,6 +291,17 @@ NB_MODULE(_normgrad, m) {
         nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads"));
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
+  m.def("partials_layout", &PartialsLayout, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
+        nb::arg("marked_bf16"));
+  m.def("partials_bytes", &normgrad::GradBetaPartialsBytes, nb::arg("row_begin"), nb::arg("rows"),
+        nb::arg("cols"));
+  m.def("partials", &Partials, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
+        nb::arg("row_begin"), nb::arg("out").noconvert(), nb::arg("marked_bf16"),
+        nb::arg("threads"));
+  m.def("combine", &Combine, nb::arg("partials"), nb::arg("pd_gamma").noconvert(),
+        nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"));
+  m.attr("BLOCKED_ORDER_ROWS") = normgrad::kBlockedOrderRows;
+  m.attr("PARTIALS_VERSION") = normgrad::kGradBetaPartialsVersion;
   m.def("last_run", &LastRun);
   m.def("last_layer_norm_run", &LastLayerNormRun);
   DefineTiling(m);

@@ -24,12 +24,13 @@
 #include <cstdint>
 
 #include "kernels/kernels.h"
+#include "normgrad/types.h"
 
 namespace normgrad::engine {
 
-/// Rows per block. A constant (never derived from the thread count), so
-/// results do not depend on how many threads run.
-constexpr size_t kBlockRows = 256;
+/// Rows per block (the public constant). Never derived from the thread
+/// count, so results do not depend on how many threads run.
+constexpr size_t kBlockRows = kBlockedOrderRows;
 
 /// Subtrees per thread at most: enough that threads given whole subtrees get
 /// about equal shares of the blocks (within an eighth).
