@@ -63,6 +63,7 @@
 #include "normgrad_ascendc/vector_sort.h"
 #include "normgrad_ascendc/vector_unit.h"
 #include "normgrad_ascendc/workspace.h"
+#include "normgrad_ascendc/vector_layout.h"
 
 // Last, in a block of their own: debug.h defines the printf and assert
 // macros, which no header above may see.

@@ -207,7 +207,7 @@ bool AllSelected(const SpanArgs& a) {
   const uint64_t low = a.n >= 64 ? ~uint64_t{0} : (uint64_t{1} << a.n) - 1;
   const uint64_t high =
       a.n >= 128 ? ~uint64_t{0} : a.n > 64 ? (uint64_t{1} << (a.n - 64)) - 1 : 0;
-  return (a.selected[0] & low) == low && (a.selected[1] & high) == high;
+  return a.every_lane || ((a.selected[0] & low) == low && (a.selected[1] & high) == high);
 }
 
 // One level of a tree: to[i] = from[2i] + from[2i+1].
@@ -272,7 +272,7 @@ void ReduceSpan(const SpanArgs& a) {
       S s;
       std::memcpy(static_cast<void*>(&s), src + uint64_t{k} * sizeof(S),
                   sizeof(S));
-      const bool selected = (a.selected[k / 64] >> (k % 64) & 1) != 0;
+      const bool selected = a.Selected(k);
       nodes[j] = {static_cast<D>(s), j, selected};
     }
     Node<D> r = Tree(p.op, nodes, p.group);

@@ -419,6 +419,7 @@ void RunRepeats(const VecInstruction& in, const Plan& plan, int64_t first) {
     args.n = in.lanes;
     args.selected[0] = set.low;
     args.selected[1] = set.high;
+    args.first_lane = static_cast<uint64_t>(r) * in.lanes;
     in.span(args);
     if (in.reduce != nullptr) {
       StoreResults(in, set, r, rows[0]);
@@ -448,6 +449,7 @@ void Execute(const VecInstruction& in, const Plan& plan) {
       args.operand[i] = in.operand[i].view->data();
     }
     args.n = static_cast<uint32_t>(n);
+    args.every_lane = true;
     in.span(args);
     return;
   }

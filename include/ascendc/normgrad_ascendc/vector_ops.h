@@ -9,7 +9,6 @@
 //   Subs Divs                   dst[i] = op(src[i], scalar)      (950)
 //   Adds Subs Muls Divs Maxs    dst[i] = op(scalar, src[i])      (950: the
 //   Mins                        flexible scalar position)
-//   Duplicate                   dst[i] = scalar                   2/4-byte T
 //   Cast                        dst[i] = round(src[i], mode)      half, float,
 //                                                                 int32_t
 //
@@ -335,14 +334,6 @@ void ScalarFirstSpan(const SpanArgs& a) {
   T* d = static_cast<T*>(a.operand[0]);
   const T* x = static_cast<const T*>(a.operand[1]);
   for (uint32_t i = 0; i < a.n; ++i) d[i] = ElementValue<kOp>(scalar, x[i]);
-}
-
-template <typename T>
-void DuplicateSpan(const SpanArgs& a) {
-  T value;
-  std::memcpy(static_cast<void*>(&value), a.params, sizeof(T));
-  T* d = static_cast<T*>(a.operand[0]);
-  for (uint32_t i = 0; i < a.n; ++i) d[i] = value;
 }
 
 struct CastParams {
@@ -724,22 +715,6 @@ void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
 
 namespace normgrad_ascendc {
 
-/// Duplicate as an instruction of the executor; `value` must outlive it.
-template <typename T>
-VecInstruction DuplicateInstruction(const AscendC::LocalTensor<T>& dst,
-                                    const T& value) {
-  static_assert(sizeof(T) == 2 || sizeof(T) == 4,
-                "Duplicate: T must be a 2- or 4-byte type");
-  VecInstruction in{"Duplicate",
-                    TypeName<T>(),
-                    LanesOf(sizeof(T)),
-                    {{"dst", &dst.view(), sizeof(T)}},
-                    1,
-                    &DuplicateSpan<T>};
-  in.params = &value;
-  return in;
-}
-
 /// Cast as an instruction of the executor; `params` must outlive it.
 template <typename D, typename S>
 VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
@@ -763,45 +738,6 @@ VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
-
-/// dst[i] = scalar, i < count, for any 2- or 4-byte element type.
-template <typename T>
-void Duplicate(const LocalTensor<T>& dst,
-               const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-               const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const T value = scalar;
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::DuplicateInstruction(dst, value), count);
-}
-/// Duplicate's repeat form with a bit mask.
-template <typename T, bool isSetMask = true>
-void Duplicate(const LocalTensor<T>& dst,
-               const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-               const uint64_t mask[], const uint8_t repeatTime,
-               const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
-               normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const T value = scalar;
-  auto in = normgrad_ascendc::DuplicateInstruction(dst, value);
-  in.operand[0].block_stride = dstBlockStride;
-  in.operand[0].repeat_stride = dstRepeatStride;
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
-}
-/// Duplicate's repeat form with a continuous mask.
-template <typename T, bool isSetMask = true>
-void Duplicate(const LocalTensor<T>& dst,
-               const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
-               const uint64_t mask, const uint8_t repeatTime,
-               const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
-               normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const T value = scalar;
-  auto in = normgrad_ascendc::DuplicateInstruction(dst, value);
-  in.operand[0].block_stride = dstBlockStride;
-  in.operand[0].repeat_stride = dstRepeatStride;
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
-}
 
 /// Strides of Copy's repeat form, in 32-byte blocks: between the blocks of a
 /// repeat (dstStride, srcStride) and between repeats (dstRepeatSize,

@@ -123,13 +123,21 @@ struct VecOperand {
 /// operand[0] is the destination; it holds the old destination values when
 /// the instruction reads them (VecInstruction::reads_dst). For a reduction,
 /// operand[0] receives the repeat's results, packed, one per group; n is a
-/// full repeat's lanes and `selected` the lanes the mask selects (bit k of
-/// word k / 64).
+/// full repeat's lanes.
 struct SpanArgs {
   void* operand[4];
   uint32_t n;
   const void* params;  ///< the instruction's scalars, or null
-  uint64_t selected[2];
+  /// Every lane selected (the flat call over all repeats); otherwise one
+  /// repeat's lanes, the mask's choice in `selected` (bit k of word k / 64).
+  bool every_lane = false;
+  uint64_t selected[2] = {0, 0};
+  /// Lane 0's position in the instruction's sequence of lanes: r · lanes
+  /// for repeat r, 0 for the flat call.
+  uint64_t first_lane = 0;
+  bool Selected(uint32_t k) const {
+    return every_lane || ((k < 64 ? selected[0] >> k : selected[1] >> (k - 64)) & 1) != 0;
+  }
 };
 using SpanFn = void (*)(const SpanArgs& args);
 
