@@ -787,6 +787,67 @@ TEST(VectorCompound, MulsCastRoundsTiesAwayAndSaturates) {
   EXPECT_EQ(static_cast<float>(got[5]), 1.0f);  // below the tie
 }
 
+// ---- The pages' calls ----
+
+TEST(VectorCompound, ThePagesCallsRunOnContiguousOperands) {
+  std::mt19937 gen(9);
+  {
+    // Axpy from half into float: 64 lanes a repeat, src repeat stride 4.
+    Ub<float, half> ub;
+    ub.Randomize(gen);
+    auto want = ub.Snapshot();
+    for (uint32_t i = 0; i < 512; ++i) {
+      want.d[i] = MulAdd<float, half>(want.d[i], want.a[i], half(2.0f));
+    }
+    AscendC::Axpy(ub.Dst(), ub.Src0(), (half)2.0, 64, 8, {1, 1, 8, 4});
+    ExpectMemory(ub, want, "Axpy half to float");
+  }
+  {
+    // MulAddDst from half into float with the bit mask of 64 lanes.
+    Ub<float, half> ub;
+    ub.Randomize(gen);
+    auto want = ub.Snapshot();
+    for (uint32_t i = 0; i < 256; ++i) {
+      want.d[i] = MulAdd<float, half>(want.d[i], want.a[i], want.b[i]);
+    }
+    uint64_t mask[2] = {UINT64_MAX, 0};
+    AscendC::MulAddDst(ub.Dst(), ub.Src0(), ub.Src1(), mask, 4,
+                       {1, 1, 1, 8, 4, 4});
+    ExpectMemory(ub, want, "MulAddDst half to float");
+  }
+  {
+    // AddReluCast and MulCast from half into int8_t: dst repeat stride 4.
+    Ub<int8_t, half> ub;
+    ub.Randomize(gen);
+    auto want = ub.Snapshot();
+    for (uint32_t i = 0; i < 512; ++i) {
+      want.d[i] = NarrowRef<int8_t>(Relu(Add(want.a[i], want.b[i])));
+    }
+    const uint64_t mask = 256 / sizeof(half);
+    AscendC::AddReluCast(ub.Dst(), ub.Src0(), ub.Src1(), mask, 4,
+                         {1, 1, 1, 4, 8, 8});
+    ExpectMemory(ub, want, "AddReluCast half to int8_t");
+    for (uint32_t i = 0; i < 512; ++i) {
+      want.d[i] = NarrowRef<int8_t>(Mul(want.a[i], want.b[i]));
+    }
+    AscendC::MulCast(ub.Dst(), ub.Src0(), ub.Src1(), 128, 4,
+                     {1, 1, 1, 4, 8, 8});
+    ExpectMemory(ub, want, "MulCast half to int8_t");
+  }
+  {
+    const OnProfile on(Profile::k950);
+    Ub<half, float> ub;
+    ub.Randomize(gen);
+    ub.Src1().SetValue(0, 2.0f);
+    auto want = ub.Snapshot();
+    for (uint32_t i = 0; i < 512; ++i) {
+      want.d[i] = RoundAwayToHalf(want.a[i] * 2.0f);
+    }
+    AscendC::MulsCast(ub.Dst(), ub.Src0(), ub.Src1()[0], 512);
+    ExpectMemory(ub, want, "MulsCast with src1[0]");
+  }
+}
+
 // ---- Overlapping operands ----
 
 TEST(VectorCompound, SourcesMayBeTheDestination) {
