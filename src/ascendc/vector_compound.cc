@@ -136,10 +136,9 @@ D Element([[maybe_unused]] D old, S a, S b) {
 }
 
 template <Compound kOp>
-constexpr bool kReadsDst = kOp == Compound::kAxpy ||
-                           kOp == Compound::kFusedMulAdd ||
-                           kOp == Compound::kMulAddDst ||
-                           kOp == Compound::kMulAddRelu;
+constexpr bool kReadsDst =
+    kOp == Compound::kAxpy || kOp == Compound::kFusedMulAdd ||
+    kOp == Compound::kMulAddDst || kOp == Compound::kMulAddRelu;
 template <Compound kOp>
 constexpr bool kScalarSource =
     kOp == Compound::kAxpy || kOp == Compound::kMulsCast;
@@ -182,15 +181,14 @@ struct Pair {
 
 template <Compound kOp, typename D, typename S>
 constexpr Pair Takes(uint8_t every, uint8_t count_only = 0) {
-  return {kOp, TypeBitOf<D>(), TypeBitOf<S>(), every, count_only,
-          &Span<kOp, D, S>};
+  return {kOp,   TypeBitOf<D>(), TypeBitOf<S>(),
+          every, count_only,     &Span<kOp, D, S>};
 }
 
 // The instructions whose 950 profile adds int64_t and uint64_t in the count
 // form.
-#define NORMGRAD_COUNT_INT64(kOp)           \
-  Takes<kOp, int64_t, int64_t>(0, k950),    \
-      Takes<kOp, uint64_t, uint64_t>(0, k950)
+#define NORMGRAD_COUNT_INT64(kOp) \
+  Takes<kOp, int64_t, int64_t>(0, k950), Takes<kOp, uint64_t, uint64_t>(0, k950)
 
 constexpr Pair kPairs[] = {
     Takes<Compound::kAxpy, half, half>(kAll),
@@ -244,8 +242,8 @@ constexpr Pair kPairs[] = {
 
 const char* BitName(uint32_t bit) {
   static constexpr const char* kNames[] = {
-      "int8_t",  "uint8_t", "int16_t", "uint16_t",   "int32_t", "uint32_t",
-      "int64_t", "uint64_t", "half",   "bfloat16_t", "float"};
+      "int8_t",  "uint8_t",  "int16_t", "uint16_t",   "int32_t", "uint32_t",
+      "int64_t", "uint64_t", "half",    "bfloat16_t", "float"};
   for (uint32_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
     if (bit == 1u << i) return kNames[i];
   }
@@ -264,8 +262,7 @@ void Describe(uint32_t dst_bit, uint32_t src_bit, char (&out)[64]) {
 
 // "half, float, dst float with src half": the pairs of `op` whose profile
 // bits in `every` or `count_only` (as `all_forms` says) include `profile`.
-void PairList(Compound op, uint8_t profile, bool all_forms,
-              char (&out)[256]) {
+void PairList(Compound op, uint8_t profile, bool all_forms, char (&out)[256]) {
   out[0] = '\0';
   size_t at = 0;
   for (const Pair& p : kPairs) {
@@ -289,15 +286,14 @@ void PairList(Compound op, uint8_t profile, bool all_forms,
 SpanFn CompoundSpan(Compound op, const char* api, const char* type,
                     uint32_t dst_bit, uint32_t src_bit, bool count_form) {
   const ProfileInfo& profile = CurrentCore().profile();
-  const uint8_t mine = static_cast<uint8_t>(
-      1u << static_cast<int>(profile.profile));
+  const uint8_t mine =
+      static_cast<uint8_t>(1u << static_cast<int>(profile.profile));
   bool available = false;
   for (const Pair& p : kPairs) {
     if (p.op != op) continue;
     available = available || ((p.every | p.count_only) & mine) != 0;
     if (p.dst != dst_bit || p.src != src_bit) continue;
-    if ((p.every & mine) != 0 ||
-        (count_form && (p.count_only & mine) != 0)) {
+    if ((p.every & mine) != 0 || (count_form && (p.count_only & mine) != 0)) {
       return p.span;
     }
     if ((p.count_only & mine) != 0) {
@@ -305,9 +301,10 @@ SpanFn CompoundSpan(Compound op, const char* api, const char* type,
       PairList(op, mine, true, pairs);
       char what[64];
       Describe(dst_bit, src_bit, what);
-      Fail("%s<%s>: %s takes only the count form on profile %s (the mask "
-           "forms of %s take %s there)",
-           api, type, what, profile.name, api, pairs);
+      Fail(
+          "%s<%s>: %s takes only the count form on profile %s (the mask "
+          "forms of %s take %s there)",
+          api, type, what, profile.name, api, pairs);
     }
   }
   if (!available) {
@@ -329,10 +326,11 @@ void CheckWideningDisjoint(const char* api, const char* type,
   const uint64_t dst_end = uint64_t{dst.offset} + dst.bytes;
   const uint64_t src_end = uint64_t{src.offset} + src.bytes;
   if (dst.offset < src_end && src.offset < dst_end) {
-    Fail("%s<%s>: dst (UB bytes %u..%llu) and %s (UB bytes %u..%llu) "
-         "overlap; from half into float the operands may not overlap",
-         api, type, dst.offset, static_cast<unsigned long long>(dst_end),
-         src_name, src.offset, static_cast<unsigned long long>(src_end));
+    Fail(
+        "%s<%s>: dst (UB bytes %u..%llu) and %s (UB bytes %u..%llu) "
+        "overlap; from half into float the operands may not overlap",
+        api, type, dst.offset, static_cast<unsigned long long>(dst_end),
+        src_name, src.offset, static_cast<unsigned long long>(src_end));
   }
 }
 
@@ -341,9 +339,10 @@ float MulsCastScalar(const AscendC::LocalTensor<float>& point,
   const TensorView& v = point.view();
   v.Check("MulsCast");
   if (v.core == nullptr || v.bytes < sizeof(float)) {
-    Fail("MulsCast<half, float>: %s, the tensor standing for the scalar, "
-         "has no element",
-         name);
+    Fail(
+        "MulsCast<half, float>: %s, the tensor standing for the scalar, "
+        "has no element",
+        name);
   }
   float value;
   std::memcpy(&value, v.data(), sizeof value);

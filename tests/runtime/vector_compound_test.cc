@@ -266,25 +266,14 @@ enum class Forms { kAll, kCountOnly };
 template <typename Api, typename D, typename S, typename F>
 void CheckLevel0(const F& f, S scalar);
 
-// Whether Api reads its scalar from src1's first element.
-template <typename Api>
-constexpr bool ScalarInSrc1() {
-  if constexpr (Api::kLevel0) {
-    return false;
-  } else {
-    return Api::kScalarInSrc1;
-  }
-}
-
 // Runs one instruction (Api: Count and Level0 calls) on dst type D and
 // source type S against `ref`: random counts in the count form, and unless
 // count-only, 40 random level-0 calls with a bit mask, a continuous mask,
 // and counter mode set outside the call.
 template <typename Api, typename D, typename S, typename F>
 void Check(Profile profile, Forms forms, F ref, S scalar = S{}) {
-  SCOPED_TRACE(std::string(Api::kName) + "<" +
-               normgrad_ascendc::TypeName<D>() + ", " +
-               normgrad_ascendc::TypeName<S>() + "> on profile " +
+  SCOPED_TRACE(std::string(Api::kName) + "<" + normgrad_ascendc::TypeName<D>() +
+               ", " + normgrad_ascendc::TypeName<S>() + "> on profile " +
                std::to_string(static_cast<int>(profile)));
   const OnProfile on(profile);
   std::mt19937 gen(4321);
@@ -296,7 +285,7 @@ void Check(Profile profile, Forms forms, F ref, S scalar = S{}) {
   for (int trial = 0; trial < 8; ++trial) {
     Ub<D, S> ub;
     ub.Randomize(gen);
-    if constexpr (ScalarInSrc1<Api>()) ub.Src1().SetValue(0, scalar);
+    if constexpr (Api::kScalarInSrc1) ub.Src1().SetValue(0, scalar);
     auto want = ub.Snapshot();
     const uint32_t count = gen() % (kBufferBytes / wide + 1);
     for (uint32_t i = 0; i < count; ++i) {
@@ -341,10 +330,9 @@ void CheckLevel0(const F& f, S scalar) {
       case 0:
         what = "bit mask";
         Reference<D, S>(want, mask, repeats, 0, s, f);
-        Api::template Level0<D, S, true>(
-            ub.Dst(), ub.Src0(), ub.Src1(), scalar,
-            static_cast<const uint64_t*>(mask), static_cast<uint8_t>(repeats),
-            bp, up);
+        Api::template Level0<D, S, true>(ub.Dst(), ub.Src0(), ub.Src1(), scalar,
+                                         static_cast<const uint64_t*>(mask),
+                                         static_cast<uint8_t>(repeats), bp, up);
         break;
       case 1: {
         const uint64_t len = 1 + gen() % lanes;
@@ -355,9 +343,9 @@ void CheckLevel0(const F& f, S scalar) {
             : len >= 128 ? ~uint64_t{0}
                          : (uint64_t{1} << (len - 64)) - 1};
         Reference<D, S>(want, first, repeats, 0, s, f);
-        Api::template Level0<D, S, true>(ub.Dst(), ub.Src0(), ub.Src1(),
-                                         scalar, len,
-                                         static_cast<uint8_t>(repeats), bp, up);
+        Api::template Level0<D, S, true>(ub.Dst(), ub.Src0(), ub.Src1(), scalar,
+                                         len, static_cast<uint8_t>(repeats), bp,
+                                         up);
         break;
       }
       default: {
@@ -368,8 +356,8 @@ void CheckLevel0(const F& f, S scalar) {
         AscendC::SetMaskCount();
         AscendC::SetVectorMask<S, AscendC::MaskMode::COUNTER>(0, n);
         Api::template Level0<D, S, false>(ub.Dst(), ub.Src0(), ub.Src1(),
-                                          scalar, AscendC::MASK_PLACEHOLDER,
-                                          1, bp, up);
+                                          scalar, AscendC::MASK_PLACEHOLDER, 1,
+                                          bp, up);
         AscendC::SetMaskNorm();
         AscendC::ResetMask();
         break;
@@ -383,41 +371,43 @@ void CheckLevel0(const F& f, S scalar) {
 // How each instruction is called: Count(dst, src0, src1, scalar, n) and
 // Level0<D, S, isSetMask>(dst, src0, src1, scalar, mask, repeats, binary
 // params, unary params).
-#define SAME_TYPE_API(Api, Fn)                                                \
-  struct Api {                                                                \
-    static constexpr const char* kName = #Fn;                                 \
-    static constexpr bool kOneSource = false;                                 \
-    static constexpr bool kLevel0 = true;                                     \
-    template <typename D, typename S>                                         \
-    static void Count(const LocalTensor<D>& d, const LocalTensor<S>& a,       \
-                      const LocalTensor<S>& b, S, uint32_t n) {               \
-      AscendC::Fn(d, a, b, static_cast<int32_t>(n));                          \
-    }                                                                         \
-    template <typename D, typename S, bool kSet, typename M>                  \
-    static void Level0(const LocalTensor<D>& d, const LocalTensor<S>& a,      \
-                       const LocalTensor<S>& b, S, const M& mask,             \
-                       uint8_t rep, const BinaryRepeatParams& bp,             \
-                       const UnaryRepeatParams&) {                            \
-      AscendC::Fn<D, kSet>(d, a, b, mask, rep, bp);                           \
-    }                                                                         \
+#define SAME_TYPE_API(Api, Fn)                                                 \
+  struct Api {                                                                 \
+    static constexpr const char* kName = #Fn;                                  \
+    static constexpr bool kOneSource = false;                                  \
+    static constexpr bool kLevel0 = true;                                      \
+    static constexpr bool kScalarInSrc1 = false;                               \
+    template <typename D, typename S>                                          \
+    static void Count(const LocalTensor<D>& d, const LocalTensor<S>& a,        \
+                      const LocalTensor<S>& b, S, uint32_t n) {                \
+      AscendC::Fn(d, a, b, static_cast<int32_t>(n));                           \
+    }                                                                          \
+    template <typename D, typename S, bool kSet, typename M>                   \
+    static void Level0(const LocalTensor<D>& d, const LocalTensor<S>& a,       \
+                       const LocalTensor<S>& b, S, const M& mask, uint8_t rep, \
+                       const BinaryRepeatParams& bp,                           \
+                       const UnaryRepeatParams&) {                             \
+      AscendC::Fn<D, kSet>(d, a, b, mask, rep, bp);                            \
+    }                                                                          \
   };
-#define PAIR_API(Api, Fn)                                                     \
-  struct Api {                                                                \
-    static constexpr const char* kName = #Fn;                                 \
-    static constexpr bool kOneSource = false;                                 \
-    static constexpr bool kLevel0 = true;                                     \
-    template <typename D, typename S>                                         \
-    static void Count(const LocalTensor<D>& d, const LocalTensor<S>& a,       \
-                      const LocalTensor<S>& b, S, uint32_t n) {               \
-      AscendC::Fn(d, a, b, n);                                                \
-    }                                                                         \
-    template <typename D, typename S, bool kSet, typename M>                  \
-    static void Level0(const LocalTensor<D>& d, const LocalTensor<S>& a,      \
-                       const LocalTensor<S>& b, S, const M& mask,             \
-                       uint8_t rep, const BinaryRepeatParams& bp,             \
-                       const UnaryRepeatParams&) {                            \
-      AscendC::Fn<D, S, kSet>(d, a, b, mask, rep, bp);                        \
-    }                                                                         \
+#define PAIR_API(Api, Fn)                                                      \
+  struct Api {                                                                 \
+    static constexpr const char* kName = #Fn;                                  \
+    static constexpr bool kOneSource = false;                                  \
+    static constexpr bool kLevel0 = true;                                      \
+    static constexpr bool kScalarInSrc1 = false;                               \
+    template <typename D, typename S>                                          \
+    static void Count(const LocalTensor<D>& d, const LocalTensor<S>& a,        \
+                      const LocalTensor<S>& b, S, uint32_t n) {                \
+      AscendC::Fn(d, a, b, n);                                                 \
+    }                                                                          \
+    template <typename D, typename S, bool kSet, typename M>                   \
+    static void Level0(const LocalTensor<D>& d, const LocalTensor<S>& a,       \
+                       const LocalTensor<S>& b, S, const M& mask, uint8_t rep, \
+                       const BinaryRepeatParams& bp,                           \
+                       const UnaryRepeatParams&) {                             \
+      AscendC::Fn<D, S, kSet>(d, a, b, mask, rep, bp);                         \
+    }                                                                          \
   };
 
 SAME_TYPE_API(FusedMulAddApi, FusedMulAdd)
@@ -433,6 +423,7 @@ struct AxpyApi {
   static constexpr const char* kName = "Axpy";
   static constexpr bool kOneSource = true;
   static constexpr bool kLevel0 = true;
+  static constexpr bool kScalarInSrc1 = false;
   template <typename D, typename S>
   static void Count(const LocalTensor<D>& d, const LocalTensor<S>& a,
                     const LocalTensor<S>&, S scalar, uint32_t n) {
@@ -515,9 +506,8 @@ constexpr Profile kProfiles[] = {Profile::kA2, Profile::k310P, Profile::k950};
 
 template <typename T>
 void CheckSameTypeArithmetic(Profile p, Forms forms) {
-  Check<FusedMulAddApi, T, T>(p, forms, [](T old, T a, T b) {
-    return Add(Mul(a, old), b);
-  });
+  Check<FusedMulAddApi, T, T>(
+      p, forms, [](T old, T a, T b) { return Add(Mul(a, old), b); });
   Check<MulAddDstApi, T, T>(p, forms, MulAdd<T, T>);
   Check<AxpyApi, T, T>(p, forms, MulAdd<T, T>, static_cast<T>(3.0f));
 }
@@ -549,9 +539,8 @@ void CheckRelus(Profile p, Forms forms, bool mul_add) {
   Check<SubReluApi, T, T>(p, forms,
                           [](T, T a, T b) { return Relu(Sub(a, b)); });
   if (mul_add) {
-    Check<MulAddReluApi, T, T>(p, forms, [](T old, T a, T b) {
-      return Relu(Add(Mul(a, old), b));
-    });
+    Check<MulAddReluApi, T, T>(
+        p, forms, [](T old, T a, T b) { return Relu(Add(Mul(a, old), b)); });
   }
 }
 
@@ -567,12 +556,10 @@ TEST(VectorCompound, RelusOnEveryDocumentedType) {
 
 template <typename D, typename S>
 void CheckReluCasts(Profile p, Forms add_forms, Forms sub_forms) {
-  Check<AddReluCastApi, D, S>(p, add_forms, [](D, S a, S b) {
-    return NarrowRef<D>(Relu(Add(a, b)));
-  });
-  Check<SubReluCastApi, D, S>(p, sub_forms, [](D, S a, S b) {
-    return NarrowRef<D>(Relu(Sub(a, b)));
-  });
+  Check<AddReluCastApi, D, S>(
+      p, add_forms, [](D, S a, S b) { return NarrowRef<D>(Relu(Add(a, b))); });
+  Check<SubReluCastApi, D, S>(
+      p, sub_forms, [](D, S a, S b) { return NarrowRef<D>(Relu(Sub(a, b))); });
 }
 
 TEST(VectorCompound, NarrowingCastsOnEveryDocumentedPair) {
@@ -580,26 +567,23 @@ TEST(VectorCompound, NarrowingCastsOnEveryDocumentedPair) {
     CheckReluCasts<int8_t, half>(p, Forms::kAll, Forms::kAll);
     CheckReluCasts<int8_t, int16_t>(p, Forms::kAll, Forms::kAll);
     CheckReluCasts<half, float>(p, Forms::kAll, Forms::kAll);
-    Check<MulCastApi, int8_t, half>(p, Forms::kAll, [](int8_t, half a,
-                                                       half b) {
+    Check<MulCastApi, int8_t, half>(p, Forms::kAll, [](int8_t, half a, half b) {
       return NarrowRef<int8_t>(Mul(a, b));
     });
-    Check<MulCastApi, uint8_t, half>(p, Forms::kAll, [](uint8_t, half a,
-                                                        half b) {
-      return NarrowRef<uint8_t>(Mul(a, b));
-    });
+    Check<MulCastApi, uint8_t, half>(
+        p, Forms::kAll,
+        [](uint8_t, half a, half b) { return NarrowRef<uint8_t>(Mul(a, b)); });
   }
-  CheckReluCasts<float, int64_t>(Profile::k950, Forms::kAll,
-                                 Forms::kCountOnly);
+  CheckReluCasts<float, int64_t>(Profile::k950, Forms::kAll, Forms::kCountOnly);
   CheckReluCasts<int32_t, int64_t>(Profile::k950, Forms::kCountOnly,
                                    Forms::kCountOnly);
   Check<MulCastApi, float, int64_t>(
       Profile::k950, Forms::kCountOnly,
       [](float, int64_t a, int64_t b) { return NarrowRef<float>(Mul(a, b)); });
-  Check<MulCastApi, int32_t, int64_t>(
-      Profile::k950, Forms::kCountOnly, [](int32_t, int64_t a, int64_t b) {
-        return NarrowRef<int32_t>(Mul(a, b));
-      });
+  Check<MulCastApi, int32_t, int64_t>(Profile::k950, Forms::kCountOnly,
+                                      [](int32_t, int64_t a, int64_t b) {
+                                        return NarrowRef<int32_t>(Mul(a, b));
+                                      });
 }
 
 template <typename D, typename S>
@@ -614,7 +598,8 @@ void CheckExpSub() {
 half RoundAwayToHalf(float x) {
   const half even = half(x);
   const float e = static_cast<float>(even);
-  if (std::isfinite(x) && std::isinf(e)) return half(x > 0 ? 65504.0f : -65504.0f);
+  if (std::isfinite(x) && std::isinf(e))
+    return half(x > 0 ? 65504.0f : -65504.0f);
   if (!std::isfinite(x) || e == x) return even;
   // The other neighbour of x; a tie goes to the one farther from zero.
   const half other = half::FromBits(static_cast<uint16_t>(
@@ -636,10 +621,9 @@ TEST(VectorCompound, TheIsasiInstructionsOnThe950) {
                                  const half d = Sub(a, b);
                                  return half(std::fabs(static_cast<float>(d)));
                                });
-  Check<AbsSubApi, float, float>(Profile::k950, Forms::kCountOnly,
-                                 [](float, float a, float b) {
-                                   return std::fabs(Sub(a, b));
-                                 });
+  Check<AbsSubApi, float, float>(
+      Profile::k950, Forms::kCountOnly,
+      [](float, float a, float b) { return std::fabs(Sub(a, b)); });
   const auto muls = [](half, float a, float s) {
     return RoundAwayToHalf(a * s);
   };
@@ -775,8 +759,8 @@ TEST(VectorCompound, MulsCastRoundsTiesAwayAndSaturates) {
   const OnProfile on(Profile::k950);
   const float inf = std::numeric_limits<float>::infinity();
   Ub<half, float> ub;
-  Fill<float>(ub.Src0(), {0.5f + 0x1p-12f, -(0.5f + 0x1p-12f), 1e6f, -1e6f,
-                          inf, 1.0f + 0x1p-12f});
+  Fill<float>(ub.Src0(), {0.5f + 0x1p-12f, -(0.5f + 0x1p-12f), 1e6f, -1e6f, inf,
+                          1.0f + 0x1p-12f});
   AscendC::MulsCast(ub.Dst(), ub.Src0(), 1.0f, 6);
   const auto got = Read(ub.Dst(), 6);
   EXPECT_EQ(static_cast<float>(got[0]), 0.5f + 0x1p-11f);
@@ -949,15 +933,13 @@ TEST(VectorCompound, WideningOperandsMayNotOverlap) {
   pipe.InitBuffer(buf, 4096);
   const LocalTensor<float> dst = buf.Get<float>();
   const LocalTensor<half> src = buf.Get<half>()[1024];  // inside dst
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Axpy(dst, src, 2.0f, 64); },
-      "Axpy<float, half>: dst (UB bytes "));
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Axpy(dst, src, 2.0f, 64); },
-      "overlap; from half into float the operands may not overlap"));
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::MulAddDst(dst, src, src, 64); },
-      "MulAddDst<float, half>: dst (UB bytes "));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Axpy(dst, src, 2.0f, 64); },
+                        "Axpy<float, half>: dst (UB bytes "));
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::Axpy(dst, src, 2.0f, 64); },
+                "overlap; from half into float the operands may not overlap"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::MulAddDst(dst, src, src, 64); },
+                        "MulAddDst<float, half>: dst (UB bytes "));
 }
 
 TEST(VectorCompound, OperandChecksNameTheInstruction) {

@@ -47,6 +47,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <type_traits>
 
 #include "normgrad_ascendc/core.h"
@@ -108,18 +109,17 @@ VecInstruction CompoundInstruction(Compound op, const char* api,
                                    const void* params, bool count_form,
                                    char (&type)[32]) {
   const char* name = CompoundTypeName<T, U>(type);
-  const SpanFn span = CompoundSpan(op, api, name, TypeBitOf<T>(),
-                                   TypeBitOf<U>(), count_form);
+  const SpanFn span =
+      CompoundSpan(op, api, name, TypeBitOf<T>(), TypeBitOf<U>(), count_form);
   const bool one_source = src1 == nullptr;
-  VecInstruction in{
-      api,
-      name,
-      LanesOf(sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U)),
-      {{"dst", &dst.view(), sizeof(T)},
-       {one_source ? "src" : "src0", &src0.view(), sizeof(U)},
-       {"src1", one_source ? nullptr : &src1->view(), sizeof(U)}},
-      one_source ? 2 : 3,
-      span};
+  VecInstruction in{api,
+                    name,
+                    LanesOf(sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U)),
+                    {{"dst", &dst.view(), sizeof(T)},
+                     {one_source ? "src" : "src0", &src0.view(), sizeof(U)},
+                     {"src1", one_source ? nullptr : &src1->view(), sizeof(U)}},
+                    one_source ? 2 : 3,
+                    span};
   in.params = params;
   in.reads_dst = op == Compound::kAxpy || op == Compound::kFusedMulAdd ||
                  op == Compound::kMulAddDst || op == Compound::kMulAddRelu;
@@ -140,55 +140,55 @@ VecInstruction CompoundInstruction(Compound op, const char* api,
 // The three forms of a two-source compound instruction with dst type T and
 // source type U: the first count elements, and level 0 with a bit mask or a
 // continuous mask (BinaryRepeatParams).
-#define NORMGRAD_COMPOUND_PAIR_INSTRUCTION(Name, kOp, Count)                 \
-  template <typename T, typename U>                                          \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,           \
-            const LocalTensor<U>& src1, Count count,                         \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    char type[32];                                                           \
-    normgrad_ascendc::ExecuteCount(                                          \
-        normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,  \
-                                              nullptr, true, type),          \
-        count);                                                              \
-  }                                                                          \
-  template <typename T, typename U, bool isSetMask = true, typename Mask>    \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,           \
-            const LocalTensor<U>& src1, const Mask& mask,                    \
+#define NORMGRAD_COMPOUND_PAIR_INSTRUCTION(Name, kOp, Count)                  \
+  template <typename T, typename U>                                           \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,            \
+            const LocalTensor<U>& src1, Count count,                          \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    const normgrad_ascendc::ApiCall call(site);                               \
+    char type[32];                                                            \
+    normgrad_ascendc::ExecuteCount(                                           \
+        normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,   \
+                                              nullptr, true, type),           \
+        count);                                                               \
+  }                                                                           \
+  template <typename T, typename U, bool isSetMask = true, typename Mask>     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,            \
+            const LocalTensor<U>& src1, const Mask& mask,                     \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    char type[32];                                                           \
-    auto in = normgrad_ascendc::CompoundInstruction(                         \
-        kOp, #Name, dst, src0, &src1, nullptr, false, type);                 \
-    normgrad_ascendc::SetStrides(in, repeatParams);                          \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);        \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    const normgrad_ascendc::ApiCall call(site);                               \
+    char type[32];                                                            \
+    auto in = normgrad_ascendc::CompoundInstruction(                          \
+        kOp, #Name, dst, src0, &src1, nullptr, false, type);                  \
+    normgrad_ascendc::SetStrides(in, repeatParams);                           \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
   }
 
 // The same for an instruction whose operands share one type T.
-#define NORMGRAD_COMPOUND_INSTRUCTION(Name, kOp)                             \
-  template <typename T>                                                      \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
-            const LocalTensor<T>& src1, const int32_t& count,                \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    char type[32];                                                           \
-    normgrad_ascendc::ExecuteCount(                                          \
-        normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,  \
-                                              nullptr, true, type),          \
-        count);                                                              \
-  }                                                                          \
-  template <typename T, bool isSetMask = true, typename Mask>                \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,           \
-            const LocalTensor<T>& src1, const Mask& mask,                    \
+#define NORMGRAD_COMPOUND_INSTRUCTION(Name, kOp)                              \
+  template <typename T>                                                       \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
+            const LocalTensor<T>& src1, const int32_t& count,                 \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    const normgrad_ascendc::ApiCall call(site);                               \
+    char type[32];                                                            \
+    normgrad_ascendc::ExecuteCount(                                           \
+        normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,   \
+                                              nullptr, true, type),           \
+        count);                                                               \
+  }                                                                           \
+  template <typename T, bool isSetMask = true, typename Mask>                 \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
+            const LocalTensor<T>& src1, const Mask& mask,                     \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    char type[32];                                                           \
-    auto in = normgrad_ascendc::CompoundInstruction(                         \
-        kOp, #Name, dst, src0, &src1, nullptr, false, type);                 \
-    normgrad_ascendc::SetStrides(in, repeatParams);                          \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);        \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    const normgrad_ascendc::ApiCall call(site);                               \
+    char type[32];                                                            \
+    auto in = normgrad_ascendc::CompoundInstruction(                          \
+        kOp, #Name, dst, src0, &src1, nullptr, false, type);                  \
+    normgrad_ascendc::SetStrides(in, repeatParams);                           \
+    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
   }
 
 namespace AscendC {
@@ -231,11 +231,10 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
   const normgrad_ascendc::ApiCall call(site);
   const U scalar = scalarValue;
   char type[32];
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompoundInstruction<T, U>(
-          normgrad_ascendc::Compound::kAxpy, "Axpy", dst, src, nullptr,
-          &scalar, true, type),
-      count);
+  normgrad_ascendc::ExecuteCount(normgrad_ascendc::CompoundInstruction<T, U>(
+                                     normgrad_ascendc::Compound::kAxpy, "Axpy",
+                                     dst, src, nullptr, &scalar, true, type),
+                                 count);
 }
 /// Axpy's repeat forms (bit mask or continuous mask).
 template <typename T, typename U, bool isSetMask = true, typename Mask>
@@ -262,9 +261,9 @@ void AbsSub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
   const normgrad_ascendc::ApiCall call(site);
   char type[32];
   normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompoundInstruction(
-          normgrad_ascendc::Compound::kAbsSub, "AbsSub", dst, src0, &src1,
-          nullptr, true, type),
+      normgrad_ascendc::CompoundInstruction(normgrad_ascendc::Compound::kAbsSub,
+                                            "AbsSub", dst, src0, &src1, nullptr,
+                                            true, type),
       count);
 }
 
@@ -277,9 +276,9 @@ void ExpSub(const LocalTensor<T>& dst, const LocalTensor<U>& src0,
   const normgrad_ascendc::ApiCall call(site);
   char type[32];
   normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompoundInstruction(
-          normgrad_ascendc::Compound::kExpSub, "ExpSub", dst, src0, &src1,
-          nullptr, true, type),
+      normgrad_ascendc::CompoundInstruction(normgrad_ascendc::Compound::kExpSub,
+                                            "ExpSub", dst, src0, &src1, nullptr,
+                                            true, type),
       count);
 }
 
@@ -302,10 +301,10 @@ inline void RunMulsCast(const AscendC::LocalTensor<half>& dst,
                         const AscendC::LocalTensor<float>& src, float scalar,
                         uint32_t count) {
   char type[32];
-  ExecuteCount(CompoundInstruction<half, float>(Compound::kMulsCast,
-                                                "MulsCast", dst, src, nullptr,
-                                                &scalar, true, type),
-               count);
+  ExecuteCount(
+      CompoundInstruction<half, float>(Compound::kMulsCast, "MulsCast", dst,
+                                       src, nullptr, &scalar, true, type),
+      count);
 }
 
 /// The scalar a one-element tensor stands for: its first element.
@@ -338,10 +337,14 @@ void MulsCast(const T2& dst, const T3& src0, const T4& src1,
   static_assert(kTensor0 || kTensor1,
                 "MulsCast: src0 or src1 must be a tensor (two scalars are "
                 "not supported)");
+  static_assert((!kTensor0 || std::is_same_v<T3, LocalTensor<float>>)&&(
+                    !kTensor1 || std::is_same_v<T4, LocalTensor<float>>),
+                "MulsCast: source tensors must be LocalTensor<float> (MulsCast "
+                "converts float products into half)");
   if constexpr (kTensor0 && kTensor1) {
-    static_assert(config.scalarTensorIndex == 0 ||
-                      config.scalarTensorIndex == 1,
-                  "MulsCast: config.scalarTensorIndex must be 0 or 1");
+    static_assert(
+        config.scalarTensorIndex == 0 || config.scalarTensorIndex == 1,
+        "MulsCast: config.scalarTensorIndex must be 0 or 1");
     if constexpr (config.scalarTensorIndex == 0) {
       normgrad_ascendc::RunMulsCast(
           dst, src1, normgrad_ascendc::MulsCastScalar(src0, "src0"), count);
