@@ -5,6 +5,7 @@
 // DEQSCALE register and the dequantizing spans.
 #include "normgrad_ascendc/vector_convert.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -505,6 +506,91 @@ void CheckDeqProfile(const char* api, const char* type, bool on_310p) {
 
 uint64_t& DeqScaleRegister() { return CurrentCore().deq_scale(); }
 
+uint64_t QuantSet(float scale, int16_t offset, bool sign_mode) {
+  uint32_t bits;
+  std::memcpy(&bits, &scale, sizeof bits);
+  const uint64_t offset9 = static_cast<uint16_t>(offset) & 0x1FFu;
+  return uint64_t{bits} | offset9 << 37 | uint64_t{sign_mode ? 1u : 0u} << 46;
+}
+
+void SetVdeq(const TensorView& vdeq, uint32_t bytes,
+             const AscendC::VdeqInfo& info) {
+  vdeq.CheckUbOperand("SetDeqScale", "vdeq");
+  if (bytes < 16 * sizeof(uint64_t)) {
+    Fail("SetDeqScale: vdeq has %u bytes, fewer than the 128 its 16 sets take",
+         bytes);
+  }
+  for (int i = 0; i < 16; ++i) {
+    const uint64_t set =
+        QuantSet(info.vdeqScale[i], info.vdeqOffset[i], info.vdeqSignMode[i]);
+    std::memcpy(vdeq.data() + 8 * i, &set, sizeof set);
+  }
+  DeqScaleRegister() = vdeq.offset / 32;
+}
+
+void LoadQuantParams(const char* type, bool is_signed, bool vec_deq,
+                     bool upper_half, QuantParams& params) {
+  const uint64_t reg = DeqScaleRegister();
+  if (vec_deq) {
+    Core& core = CurrentCore();
+    const uint64_t at = (reg & 0x3FFFu) * 32;
+    if (at + sizeof params.entry > core.ub_size()) {
+      Fail("CastDequant<%s>: DEQSCALE points at UB offset %llu, where the 16 "
+           "sets of 8 bytes do not fit (SetDeqScale with a vdeq tensor sets it)",
+           type, static_cast<unsigned long long>(at));
+    }
+    std::memcpy(params.entry, core.ub() + at, sizeof params.entry);
+  } else {
+    for (uint64_t& e : params.entry) e = reg;
+  }
+  for (int j = 0; j < 16; ++j) {
+    const bool sign_mode = (params.entry[j] >> 46 & 1u) != 0;
+    if (sign_mode != is_signed) {
+      Fail("CastDequant<%s>: signMode %d%s does not match the destination type "
+           "(int8_t takes signMode true, uint8_t false)",
+           type, sign_mode ? 1 : 0, vec_deq ? " of a vdeq set" : "");
+    }
+  }
+  params.upper_half = upper_half;
+  params.is_signed = is_signed;
+}
+
+void QuantSpan(const SpanArgs& a) {
+  const auto& p = *static_cast<const QuantParams*>(a.params);
+  const auto* src = static_cast<const int16_t*>(a.operand[1]);
+  auto* dst = static_cast<uint8_t*>(a.operand[0]);
+  // No selected lane: the flat way (every lane), or a repeat that writes
+  // nothing back.
+  const bool every = a.selected[0] == 0 && a.selected[1] == 0;
+  auto selected = [&](uint32_t k) {
+    return every || (a.selected[k / 64] >> (k % 64) & 1u) != 0;
+  };
+  const double lo = p.is_signed ? -128.0 : 0.0;
+  const double hi = p.is_signed ? 127.0 : 255.0;
+  for (uint32_t k = 0; k < a.n; ++k) {
+    if (!selected(k)) continue;
+    const uint32_t j = k % 16;
+    const uint32_t byte = (k / 16) * 32 + (p.upper_half ? 16 : 0) + j;
+    // The destination slot holding this byte must be written back too.
+    if (!selected(byte / 2 % 128)) {
+      Fail("CastDequant: lane %u of a repeat is selected but lane %u, whose "
+           "2-byte slot receives its result byte, is not; normgrad models "
+           "masks that select the slot lanes of every selected result",
+           k % 128, byte / 2 % 128);
+    }
+    const uint64_t set = p.entry[j];
+    // The scale's low 13 mantissa bits are not read: it has 10.
+    const uint32_t scale_bits = static_cast<uint32_t>(set) & ~uint32_t{0x1FFF};
+    float scale;
+    std::memcpy(&scale, &scale_bits, sizeof scale);
+    int32_t offset = static_cast<int32_t>(set >> 37 & 0x1FFu);
+    if (offset >= 256) offset -= 512;
+    const double v = std::nearbyint(static_cast<double>(src[k]) * scale + offset);
+    const double r = v != v ? 0.0 : (v < lo ? lo : (v > hi ? hi : v));
+    dst[byte] = static_cast<uint8_t>(static_cast<int32_t>(r));
+  }
+}
+
 void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
                  const void* src, RoundMode mode, uint32_t n) {
   // The two casts kernels make most, through the engine's vectorized
@@ -557,11 +643,8 @@ void SetDeqScale(half scale, normgrad_ascendc::CallSite site) {
 void SetDeqScale(float scale, int16_t offset, bool signMode,
                  normgrad_ascendc::CallSite site) {
   const normgrad_ascendc::ApiCall call(site);
-  uint32_t bits;
-  std::memcpy(&bits, &scale, sizeof bits);
-  const uint64_t offset9 = static_cast<uint16_t>(offset) & 0x1FFu;
   normgrad_ascendc::DeqScaleRegister() =
-      uint64_t{bits} | offset9 << 37 | uint64_t{signMode ? 1u : 0u} << 46;
+      normgrad_ascendc::QuantSet(scale, offset, signMode);
 }
 
 }  // namespace AscendC

@@ -759,6 +759,172 @@ TEST(DeqScale, AddDeqRelu) {
   AscendC::SetDeqScale(half(1.0f));
 }
 
+// ---- CastDequant int16_t → 8 bits ------------------------------------------
+
+// One quantization set, as the page lays it out.
+struct Set {
+  float scale;
+  int16_t offset;
+  bool sign;
+};
+
+// saturate(rint(src · scale + offset)), the scale read with 10 mantissa
+// bits (the rest dropped), offset a 9-bit signed value.
+int32_t RefQuant(int16_t src, Set q) {
+  uint32_t b;
+  std::memcpy(&b, &q.scale, 4);
+  b &= 0xFFFFE000u;
+  float scale;
+  std::memcpy(&scale, &b, 4);
+  int32_t offset = q.offset & 0x1FF;
+  if (offset >= 256) offset -= 512;
+  const long double v =
+      std::nearbyint(static_cast<long double>(src) * scale + offset);
+  const long double lo = q.sign ? -128 : 0, hi = q.sign ? 127 : 255;
+  if (std::isnan(v)) return 0;
+  return static_cast<int32_t>(std::min(hi, std::max(lo, v)));
+}
+
+// The page's example: every set scale 1, offset 0, unsigned; with halfBlock
+// each block's 16 results fill its upper 16 bytes.
+TEST(CastDequant, DocumentedExample) {
+  Ub ub;
+  auto src = ub.Get<int16_t>(0);
+  auto dst = ub.Get<uint8_t>(1);
+  auto vdeq = ub.Get<uint64_t>(2);
+  for (uint32_t i = 0; i < 256; ++i) src.SetValue(i, int16_t(i % 100));
+  for (uint32_t i = 0; i < 512; ++i) dst.SetValue(i, uint8_t{0});
+  float scale[16];
+  int16_t offset[16];
+  bool sign[16];
+  for (int j = 0; j < 16; ++j) scale[j] = 1.0f, offset[j] = 0, sign[j] = false;
+  AscendC::SetDeqScale<uint64_t>(vdeq, AscendC::VdeqInfo(scale, offset, sign));
+  AscendC::CastDequant<uint8_t, int16_t, true, true>(dst, src, 256);
+  for (uint32_t b = 0; b < 16; ++b) {
+    for (uint32_t j = 0; j < 32; ++j) {
+      const int want = j < 16 ? 0 : static_cast<int>((b * 16 + j - 16) % 100);
+      ASSERT_EQ(dst.GetValue(b * 32 + j), want) << b << " " << j;
+    }
+  }
+  AscendC::SetDeqScale(half(1.0f));
+}
+
+template <typename Dst>
+void CheckQuantEveryInput(Set q, bool half_block) {
+  Ub ub;
+  auto src = ub.Get<int16_t>(0);
+  auto dst = ub.Get<Dst>(1);
+  AscendC::SetDeqScale(q.scale, q.offset, q.sign);
+  const uint32_t chunk = 4096;
+  for (uint32_t at = 0; at < 65536; at += chunk) {
+    for (uint32_t i = 0; i < chunk; ++i) src.SetValue(i, int16_t(at + i));
+    for (uint32_t i = 0; i < dst.GetSize(); ++i) dst.SetValue(i, Dst(0x5A));
+    if (half_block) {
+      AscendC::CastDequant<Dst, int16_t, false, true>(dst, src, chunk);
+    } else {
+      AscendC::CastDequant<Dst, int16_t, false, false>(dst, src, chunk);
+    }
+    for (uint32_t i = 0; i < chunk; ++i) {
+      const uint32_t byte = (i / 16) * 32 + (half_block ? 16 : 0) + i % 16;
+      ASSERT_EQ(static_cast<int32_t>(dst.GetValue(byte)),
+                RefQuant(int16_t(at + i), q))
+          << "scale " << q.scale << " offset " << q.offset << " input "
+          << int16_t(at + i);
+      const uint32_t other = (i / 16) * 32 + (half_block ? 0 : 16) + i % 16;
+      ASSERT_EQ(dst.GetValue(other), Dst(0x5A)) << "the other half, byte " << other;
+    }
+  }
+}
+
+TEST(CastDequant, EveryInt16PerTensor) {
+  for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
+    const OnProfile on(p);
+    for (bool half_block : {false, true}) {
+      CheckQuantEveryInput<int8_t>({0.01f, 3, true}, half_block);
+      CheckQuantEveryInput<int8_t>({-1.0f / 3, -256, true}, half_block);
+      CheckQuantEveryInput<uint8_t>({1.0f, 0, false}, half_block);
+      CheckQuantEveryInput<uint8_t>({0.5f, 255, false}, half_block);  // −1
+      CheckQuantEveryInput<uint8_t>({0.003f, 17, false}, half_block);
+    }
+  }
+  AscendC::SetDeqScale(half(1.0f));
+}
+
+// Vector quantization: lane j of each block uses set j; level-0 forms with
+// strides, the full mask and a mask selecting lanes 0..7 of each block.
+TEST(CastDequant, VectorQuantizationAndRepeatForms) {
+  Ub ub;
+  std::mt19937 gen(11);
+  auto src = ub.Get<int16_t>(0);
+  auto dst = ub.Get<int8_t>(1);
+  auto vdeq = ub.Get<uint64_t>(2);
+  for (uint32_t i = 0; i < src.GetSize(); ++i) src.SetValue(i, int16_t(gen()));
+  Set sets[16];
+  float scale[16];
+  int16_t offset[16];
+  bool sign[16];
+  for (int j = 0; j < 16; ++j) {
+    sets[j] = {std::ldexp(1.0f + j / 16.0f, -int(j % 9)),
+               int16_t(int(gen() % 512) - 256), true};
+    scale[j] = sets[j].scale, offset[j] = sets[j].offset, sign[j] = true;
+  }
+  AscendC::SetDeqScale(vdeq, AscendC::VdeqInfo(scale, offset, sign));
+  for (uint32_t i = 0; i < dst.GetSize(); ++i) dst.SetValue(i, int8_t(gen()));
+  std::vector<int8_t> want(dst.GetSize());
+  for (uint32_t i = 0; i < dst.GetSize(); ++i) want[i] = dst.GetValue(i);
+  const uint64_t mask[2] = {0x00FF00FF00FF00FFull, 0x00FF00FF00FF00FFull};
+  // dst blocks 2 apart, repeats 20 blocks apart; src blocks contiguous.
+  for (uint32_t r = 0; r < 3; ++r) {
+    for (uint32_t k = 0; k < 128; ++k) {
+      if (!Selected(mask, k)) continue;
+      const uint32_t byte = r * 20 * 32 + (k / 16) * 2 * 32 + k % 16;
+      want[byte] = static_cast<int8_t>(
+          RefQuant(src.GetValue(r * 128 + k), sets[k % 16]));
+    }
+  }
+  AscendC::CastDequant<int8_t, int16_t, true, true, false>(dst, src, mask, 3,
+                                                          {2, 1, 20, 8});
+  for (uint32_t i = 0; i < dst.GetSize(); ++i) {
+    ASSERT_EQ(dst.GetValue(i), want[i]) << "byte " << i;
+  }
+  AscendC::CastDequant<int8_t, int16_t, true, true, true>(dst, src, 128, 2,
+                                                         {1, 1, 8, 8});
+  for (uint32_t k = 0; k < 256; ++k) {
+    const uint32_t byte = (k / 16) * 32 + 16 + k % 16;
+    ASSERT_EQ(dst.GetValue(byte),
+              static_cast<int8_t>(RefQuant(src.GetValue(k), sets[k % 16])))
+        << k;
+  }
+  // Lanes 0..7 selected and halfBlock: their bytes 16..23 are slot lanes
+  // 8..11, which the mask leaves out.
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CastDequant<int8_t, int16_t, true, true, true>(dst, src, mask,
+                                                               1, {});
+      },
+      "CastDequant: lane 0 of a repeat is selected but lane 8"));
+  AscendC::SetDeqScale(half(1.0f));
+}
+
+TEST(CastDequant, BadUse) {
+  Ub ub;
+  AscendC::SetDeqScale(1.0f, 0, false);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CastDequant<int8_t, int16_t, false>(ub.Get<int8_t>(1),
+                                                     ub.Get<int16_t>(0), 64);
+      },
+      "CastDequant<int8_t, int16_t>: signMode 0 does not match the "
+      "destination type (int8_t takes signMode true, uint8_t false)"));
+  AscendC::VdeqInfo info;
+  LocalTensor<uint64_t> small = ub.Get<uint64_t>(2);
+  small.SetSize(8);
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetDeqScale(small, info); },
+                        "SetDeqScale: vdeq has 64 bytes, fewer than the 128 "
+                        "its 16 sets take"));
+  AscendC::SetDeqScale(half(1.0f));
+}
+
 // ---- Bad use ----------------------------------------------------------------
 
 TEST(Cast, BadUseMessages) {
@@ -785,13 +951,6 @@ TEST(Cast, BadUseMessages) {
                       9000);
       },
       "Cast<half, float>: src has 8192 elements, fewer than count 9000"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::CastDequant<int8_t, int16_t, false>(ub.Get<int8_t>(1),
-                                                     ub.Get<int16_t>(0), 64);
-      },
-      "CastDequant<int8_t, int16_t>: quantizing int16_t to 8 bits (isVecDeq "
-      "0) is not modelled by normgrad"));
 }
 
 TEST(Cast, BadUseMessagesOn310P) {

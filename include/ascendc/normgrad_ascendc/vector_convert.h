@@ -2,7 +2,7 @@
 // vector unit (docs/runtime.md, "Conversions"): Cast between element types
 // by RoundMode, Truncate (round to an integral value in the same type), the
 // DEQSCALE register (SetDeqScale) and the instructions that read it: Cast
-// int32_t → half, CastDequant int32_t → half and AddDeqRelu.
+// int32_t → half, CastDequant and AddDeqRelu.
 //
 // Forms. Cast, CastDequant and AddDeqRelu have the count form (the first
 // `count` elements) and the level-0 forms (a bit mask or a continuous mask,
@@ -13,12 +13,13 @@
 // count form only.
 //
 // Pairs. Each profile converts the pairs its table in the Cast page lists,
-// each with its rounding modes (kCastPairs in vector_convert.cc). A pair the
-// profile does not list is a KernelError naming the pair, the profile and
-// the pairs it converts from that source type; a mode the pair does not list
-// is a KernelError naming the modes it takes. CAST_NONE is accepted for every
-// pair: it rounds as CAST_RINT where the conversion can lose precision.
-// int4b_t, the 8-bit float types, fp4, complex and double are not modelled.
+// each with its rounding modes (kA2Pairs, k310PPairs, k950Pairs in
+// vector_convert.cc). A pair the profile does not list is a KernelError
+// naming the pair, the profile and the types it converts that source to; a
+// mode the pair does not list is a KernelError naming the modes it takes.
+// CAST_NONE is accepted for every pair: it rounds as CAST_RINT where the
+// conversion can lose precision. int4b_t, the 8-bit float types, fp4,
+// complex and double are not modelled (Cast does not compile with them).
 //
 // Numerics: every result is the exact source value rounded once by the mode
 // (bit for bit):
@@ -28,17 +29,24 @@
 // Integer destinations saturate: a value beyond the range gives the nearest
 // end (a negative value to an unsigned type gives 0), ±inf give the ends,
 // NaN gives 0. Float destinations (half, bfloat16_t, float) keep IEEE
-// overflow: beyond the largest finite value, modes rounding away from zero
-// give ±inf and the others the largest finite value of that sign (CAST_ODD:
-// the largest finite). Subnormal results are kept; NaN gives the type's
-// quiet NaN; zeros keep their sign. Cast float → float and Truncate round to
-// an integral value in the source type.
+// overflow: beyond the largest finite value CAST_RINT, CAST_ROUND and
+// CAST_NONE give ±inf, CAST_TRUNC and CAST_ODD the largest finite value of
+// the sign, CAST_FLOOR −inf or +max and CAST_CEIL +inf or −max. Subnormal
+// results are kept; NaN gives a quiet NaN; zeros keep their sign. Cast
+// float → float and Truncate round to an integral value in the source type.
 //
 // DEQSCALE. A per-core 64-bit register, set by SetDeqScale and reset to the
 // half value 1.0 when a block starts. Cast int32_t → half ignores its mode
 // and computes src · scale (the half in bits 0..15) rounded once to half,
 // nearest even — as do CastDequant<half, int32_t> and AddDeqRelu (after
 // src0 + src1, wrapping modulo 2^32; then max(0, ·), zero positive).
+// CastDequant int16_t → int8_t / uint8_t reads a quantization set (a float
+// scale read with 10 mantissa bits, a 9-bit offset, signMode) from DEQSCALE,
+// or 16 of them from the UB where DEQSCALE points (isVecDeq), and writes each
+// source block's 16 results into one half of the destination block; its
+// destination is addressed in 2-byte slots (16 a block), so its extent
+// messages count slots. A mask that selects a lane but not the slot its
+// result byte falls in is a KernelError (normgrad writes whole slots).
 #pragma once
 
 #include <cstdint>
@@ -237,6 +245,50 @@ void SetDeqScale(half scale, normgrad_ascendc::CallSite site = {});
 void SetDeqScale(float scale, int16_t offset, bool signMode,
                  normgrad_ascendc::CallSite site = {});
 
+/// The 16 quantization sets of CastDequant's vector quantization.
+struct VdeqInfo {
+  static constexpr int32_t kSets = 16;
+  VdeqInfo() {}
+  VdeqInfo(const float vdeqScaleIn[kSets], const int16_t vdeqOffsetIn[kSets],
+           const bool vdeqSignModeIn[kSets]) {
+    for (int32_t i = 0; i < kSets; ++i) {
+      vdeqScale[i] = vdeqScaleIn[i];
+      vdeqOffset[i] = vdeqOffsetIn[i];
+      vdeqSignMode[i] = vdeqSignModeIn[i];
+    }
+  }
+  float vdeqScale[kSets] = {};
+  int16_t vdeqOffset[kSets] = {};
+  bool vdeqSignMode[kSets] = {};
+};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// One 64-bit quantization set: scale bits 0..31, the low 9 bits of offset
+/// at 37..45, signMode at 46.
+uint64_t QuantSet(float scale, int16_t offset, bool sign_mode);
+/// Writes the 16 sets into `vdeq` (at least 128 bytes) and points DEQSCALE
+/// at it (bits 0..13: its UB offset in 32-byte units).
+void SetVdeq(const TensorView& vdeq, uint32_t bytes,
+             const AscendC::VdeqInfo& info);
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// Writes vdeqInfo's 16 sets into vdeq (T = uint64_t, 16 elements or more)
+/// and points DEQSCALE at it: CastDequant with isVecDeq.
+template <typename T>
+void SetDeqScale(const LocalTensor<T>& vdeq, const VdeqInfo& vdeqInfo,
+                 normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, uint64_t>,
+                "SetDeqScale: the vdeq tensor holds uint64_t");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::SetVdeq(vdeq.view(), vdeq.GetSize() * sizeof(T), vdeqInfo);
+}
+
 }  // namespace AscendC
 
 namespace normgrad_ascendc {
@@ -275,12 +327,34 @@ inline VecInstruction AddDeqReluInstruction(
   return in;
 }
 
-/// CastDequant's element types: half from int32_t, with the DEQSCALE half
-/// scale (int16_t → 8-bit quantization is not modelled: a KernelError).
+/// The quantization of int16_t to 8 bits: the 16 parameter sets (one per
+/// lane of a block; all the same without vector quantization) and the half
+/// of each destination block the results go to.
+struct QuantParams {
+  uint64_t entry[16];
+  bool upper_half;
+  bool is_signed;
+};
+
+/// int16_t → 8 bits: the destination is addressed in 2-byte slots (16 a
+/// block, as the source) and keeps its old bytes (reads_dst); lane j of a
+/// block writes byte j of the block's lower or upper half.
+void QuantSpan(const SpanArgs& a);
+
+/// Reads DEQSCALE (and, with isVecDeq, the 16 sets it points to in the UB)
+/// into `params`; fails when a set's signMode disagrees with the
+/// destination type.
+void LoadQuantParams(const char* type, bool is_signed, bool vec_deq,
+                     bool upper_half, QuantParams& params);
+
+/// CastDequant's instruction: half from int32_t with the DEQSCALE half
+/// scale, or int8_t / uint8_t from int16_t with DEQSCALE's quantization.
 template <typename T, typename U>
 VecInstruction CastDequantInstruction(const AscendC::LocalTensor<T>& dst,
                                       const AscendC::LocalTensor<U>& src,
-                                      ConvertParams& params, bool isVecDeq) {
+                                      ConvertParams& params,
+                                      QuantParams& quant, bool isVecDeq,
+                                      bool halfBlock) {
   constexpr bool kS32ToHalf =
       std::is_same_v<T, half> && std::is_same_v<U, int32_t>;
   constexpr bool kS16ToB8 =
@@ -290,11 +364,21 @@ VecInstruction CastDequantInstruction(const AscendC::LocalTensor<T>& dst,
                 "CastDequant: the types are half from int32_t, or int8_t / "
                 "uint8_t from int16_t");
   if constexpr (kS16ToB8) {
-    Fail("CastDequant<%s, int16_t>: quantizing int16_t to 8 bits "
-         "(isVecDeq %d) is not modelled by normgrad",
-         TypeName<T>(), isVecDeq ? 1 : 0);
+    constexpr const char* kType =
+        std::is_same_v<T, int8_t> ? "int8_t, int16_t" : "uint8_t, int16_t";
+    LoadQuantParams(kType, std::is_same_v<T, int8_t>, isVecDeq, halfBlock,
+                    quant);
+    VecInstruction in{"CastDequant",
+                      kType,
+                      LanesOf(sizeof(int16_t)),
+                      {{"dst", &dst.view(), sizeof(int16_t)},
+                       {"src", &src.view(), sizeof(int16_t)}},
+                      2,
+                      &QuantSpan};
+    in.params = &quant;
+    in.reads_dst = true;
+    return in;
   } else {
-    (void)isVecDeq;  // the vector quantization is int16_t's only
     CheckDeqProfile("CastDequant", "half, int32_t", false);
     return DequantInstruction("CastDequant", dst, src, params);
   }
@@ -304,15 +388,23 @@ VecInstruction CastDequantInstruction(const AscendC::LocalTensor<T>& dst,
 
 namespace AscendC {
 
-/// dst[i] = src[i] · DEQSCALE's half scale, rounded to half (nearest even),
-/// i < count. T = half, U = int32_t.
+/// T = half, U = int32_t: dst[i] = src[i] · DEQSCALE's half scale, rounded
+/// to half (nearest even). T = int8_t / uint8_t, U = int16_t: the result of
+/// source lane j of each 32-byte block (16 lanes) is
+///   saturate(rint(src · scale + offset))
+/// stored at byte j of the destination block's upper half (halfBlock) or
+/// lower half; the other half keeps its bytes. scale, offset and signMode
+/// come from DEQSCALE (SetDeqScale(float, int16_t, bool)) or, with
+/// isVecDeq, set j of the 16 that SetDeqScale(vdeq, vdeqInfo) wrote.
 template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
 void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  const uint32_t count, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
+  normgrad_ascendc::QuantParams quant;
   normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CastDequantInstruction(dst, src, params, isVecDeq),
+      normgrad_ascendc::CastDequantInstruction(dst, src, params, quant,
+                                               isVecDeq, halfBlock),
       count);
 }
 /// CastDequant's repeat form with a bit mask (64 lanes: int32_t's).
@@ -324,8 +416,9 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  auto in =
-      normgrad_ascendc::CastDequantInstruction(dst, src, params, isVecDeq);
+  normgrad_ascendc::QuantParams quant;
+  auto in = normgrad_ascendc::CastDequantInstruction(
+      dst, src, params, quant, isVecDeq, halfBlock);
   normgrad_ascendc::SetStrides(in, repeatParams);
   normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
@@ -338,8 +431,9 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  auto in =
-      normgrad_ascendc::CastDequantInstruction(dst, src, params, isVecDeq);
+  normgrad_ascendc::QuantParams quant;
+  auto in = normgrad_ascendc::CastDequantInstruction(
+      dst, src, params, quant, isVecDeq, halfBlock);
   normgrad_ascendc::SetStrides(in, repeatParams);
   normgrad_ascendc::RunRepeatForm<isSetMask>(
       in, static_cast<uint64_t>(mask < 0 ? 0 : mask), repeatTime);
