@@ -58,6 +58,7 @@
 #include "normgrad_ascendc/sync.h"
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_compound.h"
+#include "normgrad_ascendc/vector_convert.h"
 #include "normgrad_ascendc/vector_math.h"
 #include "normgrad_ascendc/vector_ops.h"
 #include "normgrad_ascendc/vector_reduce.h"

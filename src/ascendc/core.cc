@@ -80,6 +80,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   block_num_ = num;
   vector_mask_ = VectorMask();
   merge_record_ = MergeRecord();
+  deq_scale_ = kDeqScaleReset;
 }
 
 void Core::AttachPipe(AscendC::TPipe* pipe) {

@@ -112,13 +112,18 @@ class Core {
   int64_t block_idx() const { return block_idx_; }
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
-  /// register, the merge record): a launcher, before running a block.
+  /// and DEQSCALE registers, the merge record): a launcher, before running a
+  /// block.
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
   VectorMask& vector_mask() { return vector_mask_; }
   /// The lists the last merge consumed (vector_sort.h).
   MergeRecord& merge_record() { return merge_record_; }
+  /// The vector unit's DEQSCALE register (vector_convert.h); a block starts
+  /// with the half value 1.0 in it.
+  uint64_t& deq_scale() { return deq_scale_; }
+  static constexpr uint64_t kDeqScaleReset = 0x3C00;
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -148,6 +153,7 @@ class Core {
   uint32_t touched_ = 0;  ///< see Touch
   VectorMask vector_mask_;
   MergeRecord merge_record_;
+  uint64_t deq_scale_ = kDeqScaleReset;
 };
 
 /// This thread's current core.

@@ -9,8 +9,8 @@
 //   Subs Divs                   dst[i] = op(src[i], scalar)      (950)
 //   Adds Subs Muls Divs Maxs    dst[i] = op(scalar, src[i])      (950: the
 //   Mins                        flexible scalar position)
-//   Cast                        dst[i] = round(src[i], mode)      half, float,
-//                                                                 int32_t
+//   (Cast and the other conversions: vector_convert.h; Duplicate:
+//   vector_layout.h)
 //
 // Element types. Each instruction takes the types its page lists for the
 // profile in effect (profile.h; the table beside each instruction below):
@@ -34,15 +34,6 @@
 // is correctly rounded with subnormals kept. The half and float loops run as
 // SIMD code chosen for the CPU at run time.
 //
-// Cast rounds by RoundMode: CAST_RINT to nearest, ties to even; CAST_FLOOR
-// toward −inf; CAST_CEIL toward +inf; CAST_TRUNC toward zero; CAST_ROUND to
-// nearest, ties away from zero; CAST_NONE: exact conversions (half → float,
-// int32 → float when |x| ≤ 2^24) need no rounding, and elsewhere it means
-// CAST_RINT. Narrowing to half beyond its range gives ±inf, except where the
-// mode rounds toward zero (CAST_FLOOR of 1e6 is 65504). To int32: NaN gives 0
-// and values beyond the range saturate to INT32_MIN / INT32_MAX. The mode is
-// accepted for every pair; exact conversions ignore it.
-//
 // Checks (every call): count ≥ 0 and every operand a non-empty UB tensor of
 // at least `count` elements; otherwise a KernelError (core.h), e.g.
 //   "Add<float>: src1 has 32 elements, fewer than count 64".
@@ -64,41 +55,17 @@
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_unit.h"
 
-namespace AscendC {
-
-/// How Cast rounds (see the file comment).
-enum class RoundMode : uint8_t {
-  CAST_NONE,
-  CAST_RINT,
-  CAST_FLOOR,
-  CAST_CEIL,
-  CAST_ROUND,
-  CAST_TRUNC,
-};
-
-}  // namespace AscendC
-
 namespace normgrad_ascendc {
 
-/// Element types Cast converts between.
-enum class CastType : uint8_t { kHalf, kFloat, kInt32 };
+/// The floating element types of the SIMD loops below.
+enum class CastType : uint8_t { kHalf, kFloat };
 
 template <typename T>
 constexpr CastType CastTypeOf() {
-  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float> ||
-                    std::is_same_v<T, int32_t>,
-                "Cast: element types must be half, float or int32_t");
-  if constexpr (std::is_same_v<T, half>)
-    return CastType::kHalf;
-  else if constexpr (std::is_same_v<T, float>)
-    return CastType::kFloat;
-  else
-    return CastType::kInt32;
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "the SIMD loops take half or float elements");
+  return std::is_same_v<T, half> ? CastType::kHalf : CastType::kFloat;
 }
-
-/// Converts `count` elements (cast.cc).
-void CastImpl(CastType dst_type, void* dst, CastType src_type, const void* src,
-              AscendC::RoundMode mode, uint32_t count);
 
 template <typename T>
 inline constexpr bool kIsVectorFloat =
@@ -334,16 +301,6 @@ void ScalarFirstSpan(const SpanArgs& a) {
   T* d = static_cast<T*>(a.operand[0]);
   const T* x = static_cast<const T*>(a.operand[1]);
   for (uint32_t i = 0; i < a.n; ++i) d[i] = ElementValue<kOp>(scalar, x[i]);
-}
-
-struct CastParams {
-  AscendC::RoundMode mode;
-};
-
-template <typename D, typename S>
-void CastSpan(const SpanArgs& a) {
-  CastImpl(CastTypeOf<D>(), a.operand[0], CastTypeOf<S>(), a.operand[1],
-           static_cast<const CastParams*>(a.params)->mode, a.n);
 }
 
 /// dst = op(src0, src1) as an instruction of the executor.
@@ -711,34 +668,6 @@ void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
   normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 
-}  // namespace AscendC
-
-namespace normgrad_ascendc {
-
-/// Cast as an instruction of the executor; `params` must outlive it.
-template <typename D, typename S>
-VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
-                               const AscendC::LocalTensor<S>& src,
-                               const CastParams& params, char (&type)[32]) {
-  constexpr CastType kDst = CastTypeOf<D>();
-  constexpr CastType kSrc = CastTypeOf<S>();
-  static_assert(kDst != kSrc, "Cast: the element types must differ");
-  std::snprintf(type, sizeof type, "%s, %s", TypeName<D>(), TypeName<S>());
-  VecInstruction in{
-      "Cast",
-      type,
-      LanesOf(sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S)),
-      {{"dst", &dst.view(), sizeof(D)}, {"src", &src.view(), sizeof(S)}},
-      2,
-      &CastSpan<D, S>};
-  in.params = &params;
-  return in;
-}
-
-}  // namespace normgrad_ascendc
-
-namespace AscendC {
-
 /// Strides of Copy's repeat form, in 32-byte blocks: between the blocks of a
 /// repeat (dstStride, srcStride) and between repeats (dstRepeatSize,
 /// srcRepeatSize), in the documented field order.
@@ -808,45 +737,6 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   auto in = normgrad_ascendc::CopyInstruction(dst, src, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
-}
-
-/// dst[i] = src[i] converted to D and rounded by `mode`, i < count; D and S
-/// are half, float or int32_t (see the file comment).
-template <typename D, typename S>
-void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
-          const RoundMode& mode, const uint32_t count,
-          normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const normgrad_ascendc::CastParams params{mode};
-  char type[32];
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CastInstruction(dst, src, params, type), count);
-}
-/// Cast's repeat form with a bit mask; lanes are those of the wider type.
-template <typename D, typename S, bool isSetMask = true>
-void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
-          const RoundMode& mode, const uint64_t mask[],
-          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
-          normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const normgrad_ascendc::CastParams params{mode};
-  char type[32];
-  auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
-}
-/// Cast's repeat form with a continuous mask.
-template <typename D, typename S, bool isSetMask = true>
-void Cast(const LocalTensor<D>& dst, const LocalTensor<S>& src,
-          const RoundMode& mode, const uint64_t mask, const uint8_t repeatTime,
-          const UnaryRepeatParams& repeatParams,
-          normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const normgrad_ascendc::CastParams params{mode};
-  char type[32];
-  auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
-  normgrad_ascendc::SetStrides(in, repeatParams);
   normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
 
