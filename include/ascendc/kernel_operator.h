@@ -60,6 +60,7 @@
 #include "normgrad_ascendc/vector_math.h"
 #include "normgrad_ascendc/vector_ops.h"
 #include "normgrad_ascendc/vector_reduce.h"
+#include "normgrad_ascendc/vector_select.h"
 #include "normgrad_ascendc/vector_unit.h"
 #include "normgrad_ascendc/workspace.h"
 

@@ -68,6 +68,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   block_idx_ = idx;
   block_num_ = num;
   vector_mask_ = VectorMask();
+  cmp_mask_ = CmpMaskRegister();
 }
 
 void Core::AttachPipe(AscendC::TPipe* pipe) {

@@ -97,11 +97,13 @@ class Core {
   int64_t block_idx() const { return block_idx_; }
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
-  /// register): a launcher, before running a block.
+  /// and comparison-result registers): a launcher, before running a block.
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
   VectorMask& vector_mask() { return vector_mask_; }
+  /// The vector unit's comparison-result register (vector_select.h).
+  CmpMaskRegister& cmp_mask() { return cmp_mask_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -130,6 +132,7 @@ class Core {
   AscendC::TPipe* pipe_ = nullptr;
   uint32_t touched_ = 0;  ///< see Touch
   VectorMask vector_mask_;
+  CmpMaskRegister cmp_mask_;
 };
 
 /// This thread's current core.
