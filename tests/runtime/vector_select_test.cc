@@ -350,6 +350,13 @@ TEST(VectorSelect, ComparesFlexibleScalarPositionOn950) {
   for (uint32_t i = 0; i < 256; ++i) {
     ASSERT_EQ(Bit(ub.Bytes(0), i), 1 > xi[i]) << i;
   }
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LocalTensor<float> small = ub.Get<float>(1);
+        small.SetSize(32);
+        AscendC::Compares(ub.Get<uint8_t>(0), 1.0f, small, CMPMODE::LT, 64);
+      },
+      "Compares<float>: src1 has 32 elements, fewer than count 64"));
 }
 
 TEST(VectorSelect, CompareChecks) {
@@ -404,6 +411,21 @@ TEST(VectorSelect, CompareChecksOn950) {
       },
       "Compare<int8_t>: element type int8_t takes only the count form on "
       "profile Ascend 950"));
+  // Compare into the register takes half and float on every profile.
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Compare(ub950.Get<int16_t>(1), ub950.Get<int16_t>(2),
+                         CMPMODE::EQ, uint64_t{128}, BinaryRepeatParams());
+      },
+      "Compare<int16_t>: element type int16_t is not supported on profile "
+      "Ascend 950 (Compare takes half, float there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Compare(ub950.Get<float>(1), ub950.Get<float>(2),
+                         static_cast<CMPMODE>(6), uint64_t{64},
+                         BinaryRepeatParams());
+      },
+      "Compare<float>: cmpMode 6 is not a CMPMODE"));
 }
 
 // ---- the CMPMASK register ----

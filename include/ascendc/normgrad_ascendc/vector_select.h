@@ -342,10 +342,10 @@ void Compares(const LocalTensor<U>& dst,
       normgrad_ascendc::Swapped(cmpMode), src0Scalar};
   const auto layout =
       normgrad_ascendc::CompareLayout(normgrad_ascendc::LanesOf(sizeof(T)));
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompareInstruction<T, true>(
-          "Compares", dst.view(), src1, nullptr, params, layout),
-      normgrad_ascendc::CompareCount<T>(count));
+  auto in = normgrad_ascendc::CompareInstruction<T, true>(
+      "Compares", dst.view(), src1, nullptr, params, layout);
+  in.operand[1].name = "src1";
+  normgrad_ascendc::ExecuteCount(in, normgrad_ascendc::CompareCount<T>(count));
 }
 /// The flexible scalar position's level-0 forms (the 950 profile).
 template <typename T, typename U, bool isSetMask = true, typename Mask>
@@ -377,8 +377,8 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1,
              const BinaryRepeatParams& repeatParams,
              normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>(
-      "Compare", normgrad_ascendc::kCompareRegisterTypes, false);
+  normgrad_ascendc::CheckCompare<T>(
+      "Compare", normgrad_ascendc::kCompareRegisterTypes, false, cmpMode);
   const normgrad_ascendc::CompareParams<T> params{cmpMode, T{}};
   const uint32_t lanes = normgrad_ascendc::LanesOf(sizeof(T));
   const auto layout = normgrad_ascendc::CompareLayout(lanes);
