@@ -59,13 +59,14 @@
 #include "normgrad_ascendc/tensor.h"
 #include "normgrad_ascendc/vector_compound.h"
 #include "normgrad_ascendc/vector_convert.h"
+#include "normgrad_ascendc/vector_layout.h"
 #include "normgrad_ascendc/vector_math.h"
 #include "normgrad_ascendc/vector_ops.h"
 #include "normgrad_ascendc/vector_reduce.h"
+#include "normgrad_ascendc/vector_select.h"
 #include "normgrad_ascendc/vector_sort.h"
 #include "normgrad_ascendc/vector_unit.h"
 #include "normgrad_ascendc/workspace.h"
-#include "normgrad_ascendc/vector_layout.h"
 
 // Last, in a block of their own: debug.h defines the printf and assert
 // macros, which no header above may see.

@@ -81,6 +81,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   vector_mask_ = VectorMask();
   merge_record_ = MergeRecord();
   deq_scale_ = kDeqScaleReset;
+  cmp_mask_ = CmpMaskRegister();
 }
 
 void Core::AttachPipe(AscendC::TPipe* pipe) {

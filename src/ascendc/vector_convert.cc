@@ -559,12 +559,7 @@ void QuantSpan(const SpanArgs& a) {
   const auto& p = *static_cast<const QuantParams*>(a.params);
   const auto* src = static_cast<const int16_t*>(a.operand[1]);
   auto* dst = static_cast<uint8_t*>(a.operand[0]);
-  // No selected lane: the flat way (every lane), or a repeat that writes
-  // nothing back.
-  const bool every = a.selected[0] == 0 && a.selected[1] == 0;
-  auto selected = [&](uint32_t k) {
-    return every || (a.selected[k / 64] >> (k % 64) & 1u) != 0;
-  };
+  auto selected = [&](uint32_t k) { return a.Selected(k); };
   const double lo = p.is_signed ? -128.0 : 0.0;
   const double hi = p.is_signed ? 127.0 : 255.0;
   for (uint32_t k = 0; k < a.n; ++k) {

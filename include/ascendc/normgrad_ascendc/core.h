@@ -112,8 +112,8 @@ class Core {
   int64_t block_idx() const { return block_idx_; }
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
-  /// and DEQSCALE registers, the merge record): a launcher, before running a
-  /// block.
+  /// register, DEQSCALE, the comparison-result register, the merge record):
+  /// a launcher, before running a block.
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
@@ -124,6 +124,8 @@ class Core {
   /// with the half value 1.0 in it.
   uint64_t& deq_scale() { return deq_scale_; }
   static constexpr uint64_t kDeqScaleReset = 0x3C00;
+  /// The vector unit's comparison-result register (vector_select.h).
+  CmpMaskRegister& cmp_mask() { return cmp_mask_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -154,6 +156,7 @@ class Core {
   VectorMask vector_mask_;
   MergeRecord merge_record_;
   uint64_t deq_scale_ = kDeqScaleReset;
+  CmpMaskRegister cmp_mask_;
 };
 
 /// This thread's current core.
