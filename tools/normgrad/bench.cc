@@ -37,7 +37,6 @@
 #include "normgrad/convert.h"
 #include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
-#include "normgrad_ascendc/launch.h"
 #include "peers/peers.h"
 #include "read_baseline.h"
 #include "reference.h"
@@ -306,20 +305,21 @@ Runner BackwardRunner(const Data& d, int threads, const std::string& isa) {
   return r;
 }
 
-// The operator sample on emulated Ascend C cores; its kernel time.
-Runner AscendcRunner(const Data& d, int threads) {
+// The operator sample on emulated Ascend C cores; its kernel time. Its
+// kSampleBlocks blocks run at once, each on a host thread of its own,
+// whatever the row's thread count (launch.h: a launch of at most the
+// profile's vector cores runs every block at once).
+Runner AscendcRunner(const Data& d) {
   Runner r;
   r.impl = "normgrad-ascendc";
   auto gamma = std::make_shared<std::vector<float>>(d.p.cols);
   auto beta = std::make_shared<std::vector<float>>(d.p.cols);
   double probe = 0;
-  normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
   r.note = RunSampleKernel(d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
                            d.res.data(), gamma->data(), beta->data(), 1, &probe);
   // k launches on device memory filled once per sample, like the other
   // rows' inputs (the copy to it and the warm-up launch are not timed).
-  r.run = [&d, gamma, beta, threads](int k) {
-    normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
+  r.run = [&d, gamma, beta](int k) {
     double total = 0;
     RunSampleKernel(d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(), d.res.data(),
                     gamma->data(), beta->data(), static_cast<uint32_t>(k), &total);
@@ -354,7 +354,8 @@ std::vector<double> VectorReference(const Data& d, VectorKernel kind) {
   return ref;
 }
 
-// A vector kernel on emulated cores (`emulated`) or as a plain loop; its
+// A vector kernel on emulated cores (`emulated`, kSampleBlocks blocks at
+// once as AscendcRunner) or as a plain loop on `threads` threads; its
 // output's normwise error against `ref`.
 Runner VectorRunner(const Data& d, VectorKernel kind, bool emulated, int threads,
                     std::shared_ptr<const std::vector<double>> ref) {
@@ -365,11 +366,9 @@ Runner VectorRunner(const Data& d, VectorKernel kind, bool emulated, int threads
   auto out = std::make_shared<std::vector<uint8_t>>(outputs * SizeOf(d.p.dtype));
   if (emulated) {
     double probe = 0;
-    normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
     r.note = RunVectorKernel(kind, d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
                              d.res.data(), out->data(), 1, &probe);
-    r.run = [&d, kind, out, threads](int k) {
-      normgrad_ascendc::SetLaunchThreads(static_cast<unsigned>(threads));
+    r.run = [&d, kind, out](int k) {
       double total = 0;
       RunVectorKernel(kind, d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
                       d.res.data(), out->data(), static_cast<uint32_t>(k), &total);
@@ -687,7 +686,7 @@ int RunBench(const BenchOptions& o) {
             runners.push_back(BackwardRunner(d, threads, isa));
           }
         }
-        if (op == Op::kGradBeta) runners.push_back(AscendcRunner(d, threads));
+        if (op == Op::kGradBeta) runners.push_back(AscendcRunner(d));
         for (const auto& peer : loaded.peers) {
           runners.push_back(PeerRunner(peer.get(), d, op, threads));
         }
