@@ -213,8 +213,10 @@ void CheckSort32(Profile profile, int32_t repeat_time) {
     scores[k] = Score<T>::Draw(Gen());
     indices[k] = any(Gen());
   }
-  std::memcpy(ub.At(0, 0), scores.data(), n * sizeof(Bits));
-  std::memcpy(ub.At(1, 0), indices.data(), n * sizeof(uint32_t));
+  if (n != 0) {  // repeatTime 0: nothing to place (and no data() to copy from)
+    std::memcpy(ub.At(0, 0), scores.data(), n * sizeof(Bits));
+    std::memcpy(ub.At(1, 0), indices.data(), n * sizeof(uint32_t));
+  }
   AscendC::Sort32(ub.Get<T>(2), ub.Get<T>(0), ub.Get<uint32_t>(1), repeat_time);
   std::vector<Item<T>> expected;
   for (int32_t r = 0; r < repeat_time; ++r) {
@@ -597,7 +599,7 @@ void CheckProposalFields(int32_t repeat_time) {
     Ub ub;
     std::vector<Bits> elements(n);
     for (Bits& b : elements) b = Score<T>::Draw(Gen());
-    std::memcpy(ub.At(0, 0), elements.data(), n * sizeof(T));
+    if (n != 0) std::memcpy(ub.At(0, 0), elements.data(), n * sizeof(T));
     // Concat writes field `mode` of each proposal and nothing else.
     AscendC::ProposalConcat(ub.Get<T>(1), ub.Get<T>(0), repeat_time, mode);
     std::vector<uint8_t> proposals(n * 8 * sizeof(T), kUntouched);
