@@ -612,8 +612,8 @@ void CheckProposalFields(int32_t repeat_time) {
         << mode;
     // Extract reads it back.
     AscendC::ProposalExtract(ub.Get<T>(2), ub.Get<T>(1), repeat_time, mode);
-    std::vector<uint8_t> back(n * sizeof(T));
-    std::memcpy(back.data(), elements.data(), back.size());
+    const auto* first = reinterpret_cast<const uint8_t*>(elements.data());
+    const std::vector<uint8_t> back(first, first + n * sizeof(T));
     EXPECT_TRUE(Holds(ub, 2, 0, back))
         << "ProposalExtract " << normgrad_ascendc::TypeName<T>() << " mode "
         << mode;
