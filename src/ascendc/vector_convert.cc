@@ -248,52 +248,36 @@ Exact DecodeInteger(int64_t v) {
   return x;
 }
 
+// Element i of type T at b.
+template <typename T>
+T LoadAt(const uint8_t* b, uint32_t i) {
+  T v;
+  std::memcpy(&v, b + sizeof(T) * uint64_t{i}, sizeof(T));
+  return v;
+}
+
 Exact Decode(uint32_t bit, const void* p, uint32_t i) {
   const auto* b = static_cast<const uint8_t*>(p);
   switch (bit) {
-    case kTypeInt8: {
-      int8_t v;
-      std::memcpy(&v, b + i, 1);
-      return DecodeInteger(v);
-    }
+    case kTypeInt8:
+      return DecodeInteger(LoadAt<int8_t>(b, i));
     case kTypeUint8:
-      return DecodeInteger(b[i]);
-    case kTypeInt16: {
-      int16_t v;
-      std::memcpy(&v, b + 2 * uint64_t{i}, 2);
-      return DecodeInteger(v);
-    }
-    case kTypeUint16: {
-      uint16_t v;
-      std::memcpy(&v, b + 2 * uint64_t{i}, 2);
-      return DecodeInteger(v);
-    }
-    case kTypeInt32: {
-      int32_t v;
-      std::memcpy(&v, b + 4 * uint64_t{i}, 4);
-      return DecodeInteger(v);
-    }
-    case kTypeUint32: {
-      uint32_t v;
-      std::memcpy(&v, b + 4 * uint64_t{i}, 4);
-      return DecodeInteger(v);
-    }
-    case kTypeInt64: {
-      int64_t v;
-      std::memcpy(&v, b + 8 * uint64_t{i}, 8);
-      return DecodeInteger(v);
-    }
+      return DecodeInteger(LoadAt<uint8_t>(b, i));
+    case kTypeInt16:
+      return DecodeInteger(LoadAt<int16_t>(b, i));
+    case kTypeUint16:
+      return DecodeInteger(LoadAt<uint16_t>(b, i));
+    case kTypeInt32:
+      return DecodeInteger(LoadAt<int32_t>(b, i));
+    case kTypeUint32:
+      return DecodeInteger(LoadAt<uint32_t>(b, i));
+    case kTypeInt64:
+      return DecodeInteger(LoadAt<int64_t>(b, i));
     case kTypeHalf:
-    case kTypeBfloat16: {
-      uint16_t v;
-      std::memcpy(&v, b + 2 * uint64_t{i}, 2);
-      return DecodeFloat(v, *FormatOf(bit));
-    }
-    default: {
-      uint32_t v;
-      std::memcpy(&v, b + 4 * uint64_t{i}, 4);
-      return DecodeFloat(v, kFloatFormat);
-    }
+    case kTypeBfloat16:
+      return DecodeFloat(LoadAt<uint16_t>(b, i), *FormatOf(bit));
+    default:
+      return DecodeFloat(LoadAt<uint32_t>(b, i), kFloatFormat);
   }
 }
 
