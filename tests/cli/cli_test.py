@@ -183,6 +183,14 @@ class ExampleTest(CliTestCase):
         self.assertIn("4 chunks of 2 rows\n", out)
         self.assertIn("8 chunks of 1 row\n", out)
 
+    def test_op_names_the_api(self):
+        result = run(["example", "--op", "layernorm-grad-beta"])
+        self.assert_ok(result)
+        self.assertIn("the documented LayerNormGradBeta example", result.stdout)
+        result = run(["example", "--op", "nonsense"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("--op", result.stderr)
+
     def test_bad_profile_is_an_error(self):
         result = run(["example"], env={"NORMGRAD_PROFILE": "nonsense"})
         self.assertEqual(result.returncode, 1)
@@ -557,6 +565,9 @@ class TilingTest(CliTestCase):
              ["--tmp is 4294967296"]),
             (["--shape", "1,8", "--dtype", "float"], 2, ["B,S,H[,Ho]"]),
             (["--shape", "1,8,8,8,8", "--dtype", "float"], 2, ["B,S,H[,Ho]"]),
+            (["--op", "layernorm", "--shape", "8", "--dtype", "float"], 2,
+             ["'8' is not of the form B,S,H[,Ho] (the shape of --op layernorm)"]),
+            (["--shape", "1,x", "--dtype", "float"], 2, ["--shape"]),
             (["--shape", "1,8,8", "--dtype", "bfloat16"], 2, ["--dtype"]),
             (["--shape", "1,8,8", "--dtype", "float", "--tmp", "lots"], 2, ["min, max"]),
             (["--shape", "1,8,8", "--dtype", "float", "--profile", "a3"], 2, ["--profile"]),

@@ -20,9 +20,12 @@ inline int Fail(const char* command, const std::string& message) {
   return 1;
 }
 
-/// `normgrad example`: the documented [1,8,8] float and [1,8,16] half
-/// examples through the Ascend C kernel API.
-int RunExample();
+/// `normgrad example`: one normalization API's documented example through
+/// the Ascend C kernel API (examples.h lists them).
+struct ExampleOptions {
+  std::string op = "layernorm-grad-beta";
+};
+int RunExample(const ExampleOptions& options);
 
 /// `normgrad run`: pd_gamma/pd_beta of .npy or .bin files.
 struct RunOptions {

@@ -13,6 +13,8 @@
 
 #include "commands.h"
 #include "dims.h"
+#include "examples.h"
+#include "tiling_ops.h"
 
 namespace {
 
@@ -49,9 +51,13 @@ int main(int argc, char** argv) {
   app.footer("Exit status: 0 success; 1 an error in the input (a message on stderr, no output "
              "written); 2 a malformed command line.");
 
+  normgrad::cli::ExampleOptions example;
   CLI::App* example_cmd = app.add_subcommand(
-      "example", "The documented [1,8,8] float and [1,8,16] half examples through the "
-                 "Ascend C API, checked");
+      "example", "A normalization API's documented example through the Ascend C API, checked "
+                 "against the documented results");
+  example_cmd->add_option("--op", example.op, "the API whose example to run")
+      ->check(CLI::IsMember(normgrad::cli::ExampleOpKeys()))
+      ->capture_default_str();
 
   normgrad::cli::RunOptions run;
   CLI::App* run_cmd =
@@ -138,14 +144,14 @@ int main(int argc, char** argv) {
 
   normgrad::cli::TilingOptions tiling;
   CLI::App* tiling_cmd = app.add_subcommand(
-      "tiling", "Scratch-size range and tiling of LayerNormGradBeta, LayerNormGrad or "
-                "LayerNorm for a shape");
+      "tiling", "Scratch-size range and tiling of a normalization API (--op) for a shape");
   tiling_cmd->add_option("--op", tiling.op, "the API whose tiling to compute")
-      ->check(CLI::IsMember({"layernorm-grad-beta", "layernorm-grad", "layernorm"}))
+      ->check(CLI::IsMember(normgrad::cli::TilingOpKeys()))
       ->capture_default_str();
-  tiling_cmd->add_option("--shape", tiling.shape, "B,S,H or B,S,H,originalH")
+  tiling_cmd->add_option("--shape", tiling.shape,
+                         "the op's shape: B,S,H or B,S,H,originalH for the layer-norm APIs")
       ->required()
-      ->check(DimList(3, 4, "B,S,H[,Ho]"));
+      ->check(DimList(1, 8, "D1,D2,..."));
   tiling_cmd->add_option("--dtype", tiling.dtype, "element type")
       ->required()
       ->check(CLI::IsMember({"half", "float"}));
@@ -217,7 +223,7 @@ int main(int argc, char** argv) {
   // catches what runs out of memory inside the libraries they call.
   const CLI::App* command = app.get_subcommands().front();
   try {
-    if (command == example_cmd) return normgrad::cli::RunExample();
+    if (command == example_cmd) return normgrad::cli::RunExample(example);
     if (command == run_cmd) return normgrad::cli::RunRun(run);
     if (command == backward_cmd) return normgrad::cli::RunBackward(backward);
     if (command == forward_cmd) return normgrad::cli::RunForward(forward);
