@@ -337,7 +337,7 @@ bool Is64(ReduceElem e) {
 }
 
 [[noreturn]] void FailType(const ReduceCall& c, const char* supported) {
-  Fail("%s: this type is not supported on %s (%s)", c.name,
+  Fail("%s: this type is not supported on %s (%s)", c.name(),
        ProfileName(ThisProfile(c)), supported);
 }
 
@@ -376,25 +376,32 @@ void CheckOrder(const ReduceCall& c, ReduceOrder order) {
     Fail(
         "%s: order %s is not supported on %s (ORDER_VALUE_INDEX or "
         "ORDER_INDEX_VALUE)",
-        c.name, OrderName(order), ProfileName(p));
+        c.name(), OrderName(order), ProfileName(p));
   }
 }
 
 void CheckStride(const ReduceCall& c, const char* what, int32_t value) {
   if (value < 0 || value > kMaxStride) {
-    Fail("%s: %s %d is out of range (0..%d)", c.name, what, value, kMaxStride);
+    Fail("%s: %s %d is out of range (0..%d)", c.name(), what, value, kMaxStride);
   }
 }
 
 }  // namespace
 
-void NameReduceCall(ReduceCall& call, bool with_op, const char* dst_type,
-                    const char* src_type) {
-  const bool same = std::strcmp(dst_type, src_type) == 0;
-  JoinName(call.type, sizeof call.type,
-           {with_op ? OpName(call.op) : "", with_op ? ", " : "", dst_type,
-            same ? "" : ", ", same ? "" : src_type});
-  JoinName(call.name, sizeof call.name, {call.api, "<", call.type, ">"});
+const char* ReduceCall::type() const {
+  const bool same = dst_type == src_type;
+  if (!with_op && same) return dst_type_name;
+  if (type_text[0] == '\0') {
+    JoinName(type_text, sizeof type_text,
+             {with_op ? OpName(op) : "", with_op ? ", " : "", dst_type_name,
+              same ? "" : ", ", same ? "" : src_type_name});
+  }
+  return type_text;
+}
+
+const char* ReduceCall::name() const {
+  if (name_text[0] == '\0') JoinName(name_text, sizeof name_text, {api, "<", type(), ">"});
+  return name_text;
 }
 
 void SetReduceMask(const ReduceCall& call, const uint64_t mask[]) {
@@ -402,7 +409,7 @@ void SetReduceMask(const ReduceCall& call, const uint64_t mask[]) {
 }
 
 void SetReduceMask(const ReduceCall& call, int32_t mask) {
-  if (mask < 0) Fail("%s: mask %d is negative", call.name, mask);
+  if (mask < 0) Fail("%s: mask %d is negative", call.name(), mask);
   SetMaskArgument(static_cast<uint64_t>(mask), 256 / SizeOf(call.src_type));
 }
 
@@ -445,7 +452,7 @@ void ReduceLevel0(const ReduceCall& c, ReduceGroup group, int32_t repeat_time,
   }
   VecInstruction in{
       c.api,
-      c.type,
+      c.type(),
       lanes,
       {{"dst", c.dst, d_bytes},
        {"src", c.src, s_bytes, static_cast<uint32_t>(src_blk_stride),
@@ -522,9 +529,9 @@ void CheckWholeTypes(const ReduceCall& c, bool count_form) {
 void CheckWholeDst(const Whole& w) {
   const ReduceCall& c = *w.call;
   const TensorView& dst = *c.dst;
-  dst.Check(c.name);
+  if (!dst.IsLive()) dst.Check(c.name());
   if (dst.core == nullptr) {
-    Fail("%s: dst LocalTensor is empty (no unified-buffer memory)", c.name);
+    Fail("%s: dst LocalTensor is empty (no unified-buffer memory)", c.name());
   }
   const uint32_t bytes = SizeOf(c.dst_type);
   const uint32_t need = w.cal_index ? 2 * bytes : bytes;
@@ -532,10 +539,10 @@ void CheckWholeDst(const Whole& w) {
     Fail(
         "%s: dst LocalTensor starts at UB offset %u, which is not %u-byte "
         "aligned (the result%s needs %u-byte alignment)",
-        c.name, dst.offset, need, w.cal_index ? " and its index" : "", need);
+        c.name(), dst.offset, need, w.cal_index ? " and its index" : "", need);
   }
   if (dst.bytes < need) {
-    Fail("%s: dst has %u bytes, fewer than the %u of the result%s", c.name,
+    Fail("%s: dst has %u bytes, fewer than the %u of the result%s", c.name(),
          dst.bytes, need, w.cal_index ? " and its index" : "");
   }
 }
@@ -661,7 +668,7 @@ void RunWhole(const Whole& w, const std::function<void(VecInstruction&)>& run) {
     if (c.op == ReduceType::SUM && !gather) layout.whole = &CollectWhole<T>;
   }
   VecInstruction in{
-      c.api,   c.type,
+      c.api,   c.type(),
       w.lanes, {{"dst", c.dst, sizeof(T)}, {"src", c.src, sizeof(T)}},
       2,       &ReduceSpan<T, T>};
   in.params = &p;
@@ -716,18 +723,18 @@ void CheckWhole(const Whole& w, const TensorView& tmp) {
       Fail(
           "%s: calIndex over %lld elements: a %s result holds indices up "
           "to 65535",
-          c.name, static_cast<long long>(last + 1), c.type);
+          c.name(), static_cast<long long>(last + 1), c.type());
     }
   }
   if (!UsesTmp(w, p) || w.repeats == 0) return;
-  tmp.CheckUbOperand(c.name, "sharedTmpBuffer");
+  if (!tmp.IsUbOperand()) tmp.CheckUbOperand(c.name(), "sharedTmpBuffer");
   const int64_t need = TmpElements(w);
   const int64_t have = tmp.bytes / SizeOf(c.dst_type);
   if (have < need) {
     Fail(
         "%s: sharedTmpBuffer has %lld elements; %lld repeats%s need at least "
         "%lld",
-        c.name, static_cast<long long>(have),
+        c.name(), static_cast<long long>(have),
         static_cast<long long>(w.count_form
                                    ? std::max<int64_t>(1, w.elements / w.lanes)
                                    : w.repeats),
@@ -754,12 +761,12 @@ void ReduceAllCount(const ReduceCall& c, const TensorView& tmp, int32_t count,
           "%s: isSetMask = false takes the count from the mask register, "
           "which is in normal mode (call SetMaskCount and SetVectorMask "
           "first)",
-          c.name);
+          c.name());
     }
     n = static_cast<int64_t>(m.low);
   }
   if (n < 0)
-    Fail("%s: count %lld is negative", c.name, static_cast<long long>(n));
+    Fail("%s: count %lld is negative", c.name(), static_cast<long long>(n));
   Whole w{&c,
           true,
           n,
@@ -780,7 +787,7 @@ void ReduceAllRepeats(const ReduceCall& c, const TensorView& tmp,
   CheckWholeTypes(c, false);
   CheckStride(c, "srcRepStride", src_rep_stride);
   if (repeat_time < 0) {
-    Fail("%s: repeatTime %d is negative", c.name, repeat_time);
+    Fail("%s: repeatTime %d is negative", c.name(), repeat_time);
   }
   const Profile p = ThisProfile(c);
   const VectorMask& m = CurrentCore().vector_mask();

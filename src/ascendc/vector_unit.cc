@@ -107,23 +107,22 @@ bool WritesDst(const VecInstruction& in) {
 
 void CheckOperandMemory(const VecInstruction& in) {
   char who[64];
-  Who(in, who);
   for (int i = 0; i < in.operands; ++i) {
     const TensorView& v = *in.operand[i].view;
     if (i > 0 || in.reduce == nullptr) {
-      v.CheckUbOperand(who, in.operand[i].name);
+      if (!v.IsUbOperand()) v.CheckUbOperand(Who(in, who), in.operand[i].name);
       continue;
     }
     if (!WritesDst(in)) continue;
-    v.Check(who);
+    if (!v.IsLive()) v.Check(Who(in, who));
     if (v.core == nullptr) {
-      Fail("%s: dst LocalTensor is empty (no unified-buffer memory)", who);
+      Fail("%s: dst LocalTensor is empty (no unified-buffer memory)", Who(in, who));
     }
     if (v.offset % in.reduce->dst_align != 0) {
       Fail(
           "%s: dst LocalTensor starts at UB offset %u, which is not %u-byte "
           "aligned (the results of this reduction need %u-byte alignment)",
-          who, v.offset, in.reduce->dst_align, in.reduce->dst_align);
+          Who(in, who), v.offset, in.reduce->dst_align, in.reduce->dst_align);
     }
   }
 }
@@ -464,6 +463,32 @@ LaneSet MaskRegisterLanes(const VectorMask& m, uint32_t lanes) {
   return {s.low & all.low, s.high & all.high};
 }
 
+// The count form of an elementwise instruction whose destination is apart
+// from each source or the very same lanes: one span call over `count`
+// lanes, whose extents ExecuteCount has checked. False (nothing done) when
+// the operands overlap otherwise, which the general path checks and reports.
+bool RunFlatCount(const VecInstruction& in, int64_t count) {
+  if (in.reduce != nullptr || count == 0) return false;
+  const VecOperand& dst = in.operand[0];
+  const uint64_t dst_begin = dst.view->offset;
+  const uint64_t dst_end = dst_begin + static_cast<uint64_t>(count) * dst.elem_bytes;
+  for (int i = 1; i < in.operands; ++i) {
+    const VecOperand& src = in.operand[i];
+    if (src.view->core != dst.view->core) continue;
+    const uint64_t begin = src.view->offset;
+    const uint64_t end = begin + static_cast<uint64_t>(count) * src.elem_bytes;
+    const bool same = begin == dst_begin && src.elem_bytes == dst.elem_bytes;
+    if (!same && begin < dst_end && dst_begin < end) return false;
+  }
+  SpanArgs args{};
+  args.params = in.params;
+  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
+  args.n = static_cast<uint32_t>(count);
+  args.every_lane = true;
+  in.span(args);
+  return true;
+}
+
 }  // namespace
 
 void ExecuteCount(const VecInstruction& in, int64_t count) {
@@ -481,6 +506,7 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
            o.name, size, static_cast<long long>(count));
     }
   }
+  if (RunFlatCount(in, count)) return;
   Plan plan;
   plan.repeats = (count + in.lanes - 1) / in.lanes;
   plan.mask = LaneSet::First(in.lanes);

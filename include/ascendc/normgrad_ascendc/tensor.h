@@ -56,15 +56,18 @@ struct TensorView {
   /// buffer was freed (FreeTensor) or whose pipe ended is a KernelError
   /// naming `api` (e.g. "Add<float>").
   void Check(const char* api) const {
-    if (lease != nullptr && lease->generation != generation) {
-      FailStaleTensor(api, *lease, offset);
-    }
+    if (!IsLive()) FailStaleTensor(api, *lease, offset);
   }
+  /// Whether Check passes (for callers that name the API only on failure).
+  bool IsLive() const { return lease == nullptr || lease->generation == generation; }
 
   /// The rule for a UB operand of a data-movement or vector instruction:
   /// live (Check), not empty, and starting at a multiple of 32 bytes; else a
   /// KernelError naming `api` and the operand `which` ("dst", "src0", ...).
   void CheckUbOperand(const char* api, const char* which) const;
+  /// Whether CheckUbOperand passes: hot paths test this first and build the
+  /// API's name for CheckUbOperand's message only when it fails.
+  bool IsUbOperand() const { return IsLive() && core != nullptr && offset % 32 == 0; }
 };
 
 /// A type's name for messages ("float", "half", "uint8_t", ...).

@@ -86,33 +86,35 @@ constexpr ReduceElem ReduceElemOf() {
   return ReduceElem::kUint64;
 }
 
-/// One call of a reduction: its name for messages ("ReduceRepeat<SUM,
-/// half>"), what it computes, the element types and the tensors.
+/// One call of a reduction: what it computes, the element types, the
+/// tensors, and its name for messages.
 struct ReduceCall {
-  char name[64];    ///< "ReduceRepeat<SUM, half>"
-  char type[48];    ///< "SUM, half"
   const char* api;  ///< "ReduceRepeat"
   AscendC::ReduceType op;
+  bool with_op;     ///< the name shows the operation: "ReduceRepeat<SUM, half>"
   ReduceElem dst_type;
   ReduceElem src_type;
+  const char* dst_type_name;  ///< "half"
+  const char* src_type_name;
   const TensorView* dst;
   const TensorView* src;
-};
+  // The joined names, made when a message first needs them.
+  mutable char name_text[64] = "";
+  mutable char type_text[48] = "";
 
-/// Names a call "api<OP, T>" (with_op) or "api<T>", and "api<OP, T, U>"
-/// when the types differ.
-void NameReduceCall(ReduceCall& call, bool with_op, const char* dst_type,
-                    const char* src_type);
+  /// "ReduceRepeat<SUM, half>", "ReduceSum<float>", or "api<OP, T, U>" when
+  /// the types differ.
+  const char* name() const;
+  /// What name() shows between the angle brackets: "SUM, half", "float".
+  const char* type() const;
+};
 
 template <typename D, typename S>
 ReduceCall MakeReduceCall(const char* api, AscendC::ReduceType op, bool with_op,
                           const AscendC::LocalTensor<D>& dst,
                           const AscendC::LocalTensor<S>& src) {
-  ReduceCall call{
-      {},          {},         api, op, ReduceElemOf<D>(), ReduceElemOf<S>(),
-      &dst.view(), &src.view()};
-  NameReduceCall(call, with_op, TypeName<D>(), TypeName<S>());
-  return call;
+  return {api,         op,          with_op,     ReduceElemOf<D>(), ReduceElemOf<S>(),
+          TypeName<D>(), TypeName<S>(), &dst.view(), &src.view()};
 }
 
 /// The mask argument of a reduction with isSetMask: bit words, or the first
