@@ -13,6 +13,7 @@
 #include <limits>
 #include <vector>
 
+#include "engine/dispatch.h"
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/vector_ops.h"
@@ -210,10 +211,15 @@ bool AllSelected(const SpanArgs& a) {
   return a.every_lane || ((a.selected[0] & low) == low && (a.selected[1] & high) == high);
 }
 
-// One level of a tree: to[i] = from[2i] + from[2i+1].
+// One level of a tree: to[i] = from[2i] + from[2i+1] (float on the
+// elementwise instruction set).
 template <typename V>
 void PairSums(const V* __restrict from, V* __restrict to, size_t pairs) {
-  for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
+  if constexpr (std::is_same_v<V, float>) {
+    normgrad::engine::ElementwiseIsa().vector.pair_sums_f32(from, to, pairs);
+  } else {
+    for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
+  }
 }
 
 // Tree's sums of consecutive groups of `group` lanes of `src`, every lane

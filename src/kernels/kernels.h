@@ -83,6 +83,8 @@ struct VectorKernels {
   void (*binary_f32[kVectorOps])(float* d, const float* a, const float* b, size_t n);
   /// d[i] = op(a[i], s) in float, indexed by VectorOp.
   void (*scalar_f32[kVectorOps])(float* d, const float* a, float s, size_t n);
+  /// One level of a reduction tree in float: to[i] = from[2i] + from[2i+1].
+  void (*pair_sums_f32)(const float* from, float* to, size_t pairs);
   /// Copies bytes between regions that do not overlap, as four interleaved
   /// streams (long copies read at the bandwidth two streams reach).
   void (*copy_streams)(uint8_t* dst, const uint8_t* src, size_t bytes);

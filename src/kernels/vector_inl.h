@@ -69,6 +69,10 @@ void Binary(float* d, const float* a, const float* b, size_t n) {
   }
 }
 
+void PairSums(const float* __restrict from, float* __restrict to, size_t pairs) {
+  for (size_t i = 0; i < pairs; ++i) to[i] = from[2 * i] + from[2 * i + 1];
+}
+
 template <VectorOp kOp>
 void ScalarDisjoint(float* __restrict d, const float* __restrict a, float s,
                     size_t n) {
