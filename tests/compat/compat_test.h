@@ -1,7 +1,8 @@
-// compat_test.h — helpers shared by the compat tests: asserting a
-// KernelError's message, switching the product profile for one scope, raw
-// tensor bits, the random seed, and the test-side float/half conversions (written from the
-// format definitions; they share no code with src/).
+// compat_test.h — helpers shared by the compat and runtime tests: asserting
+// a KernelError's message, switching the product profile for one scope, raw
+// tensor bits, the random seed, the test-side float/half conversions (written
+// from the format definitions; they share no code with src/), and element
+// values as doubles, rounded and compared bit for bit.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -124,6 +125,42 @@ inline float RoundToHalf(float x, bool saturate) {
   double r = std::nearbyint(a / quantum) * quantum;  // round half to even
   if (r > 65504.0) r = saturate ? 65504.0 : INFINITY;
   return static_cast<float>(std::copysign(r, static_cast<double>(x)));
+}
+
+// Whether T is one of the floating-point element types.
+template <typename T>
+constexpr bool kFloatLike = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+                            std::is_same_v<T, float>;
+
+// An element's value as a double (exact for every element type but 64-bit
+// integers beyond 2^53).
+template <typename T>
+double ToDouble(T v) {
+  if constexpr (kFloatLike<T>) {
+    return static_cast<double>(static_cast<float>(v));
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+// The exact value v rounded once to T: float from double; the 16-bit types
+// through float, which rounds the same as directly for the sums and products
+// of two 16-bit values (24 ≥ 2·11+2 bits).
+template <typename T>
+T RoundTo(double v) {
+  return static_cast<T>(static_cast<float>(v));
+}
+
+// Equal bits, or both NaN.
+template <typename T>
+bool Same(T a, T b) {
+  if constexpr (kFloatLike<T>) {
+    const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+    if (std::isnan(fa) && std::isnan(fb)) return true;
+    return std::memcmp(&a, &b, sizeof a) == 0;
+  } else {
+    return a == b;
+  }
 }
 
 }  // namespace compat_test

@@ -37,46 +37,14 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using AscendC::UnaryRepeatParams;
 using compat_test::FailsWith;
+using compat_test::kFloatLike;
+using compat_test::ProfileScope;
+using compat_test::RoundTo;
+using compat_test::ToDouble;
+using compat_test::Same;
 using normgrad_ascendc::Profile;
 
 constexpr uint32_t kBufferBytes = 8192;
-
-struct OnProfile {
-  explicit OnProfile(Profile p) { normgrad_ascendc::SetProfile(p); }
-  ~OnProfile() { normgrad_ascendc::SetProfile(Profile::kA2); }
-};
-
-template <typename T>
-constexpr bool kFloatLike =
-    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
-    std::is_same_v<T, float>;
-
-template <typename T>
-double ToDouble(T v) {
-  if constexpr (kFloatLike<T>) {
-    return static_cast<double>(static_cast<float>(v));
-  } else {
-    return static_cast<double>(v);
-  }
-}
-
-// The exact value rounded once to T (through float, innocuous for the
-// sums and products of 16-bit values: 24 ≥ 2·11+2).
-template <typename T>
-T RoundTo(double v) {
-  return static_cast<T>(static_cast<float>(v));
-}
-
-template <typename T>
-bool Same(T a, T b) {
-  if constexpr (kFloatLike<T>) {
-    const float fa = static_cast<float>(a), fb = static_cast<float>(b);
-    if (std::isnan(fa) && std::isnan(fb)) return true;
-    return std::memcmp(&a, &b, sizeof a) == 0;
-  } else {
-    return a == b;
-  }
-}
 
 template <typename T>
 T RandomValue(std::mt19937& gen) {
@@ -275,7 +243,7 @@ void Check(Profile profile, Forms forms, F ref, S scalar = S{}) {
   SCOPED_TRACE(std::string(Api::kName) + "<" + normgrad_ascendc::TypeName<D>() +
                ", " + normgrad_ascendc::TypeName<S>() + "> on profile " +
                std::to_string(static_cast<int>(profile)));
-  const OnProfile on(profile);
+  const ProfileScope on(profile);
   std::mt19937 gen(4321);
   constexpr uint32_t eD = sizeof(D), eS = sizeof(S);
   constexpr uint32_t wide = eD > eS ? eD : eS;
@@ -736,7 +704,7 @@ TEST(VectorCompound, NarrowingCastsRoundToEvenAndSaturate) {
     EXPECT_EQ(static_cast<float>(got[6]), 0.5f);  // the tie goes to even
   }
   {
-    const OnProfile on(Profile::k950);
+    const ProfileScope on(Profile::k950);
     Ub<float, int64_t> ub;
     const int64_t big = (int64_t{1} << 35) + (1 << 12) + (1 << 11);
     Fill<int64_t>(ub.Src0(), {big});
@@ -745,7 +713,7 @@ TEST(VectorCompound, NarrowingCastsRoundToEvenAndSaturate) {
     EXPECT_EQ(ub.Dst().GetValue(0), 0x1p35f + 0x1p13f);
   }
   {
-    const OnProfile on(Profile::k950);
+    const ProfileScope on(Profile::k950);
     Ub<int32_t, int64_t> ub;
     Fill<int64_t>(ub.Src0(), {int64_t{1} << 31, -(int64_t{1} << 40), 7});
     Fill<int64_t>(ub.Src1(), {1, 1, 1});
@@ -756,7 +724,7 @@ TEST(VectorCompound, NarrowingCastsRoundToEvenAndSaturate) {
 }
 
 TEST(VectorCompound, MulsCastRoundsTiesAwayAndSaturates) {
-  const OnProfile on(Profile::k950);
+  const ProfileScope on(Profile::k950);
   const float inf = std::numeric_limits<float>::infinity();
   Ub<half, float> ub;
   Fill<float>(ub.Src0(), {0.5f + 0x1p-12f, -(0.5f + 0x1p-12f), 1e6f, -1e6f, inf,
@@ -819,7 +787,7 @@ TEST(VectorCompound, ThePagesCallsRunOnContiguousOperands) {
     ExpectMemory(ub, want, "MulCast half to int8_t");
   }
   {
-    const OnProfile on(Profile::k950);
+    const ProfileScope on(Profile::k950);
     Ub<half, float> ub;
     ub.Randomize(gen);
     ub.Src1().SetValue(0, 2.0f);
@@ -904,7 +872,7 @@ TEST(VectorCompound, TypesAProfileDoesNotListAreErrors) {
 }
 
 TEST(VectorCompound, CountOnlyTypesRefuseTheMaskForms) {
-  const OnProfile on(Profile::k950);
+  const ProfileScope on(Profile::k950);
   {
     Ub<int64_t, int64_t> i64;
     EXPECT_TRUE(FailsWith(

@@ -38,19 +38,11 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using AscendC::UnaryRepeatParams;
 using compat_test::FailsWith;
+using compat_test::kFloatLike;
+using compat_test::ProfileScope;
 using normgrad_ascendc::Profile;
 
 constexpr uint32_t kBufferBytes = 32768;
-
-struct OnProfile {
-  explicit OnProfile(Profile p) { normgrad_ascendc::SetProfile(p); }
-  ~OnProfile() { normgrad_ascendc::SetProfile(Profile::kA2); }
-};
-
-template <typename T>
-constexpr bool kFloatLike =
-    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
-    std::is_same_v<T, float>;
 
 template <typename T>
 using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
@@ -342,7 +334,7 @@ struct Listed {
 template <typename Dst, typename Src>
 void CheckPair(Listed listed) {
   for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
-    const OnProfile on(p);
+    const ProfileScope on(p);
     const uint8_t modes = listed.On(p);
     for (RoundMode m : kModes) {
       const bool ok = modes != 0 && (m == RoundMode::CAST_NONE ||
@@ -592,7 +584,7 @@ void CheckTruncateModes() {
 }
 
 TEST(Truncate, EveryModeOnThe950) {
-  const OnProfile on(Profile::k950);
+  const ProfileScope on(Profile::k950);
   CheckTruncateModes<half>();
   CheckTruncateModes<bfloat16_t>();
   CheckTruncateModes<float>();
@@ -633,7 +625,7 @@ std::vector<int32_t> Int32Inputs() {
 
 TEST(DeqScale, CastInt32ToHalfMultipliesByTheScale) {
   for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
-    const OnProfile on(p);
+    const ProfileScope on(p);
     Ub ub;
     const std::vector<int32_t> in = Int32Inputs();
     auto src = ub.Get<int32_t>(0);
@@ -838,7 +830,7 @@ void CheckQuantEveryInput(Set q, bool half_block) {
 
 TEST(CastDequant, EveryInt16PerTensor) {
   for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
-    const OnProfile on(p);
+    const ProfileScope on(p);
     for (bool half_block : {false, true}) {
       CheckQuantEveryInput<int8_t>({0.01f, 3, true}, half_block);
       CheckQuantEveryInput<int8_t>({-1.0f / 3, -256, true}, half_block);
@@ -954,7 +946,7 @@ TEST(Cast, BadUseMessages) {
 }
 
 TEST(Cast, BadUseMessagesOn310P) {
-  const OnProfile on(Profile::k310P);
+  const ProfileScope on(Profile::k310P);
   Ub ub310;
   EXPECT_TRUE(FailsWith(
       [&] {

@@ -42,48 +42,14 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using AscendC::UnaryRepeatParams;
 using compat_test::FailsWith;
+using compat_test::kFloatLike;
+using compat_test::ProfileScope;
+using compat_test::RoundTo;
+using compat_test::ToDouble;
+using compat_test::Same;
 using normgrad_ascendc::Profile;
 
 constexpr uint32_t kBufferBytes = 8192;
-
-// Sets the process profile for a scope (before its TPipe), then a2 again.
-struct OnProfile {
-  explicit OnProfile(Profile p) { normgrad_ascendc::SetProfile(p); }
-  ~OnProfile() { normgrad_ascendc::SetProfile(Profile::kA2); }
-};
-
-template <typename T>
-constexpr bool kFloatLike =
-    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
-    std::is_same_v<T, float>;
-
-template <typename T>
-double ToDouble(T v) {
-  if constexpr (kFloatLike<T>) {
-    return static_cast<double>(static_cast<float>(v));
-  } else {
-    return static_cast<double>(v);
-  }
-}
-
-// The exact value rounded once to T (float: from double; 16-bit types: the
-// double is rounded to float first, which is innocuous as 53 ≥ 2·24+2 and
-// 24 ≥ 2·11+2).
-template <typename T>
-T RoundTo(double v) {
-  return static_cast<T>(static_cast<float>(v));
-}
-
-template <typename T>
-bool Same(T a, T b) {
-  if constexpr (kFloatLike<T>) {
-    const float fa = static_cast<float>(a), fb = static_cast<float>(b);
-    if (std::isnan(fa) && std::isnan(fb)) return true;
-    return std::memcmp(&a, &b, sizeof a) == 0;
-  } else {
-    return a == b;
-  }
-}
 
 template <typename T>
 T RandomValue(std::mt19937& gen, bool small) {
@@ -184,7 +150,7 @@ void CheckInstruction(Profile profile, Forms forms, F ref, bool small = false,
                       T scalar = T{}) {
   SCOPED_TRACE(std::string(Api::kName) + "<" + normgrad_ascendc::TypeName<T>() +
                ">");
-  const OnProfile on(profile);
+  const ProfileScope on(profile);
   std::mt19937 gen(1234);
   constexpr uint32_t e = sizeof(T);
   const auto f = [&](T a, T b) {
@@ -508,7 +474,7 @@ TEST(VectorArith, DivEveryType) {
 
 TEST(VectorArith, IntegerDivEdges) {
   EXPECT_EQ(ArithRef<int16_t>(Arith::kDiv, -32768, -1), -32768);
-  const OnProfile on(k950);
+  const ProfileScope on(k950);
   Ub<int32_t> ub;
   const int32_t a[4] = {7, -7, INT32_MIN, 5};
   const int32_t b[4] = {2, 2, -1, 0};
@@ -784,7 +750,7 @@ TEST(VectorLogic, AndsOrsEveryType) {
 }
 
 TEST(VectorLogic, AndsOrsTakeTheScalarInEitherPosition) {
-  const OnProfile on(k950);
+  const ProfileScope on(k950);
   Ub<uint16_t> ub;
   for (uint32_t i = 0; i < 16; ++i)
     ub.Get(0).SetValue(i, static_cast<uint16_t>(0x1234 * i));
@@ -859,7 +825,7 @@ TEST(VectorLogic, ShiftRightEveryType) {
 template <typename T, typename U>
 void CheckTensorShift() {
   SCOPED_TRACE(normgrad_ascendc::TypeName<T>());
-  const OnProfile on(k950);
+  const ProfileScope on(k950);
   std::mt19937 gen(77);
   Ub<T> ub;
   TBuf<TPosition::VECCALC> counts_buf;
@@ -890,7 +856,7 @@ TEST(VectorLogic, ShiftByATensorOfCounts) {
   CheckTensorShift<int64_t, int64_t>();
   CheckTensorShift<uint64_t, int64_t>();
   {
-    const OnProfile on(k950);
+    const ProfileScope on(k950);
     Ub<int16_t> ub;
     for (uint32_t i = 0; i < 16; ++i) ub.Get(1).SetValue(i, int16_t{1});
     ub.Get(1).SetValue(3, int16_t{-2});
@@ -949,7 +915,7 @@ TEST(VectorChecks, TypesFollowTheProfile) {
         "Atlas A2/A3 (Div takes half, float there)"));
   }
   {
-    const OnProfile on(k950);
+    const ProfileScope on(k950);
     Ub<int64_t> ub;
     EXPECT_TRUE(FailsWith(
         [&] {
@@ -961,7 +927,7 @@ TEST(VectorChecks, TypesFollowTheProfile) {
         "int32_t, uint32_t, half, bfloat16_t, float there)"));
   }
   {
-    const OnProfile on(Profile::k310P);
+    const ProfileScope on(Profile::k310P);
     Ub<int16_t> ub;
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::ShiftLeft(ub.Get(2), ub.Get(0), int16_t{1}, 16); },
@@ -1009,7 +975,7 @@ TEST(VectorChecks, ConfigurationsBelongToThe950) {
         [&] { AscendC::Div<float, kComp>(ub.Get(2), ub.Get(0), ub.Get(1), 8); },
         "Div<float>: config.algo 1 is available on profile Ascend 950 only"));
   }
-  const OnProfile on(k950);
+  const ProfileScope on(k950);
   Ub<half> ub;
   EXPECT_TRUE(
       FailsWith([&] { AscendC::Sqrt<half, kFast>(ub.Get(2), ub.Get(0), 8); },
@@ -1052,7 +1018,7 @@ TEST(VectorMath, SubnormalsPerProfileAndConfiguration) {
   EXPECT_EQ(run(div)[0], tiny / 4.0f);
   EXPECT_EQ(run(exp)[1], static_cast<float>(std::exp(-100.0)));
   EXPECT_GT(run(exp)[1], 0.0f);
-  const OnProfile on(k950);
+  const ProfileScope on(k950);
   EXPECT_EQ(run(div)[0], 0.0f);
   EXPECT_EQ(run(div)[1], -100.0f);
   EXPECT_EQ(run(exp)[1], 0.0f);
@@ -1064,7 +1030,7 @@ TEST(VectorMath, SubnormalsPerProfileAndConfiguration) {
 // half flushes its own subnormals (below 2^-14) on the 950: 2^-14 / 4 is a
 // half subnormal, and so is the input 2^-16.
 TEST(VectorMath, HalfSubnormalsOnThe950) {
-  const OnProfile on(k950);
+  const ProfileScope on(k950);
   Ub<half> ub;
   ub.Get(0).SetValue(0, half(0x1p-14f));
   ub.Get(0).SetValue(1, half(0x1p-16f));
@@ -1083,7 +1049,7 @@ TEST(VectorMath, HalfSubnormalsOnThe950) {
 }
 
 TEST(VectorMath, FastInverseRange) {
-  const OnProfile on(k950);
+  const ProfileScope on(k950);
   static constexpr AscendC::SqrtConfig kFast = {
       AscendC::SqrtAlgo::FAST_INVERSE};
   static constexpr AscendC::RsqrtConfig kFastR = {
