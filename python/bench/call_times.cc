@@ -7,19 +7,23 @@
 // batches of calls, each batch long enough for the clock, the time of one
 // call per batch as a sample.
 //
-//   normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US
+//   normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK
 //     API       grad_beta | forward | backward
 //     DTYPE     float32 | float16 | bfloat16
 //     THREADS   the engine's thread count (0: OpenMP's default)
 //     ORDER     blocked | sequential (grad_beta and backward)
 //     SAMPLES   how many batches are timed
 //     BATCH_US  the shortest batch, in microseconds (calls per batch follow)
+//     CLOCK     wall (elapsed time) | thread (the calling thread's CPU time,
+//               which leaves out the time other processes of a shared
+//               machine take; for calls that run on the calling thread only)
 //
 // Prints one JSON object: the per-call times in microseconds of every
 // sample ("us", in order), the calls per batch, and the engine's code path
 // and thread count of the last call.
+#include <time.h>
+
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -35,7 +39,6 @@
 namespace {
 
 using normgrad::DType;
-using Clock = std::chrono::steady_clock;
 
 [[noreturn]] void Fail(const std::string& message) {
   std::fprintf(stderr, "normgrad_call_times: %s\n", message.c_str());
@@ -79,11 +82,18 @@ void Check(const normgrad::Status& s) {
   if (!s.ok()) Fail(s.message());
 }
 
+// Microseconds on `clock` (CLOCK_MONOTONIC or CLOCK_THREAD_CPUTIME_ID).
+double NowUs(clockid_t clock) {
+  timespec t{};
+  clock_gettime(clock, &t);
+  return static_cast<double>(t.tv_sec) * 1e6 + static_cast<double>(t.tv_nsec) * 1e-3;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 9) {
-    Fail("usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US");
+  if (argc != 10) {
+    Fail("usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK");
   }
   const std::string api = argv[1];
   const DType t = DTypeOf(argv[2]);
@@ -92,6 +102,11 @@ int main(int argc, char** argv) {
   const std::string order_name = argv[6];
   const size_t samples = SizeArg(argv[7], "SAMPLES");
   const double batch_us = static_cast<double>(SizeArg(argv[8], "BATCH_US"));
+  const std::string clock_name = argv[9];
+  if (clock_name != "wall" && clock_name != "thread") {
+    Fail("CLOCK \"" + clock_name + "\" is not known; it must be wall or thread");
+  }
+  const clockid_t clock = clock_name == "wall" ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
   if (order_name != "blocked" && order_name != "sequential") {
     Fail("ORDER \"" + order_name + "\" is not known; it must be blocked or sequential");
   }
@@ -156,18 +171,17 @@ int main(int argc, char** argv) {
   // Calls per batch: enough for batch_us, from the fastest of a few calls.
   double one_us = 1e30;
   for (int i = 0; i < 5; ++i) {
-    const auto start = Clock::now();
+    const double start = NowUs(clock);
     call();
-    one_us = std::min(one_us,
-                      std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    one_us = std::min(one_us, NowUs(clock) - start);
   }
   const size_t batch = std::max<size_t>(1, static_cast<size_t>(batch_us / one_us));
 
   std::printf("{\"batch\": %zu, \"us\": [", batch);
   for (size_t s = 0; s < samples; ++s) {
-    const auto start = Clock::now();
+    const double start = NowUs(clock);
     for (size_t i = 0; i < batch; ++i) call();
-    const double us = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+    const double us = NowUs(clock) - start;
     std::printf("%s%.4f", s > 0 ? ", " : "", us / static_cast<double>(batch));
   }
   const normgrad::RunInfo info = run_info();

@@ -65,8 +65,9 @@ def layer_norm_forward(x, gamma, beta, eps=1e-5, *, threads=None, dtype=None):
     marked = _arrays.marked_bf16(api, (x, gamma, beta), dtype)
     native, vector = _arrays.native, _arrays.vector
     y = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
-    mean = _arrays.float32_empty(x, x.shape[:-1])
-    rstd = _arrays.float32_empty(x, x.shape[:-1])
+    stats_shape = x.shape[:-1]
+    mean = _arrays.float32_empty(x, stats_shape)
+    rstd = _arrays.float32_empty(x, stats_shape)
     _normgrad.forward(native(x), native(gamma), native(beta), eps, native(y),
                       native(vector(mean)), native(vector(rstd)), marked,
                       _arrays.threads(threads))

@@ -30,6 +30,22 @@ def _torch():
     return sys.modules.get("torch")
 
 
+_to_dlpack_function = None
+
+
+def _to_dlpack(a, torch):
+    """A tensor as a DLPack capsule; one DLPack cannot describe (sparse or
+    meta tensors, say) detached, for the native module to refuse as it
+    refuses any other array it cannot read."""
+    global _to_dlpack_function
+    if _to_dlpack_function is None:
+        _to_dlpack_function = torch.utils.dlpack.to_dlpack
+    try:
+        return _to_dlpack_function(a)
+    except RuntimeError:
+        return a.detach()
+
+
 def is_torch(a):
     torch = _torch()
     return torch is not None and isinstance(a, torch.Tensor)
@@ -48,7 +64,7 @@ def marked_bf16(api, arrays, dtype):
     if dtype == BFLOAT16:
         return True
     for a in arrays:
-        if isinstance(a, _ndarray) and _is_ml_bfloat16(a.dtype):
+        if isinstance(a, _ndarray) and a.dtype.kind == "V" and _is_ml_bfloat16(a.dtype):
             return True
     return False
 
@@ -61,23 +77,14 @@ def as_array(a):
     return np.asarray(a, dtype=np.float32)
 
 
-def _to_dlpack(a, torch):
-    """A tensor as a DLPack capsule; one DLPack cannot describe (sparse or
-    meta tensors, say) detached, for the native module to refuse as it
-    refuses any other array it cannot read."""
-    try:
-        return torch.utils.dlpack.to_dlpack(a)
-    except RuntimeError:
-        return a.detach()
-
-
 def native(a):
     """An array (as_array) as the native module reads it, never copied: a
     torch tensor as its DLPack capsule (which ignores autograd, as a
     detached tensor would), a bfloat16 numpy array as its uint16 bits, any
     other array as it is. A capsule is read once: call this for each use."""
     if isinstance(a, _ndarray):
-        return a.view(_uint16) if _is_ml_bfloat16(a.dtype) else a
+        dtype = a.dtype
+        return a.view(_uint16) if dtype.kind == "V" and _is_ml_bfloat16(dtype) else a
     torch = _torch()
     if torch is not None and isinstance(a, torch.Tensor):
         return _to_dlpack(a, torch)
@@ -126,11 +133,10 @@ def empty(like, shape, dtype):
 
 
 def float32_empty(like, shape):
-    return empty(like, shape, _float32_like(like))
-
-
-def _is_c_contiguous(a):
-    return a.flags.c_contiguous if isinstance(a, _ndarray) else a.is_contiguous()
+    if isinstance(like, _ndarray):
+        return np.empty(shape, dtype=np.float32)
+    torch = _torch()
+    return torch.empty(shape, dtype=torch.float32)
 
 
 def empty_rows_like(like, layout):
@@ -138,9 +144,14 @@ def empty_rows_like(like, layout):
     as far apart as `like`'s (the engine reads and writes both with one row
     stride). layout() gives (rows, H, row stride) of `like`, and is only
     called when `like` is not C-contiguous: a C-contiguous array's rows are
-    H elements apart, as those of a new array of its shape."""
-    if _is_c_contiguous(like):
-        return empty(like, like.shape, like.dtype)
+    H elements apart, as those of a new array of its shape (torch.empty_like
+    gives a contiguous tensor its own strides, and costs less than
+    torch.empty)."""
+    if isinstance(like, _ndarray):
+        if like.flags.c_contiguous:
+            return np.empty(like.shape, dtype=like.dtype)
+    elif like.is_contiguous():
+        return _torch().empty_like(like)
     rows, cols, row_stride = layout()
     if row_stride == cols:
         return empty(like, tuple(like.shape), like.dtype)
