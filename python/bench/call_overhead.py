@@ -19,8 +19,9 @@ microseconds and as a share of the C++ call.
 The Python calls use the package's defaults (threads=None: this script
 imports torch, so torch.get_num_threads()); the C++ calls get that thread
 count. C++ reuses its output buffers, as a program calling the engine in a
-loop does; the Python functions return new arrays, so their time includes
-allocating them.
+loop does (--cpp-outputs reuse), or takes new ones from operator new each
+call (fresh); the Python functions return new arrays, so their time
+includes allocating them and the first touch of their pages.
 
     cmake --build build --target normgrad_call_times
     build/venv/bin/python python/bench/call_overhead.py      # make python builds the venv
@@ -94,9 +95,9 @@ def _ns(call, now):
     return max(1, now() - start)
 
 
-def cpp_samples(driver, api, rows, cols, threads, samples, batch_us, clock):
+def cpp_samples(driver, api, rows, cols, threads, samples, batch_us, clock, outputs):
     run = subprocess.run([str(driver), api, "float32", str(rows), str(cols), str(threads),
-                          "blocked", str(samples), str(batch_us), clock],
+                          "blocked", str(samples), str(batch_us), clock, outputs],
                          check=True, capture_output=True, text=True)
     return json.loads(run.stdout)["us"]
 
@@ -113,6 +114,8 @@ def main():
     parser.add_argument("--samples", type=int, default=20, help="samples per side and round")
     parser.add_argument("--batch-us", type=int, default=2000, help="shortest timed batch")
     parser.add_argument("--shapes", default="small,large", help="small (64x64), large (8192x1024)")
+    parser.add_argument("--cpp-outputs", default="reuse", choices=("reuse", "fresh"),
+                        help="C++ output buffers: allocated once, or new each call")
     args = parser.parse_args()
     if not args.driver.is_file():
         sys.exit(f"call_overhead.py: --driver {args.driver} does not exist: build it first "
@@ -120,7 +123,8 @@ def main():
 
     threads = torch.get_num_threads()  # what the Python calls use by default
     print(f"normgrad {normgrad.__file__}; threads {threads}; {os.cpu_count()} CPUs; "
-          f"load average {' '.join(f'{l:.2f}' for l in os.getloadavg())}")
+          f"load average {' '.join(f'{l:.2f}' for l in os.getloadavg())}; "
+          f"C++ outputs: {args.cpp_outputs}")
     print(f"{'case (clock)':32} {'C++ µs median [range]':>28} {'Python µs median [range]':>28} "
           f"{'overhead':>16}")
     for shape in args.shapes.split(","):
@@ -133,7 +137,7 @@ def main():
                 cpp, py = [], []
                 for _ in range(args.rounds):
                     cpp += cpp_samples(args.driver, api, rows, cols, threads, samples,
-                                       args.batch_us, clock)
+                                       args.batch_us, clock, args.cpp_outputs)
                     py += python_samples(call, samples, args.batch_us, clock)
                 over = statistics.median(py) - statistics.median(cpp)
                 print(f"{f'{api} {kind} {rows}x{cols} ({clock})':32} {spread(cpp):>28} "

@@ -1,13 +1,14 @@
 // python/bench/call_times.cc — normgrad_call_times: the time of one engine
 // call made from C++, the side of call_overhead.py (beside this file) that
 // the Python package's calls are compared with. It times the calls the
-// package makes (LayerNormGradBeta, LayerNormForward, LayerNormBackward) on
-// buffers allocated once, as a C++ program calling the engine in a loop
-// does, and measures them as call_overhead.py measures Python calls:
-// batches of calls, each batch long enough for the clock, the time of one
-// call per batch as a sample.
+// package makes (LayerNormGradBeta, LayerNormForward, LayerNormBackward),
+// writing into output buffers allocated once (as a C++ program calling the
+// engine in a loop does) or new ones each call (as the Python functions,
+// which return new arrays, must), and measures them as call_overhead.py
+// measures Python calls: batches of calls, each batch long enough for the
+// clock, the time of one call per batch as a sample.
 //
-//   normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK
+//   normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK OUTPUTS
 //     API       grad_beta | forward | backward
 //     DTYPE     float32 | float16 | bfloat16
 //     THREADS   the engine's thread count (0: OpenMP's default)
@@ -17,6 +18,8 @@
 //     CLOCK     wall (elapsed time) | thread (the calling thread's CPU time,
 //               which leaves out the time other processes of a shared
 //               machine take; for calls that run on the calling thread only)
+//     OUTPUTS   reuse | fresh (new buffers from operator new each call,
+//               their pages first touched by the engine)
 //
 // Prints one JSON object: the per-call times in microseconds of every
 // sample ("us", in order), the calls per batch, and the engine's code path
@@ -29,6 +32,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -92,8 +96,9 @@ double NowUs(clockid_t clock) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 10) {
-    Fail("usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK");
+  if (argc != 11) {
+    Fail("usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK "
+         "OUTPUTS");
   }
   const std::string api = argv[1];
   const DType t = DTypeOf(argv[2]);
@@ -107,6 +112,10 @@ int main(int argc, char** argv) {
     Fail("CLOCK \"" + clock_name + "\" is not known; it must be wall or thread");
   }
   const clockid_t clock = clock_name == "wall" ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID;
+  const std::string outputs = argv[10];
+  if (outputs != "reuse" && outputs != "fresh") {
+    Fail("OUTPUTS \"" + outputs + "\" is not known; it must be reuse or fresh");
+  }
   if (order_name != "blocked" && order_name != "sequential") {
     Fail("ORDER \"" + order_name + "\" is not known; it must be blocked or sequential");
   }
@@ -166,6 +175,20 @@ int main(int argc, char** argv) {
     call = [&] { Check(normgrad::LayerNormBackward(b)); };
   } else {
     Fail("API \"" + api + "\" is not known; it must be grad_beta, forward or backward");
+  }
+  if (outputs == "fresh") {  // every output of every API; each call uses its own
+    call = [&, engine = call] {
+      std::unique_ptr<uint8_t[]> rows_out(new uint8_t[x.size()]);
+      std::unique_ptr<uint8_t[]> gamma_out(new uint8_t[gamma.size()]);
+      std::unique_ptr<uint8_t[]> beta_out(new uint8_t[gamma.size()]);
+      std::unique_ptr<float[]> mean_out(new float[rows]), rstd_out(new float[rows]);
+      f.y = b.dx = rows_out.get();
+      g.pd_gamma = b.pd_gamma = gamma_out.get();
+      g.pd_beta = b.pd_beta = beta_out.get();
+      f.mean = mean_out.get();
+      f.rstd = rstd_out.get();
+      engine();
+    };
   }
 
   // Calls per batch: enough for batch_us, from the fastest of a few calls.
