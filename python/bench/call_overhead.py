@@ -8,10 +8,11 @@ call and the same engine call made from C++ by normgrad_call_times
 (call_times.cc beside this file, built with the benchmarks), in alternating
 rounds so that both see the same load on a shared machine. Both are timed
 alike: batches of calls (each batch at least --batch-us long), the time of
-one call per batch as a sample. The tiny shape runs on the calling thread
-(the engine keeps small problems on one thread), so it is timed in that
-thread's CPU time, which leaves out the time other processes take on a
-shared machine; the large shape, on several threads, in elapsed time.
+one call per batch as a sample. A call that runs on the calling thread
+(the tiny shape, which the engine keeps on one thread, and every shape when
+the thread count is 1) is timed in that thread's CPU time, which leaves out
+the time other processes take on a shared machine; a large shape on
+several threads, in elapsed time.
 Printed per case: the median per-call time of each side with the range of
 its samples, and the Python call's overhead, median minus median, in
 microseconds and as a share of the C++ call.
@@ -44,8 +45,8 @@ import torch
 import normgrad
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-# (rows, H, clock) by name.
-SHAPES = {"small": (64, 64, "thread"), "large": (8192, 1024, "wall")}
+# (rows, H, whether the engine keeps it on one thread) by name.
+SHAPES = {"small": (64, 64, True), "large": (8192, 1024, False)}
 CLOCKS = {"thread": time.thread_time_ns, "wall": time.perf_counter_ns}
 APIS = ("grad_beta", "forward", "backward")
 KINDS = ("numpy", "torch")
@@ -128,7 +129,8 @@ def main():
     print(f"{'case (clock)':32} {'C++ µs median [range]':>28} {'Python µs median [range]':>28} "
           f"{'overhead':>16}")
     for shape in args.shapes.split(","):
-        rows, cols, clock = SHAPES[shape]
+        rows, cols, one_thread = SHAPES[shape]
+        clock = "thread" if one_thread or threads == 1 else "wall"
         # Large shapes take milliseconds a call: fewer samples, one call a batch.
         samples = args.samples if shape == "small" else max(3, args.samples // 4)
         for api in APIS:
