@@ -44,12 +44,13 @@ def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, threads=No
     api = "normgrad.layer_norm_grad_beta"
     dy, res = _arrays.as_array(dy), _arrays.as_array(res)
     marked = _arrays.marked_bf16(api, (dy, res), dtype)
-    dy_n, res_n = _arrays.native(dy), _arrays.native(res)
     out_type = _arrays.output_type(api, dy, out_dtype)
-    cols = dy.shape[-1] if dy.ndim > 0 else 0
-    pd_gamma = _arrays.empty(dy, (cols,), out_type)
-    pd_beta = _arrays.empty(dy, (cols,), out_type)
-    _normgrad.grad_beta(dy_n, res_n, _arrays.native(pd_gamma), _arrays.native(pd_beta), marked,
+    shape = dy.shape[-1:]
+    empty = _arrays.empty_of(dy)
+    pd_gamma = empty(shape, dtype=out_type)
+    pd_beta = empty(shape, dtype=out_type)
+    native = _arrays.native
+    _normgrad.grad_beta(native(dy), native(res), native(pd_gamma), native(pd_beta), marked,
                         order, _arrays.threads(threads))
     return pd_gamma, pd_beta
 
@@ -62,14 +63,14 @@ def layer_norm_forward(x, gamma, beta, eps=1e-5, *, threads=None, dtype=None):
     api = "normgrad.layer_norm_forward"
     x, gamma, beta = _arrays.as_array(x), _arrays.as_array(gamma), _arrays.as_array(beta)
     marked = _arrays.marked_bf16(api, (x, gamma, beta), dtype)
-    x_n = _arrays.native(x)
-    rows, cols, row_stride = _normgrad.layout(x_n, api, "x", marked)
-    y = _arrays.empty_rows_like(x, rows, cols, row_stride)
-    mean = _arrays.float32_empty(x, tuple(x.shape[:-1]))
-    rstd = _arrays.float32_empty(x, tuple(x.shape[:-1]))
-    _normgrad.forward(x_n, _arrays.native(gamma), _arrays.native(beta), eps, _arrays.native(y),
-                      _arrays.vector(_arrays.native(mean)), _arrays.vector(_arrays.native(rstd)),
-                      marked, _arrays.threads(threads))
+    native, vector = _arrays.native, _arrays.vector
+    y = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
+    stats_shape = x.shape[:-1]
+    mean = _arrays.float32_empty(x, stats_shape)
+    rstd = _arrays.float32_empty(x, stats_shape)
+    _normgrad.forward(native(x), native(gamma), native(beta), eps, native(y),
+                      native(vector(mean)), native(vector(rstd)), marked,
+                      _arrays.threads(threads))
     return y, mean, rstd
 
 
@@ -83,14 +84,13 @@ def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", threads=No
     x, dy, gamma = _arrays.as_array(x), _arrays.as_array(dy), _arrays.as_array(gamma)
     mean, rstd = _arrays.as_array(mean), _arrays.as_array(rstd)
     marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
-    x_n = _arrays.native(x)
-    rows, cols, row_stride = _normgrad.layout(x_n, api, "x", marked)
-    dx = _arrays.empty_rows_like(x, rows, cols, row_stride)
-    dgamma = _arrays.empty(x, (cols,), x.dtype)
-    dbeta = _arrays.empty(x, (cols,), x.dtype)
-    _normgrad.backward(x_n, _arrays.native(dy), _arrays.native(gamma),
-                       _arrays.vector(_arrays.native(mean)), _arrays.vector(_arrays.native(rstd)),
-                       _arrays.native(dx), _arrays.native(dgamma), _arrays.native(dbeta), marked,
+    native, vector = _arrays.native, _arrays.vector
+    dx = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
+    empty = _arrays.empty_of(x)
+    dgamma = empty(x.shape[-1:], dtype=x.dtype)
+    dbeta = empty(x.shape[-1:], dtype=x.dtype)
+    _normgrad.backward(native(x), native(dy), native(gamma), native(vector(mean)),
+                       native(vector(rstd)), native(dx), native(dgamma), native(dbeta), marked,
                        order, _arrays.threads(threads))
     return dx, dgamma, dbeta
 

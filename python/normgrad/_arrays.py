@@ -6,6 +6,13 @@ numpy in gives numpy out and torch in gives torch out. bfloat16 reaches the
 native module as 16-bit patterns: torch.bfloat16 directly, ml_dtypes.bfloat16
 numpy arrays as a uint16 view, and uint16 arrays the caller marks with
 dtype="bfloat16".
+
+Everything here runs on every call, so each step is the cheapest that says
+the same thing: a numpy array is recognized before torch is looked up, a
+dtype's kind is read before its name (dtype.name builds a new string), and a
+torch tensor reaches the native module as the DLPack capsule of
+torch.utils.dlpack.to_dlpack (Tensor.__dlpack__ wraps that function in
+Python-level checks, and detaching first costs another tensor).
 """
 
 import sys
@@ -14,10 +21,29 @@ import numpy as np
 
 BFLOAT16 = "bfloat16"
 
+_ndarray = np.ndarray
+_uint16 = np.uint16
+
 
 def _torch():
     """The torch module when the process has imported it, else None."""
     return sys.modules.get("torch")
+
+
+_to_dlpack_function = None
+
+
+def _to_dlpack(a, torch):
+    """A tensor as a DLPack capsule; one DLPack cannot describe (sparse or
+    meta tensors, say) detached, for the native module to refuse as it
+    refuses any other array it cannot read."""
+    global _to_dlpack_function
+    if _to_dlpack_function is None:
+        _to_dlpack_function = torch.utils.dlpack.to_dlpack
+    try:
+        return _to_dlpack_function(a)
+    except RuntimeError:
+        return a.detach()
 
 
 def is_torch(a):
@@ -26,7 +52,7 @@ def is_torch(a):
 
 
 def _is_ml_bfloat16(dtype):
-    return dtype.name == BFLOAT16 and dtype.itemsize == 2 and dtype.kind == "V"
+    return dtype.kind == "V" and dtype.itemsize == 2 and dtype.name == BFLOAT16
 
 
 def marked_bf16(api, arrays, dtype):
@@ -37,25 +63,31 @@ def marked_bf16(api, arrays, dtype):
                          f'dtype="bfloat16", for uint16 arrays that hold bfloat16 bits')
     if dtype == BFLOAT16:
         return True
-    return any(isinstance(a, np.ndarray) and _is_ml_bfloat16(a.dtype) for a in arrays)
+    for a in arrays:
+        if isinstance(a, _ndarray) and a.dtype.kind == "V" and _is_ml_bfloat16(a.dtype):
+            return True
+    return False
 
 
 def as_array(a):
     """A torch tensor or numpy array as it is; other sequences (lists of
     numbers, which have no element type) as float32 numpy arrays."""
-    if is_torch(a) or isinstance(a, np.ndarray):
+    if isinstance(a, _ndarray) or is_torch(a):
         return a
     return np.asarray(a, dtype=np.float32)
 
 
 def native(a):
     """An array (as_array) as the native module reads it, never copied: a
-    torch tensor detached from autograd, a bfloat16 numpy array as its uint16
-    bits, any other array as it is."""
-    if is_torch(a):
-        return a.detach()
-    if _is_ml_bfloat16(a.dtype):
-        return a.view(np.uint16)
+    torch tensor as its DLPack capsule (which ignores autograd, as a
+    detached tensor would), a bfloat16 numpy array as its uint16 bits, any
+    other array as it is. A capsule is read once: call this for each use."""
+    if isinstance(a, _ndarray):
+        dtype = a.dtype
+        return a.view(_uint16) if dtype.kind == "V" and _is_ml_bfloat16(dtype) else a
+    torch = _torch()
+    if torch is not None and isinstance(a, torch.Tensor):
+        return _to_dlpack(a, torch)
     return a
 
 
@@ -87,21 +119,40 @@ def output_type(api, like, out_dtype):
                      f"(the inputs' type, {_type_name(like.dtype)}) or float32")
 
 
+def empty_of(like):
+    """The allocator of `like`'s kind: numpy.empty or torch.empty, called as
+    empty(shape, dtype=...) (an uninitialized array)."""
+    if isinstance(like, _ndarray):
+        return np.empty
+    return _torch().empty
+
+
 def empty(like, shape, dtype):
     """An uninitialized array of `like`'s kind."""
-    if is_torch(like):
-        return _torch().empty(shape, dtype=dtype)
-    return np.empty(shape, dtype=dtype)
+    return empty_of(like)(shape, dtype=dtype)
 
 
 def float32_empty(like, shape):
-    return empty(like, shape, _float32_like(like))
+    if isinstance(like, _ndarray):
+        return np.empty(shape, dtype=np.float32)
+    torch = _torch()
+    return torch.empty(shape, dtype=torch.float32)
 
 
-def empty_rows_like(like, rows, cols, row_stride):
+def empty_rows_like(like, layout):
     """An uninitialized array of `like`'s kind, type and shape whose rows lie
-    row_stride elements apart, as `like`'s do (the engine reads and writes
-    both with one row stride)."""
+    as far apart as `like`'s (the engine reads and writes both with one row
+    stride). layout() gives (rows, H, row stride) of `like`, and is only
+    called when `like` is not C-contiguous: a C-contiguous array's rows are
+    H elements apart, as those of a new array of its shape (torch.empty_like
+    gives a contiguous tensor its own strides, and costs less than
+    torch.empty)."""
+    if isinstance(like, _ndarray):
+        if like.flags.c_contiguous:
+            return np.empty(like.shape, dtype=like.dtype)
+    elif like.is_contiguous():
+        return _torch().empty_like(like)
+    rows, cols, row_stride = layout()
     if row_stride == cols:
         return empty(like, tuple(like.shape), like.dtype)
     buffer = empty(like, (rows, row_stride), like.dtype)
@@ -114,7 +165,7 @@ def empty_rows_like(like, rows, cols, row_stride):
 def vector(a):
     """A per-row statistics array flattened to one axis (a view when it is
     contiguous)."""
-    return a.reshape(-1)
+    return a if a.ndim == 1 else a.reshape(-1)
 
 
 def threads(requested):

@@ -44,7 +44,7 @@ constexpr const char* kStatistics = "as layer_norm_forward returns the statistic
 // engine's one row stride serves both.
 void CheckRowsOutput(const char* api, const char* name, const Output& out, bool marked_bf16,
                      const Rows& like, DType dtype) {
-  const Rows r = RowsOf(api, name, Input(out), marked_bf16);
+  const Rows r = RowsOf(api, name, out, marked_bf16);
   if (r.dtype != dtype || r.rows != like.rows || r.cols != like.cols ||
       r.row_stride != like.row_stride) {
     throw nb::value_error(
@@ -85,8 +85,8 @@ void CheckSameRows(const char* api, const char* first, const Rows& a, const char
 bool F32Outputs(const char* api, const char* name, const Output& out, bool marked_bf16, DType in,
                 size_t cols) {
   const bool marked = marked_bf16 && out.dtype().bits == 16;
-  const DType t = TypeOf(api, name, Input(out), marked);
-  CheckVector(api, name, Input(out), marked, t, cols, "the type it was allocated with");
+  const DType t = TypeOf(api, name, out, marked);
+  CheckVector(api, name, out, marked, t, cols, "the type it was allocated with");
   if (t == in) return in == DType::kF32;
   if (t == DType::kF32) return true;
   throw nb::type_error((std::string(api) + ": " + name + " is " + DTypeName(t) +
@@ -111,8 +111,8 @@ void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const O
   p.row_stride = d.row_stride;
   p.dy = d.data;
   p.res = r.data;
-  p.pd_gamma = pd_gamma.data();
-  p.pd_beta = pd_beta.data();
+  p.pd_gamma = Target(pd_gamma);
+  p.pd_beta = Target(pd_beta);
   p.order = OrderOf(kApi, order);
   p.threads = threads;
   RunUnlocked(LayerNormGradBeta, p);
@@ -125,8 +125,8 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
   CheckVector(kApi, "beta", beta, marked_bf16, rx.dtype, rx.cols, kSameType);
   CheckRowsOutput(kApi, "y", y, marked_bf16, rx, rx.dtype);
-  CheckVector(kApi, "mean", Input(mean), false, DType::kF32, rx.rows, kStatistics);
-  CheckVector(kApi, "rstd", Input(rstd), false, DType::kF32, rx.rows, kStatistics);
+  CheckVector(kApi, "mean", mean, false, DType::kF32, rx.rows, kStatistics);
+  CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kStatistics);
   LayerNormForwardProblem p;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
@@ -136,9 +136,9 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   p.gamma = gamma.data();
   p.beta = beta.data();
   p.eps = eps;
-  p.y = y.data();
-  p.mean = static_cast<float*>(mean.data());
-  p.rstd = static_cast<float*>(rstd.data());
+  p.y = Target(y);
+  p.mean = static_cast<float*>(Target(mean));
+  p.rstd = static_cast<float*>(Target(rstd));
   p.threads = threads;
   RunUnlocked(LayerNormForward, p);
 }
@@ -170,9 +170,9 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   p.gamma = gamma.data();
   p.mean = static_cast<const float*>(mean.data());
   p.rstd = static_cast<const float*>(rstd.data());
-  p.dx = dx.data();
-  p.pd_gamma = pd_gamma.data();
-  p.pd_beta = pd_beta.data();
+  p.dx = Target(dx);
+  p.pd_gamma = Target(pd_gamma);
+  p.pd_beta = Target(pd_beta);
   p.order = OrderOf(kApi, order);
   p.threads = threads;
   RunUnlocked(LayerNormBackward, p);
@@ -204,7 +204,7 @@ void Partials(const Input& dy, const Input& res, size_t row_begin, const Output&
   p.row_stride = d.row_stride;
   p.dy = d.data;
   p.res = r.data;
-  p.partials = out.data();
+  p.partials = Target(out);
   p.partials_bytes = out.nbytes();
   p.threads = threads;
   RunUnlocked(LayerNormGradBetaPartials, p);
@@ -233,8 +233,8 @@ void Combine(const std::vector<Input>& partials, const Output& pd_gamma, const O
   p.partials = data.data();
   p.partials_bytes = bytes.data();
   p.count = data.size();
-  p.pd_gamma = pd_gamma.data();
-  p.pd_beta = pd_beta.data();
+  p.pd_gamma = Target(pd_gamma);
+  p.pd_beta = Target(pd_beta);
   // The outputs must fit what the engine writes: cols elements of the
   // partials' dtype (or float). A header too short or unknown is left to
   // the engine's checks, which then refuse the call before writing.

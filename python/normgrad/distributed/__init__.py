@@ -54,10 +54,10 @@ def partial_sums(dy, res, row_begin, *, threads=None, dtype=None):
     and dtype as in normgrad.layer_norm_grad_beta."""
     dy, res = _arrays.as_array(dy), _arrays.as_array(res)
     marked = _arrays.marked_bf16("normgrad.distributed.partial_sums", (dy, res), dtype)
-    dy_n, res_n = _arrays.native(dy), _arrays.native(res)
-    rows, cols, _ = _normgrad.partials_layout(dy_n, res_n, marked)
+    native = _arrays.native
+    rows, cols, _ = _normgrad.partials_layout(native(dy), native(res), marked)
     out = np.empty(_normgrad.partials_bytes(row_begin, rows, cols), dtype=np.uint8)
-    _normgrad.partials(dy_n, res_n, row_begin, out, marked, _arrays.threads(threads))
+    _normgrad.partials(native(dy), native(res), row_begin, out, marked, _arrays.threads(threads))
     return out
 
 
@@ -70,14 +70,21 @@ def combine(partials, like, *, out_dtype=None, dtype=None):
     api = "normgrad.distributed.combine"
     like = _arrays.as_array(like)
     marked = _arrays.marked_bf16(api, (like,), dtype)
-    partials = [_arrays.native(p) for p in partials]
-    first = np.asarray(partials[0]) if partials else np.empty(0, np.uint8)
+    partials = list(partials)
+    first = np.asarray(_detached(partials[0])) if partials else np.empty(0, np.uint8)
     cols = int(first[16:24].view(np.uint64)[0]) if first.size >= 48 else 0
     out_type = _arrays.output_type(api, like, out_dtype)
     pd_gamma = _arrays.empty(like, (cols,), out_type)
     pd_beta = _arrays.empty(like, (cols,), out_type)
-    _normgrad.combine(partials, _arrays.native(pd_gamma), _arrays.native(pd_beta), marked)
+    _normgrad.combine([_arrays.native(p) for p in partials], _arrays.native(pd_gamma),
+                      _arrays.native(pd_beta), marked)
     return pd_gamma, pd_beta
+
+
+def _detached(a):
+    """A torch tensor detached from autograd (numpy can then read it), any
+    other array as it is."""
+    return a.detach() if _arrays.is_torch(a) else a
 
 
 def layer_norm_grad_beta(dy, res, group=None, *, out_dtype=None, threads=None, dtype=None):

@@ -1,0 +1,151 @@
+"""What a call from Python costs over the same engine call from C++.
+
+For each function the package exposes (layer_norm_grad_beta,
+layer_norm_forward, layer_norm_backward), on numpy arrays and on torch
+tensors, for a tiny shape (64 × 64, where the call's own work dominates) and
+a large one (8192 × 1024, where the engine's does), this times the Python
+call and the same engine call made from C++ by normgrad_call_times
+(call_times.cc beside this file, built with the benchmarks), in alternating
+rounds so that both see the same load on a shared machine. Both are timed
+alike: batches of calls (each batch at least --batch-us long), the time of
+one call per batch as a sample. A call that runs on the calling thread
+(the tiny shape, which the engine keeps on one thread, and every shape when
+the thread count is 1) is timed in that thread's CPU time, which leaves out
+the time other processes take on a shared machine; a large shape on
+several threads, in elapsed time.
+Printed per case: the median per-call time of each side with the range of
+its samples, and the Python call's overhead, median minus median, in
+microseconds and as a share of the C++ call.
+
+The Python calls use the package's defaults (threads=None: this script
+imports torch, so torch.get_num_threads()); the C++ calls get that thread
+count. C++ reuses its output buffers, as a program calling the engine in a
+loop does (--cpp-outputs reuse), or takes new ones from operator new each
+call (fresh); the Python functions return new arrays, so their time
+includes allocating them and the first touch of their pages.
+
+    cmake --build build --target normgrad_call_times
+    build/venv/bin/python python/bench/call_overhead.py      # make python builds the venv
+
+Not a test: the figures depend on the machine and its load (see uptime).
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+
+import normgrad
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+# (rows, H, whether the engine keeps it on one thread) by name.
+SHAPES = {"small": (64, 64, True), "large": (8192, 1024, False)}
+CLOCKS = {"thread": time.thread_time_ns, "wall": time.perf_counter_ns}
+APIS = ("grad_beta", "forward", "backward")
+KINDS = ("numpy", "torch")
+
+
+def filled(shape, seed):
+    """float32 inputs holding what normgrad_call_times fills its own with:
+    small multiples of 1/64 (call_times.cc, Filled)."""
+    i = np.arange(np.prod(shape), dtype=np.int64)
+    return ((((i * 7 + seed) % 251) - 125).astype(np.float32) / 64).reshape(shape)
+
+
+def python_call(api, kind, rows, cols):
+    """The Python call of `api` on inputs like the C++ side's."""
+    x, dy = filled((rows, cols), 0), filled((rows, cols), 3)
+    gamma, beta = filled((cols,), 5), filled((cols,), 9)
+    _, mean, rstd = normgrad.layer_norm_forward(x, gamma, beta)
+    arrays = [x, dy, gamma, beta, mean, rstd]
+    if kind == "torch":
+        arrays = [torch.from_numpy(a) for a in arrays]
+    x, dy, gamma, beta, mean, rstd = arrays
+    if api == "grad_beta":
+        return lambda: normgrad.layer_norm_grad_beta(dy, x)
+    if api == "forward":
+        return lambda: normgrad.layer_norm_forward(x, gamma, beta)
+    return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+
+
+def python_samples(call, samples, batch_us, clock):
+    """Per-call times (µs) of `samples` batches, timed as call_times.cc
+    times its batches."""
+    now = CLOCKS[clock]
+    one = min(_ns(call, now) for _ in range(5)) / 1e3
+    batch = max(1, int(batch_us / one))
+    out = []
+    for _ in range(samples):
+        start = now()
+        for _ in range(batch):
+            call()
+        out.append((now() - start) / 1e3 / batch)
+    return out
+
+
+def _ns(call, now):
+    start = now()
+    call()
+    return max(1, now() - start)
+
+
+def cpp_samples(driver, api, rows, cols, threads, samples, batch_us, clock, outputs):
+    run = subprocess.run([str(driver), api, "float32", str(rows), str(cols), str(threads),
+                          "blocked", str(samples), str(batch_us), clock, outputs],
+                         check=True, capture_output=True, text=True)
+    return json.loads(run.stdout)["us"]
+
+
+def spread(us):
+    return f"{statistics.median(us):9.2f} [{min(us):.2f}–{max(us):.2f}]"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--driver", default=REPO / "build" / "bin" / "normgrad_call_times",
+                        type=pathlib.Path, help="normgrad_call_times (default: build/bin/)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternations of C++ and Python")
+    parser.add_argument("--samples", type=int, default=20, help="samples per side and round")
+    parser.add_argument("--batch-us", type=int, default=2000, help="shortest timed batch")
+    parser.add_argument("--shapes", default="small,large", help="small (64x64), large (8192x1024)")
+    parser.add_argument("--cpp-outputs", default="reuse", choices=("reuse", "fresh"),
+                        help="C++ output buffers: allocated once, or new each call")
+    args = parser.parse_args()
+    if not args.driver.is_file():
+        sys.exit(f"call_overhead.py: --driver {args.driver} does not exist: build it first "
+                 f"(cmake --build build --target normgrad_call_times)")
+
+    threads = torch.get_num_threads()  # what the Python calls use by default
+    print(f"normgrad {normgrad.__file__}; threads {threads}; {os.cpu_count()} CPUs; "
+          f"load average {' '.join(f'{l:.2f}' for l in os.getloadavg())}; "
+          f"C++ outputs: {args.cpp_outputs}")
+    print(f"{'case (clock)':32} {'C++ µs median [range]':>28} {'Python µs median [range]':>28} "
+          f"{'overhead':>16}")
+    for shape in args.shapes.split(","):
+        rows, cols, one_thread = SHAPES[shape]
+        clock = "thread" if one_thread or threads == 1 else "wall"
+        # Large shapes take milliseconds a call: fewer samples, one call a batch.
+        samples = args.samples if shape == "small" else max(3, args.samples // 4)
+        for api in APIS:
+            for kind in KINDS:
+                call = python_call(api, kind, rows, cols)
+                cpp, py = [], []
+                for _ in range(args.rounds):
+                    cpp += cpp_samples(args.driver, api, rows, cols, threads, samples,
+                                       args.batch_us, clock, args.cpp_outputs)
+                    py += python_samples(call, samples, args.batch_us, clock)
+                over = statistics.median(py) - statistics.median(cpp)
+                print(f"{f'{api} {kind} {rows}x{cols} ({clock})':32} {spread(cpp):>28} "
+                      f"{spread(py):>28} {over:8.2f} µs {100 * over / statistics.median(cpp):5.1f}%",
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()
