@@ -10,7 +10,7 @@ float64 sums within the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
 GROUP is example, run, errors, tiling, fuzz, demo, backward, forward,
-layer_norm_errors, bench, outputs, kill or memory. To add a case, add a
+layer_norm_errors, bench, outputs, kill, memory or groupnorm. To add a case, add a
 method to the group's class; an error case is one row of ERROR_CASES
 (LAYER_NORM_ERRORS for backward and forward).
 """
@@ -1467,10 +1467,91 @@ class BenchTest(CliTestCase):
         self.assertEqual(run(["bench", "--frobnicate"]).returncode, 2)
 
 
+class GroupNormCliTest(CliTestCase):
+    """`normgrad example --op groupnorm` and `normgrad tiling --op groupnorm`
+    (docs/groupnorm.md: the worked example and the host tiling's rules)."""
+
+    FIELDS = ["n", "c", "hw", "g", "d", "hwAlignSize", "dhwAlignSize", "inputXSize",
+              "meanVarSize", "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize",
+              "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize",
+              "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound",
+              "inputRoundSize", "inputTailSize", "inputTailPos", "meanVarRoundSize",
+              "meanVarTailSize", "meanVarTailPos", "bshCurLength", "bsCurLength", "factor",
+              "smallShape"]
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "950"):
+            result = run(["example", "--op", "groupnorm"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            out = result.stdout
+            self.assertIn("the documented GroupNorm example", out)
+            self.assertIn("float [2, 8, 4, 2], groupNum 4", out)
+            self.assertIn("8 chunks of 1 group\n", out)
+            # Every group holds 16 consecutive integers: mean 16k + 7.5, variance
+            # (16^2 - 1) / 12 = 21.25.
+            self.assertIn("mean       7.5 23.5 39.5 55.5 71.5 87.5 103.5 119.5\n", out)
+            self.assertIn("variance   21.25" + " 21.25" * 7 + "\n", out)
+            # Channel 7 (gamma = beta = 7) of the first group row: 7 + 7·(x − 55.5)/√21.25.
+            self.assertIn(" 7.7592564 ", out)
+            self.assertIn("OK: equal to the documented values", out)
+
+    def test_example_on_310p_is_an_error(self):
+        result = run(["example", "--op", "groupnorm"], env={"NORMGRAD_PROFILE": "310p"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("the profile 310p (Atlas inference series) has no GroupNorm", result.stderr)
+
+    def test_tiling_page_example(self):
+        # [2,16,8,8] half, groupNum 4 at max: one chunk of all 8 groups of 256.
+        result = run(["tiling", "--json", "--op", "groupnorm", "--shape", "2,16,8,8", "--dtype",
+                      "half", "--group-num", "4", "--tmp", "max"])
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (3136, 24640))
+        self.assertEqual(list(data["tiling"]), self.FIELDS)
+        self.assertEqual(list(data["tiling"].values()),
+                         [2, 16, 64, 4, 4, 64, 256, 2048, 8, 3, 0, 8, 8, 8, 6160, 2048, 16,
+                          2064, 4112, 1, 2048, 0, 2048, 8, 0, 8, 2048, 8, 0.00390625, 1])
+
+    def test_tiling_text_with_a_tail(self):
+        # [3,10,7,3] float with reuse, groupNum 5, 1400 bytes: 4 groups of 42 a chunk,
+        # 630 = 3·168 + 126.
+        result = run(["tiling", "--op", "groupnorm", "--shape", "3,10,7,3", "--dtype", "float",
+                      "--group-num", "5", "--reuse", "--tmp", "1400"])
+        self.assert_ok(result)
+        self.assertIn("GroupNorm tiling: [N, C, H, W] = [3, 10, 7, 3], float", result.stdout)
+        self.assertIn("scratch: min 384 bytes, max 5056 bytes", result.stdout)
+        self.assertIn("chunks: 3 of 4 rows (168 elements) + a tail of 3 rows (126 elements)",
+                      result.stdout)
+        out = run(["tiling", "--op", "groupnorm", "--shape", "3,10,7,3", "--dtype", "float",
+                   "--group-num", "5", "--profile", "310p"]).stdout
+        self.assertIn("this profile has no GroupNorm", out)
+
+    def test_tiling_bad_input(self):
+        cases = [
+            (["--shape", "2,16,8,8", "--dtype", "float"], 1,
+             ["GetGroupNormMaxMinTmpSize: groupNum 0 does not divide C = 16", "no scratch sizes"]),
+            (["--shape", "2,16,8,8", "--dtype", "float", "--group-num", "3"], 1,
+             ["groupNum 3 does not divide C = 16"]),
+            (["--shape", "2,16,8,8", "--dtype", "float", "--group-num", "4", "--tmp", "100"], 1,
+             ["GetGroupNormNDTilingInfo: stackBufferSize 100 bytes is too small",
+              "no tiling for shape [2, 16, 8, 8]"]),
+            (["--shape", "2,16,8", "--dtype", "float", "--group-num", "4"], 2,
+             ["'2,16,8' is not of the form N,C,H,W (the shape of --op groupnorm)"]),
+        ]
+        for args, status, words in cases:
+            with self.subTest(args=args):
+                result = run(["tiling", "--op", "groupnorm"] + args)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
           "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
+GROUPS["groupnorm"] = GroupNormCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

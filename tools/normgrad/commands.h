@@ -76,6 +76,7 @@ struct TilingOptions {
   std::string profile = "a2";
   std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
+  uint32_t group_num = 0;                  ///< groupNum (groupnorm)
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);
