@@ -166,6 +166,8 @@ int main(int argc, char** argv) {
                        "sizes and tiling)");
   tiling_cmd->add_option("--group-num", tiling.group_num,
                          "groupNum, the groups over C (read by --op groupnorm, which needs it)");
+  tiling_cmd->add_flag("--basic-block", tiling.basic_block,
+                       "isBasicBlock = true (read by --op batchnorm)");
   tiling_cmd->add_flag("--json", tiling.json,
                        "print one JSON object: minValue, maxValue and the tiling's fields");
 
