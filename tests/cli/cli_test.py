@@ -10,7 +10,7 @@ float64 sums within the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
 GROUP is example, run, errors, tiling, fuzz, demo, backward, forward,
-layer_norm_errors, bench, outputs, kill or memory. To add a case, add a
+layer_norm_errors, bench, outputs, kill, memory, groupnorm or batchnorm. To add a case, add a
 method to the group's class; an error case is one row of ERROR_CASES
 (LAYER_NORM_ERRORS for backward and forward).
 """
@@ -1467,10 +1467,168 @@ class BenchTest(CliTestCase):
         self.assertEqual(run(["bench", "--frobnicate"]).returncode, 2)
 
 
+class GroupNormCliTest(CliTestCase):
+    """`normgrad example --op groupnorm` and `normgrad tiling --op groupnorm`
+    (docs/groupnorm.md: the worked example and the host tiling's rules)."""
+
+    FIELDS = ["n", "c", "hw", "g", "d", "hwAlignSize", "dhwAlignSize", "inputXSize",
+              "meanVarSize", "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize",
+              "varianceTmpTensorPos", "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize",
+              "firstTmpStartPos", "secondTmpStartPos", "thirdTmpStartPos", "loopRound",
+              "inputRoundSize", "inputTailSize", "inputTailPos", "meanVarRoundSize",
+              "meanVarTailSize", "meanVarTailPos", "bshCurLength", "bsCurLength", "factor",
+              "smallShape"]
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "950"):
+            result = run(["example", "--op", "groupnorm"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            out = result.stdout
+            self.assertIn("the documented GroupNorm example", out)
+            self.assertIn("float [2, 8, 4, 2], groupNum 4", out)
+            self.assertIn("8 chunks of 1 group\n", out)
+            # Every group holds 16 consecutive integers: mean 16k + 7.5, variance
+            # (16^2 - 1) / 12 = 21.25.
+            self.assertIn("mean       7.5 23.5 39.5 55.5 71.5 87.5 103.5 119.5\n", out)
+            self.assertIn("variance   21.25" + " 21.25" * 7 + "\n", out)
+            # Channel 7 (gamma = beta = 7) of the first group row: 7 + 7·(x − 55.5)/√21.25.
+            self.assertIn(" 7.7592564 ", out)
+            self.assertIn("OK: equal to the documented values", out)
+
+    def test_example_on_310p_is_an_error(self):
+        result = run(["example", "--op", "groupnorm"], env={"NORMGRAD_PROFILE": "310p"})
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("the profile 310p (Atlas inference series) has no GroupNorm", result.stderr)
+
+    def test_tiling_page_example(self):
+        # [2,16,8,8] half, groupNum 4 at max: one chunk of all 8 groups of 256.
+        result = run(["tiling", "--json", "--op", "groupnorm", "--shape", "2,16,8,8", "--dtype",
+                      "half", "--group-num", "4", "--tmp", "max"])
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (3136, 24640))
+        self.assertEqual(list(data["tiling"]), self.FIELDS)
+        self.assertEqual(list(data["tiling"].values()),
+                         [2, 16, 64, 4, 4, 64, 256, 2048, 8, 3, 0, 8, 8, 8, 6160, 2048, 16,
+                          2064, 4112, 1, 2048, 0, 2048, 8, 0, 8, 2048, 8, 0.00390625, 1])
+
+    def test_tiling_text_with_a_tail(self):
+        # [3,10,7,3] float with reuse, groupNum 5, 1400 bytes: 4 groups of 42 a chunk,
+        # 630 = 3·168 + 126.
+        result = run(["tiling", "--op", "groupnorm", "--shape", "3,10,7,3", "--dtype", "float",
+                      "--group-num", "5", "--reuse", "--tmp", "1400"])
+        self.assert_ok(result)
+        self.assertIn("GroupNorm tiling: [N, C, H, W] = [3, 10, 7, 3], float", result.stdout)
+        self.assertIn("scratch: min 384 bytes, max 5056 bytes", result.stdout)
+        self.assertIn("chunks: 3 of 4 rows (168 elements) + a tail of 3 rows (126 elements)",
+                      result.stdout)
+        out = run(["tiling", "--op", "groupnorm", "--shape", "3,10,7,3", "--dtype", "float",
+                   "--group-num", "5", "--profile", "310p"]).stdout
+        self.assertIn("this profile has no GroupNorm", out)
+
+    def test_tiling_bad_input(self):
+        cases = [
+            (["--shape", "2,16,8,8", "--dtype", "float"], 1,
+             ["GetGroupNormMaxMinTmpSize: groupNum 0 does not divide C = 16", "no scratch sizes"]),
+            (["--shape", "2,16,8,8", "--dtype", "float", "--group-num", "3"], 1,
+             ["groupNum 3 does not divide C = 16"]),
+            (["--shape", "2,16,8,8", "--dtype", "float", "--group-num", "4", "--tmp", "100"], 1,
+             ["GetGroupNormNDTilingInfo: stackBufferSize 100 bytes is too small",
+              "no tiling for shape [2, 16, 8, 8]"]),
+            (["--shape", "2,16,8", "--dtype", "float", "--group-num", "4"], 2,
+             ["'2,16,8' is not of the form N,C,H,W (the shape of --op groupnorm)"]),
+        ]
+        for args, status, words in cases:
+            with self.subTest(args=args):
+                result = run(["tiling", "--op", "groupnorm"] + args)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
+class BatchNormCliTest(CliTestCase):
+    """`normgrad example --op batchnorm` and `normgrad tiling --op batchnorm`
+    (docs/batchnorm.md: the worked example and the host tiling's rules)."""
+
+    FIELDS = ["originalBLength", "meanVarSize", "meanTmpTensorPos", "varianceTmpTensorPos",
+              "tmpBufSize", "oneTmpSize", "firstTmpStartPos", "secondTmpStartPos",
+              "thirdTmpStartPos", "loopRound", "inputTailSize", "inputTailPos",
+              "meanVarTailSize", "meanVarTailPos", "bshCurLength", "shCurLength",
+              "firstDimValueBack", "castHalfRepStride", "shCurLengthBlockNum",
+              "castHalfOutRepStride"]
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "batchnorm"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            out = result.stdout
+            self.assertIn("the documented BatchNorm example", out)
+            self.assertIn("float [8, 4, 2], x = 0..63, gamma = beta = 0..7, epsilon 0.01", out)
+            # Feature j of row b is 8b + j: mean 28 + j, variance 64·5.25 = 336;
+            # row 1: 1·(−20)/√336.01 + 1.
+            self.assertIn("mean       28 29 30 31 32 33 34 35\n", out)
+            self.assertIn("variance   336" + " 336" * 7 + "\n", out)
+            self.assertIn("-0.091073155" + " -0.091073155" * 7 + "\n", out)
+            self.assertIn("OK: equal to the documented values", out)
+
+    def test_tiling_page_example(self):
+        # [16,16,16] half with originB 15 at min: 47 floats a column, 16 columns.
+        result = run(["tiling", "--json", "--op", "batchnorm", "--shape", "16,16,16,15",
+                      "--dtype", "half"])
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (3008, 48128))
+        self.assertEqual(list(data["tiling"]), self.FIELDS)
+        values = list(data["tiling"].values())
+        self.assertEqual(values[:16], [15, 256, 0, 16, 752, 240, 32, 272, 512, 16, 0, 256, 0,
+                                       256, 240, 16])
+        self.assertAlmostEqual(values[16], 1 / 15, places=7)
+        self.assertEqual(values[17:], [2, 1, 1])
+
+    def test_tiling_text_tail_and_basic_block(self):
+        result = run(["tiling", "--op", "batchnorm", "--shape", "5,3,40", "--dtype", "float",
+                      "--tmp", "2880"])
+        self.assert_ok(result)
+        self.assertIn("BatchNorm tiling: [B, S, H, originB] = [5, 3, 40, 5], float",
+                      result.stdout)
+        self.assertIn("chunks: 2 of 48 columns (240 elements) + a tail of 24 columns "
+                      "(120 elements)", result.stdout)
+        data = json.loads(run(["tiling", "--json", "--op", "batchnorm", "--shape", "8,4,16",
+                               "--dtype", "float", "--basic-block"]).stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (6144, 6144))
+        self.assertEqual(data["tiling"]["shCurLength"], 64)
+
+    def test_tiling_bad_input(self):
+        cases = [
+            (["--shape", "8,3,3", "--dtype", "float"], 1,
+             ["GetBatchNormMaxMinTmpSize: srcShape [8, 3, 3] has S*H = 9",
+              "no scratch sizes"]),
+            (["--shape", "8,4,16,7", "--dtype", "float", "--basic-block"], 1,
+             ["isBasicBlock needs originB a multiple of 8"]),
+            (["--shape", "8,4,2,9", "--dtype", "float"], 1,
+             ["originB = 9 above B = 8"]),
+            (["--shape", "8,4,2", "--dtype", "float", "--tmp", "100"], 1,
+             ["GetBatchNormNDTilingInfo: stackBufferByteSize 100 bytes is too small",
+              "no tiling for shape"]),
+            (["--shape", "8,4", "--dtype", "float"], 2,
+             ["'8,4' is not of the form B,S,H[,originB] (the shape of --op batchnorm)"]),
+        ]
+        for args, status, words in cases:
+            with self.subTest(args=args):
+                result = run(["tiling", "--op", "batchnorm"] + args)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
           "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
+GROUPS["groupnorm"] = GroupNormCliTest
+GROUPS["batchnorm"] = BatchNormCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

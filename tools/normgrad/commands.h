@@ -76,6 +76,8 @@ struct TilingOptions {
   std::string profile = "a2";
   std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
+  uint32_t group_num = 0;                  ///< groupNum (groupnorm)
+  bool basic_block = false;                ///< isBasicBlock (batchnorm)
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);

@@ -21,6 +21,8 @@ struct ExampleOp {
 
 // The families' examples, each in its example_<family>.cc.
 std::vector<ExampleOp> LayerNormExampleOps();
+std::vector<ExampleOp> GroupNormExampleOps();
+std::vector<ExampleOp> BatchNormExampleOps();
 
 std::vector<ExampleOp> AllExampleOps();
 std::vector<std::string> ExampleOpKeys();

@@ -164,6 +164,10 @@ int main(int argc, char** argv) {
   tiling_cmd->add_flag("--reuse", tiling.reuse,
                        "isReuseSource = true (changes layernorm-grad's and layernorm's "
                        "sizes and tiling)");
+  tiling_cmd->add_option("--group-num", tiling.group_num,
+                         "groupNum, the groups over C (read by --op groupnorm, which needs it)");
+  tiling_cmd->add_flag("--basic-block", tiling.basic_block,
+                       "isBasicBlock = true (read by --op batchnorm)");
   tiling_cmd->add_flag("--json", tiling.json,
                        "print one JSON object: minValue, maxValue and the tiling's fields");
 

@@ -69,6 +69,8 @@ bool NeverZero(const OpInput&);
 
 // The families' ops, each in its tiling_<family>.cc.
 std::vector<TilingOp> LayerNormTilingOps();
+std::vector<TilingOp> GroupNormTilingOps();
+std::vector<TilingOp> BatchNormTilingOps();
 
 // Every op, in the order --help lists them.
 std::vector<TilingOp> AllTilingOps();

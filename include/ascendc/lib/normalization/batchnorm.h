@@ -1,0 +1,94 @@
+// lib/normalization/batchnorm.h — the kernel-side BatchNorm API of Ascend C
+// (the contract: docs/batchnorm.md): for inputX [B, S, H], over the first
+// originB = tiling.originalBLength rows, per feature j of the S·H features:
+//
+//   outputMean[j]     = the mean of x[0..originB), j]
+//   outputVariance[j] = their population variance
+//   output[b, j]      = (x[b, j] − mean[j]) / sqrt(var[j] + epsilon)
+//                       · gamm[b] + beta[b]
+//
+// for T = half or float on every profile (a2, 310p, 950). Computed in float
+// in the order of docs/batchnorm.md, "Numeric order", in chunks of
+// tiling.shCurLength whole feature columns with the tiling's scratch layout;
+// half is widened on the way in and narrowed once (round half to even,
+// saturating on the 950 profile) on the way out. isReuseSource is reserved
+// and changes nothing; isBasicBlock adds its shape rules (originB a multiple
+// of 8, S·H a multiple of 64 below 2048) and computes the same values. Rows
+// at and beyond originB are neither read nor written. The tiling is only
+// read. Every check runs on every call; a violation is a KernelError
+// (normgrad_ascendc/core.h) naming the argument, the value and the rule.
+#pragma once
+
+#include <type_traits>
+
+#include "normgrad_ascendc/batchnorm_tiling.h"
+#include "normgrad_ascendc/core.h"
+#include "normgrad_ascendc/half.h"
+#include "normgrad_ascendc/pipe.h"
+#include "normgrad_ascendc/qualifiers.h"
+#include "normgrad_ascendc/tensor.h"
+
+namespace normgrad_ascendc {
+
+/// One BatchNorm call with its element type erased.
+struct BatchNormArgs {
+  bool is_half;
+  bool basic_block;
+  TensorView output;
+  TensorView output_mean;
+  TensorView output_variance;
+  TensorView input_x;
+  TensorView gamma;
+  TensorView beta;
+  const TensorView* shared_tmp;  ///< null: the framework scratch
+  float epsilon;                 ///< T's value, widened
+  const AscendC::BatchNormTiling* tiling;
+};
+
+/// Checks and runs one call (batchnorm.cc).
+void RunBatchNorm(const BatchNormArgs& args);
+
+template <typename T>
+inline constexpr bool kIsBatchNormType =
+    std::is_same_v<T, half> || std::is_same_v<T, float>;
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// With the framework scratch: what is left of the unified buffer after the
+/// pipe's buffers (PopStackBuffer). Nothing left is an error.
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void BatchNorm(
+    const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+    const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& gamm, const LocalTensor<T>& beta, const T epsilon,
+    BatchNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  static_assert(normgrad_ascendc::kIsBatchNormType<T>,
+                "BatchNorm: T must be half or float");
+  normgrad_ascendc::RunBatchNorm(
+      {std::is_same_v<T, half>, isBasicBlock, output.view(), outputMean.view(),
+       outputVariance.view(), inputX.view(), gamm.view(), beta.view(), nullptr,
+       static_cast<float>(epsilon), &tiling});
+}
+
+/// With a caller-provided scratch buffer of at least tiling.tmpBufSize
+/// floats (GetBatchNormMaxMinTmpSize gives the range).
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+__aicore__ inline void BatchNorm(
+    const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
+    const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
+    const LocalTensor<T>& gamm, const LocalTensor<T>& beta,
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
+    BatchNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  static_assert(normgrad_ascendc::kIsBatchNormType<T>,
+                "BatchNorm: T must be half or float");
+  normgrad_ascendc::RunBatchNorm(
+      {std::is_same_v<T, half>, isBasicBlock, output.view(), outputMean.view(),
+       outputVariance.view(), inputX.view(), gamm.view(), beta.view(),
+       &sharedTmpBuffer.view(), static_cast<float>(epsilon), &tiling});
+}
+
+}  // namespace AscendC
