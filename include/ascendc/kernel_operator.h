@@ -35,6 +35,7 @@
 #include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
 #include "lib/normalization/rmsnorm.h"
+#include "lib/normalization/normalize.h"
 #include "normgrad_ascendc/ceil_division.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"

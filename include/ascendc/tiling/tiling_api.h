@@ -22,6 +22,7 @@
 #include "normgrad_ascendc/layernormgrad_host_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
 #include "normgrad_ascendc/rmsnorm_host_tiling.h"
+#include "normgrad_ascendc/normalize_host_tiling.h"
 #include "normgrad_ascendc/layernorm_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/shape.h"
