@@ -77,6 +77,7 @@ struct TilingOptions {
   std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
   bool basic_block = false;  ///< isBasicBlock (rmsnorm)
+  std::string gamma_dtype;   ///< gamma/beta type (normalize); empty: dtype
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);

@@ -22,6 +22,7 @@ struct ExampleOp {
 // The families' examples, each in its example_<family>.cc.
 std::vector<ExampleOp> LayerNormExampleOps();
 std::vector<ExampleOp> RmsNormExampleOps();
+std::vector<ExampleOp> NormalizeExampleOps();
 
 std::vector<ExampleOp> AllExampleOps();
 std::vector<std::string> ExampleOpKeys();

@@ -166,6 +166,9 @@ int main(int argc, char** argv) {
                        "sizes and tiling)");
   tiling_cmd->add_flag("--basic-block", tiling.basic_block,
                        "isBasicBlock = true (read by rmsnorm)");
+  tiling_cmd->add_option("--gamma-dtype", tiling.gamma_dtype,
+                         "gamma and beta element type (read by normalize; default --dtype)")
+      ->check(CLI::IsMember({"half", "float"}));
   tiling_cmd->add_flag("--json", tiling.json,
                        "print one JSON object: minValue, maxValue and the tiling's fields");
 

@@ -70,6 +70,7 @@ bool NeverZero(const OpInput&);
 // The families' ops, each in its tiling_<family>.cc.
 std::vector<TilingOp> LayerNormTilingOps();
 std::vector<TilingOp> RmsNormTilingOps();
+std::vector<TilingOp> NormalizeTilingOps();
 
 // Every op, in the order --help lists them.
 std::vector<TilingOp> AllTilingOps();
