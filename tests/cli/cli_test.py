@@ -1535,11 +1535,57 @@ class RmsNormCliTest(CliTestCase):
                     self.assertIn(word, result.stderr)
 
 
+class NormalizeCliTest(CliTestCase):
+    """`normgrad example --op normalize` and `normgrad tiling --op normalize`."""
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "normalize"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("the documented Normalize example", result.stdout)
+            # Row 0: mean 0, variance 0, rstd = 1/sqrt(0.001); y = x*rstd + 1.
+            self.assertIn("  y[0] 1 32.6227722 64.2455444", result.stdout)
+            self.assertIn("  rstd 31.6227741 0.999500394", result.stdout)
+            self.assertIn("OK: equal to the documented values", result.stdout)
+
+    def test_tiling_sizes_and_para(self):
+        # [8, 8] float: min 4·(8 + 8) = 64, max 4·(64 + 8) = 288.
+        result = run(["tiling", "--json", "--op", "normalize", "--shape", "8,8",
+                      "--dtype", "float"])
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (64, 288))
+        self.assertEqual(data["tiling"], {"aLength": 8, "rLength": 8, "rLengthWithPadding": 8})
+        # half R = 13: padded to 16; roundup(13, 8) = 16 floats a row.
+        result = run(["tiling", "--op", "normalize", "--shape", "8,13", "--dtype", "half",
+                      "--gamma-dtype", "float"])
+        self.assert_ok(result)
+        self.assertIn("scratch: min 96 bytes, max 544 bytes", result.stdout)
+        self.assertRegex(result.stdout, r"\n  rLengthWithPadding +16\n")
+        self.assertIn("Normalize has no tiling struct", result.stdout)
+
+    def test_tiling_bad_input(self):
+        cases = [
+            (["--shape", "8,8", "--dtype", "float", "--gamma-dtype", "half"],
+             ["GetNormalizeMaxMinTmpSize", "typeSizeU 2 is less than typeSizeT 4",
+              "no scratch sizes"]),
+            (["--shape", "8,8,8", "--dtype", "float"], ["A,R"]),
+        ]
+        for extra, words in cases:
+            with self.subTest(args=extra):
+                result = run(["tiling", "--op", "normalize"] + extra)
+                self.assertIn(result.returncode, (1, 2), msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
           "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
 GROUPS["rmsnorm"] = RmsNormCliTest
+GROUPS["normalize"] = NormalizeCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:
