@@ -2,8 +2,8 @@
 // share (internal, not installed): the placement check every tensor argument
 // passes, the row-length checks on a tiling, and the narrowing of float
 // results to half per product profile, and the documented 64-lane row sum.
-// Used by layernorm.cc, layernormgrad.cc, layernormgradbeta.cc and
-// rmsnorm.cc.
+// Used by layernorm.cc, layernormgrad.cc, layernormgradbeta.cc, rmsnorm.cc and
+// normalize.cc.
 #pragma once
 
 #include <algorithm>
