@@ -36,6 +36,8 @@
 #include "lib/normalization/layernormgradbeta.h"
 #include "lib/normalization/groupnorm.h"
 #include "lib/normalization/batchnorm.h"
+#include "lib/normalization/rmsnorm.h"
+#include "lib/normalization/normalize.h"
 #include "normgrad_ascendc/ceil_division.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"

@@ -1,10 +1,12 @@
 // src/ascendc/kernel_checks.h — what the kernel-side normalization APIs
 // share (internal, not installed): the placement check every tensor argument
 // passes, the row-length checks on a tiling, and the narrowing of float
-// results to half per product profile. Used by layernorm.cc,
-// layernormgrad.cc and layernormgradbeta.cc.
+// results to half per product profile, and the documented 64-lane row sum.
+// Used by layernorm.cc, layernormgrad.cc, layernormgradbeta.cc, rmsnorm.cc and
+// normalize.cc.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -77,6 +79,30 @@ inline void NarrowToHalf(const float* src, normgrad::float16* dst, size_t n,
           static_cast<uint16_t>((bits & 0x8000u) | 0x7bffu));
     }
   }
+}
+
+/// Floats in one 256-byte vector repeat.
+inline constexpr uint32_t kVectorLanes = 64;
+
+/// The documented row sum of the normalization APIs (docs/layernorm.md, "Row
+/// sum"): fold the row into 64 lanes in order (lane j gets v[64k + j] + lane
+/// j for k = 1, 2, …; the last step covers h % 64 lanes), then add the 64
+/// lanes by a binary tree of adjacent pairs. Lanes a row shorter than 64 does
+/// not fill count as +0.
+inline float FoldedRowSum(const float* v, uint32_t h) {
+  float lanes[kVectorLanes] = {};
+  const uint32_t first = std::min(h, kVectorLanes);
+  for (uint32_t j = 0; j < first; ++j) lanes[j] = v[j];
+  for (uint32_t k = kVectorLanes; k < h; k += kVectorLanes) {
+    const uint32_t n = std::min(kVectorLanes, h - k);
+    for (uint32_t j = 0; j < n; ++j) lanes[j] = v[k + j] + lanes[j];
+  }
+  for (uint32_t width = kVectorLanes; width > 1; width /= 2) {
+    for (uint32_t j = 0; j < width / 2; ++j) {
+      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
+    }
+  }
+  return lanes[0];
 }
 
 }  // namespace normgrad_ascendc

@@ -6,7 +6,6 @@
 // rewrite.
 #include "lib/normalization/layernorm.h"
 
-#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdio>
@@ -22,7 +21,6 @@ namespace {
 using AscendC::LayerNormTiling;
 
 constexpr char kApi[] = "LayerNorm";
-constexpr uint32_t kLanes = 64;  // floats in one 256-byte vector repeat
 
 // The fields every check needs: a filled tiling, H ≥ 1, B·S ≥ 1,
 // originalH == H, H·sizeof(T) a multiple of 32, and the host's 1/H.
@@ -313,26 +311,6 @@ void CheckScratchRegions(const LayerNormArgs& a, const LayerNormTiling& t) {
   }
 }
 
-// The documented row sum (docs/layernorm.md, "Row sum"): fold the row into 64
-// lanes in order (lane j gets v[64k + j] + lane j for k = 1, 2, …; the last
-// step covers H % 64 lanes), then add the 64 lanes by a binary tree of adjacent
-// pairs. Lanes a row shorter than 64 does not fill count as +0.
-float RowReduce(const float* v, uint32_t h) {
-  float lanes[kLanes] = {};
-  const uint32_t first = std::min(h, kLanes);
-  for (uint32_t j = 0; j < first; ++j) lanes[j] = v[j];
-  for (uint32_t k = kLanes; k < h; k += kLanes) {
-    const uint32_t n = std::min(kLanes, h - k);
-    for (uint32_t j = 0; j < n; ++j) lanes[j] = v[k + j] + lanes[j];
-  }
-  for (uint32_t width = kLanes; width > 1; width /= 2) {
-    for (uint32_t j = 0; j < width / 2; ++j) {
-      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
-    }
-  }
-  return lanes[0];
-}
-
 float* FloatData(const TensorView& t) {
   return reinterpret_cast<float*>(t.data());
 }
@@ -370,7 +348,7 @@ void RunChunk(const LayerNormArgs& a, const LayerNormTiling& t,
   }
   for (uint32_t i = 0; i < n; ++i) b.q[i] = x[i] * inv_h;
   for (uint32_t r = 0; r < rows; ++r) {
-    b.mean[row_pos + r] = RowReduce(b.q + r * h, h);
+    b.mean[row_pos + r] = FoldedRowSum(b.q + r * h, h);
   }
   for (uint32_t r = 0; r < rows; ++r) {
     const float mean = b.mean[row_pos + r];
@@ -378,7 +356,7 @@ void RunChunk(const LayerNormArgs& a, const LayerNormTiling& t,
   }
   for (uint32_t i = 0; i < n; ++i) b.q[i] = (b.d[i] * b.d[i]) * inv_h;
   for (uint32_t r = 0; r < rows; ++r) {
-    b.var[row_pos + r] = RowReduce(b.q + r * h, h);
+    b.var[row_pos + r] = FoldedRowSum(b.q + r * h, h);
   }
   for (uint32_t r = 0; r < rows; ++r) {
     const float rstd = 1.0f / std::sqrt(b.var[row_pos + r] + a.epsilon);

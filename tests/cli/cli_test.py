@@ -1618,6 +1618,114 @@ class BatchNormCliTest(CliTestCase):
             with self.subTest(args=args):
                 result = run(["tiling", "--op", "batchnorm"] + args)
                 self.assertEqual(result.returncode, status, msg=result.stderr)
+class RmsNormCliTest(CliTestCase):
+    """`normgrad example --op rmsnorm` and `normgrad tiling --op rmsnorm`."""
+
+    FIELDS = ["bLength", "sLength", "hLength", "originalHLength", "reciprocalOfHLength",
+              "mainBshLength", "mainBsLength", "mainBsLengthAlign", "loopRound",
+              "inputTailPos", "tailBshLength", "tailBsLength"]
+
+    def tiling(self, *args):
+        result = run(["tiling", "--json", "--op", "rmsnorm"] + list(args))
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual(list(data["tiling"]), self.FIELDS)
+        return data
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "rmsnorm"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("the documented RmsNorm example", result.stdout)
+            self.assertIn("float [1, 1, 16]", result.stdout)
+            # dstLocal[1] = 1/sqrt(77.5 + 1e-5), dstLocal[15] = 225 of that.
+            self.assertRegex(result.stdout, r"dstLocal 0 0\.1135923\d* ")
+            self.assertRegex(result.stdout, r" 25\.55828\d*\n")
+            self.assertIn("OK: within 16u of the documented values", result.stdout)
+
+    def test_tiling_page_shape(self):
+        # [2,16,64] float: min 4·(64+8) = 288 (one row), max 4·(2048+32).
+        data = self.tiling("--shape", "2,16,64", "--dtype", "float")
+        self.assertEqual((data["minValue"], data["maxValue"]), (288, 8320))
+        self.assertEqual(list(data["tiling"].values()),
+                         [2, 16, 64, 64, 0.015625, 64, 1, 8, 32, 2048, 0, 0])
+        # isBasicBlock: min 8 rows, 4·(8·64+8) = 2080; 3136 bytes hold 12 rows,
+        # cut to 8.
+        data = self.tiling("--shape", "2,16,64", "--dtype", "float", "--basic-block",
+                           "--tmp", "3136")
+        self.assertEqual((data["minValue"], data["maxValue"]), (2080, 8320))
+        self.assertEqual((data["tiling"]["mainBsLength"], data["tiling"]["loopRound"]), (8, 4))
+
+    def test_tiling_padded_half_text(self):
+        # half, H 45 padded to 48: 800 bytes = 200 floats hold 2 rows (2·2·48 + 8).
+        result = run(["tiling", "--op", "rmsnorm", "--shape", "2,3,48,45", "--dtype", "half",
+                      "--tmp", "800"])
+        self.assert_ok(result)
+        self.assertIn("RmsNorm tiling: [B, S, H, originalH] = [2, 3, 48, 45], half", result.stdout)
+        self.assertIn("chunks: 3 of 2 rows (96 elements)\n", result.stdout)
+        self.assertRegex(result.stdout, r"\n  reciprocalOfHLength +0\.0222222")
+
+    def test_tiling_bad_input(self):
+        cases = [
+            (["--shape", "2,3,48,30", "--dtype", "half"],
+             ["GetRmsNormTilingInfo", "originalH = 30", "multiple of 16",
+              "no tiling for shape"]),
+            (["--shape", "3,4,64", "--dtype", "float", "--basic-block"],
+             ["GetRmsNormMaxMinTmpSize", "B*S = 12", "multiple of 8", "no scratch sizes"]),
+            (["--shape", "1,1,12", "--dtype", "float"],
+             ["GetRmsNormMaxMinTmpSize", "H must be 32-byte aligned"]),
+            (["--shape", "2,16,64", "--dtype", "float", "--tmp", "287"],
+             ["stackBufferByteSize 287 bytes is less than the minimum 288"]),
+        ]
+        for extra, words in cases:
+            with self.subTest(args=extra):
+                result = run(["tiling", "--op", "rmsnorm"] + extra)
+                self.assertEqual(result.returncode, 1, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
+class NormalizeCliTest(CliTestCase):
+    """`normgrad example --op normalize` and `normgrad tiling --op normalize`."""
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "normalize"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("the documented Normalize example", result.stdout)
+            # Row 0: mean 0, variance 0, rstd = 1/sqrt(0.001); y = x*rstd + 1.
+            self.assertIn("  y[0] 1 32.6227722 64.2455444", result.stdout)
+            self.assertIn("  rstd 31.6227741 0.999500394", result.stdout)
+            self.assertIn("OK: equal to the documented values", result.stdout)
+
+    def test_tiling_sizes_and_para(self):
+        # [8, 8] float: min 4·(8 + 8) = 64, max 4·(64 + 8) = 288.
+        result = run(["tiling", "--json", "--op", "normalize", "--shape", "8,8",
+                      "--dtype", "float"])
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (64, 288))
+        self.assertEqual(data["tiling"], {"aLength": 8, "rLength": 8, "rLengthWithPadding": 8})
+        # half R = 13: padded to 16; roundup(13, 8) = 16 floats a row.
+        result = run(["tiling", "--op", "normalize", "--shape", "8,13", "--dtype", "half",
+                      "--gamma-dtype", "float"])
+        self.assert_ok(result)
+        self.assertIn("scratch: min 96 bytes, max 544 bytes", result.stdout)
+        self.assertRegex(result.stdout, r"\n  rLengthWithPadding +16\n")
+        self.assertIn("Normalize has no tiling struct", result.stdout)
+
+    def test_tiling_bad_input(self):
+        cases = [
+            (["--shape", "8,8", "--dtype", "float", "--gamma-dtype", "half"],
+             ["GetNormalizeMaxMinTmpSize", "typeSizeU 2 is less than typeSizeT 4",
+              "no scratch sizes"]),
+            (["--shape", "8,8,8", "--dtype", "float"], ["A,R"]),
+        ]
+        for extra, words in cases:
+            with self.subTest(args=extra):
+                result = run(["tiling", "--op", "normalize"] + extra)
+                self.assertIn(result.returncode, (1, 2), msg=result.stderr)
                 self.assertEqual(result.stdout, "")
                 for word in words:
                     self.assertIn(word, result.stderr)
@@ -1629,6 +1737,8 @@ GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling":
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
 GROUPS["groupnorm"] = GroupNormCliTest
 GROUPS["batchnorm"] = BatchNormCliTest
+GROUPS["rmsnorm"] = RmsNormCliTest
+GROUPS["normalize"] = NormalizeCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

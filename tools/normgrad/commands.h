@@ -77,7 +77,8 @@ struct TilingOptions {
   std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
   uint32_t group_num = 0;                  ///< groupNum (groupnorm)
-  bool basic_block = false;                ///< isBasicBlock (batchnorm)
+  bool basic_block = false;                ///< isBasicBlock (batchnorm, rmsnorm)
+  std::string gamma_dtype;   ///< gamma/beta type (normalize); empty: dtype
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);

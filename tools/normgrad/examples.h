@@ -23,6 +23,8 @@ struct ExampleOp {
 std::vector<ExampleOp> LayerNormExampleOps();
 std::vector<ExampleOp> GroupNormExampleOps();
 std::vector<ExampleOp> BatchNormExampleOps();
+std::vector<ExampleOp> RmsNormExampleOps();
+std::vector<ExampleOp> NormalizeExampleOps();
 
 std::vector<ExampleOp> AllExampleOps();
 std::vector<std::string> ExampleOpKeys();

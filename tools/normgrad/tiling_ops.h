@@ -71,6 +71,8 @@ bool NeverZero(const OpInput&);
 std::vector<TilingOp> LayerNormTilingOps();
 std::vector<TilingOp> GroupNormTilingOps();
 std::vector<TilingOp> BatchNormTilingOps();
+std::vector<TilingOp> RmsNormTilingOps();
+std::vector<TilingOp> NormalizeTilingOps();
 
 // Every op, in the order --help lists them.
 std::vector<TilingOp> AllTilingOps();

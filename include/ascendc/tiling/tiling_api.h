@@ -21,6 +21,8 @@
 #include "normgrad_ascendc/layernorm_host_tiling.h"
 #include "normgrad_ascendc/layernormgrad_host_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
+#include "normgrad_ascendc/rmsnorm_host_tiling.h"
+#include "normgrad_ascendc/normalize_host_tiling.h"
 #include "normgrad_ascendc/layernorm_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/groupnorm_host_tiling.h"
