@@ -34,6 +34,7 @@
 #include "lib/normalization/layernorm.h"
 #include "lib/normalization/layernormgrad.h"
 #include "lib/normalization/layernormgradbeta.h"
+#include "lib/normalization/deepnorm.h"
 #include "normgrad_ascendc/ceil_division.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"

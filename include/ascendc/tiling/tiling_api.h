@@ -23,6 +23,7 @@
 #include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
 #include "normgrad_ascendc/layernorm_tiling.h"
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
+#include "normgrad_ascendc/deepnorm_host_tiling.h"
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"
 #include "securec.h"
