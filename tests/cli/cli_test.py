@@ -1467,10 +1467,85 @@ class BenchTest(CliTestCase):
         self.assertEqual(run(["bench", "--frobnicate"]).returncode, 2)
 
 
+class DeepNormCliTest(CliTestCase):
+    """`normgrad example --op deepnorm` and `normgrad tiling --op deepnorm`."""
+    FIELDS = ["bLength", "sLength", "hLength", "originalHLength", "inputXSize", "meanVarSize",
+              "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos",
+              "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos",
+              "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize",
+              "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize",
+              "meanVarTailPos", "bshCurLength", "bsCurLength", "lastDimValueBack"]
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "deepnorm"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            out = result.stdout
+            self.assertIn("the documented DeepNorm example", out)
+            self.assertIn("float [4, 2, 8]", out)
+            self.assertIn("alpha -5.5, epsilon 65504", out)
+            self.assertIn("dstLocal  0 1.0439204 2.05270457 3.02635217 3.96486378 4.86823893 "
+                          "5.73647738 6.56958008\n", out)
+            self.assertIn("meanLocal -15.75 -51.75 -87.75 -123.75 -159.75 -195.75 -231.75 "
+                          "-267.75\n", out)
+            self.assertIn("rstdLocal" + " 106.3125" * 8 + "\n", out)
+            self.assertIn("OK: equal to the documented values", out)
+
+    def tiling(self, *args):
+        result = run(["tiling", "--json", "--op", "deepnorm"] + list(args))
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual(list(data["tiling"]), self.FIELDS)
+        return data
+
+    def test_documented_tiling_example(self):
+        # The tiling page's [2, 16, 64] half at the minimum: 3·256 + 2·128 =
+        # 1024 bytes = 256 floats; 64 of them half's means and variances;
+        # three chunk buffers of one row; 32 chunks.
+        for extra in ([], ["--basic-block"]):
+            data = self.tiling("--shape", "2,16,64", "--dtype", "half", *extra)
+            self.assertEqual((data["minValue"], data["maxValue"]), (1024, 24832))
+            self.assertEqual(list(data["tiling"].values()),
+                             [2, 16, 64, 64, 2048, 32, 3, 0, 32, 32, 32, 256, 64, 64, 128, 192,
+                              32, 64, 0, 2048, 1, 0, 32, 64, 1, 0.015625])
+
+    def test_padded_rows_and_reuse(self):
+        # [1, 7, 16] float with 13 data columns, 600 bytes: 150 / 3 → 48 =
+        # 3 rows a chunk, a tail of one row; 1/13 as a float.
+        data = self.tiling("--shape", "1,7,16,13", "--dtype", "float", "--tmp", "600")
+        self.assertEqual((data["minValue"], data["maxValue"]), (192, 1344))
+        self.assertEqual(list(data["tiling"].values())[:7], [1, 7, 16, 13, 112, 7, 3])
+        self.assertEqual(data["tiling"]["inputTailSize"], 16)
+        self.assertEqual(data["tiling"]["lastDimValueBack"], 0.0769230798)
+        data = self.tiling("--shape", "1,7,16", "--dtype", "float", "--reuse")
+        self.assertEqual((data["minValue"], data["maxValue"]), (128, 896))
+        self.assertEqual(data["tiling"]["numberOfTmpBuf"], 2)
+
+    def test_bad_input(self):
+        cases = [
+            (["--shape", "1,7,16", "--basic-block"],
+             ["GetDeepNormMaxMinTmpSize", "is not a basic block", "no scratch sizes"]),
+            (["--shape", "1,2,2048"], ["H must be at most 2040"]),
+            (["--shape", "1,7,16,17", "--tmp", "4096"],
+             ["GetDeepNormTilingInfo", "originH = 17: originH must be in [1, H]",
+              "no tiling for shape"]),
+            (["--shape", "1,7,16", "--tmp", "100"],
+             ["GetDeepNormTilingInfo", "stackBufferSize 100 bytes (25 floats) is too small"]),
+        ]
+        for extra, words in cases:
+            with self.subTest(args=extra):
+                result = run(["tiling", "--op", "deepnorm", "--dtype", "float"] + extra)
+                self.assertEqual(result.returncode, 1, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
           "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
+GROUPS["deepnorm"] = DeepNormCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:
