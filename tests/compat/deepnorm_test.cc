@@ -199,10 +199,11 @@ TEST(DeepNorm, AlphaOneAndZeroGxGiveLayerNormsBits) {
 // The float64 reference of docs/deepnorm.md for every column (padding
 // columns included) and the bound of docs/numerics.md, "DeepNorm":
 // with u = 2^-24, k = ceil(originalH / 64) + 6, C = 4k + 32,
-// A = max over the row of |alpha·x| + |gx| and s = sqrt(var + eps):
+// A = max over the row's data columns of |alpha·x| + |gx|,
+// s = sqrt(var + eps), kappa = max(A / s, 1) and xhat = (z − mean) / s:
 //   |mean − ref| ≤ C·u·A,  |var − ref| ≤ 2·C·u·A²,
-//   |y − ref| ≤ |gamma|·C·u·A / s + 2u·|ref|,
-// plus, for half outputs, half a unit in the last place of the result.
+//   |y − ref| ≤ |gamma|·C·u·kappa·(1 + |xhat|) + 2u·|ref|,
+// plus, for half outputs, the narrowing: 2^-11·(|ref| + that bound) + 2^-25.
 struct Case {
   uint32_t b, s, h, oh;
   uint32_t bytes;  // 0: the maximum
@@ -269,13 +270,19 @@ void ExpectWithinBound(const Case& c, Profile profile, bool shared,
     for (uint32_t j = 0; j < c.oh; ++j) sq += (z[j] - m) * (z[j] - m);
     const double v = sq / c.oh;
     const double s = std::sqrt(v + eps);
-    EXPECT_LE(std::fabs(mean[r] - m), bound_c * u * a + out_ulp * std::fabs(m)) << r;
-    EXPECT_LE(std::fabs(var[r] - v), 2 * bound_c * u * a * a + out_ulp * v) << r;
+    const double kappa = std::max(a / s, 1.0);
+    auto narrowed = [&](double ref, double bound) {
+      return kHalf ? bound + out_ulp * (std::fabs(ref) + bound) + std::ldexp(1.0, -25)
+                   : bound;
+    };
+    EXPECT_LE(std::fabs(mean[r] - m), narrowed(m, bound_c * u * a)) << r;
+    EXPECT_LE(std::fabs(var[r] - v), narrowed(v, 2 * bound_c * u * a * a)) << r;
     for (uint32_t j = 0; j < h; ++j) {
-      const double ref = (z[j] - m) / s * gamma[j] + beta[j];
-      const double bound = std::fabs(gamma[j]) * bound_c * u * a / s +
-                           2 * u * std::fabs(ref) +
-                           out_ulp * (std::fabs(ref) + 1e-30);
+      const double xhat = (z[j] - m) / s;
+      const double ref = xhat * gamma[j] + beta[j];
+      const double bound = narrowed(
+          ref, std::fabs(gamma[j]) * bound_c * u * kappa * (1 + std::fabs(xhat)) +
+                   2 * u * std::fabs(ref));
       ASSERT_LE(std::fabs(y[size_t{r} * h + j] - ref), bound)
           << "row " << r << " column " << j;
     }
