@@ -1541,11 +1541,50 @@ class DeepNormCliTest(CliTestCase):
                     self.assertIn(word, result.stderr)
 
 
+class LayerNormSeparateCliTest(CliTestCase):
+    """`normgrad example --op layernorm-separate` and `normgrad tiling --op layernorm-separate`
+    (LayerNorm's [A, R] form)."""
+
+    def test_example(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "layernorm-separate"],
+                         env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("float [8, 8]: LayerNorm<float, float, false, LNCFG_NORM>", result.stdout)
+            self.assertIn("mean     3.5 11.5 19.5 27.5 35.5 43.5 51.5 59.5\n", result.stdout)
+            self.assertIn("OK: the documented means", result.stdout)
+
+    def test_documented_tiling_example(self):
+        # The tiling page's [2, 64] half: min 2·roundup32(4·64) = 512, max 1024;
+        # at the minimum two buffers of one row, two chunks.
+        result = run(["tiling", "--json", "--op", "layernorm-separate", "--shape", "2,64",
+                      "--dtype", "half"])
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (512, 1024))
+        self.assertEqual(list(data["tiling"].values()),
+                         [2, 64, 0, 64, 0.015625, 1, 128, 2, 2, 0, 0, 128, 64, 0, 64, 128, 2, 64,
+                          0, 128, 1, 0, 2, 64, 1, 0.015625])
+        self.assertEqual(list(data["tiling"])[:6],
+                         ["aLength", "rLength", "halfAddRepeatTimes", "rHeadLength", "k2Rec",
+                          "k2RRec"])
+
+    def test_bad_input(self):
+        result = run(["tiling", "--op", "layernorm-separate", "--shape", "2,60", "--dtype", "half"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("R * typeSize 2 must be a multiple of 32 bytes", result.stderr)
+        result = run(["tiling", "--op", "layernorm-separate", "--shape", "2,64,1", "--dtype",
+                      "half"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("is not of the form A,R", result.stderr)
+
+
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
           "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
 GROUPS["deepnorm"] = DeepNormCliTest
+GROUPS["layernorm_separate"] = LayerNormSeparateCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

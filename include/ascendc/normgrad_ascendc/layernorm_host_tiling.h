@@ -1,5 +1,6 @@
 // normgrad_ascendc/layernorm_host_tiling.h — the host-side tiling API of
-// LayerNorm (the [A, R] form's overloads at the end of this file): the host class optiling::LayerNormTiling, the scratch-size query
+// LayerNorm (the [A, R] form's overloads at the end of this file): the host
+// class optiling::LayerNormTiling, the scratch-size query
 // AscendC::GetLayerNormMaxMinTmpSize and the tiling function
 // AscendC::GetLayerNormNDTilingInfo (filling the host class or the
 // kernel-side struct), plus a by-name listing of the 26 fields for tools.

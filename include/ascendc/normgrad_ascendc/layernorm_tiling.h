@@ -1,7 +1,7 @@
 // normgrad_ascendc/layernorm_tiling.h — the kernel-side tiling structs of
 // LayerNorm (LayerNormSeparateTiling, of the [A, R] form, at the end of this
-// file) and their field lists. LayerNormTiling: 25 uint32_t fields then one float, 104 bytes,
-// every field 0 by default. Host code fills the byte-identical
+// file) and their field lists. LayerNormTiling: 25 uint32_t fields then one
+// float, 104 bytes, every field 0 by default. Host code fills the byte-identical
 // optiling::LayerNormTiling and copies it word by word, so the field order is
 // part of the interface. Visible as AscendC::tiling::LayerNormTiling,
 // AscendC::LayerNormTiling and, as Ascend C programs write it, unqualified at
