@@ -74,7 +74,7 @@ struct TilingOptions {
   std::string dtype;       ///< "half" or "float"
   std::string tmp = "min"; ///< "min", "max" or a byte count
   std::string profile = "a2";
-  std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm", ... (AllTilingOps)
+  std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
   bool basic_block = false;                ///< isBasicBlock (deepnorm)
   bool json = false;
