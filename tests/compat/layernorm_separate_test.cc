@@ -171,7 +171,8 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
     for (uint32_t i = 0; i < c.r; ++i) v += (xr[i] - m) * (xr[i] - m);
     v /= c.r;
     const double s = std::sqrt(v + eps), kappa = std::max(a_max / s, 1.0);
-    const double k = std::log2(static_cast<double>(c.r)) + 8, bound_c = 4 * k + 32;
+    const double k = std::max(std::floor(std::log2(static_cast<double>(c.r))), 6.0) + 2;
+    const double bound_c = 4 * k + 32;
     EXPECT_LE(std::fabs(mean - m), bound_c * u * a_max) << row;
     for (uint32_t i = 0; i < c.r; ++i) {
       float want = d[i] * rstd;

@@ -166,7 +166,7 @@ bool RunLayerNormSeparateExample() {
   PrintValues("rstd", got_rstd);
   // float64: every row has variance 5.25 and xhat = (r − 3.5)/sqrt(5.25 + eps).
   const double s = std::sqrt(5.25 + double{kEps});
-  const double u = std::ldexp(1.0, -24), bound_c = 4 * (3 + 8) + 32;
+  const double u = std::ldexp(1.0, -24), bound_c = 4 * (6 + 2) + 32;  // k = max(log2 R, 6) + 2
   bool match = true;
   for (uint32_t a = 0; a < kA; ++a) {
     const double want_mean = 3.5 + 8.0 * a;
