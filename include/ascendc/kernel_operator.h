@@ -38,6 +38,7 @@
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/rmsnorm.h"
 #include "lib/normalization/normalize.h"
+#include "lib/normalization/deepnorm.h"
 #include "normgrad_ascendc/ceil_division.h"
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/cpu_debug.h"

@@ -1627,6 +1627,32 @@ class RmsNormCliTest(CliTestCase):
 
     def tiling(self, *args):
         result = run(["tiling", "--json", "--op", "rmsnorm"] + list(args))
+class DeepNormCliTest(CliTestCase):
+    """`normgrad example --op deepnorm` and `normgrad tiling --op deepnorm`."""
+    FIELDS = ["bLength", "sLength", "hLength", "originalHLength", "inputXSize", "meanVarSize",
+              "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos",
+              "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos",
+              "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize",
+              "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize",
+              "meanVarTailPos", "bshCurLength", "bsCurLength", "lastDimValueBack"]
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "deepnorm"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            out = result.stdout
+            self.assertIn("the documented DeepNorm example", out)
+            self.assertIn("float [4, 2, 8]", out)
+            self.assertIn("alpha -5.5, epsilon 65504", out)
+            self.assertIn("dstLocal  0 1.0439204 2.05270457 3.02635217 3.96486378 4.86823893 "
+                          "5.73647738 6.56958008\n", out)
+            self.assertIn("meanLocal -15.75 -51.75 -87.75 -123.75 -159.75 -195.75 -231.75 "
+                          "-267.75\n", out)
+            self.assertIn("rstdLocal" + " 106.3125" * 8 + "\n", out)
+            self.assertIn("OK: equal to the documented values", out)
+
+    def tiling(self, *args):
+        result = run(["tiling", "--json", "--op", "deepnorm"] + list(args))
         self.assert_ok(result)
         data = json.loads(result.stdout)
         self.assertEqual(list(data["tiling"]), self.FIELDS)
@@ -1680,6 +1706,43 @@ class RmsNormCliTest(CliTestCase):
         for extra, words in cases:
             with self.subTest(args=extra):
                 result = run(["tiling", "--op", "rmsnorm"] + extra)
+    def test_documented_tiling_example(self):
+        # The tiling page's [2, 16, 64] half at the minimum: 3·256 + 2·128 =
+        # 1024 bytes = 256 floats; 64 of them half's means and variances;
+        # three chunk buffers of one row; 32 chunks.
+        for extra in ([], ["--basic-block"]):
+            data = self.tiling("--shape", "2,16,64", "--dtype", "half", *extra)
+            self.assertEqual((data["minValue"], data["maxValue"]), (1024, 24832))
+            self.assertEqual(list(data["tiling"].values()),
+                             [2, 16, 64, 64, 2048, 32, 3, 0, 32, 32, 32, 256, 64, 64, 128, 192,
+                              32, 64, 0, 2048, 1, 0, 32, 64, 1, 0.015625])
+
+    def test_padded_rows_and_reuse(self):
+        # [1, 7, 16] float with 13 data columns, 600 bytes: 150 / 3 → 48 =
+        # 3 rows a chunk, a tail of one row; 1/13 as a float.
+        data = self.tiling("--shape", "1,7,16,13", "--dtype", "float", "--tmp", "600")
+        self.assertEqual((data["minValue"], data["maxValue"]), (192, 1344))
+        self.assertEqual(list(data["tiling"].values())[:7], [1, 7, 16, 13, 112, 7, 3])
+        self.assertEqual(data["tiling"]["inputTailSize"], 16)
+        self.assertEqual(data["tiling"]["lastDimValueBack"], 0.0769230798)
+        data = self.tiling("--shape", "1,7,16", "--dtype", "float", "--reuse")
+        self.assertEqual((data["minValue"], data["maxValue"]), (128, 896))
+        self.assertEqual(data["tiling"]["numberOfTmpBuf"], 2)
+
+    def test_bad_input(self):
+        cases = [
+            (["--shape", "1,7,16", "--basic-block"],
+             ["GetDeepNormMaxMinTmpSize", "is not a basic block", "no scratch sizes"]),
+            (["--shape", "1,2,2048"], ["H must be at most 2040"]),
+            (["--shape", "1,7,16,17", "--tmp", "4096"],
+             ["GetDeepNormTilingInfo", "originH = 17: originH must be in [1, H]",
+              "no tiling for shape"]),
+            (["--shape", "1,7,16", "--tmp", "100"],
+             ["GetDeepNormTilingInfo", "stackBufferSize 100 bytes (25 floats) is too small"]),
+        ]
+        for extra, words in cases:
+            with self.subTest(args=extra):
+                result = run(["tiling", "--op", "deepnorm", "--dtype", "float"] + extra)
                 self.assertEqual(result.returncode, 1, msg=result.stderr)
                 self.assertEqual(result.stdout, "")
                 for word in words:
@@ -1729,6 +1792,42 @@ class NormalizeCliTest(CliTestCase):
                 self.assertEqual(result.stdout, "")
                 for word in words:
                     self.assertIn(word, result.stderr)
+class LayerNormSeparateCliTest(CliTestCase):
+    """`normgrad example --op layernorm-separate` and `normgrad tiling --op layernorm-separate`
+    (LayerNorm's [A, R] form)."""
+
+    def test_example(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "layernorm-separate"],
+                         env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("float [8, 8]: LayerNorm<float, float, false, LNCFG_NORM>", result.stdout)
+            self.assertIn("mean     3.5 11.5 19.5 27.5 35.5 43.5 51.5 59.5\n", result.stdout)
+            self.assertIn("OK: the documented means", result.stdout)
+
+    def test_documented_tiling_example(self):
+        # The tiling page's [2, 64] half: min 2·roundup32(4·64) = 512, max 1024;
+        # at the minimum two buffers of one row, two chunks.
+        result = run(["tiling", "--json", "--op", "layernorm-separate", "--shape", "2,64",
+                      "--dtype", "half"])
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual((data["minValue"], data["maxValue"]), (512, 1024))
+        self.assertEqual(list(data["tiling"].values()),
+                         [2, 64, 0, 64, 0.015625, 1, 128, 2, 2, 0, 0, 128, 64, 0, 64, 128, 2, 64,
+                          0, 128, 1, 0, 2, 64, 1, 0.015625])
+        self.assertEqual(list(data["tiling"])[:6],
+                         ["aLength", "rLength", "halfAddRepeatTimes", "rHeadLength", "k2Rec",
+                          "k2RRec"])
+
+    def test_bad_input(self):
+        result = run(["tiling", "--op", "layernorm-separate", "--shape", "2,60", "--dtype", "half"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("R * typeSize 2 must be a multiple of 32 bytes", result.stderr)
+        result = run(["tiling", "--op", "layernorm-separate", "--shape", "2,64,1", "--dtype",
+                      "half"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("is not of the form A,R", result.stderr)
 
 
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
@@ -1739,6 +1838,8 @@ GROUPS["groupnorm"] = GroupNormCliTest
 GROUPS["batchnorm"] = BatchNormCliTest
 GROUPS["rmsnorm"] = RmsNormCliTest
 GROUPS["normalize"] = NormalizeCliTest
+GROUPS["deepnorm"] = DeepNormCliTest
+GROUPS["layernorm_separate"] = LayerNormSeparateCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

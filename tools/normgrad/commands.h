@@ -77,7 +77,7 @@ struct TilingOptions {
   std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
   uint32_t group_num = 0;                  ///< groupNum (groupnorm)
-  bool basic_block = false;                ///< isBasicBlock (batchnorm, rmsnorm)
+  bool basic_block = false;                ///< isBasicBlock (batchnorm, rmsnorm, deepnorm)
   std::string gamma_dtype;   ///< gamma/beta type (normalize); empty: dtype
   bool json = false;
 };

@@ -25,6 +25,7 @@ std::vector<ExampleOp> GroupNormExampleOps();
 std::vector<ExampleOp> BatchNormExampleOps();
 std::vector<ExampleOp> RmsNormExampleOps();
 std::vector<ExampleOp> NormalizeExampleOps();
+std::vector<ExampleOp> DeepNormExampleOps();
 
 std::vector<ExampleOp> AllExampleOps();
 std::vector<std::string> ExampleOpKeys();

@@ -167,7 +167,7 @@ int main(int argc, char** argv) {
   tiling_cmd->add_option("--group-num", tiling.group_num,
                          "groupNum, the groups over C (read by --op groupnorm, which needs it)");
   tiling_cmd->add_flag("--basic-block", tiling.basic_block,
-                       "isBasicBlock = true (read by --op batchnorm and rmsnorm)");
+                       "isBasicBlock = true (read by --op batchnorm, rmsnorm and deepnorm)");
   tiling_cmd->add_option("--gamma-dtype", tiling.gamma_dtype,
                          "gamma and beta element type (read by normalize; default --dtype)")
       ->check(CLI::IsMember({"half", "float"}));

@@ -1,7 +1,8 @@
 // tools/normgrad/tiling_layernorm.cc — `normgrad tiling` for LayerNormGradBeta,
 // LayerNormGrad and LayerNorm: shape [B, S, H, originalH] (originalH defaults
 // to H), a type size and isReuseSource, through their Get…MaxMinTmpSize and
-// Get…NDTilingInfo host functions.
+// Get…NDTilingInfo host functions; and LayerNorm's [A, R] form
+// (layernorm-separate): shape [A, R] and the isComputeRstd overloads.
 #include <cstring>
 #include <vector>
 
@@ -72,6 +73,25 @@ bool TilingOfLayerNorm(const OpInput& in, uint32_t bytes, OpTiling* out) {
   return true;
 }
 
+// LayerNorm's [A, R] form: shape {A, R}, isComputeRstd true.
+void SizesOfLayerNormSeparate(const OpInput& in, uint32_t& max_value, uint32_t& min_value) {
+  AscendC::GetLayerNormMaxMinTmpSize(ShapeOf(in), in.type_size, in.options->reuse, true, false,
+                                     max_value, min_value);
+}
+
+bool TilingOfLayerNormSeparate(const OpInput& in, uint32_t bytes, OpTiling* out) {
+  AscendC::tiling::LayerNormSeparateTiling t;
+  AscendC::GetLayerNormNDTilingInfo(ShapeOf(in), bytes, in.type_size, in.options->reuse, true, t);
+  if (t.oneTmpSize == 0) return false;
+  for (const auto& f : normgrad_ascendc::LayerNormSeparateTilingFields(t)) {
+    out->fields.push_back(FieldOf(f));
+  }
+  out->chunks = ChunkText(t.loopRound, t.meanVarRoundSize, t.inputRoundSize, t.meanVarTailSize,
+                          t.inputTailSize);
+  out->note = "the kernel goes row by row through two row buffers of the scratch";
+  return true;
+}
+
 // LayerNormGrad on the Ascend 950 profile: float with isReuseSource needs
 // no scratch.
 bool LayerNormGradZeroSizes(const OpInput& in) {
@@ -91,6 +111,8 @@ std::vector<TilingOp> LayerNormTilingOps() {
        LayerNormGradZeroSizes},
       {"layernorm", "LayerNorm", kForm, kNames, 3, 4, CompleteOriginalH,
        SizesOf<AscendC::GetLayerNormMaxMinTmpSize>, TilingOfLayerNorm, NeverZero},
+      {"layernorm-separate", "LayerNorm ([A, R] form)", "A,R", "A, R", 2, 2, nullptr,
+       SizesOfLayerNormSeparate, TilingOfLayerNormSeparate, NeverZero},
   };
 }
 

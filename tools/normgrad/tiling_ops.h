@@ -73,6 +73,7 @@ std::vector<TilingOp> GroupNormTilingOps();
 std::vector<TilingOp> BatchNormTilingOps();
 std::vector<TilingOp> RmsNormTilingOps();
 std::vector<TilingOp> NormalizeTilingOps();
+std::vector<TilingOp> DeepNormTilingOps();
 
 // Every op, in the order --help lists them.
 std::vector<TilingOp> AllTilingOps();

@@ -1,5 +1,6 @@
 // normgrad_ascendc/layernorm_host_tiling.h — the host-side tiling API of
-// LayerNorm: the host class optiling::LayerNormTiling, the scratch-size query
+// LayerNorm (the [A, R] form's overloads at the end of this file): the host
+// class optiling::LayerNormTiling, the scratch-size query
 // AscendC::GetLayerNormMaxMinTmpSize and the tiling function
 // AscendC::GetLayerNormNDTilingInfo (filling the host class or the
 // kernel-side struct), plus a by-name listing of the 26 fields for tools.
@@ -86,5 +87,62 @@ inline constexpr size_t kLayerNormTilingFieldCount =
 /// uint32_t fields, then the float lastDimValueBack (of Type::kFloat).
 std::array<TilingField, kLayerNormTilingFieldCount> LayerNormTilingFields(
     const AscendC::tiling::LayerNormTiling& tiling);
+
+}  // namespace normgrad_ascendc
+
+// ---- LayerNorm's second form: [A, R] rows, mean and rstd (or variance) ----
+// (docs/layernorm.md, "The [A, R] form"). These overloads return void, as the
+// vendor's do; bad input prints one message on stderr and zeroes the outputs.
+
+namespace optiling {
+
+/// The host class of AscendC::tiling::LayerNormSeparateTiling (same fields,
+/// same order; SaveToBuffer writes its 104 bytes).
+BEGIN_TILING_DATA_DEF(LayerNormSeparateTiling)
+  NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+END_TILING_DATA_DEF;
+
+}  // namespace optiling
+
+namespace AscendC {
+
+/// Scratch sizes in bytes for the [A, R] form, srcShape = {A, R} (R the
+/// 32-byte aligned row): maxValue = 2·roundup32(4·A·R), minValue =
+/// 2·roundup32(4·R). isReuseSource is reserved and isComputeRstd selects
+/// nothing here (both change no size); isOnlyOutput must be false. Bad
+/// input (typeSize not 2 or 4, rank not 2, a dimension outside
+/// [1, 2^32-1], R·typeSize not a multiple of 32, A·R beyond 32 bits,
+/// isOnlyOutput): a message on stderr and 0, 0.
+void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
+                               bool isReuseSource, bool isComputeRstd,
+                               bool isOnlyOutput, uint32_t& maxValue,
+                               uint32_t& minValue);
+
+/// Fills the [A, R] form's tiling for a scratch of stackBufferSize BYTES.
+/// Bad input — the shape rules above, or a scratch below two rows of R
+/// floats — prints a message on stderr and zeroes the whole tiling.
+void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
+                              uint32_t stackBufferSize, uint32_t typeSize,
+                              bool isReuseSource, bool isComputeRstd,
+                              optiling::LayerNormSeparateTiling& tiling);
+
+/// The same, filling the kernel-side struct directly.
+void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
+                              uint32_t stackBufferSize, uint32_t typeSize,
+                              bool isReuseSource, bool isComputeRstd,
+                              AscendC::tiling::LayerNormSeparateTiling& tiling);
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+inline constexpr size_t kLayerNormSeparateTilingFieldCount =
+    NORMGRAD_TILING_FIELD_COUNT(NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS);
+
+/// The fields of a LayerNormSeparateTiling in struct order, named as the
+/// struct members.
+std::array<TilingField, kLayerNormSeparateTilingFieldCount>
+LayerNormSeparateTilingFields(
+    const AscendC::tiling::LayerNormSeparateTiling& tiling);
 
 }  // namespace normgrad_ascendc

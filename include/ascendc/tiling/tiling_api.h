@@ -27,6 +27,7 @@
 #include "normgrad_ascendc/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/groupnorm_host_tiling.h"
 #include "normgrad_ascendc/batchnorm_host_tiling.h"
+#include "normgrad_ascendc/deepnorm_host_tiling.h"
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"
 #include "securec.h"

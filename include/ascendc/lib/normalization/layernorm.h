@@ -1,5 +1,7 @@
 // lib/normalization/layernorm.h — the kernel-side LayerNorm API of Ascend C
-// (the contract: docs/layernorm.md): per row r of inputX [B, S, H],
+// (the contract: docs/layernorm.md) in its two forms; the second, [A, R]
+// rows with LayerNormPara and LayerNormSeparateTiling, is declared at the end
+// of this file. The first form, per row r of inputX [B, S, H]:
 //
 //   outputMean[r]     = mean of the row
 //   outputVariance[r] = population variance of the row
@@ -100,6 +102,133 @@ __aicore__ inline void LayerNorm(
       {std::is_same_v<T, half>, isReuseSource, output.view(), outputMean.view(),
        outputVariance.view(), inputX.view(), gamma.view(), beta.view(), nullptr,
        static_cast<float>(epsilon), &tiling});
+}
+
+}  // namespace AscendC
+
+// ---- LayerNorm's second form: [A, R] rows (docs/layernorm.md, "The [A, R]
+// form"): per row a of inputX [A, rLengthWithPadding] with rLength data
+// columns, outputMean[a] = the mean, outputRstd[a] = 1 / sqrt(var + epsilon)
+// (or the population variance with config.isOutputRstd = false, Ascend 950
+// only), both float, and output[a, r] = (x − mean)·rstd·gamma[r] + beta[r]
+// for the data columns (gamma, beta left out with config.isNoGamma /
+// isNoBeta). T: half or float (and bfloat16_t on the Ascend 950 profile); U
+// (gamma, beta): T or float. Row sums by the documented binary accumulation.
+
+namespace AscendC {
+
+/// What the [A, R] form reads and writes (a template argument).
+struct LayerNormConfig {
+  bool isNoBeta = false;
+  bool isNoGamma = false;
+  bool isOnlyOutput = false;  ///< only false is supported
+  bool isOutputRstd = true;   ///< false (the variance): Ascend 950 only
+};
+
+inline constexpr LayerNormConfig LNCFG_NORM = {false, false, false, true};
+
+/// The rows of one [A, R] call: aLength rows of rLengthWithPadding elements
+/// (32-byte aligned), rLength of them data.
+struct LayerNormPara {
+  uint32_t aLength = 0;
+  uint32_t rLength = 0;
+  uint32_t rLengthWithPadding = 0;
+
+  LayerNormPara() = default;
+  /// Rows without padding: rLength = rLengthWithPadding.
+  __aicore__ LayerNormPara(uint32_t a, uint32_t rWithPadding)
+      : aLength(a), rLength(rWithPadding), rLengthWithPadding(rWithPadding) {}
+  __aicore__ LayerNormPara(uint32_t a, uint32_t r, uint32_t rWithPadding)
+      : aLength(a), rLength(r), rLengthWithPadding(rWithPadding) {}
+};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// An element type of the [A, R] form.
+enum class LnType { kHalf, kFloat, kBf16 };
+
+template <typename T>
+constexpr LnType LnTypeOf() {
+  if constexpr (std::is_same_v<T, half>) return LnType::kHalf;
+  if constexpr (std::is_same_v<T, bfloat16_t>) return LnType::kBf16;
+  return LnType::kFloat;
+}
+
+template <typename T>
+inline constexpr bool kIsLayerNormSeparateType =
+    std::is_same_v<T, half> || std::is_same_v<T, float> ||
+    std::is_same_v<T, bfloat16_t>;
+
+/// One [A, R] call with its element types erased.
+struct LayerNormSeparateArgs {
+  LnType t;  ///< inputX, output
+  LnType u;  ///< gamma, beta
+  AscendC::LayerNormConfig config;
+  TensorView output;
+  TensorView output_mean;
+  TensorView output_rstd;
+  TensorView input_x;
+  TensorView gamma;
+  TensorView beta;
+  const TensorView* shared_tmp;  ///< null: the framework scratch
+  float epsilon;
+  AscendC::LayerNormPara para;
+  const AscendC::LayerNormSeparateTiling* tiling;
+};
+
+/// Checks and runs one call (layernorm_separate.cc).
+void RunLayerNormSeparate(const LayerNormSeparateArgs& args);
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// The [A, R] form with a caller-provided scratch of at least
+/// tiling.tmpBufSize floats.
+template <typename U, typename T, bool isReuseSource = false,
+          const LayerNormConfig& config = LNCFG_NORM>
+__aicore__ inline void LayerNorm(
+    const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+    const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+    const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+    const float epsilon, const LocalTensor<uint8_t>& sharedTmpBuffer,
+    const LayerNormPara& para, const LayerNormSeparateTiling& tiling,
+    normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  static_assert(normgrad_ascendc::kIsLayerNormSeparateType<T>,
+                "LayerNorm: T must be half, float or bfloat16_t");
+  static_assert(std::is_same_v<U, T> || std::is_same_v<U, float>,
+                "LayerNorm: U (gamma, beta) must be T or float: no less "
+                "precise than T");
+  normgrad_ascendc::RunLayerNormSeparate(
+      {normgrad_ascendc::LnTypeOf<T>(), normgrad_ascendc::LnTypeOf<U>(), config,
+       output.view(), outputMean.view(), outputRstd.view(), inputX.view(),
+       gamma.view(), beta.view(), &sharedTmpBuffer.view(), epsilon, para,
+       &tiling});
+}
+
+/// The [A, R] form with the framework scratch.
+template <typename U, typename T, bool isReuseSource = false,
+          const LayerNormConfig& config = LNCFG_NORM>
+__aicore__ inline void LayerNorm(
+    const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
+    const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
+    const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+    const float epsilon, const LayerNormPara& para,
+    const LayerNormSeparateTiling& tiling,
+    normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  static_assert(normgrad_ascendc::kIsLayerNormSeparateType<T>,
+                "LayerNorm: T must be half, float or bfloat16_t");
+  static_assert(std::is_same_v<U, T> || std::is_same_v<U, float>,
+                "LayerNorm: U (gamma, beta) must be T or float: no less "
+                "precise than T");
+  normgrad_ascendc::RunLayerNormSeparate(
+      {normgrad_ascendc::LnTypeOf<T>(), normgrad_ascendc::LnTypeOf<U>(), config,
+       output.view(), outputMean.view(), outputRstd.view(), inputX.view(),
+       gamma.view(), beta.view(), nullptr, epsilon, para, &tiling});
 }
 
 }  // namespace AscendC
