@@ -76,6 +76,7 @@ struct TilingOptions {
   std::string profile = "a2";
   std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
+  bool inplace = false;  ///< WelfordUpdateConfig::isInplace (welford-update)
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);

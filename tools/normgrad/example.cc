@@ -14,7 +14,7 @@ namespace normgrad::cli {
 
 std::vector<ExampleOp> AllExampleOps() {
   std::vector<ExampleOp> ops;
-  for (auto family : {LayerNormExampleOps}) {
+  for (auto family : {LayerNormExampleOps, WelfordExampleOps}) {
     for (const ExampleOp& op : family()) ops.push_back(op);
   }
   return ops;

@@ -21,6 +21,7 @@ struct ExampleOp {
 
 // The families' examples, each in its example_<family>.cc.
 std::vector<ExampleOp> LayerNormExampleOps();
+std::vector<ExampleOp> WelfordExampleOps();
 
 std::vector<ExampleOp> AllExampleOps();
 std::vector<std::string> ExampleOpKeys();

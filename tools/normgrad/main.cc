@@ -164,6 +164,8 @@ int main(int argc, char** argv) {
   tiling_cmd->add_flag("--reuse", tiling.reuse,
                        "isReuseSource = true (changes layernorm-grad's and layernorm's "
                        "sizes and tiling)");
+  tiling_cmd->add_flag("--inplace", tiling.inplace,
+                       "isInplace = true (welford-update; does not change its sizes)");
   tiling_cmd->add_flag("--json", tiling.json,
                        "print one JSON object: minValue, maxValue and the tiling's fields");
 

@@ -62,7 +62,7 @@ bool NeverZero(const OpInput&) { return false; }
 
 std::vector<TilingOp> AllTilingOps() {
   std::vector<TilingOp> ops;
-  for (auto family : {LayerNormTilingOps}) {
+  for (auto family : {LayerNormTilingOps, WelfordTilingOps}) {
     for (const TilingOp& op : family()) ops.push_back(op);
   }
   return ops;

@@ -69,6 +69,7 @@ bool NeverZero(const OpInput&);
 
 // The families' ops, each in its tiling_<family>.cc.
 std::vector<TilingOp> LayerNormTilingOps();
+std::vector<TilingOp> WelfordTilingOps();
 
 // Every op, in the order --help lists them.
 std::vector<TilingOp> AllTilingOps();
