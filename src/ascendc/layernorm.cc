@@ -22,7 +22,6 @@ namespace {
 using AscendC::LayerNormTiling;
 
 constexpr char kApi[] = "LayerNorm";
-constexpr uint32_t kLanes = 64;  // floats in one 256-byte vector repeat
 
 // The fields every check needs: a filled tiling, H ≥ 1, B·S ≥ 1,
 // originalH == H, H·sizeof(T) a multiple of 32, and the host's 1/H.
@@ -313,24 +312,9 @@ void CheckScratchRegions(const LayerNormArgs& a, const LayerNormTiling& t) {
   }
 }
 
-// The documented row sum (docs/layernorm.md, "Row sum"): fold the row into 64
-// lanes in order (lane j gets v[64k + j] + lane j for k = 1, 2, …; the last
-// step covers H % 64 lanes), then add the 64 lanes by a binary tree of adjacent
-// pairs. Lanes a row shorter than 64 does not fill count as +0.
+// The documented row sum (docs/layernorm.md, "Row sum") of h floats.
 float RowReduce(const float* v, uint32_t h) {
-  float lanes[kLanes] = {};
-  const uint32_t first = std::min(h, kLanes);
-  for (uint32_t j = 0; j < first; ++j) lanes[j] = v[j];
-  for (uint32_t k = kLanes; k < h; k += kLanes) {
-    const uint32_t n = std::min(kLanes, h - k);
-    for (uint32_t j = 0; j < n; ++j) lanes[j] = v[k + j] + lanes[j];
-  }
-  for (uint32_t width = kLanes; width > 1; width /= 2) {
-    for (uint32_t j = 0; j < width / 2; ++j) {
-      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
-    }
-  }
-  return lanes[0];
+  return RowSum(h, [v](uint32_t i) { return v[i]; });
 }
 
 float* FloatData(const TensorView& t) {

@@ -82,53 +82,21 @@ void CheckLengths(const WelfordUpdateArgs& a) {
   }
 }
 
-// Bytes [begin, end) of one core's unified buffer, named for messages.
-struct UbRange {
-  const char* name;
-  const Core* core;
-  uint64_t begin;
-  uint64_t end;
-};
-
-bool Overlap(const UbRange& a, const UbRange& b) {
-  return a.core == b.core && a.begin < b.end && b.begin < a.end;
-}
-
-// The outputs must not share memory with each other, with an input or with
-// the scratch; the scratch not with any tensor. Inputs may share memory with
-// each other (they are only read).
-void CheckOverlaps(const WelfordUpdateArgs& a, const TensorView& scratch,
-                   uint64_t scratch_bytes, const char* scratch_name) {
+// The call writes the outputs, the scratch and, with float isReuseSource,
+// inputX; none of them may share memory with another operand.
+void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
+                          const TensorView& scratch, uint64_t scratch_bytes,
+                          const char* scratch_name) {
   const uint64_t ab = a.para.abLength;
-  auto range = [](const char* name, const TensorView& t, uint64_t bytes) {
-    return UbRange{name, t.core, t.offset, t.offset + bytes};
+  const UbOperand ops[] = {
+      {"outputMean", &a.output_mean, ab * 4, true},
+      {"outputVariance", &a.output_variance, ab * 4, true},
+      {"inputMean", &a.input_mean, ab * 4, false},
+      {"inputVariance", &a.input_variance, ab * 4, false},
+      {"inputX", &a.input_x, ab * SizeOf(a.type), float_reuse},
+      {scratch_name, &scratch, scratch_bytes, true},
   };
-  const UbRange ranges[] = {
-      range("outputMean", a.output_mean, ab * 4),
-      range("outputVariance", a.output_variance, ab * 4),
-      range("inputMean", a.input_mean, ab * 4),
-      range("inputVariance", a.input_variance, ab * 4),
-      range("inputX", a.input_x, ab * SizeOf(a.type)),
-      range(scratch_name, scratch, scratch_bytes),
-  };
-  constexpr size_t kOutputs = 2;
-  constexpr size_t kScratch = 5;
-  constexpr size_t kCount = 6;
-  for (size_t i = 0; i < kCount; ++i) {
-    for (size_t j = i + 1; j < kCount; ++j) {
-      const bool checked = i < kOutputs || j == kScratch;
-      if (!checked || !Overlap(ranges[i], ranges[j])) continue;
-      Fail(
-          "WelfordUpdate: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, "
-          "%llu)) overlap; %s",
-          ranges[i].name, static_cast<unsigned long long>(ranges[i].begin),
-          static_cast<unsigned long long>(ranges[i].end), ranges[j].name,
-          static_cast<unsigned long long>(ranges[j].begin),
-          static_cast<unsigned long long>(ranges[j].end),
-          j == kScratch ? "the scratch must not overlap any operand"
-                        : "an output must not overlap another operand");
-    }
-  }
+  CheckOverlaps(kApi, ops, sizeof ops / sizeof ops[0]);
 }
 
 // Elements [start, start + count) of inputX widened to float into x.
@@ -186,12 +154,12 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
               ? ", isReuseSource ignored on this profile"
               : "");
     }
-    CheckOverlaps(a, scratch, scratch.bytes, scratch_name);
-  } else {
-    CheckOverlaps(a, scratch, 0, scratch_name);
   }
+  CheckWelfordOverlaps(a, float_reuse, scratch, min_bytes > 0 ? scratch.bytes : 0,
+                       scratch_name);
 
-  // Read every input before writing: the outputs overlap nothing read.
+  // No output overlaps an input (checked above), so writing element j never
+  // changes what a later element reads.
   const uint32_t n = a.para.abComputeLength;
   const float nrec = a.para.nRec;
   const float* mean_in = reinterpret_cast<const float*>(a.input_mean.data());
@@ -199,8 +167,8 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
   float* mean_out = reinterpret_cast<float*>(a.output_mean.data());
   float* var_out = reinterpret_cast<float*>(a.output_variance.data());
   float* reused = float_reuse ? reinterpret_cast<float*>(a.input_x.data()) : nullptr;
-  // One vector repeat at a time; each element's update depends on that
-  // element alone, so the chunking does not change the results.
+  // One vector repeat at a time; each element depends on itself alone, so
+  // the chunking changes no bit.
   float x[kWelfordUpdateMinChunk];
   for (uint32_t start = 0; start < n; start += kWelfordUpdateMinChunk) {
     const uint32_t count = std::min(kWelfordUpdateMinChunk, n - start);

@@ -41,6 +41,7 @@ using compat_test::ProfileScope;
 using normgrad_ascendc::Profile;
 
 constexpr WelfordUpdateConfig kInplace = {true};
+constexpr AscendC::WelfordUpdateConfig WELFORD_UPDATE_ENABLE_INPLACE_CFG = {true};
 constexpr double kU = 1.0 / (1 << 24);  // float's unit roundoff, 2^-24
 constexpr float kSentinel = -1234.5f;   // what the test puts in the outputs
 
@@ -238,8 +239,11 @@ TEST(WelfordUpdate, DocumentedExample) {
     t.mean_in.SetValue(j, static_cast<float>(j));
     t.var_in.SetValue(j, static_cast<float>(j));
   }
-  WelfordUpdate<float, float, false, kInplace>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x,
-                                               t.tmp, {1, 64, 35, 0.125f});
+  // Written as the page's example writes the call (its config constant is the program's own).
+  const uint32_t nLength = 1, rLength = 64, abComputeLength = 35;
+  struct AscendC::WelfordUpdateParam para = {nLength, rLength, abComputeLength, 0.125};
+  AscendC::WelfordUpdate<float, float, false, WELFORD_UPDATE_ENABLE_INPLACE_CFG>(
+      t.mean_out, t.var_out, t.mean_in, t.var_in, t.x, t.tmp, para);
   for (uint32_t j = 0; j < 64; ++j) {
     const double jj = j;
     const double mean = j < 35 ? jj + (1 - jj) * 0.125 : jj;
@@ -425,21 +429,35 @@ TEST_F(WelfordUpdateChecks, Overlaps) {
                                     para_);
       },
       "WelfordUpdate: outputMean (UB bytes [64, 128)) and inputMean (UB bytes [64, 128)) "
-      "overlap; an output must not overlap another operand"));
+      "overlap; the call writes outputMean, so it must not share memory with another "
+      "operand"));
   EXPECT_TRUE(FailsWith(
       [&] {
         WelfordUpdate<float, float>(t_.mean_out, Window(t_.mean_out, 8, 16), t_.mean_in,
                                     t_.var_in, t_.x, t_.tmp, para_);
       },
       "WelfordUpdate: outputMean (UB bytes [192, 256)) and outputVariance (UB bytes [224, "
-      "288)) overlap; an output must not overlap another operand"));
+      "288)) overlap; the call writes outputMean, so it must not share memory with another "
+      "operand"));
   EXPECT_TRUE(FailsWith(
       [&] {
         WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in, t_.x,
                                     LocalTensor<uint8_t>(t_.x.view()), para_);
       },
       "WelfordUpdate: inputX (UB bytes [0, 64)) and sharedTmpBuffer (UB bytes [0, 64)) "
-      "overlap; the scratch must not overlap any operand"));
+      "overlap; the call writes sharedTmpBuffer, so it must not share memory with another "
+      "operand"));
+  // With float isReuseSource the call writes inputX, which then must not
+  // share memory with the other inputs.
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        WelfordUpdate<float, float, true>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in,
+                                          LocalTensor<float>(t_.mean_in.view()), t_.tmp, para_);
+      },
+      "WelfordUpdate: inputMean (UB bytes [64, 128)) and inputX (UB bytes [64, 128)) overlap; "
+      "the call writes inputX, so it must not share memory with another operand"));
+  WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in,
+                              LocalTensor<float>(t_.mean_in.view()), t_.tmp, para_);
   // Inputs may share memory: they are only read.
   WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.mean_in, t_.x, t_.tmp,
                               para_);
