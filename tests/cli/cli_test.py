@@ -1522,6 +1522,30 @@ class WelfordCliTest(CliTestCase):
         self.assertEqual(result.returncode, 2)
         self.assertIn("is not of the form [rnLength,]abLength", result.stderr)
 
+    # WelfordFinalize's example: inputMean = inputVariance = 0..31, counts 4, rRec = 1/4096:
+    # mean = 4·496/4096 = 0.484375, var = 40268.03125/4096 = 9.831062 at 7 digits.
+    def test_finalize_example(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "welford-finalize"],
+                         env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("outputMean: 0.484375\n", result.stdout)
+            self.assertIn("(9.831062 at the documentation's 7 digits)", result.stdout)
+            self.assertIn("OK: equal to the documented values", result.stdout)
+
+    def test_finalize_tiling(self):
+        # 4·abLength and 4·min(abLength, 64).
+        result = run(["tiling", "--json", "--op", "welford-finalize", "--shape", "1000",
+                      "--dtype", "float"])
+        self.assert_ok(result)
+        self.assertEqual(json.loads(result.stdout),
+                         {"minValue": 256, "maxValue": 4000, "tiling": {"abLength": 1000}})
+        result = run(["tiling", "--op", "welford-finalize", "--shape", "1000", "--dtype", "half"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("GetWelfordFinalizeMaxMinTmpSize: typeSize 2 is not supported", result.stderr)
+        result = run(["tiling", "--op", "welford-finalize", "--shape", "1,64", "--dtype", "float"])
+        self.assertEqual(result.returncode, 2)
+
 
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""welford_update_golden.py — inputs and numpy goldens for welford_update_blocks.
+"""welford_update_golden.py — inputs and numpy goldens for welford_update_blocks and
+welford_finalize_chain.
 
 Writes, raw little-endian, into DIR:
   x.bin             ROWS rows of N·K elements in the chosen dtype: row r holds
@@ -47,6 +48,9 @@ def main():
     x.tofile(os.path.join(args.out, "x.bin"))
     mean.astype(np.float32).tofile(os.path.join(args.out, "golden_mean.bin"))
     m2.astype(np.float32).tofile(os.path.join(args.out, "golden_m2.bin"))
+    row = x[:, :length].astype(np.float64)
+    row.mean(axis=1).astype(np.float32).tofile(os.path.join(args.out, "golden_row_mean.bin"))
+    row.var(axis=1).astype(np.float32).tofile(os.path.join(args.out, "golden_row_var.bin"))
 
 
 if __name__ == "__main__":

@@ -1,9 +1,12 @@
-// tools/normgrad/tiling_welford.cc — `normgrad tiling` for WelfordUpdate:
-// shape [rnLength, abLength] (a single number is abLength with rnLength 1),
-// the inputX type size (--dtype half stands for both 2-byte types, half and
-// bfloat16_t), isReuseSource and isInplace, through
-// GetWelfordUpdateMaxMinTmpSize. WelfordUpdate has no tiling struct: the
-// command prints the WelfordUpdateParam of the first call on the row.
+// tools/normgrad/tiling_welford.cc — `normgrad tiling` for WelfordUpdate and
+// WelfordFinalize, neither of which has a tiling struct.
+// - welford-update: shape [rnLength, abLength] (a single number is abLength
+//   with rnLength 1), the inputX type size (--dtype half stands for both
+//   2-byte types, half and bfloat16_t), isReuseSource and isInplace, through
+//   GetWelfordUpdateMaxMinTmpSize; prints the WelfordUpdateParam of the first
+//   call on the row.
+// - welford-finalize: shape [abLength], float only, through
+//   GetWelfordFinalizeMaxMinTmpSize.
 #include <cstdio>
 #include <vector>
 
@@ -61,12 +64,36 @@ bool WelfordUpdateTiling(const OpInput& in, uint32_t bytes, OpTiling* out) {
   return true;
 }
 
+void WelfordFinalizeSizes(const OpInput& in, uint32_t& max_value, uint32_t& min_value) {
+  AscendC::GetWelfordFinalizeMaxMinTmpSize(ShapeOf(in), in.type_size, in.options->reuse,
+                                           max_value, min_value);
+}
+
+bool WelfordFinalizeTiling(const OpInput& in, uint32_t bytes, OpTiling* out) {
+  uint32_t max_value = 0, min_value = 0;
+  WelfordFinalizeSizes(in, max_value, min_value);
+  if (bytes < min_value) {
+    std::fprintf(stderr,
+                 "WelfordFinalize: a scratch of %u bytes is less than the minimum %u "
+                 "(GetWelfordFinalizeMaxMinTmpSize)\n",
+                 bytes, min_value);
+    return false;
+  }
+  out->fields.push_back(Number("abLength", static_cast<uint32_t>(in.dims[0])));
+  out->note =
+      "WelfordFinalize has no tiling struct; a call takes WelfordFinalizePara (rnLength, "
+      "abLength, the head and tail counts and lengths, abRec, rRec, rRecWithCorrection)";
+  return true;
+}
+
 }  // namespace
 
 std::vector<TilingOp> WelfordTilingOps() {
   return {
       {"welford-update", "WelfordUpdate", "[rnLength,]abLength", "rnLength, abLength", 1, 2,
        CompleteRnLength, WelfordUpdateSizes, WelfordUpdateTiling, WelfordUpdateZeroSizes},
+      {"welford-finalize", "WelfordFinalize", "abLength", "abLength", 1, 1, nullptr,
+       WelfordFinalizeSizes, WelfordFinalizeTiling, NeverZero},
   };
 }
 
