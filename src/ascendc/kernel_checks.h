@@ -1,9 +1,9 @@
 // src/ascendc/kernel_checks.h — what the kernel-side normalization APIs
 // share (internal, not installed): the placement check every tensor argument
 // passes, the row-length checks on a tiling, and the narrowing of float
-// results to half per product profile, and the documented 64-lane row sum.
-// Used by layernorm.cc, layernormgrad.cc, layernormgradbeta.cc, rmsnorm.cc and
-// normalize.cc.
+// results to half per product profile, the documented 64-lane row sum, and
+// the overlap rule of the Welford APIs. Used by the normalization APIs'
+// sources (layernorm*.cc, rmsnorm.cc, normalize.cc, welford*.cc, ...).
 #pragma once
 
 #include <algorithm>
@@ -85,24 +85,58 @@ inline void NarrowToHalf(const float* src, normgrad::float16* dst, size_t n,
 inline constexpr uint32_t kVectorLanes = 64;
 
 /// The documented row sum of the normalization APIs (docs/layernorm.md, "Row
-/// sum"): fold the row into 64 lanes in order (lane j gets v[64k + j] + lane
-/// j for k = 1, 2, …; the last step covers h % 64 lanes), then add the 64
-/// lanes by a binary tree of adjacent pairs. Lanes a row shorter than 64 does
-/// not fill count as +0.
-inline float FoldedRowSum(const float* v, uint32_t h) {
+/// sum"): fold the n terms into 64 lanes in order (lane j adds term 64k + j
+/// for k = 1, 2, …), then add the 64 lanes by a binary tree of adjacent
+/// pairs. Lanes fewer than 64 terms do not fill count as +0. term(i) gives
+/// term i.
+template <typename Term>
+float RowSum(uint32_t n, Term term) {
   float lanes[kVectorLanes] = {};
-  const uint32_t first = std::min(h, kVectorLanes);
-  for (uint32_t j = 0; j < first; ++j) lanes[j] = v[j];
-  for (uint32_t k = kVectorLanes; k < h; k += kVectorLanes) {
-    const uint32_t n = std::min(kVectorLanes, h - k);
-    for (uint32_t j = 0; j < n; ++j) lanes[j] = v[k + j] + lanes[j];
+  for (uint32_t i = 0; i < n; ++i) {
+    lanes[i % kVectorLanes] = i < kVectorLanes ? term(i) : term(i) + lanes[i % kVectorLanes];
   }
   for (uint32_t width = kVectorLanes; width > 1; width /= 2) {
-    for (uint32_t j = 0; j < width / 2; ++j) {
-      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
-    }
+    for (uint32_t j = 0; j < width / 2; ++j) lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
   }
   return lanes[0];
+}
+
+/// RowSum of the h floats at v.
+inline float FoldedRowSum(const float* v, uint32_t h) {
+  return RowSum(h, [v](uint32_t i) { return v[i]; });
+}
+
+/// One operand of a call for CheckOverlaps: its memory, how many of its
+/// bytes the call touches, and whether the call writes them.
+struct UbOperand {
+  const char* name;
+  const TensorView* view;
+  uint64_t bytes;
+  bool written;
+};
+
+/// Fails (KernelError naming `api`) when two operands share unified-buffer
+/// bytes and the call writes at least one of them. Operands only read may
+/// share memory.
+inline void CheckOverlaps(const char* api, const UbOperand* ops, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    for (size_t j = i + 1; j < count; ++j) {
+      const UbOperand& a = ops[i];
+      const UbOperand& b = ops[j];
+      if (!a.written && !b.written) continue;
+      const uint64_t a_begin = a.view->offset, a_end = a_begin + a.bytes;
+      const uint64_t b_begin = b.view->offset, b_end = b_begin + b.bytes;
+      if (a.view->core != b.view->core || a_begin >= b_end || b_begin >= a_end) continue;
+      Fail(
+          "%s: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, %llu)) "
+          "overlap; the call writes %s, so it must not share memory with "
+          "another operand",
+          api, a.name, static_cast<unsigned long long>(a_begin),
+          static_cast<unsigned long long>(a_end), b.name,
+          static_cast<unsigned long long>(b_begin),
+          static_cast<unsigned long long>(b_end), a.written ? a.name : b.name);
+    }
+  }
 }
 
 }  // namespace normgrad_ascendc

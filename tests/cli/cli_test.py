@@ -1828,6 +1828,84 @@ class LayerNormSeparateCliTest(CliTestCase):
                       "half"])
         self.assertEqual(result.returncode, 2)
         self.assertIn("is not of the form A,R", result.stderr)
+class WelfordCliTest(CliTestCase):
+    """`normgrad example` and `normgrad tiling` for --op welford-update."""
+
+    # The documented example: x = 1, mean0 = M0 = j, nRec = 1/8, 35 of 64
+    # computed: mean = j + (1 - j)/8, M = j + (1 - j)(1 - mean); the rest copied.
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "welford-update"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("the documented WelfordUpdate example", result.stdout)
+            self.assertIn("0.125 1 1.875 2.75", result.stdout)
+            self.assertIn("872.875 929 986.875 35 36", result.stdout)
+            self.assertIn("OK: equal to the documented values", result.stdout)
+
+    def tiling(self, *args):
+        result = run(["tiling", "--json", "--op", "welford-update"] + list(args))
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual(list(data["tiling"]), ["rnLength", "abLength", "abComputeLength", "nRec"])
+        return data
+
+    def test_tiling_sizes(self):
+        # float [1, 1000]: 1 float per element: max 4000, min 4·64 = 256.
+        data = self.tiling("--shape", "1000", "--dtype", "float")
+        self.assertEqual((data["minValue"], data["maxValue"]), (256, 4000))
+        self.assertEqual(data["tiling"], {"rnLength": 1, "abLength": 1000,
+                                          "abComputeLength": 1000, "nRec": 1})
+        # half [1, 32]: 2 floats per element: 256 and 256; --inplace changes nothing.
+        data = self.tiling("--shape", "1,32", "--dtype", "half", "--inplace")
+        self.assertEqual((data["minValue"], data["maxValue"]), (256, 256))
+        # float with isReuseSource: no scratch, except on 310p (4·64 and 4·128).
+        data = self.tiling("--shape", "128", "--dtype", "float", "--reuse")
+        self.assertEqual((data["minValue"], data["maxValue"]), (0, 0))
+        data = self.tiling("--shape", "128", "--dtype", "float", "--reuse", "--profile", "310p")
+        self.assertEqual((data["minValue"], data["maxValue"]), (256, 512))
+
+    def test_tiling_text_and_errors(self):
+        result = run(["tiling", "--op", "welford-update", "--shape", "64", "--dtype", "half"])
+        self.assert_ok(result)
+        self.assertIn("WelfordUpdate tiling: [rnLength, abLength] = [1, 64]", result.stdout)
+        self.assertIn("scratch: min 512 bytes, max 512 bytes", result.stdout)
+        self.assertIn("WelfordUpdate has no tiling struct", result.stdout)
+        result = run(["tiling", "--op", "welford-update", "--shape", "1,12", "--dtype", "float"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("GetWelfordUpdateMaxMinTmpSize: srcShape [1, 12] has abLength = 12: it must "
+                      "be a multiple of 32 / typeSizeT = 8", result.stderr)
+        result = run(["tiling", "--op", "welford-update", "--shape", "64", "--dtype", "float",
+                      "--tmp", "100"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("WelfordUpdate: a scratch of 100 bytes is less than the minimum 256",
+                      result.stderr)
+        result = run(["tiling", "--op", "welford-update", "--shape", "1,2,64", "--dtype", "float"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("is not of the form [rnLength,]abLength", result.stderr)
+
+    # WelfordFinalize's example: inputMean = inputVariance = 0..31, counts 4, rRec = 1/4096:
+    # mean = 4·496/4096 = 0.484375, var = 40268.03125/4096 = 9.831062 at 7 digits.
+    def test_finalize_example(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "welford-finalize"],
+                         env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            self.assertIn("outputMean: 0.484375\n", result.stdout)
+            self.assertIn("(9.831062 at the documentation's 7 digits)", result.stdout)
+            self.assertIn("OK: equal to the documented values", result.stdout)
+
+    def test_finalize_tiling(self):
+        # 4·abLength and 4·min(abLength, 64).
+        result = run(["tiling", "--json", "--op", "welford-finalize", "--shape", "1000",
+                      "--dtype", "float"])
+        self.assert_ok(result)
+        self.assertEqual(json.loads(result.stdout),
+                         {"minValue": 256, "maxValue": 4000, "tiling": {"abLength": 1000}})
+        result = run(["tiling", "--op", "welford-finalize", "--shape", "1000", "--dtype", "half"])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("GetWelfordFinalizeMaxMinTmpSize: typeSize 2 is not supported", result.stderr)
+        result = run(["tiling", "--op", "welford-finalize", "--shape", "1,64", "--dtype", "float"])
+        self.assertEqual(result.returncode, 2)
 
 
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
@@ -1840,6 +1918,7 @@ GROUPS["rmsnorm"] = RmsNormCliTest
 GROUPS["normalize"] = NormalizeCliTest
 GROUPS["deepnorm"] = DeepNormCliTest
 GROUPS["layernorm_separate"] = LayerNormSeparateCliTest
+GROUPS["welford"] = WelfordCliTest
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[2] not in GROUPS:

@@ -79,6 +79,7 @@ struct TilingOptions {
   uint32_t group_num = 0;                  ///< groupNum (groupnorm)
   bool basic_block = false;                ///< isBasicBlock (batchnorm, rmsnorm, deepnorm)
   std::string gamma_dtype;   ///< gamma/beta type (normalize); empty: dtype
+  bool inplace = false;  ///< WelfordUpdateConfig::isInplace (welford-update)
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);

@@ -14,7 +14,13 @@ namespace normgrad::cli {
 
 std::vector<ExampleOp> AllExampleOps() {
   std::vector<ExampleOp> ops;
-  for (auto family : {LayerNormExampleOps, GroupNormExampleOps, BatchNormExampleOps, RmsNormExampleOps, NormalizeExampleOps, DeepNormExampleOps}) {
+  for (auto family : {LayerNormExampleOps,
+                        GroupNormExampleOps,
+                        BatchNormExampleOps,
+                        RmsNormExampleOps,
+                        NormalizeExampleOps,
+                        DeepNormExampleOps,
+                        WelfordExampleOps}) {
     for (const ExampleOp& op : family()) ops.push_back(op);
   }
   return ops;

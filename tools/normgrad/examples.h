@@ -26,6 +26,7 @@ std::vector<ExampleOp> BatchNormExampleOps();
 std::vector<ExampleOp> RmsNormExampleOps();
 std::vector<ExampleOp> NormalizeExampleOps();
 std::vector<ExampleOp> DeepNormExampleOps();
+std::vector<ExampleOp> WelfordExampleOps();
 
 std::vector<ExampleOp> AllExampleOps();
 std::vector<std::string> ExampleOpKeys();

@@ -171,6 +171,8 @@ int main(int argc, char** argv) {
   tiling_cmd->add_option("--gamma-dtype", tiling.gamma_dtype,
                          "gamma and beta element type (read by normalize; default --dtype)")
       ->check(CLI::IsMember({"half", "float"}));
+  tiling_cmd->add_flag("--inplace", tiling.inplace,
+                       "isInplace = true (welford-update; does not change its sizes)");
   tiling_cmd->add_flag("--json", tiling.json,
                        "print one JSON object: minValue, maxValue and the tiling's fields");
 

@@ -62,7 +62,13 @@ bool NeverZero(const OpInput&) { return false; }
 
 std::vector<TilingOp> AllTilingOps() {
   std::vector<TilingOp> ops;
-  for (auto family : {LayerNormTilingOps, GroupNormTilingOps, BatchNormTilingOps, RmsNormTilingOps, NormalizeTilingOps, DeepNormTilingOps}) {
+  for (auto family : {LayerNormTilingOps,
+                        GroupNormTilingOps,
+                        BatchNormTilingOps,
+                        RmsNormTilingOps,
+                        NormalizeTilingOps,
+                        DeepNormTilingOps,
+                        WelfordTilingOps}) {
     for (const TilingOp& op : family()) ops.push_back(op);
   }
   return ops;

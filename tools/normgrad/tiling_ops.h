@@ -74,6 +74,7 @@ std::vector<TilingOp> BatchNormTilingOps();
 std::vector<TilingOp> RmsNormTilingOps();
 std::vector<TilingOp> NormalizeTilingOps();
 std::vector<TilingOp> DeepNormTilingOps();
+std::vector<TilingOp> WelfordTilingOps();
 
 // Every op, in the order --help lists them.
 std::vector<TilingOp> AllTilingOps();

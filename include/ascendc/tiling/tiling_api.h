@@ -30,5 +30,7 @@
 #include "normgrad_ascendc/deepnorm_host_tiling.h"
 #include "normgrad_ascendc/shape.h"
 #include "normgrad_ascendc/tiling_data.h"
+#include "normgrad_ascendc/welfordfinalize_host_tiling.h"
+#include "normgrad_ascendc/welfordupdate_host_tiling.h"
 #include "securec.h"
 #include "tiling/platform/platform_ascendc.h"

@@ -1,0 +1,104 @@
+// lib/normalization/welfordupdate.h — the kernel-side WelfordUpdate API of
+// Ascend C (the contract: docs/welfordupdate.md): one step of Welford's online
+// mean and variance over a row split into chunks. For the i-th chunk x of a
+// row of abLength elements, with nRec = 1/i, element by element for
+// j < abComputeLength:
+//
+//   outputMean[j]     = inputMean[j] + (x[j] − inputMean[j]) · nRec
+//   outputVariance[j] = inputVariance[j]
+//                       + (x[j] − inputMean[j]) · (x[j] − outputMean[j])
+//
+// in float (T = half or bfloat16_t widened exactly; U = float). With
+// config.isInplace the outputs beyond abComputeLength copy the inputs; without
+// it they are not written. Types per product profile (profile.h): half and
+// float everywhere, bfloat16_t on Ascend 950 only. Every kernel check of
+// docs/welfordupdate.md runs on every call; a violation is a KernelError
+// (normgrad_ascendc/core.h) naming the argument, the value and the rule.
+#pragma once
+
+#include <type_traits>
+
+#include "normgrad_ascendc/core.h"
+#include "normgrad_ascendc/half.h"
+#include "normgrad_ascendc/pipe.h"
+#include "normgrad_ascendc/qualifiers.h"
+#include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/welfordupdate_tiling.h"
+
+namespace normgrad_ascendc {
+
+/// The element type of inputX.
+enum class WelfordType : uint8_t { kFloat, kHalf, kBfloat16 };
+
+/// One WelfordUpdate call with its element types erased.
+struct WelfordUpdateArgs {
+  WelfordType type;
+  bool reuse_source;
+  bool inplace;
+  TensorView output_mean;
+  TensorView output_variance;
+  TensorView input_mean;
+  TensorView input_variance;
+  TensorView input_x;
+  const TensorView* shared_tmp;  ///< null: the framework scratch
+  AscendC::WelfordUpdateParam para;
+};
+
+/// Checks and runs one call (welfordupdate.cc).
+void RunWelfordUpdate(const WelfordUpdateArgs& args);
+
+template <typename T>
+inline constexpr bool kIsWelfordUpdateType =
+    std::is_same_v<T, half> || std::is_same_v<T, float> ||
+    std::is_same_v<T, bfloat16_t>;
+
+template <typename T>
+constexpr WelfordType WelfordTypeOf() {
+  if constexpr (std::is_same_v<T, float>) return WelfordType::kFloat;
+  if constexpr (std::is_same_v<T, half>) return WelfordType::kHalf;
+  return WelfordType::kBfloat16;
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// With a caller-provided scratch buffer of at least the minimum
+/// GetWelfordUpdateMaxMinTmpSize reports.
+template <typename T, typename U, bool isReuseSource = false,
+          const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+__aicore__ inline void WelfordUpdate(
+    const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+    const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+    const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer,
+    const WelfordUpdateParam& para, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  static_assert(normgrad_ascendc::kIsWelfordUpdateType<T>,
+                "WelfordUpdate: T must be half, float or bfloat16_t");
+  static_assert(std::is_same_v<U, float>, "WelfordUpdate: U must be float");
+  normgrad_ascendc::RunWelfordUpdate(
+      {normgrad_ascendc::WelfordTypeOf<T>(), isReuseSource, config.isInplace,
+       outputMean.view(), outputVariance.view(), inputMean.view(),
+       inputVariance.view(), inputX.view(), &sharedTmpBuffer.view(), para});
+}
+
+/// With the framework scratch: what is left of the unified buffer after the
+/// pipe's buffers (PopStackBuffer); it must hold the minimum scratch.
+template <typename T, typename U, bool isReuseSource = false,
+          const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+__aicore__ inline void WelfordUpdate(
+    const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
+    const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
+    const LocalTensor<T>& inputX, const WelfordUpdateParam& para,
+    normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  static_assert(normgrad_ascendc::kIsWelfordUpdateType<T>,
+                "WelfordUpdate: T must be half, float or bfloat16_t");
+  static_assert(std::is_same_v<U, float>, "WelfordUpdate: U must be float");
+  normgrad_ascendc::RunWelfordUpdate(
+      {normgrad_ascendc::WelfordTypeOf<T>(), isReuseSource, config.isInplace,
+       outputMean.view(), outputVariance.view(), inputMean.view(),
+       inputVariance.view(), inputX.view(), nullptr, para});
+}
+
+}  // namespace AscendC
