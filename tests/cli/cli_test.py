@@ -1668,6 +1668,40 @@ class BenchTest(CliTestCase):
                 # while max|Σ dy·res| ≈ 3·√300 ≈ 50: about 4·2^-11 ≈ 2e-3 normwise.
                 self.assertLessEqual(r["error"], 4e-3, msg=r)
 
+    def test_rms_norm_rows(self):
+        result = self.bench("--json")
+        self.assert_ok(result)
+        rows = [r for r in json.loads(result.stdout)["results"]
+                if r["op"] in ("rms_fwd", "rms_bwd")]
+        for shape in ((64, 64, "float"), (300, 512, "half"), (128, 256, "bfloat16")):
+            for threads in (1, 2):
+                for op in ("rms_fwd", "rms_bwd"):
+                    group = [r for r in rows if (r["rows"], r["cols"], r["dtype"], r["threads"],
+                                                 r["op"]) == shape + (threads, op)]
+                    impls = [r["impl"] for r in group]
+                    # --quick: the dispatched instruction set; PyTorch's
+                    # composite as the peer (the others say why not).
+                    self.assertEqual(impls[0], "baseline")
+                    self.assertEqual(len([i for i in impls if i.startswith("normgrad:")]), 1)
+                    self.assertTrue(impls[1].startswith(
+                        "normgrad:forward:" if op == "rms_fwd" else "normgrad:blocked:"))
+                    for peer in ("pytorch", "onednn", "loop"):
+                        self.assertIn(peer, impls)
+                    for r in group:
+                        if r["impl"] in ("onednn", "loop"):
+                            self.assertIsNone(r["seconds"], msg=r)
+                            self.assertTrue(r["note"], msg=r)
+                    torch = [r for r in group if r["impl"] == "pytorch"][0]
+                    # PyTorch 1.13 has no half pow/mean on the CPU.
+                    self.assertEqual(torch["seconds"] is None, shape[2] == "half", msg=torch)
+                    ours = group[1]
+                    self.assertGreater(ours["seconds"], 0, msg=ours)
+                    # Normwise, float: far below 1e-4 (docs/numerics.md's
+                    # bounds are ~(H/16 + 10)·2^-24 of the terms); 16-bit:
+                    # plus one rounding to the output type.
+                    bound = {"float": 1e-4, "half": 2**-11 + 1e-4, "bfloat16": 2**-8 + 1e-4}
+                    self.assertLessEqual(ours["error"], bound[shape[2]], msg=ours)
+
     def test_vector_unit_rows(self):
         result = self.bench("--json", shapes="64x64 float\n300x512 half\n128x256 bfloat16\n")
         self.assert_ok(result)
