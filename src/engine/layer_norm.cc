@@ -1,9 +1,9 @@
 // engine/layer_norm.cc — layer-norm forward and fused backward on host
-// memory: argument checks, widening of gamma/beta, rows split over threads,
-// the blocked and sequential sums of pd_gamma/pd_beta, the choice of
-// streaming stores, and output narrowing. The row kernels are in
-// src/kernels/layer_norm_inl.h; the blocked order is engine/blocked_order.h,
-// shared with LayerNormGradBeta.
+// memory: argument checks, rows split over threads, the blocked and
+// sequential sums of pd_gamma/pd_beta, and output narrowing. The row kernels
+// are in src/kernels/layer_norm_inl.h; the blocked order is
+// engine/blocked_order.h, shared with LayerNormGradBeta; the store choice
+// and widening of gamma/beta are engine/row_norms.h, shared with RMS norm.
 #include "normgrad/layer_norm.h"
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "engine/checks.h"
 #include "engine/dispatch.h"
 #include "engine/parallel.h"
+#include "engine/row_norms.h"
 #include "engine/run_record.h"
 #include "engine/scratch.h"
 #include "engine/write_output.h"
@@ -25,60 +26,17 @@
 namespace normgrad {
 namespace {
 
+using engine::ElementAt;
 using engine::ParallelFor;
 using engine::ParallelForWorkers;
+using engine::StoresName;
+using engine::Streaming;
+using engine::Widened;
 
 constexpr const char* kForward = "LayerNormForward";
 constexpr const char* kBackward = "LayerNormBackward";
 
-// Under Stores::kAuto, outputs of at least kStreamMinBytes whose rows are at
-// least kStreamMinRowBytes long are written with streaming stores: there
-// they are faster (up to 40%); with smaller outputs, or rows of a few
-// hundred bytes (whose partial first and last lines take plain stores),
-// slower.
-constexpr size_t kStreamMinBytes = size_t{8} << 20;
-constexpr size_t kStreamMinRowBytes = 1024;
-
 thread_local engine::RunLog run_log("none");
-
-bool Streaming(Stores stores, size_t rows, size_t cols, DType out) {
-  switch (stores) {
-    case Stores::kPlain: return false;
-    case Stores::kStreaming: return true;
-    case Stores::kAuto: break;
-  }
-  const size_t row_bytes = cols * SizeOf(out);
-  return row_bytes >= kStreamMinRowBytes && rows * row_bytes >= kStreamMinBytes;
-}
-
-const char* StoresName(bool streaming) { return streaming ? "streaming" : "plain"; }
-
-// `src` (n elements of `dtype`) as floats in *out: the input itself for
-// f32, else widened into `buffer` (grown as needed, `what` naming it).
-Status Widened(const kernels::Isa& isa, const char* api, const char* what, DType dtype,
-               const void* src, size_t n, std::vector<float>& buffer, const float** out) {
-  if (dtype == DType::kF32) {
-    *out = static_cast<const float*>(src);
-    return Status::Ok();
-  }
-  if (Status s = engine::GrowScratch(buffer, n, api, what); !s.ok()) return s;
-  const auto* bits = static_cast<const uint16_t*>(src);
-  if (dtype == DType::kF16) {
-    isa.widen_f16(bits, buffer.data(), n);
-  } else {
-    isa.widen_bf16(bits, buffer.data(), n);
-  }
-  *out = buffer.data();
-  return Status::Ok();
-}
-
-// Element `i` of an array of `dtype`.
-const void* At(const void* base, DType dtype, size_t i) {
-  return static_cast<const unsigned char*>(base) + i * SizeOf(dtype);
-}
-void* At(void* base, DType dtype, size_t i) {
-  return static_cast<unsigned char*>(base) + i * SizeOf(dtype);
-}
 
 // Shape checks of both calls; outputs may be f32 (4 bytes) whatever the
 // input type.
@@ -174,14 +132,14 @@ Status RunForward(const LayerNormForwardProblem& p) {
   ParallelFor(threads, static_cast<size_t>(threads), [&](size_t t) {
     const size_t begin = p.rows * t / threads, end = p.rows * (t + 1) / threads;
     kernels::LayerNormForwardArgs a{};
-    a.x = p.rows > 0 ? At(p.x, p.dtype, begin * stride) : nullptr;
+    a.x = p.rows > 0 ? ElementAt(p.x, p.dtype, begin * stride) : nullptr;
     a.gamma = gamma;
     a.beta = beta;
     a.eps = p.eps;
     a.stride = stride;
     a.rows = end - begin;
     a.cols = p.cols;
-    a.y = p.y != nullptr ? At(p.y, out, begin * stride) : nullptr;
+    a.y = p.y != nullptr ? ElementAt(p.y, out, begin * stride) : nullptr;
     a.f32_y = out == DType::kF32;
     a.stream_y = streaming;
     a.mean = p.mean != nullptr ? p.mean + begin : nullptr;
@@ -247,15 +205,15 @@ Status RunBackward(const LayerNormBackwardProblem& p) {
   // Rows [begin, end) into the accumulator acc = [gamma | beta].
   auto run_rows = [&](size_t begin, size_t end, float* acc) {
     kernels::LayerNormBackwardArgs a{};
-    a.x = At(p.x, p.dtype, begin * stride);
-    a.dy = At(p.dy, p.dtype, begin * stride);
+    a.x = ElementAt(p.x, p.dtype, begin * stride);
+    a.dy = ElementAt(p.dy, p.dtype, begin * stride);
     a.gamma = gamma;
     a.mean = p.mean + begin;
     a.rstd = rstd + begin;
     a.stride = stride;
     a.rows = end - begin;
     a.cols = p.cols;
-    a.dx = At(p.dx, out, begin * stride);
+    a.dx = ElementAt(p.dx, out, begin * stride);
     a.f32_dx = out == DType::kF32;
     a.stream_dx = streaming;
     a.acc_gamma = acc;

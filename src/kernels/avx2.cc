@@ -37,9 +37,8 @@ bool CpuHasAvx2() {
 }  // namespace
 
 const Isa& Avx2Isa() {
-  static const Isa isa =
-      MakeIsa<Avx2F32, Avx2F16, Avx2BF16>("avx2", CpuHasAvx2, Avx2LayerNormKernels(),
-                                            Avx2VectorKernels());
+  static const Isa isa = MakeIsa<Avx2F32, Avx2F16, Avx2BF16>(
+      "avx2", CpuHasAvx2, Avx2LayerNormKernels(), Avx2RmsNormKernels(), Avx2VectorKernels());
   return isa;
 }
 

@@ -41,9 +41,9 @@ bool CpuHasAvx512() {
 }  // namespace
 
 const Isa& Avx512Isa() {
-  static const Isa isa = MakeIsa<Avx512F32, Avx512F16, Avx512BF16>(
-      "avx512", CpuHasAvx512, Avx512LayerNormKernels(),
-                                            Avx512VectorKernels());
+  static const Isa isa =
+      MakeIsa<Avx512F32, Avx512F16, Avx512BF16>("avx512", CpuHasAvx512, Avx512LayerNormKernels(),
+                                                Avx512RmsNormKernels(), Avx512VectorKernels());
   return isa;
 }
 

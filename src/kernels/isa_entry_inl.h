@@ -16,7 +16,7 @@ namespace {
 // The entry for policies F32 (float), F16 (binary16) and BF16 (bfloat16).
 template <typename F32, typename F16, typename BF16>
 Isa MakeIsa(const char* name, bool (*available)(), LayerNormKernels layer_norm,
-            VectorKernels vector) {
+            RmsNormKernels rms_norm, VectorKernels vector) {
   return {name,
           available,
           AccumulateRows<F32>,
@@ -28,6 +28,7 @@ Isa MakeIsa(const char* name, bool (*available)(), LayerNormKernels layer_norm,
           WidenArray<BF16>,
           NarrowArray<BF16>,
           layer_norm,
+          rms_norm,
           vector};
 }
 

@@ -71,6 +71,43 @@ struct LayerNormKernels {
   void (*backward_bf16)(const LayerNormBackwardArgs&);
 };
 
+/// One call of an RMS-norm forward kernel: rows [0, rows) of x, each row on
+/// its own (docs/numerics.md, "RMS norm forward and fused backward").
+struct RmsNormForwardArgs {
+  const void* x;       ///< rows × stride elements of the input type
+  const float* gamma;  ///< cols, widened
+  float eps;
+  size_t stride, rows, cols;
+  void* y;        ///< rows × stride, input type or float; null: rstd only
+  bool f32_y;     ///< y is float
+  bool stream_y;  ///< non-temporal stores for y
+  float* rstd;    ///< rows, or null
+};
+
+/// One call of a fused RMS-norm backward kernel: rows [0, rows), dx for
+/// each, and dy·(x·rstd) added into acc_gamma row after row.
+struct RmsNormBackwardArgs {
+  const void* x;       ///< rows × stride elements of the input type
+  const void* dy;      ///< rows × stride elements of the input type
+  const float* gamma;  ///< cols, widened
+  const float* rstd;   ///< rows
+  size_t stride, rows, cols;
+  void* dx;          ///< rows × stride, input type or float
+  bool f32_dx;       ///< dx is float
+  bool stream_dx;    ///< non-temporal stores for dx
+  float* acc_gamma;  ///< cols: += fl(dy · fl(x · rstd)) per row, in row order
+};
+
+/// The RMS-norm kernels of one instruction set, per input type.
+struct RmsNormKernels {
+  void (*forward_f32)(const RmsNormForwardArgs&);
+  void (*forward_f16)(const RmsNormForwardArgs&);
+  void (*forward_bf16)(const RmsNormForwardArgs&);
+  void (*backward_f32)(const RmsNormBackwardArgs&);
+  void (*backward_f16)(const RmsNormBackwardArgs&);
+  void (*backward_bf16)(const RmsNormBackwardArgs&);
+};
+
 /// The elementwise operations of the emulated vector unit's loops.
 enum class VectorOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
 inline constexpr int kVectorOps = 6;
@@ -103,6 +140,7 @@ struct Isa {
   void (*widen_bf16)(const uint16_t* src, float* dst, size_t n);
   void (*narrow_bf16)(const float* src, uint16_t* dst, size_t n);
   LayerNormKernels layer_norm;  ///< src/kernels/layer_norm_<isa>.cc
+  RmsNormKernels rms_norm;      ///< src/kernels/rms_norm_<isa>.cc
   VectorKernels vector;         ///< src/kernels/vector_<isa>.cc
 };
 
@@ -113,20 +151,24 @@ const std::vector<Isa>& Isas();
 /// The entry points of each instruction set's source file.
 const Isa& ScalarIsa();
 LayerNormKernels ScalarLayerNormKernels();
+RmsNormKernels ScalarRmsNormKernels();
 VectorKernels ScalarVectorKernels();
 #if defined(NORMGRAD_HAVE_AVX2)
 const Isa& Avx2Isa();
 LayerNormKernels Avx2LayerNormKernels();
+RmsNormKernels Avx2RmsNormKernels();
 VectorKernels Avx2VectorKernels();
 #endif
 #if defined(NORMGRAD_HAVE_AVX512)
 const Isa& Avx512Isa();
 LayerNormKernels Avx512LayerNormKernels();
+RmsNormKernels Avx512RmsNormKernels();
 VectorKernels Avx512VectorKernels();
 #endif
 #if defined(NORMGRAD_HAVE_NEON)
 const Isa& NeonIsa();
 LayerNormKernels NeonLayerNormKernels();
+RmsNormKernels NeonRmsNormKernels();
 VectorKernels NeonVectorKernels();
 #endif
 

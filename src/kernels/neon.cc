@@ -20,9 +20,8 @@ bool Always() { return true; }
 }  // namespace
 
 const Isa& NeonIsa() {
-  static const Isa isa =
-      MakeIsa<NeonF32, NeonF16, NeonBF16>("neon", Always, NeonLayerNormKernels(),
-                                            NeonVectorKernels());
+  static const Isa isa = MakeIsa<NeonF32, NeonF16, NeonBF16>(
+      "neon", Always, NeonLayerNormKernels(), NeonRmsNormKernels(), NeonVectorKernels());
   return isa;
 }
 

@@ -14,9 +14,8 @@ bool Always() { return true; }
 }  // namespace
 
 const Isa& ScalarIsa() {
-  static const Isa isa =
-      MakeIsa<ScalarF32, ScalarF16, ScalarBF16>("scalar", Always, ScalarLayerNormKernels(),
-                                            ScalarVectorKernels());
+  static const Isa isa = MakeIsa<ScalarF32, ScalarF16, ScalarBF16>(
+      "scalar", Always, ScalarLayerNormKernels(), ScalarRmsNormKernels(), ScalarVectorKernels());
   return isa;
 }
 

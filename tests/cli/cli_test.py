@@ -10,9 +10,11 @@ float64 sums within the bound of docs/numerics.md.
 
 Usage (ctest does this): /usr/bin/python3 cli_test.py BINARY GROUP
 GROUP is example, run, errors, tiling, fuzz, demo, backward, forward,
-layer_norm_errors, bench, outputs, kill, memory, groupnorm or batchnorm. To add a case, add a
-method to the group's class; an error case is one row of ERROR_CASES
-(LAYER_NORM_ERRORS for backward and forward).
+layer_norm_errors, rmsnorm, rmsnorm_errors, bench, outputs, kill, memory, and one per
+normalization API (groupnorm, batchnorm, rmsnorm, normalize, deepnorm, ...).
+To add a case, add a method to the group's class; an error case is one row
+of ERROR_CASES (LAYER_NORM_ERRORS for backward and forward, RMS_NORM_ERRORS
+for the rmsnorm commands).
 """
 
 import hashlib
@@ -1103,6 +1105,280 @@ class LayerNormErrorTest(CliTestCase):
 
 
 # ---------------------------------------------------------------------------
+# `normgrad rmsnorm-forward` and `normgrad rmsnorm-backward`: the engine's RMS
+# norm on files. Oracles: float64 numpy within the bounds of docs/numerics.md
+# ("RMS norm forward and fused backward") for float; for half and bfloat16,
+# the float run on the exactly widened inputs, narrowed, bit for bit.
+
+def rms_forward_oracle(x, gamma, eps):
+    """Float64 rstd, y and their error bounds (float inputs)."""
+    x64 = x.astype(np.float64)
+    g64 = gamma.astype(np.float64)
+    r = 1 / np.sqrt((x64 * x64).mean(axis=-1, keepdims=True) + eps)
+    e_r = r * (gamma_k(sum_roundings(x.shape[-1]) + 2) * (1 + gamma_k(3)) + gamma_k(3))
+    y = x64 * r * g64
+    e_y = np.abs(x64 * g64) * (e_r + gamma_k(2) * (r + e_r))
+    return (r[..., 0], e_r[..., 0]), (y, e_y)
+
+
+def rms_backward_oracle(x, dy, gamma, rstd, order):
+    """Float64 dx, dgamma and their bounds, given the float rstd the engine
+    used (float inputs)."""
+    h = x.shape[-1]
+    x64 = x.reshape(-1, h).astype(np.float64)
+    dy64 = dy.reshape(-1, h).astype(np.float64)
+    r = rstd.reshape(-1, 1).astype(np.float64)
+    g = dy64 * gamma.astype(np.float64)
+    dx = r * (g - x64 * r * r * (g * x64).mean(axis=1, keepdims=True))
+    scale = r * (np.abs(g) + np.abs(x64 * r) * np.abs(g * x64 * r).mean(axis=1, keepdims=True))
+    rows = x64.shape[0]
+    if order == "sequential":
+        n = rows
+    else:
+        blocks = math.ceil(rows / 256)
+        n = 256 + (math.ceil(math.log2(blocks)) if blocks > 1 else 0)
+    terms = dy64 * x64 * r
+    return ((dx.reshape(x.shape), gamma_k(sum_roundings(h) + 8) * scale.reshape(x.shape)),
+            (terms.sum(axis=0), gamma_k(n + 2) * np.abs(terms).sum(axis=0)))
+
+
+RMS_NORM_SHAPES = [((2, 3, 48), "H = 48"), ((5, 1), "H = 1"), ((3, 7), "H = 7"),
+                   ((4, 33), "H = 33"), ((1, 4104), "one row, H = 4104"),
+                   ((2, 300, 40), "two blocks"), ((700, 1031), "three blocks, H = 1031")]
+
+
+class RmsNormTest(LayerNormCase):
+    def rms_forward(self, x, gamma, dtype, extra=(), out="out"):
+        args = ["rmsnorm-forward", "--x", self.save("x.npy", x),
+                "--gamma", self.save("gamma.npy", gamma), "--out", self.path(out)]
+        args += list(extra) + (["--dtype", "bfloat16"] if dtype == "bfloat16" else [])
+        result = run(args)
+        self.assert_ok(result)
+        outputs = [np.load(self.path("%s/%s.npy" % (out, n))) for n in ("y", "rstd")]
+        for a in outputs:
+            self.assertEqual(a.dtype, NPY_TYPE[dtype])
+        self.assertEqual(outputs[0].shape, x.shape)
+        self.assertEqual(outputs[1].shape, x.shape[:-1])
+        return outputs, result
+
+    def rms_backward(self, x, dy, gamma, dtype, extra=(), out="out"):
+        args = ["rmsnorm-backward", "--x", self.save("x.npy", x), "--dy", self.save("dy.npy", dy),
+                "--gamma", self.save("gamma.npy", gamma), "--out", self.path(out)]
+        args += list(extra) + (["--dtype", "bfloat16"] if dtype == "bfloat16" else [])
+        result = run(args)
+        self.assert_ok(result)
+        outputs = [np.load(self.path("%s/%s.npy" % (out, n))) for n in ("dx", "dgamma")]
+        for a in outputs:
+            self.assertEqual(a.dtype, NPY_TYPE[dtype])
+        self.assertEqual(outputs[0].shape, x.shape)
+        self.assertEqual(outputs[1].shape, (x.shape[-1],))
+        return outputs, result
+
+    def test_forward_float_is_within_the_derived_bound(self):
+        for shape, what in RMS_NORM_SHAPES:
+            for eps in ("1e-06", "0.5"):
+                with self.subTest(what=what, eps=eps):
+                    x, _, gamma, _ = layer_norm_inputs(shape, "float", 21)
+                    (y, rstd), result = self.rms_forward(x, gamma, "float", ["--eps", eps])
+                    want_rstd, want_y = rms_forward_oracle(x, gamma, float(eps))
+                    self.assert_within(rstd, want_rstd, "rstd")
+                    self.assert_within(y, want_y, "y")
+                    self.assertIn("eps        " + eps, result.stdout)
+
+    def test_backward_float_is_within_the_derived_bound(self):
+        for shape, what in RMS_NORM_SHAPES:
+            for order in ("blocked", "sequential"):
+                with self.subTest(what=what, order=order):
+                    x, dy, gamma, _ = layer_norm_inputs(shape, "float", 22)
+                    (_, rstd), _ = self.rms_forward(x, gamma, "float", out="f")
+                    (dx, dgamma), result = self.rms_backward(x, dy, gamma, "float",
+                                                             ["--order", order])
+                    want = rms_backward_oracle(x, dy, gamma, rstd, order)
+                    for got, ref_bound, name in zip((dx, dgamma), want, ("dx", "dgamma")):
+                        self.assert_within(got, ref_bound, name)
+                    self.assertIn("order      " + order, result.stdout)
+
+    def test_16_bit_inputs_give_the_float_results_narrowed(self):
+        for dtype in ("half", "bfloat16"):
+            for shape, what in RMS_NORM_SHAPES:
+                with self.subTest(dtype=dtype, what=what):
+                    x, dy, gamma, _ = layer_norm_inputs(shape, dtype, 23)
+                    got, _ = self.rms_forward(x, gamma, dtype)
+                    as_float, _ = self.rms_forward(widen(x, dtype), widen(gamma, dtype), "float",
+                                                   out="f")
+                    got += self.rms_backward(x, dy, gamma, dtype)[0]
+                    as_float += self.rms_backward(widen(x, dtype), widen(dy, dtype),
+                                                  widen(gamma, dtype), "float", out="f")[0]
+                    for g, f in zip(got, as_float):
+                        self.assert_bits_equal(g, narrow(f, dtype))
+
+    def test_bits_do_not_depend_on_threads_and_dx_not_on_order(self):
+        x, dy, gamma, _ = layer_norm_inputs((2000, 256), "float", 24)
+        first_f, _ = self.rms_forward(x, gamma, "float", ["--threads", "1"], out="f")
+        first, _ = self.rms_backward(x, dy, gamma, "float", ["--threads", "1"])
+        for threads in ("2", "3", "4"):
+            outputs, result = self.rms_forward(x, gamma, "float", ["--threads", threads], out="f")
+            self.assertRegex(result.stdout, r"impl       forward:\w+, [234] threads")
+            for a, b in zip(outputs, first_f):
+                self.assert_bits_equal(a, b)
+            outputs, result = self.rms_backward(x, dy, gamma, "float", ["--threads", threads])
+            self.assertRegex(result.stdout, r"impl       blocked:\w+, [234] threads")
+            for a, b in zip(outputs, first):
+                self.assert_bits_equal(a, b)
+        (dx, _), _ = self.rms_backward(x, dy, gamma, "float", ["--order", "sequential"])
+        self.assert_bits_equal(dx, first[0])
+
+    def test_exact_fills_give_the_exact_results(self):
+        # Rows of ±a (a a power of two), eps 0, small integers for dy and
+        # gamma, H = 64: the mean square a², rstd 1/a, x·rstd = ±1 and every
+        # sum are exact.
+        rng = np.random.default_rng(25)
+        rows, h = 600, 64
+        a = np.float32(2.0) ** rng.integers(-1, 2, size=(rows, 1)).astype(np.float32)
+        x = (a * rng.choice([-1.0, 1.0], size=(rows, h))).astype(np.float32)
+        dy = rng.integers(-4, 5, size=(rows, h)).astype(np.float32)
+        gamma = rng.integers(-4, 5, size=h).astype(np.float32)
+        (y, rstd), _ = self.rms_forward(x, gamma, "float", ["--eps", "0"], out="f")
+        self.assertTrue(np.array_equal(rstd.astype(np.float64), 1 / a[:, 0]))
+        self.assertTrue(np.array_equal(y.astype(np.float64), rms_forward_oracle(x, gamma, 0)[1][0]))
+        for order in ("blocked", "sequential"):
+            (dx, dgamma), _ = self.rms_backward(x, dy, gamma, "float",
+                                                ["--eps", "0", "--order", order])
+            want = rms_backward_oracle(x, dy, gamma, 1 / a, order)
+            for got, (ref, _) in zip((dx, dgamma), want):
+                self.assertTrue(np.array_equal(got.astype(np.float64), ref))
+
+    def test_bin_inputs_give_bin_outputs(self):
+        for dtype, np_type in (("float", np.float32), ("half", np.float16),
+                               ("bfloat16", np.uint16)):
+            with self.subTest(dtype=dtype):
+                x, dy, gamma, _ = layer_norm_inputs((2, 3, 24), dtype, 26)
+                want, _ = self.rms_backward(x, dy, gamma, dtype, out="npy")
+                want += self.rms_forward(x, gamma, dtype, out="npy")[0]
+                args = ["--x", self.write("x.bin", x.tobytes()),
+                        "--gamma", self.write("gamma.bin", gamma.tobytes()),
+                        "--shape", "2,3,24", "--dtype", dtype, "--out", self.dir]
+                self.assert_ok(run(["rmsnorm-backward", "--dy", self.write("dy.bin", dy.tobytes())]
+                                   + args))
+                self.assert_ok(run(["rmsnorm-forward"] + args))
+                for name, w in zip(("dx", "dgamma", "y", "rstd"), want):
+                    got = np.fromfile(self.path(name + ".bin"), np_type)
+                    self.assert_bits_equal(got, w.reshape(-1))
+
+    def test_prints_what_ran(self):
+        x, dy, gamma, _ = layer_norm_inputs((2, 8, 64), "half", 27)
+        _, result = self.rms_backward(x, dy, gamma, "half", ["--eps", "0.001"])
+        out = result.stdout
+        self.assertIn("normgrad rmsnorm-backward: ", out)
+        self.assertIn("shape      [2, 8, 64] (rows 16, H 64)", out)
+        self.assertIn("dtype      half", out)
+        self.assertIn("eps        0.001", out)
+        self.assertIn("order      blocked", out)  # the default
+        isa = os.environ.get("NORMGRAD_IMPL", r"\w+")
+        self.assertRegex(out, r"impl       blocked:%s, \d+ threads?" % isa)
+        self.assertNotIn("\n  time ", out)  # only with --time
+        self.assertIn("dx.npy", out)
+        self.assertIn("dgamma.npy", out)
+        _, result = self.rms_forward(x, gamma, "half")
+        self.assertIn("eps        1e-06", result.stdout)  # the default
+        self.assertRegex(result.stdout, r"impl       forward:%s, \d+ threads?" % isa)
+        self.assertIn("rstd.npy", result.stdout)
+        for command in ("rmsnorm-backward", "rmsnorm-forward"):
+            args = [command, "--x", self.path("x.npy"), "--gamma", self.path("gamma.npy"),
+                    "--out", self.path("out"), "--time"]
+            args += ["--dy", self.path("dy.npy")] if command == "rmsnorm-backward" else []
+            result = run(args)
+            self.assert_ok(result)
+            self.assertRegex(result.stdout, r"time       [0-9.]+ ms \(.*median of 3 runs\)")
+            self.assertRegex(result.stdout, r"bandwidth  [0-9.]+ GB/s")
+
+
+# Error cases of rmsnorm-forward and rmsnorm-backward, as LAYER_NORM_ERRORS.
+def rms_norm_files(command, **given):
+    valid = {"x": np.ones((2, 4, 8), np.float32), "dy": np.ones((2, 4, 8), np.float32),
+             "gamma": np.ones(8, np.float32)}
+    names = ("x", "dy", "gamma") if command == "rmsnorm-backward" else ("x", "gamma")
+    return {name: given.get(name, valid[name]) for name in names}
+
+
+RMS_NORM_ERRORS = [
+    ("x and dy differ", "rmsnorm-backward", {"dy": np.ones((2, 4, 16), np.float32)}, [], 1,
+     ["normgrad rmsnorm-backward: ", "x and dy differ", "[2, 4, 16]", "dy must be [2, 4, 8]"]),
+    ("gamma not [H]", "rmsnorm-forward", {"gamma": np.ones((1, 8), np.float32)}, [], 1,
+     ["normgrad rmsnorm-forward: ", "x and gamma differ", "[1, 8]", "gamma must be [8]"]),
+    ("dtype mismatch", "rmsnorm-backward", {"gamma": np.ones(8, np.float16)}, [], 1,
+     ["x and gamma differ", "'<f2'", "'<f4'"]),
+    ("float64", "rmsnorm-forward", {"x": np.ones((2, 8))}, [], 1, ["'<f8'", "not supported"]),
+    ("--shape disagrees", "rmsnorm-backward", {}, ["--shape", "2,4,16"], 1,
+     ["--shape [2, 4, 16] does not agree"]),
+    ("bin without --shape", "rmsnorm-forward", {k: b"\0" * n for k, n in (("x", 256),
+                                                                          ("gamma", 32))},
+     ["--dtype", "float"], 1, ["--shape B,S,H and --dtype are required"]),
+    ("eps not finite", "rmsnorm-backward", {}, ["--eps", "nan"], 1,
+     ["normgrad rmsnorm-backward: RmsNormForward: eps nan is not finite; it must be finite "
+      "and at least 0"]),
+    ("eps too large for float", "rmsnorm-forward", {}, ["--eps", "1e39"], 1,
+     ["normgrad rmsnorm-forward: RmsNormForward: eps inf is not finite; it must be finite "
+      "and at least 0"]),
+    ("--out is a file", "rmsnorm-forward", {}, ["--out", "__file__"], 1, ["not a directory"]),
+    ("negative --eps", "rmsnorm-backward", {}, ["--eps", "-1"], 2, ["--eps"]),
+    ("bad --order", "rmsnorm-backward", {}, ["--order", "fastest"], 2, ["--order"]),
+    ("forward has no --order", "rmsnorm-forward", {}, ["--order", "blocked"], 2, ["--order"]),
+    ("--threads 0", "rmsnorm-forward", {}, ["--threads", "0"], 2, ["--threads"]),
+    ("no --dy", "rmsnorm-backward", {"dy": None}, [], 2, ["--dy is required"]),
+    ("no --gamma", "rmsnorm-forward", {"gamma": None}, [], 2, ["--gamma is required"]),
+]
+
+
+class RmsNormErrorTest(CliTestCase):
+    def test_every_error_case(self):
+        root = self.dir
+        for name, command, given, extra, status, words in RMS_NORM_ERRORS:
+            with self.subTest(name):
+                self.dir = tempfile.mkdtemp(dir=root)  # a fresh directory per case
+                out = self.path("out")
+                os.mkdir(out)
+                sentinel = os.path.join(out, "dx.npy")
+                with open(sentinel, "w") as f:
+                    f.write("old")
+                args = [command]
+                for option, value in rms_norm_files(command, **given).items():
+                    if value is None:
+                        continue
+                    if isinstance(value, bytes):
+                        path = self.write(option + ".bin", value)
+                    else:
+                        path = self.save(option + ".npy", value)
+                    args += ["--" + option, path]
+                extra = [self.write("file", b"") if a == "__file__" else a for a in extra]
+                if "--out" not in extra:
+                    args += ["--out", out]
+                result = run(args + extra)
+                self.assertEqual(result.returncode, status, msg=result.stderr)
+                for word in words:
+                    self.assertIn(word, result.stderr)
+                if status == 1:
+                    self.assertTrue(result.stderr.startswith("normgrad %s: " % command),
+                                    msg=result.stderr)
+                self.assertEqual(os.listdir(out), ["dx.npy"])
+                with open(sentinel) as f:
+                    self.assertEqual(f.read(), "old")
+
+    def test_help_and_unknown_command_list(self):
+        for command, options in (("rmsnorm-backward", ["--x", "--dy", "--gamma", "--order",
+                                                       "--eps", "--time", "mean square"]),
+                                 ("rmsnorm-forward", ["--x", "--gamma", "--eps", "--time",
+                                                      "mean square"])):
+            result = run([command, "--help"])
+            self.assert_ok(result)
+            for option in options:
+                self.assertIn(option, result.stdout)
+        result = run(["rmsnorm"])
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("rmsnorm-forward, rmsnorm-backward", result.stderr)
+
+
+# ---------------------------------------------------------------------------
 # Output sets: a command's outputs replace the old ones all together or not
 # at all, never through a link; interrupted writes are cleaned up by the
 # next command writing into the folder (tools/normgrad/outputs.h).
@@ -1403,6 +1679,40 @@ class BenchTest(CliTestCase):
                 # column; for 300 standard normal rows Σ|dy·res| ≈ 300·0.64 ≈ 190
                 # while max|Σ dy·res| ≈ 3·√300 ≈ 50: about 4·2^-11 ≈ 2e-3 normwise.
                 self.assertLessEqual(r["error"], 4e-3, msg=r)
+
+    def test_rms_norm_rows(self):
+        result = self.bench("--json")
+        self.assert_ok(result)
+        rows = [r for r in json.loads(result.stdout)["results"]
+                if r["op"] in ("rms_fwd", "rms_bwd")]
+        for shape in ((64, 64, "float"), (300, 512, "half"), (128, 256, "bfloat16")):
+            for threads in (1, 2):
+                for op in ("rms_fwd", "rms_bwd"):
+                    group = [r for r in rows if (r["rows"], r["cols"], r["dtype"], r["threads"],
+                                                 r["op"]) == shape + (threads, op)]
+                    impls = [r["impl"] for r in group]
+                    # --quick: the dispatched instruction set; PyTorch's
+                    # composite as the peer (the others say why not).
+                    self.assertEqual(impls[0], "baseline")
+                    self.assertEqual(len([i for i in impls if i.startswith("normgrad:")]), 1)
+                    self.assertTrue(impls[1].startswith(
+                        "normgrad:forward:" if op == "rms_fwd" else "normgrad:blocked:"))
+                    for peer in ("pytorch", "onednn", "loop"):
+                        self.assertIn(peer, impls)
+                    for r in group:
+                        if r["impl"] in ("onednn", "loop"):
+                            self.assertIsNone(r["seconds"], msg=r)
+                            self.assertTrue(r["note"], msg=r)
+                    torch = [r for r in group if r["impl"] == "pytorch"][0]
+                    # PyTorch 1.13 has no half pow/mean on the CPU.
+                    self.assertEqual(torch["seconds"] is None, shape[2] == "half", msg=torch)
+                    ours = group[1]
+                    self.assertGreater(ours["seconds"], 0, msg=ours)
+                    # Normwise, float: far below 1e-4 (docs/numerics.md's
+                    # bounds are ~(H/16 + 10)·2^-24 of the terms); 16-bit:
+                    # plus one rounding to the output type.
+                    bound = {"float": 1e-4, "half": 2**-11 + 1e-4, "bfloat16": 2**-8 + 1e-4}
+                    self.assertLessEqual(ours["error"], bound[shape[2]], msg=ours)
 
     def test_vector_unit_rows(self):
         result = self.bench("--json", shapes="64x64 float\n300x512 half\n128x256 bfloat16\n")
@@ -1910,7 +2220,8 @@ class WelfordCliTest(CliTestCase):
 
 GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling": TilingTest,
           "fuzz": FuzzTest, "demo": DemoTest, "backward": BackwardTest, "forward": ForwardTest,
-          "layer_norm_errors": LayerNormErrorTest, "bench": BenchTest,
+          "layer_norm_errors": LayerNormErrorTest, "rmsnorm": RmsNormTest,
+          "rmsnorm_errors": RmsNormErrorTest, "bench": BenchTest,
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
 GROUPS["groupnorm"] = GroupNormCliTest
 GROUPS["batchnorm"] = BatchNormCliTest

@@ -1,6 +1,7 @@
 // peers_test.cc — the peers of `normgrad bench` (tools/normgrad/peers): each
 // peer LoadPeers() returns (the loop peer and every plugin module that
-// loads) against the double reference, on every op and dtype it supports,
+// loads) against the double reference (for RMS norm, one written here), on
+// every op and dtype it supports,
 // with 1 and 2 threads; a reason for everything it does not support; and
 // LoadPeers()' report of the plugins it could not load. A plugin this build
 // made (NORMGRAD_BUILT_PEERS, from CMake) must load.
@@ -27,6 +28,16 @@
 // says nothing and only the exact test below checks those sums.
 // The statistics given to kBackward are bfloat16 values, so that PyTorch
 // 1.13, which takes them in the input's type, gets them exactly.
+//
+// RMS norm (kRmsForward, kRmsBackward; PyTorch's composite, which computes
+// its own rstd): against float64 with the exact rstd r = 1/√(Σx²/H + eps),
+//   y   E = γ(cols + 8) · max |x·gamma|·r    (the mean of H squares, eps,
+//       rsqrt, two products)
+//   dx  E = γ(3·cols + 32) · max r·(|g| + |x·r|·Σ|g·x·r|/H)   (its own rstd
+//       enters cubed through r³; the sums of H terms; autograd's products)
+//   dgamma  E = γ(rows + cols + 16) · max_c Σ_r |dy·x·r|
+// with u = 2^-8 for PyTorch's bfloat16 (it computes in bfloat16), where the
+// bounds say nothing for these sizes, so only the shapes are checked.
 //
 // Exact: on small integers (|dy|, |res| ≤ 2, 37 rows) every product and
 // partial sum of pd_gamma/pd_beta is an integer below 256, exact in every
@@ -142,6 +153,8 @@ Inputs MakeInputs(DType t, size_t rows, size_t cols, bool small_integers = false
   return in;
 }
 
+bool IsRms(Op op) { return op == Op::kRmsForward || op == Op::kRmsBackward; }
+
 Case MakeCase(const Inputs& in, Op op, int threads) {
   Case c;
   c.op = op;
@@ -182,6 +195,58 @@ void ExpectWithin(const char* what, const std::vector<double>& got,
                         << err / std::max(MaxAbs(ref), 1e-300);
 }
 
+/// Checks an RMS-norm op's Results against float64 (bounds at the top).
+void ExpectRmsWithinBound(const std::string& peer, const Inputs& in, Op op, const Results& got) {
+  const size_t rows = in.rows, cols = in.cols;
+  const double h = static_cast<double>(cols);
+  const auto at = [&](const std::vector<uint8_t>& m, size_t i) {
+    return normgrad::reference::Decode(in.dtype, m.data(), i);
+  };
+  std::vector<double> y(rows * cols), dx(rows * cols), dgamma(cols), abs_dgamma(cols);
+  double y_scale = 0, dx_scale = 0;
+  for (size_t r = 0; r < rows; ++r) {
+    double squares = 0, gx = 0, abs_gx = 0;
+    for (size_t c = 0; c < cols; ++c) {
+      const double x = at(in.x, r * cols + c);
+      squares += x * x;
+      gx += at(in.dy, r * cols + c) * at(in.gamma, c) * x;
+    }
+    const double rs = 1 / std::sqrt(squares / h + in.eps);
+    for (size_t c = 0; c < cols; ++c) {
+      abs_gx += std::fabs(at(in.dy, r * cols + c) * at(in.gamma, c) * at(in.x, r * cols + c) * rs);
+    }
+    for (size_t c = 0; c < cols; ++c) {
+      const double x = at(in.x, r * cols + c), dy = at(in.dy, r * cols + c);
+      const double g = dy * at(in.gamma, c);
+      y[r * cols + c] = x * rs * at(in.gamma, c);
+      y_scale = std::max(y_scale, std::fabs(y[r * cols + c]));
+      dx[r * cols + c] = rs * (g - x * rs * rs * gx / h);
+      dx_scale = std::max(dx_scale, rs * (std::fabs(g) + std::fabs(x * rs) * abs_gx / h));
+      dgamma[c] += dy * x * rs;
+      abs_dgamma[c] += std::fabs(dy * x * rs);
+    }
+  }
+  const bool rounded = RoundedToInput(peer, "dx");
+  const double u = SumUlp(peer, in.dtype);
+  if (op == Op::kRmsForward) {
+    ASSERT_EQ(got.y.size(), y.size());
+    if ((h + 8) * u < 0.5) {
+      ExpectWithin("y", got.y, y, Gamma(h + 8, u) * y_scale, rounded, in.dtype);
+    }
+    return;
+  }
+  ASSERT_EQ(got.dx.size(), dx.size());
+  ASSERT_EQ(got.pd_gamma.size(), dgamma.size());
+  if ((3 * h + 32) * u < 0.5) {
+    ExpectWithin("dx", got.dx, dx, Gamma(3 * h + 32, u) * dx_scale, rounded, in.dtype);
+  }
+  if ((static_cast<double>(rows) + h + 16) * u < 0.5) {
+    ExpectWithin("dgamma", got.pd_gamma, dgamma,
+                 Gamma(static_cast<double>(rows) + h + 16, u) * MaxAbs(abs_dgamma), rounded,
+                 in.dtype);
+  }
+}
+
 /// Runs `peer` on `in` and checks its Results against the reference.
 void ExpectMatchesReference(Peer* peer, const Inputs& in, Op op, int threads) {
   const Case c = MakeCase(in, op, threads);
@@ -189,6 +254,10 @@ void ExpectMatchesReference(Peer* peer, const Inputs& in, Op op, int threads) {
   peer->Run();
   peer->Run();  // a second run must give the same, not accumulate
   const Results got = peer->Read();
+  if (IsRms(op)) {
+    ExpectRmsWithinBound(peer->Name(), in, op, got);
+    return;
+  }
 
   const size_t rows = in.rows, cols = in.cols;
   std::vector<double> gamma(cols), beta(cols), abs_gamma(cols), abs_beta(cols);
@@ -223,7 +292,19 @@ void ExpectMatchesReference(Peer* peer, const Inputs& in, Op op, int threads) {
                in.dtype);
 }
 
-const char* OpName(Op op) { return op == Op::kGradBeta ? "grad_beta" : "backward"; }
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kGradBeta:
+      return "grad_beta";
+    case Op::kBackward:
+      return "backward";
+    case Op::kRmsForward:
+      return "rms_fwd";
+    case Op::kRmsBackward:
+      return "rms_bwd";
+  }
+  return "?";
+}
 
 // Runs each test on one peer, peer_: the loaded peer named by the parameter
 // (the loop peer and every plugin this build made, which must have loaded;
@@ -256,7 +337,7 @@ TEST_P(PeerTest, MatchesReferenceOrSaysWhyNot) {
   for (DType t : {DType::kF32, DType::kF16, DType::kBF16}) {
     for (size_t rows : {37, 300}) {
       const Inputs in = MakeInputs(t, rows, rows == 37 ? 64 : 1024);
-      for (Op op : {Op::kGradBeta, Op::kBackward}) {
+      for (Op op : {Op::kGradBeta, Op::kBackward, Op::kRmsForward, Op::kRmsBackward}) {
         for (int threads : {1, 2}) {
           SCOPED_TRACE(name + " " + OpName(op) + " " + normgrad::DTypeName(t) + " " +
                        std::to_string(in.rows) + "x" + std::to_string(in.cols) + ", " +
@@ -282,6 +363,10 @@ TEST_P(PeerTest, MatchesReferenceOrSaysWhyNot) {
   EXPECT_EQ(supported.count("grad_beta float"), 1u);
   if (name != "loop") {
     EXPECT_EQ(supported.count("backward float"), 1u);
+  }
+  if (name == "pytorch") {
+    EXPECT_EQ(supported.count("rms_fwd float"), 1u);
+    EXPECT_EQ(supported.count("rms_bwd float"), 1u);
   }
 }
 

@@ -2,9 +2,10 @@
 // read bandwidth and to the libraries a user would pick instead, on the same
 // inputs in the same run.
 //
-// For every shape, element type and thread count, and for each of the two
+// For every shape, element type and thread count, and for each of the four
 // operations (grad_beta: pd_gamma/pd_beta; backward: the fused layer-norm
-// backward) and the two vector unit kernels on emulated cores (vec_add:
+// backward; rms_fwd and rms_bwd: the RMS-norm forward and fused backward)
+// and the two vector unit kernels on emulated cores (vec_add:
 // z = x + y with Add; row_sum: each row's sum with ReduceSum; half and
 // float, next to a plain loop over the same bytes), the implementations run
 // interleaved — one timed sample of each
@@ -37,6 +38,7 @@
 #include "normgrad/convert.h"
 #include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
+#include "normgrad/rms_norm.h"
 #include "peers/peers.h"
 #include "read_baseline.h"
 #include "reference.h"
@@ -58,7 +60,7 @@ constexpr int kThreadCounts[] = {1, 2};
 constexpr uint32_t kSampleBlocks = 8;
 
 // The largest problem a shape file may ask for: inputs, outputs and the
-// double references of 2^28 elements take about 6 GiB.
+// double references of 2^28 elements take about 12 GiB.
 constexpr unsigned long long kMaxElements = 1ull << 28;
 
 struct Problem {
@@ -66,7 +68,20 @@ struct Problem {
   DType dtype;
 };
 
-const char* OpName(Op op) { return op == Op::kGradBeta ? "grad_beta" : "backward"; }
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kGradBeta:
+      return "grad_beta";
+    case Op::kBackward:
+      return "backward";
+    case Op::kRmsForward:
+      return "rms_fwd";
+    case Op::kRmsBackward:
+      return "rms_bwd";
+  }
+  return "?";
+}
+bool IsRms(Op op) { return op == Op::kRmsForward || op == Op::kRmsBackward; }
 const char* VectorOpName(VectorKernel kind) {
   return kind == VectorKernel::kAdd ? "vec_add" : "row_sum";
 }
@@ -133,8 +148,8 @@ std::vector<float> Normal(size_t n, uint64_t seed) {
   return v;
 }
 
-// One problem's inputs (dy, res = x, gamma; each row's mean and rstd of x)
-// and the double references of both operations.
+// One problem's inputs (dy, res = x, gamma; each row's mean and rstd of x,
+// and its RMS-norm rstd) and the double references of the operations.
 struct Data {
   Problem p;
   std::vector<uint8_t> dy, res, gamma;
@@ -142,7 +157,39 @@ struct Data {
   std::vector<double> grad_gamma, grad_beta;           // Op::kGradBeta
   std::vector<double> back_dx, back_gamma, back_beta;  // Op::kBackward
   float eps = 1e-5f;
+  std::vector<float> rms_rstd;                    // RmsNormForward's, given to the backward
+  std::vector<double> rms_y, rms_dx, rms_dgamma;  // Op::kRmsForward, Op::kRmsBackward
+  float rms_eps = 1e-6f;
 };
+
+// The double references of RMS norm on x = res: y with the exact rstd, and
+// dx and dgamma of dy with the float rstd the backward is given (as the
+// layer-norm backward's reference takes the float mean and rstd).
+void RmsReferences(Data* d) {
+  const size_t rows = d->p.rows, cols = d->p.cols;
+  const DType t = d->p.dtype;
+  const double h = static_cast<double>(cols);
+  d->rms_y.resize(rows * cols);
+  d->rms_dx.resize(rows * cols);
+  d->rms_dgamma.assign(cols, 0.0);
+  std::vector<double> gamma(cols), x(cols), dy(cols);
+  for (size_t c = 0; c < cols; ++c) gamma[c] = reference::Decode(t, d->gamma.data(), c);
+  for (size_t r = 0; r < rows; ++r) {
+    double squares = 0, gx = 0;
+    for (size_t c = 0; c < cols; ++c) {
+      x[c] = reference::Decode(t, d->res.data(), r * cols + c);
+      dy[c] = reference::Decode(t, d->dy.data(), r * cols + c);
+      squares += x[c] * x[c];
+      gx += dy[c] * gamma[c] * x[c];
+    }
+    const double exact = 1 / std::sqrt(squares / h + d->rms_eps), rs = d->rms_rstd[r];
+    for (size_t c = 0; c < cols; ++c) {
+      d->rms_y[r * cols + c] = x[c] * exact * gamma[c];
+      d->rms_dx[r * cols + c] = rs * (dy[c] * gamma[c] - x[c] * rs * rs * gx / h);
+      d->rms_dgamma[c] += dy[c] * x[c] * rs;
+    }
+  }
+}
 
 Status MakeData(const Problem& p, const std::vector<float>& dy32,
                 const std::vector<float>& res32, Data* d) {
@@ -175,6 +222,17 @@ Status MakeData(const Problem& p, const std::vector<float>& dy32,
   reference::LayerNormBackward(p.dtype, d->res.data(), d->dy.data(), d->gamma.data(),
                                mean.data(), rstd.data(), p.rows, p.cols, p.cols,
                                d->back_dx.data(), d->back_gamma.data(), d->back_beta.data());
+  d->rms_rstd.resize(p.rows);
+  RmsNormForwardProblem rf;
+  rf.dtype = p.dtype;
+  rf.rows = p.rows;
+  rf.cols = p.cols;
+  rf.x = d->res.data();
+  rf.gamma = d->gamma.data();
+  rf.eps = d->rms_eps;
+  rf.rstd = d->rms_rstd.data();
+  if (Status s = RmsNormForward(rf); !s.ok()) return s;
+  RmsReferences(d);
   return Status::Ok();
 }
 
@@ -194,13 +252,31 @@ double OpError(const Data& d, Op op, const std::vector<double>& gamma,
   return e;
 }
 
-// Bytes an operation reads and writes: inputs, outputs and, for backward,
-// gamma and the per-row statistics.
+// The worst normwise error of an RMS-norm operation's outputs: y
+// (kRmsForward), or dx and dgamma (kRmsBackward).
+double RmsError(const Data& d, Op op, const std::vector<double>& y_or_dx,
+                const std::vector<double>& dgamma) {
+  if (op == Op::kRmsForward) return reference::NormwiseError(y_or_dx, d.rms_y);
+  return std::max(reference::NormwiseError(y_or_dx, d.rms_dx),
+                  reference::NormwiseError(dgamma, d.rms_dgamma));
+}
+
+// Bytes an operation reads and writes: inputs, outputs and, where used,
+// gamma and the per-row float statistics.
 double OpBytes(const Problem& p, Op op) {
   const double n = static_cast<double>(p.rows * p.cols), size = SizeOf(p.dtype);
-  const double sums = 2.0 * static_cast<double>(p.cols) * size;
-  if (op == Op::kGradBeta) return 2 * n * size + sums;
-  return 3 * n * size + sums + static_cast<double>(p.cols) * size + 8.0 * p.rows;
+  const double vector = static_cast<double>(p.cols) * size, stats = 4.0 * p.rows;
+  switch (op) {
+    case Op::kGradBeta:
+      return 2 * n * size + 2 * vector;
+    case Op::kBackward:
+      return 3 * n * size + 3 * vector + 2 * stats;
+    case Op::kRmsForward:
+      return 2 * n * size + vector + stats;  // x, gamma; y, rstd
+    case Op::kRmsBackward:
+      return 3 * n * size + 2 * vector + stats;  // x, dy, gamma, rstd; dx, dgamma
+  }
+  return 0;
 }
 
 // One implementation in one group: `run(k)` makes k calls and returns their
@@ -305,6 +381,54 @@ Runner BackwardRunner(const Data& d, int threads, const std::string& isa) {
   return r;
 }
 
+// normgrad's RMS-norm forward (y and rstd) on `isa` (as above).
+Runner RmsForwardRunner(const Data& d, int threads, const std::string& isa) {
+  Runner r;
+  r.impl = "normgrad:forward:" + isa;
+  auto y = std::make_shared<std::vector<uint8_t>>(d.p.rows * d.p.cols * SizeOf(d.p.dtype));
+  auto rstd = std::make_shared<std::vector<float>>(d.p.rows);
+  RmsNormForwardProblem p;
+  p.dtype = d.p.dtype;
+  p.rows = d.p.rows;
+  p.cols = d.p.cols;
+  p.x = d.res.data();
+  p.gamma = d.gamma.data();
+  p.eps = d.rms_eps;
+  p.y = y->data();
+  p.rstd = rstd->data();
+  p.threads = threads;
+  p.isa = isa.c_str();
+  r.run = EngineCalls([p] { return RmsNormForward(p); });
+  r.error = [&d, y, rstd] { return RmsError(d, Op::kRmsForward, Widen(d.p.dtype, *y), {}); };
+  return r;
+}
+
+// normgrad's fused RMS-norm backward (blocked order) on `isa` (as above).
+Runner RmsBackwardRunner(const Data& d, int threads, const std::string& isa) {
+  Runner r;
+  r.impl = "normgrad:blocked:" + isa;
+  const size_t size = SizeOf(d.p.dtype);
+  auto dx = std::make_shared<std::vector<uint8_t>>(d.p.rows * d.p.cols * size);
+  auto dgamma = std::make_shared<std::vector<uint8_t>>(d.p.cols * size);
+  RmsNormBackwardProblem p;
+  p.dtype = d.p.dtype;
+  p.rows = d.p.rows;
+  p.cols = d.p.cols;
+  p.x = d.res.data();
+  p.dy = d.dy.data();
+  p.gamma = d.gamma.data();
+  p.rstd = d.rms_rstd.data();
+  p.dx = dx->data();
+  p.dgamma = dgamma->data();
+  p.threads = threads;
+  p.isa = isa.c_str();
+  r.run = EngineCalls([p] { return RmsNormBackward(p); });
+  r.error = [&d, dx, dgamma] {
+    return RmsError(d, Op::kRmsBackward, Widen(d.p.dtype, *dx), Widen(d.p.dtype, *dgamma));
+  };
+  return r;
+}
+
 // The operator sample on emulated Ascend C cores; its kernel time. Its
 // kSampleBlocks blocks run at once, each on a host thread of its own,
 // whatever the row's thread count (launch.h: a launch of at most the
@@ -399,6 +523,11 @@ Runner PeerRunner(bench::Peer* peer, const Data& d, Op op, int threads) {
   c.dy = d.dy.data();
   if (op == Op::kGradBeta) {
     c.res = d.res.data();
+  } else if (IsRms(op)) {
+    c.x = d.res.data();
+    c.gamma = d.gamma.data();
+    c.rstd = d.rms_rstd.data();
+    c.eps = d.rms_eps;
   } else {
     c.x = d.res.data();
     c.gamma = d.gamma.data();
@@ -411,6 +540,8 @@ Runner PeerRunner(bench::Peer* peer, const Data& d, Op op, int threads) {
   r.run = [peer](int k) { return Timed(k, [&] { peer->Run(); }); };
   r.error = [peer, &d, op] {
     const bench::Results res = peer->Read();
+    if (op == Op::kRmsForward) return RmsError(d, op, res.y, {});
+    if (op == Op::kRmsBackward) return RmsError(d, op, res.dx, res.pd_gamma);
     return OpError(d, op, res.pd_gamma, res.pd_beta, &res.dx);
   };
   return r;
@@ -623,9 +754,9 @@ int RunBench(const BenchOptions& o) {
   }
 
   const bool tty = isatty(STDERR_FILENO);
-  size_t groups = 0;  // per problem and thread count: 2 operations, and 2 vector kernels
+  size_t groups = 0;  // per problem and thread count: 4 operations, and 2 vector kernels
   for (const Problem& p : problems) {
-    groups += std::size(kThreadCounts) * (p.dtype == DType::kBF16 ? 2 : 4);
+    groups += std::size(kThreadCounts) * (p.dtype == DType::kBF16 ? 4 : 6);
   }
   size_t group = 0;
   std::vector<Row> rows;
@@ -674,16 +805,25 @@ int RunBench(const BenchOptions& o) {
                    p.cols, threads, threads > 1 ? "s" : "", tty ? "" : "\n");
     };
     for (int threads : kThreadCounts) {
-      for (Op op : {Op::kGradBeta, Op::kBackward}) {
+      for (Op op : {Op::kGradBeta, Op::kBackward, Op::kRmsForward, Op::kRmsBackward}) {
         progress(OpName(op), threads);
         std::vector<Runner> runners;
         runners.push_back(BaselineRunner(d, threads));
         for (const std::string& isa : isas) {
-          if (op == Op::kGradBeta) {
-            runners.push_back(GradBetaRunner(d, threads, Order::kSequential, isa));
-            runners.push_back(GradBetaRunner(d, threads, Order::kBlocked, isa));
-          } else {
-            runners.push_back(BackwardRunner(d, threads, isa));
+          switch (op) {
+            case Op::kGradBeta:
+              runners.push_back(GradBetaRunner(d, threads, Order::kSequential, isa));
+              runners.push_back(GradBetaRunner(d, threads, Order::kBlocked, isa));
+              break;
+            case Op::kBackward:
+              runners.push_back(BackwardRunner(d, threads, isa));
+              break;
+            case Op::kRmsForward:
+              runners.push_back(RmsForwardRunner(d, threads, isa));
+              break;
+            case Op::kRmsBackward:
+              runners.push_back(RmsBackwardRunner(d, threads, isa));
+              break;
           }
         }
         if (op == Op::kGradBeta) runners.push_back(AscendcRunner(d));

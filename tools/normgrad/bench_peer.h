@@ -1,6 +1,6 @@
 // tools/normgrad/bench_peer.h — what `normgrad bench` measures normgrad
-// against: a peer library computing the same layer-norm gradients on the
-// same inputs. Each peer is a plugin module (normgrad_peer_<name>.so, built
+// against: a peer library computing the same layer-norm gradients (or RMS
+// norm) on the same inputs. Each peer is a plugin module (normgrad_peer_<name>.so, built
 // only when its library is installed) loaded at run time, so the normgrad
 // binary never depends on PyTorch or oneDNN; the plain loop peer is built in.
 #pragma once
@@ -25,6 +25,12 @@ enum class Op {
   /// pd_beta = Σ_r dy, with x̂ = (x − mean)·rstd, from x, dy, gamma and each
   /// row's mean and rstd.
   kBackward,
+  /// The RMS-norm forward: y = x · rstd · gamma, rstd = 1 / √(Σ_c x² / H +
+  /// eps), from x, gamma and eps.
+  kRmsForward,
+  /// The RMS-norm backward: dx and dgamma = Σ_r dy · x · rstd, from x, dy,
+  /// gamma and eps (a peer may recompute rstd, or take `rstd`).
+  kRmsBackward,
 };
 
 /// One problem: `rows` × `cols` dense row-major inputs of type `dtype`.
@@ -35,17 +41,21 @@ struct Case {
   int threads = 1;             ///< threads the peer may use
   const void* dy = nullptr;    ///< rows × cols
   const void* res = nullptr;   ///< kGradBeta: resForGamma, rows × cols
-  const void* x = nullptr;     ///< kBackward: rows × cols
-  const void* gamma = nullptr; ///< kBackward: cols elements of `dtype`
+  const void* x = nullptr;     ///< kBackward and the RMS ops: rows × cols
+  const void* gamma = nullptr;  ///< kBackward and the RMS ops: cols elements of `dtype`
   const float* mean = nullptr; ///< kBackward: rows
-  const float* rstd = nullptr; ///< kBackward: rows, 1 / √(variance + eps)
-  float eps = 1e-5f;           ///< kBackward: the eps behind rstd
+  /// kBackward: rows, 1 / √(variance + eps); kRmsBackward: rows,
+  /// 1 / √(Σ x² / H + eps)
+  const float* rstd = nullptr;
+  float eps = 1e-5f;  ///< kBackward and the RMS ops: the eps behind rstd
 };
 
 /// The results of the last Run(), widened to double.
 struct Results {
-  std::vector<double> pd_gamma, pd_beta;  ///< cols each
-  std::vector<double> dx;                 ///< rows × cols when computed, else empty
+  /// cols each; kRmsBackward: dgamma in pd_gamma, pd_beta empty
+  std::vector<double> pd_gamma, pd_beta;
+  std::vector<double> dx;  ///< rows × cols when computed, else empty
+  std::vector<double> y;   ///< kRmsForward: rows × cols
 };
 
 /// One peer implementation. Calls come in the order Prepare (once per

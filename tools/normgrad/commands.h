@@ -67,6 +67,33 @@ struct ForwardOptions {
 };
 int RunForward(const ForwardOptions& options);
 
+/// `normgrad rmsnorm-forward`: the RMS-norm forward (y, rstd) of .npy or
+/// .bin files.
+struct RmsNormForwardOptions {
+  std::string x, gamma;  ///< input paths
+  std::string shape;     ///< "B,S,H" or empty
+  std::string dtype;     ///< "float", "half", "bfloat16" or empty
+  double eps = 1e-6;
+  int threads = 0;        ///< 0: the engine's default
+  std::string out = ".";  ///< output directory
+  bool time = false;      ///< also time the computation
+};
+int RunRmsNormForward(const RmsNormForwardOptions& options);
+
+/// `normgrad rmsnorm-backward`: the fused RMS-norm backward (dx, dgamma) of
+/// .npy or .bin files; rstd comes from x.
+struct RmsNormBackwardOptions {
+  std::string x, dy, gamma;  ///< input paths
+  std::string shape;         ///< "B,S,H" or empty
+  std::string dtype;         ///< "float", "half", "bfloat16" or empty
+  double eps = 1e-6;
+  std::string order = "blocked";
+  int threads = 0;        ///< 0: the engine's default
+  std::string out = ".";  ///< output directory
+  bool time = false;      ///< also time the computation
+};
+int RunRmsNormBackward(const RmsNormBackwardOptions& options);
+
 /// `normgrad tiling`: scratch sizes and the tiling of one normalization API
 /// for a shape.
 struct TilingOptions {

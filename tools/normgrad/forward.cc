@@ -7,14 +7,12 @@
 // outputs replace the old ones as a set (outputs.h): an error leaves the
 // output folder as it was.
 #include <cstdio>
-#include <cstring>
 #include <string>
 #include <vector>
 
 #include "buffers.h"
 #include "commands.h"
 #include "inputs.h"
-#include "normgrad/convert.h"
 #include "normgrad/layer_norm.h"
 #include "outputs.h"
 #include "report.h"
@@ -23,26 +21,6 @@ namespace normgrad::cli {
 namespace {
 
 constexpr const char* kCommand = "forward";
-
-// Float statistics (`what`) in the output type, as bytes.
-Status InType(DType dtype, const std::vector<float>& values, const std::string& what,
-              std::vector<unsigned char>* out) {
-  Status s = Allocate(what, values.size() * SizeOf(dtype), out);
-  if (!s.ok()) return s;
-  std::vector<unsigned char>& bytes = *out;
-  switch (dtype) {
-    case DType::kF32:
-      std::memcpy(bytes.data(), values.data(), bytes.size());
-      break;
-    case DType::kF16:
-      Narrow(values.data(), reinterpret_cast<float16*>(bytes.data()), values.size());
-      break;
-    case DType::kBF16:
-      Narrow(values.data(), reinterpret_cast<bfloat16*>(bytes.data()), values.size());
-      break;
-  }
-  return Status::Ok();
-}
 
 }  // namespace
 

@@ -89,18 +89,18 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run_cmd->add_flag("--time", run.time, kTimeHelp);
 
-  // backward and forward: the engine's layer norm on files.
-  auto add_layer_norm_inputs = [](CLI::App* cmd, std::string& shape, std::string& dtype,
-                                  double& eps, int& threads, std::string& out, bool& time) {
+  // The options of the engine's norms on files (backward, forward and the
+  // rmsnorm commands); eps_help says what eps is added to.
+  auto add_norm_inputs = [](CLI::App* cmd, std::string& shape, std::string& dtype, double& eps,
+                            int& threads, std::string& out, bool& time,
+                            const char* eps_help = "added to the variance") {
     cmd->add_option("--shape", shape, "B,S,H: required for .bin inputs; must agree with .npy "
                     "inputs")
         ->check(DimList(3, 3, "B,S,H"));
     cmd->add_option("--dtype", dtype, "element type: required for .bin inputs; bfloat16 for "
                     ".npy inputs of raw bf16 bits ('<u2')")
         ->check(CLI::IsMember({"float", "half", "bfloat16"}));
-    cmd->add_option("--eps", eps, "added to the variance")
-        ->check(CLI::NonNegativeNumber)
-        ->capture_default_str();
+    cmd->add_option("--eps", eps, eps_help)->check(CLI::NonNegativeNumber)->capture_default_str();
     cmd->add_option("--threads", threads,
                     "worker threads (default: the engine's choice, one for small problems)")
         ->check(CLI::Range(1, 1024));
@@ -108,6 +108,8 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     cmd->add_flag("--time", time, kTimeHelp);
   };
+
+  // backward and forward: the engine's layer norm on files.
   normgrad::cli::BackwardOptions backward;
   CLI::App* backward_cmd = app.add_subcommand(
       "backward", "Fused layer-norm backward: dx, pd_gamma and pd_beta of x, dy and gamma in "
@@ -125,8 +127,8 @@ int main(int argc, char** argv) {
                            "pd_gamma/pd_beta summation order: blocked or sequential")
       ->check(CLI::IsMember({"sequential", "blocked"}))
       ->capture_default_str();
-  add_layer_norm_inputs(backward_cmd, backward.shape, backward.dtype, backward.eps,
-                        backward.threads, backward.out, backward.time);
+  add_norm_inputs(backward_cmd, backward.shape, backward.dtype, backward.eps, backward.threads,
+                  backward.out, backward.time);
 
   normgrad::cli::ForwardOptions forward;
   CLI::App* forward_cmd = app.add_subcommand(
@@ -139,8 +141,46 @@ int main(int argc, char** argv) {
   forward_cmd->add_option("--x", forward.x, "x: .npy, or raw little-endian .bin")->required();
   forward_cmd->add_option("--gamma", forward.gamma, "gamma, [H]")->required();
   forward_cmd->add_option("--beta", forward.beta, "beta, [H]")->required();
-  add_layer_norm_inputs(forward_cmd, forward.shape, forward.dtype, forward.eps,
-                        forward.threads, forward.out, forward.time);
+  add_norm_inputs(forward_cmd, forward.shape, forward.dtype, forward.eps, forward.threads,
+                  forward.out, forward.time);
+
+  // rmsnorm-forward and rmsnorm-backward: the engine's RMS norm on files.
+  normgrad::cli::RmsNormForwardOptions rms_forward;
+  CLI::App* rms_forward_cmd = app.add_subcommand(
+      "rmsnorm-forward", "RMS-norm forward: y and rstd of x and gamma in .npy or .bin files");
+  rms_forward_cmd->footer(
+      "Writes DIR/y.npy (the shape of x) and DIR/rstd.npy (the leading dimensions of x) (.bin "
+      "for .bin inputs) in the input's dtype; the outputs replace old ones as a set, all or "
+      "nothing. rstd = 1/sqrt(mean(x^2) + eps), y = x * rstd * gamma. Any H.");
+  rms_forward_cmd->add_option("--x", rms_forward.x, "x: .npy, or raw little-endian .bin")
+      ->required();
+  rms_forward_cmd->add_option("--gamma", rms_forward.gamma, "gamma, [H]")->required();
+  add_norm_inputs(rms_forward_cmd, rms_forward.shape, rms_forward.dtype, rms_forward.eps,
+                  rms_forward.threads, rms_forward.out, rms_forward.time,
+                  "added to the mean square");
+
+  normgrad::cli::RmsNormBackwardOptions rms_backward;
+  CLI::App* rms_backward_cmd = app.add_subcommand(
+      "rmsnorm-backward",
+      "Fused RMS-norm backward: dx and dgamma of x, dy and gamma in .npy or .bin files");
+  rms_backward_cmd->footer(
+      "Writes DIR/dx.npy (the shape of x) and DIR/dgamma.npy ([H]) (.bin for .bin inputs) in "
+      "the input's dtype; the outputs replace old ones as a set, all or nothing. Each row's "
+      "rstd = 1/sqrt(mean(x^2) + eps) is computed from x. Order: blocked (default) sums dgamma "
+      "in fixed 256-row blocks combined by a pairwise tree; sequential adds the rows one after "
+      "another (one thread). Any H.");
+  rms_backward_cmd->add_option("--x", rms_backward.x, "x: .npy, or raw little-endian .bin")
+      ->required();
+  rms_backward_cmd->add_option("--dy", rms_backward.dy, "dy, the same shape and type as x")
+      ->required();
+  rms_backward_cmd->add_option("--gamma", rms_backward.gamma, "gamma, [H]")->required();
+  rms_backward_cmd
+      ->add_option("--order", rms_backward.order, "dgamma summation order: blocked or sequential")
+      ->check(CLI::IsMember({"sequential", "blocked"}))
+      ->capture_default_str();
+  add_norm_inputs(rms_backward_cmd, rms_backward.shape, rms_backward.dtype, rms_backward.eps,
+                  rms_backward.threads, rms_backward.out, rms_backward.time,
+                  "added to the mean square");
 
   normgrad::cli::TilingOptions tiling;
   CLI::App* tiling_cmd = app.add_subcommand(
@@ -212,14 +252,17 @@ int main(int argc, char** argv) {
                         "instead of the built-in shapes");
 
   // CLI11 reports an unknown command as a missing one; name it instead.
-  const CLI::App* commands[] = {example_cmd, run_cmd,      tiling_cmd,  demo_cmd,
-                                sample_cmd,  backward_cmd, forward_cmd, bench_cmd};
+  const CLI::App* commands[] = {example_cmd,      run_cmd,      tiling_cmd,  demo_cmd,
+                                sample_cmd,       backward_cmd, forward_cmd, rms_forward_cmd,
+                                rms_backward_cmd, bench_cmd};
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(std::begin(commands), std::end(commands),
                    [&](const CLI::App* c) { return c->get_name() == argv[1]; })) {
-    std::fprintf(stderr, "normgrad: unknown command '%s'; the commands are example, run, "
-                 "tiling, demo, sample, backward, forward and bench\nRun with --help for more "
-                 "information.\n", argv[1]);
+    std::fprintf(stderr,
+                 "normgrad: unknown command '%s'; the commands are example, run, "
+                 "tiling, demo, sample, backward, forward, rmsnorm-forward, rmsnorm-backward and "
+                 "bench\nRun with --help for more information.\n",
+                 argv[1]);
     return 2;
   }
 
@@ -236,6 +279,8 @@ int main(int argc, char** argv) {
     if (command == run_cmd) return normgrad::cli::RunRun(run);
     if (command == backward_cmd) return normgrad::cli::RunBackward(backward);
     if (command == forward_cmd) return normgrad::cli::RunForward(forward);
+    if (command == rms_forward_cmd) return normgrad::cli::RunRmsNormForward(rms_forward);
+    if (command == rms_backward_cmd) return normgrad::cli::RunRmsNormBackward(rms_backward);
     if (command == tiling_cmd) return normgrad::cli::RunTiling(tiling);
     if (command == sample_cmd) return normgrad::cli::RunSample(sample);
     if (command == bench_cmd) return normgrad::cli::RunBench(bench);

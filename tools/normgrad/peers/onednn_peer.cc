@@ -87,6 +87,7 @@ class DnnlPeer final : public Peer {
 
   /// Asks oneDNN for the primitive descriptor of `c`.
   std::string Unsupported(const Case& c) const override {
+    if (c.op == Op::kRmsForward || c.op == Op::kRmsBackward) return "no RMS norm before 3.1";
     if (Catch([&] { Describe(c); }).empty()) return "";
     return std::string("no ") + DTypeName(c.dtype) + " layer-norm backward on CPU";
   }

@@ -2,12 +2,17 @@
 // bench`, built as the plugin module normgrad_peer_pytorch.so when
 // libtorch-dev is installed: ATen's CPU layer-norm backward,
 // at::native_layer_norm_backward, the op autograd runs for
-// torch.nn.functional.layer_norm.
+// torch.nn.functional.layer_norm; and RMS norm as a user composes it.
 //
 //   Op::kGradBeta: output mask {false, true, true} (pd_gamma, pd_beta only),
 //     x = res, mean = 0, rstd = 1, so x̂ = res exactly; weight = ones (the
 //     op needs one defined even when dx is not asked for).
 //   Op::kBackward: all three outputs from x, dy, gamma, mean and rstd.
+//   Op::kRmsForward, Op::kRmsBackward: PyTorch 1.13 has no RMS norm, so the
+//     composite a user writes, x * rsqrt(x.pow(2).mean(-1, keepdim) + eps) *
+//     gamma, in the input's type; the backward is its autograd backward
+//     (torch::autograd::grad of y with dy, the graph built in Prepare and
+//     retained, so only the backward is timed).
 //
 // PyTorch 1.13 quirks, found by trying: the op needs weight and bias both
 // defined (else "tensor does not have a device"; bias is unused, zeros);
@@ -23,6 +28,7 @@
 #include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
 #include <omp.h>
+#include <torch/csrc/autograd/autograd.h>
 #include <torch/version.h>
 
 #include <algorithm>
@@ -81,6 +87,16 @@ class TorchPeer final : public Peer {
         unsupported_[static_cast<size_t>(t)] =
             std::string("no ") + DTypeName(t) + " layer-norm backward on CPU";
       }
+      const std::string rms_error = Catch([t] {
+        const at::Tensor x =
+            at::ones({1, 2}, at::TensorOptions().dtype(TorchType(t))).requires_grad_(true);
+        const at::Tensor y = RmsNorm(x, at::ones({2}, x.options()), 1e-6f);
+        torch::autograd::grad({y}, {x}, {at::ones_like(y)});
+      });
+      if (!rms_error.empty()) {
+        unsupported_rms_[static_cast<size_t>(t)] =
+            std::string("no ") + DTypeName(t) + " pow/mean/rsqrt or their backward on CPU";
+      }
     }
   }
 
@@ -88,12 +104,15 @@ class TorchPeer final : public Peer {
   std::string Version() const override { return "PyTorch " TORCH_VERSION; }
 
   std::string Unsupported(const Case& c) const override {
-    return unsupported_[static_cast<size_t>(c.dtype)];
+    const bool rms = c.op == Op::kRmsForward || c.op == Op::kRmsBackward;
+    return (rms ? unsupported_rms_ : unsupported_)[static_cast<size_t>(c.dtype)];
   }
 
   std::string Prepare(const Case& c) override {
     if (std::string why = Unsupported(c); !why.empty()) return why;
     outputs_ = {};
+    y_ = at::Tensor();
+    rms_grads_.clear();
     error_.clear();
     return Catch([&] {
       threads_ = std::max(c.threads, 1);
@@ -104,6 +123,20 @@ class TorchPeer final : public Peer {
       const auto wrap = [&type](const void* data, at::IntArrayRef shape) {
         return at::from_blob(const_cast<void*>(data), shape, type);
       };
+      op_ = c.op;
+      if (c.op == Op::kRmsForward || c.op == Op::kRmsBackward) {
+        x_ = wrap(c.x, {rows, cols_});
+        gamma_ = wrap(c.gamma, {cols_});
+        eps_ = c.eps;
+        if (c.op == Op::kRmsBackward) {
+          dy_ = wrap(c.dy, {rows, cols_});
+          // Leaves that share the inputs' memory, and the forward graph.
+          x_ = x_.detach().requires_grad_(true);
+          gamma_ = gamma_.detach().requires_grad_(true);
+          y_ = RmsNorm(x_, gamma_, eps_);
+        }
+        return;
+      }
       dy_ = wrap(c.dy, {rows, cols_});
       bias_ = at::zeros({cols_}, type);
       if (c.op == Op::kGradBeta) {
@@ -131,9 +164,16 @@ class TorchPeer final : public Peer {
       // which whatever ran since Prepare (another peer) may have changed.
       omp_set_num_threads(threads_);
 #endif
-      c10::InferenceMode guard;
-      outputs_ = at::native_layer_norm_backward(dy_, x_, at::IntArrayRef(&cols_, 1), mean_,
-                                                rstd_, gamma_, bias_, mask_);
+      if (op_ == Op::kRmsForward) {
+        c10::InferenceMode guard;
+        y_ = RmsNorm(x_, gamma_, eps_);
+      } else if (op_ == Op::kRmsBackward) {
+        rms_grads_ = torch::autograd::grad({y_}, {x_, gamma_}, {dy_}, /*retain_graph=*/true);
+      } else {
+        c10::InferenceMode guard;
+        outputs_ = at::native_layer_norm_backward(dy_, x_, at::IntArrayRef(&cols_, 1), mean_, rstd_,
+                                                  gamma_, bias_, mask_);
+      }
     });
   }
 
@@ -143,9 +183,16 @@ class TorchPeer final : public Peer {
     std::string error = error_;
     if (error.empty()) {
       error = Catch([this, &r] {
-        ToDouble(std::get<1>(outputs_), &r.pd_gamma);
-        ToDouble(std::get<2>(outputs_), &r.pd_beta);
-        if (mask_[0]) ToDouble(std::get<0>(outputs_), &r.dx);
+        if (op_ == Op::kRmsForward) {
+          ToDouble(y_, &r.y);
+        } else if (op_ == Op::kRmsBackward) {
+          ToDouble(rms_grads_.at(0), &r.dx);
+          ToDouble(rms_grads_.at(1), &r.pd_gamma);
+        } else {
+          ToDouble(std::get<1>(outputs_), &r.pd_gamma);
+          ToDouble(std::get<2>(outputs_), &r.pd_beta);
+          if (mask_[0]) ToDouble(std::get<0>(outputs_), &r.dx);
+        }
       });
     }
     if (!error.empty()) {
@@ -156,15 +203,25 @@ class TorchPeer final : public Peer {
   }
 
  private:
+  // The RMS norm a PyTorch 1.13 user writes.
+  static at::Tensor RmsNorm(const at::Tensor& x, const at::Tensor& gamma, float eps) {
+    return x * at::rsqrt(x.pow(2).mean(-1, /*keepdim=*/true) + eps) * gamma;
+  }
+
   static void ToDouble(const at::Tensor& t, std::vector<double>* out) {
-    const at::Tensor d = t.to(at::kDouble).contiguous();
+    const at::Tensor d = t.detach().to(at::kDouble).contiguous();
     out->assign(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
   }
 
-  std::array<std::string, 3> unsupported_;  ///< per DType: why not, or empty
+  std::array<std::string, 3> unsupported_;      ///< per DType: why not, or empty
+  std::array<std::string, 3> unsupported_rms_;  ///< the same for the RMS ops
+  Op op_ = Op::kGradBeta;
   int threads_ = 1;
   int64_t cols_ = 0;
+  float eps_ = 0;
   at::Tensor dy_, x_, gamma_, bias_, mean_, rstd_;
+  at::Tensor y_;                       ///< kRmsForward: y; kRmsBackward: the graph's output
+  std::vector<at::Tensor> rms_grads_;  ///< kRmsBackward: dx, dgamma
   std::array<bool, 3> mask_{};
   std::tuple<at::Tensor, at::Tensor, at::Tensor> outputs_;
   std::string error_;  ///< the last Run's exception, if any
