@@ -2225,7 +2225,7 @@ GROUPS = {"example": ExampleTest, "run": RunTest, "errors": ErrorTest, "tiling":
           "outputs": OutputSetTest, "kill": KillTest, "memory": MemoryTest}
 GROUPS["groupnorm"] = GroupNormCliTest
 GROUPS["batchnorm"] = BatchNormCliTest
-GROUPS["rmsnorm"] = RmsNormCliTest
+GROUPS["rmsnorm_api"] = RmsNormCliTest
 GROUPS["normalize"] = NormalizeCliTest
 GROUPS["deepnorm"] = DeepNormCliTest
 GROUPS["layernorm_separate"] = LayerNormSeparateCliTest
