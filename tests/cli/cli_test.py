@@ -1937,32 +1937,6 @@ class RmsNormCliTest(CliTestCase):
 
     def tiling(self, *args):
         result = run(["tiling", "--json", "--op", "rmsnorm"] + list(args))
-class DeepNormCliTest(CliTestCase):
-    """`normgrad example --op deepnorm` and `normgrad tiling --op deepnorm`."""
-    FIELDS = ["bLength", "sLength", "hLength", "originalHLength", "inputXSize", "meanVarSize",
-              "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos",
-              "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos",
-              "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize",
-              "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize",
-              "meanVarTailPos", "bshCurLength", "bsCurLength", "lastDimValueBack"]
-
-    def test_example_prints_and_checks_the_documented_values(self):
-        for profile in ("a2", "310p", "950"):
-            result = run(["example", "--op", "deepnorm"], env={"NORMGRAD_PROFILE": profile})
-            self.assert_ok(result)
-            out = result.stdout
-            self.assertIn("the documented DeepNorm example", out)
-            self.assertIn("float [4, 2, 8]", out)
-            self.assertIn("alpha -5.5, epsilon 65504", out)
-            self.assertIn("dstLocal  0 1.0439204 2.05270457 3.02635217 3.96486378 4.86823893 "
-                          "5.73647738 6.56958008\n", out)
-            self.assertIn("meanLocal -15.75 -51.75 -87.75 -123.75 -159.75 -195.75 -231.75 "
-                          "-267.75\n", out)
-            self.assertIn("rstdLocal" + " 106.3125" * 8 + "\n", out)
-            self.assertIn("OK: equal to the documented values", out)
-
-    def tiling(self, *args):
-        result = run(["tiling", "--json", "--op", "deepnorm"] + list(args))
         self.assert_ok(result)
         data = json.loads(result.stdout)
         self.assertEqual(list(data["tiling"]), self.FIELDS)
@@ -2016,6 +1990,43 @@ class DeepNormCliTest(CliTestCase):
         for extra, words in cases:
             with self.subTest(args=extra):
                 result = run(["tiling", "--op", "rmsnorm"] + extra)
+                self.assertEqual(result.returncode, 1, msg=result.stderr)
+                self.assertEqual(result.stdout, "")
+                for word in words:
+                    self.assertIn(word, result.stderr)
+
+
+class DeepNormCliTest(CliTestCase):
+    """`normgrad example --op deepnorm` and `normgrad tiling --op deepnorm`."""
+    FIELDS = ["bLength", "sLength", "hLength", "originalHLength", "inputXSize", "meanVarSize",
+              "numberOfTmpBuf", "meanTmpTensorPos", "meanTmpTensorSize", "varianceTmpTensorPos",
+              "varianceTmpTensorSize", "tmpBufSize", "oneTmpSize", "firstTmpStartPos",
+              "secondTmpStartPos", "thirdTmpStartPos", "loopRound", "inputRoundSize",
+              "inputTailSize", "inputTailPos", "meanVarRoundSize", "meanVarTailSize",
+              "meanVarTailPos", "bshCurLength", "bsCurLength", "lastDimValueBack"]
+
+    def test_example_prints_and_checks_the_documented_values(self):
+        for profile in ("a2", "310p", "950"):
+            result = run(["example", "--op", "deepnorm"], env={"NORMGRAD_PROFILE": profile})
+            self.assert_ok(result)
+            out = result.stdout
+            self.assertIn("the documented DeepNorm example", out)
+            self.assertIn("float [4, 2, 8]", out)
+            self.assertIn("alpha -5.5, epsilon 65504", out)
+            self.assertIn("dstLocal  0 1.0439204 2.05270457 3.02635217 3.96486378 4.86823893 "
+                          "5.73647738 6.56958008\n", out)
+            self.assertIn("meanLocal -15.75 -51.75 -87.75 -123.75 -159.75 -195.75 -231.75 "
+                          "-267.75\n", out)
+            self.assertIn("rstdLocal" + " 106.3125" * 8 + "\n", out)
+            self.assertIn("OK: equal to the documented values", out)
+
+    def tiling(self, *args):
+        result = run(["tiling", "--json", "--op", "deepnorm"] + list(args))
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual(list(data["tiling"]), self.FIELDS)
+        return data
+
     def test_documented_tiling_example(self):
         # The tiling page's [2, 16, 64] half at the minimum: 3·256 + 2·128 =
         # 1024 bytes = 256 floats; 64 of them half's means and variances;
