@@ -11,7 +11,6 @@
 #include <cstring>
 
 #include "kernel_checks.h"
-#include "lane_sum.h"
 #include "ub_ranges.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
@@ -328,7 +327,7 @@ void RunChunk(const GroupNormArgs& a, const GroupNormTiling& t,
   }
   for (uint32_t i = 0; i < n; ++i) b.q[i] = x[i] * factor;
   for (uint32_t k = 0; k < groups; ++k) {
-    b.mean[group_pos + k] = LaneSum(b.q + uint64_t{k} * m, m);
+    b.mean[group_pos + k] = FoldedRowSum(b.q + uint64_t{k} * m, m);
   }
   for (uint32_t k = 0; k < groups; ++k) {
     const float mean = b.mean[group_pos + k];
@@ -336,7 +335,7 @@ void RunChunk(const GroupNormArgs& a, const GroupNormTiling& t,
   }
   for (uint32_t i = 0; i < n; ++i) b.q[i] = (b.d[i] * b.d[i]) * factor;
   for (uint32_t k = 0; k < groups; ++k) {
-    b.var[group_pos + k] = LaneSum(b.q + uint64_t{k} * m, m);
+    b.var[group_pos + k] = FoldedRowSum(b.q + uint64_t{k} * m, m);
   }
   for (uint32_t k = 0; k < groups; ++k) {
     const float rstd = 1.0f / std::sqrt(b.var[group_pos + k] + a.epsilon);

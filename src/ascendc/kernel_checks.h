@@ -90,9 +90,9 @@ inline constexpr uint32_t kVectorLanes = 64;
 /// pairs. Lanes fewer than 64 terms do not fill count as +0. term(i) gives
 /// term i.
 template <typename Term>
-float RowSum(uint32_t n, Term term) {
+float RowSum(uint64_t n, Term term) {
   float lanes[kVectorLanes] = {};
-  for (uint32_t i = 0; i < n; ++i) {
+  for (uint64_t i = 0; i < n; ++i) {
     lanes[i % kVectorLanes] = i < kVectorLanes ? term(i) : term(i) + lanes[i % kVectorLanes];
   }
   for (uint32_t width = kVectorLanes; width > 1; width /= 2) {
@@ -102,8 +102,8 @@ float RowSum(uint32_t n, Term term) {
 }
 
 /// RowSum of the h floats at v.
-inline float FoldedRowSum(const float* v, uint32_t h) {
-  return RowSum(h, [v](uint32_t i) { return v[i]; });
+inline float FoldedRowSum(const float* v, uint64_t h) {
+  return RowSum(h, [v](uint64_t i) { return v[i]; });
 }
 
 /// One operand of a call for CheckOverlaps: its memory, how many of its
