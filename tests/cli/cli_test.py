@@ -1704,8 +1704,13 @@ class BenchTest(CliTestCase):
                             self.assertIsNone(r["seconds"], msg=r)
                             self.assertTrue(r["note"], msg=r)
                     torch = [r for r in group if r["impl"] == "pytorch"][0]
-                    # PyTorch 1.13 has no half pow/mean on the CPU.
-                    self.assertEqual(torch["seconds"] is None, shape[2] == "half", msg=torch)
+                    if torch.get("note", "").startswith("not built"):
+                        # A build without libtorch-dev: the row says so.
+                        self.assertIsNone(torch["seconds"], msg=torch)
+                    else:
+                        # PyTorch 1.13 has no half pow/mean on the CPU.
+                        self.assertEqual(torch["seconds"] is None, shape[2] == "half",
+                                         msg=torch)
                     ours = group[1]
                     self.assertGreater(ours["seconds"], 0, msg=ours)
                     # Normwise, float: far below 1e-4 (docs/numerics.md's
