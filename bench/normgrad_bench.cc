@@ -5,9 +5,14 @@
 // read-bandwidth baseline in this same run — the sum of two arrays as large
 // as dy and res, vectorized, on the same threads — and the same reads split
 // by columns as the sequential order splits them (baseline_columns), then
-// the engine in both orders. Counters: GB/s = (bytes read + bytes written) / time, and
-// x_baseline = GB/s ÷ the baseline's median GB/s for the same inputs. Run
-// with --benchmark_repetitions=N to get medians on a noisy machine.
+// the engine in both orders. Counters: GB/s = (bytes read + bytes written) /
+// time, and x_baseline = GB/s ÷ the baseline's median GB/s for the same
+// type, shape and threads, over the baseline's reported repetitions only
+// (RatioReporter: Google Benchmark's calls that choose the iteration count
+// are never reported and time something else — a few iterations, on cold
+// caches — so they must not count). A row whose baseline was filtered out
+// has no x_baseline. Run with
+// --benchmark_repetitions=N to get medians on a noisy machine.
 // ascendc_sample: the operator sample through the emulated Ascend C API, next
 // to the engine's blocked order on the same data (x_blocked).
 #include <benchmark/benchmark.h>
@@ -16,6 +21,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -77,9 +83,6 @@ const Inputs& InputsFor(DType t, size_t rows, size_t cols) {
 
 using normgrad::bench::SumTwoArrays;
 
-using Key = std::tuple<int, size_t, size_t, int>;
-std::map<Key, std::vector<double>> baseline_gbs;
-
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0.0 : v[v.size() / 2];
@@ -103,9 +106,7 @@ void Baseline(benchmark::State& state, DType t) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
       static_cast<double>(state.iterations());
-  const double bytes = 2.0 * static_cast<double>(in.dy.size());
-  SetRate(state, bytes, seconds);
-  baseline_gbs[{static_cast<int>(t), rows, cols, threads}].push_back(bytes / seconds / 1e9);
+  SetRate(state, 2.0 * static_cast<double>(in.dy.size()), seconds);
 }
 
 // The read baseline split by columns as the sequential order splits its
@@ -127,10 +128,7 @@ void BaselineColumns(benchmark::State& state, DType t) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
       static_cast<double>(state.iterations());
-  const double bytes = 2.0 * static_cast<double>(in.dy.size());
-  SetRate(state, bytes, seconds);
-  const double base = Median(baseline_gbs[{static_cast<int>(t), rows, cols, threads}]);
-  if (base > 0) state.counters["x_baseline"] = bytes / seconds / 1e9 / base;
+  SetRate(state, 2.0 * static_cast<double>(in.dy.size()), seconds);
 }
 
 void GradBeta(benchmark::State& state, DType t, normgrad::Order order) {
@@ -160,8 +158,6 @@ void GradBeta(benchmark::State& state, DType t, normgrad::Order order) {
       static_cast<double>(state.iterations());
   const double bytes = static_cast<double>((2 * rows * cols + 2 * cols) * normgrad::SizeOf(t));
   SetRate(state, bytes, seconds);
-  const double base = Median(baseline_gbs[{static_cast<int>(t), rows, cols, threads}]);
-  if (base > 0) state.counters["x_baseline"] = bytes / seconds / 1e9 / base;
   state.SetLabel(normgrad::LastRunInfo().impl + " threads=" +
                  std::to_string(normgrad::LastRunInfo().threads));
 }
@@ -193,29 +189,10 @@ void Register() {
 
 // The fused layer-norm backward (normgrad/layer_norm.h): dx, pd_gamma and
 // pd_beta from x, dy, gamma and the rows' mean and rstd. Bytes = read x, dy
-// and gamma + write dx; x_baseline against the same-run baseline of the
-// same shape, type and threads (measured here when the baseline benchmark
-// was filtered out). layer_norm_backward stores dx as Stores::kAuto chooses
-// (streaming from 8 MiB with rows of at least 1 KiB); layer_norm_backward_plain
-// always with plain stores, for comparison.
-double BaselineFor(DType t, size_t rows, size_t cols, int threads) {
-  std::vector<double>& runs = baseline_gbs[{static_cast<int>(t), rows, cols, threads}];
-  if (runs.empty()) {
-    const Inputs& in = InputsFor(t, rows, cols);
-    const auto* a = reinterpret_cast<const float*>(in.dy.data());
-    const auto* b = reinterpret_cast<const float*>(in.res.data());
-    const size_t floats = in.dy.size() / 4;
-    for (int i = 0; i < 6; ++i) {
-      const auto start = std::chrono::steady_clock::now();
-      benchmark::DoNotOptimize(SumTwoArrays(a, b, floats, threads));
-      const double seconds =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      if (i > 0) runs.push_back(2.0 * static_cast<double>(in.dy.size()) / seconds / 1e9);
-    }
-  }
-  return Median(runs);
-}
-
+// and gamma + write dx; x_baseline against the same run's baseline of the
+// same shape, type and threads. layer_norm_backward stores dx as
+// Stores::kAuto chooses (streaming from 8 MiB with rows of at least 1 KiB);
+// layer_norm_backward_plain always with plain stores, for comparison.
 void LayerNormBackward(benchmark::State& state, DType t, normgrad::Stores stores) {
   const size_t rows = static_cast<size_t>(state.range(0));
   const size_t cols = static_cast<size_t>(state.range(1));
@@ -261,7 +238,6 @@ void LayerNormBackward(benchmark::State& state, DType t, normgrad::Stores stores
     state.SkipWithError("LayerNormForward/LayerNormBackward failed");
     return;
   }
-  const double base = BaselineFor(t, rows, cols, threads);
   const auto start = std::chrono::steady_clock::now();
   for (auto _ : state) benchmark::DoNotOptimize(normgrad::LayerNormBackward(p).ok());
   const double seconds =
@@ -269,7 +245,6 @@ void LayerNormBackward(benchmark::State& state, DType t, normgrad::Stores stores
       static_cast<double>(state.iterations());
   const double bytes = static_cast<double>((3 * rows * cols + cols) * size);
   SetRate(state, bytes, seconds);
-  if (base > 0) state.counters["x_baseline"] = bytes / seconds / 1e9 / base;
   const normgrad::RunInfo info = normgrad::LastLayerNormRunInfo();
   state.SetLabel(info.impl + " threads=" + std::to_string(info.threads));
 }
@@ -374,6 +349,86 @@ void RegisterAscendcSample() {
 }
 #endif  // NORMGRAD_BENCH_SAMPLE
 
+// Passes every report on to `inner` with x_baseline added: a run's GB/s ÷
+// the median GB/s of the reported repetitions of "baseline/<type>" with the
+// same arguments (rows, cols, threads). Google Benchmark reports a
+// benchmark's repetitions together after its last one (then, separately,
+// their aggregates), and never reports the runs that chose its iteration
+// count; the baselines are registered before the benchmarks they divide.
+class RatioReporter : public benchmark::BenchmarkReporter {
+ public:
+  explicit RatioReporter(benchmark::BenchmarkReporter* inner) : inner_(inner) {}
+
+  bool ReportContext(const Context& context) override {
+    inner_->SetOutputStream(&GetOutputStream());
+    inner_->SetErrorStream(&GetErrorStream());
+    return inner_->ReportContext(context);
+  }
+
+  void ReportRuns(const std::vector<Run>& report) override {
+    std::vector<Run> runs = report;
+    if (!runs.empty() && runs[0].run_name.function_name.rfind("baseline/", 0) == 0) {
+      std::vector<double> gbs;
+      for (const Run& run : runs) {
+        const auto it = run.counters.find("GB/s");
+        if (run.run_type == Run::RT_Iteration && it != run.counters.end()) {
+          gbs.push_back(it->second.value);
+        }
+      }
+      if (!gbs.empty()) baselines()[Key(runs[0])] = Median(gbs);
+    } else {
+      for (Run& run : runs) AddRatio(&run);
+    }
+    inner_->ReportRuns(runs);
+  }
+
+  void Finalize() override { inner_->Finalize(); }
+
+ private:
+  // "float/rows:64/cols:64/threads:1" for "<name>/float" with those arguments.
+  static std::string Key(const Run& run) {
+    const std::string& name = run.run_name.function_name;
+    return name.substr(name.rfind('/') + 1) + "/" + run.run_name.args;
+  }
+
+  // Shared by the display and the file reporter: both see the same runs.
+  static std::map<std::string, double>& baselines() {
+    static std::map<std::string, double> medians;
+    return medians;
+  }
+
+  static void AddRatio(Run* run) {
+    const auto base = baselines().find(Key(*run));
+    const auto gbs = run->counters.find("GB/s");
+    if (base == baselines().end() || gbs == run->counters.end()) return;
+    // A coefficient of variation is the same for the ratio as for GB/s.
+    run->counters["x_baseline"] =
+        run->aggregate_name == "cv" ? gbs->second.value : gbs->second.value / base->second;
+  }
+
+  benchmark::BenchmarkReporter* inner_;  // not owned
+};
+
+// The reporter --benchmark_out writes with (--benchmark_out_format: json,
+// the default, or console), or null without --benchmark_out or with the
+// deprecated csv format, which Google Benchmark then writes itself, without
+// x_baseline. Read from the command line before Google Benchmark consumes
+// its flags.
+std::unique_ptr<benchmark::BenchmarkReporter> FileReporter(int argc, char** argv) {
+  bool out = false;
+  std::string format = "json";
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind("--benchmark_out=", 0) == 0) out = true;
+    if (arg.rfind("--benchmark_out_format=", 0) == 0) format = arg.substr(arg.find('=') + 1);
+  }
+  if (!out || format == "csv") return nullptr;
+  if (format == "console") {
+    return std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None);
+  }
+  return std::make_unique<benchmark::JSONReporter>();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -382,9 +437,13 @@ int main(int argc, char** argv) {
   RegisterAscendcSample();
 #endif
   RegisterLayerNormBackward();
+  std::unique_ptr<benchmark::BenchmarkReporter> file = FileReporter(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
+  // Google Benchmark keeps the default display reporter for the program's life.
+  RatioReporter display(benchmark::CreateDefaultDisplayReporter());
+  RatioReporter file_ratios(file.get());
+  benchmark::RunSpecifiedBenchmarks(&display, file ? &file_ratios : nullptr);
   benchmark::Shutdown();
   return 0;
 }
