@@ -1781,6 +1781,69 @@ class BenchTest(CliTestCase):
         self.assertIn("cannot be read", result.stderr)
         self.assertEqual(run(["bench", "--frobnicate"]).returncode, 2)
 
+    def bench_with_load(self, load, *args):
+        """A quick bench of one small shape with the load average set to `load`."""
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "shapes.txt")
+            with open(path, "w") as f:
+                f.write("64x64 float\n")
+            return run(["bench", "--quick", "--shapes", path] + list(args),
+                       env={"NORMGRAD_BENCH_LOADAVG": str(load)})
+
+    def assert_noise_fields(self, data):
+        check = data["noise_check"]
+        self.assertIsInstance(check["cores"], int)
+        self.assertGreaterEqual(check["cores"], 1)
+        for key in ("load_average_max", "baseline_start_gbs", "baseline_end_gbs"):
+            self.assertIsInstance(check[key], (int, float), msg=key)
+        for r in data["results"]:
+            self.assertIsInstance(r["noisy"], bool, msg=r)
+            if r["noisy"]:
+                self.assertIsInstance(r["noisy_reason"], str, msg=r)
+                self.assertTrue(r["noisy_reason"], msg=r)
+            else:
+                self.assertNotIn("noisy_reason", r, msg=r)
+            if r["seconds"] is None:
+                self.assertFalse(r["noisy"], msg=r)  # a row not run has no figures to doubt
+
+    def test_a_load_above_the_cores_marks_every_row_noisy(self):
+        result = self.bench_with_load(1000, "--json")
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assert_noise_fields(data)
+        self.assertEqual(data["noise_check"]["load_average_max"], 1000)
+        measured = [r for r in data["results"] if r["seconds"] is not None]
+        self.assertTrue(measured)
+        for r in measured:
+            self.assertTrue(r["noisy"], msg=r)
+            self.assertIn("load average 1000.00 > %d cores" % data["noise_check"]["cores"],
+                          r["noisy_reason"])
+
+    def test_a_quiet_load_average_is_no_reason(self):
+        # The other rules may still fire on a busy machine; the load never does.
+        result = self.bench_with_load(0, "--json")
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assert_noise_fields(data)
+        self.assertEqual(data["noise_check"]["load_average_max"], 0)
+        for r in data["results"]:
+            self.assertNotIn("load average", r.get("noisy_reason", ""), msg=r)
+
+    def test_table_marks_noisy_rows_and_progress_has_times(self):
+        result = self.bench_with_load(1000)
+        self.assert_ok(result)
+        rows = [line for line in result.stdout.splitlines() if line.startswith("grad_beta ")]
+        self.assertTrue(rows)
+        for line in rows:
+            if "- (" not in line:  # a row not run says why instead
+                self.assertIn("noisy: load average 1000.00 >", line)
+        self.assertIn("NOISY: ", result.stdout)
+        self.assertIn("check baseline", result.stdout)
+        # Progress on stderr: elapsed time, and an estimate once a group is done.
+        self.assertRegex(result.stderr, r"\[1/\d+\] .*; \d+ s elapsed")
+        self.assertRegex(result.stderr, r"\[2/\d+\] .*; \d+ s elapsed, about \d+ s left")
+        self.assertNotIn("elapsed", result.stdout)
+
 
 class GroupNormCliTest(CliTestCase):
     """`normgrad example --op groupnorm` and `normgrad tiling --op groupnorm`

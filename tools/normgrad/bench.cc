@@ -15,6 +15,21 @@
 // large as the inputs, summed), the ratio to the best peer (>1: faster),
 // and the normwise error max|got − ref| / max|ref| against the double
 // reference, so speed never hides a wrong answer.
+//
+// Each row also says whether its figures can be trusted (bench_noise.h): a
+// load average above the core count, rounds of the row (or of its baseline)
+// spreading too far, or a read baseline re-measured at the end of the run far
+// below the one at its start mark it noisy, with the reason, on the table and
+// in the JSON. Every sample lasts at least the sample time (calls are
+// repeated until it does), so even the tiniest call is timed over many calls.
+//
+// The JSON (--json): {"baseline_gbs", "peers", "noise_check": {"cores",
+// "load_average_max", "baseline_start_gbs", "baseline_end_gbs"}, "results":
+// [{"op", "impl", "dtype", "rows", "cols", "threads", "seconds", "gbs",
+// "ratio_to_baseline", "ratio_to_best_peer", "error", "noisy" (boolean),
+// "noisy_reason" (only when noisy), "note" (only when not run)}]}; numbers
+// not measured are null. NORMGRAD_BENCH_LOADAVG, when set, replaces the load
+// average read from /proc/loadavg (to check the rule on a quiet machine).
 #include <unistd.h>
 
 #include <algorithm>
@@ -30,9 +45,11 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
+#include "bench_noise.h"
 #include "bench_peer.h"
 #include "commands.h"
 #include "normgrad/convert.h"
@@ -58,6 +75,14 @@ constexpr DType kAllTypes[] = {DType::kF32, DType::kF16, DType::kBF16};
 constexpr int kThreadCounts[] = {1, 2};
 // Emulated cores of the Ascend C path (as `normgrad sample`).
 constexpr uint32_t kSampleBlocks = 8;
+
+// The most calls one timed sample may make. A call so short that this many
+// still take less than the sample time cannot be timed: its row says so.
+constexpr int kMaxCallsPerSample = 1 << 24;
+
+// The check baseline, timed at the start and the end of a run: two arrays
+// of this many floats each (2 × 32 MiB), larger than the last-level cache.
+constexpr size_t kCheckBaselineFloats = size_t{8} << 20;
 
 // The largest problem a shape file may ask for: inputs, outputs and the
 // double references of 2^28 elements take about 12 GiB.
@@ -287,7 +312,7 @@ struct Runner {
   std::function<double(int)> run;
   std::function<double()> error;
   bool peer = false;
-  int iters = 1;
+  int iters = 1;                // calls per sample
   std::vector<double> samples;  // seconds per call, one per round
   double seconds = 0, err = -1;
 };
@@ -559,15 +584,35 @@ struct Row {
   int threads;
   std::string impl, note;
   double seconds = 0, gbs = 0, x_baseline = 0, x_peer = 0, error = -1;
+  NoiseSigns noise = {};
+  std::string noisy = {};  // NoisyReason(noise); empty: not noisy
 };
+
+// Sets r.iters, the calls per sample, so that one sample lasts at least
+// `sample_seconds`: a single call may be shorter than the clock's and the
+// scheduler's granularity, and one preemption would then be the figure.
+// Grows the count from a timed sample, at most tenfold a step, until a
+// sample lasts long enough; a runner that cannot get there gets a note.
+void Calibrate(Runner& r, double sample_seconds) {
+  r.run(1);  // warm-up: caches, thread pools, lazy allocations
+  r.iters = 1;
+  for (double t = r.run(1); t < sample_seconds; t = r.run(r.iters)) {
+    if (r.iters >= kMaxCallsPerSample) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "could not be timed: %d calls took %.3g s", r.iters, t);
+      r.note = buf;
+      return;
+    }
+    const double grow = t > 0 ? std::clamp(1.2 * sample_seconds / t, 2.0, 10.0) : 10.0;
+    r.iters = static_cast<int>(
+        std::min<double>(kMaxCallsPerSample, std::ceil(r.iters * grow)));
+  }
+}
 
 // Times every runner of one group, interleaved.
 void Measure(std::vector<Runner>& runners, int rounds, double sample_seconds) {
   for (Runner& r : runners) {
-    if (!r.note.empty()) continue;
-    r.run(1);  // warm-up: caches, thread pools, lazy allocations
-    const double once = std::max(r.run(1), 1e-9);
-    r.iters = static_cast<int>(std::clamp(sample_seconds / once, 1.0, 100000.0));
+    if (r.note.empty()) Calibrate(r, sample_seconds);
   }
   for (int round = 0; round < rounds; ++round) {
     for (Runner& r : runners) {
@@ -604,17 +649,24 @@ void PrintRow(const Row& r) {
     std::printf("- (%s)\n", r.note.c_str());
     return;
   }
-  std::printf("%11s %8.1f %7.2f ", FormatTime(r.seconds).c_str(), r.gbs, r.x_baseline);
-  if (r.x_peer > 0) {
-    std::printf("%7.2f ", r.x_peer);
-  } else {
-    std::printf("%7s ", "-");
+  // Two decimals, or fewer where a figure would not fit its column
+  // (a noisy machine makes tiny rates and huge ratios).
+  std::printf("%11s ", FormatTime(r.seconds).c_str());
+  std::printf(r.gbs >= 0.1 ? "%8.1f " : "%8.1e ", r.gbs);
+  for (double ratio : {r.x_baseline, r.x_peer}) {
+    if (ratio <= 0) {
+      std::printf("%7s ", "-");
+    } else {
+      std::printf(ratio < 1000 ? "%7.2f " : "%7.1e ", ratio);
+    }
   }
   if (r.error >= 0) {
-    std::printf("%9.2e\n", r.error);
+    std::printf("%9.2e", r.error);
   } else {
-    std::printf("%9s\n", "-");
+    std::printf("%9s", "-");
   }
+  if (!r.noisy.empty()) std::printf("  noisy: %s", r.noisy.c_str());
+  std::printf("\n");
 }
 
 std::string JsonString(const std::string& s) {
@@ -641,14 +693,29 @@ std::string JsonNumber(double v, bool present) {
   return buf;
 }
 
+// What the noise check observed over the whole run.
+struct NoiseCheck {
+  int cores = 1;
+  double load_average_max = -1;
+  double baseline_start_gbs = -1, baseline_end_gbs = -1;
+};
+
 std::string Json(const std::vector<Row>& rows, double baseline_gbs,
-                 const std::vector<std::pair<std::string, std::string>>& peers) {
+                 const std::vector<std::pair<std::string, std::string>>& peers,
+                 const NoiseCheck& check) {
   std::string out = "{\"baseline_gbs\": " + JsonNumber(baseline_gbs, baseline_gbs > 0) +
                     ",\n \"peers\": {";
   for (size_t i = 0; i < peers.size(); ++i) {
     out += (i ? ", " : "") + JsonString(peers[i].first) + ": " + JsonString(peers[i].second);
   }
-  out += "},\n \"results\": [\n";
+  out += "},\n \"noise_check\": {\"cores\": " + std::to_string(check.cores) +
+         ", \"load_average_max\": " +
+         JsonNumber(check.load_average_max, check.load_average_max >= 0) +
+         ", \"baseline_start_gbs\": " +
+         JsonNumber(check.baseline_start_gbs, check.baseline_start_gbs > 0) +
+         ", \"baseline_end_gbs\": " +
+         JsonNumber(check.baseline_end_gbs, check.baseline_end_gbs > 0) + "}";
+  out += ",\n \"results\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
     const bool ran = r.note.empty();
@@ -658,9 +725,11 @@ std::string Json(const std::vector<Row>& rows, double baseline_gbs,
            ", \"threads\": " + std::to_string(r.threads) +
            ", \"seconds\": " + JsonNumber(r.seconds, ran) +
            ", \"gbs\": " + JsonNumber(r.gbs, ran) +
-           ", \"ratio_to_baseline\": " + JsonNumber(r.x_baseline, ran) +
+           ", \"ratio_to_baseline\": " + JsonNumber(r.x_baseline, ran && r.x_baseline > 0) +
            ", \"ratio_to_best_peer\": " + JsonNumber(r.x_peer, ran && r.x_peer > 0) +
            ", \"error\": " + JsonNumber(r.error, ran && r.error >= 0) +
+           ", \"noisy\": " + (r.noisy.empty() ? "false" : "true") +
+           (r.noisy.empty() ? "" : ", \"noisy_reason\": " + JsonString(r.noisy)) +
            (ran ? "" : ", \"note\": " + JsonString(r.note)) + "}" +
            (i + 1 < rows.size() ? ",\n" : "\n");
   }
@@ -697,6 +766,44 @@ Status Plot(const std::string& json, const std::string& png) {
                          "`make deps` installs it)");
   }
   return Status::Ok();
+}
+
+// The 1-minute load average: NORMGRAD_BENCH_LOADAVG when set, else the
+// first field of /proc/loadavg; -1 when neither can be read.
+double LoadAverage() {
+  const char* forced = std::getenv("NORMGRAD_BENCH_LOADAVG");
+  if (forced && *forced) return std::atof(forced);
+  double load = -1;
+  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
+    std::fclose(f);
+  }
+  return load;
+}
+
+// The check baseline's GB/s on `threads` threads: the read baseline on two
+// arrays of kCheckBaselineFloats, timed as every row is (rounds of samples
+// of at least `sample_seconds`, median).
+double CheckBaselineGbs(const std::vector<float>& a, const std::vector<float>& b, int threads,
+                        int rounds, double sample_seconds) {
+  Runner r;
+  r.run = [&](int k) {
+    volatile float sink = 0;
+    return Timed(k, [&] {
+      sink = sink + bench::SumTwoArrays(a.data(), b.data(), a.size(), threads);
+    });
+  };
+  std::vector<Runner> runners(1, r);
+  Measure(runners, rounds, sample_seconds);
+  if (!runners[0].note.empty() || runners[0].seconds <= 0) return -1;
+  return 2.0 * static_cast<double>(a.size() * sizeof(float)) / runners[0].seconds / 1e9;
+}
+
+// "12 s" or "3 min 5 s".
+std::string FormatDuration(double seconds) {
+  const long s = std::lround(seconds);
+  return s < 60 ? std::to_string(s) + " s"
+                : std::to_string(s / 60) + " min " + std::to_string(s % 60) + " s";
 }
 
 }  // namespace
@@ -754,11 +861,31 @@ int RunBench(const BenchOptions& o) {
   }
 
   const bool tty = isatty(STDERR_FILENO);
-  size_t groups = 0;  // per problem and thread count: 4 operations, and 2 vector kernels
+  const auto started = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  // Per problem and thread count: 4 operations, and 2 vector kernels. For
+  // the estimate of what is left, a group weighs its input bytes, at least
+  // 1 MiB (below that the fixed sample time dominates).
+  size_t groups = 0;
+  double total_weight = 0, done_weight = 0;
+  const auto weight = [](const Problem& p) {
+    return std::max(static_cast<double>(p.rows * p.cols * SizeOf(p.dtype)), double{1 << 20});
+  };
   for (const Problem& p : problems) {
-    groups += std::size(kThreadCounts) * (p.dtype == DType::kBF16 ? 4 : 6);
+    const size_t n = std::size(kThreadCounts) * (p.dtype == DType::kBF16 ? 4 : 6);
+    groups += n;
+    total_weight += static_cast<double>(n) * weight(p);
   }
   size_t group = 0;
+
+  NoiseCheck check;
+  check.cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int check_threads = kThreadCounts[std::size(kThreadCounts) - 1];
+  const std::vector<float> check_a(kCheckBaselineFloats, 1.0f), check_b(kCheckBaselineFloats, 2.0f);
+  check.baseline_start_gbs =
+      CheckBaselineGbs(check_a, check_b, check_threads, rounds, sample_seconds);
   std::vector<Row> rows;
   std::vector<float> dy32, res32;
   std::pair<size_t, size_t> generated{0, 0};
@@ -774,7 +901,15 @@ int RunBench(const BenchOptions& o) {
     const auto run_group = [&](const char* name, int threads, double bytes,
                                std::vector<Runner> runners) {
       Measure(runners, rounds, sample_seconds);
-      const double baseline_gbs = 2.0 * static_cast<double>(d.dy.size()) / runners[0].seconds / 1e9;
+      const Runner& baseline = runners[0];
+      const bool has_baseline = baseline.note.empty() && baseline.seconds > 0;
+      const double baseline_gbs =
+          has_baseline ? 2.0 * static_cast<double>(d.dy.size()) / baseline.seconds / 1e9 : 0;
+      NoiseSigns noise;
+      noise.cores = check.cores;
+      noise.load_average = LoadAverage();
+      check.load_average_max = std::max(check.load_average_max, noise.load_average);
+      noise.baseline_spread = has_baseline ? Spread(baseline.samples) : -1;
       double best_peer = 0;
       for (const Runner& r : runners) {
         if (r.peer && r.note.empty() && (best_peer == 0 || r.seconds < best_peer)) {
@@ -787,9 +922,12 @@ int RunBench(const BenchOptions& o) {
           row.seconds = r.seconds;
           row.gbs = (r.impl == "baseline" ? 2.0 * static_cast<double>(d.dy.size()) : bytes) /
                     r.seconds / 1e9;
-          row.x_baseline = row.gbs / baseline_gbs;
+          row.x_baseline = has_baseline ? row.gbs / baseline_gbs : 0;
           row.x_peer = best_peer > 0 && r.impl != "baseline" ? best_peer / r.seconds : 0;
           row.error = r.err;
+          row.noise = noise;
+          row.noise.spread = Spread(r.samples);
+          row.noisy = NoisyReason(row.noise);
         }
         if (!o.json) {
           if (tty) std::fprintf(stderr, "\r\033[K");
@@ -799,10 +937,20 @@ int RunBench(const BenchOptions& o) {
         rows.push_back(row);
       }
     };
+    // One line per group: which, the time so far and, once a group is
+    // done, about how long the rest takes at the same pace per byte.
     const auto progress = [&](const char* name, int threads) {
-      std::fprintf(stderr, "%snormgrad bench: [%zu/%zu] %s %s %zux%zu, %d thread%s%s",
+      const double so_far = elapsed();
+      std::string left;
+      if (done_weight > 0) {
+        left = ", about " + FormatDuration(so_far * (total_weight - done_weight) / done_weight) +
+               " left";
+      }
+      std::fprintf(stderr, "%snormgrad bench: [%zu/%zu] %s %s %zux%zu, %d thread%s; %s elapsed%s%s",
                    tty ? "\r\033[K" : "", ++group, groups, name, DTypeName(p.dtype), p.rows,
-                   p.cols, threads, threads > 1 ? "s" : "", tty ? "" : "\n");
+                   p.cols, threads, threads > 1 ? "s" : "", FormatDuration(so_far).c_str(),
+                   left.c_str(), tty ? "" : "\n");
+      done_weight += weight(p);
     };
     for (int threads : kThreadCounts) {
       for (Op op : {Op::kGradBeta, Op::kBackward, Op::kRmsForward, Op::kRmsBackward}) {
@@ -852,6 +1000,19 @@ int RunBench(const BenchOptions& o) {
   }
   if (tty) std::fprintf(stderr, "\r\033[K");
 
+  // The check baseline again: a fall since the start casts doubt on every row.
+  check.baseline_end_gbs =
+      CheckBaselineGbs(check_a, check_b, check_threads, rounds, sample_seconds);
+  size_t noisy_rows = 0, measured_rows = 0;
+  for (Row& r : rows) {
+    if (!r.note.empty()) continue;
+    r.noise.baseline_start_gbs = check.baseline_start_gbs;
+    r.noise.baseline_end_gbs = check.baseline_end_gbs;
+    r.noisy = NoisyReason(r.noise);
+    ++measured_rows;
+    if (!r.noisy.empty()) ++noisy_rows;
+  }
+
   // The machine's read bandwidth: the median baseline on the most threads.
   std::vector<double> baselines;
   for (const Row& r : rows) {
@@ -861,12 +1022,28 @@ int RunBench(const BenchOptions& o) {
     }
   }
   const double machine_gbs = Median(baselines);
-  const std::string json = Json(rows, machine_gbs, peer_info);
+  const std::string json = Json(rows, machine_gbs, peer_info, check);
   if (o.json) {
     std::fputs(json.c_str(), stdout);
-  } else if (machine_gbs > 0) {
-    std::printf("\nread baseline on %d threads, shapes of 4M elements or more: %.1f GB/s "
-                "(median)\n", kThreadCounts[std::size(kThreadCounts) - 1], machine_gbs);
+  } else {
+    if (machine_gbs > 0) {
+      std::printf("\nread baseline on %d threads, shapes of 4M elements or more: %.1f GB/s "
+                  "(median)\n", check_threads, machine_gbs);
+    }
+    std::printf("\ncheck baseline (%d threads, 2 x %zu MiB): %.1f GB/s at the start, %.1f GB/s "
+                "at the end; load average at most %.2f on %d cores\n",
+                check_threads, kCheckBaselineFloats * sizeof(float) >> 20,
+                check.baseline_start_gbs, check.baseline_end_gbs, check.load_average_max,
+                check.cores);
+    NoiseSigns run_wide;
+    run_wide.baseline_start_gbs = check.baseline_start_gbs;
+    run_wide.baseline_end_gbs = check.baseline_end_gbs;
+    const std::string fall = NoisyReason(run_wide);
+    if (!fall.empty()) std::printf("%s: every row is noisy\n", fall.c_str());
+    if (noisy_rows > 0) {
+      std::printf("NOISY: %zu of %zu measured rows were timed on a busy or unstable machine; "
+                  "their figures are not quiet-machine figures\n", noisy_rows, measured_rows);
+    }
   }
   if (!o.plot.empty()) {
     if (Status s = Plot(json, o.plot); !s.ok()) return Fail(kCommand, s.message());

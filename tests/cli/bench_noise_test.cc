@@ -1,0 +1,74 @@
+// bench_noise_test.cc — the rules by which `normgrad bench` marks a row
+// noisy (tools/normgrad/bench_noise.h), each on its own and at its limit.
+#include "bench_noise.h"
+
+#include <gtest/gtest.h>
+
+namespace normgrad::cli {
+namespace {
+
+TEST(BenchNoise, QuietSignsGiveNoReason) {
+  NoiseSigns s;
+  s.cores = 2;
+  s.load_average = 2.0;  // at the core count, not above it
+  s.spread = kMaxSpread;
+  s.baseline_spread = kMaxSpread;
+  s.baseline_start_gbs = 40;
+  s.baseline_end_gbs = 40 * kMinBaselineKept;
+  EXPECT_EQ(NoisyReason(s), "");
+}
+
+TEST(BenchNoise, UnmeasuredSignsGiveNoReason) {
+  EXPECT_EQ(NoisyReason(NoiseSigns{}), "");
+  NoiseSigns s;
+  s.baseline_start_gbs = 40;  // the end not measured yet
+  EXPECT_EQ(NoisyReason(s), "");
+}
+
+TEST(BenchNoise, LoadAboveTheCores) {
+  NoiseSigns s;
+  s.cores = 2;
+  s.load_average = 2.5;
+  EXPECT_EQ(NoisyReason(s), "load average 2.50 > 2 cores");
+}
+
+TEST(BenchNoise, RoundsOfTheRowOrOfItsBaselineSpreading) {
+  NoiseSigns s;
+  s.spread = 0.4;
+  EXPECT_EQ(NoisyReason(s), "rounds spread 40% > 25%");
+  s.spread = -1;
+  s.baseline_spread = 0.3;
+  EXPECT_EQ(NoisyReason(s), "baseline's rounds spread 30% > 25%");
+}
+
+TEST(BenchNoise, BaselineFallingDuringTheRun) {
+  NoiseSigns s;
+  s.baseline_start_gbs = 40;
+  s.baseline_end_gbs = 20;
+  EXPECT_EQ(NoisyReason(s),
+            "read baseline fell from 40.0 GB/s at the start to 20.0 at the end (< 70%)");
+  s.baseline_end_gbs = 80;  // rising is no sign of a busy machine
+  EXPECT_EQ(NoisyReason(s), "");
+}
+
+TEST(BenchNoise, EveryReasonIsGiven) {
+  NoiseSigns s;
+  s.cores = 1;
+  s.load_average = 3;
+  s.spread = 1;
+  s.baseline_start_gbs = 10;
+  s.baseline_end_gbs = 1;
+  EXPECT_EQ(NoisyReason(s),
+            "load average 3.00 > 1 cores; rounds spread 100% > 25%; read baseline fell from "
+            "10.0 GB/s at the start to 1.0 at the end (< 70%)");
+}
+
+TEST(BenchNoise, SpreadIsTheRangeOverTheMedian) {
+  EXPECT_DOUBLE_EQ(Spread({1.0, 2.0, 1.5}), (2.0 - 1.0) / 1.5);
+  EXPECT_DOUBLE_EQ(Spread({3.0, 3.0, 3.0}), 0.0);
+  EXPECT_EQ(Spread({1.0}), -1);  // one round: nothing to compare
+  EXPECT_EQ(Spread({0.0, 0.0}), -1);
+}
+
+}  // namespace
+}  // namespace normgrad::cli
