@@ -604,8 +604,7 @@ void Calibrate(Runner& r, double sample_seconds) {
       return;
     }
     const double grow = t > 0 ? std::clamp(1.2 * sample_seconds / t, 2.0, 10.0) : 10.0;
-    r.iters = static_cast<int>(
-        std::min<double>(kMaxCallsPerSample, std::ceil(r.iters * grow)));
+    r.iters = static_cast<int>(std::min<double>(kMaxCallsPerSample, std::ceil(r.iters * grow)));
   }
 }
 
@@ -708,13 +707,13 @@ std::string Json(const std::vector<Row>& rows, double baseline_gbs,
   for (size_t i = 0; i < peers.size(); ++i) {
     out += (i ? ", " : "") + JsonString(peers[i].first) + ": " + JsonString(peers[i].second);
   }
-  out += "},\n \"noise_check\": {\"cores\": " + std::to_string(check.cores) +
-         ", \"load_average_max\": " +
-         JsonNumber(check.load_average_max, check.load_average_max >= 0) +
-         ", \"baseline_start_gbs\": " +
-         JsonNumber(check.baseline_start_gbs, check.baseline_start_gbs > 0) +
-         ", \"baseline_end_gbs\": " +
-         JsonNumber(check.baseline_end_gbs, check.baseline_end_gbs > 0) + "}";
+  out +=
+      "},\n \"noise_check\": {\"cores\": " + std::to_string(check.cores) +
+      ", \"load_average_max\": " + JsonNumber(check.load_average_max, check.load_average_max >= 0) +
+      ", \"baseline_start_gbs\": " +
+      JsonNumber(check.baseline_start_gbs, check.baseline_start_gbs > 0) +
+      ", \"baseline_end_gbs\": " + JsonNumber(check.baseline_end_gbs, check.baseline_end_gbs > 0) +
+      "}";
   out += ",\n \"results\": [\n";
   for (size_t i = 0; i < rows.size(); ++i) {
     const Row& r = rows[i];
@@ -723,8 +722,7 @@ std::string Json(const std::vector<Row>& rows, double baseline_gbs,
            ", \"dtype\": " + JsonString(DTypeName(r.p.dtype)) +
            ", \"rows\": " + std::to_string(r.p.rows) + ", \"cols\": " + std::to_string(r.p.cols) +
            ", \"threads\": " + std::to_string(r.threads) +
-           ", \"seconds\": " + JsonNumber(r.seconds, ran) +
-           ", \"gbs\": " + JsonNumber(r.gbs, ran) +
+           ", \"seconds\": " + JsonNumber(r.seconds, ran) + ", \"gbs\": " + JsonNumber(r.gbs, ran) +
            ", \"ratio_to_baseline\": " + JsonNumber(r.x_baseline, ran && r.x_baseline > 0) +
            ", \"ratio_to_best_peer\": " + JsonNumber(r.x_peer, ran && r.x_peer > 0) +
            ", \"error\": " + JsonNumber(r.error, ran && r.error >= 0) +
@@ -789,9 +787,8 @@ double CheckBaselineGbs(const std::vector<float>& a, const std::vector<float>& b
   Runner r;
   r.run = [&](int k) {
     volatile float sink = 0;
-    return Timed(k, [&] {
-      sink = sink + bench::SumTwoArrays(a.data(), b.data(), a.size(), threads);
-    });
+    return Timed(k,
+                 [&] { sink = sink + bench::SumTwoArrays(a.data(), b.data(), a.size(), threads); });
   };
   std::vector<Runner> runners(1, r);
   Measure(runners, rounds, sample_seconds);
@@ -947,9 +944,9 @@ int RunBench(const BenchOptions& o) {
                " left";
       }
       std::fprintf(stderr, "%snormgrad bench: [%zu/%zu] %s %s %zux%zu, %d thread%s; %s elapsed%s%s",
-                   tty ? "\r\033[K" : "", ++group, groups, name, DTypeName(p.dtype), p.rows,
-                   p.cols, threads, threads > 1 ? "s" : "", FormatDuration(so_far).c_str(),
-                   left.c_str(), tty ? "" : "\n");
+                   tty ? "\r\033[K" : "", ++group, groups, name, DTypeName(p.dtype), p.rows, p.cols,
+                   threads, threads > 1 ? "s" : "", FormatDuration(so_far).c_str(), left.c_str(),
+                   tty ? "" : "\n");
       done_weight += weight(p);
     };
     for (int threads : kThreadCounts) {
@@ -1027,22 +1024,26 @@ int RunBench(const BenchOptions& o) {
     std::fputs(json.c_str(), stdout);
   } else {
     if (machine_gbs > 0) {
-      std::printf("\nread baseline on %d threads, shapes of 4M elements or more: %.1f GB/s "
-                  "(median)\n", check_threads, machine_gbs);
+      std::printf(
+          "\nread baseline on %d threads, shapes of 4M elements or more: %.1f GB/s "
+          "(median)\n",
+          check_threads, machine_gbs);
     }
-    std::printf("\ncheck baseline (%d threads, 2 x %zu MiB): %.1f GB/s at the start, %.1f GB/s "
-                "at the end; load average at most %.2f on %d cores\n",
-                check_threads, kCheckBaselineFloats * sizeof(float) >> 20,
-                check.baseline_start_gbs, check.baseline_end_gbs, check.load_average_max,
-                check.cores);
+    std::printf(
+        "\ncheck baseline (%d threads, 2 x %zu MiB): %.1f GB/s at the start, %.1f GB/s "
+        "at the end; load average at most %.2f on %d cores\n",
+        check_threads, kCheckBaselineFloats * sizeof(float) >> 20, check.baseline_start_gbs,
+        check.baseline_end_gbs, check.load_average_max, check.cores);
     NoiseSigns run_wide;
     run_wide.baseline_start_gbs = check.baseline_start_gbs;
     run_wide.baseline_end_gbs = check.baseline_end_gbs;
     const std::string fall = NoisyReason(run_wide);
     if (!fall.empty()) std::printf("%s: every row is noisy\n", fall.c_str());
     if (noisy_rows > 0) {
-      std::printf("NOISY: %zu of %zu measured rows were timed on a busy or unstable machine; "
-                  "their figures are not quiet-machine figures\n", noisy_rows, measured_rows);
+      std::printf(
+          "NOISY: %zu of %zu measured rows were timed on a busy or unstable machine; "
+          "their figures are not quiet-machine figures\n",
+          noisy_rows, measured_rows);
     }
   }
   if (!o.plot.empty()) {

@@ -25,10 +25,10 @@ constexpr double kMinBaselineKept = 0.7;
 
 /// What the bench observed around one row. Values not measured are negative.
 struct NoiseSigns {
-  double load_average = -1;    ///< 1-minute load average after the row's rounds
-  int cores = 1;               ///< online cores of the machine
-  double spread = -1;          ///< the row's own rounds
-  double baseline_spread = -1;  ///< the rounds of the baseline its ratio divides by
+  double load_average = -1;        ///< 1-minute load average after the row's rounds
+  int cores = 1;                   ///< online cores of the machine
+  double spread = -1;              ///< the row's own rounds
+  double baseline_spread = -1;     ///< the rounds of the baseline its ratio divides by
   double baseline_start_gbs = -1;  ///< the check baseline at the start of the run
   double baseline_end_gbs = -1;    ///< and at its end
 };
