@@ -1844,6 +1844,14 @@ class BenchTest(CliTestCase):
         self.assertRegex(result.stderr, r"\[2/\d+\] .*; \d+ s elapsed, about \d+ s left")
         self.assertNotIn("elapsed", result.stdout)
 
+    def test_a_load_average_that_is_not_a_number_is_an_error(self):
+        for value in ("busy", "-1", "2x"):
+            result = self.bench_with_load(value, "--json")
+            self.assertEqual(result.returncode, 1, msg=value)
+            self.assertIn("normgrad bench: NORMGRAD_BENCH_LOADAVG=%s: not a number of at least 0"
+                          % value, result.stderr)
+            self.assertEqual(result.stdout, "")
+
 
 class GroupNormCliTest(CliTestCase):
     """`normgrad example --op groupnorm` and `normgrad tiling --op groupnorm`

@@ -766,11 +766,20 @@ Status Plot(const std::string& json, const std::string& png) {
   return Status::Ok();
 }
 
+// NORMGRAD_BENCH_LOADAVG as a number; -1 when unset; -2 when it is not a
+// number of at least 0.
+double ForcedLoadAverage() {
+  const char* forced = std::getenv("NORMGRAD_BENCH_LOADAVG");
+  if (!forced || !*forced) return -1;
+  char* end = nullptr;
+  const double load = std::strtod(forced, &end);
+  return *end == '\0' && std::isfinite(load) && load >= 0 ? load : -2;
+}
+
 // The 1-minute load average: NORMGRAD_BENCH_LOADAVG when set, else the
 // first field of /proc/loadavg; -1 when neither can be read.
 double LoadAverage() {
-  const char* forced = std::getenv("NORMGRAD_BENCH_LOADAVG");
-  if (forced && *forced) return std::atof(forced);
+  if (const double forced = ForcedLoadAverage(); forced >= 0) return forced;
   double load = -1;
   if (FILE* f = std::fopen("/proc/loadavg", "r")) {
     if (std::fscanf(f, "%lf", &load) != 1) load = -1;
@@ -813,6 +822,12 @@ int RunBench(const BenchOptions& o) {
     for (const auto& [rows, cols] : kDefaultShapes) {
       for (DType t : kAllTypes) problems.push_back({rows, cols, t});
     }
+  }
+  if (ForcedLoadAverage() == -2) {
+    return Fail(kCommand, std::string("NORMGRAD_BENCH_LOADAVG=") +
+                              std::getenv("NORMGRAD_BENCH_LOADAVG") +
+                              ": not a number of at least 0 (it replaces the load average of "
+                              "/proc/loadavg)");
   }
   if (!o.plot.empty() && o.plot.find('\'') != std::string::npos) {
     return Fail(kCommand, "--plot " + o.plot + ": the path must not contain a quote");
