@@ -221,11 +221,14 @@ void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead,
 }
 
 // Backward pass 1 for kRows rows at once (row k at x + k·stride, …): each
-// row's means of g = dy·gamma and of g·x̂, each term added by a fused
-// multiply-add (Σ g from the exact products dy·gamma; Σ g·x̂ from the
-// rounded g). Every row keeps its own lanes and order; summing rows side by
-// side only gives the processor independent additions to overlap (one row's
-// 16-lane sums are a chain of H/16 dependent vector additions).
+// row's means of g = dy·gamma (g rounded, then added) and of g·x̂ (each term
+// added by a fused multiply-add). Σ g keeps a plain addition: its lanes are
+// a chain of dependent additions, and a fused multiply-add takes longer than
+// an addition on common processors (4 cycles against 3 on AMD Zen 4), which
+// slows the float kernels. Every row keeps its own lanes and order; summing
+// rows side by side only gives the processor independent additions to
+// overlap (one row's 16-lane sums are a chain of H/16 dependent vector
+// additions).
 struct RowMeans {
   float g, gx;
 };
@@ -242,17 +245,17 @@ void BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy, siz
         for (size_t k = 0; k < kRows; ++k) {
           const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + k * stride + i), Ops::Set1(mean[k])),
                                   Ops::Set1(rstd[k]));
-          const Vec d = Ops::Load(dy + k * stride + i);
-          acc[2 * k] = Ops::MulAdd(d, gm, acc[2 * k]);
-          acc[2 * k + 1] = Ops::MulAdd(Ops::Mul(d, gm), xh, acc[2 * k + 1]);
+          const Vec g = Ops::Mul(Ops::Load(dy + k * stride + i), gm);
+          acc[2 * k] = Ops::Add(acc[2 * k], g);
+          acc[2 * k + 1] = Ops::MulAdd(g, xh, acc[2 * k + 1]);
         }
       },
       [&](size_t c, float* acc) {
         for (size_t k = 0; k < kRows; ++k) {
           const float xh = (Ops::ToFloat(x[k * stride + c]) - mean[k]) * rstd[k];
-          const float d = Ops::ToFloat(dy[k * stride + c]);
-          acc[2 * k] = FusedMulAdd(d, gamma[c], acc[2 * k]);
-          acc[2 * k + 1] = FusedMulAdd(d * gamma[c], xh, acc[2 * k + 1]);
+          const float g = Ops::ToFloat(dy[k * stride + c]) * gamma[c];
+          acc[2 * k] = acc[2 * k] + g;
+          acc[2 * k + 1] = FusedMulAdd(g, xh, acc[2 * k + 1]);
         }
       },
       lanes);

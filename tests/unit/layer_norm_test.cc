@@ -409,8 +409,8 @@ float LiteralTreeSum(std::vector<float> lanes) {
 TEST_P(LayerNormTypes, DxBitExactToTheLiteralFusedFormula) {
   // dx written out literally with its fused multiply-adds (std::fma, one
   // rounding): x̂ = fl(fl(x − mean)·rstd), g = fl(dy·gamma); 16-lane sums
-  // lane = fma(dy, gamma, lane) and lane = fma(g, x̂, lane), folded by the
-  // fixed tree and divided by H; dx = fl(rstd·fma(−x̂, c, fma(dy, gamma, −ḡ))).
+  // lane = fl(lane + g) and lane = fma(g, x̂, lane), folded by the fixed tree
+  // and divided by H; dx = fl(rstd·fma(−x̂, c, fma(dy, gamma, −ḡ))).
   // Every instruction set must give these bits. The same formula with every
   // product rounded on its own gives other bits on these inputs (checked
   // below), so the test tells the two apart. Widths with a vector tail.
@@ -422,27 +422,25 @@ TEST_P(LayerNormTypes, DxBitExactToTheLiteralFusedFormula) {
     std::vector<float> want(rows * cols), unfused(rows * cols);
     for (size_t r = 0; r < rows; ++r) {
       std::vector<float> x(cols), dy(cols), gamma(cols), xh(cols);
-      std::vector<float> lanes_g(16), lanes_gx(16), plain_g(16), plain_gx(16);
+      std::vector<float> lanes_g(16), lanes_gx(16), plain_gx(16);
       for (size_t c = 0; c < cols; ++c) {
         x[c] = static_cast<float>(At(d.x, r, c));
         dy[c] = static_cast<float>(At(d.dy, r, c));
         gamma[c] = static_cast<float>(At(d.gamma, 0, c));
         xh[c] = (x[c] - f.mean[r]) * f.rstd[r];
         const float g = dy[c] * gamma[c];
-        lanes_g[c % 16] = std::fma(dy[c], gamma[c], lanes_g[c % 16]);
+        lanes_g[c % 16] = lanes_g[c % 16] + g;
         lanes_gx[c % 16] = std::fma(g, xh[c], lanes_gx[c % 16]);
-        plain_g[c % 16] = plain_g[c % 16] + g;
         plain_gx[c % 16] = plain_gx[c % 16] + g * xh[c];
       }
       const float h = static_cast<float>(cols);
       const float mean_g = LiteralTreeSum(lanes_g) / h, mean_gx = LiteralTreeSum(lanes_gx) / h;
-      const float plain_mean_g = LiteralTreeSum(plain_g) / h;
       const float plain_mean_gx = LiteralTreeSum(plain_gx) / h;
       for (size_t c = 0; c < cols; ++c) {
         const float centered = std::fma(dy[c], gamma[c], -mean_g);
         want[r * cols + c] = f.rstd[r] * std::fma(-xh[c], mean_gx, centered);
         unfused[r * cols + c] =
-            f.rstd[r] * ((dy[c] * gamma[c] - plain_mean_g) - xh[c] * plain_mean_gx);
+            f.rstd[r] * ((dy[c] * gamma[c] - mean_g) - xh[c] * plain_mean_gx);
       }
     }
     ASSERT_NE(want, unfused) << "H " << cols << ": inputs where fusing changes no bit";
