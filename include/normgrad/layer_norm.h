@@ -13,10 +13,14 @@
 // (16-bit inputs widened exactly); y, dx, pd_gamma and pd_beta are written in
 // the input type (or f32 on request); the per-row statistics are always
 // float. The backward pass reads x and dy once, recomputes x̂ from mean and
-// rstd, and produces dx, pd_gamma and pd_beta together. Every result is
-// deterministic: the same bits for any thread count and instruction set. The
-// order of operations and the error bounds are in docs/numerics.md ("Layer
-// norm forward and fused backward").
+// rstd, and produces dx, pd_gamma and pd_beta together. The forward pass
+// rounds every multiply and add; the backward's row sums and dx use fused
+// multiply-adds (one rounding for a·b + c) at fixed places on every
+// instruction set, while pd_gamma and pd_beta round dy·x̂ and each addition
+// separately, as LayerNormGradBeta does. Every result is deterministic: the
+// same bits for any thread count and instruction set. The order of
+// operations and the error bounds are in docs/numerics.md ("Layer norm
+// forward and fused backward").
 //
 // Example:
 //   normgrad::LayerNormForwardProblem f;

@@ -11,7 +11,10 @@
 // (16-bit inputs widened exactly); y, dx and dgamma are written in the input
 // type (or f32 on request); rstd is always float. The backward pass reads x
 // and dy once and produces dx and dgamma together; dgamma sums the rows in
-// the same blocked order as LayerNormBackward's pd_gamma. Every result is
+// the same blocked order as LayerNormBackward's pd_gamma. As there, the
+// forward pass rounds every multiply and add, the backward's row sum and dx
+// use fused multiply-adds at fixed places on every instruction set, and
+// dgamma rounds each product and addition. Every result is
 // deterministic: the same bits for any thread count and instruction set. The
 // order of operations and the error bounds are in docs/numerics.md ("RMS norm
 // forward and fused backward").

@@ -46,6 +46,10 @@ struct Avx2F32 {
   static Vec Add(Vec a, Vec b) { return _mm256_add_ps(a, b); }
   static Vec Sub(Vec a, Vec b) { return _mm256_sub_ps(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm256_mul_ps(a, b); }
+  // Fused, one rounding: a·b + c, a·b − c, c − a·b.
+  static Vec MulAdd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
+  static Vec MulSub(Vec a, Vec b, Vec c) { return _mm256_fmsub_ps(a, b, c); }
+  static Vec NegMulAdd(Vec a, Vec b, Vec c) { return _mm256_fnmadd_ps(a, b, c); }
 };
 
 // 16-bit inputs: eight elements are one 128-bit load or store.

@@ -49,6 +49,10 @@ struct Avx512F32 {
   static Vec Add(Vec a, Vec b) { return _mm512_add_ps(a, b); }
   static Vec Sub(Vec a, Vec b) { return _mm512_sub_ps(a, b); }
   static Vec Mul(Vec a, Vec b) { return _mm512_mul_ps(a, b); }
+  // Fused, one rounding: a·b + c, a·b − c, c − a·b.
+  static Vec MulAdd(Vec a, Vec b, Vec c) { return _mm512_fmadd_ps(a, b, c); }
+  static Vec MulSub(Vec a, Vec b, Vec c) { return _mm512_fmsub_ps(a, b, c); }
+  static Vec NegMulAdd(Vec a, Vec b, Vec c) { return _mm512_fnmadd_ps(a, b, c); }
 };
 
 // 16-bit inputs: sixteen elements are one 256-bit load or store.

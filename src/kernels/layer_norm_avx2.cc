@@ -1,8 +1,9 @@
 // kernels/layer_norm_avx2.cc — the layer-norm kernels of the instruction set
 // "avx2": layer_norm_inl.h over AVX2 + F16C intrinsics (8 floats per vector,
 // hardware half conversions, non-temporal stores). Only called after the
-// run-time CPU check of avx2.cc; no fused multiply-add, so its bits equal the
-// scalar kernels'. The target pragma follows the shared headers, as in
+// run-time CPU check of avx2.cc; fused multiply-adds only where layer_norm_inl.h
+// asks for them (hardware FMA, as the scalar kernels' std::fma), so its bits
+// equal the scalar kernels'. The target pragma follows the shared headers, as in
 // avx2.cc; the Ops policies are avx2_ops_inl.h's.
 #include <immintrin.h>
 

@@ -1,8 +1,9 @@
 // kernels/layer_norm_avx512.cc — the layer-norm kernels of the instruction
 // set "avx512": layer_norm_inl.h over AVX-512F intrinsics (16 floats per
 // vector, hardware half conversions, non-temporal stores). Only called after
-// the run-time CPU check of avx512.cc; no fused multiply-add, so its bits
-// equal the scalar kernels'. The target pragma follows the shared headers,
+// the run-time CPU check of avx512.cc; fused multiply-adds only where
+// layer_norm_inl.h asks for them (hardware FMA, as the scalar kernels' std::fma),
+// so its bits equal the scalar kernels'. The target pragma follows the shared headers,
 // as in avx2.cc; the Ops policies are avx512_ops_inl.h's.
 // GCC 12 warns "__Y is (may be) used uninitialized" inside its own AVX-512
 // intrinsics (_mm512_undefined_* placeholders, GCC bug 105593); the warning

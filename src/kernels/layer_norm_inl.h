@@ -11,14 +11,22 @@
 //    c mod 16 in increasing c, and folds them by a fixed pairwise tree;
 //  - every other operation is per element, so how elements are grouped into
 //    vectors (or a scalar head before an aligned streaming store) does not
-//    change a bit.
+//    change a bit;
+//  - the forward pass rounds every multiply and add separately; the fused
+//    backward's row sums and dx use fused multiply-adds (one rounding) at
+//    fixed places, written out as such on every instruction set (hardware
+//    FMA in vectors and tails, std::fma in the scalar kernels), never left
+//    to the compiler (the build compiles with -ffp-contract=off); its column
+//    sums (pd_gamma, pd_beta) round dy·x̂ and the addition separately, as
+//    LayerNormGradBeta does.
 //
 // The Ops policy provides: In (the stored element type), Vec, kLanes (a
 // divisor of 16), Zero, Set1, Load (In → floats), LoadF32, StoreF32, Add,
-// Sub, Mul, Sum16 (TreeSum16's result for 16 lanes), ToFloat/FromFloat (one
-// element, exact / round half to even), Store/Stream (floats → In; Stream is
-// a non-temporal store needing kLanes·sizeof(In)-byte alignment),
-// StreamF32, and Fence (orders streaming stores before the call returns).
+// Sub, Mul, MulAdd/MulSub/NegMulAdd (fused, as FusedMulAdd below), Sum16
+// (TreeSum16's result for 16 lanes), ToFloat/FromFloat (one element, exact /
+// round half to even), Store/Stream (floats → In; Stream is a non-temporal
+// store needing kLanes·sizeof(In)-byte alignment), StreamF32, and Fence
+// (orders streaming stores before the call returns).
 #pragma once
 
 #include <cmath>
@@ -49,6 +57,13 @@ inline float TreeSum16(float* lanes) {
   }
   return lanes[0];
 }
+
+// Fused multiply-adds of single floats, one rounding each: fl(a·b + c),
+// fl(a·b − c) and fl(c − a·b) (negating an operand is exact). The vector
+// forms are Ops::MulAdd, MulSub and NegMulAdd.
+inline float FusedMulAdd(float a, float b, float c) { return std::fma(a, b, c); }
+inline float FusedMulSub(float a, float b, float c) { return std::fma(a, b, -c); }
+inline float FusedNegMulAdd(float a, float b, float c) { return std::fma(-a, b, c); }
 
 // Rows between a row and the one prefetched while it is finished.
 inline size_t PrefetchRows(size_t row_bytes) {
@@ -100,33 +115,29 @@ size_t ElementsBeforeLine(const Out* p, size_t n) {
 }
 
 // kSums row sums at once over c in [0, cols), each into 16 lanes:
-// term(idx, v) sets v[k] to the k-th sum's terms for columns
-// [idx, idx + kLanes), scalar(c, t) sets t[k] to the terms of one column
-// (the tail).
-template <typename Ops, size_t kSums, typename VecTerms, typename ScalarTerms>
-void RowSums(size_t cols, VecTerms term, ScalarTerms scalar,
-             float (&lanes)[kSums][kSumLanes]) {
+// add(idx, acc) adds the k-th sum's terms for columns [idx, idx + kLanes)
+// into acc[k] (the lanes of those columns), add_one(c, acc) adds the terms of
+// one column (the tail) into acc[k].
+template <typename Ops, size_t kSums, typename AddVec, typename AddOne>
+void RowSums(size_t cols, AddVec add, AddOne add_one, float (&lanes)[kSums][kSumLanes]) {
   using Vec = typename Ops::Vec;
   constexpr size_t kVecs = kSumLanes / Ops::kLanes;
-  Vec sums[kSums][kVecs];
+  Vec sums[kVecs][kSums];
   for (auto& sum : sums) {
     for (Vec& v : sum) v = Ops::Zero();
   }
   size_t c = 0;
   for (; c + kSumLanes <= cols; c += kSumLanes) {
-    for (size_t v = 0; v < kVecs; ++v) {
-      Vec terms[kSums];
-      term(c + v * Ops::kLanes, terms);
-      for (size_t k = 0; k < kSums; ++k) sums[k][v] = Ops::Add(sums[k][v], terms[k]);
-    }
+    for (size_t v = 0; v < kVecs; ++v) add(c + v * Ops::kLanes, sums[v]);
   }
   for (size_t k = 0; k < kSums; ++k) {
-    for (size_t v = 0; v < kVecs; ++v) Ops::StoreF32(lanes[k] + v * Ops::kLanes, sums[k][v]);
+    for (size_t v = 0; v < kVecs; ++v) Ops::StoreF32(lanes[k] + v * Ops::kLanes, sums[v][k]);
   }
   for (size_t lane = 0; c < cols; ++c, ++lane) {
-    float terms[kSums];
-    scalar(c, terms);
-    for (size_t k = 0; k < kSums; ++k) lanes[k][lane] = lanes[k][lane] + terms[k];
+    float acc[kSums];
+    for (size_t k = 0; k < kSums; ++k) acc[k] = lanes[k][lane];
+    add_one(c, acc);
+    for (size_t k = 0; k < kSums; ++k) lanes[k][lane] = acc[k];
   }
 }
 
@@ -168,22 +179,22 @@ void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead,
 
   // Pass 1: Σ x.
   RowSums<Ops, 1>(
-      cols, [&](size_t i, Vec* t) { t[0] = Ops::Load(x + i); },
-      [&](size_t c, float* t) { t[0] = Ops::ToFloat(x[c]); }, lanes);
+      cols, [&](size_t i, Vec* acc) { acc[0] = Ops::Add(acc[0], Ops::Load(x + i)); },
+      [&](size_t c, float* acc) { acc[0] = acc[0] + Ops::ToFloat(x[c]); }, lanes);
   const float mean = Ops::Sum16(lanes[0]) / h;
 
   // Pass 2: Σ (x − mean)².
   const Vec m = Ops::Set1(mean);
   RowSums<Ops, 1>(
       cols,
-      [&](size_t i, Vec* t) {
+      [&](size_t i, Vec* acc) {
         if (StartsLine<Ops>(i)) PrefetchL2(x_ahead + i);
         const Vec d = Ops::Sub(Ops::Load(x + i), m);
-        t[0] = Ops::Mul(d, d);
+        acc[0] = Ops::Add(acc[0], Ops::Mul(d, d));
       },
-      [&](size_t c, float* t) {
+      [&](size_t c, float* acc) {
         const float d = Ops::ToFloat(x[c]) - mean;
-        t[0] = d * d;
+        acc[0] = acc[0] + d * d;
       },
       lanes);
   const float variance = Ops::Sum16(lanes[0]) / h;
@@ -210,10 +221,14 @@ void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead,
 }
 
 // Backward pass 1 for kRows rows at once (row k at x + k·stride, …): each
-// row's means of g = dy·gamma and of g·x̂. Every row keeps its own lanes and
-// order; summing rows side by side only gives the processor independent
-// additions to overlap (one row's 16-lane sums are a chain of H/16
-// dependent vector additions).
+// row's means of g = dy·gamma (g rounded, then added) and of g·x̂ (each term
+// added by a fused multiply-add). Σ g keeps a plain addition: its lanes are
+// a chain of dependent additions, and a fused multiply-add takes longer than
+// an addition on common processors (4 cycles against 3 on AMD Zen 4), which
+// slows the float kernels. Every row keeps its own lanes and order; summing
+// rows side by side only gives the processor independent additions to
+// overlap (one row's 16-lane sums are a chain of H/16 dependent vector
+// additions).
 struct RowMeans {
   float g, gx;
 };
@@ -225,20 +240,22 @@ void BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy, siz
   float lanes[2 * kRows][kSumLanes];  // per row: Σ g, Σ g·x̂
   RowSums<Ops, 2 * kRows>(
       cols,
-      [&](size_t i, Vec* t) {
+      [&](size_t i, Vec* acc) {
         const Vec gm = Ops::LoadF32(gamma + i);
         for (size_t k = 0; k < kRows; ++k) {
           const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + k * stride + i), Ops::Set1(mean[k])),
                                   Ops::Set1(rstd[k]));
-          t[2 * k] = Ops::Mul(Ops::Load(dy + k * stride + i), gm);
-          t[2 * k + 1] = Ops::Mul(t[2 * k], xh);
+          const Vec g = Ops::Mul(Ops::Load(dy + k * stride + i), gm);
+          acc[2 * k] = Ops::Add(acc[2 * k], g);
+          acc[2 * k + 1] = Ops::MulAdd(g, xh, acc[2 * k + 1]);
         }
       },
-      [&](size_t c, float* t) {
+      [&](size_t c, float* acc) {
         for (size_t k = 0; k < kRows; ++k) {
           const float xh = (Ops::ToFloat(x[k * stride + c]) - mean[k]) * rstd[k];
-          t[2 * k] = Ops::ToFloat(dy[k * stride + c]) * gamma[c];
-          t[2 * k + 1] = t[2 * k] * xh;
+          const float g = Ops::ToFloat(dy[k * stride + c]) * gamma[c];
+          acc[2 * k] = acc[2 * k] + g;
+          acc[2 * k + 1] = FusedMulAdd(g, xh, acc[2 * k + 1]);
         }
       },
       lanes);
@@ -248,12 +265,13 @@ void BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy, siz
   }
 }
 
-// Backward pass 2 for kRows rows at once (row k at x + k·stride, …): dx,
-// and each row's dy·x̂ and dy added into the accumulators, row after row,
-// the accumulators loaded and stored once for all kRows; the rows after
-// them (x + kRows·stride + ahead, …) are prefetched. x̂ and g are recomputed
-// rather than kept from pass 1: row buffers for them cost more L1/L2
-// traffic than the arithmetic they save. The rows' dx
+// Backward pass 2 for kRows rows at once (row k at x + k·stride, …):
+// dx = rstd·fl(fl(dy·gamma − ḡ) − x̂·c), each inner step one fused
+// multiply-add, and each row's dy·x̂ (rounded, then added) and dy added into
+// the accumulators, row after row, the accumulators loaded and stored once
+// for all kRows; the rows after them (x + kRows·stride + ahead, …) are
+// prefetched. x̂ is recomputed rather than kept from pass 1: a row buffer for
+// it costs more L1/L2 traffic than the arithmetic it saves. The rows' dx
 // must start at the same offset in a 64-byte line (the streaming stores).
 template <typename Ops, typename Out, bool kStream, size_t kRows>
 void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
@@ -277,9 +295,8 @@ void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, s
           const Vec r = Ops::Set1(rstd[k]);
           const Vec d = Ops::Load(dy + row + c);
           const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + row + c), Ops::Set1(mean[k])), r);
-          const Vec g = Ops::Mul(d, gm);
-          const Vec v = Ops::Mul(
-              r, Ops::Sub(Ops::Sub(g, Ops::Set1(means[k].g)), Ops::Mul(xh, Ops::Set1(means[k].gx))));
+          const Vec centered = Ops::MulSub(d, gm, Ops::Set1(means[k].g));
+          const Vec v = Ops::Mul(r, Ops::NegMulAdd(xh, Ops::Set1(means[k].gx), centered));
           ag = Ops::Add(ag, Ops::Mul(d, xh));
           ab = Ops::Add(ab, d);
           O::template Store<decltype(streaming)::value>(dx + row + c, v);
@@ -292,10 +309,10 @@ void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, s
           const size_t row = k * stride;
           const float d = Ops::ToFloat(dy[row + c]);
           const float xh = (Ops::ToFloat(x[row + c]) - mean[k]) * rstd[k];
-          const float g = d * gamma[c];
+          const float centered = FusedMulSub(d, gamma[c], means[k].g);
           acc_gamma[c] = acc_gamma[c] + d * xh;
           acc_beta[c] = acc_beta[c] + d;
-          dx[row + c] = O::FromFloat(rstd[k] * ((g - means[k].g) - xh * means[k].gx));
+          dx[row + c] = O::FromFloat(rstd[k] * FusedNegMulAdd(xh, means[k].gx, centered));
         }
       });
 }

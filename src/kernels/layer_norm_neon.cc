@@ -1,7 +1,8 @@
 // kernels/layer_norm_neon.cc — the layer-norm kernels of the instruction set
 // "neon": layer_norm_inl.h over 64-bit Arm Advanced SIMD (4 floats per
-// vector, the base architecture's half conversions). No fused multiply-add,
-// so its bits equal the scalar kernels'; the Ops policies are
+// vector, the base architecture's half conversions). Fused multiply-adds
+// (vfmaq) only where layer_norm_inl.h asks for them, as the scalar kernels'
+// std::fma, so its bits equal the scalar kernels'; the Ops policies are
 // neon_ops_inl.h's.
 #include <arm_neon.h>
 

@@ -6,7 +6,8 @@
 //
 // Every aarch64 CPU has these instructions, so no run-time check and no
 // target switch. Multiplies and adds stay separate (-ffp-contract=off on the
-// engine's files): the bits equal the scalar fallback's. There are no
+// engine's files) except in MulAdd, MulSub and NegMulAdd, fused as the
+// scalar fallback's std::fma: the bits equal the scalar fallback's. There are no
 // non-temporal store intrinsics; streaming stores are plain stores.
 #pragma once
 
@@ -47,6 +48,10 @@ struct NeonF32 {
   static Vec Add(Vec a, Vec b) { return vaddq_f32(a, b); }
   static Vec Sub(Vec a, Vec b) { return vsubq_f32(a, b); }
   static Vec Mul(Vec a, Vec b) { return vmulq_f32(a, b); }
+  // Fused, one rounding: a·b + c, a·b − c (= −c + a·b), c − a·b.
+  static Vec MulAdd(Vec a, Vec b, Vec c) { return vfmaq_f32(c, a, b); }
+  static Vec MulSub(Vec a, Vec b, Vec c) { return vfmaq_f32(vnegq_f32(c), a, b); }
+  static Vec NegMulAdd(Vec a, Vec b, Vec c) { return vfmsq_f32(c, a, b); }
 };
 
 // 16-bit inputs: four elements are one 64-bit load or store.

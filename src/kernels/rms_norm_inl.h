@@ -9,7 +9,10 @@
 // vector width, so every instruction set gives the same bits
 // (docs/numerics.md, "RMS norm forward and fused backward"): row sums are
 // layer_norm_inl.h's RowSums (element c into lane c mod 16, lanes folded by a
-// fixed tree); every other operation is per element.
+// fixed tree); every other operation is per element. As in layer_norm_inl.h,
+// the forward pass rounds every multiply and add separately, the backward's
+// row sum and dx use fused multiply-adds at fixed places, and its column sum
+// (dgamma) rounds dy·(x·rstd) and the addition separately.
 #pragma once
 
 #include <cmath>
@@ -31,13 +34,13 @@ void RmsForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead, c
   float lanes[1][kSumLanes];
   RowSums<Ops, 1>(
       cols,
-      [&](size_t i, Vec* t) {
+      [&](size_t i, Vec* acc) {
         const Vec v = Ops::Load(x + i);
-        t[0] = Ops::Mul(v, v);
+        acc[0] = Ops::Add(acc[0], Ops::Mul(v, v));
       },
-      [&](size_t c, float* t) {
+      [&](size_t c, float* acc) {
         const float v = Ops::ToFloat(x[c]);
-        t[0] = v * v;
+        acc[0] = acc[0] + v * v;
       },
       lanes);
   const float rstd = 1.0f / std::sqrt(Ops::Sum16(lanes[0]) / static_cast<float>(cols) + eps);
@@ -57,7 +60,7 @@ void RmsForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead, c
 
 // Backward pass 1 for kRows rows at once (row k at x + k·stride, …): each
 // row's k = rstd² · Σ_c (g · x) / H with g = dy · gamma, the factor of x in
-// dx. Rows side by side keep their own lanes and order (as layer_norm_inl.h's
+// dx, each g·x added by a fused multiply-add. Rows side by side keep their own lanes and order (as layer_norm_inl.h's
 // BackwardRowMeans): it only gives the processor independent additions.
 template <typename Ops, size_t kRows>
 void RmsBackwardRowFactors(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
@@ -66,17 +69,17 @@ void RmsBackwardRowFactors(const typename Ops::In* x, const typename Ops::In* dy
   float lanes[kRows][kSumLanes];  // per row: Σ g·x
   RowSums<Ops, kRows>(
       cols,
-      [&](size_t i, Vec* t) {
+      [&](size_t i, Vec* acc) {
         const Vec gm = Ops::LoadF32(gamma + i);
         for (size_t k = 0; k < kRows; ++k) {
           const Vec g = Ops::Mul(Ops::Load(dy + k * stride + i), gm);
-          t[k] = Ops::Mul(g, Ops::Load(x + k * stride + i));
+          acc[k] = Ops::MulAdd(g, Ops::Load(x + k * stride + i), acc[k]);
         }
       },
-      [&](size_t c, float* t) {
+      [&](size_t c, float* acc) {
         for (size_t k = 0; k < kRows; ++k) {
           const float g = Ops::ToFloat(dy[k * stride + c]) * gamma[c];
-          t[k] = g * Ops::ToFloat(x[k * stride + c]);
+          acc[k] = FusedMulAdd(g, Ops::ToFloat(x[k * stride + c]), acc[k]);
         }
       },
       lanes);
@@ -86,7 +89,8 @@ void RmsBackwardRowFactors(const typename Ops::In* x, const typename Ops::In* dy
   }
 }
 
-// Backward pass 2 for kRows rows at once: dx = rstd · (g − x · factor), and
+// Backward pass 2 for kRows rows at once: dx = rstd · fl(g − x · factor)
+// (one fused multiply-add), and
 // each row's dy · (x · rstd) added into acc_gamma, row after row, the
 // accumulator loaded and stored once for all kRows; the rows after them
 // (x + kRows·stride + ahead, …) are prefetched. The rows' dx must start at
@@ -112,7 +116,7 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
           const Vec d = Ops::Load(dy + row + c);
           const Vec xv = Ops::Load(x + row + c);
           const Vec g = Ops::Mul(d, gm);
-          const Vec v = Ops::Mul(r, Ops::Sub(g, Ops::Mul(xv, Ops::Set1(factor[k]))));
+          const Vec v = Ops::Mul(r, Ops::NegMulAdd(xv, Ops::Set1(factor[k]), g));
           ag = Ops::Add(ag, Ops::Mul(d, Ops::Mul(xv, r)));
           O::template Store<decltype(streaming)::value>(dx + row + c, v);
         }
@@ -125,7 +129,7 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
           const float xv = Ops::ToFloat(x[row + c]);
           const float g = d * gamma[c];
           acc_gamma[c] = acc_gamma[c] + d * (xv * rstd[k]);
-          dx[row + c] = O::FromFloat(rstd[k] * (g - xv * factor[k]));
+          dx[row + c] = O::FromFloat(rstd[k] * FusedNegMulAdd(xv, factor[k], g));
         }
       });
 }

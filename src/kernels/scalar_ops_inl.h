@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/layer_norm_inl.h"  // TreeSum16
+#include "kernels/layer_norm_inl.h"  // TreeSum16, FusedMulAdd, …
 #include "normgrad/float16.h"
 
 namespace normgrad::kernels {
@@ -32,6 +32,9 @@ struct ScalarF32 {
   static Vec Add(Vec a, Vec b) { return a + b; }
   static Vec Sub(Vec a, Vec b) { return a - b; }
   static Vec Mul(Vec a, Vec b) { return a * b; }
+  static Vec MulAdd(Vec a, Vec b, Vec c) { return FusedMulAdd(a, b, c); }
+  static Vec MulSub(Vec a, Vec b, Vec c) { return FusedMulSub(a, b, c); }
+  static Vec NegMulAdd(Vec a, Vec b, Vec c) { return FusedNegMulAdd(a, b, c); }
 };
 
 struct ScalarF16 : ScalarF32 {
