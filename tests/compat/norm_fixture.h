@@ -1,12 +1,15 @@
-// norm_fixture.h — what the BatchNorm and GroupNorm compat tests share: the
-// tensor set of a call (x, y, mean, variance, gamma, beta and a scratch, each
-// in its own TBuf), T's bits and values, random parameters, the two
-// prototypes, and the float64 bound of docs/numerics.md for one set of
-// values standardized together (its mean, its variance, its outputs).
+// norm_fixture.h — what the compat tests of the normalization APIs with
+// outputs y, mean and variance share: the tensor set of a call (x, y, mean,
+// variance, gamma, beta and a scratch, each in its own TBuf) and the two
+// prototypes (LayerNorm, BatchNorm, GroupNorm); and, for BatchNorm and
+// GroupNorm, T's bits and values, random parameters, and the float64 bound
+// of docs/numerics.md for one set of values standardized together (its
+// mean, its variance, its outputs).
 //
-// A test file sizes the tensors for its shape by deriving from NormTensors,
-// computes each set's exact mean, mean magnitude and variance in its own
-// layout, and checks the call's outputs against SetBound.
+// A test file sizes the tensors for its shape by deriving from NormTensors;
+// to check against the bound it computes each set's exact mean, mean
+// magnitude and variance in its own layout and compares the call's outputs
+// with SetBound's.
 #pragma once
 
 #include <gtest/gtest.h>
