@@ -324,16 +324,9 @@ void RunDeepNorm(const DeepNormArgs& a) {
   b.var = a.is_half ? tmp + t.varianceTmpTensorPos : FloatData(a.rstd);
   const bool saturate = a.dst.core->profile().profile == Profile::k950;
 
-  for (uint32_t i = 0; i < t.loopRound; ++i) {
-    RunChunk(a, t, b, saturate, i * t.inputRoundSize, i * t.meanVarRoundSize,
-             t.bsCurLength);
-  }
-  if (t.inputTailSize != 0) {  // the device's rewrite, kept for later calls
-    t.bshCurLength = t.inputTailSize;
-    t.bsCurLength = t.meanVarTailSize;
-    RunChunk(a, t, b, saturate, t.inputTailPos, t.meanVarTailPos,
-             t.bsCurLength);
-  }
+  ForEachChunk(t, [&](uint32_t pos, uint32_t row_pos, uint32_t rows) {
+    RunChunk(a, t, b, saturate, pos, row_pos, rows);
+  });
   if (a.is_half) {  // the float means and variances, narrowed at the end
     NarrowToHalf(b.mean, HalfData(a.mean), t.meanVarSize, saturate);
     NarrowToHalf(b.var, HalfData(a.rstd), t.meanVarSize, saturate);

@@ -2,7 +2,8 @@
 // and GroupNorm share on the emulated core (internal, not installed): per
 // row, the mean and the population variance as row sums of pre-scaled terms,
 // then the row centred and scaled by 1 / sqrt(variance + epsilon), in the
-// documented numeric order (docs/layernorm.md, "Numeric order", steps 1–6).
+// documented numeric order (docs/layernorm.md, "Numeric order", steps 1–6);
+// and the walk over the chunks of a tiling shaped like LayerNorm's.
 #pragma once
 
 #include <cmath>
@@ -51,6 +52,23 @@ inline void StandardizeRows(const float* x, uint32_t rows, uint32_t stride,
     for (uint32_t j = 0; j < stride; ++j) {
       b.normalized[row + j] = rstd * b.d[row + j];
     }
+  }
+}
+
+/// Walks the chunks of a tiling shaped like LayerNorm's (LayerNorm,
+/// DeepNorm): chunk(element_pos, row_pos, rows) for each of the loopRound
+/// chunks of bsCurLength rows, then for the tail, if any, after rewriting
+/// bshCurLength and bsCurLength to the tail's sizes as the device does (a
+/// later call with the same tiling sees them).
+template <typename Tiling, typename Chunk>
+void ForEachChunk(Tiling& t, Chunk chunk) {
+  for (uint32_t i = 0; i < t.loopRound; ++i) {
+    chunk(i * t.inputRoundSize, i * t.meanVarRoundSize, t.bsCurLength);
+  }
+  if (t.inputTailSize != 0) {
+    t.bshCurLength = t.inputTailSize;
+    t.bsCurLength = t.meanVarTailSize;
+    chunk(t.inputTailPos, t.meanVarTailPos, t.bsCurLength);
   }
 }
 
