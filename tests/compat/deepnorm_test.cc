@@ -585,4 +585,19 @@ TEST_F(DeepNormChecks, Scratch) {
       "past tiling.tmpBufSize 64 floats (tiling.numberOfTmpBuf is 2"));
 }
 
+TEST_F(DeepNormChecks, NoFrameworkScratchLeft) {
+  TBuf<TPosition::VECCALC> rest;
+  t.pipe.InitBuffer(rest, normgrad_ascendc::CurrentCore().scratch_end() -
+                              t.pipe.used_bytes());
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DeepNorm<float>(t.dst, t.mean, t.rstd, t.src, t.gx, t.beta, t.gamma,
+                        1.0f, 1e-5f, tiling);
+      },
+      "DeepNorm: no framework scratch is left: the pipe's buffers fill the "
+      "unified buffer up to its scratch end (196480 bytes, profile Atlas "
+      "A2/A3); leave tiling.tmpBufSize 200 floats free or pass a "
+      "sharedTmpBuffer"));
+}
+
 }  // namespace

@@ -540,4 +540,18 @@ TEST_F(BadUse, MeanIsTheVariance) {
       "share memory"));
 }
 
+TEST_F(BadUse, NoFrameworkScratchLeft) {
+  TBuf<TPosition::VECCALC> rest;
+  t.pipe.InitBuffer(rest, CurrentCore().scratch_end() - t.pipe.used_bytes());
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        GroupNorm<float>(t.y, t.mean, t.var, t.x, t.gamma, t.beta, 1e-5f,
+                         tiling);
+      },
+      "GroupNorm: no framework scratch is left: the pipe's buffers fill the "
+      "unified buffer up to its scratch end (196480 bytes, profile Atlas "
+      "A2/A3); leave tiling.tmpBufSize 48 floats free or pass a "
+      "sharedTmpBuffer"));
+}
+
 }  // namespace
