@@ -2,10 +2,10 @@
 // share (internal, not installed): the placement check every tensor argument
 // passes, the row-length checks on a tiling, the length check of a tensor
 // argument, the scratch of a call sized by tiling.tmpBufSize, the narrowing
-// of float results to half per product profile, and the documented 64-lane
-// row sum.
-// Used by the normalization APIs' sources (layernorm*.cc, rmsnorm.cc,
-// normalize.cc, welford*.cc, ...); their overlap rule is ub_ranges.h.
+// of float results to half per product profile, the vector unit's 64-lane
+// tree sum, and the documented row sum built on it. Used by the
+// normalization APIs' sources (layernorm*.cc, rmsnorm.cc, normalize.cc,
+// welford*.cc, ...); their overlap rule is ub_ranges.h.
 #pragma once
 
 #include <algorithm>
