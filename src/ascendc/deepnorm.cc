@@ -188,58 +188,6 @@ void CheckOverlaps(const DeepNormArgs& a, const DeepNormTiling& t,
   }
 }
 
-// The scratch regions the call uses, in floats: for half the B·S float
-// means and variances, then the chunk buffers — first and second, and the
-// third unless float with isReuseSrc (srcLocal serves as the third). Each
-// must lie inside tmpBufSize, and none may overlap another.
-void CheckScratchRegions(const DeepNormArgs& a, const DeepNormTiling& t) {
-  struct Region {
-    const char* field;
-    uint32_t pos;
-    uint64_t end;
-  };
-  Region regions[5];
-  size_t count = 0;
-  if (a.is_half) {
-    regions[count++] = {"meanTmpTensorPos", t.meanTmpTensorPos,
-                        uint64_t{t.meanTmpTensorPos} + t.meanVarSize};
-    regions[count++] = {"varianceTmpTensorPos", t.varianceTmpTensorPos,
-                        uint64_t{t.varianceTmpTensorPos} + t.meanVarSize};
-  }
-  regions[count++] = {"firstTmpStartPos", t.firstTmpStartPos,
-                      uint64_t{t.firstTmpStartPos} + t.oneTmpSize};
-  regions[count++] = {"secondTmpStartPos", t.secondTmpStartPos,
-                      uint64_t{t.secondTmpStartPos} + t.oneTmpSize};
-  if (!a.reuse_source) {
-    regions[count++] = {"thirdTmpStartPos", t.thirdTmpStartPos,
-                        uint64_t{t.thirdTmpStartPos} + t.oneTmpSize};
-  }
-  for (size_t i = 0; i < count; ++i) {
-    const Region& r = regions[i];
-    if (r.end > t.tmpBufSize) {
-      Fail(
-          "DeepNorm: scratch region tiling.%s [%u, %llu) floats runs past "
-          "tiling.tmpBufSize %u floats%s",
-          r.field, r.pos, static_cast<unsigned long long>(r.end), t.tmpBufSize,
-          t.numberOfTmpBuf == 2 ? " (tiling.numberOfTmpBuf is 2: a tiling "
-                                  "made for float with isReuseSource = true "
-                                  "has no third chunk buffer)"
-                                : "");
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const Region& q = regions[j];
-      if (r.pos < q.end && q.pos < r.end) {
-        Fail(
-            "DeepNorm: scratch regions tiling.%s [%u, %llu) and tiling.%s "
-            "[%u, %llu) floats overlap%s",
-            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
-            r.pos, static_cast<unsigned long long>(r.end),
-            a.is_half ? " (a tiling made for float?)" : "");
-      }
-    }
-  }
-}
-
 float* FloatData(const TensorView& t) {
   return reinterpret_cast<float*>(t.data());
 }
@@ -313,7 +261,9 @@ void RunDeepNorm(const DeepNormArgs& a) {
   const TensorView scratch =
       CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
-  CheckScratchRegions(a, t);
+  // With isReuseSrc (float only), srcLocal serves as the third chunk buffer.
+  CheckChunkScratchRegions(kApi, t, a.is_half, !a.reuse_source,
+                           t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
 
   float* tmp = FloatData(scratch);
   Buffers b;

@@ -184,54 +184,6 @@ void CheckOverlaps(const GroupNormArgs& a, const GroupNormTiling& t,
   }
 }
 
-// The scratch regions the call uses, in floats: for half the N·G float
-// means and variances, then the chunk buffers (the third unless float with
-// isReuseSource). Each lies inside tmpBufSize, none overlaps another.
-void CheckScratchRegions(const GroupNormArgs& a, const GroupNormTiling& t) {
-  struct Region {
-    const char* field;
-    uint32_t pos;
-    uint64_t end;
-  };
-  Region regions[5];
-  size_t count = 0;
-  if (a.is_half) {
-    regions[count++] = {"meanTmpTensorPos", t.meanTmpTensorPos,
-                        uint64_t{t.meanTmpTensorPos} + t.meanVarSize};
-    regions[count++] = {"varianceTmpTensorPos", t.varianceTmpTensorPos,
-                        uint64_t{t.varianceTmpTensorPos} + t.meanVarSize};
-  }
-  regions[count++] = {"firstTmpStartPos", t.firstTmpStartPos,
-                      uint64_t{t.firstTmpStartPos} + t.oneTmpSize};
-  regions[count++] = {"secondTmpStartPos", t.secondTmpStartPos,
-                      uint64_t{t.secondTmpStartPos} + t.oneTmpSize};
-  if (!FloatReuse(a)) {
-    regions[count++] = {"thirdTmpStartPos", t.thirdTmpStartPos,
-                        uint64_t{t.thirdTmpStartPos} + t.oneTmpSize};
-  }
-  for (size_t i = 0; i < count; ++i) {
-    const Region& r = regions[i];
-    if (r.end > t.tmpBufSize) {
-      Fail(
-          "GroupNorm: scratch region tiling.%s [%u, %llu) floats runs past "
-          "tiling.tmpBufSize %u floats",
-          r.field, r.pos, static_cast<unsigned long long>(r.end),
-          t.tmpBufSize);
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const Region& q = regions[j];
-      if (r.pos < q.end && q.pos < r.end) {
-        Fail(
-            "GroupNorm: scratch regions tiling.%s [%u, %llu) and tiling.%s "
-            "[%u, %llu) floats overlap%s",
-            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
-            r.pos, static_cast<unsigned long long>(r.end),
-            a.is_half ? " (a tiling made for float?)" : "");
-      }
-    }
-  }
-}
-
 float* FloatData(const TensorView& t) {
   return reinterpret_cast<float*>(t.data());
 }
@@ -332,7 +284,8 @@ void RunGroupNorm(const GroupNormArgs& a) {
   const TensorView scratch =
       CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
-  CheckScratchRegions(a, t);
+  // With float isReuseSource, inputX serves as the third chunk buffer.
+  CheckChunkScratchRegions(kApi, t, a.is_half, !FloatReuse(a), "");
   CheckParams(a, t);
   if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
 

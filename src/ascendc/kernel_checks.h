@@ -1,7 +1,8 @@
 // src/ascendc/kernel_checks.h — what the kernel-side normalization APIs
 // share (internal, not installed): the placement check every tensor argument
 // passes, the row-length checks on a tiling, the length check of a tensor
-// argument, the scratch of a call sized by tiling.tmpBufSize, the narrowing
+// argument, the scratch of a call sized by tiling.tmpBufSize and the regions
+// a LayerNorm-shaped tiling places in it, the narrowing
 // of float results to half per product profile, the vector unit's 64-lane
 // tree sum, and the documented row sum built on it. Used by the
 // normalization APIs' sources (layernorm*.cc, rmsnorm.cc, normalize.cc,
@@ -122,6 +123,62 @@ inline TensorView CheckedTilingScratch(const char* api,
         api, name, scratch.bytes / 4, scratch.bytes, tmp_buf_size);
   }
   return scratch;
+}
+
+/// The hint that ends the message of a scratch region running past
+/// tmpBufSize when the tiling has two chunk buffers.
+inline constexpr const char* kTwoBuffersHint =
+    " (tiling.numberOfTmpBuf is 2: a tiling made for float with "
+    "isReuseSource = true has no third chunk buffer)";
+
+/// Fails unless the scratch regions a tiling shaped like LayerNorm's places
+/// (LayerNorm, DeepNorm, GroupNorm) lie inside tiling.tmpBufSize floats and
+/// none overlaps another. The regions, in floats: for half the float means
+/// and variances (meanVarSize each), then the chunk buffers of oneTmpSize —
+/// first, second, and the third when `third` is true. `past_hint` ends the
+/// message of a region that runs past tmpBufSize; with half the overlap
+/// message adds that the tiling may be one made for float.
+template <typename Tiling>
+void CheckChunkScratchRegions(const char* api, const Tiling& t, bool is_half,
+                              bool third, const char* past_hint) {
+  struct PlacedRegion {
+    const char* field;
+    uint32_t pos;
+    uint64_t end;
+  };
+  PlacedRegion regions[5];
+  size_t count = 0;
+  auto add = [&](const char* field, uint32_t pos, uint32_t length) {
+    regions[count++] = {field, pos, uint64_t{pos} + length};
+  };
+  if (is_half) {
+    add("meanTmpTensorPos", t.meanTmpTensorPos, t.meanVarSize);
+    add("varianceTmpTensorPos", t.varianceTmpTensorPos, t.meanVarSize);
+  }
+  add("firstTmpStartPos", t.firstTmpStartPos, t.oneTmpSize);
+  add("secondTmpStartPos", t.secondTmpStartPos, t.oneTmpSize);
+  if (third) add("thirdTmpStartPos", t.thirdTmpStartPos, t.oneTmpSize);
+  for (size_t i = 0; i < count; ++i) {
+    const PlacedRegion& r = regions[i];
+    if (r.end > t.tmpBufSize) {
+      Fail(
+          "%s: scratch region tiling.%s [%u, %llu) floats runs past "
+          "tiling.tmpBufSize %u floats%s",
+          api, r.field, r.pos, static_cast<unsigned long long>(r.end),
+          t.tmpBufSize, past_hint);
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const PlacedRegion& q = regions[j];
+      if (r.pos < q.end && q.pos < r.end) {
+        Fail(
+            "%s: scratch regions tiling.%s [%u, %llu) and tiling.%s "
+            "[%u, %llu) floats overlap%s",
+            api, q.field, q.pos, static_cast<unsigned long long>(q.end),
+            r.field, r.pos, static_cast<unsigned long long>(r.end),
+            is_half ? " (a tiling made for float?)" : "");
+      }
+    }
+  }
 }
 
 /// Narrows n floats to half, round half to even. With `saturate` (the Ascend

@@ -194,59 +194,6 @@ void CheckOverlaps(const LayerNormArgs& a, const LayerNormTiling& t,
   }
 }
 
-// The scratch regions the call uses, in floats: for half the B·S float
-// means and variances, then the chunk buffers — first and second, and the
-// third unless float with isReuseSource (inputX serves as the third). Each
-// must lie inside tmpBufSize, and none may overlap another.
-void CheckScratchRegions(const LayerNormArgs& a, const LayerNormTiling& t) {
-  struct Region {
-    const char* field;
-    uint32_t pos;
-    uint64_t end;
-  };
-  Region regions[5];
-  size_t count = 0;
-  if (a.is_half) {
-    regions[count++] = {"meanTmpTensorPos", t.meanTmpTensorPos,
-                        uint64_t{t.meanTmpTensorPos} + t.meanVarSize};
-    regions[count++] = {"varianceTmpTensorPos", t.varianceTmpTensorPos,
-                        uint64_t{t.varianceTmpTensorPos} + t.meanVarSize};
-  }
-  regions[count++] = {"firstTmpStartPos", t.firstTmpStartPos,
-                      uint64_t{t.firstTmpStartPos} + t.oneTmpSize};
-  regions[count++] = {"secondTmpStartPos", t.secondTmpStartPos,
-                      uint64_t{t.secondTmpStartPos} + t.oneTmpSize};
-  if (!FloatReuse(a)) {
-    regions[count++] = {"thirdTmpStartPos", t.thirdTmpStartPos,
-                        uint64_t{t.thirdTmpStartPos} + t.oneTmpSize};
-  }
-  for (size_t i = 0; i < count; ++i) {
-    const Region& r = regions[i];
-    if (r.end > t.tmpBufSize) {
-      const bool reuse_tiling = t.numberOfTmpBuf == 2;
-      Fail(
-          "LayerNorm: scratch region tiling.%s [%u, %llu) floats runs past "
-          "tiling.tmpBufSize %u floats%s",
-          r.field, r.pos, static_cast<unsigned long long>(r.end), t.tmpBufSize,
-          reuse_tiling ? " (tiling.numberOfTmpBuf is 2: a tiling made for "
-                         "float with isReuseSource = true has no third chunk "
-                         "buffer)"
-                       : "");
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const Region& q = regions[j];
-      if (r.pos < q.end && q.pos < r.end) {
-        Fail(
-            "LayerNorm: scratch regions tiling.%s [%u, %llu) and tiling.%s "
-            "[%u, %llu) floats overlap%s",
-            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
-            r.pos, static_cast<unsigned long long>(r.end),
-            a.is_half ? " (a tiling made for float?)" : "");
-      }
-    }
-  }
-}
-
 float* FloatData(const TensorView& t) {
   return reinterpret_cast<float*>(t.data());
 }
@@ -331,7 +278,9 @@ void RunLayerNorm(const LayerNormArgs& a) {
   const TensorView scratch =
       CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
-  CheckScratchRegions(a, t);
+  // With float isReuseSource, inputX serves as the third chunk buffer.
+  CheckChunkScratchRegions(kApi, t, a.is_half, !FloatReuse(a),
+                           t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
   if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
 
   float* tmp = FloatData(scratch);
