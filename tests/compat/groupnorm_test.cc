@@ -554,4 +554,20 @@ TEST_F(BadUse, NoFrameworkScratchLeft) {
       "sharedTmpBuffer"));
 }
 
+TEST_F(BadUse, ScratchRegionPastTmpBufSize) {
+  tiling.thirdTmpStartPos = tiling.tmpBufSize - 8;
+  EXPECT_TRUE(FailsWith([&] { Run(); },
+                        "GroupNorm: scratch region tiling.thirdTmpStartPos "
+                        "[40, 56) floats runs past tiling.tmpBufSize 48 "
+                        "floats"));
+}
+
+TEST_F(BadUse, ScratchRegionsOverlap) {
+  tiling.secondTmpStartPos = tiling.firstTmpStartPos;
+  EXPECT_TRUE(FailsWith([&] { Run(); },
+                        "GroupNorm: scratch regions tiling.firstTmpStartPos "
+                        "[0, 16) and tiling.secondTmpStartPos [0, 16) floats "
+                        "overlap"));
+}
+
 }  // namespace
