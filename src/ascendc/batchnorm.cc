@@ -149,23 +149,14 @@ void CheckOverlaps(const BatchNormArgs& a, const BatchNormTiling& t,
       UbRangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4)};
   const UbRange read[3] = {input_x, UbRangeOf("gamm", a.gamma, b_bytes),
                            UbRangeOf("beta", a.beta, b_bytes)};
-  for (size_t i = 0; i < 4; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (UbOverlap(written[j], written[i])) {
-        FailUbOverlap(kApi, written[j], written[i],
-                      "BatchNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 3; ++k) {
-      const bool in_place = i == 0 && k == 0 && output.begin == input_x.begin &&
-                            output.core == input_x.core;
-      if (!in_place && UbOverlap(written[i], read[k])) {
-        FailUbOverlap(kApi, written[i], read[k],
+  CheckWrittenAndRead(kApi, written, 4, read, 3,
                       "BatchNorm must not write what it still reads (only "
-                      "output may be inputX itself)");
-      }
-    }
-  }
+                      "output may be inputX itself)",
+                      [&](size_t i, size_t k) {  // in place
+                        return i == 0 && k == 0 &&
+                               output.begin == input_x.begin &&
+                               output.core == input_x.core;
+                      });
 }
 
 float* FloatData(const TensorView& t) {

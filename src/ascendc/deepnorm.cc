@@ -168,24 +168,14 @@ void CheckOverlaps(const DeepNormArgs& a, const DeepNormTiling& t,
   const UbRange read[4] = {
       UbRangeOf("srcLocal", a.src, bsh), UbRangeOf("gxLocal", a.gx, bsh),
       UbRangeOf("betaLocal", a.beta, h), UbRangeOf("gammaLocal", a.gamma, h)};
-  for (size_t i = 0; i < 4; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (UbOverlap(written[j], written[i])) {
-        FailUbOverlap(kApi, written[j], written[i],
-                      "DeepNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 4; ++k) {
-      const bool in_place = i == 0 && k == 0 && a.reuse_source &&
-                            written[0].begin == read[0].begin;
-      if (!in_place && UbOverlap(written[i], read[k])) {
-        FailUbOverlap(
-            kApi, written[i], read[k],
-            "DeepNorm must not write what it still reads (only dstLocal "
-            "may be srcLocal itself, with isReuseSrc = true)");
-      }
-    }
-  }
+  CheckWrittenAndRead(kApi, written, 4, read, 4,
+                      "DeepNorm must not write what it still reads (only "
+                      "dstLocal may be srcLocal itself, with isReuseSrc = "
+                      "true)",
+                      [&](size_t i, size_t k) {  // in place
+                        return i == 0 && k == 0 && a.reuse_source &&
+                               written[0].begin == read[0].begin;
+                      });
 }
 
 float* FloatData(const TensorView& t) {

@@ -163,25 +163,15 @@ void CheckOverlaps(const GroupNormArgs& a, const GroupNormTiling& t,
   }
   const UbRange read[3] = {input_x, UbRangeOf("gamma", a.gamma, c_bytes),
                            UbRangeOf("beta", a.beta, c_bytes)};
-  for (size_t i = 0; i < written_count; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (UbOverlap(written[j], written[i])) {
-        FailUbOverlap(kApi, written[j], written[i],
-                      "GroupNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 3; ++k) {
-      const bool allowed =
-          k == 0 && (i == reuse_index ||
-                     (i == 0 && output.begin == input_x.begin &&
-                      output.core == input_x.core));
-      if (!allowed && UbOverlap(written[i], read[k])) {
-        FailUbOverlap(kApi, written[i], read[k],
-                      "GroupNorm must not write what it still reads (only "
-                      "output may be inputX itself)");
-      }
-    }
-  }
+  CheckWrittenAndRead(
+      kApi, written, written_count, read, 3,
+      "GroupNorm must not write what it still reads (only "
+      "output may be inputX itself)",
+      [&](size_t i, size_t k) {
+        return k == 0 &&
+               (i == reuse_index || (i == 0 && output.begin == input_x.begin &&
+                                     output.core == input_x.core));
+      });
 }
 
 float* FloatData(const TensorView& t) {

@@ -171,27 +171,18 @@ void CheckOverlaps(const LayerNormArgs& a, const LayerNormTiling& t,
   const UbRange input_x = UbRangeOf("inputX", a.input_x, bsh_bytes);
   const UbRange read[3] = {input_x, UbRangeOf("gamma", a.gamma, h_bytes),
                            UbRangeOf("beta", a.beta, h_bytes)};
-  for (size_t i = 0; i < written_count; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (UbOverlap(written[j], written[i])) {
-        FailUbOverlap(kApi, written[j], written[i],
-                      "LayerNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 3; ++k) {
-      // inputX[0, oneTmpSize) is part of inputX; output may be inputX itself
-      // (with float isReuseSource it then overlaps that region, refused as
-      // written twice).
-      const bool allowed =
-          k == kInputX &&
-          (i == kInputXPart || (i == kOutput && output.begin == input_x.begin));
-      if (!allowed && UbOverlap(written[i], read[k])) {
-        FailUbOverlap(kApi, written[i], read[k],
-                      "LayerNorm must not write what it still reads (only "
-                      "output may be inputX itself)");
-      }
-    }
-  }
+  // inputX[0, oneTmpSize) is part of inputX; output may be inputX itself
+  // (with float isReuseSource it then overlaps that region, refused as
+  // written twice).
+  CheckWrittenAndRead(
+      kApi, written, written_count, read, 3,
+      "LayerNorm must not write what it still reads (only output may be "
+      "inputX itself)",
+      [&](size_t i, size_t k) {
+        return k == kInputX &&
+               (i == kInputXPart ||
+                (i == kOutput && output.begin == input_x.begin));
+      });
 }
 
 float* FloatData(const TensorView& t) {

@@ -1,8 +1,9 @@
 // src/ascendc/ub_ranges.h — the overlap rule of the normalization APIs
 // (internal, not installed): a named byte range of one core's unified
-// buffer, whether two overlap, the KernelError that says so, and the check
-// of a call's operands for the APIs whose rule is only "what the call writes
-// shares memory with no other operand".
+// buffer, whether two overlap, the KernelError that says so, the check of
+// what a call writes against what it writes and reads (with the API's
+// exceptions), and the check of a call's operands for the APIs whose rule is
+// only "what the call writes shares memory with no other operand".
 #pragma once
 
 #include <cstddef>
@@ -43,6 +44,33 @@ inline bool UbOverlap(const UbRange& a, const UbRange& b) {
       static_cast<unsigned long long>(a.end), b.name,
       static_cast<unsigned long long>(b.begin),
       static_cast<unsigned long long>(b.end), rule);
+}
+
+/// Fails (KernelError naming `api`) when two of the ranges a call writes
+/// overlap ("<api> writes both, so they must not share memory"), or when a
+/// written range overlaps a read one and allowed(i, k) does not let written
+/// range i share memory with read range k (`read_rule` ends that message).
+/// Each written range is tested against those before it, then against every
+/// read range, in order: with several overlaps, the first found is named.
+template <typename Allowed>
+void CheckWrittenAndRead(const char* api, const UbRange* written,
+                         size_t written_count, const UbRange* read,
+                         size_t read_count, const char* read_rule,
+                         Allowed allowed) {
+  const std::string both =
+      std::string(api) + " writes both, so they must not share memory";
+  for (size_t i = 0; i < written_count; ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (UbOverlap(written[j], written[i])) {
+        FailUbOverlap(api, written[j], written[i], both.c_str());
+      }
+    }
+    for (size_t k = 0; k < read_count; ++k) {
+      if (!allowed(i, k) && UbOverlap(written[i], read[k])) {
+        FailUbOverlap(api, written[i], read[k], read_rule);
+      }
+    }
+  }
 }
 
 /// One operand of a call for CheckOverlaps: its memory, how many of its
