@@ -120,12 +120,7 @@ void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
 void CheckLengths(const BatchNormArgs& a, const BatchNormTiling& t,
                   const Element& e) {
   const uint32_t rows_sh = t.originalBLength * t.meanVarSize;
-  const struct {
-    const char* name;
-    const TensorView& view;
-    uint32_t needed;
-    const char* rule;
-  } tensors[] = {
+  const NeededLength tensors[] = {
       {"output", a.output, rows_sh, "originB * S * H"},
       {"outputMean", a.output_mean, t.meanVarSize, "S * H"},
       {"outputVariance", a.output_variance, t.meanVarSize, "S * H"},
@@ -133,37 +128,7 @@ void CheckLengths(const BatchNormArgs& a, const BatchNormTiling& t,
       {"gamm", a.gamma, t.originalBLength, "originB"},
       {"beta", a.beta, t.originalBLength, "originB"},
   };
-  for (const auto& tensor : tensors) {
-    const uint32_t elements = tensor.view.bytes / e.bytes;
-    if (elements < tensor.needed) {
-      Fail("BatchNorm: %s holds %u %s, fewer than the %u it must hold (%s)",
-           tensor.name, elements, e.plural, tensor.needed, tensor.rule);
-    }
-  }
-}
-
-TensorView CheckedScratch(const BatchNormArgs& a, const BatchNormTiling& t,
-                          const char* name) {
-  const TensorView scratch =
-      a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC,
-                                                 uint64_t{t.tmpBufSize} * 4);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "BatchNorm: no framework scratch is left: the pipe's buffers fill "
-        "the unified buffer up to its scratch end (%u bytes, profile %s); "
-        "leave tiling.tmpBufSize %u floats free or pass a sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        t.tmpBufSize);
-  }
-  CheckPlacement(kApi, name, scratch);
-  if (scratch.bytes / 4 < t.tmpBufSize) {
-    Fail(
-        "BatchNorm: %s holds %u floats (%u bytes), fewer than "
-        "tiling.tmpBufSize %u floats",
-        name, scratch.bytes / 4, scratch.bytes, t.tmpBufSize);
-  }
-  return scratch;
+  for (const NeededLength& tensor : tensors) CheckLength(kApi, e, tensor);
 }
 
 // Nothing written overlaps anything else written or read, except output
@@ -184,23 +149,14 @@ void CheckOverlaps(const BatchNormArgs& a, const BatchNormTiling& t,
       UbRangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4)};
   const UbRange read[3] = {input_x, UbRangeOf("gamm", a.gamma, b_bytes),
                            UbRangeOf("beta", a.beta, b_bytes)};
-  for (size_t i = 0; i < 4; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (UbOverlap(written[j], written[i])) {
-        FailUbOverlap(kApi, written[j], written[i],
-                      "BatchNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 3; ++k) {
-      const bool in_place = i == 0 && k == 0 && output.begin == input_x.begin &&
-                            output.core == input_x.core;
-      if (!in_place && UbOverlap(written[i], read[k])) {
-        FailUbOverlap(kApi, written[i], read[k],
+  CheckWrittenAndRead(kApi, written, 4, read, 3,
                       "BatchNorm must not write what it still reads (only "
-                      "output may be inputX itself)");
-      }
-    }
-  }
+                      "output may be inputX itself)",
+                      [&](size_t i, size_t k) {  // in place
+                        return i == 0 && k == 0 &&
+                               output.begin == input_x.begin &&
+                               output.core == input_x.core;
+                      });
 }
 
 float* FloatData(const TensorView& t) {
@@ -304,7 +260,8 @@ void RunBatchNorm(const BatchNormArgs& a) {
   CheckLengths(a, t, e);
   const char* scratch_name =
       a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = CheckedScratch(a, t, scratch_name);
+  const TensorView scratch =
+      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
 
   float* tmp = FloatData(scratch);

@@ -6,13 +6,14 @@
 #include "lib/normalization/deepnorm.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "kernel_checks.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/deepnorm_host_tiling.h"
+#include "standardize.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -20,7 +21,6 @@ namespace {
 using AscendC::DeepNormTiling;
 
 constexpr char kApi[] = "DeepNorm";
-constexpr uint32_t kLanes = 64;  // floats in one 256-byte vector repeat
 
 void CheckTemplate(const DeepNormArgs& a) {
   if (a.is_half && a.reuse_source) {
@@ -137,12 +137,7 @@ void CheckChunking(const DeepNormTiling& t) {
 
 void CheckLengths(const DeepNormArgs& a, const DeepNormTiling& t,
                   const Element& e) {
-  const struct {
-    const char* name;
-    const TensorView& view;
-    uint32_t needed;
-    const char* rule;
-  } tensors[] = {
+  const NeededLength tensors[] = {
       {"dstLocal", a.dst, t.inputXSize, "inputXSize"},
       {"meanLocal", a.mean, t.meanVarSize, "meanVarSize"},
       {"rstdLocal", a.rstd, t.meanVarSize, "meanVarSize"},
@@ -151,53 +146,10 @@ void CheckLengths(const DeepNormArgs& a, const DeepNormTiling& t,
       {"betaLocal", a.beta, t.hLength, "hLength"},
       {"gammaLocal", a.gamma, t.hLength, "hLength"},
   };
-  for (const auto& tensor : tensors) {
+  for (const NeededLength& tensor : tensors) {
     CheckPlacement(kApi, tensor.name, tensor.view);
-    const uint32_t elements = tensor.view.bytes / e.bytes;
-    if (elements < tensor.needed) {
-      Fail("DeepNorm: %s holds %u %s, fewer than the %u it must hold (%s)",
-           tensor.name, elements, e.plural, tensor.needed, tensor.rule);
-    }
+    CheckLength(kApi, e, tensor);
   }
-}
-
-// The scratch of the call: sharedTmpBuffer, or the framework scratch
-// (PopStackBuffer); placed for the vector unit and at least
-// tiling.tmpBufSize floats long.
-TensorView CheckedScratch(const DeepNormArgs& a, const DeepNormTiling& t,
-                          const char* name) {
-  const TensorView scratch =
-      a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC,
-                                                 uint64_t{t.tmpBufSize} * 4);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "DeepNorm: no framework scratch is left: the pipe's buffers fill "
-        "the unified buffer up to its scratch end (%u bytes, profile %s); "
-        "leave tiling.tmpBufSize %u floats free or pass a sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        t.tmpBufSize);
-  }
-  CheckPlacement(kApi, name, scratch);
-  if (scratch.bytes / 4 < t.tmpBufSize) {
-    Fail(
-        "DeepNorm: %s holds %u floats (%u bytes), fewer than "
-        "tiling.tmpBufSize %u floats",
-        name, scratch.bytes / 4, scratch.bytes, t.tmpBufSize);
-  }
-  return scratch;
-}
-
-// Bytes [begin, end) of one core's unified buffer, named for messages.
-struct UbRange {
-  const char* name;
-  const Core* core;
-  uint64_t begin;
-  uint64_t end;
-};
-
-bool Overlap(const UbRange& a, const UbRange& b) {
-  return a.core == b.core && a.begin < b.end && b.begin < a.end;
 }
 
 // What the call writes must not share memory with anything else it writes
@@ -209,115 +161,21 @@ void CheckOverlaps(const DeepNormArgs& a, const DeepNormTiling& t,
   const uint64_t bsh = uint64_t{t.inputXSize} * e.bytes;
   const uint64_t bs = uint64_t{t.meanVarSize} * e.bytes;
   const uint64_t h = uint64_t{t.hLength} * e.bytes;
-  auto range = [](const char* name, const TensorView& v, uint64_t bytes) {
-    return UbRange{name, v.core, v.offset, v.offset + bytes};
-  };
   const UbRange written[4] = {
-      range("dstLocal", a.dst, bsh), range("meanLocal", a.mean, bs),
-      range("rstdLocal", a.rstd, bs),
-      range(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4)};
-  const UbRange read[4] = {range("srcLocal", a.src, bsh),
-                           range("gxLocal", a.gx, bsh),
-                           range("betaLocal", a.beta, h),
-                           range("gammaLocal", a.gamma, h)};
-  auto fail = [](const UbRange& x, const UbRange& y, const char* rule) {
-    Fail(
-        "DeepNorm: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, %llu)) "
-        "overlap; %s",
-        x.name, static_cast<unsigned long long>(x.begin),
-        static_cast<unsigned long long>(x.end), y.name,
-        static_cast<unsigned long long>(y.begin),
-        static_cast<unsigned long long>(y.end), rule);
-  };
-  for (size_t i = 0; i < 4; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (Overlap(written[j], written[i])) {
-        fail(written[j], written[i],
-             "DeepNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 4; ++k) {
-      const bool in_place = i == 0 && k == 0 && a.reuse_source &&
-                            written[0].begin == read[0].begin;
-      if (!in_place && Overlap(written[i], read[k])) {
-        fail(written[i], read[k],
-             "DeepNorm must not write what it still reads (only dstLocal "
-             "may be srcLocal itself, with isReuseSrc = true)");
-      }
-    }
-  }
-}
-
-// The scratch regions the call uses, in floats: for half the B·S float
-// means and variances, then the chunk buffers — first and second, and the
-// third unless float with isReuseSrc (srcLocal serves as the third). Each
-// must lie inside tmpBufSize, and none may overlap another.
-void CheckScratchRegions(const DeepNormArgs& a, const DeepNormTiling& t) {
-  struct Region {
-    const char* field;
-    uint32_t pos;
-    uint64_t end;
-  };
-  Region regions[5];
-  size_t count = 0;
-  if (a.is_half) {
-    regions[count++] = {"meanTmpTensorPos", t.meanTmpTensorPos,
-                        uint64_t{t.meanTmpTensorPos} + t.meanVarSize};
-    regions[count++] = {"varianceTmpTensorPos", t.varianceTmpTensorPos,
-                        uint64_t{t.varianceTmpTensorPos} + t.meanVarSize};
-  }
-  regions[count++] = {"firstTmpStartPos", t.firstTmpStartPos,
-                      uint64_t{t.firstTmpStartPos} + t.oneTmpSize};
-  regions[count++] = {"secondTmpStartPos", t.secondTmpStartPos,
-                      uint64_t{t.secondTmpStartPos} + t.oneTmpSize};
-  if (!a.reuse_source) {
-    regions[count++] = {"thirdTmpStartPos", t.thirdTmpStartPos,
-                        uint64_t{t.thirdTmpStartPos} + t.oneTmpSize};
-  }
-  for (size_t i = 0; i < count; ++i) {
-    const Region& r = regions[i];
-    if (r.end > t.tmpBufSize) {
-      Fail(
-          "DeepNorm: scratch region tiling.%s [%u, %llu) floats runs past "
-          "tiling.tmpBufSize %u floats%s",
-          r.field, r.pos, static_cast<unsigned long long>(r.end), t.tmpBufSize,
-          t.numberOfTmpBuf == 2 ? " (tiling.numberOfTmpBuf is 2: a tiling "
-                                  "made for float with isReuseSource = true "
-                                  "has no third chunk buffer)"
-                                : "");
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const Region& q = regions[j];
-      if (r.pos < q.end && q.pos < r.end) {
-        Fail(
-            "DeepNorm: scratch regions tiling.%s [%u, %llu) and tiling.%s "
-            "[%u, %llu) floats overlap%s",
-            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
-            r.pos, static_cast<unsigned long long>(r.end),
-            a.is_half ? " (a tiling made for float?)" : "");
-      }
-    }
-  }
-}
-
-// The row sum of docs/deepnorm.md, "Row sum": fold the n values into 64
-// lanes in order (lane j gets v[64k + j] + lane j for k = 1, 2, …), then add
-// the 64 lanes by a binary tree of adjacent pairs. Lanes a row shorter than
-// 64 does not fill count as +0.
-float RowReduce(const float* v, uint32_t n) {
-  float lanes[kLanes] = {};
-  const uint32_t first = std::min(n, kLanes);
-  for (uint32_t j = 0; j < first; ++j) lanes[j] = v[j];
-  for (uint32_t k = kLanes; k < n; k += kLanes) {
-    const uint32_t m = std::min(kLanes, n - k);
-    for (uint32_t j = 0; j < m; ++j) lanes[j] = v[k + j] + lanes[j];
-  }
-  for (uint32_t width = kLanes; width > 1; width /= 2) {
-    for (uint32_t j = 0; j < width / 2; ++j) {
-      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
-    }
-  }
-  return lanes[0];
+      UbRangeOf("dstLocal", a.dst, bsh), UbRangeOf("meanLocal", a.mean, bs),
+      UbRangeOf("rstdLocal", a.rstd, bs),
+      UbRangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4)};
+  const UbRange read[4] = {
+      UbRangeOf("srcLocal", a.src, bsh), UbRangeOf("gxLocal", a.gx, bsh),
+      UbRangeOf("betaLocal", a.beta, h), UbRangeOf("gammaLocal", a.gamma, h)};
+  CheckWrittenAndRead(kApi, written, 4, read, 4,
+                      "DeepNorm must not write what it still reads (only "
+                      "dstLocal may be srcLocal itself, with isReuseSrc = "
+                      "true)",
+                      [&](size_t i, size_t k) {  // in place
+                        return i == 0 && k == 0 && a.reuse_source &&
+                               written[0].begin == read[0].begin;
+                      });
 }
 
 float* FloatData(const TensorView& t) {
@@ -344,9 +202,7 @@ struct Buffers {
 void RunChunk(const DeepNormArgs& a, const DeepNormTiling& t, Buffers b,
               bool saturate, uint32_t pos, uint32_t row_pos, uint32_t rows) {
   const uint32_t h = t.hLength;
-  const uint32_t oh = t.originalHLength;
   const uint32_t n = rows * h;
-  const float inv_h = t.lastDimValueBack;
   if (a.reuse_source) b.stage = FloatData(a.src) + pos;
   if (a.is_half) {  // z = alpha·x + gx, x and gx widened
     const normgrad::float16* x = HalfData(a.src) + pos;
@@ -359,23 +215,9 @@ void RunChunk(const DeepNormArgs& a, const DeepNormTiling& t, Buffers b,
     const float* gx = FloatData(a.gx) + pos;
     for (uint32_t i = 0; i < n; ++i) b.stage[i] = (a.alpha * x[i]) + gx[i];
   }
-  const float* z = b.stage;
-  for (uint32_t i = 0; i < n; ++i) b.q[i] = z[i] * inv_h;
-  for (uint32_t r = 0; r < rows; ++r) {
-    b.mean[row_pos + r] = RowReduce(b.q + r * h, oh);
-  }
-  for (uint32_t r = 0; r < rows; ++r) {
-    const float mean = b.mean[row_pos + r];
-    for (uint32_t j = 0; j < h; ++j) b.d[r * h + j] = z[r * h + j] - mean;
-  }
-  for (uint32_t i = 0; i < n; ++i) b.q[i] = (b.d[i] * b.d[i]) * inv_h;
-  for (uint32_t r = 0; r < rows; ++r) {
-    b.var[row_pos + r] = RowReduce(b.q + r * h, oh);
-  }
-  for (uint32_t r = 0; r < rows; ++r) {
-    const float rstd = 1.0f / std::sqrt(b.var[row_pos + r] + a.epsilon);
-    for (uint32_t j = 0; j < h; ++j) b.stage[r * h + j] = rstd * b.d[r * h + j];
-  }
+  StandardizeRows(b.stage, rows, h, t.originalHLength, t.lastDimValueBack,
+                  a.epsilon,
+                  {b.d, b.q, b.mean + row_pos, b.var + row_pos, b.stage});
   if (a.is_half) {  // y in the stage buffer, then narrowed
     const normgrad::float16* gamma = HalfData(a.gamma);
     const normgrad::float16* beta = HalfData(a.beta);
@@ -406,9 +248,12 @@ void RunDeepNorm(const DeepNormArgs& a) {
   CheckLengths(a, t, e);
   const char* scratch_name =
       a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = CheckedScratch(a, t, scratch_name);
+  const TensorView scratch =
+      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
-  CheckScratchRegions(a, t);
+  // With isReuseSrc (float only), srcLocal serves as the third chunk buffer.
+  CheckChunkScratchRegions(kApi, t, a.is_half, !a.reuse_source,
+                           t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
 
   float* tmp = FloatData(scratch);
   Buffers b;
@@ -419,16 +264,9 @@ void RunDeepNorm(const DeepNormArgs& a) {
   b.var = a.is_half ? tmp + t.varianceTmpTensorPos : FloatData(a.rstd);
   const bool saturate = a.dst.core->profile().profile == Profile::k950;
 
-  for (uint32_t i = 0; i < t.loopRound; ++i) {
-    RunChunk(a, t, b, saturate, i * t.inputRoundSize, i * t.meanVarRoundSize,
-             t.bsCurLength);
-  }
-  if (t.inputTailSize != 0) {  // the device's rewrite, kept for later calls
-    t.bshCurLength = t.inputTailSize;
-    t.bsCurLength = t.meanVarTailSize;
-    RunChunk(a, t, b, saturate, t.inputTailPos, t.meanVarTailPos,
-             t.bsCurLength);
-  }
+  ForEachChunk(t, [&](uint32_t pos, uint32_t row_pos, uint32_t rows) {
+    RunChunk(a, t, b, saturate, pos, row_pos, rows);
+  });
   if (a.is_half) {  // the float means and variances, narrowed at the end
     NarrowToHalf(b.mean, HalfData(a.mean), t.meanVarSize, saturate);
     NarrowToHalf(b.var, HalfData(a.rstd), t.meanVarSize, saturate);

@@ -6,14 +6,14 @@
 #include "lib/normalization/groupnorm.h"
 
 #include <atomic>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 
 #include "kernel_checks.h"
-#include "ub_ranges.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
+#include "standardize.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -121,12 +121,7 @@ void CheckTiling(const GroupNormTiling& t, const Element& e, bool reuse) {
 
 void CheckLengths(const GroupNormArgs& a, const GroupNormTiling& t,
                   const Element& e) {
-  const struct {
-    const char* name;
-    const TensorView& view;
-    uint32_t needed;
-    const char* rule;
-  } tensors[] = {
+  const NeededLength tensors[] = {
       {"output", a.output, t.inputXSize, "inputXSize = n * c * hw"},
       {"outputMean", a.output_mean, t.meanVarSize, "meanVarSize = n * g"},
       {"outputVariance", a.output_variance, t.meanVarSize,
@@ -135,39 +130,7 @@ void CheckLengths(const GroupNormArgs& a, const GroupNormTiling& t,
       {"gamma", a.gamma, t.c, "c"},
       {"beta", a.beta, t.c, "c"},
   };
-  for (const auto& tensor : tensors) {
-    const uint32_t elements = tensor.view.bytes / e.bytes;
-    if (elements < tensor.needed) {
-      Fail("GroupNorm: %s holds %u %s, fewer than the %u it must hold (%s)",
-           tensor.name, elements, e.plural, tensor.needed, tensor.rule);
-    }
-  }
-}
-
-// The scratch of the call: sharedTmpBuffer, or the framework scratch;
-// placed for the vector unit and at least tiling.tmpBufSize floats long.
-TensorView CheckedScratch(const GroupNormArgs& a, const GroupNormTiling& t,
-                          const char* name) {
-  const TensorView scratch =
-      a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC,
-                                                 uint64_t{t.tmpBufSize} * 4);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "GroupNorm: no framework scratch is left: the pipe's buffers fill "
-        "the unified buffer up to its scratch end (%u bytes, profile %s); "
-        "leave tiling.tmpBufSize %u floats free or pass a sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        t.tmpBufSize);
-  }
-  CheckPlacement(kApi, name, scratch);
-  if (scratch.bytes / 4 < t.tmpBufSize) {
-    Fail(
-        "GroupNorm: %s holds %u floats (%u bytes), fewer than "
-        "tiling.tmpBufSize %u floats",
-        name, scratch.bytes / 4, scratch.bytes, t.tmpBufSize);
-  }
-  return scratch;
+  for (const NeededLength& tensor : tensors) CheckLength(kApi, e, tensor);
 }
 
 bool FloatReuse(const GroupNormArgs& a) {
@@ -200,73 +163,15 @@ void CheckOverlaps(const GroupNormArgs& a, const GroupNormTiling& t,
   }
   const UbRange read[3] = {input_x, UbRangeOf("gamma", a.gamma, c_bytes),
                            UbRangeOf("beta", a.beta, c_bytes)};
-  for (size_t i = 0; i < written_count; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (UbOverlap(written[j], written[i])) {
-        FailUbOverlap(kApi, written[j], written[i],
-                      "GroupNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 3; ++k) {
-      const bool allowed =
-          k == 0 && (i == reuse_index ||
-                     (i == 0 && output.begin == input_x.begin &&
-                      output.core == input_x.core));
-      if (!allowed && UbOverlap(written[i], read[k])) {
-        FailUbOverlap(kApi, written[i], read[k],
-                      "GroupNorm must not write what it still reads (only "
-                      "output may be inputX itself)");
-      }
-    }
-  }
-}
-
-// The scratch regions the call uses, in floats: for half the N·G float
-// means and variances, then the chunk buffers (the third unless float with
-// isReuseSource). Each lies inside tmpBufSize, none overlaps another.
-void CheckScratchRegions(const GroupNormArgs& a, const GroupNormTiling& t) {
-  struct Region {
-    const char* field;
-    uint32_t pos;
-    uint64_t end;
-  };
-  Region regions[5];
-  size_t count = 0;
-  if (a.is_half) {
-    regions[count++] = {"meanTmpTensorPos", t.meanTmpTensorPos,
-                        uint64_t{t.meanTmpTensorPos} + t.meanVarSize};
-    regions[count++] = {"varianceTmpTensorPos", t.varianceTmpTensorPos,
-                        uint64_t{t.varianceTmpTensorPos} + t.meanVarSize};
-  }
-  regions[count++] = {"firstTmpStartPos", t.firstTmpStartPos,
-                      uint64_t{t.firstTmpStartPos} + t.oneTmpSize};
-  regions[count++] = {"secondTmpStartPos", t.secondTmpStartPos,
-                      uint64_t{t.secondTmpStartPos} + t.oneTmpSize};
-  if (!FloatReuse(a)) {
-    regions[count++] = {"thirdTmpStartPos", t.thirdTmpStartPos,
-                        uint64_t{t.thirdTmpStartPos} + t.oneTmpSize};
-  }
-  for (size_t i = 0; i < count; ++i) {
-    const Region& r = regions[i];
-    if (r.end > t.tmpBufSize) {
-      Fail(
-          "GroupNorm: scratch region tiling.%s [%u, %llu) floats runs past "
-          "tiling.tmpBufSize %u floats",
-          r.field, r.pos, static_cast<unsigned long long>(r.end),
-          t.tmpBufSize);
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const Region& q = regions[j];
-      if (r.pos < q.end && q.pos < r.end) {
-        Fail(
-            "GroupNorm: scratch regions tiling.%s [%u, %llu) and tiling.%s "
-            "[%u, %llu) floats overlap%s",
-            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
-            r.pos, static_cast<unsigned long long>(r.end),
-            a.is_half ? " (a tiling made for float?)" : "");
-      }
-    }
-  }
+  CheckWrittenAndRead(
+      kApi, written, written_count, read, 3,
+      "GroupNorm must not write what it still reads (only "
+      "output may be inputX itself)",
+      [&](size_t i, size_t k) {
+        return k == 0 &&
+               (i == reuse_index || (i == 0 && output.begin == input_x.begin &&
+                                     output.core == input_x.core));
+      });
 }
 
 float* FloatData(const TensorView& t) {
@@ -317,7 +222,6 @@ void RunChunk(const GroupNormArgs& a, const GroupNormTiling& t,
               uint32_t group_pos, uint32_t groups) {
   const uint32_t m = t.d * t.hw;  // elements per group
   const uint32_t n = groups * m;
-  const float factor = t.factor;
   const float* x = nullptr;
   if (a.is_half) {
     normgrad::Widen(HalfData(a.input_x) + element_pos, b.stage, n);
@@ -325,22 +229,8 @@ void RunChunk(const GroupNormArgs& a, const GroupNormTiling& t,
   } else {
     x = FloatData(a.input_x) + element_pos;
   }
-  for (uint32_t i = 0; i < n; ++i) b.q[i] = x[i] * factor;
-  for (uint32_t k = 0; k < groups; ++k) {
-    b.mean[group_pos + k] = FoldedRowSum(b.q + uint64_t{k} * m, m);
-  }
-  for (uint32_t k = 0; k < groups; ++k) {
-    const float mean = b.mean[group_pos + k];
-    for (uint32_t j = 0; j < m; ++j) b.d[k * m + j] = x[k * m + j] - mean;
-  }
-  for (uint32_t i = 0; i < n; ++i) b.q[i] = (b.d[i] * b.d[i]) * factor;
-  for (uint32_t k = 0; k < groups; ++k) {
-    b.var[group_pos + k] = FoldedRowSum(b.q + uint64_t{k} * m, m);
-  }
-  for (uint32_t k = 0; k < groups; ++k) {
-    const float rstd = 1.0f / std::sqrt(b.var[group_pos + k] + a.epsilon);
-    for (uint32_t j = 0; j < m; ++j) b.stage[k * m + j] = rstd * b.d[k * m + j];
-  }
+  StandardizeRows(x, groups, m, m, t.factor, a.epsilon,
+                  {b.d, b.q, b.mean + group_pos, b.var + group_pos, b.stage});
   // The channel of chunk element i: groups start at a multiple of d channels.
   const uint32_t first_channel = (group_pos % t.g) * t.d;
   for (uint32_t i = 0; i < n; ++i) {
@@ -381,9 +271,11 @@ void RunGroupNorm(const GroupNormArgs& a) {
   CheckLengths(a, t, e);
   const char* scratch_name =
       a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = CheckedScratch(a, t, scratch_name);
+  const TensorView scratch =
+      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
-  CheckScratchRegions(a, t);
+  // With float isReuseSource, inputX serves as the third chunk buffer.
+  CheckChunkScratchRegions(kApi, t, a.is_half, !FloatReuse(a), "");
   CheckParams(a, t);
   if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
 

@@ -7,13 +7,14 @@
 #include "lib/normalization/layernorm.h"
 
 #include <atomic>
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 
 #include "kernel_checks.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
+#include "standardize.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -127,12 +128,7 @@ void CheckChunking(const LayerNormTiling& t) {
 
 void CheckLengths(const LayerNormArgs& a, const LayerNormTiling& t,
                   const Element& e) {
-  const struct {
-    const char* name;
-    const TensorView& view;
-    uint32_t needed;
-    const char* rule;
-  } tensors[] = {
+  const NeededLength tensors[] = {
       {"output", a.output, t.inputXSize, "inputXSize"},
       {"outputMean", a.output_mean, t.meanVarSize, "meanVarSize"},
       {"outputVariance", a.output_variance, t.meanVarSize, "meanVarSize"},
@@ -140,67 +136,7 @@ void CheckLengths(const LayerNormArgs& a, const LayerNormTiling& t,
       {"gamma", a.gamma, t.hLength, "hLength"},
       {"beta", a.beta, t.hLength, "hLength"},
   };
-  for (const auto& tensor : tensors) {
-    const uint32_t elements = tensor.view.bytes / e.bytes;
-    if (elements < tensor.needed) {
-      Fail("LayerNorm: %s holds %u %s, fewer than the %u it must hold (%s)",
-           tensor.name, elements, e.plural, tensor.needed, tensor.rule);
-    }
-  }
-}
-
-// The scratch of the call: sharedTmpBuffer, or the framework scratch
-// (PopStackBuffer); placed for the vector unit and at least
-// tiling.tmpBufSize floats long.
-TensorView CheckedScratch(const LayerNormArgs& a, const LayerNormTiling& t,
-                          const char* name) {
-  const TensorView scratch =
-      a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC,
-                                                 uint64_t{t.tmpBufSize} * 4);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "LayerNorm: no framework scratch is left: the pipe's buffers fill "
-        "the unified buffer up to its scratch end (%u bytes, profile %s); "
-        "leave tiling.tmpBufSize %u floats free or pass a sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        t.tmpBufSize);
-  }
-  CheckPlacement(kApi, name, scratch);
-  if (scratch.bytes / 4 < t.tmpBufSize) {
-    Fail(
-        "LayerNorm: %s holds %u floats (%u bytes), fewer than "
-        "tiling.tmpBufSize %u floats",
-        name, scratch.bytes / 4, scratch.bytes, t.tmpBufSize);
-  }
-  return scratch;
-}
-
-// Bytes [begin, end) of one core's unified buffer, named for messages.
-struct UbRange {
-  const char* name;
-  const Core* core;
-  uint64_t begin;
-  uint64_t end;
-};
-
-UbRange RangeOf(const char* name, const TensorView& tensor, uint64_t bytes) {
-  return {name, tensor.core, tensor.offset, tensor.offset + bytes};
-}
-
-bool Overlap(const UbRange& a, const UbRange& b) {
-  return a.core == b.core && a.begin < b.end && b.begin < a.end;
-}
-
-[[noreturn]] void FailOverlap(const UbRange& a, const UbRange& b,
-                              const char* rule) {
-  Fail(
-      "LayerNorm: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, %llu)) "
-      "overlap; %s",
-      a.name, static_cast<unsigned long long>(a.begin),
-      static_cast<unsigned long long>(a.end), b.name,
-      static_cast<unsigned long long>(b.begin),
-      static_cast<unsigned long long>(b.end), rule);
+  for (const NeededLength& tensor : tensors) CheckLength(kApi, e, tensor);
 }
 
 bool FloatReuse(const LayerNormArgs& a) { return !a.is_half && a.reuse_source; }
@@ -219,96 +155,34 @@ void CheckOverlaps(const LayerNormArgs& a, const LayerNormTiling& t,
   constexpr size_t kOutput = 0;
   constexpr size_t kInputXPart = 4;
   constexpr size_t kInputX = 0;
-  const UbRange output = RangeOf("output", a.output, bsh_bytes);
+  const UbRange output = UbRangeOf("output", a.output, bsh_bytes);
   UbRange written[5] = {
       output,
-      RangeOf("outputMean", a.output_mean, bs_bytes),
-      RangeOf("outputVariance", a.output_variance, bs_bytes),
-      RangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4),
+      UbRangeOf("outputMean", a.output_mean, bs_bytes),
+      UbRangeOf("outputVariance", a.output_variance, bs_bytes),
+      UbRangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4),
   };
   size_t written_count = 4;
   if (FloatReuse(a)) {
     written[written_count++] =
-        RangeOf("inputX[0, oneTmpSize) (overwritten with isReuseSource)",
-                a.input_x, uint64_t{t.oneTmpSize} * 4);
+        UbRangeOf("inputX[0, oneTmpSize) (overwritten with isReuseSource)",
+                  a.input_x, uint64_t{t.oneTmpSize} * 4);
   }
-  const UbRange input_x = RangeOf("inputX", a.input_x, bsh_bytes);
-  const UbRange read[3] = {input_x, RangeOf("gamma", a.gamma, h_bytes),
-                           RangeOf("beta", a.beta, h_bytes)};
-  for (size_t i = 0; i < written_count; ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (Overlap(written[j], written[i])) {
-        FailOverlap(written[j], written[i],
-                    "LayerNorm writes both, so they must not share memory");
-      }
-    }
-    for (size_t k = 0; k < 3; ++k) {
-      // inputX[0, oneTmpSize) is part of inputX; output may be inputX itself
-      // (with float isReuseSource it then overlaps that region, refused as
-      // written twice).
-      const bool allowed =
-          k == kInputX &&
-          (i == kInputXPart || (i == kOutput && output.begin == input_x.begin));
-      if (!allowed && Overlap(written[i], read[k])) {
-        FailOverlap(written[i], read[k],
-                    "LayerNorm must not write what it still reads (only "
-                    "output may be inputX itself)");
-      }
-    }
-  }
-}
-
-// The scratch regions the call uses, in floats: for half the B·S float
-// means and variances, then the chunk buffers — first and second, and the
-// third unless float with isReuseSource (inputX serves as the third). Each
-// must lie inside tmpBufSize, and none may overlap another.
-void CheckScratchRegions(const LayerNormArgs& a, const LayerNormTiling& t) {
-  struct Region {
-    const char* field;
-    uint32_t pos;
-    uint64_t end;
-  };
-  Region regions[5];
-  size_t count = 0;
-  if (a.is_half) {
-    regions[count++] = {"meanTmpTensorPos", t.meanTmpTensorPos,
-                        uint64_t{t.meanTmpTensorPos} + t.meanVarSize};
-    regions[count++] = {"varianceTmpTensorPos", t.varianceTmpTensorPos,
-                        uint64_t{t.varianceTmpTensorPos} + t.meanVarSize};
-  }
-  regions[count++] = {"firstTmpStartPos", t.firstTmpStartPos,
-                      uint64_t{t.firstTmpStartPos} + t.oneTmpSize};
-  regions[count++] = {"secondTmpStartPos", t.secondTmpStartPos,
-                      uint64_t{t.secondTmpStartPos} + t.oneTmpSize};
-  if (!FloatReuse(a)) {
-    regions[count++] = {"thirdTmpStartPos", t.thirdTmpStartPos,
-                        uint64_t{t.thirdTmpStartPos} + t.oneTmpSize};
-  }
-  for (size_t i = 0; i < count; ++i) {
-    const Region& r = regions[i];
-    if (r.end > t.tmpBufSize) {
-      const bool reuse_tiling = t.numberOfTmpBuf == 2;
-      Fail(
-          "LayerNorm: scratch region tiling.%s [%u, %llu) floats runs past "
-          "tiling.tmpBufSize %u floats%s",
-          r.field, r.pos, static_cast<unsigned long long>(r.end), t.tmpBufSize,
-          reuse_tiling ? " (tiling.numberOfTmpBuf is 2: a tiling made for "
-                         "float with isReuseSource = true has no third chunk "
-                         "buffer)"
-                       : "");
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const Region& q = regions[j];
-      if (r.pos < q.end && q.pos < r.end) {
-        Fail(
-            "LayerNorm: scratch regions tiling.%s [%u, %llu) and tiling.%s "
-            "[%u, %llu) floats overlap%s",
-            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
-            r.pos, static_cast<unsigned long long>(r.end),
-            a.is_half ? " (a tiling made for float?)" : "");
-      }
-    }
-  }
+  const UbRange input_x = UbRangeOf("inputX", a.input_x, bsh_bytes);
+  const UbRange read[3] = {input_x, UbRangeOf("gamma", a.gamma, h_bytes),
+                           UbRangeOf("beta", a.beta, h_bytes)};
+  // inputX[0, oneTmpSize) is part of inputX; output may be inputX itself
+  // (with float isReuseSource it then overlaps that region, refused as
+  // written twice).
+  CheckWrittenAndRead(
+      kApi, written, written_count, read, 3,
+      "LayerNorm must not write what it still reads (only output may be "
+      "inputX itself)",
+      [&](size_t i, size_t k) {
+        return k == kInputX &&
+               (i == kInputXPart ||
+                (i == kOutput && output.begin == input_x.begin));
+      });
 }
 
 float* FloatData(const TensorView& t) {
@@ -338,7 +212,6 @@ void RunChunk(const LayerNormArgs& a, const LayerNormTiling& t,
               uint32_t row_pos, uint32_t rows) {
   const uint32_t h = t.hLength;
   const uint32_t n = rows * h;
-  const float inv_h = t.lastDimValueBack;
   const float* x = nullptr;
   if (a.is_half) {
     normgrad::Widen(HalfData(a.input_x) + element_pos, b.stage, n);
@@ -346,22 +219,8 @@ void RunChunk(const LayerNormArgs& a, const LayerNormTiling& t,
   } else {
     x = FloatData(a.input_x) + element_pos;
   }
-  for (uint32_t i = 0; i < n; ++i) b.q[i] = x[i] * inv_h;
-  for (uint32_t r = 0; r < rows; ++r) {
-    b.mean[row_pos + r] = FoldedRowSum(b.q + r * h, h);
-  }
-  for (uint32_t r = 0; r < rows; ++r) {
-    const float mean = b.mean[row_pos + r];
-    for (uint32_t j = 0; j < h; ++j) b.d[r * h + j] = x[r * h + j] - mean;
-  }
-  for (uint32_t i = 0; i < n; ++i) b.q[i] = (b.d[i] * b.d[i]) * inv_h;
-  for (uint32_t r = 0; r < rows; ++r) {
-    b.var[row_pos + r] = FoldedRowSum(b.q + r * h, h);
-  }
-  for (uint32_t r = 0; r < rows; ++r) {
-    const float rstd = 1.0f / std::sqrt(b.var[row_pos + r] + a.epsilon);
-    for (uint32_t j = 0; j < h; ++j) b.stage[r * h + j] = rstd * b.d[r * h + j];
-  }
+  StandardizeRows(x, rows, h, h, t.lastDimValueBack, a.epsilon,
+                  {b.d, b.q, b.mean + row_pos, b.var + row_pos, b.stage});
   if (a.is_half) {  // y in the stage buffer, then narrowed
     const normgrad::float16* gamma = HalfData(a.gamma);
     const normgrad::float16* beta = HalfData(a.beta);
@@ -407,9 +266,12 @@ void RunLayerNorm(const LayerNormArgs& a) {
   CheckLengths(a, t, e);
   const char* scratch_name =
       a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = CheckedScratch(a, t, scratch_name);
+  const TensorView scratch =
+      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
-  CheckScratchRegions(a, t);
+  // With float isReuseSource, inputX serves as the third chunk buffer.
+  CheckChunkScratchRegions(kApi, t, a.is_half, !FloatReuse(a),
+                           t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
   if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
 
   float* tmp = FloatData(scratch);
@@ -422,16 +284,9 @@ void RunLayerNorm(const LayerNormArgs& a) {
       a.is_half ? tmp + t.varianceTmpTensorPos : FloatData(a.output_variance);
   const bool saturate = a.output.core->profile().profile == Profile::k950;
 
-  for (uint32_t i = 0; i < t.loopRound; ++i) {
-    RunChunk(a, t, b, saturate, i * t.inputRoundSize, i * t.meanVarRoundSize,
-             t.bsCurLength);
-  }
-  if (t.inputTailSize != 0) {  // the device's rewrite, kept for later calls
-    t.bshCurLength = t.inputTailSize;
-    t.bsCurLength = t.meanVarTailSize;
-    RunChunk(a, t, b, saturate, t.inputTailPos, t.meanVarTailPos,
-             t.bsCurLength);
-  }
+  ForEachChunk(t, [&](uint32_t element_pos, uint32_t row_pos, uint32_t rows) {
+    RunChunk(a, t, b, saturate, element_pos, row_pos, rows);
+  });
   if (a.is_half) {  // the float means and variances, narrowed at the end
     NarrowToHalf(b.mean, HalfData(a.output_mean), t.meanVarSize, saturate);
     NarrowToHalf(b.var, HalfData(a.output_variance), t.meanVarSize, saturate);

@@ -11,6 +11,7 @@
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/layernorm_host_tiling.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -18,7 +19,6 @@ namespace {
 using AscendC::LayerNormSeparateTiling;
 
 constexpr char kApi[] = "LayerNorm";
-constexpr uint32_t kLanes = 64;  // floats in one 256-byte vector repeat
 
 Element ElementOf(LnType t) {
   switch (t) {
@@ -137,17 +137,12 @@ void CheckOperands(const LayerNormSeparateArgs& a, const TensorView& scratch,
       const Operand& x = ops[i];
       const Operand& y = ops[j];
       if (!x.written && !y.written) continue;
-      const uint64_t xb = x.view->offset, xe = xb + x.elements * x.bytes;
-      const uint64_t yb = y.view->offset, ye = yb + y.elements * y.bytes;
-      if (x.view->core == y.view->core && xb < ye && yb < xe) {
-        Fail(
-            "LayerNorm: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, "
-            "%llu)) overlap; in the [A, R] form no output may share memory "
-            "with another operand (output and inputX included)",
-            y.name, static_cast<unsigned long long>(yb),
-            static_cast<unsigned long long>(ye), x.name,
-            static_cast<unsigned long long>(xb),
-            static_cast<unsigned long long>(xe));
+      const UbRange rx = UbRangeOf(x.name, *x.view, x.elements * x.bytes);
+      const UbRange ry = UbRangeOf(y.name, *y.view, y.elements * y.bytes);
+      if (UbOverlap(ry, rx)) {
+        FailUbOverlap(kApi, ry, rx,
+                      "in the [A, R] form no output may share memory with "
+                      "another operand (output and inputX included)");
       }
     }
   }
@@ -162,23 +157,18 @@ float BinarySum(float* v, uint32_t n) {
   uint32_t head = 1;
   while (head <= n / 2) head *= 2;
   for (uint32_t i = 0; head + i < n; ++i) v[i] = v[i] + v[head + i];
-  for (; head > kLanes; head /= 2) {
+  for (; head > kVectorLanes; head /= 2) {
     const uint32_t half_len = head / 2;
-    for (uint32_t block = 0; block < half_len / kLanes; ++block) {
-      for (uint32_t l = 0; l < kLanes; ++l) {
-        v[block * kLanes + l] =
-            v[2 * block * kLanes + l] + v[(2 * block + 1) * kLanes + l];
+    for (uint32_t block = 0; block < half_len / kVectorLanes; ++block) {
+      for (uint32_t l = 0; l < kVectorLanes; ++l) {
+        v[block * kVectorLanes + l] = v[2 * block * kVectorLanes + l] +
+                                      v[(2 * block + 1) * kVectorLanes + l];
       }
     }
   }
-  float lanes[kLanes] = {};
+  float lanes[kVectorLanes] = {};
   for (uint32_t l = 0; l < head; ++l) lanes[l] = v[l];
-  for (uint32_t width = kLanes; width > 1; width /= 2) {
-    for (uint32_t j = 0; j < width / 2; ++j) {
-      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
-    }
-  }
-  return lanes[0];
+  return LaneTreeSum(lanes);
 }
 
 float Load(LnType type, const TensorView& t, uint64_t i) {
@@ -222,18 +212,7 @@ void RunLayerNormSeparate(const LayerNormSeparateArgs& a) {
   const LayerNormSeparateTiling& t = *a.tiling;
   const char* scratch_name =
       a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch =
-      a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC,
-                                                 uint64_t{t.tmpBufSize} * 4);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "LayerNorm: no framework scratch is left: the pipe's buffers fill "
-        "the unified buffer up to its scratch end (%u bytes, profile %s); "
-        "leave tiling.tmpBufSize %u floats free or pass a sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        t.tmpBufSize);
-  }
+  const TensorView scratch = TilingScratch(kApi, a.shared_tmp, t.tmpBufSize);
   CheckOperands(a, scratch, scratch_name);
 
   float* tmp = reinterpret_cast<float*>(scratch.data());

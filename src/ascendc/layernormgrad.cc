@@ -26,33 +26,27 @@ using AscendC::LayerNormGradTiling;
 
 constexpr char kApi[] = "LayerNormGrad";
 
-// One 256-byte vector repeat of floats: the width of the row-sum primitive.
-constexpr uint32_t kLanes = 64;
-
 // ---- The arithmetic (docs/layernormgrad.md, "Numeric order") -------------
 
-// The 64-lane sum primitive: v[0, count) (count <= 64; the missing lanes are
-// 0) summed as a binary tree of adjacent pairs: (l0+l1), (l2+l3), ..., then
-// pairs of those, six levels.
+// v[0, count) (count <= 64; the missing lanes are 0) summed by the vector
+// unit's 64-lane tree.
 float LaneSum(const float* v, uint32_t count) {
-  float lanes[kLanes] = {};
+  float lanes[kVectorLanes] = {};
   std::copy(v, v + count, lanes);
-  for (uint32_t width = kLanes / 2; width > 0; width /= 2) {
-    for (uint32_t j = 0; j < width; ++j) {
-      lanes[j] = lanes[2 * j] + lanes[2 * j + 1];
-    }
-  }
-  return lanes[0];
+  return LaneTreeSum(lanes);
 }
 
-// The sum of a row of n floats: each run of 64 summed by LaneSum, then the
-// same on the partial sums until one value remains. Works in place: v is
-// overwritten with the partial sums.
-float RowSum(float* v, uint32_t n) {
+// The sum of a row of n floats (RowSum in docs/layernormgrad.md): each run
+// of 64 summed by LaneSum, then the same on the partial sums until one value
+// remains. Unlike the family's RowSum (kernel_checks.h) it does not fold the
+// row onto 64 lanes first, so the two orders differ once n > 64. Works in
+// place: v is overwritten with the partial sums.
+float TreeRowSum(float* v, uint32_t n) {
   for (;;) {
-    const uint32_t runs = (n + kLanes - 1) / kLanes;
+    const uint32_t runs = (n + kVectorLanes - 1) / kVectorLanes;
     for (uint32_t k = 0; k < runs; ++k) {
-      v[k] = LaneSum(v + k * kLanes, std::min(kLanes, n - k * kLanes));
+      v[k] = LaneSum(v + k * kVectorLanes,
+                     std::min(kVectorLanes, n - k * kVectorLanes));
     }
     if (runs == 1) return v[0];
     n = runs;
@@ -98,12 +92,12 @@ void ComputeRow(const RowBuffers& b, const float* gamma, uint32_t h,
   for (uint32_t i = 0; i < h; ++i) {
     b.terms[i] = ((b.x2[i] * s.rstd3) * b.x1[i]) * -0.5f;
   }
-  const float pd_var = RowSum(b.terms, h);
+  const float pd_var = TreeRowSum(b.terms, h);
   for (uint32_t i = 0; i < h; ++i) b.x3[i] = b.x1[i] * s.rstd;
   for (uint32_t i = 0; i < h; ++i) b.terms[i] = -1.0f * b.x3[i];
-  const float sum_minus_x3 = RowSum(b.terms, h);
+  const float sum_minus_x3 = TreeRowSum(b.terms, h);
   for (uint32_t i = 0; i < h; ++i) b.terms[i] = -2.0f * b.x2[i];
-  const float sum_minus_2x2 = RowSum(b.terms, h);
+  const float sum_minus_2x2 = TreeRowSum(b.terms, h);
   const float pd_mean = sum_minus_x3 + (sum_minus_2x2 * inv) * pd_var;
   std::fill(b.pd_var, b.pd_var + h, pd_var);
   std::fill(b.pd_mean, b.pd_mean + h, pd_mean);

@@ -10,6 +10,7 @@
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/normalize_host_tiling.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -94,26 +95,6 @@ void CheckPara(const NormalizePara& p, const Element& t) {
     Fail("Normalize: para.aLength %u * para.rLengthWithPadding %u exceeds 4294967295 elements",
          p.aLength, p.rLengthWithPadding);
   }
-}
-
-// Bytes [begin, end) of one core's unified buffer, named for messages.
-struct UbRange {
-  const char* name;
-  const Core* core;
-  uint64_t begin;
-  uint64_t end;
-};
-
-bool Overlap(const UbRange& a, const UbRange& b) {
-  return a.core == b.core && a.begin < b.end && b.begin < a.end;
-}
-
-[[noreturn]] void FailOverlap(const UbRange& a, const UbRange& b, const char* rule) {
-  Fail("Normalize: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, %llu)) overlap; %s",
-       a.name, static_cast<unsigned long long>(a.begin),
-       static_cast<unsigned long long>(a.end), b.name,
-       static_cast<unsigned long long>(b.begin), static_cast<unsigned long long>(b.end),
-       rule);
 }
 
 float* FloatData(const TensorView& t) { return reinterpret_cast<float*>(t.data()); }
@@ -205,37 +186,43 @@ void RunNormalize(const NormalizeArgs& a) {
   // Overlaps: what the call writes (output, outputRstd, the scratch) shares
   // memory with nothing else, except that outputRstd may be inputMean or
   // inputVariance itself (each row reads them before writing its rstd).
-  auto range = [](const char* name, const TensorView& v, uint64_t bytes) {
-    return UbRange{name, v.core, v.offset, v.offset + bytes};
-  };
-  const UbRange out = range("output", a.output, xa * t.bytes);
-  const UbRange rstd = range("outputRstd", a.output_rstd, uint64_t{p.aLength} * 4);
-  const UbRange tmp = range(scratch_name, scratch, min_bytes);
-  const UbRange reads[] = {range("inputX", a.input_x, xa * t.bytes),
-                           range("inputMean", a.input_mean, uint64_t{p.aLength} * 4),
-                           range("inputVariance", a.input_variance, uint64_t{p.aLength} * 4),
-                           range("gamma", a.gamma, use_gamma ? uint64_t{p.rLength} * u.bytes : 0),
-                           range("beta", a.beta, use_beta ? uint64_t{p.rLength} * u.bytes : 0)};
-  if (Overlap(out, reads[0])) {
-    FailOverlap(out, reads[0], "output and inputX must not share memory");
+  const UbRange out = UbRangeOf("output", a.output, xa * t.bytes);
+  const UbRange rstd =
+      UbRangeOf("outputRstd", a.output_rstd, uint64_t{p.aLength} * 4);
+  const UbRange tmp = UbRangeOf(scratch_name, scratch, min_bytes);
+  const UbRange reads[] = {
+      UbRangeOf("inputX", a.input_x, xa * t.bytes),
+      UbRangeOf("inputMean", a.input_mean, uint64_t{p.aLength} * 4),
+      UbRangeOf("inputVariance", a.input_variance, uint64_t{p.aLength} * 4),
+      UbRangeOf("gamma", a.gamma,
+                use_gamma ? uint64_t{p.rLength} * u.bytes : 0),
+      UbRangeOf("beta", a.beta, use_beta ? uint64_t{p.rLength} * u.bytes : 0)};
+  if (UbOverlap(out, reads[0])) {
+    FailUbOverlap(kApi, out, reads[0],
+                  "output and inputX must not share memory");
   }
-  if (Overlap(out, rstd)) FailOverlap(out, rstd, "Normalize writes both");
+  if (UbOverlap(out, rstd)) {
+    FailUbOverlap(kApi, out, rstd, "Normalize writes both");
+  }
   for (const UbRange& r : reads) {
-    if (Overlap(out, r)) {
-      FailOverlap(out, r, "Normalize must not write what it still reads");
+    if (UbOverlap(out, r)) {
+      FailUbOverlap(kApi, out, r,
+                    "Normalize must not write what it still reads");
     }
     const bool same_row_alias = (r.name == reads[1].name || r.name == reads[2].name) &&
                                 r.begin == rstd.begin && r.core == rstd.core;
-    if (Overlap(rstd, r) && !same_row_alias) {
-      FailOverlap(rstd, r,
-                  "outputRstd may be inputMean or inputVariance itself but must not "
-                  "otherwise share memory with an input");
+    if (UbOverlap(rstd, r) && !same_row_alias) {
+      FailUbOverlap(
+          kApi, rstd, r,
+          "outputRstd may be inputMean or inputVariance itself but must not "
+          "otherwise share memory with an input");
     }
   }
   for (const UbRange& other : {out, rstd, reads[0], reads[1], reads[2], reads[3], reads[4]}) {
-    if (Overlap(tmp, other)) {
-      FailOverlap(other, tmp, "Normalize writes its scratch, so it must not share memory "
-                              "with an operand");
+    if (UbOverlap(tmp, other)) {
+      FailUbOverlap(kApi, other, tmp,
+                    "Normalize writes its scratch, so it must not share memory "
+                    "with an operand");
     }
   }
 

@@ -12,6 +12,7 @@
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/rmsnorm_host_tiling.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -119,23 +120,12 @@ void CheckBasicBlock(const RmsNormTiling& t) {
 void CheckLengths(const RmsNormArgs& a, const RmsNormTiling& t,
                   const Element& e) {
   const uint32_t bsh = t.bLength * t.sLength * t.hLength;
-  const struct {
-    const char* name;
-    const TensorView& view;
-    uint32_t needed;
-    const char* rule;
-  } tensors[] = {
+  const NeededLength tensors[] = {
       {"dstLocal", a.dst, bsh, "B*S*H"},
       {"srcLocal", a.src, bsh, "B*S*H"},
       {"gammaLocal", a.gamma, t.hLength, "H"},
   };
-  for (const auto& tensor : tensors) {
-    const uint32_t elements = tensor.view.bytes / e.bytes;
-    if (elements < tensor.needed) {
-      Fail("RmsNorm: %s holds %u %s, fewer than the %u it must hold (%s)",
-           tensor.name, elements, e.plural, tensor.needed, tensor.rule);
-    }
-  }
+  for (const NeededLength& tensor : tensors) CheckLength(kApi, e, tensor);
 }
 
 // The scratch of the call: sharedTmpBuffer or the framework scratch, placed
@@ -170,29 +160,6 @@ TensorView CheckedScratch(const RmsNormArgs& a, const RmsNormTiling& t,
   return scratch;
 }
 
-// Bytes [begin, end) of one core's unified buffer, named for messages.
-struct UbRange {
-  const char* name;
-  const Core* core;
-  uint64_t begin;
-  uint64_t end;
-};
-
-bool Overlap(const UbRange& a, const UbRange& b) {
-  return a.core == b.core && a.begin < b.end && b.begin < a.end;
-}
-
-[[noreturn]] void FailOverlap(const UbRange& a, const UbRange& b,
-                              const char* rule) {
-  Fail(
-      "RmsNorm: %s (UB bytes [%llu, %llu)) and %s (UB bytes [%llu, %llu)) "
-      "overlap; %s",
-      a.name, static_cast<unsigned long long>(a.begin),
-      static_cast<unsigned long long>(a.end), b.name,
-      static_cast<unsigned long long>(b.begin),
-      static_cast<unsigned long long>(b.end), rule);
-}
-
 // dstLocal must not share memory with gammaLocal (documented) nor with the
 // scratch; it may be srcLocal itself (each row's input is read before its
 // output is written) but not overlap it partly. The scratch overlaps nothing.
@@ -201,28 +168,27 @@ void CheckOverlaps(const RmsNormArgs& a, const RmsNormTiling& t,
                    const char* scratch_name) {
   const uint64_t bsh_bytes =
       uint64_t{t.bLength} * t.sLength * t.hLength * e.bytes;
-  const UbRange dst{"dstLocal", a.dst.core, a.dst.offset,
-                    a.dst.offset + bsh_bytes};
-  const UbRange src{"srcLocal", a.src.core, a.src.offset,
-                    a.src.offset + bsh_bytes};
-  const UbRange gamma{"gammaLocal", a.gamma.core, a.gamma.offset,
-                      a.gamma.offset + uint64_t{t.hLength} * e.bytes};
-  const UbRange tmp{
-      scratch_name, scratch.core, scratch.offset,
-      scratch.offset +
-          4 * RmsNormScratchFloats(t.mainBsLength, t.hLength, e.bytes)};
-  if (Overlap(dst, gamma)) {
-    FailOverlap(dst, gamma, "dstLocal and gammaLocal must not share memory");
+  const UbRange dst = UbRangeOf("dstLocal", a.dst, bsh_bytes);
+  const UbRange src = UbRangeOf("srcLocal", a.src, bsh_bytes);
+  const UbRange gamma =
+      UbRangeOf("gammaLocal", a.gamma, uint64_t{t.hLength} * e.bytes);
+  const UbRange tmp =
+      UbRangeOf(scratch_name, scratch,
+                4 * RmsNormScratchFloats(t.mainBsLength, t.hLength, e.bytes));
+  if (UbOverlap(dst, gamma)) {
+    FailUbOverlap(kApi, dst, gamma,
+                  "dstLocal and gammaLocal must not share memory");
   }
-  if (Overlap(dst, src) && dst.begin != src.begin) {
-    FailOverlap(dst, src,
-                "dstLocal may be srcLocal itself but must not overlap it "
-                "partly");
+  if (UbOverlap(dst, src) && dst.begin != src.begin) {
+    FailUbOverlap(kApi, dst, src,
+                  "dstLocal may be srcLocal itself but must not overlap it "
+                  "partly");
   }
   for (const UbRange& other : {dst, src, gamma}) {
-    if (Overlap(tmp, other)) {
-      FailOverlap(other, tmp, "RmsNorm writes its scratch, so it must not "
-                              "share memory with an operand");
+    if (UbOverlap(tmp, other)) {
+      FailUbOverlap(kApi, other, tmp,
+                    "RmsNorm writes its scratch, so it must not "
+                    "share memory with an operand");
     }
   }
 }

@@ -8,6 +8,7 @@
 
 #include "kernel_checks.h"
 #include "normgrad_ascendc/profile.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {

@@ -12,6 +12,7 @@
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/profile.h"
+#include "ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {

@@ -23,6 +23,7 @@
 
 #include "compat_test.h"
 #include "kernel_operator.h"
+#include "norm_fixture.h"
 #include "tiling/tiling_api.h"
 
 namespace {
@@ -31,10 +32,16 @@ using AscendC::BatchNorm;
 using AscendC::BatchNormTiling;
 using AscendC::LocalTensor;
 using AscendC::TBuf;
-using AscendC::TPipe;
 using AscendC::TPosition;
+using compat_test::BitsOf;
+using compat_test::BitsOfValue;
 using compat_test::FailsWith;
+using compat_test::Narrowed;
 using compat_test::ProfileScope;
+using compat_test::Proto;
+using compat_test::RandomParam;
+using compat_test::SetBound;
+using compat_test::Values;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
@@ -46,68 +53,10 @@ struct Shape {
 };
 
 template <typename T>
-struct Tensors : compat_test::TensorBits<T> {
-  Tensors(const Shape& s, uint32_t scratch_bytes) {
-    pipe.InitBuffer(x_buf, s.b * s.sh() * sizeof(T));
-    pipe.InitBuffer(y_buf, s.b * s.sh() * sizeof(T));
-    pipe.InitBuffer(mean_buf, s.sh() * sizeof(T));
-    pipe.InitBuffer(var_buf, s.sh() * sizeof(T));
-    pipe.InitBuffer(gamma_buf, s.b * sizeof(T));
-    pipe.InitBuffer(beta_buf, s.b * sizeof(T));
-    x = x_buf.template Get<T>();
-    y = y_buf.template Get<T>();
-    mean = mean_buf.template Get<T>();
-    var = var_buf.template Get<T>();
-    gamma = gamma_buf.template Get<T>();
-    beta = beta_buf.template Get<T>();
-    if (scratch_bytes != 0) {
-      pipe.InitBuffer(tmp_buf, scratch_bytes);
-      tmp = tmp_buf.template Get<uint8_t>();
-    }
-  }
-
-  TPipe pipe;
-  TBuf<TPosition::VECIN> x_buf;
-  TBuf<TPosition::VECOUT> y_buf;
-  TBuf<TPosition::VECOUT> mean_buf;
-  TBuf<TPosition::VECOUT> var_buf;
-  TBuf<TPosition::VECIN> gamma_buf;
-  TBuf<TPosition::VECIN> beta_buf;
-  TBuf<TPosition::VECCALC> tmp_buf;
-  LocalTensor<T> x, y, mean, var, gamma, beta;
-  LocalTensor<uint8_t> tmp;
+struct Tensors : compat_test::NormTensors<T> {
+  Tensors(const Shape& s, uint32_t scratch_bytes)
+      : compat_test::NormTensors<T>(s.b * s.sh(), s.sh(), s.b, scratch_bytes) {}
 };
-
-template <typename T>
-using BitsOf = typename Tensors<T>::Bits;
-
-template <typename T>
-double ValueOf(BitsOf<T> bits) {
-  if constexpr (std::is_same_v<T, float>) {
-    return compat_test::BitsFloat(bits);
-  } else {
-    return compat_test::HalfBitsToFloat(bits);
-  }
-}
-
-template <typename T>
-std::vector<double> Values(const std::vector<BitsOf<T>>& bits) {
-  std::vector<double> v(bits.size());
-  for (size_t i = 0; i < bits.size(); ++i) v[i] = ValueOf<T>(bits[i]);
-  return v;
-}
-
-template <typename T>
-BitsOf<T> BitsOfValue(float v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return compat_test::FloatBits(v);
-  } else {
-    const half h(v);
-    uint16_t bits;
-    std::memcpy(&bits, &h, sizeof bits);
-    return bits;
-  }
-}
 
 // x: a per-feature offset in [-4, 4] plus magnitudes 2^-3…2^3 (2^-3…2^2 for
 // half); gamma and beta `range`-bounded; each rounded to T.
@@ -128,17 +77,6 @@ std::vector<BitsOf<T>> RandomX(const Shape& s, std::mt19937& rng) {
   }
   return bits;
 }
-
-template <typename T>
-std::vector<BitsOf<T>> RandomParam(uint32_t n, float range,
-                                   std::mt19937& rng) {
-  std::uniform_real_distribution<float> value(-range, range);
-  std::vector<BitsOf<T>> bits(n);
-  for (auto& b : bits) b = BitsOfValue<T>(static_cast<float>(T(value(rng))));
-  return bits;
-}
-
-enum class Proto { kSharedTmpBuffer, kFrameworkScratch };
 
 template <typename T, bool basic>
 void Call(const Tensors<T>& t, const LocalTensor<T>& y, T eps,
@@ -171,13 +109,6 @@ uint32_t MinScratch(const Shape& s, uint32_t type_size, bool basic) {
 
 // ---- The float64 reference and the bound of docs/numerics.md --------------
 
-constexpr double kU = 1.0 / (1 << 24);
-constexpr double kHalfU = 1.0 / (1 << 11);
-constexpr double kHalfTiny = 1.0 / (1 << 25);
-constexpr double kRefSlack = 1.0 / (1ull << 40);
-
-double Gamma(double n) { return n * kU / (1 - n * kU); }
-
 void ExpectWithinBound(const Shape& s, bool is_half, double eps,
                        const std::vector<double>& x,
                        const std::vector<double>& gamma,
@@ -185,10 +116,6 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
                        const std::vector<double>& y_out,
                        const std::vector<double>& mean_out,
                        const std::vector<double>& var_out) {
-  auto narrowed = [&](double bound, double exact) {
-    return is_half ? bound + kHalfU * (std::fabs(exact) + bound) + kHalfTiny
-                   : bound;
-  };
   const uint32_t m = s.origin_b;
   const uint32_t sh = s.sh();
   const double lanes = m;  // additions a term passes through: at most m − 1
@@ -206,30 +133,19 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
       sigma2 += d * d;
     }
     sigma2 /= m;
-    const double rstd = 1 / std::sqrt(sigma2 + eps);
-    const double e_mu = Gamma(lanes + 2) * a;
-    const double e_var =
-        Gamma(lanes + 5) * (sigma2 + e_mu * e_mu) + e_mu * e_mu;
-    const double v = sigma2 + eps;
-    const double eps_t = ((1 + kU) * e_var + kU * v) / v;
-    ASSERT_LE(eps_t, 0.5) << "the bound needs eps_t <= 1/2";
-    const double rho = eps_t + Gamma(2) * (1 + eps_t);
-    EXPECT_LE(std::fabs(mean_out[j] - mu), narrowed(e_mu + kRefSlack * a, mu))
+    const SetBound bound(mu, a, sigma2, eps, lanes);
+    ASSERT_LE(bound.eps_t, 0.5) << "the bound needs eps_t <= 1/2";
+    EXPECT_LE(std::fabs(mean_out[j] - mu),
+              Narrowed(is_half, bound.MeanBound(), mu))
         << "mean of feature " << j;
     EXPECT_LE(std::fabs(var_out[j] - sigma2),
-              narrowed(e_var + kRefSlack * (sigma2 + a * a), sigma2))
+              Narrowed(is_half, bound.VarianceBound(), sigma2))
         << "variance of feature " << j;
     for (uint32_t r = 0; r < m; ++r) {
-      const double d = x[size_t{r} * sh + j] - mu;
-      const double xhat = std::fabs(rstd * d);
-      const double g = std::fabs(gamma[r]);
-      const double y = rstd * d * gamma[r] + beta[r];
-      const double e_xhat = xhat * ((1 + rho) * (1 + kU) * (1 + kU) - 1) +
-                            rstd * (1 + kU) * (1 + kU) * (1 + rho) * e_mu;
-      const double e_y = (1 + kU) * g * ((1 + kU) * e_xhat + kU * xhat) +
-                         kU * std::fabs(y) +
-                         kRefSlack * (std::fabs(y) + g * (xhat + rstd * a));
-      ASSERT_LE(std::fabs(y_out[size_t{r} * sh + j] - y), narrowed(e_y, y))
+      const double xv = x[size_t{r} * sh + j];
+      const double y = bound.Output(xv, gamma[r], beta[r]);
+      ASSERT_LE(std::fabs(y_out[size_t{r} * sh + j] - y),
+                Narrowed(is_half, bound.OutputBound(xv, gamma[r], beta[r]), y))
           << "output row " << r << ", feature " << j;
     }
   }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -190,6 +191,60 @@ TEST(DeepNorm, AlphaOneAndZeroGxGiveLayerNormsBits) {
       ExpectSameAsLayerNorm<float>(2, 5, 200, 4800, shared, rng);   // tail
       ExpectSameAsLayerNorm<half>(1, 9, 64, 3200, shared, rng);     // tail
       ExpectSameAsLayerNorm<half>(3, 11, 32, 12992, shared, rng);   // one chunk
+    }
+  }
+}
+
+// ---- The tiling's tail rewrite ----------------------------------------------
+
+// As LayerNorm's (docs/layernorm.md): after a call with a tail, bshCurLength
+// and bsCurLength hold the tail's sizes, so a second call with the same
+// tiling processes only the first meanVarTailSize rows of each chunk and the
+// tail; the other rows keep what the first call wrote.
+TEST(DeepNorm, ACallWithATailLeavesTheTailSizesInTheTiling) {
+  ProfileScope scope(Profile::kA2);
+  // [1,7,16] float: 3 rows per chunk, a tail of 1 row.
+  DeepNormTiling tiling = HostTiling(1, 7, 16, 16, 600, 4, false, false);
+  ASSERT_EQ(tiling.bsCurLength, 3u);
+  ASSERT_EQ(tiling.meanVarTailSize, 1u);
+  DeepNormTiling expected = tiling;
+  expected.bshCurLength = tiling.inputTailSize;
+  expected.bsCurLength = tiling.meanVarTailSize;
+  std::mt19937 rng(Seed() + 7);
+  std::uniform_real_distribution<float> value(-3.0f, 3.0f);
+  std::vector<float> x(7 * 16), gx(7 * 16), gamma(16), beta(16);
+  for (float& v : x) v = value(rng);
+  for (float& v : gx) v = value(rng);
+  for (float& v : gamma) v = value(rng);
+  for (float& v : beta) v = value(rng);
+  Tensors<float> t(7, 16, 600);
+  Fill(t.src, x);
+  Fill(t.gx, gx);
+  Fill(t.gamma, gamma);
+  Fill(t.beta, beta);
+  Call<float, false, false>(t, true, 0.5f, 1e-5f, tiling);
+  EXPECT_EQ(std::memcmp(&tiling, &expected, sizeof tiling), 0)
+      << "bshCurLength " << tiling.bshCurLength << ", bsCurLength "
+      << tiling.bsCurLength;
+  const std::vector<float> first_dst = Read(t.dst, 7 * 16);
+  const std::vector<float> first_mean = Read(t.mean, 7);
+
+  for (float& v : x) v += 1.0f;  // every row's mean moves
+  Fill(t.src, x);
+  Call<float, false, false>(t, true, 0.5f, 1e-5f, tiling);
+  const std::vector<float> dst = Read(t.dst, 7 * 16);
+  const std::vector<float> mean = Read(t.mean, 7);
+  // Chunks of one row at rows 0 and 3, then the tail at row 6.
+  for (uint32_t r = 0; r < 7; ++r) {
+    const bool processed = r == 0 || r == 3 || r == 6;
+    if (processed) {
+      EXPECT_NE(mean[r], first_mean[r]) << "row " << r;
+    } else {
+      EXPECT_EQ(mean[r], first_mean[r]) << "row " << r;
+      for (uint32_t j = 0; j < 16; ++j) {
+        EXPECT_EQ(dst[r * 16 + j], first_dst[r * 16 + j])
+            << "row " << r << ", column " << j;
+      }
     }
   }
 }
@@ -528,6 +583,21 @@ TEST_F(DeepNormChecks, Scratch) {
       },
       "DeepNorm: scratch region tiling.thirdTmpStartPos [64, 96) floats runs "
       "past tiling.tmpBufSize 64 floats (tiling.numberOfTmpBuf is 2"));
+}
+
+TEST_F(DeepNormChecks, NoFrameworkScratchLeft) {
+  TBuf<TPosition::VECCALC> rest;
+  t.pipe.InitBuffer(rest, normgrad_ascendc::CurrentCore().scratch_end() -
+                              t.pipe.used_bytes());
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DeepNorm<float>(t.dst, t.mean, t.rstd, t.src, t.gx, t.beta, t.gamma,
+                        1.0f, 1e-5f, tiling);
+      },
+      "DeepNorm: no framework scratch is left: the pipe's buffers fill the "
+      "unified buffer up to its scratch end (196480 bytes, profile Atlas "
+      "A2/A3); leave tiling.tmpBufSize 200 floats free or pass a "
+      "sharedTmpBuffer"));
 }
 
 }  // namespace

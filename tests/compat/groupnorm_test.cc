@@ -24,6 +24,7 @@
 
 #include "compat_test.h"
 #include "kernel_operator.h"
+#include "norm_fixture.h"
 #include "tiling/tiling_api.h"
 
 namespace {
@@ -32,10 +33,16 @@ using AscendC::GroupNorm;
 using AscendC::GroupNormTiling;
 using AscendC::LocalTensor;
 using AscendC::TBuf;
-using AscendC::TPipe;
 using AscendC::TPosition;
+using compat_test::BitsOf;
+using compat_test::BitsOfValue;
 using compat_test::FailsWith;
+using compat_test::Narrowed;
 using compat_test::ProfileScope;
+using compat_test::Proto;
+using compat_test::RandomParam;
+using compat_test::SetBound;
+using compat_test::Values;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
@@ -48,72 +55,12 @@ struct Shape {
   uint32_t group() const { return c / g * h * w; }
 };
 
-// The tensors in TBufs: x, y, mean, variance, gamma, beta, then the scratch
-// when scratch_bytes != 0 (each at a multiple of 32).
 template <typename T>
-struct Tensors : compat_test::TensorBits<T> {
-  Tensors(const Shape& s, uint32_t scratch_bytes) {
-    pipe.InitBuffer(x_buf, s.elements() * sizeof(T));
-    pipe.InitBuffer(y_buf, s.elements() * sizeof(T));
-    pipe.InitBuffer(mean_buf, s.groups() * sizeof(T));
-    pipe.InitBuffer(var_buf, s.groups() * sizeof(T));
-    pipe.InitBuffer(gamma_buf, s.c * sizeof(T));
-    pipe.InitBuffer(beta_buf, s.c * sizeof(T));
-    x = x_buf.template Get<T>();
-    y = y_buf.template Get<T>();
-    mean = mean_buf.template Get<T>();
-    var = var_buf.template Get<T>();
-    gamma = gamma_buf.template Get<T>();
-    beta = beta_buf.template Get<T>();
-    if (scratch_bytes != 0) {
-      pipe.InitBuffer(tmp_buf, scratch_bytes);
-      tmp = tmp_buf.template Get<uint8_t>();
-    }
-  }
-
-  TPipe pipe;
-  TBuf<TPosition::VECIN> x_buf;
-  TBuf<TPosition::VECOUT> y_buf;
-  TBuf<TPosition::VECOUT> mean_buf;
-  TBuf<TPosition::VECOUT> var_buf;
-  TBuf<TPosition::VECIN> gamma_buf;
-  TBuf<TPosition::VECIN> beta_buf;
-  TBuf<TPosition::VECCALC> tmp_buf;
-  LocalTensor<T> x, y, mean, var, gamma, beta;
-  LocalTensor<uint8_t> tmp;
+struct Tensors : compat_test::NormTensors<T> {
+  Tensors(const Shape& s, uint32_t scratch_bytes)
+      : compat_test::NormTensors<T>(s.elements(), s.groups(), s.c,
+                                    scratch_bytes) {}
 };
-
-template <typename T>
-using BitsOf = typename Tensors<T>::Bits;
-
-template <typename T>
-float ValueOf(BitsOf<T> bits) {
-  if constexpr (std::is_same_v<T, float>) {
-    return compat_test::BitsFloat(bits);
-  } else {
-    return compat_test::HalfBitsToFloat(bits);
-  }
-}
-
-template <typename T>
-std::vector<double> Values(const std::vector<BitsOf<T>>& bits) {
-  std::vector<double> v(bits.size());
-  for (size_t i = 0; i < bits.size(); ++i) v[i] = ValueOf<T>(bits[i]);
-  return v;
-}
-
-// T's bits of a float that T represents exactly.
-template <typename T>
-BitsOf<T> BitsOfValue(float v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return compat_test::FloatBits(v);
-  } else {
-    const half h(v);
-    uint16_t bits;
-    std::memcpy(&bits, &h, sizeof bits);
-    return bits;
-  }
-}
 
 // Values of T: per-channel offsets in [-4, 4] plus magnitudes 2^-3…2^3 for
 // x (2^-3…2^2 for half), `range`-bounded for gamma and beta, each rounded
@@ -135,17 +82,6 @@ std::vector<BitsOf<T>> RandomX(const Shape& s, std::mt19937& rng) {
   }
   return bits;
 }
-
-template <typename T>
-std::vector<BitsOf<T>> RandomParam(uint32_t c, float range,
-                                   std::mt19937& rng) {
-  std::uniform_real_distribution<float> value(-range, range);
-  std::vector<BitsOf<T>> bits(c);
-  for (auto& b : bits) b = BitsOfValue<T>(static_cast<float>(T(value(rng))));
-  return bits;
-}
-
-enum class Proto { kSharedTmpBuffer, kFrameworkScratch };
 
 template <typename T, bool reuse>
 void Call(const Tensors<T>& t, const LocalTensor<T>& y, T eps,
@@ -176,13 +112,6 @@ uint32_t MinScratch(const Shape& s, uint32_t type_size, bool reuse) {
 
 // ---- The float64 reference and the bound of docs/numerics.md --------------
 
-constexpr double kU = 1.0 / (1 << 24);         // float's unit roundoff
-constexpr double kHalfU = 1.0 / (1 << 11);     // half's
-constexpr double kHalfTiny = 1.0 / (1 << 25);  // half's subnormal half-step
-constexpr double kRefSlack = 1.0 / (1ull << 40);
-
-double Gamma(double n) { return n * kU / (1 - n * kU); }
-
 // Asserts every output of one call within the derived bound of the exact
 // group norm of the (exact) inputs.
 void ExpectWithinBound(const Shape& s, bool is_half, double eps,
@@ -192,10 +121,6 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
                        const std::vector<double>& y_out,
                        const std::vector<double>& mean_out,
                        const std::vector<double>& var_out) {
-  auto narrowed = [&](double bound, double exact) {
-    return is_half ? bound + kHalfU * (std::fabs(exact) + bound) + kHalfTiny
-                   : bound;
-  };
   const uint32_t m = s.group();
   const uint32_t hw = s.h * s.w;
   const uint32_t d = s.c / s.g;
@@ -212,32 +137,21 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
     double sigma2 = 0;
     for (uint32_t j = 0; j < m; ++j) sigma2 += (gx[j] - mu) * (gx[j] - mu);
     sigma2 /= m;
-    const double rstd = 1 / std::sqrt(sigma2 + eps);
-    const double e_mu = Gamma(lanes + 2) * a;
-    const double e_var =
-        Gamma(lanes + 5) * (sigma2 + e_mu * e_mu) + e_mu * e_mu;
-    const double v = sigma2 + eps;
-    const double eps_t = ((1 + kU) * e_var + kU * v) / v;
-    ASSERT_LE(eps_t, 0.5) << "the bound needs eps_t <= 1/2";
-    const double rho = eps_t + Gamma(2) * (1 + eps_t);
-    EXPECT_LE(std::fabs(mean_out[k] - mu), narrowed(e_mu + kRefSlack * a, mu))
+    const SetBound bound(mu, a, sigma2, eps, lanes);
+    ASSERT_LE(bound.eps_t, 0.5) << "the bound needs eps_t <= 1/2";
+    EXPECT_LE(std::fabs(mean_out[k] - mu),
+              Narrowed(is_half, bound.MeanBound(), mu))
         << "mean of group " << k;
     EXPECT_LE(std::fabs(var_out[k] - sigma2),
-              narrowed(e_var + kRefSlack * (sigma2 + a * a), sigma2))
+              Narrowed(is_half, bound.VarianceBound(), sigma2))
         << "variance of group " << k;
     for (uint32_t j = 0; j < m; ++j) {
       const uint32_t c = (k % s.g) * d + j / hw;
-      const double dv = gx[j] - mu;
-      const double xhat = std::fabs(rstd * dv);
-      const double g = std::fabs(gamma[c]);
-      const double y = rstd * dv * gamma[c] + beta[c];
-      const double e_xhat = xhat * ((1 + rho) * (1 + kU) * (1 + kU) - 1) +
-                            rstd * (1 + kU) * (1 + kU) * (1 + rho) * e_mu;
-      const double e_y = (1 + kU) * g * ((1 + kU) * e_xhat + kU * xhat) +
-                         kU * std::fabs(y) +
-                         kRefSlack * (std::fabs(y) + g * (xhat + rstd * a));
+      const double y = bound.Output(gx[j], gamma[c], beta[c]);
       const size_t i = size_t{k} * m + j;
-      ASSERT_LE(std::fabs(y_out[i] - y), narrowed(e_y, y))
+      ASSERT_LE(
+          std::fabs(y_out[i] - y),
+          Narrowed(is_half, bound.OutputBound(gx[j], gamma[c], beta[c]), y))
           << "output element " << i << " (group " << k << ", channel " << c
           << ")";
     }
@@ -624,6 +538,36 @@ TEST_F(BadUse, MeanIsTheVariance) {
       "GroupNorm: outputMean (UB bytes [1024, 1056)) and outputVariance (UB "
       "bytes [1024, 1056)) overlap; GroupNorm writes both, so they must not "
       "share memory"));
+}
+
+TEST_F(BadUse, NoFrameworkScratchLeft) {
+  TBuf<TPosition::VECCALC> rest;
+  t.pipe.InitBuffer(rest, CurrentCore().scratch_end() - t.pipe.used_bytes());
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        GroupNorm<float>(t.y, t.mean, t.var, t.x, t.gamma, t.beta, 1e-5f,
+                         tiling);
+      },
+      "GroupNorm: no framework scratch is left: the pipe's buffers fill the "
+      "unified buffer up to its scratch end (196480 bytes, profile Atlas "
+      "A2/A3); leave tiling.tmpBufSize 48 floats free or pass a "
+      "sharedTmpBuffer"));
+}
+
+TEST_F(BadUse, ScratchRegionPastTmpBufSize) {
+  tiling.thirdTmpStartPos = tiling.tmpBufSize - 8;
+  EXPECT_TRUE(FailsWith([&] { Run(); },
+                        "GroupNorm: scratch region tiling.thirdTmpStartPos "
+                        "[40, 56) floats runs past tiling.tmpBufSize 48 "
+                        "floats"));
+}
+
+TEST_F(BadUse, ScratchRegionsOverlap) {
+  tiling.secondTmpStartPos = tiling.firstTmpStartPos;
+  EXPECT_TRUE(FailsWith([&] { Run(); },
+                        "GroupNorm: scratch regions tiling.firstTmpStartPos "
+                        "[0, 16) and tiling.secondTmpStartPos [0, 16) floats "
+                        "overlap"));
 }
 
 }  // namespace

@@ -33,6 +33,7 @@
 
 #include "compat_test.h"
 #include "kernel_operator.h"
+#include "norm_fixture.h"
 #include "tiling/tiling_api.h"
 
 namespace {
@@ -41,13 +42,13 @@ using AscendC::LayerNorm;
 using AscendC::LayerNormTiling;
 using AscendC::LocalTensor;
 using AscendC::TBuf;
-using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::BitsFloat;
 using compat_test::FailsWith;
 using compat_test::FloatBits;
 using compat_test::HalfBitsToFloat;
 using compat_test::ProfileScope;
+using compat_test::Proto;
 using compat_test::RoundToHalf;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
@@ -170,42 +171,12 @@ uint32_t Seed() { return compat_test::Seed<20250601u>(); }
 
 // ---- Kernel-side setup ------------------------------------------------------
 
-// The tensors in TBufs in the order x, y, mean, variance, gamma, beta,
-// scratch (each at a multiple of 32), and raw access to their bits.
+// The tensors of a call for bs rows of h elements (norm_fixture.h).
 template <typename T>
-struct Tensors : compat_test::TensorBits<T> {
-  Tensors(uint32_t bs, uint32_t h, uint32_t scratch_bytes) {
-    pipe.InitBuffer(x_buf, bs * h * sizeof(T));
-    pipe.InitBuffer(y_buf, bs * h * sizeof(T));
-    pipe.InitBuffer(mean_buf, bs * sizeof(T));
-    pipe.InitBuffer(var_buf, bs * sizeof(T));
-    pipe.InitBuffer(gamma_buf, h * sizeof(T));
-    pipe.InitBuffer(beta_buf, h * sizeof(T));
-    x = x_buf.template Get<T>();
-    y = y_buf.template Get<T>();
-    mean = mean_buf.template Get<T>();
-    var = var_buf.template Get<T>();
-    gamma = gamma_buf.template Get<T>();
-    beta = beta_buf.template Get<T>();
-    if (scratch_bytes != 0) {
-      pipe.InitBuffer(tmp_buf, scratch_bytes);
-      tmp = tmp_buf.template Get<uint8_t>();
-    }
-  }
-
-  TPipe pipe;
-  TBuf<TPosition::VECIN> x_buf;
-  TBuf<TPosition::VECOUT> y_buf;
-  TBuf<TPosition::VECOUT> mean_buf;
-  TBuf<TPosition::VECOUT> var_buf;
-  TBuf<TPosition::VECIN> gamma_buf;
-  TBuf<TPosition::VECIN> beta_buf;
-  TBuf<TPosition::VECCALC> tmp_buf;
-  LocalTensor<T> x, y, mean, var, gamma, beta;
-  LocalTensor<uint8_t> tmp;
+struct Tensors : compat_test::NormTensors<T> {
+  Tensors(uint32_t bs, uint32_t h, uint32_t scratch_bytes)
+      : compat_test::NormTensors<T>(bs * h, bs, h, scratch_bytes) {}
 };
-
-enum class Proto { kSharedTmpBuffer, kFrameworkScratch };
 
 template <typename T, bool reuse>
 void Call(const Tensors<T>& t, T eps, LayerNormTiling& tiling, Proto proto) {
