@@ -59,12 +59,13 @@ def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, out=None, 
         pd_gamma = empty(shape, dtype=out_type)
         pd_beta = empty(shape, dtype=out_type)
     else:
-        pd_gamma, pd_beta = out = _arrays.given_outputs(api, out, ("pd_gamma", "pd_beta"), dy)
-        for i, (o, name) in enumerate(zip(out, ("pd_gamma", "pd_beta"))):
+        names = ("pd_gamma", "pd_beta")
+        pd_gamma, pd_beta = _arrays.given_outputs(api, out, names, dy)
+        for i, o in enumerate(out):
             if o.dtype != out_type:
-                raise TypeError(f"{api}: out[{i}] ({name}) has type {_arrays.type_name(o.dtype)}; it "
-                                f"must have the type the call returns, "
-                                f"{_arrays.type_name(out_type)} (out_dtype={out_dtype!r})")
+                raise TypeError(f"{api}: out[{i}] ({names[i]}) has type "
+                                f"{_arrays.type_name(o.dtype)}; it must have the type the call "
+                                f"returns, {_arrays.type_name(out_type)} (out_dtype={out_dtype!r})")
     native = _arrays.native
     _normgrad.grad_beta(native(dy), native(res), native(pd_gamma), native(pd_beta), marked,
                         order, _arrays.threads(threads))
