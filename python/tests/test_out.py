@@ -282,3 +282,15 @@ def test_call_the_engine_refuses_leaves_out_untouched(rng, kind):
     with pytest.raises(ValueError, match=r'order "tree" is not known'):
         normgrad.layer_norm_backward(p.x, p.dy, p.gamma, p.mean, p.rstd, order="tree", out=good)
     assert_untouched(good)
+
+
+def test_interleaved_row_strided_out_counts_as_sharing_memory(rng):
+    # Judged by extents, as numpy.may_share_memory: y's rows lie between x's.
+    buffer = np.full((ROWS, 2 * H), SENTINEL, np.float32)
+    x, y = buffer[:, :H], buffer[:, H:]
+    x[...] = make(rng, (ROWS, H), "float32")
+    gamma, beta = make(rng, (H,), "float32"), make(rng, (H,), "float32")
+    out = (y, np.full(ROWS, SENTINEL, np.float32), np.full(ROWS, SENTINEL, np.float32))
+    with pytest.raises(ValueError, match=r"out\[0\] \(y\) shares memory with the input x"):
+        normgrad.layer_norm_forward(x, gamma, beta, out=out)
+    assert_untouched(out)
