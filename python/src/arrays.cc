@@ -11,10 +11,6 @@
 namespace normgrad::python {
 namespace {
 
-std::string Prefix(const char* api, const char* name) {
-  return std::string(api) + ": " + name + " ";
-}
-
 std::string StridesText(const Input& a) {
   std::string text = "(";
   for (size_t i = 0; i < a.ndim(); ++i) {
@@ -49,6 +45,10 @@ bool Overlap(const Extent& a, const Extent& b) {
 }
 
 }  // namespace
+
+std::string Prefix(const char* api, const char* name) {
+  return std::string(api) + ": " + name + " ";
+}
 
 std::string TypeText(const nb::dlpack::dtype& t) {
   switch (static_cast<nb::dlpack::dtype_code>(t.code)) {

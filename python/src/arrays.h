@@ -61,6 +61,9 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
 void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16, DType dtype,
                  size_t count, const char* why);
 
+/// The start of a message about argument `name` of `api`: "api: name ".
+std::string Prefix(const char* api, const char* name);
+
 /// Text of an array element type as numpy names it: "float64", "int32".
 std::string TypeText(const nb::dlpack::dtype& t);
 

@@ -41,10 +41,6 @@ void RunUnlocked(Status (*engine)(const Problem&), const Problem& problem) {
 constexpr const char* kSameType = "the type of x";
 constexpr const char* kStatistics = "as layer_norm_forward returns the statistics (float32)";
 
-std::string Prefix(const char* api, const char* name) {
-  return std::string(api) + ": " + name + " ";
-}
-
 // An output laid out as x (y, dx): x's type and shape, its rows as far apart
 // as x's, so the engine's one row stride serves both.
 void CheckRowsOutput(const char* api, const char* name, const Output& out, bool marked_bf16,
