@@ -21,11 +21,19 @@ The Python calls use the package's defaults (threads=None: this script
 imports torch, so torch.get_num_threads()); the C++ calls get that thread
 count. C++ reuses its output buffers, as a program calling the engine in a
 loop does (--cpp-outputs reuse), or takes new ones from operator new each
-call (fresh); the Python functions return new arrays, so their time
-includes allocating them and the first touch of their pages.
+call (fresh). The Python functions return new arrays (--python-outputs new),
+so their time includes allocating them and the first touch of their pages,
+or write into out= arrays allocated once (out), as C++ reusing its buffers.
+
+--parts times, instead, what a 64 × 64 call from Python spends around the
+engine, one step at a time: handing an array to the native module (a numpy
+array directly, a torch tensor as a DLPack capsule: exporting it, then
+importing it), and allocating an output of each kind.
 
     cmake --build build --target normgrad_call_times
     build/venv/bin/python python/bench/call_overhead.py      # make python builds the venv
+    build/venv/bin/python python/bench/call_overhead.py --python-outputs out --cpp-outputs reuse
+    build/venv/bin/python python/bench/call_overhead.py --parts
 
 Not a test: the figures depend on the machine and its load (see uptime).
 """
@@ -59,19 +67,33 @@ def filled(shape, seed):
     return ((((i * 7 + seed) % 251) - 125).astype(np.float32) / 64).reshape(shape)
 
 
-def python_call(api, kind, rows, cols):
-    """The Python call of `api` on inputs like the C++ side's."""
+def python_call(api, kind, rows, cols, outputs):
+    """The Python call of `api` on inputs like the C++ side's, returning new
+    arrays (outputs "new") or writing into arrays allocated once ("out")."""
     x, dy = filled((rows, cols), 0), filled((rows, cols), 3)
     gamma, beta = filled((cols,), 5), filled((cols,), 9)
     _, mean, rstd = normgrad.layer_norm_forward(x, gamma, beta)
     arrays = [x, dy, gamma, beta, mean, rstd]
     if kind == "torch":
-        arrays = [torch.from_numpy(a) for a in arrays]
+        # Copies in torch's own allocations (64-byte aligned, as a torch
+        # program's tensors are), not views of numpy's memory: the engine's
+        # large forward is faster when x and y lie at the same offset in a
+        # 64-byte line, and torch allocates the outputs.
+        arrays = [torch.from_numpy(a).clone() for a in arrays]
     x, dy, gamma, beta, mean, rstd = arrays
     if api == "grad_beta":
+        out = normgrad.layer_norm_grad_beta(dy, x)
+        if outputs == "out":
+            return lambda: normgrad.layer_norm_grad_beta(dy, x, out=out)
         return lambda: normgrad.layer_norm_grad_beta(dy, x)
     if api == "forward":
+        out = normgrad.layer_norm_forward(x, gamma, beta)
+        if outputs == "out":
+            return lambda: normgrad.layer_norm_forward(x, gamma, beta, out=out)
         return lambda: normgrad.layer_norm_forward(x, gamma, beta)
+    out = normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+    if outputs == "out":
+        return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd, out=out)
     return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
 
 
@@ -103,6 +125,26 @@ def cpp_samples(driver, api, rows, cols, threads, samples, batch_us, clock, outp
     return json.loads(run.stdout)["us"]
 
 
+def parts(samples, batch_us):
+    """Per-step times (µs, thread CPU time) of what a 64 × 64 call does
+    around the engine, as (step, samples) rows."""
+    from normgrad import _normgrad  # the native module: its layout() imports one array
+
+    a = filled((64, 64), 0)
+    t = torch.from_numpy(a)
+    to_dlpack = torch.utils.dlpack.to_dlpack
+    api = "call_overhead.py"
+    steps = [
+        ("numpy array: import (layout)", lambda: _normgrad.layout(a, api, "a", False)),
+        ("torch tensor: export (to_dlpack)", lambda: to_dlpack(t)),
+        ("torch tensor: export + import", lambda: _normgrad.layout(to_dlpack(t), api, "a", False)),
+        ("numpy.empty 64x64 float32", lambda: np.empty((64, 64), dtype=np.float32)),
+        ("torch.empty_like 64x64 float32", lambda: torch.empty_like(t)),
+        ("torch.empty 64 float32", lambda: torch.empty((64,), dtype=torch.float32)),
+    ]
+    return [(name, python_samples(step, samples, batch_us, "thread")) for name, step in steps]
+
+
 def spread(us):
     return f"{statistics.median(us):9.2f} [{min(us):.2f}–{max(us):.2f}]"
 
@@ -117,7 +159,17 @@ def main():
     parser.add_argument("--shapes", default="small,large", help="small (64x64), large (8192x1024)")
     parser.add_argument("--cpp-outputs", default="reuse", choices=("reuse", "fresh"),
                         help="C++ output buffers: allocated once, or new each call")
+    parser.add_argument("--python-outputs", default="new", choices=("new", "out"),
+                        help="Python outputs: new arrays each call, or out= arrays made once")
+    parser.add_argument("--parts", action="store_true",
+                        help="time the steps of a 64x64 call around the engine instead")
     args = parser.parse_args()
+    if args.parts:
+        print(f"load average {' '.join(f'{l:.2f}' for l in os.getloadavg())}; "
+              f"µs per step, thread CPU time")
+        for name, us in parts(args.samples, args.batch_us):
+            print(f"{name:36} {spread(us):>28}", flush=True)
+        return
     if not args.driver.is_file():
         sys.exit(f"call_overhead.py: --driver {args.driver} does not exist: build it first "
                  f"(cmake --build build --target normgrad_call_times)")
@@ -125,7 +177,7 @@ def main():
     threads = torch.get_num_threads()  # what the Python calls use by default
     print(f"normgrad {normgrad.__file__}; threads {threads}; {os.cpu_count()} CPUs; "
           f"load average {' '.join(f'{l:.2f}' for l in os.getloadavg())}; "
-          f"C++ outputs: {args.cpp_outputs}")
+          f"C++ outputs: {args.cpp_outputs}; Python outputs: {args.python_outputs}")
     print(f"{'case (clock)':32} {'C++ µs median [range]':>28} {'Python µs median [range]':>28} "
           f"{'overhead':>16}")
     for shape in args.shapes.split(","):
@@ -135,7 +187,7 @@ def main():
         samples = args.samples if shape == "small" else max(3, args.samples // 4)
         for api in APIS:
             for kind in KINDS:
-                call = python_call(api, kind, rows, cols)
+                call = python_call(api, kind, rows, cols, args.python_outputs)
                 cpp, py = [], []
                 for _ in range(args.rounds):
                     cpp += cpp_samples(args.driver, api, rows, cols, threads, samples,

@@ -13,7 +13,13 @@ axis; the other axes are the rows (rows × H, or B × S × H). They are read
 where they lie: C-contiguous or row-strided arrays (the last axis contiguous,
 rows a fixed stride apart). Any other layout raises ValueError: make it
 contiguous first. Results come back as the kind of array given (numpy or
-torch) in the input type, summed in float. Errors raise ValueError,
+torch) in the input type, summed in float; or, given out=(...), written into
+the caller's arrays, as numpy's ufuncs do: a tuple with one array per output,
+each of the kind, type and shape the call would return, laid out as the call
+would lay it out (y and dx with x's row stride, the rest C-contiguous),
+writable, sharing no memory with an input or another output. A call checks
+all of them before it writes, so a call that raises leaves out untouched;
+with out= it returns out. Errors raise ValueError,
 TypeError or MemoryError with the engine's message. The GIL is released
 while the engine runs; the thread count follows torch.get_num_threads() when
 torch is imported (or `threads=`). normgrad.tiling has the Ascend C host
@@ -28,14 +34,16 @@ __all__ = ["layer_norm_grad_beta", "layer_norm_forward", "layer_norm_backward", 
            "last_layer_norm_run", "tiling"]
 
 
-def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, threads=None, dtype=None):
+def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, out=None, threads=None,
+                         dtype=None):
     """pd_gamma[c] = Σ_r dy[r, c]·res[r, c] and pd_beta[c] = Σ_r dy[r, c] over
     the rows of dy and res (same shape and type; res is resForGamma, the
     normalized input). order="blocked" (the default) sums 256-row blocks and
     combines them by a fixed tree; order="sequential" adds row after row, the
     Ascend C device's bits (the golden data of a kernel test). out_dtype=None
     returns the inputs' type, "float32" the float sums unrounded. Returns
-    (pd_gamma, pd_beta), each of H elements.
+    (pd_gamma, pd_beta), each of H elements; out=(pd_gamma, pd_beta) writes
+    them into two arrays of that type and shape instead.
 
     In every function here, threads=None runs on torch.get_num_threads()
     threads when torch is imported, else on OpenMP's default (small problems
@@ -45,54 +53,71 @@ def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, threads=No
     dy, res = _arrays.as_array(dy), _arrays.as_array(res)
     marked = _arrays.marked_bf16(api, (dy, res), dtype)
     out_type = _arrays.output_type(api, dy, out_dtype)
-    shape = dy.shape[-1:]
-    empty = _arrays.empty_of(dy)
-    pd_gamma = empty(shape, dtype=out_type)
-    pd_beta = empty(shape, dtype=out_type)
+    if out is None:
+        shape = dy.shape[-1:]
+        empty = _arrays.empty_of(dy)
+        pd_gamma = empty(shape, dtype=out_type)
+        pd_beta = empty(shape, dtype=out_type)
+    else:
+        names = ("pd_gamma", "pd_beta")
+        pd_gamma, pd_beta = _arrays.given_outputs(api, out, names, dy)
+        for i, o in enumerate(out):
+            if o.dtype != out_type:
+                raise TypeError(f"{api}: out[{i}] ({names[i]}) has type "
+                                f"{_arrays.type_name(o.dtype)}; it must have the type the call "
+                                f"returns, {_arrays.type_name(out_type)} (out_dtype={out_dtype!r})")
     native = _arrays.native
     _normgrad.grad_beta(native(dy), native(res), native(pd_gamma), native(pd_beta), marked,
                         order, _arrays.threads(threads))
-    return pd_gamma, pd_beta
+    return (pd_gamma, pd_beta) if out is None else out
 
 
-def layer_norm_forward(x, gamma, beta, eps=1e-5, *, threads=None, dtype=None):
+def layer_norm_forward(x, gamma, beta, eps=1e-5, *, out=None, threads=None, dtype=None):
     """Layer norm over the last axis: y = (x − mean)·rstd·gamma + beta with
     rstd = 1/√(variance + eps) (population variance). Returns (y, mean, rstd):
     y like x (its rows as far apart as x's), mean and rstd float32 of shape
-    x.shape[:-1]."""
+    x.shape[:-1]; out=(y, mean, rstd) writes them into arrays of those types,
+    shapes and layouts instead."""
     api = "normgrad.layer_norm_forward"
     x, gamma, beta = _arrays.as_array(x), _arrays.as_array(gamma), _arrays.as_array(beta)
     marked = _arrays.marked_bf16(api, (x, gamma, beta), dtype)
-    native, vector = _arrays.native, _arrays.vector
-    y = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
-    stats_shape = x.shape[:-1]
-    mean = _arrays.float32_empty(x, stats_shape)
-    rstd = _arrays.float32_empty(x, stats_shape)
-    _normgrad.forward(native(x), native(gamma), native(beta), eps, native(y),
-                      native(vector(mean)), native(vector(rstd)), marked,
-                      _arrays.threads(threads))
-    return y, mean, rstd
+    native = _arrays.native
+    if out is None:
+        y = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
+        stats_shape = x.shape[:-1]
+        mean = _arrays.float32_empty(x, stats_shape)
+        rstd = _arrays.float32_empty(x, stats_shape)
+    else:
+        y, mean, rstd = _arrays.given_outputs(api, out, ("y", "mean", "rstd"), x)
+    _normgrad.forward(native(x), native(gamma), native(beta), eps, native(y), native(mean),
+                      native(rstd), marked, _arrays.threads(threads))
+    return (y, mean, rstd) if out is None else out
 
 
-def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", threads=None, dtype=None):
+def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", out=None, threads=None,
+                        dtype=None):
     """The fused layer-norm backward pass, given the forward pass's mean and
     rstd (float32, x.shape[:-1]): dx, and the parameter gradients
     dgamma[c] = Σ_r dy·x̂ and dbeta[c] = Σ_r dy summed in `order` (as
     layer_norm_grad_beta). Returns (dx, dgamma, dbeta) in the input type, dx
-    like x."""
+    like x; out=(dx, dgamma, dbeta) writes them into arrays of those types,
+    shapes and layouts instead."""
     api = "normgrad.layer_norm_backward"
     x, dy, gamma = _arrays.as_array(x), _arrays.as_array(dy), _arrays.as_array(gamma)
     mean, rstd = _arrays.as_array(mean), _arrays.as_array(rstd)
     marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
     native, vector = _arrays.native, _arrays.vector
-    dx = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
-    empty = _arrays.empty_of(x)
-    dgamma = empty(x.shape[-1:], dtype=x.dtype)
-    dbeta = empty(x.shape[-1:], dtype=x.dtype)
+    if out is None:
+        dx = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
+        empty = _arrays.empty_of(x)
+        dgamma = empty(x.shape[-1:], dtype=x.dtype)
+        dbeta = empty(x.shape[-1:], dtype=x.dtype)
+    else:
+        dx, dgamma, dbeta = _arrays.given_outputs(api, out, ("dx", "dgamma", "dbeta"), x)
     _normgrad.backward(native(x), native(dy), native(gamma), native(vector(mean)),
                        native(vector(rstd)), native(dx), native(dgamma), native(dbeta), marked,
                        order, _arrays.threads(threads))
-    return dx, dgamma, dbeta
+    return (dx, dgamma, dbeta) if out is None else out
 
 
 def last_run():

@@ -2,7 +2,10 @@
 
 Each function hands its inputs to the native module as they lie and allocates
 its outputs here, as the kind of array (and element type) it was given, so
-numpy in gives numpy out and torch in gives torch out. bfloat16 reaches the
+numpy in gives numpy out and torch in gives torch out; or it writes into the
+caller's out= arrays, of which this module checks what only Python sees
+(a tuple of the right length, the inputs' kind of array, writable) and the
+native module the rest (type, shape, layout, no overlap with the inputs). bfloat16 reaches the
 native module as 16-bit patterns: torch.bfloat16 directly, ml_dtypes.bfloat16
 numpy arrays as a uint16 view, and uint16 arrays the caller marks with
 dtype="bfloat16".
@@ -95,7 +98,7 @@ def _float32_like(like):
     return _torch().float32 if is_torch(like) else np.float32
 
 
-def _type_name(dtype):
+def type_name(dtype):
     torch = _torch()
     if torch is not None and isinstance(dtype, torch.dtype):
         return str(dtype).replace("torch.", "")
@@ -108,15 +111,15 @@ def output_type(api, like, out_dtype):
     if out_dtype is None:
         return like.dtype
     try:
-        name = _type_name(out_dtype)
+        name = type_name(out_dtype)
     except TypeError:
         name = repr(out_dtype)
     if name == "float32":
         return _float32_like(like)
-    if name == _type_name(like.dtype):
+    if name == type_name(like.dtype):
         return like.dtype
     raise ValueError(f"{api}: out_dtype {out_dtype!r} is not supported; it must be None "
-                     f"(the inputs' type, {_type_name(like.dtype)}) or float32")
+                     f"(the inputs' type, {type_name(like.dtype)}) or float32")
 
 
 def empty_of(like):
@@ -160,6 +163,37 @@ def empty_rows_like(like, layout):
     if is_torch(like):
         return rows_view.view(tuple(like.shape))
     return rows_view.reshape(like.shape)
+
+
+def given_outputs(api, out, names, like):
+    """The caller's out= tuple, checked for what the native module cannot
+    see: one array per output (`names`), each of `like`'s kind (numpy or
+    torch), and writable (a numpy array's writeable flag; a torch tensor must
+    not require grad, since the engine writes it outside autograd)."""
+    if type(out) is not tuple:
+        raise TypeError(f"{api}: out is {type(out).__name__}; it must be a tuple of "
+                        f"{len(names)} arrays ({', '.join(names)})")
+    if len(out) != len(names):
+        raise ValueError(f"{api}: out has {len(out)} entries; it must have {len(names)}, "
+                         f"one per output ({', '.join(names)})")
+    if isinstance(like, _ndarray):
+        for i, o in enumerate(out):
+            if not isinstance(o, _ndarray):
+                raise TypeError(f"{api}: out[{i}] ({names[i]}) is {type(o).__name__}; the "
+                                f"inputs are numpy arrays, so it must be a numpy array")
+            if not o.flags.writeable:
+                raise ValueError(f"{api}: out[{i}] ({names[i]}) is read-only; it must be "
+                                 f"writable")
+        return out
+    tensor = _torch().Tensor
+    for i, o in enumerate(out):
+        if not isinstance(o, tensor):
+            raise TypeError(f"{api}: out[{i}] ({names[i]}) is {type(o).__name__}; the inputs "
+                            f"are torch tensors, so it must be a torch tensor")
+        if o.requires_grad:
+            raise ValueError(f"{api}: out[{i}] ({names[i]}) requires grad; normgrad writes "
+                             f"outside autograd, so pass out[{i}].detach() (the same memory)")
+    return out
 
 
 def vector(a):

@@ -5,10 +5,46 @@
 
 #include <Python.h>
 
+#include <cstdint>
 #include <string>
 
 namespace normgrad::python {
 namespace {
+
+std::string StridesText(const Input& a) {
+  std::string text = "(";
+  for (size_t i = 0; i < a.ndim(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(a.stride(i));
+  }
+  return text + (a.ndim() == 1 ? ",)" : ")");
+}
+
+// The bytes [begin, end) from an array's lowest element to past its highest;
+// empty for an array without elements.
+struct Extent {
+  uintptr_t begin = 0;
+  uintptr_t end = 0;
+};
+
+Extent ExtentOf(const Input& a) {
+  const auto base = reinterpret_cast<uintptr_t>(a.data());
+  const int64_t item = (a.dtype().bits * a.dtype().lanes + 7) / 8;
+  int64_t low = 0, high = 0;  // element offsets of the lowest and highest elements
+  for (size_t i = 0; i < a.ndim(); ++i) {
+    if (a.shape(i) == 0) return {};
+    const int64_t step = a.stride(i) * static_cast<int64_t>(a.shape(i) - 1);
+    (step < 0 ? low : high) += step;
+  }
+  return {base + static_cast<uintptr_t>(low * item),
+          base + static_cast<uintptr_t>((high + 1) * item)};
+}
+
+bool Overlap(const Extent& a, const Extent& b) {
+  return a.begin < a.end && b.begin < b.end && a.begin < b.end && b.begin < a.end;
+}
+
+}  // namespace
 
 std::string Prefix(const char* api, const char* name) {
   return std::string(api) + ": " + name + " ";
@@ -42,16 +78,24 @@ std::string ShapeText(const Input& a) {
   return text + (a.ndim() == 1 ? ",)" : ")");
 }
 
-std::string StridesText(const Input& a) {
-  std::string text = "(";
-  for (size_t i = 0; i < a.ndim(); ++i) {
-    if (i > 0) text += ", ";
-    text += std::to_string(a.stride(i));
+void CheckApart(const char* api, std::initializer_list<Named> outputs,
+                std::initializer_list<Named> inputs) {
+  auto refuse = [&](const Named& out, const Named& other, const char* kind) {
+    throw nb::value_error((Prefix(api, out.name) + "shares memory with " + kind + other.name +
+                           "; an output must not overlap an input or another output (the "
+                           "engine reads the inputs while it writes): pass separate arrays")
+                              .c_str());
+  };
+  for (auto o = outputs.begin(); o != outputs.end(); ++o) {
+    const Extent e = ExtentOf(*o->array);
+    for (const Named& in : inputs) {
+      if (Overlap(e, ExtentOf(*in.array))) refuse(*o, in, "the input ");
+    }
+    for (auto later = o + 1; later != outputs.end(); ++later) {
+      if (Overlap(e, ExtentOf(*later->array))) refuse(*o, *later, "");
+    }
   }
-  return text + (a.ndim() == 1 ? ",)" : ")");
 }
-
-}  // namespace
 
 bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out) {
   using Code = nb::dlpack::dtype_code;

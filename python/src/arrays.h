@@ -11,6 +11,7 @@
 #include <nanobind/ndarray.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 
 #include "normgrad/status.h"
@@ -22,12 +23,13 @@ namespace nb = nanobind;
 
 /// A CPU array of any type and shape; read-only access suffices for inputs.
 using Input = nb::ndarray<nb::ro, nb::device::cpu>;
-/// A CPU array the engine writes: always one the Python layer has just
-/// allocated, never a caller's. It is imported as a read-only one all the
-/// same: for a writable import nanobind first asks for a versioned DLPack
-/// capsule, which numpy 1.x refuses with a TypeError before giving the plain
-/// one, and that exception costs about 0.3 µs per array, a tenth of a small
-/// call. Target() gives the address the engine writes.
+/// A CPU array the engine writes: one the Python layer has just allocated, or
+/// a caller's out= array whose writability the Python layer has checked. It
+/// is imported as a read-only one all the same: for a writable import
+/// nanobind first asks for a versioned DLPack capsule, which numpy 1.x
+/// refuses with a TypeError before giving the plain one, and that exception
+/// costs about 0.3 µs per array, a tenth of a small call. Target() gives the
+/// address the engine writes.
 using Output = nb::ndarray<nb::ro, nb::device::cpu>;
 
 /// Where the engine writes `out` (Output says why it is imported read-only).
@@ -58,6 +60,29 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
 /// `why` ends the TypeError's message ("the type of the other inputs").
 void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16, DType dtype,
                  size_t count, const char* why);
+
+/// The start of a message about argument `name` of `api`: "api: name ".
+std::string Prefix(const char* api, const char* name);
+
+/// Text of an array element type as numpy names it: "float64", "int32".
+std::string TypeText(const nb::dlpack::dtype& t);
+
+/// Text of a shape, as Python writes a tuple: "(8, 64)", "(64,)".
+std::string ShapeText(const Input& a);
+
+/// An array of a call, by the name its messages give it.
+struct Named {
+  const char* name;
+  const Input* array;
+};
+
+/// Checks that no output shares memory with an input or with another output:
+/// the engine reads its inputs while it writes, and writes each output once.
+/// Two arrays are taken to share memory when the bytes between their lowest
+/// and highest elements overlap (as numpy.may_share_memory), so interleaved
+/// row-strided arrays count as sharing. Raises ValueError naming both.
+void CheckApart(const char* api, std::initializer_list<Named> outputs,
+                std::initializer_list<Named> inputs);
 
 /// Raises the Python exception for a failed engine status: MemoryError when
 /// scratch could not be allocated, ValueError for a broken argument rule;

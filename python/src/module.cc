@@ -2,10 +2,11 @@
 // Python package: the engine's LayerNormGradBeta (whole, or as the partials
 // of a range of rows and their combine), LayerNormForward and
 // LayerNormBackward on arrays the Python layer (python/normgrad/) hands over,
-// outputs included, so each result comes back as the kind of array it was
-// given. Inputs are read where they lie (arrays.h); the GIL is released while
-// the engine runs; a failed status becomes a Python exception carrying the
-// engine's message.
+// outputs included (new ones of the kind of array it was given, or the
+// caller's out= arrays, whose type, shape, layout and overlap with the inputs
+// are checked here before the engine writes anything). Inputs are read
+// where they lie (arrays.h); the GIL is released while the engine runs; a
+// failed status becomes a Python exception carrying the engine's message.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -40,18 +41,61 @@ void RunUnlocked(Status (*engine)(const Problem&), const Problem& problem) {
 constexpr const char* kSameType = "the type of x";
 constexpr const char* kStatistics = "as layer_norm_forward returns the statistics (float32)";
 
-// An output of the input rows' layout: same rows, H and row stride, so the
-// engine's one row stride serves both.
+// An output laid out as x (y, dx): x's type and shape, its rows as far apart
+// as x's, so the engine's one row stride serves both.
 void CheckRowsOutput(const char* api, const char* name, const Output& out, bool marked_bf16,
-                     const Rows& like, DType dtype) {
+                     const Input& x, const Rows& rx) {
+  const DType t = TypeOf(api, name, out, marked_bf16);
+  if (t != rx.dtype) {
+    throw nb::type_error((Prefix(api, name) + "has type " + DTypeName(t) +
+                          "; it must have x's type, " + DTypeName(rx.dtype))
+                             .c_str());
+  }
+  bool same_shape = out.ndim() == x.ndim();
+  for (size_t i = 0; same_shape && i < x.ndim(); ++i) same_shape = out.shape(i) == x.shape(i);
+  if (!same_shape) {
+    throw nb::value_error((Prefix(api, name) + "has shape " + ShapeText(out) +
+                           "; it must have x's shape, " + ShapeText(x))
+                              .c_str());
+  }
   const Rows r = RowsOf(api, name, out, marked_bf16);
-  if (r.dtype != dtype || r.rows != like.rows || r.cols != like.cols ||
-      r.row_stride != like.row_stride) {
-    throw nb::value_error(
-        (std::string(api) + ": " + name + " does not have the layout of the input rows (" +
-         std::to_string(like.rows) + " × " + std::to_string(like.cols) + ", row stride " +
-         std::to_string(like.row_stride) + ", " + DTypeName(dtype) + ")")
-            .c_str());
+  if (r.row_stride != rx.row_stride) {
+    throw nb::value_error((Prefix(api, name) + "has rows " + std::to_string(r.row_stride) +
+                           " elements apart and x " + std::to_string(rx.row_stride) +
+                           "; the engine writes it with x's row stride, so it must be the same "
+                           "(C-contiguous for a C-contiguous x)")
+                              .c_str());
+  }
+}
+
+// A statistics output (mean, rstd): float32, of x's shape without its last
+// axis, C-contiguous (the engine writes one float per row, in row order).
+void CheckStatistics(const char* api, const char* name, const Output& out, const Input& x) {
+  if (out.dtype() != nb::dtype<float>()) {
+    throw nb::type_error((Prefix(api, name) + "has type " + TypeText(out.dtype()) +
+                          "; it must be float32 (the statistics are float for every input type)")
+                             .c_str());
+  }
+  const size_t ndim = x.ndim() - 1;
+  bool same_shape = out.ndim() == ndim;
+  for (size_t i = 0; same_shape && i < ndim; ++i) same_shape = out.shape(i) == x.shape(i);
+  if (!same_shape) {
+    std::string rows = "(";
+    for (size_t i = 0; i < ndim; ++i) rows += (i > 0 ? ", " : "") + std::to_string(x.shape(i));
+    throw nb::value_error((Prefix(api, name) + "has shape " + ShapeText(out) +
+                           "; it must have x's shape without its last axis, " + rows +
+                           (ndim == 1 ? ",)" : ")"))
+                              .c_str());
+  }
+  int64_t step = 1;
+  for (size_t i = ndim; i-- > 0;) {
+    if (out.shape(i) > 1 && out.stride(i) != step) {
+      throw nb::value_error((Prefix(api, name) +
+                             "is not C-contiguous; the engine writes one float per row, in "
+                             "row order: pass a C-contiguous array")
+                                .c_str());
+    }
+    step *= static_cast<int64_t>(out.shape(i));
   }
 }
 
@@ -102,10 +146,13 @@ void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const O
   CheckSameRows(kApi, "dy", d, "res", r);
   GradBetaProblem p;
   p.dtype = d.dtype;
-  p.f32_outputs = F32Outputs(kApi, "pd_gamma", pd_gamma, marked_bf16, d.dtype, d.cols);
-  if (F32Outputs(kApi, "pd_beta", pd_beta, marked_bf16, d.dtype, d.cols) != p.f32_outputs) {
+  p.f32_outputs = F32Outputs(kApi, "out[0] (pd_gamma)", pd_gamma, marked_bf16, d.dtype, d.cols);
+  if (F32Outputs(kApi, "out[1] (pd_beta)", pd_beta, marked_bf16, d.dtype, d.cols) !=
+      p.f32_outputs) {
     throw nb::type_error("normgrad.layer_norm_grad_beta: pd_gamma and pd_beta differ in type");
   }
+  CheckApart(kApi, {{"out[0] (pd_gamma)", &pd_gamma}, {"out[1] (pd_beta)", &pd_beta}},
+             {{"dy", &dy}, {"res", &res}});
   p.rows = d.rows;
   p.cols = d.cols;
   p.row_stride = d.row_stride;
@@ -124,9 +171,11 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
   CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
   CheckVector(kApi, "beta", beta, marked_bf16, rx.dtype, rx.cols, kSameType);
-  CheckRowsOutput(kApi, "y", y, marked_bf16, rx, rx.dtype);
-  CheckVector(kApi, "mean", mean, false, DType::kF32, rx.rows, kStatistics);
-  CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kStatistics);
+  CheckRowsOutput(kApi, "out[0] (y)", y, marked_bf16, x, rx);
+  CheckStatistics(kApi, "out[1] (mean)", mean, x);
+  CheckStatistics(kApi, "out[2] (rstd)", rstd, x);
+  CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (mean)", &mean}, {"out[2] (rstd)", &rstd}},
+             {{"x", &x}, {"gamma", &gamma}, {"beta", &beta}});
   LayerNormForwardProblem p;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
@@ -155,13 +204,13 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kStatistics);
   LayerNormBackwardProblem p;
   p.dtype = rx.dtype;
-  CheckRowsOutput(kApi, "dx", dx, marked_bf16, rx, rx.dtype);
-  p.f32_outputs = F32Outputs(kApi, "pd_gamma", pd_gamma, marked_bf16, rx.dtype, rx.cols);
-  if (F32Outputs(kApi, "pd_beta", pd_beta, marked_bf16, rx.dtype, rx.cols) != p.f32_outputs ||
-      (p.f32_outputs && rx.dtype != DType::kF32)) {
-    throw nb::type_error(
-        "normgrad.layer_norm_backward: pd_gamma and pd_beta must have the inputs' type");
-  }
+  CheckRowsOutput(kApi, "out[0] (dx)", dx, marked_bf16, x, rx);
+  CheckVector(kApi, "out[1] (dgamma)", pd_gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "out[2] (dbeta)", pd_beta, marked_bf16, rx.dtype, rx.cols, kSameType);
+  p.f32_outputs = rx.dtype == DType::kF32;
+  CheckApart(kApi,
+             {{"out[0] (dx)", &dx}, {"out[1] (dgamma)", &pd_gamma}, {"out[2] (dbeta)", &pd_beta}},
+             {{"x", &x}, {"dy", &dy}, {"gamma", &gamma}, {"mean", &mean}, {"rstd", &rstd}});
   p.rows = rx.rows;
   p.cols = rx.cols;
   p.row_stride = rx.row_stride;
