@@ -9,8 +9,7 @@ namespace {
 
 TEST(BenchNoise, QuietSignsGiveNoReason) {
   NoiseSigns s;
-  s.cores = 2;
-  s.load_average = 2.0;  // at the core count, not above it
+  s.others_cpu = kMaxOthersCpu;
   s.spread = kMaxSpread;
   s.baseline_spread = kMaxSpread;
   s.baseline_start_gbs = 40;
@@ -25,11 +24,12 @@ TEST(BenchNoise, UnmeasuredSignsGiveNoReason) {
   EXPECT_EQ(NoisyReason(s), "");
 }
 
-TEST(BenchNoise, LoadAboveTheCores) {
+TEST(BenchNoise, OtherProcessesTakingCpuTime) {
   NoiseSigns s;
-  s.cores = 2;
-  s.load_average = 2.5;
-  EXPECT_EQ(NoisyReason(s), "load average 2.50 > 2 cores");
+  s.others_cpu = 0.5;
+  EXPECT_EQ(NoisyReason(s), "other processes took 50% of the CPU time > 10%");
+  s.others_cpu = 0;
+  EXPECT_EQ(NoisyReason(s), "");
 }
 
 TEST(BenchNoise, RoundsOfTheRowOrOfItsBaselineSpreading) {
@@ -53,14 +53,21 @@ TEST(BenchNoise, BaselineFallingDuringTheRun) {
 
 TEST(BenchNoise, EveryReasonIsGiven) {
   NoiseSigns s;
-  s.cores = 1;
-  s.load_average = 3;
+  s.others_cpu = 1;
   s.spread = 1;
   s.baseline_start_gbs = 10;
   s.baseline_end_gbs = 1;
   EXPECT_EQ(NoisyReason(s),
-            "load average 3.00 > 1 cores; rounds spread 100% > 25%; read baseline fell from "
+            "other processes took 100% of the CPU time > 10%; rounds spread 100% > 25%; read baseline fell from "
             "10.0 GB/s at the start to 1.0 at the end (< 70%)");
+}
+
+TEST(BenchNoise, OthersShareLeavesOutTheBenchsOwnTime) {
+  // 2 CPUs for 100 ticks each: 200 ticks; the bench busy on both all along.
+  EXPECT_DOUBLE_EQ(OthersCpuShare(200, 200, 200), 0.0);
+  EXPECT_DOUBLE_EQ(OthersCpuShare(150, 100, 200), 0.25);
+  EXPECT_DOUBLE_EQ(OthersCpuShare(190, 200, 200), 0.0);  // counts read a tick apart
+  EXPECT_EQ(OthersCpuShare(0, 0, 0), -1);
 }
 
 TEST(BenchNoise, SpreadIsTheRangeOverTheMedian) {

@@ -1781,20 +1781,21 @@ class BenchTest(CliTestCase):
         self.assertIn("cannot be read", result.stderr)
         self.assertEqual(run(["bench", "--frobnicate"]).returncode, 2)
 
-    def bench_with_load(self, load, *args):
-        """A quick bench of one small shape with the load average set to `load`."""
+    def bench_with_others_cpu(self, share, *args):
+        """A quick bench of one small shape with other processes' share of
+        the CPU time set to `share`."""
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "shapes.txt")
             with open(path, "w") as f:
                 f.write("64x64 float\n")
             return run(["bench", "--quick", "--shapes", path] + list(args),
-                       env={"NORMGRAD_BENCH_LOADAVG": str(load)})
+                       env={"NORMGRAD_BENCH_OTHERS_CPU": str(share)})
 
     def assert_noise_fields(self, data):
         check = data["noise_check"]
         self.assertIsInstance(check["cores"], int)
         self.assertGreaterEqual(check["cores"], 1)
-        for key in ("load_average_max", "baseline_start_gbs", "baseline_end_gbs"):
+        for key in ("others_cpu_max", "baseline_start_gbs", "baseline_end_gbs"):
             self.assertIsInstance(check[key], (int, float), msg=key)
         for r in data["results"]:
             self.assertIsInstance(r["noisy"], bool, msg=r)
@@ -1806,37 +1807,36 @@ class BenchTest(CliTestCase):
             if r["seconds"] is None:
                 self.assertFalse(r["noisy"], msg=r)  # a row not run has no figures to doubt
 
-    def test_a_load_above_the_cores_marks_every_row_noisy(self):
-        result = self.bench_with_load(1000, "--json")
+    def test_other_processes_taking_cpu_time_mark_every_row_noisy(self):
+        result = self.bench_with_others_cpu(0.5, "--json")
         self.assert_ok(result)
         data = json.loads(result.stdout)
         self.assert_noise_fields(data)
-        self.assertEqual(data["noise_check"]["load_average_max"], 1000)
+        self.assertEqual(data["noise_check"]["others_cpu_max"], 0.5)
         measured = [r for r in data["results"] if r["seconds"] is not None]
         self.assertTrue(measured)
         for r in measured:
             self.assertTrue(r["noisy"], msg=r)
-            self.assertIn("load average 1000.00 > %d cores" % data["noise_check"]["cores"],
-                          r["noisy_reason"])
+            self.assertIn("other processes took 50% of the CPU time > 10%", r["noisy_reason"])
 
-    def test_a_quiet_load_average_is_no_reason(self):
-        # The other rules may still fire on a busy machine; the load never does.
-        result = self.bench_with_load(0, "--json")
+    def test_no_other_processes_is_no_reason(self):
+        # The other rules may still fire on a busy machine; this one never does.
+        result = self.bench_with_others_cpu(0, "--json")
         self.assert_ok(result)
         data = json.loads(result.stdout)
         self.assert_noise_fields(data)
-        self.assertEqual(data["noise_check"]["load_average_max"], 0)
+        self.assertEqual(data["noise_check"]["others_cpu_max"], 0)
         for r in data["results"]:
-            self.assertNotIn("load average", r.get("noisy_reason", ""), msg=r)
+            self.assertNotIn("other processes", r.get("noisy_reason", ""), msg=r)
 
     def test_table_marks_noisy_rows_and_progress_has_times(self):
-        result = self.bench_with_load(1000)
+        result = self.bench_with_others_cpu(1)
         self.assert_ok(result)
         rows = [line for line in result.stdout.splitlines() if line.startswith("grad_beta ")]
         self.assertTrue(rows)
         for line in rows:
             if "- (" not in line:  # a row not run says why instead
-                self.assertIn("noisy: load average 1000.00 >", line)
+                self.assertIn("noisy: other processes took 100% of the CPU time", line)
         self.assertIn("NOISY: ", result.stdout)
         self.assertIn("check baseline", result.stdout)
         # Progress on stderr: elapsed time, and an estimate once a group is done.
@@ -1844,12 +1844,12 @@ class BenchTest(CliTestCase):
         self.assertRegex(result.stderr, r"\[2/\d+\] .*; \d+ s elapsed, about \d+ s left")
         self.assertNotIn("elapsed", result.stdout)
 
-    def test_a_load_average_that_is_not_a_number_is_an_error(self):
-        for value in ("busy", "-1", "2x"):
-            result = self.bench_with_load(value, "--json")
+    def test_an_others_share_that_is_not_a_fraction_is_an_error(self):
+        for value in ("busy", "-1", "2x", "1.5"):
+            result = self.bench_with_others_cpu(value, "--json")
             self.assertEqual(result.returncode, 1, msg=value)
-            self.assertIn("normgrad bench: NORMGRAD_BENCH_LOADAVG=%s: not a number of at least 0"
-                          % value, result.stderr)
+            self.assertIn("normgrad bench: NORMGRAD_BENCH_OTHERS_CPU=%s: not a number from 0 "
+                          "to 1" % value, result.stderr)
             self.assertEqual(result.stdout, "")
 
 

@@ -16,20 +16,22 @@
 // and the normwise error max|got − ref| / max|ref| against the double
 // reference, so speed never hides a wrong answer.
 //
-// Each row also says whether its figures can be trusted (bench_noise.h): a
-// load average above the core count, rounds of the row (or of its baseline)
+// Each row also says whether its figures can be trusted (bench_noise.h):
+// other processes taking CPU time while it ran, rounds of the row (or of its baseline)
 // spreading too far, or a read baseline re-measured at the end of the run far
 // below the one at its start mark it noisy, with the reason, on the table and
 // in the JSON. Every sample lasts at least the sample time (calls are
 // repeated until it does), so even the tiniest call is timed over many calls.
 //
 // The JSON (--json): {"baseline_gbs", "peers", "noise_check": {"cores",
-// "load_average_max", "baseline_start_gbs", "baseline_end_gbs"}, "results":
+// "others_cpu_max", "baseline_start_gbs", "baseline_end_gbs"}, "results":
 // [{"op", "impl", "dtype", "rows", "cols", "threads", "seconds", "gbs",
 // "ratio_to_baseline", "ratio_to_best_peer", "error", "noisy" (boolean),
 // "noisy_reason" (only when noisy), "note" (only when not run)}]}; numbers
-// not measured are null. NORMGRAD_BENCH_LOADAVG, when set, replaces the load
-// average read from /proc/loadavg (to check the rule on a quiet machine).
+// not measured are null. NORMGRAD_BENCH_OTHERS_CPU, when set, replaces the
+// other processes' share of the CPU time measured from /proc/stat (to check
+// the rule on a quiet machine).
+#include <sys/times.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -695,7 +697,7 @@ std::string JsonNumber(double v, bool present) {
 // What the noise check observed over the whole run.
 struct NoiseCheck {
   int cores = 1;
-  double load_average_max = -1;
+  double others_cpu_max = -1;
   double baseline_start_gbs = -1, baseline_end_gbs = -1;
 };
 
@@ -709,7 +711,7 @@ std::string Json(const std::vector<Row>& rows, double baseline_gbs,
   }
   out +=
       "},\n \"noise_check\": {\"cores\": " + std::to_string(check.cores) +
-      ", \"load_average_max\": " + JsonNumber(check.load_average_max, check.load_average_max >= 0) +
+      ", \"others_cpu_max\": " + JsonNumber(check.others_cpu_max, check.others_cpu_max >= 0) +
       ", \"baseline_start_gbs\": " +
       JsonNumber(check.baseline_start_gbs, check.baseline_start_gbs > 0) +
       ", \"baseline_end_gbs\": " + JsonNumber(check.baseline_end_gbs, check.baseline_end_gbs > 0) +
@@ -766,26 +768,47 @@ Status Plot(const std::string& json, const std::string& png) {
   return Status::Ok();
 }
 
-// NORMGRAD_BENCH_LOADAVG as a number; -1 when unset; -2 when it is not a
-// number of at least 0.
-double ForcedLoadAverage() {
-  const char* forced = std::getenv("NORMGRAD_BENCH_LOADAVG");
+// NORMGRAD_BENCH_OTHERS_CPU as a number; -1 when unset; -2 when it is not a
+// number from 0 to 1.
+double ForcedOthersCpu() {
+  const char* forced = std::getenv("NORMGRAD_BENCH_OTHERS_CPU");
   if (!forced || !*forced) return -1;
   char* end = nullptr;
-  const double load = std::strtod(forced, &end);
-  return *end == '\0' && std::isfinite(load) && load >= 0 ? load : -2;
+  const double share = std::strtod(forced, &end);
+  return *end == '\0' && share >= 0 && share <= 1 ? share : -2;
 }
 
-// The 1-minute load average: NORMGRAD_BENCH_LOADAVG when set, else the
-// first field of /proc/loadavg; -1 when neither can be read.
-double LoadAverage() {
-  if (const double forced = ForcedLoadAverage(); forced >= 0) return forced;
-  double load = -1;
-  if (FILE* f = std::fopen("/proc/loadavg", "r")) {
-    if (std::fscanf(f, "%lf", &load) != 1) load = -1;
+// CPU time in clock ticks since boot: the machine's busy time (steal
+// included), all of its time, and this process's own.
+struct CpuTicks {
+  double busy = -1, total = -1, own = -1;
+};
+
+CpuTicks ReadCpuTicks() {
+  CpuTicks t;
+  if (FILE* f = std::fopen("/proc/stat", "r")) {
+    unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
+    if (std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
+                    &idle, &iowait, &irq, &softirq, &steal) == 8) {
+      t.busy = static_cast<double>(user + nice + system + irq + softirq + steal);
+      t.total = t.busy + static_cast<double>(idle + iowait);
+    }
     std::fclose(f);
   }
-  return load;
+  tms own;
+  if (times(&own) != static_cast<clock_t>(-1)) {
+    t.own = static_cast<double>(own.tms_utime + own.tms_stime);
+  }
+  return t;
+}
+
+// Other processes' share of the machine's CPU time between two readings:
+// NORMGRAD_BENCH_OTHERS_CPU when set; -1 when it cannot be read.
+double OthersCpu(const CpuTicks& before, const CpuTicks& after) {
+  if (const double forced = ForcedOthersCpu(); forced >= 0) return forced;
+  if (before.total < 0 || before.own < 0 || after.total < 0 || after.own < 0) return -1;
+  return OthersCpuShare(after.busy - before.busy, after.own - before.own,
+                        after.total - before.total);
 }
 
 // The check baseline's GB/s on `threads` threads: the read baseline on two
@@ -823,11 +846,11 @@ int RunBench(const BenchOptions& o) {
       for (DType t : kAllTypes) problems.push_back({rows, cols, t});
     }
   }
-  if (ForcedLoadAverage() == -2) {
-    return Fail(kCommand, std::string("NORMGRAD_BENCH_LOADAVG=") +
-                              std::getenv("NORMGRAD_BENCH_LOADAVG") +
-                              ": not a number of at least 0 (it replaces the load average of "
-                              "/proc/loadavg)");
+  if (ForcedOthersCpu() == -2) {
+    return Fail(kCommand, std::string("NORMGRAD_BENCH_OTHERS_CPU=") +
+                              std::getenv("NORMGRAD_BENCH_OTHERS_CPU") +
+                              ": not a number from 0 to 1 (it replaces the other processes' "
+                              "share of the CPU time)");
   }
   if (!o.plot.empty() && o.plot.find('\'') != std::string::npos) {
     return Fail(kCommand, "--plot " + o.plot + ": the path must not contain a quote");
@@ -912,15 +935,16 @@ int RunBench(const BenchOptions& o) {
     // One group: its runners (the baseline first) timed together, then its rows.
     const auto run_group = [&](const char* name, int threads, double bytes,
                                std::vector<Runner> runners) {
+      const CpuTicks before = ReadCpuTicks();
       Measure(runners, rounds, sample_seconds);
+      const double others_cpu = OthersCpu(before, ReadCpuTicks());
       const Runner& baseline = runners[0];
       const bool has_baseline = baseline.note.empty() && baseline.seconds > 0;
       const double baseline_gbs =
           has_baseline ? 2.0 * static_cast<double>(d.dy.size()) / baseline.seconds / 1e9 : 0;
       NoiseSigns noise;
-      noise.cores = check.cores;
-      noise.load_average = LoadAverage();
-      check.load_average_max = std::max(check.load_average_max, noise.load_average);
+      noise.others_cpu = others_cpu;
+      check.others_cpu_max = std::max(check.others_cpu_max, others_cpu);
       noise.baseline_spread = has_baseline ? Spread(baseline.samples) : -1;
       double best_peer = 0;
       for (const Runner& r : runners) {
@@ -1046,9 +1070,9 @@ int RunBench(const BenchOptions& o) {
     }
     std::printf(
         "\ncheck baseline (%d threads, 2 x %zu MiB): %.1f GB/s at the start, %.1f GB/s "
-        "at the end; load average at most %.2f on %d cores\n",
+        "at the end; other processes took at most %.0f%% of the CPU time of %d cores\n",
         check_threads, kCheckBaselineFloats * sizeof(float) >> 20, check.baseline_start_gbs,
-        check.baseline_end_gbs, check.load_average_max, check.cores);
+        check.baseline_end_gbs, 100 * std::max(0.0, check.others_cpu_max), check.cores);
     NoiseSigns run_wide;
     run_wide.baseline_start_gbs = check.baseline_start_gbs;
     run_wide.baseline_end_gbs = check.baseline_end_gbs;

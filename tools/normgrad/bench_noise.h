@@ -17,6 +17,14 @@ namespace normgrad::cli {
 /// by more than that.
 constexpr double kMaxSpread = 0.25;
 
+/// The most of the machine's CPU time that other processes may take while a
+/// group of rows is timed (steal time, the hypervisor giving the CPUs to
+/// other machines, counts as theirs). A quiet machine's daemons take about 1%;
+/// one compiler process takes half of a 2-core machine. The bench's own
+/// threads are not counted: a 2-thread row keeps a 2-core machine's load
+/// average at its core count by itself.
+constexpr double kMaxOthersCpu = 0.10;
+
 /// The read baseline re-measured at the end of a run may fall to this
 /// fraction of the one measured at its start. Memory bandwidth does not drift
 /// by itself; a drop of more than 30% means other work took the memory bus or
@@ -25,13 +33,22 @@ constexpr double kMinBaselineKept = 0.7;
 
 /// What the bench observed around one row. Values not measured are negative.
 struct NoiseSigns {
-  double load_average = -1;        ///< 1-minute load average after the row's rounds
-  int cores = 1;                   ///< online cores of the machine
+  double others_cpu = -1;          ///< other processes' share of the CPU time, 0–1
   double spread = -1;              ///< the row's own rounds
   double baseline_spread = -1;     ///< the rounds of the baseline its ratio divides by
   double baseline_start_gbs = -1;  ///< the check baseline at the start of the run
   double baseline_end_gbs = -1;    ///< and at its end
 };
+
+/// Other processes' share of the machine's CPU time over an interval, from
+/// its clock-tick counts: the machine's busy ticks, this process's own busy
+/// ticks, and all ticks of every CPU (busy and idle); -1 for an interval
+/// without ticks. The counts are sampled separately, so the difference is
+/// kept within 0 and 1.
+inline double OthersCpuShare(double busy, double own, double total) {
+  if (total <= 0) return -1;
+  return std::clamp((busy - own) / total, 0.0, 1.0);
+}
 
 /// (slowest − fastest) / median of a row's per-round times; -1 for fewer than
 /// two rounds or a zero median.
@@ -51,8 +68,9 @@ inline std::string NoisyReason(const NoiseSigns& s) {
     if (!reasons.empty()) reasons += "; ";
     reasons += text;
   };
-  if (s.load_average > s.cores) {
-    std::snprintf(buf, sizeof buf, "load average %.2f > %d cores", s.load_average, s.cores);
+  if (s.others_cpu > kMaxOthersCpu) {
+    std::snprintf(buf, sizeof buf, "other processes took %.0f%% of the CPU time > %.0f%%",
+                  100 * s.others_cpu, 100 * kMaxOthersCpu);
     add(buf);
   }
   if (s.spread > kMaxSpread) {
