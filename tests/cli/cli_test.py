@@ -799,7 +799,7 @@ def backward_oracle(x, dy, gamma, mean, rstd, order):
     else:
         blocks = math.ceil(rows / 256)
         n = 256 + (math.ceil(math.log2(blocks)) if blocks > 1 else 0)
-    return ((dx.reshape(x.shape), gamma_k(sum_roundings(h) + 10) * scale.reshape(x.shape)),
+    return ((dx.reshape(x.shape), gamma_k(sum_roundings(h) + 8) * scale.reshape(x.shape)),
             ((dy64 * xh).sum(axis=0), gamma_k(n + 3) * np.abs(dy64 * xh).sum(axis=0)),
             (dy64.sum(axis=0), gamma_k(n + 1) * np.abs(dy64).sum(axis=0)))
 

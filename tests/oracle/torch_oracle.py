@@ -151,7 +151,7 @@ def bounds(x, dy, gamma, eps, dx_ref, pd_gamma_ref, pd_beta_ref, m):
     e_rstd3 = 1.6 * e_t + gamma_n(9)
     e_mu = r * e_mean
     # dx.
-    ga = gamma_n(m.d_row + 10)
+    ga = gamma_n(m.d_row + 9)
     mean_g = np.abs(g).mean(axis=1, keepdims=True)
     mean_gx = np.abs(g * xhat).mean(axis=1, keepdims=True)
     axh = np.abs(xhat)
