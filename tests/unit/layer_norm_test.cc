@@ -398,14 +398,6 @@ TEST_P(LayerNormTypes, BlockedSumsBitExactToTheLiteralOrder) {
   }
 }
 
-// lanes[0] + … + lanes[15] by the fixed tree ((l0 + l1) + (l2 + l3)) + … .
-float LiteralTreeSum(std::vector<float> lanes) {
-  for (size_t s = 1; s < 16; s *= 2) {
-    for (size_t i = 0; i < 16; i += 2 * s) lanes[i] = lanes[i] + lanes[i + s];
-  }
-  return lanes[0];
-}
-
 TEST_P(LayerNormTypes, DxBitExactToTheLiteralFusedFormula) {
   // dx written out literally with its fused multiply-adds (std::fma, one
   // rounding): x̂ = fl(fl(x − mean)·rstd), g = fl(dy·gamma); 16-lane sums
@@ -434,8 +426,9 @@ TEST_P(LayerNormTypes, DxBitExactToTheLiteralFusedFormula) {
         plain_gx[c % 16] = plain_gx[c % 16] + g * xh[c];
       }
       const float h = static_cast<float>(cols);
-      const float mean_g = LiteralTreeSum(lanes_g) / h, mean_gx = LiteralTreeSum(lanes_gx) / h;
-      const float plain_mean_gx = LiteralTreeSum(plain_gx) / h;
+      const float mean_g = testdata::LiteralTreeSum(lanes_g) / h,
+                  mean_gx = testdata::LiteralTreeSum(lanes_gx) / h;
+      const float plain_mean_gx = testdata::LiteralTreeSum(plain_gx) / h;
       for (size_t c = 0; c < cols; ++c) {
         const float centered = std::fma(dy[c], gamma[c], -mean_g);
         want[r * cols + c] = f.rstd[r] * std::fma(-xh[c], mean_gx, centered);

@@ -377,14 +377,6 @@ TEST_P(RmsNormTypes, BlockedDgammaBitExactToTheLiteralOrder) {
   }
 }
 
-// lanes[0] + … + lanes[15] by the fixed tree ((l0 + l1) + (l2 + l3)) + … .
-float LiteralTreeSum(std::vector<float> lanes) {
-  for (size_t s = 1; s < 16; s *= 2) {
-    for (size_t i = 0; i < 16; i += 2 * s) lanes[i] = lanes[i] + lanes[i + s];
-  }
-  return lanes[0];
-}
-
 TEST_P(RmsNormTypes, DxBitExactToTheLiteralFusedFormula) {
   // dx written out literally with its fused multiply-adds (std::fma, one
   // rounding): g = fl(dy·gamma); 16-lane sums lane = fma(g, x, lane), folded
@@ -408,8 +400,8 @@ TEST_P(RmsNormTypes, DxBitExactToTheLiteralFusedFormula) {
       }
       const float h = static_cast<float>(cols);
       const float rstd2 = f.rstd[r] * f.rstd[r];
-      const float k = rstd2 * (LiteralTreeSum(lanes) / h);
-      const float plain_k = rstd2 * (LiteralTreeSum(plain) / h);
+      const float k = rstd2 * (testdata::LiteralTreeSum(lanes) / h);
+      const float plain_k = rstd2 * (testdata::LiteralTreeSum(plain) / h);
       for (size_t c = 0; c < cols; ++c) {
         want[r * cols + c] = f.rstd[r] * std::fma(-x[c], k, g[c]);
         unfused[r * cols + c] = f.rstd[r] * (g[c] - x[c] * plain_k);

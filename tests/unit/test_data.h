@@ -1,7 +1,9 @@
 // test_data.h — input generators for the engine tests: seeded random
 // matrices in f32/f16/bf16 (stored as raw element bytes) and exact fills
 // (small integers, so every partial sum is exact in float). The seed is
-// printed by the tests that use it; NORMGRAD_SEED overrides it.
+// printed by the tests that use it; NORMGRAD_SEED overrides it. Also the
+// fixed 16-lane tree the engine's kernels fold their row sums with, written
+// out for the tests that check kernels bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -70,6 +72,14 @@ inline Matrix SmallIntegers(normgrad::DType t, size_t rows, size_t cols, uint32_
 template <typename ParamInfo>
 std::string TypeName(const ParamInfo& param_info) {
   return normgrad::DTypeName(param_info.param);
+}
+
+/// lanes[0] + … + lanes[15] by the fixed tree ((l0 + l1) + (l2 + l3)) + … .
+inline float LiteralTreeSum(std::vector<float> lanes) {
+  for (size_t s = 1; s < 16; s *= 2) {
+    for (size_t i = 0; i < 16; i += 2 * s) lanes[i] = lanes[i] + lanes[i + s];
+  }
+  return lanes[0];
 }
 
 }  // namespace testdata
