@@ -180,6 +180,27 @@ def rms_backward_bounds(x, dy, gamma, rstd, dx_ref, dgamma_ref, dtype, order):
     return narrowed(b_dx, dx_ref, dtype), narrowed(b_dg, dgamma_ref, dtype)
 
 
+def rms_oracle_bounds(x, dy, gamma, eps, dx_ref, dgamma_ref, dtype, order):
+    """Bounds on |dx − ref| and |dgamma − ref| per element, the reference
+    being the exact gradients of x·r·gamma (r from x, as float64 autograd
+    computes them), when the backward pass is given the forward pass's rstd.
+    rms_backward_bounds covers the arithmetic with that rstd; its relative
+    error ε = E_r / r moves the exact formulas by at most r·ε·|G| (the
+    factor rstd) and r·3.01ε·|x·r|·⟨|G·x·r|⟩ (the factor rstd³, ε ≤ 0.001) in
+    dx and ε·Σ|dy·x·r| in dgamma; the factor 1.01 covers the arithmetic
+    bound's (1 + ε)³ and the cubic's higher powers of ε."""
+    rows, h = x.shape
+    ks = math.ceil(h / 16) + 4
+    r, e = _rms_rstd_error(x, eps)
+    assert e <= 0.001, "the first-order bounds need ε = E_r / r ≤ 0.001"
+    ga = gamma_n(ks + 6)
+    g = np.abs(dy * gamma)
+    xr = np.abs(x * r)
+    b_dx = 1.01 * r * ((ga + e) * g + (ga + 3 * e) * xr * (g * xr).mean(axis=1, keepdims=True))
+    b_dg = 1.01 * (gamma_n(column_depth(rows, order) + 2) + e) * (np.abs(dy) * xr).sum(axis=0)
+    return narrowed(b_dx, dx_ref, dtype), narrowed(b_dg, dgamma_ref, dtype)
+
+
 def assert_within(name, got, ref, bound):
     """Every element of got within bound of ref; a failure names the first
     few offenders with their indices."""
