@@ -12,10 +12,12 @@ the backward passes its layer_norm_backward and rms_norm_backward: dx and
 the parameter gradients in one pass over x and dy, summed in float (also for
 float16 and bfloat16) in the blocked order, so the gradients are the same
 bits for any thread count. x and the parameters share one type. On torch 2.4
-and later each pair is registered as an operator, normgrad::layer_norm and
-normgrad::rms_norm (torch.library.custom_op, with a fake implementation and
-register_autograd), so torch.compile treats it as one opaque operator; on
-older torch it is a torch.autograd.Function.
+and later each pass is registered as an operator, normgrad::layer_norm and
+normgrad::rms_norm with normgrad::layer_norm_backward and
+normgrad::rms_norm_backward as their gradients (torch.library.custom_op, each
+with a fake implementation; register_autograd), so torch.compile treats each
+pass as one opaque operator; on older torch each pair is a
+torch.autograd.Function.
 """
 
 import math
@@ -32,8 +34,8 @@ def _uses_custom_op():
     return (major, minor) >= (2, 4) and hasattr(torch.library, "custom_op")
 
 
-#: Whether normgrad::layer_norm and normgrad::rms_norm are torch.library
-#: custom operators (torch ≥ 2.4).
+#: Whether normgrad::layer_norm, normgrad::rms_norm and their backward passes
+#: are torch.library custom operators (torch ≥ 2.4).
 USES_CUSTOM_OP = _uses_custom_op()
 
 
@@ -65,14 +67,17 @@ def _gradients(backward, dy, saved):
     return (*backward(x, dy.contiguous(), weight, *statistics), None)
 
 
-def _with_autograd(op, backward):
-    """A torch.library custom operator with `backward` registered as its
-    gradient, as a function returning y."""
+def _with_autograd(op, backward_op):
+    """A torch.library custom operator with the custom operator `backward_op`
+    registered as its gradient, as a function returning y. The backward pass
+    is an operator too, so that a traced graph (torch.compile, AOT autograd)
+    holds it as one opaque node instead of tracing into normgrad, which
+    reads real memory."""
     def setup_context(ctx, inputs, output):
         ctx.save_for_backward(inputs[0], inputs[1], *output[1:])
 
     def op_backward(ctx, dy, *_statistics_grads):
-        return _gradients(backward, dy, ctx.saved_tensors)
+        return _gradients(backward_op, dy, ctx.saved_tensors)
 
     op.register_autograd(op_backward, setup_context=setup_context)
     return lambda *inputs: op(*inputs)[0]
@@ -96,9 +101,11 @@ def _function(forward, backward):
 
 
 if USES_CUSTOM_OP:
+    Tensor = torch.Tensor
+
     @torch.library.custom_op("normgrad::layer_norm", mutates_args=())
-    def _layer_norm_op(x: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,
-                       eps: float) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def _layer_norm_op(x: Tensor, weight: Tensor, bias: Tensor,
+                       eps: float) -> tuple[Tensor, Tensor, Tensor]:
         return layer_norm_forward(x, weight, bias, eps)
 
     @_layer_norm_op.register_fake
@@ -106,17 +113,34 @@ if USES_CUSTOM_OP:
         stats = x.new_empty(x.shape[:-1], dtype=torch.float32)
         return torch.empty_like(x), stats, torch.empty_like(stats)
 
+    @torch.library.custom_op("normgrad::layer_norm_backward", mutates_args=())
+    def _layer_norm_backward_op(x: Tensor, dy: Tensor, weight: Tensor, mean: Tensor,
+                                rstd: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+        return layer_norm_backward(x, dy, weight, mean, rstd)
+
+    @_layer_norm_backward_op.register_fake
+    def _(x, dy, weight, mean, rstd):
+        return torch.empty_like(x), torch.empty_like(weight), torch.empty_like(weight)
+
     @torch.library.custom_op("normgrad::rms_norm", mutates_args=())
-    def _rms_norm_op(x: torch.Tensor, weight: torch.Tensor,
-                     eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+    def _rms_norm_op(x: Tensor, weight: Tensor, eps: float) -> tuple[Tensor, Tensor]:
         return rms_norm_forward(x, weight, eps)
 
     @_rms_norm_op.register_fake
     def _(x, weight, eps):
         return torch.empty_like(x), x.new_empty(x.shape[:-1], dtype=torch.float32)
 
-    _apply_layer_norm = _with_autograd(_layer_norm_op, layer_norm_backward)
-    _apply_rms_norm = _with_autograd(_rms_norm_op, rms_norm_backward)
+    @torch.library.custom_op("normgrad::rms_norm_backward", mutates_args=())
+    def _rms_norm_backward_op(x: Tensor, dy: Tensor, weight: Tensor,
+                              rstd: Tensor) -> tuple[Tensor, Tensor]:
+        return rms_norm_backward(x, dy, weight, rstd)
+
+    @_rms_norm_backward_op.register_fake
+    def _(x, dy, weight, rstd):
+        return torch.empty_like(x), torch.empty_like(weight)
+
+    _apply_layer_norm = _with_autograd(_layer_norm_op, _layer_norm_backward_op)
+    _apply_rms_norm = _with_autograd(_rms_norm_op, _rms_norm_backward_op)
 else:
     _apply_layer_norm = _function(layer_norm_forward, layer_norm_backward)
     _apply_rms_norm = _function(rms_norm_forward, rms_norm_backward)

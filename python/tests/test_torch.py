@@ -105,9 +105,13 @@ def test_backward_is_deterministic(rng):
                            f"cannot run")
 def test_custom_op_passes_opcheck(rng):
     x = torch.from_numpy(make(rng, (8, 32), "float32")).requires_grad_()
-    w = torch.ones(32, requires_grad=True)
+    w = torch.from_numpy(make(rng, (32,), "float32", 0.5, 1.5)).requires_grad_()
     b = torch.zeros(32, requires_grad=True)
     torch.library.opcheck(torch.ops.normgrad.layer_norm.default, (x, w, b, EPS))
+    _, mean, rstd = (t.detach() for t in torch.ops.normgrad.layer_norm(x, w, b, EPS))
+    dy = torch.from_numpy(make(rng, (8, 32), "float32"))
+    torch.library.opcheck(torch.ops.normgrad.layer_norm_backward.default,
+                          (x.detach(), dy, w.detach(), mean, rstd))
 
 
 def rms_composite(x, weight, eps):
@@ -210,5 +214,9 @@ def test_rms_backward_is_deterministic(rng):
                            f"cannot run")
 def test_rms_custom_op_passes_opcheck(rng):
     x = torch.from_numpy(make(rng, (8, 32), "float32")).requires_grad_()
-    w = torch.ones(32, requires_grad=True)
+    w = torch.from_numpy(make(rng, (32,), "float32", 0.5, 1.5)).requires_grad_()
     torch.library.opcheck(torch.ops.normgrad.rms_norm.default, (x, w, 1e-6))
+    rstd = torch.ops.normgrad.rms_norm(x, w, 1e-6)[1].detach()
+    dy = torch.from_numpy(make(rng, (8, 32), "float32"))
+    torch.library.opcheck(torch.ops.normgrad.rms_norm_backward.default,
+                          (x.detach(), dy, w.detach(), rstd))
