@@ -237,8 +237,7 @@ void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, 
   CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
   CheckRowsOutput(kApi, "out[0] (y)", y, marked_bf16, x, rx);
   CheckStatistics(kApi, "out[1] (rstd)", rstd, x);
-  CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (rstd)", &rstd}},
-             {{"x", &x}, {"gamma", &gamma}});
+  CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (rstd)", &rstd}}, {{"x", &x}, {"gamma", &gamma}});
   RmsNormForwardProblem p;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
@@ -254,8 +253,8 @@ void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, 
 }
 
 void RmsBackward(const Input& x, const Input& dy, const Input& gamma, const Input& rstd,
-                 const Output& dx, const Output& dgamma, bool marked_bf16,
-                 const std::string& order, int threads) {
+                 const Output& dx, const Output& dgamma, bool marked_bf16, const std::string& order,
+                 int threads) {
   constexpr const char* kApi = "normgrad.rms_norm_backward";
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
   const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
@@ -391,6 +390,13 @@ NB_MODULE(_normgrad, m) {
         nb::arg("gamma").noconvert(), nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(),
         nb::arg("dx").noconvert(), nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(),
         nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads"));
+  m.def("rms_forward", &RmsForward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
+        nb::arg("eps"), nb::arg("y").noconvert(), nb::arg("rstd").noconvert(),
+        nb::arg("marked_bf16"), nb::arg("threads"));
+  m.def("rms_backward", &RmsBackward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
+        nb::arg("gamma").noconvert(), nb::arg("rstd").noconvert(), nb::arg("dx").noconvert(),
+        nb::arg("dgamma").noconvert(), nb::arg("marked_bf16"), nb::arg("order"),
+        nb::arg("threads"));
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
   m.def("partials_layout", &PartialsLayout, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
@@ -404,13 +410,6 @@ NB_MODULE(_normgrad, m) {
         nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"));
   m.attr("BLOCKED_ORDER_ROWS") = normgrad::kBlockedOrderRows;
   m.attr("PARTIALS_VERSION") = normgrad::kGradBetaPartialsVersion;
-  m.def("rms_forward", &RmsForward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
-        nb::arg("eps"), nb::arg("y").noconvert(), nb::arg("rstd").noconvert(),
-        nb::arg("marked_bf16"), nb::arg("threads"));
-  m.def("rms_backward", &RmsBackward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
-        nb::arg("gamma").noconvert(), nb::arg("rstd").noconvert(), nb::arg("dx").noconvert(),
-        nb::arg("dgamma").noconvert(), nb::arg("marked_bf16"), nb::arg("order"),
-        nb::arg("threads"));
   m.def("last_run", &LastRunOf<normgrad::LastRunInfo>);
   m.def("last_layer_norm_run", &LastRunOf<normgrad::LastLayerNormRunInfo>);
   m.def("last_rms_norm_run", &LastRunOf<normgrad::LastRmsNormRunInfo>);
