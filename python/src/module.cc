@@ -90,8 +90,11 @@ void CheckStatistics(const char* api, const char* name, const Output& out, const
                            (ndim == 1 ? ",)" : ")"))
                               .c_str());
   }
+  // Without rows nothing is written, so the strides do not matter.
+  size_t rows = 1;
+  for (size_t i = 0; i < ndim; ++i) rows *= out.shape(i);
   int64_t step = 1;
-  for (size_t i = ndim; i-- > 0;) {
+  for (size_t i = ndim; rows > 0 && i-- > 0;) {
     if (out.shape(i) > 1 && out.stride(i) != step) {
       throw nb::value_error((Prefix(api, name) +
                              "is not C-contiguous; the engine writes one float per row, in "
@@ -179,6 +182,9 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   CheckStatistics(kApi, "out[2] (rstd)", rstd, x);
   CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (mean)", &mean}, {"out[2] (rstd)", &rstd}},
              {{"x", &x}, {"gamma", &gamma}, {"beta", &beta}});
+  // No rows: every output is empty, nothing to compute. (The engine refuses a
+  // call whose outputs are all null, as an empty torch tensor's may be.)
+  if (rx.rows == 0) return;
   LayerNormForwardProblem p;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
@@ -238,6 +244,9 @@ void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, 
   CheckRowsOutput(kApi, "out[0] (y)", y, marked_bf16, x, rx);
   CheckStatistics(kApi, "out[1] (rstd)", rstd, x);
   CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (rstd)", &rstd}}, {{"x", &x}, {"gamma", &gamma}});
+  // No rows: every output is empty, nothing to compute. (The engine refuses a
+  // call whose outputs are all null, as an empty torch tensor's may be.)
+  if (rx.rows == 0) return;
   RmsNormForwardProblem p;
   p.dtype = rx.dtype;
   p.rows = rx.rows;

@@ -191,6 +191,17 @@ def test_three_axes_are_rows(rng):
         assert_same_bits(got, want)
 
 
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_zero_rows_give_empty_outputs_and_zero_dgamma(kind):
+    x, gamma = np.zeros((0, 16), np.float32), np.ones(16, np.float32)
+    if kind == "torch":
+        x, gamma = torch.from_numpy(x), torch.from_numpy(gamma)
+    y, rstd = normgrad.rms_norm_forward(x, gamma)
+    dx, dgamma = normgrad.rms_norm_backward(x, x, gamma, rstd)
+    assert y.shape == dx.shape == (0, 16) and rstd.shape == (0,)
+    assert (widen(dgamma) == 0).all() and dgamma.shape == (16,)
+
+
 def _strided_rows(a, row_stride):
     """a view of `a`'s data as 4 rows of 8 elements `row_stride` elements apart."""
     return np.lib.stride_tricks.as_strided(a, (4, 8), (row_stride * a.itemsize, a.itemsize))
