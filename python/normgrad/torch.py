@@ -101,7 +101,7 @@ def _function(forward, backward):
 
 
 if USES_CUSTOM_OP:
-    Tensor = torch.Tensor
+    Tensor = torch.Tensor  # the annotations custom_op reads the schema from
 
     @torch.library.custom_op("normgrad::layer_norm", mutates_args=())
     def _layer_norm_op(x: Tensor, weight: Tensor, bias: Tensor,
