@@ -1,11 +1,13 @@
-"""normgrad: deterministic layer-norm gradients on the CPU, for numpy arrays
-and torch tensors.
+"""normgrad: deterministic layer-norm and RMS-norm gradients on the CPU, for
+numpy arrays and torch tensors.
 
     import numpy as np, normgrad
     pd_gamma, pd_beta = normgrad.layer_norm_grad_beta(dy, res)      # blocked order
     golden = normgrad.layer_norm_grad_beta(dy, res, order="sequential")  # device bits
     y, mean, rstd = normgrad.layer_norm_forward(x, gamma, beta)
     dx, dgamma, dbeta = normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+    y, rstd = normgrad.rms_norm_forward(x, gamma)
+    dx, dgamma = normgrad.rms_norm_backward(x, dy, gamma, rstd)
 
 Inputs are float32, float16 or bfloat16 (torch.bfloat16, ml_dtypes.bfloat16,
 or uint16 bit patterns with dtype="bfloat16"), with H elements along the last
@@ -23,15 +25,24 @@ with out= it returns out. Errors raise ValueError,
 TypeError or MemoryError with the engine's message. The GIL is released
 while the engine runs; the thread count follows torch.get_num_threads() when
 torch is imported (or `threads=`). normgrad.tiling has the Ascend C host
-tiling functions; normgrad.torch a LayerNorm whose backward is normgrad's.
+tiling functions; normgrad.torch a LayerNorm and an RMSNorm whose backward
+passes are normgrad's.
 """
 
 from . import _arrays
 from . import _normgrad
 from . import tiling
 
-__all__ = ["layer_norm_grad_beta", "layer_norm_forward", "layer_norm_backward", "last_run",
-           "last_layer_norm_run", "tiling"]
+__all__ = ["layer_norm_grad_beta", "layer_norm_forward", "layer_norm_backward",
+           "rms_norm_forward", "rms_norm_backward", "last_run", "last_layer_norm_run",
+           "last_rms_norm_run", "tiling"]
+
+
+def _new_rows_like(api, x, marked):
+    """A new array for y or dx: x's kind, type and shape, its rows as far
+    apart as x's (the engine writes it with x's row stride)."""
+    return _arrays.empty_rows_like(
+        x, lambda: _normgrad.layout(_arrays.native(x), api, "x", marked))
 
 
 def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, out=None, threads=None,
@@ -83,7 +94,7 @@ def layer_norm_forward(x, gamma, beta, eps=1e-5, *, out=None, threads=None, dtyp
     marked = _arrays.marked_bf16(api, (x, gamma, beta), dtype)
     native = _arrays.native
     if out is None:
-        y = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
+        y = _new_rows_like(api, x, marked)
         stats_shape = x.shape[:-1]
         mean = _arrays.float32_empty(x, stats_shape)
         rstd = _arrays.float32_empty(x, stats_shape)
@@ -108,7 +119,7 @@ def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", out=None, 
     marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
     native, vector = _arrays.native, _arrays.vector
     if out is None:
-        dx = _arrays.empty_rows_like(x, lambda: _normgrad.layout(native(x), api, "x", marked))
+        dx = _new_rows_like(api, x, marked)
         empty = _arrays.empty_of(x)
         dgamma = empty(x.shape[-1:], dtype=x.dtype)
         dbeta = empty(x.shape[-1:], dtype=x.dtype)
@@ -118,6 +129,48 @@ def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", out=None, 
                        native(vector(rstd)), native(dx), native(dgamma), native(dbeta), marked,
                        order, _arrays.threads(threads))
     return (dx, dgamma, dbeta) if out is None else out
+
+
+def rms_norm_forward(x, gamma, eps=1e-6, *, out=None, threads=None, dtype=None):
+    """RMS norm over the last axis: y = x·rstd·gamma with
+    rstd = 1/√(mean(x²) + eps). Returns (y, rstd): y like x (its rows as far
+    apart as x's), rstd float32 of shape x.shape[:-1]; out=(y, rstd) writes
+    them into arrays of those types, shapes and layouts instead."""
+    api = "normgrad.rms_norm_forward"
+    x, gamma = _arrays.as_array(x), _arrays.as_array(gamma)
+    marked = _arrays.marked_bf16(api, (x, gamma), dtype)
+    if out is None:
+        y = _new_rows_like(api, x, marked)
+        rstd = _arrays.float32_empty(x, x.shape[:-1])
+    else:
+        y, rstd = _arrays.given_outputs(api, out, ("y", "rstd"), x)
+    native = _arrays.native
+    _normgrad.rms_forward(native(x), native(gamma), eps, native(y), native(rstd), marked,
+                          _arrays.threads(threads))
+    return (y, rstd) if out is None else out
+
+
+def rms_norm_backward(x, dy, gamma, rstd, *, order="blocked", out=None, threads=None,
+                      dtype=None):
+    """The fused RMS-norm backward pass, given the forward pass's rstd
+    (float32, x.shape[:-1]): dx = rstd·(g − x·rstd²·mean(g·x)) with
+    g = dy·gamma, and dgamma[c] = Σ_r dy·x·rstd summed in `order` (as
+    layer_norm_grad_beta). Returns (dx, dgamma) in the input type, dx like
+    x; out=(dx, dgamma) writes them into arrays of those types, shapes and
+    layouts instead."""
+    api = "normgrad.rms_norm_backward"
+    x, dy, gamma = _arrays.as_array(x), _arrays.as_array(dy), _arrays.as_array(gamma)
+    rstd = _arrays.as_array(rstd)
+    marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
+    if out is None:
+        dx = _new_rows_like(api, x, marked)
+        dgamma = _arrays.empty(x, x.shape[-1:], x.dtype)
+    else:
+        dx, dgamma = _arrays.given_outputs(api, out, ("dx", "dgamma"), x)
+    native = _arrays.native
+    _normgrad.rms_backward(native(x), native(dy), native(gamma), native(_arrays.vector(rstd)),
+                           native(dx), native(dgamma), marked, order, _arrays.threads(threads))
+    return (dx, dgamma) if out is None else out
 
 
 def last_run():
@@ -130,3 +183,9 @@ def last_layer_norm_run():
     """(implementation, threads) of this thread's last successful
     layer_norm_forward or layer_norm_backward call."""
     return _normgrad.last_layer_norm_run()
+
+
+def last_rms_norm_run():
+    """(implementation, threads) of this thread's last successful
+    rms_norm_forward or rms_norm_backward call."""
+    return _normgrad.last_rms_norm_run()

@@ -149,6 +149,15 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
                               .c_str());
   };
   r.cols = a.shape(ndim - 1);
+  size_t elements = r.cols;
+  for (size_t i = 0; i + 1 < ndim; ++i) elements *= a.shape(i);
+  if (elements == 0 && r.cols > 0) {
+    // No rows: nothing is read or written, so the strides do not matter
+    // (DLPack exporters fill them in freely for arrays without elements).
+    r.rows = 0;
+    r.row_stride = r.cols;
+    return r;
+  }
   if (r.cols > 1 && a.stride(ndim - 1) != 1) {
     refuse("the last axis must be contiguous (stride 1)");
   }

@@ -53,7 +53,8 @@ bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out);
 DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16);
 
 /// `a` as rows (it must have at least one axis). Raises ValueError for
-/// layouts the engine cannot read in place.
+/// layouts the engine cannot read in place; an array without rows has no
+/// layout to check.
 Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16);
 
 /// Checks that `a` holds exactly `count` contiguous elements of `dtype`;

@@ -1,12 +1,13 @@
 // python/src/module.cc — normgrad._normgrad, the extension module behind the
 // Python package: the engine's LayerNormGradBeta (whole, or as the partials
-// of a range of rows and their combine), LayerNormForward and
-// LayerNormBackward on arrays the Python layer (python/normgrad/) hands over,
-// outputs included (new ones of the kind of array it was given, or the
-// caller's out= arrays, whose type, shape, layout and overlap with the inputs
-// are checked here before the engine writes anything). Inputs are read
-// where they lie (arrays.h); the GIL is released while the engine runs; a
-// failed status becomes a Python exception carrying the engine's message.
+// of a range of rows and their combine), LayerNormForward, LayerNormBackward,
+// RmsNormForward and RmsNormBackward on arrays the Python layer
+// (python/normgrad/) hands over, outputs included (new ones of the kind of
+// array it was given, or the caller's out= arrays, whose type, shape, layout
+// and overlap with the inputs are checked here before the engine writes
+// anything). Inputs are read where they lie (arrays.h); the GIL is released
+// while the engine runs; a failed status becomes a Python exception carrying
+// the engine's message.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -21,6 +22,7 @@
 #include "normgrad/grad_beta_partials.h"
 #include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
+#include "normgrad/rms_norm.h"
 
 namespace normgrad::python {
 namespace {
@@ -40,6 +42,7 @@ void RunUnlocked(Status (*engine)(const Problem&), const Problem& problem) {
 // The ends of CheckVector's type errors.
 constexpr const char* kSameType = "the type of x";
 constexpr const char* kStatistics = "as layer_norm_forward returns the statistics (float32)";
+constexpr const char* kRmsStatistics = "as rms_norm_forward returns rstd (float32)";
 
 // An output laid out as x (y, dx): x's type and shape, its rows as far apart
 // as x's, so the engine's one row stride serves both.
@@ -87,8 +90,11 @@ void CheckStatistics(const char* api, const char* name, const Output& out, const
                            (ndim == 1 ? ",)" : ")"))
                               .c_str());
   }
+  // Without rows nothing is written, so the strides do not matter.
+  size_t rows = 1;
+  for (size_t i = 0; i < ndim; ++i) rows *= out.shape(i);
   int64_t step = 1;
-  for (size_t i = ndim; i-- > 0;) {
+  for (size_t i = ndim; rows > 0 && i-- > 0;) {
     if (out.shape(i) > 1 && out.stride(i) != step) {
       throw nb::value_error((Prefix(api, name) +
                              "is not C-contiguous; the engine writes one float per row, in "
@@ -176,6 +182,9 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   CheckStatistics(kApi, "out[2] (rstd)", rstd, x);
   CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (mean)", &mean}, {"out[2] (rstd)", &rstd}},
              {{"x", &x}, {"gamma", &gamma}, {"beta", &beta}});
+  // No rows: every output is empty, nothing to compute. (The engine refuses a
+  // call whose outputs are all null, as an empty torch tensor's may be.)
+  if (rx.rows == 0) return;
   LayerNormForwardProblem p;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
@@ -225,6 +234,60 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   p.order = OrderOf(kApi, order);
   p.threads = threads;
   RunUnlocked(LayerNormBackward, p);
+}
+
+void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, const Output& rstd,
+                bool marked_bf16, int threads) {
+  constexpr const char* kApi = "normgrad.rms_norm_forward";
+  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
+  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckRowsOutput(kApi, "out[0] (y)", y, marked_bf16, x, rx);
+  CheckStatistics(kApi, "out[1] (rstd)", rstd, x);
+  CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (rstd)", &rstd}}, {{"x", &x}, {"gamma", &gamma}});
+  // No rows: every output is empty, nothing to compute. (The engine refuses a
+  // call whose outputs are all null, as an empty torch tensor's may be.)
+  if (rx.rows == 0) return;
+  RmsNormForwardProblem p;
+  p.dtype = rx.dtype;
+  p.rows = rx.rows;
+  p.cols = rx.cols;
+  p.row_stride = rx.row_stride;
+  p.x = rx.data;
+  p.gamma = gamma.data();
+  p.eps = eps;
+  p.y = Target(y);
+  p.rstd = static_cast<float*>(Target(rstd));
+  p.threads = threads;
+  RunUnlocked(RmsNormForward, p);
+}
+
+void RmsBackward(const Input& x, const Input& dy, const Input& gamma, const Input& rstd,
+                 const Output& dx, const Output& dgamma, bool marked_bf16, const std::string& order,
+                 int threads) {
+  constexpr const char* kApi = "normgrad.rms_norm_backward";
+  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
+  const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
+  CheckSameRows(kApi, "x", rx, "dy", rd);
+  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kRmsStatistics);
+  CheckRowsOutput(kApi, "out[0] (dx)", dx, marked_bf16, x, rx);
+  CheckVector(kApi, "out[1] (dgamma)", dgamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckApart(kApi, {{"out[0] (dx)", &dx}, {"out[1] (dgamma)", &dgamma}},
+             {{"x", &x}, {"dy", &dy}, {"gamma", &gamma}, {"rstd", &rstd}});
+  RmsNormBackwardProblem p;
+  p.dtype = rx.dtype;
+  p.rows = rx.rows;
+  p.cols = rx.cols;
+  p.row_stride = rx.row_stride;
+  p.x = rx.data;
+  p.dy = rd.data;
+  p.gamma = gamma.data();
+  p.rstd = static_cast<const float*>(rstd.data());
+  p.dx = Target(dx);
+  p.dgamma = Target(dgamma);
+  p.order = OrderOf(kApi, order);
+  p.threads = threads;
+  RunUnlocked(RmsNormBackward, p);
 }
 
 // (rows, H, dtype code) of this process's dy and res, checked as
@@ -307,13 +370,11 @@ nb::tuple Layout(const Input& a, const char* api, const char* name, bool marked_
   return nb::make_tuple(r.rows, r.cols, r.row_stride);
 }
 
-// (code path, threads) of the last successful call on this thread.
-nb::tuple LastRun() {
-  const RunInfo info = LastRunInfo();
-  return nb::make_tuple(info.impl, info.threads);
-}
-nb::tuple LastLayerNormRun() {
-  const RunInfo info = LastLayerNormRunInfo();
+// (code path, threads) of the last successful call of a family on this
+// thread, as the engine's LastRunInfo-style function `last` records it.
+template <RunInfo (*last)()>
+nb::tuple LastRunOf() {
+  const RunInfo info = last();
   return nb::make_tuple(info.impl, info.threads);
 }
 
@@ -338,6 +399,13 @@ NB_MODULE(_normgrad, m) {
         nb::arg("gamma").noconvert(), nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(),
         nb::arg("dx").noconvert(), nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(),
         nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads"));
+  m.def("rms_forward", &RmsForward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
+        nb::arg("eps"), nb::arg("y").noconvert(), nb::arg("rstd").noconvert(),
+        nb::arg("marked_bf16"), nb::arg("threads"));
+  m.def("rms_backward", &RmsBackward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
+        nb::arg("gamma").noconvert(), nb::arg("rstd").noconvert(), nb::arg("dx").noconvert(),
+        nb::arg("dgamma").noconvert(), nb::arg("marked_bf16"), nb::arg("order"),
+        nb::arg("threads"));
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
   m.def("partials_layout", &PartialsLayout, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
@@ -351,7 +419,8 @@ NB_MODULE(_normgrad, m) {
         nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"));
   m.attr("BLOCKED_ORDER_ROWS") = normgrad::kBlockedOrderRows;
   m.attr("PARTIALS_VERSION") = normgrad::kGradBetaPartialsVersion;
-  m.def("last_run", &LastRun);
-  m.def("last_layer_norm_run", &LastLayerNormRun);
+  m.def("last_run", &LastRunOf<normgrad::LastRunInfo>);
+  m.def("last_layer_norm_run", &LastRunOf<normgrad::LastLayerNormRunInfo>);
+  m.def("last_rms_norm_run", &LastRunOf<normgrad::LastRmsNormRunInfo>);
   DefineTiling(m);
 }

@@ -1,6 +1,6 @@
 """Shared helpers of the normgrad Python tests: seeded inputs in each element
-type, exact widening to float64, the float64 references, and the error bounds
-of docs/numerics.md.
+type, exact widening to float64, the float64 references (layer norm, RMS
+norm), and the error bounds of docs/numerics.md.
 
 Extending: a new test module takes `rng` (seeded from NORMGRAD_SEED, printed
 in pytest's header) and compares against a float64 reference written here,
@@ -130,6 +130,75 @@ def backward_bounds(x, dy, gamma, eps, dx_ref, dgamma_ref, dbeta_ref, dtype, ord
     b_db = gamma_n(d_col) * np.abs(dy).sum(axis=0)
     return (narrowed(b_dx, dx_ref, dtype), narrowed(b_dg, dgamma_ref, dtype),
             narrowed(b_db, dbeta_ref, dtype))
+
+
+def rms_norm_reference(x, gamma, dy, eps, rstd=None):
+    """float64 RMS norm over the last axis of rows × H arrays: y and the exact
+    r = 1/√(mean(x²) + eps) from x, and the backward pass dx, dgamma
+    evaluated with `rstd` (one per row: the forward pass's float32 rstd,
+    widened) or, when it is None, with r."""
+    r = 1.0 / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps)
+    rho = r if rstd is None else np.asarray(rstd, dtype=np.float64).reshape(-1, 1)
+    g = dy * gamma
+    dx = rho * (g - x * rho ** 2 * (g * x).mean(axis=1, keepdims=True))
+    return x * r * gamma, r[:, 0], dx, (dy * x * rho).sum(axis=0)
+
+
+def _rms_rstd_error(x, eps):
+    """(r, E_r / r) per row: the exact r and the relative bound on rstd
+    (docs/numerics.md, "RMS norm forward and fused backward", error bounds,
+    with k_s = ⌈H/16⌉ + 4)."""
+    ks = math.ceil(x.shape[1] / 16) + 4
+    assert gamma_n(ks + 2) <= 0.5, "the rstd bound needs γ(k_s + 2) ≤ 1/2"
+    r = 1.0 / np.sqrt((x * x).mean(axis=1, keepdims=True) + eps)
+    return r, gamma_n(ks + 2) * (1 + gamma_n(3)) + gamma_n(3)
+
+
+def rms_forward_bounds(x, gamma, eps, y_ref, dtype):
+    """Bounds on |rstd − r| per row and |y − x·r·gamma| per element
+    (docs/numerics.md, "RMS norm forward and fused backward", error bounds)."""
+    r, e = _rms_rstd_error(x, eps)
+    e_r = r * e
+    b_y = np.abs(x * gamma) * (e_r + gamma_n(2) * (r + e_r))
+    return e_r[:, 0], narrowed(b_y, y_ref, dtype)
+
+
+def rms_backward_bounds(x, dy, gamma, rstd, dx_ref, dgamma_ref, dtype, order):
+    """Bounds on |dx − ref| and |dgamma − ref| per element, the reference
+    being the exact formulas evaluated with the given rstd, as
+    rms_norm_reference(..., rstd) computes them (docs/numerics.md, "RMS norm
+    forward and fused backward": dx within γ(k_s + 6)·rstd·(|G| +
+    |x·rstd|·Σ|G·x·rstd|/H), dgamma within γ(n + 2)·Σ|dy·x·rstd|, n as
+    column_depth), plus the narrowing of 16-bit outputs."""
+    rows, h = x.shape
+    ks = math.ceil(h / 16) + 4
+    rho = np.asarray(rstd, dtype=np.float64).reshape(-1, 1)
+    g = np.abs(dy * gamma)
+    xr = np.abs(x * rho)
+    b_dx = gamma_n(ks + 6) * rho * (g + xr * (g * xr).mean(axis=1, keepdims=True))
+    b_dg = gamma_n(column_depth(rows, order) + 2) * (np.abs(dy) * xr).sum(axis=0)
+    return narrowed(b_dx, dx_ref, dtype), narrowed(b_dg, dgamma_ref, dtype)
+
+
+def rms_oracle_bounds(x, dy, gamma, eps, dx_ref, dgamma_ref, dtype, order):
+    """Bounds on |dx − ref| and |dgamma − ref| per element, the reference
+    being the exact gradients of x·r·gamma (r from x, as float64 autograd
+    computes them), when the backward pass is given the forward pass's rstd.
+    rms_backward_bounds covers the arithmetic with that rstd; its relative
+    error ε = E_r / r moves the exact formulas by at most r·ε·|G| (the
+    factor rstd) and r·3.01ε·|x·r|·⟨|G·x·r|⟩ (the factor rstd³, ε ≤ 0.001) in
+    dx and ε·Σ|dy·x·r| in dgamma; the factor 1.01 covers the arithmetic
+    bound's (1 + ε)³ and the cubic's higher powers of ε."""
+    rows, h = x.shape
+    ks = math.ceil(h / 16) + 4
+    r, e = _rms_rstd_error(x, eps)
+    assert e <= 0.001, "the first-order bounds need ε = E_r / r ≤ 0.001"
+    ga = gamma_n(ks + 6)
+    g = np.abs(dy * gamma)
+    xr = np.abs(x * r)
+    b_dx = 1.01 * r * ((ga + e) * g + (ga + 3 * e) * xr * (g * xr).mean(axis=1, keepdims=True))
+    b_dg = 1.01 * (gamma_n(column_depth(rows, order) + 2) + e) * (np.abs(dy) * xr).sum(axis=0)
+    return narrowed(b_dx, dx_ref, dtype), narrowed(b_dg, dgamma_ref, dtype)
 
 
 def assert_within(name, got, ref, bound):

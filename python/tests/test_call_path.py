@@ -32,6 +32,11 @@ CALLS = {
         normgrad.layer_norm_forward(x, gamma, beta),
     "layer_norm_backward": lambda x, dy, gamma, beta, mean, rstd:
         normgrad.layer_norm_backward(x, dy, gamma, mean, rstd),
+    "rms_norm_forward": lambda x, dy, gamma, beta, mean, rstd:
+        normgrad.rms_norm_forward(x, gamma),
+    # Any float32 per-row values serve as rstd here: the layer norm's.
+    "rms_norm_backward": lambda x, dy, gamma, beta, mean, rstd:
+        normgrad.rms_norm_backward(x, dy, gamma, rstd),
 }
 
 

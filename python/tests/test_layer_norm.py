@@ -90,6 +90,19 @@ def test_row_strided_x_gives_outputs_of_its_layout(rng):
     np.testing.assert_array_equal(dg, dg_c)
 
 
+@pytest.mark.parametrize("make_x", [lambda: torch.zeros(0, 16), lambda: torch.zeros(2, 0, 16),
+                                    lambda: torch.from_numpy(np.zeros((0, 16), np.float32))])
+def test_torch_input_without_rows_gives_empty_outputs(make_x):
+    """torch exports an empty tensor's strides as it likes ((1, 1), (1, 0)):
+    without rows they do not matter."""
+    x = make_x()
+    y, mean, rstd = normgrad.layer_norm_forward(x, torch.ones(16), torch.zeros(16))
+    assert y.shape == x.shape and mean.shape == x.shape[:-1]
+    dx, dgamma, dbeta = normgrad.layer_norm_backward(x, x, torch.ones(16), mean, rstd)
+    assert dx.shape == x.shape and torch.equal(dgamma, torch.zeros(16))
+    assert torch.equal(dbeta, torch.zeros(16))
+
+
 def test_errors(rng):
     x, gamma, beta, dy = inputs(rng, 8, 16, "float32")
     with pytest.raises(ValueError, match=r"normgrad.layer_norm_forward: gamma has shape \(8,\).*"

@@ -1,4 +1,5 @@
-"""out= in layer_norm_grad_beta, layer_norm_forward and layer_norm_backward:
+"""out= in layer_norm_grad_beta, layer_norm_forward, layer_norm_backward,
+rms_norm_forward and rms_norm_backward:
 the results written into the caller's arrays are bit for bit those of the
 allocating call, on numpy arrays and torch tensors; every wrong out= is
 refused with an exception naming the function, the argument and the rule,
@@ -31,7 +32,9 @@ class Problem:
         x, dy = make(rng, shape, dtype), make(rng, shape, dtype)
         gamma, beta = make(rng, shape[-1:], dtype, 0.5, 1.5), make(rng, shape[-1:], dtype)
         _, mean, rstd = normgrad.layer_norm_forward(x, gamma, beta)
-        self.arrays = dict(x=x, dy=dy, gamma=gamma, beta=beta, mean=mean, rstd=rstd)
+        _, rms_rstd = normgrad.rms_norm_forward(x, gamma)
+        self.arrays = dict(x=x, dy=dy, gamma=gamma, beta=beta, mean=mean, rstd=rstd,
+                           rms_rstd=rms_rstd)
         if kind == "torch":
             self.arrays = {k: to_torch(v) for k, v in self.arrays.items()}
         self.__dict__.update(self.arrays)
@@ -46,6 +49,11 @@ CALLS = {
     "backward": (lambda p, **kw: normgrad.layer_norm_backward(p.x, p.dy, p.gamma, p.mean,
                                                               p.rstd, **kw),
                  "normgrad.layer_norm_backward"),
+    "rms_forward": (lambda p, **kw: normgrad.rms_norm_forward(p.x, p.gamma, **kw),
+                    "normgrad.rms_norm_forward"),
+    "rms_backward": (lambda p, **kw: normgrad.rms_norm_backward(p.x, p.dy, p.gamma, p.rms_rstd,
+                                                                **kw),
+                     "normgrad.rms_norm_backward"),
 }
 
 
@@ -92,12 +100,14 @@ def test_out_holds_the_allocating_calls_bits(rng, api, dtype, kind):
 
 
 @pytest.mark.parametrize("kind", ["numpy", "torch"])
-def test_three_axes_statistics_keep_their_shape(rng, kind):
+@pytest.mark.parametrize("api", ["forward", "rms_forward", "rms_backward"])
+def test_three_axes_keep_their_shape(rng, api, kind):
+    call = CALLS[api][0]
     p = Problem(rng, kind, "float32", shape=(3, 11, H))
-    want = normgrad.layer_norm_forward(p.x, p.gamma, p.beta)
+    want = call(p)
     out = filled_like(want)
-    assert out[1].shape == (3, 11)
-    normgrad.layer_norm_forward(p.x, p.gamma, p.beta, out=out)
+    assert out[0].shape == (3, 11, H) and out[1].shape == ((3, 11) if "forward" in api else (H,))
+    call(p, out=out)
     for g, w in zip(out, want):
         assert_bits_equal(g, w)
 
@@ -170,7 +180,17 @@ def _longer(o):
 
 
 # An input each function's out[0] is given in place of its own array.
-ALIAS = {"grad_beta": lambda p: p.x[0], "forward": lambda p: p.x, "backward": lambda p: p.dy}
+ALIAS = {"grad_beta": lambda p: p.x[0], "forward": lambda p: p.x, "backward": lambda p: p.dy,
+         "rms_forward": lambda p: p.x, "rms_backward": lambda p: p.dy}
+
+
+def _view_of(o, like):
+    """The first elements of o (C-contiguous) as an array of like's shape: the
+    same memory."""
+    n = int(np.prod(like.shape))
+    if isinstance(o, torch.Tensor):
+        return o.reshape(-1)[:n].view(like.shape)
+    return o.reshape(-1)[:n].reshape(like.shape)
 
 
 # (rule, how a good out is spoiled, exception, the message's words after "function: ")
@@ -187,7 +207,8 @@ REFUSALS = [
      r"out\[0\] \(\w+\) (has shape .* and strides|is not C-contiguous)"),
     ("alias of an input", lambda api, p, out: _replace(out, 0, ALIAS[api](p)), ValueError,
      r"out\[0\] \(\w+\) shares memory with the input (x|dy|res)"),
-    ("alias of another output", lambda api, p, out: _replace(out, len(out) - 1, out[-2]),
+    ("alias of another output",
+     lambda api, p, out: _replace(out, len(out) - 1, _view_of(out[-2], out[-1])),
      ValueError, r"out\[\d\] \(\w+\) shares memory with out\[\d\]"),
 ]
 
@@ -233,27 +254,33 @@ def test_torch_out_requiring_grad_is_refused(rng, api):
 
 
 @pytest.mark.parametrize("kind", ["numpy", "torch"])
-def test_statistics_out_of_another_shape_or_layout_is_refused(rng, kind):
+@pytest.mark.parametrize("api,name", [("forward", "mean"), ("rms_forward", "rstd")])
+def test_statistics_out_of_another_shape_or_layout_is_refused(rng, api, name, kind):
+    call, function = CALLS[api]
     p = Problem(rng, kind, "float32")
-    good = filled_like(normgrad.layer_norm_forward(p.x, p.gamma, p.beta))
+    good = filled_like(call(p))
     column = _strided(good[1].reshape(ROWS, 1))[:, 0]  # ROWS floats, 2 apart
-    for mean, words in [(good[1].reshape(ROWS, 1), r"has shape \(33, 1\); it must have x's "
-                                                   r"shape without its last axis, \(33,\)"),
-                        (column, r"is not C-contiguous")]:
-        with pytest.raises(ValueError, match=r"normgrad.layer_norm_forward: out\[1\] \(mean\) "
+    for stats, words in [(good[1].reshape(ROWS, 1), r"has shape \(33, 1\); it must have x's "
+                                                    r"shape without its last axis, \(33,\)"),
+                         (column, r"is not C-contiguous")]:
+        with pytest.raises(ValueError, match=function + r": out\[1\] \(" + name + r"\) "
                                              + words):
-            normgrad.layer_norm_forward(p.x, p.gamma, p.beta, out=_replace(good, 1, mean))
+            call(p, out=_replace(good, 1, stats))
     assert_untouched(good)
 
 
-def test_out_with_rows_apart_other_than_x_is_refused(rng):
+@pytest.mark.parametrize("api,name", [("forward", "y"), ("backward", "dx"), ("rms_forward", "y"),
+                                      ("rms_backward", "dx")])
+def test_out_with_rows_apart_other_than_x_is_refused(rng, api, name):
+    call, function = CALLS[api]
     p = Problem(rng, "numpy", "float32")
-    good = filled_like(normgrad.layer_norm_forward(p.x, p.gamma, p.beta))
-    y = np.full((ROWS, H + 8), SENTINEL, np.float32)[:, :H]
-    with pytest.raises(ValueError, match=r"normgrad.layer_norm_forward: out\[0\] \(y\) has rows "
+    good = filled_like(call(p))
+    rows = np.full((ROWS, H + 8), SENTINEL, np.float32)[:, :H]
+    with pytest.raises(ValueError, match=function + r": out\[0\] \(" + name + r"\) has rows "
                                          r"48 elements apart and x 40; .* must be the same"):
-        normgrad.layer_norm_forward(p.x, p.gamma, p.beta, out=_replace(good, 0, y))
-    assert (y == SENTINEL).all()
+        call(p, out=_replace(good, 0, rows))
+    assert (rows == SENTINEL).all()
+    assert_untouched(good)
 
 
 def test_grad_beta_out_must_have_the_type_out_dtype_gives(rng):
@@ -281,6 +308,14 @@ def test_call_the_engine_refuses_leaves_out_untouched(rng, kind):
     good = filled_like(normgrad.layer_norm_backward(p.x, p.dy, p.gamma, p.mean, p.rstd))
     with pytest.raises(ValueError, match=r'order "tree" is not known'):
         normgrad.layer_norm_backward(p.x, p.dy, p.gamma, p.mean, p.rstd, order="tree", out=good)
+    assert_untouched(good)
+    good = filled_like(normgrad.rms_norm_forward(p.x, p.gamma))
+    with pytest.raises(ValueError, match=r"^RmsNormForward: eps -1 is negative"):
+        normgrad.rms_norm_forward(p.x, p.gamma, -1.0, out=good)
+    assert_untouched(good)
+    good = filled_like(normgrad.rms_norm_backward(p.x, p.dy, p.gamma, p.rms_rstd))
+    with pytest.raises(ValueError, match=r'order "tree" is not known'):
+        normgrad.rms_norm_backward(p.x, p.dy, p.gamma, p.rms_rstd, order="tree", out=good)
     assert_untouched(good)
 
 

@@ -109,28 +109,42 @@ def test_runs_on_cpus_without_avx512_or_avx(cpu, isa):
     assert there[2:] == here[2:]
 
 
-def test_engine_out_of_memory_is_memory_error():
+# (forward call giving the statistics, backward call, outputs of the
+# backward pass, the engine's message) per norm.
+OUT_OF_MEMORY = {
+    "layer_norm": ("_, mean, rstd = normgrad.layer_norm_forward(x, g, g, threads=1)",
+                   "normgrad.layer_norm_backward(x, x, g, mean, rstd, threads=1)", 3,
+                   "LayerNormBackward: cannot allocate 32 MiB (33554432 bytes) for the float "
+                   "partial sums of pd_gamma and pd_beta: out of memory"),
+    "rms_norm": ("_, rstd = normgrad.rms_norm_forward(x, g, threads=1)",
+                 "normgrad.rms_norm_backward(x, x, g, rstd, threads=1)", 2,
+                 "RmsNormBackward: cannot allocate 32 MiB (33554432 bytes) for the float "
+                 "partial sums of dgamma: out of memory"),
+}
+
+
+@pytest.mark.parametrize("norm", OUT_OF_MEMORY)
+def test_engine_out_of_memory_is_memory_error(norm):
     """Scratch the engine cannot allocate: MemoryError with the engine's
     message. A fresh process limits its address space to what the inputs and
     outputs need plus 8 MiB, less than the 32 MiB of partial sums a 2^22-wide
     row needs."""
-    out = run_python("""
+    forward, backward, outputs, message = OUT_OF_MEMORY[norm]
+    out = run_python(f"""
         import resource, numpy as np, normgrad
         cols = 1 << 22
         x = np.ones((1, cols), np.float32)
         x[0, ::2] = 3
         g = np.ones(cols, np.float32)
-        _, mean, rstd = normgrad.layer_norm_forward(x, g, g, threads=1)
+        {forward}
         vm = next(int(l.split()[1]) * 1024 for l in open("/proc/self/status")
                   if l.startswith("VmSize"))
-        outputs = 3 * 4 * cols  # dx, dgamma, dbeta
+        outputs = {outputs} * 4 * cols
         resource.setrlimit(resource.RLIMIT_AS, (vm + outputs + (8 << 20), resource.RLIM_INFINITY))
         try:
-            normgrad.layer_norm_backward(x, x, g, mean, rstd, threads=1)
+            {backward}
             print("no error")
         except MemoryError as e:
             print("MemoryError:", e)
         """)
-    assert out.strip() == ("MemoryError: LayerNormBackward: cannot allocate 32 MiB (33554432 "
-                           "bytes) for the float partial sums of pd_gamma and pd_beta: out of "
-                           "memory")
+    assert out.strip() == "MemoryError: " + message
