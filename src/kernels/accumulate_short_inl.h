@@ -14,10 +14,11 @@
 
 #include <cstddef>
 
+#include "kernels/kernels.h"
+
 namespace {
 
-// Rows at most this many bytes apart (in one input) take the short loop.
-constexpr size_t kShortRowBytes = 512;
+using normgrad::kernels::kShortRowBytes;
 
 // Vectors of columns whose sums stay in registers: 2 · kShortVecs registers,
 // which leaves room for the inputs even with 16 vector registers.

@@ -25,20 +25,21 @@
 
 namespace {
 
-// Rows of at most this many bytes are short: the forward computes the rstd
-// of kShortGroupRows of them side by side. A short row's sum is a chain of
-// a few dependent additions followed by a division, a square root and a
-// division, each waiting for the one before: one row at a time, the
-// processor mostly waits on that chain; several rows give it independent
-// work to overlap.
-constexpr size_t kShortRowBytes = 512;
+using normgrad::kernels::kShortRowBytes;
+
+// Short rows' rstd are computed kShortGroupRows at a time. A short row's sum
+// is a chain of a few dependent additions followed by a division, a square
+// root and a division, each waiting for the one before: one row at a time,
+// the processor mostly waits on that chain; several rows give it
+// independent work to overlap.
 constexpr size_t kShortGroupRows = 4;
 
 // rstd of kRows rows at once (row k at x + k·stride): 1 / √(Σ x² / H + eps),
 // Σ x² in 16 lanes. Every row keeps its own lanes and order, so the bits do
 // not depend on kRows.
 template <typename Ops, size_t kRows>
-void RmsRowsRstd(const typename Ops::In* x, size_t stride, float eps, size_t cols, float* rstd) {
+inline void RmsRowsRstd(const typename Ops::In* x, size_t stride, float eps, size_t cols,
+                        float* rstd) {
   using Vec = typename Ops::Vec;
   float lanes[kRows][kSumLanes];
   RowSums<Ops, kRows>(
@@ -61,10 +62,14 @@ void RmsRowsRstd(const typename Ops::In* x, size_t stride, float eps, size_t col
 }
 
 // Forward, one row's y = (x · rstd) · gamma. x_ahead: a later row,
-// prefetched while y is written.
+// prefetched while y is written, and with prefetch_y its y too, for
+// writing: plain stores read a line before they write it (streaming stores
+// read nothing). That pays for short rows, whose stores come in bursts; for
+// longer ones the hardware prefetchers keep up, and the extra instructions
+// cost more than they save.
 template <typename Ops, typename Out, bool kStream>
-void RmsForwardRowOutput(const typename Ops::In* x, const typename Ops::In* x_ahead,
-                         const float* gamma, float rstd, size_t cols, Out* y) {
+inline void RmsForwardRowOutput(const typename Ops::In* x, const typename Ops::In* x_ahead,
+                         bool prefetch_y, const float* gamma, float rstd, size_t cols, Out* y) {
   using Vec = typename Ops::Vec;
   using O = Output<Ops, Out>;
   const Vec r = Ops::Set1(rstd);
@@ -73,9 +78,7 @@ void RmsForwardRowOutput(const typename Ops::In* x, const typename Ops::In* x_ah
       [&](size_t c, auto streaming) {
         if (StartsLine<Ops>(c)) {
           PrefetchL2(x_ahead + c);
-          // Plain stores read a line before they write it: ask for the
-          // later row's y early too (streaming stores read nothing).
-          if constexpr (!kStream) __builtin_prefetch(y + (x_ahead - x) + c, 1, 2);
+          if (!kStream && prefetch_y) __builtin_prefetch(y + (x_ahead - x) + c, 1, 2);
         }
         const Vec v = Ops::Mul(Ops::Mul(Ops::Load(x + c), r), Ops::LoadF32(gamma + c));
         O::template Store<decltype(streaming)::value>(y + c, v);
@@ -118,12 +121,13 @@ void RmsBackwardRowFactors(const typename Ops::In* x, const typename Ops::In* dy
 // (one fused multiply-add), and
 // each row's dy · (x · rstd) added into acc_gamma, row after row, the
 // accumulator loaded and stored once for all kRows; the rows after them
-// (x + kRows·stride + ahead, …) are prefetched. The rows' dx must start at
-// the same offset in a 64-byte line (the streaming stores).
+// (x + kRows·stride + ahead, …) are prefetched, and with prefetch_dx their
+// dx for writing (as the forward's y, RmsForwardRowOutput). The rows' dx must
+// start at the same offset in a 64-byte line (the streaming stores).
 template <typename Ops, typename Out, bool kStream, size_t kRows>
 void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
-                           size_t ahead, const float* gamma, const float* rstd, const float* factor,
-                           size_t cols, Out* dx, float* acc_gamma) {
+                           size_t ahead, bool prefetch_dx, const float* gamma, const float* rstd,
+                           const float* factor, size_t cols, Out* dx, float* acc_gamma) {
   using Vec = typename Ops::Vec;
   using O = Output<Ops, Out>;
   ElementPass<Ops, Out, kStream>(
@@ -136,8 +140,7 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
           if (StartsLine<Ops>(c)) {
             PrefetchL2(x + row + ahead + c);
             PrefetchL2(dy + row + ahead + c);
-            // As in the forward's y: plain stores read their line first.
-            if constexpr (!kStream) __builtin_prefetch(dx + row + ahead + c, 1, 2);
+            if (!kStream && prefetch_dx) __builtin_prefetch(dx + row + ahead + c, 1, 2);
           }
           const Vec r = Ops::Set1(rstd[k]);
           const Vec d = Ops::Load(dy + row + c);
@@ -189,8 +192,8 @@ void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
     if (y == nullptr) continue;
     for (k = 0; k < n; ++k) {
       const size_t offset = (r0 + k) * a.stride;
-      RmsForwardRowOutput<Ops, Out, kStream>(x + offset, x + offset + ahead, a.gamma, rstd[k],
-                                             a.cols, y + offset);
+      RmsForwardRowOutput<Ops, Out, kStream>(x + offset, x + offset + ahead, short_rows, a.gamma,
+                                             rstd[k], a.cols, y + offset);
     }
   }
   if constexpr (kStream) Ops::Fence();
@@ -206,6 +209,7 @@ void RmsBackwardRows(const normgrad::kernels::RmsNormBackwardArgs& a) {
   const bool pairs = ElementsBeforeLine(dx, a.cols) == ElementsBeforeLine(dx + a.stride, a.cols);
   const size_t ahead =
       (pairs ? 2 : 1) * PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
+  const bool short_rows = a.cols * sizeof(typename Ops::In) <= kShortRowBytes;
   const auto rows_from = [&](size_t r, auto rows) {
     constexpr size_t kRows = decltype(rows)::value;
     const size_t offset = r * a.stride;
@@ -213,15 +217,14 @@ void RmsBackwardRows(const normgrad::kernels::RmsNormBackwardArgs& a) {
     RmsBackwardRowFactors<Ops, kRows>(x + offset, dy + offset, a.stride, a.gamma, a.rstd + r,
                                       a.cols, factor);
     RmsBackwardRowsUpdate<Ops, Out, kStream, kRows>(x + offset, dy + offset, a.stride, ahead,
-                                                    a.gamma, a.rstd + r, factor, a.cols,
-                                                    dx + offset, a.acc_gamma);
+                                                    short_rows, a.gamma, a.rstd + r, factor,
+                                                    a.cols, dx + offset, a.acc_gamma);
   };
   // Short rows go four at a time when every row's dx lines up alike (rows
   // a multiple of 64 bytes apart): more independent work for the short
   // chains of each row, and one load and store of the dgamma accumulator per
   // four rows.
-  const bool quads =
-      a.cols * sizeof(typename Ops::In) <= kShortRowBytes && a.stride * sizeof(Out) % 64 == 0;
+  const bool quads = short_rows && a.stride * sizeof(Out) % 64 == 0;
   size_t r = 0;
   for (; quads && r + 4 <= a.rows; r += 4) rows_from(r, std::integral_constant<size_t, 4>());
   for (; pairs && r + 2 <= a.rows; r += 2) rows_from(r, std::integral_constant<size_t, 2>());
