@@ -65,10 +65,20 @@ inline void AccumulateRowGroup(const typename Ops::In* dy,
   }
 }
 
+}  // namespace
+
+#include "kernels/accumulate_short_inl.h"
+
+namespace {
+
 template <typename Ops>
 void AccumulateRows(const typename Ops::In* dy, const typename Ops::In* res,
                     size_t stride, size_t rows, size_t cols, float* acc_gamma,
                     float* acc_beta) {
+  if (stride * sizeof(typename Ops::In) <= kShortRowBytes) {
+    AccumulateShortRows<Ops>(dy, res, stride, rows, cols, acc_gamma, acc_beta);
+    return;
+  }
   using normgrad::kernels::kStripColumns;
   constexpr size_t kGroup = 4;  // rows per pass over an accumulator strip
   for (size_t c0 = 0; c0 < cols; c0 += kStripColumns) {

@@ -17,6 +17,12 @@ namespace normgrad::kernels {
 /// strips are up to 30% slower).
 constexpr size_t kStripColumns = 16384;
 
+/// Rows at most this many bytes long (of one input) are short: their time
+/// goes to per-row work (short dependent chains of additions, the per-row
+/// statistics, loop setup) rather than to memory, so the kernels take them
+/// in loops of their own, several rows at a time.
+constexpr size_t kShortRowBytes = 512;
+
 /// Adds rows [0, rows) of dy and res into the float accumulators, row after
 /// row, for every column c in [0, cols):
 ///   acc_gamma[c] = fl(acc_gamma[c] + fl(dy[r][c] · res[r][c]))

@@ -15,6 +15,7 @@
 // (dgamma) rounds dy·(x·rstd) and the addition separately.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
@@ -24,34 +25,61 @@
 
 namespace {
 
-// Forward, one row: rstd from Σ x² (16-lane sums), then y = (x · rstd) ·
-// gamma. x_ahead: a later row, prefetched while y is written.
-template <typename Ops, typename Out, bool kStream>
-void RmsForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead, const float* gamma,
-                   float eps, size_t cols, Out* y, float* rstd_out) {
+using normgrad::kernels::kShortRowBytes;
+
+// Short rows' rstd are computed kShortGroupRows at a time. A short row's sum
+// is a chain of a few dependent additions followed by a division, a square
+// root and a division, each waiting for the one before: one row at a time,
+// the processor mostly waits on that chain; several rows give it
+// independent work to overlap.
+constexpr size_t kShortGroupRows = 4;
+
+// rstd of kRows rows at once (row k at x + k·stride): 1 / √(Σ x² / H + eps),
+// Σ x² in 16 lanes. Every row keeps its own lanes and order, so the bits do
+// not depend on kRows.
+template <typename Ops, size_t kRows>
+inline void RmsRowsRstd(const typename Ops::In* x, size_t stride, float eps, size_t cols,
+                        float* rstd) {
   using Vec = typename Ops::Vec;
-  using O = Output<Ops, Out>;
-  float lanes[1][kSumLanes];
-  RowSums<Ops, 1>(
+  float lanes[kRows][kSumLanes];
+  RowSums<Ops, kRows>(
       cols,
       [&](size_t i, Vec* acc) {
-        const Vec v = Ops::Load(x + i);
-        acc[0] = Ops::Add(acc[0], Ops::Mul(v, v));
+        for (size_t k = 0; k < kRows; ++k) {
+          const Vec v = Ops::Load(x + k * stride + i);
+          acc[k] = Ops::Add(acc[k], Ops::Mul(v, v));
+        }
       },
       [&](size_t c, float* acc) {
-        const float v = Ops::ToFloat(x[c]);
-        acc[0] = acc[0] + v * v;
+        for (size_t k = 0; k < kRows; ++k) {
+          const float v = Ops::ToFloat(x[k * stride + c]);
+          acc[k] = acc[k] + v * v;
+        }
       },
       lanes);
-  const float rstd = 1.0f / std::sqrt(Ops::Sum16(lanes[0]) / static_cast<float>(cols) + eps);
-  if (rstd_out) *rstd_out = rstd;
-  if (y == nullptr) return;
+  const float h = static_cast<float>(cols);
+  for (size_t k = 0; k < kRows; ++k) rstd[k] = 1.0f / std::sqrt(Ops::Sum16(lanes[k]) / h + eps);
+}
 
+// Forward, one row's y = (x · rstd) · gamma. x_ahead: a later row,
+// prefetched while y is written, and with prefetch_y its y too, for
+// writing: plain stores read a line before they write it (streaming stores
+// read nothing). That pays for short rows, whose stores come in bursts; for
+// longer ones the hardware prefetchers keep up, and the extra instructions
+// cost more than they save.
+template <typename Ops, typename Out, bool kStream>
+inline void RmsForwardRowOutput(const typename Ops::In* x, const typename Ops::In* x_ahead,
+                         bool prefetch_y, const float* gamma, float rstd, size_t cols, Out* y) {
+  using Vec = typename Ops::Vec;
+  using O = Output<Ops, Out>;
   const Vec r = Ops::Set1(rstd);
   ElementPass<Ops, Out, kStream>(
       y, cols,
       [&](size_t c, auto streaming) {
-        if (StartsLine<Ops>(c)) PrefetchL2(x_ahead + c);
+        if (StartsLine<Ops>(c)) {
+          PrefetchL2(x_ahead + c);
+          if (!kStream && prefetch_y) __builtin_prefetch(y + (x_ahead - x) + c, 1, 2);
+        }
         const Vec v = Ops::Mul(Ops::Mul(Ops::Load(x + c), r), Ops::LoadF32(gamma + c));
         O::template Store<decltype(streaming)::value>(y + c, v);
       },
@@ -93,12 +121,13 @@ void RmsBackwardRowFactors(const typename Ops::In* x, const typename Ops::In* dy
 // (one fused multiply-add), and
 // each row's dy · (x · rstd) added into acc_gamma, row after row, the
 // accumulator loaded and stored once for all kRows; the rows after them
-// (x + kRows·stride + ahead, …) are prefetched. The rows' dx must start at
-// the same offset in a 64-byte line (the streaming stores).
+// (x + kRows·stride + ahead, …) are prefetched, and with prefetch_dx their
+// dx for writing (as the forward's y, RmsForwardRowOutput). The rows' dx must
+// start at the same offset in a 64-byte line (the streaming stores).
 template <typename Ops, typename Out, bool kStream, size_t kRows>
 void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
-                           size_t ahead, const float* gamma, const float* rstd, const float* factor,
-                           size_t cols, Out* dx, float* acc_gamma) {
+                           size_t ahead, bool prefetch_dx, const float* gamma, const float* rstd,
+                           const float* factor, size_t cols, Out* dx, float* acc_gamma) {
   using Vec = typename Ops::Vec;
   using O = Output<Ops, Out>;
   ElementPass<Ops, Out, kStream>(
@@ -111,6 +140,7 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
           if (StartsLine<Ops>(c)) {
             PrefetchL2(x + row + ahead + c);
             PrefetchL2(dy + row + ahead + c);
+            if (!kStream && prefetch_dx) __builtin_prefetch(dx + row + ahead + c, 1, 2);
           }
           const Vec r = Ops::Set1(rstd[k]);
           const Vec d = Ops::Load(dy + row + c);
@@ -134,16 +164,37 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
       });
 }
 
+// Forward over rows [0, a.rows), in runs of rows: the rstd of the run
+// (kShortGroupRows rows at once when they are short), then its y, row after
+// row, x still in the L1 cache. A run is one row when rows are long.
 template <typename Ops, typename Out, bool kStream>
 void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
   const auto* x = static_cast<const typename Ops::In*>(a.x);
   auto* y = static_cast<Out*>(a.y);
-  // A prefetch never faults: reaching past the last row is harmless.
-  const size_t ahead = PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
-  for (size_t r = 0; r < a.rows; ++r) {
-    const size_t offset = r * a.stride;
-    RmsForwardRow<Ops, Out, kStream>(x + offset, x + offset + ahead, a.gamma, a.eps, a.cols,
-                                     y ? y + offset : nullptr, a.rstd ? a.rstd + r : nullptr);
+  constexpr size_t kRun = 4 * kShortGroupRows;
+  const bool short_rows = a.cols * sizeof(typename Ops::In) <= kShortRowBytes;
+  const size_t run = short_rows ? kRun : 1;
+  // While a run's y is written, the run after it is prefetched, and the rows
+  // a row's own prefetch distance beyond. A prefetch never faults: reaching
+  // past the last row is harmless.
+  const size_t ahead =
+      (run - 1 + PrefetchRows(a.stride * sizeof(typename Ops::In))) * a.stride;
+  float rstd[kRun];
+  for (size_t r0 = 0; r0 < a.rows; r0 += run) {
+    const size_t n = std::min(run, a.rows - r0);
+    const auto* xr = x + r0 * a.stride;
+    size_t k = 0;
+    for (; short_rows && k + kShortGroupRows <= n; k += kShortGroupRows) {
+      RmsRowsRstd<Ops, kShortGroupRows>(xr + k * a.stride, a.stride, a.eps, a.cols, rstd + k);
+    }
+    for (; k < n; ++k) RmsRowsRstd<Ops, 1>(xr + k * a.stride, a.stride, a.eps, a.cols, rstd + k);
+    if (a.rstd) std::copy(rstd, rstd + n, a.rstd + r0);
+    if (y == nullptr) continue;
+    for (k = 0; k < n; ++k) {
+      const size_t offset = (r0 + k) * a.stride;
+      RmsForwardRowOutput<Ops, Out, kStream>(x + offset, x + offset + ahead, short_rows, a.gamma,
+                                             rstd[k], a.cols, y + offset);
+    }
   }
   if constexpr (kStream) Ops::Fence();
 }
@@ -158,6 +209,7 @@ void RmsBackwardRows(const normgrad::kernels::RmsNormBackwardArgs& a) {
   const bool pairs = ElementsBeforeLine(dx, a.cols) == ElementsBeforeLine(dx + a.stride, a.cols);
   const size_t ahead =
       (pairs ? 2 : 1) * PrefetchRows(a.stride * sizeof(typename Ops::In)) * a.stride;
+  const bool short_rows = a.cols * sizeof(typename Ops::In) <= kShortRowBytes;
   const auto rows_from = [&](size_t r, auto rows) {
     constexpr size_t kRows = decltype(rows)::value;
     const size_t offset = r * a.stride;
@@ -165,10 +217,16 @@ void RmsBackwardRows(const normgrad::kernels::RmsNormBackwardArgs& a) {
     RmsBackwardRowFactors<Ops, kRows>(x + offset, dy + offset, a.stride, a.gamma, a.rstd + r,
                                       a.cols, factor);
     RmsBackwardRowsUpdate<Ops, Out, kStream, kRows>(x + offset, dy + offset, a.stride, ahead,
-                                                    a.gamma, a.rstd + r, factor, a.cols,
-                                                    dx + offset, a.acc_gamma);
+                                                    short_rows, a.gamma, a.rstd + r, factor,
+                                                    a.cols, dx + offset, a.acc_gamma);
   };
+  // Short rows go four at a time when every row's dx lines up alike (rows
+  // a multiple of 64 bytes apart): more independent work for the short
+  // chains of each row, and one load and store of the dgamma accumulator per
+  // four rows.
+  const bool quads = short_rows && a.stride * sizeof(Out) % 64 == 0;
   size_t r = 0;
+  for (; quads && r + 4 <= a.rows; r += 4) rows_from(r, std::integral_constant<size_t, 4>());
   for (; pairs && r + 2 <= a.rows; r += 2) rows_from(r, std::integral_constant<size_t, 2>());
   for (; r < a.rows; ++r) rows_from(r, std::integral_constant<size_t, 1>());
   if constexpr (kStream) Ops::Fence();

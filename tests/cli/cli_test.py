@@ -1619,12 +1619,12 @@ BENCH_SHAPES = "# rows x cols and dtype\n64x64 float\n300x512 half\n\n128x256 bf
 
 
 class BenchTest(CliTestCase):
-    def bench(self, *args, shapes=BENCH_SHAPES):
+    def bench(self, *args, shapes=BENCH_SHAPES, env=None):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "shapes.txt")
             with open(path, "w") as f:
                 f.write(shapes)
-            return run(["bench", "--quick", "--shapes", path] + list(args))
+            return run(["bench", "--quick", "--shapes", path] + list(args), env=env)
 
     def test_json_rows_are_complete_and_consistent(self):
         result = self.bench("--json")
@@ -1843,6 +1843,61 @@ class BenchTest(CliTestCase):
         self.assertRegex(result.stderr, r"\[1/\d+\] .*; \d+ s elapsed")
         self.assertRegex(result.stderr, r"\[2/\d+\] .*; \d+ s elapsed, about \d+ s left")
         self.assertNotIn("elapsed", result.stdout)
+
+    def test_rows_whose_inputs_fit_the_cache_are_in_cache(self):
+        # A 40000-byte cache: 64x64 float (2 x 16 KiB of inputs) fits, 128x256
+        # half (2 x 64 KiB) does not.
+        shapes = "64x64 float\n128x256 half\n"
+        env = {"NORMGRAD_BENCH_CACHE_BYTES": "40000"}
+        result = self.bench("--json", shapes=shapes, env=env)
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertEqual(data["last_level_cache_bytes"], 40000)
+        rows = data["results"]
+        self.assertTrue(rows)
+        for r in rows:
+            self.assertIs(r["in_cache"], (r["rows"], r["cols"]) == (64, 64), msg=r)
+        # Every group of an in-cache shape, its baseline included, is in-cache.
+        self.assertTrue([r for r in rows if r["impl"] == "baseline" and r["in_cache"]])
+        table = self.bench(shapes=shapes, env=env)
+        self.assert_ok(table)
+        self.assertIn("in-cache: both inputs fit the last-level cache (39 KiB)", table.stdout)
+        lines = [line for line in table.stdout.splitlines() if line.startswith("grad_beta ")]
+        self.assertTrue(lines)
+        for line in lines:
+            self.assertIn(" in-cache " if " 64x64 " in line else " memory ", line)
+
+    def test_the_cache_size_comes_from_the_machine(self):
+        result = self.bench("--json", shapes="64x64 float\n")
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        cache = data["last_level_cache_bytes"]
+        if cache is None:  # a machine that lists no cache: nothing is in-cache
+            self.assertFalse(any(r["in_cache"] for r in data["results"]))
+        else:
+            self.assertIsInstance(cache, int)
+            self.assertGreaterEqual(cache, 2 * 64 * 64 * 4)
+            self.assertTrue(all(r["in_cache"] for r in data["results"]))
+
+    def test_in_cache_baselines_are_not_the_machine_read_bandwidth(self):
+        # 2048x2048 float (the smallest size counted for baseline_gbs), in
+        # the cache under a cache size of 1 GiB: no memory baseline is left.
+        shapes = "2048x2048 float\n"
+        result = self.bench("--json", shapes=shapes,
+                            env={"NORMGRAD_BENCH_CACHE_BYTES": str(1 << 30)})
+        self.assert_ok(result)
+        data = json.loads(result.stdout)
+        self.assertTrue(all(r["in_cache"] for r in data["results"]))
+        self.assertIsNone(data["baseline_gbs"])
+
+    def test_a_cache_size_that_is_not_a_number_is_an_error(self):
+        for value in ("big", "0", "-5", "32M"):
+            result = self.bench("--json", shapes="64x64 float\n",
+                                env={"NORMGRAD_BENCH_CACHE_BYTES": value})
+            self.assertEqual(result.returncode, 1, msg=value)
+            self.assertIn("normgrad bench: NORMGRAD_BENCH_CACHE_BYTES=%s: not a whole number of "
+                          "at least 1" % value, result.stderr)
+            self.assertEqual(result.stdout, "")
 
     def test_an_others_share_that_is_not_a_fraction_is_an_error(self):
         for value in ("busy", "-1", "2x", "1.5"):

@@ -26,6 +26,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -420,6 +421,70 @@ TEST_P(RmsNormTypes, DxBitExactToTheLiteralFusedFormula) {
         differ += Decode(DType::kF32, b.dx, i) != static_cast<double>(want[i]);
       }
       EXPECT_EQ(differ, 0u) << "of " << rows * cols << " dx elements";
+    }
+  }
+}
+
+TEST_P(RmsNormTypes, ShortRowsBitExactToTheLiteralFormulas) {
+  // Short rows, which the kernels take several at a time, against the
+  // formulas written out row by row: rstd = 1/√(fl(TreeSum(x·x)/H) + eps),
+  // every product and sum rounded on its own; y = fl(fl(x·rstd)·gamma); dx
+  // as in DxBitExactToTheLiteralFusedFormula; dgamma (one block) the rows'
+  // fl(dy·fl(x·rstd)) added in order. 71 rows: whole groups and a rest;
+  // strides that put every row's output at the same place in a 64-byte line
+  // and strides that do not.
+  const DType t = GetParam();
+  const float eps = 1e-6f;
+  for (const auto& [rows, cols, stride] :
+       {std::tuple<size_t, size_t, size_t>{71, 64, 64}, {71, 40, 48}, {71, 40, 40}, {71, 16, 16},
+        {71, 100, 100}}) {
+    SCOPED_TRACE(testing::Message() << rows << " x " << cols << ", stride " << stride);
+    const Data d = MakeData(t, rows, cols, stride);
+    const float h = static_cast<float>(cols);
+    std::vector<float> rstd(rows), y(rows * cols), dx(rows * cols), dgamma(cols, 0.0f);
+    for (size_t r = 0; r < rows; ++r) {
+      std::vector<float> squares(16), lanes(16);
+      for (size_t c = 0; c < cols; ++c) {
+        const float x = static_cast<float>(At(d.x, r, c));
+        squares[c % 16] = squares[c % 16] + x * x;
+      }
+      rstd[r] = 1.0f / std::sqrt(testdata::LiteralTreeSum(squares) / h + eps);
+      std::vector<float> x(cols), g(cols);
+      for (size_t c = 0; c < cols; ++c) {
+        x[c] = static_cast<float>(At(d.x, r, c));
+        const float dy = static_cast<float>(At(d.dy, r, c));
+        const float gamma = static_cast<float>(At(d.gamma, 0, c));
+        y[r * cols + c] = (x[c] * rstd[r]) * gamma;
+        g[c] = dy * gamma;
+        lanes[c % 16] = std::fma(g[c], x[c], lanes[c % 16]);
+        dgamma[c] = dgamma[c] + dy * (x[c] * rstd[r]);
+      }
+      const float k = (rstd[r] * rstd[r]) * (testdata::LiteralTreeSum(lanes) / h);
+      for (size_t c = 0; c < cols; ++c) dx[r * cols + c] = rstd[r] * std::fma(-x[c], k, g[c]);
+    }
+    for (const normgrad::kernels::Isa& isa : normgrad::kernels::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(isa.name);
+      ForwardOptions fo;
+      fo.eps = eps;
+      fo.f32_outputs = true;
+      fo.isa = isa.name;
+      const Forward f = RunForward(d, fo);
+      ASSERT_EQ(f.rstd, rstd);
+      BackwardOptions bo;
+      bo.f32_outputs = true;
+      bo.isa = isa.name;
+      const Backward b = RunBackward(d, f.rstd, bo);
+      size_t y_differ = 0, dx_differ = 0;
+      for (size_t r = 0; r < rows; ++r) {
+        for (size_t c = 0; c < cols; ++c) {
+          y_differ += Decode(DType::kF32, f.y, r * stride + c) != y[r * cols + c];
+          dx_differ += Decode(DType::kF32, b.dx, r * stride + c) != dx[r * cols + c];
+        }
+      }
+      EXPECT_EQ(y_differ, 0u) << "of " << rows * cols << " y elements";
+      EXPECT_EQ(dx_differ, 0u) << "of " << rows * cols << " dx elements";
+      for (size_t c = 0; c < cols; ++c) EXPECT_EQ(Decode(DType::kF32, b.dgamma, c), dgamma[c]);
     }
   }
 }

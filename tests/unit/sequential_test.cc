@@ -77,10 +77,13 @@ Outputs Engine(const testdata::Matrix& dy, const testdata::Matrix& res,
   return out;
 }
 
-// Row counts around the 4-row groups and 256-row blocks; column counts
-// around the 8- and 16-lane vectors and the 16384-column strips.
-const size_t kRows[] = {1, 2, 3, 4, 5, 255, 256, 257, 65536};
-const size_t kCols[] = {1, 7, 8, 9, 15, 16, 17, 31, 33, 1023, 1025, 4104, 12288, 16400};
+// Row counts around the 4-row groups, the 64-row runs of short rows and
+// the 256-row blocks; column counts around the 8- and 16-lane vectors, the
+// groups of 4 vectors of short rows (64, 83 = 64 + 16 + 3, and 127 float
+// columns: the longest short row) and the 16384-column strips.
+const size_t kRows[] = {1, 2, 3, 4, 5, 63, 65, 255, 256, 257, 65536};
+const size_t kCols[] = {1,  7,  8,   9,    15,   16,   17,   31,   33,
+                        64, 83, 127, 1023, 1025, 4104, 12288, 16400};
 constexpr size_t kMaxElements = size_t{1} << 22;
 
 class SequentialShapes : public testing::TestWithParam<DType> {};

@@ -16,19 +16,29 @@
 // and the normwise error max|got − ref| / max|ref| against the double
 // reference, so speed never hides a wrong answer.
 //
+// Shapes whose two inputs together fit the last-level cache are in-cache
+// shapes: every implementation of such a group (and its baseline) is timed
+// warm — one untimed call on the same inputs right before each timed sample,
+// so the sample never starts with inputs evicted by the implementation
+// before it — and its rows say "in-cache", so a cache-speed baseline is never
+// read as the machine's memory bandwidth (nor counted in "baseline_gbs").
+// The cache size comes from sysfs (sysconf where sysfs has none);
+// NORMGRAD_BENCH_CACHE_BYTES, when set, replaces it.
+//
 // Each row also says whether its figures can be trusted (bench_noise.h):
-// other processes taking CPU time while it ran, rounds of the row (or of its baseline)
-// spreading too far, or a read baseline re-measured at the end of the run far
-// below the one at its start mark it noisy, with the reason, on the table and
+// other processes taking CPU time while it ran, rounds of the row (or of its
+// baseline) spreading too far, or a read baseline re-measured at the end of
+// the run far below the one at its start mark it noisy, with the reason, on the table and
 // in the JSON. Every sample lasts at least the sample time (calls are
 // repeated until it does), so even the tiniest call is timed over many calls.
 //
-// The JSON (--json): {"baseline_gbs", "peers", "noise_check": {"cores",
-// "others_cpu_max", "baseline_start_gbs", "baseline_end_gbs"}, "results":
-// [{"op", "impl", "dtype", "rows", "cols", "threads", "seconds", "gbs",
-// "ratio_to_baseline", "ratio_to_best_peer", "error", "noisy" (boolean),
-// "noisy_reason" (only when noisy), "note" (only when not run)}]}; numbers
-// not measured are null. NORMGRAD_BENCH_OTHERS_CPU, when set, replaces the
+// The JSON (--json): {"baseline_gbs", "last_level_cache_bytes", "peers",
+// "noise_check": {"cores", "others_cpu_max", "baseline_start_gbs",
+// "baseline_end_gbs"}, "results": [{"op", "impl", "dtype", "rows", "cols",
+// "threads", "in_cache" (boolean), "seconds", "gbs", "ratio_to_baseline",
+// "ratio_to_best_peer", "error", "noisy" (boolean), "noisy_reason" (only when
+// noisy), "note" (only when not run)}]}; numbers not measured (or a cache
+// size not known) are null. NORMGRAD_BENCH_OTHERS_CPU, when set, replaces the
 // other processes' share of the CPU time measured from /proc/stat (to check
 // the rule on a quiet machine).
 #include <sys/times.h>
@@ -69,10 +79,12 @@ using bench::Op;
 
 constexpr const char* kCommand = "bench";
 
-// The benchmarked shapes (a tiny one, squares, transformer widths and a
-// narrow one), each in every element type.
+// The benchmarked shapes (a tiny one, squares, transformer widths, a
+// narrow one, and 4096x512, whose inputs fit a last-level cache of 16 MiB in
+// float), each in every element type.
 const std::pair<size_t, size_t> kDefaultShapes[] = {
-    {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
+    {64, 64},      {1024, 1024}, {4096, 4096}, {16384, 768},
+    {2048, 12288}, {65536, 64},  {4096, 512}};
 constexpr DType kAllTypes[] = {DType::kF32, DType::kF16, DType::kBF16};
 constexpr int kThreadCounts[] = {1, 2};
 // Emulated cores of the Ascend C path (as `normgrad sample`).
@@ -94,6 +106,62 @@ struct Problem {
   size_t rows, cols;
   DType dtype;
 };
+
+// Bytes of a problem's two inputs (dy and x): what the read baseline reads,
+// and every operation reads at least.
+size_t InputBytes(const Problem& p) { return 2 * p.rows * p.cols * SizeOf(p.dtype); }
+
+// A size in bytes as sysfs writes it ("32768K", "1M", "512"); 0 if it is not
+// one.
+size_t ParseCacheSize(const std::string& text) {
+  char* end = nullptr;
+  const unsigned long long n = std::strtoull(text.c_str(), &end, 10);
+  if (end == text.c_str()) return 0;
+  const std::string unit(end);
+  if (unit.empty()) return n;
+  if (unit == "K") return n << 10;
+  if (unit == "M") return n << 20;
+  if (unit == "G") return n << 30;
+  return 0;
+}
+
+// NORMGRAD_BENCH_CACHE_BYTES as a number; 0 when unset; -1 when it is not a
+// whole number of at least 1.
+long long ForcedCacheBytes() {
+  const char* forced = std::getenv("NORMGRAD_BENCH_CACHE_BYTES");
+  if (!forced || !*forced) return 0;
+  char* end = nullptr;
+  const long long bytes = std::strtoll(forced, &end, 10);
+  return *end == '\0' && bytes >= 1 ? bytes : -1;
+}
+
+// The last-level cache in bytes: NORMGRAD_BENCH_CACHE_BYTES when set, else
+// the largest cache of the highest level sysfs lists for cpu0, else
+// sysconf's level-3 size; 0 when none is known. sysfs comes first: the
+// kernel's view of the caches is right where the CPU's own description (what
+// sysconf reads) is not, as in some virtual machines.
+size_t LastLevelCacheBytes() {
+  if (const long long forced = ForcedCacheBytes(); forced > 0) return forced;
+  int best_level = 0;
+  size_t best = 0;
+  for (int index = 0; index < 16; ++index) {
+    const std::string dir =
+        "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(dir + "level"), size_file(dir + "size"), type_file(dir + "type");
+    int level = 0;
+    std::string size, type;
+    if (!(level_file >> level) || !(size_file >> size)) continue;
+    if ((type_file >> type) && type == "Instruction") continue;
+    const size_t bytes = ParseCacheSize(size);
+    if (level > best_level || (level == best_level && bytes > best)) {
+      best_level = level;
+      best = bytes;
+    }
+  }
+  if (best > 0) return best;
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return l3 > 0 ? static_cast<size_t>(l3) : 0;
+}
 
 const char* OpName(Op op) {
   switch (op) {
@@ -584,6 +652,7 @@ struct Row {
   const char* op;  // OpName or VectorOpName
   Problem p;
   int threads;
+  bool in_cache;
   std::string impl, note;
   double seconds = 0, gbs = 0, x_baseline = 0, x_peer = 0, error = -1;
   NoiseSigns noise = {};
@@ -610,14 +679,17 @@ void Calibrate(Runner& r, double sample_seconds) {
   }
 }
 
-// Times every runner of one group, interleaved.
-void Measure(std::vector<Runner>& runners, int rounds, double sample_seconds) {
+// Times every runner of one group, interleaved; `warm`: each timed sample
+// right after an untimed call, so it starts with the inputs in the caches.
+void Measure(std::vector<Runner>& runners, int rounds, double sample_seconds, bool warm) {
   for (Runner& r : runners) {
     if (r.note.empty()) Calibrate(r, sample_seconds);
   }
   for (int round = 0; round < rounds; ++round) {
     for (Runner& r : runners) {
-      if (r.note.empty()) r.samples.push_back(r.run(r.iters) / r.iters);
+      if (!r.note.empty()) continue;
+      if (warm) r.run(1);
+      r.samples.push_back(r.run(r.iters) / r.iters);
     }
   }
   for (Runner& r : runners) {
@@ -638,14 +710,14 @@ std::string FormatTime(double seconds) {
 }
 
 void PrintHeader() {
-  std::printf("%-9s %-8s %-12s %3s  %-26s %11s %8s %7s %7s %9s\n", "op", "dtype", "rows x cols",
-              "thr", "impl", "time", "GB/s", "x base", "x peer", "error");
+  std::printf("%-9s %-8s %-12s %-8s %3s  %-26s %11s %8s %7s %7s %9s\n", "op", "dtype",
+              "rows x cols", "inputs", "thr", "impl", "time", "GB/s", "x base", "x peer", "error");
 }
 
 void PrintRow(const Row& r) {
   const std::string shape = std::to_string(r.p.rows) + "x" + std::to_string(r.p.cols);
-  std::printf("%-9s %-8s %-12s %3d  %-26s ", r.op, DTypeName(r.p.dtype), shape.c_str(),
-              r.threads, r.impl.c_str());
+  std::printf("%-9s %-8s %-12s %-8s %3d  %-26s ", r.op, DTypeName(r.p.dtype), shape.c_str(),
+              r.in_cache ? "in-cache" : "memory", r.threads, r.impl.c_str());
   if (!r.note.empty()) {
     std::printf("- (%s)\n", r.note.c_str());
     return;
@@ -701,10 +773,12 @@ struct NoiseCheck {
   double baseline_start_gbs = -1, baseline_end_gbs = -1;
 };
 
-std::string Json(const std::vector<Row>& rows, double baseline_gbs,
+std::string Json(const std::vector<Row>& rows, double baseline_gbs, size_t cache_bytes,
                  const std::vector<std::pair<std::string, std::string>>& peers,
                  const NoiseCheck& check) {
   std::string out = "{\"baseline_gbs\": " + JsonNumber(baseline_gbs, baseline_gbs > 0) +
+                    ", \"last_level_cache_bytes\": " +
+                    (cache_bytes > 0 ? std::to_string(cache_bytes) : "null") +
                     ",\n \"peers\": {";
   for (size_t i = 0; i < peers.size(); ++i) {
     out += (i ? ", " : "") + JsonString(peers[i].first) + ": " + JsonString(peers[i].second);
@@ -724,6 +798,7 @@ std::string Json(const std::vector<Row>& rows, double baseline_gbs,
            ", \"dtype\": " + JsonString(DTypeName(r.p.dtype)) +
            ", \"rows\": " + std::to_string(r.p.rows) + ", \"cols\": " + std::to_string(r.p.cols) +
            ", \"threads\": " + std::to_string(r.threads) +
+           ", \"in_cache\": " + (r.in_cache ? "true" : "false") +
            ", \"seconds\": " + JsonNumber(r.seconds, ran) + ", \"gbs\": " + JsonNumber(r.gbs, ran) +
            ", \"ratio_to_baseline\": " + JsonNumber(r.x_baseline, ran && r.x_baseline > 0) +
            ", \"ratio_to_best_peer\": " + JsonNumber(r.x_peer, ran && r.x_peer > 0) +
@@ -823,7 +898,7 @@ double CheckBaselineGbs(const std::vector<float>& a, const std::vector<float>& b
                  [&] { sink = sink + bench::SumTwoArrays(a.data(), b.data(), a.size(), threads); });
   };
   std::vector<Runner> runners(1, r);
-  Measure(runners, rounds, sample_seconds);
+  Measure(runners, rounds, sample_seconds, false);
   if (!runners[0].note.empty() || runners[0].seconds <= 0) return -1;
   return 2.0 * static_cast<double>(a.size() * sizeof(float)) / runners[0].seconds / 1e9;
 }
@@ -852,6 +927,13 @@ int RunBench(const BenchOptions& o) {
                               ": not a number from 0 to 1 (it replaces the other processes' "
                               "share of the CPU time)");
   }
+  if (ForcedCacheBytes() == -1) {
+    return Fail(kCommand, std::string("NORMGRAD_BENCH_CACHE_BYTES=") +
+                              std::getenv("NORMGRAD_BENCH_CACHE_BYTES") +
+                              ": not a whole number of at least 1 (it replaces the last-level "
+                              "cache size read from sysfs)");
+  }
+  const size_t cache_bytes = LastLevelCacheBytes();
   if (!o.plot.empty() && o.plot.find('\'') != std::string::npos) {
     return Fail(kCommand, "--plot " + o.plot + ": the path must not contain a quote");
   }
@@ -891,7 +973,11 @@ int RunBench(const BenchOptions& o) {
     for (const auto& [name, what] : peer_info) std::printf(" %s (%s);", name.c_str(), what.c_str());
     std::printf("\nGB/s = (bytes read + written) / time; x base = GB/s / the read baseline's "
                 "GB/s in the same rounds;\nx peer = best peer's time / this time; error = "
-                "max|got - ref| / max|ref| against the double reference\n\n");
+                "max|got - ref| / max|ref| against the double reference;\ninputs = in-cache: "
+                "both inputs fit the last-level cache (%s), timed warm, baseline included "
+                "(a cache speed, not memory bandwidth)\n\n",
+                cache_bytes > 0 ? (std::to_string(cache_bytes >> 10) + " KiB").c_str()
+                                : "size unknown: no row is in-cache");
     PrintHeader();
   }
 
@@ -932,11 +1018,12 @@ int RunBench(const BenchOptions& o) {
     }
     Data d;
     if (Status s = MakeData(p, dy32, res32, &d); !s.ok()) return Fail(kCommand, s.message());
+    const bool in_cache = cache_bytes > 0 && InputBytes(p) <= cache_bytes;
     // One group: its runners (the baseline first) timed together, then its rows.
     const auto run_group = [&](const char* name, int threads, double bytes,
                                std::vector<Runner> runners) {
       const CpuTicks before = ReadCpuTicks();
-      Measure(runners, rounds, sample_seconds);
+      Measure(runners, rounds, sample_seconds, in_cache);
       const double others_cpu = OthersCpu(before, ReadCpuTicks());
       const Runner& baseline = runners[0];
       const bool has_baseline = baseline.note.empty() && baseline.seconds > 0;
@@ -953,7 +1040,7 @@ int RunBench(const BenchOptions& o) {
         }
       }
       for (const Runner& r : runners) {
-        Row row{name, p, threads, r.impl, r.note};
+        Row row{name, p, threads, in_cache, r.impl, r.note};
         if (r.note.empty()) {
           row.seconds = r.seconds;
           row.gbs = (r.impl == "baseline" ? 2.0 * static_cast<double>(d.dy.size()) : bytes) /
@@ -1049,22 +1136,23 @@ int RunBench(const BenchOptions& o) {
     if (!r.noisy.empty()) ++noisy_rows;
   }
 
-  // The machine's read bandwidth: the median baseline on the most threads.
+  // The machine's read bandwidth: the median baseline on the most threads,
+  // of the large shapes whose inputs come from memory.
   std::vector<double> baselines;
   for (const Row& r : rows) {
     if (r.impl == "baseline" && r.threads == kThreadCounts[std::size(kThreadCounts) - 1] &&
-        r.p.rows * r.p.cols >= (size_t{1} << 22)) {
+        r.p.rows * r.p.cols >= (size_t{1} << 22) && !r.in_cache) {
       baselines.push_back(r.gbs);
     }
   }
   const double machine_gbs = Median(baselines);
-  const std::string json = Json(rows, machine_gbs, peer_info, check);
+  const std::string json = Json(rows, machine_gbs, cache_bytes, peer_info, check);
   if (o.json) {
     std::fputs(json.c_str(), stdout);
   } else {
     if (machine_gbs > 0) {
       std::printf(
-          "\nread baseline on %d threads, shapes of 4M elements or more: %.1f GB/s "
+          "\nread baseline on %d threads, shapes of 4M elements or more not in cache: %.1f GB/s "
           "(median)\n",
           check_threads, machine_gbs);
     }

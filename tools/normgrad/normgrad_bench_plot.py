@@ -9,7 +9,10 @@ a group of bars per shape, one bar per implementation, height = its ratio to
 the read baseline of the same rounds, so in-cache and memory-bound shapes
 share one scale (the dashed line at 1 is the baseline). An implementation
 that cannot run a row is marked "n/a"; rows timed on a busy or unstable
-machine ("noisy" in the JSON) are hatched. One legend for the whole figure,
+machine ("noisy" in the JSON) are hatched. Shapes whose inputs fit the
+last-level cache ("in_cache" in the JSON: timed warm, against a baseline that
+runs from the cache, not from memory) stand on a shaded band and are labelled
+"in cache" under their shape. One legend for the whole figure,
 above the panels. Run by `normgrad bench` with the system interpreter and
 Debian's python3-matplotlib.
 """
@@ -34,8 +37,15 @@ def rank(value, order):
     return (order.index(value) if value in order else len(order), value)
 
 
+IN_CACHE_SHADE = "#e8eef7"
+
+
 def draw_panel(ax, rows, impls, colour, top):
     shapes = list(dict.fromkeys((r["rows"], r["cols"]) for r in rows))
+    in_cache = {(r["rows"], r["cols"]) for r in rows if r.get("in_cache")}
+    for s, shape in enumerate(shapes):
+        if shape in in_cache:
+            ax.axvspan(s - 0.5, s + 0.5, color=IN_CACHE_SHADE, zorder=0)
     width = 0.8 / max(1, len(impls))
     for k, impl in enumerate(impls):
         for s, shape in enumerate(shapes):
@@ -56,7 +66,8 @@ def draw_panel(ax, rows, impls, colour, top):
                         fontsize=7, color="white")
     ax.axhline(1.0, color="black", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(shapes)))
-    ax.set_xticklabels([f"{r}x{c}" for r, c in shapes])
+    ax.set_xticklabels([f"{r}x{c}" + ("\nin cache" if (r, c) in in_cache else "")
+                        for r, c in shapes])
     ax.set_xlim(-0.5, len(shapes) - 0.5)
     ax.set_ylim(0, top)
     ax.set_ylabel("x read baseline")
@@ -92,6 +103,8 @@ def main():
     handles = [mpatches.Patch(color=colour[n], label=n) for n in names]
     handles.append(mpatches.Patch(facecolor="lightgray", hatch="///", edgecolor="white",
                                   label="noisy (busy or unstable machine)"))
+    handles.append(mpatches.Patch(color=IN_CACHE_SHADE,
+                                  label="in cache (inputs fit the last-level cache, timed warm)"))
     handles.append(plt.Line2D([], [], color="black", linestyle="--", label="read baseline = 1"))
     fig.legend(handles=handles, loc="upper center", ncol=min(5, len(handles)), fontsize=9,
                frameon=False)
