@@ -35,6 +35,7 @@
 #include <type_traits>
 
 #include "kernels/kernels.h"
+#include "kernels/prefetch_inl.h"
 
 namespace {
 
@@ -45,9 +46,6 @@ constexpr size_t kSumLanes = 16;
 // waiting for memory (worth 10–30% on shapes larger than the caches). Into
 // L2, not L1, which the row being finished needs.
 constexpr size_t kPrefetchBytes = 2048;
-
-// Prefetches the line at p into L2 (for reading).
-inline void PrefetchL2(const void* p) { __builtin_prefetch(p, 0, 2); }
 
 // lanes[0] + … + lanes[15] as ((l0 + l1) + (l2 + l3)) + …: a fixed tree.
 // (Ops::Sum16 computes the same sums, in vectors where it can.)
@@ -68,12 +66,6 @@ inline float FusedNegMulAdd(float a, float b, float c) { return std::fma(-a, b, 
 // Rows between a row and the one prefetched while it is finished.
 inline size_t PrefetchRows(size_t row_bytes) {
   return row_bytes >= kPrefetchBytes ? 1 : (kPrefetchBytes + row_bytes - 1) / row_bytes;
-}
-
-// True for one vector of each 64-byte line of a row (one prefetch per line).
-template <typename Ops>
-bool StartsLine(size_t c) {
-  return c % (64 / sizeof(typename Ops::In)) < Ops::kLanes;
 }
 
 // Stores of one output type: the input type, or float. Store<true> is a
