@@ -70,6 +70,14 @@ TEST(BenchNoise, OthersShareLeavesOutTheBenchsOwnTime) {
   EXPECT_EQ(OthersCpuShare(0, 0, 0), -1);
 }
 
+TEST(BenchNoise, ShortGroupsAreJudgedWithTheGroupsBeforeThem) {
+  const std::vector<double> starts = {0, 150, 180, 195};
+  EXPECT_EQ(WindowStart(starts, 400, 100), 3u);  // the last group alone is long enough
+  EXPECT_EQ(WindowStart(starts, 260, 100), 1u);  // 65 and 80 ticks are not; 110 are
+  EXPECT_EQ(WindowStart(starts, 198, 100), 0u);  // nothing is: from the first reading
+  EXPECT_EQ(WindowStart({5}, 6, 100), 0u);
+}
+
 TEST(BenchNoise, SpreadIsTheRangeOverTheMedian) {
   EXPECT_DOUBLE_EQ(Spread({1.0, 2.0, 1.5}), (2.0 - 1.0) / 1.5);
   EXPECT_DOUBLE_EQ(Spread({3.0, 3.0, 3.0}), 0.0);

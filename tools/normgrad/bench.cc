@@ -877,13 +877,21 @@ CpuTicks ReadCpuTicks() {
   return t;
 }
 
-// Other processes' share of the machine's CPU time between two readings:
-// NORMGRAD_BENCH_OTHERS_CPU when set; -1 when it cannot be read.
-double OthersCpu(const CpuTicks& before, const CpuTicks& after) {
+// Other processes' share of the machine's CPU time up to `now`, over the
+// last of `starts` (readings at the start of each group, oldest first) that
+// leaves at least kOthersWindowSeconds of CPU time before `now`, or the
+// first: /proc/stat counts in ticks of 10 ms, so a short group alone would
+// see a daemon's one tick as a large share. NORMGRAD_BENCH_OTHERS_CPU when
+// set; -1 when it cannot be read.
+double OthersCpu(const std::vector<CpuTicks>& starts, const CpuTicks& now) {
   if (const double forced = ForcedOthersCpu(); forced >= 0) return forced;
-  if (before.total < 0 || before.own < 0 || after.total < 0 || after.own < 0) return -1;
-  return OthersCpuShare(after.busy - before.busy, after.own - before.own,
-                        after.total - before.total);
+  if (starts.empty() || now.total < 0 || now.own < 0) return -1;
+  const double window = kOthersWindowSeconds * static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::vector<double> totals;
+  for (const CpuTicks& t : starts) totals.push_back(t.total);
+  const CpuTicks& before = starts[WindowStart(totals, now.total, window)];
+  if (before.total < 0 || before.own < 0) return -1;
+  return OthersCpuShare(now.busy - before.busy, now.own - before.own, now.total - before.total);
 }
 
 // The check baseline's GB/s on `threads` threads: the read baseline on two
@@ -1008,6 +1016,7 @@ int RunBench(const BenchOptions& o) {
   check.baseline_start_gbs =
       CheckBaselineGbs(check_a, check_b, check_threads, rounds, sample_seconds);
   std::vector<Row> rows;
+  std::vector<CpuTicks> group_starts;  // CPU time at the start of each group
   std::vector<float> dy32, res32;
   std::pair<size_t, size_t> generated{0, 0};
   for (const Problem& p : problems) {
@@ -1022,9 +1031,9 @@ int RunBench(const BenchOptions& o) {
     // One group: its runners (the baseline first) timed together, then its rows.
     const auto run_group = [&](const char* name, int threads, double bytes,
                                std::vector<Runner> runners) {
-      const CpuTicks before = ReadCpuTicks();
+      group_starts.push_back(ReadCpuTicks());
       Measure(runners, rounds, sample_seconds, in_cache);
-      const double others_cpu = OthersCpu(before, ReadCpuTicks());
+      const double others_cpu = OthersCpu(group_starts, ReadCpuTicks());
       const Runner& baseline = runners[0];
       const bool has_baseline = baseline.note.empty() && baseline.seconds > 0;
       const double baseline_gbs =

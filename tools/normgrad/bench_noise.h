@@ -25,6 +25,12 @@ constexpr double kMaxSpread = 0.25;
 /// average at its core count by itself.
 constexpr double kMaxOthersCpu = 0.10;
 
+/// The least CPU time (all cores together, in seconds) over which other
+/// processes' share is judged: the kernel counts CPU time in ticks of 10 ms,
+/// so a shorter window would turn one tick of a daemon into a large share.
+/// A group shorter than this is judged with the groups before it.
+constexpr double kOthersWindowSeconds = 1.0;
+
 /// The read baseline re-measured at the end of a run may fall to this
 /// fraction of the one measured at its start. Memory bandwidth does not drift
 /// by itself; a drop of more than 30% means other work took the memory bus or
@@ -48,6 +54,17 @@ struct NoiseSigns {
 inline double OthersCpuShare(double busy, double own, double total) {
   if (total <= 0) return -1;
   return std::clamp((busy - own) / total, 0.0, 1.0);
+}
+
+/// Which of the readings taken at the start of each group (their total
+/// ticks, oldest first, at least one) opens the window that ends at
+/// `now_total`: the latest with at least `window_ticks` before `now_total`,
+/// else the first.
+inline size_t WindowStart(const std::vector<double>& start_totals, double now_total,
+                          double window_ticks) {
+  size_t i = start_totals.size() - 1;
+  while (i > 0 && now_total - start_totals[i] < window_ticks) --i;
+  return i;
 }
 
 /// (slowest − fastest) / median of a row's per-round times; -1 for fewer than
