@@ -38,9 +38,17 @@ std::string Str(nb::handle o) {
 const Torch* TorchIfImported() {
   static const Torch* torch = nullptr;
   if (torch != nullptr) return torch;
-  PyObject* module = PyImport_GetModule(nb::str("torch").ptr());
-  if (module == nullptr) return nullptr;  // not imported (no error is set)
-  nb::object m = nb::steal(module);
+  // sys.modules["torch"], looked up on each array argument until torch is
+  // imported: a dict lookup (PyImport_GetModule also asks the module whether
+  // it is still initializing, which costs more than the lookup; a torch
+  // still being imported fails below, and is looked up again next time).
+  static PyObject* const name = PyUnicode_InternFromString("torch");
+  PyObject* module = PyDict_GetItemWithError(PyImport_GetModuleDict(), name);
+  if (module == nullptr) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  nb::object m = nb::borrow(module);
   auto t = new Torch;
   try {
     nb::object tensor = m.attr("Tensor");

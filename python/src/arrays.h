@@ -1,13 +1,14 @@
 // python/src/arrays.h — how the extension module reads the arrays it is
 // given: numpy arrays (anything nanobind imports through the buffer protocol
 // or DLPack) and torch tensors, the latter read through their own attributes
-// (data_ptr, shape, stride, dtype, device, layout), which costs a third of a
-// DLPack export and import and needs no libtorch. It gives the element type,
-// and the rows of a matrix whose last axis holds H contiguous elements while
-// the other axes collapse into rows a fixed number of elements apart
-// (C-contiguous or row-strided). Such arrays are used where they lie, never
-// copied; any other layout is refused with a ValueError that says what to
-// pass instead, and a tensor that is not a dense CPU tensor with a TypeError.
+// (data_ptr, shape, stride, dtype, is_cpu, layout, is_neg), which costs about
+// two thirds of a DLPack export and import and needs no libtorch. It gives
+// the element type, and the rows of a matrix whose last axis holds H
+// contiguous elements while the other axes collapse into rows a fixed number
+// of elements apart (C-contiguous or row-strided). Such arrays are used where
+// they lie, never copied; any other layout is refused with a ValueError that
+// says what to pass instead, and a tensor that is not a dense CPU tensor with
+// a TypeError.
 #pragma once
 
 #include <nanobind/nanobind.h>
