@@ -9,6 +9,9 @@ Extending: a new public function gets a case in CALLS; a new per-call step
 gets a counter here rather than a timing.
 """
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -193,3 +196,26 @@ def test_row_strided_torch_x_gives_outputs_of_its_layout():
     dx_c, _, _ = normgrad.layer_norm_backward(x.contiguous(), dy.contiguous(), gamma, mean, rstd)
     assert dx.stride() == x.stride()
     np.testing.assert_array_equal(dx.numpy(), dx_c.numpy())
+
+
+def test_torch_imported_after_normgrad_is_recognized():
+    """normgrad looks torch up when a call gets an array, not at import: a
+    process that imports torch later still has its tensors read in place
+    (one requiring grad, which a DLPack export refuses) and refused by
+    name."""
+    script = """if True:
+        import sys, numpy as np, normgrad
+        normgrad.layer_norm_grad_beta(np.ones((4, 8), np.float32), np.ones((4, 8), np.float32))
+        assert "torch" not in sys.modules
+        import torch
+        x = torch.ones(4, 8, requires_grad=True)
+        print(normgrad.layer_norm_grad_beta(x, x)[1].tolist())
+        try:
+            normgrad.layer_norm_grad_beta(x, torch.ones(4, 8, device="meta"))
+        except TypeError as e:
+            print(e)
+        """
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    assert out[0] == str([4.0] * 8)
+    assert out[1].startswith("normgrad.layer_norm_grad_beta: res is a torch tensor on device meta")
