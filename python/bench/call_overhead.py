@@ -25,14 +25,25 @@ call (fresh). The Python functions return new arrays (--python-outputs new),
 so their time includes allocating them and the first touch of their pages,
 or write into out= arrays allocated once (out), as C++ reusing its buffers.
 
+Two processes' medians differ by the machine's run-to-run spread as well
+(on a shared machine, ±10% for a large shape: more than what Python adds).
+--same-call measures instead, on each Python call, the call's elapsed time
+and the engine's own inside it (the native module times its engine call
+when normgrad._normgrad.time_engine(True)): their difference is what the
+call adds, on the very same call, whatever the engine's time did. Printed
+per case: the engine's median time, and the median and 10th–90th
+percentiles of the difference over single calls, less the cost of timing an
+empty call the same way; every case with new outputs and with out=.
+
 --parts times, instead, what a 64 × 64 call from Python spends around the
 engine, one step at a time: handing an array to the native module (a numpy
-array directly, a torch tensor as a DLPack capsule: exporting it, then
-importing it), and allocating an output of each kind.
+array, a torch tensor as it is, and for comparison as a DLPack capsule:
+exporting it, then importing it), and allocating an output of each kind.
 
     cmake --build build --target normgrad_call_times
     build/venv/bin/python python/bench/call_overhead.py      # make python builds the venv
     build/venv/bin/python python/bench/call_overhead.py --python-outputs out --cpp-outputs reuse
+    build/venv/bin/python python/bench/call_overhead.py --same-call
     build/venv/bin/python python/bench/call_overhead.py --parts
 
 Not a test: the figures depend on the machine and its load (see uptime).
@@ -125,6 +136,65 @@ def cpp_samples(driver, api, rows, cols, threads, samples, batch_us, clock, outp
     return json.loads(run.stdout)["us"]
 
 
+def same_call(call, calls):
+    """(engine µs, added µs) of `calls` single calls, each call's added time
+    being its elapsed time less its engine's, both on the same call."""
+    from normgrad import _normgrad
+
+    now, engine_ns = time.perf_counter_ns, _normgrad.last_engine_ns
+    engine, added = [], []
+    _normgrad.time_engine(True)
+    try:
+        for _ in range(calls):
+            start = now()
+            call()
+            elapsed = now() - start
+            e = engine_ns()
+            engine.append(e / 1e3)
+            added.append((elapsed - e) / 1e3)
+    finally:
+        _normgrad.time_engine(False)
+    return engine, added
+
+
+def timing_cost(calls):
+    """Median µs of timing an empty call as same_call times a call."""
+    now = time.perf_counter_ns
+    call = lambda: None  # noqa: E731 (called as the measured lambdas are)
+    out = []
+    for _ in range(calls):
+        start = now()
+        call()
+        out.append((now() - start) / 1e3)
+    return statistics.median(out)
+
+
+def percentiles(us):
+    q = statistics.quantiles(us, n=10)
+    return f"{statistics.median(us):8.2f} [{q[0]:.2f}–{q[-1]:.2f}]"
+
+
+def print_same_call(shapes, calls):
+    print(f"{'case':40} {'engine µs median':>18} {'added µs median [p10–p90]':>28} "
+          f"{'of engine':>10}")
+    for shape in shapes:
+        rows, cols, _ = SHAPES[shape]
+        n = calls if shape == "small" else max(20, calls // 100)
+        for api in APIS:
+            for kind in KINDS:
+                for outputs in ("new", "out"):
+                    call = python_call(api, kind, rows, cols, outputs)
+                    for _ in range(min(n, 100)):  # warm: caches, pages, branch history
+                        call()
+                    cost = timing_cost(n)
+                    engine, added = same_call(call, n)
+                    added = [a - cost for a in added]
+                    e = statistics.median(engine)
+                    print(f"{f'{api} {kind} {outputs} {rows}x{cols}':40} {e:18.2f} "
+                          f"{percentiles(added):>28} "
+                          f"{100 * statistics.median(added) / e:9.2f}%", flush=True)
+
+
 def parts(samples, batch_us):
     """Per-step times (µs, thread CPU time) of what a 64 × 64 call does
     around the engine, as (step, samples) rows."""
@@ -136,8 +206,10 @@ def parts(samples, batch_us):
     api = "call_overhead.py"
     steps = [
         ("numpy array: import (layout)", lambda: _normgrad.layout(a, api, "a", False)),
-        ("torch tensor: export (to_dlpack)", lambda: to_dlpack(t)),
-        ("torch tensor: export + import", lambda: _normgrad.layout(to_dlpack(t), api, "a", False)),
+        ("torch tensor: read (layout)", lambda: _normgrad.layout(t, api, "a", False)),
+        ("torch tensor: to_dlpack", lambda: to_dlpack(t)),
+        ("torch tensor: to_dlpack + import", lambda: _normgrad.layout(to_dlpack(t), api, "a",
+                                                                      False)),
         ("numpy.empty 64x64 float32", lambda: np.empty((64, 64), dtype=np.float32)),
         ("torch.empty_like 64x64 float32", lambda: torch.empty_like(t)),
         ("torch.empty 64 float32", lambda: torch.empty((64,), dtype=torch.float32)),
@@ -161,6 +233,10 @@ def main():
                         help="C++ output buffers: allocated once, or new each call")
     parser.add_argument("--python-outputs", default="new", choices=("new", "out"),
                         help="Python outputs: new arrays each call, or out= arrays made once")
+    parser.add_argument("--same-call", action="store_true",
+                        help="time what each Python call adds to its own engine call instead")
+    parser.add_argument("--calls", type=int, default=20000,
+                        help="--same-call: single calls per small case (a hundredth for large)")
     parser.add_argument("--parts", action="store_true",
                         help="time the steps of a 64x64 call around the engine instead")
     args = parser.parse_args()
@@ -169,6 +245,12 @@ def main():
               f"µs per step, thread CPU time")
         for name, us in parts(args.samples, args.batch_us):
             print(f"{name:36} {spread(us):>28}", flush=True)
+        return
+    if args.same_call:
+        print(f"normgrad {normgrad.__file__}; threads {torch.get_num_threads()}; "
+              f"{os.cpu_count()} CPUs; load average "
+              f"{' '.join(f'{l:.2f}' for l in os.getloadavg())}; elapsed time, µs per call")
+        print_same_call(args.shapes.split(","), args.calls)
         return
     if not args.driver.is_file():
         sys.exit(f"call_overhead.py: --driver {args.driver} does not exist: build it first "

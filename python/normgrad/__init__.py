@@ -38,13 +38,6 @@ __all__ = ["layer_norm_grad_beta", "layer_norm_forward", "layer_norm_backward",
            "last_rms_norm_run", "tiling"]
 
 
-def _new_rows_like(api, x, marked):
-    """A new array for y or dx: x's kind, type and shape, its rows as far
-    apart as x's (the engine writes it with x's row stride)."""
-    return _arrays.empty_rows_like(
-        x, lambda: _normgrad.layout(_arrays.native(x), api, "x", marked))
-
-
 def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, out=None, threads=None,
                          dtype=None):
     """pd_gamma[c] = Σ_r dy[r, c]·res[r, c] and pd_beta[c] = Σ_r dy[r, c] over
@@ -61,26 +54,25 @@ def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, out=None, 
     use fewer; results never depend on it), and dtype="bfloat16" says that
     uint16 inputs hold bfloat16 bits (outputs are then uint16 bits too)."""
     api = "normgrad.layer_norm_grad_beta"
-    dy, res = _arrays.as_array(dy), _arrays.as_array(res)
+    dy, res = _arrays.as_arrays(dy, res)
     marked = _arrays.marked_bf16(api, (dy, res), dtype)
-    out_type = _arrays.output_type(api, dy, out_dtype)
+    out_type = dy.dtype if out_dtype is None else _arrays.output_type(api, dy, out_dtype)
     if out is None:
         shape = dy.shape[-1:]
-        empty = _arrays.empty_of(dy)
+        empty, _ = _arrays.allocator(dy)
         pd_gamma = empty(shape, dtype=out_type)
         pd_beta = empty(shape, dtype=out_type)
-    else:
-        names = ("pd_gamma", "pd_beta")
-        pd_gamma, pd_beta = _arrays.given_outputs(api, out, names, dy)
-        for i, o in enumerate(out):
-            if o.dtype != out_type:
-                raise TypeError(f"{api}: out[{i}] ({names[i]}) has type "
-                                f"{_arrays.type_name(o.dtype)}; it must have the type the call "
-                                f"returns, {_arrays.type_name(out_type)} (out_dtype={out_dtype!r})")
-    native = _arrays.native
-    _normgrad.grad_beta(native(dy), native(res), native(pd_gamma), native(pd_beta), marked,
-                        order, _arrays.threads(threads))
-    return (pd_gamma, pd_beta) if out is None else out
+        _normgrad.grad_beta(dy, res, pd_gamma, pd_beta, marked, order, threads)
+        return pd_gamma, pd_beta
+    names = ("pd_gamma", "pd_beta")
+    pd_gamma, pd_beta = _arrays.given_outputs(api, out, names, dy)
+    for i, o in enumerate(out):
+        if o.dtype != out_type:
+            raise TypeError(f"{api}: out[{i}] ({names[i]}) has type "
+                            f"{_arrays.type_name(o.dtype)}; it must have the type the call "
+                            f"returns, {_arrays.type_name(out_type)} (out_dtype={out_dtype!r})")
+    _normgrad.grad_beta(dy, res, pd_gamma, pd_beta, marked, order, threads)
+    return out
 
 
 def layer_norm_forward(x, gamma, beta, eps=1e-5, *, out=None, threads=None, dtype=None):
@@ -90,19 +82,19 @@ def layer_norm_forward(x, gamma, beta, eps=1e-5, *, out=None, threads=None, dtyp
     x.shape[:-1]; out=(y, mean, rstd) writes them into arrays of those types,
     shapes and layouts instead."""
     api = "normgrad.layer_norm_forward"
-    x, gamma, beta = _arrays.as_array(x), _arrays.as_array(gamma), _arrays.as_array(beta)
+    x, gamma, beta = _arrays.as_arrays(x, gamma, beta)
     marked = _arrays.marked_bf16(api, (x, gamma, beta), dtype)
-    native = _arrays.native
     if out is None:
-        y = _new_rows_like(api, x, marked)
+        y = _arrays.empty_rows_like(x, api, marked)
+        empty, float32 = _arrays.allocator(x)
         stats_shape = x.shape[:-1]
-        mean = _arrays.float32_empty(x, stats_shape)
-        rstd = _arrays.float32_empty(x, stats_shape)
-    else:
-        y, mean, rstd = _arrays.given_outputs(api, out, ("y", "mean", "rstd"), x)
-    _normgrad.forward(native(x), native(gamma), native(beta), eps, native(y), native(mean),
-                      native(rstd), marked, _arrays.threads(threads))
-    return (y, mean, rstd) if out is None else out
+        mean = empty(stats_shape, dtype=float32)
+        rstd = empty(stats_shape, dtype=float32)
+        _normgrad.forward(x, gamma, beta, eps, y, mean, rstd, marked, threads)
+        return y, mean, rstd
+    y, mean, rstd = _arrays.given_outputs(api, out, ("y", "mean", "rstd"), x)
+    _normgrad.forward(x, gamma, beta, eps, y, mean, rstd, marked, threads)
+    return out
 
 
 def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", out=None, threads=None,
@@ -114,21 +106,21 @@ def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", out=None, 
     like x; out=(dx, dgamma, dbeta) writes them into arrays of those types,
     shapes and layouts instead."""
     api = "normgrad.layer_norm_backward"
-    x, dy, gamma = _arrays.as_array(x), _arrays.as_array(dy), _arrays.as_array(gamma)
-    mean, rstd = _arrays.as_array(mean), _arrays.as_array(rstd)
+    x, dy, gamma, mean, rstd = _arrays.as_arrays(x, dy, gamma, mean, rstd)
     marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
-    native, vector = _arrays.native, _arrays.vector
+    vector = _arrays.vector
     if out is None:
-        dx = _new_rows_like(api, x, marked)
-        empty = _arrays.empty_of(x)
+        dx = _arrays.empty_rows_like(x, api, marked)
+        empty, _ = _arrays.allocator(x)
         dgamma = empty(x.shape[-1:], dtype=x.dtype)
         dbeta = empty(x.shape[-1:], dtype=x.dtype)
-    else:
-        dx, dgamma, dbeta = _arrays.given_outputs(api, out, ("dx", "dgamma", "dbeta"), x)
-    _normgrad.backward(native(x), native(dy), native(gamma), native(vector(mean)),
-                       native(vector(rstd)), native(dx), native(dgamma), native(dbeta), marked,
-                       order, _arrays.threads(threads))
-    return (dx, dgamma, dbeta) if out is None else out
+        _normgrad.backward(x, dy, gamma, vector(mean), vector(rstd), dx, dgamma, dbeta, marked,
+                           order, threads)
+        return dx, dgamma, dbeta
+    dx, dgamma, dbeta = _arrays.given_outputs(api, out, ("dx", "dgamma", "dbeta"), x)
+    _normgrad.backward(x, dy, gamma, vector(mean), vector(rstd), dx, dgamma, dbeta, marked, order,
+                       threads)
+    return out
 
 
 def rms_norm_forward(x, gamma, eps=1e-6, *, out=None, threads=None, dtype=None):
@@ -137,17 +129,17 @@ def rms_norm_forward(x, gamma, eps=1e-6, *, out=None, threads=None, dtype=None):
     apart as x's), rstd float32 of shape x.shape[:-1]; out=(y, rstd) writes
     them into arrays of those types, shapes and layouts instead."""
     api = "normgrad.rms_norm_forward"
-    x, gamma = _arrays.as_array(x), _arrays.as_array(gamma)
+    x, gamma = _arrays.as_arrays(x, gamma)
     marked = _arrays.marked_bf16(api, (x, gamma), dtype)
     if out is None:
-        y = _new_rows_like(api, x, marked)
-        rstd = _arrays.float32_empty(x, x.shape[:-1])
-    else:
-        y, rstd = _arrays.given_outputs(api, out, ("y", "rstd"), x)
-    native = _arrays.native
-    _normgrad.rms_forward(native(x), native(gamma), eps, native(y), native(rstd), marked,
-                          _arrays.threads(threads))
-    return (y, rstd) if out is None else out
+        y = _arrays.empty_rows_like(x, api, marked)
+        empty, float32 = _arrays.allocator(x)
+        rstd = empty(x.shape[:-1], dtype=float32)
+        _normgrad.rms_forward(x, gamma, eps, y, rstd, marked, threads)
+        return y, rstd
+    y, rstd = _arrays.given_outputs(api, out, ("y", "rstd"), x)
+    _normgrad.rms_forward(x, gamma, eps, y, rstd, marked, threads)
+    return out
 
 
 def rms_norm_backward(x, dy, gamma, rstd, *, order="blocked", out=None, threads=None,
@@ -159,18 +151,18 @@ def rms_norm_backward(x, dy, gamma, rstd, *, order="blocked", out=None, threads=
     x; out=(dx, dgamma) writes them into arrays of those types, shapes and
     layouts instead."""
     api = "normgrad.rms_norm_backward"
-    x, dy, gamma = _arrays.as_array(x), _arrays.as_array(dy), _arrays.as_array(gamma)
-    rstd = _arrays.as_array(rstd)
+    x, dy, gamma, rstd = _arrays.as_arrays(x, dy, gamma, rstd)
     marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
     if out is None:
-        dx = _new_rows_like(api, x, marked)
-        dgamma = _arrays.empty(x, x.shape[-1:], x.dtype)
-    else:
-        dx, dgamma = _arrays.given_outputs(api, out, ("dx", "dgamma"), x)
-    native = _arrays.native
-    _normgrad.rms_backward(native(x), native(dy), native(gamma), native(_arrays.vector(rstd)),
-                           native(dx), native(dgamma), marked, order, _arrays.threads(threads))
-    return (dx, dgamma) if out is None else out
+        dx = _arrays.empty_rows_like(x, api, marked)
+        empty, _ = _arrays.allocator(x)
+        dgamma = empty(x.shape[-1:], dtype=x.dtype)
+        _normgrad.rms_backward(x, dy, gamma, _arrays.vector(rstd), dx, dgamma, marked, order,
+                               threads)
+        return dx, dgamma
+    dx, dgamma = _arrays.given_outputs(api, out, ("dx", "dgamma"), x)
+    _normgrad.rms_backward(x, dy, gamma, _arrays.vector(rstd), dx, dgamma, marked, order, threads)
+    return out
 
 
 def last_run():

@@ -5,48 +5,32 @@ its outputs here, as the kind of array (and element type) it was given, so
 numpy in gives numpy out and torch in gives torch out; or it writes into the
 caller's out= arrays, of which this module checks what only Python sees
 (a tuple of the right length, the inputs' kind of array, writable) and the
-native module the rest (type, shape, layout, no overlap with the inputs). bfloat16 reaches the
-native module as 16-bit patterns: torch.bfloat16 directly, ml_dtypes.bfloat16
-numpy arrays as a uint16 view, and uint16 arrays the caller marks with
-dtype="bfloat16".
+native module the rest (type, shape, layout, no overlap with the inputs).
+The native module reads every array as it is (python/src/arrays.h): a numpy
+array through nanobind (an ml_dtypes.bfloat16 one as its 16-bit patterns), a
+torch tensor through its attributes, whatever its autograd state (neither a
+DLPack capsule, which costs twice as much, nor a detached tensor); uint16
+arrays hold bfloat16 bits when the caller marks them with dtype="bfloat16".
 
 Everything here runs on every call, so each step is the cheapest that says
-the same thing: a numpy array is recognized before torch is looked up, a
-dtype's kind is read before its name (dtype.name builds a new string), and a
-torch tensor reaches the native module as the DLPack capsule of
-torch.utils.dlpack.to_dlpack (Tensor.__dlpack__ wraps that function in
-Python-level checks, and detaching first costs another tensor).
+the same thing: the array types are one cached tuple for isinstance, and a
+dtype's kind is read before its name (dtype.name builds a new string).
 """
 
 import sys
 
 import numpy as np
 
+from . import _normgrad
+
 BFLOAT16 = "bfloat16"
 
 _ndarray = np.ndarray
-_uint16 = np.uint16
 
 
 def _torch():
     """The torch module when the process has imported it, else None."""
     return sys.modules.get("torch")
-
-
-_to_dlpack_function = None
-
-
-def _to_dlpack(a, torch):
-    """A tensor as a DLPack capsule; one DLPack cannot describe (sparse or
-    meta tensors, say) detached, for the native module to refuse as it
-    refuses any other array it cannot read."""
-    global _to_dlpack_function
-    if _to_dlpack_function is None:
-        _to_dlpack_function = torch.utils.dlpack.to_dlpack
-    try:
-        return _to_dlpack_function(a)
-    except RuntimeError:
-        return a.detach()
 
 
 def is_torch(a):
@@ -72,26 +56,35 @@ def marked_bf16(api, arrays, dtype):
     return False
 
 
+_array_types = (_ndarray,)
+
+
+def _known_types():
+    """The array types used as they are: numpy.ndarray, and torch.Tensor once
+    the process has imported torch."""
+    global _array_types
+    if len(_array_types) == 1:
+        tensor = getattr(_torch(), "Tensor", None)
+        if tensor is not None:
+            _array_types = (_ndarray, tensor)
+    return _array_types
+
+
 def as_array(a):
     """A torch tensor or numpy array as it is; other sequences (lists of
     numbers, which have no element type) as float32 numpy arrays."""
-    if isinstance(a, _ndarray) or is_torch(a):
+    if isinstance(a, _known_types()):
         return a
     return np.asarray(a, dtype=np.float32)
 
 
-def native(a):
-    """An array (as_array) as the native module reads it, never copied: a
-    torch tensor as its DLPack capsule (which ignores autograd, as a
-    detached tensor would), a bfloat16 numpy array as its uint16 bits, any
-    other array as it is. A capsule is read once: call this for each use."""
-    if isinstance(a, _ndarray):
-        dtype = a.dtype
-        return a.view(_uint16) if dtype.kind == "V" and _is_ml_bfloat16(dtype) else a
-    torch = _torch()
-    if torch is not None and isinstance(a, torch.Tensor):
-        return _to_dlpack(a, torch)
-    return a
+def as_arrays(*arrays):
+    """as_array of each argument, as a tuple."""
+    known = _array_types if len(_array_types) == 2 else _known_types()
+    for a in arrays:
+        if not isinstance(a, known):
+            return tuple(map(as_array, arrays))
+    return arrays
 
 
 def _float32_like(like):
@@ -122,40 +115,35 @@ def output_type(api, like, out_dtype):
                      f"(the inputs' type, {type_name(like.dtype)}) or float32")
 
 
-def empty_of(like):
-    """The allocator of `like`'s kind: numpy.empty or torch.empty, called as
-    empty(shape, dtype=...) (an uninitialized array)."""
+def allocator(like):
+    """(empty, float32) of `like`'s kind: numpy.empty or torch.empty, called
+    as empty(shape, dtype=...) (an uninitialized array), and that kind's
+    float32."""
     if isinstance(like, _ndarray):
-        return np.empty
-    return _torch().empty
+        return np.empty, np.float32
+    torch = _torch()
+    return torch.empty, torch.float32
 
 
 def empty(like, shape, dtype):
     """An uninitialized array of `like`'s kind."""
-    return empty_of(like)(shape, dtype=dtype)
+    return allocator(like)[0](shape, dtype=dtype)
 
 
-def float32_empty(like, shape):
-    if isinstance(like, _ndarray):
-        return np.empty(shape, dtype=np.float32)
-    torch = _torch()
-    return torch.empty(shape, dtype=torch.float32)
-
-
-def empty_rows_like(like, layout):
+def empty_rows_like(like, api, marked):
     """An uninitialized array of `like`'s kind, type and shape whose rows lie
     as far apart as `like`'s (the engine reads and writes both with one row
-    stride). layout() gives (rows, H, row stride) of `like`, and is only
-    called when `like` is not C-contiguous: a C-contiguous array's rows are
-    H elements apart, as those of a new array of its shape (torch.empty_like
-    gives a contiguous tensor its own strides, and costs less than
-    torch.empty)."""
+    stride). The native module's layout (which checks `like` as the argument
+    x of `api`) gives the row stride when `like` is not C-contiguous: a
+    C-contiguous array's rows are H elements apart, as those of a new array
+    of its shape (torch.empty_like gives a contiguous tensor its own strides,
+    and costs less than torch.empty)."""
     if isinstance(like, _ndarray):
         if like.flags.c_contiguous:
             return np.empty(like.shape, dtype=like.dtype)
     elif like.is_contiguous():
         return _torch().empty_like(like)
-    rows, cols, row_stride = layout()
+    rows, cols, row_stride = _normgrad.layout(like, api, "x", marked)
     if row_stride == cols:
         return empty(like, tuple(like.shape), like.dtype)
     buffer = empty(like, (rows, row_stride), like.dtype)
@@ -200,13 +188,3 @@ def vector(a):
     """A per-row statistics array flattened to one axis (a view when it is
     contiguous)."""
     return a if a.ndim == 1 else a.reshape(-1)
-
-
-def threads(requested):
-    """The engine's thread count: the one asked for; else torch's when the
-    process has imported torch (so normgrad and torch share one setting);
-    else 0, OpenMP's default."""
-    if requested is not None:
-        return int(requested)
-    torch = _torch()
-    return torch.get_num_threads() if torch is not None else 0

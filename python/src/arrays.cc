@@ -7,9 +7,84 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace normgrad::python {
 namespace {
+
+using Code = nb::dlpack::dtype_code;
+
+// What reading a tensor needs from torch, looked up once the process has
+// imported it: the Tensor type, the strided layout, the element types with
+// their DLPack descriptions (the three the engine reads first), and the
+// attribute names, interned. Never freed: it lives as long as torch.
+struct Torch {
+  nb::object module;
+  PyTypeObject* tensor = nullptr;
+  nb::object strided;
+  std::pair<nb::object, nb::dlpack::dtype> types[12];
+  nb::object layout, is_cpu, is_neg, dtype, shape, stride, data_ptr, device, get_num_threads;
+};
+
+// str(o), as Python writes it.
+std::string Str(nb::handle o) {
+  nb::object text = nb::steal(PyObject_Str(o.ptr()));
+  if (!text.is_valid()) throw nb::python_error();
+  const char* utf8 = PyUnicode_AsUTF8(text.ptr());
+  if (utf8 == nullptr) throw nb::python_error();
+  return utf8;
+}
+
+const Torch* TorchIfImported() {
+  static const Torch* torch = nullptr;
+  if (torch != nullptr) return torch;
+  // sys.modules["torch"], looked up on each array argument until torch is
+  // imported: a dict lookup (PyImport_GetModule also asks the module whether
+  // it is still initializing, which costs more than the lookup; a torch
+  // still being imported fails below, and is looked up again next time).
+  static PyObject* const name = PyUnicode_InternFromString("torch");
+  PyObject* module = PyDict_GetItemWithError(PyImport_GetModuleDict(), name);
+  if (module == nullptr) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  nb::object m = nb::borrow(module);
+  auto t = new Torch;
+  try {
+    nb::object tensor = m.attr("Tensor");
+    if (!PyType_Check(tensor.ptr())) throw nb::type_error("torch.Tensor is not a type");
+    t->tensor = reinterpret_cast<PyTypeObject*>(tensor.release().ptr());
+    t->module = m;
+    t->strided = m.attr("strided");
+    const std::pair<const char*, nb::dlpack::dtype> types[12] = {
+        {"float32", {uint8_t(Code::Float), 32, 1}},   {"float16", {uint8_t(Code::Float), 16, 1}},
+        {"bfloat16", {uint8_t(Code::Bfloat), 16, 1}}, {"float64", {uint8_t(Code::Float), 64, 1}},
+        {"int8", {uint8_t(Code::Int), 8, 1}},         {"int16", {uint8_t(Code::Int), 16, 1}},
+        {"int32", {uint8_t(Code::Int), 32, 1}},       {"int64", {uint8_t(Code::Int), 64, 1}},
+        {"uint8", {uint8_t(Code::UInt), 8, 1}},       {"bool", {uint8_t(Code::Bool), 8, 1}},
+        {"complex64", {uint8_t(Code::Complex), 64, 1}},
+        {"complex128", {uint8_t(Code::Complex), 128, 1}}};
+    for (int i = 0; i < 12; ++i) t->types[i] = {m.attr(types[i].first), types[i].second};
+  } catch (const std::exception&) {
+    // A torch still being imported, or not the torch expected: its tensors
+    // are not recognized (nanobind then imports them as any other array).
+    PyErr_Clear();
+    delete t;
+    return nullptr;
+  }
+  auto intern = [](const char* name) { return nb::steal(PyUnicode_InternFromString(name)); };
+  t->layout = intern("layout");
+  t->is_cpu = intern("is_cpu");
+  t->is_neg = intern("is_neg");
+  t->dtype = intern("dtype");
+  t->shape = intern("shape");
+  t->stride = intern("stride");
+  t->data_ptr = intern("data_ptr");
+  t->device = intern("device");
+  t->get_num_threads = intern("get_num_threads");
+  torch = t;
+  return torch;
+}
 
 std::string StridesText(const Input& a) {
   std::string text = "(";
@@ -46,6 +121,105 @@ bool Overlap(const Extent& a, const Extent& b) {
 
 }  // namespace
 
+Array::Array(Imported a, bool bfloat16_bits)
+    : imported_(std::move(a)),
+      data_(imported_.data()),
+      ndim_(imported_.ndim()),
+      dtype_(bfloat16_bits ? nb::dlpack::dtype{uint8_t(Code::Bfloat), 16, 1} : imported_.dtype()) {}
+
+size_t Array::shape(size_t i) const {
+  if (imported_.is_valid()) return imported_.shape(i);
+  return static_cast<size_t>(PyLong_AsSsize_t(PyTuple_GET_ITEM(shape_.ptr(), i)));
+}
+
+int64_t Array::stride(size_t i) const {
+  if (imported_.is_valid()) return imported_.stride(i);
+  return PyLong_AsLongLong(PyTuple_GET_ITEM(strides_.ptr(), i));
+}
+
+size_t Array::nbytes() const {
+  size_t n = (dtype_.bits * dtype_.lanes + 7) / 8;
+  for (size_t i = 0; i < ndim_; ++i) n *= shape(i);
+  return n;
+}
+
+bool Array::ReadTensor(nb::handle t) {
+  const Torch& torch = *TorchIfImported();
+  try {
+    nb::object layout = nb::steal(PyObject_GetAttr(t.ptr(), torch.layout.ptr()));
+    if (!layout.is_valid()) throw nb::python_error();
+    if (!layout.is(torch.strided)) {
+      refusal_ = "is a torch tensor of layout " + Str(layout) +
+                 "; normgrad reads dense (strided) tensors: pass tensor.to_dense()";
+      return true;
+    }
+    nb::object is_cpu = nb::steal(PyObject_GetAttr(t.ptr(), torch.is_cpu.ptr()));
+    if (!is_cpu.is_valid()) throw nb::python_error();
+    if (!is_cpu.is(Py_True)) {
+      refusal_ = "is a torch tensor on device " +
+                 Str(t.attr(torch.device)) +
+                 "; normgrad computes on the CPU: pass tensor.cpu()";
+      return true;
+    }
+    nb::object is_neg = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.is_neg.ptr()));
+    if (!is_neg.is_valid()) throw nb::python_error();
+    if (!is_neg.is(Py_False)) {
+      refusal_ = "is a torch tensor with its negative bit set (a lazily negated view, such as "
+                 "the imaginary part of a conjugate); pass tensor.resolve_neg()";
+      return true;
+    }
+    nb::object dtype = nb::steal(PyObject_GetAttr(t.ptr(), torch.dtype.ptr()));
+    if (!dtype.is_valid()) throw nb::python_error();
+    bool known = false;
+    for (const auto& [object, description] : torch.types) {
+      if (dtype.is(object)) {
+        dtype_ = description;
+        known = true;
+        break;
+      }
+    }
+    if (!known) {
+      // No DLPack code names it (qint8, say): TypeText gives this name.
+      dtype_ = {};
+      type_name_ = Str(dtype);
+      if (type_name_.rfind("torch.", 0) == 0) type_name_.erase(0, 6);
+    }
+    shape_ = nb::steal(PyObject_GetAttr(t.ptr(), torch.shape.ptr()));
+    strides_ = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.stride.ptr()));
+    if (!shape_.is_valid() || !strides_.is_valid()) throw nb::python_error();
+    if (!PyTuple_Check(shape_.ptr()) || !PyTuple_Check(strides_.ptr()) ||
+        PyTuple_GET_SIZE(shape_.ptr()) != PyTuple_GET_SIZE(strides_.ptr())) {
+      return false;
+    }
+    ndim_ = static_cast<size_t>(PyTuple_GET_SIZE(shape_.ptr()));
+    nb::object data = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.data_ptr.ptr()));
+    if (!data.is_valid()) throw nb::python_error();
+    data_ = PyLong_AsVoidPtr(data.ptr());
+    if (PyErr_Occurred()) throw nb::python_error();
+    return true;
+  } catch (const std::exception&) {
+    PyErr_Clear();
+    return false;
+  }
+}
+
+int ThreadsOf(nb::handle requested) {
+  if (requested.is_none()) {
+    const Torch* torch = TorchIfImported();
+    if (torch == nullptr) return 0;
+    // Looked up on every call: torch's own setting, whatever replaced it.
+    nb::object count = torch->module.attr(torch->get_num_threads)();
+    return nb::cast<int>(count);
+  }
+  nb::object count = nb::steal(PyNumber_Long(requested.ptr()));  // int(requested)
+  if (!count.is_valid()) throw nb::python_error();
+  return nb::cast<int>(count);
+}
+
+void Readable(const char* api, const char* name, const Array& a) {
+  if (const std::string* why = a.refusal()) throw nb::type_error((Prefix(api, name) + *why).c_str());
+}
+
 std::string Prefix(const char* api, const char* name) {
   return std::string(api) + ": " + name + " ";
 }
@@ -67,6 +241,10 @@ std::string TypeText(const nb::dlpack::dtype& t) {
     default:
       return "type code " + std::to_string(t.code);
   }
+}
+
+std::string TypeText(const Array& a) {
+  return a.type_name().empty() ? TypeText(a.dtype()) : a.type_name();
 }
 
 std::string ShapeText(const Input& a) {
@@ -115,9 +293,10 @@ bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out) {
 }
 
 DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
+  Readable(api, name, a);
   DType dtype;
   if (TypeOf(a.dtype(), marked_bf16, &dtype)) return dtype;
-  const std::string type = TypeText(a.dtype());
+  const std::string type = TypeText(a);
   if (marked_bf16) {
     throw nb::type_error((Prefix(api, name) + "has type " + type +
                           "; with dtype=\"bfloat16\" every array must hold the bfloat16 bits "
@@ -194,10 +373,10 @@ Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16)
 
 void CheckVector(const char* api, const char* name, const Input& a, bool marked_bf16, DType dtype,
                  size_t count, const char* why) {
+  Readable(api, name, a);
   DType t;
   if (!TypeOf(a.dtype(), marked_bf16, &t) || t != dtype) {
-    const std::string type =
-        TypeOf(a.dtype(), marked_bf16, &t) ? DTypeName(t) : TypeText(a.dtype());
+    const std::string type = TypeOf(a.dtype(), marked_bf16, &t) ? DTypeName(t) : TypeText(a);
     throw nb::type_error(
         (Prefix(api, name) + "has type " + type + "; it must be " + DTypeName(dtype) + ", " + why)
             .c_str());
@@ -228,3 +407,48 @@ Order OrderOf(const char* api, const std::string& order) {
 }
 
 }  // namespace normgrad::python
+
+namespace nanobind::detail {
+
+bool type_caster<normgrad::python::Array>::from_python(handle src, uint32_t flags,
+                                                       cleanup_list* cleanup) noexcept {
+  using normgrad::python::Imported;
+  const normgrad::python::Torch* torch = normgrad::python::TorchIfImported();
+  if (torch != nullptr && PyObject_TypeCheck(src.ptr(), torch->tensor)) {
+    value = normgrad::python::Array();
+    return value.ReadTensor(src);
+  }
+  make_caster<Imported> imported;
+  if (imported.from_python(src, flags, cleanup)) {
+    value = normgrad::python::Array(std::move(imported.value));
+    return true;
+  }
+  // A numpy array of ml_dtypes.bfloat16, which nanobind does not import: its
+  // 16-bit patterns, as a uint16 view, described as bfloat16.
+  PyErr_Clear();
+  PyObject* dtype = PyObject_GetAttrString(src.ptr(), "dtype");
+  if (dtype == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  object d = steal(dtype);
+  if (!PyObject_HasAttrString(dtype, "kind") || !PyObject_HasAttrString(dtype, "itemsize") ||
+      !PyObject_HasAttrString(dtype, "name")) {
+    return false;
+  }
+  try {
+    if (!d.attr("kind").equal(str("V")) || !d.attr("itemsize").equal(int_(2)) ||
+        !d.attr("name").equal(str("bfloat16"))) {
+      return false;
+    }
+    object bits = src.attr("view")(str("uint16"));
+    if (!imported.from_python(bits, flags, cleanup)) return false;
+  } catch (const std::exception&) {
+    PyErr_Clear();
+    return false;
+  }
+  value = normgrad::python::Array(std::move(imported.value), /*bfloat16_bits=*/true);
+  return true;
+}
+
+}  // namespace nanobind::detail

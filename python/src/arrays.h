@@ -1,16 +1,21 @@
 // python/src/arrays.h — how the extension module reads the arrays it is
-// given (numpy arrays, torch tensors: anything nanobind imports through the
-// buffer protocol or DLPack): the element type, and the rows of a matrix
-// whose last axis holds H contiguous elements while the other axes collapse
-// into rows a fixed number of elements apart (C-contiguous or row-strided).
-// Such arrays are used where they lie, never copied; any other layout is
-// refused with a ValueError that says what to pass instead.
+// given: numpy arrays (anything nanobind imports through the buffer protocol
+// or DLPack) and torch tensors, the latter read through their own attributes
+// (data_ptr, shape, stride, dtype, is_cpu, layout, is_neg), which costs about
+// two thirds of a DLPack export and import and needs no libtorch. It gives
+// the element type, and the rows of a matrix whose last axis holds H
+// contiguous elements while the other axes collapse into rows a fixed number
+// of elements apart (C-contiguous or row-strided). Such arrays are used where
+// they lie, never copied; any other layout is refused with a ValueError that
+// says what to pass instead, and a tensor that is not a dense CPU tensor with
+// a TypeError.
 #pragma once
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 
@@ -21,19 +26,67 @@ namespace normgrad::python {
 
 namespace nb = nanobind;
 
-/// A CPU array of any type and shape; read-only access suffices for inputs.
-using Input = nb::ndarray<nb::ro, nb::device::cpu>;
-/// A CPU array the engine writes: one the Python layer has just allocated, or
-/// a caller's out= array whose writability the Python layer has checked. It
-/// is imported as a read-only one all the same: for a writable import
-/// nanobind first asks for a versioned DLPack capsule, which numpy 1.x
-/// refuses with a TypeError before giving the plain one, and that exception
-/// costs about 0.3 µs per array, a tenth of a small call. Target() gives the
-/// address the engine writes.
-using Output = nb::ndarray<nb::ro, nb::device::cpu>;
+/// An array as nanobind imports it: on the CPU, of any type and shape,
+/// imported read-only even when the engine writes it (a caller's out= array
+/// whose writability the Python layer has checked, or one it has just
+/// allocated): for a writable import nanobind first asks for a versioned
+/// DLPack capsule, which numpy 1.x refuses with a TypeError before giving the
+/// plain one, and that exception costs about 0.3 µs per array, a tenth of a
+/// small call.
+using Imported = nb::ndarray<nb::ro, nb::device::cpu>;
 
-/// Where the engine writes `out` (Output says why it is imported read-only).
+/// An array argument: imported by nanobind, or a torch tensor read through
+/// its attributes (its shape and strides stay in the tuples torch returned).
+/// A tensor that cannot be read in place (not on the CPU, not dense, with
+/// its negative bit set) is still taken, so that the call can name the
+/// argument when it refuses it (Readable).
+class Array {
+ public:
+  Array() = default;
+  /// `bfloat16_bits`: `a` is the uint16 view of a bfloat16 array.
+  explicit Array(Imported a, bool bfloat16_bits = false);
+
+  size_t ndim() const { return ndim_; }
+  size_t shape(size_t i) const;
+  int64_t stride(size_t i) const;
+  const nb::dlpack::dtype& dtype() const { return dtype_; }
+  const void* data() const { return data_; }
+  size_t nbytes() const;
+
+  /// Reads torch tensor `t`: false when one of its attributes raised (the
+  /// Python error is then cleared and the argument does not match).
+  bool ReadTensor(nb::handle t);
+  /// Why this tensor cannot be read in place, or nullptr.
+  const std::string* refusal() const { return refusal_.empty() ? nullptr : &refusal_; }
+  /// The element type's name when DLPack has no code for it (a torch
+  /// dtype such as qint8), else empty.
+  const std::string& type_name() const { return type_name_; }
+
+ private:
+  Imported imported_;
+  nb::object shape_, strides_;  // a tensor's torch.Size and stride() tuple
+  const void* data_ = nullptr;
+  size_t ndim_ = 0;
+  nb::dlpack::dtype dtype_{};
+  std::string refusal_, type_name_;
+};
+
+/// Both kinds of argument are Arrays: inputs, and outputs the engine writes.
+using Input = Array;
+using Output = Array;
+
+/// Where the engine writes `out` (Imported says why it is read-only).
 inline void* Target(const Output& out) { return const_cast<void*>(out.data()); }
+
+/// The engine's thread count for the Python argument threads=: int() of
+/// it, or for None torch.get_num_threads() when the process has imported
+/// torch (so normgrad and torch share one setting), else 0 (OpenMP's
+/// default).
+int ThreadsOf(nb::handle requested);
+
+/// Raises TypeError naming `api` and the argument `name` when `a` is a torch
+/// tensor that cannot be read in place (Array::refusal).
+void Readable(const char* api, const char* name, const Array& a);
 
 /// An array seen as `rows` rows of `cols` elements, `row_stride` apart.
 struct Rows {
@@ -67,6 +120,7 @@ std::string Prefix(const char* api, const char* name);
 
 /// Text of an array element type as numpy names it: "float64", "int32".
 std::string TypeText(const nb::dlpack::dtype& t);
+std::string TypeText(const Array& a);
 
 /// Text of a shape, as Python writes a tuple: "(8, 64)", "(64,)".
 std::string ShapeText(const Input& a);
@@ -94,3 +148,16 @@ void RaiseIfFailed(const Status& status);
 Order OrderOf(const char* api, const std::string& order);
 
 }  // namespace normgrad::python
+
+namespace nanobind::detail {
+
+/// Arguments of type Array: a torch tensor (an instance of torch.Tensor,
+/// once the process has imported torch) is read through its attributes,
+/// anything else is imported by nanobind.
+template <>
+struct type_caster<normgrad::python::Array> {
+  NB_TYPE_CASTER(normgrad::python::Array, const_name("numpy.ndarray | torch.Tensor"))
+  bool from_python(handle src, uint32_t flags, cleanup_list* cleanup) noexcept;
+};
+
+}  // namespace nanobind::detail

@@ -13,6 +13,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -27,6 +28,14 @@
 namespace normgrad::python {
 namespace {
 
+// Whether RunUnlocked times the engine (time_engine), and the elapsed time
+// of this thread's last engine call when it does (last_engine_ns): what a
+// call from Python adds to the engine is then measured on the same call
+// (python/bench/call_overhead.py), apart from the engine's own run-to-run
+// spread. Off, it costs one test per call.
+bool time_engine = false;
+thread_local int64_t last_engine_ns = 0;
+
 // Runs one engine call with the GIL released (other Python threads go on
 // while it computes), then raises its error as a Python exception.
 template <typename Problem>
@@ -34,7 +43,15 @@ void RunUnlocked(Status (*engine)(const Problem&), const Problem& problem) {
   Status s;
   {
     nb::gil_scoped_release unlocked;
-    s = engine(problem);
+    if (time_engine) {
+      const auto start = std::chrono::steady_clock::now();
+      s = engine(problem);
+      last_engine_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+    } else {
+      s = engine(problem);
+    }
   }
   RaiseIfFailed(s);
 }
@@ -74,8 +91,9 @@ void CheckRowsOutput(const char* api, const char* name, const Output& out, bool 
 // A statistics output (mean, rstd): float32, of x's shape without its last
 // axis, C-contiguous (the engine writes one float per row, in row order).
 void CheckStatistics(const char* api, const char* name, const Output& out, const Input& x) {
+  Readable(api, name, out);
   if (out.dtype() != nb::dtype<float>()) {
-    throw nb::type_error((Prefix(api, name) + "has type " + TypeText(out.dtype()) +
+    throw nb::type_error((Prefix(api, name) + "has type " + TypeText(out) +
                           "; it must be float32 (the statistics are float for every input type)")
                              .c_str());
   }
@@ -145,7 +163,7 @@ bool F32Outputs(const char* api, const char* name, const Output& out, bool marke
 }
 
 void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const Output& pd_beta,
-              bool marked_bf16, const std::string& order, int threads) {
+              bool marked_bf16, const std::string& order, nb::handle threads) {
   constexpr const char* kApi = "normgrad.layer_norm_grad_beta";
   const Rows d = RowsOf(kApi, "dy", dy, marked_bf16);
   const Rows r = RowsOf(kApi, "res", res, marked_bf16);
@@ -167,12 +185,12 @@ void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const O
   p.pd_gamma = Target(pd_gamma);
   p.pd_beta = Target(pd_beta);
   p.order = OrderOf(kApi, order);
-  p.threads = threads;
+  p.threads = ThreadsOf(threads);
   RunUnlocked(LayerNormGradBeta, p);
 }
 
 void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, const Output& y,
-             const Output& mean, const Output& rstd, bool marked_bf16, int threads) {
+             const Output& mean, const Output& rstd, bool marked_bf16, nb::handle threads) {
   constexpr const char* kApi = "normgrad.layer_norm_forward";
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
   CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
@@ -197,13 +215,13 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   p.y = Target(y);
   p.mean = static_cast<float*>(Target(mean));
   p.rstd = static_cast<float*>(Target(rstd));
-  p.threads = threads;
+  p.threads = ThreadsOf(threads);
   RunUnlocked(LayerNormForward, p);
 }
 
 void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& mean,
               const Input& rstd, const Output& dx, const Output& pd_gamma, const Output& pd_beta,
-              bool marked_bf16, const std::string& order, int threads) {
+              bool marked_bf16, const std::string& order, nb::handle threads) {
   constexpr const char* kApi = "normgrad.layer_norm_backward";
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
   const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
@@ -232,12 +250,12 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   p.pd_gamma = Target(pd_gamma);
   p.pd_beta = Target(pd_beta);
   p.order = OrderOf(kApi, order);
-  p.threads = threads;
+  p.threads = ThreadsOf(threads);
   RunUnlocked(LayerNormBackward, p);
 }
 
 void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, const Output& rstd,
-                bool marked_bf16, int threads) {
+                bool marked_bf16, nb::handle threads) {
   constexpr const char* kApi = "normgrad.rms_norm_forward";
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
   CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
@@ -257,13 +275,13 @@ void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, 
   p.eps = eps;
   p.y = Target(y);
   p.rstd = static_cast<float*>(Target(rstd));
-  p.threads = threads;
+  p.threads = ThreadsOf(threads);
   RunUnlocked(RmsNormForward, p);
 }
 
 void RmsBackward(const Input& x, const Input& dy, const Input& gamma, const Input& rstd,
                  const Output& dx, const Output& dgamma, bool marked_bf16, const std::string& order,
-                 int threads) {
+                 nb::handle threads) {
   constexpr const char* kApi = "normgrad.rms_norm_backward";
   const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
   const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
@@ -286,7 +304,7 @@ void RmsBackward(const Input& x, const Input& dy, const Input& gamma, const Inpu
   p.dx = Target(dx);
   p.dgamma = Target(dgamma);
   p.order = OrderOf(kApi, order);
-  p.threads = threads;
+  p.threads = ThreadsOf(threads);
   RunUnlocked(RmsNormBackward, p);
 }
 
@@ -303,7 +321,7 @@ nb::tuple PartialsLayout(const Input& dy, const Input& res, bool marked_bf16) {
 // The partials of this process's rows, which start at row `row_begin` of
 // the whole matrix, into `out` (uint8, GradBetaPartialsBytes long).
 void Partials(const Input& dy, const Input& res, size_t row_begin, const Output& out,
-              bool marked_bf16, int threads) {
+              bool marked_bf16, nb::handle threads) {
   constexpr const char* kApi = "normgrad.distributed.partial_sums";
   const Rows d = RowsOf(kApi, "dy", dy, marked_bf16);
   const Rows r = RowsOf(kApi, "res", res, marked_bf16);
@@ -318,7 +336,7 @@ void Partials(const Input& dy, const Input& res, size_t row_begin, const Output&
   p.res = r.data;
   p.partials = Target(out);
   p.partials_bytes = out.nbytes();
-  p.threads = threads;
+  p.threads = ThreadsOf(threads);
   RunUnlocked(LayerNormGradBetaPartials, p);
 }
 
@@ -390,22 +408,22 @@ NB_MODULE(_normgrad, m) {
   m.doc() = "normgrad's native engine bindings; use the normgrad package instead.";
   m.def("grad_beta", &GradBeta, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
         nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"),
-        nb::arg("order"), nb::arg("threads"));
+        nb::arg("order"), nb::arg("threads").none());
   m.def("forward", &Forward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
         nb::arg("beta").noconvert(), nb::arg("eps"), nb::arg("y").noconvert(),
         nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(), nb::arg("marked_bf16"),
-        nb::arg("threads"));
+        nb::arg("threads").none());
   m.def("backward", &Backward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
         nb::arg("gamma").noconvert(), nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(),
         nb::arg("dx").noconvert(), nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(),
-        nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads"));
+        nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads").none());
   m.def("rms_forward", &RmsForward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
         nb::arg("eps"), nb::arg("y").noconvert(), nb::arg("rstd").noconvert(),
-        nb::arg("marked_bf16"), nb::arg("threads"));
+        nb::arg("marked_bf16"), nb::arg("threads").none());
   m.def("rms_backward", &RmsBackward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
         nb::arg("gamma").noconvert(), nb::arg("rstd").noconvert(), nb::arg("dx").noconvert(),
         nb::arg("dgamma").noconvert(), nb::arg("marked_bf16"), nb::arg("order"),
-        nb::arg("threads"));
+        nb::arg("threads").none());
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
   m.def("partials_layout", &PartialsLayout, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
@@ -414,11 +432,17 @@ NB_MODULE(_normgrad, m) {
         nb::arg("cols"));
   m.def("partials", &Partials, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
         nb::arg("row_begin"), nb::arg("out").noconvert(), nb::arg("marked_bf16"),
-        nb::arg("threads"));
+        nb::arg("threads").none());
   m.def("combine", &Combine, nb::arg("partials"), nb::arg("pd_gamma").noconvert(),
         nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"));
   m.attr("BLOCKED_ORDER_ROWS") = normgrad::kBlockedOrderRows;
   m.attr("PARTIALS_VERSION") = normgrad::kGradBetaPartialsVersion;
+  m.def(
+      "time_engine", [](bool on) { time_engine = on; }, nb::arg("on"),
+      "Whether each call times its engine call (last_engine_ns); off by default.");
+  m.def(
+      "last_engine_ns", [] { return last_engine_ns; },
+      "Elapsed nanoseconds of this thread's last engine call, while time_engine is on.");
   m.def("last_run", &LastRunOf<normgrad::LastRunInfo>);
   m.def("last_layer_norm_run", &LastRunOf<normgrad::LastLayerNormRunInfo>);
   m.def("last_rms_norm_run", &LastRunOf<normgrad::LastRmsNormRunInfo>);

@@ -54,10 +54,9 @@ def partial_sums(dy, res, row_begin, *, threads=None, dtype=None):
     and dtype as in normgrad.layer_norm_grad_beta."""
     dy, res = _arrays.as_array(dy), _arrays.as_array(res)
     marked = _arrays.marked_bf16("normgrad.distributed.partial_sums", (dy, res), dtype)
-    native = _arrays.native
-    rows, cols, _ = _normgrad.partials_layout(native(dy), native(res), marked)
+    rows, cols, _ = _normgrad.partials_layout(dy, res, marked)
     out = np.empty(_normgrad.partials_bytes(row_begin, rows, cols), dtype=np.uint8)
-    _normgrad.partials(native(dy), native(res), row_begin, out, marked, _arrays.threads(threads))
+    _normgrad.partials(dy, res, row_begin, out, marked, threads)
     return out
 
 
@@ -76,8 +75,7 @@ def combine(partials, like, *, out_dtype=None, dtype=None):
     out_type = _arrays.output_type(api, like, out_dtype)
     pd_gamma = _arrays.empty(like, (cols,), out_type)
     pd_beta = _arrays.empty(like, (cols,), out_type)
-    _normgrad.combine([_arrays.native(p) for p in partials], _arrays.native(pd_gamma),
-                      _arrays.native(pd_beta), marked)
+    _normgrad.combine(partials, pd_gamma, pd_beta, marked)
     return pd_gamma, pd_beta
 
 
@@ -168,8 +166,7 @@ def run_collective(exchange, api, dy, res, out_dtype, threads, dtype):
     try:
         dy, res = _arrays.as_array(dy), _arrays.as_array(res)
         marked = _arrays.marked_bf16(api, (dy, res), dtype)
-        rows, cols, code = _normgrad.partials_layout(_arrays.native(dy), _arrays.native(res),
-                                                     marked)
+        rows, cols, code = _normgrad.partials_layout(dy, res, marked)
         _arrays.output_type(api, dy, out_dtype)
     except Exception as e:  # every rank must still take part in the exchange
         local_error = e
