@@ -242,8 +242,9 @@ void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
     }
     for (; k < n; ++k) RmsRowsSquares<Ops, 1>(xr + k * a.stride, a.stride, a.cols,
                                               GroupLanes<1>(lanes, k));
-    // (A copy of a constant length: one of n elements costs more than the
-    // row's stores.)
+    // A whole run's rstd is copied with a constant length: a few vector
+    // moves, where a copy of n elements became a string copy whose start-up
+    // showed in the profile of 64-column rows.
     if (n == kFinishRows) {
       RmsRstdRows<Ops>(lanes, h, a.eps, rstd);
       if (a.rstd) std::copy(rstd, rstd + kFinishRows, a.rstd + r0);
