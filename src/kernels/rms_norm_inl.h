@@ -27,21 +27,46 @@ namespace {
 
 using normgrad::kernels::kShortRowBytes;
 
-// Short rows' rstd are computed kShortGroupRows at a time. A short row's sum
-// is a chain of a few dependent additions followed by a division, a square
-// root and a division, each waiting for the one before: one row at a time,
-// the processor mostly waits on that chain; several rows give it
-// independent work to overlap.
+// Short rows' sums are taken kShortGroupRows at a time. A short row's sum
+// is a chain of a few dependent additions: one row at a time, the processor
+// mostly waits on that chain; several rows give it independent work to
+// overlap.
 constexpr size_t kShortGroupRows = 4;
 
-// rstd of kRows rows at once (row k at x + k·stride): 1 / √(Σ x² / H + eps),
-// Σ x² in 16 lanes. Every row keeps its own lanes and order, so the bits do
-// not depend on kRows.
+// The forward takes the sums of rows up to kGroupRowBytes long
+// kShortGroupRows rows at once too: one such row's sum is a chain of up to
+// 64 dependent vector additions (16-bit input, 16 lanes), longer than the
+// processor can overlap with the y of the row before, and with 16-bit input
+// the row's reads are short enough for that chain to bound it (16384 × 768
+// in 16-bit on one core: about 25% faster in groups; float rows of 3 KB
+// and more lose a few percent).
+constexpr size_t kGroupRowBytes = 2048;
+
+// Short rows' statistics are finished kFinishRows at a time: the tree of
+// each row's 16 lanes and the divisions and square roots after it. One row
+// at a time these are scalar operations on the divider, whose throughput
+// (a division or square root every few cycles) bounds the short rows;
+// instruction sets that hold 16 floats in a vector finish 16 rows with
+// a few vector operations (Ops::SumsOf16Rows, Div, Sqrt), with the same
+// bits: the same additions in the same tree, and a correctly rounded
+// division and square root per lane.
+constexpr size_t kFinishRows = 16;
+static_assert(kFinishRows == kSumLanes && kFinishRows % kShortGroupRows == 0);
+
+// Whether Ops finishes kFinishRows rows in vectors (kFinishesRowsInVectors):
+// it then has SumsOf16Rows (the 16 rows' TreeSum16 in one vector), Div and
+// Sqrt.
+template <typename Ops, typename = void>
+struct FinishesRowsInVectors : std::false_type {};
+template <typename Ops>
+struct FinishesRowsInVectors<Ops, std::void_t<decltype(Ops::kFinishesRowsInVectors)>>
+    : std::true_type {};
+
+// Σ x² of kRows rows (row k at x + k·stride) into 16 lanes each.
 template <typename Ops, size_t kRows>
-inline void RmsRowsRstd(const typename Ops::In* x, size_t stride, float eps, size_t cols,
-                        float* rstd) {
+inline void RmsRowsSquares(const typename Ops::In* x, size_t stride, size_t cols,
+                           float (&lanes)[kRows][kSumLanes]) {
   using Vec = typename Ops::Vec;
-  float lanes[kRows][kSumLanes];
   RowSums<Ops, kRows>(
       cols,
       [&](size_t i, Vec* acc) {
@@ -57,8 +82,31 @@ inline void RmsRowsRstd(const typename Ops::In* x, size_t stride, float eps, siz
         }
       },
       lanes);
-  const float h = static_cast<float>(cols);
-  for (size_t k = 0; k < kRows; ++k) rstd[k] = 1.0f / std::sqrt(Ops::Sum16(lanes[k]) / h + eps);
+}
+
+// rstd of one row from its lanes of Σ x²: 1 / √(Σ x² / H + eps).
+template <typename Ops>
+inline float RmsRstd(float* lanes, float h, float eps) {
+  return 1.0f / std::sqrt(Ops::Sum16(lanes) / h + eps);
+}
+
+// rstd of kFinishRows rows from their lanes, each as RmsRstd.
+template <typename Ops>
+inline void RmsRstdRows(float (&lanes)[kFinishRows][kSumLanes], float h, float eps,
+                        float* rstd) {
+  if constexpr (FinishesRowsInVectors<Ops>::value) {
+    const auto mean_square = Ops::Div(Ops::SumsOf16Rows(lanes), Ops::Set1(h));
+    Ops::StoreF32(rstd, Ops::Div(Ops::Set1(1.0f),
+                                 Ops::Sqrt(Ops::Add(mean_square, Ops::Set1(eps)))));
+  } else {
+    for (size_t k = 0; k < kFinishRows; ++k) rstd[k] = RmsRstd<Ops>(lanes[k], h, eps);
+  }
+}
+
+// The lanes of rows [k, k + kRows) of a group of kFinishRows rows.
+template <size_t kRows>
+inline float (&GroupLanes(float (&lanes)[kFinishRows][kSumLanes], size_t k))[kRows][kSumLanes] {
+  return *reinterpret_cast<float(*)[kRows][kSumLanes]>(&lanes[k]);
 }
 
 // Forward, one row's y = (x · rstd) · gamma. x_ahead: a later row,
@@ -164,31 +212,46 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
       });
 }
 
-// Forward over rows [0, a.rows), in runs of rows: the rstd of the run
-// (kShortGroupRows rows at once when they are short), then its y, row after
-// row, x still in the L1 cache. A run is one row when rows are long.
+// Forward over rows [0, a.rows), in runs of rows: the rstd of the run, then
+// its y, row after row, x still in the L1 cache. Short rows go kFinishRows
+// at a time, rows up to kGroupRowBytes kShortGroupRows at a time, their sums
+// kShortGroupRows rows at once; longer rows one at a time.
 template <typename Ops, typename Out, bool kStream>
 void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
   const auto* x = static_cast<const typename Ops::In*>(a.x);
   auto* y = static_cast<Out*>(a.y);
-  constexpr size_t kRun = 4 * kShortGroupRows;
-  const bool short_rows = a.cols * sizeof(typename Ops::In) <= kShortRowBytes;
-  const size_t run = short_rows ? kRun : 1;
+  const size_t row_bytes = a.cols * sizeof(typename Ops::In);
+  const bool short_rows = row_bytes <= kShortRowBytes;
+  const size_t run =
+      short_rows ? kFinishRows : row_bytes <= kGroupRowBytes ? kShortGroupRows : 1;
   // While a run's y is written, the run after it is prefetched, and the rows
   // a row's own prefetch distance beyond. A prefetch never faults: reaching
   // past the last row is harmless.
   const size_t ahead =
       (run - 1 + PrefetchRows(a.stride * sizeof(typename Ops::In))) * a.stride;
-  float rstd[kRun];
+  const float h = static_cast<float>(a.cols);
+  float lanes[kFinishRows][kSumLanes];
+  float rstd[kFinishRows];
   for (size_t r0 = 0; r0 < a.rows; r0 += run) {
     const size_t n = std::min(run, a.rows - r0);
     const auto* xr = x + r0 * a.stride;
     size_t k = 0;
-    for (; short_rows && k + kShortGroupRows <= n; k += kShortGroupRows) {
-      RmsRowsRstd<Ops, kShortGroupRows>(xr + k * a.stride, a.stride, a.eps, a.cols, rstd + k);
+    for (; run > 1 && k + kShortGroupRows <= n; k += kShortGroupRows) {
+      RmsRowsSquares<Ops, kShortGroupRows>(xr + k * a.stride, a.stride, a.cols,
+                                           GroupLanes<kShortGroupRows>(lanes, k));
     }
-    for (; k < n; ++k) RmsRowsRstd<Ops, 1>(xr + k * a.stride, a.stride, a.eps, a.cols, rstd + k);
-    if (a.rstd) std::copy(rstd, rstd + n, a.rstd + r0);
+    for (; k < n; ++k) RmsRowsSquares<Ops, 1>(xr + k * a.stride, a.stride, a.cols,
+                                              GroupLanes<1>(lanes, k));
+    // A whole run's rstd is copied with a constant length: a few vector
+    // moves, where a copy of n elements became a string copy whose start-up
+    // showed in the profile of 64-column rows.
+    if (n == kFinishRows) {
+      RmsRstdRows<Ops>(lanes, h, a.eps, rstd);
+      if (a.rstd) std::copy(rstd, rstd + kFinishRows, a.rstd + r0);
+    } else {
+      for (k = 0; k < n; ++k) rstd[k] = RmsRstd<Ops>(lanes[k], h, a.eps);
+      if (a.rstd) std::copy(rstd, rstd + n, a.rstd + r0);
+    }
     if (y == nullptr) continue;
     for (k = 0; k < n; ++k) {
       const size_t offset = (r0 + k) * a.stride;

@@ -426,7 +426,8 @@ TEST_P(RmsNormTypes, DxBitExactToTheLiteralFusedFormula) {
 }
 
 TEST_P(RmsNormTypes, ShortRowsBitExactToTheLiteralFormulas) {
-  // Short rows, which the kernels take several at a time, against the
+  // Short rows, which the kernels take several at a time (and rows of 300,
+  // whose forward sums they take several at a time), against the
   // formulas written out row by row: rstd = 1/√(fl(TreeSum(x·x)/H) + eps),
   // every product and sum rounded on its own; y = fl(fl(x·rstd)·gamma); dx
   // as in DxBitExactToTheLiteralFusedFormula; dgamma (one block) the rows'
@@ -437,7 +438,7 @@ TEST_P(RmsNormTypes, ShortRowsBitExactToTheLiteralFormulas) {
   const float eps = 1e-6f;
   for (const auto& [rows, cols, stride] :
        {std::tuple<size_t, size_t, size_t>{71, 64, 64}, {71, 40, 48}, {71, 40, 40}, {71, 16, 16},
-        {71, 100, 100}}) {
+        {71, 100, 100}, {71, 300, 300}}) {
     SCOPED_TRACE(testing::Message() << rows << " x " << cols << ", stride " << stride);
     const Data d = MakeData(t, rows, cols, stride);
     const float h = static_cast<float>(cols);
