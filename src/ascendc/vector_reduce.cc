@@ -211,14 +211,24 @@ bool AllSelected(const SpanArgs& a) {
   return a.every_lane || ((a.selected[0] & low) == low && (a.selected[1] & high) == high);
 }
 
-// One level of a tree: to[i] = from[2i] + from[2i+1] (float on the
-// elementwise instruction set).
+// One level of a tree: to[i] = from[2i] + from[2i+1].
 template <typename V>
-void PairSums(const V* __restrict from, V* __restrict to, size_t pairs) {
+using PairSumsFn = void (*)(const V* from, V* to, size_t pairs);
+
+template <typename V>
+void PairSumsInType(const V* __restrict from, V* __restrict to, size_t pairs) {
+  for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
+}
+
+// The loop of one level for V: float's on the elementwise instruction set.
+// Looked up once per tree, not per level: a tree of a 64-lane repeat has six
+// levels of a few elements each.
+template <typename V>
+PairSumsFn<V> PairSums() {
   if constexpr (std::is_same_v<V, float>) {
-    normgrad::engine::ElementwiseIsa().vector.pair_sums_f32(from, to, pairs);
+    return normgrad::engine::ElementwiseIsa().vector.pair_sums_f32;
   } else {
-    for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
+    return &PairSumsInType<V>;
   }
 }
 
@@ -229,9 +239,10 @@ void PairSums(const V* __restrict from, V* __restrict to, size_t pairs) {
 template <typename V>
 const V* SumTrees(const V* src, V* a, V* b, size_t n, uint32_t group) {
   if (group == 1) return src;  // a group of one lane is its own sum
-  PairSums(src, a, n / 2);
+  const PairSumsFn<V> pair_sums = PairSums<V>();
+  pair_sums(src, a, n / 2);
   for (size_t w = n / 2, g = group / 2; g > 1; w /= 2, g /= 2) {
-    PairSums(a, b, w / 2);
+    pair_sums(a, b, w / 2);
     std::swap(a, b);
   }
   return a;
@@ -244,8 +255,9 @@ const V* SumTrees(const V* src, V* a, V* b, size_t n, uint32_t group) {
 void SumTreesHalf(const half* src, float* wide, float* a, half* sums, size_t n,
                   uint32_t group) {
   normgrad::Widen(src, wide, n);
+  const PairSumsFn<float> pair_sums = PairSums<float>();
   for (size_t w = n, g = group; g > 1; w /= 2, g /= 2) {
-    PairSums(wide, a, w / 2);
+    pair_sums(wide, a, w / 2);
     normgrad::Narrow(a, sums, w / 2);
     if (g > 2) normgrad::Widen(sums, wide, w / 2);
   }
