@@ -2,8 +2,9 @@
 // (build/bin/normgrad_vector_bench): one Add, Adds, Cast or ReduceSum call on
 // a unified-buffer tensor of `n` elements, in the count form and in the
 // level-0 form with a full mask and default strides, on one core and one
-// thread. The time per call at small n is the unit's fixed cost (checks,
-// plan, dispatch); ns_per_element at large n approaches the SIMD loop's.
+// thread, next to a plain loop over the same bytes (AddLoop). The time per
+// call at small n is the unit's fixed cost (checks, plan, dispatch);
+// ns_per_element at large n approaches the SIMD loop's.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -45,6 +46,22 @@ void AddCount(benchmark::State& state) {
                            y = ub.buf[2].Get<float>();
   for (auto _ : state) {
     AscendC::Add(z, x, y, n);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+// For scale: a plain loop over the same unified-buffer bytes (vectorized by
+// the compiler for the build's baseline instruction set), what AddCount's
+// arithmetic costs without the unit.
+void AddLoop(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  float* __restrict z = ub.buf[0].Get<float>().GetPhyAddr();
+  const float* __restrict x = ub.buf[1].Get<float>().GetPhyAddr();
+  const float* __restrict y = ub.buf[2].Get<float>().GetPhyAddr();
+  for (auto _ : state) {
+    for (int32_t i = 0; i < n; ++i) z[i] = x[i] + y[i];
     benchmark::ClobberMemory();
   }
   Count(state, n);
@@ -102,6 +119,7 @@ void ReduceSumCount(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(AddCount)->Arg(64)->Arg(256)->Arg(1024)->Arg(8192);
+BENCHMARK(AddLoop)->Arg(64)->Arg(256)->Arg(1024)->Arg(8192);
 BENCHMARK(AddsCount)->Arg(64)->Arg(1024);
 BENCHMARK(AddLevel0)->Arg(64)->Arg(1024)->Arg(8192);
 BENCHMARK(CastCount)->Arg(64)->Arg(1024);
