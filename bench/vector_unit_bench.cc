@@ -1,6 +1,6 @@
 // vector_unit_bench.cc — the emulated vector unit's cost per instruction call
-// (build/bin/normgrad_vector_bench): one Add, Adds, Cast or ReduceSum call on
-// a unified-buffer tensor of `n` elements, in the count form and in the
+// (build/bin/normgrad_vector_bench): one Add, Adds, Cast or ReduceSum (float and
+// half) call on a unified-buffer tensor of `n` elements, in the count form and in the
 // level-0 form with a full mask and default strides, on one core and one
 // thread, next to a plain loop over the same bytes (AddLoop). The time per
 // call at small n is the unit's fixed cost (checks, plan, dispatch);
@@ -116,6 +116,18 @@ void ReduceSumCount(benchmark::State& state) {
   Count(state, n);
 }
 
+void ReduceSumHalfCount(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  const LocalTensor<half> dst = ub.buf[0].Get<half>(), src = ub.buf[1].Get<half>(),
+                          work = ub.buf[2].Get<half>();
+  for (auto _ : state) {
+    AscendC::ReduceSum(dst, src, work, n);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
 }  // namespace
 
 BENCHMARK(AddCount)->Arg(64)->Arg(256)->Arg(1024)->Arg(8192);
@@ -124,5 +136,6 @@ BENCHMARK(AddsCount)->Arg(64)->Arg(1024);
 BENCHMARK(AddLevel0)->Arg(64)->Arg(1024)->Arg(8192);
 BENCHMARK(CastCount)->Arg(64)->Arg(1024);
 BENCHMARK(ReduceSumCount)->Arg(64)->Arg(256)->Arg(1024)->Arg(8192);
+BENCHMARK(ReduceSumHalfCount)->Arg(64)->Arg(128)->Arg(1024);
 
 BENCHMARK_MAIN();
