@@ -1,6 +1,6 @@
 // gm_registry.cc — the registry of global-memory blocks (gm_registry.h): a
 // map by start address under a reader-writer lock, a generation number that
-// every change bumps, and each thread's cache of its last lookup.
+// every change bumps, and each thread's cache of its last two lookups.
 #include "gm_registry.h"
 
 #include "gm_store.h"
@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <shared_mutex>
+#include <utility>
 
 #include "normgrad_ascendc/core.h"
 
@@ -30,25 +31,36 @@ Registry& GetRegistry() {
 
 uint64_t Extent(const GmBlock& block) { return (block.size + 31) / 32 * 32; }
 
-// A thread's last lookup: the addresses [lo, hi) are in `block` (known) or
-// in no block (a gap), as of registry generation `generation`.
+// A lookup: the addresses [lo, hi) are in `block` (known) or in no block (a
+// gap), as of registry generation `generation`.
 struct LookupCache {
   uint64_t generation = 0;
   uintptr_t lo = 0;
   uintptr_t hi = 0;
   bool known = false;
   GmBlock block;
+
+  bool Holds(uintptr_t p, uint64_t now) const {
+    return generation == now && p >= lo && p < hi;
+  }
 };
 
-thread_local LookupCache t_cache;
+// A thread's last two lookups, the latest first: a kernel's tile loop
+// commonly alternates between two inputs (dy and res), and each would
+// otherwise evict the other and take the lock on every access.
+thread_local LookupCache t_cache[2];
 
 // The block whose extent (size rounded up to 32) holds p, through the cache.
 const GmBlock* FindForAccess(uintptr_t p) {
   Registry& registry = GetRegistry();
   const uint64_t generation =
       registry.generation.load(std::memory_order_acquire);
-  LookupCache& cache = t_cache;
-  if (cache.generation != generation || p < cache.lo || p >= cache.hi) {
+  LookupCache* caches = t_cache;
+  if (!caches[0].Holds(p, generation)) {
+    std::swap(caches[0], caches[1]);
+  }
+  LookupCache& cache = caches[0];
+  if (!cache.Holds(p, generation)) {
     std::shared_lock<std::shared_mutex> lock(registry.mutex);
     const auto next = registry.blocks.upper_bound(p);
     cache.generation = generation;

@@ -211,14 +211,24 @@ bool AllSelected(const SpanArgs& a) {
   return a.every_lane || ((a.selected[0] & low) == low && (a.selected[1] & high) == high);
 }
 
-// One level of a tree: to[i] = from[2i] + from[2i+1] (float on the
-// elementwise instruction set).
+// One level of a tree: to[i] = from[2i] + from[2i+1].
 template <typename V>
-void PairSums(const V* __restrict from, V* __restrict to, size_t pairs) {
+using PairSumsFn = void (*)(const V* from, V* to, size_t pairs);
+
+template <typename V>
+void PairSumsInType(const V* __restrict from, V* __restrict to, size_t pairs) {
+  for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
+}
+
+// The loop of one level for V: float's on the elementwise instruction set.
+// Looked up once per tree, not per level: a tree of a 64-lane repeat has six
+// levels of a few elements each.
+template <typename V>
+PairSumsFn<V> PairSums() {
   if constexpr (std::is_same_v<V, float>) {
-    normgrad::engine::ElementwiseIsa().vector.pair_sums_f32(from, to, pairs);
+    return normgrad::engine::ElementwiseIsa().vector.pair_sums_f32;
   } else {
-    for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
+    return &PairSumsInType<V>;
   }
 }
 
@@ -229,9 +239,10 @@ void PairSums(const V* __restrict from, V* __restrict to, size_t pairs) {
 template <typename V>
 const V* SumTrees(const V* src, V* a, V* b, size_t n, uint32_t group) {
   if (group == 1) return src;  // a group of one lane is its own sum
-  PairSums(src, a, n / 2);
+  const PairSumsFn<V> pair_sums = PairSums<V>();
+  pair_sums(src, a, n / 2);
   for (size_t w = n / 2, g = group / 2; g > 1; w /= 2, g /= 2) {
-    PairSums(a, b, w / 2);
+    pair_sums(a, b, w / 2);
     std::swap(a, b);
   }
   return a;
@@ -244,8 +255,9 @@ const V* SumTrees(const V* src, V* a, V* b, size_t n, uint32_t group) {
 void SumTreesHalf(const half* src, float* wide, float* a, half* sums, size_t n,
                   uint32_t group) {
   normgrad::Widen(src, wide, n);
+  const PairSumsFn<float> pair_sums = PairSums<float>();
   for (size_t w = n, g = group; g > 1; w /= 2, g /= 2) {
-    PairSums(wide, a, w / 2);
+    pair_sums(wide, a, w / 2);
     normgrad::Narrow(a, sums, w / 2);
     if (g > 2) normgrad::Widen(sums, wide, w / 2);
   }
@@ -261,6 +273,50 @@ void SumGroups(const uint8_t* src, uint8_t* out, uint32_t n, const SpanParams& p
   }
 }
 
+// How many lanes the span selects when they are its first ones (lanes 0 to
+// t - 1 and no other); 0 when they are not, or when none is.
+uint32_t SelectedPrefix(const SpanArgs& a) {
+  const uint64_t low = a.n >= 64 ? ~uint64_t{0} : (uint64_t{1} << a.n) - 1;
+  const uint64_t high =
+      a.n >= 128 ? ~uint64_t{0} : a.n > 64 ? (uint64_t{1} << (a.n - 64)) - 1 : 0;
+  const uint64_t l = a.selected[0] & low, h = a.selected[1] & high;
+  const uint32_t t = static_cast<uint32_t>(__builtin_popcountll(l) + __builtin_popcountll(h));
+  const uint64_t want_low = t >= 64 ? ~uint64_t{0} : (uint64_t{1} << t) - 1;
+  const uint64_t want_high = t <= 64 ? 0 : (uint64_t{1} << (t - 64)) - 1;
+  return l == want_low && h == want_high ? t : 0;
+}
+
+// The tree of the first t of a group's lanes (t ≥ 1), the others not
+// selected: level by level, pairs of selected nodes add and an odd last
+// node passes up as Combine passes it — the same additions as Tree, on the
+// instruction set's loop (half added in float and rounded to half per
+// level, as SumTreesHalf). A count form's last, partial repeat takes this.
+template <typename V>
+V SumPrefix(const V* src, uint32_t t) {
+  float v[kMaxLanes], w[kMaxLanes / 2];
+  if constexpr (std::is_same_v<V, half>) {
+    if (t == 1) return src[0];  // passed up untouched
+    normgrad::Widen(src, v, t);
+  } else {
+    std::memcpy(v, src, t * sizeof(float));
+  }
+  const PairSumsFn<float> pair_sums = PairSums<float>();
+  float* from = v;
+  float* to = w;
+  while (t > 1) {
+    pair_sums(from, to, t / 2);
+    if constexpr (std::is_same_v<V, half>) {
+      half rounded[kMaxLanes / 2];
+      normgrad::Narrow(to, rounded, t / 2);
+      normgrad::Widen(rounded, to, t / 2);
+    }
+    if (t % 2 != 0) to[t / 2] = from[t - 1];
+    t = (t + 1) / 2;
+    std::swap(from, to);
+  }
+  return static_cast<V>(from[0]);
+}
+
 // The span function of every reduction: per group of lanes, the tree of its
 // selected lanes (the index is the lane within the group), one result each.
 template <typename D, typename S>
@@ -270,6 +326,16 @@ void ReduceSpan(const SpanArgs& a) {
   uint8_t* out = static_cast<uint8_t*>(a.operand[0]);
   if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
     if (p.op == ReduceType::SUM && AllSelected(a)) return SumGroups<D>(src, out, a.n, p);
+    if (p.op == ReduceType::SUM && p.group == a.n) {  // one group: the repeat
+      const uint32_t t = SelectedPrefix(a);
+      if (t > 0) {
+        D values[kMaxLanes];
+        std::memcpy(static_cast<void*>(values), src, t * sizeof(D));
+        const D sum = SumPrefix<D>(values, t);
+        std::memcpy(out, &sum, sizeof(D));
+        return;
+      }
+    }
   }
   Node<D> nodes[kMaxLanes];
   for (uint32_t g = 0; g * p.group < a.n; ++g) {

@@ -5,8 +5,11 @@
 // is walked contiguously (block stride 1, repeat stride one repeat's bytes)
 // and every lane of every repeat is selected, the lanes of all repeats form
 // one contiguous span per operand, and the span function runs once over it in
-// place — the common case, and the fast one. The repeat way, for everything
-// else: per repeat, the blocks of each operand the instruction reads are
+// place — the common case, and the fast one: its checks are a size and a
+// range test per operand instead of the walk over the plan's repeats, and
+// they pass or fail with the walk's (an operand too short, or an overlap
+// other than the very same lanes, takes the walk, which reports it or runs
+// it). The repeat way, for everything else: per repeat, the blocks of each operand the instruction reads are
 // gathered into a contiguous scratch row, the span function computes the
 // repeat's lanes there, and the selected lanes are scattered back to the
 // destination — or, for a reduction, the span function computes the
@@ -285,11 +288,10 @@ void MarkWritten(const VecInstruction& in, const LaneSet& set, int64_t r,
   }
 }
 
-// The overlap rules of the file comment of vector_unit.h. Returns true when
-// every source is in place or disjoint from the destination.
-bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
+// The overlap rules of the file comment of vector_unit.h.
+void CheckOverlap(const VecInstruction& in, const Plan& plan) {
   const VecOperand& dst = in.operand[0];
-  if (!WritesDst(in)) return true;
+  if (!WritesDst(in)) return;
   bool separate = true;
   for (int i = 1; i < in.operands; ++i) {
     const VecOperand& src = in.operand[i];
@@ -297,7 +299,7 @@ bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
       separate = false;
     }
   }
-  if (separate) return true;
+  if (separate) return;
 
   // Block by block, repeat by repeat.
   auto written = std::make_unique<Blocks>();
@@ -333,19 +335,34 @@ bool CheckOverlap(const VecInstruction& in, const Plan& plan) {
     }
     *written |= *mine;
   }
-  return false;
 }
 
-bool Flat(const VecInstruction& in, const Plan& plan) {
-  if (in.reduce != nullptr) return false;
+// Whether the operand is walked contiguously: block stride 1 and a repeat
+// stride of one repeat's bytes.
+bool Contiguous(const VecOperand& o, uint32_t lanes) {
+  return o.block_stride == 1 &&
+         uint64_t{o.repeat_stride} * kBlockBytes == uint64_t{lanes} * o.elem_bytes;
+}
+
+// The lanes of all the plan's repeats.
+uint64_t PlanLanes(const Plan& plan, uint32_t lanes) {
+  return static_cast<uint64_t>(plan.repeats - 1) * lanes +
+         (plan.tail != 0 ? plan.tail : lanes);
+}
+
+// Whether the plan selects every lane and each operand it reaches is
+// contiguous and holds its `n` lanes — then the plan's lanes are the first n
+// of each operand and CheckExtents has nothing to find. (A reduction whose
+// destination receives results takes the general check.)
+bool FitsFlat(const VecInstruction& in, const Plan& plan, uint64_t n) {
   if (!(plan.mask == LaneSet::First(in.lanes))) return false;
   for (int i = 0; i < in.operands; ++i) {
     const VecOperand& o = in.operand[i];
-    if (o.block_stride != 1 ||
-        uint64_t{o.repeat_stride} * kBlockBytes !=
-            uint64_t{in.lanes} * o.elem_bytes) {
-      return false;
+    if (i == 0 && in.reduce != nullptr) {
+      if (WritesDst(in)) return false;
+      continue;
     }
+    if (!Contiguous(o, in.lanes) || n * o.elem_bytes > o.view->bytes) return false;
   }
   return true;
 }
@@ -355,9 +372,7 @@ bool Flat(const VecInstruction& in, const Plan& plan) {
 // mask selects every lane; else none.
 int64_t WholeRepeats(const VecInstruction& in, const Plan& plan) {
   if (in.reduce == nullptr || in.reduce->whole == nullptr) return 0;
-  const VecOperand& src = in.operand[1];
-  if (!(plan.mask == LaneSet::First(in.lanes)) || src.block_stride != 1 ||
-      uint64_t{src.repeat_stride} * kBlockBytes != uint64_t{in.lanes} * src.elem_bytes) {
+  if (!(plan.mask == LaneSet::First(in.lanes)) || !Contiguous(in.operand[1], in.lanes)) {
     return 0;
   }
   return plan.tail != 0 ? plan.repeats - 1 : plan.repeats;
@@ -435,58 +450,49 @@ void RunRepeats(const VecInstruction& in, const Plan& plan, int64_t first) {
   }
 }
 
+// The first `n` lanes of every operand, all selected, as one span call, when
+// the destination is apart from each source or the very same lanes; the
+// caller has checked that every operand holds n lanes. False (nothing done)
+// when the operands overlap otherwise, which the general walk checks and
+// reports. Never for a reduction.
+bool RunFlat(const VecInstruction& in, uint64_t n) {
+  if (n == 0) return false;
+  const VecOperand& dst = in.operand[0];
+  const uint64_t dst_begin = dst.view->offset;
+  const uint64_t dst_end = dst_begin + n * dst.elem_bytes;
+  for (int i = 1; i < in.operands; ++i) {
+    const VecOperand& src = in.operand[i];
+    if (src.view->core != dst.view->core) continue;
+    const uint64_t begin = src.view->offset;
+    const uint64_t end = begin + n * src.elem_bytes;
+    const bool same = begin == dst_begin && src.elem_bytes == dst.elem_bytes;
+    if (!same && begin < dst_end && dst_begin < end) return false;
+  }
+  SpanArgs args;
+  args.params = in.params;
+  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
+  args.n = static_cast<uint32_t>(n);
+  args.every_lane = true;
+  in.span(args);
+  return true;
+}
+
 void Execute(const VecInstruction& in, const Plan& plan) {
   if (plan.repeats == 0 || (plan.tail == 0 && plan.mask.Empty())) return;
-  CheckExtents(in, plan);
-  const bool separate = CheckOverlap(in, plan);
-  if (separate && Flat(in, plan)) {
-    const uint64_t n = static_cast<uint64_t>(plan.repeats - 1) * in.lanes +
-                       (plan.tail != 0 ? plan.tail : in.lanes);
-    SpanArgs args{};
-    args.params = in.params;
-    for (int i = 0; i < in.operands; ++i) {
-      args.operand[i] = in.operand[i].view->data();
-    }
-    args.n = static_cast<uint32_t>(n);
-    args.every_lane = true;
-    in.span(args);
-    return;
-  }
+  const uint64_t n = PlanLanes(plan, in.lanes);
+  const bool flat = FitsFlat(in, plan, n);
+  if (!flat) CheckExtents(in, plan);
+  if (in.reduce == nullptr && flat && RunFlat(in, n)) return;
+  CheckOverlap(in, plan);
   const int64_t whole = WholeRepeats(in, plan);
   if (whole > 0) in.reduce->whole(in.reduce->context, in.operand[1].view->data(), whole);
-  RunRepeats(in, plan, whole);
+  if (whole < plan.repeats) RunRepeats(in, plan, whole);
 }
 
 LaneSet MaskRegisterLanes(const VectorMask& m, uint32_t lanes) {
   LaneSet s{m.low, lanes > 64 ? m.high : 0};
   const LaneSet all = LaneSet::First(lanes);
   return {s.low & all.low, s.high & all.high};
-}
-
-// The count form of an elementwise instruction whose destination is apart
-// from each source or the very same lanes: one span call over `count`
-// lanes, whose extents ExecuteCount has checked. False (nothing done) when
-// the operands overlap otherwise, which the general path checks and reports.
-bool RunFlatCount(const VecInstruction& in, int64_t count) {
-  if (in.reduce != nullptr || count == 0) return false;
-  const VecOperand& dst = in.operand[0];
-  const uint64_t dst_begin = dst.view->offset;
-  const uint64_t dst_end = dst_begin + static_cast<uint64_t>(count) * dst.elem_bytes;
-  for (int i = 1; i < in.operands; ++i) {
-    const VecOperand& src = in.operand[i];
-    if (src.view->core != dst.view->core) continue;
-    const uint64_t begin = src.view->offset;
-    const uint64_t end = begin + static_cast<uint64_t>(count) * src.elem_bytes;
-    const bool same = begin == dst_begin && src.elem_bytes == dst.elem_bytes;
-    if (!same && begin < dst_end && dst_begin < end) return false;
-  }
-  SpanArgs args{};
-  args.params = in.params;
-  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
-  args.n = static_cast<uint32_t>(count);
-  args.every_lane = true;
-  in.span(args);
-  return true;
 }
 
 }  // namespace
@@ -500,24 +506,32 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
   CheckOperandMemory(in);
   for (int i = in.reduce != nullptr ? 1 : 0; i < in.operands; ++i) {
     const VecOperand& o = in.operand[i];
-    const uint32_t size = o.view->bytes / o.elem_bytes;
-    if (size < count) {
+    if (static_cast<uint64_t>(count) * o.elem_bytes > o.view->bytes) {
       Fail("%s: %s has %u elements, fewer than count %lld", Who(in, who),
-           o.name, size, static_cast<long long>(count));
+           o.name, o.view->bytes / o.elem_bytes, static_cast<long long>(count));
     }
   }
-  if (RunFlatCount(in, count)) return;
+  // The count form walks every operand contiguously: an elementwise
+  // instruction needs no plan unless its operands overlap.
+  if (in.reduce == nullptr && RunFlat(in, static_cast<uint64_t>(count))) return;
   Plan plan;
   plan.repeats = (count + in.lanes - 1) / in.lanes;
   plan.mask = LaneSet::First(in.lanes);
   plan.tail = static_cast<uint32_t>(count % in.lanes);
-  VecInstruction contiguous = in;
-  for (int i = 0; i < in.operands; ++i) {
-    contiguous.operand[i].block_stride = 1;
-    contiguous.operand[i].repeat_stride =
-        in.lanes * in.operand[i].elem_bytes / kBlockBytes;
+  // Every operand walked contiguously; the instruction's own strides are
+  // those already unless its operands' element sizes differ.
+  bool contiguous = true;
+  for (int i = 0; i < in.operands; ++i) contiguous &= Contiguous(in.operand[i], in.lanes);
+  if (contiguous) {
+    Execute(in, plan);
+    return;
   }
-  Execute(contiguous, plan);
+  VecInstruction walked = in;
+  for (int i = 0; i < in.operands; ++i) {
+    walked.operand[i].block_stride = 1;
+    walked.operand[i].repeat_stride = in.lanes * in.operand[i].elem_bytes / kBlockBytes;
+  }
+  Execute(walked, plan);
 }
 
 void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {

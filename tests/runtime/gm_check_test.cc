@@ -140,6 +140,28 @@ TEST(GmCheck, AReleasedBlockMayBeReadButNotWritten) {
                         "released block may be read but not written"));
 }
 
+// Accesses alternating between two blocks (a kernel's two inputs) are each
+// judged by their own block, and a block released meanwhile is seen as
+// released, whichever of the two was looked up last.
+TEST(GmCheck, AlternatingBlocksAreEachCheckedAndTheirReleaseIsSeen) {
+  Ub ub;
+  DeviceBlock a(128), b(256);  // 32 and 64 floats
+  GlobalTensor<float> ga = Unsized(a.floats()), gb = Unsized(b.floats());
+  for (int i = 0; i < 3; ++i) {
+    DataCopy(ub.t, ga, 32);
+    DataCopy(ub.t, gb, 64);
+  }
+  EXPECT_TRUE(FailsWith([&] { DataCopy(ub.t, ga, 40); },
+                        "which run past the end of the 128-byte aclrtMalloc block at"));
+  DataCopy(ub.t, gb, 64);  // b looked up last, a the one before
+  a.Release();
+  EXPECT_TRUE(FailsWith([&] { DataCopy(ga, ub.t, 8); },
+                        "that the program already released (aclrtFree)"));
+  DataCopy(gb, ub.t, 64);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(gb, ub.t, 72); },
+                        "which run past the end of the 256-byte aclrtMalloc block at"));
+}
+
 TEST(GmCheck, HostMemoryTheRegistryDoesNotKnowIsNotChecked) {
   Ub ub;
   std::vector<float> host(64, 1.0f);

@@ -702,6 +702,27 @@ TEST(VectorReduce, ReduceSumCountFormPerProfile) {
             Sequential<float>(RepeatSums<float>(src, 1000)));
 }
 
+// A count form's last, partial repeat: its first lanes, summed as the tree
+// with the other lanes empty, for every length of it (alone and after a
+// whole repeat).
+template <typename T>
+void CheckEveryPartialRepeat() {
+  constexpr uint32_t lanes = 256 / sizeof(T);
+  ProfileScope profile(Profile::kA2);
+  for (uint32_t count = 1; count < 2 * lanes; ++count) {
+    if (count == lanes) continue;
+    Ub ub;
+    std::mt19937 gen(300 + count);
+    const std::vector<double> src = RoughFill<T>(ub, 0, gen);
+    ASSERT_EQ(SumOf<T>(ub, count), Sequential<T>(RepeatSums<T>(src, count)))
+        << count << " elements";
+  }
+}
+
+TEST(VectorReduce, ReduceSumEveryPartialRepeatHalf) { CheckEveryPartialRepeat<half>(); }
+
+TEST(VectorReduce, ReduceSumEveryPartialRepeatFloat) { CheckEveryPartialRepeat<float>(); }
+
 // The level-0 form reduces the repeats' sums in tree rounds (A2), under the
 // mask and with a repeat stride.
 TEST(VectorReduce, ReduceSumLevel0) {

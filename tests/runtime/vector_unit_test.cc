@@ -357,6 +357,100 @@ TEST(VectorUnit, CopyRepeatForm) {
       "Copy<float>: dstRepeatSize 4096 is out of range (0..4095 blocks)"));
 }
 
+// Every lane selected and contiguous operands: the executor runs one span
+// over all repeats where the destination is apart from each source or the
+// very same lanes, and walks the repeats where they overlap otherwise. Both
+// give the model's bits, in the level-0 and the count form.
+// The three placements of CheckFlatAndWalk.
+enum class Placement { kApart, kSame, kShifted };
+
+template <typename T>
+void CheckFlatAndWalk() {
+  constexpr uint32_t e = sizeof(T);
+  constexpr uint32_t lanes = 256 / e;
+  constexpr uint32_t repeats = 3;
+  const auto add = [](float a, float b) { return static_cast<float>(static_cast<T>(a + b)); };
+  std::mt19937 gen(21);
+  for (const Placement placement : {Placement::kApart, Placement::kSame, Placement::kShifted}) {
+    for (const bool count_form : {false, true}) {
+      Ub ub;  // one pipe at a time on the core
+      ub.Randomize<T>(gen);
+      auto want = ub.Snapshot<T>();
+      const LocalTensor<T> x = ub.Get<T>(0), y = ub.Get<T>(1);
+      LocalTensor<T> dst = ub.Get<T>(2), src0 = x;
+      if (placement == Placement::kApart) {  // buffer 2 = buffer 0 + buffer 1
+        const uint64_t all[2] = {~uint64_t{0}, ~uint64_t{0}};
+        const Stride s[3] = {{1, 8}, {1, 8}, {1, 8}};
+        ReferenceBinary(want, e, lanes, all, repeats, s, add);
+      } else if (placement == Placement::kSame) {  // buffer 0 += buffer 1
+        dst = x;
+        for (uint32_t i = 0; i < repeats * lanes; ++i) want[0][i] = add(want[0][i], want[1][i]);
+      } else {
+        // dst one repeat before src0 in buffer 0: each repeat reads lanes no
+        // earlier repeat wrote; the repeats are walked.
+        dst = x;
+        src0 = x[lanes];
+        for (uint32_t i = 0; i < repeats * lanes; ++i) {
+          want[0][i] = add(want[0][i + lanes], want[1][i]);
+        }
+      }
+      if (count_form) {
+        AscendC::Add(dst, src0, y, repeats * lanes);
+      } else {
+        AscendC::Add(dst, src0, y, uint64_t{lanes}, repeats, BinaryRepeatParams());
+      }
+      ExpectBuffers<T>(ub, want, count_form ? "count form" : "level 0");
+      if (::testing::Test::HasFatalFailure()) {
+        ADD_FAILURE() << "placement " << static_cast<int>(placement);
+        return;
+      }
+    }
+  }
+}
+
+TEST(VectorUnit, FlatRunAndWalkGiveTheModelsBitsInFloat) { CheckFlatAndWalk<float>(); }
+
+TEST(VectorUnit, FlatRunAndWalkGiveTheModelsBitsInHalf) { CheckFlatAndWalk<half>(); }
+
+// The checks of a call the flat run could take (every lane selected,
+// contiguous operands) fail as the walk's, with the walk's messages.
+TEST(VectorUnit, FlatCandidatesFailAsTheWalk) {
+  Ub ub;
+  const LocalTensor<float> x = ub.Get<float>(0), y = ub.Get<float>(1);
+  const LocalTensor<float> small = y[2040];  // 8 floats left
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Add(x, y, small, uint64_t{64}, 1, BinaryRepeatParams()); },
+      "Add<float>: src1 has 8 elements (32 bytes); 1 repeats with block stride "
+      "1 and repeat stride 8 reach byte 256, past its end"));
+  // Counter mode: 100 lanes, a full repeat and 36 of the next.
+  AscendC::SetMaskCount();
+  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(100);
+  const bool counted = FailsWith(
+      [&] {
+        AscendC::Add<float, false>(small, x, y, AscendC::MASK_PLACEHOLDER, 1,
+                                   BinaryRepeatParams());
+      },
+      "Add<float>: dst has 8 elements (32 bytes); 2 repeats with block stride "
+      "1 and repeat stride 8 reach byte 400, past its end");
+  AscendC::SetMaskNorm();
+  AscendC::ResetMask();
+  EXPECT_TRUE(counted);
+  // dst one block after src0: they share blocks within repeat 0.
+  const char* within =
+      "Add<float>: in repeat 0, dst and src0 share a block without being the "
+      "same lanes; within a repeat a destination and a source must overlap "
+      "completely or not at all";
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Add(x[8], x, y, uint64_t{64}, 1, BinaryRepeatParams()); }, within));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[8], x, y, 64); }, within));
+  // dst one repeat after src0: repeat 1 reads what repeat 0 wrote.
+  const char* earlier =
+      "Add<float>: repeat 1 reads src0 from a block an earlier repeat wrote to dst";
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Add(x[64], x, y, uint64_t{64}, 2, BinaryRepeatParams()); }, earlier));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[64], x, y, 128); }, earlier));
+}
+
 TEST(VectorUnit, Checks) {
   Ub ub;
   const LocalTensor<float> x = ub.Get<float>(0), y = ub.Get<float>(1);

@@ -122,6 +122,7 @@ struct SampleOptions {
   uint32_t blocks = 8;
   std::string profile;  ///< "a2", "310p", "950"; empty: NORMGRAD_PROFILE or a2
   uint64_t seed = 2024;
+  uint32_t launches = 3;  ///< timed launches after the warm-up
 };
 int RunSample(const SampleOptions& options);
 

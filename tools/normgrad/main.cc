@@ -238,6 +238,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"a2", "310p", "950"}));
   sample_cmd->add_option("--seed", sample.seed, "seed of the generated data")
       ->capture_default_str();
+  sample_cmd->add_option("--launches", sample.launches,
+                         "timed launches after the warm-up (more: a longer run to profile)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
 
   normgrad::cli::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(

@@ -32,7 +32,6 @@ namespace normgrad::cli {
 namespace {
 
 constexpr const char* kCommand = "sample";
-constexpr uint32_t kTimedRuns = 3;  // launches after the warm-up
 
 struct Outcome {
   std::vector<float> gamma, beta;
@@ -148,7 +147,7 @@ int RunSample(const SampleOptions& o) {
     res = res16.data();
   }
   Outcome out;
-  if (!RunTimed(dtype, static_cast<uint32_t>(rows), h, o.blocks, dy, res, kTimedRuns, &out)) {
+  if (!RunTimed(dtype, static_cast<uint32_t>(rows), h, o.blocks, dy, res, o.launches, &out)) {
     return Fail(kCommand, "the sample failed (see above)");
   }
   std::sort(out.seconds.begin(), out.seconds.end());
@@ -199,7 +198,7 @@ int RunSample(const SampleOptions& o) {
   std::printf("kernel time %.3f ms (median of %u launches after a warm-up), %.1f GB/s (inputs "
               "read / time); "
               "error vs double reference %.2e normwise, worst column %.4f of its bound\n",
-              seconds * 1e3, kTimedRuns, bytes / seconds / 1e9, error, worst);
+              seconds * 1e3, o.launches, bytes / seconds / 1e9, error, worst);
   if (worst > 1.0) {
     std::printf("FAILED: a result is outside its bound\n");
     return 1;

@@ -49,8 +49,9 @@
 // result byte falls in is a KernelError (normgrad writes whole slots).
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -133,16 +134,32 @@ constexpr uint32_t WiderLanes(size_t a, size_t b) {
   return LanesOf(a > b ? a : b);
 }
 
-/// Cast as an instruction of the executor; `params` and `type` must outlive
-/// it. Checks the pair and the mode on the current profile.
+/// "D, S" (e.g. "float, half"), as Cast's messages name its types; made at
+/// compile time, since every call names them.
+template <typename D, typename S>
+struct CastTypeName {
+  static constexpr std::array<char, 40> Make() {
+    std::array<char, 40> out{};
+    size_t at = 0;
+    for (const char* c = TypeName<D>(); *c != '\0'; ++c) out[at++] = *c;
+    out[at++] = ',';
+    out[at++] = ' ';
+    for (const char* c = TypeName<S>(); *c != '\0'; ++c) out[at++] = *c;
+    return out;
+  }
+  static constexpr std::array<char, 40> value = Make();
+};
+
+/// Cast as an instruction of the executor; `params` must outlive it. Checks
+/// the pair and the mode on the current profile.
 template <typename D, typename S>
 VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
                                const AscendC::LocalTensor<S>& src,
-                               ConvertParams& params, char (&type)[40]) {
+                               ConvertParams& params) {
   static_assert(!std::is_same_v<D, S> || std::is_same_v<D, float>,
                 "Cast: the element types must differ (float → float rounds "
                 "to an integral value)");
-  std::snprintf(type, sizeof type, "%s, %s", TypeName<D>(), TypeName<S>());
+  const char* type = CastTypeName<D, S>::value.data();
   const bool deq =
       CheckCastPair(type, TypeBitOf<D>(), TypeBitOf<S>(), params.mode);
   params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
@@ -168,9 +185,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{roundMode, 0};
-  char type[40];
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CastInstruction(dst, src, params, type), count);
+  normgrad_ascendc::ExecuteCount(normgrad_ascendc::CastInstruction(dst, src, params),
+                                 count);
 }
 /// Cast's repeat form with a bit mask; lanes are those of the wider type.
 template <typename T, typename U, bool isSetMask = true>
@@ -180,8 +196,7 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{roundMode, 0};
-  char type[40];
-  auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
+  auto in = normgrad_ascendc::CastInstruction(dst, src, params);
   normgrad_ascendc::SetStrides(in, repeatParams);
   normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
@@ -193,8 +208,7 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{roundMode, 0};
-  char type[40];
-  auto in = normgrad_ascendc::CastInstruction(dst, src, params, type);
+  auto in = normgrad_ascendc::CastInstruction(dst, src, params);
   normgrad_ascendc::SetStrides(in, repeatParams);
   normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }

@@ -38,6 +38,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 
 #include "normgrad_ascendc/core.h"
 #include "normgrad_ascendc/qualifiers.h"
@@ -112,9 +113,9 @@ namespace normgrad_ascendc {
 
 /// One operand of an instruction.
 struct VecOperand {
-  const char* name;  ///< "dst", "src0", ...
-  const TensorView* view;
-  uint32_t elem_bytes;
+  const char* name = nullptr;  ///< "dst", "src0", ...
+  const TensorView* view = nullptr;
+  uint32_t elem_bytes = 0;
   uint32_t block_stride = 1;   ///< 32-byte blocks between a repeat's blocks
   uint32_t repeat_stride = 8;  ///< 32-byte blocks between repeats
 };
@@ -161,8 +162,30 @@ struct ReduceLayout {
   void (*whole)(void* context, const uint8_t* src, int64_t repeats) = nullptr;
 };
 
-/// One call of an instruction.
+/// One call of an instruction. Built on every call, so its constructor sets
+/// each field once (a value-initialised aggregate of this size is cleared
+/// whole first, a tenth of a short Add's time).
 struct VecInstruction {
+  /// `list` fills operand[] from the first (the rest keep VecOperand's
+  /// defaults); `operands` is how many the instruction has.
+  VecInstruction(const char* api_in, const char* type_in, uint32_t lanes_in,
+                 std::initializer_list<VecOperand> list, int operands_in,
+                 SpanFn span_in)
+      : api(api_in), type(type_in), lanes(lanes_in), operands(operands_in),
+        span(span_in) {
+    // Field by field: the list's elements were just stored a field at a
+    // time, and a copy in wider pieces would wait on those stores.
+    VecOperand* to = operand;
+    for (const VecOperand& o : list) {
+      to->name = o.name;
+      to->view = o.view;
+      to->elem_bytes = o.elem_bytes;
+      to->block_stride = o.block_stride;
+      to->repeat_stride = o.repeat_stride;
+      ++to;
+    }
+  }
+
   const char* api;   ///< "Add"
   const char* type;  ///< "float", or "half, float" for two types
   uint32_t lanes;    ///< elements of one full repeat (256 bytes of the widest)

@@ -1,0 +1,141 @@
+// vector_unit_bench.cc — the emulated vector unit's cost per instruction call
+// (build/bin/normgrad_vector_bench): one Add, Adds, Cast or ReduceSum (float and
+// half) call on a unified-buffer tensor of `n` elements, in the count form and in the
+// level-0 form with a full mask and default strides, on one core and one
+// thread, next to a plain loop over the same bytes (AddLoop). The time per
+// call at small n is the unit's fixed cost (checks, plan, dispatch);
+// ns_per_element at large n approaches the SIMD loop's.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+
+#include "kernel_operator.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+
+constexpr uint32_t kMaxElements = 8192;  // of float: 32 KiB per buffer
+
+// Three float buffers on the calling thread's core.
+struct Ub {
+  Ub() {
+    for (auto& b : buf) pipe.InitBuffer(b, kMaxElements * sizeof(float));
+    AscendC::Duplicate(buf[0].Get<float>(), 1.0f, kMaxElements);
+    AscendC::Duplicate(buf[1].Get<float>(), 2.0f, kMaxElements);
+    AscendC::Duplicate(buf[2].Get<float>(), 3.0f, kMaxElements);
+  }
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf[3];
+};
+
+// ns_per_element: the time per call over its n elements.
+void Count(benchmark::State& state, int64_t n) {
+  state.counters["ns_per_element"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * static_cast<double>(n),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+void AddCount(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  const LocalTensor<float> z = ub.buf[0].Get<float>(), x = ub.buf[1].Get<float>(),
+                           y = ub.buf[2].Get<float>();
+  for (auto _ : state) {
+    AscendC::Add(z, x, y, n);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+// For scale: a plain loop over the same unified-buffer bytes (vectorized by
+// the compiler for the build's baseline instruction set), what AddCount's
+// arithmetic costs without the unit.
+void AddLoop(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  float* __restrict z = ub.buf[0].Get<float>().GetPhyAddr();
+  const float* __restrict x = ub.buf[1].Get<float>().GetPhyAddr();
+  const float* __restrict y = ub.buf[2].Get<float>().GetPhyAddr();
+  for (auto _ : state) {
+    for (int32_t i = 0; i < n; ++i) z[i] = x[i] + y[i];
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+void AddsCount(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  const LocalTensor<float> z = ub.buf[0].Get<float>(), x = ub.buf[1].Get<float>();
+  for (auto _ : state) {
+    AscendC::Adds(z, x, 0.5f, n);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+// Level 0, full mask, default strides: n / 64 repeats of 64 floats.
+void AddLevel0(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  const LocalTensor<float> z = ub.buf[0].Get<float>(), x = ub.buf[1].Get<float>(),
+                           y = ub.buf[2].Get<float>();
+  const AscendC::BinaryRepeatParams params;  // strides 1 and 8
+  for (auto _ : state) {
+    AscendC::Add(z, x, y, uint64_t{64}, static_cast<uint8_t>(n / 64), params);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+void CastCount(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  const LocalTensor<float> z = ub.buf[0].Get<float>();
+  const LocalTensor<half> x = ub.buf[1].Get<half>();
+  for (auto _ : state) {
+    AscendC::Cast(z, x, AscendC::RoundMode::CAST_NONE, n);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+void ReduceSumCount(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  const LocalTensor<float> dst = ub.buf[0].Get<float>(), src = ub.buf[1].Get<float>(),
+                           work = ub.buf[2].Get<float>();
+  for (auto _ : state) {
+    AscendC::ReduceSum(dst, src, work, n);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+void ReduceSumHalfCount(benchmark::State& state) {
+  Ub ub;
+  const auto n = static_cast<int32_t>(state.range(0));
+  const LocalTensor<half> dst = ub.buf[0].Get<half>(), src = ub.buf[1].Get<half>(),
+                          work = ub.buf[2].Get<half>();
+  for (auto _ : state) {
+    AscendC::ReduceSum(dst, src, work, n);
+    benchmark::ClobberMemory();
+  }
+  Count(state, n);
+}
+
+}  // namespace
+
+BENCHMARK(AddCount)->Arg(64)->Arg(256)->Arg(1024)->Arg(8192);
+BENCHMARK(AddLoop)->Arg(64)->Arg(256)->Arg(1024)->Arg(8192);
+BENCHMARK(AddsCount)->Arg(64)->Arg(1024);
+BENCHMARK(AddLevel0)->Arg(64)->Arg(1024)->Arg(8192);
+BENCHMARK(CastCount)->Arg(64)->Arg(1024);
+BENCHMARK(ReduceSumCount)->Arg(64)->Arg(256)->Arg(1024)->Arg(8192);
+BENCHMARK(ReduceSumHalfCount)->Arg(64)->Arg(128)->Arg(1024);
+
+BENCHMARK_MAIN();
