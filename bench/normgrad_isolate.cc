@@ -17,6 +17,9 @@
 //             integer xor per operation and whose 16-bit loads and stores
 //             convert nothing: the same loads in the same order, the same
 //             prefetches, blocking and stores, no arithmetic;
+//   relay     (sequential order split by columns only) the real kernel
+//             through the engine's other sequential driver, the relay it
+//             uses for narrow rows: the same bits, whole rows per thread;
 //   streams   (fused backward only) x and dy read and dx written with
 //             streaming stores in one plain loop: its three streams alone;
 //   arith     the real kernel on blocks of rows that stay in L2 (each thread
@@ -608,6 +611,10 @@ void RunCase(const Case& c, const Isa& real, const Isa& pat, int threads, int ro
                   bytes});
     vs.push_back({"mirror", [&] { GradBetaMirror(real, d, threads, scratch_real); }, bytes});
     vs.push_back({"pattern", [&] { GradBetaMirror(pat, d, threads, scratch_pat); }, bytes});
+    if (c.order == Order::kSequential && !relay) {
+      vs.push_back(
+          {"relay", [&] { GradBetaSequentialRelay(real, d, threads, scratch_real); }, bytes});
+    }
   } else {
     vs.push_back({"engine",
                   [&] {
@@ -637,6 +644,26 @@ void RunCase(const Case& c, const Isa& real, const Isa& pat, int threads, int ro
     vs.push_back({"pattern", [&] { BackwardMirror(pat, d, threads, scratch_pat); }, bytes});
   }
   vs.push_back({"arith", [&] { ArithFromL2(real, d, blocks, threads); }, bytes});
+
+  // The outputs of the real kernel through the engine, and whether every
+  // other driver of it gives the same bits (the copy is faithful; the relay
+  // keeps the sequential order).
+  const auto outputs = [&] {
+    std::vector<uint8_t> o(d.pd_gamma.get(), d.pd_gamma.get() + c.cols * d.elem);
+    o.insert(o.end(), d.pd_beta.get(), d.pd_beta.get() + c.cols * d.elem);
+    if (c.backward) o.insert(o.end(), d.dx.get(), d.dx.get() + d.n * d.elem);
+    return o;
+  };
+  std::string same_bits;
+  std::find_if(vs.begin(), vs.end(), [](const Variant& v) {
+    return v.name == std::string("engine");
+  })->call();
+  const std::vector<uint8_t> reference = outputs();
+  for (Variant& v : vs) {
+    if (v.name != std::string("mirror") && v.name != std::string("relay")) continue;
+    v.call();
+    same_bits += std::string(" ") + v.name + (outputs() == reference ? "=engine" : "!=engine");
+  }
 
   // Calls per sample: at least 20 ms of them.
   constexpr double kSample = 0.02;
@@ -674,7 +701,7 @@ void RunCase(const Case& c, const Isa& real, const Isa& pat, int threads, int ro
       std::printf(" %.2fns", Median(vs[i].seconds) * threads / d.n * 1e9);
     }
   }
-  std::printf(" others %.0f%%\n", 100 * others);
+  std::printf(" others %.0f%% bits:%s\n", 100 * others, same_bits.c_str());
   std::fflush(stdout);
 }
 
