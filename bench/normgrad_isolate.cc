@@ -431,11 +431,16 @@ void BackwardMirror(const Isa& isa, Data& d, int threads, std::vector<float>& sc
 // Each thread's share of the case's elements, summed (or, backward, run)
 // over a block of rows of its own that stays in L2, again and again: the
 // columns each thread sums in the case (all, or its column range in the
-// sequential order's column split), plain stores for dx.
+// sequential order's column split), plain stores for dx. The arrays start
+// at different offsets in a 4 KiB page, so that loads never wait on a store
+// to an address equal in its low 12 bits (4K aliasing): that would be a cost
+// of the blocks' placement, not of the arithmetic.
 struct L2Blocks {
   static constexpr size_t kBytes = 192 << 10;
+  static constexpr size_t kSkew = 1344;  // bytes, a multiple of 64
   size_t rows = 0, width = 0, calls = 0;
-  std::vector<Buffer> dy, x, dx;
+  std::vector<Buffer> memory;
+  std::vector<uint8_t*> dy, x, dx;
   std::vector<std::vector<float>> acc;
 };
 
@@ -449,11 +454,14 @@ L2Blocks MakeL2Blocks(const Data& d, int threads) {
   const size_t share = d.n / static_cast<size_t>(threads);  // elements per thread
   b.calls = std::max<size_t>(1, share / (b.rows * b.width));
   for (int t = 0; t < threads; ++t) {
-    b.dy.push_back(Allocate(b.rows * b.width * d.elem));
-    b.x.push_back(Allocate(b.rows * b.width * d.elem));
-    Fill(d.c.dtype, b.dy.back().get(), b.rows * b.width, 5 + t);
-    Fill(d.c.dtype, b.x.back().get(), b.rows * b.width, 9 + t);
-    if (d.c.backward) b.dx.push_back(Allocate(b.rows * b.width * d.elem));
+    const size_t bytes = b.rows * b.width * d.elem;
+    const size_t step = (bytes + 4095) / 4096 * 4096 + L2Blocks::kSkew;
+    b.memory.push_back(Allocate(3 * step));
+    b.dy.push_back(b.memory.back().get());
+    b.x.push_back(b.dy.back() + step);
+    b.dx.push_back(b.x.back() + step);
+    Fill(d.c.dtype, b.dy.back(), b.rows * b.width, 5 + t);
+    Fill(d.c.dtype, b.x.back(), b.rows * b.width, 9 + t);
     b.acc.emplace_back(2 * b.width, 0.0f);
   }
   return b;
@@ -466,19 +474,19 @@ void ArithFromL2(const Isa& isa, Data& d, L2Blocks& b, int threads) {
     float* acc = b.acc[t].data();
     for (size_t k = 0; k < b.calls; ++k) {
       if (!d.c.backward) {
-        Accumulate(isa, d.c.dtype, b.dy[t].get(), b.x[t].get(), b.width, 0, b.rows, 0, b.width, acc,
+        Accumulate(isa, d.c.dtype, b.dy[t], b.x[t], b.width, 0, b.rows, 0, b.width, acc,
                    acc + b.width);
       } else {
         normgrad::kernels::LayerNormBackwardArgs a{};
-        a.x = b.x[t].get();
-        a.dy = b.dy[t].get();
+        a.x = b.x[t];
+        a.dy = b.dy[t];
         a.gamma = d.gamma_f32.data();
         a.mean = d.mean.data();
         a.rstd = d.rstd.data();
         a.stride = b.width;
         a.rows = b.rows;
         a.cols = b.width;
-        a.dx = b.dx[t].get();
+        a.dx = b.dx[t];
         a.f32_dx = d.c.dtype == DType::kF32;
         a.stream_dx = false;
         a.acc_gamma = acc;
