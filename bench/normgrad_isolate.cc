@@ -20,6 +20,10 @@
 //   relay     (sequential order split by columns only) the real kernel
 //             through the engine's other sequential driver, the relay it
 //             uses for narrow rows: the same bits, whole rows per thread;
+//   skewed    (fused backward only) the engine with dx 1344 bytes further
+//             into its page than x and dy (every buffer here starts on a
+//             page): whether stores to dx that share the low 12 address bits
+//             of the loads ahead of them (4K aliasing) cost time;
 //   streams   (fused backward only) x and dy read and dx written with
 //             streaming stores in one plain loop: its three streams alone;
 //   arith     the real kernel on blocks of rows that stay in L2 (each thread
@@ -198,6 +202,10 @@ void Fill(DType t, void* p, size_t n, uint32_t seed) {
   }
 }
 
+// Bytes by which `skewed` (and the L2 blocks of `arith`) move an output off
+// the inputs' offset in a 4 KiB page: a multiple of 64, far from 0 and 4096.
+constexpr size_t kSkew = 1344;
+
 struct Case {
   const char* section;  // the README's target
   bool backward;        // fused backward; else pd_gamma/pd_beta
@@ -220,8 +228,8 @@ struct Data {
     pd_gamma = Allocate(k.cols * elem);
     pd_beta = Allocate(k.cols * elem);
     if (k.backward) {
-      dx = Allocate(n * elem);
-      std::memset(dx.get(), 0, n * elem);
+      dx = Allocate(n * elem + kSkew);
+      std::memset(dx.get(), 0, n * elem + kSkew);
       gamma = Allocate(k.cols * elem);
       Fill(k.dtype, gamma.get(), k.cols, 3);
       gamma_f32.resize(k.cols);
@@ -439,7 +447,6 @@ void BackwardMirror(const Isa& isa, Data& d, int threads, std::vector<float>& sc
 // of the blocks' placement, not of the arithmetic.
 struct L2Blocks {
   static constexpr size_t kBytes = 192 << 10;
-  static constexpr size_t kSkew = 1344;  // bytes, a multiple of 64
   size_t rows = 0, width = 0, calls = 0;
   std::vector<Buffer> memory;
   std::vector<uint8_t*> dy, x, dx;
@@ -457,7 +464,7 @@ L2Blocks MakeL2Blocks(const Data& d, int threads) {
   b.calls = std::max<size_t>(1, share / (b.rows * b.width));
   for (int t = 0; t < threads; ++t) {
     const size_t bytes = b.rows * b.width * d.elem;
-    const size_t step = (bytes + 4095) / 4096 * 4096 + L2Blocks::kSkew;
+    const size_t step = (bytes + 4095) / 4096 * 4096 + kSkew;
     b.memory.push_back(Allocate(3 * step));
     b.dy.push_back(b.memory.back().get());
     b.x.push_back(b.dy.back() + step);
@@ -626,26 +633,26 @@ void RunCase(const Case& c, const Isa& real, const Isa& pat, int threads, int ro
           {"relay", [&] { GradBetaSequentialRelay(real, d, threads, scratch_real); }, bytes});
     }
   } else {
-    vs.push_back({"engine",
-                  [&] {
-                    normgrad::LayerNormBackwardProblem p;
-                    p.dtype = c.dtype;
-                    p.rows = c.rows;
-                    p.cols = c.cols;
-                    p.x = d.x.get();
-                    p.dy = d.dy.get();
-                    p.gamma = d.gamma.get();
-                    p.mean = d.mean.data();
-                    p.rstd = d.rstd.data();
-                    p.dx = d.dx.get();
-                    p.pd_gamma = d.pd_gamma.get();
-                    p.pd_beta = d.pd_beta.get();
-                    p.order = Order::kBlocked;
-                    p.threads = threads;
-                    p.isa = real.name;
-                    if (!normgrad::LayerNormBackward(p).ok()) std::abort();
-                  },
-                  bytes});
+    const auto backward = [&](void* dx) {
+      normgrad::LayerNormBackwardProblem p;
+      p.dtype = c.dtype;
+      p.rows = c.rows;
+      p.cols = c.cols;
+      p.x = d.x.get();
+      p.dy = d.dy.get();
+      p.gamma = d.gamma.get();
+      p.mean = d.mean.data();
+      p.rstd = d.rstd.data();
+      p.dx = dx;
+      p.pd_gamma = d.pd_gamma.get();
+      p.pd_beta = d.pd_beta.get();
+      p.order = Order::kBlocked;
+      p.threads = threads;
+      p.isa = real.name;
+      if (!normgrad::LayerNormBackward(p).ok()) std::abort();
+    };
+    vs.push_back({"engine", [backward, &d] { backward(d.dx.get()); }, bytes});
+    vs.push_back({"skewed", [backward, &d] { backward(d.dx.get() + kSkew); }, bytes});
     vs.push_back(
         {"streams",
          [&] { pattern::ThreeStreams(d.x.get(), d.dy.get(), d.dx.get(), d.n * d.elem, threads); },
