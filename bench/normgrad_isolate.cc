@@ -773,8 +773,8 @@ int main(int argc, char** argv) {
       {"3", true, B, Bl, 2048, 12288, false}, {"4", false, F, Bl, 4096, 512, true},
       {"4", false, B, Bl, 4096, 512, true},   {"4", false, H, Bl, 65536, 64, true},
       {"4", false, B, Bl, 65536, 64, true},   {"4", true, F, Bl, 4096, 512, true},
-      {"4", true, B, Bl, 4096, 512, true},    {"4", true, H, Bl, 65536, 64, true},
-      {"4", true, B, Bl, 65536, 64, true},
+      {"4", true, B, Bl, 4096, 512, true},    {"4", true, F, Bl, 65536, 64, true},
+      {"4", true, H, Bl, 65536, 64, true},    {"4", true, B, Bl, 65536, 64, true},
   };
   std::printf("normgrad_isolate: %d threads, %d rounds, load average %.2f at start\n", threads,
               rounds, LoadAverage());
