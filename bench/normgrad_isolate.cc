@@ -109,16 +109,9 @@ struct F32 : Avx512F32 {
 // stores, no widening or narrowing.
 struct Bits16 : F32 {
   using In = uint16_t;
-  static float ToFloat(uint16_t v) {
-    const uint32_t u = uint32_t{v} << 16;
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-  }
+  static float ToFloat(uint16_t v) { return normgrad::bits::ToFloat(uint32_t{v} << 16); }
   static uint16_t FromFloat(float f) {
-    uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return static_cast<uint16_t>(u >> 16);
+    return static_cast<uint16_t>(normgrad::bits::FromFloat(f) >> 16);
   }
   static Vec Load(const uint16_t* p) {
     return _mm512_castsi512_ps(
