@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "accuracy_ledger.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "norm_fixture.h"
@@ -41,6 +42,7 @@ using compat_test::ProfileScope;
 using compat_test::Proto;
 using compat_test::RandomParam;
 using compat_test::SetBound;
+using compat_test::WithinBound;
 using compat_test::Values;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
@@ -119,6 +121,7 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
   const uint32_t m = s.origin_b;
   const uint32_t sh = s.sh();
   const double lanes = m;  // additions a term passes through: at most m − 1
+  const std::string label = std::string("BatchNorm<") + (is_half ? "half" : "float") + ">";
   for (uint32_t j = 0; j < sh; ++j) {
     double mu = 0, a = 0;
     for (uint32_t r = 0; r < m; ++r) {
@@ -135,17 +138,17 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
     sigma2 /= m;
     const SetBound bound(mu, a, sigma2, eps, lanes);
     ASSERT_LE(bound.eps_t, 0.5) << "the bound needs eps_t <= 1/2";
-    EXPECT_LE(std::fabs(mean_out[j] - mu),
-              Narrowed(is_half, bound.MeanBound(), mu))
+    EXPECT_TRUE(WithinBound(label + " mean", mean_out[j], mu,
+                            Narrowed(is_half, bound.MeanBound(), mu)))
         << "mean of feature " << j;
-    EXPECT_LE(std::fabs(var_out[j] - sigma2),
-              Narrowed(is_half, bound.VarianceBound(), sigma2))
+    EXPECT_TRUE(WithinBound(label + " variance", var_out[j], sigma2,
+                            Narrowed(is_half, bound.VarianceBound(), sigma2)))
         << "variance of feature " << j;
     for (uint32_t r = 0; r < m; ++r) {
       const double xv = x[size_t{r} * sh + j];
       const double y = bound.Output(xv, gamma[r], beta[r]);
-      ASSERT_LE(std::fabs(y_out[size_t{r} * sh + j] - y),
-                Narrowed(is_half, bound.OutputBound(xv, gamma[r], beta[r]), y))
+      ASSERT_TRUE(WithinBound(label + " y", y_out[size_t{r} * sh + j], y,
+                              Narrowed(is_half, bound.OutputBound(xv, gamma[r], beta[r]), y)))
           << "output row " << r << ", feature " << j;
     }
   }

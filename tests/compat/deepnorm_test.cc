@@ -14,8 +14,10 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "accuracy_ledger.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
@@ -30,6 +32,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 using compat_test::ProfileScope;
+using compat_test::WithinBound;
 using normgrad_ascendc::Profile;
 
 constexpr Profile kProfiles[] = {Profile::kA2, Profile::k310P, Profile::k950};
@@ -268,6 +271,7 @@ template <typename T, bool reuse, bool basic>
 void ExpectWithinBound(const Case& c, Profile profile, bool shared,
                        std::mt19937& rng) {
   constexpr bool kHalf = std::is_same_v<T, half>;
+  const std::string label = std::string("DeepNorm<") + normgrad_ascendc::TypeName<T>() + ">";
   SCOPED_TRACE(testing::Message()
                << "[" << c.b << "," << c.s << "," << c.h << "] originalH "
                << c.oh << (kHalf ? " half" : " float") << " profile "
@@ -330,15 +334,16 @@ void ExpectWithinBound(const Case& c, Profile profile, bool shared,
       return kHalf ? bound + out_ulp * (std::fabs(ref) + bound) + std::ldexp(1.0, -25)
                    : bound;
     };
-    EXPECT_LE(std::fabs(mean[r] - m), narrowed(m, bound_c * u * a)) << r;
-    EXPECT_LE(std::fabs(var[r] - v), narrowed(v, 2 * bound_c * u * a * a)) << r;
+    EXPECT_TRUE(WithinBound(label + " mean", mean[r], m, narrowed(m, bound_c * u * a))) << r;
+    EXPECT_TRUE(WithinBound(label + " variance", var[r], v, narrowed(v, 2 * bound_c * u * a * a)))
+        << r;
     for (uint32_t j = 0; j < h; ++j) {
       const double xhat = (z[j] - m) / s;
       const double ref = xhat * gamma[j] + beta[j];
       const double bound = narrowed(
           ref, std::fabs(gamma[j]) * bound_c * u * kappa * (1 + std::fabs(xhat)) +
                    2 * u * std::fabs(ref));
-      ASSERT_LE(std::fabs(y[size_t{r} * h + j] - ref), bound)
+      ASSERT_TRUE(WithinBound(label + " y", y[size_t{r} * h + j], ref, bound))
           << "row " << r << " column " << j;
     }
   }

@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "accuracy_ledger.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "norm_fixture.h"
@@ -42,6 +43,7 @@ using compat_test::ProfileScope;
 using compat_test::Proto;
 using compat_test::RandomParam;
 using compat_test::SetBound;
+using compat_test::WithinBound;
 using compat_test::Values;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
@@ -125,6 +127,7 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
   const uint32_t hw = s.h * s.w;
   const uint32_t d = s.c / s.g;
   const double lanes = std::ceil(m / 64.0) + 5;  // additions per term
+  const std::string label = std::string("GroupNorm<") + (is_half ? "half" : "float") + ">";
   for (uint32_t k = 0; k < s.groups(); ++k) {
     const double* gx = x.data() + size_t{k} * m;
     double mu = 0, a = 0;
@@ -139,19 +142,19 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
     sigma2 /= m;
     const SetBound bound(mu, a, sigma2, eps, lanes);
     ASSERT_LE(bound.eps_t, 0.5) << "the bound needs eps_t <= 1/2";
-    EXPECT_LE(std::fabs(mean_out[k] - mu),
-              Narrowed(is_half, bound.MeanBound(), mu))
+    EXPECT_TRUE(WithinBound(label + " mean", mean_out[k], mu,
+                            Narrowed(is_half, bound.MeanBound(), mu)))
         << "mean of group " << k;
-    EXPECT_LE(std::fabs(var_out[k] - sigma2),
-              Narrowed(is_half, bound.VarianceBound(), sigma2))
+    EXPECT_TRUE(WithinBound(label + " variance", var_out[k], sigma2,
+                            Narrowed(is_half, bound.VarianceBound(), sigma2)))
         << "variance of group " << k;
     for (uint32_t j = 0; j < m; ++j) {
       const uint32_t c = (k % s.g) * d + j / hw;
       const double y = bound.Output(gx[j], gamma[c], beta[c]);
       const size_t i = size_t{k} * m + j;
-      ASSERT_LE(
-          std::fabs(y_out[i] - y),
-          Narrowed(is_half, bound.OutputBound(gx[j], gamma[c], beta[c]), y))
+      ASSERT_TRUE(WithinBound(
+          label + " y", y_out[i], y,
+          Narrowed(is_half, bound.OutputBound(gx[j], gamma[c], beta[c]), y)))
           << "output element " << i << " (group " << k << ", channel " << c
           << ")";
     }

@@ -12,8 +12,10 @@
 
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "accuracy_ledger.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
@@ -29,6 +31,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 using compat_test::ProfileScope;
+using compat_test::WithinBound;
 using normgrad_ascendc::Profile;
 
 constexpr LayerNormConfig kNoGamma = {false, true, false, true};
@@ -102,6 +105,8 @@ struct Case {
 template <typename U, typename T, const LayerNormConfig& config>
 void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
   constexpr bool k16 = sizeof(T) == 2;
+  const std::string label = std::string("LayerNorm [A, R]<") + normgrad_ascendc::TypeName<U>() +
+                            ", " + normgrad_ascendc::TypeName<T>() + ">";
   SCOPED_TRACE(testing::Message()
                << "A " << c.a << " of " << c.tiling_a << ", R " << c.r << " of "
                << c.rp << ", T size " << sizeof(T) << ", U size " << sizeof(U)
@@ -173,7 +178,7 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
     const double s = std::sqrt(v + eps), kappa = std::max(a_max / s, 1.0);
     const double k = std::max(std::floor(std::log2(static_cast<double>(c.r))), 6.0) + 2;
     const double bound_c = 4 * k + 32;
-    EXPECT_LE(std::fabs(mean - m), bound_c * u * a_max) << row;
+    EXPECT_TRUE(WithinBound(label + " mean", mean, m, bound_c * u * a_max)) << row;
     for (uint32_t i = 0; i < c.r; ++i) {
       float want = d[i] * rstd;
       if (!config.isNoGamma) want = want * gamma[i];
@@ -188,7 +193,7 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
                      2 * u * std::fabs(ref);
       if (k16) bound += std::ldexp(1.0, std::is_same_v<T, half> ? -11 : -8) *
                             (std::fabs(ref) + bound) + std::ldexp(1.0, -24);
-      ASSERT_LE(std::fabs(got - ref), bound) << row << " " << i;
+      ASSERT_TRUE(WithinBound(label + " y", got, ref, bound)) << row << " " << i;
     }
   }
 }

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "accuracy_ledger.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
@@ -36,6 +37,7 @@ using compat_test::FailsWith;
 using compat_test::FloatBits;
 using compat_test::ProfileScope;
 using compat_test::RoundToHalf;
+using compat_test::WithinBound;
 using normgrad_ascendc::Profile;
 
 constexpr double kU = 1.0 / (1 << 24);
@@ -192,12 +194,14 @@ void RunRandom(Profile profile, uint32_t a_len, uint32_t r_len) {
   AscendC::Normalize<U, T, false, kConfig>(ts.y, ts.rstd, ts.mean, ts.var, ts.x, ts.gamma,
                                            ts.beta, ts.tmp, eps, para);
   const bool saturate = profile == Profile::k950;
+  const std::string label = std::string("Normalize<") + normgrad_ascendc::TypeName<U>() + ", " +
+                            normgrad_ascendc::TypeName<T>() + ">";
   for (uint32_t i = 0; i < a_len; ++i) {
     // The documented order.
     const float rstd = 1.0f / std::sqrt(var[i] + eps);
     ASSERT_EQ(FloatBits(ts.rstd.GetValue(i)), FloatBits(rstd)) << "rstd[" << i << "]";
     const double rstd_ref = 1.0 / std::sqrt(double{var[i]} + eps);
-    ASSERT_LE(std::fabs(rstd - rstd_ref), 3 * kU * rstd_ref);
+    ASSERT_TRUE(WithinBound(label + " rstd", rstd, rstd_ref, 3 * kU * rstd_ref)) << i;
     for (uint32_t j = 0; j < r_len; ++j) {
       const uint32_t k = i * para.rLengthWithPadding + j;
       float y = (x[k] - mean[i]) * rstd;
@@ -215,7 +219,7 @@ void RunRandom(Profile profile, uint32_t a_len, uint32_t r_len) {
       } else if (std::is_same_v<T, bfloat16_t>) {
         bound += std::ldexp(std::fabs(ref) + bound, -8);
       }
-      ASSERT_LE(std::fabs(got - ref), bound) << "y[" << k << "] = " << got << ", ref " << ref;
+      ASSERT_TRUE(WithinBound(label + " y", got, ref, bound)) << "y[" << k << "]";
     }
   }
 }

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "accuracy_ledger.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
@@ -36,6 +37,7 @@ using AscendC::WelfordFinalizePara;
 using compat_test::FailsWith;
 using compat_test::FloatBits;
 using compat_test::ProfileScope;
+using compat_test::WithinBound;
 using normgrad_ascendc::Profile;
 
 constexpr WelfordFinalizeConfig kCorrected = {true};
@@ -151,8 +153,8 @@ void ExpectWithinBound(float got_mean, float got_var, const std::vector<float>& 
     spread += k * w[i] * (2 * std::fabs(d) + e) * e;
   }
   const double e_v = Gamma(l + 5) * v + (1 + Gamma(l + 5)) * spread;
-  EXPECT_LE(std::fabs(got_mean - mu), e_mu);
-  EXPECT_LE(std::fabs(got_var - v), e_v);
+  EXPECT_TRUE(WithinBound("WelfordFinalize<float> mean", got_mean, mu, e_mu));
+  EXPECT_TRUE(WithinBound("WelfordFinalize<float> variance", got_var, v, e_v));
 }
 
 template <bool corrected>
