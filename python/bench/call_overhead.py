@@ -67,7 +67,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 # (rows, H, whether the engine keeps it on one thread) by name.
 SHAPES = {"small": (64, 64, True), "large": (8192, 1024, False)}
 CLOCKS = {"thread": time.thread_time_ns, "wall": time.perf_counter_ns}
-APIS = ("grad_beta", "forward", "backward")
+APIS = ("grad_beta", "forward", "backward", "rms_forward", "rms_backward")
 KINDS = ("numpy", "torch")
 
 
@@ -102,10 +102,21 @@ def python_call(api, kind, rows, cols, outputs):
         if outputs == "out":
             return lambda: normgrad.layer_norm_forward(x, gamma, beta, out=out)
         return lambda: normgrad.layer_norm_forward(x, gamma, beta)
-    out = normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+    if api == "backward":
+        out = normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+        if outputs == "out":
+            return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd, out=out)
+        return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+    if api == "rms_forward":
+        out = normgrad.rms_norm_forward(x, gamma)
+        if outputs == "out":
+            return lambda: normgrad.rms_norm_forward(x, gamma, out=out)
+        return lambda: normgrad.rms_norm_forward(x, gamma)
+    # Any float32 per-row values serve as rstd: the layer norm's.
+    out = normgrad.rms_norm_backward(x, dy, gamma, rstd)
     if outputs == "out":
-        return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd, out=out)
-    return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+        return lambda: normgrad.rms_norm_backward(x, dy, gamma, rstd, out=out)
+    return lambda: normgrad.rms_norm_backward(x, dy, gamma, rstd)
 
 
 def python_samples(call, samples, batch_us, clock):

@@ -14,19 +14,8 @@ namespace {
 
 using Code = nb::dlpack::dtype_code;
 
-// What reading a tensor needs from torch, looked up once the process has
-// imported it: the Tensor type, the strided layout, the element types with
-// their DLPack descriptions (the three the engine reads first), and the
-// attribute names, interned. Never freed: it lives as long as torch.
-struct Torch {
-  nb::object module;
-  PyTypeObject* tensor = nullptr;
-  nb::object strided;
-  std::pair<nb::object, nb::dlpack::dtype> types[12];
-  nb::object layout, is_cpu, is_neg, dtype, shape, stride, data_ptr, device, get_num_threads;
-};
+}  // namespace
 
-// str(o), as Python writes it.
 std::string Str(nb::handle o) {
   nb::object text = nb::steal(PyObject_Str(o.ptr()));
   if (!text.is_valid()) throw nb::python_error();
@@ -56,6 +45,9 @@ const Torch* TorchIfImported() {
     t->tensor = reinterpret_cast<PyTypeObject*>(tensor.release().ptr());
     t->module = m;
     t->strided = m.attr("strided");
+    t->empty = m.attr("empty");
+    t->empty_like = m.attr("empty_like");
+    t->float32 = m.attr("float32");
     const std::pair<const char*, nb::dlpack::dtype> types[12] = {
         {"float32", {uint8_t(Code::Float), 32, 1}},   {"float16", {uint8_t(Code::Float), 16, 1}},
         {"bfloat16", {uint8_t(Code::Bfloat), 16, 1}}, {"float64", {uint8_t(Code::Float), 64, 1}},
@@ -82,9 +74,31 @@ const Torch* TorchIfImported() {
   t->data_ptr = intern("data_ptr");
   t->device = intern("device");
   t->get_num_threads = intern("get_num_threads");
+  t->requires_grad = intern("requires_grad");
+  t->dtype_keyword = nb::make_tuple(t->dtype);
   torch = t;
   return torch;
 }
+
+const Numpy& NumpyModule() {
+  // numpy is imported with the package (python/normgrad/_arrays.py), so
+  // this runs on the first call; never freed.
+  static const Numpy* const numpy = [] {
+    auto n = new Numpy;
+    nb::object m = nb::module_::import_("numpy");
+    n->ndarray = reinterpret_cast<PyTypeObject*>(nb::object(m.attr("ndarray")).release().ptr());
+    n->empty = m.attr("empty");
+    n->asarray = m.attr("asarray");
+    n->dtype = m.attr("dtype");
+    n->float32 = n->dtype("float32");
+    n->flags = nb::steal(PyUnicode_InternFromString("flags"));
+    n->writeable = nb::steal(PyUnicode_InternFromString("writeable"));
+    return n;
+  }();
+  return *numpy;
+}
+
+namespace {
 
 std::string StridesText(const Input& a) {
   std::string text = "(";
@@ -125,7 +139,8 @@ Array::Array(Imported a, bool bfloat16_bits)
     : imported_(std::move(a)),
       data_(imported_.data()),
       ndim_(imported_.ndim()),
-      dtype_(bfloat16_bits ? nb::dlpack::dtype{uint8_t(Code::Bfloat), 16, 1} : imported_.dtype()) {}
+      dtype_(bfloat16_bits ? nb::dlpack::dtype{uint8_t(Code::Bfloat), 16, 1} : imported_.dtype()),
+      bfloat16_bits_(bfloat16_bits) {}
 
 size_t Array::shape(size_t i) const {
   if (imported_.is_valid()) return imported_.shape(i);
@@ -406,21 +421,15 @@ Order OrderOf(const char* api, const std::string& order) {
                             .c_str());
 }
 
-}  // namespace normgrad::python
-
-namespace nanobind::detail {
-
-bool type_caster<normgrad::python::Array>::from_python(handle src, uint32_t flags,
-                                                       cleanup_list* cleanup) noexcept {
-  using normgrad::python::Imported;
-  const normgrad::python::Torch* torch = normgrad::python::TorchIfImported();
+bool ReadArray(nb::handle src, Array* out) {
+  const Torch* torch = TorchIfImported();
   if (torch != nullptr && PyObject_TypeCheck(src.ptr(), torch->tensor)) {
-    value = normgrad::python::Array();
-    return value.ReadTensor(src);
+    *out = Array();
+    return out->ReadTensor(src);
   }
-  make_caster<Imported> imported;
-  if (imported.from_python(src, flags, cleanup)) {
-    value = normgrad::python::Array(std::move(imported.value));
+  nb::detail::make_caster<Imported> imported;
+  if (imported.from_python(src, 0, nullptr)) {
+    *out = Array(std::move(imported.value));
     return true;
   }
   // A numpy array of ml_dtypes.bfloat16, which nanobind does not import: its
@@ -431,24 +440,33 @@ bool type_caster<normgrad::python::Array>::from_python(handle src, uint32_t flag
     PyErr_Clear();
     return false;
   }
-  object d = steal(dtype);
+  nb::object d = nb::steal(dtype);
   if (!PyObject_HasAttrString(dtype, "kind") || !PyObject_HasAttrString(dtype, "itemsize") ||
       !PyObject_HasAttrString(dtype, "name")) {
     return false;
   }
   try {
-    if (!d.attr("kind").equal(str("V")) || !d.attr("itemsize").equal(int_(2)) ||
-        !d.attr("name").equal(str("bfloat16"))) {
+    if (!d.attr("kind").equal(nb::str("V")) || !d.attr("itemsize").equal(nb::int_(2)) ||
+        !d.attr("name").equal(nb::str("bfloat16"))) {
       return false;
     }
-    object bits = src.attr("view")(str("uint16"));
-    if (!imported.from_python(bits, flags, cleanup)) return false;
+    nb::object bits = src.attr("view")(nb::str("uint16"));
+    if (!imported.from_python(bits, 0, nullptr)) return false;
   } catch (const std::exception&) {
     PyErr_Clear();
     return false;
   }
-  value = normgrad::python::Array(std::move(imported.value), /*bfloat16_bits=*/true);
+  *out = Array(std::move(imported.value), /*bfloat16_bits=*/true);
   return true;
+}
+
+}  // namespace normgrad::python
+
+namespace nanobind::detail {
+
+bool type_caster<normgrad::python::Array>::from_python(handle src, uint32_t,
+                                                       cleanup_list*) noexcept {
+  return normgrad::python::ReadArray(src, &value);
 }
 
 }  // namespace nanobind::detail

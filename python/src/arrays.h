@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "normgrad/status.h"
 #include "normgrad/types.h"
@@ -56,6 +57,10 @@ class Array {
   /// Reads torch tensor `t`: false when one of its attributes raised (the
   /// Python error is then cleared and the argument does not match).
   bool ReadTensor(nb::handle t);
+  /// Whether this is a torch tensor (read by ReadTensor).
+  bool is_tensor() const { return shape_.is_valid(); }
+  /// Whether this is a numpy array of ml_dtypes.bfloat16, seen as its bits.
+  bool bfloat16_bits() const { return bfloat16_bits_; }
   /// Why this tensor cannot be read in place, or nullptr.
   const std::string* refusal() const { return refusal_.empty() ? nullptr : &refusal_; }
   /// The element type's name when DLPack has no code for it (a torch
@@ -69,7 +74,42 @@ class Array {
   size_t ndim_ = 0;
   nb::dlpack::dtype dtype_{};
   std::string refusal_, type_name_;
+  bool bfloat16_bits_ = false;
 };
+
+/// Reads `src` as an Array: a torch tensor through its attributes, anything
+/// else as nanobind imports it (a numpy array of ml_dtypes.bfloat16 as its
+/// 16-bit patterns). False, with no Python error set, when it cannot.
+bool ReadArray(nb::handle src, Array* out);
+
+/// What the module uses of torch, looked up once the process has imported
+/// it: the Tensor type, the strided layout, the element types with their
+/// DLPack descriptions (the three the engine reads first), the allocators,
+/// and attribute names, interned. Never freed: it lives as long as torch.
+struct Torch {
+  nb::object module;
+  PyTypeObject* tensor = nullptr;
+  nb::object strided, float32, empty, empty_like;
+  std::pair<nb::object, nb::dlpack::dtype> types[12];
+  nb::object layout, is_cpu, is_neg, dtype, shape, stride, data_ptr, device, get_num_threads,
+      requires_grad;
+  nb::object dtype_keyword;  // ("dtype",): the keyword names of empty(shape, dtype=...)
+};
+
+/// torch's handles when the process has imported torch (a dictionary
+/// lookup in sys.modules until it has), else nullptr.
+const Torch* TorchIfImported();
+
+/// What the module uses of numpy (imported by the package before any call).
+struct Numpy {
+  PyTypeObject* ndarray = nullptr;
+  nb::object empty, asarray, dtype, float32;  // float32: numpy.dtype("float32")
+  nb::object flags, writeable;                // attribute names, interned
+};
+const Numpy& NumpyModule();
+
+/// str(o), as Python writes it.
+std::string Str(nb::handle o);
 
 /// Both kinds of argument are Arrays: inputs, and outputs the engine writes.
 using Input = Array;
