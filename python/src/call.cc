@@ -5,6 +5,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include <stdexcept>
 #include <string>
 
 namespace normgrad::python {
@@ -91,17 +92,18 @@ std::string TypeName(nb::handle t) {
   return nb::cast<std::string>(NumpyModule().dtype(t).attr("name"));
 }
 
-Call::Call(const char* api, std::initializer_list<Argument> inputs, size_t marking,
+Call::Call(const char* api, const Argument* inputs, size_t count, size_t marking,
            nb::handle dtype)
-    : api_(api), count_(inputs.size()) {
+    : api_(api), count_(count) {
+  if (count > kMaxInputs) throw std::logic_error("normgrad: a call of more than five arrays");
   // Lists of numbers and other sequences have no element type: float32.
-  size_t i = 0;
-  for (const Argument& a : inputs) {
-    if (IsNumpy(a.value) || IsTensor(a.value)) {
-      objects_[i++] = nb::borrow(a.value);
+  for (size_t i = 0; i < count; ++i) {
+    nb::handle a = inputs[i].value;
+    if (IsNumpy(a) || IsTensor(a)) {
+      objects_[i] = nb::borrow(a);
     } else {
-      PyObject* args[] = {a.value.ptr(), NumpyModule().float32.ptr()};
-      objects_[i++] = Checked(PyObject_Vectorcall(NumpyModule().asarray.ptr(), args, 2, nullptr));
+      PyObject* args[] = {a.ptr(), NumpyModule().float32.ptr()};
+      objects_[i] = Checked(PyObject_Vectorcall(NumpyModule().asarray.ptr(), args, 2, nullptr));
     }
   }
   if (!dtype.is_none()) {
@@ -116,11 +118,9 @@ Call::Call(const char* api, std::initializer_list<Argument> inputs, size_t marki
     }
     marked_ = true;
   }
-  i = 0;
-  for (const Argument& a : inputs) {
-    if (!ReadArray(objects_[i], &arrays_[i])) RefuseUnreadable(api, a.name, objects_[i]);
+  for (size_t i = 0; i < count; ++i) {
+    if (!ReadArray(objects_[i], &arrays_[i])) RefuseUnreadable(api, inputs[i].name, objects_[i]);
     if (i < marking && arrays_[i].bfloat16_bits()) marked_ = true;
-    ++i;
   }
 }
 

@@ -36,7 +36,9 @@ class Call {
   /// an ml_dtypes.bfloat16 numpy array among the first `marking` inputs
   /// marks them too. Raises ValueError for another dtype, TypeError for an
   /// input that is no array normgrad can read.
-  Call(const char* api, std::initializer_list<Argument> inputs, size_t marking, nb::handle dtype);
+  Call(const char* api, std::initializer_list<Argument> inputs, size_t marking, nb::handle dtype)
+      : Call(api, inputs.begin(), inputs.size(), marking, dtype) {}
+  Call(const char* api, const Argument* inputs, size_t count, size_t marking, nb::handle dtype);
 
   const char* api() const { return api_; }
   bool marked() const { return marked_; }

@@ -445,6 +445,26 @@ nb::object RmsBackward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg
   return result;
 }
 
+// What normgrad.distributed needs of a call before it exchanges anything,
+// given as the public functions take it: the arrays `names` (read as those
+// functions read them; lists become float32 numpy arrays), the bfloat16
+// marking of dtype=, and pd_gamma's type for out_dtype. Returns (arrays,
+// marked, type).
+nb::tuple Prepare(const std::string& api, const std::vector<std::string>& names,
+                  nb::tuple arrays, nb::handle dtype, nb::handle out_dtype) {
+  if (names.size() != arrays.size() || names.empty()) {
+    throw nb::value_error("normgrad: prepare needs one name per array");
+  }
+  Argument inputs[Call::kMaxInputs];
+  for (size_t i = 0; i < names.size() && i < Call::kMaxInputs; ++i) {
+    inputs[i] = {names[i].c_str(), arrays[i]};
+  }
+  const Call c(api.c_str(), inputs, names.size(), names.size(), dtype);
+  nb::list read;
+  for (size_t i = 0; i < names.size(); ++i) read.append(c.object(i));
+  return nb::make_tuple(nb::tuple(read), c.marked(), OutputTypeOf(c, out_dtype).type);
+}
+
 // (rows, H, dtype code) of this process's dy and res, checked as
 // GradBeta checks them, so normgrad.distributed finds a bad input before it
 // exchanges anything (the dtype code is the partials layout's).
@@ -561,6 +581,8 @@ NB_MODULE(_normgrad, m) {
         nb::arg("dtype").none());
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
+  m.def("prepare", &Prepare, nb::arg("api"), nb::arg("names"), nb::arg("arrays"),
+        nb::arg("dtype").none(), nb::arg("out_dtype").none());
   m.def("partials_layout", &PartialsLayout, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
         nb::arg("marked_bf16"));
   m.def("partials_bytes", &normgrad::GradBetaPartialsBytes, nb::arg("row_begin"), nb::arg("rows"),
