@@ -44,6 +44,21 @@ CALLS = {
 }
 
 
+# The same calls with out=.
+OUT_CALLS = {
+    "layer_norm_grad_beta": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.layer_norm_grad_beta(dy, x, out=out),
+    "layer_norm_forward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.layer_norm_forward(x, gamma, beta, out=out),
+    "layer_norm_backward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.layer_norm_backward(x, dy, gamma, mean, rstd, out=out),
+    "rms_norm_forward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.rms_norm_forward(x, gamma, out=out),
+    "rms_norm_backward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.rms_norm_backward(x, dy, gamma, rstd, out=out),
+}
+
+
 @pytest.mark.parametrize("kind", ["numpy", "torch"])
 @pytest.mark.parametrize("name", list(CALLS))
 def test_contiguous_inputs_take_one_native_call(monkeypatch, name, kind):
@@ -78,6 +93,35 @@ def test_torch_tensors_are_neither_detached_nor_exported_by_their_method(monkeyp
     for got, w in zip(results, want):
         assert isinstance(got, torch.Tensor) and not got.requires_grad
         np.testing.assert_array_equal(got.numpy(), w)
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_new_torch_outputs_are_separate_allocations(name):
+    """Each new output is a tensor of its own (no view of a shared buffer), so
+    it can be resized or freed alone; none requires grad."""
+    results = CALLS[name](*_inputs("torch"))
+    storages = {r.storage().data_ptr() for r in results}
+    assert len(storages) == len(results)
+    for r in results:
+        assert r._base is None and not r.requires_grad and r.is_contiguous()
+        r.resize_(2 * r.numel())  # its own storage, which torch may grow
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+@pytest.mark.parametrize("name", list(CALLS))
+def test_arrays_of_no_numeric_type_are_refused_by_name(name, kind):
+    """numpy arrays nanobind cannot import (object, string) are named with
+    their type, as an input and as an out= entry."""
+    arrays = _inputs(kind)
+    api = "normgrad." + name
+    words = np.array([["a"] * 16] * 32)
+    with pytest.raises(TypeError, match=rf"^{api}: \w+ has type str32; it must be float32, "
+                                        r"float16 or bfloat16"):
+        CALLS[name](words, *arrays[1:])
+    out = CALLS[name](*_inputs("numpy"))
+    objects = out[0].astype(object)
+    with pytest.raises(TypeError, match=rf"^{api}: out\[0\] \(\w+\) has type object;"):
+        OUT_CALLS[name](*_inputs("numpy"), out=(objects,) + tuple(out[1:]))
 
 
 def test_tensors_not_dense_on_the_cpu_are_refused_by_name():
