@@ -143,19 +143,38 @@ Array::Array(Imported a, bool bfloat16_bits)
       bfloat16_bits_(bfloat16_bits) {}
 
 size_t Array::shape(size_t i) const {
+  if (flat_ > 0) return flat_;
   if (imported_.is_valid()) return imported_.shape(i);
   return static_cast<size_t>(PyLong_AsSsize_t(PyTuple_GET_ITEM(shape_.ptr(), i)));
 }
 
 int64_t Array::stride(size_t i) const {
+  if (flat_ > 0) return 1;
   if (imported_.is_valid()) return imported_.stride(i);
   return PyLong_AsLongLong(PyTuple_GET_ITEM(strides_.ptr(), i));
 }
 
 size_t Array::nbytes() const {
   size_t n = (dtype_.bits * dtype_.lanes + 7) / 8;
-  for (size_t i = 0; i < ndim_; ++i) n *= shape(i);
+  for (size_t i = 0; i < ndim(); ++i) n *= shape(i);
   return n;
+}
+
+bool Array::FlattenInPlace() {
+  if (ndim_ == 1) return true;
+  size_t count = 1;
+  for (size_t i = 0; i < ndim_; ++i) count *= shape(i);
+  // Axes of length one step nowhere; the others must step as C order does.
+  int64_t step = 1;
+  for (size_t i = ndim_; count > 1 && i-- > 0;) {
+    if (shape(i) == 1) continue;
+    if (stride(i) != step) return false;
+    step *= static_cast<int64_t>(shape(i));
+  }
+  // Without elements (count 0) nothing is read. A 0-d array holds one.
+  if (count == 0 || ndim_ == 0) return false;
+  flat_ = count;
+  return true;
 }
 
 bool Array::ReadTensor(nb::handle t) {

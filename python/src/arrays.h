@@ -47,7 +47,7 @@ class Array {
   /// `bfloat16_bits`: `a` is the uint16 view of a bfloat16 array.
   explicit Array(Imported a, bool bfloat16_bits = false);
 
-  size_t ndim() const { return ndim_; }
+  size_t ndim() const { return flat_ > 0 ? 1 : ndim_; }
   size_t shape(size_t i) const;
   int64_t stride(size_t i) const;
   const nb::dlpack::dtype& dtype() const { return dtype_; }
@@ -57,6 +57,10 @@ class Array {
   /// Reads torch tensor `t`: false when one of its attributes raised (the
   /// Python error is then cleared and the argument does not match).
   bool ReadTensor(nb::handle t);
+  /// Seen as one axis when its elements lie one after another in C order
+  /// (a view, as numpy.reshape(-1) makes it): true, or false when it would
+  /// take a copy. A one-axis array stays as it is.
+  bool FlattenInPlace();
   /// Whether this is a torch tensor (read by ReadTensor).
   bool is_tensor() const { return shape_.is_valid(); }
   /// Whether this is a numpy array of ml_dtypes.bfloat16, seen as its bits.
@@ -72,6 +76,7 @@ class Array {
   nb::object shape_, strides_;  // a tensor's torch.Size and stride() tuple
   const void* data_ = nullptr;
   size_t ndim_ = 0;
+  size_t flat_ = 0;  // with FlattenInPlace: the one axis's length, else 0
   nb::dlpack::dtype dtype_{};
   std::string refusal_, type_name_;
   bool bfloat16_bits_ = false;

@@ -125,7 +125,7 @@ Call::Call(const char* api, const Argument* inputs, size_t count, size_t marking
 }
 
 void Call::Flatten(size_t i) {
-  if (arrays_[i].ndim() == 1) return;
+  if (arrays_[i].FlattenInPlace()) return;
   nb::object flat = objects_[i].attr("reshape")(-1);
   if (!ReadArray(flat, &arrays_[i])) throw nb::python_error();
   objects_[i] = std::move(flat);

@@ -49,8 +49,9 @@ class Call {
   nb::handle object(size_t i) const { return objects_[i]; }
 
   /// Input i flattened to one axis as numpy.reshape(-1) or
-  /// Tensor.reshape(-1) flattens it (a view when it is contiguous, else a
-  /// copy), for per-row statistics given in x's leading shape.
+  /// Tensor.reshape(-1) flattens it (read in place when its elements lie in
+  /// C order, else a copy), for per-row statistics given in x's leading
+  /// shape.
   void Flatten(size_t i);
 
   /// The caller's out= (`names`, one per output, in order) read into
