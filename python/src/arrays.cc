@@ -64,18 +64,32 @@ const Torch* TorchIfImported() {
     delete t;
     return nullptr;
   }
+  TensorAttribute* read[] = {&t->layout, &t->is_cpu, &t->is_neg, &t->dtype, &t->shape,
+                             &t->is_contiguous, &t->stride, &t->data_ptr, &t->requires_grad};
+  const char* names[] = {"layout", "is_cpu", "is_neg", "dtype", "shape",
+                         "is_contiguous", "stride", "data_ptr", "requires_grad"};
+  for (int i = 0; i < 9; ++i) {
+    const bool method = i == 2 || (i >= 5 && i <= 7);  // is_neg, is_contiguous, stride, data_ptr
+    *read[i] = TensorAttribute(t->tensor, names[i], method);
+  }
+  // Parameter's attributes are read directly only while they are
+  // Tensor's own (a subclass could override one).
+  try {
+    nb::object parameter = m.attr("nn").attr("Parameter");
+    auto p = reinterpret_cast<PyTypeObject*>(parameter.ptr());
+    bool same = PyType_Check(parameter.ptr());
+    for (int i = 0; same && i < 9; ++i) {
+      same = _PyType_Lookup(p, read[i]->name().ptr()) ==
+             _PyType_Lookup(t->tensor, read[i]->name().ptr());
+    }
+    if (same) t->parameter = reinterpret_cast<PyTypeObject*>(parameter.release().ptr());
+  } catch (const std::exception&) {
+    PyErr_Clear();  // no torch.nn: its tensors are looked up by name
+  }
   auto intern = [](const char* name) { return nb::steal(PyUnicode_InternFromString(name)); };
-  t->layout = intern("layout");
-  t->is_cpu = intern("is_cpu");
-  t->is_neg = intern("is_neg");
-  t->dtype = intern("dtype");
-  t->shape = intern("shape");
-  t->stride = intern("stride");
-  t->data_ptr = intern("data_ptr");
   t->device = intern("device");
   t->get_num_threads = intern("get_num_threads");
-  t->requires_grad = intern("requires_grad");
-  t->dtype_keyword = nb::make_tuple(t->dtype);
+  t->dtype_keyword = nb::make_tuple(t->dtype.name());
   torch = t;
   return torch;
 }
@@ -151,7 +165,10 @@ size_t Array::shape(size_t i) const {
 int64_t Array::stride(size_t i) const {
   if (flat_ > 0) return 1;
   if (imported_.is_valid()) return imported_.stride(i);
-  return PyLong_AsLongLong(PyTuple_GET_ITEM(strides_.ptr(), i));
+  if (strides_.is_valid()) return PyLong_AsLongLong(PyTuple_GET_ITEM(strides_.ptr(), i));
+  int64_t step = 1;  // C order
+  for (size_t j = i + 1; j < ndim_; ++j) step *= static_cast<int64_t>(shape(j));
+  return step;
 }
 
 size_t Array::nbytes() const {
@@ -177,33 +194,67 @@ bool Array::FlattenInPlace() {
   return true;
 }
 
+TensorAttribute::TensorAttribute(PyTypeObject* tensor, const char* name, bool method)
+    : name_(nb::steal(PyUnicode_InternFromString(name))), method_call_(method) {
+  PyObject* descriptor = _PyType_Lookup(tensor, name_.ptr());  // borrowed
+  if (descriptor == nullptr) return;
+  if (!method && Py_TYPE(descriptor) == &PyGetSetDescr_Type) {
+    const PyGetSetDef* def = reinterpret_cast<PyGetSetDescrObject*>(descriptor)->d_getset;
+    get_ = def->get;
+    closure_ = def->closure;
+  } else if (method && Py_TYPE(descriptor) == &PyMethodDescr_Type) {
+    const PyMethodDef* def = reinterpret_cast<PyMethodDescrObject*>(descriptor)->d_method;
+    const int flags = def->ml_flags & ~(METH_CLASS | METH_STATIC | METH_COEXIST);
+    if (flags == METH_NOARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
+      method_ = def->ml_meth;
+      flags_ = flags;
+    }
+  }
+}
+
+PyObject* TensorAttribute::Read(PyObject* t, bool direct) const {
+  if (direct && get_ != nullptr) return get_(t, closure_);
+  if (direct && flags_ == METH_NOARGS) return method_(t, nullptr);
+  if (direct && method_ != nullptr) {
+    static PyObject* const no_arguments = PyTuple_New(0);
+    return reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(method_))(
+        t, no_arguments, nullptr);
+  }
+  // Looked up by name.
+  if (method_call_) return PyObject_CallMethodNoArgs(t, name_.ptr());
+  return PyObject_GetAttr(t, name_.ptr());
+}
+
 bool Array::ReadTensor(nb::handle t) {
   const Torch& torch = *TorchIfImported();
+  tensor_ = true;
+  const bool direct = torch.Direct(t.ptr());
+  auto read = [&](const TensorAttribute& a) {
+    nb::object value = nb::steal(a.Read(t.ptr(), direct));
+    if (!value.is_valid()) throw nb::python_error();
+    return value;
+  };
   try {
-    nb::object layout = nb::steal(PyObject_GetAttr(t.ptr(), torch.layout.ptr()));
-    if (!layout.is_valid()) throw nb::python_error();
+    nb::object layout = read(torch.layout);
     if (!layout.is(torch.strided)) {
       refusal_ = "is a torch tensor of layout " + Str(layout) +
                  "; normgrad reads dense (strided) tensors: pass tensor.to_dense()";
       return true;
     }
-    nb::object is_cpu = nb::steal(PyObject_GetAttr(t.ptr(), torch.is_cpu.ptr()));
-    if (!is_cpu.is_valid()) throw nb::python_error();
+    nb::object is_cpu = read(torch.is_cpu);
     if (!is_cpu.is(Py_True)) {
       refusal_ = "is a torch tensor on device " +
                  Str(t.attr(torch.device)) +
                  "; normgrad computes on the CPU: pass tensor.cpu()";
       return true;
     }
-    nb::object is_neg = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.is_neg.ptr()));
-    if (!is_neg.is_valid()) throw nb::python_error();
+    nb::object is_neg = read(torch.is_neg);
     if (!is_neg.is(Py_False)) {
       refusal_ = "is a torch tensor with its negative bit set (a lazily negated view, such as "
                  "the imaginary part of a conjugate); pass tensor.resolve_neg()";
       return true;
     }
-    nb::object dtype = nb::steal(PyObject_GetAttr(t.ptr(), torch.dtype.ptr()));
-    if (!dtype.is_valid()) throw nb::python_error();
+    nb::object dtype = read(torch.dtype);
     bool known = false;
     for (const auto& [object, description] : torch.types) {
       if (dtype.is(object)) {
@@ -218,16 +269,19 @@ bool Array::ReadTensor(nb::handle t) {
       type_name_ = Str(dtype);
       if (type_name_.rfind("torch.", 0) == 0) type_name_.erase(0, 6);
     }
-    shape_ = nb::steal(PyObject_GetAttr(t.ptr(), torch.shape.ptr()));
-    strides_ = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.stride.ptr()));
-    if (!shape_.is_valid() || !strides_.is_valid()) throw nb::python_error();
-    if (!PyTuple_Check(shape_.ptr()) || !PyTuple_Check(strides_.ptr()) ||
-        PyTuple_GET_SIZE(shape_.ptr()) != PyTuple_GET_SIZE(strides_.ptr())) {
-      return false;
-    }
+    shape_ = read(torch.shape);
+    if (!PyTuple_Check(shape_.ptr())) return false;
     ndim_ = static_cast<size_t>(PyTuple_GET_SIZE(shape_.ptr()));
-    nb::object data = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.data_ptr.ptr()));
-    if (!data.is_valid()) throw nb::python_error();
+    // A contiguous tensor's strides follow from its shape (axes of length
+    // one may report any stride; none is used): one bool instead of a tuple.
+    if (!read(torch.is_contiguous).is(Py_True)) {
+      strides_ = read(torch.stride);
+      if (!PyTuple_Check(strides_.ptr()) ||
+          static_cast<size_t>(PyTuple_GET_SIZE(strides_.ptr())) != ndim_) {
+        return false;
+      }
+    }
+    nb::object data = read(torch.data_ptr);
     data_ = PyLong_AsVoidPtr(data.ptr());
     if (PyErr_Occurred()) throw nb::python_error();
     return true;

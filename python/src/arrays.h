@@ -62,7 +62,7 @@ class Array {
   /// take a copy. A one-axis array stays as it is.
   bool FlattenInPlace();
   /// Whether this is a torch tensor (read by ReadTensor).
-  bool is_tensor() const { return shape_.is_valid(); }
+  bool is_tensor() const { return tensor_; }
   /// Whether this is a numpy array of ml_dtypes.bfloat16, seen as its bits.
   bool bfloat16_bits() const { return bfloat16_bits_; }
   /// Why this tensor cannot be read in place, or nullptr.
@@ -73,7 +73,10 @@ class Array {
 
  private:
   Imported imported_;
-  nb::object shape_, strides_;  // a tensor's torch.Size and stride() tuple
+  // A tensor's torch.Size, and its stride() tuple unless it is contiguous
+  // (is_contiguous(): C strides, which stride() computes from the shape).
+  nb::object shape_, strides_;
+  bool tensor_ = false;
   const void* data_ = nullptr;
   size_t ndim_ = 0;
   size_t flat_ = 0;  // with FlattenInPlace: the one axis's length, else 0
@@ -87,18 +90,50 @@ class Array {
 /// 16-bit patterns). False, with no Python error set, when it cannot.
 bool ReadArray(nb::handle src, Array* out);
 
+/// A tensor attribute, read as `tensor.name` (a property) or
+/// `tensor.name()` (a method). For the tensor types known to inherit it
+/// unchanged from torch's C base class (torch.Tensor, torch.nn.Parameter)
+/// it is read through that class's descriptor, without looking it up on
+/// each read: for a 64 × 64 call, whose every tensor takes seven reads,
+/// the lookups are a measurable part of what the call adds.
+class TensorAttribute {
+ public:
+  TensorAttribute() = default;
+  /// `method`: read as tensor.name() rather than tensor.name.
+  TensorAttribute(PyTypeObject* tensor, const char* name, bool method);
+  /// The attribute of tensor `t` (a new reference), or nullptr with the
+  /// Python error set; `direct`: t's type inherits the descriptor.
+  PyObject* Read(PyObject* t, bool direct) const;
+  nb::handle name() const { return name_; }
+
+ private:
+  nb::object name_;
+  bool method_call_ = false;
+  getter get_ = nullptr;  // a property's getter, or
+  void* closure_ = nullptr;
+  PyCFunction method_ = nullptr;  // a method's C function
+  int flags_ = 0;
+};
+
 /// What the module uses of torch, looked up once the process has imported
-/// it: the Tensor type, the strided layout, the element types with their
-/// DLPack descriptions (the three the engine reads first), the allocators,
-/// and attribute names, interned. Never freed: it lives as long as torch.
+/// it: the Tensor type (and Parameter, which inherits its attributes), the
+/// strided layout, the element types with their DLPack descriptions (the
+/// three the engine reads first), the allocators, the tensor attributes
+/// read, and other names, interned. Never freed: it lives as long as torch.
 struct Torch {
   nb::object module;
   PyTypeObject* tensor = nullptr;
+  PyTypeObject* parameter = nullptr;  // nullptr when it overrides an attribute read
   nb::object strided, float32, empty, empty_like;
   std::pair<nb::object, nb::dlpack::dtype> types[12];
-  nb::object layout, is_cpu, is_neg, dtype, shape, stride, data_ptr, device, get_num_threads,
+  TensorAttribute layout, is_cpu, is_neg, dtype, shape, is_contiguous, stride, data_ptr,
       requires_grad;
+  nb::object device, get_num_threads;
   nb::object dtype_keyword;  // ("dtype",): the keyword names of empty(shape, dtype=...)
+  /// Whether `t`'s attributes are read through the descriptors.
+  bool Direct(PyObject* t) const {
+    return Py_TYPE(t) == tensor || Py_TYPE(t) == parameter;
+  }
 };
 
 /// torch's handles when the process has imported torch (a dictionary

@@ -162,8 +162,8 @@ bool Call::Given(nb::handle out, std::initializer_list<const char*> names,
                                .c_str());
     }
     if (torch) {
-      nb::object requires_grad =
-          Checked(PyObject_GetAttr(o.ptr(), TorchIfImported()->requires_grad.ptr()));
+      const Torch& t = *TorchIfImported();
+      nb::object requires_grad = Checked(t.requires_grad.Read(o.ptr(), t.Direct(o.ptr())));
       if (PyObject_IsTrue(requires_grad.ptr())) {
         throw nb::value_error((entry + "requires grad; normgrad writes outside autograd, so pass "
                                        "out[" + std::to_string(i) + "].detach() (the same memory)")
@@ -231,8 +231,8 @@ nb::object Call::NewVector(size_t cols, nb::handle dtype) const {
 
 void* DataOf(nb::handle fresh) {
   if (IsTensor(fresh)) {
-    nb::object p = Checked(PyObject_CallMethodNoArgs(fresh.ptr(),
-                                                     TorchIfImported()->data_ptr.ptr()));
+    const Torch& t = *TorchIfImported();
+    nb::object p = Checked(t.data_ptr.Read(fresh.ptr(), t.Direct(fresh.ptr())));
     void* data = PyLong_AsVoidPtr(p.ptr());
     if (PyErr_Occurred()) throw nb::python_error();
     return data;

@@ -124,6 +124,46 @@ def test_arrays_of_no_numeric_type_are_refused_by_name(name, kind):
         OUT_CALLS[name](*_inputs("numpy"), out=(objects,) + tuple(out[1:]))
 
 
+def test_tensor_subclasses_are_read_through_their_own_attributes():
+    """torch.Tensor and torch.nn.Parameter are read through torch's own
+    descriptors; a subclass may override an attribute, and its own is used."""
+    class Counted(torch.Tensor):
+        reads = 0
+
+        def data_ptr(self):
+            Counted.reads += 1
+            return super().data_ptr()
+    x = torch.ones(4, 8).as_subclass(Counted)
+    pd_gamma, pd_beta = normgrad.layer_norm_grad_beta(x, x)
+    assert Counted.reads == 2
+    assert pd_gamma.tolist() == [4.0] * 8 and pd_beta.tolist() == [4.0] * 8
+    p = torch.nn.Parameter(torch.ones(4, 8))
+    assert normgrad.layer_norm_grad_beta(p, p)[0].tolist() == [4.0] * 8
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_statistics_in_x_leading_shape_are_read_in_place(monkeypatch, kind):
+    """mean and rstd of a B × S × H x have shape (B, S): read where they lie
+    when their elements are in row order, flattened by a copy otherwise."""
+    x, dy, gamma, beta, _, _ = _inputs(kind, (2, 16, 8))
+    _, mean, rstd = normgrad.layer_norm_forward(x, gamma, beta)
+    want = normgrad.layer_norm_backward(x, dy, gamma, mean.reshape(-1), rstd.reshape(-1))
+    shuffled = mean.T.contiguous().T if kind == "torch" else mean.T.copy().T  # column order
+    reshaped = []
+    cls = torch.Tensor if kind == "torch" else None
+    if cls is not None:
+        original = cls.reshape
+        monkeypatch.setattr(cls, "reshape",
+                            lambda self, *a: reshaped.append(a) or original(self, *a))
+    for m, copies in [(mean, 0), (shuffled, 1)]:
+        reshaped.clear()
+        got = normgrad.layer_norm_backward(x, dy, gamma, m, rstd)
+        if cls is not None:
+            assert len(reshaped) == copies
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
 def test_tensors_not_dense_on_the_cpu_are_refused_by_name():
     x, dy, gamma, beta, _, _ = _inputs("torch", (4, 4))
     meta = torch.empty(4, 4, device="meta")
