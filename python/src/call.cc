@@ -216,6 +216,11 @@ nb::object Call::NewStatistics() const {
   return NumpyEmpty(shape, NumpyModule().float32);
 }
 
+nb::object Call::NewAs(nb::handle first) const {
+  if (torch()) return TorchEmptyLike(first);
+  return NumpyEmpty(first.attr("shape"), first.attr("dtype"));
+}
+
 nb::object Call::NewLike(size_t i) const {
   if (torch()) return TorchEmptyLike(objects_[i]);
   // numpy: the first input's type object (a uint16 gamma beside an

@@ -69,6 +69,10 @@ class Call {
   /// A new float32 array of the first input's shape without its last axis
   /// (mean, rstd).
   nb::object NewStatistics() const;
+  /// A second new array as `first`, a new output of this call (rstd beside
+  /// mean, pd_beta beside pd_gamma): torch.empty_like costs less than
+  /// torch.empty with a shape and a type.
+  nb::object NewAs(nb::handle first) const;
   /// A new array of input i's kind, type and shape, C-contiguous (input i
   /// is a contiguous vector of the first input's type: dgamma like gamma).
   nb::object NewLike(size_t i) const;

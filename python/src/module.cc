@@ -236,7 +236,7 @@ nb::object GradBeta(nb::handle dy_arg, nb::handle res_arg, const std::string& or
   } else {
     p.f32_outputs = type.f32 || d.dtype == DType::kF32;
     nb::object pd_gamma = c.NewVector(d.cols, type.type);
-    nb::object pd_beta = c.NewVector(d.cols, type.type);
+    nb::object pd_beta = c.NewAs(pd_gamma);
     p.pd_gamma = DataOf(pd_gamma);
     p.pd_beta = DataOf(pd_beta);
     result = nb::make_tuple(pd_gamma, pd_beta);
@@ -277,7 +277,7 @@ nb::object Forward(nb::handle x_arg, nb::handle gamma_arg, nb::handle beta_arg, 
     p.rstd = static_cast<float*>(Target(rstd));
     result = nb::borrow(out);
   } else {
-    nb::object y = c.NewRows(rx), mean = c.NewStatistics(), rstd = c.NewStatistics();
+    nb::object y = c.NewRows(rx), mean = c.NewStatistics(), rstd = c.NewAs(mean);
     p.y = DataOf(y);
     p.mean = static_cast<float*>(DataOf(mean));
     p.rstd = static_cast<float*>(DataOf(rstd));
@@ -334,7 +334,7 @@ nb::object Backward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg,
     p.pd_beta = Target(pd_beta);
     result = nb::borrow(out);
   } else {
-    nb::object dx = c.NewRows(rx), pd_gamma = c.NewLike(2), pd_beta = c.NewLike(2);
+    nb::object dx = c.NewRows(rx), pd_gamma = c.NewLike(2), pd_beta = c.NewAs(pd_gamma);
     p.dx = DataOf(dx);
     p.pd_gamma = DataOf(pd_gamma);
     p.pd_beta = DataOf(pd_beta);
