@@ -99,8 +99,9 @@ double NowUs(clockid_t clock) {
 
 int main(int argc, char** argv) {
   if (argc != 11) {
-    Fail("usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK "
-         "OUTPUTS");
+    Fail(
+        "usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK "
+        "OUTPUTS");
   }
   const std::string api = argv[1];
   const DType t = DTypeOf(argv[2]);
@@ -205,7 +206,8 @@ int main(int argc, char** argv) {
     call = [&] { Check(normgrad::RmsNormBackward(rb)); };
     run_info = normgrad::LastRmsNormRunInfo;
   } else {
-    Fail("API \"" + api + "\" is not known; it must be grad_beta, forward, backward, "
+    Fail("API \"" + api +
+         "\" is not known; it must be grad_beta, forward, backward, "
          "rms_forward or rms_backward");
   }
   if (outputs == "fresh") {  // every output of every API; each call uses its own

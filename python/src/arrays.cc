@@ -49,11 +49,16 @@ const Torch* TorchIfImported() {
     t->empty_like = m.attr("empty_like");
     t->float32 = m.attr("float32");
     const std::pair<const char*, nb::dlpack::dtype> types[12] = {
-        {"float32", {uint8_t(Code::Float), 32, 1}},   {"float16", {uint8_t(Code::Float), 16, 1}},
-        {"bfloat16", {uint8_t(Code::Bfloat), 16, 1}}, {"float64", {uint8_t(Code::Float), 64, 1}},
-        {"int8", {uint8_t(Code::Int), 8, 1}},         {"int16", {uint8_t(Code::Int), 16, 1}},
-        {"int32", {uint8_t(Code::Int), 32, 1}},       {"int64", {uint8_t(Code::Int), 64, 1}},
-        {"uint8", {uint8_t(Code::UInt), 8, 1}},       {"bool", {uint8_t(Code::Bool), 8, 1}},
+        {"float32", {uint8_t(Code::Float), 32, 1}},
+        {"float16", {uint8_t(Code::Float), 16, 1}},
+        {"bfloat16", {uint8_t(Code::Bfloat), 16, 1}},
+        {"float64", {uint8_t(Code::Float), 64, 1}},
+        {"int8", {uint8_t(Code::Int), 8, 1}},
+        {"int16", {uint8_t(Code::Int), 16, 1}},
+        {"int32", {uint8_t(Code::Int), 32, 1}},
+        {"int64", {uint8_t(Code::Int), 64, 1}},
+        {"uint8", {uint8_t(Code::UInt), 8, 1}},
+        {"bool", {uint8_t(Code::Bool), 8, 1}},
         {"complex64", {uint8_t(Code::Complex), 64, 1}},
         {"complex128", {uint8_t(Code::Complex), 128, 1}}};
     for (int i = 0; i < 12; ++i) t->types[i] = {m.attr(types[i].first), types[i].second};
@@ -64,23 +69,30 @@ const Torch* TorchIfImported() {
     delete t;
     return nullptr;
   }
-  TensorAttribute* read[] = {&t->layout, &t->is_cpu, &t->is_neg, &t->dtype, &t->shape,
-                             &t->is_contiguous, &t->stride, &t->data_ptr, &t->requires_grad};
-  const char* names[] = {"layout", "is_cpu", "is_neg", "dtype", "shape",
-                         "is_contiguous", "stride", "data_ptr", "requires_grad"};
-  for (int i = 0; i < 9; ++i) {
-    const bool method = i == 2 || (i >= 5 && i <= 7);  // is_neg, is_contiguous, stride, data_ptr
-    *read[i] = TensorAttribute(t->tensor, names[i], method);
-  }
+  // Properties, and methods called without arguments (tensor.name()).
+  const struct {
+    TensorAttribute Torch::*member;
+    const char* name;
+    bool method;
+  } attributes[] = {{&Torch::layout, "layout", false},
+                    {&Torch::is_cpu, "is_cpu", false},
+                    {&Torch::is_neg, "is_neg", true},
+                    {&Torch::dtype, "dtype", false},
+                    {&Torch::shape, "shape", false},
+                    {&Torch::is_contiguous, "is_contiguous", true},
+                    {&Torch::stride, "stride", true},
+                    {&Torch::data_ptr, "data_ptr", true},
+                    {&Torch::requires_grad, "requires_grad", false}};
+  for (const auto& a : attributes) t->*a.member = TensorAttribute(t->tensor, a.name, a.method);
   // Parameter's attributes are read directly only while they are
   // Tensor's own (a subclass could override one).
   try {
     nb::object parameter = m.attr("nn").attr("Parameter");
     auto p = reinterpret_cast<PyTypeObject*>(parameter.ptr());
     bool same = PyType_Check(parameter.ptr());
-    for (int i = 0; same && i < 9; ++i) {
-      same = _PyType_Lookup(p, read[i]->name().ptr()) ==
-             _PyType_Lookup(t->tensor, read[i]->name().ptr());
+    for (const auto& a : attributes) {
+      const nb::handle name = (t->*a.member).name();
+      same = same && _PyType_Lookup(p, name.ptr()) == _PyType_Lookup(t->tensor, name.ptr());
     }
     if (same) t->parameter = reinterpret_cast<PyTypeObject*>(parameter.release().ptr());
   } catch (const std::exception&) {
@@ -95,8 +107,7 @@ const Torch* TorchIfImported() {
 }
 
 const Numpy& NumpyModule() {
-  // numpy is imported with the package (python/normgrad/_arrays.py), so
-  // this runs on the first call; never freed.
+  // Imported on the first call (the package requires numpy); never freed.
   static const Numpy* const numpy = [] {
     auto n = new Numpy;
     nb::object m = nb::module_::import_("numpy");
@@ -243,15 +254,15 @@ bool Array::ReadTensor(nb::handle t) {
     }
     nb::object is_cpu = read(torch.is_cpu);
     if (!is_cpu.is(Py_True)) {
-      refusal_ = "is a torch tensor on device " +
-                 Str(t.attr(torch.device)) +
+      refusal_ = "is a torch tensor on device " + Str(t.attr(torch.device)) +
                  "; normgrad computes on the CPU: pass tensor.cpu()";
       return true;
     }
     nb::object is_neg = read(torch.is_neg);
     if (!is_neg.is(Py_False)) {
-      refusal_ = "is a torch tensor with its negative bit set (a lazily negated view, such as "
-                 "the imaginary part of a conjugate); pass tensor.resolve_neg()";
+      refusal_ =
+          "is a torch tensor with its negative bit set (a lazily negated view, such as "
+          "the imaginary part of a conjugate); pass tensor.resolve_neg()";
       return true;
     }
     nb::object dtype = read(torch.dtype);
@@ -305,7 +316,8 @@ int ThreadsOf(nb::handle requested) {
 }
 
 void Readable(const char* api, const char* name, const Array& a) {
-  if (const std::string* why = a.refusal()) throw nb::type_error((Prefix(api, name) + *why).c_str());
+  if (const std::string* why = a.refusal())
+    throw nb::type_error((Prefix(api, name) + *why).c_str());
 }
 
 std::string Prefix(const char* api, const char* name) {

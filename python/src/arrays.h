@@ -131,16 +131,14 @@ struct Torch {
   nb::object device, get_num_threads;
   nb::object dtype_keyword;  // ("dtype",): the keyword names of empty(shape, dtype=...)
   /// Whether `t`'s attributes are read through the descriptors.
-  bool Direct(PyObject* t) const {
-    return Py_TYPE(t) == tensor || Py_TYPE(t) == parameter;
-  }
+  bool Direct(PyObject* t) const { return Py_TYPE(t) == tensor || Py_TYPE(t) == parameter; }
 };
 
 /// torch's handles when the process has imported torch (a dictionary
 /// lookup in sys.modules until it has), else nullptr.
 const Torch* TorchIfImported();
 
-/// What the module uses of numpy (imported by the package before any call).
+/// What the module uses of numpy, imported on the first call.
 struct Numpy {
   PyTypeObject* ndarray = nullptr;
   nb::object empty, asarray, dtype, float32;  // float32: numpy.dtype("float32")

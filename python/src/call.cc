@@ -15,8 +15,8 @@ constexpr const char* kBfloat16 = "bfloat16";
 
 // type(o).__name__.
 std::string TypeNameOf(nb::handle o) {
-  return nb::cast<std::string>(nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(o.ptr())))
-                                   .attr("__name__"));
+  return nb::cast<std::string>(
+      nb::handle(reinterpret_cast<PyObject*>(Py_TYPE(o.ptr()))).attr("__name__"));
 }
 
 bool IsNumpy(nb::handle o) { return PyObject_TypeCheck(o.ptr(), NumpyModule().ndarray); }
@@ -92,8 +92,7 @@ std::string TypeName(nb::handle t) {
   return nb::cast<std::string>(NumpyModule().dtype(t).attr("name"));
 }
 
-Call::Call(const char* api, const Argument* inputs, size_t count, size_t marking,
-           nb::handle dtype)
+Call::Call(const char* api, const Argument* inputs, size_t count, size_t marking, nb::handle dtype)
     : api_(api), count_(count) {
   if (count > kMaxInputs) throw std::logic_error("normgrad: a call of more than five arrays");
   // Lists of numbers and other sequences have no element type: float32.
@@ -131,15 +130,14 @@ void Call::Flatten(size_t i) {
   objects_[i] = std::move(flat);
 }
 
-bool Call::Given(nb::handle out, std::initializer_list<const char*> names,
-                 Output* outputs) const {
+bool Call::Given(nb::handle out, std::initializer_list<const char*> names, Output* outputs) const {
   if (out.is_none()) return false;
   std::string list;
   for (const char* n : names) list += (list.empty() ? "" : ", ") + std::string(n);
   if (!PyTuple_CheckExact(out.ptr())) {
     throw nb::type_error((std::string(api_) + ": out is " + TypeNameOf(out) +
-                          "; it must be a tuple of " + std::to_string(names.size()) +
-                          " arrays (" + list + ")")
+                          "; it must be a tuple of " + std::to_string(names.size()) + " arrays (" +
+                          list + ")")
                              .c_str());
   }
   const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(out.ptr()));
@@ -165,8 +163,10 @@ bool Call::Given(nb::handle out, std::initializer_list<const char*> names,
       const Torch& t = *TorchIfImported();
       nb::object requires_grad = Checked(t.requires_grad.Read(o.ptr(), t.Direct(o.ptr())));
       if (PyObject_IsTrue(requires_grad.ptr())) {
-        throw nb::value_error((entry + "requires grad; normgrad writes outside autograd, so pass "
-                                       "out[" + std::to_string(i) + "].detach() (the same memory)")
+        throw nb::value_error((entry +
+                               "requires grad; normgrad writes outside autograd, so pass "
+                               "out[" +
+                               std::to_string(i) + "].detach() (the same memory)")
                                   .c_str());
       }
     } else {
@@ -203,9 +203,9 @@ nb::object Call::NewRows(const Rows& rows) const {
   nb::object dtype = x.attr("dtype");
   nb::object padded = nb::make_tuple(rows.rows, rows.row_stride);
   nb::object buffer = torch ? TorchEmpty(padded, dtype) : NumpyEmpty(padded, dtype);
-  nb::object columns = buffer[nb::make_tuple(nb::slice(nb::none(), nb::none(), nb::none()),
-                                             nb::slice(nb::int_(0), nb::int_(rows.cols),
-                                                       nb::none()))];
+  nb::object columns =
+      buffer[nb::make_tuple(nb::slice(nb::none(), nb::none(), nb::none()),
+                            nb::slice(nb::int_(0), nb::int_(rows.cols), nb::none()))];
   nb::object shape = ShapeTuple(arrays_[0], arrays_[0].ndim());
   return columns.attr(torch ? "view" : "reshape")(shape);
 }

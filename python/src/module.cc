@@ -207,8 +207,8 @@ nb::object GradBeta(nb::handle dy_arg, nb::handle res_arg, const std::string& or
     for (int i = 0; i < 2; ++i) {
       nb::object t = nb::handle(PyTuple_GET_ITEM(out.ptr(), i)).attr("dtype");
       if (t.not_equal(type.type)) {
-        throw nb::type_error((std::string(kApi) + ": out[" + std::to_string(i) + "] (" +
-                              names[i] + ") has type " + TypeName(t) +
+        throw nb::type_error((std::string(kApi) + ": out[" + std::to_string(i) + "] (" + names[i] +
+                              ") has type " + TypeName(t) +
                               "; it must have the type the call returns, " + TypeName(type.type) +
                               " (out_dtype=" + Repr(out_dtype) + ")")
                                  .c_str());
@@ -224,8 +224,7 @@ nb::object GradBeta(nb::handle dy_arg, nb::handle res_arg, const std::string& or
   if (has_out) {
     const Output &pd_gamma = given[0], &pd_beta = given[1];
     p.f32_outputs = F32Outputs(kApi, "out[0] (pd_gamma)", pd_gamma, marked, d.dtype, d.cols);
-    if (F32Outputs(kApi, "out[1] (pd_beta)", pd_beta, marked, d.dtype, d.cols) !=
-        p.f32_outputs) {
+    if (F32Outputs(kApi, "out[1] (pd_beta)", pd_beta, marked, d.dtype, d.cols) != p.f32_outputs) {
       throw nb::type_error("normgrad.layer_norm_grad_beta: pd_gamma and pd_beta differ in type");
     }
     CheckApart(kApi, {{"out[0] (pd_gamma)", &pd_gamma}, {"out[1] (pd_beta)", &pd_beta}},
@@ -299,14 +298,14 @@ nb::object Forward(nb::handle x_arg, nb::handle gamma_arg, nb::handle beta_arg, 
   return result;
 }
 
-nb::object Backward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg,
-                    nb::handle mean_arg, nb::handle rstd_arg, const std::string& order,
-                    nb::handle out, nb::handle threads, nb::handle dtype) {
+nb::object Backward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg, nb::handle mean_arg,
+                    nb::handle rstd_arg, const std::string& order, nb::handle out,
+                    nb::handle threads, nb::handle dtype) {
   constexpr const char* kApi = "normgrad.layer_norm_backward";
-  Call c(kApi,
-         {{"x", x_arg}, {"dy", dy_arg}, {"gamma", gamma_arg}, {"mean", mean_arg},
-          {"rstd", rstd_arg}},
-         3, dtype);
+  Call c(
+      kApi,
+      {{"x", x_arg}, {"dy", dy_arg}, {"gamma", gamma_arg}, {"mean", mean_arg}, {"rstd", rstd_arg}},
+      3, dtype);
   Output given[3];
   const bool has_out = c.Given(out, {"dx", "dgamma", "dbeta"}, given);
   c.Flatten(3);
@@ -402,8 +401,7 @@ nb::object RmsBackward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg
                        nb::handle rstd_arg, const std::string& order, nb::handle out,
                        nb::handle threads, nb::handle dtype) {
   constexpr const char* kApi = "normgrad.rms_norm_backward";
-  Call c(kApi, {{"x", x_arg}, {"dy", dy_arg}, {"gamma", gamma_arg}, {"rstd", rstd_arg}}, 3,
-         dtype);
+  Call c(kApi, {{"x", x_arg}, {"dy", dy_arg}, {"gamma", gamma_arg}, {"rstd", rstd_arg}}, 3, dtype);
   Output given[2];
   const bool has_out = c.Given(out, {"dx", "dgamma"}, given);
   c.Flatten(3);
@@ -450,8 +448,8 @@ nb::object RmsBackward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg
 // functions read them; lists become float32 numpy arrays), the bfloat16
 // marking of dtype=, and pd_gamma's type for out_dtype. Returns (arrays,
 // marked, type).
-nb::tuple Prepare(const std::string& api, const std::vector<std::string>& names,
-                  nb::tuple arrays, nb::handle dtype, nb::handle out_dtype) {
+nb::tuple Prepare(const std::string& api, const std::vector<std::string>& names, nb::tuple arrays,
+                  nb::handle dtype, nb::handle out_dtype) {
   if (names.size() != arrays.size() || names.empty()) {
     throw nb::value_error("normgrad: prepare needs one name per array");
   }

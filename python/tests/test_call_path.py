@@ -282,6 +282,24 @@ def test_row_strided_torch_x_gives_outputs_of_its_layout():
     np.testing.assert_array_equal(dx.numpy(), dx_c.numpy())
 
 
+def test_a_process_that_cannot_import_torch_calls_every_function():
+    """Without torch (its import fails) every function takes numpy arrays."""
+    script = """if True:
+        import sys
+        sys.modules["torch"] = None  # import torch raises ImportError
+        import numpy as np, normgrad
+        x = np.ones((4, 8), np.float32)
+        g = np.ones(8, np.float32)
+        y, mean, rstd = normgrad.layer_norm_forward(x, g, g)
+        normgrad.layer_norm_backward(x, x, g, mean, rstd)
+        normgrad.rms_norm_backward(x, x, g, normgrad.rms_norm_forward(x, g)[1])
+        print(normgrad.layer_norm_grad_beta(x, x)[1].tolist(), y.tolist()[0])
+        """
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    assert out == [f"{[4.0] * 8} {[1.0] * 8}"]
+
+
 def test_torch_imported_after_normgrad_is_recognized():
     """normgrad looks torch up when a call gets an array, not at import: a
     process that imports torch later still has its tensors read in place
