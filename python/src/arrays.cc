@@ -392,11 +392,7 @@ bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out) {
   return true;
 }
 
-DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
-  Readable(api, name, a);
-  DType dtype;
-  if (TypeOf(a.dtype(), marked_bf16, &dtype)) return dtype;
-  const std::string type = TypeText(a);
+void RefuseType(const char* api, const char* name, const std::string& type, bool marked_bf16) {
   if (marked_bf16) {
     throw nb::type_error((Prefix(api, name) + "has type " + type +
                           "; with dtype=\"bfloat16\" every array must hold the bfloat16 bits "
@@ -408,6 +404,13 @@ DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16
        "; it must be float32, float16 or bfloat16 (ml_dtypes.bfloat16, torch.bfloat16, or "
        "uint16 bits with dtype=\"bfloat16\")")
           .c_str());
+}
+
+DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
+  Readable(api, name, a);
+  DType dtype;
+  if (TypeOf(a.dtype(), marked_bf16, &dtype)) return dtype;
+  RefuseType(api, name, TypeText(a), marked_bf16);
 }
 
 Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16) {

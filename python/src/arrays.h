@@ -183,6 +183,11 @@ bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out);
 /// TypeError naming `api`, the argument `name` and the type.
 DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16);
 
+/// Raises the TypeError of argument `name` of `api`, whose element type
+/// (named `type`) is none the engine reads.
+[[noreturn]] void RefuseType(const char* api, const char* name, const std::string& type,
+                             bool marked_bf16);
+
 /// `a` as rows (it must have at least one axis). Raises ValueError for
 /// layouts the engine cannot read in place; an array without rows has no
 /// layout to check.

@@ -57,26 +57,25 @@ nb::object ShapeTuple(const Array& a, size_t n) {
   return t;
 }
 
-// Why `a`, which nanobind could not import, is no array normgrad reads: its
-// element type as numpy names it, in the message TypeOf gives any other.
-[[noreturn]] void RefuseUnreadable(const char* api, const char* name, nb::handle a) {
-  std::string type;
+// Why `a`, which ReadArray could not read, is no array normgrad reads: a
+// numpy array by its element type as numpy names it (object, str32), as
+// TypeOf refuses any other type.
+[[noreturn]] void RefuseUnreadable(const char* api, const char* name, nb::handle a,
+                                   bool marked_bf16) {
   if (IsTensor(a)) {
     throw nb::type_error((Prefix(api, name) +
                           "is a torch tensor whose attributes (layout, is_cpu, is_neg(), dtype, "
-                          "shape, stride(), data_ptr()) cannot be read")
+                          "shape, is_contiguous(), stride(), data_ptr()) cannot be read")
                              .c_str());
   }
+  std::string type;
   try {
     type = nb::cast<std::string>(a.attr("dtype").attr("name"));
   } catch (const std::exception&) {
     PyErr_Clear();
     type = TypeNameOf(a);
   }
-  throw nb::type_error((Prefix(api, name) + "has type " + type +
-                        "; it must be float32, float16 or bfloat16 (ml_dtypes.bfloat16, "
-                        "torch.bfloat16, or uint16 bits with dtype=\"bfloat16\")")
-                           .c_str());
+  RefuseType(api, name, type, marked_bf16);
 }
 
 }  // namespace
@@ -118,7 +117,9 @@ Call::Call(const char* api, const Argument* inputs, size_t count, size_t marking
     marked_ = true;
   }
   for (size_t i = 0; i < count; ++i) {
-    if (!ReadArray(objects_[i], &arrays_[i])) RefuseUnreadable(api, inputs[i].name, objects_[i]);
+    if (!ReadArray(objects_[i], &arrays_[i])) {
+      RefuseUnreadable(api, inputs[i].name, objects_[i], marked_);
+    }
     if (i < marking && arrays_[i].bfloat16_bits()) marked_ = true;
   }
 }
@@ -183,7 +184,7 @@ bool Call::Given(nb::handle out, std::initializer_list<const char*> names, Outpu
   for (const char* name : names) {
     nb::handle o = PyTuple_GET_ITEM(out.ptr(), i);
     const std::string entry = "out[" + std::to_string(i) + "] (" + name + ")";
-    if (!ReadArray(o, &outputs[i])) RefuseUnreadable(api_, entry.c_str(), o);
+    if (!ReadArray(o, &outputs[i])) RefuseUnreadable(api_, entry.c_str(), o, marked_);
     ++i;
   }
   return true;
