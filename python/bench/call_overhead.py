@@ -1,7 +1,8 @@
 """What a call from Python costs over the same engine call from C++.
 
 For each function the package exposes (layer_norm_grad_beta,
-layer_norm_forward, layer_norm_backward), on numpy arrays and on torch
+layer_norm_forward, layer_norm_backward, rms_norm_forward,
+rms_norm_backward), on numpy arrays and on torch
 tensors, for a tiny shape (64 × 64, where the call's own work dominates) and
 a large one (8192 × 1024, where the engine's does), this times the Python
 call and the same engine call made from C++ by normgrad_call_times
@@ -40,11 +41,17 @@ engine, one step at a time: handing an array to the native module (a numpy
 array, a torch tensor as it is, and for comparison as a DLPack capsule:
 exporting it, then importing it), and allocating an output of each kind.
 
+--autograd times a 64 × 64 forward and backward pass through autograd
+(x, weight and bias requiring grad, y.backward(dy)): normgrad.torch's
+layer_norm next to torch.nn.functional.layer_norm, in alternating rounds,
+and normgrad.torch.rms_norm (torch 1.13 has no rms_norm to compare with).
+
     cmake --build build --target normgrad_call_times
     build/venv/bin/python python/bench/call_overhead.py      # make python builds the venv
     build/venv/bin/python python/bench/call_overhead.py --python-outputs out --cpp-outputs reuse
     build/venv/bin/python python/bench/call_overhead.py --same-call
     build/venv/bin/python python/bench/call_overhead.py --parts
+    build/venv/bin/python python/bench/call_overhead.py --autograd
 
 Not a test: the figures depend on the machine and its load (see uptime).
 """
@@ -67,7 +74,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 # (rows, H, whether the engine keeps it on one thread) by name.
 SHAPES = {"small": (64, 64, True), "large": (8192, 1024, False)}
 CLOCKS = {"thread": time.thread_time_ns, "wall": time.perf_counter_ns}
-APIS = ("grad_beta", "forward", "backward")
+APIS = ("grad_beta", "forward", "backward", "rms_forward", "rms_backward")
 KINDS = ("numpy", "torch")
 
 
@@ -102,10 +109,21 @@ def python_call(api, kind, rows, cols, outputs):
         if outputs == "out":
             return lambda: normgrad.layer_norm_forward(x, gamma, beta, out=out)
         return lambda: normgrad.layer_norm_forward(x, gamma, beta)
-    out = normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+    if api == "backward":
+        out = normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+        if outputs == "out":
+            return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd, out=out)
+        return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+    if api == "rms_forward":
+        out = normgrad.rms_norm_forward(x, gamma)
+        if outputs == "out":
+            return lambda: normgrad.rms_norm_forward(x, gamma, out=out)
+        return lambda: normgrad.rms_norm_forward(x, gamma)
+    # Any float32 per-row values serve as rstd: the layer norm's.
+    out = normgrad.rms_norm_backward(x, dy, gamma, rstd)
     if outputs == "out":
-        return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd, out=out)
-    return lambda: normgrad.layer_norm_backward(x, dy, gamma, mean, rstd)
+        return lambda: normgrad.rms_norm_backward(x, dy, gamma, rstd, out=out)
+    return lambda: normgrad.rms_norm_backward(x, dy, gamma, rstd)
 
 
 def python_samples(call, samples, batch_us, clock):
@@ -217,6 +235,32 @@ def parts(samples, batch_us):
     return [(name, python_samples(step, samples, batch_us, "thread")) for name, step in steps]
 
 
+def autograd(samples, batch_us):
+    """Per-call times (µs, thread CPU time) of a 64 × 64 forward and
+    backward pass through autograd, as (case, samples) rows, the cases
+    alternating within each round."""
+    import torch.nn.functional as F
+
+    import normgrad.torch as ngt
+
+    x = torch.from_numpy(filled((64, 64), 0)).requires_grad_()
+    weight = torch.from_numpy(filled((64,), 5)).requires_grad_()
+    bias = torch.from_numpy(filled((64,), 9)).requires_grad_()
+    dy = torch.from_numpy(filled((64, 64), 3))
+    cases = {
+        "normgrad.torch.layer_norm": lambda: ngt.layer_norm(x, (64,), weight, bias,
+                                                            1e-5).backward(dy),
+        "torch.nn.functional.layer_norm": lambda: F.layer_norm(x, (64,), weight, bias,
+                                                               1e-5).backward(dy),
+        "normgrad.torch.rms_norm": lambda: ngt.rms_norm(x, (64,), weight).backward(dy),
+    }
+    times = {name: [] for name in cases}
+    for _ in range(samples):
+        for name, call in cases.items():
+            times[name] += python_samples(call, 1, batch_us, "thread")
+    return list(times.items())
+
+
 def spread(us):
     return f"{statistics.median(us):9.2f} [{min(us):.2f}–{max(us):.2f}]"
 
@@ -239,7 +283,15 @@ def main():
                         help="--same-call: single calls per small case (a hundredth for large)")
     parser.add_argument("--parts", action="store_true",
                         help="time the steps of a 64x64 call around the engine instead")
+    parser.add_argument("--autograd", action="store_true",
+                        help="time 64x64 forward and backward passes through autograd instead")
     args = parser.parse_args()
+    if args.autograd:
+        print(f"load average {' '.join(f'{l:.2f}' for l in os.getloadavg())}; "
+              f"µs per forward and backward pass, thread CPU time")
+        for name, us in autograd(args.samples, args.batch_us):
+            print(f"{name:36} {spread(us):>28}", flush=True)
+        return
     if args.parts:
         print(f"load average {' '.join(f'{l:.2f}' for l in os.getloadavg())}; "
               f"µs per step, thread CPU time")

@@ -1,7 +1,8 @@
 // python/bench/call_times.cc — normgrad_call_times: the time of one engine
 // call made from C++, the side of call_overhead.py (beside this file) that
 // the Python package's calls are compared with. It times the calls the
-// package makes (LayerNormGradBeta, LayerNormForward, LayerNormBackward),
+// package makes (LayerNormGradBeta, LayerNormForward, LayerNormBackward,
+// RmsNormForward, RmsNormBackward),
 // writing into output buffers allocated once (as a C++ program calling the
 // engine in a loop does) or new ones each call (as the Python functions,
 // which return new arrays, must), and measures them as call_overhead.py
@@ -9,10 +10,10 @@
 // clock, the time of one call per batch as a sample.
 //
 //   normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK OUTPUTS
-//     API       grad_beta | forward | backward
+//     API       grad_beta | forward | backward | rms_forward | rms_backward
 //     DTYPE     float32 | float16 | bfloat16
 //     THREADS   the engine's thread count (0: OpenMP's default)
-//     ORDER     blocked | sequential (grad_beta and backward)
+//     ORDER     blocked | sequential (grad_beta and the backward passes)
 //     SAMPLES   how many batches are timed
 //     BATCH_US  the shortest batch, in microseconds (calls per batch follow)
 //     CLOCK     wall (elapsed time) | thread (the calling thread's CPU time,
@@ -39,6 +40,7 @@
 #include "normgrad/float16.h"
 #include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
+#include "normgrad/rms_norm.h"
 
 namespace {
 
@@ -97,8 +99,9 @@ double NowUs(clockid_t clock) {
 
 int main(int argc, char** argv) {
   if (argc != 11) {
-    Fail("usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK "
-         "OUTPUTS");
+    Fail(
+        "usage: normgrad_call_times API DTYPE ROWS COLS THREADS ORDER SAMPLES BATCH_US CLOCK "
+        "OUTPUTS");
   }
   const std::string api = argv[1];
   const DType t = DTypeOf(argv[2]);
@@ -144,6 +147,8 @@ int main(int argc, char** argv) {
   std::function<normgrad::RunInfo()> run_info = normgrad::LastLayerNormRunInfo;
   normgrad::GradBetaProblem g;
   normgrad::LayerNormBackwardProblem b;
+  normgrad::RmsNormForwardProblem rf;
+  normgrad::RmsNormBackwardProblem rb;
   if (api == "grad_beta") {
     g.dtype = t;
     g.rows = rows;
@@ -173,8 +178,37 @@ int main(int argc, char** argv) {
     b.order = order;
     b.threads = threads;
     call = [&] { Check(normgrad::LayerNormBackward(b)); };
+  } else if (api == "rms_forward") {
+    rf.dtype = t;
+    rf.rows = rows;
+    rf.cols = cols;
+    rf.x = x.data();
+    rf.gamma = gamma.data();
+    rf.y = y.data();
+    rf.rstd = rstd.data();
+    rf.threads = threads;
+    call = [&] { Check(normgrad::RmsNormForward(rf)); };
+    run_info = normgrad::LastRmsNormRunInfo;
+  } else if (api == "rms_backward") {
+    // Any float per-row values serve as rstd: the layer norm's, as
+    // call_overhead.py gives the Python call.
+    rb.dtype = t;
+    rb.rows = rows;
+    rb.cols = cols;
+    rb.x = x.data();
+    rb.dy = dy.data();
+    rb.gamma = gamma.data();
+    rb.rstd = rstd.data();
+    rb.dx = y.data();
+    rb.dgamma = pd_gamma.data();
+    rb.order = order;
+    rb.threads = threads;
+    call = [&] { Check(normgrad::RmsNormBackward(rb)); };
+    run_info = normgrad::LastRmsNormRunInfo;
   } else {
-    Fail("API \"" + api + "\" is not known; it must be grad_beta, forward or backward");
+    Fail("API \"" + api +
+         "\" is not known; it must be grad_beta, forward, backward, "
+         "rms_forward or rms_backward");
   }
   if (outputs == "fresh") {  // every output of every API; each call uses its own
     call = [&, engine = call] {
@@ -182,11 +216,11 @@ int main(int argc, char** argv) {
       std::unique_ptr<uint8_t[]> gamma_out(new uint8_t[gamma.size()]);
       std::unique_ptr<uint8_t[]> beta_out(new uint8_t[gamma.size()]);
       std::unique_ptr<float[]> mean_out(new float[rows]), rstd_out(new float[rows]);
-      f.y = b.dx = rows_out.get();
-      g.pd_gamma = b.pd_gamma = gamma_out.get();
+      f.y = b.dx = rf.y = rb.dx = rows_out.get();
+      g.pd_gamma = b.pd_gamma = rb.dgamma = gamma_out.get();
       g.pd_beta = b.pd_beta = beta_out.get();
       f.mean = mean_out.get();
-      f.rstd = rstd_out.get();
+      f.rstd = rf.rstd = rstd_out.get();
       engine();
     };
   }

@@ -29,7 +29,6 @@ tiling functions; normgrad.torch a LayerNorm and an RMSNorm whose backward
 passes are normgrad's.
 """
 
-from . import _arrays
 from . import _normgrad
 from . import tiling
 
@@ -53,26 +52,7 @@ def layer_norm_grad_beta(dy, res, *, order="blocked", out_dtype=None, out=None, 
     threads when torch is imported, else on OpenMP's default (small problems
     use fewer; results never depend on it), and dtype="bfloat16" says that
     uint16 inputs hold bfloat16 bits (outputs are then uint16 bits too)."""
-    api = "normgrad.layer_norm_grad_beta"
-    dy, res = _arrays.as_arrays(dy, res)
-    marked = _arrays.marked_bf16(api, (dy, res), dtype)
-    out_type = dy.dtype if out_dtype is None else _arrays.output_type(api, dy, out_dtype)
-    if out is None:
-        shape = dy.shape[-1:]
-        empty, _ = _arrays.allocator(dy)
-        pd_gamma = empty(shape, dtype=out_type)
-        pd_beta = empty(shape, dtype=out_type)
-        _normgrad.grad_beta(dy, res, pd_gamma, pd_beta, marked, order, threads)
-        return pd_gamma, pd_beta
-    names = ("pd_gamma", "pd_beta")
-    pd_gamma, pd_beta = _arrays.given_outputs(api, out, names, dy)
-    for i, o in enumerate(out):
-        if o.dtype != out_type:
-            raise TypeError(f"{api}: out[{i}] ({names[i]}) has type "
-                            f"{_arrays.type_name(o.dtype)}; it must have the type the call "
-                            f"returns, {_arrays.type_name(out_type)} (out_dtype={out_dtype!r})")
-    _normgrad.grad_beta(dy, res, pd_gamma, pd_beta, marked, order, threads)
-    return out
+    return _normgrad.grad_beta(dy, res, order, out_dtype, out, threads, dtype)
 
 
 def layer_norm_forward(x, gamma, beta, eps=1e-5, *, out=None, threads=None, dtype=None):
@@ -81,20 +61,7 @@ def layer_norm_forward(x, gamma, beta, eps=1e-5, *, out=None, threads=None, dtyp
     y like x (its rows as far apart as x's), mean and rstd float32 of shape
     x.shape[:-1]; out=(y, mean, rstd) writes them into arrays of those types,
     shapes and layouts instead."""
-    api = "normgrad.layer_norm_forward"
-    x, gamma, beta = _arrays.as_arrays(x, gamma, beta)
-    marked = _arrays.marked_bf16(api, (x, gamma, beta), dtype)
-    if out is None:
-        y = _arrays.empty_rows_like(x, api, marked)
-        empty, float32 = _arrays.allocator(x)
-        stats_shape = x.shape[:-1]
-        mean = empty(stats_shape, dtype=float32)
-        rstd = empty(stats_shape, dtype=float32)
-        _normgrad.forward(x, gamma, beta, eps, y, mean, rstd, marked, threads)
-        return y, mean, rstd
-    y, mean, rstd = _arrays.given_outputs(api, out, ("y", "mean", "rstd"), x)
-    _normgrad.forward(x, gamma, beta, eps, y, mean, rstd, marked, threads)
-    return out
+    return _normgrad.forward(x, gamma, beta, eps, out, threads, dtype)
 
 
 def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", out=None, threads=None,
@@ -105,22 +72,7 @@ def layer_norm_backward(x, dy, gamma, mean, rstd, *, order="blocked", out=None, 
     layer_norm_grad_beta). Returns (dx, dgamma, dbeta) in the input type, dx
     like x; out=(dx, dgamma, dbeta) writes them into arrays of those types,
     shapes and layouts instead."""
-    api = "normgrad.layer_norm_backward"
-    x, dy, gamma, mean, rstd = _arrays.as_arrays(x, dy, gamma, mean, rstd)
-    marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
-    vector = _arrays.vector
-    if out is None:
-        dx = _arrays.empty_rows_like(x, api, marked)
-        empty, _ = _arrays.allocator(x)
-        dgamma = empty(x.shape[-1:], dtype=x.dtype)
-        dbeta = empty(x.shape[-1:], dtype=x.dtype)
-        _normgrad.backward(x, dy, gamma, vector(mean), vector(rstd), dx, dgamma, dbeta, marked,
-                           order, threads)
-        return dx, dgamma, dbeta
-    dx, dgamma, dbeta = _arrays.given_outputs(api, out, ("dx", "dgamma", "dbeta"), x)
-    _normgrad.backward(x, dy, gamma, vector(mean), vector(rstd), dx, dgamma, dbeta, marked, order,
-                       threads)
-    return out
+    return _normgrad.backward(x, dy, gamma, mean, rstd, order, out, threads, dtype)
 
 
 def rms_norm_forward(x, gamma, eps=1e-6, *, out=None, threads=None, dtype=None):
@@ -128,18 +80,7 @@ def rms_norm_forward(x, gamma, eps=1e-6, *, out=None, threads=None, dtype=None):
     rstd = 1/√(mean(x²) + eps). Returns (y, rstd): y like x (its rows as far
     apart as x's), rstd float32 of shape x.shape[:-1]; out=(y, rstd) writes
     them into arrays of those types, shapes and layouts instead."""
-    api = "normgrad.rms_norm_forward"
-    x, gamma = _arrays.as_arrays(x, gamma)
-    marked = _arrays.marked_bf16(api, (x, gamma), dtype)
-    if out is None:
-        y = _arrays.empty_rows_like(x, api, marked)
-        empty, float32 = _arrays.allocator(x)
-        rstd = empty(x.shape[:-1], dtype=float32)
-        _normgrad.rms_forward(x, gamma, eps, y, rstd, marked, threads)
-        return y, rstd
-    y, rstd = _arrays.given_outputs(api, out, ("y", "rstd"), x)
-    _normgrad.rms_forward(x, gamma, eps, y, rstd, marked, threads)
-    return out
+    return _normgrad.rms_forward(x, gamma, eps, out, threads, dtype)
 
 
 def rms_norm_backward(x, dy, gamma, rstd, *, order="blocked", out=None, threads=None,
@@ -150,19 +91,7 @@ def rms_norm_backward(x, dy, gamma, rstd, *, order="blocked", out=None, threads=
     layer_norm_grad_beta). Returns (dx, dgamma) in the input type, dx like
     x; out=(dx, dgamma) writes them into arrays of those types, shapes and
     layouts instead."""
-    api = "normgrad.rms_norm_backward"
-    x, dy, gamma, rstd = _arrays.as_arrays(x, dy, gamma, rstd)
-    marked = _arrays.marked_bf16(api, (x, dy, gamma), dtype)
-    if out is None:
-        dx = _arrays.empty_rows_like(x, api, marked)
-        empty, _ = _arrays.allocator(x)
-        dgamma = empty(x.shape[-1:], dtype=x.dtype)
-        _normgrad.rms_backward(x, dy, gamma, _arrays.vector(rstd), dx, dgamma, marked, order,
-                               threads)
-        return dx, dgamma
-    dx, dgamma = _arrays.given_outputs(api, out, ("dx", "dgamma"), x)
-    _normgrad.rms_backward(x, dy, gamma, _arrays.vector(rstd), dx, dgamma, marked, order, threads)
-    return out
+    return _normgrad.rms_backward(x, dy, gamma, rstd, order, out, threads, dtype)
 
 
 def last_run():

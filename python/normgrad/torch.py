@@ -47,12 +47,24 @@ def _shape(normalized_shape):
 
 
 def _rows(api, x, normalized_shape):
-    """x with the normalized axes joined into one of H elements, contiguous."""
-    h = math.prod(normalized_shape)
-    if tuple(x.shape[x.dim() - len(normalized_shape):]) != tuple(normalized_shape):
+    """x contiguous with the normalized axes joined into its last axis (H
+    elements), as normgrad's functions read it: x itself when it is
+    contiguous and normalized over its last axis alone, so autograd records
+    no view."""
+    n = len(normalized_shape)
+    if tuple(x.shape[x.dim() - n:]) != normalized_shape:
         raise ValueError(f"{api}: x has shape {tuple(x.shape)}; its last axes must be "
-                         f"normalized_shape {tuple(normalized_shape)}")
-    return x.contiguous().view(-1, h)
+                         f"normalized_shape {normalized_shape}")
+    x = x.contiguous()
+    if n == 1:
+        return x
+    return x.view(tuple(x.shape[:x.dim() - n]) + (math.prod(normalized_shape),))
+
+
+def _vector(parameter, h):
+    """A weight or bias as a vector of H elements: itself when it is one
+    (no view for autograd to record)."""
+    return parameter if parameter.shape == (h,) else parameter.reshape(h)
 
 
 # Both norms run as an operator of the inputs (x, weight, other parameters...,
@@ -153,9 +165,10 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     get no gradient."""
     rows = _rows("normgrad.torch.layer_norm", x, _shape(normalized_shape))
     h = rows.shape[-1]
-    w = torch.ones(h, dtype=x.dtype) if weight is None else weight.reshape(h)
-    b = torch.zeros(h, dtype=x.dtype) if bias is None else bias.reshape(h)
-    return _apply_layer_norm(rows, w, b, float(eps)).view(x.shape)
+    w = torch.ones(h, dtype=x.dtype) if weight is None else _vector(weight, h)
+    b = torch.zeros(h, dtype=x.dtype) if bias is None else _vector(bias, h)
+    y = _apply_layer_norm(rows, w, b, float(eps))
+    return y if y.dim() == x.dim() else y.view(x.shape)
 
 
 #: The eps of rms_norm and RMSNorm when none is given: float32's machine
@@ -172,9 +185,10 @@ def rms_norm(x, normalized_shape, weight=None, eps=None):
     DEFAULT_RMS_EPS."""
     rows = _rows("normgrad.torch.rms_norm", x, _shape(normalized_shape))
     h = rows.shape[-1]
-    w = torch.ones(h, dtype=x.dtype) if weight is None else weight.reshape(h)
+    w = torch.ones(h, dtype=x.dtype) if weight is None else _vector(weight, h)
     eps = DEFAULT_RMS_EPS if eps is None else float(eps)
-    return _apply_rms_norm(rows, w, eps).view(x.shape)
+    y = _apply_rms_norm(rows, w, eps)
+    return y if y.dim() == x.dim() else y.view(x.shape)
 
 
 class LayerNorm(torch.nn.LayerNorm):

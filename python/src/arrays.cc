@@ -14,19 +14,8 @@ namespace {
 
 using Code = nb::dlpack::dtype_code;
 
-// What reading a tensor needs from torch, looked up once the process has
-// imported it: the Tensor type, the strided layout, the element types with
-// their DLPack descriptions (the three the engine reads first), and the
-// attribute names, interned. Never freed: it lives as long as torch.
-struct Torch {
-  nb::object module;
-  PyTypeObject* tensor = nullptr;
-  nb::object strided;
-  std::pair<nb::object, nb::dlpack::dtype> types[12];
-  nb::object layout, is_cpu, is_neg, dtype, shape, stride, data_ptr, device, get_num_threads;
-};
+}  // namespace
 
-// str(o), as Python writes it.
 std::string Str(nb::handle o) {
   nb::object text = nb::steal(PyObject_Str(o.ptr()));
   if (!text.is_valid()) throw nb::python_error();
@@ -56,12 +45,20 @@ const Torch* TorchIfImported() {
     t->tensor = reinterpret_cast<PyTypeObject*>(tensor.release().ptr());
     t->module = m;
     t->strided = m.attr("strided");
+    t->empty = m.attr("empty");
+    t->empty_like = m.attr("empty_like");
+    t->float32 = m.attr("float32");
     const std::pair<const char*, nb::dlpack::dtype> types[12] = {
-        {"float32", {uint8_t(Code::Float), 32, 1}},   {"float16", {uint8_t(Code::Float), 16, 1}},
-        {"bfloat16", {uint8_t(Code::Bfloat), 16, 1}}, {"float64", {uint8_t(Code::Float), 64, 1}},
-        {"int8", {uint8_t(Code::Int), 8, 1}},         {"int16", {uint8_t(Code::Int), 16, 1}},
-        {"int32", {uint8_t(Code::Int), 32, 1}},       {"int64", {uint8_t(Code::Int), 64, 1}},
-        {"uint8", {uint8_t(Code::UInt), 8, 1}},       {"bool", {uint8_t(Code::Bool), 8, 1}},
+        {"float32", {uint8_t(Code::Float), 32, 1}},
+        {"float16", {uint8_t(Code::Float), 16, 1}},
+        {"bfloat16", {uint8_t(Code::Bfloat), 16, 1}},
+        {"float64", {uint8_t(Code::Float), 64, 1}},
+        {"int8", {uint8_t(Code::Int), 8, 1}},
+        {"int16", {uint8_t(Code::Int), 16, 1}},
+        {"int32", {uint8_t(Code::Int), 32, 1}},
+        {"int64", {uint8_t(Code::Int), 64, 1}},
+        {"uint8", {uint8_t(Code::UInt), 8, 1}},
+        {"bool", {uint8_t(Code::Bool), 8, 1}},
         {"complex64", {uint8_t(Code::Complex), 64, 1}},
         {"complex128", {uint8_t(Code::Complex), 128, 1}}};
     for (int i = 0; i < 12; ++i) t->types[i] = {m.attr(types[i].first), types[i].second};
@@ -72,19 +69,61 @@ const Torch* TorchIfImported() {
     delete t;
     return nullptr;
   }
+  // Properties, and methods called without arguments (tensor.name()).
+  const struct {
+    TensorAttribute Torch::*member;
+    const char* name;
+    bool method;
+  } attributes[] = {{&Torch::layout, "layout", false},
+                    {&Torch::is_cpu, "is_cpu", false},
+                    {&Torch::is_neg, "is_neg", true},
+                    {&Torch::dtype, "dtype", false},
+                    {&Torch::shape, "shape", false},
+                    {&Torch::is_contiguous, "is_contiguous", true},
+                    {&Torch::stride, "stride", true},
+                    {&Torch::data_ptr, "data_ptr", true},
+                    {&Torch::requires_grad, "requires_grad", false}};
+  for (const auto& a : attributes) t->*a.member = TensorAttribute(t->tensor, a.name, a.method);
+  // Parameter's attributes are read directly only while they are
+  // Tensor's own (a subclass could override one).
+  try {
+    nb::object parameter = m.attr("nn").attr("Parameter");
+    auto p = reinterpret_cast<PyTypeObject*>(parameter.ptr());
+    bool same = PyType_Check(parameter.ptr());
+    for (const auto& a : attributes) {
+      const nb::handle name = (t->*a.member).name();
+      same = same && _PyType_Lookup(p, name.ptr()) == _PyType_Lookup(t->tensor, name.ptr());
+    }
+    if (same) t->parameter = reinterpret_cast<PyTypeObject*>(parameter.release().ptr());
+  } catch (const std::exception&) {
+    PyErr_Clear();  // no torch.nn: its tensors are looked up by name
+  }
   auto intern = [](const char* name) { return nb::steal(PyUnicode_InternFromString(name)); };
-  t->layout = intern("layout");
-  t->is_cpu = intern("is_cpu");
-  t->is_neg = intern("is_neg");
-  t->dtype = intern("dtype");
-  t->shape = intern("shape");
-  t->stride = intern("stride");
-  t->data_ptr = intern("data_ptr");
   t->device = intern("device");
   t->get_num_threads = intern("get_num_threads");
+  t->dtype_keyword = nb::make_tuple(t->dtype.name());
   torch = t;
   return torch;
 }
+
+const Numpy& NumpyModule() {
+  // Imported on the first call (the package requires numpy); never freed.
+  static const Numpy* const numpy = [] {
+    auto n = new Numpy;
+    nb::object m = nb::module_::import_("numpy");
+    n->ndarray = reinterpret_cast<PyTypeObject*>(nb::object(m.attr("ndarray")).release().ptr());
+    n->empty = m.attr("empty");
+    n->asarray = m.attr("asarray");
+    n->dtype = m.attr("dtype");
+    n->float32 = n->dtype("float32");
+    n->flags = nb::steal(PyUnicode_InternFromString("flags"));
+    n->writeable = nb::steal(PyUnicode_InternFromString("writeable"));
+    return n;
+  }();
+  return *numpy;
+}
+
+namespace {
 
 std::string StridesText(const Input& a) {
   std::string text = "(";
@@ -125,51 +164,108 @@ Array::Array(Imported a, bool bfloat16_bits)
     : imported_(std::move(a)),
       data_(imported_.data()),
       ndim_(imported_.ndim()),
-      dtype_(bfloat16_bits ? nb::dlpack::dtype{uint8_t(Code::Bfloat), 16, 1} : imported_.dtype()) {}
+      dtype_(bfloat16_bits ? nb::dlpack::dtype{uint8_t(Code::Bfloat), 16, 1} : imported_.dtype()),
+      bfloat16_bits_(bfloat16_bits) {}
 
 size_t Array::shape(size_t i) const {
+  if (flat_ > 0) return flat_;
   if (imported_.is_valid()) return imported_.shape(i);
   return static_cast<size_t>(PyLong_AsSsize_t(PyTuple_GET_ITEM(shape_.ptr(), i)));
 }
 
 int64_t Array::stride(size_t i) const {
+  if (flat_ > 0) return 1;
   if (imported_.is_valid()) return imported_.stride(i);
-  return PyLong_AsLongLong(PyTuple_GET_ITEM(strides_.ptr(), i));
+  if (strides_.is_valid()) return PyLong_AsLongLong(PyTuple_GET_ITEM(strides_.ptr(), i));
+  int64_t step = 1;  // C order
+  for (size_t j = i + 1; j < ndim_; ++j) step *= static_cast<int64_t>(shape(j));
+  return step;
 }
 
 size_t Array::nbytes() const {
   size_t n = (dtype_.bits * dtype_.lanes + 7) / 8;
-  for (size_t i = 0; i < ndim_; ++i) n *= shape(i);
+  for (size_t i = 0; i < ndim(); ++i) n *= shape(i);
   return n;
+}
+
+bool Array::FlattenInPlace() {
+  if (ndim_ == 1) return true;
+  size_t count = 1;
+  for (size_t i = 0; i < ndim_; ++i) count *= shape(i);
+  // Axes of length one step nowhere; the others must step as C order does.
+  int64_t step = 1;
+  for (size_t i = ndim_; count > 1 && i-- > 0;) {
+    if (shape(i) == 1) continue;
+    if (stride(i) != step) return false;
+    step *= static_cast<int64_t>(shape(i));
+  }
+  // Without elements (count 0) nothing is read. A 0-d array holds one.
+  if (count == 0 || ndim_ == 0) return false;
+  flat_ = count;
+  return true;
+}
+
+TensorAttribute::TensorAttribute(PyTypeObject* tensor, const char* name, bool method)
+    : name_(nb::steal(PyUnicode_InternFromString(name))), method_call_(method) {
+  PyObject* descriptor = _PyType_Lookup(tensor, name_.ptr());  // borrowed
+  if (descriptor == nullptr) return;
+  if (!method && Py_TYPE(descriptor) == &PyGetSetDescr_Type) {
+    const PyGetSetDef* def = reinterpret_cast<PyGetSetDescrObject*>(descriptor)->d_getset;
+    get_ = def->get;
+    closure_ = def->closure;
+  } else if (method && Py_TYPE(descriptor) == &PyMethodDescr_Type) {
+    const PyMethodDef* def = reinterpret_cast<PyMethodDescrObject*>(descriptor)->d_method;
+    const int flags = def->ml_flags & ~(METH_CLASS | METH_STATIC | METH_COEXIST);
+    if (flags == METH_NOARGS || flags == (METH_VARARGS | METH_KEYWORDS)) {
+      method_ = def->ml_meth;
+      flags_ = flags;
+    }
+  }
+}
+
+PyObject* TensorAttribute::Read(PyObject* t, bool direct) const {
+  if (direct && get_ != nullptr) return get_(t, closure_);
+  if (direct && flags_ == METH_NOARGS) return method_(t, nullptr);
+  if (direct && method_ != nullptr) {
+    static PyObject* const no_arguments = PyTuple_New(0);
+    return reinterpret_cast<PyCFunctionWithKeywords>(reinterpret_cast<void (*)()>(method_))(
+        t, no_arguments, nullptr);
+  }
+  // Looked up by name.
+  if (method_call_) return PyObject_CallMethodNoArgs(t, name_.ptr());
+  return PyObject_GetAttr(t, name_.ptr());
 }
 
 bool Array::ReadTensor(nb::handle t) {
   const Torch& torch = *TorchIfImported();
+  tensor_ = true;
+  const bool direct = torch.Direct(t.ptr());
+  auto read = [&](const TensorAttribute& a) {
+    nb::object value = nb::steal(a.Read(t.ptr(), direct));
+    if (!value.is_valid()) throw nb::python_error();
+    return value;
+  };
   try {
-    nb::object layout = nb::steal(PyObject_GetAttr(t.ptr(), torch.layout.ptr()));
-    if (!layout.is_valid()) throw nb::python_error();
+    nb::object layout = read(torch.layout);
     if (!layout.is(torch.strided)) {
       refusal_ = "is a torch tensor of layout " + Str(layout) +
                  "; normgrad reads dense (strided) tensors: pass tensor.to_dense()";
       return true;
     }
-    nb::object is_cpu = nb::steal(PyObject_GetAttr(t.ptr(), torch.is_cpu.ptr()));
-    if (!is_cpu.is_valid()) throw nb::python_error();
+    nb::object is_cpu = read(torch.is_cpu);
     if (!is_cpu.is(Py_True)) {
-      refusal_ = "is a torch tensor on device " +
-                 Str(t.attr(torch.device)) +
+      refusal_ = "is a torch tensor on device " + Str(t.attr(torch.device)) +
                  "; normgrad computes on the CPU: pass tensor.cpu()";
       return true;
     }
-    nb::object is_neg = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.is_neg.ptr()));
-    if (!is_neg.is_valid()) throw nb::python_error();
+    nb::object is_neg = read(torch.is_neg);
     if (!is_neg.is(Py_False)) {
-      refusal_ = "is a torch tensor with its negative bit set (a lazily negated view, such as "
-                 "the imaginary part of a conjugate); pass tensor.resolve_neg()";
+      refusal_ =
+          "is a torch tensor with its negative bit set (a lazily negated view, such as "
+          "the imaginary part of a conjugate); pass tensor.resolve_neg()";
       return true;
     }
-    nb::object dtype = nb::steal(PyObject_GetAttr(t.ptr(), torch.dtype.ptr()));
-    if (!dtype.is_valid()) throw nb::python_error();
+    nb::object dtype = read(torch.dtype);
     bool known = false;
     for (const auto& [object, description] : torch.types) {
       if (dtype.is(object)) {
@@ -184,16 +280,19 @@ bool Array::ReadTensor(nb::handle t) {
       type_name_ = Str(dtype);
       if (type_name_.rfind("torch.", 0) == 0) type_name_.erase(0, 6);
     }
-    shape_ = nb::steal(PyObject_GetAttr(t.ptr(), torch.shape.ptr()));
-    strides_ = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.stride.ptr()));
-    if (!shape_.is_valid() || !strides_.is_valid()) throw nb::python_error();
-    if (!PyTuple_Check(shape_.ptr()) || !PyTuple_Check(strides_.ptr()) ||
-        PyTuple_GET_SIZE(shape_.ptr()) != PyTuple_GET_SIZE(strides_.ptr())) {
-      return false;
-    }
+    shape_ = read(torch.shape);
+    if (!PyTuple_Check(shape_.ptr())) return false;
     ndim_ = static_cast<size_t>(PyTuple_GET_SIZE(shape_.ptr()));
-    nb::object data = nb::steal(PyObject_CallMethodNoArgs(t.ptr(), torch.data_ptr.ptr()));
-    if (!data.is_valid()) throw nb::python_error();
+    // A contiguous tensor's strides follow from its shape (axes of length
+    // one may report any stride; none is used): one bool instead of a tuple.
+    if (!read(torch.is_contiguous).is(Py_True)) {
+      strides_ = read(torch.stride);
+      if (!PyTuple_Check(strides_.ptr()) ||
+          static_cast<size_t>(PyTuple_GET_SIZE(strides_.ptr())) != ndim_) {
+        return false;
+      }
+    }
+    nb::object data = read(torch.data_ptr);
     data_ = PyLong_AsVoidPtr(data.ptr());
     if (PyErr_Occurred()) throw nb::python_error();
     return true;
@@ -217,7 +316,8 @@ int ThreadsOf(nb::handle requested) {
 }
 
 void Readable(const char* api, const char* name, const Array& a) {
-  if (const std::string* why = a.refusal()) throw nb::type_error((Prefix(api, name) + *why).c_str());
+  if (const std::string* why = a.refusal())
+    throw nb::type_error((Prefix(api, name) + *why).c_str());
 }
 
 std::string Prefix(const char* api, const char* name) {
@@ -292,11 +392,7 @@ bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out) {
   return true;
 }
 
-DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
-  Readable(api, name, a);
-  DType dtype;
-  if (TypeOf(a.dtype(), marked_bf16, &dtype)) return dtype;
-  const std::string type = TypeText(a);
+void RefuseType(const char* api, const char* name, const std::string& type, bool marked_bf16) {
   if (marked_bf16) {
     throw nb::type_error((Prefix(api, name) + "has type " + type +
                           "; with dtype=\"bfloat16\" every array must hold the bfloat16 bits "
@@ -308,6 +404,13 @@ DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16
        "; it must be float32, float16 or bfloat16 (ml_dtypes.bfloat16, torch.bfloat16, or "
        "uint16 bits with dtype=\"bfloat16\")")
           .c_str());
+}
+
+DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
+  Readable(api, name, a);
+  DType dtype;
+  if (TypeOf(a.dtype(), marked_bf16, &dtype)) return dtype;
+  RefuseType(api, name, TypeText(a), marked_bf16);
 }
 
 Rows RowsOf(const char* api, const char* name, const Input& a, bool marked_bf16) {
@@ -406,21 +509,15 @@ Order OrderOf(const char* api, const std::string& order) {
                             .c_str());
 }
 
-}  // namespace normgrad::python
-
-namespace nanobind::detail {
-
-bool type_caster<normgrad::python::Array>::from_python(handle src, uint32_t flags,
-                                                       cleanup_list* cleanup) noexcept {
-  using normgrad::python::Imported;
-  const normgrad::python::Torch* torch = normgrad::python::TorchIfImported();
+bool ReadArray(nb::handle src, Array* out) {
+  const Torch* torch = TorchIfImported();
   if (torch != nullptr && PyObject_TypeCheck(src.ptr(), torch->tensor)) {
-    value = normgrad::python::Array();
-    return value.ReadTensor(src);
+    *out = Array();
+    return out->ReadTensor(src);
   }
-  make_caster<Imported> imported;
-  if (imported.from_python(src, flags, cleanup)) {
-    value = normgrad::python::Array(std::move(imported.value));
+  nb::detail::make_caster<Imported> imported;
+  if (imported.from_python(src, 0, nullptr)) {
+    *out = Array(std::move(imported.value));
     return true;
   }
   // A numpy array of ml_dtypes.bfloat16, which nanobind does not import: its
@@ -431,24 +528,33 @@ bool type_caster<normgrad::python::Array>::from_python(handle src, uint32_t flag
     PyErr_Clear();
     return false;
   }
-  object d = steal(dtype);
+  nb::object d = nb::steal(dtype);
   if (!PyObject_HasAttrString(dtype, "kind") || !PyObject_HasAttrString(dtype, "itemsize") ||
       !PyObject_HasAttrString(dtype, "name")) {
     return false;
   }
   try {
-    if (!d.attr("kind").equal(str("V")) || !d.attr("itemsize").equal(int_(2)) ||
-        !d.attr("name").equal(str("bfloat16"))) {
+    if (!d.attr("kind").equal(nb::str("V")) || !d.attr("itemsize").equal(nb::int_(2)) ||
+        !d.attr("name").equal(nb::str("bfloat16"))) {
       return false;
     }
-    object bits = src.attr("view")(str("uint16"));
-    if (!imported.from_python(bits, flags, cleanup)) return false;
+    nb::object bits = src.attr("view")(nb::str("uint16"));
+    if (!imported.from_python(bits, 0, nullptr)) return false;
   } catch (const std::exception&) {
     PyErr_Clear();
     return false;
   }
-  value = normgrad::python::Array(std::move(imported.value), /*bfloat16_bits=*/true);
+  *out = Array(std::move(imported.value), /*bfloat16_bits=*/true);
   return true;
+}
+
+}  // namespace normgrad::python
+
+namespace nanobind::detail {
+
+bool type_caster<normgrad::python::Array>::from_python(handle src, uint32_t,
+                                                       cleanup_list*) noexcept {
+  return normgrad::python::ReadArray(src, &value);
 }
 
 }  // namespace nanobind::detail

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 #include "normgrad/status.h"
 #include "normgrad/types.h"
@@ -46,7 +47,7 @@ class Array {
   /// `bfloat16_bits`: `a` is the uint16 view of a bfloat16 array.
   explicit Array(Imported a, bool bfloat16_bits = false);
 
-  size_t ndim() const { return ndim_; }
+  size_t ndim() const { return flat_ > 0 ? 1 : ndim_; }
   size_t shape(size_t i) const;
   int64_t stride(size_t i) const;
   const nb::dlpack::dtype& dtype() const { return dtype_; }
@@ -56,6 +57,14 @@ class Array {
   /// Reads torch tensor `t`: false when one of its attributes raised (the
   /// Python error is then cleared and the argument does not match).
   bool ReadTensor(nb::handle t);
+  /// Seen as one axis when its elements lie one after another in C order
+  /// (a view, as numpy.reshape(-1) makes it): true, or false when it would
+  /// take a copy. A one-axis array stays as it is.
+  bool FlattenInPlace();
+  /// Whether this is a torch tensor (read by ReadTensor).
+  bool is_tensor() const { return tensor_; }
+  /// Whether this is a numpy array of ml_dtypes.bfloat16, seen as its bits.
+  bool bfloat16_bits() const { return bfloat16_bits_; }
   /// Why this tensor cannot be read in place, or nullptr.
   const std::string* refusal() const { return refusal_.empty() ? nullptr : &refusal_; }
   /// The element type's name when DLPack has no code for it (a torch
@@ -64,12 +73,81 @@ class Array {
 
  private:
   Imported imported_;
-  nb::object shape_, strides_;  // a tensor's torch.Size and stride() tuple
+  // A tensor's torch.Size, and its stride() tuple unless it is contiguous
+  // (is_contiguous(): C strides, which stride() computes from the shape).
+  nb::object shape_, strides_;
+  bool tensor_ = false;
   const void* data_ = nullptr;
   size_t ndim_ = 0;
+  size_t flat_ = 0;  // with FlattenInPlace: the one axis's length, else 0
   nb::dlpack::dtype dtype_{};
   std::string refusal_, type_name_;
+  bool bfloat16_bits_ = false;
 };
+
+/// Reads `src` as an Array: a torch tensor through its attributes, anything
+/// else as nanobind imports it (a numpy array of ml_dtypes.bfloat16 as its
+/// 16-bit patterns). False, with no Python error set, when it cannot.
+bool ReadArray(nb::handle src, Array* out);
+
+/// A tensor attribute, read as `tensor.name` (a property) or
+/// `tensor.name()` (a method). For the tensor types known to inherit it
+/// unchanged from torch's C base class (torch.Tensor, torch.nn.Parameter)
+/// it is read through that class's descriptor, without looking it up on
+/// each read: for a 64 × 64 call, whose every tensor takes seven reads,
+/// the lookups are a measurable part of what the call adds.
+class TensorAttribute {
+ public:
+  TensorAttribute() = default;
+  /// `method`: read as tensor.name() rather than tensor.name.
+  TensorAttribute(PyTypeObject* tensor, const char* name, bool method);
+  /// The attribute of tensor `t` (a new reference), or nullptr with the
+  /// Python error set; `direct`: t's type inherits the descriptor.
+  PyObject* Read(PyObject* t, bool direct) const;
+  nb::handle name() const { return name_; }
+
+ private:
+  nb::object name_;
+  bool method_call_ = false;
+  getter get_ = nullptr;  // a property's getter, or
+  void* closure_ = nullptr;
+  PyCFunction method_ = nullptr;  // a method's C function
+  int flags_ = 0;
+};
+
+/// What the module uses of torch, looked up once the process has imported
+/// it: the Tensor type (and Parameter, which inherits its attributes), the
+/// strided layout, the element types with their DLPack descriptions (the
+/// three the engine reads first), the allocators, the tensor attributes
+/// read, and other names, interned. Never freed: it lives as long as torch.
+struct Torch {
+  nb::object module;
+  PyTypeObject* tensor = nullptr;
+  PyTypeObject* parameter = nullptr;  // nullptr when it overrides an attribute read
+  nb::object strided, float32, empty, empty_like;
+  std::pair<nb::object, nb::dlpack::dtype> types[12];
+  TensorAttribute layout, is_cpu, is_neg, dtype, shape, is_contiguous, stride, data_ptr,
+      requires_grad;
+  nb::object device, get_num_threads;
+  nb::object dtype_keyword;  // ("dtype",): the keyword names of empty(shape, dtype=...)
+  /// Whether `t`'s attributes are read through the descriptors.
+  bool Direct(PyObject* t) const { return Py_TYPE(t) == tensor || Py_TYPE(t) == parameter; }
+};
+
+/// torch's handles when the process has imported torch (a dictionary
+/// lookup in sys.modules until it has), else nullptr.
+const Torch* TorchIfImported();
+
+/// What the module uses of numpy, imported on the first call.
+struct Numpy {
+  PyTypeObject* ndarray = nullptr;
+  nb::object empty, asarray, dtype, float32;  // float32: numpy.dtype("float32")
+  nb::object flags, writeable;                // attribute names, interned
+};
+const Numpy& NumpyModule();
+
+/// str(o), as Python writes it.
+std::string Str(nb::handle o);
 
 /// Both kinds of argument are Arrays: inputs, and outputs the engine writes.
 using Input = Array;
@@ -104,6 +182,11 @@ bool TypeOf(const nb::dlpack::dtype& t, bool marked_bf16, DType* out);
 /// `marked_bf16` says the 16-bit patterns are bfloat16. Any other type raises
 /// TypeError naming `api`, the argument `name` and the type.
 DType TypeOf(const char* api, const char* name, const Input& a, bool marked_bf16);
+
+/// Raises the TypeError of argument `name` of `api`, whose element type
+/// (named `type`) is none the engine reads.
+[[noreturn]] void RefuseType(const char* api, const char* name, const std::string& type,
+                             bool marked_bf16);
 
 /// `a` as rows (it must have at least one axis). Raises ValueError for
 /// layouts the engine cannot read in place; an array without rows has no

@@ -1,13 +1,14 @@
 // python/src/module.cc — normgrad._normgrad, the extension module behind the
 // Python package: the engine's LayerNormGradBeta (whole, or as the partials
 // of a range of rows and their combine), LayerNormForward, LayerNormBackward,
-// RmsNormForward and RmsNormBackward on arrays the Python layer
-// (python/normgrad/) hands over, outputs included (new ones of the kind of
-// array it was given, or the caller's out= arrays, whose type, shape, layout
-// and overlap with the inputs are checked here before the engine writes
-// anything). Inputs are read where they lie (arrays.h); the GIL is released
-// while the engine runs; a failed status becomes a Python exception carrying
-// the engine's message.
+// RmsNormForward and RmsNormBackward. Each public function of the package
+// is one call here from its Python definition (python/normgrad/__init__.py),
+// which passes its arguments on as they are: this side reads the inputs
+// where they lie (arrays.h), allocates new outputs of the inputs' kind or
+// checks the caller's out= arrays (call.h: type, shape, layout and overlap
+// with the inputs, all before the engine writes anything), releases the GIL
+// while the engine runs, and raises a failed status as a Python exception
+// carrying the engine's message.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "arrays.h"
+#include "call.h"
 #include "normgrad/grad_beta_partials.h"
 #include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
@@ -162,48 +164,127 @@ bool F32Outputs(const char* api, const char* name, const Output& out, bool marke
                            .c_str());
 }
 
-void GradBeta(const Input& dy, const Input& res, const Output& pd_gamma, const Output& pd_beta,
-              bool marked_bf16, const std::string& order, nb::handle threads) {
+// The element type of pd_gamma and pd_beta as the inputs' library names it:
+// dy's, or float32 (`f32`) when out_dtype names it ("float32",
+// numpy.float32, torch.float32...).
+struct OutputType {
+  nb::object type;
+  bool f32 = false;
+};
+
+OutputType OutputTypeOf(const Call& c, nb::handle out_dtype) {
+  nb::object like = c.object(0).attr("dtype");
+  if (out_dtype.is_none()) return {like};
+  std::string name;
+  try {
+    name = TypeName(out_dtype);
+  } catch (nb::python_error& e) {
+    if (!e.matches(PyExc_TypeError)) throw;
+    name = Repr(out_dtype);
+  }
+  if (name == "float32") {
+    return {c.torch() ? TorchIfImported()->float32 : NumpyModule().float32, true};
+  }
+  const std::string like_name = TypeName(like);
+  if (name == like_name) return {like};
+  throw nb::value_error((std::string(c.api()) + ": out_dtype " + Repr(out_dtype) +
+                         " is not supported; it must be None (the inputs' type, " + like_name +
+                         ") or float32")
+                            .c_str());
+}
+
+nb::object GradBeta(nb::handle dy_arg, nb::handle res_arg, const std::string& order,
+                    nb::handle out_dtype, nb::handle out, nb::handle threads, nb::handle dtype) {
   constexpr const char* kApi = "normgrad.layer_norm_grad_beta";
-  const Rows d = RowsOf(kApi, "dy", dy, marked_bf16);
-  const Rows r = RowsOf(kApi, "res", res, marked_bf16);
+  const Call c(kApi, {{"dy", dy_arg}, {"res", res_arg}}, 2, dtype);
+  const Input &dy = c[0], &res = c[1];
+  const bool marked = c.marked();
+  const OutputType type = OutputTypeOf(c, out_dtype);
+  Output given[2];
+  const bool has_out = c.Given(out, {"pd_gamma", "pd_beta"}, given);
+  if (has_out) {
+    const char* names[] = {"pd_gamma", "pd_beta"};
+    for (int i = 0; i < 2; ++i) {
+      nb::object t = nb::handle(PyTuple_GET_ITEM(out.ptr(), i)).attr("dtype");
+      if (t.not_equal(type.type)) {
+        throw nb::type_error((std::string(kApi) + ": out[" + std::to_string(i) + "] (" + names[i] +
+                              ") has type " + TypeName(t) +
+                              "; it must have the type the call returns, " + TypeName(type.type) +
+                              " (out_dtype=" + Repr(out_dtype) + ")")
+                                 .c_str());
+      }
+    }
+  }
+  const Rows d = RowsOf(kApi, "dy", dy, marked);
+  const Rows r = RowsOf(kApi, "res", res, marked);
   CheckSameRows(kApi, "dy", d, "res", r);
   GradBetaProblem p;
   p.dtype = d.dtype;
-  p.f32_outputs = F32Outputs(kApi, "out[0] (pd_gamma)", pd_gamma, marked_bf16, d.dtype, d.cols);
-  if (F32Outputs(kApi, "out[1] (pd_beta)", pd_beta, marked_bf16, d.dtype, d.cols) !=
-      p.f32_outputs) {
-    throw nb::type_error("normgrad.layer_norm_grad_beta: pd_gamma and pd_beta differ in type");
+  nb::object result;
+  if (has_out) {
+    const Output &pd_gamma = given[0], &pd_beta = given[1];
+    p.f32_outputs = F32Outputs(kApi, "out[0] (pd_gamma)", pd_gamma, marked, d.dtype, d.cols);
+    if (F32Outputs(kApi, "out[1] (pd_beta)", pd_beta, marked, d.dtype, d.cols) != p.f32_outputs) {
+      throw nb::type_error("normgrad.layer_norm_grad_beta: pd_gamma and pd_beta differ in type");
+    }
+    CheckApart(kApi, {{"out[0] (pd_gamma)", &pd_gamma}, {"out[1] (pd_beta)", &pd_beta}},
+               {{"dy", &dy}, {"res", &res}});
+    p.pd_gamma = Target(pd_gamma);
+    p.pd_beta = Target(pd_beta);
+    result = nb::borrow(out);
+  } else {
+    p.f32_outputs = type.f32 || d.dtype == DType::kF32;
+    nb::object pd_gamma = c.NewVector(d.cols, type.type);
+    nb::object pd_beta = c.NewAs(pd_gamma);
+    p.pd_gamma = DataOf(pd_gamma);
+    p.pd_beta = DataOf(pd_beta);
+    result = nb::make_tuple(pd_gamma, pd_beta);
   }
-  CheckApart(kApi, {{"out[0] (pd_gamma)", &pd_gamma}, {"out[1] (pd_beta)", &pd_beta}},
-             {{"dy", &dy}, {"res", &res}});
   p.rows = d.rows;
   p.cols = d.cols;
   p.row_stride = d.row_stride;
   p.dy = d.data;
   p.res = r.data;
-  p.pd_gamma = Target(pd_gamma);
-  p.pd_beta = Target(pd_beta);
   p.order = OrderOf(kApi, order);
   p.threads = ThreadsOf(threads);
   RunUnlocked(LayerNormGradBeta, p);
+  return result;
 }
 
-void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, const Output& y,
-             const Output& mean, const Output& rstd, bool marked_bf16, nb::handle threads) {
+nb::object Forward(nb::handle x_arg, nb::handle gamma_arg, nb::handle beta_arg, float eps,
+                   nb::handle out, nb::handle threads, nb::handle dtype) {
   constexpr const char* kApi = "normgrad.layer_norm_forward";
-  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
-  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
-  CheckVector(kApi, "beta", beta, marked_bf16, rx.dtype, rx.cols, kSameType);
-  CheckRowsOutput(kApi, "out[0] (y)", y, marked_bf16, x, rx);
-  CheckStatistics(kApi, "out[1] (mean)", mean, x);
-  CheckStatistics(kApi, "out[2] (rstd)", rstd, x);
-  CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (mean)", &mean}, {"out[2] (rstd)", &rstd}},
-             {{"x", &x}, {"gamma", &gamma}, {"beta", &beta}});
+  const Call c(kApi, {{"x", x_arg}, {"gamma", gamma_arg}, {"beta", beta_arg}}, 3, dtype);
+  Output given[3];
+  const bool has_out = c.Given(out, {"y", "mean", "rstd"}, given);
+  const Input &x = c[0], &gamma = c[1], &beta = c[2];
+  const bool marked = c.marked();
+  const Rows rx = RowsOf(kApi, "x", x, marked);
+  CheckVector(kApi, "gamma", gamma, marked, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "beta", beta, marked, rx.dtype, rx.cols, kSameType);
+  LayerNormForwardProblem p;
+  nb::object result;
+  if (has_out) {
+    const Output &y = given[0], &mean = given[1], &rstd = given[2];
+    CheckRowsOutput(kApi, "out[0] (y)", y, marked, x, rx);
+    CheckStatistics(kApi, "out[1] (mean)", mean, x);
+    CheckStatistics(kApi, "out[2] (rstd)", rstd, x);
+    CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (mean)", &mean}, {"out[2] (rstd)", &rstd}},
+               {{"x", &x}, {"gamma", &gamma}, {"beta", &beta}});
+    p.y = Target(y);
+    p.mean = static_cast<float*>(Target(mean));
+    p.rstd = static_cast<float*>(Target(rstd));
+    result = nb::borrow(out);
+  } else {
+    nb::object y = c.NewRows(rx), mean = c.NewStatistics(), rstd = c.NewAs(mean);
+    p.y = DataOf(y);
+    p.mean = static_cast<float*>(DataOf(mean));
+    p.rstd = static_cast<float*>(DataOf(rstd));
+    result = nb::make_tuple(y, mean, rstd);
+  }
   // No rows: every output is empty, nothing to compute. (The engine refuses a
   // call whose outputs are all null, as an empty torch tensor's may be.)
-  if (rx.rows == 0) return;
-  LayerNormForwardProblem p;
+  if (rx.rows == 0) return result;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
   p.cols = rx.cols;
@@ -212,32 +293,54 @@ void Forward(const Input& x, const Input& gamma, const Input& beta, float eps, c
   p.gamma = gamma.data();
   p.beta = beta.data();
   p.eps = eps;
-  p.y = Target(y);
-  p.mean = static_cast<float*>(Target(mean));
-  p.rstd = static_cast<float*>(Target(rstd));
   p.threads = ThreadsOf(threads);
   RunUnlocked(LayerNormForward, p);
+  return result;
 }
 
-void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& mean,
-              const Input& rstd, const Output& dx, const Output& pd_gamma, const Output& pd_beta,
-              bool marked_bf16, const std::string& order, nb::handle threads) {
+nb::object Backward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg, nb::handle mean_arg,
+                    nb::handle rstd_arg, const std::string& order, nb::handle out,
+                    nb::handle threads, nb::handle dtype) {
   constexpr const char* kApi = "normgrad.layer_norm_backward";
-  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
-  const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
+  Call c(
+      kApi,
+      {{"x", x_arg}, {"dy", dy_arg}, {"gamma", gamma_arg}, {"mean", mean_arg}, {"rstd", rstd_arg}},
+      3, dtype);
+  Output given[3];
+  const bool has_out = c.Given(out, {"dx", "dgamma", "dbeta"}, given);
+  c.Flatten(3);
+  c.Flatten(4);
+  const Input &x = c[0], &dy = c[1], &gamma = c[2], &mean = c[3], &rstd = c[4];
+  const bool marked = c.marked();
+  const Rows rx = RowsOf(kApi, "x", x, marked);
+  const Rows rd = RowsOf(kApi, "dy", dy, marked);
   CheckSameRows(kApi, "x", rx, "dy", rd);
-  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "gamma", gamma, marked, rx.dtype, rx.cols, kSameType);
   CheckVector(kApi, "mean", mean, false, DType::kF32, rx.rows, kStatistics);
   CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kStatistics);
   LayerNormBackwardProblem p;
+  nb::object result;
+  if (has_out) {
+    const Output &dx = given[0], &pd_gamma = given[1], &pd_beta = given[2];
+    CheckRowsOutput(kApi, "out[0] (dx)", dx, marked, x, rx);
+    CheckVector(kApi, "out[1] (dgamma)", pd_gamma, marked, rx.dtype, rx.cols, kSameType);
+    CheckVector(kApi, "out[2] (dbeta)", pd_beta, marked, rx.dtype, rx.cols, kSameType);
+    CheckApart(kApi,
+               {{"out[0] (dx)", &dx}, {"out[1] (dgamma)", &pd_gamma}, {"out[2] (dbeta)", &pd_beta}},
+               {{"x", &x}, {"dy", &dy}, {"gamma", &gamma}, {"mean", &mean}, {"rstd", &rstd}});
+    p.dx = Target(dx);
+    p.pd_gamma = Target(pd_gamma);
+    p.pd_beta = Target(pd_beta);
+    result = nb::borrow(out);
+  } else {
+    nb::object dx = c.NewRows(rx), pd_gamma = c.NewLike(2), pd_beta = c.NewAs(pd_gamma);
+    p.dx = DataOf(dx);
+    p.pd_gamma = DataOf(pd_gamma);
+    p.pd_beta = DataOf(pd_beta);
+    result = nb::make_tuple(dx, pd_gamma, pd_beta);
+  }
   p.dtype = rx.dtype;
-  CheckRowsOutput(kApi, "out[0] (dx)", dx, marked_bf16, x, rx);
-  CheckVector(kApi, "out[1] (dgamma)", pd_gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
-  CheckVector(kApi, "out[2] (dbeta)", pd_beta, marked_bf16, rx.dtype, rx.cols, kSameType);
   p.f32_outputs = rx.dtype == DType::kF32;
-  CheckApart(kApi,
-             {{"out[0] (dx)", &dx}, {"out[1] (dgamma)", &pd_gamma}, {"out[2] (dbeta)", &pd_beta}},
-             {{"x", &x}, {"dy", &dy}, {"gamma", &gamma}, {"mean", &mean}, {"rstd", &rstd}});
   p.rows = rx.rows;
   p.cols = rx.cols;
   p.row_stride = rx.row_stride;
@@ -246,26 +349,42 @@ void Backward(const Input& x, const Input& dy, const Input& gamma, const Input& 
   p.gamma = gamma.data();
   p.mean = static_cast<const float*>(mean.data());
   p.rstd = static_cast<const float*>(rstd.data());
-  p.dx = Target(dx);
-  p.pd_gamma = Target(pd_gamma);
-  p.pd_beta = Target(pd_beta);
   p.order = OrderOf(kApi, order);
   p.threads = ThreadsOf(threads);
   RunUnlocked(LayerNormBackward, p);
+  return result;
 }
 
-void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, const Output& rstd,
-                bool marked_bf16, nb::handle threads) {
+nb::object RmsForward(nb::handle x_arg, nb::handle gamma_arg, float eps, nb::handle out,
+                      nb::handle threads, nb::handle dtype) {
   constexpr const char* kApi = "normgrad.rms_norm_forward";
-  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
-  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
-  CheckRowsOutput(kApi, "out[0] (y)", y, marked_bf16, x, rx);
-  CheckStatistics(kApi, "out[1] (rstd)", rstd, x);
-  CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (rstd)", &rstd}}, {{"x", &x}, {"gamma", &gamma}});
+  const Call c(kApi, {{"x", x_arg}, {"gamma", gamma_arg}}, 2, dtype);
+  Output given[2];
+  const bool has_out = c.Given(out, {"y", "rstd"}, given);
+  const Input &x = c[0], &gamma = c[1];
+  const bool marked = c.marked();
+  const Rows rx = RowsOf(kApi, "x", x, marked);
+  CheckVector(kApi, "gamma", gamma, marked, rx.dtype, rx.cols, kSameType);
+  RmsNormForwardProblem p;
+  nb::object result;
+  if (has_out) {
+    const Output &y = given[0], &rstd = given[1];
+    CheckRowsOutput(kApi, "out[0] (y)", y, marked, x, rx);
+    CheckStatistics(kApi, "out[1] (rstd)", rstd, x);
+    CheckApart(kApi, {{"out[0] (y)", &y}, {"out[1] (rstd)", &rstd}},
+               {{"x", &x}, {"gamma", &gamma}});
+    p.y = Target(y);
+    p.rstd = static_cast<float*>(Target(rstd));
+    result = nb::borrow(out);
+  } else {
+    nb::object y = c.NewRows(rx), rstd = c.NewStatistics();
+    p.y = DataOf(y);
+    p.rstd = static_cast<float*>(DataOf(rstd));
+    result = nb::make_tuple(y, rstd);
+  }
   // No rows: every output is empty, nothing to compute. (The engine refuses a
   // call whose outputs are all null, as an empty torch tensor's may be.)
-  if (rx.rows == 0) return;
-  RmsNormForwardProblem p;
+  if (rx.rows == 0) return result;
   p.dtype = rx.dtype;
   p.rows = rx.rows;
   p.cols = rx.cols;
@@ -273,26 +392,43 @@ void RmsForward(const Input& x, const Input& gamma, float eps, const Output& y, 
   p.x = rx.data;
   p.gamma = gamma.data();
   p.eps = eps;
-  p.y = Target(y);
-  p.rstd = static_cast<float*>(Target(rstd));
   p.threads = ThreadsOf(threads);
   RunUnlocked(RmsNormForward, p);
+  return result;
 }
 
-void RmsBackward(const Input& x, const Input& dy, const Input& gamma, const Input& rstd,
-                 const Output& dx, const Output& dgamma, bool marked_bf16, const std::string& order,
-                 nb::handle threads) {
+nb::object RmsBackward(nb::handle x_arg, nb::handle dy_arg, nb::handle gamma_arg,
+                       nb::handle rstd_arg, const std::string& order, nb::handle out,
+                       nb::handle threads, nb::handle dtype) {
   constexpr const char* kApi = "normgrad.rms_norm_backward";
-  const Rows rx = RowsOf(kApi, "x", x, marked_bf16);
-  const Rows rd = RowsOf(kApi, "dy", dy, marked_bf16);
+  Call c(kApi, {{"x", x_arg}, {"dy", dy_arg}, {"gamma", gamma_arg}, {"rstd", rstd_arg}}, 3, dtype);
+  Output given[2];
+  const bool has_out = c.Given(out, {"dx", "dgamma"}, given);
+  c.Flatten(3);
+  const Input &x = c[0], &dy = c[1], &gamma = c[2], &rstd = c[3];
+  const bool marked = c.marked();
+  const Rows rx = RowsOf(kApi, "x", x, marked);
+  const Rows rd = RowsOf(kApi, "dy", dy, marked);
   CheckSameRows(kApi, "x", rx, "dy", rd);
-  CheckVector(kApi, "gamma", gamma, marked_bf16, rx.dtype, rx.cols, kSameType);
+  CheckVector(kApi, "gamma", gamma, marked, rx.dtype, rx.cols, kSameType);
   CheckVector(kApi, "rstd", rstd, false, DType::kF32, rx.rows, kRmsStatistics);
-  CheckRowsOutput(kApi, "out[0] (dx)", dx, marked_bf16, x, rx);
-  CheckVector(kApi, "out[1] (dgamma)", dgamma, marked_bf16, rx.dtype, rx.cols, kSameType);
-  CheckApart(kApi, {{"out[0] (dx)", &dx}, {"out[1] (dgamma)", &dgamma}},
-             {{"x", &x}, {"dy", &dy}, {"gamma", &gamma}, {"rstd", &rstd}});
   RmsNormBackwardProblem p;
+  nb::object result;
+  if (has_out) {
+    const Output &dx = given[0], &dgamma = given[1];
+    CheckRowsOutput(kApi, "out[0] (dx)", dx, marked, x, rx);
+    CheckVector(kApi, "out[1] (dgamma)", dgamma, marked, rx.dtype, rx.cols, kSameType);
+    CheckApart(kApi, {{"out[0] (dx)", &dx}, {"out[1] (dgamma)", &dgamma}},
+               {{"x", &x}, {"dy", &dy}, {"gamma", &gamma}, {"rstd", &rstd}});
+    p.dx = Target(dx);
+    p.dgamma = Target(dgamma);
+    result = nb::borrow(out);
+  } else {
+    nb::object dx = c.NewRows(rx), dgamma = c.NewLike(2);
+    p.dx = DataOf(dx);
+    p.dgamma = DataOf(dgamma);
+    result = nb::make_tuple(dx, dgamma);
+  }
   p.dtype = rx.dtype;
   p.rows = rx.rows;
   p.cols = rx.cols;
@@ -301,11 +437,30 @@ void RmsBackward(const Input& x, const Input& dy, const Input& gamma, const Inpu
   p.dy = rd.data;
   p.gamma = gamma.data();
   p.rstd = static_cast<const float*>(rstd.data());
-  p.dx = Target(dx);
-  p.dgamma = Target(dgamma);
   p.order = OrderOf(kApi, order);
   p.threads = ThreadsOf(threads);
   RunUnlocked(RmsNormBackward, p);
+  return result;
+}
+
+// What normgrad.distributed needs of a call before it exchanges anything,
+// given as the public functions take it: the arrays `names` (read as those
+// functions read them; lists become float32 numpy arrays), the bfloat16
+// marking of dtype=, and pd_gamma's type for out_dtype. Returns (arrays,
+// marked, type).
+nb::tuple Prepare(const std::string& api, const std::vector<std::string>& names, nb::tuple arrays,
+                  nb::handle dtype, nb::handle out_dtype) {
+  if (names.size() != arrays.size() || names.empty()) {
+    throw nb::value_error("normgrad: prepare needs one name per array");
+  }
+  Argument inputs[Call::kMaxInputs];
+  for (size_t i = 0; i < names.size() && i < Call::kMaxInputs; ++i) {
+    inputs[i] = {names[i].c_str(), arrays[i]};
+  }
+  const Call c(api.c_str(), inputs, names.size(), names.size(), dtype);
+  nb::list read;
+  for (size_t i = 0; i < names.size(); ++i) read.append(c.object(i));
+  return nb::make_tuple(nb::tuple(read), c.marked(), OutputTypeOf(c, out_dtype).type);
 }
 
 // (rows, H, dtype code) of this process's dy and res, checked as
@@ -381,8 +536,8 @@ void Combine(const std::vector<Input>& partials, const Output& pd_gamma, const O
   RunUnlocked(CombineGradBetaPartials, p);
 }
 
-// (rows, H, row stride) of an input, for the Python layer to allocate
-// outputs of the same layout.
+// (rows, H, row stride) of an input as the public functions read it
+// (call_overhead.py --parts times reading an array with it).
 nb::tuple Layout(const Input& a, const char* api, const char* name, bool marked_bf16) {
   const Rows r = RowsOf(api, name, a, marked_bf16);
   return nb::make_tuple(r.rows, r.cols, r.row_stride);
@@ -406,26 +561,26 @@ NB_MODULE(_normgrad, m) {
   using namespace normgrad::python;
   namespace nb = nanobind;
   m.doc() = "normgrad's native engine bindings; use the normgrad package instead.";
-  m.def("grad_beta", &GradBeta, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
-        nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(), nb::arg("marked_bf16"),
-        nb::arg("order"), nb::arg("threads").none());
-  m.def("forward", &Forward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
-        nb::arg("beta").noconvert(), nb::arg("eps"), nb::arg("y").noconvert(),
-        nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(), nb::arg("marked_bf16"),
-        nb::arg("threads").none());
-  m.def("backward", &Backward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
-        nb::arg("gamma").noconvert(), nb::arg("mean").noconvert(), nb::arg("rstd").noconvert(),
-        nb::arg("dx").noconvert(), nb::arg("pd_gamma").noconvert(), nb::arg("pd_beta").noconvert(),
-        nb::arg("marked_bf16"), nb::arg("order"), nb::arg("threads").none());
-  m.def("rms_forward", &RmsForward, nb::arg("x").noconvert(), nb::arg("gamma").noconvert(),
-        nb::arg("eps"), nb::arg("y").noconvert(), nb::arg("rstd").noconvert(),
-        nb::arg("marked_bf16"), nb::arg("threads").none());
-  m.def("rms_backward", &RmsBackward, nb::arg("x").noconvert(), nb::arg("dy").noconvert(),
-        nb::arg("gamma").noconvert(), nb::arg("rstd").noconvert(), nb::arg("dx").noconvert(),
-        nb::arg("dgamma").noconvert(), nb::arg("marked_bf16"), nb::arg("order"),
-        nb::arg("threads").none());
+  // The public functions' native halves, called positionally by their
+  // Python definitions (python/normgrad/__init__.py), which hold the
+  // signatures and documentation.
+  m.def("grad_beta", &GradBeta, nb::arg("dy"), nb::arg("res"), nb::arg("order"),
+        nb::arg("out_dtype").none(), nb::arg("out").none(), nb::arg("threads").none(),
+        nb::arg("dtype").none());
+  m.def("forward", &Forward, nb::arg("x"), nb::arg("gamma"), nb::arg("beta"), nb::arg("eps"),
+        nb::arg("out").none(), nb::arg("threads").none(), nb::arg("dtype").none());
+  m.def("backward", &Backward, nb::arg("x"), nb::arg("dy"), nb::arg("gamma"), nb::arg("mean"),
+        nb::arg("rstd"), nb::arg("order"), nb::arg("out").none(), nb::arg("threads").none(),
+        nb::arg("dtype").none());
+  m.def("rms_forward", &RmsForward, nb::arg("x"), nb::arg("gamma"), nb::arg("eps"),
+        nb::arg("out").none(), nb::arg("threads").none(), nb::arg("dtype").none());
+  m.def("rms_backward", &RmsBackward, nb::arg("x"), nb::arg("dy"), nb::arg("gamma"),
+        nb::arg("rstd"), nb::arg("order"), nb::arg("out").none(), nb::arg("threads").none(),
+        nb::arg("dtype").none());
   m.def("layout", &Layout, nb::arg("a").noconvert(), nb::arg("api"), nb::arg("name"),
         nb::arg("marked_bf16"));
+  m.def("prepare", &Prepare, nb::arg("api"), nb::arg("names"), nb::arg("arrays"),
+        nb::arg("dtype").none(), nb::arg("out_dtype").none());
   m.def("partials_layout", &PartialsLayout, nb::arg("dy").noconvert(), nb::arg("res").noconvert(),
         nb::arg("marked_bf16"));
   m.def("partials_bytes", &normgrad::GradBetaPartialsBytes, nb::arg("row_begin"), nb::arg("rows"),

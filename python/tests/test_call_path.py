@@ -44,6 +44,21 @@ CALLS = {
 }
 
 
+# The same calls with out=.
+OUT_CALLS = {
+    "layer_norm_grad_beta": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.layer_norm_grad_beta(dy, x, out=out),
+    "layer_norm_forward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.layer_norm_forward(x, gamma, beta, out=out),
+    "layer_norm_backward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.layer_norm_backward(x, dy, gamma, mean, rstd, out=out),
+    "rms_norm_forward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.rms_norm_forward(x, gamma, out=out),
+    "rms_norm_backward": lambda x, dy, gamma, beta, mean, rstd, out:
+        normgrad.rms_norm_backward(x, dy, gamma, rstd, out=out),
+}
+
+
 @pytest.mark.parametrize("kind", ["numpy", "torch"])
 @pytest.mark.parametrize("name", list(CALLS))
 def test_contiguous_inputs_take_one_native_call(monkeypatch, name, kind):
@@ -78,6 +93,75 @@ def test_torch_tensors_are_neither_detached_nor_exported_by_their_method(monkeyp
     for got, w in zip(results, want):
         assert isinstance(got, torch.Tensor) and not got.requires_grad
         np.testing.assert_array_equal(got.numpy(), w)
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_new_torch_outputs_are_separate_allocations(name):
+    """Each new output is a tensor of its own (no view of a shared buffer), so
+    it can be resized or freed alone; none requires grad."""
+    results = CALLS[name](*_inputs("torch"))
+    storages = {r.storage().data_ptr() for r in results}
+    assert len(storages) == len(results)
+    for r in results:
+        assert r._base is None and not r.requires_grad and r.is_contiguous()
+        r.resize_(2 * r.numel())  # its own storage, which torch may grow
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+@pytest.mark.parametrize("name", list(CALLS))
+def test_arrays_of_no_numeric_type_are_refused_by_name(name, kind):
+    """numpy arrays nanobind cannot import (object, string) are named with
+    their type, as an input and as an out= entry."""
+    arrays = _inputs(kind)
+    api = "normgrad." + name
+    words = np.array([["a"] * 16] * 32)
+    with pytest.raises(TypeError, match=rf"^{api}: \w+ has type str32; it must be float32, "
+                                        r"float16 or bfloat16"):
+        CALLS[name](words, *arrays[1:])
+    out = CALLS[name](*_inputs("numpy"))
+    objects = out[0].astype(object)
+    with pytest.raises(TypeError, match=rf"^{api}: out\[0\] \(\w+\) has type object;"):
+        OUT_CALLS[name](*_inputs("numpy"), out=(objects,) + tuple(out[1:]))
+
+
+def test_tensor_subclasses_are_read_through_their_own_attributes():
+    """torch.Tensor and torch.nn.Parameter are read through torch's own
+    descriptors; a subclass may override an attribute, and its own is used."""
+    class Counted(torch.Tensor):
+        reads = 0
+
+        def data_ptr(self):
+            Counted.reads += 1
+            return super().data_ptr()
+    x = torch.ones(4, 8).as_subclass(Counted)
+    pd_gamma, pd_beta = normgrad.layer_norm_grad_beta(x, x)
+    assert Counted.reads == 2
+    assert pd_gamma.tolist() == [4.0] * 8 and pd_beta.tolist() == [4.0] * 8
+    p = torch.nn.Parameter(torch.ones(4, 8))
+    assert normgrad.layer_norm_grad_beta(p, p)[0].tolist() == [4.0] * 8
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+def test_statistics_in_x_leading_shape_are_read_in_place(monkeypatch, kind):
+    """mean and rstd of a B × S × H x have shape (B, S): read where they lie
+    when their elements are in row order, flattened by a copy otherwise."""
+    x, dy, gamma, beta, _, _ = _inputs(kind, (2, 16, 8))
+    _, mean, rstd = normgrad.layer_norm_forward(x, gamma, beta)
+    want = normgrad.layer_norm_backward(x, dy, gamma, mean.reshape(-1), rstd.reshape(-1))
+    shuffled = mean.T.contiguous().T if kind == "torch" else mean.T.copy().T  # column order
+    reshaped = []
+    cls = torch.Tensor if kind == "torch" else None
+    if cls is not None:
+        original = cls.reshape
+        monkeypatch.setattr(cls, "reshape",
+                            lambda self, *a: reshaped.append(a) or original(self, *a))
+    for m, copies in [(mean, 0), (shuffled, 1)]:
+        reshaped.clear()
+        got = normgrad.layer_norm_backward(x, dy, gamma, m, rstd)
+        if cls is not None:
+            assert len(reshaped) == copies
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
 
 
 def test_tensors_not_dense_on_the_cpu_are_refused_by_name():
@@ -196,6 +280,24 @@ def test_row_strided_torch_x_gives_outputs_of_its_layout():
     dx_c, _, _ = normgrad.layer_norm_backward(x.contiguous(), dy.contiguous(), gamma, mean, rstd)
     assert dx.stride() == x.stride()
     np.testing.assert_array_equal(dx.numpy(), dx_c.numpy())
+
+
+def test_a_process_that_cannot_import_torch_calls_every_function():
+    """Without torch (its import fails) every function takes numpy arrays."""
+    script = """if True:
+        import sys
+        sys.modules["torch"] = None  # import torch raises ImportError
+        import numpy as np, normgrad
+        x = np.ones((4, 8), np.float32)
+        g = np.ones(8, np.float32)
+        y, mean, rstd = normgrad.layer_norm_forward(x, g, g)
+        normgrad.layer_norm_backward(x, x, g, mean, rstd)
+        normgrad.rms_norm_backward(x, x, g, normgrad.rms_norm_forward(x, g)[1])
+        print(normgrad.layer_norm_grad_beta(x, x)[1].tolist(), y.tolist()[0])
+        """
+    out = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    assert out == [f"{[4.0] * 8} {[1.0] * 8}"]
 
 
 def test_torch_imported_after_normgrad_is_recognized():

@@ -52,8 +52,8 @@ def partial_sums(dy, res, row_begin, *, threads=None, dtype=None):
     multiple of BLOCK_ROWS unless there are no rows), as a 1-D uint8 numpy
     array in the layout of include/normgrad/grad_beta_partials.h. threads
     and dtype as in normgrad.layer_norm_grad_beta."""
-    dy, res = _arrays.as_array(dy), _arrays.as_array(res)
-    marked = _arrays.marked_bf16("normgrad.distributed.partial_sums", (dy, res), dtype)
+    (dy, res), marked, _ = _normgrad.prepare("normgrad.distributed.partial_sums", ["dy", "res"],
+                                             (dy, res), dtype, None)
     rows, cols, _ = _normgrad.partials_layout(dy, res, marked)
     out = np.empty(_normgrad.partials_bytes(row_begin, rows, cols), dtype=np.uint8)
     _normgrad.partials(dy, res, row_begin, out, marked, threads)
@@ -67,12 +67,10 @@ def combine(partials, like, *, out_dtype=None, dtype=None):
     of `like`'s kind and type (e.g. this process's dy), or float32 with
     out_dtype="float32"; dtype="bfloat16" marks a uint16 `like`."""
     api = "normgrad.distributed.combine"
-    like = _arrays.as_array(like)
-    marked = _arrays.marked_bf16(api, (like,), dtype)
+    (like,), marked, out_type = _normgrad.prepare(api, ["like"], (like,), dtype, out_dtype)
     partials = list(partials)
     first = np.asarray(_detached(partials[0])) if partials else np.empty(0, np.uint8)
     cols = int(first[16:24].view(np.uint64)[0]) if first.size >= 48 else 0
-    out_type = _arrays.output_type(api, like, out_dtype)
     pd_gamma = _arrays.empty(like, (cols,), out_type)
     pd_beta = _arrays.empty(like, (cols,), out_type)
     _normgrad.combine(partials, pd_gamma, pd_beta, marked)
@@ -164,10 +162,9 @@ def run_collective(exchange, api, dy, res, out_dtype, threads, dtype):
     allgather_bytes(uint8 array, sizes by rank) → arrays by rank."""
     local_error, rows, cols, code = None, 0, 0, 0
     try:
-        dy, res = _arrays.as_array(dy), _arrays.as_array(res)
-        marked = _arrays.marked_bf16(api, (dy, res), dtype)
+        (dy, res), marked, _ = _normgrad.prepare(api, ["dy", "res"], (dy, res), dtype,
+                                                 out_dtype)
         rows, cols, code = _normgrad.partials_layout(dy, res, marked)
-        _arrays.output_type(api, dy, out_dtype)
     except Exception as e:  # every rank must still take part in the exchange
         local_error = e
     header = np.array([int.from_bytes(_MAGIC, "little"), _normgrad.PARTIALS_VERSION, BLOCK_ROWS,
