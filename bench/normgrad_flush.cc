@@ -4,8 +4,8 @@
 // before samples started flushed (each sample right after the other
 // implementation's call on the same arrays) and (b) with every sample started from arrays
 // flushed out of every cache level (cache_flush.h, over inputs and outputs;
-// not timed), as `normgrad bench` now times its "memory" rows. Both ways interleaved, round by round, one call
-// per sample, 2 threads. Prints each series' median and range in GB/s
+// not timed), as `normgrad bench` now times its "memory" rows. Both ways interleaved, round by
+// round, one call per sample, 2 threads. Prints each series' median and range in GB/s
 // (build/bin/normgrad_flush [rounds]).
 #include <algorithm>
 #include <chrono>
@@ -74,15 +74,17 @@ int main(int argc, char** argv) {
     s.rstd.resize(rows);
     auto encode = [&](const float* src, unsigned char* dst, size_t count) {
       if (types[t] == DType::kF32) std::copy_n(src, count, reinterpret_cast<float*>(dst));
-      if (types[t] == DType::kF16) normgrad::Narrow(src, reinterpret_cast<normgrad::float16*>(dst), count);
-      if (types[t] == DType::kBF16) normgrad::Narrow(src, reinterpret_cast<normgrad::bfloat16*>(dst), count);
+      if (types[t] == DType::kF16)
+        normgrad::Narrow(src, reinterpret_cast<normgrad::float16*>(dst), count);
+      if (types[t] == DType::kBF16)
+        normgrad::Narrow(src, reinterpret_cast<normgrad::bfloat16*>(dst), count);
     };
     encode(values.data(), s.dy.data(), n);
     std::reverse(values.begin(), values.end());
     encode(values.data(), s.x.data(), n);
     encode(gamma32.data(), s.gamma.data(), cols);
   }
-  for (const char* mode : {"as the bench did", "flushed"}) {
+  for (const char* mode : {"unflushed", "flushed"}) {
     for (int t = 0; t < 3; ++t) {
       const double size = static_cast<double>(normgrad::SizeOf(types[t]));
       static char label[12][64];
@@ -135,14 +137,17 @@ int main(int argc, char** argv) {
         // The baseline reads dy and x, as float arrays of the same bytes.
         flush_all();
         base.gbs.push_back(base.bytes / Seconds([&] {
-          sink = sink + normgrad::bench::SumTwoArrays(reinterpret_cast<const float*>(s.dy.data()),
-                                                      reinterpret_cast<const float*>(s.x.data()),
-                                                      s.dy.size() / 4, threads);
-        }) / 1e9);
+                             sink = sink + normgrad::bench::SumTwoArrays(
+                                               reinterpret_cast<const float*>(s.dy.data()),
+                                               reinterpret_cast<const float*>(s.x.data()),
+                                               s.dy.size() / 4, threads);
+                           }) /
+                           1e9);
         flush_all();
         bwd.gbs.push_back(bwd.bytes / Seconds([&] {
-          if (!normgrad::RmsNormBackward(b).ok()) std::exit(1);
-        }) / 1e9);
+                            if (!normgrad::RmsNormBackward(b).ok()) std::exit(1);
+                          }) /
+                          1e9);
       }
     }
   }

@@ -25,8 +25,8 @@
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512bf16,avx2,fma,f16c")
 #include "kernels/avx512_ops_inl.h"
-#include "kernels/rms_norm_inl.h"
 #include "kernels/rms_norm_avx512_inl.h"
+#include "kernels/rms_norm_inl.h"
 
 namespace normgrad::kernels {
 namespace {

@@ -27,7 +27,7 @@ inline bool HasClflushopt() {
 }
 
 __attribute__((target("clflushopt"))) inline void FlushLinesOpt(const char* begin,
-                                                                 const char* end) {
+                                                                const char* end) {
   for (const char* p = begin; p < end; p += 64) _mm_clflushopt(const_cast<char*>(p));
 }
 
