@@ -168,7 +168,15 @@ VectorKernels Avx2VectorKernels();
 #if defined(NORMGRAD_HAVE_AVX512)
 const Isa& Avx512Isa();
 LayerNormKernels Avx512LayerNormKernels();
+/// The kernels below: the bfloat16 RMS-norm ones narrow with AVX512-BF16
+/// where CpuHasAvx512Bf16().
 RmsNormKernels Avx512RmsNormKernels();
+/// `native_bf16`: the bfloat16 RMS-norm kernels narrow with AVX512-BF16
+/// (only where CpuHasAvx512Bf16(); the same bits either way).
+RmsNormKernels Avx512RmsNormKernels(bool native_bf16);
+bool CpuHasAvx512Bf16();
+void Avx512Bf16RmsForward(const RmsNormForwardArgs& a);
+void Avx512Bf16RmsBackward(const RmsNormBackwardArgs& a);
 VectorKernels Avx512VectorKernels();
 #endif
 #if defined(NORMGRAD_HAVE_NEON)

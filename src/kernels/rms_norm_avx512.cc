@@ -4,8 +4,10 @@
 // the run-time CPU check of avx512.cc; fused multiply-adds only where
 // rms_norm_inl.h asks for them (hardware FMA, as the scalar kernels' std::fma),
 // so its bits equal the scalar kernels'. The target pragma follows the shared headers,
-// as in avx2.cc; the Ops policies are avx512_ops_inl.h's, with RmsOps below
-// adding what finishes 16 short rows at once in vectors.
+// as in avx2.cc; the Ops policies are avx512_ops_inl.h's, with RmsOps
+// (rms_norm_avx512_inl.h) adding what finishes 16 short rows at once in
+// vectors. On CPUs with AVX512-BF16 the bfloat16 kernels are
+// rms_norm_avx512_bf16.cc's, which narrow with it (the same bits).
 // GCC 12 warns "__Y is (may be) used uninitialized" inside its own AVX-512
 // intrinsics (_mm512_undefined_* placeholders, GCC bug 105593); the warning
 // is silenced for that header only.
@@ -29,57 +31,27 @@
 #pragma GCC target("avx512f,avx2,fma,f16c")
 #include "kernels/avx512_ops_inl.h"
 #include "kernels/rms_norm_inl.h"
-
-namespace normgrad::kernels {
-namespace {
-
-// An Ops policy plus what finishes 16 short rows in vectors
-// (rms_norm_inl.h, kFinishRows).
-template <typename Base>
-struct RmsOps : Base {
-  using Vec = __m512;
-  static constexpr bool kFinishesRowsInVectors = true;
-  static Vec Div(Vec a, Vec b) { return _mm512_div_ps(a, b); }
-  static Vec Sqrt(Vec a) { return _mm512_sqrt_ps(a); }
-  // Lane k: TreeSum16(lanes[k]), the 16 trees side by side. Each level adds
-  // the same pairs as TreeSum16 (the lower lane first) for every row, and
-  // packs two vectors' results into one: level 1 and 2 pair lanes within
-  // 128-bit blocks of two rows' vectors (shuffle_ps), 3 and 4 pair blocks
-  // (shuffle_f32x4), until lane k holds row k's sum.
-  static Vec SumsOf16Rows(const float (&lanes)[16][16]) {
-    Vec v[16];
-    for (size_t k = 0; k < 16; ++k) v[k] = _mm512_loadu_ps(lanes[k]);
-    // Level 1: per 128-bit block, [a0+a1, a2+a3, b0+b1, b2+b3] of rows a, b.
-    for (size_t k = 0; k < 8; ++k) {
-      v[k] = _mm512_add_ps(_mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0x88),
-                           _mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0xDD));
-    }
-    // Level 2: per block, the sums of its four lanes of rows 4k … 4k + 3.
-    for (size_t k = 0; k < 4; ++k) {
-      v[k] = _mm512_add_ps(_mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0x88),
-                           _mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0xDD));
-    }
-    // Level 3: blocks 0 + 1 and 2 + 3, of rows 8k … 8k + 7.
-    for (size_t k = 0; k < 2; ++k) {
-      v[k] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0x88),
-                           _mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0xDD));
-    }
-    // Level 4: the two halves of every row.
-    return _mm512_add_ps(_mm512_shuffle_f32x4(v[0], v[1], 0x88),
-                         _mm512_shuffle_f32x4(v[0], v[1], 0xDD));
-  }
-};
-
-}  // namespace
-}  // namespace normgrad::kernels
+#include "kernels/rms_norm_avx512_inl.h"
 #pragma GCC pop_options
 
 namespace normgrad::kernels {
 
-RmsNormKernels Avx512RmsNormKernels() {
-  return {RmsForwardKernel<RmsOps<Avx512F32>>,  RmsForwardKernel<RmsOps<Avx512F16>>,
-          RmsForwardKernel<RmsOps<Avx512BF16>>, RmsBackwardKernel<RmsOps<Avx512F32>>,
-          RmsBackwardKernel<RmsOps<Avx512F16>>, RmsBackwardKernel<RmsOps<Avx512BF16>>};
+RmsNormKernels Avx512RmsNormKernels(bool native_bf16) {
+  RmsNormKernels k = {RmsForwardKernel<RmsOps<Avx512F32>>,  RmsForwardKernel<RmsOps<Avx512F16>>,
+                      RmsForwardKernel<RmsOps<Avx512BF16>>, RmsBackwardKernel<RmsOps<Avx512F32>>,
+                      RmsBackwardKernel<RmsOps<Avx512F16>>, RmsBackwardKernel<RmsOps<Avx512BF16>>};
+  if (native_bf16) {
+    k.forward_bf16 = Avx512Bf16RmsForward;
+    k.backward_bf16 = Avx512Bf16RmsBackward;
+  }
+  return k;
 }
+
+bool CpuHasAvx512Bf16() {
+  return __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq");
+}
+
+RmsNormKernels Avx512RmsNormKernels() { return Avx512RmsNormKernels(CpuHasAvx512Bf16()); }
 
 }  // namespace normgrad::kernels

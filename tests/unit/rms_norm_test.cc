@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "normgrad/float16.h"
 #include "normgrad/rms_norm.h"
 #include "reference.h"
 #include "test_data.h"
@@ -650,6 +651,114 @@ TEST_P(RmsNormTypes, InPlaceGivesTheSameBits) {
 INSTANTIATE_TEST_SUITE_P(Types, RmsNormTypes,
                          testing::Values(DType::kF32, DType::kF16, DType::kBF16),
                          testdata::TypeName<testing::TestParamInfo<DType>>);
+
+#if defined(NORMGRAD_HAVE_AVX512)
+// A float from its bits.
+float FromBits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+TEST(RmsNorm, Avx512Bf16NarrowingGivesTheIntegerRoundingBits) {
+  // "avx512"'s bfloat16 kernels narrow with AVX512-BF16 where the CPU has it
+  // (vcvtneps2bf16, which reads subnormals as zero: a vector with one takes
+  // the integer rounding). Both kernel tables, called directly, against
+  // bits::FloatToBfloat16 of each exact output: rows whose y (forward) and
+  // dx (backward) equal ±gamma, gamma holding ties to even both ways,
+  // values that round up to infinity, one subnormal in a vector of normal
+  // values, a vector of subnormals (ties among them), and, in the forward,
+  // infinities and NaNs (a signalling one comes out quiet). 70 columns: four
+  // vectors and a tail; plain and streaming stores.
+  namespace k = normgrad::kernels;
+  if (!__builtin_cpu_supports("avx512f") || !k::CpuHasAvx512Bf16()) {
+    GTEST_SKIP() << "this CPU has no AVX512-BF16 (with BW and DQ)";
+  }
+  const k::RmsNormKernels native = k::Avx512RmsNormKernels(true);
+  const k::RmsNormKernels integer = k::Avx512RmsNormKernels(false);
+  ASSERT_NE(native.forward_bf16, integer.forward_bf16);
+  ASSERT_NE(native.backward_bf16, integer.backward_bf16);
+  EXPECT_EQ(k::Avx512RmsNormKernels().forward_bf16, native.forward_bf16) << "default table";
+  EXPECT_EQ(k::Avx512RmsNormKernels().backward_bf16, native.backward_bf16) << "default table";
+
+  const uint32_t normal[] = {0x3f808000, 0x3f818000, 0xbf808000, 0xbf818000, 0x3f80c000,
+                             0x7f7fffff, 0x7f7f8000, 0x7f7f7fff, 0x00800000, 0x3f800001,
+                             0x40490fdb, 0xc2f6e979, 0x3f7fffff, 0x00000000, 0x80000000,
+                             0x3eaaaaab};
+  const uint32_t subnormal[] = {0x00008000, 0x00018000, 0x80008000, 0x80018000, 0x00400000,
+                                0x807fffff, 0x00000001, 0x00007fff, 0x0000ffff, 0x007f8000,
+                                0x00408000, 0x80408001, 0x00010000, 0x00028000, 0x003fffff,
+                                0x807f7fff};
+  const uint32_t special[] = {0x7f800000, 0xff800000, 0x7fc00001, 0x7f800001, 0xffbfffff};
+  const size_t cols = 70;
+  std::vector<float> finite(cols), all(cols);
+  for (size_t c = 0; c < cols; ++c) {
+    const size_t v = c / 16, lane = c % 16;
+    uint32_t b = v == 2 ? subnormal[lane] : normal[lane];
+    if (v == 1 && lane == 5) b = subnormal[0];  // one subnormal among normal values
+    finite[c] = all[c] = FromBits(b);
+    if (v == 3 && lane < std::size(special)) all[c] = FromBits(special[lane]);
+  }
+  // x = ±1 (bfloat16 bits), eps = 0: rstd = 1 and y = ±gamma exactly.
+  const size_t rows = 2;
+  std::vector<uint16_t> x(rows * cols), zero(rows * cols, 0);
+  for (size_t c = 0; c < cols; ++c) {
+    x[c] = 0x3f80;
+    x[cols + c] = 0xbf80;
+  }
+  for (bool stream : {false, true}) {
+    SCOPED_TRACE(stream ? "streaming" : "plain");
+    std::vector<float> rstd(rows);
+    std::vector<uint16_t> want(rows * cols), got[2];
+    // y as the kernels compute it: ±1 times gamma (x86 keeps a NaN's sign).
+    const auto sign = [&](size_t i) { return i < cols ? 1.0f : -1.0f; };
+    for (size_t i = 0; i < rows * cols; ++i) {
+      want[i] = normgrad::bits::FloatToBfloat16(sign(i) * all[i % cols]);
+    }
+    for (int t = 0; t < 2; ++t) {
+      got[t].assign(rows * cols, 0xdead);
+      k::RmsNormForwardArgs a{};
+      a.x = x.data();
+      a.gamma = all.data();
+      a.eps = 0.0f;
+      a.stride = a.cols = cols;
+      a.rows = rows;
+      a.y = got[t].data();
+      a.rstd = rstd.data();
+      a.stream_y = stream;
+      (t == 0 ? native : integer).forward_bf16(a);
+      ASSERT_EQ(rstd, std::vector<float>(rows, 1.0f));
+    }
+    EXPECT_EQ(got[0], want) << "forward, AVX512-BF16";
+    EXPECT_EQ(got[1], want) << "forward, integer rounding";
+
+    // Backward: x = 0, dy = ±1, rstd = 1: dx = fl(1·fma(−0, 0, dy·gamma)) = ±gamma.
+    for (size_t i = 0; i < rows * cols; ++i) {
+      want[i] = normgrad::bits::FloatToBfloat16(sign(i) * finite[i % cols]);
+    }
+    std::vector<float> acc[2];
+    for (int t = 0; t < 2; ++t) {
+      got[t].assign(rows * cols, 0xdead);
+      acc[t].assign(cols, 0.0f);
+      const std::vector<float> one(rows, 1.0f);
+      k::RmsNormBackwardArgs a{};
+      a.x = zero.data();
+      a.dy = x.data();
+      a.gamma = finite.data();
+      a.rstd = one.data();
+      a.stride = a.cols = cols;
+      a.rows = rows;
+      a.dx = got[t].data();
+      a.stream_dx = stream;
+      a.acc_gamma = acc[t].data();
+      (t == 0 ? native : integer).backward_bf16(a);
+    }
+    EXPECT_EQ(got[0], want) << "backward, AVX512-BF16";
+    EXPECT_EQ(got[1], want) << "backward, integer rounding";
+    EXPECT_EQ(acc[0], acc[1]);
+  }
+}
+#endif
 
 TEST(RmsNorm, ZeroRowsWriteNothingButZeroDgamma) {
   float gamma[4] = {1, 2, 3, 4}, dgamma[4] = {9, 9, 9, 9}, rstd[1] = {7};

@@ -22,6 +22,14 @@
 // so the sample never starts with inputs evicted by the implementation
 // before it — and its rows say "in-cache", so a cache-speed baseline is never
 // read as the machine's memory bandwidth (nor counted in "baseline_gbs").
+// Every other group's rows say "memory", and every timed call in them (and
+// in the check baseline) starts from memory: the group's inputs and the
+// implementation's own outputs are flushed from every cache level first
+// (cache_flush.h; not timed), so no implementation and no baseline is
+// timed on what the one before it left in a cache larger than the label
+// assumes. The flush cannot reach a peer's own buffers (its outputs) nor the
+// emulated cores' device memory, which their calls fill, untimed, from the
+// inputs.
 // The cache size comes from sysfs (sysconf where sysfs has none);
 // NORMGRAD_BENCH_CACHE_BYTES, when set, replaces it.
 //
@@ -63,6 +71,7 @@
 
 #include "bench_noise.h"
 #include "bench_peer.h"
+#include "cache_flush.h"
 #include "commands.h"
 #include "normgrad/convert.h"
 #include "normgrad/layer_norm.h"
@@ -374,6 +383,17 @@ double OpBytes(const Problem& p, Op op) {
   return 0;
 }
 
+// A byte range a timed call reads or writes.
+struct Span {
+  const void* data;
+  size_t bytes;
+};
+
+template <typename T>
+Span SpanOf(const std::vector<T>& v) {
+  return {v.data(), v.size() * sizeof(T)};
+}
+
 // One implementation in one group: `run(k)` makes k calls and returns their
 // total seconds; `error()` judges the outputs of the last call.
 struct Runner {
@@ -381,6 +401,7 @@ struct Runner {
   std::string note;  // non-empty: not run, and why
   std::function<double(int)> run;
   std::function<double()> error;
+  std::vector<Span> outputs;  // the runner's own outputs, flushed as its inputs are
   bool peer = false;
   int iters = 1;                // calls per sample
   std::vector<double> samples;  // seconds per call, one per round
@@ -440,6 +461,7 @@ Runner GradBetaRunner(const Data& d, int threads, Order order, const std::string
   p.threads = threads;
   p.isa = isa.c_str();
   r.run = EngineCalls([p] { return LayerNormGradBeta(p); });
+  r.outputs = {SpanOf(*gamma), SpanOf(*beta)};
   r.error = [&d, gamma, beta] {
     return OpError(d, Op::kGradBeta, Widen(d.p.dtype, *gamma), Widen(d.p.dtype, *beta), nullptr);
   };
@@ -469,6 +491,7 @@ Runner BackwardRunner(const Data& d, int threads, const std::string& isa) {
   p.threads = threads;
   p.isa = isa.c_str();
   r.run = EngineCalls([p] { return LayerNormBackward(p); });
+  r.outputs = {SpanOf(*dx), SpanOf(*gamma), SpanOf(*beta)};
   r.error = [&d, dx, gamma, beta] {
     const std::vector<double> wide_dx = Widen(d.p.dtype, *dx);
     return OpError(d, Op::kBackward, Widen(d.p.dtype, *gamma), Widen(d.p.dtype, *beta), &wide_dx);
@@ -494,6 +517,7 @@ Runner RmsForwardRunner(const Data& d, int threads, const std::string& isa) {
   p.threads = threads;
   p.isa = isa.c_str();
   r.run = EngineCalls([p] { return RmsNormForward(p); });
+  r.outputs = {SpanOf(*y), SpanOf(*rstd)};
   r.error = [&d, y, rstd] { return RmsError(d, Op::kRmsForward, Widen(d.p.dtype, *y), {}); };
   return r;
 }
@@ -518,6 +542,7 @@ Runner RmsBackwardRunner(const Data& d, int threads, const std::string& isa) {
   p.threads = threads;
   p.isa = isa.c_str();
   r.run = EngineCalls([p] { return RmsNormBackward(p); });
+  r.outputs = {SpanOf(*dx), SpanOf(*dgamma)};
   r.error = [&d, dx, dgamma] {
     return RmsError(d, Op::kRmsBackward, Widen(d.p.dtype, *dx), Widen(d.p.dtype, *dgamma));
   };
@@ -601,6 +626,7 @@ Runner VectorRunner(const Data& d, VectorKernel kind, bool emulated, int threads
       });
     };
   }
+  r.outputs = {SpanOf(*out)};
   r.error = [&d, out, ref] { return reference::NormwiseError(Widen(d.p.dtype, *out), *ref); };
   return r;
 }
@@ -659,15 +685,37 @@ struct Row {
   std::string noisy = {};  // NoisyReason(noise); empty: not noisy
 };
 
+// How a group's timed calls start: kWarm, each sample right after an
+// untimed call on the same inputs, so it starts with them in the caches;
+// kFlushed, every timed call right after the group's inputs and the
+// runner's outputs are flushed from every cache (not timed), so it starts
+// from memory whatever ran before it.
+enum class Start { kWarm, kFlushed };
+
+// k calls of r started as `start` asks; their total seconds. `inputs`: the
+// group's arrays, flushed with r.outputs before each call under kFlushed.
+double Calls(Runner& r, int k, Start start, const std::vector<Span>& inputs) {
+  if (start == Start::kWarm) return r.run(k);
+  double total = 0;
+  for (int i = 0; i < k; ++i) {
+    for (const Span& s : inputs) bench::FlushFromCaches(s.data, s.bytes);
+    for (const Span& s : r.outputs) bench::FlushFromCaches(s.data, s.bytes);
+    bench::FlushFence();
+    total += r.run(1);
+  }
+  return total;
+}
+
 // Sets r.iters, the calls per sample, so that one sample lasts at least
 // `sample_seconds`: a single call may be shorter than the clock's and the
 // scheduler's granularity, and one preemption would then be the figure.
 // Grows the count from a timed sample, at most tenfold a step, until a
 // sample lasts long enough; a runner that cannot get there gets a note.
-void Calibrate(Runner& r, double sample_seconds) {
+void Calibrate(Runner& r, double sample_seconds, Start start, const std::vector<Span>& inputs) {
   r.run(1);  // warm-up: caches, thread pools, lazy allocations
   r.iters = 1;
-  for (double t = r.run(1); t < sample_seconds; t = r.run(r.iters)) {
+  for (double t = Calls(r, 1, start, inputs); t < sample_seconds;
+       t = Calls(r, r.iters, start, inputs)) {
     if (r.iters >= kMaxCallsPerSample) {
       char buf[96];
       std::snprintf(buf, sizeof buf, "could not be timed: %d calls took %.3g s", r.iters, t);
@@ -679,17 +727,18 @@ void Calibrate(Runner& r, double sample_seconds) {
   }
 }
 
-// Times every runner of one group, interleaved; `warm`: each timed sample
-// right after an untimed call, so it starts with the inputs in the caches.
-void Measure(std::vector<Runner>& runners, int rounds, double sample_seconds, bool warm) {
+// Times every runner of one group, interleaved, its calls started as
+// `start` asks (`inputs`: the group's arrays).
+void Measure(std::vector<Runner>& runners, int rounds, double sample_seconds, Start start,
+             const std::vector<Span>& inputs) {
   for (Runner& r : runners) {
-    if (r.note.empty()) Calibrate(r, sample_seconds);
+    if (r.note.empty()) Calibrate(r, sample_seconds, start, inputs);
   }
   for (int round = 0; round < rounds; ++round) {
     for (Runner& r : runners) {
       if (!r.note.empty()) continue;
-      if (warm) r.run(1);
-      r.samples.push_back(r.run(r.iters) / r.iters);
+      if (start == Start::kWarm) r.run(1);
+      r.samples.push_back(Calls(r, r.iters, start, inputs) / r.iters);
     }
   }
   for (Runner& r : runners) {
@@ -906,7 +955,7 @@ double CheckBaselineGbs(const std::vector<float>& a, const std::vector<float>& b
                  [&] { sink = sink + bench::SumTwoArrays(a.data(), b.data(), a.size(), threads); });
   };
   std::vector<Runner> runners(1, r);
-  Measure(runners, rounds, sample_seconds, false);
+  Measure(runners, rounds, sample_seconds, Start::kFlushed, {SpanOf(a), SpanOf(b)});
   if (!runners[0].note.empty() || runners[0].seconds <= 0) return -1;
   return 2.0 * static_cast<double>(a.size() * sizeof(float)) / runners[0].seconds / 1e9;
 }
@@ -1032,7 +1081,9 @@ int RunBench(const BenchOptions& o) {
     const auto run_group = [&](const char* name, int threads, double bytes,
                                std::vector<Runner> runners) {
       group_starts.push_back(ReadCpuTicks());
-      Measure(runners, rounds, sample_seconds, in_cache);
+      Measure(runners, rounds, sample_seconds, in_cache ? Start::kWarm : Start::kFlushed,
+              {SpanOf(d.dy), SpanOf(d.res), SpanOf(d.gamma), SpanOf(d.mean), SpanOf(d.rstd),
+               SpanOf(d.rms_rstd)});
       const double others_cpu = OthersCpu(group_starts, ReadCpuTicks());
       const Runner& baseline = runners[0];
       const bool has_baseline = baseline.note.empty() && baseline.seconds > 0;

@@ -1,0 +1,53 @@
+// kernels/rms_norm_avx512_inl.h — the Ops policy wrapper of the "avx512"
+// RMS-norm kernels: an avx512_ops_inl.h policy plus what finishes 16 short
+// rows at once in vectors (rms_norm_inl.h, kFinishRows). Shared by
+// rms_norm_avx512.cc and rms_norm_avx512_bf16.cc; include it after
+// avx512_ops_inl.h, inside the same target region. Internal linkage.
+#pragma once
+
+#include <immintrin.h>
+
+#include <cstddef>
+
+namespace normgrad::kernels {
+namespace {
+
+// An Ops policy plus what finishes 16 short rows in vectors
+// (rms_norm_inl.h, kFinishRows).
+template <typename Base>
+struct RmsOps : Base {
+  using Vec = __m512;
+  static constexpr bool kFinishesRowsInVectors = true;
+  static Vec Div(Vec a, Vec b) { return _mm512_div_ps(a, b); }
+  static Vec Sqrt(Vec a) { return _mm512_sqrt_ps(a); }
+  // Lane k: TreeSum16(lanes[k]), the 16 trees side by side. Each level adds
+  // the same pairs as TreeSum16 (the lower lane first) for every row, and
+  // packs two vectors' results into one: level 1 and 2 pair lanes within
+  // 128-bit blocks of two rows' vectors (shuffle_ps), 3 and 4 pair blocks
+  // (shuffle_f32x4), until lane k holds row k's sum.
+  static Vec SumsOf16Rows(const float (&lanes)[16][16]) {
+    Vec v[16];
+    for (size_t k = 0; k < 16; ++k) v[k] = _mm512_loadu_ps(lanes[k]);
+    // Level 1: per 128-bit block, [a0+a1, a2+a3, b0+b1, b2+b3] of rows a, b.
+    for (size_t k = 0; k < 8; ++k) {
+      v[k] = _mm512_add_ps(_mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0x88),
+                           _mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0xDD));
+    }
+    // Level 2: per block, the sums of its four lanes of rows 4k … 4k + 3.
+    for (size_t k = 0; k < 4; ++k) {
+      v[k] = _mm512_add_ps(_mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0x88),
+                           _mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0xDD));
+    }
+    // Level 3: blocks 0 + 1 and 2 + 3, of rows 8k … 8k + 7.
+    for (size_t k = 0; k < 2; ++k) {
+      v[k] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0x88),
+                           _mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0xDD));
+    }
+    // Level 4: the two halves of every row.
+    return _mm512_add_ps(_mm512_shuffle_f32x4(v[0], v[1], 0x88),
+                         _mm512_shuffle_f32x4(v[0], v[1], 0xDD));
+  }
+};
+
+}  // namespace
+}  // namespace normgrad::kernels
