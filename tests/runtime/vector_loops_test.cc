@@ -2,8 +2,8 @@
 // per-instruction-set loops (kernels::VectorKernels): Abs, Relu, LeakyRelu,
 // Sqrt, Rsqrt, Reciprocal of half and float; Axpy, FusedMulAdd, MulAddDst,
 // AddRelu, SubRelu, MulAddRelu of half and float (Axpy and MulAddDst also
-// from half into float); Cast float → int32_t in every mode and int32_t →
-// float. On special values (zeros, infinities, NaNs with payloads,
+// from half into float); Compare and Compares of float in every mode; Cast
+// float → int32_t in every mode and int32_t → float. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
 // the documented rules. ctest runs this once per instruction set
@@ -293,6 +293,53 @@ TEST(VectorLoops, HalfCompoundInstructionsRoundEveryStep) {
            [&](half p, half, float o) { return F(p) * F(s) + o; });
   widening("MulAddDst float, half", [&](const auto& d) { AscendC::MulAddDst(d, x, y, kN); },
            [](half p, half q, float o) { return F(p) * F(q) + o; });
+}
+
+bool Holds(AscendC::CMPMODE mode, float x, float y) {
+  switch (mode) {
+    case AscendC::CMPMODE::LT:
+      return x < y;
+    case AscendC::CMPMODE::GT:
+      return x > y;
+    case AscendC::CMPMODE::EQ:
+      return x == y;
+    case AscendC::CMPMODE::LE:
+      return x <= y;
+    case AscendC::CMPMODE::GE:
+      return x >= y;
+    default:  // NE: true when either is NaN
+      return !(x == y);
+  }
+}
+
+TEST(VectorLoops, FloatCompareInEveryMode) {
+  Ub ub;
+  std::vector<float> a = FloatInputs(11), b = FloatInputs(12);
+  // Equal pairs, so that ==, <= and >= hold somewhere.
+  for (uint32_t i = 0; i < kN; i += 3) b[i] = a[i];
+  const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, b);
+  const LocalTensor<uint8_t> bits = ub.Get<uint8_t>(2);
+  using AscendC::CMPMODE;
+  for (const CMPMODE mode : {CMPMODE::LT, CMPMODE::GT, CMPMODE::EQ, CMPMODE::LE, CMPMODE::GE,
+                             CMPMODE::NE}) {
+    for (const bool scalar : {false, true}) {
+      const float s = a[5];
+      if (scalar) {
+        AscendC::Compares(bits, x, s, mode, kN);
+      } else {
+        AscendC::Compare(bits, x, y, mode, kN);
+      }
+      // The count form compares the whole 256-byte repeats within kN.
+      const uint32_t lanes = kN / 64 * 64;
+      const std::vector<uint8_t> got = ub.Read<uint8_t>(2, lanes / 8);
+      for (uint32_t i = 0; i < lanes; ++i) {
+        const bool want = Holds(mode, a[i], scalar ? s : b[i]);
+        ASSERT_EQ((got[i / 8] >> (i % 8) & 1) != 0, want)
+            << (scalar ? "Compares" : "Compare") << " mode " << static_cast<int>(mode)
+            << ": lane " << i << ": " << a[i] << " against " << (scalar ? s : b[i]);
+      }
+    }
+  }
 }
 
 // The mode's rounding of x to an integer, then saturated; NaN gives 0.
