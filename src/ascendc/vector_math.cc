@@ -1,8 +1,10 @@
 // vector_math.cc — the vector unit's Exp, Ln, Sqrt, Rsqrt and Reciprocal on
 // half and float with their configurations' subnormal handling, Abs, Relu
-// and LeakyRelu of half and float, and the checks of configurations and
-// shift counts (normgrad_ascendc/vector_math.h). Sqrt, Reciprocal, Abs, Relu
-// and LeakyRelu run the engine's loops for the instruction set it picks
+// and LeakyRelu of half and float, the shifts of 16- and 32-bit integers,
+// and the checks of configurations and shift counts
+// (normgrad_ascendc/vector_math.h). All but Exp and Ln (and the
+// configurations that flush subnormals or limit the range) run the
+// engine's loops for the instruction set it picks
 // (kernels::VectorKernels; half through float where the instruction
 // computes in float), with the bits of the element functions.
 #include "normgrad_ascendc/vector_math.h"
@@ -97,6 +99,21 @@ void UnaryBitsImpl(BitOp op, CastType type, void* dst, const void* src,
   } else {
     (op == BitOp::kAbs ? k.abs_f16 : k.relu_f16)(
         static_cast<uint16_t*>(dst), static_cast<const uint16_t*>(src), count);
+  }
+}
+
+void ShiftImpl(uint32_t bytes, bool is_signed, const ShiftParams& p, void* dst,
+               const void* src, uint32_t count) {
+  // roundEn adds the last bit shifted out (ShiftValue).
+  const int round_bit = p.round && p.count >= 1 ? static_cast<int>(p.count - 1) : -1;
+  const auto shift = static_cast<uint32_t>(p.count);
+  const normgrad::kernels::VectorKernels& k = Loops();
+  if (bytes == 2) {
+    k.shift16[is_signed][!p.left](static_cast<uint16_t*>(dst),
+                                  static_cast<const uint16_t*>(src), shift, round_bit, count);
+  } else {
+    k.shift32[is_signed][!p.left](static_cast<uint32_t*>(dst),
+                                  static_cast<const uint32_t*>(src), shift, round_bit, count);
   }
 }
 

@@ -166,6 +166,14 @@ struct VectorKernels {
   /// CompareOp; n a multiple of 64.
   void (*compare_f32[kCompareOps])(uint8_t* bits, const float* a,
                                    const float* b, float s, size_t n);
+  /// Shifts of 16-bit and 32-bit integers (their bits), indexed [signed]
+  /// [right], by a count below the width: unsigned shifts are logical,
+  /// signed ones arithmetic, and a signed left shift keeps the sign bit.
+  /// round_bit ≥ 0 adds that bit of the source (ShiftRight's roundEn).
+  void (*shift16[2][2])(uint16_t* d, const uint16_t* a, uint32_t count,
+                        int round_bit, size_t n);
+  void (*shift32[2][2])(uint32_t* d, const uint32_t* a, uint32_t count,
+                        int round_bit, size_t n);
   /// float → int32, rounded as ToIntRound says and saturated (NaN gives 0).
   void (*to_int32_f32[kToIntRounds])(int32_t* d, const float* a, size_t n);
   /// int32 → float, nearest even.

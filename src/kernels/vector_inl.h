@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/kernels.h"
 
@@ -215,6 +216,27 @@ void Compare(uint8_t* bits, const float* a, const float* b, float s, size_t n) {
     CompareWords<kOp, true>(bits, a, nullptr, s, n);
   } else {
     CompareWords<kOp, false>(bits, a, b, s, n);
+  }
+}
+
+// U holds the bits; kSigned: they are a two's complement integer.
+template <typename U, bool kSigned, bool kRight>
+void Shift(U* d, const U* a, uint32_t count, int round_bit, size_t n) {
+  using S = std::make_signed_t<U>;
+  constexpr U kSign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
+  const U add = round_bit >= 0 ? U{1} : U{0};
+  const uint32_t bit = round_bit >= 0 ? static_cast<uint32_t>(round_bit) : 0;
+#pragma GCC ivdep
+  for (size_t i = 0; i < n; ++i) {
+    const U x = a[i];
+    U r;
+    if (kRight) {
+      r = kSigned ? static_cast<U>(static_cast<S>(x) >> count) : static_cast<U>(x >> count);
+    } else {
+      const U shifted = static_cast<U>(x << count);
+      r = kSigned ? static_cast<U>((x & kSign) | (shifted & static_cast<U>(~kSign))) : shifted;
+    }
+    d[i] = static_cast<U>(r + (static_cast<U>(x >> bit) & add));
   }
 }
 

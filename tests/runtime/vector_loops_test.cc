@@ -2,7 +2,8 @@
 // per-instruction-set loops (kernels::VectorKernels): Abs, Relu, LeakyRelu,
 // Sqrt, Rsqrt, Reciprocal of half and float; Axpy, FusedMulAdd, MulAddDst,
 // AddRelu, SubRelu, MulAddRelu of half and float (Axpy and MulAddDst also
-// from half into float); Compare and Compares of float in every mode; Cast
+// from half into float); ShiftLeft and ShiftRight of 16- and 32-bit
+// integers; Compare and Compares of float in every mode; Cast
 // float → int32_t in every mode and int32_t → float. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
@@ -10,11 +11,13 @@
 // (NORMGRAD_IMPL), so every set's loops are held to the same bits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -293,6 +296,80 @@ TEST(VectorLoops, HalfCompoundInstructionsRoundEveryStep) {
            [&](half p, half, float o) { return F(p) * F(s) + o; });
   widening("MulAddDst float, half", [&](const auto& d) { AscendC::MulAddDst(d, x, y, kN); },
            [](half p, half q, float o) { return F(p) * F(q) + o; });
+}
+
+// The documented shift: unsigned logical, signed arithmetic, a signed left
+// shift keeps the sign bit; a count of the width or more gives 0 (−1 for a
+// negative value shifted right); roundEn adds the last bit shifted out.
+template <typename T>
+T ShiftRef(T v, uint32_t c, bool left, bool round) {
+  using U = std::make_unsigned_t<T>;
+  constexpr uint32_t kBits = sizeof(T) * 8;
+  constexpr U kSign = std::is_signed_v<T> ? static_cast<U>(U{1} << (kBits - 1)) : U{0};
+  const U x = static_cast<U>(v);
+  U r;
+  if (left) {
+    r = c >= kBits ? U{0} : static_cast<U>((x & kSign) | (static_cast<U>(x << c) & static_cast<U>(~kSign)));
+  } else if (c >= kBits) {
+    r = v < 0 ? static_cast<U>(~U{0}) : U{0};
+  } else {
+    r = static_cast<U>(static_cast<T>(v >> c));
+  }
+  if (round && c >= 1) r = static_cast<U>(r + ((x >> std::min(c - 1, kBits - 1)) & 1));
+  return static_cast<T>(r);
+}
+
+template <typename T>
+void CheckShifts(Ub& ub, const std::vector<T>& a) {
+  constexpr uint32_t kBits = sizeof(T) * 8;
+  const auto n = static_cast<uint32_t>(a.size());
+  const LocalTensor<T> src = ub.Put(0, a), dst = ub.Get<T>(1);
+  const auto expect = [&](const char* what, uint32_t c, bool left, bool round) {
+    const std::vector<T> got = ub.Read<T>(1, n);
+    for (uint32_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], ShiftRef(a[i], c, left, round))
+          << what << " by " << c << ": element " << i << " from " << static_cast<int64_t>(a[i]);
+    }
+  };
+  for (const uint32_t c : {0u, 1u, 5u, kBits - 1, kBits}) {
+    AscendC::ShiftLeft(dst, src, static_cast<T>(c), static_cast<int32_t>(n));
+    expect("ShiftLeft", c, true, false);
+    AscendC::ShiftRight(dst, src, static_cast<T>(c), static_cast<int32_t>(n));
+    expect("ShiftRight", c, false, false);
+    if (std::is_signed_v<T>) {
+      // roundEn: the repeat form, every lane of n / lanes repeats.
+      constexpr uint32_t kLanes = 256 / sizeof(T);
+      AscendC::ShiftRight(dst, src, static_cast<T>(c), uint64_t{kLanes},
+                          static_cast<uint8_t>(n / kLanes), AscendC::UnaryRepeatParams(), true);
+      expect("ShiftRight with roundEn", c, false, true);
+    }
+  }
+}
+
+TEST(VectorLoops, ShiftsOfEverySixteenBitInput) {
+  Ub ub;
+  constexpr uint32_t kChunk = kBufferBytes / sizeof(int16_t);
+  for (uint32_t first = 0; first < 65536; first += kChunk) {
+    std::vector<int16_t> s;
+    std::vector<uint16_t> u;
+    for (uint32_t b = first; b < first + kChunk; ++b) {
+      s.push_back(static_cast<int16_t>(b));
+      u.push_back(static_cast<uint16_t>(b));
+    }
+    CheckShifts(ub, s);
+    CheckShifts(ub, u);
+  }
+}
+
+TEST(VectorLoops, ShiftsOfThirtyTwoBitIntegers) {
+  Ub ub;
+  std::vector<int32_t> s = {0, 1, -1, INT32_MAX, INT32_MIN, 0x40000000, -0x40000000, 3, -3};
+  std::mt19937 gen(13);
+  while (s.size() < kBufferBytes / sizeof(int32_t)) s.push_back(static_cast<int32_t>(gen()));
+  CheckShifts(ub, s);
+  std::vector<uint32_t> u;
+  for (int32_t v : s) u.push_back(static_cast<uint32_t>(v));
+  CheckShifts(ub, u);
 }
 
 bool Holds(AscendC::CMPMODE mode, float x, float y) {

@@ -279,9 +279,20 @@ T ShiftValue(T v, uint64_t count, bool left, bool round) {
   return r;
 }
 
+/// A shift of `bytes`-wide (2 or 4) integers by p.count, below the width,
+/// on the engine's loops (vector_math.cc); the bits of ShiftValue.
+void ShiftImpl(uint32_t bytes, bool is_signed, const ShiftParams& p, void* dst,
+               const void* src, uint32_t count);
+
 template <typename T>
 void ShiftSpan(const SpanArgs& a) {
   const ShiftParams& p = *static_cast<const ShiftParams*>(a.params);
+  if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
+    if (p.count < sizeof(T) * 8) {
+      ShiftImpl(sizeof(T), std::is_signed_v<T>, p, a.operand[0], a.operand[1], a.n);
+      return;
+    }
+  }
   T* d = static_cast<T*>(a.operand[0]);
   const T* x = static_cast<const T*>(a.operand[1]);
   for (uint32_t i = 0; i < a.n; ++i) {
