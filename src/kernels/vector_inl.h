@@ -219,24 +219,78 @@ void Compare(uint8_t* bits, const float* a, const float* b, float s, size_t n) {
   }
 }
 
-// U holds the bits; kSigned: they are a two's complement integer.
+// One shift of V (an integer of bits U, or a vector of them; VS: the same
+// bits signed) by a count below the width, plus bit `bit` of x when
+// kRound, into r (operands by reference: a 64-byte vector passed by value
+// would change the calling convention between instruction sets).
+template <typename V, typename VS, bool kSigned, bool kRight, bool kRound>
+inline void ShiftBits(const V& x, uint32_t count, uint32_t bit, const V& one,
+                      const V& sign, V& r) {
+  if constexpr (kRight) {
+    if constexpr (kSigned) {
+      r = (V)((VS)x >> count);  // arithmetic
+    } else {
+      r = (V)(x >> count);
+    }
+  } else if constexpr (kSigned) {
+    r = (V)((x & sign) | ((V)(x << count) & (V)~sign));  // the sign bit stays
+  } else {
+    r = (V)(x << count);
+  }
+  if constexpr (kRound) r = (V)(r + ((V)(x >> bit) & one));
+}
+
+// 64 bytes of T as a GCC vector (an attribute on a dependent type is
+// ignored, so each type is spelled out).
+template <typename T>
+struct Vec64;
+template <>
+struct Vec64<uint16_t> {
+  typedef uint16_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Vec64<int16_t> {
+  typedef int16_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Vec64<uint32_t> {
+  typedef uint32_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Vec64<int32_t> {
+  typedef int32_t type __attribute__((vector_size(64)));
+};
+
+// U holds the bits; kSigned: they are a two's complement integer. The body
+// shifts 64-byte vectors by the one count (GCC's vector extension: a shift
+// of each element as one, where a loop over promoted elements would widen
+// 16-bit elements to int).
+template <typename U, bool kSigned, bool kRight, bool kRound>
+void ShiftLoop(U* d, const U* a, uint32_t count, uint32_t bit, size_t n) {
+  using S = std::make_signed_t<U>;
+  using VU = typename Vec64<U>::type;
+  using VS = typename Vec64<S>::type;
+  constexpr size_t kLanes = 64 / sizeof(U);
+  constexpr U kSign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
+  const VU one = VU{} + U{1}, sign = VU{} + kSign;
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    VU x, r;
+    std::memcpy(&x, a + i, sizeof x);
+    ShiftBits<VU, VS, kSigned, kRight, kRound>(x, count, bit, one, sign, r);
+    std::memcpy(d + i, &r, sizeof r);
+  }
+  for (; i < n; ++i) {
+    ShiftBits<U, S, kSigned, kRight, kRound>(a[i], count, bit, U{1}, kSign, d[i]);
+  }
+}
+
 template <typename U, bool kSigned, bool kRight>
 void Shift(U* d, const U* a, uint32_t count, int round_bit, size_t n) {
-  using S = std::make_signed_t<U>;
-  constexpr U kSign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
-  const U add = round_bit >= 0 ? U{1} : U{0};
-  const uint32_t bit = round_bit >= 0 ? static_cast<uint32_t>(round_bit) : 0;
-#pragma GCC ivdep
-  for (size_t i = 0; i < n; ++i) {
-    const U x = a[i];
-    U r;
-    if (kRight) {
-      r = kSigned ? static_cast<U>(static_cast<S>(x) >> count) : static_cast<U>(x >> count);
-    } else {
-      const U shifted = static_cast<U>(x << count);
-      r = kSigned ? static_cast<U>((x & kSign) | (shifted & static_cast<U>(~kSign))) : shifted;
-    }
-    d[i] = static_cast<U>(r + (static_cast<U>(x >> bit) & add));
+  if (round_bit >= 0) {
+    ShiftLoop<U, kSigned, kRight, true>(d, a, count, static_cast<uint32_t>(round_bit), n);
+  } else {
+    ShiftLoop<U, kSigned, kRight, false>(d, a, count, 0, n);
   }
 }
 
