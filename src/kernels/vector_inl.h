@@ -1,12 +1,14 @@
 // kernels/vector_inl.h — the elementwise loops of the emulated vector unit
 // (kernels::VectorKernels), written once and compiled by each instruction
 // set's src/kernels/vector_<isa>.cc inside its target region, where the
-// compiler vectorizes them for that set. Each loop exists once per way its
-// operands may share memory (separate, or the destination being a source
-// itself), every pointer restrict-qualified, so that the compiler needs no
-// run-time alias check to vectorize. Float arithmetic is IEEE: no
-// contraction into fused multiply-add (the build compiles with
-// -ffp-contract=off), so every instruction set gives the same bits.
+// compiler vectorizes them for that set. The binary and scalar-operand
+// float loops exist once per way their operands may share memory
+// (separate, or the destination being a source itself), every pointer
+// restrict-qualified, so that the compiler needs no run-time alias check to
+// vectorize; the others say so with NORMGRAD_SAME_INDEX (below). Float
+// arithmetic is IEEE: no contraction into fused multiply-add (the build
+// compiles with -ffp-contract=off), so every instruction set gives the same
+// bits.
 #pragma once
 
 #include <cstddef>
@@ -96,13 +98,19 @@ void WithScalar(float* d, const float* a, float s, size_t n) {
 
 // The one-source, compound and conversion loops below may be called with
 // the destination being a source (never overlapping it otherwise): each
-// element reads its own index only, so `ivdep` lets the compiler vectorize
-// without a run-time alias check (one loop serves every way of sharing).
-// Sqrt vectorizes because these files compile with -fno-math-errno.
+// element reads its own index only, so NORMGRAD_SAME_INDEX (GCC's ivdep,
+// clang's assume_safety) lets the compiler vectorize without a run-time
+// alias check (one loop serves every way of sharing). Sqrt vectorizes
+// because these files compile with -fno-math-errno.
+#if defined(__clang__)
+#define NORMGRAD_SAME_INDEX _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define NORMGRAD_SAME_INDEX _Pragma("GCC ivdep")
+#endif
 
 template <UnaryOp kOp>
 void Unary(float* d, const float* a, size_t n) {
-#pragma GCC ivdep
+NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const float x = a[i];
     switch (kOp) {
@@ -126,19 +134,19 @@ void Unary(float* d, const float* a, size_t n) {
 }
 
 void LeakyRelu(float* d, const float* a, float slope, size_t n) {
-#pragma GCC ivdep
+NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = a[i] >= 0.0f ? a[i] : a[i] * slope;
 }
 
 void AbsHalfBits(uint16_t* d, const uint16_t* a, size_t n) {
-#pragma GCC ivdep
+NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = static_cast<uint16_t>(a[i] & 0x7fffu);
 }
 
 // Kept: positive (sign clear, not zero; +inf included) or NaN (exponent all
 // ones, fraction not zero), else +0.
 void ReluHalfBits(uint16_t* d, const uint16_t* a, size_t n) {
-#pragma GCC ivdep
+NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const uint16_t h = a[i];
     const bool keep = (h < 0x8000u && h != 0) || (h & 0x7fffu) > 0x7c00u;
@@ -150,7 +158,7 @@ inline float Relu(float x) { return (x != x || x > 0.0f) ? x : 0.0f; }
 
 template <CompoundOp kOp>
 void Compound(float* d, const float* a, const float* b, float s, size_t n) {
-#pragma GCC ivdep
+NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     switch (kOp) {
       case CompoundOp::kAxpy:
@@ -316,7 +324,7 @@ inline float RoundToIntegral(float x) {
 
 template <ToIntRound kRound>
 void ToInt32(int32_t* d, const float* a, size_t n) {
-#pragma GCC ivdep
+NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const float r = RoundToIntegral<kRound>(a[i]);
     d[i] = r != r                ? 0
@@ -327,7 +335,7 @@ void ToInt32(int32_t* d, const float* a, size_t n) {
 }
 
 void FromInt32(float* d, const int32_t* a, size_t n) {
-#pragma GCC ivdep
+NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(a[i]);
 }
 
@@ -355,6 +363,8 @@ void CopyStreams(uint8_t* __restrict dst, const uint8_t* __restrict src,
   const size_t done = kCopyStreams * part;
   std::memcpy(dst + done, src + done, bytes - done);
 }
+
+#undef NORMGRAD_SAME_INDEX
 
 }  // namespace
 }  // namespace normgrad::kernels
