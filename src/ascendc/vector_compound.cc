@@ -1,9 +1,10 @@
 // vector_compound.cc — the element functions of the compound instructions,
 // the type pairs each takes per profile, and their checks
-// (normgrad_ascendc/vector_compound.h). The float forms of Axpy,
-// FusedMulAdd, MulAddDst, AddRelu, SubRelu and MulAddRelu run the engine's
-// loops for the instruction set it picks (kernels::VectorKernels), with the
-// element functions' bits.
+// (normgrad_ascendc/vector_compound.h). The float and half forms of Axpy,
+// FusedMulAdd, MulAddDst, AddRelu, SubRelu and MulAddRelu (and Axpy and
+// MulAddDst from half into float) run the engine's loops for the
+// instruction set it picks (kernels::VectorKernels), half through float,
+// with the element functions' bits.
 #include "normgrad_ascendc/vector_compound.h"
 
 #include <algorithm>
@@ -197,7 +198,7 @@ const normgrad::kernels::VectorKernels& Loops() {
   return normgrad::engine::ElementwiseIsa().vector;
 }
 
-// half rounded to half and back: what the element functions do between
+// Floats rounded to half and back: what the element functions do between
 // two steps.
 void RoundToHalf(float* w, uint32_t n) {
   half h[kStep];
@@ -213,7 +214,6 @@ void RoundToHalf(float* w, uint32_t n) {
 // float step there: the product of widened halves is exact).
 template <Compound kOp, typename D>
 void HalfSpan(const SpanArgs& args, int loop) {
-  using normgrad::kernels::CompoundOp;
   using normgrad::kernels::VectorOp;
   const normgrad::kernels::VectorKernels& k = Loops();
   D* d = static_cast<D*>(args.operand[0]);
@@ -233,7 +233,6 @@ void HalfSpan(const SpanArgs& args, int loop) {
     if constexpr (std::is_same_v<D, float>) {
       static_assert(kOp == Compound::kAxpy || kOp == Compound::kMulAddDst);
       k.compound_f32[loop](d + at, x, y, scalar, n);
-      continue;
     } else {
       if (kReadsDst<kOp>) normgrad::Widen(d + at, w, n);
       const auto binary = [&](VectorOp op, float* to, const float* p, const float* q) {
