@@ -1,13 +1,21 @@
 // vector_compound.cc — the element functions of the compound instructions,
 // the type pairs each takes per profile, and their checks
-// (normgrad_ascendc/vector_compound.h).
+// (normgrad_ascendc/vector_compound.h). The float and half forms of Axpy,
+// FusedMulAdd, MulAddDst, AddRelu, SubRelu and MulAddRelu (and Axpy and
+// MulAddDst from half into float) run the engine's loops for the
+// instruction set it picks (kernels::VectorKernels), half through float,
+// with the element functions' bits.
 #include "normgrad_ascendc/vector_compound.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 
+#include "engine/dispatch.h"
+#include "kernels/kernels.h"
+#include "normgrad/convert.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/vector_math.h"
 
@@ -143,8 +151,33 @@ template <Compound kOp>
 constexpr bool kScalarSource =
     kOp == Compound::kAxpy || kOp == Compound::kMulsCast;
 
+// Elements of half sources widened to float at a time.
+constexpr uint32_t kStep = 256;
+
+// The engine's loop of a float compound, or -1 where there is none.
+template <Compound kOp>
+constexpr int kFloatLoop = [] {
+  using normgrad::kernels::CompoundOp;
+  switch (kOp) {
+    case Compound::kAxpy:
+      return static_cast<int>(CompoundOp::kAxpy);
+    case Compound::kFusedMulAdd:
+      return static_cast<int>(CompoundOp::kFusedMulAdd);
+    case Compound::kMulAddDst:
+      return static_cast<int>(CompoundOp::kMulAddDst);
+    case Compound::kAddRelu:
+      return static_cast<int>(CompoundOp::kAddRelu);
+    case Compound::kSubRelu:
+      return static_cast<int>(CompoundOp::kSubRelu);
+    case Compound::kMulAddRelu:
+      return static_cast<int>(CompoundOp::kMulAddRelu);
+    default:
+      return -1;
+  }
+}();
+
 template <Compound kOp, typename D, typename S>
-void Span(const SpanArgs& args) {
+void SpanElements(const SpanArgs& args) {
   D* d = static_cast<D*>(args.operand[0]);
   const S* a = static_cast<const S*>(args.operand[1]);
   if constexpr (kScalarSource<kOp>) {
@@ -158,6 +191,102 @@ void Span(const SpanArgs& args) {
     for (uint32_t i = 0; i < args.n; ++i) {
       d[i] = Element<kOp, D, S>(kReadsDst<kOp> ? d[i] : D{}, a[i], b[i]);
     }
+  }
+}
+
+const normgrad::kernels::VectorKernels& Loops() {
+  return normgrad::engine::ElementwiseIsa().vector;
+}
+
+// Floats rounded to half and back: what the element functions do between
+// two steps.
+void RoundToHalf(float* w, uint32_t n) {
+  half h[kStep];
+  normgrad::Narrow(w, h, n);
+  normgrad::Widen(h, w, n);
+}
+
+// A compound of half sources through float, kStep elements at a time:
+// every step of the element function rounds to half, and a float step
+// rounded to half gives the half step's bits (a float holds more than twice
+// half's digits plus two, so the second rounding never changes the first's
+// result). D is half, or float for Axpy and MulAddDst from half (one
+// float step there: the product of widened halves is exact).
+template <Compound kOp, typename D>
+void HalfSpan(const SpanArgs& args, int loop) {
+  using normgrad::kernels::VectorOp;
+  const normgrad::kernels::VectorKernels& k = Loops();
+  D* d = static_cast<D*>(args.operand[0]);
+  const half* a = static_cast<const half*>(args.operand[1]);
+  const half* b = kScalarSource<kOp> ? nullptr : static_cast<const half*>(args.operand[2]);
+  float scalar = 0.0f;
+  if constexpr (kScalarSource<kOp>) {
+    half s;
+    std::memcpy(static_cast<void*>(&s), args.params, sizeof s);
+    scalar = static_cast<float>(s);
+  }
+  float x[kStep], y[kStep], w[kStep];
+  for (uint32_t at = 0; at < args.n; at += kStep) {
+    const uint32_t n = std::min(kStep, args.n - at);
+    normgrad::Widen(a + at, x, n);
+    if (b != nullptr) normgrad::Widen(b + at, y, n);
+    if constexpr (std::is_same_v<D, float>) {
+      static_assert(kOp == Compound::kAxpy || kOp == Compound::kMulAddDst);
+      k.compound_f32[loop](d + at, x, y, scalar, n);
+    } else {
+      if (kReadsDst<kOp>) normgrad::Widen(d + at, w, n);
+      const auto binary = [&](VectorOp op, float* to, const float* p, const float* q) {
+        k.binary_f32[static_cast<int>(op)](to, p, q, n);
+      };
+      switch (kOp) {
+        case Compound::kAxpy:  // a·s + d
+          k.scalar_f32[static_cast<int>(VectorOp::kMul)](x, x, scalar, n);
+          RoundToHalf(x, n);
+          binary(VectorOp::kAdd, x, x, w);
+          break;
+        case Compound::kFusedMulAdd:  // a·d + b
+        case Compound::kMulAddRelu:
+          binary(VectorOp::kMul, x, x, w);
+          RoundToHalf(x, n);
+          binary(VectorOp::kAdd, x, x, y);
+          break;
+        case Compound::kMulAddDst:  // a·b + d
+          binary(VectorOp::kMul, x, x, y);
+          RoundToHalf(x, n);
+          binary(VectorOp::kAdd, x, x, w);
+          break;
+        case Compound::kAddRelu:
+          binary(VectorOp::kAdd, x, x, y);
+          break;
+        default:  // kSubRelu
+          binary(VectorOp::kSub, x, x, y);
+          break;
+      }
+      normgrad::Narrow(x, d + at, n);
+      if (kOp == Compound::kMulAddRelu || kOp == Compound::kAddRelu ||
+          kOp == Compound::kSubRelu) {
+        uint16_t* bits = reinterpret_cast<uint16_t*>(d + at);
+        k.relu_f16(bits, bits, n);
+      }
+    }
+  }
+}
+
+template <Compound kOp, typename D, typename S>
+void Span(const SpanArgs& args) {
+  constexpr int kLoop = kFloatLoop<kOp>;
+  if constexpr (kLoop >= 0 && std::is_same_v<D, float> && std::is_same_v<S, float>) {
+    float scalar = 0.0f;
+    if constexpr (kScalarSource<kOp>) std::memcpy(&scalar, args.params, sizeof scalar);
+    Loops().compound_f32[kLoop](
+        static_cast<float*>(args.operand[0]), static_cast<const float*>(args.operand[1]),
+        kScalarSource<kOp> ? nullptr : static_cast<const float*>(args.operand[2]), scalar,
+        args.n);
+  } else if constexpr (kLoop >= 0 && std::is_same_v<S, half> &&
+                       (std::is_same_v<D, half> || std::is_same_v<D, float>)) {
+    HalfSpan<kOp, D>(args, kLoop);
+  } else {
+    SpanElements<kOp, D, S>(args);
   }
 }
 

@@ -2,7 +2,9 @@
 // (normgrad_ascendc/vector_convert.h): the per-profile table of Cast's type
 // pairs and rounding modes, the element conversion (every value decoded
 // exactly as sign · m · 2^e and rounded once into the destination), the
-// DEQSCALE register and the dequantizing spans.
+// DEQSCALE register and the dequantizing spans. half ↔ float and
+// float ↔ int32_t in the modes a loop computes exactly run the engine's
+// loops for the instruction set it picks.
 #include "normgrad_ascendc/vector_convert.h"
 
 #include <cmath>
@@ -10,6 +12,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "engine/dispatch.h"
+#include "kernels/kernels.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 
@@ -583,6 +587,23 @@ void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
       (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT)) {
     normgrad::Narrow(static_cast<const float*>(src),
                      static_cast<normgrad::float16*>(dst), n);
+    return;
+  }
+  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
+  if (src_bit == kTypeFloat && dst_bit == kTypeInt32 && mode != RoundMode::CAST_ODD) {
+    using normgrad::kernels::ToIntRound;
+    const ToIntRound round = mode == RoundMode::CAST_FLOOR   ? ToIntRound::kFloor
+                             : mode == RoundMode::CAST_CEIL  ? ToIntRound::kCeil
+                             : mode == RoundMode::CAST_TRUNC ? ToIntRound::kTrunc
+                             : mode == RoundMode::CAST_ROUND ? ToIntRound::kRound
+                                                             : ToIntRound::kRint;
+    k.to_int32_f32[static_cast<int>(round)](static_cast<int32_t*>(dst),
+                                            static_cast<const float*>(src), n);
+    return;
+  }
+  if (src_bit == kTypeInt32 && dst_bit == kTypeFloat &&
+      (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT)) {
+    k.from_int32_f32(static_cast<float*>(dst), static_cast<const int32_t*>(src), n);
     return;
   }
   const bool integral = src_bit == dst_bit;  // float → float, Truncate

@@ -1,13 +1,22 @@
 // vector_math.cc — the vector unit's Exp, Ln, Sqrt, Rsqrt and Reciprocal on
-// half and float with their configurations' subnormal handling, and the
-// checks of configurations and shift counts (normgrad_ascendc/vector_math.h).
+// half and float with their configurations' subnormal handling, Abs, Relu
+// and LeakyRelu of half and float, the shifts of 16- and 32-bit integers,
+// and the checks of configurations and shift counts
+// (normgrad_ascendc/vector_math.h). All but Exp and Ln (and the
+// configurations that flush subnormals or limit the range) run the
+// engine's loops for the instruction set it picks
+// (kernels::VectorKernels; half through float where the instruction
+// computes in float), with the bits of the element functions.
 #include "normgrad_ascendc/vector_math.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 
+#include "engine/dispatch.h"
+#include "kernels/kernels.h"
 #include "normgrad/convert.h"
 
 namespace normgrad_ascendc {
@@ -37,13 +46,102 @@ float MathFloat(MathOp op, bool fast_inverse, float x) {
   return x;
 }
 
+const normgrad::kernels::VectorKernels& Loops() {
+  return normgrad::engine::ElementwiseIsa().vector;
+}
+
+// half: steps of kHalfStep elements widened to float, `run` over the floats
+// in place, narrowed (one rounding: the float result is what the element
+// function rounds to half).
+constexpr uint32_t kHalfStep = 256;
+
+template <typename Run>
+void ThroughFloat(void* dst, const void* src, uint32_t count, Run run) {
+  auto* d = static_cast<normgrad::float16*>(dst);
+  const auto* s = static_cast<const normgrad::float16*>(src);
+  float w[kHalfStep];
+  for (uint32_t at = 0; at < count; at += kHalfStep) {
+    const uint32_t n = std::min(kHalfStep, count - at);
+    normgrad::Widen(s + at, w, n);
+    run(w, n);
+    normgrad::Narrow(w, d + at, n);
+  }
+}
+
+// The loop of Sqrt, Rsqrt and Reciprocal when it gives MathFloat's bits:
+// float √x and 1/x are correctly rounded, as is the double result rounded
+// once to float (a double holds more than twice float's digits plus two, so
+// the second rounding never changes the first's result); Rsqrt's loop
+// computes in double as MathFloat does. The configurations that flush
+// subnormals or limit the range keep the element loop.
+using FloatLoop = void (*)(float* d, const float* a, size_t n);
+FloatLoop FastMath(const MathParams& p) {
+  using normgrad::kernels::UnaryOp;
+  if (p.flush || p.fast_inverse) return nullptr;
+  if (p.op == MathOp::kSqrt) return Loops().unary_f32[static_cast<int>(UnaryOp::kSqrt)];
+  if (p.op == MathOp::kRsqrt) return Loops().unary_f32[static_cast<int>(UnaryOp::kRsqrt)];
+  if (p.op == MathOp::kReciprocal) {
+    return Loops().unary_f32[static_cast<int>(UnaryOp::kReciprocal)];
+  }
+  return nullptr;
+}
+
 }  // namespace
+
+void UnaryBitsImpl(BitOp op, CastType type, void* dst, const void* src,
+                   uint32_t count) {
+  using normgrad::kernels::UnaryOp;
+  const normgrad::kernels::VectorKernels& k = Loops();
+  if (type == CastType::kFloat) {
+    const UnaryOp u = op == BitOp::kAbs ? UnaryOp::kAbs : UnaryOp::kRelu;
+    k.unary_f32[static_cast<int>(u)](static_cast<float*>(dst),
+                                     static_cast<const float*>(src), count);
+  } else {
+    (op == BitOp::kAbs ? k.abs_f16 : k.relu_f16)(
+        static_cast<uint16_t*>(dst), static_cast<const uint16_t*>(src), count);
+  }
+}
+
+void ShiftImpl(uint32_t bytes, bool is_signed, const ShiftParams& p, void* dst,
+               const void* src, uint32_t count) {
+  // roundEn adds the last bit shifted out (ShiftValue).
+  const int round_bit = p.round && p.count >= 1 ? static_cast<int>(p.count - 1) : -1;
+  const auto shift = static_cast<uint32_t>(p.count);
+  const normgrad::kernels::VectorKernels& k = Loops();
+  if (bytes == 2) {
+    k.shift16[is_signed][!p.left](static_cast<uint16_t*>(dst),
+                                  static_cast<const uint16_t*>(src), shift, round_bit, count);
+  } else {
+    k.shift32[is_signed][!p.left](static_cast<uint32_t*>(dst),
+                                  static_cast<const uint32_t*>(src), shift, round_bit, count);
+  }
+}
+
+void LeakyReluImpl(CastType type, void* dst, const void* src, float slope,
+                   uint32_t count) {
+  const auto loop = Loops().leaky_relu_f32;
+  if (type == CastType::kFloat) {
+    loop(static_cast<float*>(dst), static_cast<const float*>(src), slope, count);
+    return;
+  }
+  // x ≥ 0 gives x back (widened and narrowed exactly); a half times a half
+  // is exact in float, so the product is rounded once, to half.
+  ThroughFloat(dst, src, count, [&](float* w, uint32_t n) { loop(w, w, slope, n); });
+}
 
 void MathImpl(CastType type, const MathParams& p, void* dst, const void* src,
               uint32_t count) {
   const auto flush = [&](float v) {
     return p.flush ? FlushSubnormal(type, v) : v;
   };
+  if (const auto fast = FastMath(p)) {
+    if (type == CastType::kFloat) {
+      fast(static_cast<float*>(dst), static_cast<const float*>(src), count);
+    } else {
+      ThroughFloat(dst, src, count, [&](float* w, uint32_t n) { fast(w, w, n); });
+    }
+    return;
+  }
   if (type == CastType::kFloat) {
     float* d = static_cast<float*>(dst);
     const float* s = static_cast<const float*>(src);

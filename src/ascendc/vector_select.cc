@@ -1,7 +1,8 @@
 // vector_select.cc — the parts of the compare-and-select instructions that
 // are not templates (normgrad_ascendc/vector_select.h): the profile rules of
 // Compare, the CMPMASK register, where Select's selection bits come from,
-// and GatherMask.
+// GatherMask, and float Compare's whole words of lanes on the engine's
+// loops for the instruction set it picks.
 #include "normgrad_ascendc/vector_select.h"
 
 #include <algorithm>
@@ -9,7 +10,19 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/dispatch.h"
+#include "kernels/kernels.h"
+
 namespace normgrad_ascendc {
+
+uint32_t CompareFloatImpl(AscendC::CMPMODE mode, uint8_t* bits, const float* x,
+                          const float* y, float scalar, uint32_t n) {
+  // CMPMODE and kernels::CompareOp list the relations in the same order.
+  const uint32_t words = n / 64 * 64;
+  normgrad::engine::ElementwiseIsa().vector.compare_f32[static_cast<int>(mode)](
+      bits, x, y, scalar, words);
+  return words;
+}
 
 namespace {
 

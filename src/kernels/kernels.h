@@ -118,6 +118,29 @@ struct RmsNormKernels {
 enum class VectorOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
 inline constexpr int kVectorOps = 6;
 
+/// The one-source float operations of the vector unit's loops.
+enum class UnaryOp : uint8_t { kAbs, kRelu, kSqrt, kRsqrt, kReciprocal };
+inline constexpr int kUnaryOps = 5;
+
+/// The compound float operations of the vector unit's loops, each step
+/// rounded (no fused multiply-add): with d the old destination and s Axpy's
+/// scalar, Axpy a·s + d, FusedMulAdd a·d + b, MulAddDst a·b + d, AddRelu
+/// Relu(a + b), SubRelu Relu(a − b), MulAddRelu Relu(a·d + b).
+enum class CompoundOp : uint8_t {
+  kAxpy, kFusedMulAdd, kMulAddDst, kAddRelu, kSubRelu, kMulAddRelu
+};
+inline constexpr int kCompoundOps = 6;
+
+/// The relations of the vector unit's float compares, in the order of
+/// Ascend C's CMPMODE: <, >, ==, <=, >=, != (true for NaN).
+enum class CompareOp : uint8_t { kLt, kGt, kEq, kLe, kGe, kNe };
+inline constexpr int kCompareOps = 6;
+
+/// The roundings of the float → int32 conversion loops: nearest even,
+/// toward −inf, toward +inf, toward zero, nearest with ties away from zero.
+enum class ToIntRound : uint8_t { kRint, kFloor, kCeil, kTrunc, kRound };
+inline constexpr int kToIntRounds = 5;
+
 /// The emulated vector unit's loops of one instruction set
 /// (src/kernels/vector_<isa>.cc). In each, the destination is one of the
 /// sources or apart from them.
@@ -126,6 +149,35 @@ struct VectorKernels {
   void (*binary_f32[kVectorOps])(float* d, const float* a, const float* b, size_t n);
   /// d[i] = op(a[i], s) in float, indexed by VectorOp.
   void (*scalar_f32[kVectorOps])(float* d, const float* a, float s, size_t n);
+  /// d[i] = op(a[i]) in float, indexed by UnaryOp: |a| and Relu on the
+  /// bits (Relu keeps NaN, gives +0 for −0), √a and 1/a correctly rounded,
+  /// 1/√a computed in double and rounded once.
+  void (*unary_f32[kUnaryOps])(float* d, const float* a, size_t n);
+  /// d[i] = a[i] ≥ 0 ? a[i] : fl(a[i] · slope) in float.
+  void (*leaky_relu_f32)(float* d, const float* a, float slope, size_t n);
+  /// |a| and Relu of binary16 bits, as unary_f32's.
+  void (*abs_f16)(uint16_t* d, const uint16_t* a, size_t n);
+  void (*relu_f16)(uint16_t* d, const uint16_t* a, size_t n);
+  /// d[i] = op(a[i], b[i], d[i]) in float, indexed by CompoundOp (Axpy
+  /// reads s, not b). d may be a or b.
+  void (*compound_f32[kCompoundOps])(float* d, const float* a, const float* b,
+                                     float s, size_t n);
+  /// Bit i % 8 of bits[i / 8] = a[i] op b[i] (b null: op s), indexed by
+  /// CompareOp; n a multiple of 64.
+  void (*compare_f32[kCompareOps])(uint8_t* bits, const float* a,
+                                   const float* b, float s, size_t n);
+  /// Shifts of 16-bit and 32-bit integers (their bits), indexed [signed]
+  /// [right], by a count below the width: unsigned shifts are logical,
+  /// signed ones arithmetic, and a signed left shift keeps the sign bit.
+  /// round_bit ≥ 0 adds that bit of the source (ShiftRight's roundEn).
+  void (*shift16[2][2])(uint16_t* d, const uint16_t* a, uint32_t count,
+                        int round_bit, size_t n);
+  void (*shift32[2][2])(uint32_t* d, const uint32_t* a, uint32_t count,
+                        int round_bit, size_t n);
+  /// float → int32, rounded as ToIntRound says and saturated (NaN gives 0).
+  void (*to_int32_f32[kToIntRounds])(int32_t* d, const float* a, size_t n);
+  /// int32 → float, nearest even.
+  void (*from_int32_f32)(float* d, const int32_t* a, size_t n);
   /// One level of a reduction tree in float: to[i] = from[2i] + from[2i+1].
   void (*pair_sums_f32)(const float* from, float* to, size_t pairs);
   /// Copies bytes between regions that do not overlap, as four interleaved

@@ -1,17 +1,20 @@
 // kernels/vector_inl.h — the elementwise loops of the emulated vector unit
 // (kernels::VectorKernels), written once and compiled by each instruction
 // set's src/kernels/vector_<isa>.cc inside its target region, where the
-// compiler vectorizes them for that set. Each loop exists once per way its
-// operands may share memory (separate, or the destination being a source
-// itself), every pointer restrict-qualified, so that the compiler needs no
-// run-time alias check to vectorize. Float arithmetic is IEEE: no
-// contraction into fused multiply-add (the build compiles with
-// -ffp-contract=off), so every instruction set gives the same bits.
+// compiler vectorizes them for that set. The binary and scalar-operand
+// float loops exist once per way their operands may share memory
+// (separate, or the destination being a source itself), every pointer
+// restrict-qualified, so that the compiler needs no run-time alias check to
+// vectorize; the others say so with NORMGRAD_SAME_INDEX (below). Float
+// arithmetic is IEEE: no contraction into fused multiply-add (the build
+// compiles with -ffp-contract=off), so every instruction set gives the same
+// bits.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "kernels/kernels.h"
 
@@ -93,6 +96,249 @@ void WithScalar(float* d, const float* a, float s, size_t n) {
   }
 }
 
+// The one-source, compound and conversion loops below may be called with
+// the destination being a source (never overlapping it otherwise): each
+// element reads its own index only, so NORMGRAD_SAME_INDEX (GCC's ivdep,
+// clang's assume_safety) lets the compiler vectorize without a run-time
+// alias check (one loop serves every way of sharing). Sqrt vectorizes
+// because these files compile with -fno-math-errno.
+#if defined(__clang__)
+#define NORMGRAD_SAME_INDEX _Pragma("clang loop vectorize(assume_safety)")
+#else
+#define NORMGRAD_SAME_INDEX _Pragma("GCC ivdep")
+#endif
+
+template <UnaryOp kOp>
+void Unary(float* d, const float* a, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const float x = a[i];
+    switch (kOp) {
+      case UnaryOp::kAbs:
+        d[i] = __builtin_fabsf(x);  // clears the sign bit, NaN included
+        break;
+      case UnaryOp::kRelu:
+        d[i] = (x != x || x > 0.0f) ? x : 0.0f;
+        break;
+      case UnaryOp::kSqrt:
+        d[i] = __builtin_sqrtf(x);
+        break;
+      case UnaryOp::kRsqrt:
+        d[i] = static_cast<float>(1.0 / __builtin_sqrt(static_cast<double>(x)));
+        break;
+      case UnaryOp::kReciprocal:
+        d[i] = 1.0f / x;
+        break;
+    }
+  }
+}
+
+void LeakyRelu(float* d, const float* a, float slope, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) d[i] = a[i] >= 0.0f ? a[i] : a[i] * slope;
+}
+
+void AbsHalfBits(uint16_t* d, const uint16_t* a, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) d[i] = static_cast<uint16_t>(a[i] & 0x7fffu);
+}
+
+// Kept: positive (sign clear, not zero; +inf included) or NaN (exponent all
+// ones, fraction not zero), else +0.
+void ReluHalfBits(uint16_t* d, const uint16_t* a, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const uint16_t h = a[i];
+    const bool keep = (h < 0x8000u && h != 0) || (h & 0x7fffu) > 0x7c00u;
+    d[i] = keep ? h : uint16_t{0};
+  }
+}
+
+inline float Relu(float x) { return (x != x || x > 0.0f) ? x : 0.0f; }
+
+template <CompoundOp kOp>
+void Compound(float* d, const float* a, const float* b, float s, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    switch (kOp) {
+      case CompoundOp::kAxpy:
+        d[i] = a[i] * s + d[i];
+        break;
+      case CompoundOp::kFusedMulAdd:
+        d[i] = a[i] * d[i] + b[i];
+        break;
+      case CompoundOp::kMulAddDst:
+        d[i] = a[i] * b[i] + d[i];
+        break;
+      case CompoundOp::kAddRelu:
+        d[i] = Relu(a[i] + b[i]);
+        break;
+      case CompoundOp::kSubRelu:
+        d[i] = Relu(a[i] - b[i]);
+        break;
+      case CompoundOp::kMulAddRelu:
+        d[i] = Relu(a[i] * d[i] + b[i]);
+        break;
+    }
+  }
+}
+
+template <CompareOp kOp>
+inline bool Holds(float x, float y) {
+  switch (kOp) {
+    case CompareOp::kLt:
+      return x < y;
+    case CompareOp::kGt:
+      return x > y;
+    case CompareOp::kEq:
+      return x == y;
+    case CompareOp::kLe:
+      return x <= y;
+    case CompareOp::kGe:
+      return x >= y;
+    case CompareOp::kNe:
+      return !(x == y);
+  }
+  return false;
+}
+
+// 64 lanes at a time into a word, stored a byte (8 lanes) at a time.
+template <CompareOp kOp, bool kScalar>
+void CompareWords(uint8_t* __restrict bits, const float* __restrict a,
+                  const float* __restrict b, float s, size_t n) {
+  for (size_t w = 0; w < n / 64; ++w) {
+    uint64_t word = 0;
+    for (unsigned j = 0; j < 64; ++j) {
+      const float y = kScalar ? s : b[64 * w + j];
+      word |= static_cast<uint64_t>(Holds<kOp>(a[64 * w + j], y)) << j;
+    }
+    for (unsigned k = 0; k < 8; ++k) {
+      bits[8 * w + k] = static_cast<uint8_t>(word >> (8 * k));
+    }
+  }
+}
+
+template <CompareOp kOp>
+void Compare(uint8_t* bits, const float* a, const float* b, float s, size_t n) {
+  if (b == nullptr) {
+    CompareWords<kOp, true>(bits, a, nullptr, s, n);
+  } else {
+    CompareWords<kOp, false>(bits, a, b, s, n);
+  }
+}
+
+// One shift of V (an integer of bits U, or a vector of them; VS: the same
+// bits signed) by a count below the width, plus bit `bit` of x when
+// kRound, into r (operands by reference: a 64-byte vector passed by value
+// would change the calling convention between instruction sets).
+template <typename V, typename VS, bool kSigned, bool kRight, bool kRound>
+inline void ShiftBits(const V& x, uint32_t count, uint32_t bit, const V& one,
+                      const V& sign, V& r) {
+  if constexpr (kRight) {
+    if constexpr (kSigned) {
+      r = (V)((VS)x >> count);  // arithmetic
+    } else {
+      r = (V)(x >> count);
+    }
+  } else if constexpr (kSigned) {
+    r = (V)((x & sign) | ((V)(x << count) & (V)~sign));  // the sign bit stays
+  } else {
+    r = (V)(x << count);
+  }
+  if constexpr (kRound) r = (V)(r + ((V)(x >> bit) & one));
+}
+
+// 64 bytes of T as a GCC vector (an attribute on a dependent type is
+// ignored, so each type is spelled out).
+template <typename T>
+struct Vec64;
+template <>
+struct Vec64<uint16_t> {
+  typedef uint16_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Vec64<int16_t> {
+  typedef int16_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Vec64<uint32_t> {
+  typedef uint32_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Vec64<int32_t> {
+  typedef int32_t type __attribute__((vector_size(64)));
+};
+
+// U holds the bits; kSigned: they are a two's complement integer. The body
+// shifts 64-byte vectors by the one count (GCC's vector extension: a shift
+// of each element as one, where a loop over promoted elements would widen
+// 16-bit elements to int).
+template <typename U, bool kSigned, bool kRight, bool kRound>
+void ShiftLoop(U* d, const U* a, uint32_t count, uint32_t bit, size_t n) {
+  using S = std::make_signed_t<U>;
+  using VU = typename Vec64<U>::type;
+  using VS = typename Vec64<S>::type;
+  constexpr size_t kLanes = 64 / sizeof(U);
+  constexpr U kSign = static_cast<U>(U{1} << (sizeof(U) * 8 - 1));
+  const VU one = VU{} + U{1}, sign = VU{} + kSign;
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    VU x, r;
+    std::memcpy(&x, a + i, sizeof x);
+    ShiftBits<VU, VS, kSigned, kRight, kRound>(x, count, bit, one, sign, r);
+    std::memcpy(d + i, &r, sizeof r);
+  }
+  for (; i < n; ++i) {
+    ShiftBits<U, S, kSigned, kRight, kRound>(a[i], count, bit, U{1}, kSign, d[i]);
+  }
+}
+
+template <typename U, bool kSigned, bool kRight>
+void Shift(U* d, const U* a, uint32_t count, int round_bit, size_t n) {
+  if (round_bit >= 0) {
+    ShiftLoop<U, kSigned, kRight, true>(d, a, count, static_cast<uint32_t>(round_bit), n);
+  } else {
+    ShiftLoop<U, kSigned, kRight, false>(d, a, count, 0, n);
+  }
+}
+
+template <ToIntRound kRound>
+inline float RoundToIntegral(float x) {
+  switch (kRound) {
+    case ToIntRound::kRint:
+      return __builtin_nearbyintf(x);
+    case ToIntRound::kFloor:
+      return __builtin_floorf(x);
+    case ToIntRound::kCeil:
+      return __builtin_ceilf(x);
+    case ToIntRound::kTrunc:
+      return __builtin_truncf(x);
+    case ToIntRound::kRound: {
+      // x − trunc(x) is exact; a half or more away moves one further out.
+      const float t = __builtin_truncf(x);
+      return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
+    }
+  }
+  return x;
+}
+
+template <ToIntRound kRound>
+void ToInt32(int32_t* d, const float* a, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const float r = RoundToIntegral<kRound>(a[i]);
+    d[i] = r != r                ? 0
+           : r >= 0x1p31f       ? INT32_MAX
+           : r < -0x1p31f       ? INT32_MIN
+                                : static_cast<int32_t>(r);
+  }
+}
+
+void FromInt32(float* d, const int32_t* a, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(a[i]);
+}
+
 // 32 bytes in a vector register (two SSE moves, or one AVX move).
 using Bytes32 = uint8_t __attribute__((vector_size(32)));
 
@@ -117,6 +363,8 @@ void CopyStreams(uint8_t* __restrict dst, const uint8_t* __restrict src,
   const size_t done = kCopyStreams * part;
   std::memcpy(dst + done, src + done, bytes - done);
 }
+
+#undef NORMGRAD_SAME_INDEX
 
 }  // namespace
 }  // namespace normgrad::kernels

@@ -200,11 +200,26 @@ T ExactUnary(T x) {
   }
 }
 
+/// Abs and Relu of half or float over `count` elements, on the engine's
+/// loops (vector_math.cc); the bits of ExactUnary.
+void UnaryBitsImpl(BitOp op, CastType type, void* dst, const void* src,
+                   uint32_t count);
+
+/// LeakyRelu of half or float (vector_math.cc): dst[i] = x ≥ 0 ? x :
+/// x · slope rounded once to the type.
+void LeakyReluImpl(CastType type, void* dst, const void* src, float slope,
+                   uint32_t count);
+
 template <BitOp kOp, typename T>
 void ExactUnarySpan(const SpanArgs& a) {
-  T* d = static_cast<T*>(a.operand[0]);
-  const T* x = static_cast<const T*>(a.operand[1]);
-  for (uint32_t i = 0; i < a.n; ++i) d[i] = ExactUnary<kOp>(x[i]);
+  if constexpr (kIsVectorFloat<T> &&
+                (kOp == BitOp::kAbs || kOp == BitOp::kRelu)) {
+    UnaryBitsImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1], a.n);
+  } else {
+    T* d = static_cast<T*>(a.operand[0]);
+    const T* x = static_cast<const T*>(a.operand[1]);
+    for (uint32_t i = 0; i < a.n; ++i) d[i] = ExactUnary<kOp>(x[i]);
+  }
 }
 
 /// And / Or of T's bits; the second operand is a tensor (operand[2]) or,
@@ -225,15 +240,10 @@ void LogicSpan(const SpanArgs& a) {
 /// LeakyRelu: params is the slope, a T.
 template <typename T>
 void LeakyReluSpan(const SpanArgs& a) {
-  T slope_t;
-  std::memcpy(static_cast<void*>(&slope_t), a.params, sizeof slope_t);
-  const float slope = static_cast<float>(slope_t);
-  T* d = static_cast<T*>(a.operand[0]);
-  const T* x = static_cast<const T*>(a.operand[1]);
-  for (uint32_t i = 0; i < a.n; ++i) {
-    const float v = static_cast<float>(x[i]);
-    d[i] = v >= 0 ? x[i] : static_cast<T>(v * slope);
-  }
+  T slope;
+  std::memcpy(static_cast<void*>(&slope), a.params, sizeof slope);
+  LeakyReluImpl(CastTypeOf<T>(), a.operand[0], a.operand[1],
+                static_cast<float>(slope), a.n);
 }
 
 /// A shift by a checked count.
@@ -269,9 +279,20 @@ T ShiftValue(T v, uint64_t count, bool left, bool round) {
   return r;
 }
 
+/// A shift of `bytes`-wide (2 or 4) integers by p.count, below the width,
+/// on the engine's loops (vector_math.cc); the bits of ShiftValue.
+void ShiftImpl(uint32_t bytes, bool is_signed, const ShiftParams& p, void* dst,
+               const void* src, uint32_t count);
+
 template <typename T>
 void ShiftSpan(const SpanArgs& a) {
   const ShiftParams& p = *static_cast<const ShiftParams*>(a.params);
+  if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
+    if (p.count < sizeof(T) * 8) {
+      ShiftImpl(sizeof(T), std::is_signed_v<T>, p, a.operand[0], a.operand[1], a.n);
+      return;
+    }
+  }
   T* d = static_cast<T*>(a.operand[0]);
   const T* x = static_cast<const T*>(a.operand[1]);
   for (uint32_t i = 0; i < a.n; ++i) {

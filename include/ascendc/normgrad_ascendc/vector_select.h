@@ -171,6 +171,12 @@ struct CompareParams {
   T scalar;  ///< Compares: the right operand
 };
 
+/// Compares the first n / 64 · 64 lanes of float x with y (null: with
+/// `scalar`) into bits, on the engine's loops (vector_select.cc); returns
+/// the lanes done.
+uint32_t CompareFloatImpl(AscendC::CMPMODE mode, uint8_t* bits, const float* x,
+                          const float* y, float scalar, uint32_t n);
+
 /// n lanes of src0 compared with src1 (or the scalar) into n/8 bytes of
 /// bits; lanes outside `selected` give 0.
 template <typename T, bool kScalar>
@@ -179,7 +185,14 @@ void CompareSpan(const SpanArgs& a) {
   uint8_t* d = static_cast<uint8_t*>(a.operand[0]);
   const T* x = static_cast<const T*>(a.operand[1]);
   const T* y = kScalar ? nullptr : static_cast<const T*>(a.operand[2]);
-  for (uint32_t i = 0; i < a.n; i += 8) {
+  uint32_t done = 0;
+  if constexpr (std::is_same_v<T, float>) {
+    // A float repeat is 64 lanes: all selected, one word of bits.
+    if (a.every_lane || (a.n == 64 && a.selected[0] == ~uint64_t{0})) {
+      done = CompareFloatImpl(p.mode, d, x, y, kScalar ? p.scalar : 0.0f, a.n);
+    }
+  }
+  for (uint32_t i = done; i < a.n; i += 8) {
     uint32_t byte = 0;
     for (uint32_t j = 0; j < 8; ++j) {
       const uint32_t k = i + j;

@@ -1,0 +1,34 @@
+// plain_loops.h — plain loops computing what each vector-unit instruction of
+// vector_families.cc computes over the same bytes, without the unit: the
+// scale that bench's table divides by. The same source (plain_loops_inl.h)
+// is compiled once for the baseline and, on x86-64, once for AVX-512; the
+// best the CPU runs is used.
+#pragma once
+
+#include <cstddef>
+
+namespace plain_loops {
+
+/// One loop: d from a (and b) over n elements; the scalars are fixed (see
+/// plain_loops_inl.h) and match the unit calls of vector_families.cc.
+using Fn = void (*)(void* d, const void* a, const void* b, size_t n);
+
+enum Loop : int {
+  kAbsF32, kAbsF16, kReluF32, kReluF16, kLeakyReluF32, kLeakyReluF16,
+  kExpF32, kLnF32, kSqrtF32, kSqrtF16, kRsqrtF32, kReciprocalF32,
+  kReciprocalF16,
+  kAddI16, kAddI32, kAndU16, kNotU16, kShiftLeftI32, kShiftRightI16,
+  kAxpyF32, kAxpyF16, kAxpyF32F16, kFusedMulAddF32, kMulAddDstF32,
+  kAddReluF32, kAddReluF16, kMulAddReluF32,
+  kCompareF32, kSelectF32,
+  kCastF16F32, kCastF32F16, kCastF32I32, kCastI32F32,
+  kDuplicateF32, kDuplicateF16,
+  kAddF32,
+  kLoops
+};
+
+/// The table of the best instruction set the CPU runs, and its name.
+const Fn* Best();
+const char* BestName();
+
+}  // namespace plain_loops

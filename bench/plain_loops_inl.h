@@ -1,0 +1,185 @@
+// plain_loops_inl.h — the plain loops of plain_loops.h, written once and
+// included by plain_loops.cc per instruction set (no include guard: each
+// inclusion sits in its own namespace). Each is the obvious loop a compiler
+// vectorizes; half is _Float16, converted to float in chunks as the
+// unit converts it.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+using H = _Float16;
+
+// The scalars of the unit calls in vector_families.cc.
+constexpr float kSlope = 0.125f;  // LeakyRelu
+constexpr float kAlpha = 0.5f;    // Axpy
+constexpr float kFill = 1.5f;     // Duplicate
+
+template <typename T>
+T* Out(void* p) { return static_cast<T*>(p); }
+template <typename T>
+const T* In(const void* p) { return static_cast<const T*>(p); }
+
+#define PLAIN_LOOP(name, D, S, body)                                      \
+  void name(void* dv, const void* av, const void* bv, size_t n) {         \
+    D* __restrict d = Out<D>(dv);                                         \
+    const S* __restrict a = In<S>(av);                                    \
+    const S* __restrict b = In<S>(bv);                                    \
+    (void)a;                                                              \
+    (void)b;                                                              \
+    for (size_t i = 0; i < n; ++i) body;                                  \
+  }
+
+PLAIN_LOOP(AbsF32, float, float, d[i] = std::fabs(a[i]))
+PLAIN_LOOP(AbsF16, uint16_t, uint16_t, d[i] = a[i] & 0x7fffu)
+PLAIN_LOOP(ReluF32, float, float, d[i] = a[i] > 0.0f ? a[i] : 0.0f)
+PLAIN_LOOP(LeakyReluF32, float, float, d[i] = a[i] >= 0.0f ? a[i] : a[i] * kSlope)
+PLAIN_LOOP(ExpF32, float, float, d[i] = float(std::exp(double(a[i]))))
+PLAIN_LOOP(LnF32, float, float, d[i] = float(std::log(double(a[i]))))
+PLAIN_LOOP(SqrtF32, float, float, d[i] = std::sqrt(a[i]))
+PLAIN_LOOP(RsqrtF32, float, float, d[i] = float(1.0 / std::sqrt(double(a[i]))))
+PLAIN_LOOP(ReciprocalF32, float, float, d[i] = 1.0f / a[i])
+PLAIN_LOOP(AddI16, int16_t, int16_t, d[i] = int16_t(a[i] + b[i]))
+PLAIN_LOOP(AddI32, int32_t, int32_t,
+           d[i] = int32_t(uint32_t(a[i]) + uint32_t(b[i])))
+PLAIN_LOOP(AndU16, uint16_t, uint16_t, d[i] = a[i] & b[i])
+PLAIN_LOOP(NotU16, uint16_t, uint16_t, d[i] = uint16_t(~a[i]))
+// The unit's signed left shift keeps the sign bit.
+PLAIN_LOOP(ShiftLeftI32, uint32_t, uint32_t,
+           d[i] = (a[i] & 0x80000000u) | ((a[i] << 3) & 0x7fffffffu))
+PLAIN_LOOP(ShiftRightI16, int16_t, int16_t, d[i] = int16_t(a[i] >> 3))
+PLAIN_LOOP(AxpyF32, float, float, d[i] = a[i] * kAlpha + d[i])
+PLAIN_LOOP(FusedMulAddF32, float, float, d[i] = a[i] * d[i] + b[i])
+PLAIN_LOOP(MulAddDstF32, float, float, d[i] = a[i] * b[i] + d[i])
+PLAIN_LOOP(AddReluF32, float, float,
+           { const float s = a[i] + b[i]; d[i] = s > 0.0f ? s : 0.0f; })
+PLAIN_LOOP(MulAddReluF32, float, float,
+           { const float s = a[i] * d[i] + b[i]; d[i] = s > 0.0f ? s : 0.0f; })
+PLAIN_LOOP(CastF32I32, int32_t, float, {
+  const float r = std::nearbyint(a[i]);
+  d[i] = r != r ? 0 : r >= 0x1p31f ? INT32_MAX : r < -0x1p31f ? INT32_MIN : int32_t(r);
+})
+PLAIN_LOOP(CastI32F32, float, int32_t, d[i] = float(a[i]))
+PLAIN_LOOP(DuplicateF32, float, float, d[i] = kFill)
+PLAIN_LOOP(DuplicateF16, H, H, d[i] = H(kFill))
+PLAIN_LOOP(AddF32, float, float, d[i] = a[i] + b[i])
+
+#undef PLAIN_LOOP
+
+// Half converted to and from float 16 lanes at a time where the set has
+// F16C (PLAIN_F16C), else one at a time.
+void ToFloat(const H* s, float* d, size_t n) {
+  size_t i = 0;
+#if PLAIN_F16C
+  for (; i + 16 <= n; i += 16) {
+    _mm512_storeu_ps(d + i, _mm512_cvtph_ps(_mm256_loadu_si256(
+                                reinterpret_cast<const __m256i*>(s + i))));
+  }
+#endif
+  for (; i < n; ++i) d[i] = float(s[i]);
+}
+void ToHalf(const float* s, H* d, size_t n) {
+  size_t i = 0;
+#if PLAIN_F16C
+  for (; i + 16 <= n; i += 16) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(d + i),
+                        _mm512_cvtps_ph(_mm512_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT));
+  }
+#endif
+  for (; i < n; ++i) d[i] = H(s[i]);
+}
+
+// A half loop: chunks of 256 widened (a, b and the old d), `body` over the
+// floats (x, y, w: a, b, d; the result into w), narrowed.
+template <typename Body>
+void HalfLoop(void* dv, const void* av, const void* bv, size_t n, Body body) {
+  constexpr size_t kChunk = 256;
+  float x[kChunk], y[kChunk], w[kChunk];
+  H* d = Out<H>(dv);
+  for (size_t at = 0; at < n; at += kChunk) {
+    const size_t m = n - at < kChunk ? n - at : kChunk;
+    if (av != nullptr) ToFloat(In<H>(av) + at, x, m);
+    if (bv != nullptr) ToFloat(In<H>(bv) + at, y, m);
+    ToFloat(d + at, w, m);
+    body(x, y, w, m);
+    ToHalf(w, d + at, m);
+  }
+}
+
+#define HALF_LOOP(name, uses_b, loop)                                      \
+  void name(void* dv, const void* av, const void* bv, size_t n) {          \
+    HalfLoop(dv, av, uses_b ? bv : nullptr, n,                             \
+             [](float* __restrict x, float* __restrict y,                  \
+                float* __restrict w, size_t m) {                           \
+               (void)x;                                                    \
+               (void)y;                                                    \
+               for (size_t i = 0; i < m; ++i) loop;                        \
+             });                                                           \
+  }
+
+HALF_LOOP(ReluF16, false, w[i] = x[i] > 0.0f ? x[i] : 0.0f)
+HALF_LOOP(LeakyReluF16, false, w[i] = x[i] >= 0.0f ? x[i] : x[i] * kSlope)
+HALF_LOOP(SqrtF16, false, w[i] = std::sqrt(x[i]))
+HALF_LOOP(ReciprocalF16, false, w[i] = 1.0f / x[i])
+HALF_LOOP(AddReluF16, true, { const float s = x[i] + y[i]; w[i] = s > 0.0f ? s : 0.0f; })
+#undef HALF_LOOP
+
+// Axpy in half rounds the product to half before the addition.
+void AxpyF16(void* dv, const void* av, const void*, size_t n) {
+  HalfLoop(dv, av, nullptr, n, [](float* __restrict x, float*, float* __restrict w, size_t m) {
+    for (size_t i = 0; i < m; ++i) x[i] *= kAlpha;
+    H t[256];
+    ToHalf(x, t, m);
+    ToFloat(t, x, m);
+    for (size_t i = 0; i < m; ++i) w[i] += x[i];
+  });
+}
+void AxpyF32F16(void* dv, const void* av, const void*, size_t n) {
+  float x[256];
+  float* __restrict d = Out<float>(dv);
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    ToFloat(In<H>(av) + at, x, m);
+    for (size_t i = 0; i < m; ++i) d[at + i] = x[i] * kAlpha + d[at + i];
+  }
+}
+void CastF16F32(void* dv, const void* av, const void*, size_t n) {
+  ToFloat(In<H>(av), Out<float>(dv), n);
+}
+void CastF32F16(void* dv, const void* av, const void*, size_t n) {
+  ToHalf(In<float>(av), Out<H>(dv), n);
+}
+
+// d's bits: bit j of byte i set when a[8i+j] < b[8i+j].
+void CompareF32(void* dv, const void* av, const void* bv, size_t n) {
+  uint8_t* __restrict d = Out<uint8_t>(dv);
+  const float* __restrict a = In<float>(av);
+  const float* __restrict b = In<float>(bv);
+  for (size_t i = 0; i < n / 8; ++i) {
+    unsigned byte = 0;
+    for (unsigned j = 0; j < 8; ++j) byte |= unsigned(a[8 * i + j] < b[8 * i + j]) << j;
+    d[i] = uint8_t(byte);
+  }
+}
+
+// d[k] = bit k of the selection b ? a[k] : c[k], c the n floats after a
+// (vector_families.cc places Select's second source there).
+void SelectF32(void* dv, const void* av, const void* bv, size_t n) {
+  float* __restrict d = Out<float>(dv);
+  const float* __restrict a = In<float>(av);
+  const float* __restrict c = In<float>(av) + n;
+  const uint8_t* __restrict bits = In<uint8_t>(bv);
+  for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : c[k];
+}
+
+plain_loops::Fn kTable[plain_loops::kLoops] = {
+    AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
+    ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
+    ReciprocalF16,
+    AddI16, AddI32, AndU16, NotU16, ShiftLeftI32, ShiftRightI16,
+    AxpyF32, AxpyF16, AxpyF32F16, FusedMulAddF32, MulAddDstF32,
+    AddReluF32, AddReluF16, MulAddReluF32,
+    CompareF32, SelectF32,
+    CastF16F32, CastF32F16, CastF32I32, CastI32F32,
+    DuplicateF32, DuplicateF16,
+    AddF32,
+};

@@ -1,0 +1,215 @@
+// vector_families.cc — each vector-unit instruction family's full-mask
+// contiguous count form next to a plain loop over the same bytes
+// (build/bin/normgrad_vector_families): one call over n elements (default
+// 4096) in the unified buffer, timed in rounds that alternate the call and
+// the loop (plain_loops.h: the loop compiled for the best instruction set
+// the CPU runs). Prints ns per element of each (medians over the rounds)
+// and their ratio (the median of the rounds' ratios, with its quartiles).
+//
+//   normgrad_vector_families [--n N] [--rounds R] [--only SUBSTRING]
+//
+// The unit runs on the instruction set NORMGRAD_IMPL forces, else the best.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/dispatch.h"
+#include "kernel_operator.h"
+#include "plain_loops.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using AscendC::RoundMode;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+
+constexpr uint32_t kMaxElements = 4096;
+
+// The operands, each kMaxElements of its widest type on the calling
+// thread's core. fpos holds two float sources back to back (Select's).
+struct Ub {
+  Ub() {
+    pipe.InitBuffer(fpos_buf, 2 * kMaxElements * sizeof(float));
+    pipe.InitBuffer(fmix_buf, kMaxElements * sizeof(float));
+    pipe.InitBuffer(hpos_buf, kMaxElements * sizeof(half));
+    pipe.InitBuffer(hmix_buf, kMaxElements * sizeof(half));
+    pipe.InitBuffer(ia_buf, kMaxElements * sizeof(int32_t));
+    pipe.InitBuffer(ib_buf, kMaxElements * sizeof(int32_t));
+    pipe.InitBuffer(dst_buf, kMaxElements * sizeof(float));
+    pipe.InitBuffer(bits_buf, kMaxElements / 8);
+    float* p = fpos_buf.Get<float>().GetPhyAddr();
+    float* m = fmix_buf.Get<float>().GetPhyAddr();
+    half* hp = hpos_buf.Get<half>().GetPhyAddr();
+    half* hm = hmix_buf.Get<half>().GetPhyAddr();
+    int32_t* ia = ia_buf.Get<int32_t>().GetPhyAddr();
+    int32_t* ib = ib_buf.Get<int32_t>().GetPhyAddr();
+    uint32_t state = 12345;
+    const auto next = [&state] {
+      state = state * 1664525u + 1013904223u;
+      return state >> 8;  // 24 bits
+    };
+    for (uint32_t i = 0; i < 2 * kMaxElements; ++i) {
+      p[i] = 0.25f + static_cast<float>(next()) * 0x1p-22f;  // [0.25, 4.25)
+    }
+    for (uint32_t i = 0; i < kMaxElements; ++i) {
+      m[i] = static_cast<float>(next()) * 0x1p-22f - 2.0f;  // [-2, 2)
+      hp[i] = half(p[i]);
+      hm[i] = half(m[i]);
+      ia[i] = static_cast<int32_t>(next() << 8);
+      ib[i] = static_cast<int32_t>(next() << 8);
+    }
+    uint8_t* bits = bits_buf.Get<uint8_t>().GetPhyAddr();
+    for (uint32_t i = 0; i < kMaxElements / 8; ++i) bits[i] = static_cast<uint8_t>(next());
+    AscendC::Duplicate(dst_buf.Get<float>(), 1.0f, kMaxElements);
+  }
+  template <typename T>
+  LocalTensor<T> Fpos() { return fpos_buf.Get<T>(); }
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> fpos_buf, fmix_buf, hpos_buf, hmix_buf, ia_buf, ib_buf,
+      dst_buf, bits_buf;
+};
+
+struct Row {
+  const char* family;
+  const char* type;
+  plain_loops::Loop loop;
+  std::function<void(int32_t n)> unit;
+  void* d;
+  const void* a;
+  const void* b;
+};
+
+template <typename T>
+T* Addr(const LocalTensor<T>& t) { return t.GetPhyAddr(); }
+
+std::vector<Row> Rows(Ub& ub) {
+  const auto fpos = ub.fpos_buf.Get<float>(), fmix = ub.fmix_buf.Get<float>(),
+             fdst = ub.dst_buf.Get<float>();
+  const auto hpos = ub.hpos_buf.Get<half>(), hmix = ub.hmix_buf.Get<half>(),
+             hdst = ub.dst_buf.Get<half>();
+  const auto ia = ub.ia_buf.Get<int32_t>(), ib = ub.ib_buf.Get<int32_t>(),
+             idst = ub.dst_buf.Get<int32_t>();
+  const auto sa = ub.ia_buf.Get<int16_t>(), sb = ub.ib_buf.Get<int16_t>(),
+             sdst = ub.dst_buf.Get<int16_t>();
+  const auto ua = ub.ia_buf.Get<uint16_t>(), ubb = ub.ib_buf.Get<uint16_t>(),
+             udst = ub.dst_buf.Get<uint16_t>();
+  const auto bits = ub.bits_buf.Get<uint8_t>();
+  const LocalTensor<float> fpos1 = fpos[kMaxElements];
+  using namespace plain_loops;
+  namespace A = AscendC;
+  return {
+      {"Abs", "float", kAbsF32, [=](int32_t n) { A::Abs(fdst, fmix, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Abs", "half", kAbsF16, [=](int32_t n) { A::Abs(hdst, hmix, n); }, Addr(hdst), Addr(hmix), nullptr},
+      {"Relu", "float", kReluF32, [=](int32_t n) { A::Relu(fdst, fmix, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Relu", "half", kReluF16, [=](int32_t n) { A::Relu(hdst, hmix, n); }, Addr(hdst), Addr(hmix), nullptr},
+      {"LeakyRelu", "float", kLeakyReluF32, [=](int32_t n) { A::LeakyRelu(fdst, fmix, 0.125f, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"LeakyRelu", "half", kLeakyReluF16, [=](int32_t n) { A::LeakyRelu(hdst, hmix, half(0.125f), n); }, Addr(hdst), Addr(hmix), nullptr},
+      {"Exp", "float", kExpF32, [=](int32_t n) { A::Exp(fdst, fmix, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Ln", "float", kLnF32, [=](int32_t n) { A::Ln(fdst, fpos, n); }, Addr(fdst), Addr(fpos), nullptr},
+      {"Sqrt", "float", kSqrtF32, [=](int32_t n) { A::Sqrt(fdst, fpos, n); }, Addr(fdst), Addr(fpos), nullptr},
+      {"Sqrt", "half", kSqrtF16, [=](int32_t n) { A::Sqrt(hdst, hpos, n); }, Addr(hdst), Addr(hpos), nullptr},
+      {"Rsqrt", "float", kRsqrtF32, [=](int32_t n) { A::Rsqrt(fdst, fpos, n); }, Addr(fdst), Addr(fpos), nullptr},
+      {"Reciprocal", "float", kReciprocalF32, [=](int32_t n) { A::Reciprocal(fdst, fpos, n); }, Addr(fdst), Addr(fpos), nullptr},
+      {"Reciprocal", "half", kReciprocalF16, [=](int32_t n) { A::Reciprocal(hdst, hpos, n); }, Addr(hdst), Addr(hpos), nullptr},
+      {"Add", "int16_t", kAddI16, [=](int32_t n) { A::Add(sdst, sa, sb, n); }, Addr(sdst), Addr(sa), Addr(sb)},
+      {"Add", "int32_t", kAddI32, [=](int32_t n) { A::Add(idst, ia, ib, n); }, Addr(idst), Addr(ia), Addr(ib)},
+      {"And", "uint16_t", kAndU16, [=](int32_t n) { A::And(udst, ua, ubb, n); }, Addr(udst), Addr(ua), Addr(ubb)},
+      {"Not", "uint16_t", kNotU16, [=](int32_t n) { A::Not(udst, ua, n); }, Addr(udst), Addr(ua), nullptr},
+      {"ShiftLeft", "int32_t", kShiftLeftI32, [=](int32_t n) { A::ShiftLeft(idst, ia, int32_t{3}, n); }, Addr(idst), Addr(ia), nullptr},
+      {"ShiftRight", "int16_t", kShiftRightI16, [=](int32_t n) { A::ShiftRight(sdst, sa, int16_t{3}, n); }, Addr(sdst), Addr(sa), nullptr},
+      {"Axpy", "float", kAxpyF32, [=](int32_t n) { A::Axpy(fdst, fmix, 0.5f, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Axpy", "half", kAxpyF16, [=](int32_t n) { A::Axpy(hdst, hmix, half(0.5f), n); }, Addr(hdst), Addr(hmix), nullptr},
+      {"Axpy", "float, half", kAxpyF32F16, [=](int32_t n) { A::Axpy(fdst, hmix, half(0.5f), n); }, Addr(fdst), Addr(hmix), nullptr},
+      {"FusedMulAdd", "float", kFusedMulAddF32, [=](int32_t n) { A::FusedMulAdd(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+      {"MulAddDst", "float", kMulAddDstF32, [=](int32_t n) { A::MulAddDst(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+      {"AddRelu", "float", kAddReluF32, [=](int32_t n) { A::AddRelu(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+      {"AddRelu", "half", kAddReluF16, [=](int32_t n) { A::AddRelu(hdst, hmix, hpos, n); }, Addr(hdst), Addr(hmix), Addr(hpos)},
+      {"MulAddRelu", "float", kMulAddReluF32, [=](int32_t n) { A::MulAddRelu(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+      {"Compare LT", "float", kCompareF32, [=](int32_t n) { A::Compare(bits, fmix, fpos, A::CMPMODE::LT, n); }, Addr(bits), Addr(fmix), Addr(fpos)},
+      {"Select mode 2", "float", kSelectF32, [=](int32_t n) { A::Select(fdst, bits, fpos, fpos1, A::SELMODE::VSEL_TENSOR_TENSOR_MODE, n); }, Addr(fdst), Addr(fpos), Addr(bits)},
+      {"Cast", "half > float", kCastF16F32, [=](int32_t n) { A::Cast(fdst, hmix, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(hmix), nullptr},
+      {"Cast RINT", "float > half", kCastF32F16, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_RINT, n); }, Addr(hdst), Addr(fmix), nullptr},
+      {"Cast RINT", "float > int32_t", kCastF32I32, [=](int32_t n) { A::Cast(idst, fmix, RoundMode::CAST_RINT, n); }, Addr(idst), Addr(fmix), nullptr},
+      {"Cast", "int32_t > float", kCastI32F32, [=](int32_t n) { A::Cast(fdst, ia, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(ia), nullptr},
+      {"Duplicate", "float", kDuplicateF32, [=](int32_t n) { A::Duplicate(fdst, 1.5f, n); }, Addr(fdst), nullptr, nullptr},
+      {"Duplicate", "half", kDuplicateF16, [=](int32_t n) { A::Duplicate(hdst, half(1.5f), n); }, Addr(hdst), nullptr, nullptr},
+      {"Add", "float", kAddF32, [=](int32_t n) { A::Add(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+  };
+}
+
+double Median(std::vector<double> v, double q = 0.5) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int32_t n = kMaxElements;
+  int rounds = 31;
+  std::string only;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--n") == 0) {
+      n = std::atoi(argv[i + 1]);
+    } else if (std::strcmp(argv[i], "--rounds") == 0) {
+      rounds = std::atoi(argv[i + 1]);
+    } else if (std::strcmp(argv[i], "--only") == 0) {
+      only = argv[i + 1];
+    } else {
+      std::fprintf(stderr, "unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  if (n <= 0 || n > static_cast<int32_t>(kMaxElements) || n % 64 != 0 || rounds < 1) {
+    std::fprintf(stderr, "--n takes a multiple of 64 in 64..%u, --rounds at least 1\n",
+                 kMaxElements);
+    return 2;
+  }
+  Ub ub;
+  const plain_loops::Fn* loops = plain_loops::Best();
+  std::printf("n=%d rounds=%d unit=%s loop=%s\n", n, rounds,
+              normgrad::engine::ElementwiseIsa().name, plain_loops::BestName());
+  std::printf("%-14s %-16s %10s %10s %7s %15s\n", "family", "type", "unit ns/el",
+              "loop ns/el", "ratio", "ratio quartiles");
+  constexpr int kCalls = 16;
+  using Clock = std::chrono::steady_clock;
+  for (const Row& row : Rows(ub)) {
+    const std::string name = std::string(row.family) + " " + row.type;
+    if (!only.empty() && name.find(only) == std::string::npos) continue;
+    const plain_loops::Fn loop = loops[row.loop];
+    const auto time = [&](bool unit) {
+      const auto start = Clock::now();
+      for (int k = 0; k < kCalls; ++k) {
+        if (unit) {
+          row.unit(n);
+        } else {
+          loop(row.d, row.a, row.b, static_cast<size_t>(n));
+        }
+        asm volatile("" ::: "memory");
+      }
+      const std::chrono::duration<double, std::nano> t = Clock::now() - start;
+      return t.count() / kCalls / n;
+    };
+    time(true);  // warm both
+    time(false);
+    std::vector<double> u, l, r;
+    for (int i = 0; i < rounds; ++i) {
+      const bool unit_first = i % 2 == 0;
+      const double first = time(unit_first), second = time(!unit_first);
+      u.push_back(unit_first ? first : second);
+      l.push_back(unit_first ? second : first);
+      r.push_back(u.back() / l.back());
+    }
+    std::printf("%-14s %-16s %10.3f %10.3f %7.2f %7.2f-%-7.2f\n", row.family, row.type,
+                Median(u), Median(l), Median(r), Median(r, 0.25), Median(r, 0.75));
+  }
+  return 0;
+}

@@ -1,0 +1,476 @@
+// vector_loops_test.cc — the instructions whose count form runs the engine's
+// per-instruction-set loops (kernels::VectorKernels): Abs, Relu, LeakyRelu,
+// Sqrt, Rsqrt, Reciprocal of half and float; Axpy, FusedMulAdd, MulAddDst,
+// AddRelu, SubRelu, MulAddRelu of half and float (Axpy and MulAddDst also
+// from half into float); ShiftLeft and ShiftRight of 16- and 32-bit
+// integers; Compare and Compares of float in every mode; Cast
+// float → int32_t in every mode and int32_t → float. On special values (zeros, infinities, NaNs with payloads,
+// subnormals, ties, the ends of int32_t), every half input and random bit
+// patterns, each gives bit for bit the element function written here from
+// the documented rules. ctest runs this once per instruction set
+// (NORMGRAD_IMPL), so every set's loops are held to the same bits.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <type_traits>
+#include <vector>
+
+#include "kernel_operator.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using AscendC::RoundMode;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+
+// Not a multiple of any vector width: every loop's tail runs too.
+constexpr uint32_t kN = 1000;
+constexpr uint32_t kBufferBytes = 4096;  // kN floats
+
+float FromBits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+uint32_t Bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+uint16_t Bits(half h) {
+  uint16_t b;
+  std::memcpy(&b, &h, sizeof b);
+  return b;
+}
+half HalfFromBits(uint16_t b) {
+  half h;
+  std::memcpy(static_cast<void*>(&h), &b, sizeof b);
+  return h;
+}
+
+// Special values first, then random floats in [-100, 100) and random bit
+// patterns, alternately; `seed` varies the random part.
+std::vector<float> FloatInputs(uint32_t seed) {
+  std::vector<float> v = {
+      0.0f, -0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 1.5f, 2.5f, -2.5f, 3.5f,
+      0.49999997f, -0.49999997f, 8388607.5f, -8388607.5f, 1e-8f, 65504.0f,
+      65520.0f, -65520.0f,
+      INFINITY, -INFINITY,
+      FromBits(0x7fc00000u), FromBits(0x7fc12345u), FromBits(0x7f800001u),
+      FromBits(0xffc00001u), FromBits(0xff812345u),
+      FromBits(0x00800000u), FromBits(0x80800000u),  // ±smallest normal
+      FromBits(0x00000001u), FromBits(0x80000001u),  // ±smallest subnormal
+      FromBits(0x007fffffu), FromBits(0x807fffffu),  // ±largest subnormal
+      FromBits(0x7f7fffffu), FromBits(0xff7fffffu),  // ±largest finite
+      0x1p31f, -0x1p31f, 2147483520.0f, -2147483520.0f, 0x1p31f + 256.0f,
+      0x1p126f, 0x1p127f,
+  };
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> real(-100.0f, 100.0f);
+  for (uint32_t i = 0; v.size() < kN; ++i) {
+    v.push_back(i % 2 == 0 ? real(gen) : FromBits(gen()));
+  }
+  return v;
+}
+
+std::vector<half> HalfInputs(uint32_t seed) {
+  const std::vector<uint16_t> specials = {
+      0x0000, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x7e55,
+      0x7c01, 0xfe01, 0x0001, 0x8001, 0x03ff, 0x83ff, 0x0400, 0x8400,
+      0x7bff, 0xfbff, 0x3555, 0x4100};
+  std::vector<half> v;
+  for (uint16_t b : specials) v.push_back(HalfFromBits(b));
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<float> real(-30.0f, 30.0f);
+  for (uint32_t i = 0; v.size() < kN; ++i) {
+    v.push_back(i % 2 == 0 ? half(real(gen)) : HalfFromBits(static_cast<uint16_t>(gen())));
+  }
+  return v;
+}
+
+// Four buffers of kBufferBytes on the thread's core.
+struct Ub {
+  Ub() {
+    for (auto& b : buf) pipe.InitBuffer(b, kBufferBytes);
+  }
+  template <typename T>
+  LocalTensor<T> Get(int i) {
+    return buf[i].template Get<T>();
+  }
+  template <typename T>
+  LocalTensor<T> Put(int i, const std::vector<T>& v) {
+    const LocalTensor<T> t = Get<T>(i);
+    std::memcpy(static_cast<void*>(t.GetPhyAddr()), v.data(), v.size() * sizeof(T));
+    return t;
+  }
+  template <typename T>
+  std::vector<T> Read(int i, size_t n) {
+    std::vector<T> v(n);
+    std::memcpy(static_cast<void*>(v.data()), Get<T>(i).GetPhyAddr(), n * sizeof(T));
+    return v;
+  }
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf[4];
+};
+
+// Equal bits. With `any_nan`, for results of two operands: any NaN for a
+// NaN (which operand's payload a NaN result carries when both are NaN is
+// not specified — C++ compilers may swap the operands of + and ·).
+template <typename T>
+void ExpectBits(const std::vector<T>& got, const std::vector<T>& want, const char* what,
+                bool any_nan = false) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const bool nans = std::isnan(static_cast<float>(got[i])) &&
+                      std::isnan(static_cast<float>(want[i]));
+    if (any_nan && nans) continue;
+    ASSERT_EQ(Bits(got[i]), Bits(want[i]))
+        << what << ": element " << i << ": got " << static_cast<double>(got[i]) << ", want "
+        << static_cast<double>(want[i]);
+  }
+}
+void ExpectInts(const std::vector<int32_t>& got, const std::vector<int32_t>& want,
+                const std::vector<float>& in, const char* what) {
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i], want[i]) << what << ": element " << i << " from " << in[i]
+                               << " (bits " << std::hex << Bits(in[i]) << ")";
+  }
+}
+
+float Relu(float x) { return std::isnan(x) || x > 0.0f ? x : 0.0f; }
+half Relu(half x) {
+  const float f = static_cast<float>(x);
+  return std::isnan(f) || f > 0.0f ? x : HalfFromBits(0);
+}
+// A float rounded to half, nearest even.
+half H(float x) { return half(x); }
+float F(half x) { return static_cast<float>(x); }
+
+template <typename T, typename Ref>
+auto Map(const std::vector<T>& a, Ref ref) {
+  std::vector<decltype(ref(a[0]))> out;
+  for (const T& x : a) out.push_back(ref(x));
+  return out;
+}
+
+TEST(VectorLoops, FloatOneSourceInstructions) {
+  Ub ub;
+  const std::vector<float> a = FloatInputs(1);
+  const LocalTensor<float> src = ub.Put(0, a), dst = ub.Get<float>(1);
+  AscendC::Abs(dst, src, kN);
+  ExpectBits(ub.Read<float>(1, kN), Map(a, [](float x) { return FromBits(Bits(x) & 0x7fffffffu); }), "Abs");
+  AscendC::Relu(dst, src, kN);
+  ExpectBits(ub.Read<float>(1, kN), Map(a, [](float x) { return Relu(x); }), "Relu");
+  AscendC::Sqrt(dst, src, kN);
+  ExpectBits(ub.Read<float>(1, kN),
+             Map(a, [](float x) { return static_cast<float>(std::sqrt(static_cast<double>(x))); }),
+             "Sqrt");
+  AscendC::Rsqrt(dst, src, kN);
+  ExpectBits(ub.Read<float>(1, kN),
+             Map(a, [](float x) { return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x))); }),
+             "Rsqrt");
+  AscendC::Reciprocal(dst, src, kN);
+  ExpectBits(ub.Read<float>(1, kN),
+             Map(a, [](float x) { return static_cast<float>(1.0 / static_cast<double>(x)); }),
+             "Reciprocal");
+  for (const float slope : {0.125f, -3.0f, 1e30f}) {
+    AscendC::LeakyRelu(dst, src, slope, kN);
+    ExpectBits(ub.Read<float>(1, kN), Map(a, [&](float x) { return x >= 0.0f ? x : x * slope; }),
+               "LeakyRelu");
+  }
+  // In place: the destination is the source.
+  AscendC::Sqrt(src, src, kN);
+  ExpectBits(ub.Read<float>(0, kN),
+             Map(a, [](float x) { return static_cast<float>(std::sqrt(static_cast<double>(x))); }),
+             "Sqrt in place");
+}
+
+TEST(VectorLoops, HalfOneSourceInstructionsOnEveryInput) {
+  Ub ub;
+  constexpr uint32_t kChunk = kBufferBytes / sizeof(half);
+  const auto math = [](double (*f)(double)) {
+    return [f](half x) { return H(static_cast<float>(f(static_cast<double>(F(x))))); };
+  };
+  const auto sqrt = math([](double x) { return std::sqrt(x); });
+  const auto rsqrt = math([](double x) { return 1.0 / std::sqrt(x); });
+  const auto recip = math([](double x) { return 1.0 / x; });
+  for (uint32_t first = 0; first < 65536; first += kChunk) {
+    std::vector<half> a;
+    for (uint32_t b = first; b < first + kChunk; ++b) a.push_back(HalfFromBits(static_cast<uint16_t>(b)));
+    const LocalTensor<half> src = ub.Put(0, a), dst = ub.Get<half>(1);
+    AscendC::Abs(dst, src, kChunk);
+    ExpectBits(ub.Read<half>(1, kChunk),
+               Map(a, [](half x) { return HalfFromBits(Bits(x) & 0x7fffu); }), "Abs");
+    AscendC::Relu(dst, src, kChunk);
+    ExpectBits(ub.Read<half>(1, kChunk), Map(a, [](half x) { return Relu(x); }), "Relu");
+    AscendC::Sqrt(dst, src, kChunk);
+    ExpectBits(ub.Read<half>(1, kChunk), Map(a, sqrt), "Sqrt");
+    AscendC::Rsqrt(dst, src, kChunk);
+    ExpectBits(ub.Read<half>(1, kChunk), Map(a, rsqrt), "Rsqrt");
+    AscendC::Reciprocal(dst, src, kChunk);
+    ExpectBits(ub.Read<half>(1, kChunk), Map(a, recip), "Reciprocal");
+    AscendC::LeakyRelu(dst, src, half(-0.375f), kChunk);
+    ExpectBits(ub.Read<half>(1, kChunk),
+               Map(a, [](half x) { return F(x) >= 0.0f ? x : H(F(x) * -0.375f); }), "LeakyRelu");
+  }
+}
+
+// d = op(a, b, d) element by element.
+template <typename T, typename D = T>
+std::vector<D> Zip(const std::vector<T>& a, const std::vector<T>& b, const std::vector<D>& d,
+                   const std::function<D(T, T, D)>& f) {
+  std::vector<D> out;
+  for (size_t i = 0; i < a.size(); ++i) out.push_back(f(a[i], b[i], d[i]));
+  return out;
+}
+
+TEST(VectorLoops, FloatCompoundInstructions) {
+  Ub ub;
+  const std::vector<float> a = FloatInputs(2), b = FloatInputs(3), d0 = FloatInputs(4);
+  const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, b);
+  const auto run = [&](const char* what, const std::function<void(const LocalTensor<float>&)>& call,
+                       const std::function<float(float, float, float)>& f) {
+    const LocalTensor<float> d = ub.Put(2, d0);
+    call(d);
+    ExpectBits(ub.Read<float>(2, kN), Zip<float>(a, b, d0, f), what, true);
+  };
+  run("Axpy", [&](const auto& d) { AscendC::Axpy(d, x, 1.5f, kN); },
+      [](float p, float, float o) { return p * 1.5f + o; });
+  run("FusedMulAdd", [&](const auto& d) { AscendC::FusedMulAdd(d, x, y, kN); },
+      [](float p, float q, float o) { return p * o + q; });
+  run("MulAddDst", [&](const auto& d) { AscendC::MulAddDst(d, x, y, kN); },
+      [](float p, float q, float o) { return p * q + o; });
+  run("AddRelu", [&](const auto& d) { AscendC::AddRelu(d, x, y, kN); },
+      [](float p, float q, float) { return Relu(p + q); });
+  run("SubRelu", [&](const auto& d) { AscendC::SubRelu(d, x, y, kN); },
+      [](float p, float q, float) { return Relu(p - q); });
+  run("MulAddRelu", [&](const auto& d) { AscendC::MulAddRelu(d, x, y, kN); },
+      [](float p, float q, float o) { return Relu(p * o + q); });
+  // The destination as a source: d = d·d + b.
+  run("FusedMulAdd in place", [&](const auto& d) { AscendC::FusedMulAdd(d, d, y, kN); },
+      [](float, float q, float o) { return o * o + q; });
+}
+
+TEST(VectorLoops, HalfCompoundInstructionsRoundEveryStep) {
+  Ub ub;
+  const std::vector<half> a = HalfInputs(5), b = HalfInputs(6), d0 = HalfInputs(7);
+  const LocalTensor<half> x = ub.Put(0, a), y = ub.Put(1, b);
+  const auto run = [&](const char* what, const std::function<void(const LocalTensor<half>&)>& call,
+                       const std::function<half(half, half, half)>& f) {
+    const LocalTensor<half> d = ub.Put(2, d0);
+    call(d);
+    ExpectBits(ub.Read<half>(2, kN), Zip<half>(a, b, d0, f), what, true);
+  };
+  const half s(-2.5f);
+  run("Axpy", [&](const auto& d) { AscendC::Axpy(d, x, s, kN); },
+      [&](half p, half, half o) { return H(F(H(F(p) * F(s))) + F(o)); });
+  run("FusedMulAdd", [&](const auto& d) { AscendC::FusedMulAdd(d, x, y, kN); },
+      [](half p, half q, half o) { return H(F(H(F(p) * F(o))) + F(q)); });
+  run("MulAddDst", [&](const auto& d) { AscendC::MulAddDst(d, x, y, kN); },
+      [](half p, half q, half o) { return H(F(H(F(p) * F(q))) + F(o)); });
+  run("AddRelu", [&](const auto& d) { AscendC::AddRelu(d, x, y, kN); },
+      [](half p, half q, half) { return Relu(H(F(p) + F(q))); });
+  run("SubRelu", [&](const auto& d) { AscendC::SubRelu(d, x, y, kN); },
+      [](half p, half q, half) { return Relu(H(F(p) - F(q))); });
+  run("MulAddRelu", [&](const auto& d) { AscendC::MulAddRelu(d, x, y, kN); },
+      [](half p, half q, half o) { return Relu(H(F(H(F(p) * F(o))) + F(q))); });
+  run("FusedMulAdd in place", [&](const auto& d) { AscendC::FusedMulAdd(d, d, y, kN); },
+      [](half, half q, half o) { return H(F(H(F(o) * F(o))) + F(q)); });
+
+  // From half into float: the product of widened halves is exact.
+  const std::vector<float> w0 = FloatInputs(8);
+  const auto widening = [&](const char* what, const std::function<void(const LocalTensor<float>&)>& call,
+                            const std::function<float(half, half, float)>& f) {
+    const LocalTensor<float> d = ub.Put(2, w0);
+    call(d);
+    ExpectBits(ub.Read<float>(2, kN), Zip<half, float>(a, b, w0, f), what, true);
+  };
+  widening("Axpy float, half", [&](const auto& d) { AscendC::Axpy(d, x, s, kN); },
+           [&](half p, half, float o) { return F(p) * F(s) + o; });
+  widening("MulAddDst float, half", [&](const auto& d) { AscendC::MulAddDst(d, x, y, kN); },
+           [](half p, half q, float o) { return F(p) * F(q) + o; });
+}
+
+// The documented shift: unsigned logical, signed arithmetic, a signed left
+// shift keeps the sign bit; a count of the width or more gives 0 (−1 for a
+// negative value shifted right); roundEn adds the last bit shifted out.
+template <typename T>
+T ShiftRef(T v, uint32_t c, bool left, bool round) {
+  using U = std::make_unsigned_t<T>;
+  constexpr uint32_t kBits = sizeof(T) * 8;
+  constexpr U kSign = std::is_signed_v<T> ? static_cast<U>(U{1} << (kBits - 1)) : U{0};
+  const U x = static_cast<U>(v);
+  U r;
+  if (left) {
+    r = c >= kBits ? U{0} : static_cast<U>((x & kSign) | (static_cast<U>(x << c) & static_cast<U>(~kSign)));
+  } else if (c >= kBits) {
+    r = v < 0 ? static_cast<U>(~U{0}) : U{0};
+  } else {
+    r = static_cast<U>(static_cast<T>(v >> c));
+  }
+  if (round && c >= 1) r = static_cast<U>(r + ((x >> std::min(c - 1, kBits - 1)) & 1));
+  return static_cast<T>(r);
+}
+
+template <typename T>
+void CheckShifts(Ub& ub, const std::vector<T>& a) {
+  constexpr uint32_t kBits = sizeof(T) * 8;
+  const auto n = static_cast<uint32_t>(a.size());
+  const LocalTensor<T> src = ub.Put(0, a), dst = ub.Get<T>(1);
+  const auto expect = [&](const char* what, uint32_t c, bool left, bool round) {
+    const std::vector<T> got = ub.Read<T>(1, n);
+    for (uint32_t i = 0; i < n; ++i) {
+      ASSERT_EQ(got[i], ShiftRef(a[i], c, left, round))
+          << what << " by " << c << ": element " << i << " from " << static_cast<int64_t>(a[i]);
+    }
+  };
+  for (const uint32_t c : {0u, 1u, 5u, kBits - 1, kBits}) {
+    AscendC::ShiftLeft(dst, src, static_cast<T>(c), static_cast<int32_t>(n));
+    expect("ShiftLeft", c, true, false);
+    AscendC::ShiftRight(dst, src, static_cast<T>(c), static_cast<int32_t>(n));
+    expect("ShiftRight", c, false, false);
+    if (std::is_signed_v<T>) {
+      // roundEn: the repeat form, every lane of n / lanes repeats.
+      constexpr uint32_t kLanes = 256 / sizeof(T);
+      AscendC::ShiftRight(dst, src, static_cast<T>(c), uint64_t{kLanes},
+                          static_cast<uint8_t>(n / kLanes), AscendC::UnaryRepeatParams(), true);
+      expect("ShiftRight with roundEn", c, false, true);
+    }
+  }
+}
+
+TEST(VectorLoops, ShiftsOfEverySixteenBitInput) {
+  Ub ub;
+  constexpr uint32_t kChunk = kBufferBytes / sizeof(int16_t);
+  for (uint32_t first = 0; first < 65536; first += kChunk) {
+    std::vector<int16_t> s;
+    std::vector<uint16_t> u;
+    for (uint32_t b = first; b < first + kChunk; ++b) {
+      s.push_back(static_cast<int16_t>(b));
+      u.push_back(static_cast<uint16_t>(b));
+    }
+    CheckShifts(ub, s);
+    CheckShifts(ub, u);
+  }
+}
+
+TEST(VectorLoops, ShiftsOfThirtyTwoBitIntegers) {
+  Ub ub;
+  std::vector<int32_t> s = {0, 1, -1, INT32_MAX, INT32_MIN, 0x40000000, -0x40000000, 3, -3};
+  std::mt19937 gen(13);
+  while (s.size() < kBufferBytes / sizeof(int32_t)) s.push_back(static_cast<int32_t>(gen()));
+  CheckShifts(ub, s);
+  std::vector<uint32_t> u;
+  for (int32_t v : s) u.push_back(static_cast<uint32_t>(v));
+  CheckShifts(ub, u);
+}
+
+bool Holds(AscendC::CMPMODE mode, float x, float y) {
+  switch (mode) {
+    case AscendC::CMPMODE::LT:
+      return x < y;
+    case AscendC::CMPMODE::GT:
+      return x > y;
+    case AscendC::CMPMODE::EQ:
+      return x == y;
+    case AscendC::CMPMODE::LE:
+      return x <= y;
+    case AscendC::CMPMODE::GE:
+      return x >= y;
+    default:  // NE: true when either is NaN
+      return !(x == y);
+  }
+}
+
+TEST(VectorLoops, FloatCompareInEveryMode) {
+  Ub ub;
+  std::vector<float> a = FloatInputs(11), b = FloatInputs(12);
+  // Equal pairs, so that ==, <= and >= hold somewhere.
+  for (uint32_t i = 0; i < kN; i += 3) b[i] = a[i];
+  const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, b);
+  const LocalTensor<uint8_t> bits = ub.Get<uint8_t>(2);
+  using AscendC::CMPMODE;
+  for (const CMPMODE mode : {CMPMODE::LT, CMPMODE::GT, CMPMODE::EQ, CMPMODE::LE, CMPMODE::GE,
+                             CMPMODE::NE}) {
+    for (const bool scalar : {false, true}) {
+      const float s = a[5];
+      if (scalar) {
+        AscendC::Compares(bits, x, s, mode, kN);
+      } else {
+        AscendC::Compare(bits, x, y, mode, kN);
+      }
+      // The count form compares the whole 256-byte repeats within kN.
+      const uint32_t lanes = kN / 64 * 64;
+      const std::vector<uint8_t> got = ub.Read<uint8_t>(2, lanes / 8);
+      for (uint32_t i = 0; i < lanes; ++i) {
+        const bool want = Holds(mode, a[i], scalar ? s : b[i]);
+        ASSERT_EQ((got[i / 8] >> (i % 8) & 1) != 0, want)
+            << (scalar ? "Compares" : "Compare") << " mode " << static_cast<int>(mode)
+            << ": lane " << i << ": " << a[i] << " against " << (scalar ? s : b[i]);
+      }
+    }
+  }
+}
+
+// The mode's rounding of x to an integer, then saturated; NaN gives 0.
+int32_t ToInt32(float x, RoundMode mode) {
+  if (std::isnan(x)) return 0;
+  const double v = x;
+  double r;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR:
+      r = std::floor(v);
+      break;
+    case RoundMode::CAST_CEIL:
+      r = std::ceil(v);
+      break;
+    case RoundMode::CAST_TRUNC:
+      r = std::trunc(v);
+      break;
+    case RoundMode::CAST_ROUND:
+      r = std::round(v);  // ties away from zero
+      break;
+    default:
+      r = std::nearbyint(v);  // ties to even
+      break;
+  }
+  if (r >= 2147483648.0) return INT32_MAX;
+  if (r < -2147483648.0) return INT32_MIN;
+  return static_cast<int32_t>(r);
+}
+
+TEST(VectorLoops, CastBetweenFloatAndInt32) {
+  Ub ub;
+  std::vector<float> a = FloatInputs(9);
+  // Ties at every scale up to where floats are integers.
+  for (uint32_t i = 0; i < 200; ++i) a[kN - 1 - i] = static_cast<float>(i) * 0.5f - 50.0f;
+  const LocalTensor<float> src = ub.Put(0, a);
+  const LocalTensor<int32_t> dst = ub.Get<int32_t>(1);
+  for (const RoundMode mode : {RoundMode::CAST_NONE, RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
+                               RoundMode::CAST_CEIL, RoundMode::CAST_TRUNC, RoundMode::CAST_ROUND}) {
+    AscendC::Cast(dst, src, mode, kN);
+    ExpectInts(ub.Read<int32_t>(1, kN), Map(a, [&](float x) { return ToInt32(x, mode); }), a,
+               "Cast float > int32_t");
+  }
+  std::vector<int32_t> v;
+  std::mt19937 gen(10);
+  for (int32_t s : {0, 1, -1, INT32_MAX, INT32_MIN, 16777217, -16777217, 33554435}) v.push_back(s);
+  while (v.size() < kN) v.push_back(static_cast<int32_t>(gen()));
+  const LocalTensor<int32_t> ints = ub.Put(2, v);
+  const LocalTensor<float> out = ub.Get<float>(3);
+  for (const RoundMode mode : {RoundMode::CAST_NONE, RoundMode::CAST_RINT}) {
+    AscendC::Cast(out, ints, mode, kN);
+    std::vector<float> want;
+    for (int32_t s : v) want.push_back(static_cast<float>(static_cast<double>(s)));
+    ExpectBits(ub.Read<float>(3, kN), want, "Cast int32_t > float");
+  }
+}
+
+}  // namespace
