@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/kernels.h"
 
@@ -302,31 +304,33 @@ void Shift(U* d, const U* a, uint32_t count, int round_bit, size_t n) {
   }
 }
 
-template <ToIntRound kRound>
-inline float RoundToIntegral(float x) {
+// x rounded to an integral value of its type F (float or double).
+template <typename F, CastRound kRound>
+inline F RoundToIntegral(F x) {
+  constexpr bool kFloat = std::is_same_v<F, float>;
   switch (kRound) {
-    case ToIntRound::kRint:
-      return __builtin_nearbyintf(x);
-    case ToIntRound::kFloor:
-      return __builtin_floorf(x);
-    case ToIntRound::kCeil:
-      return __builtin_ceilf(x);
-    case ToIntRound::kTrunc:
-      return __builtin_truncf(x);
-    case ToIntRound::kRound: {
+    case CastRound::kFloor:
+      return kFloat ? __builtin_floorf(x) : __builtin_floor(x);
+    case CastRound::kCeil:
+      return kFloat ? __builtin_ceilf(x) : __builtin_ceil(x);
+    case CastRound::kTrunc:
+      return kFloat ? __builtin_truncf(x) : __builtin_trunc(x);
+    case CastRound::kRound: {
       // x − trunc(x) is exact; a half or more away moves one further out.
-      const float t = __builtin_truncf(x);
-      return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
+      const F t = kFloat ? __builtin_truncf(x) : __builtin_trunc(x);
+      const F one = kFloat ? __builtin_copysignf(1.0f, x) : __builtin_copysign(1.0, x);
+      return (kFloat ? __builtin_fabsf(x - t) : __builtin_fabs(x - t)) >= F(0.5) ? t + one : t;
     }
+    default:  // kRint (kOdd never reaches here)
+      return kFloat ? __builtin_nearbyintf(x) : __builtin_nearbyint(x);
   }
-  return x;
 }
 
-template <ToIntRound kRound>
+template <CastRound kRound>
 void ToInt32(int32_t* d, const float* a, size_t n) {
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
-    const float r = RoundToIntegral<kRound>(a[i]);
+    const float r = RoundToIntegral<float, kRound>(a[i]);
     d[i] = r != r                ? 0
            : r >= 0x1p31f       ? INT32_MAX
            : r < -0x1p31f       ? INT32_MIN
@@ -337,6 +341,163 @@ NORMGRAD_SAME_INDEX
 void FromInt32(float* d, const int32_t* a, size_t n) {
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(a[i]);
+}
+
+// ---- The generic conversions (VectorKernels::cast) -------------------------
+//
+// Every source but int64 is exact in double, so each element goes through
+// its double: into an integer it is rounded to an integral double (exact)
+// and saturated; into a float format RoundToBinary rounds its bits once.
+// Both are the rules of the element conversion (sign · m · 2^e rounded
+// once, vector_convert.cc), computed on the double's bits.
+
+// The storage of each CastType (half and bfloat16 as their bits).
+template <CastType kT>
+struct CastStorage;
+template <> struct CastStorage<CastType::kI8> { using type = int8_t; };
+template <> struct CastStorage<CastType::kU8> { using type = uint8_t; };
+template <> struct CastStorage<CastType::kI16> { using type = int16_t; };
+template <> struct CastStorage<CastType::kU16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kI32> { using type = int32_t; };
+template <> struct CastStorage<CastType::kU32> { using type = uint32_t; };
+template <> struct CastStorage<CastType::kI64> { using type = int64_t; };
+template <> struct CastStorage<CastType::kF16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kBf16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kF32> { using type = uint32_t; };
+
+constexpr bool IsFloatType(CastType t) {
+  return t == CastType::kF16 || t == CastType::kBf16 || t == CastType::kF32;
+}
+
+inline float FloatFromBits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+// A half's value: its magnitude bits shifted into a float's place read as
+// a float are the value · 2^−112 (subnormals too), so one exact
+// multiplication scales them; exponent all ones is infinity or NaN.
+inline float HalfValue(uint16_t h) {
+  const uint32_t mag = static_cast<uint32_t>(h & 0x7fffu) << 13;
+  const float scaled = FloatFromBits(mag) * 0x1p112f;
+  uint32_t bits;
+  std::memcpy(&bits, &scaled, sizeof bits);
+  bits = mag >= 0x0f800000u ? mag | 0x7f800000u : bits;
+  return FloatFromBits(bits | static_cast<uint32_t>(h & 0x8000u) << 16);
+}
+
+template <CastType kS>
+inline double CastSourceValue(typename CastStorage<kS>::type v) {
+  if constexpr (kS == CastType::kF16) {
+    return HalfValue(v);
+  } else if constexpr (kS == CastType::kBf16) {
+    return FloatFromBits(static_cast<uint32_t>(v) << 16);
+  } else if constexpr (kS == CastType::kF32) {
+    return FloatFromBits(v);
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+// The bits of x (finite, infinite or NaN, never a double subnormal: no
+// source has one) rounded once into the binary format of kP significand
+// bits (the leading one included), normal exponents kEmin..kEmax, kBits
+// wide. The significand m (53 bits) is shifted right to the format's last
+// place (below kEmin the subnormal one; 54 places or more leave nothing,
+// and what is dropped is then below one half); the dropped bits against
+// one half decide the rounding; exponent and significand are added as one
+// integer, so a carry out of the significand moves into the exponent and
+// past the largest exponent reaches infinity's bits.
+template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound>
+inline uint32_t RoundToBinary(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, sizeof b);
+  const bool neg = (b >> 63) != 0;
+  const uint64_t abs = b & ~(uint64_t{1} << 63);
+  const int64_t top = static_cast<int64_t>(abs >> 52) - 1023;
+  const uint64_t m = (abs & ((uint64_t{1} << 52) - 1)) | uint64_t{1} << 52;
+  const int64_t below = kEmin - top;  // > 0: subnormal in the format
+  int64_t shift = (53 - kP) + (below > 0 ? below : 0);
+  shift = shift > 54 ? 54 : shift;
+  const uint64_t q = m >> shift;
+  const uint64_t rem = m & ((uint64_t{1} << shift) - 1);
+  const uint64_t half = uint64_t{1} << (shift - 1);
+  uint64_t r = q;
+  switch (kRound) {
+    case CastRound::kRint:
+      r = q + (rem > half || (rem == half && (q & 1u) != 0));
+      break;
+    case CastRound::kFloor:
+      r = q + (rem != 0 && neg);
+      break;
+    case CastRound::kCeil:
+      r = q + (rem != 0 && !neg);
+      break;
+    case CastRound::kTrunc:
+      break;
+    case CastRound::kRound:
+      r = q + (rem >= half);
+      break;
+    case CastRound::kOdd:
+      r = q | (rem != 0);
+      break;
+  }
+  constexpr uint64_t kInf = ((uint64_t{1} << (kBits - kP)) - 1) << (kP - 1);
+  constexpr bool kUpIsInf = kRound == CastRound::kRint || kRound == CastRound::kRound;
+  const uint64_t exponent = below > 0 ? 0 : static_cast<uint64_t>(top + kEmax - 1);
+  uint64_t mag = (exponent << (kP - 1)) + r;
+  const bool to_inf = kUpIsInf || (kRound == CastRound::kFloor && neg) ||
+                      (kRound == CastRound::kCeil && !neg);
+  mag = mag >= kInf ? (to_inf ? kInf : kInf - 1) : mag;
+  constexpr uint64_t kDoubleInf = uint64_t{0x7ff} << 52;
+  mag = abs == 0 ? 0 : abs == kDoubleInf ? kInf : mag;
+  const uint64_t sign = neg ? uint64_t{1} << (kBits - 1) : 0;
+  return static_cast<uint32_t>(abs > kDoubleInf ? kInf | uint64_t{1} << (kP - 2) : sign | mag);
+}
+
+template <CastType kD, CastRound kRound>
+inline uint32_t ToFloatBits(double x) {
+  if constexpr (kD == CastType::kF16) {
+    return RoundToBinary<11, -14, 15, 16, kRound>(x);
+  } else if constexpr (kD == CastType::kBf16) {
+    return RoundToBinary<8, -126, 127, 16, kRound>(x);
+  } else {
+    return RoundToBinary<24, -126, 127, 32, kRound>(x);
+  }
+}
+
+// x rounded to an integer of D and saturated; NaN gives 0.
+template <typename D, CastRound kRound>
+inline D ToInteger(double x) {
+  constexpr double kLow = static_cast<double>(std::numeric_limits<D>::min());
+  // 2^digits: one past the largest, exact where the largest is not.
+  constexpr double kPastHigh =
+      2.0 * static_cast<double>(std::numeric_limits<D>::max() / 2 + 1);
+  const double r = RoundToIntegral<double, kRound>(x);
+  return r != r               ? D{0}
+         : r >= kPastHigh     ? std::numeric_limits<D>::max()
+         : r < kLow           ? std::numeric_limits<D>::min()
+                              : static_cast<D>(r);
+}
+
+template <CastType kS, CastType kD, CastRound kRound>
+void CastLoop(void* dv, const void* av, size_t n) {
+  using S = typename CastStorage<kS>::type;
+  using D = typename CastStorage<kD>::type;
+  D* d = static_cast<D*>(dv);
+  const S* a = static_cast<const S*>(av);
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const double x = CastSourceValue<kS>(a[i]);
+    if constexpr (!IsFloatType(kD)) {
+      d[i] = ToInteger<D, kRound>(x);
+    } else if constexpr (kS == kD) {  // float → float: to an integral value
+      d[i] = ToFloatBits<kD, CastRound::kRint>(RoundToIntegral<double, kRound>(x));
+    } else {
+      d[i] = static_cast<D>(ToFloatBits<kD, kRound>(x));
+    }
+  }
 }
 
 // 32 bytes in a vector register (two SSE moves, or one AVX move).

@@ -4,7 +4,8 @@
 // AddRelu, SubRelu, MulAddRelu of half and float (Axpy and MulAddDst also
 // from half into float); ShiftLeft and ShiftRight of 16- and 32-bit
 // integers; Compare and Compares of float in every mode; Cast
-// float → int32_t in every mode and int32_t → float. On special values (zeros, infinities, NaNs with payloads,
+// float → int32_t in every mode and int32_t → float; every other Cast pair
+// and rounding mode against the element conversion. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
 // the documented rules. ctest runs this once per instruction set
@@ -470,6 +471,148 @@ TEST(VectorLoops, CastBetweenFloatAndInt32) {
     std::vector<float> want;
     for (int32_t s : v) want.push_back(static_cast<float>(static_cast<double>(s)));
     ExpectBits(ub.Read<float>(3, kN), want, "Cast int32_t > float");
+  }
+}
+
+// The types of Cast (their TypeBits and sizes), in kernels::CastType's order.
+struct CastTypeInfo {
+  uint32_t bit;
+  uint32_t size;
+  bool is_float;
+  const char* name;
+};
+constexpr CastTypeInfo kCastTypeInfos[] = {
+    {normgrad_ascendc::kTypeInt8, 1, false, "int8_t"},
+    {normgrad_ascendc::kTypeUint8, 1, false, "uint8_t"},
+    {normgrad_ascendc::kTypeInt16, 2, false, "int16_t"},
+    {normgrad_ascendc::kTypeUint16, 2, false, "uint16_t"},
+    {normgrad_ascendc::kTypeInt32, 4, false, "int32_t"},
+    {normgrad_ascendc::kTypeUint32, 4, false, "uint32_t"},
+    {normgrad_ascendc::kTypeInt64, 8, false, "int64_t"},
+    {normgrad_ascendc::kTypeHalf, 2, true, "half"},
+    {normgrad_ascendc::kTypeBfloat16, 2, true, "bfloat16_t"},
+    {normgrad_ascendc::kTypeFloat, 4, true, "float"},
+};
+
+// The inputs of a source type, as bytes: every 16-bit pattern; for 8 bits
+// every pattern; for float FloatInputs' specials and ties at every scale
+// (x.5 up to 2^24, halfway points between halves and bfloat16s) before
+// random bits; for 32- and 64-bit integers the ends, the neighbours of
+// powers of two (where float's and half's places change) and random bits.
+std::vector<uint8_t> CastInputs(const CastTypeInfo& t) {
+  std::vector<uint8_t> bytes;
+  const auto add = [&bytes](const auto v) {
+    const auto* p = reinterpret_cast<const uint8_t*>(&v);
+    bytes.insert(bytes.end(), p, p + sizeof v);
+  };
+  std::mt19937_64 gen(t.bit);
+  if (t.size <= 2) {
+    for (uint32_t b = 0; b < (t.size == 1 ? 256u : 65536u); ++b) {
+      if (t.size == 1) add(static_cast<uint8_t>(b));
+      else add(static_cast<uint16_t>(b));
+    }
+  } else if (t.is_float) {
+    for (const float x : FloatInputs(11)) add(x);
+    for (int e = -30; e < 25; ++e) {
+      for (const float f : {0.5f, 1.5f, 1.0f + 0x1p-11f, 1.0f + 0x1p-8f, 1.0f + 0x1p-9f,
+                            1.0f + 3 * 0x1p-12f, 1.0f + 0x1p-23f}) {
+        add(std::ldexp(f, e));
+        add(-std::ldexp(f, e));
+      }
+    }
+    for (const uint32_t b : {0x477fe000u, 0x477ff000u, 0x477fefffu, 0x477ff001u, 0x33000000u,
+                             0x33000001u, 0x32ffffffu, 0x387fc000u, 0x387fe000u}) {
+      add(FromBits(b));
+      add(FromBits(b | 0x80000000u));
+    }
+    while (bytes.size() < 4 * 20000) add(static_cast<uint32_t>(gen()));
+  } else {
+    for (int p = 0; p < 8 * static_cast<int>(t.size); ++p) {
+      const uint64_t b = uint64_t{1} << p;
+      for (const uint64_t v : {b, b - 1, b + 1, ~b, ~b + 1, ~b + 2}) {
+        if (t.size == 4) add(static_cast<uint32_t>(v));
+        else add(v);
+      }
+    }
+    while (bytes.size() < t.size * 20000) {
+      const uint64_t v = gen();
+      // Half the values small, where half and bfloat16 round.
+      const uint64_t w = bytes.size() / t.size % 2 == 0 ? v : static_cast<uint64_t>(
+                                                                  static_cast<int64_t>(v) >> 40);
+      if (t.size == 4) add(static_cast<uint32_t>(w));
+      else add(w);
+    }
+  }
+  return bytes;
+}
+
+bool IsNan(const uint8_t* p, const CastTypeInfo& t) {
+  if (t.bit == normgrad_ascendc::kTypeFloat) {
+    uint32_t b;
+    std::memcpy(&b, p, 4);
+    return (b & 0x7fffffffu) > 0x7f800000u;
+  }
+  uint16_t b;
+  std::memcpy(&b, p, 2);
+  return t.bit == normgrad_ascendc::kTypeHalf && (b & 0x7fffu) > 0x7c00u;
+}
+
+// Every pair and rounding mode of Cast that runs a conversion loop (the
+// profiles' pairs among them) gives the bits of the element conversion,
+// which computes each value exactly as sign · m · 2^e and rounds it once.
+TEST(VectorLoops, EveryCastLoopMatchesTheElementConversion) {
+  const RoundMode modes[] = {RoundMode::CAST_NONE,  RoundMode::CAST_RINT,
+                             RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+                             RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC,
+                             RoundMode::CAST_ODD};
+  int loops = 0;
+  for (const CastTypeInfo& s : kCastTypeInfos) {
+    const std::vector<uint8_t> in = CastInputs(s);
+    const uint32_t n = static_cast<uint32_t>(in.size() / s.size);
+    for (const CastTypeInfo& d : kCastTypeInfos) {
+      if (s.bit == d.bit && !s.is_float) continue;
+      for (const RoundMode mode : modes) {
+        // ODD rounds into floats only; a float of one type into itself
+        // rounds to an integral value (Truncate), in the five modes.
+        if (mode == RoundMode::CAST_ODD && (!d.is_float || s.bit == d.bit)) continue;
+        std::vector<uint8_t> got(n * d.size), want(n * d.size);
+        normgrad_ascendc::ConvertImpl(d.bit, got.data(), s.bit, in.data(), mode, n);
+        normgrad_ascendc::ConvertElements(d.bit, want.data(), s.bit, in.data(), mode, n);
+        // half ↔ float run the engine's widening and narrowing, which
+        // keep a NaN's sign and payload (the loops give the quiet NaN).
+        const bool any_nan = (s.bit == normgrad_ascendc::kTypeHalf &&
+                              d.bit == normgrad_ascendc::kTypeFloat) ||
+                             (s.bit == normgrad_ascendc::kTypeFloat &&
+                              d.bit == normgrad_ascendc::kTypeHalf);
+        for (uint32_t i = 0; i < n; ++i) {
+          if (any_nan && IsNan(&got[i * d.size], d) && IsNan(&want[i * d.size], d)) continue;
+          ASSERT_EQ(0, std::memcmp(&got[i * d.size], &want[i * d.size], d.size))
+              << s.name << " > " << d.name << " mode " << static_cast<int>(mode)
+              << ": element " << i;
+        }
+        ++loops;
+      }
+    }
+  }
+  EXPECT_GT(loops, 300);
+}
+
+// Through the API, and in place: a bfloat16 → float cast into the bytes
+// it reads from is refused by the unit's operand rules, so half → int16_t.
+TEST(VectorLoops, CastHalfToInt16InPlace) {
+  Ub ub;
+  const std::vector<half> a = HalfInputs(12);
+  const LocalTensor<half> src = ub.Put(0, a);
+  for (const RoundMode mode : {RoundMode::CAST_FLOOR, RoundMode::CAST_ROUND}) {
+    ub.Put(0, a);
+    AscendC::Cast(src.ReinterpretCast<int16_t>(), src, mode, kN);
+    std::vector<int16_t> want(kN);
+    normgrad_ascendc::ConvertElements(normgrad_ascendc::kTypeInt16, want.data(),
+                                      normgrad_ascendc::kTypeHalf, a.data(), mode, kN);
+    const std::vector<int16_t> got = ub.Read<int16_t>(0, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(got[i], want[i]) << "element " << i << " from " << F(a[i]);
+    }
   }
 }
 
