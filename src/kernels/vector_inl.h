@@ -307,22 +307,37 @@ void Shift(U* d, const U* a, uint32_t count, int round_bit, size_t n) {
 // x rounded to an integral value of its type F (float or double).
 template <typename F, CastRound kRound>
 inline F RoundToIntegral(F x) {
-  constexpr bool kFloat = std::is_same_v<F, float>;
-  switch (kRound) {
-    case CastRound::kFloor:
-      return kFloat ? __builtin_floorf(x) : __builtin_floor(x);
-    case CastRound::kCeil:
-      return kFloat ? __builtin_ceilf(x) : __builtin_ceil(x);
-    case CastRound::kTrunc:
-      return kFloat ? __builtin_truncf(x) : __builtin_trunc(x);
-    case CastRound::kRound: {
-      // x − trunc(x) is exact; a half or more away moves one further out.
-      const F t = kFloat ? __builtin_truncf(x) : __builtin_trunc(x);
-      const F one = kFloat ? __builtin_copysignf(1.0f, x) : __builtin_copysign(1.0, x);
-      return (kFloat ? __builtin_fabsf(x - t) : __builtin_fabs(x - t)) >= F(0.5) ? t + one : t;
+  if constexpr (std::is_same_v<F, float>) {
+    switch (kRound) {
+      case CastRound::kFloor:
+        return __builtin_floorf(x);
+      case CastRound::kCeil:
+        return __builtin_ceilf(x);
+      case CastRound::kTrunc:
+        return __builtin_truncf(x);
+      case CastRound::kRound: {
+        // x − trunc(x) is exact; a half or more away moves one further out.
+        const float t = __builtin_truncf(x);
+        return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
+      }
+      default:  // kRint (kOdd never reaches here)
+        return __builtin_nearbyintf(x);
     }
-    default:  // kRint (kOdd never reaches here)
-      return kFloat ? __builtin_nearbyintf(x) : __builtin_nearbyint(x);
+  } else {
+    switch (kRound) {
+      case CastRound::kFloor:
+        return __builtin_floor(x);
+      case CastRound::kCeil:
+        return __builtin_ceil(x);
+      case CastRound::kTrunc:
+        return __builtin_trunc(x);
+      case CastRound::kRound: {
+        const double t = __builtin_trunc(x);
+        return __builtin_fabs(x - t) >= 0.5 ? t + __builtin_copysign(1.0, x) : t;
+      }
+      default:
+        return __builtin_nearbyint(x);
+    }
   }
 }
 
@@ -345,11 +360,13 @@ NORMGRAD_SAME_INDEX
 
 // ---- The generic conversions (VectorKernels::cast) -------------------------
 //
-// Every source but int64 is exact in double, so each element goes through
-// its double: into an integer it is rounded to an integral double (exact)
-// and saturated; into a float format RoundToBinary rounds its bits once.
-// Both are the rules of the element conversion (sign · m · 2^e rounded
-// once, vector_convert.cc), computed on the double's bits.
+// An integer into an integer is saturated in int64_t. Every other source
+// but 32-bit integers is exact in float, 32-bit integers in double, so each
+// element goes through that value: into an integer it is rounded to an
+// integral value (exact) and saturated; into float it is the value (NaN
+// the quiet NaN); into half or bfloat16 RoundToBinary rounds its bits
+// once. These are the rules of the element conversion (sign · m · 2^e
+// rounded once, vector_convert.cc), computed on the intermediate's bits.
 
 // The storage of each CastType (half and bfloat16 as their bits).
 template <CastType kT>
@@ -369,61 +386,70 @@ constexpr bool IsFloatType(CastType t) {
   return t == CastType::kF16 || t == CastType::kBf16 || t == CastType::kF32;
 }
 
-inline float FloatFromBits(uint32_t b) {
-  float f;
-  std::memcpy(&f, &b, sizeof f);
-  return f;
-}
+inline float FloatFromBits(uint32_t b) { return __builtin_bit_cast(float, b); }
 
 // A half's value: its magnitude bits shifted into a float's place read as
 // a float are the value · 2^−112 (subnormals too), so one exact
 // multiplication scales them; exponent all ones is infinity or NaN.
 inline float HalfValue(uint16_t h) {
   const uint32_t mag = static_cast<uint32_t>(h & 0x7fffu) << 13;
-  const float scaled = FloatFromBits(mag) * 0x1p112f;
-  uint32_t bits;
-  std::memcpy(&bits, &scaled, sizeof bits);
+  uint32_t bits = __builtin_bit_cast(uint32_t, FloatFromBits(mag) * 0x1p112f);
   bits = mag >= 0x0f800000u ? mag | 0x7f800000u : bits;
   return FloatFromBits(bits | static_cast<uint32_t>(h & 0x8000u) << 16);
 }
 
+// The exact value of a source element: float, or double for 32-bit integers.
 template <CastType kS>
-inline double CastSourceValue(typename CastStorage<kS>::type v) {
+inline auto CastSourceValue(typename CastStorage<kS>::type v) {
   if constexpr (kS == CastType::kF16) {
     return HalfValue(v);
   } else if constexpr (kS == CastType::kBf16) {
     return FloatFromBits(static_cast<uint32_t>(v) << 16);
   } else if constexpr (kS == CastType::kF32) {
     return FloatFromBits(v);
-  } else {
+  } else if constexpr (kS == CastType::kI32 || kS == CastType::kU32) {
     return static_cast<double>(v);
+  } else {
+    return static_cast<float>(v);
   }
 }
 
-// The bits of x (finite, infinite or NaN, never a double subnormal: no
-// source has one) rounded once into the binary format of kP significand
-// bits (the leading one included), normal exponents kEmin..kEmax, kBits
-// wide. The significand m (53 bits) is shifted right to the format's last
-// place (below kEmin the subnormal one; 54 places or more leave nothing,
-// and what is dropped is then below one half); the dropped bits against
-// one half decide the rounding; exponent and significand are added as one
-// integer, so a carry out of the significand moves into the exponent and
-// past the largest exponent reaches infinity's bits.
-template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound>
-inline uint32_t RoundToBinary(double x) {
-  uint64_t b;
-  std::memcpy(&b, &x, sizeof b);
-  const bool neg = (b >> 63) != 0;
-  const uint64_t abs = b & ~(uint64_t{1} << 63);
-  const int64_t top = static_cast<int64_t>(abs >> 52) - 1023;
-  const uint64_t m = (abs & ((uint64_t{1} << 52) - 1)) | uint64_t{1} << 52;
-  const int64_t below = kEmin - top;  // > 0: subnormal in the format
-  int64_t shift = (53 - kP) + (below > 0 ? below : 0);
-  shift = shift > 54 ? 54 : shift;
-  const uint64_t q = m >> shift;
-  const uint64_t rem = m & ((uint64_t{1} << shift) - 1);
-  const uint64_t half = uint64_t{1} << (shift - 1);
-  uint64_t r = q;
+// The bits b of a float or double F rounded once into the binary format of
+// kP significand bits (the leading one included; fewer than x's), normal
+// exponents kEmin..kEmax, kBits wide. The significand m is shifted right
+// to the format's last place (below kEmin the subnormal one; past the
+// point where nothing is left the shift stops, as what is dropped is then
+// below one half); the dropped bits against one half decide the rounding;
+// exponent and significand are added as one integer, so a carry out of the
+// significand moves into the exponent and one past the largest exponent
+// reaches infinity's bits.
+template <typename F>
+using BitsOf = std::conditional_t<std::is_same_v<F, float>, uint32_t, uint64_t>;
+
+template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound, typename F>
+inline uint32_t RoundToBinary(BitsOf<F> b) {
+  using U = BitsOf<F>;
+  using I = std::make_signed_t<U>;
+  constexpr int kFrac = std::numeric_limits<F>::digits - 1;  // 23, 52
+  constexpr I kBias = std::numeric_limits<F>::max_exponent - 1;
+  constexpr int kWidth = static_cast<int>(sizeof(U)) * 8;
+  const bool neg = (b >> (kWidth - 1)) != 0;
+  const U abs = b & ~(U{1} << (kWidth - 1));
+  const U biased = abs >> kFrac;
+  const U frac = abs & ((U{1} << kFrac) - 1);
+  // A subnormal x has the smallest normal exponent and no leading one.
+  const I top = biased == 0 ? 1 - kBias : static_cast<I>(biased) - kBias;
+  const U m = biased == 0 ? frac : frac | U{1} << kFrac;
+  // > 0: subnormal in the format. Never where the format's exponents
+  // reach below the source's (float into bfloat16): the shift is constant.
+  constexpr bool kNeverBelow = kEmin <= 1 - kBias;
+  const I below = kNeverBelow ? 0 : kEmin - top;
+  I shift = (kFrac + 1 - kP) + (below > 0 ? below : 0);
+  shift = shift > kFrac + 2 ? kFrac + 2 : shift;
+  const U q = m >> shift;
+  const U rem = m & ((U{1} << shift) - 1);
+  const U half = U{1} << (shift - 1);
+  U r = q;
   switch (kRound) {
     case CastRound::kRint:
       r = q + (rem > half || (rem == half && (q & 1u) != 0));
@@ -443,38 +469,26 @@ inline uint32_t RoundToBinary(double x) {
       r = q | (rem != 0);
       break;
   }
-  constexpr uint64_t kInf = ((uint64_t{1} << (kBits - kP)) - 1) << (kP - 1);
-  constexpr bool kUpIsInf = kRound == CastRound::kRint || kRound == CastRound::kRound;
-  const uint64_t exponent = below > 0 ? 0 : static_cast<uint64_t>(top + kEmax - 1);
-  uint64_t mag = (exponent << (kP - 1)) + r;
-  const bool to_inf = kUpIsInf || (kRound == CastRound::kFloor && neg) ||
+  constexpr U kInf = ((U{1} << (kBits - kP)) - 1) << (kP - 1);
+  constexpr U kSourceInf = ((U{1} << (kWidth - 1 - kFrac)) - 1) << kFrac;
+  const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
+  U mag = (exponent << (kP - 1)) + r;
+  const bool to_inf = kRound == CastRound::kRint || kRound == CastRound::kRound ||
+                      (kRound == CastRound::kFloor && neg) ||
                       (kRound == CastRound::kCeil && !neg);
   mag = mag >= kInf ? (to_inf ? kInf : kInf - 1) : mag;
-  constexpr uint64_t kDoubleInf = uint64_t{0x7ff} << 52;
-  mag = abs == 0 ? 0 : abs == kDoubleInf ? kInf : mag;
-  const uint64_t sign = neg ? uint64_t{1} << (kBits - 1) : 0;
-  return static_cast<uint32_t>(abs > kDoubleInf ? kInf | uint64_t{1} << (kP - 2) : sign | mag);
-}
-
-template <CastType kD, CastRound kRound>
-inline uint32_t ToFloatBits(double x) {
-  if constexpr (kD == CastType::kF16) {
-    return RoundToBinary<11, -14, 15, 16, kRound>(x);
-  } else if constexpr (kD == CastType::kBf16) {
-    return RoundToBinary<8, -126, 127, 16, kRound>(x);
-  } else {
-    return RoundToBinary<24, -126, 127, 32, kRound>(x);
-  }
+  mag = abs == 0 ? 0 : abs == kSourceInf ? kInf : mag;
+  const U sign = neg ? U{1} << (kBits - 1) : 0;
+  return static_cast<uint32_t>(abs > kSourceInf ? kInf | U{1} << (kP - 2) : sign | mag);
 }
 
 // x rounded to an integer of D and saturated; NaN gives 0.
-template <typename D, CastRound kRound>
-inline D ToInteger(double x) {
-  constexpr double kLow = static_cast<double>(std::numeric_limits<D>::min());
+template <typename D, CastRound kRound, typename F>
+inline D ToInteger(F x) {
+  constexpr F kLow = static_cast<F>(std::numeric_limits<D>::min());
   // 2^digits: one past the largest, exact where the largest is not.
-  constexpr double kPastHigh =
-      2.0 * static_cast<double>(std::numeric_limits<D>::max() / 2 + 1);
-  const double r = RoundToIntegral<double, kRound>(x);
+  constexpr F kPastHigh = F(2) * static_cast<F>(std::numeric_limits<D>::max() / 2 + 1);
+  const F r = RoundToIntegral<F, kRound>(x);
   return r != r               ? D{0}
          : r >= kPastHigh     ? std::numeric_limits<D>::max()
          : r < kLow           ? std::numeric_limits<D>::min()
@@ -487,15 +501,55 @@ void CastLoop(void* dv, const void* av, size_t n) {
   using D = typename CastStorage<kD>::type;
   D* d = static_cast<D*>(dv);
   const S* a = static_cast<const S*>(av);
+  if constexpr ((kS == CastType::kF16 || kS == CastType::kBf16) && !IsFloatType(kD)) {
+    // Widened in chunks first: GCC does not vectorize the bit cast of
+    // 16-bit loads into float feeding an integer conversion in one loop.
+    constexpr size_t kChunk = 256;
+    float x[kChunk];
+    for (size_t at = 0; at < n; at += kChunk) {
+      const size_t m = n - at < kChunk ? n - at : kChunk;
+      for (size_t i = 0; i < m; ++i) x[i] = CastSourceValue<kS>(a[at + i]);
+NORMGRAD_SAME_INDEX
+      for (size_t i = 0; i < m; ++i) d[at + i] = ToInteger<D, kRound>(x[i]);
+    }
+    return;
+  }
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
-    const double x = CastSourceValue<kS>(a[i]);
-    if constexpr (!IsFloatType(kD)) {
-      d[i] = ToInteger<D, kRound>(x);
-    } else if constexpr (kS == kD) {  // float → float: to an integral value
-      d[i] = ToFloatBits<kD, CastRound::kRint>(RoundToIntegral<double, kRound>(x));
+    if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
+      // Compared in int32_t where it holds the source and the bounds.
+      using W = std::conditional_t<kS == CastType::kU32 || kD == CastType::kU32 ||
+                                       kD == CastType::kI64,
+                                   int64_t, int32_t>;
+      const W v = a[i];
+      constexpr W kLow = std::numeric_limits<D>::min();
+      constexpr W kHigh = std::numeric_limits<D>::max();
+      d[i] = static_cast<D>(v < kLow ? kLow : v > kHigh ? kHigh : v);
+    } else if constexpr (!IsFloatType(kD)) {
+      d[i] = ToInteger<D, kRound>(CastSourceValue<kS>(a[i]));
+    } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 &&
+                         kS != CastType::kU32) {
+      // Exact in float: the value itself, or for float the integral
+      // value (Truncate).
+      float x = CastSourceValue<kS>(a[i]);
+      if constexpr (kS == CastType::kF32) x = RoundToIntegral<float, kRound>(x);
+      d[i] = x != x ? 0x7fc00000u : __builtin_bit_cast(uint32_t, x);
     } else {
-      d[i] = static_cast<D>(ToFloatBits<kD, kRound>(x));
+      // The intermediate's bits (a float source's own: no round trip).
+      using F = decltype(CastSourceValue<kS>(a[i]));
+      BitsOf<F> bits;
+      if constexpr (kS == CastType::kF32) {
+        bits = a[i];
+      } else {
+        bits = __builtin_bit_cast(BitsOf<F>, CastSourceValue<kS>(a[i]));
+      }
+      if constexpr (kD == CastType::kF16) {
+        d[i] = static_cast<D>(RoundToBinary<11, -14, 15, 16, kRound, F>(bits));
+      } else if constexpr (kD == CastType::kBf16) {
+        d[i] = static_cast<D>(RoundToBinary<8, -126, 127, 16, kRound, F>(bits));
+      } else {
+        d[i] = RoundToBinary<24, -126, 127, 32, kRound, F>(bits);
+      }
     }
   }
 }
