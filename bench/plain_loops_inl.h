@@ -268,6 +268,20 @@ void SelectF32(void* dv, const void* av, const void* bv, size_t n) {
   for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : c[k];
 }
 
+void SelectScalarF32(void* dv, const void* av, const void* bv, size_t n) {
+  float* __restrict d = Out<float>(dv);
+  const float* __restrict a = In<float>(av);
+  const uint8_t* __restrict bits = In<uint8_t>(bv);
+  for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : 2.0f;
+}
+void SelectF16(void* dv, const void* av, const void* bv, size_t n) {
+  uint16_t* __restrict d = Out<uint16_t>(dv);
+  const uint16_t* __restrict a = In<uint16_t>(av);
+  const uint16_t* __restrict c = In<uint16_t>(av) + n;
+  const uint8_t* __restrict bits = In<uint8_t>(bv);
+  for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : c[k];
+}
+
 plain_loops::Fn kTable[plain_loops::kLoops] = {
     AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
     ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
@@ -275,7 +289,7 @@ plain_loops::Fn kTable[plain_loops::kLoops] = {
     AddI16, AddI32, AndU16, NotU16, ShiftLeftI32, ShiftRightI16,
     AxpyF32, AxpyF16, AxpyF32F16, FusedMulAddF32, MulAddDstF32,
     AddReluF32, AddReluF16, MulAddReluF32,
-    CompareF32, SelectF32,
+    CompareF32, SelectF32, SelectScalarF32, SelectF16,
     CastF16F32, CastF32F16, CastF32I32, CastI32F32,
     CastF32F16Floor, CastF32F16Odd, CastF32Bf16, CastBf16F32, CastBf16I32Ceil,
     CastF16I32Floor, CastF16I16, CastF16I8Trunc, CastF32I16Round, CastF32I64,

@@ -106,6 +106,8 @@ std::vector<Row> Rows(Ub& ub) {
   const auto ba = ub.ia_buf.Get<int8_t>(), bytedst = ub.dst_buf.Get<int8_t>();
   const auto ldst = ub.dst_buf.Get<int64_t>();
   const LocalTensor<float> fpos1 = fpos[kMaxElements];
+  // Select's half sources back to back in fpos, as the float ones.
+  const LocalTensor<half> hposa = ub.fpos_buf.Get<half>(), hpos1 = hposa[kMaxElements];
   using namespace plain_loops;
   namespace A = AscendC;
   return {
@@ -138,6 +140,8 @@ std::vector<Row> Rows(Ub& ub) {
       {"MulAddRelu", "float", kMulAddReluF32, [=](int32_t n) { A::MulAddRelu(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
       {"Compare LT", "float", kCompareF32, [=](int32_t n) { A::Compare(bits, fmix, fpos, A::CMPMODE::LT, n); }, Addr(bits), Addr(fmix), Addr(fpos)},
       {"Select mode 2", "float", kSelectF32, [=](int32_t n) { A::Select(fdst, bits, fpos, fpos1, A::SELMODE::VSEL_TENSOR_TENSOR_MODE, n); }, Addr(fdst), Addr(fpos), Addr(bits)},
+      {"Select mode 1", "float", kSelectScalarF32, [=](int32_t n) { A::Select(fdst, bits, fpos, 2.0f, A::SELMODE::VSEL_TENSOR_SCALAR_MODE, n); }, Addr(fdst), Addr(fpos), Addr(bits)},
+      {"Select mode 2", "half", kSelectF16, [=](int32_t n) { A::Select(hdst, bits, hposa, hpos1, A::SELMODE::VSEL_TENSOR_TENSOR_MODE, n); }, Addr(hdst), Addr(hposa), Addr(bits)},
       {"Cast", "half > float", kCastF16F32, [=](int32_t n) { A::Cast(fdst, hmix, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(hmix), nullptr},
       {"Cast RINT", "float > half", kCastF32F16, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_RINT, n); }, Addr(hdst), Addr(fmix), nullptr},
       {"Cast RINT", "float > int32_t", kCastF32I32, [=](int32_t n) { A::Cast(idst, fmix, RoundMode::CAST_RINT, n); }, Addr(idst), Addr(fmix), nullptr},

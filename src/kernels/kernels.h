@@ -199,6 +199,12 @@ struct VectorKernels {
   /// an integer (exact or saturated) has kRint's only, kOdd is float → half's
   /// only, int64 sources and half → half, bfloat16 → bfloat16 have none.
   CastFn cast[kCastTypes][kCastTypes][kCastRounds];
+  /// Select on the bits of elements of 1, 2, 4, 8 bytes (indexed by
+  /// log2 of the size): d[k] = bit k of `bits` (bit k % 8 of byte k / 8),
+  /// inverted by `invert`, ? a[k] : b[k], or the scalar's low bytes where b
+  /// is null. d is a, b or apart from them.
+  void (*select[4])(void* d, const void* a, const void* b, uint64_t scalar,
+                    bool invert, const uint8_t* bits, size_t n);
   /// One level of a reduction tree in float: to[i] = from[2i] + from[2i+1].
   void (*pair_sums_f32)(const float* from, float* to, size_t pairs);
   /// Copies bytes between regions that do not overlap, as four interleaved

@@ -63,6 +63,7 @@ VectorKernels MakeVectorKernels() {
            ToInt32<CastRound::kRound>},
           FromInt32,
           {},  // cast: FillCasts below
+          {Select<uint8_t>, Select<uint16_t>, Select<uint32_t>, Select<uint64_t>},
           PairSums,
           CopyStreams};
   FillCasts(k, std::make_integer_sequence<int, kCastTypes>());

@@ -554,6 +554,43 @@ NORMGRAD_SAME_INDEX
   }
 }
 
+// Select: the bits of a chunk expanded into a mask of whole elements (each
+// byte's eight shifts are constants, which the compiler vectorizes), then a
+// blend of the bits; kScalar: b is the scalar.
+template <typename U, bool kScalar>
+void SelectLoop(void* dv, const void* av, const void* bv, uint64_t scalar, bool invert,
+                const uint8_t* bits, size_t n) {
+  U* d = static_cast<U*>(dv);
+  const U* a = static_cast<const U*>(av);
+  const U* b = static_cast<const U*>(bv);
+  const U s = static_cast<U>(scalar);
+  const uint8_t flip = invert ? 0xffu : 0u;
+  constexpr size_t kChunk = 256;
+  U mask[kChunk];
+  for (size_t at = 0; at < n; at += kChunk) {
+    const size_t m = n - at < kChunk ? n - at : kChunk;
+    for (size_t j = 0; j < (m + 7) / 8; ++j) {
+      const uint8_t byte = static_cast<uint8_t>(bits[at / 8 + j] ^ flip);
+      for (unsigned t = 0; t < 8; ++t) mask[8 * j + t] = static_cast<U>(U{0} - (byte >> t & 1u));
+    }
+NORMGRAD_SAME_INDEX
+    for (size_t i = 0; i < m; ++i) {
+      const U other = kScalar ? s : b[at + i];
+      d[at + i] = static_cast<U>((a[at + i] & mask[i]) | (other & static_cast<U>(~mask[i])));
+    }
+  }
+}
+
+template <typename U>
+void Select(void* d, const void* a, const void* b, uint64_t scalar, bool invert,
+            const uint8_t* bits, size_t n) {
+  if (b == nullptr) {
+    SelectLoop<U, true>(d, a, nullptr, scalar, invert, bits, n);
+  } else {
+    SelectLoop<U, false>(d, a, b, scalar, invert, bits, n);
+  }
+}
+
 // 32 bytes in a vector register (two SSE moves, or one AVX move).
 using Bytes32 = uint8_t __attribute__((vector_size(32)));
 

@@ -5,7 +5,8 @@
 // from half into float); ShiftLeft and ShiftRight of 16- and 32-bit
 // integers; Compare and Compares of float in every mode; Cast
 // float → int32_t in every mode and int32_t → float; every other Cast pair
-// and rounding mode against the element conversion. On special values (zeros, infinities, NaNs with payloads,
+// and rounding mode against the element conversion; Select of tensors and
+// of a scalar, of every element size. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
 // the documented rules. ctest runs this once per instruction set
@@ -612,6 +613,63 @@ TEST(VectorLoops, CastHalfToInt16InPlace) {
     const std::vector<int16_t> got = ub.Read<int16_t>(0, kN);
     for (uint32_t i = 0; i < kN; ++i) {
       ASSERT_EQ(got[i], want[i]) << "element " << i << " from " << F(a[i]);
+    }
+  }
+}
+
+// Select's count form, of a tensor and of the scalar, float and half, in
+// place too: each element is the one its selection bit names, bit for bit.
+TEST(VectorLoops, SelectEveryElementByItsBit) {
+  Ub ub;
+  const std::vector<float> a = FloatInputs(13), b = FloatInputs(14);
+  std::vector<uint8_t> bits(kN / 8 + 1);
+  std::mt19937 gen(15);
+  for (uint8_t& x : bits) x = static_cast<uint8_t>(gen());
+  const auto bit = [&bits](uint32_t k) { return (bits[k / 8] >> (k % 8) & 1) != 0; };
+  const LocalTensor<uint8_t> mask = ub.Put(3, bits);
+  const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, b);
+  const LocalTensor<float> d = ub.Get<float>(2);
+  AscendC::Select(d, mask, x, y, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, kN);
+  std::vector<float> want(kN);
+  for (uint32_t k = 0; k < kN; ++k) want[k] = bit(k) ? a[k] : b[k];
+  ExpectBits(ub.Read<float>(2, kN), want, "Select float mode 2");
+  const float s = FromBits(0x7fc12345u);  // a NaN's payload kept
+  AscendC::Select(x, mask, x, s, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, kN);
+  for (uint32_t k = 0; k < kN; ++k) want[k] = bit(k) ? a[k] : s;
+  ExpectBits(ub.Read<float>(0, kN), want, "Select float mode 1 in place");
+  const std::vector<half> h = HalfInputs(16), g = HalfInputs(17);
+  const LocalTensor<half> hx = ub.Put(0, h), hy = ub.Put(1, g);
+  AscendC::Select(hy, mask, hx, hy, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, kN);
+  std::vector<half> hwant(kN);
+  for (uint32_t k = 0; k < kN; ++k) hwant[k] = bit(k) ? h[k] : g[k];
+  ExpectBits(ub.Read<half>(1, kN), hwant, "Select half mode 2 into src1");
+}
+
+// The loop of each element size (int8_t and int64_t are the 950 profile's),
+// the selection inverted as the scalar-first form inverts it.
+TEST(VectorLoops, SelectLoopOfEveryElementSize) {
+  std::mt19937_64 gen(18);
+  std::vector<uint8_t> bits(kN / 8 + 1);
+  for (uint8_t& x : bits) x = static_cast<uint8_t>(gen());
+  std::vector<uint64_t> a(kN), b(kN), d(kN);
+  for (uint32_t k = 0; k < kN; ++k) a[k] = gen(), b[k] = gen();
+  for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+    for (const bool invert : {false, true}) {
+      for (const bool scalar : {false, true}) {
+        const uint64_t s = 0x0123456789abcdefull;
+        normgrad_ascendc::SelectLoop(bytes, d.data(), a.data(), scalar ? nullptr : b.data(), s,
+                                     invert, bits.data(), kN);
+        for (uint32_t k = 0; k < kN; ++k) {
+          const bool on = ((bits[k / 8] >> (k % 8) & 1) != 0) != invert;
+          uint64_t want = 0, got = 0;
+          const auto* from = reinterpret_cast<const uint8_t*>(on ? a.data() : b.data());
+          std::memcpy(&want, scalar && !on ? reinterpret_cast<const uint8_t*>(&s) : from + k * bytes,
+                      bytes);
+          std::memcpy(&got, reinterpret_cast<const uint8_t*>(d.data()) + k * bytes, bytes);
+          ASSERT_EQ(got, want) << bytes << " bytes, invert " << invert << ", scalar " << scalar
+                               << ": element " << k;
+        }
+      }
     }
   }
 }
