@@ -14,6 +14,7 @@
 #include "engine/dispatch.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -54,18 +55,11 @@ int LoopIndex(ElementOp op) {
   return 0;
 }
 
-// The elementwise instruction set, asked once: it is fixed for the process
-// (NORMGRAD_IMPL is read once), and a short call should not pay the lookup.
-const normgrad::kernels::Isa& Loops() {
-  static const normgrad::kernels::Isa& isa = normgrad::engine::ElementwiseIsa();
-  return isa;
-}
-
 // The float loop of `op` on the elementwise instruction set (b null: the
 // scalar form).
 void Floats(ElementOp op, float* d, const float* a, const float* b,
             float scalar, uint32_t n) {
-  const normgrad::kernels::VectorKernels& k = Loops().vector;
+  const normgrad::kernels::VectorKernels& k = VectorLoops().vector;
   const int i = LoopIndex(op);
   if (b != nullptr) {
     k.binary_f32[i](d, a, b, n);
@@ -79,7 +73,7 @@ constexpr uint32_t kHalfStep = 256;
 
 void Halves(ElementOp op, normgrad::float16* d, const normgrad::float16* a,
             const normgrad::float16* b, float scalar, uint32_t count) {
-  const normgrad::kernels::Isa& isa = Loops();
+  const normgrad::kernels::Isa& isa = VectorLoops();
   const auto* a16 = reinterpret_cast<const uint16_t*>(a);
   const auto* b16 = reinterpret_cast<const uint16_t*>(b);
   auto* d16 = reinterpret_cast<uint16_t*>(d);
@@ -128,6 +122,11 @@ void TypeList(uint32_t bits, char (&out)[160]) {
 
 
 }  // namespace
+
+const normgrad::kernels::Isa& VectorLoops() {
+  static const normgrad::kernels::Isa& isa = normgrad::engine::ElementwiseIsa();
+  return isa;
+}
 
 bool OnProfile950() {
   return CurrentCore().profile().profile == Profile::k950;

@@ -17,6 +17,7 @@
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/vector_ops.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -820,6 +821,126 @@ void RunWholeTyped(const Whole& w,
 }
 
 }  // namespace
+
+namespace {
+
+// ---- ReduceSum's count form over at most one repeat ----
+
+using Float4 = float __attribute__((vector_size(16)));
+
+// One level of a tree over kN floats (a multiple of 8): to[i] = from[2i] +
+// from[2i+1], four sums at a time (the baseline's vectors: SSE, NEON).
+template <uint32_t kN>
+void PairLevel(const float* from, float* to) {
+#pragma GCC unroll 16
+  for (uint32_t i = 0; i < kN; i += 8) {
+    Float4 a, b;
+    std::memcpy(&a, from + i, sizeof a);
+    std::memcpy(&b, from + i + 4, sizeof b);
+    const Float4 sum =
+        __builtin_shufflevector(a, b, 0, 2, 4, 6) + __builtin_shufflevector(a, b, 1, 3, 5, 7);
+    std::memcpy(to + i / 2, &sum, sizeof sum);
+  }
+}
+
+using Int4 = int32_t __attribute__((vector_size(16)));
+
+// Each float rounded to the nearest half (ties to even) and back, without
+// leaving float: |x| scaled by a power of two so that half's last place is
+// 1 (exact), rounded to an integer by adding and taking away 1.5 · 2^23
+// (exact below 2^22, and the scaled values stay under 2^12), scaled back
+// (exact); 65536 and up is infinity, as half overflows; the sign is x's
+// (so -0, and values that round to zero, keep it). Infinities and NaNs
+// pass through. Below 2^-14 half's last place is 2^-24 (subnormals).
+Float4 RoundToHalf(Float4 x) {
+  const Int4 bits = __builtin_bit_cast(Int4, x);
+  const Int4 sign = bits & INT32_MIN;
+  const Int4 magnitude = bits & INT32_MAX;
+  Int4 exponent = (magnitude >> 23) - 127;
+  const Int4 smallest = Int4{} - 14;
+  exponent = exponent < smallest ? smallest : exponent;
+  const Int4 last_place = exponent - 10;
+  const Int4 down_bits = (127 - last_place) << 23, up_bits = (127 + last_place) << 23;
+  const Float4 down = __builtin_bit_cast(Float4, down_bits);
+  const Float4 up = __builtin_bit_cast(Float4, up_bits);
+  const Float4 ax = __builtin_bit_cast(Float4, magnitude);
+  const Float4 kRound = Float4{} + 12582912.0f;  // 1.5 · 2^23
+  Float4 r = ((ax * down + kRound) - kRound) * up;
+  r = r >= 65536.0f ? Float4{} + std::numeric_limits<float>::infinity() : r;
+  return __builtin_bit_cast(Float4, __builtin_bit_cast(Int4, r) | sign);
+}
+
+// The sums of level kN (kN values in `from`, rounded to half with kHalf)
+// and of every level after it, down to one value, as Tree adds them; with
+// kHalf every level's sums are rounded to half, as SumTreesHalf rounds them.
+template <uint32_t kN, bool kHalf>
+float TreeFrom(const float* from) {
+  if constexpr (kN == 1) {
+    return from[0];
+  } else {
+    constexpr uint32_t kRoom = kN / 2 < 4 ? 4 : kN / 2;  // whole vectors
+    float to[kRoom] = {};
+    if constexpr (kN >= 8) {
+      PairLevel<kN>(from, to);
+    } else {
+      for (uint32_t i = 0; i < kN / 2; ++i) to[i] = from[2 * i] + from[2 * i + 1];
+    }
+    if constexpr (kHalf) {
+#pragma GCC unroll 16
+      for (uint32_t i = 0; i < kRoom; i += 4) {
+        Float4 v;
+        std::memcpy(&v, to + i, sizeof v);
+        v = RoundToHalf(v);
+        std::memcpy(to + i, &v, sizeof v);
+      }
+    }
+    return TreeFrom<kN / 2, kHalf>(to);
+  }
+}
+
+}  // namespace
+
+bool ReduceSumOneRepeat(const TensorView& dst, const TensorView& src, const TensorView& tmp,
+                        int32_t count, bool is_half) {
+  const uint32_t size = is_half ? 2 : 4;
+  const uint32_t lanes = 256 / size;
+  // The checks of ReduceAllCount, CheckWhole and ExecuteCount for this case
+  // (a dst that holds the result, a src that holds count elements, and the
+  // one block of sharedTmpBuffer the profiles that read it need), all
+  // passing; else the general path reports.
+  if (count <= 0 || static_cast<uint32_t>(count) > lanes) return false;
+  if (!dst.IsLive() || dst.core == nullptr || dst.offset % size != 0 || dst.bytes < size) {
+    return false;
+  }
+  if (!src.IsUbOperand() || static_cast<uint32_t>(count) * size > src.bytes) return false;
+  if (!tmp.IsUbOperand() || tmp.bytes < 32) return false;
+  // One repeat's tree, the same in every profile's order; the lanes past
+  // count take no part, as -0 added takes none: x + -0 is x, bit for bit.
+  const uint8_t* from = src.data();
+  uint8_t* to = dst.data();
+  const uint32_t n = static_cast<uint32_t>(count);
+  float v[kMaxLanes];
+  if (is_half) {
+    if (n == 1) {  // passed up untouched
+      std::memmove(to, from, 2);
+      return true;
+    }
+    VectorLoops().widen_f16(reinterpret_cast<const uint16_t*>(from), v, n);
+    std::fill(v + n, v + lanes, -0.0f);
+    const uint16_t sum = normgrad::bits::FloatToHalf(TreeFrom<128, true>(v));
+    std::memcpy(to, &sum, sizeof sum);
+    return true;
+  }
+  const float* values = reinterpret_cast<const float*>(from);  // 32-byte aligned
+  if (n < lanes) {
+    std::memcpy(v, from, n * sizeof(float));
+    std::fill(v + n, v + lanes, -0.0f);
+    values = v;
+  }
+  const float sum = TreeFrom<64, false>(values);
+  std::memcpy(to, &sum, sizeof sum);
+  return true;
+}
 
 void ReduceAllCount(const ReduceCall& c, const TensorView& tmp, int32_t count,
                     bool cal_index, bool count_from_mask) {
