@@ -287,35 +287,93 @@ uint32_t SelectedPrefix(const SpanArgs& a) {
   return l == want_low && h == want_high ? t : 0;
 }
 
-// The tree of the first t of a group's lanes (t ≥ 1), the others not
-// selected: level by level, pairs of selected nodes add and an odd last
-// node passes up as Combine passes it — the same additions as Tree, on the
-// instruction set's loop (half added in float and rounded to half per
-// level, as SumTreesHalf). A count form's last, partial repeat takes this.
-template <typename V>
-V SumPrefix(const V* src, uint32_t t) {
-  float v[kMaxLanes], w[kMaxLanes / 2];
-  if constexpr (std::is_same_v<V, half>) {
-    if (t == 1) return src[0];  // passed up untouched
-    normgrad::Widen(src, v, t);
+using Float4 = float __attribute__((vector_size(16)));
+
+// One level of a tree over kN floats (a multiple of 8): to[i] = from[2i] +
+// from[2i+1], four sums at a time (the baseline's vectors: SSE, NEON).
+template <uint32_t kN>
+void PairLevel(const float* from, float* to) {
+#pragma GCC unroll 16
+  for (uint32_t i = 0; i < kN; i += 8) {
+    Float4 a, b;
+    std::memcpy(&a, from + i, sizeof a);
+    std::memcpy(&b, from + i + 4, sizeof b);
+    const Float4 sum =
+        __builtin_shufflevector(a, b, 0, 2, 4, 6) + __builtin_shufflevector(a, b, 1, 3, 5, 7);
+    std::memcpy(to + i / 2, &sum, sizeof sum);
+  }
+}
+
+using Int4 = int32_t __attribute__((vector_size(16)));
+
+// Each float rounded to the nearest half (ties to even) and back, without
+// leaving float: |x| + c − c with c = 2^(e+13) for |x|'s exponent e rounds
+// |x| to a multiple of 2^(e−10), half's last place, ties to even (|x| + c
+// stays in c's binade, whose last place that is; taking c away is exact).
+// c is at least 2^-1, so that below 2^-14 the last place is 2^-24 (half's
+// subnormals), and |x| is taken as at most 2^20 for c (larger values,
+// infinities and NaNs keep their magnitude, and an infinity or NaN stays
+// one); 65536 and up is infinity, as half overflows; the sign is x's, so
+// -0 and values that round to zero keep it.
+Float4 RoundToHalf(Float4 x) {
+  const Int4 bits = __builtin_bit_cast(Int4, x);
+  const Float4 ax = __builtin_bit_cast(Float4, bits & INT32_MAX);
+  const Float4 kLargest = Float4{} + 1048576.0f;  // 2^20
+  const Float4 bounded = ax < kLargest ? ax : kLargest;
+  const Int4 c_bits = (__builtin_bit_cast(Int4, bounded) & 0x7F800000) + (13 << 23);
+  const Float4 kSmallest = Float4{} + 0.5f;
+  Float4 c = __builtin_bit_cast(Float4, c_bits);
+  c = c > kSmallest ? c : kSmallest;
+  Float4 r = (ax + c) - c;
+  r = r >= 65536.0f ? Float4{} + std::numeric_limits<float>::infinity() : r;
+  return __builtin_bit_cast(Float4, __builtin_bit_cast(Int4, r) | (bits & INT32_MIN));
+}
+
+// The sums of level kN (kN values in `from`, rounded to half with kHalf)
+// and of every level after it, down to one value, as Tree adds them; with
+// kHalf every level's sums are rounded to half, as SumTreesHalf rounds them.
+template <uint32_t kN, bool kHalf>
+float TreeFrom(const float* from) {
+  if constexpr (kN == 1) {
+    return from[0];
   } else {
+    constexpr uint32_t kRoom = kN / 2 < 4 ? 4 : kN / 2;  // whole vectors
+    float to[kRoom] = {};
+    if constexpr (kN >= 8) {
+      PairLevel<kN>(from, to);
+    } else {
+      for (uint32_t i = 0; i < kN / 2; ++i) to[i] = from[2 * i] + from[2 * i + 1];
+    }
+    if constexpr (kHalf) {
+#pragma GCC unroll 16
+      for (uint32_t i = 0; i < kRoom; i += 4) {
+        Float4 v;
+        std::memcpy(&v, to + i, sizeof v);
+        v = RoundToHalf(v);
+        std::memcpy(to + i, &v, sizeof v);
+      }
+    }
+    return TreeFrom<kN / 2, kHalf>(to);
+  }
+}
+
+// The tree of the first t lanes of a repeat of V (1 ≤ t ≤ its lanes), the
+// others not selected, as Tree adds them — half rounded per level — in
+// float (a half's value for V = half): the lanes past t take no part, as -0
+// added takes none (x + -0 is x, bit for bit), so they are -0 in a full
+// tree.
+template <typename V>
+float PrefixSum(const V* src, uint32_t t) {
+  constexpr uint32_t lanes = 256 / sizeof(V);
+  float v[lanes];
+  if constexpr (std::is_same_v<V, half>) {
+    VectorLoops().widen_f16(reinterpret_cast<const uint16_t*>(src), v, t);
+  } else {
+    if (t == lanes) return TreeFrom<lanes, false>(src);
     std::memcpy(v, src, t * sizeof(float));
   }
-  const PairSumsFn<float> pair_sums = PairSums<float>();
-  float* from = v;
-  float* to = w;
-  while (t > 1) {
-    pair_sums(from, to, t / 2);
-    if constexpr (std::is_same_v<V, half>) {
-      half rounded[kMaxLanes / 2];
-      normgrad::Narrow(to, rounded, t / 2);
-      normgrad::Widen(rounded, to, t / 2);
-    }
-    if (t % 2 != 0) to[t / 2] = from[t - 1];
-    t = (t + 1) / 2;
-    std::swap(from, to);
-  }
-  return static_cast<V>(from[0]);
+  std::fill(v + t, v + lanes, -0.0f);
+  return TreeFrom<lanes, std::is_same_v<V, half>>(v);
 }
 
 // The span function of every reduction: per group of lanes, the tree of its
@@ -326,17 +384,19 @@ void ReduceSpan(const SpanArgs& a) {
   const uint8_t* src = static_cast<const uint8_t*>(a.operand[1]);
   uint8_t* out = static_cast<uint8_t*>(a.operand[0]);
   if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
-    if (p.op == ReduceType::SUM && AllSelected(a)) return SumGroups<D>(src, out, a.n, p);
     if (p.op == ReduceType::SUM && p.group == a.n) {  // one group: the repeat
-      const uint32_t t = SelectedPrefix(a);
+      const uint32_t t = AllSelected(a) ? a.n : SelectedPrefix(a);
+      if (t == 1) {  // passed up untouched
+        std::memcpy(out, src, sizeof(D));
+        return;
+      }
       if (t > 0) {
-        D values[kMaxLanes];
-        std::memcpy(static_cast<void*>(values), src, t * sizeof(D));
-        const D sum = SumPrefix<D>(values, t);
+        const D sum = static_cast<D>(PrefixSum(reinterpret_cast<const D*>(src), t));
         std::memcpy(out, &sum, sizeof(D));
         return;
       }
     }
+    if (p.op == ReduceType::SUM && AllSelected(a)) return SumGroups<D>(src, out, a.n, p);
   }
   Node<D> nodes[kMaxLanes];
   for (uint32_t g = 0; g * p.group < a.n; ++g) {
@@ -824,120 +884,71 @@ void RunWholeTyped(const Whole& w,
 
 namespace {
 
-// ---- ReduceSum's count form over at most one repeat ----
-
-using Float4 = float __attribute__((vector_size(16)));
-
-// One level of a tree over kN floats (a multiple of 8): to[i] = from[2i] +
-// from[2i+1], four sums at a time (the baseline's vectors: SSE, NEON).
-template <uint32_t kN>
-void PairLevel(const float* from, float* to) {
-#pragma GCC unroll 16
-  for (uint32_t i = 0; i < kN; i += 8) {
-    Float4 a, b;
-    std::memcpy(&a, from + i, sizeof a);
-    std::memcpy(&b, from + i + 4, sizeof b);
-    const Float4 sum =
-        __builtin_shufflevector(a, b, 0, 2, 4, 6) + __builtin_shufflevector(a, b, 1, 3, 5, 7);
-    std::memcpy(to + i / 2, &sum, sizeof sum);
-  }
-}
-
-using Int4 = int32_t __attribute__((vector_size(16)));
-
-// Each float rounded to the nearest half (ties to even) and back, without
-// leaving float: |x| scaled by a power of two so that half's last place is
-// 1 (exact), rounded to an integer by adding and taking away 1.5 · 2^23
-// (exact below 2^22, and the scaled values stay under 2^12), scaled back
-// (exact); 65536 and up is infinity, as half overflows; the sign is x's
-// (so -0, and values that round to zero, keep it). Infinities and NaNs
-// pass through. Below 2^-14 half's last place is 2^-24 (subnormals).
-Float4 RoundToHalf(Float4 x) {
-  const Int4 bits = __builtin_bit_cast(Int4, x);
-  const Int4 sign = bits & INT32_MIN;
-  const Int4 magnitude = bits & INT32_MAX;
-  Int4 exponent = (magnitude >> 23) - 127;
-  const Int4 smallest = Int4{} - 14;
-  exponent = exponent < smallest ? smallest : exponent;
-  const Int4 last_place = exponent - 10;
-  const Int4 down_bits = (127 - last_place) << 23, up_bits = (127 + last_place) << 23;
-  const Float4 down = __builtin_bit_cast(Float4, down_bits);
-  const Float4 up = __builtin_bit_cast(Float4, up_bits);
-  const Float4 ax = __builtin_bit_cast(Float4, magnitude);
-  const Float4 kRound = Float4{} + 12582912.0f;  // 1.5 · 2^23
-  Float4 r = ((ax * down + kRound) - kRound) * up;
-  r = r >= 65536.0f ? Float4{} + std::numeric_limits<float>::infinity() : r;
-  return __builtin_bit_cast(Float4, __builtin_bit_cast(Int4, r) | sign);
-}
-
-// The sums of level kN (kN values in `from`, rounded to half with kHalf)
-// and of every level after it, down to one value, as Tree adds them; with
-// kHalf every level's sums are rounded to half, as SumTreesHalf rounds them.
-template <uint32_t kN, bool kHalf>
-float TreeFrom(const float* from) {
-  if constexpr (kN == 1) {
-    return from[0];
-  } else {
-    constexpr uint32_t kRoom = kN / 2 < 4 ? 4 : kN / 2;  // whole vectors
-    float to[kRoom] = {};
-    if constexpr (kN >= 8) {
-      PairLevel<kN>(from, to);
-    } else {
-      for (uint32_t i = 0; i < kN / 2; ++i) to[i] = from[2 * i] + from[2 * i + 1];
+// The count form's sum of `count` elements in A2's order: each repeat's tree
+// (the last one's first lanes), the repeats' sums added one after another,
+// every addition of half rounded to half.
+template <typename V>
+V SequentialSum(const V* src, uint32_t count) {
+  constexpr uint32_t lanes = 256 / sizeof(V);
+  float running = 0.0f;
+  const auto add = [&running](uint32_t at, float sum) {
+    running = at == 0 ? sum : running + sum;
+    if constexpr (std::is_same_v<V, half>) running = RoundToHalf(Float4{running})[0];
+  };
+  uint32_t at = 0;
+  if constexpr (std::is_same_v<V, half>) {
+    // Whole repeats a slice at a time, each level of their trees on the
+    // instruction set's conversions (cheaper per value over many repeats).
+    constexpr uint32_t kSlice = 8 * lanes;
+    float wide[kSlice], a[kSlice / 2];
+    half sums[kSlice / 2];
+    for (; count - at >= lanes; at += std::min(kSlice, (count - at) / lanes * lanes)) {
+      const uint32_t n = std::min(kSlice, (count - at) / lanes * lanes);
+      if (n == lanes) break;  // one repeat: the tree in float is cheaper
+      SumTreesHalf(src + at, wide, a, sums, n, lanes);
+      for (uint32_t r = 0; r < n / lanes; ++r) add(at + r, static_cast<float>(sums[r]));
     }
-    if constexpr (kHalf) {
-#pragma GCC unroll 16
-      for (uint32_t i = 0; i < kRoom; i += 4) {
-        Float4 v;
-        std::memcpy(&v, to + i, sizeof v);
-        v = RoundToHalf(v);
-        std::memcpy(to + i, &v, sizeof v);
-      }
-    }
-    return TreeFrom<kN / 2, kHalf>(to);
   }
+  for (; at < count; at += lanes) add(at, PrefixSum(src + at, std::min(count - at, lanes)));
+  return static_cast<V>(running);
 }
 
 }  // namespace
 
-bool ReduceSumOneRepeat(const TensorView& dst, const TensorView& src, const TensorView& tmp,
-                        int32_t count, bool is_half) {
+bool ReduceSumDirect(const TensorView& dst, const TensorView& src, const TensorView& tmp,
+                     int32_t count, bool is_half) {
   const uint32_t size = is_half ? 2 : 4;
   const uint32_t lanes = 256 / size;
   // The checks of ReduceAllCount, CheckWhole and ExecuteCount for this case
   // (a dst that holds the result, a src that holds count elements, and the
-  // one block of sharedTmpBuffer the profiles that read it need), all
-  // passing; else the general path reports.
-  if (count <= 0 || static_cast<uint32_t>(count) > lanes) return false;
+  // one block of sharedTmpBuffer the profiles that read it need for one
+  // repeat), all passing; else the general path reports.
+  if (count <= 0 || static_cast<uint32_t>(count) * size > src.bytes || !src.IsUbOperand()) {
+    return false;
+  }
   if (!dst.IsLive() || dst.core == nullptr || dst.offset % size != 0 || dst.bytes < size) {
     return false;
   }
-  if (!src.IsUbOperand() || static_cast<uint32_t>(count) * size > src.bytes) return false;
-  if (!tmp.IsUbOperand() || tmp.bytes < 32) return false;
-  // One repeat's tree, the same in every profile's order; the lanes past
-  // count take no part, as -0 added takes none: x + -0 is x, bit for bit.
+  if (static_cast<uint32_t>(count) > lanes &&
+      src.core->profile().profile != Profile::kA2) {  // another order
+    return false;
+  }
+  if (static_cast<uint32_t>(count) <= lanes && (!tmp.IsUbOperand() || tmp.bytes < 32)) {
+    return false;
+  }
   const uint8_t* from = src.data();
   uint8_t* to = dst.data();
   const uint32_t n = static_cast<uint32_t>(count);
-  float v[kMaxLanes];
   if (is_half) {
     if (n == 1) {  // passed up untouched
       std::memmove(to, from, 2);
       return true;
     }
-    VectorLoops().widen_f16(reinterpret_cast<const uint16_t*>(from), v, n);
-    std::fill(v + n, v + lanes, -0.0f);
-    const uint16_t sum = normgrad::bits::FloatToHalf(TreeFrom<128, true>(v));
+    const half sum = SequentialSum(reinterpret_cast<const half*>(from), n);
     std::memcpy(to, &sum, sizeof sum);
     return true;
   }
-  const float* values = reinterpret_cast<const float*>(from);  // 32-byte aligned
-  if (n < lanes) {
-    std::memcpy(v, from, n * sizeof(float));
-    std::fill(v + n, v + lanes, -0.0f);
-    values = v;
-  }
-  const float sum = TreeFrom<64, false>(values);
+  const float sum = SequentialSum(reinterpret_cast<const float*>(from), n);
   std::memcpy(to, &sum, sizeof sum);
   return true;
 }
