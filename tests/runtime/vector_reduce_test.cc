@@ -725,10 +725,11 @@ TEST(VectorReduce, ReduceSumEveryPartialRepeatFloat) { CheckEveryPartialRepeat<f
 
 // The count form over one repeat or less takes its own path (the repeat's
 // tree in place, half rounded level by level without leaving float); the
-// level-0 form over one repeat under a continuous mask of count lanes is
-// the same tree on the executor. Both give the same bits on every profile,
-// for every count, on values whose sums overflow half, fall into its
-// subnormals, cancel to -0 or +0, or hold an infinity.
+// level-0 form over one repeat under a continuous mask of count lanes, and
+// WholeReduceSum's one repeat, take the executor. All give the model tree's
+// bits on every profile, for every count, on values whose sums overflow
+// half, fall into its subnormals, cancel to -0 or +0, or hold an infinity
+// (and the same bits as each other, NaN included).
 template <typename T>
 void CheckOneRepeatAgainstLevel0() {
   using Bits = typename Type<T>::Bits;
@@ -749,16 +750,37 @@ void CheckOneRepeatAgainstLevel0() {
       for (uint32_t count = 1; count <= lanes; ++count) {
         Ub ub;
         std::vector<Bits> bits(kBufferBytes / sizeof(T));
+        std::vector<double> values(lanes, 0.0);
+        std::vector<bool> present(lanes, false);
         std::uniform_int_distribution<size_t> pick(0, pool.size() - 1);
-        for (auto& b : bits) b = Type<T>::ToBits(Type<T>::Round(pool[pick(gen)]));
+        for (size_t k = 0; k < bits.size(); ++k) {
+          const double x = Type<T>::Round(pool[pick(gen)]);
+          bits[k] = Type<T>::ToBits(x);
+          if (k < count) {
+            values[k] = x;
+            present[k] = true;
+          }
+        }
         ub.Write(0, bits);
+        const double model = RefTree<T>(ReduceType::SUM, values, present, 0, lanes, 0).value;
         AscendC::ReduceSum(ub.Get<T>(1), ub.Get<T>(0), ub.Get<T>(2),
                            static_cast<int32_t>(count));
         const Bits got = ub.Read<Bits>(1)[0];
+        if (std::isnan(model)) {  // +inf + -inf: a NaN, its bits unspecified
+          ASSERT_TRUE(std::isnan(Type<T>::FromBits(got))) << count << " elements";
+        } else {
+          ASSERT_EQ(got, Type<T>::ToBits(model))
+              << count << " elements on " << normgrad_ascendc::GetProfileInfo(p).key;
+        }
         AscendC::ReduceSum(ub.Get<T>(1), ub.Get<T>(0), ub.Get<T>(2),
                            static_cast<int32_t>(count), 1, 8);
         const Bits want = ub.Read<Bits>(1)[0];
         ASSERT_EQ(got, want) << count << " elements on " << normgrad_ascendc::GetProfileInfo(p).key;
+        // The same tree as one repeat of WholeReduceSum under the same mask
+        // (how row_sum of `normgrad bench` sums a row of one repeat).
+        AscendC::WholeReduceSum(ub.Get<T>(1), ub.Get<T>(0), static_cast<int32_t>(count), 1, 1,
+                                1, 8);
+        ASSERT_EQ(ub.Read<Bits>(1)[0], want) << count << " elements, WholeReduceSum";
         const double v = Type<T>::FromBits(got);
         overflowed |= std::isinf(v) && pool[0] == 32752.0 && count == 2;
         subnormal |= v != 0 && std::fabs(v) < std::ldexp(1.0, sizeof(T) == 2 ? -14 : -126) * 16;
