@@ -359,21 +359,35 @@ float TreeFrom(const float* from) {
 
 // The tree of the first t lanes of a repeat of V (1 ≤ t ≤ its lanes), the
 // others not selected, as Tree adds them — half rounded per level — in
-// float (a half's value for V = half): the lanes past t take no part, as -0
-// added takes none (x + -0 is x, bit for bit), so they are -0 in a full
-// tree.
+// float (a half's value for V = half). The lanes past t take no part: as -0
+// added takes none (x + -0 is x, bit for bit), they are -0 in a tree of the
+// first w ≥ t lanes, w a power of two, whose sum the levels above w pass up
+// unchanged.
 template <typename V>
 float PrefixSum(const V* src, uint32_t t) {
   constexpr uint32_t lanes = 256 / sizeof(V);
+  constexpr bool kHalf = std::is_same_v<V, half>;
   float v[lanes];
-  if constexpr (std::is_same_v<V, half>) {
+  if constexpr (kHalf) {
     VectorLoops().widen_f16(reinterpret_cast<const uint16_t*>(src), v, t);
   } else {
     if (t == lanes) return TreeFrom<lanes, false>(src);
     std::memcpy(v, src, t * sizeof(float));
   }
-  std::fill(v + t, v + lanes, -0.0f);
-  return TreeFrom<lanes, std::is_same_v<V, half>>(v);
+  uint32_t w = 8;
+  while (w < t) w *= 2;
+  std::fill(v + t, v + w, -0.0f);
+  switch (w) {
+    case 8:
+      return TreeFrom<8, kHalf>(v);
+    case 16:
+      return TreeFrom<16, kHalf>(v);
+    case 32:
+      return TreeFrom<32, kHalf>(v);
+    case 64:
+      return TreeFrom<64, kHalf>(v);
+  }
+  return TreeFrom<lanes, kHalf>(v);
 }
 
 // The span function of every reduction: per group of lanes, the tree of its
