@@ -304,90 +304,54 @@ void PairLevel(const float* from, float* to) {
   }
 }
 
-using Int4 = int32_t __attribute__((vector_size(16)));
-
-// Each float rounded to the nearest half (ties to even) and back, without
-// leaving float: |x| + c − c with c = 2^(e+13) for |x|'s exponent e rounds
-// |x| to a multiple of 2^(e−10), half's last place, ties to even (|x| + c
-// stays in c's binade, whose last place that is; taking c away is exact).
-// c is at least 2^-1, so that below 2^-14 the last place is 2^-24 (half's
-// subnormals), and |x| is taken as at most 2^20 for c (larger values,
-// infinities and NaNs keep their magnitude, and an infinity or NaN stays
-// one); 65536 and up is infinity, as half overflows; the sign is x's, so
-// -0 and values that round to zero keep it.
-Float4 RoundToHalf(Float4 x) {
-  const Int4 bits = __builtin_bit_cast(Int4, x);
-  const Float4 ax = __builtin_bit_cast(Float4, bits & INT32_MAX);
-  const Float4 kLargest = Float4{} + 1048576.0f;  // 2^20
-  const Float4 bounded = ax < kLargest ? ax : kLargest;
-  const Int4 c_bits = (__builtin_bit_cast(Int4, bounded) & 0x7F800000) + (13 << 23);
-  const Float4 kSmallest = Float4{} + 0.5f;
-  Float4 c = __builtin_bit_cast(Float4, c_bits);
-  c = c > kSmallest ? c : kSmallest;
-  Float4 r = (ax + c) - c;
-  r = r >= 65536.0f ? Float4{} + std::numeric_limits<float>::infinity() : r;
-  return __builtin_bit_cast(Float4, __builtin_bit_cast(Int4, r) | (bits & INT32_MIN));
-}
-
-// The sums of level kN (kN values in `from`, rounded to half with kHalf)
-// and of every level after it, down to one value, as Tree adds them; with
-// kHalf every level's sums are rounded to half, as SumTreesHalf rounds them.
-template <uint32_t kN, bool kHalf>
+// The sums of level kN (kN floats in `from`) and of every level after it,
+// down to one value, as Tree adds them.
+template <uint32_t kN>
 float TreeFrom(const float* from) {
   if constexpr (kN == 1) {
     return from[0];
   } else {
-    constexpr uint32_t kRoom = kN / 2 < 4 ? 4 : kN / 2;  // whole vectors
-    float to[kRoom] = {};
+    float to[kN / 2];
     if constexpr (kN >= 8) {
       PairLevel<kN>(from, to);
     } else {
       for (uint32_t i = 0; i < kN / 2; ++i) to[i] = from[2 * i] + from[2 * i + 1];
     }
-    if constexpr (kHalf) {
-#pragma GCC unroll 16
-      for (uint32_t i = 0; i < kRoom; i += 4) {
-        Float4 v;
-        std::memcpy(&v, to + i, sizeof v);
-        v = RoundToHalf(v);
-        std::memcpy(to + i, &v, sizeof v);
-      }
-    }
-    return TreeFrom<kN / 2, kHalf>(to);
+    return TreeFrom<kN / 2>(to);
   }
 }
 
 // The tree of the first t lanes of a repeat of V (1 ≤ t ≤ its lanes), the
-// others not selected, as Tree adds them — half rounded per level — in
-// float (a half's value for V = half). The lanes past t take no part: as -0
+// others not selected, as Tree adds them — half on the instruction set's
+// loop, rounded per level — in float (a half's value for V = half). The lanes past t take no part: as -0
 // added takes none (x + -0 is x, bit for bit), they are -0 in a tree of the
 // first w ≥ t lanes, w a power of two, whose sum the levels above w pass up
 // unchanged.
 template <typename V>
 float PrefixSum(const V* src, uint32_t t) {
   constexpr uint32_t lanes = 256 / sizeof(V);
-  constexpr bool kHalf = std::is_same_v<V, half>;
   float v[lanes];
-  if constexpr (kHalf) {
-    VectorLoops().widen_f16(reinterpret_cast<const uint16_t*>(src), v, t);
-  } else {
-    if (t == lanes) return TreeFrom<lanes, false>(src);
-    std::memcpy(v, src, t * sizeof(float));
-  }
   uint32_t w = 8;
   while (w < t) w *= 2;
-  std::fill(v + t, v + w, -0.0f);
-  switch (w) {
-    case 8:
-      return TreeFrom<8, kHalf>(v);
-    case 16:
-      return TreeFrom<16, kHalf>(v);
-    case 32:
-      return TreeFrom<32, kHalf>(v);
-    case 64:
-      return TreeFrom<64, kHalf>(v);
+  if constexpr (std::is_same_v<V, half>) {  // every level rounded to half
+    const normgrad::kernels::Isa& isa = VectorLoops();
+    isa.widen_f16(reinterpret_cast<const uint16_t*>(src), v, t);
+    std::fill(v + t, v + w, -0.0f);
+    return isa.vector.half_tree(v, w);
+  } else {
+    if (t == lanes) return TreeFrom<lanes>(src);
+    std::memcpy(v, src, t * sizeof(float));
+    std::fill(v + t, v + w, -0.0f);
+    switch (w) {
+      case 8:
+        return TreeFrom<8>(v);
+      case 16:
+        return TreeFrom<16>(v);
+      case 32:
+        return TreeFrom<32>(v);
+    }
+    return TreeFrom<lanes>(v);
   }
-  return TreeFrom<lanes, kHalf>(v);
 }
 
 // The span function of every reduction: per group of lanes, the tree of its
@@ -907,7 +871,9 @@ V SequentialSum(const V* src, uint32_t count) {
   float running = 0.0f;
   const auto add = [&running](uint32_t at, float sum) {
     running = at == 0 ? sum : running + sum;
-    if constexpr (std::is_same_v<V, half>) running = RoundToHalf(Float4{running})[0];
+    if constexpr (std::is_same_v<V, half>) {
+      running = normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(running));
+    }
   };
   uint32_t at = 0;
   if constexpr (std::is_same_v<V, half>) {
