@@ -323,10 +323,10 @@ float TreeFrom(const float* from) {
 
 // The tree of the first t lanes of a repeat of V (1 ≤ t ≤ its lanes), the
 // others not selected, as Tree adds them — half on the instruction set's
-// loop, rounded per level — in float (a half's value for V = half). The lanes past t take no part: as -0
-// added takes none (x + -0 is x, bit for bit), they are -0 in a tree of the
-// first w ≥ t lanes, w a power of two, whose sum the levels above w pass up
-// unchanged.
+// loop, rounded per level — in float (a half's value for V = half). The
+// lanes past t take no part: as -0 added takes none (x + -0 is x, bit for
+// bit), they are -0 in a tree of the first w ≥ t lanes, w a power of two,
+// whose sum the levels above w pass up unchanged.
 template <typename V>
 float PrefixSum(const V* src, uint32_t t) {
   constexpr uint32_t lanes = 256 / sizeof(V);
@@ -869,8 +869,8 @@ template <typename V>
 V SequentialSum(const V* src, uint32_t count) {
   constexpr uint32_t lanes = 256 / sizeof(V);
   float running = 0.0f;
-  const auto add = [&running](uint32_t at, float sum) {
-    running = at == 0 ? sum : running + sum;
+  const auto add = [&running](bool first, float sum) {
+    running = first ? sum : running + sum;
     if constexpr (std::is_same_v<V, half>) {
       running = normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(running));
     }
@@ -886,10 +886,10 @@ V SequentialSum(const V* src, uint32_t count) {
       const uint32_t n = std::min(kSlice, (count - at) / lanes * lanes);
       if (n == lanes) break;  // one repeat: the tree in float is cheaper
       SumTreesHalf(src + at, wide, a, sums, n, lanes);
-      for (uint32_t r = 0; r < n / lanes; ++r) add(at + r, static_cast<float>(sums[r]));
+      for (uint32_t r = 0; r < n / lanes; ++r) add(at + r == 0, static_cast<float>(sums[r]));
     }
   }
-  for (; at < count; at += lanes) add(at, PrefixSum(src + at, std::min(count - at, lanes)));
+  for (; at < count; at += lanes) add(at == 0, PrefixSum(src + at, std::min(count - at, lanes)));
   return static_cast<V>(running);
 }
 
@@ -903,7 +903,8 @@ bool ReduceSumDirect(const TensorView& dst, const TensorView& src, const TensorV
   // (a dst that holds the result, a src that holds count elements, and the
   // one block of sharedTmpBuffer the profiles that read it need for one
   // repeat), all passing; else the general path reports.
-  if (count <= 0 || static_cast<uint32_t>(count) * size > src.bytes || !src.IsUbOperand()) {
+  if (count <= 0 || uint64_t{static_cast<uint32_t>(count)} * size > src.bytes ||
+      !src.IsUbOperand()) {
     return false;
   }
   if (!dst.IsLive() || dst.core == nullptr || dst.offset % size != 0 || dst.bytes < size) {

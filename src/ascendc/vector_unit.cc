@@ -540,7 +540,14 @@ void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
   const VectorMask& m = CurrentCore().vector_mask();
   Plan plan;
   if (m.mode == AscendC::MaskMode::COUNTER) {
-    // The count decides the repeats; repeatTime is not read.
+    // The count decides the repeats; repeatTime is not read. No operand
+    // holds more elements than the UB has bytes (nor would their bytes be
+    // counted without overflow).
+    if (m.low > kMaxUbBytes) {
+      Fail("%s: the mask register's count %llu (counter mode) is more elements than the "
+           "unified buffer's %u bytes hold",
+           Who(in, who), static_cast<unsigned long long>(m.low), kMaxUbBytes);
+    }
     plan.repeats = static_cast<int64_t>((m.low + in.lanes - 1) / in.lanes);
     plan.mask = LaneSet::First(in.lanes);
     plan.tail = static_cast<uint32_t>(m.low % in.lanes);

@@ -951,6 +951,9 @@ TEST(VectorReduce, Checks) {
   EXPECT_TRUE(FailsWith(
       [&] { AscendC::ReduceSum(y, x, t, 3000); },
       "ReduceSum<float>: src has 2048 elements, fewer than count 3000"));
+  EXPECT_TRUE(FailsWith(  // count · 4 bytes past 32 bits
+      [&] { AscendC::ReduceSum(y, x, t, 1 << 30); },
+      "ReduceSum<float>: src has 2048 elements, fewer than count 1073741824"));
   EXPECT_TRUE(FailsWith(
       [&] { AscendC::ReduceMax(y[1], x, t, 64, true); },
       "ReduceMax<float>: dst LocalTensor starts at UB offset 8196, which is "

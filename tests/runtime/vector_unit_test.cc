@@ -539,8 +539,8 @@ TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt32) { CheckInlineAgainstWal
 
 // A call the inline path would take but for one broken rule reports it with
 // the executor's message: a stale tensor, an unaligned or short operand, a
-// negative count, a partial overlap; and a level-0 call sets the mask
-// register whichever path it takes.
+// negative count, a partial overlap, a counter-mode count past any tensor;
+// and a level-0 call sets the mask register whichever path it takes.
 TEST(VectorUnit, InlineFlatCandidatesFailAsTheExecutor) {
   Ub ub;
   const LocalTensor<half> x = ub.Get<half>(0), y = ub.Get<half>(1);
@@ -566,6 +566,16 @@ TEST(VectorUnit, InlineFlatCandidatesFailAsTheExecutor) {
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(fx, freed, fx, 64); },
                         "Add<float>: the LocalTensor at UB offset"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(fx, freed, fx, 64); }, "was released by FreeTensor"));
+  // A counter-mode count far past any tensor (its bytes would overflow 64 bits).
+  AscendC::SetMaskCount();
+  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, uint64_t{1} << 62);
+  const bool huge = FailsWith(
+      [&] { AscendC::Add<float, false>(fx, fx, fx, AscendC::MASK_PLACEHOLDER, 1, BinaryRepeatParams()); },
+      "Add<float>: the mask register's count 4611686018427387904 (counter mode) is more "
+      "elements than the unified buffer's 262144 bytes hold");
+  AscendC::SetMaskNorm();
+  AscendC::ResetMask();
+  EXPECT_TRUE(huge);
   // The mask argument stays in the register on the inline path.
   AscendC::Add(x, y, y, uint64_t{100}, 1, BinaryRepeatParams());
   AscendC::Add(x, y, y, uint64_t{128}, 1, BinaryRepeatParams());

@@ -439,12 +439,16 @@ constexpr bool HasDefaultStrides(const AscendC::UnaryRepeatParams& p) {
          p.srcBlkStride == 1 && p.dstRepStride == 8 && p.srcRepStride == 8;
 }
 
+/// Whether n lanes can be a flat call's: at least one, and no more than a
+/// unified buffer holds (so that their bytes are counted without overflow).
+inline bool FlatCount(int64_t n) { return n > 0 && static_cast<uint64_t>(n) <= kMaxUbBytes; }
+
 /// dst = op(src0, src1) over the first n lanes when the flat conditions
-/// hold; false (nothing done) otherwise, or when n ≤ 0.
+/// hold; false (nothing done) otherwise, or when FlatCount(n) does not.
 template <ElementOp kOp, typename T>
 bool FlatBinary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
                 const AscendC::LocalTensor<T>& src1, int64_t n) {
-  if (n <= 0) return false;
+  if (!FlatCount(n)) return false;
   const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
   const TensorView& d = dst.view();
   if (!FlatDst(d, bytes) || !FlatSrc(d, src0.view(), bytes) || !FlatSrc(d, src1.view(), bytes)) {
@@ -459,7 +463,7 @@ bool FlatBinary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T
 template <ElementOp kOp, typename T>
 bool FlatScalar(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                 T scalar, int64_t n) {
-  if (n <= 0) return false;
+  if (!FlatCount(n)) return false;
   const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
   const TensorView& d = dst.view();
   if (!FlatDst(d, bytes) || !FlatSrc(d, src.view(), bytes)) return false;
