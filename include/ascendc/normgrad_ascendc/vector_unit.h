@@ -19,9 +19,10 @@
 // Checks (a KernelError naming the instruction, the operand, the value and
 // the rule): operands are non-empty UB tensors at 32-byte aligned offsets;
 // every lane the mask selects lies inside its operand's LocalTensor;
-// repeatTime ≤ 255; a destination and a source share no block within a
-// repeat unless they coincide lane for lane, and no repeat reads a block an
-// earlier repeat wrote, except where the instruction allows it
+// repeatTime ≤ 255; a counter-mode count at most the UB's bytes; a
+// destination and a source share no block within a repeat unless they
+// coincide lane for lane, and no repeat reads a block an earlier repeat
+// wrote, except where the instruction allows it
 // (VecInstruction::dst_feeds_src1: the documented accumulation of Add, Sub,
 // Mul, Max, Min, AddRelu, SubRelu with a repeat stride of 0).
 //
