@@ -14,6 +14,7 @@
 #include "engine/dispatch.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -58,8 +59,7 @@ int LoopIndex(ElementOp op) {
 // scalar form).
 void Floats(ElementOp op, float* d, const float* a, const float* b,
             float scalar, uint32_t n) {
-  const normgrad::kernels::VectorKernels& k =
-      normgrad::engine::ElementwiseIsa().vector;
+  const normgrad::kernels::VectorKernels& k = VectorLoops().vector;
   const int i = LoopIndex(op);
   if (b != nullptr) {
     k.binary_f32[i](d, a, b, n);
@@ -73,13 +73,17 @@ constexpr uint32_t kHalfStep = 256;
 
 void Halves(ElementOp op, normgrad::float16* d, const normgrad::float16* a,
             const normgrad::float16* b, float scalar, uint32_t count) {
+  const normgrad::kernels::Isa& isa = VectorLoops();
+  const auto* a16 = reinterpret_cast<const uint16_t*>(a);
+  const auto* b16 = reinterpret_cast<const uint16_t*>(b);
+  auto* d16 = reinterpret_cast<uint16_t*>(d);
   float wa[kHalfStep], wb[kHalfStep];
   for (uint32_t at = 0; at < count; at += kHalfStep) {
     const uint32_t n = std::min(kHalfStep, count - at);
-    normgrad::Widen(a + at, wa, n);
-    if (b != nullptr) normgrad::Widen(b + at, wb, n);
+    isa.widen_f16(a16 + at, wa, n);
+    if (b != nullptr) isa.widen_f16(b16 + at, wb, n);
     Floats(op, wa, wa, b != nullptr ? wb : nullptr, scalar, n);
-    normgrad::Narrow(wa, d + at, n);
+    isa.narrow_f16(wa, d16 + at, n);
   }
 }
 
@@ -118,6 +122,11 @@ void TypeList(uint32_t bits, char (&out)[160]) {
 
 
 }  // namespace
+
+const normgrad::kernels::Isa& VectorLoops() {
+  static const normgrad::kernels::Isa& isa = normgrad::engine::ElementwiseIsa();
+  return isa;
+}
 
 bool OnProfile950() {
   return CurrentCore().profile().profile == Profile::k950;

@@ -17,6 +17,7 @@
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/vector_ops.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -286,35 +287,71 @@ uint32_t SelectedPrefix(const SpanArgs& a) {
   return l == want_low && h == want_high ? t : 0;
 }
 
-// The tree of the first t of a group's lanes (t ≥ 1), the others not
-// selected: level by level, pairs of selected nodes add and an odd last
-// node passes up as Combine passes it — the same additions as Tree, on the
-// instruction set's loop (half added in float and rounded to half per
-// level, as SumTreesHalf). A count form's last, partial repeat takes this.
-template <typename V>
-V SumPrefix(const V* src, uint32_t t) {
-  float v[kMaxLanes], w[kMaxLanes / 2];
-  if constexpr (std::is_same_v<V, half>) {
-    if (t == 1) return src[0];  // passed up untouched
-    normgrad::Widen(src, v, t);
+using Float4 = float __attribute__((vector_size(16)));
+
+// One level of a tree over kN floats (a multiple of 8): to[i] = from[2i] +
+// from[2i+1], four sums at a time (the baseline's vectors: SSE, NEON).
+template <uint32_t kN>
+void PairLevel(const float* from, float* to) {
+#pragma GCC unroll 16
+  for (uint32_t i = 0; i < kN; i += 8) {
+    Float4 a, b;
+    std::memcpy(&a, from + i, sizeof a);
+    std::memcpy(&b, from + i + 4, sizeof b);
+    const Float4 sum =
+        __builtin_shufflevector(a, b, 0, 2, 4, 6) + __builtin_shufflevector(a, b, 1, 3, 5, 7);
+    std::memcpy(to + i / 2, &sum, sizeof sum);
+  }
+}
+
+// The sums of level kN (kN floats in `from`) and of every level after it,
+// down to one value, as Tree adds them.
+template <uint32_t kN>
+float TreeFrom(const float* from) {
+  if constexpr (kN == 1) {
+    return from[0];
   } else {
-    std::memcpy(v, src, t * sizeof(float));
-  }
-  const PairSumsFn<float> pair_sums = PairSums<float>();
-  float* from = v;
-  float* to = w;
-  while (t > 1) {
-    pair_sums(from, to, t / 2);
-    if constexpr (std::is_same_v<V, half>) {
-      half rounded[kMaxLanes / 2];
-      normgrad::Narrow(to, rounded, t / 2);
-      normgrad::Widen(rounded, to, t / 2);
+    float to[kN / 2];
+    if constexpr (kN >= 8) {
+      PairLevel<kN>(from, to);
+    } else {
+      for (uint32_t i = 0; i < kN / 2; ++i) to[i] = from[2 * i] + from[2 * i + 1];
     }
-    if (t % 2 != 0) to[t / 2] = from[t - 1];
-    t = (t + 1) / 2;
-    std::swap(from, to);
+    return TreeFrom<kN / 2>(to);
   }
-  return static_cast<V>(from[0]);
+}
+
+// The tree of the first t lanes of a repeat of V (1 ≤ t ≤ its lanes), the
+// others not selected, as Tree adds them — half on the instruction set's
+// loop, rounded per level — in float (a half's value for V = half). The
+// lanes past t take no part: as -0 added takes none (x + -0 is x, bit for
+// bit), they are -0 in a tree of the first w ≥ t lanes, w a power of two,
+// whose sum the levels above w pass up unchanged.
+template <typename V>
+float PrefixSum(const V* src, uint32_t t) {
+  constexpr uint32_t lanes = 256 / sizeof(V);
+  float v[lanes];
+  uint32_t w = 8;
+  while (w < t) w *= 2;
+  if constexpr (std::is_same_v<V, half>) {  // every level rounded to half
+    const normgrad::kernels::Isa& isa = VectorLoops();
+    isa.widen_f16(reinterpret_cast<const uint16_t*>(src), v, t);
+    std::fill(v + t, v + w, -0.0f);
+    return isa.vector.half_tree(v, w);
+  } else {
+    if (t == lanes) return TreeFrom<lanes>(src);
+    std::memcpy(v, src, t * sizeof(float));
+    std::fill(v + t, v + w, -0.0f);
+    switch (w) {
+      case 8:
+        return TreeFrom<8>(v);
+      case 16:
+        return TreeFrom<16>(v);
+      case 32:
+        return TreeFrom<32>(v);
+    }
+    return TreeFrom<lanes>(v);
+  }
 }
 
 // The span function of every reduction: per group of lanes, the tree of its
@@ -325,17 +362,19 @@ void ReduceSpan(const SpanArgs& a) {
   const uint8_t* src = static_cast<const uint8_t*>(a.operand[1]);
   uint8_t* out = static_cast<uint8_t*>(a.operand[0]);
   if constexpr (std::is_same_v<D, S> && !std::is_integral_v<D>) {
-    if (p.op == ReduceType::SUM && AllSelected(a)) return SumGroups<D>(src, out, a.n, p);
     if (p.op == ReduceType::SUM && p.group == a.n) {  // one group: the repeat
-      const uint32_t t = SelectedPrefix(a);
+      const uint32_t t = AllSelected(a) ? a.n : SelectedPrefix(a);
+      if (t == 1) {  // passed up untouched
+        std::memcpy(out, src, sizeof(D));
+        return;
+      }
       if (t > 0) {
-        D values[kMaxLanes];
-        std::memcpy(static_cast<void*>(values), src, t * sizeof(D));
-        const D sum = SumPrefix<D>(values, t);
+        const D sum = static_cast<D>(PrefixSum(reinterpret_cast<const D*>(src), t));
         std::memcpy(out, &sum, sizeof(D));
         return;
       }
     }
+    if (p.op == ReduceType::SUM && AllSelected(a)) return SumGroups<D>(src, out, a.n, p);
   }
   Node<D> nodes[kMaxLanes];
   for (uint32_t g = 0; g * p.group < a.n; ++g) {
@@ -820,6 +859,80 @@ void RunWholeTyped(const Whole& w,
 }
 
 }  // namespace
+
+namespace {
+
+// The count form's sum of `count` elements in A2's order: each repeat's tree
+// (the last one's first lanes), the repeats' sums added one after another,
+// every addition of half rounded to half.
+template <typename V>
+V SequentialSum(const V* src, uint32_t count) {
+  constexpr uint32_t lanes = 256 / sizeof(V);
+  float running = 0.0f;
+  const auto add = [&running](bool first, float sum) {
+    running = first ? sum : running + sum;
+    if constexpr (std::is_same_v<V, half>) {
+      running = normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(running));
+    }
+  };
+  uint32_t at = 0;
+  if constexpr (std::is_same_v<V, half>) {
+    // Whole repeats a slice at a time, each level of their trees on the
+    // instruction set's conversions (cheaper per value over many repeats).
+    constexpr uint32_t kSlice = 8 * lanes;
+    float wide[kSlice], a[kSlice / 2];
+    half sums[kSlice / 2];
+    for (; count - at >= lanes; at += std::min(kSlice, (count - at) / lanes * lanes)) {
+      const uint32_t n = std::min(kSlice, (count - at) / lanes * lanes);
+      if (n == lanes) break;  // one repeat: the tree in float is cheaper
+      SumTreesHalf(src + at, wide, a, sums, n, lanes);
+      for (uint32_t r = 0; r < n / lanes; ++r) add(at + r == 0, static_cast<float>(sums[r]));
+    }
+  }
+  for (; at < count; at += lanes) add(at == 0, PrefixSum(src + at, std::min(count - at, lanes)));
+  return static_cast<V>(running);
+}
+
+}  // namespace
+
+bool ReduceSumDirect(const TensorView& dst, const TensorView& src, const TensorView& tmp,
+                     int32_t count, bool is_half) {
+  const uint32_t size = is_half ? 2 : 4;
+  const uint32_t lanes = 256 / size;
+  // The checks of ReduceAllCount, CheckWhole and ExecuteCount for this case
+  // (a dst that holds the result, a src that holds count elements, and the
+  // one block of sharedTmpBuffer the profiles that read it need for one
+  // repeat), all passing; else the general path reports.
+  if (count <= 0 || uint64_t{static_cast<uint32_t>(count)} * size > src.bytes ||
+      !src.IsUbOperand()) {
+    return false;
+  }
+  if (!dst.IsLive() || dst.core == nullptr || dst.offset % size != 0 || dst.bytes < size) {
+    return false;
+  }
+  if (static_cast<uint32_t>(count) > lanes &&
+      src.core->profile().profile != Profile::kA2) {  // another order
+    return false;
+  }
+  if (static_cast<uint32_t>(count) <= lanes && (!tmp.IsUbOperand() || tmp.bytes < 32)) {
+    return false;
+  }
+  const uint8_t* from = src.data();
+  uint8_t* to = dst.data();
+  const uint32_t n = static_cast<uint32_t>(count);
+  if (is_half) {
+    if (n == 1) {  // passed up untouched
+      std::memmove(to, from, 2);
+      return true;
+    }
+    const half sum = SequentialSum(reinterpret_cast<const half*>(from), n);
+    std::memcpy(to, &sum, sizeof sum);
+    return true;
+  }
+  const float sum = SequentialSum(reinterpret_cast<const float*>(from), n);
+  std::memcpy(to, &sum, sizeof sum);
+  return true;
+}
 
 void ReduceAllCount(const ReduceCall& c, const TensorView& tmp, int32_t count,
                     bool cal_index, bool count_from_mask) {

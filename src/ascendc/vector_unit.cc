@@ -540,7 +540,14 @@ void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
   const VectorMask& m = CurrentCore().vector_mask();
   Plan plan;
   if (m.mode == AscendC::MaskMode::COUNTER) {
-    // The count decides the repeats; repeatTime is not read.
+    // The count decides the repeats; repeatTime is not read. No operand
+    // holds more elements than the UB has bytes (nor would their bytes be
+    // counted without overflow).
+    if (m.low > kMaxUbBytes) {
+      Fail("%s: the mask register's count %llu (counter mode) is more elements than the "
+           "unified buffer's %u bytes hold",
+           Who(in, who), static_cast<unsigned long long>(m.low), kMaxUbBytes);
+    }
     plan.repeats = static_cast<int64_t>((m.low + in.lanes - 1) / in.lanes);
     plan.mask = LaneSet::First(in.lanes);
     plan.tail = static_cast<uint32_t>(m.low % in.lanes);
@@ -556,14 +563,12 @@ void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
   Execute(in, plan);
 }
 
-void SetMaskBits(uint64_t high, uint64_t low) {
-  VectorMask& m = CurrentCore().vector_mask();
-  m.low = low;
-  m.high = high;
-}
+namespace {
 
-void SetMaskLength(uint64_t len, uint32_t lanes, AscendC::MaskMode mode) {
-  VectorMask& m = CurrentCore().vector_mask();
+// The register from a continuous mask: the first `len` lanes of a repeat of
+// `lanes` (len clamped to lanes) in normal mode, an element count in counter
+// mode.
+void StoreLength(VectorMask& m, uint64_t len, uint32_t lanes, AscendC::MaskMode mode) {
   if (mode == AscendC::MaskMode::COUNTER) {
     m.low = len;
     m.high = 0;
@@ -572,6 +577,39 @@ void SetMaskLength(uint64_t len, uint32_t lanes, AscendC::MaskMode mode) {
   const LaneSet first = LaneSet::First(static_cast<uint32_t>(std::min<uint64_t>(len, lanes)));
   m.low = first.low;
   m.high = first.high;
+}
+
+// The lanes FullMaskLanes returns for the register `m`.
+int64_t FullLanes(const VectorMask& m, uint32_t lanes, int64_t repeat_time) {
+  if (m.mode == AscendC::MaskMode::COUNTER) return static_cast<int64_t>(m.low);
+  return MaskRegisterLanes(m, lanes) == LaneSet::First(lanes) ? repeat_time * lanes : 0;
+}
+
+}  // namespace
+
+int64_t FullMaskLanes(bool set, uint64_t len, uint32_t lanes, int64_t repeat_time) {
+  VectorMask& m = CurrentCore().vector_mask();
+  if (set) StoreLength(m, len, lanes, m.mode);
+  return FullLanes(m, lanes, repeat_time);
+}
+
+int64_t FullMaskLanes(bool set, const uint64_t mask[], uint32_t lanes, int64_t repeat_time) {
+  VectorMask& m = CurrentCore().vector_mask();
+  if (set) {
+    m.low = mask[0];
+    m.high = MaskHighWord(mask, lanes);
+  }
+  return FullLanes(m, lanes, repeat_time);
+}
+
+void SetMaskBits(uint64_t high, uint64_t low) {
+  VectorMask& m = CurrentCore().vector_mask();
+  m.low = low;
+  m.high = high;
+}
+
+void SetMaskLength(uint64_t len, uint32_t lanes, AscendC::MaskMode mode) {
+  StoreLength(CurrentCore().vector_mask(), len, lanes, mode);
 }
 
 }  // namespace normgrad_ascendc

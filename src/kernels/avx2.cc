@@ -22,9 +22,11 @@
 #pragma GCC target("avx2,fma,f16c")
 #include "kernels/avx2_ops_inl.h"
 #include "kernels/isa_inl.h"
+#include "kernels/reduce_inl.h"
 #pragma GCC pop_options
 
 #include "kernels/isa_entry_inl.h"
+#include "kernels/reduce_entry_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -38,7 +40,7 @@ bool CpuHasAvx2() {
 
 const Isa& Avx2Isa() {
   static const Isa isa = MakeIsa<Avx2F32, Avx2F16, Avx2BF16>(
-      "avx2", CpuHasAvx2, Avx2LayerNormKernels(), Avx2RmsNormKernels(), Avx2VectorKernels());
+      "avx2", CpuHasAvx2, Avx2LayerNormKernels(), Avx2RmsNormKernels(), WithReductions<Avx2F16>(Avx2VectorKernels()));
   return isa;
 }
 

@@ -26,9 +26,11 @@
 #pragma GCC target("avx512f,avx2,fma,f16c")
 #include "kernels/avx512_ops_inl.h"
 #include "kernels/isa_inl.h"
+#include "kernels/reduce_inl.h"
 #pragma GCC pop_options
 
 #include "kernels/isa_entry_inl.h"
+#include "kernels/reduce_entry_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -43,7 +45,7 @@ bool CpuHasAvx512() {
 const Isa& Avx512Isa() {
   static const Isa isa =
       MakeIsa<Avx512F32, Avx512F16, Avx512BF16>("avx512", CpuHasAvx512, Avx512LayerNormKernels(),
-                                                Avx512RmsNormKernels(), Avx512VectorKernels());
+                                                Avx512RmsNormKernels(), WithReductions<Avx512F16>(Avx512VectorKernels()));
   return isa;
 }
 

@@ -210,6 +210,11 @@ struct VectorKernels {
   /// Copies bytes between regions that do not overlap, as four interleaved
   /// streams (long copies read at the bandwidth two streams reach).
   void (*copy_streams)(uint8_t* dst, const uint8_t* src, size_t bytes);
+  // reductions
+  /// The tree over n floats (8 to 128, a power of two) of half values, level
+  /// by level: neighbours 2i and 2i+1 added in float and every level's sums
+  /// rounded to half (their binary16 sums) with the set's conversions.
+  float (*half_tree)(const float* v, uint32_t n) = nullptr;  // set by reduce_entry_inl.h
 };
 
 /// The primitives of one instruction set.

@@ -10,6 +10,7 @@
 
 #include "kernels/kernels.h"
 #include "kernels/neon_ops_inl.h"
+#include "kernels/reduce_entry_inl.h"
 #include "kernels/isa_entry_inl.h"
 
 namespace normgrad::kernels {
@@ -21,7 +22,7 @@ bool Always() { return true; }
 
 const Isa& NeonIsa() {
   static const Isa isa = MakeIsa<NeonF32, NeonF16, NeonBF16>(
-      "neon", Always, NeonLayerNormKernels(), NeonRmsNormKernels(), NeonVectorKernels());
+      "neon", Always, NeonLayerNormKernels(), NeonRmsNormKernels(), WithReductions<NeonF16>(NeonVectorKernels()));
   return isa;
 }
 

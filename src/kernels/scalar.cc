@@ -5,6 +5,7 @@
 #include "kernels/isa_entry_inl.h"
 #include "kernels/kernels.h"
 #include "kernels/scalar_ops_inl.h"
+#include "kernels/reduce_entry_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -15,7 +16,7 @@ bool Always() { return true; }
 
 const Isa& ScalarIsa() {
   static const Isa isa = MakeIsa<ScalarF32, ScalarF16, ScalarBF16>(
-      "scalar", Always, ScalarLayerNormKernels(), ScalarRmsNormKernels(), ScalarVectorKernels());
+      "scalar", Always, ScalarLayerNormKernels(), ScalarRmsNormKernels(), WithReductions<ScalarF16>(ScalarVectorKernels()));
   return isa;
 }
 

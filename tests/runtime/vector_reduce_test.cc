@@ -723,6 +723,82 @@ TEST(VectorReduce, ReduceSumEveryPartialRepeatHalf) { CheckEveryPartialRepeat<ha
 
 TEST(VectorReduce, ReduceSumEveryPartialRepeatFloat) { CheckEveryPartialRepeat<float>(); }
 
+// The count form over one repeat or less takes its own path (the repeat's
+// tree in place, half rounded level by level without leaving float); the
+// level-0 form over one repeat under a continuous mask of count lanes, and
+// WholeReduceSum's one repeat, take the executor. All give the model tree's
+// bits on every profile, for every count, on values whose sums overflow
+// half, fall into its subnormals, cancel to -0 or +0, or hold an infinity
+// (and the same bits as each other, NaN included).
+template <typename T>
+void CheckOneRepeatAgainstLevel0() {
+  using Bits = typename Type<T>::Bits;
+  constexpr uint32_t lanes = 256 / sizeof(T);
+  const double tiny = std::ldexp(1.0, -24), big = 30000.0;
+  const std::vector<std::vector<double>> pools = {
+      {big, 2 * big, -0.5, 0.25},                   // overflows half
+      {32752.0, 32768.0, -16384.0},                 // 65520: a tie, to infinity
+      {tiny, -tiny, 3 * tiny, 1023 * tiny, -0.0},   // subnormal sums
+      {-0.0, -0.0, -0.0, 0.0},                      // signed zeros
+      {1.0, -1.0, 0.5, 65504.0, -65504.0, -0.0},   // cancellations to ±0
+      {1.0, std::numeric_limits<double>::infinity(), -2.5, 0.125}};
+  bool overflowed = false, subnormal = false, negative_zero = false;
+  std::mt19937 gen(17);
+  for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
+    ProfileScope profile(p);
+    for (const auto& pool : pools) {
+      for (uint32_t count = 1; count <= lanes; ++count) {
+        Ub ub;
+        std::vector<Bits> bits(kBufferBytes / sizeof(T));
+        std::vector<double> values(lanes, 0.0);
+        std::vector<bool> present(lanes, false);
+        std::uniform_int_distribution<size_t> pick(0, pool.size() - 1);
+        for (size_t k = 0; k < bits.size(); ++k) {
+          const double x = Type<T>::Round(pool[pick(gen)]);
+          bits[k] = Type<T>::ToBits(x);
+          if (k < count) {
+            values[k] = x;
+            present[k] = true;
+          }
+        }
+        ub.Write(0, bits);
+        const double model = RefTree<T>(ReduceType::SUM, values, present, 0, lanes, 0).value;
+        AscendC::ReduceSum(ub.Get<T>(1), ub.Get<T>(0), ub.Get<T>(2),
+                           static_cast<int32_t>(count));
+        const Bits got = ub.Read<Bits>(1)[0];
+        if (std::isnan(model)) {  // +inf + -inf: a NaN, its bits unspecified
+          ASSERT_TRUE(std::isnan(Type<T>::FromBits(got))) << count << " elements";
+        } else {
+          ASSERT_EQ(got, Type<T>::ToBits(model))
+              << count << " elements on " << normgrad_ascendc::GetProfileInfo(p).key;
+        }
+        AscendC::ReduceSum(ub.Get<T>(1), ub.Get<T>(0), ub.Get<T>(2),
+                           static_cast<int32_t>(count), 1, 8);
+        const Bits want = ub.Read<Bits>(1)[0];
+        ASSERT_EQ(got, want) << count << " elements on " << normgrad_ascendc::GetProfileInfo(p).key;
+        // The same tree as one repeat of WholeReduceSum under the same mask
+        // (how row_sum of `normgrad bench` sums a row of one repeat).
+        AscendC::WholeReduceSum(ub.Get<T>(1), ub.Get<T>(0), static_cast<int32_t>(count), 1, 1,
+                                1, 8);
+        ASSERT_EQ(ub.Read<Bits>(1)[0], want) << count << " elements, WholeReduceSum";
+        const double v = Type<T>::FromBits(got);
+        overflowed |= std::isinf(v) && pool[0] == 32752.0 && count == 2;
+        subnormal |= v != 0 && std::fabs(v) < std::ldexp(1.0, sizeof(T) == 2 ? -14 : -126) * 16;
+        negative_zero |= v == 0 && std::signbit(v);
+      }
+    }
+  }
+  if (sizeof(T) == 2) {
+    EXPECT_TRUE(overflowed);
+  }
+  EXPECT_TRUE(subnormal || sizeof(T) == 4);
+  EXPECT_TRUE(negative_zero);
+}
+
+TEST(VectorReduce, ReduceSumOneRepeatIsTheLevel0TreeHalf) { CheckOneRepeatAgainstLevel0<half>(); }
+
+TEST(VectorReduce, ReduceSumOneRepeatIsTheLevel0TreeFloat) { CheckOneRepeatAgainstLevel0<float>(); }
+
 // The level-0 form reduces the repeats' sums in tree rounds (A2), under the
 // mask and with a repeat stride.
 TEST(VectorReduce, ReduceSumLevel0) {
@@ -875,6 +951,9 @@ TEST(VectorReduce, Checks) {
   EXPECT_TRUE(FailsWith(
       [&] { AscendC::ReduceSum(y, x, t, 3000); },
       "ReduceSum<float>: src has 2048 elements, fewer than count 3000"));
+  EXPECT_TRUE(FailsWith(  // count · 4 bytes past 32 bits
+      [&] { AscendC::ReduceSum(y, x, t, 1 << 30); },
+      "ReduceSum<float>: src has 2048 elements, fewer than count 1073741824"));
   EXPECT_TRUE(FailsWith(
       [&] { AscendC::ReduceMax(y[1], x, t, 64, true); },
       "ReduceMax<float>: dst LocalTensor starts at UB offset 8196, which is "

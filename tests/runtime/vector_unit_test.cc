@@ -451,6 +451,140 @@ TEST(VectorUnit, FlatCandidatesFailAsTheWalk) {
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[64], x, y, 128); }, earlier));
 }
 
+// The count and full-mask level-0 forms of the elementwise instructions
+// compute their lanes inline when the flat run's conditions hold
+// (vector_ops.h). They give the bits of the executor's walk: the same call
+// as one level-0 repeat with repeat strides of 9 blocks — the same lanes
+// (one repeat), but not contiguous, so the executor walks it.
+enum class Op { kAdd, kSub, kMul, kMax, kMin, kAdds, kMuls, kMaxs, kMins };
+
+template <typename T>
+void Run(Op op, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
+         int form) {  // 0: count form, 1: level 0 default strides, 2: level 0 walked
+  constexpr uint32_t lanes = 256 / sizeof(T);
+  const BinaryRepeatParams bp = form == 2 ? BinaryRepeatParams(1, 1, 1, 9, 9, 9)
+                                          : BinaryRepeatParams();
+  const UnaryRepeatParams up = form == 2 ? UnaryRepeatParams(1, 1, 9, 9) : UnaryRepeatParams();
+  const T s = static_cast<T>(3);
+  const uint64_t m = lanes;
+  switch (op) {
+#define NORMGRAD_BINARY_CASE(Name)                                 \
+  case Op::k##Name:                                                \
+    if (form == 0) {                                               \
+      AscendC::Name(d, a, b, static_cast<int32_t>(lanes));         \
+    } else {                                                       \
+      AscendC::Name(d, a, b, m, 1, bp);                            \
+    }                                                              \
+    break;
+#define NORMGRAD_SCALAR_CASE(Name)                                 \
+  case Op::k##Name:                                                \
+    if (form == 0) {                                               \
+      AscendC::Name(d, a, s, static_cast<int32_t>(lanes));         \
+    } else {                                                       \
+      AscendC::Name(d, a, s, m, 1, up);                            \
+    }                                                              \
+    break;
+    NORMGRAD_BINARY_CASE(Add)
+    NORMGRAD_BINARY_CASE(Sub)
+    NORMGRAD_BINARY_CASE(Mul)
+    NORMGRAD_BINARY_CASE(Max)
+    NORMGRAD_BINARY_CASE(Min)
+    NORMGRAD_SCALAR_CASE(Adds)
+    NORMGRAD_SCALAR_CASE(Muls)
+    NORMGRAD_SCALAR_CASE(Maxs)
+    NORMGRAD_SCALAR_CASE(Mins)
+#undef NORMGRAD_BINARY_CASE
+#undef NORMGRAD_SCALAR_CASE
+  }
+}
+
+// The UB's three buffers, bytes.
+std::vector<uint8_t> Bytes(Ub& ub) {
+  std::vector<uint8_t> all;
+  for (int b = 0; b < 3; ++b) {
+    const uint8_t* p = ub.Get<uint8_t>(b).GetPhyAddr();
+    all.insert(all.end(), p, p + kBufferBytes);
+  }
+  return all;
+}
+
+template <typename T>
+void CheckInlineAgainstWalk() {
+  for (const Op op : {Op::kAdd, Op::kSub, Op::kMul, Op::kMax, Op::kMin, Op::kAdds, Op::kMuls,
+                      Op::kMaxs, Op::kMins}) {
+    for (int placement = 0; placement < 3; ++placement) {  // apart, dst = src0, dst = src1
+      std::vector<uint8_t> want;
+      for (int form : {2, 0, 1}) {  // the walk first
+        Ub ub;
+        std::mt19937 gen(7);
+        ub.Randomize<T>(gen);
+        const LocalTensor<T> x = ub.Get<T>(0), y = ub.Get<T>(1), z = ub.Get<T>(2);
+        const LocalTensor<T> d = placement == 0 ? z : placement == 1 ? x : y;
+        Run<T>(op, d, x, y, form);
+        if (form == 2) {
+          want = Bytes(ub);
+        } else {
+          ASSERT_EQ(Bytes(ub), want) << "op " << static_cast<int>(op) << ", placement "
+                                     << placement << ", form " << form;
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInFloat) { CheckInlineAgainstWalk<float>(); }
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInHalf) { CheckInlineAgainstWalk<half>(); }
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt16) { CheckInlineAgainstWalk<int16_t>(); }
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt32) { CheckInlineAgainstWalk<int32_t>(); }
+
+// A call the inline path would take but for one broken rule reports it with
+// the executor's message: a stale tensor, an unaligned or short operand, a
+// negative count, a partial overlap, a counter-mode count past any tensor;
+// and a level-0 call sets the mask register whichever path it takes.
+TEST(VectorUnit, InlineFlatCandidatesFailAsTheExecutor) {
+  Ub ub;
+  const LocalTensor<half> x = ub.Get<half>(0), y = ub.Get<half>(1);
+  EXPECT_TRUE(FailsWith([&] { AscendC::Muls(x, y[8], half(2.0f), 128); },
+                        "Muls<half>: src LocalTensor starts at UB offset 8208, which is not "
+                        "32-byte aligned"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Sub(x, y, y[4080], 128); },
+                        "Sub<half>: src1 has 16 elements, fewer than count 128"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Adds(x, y, half(1.0f), -1); },
+                        "Adds<half>: count -1 is negative"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Mul(x[16], x, y, uint64_t{128}, 1, BinaryRepeatParams()); },
+      "Mul<half>: in repeat 0, dst and src0 share a block without being the same lanes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Adds(y[4032], x, half(1.0f), uint64_t{128}, 1, UnaryRepeatParams()); },
+      "Adds<half>: dst has 64 elements (128 bytes); 1 repeats with block stride 1 and "
+      "repeat stride 8 reach byte 256, past its end"));
+  AscendC::TQue<TPosition::VECIN, 1> queue;
+  ub.pipe.InitBuffer(queue, 1, 512);
+  const LocalTensor<float> freed = queue.AllocTensor<float>();
+  queue.FreeTensor(freed);
+  const LocalTensor<float> fx = ub.Get<float>(0);
+  EXPECT_TRUE(FailsWith([&] { AscendC::Add(fx, freed, fx, 64); },
+                        "Add<float>: the LocalTensor at UB offset"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::Add(fx, freed, fx, 64); }, "was released by FreeTensor"));
+  // A counter-mode count far past any tensor (its bytes would overflow 64 bits).
+  AscendC::SetMaskCount();
+  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, uint64_t{1} << 62);
+  const bool huge = FailsWith(
+      [&] { AscendC::Add<float, false>(fx, fx, fx, AscendC::MASK_PLACEHOLDER, 1, BinaryRepeatParams()); },
+      "Add<float>: the mask register's count 4611686018427387904 (counter mode) is more "
+      "elements than the unified buffer's 262144 bytes hold");
+  AscendC::SetMaskNorm();
+  AscendC::ResetMask();
+  EXPECT_TRUE(huge);
+  // The mask argument stays in the register on the inline path.
+  AscendC::Add(x, y, y, uint64_t{100}, 1, BinaryRepeatParams());
+  AscendC::Add(x, y, y, uint64_t{128}, 1, BinaryRepeatParams());
+  const LocalTensor<half> z = ub.Get<half>(2);
+  for (uint32_t i = 0; i < 128; ++i) z.SetValue(i, half(0.0f));
+  AscendC::Adds<half, false>(z, y, half(1.0f), AscendC::MASK_PLACEHOLDER, 1, UnaryRepeatParams());
+  EXPECT_EQ(static_cast<float>(z.GetValue(127)), static_cast<float>(y.GetValue(127)) + 1.0f);
+}
+
 TEST(VectorUnit, Checks) {
   Ub ub;
   const LocalTensor<float> x = ub.Get<float>(0), y = ub.Get<float>(1);

@@ -6,8 +6,9 @@
 // operations (grad_beta: pd_gamma/pd_beta; backward: the fused layer-norm
 // backward; rms_fwd and rms_bwd: the RMS-norm forward and fused backward)
 // and the two vector unit kernels on emulated cores (vec_add:
-// z = x + y with Add; row_sum: each row's sum with ReduceSum; half and
-// float, next to a plain loop over the same bytes), the implementations run
+// z = x + y with Add; row_sum: each row's sum with ReduceSum, or for rows of
+// one repeat or less WholeReduceSum, a repeat per row; half and float, next
+// to a plain loop over the same bytes), the implementations run
 // interleaved — one timed sample of each
 // in turn, several rounds — so a noisy neighbour slows all of them alike.
 // Each row reports the median time per call, GB/s (bytes read + written),

@@ -242,7 +242,7 @@ T ElementValue(T x, T y) {
 /// The mask argument of a level-0 call with isSetMask: bit words (mask[1]
 /// is the high word, read for 16-bit lanes) or, in counter mode, the count.
 inline void SetMaskArgument(const uint64_t mask[], uint32_t lanes) {
-  SetMaskBits(lanes > 64 ? mask[1] : 0, mask[0]);
+  SetMaskBits(MaskHighWord(mask, lanes), mask[0]);
 }
 /// The "continuous" mask argument: the first `mask` lanes of each repeat,
 /// or, in counter mode, the count.
@@ -259,17 +259,34 @@ void RunRepeatForm(const VecInstruction& in, const Mask& mask,
   ExecuteRepeats(in, repeat_time);
 }
 
+/// d[i] = op(x[i], y[i]) over n contiguous lanes; d is x, y, or apart.
+template <ElementOp kOp, typename T>
+void BinaryLanes(void* d, const void* x, const void* y, uint32_t n) {
+  if constexpr (kIsVectorFloat<T>) {
+    BinaryImpl(kOp, CastTypeOf<T>(), d, x, y, n);
+  } else {
+    T* to = static_cast<T*>(d);
+    const T* a = static_cast<const T*>(x);
+    const T* b = static_cast<const T*>(y);
+    for (uint32_t i = 0; i < n; ++i) to[i] = ElementValue<kOp>(a[i], b[i]);
+  }
+}
+
+/// d[i] = op(x[i], scalar) over n contiguous lanes; d is x or apart.
+template <ElementOp kOp, typename T>
+void ScalarLanes(void* d, const void* x, T scalar, uint32_t n) {
+  if constexpr (kIsVectorFloat<T>) {
+    WithScalarImpl(kOp, CastTypeOf<T>(), d, x, static_cast<float>(scalar), n);
+  } else {
+    T* to = static_cast<T*>(d);
+    const T* a = static_cast<const T*>(x);
+    for (uint32_t i = 0; i < n; ++i) to[i] = ElementValue<kOp>(a[i], scalar);
+  }
+}
+
 template <ElementOp kOp, typename T>
 void BinarySpan(const SpanArgs& a) {
-  if constexpr (kIsVectorFloat<T>) {
-    BinaryImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1], a.operand[2],
-               a.n);
-  } else {
-    T* d = static_cast<T*>(a.operand[0]);
-    const T* x = static_cast<const T*>(a.operand[1]);
-    const T* y = static_cast<const T*>(a.operand[2]);
-    for (uint32_t i = 0; i < a.n; ++i) d[i] = ElementValue<kOp>(x[i], y[i]);
-  }
+  BinaryLanes<kOp, T>(a.operand[0], a.operand[1], a.operand[2], a.n);
 }
 
 /// Div of half or float with subnormals flushed (DivConfig on the 950).
@@ -283,14 +300,7 @@ template <ElementOp kOp, typename T>
 void ScalarSpan(const SpanArgs& a) {
   T scalar;
   std::memcpy(static_cast<void*>(&scalar), a.params, sizeof(T));
-  if constexpr (kIsVectorFloat<T>) {
-    WithScalarImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1],
-                   static_cast<float>(scalar), a.n);
-  } else {
-    T* d = static_cast<T*>(a.operand[0]);
-    const T* x = static_cast<const T*>(a.operand[1]);
-    for (uint32_t i = 0; i < a.n; ++i) d[i] = ElementValue<kOp>(x[i], scalar);
-  }
+  ScalarLanes<kOp, T>(a.operand[0], a.operand[1], scalar, a.n);
 }
 
 /// dst[i] = op(scalar, src[i]): the scalar as the left operand.
@@ -398,6 +408,139 @@ inline constexpr TypeRule kDivsFlexTypes{0, 0, kTypeHalf | kTypeFloat,
                                          kTypeInt64 | kTypeUint64};
 inline constexpr TypeRule kMaxsMinsFlexTypes = kAddsFlexTypes;
 
+// ---- The flat path of the count and level-0 forms ----
+//
+// A call whose operands meet the flat run's conditions (FlatDst, FlatSrc:
+// vector_unit.h) and, in the level-0 forms, take the default strides under
+// a mask register that selects every lane, computes its lanes right here:
+// no call site recorded, no instruction built, no executor — the fixed cost
+// of a short call is mostly those. It is taken only for the element types
+// every profile takes in that form, so the type check it skips cannot fail;
+// every other call, and every call that breaks a rule, takes the executor,
+// whose checks report it. The lanes and their order are the flat run's.
+
+/// Whether every profile takes `bit` in this form (the API's type check
+/// cannot fail).
+constexpr bool TakenEverywhere(const TypeRule& r, uint32_t bit, bool count_form) {
+  return (r.a2 & r.p310 & (r.p950 | (count_form ? r.p950_count : 0)) & bit) != 0;
+}
+
+/// Whether level-0 strides are each operand's defaults for T (blocks
+/// contiguous, 8 blocks — 256 bytes, a repeat of T — between repeats).
+template <typename T>
+constexpr bool HasDefaultStrides(const AscendC::BinaryRepeatParams& p) {
+  return LanesOf(sizeof(T)) * sizeof(T) == 256 && p.dstBlkStride == 1 &&
+         p.src0BlkStride == 1 && p.src1BlkStride == 1 && p.dstRepStride == 8 &&
+         p.src0RepStride == 8 && p.src1RepStride == 8;
+}
+template <typename T>
+constexpr bool HasDefaultStrides(const AscendC::UnaryRepeatParams& p) {
+  return LanesOf(sizeof(T)) * sizeof(T) == 256 && p.dstBlkStride == 1 &&
+         p.srcBlkStride == 1 && p.dstRepStride == 8 && p.srcRepStride == 8;
+}
+
+/// Whether n lanes can be a flat call's: at least one, and no more than a
+/// unified buffer holds (so that their bytes are counted without overflow).
+inline bool FlatCount(int64_t n) { return n > 0 && static_cast<uint64_t>(n) <= kMaxUbBytes; }
+
+/// dst = op(src0, src1) over the first n lanes when the flat conditions
+/// hold; false (nothing done) otherwise, or when FlatCount(n) does not.
+template <ElementOp kOp, typename T>
+bool FlatBinary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+                const AscendC::LocalTensor<T>& src1, int64_t n) {
+  if (!FlatCount(n)) return false;
+  const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
+  const TensorView& d = dst.view();
+  if (!FlatDst(d, bytes) || !FlatSrc(d, src0.view(), bytes) || !FlatSrc(d, src1.view(), bytes)) {
+    return false;
+  }
+  BinaryLanes<kOp, T>(d.data(), src0.view().data(), src1.view().data(),
+                      static_cast<uint32_t>(n));
+  return true;
+}
+
+/// dst = op(src, scalar) over the first n lanes, as FlatBinary.
+template <ElementOp kOp, typename T>
+bool FlatScalar(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                T scalar, int64_t n) {
+  if (!FlatCount(n)) return false;
+  const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
+  const TensorView& d = dst.view();
+  if (!FlatDst(d, bytes) || !FlatSrc(d, src.view(), bytes)) return false;
+  ScalarLanes<kOp, T>(d.data(), src.view().data(), scalar, static_cast<uint32_t>(n));
+  return true;
+}
+
+/// The count form of a two-source instruction `api`.
+template <ElementOp kOp, const TypeRule& kRule, typename T>
+void BinaryCountCall(const char* api, const AscendC::LocalTensor<T>& dst,
+                     const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+                     int32_t count, const CallSite& site) {
+  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), true)) {
+    if (FlatBinary<kOp>(dst, src0, src1, count)) return;
+  }
+  const ApiCall call(site);
+  CheckType<T>(api, kRule, true);
+  ExecuteCount(BinaryInstruction<kOp>(api, dst, src0, src1), count);
+}
+
+/// A level-0 form (bit mask or continuous mask) of a two-source instruction.
+template <ElementOp kOp, const TypeRule& kRule, bool isSetMask, typename T, typename Mask>
+void BinaryRepeatCall(const char* api, const AscendC::LocalTensor<T>& dst,
+                      const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+                      const Mask& mask, uint8_t repeat_time,
+                      const AscendC::BinaryRepeatParams& params, const CallSite& site) {
+  bool mask_set = false;  // the mask argument is in the register
+  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), false)) {
+    if (HasDefaultStrides<T>(params)) {
+      const int64_t n = FullMaskLanes(isSetMask, mask, LanesOf(sizeof(T)), repeat_time);
+      if (FlatBinary<kOp>(dst, src0, src1, n)) return;
+      mask_set = true;
+    }
+  }
+  const ApiCall call(site);
+  CheckType<T>(api, kRule, false);
+  auto in = BinaryInstruction<kOp>(api, dst, src0, src1);
+  SetStrides(in, params);
+  if (isSetMask && !mask_set) SetMaskArgument(mask, in.lanes);
+  ExecuteRepeats(in, repeat_time);
+}
+
+/// The count form of an instruction with a tensor and a scalar source.
+template <ElementOp kOp, const TypeRule& kRule, typename T>
+void ScalarCountCall(const char* api, const AscendC::LocalTensor<T>& dst,
+                     const AscendC::LocalTensor<T>& src, const T& scalar, int32_t count,
+                     const CallSite& site) {
+  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), true)) {
+    if (FlatScalar<kOp>(dst, src, scalar, count)) return;
+  }
+  const ApiCall call(site);
+  CheckType<T>(api, kRule, true);
+  ExecuteCount(ScalarInstruction<kOp>(api, dst, src, scalar), count);
+}
+
+/// A level-0 form of an instruction with a tensor and a scalar source.
+template <ElementOp kOp, const TypeRule& kRule, bool isSetMask, typename T, typename Mask>
+void ScalarRepeatCall(const char* api, const AscendC::LocalTensor<T>& dst,
+                      const AscendC::LocalTensor<T>& src, const T& scalar, const Mask& mask,
+                      uint8_t repeat_time, const AscendC::UnaryRepeatParams& params,
+                      const CallSite& site) {
+  bool mask_set = false;  // the mask argument is in the register
+  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), false)) {
+    if (HasDefaultStrides<T>(params)) {
+      const int64_t n = FullMaskLanes(isSetMask, mask, LanesOf(sizeof(T)), repeat_time);
+      if (FlatScalar<kOp>(dst, src, scalar, n)) return;
+      mask_set = true;
+    }
+  }
+  const ApiCall call(site);
+  CheckType<T>(api, kRule, false);
+  auto in = ScalarInstruction<kOp>(api, dst, src, scalar);
+  SetStrides(in, params);
+  if (isSetMask && !mask_set) SetMaskArgument(mask, in.lanes);
+  ExecuteRepeats(in, repeat_time);
+}
+
 }  // namespace normgrad_ascendc
 
 // The three forms of a two-source instruction: the first count elements, and
@@ -407,35 +550,24 @@ inline constexpr TypeRule kMaxsMinsFlexTypes = kAddsFlexTypes;
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, true);                       \
-    normgrad_ascendc::ExecuteCount(                                           \
-        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1),     \
-        count);                                                               \
+    normgrad_ascendc::BinaryCountCall<kOp, kRule>(#Name, dst, src0, src1,     \
+                                                  count, site);               \
   }                                                                           \
   template <typename T, bool isSetMask = true>                                \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const uint64_t mask[],                \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                      \
-    auto in =                                                                 \
-        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
-    normgrad_ascendc::SetStrides(in, repeatParams);                           \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
+    normgrad_ascendc::BinaryRepeatCall<kOp, kRule, isSetMask>(                \
+        #Name, dst, src0, src1, mask, repeatTime, repeatParams, site);        \
   }                                                                           \
   template <typename T, bool isSetMask = true>                                \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const uint64_t mask,                  \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                      \
-    auto in =                                                                 \
-        normgrad_ascendc::BinaryInstruction<kOp>(#Name, dst, src0, src1);     \
-    normgrad_ascendc::SetStrides(in, repeatParams);                           \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
+    normgrad_ascendc::BinaryRepeatCall<kOp, kRule, isSetMask>(                \
+        #Name, dst, src0, src1, mask, repeatTime, repeatParams, site);        \
   }
 
 // The three forms of an instruction with a tensor and a scalar source.
@@ -444,12 +576,9 @@ inline constexpr TypeRule kMaxsMinsFlexTypes = kAddsFlexTypes;
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
             const typename normgrad_ascendc::NonDeduced<T>::type& scalar, \
             const int32_t& count, normgrad_ascendc::CallSite site = {}) { \
-    const normgrad_ascendc::ApiCall call(site);                           \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, true);                   \
     const T value = scalar;                                               \
-    normgrad_ascendc::ExecuteCount(                                       \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value), \
-        count);                                                           \
+    normgrad_ascendc::ScalarCountCall<kOp, kRule>(#Name, dst, src, value, \
+                                                  count, site);           \
   }                                                                       \
   template <typename T, bool isSetMask = true>                            \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
@@ -457,13 +586,9 @@ inline constexpr TypeRule kMaxsMinsFlexTypes = kAddsFlexTypes;
             const uint64_t mask[], const uint8_t repeatTime,              \
             const UnaryRepeatParams& repeatParams,                        \
             normgrad_ascendc::CallSite site = {}) {                       \
-    const normgrad_ascendc::ApiCall call(site);                           \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                  \
     const T value = scalar;                                               \
-    auto in =                                                             \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value); \
-    normgrad_ascendc::SetStrides(in, repeatParams);                       \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);     \
+    normgrad_ascendc::ScalarRepeatCall<kOp, kRule, isSetMask>(            \
+        #Name, dst, src, value, mask, repeatTime, repeatParams, site);    \
   }                                                                       \
   template <typename T, bool isSetMask = true>                            \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
@@ -471,13 +596,9 @@ inline constexpr TypeRule kMaxsMinsFlexTypes = kAddsFlexTypes;
             const uint64_t mask, const uint8_t repeatTime,                \
             const UnaryRepeatParams& repeatParams,                        \
             normgrad_ascendc::CallSite site = {}) {                       \
-    const normgrad_ascendc::ApiCall call(site);                           \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                  \
     const T value = scalar;                                               \
-    auto in =                                                             \
-        normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value); \
-    normgrad_ascendc::SetStrides(in, repeatParams);                       \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);     \
+    normgrad_ascendc::ScalarRepeatCall<kOp, kRule, isSetMask>(            \
+        #Name, dst, src, value, mask, repeatTime, repeatParams, site);    \
   }
 
 // The three forms of a flexible-scalar-position instruction with the scalar

@@ -136,6 +136,18 @@ void ReduceLevel0(const ReduceCall& call, ReduceGroup group,
 /// in counter mode.
 void ReduceAllCount(const ReduceCall& call, const TensorView& tmp,
                     int32_t count, bool cal_index, bool count_from_mask);
+/// ReduceSum's count form of half (is_half) or float computed in place —
+/// over one repeat or less (count ≤ 256 / element size) on every profile,
+/// the repeat's tree, the same in every profile's order; over more on the
+/// A2 profile, whose order is the repeats' trees added one after another —
+/// when every check of the general path passes: dst a live, non-empty
+/// tensor starting at a multiple of the element size and holding one, src a
+/// UB operand holding count elements, and for one repeat sharedTmpBuffer a
+/// UB operand of at least 32 bytes (what the profiles that read it need).
+/// Then writes the sum and returns true; else returns false having done
+/// nothing, and the general path checks and runs.
+bool ReduceSumDirect(const TensorView& dst, const TensorView& src, const TensorView& tmp,
+                     int32_t count, bool is_half);
 /// ReduceSum, ReduceMax, ReduceMin over `repeat_time` repeats under the mask
 /// register, repeats src_rep_stride blocks apart.
 void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
@@ -295,6 +307,12 @@ template <typename T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
                normgrad_ascendc::CallSite site = {}) {
+  if constexpr (isSetMask && (std::is_same_v<T, half> || std::is_same_v<T, float>)) {
+    if (normgrad_ascendc::ReduceSumDirect(dst.view(), src.view(), sharedTmpBuffer.view(), count,
+                                          std::is_same_v<T, half>)) {
+      return;
+    }
+  }
   const normgrad_ascendc::ApiCall call(site);
   const auto c = normgrad_ascendc::MakeReduceCall("ReduceSum", ReduceType::SUM,
                                                   false, dst, src);

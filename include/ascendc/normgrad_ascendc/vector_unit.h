@@ -19,9 +19,10 @@
 // Checks (a KernelError naming the instruction, the operand, the value and
 // the rule): operands are non-empty UB tensors at 32-byte aligned offsets;
 // every lane the mask selects lies inside its operand's LocalTensor;
-// repeatTime ≤ 255; a destination and a source share no block within a
-// repeat unless they coincide lane for lane, and no repeat reads a block an
-// earlier repeat wrote, except where the instruction allows it
+// repeatTime ≤ 255; a counter-mode count at most the UB's bytes; a
+// destination and a source share no block within a repeat unless they
+// coincide lane for lane, and no repeat reads a block an earlier repeat
+// wrote, except where the instruction allows it
 // (VecInstruction::dst_feeds_src1: the documented accumulation of Add, Sub,
 // Mul, Max, Min, AddRelu, SubRelu with a repeat stride of 0).
 //
@@ -204,6 +205,40 @@ void ExecuteCount(const VecInstruction& instr, int64_t count);
 
 /// The level-0 form: `repeat_time` repeats under the core's mask register.
 void ExecuteRepeats(const VecInstruction& instr, int64_t repeat_time);
+
+/// The flat run's conditions, for API templates that compute the lanes
+/// themselves when they hold (no instruction built, no executor): the
+/// destination is a UB operand (live, not empty, 32-byte aligned) of at least
+/// `bytes`, and each source is such an operand that lies on another core, at
+/// the destination's offset (the same lanes: callers pass operands of one
+/// element size) or apart from the destination's `bytes`. For such operands
+/// every check of ExecuteCount and ExecuteRepeats passes and the executor's
+/// flat run computes the same lanes in the same order; where a condition
+/// fails, the API takes the executor, which reports the error or walks.
+inline bool FlatDst(const TensorView& d, uint64_t bytes) {
+  return d.IsUbOperand() && bytes <= d.bytes;
+}
+inline bool FlatSrc(const TensorView& d, const TensorView& s, uint64_t bytes) {
+  return s.IsUbOperand() && bytes <= s.bytes &&
+         (s.core != d.core || s.offset == d.offset ||
+          uint64_t{s.offset} + bytes <= d.offset ||
+          uint64_t{d.offset} + bytes <= s.offset);
+}
+
+/// A level-0 call whose operands take their default strides (block stride
+/// 1, a repeat's bytes between repeats): sets the mask register from the
+/// call's mask argument when `set` (isSetMask; as SetMaskArgument), then
+/// returns how many leading lanes of each operand the call covers when the
+/// register selects every lane of every repeat — repeat_time · lanes in
+/// normal mode, the count in counter mode — else 0.
+int64_t FullMaskLanes(bool set, uint64_t len, uint32_t lanes, int64_t repeat_time);
+int64_t FullMaskLanes(bool set, const uint64_t mask[], uint32_t lanes, int64_t repeat_time);
+
+/// The high word a bit-mask argument puts in the register: mask[1] for
+/// 16-bit lanes (more than 64 a repeat), none for wider ones.
+inline uint64_t MaskHighWord(const uint64_t mask[], uint32_t lanes) {
+  return lanes > 64 ? mask[1] : 0;
+}
 
 /// Sets the mask register from a call's mask argument (isSetMask = true):
 /// bits (normal mode, two words for 16-bit lanes and one for wider) or, in
