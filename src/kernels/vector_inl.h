@@ -435,15 +435,46 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
   constexpr int kWidth = static_cast<int>(sizeof(U)) * 8;
   const bool neg = (b >> (kWidth - 1)) != 0;
   const U abs = b & ~(U{1} << (kWidth - 1));
+  constexpr U kSourceInf = ((U{1} << (kWidth - 1 - kFrac)) - 1) << kFrac;
+  if constexpr (kEmin == 1 - kBias && kEmax == kBias) {
+    // The source's exponents (float into bfloat16): the format is the
+    // source's leading bits, so rounding is on the dropped bits alone, and
+    // a carry past the largest finite value reaches infinity exactly when
+    // the rounding goes up.
+    constexpr int kDrop = kFrac + 1 - kP;
+    const U q = abs >> kDrop;
+    const U rem = abs & ((U{1} << kDrop) - 1);
+    constexpr U kHalf = U{1} << (kDrop - 1);
+    U r = q;
+    switch (kRound) {
+      case CastRound::kRint:
+        r = q + (rem > kHalf || (rem == kHalf && (q & 1u) != 0));
+        break;
+      case CastRound::kFloor:
+        r = q + (rem != 0 && neg);
+        break;
+      case CastRound::kCeil:
+        r = q + (rem != 0 && !neg);
+        break;
+      case CastRound::kTrunc:
+        break;
+      case CastRound::kRound:
+        r = q + (rem >= kHalf);
+        break;
+      case CastRound::kOdd:
+        r = q | (rem != 0);
+        break;
+    }
+    const U sign = neg ? U{1} << (kBits - 1) : 0;
+    constexpr U kQuietNan = (kSourceInf >> kDrop) | U{1} << (kP - 2);
+    return static_cast<uint32_t>(abs > kSourceInf ? kQuietNan : sign | r);
+  }
   const U biased = abs >> kFrac;
   const U frac = abs & ((U{1} << kFrac) - 1);
   // A subnormal x has the smallest normal exponent and no leading one.
   const I top = biased == 0 ? 1 - kBias : static_cast<I>(biased) - kBias;
   const U m = biased == 0 ? frac : frac | U{1} << kFrac;
-  // > 0: subnormal in the format. Never where the format's exponents
-  // reach below the source's (float into bfloat16): the shift is constant.
-  constexpr bool kNeverBelow = kEmin <= 1 - kBias;
-  const I below = kNeverBelow ? 0 : kEmin - top;
+  const I below = kEmin - top;  // > 0: subnormal in the format
   I shift = (kFrac + 1 - kP) + (below > 0 ? below : 0);
   shift = shift > kFrac + 2 ? kFrac + 2 : shift;
   const U q = m >> shift;
@@ -470,7 +501,6 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
       break;
   }
   constexpr U kInf = ((U{1} << (kBits - kP)) - 1) << (kP - 1);
-  constexpr U kSourceInf = ((U{1} << (kWidth - 1 - kFrac)) - 1) << kFrac;
   const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
   U mag = (exponent << (kP - 1)) + r;
   const bool to_inf = kRound == CastRound::kRint || kRound == CastRound::kRound ||
