@@ -204,19 +204,17 @@ inline bool Holds(float x, float y) {
   return false;
 }
 
-// 64 lanes at a time into a word, stored a byte (8 lanes) at a time.
+// 8 lanes at a time into a byte (the compiler vectorizes the bytes).
 template <CompareOp kOp, bool kScalar>
 void CompareWords(uint8_t* __restrict bits, const float* __restrict a,
                   const float* __restrict b, float s, size_t n) {
-  for (size_t w = 0; w < n / 64; ++w) {
-    uint64_t word = 0;
-    for (unsigned j = 0; j < 64; ++j) {
-      const float y = kScalar ? s : b[64 * w + j];
-      word |= static_cast<uint64_t>(Holds<kOp>(a[64 * w + j], y)) << j;
+  for (size_t i = 0; i < n / 8; ++i) {
+    unsigned byte = 0;
+    for (unsigned j = 0; j < 8; ++j) {
+      const float y = kScalar ? s : b[8 * i + j];
+      byte |= static_cast<unsigned>(Holds<kOp>(a[8 * i + j], y)) << j;
     }
-    for (unsigned k = 0; k < 8; ++k) {
-      bits[8 * w + k] = static_cast<uint8_t>(word >> (8 * k));
-    }
+    bits[i] = static_cast<uint8_t>(byte);
   }
 }
 

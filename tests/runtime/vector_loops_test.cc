@@ -403,6 +403,8 @@ TEST(VectorLoops, FloatCompareInEveryMode) {
                              CMPMODE::NE}) {
     for (const bool scalar : {false, true}) {
       const float s = a[5];
+      // The results are the whole repeats' bytes, nothing past them.
+      ub.Put(2, std::vector<uint8_t>(kN / 8 + 8, 0xa5));
       if (scalar) {
         AscendC::Compares(bits, x, s, mode, kN);
       } else {
@@ -417,6 +419,8 @@ TEST(VectorLoops, FloatCompareInEveryMode) {
             << (scalar ? "Compares" : "Compare") << " mode " << static_cast<int>(mode)
             << ": lane " << i << ": " << a[i] << " against " << (scalar ? s : b[i]);
       }
+      const std::vector<uint8_t> after = ub.Read<uint8_t>(2, kN / 8 + 8);
+      for (uint32_t i = lanes / 8; i < after.size(); ++i) ASSERT_EQ(after[i], 0xa5) << "byte " << i;
     }
   }
 }

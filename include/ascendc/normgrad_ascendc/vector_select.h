@@ -207,7 +207,9 @@ void CompareSpan(const SpanArgs& a) {
 
 /// Where Compare's results go: a byte per 8 lanes, packed across repeats.
 inline ReduceLayout CompareLayout(uint32_t lanes) {
-  return ReduceLayout{8, 1, lanes / 8, 32, true};
+  ReduceLayout l{8, 1, lanes / 8, 32, true};
+  l.flat = true;  // CompareSpan takes any whole number of bytes of bits
+  return l;
 }
 
 /// Compare (src1 given) or Compares as an instruction of the executor,
