@@ -158,6 +158,10 @@ using CastFn = void (*)(void* d, const void* a, size_t n);
 struct VectorKernels {
   /// d[i] = op(a[i], b[i]) in float, indexed by VectorOp.
   void (*binary_f32[kVectorOps])(float* d, const float* a, const float* b, size_t n);
+  /// d[i] = op(a[i], b[i]) in int16 and int32, indexed by VectorOp: +, −, ×
+  /// modulo 2^bits, Max, Min; null for Div. d is a, b, or apart from both.
+  void (*binary_i16[kVectorOps])(int16_t* d, const int16_t* a, const int16_t* b, size_t n);
+  void (*binary_i32[kVectorOps])(int32_t* d, const int32_t* a, const int32_t* b, size_t n);
   /// d[i] = op(a[i], s) in float, indexed by VectorOp.
   void (*scalar_f32[kVectorOps])(float* d, const float* a, float s, size_t n);
   /// d[i] = op(a[i]) in float, indexed by UnaryOp: |a| and Relu on the

@@ -42,6 +42,12 @@ void FillCasts(VectorKernels& k, std::integer_sequence<int, kS...>) {
 VectorKernels MakeVectorKernels() {
   VectorKernels k = {{Binary<VectorOp::kAdd>, Binary<VectorOp::kSub>, Binary<VectorOp::kMul>,
            Binary<VectorOp::kDiv>, Binary<VectorOp::kMax>, Binary<VectorOp::kMin>},
+          {IntBinary<int16_t, VectorOp::kAdd>, IntBinary<int16_t, VectorOp::kSub>,
+           IntBinary<int16_t, VectorOp::kMul>, nullptr, IntBinary<int16_t, VectorOp::kMax>,
+           IntBinary<int16_t, VectorOp::kMin>},
+          {IntBinary<int32_t, VectorOp::kAdd>, IntBinary<int32_t, VectorOp::kSub>,
+           IntBinary<int32_t, VectorOp::kMul>, nullptr, IntBinary<int32_t, VectorOp::kMax>,
+           IntBinary<int32_t, VectorOp::kMin>},
           {WithScalar<VectorOp::kAdd>, WithScalar<VectorOp::kSub>, WithScalar<VectorOp::kMul>,
            WithScalar<VectorOp::kDiv>, WithScalar<VectorOp::kMax>, WithScalar<VectorOp::kMin>},
           {Unary<UnaryOp::kAbs>, Unary<UnaryOp::kRelu>, Unary<UnaryOp::kSqrt>,

@@ -110,6 +110,34 @@ void WithScalar(float* d, const float* a, float s, size_t n) {
 #define NORMGRAD_SAME_INDEX _Pragma("GCC ivdep")
 #endif
 
+// Integers: +, −, × in unsigned arithmetic of at least 32 bits (modulo
+// 2^bits once narrowed; no promoted int overflows), Max and Min.
+template <typename T, VectorOp kOp>
+void IntBinary(T* d, const T* a, const T* b, size_t n) {
+  using U = std::conditional_t<(sizeof(T) < sizeof(uint32_t)), uint32_t, std::make_unsigned_t<T>>;
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const T x = a[i], y = b[i];
+    switch (kOp) {
+      case VectorOp::kAdd:
+        d[i] = static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
+        break;
+      case VectorOp::kSub:
+        d[i] = static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
+        break;
+      case VectorOp::kMul:
+        d[i] = static_cast<T>(static_cast<U>(x) * static_cast<U>(y));
+        break;
+      case VectorOp::kMax:
+        d[i] = x > y ? x : y;
+        break;
+      default:  // kMin (kDiv has no loop)
+        d[i] = x < y ? x : y;
+        break;
+    }
+  }
+}
+
 template <UnaryOp kOp>
 void Unary(float* d, const float* a, size_t n) {
 NORMGRAD_SAME_INDEX

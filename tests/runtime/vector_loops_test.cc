@@ -5,7 +5,8 @@
 // from half into float); ShiftLeft and ShiftRight of 16- and 32-bit
 // integers; Compare and Compares of float in every mode; Cast
 // float → int32_t in every mode and int32_t → float; every other Cast pair
-// and rounding mode against the element conversion; Select of tensors and
+// and rounding mode against the element conversion; Add, Sub, Mul, Max, Min
+// of int16_t and int32_t; Select of tensors and
 // of a scalar, of every element size. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -676,6 +678,55 @@ TEST(VectorLoops, SelectLoopOfEveryElementSize) {
       }
     }
   }
+}
+
+// Add, Sub, Mul (modulo 2^bits), Max and Min of int16_t and int32_t, apart
+// and in place, on the ends of the range and random values.
+template <typename T>
+void ExpectIntegerBinaries(uint32_t seed) {
+  Ub ub;
+  std::mt19937 gen(seed);
+  std::vector<T> a, b;
+  for (const T v : {T{0}, T{1}, T(-1), std::numeric_limits<T>::max(), std::numeric_limits<T>::min()}) {
+    for (const T w : {T{0}, T{1}, T(-1), std::numeric_limits<T>::max(), std::numeric_limits<T>::min()}) {
+      a.push_back(v);
+      b.push_back(w);
+    }
+  }
+  while (a.size() < kN) {
+    a.push_back(static_cast<T>(gen()));
+    b.push_back(static_cast<T>(gen()));
+  }
+  using W = int64_t;
+  const auto wrap = [](W v) { return static_cast<T>(static_cast<uint64_t>(v)); };
+  const std::function<T(T, T)> refs[] = {
+      [&](T x, T y) { return wrap(W{x} + W{y}); }, [&](T x, T y) { return wrap(W{x} - W{y}); },
+      [&](T x, T y) { return wrap(W{x} * W{y}); }, [](T x, T y) { return std::max(x, y); },
+      [](T x, T y) { return std::min(x, y); }};
+  for (int op = 0; op < 5; ++op) {
+    for (const bool in_place : {false, true}) {
+      const LocalTensor<T> x = ub.Put(0, a), y = ub.Put(1, b);
+      const LocalTensor<T> d = in_place ? x : ub.Get<T>(2);
+      switch (op) {
+        case 0: AscendC::Add(d, x, y, kN); break;
+        case 1: AscendC::Sub(d, x, y, kN); break;
+        case 2: AscendC::Mul(d, x, y, kN); break;
+        case 3: AscendC::Max(d, x, y, kN); break;
+        default: AscendC::Min(d, x, y, kN); break;
+      }
+      const std::vector<T> got = ub.Read<T>(in_place ? 0 : 2, kN);
+      for (uint32_t i = 0; i < kN; ++i) {
+        ASSERT_EQ(got[i], refs[op](a[i], b[i])) << "op " << op << ", in place " << in_place
+                                                << ": element " << i << ": " << W{a[i]}
+                                                << ", " << W{b[i]};
+      }
+    }
+  }
+}
+
+TEST(VectorLoops, IntegerBinaries) {
+  ExpectIntegerBinaries<int16_t>(19);
+  ExpectIntegerBinaries<int32_t>(20);
 }
 
 }  // namespace
