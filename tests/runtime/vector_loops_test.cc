@@ -669,8 +669,9 @@ TEST(VectorLoops, SelectLoopOfEveryElementSize) {
           const bool on = ((bits[k / 8] >> (k % 8) & 1) != 0) != invert;
           uint64_t want = 0, got = 0;
           const auto* from = reinterpret_cast<const uint8_t*>(on ? a.data() : b.data());
-          std::memcpy(&want, scalar && !on ? reinterpret_cast<const uint8_t*>(&s) : from + k * bytes,
-                      bytes);
+          const uint8_t* pick = scalar && !on ? reinterpret_cast<const uint8_t*>(&s)
+                                              : from + k * bytes;
+          std::memcpy(&want, pick, bytes);
           std::memcpy(&got, reinterpret_cast<const uint8_t*>(d.data()) + k * bytes, bytes);
           ASSERT_EQ(got, want) << bytes << " bytes, invert " << invert << ", scalar " << scalar
                                << ": element " << k;
@@ -687,8 +688,10 @@ void ExpectIntegerBinaries(uint32_t seed) {
   Ub ub;
   std::mt19937 gen(seed);
   std::vector<T> a, b;
-  for (const T v : {T{0}, T{1}, T(-1), std::numeric_limits<T>::max(), std::numeric_limits<T>::min()}) {
-    for (const T w : {T{0}, T{1}, T(-1), std::numeric_limits<T>::max(), std::numeric_limits<T>::min()}) {
+  const T ends[] = {T{0}, T{1}, T(-1), std::numeric_limits<T>::max(),
+                    std::numeric_limits<T>::min()};
+  for (const T v : ends) {
+    for (const T w : ends) {
       a.push_back(v);
       b.push_back(w);
     }
