@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #if defined(NORMGRAD_HAVE_AVX512)
 #include <immintrin.h>

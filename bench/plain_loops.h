@@ -20,8 +20,11 @@ enum Loop : int {
   kAddI16, kAddI32, kAndU16, kNotU16, kShiftLeftI32, kShiftRightI16,
   kAxpyF32, kAxpyF16, kAxpyF32F16, kFusedMulAddF32, kMulAddDstF32,
   kAddReluF32, kAddReluF16, kMulAddReluF32,
-  kCompareF32, kSelectF32,
+  kCompareF32, kSelectF32, kSelectScalarF32, kSelectF16,
   kCastF16F32, kCastF32F16, kCastF32I32, kCastI32F32,
+  kCastF32F16Floor, kCastF32F16Odd, kCastF32Bf16, kCastBf16F32, kCastBf16I32Ceil,
+  kCastF16I32Floor, kCastF16I16, kCastF16I8Trunc, kCastF32I16Round, kCastF32I64,
+  kCastF32F32Trunc, kCastI32F32Floor, kCastI32I16, kCastI16F16, kCastI8F16,
   kDuplicateF32, kDuplicateF16,
   kAddF32,
   kLoops

@@ -59,6 +59,38 @@ PLAIN_LOOP(CastF32I32, int32_t, float, {
   d[i] = r != r ? 0 : r >= 0x1p31f ? INT32_MAX : r < -0x1p31f ? INT32_MIN : int32_t(r);
 })
 PLAIN_LOOP(CastI32F32, float, int32_t, d[i] = float(a[i]))
+// The casts without one instruction of their own: the obvious loop of
+// what they compute (saturation where the unit saturates, a directed
+// rounding as the nearest one corrected by a step).
+PLAIN_LOOP(CastF32Bf16, uint16_t, float, {
+  uint32_t u;
+  std::memcpy(&u, &a[i], 4);
+  d[i] = uint16_t((u + 0x7fffu + (u >> 16 & 1u)) >> 16);
+})
+PLAIN_LOOP(CastBf16F32, float, uint16_t, {
+  const uint32_t u = uint32_t(a[i]) << 16;
+  std::memcpy(&d[i], &u, 4);
+})
+PLAIN_LOOP(CastBf16I32Ceil, int32_t, uint16_t, {
+  const uint32_t u = uint32_t(a[i]) << 16;
+  float x;
+  std::memcpy(&x, &u, 4);
+  const float r = std::ceil(x);
+  d[i] = r != r ? 0 : r >= 0x1p31f ? INT32_MAX : r < -0x1p31f ? INT32_MIN : int32_t(r);
+})
+PLAIN_LOOP(CastF32I16Round, int16_t, float, {
+  const float r = std::round(a[i]);
+  d[i] = r != r ? 0 : r >= 32767.0f ? INT16_MAX : r <= -32768.0f ? INT16_MIN : int16_t(r);
+})
+PLAIN_LOOP(CastF32F32Trunc, float, float, d[i] = std::trunc(a[i]))
+PLAIN_LOOP(CastI32F32Floor, float, int32_t, {
+  const float r = float(a[i]);
+  d[i] = double(r) > double(a[i]) ? std::nextafter(r, -INFINITY) : r;
+})
+PLAIN_LOOP(CastI32I16, int16_t, int32_t,
+           d[i] = int16_t(a[i] > INT16_MAX ? INT16_MAX : a[i] < INT16_MIN ? INT16_MIN : a[i]))
+PLAIN_LOOP(CastI16F16, H, int16_t, d[i] = H(a[i]))
+PLAIN_LOOP(CastI8F16, H, int8_t, d[i] = H(a[i]))
 PLAIN_LOOP(DuplicateF32, float, float, d[i] = kFill)
 PLAIN_LOOP(DuplicateF16, H, H, d[i] = H(kFill))
 PLAIN_LOOP(AddF32, float, float, d[i] = a[i] + b[i])
@@ -148,6 +180,71 @@ void CastF16F32(void* dv, const void* av, const void*, size_t n) {
 void CastF32F16(void* dv, const void* av, const void*, size_t n) {
   ToHalf(In<float>(av), Out<H>(dv), n);
 }
+// Half through float in chunks, then `body` per element (x the float).
+template <typename D, typename Body>
+void FromHalf(void* dv, const void* av, size_t n, Body body) {
+  float x[256];
+  D* __restrict d = Out<D>(dv);
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    ToFloat(In<H>(av) + at, x, m);
+    for (size_t i = 0; i < m; ++i) d[at + i] = body(x[i]);
+  }
+}
+void CastF16I32Floor(void* dv, const void* av, const void*, size_t n) {
+  FromHalf<int32_t>(dv, av, n, [](float x) {
+    const float r = std::floor(x);
+    return r != r ? 0 : r >= 0x1p31f ? INT32_MAX : r < -0x1p31f ? INT32_MIN : int32_t(r);
+  });
+}
+void CastF16I16(void* dv, const void* av, const void*, size_t n) {
+  FromHalf<int16_t>(dv, av, n, [](float x) {
+    const float r = std::nearbyint(x);
+    return int16_t(r != r ? 0 : r >= 32767.0f ? INT16_MAX : r <= -32768.0f ? INT16_MIN : int(r));
+  });
+}
+void CastF16I8Trunc(void* dv, const void* av, const void*, size_t n) {
+  FromHalf<int8_t>(dv, av, n, [](float x) {
+    const float r = std::trunc(x);
+    return int8_t(r != r ? 0 : r >= 127.0f ? 127 : r <= -128.0f ? -128 : int(r));
+  });
+}
+// Half to nearest, then one step down where that rounded up.
+void CastF32F16Floor(void* dv, const void* av, const void*, size_t n) {
+  ToHalf(In<float>(av), Out<H>(dv), n);
+  H* __restrict d = Out<H>(dv);
+  const float* __restrict a = In<float>(av);
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t u;
+    std::memcpy(&u, &d[i], 2);
+    const bool up = float(d[i]) > a[i];
+    u = uint16_t(up ? (u & 0x8000u ? u + 1 : u - 1) : u);
+    std::memcpy(&d[i], &u, 2);
+  }
+}
+// Truncated, then the last bit set where inexact.
+void CastF32F16Odd(void* dv, const void* av, const void*, size_t n) {
+  ToHalf(In<float>(av), Out<H>(dv), n);
+  H* __restrict d = Out<H>(dv);
+  const float* __restrict a = In<float>(av);
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t u;
+    std::memcpy(&u, &d[i], 2);
+    const float r = float(d[i]);
+    const bool away = r > a[i] ? a[i] >= 0.0f : r < a[i] && a[i] < 0.0f;
+    u = uint16_t(away ? u - 1 : u);
+    u = uint16_t(float(d[i]) != a[i] ? u | 1u : u);
+    std::memcpy(&d[i], &u, 2);
+  }
+}
+void CastF32I64(void* dv, const void* av, const void*, size_t n) {
+  int64_t* __restrict d = Out<int64_t>(dv);
+  const float* __restrict a = In<float>(av);
+  for (size_t i = 0; i < n; ++i) {
+    const float r = std::nearbyint(a[i]);
+    d[i] = r != r ? 0 : r >= 0x1p63f ? INT64_MAX : r < -0x1p63f ? INT64_MIN : int64_t(r);
+  }
+}
 
 // d's bits: bit j of byte i set when a[8i+j] < b[8i+j].
 void CompareF32(void* dv, const void* av, const void* bv, size_t n) {
@@ -171,6 +268,20 @@ void SelectF32(void* dv, const void* av, const void* bv, size_t n) {
   for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : c[k];
 }
 
+void SelectScalarF32(void* dv, const void* av, const void* bv, size_t n) {
+  float* __restrict d = Out<float>(dv);
+  const float* __restrict a = In<float>(av);
+  const uint8_t* __restrict bits = In<uint8_t>(bv);
+  for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : 2.0f;
+}
+void SelectF16(void* dv, const void* av, const void* bv, size_t n) {
+  uint16_t* __restrict d = Out<uint16_t>(dv);
+  const uint16_t* __restrict a = In<uint16_t>(av);
+  const uint16_t* __restrict c = In<uint16_t>(av) + n;
+  const uint8_t* __restrict bits = In<uint8_t>(bv);
+  for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : c[k];
+}
+
 plain_loops::Fn kTable[plain_loops::kLoops] = {
     AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
     ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
@@ -178,8 +289,11 @@ plain_loops::Fn kTable[plain_loops::kLoops] = {
     AddI16, AddI32, AndU16, NotU16, ShiftLeftI32, ShiftRightI16,
     AxpyF32, AxpyF16, AxpyF32F16, FusedMulAddF32, MulAddDstF32,
     AddReluF32, AddReluF16, MulAddReluF32,
-    CompareF32, SelectF32,
+    CompareF32, SelectF32, SelectScalarF32, SelectF16,
     CastF16F32, CastF32F16, CastF32I32, CastI32F32,
+    CastF32F16Floor, CastF32F16Odd, CastF32Bf16, CastBf16F32, CastBf16I32Ceil,
+    CastF16I32Floor, CastF16I16, CastF16I8Trunc, CastF32I16Round, CastF32I64,
+    CastF32F32Trunc, CastI32F32Floor, CastI32I16, CastI16F16, CastI8F16,
     DuplicateF32, DuplicateF16,
     AddF32,
 };

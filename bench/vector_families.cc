@@ -33,7 +33,7 @@ using AscendC::TPosition;
 
 constexpr uint32_t kMaxElements = 4096;
 
-// The operands, each kMaxElements of its widest type on the calling
+// The operands, each kMaxElements of its widest type (the destination int64_t) on the calling
 // thread's core. fpos holds two float sources back to back (Select's).
 struct Ub {
   Ub() {
@@ -43,7 +43,7 @@ struct Ub {
     pipe.InitBuffer(hmix_buf, kMaxElements * sizeof(half));
     pipe.InitBuffer(ia_buf, kMaxElements * sizeof(int32_t));
     pipe.InitBuffer(ib_buf, kMaxElements * sizeof(int32_t));
-    pipe.InitBuffer(dst_buf, kMaxElements * sizeof(float));
+    pipe.InitBuffer(dst_buf, kMaxElements * sizeof(int64_t));
     pipe.InitBuffer(bits_buf, kMaxElements / 8);
     float* p = fpos_buf.Get<float>().GetPhyAddr();
     float* m = fmix_buf.Get<float>().GetPhyAddr();
@@ -102,7 +102,12 @@ std::vector<Row> Rows(Ub& ub) {
   const auto ua = ub.ia_buf.Get<uint16_t>(), ubb = ub.ib_buf.Get<uint16_t>(),
              udst = ub.dst_buf.Get<uint16_t>();
   const auto bits = ub.bits_buf.Get<uint8_t>();
+  const auto bmix = ub.hmix_buf.Get<bfloat16_t>(), bdst = ub.dst_buf.Get<bfloat16_t>();
+  const auto ba = ub.ia_buf.Get<int8_t>(), bytedst = ub.dst_buf.Get<int8_t>();
+  const auto ldst = ub.dst_buf.Get<int64_t>();
   const LocalTensor<float> fpos1 = fpos[kMaxElements];
+  // Select's half sources back to back in fpos, as the float ones.
+  const LocalTensor<half> hposa = ub.fpos_buf.Get<half>(), hpos1 = hposa[kMaxElements];
   using namespace plain_loops;
   namespace A = AscendC;
   return {
@@ -135,9 +140,26 @@ std::vector<Row> Rows(Ub& ub) {
       {"MulAddRelu", "float", kMulAddReluF32, [=](int32_t n) { A::MulAddRelu(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
       {"Compare LT", "float", kCompareF32, [=](int32_t n) { A::Compare(bits, fmix, fpos, A::CMPMODE::LT, n); }, Addr(bits), Addr(fmix), Addr(fpos)},
       {"Select mode 2", "float", kSelectF32, [=](int32_t n) { A::Select(fdst, bits, fpos, fpos1, A::SELMODE::VSEL_TENSOR_TENSOR_MODE, n); }, Addr(fdst), Addr(fpos), Addr(bits)},
+      {"Select mode 1", "float", kSelectScalarF32, [=](int32_t n) { A::Select(fdst, bits, fpos, 2.0f, A::SELMODE::VSEL_TENSOR_SCALAR_MODE, n); }, Addr(fdst), Addr(fpos), Addr(bits)},
+      {"Select mode 2", "half", kSelectF16, [=](int32_t n) { A::Select(hdst, bits, hposa, hpos1, A::SELMODE::VSEL_TENSOR_TENSOR_MODE, n); }, Addr(hdst), Addr(hposa), Addr(bits)},
       {"Cast", "half > float", kCastF16F32, [=](int32_t n) { A::Cast(fdst, hmix, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(hmix), nullptr},
       {"Cast RINT", "float > half", kCastF32F16, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_RINT, n); }, Addr(hdst), Addr(fmix), nullptr},
       {"Cast RINT", "float > int32_t", kCastF32I32, [=](int32_t n) { A::Cast(idst, fmix, RoundMode::CAST_RINT, n); }, Addr(idst), Addr(fmix), nullptr},
+      {"Cast FLOOR", "float > half", kCastF32F16Floor, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_FLOOR, n); }, Addr(hdst), Addr(fmix), nullptr},
+      {"Cast ODD", "float > half", kCastF32F16Odd, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_ODD, n); }, Addr(hdst), Addr(fmix), nullptr},
+      {"Cast RINT", "float > bf16", kCastF32Bf16, [=](int32_t n) { A::Cast(bdst, fmix, RoundMode::CAST_RINT, n); }, Addr(bdst), Addr(fmix), nullptr},
+      {"Cast", "bf16 > float", kCastBf16F32, [=](int32_t n) { A::Cast(fdst, bmix, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(bmix), nullptr},
+      {"Cast CEIL", "bf16 > int32_t", kCastBf16I32Ceil, [=](int32_t n) { A::Cast(idst, bmix, RoundMode::CAST_CEIL, n); }, Addr(idst), Addr(bmix), nullptr},
+      {"Cast FLOOR", "half > int32_t", kCastF16I32Floor, [=](int32_t n) { A::Cast(idst, hmix, RoundMode::CAST_FLOOR, n); }, Addr(idst), Addr(hmix), nullptr},
+      {"Cast RINT", "half > int16_t", kCastF16I16, [=](int32_t n) { A::Cast(sdst, hmix, RoundMode::CAST_RINT, n); }, Addr(sdst), Addr(hmix), nullptr},
+      {"Cast TRUNC", "half > int8_t", kCastF16I8Trunc, [=](int32_t n) { A::Cast(bytedst, hmix, RoundMode::CAST_TRUNC, n); }, Addr(bytedst), Addr(hmix), nullptr},
+      {"Cast ROUND", "float > int16_t", kCastF32I16Round, [=](int32_t n) { A::Cast(sdst, fmix, RoundMode::CAST_ROUND, n); }, Addr(sdst), Addr(fmix), nullptr},
+      {"Cast RINT", "float > int64_t", kCastF32I64, [=](int32_t n) { A::Cast(ldst, fmix, RoundMode::CAST_RINT, n); }, Addr(ldst), Addr(fmix), nullptr},
+      {"Cast TRUNC", "float > float", kCastF32F32Trunc, [=](int32_t n) { A::Cast(fdst, fmix, RoundMode::CAST_TRUNC, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Cast FLOOR", "int32_t > float", kCastI32F32Floor, [=](int32_t n) { A::Cast(fdst, ia, RoundMode::CAST_FLOOR, n); }, Addr(fdst), Addr(ia), nullptr},
+      {"Cast", "int32_t > int16_t", kCastI32I16, [=](int32_t n) { A::Cast(sdst, ia, RoundMode::CAST_NONE, n); }, Addr(sdst), Addr(ia), nullptr},
+      {"Cast", "int16_t > half", kCastI16F16, [=](int32_t n) { A::Cast(hdst, sa, RoundMode::CAST_NONE, n); }, Addr(hdst), Addr(sa), nullptr},
+      {"Cast", "int8_t > half", kCastI8F16, [=](int32_t n) { A::Cast(hdst, ba, RoundMode::CAST_NONE, n); }, Addr(hdst), Addr(ba), nullptr},
       {"Cast", "int32_t > float", kCastI32F32, [=](int32_t n) { A::Cast(fdst, ia, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(ia), nullptr},
       {"Duplicate", "float", kDuplicateF32, [=](int32_t n) { A::Duplicate(fdst, 1.5f, n); }, Addr(fdst), nullptr, nullptr},
       {"Duplicate", "half", kDuplicateF16, [=](int32_t n) { A::Duplicate(hdst, half(1.5f), n); }, Addr(hdst), nullptr, nullptr},

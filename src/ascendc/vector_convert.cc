@@ -4,7 +4,8 @@
 // exactly as sign · m · 2^e and rounded once into the destination), the
 // DEQSCALE register and the dequantizing spans. half ↔ float and
 // float ↔ int32_t in the modes a loop computes exactly run the engine's
-// loops for the instruction set it picks.
+// loops for the instruction set it picks, and every other pair but those
+// from int64_t the engine's generic conversion loops.
 #include "normgrad_ascendc/vector_convert.h"
 
 #include <cmath>
@@ -452,6 +453,40 @@ uint16_t DequantOne(int64_t src, uint16_t scale) {
       EncodeFloat(Scaled(src, scale), kHalfFormat, RoundMode::CAST_RINT));
 }
 
+// The engine's index of a type (kernels::CastType), or −1 (uint64_t).
+int CastTypeOf(uint32_t bit) {
+  using normgrad::kernels::CastType;
+  switch (bit) {
+    case kTypeInt8: return static_cast<int>(CastType::kI8);
+    case kTypeUint8: return static_cast<int>(CastType::kU8);
+    case kTypeInt16: return static_cast<int>(CastType::kI16);
+    case kTypeUint16: return static_cast<int>(CastType::kU16);
+    case kTypeInt32: return static_cast<int>(CastType::kI32);
+    case kTypeUint32: return static_cast<int>(CastType::kU32);
+    case kTypeInt64: return static_cast<int>(CastType::kI64);
+    case kTypeHalf: return static_cast<int>(CastType::kF16);
+    case kTypeBfloat16: return static_cast<int>(CastType::kBf16);
+    case kTypeFloat: return static_cast<int>(CastType::kF32);
+    default: return -1;
+  }
+}
+
+bool IsFloatBit(uint32_t bit) { return FormatOf(bit) != nullptr; }
+
+// The engine's index of a rounding (kernels::CastRound); the others round
+// as CAST_RINT, as RoundShift does.
+int RoundOf(RoundMode mode) {
+  using normgrad::kernels::CastRound;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR: return static_cast<int>(CastRound::kFloor);
+    case RoundMode::CAST_CEIL: return static_cast<int>(CastRound::kCeil);
+    case RoundMode::CAST_TRUNC: return static_cast<int>(CastRound::kTrunc);
+    case RoundMode::CAST_ROUND: return static_cast<int>(CastRound::kRound);
+    case RoundMode::CAST_ODD: return static_cast<int>(CastRound::kOdd);
+    default: return static_cast<int>(CastRound::kRint);
+  }
+}
+
 }  // namespace
 
 bool CheckCastPair(const char* type, uint32_t dst_bit, uint32_t src_bit,
@@ -591,14 +626,8 @@ void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
   }
   const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
   if (src_bit == kTypeFloat && dst_bit == kTypeInt32 && mode != RoundMode::CAST_ODD) {
-    using normgrad::kernels::ToIntRound;
-    const ToIntRound round = mode == RoundMode::CAST_FLOOR   ? ToIntRound::kFloor
-                             : mode == RoundMode::CAST_CEIL  ? ToIntRound::kCeil
-                             : mode == RoundMode::CAST_TRUNC ? ToIntRound::kTrunc
-                             : mode == RoundMode::CAST_ROUND ? ToIntRound::kRound
-                                                             : ToIntRound::kRint;
-    k.to_int32_f32[static_cast<int>(round)](static_cast<int32_t*>(dst),
-                                            static_cast<const float*>(src), n);
+    k.to_int32_f32[RoundOf(mode)](static_cast<int32_t*>(dst),
+                                  static_cast<const float*>(src), n);
     return;
   }
   if (src_bit == kTypeInt32 && dst_bit == kTypeFloat &&
@@ -606,6 +635,21 @@ void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
     k.from_int32_f32(static_cast<float*>(dst), static_cast<const int32_t*>(src), n);
     return;
   }
+  const int s = CastTypeOf(src_bit), d = CastTypeOf(dst_bit);
+  if (s >= 0 && d >= 0) {
+    // An integer into an integer is exact or saturated: no rounding.
+    const bool integers = !IsFloatBit(src_bit) && !IsFloatBit(dst_bit);
+    const normgrad::kernels::CastFn loop = k.cast[s][d][integers ? 0 : RoundOf(mode)];
+    if (loop != nullptr) {
+      loop(dst, src, n);
+      return;
+    }
+  }
+  ConvertElements(dst_bit, dst, src_bit, src, mode, n);
+}
+
+void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
+                     const void* src, RoundMode mode, uint32_t n) {
   const bool integral = src_bit == dst_bit;  // float → float, Truncate
   for (uint32_t i = 0; i < n; ++i) {
     const Exact x = Decode(src_bit, src, i);

@@ -1,5 +1,5 @@
 // vector_ops.cc — the basic vector operations (normgrad_ascendc/vector_ops.h):
-// the per-profile element type check, the half and float elementwise loops
+// the per-profile element type check, the half, float, int16 and int32 elementwise loops
 // (the engine's, for the instruction set it picks at run time, NORMGRAD_IMPL
 // included) and Div with subnormals flushed.
 #include "normgrad_ascendc/vector_ops.h"
@@ -192,6 +192,20 @@ void DivFlushImpl(CastType type, void* dst, const void* src0,
 void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
                 const void* src1, uint32_t count) {
   Elementwise(op, type, dst, src0, src1, 0.0f, count);
+}
+
+void BinaryIntImpl(ElementOp op, uint32_t bytes, void* dst, const void* src0,
+                   const void* src1, uint32_t count) {
+  // ElementOp and kernels::VectorOp list the operations in the same order.
+  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
+  const int i = static_cast<int>(op);
+  if (bytes == 2) {
+    k.binary_i16[i](static_cast<int16_t*>(dst), static_cast<const int16_t*>(src0),
+                    static_cast<const int16_t*>(src1), count);
+  } else {
+    k.binary_i32[i](static_cast<int32_t*>(dst), static_cast<const int32_t*>(src0),
+                    static_cast<const int32_t*>(src1), count);
+  }
 }
 
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,

@@ -1,8 +1,8 @@
 // vector_select.cc — the parts of the compare-and-select instructions that
 // are not templates (normgrad_ascendc/vector_select.h): the profile rules of
 // Compare, the CMPMASK register, where Select's selection bits come from,
-// GatherMask, and float Compare's whole words of lanes on the engine's
-// loops for the instruction set it picks.
+// GatherMask, and float Compare's whole words of lanes and Select's
+// contiguous lanes on the engine's loops for the instruction set it picks.
 #include "normgrad_ascendc/vector_select.h"
 
 #include <algorithm>
@@ -22,6 +22,12 @@ uint32_t CompareFloatImpl(AscendC::CMPMODE mode, uint8_t* bits, const float* x,
   normgrad::engine::ElementwiseIsa().vector.compare_f32[static_cast<int>(mode)](
       bits, x, y, scalar, words);
   return words;
+}
+
+void SelectLoop(uint32_t bytes, void* d, const void* x, const void* y, uint64_t scalar,
+                bool invert, const uint8_t* bits, uint32_t n) {
+  const int log2 = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
+  normgrad::engine::ElementwiseIsa().vector.select[log2](d, x, y, scalar, invert, bits, n);
 }
 
 namespace {

@@ -477,6 +477,38 @@ bool RunFlat(const VecInstruction& in, uint64_t n) {
   return true;
 }
 
+// The count form of a reduction whose span takes whole repeats at once
+// (ReduceLayout::flat), as one span call: when count is whole repeats,
+// every source contiguous, the packed results inside dst and apart from
+// every source. False (nothing done) otherwise; the general walk checks
+// and reports.
+bool RunFlatResults(const VecInstruction& in, int64_t count) {
+  const ReduceLayout& l = *in.reduce;
+  if (count == 0 || count % in.lanes != 0 || l.sink != nullptr ||
+      l.repeat_bytes != uint64_t{in.lanes} / l.group * l.result_bytes) {
+    return false;
+  }
+  const uint64_t n = static_cast<uint64_t>(count);
+  const TensorView& dst = *in.operand[0].view;
+  const uint64_t dst_end = dst.offset + n / l.group * l.result_bytes;
+  if (dst_end - dst.offset > dst.bytes) return false;
+  for (int i = 1; i < in.operands; ++i) {
+    const VecOperand& src = in.operand[i];
+    if (!Contiguous(src, in.lanes)) return false;
+    const uint64_t end = src.view->offset + n * src.elem_bytes;
+    if (src.view->core == dst.core && src.view->offset < dst_end && dst.offset < end) {
+      return false;
+    }
+  }
+  SpanArgs args;
+  args.params = in.params;
+  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
+  args.n = static_cast<uint32_t>(n);
+  args.every_lane = true;
+  in.span(args);
+  return true;
+}
+
 void Execute(const VecInstruction& in, const Plan& plan) {
   if (plan.repeats == 0 || (plan.tail == 0 && plan.mask.Empty())) return;
   const uint64_t n = PlanLanes(plan, in.lanes);
@@ -514,6 +546,7 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
   // The count form walks every operand contiguously: an elementwise
   // instruction needs no plan unless its operands overlap.
   if (in.reduce == nullptr && RunFlat(in, static_cast<uint64_t>(count))) return;
+  if (in.reduce != nullptr && in.reduce->flat && RunFlatResults(in, count)) return;
   Plan plan;
   plan.repeats = (count + in.lanes - 1) / in.lanes;
   plan.mask = LaneSet::First(in.lanes);

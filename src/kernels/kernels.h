@@ -136,10 +136,21 @@ inline constexpr int kCompoundOps = 6;
 enum class CompareOp : uint8_t { kLt, kGt, kEq, kLe, kGe, kNe };
 inline constexpr int kCompareOps = 6;
 
-/// The roundings of the float → int32 conversion loops: nearest even,
-/// toward −inf, toward +inf, toward zero, nearest with ties away from zero.
-enum class ToIntRound : uint8_t { kRint, kFloor, kCeil, kTrunc, kRound };
+/// The roundings of the conversion loops: nearest even, toward −inf, toward
+/// +inf, toward zero, nearest with ties away from zero (the first
+/// kToIntRounds, those into integers), and to odd (the last bit set where
+/// inexact, toward zero otherwise; float → half only).
+enum class CastRound : uint8_t { kRint, kFloor, kCeil, kTrunc, kRound, kOdd };
 inline constexpr int kToIntRounds = 5;
+inline constexpr int kCastRounds = 6;
+
+/// The element types of the generic conversion loops (VectorKernels::cast);
+/// half and bfloat16 are their bits.
+enum class CastType : uint8_t { kI8, kU8, kI16, kU16, kI32, kU32, kI64, kF16, kBf16, kF32 };
+inline constexpr int kCastTypes = 10;
+
+/// One conversion loop: n elements from a into d, which is a or apart from it.
+using CastFn = void (*)(void* d, const void* a, size_t n);
 
 /// The emulated vector unit's loops of one instruction set
 /// (src/kernels/vector_<isa>.cc). In each, the destination is one of the
@@ -147,6 +158,10 @@ inline constexpr int kToIntRounds = 5;
 struct VectorKernels {
   /// d[i] = op(a[i], b[i]) in float, indexed by VectorOp.
   void (*binary_f32[kVectorOps])(float* d, const float* a, const float* b, size_t n);
+  /// d[i] = op(a[i], b[i]) in int16 and int32, indexed by VectorOp: +, −, ×
+  /// modulo 2^bits, Max, Min; null for Div. d is a, b, or apart from both.
+  void (*binary_i16[kVectorOps])(int16_t* d, const int16_t* a, const int16_t* b, size_t n);
+  void (*binary_i32[kVectorOps])(int32_t* d, const int32_t* a, const int32_t* b, size_t n);
   /// d[i] = op(a[i], s) in float, indexed by VectorOp.
   void (*scalar_f32[kVectorOps])(float* d, const float* a, float s, size_t n);
   /// d[i] = op(a[i]) in float, indexed by UnaryOp: |a| and Relu on the
@@ -174,10 +189,26 @@ struct VectorKernels {
                         int round_bit, size_t n);
   void (*shift32[2][2])(uint32_t* d, const uint32_t* a, uint32_t count,
                         int round_bit, size_t n);
-  /// float → int32, rounded as ToIntRound says and saturated (NaN gives 0).
+  /// float → int32, rounded as CastRound's first kToIntRounds say and
+  /// saturated (NaN gives 0).
   void (*to_int32_f32[kToIntRounds])(int32_t* d, const float* a, size_t n);
   /// int32 → float, nearest even.
   void (*from_int32_f32)(float* d, const int32_t* a, size_t n);
+  /// Every conversion [source][destination][rounding] whose source is
+  /// exact in double (every type but int64): into an integer rounded and
+  /// saturated (NaN gives 0), into a float format rounded once (overflow
+  /// gives infinity or the largest finite value as the rounding says, NaN
+  /// the quiet NaN with sign and payload clear); float → float rounds to an
+  /// integral value. Null where no loop is compiled: an integer source into
+  /// an integer (exact or saturated) has kRint's only, kOdd is float → half's
+  /// only, int64 sources and half → half, bfloat16 → bfloat16 have none.
+  CastFn cast[kCastTypes][kCastTypes][kCastRounds];
+  /// Select on the bits of elements of 1, 2, 4, 8 bytes (indexed by
+  /// log2 of the size): d[k] = bit k of `bits` (bit k % 8 of byte k / 8),
+  /// inverted by `invert`, ? a[k] : b[k], or the scalar's low bytes where b
+  /// is null. d is a, b or apart from them.
+  void (*select[4])(void* d, const void* a, const void* b, uint64_t scalar,
+                    bool invert, const uint8_t* bits, size_t n);
   /// One level of a reduction tree in float: to[i] = from[2i] + from[2i+1].
   void (*pair_sums_f32)(const float* from, float* to, size_t pairs);
   /// Copies bytes between regions that do not overlap, as four interleaved

@@ -10,9 +10,44 @@
 namespace normgrad::kernels {
 namespace {
 
+// The rounding modes compiled for a conversion (kernels.h, VectorKernels::cast).
+constexpr int CastRoundsOf(CastType s, CastType d) {
+  if (s == CastType::kI64 || (s == d && s != CastType::kF32)) return 0;
+  if (!IsFloatType(s) && !IsFloatType(d)) return 1;  // kRint
+  if (s == CastType::kF32 && d == CastType::kF16) return kCastRounds;
+  return kToIntRounds;
+}
+
+template <int kS, int kD, int kR>
+constexpr CastFn CastEntry() {
+  if constexpr (kR < CastRoundsOf(CastType(kS), CastType(kD))) {
+    return CastLoop<CastType(kS), CastType(kD), CastRound(kR)>;
+  } else {
+    return nullptr;
+  }
+}
+template <int kS, int kD, int... kR>
+void FillCastRounds(VectorKernels& k, std::integer_sequence<int, kR...>) {
+  ((k.cast[kS][kD][kR] = CastEntry<kS, kD, kR>()), ...);
+}
+template <int kS, int... kD>
+void FillCastsFrom(VectorKernels& k, std::integer_sequence<int, kD...>) {
+  (FillCastRounds<kS, kD>(k, std::make_integer_sequence<int, kCastRounds>()), ...);
+}
+template <int... kS>
+void FillCasts(VectorKernels& k, std::integer_sequence<int, kS...>) {
+  (FillCastsFrom<kS>(k, std::make_integer_sequence<int, kCastTypes>()), ...);
+}
+
 VectorKernels MakeVectorKernels() {
-  return {{Binary<VectorOp::kAdd>, Binary<VectorOp::kSub>, Binary<VectorOp::kMul>,
+  VectorKernels k = {{Binary<VectorOp::kAdd>, Binary<VectorOp::kSub>, Binary<VectorOp::kMul>,
            Binary<VectorOp::kDiv>, Binary<VectorOp::kMax>, Binary<VectorOp::kMin>},
+          {IntBinary<int16_t, VectorOp::kAdd>, IntBinary<int16_t, VectorOp::kSub>,
+           IntBinary<int16_t, VectorOp::kMul>, nullptr, IntBinary<int16_t, VectorOp::kMax>,
+           IntBinary<int16_t, VectorOp::kMin>},
+          {IntBinary<int32_t, VectorOp::kAdd>, IntBinary<int32_t, VectorOp::kSub>,
+           IntBinary<int32_t, VectorOp::kMul>, nullptr, IntBinary<int32_t, VectorOp::kMax>,
+           IntBinary<int32_t, VectorOp::kMin>},
           {WithScalar<VectorOp::kAdd>, WithScalar<VectorOp::kSub>, WithScalar<VectorOp::kMul>,
            WithScalar<VectorOp::kDiv>, WithScalar<VectorOp::kMax>, WithScalar<VectorOp::kMin>},
           {Unary<UnaryOp::kAbs>, Unary<UnaryOp::kRelu>, Unary<UnaryOp::kSqrt>,
@@ -29,12 +64,16 @@ VectorKernels MakeVectorKernels() {
            {Shift<uint16_t, true, false>, Shift<uint16_t, true, true>}},
           {{Shift<uint32_t, false, false>, Shift<uint32_t, false, true>},
            {Shift<uint32_t, true, false>, Shift<uint32_t, true, true>}},
-          {ToInt32<ToIntRound::kRint>, ToInt32<ToIntRound::kFloor>,
-           ToInt32<ToIntRound::kCeil>, ToInt32<ToIntRound::kTrunc>,
-           ToInt32<ToIntRound::kRound>},
+          {ToInt32<CastRound::kRint>, ToInt32<CastRound::kFloor>,
+           ToInt32<CastRound::kCeil>, ToInt32<CastRound::kTrunc>,
+           ToInt32<CastRound::kRound>},
           FromInt32,
+          {},  // cast: FillCasts below
+          {Select<uint8_t>, Select<uint16_t>, Select<uint32_t>, Select<uint64_t>},
           PairSums,
           CopyStreams};
+  FillCasts(k, std::make_integer_sequence<int, kCastTypes>());
+  return k;
 }
 
 }  // namespace

@@ -14,7 +14,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "kernels/kernels.h"
 
@@ -107,6 +109,34 @@ void WithScalar(float* d, const float* a, float s, size_t n) {
 #else
 #define NORMGRAD_SAME_INDEX _Pragma("GCC ivdep")
 #endif
+
+// Integers: +, −, × in unsigned arithmetic of at least 32 bits (modulo
+// 2^bits once narrowed; no promoted int overflows), Max and Min.
+template <typename T, VectorOp kOp>
+void IntBinary(T* d, const T* a, const T* b, size_t n) {
+  using U = std::conditional_t<(sizeof(T) < sizeof(uint32_t)), uint32_t, std::make_unsigned_t<T>>;
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const T x = a[i], y = b[i];
+    switch (kOp) {
+      case VectorOp::kAdd:
+        d[i] = static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
+        break;
+      case VectorOp::kSub:
+        d[i] = static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
+        break;
+      case VectorOp::kMul:
+        d[i] = static_cast<T>(static_cast<U>(x) * static_cast<U>(y));
+        break;
+      case VectorOp::kMax:
+        d[i] = x > y ? x : y;
+        break;
+      default:  // kMin (kDiv has no loop)
+        d[i] = x < y ? x : y;
+        break;
+    }
+  }
+}
 
 template <UnaryOp kOp>
 void Unary(float* d, const float* a, size_t n) {
@@ -202,19 +232,17 @@ inline bool Holds(float x, float y) {
   return false;
 }
 
-// 64 lanes at a time into a word, stored a byte (8 lanes) at a time.
+// 8 lanes at a time into a byte (the compiler vectorizes the bytes).
 template <CompareOp kOp, bool kScalar>
 void CompareWords(uint8_t* __restrict bits, const float* __restrict a,
                   const float* __restrict b, float s, size_t n) {
-  for (size_t w = 0; w < n / 64; ++w) {
-    uint64_t word = 0;
-    for (unsigned j = 0; j < 64; ++j) {
-      const float y = kScalar ? s : b[64 * w + j];
-      word |= static_cast<uint64_t>(Holds<kOp>(a[64 * w + j], y)) << j;
+  for (size_t i = 0; i < n / 8; ++i) {
+    unsigned byte = 0;
+    for (unsigned j = 0; j < 8; ++j) {
+      const float y = kScalar ? s : b[8 * i + j];
+      byte |= static_cast<unsigned>(Holds<kOp>(a[8 * i + j], y)) << j;
     }
-    for (unsigned k = 0; k < 8; ++k) {
-      bits[8 * w + k] = static_cast<uint8_t>(word >> (8 * k));
-    }
+    bits[i] = static_cast<uint8_t>(byte);
   }
 }
 
@@ -302,31 +330,48 @@ void Shift(U* d, const U* a, uint32_t count, int round_bit, size_t n) {
   }
 }
 
-template <ToIntRound kRound>
-inline float RoundToIntegral(float x) {
-  switch (kRound) {
-    case ToIntRound::kRint:
-      return __builtin_nearbyintf(x);
-    case ToIntRound::kFloor:
-      return __builtin_floorf(x);
-    case ToIntRound::kCeil:
-      return __builtin_ceilf(x);
-    case ToIntRound::kTrunc:
-      return __builtin_truncf(x);
-    case ToIntRound::kRound: {
-      // x − trunc(x) is exact; a half or more away moves one further out.
-      const float t = __builtin_truncf(x);
-      return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
+// x rounded to an integral value of its type F (float or double).
+template <typename F, CastRound kRound>
+inline F RoundToIntegral(F x) {
+  if constexpr (std::is_same_v<F, float>) {
+    switch (kRound) {
+      case CastRound::kFloor:
+        return __builtin_floorf(x);
+      case CastRound::kCeil:
+        return __builtin_ceilf(x);
+      case CastRound::kTrunc:
+        return __builtin_truncf(x);
+      case CastRound::kRound: {
+        // x − trunc(x) is exact; a half or more away moves one further out.
+        const float t = __builtin_truncf(x);
+        return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
+      }
+      default:  // kRint (kOdd never reaches here)
+        return __builtin_nearbyintf(x);
+    }
+  } else {
+    switch (kRound) {
+      case CastRound::kFloor:
+        return __builtin_floor(x);
+      case CastRound::kCeil:
+        return __builtin_ceil(x);
+      case CastRound::kTrunc:
+        return __builtin_trunc(x);
+      case CastRound::kRound: {
+        const double t = __builtin_trunc(x);
+        return __builtin_fabs(x - t) >= 0.5 ? t + __builtin_copysign(1.0, x) : t;
+      }
+      default:
+        return __builtin_nearbyint(x);
     }
   }
-  return x;
 }
 
-template <ToIntRound kRound>
+template <CastRound kRound>
 void ToInt32(int32_t* d, const float* a, size_t n) {
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
-    const float r = RoundToIntegral<kRound>(a[i]);
+    const float r = RoundToIntegral<float, kRound>(a[i]);
     d[i] = r != r                ? 0
            : r >= 0x1p31f       ? INT32_MAX
            : r < -0x1p31f       ? INT32_MIN
@@ -337,6 +382,269 @@ NORMGRAD_SAME_INDEX
 void FromInt32(float* d, const int32_t* a, size_t n) {
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(a[i]);
+}
+
+// ---- The generic conversions (VectorKernels::cast) -------------------------
+//
+// An integer into an integer is saturated in int64_t. Every other source
+// but 32-bit integers is exact in float, 32-bit integers in double, so each
+// element goes through that value: into an integer it is rounded to an
+// integral value (exact) and saturated; into float it is the value (NaN
+// the quiet NaN); into half or bfloat16 RoundToBinary rounds its bits
+// once. These are the rules of the element conversion (sign · m · 2^e
+// rounded once, vector_convert.cc), computed on the intermediate's bits.
+
+// The storage of each CastType (half and bfloat16 as their bits).
+template <CastType kT>
+struct CastStorage;
+template <> struct CastStorage<CastType::kI8> { using type = int8_t; };
+template <> struct CastStorage<CastType::kU8> { using type = uint8_t; };
+template <> struct CastStorage<CastType::kI16> { using type = int16_t; };
+template <> struct CastStorage<CastType::kU16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kI32> { using type = int32_t; };
+template <> struct CastStorage<CastType::kU32> { using type = uint32_t; };
+template <> struct CastStorage<CastType::kI64> { using type = int64_t; };
+template <> struct CastStorage<CastType::kF16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kBf16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kF32> { using type = uint32_t; };
+
+constexpr bool IsFloatType(CastType t) {
+  return t == CastType::kF16 || t == CastType::kBf16 || t == CastType::kF32;
+}
+
+inline float FloatFromBits(uint32_t b) { return __builtin_bit_cast(float, b); }
+
+// A half's value: its magnitude bits shifted into a float's place read as
+// a float are the value · 2^−112 (subnormals too), so one exact
+// multiplication scales them; exponent all ones is infinity or NaN.
+inline float HalfValue(uint16_t h) {
+  const uint32_t mag = static_cast<uint32_t>(h & 0x7fffu) << 13;
+  uint32_t bits = __builtin_bit_cast(uint32_t, FloatFromBits(mag) * 0x1p112f);
+  bits = mag >= 0x0f800000u ? mag | 0x7f800000u : bits;
+  return FloatFromBits(bits | static_cast<uint32_t>(h & 0x8000u) << 16);
+}
+
+// The exact value of a source element: float, or double for 32-bit integers.
+template <CastType kS>
+inline auto CastSourceValue(typename CastStorage<kS>::type v) {
+  if constexpr (kS == CastType::kF16) {
+    return HalfValue(v);
+  } else if constexpr (kS == CastType::kBf16) {
+    return FloatFromBits(static_cast<uint32_t>(v) << 16);
+  } else if constexpr (kS == CastType::kF32) {
+    return FloatFromBits(v);
+  } else if constexpr (kS == CastType::kI32 || kS == CastType::kU32) {
+    return static_cast<double>(v);
+  } else {
+    return static_cast<float>(v);
+  }
+}
+
+// The bits b of a float or double F rounded once into the binary format of
+// kP significand bits (the leading one included; fewer than x's), normal
+// exponents kEmin..kEmax, kBits wide. The significand m is shifted right
+// to the format's last place (below kEmin the subnormal one; past the
+// point where nothing is left the shift stops, as what is dropped is then
+// below one half); the dropped bits against one half decide the rounding;
+// exponent and significand are added as one integer, so a carry out of the
+// significand moves into the exponent and one past the largest exponent
+// reaches infinity's bits.
+template <typename F>
+using BitsOf = std::conditional_t<std::is_same_v<F, float>, uint32_t, uint64_t>;
+
+template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound, typename F>
+inline uint32_t RoundToBinary(BitsOf<F> b) {
+  using U = BitsOf<F>;
+  using I = std::make_signed_t<U>;
+  constexpr int kFrac = std::numeric_limits<F>::digits - 1;  // 23, 52
+  constexpr I kBias = std::numeric_limits<F>::max_exponent - 1;
+  constexpr int kWidth = static_cast<int>(sizeof(U)) * 8;
+  const bool neg = (b >> (kWidth - 1)) != 0;
+  const U abs = b & ~(U{1} << (kWidth - 1));
+  constexpr U kSourceInf = ((U{1} << (kWidth - 1 - kFrac)) - 1) << kFrac;
+  if constexpr (kEmin == 1 - kBias && kEmax == kBias) {
+    // The source's exponents (float into bfloat16): the format is the
+    // source's leading bits, so rounding is on the dropped bits alone, and
+    // a carry past the largest finite value reaches infinity exactly when
+    // the rounding goes up.
+    constexpr int kDrop = kFrac + 1 - kP;
+    const U q = abs >> kDrop;
+    const U rem = abs & ((U{1} << kDrop) - 1);
+    constexpr U kHalf = U{1} << (kDrop - 1);
+    U r = q;
+    switch (kRound) {
+      case CastRound::kRint:
+        r = q + (rem > kHalf || (rem == kHalf && (q & 1u) != 0));
+        break;
+      case CastRound::kFloor:
+        r = q + (rem != 0 && neg);
+        break;
+      case CastRound::kCeil:
+        r = q + (rem != 0 && !neg);
+        break;
+      case CastRound::kTrunc:
+        break;
+      case CastRound::kRound:
+        r = q + (rem >= kHalf);
+        break;
+      case CastRound::kOdd:
+        r = q | (rem != 0);
+        break;
+    }
+    const U sign = neg ? U{1} << (kBits - 1) : 0;
+    constexpr U kQuietNan = (kSourceInf >> kDrop) | U{1} << (kP - 2);
+    return static_cast<uint32_t>(abs > kSourceInf ? kQuietNan : sign | r);
+  }
+  const U biased = abs >> kFrac;
+  const U frac = abs & ((U{1} << kFrac) - 1);
+  // A subnormal x has the smallest normal exponent and no leading one.
+  const I top = biased == 0 ? 1 - kBias : static_cast<I>(biased) - kBias;
+  const U m = biased == 0 ? frac : frac | U{1} << kFrac;
+  const I below = kEmin - top;  // > 0: subnormal in the format
+  I shift = (kFrac + 1 - kP) + (below > 0 ? below : 0);
+  shift = shift > kFrac + 2 ? kFrac + 2 : shift;
+  const U q = m >> shift;
+  const U rem = m & ((U{1} << shift) - 1);
+  const U half = U{1} << (shift - 1);
+  U r = q;
+  switch (kRound) {
+    case CastRound::kRint:
+      r = q + (rem > half || (rem == half && (q & 1u) != 0));
+      break;
+    case CastRound::kFloor:
+      r = q + (rem != 0 && neg);
+      break;
+    case CastRound::kCeil:
+      r = q + (rem != 0 && !neg);
+      break;
+    case CastRound::kTrunc:
+      break;
+    case CastRound::kRound:
+      r = q + (rem >= half);
+      break;
+    case CastRound::kOdd:
+      r = q | (rem != 0);
+      break;
+  }
+  constexpr U kInf = ((U{1} << (kBits - kP)) - 1) << (kP - 1);
+  const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
+  U mag = (exponent << (kP - 1)) + r;
+  const bool to_inf = kRound == CastRound::kRint || kRound == CastRound::kRound ||
+                      (kRound == CastRound::kFloor && neg) ||
+                      (kRound == CastRound::kCeil && !neg);
+  mag = mag >= kInf ? (to_inf ? kInf : kInf - 1) : mag;
+  mag = abs == 0 ? 0 : abs == kSourceInf ? kInf : mag;
+  const U sign = neg ? U{1} << (kBits - 1) : 0;
+  return static_cast<uint32_t>(abs > kSourceInf ? kInf | U{1} << (kP - 2) : sign | mag);
+}
+
+// x rounded to an integer of D and saturated; NaN gives 0.
+template <typename D, CastRound kRound, typename F>
+inline D ToInteger(F x) {
+  constexpr F kLow = static_cast<F>(std::numeric_limits<D>::min());
+  // 2^digits: one past the largest, exact where the largest is not.
+  constexpr F kPastHigh = F(2) * static_cast<F>(std::numeric_limits<D>::max() / 2 + 1);
+  const F r = RoundToIntegral<F, kRound>(x);
+  return r != r               ? D{0}
+         : r >= kPastHigh     ? std::numeric_limits<D>::max()
+         : r < kLow           ? std::numeric_limits<D>::min()
+                              : static_cast<D>(r);
+}
+
+template <CastType kS, CastType kD, CastRound kRound>
+void CastLoop(void* dv, const void* av, size_t n) {
+  using S = typename CastStorage<kS>::type;
+  using D = typename CastStorage<kD>::type;
+  D* d = static_cast<D*>(dv);
+  const S* a = static_cast<const S*>(av);
+  if constexpr ((kS == CastType::kF16 || kS == CastType::kBf16) && !IsFloatType(kD)) {
+    // Widened in chunks first: GCC does not vectorize the bit cast of
+    // 16-bit loads into float feeding an integer conversion in one loop.
+    constexpr size_t kChunk = 256;
+    float x[kChunk];
+    for (size_t at = 0; at < n; at += kChunk) {
+      const size_t m = n - at < kChunk ? n - at : kChunk;
+      for (size_t i = 0; i < m; ++i) x[i] = CastSourceValue<kS>(a[at + i]);
+NORMGRAD_SAME_INDEX
+      for (size_t i = 0; i < m; ++i) d[at + i] = ToInteger<D, kRound>(x[i]);
+    }
+    return;
+  }
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
+      // Compared in int32_t where it holds the source and the bounds.
+      using W = std::conditional_t<kS == CastType::kU32 || kD == CastType::kU32 ||
+                                       kD == CastType::kI64,
+                                   int64_t, int32_t>;
+      const W v = a[i];
+      constexpr W kLow = std::numeric_limits<D>::min();
+      constexpr W kHigh = std::numeric_limits<D>::max();
+      d[i] = static_cast<D>(v < kLow ? kLow : v > kHigh ? kHigh : v);
+    } else if constexpr (!IsFloatType(kD)) {
+      d[i] = ToInteger<D, kRound>(CastSourceValue<kS>(a[i]));
+    } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 &&
+                         kS != CastType::kU32) {
+      // Exact in float: the value itself, or for float the integral
+      // value (Truncate).
+      float x = CastSourceValue<kS>(a[i]);
+      if constexpr (kS == CastType::kF32) x = RoundToIntegral<float, kRound>(x);
+      d[i] = x != x ? 0x7fc00000u : __builtin_bit_cast(uint32_t, x);
+    } else {
+      // The intermediate's bits (a float source's own: no round trip).
+      using F = decltype(CastSourceValue<kS>(a[i]));
+      BitsOf<F> bits;
+      if constexpr (kS == CastType::kF32) {
+        bits = a[i];
+      } else {
+        bits = __builtin_bit_cast(BitsOf<F>, CastSourceValue<kS>(a[i]));
+      }
+      if constexpr (kD == CastType::kF16) {
+        d[i] = static_cast<D>(RoundToBinary<11, -14, 15, 16, kRound, F>(bits));
+      } else if constexpr (kD == CastType::kBf16) {
+        d[i] = static_cast<D>(RoundToBinary<8, -126, 127, 16, kRound, F>(bits));
+      } else {
+        d[i] = RoundToBinary<24, -126, 127, 32, kRound, F>(bits);
+      }
+    }
+  }
+}
+
+// Select: the bits of a chunk expanded into a mask of whole elements (each
+// byte's eight shifts are constants, which the compiler vectorizes), then a
+// blend of the bits; kScalar: b is the scalar.
+template <typename U, bool kScalar>
+void SelectLoop(void* dv, const void* av, const void* bv, uint64_t scalar, bool invert,
+                const uint8_t* bits, size_t n) {
+  U* d = static_cast<U*>(dv);
+  const U* a = static_cast<const U*>(av);
+  const U* b = static_cast<const U*>(bv);
+  const U s = static_cast<U>(scalar);
+  const uint8_t flip = invert ? 0xffu : 0u;
+  constexpr size_t kChunk = 256;
+  U mask[kChunk];
+  for (size_t at = 0; at < n; at += kChunk) {
+    const size_t m = n - at < kChunk ? n - at : kChunk;
+    for (size_t j = 0; j < (m + 7) / 8; ++j) {
+      const uint8_t byte = static_cast<uint8_t>(bits[at / 8 + j] ^ flip);
+      for (unsigned t = 0; t < 8; ++t) mask[8 * j + t] = static_cast<U>(U{0} - (byte >> t & 1u));
+    }
+NORMGRAD_SAME_INDEX
+    for (size_t i = 0; i < m; ++i) {
+      const U other = kScalar ? s : b[at + i];
+      d[at + i] = static_cast<U>((a[at + i] & mask[i]) | (other & static_cast<U>(~mask[i])));
+    }
+  }
+}
+
+template <typename U>
+void Select(void* d, const void* a, const void* b, uint64_t scalar, bool invert,
+            const uint8_t* bits, size_t n) {
+  if (b == nullptr) {
+    SelectLoop<U, true>(d, a, nullptr, scalar, invert, bits, n);
+  } else {
+    SelectLoop<U, false>(d, a, b, scalar, invert, bits, n);
+  }
 }
 
 // 32 bytes in a vector register (two SSE moves, or one AVX move).

@@ -4,7 +4,10 @@
 // AddRelu, SubRelu, MulAddRelu of half and float (Axpy and MulAddDst also
 // from half into float); ShiftLeft and ShiftRight of 16- and 32-bit
 // integers; Compare and Compares of float in every mode; Cast
-// float → int32_t in every mode and int32_t → float. On special values (zeros, infinities, NaNs with payloads,
+// float → int32_t in every mode and int32_t → float; every other Cast pair
+// and rounding mode against the element conversion; Add, Sub, Mul, Max, Min
+// of int16_t and int32_t; Select of tensors and
+// of a scalar, of every element size. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
 // the documented rules. ctest runs this once per instruction set
@@ -16,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -401,6 +405,8 @@ TEST(VectorLoops, FloatCompareInEveryMode) {
                              CMPMODE::NE}) {
     for (const bool scalar : {false, true}) {
       const float s = a[5];
+      // The results are the whole repeats' bytes, nothing past them.
+      ub.Put(2, std::vector<uint8_t>(kN / 8 + 8, 0xa5));
       if (scalar) {
         AscendC::Compares(bits, x, s, mode, kN);
       } else {
@@ -415,6 +421,8 @@ TEST(VectorLoops, FloatCompareInEveryMode) {
             << (scalar ? "Compares" : "Compare") << " mode " << static_cast<int>(mode)
             << ": lane " << i << ": " << a[i] << " against " << (scalar ? s : b[i]);
       }
+      const std::vector<uint8_t> after = ub.Read<uint8_t>(2, kN / 8 + 8);
+      for (uint32_t i = lanes / 8; i < after.size(); ++i) ASSERT_EQ(after[i], 0xa5) << "byte " << i;
     }
   }
 }
@@ -471,6 +479,257 @@ TEST(VectorLoops, CastBetweenFloatAndInt32) {
     for (int32_t s : v) want.push_back(static_cast<float>(static_cast<double>(s)));
     ExpectBits(ub.Read<float>(3, kN), want, "Cast int32_t > float");
   }
+}
+
+// The types of Cast (their TypeBits and sizes), in kernels::CastType's order.
+struct CastTypeInfo {
+  uint32_t bit;
+  uint32_t size;
+  bool is_float;
+  const char* name;
+};
+constexpr CastTypeInfo kCastTypeInfos[] = {
+    {normgrad_ascendc::kTypeInt8, 1, false, "int8_t"},
+    {normgrad_ascendc::kTypeUint8, 1, false, "uint8_t"},
+    {normgrad_ascendc::kTypeInt16, 2, false, "int16_t"},
+    {normgrad_ascendc::kTypeUint16, 2, false, "uint16_t"},
+    {normgrad_ascendc::kTypeInt32, 4, false, "int32_t"},
+    {normgrad_ascendc::kTypeUint32, 4, false, "uint32_t"},
+    {normgrad_ascendc::kTypeInt64, 8, false, "int64_t"},
+    {normgrad_ascendc::kTypeHalf, 2, true, "half"},
+    {normgrad_ascendc::kTypeBfloat16, 2, true, "bfloat16_t"},
+    {normgrad_ascendc::kTypeFloat, 4, true, "float"},
+};
+
+// The inputs of a source type, as bytes: every 16-bit pattern; for 8 bits
+// every pattern; for float FloatInputs' specials and ties at every scale
+// (x.5 up to 2^24, halfway points between halves and bfloat16s) before
+// random bits; for 32- and 64-bit integers the ends, the neighbours of
+// powers of two (where float's and half's places change) and random bits.
+std::vector<uint8_t> CastInputs(const CastTypeInfo& t) {
+  std::vector<uint8_t> bytes;
+  const auto add = [&bytes](const auto v) {
+    const auto* p = reinterpret_cast<const uint8_t*>(&v);
+    bytes.insert(bytes.end(), p, p + sizeof v);
+  };
+  std::mt19937_64 gen(t.bit);
+  if (t.size <= 2) {
+    for (uint32_t b = 0; b < (t.size == 1 ? 256u : 65536u); ++b) {
+      if (t.size == 1) add(static_cast<uint8_t>(b));
+      else add(static_cast<uint16_t>(b));
+    }
+  } else if (t.is_float) {
+    for (const float x : FloatInputs(11)) add(x);
+    for (int e = -30; e < 25; ++e) {
+      for (const float f : {0.5f, 1.5f, 1.0f + 0x1p-11f, 1.0f + 0x1p-8f, 1.0f + 0x1p-9f,
+                            1.0f + 3 * 0x1p-12f, 1.0f + 0x1p-23f}) {
+        add(std::ldexp(f, e));
+        add(-std::ldexp(f, e));
+      }
+    }
+    for (const uint32_t b : {0x477fe000u, 0x477ff000u, 0x477fefffu, 0x477ff001u, 0x33000000u,
+                             0x33000001u, 0x32ffffffu, 0x387fc000u, 0x387fe000u}) {
+      add(FromBits(b));
+      add(FromBits(b | 0x80000000u));
+    }
+    while (bytes.size() < 4 * 20000) add(static_cast<uint32_t>(gen()));
+  } else {
+    for (int p = 0; p < 8 * static_cast<int>(t.size); ++p) {
+      const uint64_t b = uint64_t{1} << p;
+      for (const uint64_t v : {b, b - 1, b + 1, ~b, ~b + 1, ~b + 2}) {
+        if (t.size == 4) add(static_cast<uint32_t>(v));
+        else add(v);
+      }
+    }
+    while (bytes.size() < t.size * 20000) {
+      const uint64_t v = gen();
+      // Half the values small, where half and bfloat16 round.
+      const uint64_t w = bytes.size() / t.size % 2 == 0 ? v : static_cast<uint64_t>(
+                                                                  static_cast<int64_t>(v) >> 40);
+      if (t.size == 4) add(static_cast<uint32_t>(w));
+      else add(w);
+    }
+  }
+  return bytes;
+}
+
+bool IsNan(const uint8_t* p, const CastTypeInfo& t) {
+  if (t.bit == normgrad_ascendc::kTypeFloat) {
+    uint32_t b;
+    std::memcpy(&b, p, 4);
+    return (b & 0x7fffffffu) > 0x7f800000u;
+  }
+  uint16_t b;
+  std::memcpy(&b, p, 2);
+  return t.bit == normgrad_ascendc::kTypeHalf && (b & 0x7fffu) > 0x7c00u;
+}
+
+// Every pair and rounding mode of Cast that runs a conversion loop (the
+// profiles' pairs among them) gives the bits of the element conversion,
+// which computes each value exactly as sign · m · 2^e and rounds it once.
+TEST(VectorLoops, EveryCastLoopMatchesTheElementConversion) {
+  const RoundMode modes[] = {RoundMode::CAST_NONE,  RoundMode::CAST_RINT,
+                             RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+                             RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC,
+                             RoundMode::CAST_ODD};
+  int loops = 0;
+  for (const CastTypeInfo& s : kCastTypeInfos) {
+    const std::vector<uint8_t> in = CastInputs(s);
+    const uint32_t n = static_cast<uint32_t>(in.size() / s.size);
+    for (const CastTypeInfo& d : kCastTypeInfos) {
+      if (s.bit == d.bit && !s.is_float) continue;
+      for (const RoundMode mode : modes) {
+        // ODD rounds into floats only; a float of one type into itself
+        // rounds to an integral value (Truncate), in the five modes.
+        if (mode == RoundMode::CAST_ODD && (!d.is_float || s.bit == d.bit)) continue;
+        std::vector<uint8_t> got(n * d.size), want(n * d.size);
+        normgrad_ascendc::ConvertImpl(d.bit, got.data(), s.bit, in.data(), mode, n);
+        normgrad_ascendc::ConvertElements(d.bit, want.data(), s.bit, in.data(), mode, n);
+        // half ↔ float run the engine's widening and narrowing, which
+        // keep a NaN's sign and payload (the loops give the quiet NaN).
+        const bool any_nan = (s.bit == normgrad_ascendc::kTypeHalf &&
+                              d.bit == normgrad_ascendc::kTypeFloat) ||
+                             (s.bit == normgrad_ascendc::kTypeFloat &&
+                              d.bit == normgrad_ascendc::kTypeHalf);
+        for (uint32_t i = 0; i < n; ++i) {
+          if (any_nan && IsNan(&got[i * d.size], d) && IsNan(&want[i * d.size], d)) continue;
+          ASSERT_EQ(0, std::memcmp(&got[i * d.size], &want[i * d.size], d.size))
+              << s.name << " > " << d.name << " mode " << static_cast<int>(mode)
+              << ": element " << i;
+        }
+        ++loops;
+      }
+    }
+  }
+  EXPECT_GT(loops, 300);
+}
+
+// Through the API, and in place: a bfloat16 → float cast into the bytes
+// it reads from is refused by the unit's operand rules, so half → int16_t.
+TEST(VectorLoops, CastHalfToInt16InPlace) {
+  Ub ub;
+  const std::vector<half> a = HalfInputs(12);
+  const LocalTensor<half> src = ub.Put(0, a);
+  for (const RoundMode mode : {RoundMode::CAST_FLOOR, RoundMode::CAST_ROUND}) {
+    ub.Put(0, a);
+    AscendC::Cast(src.ReinterpretCast<int16_t>(), src, mode, kN);
+    std::vector<int16_t> want(kN);
+    normgrad_ascendc::ConvertElements(normgrad_ascendc::kTypeInt16, want.data(),
+                                      normgrad_ascendc::kTypeHalf, a.data(), mode, kN);
+    const std::vector<int16_t> got = ub.Read<int16_t>(0, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(got[i], want[i]) << "element " << i << " from " << F(a[i]);
+    }
+  }
+}
+
+// Select's count form, of a tensor and of the scalar, float and half, in
+// place too: each element is the one its selection bit names, bit for bit.
+TEST(VectorLoops, SelectEveryElementByItsBit) {
+  Ub ub;
+  const std::vector<float> a = FloatInputs(13), b = FloatInputs(14);
+  std::vector<uint8_t> bits(kN / 8 + 1);
+  std::mt19937 gen(15);
+  for (uint8_t& x : bits) x = static_cast<uint8_t>(gen());
+  const auto bit = [&bits](uint32_t k) { return (bits[k / 8] >> (k % 8) & 1) != 0; };
+  const LocalTensor<uint8_t> mask = ub.Put(3, bits);
+  const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, b);
+  const LocalTensor<float> d = ub.Get<float>(2);
+  AscendC::Select(d, mask, x, y, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, kN);
+  std::vector<float> want(kN);
+  for (uint32_t k = 0; k < kN; ++k) want[k] = bit(k) ? a[k] : b[k];
+  ExpectBits(ub.Read<float>(2, kN), want, "Select float mode 2");
+  const float s = FromBits(0x7fc12345u);  // a NaN's payload kept
+  AscendC::Select(x, mask, x, s, AscendC::SELMODE::VSEL_TENSOR_SCALAR_MODE, kN);
+  for (uint32_t k = 0; k < kN; ++k) want[k] = bit(k) ? a[k] : s;
+  ExpectBits(ub.Read<float>(0, kN), want, "Select float mode 1 in place");
+  const std::vector<half> h = HalfInputs(16), g = HalfInputs(17);
+  const LocalTensor<half> hx = ub.Put(0, h), hy = ub.Put(1, g);
+  AscendC::Select(hy, mask, hx, hy, AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE, kN);
+  std::vector<half> hwant(kN);
+  for (uint32_t k = 0; k < kN; ++k) hwant[k] = bit(k) ? h[k] : g[k];
+  ExpectBits(ub.Read<half>(1, kN), hwant, "Select half mode 2 into src1");
+}
+
+// The loop of each element size (int8_t and int64_t are the 950 profile's),
+// the selection inverted as the scalar-first form inverts it.
+TEST(VectorLoops, SelectLoopOfEveryElementSize) {
+  std::mt19937_64 gen(18);
+  std::vector<uint8_t> bits(kN / 8 + 1);
+  for (uint8_t& x : bits) x = static_cast<uint8_t>(gen());
+  std::vector<uint64_t> a(kN), b(kN), d(kN);
+  for (uint32_t k = 0; k < kN; ++k) a[k] = gen(), b[k] = gen();
+  for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+    for (const bool invert : {false, true}) {
+      for (const bool scalar : {false, true}) {
+        const uint64_t s = 0x0123456789abcdefull;
+        normgrad_ascendc::SelectLoop(bytes, d.data(), a.data(), scalar ? nullptr : b.data(), s,
+                                     invert, bits.data(), kN);
+        for (uint32_t k = 0; k < kN; ++k) {
+          const bool on = ((bits[k / 8] >> (k % 8) & 1) != 0) != invert;
+          uint64_t want = 0, got = 0;
+          const auto* from = reinterpret_cast<const uint8_t*>(on ? a.data() : b.data());
+          const uint8_t* pick = scalar && !on ? reinterpret_cast<const uint8_t*>(&s)
+                                              : from + k * bytes;
+          std::memcpy(&want, pick, bytes);
+          std::memcpy(&got, reinterpret_cast<const uint8_t*>(d.data()) + k * bytes, bytes);
+          ASSERT_EQ(got, want) << bytes << " bytes, invert " << invert << ", scalar " << scalar
+                               << ": element " << k;
+        }
+      }
+    }
+  }
+}
+
+// Add, Sub, Mul (modulo 2^bits), Max and Min of int16_t and int32_t, apart
+// and in place, on the ends of the range and random values.
+template <typename T>
+void ExpectIntegerBinaries(uint32_t seed) {
+  Ub ub;
+  std::mt19937 gen(seed);
+  std::vector<T> a, b;
+  const T ends[] = {T{0}, T{1}, T(-1), std::numeric_limits<T>::max(),
+                    std::numeric_limits<T>::min()};
+  for (const T v : ends) {
+    for (const T w : ends) {
+      a.push_back(v);
+      b.push_back(w);
+    }
+  }
+  while (a.size() < kN) {
+    a.push_back(static_cast<T>(gen()));
+    b.push_back(static_cast<T>(gen()));
+  }
+  using W = int64_t;
+  const auto wrap = [](W v) { return static_cast<T>(static_cast<uint64_t>(v)); };
+  const std::function<T(T, T)> refs[] = {
+      [&](T x, T y) { return wrap(W{x} + W{y}); }, [&](T x, T y) { return wrap(W{x} - W{y}); },
+      [&](T x, T y) { return wrap(W{x} * W{y}); }, [](T x, T y) { return std::max(x, y); },
+      [](T x, T y) { return std::min(x, y); }};
+  for (int op = 0; op < 5; ++op) {
+    for (const bool in_place : {false, true}) {
+      const LocalTensor<T> x = ub.Put(0, a), y = ub.Put(1, b);
+      const LocalTensor<T> d = in_place ? x : ub.Get<T>(2);
+      switch (op) {
+        case 0: AscendC::Add(d, x, y, kN); break;
+        case 1: AscendC::Sub(d, x, y, kN); break;
+        case 2: AscendC::Mul(d, x, y, kN); break;
+        case 3: AscendC::Max(d, x, y, kN); break;
+        default: AscendC::Min(d, x, y, kN); break;
+      }
+      const std::vector<T> got = ub.Read<T>(in_place ? 0 : 2, kN);
+      for (uint32_t i = 0; i < kN; ++i) {
+        ASSERT_EQ(got[i], refs[op](a[i], b[i])) << "op " << op << ", in place " << in_place
+                                                << ": element " << i << ": " << W{a[i]}
+                                                << ", " << W{b[i]};
+      }
+    }
+  }
+}
+
+TEST(VectorLoops, IntegerBinaries) {
+  ExpectIntegerBinaries<int16_t>(19);
+  ExpectIntegerBinaries<int32_t>(20);
 }
 
 }  // namespace

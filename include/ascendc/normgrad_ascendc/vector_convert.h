@@ -91,6 +91,11 @@ struct ConvertParams {
 /// `mode` (vector_convert.cc).
 void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
                  const void* src, AscendC::RoundMode mode, uint32_t n);
+/// ConvertImpl one element at a time in exact arithmetic (each value as
+/// sign · m · 2^e rounded once): what the pairs without a loop run, and
+/// the reference the loops are tested against.
+void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
+                     const void* src, AscendC::RoundMode mode, uint32_t n);
 /// dst[i] = src[i] · scale (half bits) rounded to half, nearest even.
 void DequantImpl(uint16_t* dst, const int32_t* src, uint16_t scale,
                  uint32_t n);

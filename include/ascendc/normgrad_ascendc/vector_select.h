@@ -207,7 +207,9 @@ void CompareSpan(const SpanArgs& a) {
 
 /// Where Compare's results go: a byte per 8 lanes, packed across repeats.
 inline ReduceLayout CompareLayout(uint32_t lanes) {
-  return ReduceLayout{8, 1, lanes / 8, 32, true};
+  ReduceLayout l{8, 1, lanes / 8, 32, true};
+  l.flat = true;  // CompareSpan takes any whole number of bytes of bits
+  return l;
 }
 
 /// Compare (src1 given) or Compares as an instruction of the executor,
@@ -424,6 +426,11 @@ struct SelectParams {
   mutable uint64_t next = 0;  ///< the index of the next span's first lane
 };
 
+/// The engine's Select loop for the instruction set it picks, on n elements
+/// of `bytes` (1, 2, 4 or 8) from selection bit 0 of `bits` (vector_select.cc).
+void SelectLoop(uint32_t bytes, void* d, const void* x, const void* y, uint64_t scalar,
+                bool invert, const uint8_t* bits, uint32_t n);
+
 /// n lanes of bit ? src0 : src1 (or the scalar). The executor calls a span
 /// for the lanes in order — once for all, or once per repeat — so the
 /// selection index of lane k is `next` + k.
@@ -434,6 +441,17 @@ void SelectSpan(const SpanArgs& a) {
   const T* x = static_cast<const T*>(a.operand[1]);
   const T* y = kScalar ? nullptr : static_cast<const T*>(a.operand[2]);
   const Selection& s = p.selection;
+  // From a whole byte of the selection, every bit inside it: the engine's
+  // loop (the same elements as the loop below).
+  if (s.period == 0 && p.next % 8 == 0 &&
+      (p.next + a.n + 7) / 8 <= s.bytes) {
+    uint64_t scalar = 0;
+    if constexpr (kScalar) std::memcpy(&scalar, &p.scalar, sizeof(T));
+    SelectLoop(sizeof(T), d, x, y, scalar, kScalar && p.scalar_first, s.bits + p.next / 8,
+               a.n);
+    p.next += a.n;
+    return;
+  }
   for (uint32_t k = 0; k < a.n; ++k) {
     uint64_t i = p.next + k;
     if (s.period != 0) i %= s.period;

@@ -161,6 +161,10 @@ struct ReduceLayout {
   /// repeats at once, from the first, when the source is contiguous and
   /// every lane of them is selected — the same calls of the sink, faster.
   void (*whole)(void* context, const uint8_t* src, int64_t repeats) = nullptr;
+  /// Without a sink: the span takes any number of whole repeats at once
+  /// (every lane selected, n their lanes) and writes their results packed,
+  /// so a count form of whole repeats runs as one span call.
+  bool flat = false;
 };
 
 /// One call of an instruction. Built on every call, so its constructor sets
