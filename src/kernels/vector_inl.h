@@ -452,6 +452,27 @@ inline auto CastSourceValue(typename CastStorage<kS>::type v) {
 template <typename F>
 using BitsOf = std::conditional_t<std::is_same_v<F, float>, uint32_t, uint64_t>;
 
+// The magnitude q, whose dropped bits are rem (half: the value of half a
+// unit of q), rounded by kRound; neg: the value is negative.
+template <CastRound kRound, typename U>
+inline U RoundMagnitude(U q, U rem, U half, bool neg) {
+  switch (kRound) {
+    case CastRound::kRint:
+      return q + (rem > half || (rem == half && (q & 1u) != 0));
+    case CastRound::kFloor:
+      return q + (rem != 0 && neg);
+    case CastRound::kCeil:
+      return q + (rem != 0 && !neg);
+    case CastRound::kTrunc:
+      return q;
+    case CastRound::kRound:
+      return q + (rem >= half);
+    case CastRound::kOdd:
+      return q | (rem != 0);
+  }
+  return q;
+}
+
 template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound, typename F>
 inline uint32_t RoundToBinary(BitsOf<F> b) {
   using U = BitsOf<F>;
@@ -471,26 +492,7 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
     const U q = abs >> kDrop;
     const U rem = abs & ((U{1} << kDrop) - 1);
     constexpr U kHalf = U{1} << (kDrop - 1);
-    U r = q;
-    switch (kRound) {
-      case CastRound::kRint:
-        r = q + (rem > kHalf || (rem == kHalf && (q & 1u) != 0));
-        break;
-      case CastRound::kFloor:
-        r = q + (rem != 0 && neg);
-        break;
-      case CastRound::kCeil:
-        r = q + (rem != 0 && !neg);
-        break;
-      case CastRound::kTrunc:
-        break;
-      case CastRound::kRound:
-        r = q + (rem >= kHalf);
-        break;
-      case CastRound::kOdd:
-        r = q | (rem != 0);
-        break;
-    }
+    const U r = RoundMagnitude<kRound>(q, rem, kHalf, neg);
     const U sign = neg ? U{1} << (kBits - 1) : 0;
     constexpr U kQuietNan = (kSourceInf >> kDrop) | U{1} << (kP - 2);
     return static_cast<uint32_t>(abs > kSourceInf ? kQuietNan : sign | r);
@@ -506,26 +508,7 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
   const U q = m >> shift;
   const U rem = m & ((U{1} << shift) - 1);
   const U half = U{1} << (shift - 1);
-  U r = q;
-  switch (kRound) {
-    case CastRound::kRint:
-      r = q + (rem > half || (rem == half && (q & 1u) != 0));
-      break;
-    case CastRound::kFloor:
-      r = q + (rem != 0 && neg);
-      break;
-    case CastRound::kCeil:
-      r = q + (rem != 0 && !neg);
-      break;
-    case CastRound::kTrunc:
-      break;
-    case CastRound::kRound:
-      r = q + (rem >= half);
-      break;
-    case CastRound::kOdd:
-      r = q | (rem != 0);
-      break;
-  }
+  const U r = RoundMagnitude<kRound>(q, rem, half, neg);
   constexpr U kInf = ((U{1} << (kBits - kP)) - 1) << (kP - 1);
   const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
   U mag = (exponent << (kP - 1)) + r;
