@@ -21,7 +21,7 @@ namespace baseline {
 
 #if defined(NORMGRAD_HAVE_AVX512)
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma,f16c")
+#pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
 // GCC 12's own _mm512_cvtph_ps starts from an undefined vector.
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #undef PLAIN_F16C
@@ -35,8 +35,10 @@ namespace avx512 {
 namespace {
 bool HaveAvx512() {
 #if defined(NORMGRAD_HAVE_AVX512)
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
-         __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+         __builtin_cpu_supports("f16c");
 #else
   return false;
 #endif

@@ -1,6 +1,8 @@
 // kernels/avx512.cc — the instruction set "avx512": AVX-512F intrinsics (16
 // floats per vector, hardware half conversions). Only called after a
-// run-time check of the CPU; it never uses fused multiply-add, so its bits
+// run-time check of the CPU (AVX-512 F, BW, DQ and VL, which every AVX-512
+// processor since Skylake-SP has: the vector unit's loops use 8- and 16-bit
+// lanes); it never uses fused multiply-add, so its bits
 // equal the scalar fallback's. The target pragma follows the shared headers,
 // as in avx2.cc.
 
@@ -36,8 +38,10 @@ namespace normgrad::kernels {
 namespace {
 
 bool CpuHasAvx512() {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2") &&
-         __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+         __builtin_cpu_supports("f16c");
 }
 
 }  // namespace

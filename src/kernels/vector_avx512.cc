@@ -1,5 +1,6 @@
 // kernels/vector_avx512.cc — the emulated vector unit's loops (vector_inl.h) compiled
-// for AVX-512 (16 floats per vector). Only called after the run-time CPU check of avx512.cc.
+// for AVX-512 (16 floats, 32 halves or 64 bytes per vector: F, BW, DQ, VL). Only called
+// after the run-time CPU check of avx512.cc.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -7,7 +8,7 @@
 #include "kernels/kernels.h"
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx2,fma,f16c")
+#pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
 #include "kernels/vector_inl.h"
 #pragma GCC pop_options
 
