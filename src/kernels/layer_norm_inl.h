@@ -26,7 +26,9 @@
 // (TreeSum16's result for 16 lanes), ToFloat/FromFloat (one element, exact /
 // round half to even), Store/Stream (floats → In; Stream is a non-temporal
 // store needing kLanes·sizeof(In)-byte alignment), StreamF32, and Fence
-// (orders streaming stores before the call returns).
+// (orders streaming stores before the call returns). A policy whose
+// narrowing takes two vectors in one instruction also has kStoreVecs = 2
+// and Store2/Stream2 (two vectors → 2·kLanes elements of In at p).
 #pragma once
 
 #include <cmath>
@@ -68,23 +70,35 @@ inline size_t PrefetchRows(size_t row_bytes) {
   return row_bytes >= kPrefetchBytes ? 1 : (kPrefetchBytes + row_bytes - 1) / row_bytes;
 }
 
+// Vectors an Ops policy narrows into In at once (Ops::kStoreVecs, else 1).
+template <typename Ops, typename = void>
+struct StoreVecs : std::integral_constant<size_t, 1> {};
+template <typename Ops>
+struct StoreVecs<Ops, std::void_t<decltype(Ops::kStoreVecs)>>
+    : std::integral_constant<size_t, Ops::kStoreVecs> {};
+
 // Stores of one output type: the input type, or float. Store<true> is a
-// streaming store (the address aligned to the vector), Store<false> a plain
-// one.
+// streaming store (the address aligned to the vectors), Store<false> a plain
+// one, of kN vectors in a row: kVecs, the vectors a store takes at once (the
+// policy's StoreVecs narrowing into In, one vector into float), or one.
 template <typename Ops, typename Out>
 struct Output {
   using Vec = typename Ops::Vec;
   static constexpr bool kF32 = std::is_same_v<Out, float>;
-  template <bool kStreaming>
-  static void Store(Out* p, Vec v) {
-    if constexpr (kF32 && kStreaming) {
-      Ops::StreamF32(p, v);
+  static constexpr size_t kVecs = kF32 ? 1 : StoreVecs<Ops>::value;
+  template <bool kStreaming, size_t kN>
+  static void Store(Out* p, const Vec (&v)[kN]) {
+    static_assert(kN == 1 || kN == kVecs);
+    if constexpr (kN == 2) {
+      kStreaming ? Ops::Stream2(p, v[0], v[1]) : Ops::Store2(p, v[0], v[1]);
+    } else if constexpr (kF32 && kStreaming) {
+      Ops::StreamF32(p, v[0]);
     } else if constexpr (kF32) {
-      Ops::StoreF32(p, v);
+      Ops::StoreF32(p, v[0]);
     } else if constexpr (kStreaming) {
-      Ops::Stream(p, v);
+      Ops::Stream(p, v[0]);
     } else {
-      Ops::Store(p, v);
+      Ops::Store(p, v[0]);
     }
   }
   static Out FromFloat(float f) {
@@ -133,28 +147,38 @@ void RowSums(size_t cols, AddVec add, AddOne add_one, float (&lanes)[kSums][kSum
   }
 }
 
-// The per-element pass that stores a row, over [0, cols): vec_body(c, kind)
-// on whole vectors and scalar_body(c) on single elements. kind is
-// std::true_type for the vectors to store with streaming stores: with
-// kStream, those that fill whole 64-byte lines of `out` — a line written
-// partly by streaming and partly by plain stores (a row's first and last
-// lines, shared with the next row) is about 20 times slower; the rest get
-// plain stores (std::false_type).
+// The per-element pass that stores a row, over [0, cols): vec_body(c, kind,
+// vecs) on whole vectors and scalar_body(c) on single elements. vecs is
+// std::integral_constant<size_t, N>: the body computes the N vectors from c
+// on and stores them with one Output<Ops, Out>::Store — N is Output's kVecs
+// where that many vectors remain, else 1. kind is std::true_type for the
+// vectors to store with streaming stores: with kStream, those that fill
+// whole 64-byte lines of `out` — a line written partly by streaming and
+// partly by plain stores (a row's first and last lines, shared with the
+// next row) is about 20 times slower; the rest get plain stores
+// (std::false_type).
 template <typename Ops, typename Out, bool kStream, typename VecBody,
           typename ScalarBody>
 void ElementPass(const Out* out, size_t cols, VecBody vec_body,
                  ScalarBody scalar_body) {
   constexpr size_t kLine = 64 / sizeof(Out);
+  constexpr size_t kVecs = Output<Ops, Out>::kVecs;
+  constexpr size_t kStep = kVecs * Ops::kLanes;
+  static_assert(kLine % kStep == 0);  // the streamed lines are whole steps
+  const auto many = std::integral_constant<size_t, kVecs>();
+  const auto one = std::integral_constant<size_t, 1>();
   size_t stream_begin = cols, stream_end = cols;
   if constexpr (kStream) {
     stream_begin = ElementsBeforeLine(out, cols);
     stream_end = stream_begin + (cols - stream_begin) / kLine * kLine;
   }
   size_t c = 0;
-  for (; c + Ops::kLanes <= stream_begin; c += Ops::kLanes) vec_body(c, std::false_type());
+  for (; c + kStep <= stream_begin; c += kStep) vec_body(c, std::false_type(), many);
+  for (; c + Ops::kLanes <= stream_begin; c += Ops::kLanes) vec_body(c, std::false_type(), one);
   for (; c < stream_begin; ++c) scalar_body(c);
-  for (; c < stream_end; c += Ops::kLanes) vec_body(c, std::true_type());
-  for (; c + Ops::kLanes <= cols; c += Ops::kLanes) vec_body(c, std::false_type());
+  for (; c < stream_end; c += kStep) vec_body(c, std::true_type(), many);
+  for (; c + kStep <= cols; c += kStep) vec_body(c, std::false_type(), many);
+  for (; c + Ops::kLanes <= cols; c += Ops::kLanes) vec_body(c, std::false_type(), one);
   for (; c < cols; ++c) scalar_body(c);
 }
 
@@ -200,10 +224,14 @@ void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead,
   const Vec r = Ops::Set1(rstd);
   ElementPass<Ops, Out, kStream>(
       y, cols,
-      [&](size_t c, auto streaming) {
-        const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + c), m), r);
-        const Vec v = Ops::Add(Ops::Mul(xh, Ops::LoadF32(gamma + c)),
-                               Ops::LoadF32(beta + c));
+      [&](size_t c, auto streaming, auto vecs) {
+        constexpr size_t kN = decltype(vecs)::value;
+        Vec v[kN];
+        for (size_t j = 0; j < kN; ++j) {
+          const size_t e = c + j * Ops::kLanes;
+          const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + e), m), r);
+          v[j] = Ops::Add(Ops::Mul(xh, Ops::LoadF32(gamma + e)), Ops::LoadF32(beta + e));
+        }
         O::template Store<decltype(streaming)::value>(y + c, v);
       },
       [&](size_t c) {
@@ -274,10 +302,14 @@ void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, s
   using O = Output<Ops, Out>;
   ElementPass<Ops, Out, kStream>(
       dx, cols,
-      [&](size_t c, auto streaming) {
-        Vec ag = Ops::LoadF32(acc_gamma + c);
-        Vec ab = Ops::LoadF32(acc_beta + c);
-        const Vec gm = Ops::LoadF32(gamma + c);
+      [&](size_t c, auto streaming, auto vecs) {
+        constexpr size_t kN = decltype(vecs)::value;
+        Vec ag[kN], ab[kN], gm[kN];
+        for (size_t j = 0; j < kN; ++j) {
+          ag[j] = Ops::LoadF32(acc_gamma + c + j * Ops::kLanes);
+          ab[j] = Ops::LoadF32(acc_beta + c + j * Ops::kLanes);
+          gm[j] = Ops::LoadF32(gamma + c + j * Ops::kLanes);
+        }
         for (size_t k = 0; k < kRows; ++k) {
           const size_t row = k * stride;
           if (StartsLine<Ops>(c)) {
@@ -285,16 +317,22 @@ void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, s
             PrefetchL2(dy + row + ahead + c);
           }
           const Vec r = Ops::Set1(rstd[k]);
-          const Vec d = Ops::Load(dy + row + c);
-          const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + row + c), Ops::Set1(mean[k])), r);
-          const Vec centered = Ops::MulSub(d, gm, Ops::Set1(means[k].g));
-          const Vec v = Ops::Mul(r, Ops::NegMulAdd(xh, Ops::Set1(means[k].gx), centered));
-          ag = Ops::Add(ag, Ops::Mul(d, xh));
-          ab = Ops::Add(ab, d);
+          Vec v[kN];
+          for (size_t j = 0; j < kN; ++j) {
+            const size_t e = row + c + j * Ops::kLanes;
+            const Vec d = Ops::Load(dy + e);
+            const Vec xh = Ops::Mul(Ops::Sub(Ops::Load(x + e), Ops::Set1(mean[k])), r);
+            const Vec centered = Ops::MulSub(d, gm[j], Ops::Set1(means[k].g));
+            v[j] = Ops::Mul(r, Ops::NegMulAdd(xh, Ops::Set1(means[k].gx), centered));
+            ag[j] = Ops::Add(ag[j], Ops::Mul(d, xh));
+            ab[j] = Ops::Add(ab[j], d);
+          }
           O::template Store<decltype(streaming)::value>(dx + row + c, v);
         }
-        Ops::StoreF32(acc_gamma + c, ag);
-        Ops::StoreF32(acc_beta + c, ab);
+        for (size_t j = 0; j < kN; ++j) {
+          Ops::StoreF32(acc_gamma + c + j * Ops::kLanes, ag[j]);
+          Ops::StoreF32(acc_beta + c + j * Ops::kLanes, ab[j]);
+        }
       },
       [&](size_t c) {
         for (size_t k = 0; k < kRows; ++k) {

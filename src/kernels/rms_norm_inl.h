@@ -62,6 +62,18 @@ template <typename Ops>
 struct FinishesRowsInVectors<Ops, std::void_t<decltype(Ops::kFinishesRowsInVectors)>>
     : std::true_type {};
 
+// Short rows whose y the forward writes side by side: Ops::kForwardSideRows,
+// else 1 (one row after another). Side by side, the rows' vectors are
+// independent work between a row's loads and its stores; that pays where
+// the stores cost most (bfloat16 narrowed two vectors at once: +19% on one
+// core at 4096 × 64), and costs where they cost least (float −15%, half at
+// 256 columns −30%; docs/decisions.md).
+template <typename Ops, typename = void>
+struct ForwardSideRows : std::integral_constant<size_t, 1> {};
+template <typename Ops>
+struct ForwardSideRows<Ops, std::void_t<decltype(Ops::kForwardSideRows)>>
+    : std::integral_constant<size_t, Ops::kForwardSideRows> {};
+
 // Σ x² of kRows rows (row k at x + k·stride) into 16 lanes each.
 template <typename Ops, size_t kRows>
 inline void RmsRowsSquares(const typename Ops::In* x, size_t stride, size_t cols,
@@ -109,29 +121,46 @@ inline float (&GroupLanes(float (&lanes)[kFinishRows][kSumLanes], size_t k))[kRo
   return *reinterpret_cast<float(*)[kRows][kSumLanes]>(&lanes[k]);
 }
 
-// Forward, one row's y = (x · rstd) · gamma. x_ahead: a later row,
-// prefetched while y is written, and with prefetch_y its y too, for
-// writing: plain stores read a line before they write it (streaming stores
-// read nothing). That pays for short rows, whose stores come in bursts; for
-// longer ones the hardware prefetchers keep up, and the extra instructions
-// cost more than they save.
-template <typename Ops, typename Out, bool kStream>
-inline void RmsForwardRowOutput(const typename Ops::In* x, const typename Ops::In* x_ahead,
-                         bool prefetch_y, const float* gamma, float rstd, size_t cols, Out* y) {
+// Forward, the y = (x · rstd) · gamma of kRows rows (row k at x + k·stride,
+// its rstd rstd[k]). The rows `ahead` elements later are prefetched while y
+// is written, and with prefetch_y their y too, for writing: plain stores
+// read a line before they write it (streaming stores read nothing). That
+// pays for short rows, whose stores come in bursts; for longer ones the
+// hardware prefetchers keep up, and the extra instructions cost more than
+// they save. The rows' y must start at the same offset in a 64-byte line
+// (the streaming stores).
+template <typename Ops, typename Out, bool kStream, size_t kRows>
+inline void RmsForwardRowsOutput(const typename Ops::In* x, size_t stride, size_t ahead,
+                                 bool prefetch_y, const float* gamma, const float* rstd,
+                                 size_t cols, Out* y) {
   using Vec = typename Ops::Vec;
   using O = Output<Ops, Out>;
-  const Vec r = Ops::Set1(rstd);
   ElementPass<Ops, Out, kStream>(
       y, cols,
-      [&](size_t c, auto streaming) {
-        if (StartsLine<Ops>(c)) {
-          PrefetchL2(x_ahead + c);
-          if (!kStream && prefetch_y) __builtin_prefetch(y + (x_ahead - x) + c, 1, 2);
+      [&](size_t c, auto streaming, auto vecs) {
+        constexpr size_t kN = decltype(vecs)::value;
+        Vec gm[kN];
+        for (size_t j = 0; j < kN; ++j) gm[j] = Ops::LoadF32(gamma + c + j * Ops::kLanes);
+        for (size_t k = 0; k < kRows; ++k) {
+          const size_t row = k * stride;
+          if (StartsLine<Ops>(c)) {
+            PrefetchL2(x + row + ahead + c);
+            if (!kStream && prefetch_y) __builtin_prefetch(y + row + ahead + c, 1, 2);
+          }
+          const Vec r = Ops::Set1(rstd[k]);
+          Vec v[kN];
+          for (size_t j = 0; j < kN; ++j) {
+            v[j] = Ops::Mul(Ops::Mul(Ops::Load(x + row + c + j * Ops::kLanes), r), gm[j]);
+          }
+          O::template Store<decltype(streaming)::value>(y + row + c, v);
         }
-        const Vec v = Ops::Mul(Ops::Mul(Ops::Load(x + c), r), Ops::LoadF32(gamma + c));
-        O::template Store<decltype(streaming)::value>(y + c, v);
       },
-      [&](size_t c) { y[c] = O::FromFloat((Ops::ToFloat(x[c]) * rstd) * gamma[c]); });
+      [&](size_t c) {
+        for (size_t k = 0; k < kRows; ++k) {
+          const size_t row = k * stride;
+          y[row + c] = O::FromFloat((Ops::ToFloat(x[row + c]) * rstd[k]) * gamma[c]);
+        }
+      });
 }
 
 // Backward pass 1 for kRows rows at once (row k at x + k·stride, …): each
@@ -180,9 +209,13 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
   using O = Output<Ops, Out>;
   ElementPass<Ops, Out, kStream>(
       dx, cols,
-      [&](size_t c, auto streaming) {
-        Vec ag = Ops::LoadF32(acc_gamma + c);
-        const Vec gm = Ops::LoadF32(gamma + c);
+      [&](size_t c, auto streaming, auto vecs) {
+        constexpr size_t kN = decltype(vecs)::value;
+        Vec ag[kN], gm[kN];
+        for (size_t j = 0; j < kN; ++j) {
+          ag[j] = Ops::LoadF32(acc_gamma + c + j * Ops::kLanes);
+          gm[j] = Ops::LoadF32(gamma + c + j * Ops::kLanes);
+        }
         for (size_t k = 0; k < kRows; ++k) {
           const size_t row = k * stride;
           if (StartsLine<Ops>(c)) {
@@ -191,14 +224,18 @@ void RmsBackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy
             if (!kStream && prefetch_dx) __builtin_prefetch(dx + row + ahead + c, 1, 2);
           }
           const Vec r = Ops::Set1(rstd[k]);
-          const Vec d = Ops::Load(dy + row + c);
-          const Vec xv = Ops::Load(x + row + c);
-          const Vec g = Ops::Mul(d, gm);
-          const Vec v = Ops::Mul(r, Ops::NegMulAdd(xv, Ops::Set1(factor[k]), g));
-          ag = Ops::Add(ag, Ops::Mul(d, Ops::Mul(xv, r)));
+          Vec v[kN];
+          for (size_t j = 0; j < kN; ++j) {
+            const size_t e = row + c + j * Ops::kLanes;
+            const Vec d = Ops::Load(dy + e);
+            const Vec xv = Ops::Load(x + e);
+            const Vec g = Ops::Mul(d, gm[j]);
+            v[j] = Ops::Mul(r, Ops::NegMulAdd(xv, Ops::Set1(factor[k]), g));
+            ag[j] = Ops::Add(ag[j], Ops::Mul(d, Ops::Mul(xv, r)));
+          }
           O::template Store<decltype(streaming)::value>(dx + row + c, v);
         }
-        Ops::StoreF32(acc_gamma + c, ag);
+        for (size_t j = 0; j < kN; ++j) Ops::StoreF32(acc_gamma + c + j * Ops::kLanes, ag[j]);
       },
       [&](size_t c) {
         for (size_t k = 0; k < kRows; ++k) {
@@ -229,6 +266,10 @@ void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
   // past the last row is harmless.
   const size_t ahead =
       (run - 1 + PrefetchRows(a.stride * sizeof(typename Ops::In))) * a.stride;
+  // Short rows' y kSideRows rows side by side where the policy asks for it
+  // and every row's y lines up alike (rows a multiple of 64 bytes apart).
+  constexpr size_t kSideRows = ForwardSideRows<Ops>::value;
+  const bool side_by_side = kSideRows > 1 && short_rows && a.stride * sizeof(Out) % 64 == 0;
   const float h = static_cast<float>(a.cols);
   float lanes[kFinishRows][kSumLanes];
   float rstd[kFinishRows];
@@ -253,11 +294,17 @@ void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
       if (a.rstd) std::copy(rstd, rstd + n, a.rstd + r0);
     }
     if (y == nullptr) continue;
-    for (k = 0; k < n; ++k) {
+    k = 0;
+    const auto rows_from = [&](auto rows) {
+      constexpr size_t kRows = decltype(rows)::value;
       const size_t offset = (r0 + k) * a.stride;
-      RmsForwardRowOutput<Ops, Out, kStream>(x + offset, x + offset + ahead, short_rows, a.gamma,
-                                             rstd[k], a.cols, y + offset);
+      RmsForwardRowsOutput<Ops, Out, kStream, kRows>(x + offset, a.stride, ahead, short_rows,
+                                                     a.gamma, rstd + k, a.cols, y + offset);
+    };
+    for (; side_by_side && k + kSideRows <= n; k += kSideRows) {
+      rows_from(std::integral_constant<size_t, kSideRows>());
     }
+    for (; k < n; ++k) rows_from(std::integral_constant<size_t, 1>());
   }
   if constexpr (kStream) Ops::Fence();
 }

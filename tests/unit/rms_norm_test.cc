@@ -668,8 +668,8 @@ TEST(RmsNorm, Avx512Bf16NarrowingGivesTheIntegerRoundingBits) {
   // dx (backward) equal ±gamma, gamma holding ties to even both ways,
   // values that round up to infinity, one subnormal in a vector of normal
   // values, a vector of subnormals (ties among them), and, in the forward,
-  // infinities and NaNs (a signalling one comes out quiet). 70 columns: four
-  // vectors and a tail; plain and streaming stores.
+  // infinities and NaNs (a signalling one comes out quiet); two vectors at a
+  // time (vcvtne2ps2bf16) and one; plain and streaming stores.
   namespace k = normgrad::kernels;
   if (!__builtin_cpu_supports("avx512f") || !k::CpuHasAvx512Bf16()) {
     GTEST_SKIP() << "this CPU has no AVX512-BF16 (with BW and DQ)";
@@ -690,72 +690,74 @@ TEST(RmsNorm, Avx512Bf16NarrowingGivesTheIntegerRoundingBits) {
                                 0x00408000, 0x80408001, 0x00010000, 0x00028000, 0x003fffff,
                                 0x807f7fff};
   const uint32_t special[] = {0x7f800000, 0xff800000, 0x7fc00001, 0x7f800001, 0xffbfffff};
-  const size_t cols = 70;
-  std::vector<float> finite(cols), all(cols);
-  for (size_t c = 0; c < cols; ++c) {
-    const size_t v = c / 16, lane = c % 16;
-    uint32_t b = v == 2 ? subnormal[lane] : normal[lane];
-    if (v == 1 && lane == 5) b = subnormal[0];  // one subnormal among normal values
-    finite[c] = all[c] = FromBits(b);
-    if (v == 3 && lane < std::size(special)) all[c] = FromBits(special[lane]);
-  }
-  // x = ±1 (bfloat16 bits), eps = 0: rstd = 1 and y = ±gamma exactly.
-  const size_t rows = 2;
-  std::vector<uint16_t> x(rows * cols), zero(rows * cols, 0);
-  for (size_t c = 0; c < cols; ++c) {
-    x[c] = 0x3f80;
-    x[cols + c] = 0xbf80;
-  }
-  for (bool stream : {false, true}) {
-    SCOPED_TRACE(stream ? "streaming" : "plain");
-    std::vector<float> rstd(rows);
-    std::vector<uint16_t> want(rows * cols), got[2];
-    // y as the kernels compute it: ±1 times gamma (x86 keeps a NaN's sign).
-    const auto sign = [&](size_t i) { return i < cols ? 1.0f : -1.0f; };
-    for (size_t i = 0; i < rows * cols; ++i) {
-      want[i] = normgrad::bits::FloatToBfloat16(sign(i) * all[i % cols]);
+  // 70 columns: four vectors and a tail, rows one after another; 64
+  // columns and 8 rows: rows 128 bytes apart, the forward's y four rows
+  // side by side.
+  for (const auto& [cols, rows] : {std::pair<size_t, size_t>{70, 2}, {64, 8}}) {
+    SCOPED_TRACE(testing::Message() << rows << " x " << cols);
+    std::vector<float> finite(cols), all(cols);
+    for (size_t c = 0; c < cols; ++c) {
+      const size_t v = c / 16, lane = c % 16;
+      uint32_t b = v == 2 ? subnormal[lane] : normal[lane];
+      if (v == 1 && lane == 5) b = subnormal[0];  // one subnormal among normal values
+      finite[c] = all[c] = FromBits(b);
+      if (v == 3 && lane < std::size(special)) all[c] = FromBits(special[lane]);
     }
-    for (int t = 0; t < 2; ++t) {
-      got[t].assign(rows * cols, 0xdead);
-      k::RmsNormForwardArgs a{};
-      a.x = x.data();
-      a.gamma = all.data();
-      a.eps = 0.0f;
-      a.stride = a.cols = cols;
-      a.rows = rows;
-      a.y = got[t].data();
-      a.rstd = rstd.data();
-      a.stream_y = stream;
-      (t == 0 ? native : integer).forward_bf16(a);
-      ASSERT_EQ(rstd, std::vector<float>(rows, 1.0f));
-    }
-    EXPECT_EQ(got[0], want) << "forward, AVX512-BF16";
-    EXPECT_EQ(got[1], want) << "forward, integer rounding";
+    // x = ±1 (bfloat16 bits; −1 in odd rows), eps = 0: rstd = 1 and y =
+    // ±gamma exactly.
+    std::vector<uint16_t> x(rows * cols), zero(rows * cols, 0);
+    for (size_t i = 0; i < rows * cols; ++i) x[i] = i / cols % 2 == 0 ? 0x3f80 : 0xbf80;
+    for (bool stream : {false, true}) {
+      SCOPED_TRACE(stream ? "streaming" : "plain");
+      std::vector<float> rstd(rows);
+      std::vector<uint16_t> want(rows * cols), got[2];
+      // y as the kernels compute it: ±1 times gamma (x86 keeps a NaN's sign).
+      const auto sign = [&](size_t i) { return i / cols % 2 == 0 ? 1.0f : -1.0f; };
+      for (size_t i = 0; i < rows * cols; ++i) {
+        want[i] = normgrad::bits::FloatToBfloat16(sign(i) * all[i % cols]);
+      }
+      for (int t = 0; t < 2; ++t) {
+        got[t].assign(rows * cols, 0xdead);
+        k::RmsNormForwardArgs a{};
+        a.x = x.data();
+        a.gamma = all.data();
+        a.eps = 0.0f;
+        a.stride = a.cols = cols;
+        a.rows = rows;
+        a.y = got[t].data();
+        a.rstd = rstd.data();
+        a.stream_y = stream;
+        (t == 0 ? native : integer).forward_bf16(a);
+        ASSERT_EQ(rstd, std::vector<float>(rows, 1.0f));
+      }
+      EXPECT_EQ(got[0], want) << "forward, AVX512-BF16";
+      EXPECT_EQ(got[1], want) << "forward, integer rounding";
 
-    // Backward: x = 0, dy = ±1, rstd = 1: dx = fl(1·fma(−0, 0, dy·gamma)) = ±gamma.
-    for (size_t i = 0; i < rows * cols; ++i) {
-      want[i] = normgrad::bits::FloatToBfloat16(sign(i) * finite[i % cols]);
+      // Backward: x = 0, dy = ±1, rstd = 1: dx = fl(1·fma(−0, 0, dy·gamma)) = ±gamma.
+      for (size_t i = 0; i < rows * cols; ++i) {
+        want[i] = normgrad::bits::FloatToBfloat16(sign(i) * finite[i % cols]);
+      }
+      std::vector<float> acc[2];
+      for (int t = 0; t < 2; ++t) {
+        got[t].assign(rows * cols, 0xdead);
+        acc[t].assign(cols, 0.0f);
+        const std::vector<float> one(rows, 1.0f);
+        k::RmsNormBackwardArgs a{};
+        a.x = zero.data();
+        a.dy = x.data();
+        a.gamma = finite.data();
+        a.rstd = one.data();
+        a.stride = a.cols = cols;
+        a.rows = rows;
+        a.dx = got[t].data();
+        a.stream_dx = stream;
+        a.acc_gamma = acc[t].data();
+        (t == 0 ? native : integer).backward_bf16(a);
+      }
+      EXPECT_EQ(got[0], want) << "backward, AVX512-BF16";
+      EXPECT_EQ(got[1], want) << "backward, integer rounding";
+      EXPECT_EQ(acc[0], acc[1]);
     }
-    std::vector<float> acc[2];
-    for (int t = 0; t < 2; ++t) {
-      got[t].assign(rows * cols, 0xdead);
-      acc[t].assign(cols, 0.0f);
-      const std::vector<float> one(rows, 1.0f);
-      k::RmsNormBackwardArgs a{};
-      a.x = zero.data();
-      a.dy = x.data();
-      a.gamma = finite.data();
-      a.rstd = one.data();
-      a.stride = a.cols = cols;
-      a.rows = rows;
-      a.dx = got[t].data();
-      a.stream_dx = stream;
-      a.acc_gamma = acc[t].data();
-      (t == 0 ? native : integer).backward_bf16(a);
-    }
-    EXPECT_EQ(got[0], want) << "backward, AVX512-BF16";
-    EXPECT_EQ(got[1], want) << "backward, integer rounding";
-    EXPECT_EQ(acc[0], acc[1]);
   }
 }
 #endif
