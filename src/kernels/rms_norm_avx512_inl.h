@@ -1,6 +1,7 @@
 // kernels/rms_norm_avx512_inl.h — the Ops policy wrapper of the "avx512"
 // RMS-norm kernels: an avx512_ops_inl.h policy plus what finishes 16 short
-// rows at once in vectors (rms_norm_inl.h, kFinishRows). Shared by
+// rows at once in vectors (rms_norm_inl.h, kFinishRows) and the backward's
+// factors of four rows. Shared by
 // rms_norm_avx512.cc and rms_norm_avx512_bf16.cc; include it after
 // avx512_ops_inl.h, inside the same target region. Internal linkage.
 #pragma once
@@ -25,6 +26,30 @@ struct RmsOps : Base {
   // packs two vectors' results into one: level 1 and 2 pair lanes within
   // 128-bit blocks of two rows' vectors (shuffle_ps), 3 and 4 pair blocks
   // (shuffle_f32x4), until lane k holds row k's sum.
+  // factor[k] = (rstd[k]·rstd[k]) · (TreeSum16(lanes[k]) / h) for four
+  // rows (rms_norm_inl.h, RmsBackwardRowFactors): the trees paired as in
+  // SumsOf16Rows below, then the division and products on four lanes. One
+  // row at a time the four divisions were a tenth of the backward's samples
+  // at 64 columns.
+  static void BackwardFactorsOf4Rows(const float (&lanes)[4][16], const float* rstd, float h,
+                                     float* factor) {
+    Vec v[4];
+    for (size_t k = 0; k < 4; ++k) v[k] = _mm512_loadu_ps(lanes[k]);
+    // Level 1: per block, [a0+a1, a2+a3, b0+b1, b2+b3] of rows (0, 1) and (2, 3).
+    const Vec rows01 = _mm512_add_ps(_mm512_shuffle_ps(v[0], v[1], 0x88),
+                                     _mm512_shuffle_ps(v[0], v[1], 0xDD));
+    const Vec rows23 = _mm512_add_ps(_mm512_shuffle_ps(v[2], v[3], 0x88),
+                                     _mm512_shuffle_ps(v[2], v[3], 0xDD));
+    // Level 2: per block, the sums of its four lanes of rows 0 … 3.
+    Vec sums = _mm512_add_ps(_mm512_shuffle_ps(rows01, rows23, 0x88),
+                             _mm512_shuffle_ps(rows01, rows23, 0xDD));
+    // Levels 3 and 4: block 0 plus block 1, then that plus blocks 2 + 3.
+    sums = _mm512_add_ps(sums, _mm512_shuffle_f32x4(sums, sums, 0xB1));
+    sums = _mm512_add_ps(sums, _mm512_shuffle_f32x4(sums, sums, 0x4E));
+    const __m128 r = _mm_loadu_ps(rstd);
+    _mm_storeu_ps(factor, _mm_mul_ps(_mm_mul_ps(r, r), _mm_div_ps(_mm512_castps512_ps128(sums),
+                                                                  _mm_set1_ps(h))));
+  }
   static Vec SumsOf16Rows(const float (&lanes)[16][16]) {
     Vec v[16];
     for (size_t k = 0; k < 16; ++k) v[k] = _mm512_loadu_ps(lanes[k]);

@@ -55,7 +55,9 @@ static_assert(kFinishRows == kSumLanes && kFinishRows % kShortGroupRows == 0);
 
 // Whether Ops finishes kFinishRows rows in vectors (kFinishesRowsInVectors):
 // it then has SumsOf16Rows (the 16 rows' TreeSum16 in one vector), Div and
-// Sqrt.
+// Sqrt, and BackwardFactorsOf4Rows (RmsBackwardRowFactors' factors of four
+// rows: their trees side by side, then one vector division and two
+// multiplications for all four, each lane rounded as the scalar formula).
 template <typename Ops, typename = void>
 struct FinishesRowsInVectors : std::false_type {};
 template <typename Ops>
@@ -189,8 +191,12 @@ void RmsBackwardRowFactors(const typename Ops::In* x, const typename Ops::In* dy
       },
       lanes);
   const float h = static_cast<float>(cols);
-  for (size_t k = 0; k < kRows; ++k) {
-    factor[k] = (rstd[k] * rstd[k]) * (Ops::Sum16(lanes[k]) / h);
+  if constexpr (kRows == 4 && FinishesRowsInVectors<Ops>::value) {
+    Ops::BackwardFactorsOf4Rows(lanes, rstd, h, factor);
+  } else {
+    for (size_t k = 0; k < kRows; ++k) {
+      factor[k] = (rstd[k] * rstd[k]) * (Ops::Sum16(lanes[k]) / h);
+    }
   }
 }
 
