@@ -146,6 +146,16 @@ class LocalTensor {
     view_ = {&core, addr, static_cast<uint32_t>(bytes), pos};
   }
 
+  /// The whole-tensor operator forms, `dst = src0 + src1`, `dst = src0 <
+  /// src1` and the like (vector_operators.h): the instruction runs on this
+  /// tensor; the tensor itself stays the same view.
+  template <typename Expression,
+            typename = std::enable_if_t<Expression::kWholeTensorForm>>
+  LocalTensor& operator=(const Expression& expression) {
+    expression.AssignTo(*this);
+    return *this;
+  }
+
   /// Number of whole elements in the view.
   uint32_t GetSize() const { return view_.bytes / sizeof(T); }
 
