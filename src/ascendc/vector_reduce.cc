@@ -853,6 +853,46 @@ void CheckWhole(const Whole& w, const TensorView& tmp) {
   }
 }
 
+// The count form of ReduceMax and ReduceMin of half or float at once: the
+// trees and the fold pick the first NaN, else the greatest (least) value
+// at its first position (−0 equal to +0) whatever the order of the
+// combinations, so the engine's loop that finds that position gives their
+// result. Taken, after the checks of ReduceAllCount, when src is a UB
+// operand holding the elements and dst's result lies apart from them (the
+// checks of the executor, which the general path leaves to report); false
+// (nothing done) otherwise.
+bool ExtremeDirect(const Whole& w) {
+  const ReduceCall& c = *w.call;
+  if (c.op == ReduceType::SUM || !IsFloat(c.dst_type) || c.src_type != c.dst_type) return false;
+  const TensorView& src = *c.src;
+  const TensorView& dst = *c.dst;
+  const uint32_t size = SizeOf(c.dst_type);
+  const uint64_t bytes = static_cast<uint64_t>(w.elements) * size;
+  const uint64_t result_bytes = w.cal_index ? 2 * size : size;
+  if (!src.IsUbOperand() || bytes > src.bytes) return false;
+  if (dst.core == src.core && dst.offset < src.offset + bytes &&
+      src.offset < dst.offset + result_bytes) {
+    return false;
+  }
+  const normgrad::kernels::VectorKernels& k = VectorLoops().vector;
+  const int least = c.op == ReduceType::MIN ? 1 : 0;
+  const auto n = static_cast<uint32_t>(w.elements);
+  const uint8_t* from = src.data();
+  const ReduceOrder order =
+      w.cal_index ? ReduceOrder::ORDER_VALUE_INDEX : ReduceOrder::ORDER_ONLY_VALUE;
+  if (c.dst_type == ReduceElem::kHalf) {
+    Node<half> r{half(0.0f), k.arg_extreme_f16[least](reinterpret_cast<const uint16_t*>(from), n),
+                 true};
+    std::memcpy(static_cast<void*>(&r.value), from + r.index * 2, 2);
+    WriteResult(dst.data(), r, c.op, order);
+  } else {
+    Node<float> r{0.0f, k.arg_extreme_f32[least](reinterpret_cast<const float*>(from), n), true};
+    std::memcpy(&r.value, from + r.index * 4, 4);
+    WriteResult(dst.data(), r, c.op, order);
+  }
+  return true;
+}
+
 void RunWholeTyped(const Whole& w,
                    const std::function<void(VecInstruction&)>& run) {
   Visit(w.call->dst_type, [&](auto t) { RunWhole<decltype(t)>(w, run); });
@@ -963,6 +1003,7 @@ void ReduceAllCount(const ReduceCall& c, const TensorView& tmp, int32_t count,
   w.sum_order = SumOrderOf(p, true, true, n, c.dst_type);
   if (n == 0) return;
   CheckWhole(w, tmp);
+  if (ExtremeDirect(w)) return;
   RunWholeTyped(w, [&](VecInstruction& in) { ExecuteCount(in, n); });
 }
 
