@@ -226,6 +226,16 @@ struct VectorKernels {
   /// greatest ([0]) or least ([1]) value, −0 equal to +0; half as its bits.
   uint32_t (*arg_extreme_f32[2])(const float* a, uint32_t n);
   uint32_t (*arg_extreme_f16[2])(const uint16_t* a, uint32_t n);
+  /// The trees of consecutive groups of `group` halves (bits; a power of
+  /// two from 2 to 128, n a multiple of it) as half_tree adds them, one sum
+  /// each (bits) into sums.
+  void (*half_tree_sums)(const uint16_t* src, size_t n, uint32_t group,
+                         uint16_t* sums) = nullptr;  // set by reduce_entry_inl.h
+  /// d[i] = op(a[i], b[i], d[i]) in half (bits), indexed by CompoundOp as
+  /// compound_f32, every step rounded to half (Axpy's product before its
+  /// sum). d may be a or b.
+  void (*compound_f16[kCompoundOps])(uint16_t* d, const uint16_t* a, const uint16_t* b,
+                                     float s, size_t n) = {};  // set by reduce_entry_inl.h
   /// Copies bytes between regions that do not overlap, as four interleaved
   /// streams (long copies read at the bandwidth two streams reach).
   void (*copy_streams)(uint8_t* dst, const uint8_t* src, size_t bytes);

@@ -86,6 +86,8 @@ VectorKernels MakeVectorKernels() {
           {Logic<LogicOp::kAnd>, Logic<LogicOp::kOr>, Logic<LogicOp::kNot>},
           {ArgExtremeF32<false>, ArgExtremeF32<true>},
           {ArgExtremeF16<false>, ArgExtremeF16<true>},
+          nullptr,  // half_tree_sums: reduce_entry_inl.h
+          {},       // compound_f16: reduce_entry_inl.h
           CopyStreams};
   FillCasts(k, std::make_integer_sequence<int, kCastTypes>());
   FillIntOpsOf<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>(k);
