@@ -22,38 +22,64 @@ namespace {
 // four SSE or NEON ones).
 typedef float Floats16 __attribute__((vector_size(64)));
 
-// One level of the trees of half values: to[i] = from[2i] + from[2i+1] in
-// float rounded to half (nearest even: the binary16 sum, as a float sum of
-// two halves rounded once is) with the set's conversions, 16 sums at a
-// time: for i < pairs rounded up to 16, so `from` has room for twice that
-// and `to` for that (the sums past `pairs` are not used).
-template <typename F16>
-void HalfPairLevel(const float* from, float* to, size_t pairs) {
-  for (size_t i = 0; i < pairs; i += 16) {
-    Floats16 a, b;
-    std::memcpy(&a, from + 2 * i, sizeof a);
-    std::memcpy(&b, from + 2 * i + 16, sizeof b);
-    const Floats16 sum =
-        __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) +
-        __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
-    float s[16];
-    uint16_t h[16];
-    std::memcpy(s, &sum, sizeof s);
-    for (size_t j = 0; j < 16; j += F16::kLanes) F16::Store(h + j, F16::LoadF32(s + j));
-    for (size_t j = 0; j < 16; j += F16::kLanes) F16::StoreF32(to + i + j, F16::Load(h + j));
-  }
+// The sums of the 16 neighbouring pairs of the 32 floats x, y, in order:
+// their even lanes plus their odd lanes (operands by reference: a 64-byte
+// vector passed or returned by value would change the calling convention
+// between instruction sets).
+inline void PairSums16(const Floats16& x, const Floats16& y, Floats16& sum) {
+  sum = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) +
+        __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
 }
 
-// The levels of trees of `group` lanes (a power of two) over w floats in
-// a (room for w rounded up to 32, b for half that), down to one sum per
-// group; returns where the sums are. The room past each level's values is
-// zeroed first, so that every value read is set.
+// 16 floats rounded to half (nearest even) and back with the set's
+// conversions, in place.
+template <typename F16>
+inline void RoundThroughHalf(Floats16& v) {
+  float s[16];
+  uint16_t h[16];
+  std::memcpy(s, &v, sizeof s);
+  for (size_t j = 0; j < 16; j += F16::kLanes) F16::Store(h + j, F16::LoadF32(s + j));
+  for (size_t j = 0; j < 16; j += F16::kLanes) F16::StoreF32(s + j, F16::Load(h + j));
+  std::memcpy(&v, s, sizeof s);
+}
+
+// The levels of trees of `group` lanes (a power of two) over w floats of
+// half values in a, down to one sum per group: neighbours 2i and 2i+1
+// added in float and rounded to half (the binary16 sum, as a float sum of
+// two halves rounded once is) with the set's conversions, 16 sums at a
+// time — through b (room for w / 2) while the values fill more than two
+// vectors, then in registers. a has room for w rounded up to 32 (zeroed
+// past w, so that every lane read is set); returns where the sums are.
 template <typename F16>
 float* HalfLevels(float* a, float* b, size_t w, uint32_t group) {
-  for (uint32_t g = group; g > 1; g /= 2, w /= 2) {
+  uint32_t g = group;
+  for (; g > 1 && w > 32; g /= 2, w /= 2) {
     std::fill(a + w, a + (w + 31) / 32 * 32, 0.0f);
-    HalfPairLevel<F16>(a, b, w / 2);
+    for (size_t i = 0; i < w / 2; i += 16) {
+      Floats16 x, y;
+      std::memcpy(&x, a + 2 * i, sizeof x);
+      std::memcpy(&y, a + 2 * i + 16, sizeof y);
+      Floats16 sum;
+      PairSums16(x, y, sum);
+      RoundThroughHalf<F16>(sum);
+      std::memcpy(b + i, &sum, sizeof sum);
+    }
     std::swap(a, b);
+  }
+  if (g > 1) {
+    std::fill(a + w, a + 32, 0.0f);
+    Floats16 x, y;
+    std::memcpy(&x, a, sizeof x);
+    std::memcpy(&y, a + 16, sizeof y);
+    const Floats16 zero = {};
+    for (; g > 1; g /= 2) {
+      Floats16 sum;
+      PairSums16(x, y, sum);
+      RoundThroughHalf<F16>(sum);
+      x = sum;
+      y = zero;
+    }
+    std::memcpy(a, &x, sizeof x);
   }
   return a;
 }

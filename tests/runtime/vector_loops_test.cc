@@ -443,6 +443,39 @@ TEST(VectorLoops, ReduceMaxAndMinCountForm) {
   ExpectExtremesOnEveryShape(h);
 }
 
+// ReduceSum's count form of float on the A2 profile over more whole
+// repeats than the loop takes at once (32) and a partial one: each repeat's
+// tree (neighbours added level by level), the repeats' sums added one
+// after another.
+TEST(VectorLoops, ReduceSumFloatOverManyRepeats) {
+  const OnProfile on(normgrad_ascendc::Profile::kA2);
+  constexpr uint32_t kLanes = 64, kCount = 70 * kLanes + 37;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> src_buf, dst_buf, tmp_buf;
+  pipe.InitBuffer(src_buf, kCount * sizeof(float) + 64);
+  pipe.InitBuffer(dst_buf, 32);
+  pipe.InitBuffer(tmp_buf, 1024);
+  std::mt19937 gen(55);
+  std::uniform_real_distribution<float> real(-1000.0f, 1000.0f);
+  std::vector<float> v(kCount);
+  for (float& x : v) x = real(gen);
+  const LocalTensor<float> src = src_buf.Get<float>();
+  std::memcpy(src.GetPhyAddr(), v.data(), kCount * sizeof(float));
+  float want = 0.0f;
+  for (uint32_t at = 0; at < kCount; at += kLanes) {
+    std::vector<float> level(kLanes, -0.0f);  // -0 takes no part in a sum
+    std::copy(v.begin() + at, v.begin() + std::min(at + kLanes, kCount), level.begin());
+    while (level.size() > 1) {
+      std::vector<float> next(level.size() / 2);
+      for (size_t i = 0; i < next.size(); ++i) next[i] = level[2 * i] + level[2 * i + 1];
+      level = next;
+    }
+    want = at == 0 ? level[0] : want + level[0];
+  }
+  AscendC::ReduceSum(dst_buf.Get<float>(), src, tmp_buf.Get<float>(), kCount);
+  EXPECT_EQ(Bits(dst_buf.Get<float>().GetPhyAddr()[0]), Bits(want));
+}
+
 TEST(VectorLoops, FloatOneSourceInstructions) {
   Ub ub;
   const std::vector<float> a = FloatInputs(1);
