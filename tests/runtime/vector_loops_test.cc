@@ -6,7 +6,9 @@
 // integers; Compare and Compares of float in every mode; Cast
 // float → int32_t in every mode and int32_t → float; every other Cast pair
 // and rounding mode against the element conversion; Add, Sub, Mul, Max, Min
-// of int16_t and int32_t; Select of tensors and
+// (and Adds, Muls, Maxs, Mins) of every integer type; And, Or, Not, Ands,
+// Ors of every element type; ReduceMax and ReduceMin of half and float and
+// ReduceSum of float over many repeats (count form); Select of tensors and
 // of a scalar, of every element size. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
