@@ -74,7 +74,6 @@ void Binary(float* d, const float* a, const float* b, size_t n) {
   }
 }
 
-
 template <VectorOp kOp>
 void ScalarDisjoint(float* __restrict d, const float* __restrict a, float s,
                     size_t n) {
