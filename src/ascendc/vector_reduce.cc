@@ -920,7 +920,11 @@ V SequentialSum(const V* src, uint32_t count) {
     } else {
       float a[kSlice / 2], b[kSlice / 2];
       const float* sums = SumTrees(src + at, a, b, n, lanes);
-      for (uint32_t r = 0; r < n / lanes; ++r) add(at + r == 0, sums[r]);
+      // A local chain: GCC keeps `running` (the lambda's) in memory, and a
+      // store and a load on each addition's path cost twice the addition.
+      float sum = at == 0 ? sums[0] : running + sums[0];
+      for (uint32_t r = 1; r < n / lanes; ++r) sum += sums[r];
+      running = sum;
     }
   }
   for (; at < count; at += lanes) add(at == 0, PrefixSum(src + at, std::min(count - at, lanes)));
