@@ -27,6 +27,15 @@ enum Loop : int {
   kCastF32F32Trunc, kCastI32F32Floor, kCastI32I16, kCastI16F16, kCastI8F16,
   kDuplicateF32, kDuplicateF16,
   kAddF32,
+  // Logic, integer scalar, 8- and 64-bit integer, half and reduction rows.
+  kAndI16, kOrU16, kAndU32, kOrI32, kAndU8, kOrI64,
+  kNotI16, kNotU32, kNotF32, kNotF16, kNotI8, kNotU64,
+  kAndsU16, kOrsI16, kAndsI64,
+  kAddsI16, kMulsI16, kMaxsI16, kMinsI16, kAddsI32, kMulsI32, kMaxsI32, kMinsI32,
+  kAddI8, kSubU8, kMaxI8, kAddI64, kMulI64, kMinU64, kAddsI8, kMulsI64,
+  kSubReluF32, kSubReluF16, kDivF32, kDivF16, kMaxF16, kMinF16,
+  kReduceSumF32, kReduceSumF16, kReduceMaxF32, kReduceMaxIndexF32,
+  kReduceMinF16, kReduceMinIndexF16,
   kLoops
 };
 

@@ -94,6 +94,42 @@ PLAIN_LOOP(CastI8F16, H, int8_t, d[i] = H(a[i]))
 PLAIN_LOOP(DuplicateF32, float, float, d[i] = kFill)
 PLAIN_LOOP(DuplicateF16, H, H, d[i] = H(kFill))
 PLAIN_LOOP(AddF32, float, float, d[i] = a[i] + b[i])
+// The scalar of Ands/Ors and of the integer Adds..Mins rows.
+constexpr int kIntScalar = 3;
+PLAIN_LOOP(AndI16, int16_t, int16_t, d[i] = int16_t(a[i] & b[i]))
+PLAIN_LOOP(OrU16, uint16_t, uint16_t, d[i] = uint16_t(a[i] | b[i]))
+PLAIN_LOOP(AndU32, uint32_t, uint32_t, d[i] = a[i] & b[i])
+PLAIN_LOOP(OrI32, int32_t, int32_t, d[i] = a[i] | b[i])
+PLAIN_LOOP(AndU8, uint8_t, uint8_t, d[i] = uint8_t(a[i] & b[i]))
+PLAIN_LOOP(OrI64, int64_t, int64_t, d[i] = a[i] | b[i])
+PLAIN_LOOP(NotI16, int16_t, int16_t, d[i] = int16_t(~a[i]))
+PLAIN_LOOP(NotU32, uint32_t, uint32_t, d[i] = ~a[i])
+PLAIN_LOOP(NotF32, uint32_t, uint32_t, d[i] = ~a[i])
+PLAIN_LOOP(NotF16, uint16_t, uint16_t, d[i] = uint16_t(~a[i]))
+PLAIN_LOOP(NotI8, int8_t, int8_t, d[i] = int8_t(~a[i]))
+PLAIN_LOOP(NotU64, uint64_t, uint64_t, d[i] = ~a[i])
+PLAIN_LOOP(AndsU16, uint16_t, uint16_t, d[i] = uint16_t(a[i] & kIntScalar))
+PLAIN_LOOP(OrsI16, int16_t, int16_t, d[i] = int16_t(a[i] | kIntScalar))
+PLAIN_LOOP(AndsI64, int64_t, int64_t, d[i] = a[i] & kIntScalar)
+PLAIN_LOOP(AddsI16, int16_t, int16_t, d[i] = int16_t(a[i] + kIntScalar))
+PLAIN_LOOP(MulsI16, int16_t, int16_t, d[i] = int16_t(a[i] * kIntScalar))
+PLAIN_LOOP(MaxsI16, int16_t, int16_t, d[i] = a[i] > kIntScalar ? a[i] : int16_t(kIntScalar))
+PLAIN_LOOP(MinsI16, int16_t, int16_t, d[i] = a[i] < kIntScalar ? a[i] : int16_t(kIntScalar))
+PLAIN_LOOP(AddsI32, int32_t, int32_t, d[i] = int32_t(uint32_t(a[i]) + kIntScalar))
+PLAIN_LOOP(MulsI32, int32_t, int32_t, d[i] = int32_t(uint32_t(a[i]) * kIntScalar))
+PLAIN_LOOP(MaxsI32, int32_t, int32_t, d[i] = a[i] > kIntScalar ? a[i] : kIntScalar)
+PLAIN_LOOP(MinsI32, int32_t, int32_t, d[i] = a[i] < kIntScalar ? a[i] : kIntScalar)
+PLAIN_LOOP(AddI8, int8_t, int8_t, d[i] = int8_t(a[i] + b[i]))
+PLAIN_LOOP(SubU8, uint8_t, uint8_t, d[i] = uint8_t(a[i] - b[i]))
+PLAIN_LOOP(MaxI8, int8_t, int8_t, d[i] = a[i] > b[i] ? a[i] : b[i])
+PLAIN_LOOP(AddI64, int64_t, int64_t, d[i] = int64_t(uint64_t(a[i]) + uint64_t(b[i])))
+PLAIN_LOOP(MulI64, int64_t, int64_t, d[i] = int64_t(uint64_t(a[i]) * uint64_t(b[i])))
+PLAIN_LOOP(MinU64, uint64_t, uint64_t, d[i] = a[i] < b[i] ? a[i] : b[i])
+PLAIN_LOOP(AddsI8, int8_t, int8_t, d[i] = int8_t(a[i] + kIntScalar))
+PLAIN_LOOP(MulsI64, int64_t, int64_t, d[i] = int64_t(uint64_t(a[i]) * kIntScalar))
+PLAIN_LOOP(SubReluF32, float, float,
+           { const float s = a[i] - b[i]; d[i] = s > 0.0f ? s : 0.0f; })
+PLAIN_LOOP(DivF32, float, float, d[i] = a[i] / b[i])
 
 #undef PLAIN_LOOP
 
@@ -153,6 +189,10 @@ HALF_LOOP(LeakyReluF16, false, w[i] = x[i] >= 0.0f ? x[i] : x[i] * kSlope)
 HALF_LOOP(SqrtF16, false, w[i] = std::sqrt(x[i]))
 HALF_LOOP(ReciprocalF16, false, w[i] = 1.0f / x[i])
 HALF_LOOP(AddReluF16, true, { const float s = x[i] + y[i]; w[i] = s > 0.0f ? s : 0.0f; })
+HALF_LOOP(SubReluF16, true, { const float s = x[i] - y[i]; w[i] = s > 0.0f ? s : 0.0f; })
+HALF_LOOP(DivF16, true, w[i] = x[i] / y[i])
+HALF_LOOP(MaxF16, true, w[i] = x[i] > y[i] ? x[i] : y[i])
+HALF_LOOP(MinF16, true, w[i] = x[i] < y[i] ? x[i] : y[i])
 #undef HALF_LOOP
 
 // Axpy in half rounds the product to half before the addition.
@@ -282,6 +322,69 @@ void SelectF16(void* dv, const void* av, const void* bv, size_t n) {
   for (size_t k = 0; k < n; ++k) d[k] = (bits[k / 8] >> (k % 8) & 1) ? a[k] : c[k];
 }
 
+// The reductions into d[0] (the index, for the Index rows, into d[1]):
+// sums and extremes kept in 16 lanes (whole vectors), then combined.
+constexpr size_t kLanes = 16;
+float SumOf(const float* __restrict a, size_t n) {
+  float acc[kLanes] = {};
+  for (size_t i = 0; i + kLanes <= n; i += kLanes) {
+    for (size_t j = 0; j < kLanes; ++j) acc[j] += a[i + j];
+  }
+  float s = 0.0f;
+  for (size_t j = 0; j < kLanes; ++j) s += acc[j];
+  return s;
+}
+template <bool kMax>
+float ExtremeOf(const float* __restrict a, size_t n) {
+  float acc[kLanes];
+  for (size_t j = 0; j < kLanes; ++j) acc[j] = a[j];
+  for (size_t i = kLanes; i + kLanes <= n; i += kLanes) {
+    for (size_t j = 0; j < kLanes; ++j) {
+      acc[j] = kMax ? (a[i + j] > acc[j] ? a[i + j] : acc[j])
+                    : (a[i + j] < acc[j] ? a[i + j] : acc[j]);
+    }
+  }
+  float r = acc[0];
+  for (size_t j = 1; j < kLanes; ++j) r = kMax ? (acc[j] > r ? acc[j] : r) : (acc[j] < r ? acc[j] : r);
+  return r;
+}
+size_t IndexOf(const float* a, size_t n, float v) {
+  size_t i = 0;
+  while (i + 1 < n && a[i] != v) ++i;
+  return i;
+}
+// A half source widened whole (at most 4096 elements), then `body`.
+template <typename Body>
+void OnHalves(const void* av, size_t n, Body body) {
+  float x[4096];
+  ToFloat(In<H>(av), x, n);
+  body(x);
+}
+void ReduceSumF32(void* dv, const void* av, const void*, size_t n) {
+  Out<float>(dv)[0] = SumOf(In<float>(av), n);
+}
+void ReduceSumF16(void* dv, const void* av, const void*, size_t n) {
+  OnHalves(av, n, [&](const float* x) { Out<H>(dv)[0] = H(SumOf(x, n)); });
+}
+void ReduceMaxF32(void* dv, const void* av, const void*, size_t n) {
+  Out<float>(dv)[0] = ExtremeOf<true>(In<float>(av), n);
+}
+void ReduceMaxIndexF32(void* dv, const void* av, const void*, size_t n) {
+  const float v = ExtremeOf<true>(In<float>(av), n);
+  Out<float>(dv)[0] = v;
+  Out<uint32_t>(dv)[1] = uint32_t(IndexOf(In<float>(av), n, v));
+}
+void ReduceMinF16(void* dv, const void* av, const void*, size_t n) {
+  OnHalves(av, n, [&](const float* x) { Out<H>(dv)[0] = H(ExtremeOf<false>(x, n)); });
+}
+void ReduceMinIndexF16(void* dv, const void* av, const void*, size_t n) {
+  OnHalves(av, n, [&](const float* x) {
+    const float v = ExtremeOf<false>(x, n);
+    Out<H>(dv)[0] = H(v);
+    Out<uint16_t>(dv)[1] = uint16_t(IndexOf(x, n, v));
+  });
+}
+
 plain_loops::Fn kTable[plain_loops::kLoops] = {
     AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
     ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
@@ -296,4 +399,12 @@ plain_loops::Fn kTable[plain_loops::kLoops] = {
     CastF32F32Trunc, CastI32F32Floor, CastI32I16, CastI16F16, CastI8F16,
     DuplicateF32, DuplicateF16,
     AddF32,
+    AndI16, OrU16, AndU32, OrI32, AndU8, OrI64,
+    NotI16, NotU32, NotF32, NotF16, NotI8, NotU64,
+    AndsU16, OrsI16, AndsI64,
+    AddsI16, MulsI16, MaxsI16, MinsI16, AddsI32, MulsI32, MaxsI32, MinsI32,
+    AddI8, SubU8, MaxI8, AddI64, MulI64, MinU64, AddsI8, MulsI64,
+    SubReluF32, SubReluF16, DivF32, DivF16, MaxF16, MinF16,
+    ReduceSumF32, ReduceSumF16, ReduceMaxF32, ReduceMaxIndexF32,
+    ReduceMinF16, ReduceMinIndexF16,
 };

@@ -8,7 +8,9 @@
 //
 //   normgrad_vector_families [--n N] [--rounds R] [--only SUBSTRING]
 //
-// The unit runs on the instruction set NORMGRAD_IMPL forces, else the best.
+// The unit runs on the instruction set NORMGRAD_IMPL forces, else the best,
+// under the process's profile (NORMGRAD_PROFILE, else a2), except the rows
+// of element types only the 950 profile takes, which run last under it.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -34,7 +36,8 @@ using AscendC::TPosition;
 constexpr uint32_t kMaxElements = 4096;
 
 // The operands, each kMaxElements of its widest type (the destination int64_t) on the calling
-// thread's core. fpos holds two float sources back to back (Select's).
+// thread's core. fpos holds two float sources back to back (Select's); work
+// is the reductions' sharedTmpBuffer and a second 64-bit source.
 struct Ub {
   Ub() {
     pipe.InitBuffer(fpos_buf, 2 * kMaxElements * sizeof(float));
@@ -45,6 +48,7 @@ struct Ub {
     pipe.InitBuffer(ib_buf, kMaxElements * sizeof(int32_t));
     pipe.InitBuffer(dst_buf, kMaxElements * sizeof(int64_t));
     pipe.InitBuffer(bits_buf, kMaxElements / 8);
+    pipe.InitBuffer(work_buf, kMaxElements * sizeof(int64_t));
     float* p = fpos_buf.Get<float>().GetPhyAddr();
     float* m = fmix_buf.Get<float>().GetPhyAddr();
     half* hp = hpos_buf.Get<half>().GetPhyAddr();
@@ -74,7 +78,7 @@ struct Ub {
   LocalTensor<T> Fpos() { return fpos_buf.Get<T>(); }
   TPipe pipe;
   TBuf<TPosition::VECCALC> fpos_buf, fmix_buf, hpos_buf, hmix_buf, ia_buf, ib_buf,
-      dst_buf, bits_buf;
+      dst_buf, bits_buf, work_buf;
 };
 
 struct Row {
@@ -85,6 +89,7 @@ struct Row {
   void* d;
   const void* a;
   const void* b;
+  bool p950 = false;  ///< a type only the 950 profile takes: run under it
 };
 
 template <typename T>
@@ -105,6 +110,17 @@ std::vector<Row> Rows(Ub& ub) {
   const auto bmix = ub.hmix_buf.Get<bfloat16_t>(), bdst = ub.dst_buf.Get<bfloat16_t>();
   const auto ba = ub.ia_buf.Get<int8_t>(), bytedst = ub.dst_buf.Get<int8_t>();
   const auto ldst = ub.dst_buf.Get<int64_t>();
+  const auto wa = ub.ia_buf.Get<uint32_t>(), wb = ub.ib_buf.Get<uint32_t>(),
+             wdst = ub.dst_buf.Get<uint32_t>();
+  const auto u8a = ub.ia_buf.Get<uint8_t>(), u8b = ub.ib_buf.Get<uint8_t>(),
+             u8dst = ub.dst_buf.Get<uint8_t>();
+  const auto bb = ub.ib_buf.Get<int8_t>();
+  // 64-bit sources: fpos's bytes and work's.
+  const auto la = ub.fpos_buf.Get<int64_t>(), lb = ub.work_buf.Get<int64_t>();
+  const auto ula = ub.fpos_buf.Get<uint64_t>(), ulb = ub.work_buf.Get<uint64_t>(),
+             uldst = ub.dst_buf.Get<uint64_t>();
+  const auto fwork = ub.work_buf.Get<float>();
+  const auto hwork = ub.work_buf.Get<half>();
   const LocalTensor<float> fpos1 = fpos[kMaxElements];
   // Select's half sources back to back in fpos, as the float ones.
   const LocalTensor<half> hposa = ub.fpos_buf.Get<half>(), hpos1 = hposa[kMaxElements];
@@ -142,6 +158,50 @@ std::vector<Row> Rows(Ub& ub) {
       {"Select mode 2", "float", kSelectF32, [=](int32_t n) { A::Select(fdst, bits, fpos, fpos1, A::SELMODE::VSEL_TENSOR_TENSOR_MODE, n); }, Addr(fdst), Addr(fpos), Addr(bits)},
       {"Select mode 1", "float", kSelectScalarF32, [=](int32_t n) { A::Select(fdst, bits, fpos, 2.0f, A::SELMODE::VSEL_TENSOR_SCALAR_MODE, n); }, Addr(fdst), Addr(fpos), Addr(bits)},
       {"Select mode 2", "half", kSelectF16, [=](int32_t n) { A::Select(hdst, bits, hposa, hpos1, A::SELMODE::VSEL_TENSOR_TENSOR_MODE, n); }, Addr(hdst), Addr(hposa), Addr(bits)},
+      // Logic, integer scalar, 8- and 64-bit integer, half and reduction rows.
+      {"And", "int16_t", kAndI16, [=](int32_t n) { A::And(sdst, sa, sb, n); }, Addr(sdst), Addr(sa), Addr(sb)},
+      {"Or", "uint16_t", kOrU16, [=](int32_t n) { A::Or(udst, ua, ubb, n); }, Addr(udst), Addr(ua), Addr(ubb)},
+      {"And", "uint32_t", kAndU32, [=](int32_t n) { A::And(wdst, wa, wb, n); }, Addr(wdst), Addr(wa), Addr(wb), true},
+      {"Or", "int32_t", kOrI32, [=](int32_t n) { A::Or(idst, ia, ib, n); }, Addr(idst), Addr(ia), Addr(ib), true},
+      {"And", "uint8_t", kAndU8, [=](int32_t n) { A::And(u8dst, u8a, u8b, n); }, Addr(u8dst), Addr(u8a), Addr(u8b), true},
+      {"Or", "int64_t", kOrI64, [=](int32_t n) { A::Or(ldst, la, lb, n); }, Addr(ldst), Addr(la), Addr(lb), true},
+      {"Not", "int16_t", kNotI16, [=](int32_t n) { A::Not(sdst, sa, n); }, Addr(sdst), Addr(sa), nullptr},
+      {"Not", "uint32_t", kNotU32, [=](int32_t n) { A::Not(wdst, wa, n); }, Addr(wdst), Addr(wa), nullptr, true},
+      {"Not", "float", kNotF32, [=](int32_t n) { A::Not(fdst, fmix, n); }, Addr(fdst), Addr(fmix), nullptr, true},
+      {"Not", "half", kNotF16, [=](int32_t n) { A::Not(hdst, hmix, n); }, Addr(hdst), Addr(hmix), nullptr, true},
+      {"Not", "int8_t", kNotI8, [=](int32_t n) { A::Not(bytedst, ba, n); }, Addr(bytedst), Addr(ba), nullptr, true},
+      {"Not", "uint64_t", kNotU64, [=](int32_t n) { A::Not(uldst, ula, n); }, Addr(uldst), Addr(ula), nullptr, true},
+      {"Ands", "uint16_t", kAndsU16, [=](int32_t n) { A::Ands(udst, ua, uint16_t{3}, n); }, Addr(udst), Addr(ua), nullptr, true},
+      {"Ors", "int16_t", kOrsI16, [=](int32_t n) { A::Ors(sdst, sa, int16_t{3}, n); }, Addr(sdst), Addr(sa), nullptr, true},
+      {"Ands", "int64_t", kAndsI64, [=](int32_t n) { A::Ands(ldst, la, int64_t{3}, n); }, Addr(ldst), Addr(la), nullptr, true},
+      {"Adds", "int16_t", kAddsI16, [=](int32_t n) { A::Adds(sdst, sa, int16_t{3}, n); }, Addr(sdst), Addr(sa), nullptr},
+      {"Muls", "int16_t", kMulsI16, [=](int32_t n) { A::Muls(sdst, sa, int16_t{3}, n); }, Addr(sdst), Addr(sa), nullptr},
+      {"Maxs", "int16_t", kMaxsI16, [=](int32_t n) { A::Maxs(sdst, sa, int16_t{3}, n); }, Addr(sdst), Addr(sa), nullptr},
+      {"Mins", "int16_t", kMinsI16, [=](int32_t n) { A::Mins(sdst, sa, int16_t{3}, n); }, Addr(sdst), Addr(sa), nullptr},
+      {"Adds", "int32_t", kAddsI32, [=](int32_t n) { A::Adds(idst, ia, int32_t{3}, n); }, Addr(idst), Addr(ia), nullptr},
+      {"Muls", "int32_t", kMulsI32, [=](int32_t n) { A::Muls(idst, ia, int32_t{3}, n); }, Addr(idst), Addr(ia), nullptr},
+      {"Maxs", "int32_t", kMaxsI32, [=](int32_t n) { A::Maxs(idst, ia, int32_t{3}, n); }, Addr(idst), Addr(ia), nullptr},
+      {"Mins", "int32_t", kMinsI32, [=](int32_t n) { A::Mins(idst, ia, int32_t{3}, n); }, Addr(idst), Addr(ia), nullptr},
+      {"Add", "int8_t", kAddI8, [=](int32_t n) { A::Add(bytedst, ba, bb, n); }, Addr(bytedst), Addr(ba), Addr(bb), true},
+      {"Sub", "uint8_t", kSubU8, [=](int32_t n) { A::Sub(u8dst, u8a, u8b, n); }, Addr(u8dst), Addr(u8a), Addr(u8b), true},
+      {"Max", "int8_t", kMaxI8, [=](int32_t n) { A::Max(bytedst, ba, bb, n); }, Addr(bytedst), Addr(ba), Addr(bb), true},
+      {"Add", "int64_t", kAddI64, [=](int32_t n) { A::Add(ldst, la, lb, n); }, Addr(ldst), Addr(la), Addr(lb), true},
+      {"Mul", "int64_t", kMulI64, [=](int32_t n) { A::Mul(ldst, la, lb, n); }, Addr(ldst), Addr(la), Addr(lb), true},
+      {"Min", "uint64_t", kMinU64, [=](int32_t n) { A::Min(uldst, ula, ulb, n); }, Addr(uldst), Addr(ula), Addr(ulb), true},
+      {"Adds", "int8_t", kAddsI8, [=](int32_t n) { A::Adds(bytedst, ba, int8_t{3}, n); }, Addr(bytedst), Addr(ba), nullptr, true},
+      {"Muls", "int64_t", kMulsI64, [=](int32_t n) { A::Muls(ldst, la, int64_t{3}, n); }, Addr(ldst), Addr(la), nullptr, true},
+      {"SubRelu", "float", kSubReluF32, [=](int32_t n) { A::SubRelu(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+      {"SubRelu", "half", kSubReluF16, [=](int32_t n) { A::SubRelu(hdst, hmix, hpos, n); }, Addr(hdst), Addr(hmix), Addr(hpos)},
+      {"Div", "float", kDivF32, [=](int32_t n) { A::Div(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+      {"Div", "half", kDivF16, [=](int32_t n) { A::Div(hdst, hmix, hpos, n); }, Addr(hdst), Addr(hmix), Addr(hpos)},
+      {"Max", "half", kMaxF16, [=](int32_t n) { A::Max(hdst, hmix, hpos, n); }, Addr(hdst), Addr(hmix), Addr(hpos)},
+      {"Min", "half", kMinF16, [=](int32_t n) { A::Min(hdst, hmix, hpos, n); }, Addr(hdst), Addr(hmix), Addr(hpos)},
+      {"ReduceSum", "float", kReduceSumF32, [=](int32_t n) { A::ReduceSum(fdst, fmix, fwork, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"ReduceSum", "half", kReduceSumF16, [=](int32_t n) { A::ReduceSum(hdst, hmix, hwork, n); }, Addr(hdst), Addr(hmix), nullptr},
+      {"ReduceMax", "float", kReduceMaxF32, [=](int32_t n) { A::ReduceMax(fdst, fmix, fwork, n, false); }, Addr(fdst), Addr(fmix), nullptr},
+      {"ReduceMax idx", "float", kReduceMaxIndexF32, [=](int32_t n) { A::ReduceMax(fdst, fmix, fwork, n, true); }, Addr(fdst), Addr(fmix), nullptr},
+      {"ReduceMin", "half", kReduceMinF16, [=](int32_t n) { A::ReduceMin(hdst, hmix, hwork, n, false); }, Addr(hdst), Addr(hmix), nullptr},
+      {"ReduceMin idx", "half", kReduceMinIndexF16, [=](int32_t n) { A::ReduceMin(hdst, hmix, hwork, n, true); }, Addr(hdst), Addr(hmix), nullptr},
       {"Cast", "half > float", kCastF16F32, [=](int32_t n) { A::Cast(fdst, hmix, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(hmix), nullptr},
       {"Cast RINT", "float > half", kCastF32F16, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_RINT, n); }, Addr(hdst), Addr(fmix), nullptr},
       {"Cast RINT", "float > int32_t", kCastF32I32, [=](int32_t n) { A::Cast(idst, fmix, RoundMode::CAST_RINT, n); }, Addr(idst), Addr(fmix), nullptr},
@@ -195,7 +255,6 @@ int main(int argc, char** argv) {
                  kMaxElements);
     return 2;
   }
-  Ub ub;
   const plain_loops::Fn* loops = plain_loops::Best();
   std::printf("n=%d rounds=%d unit=%s loop=%s\n", n, rounds,
               normgrad::engine::ElementwiseIsa().name, plain_loops::BestName());
@@ -203,35 +262,42 @@ int main(int argc, char** argv) {
               "loop ns/el", "ratio", "ratio quartiles");
   constexpr int kCalls = 16;
   using Clock = std::chrono::steady_clock;
-  for (const Row& row : Rows(ub)) {
-    const std::string name = std::string(row.family) + " " + row.type;
-    if (!only.empty() && name.find(only) == std::string::npos) continue;
-    const plain_loops::Fn loop = loops[row.loop];
-    const auto time = [&](bool unit) {
-      const auto start = Clock::now();
-      for (int k = 0; k < kCalls; ++k) {
-        if (unit) {
-          row.unit(n);
-        } else {
-          loop(row.d, row.a, row.b, static_cast<size_t>(n));
+  // The rows of the process's profile, then (a new pipe under the 950
+  // profile) those of types only the 950 takes.
+  for (const bool p950 : {false, true}) {
+    if (p950) normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+    Ub ub;
+    for (const Row& row : Rows(ub)) {
+      if (row.p950 != p950) continue;
+      const std::string name = std::string(row.family) + " " + row.type;
+      if (!only.empty() && name.find(only) == std::string::npos) continue;
+      const plain_loops::Fn loop = loops[row.loop];
+      const auto time = [&](bool unit) {
+        const auto start = Clock::now();
+        for (int k = 0; k < kCalls; ++k) {
+          if (unit) {
+            row.unit(n);
+          } else {
+            loop(row.d, row.a, row.b, static_cast<size_t>(n));
+          }
+          asm volatile("" ::: "memory");
         }
-        asm volatile("" ::: "memory");
+        const std::chrono::duration<double, std::nano> t = Clock::now() - start;
+        return t.count() / kCalls / n;
+      };
+      time(true);  // warm both
+      time(false);
+      std::vector<double> u, l, r;
+      for (int i = 0; i < rounds; ++i) {
+        const bool unit_first = i % 2 == 0;
+        const double first = time(unit_first), second = time(!unit_first);
+        u.push_back(unit_first ? first : second);
+        l.push_back(unit_first ? second : first);
+        r.push_back(u.back() / l.back());
       }
-      const std::chrono::duration<double, std::nano> t = Clock::now() - start;
-      return t.count() / kCalls / n;
-    };
-    time(true);  // warm both
-    time(false);
-    std::vector<double> u, l, r;
-    for (int i = 0; i < rounds; ++i) {
-      const bool unit_first = i % 2 == 0;
-      const double first = time(unit_first), second = time(!unit_first);
-      u.push_back(unit_first ? first : second);
-      l.push_back(unit_first ? second : first);
-      r.push_back(u.back() / l.back());
+      std::printf("%-14s %-16s %10.3f %10.3f %7.2f %7.2f-%-7.2f\n", row.family, row.type,
+                  Median(u), Median(l), Median(r), Median(r, 0.25), Median(r, 0.75));
     }
-    std::printf("%-14s %-16s %10.3f %10.3f %7.2f %7.2f-%-7.2f\n", row.family, row.type,
-                Median(u), Median(l), Median(r), Median(r, 0.25), Median(r, 0.75));
   }
   return 0;
 }

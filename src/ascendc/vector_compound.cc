@@ -198,25 +198,13 @@ const normgrad::kernels::VectorKernels& Loops() {
   return normgrad::engine::ElementwiseIsa().vector;
 }
 
-// Floats rounded to half and back: what the element functions do between
-// two steps.
-void RoundToHalf(float* w, uint32_t n) {
-  half h[kStep];
-  normgrad::Narrow(w, h, n);
-  normgrad::Widen(h, w, n);
-}
-
-// A compound of half sources through float, kStep elements at a time:
-// every step of the element function rounds to half, and a float step
-// rounded to half gives the half step's bits (a float holds more than twice
-// half's digits plus two, so the second rounding never changes the first's
-// result). D is half, or float for Axpy and MulAddDst from half (one
-// float step there: the product of widened halves is exact).
+// A compound of half sources on the engine's loops: into half, every step
+// rounded to half (kernels::VectorKernels::compound_f16); into float (Axpy
+// and MulAddDst from half), the sources widened kStep elements at a time
+// and one float step (the product of widened halves is exact).
 template <Compound kOp, typename D>
 void HalfSpan(const SpanArgs& args, int loop) {
-  using normgrad::kernels::VectorOp;
   const normgrad::kernels::VectorKernels& k = Loops();
-  D* d = static_cast<D*>(args.operand[0]);
   const half* a = static_cast<const half*>(args.operand[1]);
   const half* b = kScalarSource<kOp> ? nullptr : static_cast<const half*>(args.operand[2]);
   float scalar = 0.0f;
@@ -225,49 +213,19 @@ void HalfSpan(const SpanArgs& args, int loop) {
     std::memcpy(static_cast<void*>(&s), args.params, sizeof s);
     scalar = static_cast<float>(s);
   }
-  float x[kStep], y[kStep], w[kStep];
-  for (uint32_t at = 0; at < args.n; at += kStep) {
-    const uint32_t n = std::min(kStep, args.n - at);
-    normgrad::Widen(a + at, x, n);
-    if (b != nullptr) normgrad::Widen(b + at, y, n);
-    if constexpr (std::is_same_v<D, float>) {
-      static_assert(kOp == Compound::kAxpy || kOp == Compound::kMulAddDst);
+  if constexpr (std::is_same_v<D, half>) {
+    k.compound_f16[loop](static_cast<uint16_t*>(args.operand[0]),
+                         reinterpret_cast<const uint16_t*>(a),
+                         reinterpret_cast<const uint16_t*>(b), scalar, args.n);
+  } else {
+    static_assert(kOp == Compound::kAxpy || kOp == Compound::kMulAddDst);
+    D* d = static_cast<D*>(args.operand[0]);
+    float x[kStep], y[kStep];
+    for (uint32_t at = 0; at < args.n; at += kStep) {
+      const uint32_t n = std::min(kStep, args.n - at);
+      normgrad::Widen(a + at, x, n);
+      if (b != nullptr) normgrad::Widen(b + at, y, n);
       k.compound_f32[loop](d + at, x, y, scalar, n);
-    } else {
-      if (kReadsDst<kOp>) normgrad::Widen(d + at, w, n);
-      const auto binary = [&](VectorOp op, float* to, const float* p, const float* q) {
-        k.binary_f32[static_cast<int>(op)](to, p, q, n);
-      };
-      switch (kOp) {
-        case Compound::kAxpy:  // a·s + d
-          k.scalar_f32[static_cast<int>(VectorOp::kMul)](x, x, scalar, n);
-          RoundToHalf(x, n);
-          binary(VectorOp::kAdd, x, x, w);
-          break;
-        case Compound::kFusedMulAdd:  // a·d + b
-        case Compound::kMulAddRelu:
-          binary(VectorOp::kMul, x, x, w);
-          RoundToHalf(x, n);
-          binary(VectorOp::kAdd, x, x, y);
-          break;
-        case Compound::kMulAddDst:  // a·b + d
-          binary(VectorOp::kMul, x, x, y);
-          RoundToHalf(x, n);
-          binary(VectorOp::kAdd, x, x, w);
-          break;
-        case Compound::kAddRelu:
-          binary(VectorOp::kAdd, x, x, y);
-          break;
-        default:  // kSubRelu
-          binary(VectorOp::kSub, x, x, y);
-          break;
-      }
-      normgrad::Narrow(x, d + at, n);
-      if (kOp == Compound::kMulAddRelu || kOp == Compound::kAddRelu ||
-          kOp == Compound::kSubRelu) {
-        uint16_t* bits = reinterpret_cast<uint16_t*>(d + at);
-        k.relu_f16(bits, bits, n);
-      }
     }
   }
 }
@@ -446,6 +404,16 @@ SpanFn CompoundSpan(Compound op, const char* api, const char* type,
   Describe(dst_bit, src_bit, what);
   Fail("%s<%s>: %s is not supported on profile %s (%s takes %s there)", api,
        type, what, profile.name, api, pairs);
+}
+
+SpanFn CompoundSpanEverywhere(Compound op, uint32_t dst_bit, uint32_t src_bit) {
+  for (const Pair& p : kPairs) {
+    if (p.op == op && p.dst == dst_bit && p.src == src_bit &&
+        ((p.every | p.count_only) & kAll) == kAll) {
+      return p.span;
+    }
+  }
+  return nullptr;
 }
 
 void CheckWideningDisjoint(const char* api, const char* type,

@@ -1,7 +1,7 @@
 // vector_math.cc — the vector unit's Exp, Ln, Sqrt, Rsqrt and Reciprocal on
 // half and float with their configurations' subnormal handling, Abs, Relu
 // and LeakyRelu of half and float, the shifts of 16- and 32-bit integers,
-// and the checks of configurations and shift counts
+// And, Or, Not (and Ands, Ors) of every element type, and the checks of configurations and shift counts
 // (normgrad_ascendc/vector_math.h). All but Exp and Ln (and the
 // configurations that flush subnormals or limit the range) run the
 // engine's loops for the instruction set it picks
@@ -100,6 +100,15 @@ void UnaryBitsImpl(BitOp op, CastType type, void* dst, const void* src,
     (op == BitOp::kAbs ? k.abs_f16 : k.relu_f16)(
         static_cast<uint16_t*>(dst), static_cast<const uint16_t*>(src), count);
   }
+}
+
+void LogicImpl(BitOp op, uint32_t bytes, void* dst, const void* src0, const void* src1,
+               uint64_t scalar, uint32_t count) {
+  using normgrad::kernels::LogicOp;
+  const LogicOp l = op == BitOp::kAnd  ? LogicOp::kAnd
+                    : op == BitOp::kOr ? LogicOp::kOr
+                                       : LogicOp::kNot;
+  Loops().logic[static_cast<int>(l)](dst, src0, src1, scalar, bytes, count);
 }
 
 void ShiftImpl(uint32_t bytes, bool is_signed, const ShiftParams& p, void* dst,

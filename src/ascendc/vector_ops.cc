@@ -1,5 +1,5 @@
 // vector_ops.cc — the basic vector operations (normgrad_ascendc/vector_ops.h):
-// the per-profile element type check, the half, float, int16 and int32 elementwise loops
+// the per-profile element type check, the half, float and integer elementwise loops
 // (the engine's, for the instruction set it picks at run time, NORMGRAD_IMPL
 // included) and Div with subnormals flushed.
 #include "normgrad_ascendc/vector_ops.h"
@@ -194,18 +194,12 @@ void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
   Elementwise(op, type, dst, src0, src1, 0.0f, count);
 }
 
-void BinaryIntImpl(ElementOp op, uint32_t bytes, void* dst, const void* src0,
-                   const void* src1, uint32_t count) {
+void IntegerImpl(ElementOp op, uint32_t bytes, bool is_signed, void* dst, const void* src0,
+                 const void* src1, uint64_t scalar, uint32_t count) {
   // ElementOp and kernels::VectorOp list the operations in the same order.
-  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
-  const int i = static_cast<int>(op);
-  if (bytes == 2) {
-    k.binary_i16[i](static_cast<int16_t*>(dst), static_cast<const int16_t*>(src0),
-                    static_cast<const int16_t*>(src1), count);
-  } else {
-    k.binary_i32[i](static_cast<int32_t*>(dst), static_cast<const int32_t*>(src0),
-                    static_cast<const int32_t*>(src1), count);
-  }
+  const int size_log2 = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
+  VectorLoops().vector.int_ops[size_log2][is_signed ? 1 : 0][static_cast<int>(op)](
+      dst, src0, src1, scalar, count);
 }
 
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,

@@ -249,19 +249,12 @@ const V* SumTrees(const V* src, V* a, V* b, size_t n, uint32_t group) {
   return a;
 }
 
-// SumTrees for half (group ≥ 2), with the instruction set's conversions:
-// each level added in float and rounded to half (the float sum of two
-// halves rounded once is their binary16 sum). `wide` holds n floats, `a`
-// n / 2; the sums end in `sums` (n / 2 halves of room).
-void SumTreesHalf(const half* src, float* wide, float* a, half* sums, size_t n,
-                  uint32_t group) {
-  normgrad::Widen(src, wide, n);
-  const PairSumsFn<float> pair_sums = PairSums<float>();
-  for (size_t w = n, g = group; g > 1; w /= 2, g /= 2) {
-    pair_sums(wide, a, w / 2);
-    normgrad::Narrow(a, sums, w / 2);
-    if (g > 2) normgrad::Widen(sums, wide, w / 2);
-  }
+// SumTrees for half (group ≥ 2) on the instruction set's loop and
+// conversions: each level added in float and rounded to half (the float
+// sum of two halves rounded once is their binary16 sum); n / group sums.
+void SumTreesHalf(const half* src, half* sums, size_t n, uint32_t group) {
+  VectorLoops().vector.half_tree_sums(reinterpret_cast<const uint16_t*>(src), n, group,
+                                      reinterpret_cast<uint16_t*>(sums));
 }
 
 template <typename V>
@@ -703,14 +696,9 @@ void CollectWhole(void* context, const uint8_t* src, int64_t repeats) {
   const size_t most = static_cast<size_t>(std::min(kSlice, repeats)) * lanes;
   // Kept from call to call: a reduction per row is the common use.
   thread_local std::vector<T> a, b;
-  thread_local std::vector<float> wide, wide_half;
   if (a.size() < most / 2) {
     a.resize(most / 2);
     b.resize(most / 2);
-  }
-  if (std::is_same_v<T, half> && wide.size() < most) {
-    wide.resize(most);
-    wide_half.resize(most / 2);
   }
   for (int64_t r = 0; r < repeats; r += kSlice) {
     const int64_t m = std::min(kSlice, repeats - r);
@@ -718,7 +706,7 @@ void CollectWhole(void* context, const uint8_t* src, int64_t repeats) {
     const T* from = reinterpret_cast<const T*>(src) + static_cast<uint64_t>(r) * lanes;
     const T* sums = a.data();
     if constexpr (std::is_same_v<T, half>) {
-      SumTreesHalf(from, wide.data(), wide_half.data(), a.data(), n, lanes);
+      SumTreesHalf(from, a.data(), n, lanes);
     } else {
       sums = SumTrees(from, a.data(), b.data(), n, lanes);
     }
@@ -853,6 +841,46 @@ void CheckWhole(const Whole& w, const TensorView& tmp) {
   }
 }
 
+// The count form of ReduceMax and ReduceMin of half or float at once: the
+// trees and the fold pick the first NaN, else the greatest (least) value
+// at its first position (−0 equal to +0) whatever the order of the
+// combinations, so the engine's loop that finds that position gives their
+// result. Taken, after the checks of ReduceAllCount, when src is a UB
+// operand holding the elements and dst's result lies apart from them (the
+// checks of the executor, which the general path leaves to report); false
+// (nothing done) otherwise.
+bool ExtremeDirect(const Whole& w) {
+  const ReduceCall& c = *w.call;
+  if (c.op == ReduceType::SUM || !IsFloat(c.dst_type) || c.src_type != c.dst_type) return false;
+  const TensorView& src = *c.src;
+  const TensorView& dst = *c.dst;
+  const uint32_t size = SizeOf(c.dst_type);
+  const uint64_t bytes = static_cast<uint64_t>(w.elements) * size;
+  const uint64_t result_bytes = w.cal_index ? 2 * size : size;
+  if (!src.IsUbOperand() || bytes > src.bytes) return false;
+  if (dst.core == src.core && dst.offset < src.offset + bytes &&
+      src.offset < dst.offset + result_bytes) {
+    return false;
+  }
+  const normgrad::kernels::VectorKernels& k = VectorLoops().vector;
+  const int least = c.op == ReduceType::MIN ? 1 : 0;
+  const auto n = static_cast<uint32_t>(w.elements);
+  const uint8_t* from = src.data();
+  const ReduceOrder order =
+      w.cal_index ? ReduceOrder::ORDER_VALUE_INDEX : ReduceOrder::ORDER_ONLY_VALUE;
+  if (c.dst_type == ReduceElem::kHalf) {
+    Node<half> r{half(0.0f), k.arg_extreme_f16[least](reinterpret_cast<const uint16_t*>(from), n),
+                 true};
+    std::memcpy(static_cast<void*>(&r.value), from + r.index * 2, 2);
+    WriteResult(dst.data(), r, c.op, order);
+  } else {
+    Node<float> r{0.0f, k.arg_extreme_f32[least](reinterpret_cast<const float*>(from), n), true};
+    std::memcpy(&r.value, from + r.index * 4, 4);
+    WriteResult(dst.data(), r, c.op, order);
+  }
+  return true;
+}
+
 void RunWholeTyped(const Whole& w,
                    const std::function<void(VecInstruction&)>& run) {
   Visit(w.call->dst_type, [&](auto t) { RunWhole<decltype(t)>(w, run); });
@@ -876,17 +904,27 @@ V SequentialSum(const V* src, uint32_t count) {
     }
   };
   uint32_t at = 0;
-  if constexpr (std::is_same_v<V, half>) {
-    // Whole repeats a slice at a time, each level of their trees on the
-    // instruction set's conversions (cheaper per value over many repeats).
-    constexpr uint32_t kSlice = 8 * lanes;
-    float wide[kSlice], a[kSlice / 2];
-    half sums[kSlice / 2];
-    for (; count - at >= lanes; at += std::min(kSlice, (count - at) / lanes * lanes)) {
-      const uint32_t n = std::min(kSlice, (count - at) / lanes * lanes);
-      if (n == lanes) break;  // one repeat: the tree in float is cheaper
-      SumTreesHalf(src + at, wide, a, sums, n, lanes);
+  // Whole repeats a slice at a time, level by level over the slice on the
+  // instruction set's loops (half: its conversions), cheaper per value than
+  // a repeat at a time over many repeats.
+  // Half: 8 repeats (4 KiB of floats per buffer); float: 32 (the last
+  // levels of fewer repeats are too short for whole vectors).
+  constexpr uint32_t kSlice = (std::is_same_v<V, half> ? 8 : 32) * lanes;
+  for (; count - at >= lanes; at += std::min(kSlice, (count - at) / lanes * lanes)) {
+    const uint32_t n = std::min(kSlice, (count - at) / lanes * lanes);
+    if (n == lanes) break;  // one repeat: its own tree is cheaper
+    if constexpr (std::is_same_v<V, half>) {
+      half sums[kSlice / lanes];
+      SumTreesHalf(src + at, sums, n, lanes);
       for (uint32_t r = 0; r < n / lanes; ++r) add(at + r == 0, static_cast<float>(sums[r]));
+    } else {
+      float a[kSlice / 2], b[kSlice / 2];
+      const float* sums = SumTrees(src + at, a, b, n, lanes);
+      // A local chain: GCC keeps `running` (the lambda's) in memory, and a
+      // store and a load on each addition's path cost twice the addition.
+      float sum = at == 0 ? sums[0] : running + sums[0];
+      for (uint32_t r = 1; r < n / lanes; ++r) sum += sums[r];
+      running = sum;
     }
   }
   for (; at < count; at += lanes) add(at == 0, PrefixSum(src + at, std::min(count - at, lanes)));
@@ -963,6 +1001,7 @@ void ReduceAllCount(const ReduceCall& c, const TensorView& tmp, int32_t count,
   w.sum_order = SumOrderOf(p, true, true, n, c.dst_type);
   if (n == 0) return;
   CheckWhole(w, tmp);
+  if (ExtremeDirect(w)) return;
   RunWholeTyped(w, [&](VecInstruction& in) { ExecuteCount(in, n); });
 }
 

@@ -136,6 +136,10 @@ inline constexpr int kCompoundOps = 6;
 enum class CompareOp : uint8_t { kLt, kGt, kEq, kLe, kGe, kNe };
 inline constexpr int kCompareOps = 6;
 
+/// The bitwise operations of the vector unit's loops (And, Or, Not).
+enum class LogicOp : uint8_t { kAnd, kOr, kNot };
+inline constexpr int kLogicOps = 3;
+
 /// The roundings of the conversion loops: nearest even, toward −inf, toward
 /// +inf, toward zero, nearest with ties away from zero (the first
 /// kToIntRounds, those into integers), and to odd (the last bit set where
@@ -158,10 +162,6 @@ using CastFn = void (*)(void* d, const void* a, size_t n);
 struct VectorKernels {
   /// d[i] = op(a[i], b[i]) in float, indexed by VectorOp.
   void (*binary_f32[kVectorOps])(float* d, const float* a, const float* b, size_t n);
-  /// d[i] = op(a[i], b[i]) in int16 and int32, indexed by VectorOp: +, −, ×
-  /// modulo 2^bits, Max, Min; null for Div. d is a, b, or apart from both.
-  void (*binary_i16[kVectorOps])(int16_t* d, const int16_t* a, const int16_t* b, size_t n);
-  void (*binary_i32[kVectorOps])(int32_t* d, const int32_t* a, const int32_t* b, size_t n);
   /// d[i] = op(a[i], s) in float, indexed by VectorOp.
   void (*scalar_f32[kVectorOps])(float* d, const float* a, float s, size_t n);
   /// d[i] = op(a[i]) in float, indexed by UnaryOp: |a| and Relu on the
@@ -211,6 +211,31 @@ struct VectorKernels {
                     bool invert, const uint8_t* bits, size_t n);
   /// One level of a reduction tree in float: to[i] = from[2i] + from[2i+1].
   void (*pair_sums_f32)(const float* from, float* to, size_t pairs);
+  /// d[i] = op(a[i], b[i]), or op(a[i], s) where b is null (s's low bytes),
+  /// on integers indexed [log2 of the size: 1, 2, 4, 8 bytes][signed]
+  /// [VectorOp]: +, −, × modulo 2^bits, Max, Min; null for Div. d is a, b,
+  /// or apart from both.
+  void (*int_ops[4][2][kVectorOps])(void* d, const void* a, const void* b, uint64_t s,
+                                    size_t n);
+  /// The bits of n elements of elem_bytes bytes (1, 2, 4 or 8), indexed by
+  /// LogicOp: a & b, a | b (b null: the scalar's low elem_bytes bytes in
+  /// every element), ~a. d is a, b, or apart from both.
+  void (*logic[kLogicOps])(void* d, const void* a, const void* b, uint64_t scalar,
+                           uint32_t elem_bytes, size_t n);
+  /// The position in a[0, n) (n ≥ 1) of the first NaN, else of the first
+  /// greatest ([0]) or least ([1]) value, −0 equal to +0; half as its bits.
+  uint32_t (*arg_extreme_f32[2])(const float* a, uint32_t n);
+  uint32_t (*arg_extreme_f16[2])(const uint16_t* a, uint32_t n);
+  /// The trees of consecutive groups of `group` halves (bits; a power of
+  /// two from 2 to 128, n a multiple of it) as half_tree adds them, one sum
+  /// each (bits) into sums.
+  void (*half_tree_sums)(const uint16_t* src, size_t n, uint32_t group,
+                         uint16_t* sums) = nullptr;  // set by reduce_entry_inl.h
+  /// d[i] = op(a[i], b[i], d[i]) in half (bits), indexed by CompoundOp as
+  /// compound_f32, every step rounded to half (Axpy's product before its
+  /// sum). d may be a or b.
+  void (*compound_f16[kCompoundOps])(uint16_t* d, const uint16_t* a, const uint16_t* b,
+                                     float s, size_t n) = {};  // set by reduce_entry_inl.h
   /// Copies bytes between regions that do not overlap, as four interleaved
   /// streams (long copies read at the bandwidth two streams reach).
   void (*copy_streams)(uint8_t* dst, const uint8_t* src, size_t bytes);

@@ -1,6 +1,6 @@
-// kernels/reduce_entry_inl.h — sets the reduction entries of an instruction
-// set's VectorKernels (kernels.h, "reductions") to reduce_inl.h's loops on
-// its half Ops. Included by src/kernels/<isa>.cc after its target region:
+// kernels/reduce_entry_inl.h — sets the entries of an instruction set's
+// VectorKernels that reduce_inl.h's loops on its half Ops fill (the trees
+// of half values, the half compounds). Included by src/kernels/<isa>.cc after its target region:
 // the table is filled by baseline code (see isa_entry_inl.h for why).
 #pragma once
 
@@ -13,6 +13,18 @@ namespace {
 template <typename F16>
 VectorKernels WithReductions(VectorKernels vector) {
   vector.half_tree = HalfTree<F16>;
+  vector.half_tree_sums = HalfTreeSums<F16>;
+  vector.compound_f16[static_cast<int>(CompoundOp::kAxpy)] = HalfCompound<F16, CompoundOp::kAxpy>;
+  vector.compound_f16[static_cast<int>(CompoundOp::kFusedMulAdd)] =
+      HalfCompound<F16, CompoundOp::kFusedMulAdd>;
+  vector.compound_f16[static_cast<int>(CompoundOp::kMulAddDst)] =
+      HalfCompound<F16, CompoundOp::kMulAddDst>;
+  vector.compound_f16[static_cast<int>(CompoundOp::kAddRelu)] =
+      HalfCompound<F16, CompoundOp::kAddRelu>;
+  vector.compound_f16[static_cast<int>(CompoundOp::kSubRelu)] =
+      HalfCompound<F16, CompoundOp::kSubRelu>;
+  vector.compound_f16[static_cast<int>(CompoundOp::kMulAddRelu)] =
+      HalfCompound<F16, CompoundOp::kMulAddRelu>;
   return vector;
 }
 

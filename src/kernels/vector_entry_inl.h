@@ -39,15 +39,26 @@ void FillCasts(VectorKernels& k, std::integer_sequence<int, kS...>) {
   (FillCastsFrom<kS>(k, std::make_integer_sequence<int, kCastTypes>()), ...);
 }
 
+// The integer loops of T (Div has none).
+template <typename T>
+void FillIntOps(VectorKernels& k) {
+  constexpr int kLog2 = sizeof(T) == 1 ? 0 : sizeof(T) == 2 ? 1 : sizeof(T) == 4 ? 2 : 3;
+  auto& ops = k.int_ops[kLog2][std::is_signed_v<T> ? 1 : 0];
+  ops[static_cast<int>(VectorOp::kAdd)] = IntOps<T, VectorOp::kAdd>;
+  ops[static_cast<int>(VectorOp::kSub)] = IntOps<T, VectorOp::kSub>;
+  ops[static_cast<int>(VectorOp::kMul)] = IntOps<T, VectorOp::kMul>;
+  ops[static_cast<int>(VectorOp::kDiv)] = nullptr;
+  ops[static_cast<int>(VectorOp::kMax)] = IntOps<T, VectorOp::kMax>;
+  ops[static_cast<int>(VectorOp::kMin)] = IntOps<T, VectorOp::kMin>;
+}
+template <typename... T>
+void FillIntOpsOf(VectorKernels& k) {
+  (FillIntOps<T>(k), ...);
+}
+
 VectorKernels MakeVectorKernels() {
   VectorKernels k = {{Binary<VectorOp::kAdd>, Binary<VectorOp::kSub>, Binary<VectorOp::kMul>,
            Binary<VectorOp::kDiv>, Binary<VectorOp::kMax>, Binary<VectorOp::kMin>},
-          {IntBinary<int16_t, VectorOp::kAdd>, IntBinary<int16_t, VectorOp::kSub>,
-           IntBinary<int16_t, VectorOp::kMul>, nullptr, IntBinary<int16_t, VectorOp::kMax>,
-           IntBinary<int16_t, VectorOp::kMin>},
-          {IntBinary<int32_t, VectorOp::kAdd>, IntBinary<int32_t, VectorOp::kSub>,
-           IntBinary<int32_t, VectorOp::kMul>, nullptr, IntBinary<int32_t, VectorOp::kMax>,
-           IntBinary<int32_t, VectorOp::kMin>},
           {WithScalar<VectorOp::kAdd>, WithScalar<VectorOp::kSub>, WithScalar<VectorOp::kMul>,
            WithScalar<VectorOp::kDiv>, WithScalar<VectorOp::kMax>, WithScalar<VectorOp::kMin>},
           {Unary<UnaryOp::kAbs>, Unary<UnaryOp::kRelu>, Unary<UnaryOp::kSqrt>,
@@ -71,8 +82,15 @@ VectorKernels MakeVectorKernels() {
           {},  // cast: FillCasts below
           {Select<uint8_t>, Select<uint16_t>, Select<uint32_t>, Select<uint64_t>},
           PairSums,
+          {},  // int_ops: FillIntOps below
+          {Logic<LogicOp::kAnd>, Logic<LogicOp::kOr>, Logic<LogicOp::kNot>},
+          {ArgExtremeF32<false>, ArgExtremeF32<true>},
+          {ArgExtremeF16<false>, ArgExtremeF16<true>},
+          nullptr,  // half_tree_sums: reduce_entry_inl.h
+          {},       // compound_f16: reduce_entry_inl.h
           CopyStreams};
   FillCasts(k, std::make_integer_sequence<int, kCastTypes>());
+  FillIntOpsOf<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>(k);
   return k;
 }
 

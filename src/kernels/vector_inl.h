@@ -74,10 +74,6 @@ void Binary(float* d, const float* a, const float* b, size_t n) {
   }
 }
 
-void PairSums(const float* __restrict from, float* __restrict to, size_t pairs) {
-  for (size_t i = 0; i < pairs; ++i) to[i] = from[2 * i] + from[2 * i + 1];
-}
-
 template <VectorOp kOp>
 void ScalarDisjoint(float* __restrict d, const float* __restrict a, float s,
                     size_t n) {
@@ -110,32 +106,287 @@ void WithScalar(float* d, const float* a, float s, size_t n) {
 #define NORMGRAD_SAME_INDEX _Pragma("GCC ivdep")
 #endif
 
-// Integers: +, −, × in unsigned arithmetic of at least 32 bits (modulo
-// 2^bits once narrowed; no promoted int overflows), Max and Min.
+// 64 bytes of T as a GCC vector (an attribute on a dependent type is
+// ignored, so each type is spelled out). Loops over such vectors are one
+// source for every set: the compiler splits them into the set's registers
+// (one AVX-512 register, two AVX2 ones, four of SSE or NEON).
+template <typename T>
+struct Vec64;
+#define NORMGRAD_VEC64(T)                            \
+  template <>                                        \
+  struct Vec64<T> {                                  \
+    typedef T type __attribute__((vector_size(64))); \
+  };
+NORMGRAD_VEC64(uint8_t)
+NORMGRAD_VEC64(int8_t)
+NORMGRAD_VEC64(uint16_t)
+NORMGRAD_VEC64(int16_t)
+NORMGRAD_VEC64(uint32_t)
+NORMGRAD_VEC64(int32_t)
+NORMGRAD_VEC64(uint64_t)
+NORMGRAD_VEC64(int64_t)
+NORMGRAD_VEC64(float)
+#undef NORMGRAD_VEC64
+
+// VectorKernels::pair_sums_f32: 16 sums at a time, the even and the odd
+// elements of two vectors picked by shuffles (the compiler's vectorization
+// of the plain loop gathers them slower).
+void PairSums(const float* __restrict from, float* __restrict to, size_t pairs) {
+  using VF = Vec64<float>::type;
+  size_t i = 0;
+  for (; i + 16 <= pairs; i += 16) {
+    VF a, b;
+    std::memcpy(&a, from + 2 * i, sizeof a);
+    std::memcpy(&b, from + 2 * i + 16, sizeof b);
+    const VF sum = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
+                                           26, 28, 30) +
+                   __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25,
+                                           27, 29, 31);
+    std::memcpy(to + i, &sum, sizeof sum);
+  }
+  for (; i < pairs; ++i) to[i] = from[2 * i] + from[2 * i + 1];
+}
+
+// ---- Integers and bits (VectorKernels::int_ops, logic, arg_extreme_*) ----
+//
+// Each loop takes 64-byte vectors of the elements (Vec64) while whole ones
+// are left, then the rest one element at a time with the same function, so
+// that every set gives the same bits.
+
+// One integer operation on T or a vector of T (operands by reference: a
+// 64-byte vector passed by value would change the calling convention
+// between instruction sets): +, −, × in the unsigned type of the same bits
+// (modulo 2^bits, no signed overflow; VU is that type), Max, Min.
+template <VectorOp kOp, typename VU, typename V>
+inline void IntOp(const V& x, const V& y, V& r) {
+  switch (kOp) {
+    case VectorOp::kAdd:
+      r = (V)((VU)x + (VU)y);
+      break;
+    case VectorOp::kSub:
+      r = (V)((VU)x - (VU)y);
+      break;
+    case VectorOp::kMul:
+      r = (V)((VU)x * (VU)y);
+      break;
+    case VectorOp::kMax:
+      r = x > y ? x : y;
+      break;
+    default:  // kMin (kDiv has no loop)
+      r = x < y ? x : y;
+      break;
+  }
+}
+
+// d[i] = op(a[i], b[i]), or op(a[i], s) (kScalar: s's low bytes); d is a,
+// b, or apart from both (a vector is read whole before it is written).
+template <typename T, VectorOp kOp, bool kScalar>
+void IntLoop(void* dv, const void* av, const void* bv, uint64_t s, size_t n) {
+  using U = std::make_unsigned_t<T>;
+  // 8- and 16-bit elements computed in unsigned int (no promoted int overflows).
+  using W = std::conditional_t<(sizeof(T) < sizeof(uint32_t)), uint32_t, U>;
+  using V = typename Vec64<T>::type;
+  using VU = typename Vec64<U>::type;
+  constexpr size_t kLanes = 64 / sizeof(T);
+  T* d = static_cast<T*>(dv);
+  const T* a = static_cast<const T*>(av);
+  const T* b = static_cast<const T*>(bv);
+  const T scalar = static_cast<T>(s);
+  const V splat = V{} + scalar;
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    V x, y, r;
+    std::memcpy(&x, a + i, sizeof x);
+    if constexpr (kScalar) {
+      y = splat;
+    } else {
+      std::memcpy(&y, b + i, sizeof y);
+    }
+    IntOp<kOp, VU>(x, y, r);
+    std::memcpy(d + i, &r, sizeof r);
+  }
+  for (; i < n; ++i) {
+    T r;
+    IntOp<kOp, W>(a[i], kScalar ? scalar : b[i], r);
+    d[i] = r;
+  }
+}
+
 template <typename T, VectorOp kOp>
-void IntBinary(T* d, const T* a, const T* b, size_t n) {
-  using U = std::conditional_t<(sizeof(T) < sizeof(uint32_t)), uint32_t, std::make_unsigned_t<T>>;
-NORMGRAD_SAME_INDEX
-  for (size_t i = 0; i < n; ++i) {
-    const T x = a[i], y = b[i];
-    switch (kOp) {
-      case VectorOp::kAdd:
-        d[i] = static_cast<T>(static_cast<U>(x) + static_cast<U>(y));
-        break;
-      case VectorOp::kSub:
-        d[i] = static_cast<T>(static_cast<U>(x) - static_cast<U>(y));
-        break;
-      case VectorOp::kMul:
-        d[i] = static_cast<T>(static_cast<U>(x) * static_cast<U>(y));
-        break;
-      case VectorOp::kMax:
-        d[i] = x > y ? x : y;
-        break;
-      default:  // kMin (kDiv has no loop)
-        d[i] = x < y ? x : y;
-        break;
+void IntOps(void* d, const void* a, const void* b, uint64_t s, size_t n) {
+  if (b == nullptr) {
+    IntLoop<T, kOp, true>(d, a, nullptr, s, n);
+  } else {
+    IntLoop<T, kOp, false>(d, a, b, s, n);
+  }
+}
+
+// And, Or, Not of `bytes` bytes as 64-byte vectors; pattern: 64 bytes of
+// the second operand where it is a scalar (kScalar).
+template <LogicOp kOp, bool kScalar>
+void LogicLoop(uint8_t* d, const uint8_t* a, const uint8_t* b, const uint8_t* pattern,
+               size_t bytes) {
+  using V = Vec64<uint8_t>::type;
+  V p;
+  std::memcpy(&p, pattern, sizeof p);
+  size_t i = 0;
+  for (; i + 64 <= bytes; i += 64) {
+    V x, y = p;
+    std::memcpy(&x, a + i, sizeof x);
+    if constexpr (!kScalar && kOp != LogicOp::kNot) std::memcpy(&y, b + i, sizeof y);
+    const V r = kOp == LogicOp::kAnd ? (V)(x & y) : kOp == LogicOp::kOr ? (V)(x | y) : (V)~x;
+    std::memcpy(d + i, &r, sizeof r);
+  }
+  for (size_t k = 0; i < bytes; ++i, ++k) {
+    const uint8_t y = kScalar ? pattern[k] : kOp != LogicOp::kNot ? b[i] : 0;
+    d[i] = static_cast<uint8_t>(kOp == LogicOp::kAnd  ? a[i] & y
+                                : kOp == LogicOp::kOr ? a[i] | y
+                                                      : ~a[i]);
+  }
+}
+
+// VectorKernels::logic: the bits of n elements of elem_bytes bytes.
+template <LogicOp kOp>
+void Logic(void* d, const void* a, const void* b, uint64_t scalar, uint32_t elem_bytes,
+           size_t n) {
+  uint8_t* to = static_cast<uint8_t*>(d);
+  const uint8_t* x = static_cast<const uint8_t*>(a);
+  const size_t bytes = n * elem_bytes;
+  uint8_t pattern[64] = {};
+  if (kOp != LogicOp::kNot && b == nullptr) {
+    // The element in every elem_bytes-byte part of a uint64_t (whose bytes
+    // in memory are then the element's, in either byte order), 8 times.
+    uint64_t word = elem_bytes == 8 ? scalar : scalar & ((uint64_t{1} << (8 * elem_bytes)) - 1);
+    for (uint32_t w = elem_bytes; w < 8; w *= 2) word |= word << (8 * w);
+    for (size_t k = 0; k < 64; k += 8) std::memcpy(pattern + k, &word, 8);
+    LogicLoop<kOp, true>(to, x, nullptr, pattern, bytes);
+  } else {
+    LogicLoop<kOp, false>(to, x, static_cast<const uint8_t*>(b), pattern, bytes);
+  }
+}
+
+// VectorKernels::arg_extreme_f32: lane j of the vectors keeps the greatest
+// (kMin: least) value it has seen and where, replacing it only by a
+// strictly greater one (so the earliest of equal ones stays); the lanes are
+// then combined, equal values (−0 and +0 too) by the smaller position. A
+// NaN anywhere makes the first NaN the result, found by a second look.
+template <bool kMin>
+uint32_t ArgExtremeF32(const float* a, uint32_t n) {
+  using VF = Vec64<float>::type;
+  using VI = Vec64<int32_t>::type;
+  constexpr uint32_t kLanes = 16;
+  uint32_t i = 0, best_at = 0;
+  float best = a[0];
+  bool nan = false;
+  if (n >= kLanes) {
+    VF m, x;
+    VI at, idx, seen_nan;
+    std::memcpy(&m, a, sizeof m);
+    for (uint32_t j = 0; j < kLanes; ++j) idx[j] = static_cast<int32_t>(j);
+    at = idx;
+    seen_nan = (VI)(m != m);
+    for (i = kLanes; i + kLanes <= n; i += kLanes) {
+      std::memcpy(&x, a + i, sizeof x);
+      idx += static_cast<int32_t>(kLanes);
+      const VI take = kMin ? (VI)(x < m) : (VI)(x > m);
+      m = take ? x : m;
+      at = take ? idx : at;
+      seen_nan |= (VI)(x != x);
+    }
+    best = m[0];
+    best_at = static_cast<uint32_t>(at[0]);
+    for (uint32_t j = 1; j < kLanes; ++j) {
+      const float v = m[j];
+      const uint32_t k = static_cast<uint32_t>(at[j]);
+      if ((kMin ? v < best : v > best) || (v == best && k < best_at)) {
+        best = v;
+        best_at = k;
+      }
+      nan |= seen_nan[j] != 0;
+    }
+    nan |= seen_nan[0] != 0;
+  } else {
+    i = 1;
+    nan = a[0] != a[0];
+  }
+  for (; i < n; ++i) {
+    const float v = a[i];
+    nan |= v != v;
+    if (kMin ? v < best : v > best) {
+      best = v;
+      best_at = i;
     }
   }
+  if (nan) {
+    best_at = 0;
+    while (a[best_at] == a[best_at]) ++best_at;
+  }
+  return best_at;
+}
+
+// VectorKernels::arg_extreme_f16, as ArgExtremeF32 on each half's order
+// key: the magnitude bits, negated when the sign is set (exact in int16_t;
+// −0 and +0 both 0, equal as their values are); a magnitude above
+// infinity's is a NaN. Lane j tracks vector numbers (at most 2^17 / 32).
+template <bool kMin>
+uint32_t ArgExtremeF16(const uint16_t* a, uint32_t n) {
+  using VU = Vec64<uint16_t>::type;
+  using VS = Vec64<int16_t>::type;
+  constexpr uint32_t kLanes = 32;
+  const auto key = [](uint16_t h) {
+    const int m = h & 0x7fff;
+    return (h & 0x8000) != 0 ? -m : m;
+  };
+  uint32_t i = 0, best_at = 0;
+  int best = key(a[0]);
+  bool nan = false;
+  if (n >= kLanes) {
+    VU h;
+    VS m, at, seen_nan;
+    const VS zero = VS{};
+    std::memcpy(&h, a, sizeof h);
+    VS mag = (VS)(h & 0x7fff);
+    m = (VS)h < zero ? -mag : mag;
+    at = zero;
+    seen_nan = (VS)(mag > 0x7c00);
+    VS vec = zero;
+    for (i = kLanes; i + kLanes <= n; i += kLanes) {
+      std::memcpy(&h, a + i, sizeof h);
+      vec += 1;
+      mag = (VS)(h & 0x7fff);
+      const VS k = (VS)h < zero ? -mag : mag;
+      const VS take = kMin ? (VS)(k < m) : (VS)(k > m);
+      m = take ? k : m;
+      at = take ? vec : at;
+      seen_nan |= (VS)(mag > 0x7c00);
+    }
+    best = m[0];
+    for (uint32_t j = 0; j < kLanes; ++j) {
+      const int v = m[j];
+      const uint32_t pos = static_cast<uint32_t>(static_cast<uint16_t>(at[j])) * kLanes + j;
+      if (j == 0 || (kMin ? v < best : v > best) || (v == best && pos < best_at)) {
+        best = v;
+        best_at = pos;
+      }
+      nan |= seen_nan[j] != 0;
+    }
+  } else {
+    i = 1;
+    nan = (a[0] & 0x7fff) > 0x7c00;
+  }
+  for (; i < n; ++i) {
+    const int v = key(a[i]);
+    nan |= (a[i] & 0x7fff) > 0x7c00;
+    if (kMin ? v < best : v > best) {
+      best = v;
+      best_at = i;
+    }
+  }
+  if (nan) {
+    best_at = 0;
+    while ((a[best_at] & 0x7fff) <= 0x7c00) ++best_at;
+  }
+  return best_at;
 }
 
 template <UnaryOp kOp>
@@ -275,27 +526,6 @@ inline void ShiftBits(const V& x, uint32_t count, uint32_t bit, const V& one,
   }
   if constexpr (kRound) r = (V)(r + ((V)(x >> bit) & one));
 }
-
-// 64 bytes of T as a GCC vector (an attribute on a dependent type is
-// ignored, so each type is spelled out).
-template <typename T>
-struct Vec64;
-template <>
-struct Vec64<uint16_t> {
-  typedef uint16_t type __attribute__((vector_size(64)));
-};
-template <>
-struct Vec64<int16_t> {
-  typedef int16_t type __attribute__((vector_size(64)));
-};
-template <>
-struct Vec64<uint32_t> {
-  typedef uint32_t type __attribute__((vector_size(64)));
-};
-template <>
-struct Vec64<int32_t> {
-  typedef int32_t type __attribute__((vector_size(64)));
-};
 
 // U holds the bits; kSigned: they are a two's complement integer. The body
 // shifts 64-byte vectors by the one count (GCC's vector extension: a shift

@@ -6,7 +6,9 @@
 // integers; Compare and Compares of float in every mode; Cast
 // float → int32_t in every mode and int32_t → float; every other Cast pair
 // and rounding mode against the element conversion; Add, Sub, Mul, Max, Min
-// of int16_t and int32_t; Select of tensors and
+// (and Adds, Muls, Maxs, Mins) of every integer type; And, Or, Not, Ands,
+// Ors of every element type; ReduceMax and ReduceMin of half and float and
+// ReduceSum of float over many repeats (count form); Select of tensors and
 // of a scalar, of every element size. On special values (zeros, infinities, NaNs with payloads,
 // subnormals, ties, the ends of int32_t), every half input and random bit
 // patterns, each gives bit for bit the element function written here from
@@ -162,6 +164,318 @@ auto Map(const std::vector<T>& a, Ref ref) {
   std::vector<decltype(ref(a[0]))> out;
   for (const T& x : a) out.push_back(ref(x));
   return out;
+}
+
+// ---- Integers of every size, the logic instructions, ReduceMax/ReduceMin ----
+
+// Sets the process profile for a scope; cores take it when a TPipe is
+// made, so the scope comes before the test's Ub.
+class OnProfile {
+ public:
+  explicit OnProfile(normgrad_ascendc::Profile p) : previous_(normgrad_ascendc::CurrentProfile()) {
+    normgrad_ascendc::SetProfile(p);
+  }
+  ~OnProfile() { normgrad_ascendc::SetProfile(previous_); }
+  OnProfile(const OnProfile&) = delete;
+  OnProfile& operator=(const OnProfile&) = delete;
+
+ private:
+  normgrad_ascendc::Profile previous_;
+};
+
+// Elements of T in a buffer, less 3: no multiple of a vector's lanes, so
+// every loop's tail runs.
+template <typename T>
+constexpr uint32_t kCountOf = kBufferBytes / sizeof(T) - 3;
+
+// The ends of T's range pairwise, then random bits.
+template <typename T>
+void IntegerInputs(uint32_t seed, std::vector<T>& a, std::vector<T>& b) {
+  std::mt19937_64 gen(seed);
+  const T ends[] = {T{0}, T{1}, static_cast<T>(-1), static_cast<T>(2),
+                    std::numeric_limits<T>::max(), std::numeric_limits<T>::min()};
+  for (const T v : ends) {
+    for (const T w : ends) {
+      a.push_back(v);
+      b.push_back(w);
+    }
+  }
+  while (a.size() < kCountOf<T>) {
+    a.push_back(static_cast<T>(gen()));
+    b.push_back(static_cast<T>(gen()));
+  }
+}
+
+template <typename T>
+void ExpectElements(const std::vector<T>& got, const std::vector<T>& want, const char* what) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i], want[i]) << what << " of " << sizeof(T) << "-byte "
+                               << (std::is_signed_v<T> ? "signed" : "unsigned")
+                               << " elements: element " << i;
+  }
+}
+
+// +, −, × modulo 2^bits, Max, Min of two elements (op as VectorOp).
+template <typename T>
+T IntegerRef(int op, T x, T y) {
+  const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+  switch (op) {
+    case 0: return static_cast<T>(ux + uy);
+    case 1: return static_cast<T>(ux - uy);
+    case 2: return static_cast<T>(ux * uy);
+    case 3: return std::max(x, y);
+    default: return std::min(x, y);
+  }
+}
+
+// Add, Sub, Mul, Max, Min of two tensors (apart, into the first, into the
+// second) and Adds, Muls, Maxs, Mins (apart, in place) on the 950 profile,
+// which takes every integer type in their count forms (except 8-bit Mul and
+// Muls and 16- and 32-bit unsigned scalars, not listed).
+template <typename T>
+void ExpectIntegerLoops(uint32_t seed) {
+  const OnProfile on(normgrad_ascendc::Profile::k950);
+  Ub ub;
+  std::vector<T> a, b;
+  IntegerInputs(seed, a, b);
+  constexpr int32_t n = kCountOf<T>;
+  constexpr bool kMul = sizeof(T) != 1;
+  constexpr bool kScalars = std::is_signed_v<T> || sizeof(T) == 1 || sizeof(T) == 8;
+  for (int op = 0; op < 5; ++op) {
+    if (op == 2 && !kMul) continue;
+    std::vector<T> want(n);
+    for (int32_t i = 0; i < n; ++i) want[i] = IntegerRef<T>(op, a[i], b[i]);
+    for (int into = 0; into < 3; ++into) {  // apart, into src0, into src1
+      const LocalTensor<T> x = ub.Put(0, a), y = ub.Put(1, b);
+      const LocalTensor<T> d = into == 0 ? ub.Get<T>(2) : into == 1 ? x : y;
+      switch (op) {
+        case 0: AscendC::Add(d, x, y, n); break;
+        case 1: AscendC::Sub(d, x, y, n); break;
+        case 2: AscendC::Mul(d, x, y, n); break;
+        case 3: AscendC::Max(d, x, y, n); break;
+        default: AscendC::Min(d, x, y, n); break;
+      }
+      ExpectElements(ub.Read<T>(into == 0 ? 2 : into - 1, n), want, "binary");
+    }
+  }
+  if constexpr (kScalars) {
+    for (const T s : {static_cast<T>(-3), std::numeric_limits<T>::max(), T{5}}) {
+      for (int op = 0; op < 4; ++op) {
+        if (op == 1 && !kMul) continue;
+        std::vector<T> want(n);
+        const int ref = op == 0 ? 0 : op + 1;  // Add, Mul, Max, Min
+        for (int32_t i = 0; i < n; ++i) want[i] = IntegerRef<T>(ref, a[i], s);
+        for (const bool in_place : {false, true}) {
+          const LocalTensor<T> x = ub.Put(0, a), d = in_place ? x : ub.Get<T>(2);
+          switch (op) {
+            case 0: AscendC::Adds(d, x, s, n); break;
+            case 1: AscendC::Muls(d, x, s, n); break;
+            case 2: AscendC::Maxs(d, x, s, n); break;
+            default: AscendC::Mins(d, x, s, n); break;
+          }
+          ExpectElements(ub.Read<T>(in_place ? 0 : 2, n), want, "with a scalar");
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorLoops, IntegersOfEverySizeAndSign) {
+  ExpectIntegerLoops<int8_t>(31);
+  ExpectIntegerLoops<uint8_t>(32);
+  ExpectIntegerLoops<int16_t>(33);
+  ExpectIntegerLoops<uint16_t>(34);
+  ExpectIntegerLoops<int32_t>(35);
+  ExpectIntegerLoops<uint32_t>(36);
+  ExpectIntegerLoops<int64_t>(37);
+  ExpectIntegerLoops<uint64_t>(38);
+}
+
+// And, Or, Not (apart and in place) and, for 16- and 64-bit elements,
+// Ands and Ors with scalars whose every byte differs, on the 950 profile.
+template <typename T>
+void ExpectLogicLoops(uint32_t seed) {
+  const OnProfile on(normgrad_ascendc::Profile::k950);
+  Ub ub;
+  std::vector<T> a, b;
+  IntegerInputs(seed, a, b);
+  constexpr int32_t n = kCountOf<T>;
+  for (int op = 0; op < 3; ++op) {
+    std::vector<T> want(n);
+    for (int32_t i = 0; i < n; ++i) {
+      want[i] = static_cast<T>(op == 0 ? a[i] & b[i] : op == 1 ? a[i] | b[i] : ~a[i]);
+    }
+    for (const bool in_place : {false, true}) {
+      const LocalTensor<T> x = ub.Put(0, a), y = ub.Put(1, b), d = in_place ? x : ub.Get<T>(2);
+      switch (op) {
+        case 0: AscendC::And(d, x, y, n); break;
+        case 1: AscendC::Or(d, x, y, n); break;
+        default: AscendC::Not(d, x, n); break;
+      }
+      ExpectElements(ub.Read<T>(in_place ? 0 : 2, n), want, op == 0 ? "And" : op == 1 ? "Or" : "Not");
+    }
+  }
+  if constexpr (sizeof(T) == 2 || sizeof(T) == 8) {
+    const T s = static_cast<T>(0x8070605040302010ull);
+    for (const bool is_and : {true, false}) {
+      std::vector<T> want(n);
+      for (int32_t i = 0; i < n; ++i) want[i] = static_cast<T>(is_and ? a[i] & s : a[i] | s);
+      for (const bool in_place : {false, true}) {
+        const LocalTensor<T> x = ub.Put(0, a), d = in_place ? x : ub.Get<T>(2);
+        if (is_and) {
+          AscendC::Ands(d, x, s, n);
+        } else {
+          AscendC::Ors(d, s, x, n);  // the scalar first
+        }
+        ExpectElements(ub.Read<T>(in_place ? 0 : 2, n), want, is_and ? "Ands" : "Ors");
+      }
+    }
+  }
+}
+
+TEST(VectorLoops, LogicOfEveryElementType) {
+  ExpectLogicLoops<int8_t>(41);
+  ExpectLogicLoops<uint8_t>(42);
+  ExpectLogicLoops<int16_t>(43);
+  ExpectLogicLoops<uint16_t>(44);
+  ExpectLogicLoops<int32_t>(45);
+  ExpectLogicLoops<uint32_t>(46);
+  ExpectLogicLoops<int64_t>(47);
+  ExpectLogicLoops<uint64_t>(48);
+}
+
+TEST(VectorLoops, NotOfFloatAndHalfIsTheirBits) {
+  const OnProfile on(normgrad_ascendc::Profile::k950);
+  Ub ub;
+  const std::vector<float> f = FloatInputs(49);
+  AscendC::Not(ub.Get<float>(1), ub.Put(0, f), kN);
+  ExpectBits(ub.Read<float>(1, kN), Map(f, [](float x) { return FromBits(~Bits(x)); }), "Not float");
+  const std::vector<half> h = HalfInputs(50);
+  const LocalTensor<half> x = ub.Put(0, h);
+  AscendC::Not(x, x, kN);
+  ExpectBits(ub.Read<half>(0, kN),
+             Map(h, [](half v) { return HalfFromBits(static_cast<uint16_t>(~Bits(v))); }),
+             "Not half in place");
+}
+
+// ReduceMax / ReduceMin by the documented rule: the first NaN, else the
+// first greatest (least) value, −0 equal to +0.
+template <typename T>
+size_t ExtremeRef(const std::vector<T>& v, bool least) {
+  size_t best = 0;
+  for (size_t i = 0; i < v.size(); ++i) {
+    const float x = static_cast<float>(v[i]), b = static_cast<float>(v[best]);
+    if (std::isnan(b)) break;
+    if (std::isnan(x) || (least ? x < b : x > b)) best = i;
+  }
+  return best;
+}
+
+// The count form of ReduceMax and ReduceMin, with and without the index,
+// over the first n elements of `v`, against ExtremeRef.
+template <typename T>
+void ExpectExtremes(Ub& ub, const std::vector<T>& v, const char* what) {
+  using Index = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
+  const LocalTensor<T> src = ub.Put(0, v), dst = ub.Get<T>(1), tmp = ub.Get<T>(2);
+  const auto n = static_cast<int32_t>(v.size());
+  for (const bool least : {false, true}) {
+    const size_t want = ExtremeRef(v, least);
+    for (const bool index : {false, true}) {
+      ub.Put(1, std::vector<T>(2, T(7.0f)));
+      if (least) {
+        AscendC::ReduceMin(dst, src, tmp, n, index);
+      } else {
+        AscendC::ReduceMax(dst, src, tmp, n, index);
+      }
+      const std::vector<T> got = ub.Read<T>(1, 2);
+      ASSERT_EQ(Bits(got[0]), Bits(v[want]))
+          << what << (least ? ": ReduceMin" : ": ReduceMax") << " of " << n << " elements";
+      Index at;
+      std::memcpy(&at, &got[1], sizeof at);
+      if (index) {
+        ASSERT_EQ(at, want) << what << (least ? ": ReduceMin" : ": ReduceMax") << " index";
+      } else {
+        ASSERT_EQ(Bits(got[1]), Bits(T(7.0f))) << what << ": no index, yet the next is written";
+      }
+    }
+  }
+}
+
+template <typename T>
+void ExpectExtremesOnEveryShape(const std::vector<T>& inputs) {
+  const T nan = std::is_same_v<T, float> ? T(FromBits(0x7fc12345u)) : T(HalfFromBits(0x7e55));
+  const T neg_nan = std::is_same_v<T, float> ? T(FromBits(0xff812345u)) : T(HalfFromBits(0xfe01));
+  for (const auto profile : {normgrad_ascendc::Profile::kA2, normgrad_ascendc::Profile::k950}) {
+    const OnProfile on(profile);
+    Ub ub;
+    const uint32_t most = std::min<uint32_t>(kBufferBytes / sizeof(T), inputs.size());
+    for (const uint32_t n : {1u, 5u, 31u, 33u, 64u, 200u, most - 1, most}) {
+      std::vector<T> v(inputs.end() - n, inputs.end());  // no NaN
+      for (T& x : v) {
+        if (std::isnan(static_cast<float>(x))) x = T(1.0f);
+      }
+      ExpectExtremes(ub, v, "finite");
+      // Ties: the extremes several times, in different lanes, and ±0.
+      std::vector<T> t(n, T(0.0f));
+      for (uint32_t i = 0; i < n; ++i) {
+        t[i] = i % 3 == 0 ? T(-0.0f) : i % 7 == 0 ? T(2.0f) : i % 11 == 0 ? T(-2.0f) : T(0.0f);
+      }
+      ExpectExtremes(ub, t, "ties");
+      // A NaN (then a second, of the other sign) late in the input.
+      v[n - 1 - n / 3] = neg_nan;
+      ExpectExtremes(ub, v, "one NaN");
+      v[n - 1] = nan;
+      ExpectExtremes(ub, v, "two NaNs");
+      std::vector<T> inf(n, T(-INFINITY));
+      ExpectExtremes(ub, inf, "all -inf");
+    }
+  }
+}
+
+TEST(VectorLoops, ReduceMaxAndMinCountForm) {
+  std::vector<float> f = FloatInputs(51);
+  std::mt19937 gen(52);
+  std::shuffle(f.begin(), f.end(), gen);
+  ExpectExtremesOnEveryShape(f);
+  std::vector<half> h = HalfInputs(53);
+  std::vector<half> more = HalfInputs(54);
+  h.insert(h.end(), more.begin(), more.end());
+  std::shuffle(h.begin(), h.end(), gen);
+  ExpectExtremesOnEveryShape(h);
+}
+
+// ReduceSum's count form of float on the A2 profile over more whole
+// repeats than the loop takes at once (32) and a partial one: each repeat's
+// tree (neighbours added level by level), the repeats' sums added one
+// after another.
+TEST(VectorLoops, ReduceSumFloatOverManyRepeats) {
+  const OnProfile on(normgrad_ascendc::Profile::kA2);
+  constexpr uint32_t kLanes = 64, kCount = 70 * kLanes + 37;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> src_buf, dst_buf, tmp_buf;
+  pipe.InitBuffer(src_buf, kCount * sizeof(float) + 64);
+  pipe.InitBuffer(dst_buf, 32);
+  pipe.InitBuffer(tmp_buf, 1024);
+  std::mt19937 gen(55);
+  std::uniform_real_distribution<float> real(-1000.0f, 1000.0f);
+  std::vector<float> v(kCount);
+  for (float& x : v) x = real(gen);
+  const LocalTensor<float> src = src_buf.Get<float>();
+  std::memcpy(src.GetPhyAddr(), v.data(), kCount * sizeof(float));
+  float want = 0.0f;
+  for (uint32_t at = 0; at < kCount; at += kLanes) {
+    std::vector<float> level(kLanes, -0.0f);  // -0 takes no part in a sum
+    std::copy(v.begin() + at, v.begin() + std::min(at + kLanes, kCount), level.begin());
+    while (level.size() > 1) {
+      std::vector<float> next(level.size() / 2);
+      for (size_t i = 0; i < next.size(); ++i) next[i] = level[2 * i] + level[2 * i + 1];
+      level = next;
+    }
+    want = at == 0 ? level[0] : want + level[0];
+  }
+  AscendC::ReduceSum(dst_buf.Get<float>(), src, tmp_buf.Get<float>(), kCount);
+  EXPECT_EQ(Bits(dst_buf.Get<float>().GetPhyAddr()[0]), Bits(want));
 }
 
 TEST(VectorLoops, FloatOneSourceInstructions) {

@@ -79,6 +79,11 @@ enum class Compound : uint8_t {
 SpanFn CompoundSpan(Compound op, const char* api, const char* type,
                     uint32_t dst_bit, uint32_t src_bit, bool count_form);
 
+/// The span function of `op` from sources of `src_bit` into `dst_bit` when
+/// every profile takes that pair in the count form, else null
+/// (vector_compound.cc).
+SpanFn CompoundSpanEverywhere(Compound op, uint32_t dst_bit, uint32_t src_bit);
+
 /// Fails when dst and src, of different element sizes, share a byte: a
 /// widening Axpy or MulAddDst takes no overlapping operands
 /// (vector_compound.cc).
@@ -135,6 +140,48 @@ VecInstruction CompoundInstruction(Compound op, const char* api,
   return in;
 }
 
+/// The count form of a compound of half or float operands over n lanes,
+/// computed right here (no call site recorded, no instruction built, no
+/// executor; vector_ops.h, "The flat path") when every profile takes the
+/// pair in that form, so that no check can fail, and the operands meet the
+/// flat run's conditions (FlatDst, FlatSrc; from half into float, as the
+/// instruction requires, sharing no byte at all); the same lanes as the
+/// executor's flat run. False (nothing done) otherwise.
+template <Compound kOp, typename T, typename U>
+bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src0,
+                  const AscendC::LocalTensor<U>* src1, const void* params, int64_t n) {
+  if constexpr (!kIsVectorFloat<T> || !kIsVectorFloat<U>) {
+    return false;
+  } else {
+    static const SpanFn span = CompoundSpanEverywhere(kOp, TypeBitOf<T>(), TypeBitOf<U>());
+    if (span == nullptr || !FlatCount(n)) return false;
+    const uint64_t lanes = static_cast<uint64_t>(n);
+    const TensorView& d = dst.view();
+    const auto apart = [&](const TensorView& s) {
+      if constexpr (sizeof(T) == sizeof(U)) {
+        return FlatSrc(d, s, lanes * sizeof(U));
+      } else {
+        return s.IsUbOperand() && lanes * sizeof(U) <= s.bytes &&
+               (s.core != d.core || uint64_t{s.offset} + s.bytes <= d.offset ||
+                uint64_t{d.offset} + d.bytes <= s.offset);
+      }
+    };
+    if (!FlatDst(d, lanes * sizeof(T)) || !apart(src0.view()) ||
+        (src1 != nullptr && !apart(src1->view()))) {
+      return false;
+    }
+    SpanArgs args;
+    args.operand[0] = d.data();
+    args.operand[1] = src0.view().data();
+    args.operand[2] = src1 != nullptr ? src1->view().data() : nullptr;
+    args.n = static_cast<uint32_t>(n);
+    args.params = params;
+    args.every_lane = true;
+    span(args);
+    return true;
+  }
+}
+
 }  // namespace normgrad_ascendc
 
 // The three forms of a two-source compound instruction with dst type T and
@@ -171,6 +218,10 @@ VecInstruction CompoundInstruction(Compound op, const char* api,
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
+    if (normgrad_ascendc::FlatCompound<kOp>(dst, src0, &src1, nullptr,       \
+                                            count)) {                         \
+      return;                                                                 \
+    }                                                                         \
     const normgrad_ascendc::ApiCall call(site);                               \
     char type[32];                                                            \
     normgrad_ascendc::ExecuteCount(                                           \
@@ -228,8 +279,12 @@ template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const typename normgrad_ascendc::NonDeduced<U>::type& scalarValue,
           const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   const U scalar = scalarValue;
+  if (normgrad_ascendc::FlatCompound<normgrad_ascendc::Compound::kAxpy, T, U>(
+          dst, src, nullptr, &scalar, count)) {
+    return;
+  }
+  const normgrad_ascendc::ApiCall call(site);
   char type[32];
   normgrad_ascendc::ExecuteCount(normgrad_ascendc::CompoundInstruction<T, U>(
                                      normgrad_ascendc::Compound::kAxpy, "Axpy",

@@ -210,11 +210,19 @@ void UnaryBitsImpl(BitOp op, CastType type, void* dst, const void* src,
 void LeakyReluImpl(CastType type, void* dst, const void* src, float slope,
                    uint32_t count);
 
+/// And, Or (src1 null: with the scalar's low `bytes` bytes) or Not of the
+/// bits of `count` elements of `bytes` bytes (1, 2, 4, 8) on the engine's
+/// loops (vector_math.cc); dst may be src0 or src1.
+void LogicImpl(BitOp op, uint32_t bytes, void* dst, const void* src0, const void* src1,
+               uint64_t scalar, uint32_t count);
+
 template <BitOp kOp, typename T>
 void ExactUnarySpan(const SpanArgs& a) {
   if constexpr (kIsVectorFloat<T> &&
                 (kOp == BitOp::kAbs || kOp == BitOp::kRelu)) {
     UnaryBitsImpl(kOp, CastTypeOf<T>(), a.operand[0], a.operand[1], a.n);
+  } else if constexpr (kOp == BitOp::kNot) {
+    LogicImpl(kOp, sizeof(T), a.operand[0], a.operand[1], nullptr, 0, a.n);
   } else {
     T* d = static_cast<T*>(a.operand[0]);
     const T* x = static_cast<const T*>(a.operand[1]);
@@ -226,15 +234,10 @@ void ExactUnarySpan(const SpanArgs& a) {
 /// for Ands and Ors, the scalar in params.
 template <BitOp kOp, typename T, bool kScalar>
 void LogicSpan(const SpanArgs& a) {
-  T* d = static_cast<T*>(a.operand[0]);
-  const T* x = static_cast<const T*>(a.operand[1]);
-  const T* y = static_cast<const T*>(a.operand[2]);
-  T s{};
+  BitsOf<T> s{};
   if (kScalar) std::memcpy(&s, a.params, sizeof s);
-  for (uint32_t i = 0; i < a.n; ++i) {
-    const T v = kScalar ? s : y[i];
-    d[i] = static_cast<T>(kOp == BitOp::kAnd ? (x[i] & v) : (x[i] | v));
-  }
+  LogicImpl(kOp, sizeof(T), a.operand[0], a.operand[1], kScalar ? nullptr : a.operand[2], s,
+            a.n);
 }
 
 /// LeakyRelu: params is the slope, a T.

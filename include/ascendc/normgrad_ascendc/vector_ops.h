@@ -169,11 +169,12 @@ enum class ElementOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
 /// time). dst may be src0 or src1; it does not partly overlap either.
 void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
                 const void* src1, uint32_t count);
-/// dst[i] = op(src0[i], src1[i]) over `count` int16_t (bytes 2) or int32_t
-/// (bytes 4) elements as IntegerOp, op not Div, on the engine's loops
-/// (vector_ops.cc); dst may be src0 or src1.
-void BinaryIntImpl(ElementOp op, uint32_t bytes, void* dst, const void* src0,
-                   const void* src1, uint32_t count);
+/// dst[i] = op(src0[i], src1[i]), or op(src0[i], scalar) where src1 is
+/// null (the scalar's low `bytes` bytes), over `count` integers of `bytes`
+/// bytes (1, 2, 4, 8), signed or not, as IntegerOp, op not Div, on the
+/// engine's loops (vector_ops.cc); dst may be src0 or src1.
+void IntegerImpl(ElementOp op, uint32_t bytes, bool is_signed, void* dst, const void* src0,
+                 const void* src1, uint64_t scalar, uint32_t count);
 /// dst[i] = op(src[i], scalar), as BinaryImpl.
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,
                     float scalar, uint32_t count);
@@ -269,9 +270,8 @@ template <ElementOp kOp, typename T>
 void BinaryLanes(void* d, const void* x, const void* y, uint32_t n) {
   if constexpr (kIsVectorFloat<T>) {
     BinaryImpl(kOp, CastTypeOf<T>(), d, x, y, n);
-  } else if constexpr ((std::is_same_v<T, int16_t> || std::is_same_v<T, int32_t>) &&
-                       kOp != ElementOp::kDiv) {
-    BinaryIntImpl(kOp, sizeof(T), d, x, y, n);
+  } else if constexpr (std::is_integral_v<T> && kOp != ElementOp::kDiv) {
+    IntegerImpl(kOp, sizeof(T), std::is_signed_v<T>, d, x, y, 0, n);
   } else {
     T* to = static_cast<T*>(d);
     const T* a = static_cast<const T*>(x);
@@ -285,6 +285,9 @@ template <ElementOp kOp, typename T>
 void ScalarLanes(void* d, const void* x, T scalar, uint32_t n) {
   if constexpr (kIsVectorFloat<T>) {
     WithScalarImpl(kOp, CastTypeOf<T>(), d, x, static_cast<float>(scalar), n);
+  } else if constexpr (std::is_integral_v<T> && kOp != ElementOp::kDiv) {
+    IntegerImpl(kOp, sizeof(T), std::is_signed_v<T>, d, x, nullptr,
+                static_cast<uint64_t>(scalar), n);
   } else {
     T* to = static_cast<T*>(d);
     const T* a = static_cast<const T*>(x);
