@@ -194,14 +194,14 @@ struct VectorKernels {
   void (*to_int32_f32[kToIntRounds])(int32_t* d, const float* a, size_t n);
   /// int32 → float, nearest even.
   void (*from_int32_f32)(float* d, const int32_t* a, size_t n);
-  /// Every conversion [source][destination][rounding] whose source is
-  /// exact in double (every type but int64): into an integer rounded and
-  /// saturated (NaN gives 0), into a float format rounded once (overflow
-  /// gives infinity or the largest finite value as the rounding says, NaN
-  /// the quiet NaN with sign and payload clear); float → float rounds to an
-  /// integral value. Null where no loop is compiled: an integer source into
-  /// an integer (exact or saturated) has kRint's only, kOdd is float → half's
-  /// only, int64 sources and half → half, bfloat16 → bfloat16 have none.
+  /// Every conversion [source][destination][rounding]: into an integer
+  /// rounded and saturated (NaN gives 0), into a float format rounded once
+  /// (overflow gives infinity or the largest finite value as the rounding
+  /// says, NaN the quiet NaN with sign and payload clear); float → float
+  /// rounds to an integral value. Null where no loop is compiled: an
+  /// integer source into an integer (exact or saturated) has kRint's only,
+  /// kOdd is float → half's only, int64 into half and bfloat16, half →
+  /// half and bfloat16 → bfloat16 have none.
   CastFn cast[kCastTypes][kCastTypes][kCastRounds];
   /// Select on the bits of elements of 1, 2, 4, 8 bytes (indexed by
   /// log2 of the size): d[k] = bit k of `bits` (bit k % 8 of byte k / 8),
@@ -219,6 +219,9 @@ struct VectorKernels {
   /// by level: neighbours 2i and 2i+1 added in float and every level's sums
   /// rounded to half (their binary16 sums) with the set's conversions.
   float (*half_tree)(const float* v, uint32_t n) = nullptr;  // set by reduce_entry_inl.h
+  /// Fills d with n elements of 2 and 4 bytes (indexed by log2 of the size
+  /// − 1), each the low bytes of value (Duplicate).
+  void (*fill[2])(void* d, uint32_t value, size_t n) = {};
 };
 
 /// The primitives of one instruction set.

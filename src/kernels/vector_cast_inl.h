@@ -1,6 +1,6 @@
 // kernels/vector_cast_inl.h — the conversion loops of the emulated vector
-// unit (VectorKernels' to_int32_f32, from_int32_f32 and cast): written
-// once, compiled per instruction set. A part of vector_inl.h, which
+// unit (VectorKernels' to_int32_f32, from_int32_f32 and cast) and
+// Duplicate's fill: written once, compiled per instruction set. A part of vector_inl.h, which
 // includes it inside its namespace (after its includes and with its
 // NORMGRAD_SAME_INDEX); not included on its own.
 
@@ -127,24 +127,32 @@ template <typename F>
 using BitsOf = std::conditional_t<std::is_same_v<F, float>, uint32_t, uint64_t>;
 
 // The magnitude q, whose dropped bits are rem (half: the value of half a
-// unit of q), rounded by kRound; neg: the value is negative.
-template <CastRound kRound, typename U>
-inline U RoundMagnitude(U q, U rem, U half, bool neg) {
+// unit of q), rounded by kRound into r; neg: the value is negative. U is an
+// unsigned integer and neg a bool, or U a vector of them and neg a
+// comparison's lanes (all ones for true; `(U)truth & 1u` is 0 or 1 either
+// way). Operands by reference, as ShiftBits'.
+template <CastRound kRound, typename U, typename B>
+inline void RoundMagnitude(const U& q, const U& rem, const U& half, const B& neg, U& r) {
   switch (kRound) {
     case CastRound::kRint:
-      return q + (rem > half || (rem == half && (q & 1u) != 0));
+      r = q + ((U)(rem > half || (rem == half && (q & 1u) != 0)) & 1u);
+      break;
     case CastRound::kFloor:
-      return q + (rem != 0 && neg);
+      r = q + ((U)(rem != 0 && neg) & 1u);
+      break;
     case CastRound::kCeil:
-      return q + (rem != 0 && !neg);
+      r = q + ((U)(rem != 0 && !neg) & 1u);
+      break;
     case CastRound::kTrunc:
-      return q;
+      r = q;
+      break;
     case CastRound::kRound:
-      return q + (rem >= half);
+      r = q + ((U)(rem >= half) & 1u);
+      break;
     case CastRound::kOdd:
-      return q | (rem != 0);
+      r = q | ((U)(rem != 0) & 1u);
+      break;
   }
-  return q;
 }
 
 template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound, typename F>
@@ -166,7 +174,8 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
     const U q = abs >> kDrop;
     const U rem = abs & ((U{1} << kDrop) - 1);
     constexpr U kHalf = U{1} << (kDrop - 1);
-    const U r = RoundMagnitude<kRound>(q, rem, kHalf, neg);
+    U r;
+    RoundMagnitude<kRound>(q, rem, kHalf, neg, r);
     const U sign = neg ? U{1} << (kBits - 1) : 0;
     constexpr U kQuietNan = (kSourceInf >> kDrop) | U{1} << (kP - 2);
     return static_cast<uint32_t>(abs > kSourceInf ? kQuietNan : sign | r);
@@ -182,7 +191,8 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
   const U q = m >> shift;
   const U rem = m & ((U{1} << shift) - 1);
   const U half = U{1} << (shift - 1);
-  const U r = RoundMagnitude<kRound>(q, rem, half, neg);
+  U r;
+  RoundMagnitude<kRound>(q, rem, half, neg, r);
   constexpr U kInf = ((U{1} << (kBits - kP)) - 1) << (kP - 1);
   const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
   U mag = (exponent << (kP - 1)) + r;
@@ -208,13 +218,201 @@ inline D ToInteger(F x) {
                               : static_cast<D>(r);
 }
 
+// An integer into float, from the magnitude's bits mag of the value rounded
+// to nearest even (not zero where the value is not): moves mag one place
+// where kRound rounds otherwise — toward zero where that float's magnitude
+// passes the exact one m, away where it falls short and the rounding is
+// upward for the sign (neg), or (kRound) where m lies halfway to the next
+// float. U is uint32_t, W an integer type exact for m and every float
+// compared, neg a bool; or each a vector of them (neg a comparison's
+// lanes). to_w(bits, w): the float of those bits as W.
+template <CastRound kRound, typename U, typename W, typename B, typename ToW>
+inline void MoveNearestInto(U& mag, const W& m, const B& neg, ToW to_w) {
+  if constexpr (kRound != CastRound::kRint) {
+    W f;
+    to_w(mag, f);
+    switch (kRound) {
+      case CastRound::kFloor:
+        mag = mag - ((U)(f > m && !neg) & 1u) + ((U)(f < m && neg) & 1u);
+        break;
+      case CastRound::kCeil:
+        mag = mag - ((U)(f > m && neg) & 1u) + ((U)(f < m && !neg) & 1u);
+        break;
+      case CastRound::kTrunc:
+        mag = mag - ((U)(f > m) & 1u);
+        break;
+      default: {  // kRound: ties away from zero
+        W g;
+        to_w(mag + 1u, g);
+        mag = mag + ((U)(f < m && m - f == g - m) & 1u);
+        break;
+      }
+    }
+  }
+}
+
+// int64_t into float: m, the magnitude, with the bits below its 53 highest
+// collapsed into one sticky bit (which keeps every rounding to float), is
+// exact in double, which rounds it once.
+template <CastRound kRound>
+inline uint32_t Int64ToFloatBits(int64_t x) {
+  const uint64_t u = static_cast<uint64_t>(x);
+  const uint64_t m = x < 0 ? 0 - u : u;
+  const uint64_t sticky = (m & ~uint64_t{0x7ff}) | uint64_t{(m & 0x7ffu) != 0} << 11;
+  const double exact = static_cast<double>(m >= uint64_t{1} << 53 ? sticky : m);
+  uint32_t mag = __builtin_bit_cast(uint32_t, static_cast<float>(exact));
+  MoveNearestInto<kRound>(mag, m, x < 0, [](uint32_t bits, uint64_t& w) {
+    w = static_cast<uint64_t>(FloatFromBits(bits));
+  });
+  return mag | (x < 0 ? 0x80000000u : 0u);
+}
+
+// ---- Conversions by blocks ----------------------------------------------------
+//
+// The pairs whose element loop GCC does not vectorize well (the bit work
+// between integers and floats, the narrowing stores) are written on GCC
+// vectors of 16 lanes: one source for every set, which each set's compiler
+// lowers to its registers (16 floats are one AVX-512 register, two AVX2 or
+// four NEON ones). They compute the element rules above on every lane.
+
+// 16 elements of T as a GCC vector (an attribute on a dependent type is
+// ignored, so each type is spelled out).
+template <typename T>
+struct Lanes16;
+template <> struct Lanes16<int8_t> { typedef int8_t type __attribute__((vector_size(16))); };
+template <> struct Lanes16<uint8_t> { typedef uint8_t type __attribute__((vector_size(16))); };
+template <> struct Lanes16<int16_t> { typedef int16_t type __attribute__((vector_size(32))); };
+template <> struct Lanes16<uint16_t> { typedef uint16_t type __attribute__((vector_size(32))); };
+template <> struct Lanes16<int32_t> { typedef int32_t type __attribute__((vector_size(64))); };
+template <> struct Lanes16<uint32_t> { typedef uint32_t type __attribute__((vector_size(64))); };
+template <> struct Lanes16<float> { typedef float type __attribute__((vector_size(64))); };
+template <typename T>
+using V16 = typename Lanes16<T>::type;
+// 32 halves or bfloat16s (64 bytes).
+typedef uint16_t V32u16 __attribute__((vector_size(64)));
+
+// The pairs converted by blocks: integers into integers compared in int32_t
+// (wider ones take 128-byte vectors, which GCC splits element by element),
+// float into bfloat16 and int32_t into float.
+template <CastType kS, CastType kD>
+constexpr bool kCastsByBlocks =
+    (!IsFloatType(kS) && !IsFloatType(kD) && kS != CastType::kU32 &&
+     kD != CastType::kU32 && kS != CastType::kI64 && kD != CastType::kI64) ||
+    (kS == CastType::kF32 && kD == CastType::kBf16) ||
+    (kS == CastType::kI32 && kD == CastType::kF32);
+// Elements per block: float into bfloat16 packs two vectors into one.
+template <CastType kS, CastType kD>
+constexpr size_t kCastBlock = kS == CastType::kF32 && kD == CastType::kBf16 ? 32 : 16;
+
+// An integer into an integer, saturated in int32_t.
+template <typename S, typename D>
+inline void SaturateBlock(D* d, const S* a) {
+  using VW = V16<int32_t>;
+  V16<S> x;
+  std::memcpy(&x, a, sizeof x);
+  VW v = __builtin_convertvector(x, VW);
+  const VW low = VW{} + static_cast<int32_t>(std::numeric_limits<D>::min());
+  const VW high = VW{} + static_cast<int32_t>(std::numeric_limits<D>::max());
+  v = v < low ? low : v;
+  v = v > high ? high : v;
+  const V16<D> r = __builtin_convertvector(v, V16<D>);
+  std::memcpy(d, &r, sizeof r);
+}
+
+// 16 floats into bfloat16 (into the 32-bit lanes' low halves): the
+// rounding of RoundToBinary for the source's exponents as one addition
+// before the 16-bit shift (a carry moves into the exponent, past the
+// largest finite value into infinity; the sign bit takes no carry), NaN the
+// quiet NaN.
+template <CastRound kRound>
+inline void FloatToBf16Lanes(const uint32_t* a, V16<uint32_t>& bits) {
+  using VU = V16<uint32_t>;
+  VU u;
+  std::memcpy(&u, a, sizeof u);
+  VU add;
+  switch (kRound) {
+    case CastRound::kRint:
+      add = 0x7fffu + ((u >> 16) & 1u);
+      break;
+    case CastRound::kFloor:  // negative: up in magnitude where inexact
+      add = (VU)((V16<int32_t>)u >> 31) & 0xffffu;
+      break;
+    case CastRound::kCeil:
+      add = (VU)~((V16<int32_t>)u >> 31) & 0xffffu;
+      break;
+    case CastRound::kTrunc:
+      add = VU{};
+      break;
+    default:  // kRound (kOdd is float → half's only)
+      add = VU{} + 0x8000u;
+      break;
+  }
+  bits = (u & 0x7fffffffu) > 0x7f800000u ? VU{} + 0x7fc0u : (u + add) >> 16;
+}
+
+template <CastRound kRound>
+inline void FloatToBf16Block(uint16_t* d, const uint32_t* a) {
+  V16<uint32_t> low, high;
+  FloatToBf16Lanes<kRound>(a, low);
+  FloatToBf16Lanes<kRound>(a + 16, high);
+  const V32u16 out = __builtin_shufflevector(
+      (V32u16)low, (V32u16)high, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+      32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62);
+  std::memcpy(d, &out, sizeof out);
+}
+
+// int32_t into float: the conversion to nearest even, moved by
+// MoveNearestInto on magnitudes in uint32_t (2^31 at most, and the float
+// after it).
+template <CastRound kRound>
+inline void Int32ToFloatBlock(uint32_t* d, const int32_t* a) {
+  using VU = V16<uint32_t>;
+  using VM = V16<int32_t>;
+  VM x;
+  std::memcpy(&x, a, sizeof x);
+  const VM neg = x < 0;
+  VU mag = (VU)__builtin_convertvector(x, V16<float>) & 0x7fffffffu;
+  const VU m = neg ? 0u - (VU)x : (VU)x;
+  MoveNearestInto<kRound>(mag, m, neg, [](const VU& bits, VU& w) {
+    w = __builtin_convertvector((V16<float>)bits, VU);
+  });
+  const VU out = mag | ((VU)neg & 0x80000000u);
+  std::memcpy(d, &out, sizeof out);
+}
+
+// kCastBlock elements of a pair of kCastsByBlocks.
+template <CastType kS, CastType kD, CastRound kRound>
+inline void CastBlock(typename CastStorage<kD>::type* d,
+                      const typename CastStorage<kS>::type* a) {
+  if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
+    SaturateBlock(d, a);
+  } else if constexpr (kD == CastType::kBf16) {
+    FloatToBf16Block<kRound>(d, a);
+  } else {
+    Int32ToFloatBlock<kRound>(d, a);
+  }
+}
+
 template <CastType kS, CastType kD, CastRound kRound>
 void CastLoop(void* dv, const void* av, size_t n) {
   using S = typename CastStorage<kS>::type;
   using D = typename CastStorage<kD>::type;
   D* d = static_cast<D*>(dv);
   const S* a = static_cast<const S*>(av);
-  if constexpr ((kS == CastType::kF16 || kS == CastType::kBf16) && !IsFloatType(kD)) {
+  if constexpr (kCastsByBlocks<kS, kD>) {
+    // Each block is read whole before it is written: a destination that is
+    // the source, of elements no wider, reads no result.
+    constexpr size_t kBlock = kCastBlock<kS, kD>;
+    size_t i = 0;
+    for (; i + kBlock <= n; i += kBlock) CastBlock<kS, kD, kRound>(d + i, a + i);
+    if (i < n) {  // the rest through one block of zeros
+      S in[kBlock] = {};
+      D out[kBlock];
+      std::memcpy(in, a + i, (n - i) * sizeof(S));
+      CastBlock<kS, kD, kRound>(out, in);
+      std::memcpy(d + i, out, (n - i) * sizeof(D));
+    }
+  } else if constexpr ((kS == CastType::kF16 || kS == CastType::kBf16) && !IsFloatType(kD)) {
     // Widened in chunks first: GCC does not vectorize the bit cast of
     // 16-bit loads into float feeding an integer conversion in one loop.
     constexpr size_t kChunk = 256;
@@ -225,44 +423,51 @@ void CastLoop(void* dv, const void* av, size_t n) {
 NORMGRAD_SAME_INDEX
       for (size_t i = 0; i < m; ++i) d[at + i] = ToInteger<D, kRound>(x[i]);
     }
-    return;
-  }
+  } else {
 NORMGRAD_SAME_INDEX
-  for (size_t i = 0; i < n; ++i) {
-    if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
-      // Compared in int32_t where it holds the source and the bounds.
-      using W = std::conditional_t<kS == CastType::kU32 || kD == CastType::kU32 ||
-                                       kD == CastType::kI64,
-                                   int64_t, int32_t>;
-      const W v = a[i];
-      constexpr W kLow = std::numeric_limits<D>::min();
-      constexpr W kHigh = std::numeric_limits<D>::max();
-      d[i] = static_cast<D>(v < kLow ? kLow : v > kHigh ? kHigh : v);
-    } else if constexpr (!IsFloatType(kD)) {
-      d[i] = ToInteger<D, kRound>(CastSourceValue<kS>(a[i]));
-    } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 &&
-                         kS != CastType::kU32) {
-      // Exact in float: the value itself, or for float the integral
-      // value (Truncate).
-      float x = CastSourceValue<kS>(a[i]);
-      if constexpr (kS == CastType::kF32) x = RoundToIntegral<float, kRound>(x);
-      d[i] = x != x ? 0x7fc00000u : __builtin_bit_cast(uint32_t, x);
-    } else {
-      // The intermediate's bits (a float source's own: no round trip).
-      using F = decltype(CastSourceValue<kS>(a[i]));
-      BitsOf<F> bits;
-      if constexpr (kS == CastType::kF32) {
-        bits = a[i];
+    for (size_t i = 0; i < n; ++i) {
+      if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
+        // Saturated in int64_t, which holds every source and bound.
+        const int64_t v = a[i];
+        constexpr int64_t kLow = std::numeric_limits<D>::min();
+        constexpr int64_t kHigh = std::numeric_limits<D>::max();
+        d[i] = static_cast<D>(v < kLow ? kLow : v > kHigh ? kHigh : v);
+      } else if constexpr (kS == CastType::kI64) {
+        d[i] = Int64ToFloatBits<kRound>(a[i]);
+      } else if constexpr (!IsFloatType(kD)) {
+        d[i] = ToInteger<D, kRound>(CastSourceValue<kS>(a[i]));
+      } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 &&
+                           kS != CastType::kU32) {
+        // Exact in float: the value itself, or for float the integral
+        // value (Truncate).
+        float x = CastSourceValue<kS>(a[i]);
+        if constexpr (kS == CastType::kF32) x = RoundToIntegral<float, kRound>(x);
+        d[i] = x != x ? 0x7fc00000u : __builtin_bit_cast(uint32_t, x);
       } else {
-        bits = __builtin_bit_cast(BitsOf<F>, CastSourceValue<kS>(a[i]));
-      }
-      if constexpr (kD == CastType::kF16) {
-        d[i] = static_cast<D>(RoundToBinary<11, -14, 15, 16, kRound, F>(bits));
-      } else if constexpr (kD == CastType::kBf16) {
-        d[i] = static_cast<D>(RoundToBinary<8, -126, 127, 16, kRound, F>(bits));
-      } else {
-        d[i] = RoundToBinary<24, -126, 127, 32, kRound, F>(bits);
+        // The intermediate's bits (a float source's own: no round trip).
+        using F = decltype(CastSourceValue<kS>(a[i]));
+        BitsOf<F> bits;
+        if constexpr (kS == CastType::kF32) {
+          bits = a[i];
+        } else {
+          bits = __builtin_bit_cast(BitsOf<F>, CastSourceValue<kS>(a[i]));
+        }
+        if constexpr (kD == CastType::kF16) {
+          d[i] = static_cast<D>(RoundToBinary<11, -14, 15, 16, kRound, F>(bits));
+        } else if constexpr (kD == CastType::kBf16) {
+          d[i] = static_cast<D>(RoundToBinary<8, -126, 127, 16, kRound, F>(bits));
+        } else {
+          d[i] = RoundToBinary<24, -126, 127, 32, kRound, F>(bits);
+        }
       }
     }
   }
+}
+
+// n copies of value's low sizeof(T) bytes.
+template <typename T>
+void Fill(void* dv, uint32_t value, size_t n) {
+  T* __restrict d = static_cast<T*>(dv);
+  const T v = static_cast<T>(value);
+  for (size_t i = 0; i < n; ++i) d[i] = v;
 }

@@ -12,8 +12,9 @@ namespace {
 
 // The rounding modes compiled for a conversion (kernels.h, VectorKernels::cast).
 constexpr int CastRoundsOf(CastType s, CastType d) {
-  if (s == CastType::kI64 || (s == d && s != CastType::kF32)) return 0;
+  if (s == d && s != CastType::kF32) return 0;
   if (!IsFloatType(s) && !IsFloatType(d)) return 1;  // kRint
+  if (s == CastType::kI64 && d != CastType::kF32) return 0;
   if (s == CastType::kF32 && d == CastType::kF16) return kCastRounds;
   return kToIntRounds;
 }
@@ -73,6 +74,8 @@ VectorKernels MakeVectorKernels() {
           PairSums,
           CopyStreams};
   FillCasts(k, std::make_integer_sequence<int, kCastTypes>());
+  k.fill[0] = Fill<uint16_t>;
+  k.fill[1] = Fill<uint32_t>;
   return k;
 }
 
