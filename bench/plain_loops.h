@@ -27,6 +27,12 @@ enum Loop : int {
   kCastF32F32Trunc, kCastI32F32Floor, kCastI32I16, kCastI16F16, kCastI8F16,
   kDuplicateF32, kDuplicateF16,
   kAddF32,
+  // Every Cast pair and mode a kernel uses, Duplicate of each element size.
+  kCastF32F16Ceil, kCastF32F16Trunc, kCastF16I32Rint, kCastF16I32Round, kCastF16U8,
+  kCastF16I16Floor, kCastF16I8, kCastI16F32, kCastF32I16, kCastU8F16, kCastF32Bf16Floor,
+  kCastF32Bf16Trunc, kCastF32Bf16Round, kCastI32F32Ceil, kCastI32F32Trunc, kCastI32I64,
+  kCastI64I32, kCastI64F32, kCastI64F32Floor, kCastF32F32Floor, kCastF32F32Rint,
+  kCastF32F32Round, kDuplicateU16,
   kLoops
 };
 

@@ -251,22 +251,6 @@ inline void MoveNearestInto(U& mag, const W& m, const B& neg, ToW to_w) {
   }
 }
 
-// int64_t into float: m, the magnitude, with the bits below its 53 highest
-// collapsed into one sticky bit (which keeps every rounding to float), is
-// exact in double, which rounds it once.
-template <CastRound kRound>
-inline uint32_t Int64ToFloatBits(int64_t x) {
-  const uint64_t u = static_cast<uint64_t>(x);
-  const uint64_t m = x < 0 ? 0 - u : u;
-  const uint64_t sticky = (m & ~uint64_t{0x7ff}) | uint64_t{(m & 0x7ffu) != 0} << 11;
-  const double exact = static_cast<double>(m >= uint64_t{1} << 53 ? sticky : m);
-  uint32_t mag = __builtin_bit_cast(uint32_t, static_cast<float>(exact));
-  MoveNearestInto<kRound>(mag, m, x < 0, [](uint32_t bits, uint64_t& w) {
-    w = static_cast<uint64_t>(FloatFromBits(bits));
-  });
-  return mag | (x < 0 ? 0x80000000u : 0u);
-}
-
 // ---- Conversions by blocks ----------------------------------------------------
 //
 // The pairs whose element loop GCC does not vectorize well (the bit work
@@ -290,32 +274,53 @@ template <typename T>
 using V16 = typename Lanes16<T>::type;
 // 32 halves or bfloat16s (64 bytes).
 typedef uint16_t V32u16 __attribute__((vector_size(64)));
+// 8 elements of T (int64_t sources: 64 bytes).
+template <typename T>
+struct Lanes8;
+template <> struct Lanes8<int8_t> { typedef int8_t type __attribute__((vector_size(8))); };
+template <> struct Lanes8<uint8_t> { typedef uint8_t type __attribute__((vector_size(8))); };
+template <> struct Lanes8<int16_t> { typedef int16_t type __attribute__((vector_size(16))); };
+template <> struct Lanes8<uint16_t> { typedef uint16_t type __attribute__((vector_size(16))); };
+template <> struct Lanes8<int32_t> { typedef int32_t type __attribute__((vector_size(32))); };
+template <> struct Lanes8<uint32_t> { typedef uint32_t type __attribute__((vector_size(32))); };
+template <> struct Lanes8<int64_t> { typedef int64_t type __attribute__((vector_size(64))); };
+template <> struct Lanes8<uint64_t> { typedef uint64_t type __attribute__((vector_size(64))); };
+template <> struct Lanes8<float> { typedef float type __attribute__((vector_size(32))); };
+template <> struct Lanes8<double> { typedef double type __attribute__((vector_size(64))); };
+template <typename T>
+using V8 = typename Lanes8<T>::type;
 
-// The pairs converted by blocks: integers into integers compared in int32_t
-// (wider ones take 128-byte vectors, which GCC splits element by element),
-// float into bfloat16 and int32_t into float.
+// The pairs converted by blocks: integers into integers compared in
+// int32_t, 16 at a time, and int64_t into integers and float, 8 at a time
+// (the other integer pairs would take 128-byte vectors, whose selections
+// GCC splits element by element); float into bfloat16 and int32_t into
+// float.
 template <CastType kS, CastType kD>
 constexpr bool kCastsByBlocks =
     (!IsFloatType(kS) && !IsFloatType(kD) && kS != CastType::kU32 &&
-     kD != CastType::kU32 && kS != CastType::kI64 && kD != CastType::kI64) ||
+     kD != CastType::kU32 && kD != CastType::kI64) ||
+    (kS == CastType::kI64 && (kD == CastType::kU32 || kD == CastType::kF32)) ||
     (kS == CastType::kF32 && kD == CastType::kBf16) ||
     (kS == CastType::kI32 && kD == CastType::kF32);
 // Elements per block: float into bfloat16 packs two vectors into one.
 template <CastType kS, CastType kD>
-constexpr size_t kCastBlock = kS == CastType::kF32 && kD == CastType::kBf16 ? 32 : 16;
+constexpr size_t kCastBlock = kS == CastType::kI64                              ? 8
+                              : kS == CastType::kF32 && kD == CastType::kBf16 ? 32
+                                                                              : 16;
 
-// An integer into an integer, saturated in int32_t.
-template <typename S, typename D>
+// An integer into an integer, saturated in W (int32_t for 16 lanes,
+// int64_t for 8).
+template <template <typename> class V, typename W, typename S, typename D>
 inline void SaturateBlock(D* d, const S* a) {
-  using VW = V16<int32_t>;
-  V16<S> x;
+  using VW = V<W>;
+  V<S> x;
   std::memcpy(&x, a, sizeof x);
   VW v = __builtin_convertvector(x, VW);
-  const VW low = VW{} + static_cast<int32_t>(std::numeric_limits<D>::min());
-  const VW high = VW{} + static_cast<int32_t>(std::numeric_limits<D>::max());
+  const VW low = VW{} + static_cast<W>(std::numeric_limits<D>::min());
+  const VW high = VW{} + static_cast<W>(std::numeric_limits<D>::max());
   v = v < low ? low : v;
   v = v > high ? high : v;
-  const V16<D> r = __builtin_convertvector(v, V16<D>);
+  const V<D> r = __builtin_convertvector(v, V<D>);
   std::memcpy(d, &r, sizeof r);
 }
 
@@ -380,12 +385,38 @@ inline void Int32ToFloatBlock(uint32_t* d, const int32_t* a) {
   std::memcpy(d, &out, sizeof out);
 }
 
+// int64_t into float: the conversion to nearest even (one correctly
+// rounded conversion per lane on every set), moved by MoveNearestInto on
+// magnitudes in uint64_t, the float bits in 64-bit lanes meanwhile.
+template <CastRound kRound>
+inline void Int64ToFloatBlock(uint32_t* d, const int64_t* a) {
+  using VL = V8<uint64_t>;
+  using VI = V8<int64_t>;
+  VI x;
+  std::memcpy(&x, a, sizeof x);
+  V8<uint32_t> out = (V8<uint32_t>)__builtin_convertvector(x, V8<float>);
+  if constexpr (kRound != CastRound::kRint) {
+    const VI neg = x < 0;
+    const VL m = neg ? 0 - (VL)x : (VL)x;
+    VL mag = __builtin_convertvector(out & 0x7fffffffu, VL);
+    MoveNearestInto<kRound>(mag, m, neg, [](const VL& bits, VL& w) {
+      w = __builtin_convertvector((V8<float>)__builtin_convertvector(bits, V8<uint32_t>), VL);
+    });
+    out = __builtin_convertvector(mag, V8<uint32_t>) | (out & 0x80000000u);
+  }
+  std::memcpy(d, &out, sizeof out);
+}
+
 // kCastBlock elements of a pair of kCastsByBlocks.
 template <CastType kS, CastType kD, CastRound kRound>
 inline void CastBlock(typename CastStorage<kD>::type* d,
                       const typename CastStorage<kS>::type* a) {
-  if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
-    SaturateBlock(d, a);
+  if constexpr (kS == CastType::kI64 && kD == CastType::kF32) {
+    Int64ToFloatBlock<kRound>(d, a);
+  } else if constexpr (kS == CastType::kI64) {
+    SaturateBlock<V8, int64_t>(d, a);
+  } else if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
+    SaturateBlock<V16, int32_t>(d, a);
   } else if constexpr (kD == CastType::kBf16) {
     FloatToBf16Block<kRound>(d, a);
   } else {
@@ -432,8 +463,6 @@ NORMGRAD_SAME_INDEX
         constexpr int64_t kLow = std::numeric_limits<D>::min();
         constexpr int64_t kHigh = std::numeric_limits<D>::max();
         d[i] = static_cast<D>(v < kLow ? kLow : v > kHigh ? kHigh : v);
-      } else if constexpr (kS == CastType::kI64) {
-        d[i] = Int64ToFloatBits<kRound>(a[i]);
       } else if constexpr (!IsFloatType(kD)) {
         d[i] = ToInteger<D, kRound>(CastSourceValue<kS>(a[i]));
       } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 &&
