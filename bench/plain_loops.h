@@ -33,6 +33,9 @@ enum Loop : int {
   kCastF32Bf16Trunc, kCastF32Bf16Round, kCastI32F32Ceil, kCastI32F32Trunc, kCastI32I64,
   kCastI64I32, kCastI64F32, kCastI64F32Floor, kCastF32F32Floor, kCastF32F32Rint,
   kCastF32F32Round, kDuplicateU16,
+  // The narrowing compounds.
+  kAddReluCastF16I8, kAddReluCastI16I8, kAddReluCastF32F16, kSubReluCastF32F16,
+  kMulCastF16I8, kAddDeqReluI32F16,
   kLoops
 };
 

@@ -386,6 +386,67 @@ void DuplicateU16(void* dv, const void*, const void*, size_t n) {
   for (size_t i = 0; i < n; ++i) d[i] = 0x3e00u;  // half 1.5
 }
 
+// The narrowing compounds: the step in float (of half sources, rounded
+// to half), Relu, the narrowing of the unit (saturated).
+int8_t RintInt8(float x) {
+  const float r = std::nearbyint(x);
+  return int8_t(r != r ? 0 : r >= 127.0f ? 127 : r <= -128.0f ? -128 : int(r));
+}
+template <bool kMul>
+void HalfStepToInt8(void* dv, const void* av, const void* bv, size_t n) {
+  float x[256], y[256];
+  int8_t* __restrict d = Out<int8_t>(dv);
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    ToFloat(In<H>(av) + at, x, m);
+    ToFloat(In<H>(bv) + at, y, m);
+    for (size_t i = 0; i < m; ++i) x[i] = kMul ? x[i] * y[i] : x[i] + y[i];
+    H t[256];
+    ToHalf(x, t, m);
+    ToFloat(t, x, m);
+    for (size_t i = 0; i < m; ++i) {
+      d[at + i] = RintInt8(kMul ? x[i] : x[i] > 0.0f ? x[i] : 0.0f);
+    }
+  }
+}
+void AddReluCastI16I8(void* dv, const void* av, const void* bv, size_t n) {
+  int8_t* __restrict d = Out<int8_t>(dv);
+  const int16_t* __restrict a = In<int16_t>(av);
+  const int16_t* __restrict b = In<int16_t>(bv);
+  for (size_t i = 0; i < n; ++i) {
+    const int16_t s = int16_t(a[i] + b[i]);
+    d[i] = int8_t(s < 0 ? 0 : s > 127 ? 127 : s);
+  }
+}
+template <bool kSub>
+void ReluCastF32F16(void* dv, const void* av, const void* bv, size_t n) {
+  float x[256];
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    const float* __restrict a = In<float>(av) + at;
+    const float* __restrict b = In<float>(bv) + at;
+    for (size_t i = 0; i < m; ++i) {
+      const float s = kSub ? a[i] - b[i] : a[i] + b[i];
+      x[i] = s > 65504.0f && s < INFINITY ? 65504.0f : s > 0.0f ? s : 0.0f;
+    }
+    ToHalf(x, Out<H>(dv) + at, m);
+  }
+}
+// The sum in float scaled by 0.5 (the row's DEQSCALE), to half, Relu.
+void AddDeqReluI32F16(void* dv, const void* av, const void* bv, size_t n) {
+  float x[256];
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    const int32_t* __restrict a = In<int32_t>(av) + at;
+    const int32_t* __restrict b = In<int32_t>(bv) + at;
+    for (size_t i = 0; i < m; ++i) {
+      const float s = float(int32_t(uint32_t(a[i]) + uint32_t(b[i]))) * 0.5f;
+      x[i] = s > 0.0f ? s : 0.0f;
+    }
+    ToHalf(x, Out<H>(dv) + at, m);
+  }
+}
+
 plain_loops::Fn kTable[plain_loops::kLoops] = {
     AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
     ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
@@ -407,4 +468,6 @@ plain_loops::Fn kTable[plain_loops::kLoops] = {
     IntToF32Directed<int32_t, kTrunc>, Convert<int32_t, int64_t>, Saturate<int64_t, int32_t>,
     Convert<int64_t, float>, IntToF32Directed<int64_t, kFloor>, F32ToF32<kFloor>,
     F32ToF32<kRint>, F32ToF32<kRound>, DuplicateU16,
+    HalfStepToInt8<false>, AddReluCastI16I8, ReluCastF32F16<false>, ReluCastF32F16<true>,
+    HalfStepToInt8<true>, AddDeqReluI32F16,
 };

@@ -114,6 +114,7 @@ std::vector<Row> Rows(Ub& ub) {
   const LocalTensor<half> hposa = ub.fpos_buf.Get<half>(), hpos1 = hposa[kMaxElements];
   using namespace plain_loops;
   namespace A = AscendC;
+  A::SetDeqScale(half(0.5f));
   return {
       {"Abs", "float", kAbsF32, [=](int32_t n) { A::Abs(fdst, fmix, n); }, Addr(fdst), Addr(fmix), nullptr},
       {"Abs", "half", kAbsF16, [=](int32_t n) { A::Abs(hdst, hmix, n); }, Addr(hdst), Addr(hmix), nullptr},
@@ -196,6 +197,13 @@ std::vector<Row> Rows(Ub& ub) {
       {"Duplicate", "bf16", kDuplicateU16, [=](int32_t n) { A::Duplicate(bdst, bfloat16_t(1.5f), n); }, Addr(bdst), nullptr, nullptr},
       {"Duplicate", "int32_t", kDuplicateF32, [=](int32_t n) { A::Duplicate(idst, int32_t{0x3fc00000}, n); }, Addr(idst), nullptr, nullptr},
       {"Duplicate", "uint32_t", kDuplicateF32, [=](int32_t n) { A::Duplicate(uidst, uint32_t{0x3fc00000}, n); }, Addr(uidst), nullptr, nullptr},
+      // The narrowing compounds' main pairs (AddDeqRelu: DEQSCALE 0.5, set in Rows).
+      {"AddReluCast", "half > int8_t", kAddReluCastF16I8, [=](int32_t n) { A::AddReluCast(bytedst, hmix, hpos, n); }, Addr(bytedst), Addr(hmix), Addr(hpos)},
+      {"AddReluCast", "int16_t > int8_t", kAddReluCastI16I8, [=](int32_t n) { A::AddReluCast(bytedst, sa, sb, n); }, Addr(bytedst), Addr(sa), Addr(sb)},
+      {"AddReluCast", "float > half", kAddReluCastF32F16, [=](int32_t n) { A::AddReluCast(hdst, fmix, fpos, n); }, Addr(hdst), Addr(fmix), Addr(fpos)},
+      {"SubReluCast", "float > half", kSubReluCastF32F16, [=](int32_t n) { A::SubReluCast(hdst, fmix, fpos, n); }, Addr(hdst), Addr(fmix), Addr(fpos)},
+      {"MulCast", "half > int8_t", kMulCastF16I8, [=](int32_t n) { A::MulCast(bytedst, hmix, hpos, n); }, Addr(bytedst), Addr(hmix), Addr(hpos)},
+      {"AddDeqRelu", "int32_t > half", kAddDeqReluI32F16, [=](int32_t n) { A::AddDeqRelu(hdst, ia, ib, n); }, Addr(hdst), Addr(ia), Addr(ib)},
   };
 }
 

@@ -222,6 +222,20 @@ struct VectorKernels {
   /// Fills d with n elements of 2 and 4 bytes (indexed by log2 of the size
   /// − 1), each the low bytes of value (Duplicate).
   void (*fill[2])(void* d, uint32_t value, size_t n) = {};
+  /// d[i] = v · scale rounded to float by rounding to odd (toward zero,
+  /// the last bit set where inexact), so that one rounding to half after
+  /// it gives v · scale rounded once; v = a[i] + b[i] modulo 2^32 (a[i]
+  /// where b is null), scale finite (a half's value). Cast's deq and
+  /// AddDeqRelu.
+  void (*dequant_odd_f32)(float* d, const int32_t* a, const int32_t* b, float scale,
+                          size_t n) = nullptr;
+  /// The steps of AddReluCast and SubReluCast before their narrowing,
+  /// indexed [sub]: in float d[i] = Relu(a[i] ± b[i]) with a finite result
+  /// past half's largest finite value made that value (into half next); in
+  /// int16_t d[i] = Relu(a[i] ± b[i] modulo 2^16) saturated into int8_t.
+  void (*relu_step_f32[2])(float* d, const float* a, const float* b, size_t n) = {};
+  void (*relu_cast_i16_i8[2])(int8_t* d, const int16_t* a, const int16_t* b,
+                              size_t n) = {};
 };
 
 /// The primitives of one instruction set.

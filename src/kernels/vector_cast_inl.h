@@ -1,6 +1,7 @@
 // kernels/vector_cast_inl.h — the conversion loops of the emulated vector
-// unit (VectorKernels' to_int32_f32, from_int32_f32 and cast) and
-// Duplicate's fill: written once, compiled per instruction set. A part of vector_inl.h, which
+// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_odd_f32,
+// relu_step_f32, relu_cast_i16_i8) and Duplicate's fill: written once,
+// compiled per instruction set. A part of vector_inl.h, which
 // includes it inside its namespace (after its includes and with its
 // NORMGRAD_SAME_INDEX); not included on its own.
 
@@ -499,4 +500,53 @@ void Fill(void* dv, uint32_t value, size_t n) {
   T* __restrict d = static_cast<T*>(dv);
   const T v = static_cast<T>(value);
   for (size_t i = 0; i < n; ++i) d[i] = v;
+}
+
+// An int32_t (or the sum of two, modulo 2^32) times a half's value is exact
+// in double (31 bits times 11); rounded to float by rounding to odd
+// (toward zero, the last bit set where inexact), which keeps the one
+// rounding to half after it correct (float has more than 11 + 1 bits).
+template <bool kSum>
+void DequantLoop(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t v =
+        kSum ? static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i]))
+             : a[i];
+    const double x = static_cast<double>(v) * scale;
+    const float f = static_cast<float>(x);
+    const double back = f;
+    uint32_t bits = __builtin_bit_cast(uint32_t, f);
+    bits -= __builtin_fabs(back) > __builtin_fabs(x) ? 1u : 0u;
+    bits |= back != x ? 1u : 0u;
+    d[i] = __builtin_bit_cast(float, bits);
+  }
+}
+
+void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, size_t n) {
+  if (b == nullptr) {
+    DequantLoop<false>(d, a, b, scale, n);
+  } else {
+    DequantLoop<true>(d, a, b, scale, n);
+  }
+}
+
+// AddReluCast's and SubReluCast's steps before their narrowing (kernels.h).
+template <bool kSub>
+void ReluStepF32(float* d, const float* a, const float* b, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const float s = kSub ? a[i] - b[i] : a[i] + b[i];
+    const float r = s != s || s > 0.0f ? s : 0.0f;
+    d[i] = r > 65504.0f && r < __builtin_inff() ? 65504.0f : r;
+  }
+}
+template <bool kSub>
+void ReluCastI16I8(int8_t* d, const int16_t* a, const int16_t* b, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const int16_t s = static_cast<int16_t>(kSub ? static_cast<uint32_t>(a[i]) - b[i]
+                                                : static_cast<uint32_t>(a[i]) + b[i]);
+    d[i] = static_cast<int8_t>(s < 0 ? 0 : s > 127 ? 127 : s);
+  }
 }
