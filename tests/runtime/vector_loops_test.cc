@@ -891,4 +891,104 @@ TEST(VectorLoops, DuplicateOfEveryTypeFillsCountElements) {
   }
 }
 
+// An exact value rounded once to half, nearest even (past the largest
+// finite value: infinity), as bits.
+uint16_t HalfOfExact(double p) {
+  if (p == 0) return std::signbit(p) ? 0x8000 : 0;
+  const double a = std::fabs(p);
+  const double unit = std::ldexp(1.0, std::max(std::ilogb(a) - 10, -24));
+  const double r = std::nearbyint(a / unit) * unit;  // a / unit: exact
+  const uint16_t mag = r >= 65520.0 ? 0x7c00 : Bits(half(static_cast<float>(r)));
+  return static_cast<uint16_t>(mag | (p < 0 ? 0x8000 : 0));
+}
+
+// Cast's deq and AddDeqRelu: v · scale rounded once to half (and for
+// AddDeqRelu +0 where not positive), v the int32_t (or the sum of two,
+// modulo 2^32), for scales of every kind but infinity and NaN; among the
+// values those one rounding to float first would put on a tie.
+TEST(VectorLoops, DequantRoundsTheExactProductOnce) {
+  std::vector<int32_t> v = {0, 1, -1, 2049, -2049, 2051, 16785409, -16785409, 16785407,
+                            (1 << 30) + (1 << 19), (1 << 30) + (1 << 19) + 1, INT32_MAX,
+                            INT32_MIN, 65519, 65520, -65520};
+  std::mt19937 gen(24);
+  while (v.size() < 301) v.push_back(static_cast<int32_t>(gen()) >> (gen() % 32));
+  std::vector<int32_t> w(v.size());
+  for (int32_t& x : w) x = static_cast<int32_t>(gen());
+  for (const float scale : {1.0f, 0.5f, 0.375f, 0x1p-14f, 0x1p-24f, 0x1.ffcp-15f, 65504.0f,
+                            -1.0f, -0x1p-14f, 3 * 0x1p-20f, 0.0f, -0.0f}) {
+    const uint16_t scale_bits = Bits(half(scale));
+    const double s = static_cast<double>(static_cast<float>(half(scale)));
+    std::vector<uint16_t> got(v.size()), sum(v.size());
+    normgrad_ascendc::DequantImpl(got.data(), v.data(), scale_bits,
+                                  static_cast<uint32_t>(v.size()));
+    normgrad_ascendc::AddDeqReluImpl(sum.data(), v.data(), w.data(), scale_bits,
+                                     static_cast<uint32_t>(v.size()));
+    for (size_t i = 0; i < v.size(); ++i) {
+      ASSERT_EQ(got[i], HalfOfExact(static_cast<double>(v[i]) * s))
+          << "Cast deq of " << v[i] << " scale " << scale;
+      const auto t = static_cast<int32_t>(static_cast<uint32_t>(v[i]) +
+                                          static_cast<uint32_t>(w[i]));
+      const uint16_t h = HalfOfExact(static_cast<double>(t) * s);
+      ASSERT_EQ(sum[i], h < 0x8000 && h != 0 ? h : 0)
+          << "AddDeqRelu of " << v[i] << " + " << w[i] << " scale " << scale;
+    }
+  }
+}
+
+// AddReluCast and SubReluCast from float into half, and from int16_t into
+// int8_t (the unit refuses these in place): Relu, then half's rounding with
+// a finite value past the largest made the largest (infinity and NaN
+// kept), or the saturation.
+TEST(VectorLoops, ReluCastsNarrowAtTheEdges) {
+  Ub ub;
+  std::vector<float> a = FloatInputs(25), b = FloatInputs(26);
+  const float edges[] = {65504.0f, 65519.99f, 65520.0f, 1e30f, INFINITY, -INFINITY,
+                         FromBits(0x7fc12345u), FromBits(0xffc00001u), -0.0f, 0x1p-25f};
+  for (size_t i = 0; i < std::size(edges); ++i) {
+    a[i] = edges[i];
+    b[i] = 0.0f;
+    a[20 + i] = 0.0f;
+    b[20 + i] = edges[i];
+  }
+  for (const bool sub : {false, true}) {
+    const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, b);
+    const LocalTensor<half> d = ub.Get<half>(2);
+    if (sub) {
+      AscendC::SubReluCast(d, x, y, kN);
+    } else {
+      AscendC::AddReluCast(d, x, y, kN);
+    }
+    const std::vector<half> got = ub.Read<half>(2, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      const float r = Relu(sub ? a[i] - b[i] : a[i] + b[i]);
+      const half want = std::isfinite(r) && r > 65504.0f ? half(65504.0f) : half(r);
+      ASSERT_EQ(Bits(got[i]), Bits(want)) << (sub ? "SubReluCast" : "AddReluCast")
+                                          << " float > half: element " << i << ": "
+                                          << a[i] << ", " << b[i];
+    }
+  }
+  std::vector<int16_t> p(kN), q(kN);
+  std::mt19937 gen(27);
+  for (uint32_t i = 0; i < kN; ++i) {
+    p[i] = static_cast<int16_t>(gen());
+    q[i] = static_cast<int16_t>(i < 64 ? 32767 - i : gen() % 512);
+  }
+  for (const bool sub : {false, true}) {
+    const LocalTensor<int16_t> x = ub.Put(0, p), y = ub.Put(1, q);
+    const LocalTensor<int8_t> d = ub.Get<int8_t>(2);
+    if (sub) {
+      AscendC::SubReluCast(d, x, y, kN);
+    } else {
+      AscendC::AddReluCast(d, x, y, kN);
+    }
+    const std::vector<int8_t> got = ub.Read<int8_t>(2, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      const auto s = static_cast<int16_t>(sub ? p[i] - q[i] : p[i] + q[i]);  // modulo 2^16
+      ASSERT_EQ(got[i], static_cast<int8_t>(std::clamp<int>(s, 0, 127)))
+          << "int16_t > int8_t, sub " << sub << ": element " << i << ": " << p[i] << ", "
+          << q[i];
+    }
+  }
+}
+
 }  // namespace
