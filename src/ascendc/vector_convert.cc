@@ -666,16 +666,15 @@ bool FiniteHalf(uint16_t h) { return (h & 0x7c00u) != 0x7c00u; }
 void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
                   uint16_t scale, bool relu, uint32_t n) {
   const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
-  constexpr uint32_t kStep = 256;
+  constexpr uint32_t kStep = 1024;
   float x[kStep];
   for (uint32_t at = 0; at < n; at += kStep) {
     const uint32_t m = std::min(kStep, n - at);
+    // Relu before the rounding to half gives AddDeqRelu's +0 for every
+    // product that is not positive (none is NaN), as after it.
     k.dequant_odd_f32(x, src0 + at, src1 == nullptr ? nullptr : src1 + at,
-                      normgrad::bits::HalfToFloat(scale), m);
-    auto* h = reinterpret_cast<normgrad::float16*>(dst + at);
-    normgrad::Narrow(x, h, m);
-    // No NaN here: Relu's rule (kept where positive) is AddDeqRelu's.
-    if (relu) k.relu_f16(dst + at, dst + at, m);
+                      normgrad::bits::HalfToFloat(scale), relu, m);
+    normgrad::Narrow(x, reinterpret_cast<normgrad::float16*>(dst + at), m);
   }
 }
 }  // namespace

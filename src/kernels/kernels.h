@@ -225,10 +225,10 @@ struct VectorKernels {
   /// d[i] = v · scale rounded to float by rounding to odd (toward zero,
   /// the last bit set where inexact), so that one rounding to half after
   /// it gives v · scale rounded once; v = a[i] + b[i] modulo 2^32 (a[i]
-  /// where b is null), scale finite (a half's value). Cast's deq and
-  /// AddDeqRelu.
+  /// where b is null), scale finite (a half's value); with relu a product
+  /// not positive gives +0. Cast's deq and AddDeqRelu.
   void (*dequant_odd_f32)(float* d, const int32_t* a, const int32_t* b, float scale,
-                          size_t n) = nullptr;
+                          bool relu, size_t n) = nullptr;
   /// The steps of AddReluCast and SubReluCast before their narrowing,
   /// indexed [sub]: in float d[i] = Relu(a[i] ± b[i]) with a finite result
   /// past half's largest finite value made that value (into half next); in

@@ -506,28 +506,33 @@ void Fill(void* dv, uint32_t value, size_t n) {
 // in double (31 bits times 11); rounded to float by rounding to odd
 // (toward zero, the last bit set where inexact), which keeps the one
 // rounding to half after it correct (float has more than 11 + 1 bits).
-template <bool kSum>
+template <bool kSum, bool kRelu>
 void DequantLoop(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const int32_t v =
         kSum ? static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i]))
              : a[i];
+    // Rounded to odd at float's last place (bit 29 of the double, whose
+    // exponent float holds: 2^-24 ≤ |x| < 2^47): the bits below dropped,
+    // that place set where any was; then exact in float.
     const double x = static_cast<double>(v) * scale;
-    const float f = static_cast<float>(x);
-    const double back = f;
-    uint32_t bits = __builtin_bit_cast(uint32_t, f);
-    bits -= __builtin_fabs(back) > __builtin_fabs(x) ? 1u : 0u;
-    bits |= back != x ? 1u : 0u;
-    d[i] = __builtin_bit_cast(float, bits);
+    uint64_t u = __builtin_bit_cast(uint64_t, x);
+    // Relu: +0 for a set sign bit (x is not NaN).
+    if constexpr (kRelu) u &= ~static_cast<uint64_t>(static_cast<int64_t>(u) >> 63);
+    u = (u & ~uint64_t{0x1fffffff}) | uint64_t{(u & 0x1fffffffu) != 0} << 29;
+    d[i] = static_cast<float>(__builtin_bit_cast(double, u));
   }
 }
 
-void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, size_t n) {
+void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, bool relu,
+             size_t n) {
   if (b == nullptr) {
-    DequantLoop<false>(d, a, b, scale, n);
+    DequantLoop<false, false>(d, a, b, scale, n);
+  } else if (relu) {
+    DequantLoop<true, true>(d, a, b, scale, n);
   } else {
-    DequantLoop<true>(d, a, b, scale, n);
+    DequantLoop<true, false>(d, a, b, scale, n);
   }
 }
 
