@@ -128,32 +128,24 @@ template <typename F>
 using BitsOf = std::conditional_t<std::is_same_v<F, float>, uint32_t, uint64_t>;
 
 // The magnitude q, whose dropped bits are rem (half: the value of half a
-// unit of q), rounded by kRound into r; neg: the value is negative. U is an
-// unsigned integer and neg a bool, or U a vector of them and neg a
-// comparison's lanes (all ones for true; `(U)truth & 1u` is 0 or 1 either
-// way). Operands by reference, as ShiftBits'.
-template <CastRound kRound, typename U, typename B>
-inline void RoundMagnitude(const U& q, const U& rem, const U& half, const B& neg, U& r) {
+// unit of q), rounded by kRound; neg: the value is negative.
+template <CastRound kRound, typename U>
+inline U RoundMagnitude(U q, U rem, U half, bool neg) {
   switch (kRound) {
     case CastRound::kRint:
-      r = q + ((U)(rem > half || (rem == half && (q & 1u) != 0)) & 1u);
-      break;
+      return q + (rem > half || (rem == half && (q & 1u) != 0));
     case CastRound::kFloor:
-      r = q + ((U)(rem != 0 && neg) & 1u);
-      break;
+      return q + (rem != 0 && neg);
     case CastRound::kCeil:
-      r = q + ((U)(rem != 0 && !neg) & 1u);
-      break;
+      return q + (rem != 0 && !neg);
     case CastRound::kTrunc:
-      r = q;
-      break;
+      return q;
     case CastRound::kRound:
-      r = q + ((U)(rem >= half) & 1u);
-      break;
+      return q + (rem >= half);
     case CastRound::kOdd:
-      r = q | ((U)(rem != 0) & 1u);
-      break;
+      return q | (rem != 0);
   }
+  return q;
 }
 
 template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound, typename F>
@@ -175,8 +167,7 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
     const U q = abs >> kDrop;
     const U rem = abs & ((U{1} << kDrop) - 1);
     constexpr U kHalf = U{1} << (kDrop - 1);
-    U r;
-    RoundMagnitude<kRound>(q, rem, kHalf, neg, r);
+    const U r = RoundMagnitude<kRound>(q, rem, kHalf, neg);
     const U sign = neg ? U{1} << (kBits - 1) : 0;
     constexpr U kQuietNan = (kSourceInf >> kDrop) | U{1} << (kP - 2);
     return static_cast<uint32_t>(abs > kSourceInf ? kQuietNan : sign | r);
@@ -192,8 +183,7 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
   const U q = m >> shift;
   const U rem = m & ((U{1} << shift) - 1);
   const U half = U{1} << (shift - 1);
-  U r;
-  RoundMagnitude<kRound>(q, rem, half, neg, r);
+  const U r = RoundMagnitude<kRound>(q, rem, half, neg);
   constexpr U kInf = ((U{1} << (kBits - kP)) - 1) << (kP - 1);
   const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
   U mag = (exponent << (kP - 1)) + r;
