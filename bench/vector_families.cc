@@ -106,7 +106,7 @@ std::vector<Row> Rows(Ub& ub) {
   const auto ba = ub.ia_buf.Get<int8_t>(), bytedst = ub.dst_buf.Get<int8_t>();
   const auto ldst = ub.dst_buf.Get<int64_t>();
   // int64_t sources: the bits of fpos (8 bytes each); 8-bit and unsigned views.
-  const auto la = ub.fpos_buf.Get<int64_t>();
+  const auto i64src = ub.fpos_buf.Get<int64_t>();
   const auto uba = ub.ia_buf.Get<uint8_t>(), ubytedst = ub.dst_buf.Get<uint8_t>();
   const auto uidst = ub.dst_buf.Get<uint32_t>();
   const LocalTensor<float> fpos1 = fpos[kMaxElements];
@@ -186,9 +186,9 @@ std::vector<Row> Rows(Ub& ub) {
       {"Cast CEIL", "int32_t > float", kCastI32F32Ceil, [=](int32_t n) { A::Cast(fdst, ia, RoundMode::CAST_CEIL, n); }, Addr(fdst), Addr(ia), nullptr},
       {"Cast TRUNC", "int32_t > float", kCastI32F32Trunc, [=](int32_t n) { A::Cast(fdst, ia, RoundMode::CAST_TRUNC, n); }, Addr(fdst), Addr(ia), nullptr},
       {"Cast", "int32_t > int64_t", kCastI32I64, [=](int32_t n) { A::Cast(ldst, ia, RoundMode::CAST_NONE, n); }, Addr(ldst), Addr(ia), nullptr},
-      {"Cast", "int64_t > int32_t", kCastI64I32, [=](int32_t n) { A::Cast(idst, la, RoundMode::CAST_NONE, n); }, Addr(idst), Addr(la), nullptr},
-      {"Cast RINT", "int64_t > float", kCastI64F32, [=](int32_t n) { A::Cast(fdst, la, RoundMode::CAST_RINT, n); }, Addr(fdst), Addr(la), nullptr},
-      {"Cast FLOOR", "int64_t > float", kCastI64F32Floor, [=](int32_t n) { A::Cast(fdst, la, RoundMode::CAST_FLOOR, n); }, Addr(fdst), Addr(la), nullptr},
+      {"Cast", "int64_t > int32_t", kCastI64I32, [=](int32_t n) { A::Cast(idst, i64src, RoundMode::CAST_NONE, n); }, Addr(idst), Addr(i64src), nullptr},
+      {"Cast RINT", "int64_t > float", kCastI64F32, [=](int32_t n) { A::Cast(fdst, i64src, RoundMode::CAST_RINT, n); }, Addr(fdst), Addr(i64src), nullptr},
+      {"Cast FLOOR", "int64_t > float", kCastI64F32Floor, [=](int32_t n) { A::Cast(fdst, i64src, RoundMode::CAST_FLOOR, n); }, Addr(fdst), Addr(i64src), nullptr},
       {"Cast FLOOR", "float > float", kCastF32F32Floor, [=](int32_t n) { A::Cast(fdst, fmix, RoundMode::CAST_FLOOR, n); }, Addr(fdst), Addr(fmix), nullptr},
       {"Cast RINT", "float > float", kCastF32F32Rint, [=](int32_t n) { A::Cast(fdst, fmix, RoundMode::CAST_RINT, n); }, Addr(fdst), Addr(fmix), nullptr},
       {"Cast ROUND", "float > float", kCastF32F32Round, [=](int32_t n) { A::Cast(fdst, fmix, RoundMode::CAST_ROUND, n); }, Addr(fdst), Addr(fmix), nullptr},
