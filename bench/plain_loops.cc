@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #if defined(NORMGRAD_HAVE_AVX512)
 #include <immintrin.h>

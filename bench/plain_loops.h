@@ -36,6 +36,16 @@ enum Loop : int {
   kSubReluF32, kSubReluF16, kDivF32, kDivF16, kMaxF16, kMinF16,
   kReduceSumF32, kReduceSumF16, kReduceMaxF32, kReduceMaxIndexF32,
   kReduceMinF16, kReduceMinIndexF16,
+
+  // Every Cast pair and mode a kernel uses, Duplicate of each element size.
+  kCastF32F16Ceil, kCastF32F16Trunc, kCastF16I32Rint, kCastF16I32Round, kCastF16U8,
+  kCastF16I16Floor, kCastF16I8, kCastI16F32, kCastF32I16, kCastU8F16, kCastF32Bf16Floor,
+  kCastF32Bf16Trunc, kCastF32Bf16Round, kCastI32F32Ceil, kCastI32F32Trunc, kCastI32I64,
+  kCastI64I32, kCastI64F32, kCastI64F32Floor, kCastF32F32Floor, kCastF32F32Rint,
+  kCastF32F32Round, kDuplicateU16,
+  // The narrowing compounds.
+  kAddReluCastF16I8, kAddReluCastI16I8, kAddReluCastF32F16, kSubReluCastF32F16,
+  kMulCastF16I8, kAddDeqReluI32F16,
   kLoops
 };
 

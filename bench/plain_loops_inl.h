@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 using H = _Float16;
 
@@ -385,6 +386,170 @@ void ReduceMinIndexF16(void* dv, const void* av, const void*, size_t n) {
   });
 }
 
+// The rows of every Cast pair and mode a kernel uses. A float rounded
+// to an integral value by a mode (the five of the unit; FE-independent).
+enum Mode { kRint, kFloor, kCeil, kTrunc, kRound };
+template <Mode kM>
+float Integral(float x) {
+  switch (kM) {
+    case kFloor: return std::floor(x);
+    case kCeil: return std::ceil(x);
+    case kTrunc: return std::trunc(x);
+    case kRound: return std::round(x);
+    default: return std::nearbyint(x);
+  }
+}
+// x rounded by kM and saturated into D (NaN gives 0).
+template <typename D, Mode kM>
+D ToInt(float x) {
+  const float r = Integral<kM>(x);
+  constexpr float kLow = float(std::numeric_limits<D>::min());
+  constexpr float kPast = 2.0f * float(std::numeric_limits<D>::max() / 2 + 1);
+  return r != r ? D(0) : r >= kPast ? std::numeric_limits<D>::max()
+                       : r < kLow ? std::numeric_limits<D>::min() : D(r);
+}
+template <typename D, Mode kM>
+void HalfToInt(void* dv, const void* av, const void*, size_t n) {
+  FromHalf<D>(dv, av, n, [](float x) { return ToInt<D, kM>(x); });
+}
+template <Mode kM>
+void F32ToF32(void* dv, const void* av, const void*, size_t n) {
+  float* __restrict d = Out<float>(dv);
+  const float* __restrict a = In<float>(av);
+  for (size_t i = 0; i < n; ++i) d[i] = Integral<kM>(a[i]);
+}
+template <typename S, typename D>
+void Convert(void* dv, const void* av, const void*, size_t n) {
+  D* __restrict d = Out<D>(dv);
+  const S* __restrict a = In<S>(av);
+  for (size_t i = 0; i < n; ++i) d[i] = D(a[i]);
+}
+template <typename S, typename D>
+void Saturate(void* dv, const void* av, const void*, size_t n) {
+  D* __restrict d = Out<D>(dv);
+  const S* __restrict a = In<S>(av);
+  for (size_t i = 0; i < n; ++i) {
+    d[i] = D(a[i] > std::numeric_limits<D>::max()   ? std::numeric_limits<D>::max()
+             : a[i] < std::numeric_limits<D>::min() ? std::numeric_limits<D>::min()
+                                                    : a[i]);
+  }
+}
+void F32ToI16(void* dv, const void* av, const void*, size_t n) {
+  int16_t* __restrict d = Out<int16_t>(dv);
+  const float* __restrict a = In<float>(av);
+  for (size_t i = 0; i < n; ++i) d[i] = ToInt<int16_t, kRint>(a[i]);
+}
+// float into bfloat16 by a mode: the bias added before the 16-bit shift.
+template <Mode kM>
+void F32ToBf16(void* dv, const void* av, const void*, size_t n) {
+  uint16_t* __restrict d = Out<uint16_t>(dv);
+  const uint32_t* __restrict a = In<uint32_t>(av);
+  for (size_t i = 0; i < n; ++i) {
+    const uint32_t u = a[i], neg = u >> 31;
+    const uint32_t bias = kM == kFloor ? (neg ? 0xffffu : 0u)
+                          : kM == kCeil ? (neg ? 0u : 0xffffu)
+                          : kM == kRound ? 0x8000u : 0u;
+    d[i] = uint16_t((u + bias) >> 16);
+  }
+}
+// Half by a directed mode: to nearest, then one step where that went the
+// wrong way for the mode.
+template <Mode kM>
+void F32ToF16Directed(void* dv, const void* av, const void*, size_t n) {
+  ToHalf(In<float>(av), Out<H>(dv), n);
+  H* __restrict d = Out<H>(dv);
+  const float* __restrict a = In<float>(av);
+  for (size_t i = 0; i < n; ++i) {
+    uint16_t u;
+    std::memcpy(&u, &d[i], 2);
+    const float r = float(d[i]);
+    const bool step = kM == kCeil ? r < a[i] : std::fabs(r) > std::fabs(a[i]);
+    const bool toward_zero = kM == kTrunc || (u & 0x8000u) != 0;
+    u = uint16_t(step ? (toward_zero ? u - 1 : u + 1) : u);
+    std::memcpy(&d[i], &u, 2);
+  }
+}
+// An integer into float by a directed mode: to nearest, then the next
+// float toward the mode where that went the wrong way.
+template <typename S, Mode kM>
+void IntToF32Directed(void* dv, const void* av, const void*, size_t n) {
+  float* __restrict d = Out<float>(dv);
+  const S* __restrict a = In<S>(av);
+  for (size_t i = 0; i < n; ++i) {
+    const float r = float(a[i]);
+    const bool above = r >= 0x1p63f || (r > -0x1p63f && int64_t(r) > int64_t(a[i]));
+    const bool below = !above && int64_t(r) < int64_t(a[i]);
+    d[i] = kM == kFloor ? (above ? std::nextafter(r, -INFINITY) : r)
+           : kM == kCeil ? (below ? std::nextafter(r, INFINITY) : r)
+           : ((r > 0 && above) || (r < 0 && below)) ? std::nextafter(r, 0.0f) : r;
+  }
+}
+void DuplicateU16(void* dv, const void*, const void*, size_t n) {
+  uint16_t* __restrict d = Out<uint16_t>(dv);
+  for (size_t i = 0; i < n; ++i) d[i] = 0x3e00u;  // half 1.5
+}
+
+// The narrowing compounds: the step in float (of half sources, rounded
+// to half), Relu, the narrowing of the unit (saturated).
+int8_t RintInt8(float x) {
+  const float r = std::nearbyint(x);
+  return int8_t(r != r ? 0 : r >= 127.0f ? 127 : r <= -128.0f ? -128 : int(r));
+}
+template <bool kMul>
+void HalfStepToInt8(void* dv, const void* av, const void* bv, size_t n) {
+  float x[256], y[256];
+  int8_t* __restrict d = Out<int8_t>(dv);
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    ToFloat(In<H>(av) + at, x, m);
+    ToFloat(In<H>(bv) + at, y, m);
+    for (size_t i = 0; i < m; ++i) x[i] = kMul ? x[i] * y[i] : x[i] + y[i];
+    H t[256];
+    ToHalf(x, t, m);
+    ToFloat(t, x, m);
+    for (size_t i = 0; i < m; ++i) {
+      d[at + i] = RintInt8(kMul ? x[i] : x[i] > 0.0f ? x[i] : 0.0f);
+    }
+  }
+}
+void AddReluCastI16I8(void* dv, const void* av, const void* bv, size_t n) {
+  int8_t* __restrict d = Out<int8_t>(dv);
+  const int16_t* __restrict a = In<int16_t>(av);
+  const int16_t* __restrict b = In<int16_t>(bv);
+  for (size_t i = 0; i < n; ++i) {
+    const int16_t s = int16_t(a[i] + b[i]);
+    d[i] = int8_t(s < 0 ? 0 : s > 127 ? 127 : s);
+  }
+}
+template <bool kSub>
+void ReluCastF32F16(void* dv, const void* av, const void* bv, size_t n) {
+  float x[256];
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    const float* __restrict a = In<float>(av) + at;
+    const float* __restrict b = In<float>(bv) + at;
+    for (size_t i = 0; i < m; ++i) {
+      const float s = kSub ? a[i] - b[i] : a[i] + b[i];
+      x[i] = s > 65504.0f && s < INFINITY ? 65504.0f : s > 0.0f ? s : 0.0f;
+    }
+    ToHalf(x, Out<H>(dv) + at, m);
+  }
+}
+// The sum in float scaled by 0.5 (the row's DEQSCALE), to half, Relu.
+void AddDeqReluI32F16(void* dv, const void* av, const void* bv, size_t n) {
+  float x[256];
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    const int32_t* __restrict a = In<int32_t>(av) + at;
+    const int32_t* __restrict b = In<int32_t>(bv) + at;
+    for (size_t i = 0; i < m; ++i) {
+      const float s = float(int32_t(uint32_t(a[i]) + uint32_t(b[i]))) * 0.5f;
+      x[i] = s > 0.0f ? s : 0.0f;
+    }
+    ToHalf(x, Out<H>(dv) + at, m);
+  }
+}
+
 plain_loops::Fn kTable[plain_loops::kLoops] = {
     AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
     ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
@@ -407,4 +572,13 @@ plain_loops::Fn kTable[plain_loops::kLoops] = {
     SubReluF32, SubReluF16, DivF32, DivF16, MaxF16, MinF16,
     ReduceSumF32, ReduceSumF16, ReduceMaxF32, ReduceMaxIndexF32,
     ReduceMinF16, ReduceMinIndexF16,
+    F32ToF16Directed<kCeil>, F32ToF16Directed<kTrunc>, HalfToInt<int32_t, kRint>,
+    HalfToInt<int32_t, kRound>, HalfToInt<uint8_t, kRint>, HalfToInt<int16_t, kFloor>,
+    HalfToInt<int8_t, kRint>, Convert<int16_t, float>, F32ToI16, Convert<uint8_t, H>,
+    F32ToBf16<kFloor>, F32ToBf16<kTrunc>, F32ToBf16<kRound>, IntToF32Directed<int32_t, kCeil>,
+    IntToF32Directed<int32_t, kTrunc>, Convert<int32_t, int64_t>, Saturate<int64_t, int32_t>,
+    Convert<int64_t, float>, IntToF32Directed<int64_t, kFloor>, F32ToF32<kFloor>,
+    F32ToF32<kRint>, F32ToF32<kRound>, DuplicateU16,
+    HalfStepToInt8<false>, AddReluCastI16I8, ReluCastF32F16<false>, ReluCastF32F16<true>,
+    HalfStepToInt8<true>, AddDeqReluI32F16,
 };

@@ -121,11 +121,17 @@ std::vector<Row> Rows(Ub& ub) {
              uldst = ub.dst_buf.Get<uint64_t>();
   const auto fwork = ub.work_buf.Get<float>();
   const auto hwork = ub.work_buf.Get<half>();
+
+  // int64_t sources: the bits of fpos (8 bytes each); 8-bit and unsigned views.
+  const auto i64src = ub.fpos_buf.Get<int64_t>();
+  const auto uba = ub.ia_buf.Get<uint8_t>(), ubytedst = ub.dst_buf.Get<uint8_t>();
+  const auto uidst = ub.dst_buf.Get<uint32_t>();
   const LocalTensor<float> fpos1 = fpos[kMaxElements];
   // Select's half sources back to back in fpos, as the float ones.
   const LocalTensor<half> hposa = ub.fpos_buf.Get<half>(), hpos1 = hposa[kMaxElements];
   using namespace plain_loops;
   namespace A = AscendC;
+  A::SetDeqScale(half(0.5f));
   return {
       {"Abs", "float", kAbsF32, [=](int32_t n) { A::Abs(fdst, fmix, n); }, Addr(fdst), Addr(fmix), nullptr},
       {"Abs", "half", kAbsF16, [=](int32_t n) { A::Abs(hdst, hmix, n); }, Addr(hdst), Addr(hmix), nullptr},
@@ -224,6 +230,41 @@ std::vector<Row> Rows(Ub& ub) {
       {"Duplicate", "float", kDuplicateF32, [=](int32_t n) { A::Duplicate(fdst, 1.5f, n); }, Addr(fdst), nullptr, nullptr},
       {"Duplicate", "half", kDuplicateF16, [=](int32_t n) { A::Duplicate(hdst, half(1.5f), n); }, Addr(hdst), nullptr, nullptr},
       {"Add", "float", kAddF32, [=](int32_t n) { A::Add(fdst, fmix, fpos, n); }, Addr(fdst), Addr(fmix), Addr(fpos)},
+      // Every Cast pair and mode a kernel uses; Duplicate of each type.
+      {"Cast CEIL", "float > half", kCastF32F16Ceil, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_CEIL, n); }, Addr(hdst), Addr(fmix), nullptr},
+      {"Cast TRUNC", "float > half", kCastF32F16Trunc, [=](int32_t n) { A::Cast(hdst, fmix, RoundMode::CAST_TRUNC, n); }, Addr(hdst), Addr(fmix), nullptr},
+      {"Cast RINT", "half > int32_t", kCastF16I32Rint, [=](int32_t n) { A::Cast(idst, hmix, RoundMode::CAST_RINT, n); }, Addr(idst), Addr(hmix), nullptr},
+      {"Cast ROUND", "half > int32_t", kCastF16I32Round, [=](int32_t n) { A::Cast(idst, hmix, RoundMode::CAST_ROUND, n); }, Addr(idst), Addr(hmix), nullptr},
+      {"Cast RINT", "half > uint8_t", kCastF16U8, [=](int32_t n) { A::Cast(ubytedst, hmix, RoundMode::CAST_RINT, n); }, Addr(ubytedst), Addr(hmix), nullptr},
+      {"Cast FLOOR", "half > int16_t", kCastF16I16Floor, [=](int32_t n) { A::Cast(sdst, hmix, RoundMode::CAST_FLOOR, n); }, Addr(sdst), Addr(hmix), nullptr},
+      {"Cast RINT", "half > int8_t", kCastF16I8, [=](int32_t n) { A::Cast(bytedst, hmix, RoundMode::CAST_RINT, n); }, Addr(bytedst), Addr(hmix), nullptr},
+      {"Cast", "int16_t > float", kCastI16F32, [=](int32_t n) { A::Cast(fdst, sa, RoundMode::CAST_NONE, n); }, Addr(fdst), Addr(sa), nullptr},
+      {"Cast RINT", "float > int16_t", kCastF32I16, [=](int32_t n) { A::Cast(sdst, fmix, RoundMode::CAST_RINT, n); }, Addr(sdst), Addr(fmix), nullptr},
+      {"Cast", "uint8_t > half", kCastU8F16, [=](int32_t n) { A::Cast(hdst, uba, RoundMode::CAST_NONE, n); }, Addr(hdst), Addr(uba), nullptr},
+      {"Cast FLOOR", "float > bf16", kCastF32Bf16Floor, [=](int32_t n) { A::Cast(bdst, fmix, RoundMode::CAST_FLOOR, n); }, Addr(bdst), Addr(fmix), nullptr},
+      {"Cast TRUNC", "float > bf16", kCastF32Bf16Trunc, [=](int32_t n) { A::Cast(bdst, fmix, RoundMode::CAST_TRUNC, n); }, Addr(bdst), Addr(fmix), nullptr},
+      {"Cast ROUND", "float > bf16", kCastF32Bf16Round, [=](int32_t n) { A::Cast(bdst, fmix, RoundMode::CAST_ROUND, n); }, Addr(bdst), Addr(fmix), nullptr},
+      {"Cast CEIL", "int32_t > float", kCastI32F32Ceil, [=](int32_t n) { A::Cast(fdst, ia, RoundMode::CAST_CEIL, n); }, Addr(fdst), Addr(ia), nullptr},
+      {"Cast TRUNC", "int32_t > float", kCastI32F32Trunc, [=](int32_t n) { A::Cast(fdst, ia, RoundMode::CAST_TRUNC, n); }, Addr(fdst), Addr(ia), nullptr},
+      {"Cast", "int32_t > int64_t", kCastI32I64, [=](int32_t n) { A::Cast(ldst, ia, RoundMode::CAST_NONE, n); }, Addr(ldst), Addr(ia), nullptr},
+      {"Cast", "int64_t > int32_t", kCastI64I32, [=](int32_t n) { A::Cast(idst, i64src, RoundMode::CAST_NONE, n); }, Addr(idst), Addr(i64src), nullptr},
+      {"Cast RINT", "int64_t > float", kCastI64F32, [=](int32_t n) { A::Cast(fdst, i64src, RoundMode::CAST_RINT, n); }, Addr(fdst), Addr(i64src), nullptr},
+      {"Cast FLOOR", "int64_t > float", kCastI64F32Floor, [=](int32_t n) { A::Cast(fdst, i64src, RoundMode::CAST_FLOOR, n); }, Addr(fdst), Addr(i64src), nullptr},
+      {"Cast FLOOR", "float > float", kCastF32F32Floor, [=](int32_t n) { A::Cast(fdst, fmix, RoundMode::CAST_FLOOR, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Cast RINT", "float > float", kCastF32F32Rint, [=](int32_t n) { A::Cast(fdst, fmix, RoundMode::CAST_RINT, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Cast ROUND", "float > float", kCastF32F32Round, [=](int32_t n) { A::Cast(fdst, fmix, RoundMode::CAST_ROUND, n); }, Addr(fdst), Addr(fmix), nullptr},
+      {"Duplicate", "int16_t", kDuplicateU16, [=](int32_t n) { A::Duplicate(sdst, int16_t{0x3e00}, n); }, Addr(sdst), nullptr, nullptr},
+      {"Duplicate", "uint16_t", kDuplicateU16, [=](int32_t n) { A::Duplicate(udst, uint16_t{0x3e00}, n); }, Addr(udst), nullptr, nullptr},
+      {"Duplicate", "bf16", kDuplicateU16, [=](int32_t n) { A::Duplicate(bdst, bfloat16_t(1.5f), n); }, Addr(bdst), nullptr, nullptr},
+      {"Duplicate", "int32_t", kDuplicateF32, [=](int32_t n) { A::Duplicate(idst, int32_t{0x3fc00000}, n); }, Addr(idst), nullptr, nullptr},
+      {"Duplicate", "uint32_t", kDuplicateF32, [=](int32_t n) { A::Duplicate(uidst, uint32_t{0x3fc00000}, n); }, Addr(uidst), nullptr, nullptr},
+      // The narrowing compounds' main pairs (AddDeqRelu: DEQSCALE 0.5, set in Rows).
+      {"AddReluCast", "half > int8_t", kAddReluCastF16I8, [=](int32_t n) { A::AddReluCast(bytedst, hmix, hpos, n); }, Addr(bytedst), Addr(hmix), Addr(hpos)},
+      {"AddReluCast", "int16_t > int8_t", kAddReluCastI16I8, [=](int32_t n) { A::AddReluCast(bytedst, sa, sb, n); }, Addr(bytedst), Addr(sa), Addr(sb)},
+      {"AddReluCast", "float > half", kAddReluCastF32F16, [=](int32_t n) { A::AddReluCast(hdst, fmix, fpos, n); }, Addr(hdst), Addr(fmix), Addr(fpos)},
+      {"SubReluCast", "float > half", kSubReluCastF32F16, [=](int32_t n) { A::SubReluCast(hdst, fmix, fpos, n); }, Addr(hdst), Addr(fmix), Addr(fpos)},
+      {"MulCast", "half > int8_t", kMulCastF16I8, [=](int32_t n) { A::MulCast(bytedst, hmix, hpos, n); }, Addr(bytedst), Addr(hmix), Addr(hpos)},
+      {"AddDeqRelu", "int32_t > half", kAddDeqReluI32F16, [=](int32_t n) { A::AddDeqRelu(hdst, ia, ib, n); }, Addr(hdst), Addr(ia), Addr(ib)},
   };
 }
 

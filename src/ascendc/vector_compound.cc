@@ -2,9 +2,10 @@
 // the type pairs each takes per profile, and their checks
 // (normgrad_ascendc/vector_compound.h). The float and half forms of Axpy,
 // FusedMulAdd, MulAddDst, AddRelu, SubRelu and MulAddRelu (and Axpy and
-// MulAddDst from half into float) run the engine's loops for the
-// instruction set it picks (kernels::VectorKernels), half through float,
-// with the element functions' bits.
+// MulAddDst from half into float), and the narrowing AddReluCast,
+// SubReluCast and MulCast of half, int16_t and float sources, run the
+// engine's loops for the instruction set it picks (kernels::VectorKernels),
+// half through float, with the element functions' bits.
 #include "normgrad_ascendc/vector_compound.h"
 
 #include <algorithm>
@@ -40,20 +41,6 @@ T Relu(T x) {
   return ExactUnary<BitOp::kRelu>(x);
 }
 
-// A value rounded to nearest even, saturated to the integer I; NaN gives 0.
-template <typename I>
-I SaturateRint(float x) {
-  if (x != x) return I{0};
-  const double r = std::nearbyint(static_cast<double>(x));
-  if (r <= static_cast<double>(std::numeric_limits<I>::min())) {
-    return std::numeric_limits<I>::min();
-  }
-  if (r >= static_cast<double>(std::numeric_limits<I>::max())) {
-    return std::numeric_limits<I>::max();
-  }
-  return static_cast<I>(r);
-}
-
 template <typename I, typename W>
 I SaturateInteger(W x) {
   if (x < static_cast<W>(std::numeric_limits<I>::min())) {
@@ -67,17 +54,8 @@ I SaturateInteger(W x) {
 
 constexpr float kHalfMax = 65504.0f;
 
-// float → half, rounded to nearest even; a finite value beyond half's range
-// becomes ±65504; ±inf and NaN stay.
-half HalfRintSaturated(float x) {
-  if (std::isfinite(x) && std::fabs(x) >= kHalfMax) {
-    return half(std::copysign(kHalfMax, x));
-  }
-  return half(x);
-}
-
-// float → half, rounded to nearest with ties away from zero, saturated as
-// HalfRintSaturated.
+// float → half, rounded to nearest with ties away from zero; a finite
+// value beyond half's range becomes ±65504, ±inf and NaN stay.
 half HalfRoundSaturated(float x) {
   if (!std::isfinite(x)) return half(x);
   const double a = std::fabs(static_cast<double>(x));
@@ -91,17 +69,14 @@ half HalfRoundSaturated(float x) {
       static_cast<double>(x))));
 }
 
-// The documented narrowing conversions of the compound instructions.
+// The documented narrowing conversions of the compound instructions (the
+// pairs of kNarrowingLoops narrow in NarrowingSpan).
 template <typename D, typename S>
 D Narrow(S x) {
-  if constexpr (std::is_same_v<S, half>) {
-    return SaturateRint<D>(static_cast<float>(x));  // to int8_t, uint8_t
-  } else if constexpr (std::is_same_v<D, half>) {
-    return HalfRintSaturated(x);  // from float
-  } else if constexpr (std::is_same_v<D, float>) {
+  if constexpr (std::is_same_v<D, float>) {
     return static_cast<float>(x);  // from int64_t, to nearest even
   } else {
-    return SaturateInteger<D>(x);  // int16_t → int8_t, int64_t → int32_t
+    return SaturateInteger<D>(x);  // int64_t → int32_t
   }
 }
 
@@ -230,6 +205,63 @@ void HalfSpan(const SpanArgs& args, int loop) {
   }
 }
 
+// The narrowing compounds whose pairs run the engine's loops: AddReluCast
+// and SubReluCast of half into int8_t, of int16_t into int8_t and of float
+// into half; MulCast of half into int8_t and uint8_t.
+template <Compound kOp, typename D, typename S>
+constexpr bool kNarrowingLoops =
+    (kOp == Compound::kAddReluCast || kOp == Compound::kSubReluCast ||
+     kOp == Compound::kMulCast) &&
+    ((std::is_same_v<S, half> && (std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>)) ||
+     (std::is_same_v<S, int16_t> && std::is_same_v<D, int8_t>) ||
+     (std::is_same_v<S, float> && std::is_same_v<D, half>));
+
+// A narrowing compound with the element function's bits: of int16_t
+// sources one loop; of half and float ones kStep elements at a time, the
+// step (Relu after it but for MulCast) in float, then the narrowing. Of
+// half sources the step is rounded to half before the narrowing to an
+// integer (Relu before that rounding gives the same: both keep the sign,
+// and −0 and +0 give 0); of float sources a finite result past half's
+// largest is that largest (relu_step_f32).
+template <Compound kOp, typename D, typename S>
+void NarrowingSpan(const SpanArgs& args) {
+  using normgrad::kernels::CastRound;
+  using normgrad::kernels::CastType;
+  using normgrad::kernels::UnaryOp;
+  using normgrad::kernels::VectorOp;
+  const normgrad::kernels::VectorKernels& k = Loops();
+  constexpr bool kRelu = kOp != Compound::kMulCast;
+  constexpr VectorOp kStepOp = kOp == Compound::kAddReluCast   ? VectorOp::kAdd
+                               : kOp == Compound::kSubReluCast ? VectorOp::kSub
+                                                               : VectorOp::kMul;
+  D* d = static_cast<D*>(args.operand[0]);
+  const S* a = static_cast<const S*>(args.operand[1]);
+  const S* b = static_cast<const S*>(args.operand[2]);
+  if constexpr (std::is_same_v<S, int16_t>) {
+    k.relu_cast_i16_i8[kStepOp == VectorOp::kSub](d, a, b, args.n);
+    return;
+  }
+  for (uint32_t at = 0; at < args.n; at += kStep) {
+    const uint32_t n = std::min(kStep, args.n - at);
+    if constexpr (std::is_same_v<S, float>) {
+      float x[kStep];
+      k.relu_step_f32[kStepOp == VectorOp::kSub](x, a + at, b + at, n);
+      normgrad::Narrow(x, d + at, n);
+    } else if constexpr (std::is_same_v<S, half>) {
+      float x[kStep], y[kStep];
+      normgrad::Widen(a + at, x, n);
+      normgrad::Widen(b + at, y, n);
+      k.binary_f32[static_cast<int>(kStepOp)](x, x, y, n);
+      if (kRelu) k.unary_f32[static_cast<int>(UnaryOp::kRelu)](x, x, n);
+      half h[kStep];
+      normgrad::Narrow(x, h, n);
+      constexpr CastType kTo = std::is_same_v<D, int8_t> ? CastType::kI8 : CastType::kU8;
+      k.cast[static_cast<int>(CastType::kF16)][static_cast<int>(kTo)]
+            [static_cast<int>(CastRound::kRint)](d + at, h, n);
+    }
+  }
+}
+
 template <Compound kOp, typename D, typename S>
 void Span(const SpanArgs& args) {
   constexpr int kLoop = kFloatLoop<kOp>;
@@ -243,6 +275,8 @@ void Span(const SpanArgs& args) {
   } else if constexpr (kLoop >= 0 && std::is_same_v<S, half> &&
                        (std::is_same_v<D, half> || std::is_same_v<D, float>)) {
     HalfSpan<kOp, D>(args, kLoop);
+  } else if constexpr (kNarrowingLoops<kOp, D, S>) {
+    NarrowingSpan<kOp, D, S>(args);
   } else {
     SpanElements<kOp, D, S>(args);
   }

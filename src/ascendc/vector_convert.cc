@@ -8,6 +8,7 @@
 // from int64_t the engine's generic conversion loops.
 #include "normgrad_ascendc/vector_convert.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -657,13 +658,42 @@ void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
   }
 }
 
+namespace {
+// A finite scale runs the engine's loops: the product rounded to odd in
+// float, then once to half (infinite and NaN scales take the element rule).
+bool FiniteHalf(uint16_t h) { return (h & 0x7c00u) != 0x7c00u; }
+
+void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
+                  uint16_t scale, bool relu, uint32_t n) {
+  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
+  constexpr uint32_t kStep = 1024;
+  float x[kStep];
+  for (uint32_t at = 0; at < n; at += kStep) {
+    const uint32_t m = std::min(kStep, n - at);
+    // Relu before the rounding to half gives AddDeqRelu's +0 for every
+    // product that is not positive (none is NaN), as after it.
+    k.dequant_odd_f32(x, src0 + at, src1 == nullptr ? nullptr : src1 + at,
+                      normgrad::bits::HalfToFloat(scale), relu, m);
+    normgrad::Narrow(x, reinterpret_cast<normgrad::float16*>(dst + at), m);
+  }
+}
+}  // namespace
+
 void DequantImpl(uint16_t* dst, const int32_t* src, uint16_t scale,
                  uint32_t n) {
+  if (FiniteHalf(scale)) {
+    DequantLoops(dst, src, nullptr, scale, false, n);
+    return;
+  }
   for (uint32_t i = 0; i < n; ++i) dst[i] = DequantOne(src[i], scale);
 }
 
 void AddDeqReluImpl(uint16_t* dst, const int32_t* src0, const int32_t* src1,
                     uint16_t scale, uint32_t n) {
+  if (FiniteHalf(scale)) {
+    DequantLoops(dst, src0, src1, scale, true, n);
+    return;
+  }
   for (uint32_t i = 0; i < n; ++i) {
     const auto sum = static_cast<int32_t>(static_cast<uint32_t>(src0[i]) +
                                           static_cast<uint32_t>(src1[i]));

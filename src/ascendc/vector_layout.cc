@@ -1,7 +1,7 @@
 // vector_layout.cc — the fill, layout, gather and scatter instructions that
 // do not run on the executor's lane walk (Brcb, Gatherb, Transpose,
-// TransDataTo5HD, Interleave, DeInterleave), and the offset checks of
-// Gather and Scatter (normgrad_ascendc/vector_layout.h).
+// TransDataTo5HD, Interleave, DeInterleave), Duplicate's fill, and the
+// offset checks of Gather and Scatter (normgrad_ascendc/vector_layout.h).
 //
 // Each reads all the source bytes a step needs before it writes any
 // destination byte, so operands the documentation lets overlap (Transpose
@@ -13,7 +13,27 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/dispatch.h"
+
 namespace normgrad_ascendc {
+
+void FillSpan(void* d, const void* value, uint32_t bytes, uint32_t n) {
+  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
+  if (bytes == 2) {
+    uint16_t v;
+    std::memcpy(&v, value, sizeof v);
+    k.fill[0](d, v, n);
+    return;
+  }
+  if (bytes == 4) {
+    uint32_t v;
+    std::memcpy(&v, value, sizeof v);
+    k.fill[1](d, v, n);
+    return;
+  }
+  auto* out = static_cast<uint8_t*>(d);
+  for (uint32_t i = 0; i < n; ++i) std::memcpy(out + i * bytes, value, bytes);
+}
 
 namespace {
 

@@ -194,14 +194,14 @@ struct VectorKernels {
   void (*to_int32_f32[kToIntRounds])(int32_t* d, const float* a, size_t n);
   /// int32 → float, nearest even.
   void (*from_int32_f32)(float* d, const int32_t* a, size_t n);
-  /// Every conversion [source][destination][rounding] whose source is
-  /// exact in double (every type but int64): into an integer rounded and
-  /// saturated (NaN gives 0), into a float format rounded once (overflow
-  /// gives infinity or the largest finite value as the rounding says, NaN
-  /// the quiet NaN with sign and payload clear); float → float rounds to an
-  /// integral value. Null where no loop is compiled: an integer source into
-  /// an integer (exact or saturated) has kRint's only, kOdd is float → half's
-  /// only, int64 sources and half → half, bfloat16 → bfloat16 have none.
+  /// Every conversion [source][destination][rounding]: into an integer
+  /// rounded and saturated (NaN gives 0), into a float format rounded once
+  /// (overflow gives infinity or the largest finite value as the rounding
+  /// says, NaN the quiet NaN with sign and payload clear); float → float
+  /// rounds to an integral value. Null where no loop is compiled: an
+  /// integer source into an integer (exact or saturated) has kRint's only,
+  /// kOdd is float → half's only, int64 into half and bfloat16, half →
+  /// half and bfloat16 → bfloat16 have none.
   CastFn cast[kCastTypes][kCastTypes][kCastRounds];
   /// Select on the bits of elements of 1, 2, 4, 8 bytes (indexed by
   /// log2 of the size): d[k] = bit k of `bits` (bit k % 8 of byte k / 8),
@@ -244,6 +244,23 @@ struct VectorKernels {
   /// by level: neighbours 2i and 2i+1 added in float and every level's sums
   /// rounded to half (their binary16 sums) with the set's conversions.
   float (*half_tree)(const float* v, uint32_t n) = nullptr;  // set by reduce_entry_inl.h
+  /// Fills d with n elements of 2 and 4 bytes (indexed by log2 of the size
+  /// − 1), each the low bytes of value (Duplicate).
+  void (*fill[2])(void* d, uint32_t value, size_t n) = {};
+  /// d[i] = v · scale rounded to float by rounding to odd (toward zero,
+  /// the last bit set where inexact), so that one rounding to half after
+  /// it gives v · scale rounded once; v = a[i] + b[i] modulo 2^32 (a[i]
+  /// where b is null), scale finite (a half's value); with relu a product
+  /// not positive gives +0. Cast's deq and AddDeqRelu.
+  void (*dequant_odd_f32)(float* d, const int32_t* a, const int32_t* b, float scale,
+                          bool relu, size_t n) = nullptr;
+  /// The steps of AddReluCast and SubReluCast before their narrowing,
+  /// indexed [sub]: in float d[i] = Relu(a[i] ± b[i]) with a finite result
+  /// past half's largest finite value made that value (into half next); in
+  /// int16_t d[i] = Relu(a[i] ± b[i] modulo 2^16) saturated into int8_t.
+  void (*relu_step_f32[2])(float* d, const float* a, const float* b, size_t n) = {};
+  void (*relu_cast_i16_i8[2])(int8_t* d, const int16_t* a, const int16_t* b,
+                              size_t n) = {};
 };
 
 /// The primitives of one instruction set.

@@ -12,8 +12,9 @@ namespace {
 
 // The rounding modes compiled for a conversion (kernels.h, VectorKernels::cast).
 constexpr int CastRoundsOf(CastType s, CastType d) {
-  if (s == CastType::kI64 || (s == d && s != CastType::kF32)) return 0;
+  if (s == d && s != CastType::kF32) return 0;
   if (!IsFloatType(s) && !IsFloatType(d)) return 1;  // kRint
+  if (s == CastType::kI64 && d != CastType::kF32) return 0;
   if (s == CastType::kF32 && d == CastType::kF16) return kCastRounds;
   return kToIntRounds;
 }
@@ -91,6 +92,14 @@ VectorKernels MakeVectorKernels() {
           CopyStreams};
   FillCasts(k, std::make_integer_sequence<int, kCastTypes>());
   FillIntOpsOf<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>(k);
+
+  k.fill[0] = Fill<uint16_t>;
+  k.fill[1] = Fill<uint32_t>;
+  k.dequant_odd_f32 = Dequant;
+  k.relu_step_f32[0] = ReluStepF32<false>;
+  k.relu_step_f32[1] = ReluStepF32<true>;
+  k.relu_cast_i16_i8[0] = ReluCastI16I8<false>;
+  k.relu_cast_i16_i8[1] = ReluCastI16I8<true>;
   return k;
 }
 

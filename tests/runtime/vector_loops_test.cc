@@ -1046,4 +1046,263 @@ TEST(VectorLoops, IntegerBinaries) {
   ExpectIntegerBinaries<int32_t>(20);
 }
 
+// ---- Conversions by blocks of lanes; Duplicate's fill ----------------------
+
+// A sign and an integer magnitude rounded to float by `mode`: the 24
+// leading bits kept, the rest against one half of their last place.
+float IntegerToFloat(bool neg, uint64_t m, RoundMode mode) {
+  int shift = 0;
+  while ((m >> shift) >= (uint64_t{1} << 24)) ++shift;
+  const uint64_t q = m >> shift;
+  const uint64_t rem = m - (q << shift);
+  const uint64_t half_unit = shift == 0 ? 1 : uint64_t{1} << (shift - 1);
+  bool up;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR:
+      up = rem != 0 && neg;
+      break;
+    case RoundMode::CAST_CEIL:
+      up = rem != 0 && !neg;
+      break;
+    case RoundMode::CAST_TRUNC:
+      up = false;
+      break;
+    case RoundMode::CAST_ROUND:
+      up = rem >= half_unit;
+      break;
+    default:  // nearest, ties to even
+      up = rem > half_unit || (rem == half_unit && (q & 1u) != 0);
+      break;
+  }
+  const float f = std::ldexp(static_cast<float>(q + (up ? 1 : 0)), shift);
+  return neg ? -f : f;
+}
+
+// Integers about every power of two: the power, its neighbours, the ties
+// between floats near it and their neighbours, and values whose only bits
+// past a float's are far below its last place; both signs, the ends.
+template <typename T>
+std::vector<T> IntegersAboutPowers() {
+  std::vector<T> v = {std::numeric_limits<T>::min(), std::numeric_limits<T>::max(),
+                      std::numeric_limits<T>::min() + 1, 0, 1, -1};
+  constexpr int kBits = 8 * static_cast<int>(sizeof(T)) - 1;
+  for (int p = 0; p < kBits; ++p) {
+    const uint64_t b = uint64_t{1} << p;
+    // Halfway from b to the next float, and from that one to the next.
+    const uint64_t half_unit = p > 23 ? uint64_t{1} << (p - 24) : 0;
+    const uint64_t tie = b + half_unit;
+    for (const uint64_t m : {b, b - 1, b + 1, tie, tie - 1, tie + 1, tie + 2 * half_unit,
+                             b | 1u, b | 0x800u, b | 0x7ffu, b | 0x1000u}) {
+      if (m > static_cast<uint64_t>(std::numeric_limits<T>::max())) continue;
+      v.push_back(static_cast<T>(m));
+      v.push_back(static_cast<T>(-static_cast<T>(m)));
+    }
+  }
+  std::mt19937_64 gen(21);
+  while (v.size() % 64 != 37) v.push_back(static_cast<T>(gen() >> (gen() % 64)));
+  return v;
+}
+
+// int32_t and int64_t into float in every mode: the loops against the
+// rounding of the bits above.
+TEST(VectorLoops, IntegersIntoFloatInEveryMode) {
+  const auto check = [](const auto& in, uint32_t src_bit, const char* name) {
+    for (const RoundMode mode : {RoundMode::CAST_NONE, RoundMode::CAST_RINT,
+                                 RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+                                 RoundMode::CAST_TRUNC, RoundMode::CAST_ROUND}) {
+      std::vector<float> got(in.size());
+      normgrad_ascendc::ConvertImpl(normgrad_ascendc::kTypeFloat, got.data(), src_bit,
+                                    in.data(), mode, static_cast<uint32_t>(in.size()));
+      for (size_t i = 0; i < in.size(); ++i) {
+        const int64_t x = in[i];
+        const uint64_t m = x < 0 ? 0 - static_cast<uint64_t>(x) : static_cast<uint64_t>(x);
+        ASSERT_EQ(Bits(got[i]), Bits(IntegerToFloat(x < 0, m, mode)))
+            << name << " > float mode " << static_cast<int>(mode) << ": element " << i
+            << " from " << x;
+      }
+    }
+  };
+  check(IntegersAboutPowers<int32_t>(), normgrad_ascendc::kTypeInt32, "int32_t");
+  check(IntegersAboutPowers<int64_t>(), normgrad_ascendc::kTypeInt64, "int64_t");
+}
+
+// The pairs converted by blocks, at every length to three blocks and from
+// unaligned starts (each tail), and in place where the destination's
+// elements are no wider: the element conversion's bits, the bytes after
+// the destination untouched.
+TEST(VectorLoops, CastsByBlocksAtEveryLengthAndInPlace) {
+  struct Pair {
+    uint32_t src_bit, src_size, dst_bit, dst_size;
+  };
+  using normgrad_ascendc::kTypeBfloat16, normgrad_ascendc::kTypeFloat,
+      normgrad_ascendc::kTypeInt16, normgrad_ascendc::kTypeInt32,
+      normgrad_ascendc::kTypeInt64, normgrad_ascendc::kTypeInt8,
+      normgrad_ascendc::kTypeUint8;
+  const Pair pairs[] = {{kTypeFloat, 4, kTypeBfloat16, 2}, {kTypeInt32, 4, kTypeFloat, 4},
+                        {kTypeInt32, 4, kTypeInt16, 2},    {kTypeInt16, 2, kTypeInt8, 1},
+                        {kTypeInt16, 2, kTypeUint8, 1},    {kTypeUint8, 1, kTypeInt16, 2},
+                        {kTypeInt64, 8, kTypeInt32, 4},    {kTypeInt64, 8, kTypeFloat, 4}};
+  std::mt19937 gen(22);
+  std::vector<uint8_t> in(8 * 100);
+  for (uint8_t& b : in) b = static_cast<uint8_t>(gen());
+  // Specials where floats go: NaNs, infinities, the largest finite, ties.
+  const std::vector<float> specials = FloatInputs(23);
+  std::memcpy(in.data(), specials.data(), 4 * 40);
+  for (const Pair& p : pairs) {
+    for (const RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
+                                 RoundMode::CAST_CEIL, RoundMode::CAST_TRUNC,
+                                 RoundMode::CAST_ROUND}) {
+      for (uint32_t start = 0; start < 3; ++start) {
+        for (uint32_t n = 0; n <= 96; ++n) {
+          const uint8_t* src = in.data() + start * p.src_size;
+          std::vector<uint8_t> want(n * p.dst_size + 8, 0xa5), got = want;
+          normgrad_ascendc::ConvertElements(p.dst_bit, want.data(), p.src_bit, src, mode, n);
+          normgrad_ascendc::ConvertImpl(p.dst_bit, got.data(), p.src_bit, src, mode, n);
+          ASSERT_EQ(got, want) << "type bits " << p.src_bit << " > " << p.dst_bit << " mode "
+                               << static_cast<int>(mode) << ", start " << start << ", n " << n;
+          if (p.dst_size > p.src_size) continue;
+          std::vector<uint8_t> same(src, src + n * p.src_size);
+          normgrad_ascendc::ConvertImpl(p.dst_bit, same.data(), p.src_bit, same.data(), mode, n);
+          ASSERT_EQ(0, std::memcmp(same.data(), want.data(), n * p.dst_size))
+              << "in place: type bits " << p.src_bit << " > " << p.dst_bit << " mode "
+              << static_cast<int>(mode) << ", start " << start << ", n " << n;
+        }
+      }
+    }
+  }
+}
+
+// Duplicate's count form of every type it takes with elements of 2 and 4
+// bytes: every element of count the scalar's bits, those after untouched.
+template <typename T>
+void ExpectDuplicate(const T& value, uint32_t count) {
+  Ub ub;
+  const std::vector<uint8_t> fill(kBufferBytes, 0x5a);
+  const LocalTensor<uint8_t> raw = ub.Put(0, fill);
+  AscendC::Duplicate(raw.ReinterpretCast<T>(), value, static_cast<int32_t>(count));
+  const std::vector<uint8_t> got = ub.Read<uint8_t>(0, kBufferBytes);
+  for (uint32_t i = 0; i < count; ++i) {
+    ASSERT_EQ(0, std::memcmp(&got[i * sizeof(T)], &value, sizeof(T)))
+        << sizeof(T) << "-byte element " << i << " of " << count;
+  }
+  for (size_t b = count * sizeof(T); b < got.size(); ++b) {
+    ASSERT_EQ(got[b], 0x5a) << "byte " << b << " after " << count << " elements";
+  }
+}
+
+TEST(VectorLoops, DuplicateOfEveryTypeFillsCountElements) {
+  for (const uint32_t count : {1u, 15u, 64u, 333u, 1000u}) {
+    ExpectDuplicate<int16_t>(-12345, count);
+    ExpectDuplicate<uint16_t>(0xbeef, count);
+    ExpectDuplicate<int32_t>(-123456789, count);
+    ExpectDuplicate<uint32_t>(0xdeadbeefu, count);
+    ExpectDuplicate<half>(HalfFromBits(0xfbff), count);
+    ExpectDuplicate<float>(FromBits(0xff812345u), count);  // a NaN's payload too
+    bfloat16_t b;
+    const uint16_t bits = 0xc2f7;
+    std::memcpy(static_cast<void*>(&b), &bits, sizeof bits);
+    ExpectDuplicate<bfloat16_t>(b, count);
+  }
+}
+
+// An exact value rounded once to half, nearest even (past the largest
+// finite value: infinity), as bits.
+uint16_t HalfOfExact(double p) {
+  if (p == 0) return std::signbit(p) ? 0x8000 : 0;
+  const double a = std::fabs(p);
+  const double unit = std::ldexp(1.0, std::max(std::ilogb(a) - 10, -24));
+  const double r = std::nearbyint(a / unit) * unit;  // a / unit: exact
+  const uint16_t mag = r >= 65520.0 ? 0x7c00 : Bits(half(static_cast<float>(r)));
+  return static_cast<uint16_t>(mag | (p < 0 ? 0x8000 : 0));
+}
+
+// Cast's deq and AddDeqRelu: v · scale rounded once to half (and for
+// AddDeqRelu +0 where not positive), v the int32_t (or the sum of two,
+// modulo 2^32), for scales of every kind but infinity and NaN; among the
+// values those one rounding to float first would put on a tie.
+TEST(VectorLoops, DequantRoundsTheExactProductOnce) {
+  std::vector<int32_t> v = {0, 1, -1, 2049, -2049, 2051, 16785409, -16785409, 16785407,
+                            (1 << 30) + (1 << 19), (1 << 30) + (1 << 19) + 1, INT32_MAX,
+                            INT32_MIN, 65519, 65520, -65520};
+  std::mt19937 gen(24);
+  while (v.size() < 301) v.push_back(static_cast<int32_t>(gen()) >> (gen() % 32));
+  std::vector<int32_t> w(v.size());
+  for (int32_t& x : w) x = static_cast<int32_t>(gen());
+  for (const float scale : {1.0f, 0.5f, 0.375f, 0x1p-14f, 0x1p-24f, 0x1.ffcp-15f, 65504.0f,
+                            -1.0f, -0x1p-14f, 3 * 0x1p-20f, 0.0f, -0.0f}) {
+    const uint16_t scale_bits = Bits(half(scale));
+    const double s = static_cast<double>(static_cast<float>(half(scale)));
+    std::vector<uint16_t> got(v.size()), sum(v.size());
+    normgrad_ascendc::DequantImpl(got.data(), v.data(), scale_bits,
+                                  static_cast<uint32_t>(v.size()));
+    normgrad_ascendc::AddDeqReluImpl(sum.data(), v.data(), w.data(), scale_bits,
+                                     static_cast<uint32_t>(v.size()));
+    for (size_t i = 0; i < v.size(); ++i) {
+      ASSERT_EQ(got[i], HalfOfExact(static_cast<double>(v[i]) * s))
+          << "Cast deq of " << v[i] << " scale " << scale;
+      const auto t = static_cast<int32_t>(static_cast<uint32_t>(v[i]) +
+                                          static_cast<uint32_t>(w[i]));
+      const uint16_t h = HalfOfExact(static_cast<double>(t) * s);
+      ASSERT_EQ(sum[i], h < 0x8000 && h != 0 ? h : 0)
+          << "AddDeqRelu of " << v[i] << " + " << w[i] << " scale " << scale;
+    }
+  }
+}
+
+// AddReluCast and SubReluCast from float into half, and from int16_t into
+// int8_t (the unit refuses these in place): Relu, then half's rounding with
+// a finite value past the largest made the largest (infinity and NaN
+// kept), or the saturation.
+TEST(VectorLoops, ReluCastsNarrowAtTheEdges) {
+  Ub ub;
+  std::vector<float> a = FloatInputs(25), b = FloatInputs(26);
+  const float edges[] = {65504.0f, 65519.99f, 65520.0f, 1e30f, INFINITY, -INFINITY,
+                         FromBits(0x7fc12345u), FromBits(0xffc00001u), -0.0f, 0x1p-25f};
+  for (size_t i = 0; i < std::size(edges); ++i) {
+    a[i] = edges[i];
+    b[i] = 0.0f;
+    a[20 + i] = 0.0f;
+    b[20 + i] = edges[i];
+  }
+  for (const bool sub : {false, true}) {
+    const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, b);
+    const LocalTensor<half> d = ub.Get<half>(2);
+    if (sub) {
+      AscendC::SubReluCast(d, x, y, kN);
+    } else {
+      AscendC::AddReluCast(d, x, y, kN);
+    }
+    const std::vector<half> got = ub.Read<half>(2, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      const float r = Relu(sub ? a[i] - b[i] : a[i] + b[i]);
+      const half want = std::isfinite(r) && r > 65504.0f ? half(65504.0f) : half(r);
+      ASSERT_EQ(Bits(got[i]), Bits(want)) << (sub ? "SubReluCast" : "AddReluCast")
+                                          << " float > half: element " << i << ": "
+                                          << a[i] << ", " << b[i];
+    }
+  }
+  std::vector<int16_t> p(kN), q(kN);
+  std::mt19937 gen(27);
+  for (uint32_t i = 0; i < kN; ++i) {
+    p[i] = static_cast<int16_t>(gen());
+    q[i] = static_cast<int16_t>(i < 64 ? 32767 - i : gen() % 512);
+  }
+  for (const bool sub : {false, true}) {
+    const LocalTensor<int16_t> x = ub.Put(0, p), y = ub.Put(1, q);
+    const LocalTensor<int8_t> d = ub.Get<int8_t>(2);
+    if (sub) {
+      AscendC::SubReluCast(d, x, y, kN);
+    } else {
+      AscendC::AddReluCast(d, x, y, kN);
+    }
+    const std::vector<int8_t> got = ub.Read<int8_t>(2, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      const auto s = static_cast<int16_t>(sub ? p[i] - q[i] : p[i] + q[i]);  // modulo 2^16
+      ASSERT_EQ(got[i], static_cast<int8_t>(std::clamp<int>(s, 0, 127)))
+          << "int16_t > int8_t, sub " << sub << ": element " << i << ": " << p[i] << ", "
+          << q[i];
+    }
+  }
+}
+
 }  // namespace

@@ -180,12 +180,13 @@ inline constexpr TypeRule kTransDataTo5HDTypes = kTransposeNchwTypes;
 inline constexpr TypeRule kInterleaveTypes{
     0, 0, kTypes2And4Bytes | kTypes1And8Bytes, 0};
 
+/// Fills d with n copies of the `bytes` bytes at value (elements of 2 and
+/// 4 bytes with the engine's loop of its instruction set).
+void FillSpan(void* d, const void* value, uint32_t bytes, uint32_t n);
+
 template <typename T>
 void DuplicateSpan(const SpanArgs& a) {
-  T value;
-  std::memcpy(static_cast<void*>(&value), a.params, sizeof(T));
-  T* d = static_cast<T*>(a.operand[0]);
-  for (uint32_t i = 0; i < a.n; ++i) d[i] = value;
+  FillSpan(a.operand[0], a.params, sizeof(T), a.n);
 }
 
 /// Duplicate as an instruction of the executor; `value` must outlive it.

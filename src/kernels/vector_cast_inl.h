@@ -1,0 +1,547 @@
+// kernels/vector_cast_inl.h — the conversion loops of the emulated vector
+// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_odd_f32,
+// relu_step_f32, relu_cast_i16_i8) and Duplicate's fill: written once,
+// compiled per instruction set. A part of vector_inl.h, which
+// includes it inside its namespace (after its includes and with its
+// NORMGRAD_SAME_INDEX); not included on its own.
+
+// x rounded to an integral value of its type F (float or double).
+template <typename F, CastRound kRound>
+inline F RoundToIntegral(F x) {
+  if constexpr (std::is_same_v<F, float>) {
+    switch (kRound) {
+      case CastRound::kFloor:
+        return __builtin_floorf(x);
+      case CastRound::kCeil:
+        return __builtin_ceilf(x);
+      case CastRound::kTrunc:
+        return __builtin_truncf(x);
+      case CastRound::kRound: {
+        // x − trunc(x) is exact; a half or more away moves one further out.
+        const float t = __builtin_truncf(x);
+        return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
+      }
+      default:  // kRint (kOdd never reaches here)
+        return __builtin_nearbyintf(x);
+    }
+  } else {
+    switch (kRound) {
+      case CastRound::kFloor:
+        return __builtin_floor(x);
+      case CastRound::kCeil:
+        return __builtin_ceil(x);
+      case CastRound::kTrunc:
+        return __builtin_trunc(x);
+      case CastRound::kRound: {
+        const double t = __builtin_trunc(x);
+        return __builtin_fabs(x - t) >= 0.5 ? t + __builtin_copysign(1.0, x) : t;
+      }
+      default:
+        return __builtin_nearbyint(x);
+    }
+  }
+}
+
+template <CastRound kRound>
+void ToInt32(int32_t* d, const float* a, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const float r = RoundToIntegral<float, kRound>(a[i]);
+    d[i] = r != r                ? 0
+           : r >= 0x1p31f       ? INT32_MAX
+           : r < -0x1p31f       ? INT32_MIN
+                                : static_cast<int32_t>(r);
+  }
+}
+
+void FromInt32(float* d, const int32_t* a, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(a[i]);
+}
+
+// ---- The generic conversions (VectorKernels::cast) -------------------------
+//
+// An integer into an integer is saturated in int64_t. Every other source
+// but 32-bit integers is exact in float, 32-bit integers in double, so each
+// element goes through that value: into an integer it is rounded to an
+// integral value (exact) and saturated; into float it is the value (NaN
+// the quiet NaN); into half or bfloat16 RoundToBinary rounds its bits
+// once. These are the rules of the element conversion (sign · m · 2^e
+// rounded once, vector_convert.cc), computed on the intermediate's bits.
+
+// The storage of each CastType (half and bfloat16 as their bits).
+template <CastType kT>
+struct CastStorage;
+template <> struct CastStorage<CastType::kI8> { using type = int8_t; };
+template <> struct CastStorage<CastType::kU8> { using type = uint8_t; };
+template <> struct CastStorage<CastType::kI16> { using type = int16_t; };
+template <> struct CastStorage<CastType::kU16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kI32> { using type = int32_t; };
+template <> struct CastStorage<CastType::kU32> { using type = uint32_t; };
+template <> struct CastStorage<CastType::kI64> { using type = int64_t; };
+template <> struct CastStorage<CastType::kF16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kBf16> { using type = uint16_t; };
+template <> struct CastStorage<CastType::kF32> { using type = uint32_t; };
+
+constexpr bool IsFloatType(CastType t) {
+  return t == CastType::kF16 || t == CastType::kBf16 || t == CastType::kF32;
+}
+
+inline float FloatFromBits(uint32_t b) { return __builtin_bit_cast(float, b); }
+
+// A half's value: its magnitude bits shifted into a float's place read as
+// a float are the value · 2^−112 (subnormals too), so one exact
+// multiplication scales them; exponent all ones is infinity or NaN.
+inline float HalfValue(uint16_t h) {
+  const uint32_t mag = static_cast<uint32_t>(h & 0x7fffu) << 13;
+  uint32_t bits = __builtin_bit_cast(uint32_t, FloatFromBits(mag) * 0x1p112f);
+  bits = mag >= 0x0f800000u ? mag | 0x7f800000u : bits;
+  return FloatFromBits(bits | static_cast<uint32_t>(h & 0x8000u) << 16);
+}
+
+// The exact value of a source element: float, or double for 32-bit integers.
+template <CastType kS>
+inline auto CastSourceValue(typename CastStorage<kS>::type v) {
+  if constexpr (kS == CastType::kF16) {
+    return HalfValue(v);
+  } else if constexpr (kS == CastType::kBf16) {
+    return FloatFromBits(static_cast<uint32_t>(v) << 16);
+  } else if constexpr (kS == CastType::kF32) {
+    return FloatFromBits(v);
+  } else if constexpr (kS == CastType::kI32 || kS == CastType::kU32) {
+    return static_cast<double>(v);
+  } else {
+    return static_cast<float>(v);
+  }
+}
+
+// The bits b of a float or double F rounded once into the binary format of
+// kP significand bits (the leading one included; fewer than x's), normal
+// exponents kEmin..kEmax, kBits wide. The significand m is shifted right
+// to the format's last place (below kEmin the subnormal one; past the
+// point where nothing is left the shift stops, as what is dropped is then
+// below one half); the dropped bits against one half decide the rounding;
+// exponent and significand are added as one integer, so a carry out of the
+// significand moves into the exponent and one past the largest exponent
+// reaches infinity's bits.
+template <typename F>
+using BitsOf = std::conditional_t<std::is_same_v<F, float>, uint32_t, uint64_t>;
+
+// The magnitude q, whose dropped bits are rem (half: the value of half a
+// unit of q), rounded by kRound; neg: the value is negative.
+template <CastRound kRound, typename U>
+inline U RoundMagnitude(U q, U rem, U half, bool neg) {
+  switch (kRound) {
+    case CastRound::kRint:
+      return q + (rem > half || (rem == half && (q & 1u) != 0));
+    case CastRound::kFloor:
+      return q + (rem != 0 && neg);
+    case CastRound::kCeil:
+      return q + (rem != 0 && !neg);
+    case CastRound::kTrunc:
+      return q;
+    case CastRound::kRound:
+      return q + (rem >= half);
+    case CastRound::kOdd:
+      return q | (rem != 0);
+  }
+  return q;
+}
+
+template <int kP, int kEmin, int kEmax, int kBits, CastRound kRound, typename F>
+inline uint32_t RoundToBinary(BitsOf<F> b) {
+  using U = BitsOf<F>;
+  using I = std::make_signed_t<U>;
+  constexpr int kFrac = std::numeric_limits<F>::digits - 1;  // 23, 52
+  constexpr I kBias = std::numeric_limits<F>::max_exponent - 1;
+  constexpr int kWidth = static_cast<int>(sizeof(U)) * 8;
+  const bool neg = (b >> (kWidth - 1)) != 0;
+  const U abs = b & ~(U{1} << (kWidth - 1));
+  constexpr U kSourceInf = ((U{1} << (kWidth - 1 - kFrac)) - 1) << kFrac;
+  if constexpr (kEmin == 1 - kBias && kEmax == kBias) {
+    // The source's exponents (float into bfloat16): the format is the
+    // source's leading bits, so rounding is on the dropped bits alone, and
+    // a carry past the largest finite value reaches infinity exactly when
+    // the rounding goes up.
+    constexpr int kDrop = kFrac + 1 - kP;
+    const U q = abs >> kDrop;
+    const U rem = abs & ((U{1} << kDrop) - 1);
+    constexpr U kHalf = U{1} << (kDrop - 1);
+    const U r = RoundMagnitude<kRound>(q, rem, kHalf, neg);
+    const U sign = neg ? U{1} << (kBits - 1) : 0;
+    constexpr U kQuietNan = (kSourceInf >> kDrop) | U{1} << (kP - 2);
+    return static_cast<uint32_t>(abs > kSourceInf ? kQuietNan : sign | r);
+  }
+  const U biased = abs >> kFrac;
+  const U frac = abs & ((U{1} << kFrac) - 1);
+  // A subnormal x has the smallest normal exponent and no leading one.
+  const I top = biased == 0 ? 1 - kBias : static_cast<I>(biased) - kBias;
+  const U m = biased == 0 ? frac : frac | U{1} << kFrac;
+  const I below = kEmin - top;  // > 0: subnormal in the format
+  I shift = (kFrac + 1 - kP) + (below > 0 ? below : 0);
+  shift = shift > kFrac + 2 ? kFrac + 2 : shift;
+  const U q = m >> shift;
+  const U rem = m & ((U{1} << shift) - 1);
+  const U half = U{1} << (shift - 1);
+  const U r = RoundMagnitude<kRound>(q, rem, half, neg);
+  constexpr U kInf = ((U{1} << (kBits - kP)) - 1) << (kP - 1);
+  const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
+  U mag = (exponent << (kP - 1)) + r;
+  const bool to_inf = kRound == CastRound::kRint || kRound == CastRound::kRound ||
+                      (kRound == CastRound::kFloor && neg) ||
+                      (kRound == CastRound::kCeil && !neg);
+  mag = mag >= kInf ? (to_inf ? kInf : kInf - 1) : mag;
+  mag = abs == 0 ? 0 : abs == kSourceInf ? kInf : mag;
+  const U sign = neg ? U{1} << (kBits - 1) : 0;
+  return static_cast<uint32_t>(abs > kSourceInf ? kInf | U{1} << (kP - 2) : sign | mag);
+}
+
+// x rounded to an integer of D and saturated; NaN gives 0.
+template <typename D, CastRound kRound, typename F>
+inline D ToInteger(F x) {
+  constexpr F kLow = static_cast<F>(std::numeric_limits<D>::min());
+  // 2^digits: one past the largest, exact where the largest is not.
+  constexpr F kPastHigh = F(2) * static_cast<F>(std::numeric_limits<D>::max() / 2 + 1);
+  const F r = RoundToIntegral<F, kRound>(x);
+  return r != r               ? D{0}
+         : r >= kPastHigh     ? std::numeric_limits<D>::max()
+         : r < kLow           ? std::numeric_limits<D>::min()
+                              : static_cast<D>(r);
+}
+
+// An integer into float, from the magnitude's bits mag of the value rounded
+// to nearest even (not zero where the value is not): moves mag one place
+// where kRound rounds otherwise — toward zero where that float's magnitude
+// passes the exact one m, away where it falls short and the rounding is
+// upward for the sign (neg), or (kRound) where m lies halfway to the next
+// float. U is uint32_t, W an integer type exact for m and every float
+// compared, neg a bool; or each a vector of them (neg a comparison's
+// lanes). to_w(bits, w): the float of those bits as W.
+template <CastRound kRound, typename U, typename W, typename B, typename ToW>
+inline void MoveNearestInto(U& mag, const W& m, const B& neg, ToW to_w) {
+  if constexpr (kRound != CastRound::kRint) {
+    W f;
+    to_w(mag, f);
+    switch (kRound) {
+      case CastRound::kFloor:
+        mag = mag - ((U)(f > m && !neg) & 1u) + ((U)(f < m && neg) & 1u);
+        break;
+      case CastRound::kCeil:
+        mag = mag - ((U)(f > m && neg) & 1u) + ((U)(f < m && !neg) & 1u);
+        break;
+      case CastRound::kTrunc:
+        mag = mag - ((U)(f > m) & 1u);
+        break;
+      default: {  // kRound: ties away from zero
+        W g;
+        to_w(mag + 1u, g);
+        mag = mag + ((U)(f < m && m - f == g - m) & 1u);
+        break;
+      }
+    }
+  }
+}
+
+// ---- Conversions by blocks ----------------------------------------------------
+//
+// The pairs whose element loop GCC does not vectorize well (the bit work
+// between integers and floats, the narrowing stores) are written on GCC
+// vectors of 16 lanes: one source for every set, which each set's compiler
+// lowers to its registers (16 floats are one AVX-512 register, two AVX2 or
+// four NEON ones). They compute the element rules above on every lane.
+
+// 16 elements of T as a GCC vector (an attribute on a dependent type is
+// ignored, so each type is spelled out).
+template <typename T>
+struct Lanes16;
+template <> struct Lanes16<int8_t> { typedef int8_t type __attribute__((vector_size(16))); };
+template <> struct Lanes16<uint8_t> { typedef uint8_t type __attribute__((vector_size(16))); };
+template <> struct Lanes16<int16_t> { typedef int16_t type __attribute__((vector_size(32))); };
+template <> struct Lanes16<uint16_t> { typedef uint16_t type __attribute__((vector_size(32))); };
+template <> struct Lanes16<int32_t> { typedef int32_t type __attribute__((vector_size(64))); };
+template <> struct Lanes16<uint32_t> { typedef uint32_t type __attribute__((vector_size(64))); };
+template <> struct Lanes16<float> { typedef float type __attribute__((vector_size(64))); };
+template <typename T>
+using V16 = typename Lanes16<T>::type;
+// 32 halves or bfloat16s (64 bytes).
+typedef uint16_t V32u16 __attribute__((vector_size(64)));
+// 8 elements of T (int64_t sources: 64 bytes).
+template <typename T>
+struct Lanes8;
+template <> struct Lanes8<int8_t> { typedef int8_t type __attribute__((vector_size(8))); };
+template <> struct Lanes8<uint8_t> { typedef uint8_t type __attribute__((vector_size(8))); };
+template <> struct Lanes8<int16_t> { typedef int16_t type __attribute__((vector_size(16))); };
+template <> struct Lanes8<uint16_t> { typedef uint16_t type __attribute__((vector_size(16))); };
+template <> struct Lanes8<int32_t> { typedef int32_t type __attribute__((vector_size(32))); };
+template <> struct Lanes8<uint32_t> { typedef uint32_t type __attribute__((vector_size(32))); };
+template <> struct Lanes8<int64_t> { typedef int64_t type __attribute__((vector_size(64))); };
+template <> struct Lanes8<uint64_t> { typedef uint64_t type __attribute__((vector_size(64))); };
+template <> struct Lanes8<float> { typedef float type __attribute__((vector_size(32))); };
+template <> struct Lanes8<double> { typedef double type __attribute__((vector_size(64))); };
+template <typename T>
+using V8 = typename Lanes8<T>::type;
+
+// The pairs converted by blocks: integers into integers compared in
+// int32_t, 16 at a time, and int64_t into integers and float, 8 at a time
+// (the other integer pairs would take 128-byte vectors, whose selections
+// GCC splits element by element); float into bfloat16 and int32_t into
+// float.
+template <CastType kS, CastType kD>
+constexpr bool kCastsByBlocks =
+    (!IsFloatType(kS) && !IsFloatType(kD) && kS != CastType::kU32 &&
+     kD != CastType::kU32 && kD != CastType::kI64) ||
+    (kS == CastType::kI64 && (kD == CastType::kU32 || kD == CastType::kF32)) ||
+    (kS == CastType::kF32 && kD == CastType::kBf16) ||
+    (kS == CastType::kI32 && kD == CastType::kF32);
+// Elements per block: float into bfloat16 packs two vectors into one.
+template <CastType kS, CastType kD>
+constexpr size_t kCastBlock = kS == CastType::kI64                              ? 8
+                              : kS == CastType::kF32 && kD == CastType::kBf16 ? 32
+                                                                              : 16;
+
+// An integer into an integer, saturated in W (int32_t for 16 lanes,
+// int64_t for 8).
+template <template <typename> class V, typename W, typename S, typename D>
+inline void SaturateBlock(D* d, const S* a) {
+  using VW = V<W>;
+  V<S> x;
+  std::memcpy(&x, a, sizeof x);
+  VW v = __builtin_convertvector(x, VW);
+  const VW low = VW{} + static_cast<W>(std::numeric_limits<D>::min());
+  const VW high = VW{} + static_cast<W>(std::numeric_limits<D>::max());
+  v = v < low ? low : v;
+  v = v > high ? high : v;
+  const V<D> r = __builtin_convertvector(v, V<D>);
+  std::memcpy(d, &r, sizeof r);
+}
+
+// 16 floats into bfloat16 (into the 32-bit lanes' low halves): the
+// rounding of RoundToBinary for the source's exponents as one addition
+// before the 16-bit shift (a carry moves into the exponent, past the
+// largest finite value into infinity; the sign bit takes no carry), NaN the
+// quiet NaN.
+template <CastRound kRound>
+inline void FloatToBf16Lanes(const uint32_t* a, V16<uint32_t>& bits) {
+  using VU = V16<uint32_t>;
+  VU u;
+  std::memcpy(&u, a, sizeof u);
+  VU add;
+  switch (kRound) {
+    case CastRound::kRint:
+      add = 0x7fffu + ((u >> 16) & 1u);
+      break;
+    case CastRound::kFloor:  // negative: up in magnitude where inexact
+      add = (VU)((V16<int32_t>)u >> 31) & 0xffffu;
+      break;
+    case CastRound::kCeil:
+      add = (VU)~((V16<int32_t>)u >> 31) & 0xffffu;
+      break;
+    case CastRound::kTrunc:
+      add = VU{};
+      break;
+    default:  // kRound (kOdd is float → half's only)
+      add = VU{} + 0x8000u;
+      break;
+  }
+  bits = (u & 0x7fffffffu) > 0x7f800000u ? VU{} + 0x7fc0u : (u + add) >> 16;
+}
+
+template <CastRound kRound>
+inline void FloatToBf16Block(uint16_t* d, const uint32_t* a) {
+  V16<uint32_t> low, high;
+  FloatToBf16Lanes<kRound>(a, low);
+  FloatToBf16Lanes<kRound>(a + 16, high);
+  const V32u16 out = __builtin_shufflevector(
+      (V32u16)low, (V32u16)high, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+      32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62);
+  std::memcpy(d, &out, sizeof out);
+}
+
+// int32_t into float: the conversion to nearest even, moved by
+// MoveNearestInto on magnitudes in uint32_t (2^31 at most, and the float
+// after it).
+template <CastRound kRound>
+inline void Int32ToFloatBlock(uint32_t* d, const int32_t* a) {
+  using VU = V16<uint32_t>;
+  using VM = V16<int32_t>;
+  VM x;
+  std::memcpy(&x, a, sizeof x);
+  const VM neg = x < 0;
+  VU mag = (VU)__builtin_convertvector(x, V16<float>) & 0x7fffffffu;
+  const VU m = neg ? 0u - (VU)x : (VU)x;
+  MoveNearestInto<kRound>(mag, m, neg, [](const VU& bits, VU& w) {
+    w = __builtin_convertvector((V16<float>)bits, VU);
+  });
+  const VU out = mag | ((VU)neg & 0x80000000u);
+  std::memcpy(d, &out, sizeof out);
+}
+
+// int64_t into float: the conversion to nearest even (one correctly
+// rounded conversion per lane on every set), moved by MoveNearestInto on
+// magnitudes in uint64_t, the float bits in 64-bit lanes meanwhile.
+template <CastRound kRound>
+inline void Int64ToFloatBlock(uint32_t* d, const int64_t* a) {
+  using VL = V8<uint64_t>;
+  using VI = V8<int64_t>;
+  VI x;
+  std::memcpy(&x, a, sizeof x);
+  V8<uint32_t> out = (V8<uint32_t>)__builtin_convertvector(x, V8<float>);
+  if constexpr (kRound != CastRound::kRint) {
+    const VI neg = x < 0;
+    const VL m = neg ? 0 - (VL)x : (VL)x;
+    VL mag = __builtin_convertvector(out & 0x7fffffffu, VL);
+    MoveNearestInto<kRound>(mag, m, neg, [](const VL& bits, VL& w) {
+      w = __builtin_convertvector((V8<float>)__builtin_convertvector(bits, V8<uint32_t>), VL);
+    });
+    out = __builtin_convertvector(mag, V8<uint32_t>) | (out & 0x80000000u);
+  }
+  std::memcpy(d, &out, sizeof out);
+}
+
+// kCastBlock elements of a pair of kCastsByBlocks.
+template <CastType kS, CastType kD, CastRound kRound>
+inline void CastBlock(typename CastStorage<kD>::type* d,
+                      const typename CastStorage<kS>::type* a) {
+  if constexpr (kS == CastType::kI64 && kD == CastType::kF32) {
+    Int64ToFloatBlock<kRound>(d, a);
+  } else if constexpr (kS == CastType::kI64) {
+    SaturateBlock<V8, int64_t>(d, a);
+  } else if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
+    SaturateBlock<V16, int32_t>(d, a);
+  } else if constexpr (kD == CastType::kBf16) {
+    FloatToBf16Block<kRound>(d, a);
+  } else {
+    Int32ToFloatBlock<kRound>(d, a);
+  }
+}
+
+template <CastType kS, CastType kD, CastRound kRound>
+void CastLoop(void* dv, const void* av, size_t n) {
+  using S = typename CastStorage<kS>::type;
+  using D = typename CastStorage<kD>::type;
+  D* d = static_cast<D*>(dv);
+  const S* a = static_cast<const S*>(av);
+  if constexpr (kCastsByBlocks<kS, kD>) {
+    // Each block is read whole before it is written: a destination that is
+    // the source, of elements no wider, reads no result.
+    constexpr size_t kBlock = kCastBlock<kS, kD>;
+    size_t i = 0;
+    for (; i + kBlock <= n; i += kBlock) CastBlock<kS, kD, kRound>(d + i, a + i);
+    if (i < n) {  // the rest through one block of zeros
+      S in[kBlock] = {};
+      D out[kBlock];
+      std::memcpy(in, a + i, (n - i) * sizeof(S));
+      CastBlock<kS, kD, kRound>(out, in);
+      std::memcpy(d + i, out, (n - i) * sizeof(D));
+    }
+  } else if constexpr ((kS == CastType::kF16 || kS == CastType::kBf16) && !IsFloatType(kD)) {
+    // Widened in chunks first: GCC does not vectorize the bit cast of
+    // 16-bit loads into float feeding an integer conversion in one loop.
+    constexpr size_t kChunk = 256;
+    float x[kChunk];
+    for (size_t at = 0; at < n; at += kChunk) {
+      const size_t m = n - at < kChunk ? n - at : kChunk;
+      for (size_t i = 0; i < m; ++i) x[i] = CastSourceValue<kS>(a[at + i]);
+NORMGRAD_SAME_INDEX
+      for (size_t i = 0; i < m; ++i) d[at + i] = ToInteger<D, kRound>(x[i]);
+    }
+  } else {
+NORMGRAD_SAME_INDEX
+    for (size_t i = 0; i < n; ++i) {
+      if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
+        // Saturated in int64_t, which holds every source and bound.
+        const int64_t v = a[i];
+        constexpr int64_t kLow = std::numeric_limits<D>::min();
+        constexpr int64_t kHigh = std::numeric_limits<D>::max();
+        d[i] = static_cast<D>(v < kLow ? kLow : v > kHigh ? kHigh : v);
+      } else if constexpr (!IsFloatType(kD)) {
+        d[i] = ToInteger<D, kRound>(CastSourceValue<kS>(a[i]));
+      } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 &&
+                           kS != CastType::kU32) {
+        // Exact in float: the value itself, or for float the integral
+        // value (Truncate).
+        float x = CastSourceValue<kS>(a[i]);
+        if constexpr (kS == CastType::kF32) x = RoundToIntegral<float, kRound>(x);
+        d[i] = x != x ? 0x7fc00000u : __builtin_bit_cast(uint32_t, x);
+      } else {
+        // The intermediate's bits (a float source's own: no round trip).
+        using F = decltype(CastSourceValue<kS>(a[i]));
+        BitsOf<F> bits;
+        if constexpr (kS == CastType::kF32) {
+          bits = a[i];
+        } else {
+          bits = __builtin_bit_cast(BitsOf<F>, CastSourceValue<kS>(a[i]));
+        }
+        if constexpr (kD == CastType::kF16) {
+          d[i] = static_cast<D>(RoundToBinary<11, -14, 15, 16, kRound, F>(bits));
+        } else if constexpr (kD == CastType::kBf16) {
+          d[i] = static_cast<D>(RoundToBinary<8, -126, 127, 16, kRound, F>(bits));
+        } else {
+          d[i] = RoundToBinary<24, -126, 127, 32, kRound, F>(bits);
+        }
+      }
+    }
+  }
+}
+
+// n copies of value's low sizeof(T) bytes.
+template <typename T>
+void Fill(void* dv, uint32_t value, size_t n) {
+  T* __restrict d = static_cast<T*>(dv);
+  const T v = static_cast<T>(value);
+  for (size_t i = 0; i < n; ++i) d[i] = v;
+}
+
+// An int32_t (or the sum of two, modulo 2^32) times a half's value is exact
+// in double (31 bits times 11); rounded to float by rounding to odd
+// (toward zero, the last bit set where inexact), which keeps the one
+// rounding to half after it correct (float has more than 11 + 1 bits).
+template <bool kSum, bool kRelu>
+void DequantLoop(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t v =
+        kSum ? static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i]))
+             : a[i];
+    // Rounded to odd at float's last place (bit 29 of the double, whose
+    // exponent float holds: 2^-24 ≤ |x| < 2^47): the bits below dropped,
+    // that place set where any was; then exact in float.
+    const double x = static_cast<double>(v) * scale;
+    uint64_t u = __builtin_bit_cast(uint64_t, x);
+    // Relu: +0 for a set sign bit (x is not NaN).
+    if constexpr (kRelu) u &= ~static_cast<uint64_t>(static_cast<int64_t>(u) >> 63);
+    u = (u & ~uint64_t{0x1fffffff}) | uint64_t{(u & 0x1fffffffu) != 0} << 29;
+    d[i] = static_cast<float>(__builtin_bit_cast(double, u));
+  }
+}
+
+void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, bool relu,
+             size_t n) {
+  if (b == nullptr) {
+    DequantLoop<false, false>(d, a, b, scale, n);
+  } else if (relu) {
+    DequantLoop<true, true>(d, a, b, scale, n);
+  } else {
+    DequantLoop<true, false>(d, a, b, scale, n);
+  }
+}
+
+// AddReluCast's and SubReluCast's steps before their narrowing (kernels.h).
+template <bool kSub>
+void ReluStepF32(float* d, const float* a, const float* b, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const float s = kSub ? a[i] - b[i] : a[i] + b[i];
+    const float r = s != s || s > 0.0f ? s : 0.0f;
+    d[i] = r > 65504.0f && r < __builtin_inff() ? 65504.0f : r;
+  }
+}
+template <bool kSub>
+void ReluCastI16I8(int8_t* d, const int16_t* a, const int16_t* b, size_t n) {
+NORMGRAD_SAME_INDEX
+  for (size_t i = 0; i < n; ++i) {
+    const int16_t s = static_cast<int16_t>(kSub ? static_cast<uint32_t>(a[i]) - b[i]
+                                                : static_cast<uint32_t>(a[i]) + b[i]);
+    d[i] = static_cast<int8_t>(s < 0 ? 0 : s > 127 ? 127 : s);
+  }
+}
