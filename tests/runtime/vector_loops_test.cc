@@ -26,6 +26,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "compat_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -170,18 +171,7 @@ auto Map(const std::vector<T>& a, Ref ref) {
 
 // Sets the process profile for a scope; cores take it when a TPipe is
 // made, so the scope comes before the test's Ub.
-class OnProfile {
- public:
-  explicit OnProfile(normgrad_ascendc::Profile p) : previous_(normgrad_ascendc::CurrentProfile()) {
-    normgrad_ascendc::SetProfile(p);
-  }
-  ~OnProfile() { normgrad_ascendc::SetProfile(previous_); }
-  OnProfile(const OnProfile&) = delete;
-  OnProfile& operator=(const OnProfile&) = delete;
-
- private:
-  normgrad_ascendc::Profile previous_;
-};
+using OnProfile = compat_test::ProfileScope;
 
 // Elements of T in a buffer, less 3: no multiple of a vector's lanes, so
 // every loop's tail runs.
