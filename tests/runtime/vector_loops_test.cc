@@ -1153,7 +1153,7 @@ TEST(VectorLoops, CastsByBlocksAtEveryLengthAndInPlace) {
           if (p.dst_size > p.src_size) continue;
           std::vector<uint8_t> same(src, src + n * p.src_size);
           normgrad_ascendc::ConvertImpl(p.dst_bit, same.data(), p.src_bit, same.data(), mode, n);
-          ASSERT_EQ(0, std::memcmp(same.data(), want.data(), n * p.dst_size))
+          ASSERT_TRUE(std::equal(same.begin(), same.begin() + n * p.dst_size, want.begin()))
               << "in place: type bits " << p.src_bit << " > " << p.dst_bit << " mode "
               << static_cast<int>(mode) << ", start " << start << ", n " << n;
         }
