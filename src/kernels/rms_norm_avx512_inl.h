@@ -21,11 +21,16 @@ struct RmsOps : Base {
   static constexpr bool kFinishesRowsInVectors = true;
   static Vec Div(Vec a, Vec b) { return _mm512_div_ps(a, b); }
   static Vec Sqrt(Vec a) { return _mm512_sqrt_ps(a); }
-  // Lane k: TreeSum16(lanes[k]), the 16 trees side by side. Each level adds
-  // the same pairs as TreeSum16 (the lower lane first) for every row, and
-  // packs two vectors' results into one: level 1 and 2 pair lanes within
-  // 128-bit blocks of two rows' vectors (shuffle_ps), 3 and 4 pair blocks
-  // (shuffle_f32x4), until lane k holds row k's sum.
+  // The lanes of each 128-bit block of a and b added in neighbouring pairs
+  // (the lower lane first): per block, [a0+a1, a2+a3, b0+b1, b2+b3].
+  static Vec AddLanePairs(Vec a, Vec b) {
+    return _mm512_add_ps(_mm512_shuffle_ps(a, b, 0x88), _mm512_shuffle_ps(a, b, 0xDD));
+  }
+  // The 128-bit blocks of a and b added in neighbouring pairs:
+  // [A0+A1, A2+A3, B0+B1, B2+B3].
+  static Vec AddBlockPairs(Vec a, Vec b) {
+    return _mm512_add_ps(_mm512_shuffle_f32x4(a, b, 0x88), _mm512_shuffle_f32x4(a, b, 0xDD));
+  }
   // factor[k] = (rstd[k]·rstd[k]) · (TreeSum16(lanes[k]) / h) for four
   // rows (rms_norm_inl.h, RmsBackwardRowFactors): the trees paired as in
   // SumsOf16Rows below, then the division and products on four lanes. One
@@ -35,14 +40,8 @@ struct RmsOps : Base {
                                      float* factor) {
     Vec v[4];
     for (size_t k = 0; k < 4; ++k) v[k] = _mm512_loadu_ps(lanes[k]);
-    // Level 1: per block, [a0+a1, a2+a3, b0+b1, b2+b3] of rows (0, 1) and (2, 3).
-    const Vec rows01 = _mm512_add_ps(_mm512_shuffle_ps(v[0], v[1], 0x88),
-                                     _mm512_shuffle_ps(v[0], v[1], 0xDD));
-    const Vec rows23 = _mm512_add_ps(_mm512_shuffle_ps(v[2], v[3], 0x88),
-                                     _mm512_shuffle_ps(v[2], v[3], 0xDD));
-    // Level 2: per block, the sums of its four lanes of rows 0 … 3.
-    Vec sums = _mm512_add_ps(_mm512_shuffle_ps(rows01, rows23, 0x88),
-                             _mm512_shuffle_ps(rows01, rows23, 0xDD));
+    // Levels 1 and 2: per block, the sums of its four lanes of rows 0 … 3.
+    Vec sums = AddLanePairs(AddLanePairs(v[0], v[1]), AddLanePairs(v[2], v[3]));
     // Levels 3 and 4: block 0 plus block 1, then that plus blocks 2 + 3.
     sums = _mm512_add_ps(sums, _mm512_shuffle_f32x4(sums, sums, 0xB1));
     sums = _mm512_add_ps(sums, _mm512_shuffle_f32x4(sums, sums, 0x4E));
@@ -50,27 +49,22 @@ struct RmsOps : Base {
     _mm_storeu_ps(factor, _mm_mul_ps(_mm_mul_ps(r, r), _mm_div_ps(_mm512_castps512_ps128(sums),
                                                                   _mm_set1_ps(h))));
   }
+  // Lane k: TreeSum16(lanes[k]), the 16 trees side by side. Each level adds
+  // the same pairs as TreeSum16 (the lower lane first) for every row, and
+  // packs two vectors' results into one: level 1 and 2 pair lanes within
+  // 128-bit blocks of two rows' vectors, 3 and 4 pair blocks, until lane k
+  // holds row k's sum.
   static Vec SumsOf16Rows(const float (&lanes)[16][16]) {
     Vec v[16];
     for (size_t k = 0; k < 16; ++k) v[k] = _mm512_loadu_ps(lanes[k]);
-    // Level 1: per 128-bit block, [a0+a1, a2+a3, b0+b1, b2+b3] of rows a, b.
-    for (size_t k = 0; k < 8; ++k) {
-      v[k] = _mm512_add_ps(_mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0x88),
-                           _mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0xDD));
-    }
-    // Level 2: per block, the sums of its four lanes of rows 4k … 4k + 3.
-    for (size_t k = 0; k < 4; ++k) {
-      v[k] = _mm512_add_ps(_mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0x88),
-                           _mm512_shuffle_ps(v[2 * k], v[2 * k + 1], 0xDD));
-    }
-    // Level 3: blocks 0 + 1 and 2 + 3, of rows 8k … 8k + 7.
-    for (size_t k = 0; k < 2; ++k) {
-      v[k] = _mm512_add_ps(_mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0x88),
-                           _mm512_shuffle_f32x4(v[2 * k], v[2 * k + 1], 0xDD));
-    }
-    // Level 4: the two halves of every row.
-    return _mm512_add_ps(_mm512_shuffle_f32x4(v[0], v[1], 0x88),
-                         _mm512_shuffle_f32x4(v[0], v[1], 0xDD));
+    // Level 1: per block, [a0+a1, a2+a3, b0+b1, b2+b3] of rows 2k, 2k + 1;
+    // level 2: per block, the sums of its four lanes of rows 4k … 4k + 3.
+    for (size_t k = 0; k < 8; ++k) v[k] = AddLanePairs(v[2 * k], v[2 * k + 1]);
+    for (size_t k = 0; k < 4; ++k) v[k] = AddLanePairs(v[2 * k], v[2 * k + 1]);
+    // Level 3: blocks 0 + 1 and 2 + 3, of rows 8k … 8k + 7; level 4: the
+    // two halves of every row.
+    for (size_t k = 0; k < 2; ++k) v[k] = AddBlockPairs(v[2 * k], v[2 * k + 1]);
+    return AddBlockPairs(v[0], v[1]);
   }
 };
 
