@@ -250,19 +250,6 @@ void CastF16I8Trunc(void* dv, const void* av, const void*, size_t n) {
     return int8_t(r != r ? 0 : r >= 127.0f ? 127 : r <= -128.0f ? -128 : int(r));
   });
 }
-// Half to nearest, then one step down where that rounded up.
-void CastF32F16Floor(void* dv, const void* av, const void*, size_t n) {
-  ToHalf(In<float>(av), Out<H>(dv), n);
-  H* __restrict d = Out<H>(dv);
-  const float* __restrict a = In<float>(av);
-  for (size_t i = 0; i < n; ++i) {
-    uint16_t u;
-    std::memcpy(&u, &d[i], 2);
-    const bool up = float(d[i]) > a[i];
-    u = uint16_t(up ? (u & 0x8000u ? u + 1 : u - 1) : u);
-    std::memcpy(&d[i], &u, 2);
-  }
-}
 // Truncated, then the last bit set where inexact.
 void CastF32F16Odd(void* dv, const void* av, const void*, size_t n) {
   ToHalf(In<float>(av), Out<H>(dv), n);
@@ -453,7 +440,7 @@ void F32ToBf16(void* dv, const void* av, const void*, size_t n) {
   }
 }
 // Half by a directed mode: to nearest, then one step where that went the
-// wrong way for the mode.
+// wrong way for the mode (down for floor, up for ceil, toward zero).
 template <Mode kM>
 void F32ToF16Directed(void* dv, const void* av, const void*, size_t n) {
   ToHalf(In<float>(av), Out<H>(dv), n);
@@ -463,8 +450,11 @@ void F32ToF16Directed(void* dv, const void* av, const void*, size_t n) {
     uint16_t u;
     std::memcpy(&u, &d[i], 2);
     const float r = float(d[i]);
-    const bool step = kM == kCeil ? r < a[i] : std::fabs(r) > std::fabs(a[i]);
-    const bool toward_zero = kM == kTrunc || (u & 0x8000u) != 0;
+    const bool step = kM == kFloor  ? r > a[i]
+                      : kM == kCeil ? r < a[i]
+                                    : std::fabs(r) > std::fabs(a[i]);
+    const bool negative = (u & 0x8000u) != 0;
+    const bool toward_zero = kM == kTrunc || (kM == kFloor ? !negative : negative);
     u = uint16_t(step ? (toward_zero ? u - 1 : u + 1) : u);
     std::memcpy(&d[i], &u, 2);
   }
@@ -559,7 +549,7 @@ plain_loops::Fn kTable[plain_loops::kLoops] = {
     AddReluF32, AddReluF16, MulAddReluF32,
     CompareF32, SelectF32, SelectScalarF32, SelectF16,
     CastF16F32, CastF32F16, CastF32I32, CastI32F32,
-    CastF32F16Floor, CastF32F16Odd, CastF32Bf16, CastBf16F32, CastBf16I32Ceil,
+    F32ToF16Directed<kFloor>, CastF32F16Odd, CastF32Bf16, CastBf16F32, CastBf16I32Ceil,
     CastF16I32Floor, CastF16I16, CastF16I8Trunc, CastF32I16Round, CastF32I64,
     CastF32F32Trunc, CastI32F32Floor, CastI32I16, CastI16F16, CastI8F16,
     DuplicateF32, DuplicateF16,
