@@ -212,56 +212,33 @@ bool AllSelected(const SpanArgs& a) {
   return a.every_lane || ((a.selected[0] & low) == low && (a.selected[1] & high) == high);
 }
 
-// One level of a tree: to[i] = from[2i] + from[2i+1].
-template <typename V>
-using PairSumsFn = void (*)(const V* from, V* to, size_t pairs);
-
-template <typename V>
-void PairSumsInType(const V* __restrict from, V* __restrict to, size_t pairs) {
-  for (size_t i = 0; i < pairs; ++i) to[i] = Add(from[2 * i], from[2 * i + 1]);
-}
-
-// The loop of one level for V: float's on the elementwise instruction set.
-// Looked up once per tree, not per level: a tree of a 64-lane repeat has six
-// levels of a few elements each.
-template <typename V>
-PairSumsFn<V> PairSums() {
-  if constexpr (std::is_same_v<V, float>) {
-    return normgrad::engine::ElementwiseIsa().vector.pair_sums_f32;
-  } else {
-    return &PairSumsInType<V>;
+// The tree sums of consecutive groups of `group` lanes of src (a power of
+// two, n a multiple of it), every lane selected (the common case, and the
+// same additions in the same order as Tree), on the instruction set's
+// loops: n / group sums. Half is added in float and rounded to half per
+// level (the float sum of two halves rounded once is their binary16 sum).
+void GroupSums(const float* src, float* sums, size_t n, uint32_t group) {
+  if (group == 1) {  // a group of one lane is its own sum
+    std::copy(src, src + n, sums);
+    return;
   }
+  VectorLoops().vector.tree_sums_f32(src, n, group, sums);
 }
 
-// Tree's sums of consecutive groups of `group` lanes of `src`, every lane
-// selected (the common case, and the same additions in the same order):
-// level by level over all n values — a pair never straddles two groups —
-// between two buffers of n / 2 values; returns where the sums are.
-template <typename V>
-const V* SumTrees(const V* src, V* a, V* b, size_t n, uint32_t group) {
-  if (group == 1) return src;  // a group of one lane is its own sum
-  const PairSumsFn<V> pair_sums = PairSums<V>();
-  pair_sums(src, a, n / 2);
-  for (size_t w = n / 2, g = group / 2; g > 1; w /= 2, g /= 2) {
-    pair_sums(a, b, w / 2);
-    std::swap(a, b);
+void GroupSums(const half* src, half* sums, size_t n, uint32_t group) {
+  if (group == 1) {
+    std::copy(src, src + n, sums);
+    return;
   }
-  return a;
-}
-
-// SumTrees for half (group ≥ 2) on the instruction set's loop and
-// conversions: each level added in float and rounded to half (the float
-// sum of two halves rounded once is their binary16 sum); n / group sums.
-void SumTreesHalf(const half* src, half* sums, size_t n, uint32_t group) {
   VectorLoops().vector.half_tree_sums(reinterpret_cast<const uint16_t*>(src), n, group,
                                       reinterpret_cast<uint16_t*>(sums));
 }
 
 template <typename V>
 void SumGroups(const uint8_t* src, uint8_t* out, uint32_t n, const SpanParams& p) {
-  V v[kMaxLanes], a[kMaxLanes / 2], b[kMaxLanes / 2];
+  V v[kMaxLanes], sums[kMaxLanes];
   std::memcpy(static_cast<void*>(v), src, n * sizeof(V));
-  const V* sums = SumTrees(v, a, b, n, p.group);
+  GroupSums(v, sums, n, p.group);
   for (uint32_t g = 0; g < n / p.group; ++g) {
     std::memcpy(out + uint64_t{g} * p.result_bytes, &sums[g], sizeof(V));
   }
@@ -691,25 +668,13 @@ void Collect(void* context, int64_t r, const uint8_t* results) {
 // Collect in repeat order, computed a slice of repeats at a time.
 template <typename T>
 void CollectWhole(void* context, const uint8_t* src, int64_t repeats) {
-  constexpr int64_t kSlice = 256;  // repeats per slice: 64 KiB of floats
+  constexpr int64_t kSlice = 256;  // repeats per slice
   const uint32_t lanes = static_cast<Fold<T>*>(context)->w->lanes;
-  const size_t most = static_cast<size_t>(std::min(kSlice, repeats)) * lanes;
-  // Kept from call to call: a reduction per row is the common use.
-  thread_local std::vector<T> a, b;
-  if (a.size() < most / 2) {
-    a.resize(most / 2);
-    b.resize(most / 2);
-  }
+  T sums[kSlice];
   for (int64_t r = 0; r < repeats; r += kSlice) {
     const int64_t m = std::min(kSlice, repeats - r);
-    const size_t n = static_cast<size_t>(m) * lanes;
     const T* from = reinterpret_cast<const T*>(src) + static_cast<uint64_t>(r) * lanes;
-    const T* sums = a.data();
-    if constexpr (std::is_same_v<T, half>) {
-      SumTreesHalf(from, a.data(), n, lanes);
-    } else {
-      sums = SumTrees(from, a.data(), b.data(), n, lanes);
-    }
+    GroupSums(from, sums, static_cast<size_t>(m) * lanes, lanes);
     for (int64_t j = 0; j < m; ++j) {
       Collect<T>(context, r + j, reinterpret_cast<const uint8_t*>(sums + j));
     }
@@ -904,22 +869,16 @@ V SequentialSum(const V* src, uint32_t count) {
     }
   };
   uint32_t at = 0;
-  // Whole repeats a slice at a time, level by level over the slice on the
-  // instruction set's loops (half: its conversions), cheaper per value than
-  // a repeat at a time over many repeats.
-  // Half: 8 repeats (4 KiB of floats per buffer); float: 32 (the last
-  // levels of fewer repeats are too short for whole vectors).
-  constexpr uint32_t kSlice = (std::is_same_v<V, half> ? 8 : 32) * lanes;
+  // Whole repeats a slice at a time on the instruction set's trees.
+  constexpr uint32_t kSlice = 32 * lanes;
   for (; count - at >= lanes; at += std::min(kSlice, (count - at) / lanes * lanes)) {
     const uint32_t n = std::min(kSlice, (count - at) / lanes * lanes);
     if (n == lanes) break;  // one repeat: its own tree is cheaper
+    V sums[kSlice / lanes];
+    GroupSums(src + at, sums, n, lanes);
     if constexpr (std::is_same_v<V, half>) {
-      half sums[kSlice / lanes];
-      SumTreesHalf(src + at, sums, n, lanes);
       for (uint32_t r = 0; r < n / lanes; ++r) add(at + r == 0, static_cast<float>(sums[r]));
     } else {
-      float a[kSlice / 2], b[kSlice / 2];
-      const float* sums = SumTrees(src + at, a, b, n, lanes);
       // A local chain: GCC keeps `running` (the lambda's) in memory, and a
       // store and a load on each addition's path cost twice the addition.
       float sum = at == 0 ? sums[0] : running + sums[0];

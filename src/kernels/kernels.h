@@ -209,8 +209,11 @@ struct VectorKernels {
   /// is null. d is a, b or apart from them.
   void (*select[4])(void* d, const void* a, const void* b, uint64_t scalar,
                     bool invert, const uint8_t* bits, size_t n);
-  /// One level of a reduction tree in float: to[i] = from[2i] + from[2i+1].
-  void (*pair_sums_f32)(const float* from, float* to, size_t pairs);
+  /// The trees of consecutive groups of `group` floats (a power of two
+  /// from 2 to 128, n a multiple of it), one sum each into sums: level by
+  /// level, neighbours 2i and 2i+1 added.
+  void (*tree_sums_f32)(const float* src, size_t n, uint32_t group,
+                        float* sums) = nullptr;  // set by reduce_entry_inl.h
   /// d[i] = op(a[i], b[i]), or op(a[i], s) where b is null (s's low bytes),
   /// on integers indexed [log2 of the size: 1, 2, 4, 8 bytes][signed]
   /// [VectorOp]: +, −, × modulo 2^bits, Max, Min; null for Div. d is a, b,

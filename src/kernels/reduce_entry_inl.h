@@ -1,6 +1,6 @@
 // kernels/reduce_entry_inl.h — sets the entries of an instruction set's
-// VectorKernels that reduce_inl.h's loops on its half Ops fill (the trees
-// of half values, the half compounds). Included by src/kernels/<isa>.cc after its target region:
+// VectorKernels that reduce_inl.h fills (the trees of float and half
+// values, the half compounds). Included by src/kernels/<isa>.cc after its target region:
 // the table is filled by baseline code (see isa_entry_inl.h for why).
 #pragma once
 
@@ -12,6 +12,7 @@ namespace {
 
 template <typename F16>
 VectorKernels WithReductions(VectorKernels vector) {
+  vector.tree_sums_f32 = FloatTreeSums;
   vector.half_tree = HalfTree<F16>;
   vector.half_tree_sums = HalfTreeSums<F16>;
   vector.compound_f16[static_cast<int>(CompoundOp::kAxpy)] = HalfCompound<F16, CompoundOp::kAxpy>;

@@ -1,6 +1,6 @@
-// kernels/reduce_inl.h — the vector unit's loops that convert half with an
-// instruction set's Ops policies (<isa>_ops_inl.h): the reductions' trees
-// of half values and the half compounds (kernels::VectorKernels). Included
+// kernels/reduce_inl.h — the vector unit's reduction trees of float and
+// half values and its half compounds, half converted with an instruction
+// set's Ops policies (<isa>_ops_inl.h) (kernels::VectorKernels). Included
 // by src/kernels/<isa>.cc inside its target region, after its Ops, so that
 // the compiler vectorizes them for that set and converts with its half
 // instructions. The table entries are set by reduce_entry_inl.h, in
@@ -26,7 +26,7 @@ typedef float Floats16 __attribute__((vector_size(64)));
 // their even lanes plus their odd lanes (operands by reference: a 64-byte
 // vector passed or returned by value would change the calling convention
 // between instruction sets).
-inline void PairSums16(const Floats16& x, const Floats16& y, Floats16& sum) {
+[[gnu::always_inline]] inline void PairSums16(const Floats16& x, const Floats16& y, Floats16& sum) {
   sum = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30) +
         __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
 }
@@ -34,7 +34,7 @@ inline void PairSums16(const Floats16& x, const Floats16& y, Floats16& sum) {
 // 16 floats rounded to half (nearest even) and back with the set's
 // conversions, in place.
 template <typename F16>
-inline void RoundThroughHalf(Floats16& v) {
+[[gnu::always_inline]] inline void RoundThroughHalf(Floats16& v) {
   float s[16];
   uint16_t h[16];
   std::memcpy(s, &v, sizeof s);
@@ -43,70 +43,141 @@ inline void RoundThroughHalf(Floats16& v) {
   std::memcpy(&v, s, sizeof s);
 }
 
-// The levels of trees of `group` lanes (a power of two) over w floats of
-// half values in a, down to one sum per group: neighbours 2i and 2i+1
-// added in float and rounded to half (the binary16 sum, as a float sum of
-// two halves rounded once is) with the set's conversions, 16 sums at a
-// time — through b (room for w / 2) while the values fill more than two
-// vectors, then in registers. a has room for w rounded up to 32 (zeroed
-// past w, so that every lane read is set); returns where the sums are.
-template <typename F16>
-float* HalfLevels(float* a, float* b, size_t w, uint32_t group) {
-  uint32_t g = group;
-  for (; g > 1 && w > 32; g /= 2, w /= 2) {
-    std::fill(a + w, a + (w + 31) / 32 * 32, 0.0f);
-    for (size_t i = 0; i < w / 2; i += 16) {
-      Floats16 x, y;
-      std::memcpy(&x, a + 2 * i, sizeof x);
-      std::memcpy(&y, a + 2 * i + 16, sizeof y);
-      Floats16 sum;
-      PairSums16(x, y, sum);
-      RoundThroughHalf<F16>(sum);
-      std::memcpy(b + i, &sum, sizeof sum);
-    }
-    std::swap(a, b);
-  }
-  if (g > 1) {
-    std::fill(a + w, a + 32, 0.0f);
+// Level kLevel of the trees over the 16 << kLevel values from `first` on,
+// 16 values: level 0 the values themselves (`leaf(first, v, kWhole)`), each
+// level above the sums of the neighbouring pairs of the one below, rounded by
+// `round`. Depth first and inlined whole, so that the vectors of every
+// level stay in registers (kLevel + 1 at a time) instead of a pass over
+// memory per level.
+template <uint32_t kLevel, bool kWhole, typename Leaf, typename Round>
+[[gnu::always_inline]] inline void TreeLevel(const Leaf& leaf, size_t first, const Round& round,
+                                             Floats16& out) {
+  if constexpr (kLevel == 0) {
+    leaf(first, out, kWhole);
+  } else {
     Floats16 x, y;
-    std::memcpy(&x, a, sizeof x);
-    std::memcpy(&y, a + 16, sizeof y);
-    const Floats16 zero = {};
-    for (; g > 1; g /= 2) {
-      Floats16 sum;
-      PairSums16(x, y, sum);
-      RoundThroughHalf<F16>(sum);
-      x = sum;
-      y = zero;
-    }
-    std::memcpy(a, &x, sizeof x);
+    TreeLevel<kLevel - 1, kWhole>(leaf, first, round, x);
+    TreeLevel<kLevel - 1, kWhole>(leaf, first + (size_t{16} << (kLevel - 1)), round, y);
+    PairSums16(x, y, out);
+    round(out);
   }
-  return a;
 }
 
-// VectorKernels::half_tree: the tree of kN (8 to 128) floats of half values.
+// The trees of consecutive groups of 2^kLevel among n values (a multiple
+// of the group), 16 groups at a time: `store(g, sums, k)` gets the sums of
+// groups g to g + k − 1 (k ≤ 16) in sums' first lanes. `leaf(first, v,
+// whole)` gives the 16 values from `first` on; whole is false only for the
+// last span, where it gives zeros past n: those lanes form groups of their
+// own, never added to a group of values. Leaf and Round are classes whose
+// call operator is always inlined (a lambda's is not, in a function this
+// long, and a call per leaf costs more than its additions).
+template <uint32_t kLevel, typename Leaf, typename Round, typename Store>
+void GroupTrees(size_t n, const Leaf& leaf, const Round& round, const Store& store) {
+  constexpr size_t kSpan = size_t{16} << kLevel;
+  Floats16 sums;
+  size_t at = 0;
+  for (; at + kSpan <= n; at += kSpan) {
+    TreeLevel<kLevel, true>(leaf, at, round, sums);
+    store(at >> kLevel, sums, size_t{16});
+  }
+  if (at < n) {
+    TreeLevel<kLevel, false>(leaf, at, round, sums);
+    store(at >> kLevel, sums, (n - at) >> kLevel);
+  }
+}
+
+// GroupTrees for `group` a power of two from 2 to 128.
+template <typename Leaf, typename Round, typename Store>
+void GroupTrees(size_t n, uint32_t group, const Leaf& leaf, const Round& round,
+                const Store& store) {
+  switch (group) {
+    case 2:
+      return GroupTrees<1>(n, leaf, round, store);
+    case 4:
+      return GroupTrees<2>(n, leaf, round, store);
+    case 8:
+      return GroupTrees<3>(n, leaf, round, store);
+    case 16:
+      return GroupTrees<4>(n, leaf, round, store);
+    case 32:
+      return GroupTrees<5>(n, leaf, round, store);
+    case 64:
+      return GroupTrees<6>(n, leaf, round, store);
+    default:  // 128
+      return GroupTrees<7>(n, leaf, round, store);
+  }
+}
+
+// Leaves of floats: the 16 of v from `first` on, zeros past n unless
+// `whole`.
+struct FloatLeaf {
+  const float* v;
+  size_t n;
+  [[gnu::always_inline]] void operator()(size_t first, Floats16& out, bool whole) const {
+    if (whole || first + 16 <= n) {
+      std::memcpy(&out, v + first, sizeof out);
+      return;
+    }
+    float lanes[16] = {};
+    if (first < n) std::copy(v + first, v + n, lanes);
+    std::memcpy(&out, lanes, sizeof out);
+  }
+};
+
+// Leaves of halves (bits): the 16 of v from `first` on widened with the
+// set's conversions, zeros past n unless `whole`.
+template <typename F16>
+struct HalfLeaf {
+  const uint16_t* v;
+  size_t n;
+  [[gnu::always_inline]] void operator()(size_t first, Floats16& out, bool whole) const {
+    uint16_t h[16] = {};
+    const uint16_t* from = v + first;
+    if (!whole && first + 16 > n) {
+      if (first < n) std::copy(v + first, v + n, h);
+      from = h;
+    }
+    float x[16];
+    for (size_t j = 0; j < 16; j += F16::kLanes) F16::StoreF32(x + j, F16::Load(from + j));
+    std::memcpy(&out, x, sizeof out);
+  }
+};
+
+struct KeepFloat {
+  [[gnu::always_inline]] void operator()(Floats16&) const {}
+};
+
+template <typename F16>
+struct RoundHalf {
+  [[gnu::always_inline]] void operator()(Floats16& v) const { RoundThroughHalf<F16>(v); }
+};
+
+// VectorKernels::tree_sums_f32: the trees of consecutive groups of
+// `group` floats, one sum each.
+void FloatTreeSums(const float* src, size_t n, uint32_t group, float* sums) {
+  GroupTrees(n, group, FloatLeaf{src, n}, KeepFloat{}, [&](size_t g, const Floats16& s, size_t k) {
+    std::memcpy(sums + g, &s, k * sizeof(float));
+  });
+}
+
+// VectorKernels::half_tree: the tree of n (8 to 128, a power of two) floats
+// of half values.
 template <typename F16>
 float HalfTree(const float* v, uint32_t n) {
-  alignas(64) float a[128], b[64];
-  std::copy(v, v + n, a);
-  return HalfLevels<F16>(a, b, n, n)[0];
+  float sum = 0.0f;
+  GroupTrees(n, n, FloatLeaf{v, n}, RoundHalf<F16>{},
+             [&](size_t, const Floats16& s, size_t) { sum = s[0]; });
+  return sum;
 }
 
 // VectorKernels::half_tree_sums: the trees of consecutive groups of `group`
-// halves (bits), a chunk of them at a time, widened with the set's
-// conversions.
+// halves (bits).
 template <typename F16>
 void HalfTreeSums(const uint16_t* src, size_t n, uint32_t group, uint16_t* sums) {
-  constexpr size_t kChunk = 1024;
-  alignas(64) float a[kChunk], b[kChunk / 2];
-  for (size_t at = 0; at < n; at += kChunk) {
-    const size_t m = n - at < kChunk ? n - at : kChunk;
-    size_t i = 0;
-    for (; i + F16::kLanes <= m; i += F16::kLanes) F16::StoreF32(a + i, F16::Load(src + at + i));
-    for (; i < m; ++i) a[i] = F16::ToFloat(src[at + i]);
-    const float* s = HalfLevels<F16>(a, b, m, group);
-    for (size_t g = 0; g < m / group; ++g) sums[at / group + g] = F16::FromFloat(s[g]);
-  }
+  GroupTrees(n, group, HalfLeaf<F16>{src, n}, RoundHalf<F16>{},
+             [&](size_t g, const Floats16& s, size_t k) {
+               for (size_t j = 0; j < k; ++j) sums[g + j] = F16::FromFloat(s[j]);
+             });
 }
 
 // A vector of floats rounded to half and back.

@@ -58,38 +58,38 @@ void FillIntOpsOf(VectorKernels& k) {
 }
 
 VectorKernels MakeVectorKernels() {
-  VectorKernels k = {{Binary<VectorOp::kAdd>, Binary<VectorOp::kSub>, Binary<VectorOp::kMul>,
-           Binary<VectorOp::kDiv>, Binary<VectorOp::kMax>, Binary<VectorOp::kMin>},
-          {WithScalar<VectorOp::kAdd>, WithScalar<VectorOp::kSub>, WithScalar<VectorOp::kMul>,
-           WithScalar<VectorOp::kDiv>, WithScalar<VectorOp::kMax>, WithScalar<VectorOp::kMin>},
-          {Unary<UnaryOp::kAbs>, Unary<UnaryOp::kRelu>, Unary<UnaryOp::kSqrt>,
-           Unary<UnaryOp::kRsqrt>, Unary<UnaryOp::kReciprocal>},
-          LeakyRelu,
-          AbsHalfBits,
-          ReluHalfBits,
-          {Compound<CompoundOp::kAxpy>, Compound<CompoundOp::kFusedMulAdd>,
-           Compound<CompoundOp::kMulAddDst>, Compound<CompoundOp::kAddRelu>,
-           Compound<CompoundOp::kSubRelu>, Compound<CompoundOp::kMulAddRelu>},
-          {Compare<CompareOp::kLt>, Compare<CompareOp::kGt>, Compare<CompareOp::kEq>,
-           Compare<CompareOp::kLe>, Compare<CompareOp::kGe>, Compare<CompareOp::kNe>},
-          {{Shift<uint16_t, false, false>, Shift<uint16_t, false, true>},
-           {Shift<uint16_t, true, false>, Shift<uint16_t, true, true>}},
-          {{Shift<uint32_t, false, false>, Shift<uint32_t, false, true>},
-           {Shift<uint32_t, true, false>, Shift<uint32_t, true, true>}},
-          {ToInt32<CastRound::kRint>, ToInt32<CastRound::kFloor>,
-           ToInt32<CastRound::kCeil>, ToInt32<CastRound::kTrunc>,
-           ToInt32<CastRound::kRound>},
-          FromInt32,
-          {},  // cast: FillCasts below
-          {Select<uint8_t>, Select<uint16_t>, Select<uint32_t>, Select<uint64_t>},
-          PairSums,
-          {},  // int_ops: FillIntOps below
-          {Logic<LogicOp::kAnd>, Logic<LogicOp::kOr>, Logic<LogicOp::kNot>},
-          {ArgExtremeF32<false>, ArgExtremeF32<true>},
-          {ArgExtremeF16<false>, ArgExtremeF16<true>},
-          nullptr,  // half_tree_sums: reduce_entry_inl.h
-          {},       // compound_f16: reduce_entry_inl.h
-          CopyStreams};
+  VectorKernels k = {
+      {Binary<VectorOp::kAdd>, Binary<VectorOp::kSub>, Binary<VectorOp::kMul>,
+       Binary<VectorOp::kDiv>, Binary<VectorOp::kMax>, Binary<VectorOp::kMin>},
+      {WithScalar<VectorOp::kAdd>, WithScalar<VectorOp::kSub>, WithScalar<VectorOp::kMul>,
+       WithScalar<VectorOp::kDiv>, WithScalar<VectorOp::kMax>, WithScalar<VectorOp::kMin>},
+      {Unary<UnaryOp::kAbs>, Unary<UnaryOp::kRelu>, Unary<UnaryOp::kSqrt>, Unary<UnaryOp::kRsqrt>,
+       Unary<UnaryOp::kReciprocal>},
+      LeakyRelu,
+      AbsHalfBits,
+      ReluHalfBits,
+      {Compound<CompoundOp::kAxpy>, Compound<CompoundOp::kFusedMulAdd>,
+       Compound<CompoundOp::kMulAddDst>, Compound<CompoundOp::kAddRelu>,
+       Compound<CompoundOp::kSubRelu>, Compound<CompoundOp::kMulAddRelu>},
+      {Compare<CompareOp::kLt>, Compare<CompareOp::kGt>, Compare<CompareOp::kEq>,
+       Compare<CompareOp::kLe>, Compare<CompareOp::kGe>, Compare<CompareOp::kNe>},
+      {{Shift<uint16_t, false, false>, Shift<uint16_t, false, true>},
+       {Shift<uint16_t, true, false>, Shift<uint16_t, true, true>}},
+      {{Shift<uint32_t, false, false>, Shift<uint32_t, false, true>},
+       {Shift<uint32_t, true, false>, Shift<uint32_t, true, true>}},
+      {ToInt32<CastRound::kRint>, ToInt32<CastRound::kFloor>, ToInt32<CastRound::kCeil>,
+       ToInt32<CastRound::kTrunc>, ToInt32<CastRound::kRound>},
+      FromInt32,
+      {},  // cast: FillCasts below
+      {Select<uint8_t>, Select<uint16_t>, Select<uint32_t>, Select<uint64_t>},
+      nullptr,  // tree_sums_f32: reduce_entry_inl.h
+      {},       // int_ops: FillIntOps below
+      {Logic<LogicOp::kAnd>, Logic<LogicOp::kOr>, Logic<LogicOp::kNot>},
+      {ArgExtremeF32<false>, ArgExtremeF32<true>},
+      {ArgExtremeF16<false>, ArgExtremeF16<true>},
+      nullptr,  // half_tree_sums: reduce_entry_inl.h
+      {},       // compound_f16: reduce_entry_inl.h
+      CopyStreams};
   FillCasts(k, std::make_integer_sequence<int, kCastTypes>());
   FillIntOpsOf<int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t>(k);
 

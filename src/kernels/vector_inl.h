@@ -128,25 +128,6 @@ NORMGRAD_VEC64(int64_t)
 NORMGRAD_VEC64(float)
 #undef NORMGRAD_VEC64
 
-// VectorKernels::pair_sums_f32: 16 sums at a time, the even and the odd
-// elements of two vectors picked by shuffles (the compiler's vectorization
-// of the plain loop gathers them slower).
-void PairSums(const float* __restrict from, float* __restrict to, size_t pairs) {
-  using VF = Vec64<float>::type;
-  size_t i = 0;
-  for (; i + 16 <= pairs; i += 16) {
-    VF a, b;
-    std::memcpy(&a, from + 2 * i, sizeof a);
-    std::memcpy(&b, from + 2 * i + 16, sizeof b);
-    const VF sum = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24,
-                                           26, 28, 30) +
-                   __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25,
-                                           27, 29, 31);
-    std::memcpy(to + i, &sum, sizeof sum);
-  }
-  for (; i < pairs; ++i) to[i] = from[2 * i] + from[2 * i + 1];
-}
-
 // ---- Integers and bits (VectorKernels::int_ops, logic, arg_extreme_*) ----
 //
 // Each loop takes 64-byte vectors of the elements (Vec64) while whole ones
