@@ -44,12 +44,22 @@ bool CpuHasAvx512() {
          __builtin_cpu_supports("f16c");
 }
 
+VectorKernels Avx512Vector() {
+  VectorKernels k = WithReductions<Avx512F16>(Avx512VectorKernels());
+  if (CpuHasAvx512Fp16()) k.half_tree_sums = Avx512Fp16HalfTreeSums;
+  return k;
+}
+
 }  // namespace
 
+bool CpuHasAvx512Fp16() {
+  return __builtin_cpu_supports("avx512fp16") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq");
+}
+
 const Isa& Avx512Isa() {
-  static const Isa isa =
-      MakeIsa<Avx512F32, Avx512F16, Avx512BF16>("avx512", CpuHasAvx512, Avx512LayerNormKernels(),
-                                                Avx512RmsNormKernels(), WithReductions<Avx512F16>(Avx512VectorKernels()));
+  static const Isa isa = MakeIsa<Avx512F32, Avx512F16, Avx512BF16>(
+      "avx512", CpuHasAvx512, Avx512LayerNormKernels(), Avx512RmsNormKernels(), Avx512Vector());
   return isa;
 }
 

@@ -311,6 +311,10 @@ bool CpuHasAvx512Bf16();
 void Avx512Bf16RmsForward(const RmsNormForwardArgs& a);
 void Avx512Bf16RmsBackward(const RmsNormBackwardArgs& a);
 VectorKernels Avx512VectorKernels();
+/// Whether the CPU has AVX512-FP16 (with BW and DQ): Avx512Isa()'s
+/// half_tree_sums is then Avx512Fp16HalfTreeSums (the same bits).
+bool CpuHasAvx512Fp16();
+void Avx512Fp16HalfTreeSums(const uint16_t* src, size_t n, uint32_t group, uint16_t* sums);
 #endif
 #if defined(NORMGRAD_HAVE_NEON)
 const Isa& NeonIsa();
