@@ -57,7 +57,7 @@ std::vector<uint16_t> HalfValues(size_t n, uint32_t seed) {
       v[i] = bits::FloatToHalf(real(gen));
     }
   }
-  v[1] = v[2] = 0x7bff;  // a sum past half's largest value: infinity
+  if (n >= 4) v[1] = v[2] = 0x7bff;  // a sum past half's largest value: infinity
   return v;
 }
 
@@ -72,7 +72,7 @@ std::vector<float> FloatValues(size_t n, uint32_t seed) {
     if (i % 97 == 0) b = specials[(i / 97) % std::size(specials)];
     std::memcpy(&v[i], &b, sizeof b);
   }
-  v[1] = v[2] = 3.0e38f;  // a sum past float's largest value: infinity
+  if (n >= 4) v[1] = v[2] = 3.0e38f;  // a sum past float's largest value: infinity
   return v;
 }
 
