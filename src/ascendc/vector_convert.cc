@@ -659,8 +659,9 @@ void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
 }
 
 namespace {
-// A finite scale runs the engine's loops: the product rounded to odd in
-// float, then once to half (infinite and NaN scales take the element rule).
+// A finite scale runs the engine's loops: a float that rounds to half as
+// the product does, then that rounding (infinite and NaN scales take the
+// element rule).
 bool FiniteHalf(uint16_t h) { return (h & 0x7c00u) != 0x7c00u; }
 
 void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
@@ -672,8 +673,8 @@ void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
     const uint32_t m = std::min(kStep, n - at);
     // Relu before the rounding to half gives AddDeqRelu's +0 for every
     // product that is not positive (none is NaN), as after it.
-    k.dequant_odd_f32(x, src0 + at, src1 == nullptr ? nullptr : src1 + at,
-                      normgrad::bits::HalfToFloat(scale), relu, m);
+    k.dequant_f32(x, src0 + at, src1 == nullptr ? nullptr : src1 + at,
+                  normgrad::bits::HalfToFloat(scale), relu, m);
     normgrad::Narrow(x, reinterpret_cast<normgrad::float16*>(dst + at), m);
   }
 }

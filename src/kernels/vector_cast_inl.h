@@ -1,5 +1,5 @@
 // kernels/vector_cast_inl.h — the conversion loops of the emulated vector
-// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_odd_f32,
+// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_f32,
 // relu_step_f32, relu_cast_i16_i8) and Duplicate's fill: written once,
 // compiled per instruction set. A part of vector_inl.h, which
 // includes it inside its namespace (after its includes and with its
@@ -492,12 +492,35 @@ void Fill(void* dv, uint32_t value, size_t n) {
   for (size_t i = 0; i < n; ++i) d[i] = v;
 }
 
-// An int32_t (or the sum of two, modulo 2^32) times a half's value is exact
-// in double (31 bits times 11); rounded to float by rounding to odd
-// (toward zero, the last bit set where inexact), which keeps the one
-// rounding to half after it correct (float has more than 11 + 1 bits).
+// ---- Cast's deq and AddDeqRelu: v · s rounded once to half -----------------
+//
+// v is an int32_t (or the sum of two, modulo 2^32), s a finite half's value,
+// P = v · s exactly. Each float written rounds to half (nearest even) as P
+// does, which is what the narrowing after this loop needs:
+//
+// Exact path. P is exact in double (31 bits times 11); rounded to odd at
+// float's last place (toward zero, that place set where any dropped bit
+// was) it keeps its side of every half and of every midpoint between two
+// halves (a float has 13 places more than half, and P ≥ 2^-24 is normal in
+// float), so one rounding to half after it gives P rounded once.
+//
+// Fast path, where |s| ≥ 2^-14 or s = 0: y = fl(fl(v) · s), two roundings to
+// nearest, so |y − P| ≤ (2^-23 + 2^-48)|P| < 2.0001 ulp(y) (|y| < 2^24 ulp(y)).
+// Half rounds y and P alike unless a midpoint between two halves lies
+// between them, i.e. within 2 ulp(y) of y; every other float is ≥ 3 ulps
+// away. For 2^-14 ≤ |y| < 2^16 a midpoint is a float whose low 13 fraction
+// bits are 0x1000 (half has 10 fraction bits; 65520, past which half
+// rounds to infinity, is one), and powers of two, where ulp changes, are
+// halves 2^12 float places from any midpoint. With |s| ≥ 2^-14, |y| ≥ 2^-14
+// unless v = 0 or s = 0, where y = P = ±0 with double's sign. So only a
+// lane whose low 13 bits lie in 0x0ffe..0x1002 may round differently: the
+// block holding one is redone by the exact path (about 1 block of 64 lanes
+// in 25 on uniform bits).
+//
+// Relu: +0 for a negative product or −0 (y's sign is P's: y = 0 only
+// where P = 0).
 template <bool kSum, bool kRelu>
-void DequantLoop(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
+void DequantExact(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const int32_t v =
@@ -513,6 +536,48 @@ NORMGRAD_SAME_INDEX
     u = (u & ~uint64_t{0x1fffffff}) | uint64_t{(u & 0x1fffffffu) != 0} << 29;
     d[i] = static_cast<float>(__builtin_bit_cast(double, u));
   }
+}
+
+// Whether any lane of m is below `bound` (m's lanes narrowed to bytes: one
+// test of 16 bytes on every set).
+inline bool AnyLaneBelow(const V16<uint32_t>& m, uint32_t bound) {
+  const V16<uint8_t> z = __builtin_convertvector(m < bound, V16<uint8_t>);
+  uint64_t w[2];
+  std::memcpy(w, &z, sizeof w);
+  return (w[0] | w[1]) != 0;
+}
+
+template <bool kSum, bool kRelu>
+void DequantLoop(float* d, const int32_t* a, const int32_t* b, float scale, size_t n) {
+  using VU = V16<uint32_t>;
+  using VI = V16<int32_t>;
+  constexpr size_t kBlock = 64;
+  size_t i = 0;
+  if (__builtin_fabsf(scale) >= 0x1p-14f || scale == 0.0f) {
+    for (; i + kBlock <= n; i += kBlock) {
+      // The least over the block of each lane's low 13 bits' distance
+      // above 0x0ffe (modulo 2^13): below 5 where one is near a midpoint.
+      VU nearest = VU{} + 0xffffffffu;
+      for (size_t j = i; j < i + kBlock; j += 16) {
+        VU v;
+        std::memcpy(&v, a + j, sizeof v);
+        if constexpr (kSum) {
+          VU w;
+          std::memcpy(&w, b + j, sizeof w);
+          v += w;  // modulo 2^32
+        }
+        VI y = (VI)(__builtin_convertvector((VI)v, V16<float>) * scale);
+        const VU distance = ((VU)y - 0xffeu) & 0x1fffu;
+        nearest = distance < nearest ? distance : nearest;
+        if constexpr (kRelu) y = y > 0 ? y : 0;  // on the bits: negative floats and −0
+        std::memcpy(d + j, &y, sizeof y);
+      }
+      if (AnyLaneBelow(nearest, 5)) {
+        DequantExact<kSum, kRelu>(d + i, a + i, kSum ? b + i : b, scale, kBlock);
+      }
+    }
+  }
+  DequantExact<kSum, kRelu>(d + i, a + i, kSum ? b + i : b, scale, n - i);
 }
 
 void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, bool relu,

@@ -95,7 +95,7 @@ VectorKernels MakeVectorKernels() {
 
   k.fill[0] = Fill<uint16_t>;
   k.fill[1] = Fill<uint32_t>;
-  k.dequant_odd_f32 = Dequant;
+  k.dequant_f32 = Dequant;
   k.relu_step_f32[0] = ReluStepF32<false>;
   k.relu_step_f32[1] = ReluStepF32<true>;
   k.relu_cast_i16_i8[0] = ReluCastI16I8<false>;
