@@ -262,6 +262,13 @@ struct VectorKernels {
   void (*relu_step_f32[2])(float* d, const float* a, const float* b, size_t n) = {};
   void (*relu_cast_i16_i8[2])(int8_t* d, const int16_t* a, const int16_t* b,
                               size_t n) = {};
+  /// CastDequant int16_t → 8 bits, indexed [signed]: lane k of a (j =
+  /// k % 16) into byte j of the lower (upper: the upper) half of 32-byte
+  /// block k / 16 of d, whose other half is kept: rint(a[k] · scale[j] +
+  /// offset[j]) in double, NaN 0, saturated into int8_t (signed) or
+  /// uint8_t. d may be a (each block read before it is written).
+  void (*quant_i16_b8[2])(uint8_t* d, const int16_t* a, const float* scale,
+                          const int32_t* offset, bool upper, size_t n) = {};
 };
 
 /// The primitives of one instruction set.

@@ -100,6 +100,8 @@ VectorKernels MakeVectorKernels() {
   k.relu_step_f32[1] = ReluStepF32<true>;
   k.relu_cast_i16_i8[0] = ReluCastI16I8<false>;
   k.relu_cast_i16_i8[1] = ReluCastI16I8<true>;
+  k.quant_i16_b8[0] = QuantLoop<false>;
+  k.quant_i16_b8[1] = QuantLoop<true>;
   return k;
 }
 
