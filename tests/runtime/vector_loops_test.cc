@@ -1449,7 +1449,9 @@ TEST(VectorLoops, CastDequantCountFormMatchesTheElementRule) {
         }
       }
       // A loop without the float path's check fails on these.
-      if (hard_table) EXPECT_GE(hard_cases, 15u);
+      if (hard_table) {
+        EXPECT_GE(hard_cases, 15u);
+      }
       ASSERT_LE(src.size(), kLanes);
       while (src.size() < kLanes) src.push_back(static_cast<int16_t>(gen() >> (gen() % 16)));
       for (const bool vec_deq : {true, false}) {
