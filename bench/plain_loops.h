@@ -46,6 +46,8 @@ enum Loop : int {
   // The narrowing compounds.
   kAddReluCastF16I8, kAddReluCastI16I8, kAddReluCastF32F16, kSubReluCastF32F16,
   kMulCastF16I8, kAddDeqReluI32F16,
+  // CastDequant's forms.
+  kCastDeqI32F16, kQuantI16I8, kQuantI16U8,
   kLoops
 };
 

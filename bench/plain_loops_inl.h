@@ -540,6 +540,41 @@ void AddDeqReluI32F16(void* dv, const void* av, const void* bv, size_t n) {
   }
 }
 
+// Cast deq: the value in float scaled by 0.5 (the row's DEQSCALE), to half.
+void CastDeqI32F16(void* dv, const void* av, const void*, size_t n) {
+  float x[256];
+  for (size_t at = 0; at < n; at += 256) {
+    const size_t m = n - at < 256 ? n - at : 256;
+    const int32_t* __restrict a = In<int32_t>(av) + at;
+    for (size_t i = 0; i < m; ++i) x[i] = float(a[i]) * 0.5f;
+    ToHalf(x, Out<H>(dv) + at, m);
+  }
+}
+// CastDequant int16_t → 8 bits, in float: lane j of each 16 by set j
+// (kQuantSets: the vdeq row's 16 sets, scale 1/64 + j/1024, offset j − 8;
+// 1: the one set of the register row, scale 0.0123, offset 3), results into
+// the upper (kUpper) or lower 16 bytes of each 32-byte block.
+template <typename D, int kQuantSets, bool kUpper>
+void QuantI16(void* dv, const void* av, const void*, size_t n) {
+  D* __restrict d = Out<D>(dv);
+  const int16_t* __restrict a = In<int16_t>(av);
+  constexpr int32_t kLo = std::numeric_limits<D>::min(), kHi = std::numeric_limits<D>::max();
+  float scale[16], offset[16];
+  for (int j = 0; j < 16; ++j) {
+    scale[j] = kQuantSets == 16 ? 0.015625f + float(j) * 0x1p-10f : 0.0123f;
+    offset[j] = kQuantSets == 16 ? float(j - 8) : 3.0f;
+  }
+  for (size_t k = 0; k < n; k += 16) {
+    D out[16];
+    for (size_t j = 0; j < 16; ++j) {
+      // The row's scales keep |a · scale| within int32_t.
+      const int32_t r = int32_t(std::nearbyint(float(a[k + j]) * scale[j] + offset[j]));
+      out[j] = D(r < kLo ? kLo : r > kHi ? kHi : r);
+    }
+    std::memcpy(d + 2 * k + (kUpper ? 16 : 0), out, 16);
+  }
+}
+
 plain_loops::Fn kTable[plain_loops::kLoops] = {
     AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
     ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
@@ -571,4 +606,5 @@ plain_loops::Fn kTable[plain_loops::kLoops] = {
     F32ToF32<kRint>, F32ToF32<kRound>, DuplicateU16,
     HalfStepToInt8<false>, AddReluCastI16I8, ReluCastF32F16<false>, ReluCastF32F16<true>,
     HalfStepToInt8<true>, AddDeqReluI32F16,
+    CastDeqI32F16, QuantI16<int8_t, 16, true>, QuantI16<uint8_t, 1, false>,
 };

@@ -90,6 +90,8 @@ struct Row {
   const void* a;
   const void* b;
   bool p950 = false;  ///< a type only the 950 profile takes: run under it
+  /// Sets the core state the row reads (DEQSCALE), before it is timed.
+  std::function<void()> state = nullptr;
 };
 
 template <typename T>
@@ -121,6 +123,8 @@ std::vector<Row> Rows(Ub& ub) {
              uldst = ub.dst_buf.Get<uint64_t>();
   const auto fwork = ub.work_buf.Get<float>();
   const auto hwork = ub.work_buf.Get<half>();
+  // CastDequant's 16 sets (128 bytes): work's first bytes, written by the row's state.
+  const auto vdeq = ub.work_buf.Get<uint64_t>();
 
   // int64_t sources: the bits of fpos (8 bytes each); 8-bit and unsigned views.
   const auto i64src = ub.fpos_buf.Get<int64_t>();
@@ -265,6 +269,18 @@ std::vector<Row> Rows(Ub& ub) {
       {"SubReluCast", "float > half", kSubReluCastF32F16, [=](int32_t n) { A::SubReluCast(hdst, fmix, fpos, n); }, Addr(hdst), Addr(fmix), Addr(fpos)},
       {"MulCast", "half > int8_t", kMulCastF16I8, [=](int32_t n) { A::MulCast(bytedst, hmix, hpos, n); }, Addr(bytedst), Addr(hmix), Addr(hpos)},
       {"AddDeqRelu", "int32_t > half", kAddDeqReluI32F16, [=](int32_t n) { A::AddDeqRelu(hdst, ia, ib, n); }, Addr(hdst), Addr(ia), Addr(ib)},
+      // CastDequant's forms: the DEQSCALE half 0.5; the 16 sets of a vdeq
+      // tensor (the default isVecDeq, halfBlock: upper halves); the
+      // register's one set into lower halves.
+      {"CastDequant", "int32_t > half", kCastDeqI32F16, [=](int32_t n) { A::CastDequant<half, int32_t>(hdst, ia, n); }, Addr(hdst), Addr(ia), nullptr, false, [] { A::SetDeqScale(half(0.5f)); }},
+      {"CastDequant", "int16_t > int8_t", kQuantI16I8, [=](int32_t n) { A::CastDequant<int8_t, int16_t>(bytedst, sa, n); }, Addr(bytedst), Addr(sa), nullptr, false, [=] {
+         float scale[16];
+         int16_t offset[16];
+         bool sign[16];
+         for (int j = 0; j < 16; ++j) scale[j] = 0.015625f + j * 0x1p-10f, offset[j] = int16_t(j - 8), sign[j] = true;
+         A::SetDeqScale<uint64_t>(vdeq, A::VdeqInfo(scale, offset, sign));
+       }},
+      {"CastDequant", "int16_t > uint8_t", kQuantI16U8, [=](int32_t n) { A::CastDequant<uint8_t, int16_t, false, false>(ubytedst, sa, n); }, Addr(ubytedst), Addr(sa), nullptr, false, [] { A::SetDeqScale(0.0123f, int16_t{3}, false); }},
   };
 }
 
@@ -313,6 +329,7 @@ int main(int argc, char** argv) {
       const std::string name = std::string(row.family) + " " + row.type;
       if (!only.empty() && name.find(only) == std::string::npos) continue;
       const plain_loops::Fn loop = loops[row.loop];
+      if (row.state) row.state();
       const auto time = [&](bool unit) {
         const auto start = Clock::now();
         for (int k = 0; k < kCalls; ++k) {

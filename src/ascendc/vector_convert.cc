@@ -579,10 +579,36 @@ void LoadQuantParams(const char* type, bool is_signed, bool vec_deq,
   params.is_signed = is_signed;
 }
 
+namespace {
+// A set's scale (its low 13 mantissa bits are not read: it has 10) and
+// its 9-bit signed offset.
+float QuantScale(uint64_t set) {
+  const uint32_t scale_bits = static_cast<uint32_t>(set) & ~uint32_t{0x1FFF};
+  float scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  return scale;
+}
+int32_t QuantOffset(uint64_t set) {
+  const auto offset = static_cast<int32_t>(set >> 37 & 0x1FFu);
+  return offset >= 256 ? offset - 512 : offset;
+}
+}  // namespace
+
 void QuantSpan(const SpanArgs& a) {
   const auto& p = *static_cast<const QuantParams*>(a.params);
   const auto* src = static_cast<const int16_t*>(a.operand[1]);
   auto* dst = static_cast<uint8_t*>(a.operand[0]);
+  if (a.every_lane) {  // the count form: the engine's loop
+    float scale[16];
+    int32_t offset[16];
+    for (int j = 0; j < 16; ++j) {
+      scale[j] = QuantScale(p.entry[j]);
+      offset[j] = QuantOffset(p.entry[j]);
+    }
+    normgrad::engine::ElementwiseIsa().vector.quant_i16_b8[p.is_signed ? 1 : 0](
+        dst, src, scale, offset, p.upper_half, a.n);
+    return;
+  }
   auto selected = [&](uint32_t k) { return a.Selected(k); };
   const double lo = p.is_signed ? -128.0 : 0.0;
   const double hi = p.is_signed ? 127.0 : 255.0;
@@ -597,14 +623,8 @@ void QuantSpan(const SpanArgs& a) {
            "masks that select the slot lanes of every selected result",
            k % 128, byte / 2 % 128);
     }
-    const uint64_t set = p.entry[j];
-    // The scale's low 13 mantissa bits are not read: it has 10.
-    const uint32_t scale_bits = static_cast<uint32_t>(set) & ~uint32_t{0x1FFF};
-    float scale;
-    std::memcpy(&scale, &scale_bits, sizeof scale);
-    int32_t offset = static_cast<int32_t>(set >> 37 & 0x1FFu);
-    if (offset >= 256) offset -= 512;
-    const double v = std::nearbyint(static_cast<double>(src[k]) * scale + offset);
+    const double v = std::nearbyint(static_cast<double>(src[k]) * QuantScale(p.entry[j]) +
+                                    QuantOffset(p.entry[j]));
     const double r = v != v ? 0.0 : (v < lo ? lo : (v > hi ? hi : v));
     dst[byte] = static_cast<uint8_t>(static_cast<int32_t>(r));
   }
@@ -659,8 +679,9 @@ void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
 }
 
 namespace {
-// A finite scale runs the engine's loops: the product rounded to odd in
-// float, then once to half (infinite and NaN scales take the element rule).
+// A finite scale runs the engine's loops: a float that rounds to half as
+// the product does, then that rounding (infinite and NaN scales take the
+// element rule).
 bool FiniteHalf(uint16_t h) { return (h & 0x7c00u) != 0x7c00u; }
 
 void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
@@ -672,8 +693,8 @@ void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
     const uint32_t m = std::min(kStep, n - at);
     // Relu before the rounding to half gives AddDeqRelu's +0 for every
     // product that is not positive (none is NaN), as after it.
-    k.dequant_odd_f32(x, src0 + at, src1 == nullptr ? nullptr : src1 + at,
-                      normgrad::bits::HalfToFloat(scale), relu, m);
+    k.dequant_f32(x, src0 + at, src1 == nullptr ? nullptr : src1 + at,
+                  normgrad::bits::HalfToFloat(scale), relu, m);
     normgrad::Narrow(x, reinterpret_cast<normgrad::float16*>(dst + at), m);
   }
 }

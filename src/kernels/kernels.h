@@ -250,12 +250,13 @@ struct VectorKernels {
   /// Fills d with n elements of 2 and 4 bytes (indexed by log2 of the size
   /// − 1), each the low bytes of value (Duplicate).
   void (*fill[2])(void* d, uint32_t value, size_t n) = {};
-  /// d[i] = v · scale rounded to float by rounding to odd (toward zero,
-  /// the last bit set where inexact), so that one rounding to half after
-  /// it gives v · scale rounded once; v = a[i] + b[i] modulo 2^32 (a[i]
-  /// where b is null), scale finite (a half's value); with relu a product
-  /// not positive gives +0. Cast's deq and AddDeqRelu.
-  void (*dequant_odd_f32)(float* d, const int32_t* a, const int32_t* b, float scale,
+  /// d[i] = a float that rounds to half (nearest even) as v · scale does:
+  /// fl(fl(v) · scale) where no midpoint between two halves is within two
+  /// float places of it, else v · scale rounded to odd at float's last
+  /// place (vector_cast_inl.h proves both); v = a[i] + b[i] modulo 2^32
+  /// (a[i] where b is null), scale finite (a half's value); with relu a
+  /// product not positive gives +0. Cast's deq and AddDeqRelu.
+  void (*dequant_f32)(float* d, const int32_t* a, const int32_t* b, float scale,
                           bool relu, size_t n) = nullptr;
   /// The steps of AddReluCast and SubReluCast before their narrowing,
   /// indexed [sub]: in float d[i] = Relu(a[i] ± b[i]) with a finite result
@@ -264,6 +265,13 @@ struct VectorKernels {
   void (*relu_step_f32[2])(float* d, const float* a, const float* b, size_t n) = {};
   void (*relu_cast_i16_i8[2])(int8_t* d, const int16_t* a, const int16_t* b,
                               size_t n) = {};
+  /// CastDequant int16_t → 8 bits, indexed [signed]: lane k of a (j =
+  /// k % 16) into byte j of the lower (upper: the upper) half of 32-byte
+  /// block k / 16 of d, whose other half is kept: rint(a[k] · scale[j] +
+  /// offset[j]) in double, NaN 0, saturated into int8_t (signed) or
+  /// uint8_t. d may be a (each block read before it is written).
+  void (*quant_i16_b8[2])(uint8_t* d, const int16_t* a, const float* scale,
+                          const int32_t* offset, bool upper, size_t n) = {};
 };
 
 /// The primitives of one instruction set.

@@ -1,7 +1,7 @@
 // kernels/vector_cast_inl.h — the conversion loops of the emulated vector
-// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_odd_f32,
-// relu_step_f32, relu_cast_i16_i8) and Duplicate's fill: written once,
-// compiled per instruction set. A part of vector_inl.h, which
+// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_f32,
+// quant_i16_b8, relu_step_f32, relu_cast_i16_i8) and Duplicate's fill:
+// written once, compiled per instruction set. A part of vector_inl.h, which
 // includes it inside its namespace (after its includes and with its
 // NORMGRAD_SAME_INDEX); not included on its own.
 
@@ -492,12 +492,35 @@ void Fill(void* dv, uint32_t value, size_t n) {
   for (size_t i = 0; i < n; ++i) d[i] = v;
 }
 
-// An int32_t (or the sum of two, modulo 2^32) times a half's value is exact
-// in double (31 bits times 11); rounded to float by rounding to odd
-// (toward zero, the last bit set where inexact), which keeps the one
-// rounding to half after it correct (float has more than 11 + 1 bits).
+// ---- Cast's deq and AddDeqRelu: v · s rounded once to half -----------------
+//
+// v is an int32_t (or the sum of two, modulo 2^32), s a finite half's value,
+// P = v · s exactly. Each float written rounds to half (nearest even) as P
+// does, which is what the narrowing after this loop needs:
+//
+// Exact path. P is exact in double (31 bits times 11); rounded to odd at
+// float's last place (toward zero, that place set where any dropped bit
+// was) it keeps its side of every half and of every midpoint between two
+// halves (a float has 13 places more than half, and P ≥ 2^-24 is normal in
+// float), so one rounding to half after it gives P rounded once.
+//
+// Fast path, where |s| ≥ 2^-14 or s = 0: y = fl(fl(v) · s), two roundings to
+// nearest, so |y − P| ≤ (2^-23 + 2^-48)|P| < 2.0001 ulp(y) (|y| < 2^24 ulp(y)).
+// Half rounds y and P alike unless a midpoint between two halves lies
+// between them, i.e. within 2 ulp(y) of y; every other float is ≥ 3 ulps
+// away. For 2^-14 ≤ |y| < 2^16 a midpoint is a float whose low 13 fraction
+// bits are 0x1000 (half has 10 fraction bits; 65520, past which half
+// rounds to infinity, is one), and powers of two, where ulp changes, are
+// halves 2^12 float places from any midpoint. With |s| ≥ 2^-14, |y| ≥ 2^-14
+// unless v = 0 or s = 0, where y = P = ±0 with double's sign. So only a
+// lane whose low 13 bits lie in 0x0ffe..0x1002 may round differently: the
+// block holding one is redone by the exact path (about 1 block of 64 lanes
+// in 25 on uniform bits).
+//
+// Relu: +0 for a negative product or −0 (y's sign is P's: y = 0 only
+// where P = 0).
 template <bool kSum, bool kRelu>
-void DequantLoop(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
+void DequantExact(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const int32_t v =
@@ -515,6 +538,48 @@ NORMGRAD_SAME_INDEX
   }
 }
 
+// Whether any lane of a comparison's result m is set (its lanes narrowed
+// to bytes: one test of 16 bytes on every set).
+inline bool AnyLane(const V16<int32_t>& m) {
+  const V16<uint8_t> z = __builtin_convertvector(m, V16<uint8_t>);
+  uint64_t w[2];
+  std::memcpy(w, &z, sizeof w);
+  return (w[0] | w[1]) != 0;
+}
+
+template <bool kSum, bool kRelu>
+void DequantLoop(float* d, const int32_t* a, const int32_t* b, float scale, size_t n) {
+  using VU = V16<uint32_t>;
+  using VI = V16<int32_t>;
+  constexpr size_t kBlock = 64;
+  size_t i = 0;
+  if (__builtin_fabsf(scale) >= 0x1p-14f || scale == 0.0f) {
+    for (; i + kBlock <= n; i += kBlock) {
+      // The least over the block of each lane's low 13 bits' distance
+      // above 0x0ffe (modulo 2^13): below 5 where one is near a midpoint.
+      VU nearest = VU{} + 0xffffffffu;
+      for (size_t j = i; j < i + kBlock; j += 16) {
+        VU v;
+        std::memcpy(&v, a + j, sizeof v);
+        if constexpr (kSum) {
+          VU w;
+          std::memcpy(&w, b + j, sizeof w);
+          v += w;  // modulo 2^32
+        }
+        VI y = (VI)(__builtin_convertvector((VI)v, V16<float>) * scale);
+        const VU distance = ((VU)y - 0xffeu) & 0x1fffu;
+        nearest = distance < nearest ? distance : nearest;
+        if constexpr (kRelu) y = y > 0 ? y : 0;  // on the bits: negative floats and −0
+        std::memcpy(d + j, &y, sizeof y);
+      }
+      if (AnyLane(nearest < 5u)) {
+        DequantExact<kSum, kRelu>(d + i, a + i, kSum ? b + i : b, scale, kBlock);
+      }
+    }
+  }
+  DequantExact<kSum, kRelu>(d + i, a + i, kSum ? b + i : b, scale, n - i);
+}
+
 void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, bool relu,
              size_t n) {
   if (b == nullptr) {
@@ -523,6 +588,121 @@ void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, bool rel
     DequantLoop<true, true>(d, a, b, scale, n);
   } else {
     DequantLoop<true, false>(d, a, b, scale, n);
+  }
+}
+
+// ---- CastDequant int16_t → 8 bits ------------------------------------------
+//
+// The element rule (vector_convert.cc): rint(a · scale + offset) in double
+// (the product exact: 15 bits times 11), NaN 0, saturated into [lo, hi].
+// On 16 lanes in double: clamped first (rint keeps the integer bounds),
+// then rounded to nearest even by adding and subtracting 1.5 · 2^52.
+// scale and offset: the 16 sets' values, lanes 0–7 and 8–15.
+template <bool kSigned>
+inline void QuantExactLanes(V16<uint8_t>& out, const int16_t* a, const V8<double>* scale,
+                            const V8<double>* offset) {
+  using VD = V8<double>;
+  constexpr double kLo = kSigned ? -128.0 : 0.0, kHi = kSigned ? 127.0 : 255.0;
+  V16<int16_t> x;
+  std::memcpy(&x, a, sizeof x);
+  const V16<int32_t> w = __builtin_convertvector(x, V16<int32_t>);
+  const V8<int32_t> half[2] = {__builtin_shufflevector(w, w, 0, 1, 2, 3, 4, 5, 6, 7),
+                               __builtin_shufflevector(w, w, 8, 9, 10, 11, 12, 13, 14, 15)};
+  V8<int32_t> r[2];
+  for (int h = 0; h < 2; ++h) {
+    VD v = __builtin_convertvector(half[h], VD) * scale[h] + offset[h];
+    v = v == v ? v : 0.0;
+    v = v < kLo ? kLo : v;
+    v = v > kHi ? kHi : v;
+    v = (v + 0x1.8p52) - 0x1.8p52;
+    r[h] = __builtin_convertvector(v, V8<int32_t>);
+  }
+  out = __builtin_convertvector(
+      __builtin_shufflevector(r[0], r[1], 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+      V16<uint8_t>);
+}
+
+// Fast path, every scale finite: in float, y = fl(fl(a · scale) + offset),
+// c = y clamped into [lo, hi], rounded by adding and subtracting 1.5 · 2^23.
+// Two roundings to nearest give |y − X| ≤ 2^-24 (|a · scale| + |y|) for
+// the exact X = a · scale + offset. Where |y| > 512, X > 511 in magnitude
+// too, with y's sign: both saturate alike. Otherwise |a · scale| < 769 and
+// |y − X| < 2^-13; the double sum rounds X by at most 2^-44. So rint(c) =
+// clamp(rint(y)) is the element rule's result unless a tie k + 1/2 lies
+// within 2^-13 of y; a tie outside (lo, hi) rounds to the bound either
+// way, so only |c − rint(c)| ≥ 1/2 − 2^-12 may differ, and the 64 lanes
+// holding one are redone by the element rule. Where set j's scale has at
+// most 9 significant bits, the last of weight 2^-14 or more (or is 0),
+// nothing is redone: a · scale fits float's 24 bits (15 times 9), and so
+// does a multiple of 2^-14 below 2^10 in magnitude, so y = X exactly
+// wherever it does not saturate (a tie then rounds to even in both).
+inline bool QuantExactInFloat(float scale) {
+  const uint32_t bits = __builtin_bit_cast(uint32_t, scale) & 0x7fffffffu;
+  if (bits == 0) return true;
+  const int biased = static_cast<int>(bits >> 23);
+  if (biased == 0 || biased == 0xff) return false;  // subnormal, or not finite
+  const uint32_t m = (bits & 0x7fffffu) | 0x800000u;  // 24 bits, weight 2^(biased − 150)
+  const int zeros = __builtin_ctz(m);
+  return 24 - zeros <= 9 && biased - 150 + zeros >= -14;
+}
+
+template <bool kSigned>
+void QuantLoop(uint8_t* d, const int16_t* a, const float* scale, const int32_t* offset,
+               bool upper, size_t n) {
+  using VF = V16<float>;
+  using VD = V8<double>;
+  constexpr float kLo = kSigned ? -128.0f : 0.0f, kHi = kSigned ? 127.0f : 255.0f;
+  constexpr size_t kBlock = 64;  // four destination blocks of 32 bytes
+  d += upper ? 16 : 0;
+  bool finite = true;
+  VF s, of, redo_from;  // redo_from: the least |c − rint(c)| to redo
+  VD sd[2], od[2];
+  for (size_t j = 0; j < 16; ++j) {
+    finite = finite && __builtin_isfinite(scale[j]);
+    s[j] = scale[j];
+    of[j] = static_cast<float>(offset[j]);
+    redo_from[j] = QuantExactInFloat(scale[j]) ? 1.0f : 0.5f - 0x1p-12f;
+    sd[j / 8][j % 8] = scale[j];
+    od[j / 8][j % 8] = offset[j];
+  }
+  size_t k = 0;
+  for (; k + kBlock <= n; k += kBlock) {
+    V16<uint8_t> out[kBlock / 16];
+    bool redo = !finite;
+    if (finite) {
+      VF widest = {};  // the largest |c − rint(c)|
+      for (size_t b = 0; b < kBlock / 16; ++b) {
+        V16<int16_t> x;
+        std::memcpy(&x, a + k + 16 * b, sizeof x);
+        VF c = __builtin_convertvector(x, VF) * s + of;
+        c = c < kLo ? kLo : c;
+        c = c > kHi ? kHi : c;
+        const VF r = (c + 0x1.8p23f) - 0x1.8p23f;
+        VF t = c - r;
+        t = t < 0.0f ? -t : t;
+        widest = t > widest ? t : widest;
+        out[b] = __builtin_convertvector(__builtin_convertvector(r, V16<int32_t>),
+                                         V16<uint8_t>);
+      }
+      redo = AnyLane(widest >= redo_from);
+    }
+    if (redo) {
+      for (size_t b = 0; b < kBlock / 16; ++b) {
+        QuantExactLanes<kSigned>(out[b], a + k + 16 * b, sd, od);
+      }
+    }
+    // Written after the 64 lanes are read: d may be a.
+    for (size_t b = 0; b < kBlock / 16; ++b) std::memcpy(d + 2 * (k + 16 * b), &out[b], 16);
+  }
+  if (k < n) {  // the rest by the element rule, through blocks of zeros
+    int16_t rest[kBlock] = {};
+    std::memcpy(rest, a + k, (n - k) * sizeof(int16_t));
+    for (size_t b = 0; k + 16 * b < n; ++b) {
+      V16<uint8_t> out;
+      QuantExactLanes<kSigned>(out, rest + 16 * b, sd, od);
+      const size_t m = n - k - 16 * b;
+      std::memcpy(d + 2 * (k + 16 * b), &out, m < 16 ? m : 16);
+    }
   }
 }
 

@@ -95,11 +95,13 @@ VectorKernels MakeVectorKernels() {
 
   k.fill[0] = Fill<uint16_t>;
   k.fill[1] = Fill<uint32_t>;
-  k.dequant_odd_f32 = Dequant;
+  k.dequant_f32 = Dequant;
   k.relu_step_f32[0] = ReluStepF32<false>;
   k.relu_step_f32[1] = ReluStepF32<true>;
   k.relu_cast_i16_i8[0] = ReluCastI16I8<false>;
   k.relu_cast_i16_i8[1] = ReluCastI16I8<true>;
+  k.quant_i16_b8[0] = QuantLoop<false>;
+  k.quant_i16_b8[1] = QuantLoop<true>;
   return k;
 }
 

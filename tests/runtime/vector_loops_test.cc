@@ -1295,4 +1295,211 @@ TEST(VectorLoops, ReluCastsNarrowAtTheEdges) {
   }
 }
 
+
+// ---- Cast's deq, AddDeqRelu and CastDequant int16_t → 8 bits: the loops'
+// fast paths against their element rules, on the inputs where a plain
+// rounding goes wrong --------------------------------------------------------
+
+// Products v · s (s a half's value) whose rounding to half a plain path
+// gets wrong: through float rounded to nearest (what a rounding to odd
+// replaced by a plain rounding gives), or through fl(fl(v) · s) (the fast
+// path without its check); `count` of each at most, from v = from on.
+std::vector<int32_t> DequantHardCases(double s, int32_t from, size_t count) {
+  std::vector<int32_t> odd, fast;
+  for (int64_t v = from; v < int64_t{from} + (1 << 20) && (odd.size() < count || fast.size() < count);
+       ++v) {
+    const double p = static_cast<double>(v) * s;  // exact
+    const uint16_t want = HalfOfExact(p);
+    if (odd.size() < count && HalfOfExact(static_cast<float>(p)) != want) {
+      odd.push_back(static_cast<int32_t>(v));
+    }
+    const float fast_p = static_cast<float>(v) * static_cast<float>(s);
+    if (fast.size() < count && HalfOfExact(fast_p) != want) {
+      fast.push_back(static_cast<int32_t>(v));
+    }
+  }
+  odd.insert(odd.end(), fast.begin(), fast.end());
+  return odd;
+}
+
+// Cast's deq and AddDeqRelu over 64-lane blocks and a tail: v · scale
+// rounded once to half, for sums that wrap, |v| about 2^24 and at the
+// int32_t bounds, ties at half's last place, overflow, exact products, and
+// the products a plain rounding to float or the float product gets wrong,
+// on scales normal, subnormal, ±0 and negative.
+TEST(VectorLoops, DequantLoopsMatchTheExactRoundingOnHardCases) {
+  constexpr uint32_t kLen = 64 * 20 + 37;
+  const uint16_t scales[] = {0x0401, 0x1555, 0x2e66, 0x3c01, 0x3555, 0x0400, 0x7bff,
+                             0x0001, 0x03ff, 0x0000, 0x8000, 0xbc01, 0x8401, 0xc248};
+  size_t odd_cases = 0;
+  std::mt19937 gen(31);
+  for (const uint16_t scale_bits : scales) {
+    const double s = static_cast<double>(F(HalfFromBits(scale_bits)));
+    std::vector<int32_t> v = {0, 1, -1, INT32_MAX, INT32_MIN, INT32_MIN + 1, (1 << 24) - 1,
+                              1 << 24, (1 << 24) + 1, (1 << 24) + 3, -(1 << 24) - 3, 2049,
+                              16392, 16393, 65519, 65520, 65521, 1 << 30, -(1 << 30)};
+    if ((scale_bits & 0x7fff) != 0) {
+      // Ties at half's last place: v · s = 1 + 2^-11 · (2k + 1).
+      for (int k = 0; k < 8; ++k) {
+        const double tie = 1.0 + std::ldexp(2.0 * k + 1, -11);
+        const double q = tie / std::fabs(s);
+        if (q == std::nearbyint(q) && q < 0x1p31) v.push_back(static_cast<int32_t>(q));
+      }
+      const std::vector<int32_t> hard =
+          DequantHardCases(s, static_cast<int32_t>(std::min(0x1p26, 4096.0 / std::fabs(s))), 60);
+      odd_cases += hard.size();
+      v.insert(v.end(), hard.begin(), hard.end());
+    }
+    while (v.size() < kLen) {
+      v.push_back(gen() % 4 == 0 ? static_cast<int32_t>(gen())
+                                 : static_cast<int32_t>(gen() % 65536) - 32768);
+    }
+    v.resize(kLen);
+    std::shuffle(v.begin() + 20, v.end(), gen);
+    // AddDeqRelu's operands: w random, u = v − w modulo 2^32 (the sum wraps
+    // where w is large).
+    std::vector<int32_t> u(kLen), w(kLen);
+    for (uint32_t i = 0; i < kLen; ++i) {
+      w[i] = static_cast<int32_t>(gen());
+      u[i] = static_cast<int32_t>(static_cast<uint32_t>(v[i]) - static_cast<uint32_t>(w[i]));
+    }
+    std::vector<uint16_t> got(kLen), relu(kLen);
+    normgrad_ascendc::DequantImpl(got.data(), v.data(), scale_bits, kLen);
+    normgrad_ascendc::AddDeqReluImpl(relu.data(), u.data(), w.data(), scale_bits, kLen);
+    for (uint32_t i = 0; i < kLen; ++i) {
+      const uint16_t want = HalfOfExact(static_cast<double>(v[i]) * s);
+      ASSERT_EQ(got[i], want) << "Cast deq of " << v[i] << " scale bits " << std::hex
+                              << scale_bits << ", element " << std::dec << i;
+      ASSERT_EQ(relu[i], want < 0x8000 && want != 0 ? want : 0)
+          << "AddDeqRelu of " << u[i] << " + " << w[i] << " scale bits " << std::hex
+          << scale_bits << ", element " << std::dec << i;
+    }
+  }
+  // The hard cases exist: a loop rounding plainly would fail above.
+  EXPECT_GT(odd_cases, 200u);
+}
+
+// CastDequant int16_t → 8 bits by the element rule, rint(src · scale +
+// offset) in double, NaN 0, saturated (the scale read with 10 fraction
+// bits, the offset 9-bit signed).
+uint8_t QuantRef(int16_t src, float scale, int16_t offset, bool is_signed) {
+  const uint32_t bits = Bits(scale) & 0xFFFFE000u;
+  const double v =
+      std::nearbyint(static_cast<double>(src) * FromBits(bits) + ((offset & 0x1FF) ^ 0x100) - 256);
+  const double lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+  const double r = std::isnan(v) ? 0 : std::min(hi, std::max(lo, v));
+  return static_cast<uint8_t>(static_cast<int32_t>(r));
+}
+
+// The sources whose result the float path (fl(fl(src · scale) + offset)
+// clamped and rounded) gets wrong, over every int16_t.
+std::vector<int16_t> QuantHardCases(float scale, int16_t offset, bool is_signed) {
+  std::vector<int16_t> hard;
+  const float s = FromBits(Bits(scale) & 0xFFFFE000u);
+  const float o = static_cast<float>(((offset & 0x1FF) ^ 0x100) - 256);
+  const float lo = is_signed ? -128.0f : 0.0f, hi = is_signed ? 127.0f : 255.0f;
+  for (int32_t a = -32768; a < 32768; ++a) {
+    const float y = std::min(hi, std::max(lo, static_cast<float>(a) * s + o));
+    const auto fast = static_cast<uint8_t>(static_cast<int32_t>(std::nearbyint(y)));
+    if (fast != QuantRef(static_cast<int16_t>(a), scale, offset, is_signed)) {
+      hard.push_back(static_cast<int16_t>(a));
+    }
+  }
+  return hard;
+}
+
+// CastDequant int16_t → int8_t / uint8_t, count form, 16 sets of a vdeq
+// tensor (or the register's one set), into the upper or lower halves, in
+// place and apart: every result byte by the element rule, every other byte
+// kept. Two tables of sets: finite scales each with a source the float
+// path gets wrong (found by a search over scales of 11 bits with offset
+// −256), and 0.5 (exact ties); then scales inexact, huge, tiny, negative,
+// zero, infinite and NaN.
+TEST(VectorLoops, CastDequantCountFormMatchesTheElementRule) {
+  Ub ub;
+  constexpr uint32_t kLanes = 64 * 30 + 23;  // 2 · kLanes destination bytes fit a buffer
+  const uint32_t kHardScales[15] = {
+      0x3c0e6000u, 0x3c136000u, 0x3c182000u, 0x3c18e000u, 0x3c1be000u,
+      0x3c1d6000u, 0x3c1e6000u, 0x3c21e000u, 0x3c226000u, 0x3c242000u,
+      0x3c24a000u, 0x3c256000u, 0x3c276000u, 0x3c2ae000u, 0x3c2ce000u};
+  const float kOtherScales[16] = {0.5f, 0.0123f, 1.0f / 3, 0.99951172f, 1e30f, 1e-30f,
+                                  -0.0217f, INFINITY, NAN, 2.5f, 0.0f, -1.5f, 0.00390625f,
+                                  3.0517578e-05f, 1.0009766f, -0.0625f};
+  std::mt19937 gen(32);
+  for (const bool hard_table : {true, false}) {
+    float scale[16];
+    int16_t offset[16];
+    for (int j = 0; j < 16; ++j) {
+      scale[j] = !hard_table ? kOtherScales[j] : j < 15 ? FromBits(kHardScales[j]) : 0.5f;
+      offset[j] = static_cast<int16_t>(!hard_table ? j * 37 % 512 - 256 : j < 15 ? -256 : 3);
+    }
+    for (const bool is_signed : {true, false}) {
+      bool sign[16];
+      std::fill(sign, sign + 16, is_signed);
+      std::vector<int16_t> src = {0, 1, -1, 32767, -32768, 255, 256, -128, -129, 127, 128};
+      size_t hard_cases = 0;
+      for (int j = 0; j < 16; ++j) {
+        // Set j's hard sources, in lane j of their blocks.
+        const std::vector<int16_t> hard = QuantHardCases(scale[j], offset[j], is_signed);
+        for (size_t h = 0; h < hard.size() && h < 4; ++h, ++hard_cases) {
+          while (src.size() % 16 != static_cast<size_t>(j)) {
+            src.push_back(static_cast<int16_t>(gen()));
+          }
+          src.push_back(hard[h]);
+        }
+      }
+      // A loop without the float path's check fails on these.
+      if (hard_table) {
+        EXPECT_GE(hard_cases, 15u);
+      }
+      ASSERT_LE(src.size(), kLanes);
+      while (src.size() < kLanes) src.push_back(static_cast<int16_t>(gen() >> (gen() % 16)));
+      for (const bool vec_deq : {true, false}) {
+        for (const bool upper : {true, false}) {
+          for (const bool in_place : {false, true}) {
+            std::vector<uint8_t> before(kBufferBytes);
+            for (uint8_t& b : before) b = static_cast<uint8_t>(gen());
+            const LocalTensor<int16_t> s = ub.Put(0, src);
+            const int d_buf = in_place ? 0 : 1;
+            if (!in_place) ub.Put(1, before);
+            before = ub.Read<uint8_t>(d_buf, kBufferBytes);
+            if (vec_deq) {
+              AscendC::SetDeqScale<uint64_t>(ub.Get<uint64_t>(2),
+                                             AscendC::VdeqInfo(scale, offset, sign));
+            } else {
+              AscendC::SetDeqScale(scale[1], offset[1], is_signed);
+            }
+            if (is_signed) {
+              const LocalTensor<int8_t> d = ub.Get<int8_t>(d_buf);
+              if (vec_deq && upper) AscendC::CastDequant<int8_t, int16_t, true, true>(d, s, kLanes);
+              if (vec_deq && !upper) AscendC::CastDequant<int8_t, int16_t, true, false>(d, s, kLanes);
+              if (!vec_deq && upper) AscendC::CastDequant<int8_t, int16_t, false, true>(d, s, kLanes);
+              if (!vec_deq && !upper) AscendC::CastDequant<int8_t, int16_t, false, false>(d, s, kLanes);
+            } else {
+              const LocalTensor<uint8_t> d = ub.Get<uint8_t>(d_buf);
+              if (vec_deq && upper) AscendC::CastDequant<uint8_t, int16_t, true, true>(d, s, kLanes);
+              if (vec_deq && !upper) AscendC::CastDequant<uint8_t, int16_t, true, false>(d, s, kLanes);
+              if (!vec_deq && upper) AscendC::CastDequant<uint8_t, int16_t, false, true>(d, s, kLanes);
+              if (!vec_deq && !upper) AscendC::CastDequant<uint8_t, int16_t, false, false>(d, s, kLanes);
+            }
+            std::vector<uint8_t> want = before;
+            for (uint32_t k = 0; k < kLanes; ++k) {
+              const int j = vec_deq ? static_cast<int>(k % 16) : 1;
+              want[k / 16 * 32 + (upper ? 16 : 0) + k % 16] =
+                  QuantRef(src[k], scale[j], offset[j], is_signed);
+            }
+            const std::vector<uint8_t> got = ub.Read<uint8_t>(d_buf, kBufferBytes);
+            for (uint32_t i = 0; i < kBufferBytes; ++i) {
+              ASSERT_EQ(got[i], want[i])
+                  << "byte " << i << " (lane " << i / 32 * 16 + i % 16 << "), hard table "
+                  << hard_table << ", signed " << is_signed << ", vdeq " << vec_deq
+                  << ", upper " << upper << ", in place " << in_place;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
