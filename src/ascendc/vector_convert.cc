@@ -679,24 +679,14 @@ void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
 }
 
 namespace {
-// A finite scale runs the engine's loops: a float that rounds to half as
-// the product does, then that rounding (infinite and NaN scales take the
+// A finite scale runs the engine's loop (infinite and NaN scales take the
 // element rule).
 bool FiniteHalf(uint16_t h) { return (h & 0x7c00u) != 0x7c00u; }
 
 void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
                   uint16_t scale, bool relu, uint32_t n) {
-  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
-  constexpr uint32_t kStep = 1024;
-  float x[kStep];
-  for (uint32_t at = 0; at < n; at += kStep) {
-    const uint32_t m = std::min(kStep, n - at);
-    // Relu before the rounding to half gives AddDeqRelu's +0 for every
-    // product that is not positive (none is NaN), as after it.
-    k.dequant_f32(x, src0 + at, src1 == nullptr ? nullptr : src1 + at,
-                  normgrad::bits::HalfToFloat(scale), relu, m);
-    normgrad::Narrow(x, reinterpret_cast<normgrad::float16*>(dst + at), m);
-  }
+  normgrad::engine::ElementwiseIsa().vector.dequant_f16(
+      dst, src0, src1, normgrad::bits::HalfToFloat(scale), relu, n);
 }
 }  // namespace
 

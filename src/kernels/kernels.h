@@ -250,14 +250,15 @@ struct VectorKernels {
   /// Fills d with n elements of 2 and 4 bytes (indexed by log2 of the size
   /// − 1), each the low bytes of value (Duplicate).
   void (*fill[2])(void* d, uint32_t value, size_t n) = {};
-  /// d[i] = a float that rounds to half (nearest even) as v · scale does:
-  /// fl(fl(v) · scale) where no midpoint between two halves is within two
-  /// float places of it, else v · scale rounded to odd at float's last
-  /// place (vector_cast_inl.h proves both); v = a[i] + b[i] modulo 2^32
-  /// (a[i] where b is null), scale finite (a half's value); with relu a
-  /// product not positive gives +0. Cast's deq and AddDeqRelu.
-  void (*dequant_f32)(float* d, const int32_t* a, const int32_t* b, float scale,
-                          bool relu, size_t n) = nullptr;
+  /// d[i] = v · scale rounded once to half (nearest even; bits), through
+  /// a float that rounds as the product does: fl(fl(v) · scale) where no
+  /// midpoint between two halves is within two float places of it, else
+  /// v · scale rounded to odd at float's last place (vector_cast_inl.h
+  /// proves both); v = a[i] + b[i] modulo 2^32 (a[i] where b is null),
+  /// scale finite (a half's value); with relu a product not positive gives
+  /// +0. Cast's deq and AddDeqRelu. d may start where a does.
+  void (*dequant_f16)(uint16_t* d, const int32_t* a, const int32_t* b, float scale, bool relu,
+                      size_t n) = nullptr;
   /// The steps of AddReluCast and SubReluCast before their narrowing,
   /// indexed [sub]: in float d[i] = Relu(a[i] ± b[i]) with a finite result
   /// past half's largest finite value made that value (into half next); in

@@ -1,14 +1,23 @@
 // kernels/vector_avx512.cc — the emulated vector unit's loops (vector_inl.h) compiled
 // for AVX-512 (16 floats, 32 halves or 64 bytes per vector: F, BW, DQ, VL). Only called
 // after the run-time CPU check of avx512.cc.
+// GCC 12 warns inside its own AVX-512 intrinsics (see avx512.cc).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
 #include "kernels/kernels.h"
+#include "normgrad/float16.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
+#include "kernels/avx512_ops_inl.h"
 #include "kernels/vector_inl.h"
 #pragma GCC pop_options
 
@@ -16,6 +25,6 @@
 
 namespace normgrad::kernels {
 
-VectorKernels Avx512VectorKernels() { return MakeVectorKernels(); }
+VectorKernels Avx512VectorKernels() { return MakeVectorKernels<Avx512F16>(); }
 
 }  // namespace normgrad::kernels

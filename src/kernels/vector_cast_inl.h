@@ -1,5 +1,5 @@
 // kernels/vector_cast_inl.h — the conversion loops of the emulated vector
-// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_f32,
+// unit (VectorKernels' to_int32_f32, from_int32_f32, cast, dequant_f16,
 // quant_i16_b8, relu_step_f32, relu_cast_i16_i8) and Duplicate's fill:
 // written once, compiled per instruction set. A part of vector_inl.h, which
 // includes it inside its namespace (after its includes and with its
@@ -547,47 +547,72 @@ inline bool AnyLane(const V16<int32_t>& m) {
   return (w[0] | w[1]) != 0;
 }
 
-template <bool kSum, bool kRelu>
-void DequantLoop(float* d, const int32_t* a, const int32_t* b, float scale, size_t n) {
+// m floats into halves (bits) with F16, the set's half policy
+// (<isa>_ops_inl.h): rounded to nearest even.
+template <typename F16>
+inline void NarrowToHalf(const float* x, uint16_t* d, size_t m) {
+  size_t j = 0;
+  for (; j + F16::kLanes <= m; j += F16::kLanes) F16::Store(d + j, F16::LoadF32(x + j));
+  for (; j < m; ++j) d[j] = F16::FromFloat(x[j]);
+}
+
+// A block of 64 lanes at a time: the fast path's 64 halves kept until its
+// check passes, else the block redone by the exact path through a float
+// buffer; the exact path alone for a subnormal scale and the last lanes.
+// Each block is read whole before its halves are written, so d may be a's
+// first bytes.
+template <typename F16, bool kSum, bool kRelu>
+void DequantLoop(uint16_t* d, const int32_t* a, const int32_t* b, float scale, size_t n) {
   using VU = V16<uint32_t>;
   using VI = V16<int32_t>;
   constexpr size_t kBlock = 64;
+  const bool fast = __builtin_fabsf(scale) >= 0x1p-14f || scale == 0.0f;
   size_t i = 0;
-  if (__builtin_fabsf(scale) >= 0x1p-14f || scale == 0.0f) {
-    for (; i + kBlock <= n; i += kBlock) {
-      // The least over the block of each lane's low 13 bits' distance
-      // above 0x0ffe (modulo 2^13): below 5 where one is near a midpoint.
-      VU nearest = VU{} + 0xffffffffu;
-      for (size_t j = i; j < i + kBlock; j += 16) {
-        VU v;
-        std::memcpy(&v, a + j, sizeof v);
-        if constexpr (kSum) {
-          VU w;
-          std::memcpy(&w, b + j, sizeof w);
-          v += w;  // modulo 2^32
-        }
-        VI y = (VI)(__builtin_convertvector((VI)v, V16<float>) * scale);
-        const VU distance = ((VU)y - 0xffeu) & 0x1fffu;
-        nearest = distance < nearest ? distance : nearest;
-        if constexpr (kRelu) y = y > 0 ? y : 0;  // on the bits: negative floats and −0
-        std::memcpy(d + j, &y, sizeof y);
+  for (; fast && i + kBlock <= n; i += kBlock) {
+    const int32_t* bi = kSum ? b + i : b;
+    // The least over the block of each lane's low 13 bits' distance above
+    // 0x0ffe (modulo 2^13): below 5 where one is near a midpoint.
+    VU nearest = VU{} + 0xffffffffu;
+    uint16_t h[kBlock];
+    for (size_t j = 0; j < kBlock; j += 16) {
+      VU v;
+      std::memcpy(&v, a + i + j, sizeof v);
+      if constexpr (kSum) {
+        VU w;
+        std::memcpy(&w, bi + j, sizeof w);
+        v += w;  // modulo 2^32
       }
-      if (AnyLane(nearest < 5u)) {
-        DequantExact<kSum, kRelu>(d + i, a + i, kSum ? b + i : b, scale, kBlock);
-      }
+      VI y = (VI)(__builtin_convertvector((VI)v, V16<float>) * scale);
+      const VU distance = ((VU)y - 0xffeu) & 0x1fffu;
+      nearest = distance < nearest ? distance : nearest;
+      if constexpr (kRelu) y = y > 0 ? y : 0;  // on the bits: negative floats and −0
+      float x[16];
+      std::memcpy(x, &y, sizeof y);
+      NarrowToHalf<F16>(x, h + j, 16);
     }
+    if (AnyLane(nearest < 5u)) {
+      float x[kBlock];
+      DequantExact<kSum, kRelu>(x, a + i, bi, scale, kBlock);
+      NarrowToHalf<F16>(x, h, kBlock);
+    }
+    std::memcpy(d + i, h, sizeof h);
   }
-  DequantExact<kSum, kRelu>(d + i, a + i, kSum ? b + i : b, scale, n - i);
+  for (; i < n; i += kBlock) {
+    const size_t m = n - i < kBlock ? n - i : kBlock;
+    float x[kBlock];
+    DequantExact<kSum, kRelu>(x, a + i, kSum ? b + i : b, scale, m);
+    NarrowToHalf<F16>(x, d + i, m);
+  }
 }
 
-void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, bool relu,
-             size_t n) {
+template <typename F16>
+void Dequant(uint16_t* d, const int32_t* a, const int32_t* b, float scale, bool relu, size_t n) {
   if (b == nullptr) {
-    DequantLoop<false, false>(d, a, b, scale, n);
+    DequantLoop<F16, false, false>(d, a, b, scale, n);
   } else if (relu) {
-    DequantLoop<true, true>(d, a, b, scale, n);
+    DequantLoop<F16, true, true>(d, a, b, scale, n);
   } else {
-    DequantLoop<true, false>(d, a, b, scale, n);
+    DequantLoop<F16, true, false>(d, a, b, scale, n);
   }
 }
 

@@ -57,6 +57,9 @@ void FillIntOpsOf(VectorKernels& k) {
   (FillIntOps<T>(k), ...);
 }
 
+// F16: the set's half policy (<isa>_ops_inl.h), for the loops that end in
+// a narrowing to half.
+template <typename F16>
 VectorKernels MakeVectorKernels() {
   VectorKernels k = {
       {Binary<VectorOp::kAdd>, Binary<VectorOp::kSub>, Binary<VectorOp::kMul>,
@@ -95,7 +98,7 @@ VectorKernels MakeVectorKernels() {
 
   k.fill[0] = Fill<uint16_t>;
   k.fill[1] = Fill<uint32_t>;
-  k.dequant_f32 = Dequant;
+  k.dequant_f16 = Dequant<F16>;
   k.relu_step_f32[0] = ReluStepF32<false>;
   k.relu_step_f32[1] = ReluStepF32<true>;
   k.relu_cast_i16_i8[0] = ReluCastI16I8<false>;

@@ -5,13 +5,13 @@
 #include <cstring>
 
 #include "kernels/kernels.h"
-
+#include "kernels/neon_ops_inl.h"
 #include "kernels/vector_inl.h"
 
 #include "kernels/vector_entry_inl.h"
 
 namespace normgrad::kernels {
 
-VectorKernels NeonVectorKernels() { return MakeVectorKernels(); }
+VectorKernels NeonVectorKernels() { return MakeVectorKernels<NeonF16>(); }
 
 }  // namespace normgrad::kernels

@@ -5,13 +5,13 @@
 #include <cstring>
 
 #include "kernels/kernels.h"
-
+#include "kernels/scalar_ops_inl.h"
 #include "kernels/vector_inl.h"
 
 #include "kernels/vector_entry_inl.h"
 
 namespace normgrad::kernels {
 
-VectorKernels ScalarVectorKernels() { return MakeVectorKernels(); }
+VectorKernels ScalarVectorKernels() { return MakeVectorKernels<ScalarF16>(); }
 
 }  // namespace normgrad::kernels
