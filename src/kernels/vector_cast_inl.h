@@ -10,15 +10,27 @@ template <typename F, CastRound kRound>
 inline F RoundToIntegral(F x) {
   if constexpr (std::is_same_v<F, float>) {
     switch (kRound) {
-      case CastRound::kFloor:
-        return __builtin_floorf(x);
-      case CastRound::kCeil:
-        return __builtin_ceilf(x);
-      case CastRound::kTrunc:
-        return __builtin_truncf(x);
+      // Floor, ceil and trunc as the nearest integral value moved one
+      // toward the mode where it went the wrong way, the sign x's (a zero
+      // result keeps it): compilers vectorize the nearest rounding but call
+      // a library function per element for the others while floating-point
+      // exceptions are kept. Exact: |x| ≥ 2^23 is integral already.
+      case CastRound::kFloor: {
+        const float r = __builtin_nearbyintf(x);
+        return __builtin_copysignf(r > x ? r - 1.0f : r, x);
+      }
+      case CastRound::kCeil: {
+        const float r = __builtin_nearbyintf(x);
+        return __builtin_copysignf(r < x ? r + 1.0f : r, x);
+      }
+      case CastRound::kTrunc: {
+        const float r = __builtin_nearbyintf(x);
+        return __builtin_copysignf(
+            __builtin_fabsf(r) > __builtin_fabsf(x) ? r - __builtin_copysignf(1.0f, x) : r, x);
+      }
       case CastRound::kRound: {
         // x − trunc(x) is exact; a half or more away moves one further out.
-        const float t = __builtin_truncf(x);
+        const float t = RoundToIntegral<float, CastRound::kTrunc>(x);
         return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
       }
       default:  // kRint (kOdd never reaches here)
@@ -315,11 +327,12 @@ inline void SaturateBlock(D* d, const S* a) {
   std::memcpy(d, &r, sizeof r);
 }
 
-// 16 floats into bfloat16 (into the 32-bit lanes' low halves): the
+// 16 floats into bfloat16 (into the 32-bit lanes' high halves): the
 // rounding of RoundToBinary for the source's exponents as one addition
-// before the 16-bit shift (a carry moves into the exponent, past the
-// largest finite value into infinity; the sign bit takes no carry), NaN the
-// quiet NaN.
+// (a carry moves into the exponent, past the largest finite value into
+// infinity; the sign bit takes no carry), NaN the quiet NaN. NaN is the
+// lanes' own floating-point test: one comparison, where the bits' would
+// take a mask and a comparison.
 template <CastRound kRound>
 inline void FloatToBf16Lanes(const uint32_t* a, V16<uint32_t>& bits) {
   using VU = V16<uint32_t>;
@@ -343,17 +356,20 @@ inline void FloatToBf16Lanes(const uint32_t* a, V16<uint32_t>& bits) {
       add = VU{} + 0x8000u;
       break;
   }
-  bits = (u & 0x7fffffffu) > 0x7f800000u ? VU{} + 0x7fc0u : (u + add) >> 16;
+  const V16<float> x = (V16<float>)u;
+  bits = x != x ? VU{} + 0x7fc00000u : u + add;
 }
 
+// The high halves of two such vectors are the 32 bfloat16s (little endian:
+// the odd 16-bit words).
 template <CastRound kRound>
 inline void FloatToBf16Block(uint16_t* d, const uint32_t* a) {
   V16<uint32_t> low, high;
   FloatToBf16Lanes<kRound>(a, low);
   FloatToBf16Lanes<kRound>(a + 16, high);
   const V32u16 out = __builtin_shufflevector(
-      (V32u16)low, (V32u16)high, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
-      32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62);
+      (V32u16)low, (V32u16)high, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
+      33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63);
   std::memcpy(d, &out, sizeof out);
 }
 
