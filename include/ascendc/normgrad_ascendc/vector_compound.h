@@ -197,10 +197,11 @@ bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
             const LocalTensor<U>& src1, Count count,                          \
             normgrad_ascendc::CallSite site = {}) {                           \
     const normgrad_ascendc::ApiCall call(site);                               \
-    normgrad_ascendc::ExecuteCount(                                           \
-        normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,   \
-                                              nullptr, true),                 \
-        count);                                                               \
+    const auto in = normgrad_ascendc::CompoundInstruction(                    \
+        kOp, #Name, dst, src0, &src1, nullptr, true);                         \
+    if (!normgrad_ascendc::FlatRun(in, count)) {                              \
+      normgrad_ascendc::ExecuteCount(in, count);                              \
+    }                                                                         \
   }                                                                           \
   template <typename T, typename U, bool isSetMask = true, typename Mask>     \
   void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,            \

@@ -190,8 +190,9 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{roundMode, 0};
-  normgrad_ascendc::ExecuteCount(normgrad_ascendc::CastInstruction(dst, src, params),
-                                 count);
+  const normgrad_ascendc::VecInstruction in =
+      normgrad_ascendc::CastInstruction(dst, src, params);
+  if (!normgrad_ascendc::FlatRun(in, count)) normgrad_ascendc::ExecuteCount(in, count);
 }
 /// Cast's repeat form with a bit mask; lanes are those of the wider type.
 template <typename T, typename U, bool isSetMask = true>
