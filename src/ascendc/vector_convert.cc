@@ -18,6 +18,7 @@
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -649,7 +650,7 @@ void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
                      static_cast<normgrad::float16*>(dst), n);
     return;
   }
-  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
+  const normgrad::kernels::VectorKernels& k = VectorLoops().vector;
   if (src_bit == kTypeFloat && dst_bit == kTypeInt32 && mode != RoundMode::CAST_ODD) {
     k.to_int32_f32[RoundOf(mode)](static_cast<int32_t*>(dst),
                                   static_cast<const float*>(src), n);
