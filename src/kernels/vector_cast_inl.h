@@ -542,14 +542,22 @@ void Dequant(float* d, const int32_t* a, const int32_t* b, float scale, bool rel
   }
 }
 
-// AddReluCast's and SubReluCast's steps before their narrowing (kernels.h).
+// AddReluCast's and SubReluCast's steps before their narrowing (kernels.h):
+// Relu (NaN kept, −0 made +0), then a finite value past half's largest made
+// that largest. On the bits as int32_t, which takes two comparisons where
+// the float tests take four: every negative value but a NaN (−0 and −inf
+// too) is at most −inf's bits; the finite values past 65504 are the bits
+// after its own below infinity's.
 template <bool kSub>
 void ReluStepF32(float* d, const float* a, const float* b, size_t n) {
+  constexpr uint32_t kLargestHalf = 0x477fe000u, kInf = 0x7f800000u;
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const float s = kSub ? a[i] - b[i] : a[i] + b[i];
-    const float r = s != s || s > 0.0f ? s : 0.0f;
-    d[i] = r > 65504.0f && r < __builtin_inff() ? 65504.0f : r;
+    const int32_t u = __builtin_bit_cast(int32_t, s);
+    const uint32_t r = u <= static_cast<int32_t>(0xff800000u) ? 0u : static_cast<uint32_t>(u);
+    d[i] = __builtin_bit_cast(
+        float, r - (kLargestHalf + 1) < kInf - (kLargestHalf + 1) ? kLargestHalf : r);
   }
 }
 template <bool kSub>
