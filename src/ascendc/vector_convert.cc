@@ -170,9 +170,9 @@ uint8_t PairModes(Profile profile, uint32_t src_bit, uint32_t dst_bit) {
     }
     return x;
   }();
-  if (src_bit == 0 || dst_bit == 0 || (src_bit & (src_bit - 1)) != 0 ||
-      (dst_bit & (dst_bit - 1)) != 0 || src_bit >= 1u << kBits || dst_bit >= 1u << kBits) {
-    return 0;
+  if (__builtin_popcount(src_bit) != 1 || __builtin_popcount(dst_bit) != 1 ||
+      (src_bit | dst_bit) >= 1u << kBits) {
+    return 0;  // not one type of the tables
   }
   return index.modes[static_cast<int>(profile)][__builtin_ctz(src_bit)][__builtin_ctz(dst_bit)];
 }
