@@ -167,7 +167,8 @@ VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
   const char* type = CastTypeName<D, S>::value.data();
   const bool deq =
       CheckCastPair(type, TypeBitOf<D>(), TypeBitOf<S>(), params.mode);
-  params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
+  // The register is read by the DEQSCALE pair only.
+  if (deq) params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
   VecInstruction in{
       "Cast",
       type,
