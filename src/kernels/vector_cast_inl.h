@@ -5,32 +5,45 @@
 // includes it inside its namespace (after its includes and with its
 // NORMGRAD_SAME_INDEX); not included on its own.
 
+// Floor, ceil and trunc of float with AVX-512 (NORMGRAD_VECTOR_MASKED, set
+// by vector_avx512.cc) as the nearest integral value moved one toward the
+// mode where it went the wrong way, the sign x's (a zero result keeps it):
+// exact (|x| ≥ 2^23 is integral already), and its masked operations let GCC
+// vectorize it, where it calls floorf, ceilf and truncf per element while
+// floating-point exceptions are kept. On the other x86 sets the step is not
+// if-converted (and the baseline's nearest rounding is a slower call), and
+// on Arm GCC inlines the C functions: they keep them.
+#if defined(NORMGRAD_VECTOR_MASKED)
+constexpr bool kIntegralFromNearest = true;
+#else
+constexpr bool kIntegralFromNearest = false;
+#endif
+
 // x rounded to an integral value of its type F (float or double).
 template <typename F, CastRound kRound>
 inline F RoundToIntegral(F x) {
-  if constexpr (std::is_same_v<F, float>) {
+  if constexpr (std::is_same_v<F, float> && kIntegralFromNearest &&
+                (kRound == CastRound::kFloor || kRound == CastRound::kCeil ||
+                 kRound == CastRound::kTrunc)) {
+    const float r = __builtin_nearbyintf(x);
+    const float moved = kRound == CastRound::kFloor  ? (r > x ? r - 1.0f : r)
+                        : kRound == CastRound::kCeil ? (r < x ? r + 1.0f : r)
+                        : __builtin_fabsf(r) > __builtin_fabsf(x)
+                            ? r - __builtin_copysignf(1.0f, x)
+                            : r;
+    return __builtin_copysignf(moved, x);
+  } else if constexpr (std::is_same_v<F, float>) {
     switch (kRound) {
-      // Floor, ceil and trunc as the nearest integral value moved one
-      // toward the mode where it went the wrong way, the sign x's (a zero
-      // result keeps it): compilers vectorize the nearest rounding but call
-      // a library function per element for the others while floating-point
-      // exceptions are kept. Exact: |x| ≥ 2^23 is integral already.
-      case CastRound::kFloor: {
-        const float r = __builtin_nearbyintf(x);
-        return __builtin_copysignf(r > x ? r - 1.0f : r, x);
-      }
-      case CastRound::kCeil: {
-        const float r = __builtin_nearbyintf(x);
-        return __builtin_copysignf(r < x ? r + 1.0f : r, x);
-      }
-      case CastRound::kTrunc: {
-        const float r = __builtin_nearbyintf(x);
-        return __builtin_copysignf(
-            __builtin_fabsf(r) > __builtin_fabsf(x) ? r - __builtin_copysignf(1.0f, x) : r, x);
-      }
+      case CastRound::kFloor:
+        return __builtin_floorf(x);
+      case CastRound::kCeil:
+        return __builtin_ceilf(x);
+      case CastRound::kTrunc:
+        return __builtin_truncf(x);
       case CastRound::kRound: {
         // x − trunc(x) is exact; a half or more away moves one further out.
-        const float t = RoundToIntegral<float, CastRound::kTrunc>(x);
+        const float t = kIntegralFromNearest ? RoundToIntegral<float, CastRound::kTrunc>(x)
+                                             : __builtin_truncf(x);
         return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
       }
       default:  // kRint (kOdd never reaches here)
