@@ -14,11 +14,11 @@
 #include <cstring>
 #include <limits>
 
-#include "engine/dispatch.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/vector_math.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -169,9 +169,7 @@ void SpanElements(const SpanArgs& args) {
   }
 }
 
-const normgrad::kernels::VectorKernels& Loops() {
-  return normgrad::engine::ElementwiseIsa().vector;
-}
+const normgrad::kernels::VectorKernels& Loops() { return VectorLoops().vector; }
 
 // A compound of half sources on the engine's loops: into half, every step
 // rounded to half (kernels::VectorKernels::compound_f16); into float (Axpy

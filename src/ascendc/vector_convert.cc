@@ -18,6 +18,7 @@
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -147,6 +148,33 @@ PairTable PairsOf(Profile profile) {
       break;
   }
   return {kA2Pairs, sizeof kA2Pairs / sizeof kA2Pairs[0]};
+}
+
+// The modes of a profile's pair (0: not a pair), looked up by the source's
+// and destination's type bits: the tables indexed once, as Cast checks its
+// pair at every call.
+uint8_t PairModes(Profile profile, uint32_t src_bit, uint32_t dst_bit) {
+  constexpr int kBits = 11;  // kTypeInt8 (bit 0) .. kTypeFloat (bit 10)
+  struct Index {
+    uint8_t modes[3][kBits][kBits];
+  };
+  static const Index index = [] {
+    Index x{};
+    for (const Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
+      const PairTable table = PairsOf(p);
+      for (size_t i = 0; i < table.size; ++i) {
+        const CastPair& pair = table.pairs[i];
+        x.modes[static_cast<int>(p)][__builtin_ctz(pair.src)][__builtin_ctz(pair.dst)] =
+            pair.modes;
+      }
+    }
+    return x;
+  }();
+  if (__builtin_popcount(src_bit) != 1 || __builtin_popcount(dst_bit) != 1 ||
+      (src_bit | dst_bit) >= 1u << kBits) {
+    return 0;  // not one type of the tables
+  }
+  return index.modes[static_cast<int>(profile)][__builtin_ctz(src_bit)][__builtin_ctz(dst_bit)];
 }
 
 const char* BitName(uint32_t bit) {
@@ -493,23 +521,20 @@ int RoundOf(RoundMode mode) {
 bool CheckCastPair(const char* type, uint32_t dst_bit, uint32_t src_bit,
                    RoundMode mode) {
   const ProfileInfo& profile = CurrentCore().profile();
-  const PairTable table = PairsOf(profile.profile);
-  for (size_t i = 0; i < table.size; ++i) {
-    const CastPair& pair = table.pairs[i];
-    if (pair.src != src_bit || pair.dst != dst_bit) continue;
-    if (pair.modes == kDeq) return true;
-    if (mode == RoundMode::CAST_NONE || (pair.modes & Mode(mode)) != 0) {
-      return false;
-    }
+  const uint8_t pair_modes = PairModes(profile.profile, src_bit, dst_bit);
+  if (pair_modes == kDeq) return true;
+  if (pair_modes != 0) {
+    if (mode == RoundMode::CAST_NONE || (pair_modes & Mode(mode)) != 0) return false;
     List modes;
     for (unsigned m = 0; m < 8; ++m) {
-      if ((pair.modes >> m & 1u) != 0) modes.Add(ModeName(RoundMode(m)));
+      if ((pair_modes >> m & 1u) != 0) modes.Add(ModeName(RoundMode(m)));
     }
     Fail("Cast<%s>: roundMode %s is not supported for %s → %s on profile %s "
          "(it takes %s there)",
          type, ModeName(mode), BitName(src_bit), BitName(dst_bit),
          profile.name, modes.text());
   }
+  const PairTable table = PairsOf(profile.profile);
   List targets;
   for (size_t i = 0; i < table.size; ++i) {
     if (table.pairs[i].src == src_bit) targets.Add(BitName(table.pairs[i].dst));
@@ -645,7 +670,7 @@ void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
                      static_cast<normgrad::float16*>(dst), n);
     return;
   }
-  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
+  const normgrad::kernels::VectorKernels& k = VectorLoops().vector;
   if (src_bit == kTypeFloat && dst_bit == kTypeInt32 && mode != RoundMode::CAST_ODD) {
     k.to_int32_f32[RoundOf(mode)](static_cast<int32_t*>(dst),
                                   static_cast<const float*>(src), n);

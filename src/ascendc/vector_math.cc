@@ -15,9 +15,9 @@
 #include <cstring>
 #include <limits>
 
-#include "engine/dispatch.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
+#include "vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -46,9 +46,7 @@ float MathFloat(MathOp op, bool fast_inverse, float x) {
   return x;
 }
 
-const normgrad::kernels::VectorKernels& Loops() {
-  return normgrad::engine::ElementwiseIsa().vector;
-}
+const normgrad::kernels::VectorKernels& Loops() { return VectorLoops().vector; }
 
 // half: steps of kHalfStep elements widened to float, `run` over the floats
 // in place, narrowed (one rounding: the float result is what the element

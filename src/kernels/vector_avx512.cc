@@ -18,7 +18,12 @@
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
 #include "kernels/avx512_ops_inl.h"
+
+// Masked operations: GCC vectorizes a step taken in some lanes only
+// (vector_cast_inl.h's RoundToIntegral). The target pragma defines no macro.
+#define NORMGRAD_VECTOR_MASKED 1
 #include "kernels/vector_inl.h"
+#undef NORMGRAD_VECTOR_MASKED
 #pragma GCC pop_options
 
 #include "kernels/vector_entry_inl.h"

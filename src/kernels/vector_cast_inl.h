@@ -5,10 +5,34 @@
 // includes it inside its namespace (after its includes and with its
 // NORMGRAD_SAME_INDEX); not included on its own.
 
+// Floor, ceil and trunc of float with AVX-512 (NORMGRAD_VECTOR_MASKED, set
+// by vector_avx512.cc) as the nearest integral value moved one toward the
+// mode where it went the wrong way, the sign x's (a zero result keeps it):
+// exact (|x| ≥ 2^23 is integral already), and its masked operations let GCC
+// vectorize it, where it calls floorf, ceilf and truncf per element while
+// floating-point exceptions are kept. On the other x86 sets the step is not
+// if-converted (and the baseline's nearest rounding is a slower call), and
+// on Arm GCC inlines the C functions: they keep them.
+#if defined(NORMGRAD_VECTOR_MASKED)
+constexpr bool kIntegralFromNearest = true;
+#else
+constexpr bool kIntegralFromNearest = false;
+#endif
+
 // x rounded to an integral value of its type F (float or double).
 template <typename F, CastRound kRound>
 inline F RoundToIntegral(F x) {
-  if constexpr (std::is_same_v<F, float>) {
+  if constexpr (std::is_same_v<F, float> && kIntegralFromNearest &&
+                (kRound == CastRound::kFloor || kRound == CastRound::kCeil ||
+                 kRound == CastRound::kTrunc)) {
+    const float r = __builtin_nearbyintf(x);
+    const float moved = kRound == CastRound::kFloor  ? (r > x ? r - 1.0f : r)
+                        : kRound == CastRound::kCeil ? (r < x ? r + 1.0f : r)
+                        : __builtin_fabsf(r) > __builtin_fabsf(x)
+                            ? r - __builtin_copysignf(1.0f, x)
+                            : r;
+    return __builtin_copysignf(moved, x);
+  } else if constexpr (std::is_same_v<F, float>) {
     switch (kRound) {
       case CastRound::kFloor:
         return __builtin_floorf(x);
@@ -18,7 +42,8 @@ inline F RoundToIntegral(F x) {
         return __builtin_truncf(x);
       case CastRound::kRound: {
         // x − trunc(x) is exact; a half or more away moves one further out.
-        const float t = __builtin_truncf(x);
+        const float t = kIntegralFromNearest ? RoundToIntegral<float, CastRound::kTrunc>(x)
+                                             : __builtin_truncf(x);
         return __builtin_fabsf(x - t) >= 0.5f ? t + __builtin_copysignf(1.0f, x) : t;
       }
       default:  // kRint (kOdd never reaches here)
@@ -315,11 +340,12 @@ inline void SaturateBlock(D* d, const S* a) {
   std::memcpy(d, &r, sizeof r);
 }
 
-// 16 floats into bfloat16 (into the 32-bit lanes' low halves): the
+// 16 floats into bfloat16 (into the 32-bit lanes' high halves): the
 // rounding of RoundToBinary for the source's exponents as one addition
-// before the 16-bit shift (a carry moves into the exponent, past the
-// largest finite value into infinity; the sign bit takes no carry), NaN the
-// quiet NaN.
+// (a carry moves into the exponent, past the largest finite value into
+// infinity; the sign bit takes no carry), NaN the quiet NaN. NaN is the
+// lanes' own floating-point test: one comparison, where the bits' would
+// take a mask and a comparison.
 template <CastRound kRound>
 inline void FloatToBf16Lanes(const uint32_t* a, V16<uint32_t>& bits) {
   using VU = V16<uint32_t>;
@@ -343,17 +369,20 @@ inline void FloatToBf16Lanes(const uint32_t* a, V16<uint32_t>& bits) {
       add = VU{} + 0x8000u;
       break;
   }
-  bits = (u & 0x7fffffffu) > 0x7f800000u ? VU{} + 0x7fc0u : (u + add) >> 16;
+  const V16<float> x = (V16<float>)u;
+  bits = x != x ? VU{} + 0x7fc00000u : u + add;
 }
 
+// The high halves of two such vectors are the 32 bfloat16s (little endian:
+// the odd 16-bit words).
 template <CastRound kRound>
 inline void FloatToBf16Block(uint16_t* d, const uint32_t* a) {
   V16<uint32_t> low, high;
   FloatToBf16Lanes<kRound>(a, low);
   FloatToBf16Lanes<kRound>(a + 16, high);
   const V32u16 out = __builtin_shufflevector(
-      (V32u16)low, (V32u16)high, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
-      32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62);
+      (V32u16)low, (V32u16)high, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
+      33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63);
   std::memcpy(d, &out, sizeof out);
 }
 
@@ -731,14 +760,22 @@ void QuantLoop(uint8_t* d, const int16_t* a, const float* scale, const int32_t* 
   }
 }
 
-// AddReluCast's and SubReluCast's steps before their narrowing (kernels.h).
+// AddReluCast's and SubReluCast's steps before their narrowing (kernels.h):
+// Relu (NaN kept, −0 made +0), then a finite value past half's largest made
+// that largest. On the bits as int32_t, which takes two comparisons where
+// the float tests take four: every negative value but a NaN (−0 and −inf
+// too) is at most −inf's bits; the finite values past 65504 are the bits
+// after its own below infinity's.
 template <bool kSub>
 void ReluStepF32(float* d, const float* a, const float* b, size_t n) {
+  constexpr uint32_t kLargestHalf = 0x477fe000u, kInf = 0x7f800000u;
 NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const float s = kSub ? a[i] - b[i] : a[i] + b[i];
-    const float r = s != s || s > 0.0f ? s : 0.0f;
-    d[i] = r > 65504.0f && r < __builtin_inff() ? 65504.0f : r;
+    const int32_t u = __builtin_bit_cast(int32_t, s);
+    const uint32_t r = u <= static_cast<int32_t>(0xff800000u) ? 0u : static_cast<uint32_t>(u);
+    d[i] = __builtin_bit_cast(
+        float, r - (kLargestHalf + 1) < kInf - (kLargestHalf + 1) ? kLargestHalf : r);
   }
 }
 template <bool kSub>

@@ -1503,3 +1503,197 @@ TEST(VectorLoops, CastDequantCountFormMatchesTheElementRule) {
 }
 
 }  // namespace
+
+namespace {
+
+// float bits into bfloat16 by a rounding mode, from the rule: the high 16
+// bits, one more (a carry moves into the exponent) where the dropped low
+// 16 bits round away from zero in that mode; every NaN the quiet NaN.
+uint16_t Bf16Of(uint32_t u, RoundMode mode) {
+  if ((u & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;
+  const uint32_t high = u >> 16, low = u & 0xffffu;
+  const bool neg = (u >> 31) != 0;
+  bool away = false;
+  switch (mode) {
+    case RoundMode::CAST_RINT: away = low > 0x8000u || (low == 0x8000u && (high & 1u) != 0); break;
+    case RoundMode::CAST_FLOOR: away = low != 0 && neg; break;
+    case RoundMode::CAST_CEIL: away = low != 0 && !neg; break;
+    case RoundMode::CAST_ROUND: away = low >= 0x8000u; break;
+    default: break;  // CAST_TRUNC
+  }
+  return static_cast<uint16_t>(high + (away ? 1u : 0u));
+}
+
+std::vector<float> Bf16EdgeInputs() {
+  std::vector<uint32_t> bits = {
+      0x7f800001u, 0x7f80ffffu, 0x7fbfffffu, 0x7fc00000u, 0x7fffffffu,  // NaNs
+      0xff800001u, 0xffc12345u, 0xffffffffu,
+      0x7f800000u, 0xff800000u, 0x00000000u, 0x80000000u,               // ±inf, ±0
+      0x00000001u, 0x80000001u, 0x00008000u, 0x00018000u, 0x80018000u,  // subnormals
+      0x007fffffu, 0x807fffffu, 0x007f8000u, 0x00008001u,
+      0x3f808000u, 0x3f818000u, 0xbf808000u, 0xbf818000u,               // ties
+      0x3f807fffu, 0x3f808001u, 0xbf80ffffu,
+      0x7f7fffffu, 0xff7fffffu, 0x7f7f8000u, 0x7f7f7fffu, 0xff7f8000u,  // near the largest
+  };
+  std::mt19937 gen(41);
+  while (bits.size() < kN) bits.push_back(gen());
+  std::vector<float> v;
+  for (const uint32_t b : bits) v.push_back(FromBits(b));
+  return v;
+}
+
+}  // namespace
+
+// Cast float → bfloat16 in each of its five modes, through the count form
+// (kN is not a multiple of a block: the tail runs too), bit for bit.
+TEST(VectorLoops, CastFloatToBfloat16EveryModeByTheBits) {
+  Ub ub;
+  const std::vector<float> a = Bf16EdgeInputs();
+  for (const RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
+                               RoundMode::CAST_CEIL, RoundMode::CAST_ROUND,
+                               RoundMode::CAST_TRUNC}) {
+    AscendC::Cast(ub.Get<bfloat16_t>(2), ub.Put(0, a), mode, kN);
+    const std::vector<uint16_t> got = ub.Read<uint16_t>(2, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      ASSERT_EQ(got[i], Bf16Of(Bits(a[i]), mode))
+          << "mode " << static_cast<int>(mode) << ": element " << i << " bits " << std::hex
+          << Bits(a[i]);
+    }
+  }
+}
+
+// Cast bfloat16 → float of every bfloat16 (1000 at a time): the bits
+// shifted into the high half, every NaN the quiet NaN.
+TEST(VectorLoops, CastEveryBfloat16ToFloat) {
+  Ub ub;
+  for (uint32_t first = 0; first < 0x10000u; first += kN) {
+    const uint32_t n = std::min(kN, 0x10000u - first);
+    std::vector<uint16_t> a(n);
+    for (uint32_t i = 0; i < n; ++i) a[i] = static_cast<uint16_t>(first + i);
+    const LocalTensor<uint16_t> src = ub.Put(0, a);
+    AscendC::Cast(ub.Get<float>(2), src.ReinterpretCast<bfloat16_t>(), RoundMode::CAST_NONE, n);
+    const std::vector<uint32_t> got = ub.Read<uint32_t>(2, n);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t want = (a[i] & 0x7fffu) > 0x7f80u ? 0x7fc00000u : uint32_t{a[i]} << 16;
+      ASSERT_EQ(got[i], want) << "bfloat16 " << std::hex << a[i];
+    }
+  }
+}
+
+// Cast float → float rounds to an integral value: each mode against the C
+// library's function of it (floor, ceil, trunc, round: ties away from zero,
+// nearbyint: ties to even), every NaN the quiet NaN.
+TEST(VectorLoops, CastFloatToFloatEveryModeAsTheLibrary) {
+  Ub ub;
+  std::vector<float> a = FloatInputs(42);
+  const float more[] = {0.7f, -0.7f, 0.3f, -0.3f, 1.0000001f, -1.0000001f, 0x1p23f, -0x1p23f,
+                        0x1p23f + 1.0f, -0x1p23f - 1.0f, 0x1p24f, 8388606.5f, -8388606.5f,
+                        4194303.75f, -4194303.75f, 1e-40f, -1e-40f};
+  std::copy(std::begin(more), std::end(more), a.begin() + 50);
+  for (const RoundMode mode : {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
+                               RoundMode::CAST_CEIL, RoundMode::CAST_ROUND,
+                               RoundMode::CAST_TRUNC}) {
+    AscendC::Cast(ub.Get<float>(2), ub.Put(0, a), mode, kN);
+    const std::vector<uint32_t> got = ub.Read<uint32_t>(2, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      const float x = a[i];
+      const float r = mode == RoundMode::CAST_FLOOR   ? std::floor(x)
+                      : mode == RoundMode::CAST_CEIL  ? std::ceil(x)
+                      : mode == RoundMode::CAST_ROUND ? std::round(x)
+                      : mode == RoundMode::CAST_TRUNC ? std::trunc(x)
+                                                      : std::nearbyint(x);
+      ASSERT_EQ(got[i], std::isnan(x) ? 0x7fc00000u : Bits(r))
+          << "mode " << static_cast<int>(mode) << ": element " << i << " " << x;
+    }
+  }
+}
+
+// And, Or and Not of 1 to 300 elements of 4 and 1 bytes (on the 950
+// profile), apart and in place: every split of the count into the loop's
+// 128- and 64-byte steps and its tail, bit for bit.
+TEST(VectorLoops, LogicOfEveryShortCount) {
+  const OnProfile on(normgrad_ascendc::Profile::k950);
+  Ub ub;
+  const auto run = [&ub](auto zero) {
+    using T = decltype(zero);
+    std::vector<T> a(300), b(300);
+    std::mt19937 gen(43);
+    for (size_t i = 0; i < a.size(); ++i) {
+      a[i] = static_cast<T>(gen());
+      b[i] = static_cast<T>(gen());
+    }
+    for (int32_t n = 1; n <= 300; ++n) {
+      for (int op = 0; op < 3; ++op) {
+        for (const bool in_place : {false, true}) {
+          const std::vector<T> old(300, static_cast<T>(0x5a5a5a5a));
+          ub.Put(2, old);
+          const LocalTensor<T> x = ub.Put(0, a), y = ub.Put(1, b),
+                               d = in_place ? x : ub.Get<T>(2);
+          switch (op) {
+            case 0: AscendC::And(d, x, y, n); break;
+            case 1: AscendC::Or(d, x, y, n); break;
+            default: AscendC::Not(d, x, n); break;
+          }
+          const std::vector<T> got = ub.Read<T>(in_place ? 0 : 2, 300);
+          for (int32_t i = 0; i < 300; ++i) {
+            const T want = i >= n ? (in_place ? a[i] : old[i])
+                           : static_cast<T>(op == 0 ? a[i] & b[i] : op == 1 ? a[i] | b[i] : ~a[i]);
+            ASSERT_EQ(got[i], want) << "op " << op << " of " << sizeof(T) << "-byte, count "
+                                    << n << ", in place " << in_place << ": element " << i;
+          }
+        }
+      }
+    }
+  };
+  run(uint32_t{0});
+  run(int8_t{0});
+}
+
+// The count form's flat run takes only operands the executor would run
+// flat: a bfloat16 → float cast into bytes it reads, from the same start
+// or shifted by a block, is still refused; apart it runs.
+TEST(VectorLoops, CastFlatRunKeepsTheOverlapRule) {
+  Ub ub;
+  const std::vector<uint16_t> a(kN, 0x3fc0);  // 1.5
+  const LocalTensor<bfloat16_t> src = ub.Put(0, a).ReinterpretCast<bfloat16_t>();
+  EXPECT_THROW(AscendC::Cast(src.ReinterpretCast<float>(), src, RoundMode::CAST_NONE, 256),
+               normgrad_ascendc::KernelError);
+  EXPECT_THROW(AscendC::Cast(src.ReinterpretCast<float>()[8], src, RoundMode::CAST_NONE, 256),
+               normgrad_ascendc::KernelError);
+  AscendC::Cast(ub.Get<float>(2), src, RoundMode::CAST_NONE, 256);
+  EXPECT_EQ(ub.Read<float>(2, 256), std::vector<float>(256, 1.5f));
+}
+
+// AddReluCast and SubReluCast float → half at the bits where the step's
+// Relu and its limit to half's largest change (the sum with −0, the
+// difference with +0: the value itself), bit for bit.
+TEST(VectorLoops, ReluCastStepAtItsBoundaryBits) {
+  Ub ub;
+  std::vector<float> a;
+  for (const uint32_t b : {0x00000000u, 0x80000000u, 0x00000001u, 0x80000001u, 0x477fe000u,
+                           0x477fe001u, 0x477fefffu, 0x477ff000u, 0x7f7fffffu, 0x7f800000u,
+                           0x7f800001u, 0x7fc00000u, 0x7fffffffu, 0xff7fffffu, 0xff800000u,
+                           0xff800001u, 0xffc12345u, 0xffffffffu, 0xc77fe001u, 0x3f800000u}) {
+    a.push_back(FromBits(b));
+  }
+  std::mt19937 gen(44);
+  while (a.size() < kN) a.push_back(FromBits(gen()));
+  for (const bool sub : {false, true}) {
+    const std::vector<float> zero(kN, sub ? 0.0f : -0.0f);
+    const LocalTensor<float> x = ub.Put(0, a), y = ub.Put(1, zero);
+    const LocalTensor<half> d = ub.Get<half>(2);
+    if (sub) {
+      AscendC::SubReluCast(d, x, y, kN);
+    } else {
+      AscendC::AddReluCast(d, x, y, kN);
+    }
+    const std::vector<half> got = ub.Read<half>(2, kN);
+    for (uint32_t i = 0; i < kN; ++i) {
+      const float s = sub ? a[i] - zero[i] : a[i] + zero[i];
+      float r = std::isnan(s) || s > 0.0f ? s : 0.0f;
+      if (r > 65504.0f && r < INFINITY) r = 65504.0f;
+      ASSERT_EQ(Bits(got[i]), Bits(half(r)))
+          << (sub ? "SubReluCast" : "AddReluCast") << ": bits " << std::hex << Bits(a[i]);
+    }
+  }
+}

@@ -91,29 +91,33 @@ void CheckWideningDisjoint(const char* api, const char* type,
                            const TensorView& dst, const TensorView& src,
                            const char* src_name);
 
-/// "half" when T and U are the same type, else "float, half" (dst, src).
+/// "half" when T and U are the same type, else "float, half" (dst, src):
+/// written once per pair, as a call formatting it would cost more than a
+/// short instruction's lanes.
 template <typename T, typename U>
-const char* CompoundTypeName(char (&buffer)[32]) {
+const char* CompoundTypeName() {
   if constexpr (std::is_same_v<T, U>) {
     return TypeName<T>();
   } else {
-    std::snprintf(buffer, sizeof buffer, "%s, %s", TypeName<T>(),
-                  TypeName<U>());
-    return buffer;
+    static const char* const name = [] {
+      static char buffer[32];
+      std::snprintf(buffer, sizeof buffer, "%s, %s", TypeName<T>(), TypeName<U>());
+      return buffer;
+    }();
+    return name;
   }
 }
 
 /// A compound instruction for the executor: dst (T), src0 (U) and, when
 /// given, src1 (U); `params` (the scalar of Axpy and MulsCast) must outlive
-/// it, and so must `type`.
+/// it.
 template <typename T, typename U>
 VecInstruction CompoundInstruction(Compound op, const char* api,
                                    const AscendC::LocalTensor<T>& dst,
                                    const AscendC::LocalTensor<U>& src0,
                                    const AscendC::LocalTensor<U>* src1,
-                                   const void* params, bool count_form,
-                                   char (&type)[32]) {
-  const char* name = CompoundTypeName<T, U>(type);
+                                   const void* params, bool count_form) {
+  const char* name = CompoundTypeName<T, U>();
   const SpanFn span =
       CompoundSpan(op, api, name, TypeBitOf<T>(), TypeBitOf<U>(), count_form);
   const bool one_source = src1 == nullptr;
@@ -193,11 +197,11 @@ bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
             const LocalTensor<U>& src1, Count count,                          \
             normgrad_ascendc::CallSite site = {}) {                           \
     const normgrad_ascendc::ApiCall call(site);                               \
-    char type[32];                                                            \
-    normgrad_ascendc::ExecuteCount(                                           \
-        normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,   \
-                                              nullptr, true, type),           \
-        count);                                                               \
+    const auto in = normgrad_ascendc::CompoundInstruction(                    \
+        kOp, #Name, dst, src0, &src1, nullptr, true);                         \
+    if (!normgrad_ascendc::FlatRun(in, count)) {                              \
+      normgrad_ascendc::ExecuteCount(in, count);                              \
+    }                                                                         \
   }                                                                           \
   template <typename T, typename U, bool isSetMask = true, typename Mask>     \
   void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,            \
@@ -205,9 +209,8 @@ bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     const normgrad_ascendc::ApiCall call(site);                               \
-    char type[32];                                                            \
     auto in = normgrad_ascendc::CompoundInstruction(                          \
-        kOp, #Name, dst, src0, &src1, nullptr, false, type);                  \
+        kOp, #Name, dst, src0, &src1, nullptr, false);                        \
     normgrad_ascendc::SetStrides(in, repeatParams);                           \
     normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
   }
@@ -218,15 +221,14 @@ bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
-    if (normgrad_ascendc::FlatCompound<kOp>(dst, src0, &src1, nullptr,       \
+    if (normgrad_ascendc::FlatCompound<kOp>(dst, src0, &src1, nullptr,        \
                                             count)) {                         \
       return;                                                                 \
     }                                                                         \
     const normgrad_ascendc::ApiCall call(site);                               \
-    char type[32];                                                            \
     normgrad_ascendc::ExecuteCount(                                           \
         normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,   \
-                                              nullptr, true, type),           \
+                                              nullptr, true),                 \
         count);                                                               \
   }                                                                           \
   template <typename T, bool isSetMask = true, typename Mask>                 \
@@ -235,9 +237,8 @@ bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     const normgrad_ascendc::ApiCall call(site);                               \
-    char type[32];                                                            \
     auto in = normgrad_ascendc::CompoundInstruction(                          \
-        kOp, #Name, dst, src0, &src1, nullptr, false, type);                  \
+        kOp, #Name, dst, src0, &src1, nullptr, false);                        \
     normgrad_ascendc::SetStrides(in, repeatParams);                           \
     normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
   }
@@ -285,10 +286,9 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
     return;
   }
   const normgrad_ascendc::ApiCall call(site);
-  char type[32];
   normgrad_ascendc::ExecuteCount(normgrad_ascendc::CompoundInstruction<T, U>(
                                      normgrad_ascendc::Compound::kAxpy, "Axpy",
-                                     dst, src, nullptr, &scalar, true, type),
+                                     dst, src, nullptr, &scalar, true),
                                  count);
 }
 /// Axpy's repeat forms (bit mask or continuous mask).
@@ -300,10 +300,9 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   const U scalar = scalarValue;
-  char type[32];
   auto in = normgrad_ascendc::CompoundInstruction<T, U>(
       normgrad_ascendc::Compound::kAxpy, "Axpy", dst, src, nullptr, &scalar,
-      false, type);
+      false);
   normgrad_ascendc::SetStrides(in, repeatParams);
   normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
 }
@@ -314,11 +313,10 @@ void AbsSub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, const uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  char type[32];
   normgrad_ascendc::ExecuteCount(
       normgrad_ascendc::CompoundInstruction(normgrad_ascendc::Compound::kAbsSub,
                                             "AbsSub", dst, src0, &src1, nullptr,
-                                            true, type),
+                                            true),
       count);
 }
 
@@ -329,11 +327,10 @@ void ExpSub(const LocalTensor<T>& dst, const LocalTensor<U>& src0,
             const LocalTensor<U>& src1, const uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  char type[32];
   normgrad_ascendc::ExecuteCount(
       normgrad_ascendc::CompoundInstruction(normgrad_ascendc::Compound::kExpSub,
                                             "ExpSub", dst, src0, &src1, nullptr,
-                                            true, type),
+                                            true),
       count);
 }
 
@@ -355,10 +352,9 @@ namespace normgrad_ascendc {
 inline void RunMulsCast(const AscendC::LocalTensor<half>& dst,
                         const AscendC::LocalTensor<float>& src, float scalar,
                         uint32_t count) {
-  char type[32];
   ExecuteCount(
       CompoundInstruction<half, float>(Compound::kMulsCast, "MulsCast", dst,
-                                       src, nullptr, &scalar, true, type),
+                                       src, nullptr, &scalar, true),
       count);
 }
 

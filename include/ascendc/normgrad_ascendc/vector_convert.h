@@ -167,7 +167,8 @@ VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
   const char* type = CastTypeName<D, S>::value.data();
   const bool deq =
       CheckCastPair(type, TypeBitOf<D>(), TypeBitOf<S>(), params.mode);
-  params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
+  // The register is read by the DEQSCALE pair only.
+  if (deq) params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
   VecInstruction in{
       "Cast",
       type,
@@ -190,8 +191,9 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ConvertParams params{roundMode, 0};
-  normgrad_ascendc::ExecuteCount(normgrad_ascendc::CastInstruction(dst, src, params),
-                                 count);
+  const normgrad_ascendc::VecInstruction in =
+      normgrad_ascendc::CastInstruction(dst, src, params);
+  if (!normgrad_ascendc::FlatRun(in, count)) normgrad_ascendc::ExecuteCount(in, count);
 }
 /// Cast's repeat form with a bit mask; lanes are those of the wider type.
 template <typename T, typename U, bool isSetMask = true>

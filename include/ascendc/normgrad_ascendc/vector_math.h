@@ -362,11 +362,12 @@ VecInstruction BinaryOf(const char* api, const AscendC::LocalTensor<T>& dst,
           span};
 }
 
-/// Runs a one-source instruction in its count form or a repeat form.
+/// Runs a one-source instruction in its count form (on the flat path where
+/// its operands allow) or a repeat form.
 template <typename T>
 void RunUnary(const VecInstruction& in, const TypeRule& rule, int32_t count) {
   CheckType<T>(in.api, rule, true);
-  ExecuteCount(in, count);
+  if (!FlatRun(in, count)) ExecuteCount(in, count);
 }
 template <typename T, bool isSetMask, typename Mask>
 void RunUnary(VecInstruction in, const TypeRule& rule, const Mask& mask,
@@ -638,11 +639,11 @@ void LeakyRelu(
     const normgrad_ascendc::ApiCall call(site);                               \
     normgrad_ascendc::CheckType<T>(#Name, normgrad_ascendc::kAndOrTypes,      \
                                    true);                                     \
-    normgrad_ascendc::ExecuteCount(                                           \
-        normgrad_ascendc::BinaryOf(                                           \
-            #Name, dst, src0, src1,                                           \
-            &normgrad_ascendc::LogicSpan<kOp, T, false>),                     \
-        count);                                                               \
+    const auto in = normgrad_ascendc::BinaryOf(                               \
+        #Name, dst, src0, src1, &normgrad_ascendc::LogicSpan<kOp, T, false>); \
+    if (!normgrad_ascendc::FlatRun(in, count)) {                              \
+      normgrad_ascendc::ExecuteCount(in, count);                              \
+    }                                                                         \
   }                                                                           \
   template <typename T, bool isSetMask = true, typename Mask>                 \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \

@@ -454,6 +454,37 @@ constexpr bool HasDefaultStrides(const AscendC::UnaryRepeatParams& p) {
 /// unified buffer holds (so that their bytes are counted without overflow).
 inline bool FlatCount(int64_t n) { return n > 0 && static_cast<uint64_t>(n) <= kMaxUbBytes; }
 
+/// The count form of an elementwise instruction on the flat path, after the
+/// caller's checks of its types (which can fail where a profile lacks them):
+/// the span over the first n lanes when the flat conditions hold — each
+/// source of the destination's element size as FlatSrc, each of another
+/// sharing no byte with it — as the executor's flat run; false (nothing
+/// done) otherwise, or when FlatCount(n) does not.
+inline bool FlatRun(const VecInstruction& in, int64_t n) {
+  if (in.reduce != nullptr || !FlatCount(n)) return false;
+  const uint64_t lanes = static_cast<uint64_t>(n);
+  const TensorView& d = *in.operand[0].view;
+  const uint64_t dst_bytes = lanes * in.operand[0].elem_bytes;
+  if (!FlatDst(d, dst_bytes)) return false;
+  for (int i = 1; i < in.operands; ++i) {
+    const TensorView& s = *in.operand[i].view;
+    const uint64_t bytes = lanes * in.operand[i].elem_bytes;
+    const bool apart = in.operand[i].elem_bytes == in.operand[0].elem_bytes
+                           ? FlatSrc(d, s, bytes)
+                           : s.IsUbOperand() && bytes <= s.bytes &&
+                                 (s.core != d.core || s.offset + bytes <= d.offset ||
+                                  d.offset + dst_bytes <= s.offset);
+    if (!apart) return false;
+  }
+  SpanArgs args;
+  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
+  args.n = static_cast<uint32_t>(n);
+  args.params = in.params;
+  args.every_lane = true;
+  in.span(args);
+  return true;
+}
+
 /// dst = op(src0, src1) over the first n lanes when the flat conditions
 /// hold; false (nothing done) otherwise, or when FlatCount(n) does not.
 template <ElementOp kOp, typename T>
