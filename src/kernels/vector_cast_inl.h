@@ -624,7 +624,11 @@ void DequantLoop(uint16_t* d, const int32_t* a, const int32_t* b, float scale, s
       DequantExact<kSum, kRelu>(x, a + i, bi, scale, kBlock);
       NarrowToHalf<F16>(x, h, kBlock);
     }
-    std::memcpy(d + i, h, sizeof h);
+    // Copied in the pieces the set's conversion stored (a wider load of
+    // two narrower stores would wait for them to leave the store buffer).
+    for (size_t j = 0; j < kBlock; j += F16::kLanes) {
+      std::memcpy(d + i + j, h + j, F16::kLanes * sizeof(uint16_t));
+    }
   }
   for (; i < n; i += kBlock) {
     const size_t m = n - i < kBlock ? n - i : kBlock;
