@@ -619,39 +619,44 @@ int32_t QuantOffset(uint64_t set) {
 }
 }  // namespace
 
+// Every lane of the span through the engine's loop (the element rule:
+// rint(src · scale + offset) in double, NaN 0, saturated); under a mask
+// (one repeat), the lanes up to the last selected one's 32-byte block into
+// a buffer, of which the selected lanes' bytes are then written.
 void QuantSpan(const SpanArgs& a) {
   const auto& p = *static_cast<const QuantParams*>(a.params);
   const auto* src = static_cast<const int16_t*>(a.operand[1]);
   auto* dst = static_cast<uint8_t*>(a.operand[0]);
-  if (a.every_lane) {  // the count form: the engine's loop
-    float scale[16];
-    int32_t offset[16];
-    for (int j = 0; j < 16; ++j) {
-      scale[j] = QuantScale(p.entry[j]);
-      offset[j] = QuantOffset(p.entry[j]);
-    }
-    normgrad::engine::ElementwiseIsa().vector.quant_i16_b8[p.is_signed ? 1 : 0](
-        dst, src, scale, offset, p.upper_half, a.n);
+  float scale[16];
+  int32_t offset[16];
+  for (int j = 0; j < 16; ++j) {
+    scale[j] = QuantScale(p.entry[j]);
+    offset[j] = QuantOffset(p.entry[j]);
+  }
+  const auto quant = normgrad::engine::ElementwiseIsa()
+                         .vector.quant_i16_b8[p.is_signed ? 1 : 0];
+  if (a.every_lane) {  // the count form
+    quant(dst, src, scale, offset, p.upper_half, a.n);
     return;
   }
-  auto selected = [&](uint32_t k) { return a.Selected(k); };
-  const double lo = p.is_signed ? -128.0 : 0.0;
-  const double hi = p.is_signed ? 127.0 : 255.0;
+  constexpr uint32_t kRepeatLanes = 128;  // int16_t lanes in a repeat
+  uint32_t end = 0;                       // past the last selected lane's block
   for (uint32_t k = 0; k < a.n; ++k) {
-    if (!selected(k)) continue;
-    const uint32_t j = k % 16;
-    const uint32_t byte = (k / 16) * 32 + (p.upper_half ? 16 : 0) + j;
+    if (a.Selected(k)) end = (k / 16 + 1) * 16;
+  }
+  uint8_t out[2 * kRepeatLanes];
+  quant(out, src, scale, offset, p.upper_half, std::min(end, a.n));
+  for (uint32_t k = 0; k < a.n; ++k) {
+    if (!a.Selected(k)) continue;
+    const uint32_t byte = (k / 16) * 32 + (p.upper_half ? 16 : 0) + k % 16;
     // The destination slot holding this byte must be written back too.
-    if (!selected(byte / 2 % 128)) {
+    if (!a.Selected(byte / 2 % 128)) {
       Fail("CastDequant: lane %u of a repeat is selected but lane %u, whose "
            "2-byte slot receives its result byte, is not; normgrad models "
            "masks that select the slot lanes of every selected result",
            k % 128, byte / 2 % 128);
     }
-    const double v = std::nearbyint(static_cast<double>(src[k]) * QuantScale(p.entry[j]) +
-                                    QuantOffset(p.entry[j]));
-    const double r = v != v ? 0.0 : (v < lo ? lo : (v > hi ? hi : v));
-    dst[byte] = static_cast<uint8_t>(static_cast<int32_t>(r));
+    dst[byte] = out[byte];
   }
 }
 
