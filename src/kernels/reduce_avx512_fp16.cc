@@ -31,11 +31,14 @@ struct PairIndex {
 // 32 values: level 0 the halves themselves (zeros past n unless kWhole:
 // those lanes form groups of their own), each level above the sums of the
 // neighbouring pairs of the one below. Depth first and inlined whole, so
-// that the vectors stay in registers.
+// that the vectors stay in registers; where not kWhole, a subtree that
+// starts at or past n is zeros, not computed.
 template <unsigned kLevel, bool kWhole>
 [[gnu::always_inline]] inline __m512h Level(const uint16_t* src, size_t n, size_t first,
                                             const PairIndex& pick) {
-  if constexpr (kLevel == 0) {
+  if (!kWhole && first >= n) {
+    return _mm512_setzero_ph();
+  } else if constexpr (kLevel == 0) {
     if constexpr (kWhole) {
       return _mm512_castsi512_ph(_mm512_loadu_si512(src + first));
     } else {

@@ -48,16 +48,20 @@ template <typename F16>
 // level above the sums of the neighbouring pairs of the one below, rounded by
 // `round`. Depth first and inlined whole, so that the vectors of every
 // level stay in registers (kLevel + 1 at a time) instead of a pass over
-// memory per level.
+// memory per level. In a span that is not whole, a subtree that starts at
+// or past n is zeros, not computed: a call over a few groups costs their
+// trees, not 16 groups'.
 template <uint32_t kLevel, bool kWhole, typename Leaf, typename Round>
-[[gnu::always_inline]] inline void TreeLevel(const Leaf& leaf, size_t first, const Round& round,
-                                             Floats16& out) {
-  if constexpr (kLevel == 0) {
+[[gnu::always_inline]] inline void TreeLevel(const Leaf& leaf, size_t n, size_t first,
+                                             const Round& round, Floats16& out) {
+  if (!kWhole && first >= n) {
+    out = Floats16{};
+  } else if constexpr (kLevel == 0) {
     leaf(first, out, kWhole);
   } else {
     Floats16 x, y;
-    TreeLevel<kLevel - 1, kWhole>(leaf, first, round, x);
-    TreeLevel<kLevel - 1, kWhole>(leaf, first + (size_t{16} << (kLevel - 1)), round, y);
+    TreeLevel<kLevel - 1, kWhole>(leaf, n, first, round, x);
+    TreeLevel<kLevel - 1, kWhole>(leaf, n, first + (size_t{16} << (kLevel - 1)), round, y);
     PairSums16(x, y, out);
     round(out);
   }
@@ -77,11 +81,11 @@ void GroupTrees(size_t n, const Leaf& leaf, const Round& round, const Store& sto
   Floats16 sums;
   size_t at = 0;
   for (; at + kSpan <= n; at += kSpan) {
-    TreeLevel<kLevel, true>(leaf, at, round, sums);
+    TreeLevel<kLevel, true>(leaf, n, at, round, sums);
     store(at >> kLevel, sums, size_t{16});
   }
   if (at < n) {
-    TreeLevel<kLevel, false>(leaf, at, round, sums);
+    TreeLevel<kLevel, false>(leaf, n, at, round, sums);
     store(at >> kLevel, sums, (n - at) >> kLevel);
   }
 }
