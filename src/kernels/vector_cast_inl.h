@@ -576,15 +576,6 @@ inline bool AnyLane(const V16<int32_t>& m) {
   return (w[0] | w[1]) != 0;
 }
 
-// m floats into halves (bits) with F16, the set's half policy
-// (<isa>_ops_inl.h): rounded to nearest even.
-template <typename F16>
-inline void NarrowToHalf(const float* x, uint16_t* d, size_t m) {
-  size_t j = 0;
-  for (; j + F16::kLanes <= m; j += F16::kLanes) F16::Store(d + j, F16::LoadF32(x + j));
-  for (; j < m; ++j) d[j] = F16::FromFloat(x[j]);
-}
-
 // A block of 64 lanes at a time: the fast path's 64 halves kept until its
 // check passes, else the block redone by the exact path through a float
 // buffer; the exact path alone for a subnormal scale and the last lanes.
@@ -617,12 +608,12 @@ void DequantLoop(uint16_t* d, const int32_t* a, const int32_t* b, float scale, s
       if constexpr (kRelu) y = y > 0 ? y : 0;  // on the bits: negative floats and −0
       float x[16];
       std::memcpy(x, &y, sizeof y);
-      NarrowToHalf<F16>(x, h + j, 16);
+      NarrowArray<F16>(x, h + j, 16);
     }
     if (AnyLane(nearest < 5u)) {
       float x[kBlock];
       DequantExact<kSum, kRelu>(x, a + i, bi, scale, kBlock);
-      NarrowToHalf<F16>(x, h, kBlock);
+      NarrowArray<F16>(x, h, kBlock);
     }
     // Copied in the pieces the set's conversion stored (a wider load of
     // two narrower stores would wait for them to leave the store buffer).
@@ -634,7 +625,7 @@ void DequantLoop(uint16_t* d, const int32_t* a, const int32_t* b, float scale, s
     const size_t m = n - i < kBlock ? n - i : kBlock;
     float x[kBlock];
     DequantExact<kSum, kRelu>(x, a + i, kSum ? b + i : b, scale, m);
-    NarrowToHalf<F16>(x, d + i, m);
+    NarrowArray<F16>(x, d + i, m);
   }
 }
 

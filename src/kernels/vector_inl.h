@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "kernels/arrays_inl.h"
 #include "kernels/kernels.h"
 
 namespace normgrad::kernels {
