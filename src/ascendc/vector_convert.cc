@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "engine/dispatch.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
@@ -633,8 +632,7 @@ void QuantSpan(const SpanArgs& a) {
     scale[j] = QuantScale(p.entry[j]);
     offset[j] = QuantOffset(p.entry[j]);
   }
-  const auto quant = normgrad::engine::ElementwiseIsa()
-                         .vector.quant_i16_b8[p.is_signed ? 1 : 0];
+  const auto quant = VectorLoops().vector.quant_i16_b8[p.is_signed ? 1 : 0];
   if (a.every_lane) {  // the count form
     quant(dst, src, scale, offset, p.upper_half, a.n);
     return;
@@ -715,8 +713,8 @@ bool FiniteHalf(uint16_t h) { return (h & 0x7c00u) != 0x7c00u; }
 
 void DequantLoops(uint16_t* dst, const int32_t* src0, const int32_t* src1,
                   uint16_t scale, bool relu, uint32_t n) {
-  normgrad::engine::ElementwiseIsa().vector.dequant_f16(
-      dst, src0, src1, normgrad::bits::HalfToFloat(scale), relu, n);
+  VectorLoops().vector.dequant_f16(dst, src0, src1,
+                                   normgrad::bits::HalfToFloat(scale), relu, n);
 }
 }  // namespace
 

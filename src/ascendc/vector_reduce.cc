@@ -13,7 +13,6 @@
 #include <limits>
 #include <vector>
 
-#include "engine/dispatch.h"
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/profile.h"
 #include "normgrad_ascendc/vector_ops.h"
@@ -217,21 +216,17 @@ bool AllSelected(const SpanArgs& a) {
 // same additions in the same order as Tree), on the instruction set's
 // loops: n / group sums. Half is added in float and rounded to half per
 // level (the float sum of two halves rounded once is their binary16 sum).
-void GroupSums(const float* src, float* sums, size_t n, uint32_t group) {
+template <typename V>
+void GroupSums(const V* src, V* sums, size_t n, uint32_t group) {
   if (group == 1) {  // a group of one lane is its own sum
     std::copy(src, src + n, sums);
-    return;
+  } else if constexpr (std::is_same_v<V, float>) {
+    VectorLoops().vector.tree_sums_f32(src, n, group, sums);
+  } else {
+    VectorLoops().vector.half_tree_sums(reinterpret_cast<const uint16_t*>(src),
+                                        n, group,
+                                        reinterpret_cast<uint16_t*>(sums));
   }
-  VectorLoops().vector.tree_sums_f32(src, n, group, sums);
-}
-
-void GroupSums(const half* src, half* sums, size_t n, uint32_t group) {
-  if (group == 1) {
-    std::copy(src, src + n, sums);
-    return;
-  }
-  VectorLoops().vector.half_tree_sums(reinterpret_cast<const uint16_t*>(src), n, group,
-                                      reinterpret_cast<uint16_t*>(sums));
 }
 
 template <typename V>
