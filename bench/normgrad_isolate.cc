@@ -79,12 +79,12 @@
 #include "read_baseline.h"
 
 // The kernels' own source over the real and the pattern-only policies,
-// compiled for AVX-512 as src/kernels/avx512.cc and layer_norm_avx512.cc.
+// compiled for AVX-512 as src/kernels/isa/avx512.cc and layer_norm_avx512.cc.
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx2,fma,f16c")
-#include "kernels/accumulate_inl.h"
-#include "kernels/avx512_ops_inl.h"
-#include "kernels/layer_norm_inl.h"
+#include "kernels/grad_beta/accumulate_inl.h"
+#include "kernels/isa/avx512_ops_inl.h"
+#include "kernels/layer_norm/layer_norm_inl.h"
 
 namespace pattern {
 

@@ -1,6 +1,6 @@
 // plain_loops.cc — plain_loops_inl.h compiled for the baseline and, on
 // x86-64 builds with AVX-512, for AVX-512 (the target the library's
-// src/kernels/vector_avx512.cc uses), picked by a run-time CPU check.
+// src/kernels/vector/vector_avx512.cc uses), picked by a run-time CPU check.
 #include "plain_loops.h"
 
 #include <cmath>

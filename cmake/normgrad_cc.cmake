@@ -100,7 +100,7 @@ function(normgrad_add_ascendc_executable target)
     string(TOLOWER "${arg_PROFILE}" profile)
   endif()
   # __NPU_ARCH__ per profile, as the device compiler defines it (the arch
-  # column of normgrad_ascendc/profile.h's table).
+  # column of normgrad_ascendc/runtime/profile.h's table).
   set(arch_a2 2201)
   set(arch_310p 2002)
   set(arch_950 3510)

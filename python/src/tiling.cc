@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/layernormgradbeta_host_tiling.h"
 
 namespace normgrad::python {
 

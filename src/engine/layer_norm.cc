@@ -1,7 +1,7 @@
 // engine/layer_norm.cc — layer-norm forward and fused backward on host
 // memory: argument checks, rows split over threads, the blocked and
 // sequential sums of pd_gamma/pd_beta, and output narrowing. The row kernels
-// are in src/kernels/layer_norm_inl.h; the blocked order is
+// are in src/kernels/layer_norm/layer_norm_inl.h; the blocked order is
 // engine/blocked_order.h, shared with LayerNormGradBeta; the store choice
 // and widening of gamma/beta are engine/row_norms.h, shared with RMS norm.
 #include "normgrad/layer_norm.h"

@@ -1,7 +1,7 @@
 // engine/rms_norm.cc — RMS-norm forward and fused backward on host memory:
 // argument checks, rows split over threads, the blocked and sequential sums
 // of dgamma, and output narrowing. The row kernels are in
-// src/kernels/rms_norm_inl.h; dgamma's blocked order is
+// src/kernels/rms_norm/rms_norm_inl.h; dgamma's blocked order is
 // engine/blocked_order.h (shared with LayerNormGradBeta and
 // LayerNormBackward); the store choice and widening of gamma are
 // engine/row_norms.h, shared with layer norm.

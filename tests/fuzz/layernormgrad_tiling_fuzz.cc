@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "normgrad_ascendc/profile.h"
+#include "normgrad_ascendc/runtime/profile.h"
 #include "tiling_fuzz_input.h"
 
 namespace {

@@ -5,7 +5,7 @@
 //   name<<<blocks, dyn_ub, stream>>>(args...)
 //
 // (templated and qualified names too: `ns::k<T, 8><<<…>>>(…)`) into a call of
-// the emulated launcher (normgrad_ascendc/launch.h, included by
+// the emulated launcher (normgrad_ascendc/runtime/launch.h, included by
 // kernel_operator.h):
 //
 //   normgrad_ascendc::LaunchKernel("name", blocks, dyn_ub, stream, name, args...)

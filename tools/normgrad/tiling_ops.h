@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "commands.h"
-#include "normgrad_ascendc/profile.h"
-#include "normgrad_ascendc/tiling_fields.h"
+#include "normgrad_ascendc/runtime/profile.h"
+#include "normgrad_ascendc/tiling/tiling_fields.h"
 
 namespace normgrad::cli {
 

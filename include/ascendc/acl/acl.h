@@ -1,6 +1,6 @@
 // acl/acl.h — the subset of the Ascend Computing Language (ACL) host runtime
 // that Ascend C operator programs call (docs/runtime.md, "ACL runtime"),
-// emulated on the CPU by normgrad (src/ascendc/acl_runtime.cc).
+// emulated on the CPU by normgrad (src/ascendc/runtime/acl_runtime.cc).
 //
 // What is real and what is bookkeeping:
 //   - Memory is real. aclrtMalloc (device memory) and aclrtMallocHost

@@ -4,7 +4,7 @@
 // functions. Like the vendor's header it also brings the
 // standard headers host programs rely on without including them (printf,
 // malloc, std::max, std::abs, std::string, std::vector), the tiling-data
-// macros (BEGIN_TILING_DATA_DEF …, normgrad_ascendc/tiling_data.h),
+// macros (BEGIN_TILING_DATA_DEF …, normgrad_ascendc/tiling/tiling_data.h),
 // ge::DataType, the platform queries (tiling/platform/platform_ascendc.h) and
 // memcpy_s/memset_s (securec.h).
 #pragma once
@@ -17,20 +17,20 @@
 #include <string>
 #include <vector>
 
-#include "normgrad_ascendc/data_type.h"
-#include "normgrad_ascendc/layernorm_host_tiling.h"
-#include "normgrad_ascendc/layernormgrad_host_tiling.h"
-#include "normgrad_ascendc/layernormgradbeta_host_tiling.h"
-#include "normgrad_ascendc/rmsnorm_host_tiling.h"
-#include "normgrad_ascendc/normalize_host_tiling.h"
-#include "normgrad_ascendc/layernorm_tiling.h"
-#include "normgrad_ascendc/layernormgradbeta_tiling.h"
-#include "normgrad_ascendc/groupnorm_host_tiling.h"
-#include "normgrad_ascendc/batchnorm_host_tiling.h"
-#include "normgrad_ascendc/deepnorm_host_tiling.h"
-#include "normgrad_ascendc/shape.h"
-#include "normgrad_ascendc/tiling_data.h"
-#include "normgrad_ascendc/welfordfinalize_host_tiling.h"
-#include "normgrad_ascendc/welfordupdate_host_tiling.h"
+#include "normgrad_ascendc/runtime/data_type.h"
+#include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/layernormgrad_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/layernormgradbeta_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/normalize_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
+#include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"
+#include "normgrad_ascendc/lib/normalization/groupnorm_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
+#include "normgrad_ascendc/tiling/shape.h"
+#include "normgrad_ascendc/tiling/tiling_data.h"
+#include "normgrad_ascendc/lib/normalization/welfordfinalize_host_tiling.h"
+#include "normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h"
 #include "securec.h"
 #include "tiling/platform/platform_ascendc.h"

@@ -16,17 +16,17 @@
 // of 8, S·H a multiple of 64 below 2048) and computes the same values. Rows
 // at and beyond originB are neither read nor written. The tiling is only
 // read. Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/core.h) naming the argument, the value and the rule.
+// (normgrad_ascendc/runtime/core.h) naming the argument, the value and the rule.
 #pragma once
 
 #include <type_traits>
 
-#include "normgrad_ascendc/batchnorm_tiling.h"
-#include "normgrad_ascendc/core.h"
-#include "normgrad_ascendc/half.h"
-#include "normgrad_ascendc/pipe.h"
-#include "normgrad_ascendc/qualifiers.h"
-#include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/lib/normalization/batchnorm_tiling.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
 

@@ -22,18 +22,18 @@
 // The tiling is written as on the device: after a call whose data ends in a
 // tail chunk, bshCurLength and bsCurLength hold the tail's sizes.
 // Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/core.h) whose message names the argument, the value and
+// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value and
 // the rule. A call allocates nothing, reads no environment, starts no thread.
 #pragma once
 
 #include <type_traits>
 
-#include "normgrad_ascendc/core.h"
-#include "normgrad_ascendc/deepnorm_tiling.h"
-#include "normgrad_ascendc/half.h"
-#include "normgrad_ascendc/pipe.h"
-#include "normgrad_ascendc/qualifiers.h"
-#include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/lib/normalization/deepnorm_tiling.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
 

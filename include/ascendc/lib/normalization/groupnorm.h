@@ -17,18 +17,18 @@
 // inputX[0, oneTmpSize) as a chunk buffer and overwrites it; half ignores
 // isReuseSource (a warning, once per process). The tiling is only read.
 // Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/core.h) whose message names the argument, the value and
+// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value and
 // the rule. A call allocates nothing, reads no environment, starts no thread.
 #pragma once
 
 #include <type_traits>
 
-#include "normgrad_ascendc/core.h"
-#include "normgrad_ascendc/groupnorm_tiling.h"
-#include "normgrad_ascendc/half.h"
-#include "normgrad_ascendc/pipe.h"
-#include "normgrad_ascendc/qualifiers.h"
-#include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/lib/normalization/groupnorm_tiling.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
 

@@ -12,19 +12,19 @@
 // Ascend 950 profile; U (gamma, beta) is T or float. Computed in float in the
 // order of docs/normalize.md, narrowed once to T (round half to even; half
 // saturating on Ascend 950). Every check runs on every call; a violation is a
-// KernelError (normgrad_ascendc/core.h) naming the argument, the value and
+// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value and
 // the rule. A call allocates nothing, reads no environment, starts no thread.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
-#include "normgrad_ascendc/core.h"
-#include "normgrad_ascendc/half.h"
-#include "normgrad_ascendc/pipe.h"
-#include "normgrad_ascendc/qualifiers.h"
-#include "normgrad_ascendc/reduce_pattern.h"
-#include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/lib/common/reduce_pattern.h"
+#include "normgrad_ascendc/runtime/tensor.h"
 
 namespace AscendC {
 

@@ -15,18 +15,18 @@
 // row sums. isBasicBlock changes no result: it asserts the basic-block shape
 // (H a multiple of 64 below 2048, B·S and the rows per chunk multiples of 8),
 // which is checked. Every check runs on every call; a violation is a
-// KernelError (normgrad_ascendc/core.h) naming the argument, the value and
+// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value and
 // the rule. A call allocates nothing, reads no environment, starts no thread.
 #pragma once
 
 #include <type_traits>
 
-#include "normgrad_ascendc/core.h"
-#include "normgrad_ascendc/half.h"
-#include "normgrad_ascendc/pipe.h"
-#include "normgrad_ascendc/qualifiers.h"
-#include "normgrad_ascendc/rmsnorm_tiling.h"
-#include "normgrad_ascendc/tensor.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/lib/normalization/rmsnorm_tiling.h"
+#include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
 

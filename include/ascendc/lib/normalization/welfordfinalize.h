@@ -15,17 +15,17 @@
 // with k = rRec, or rRecWithCorrection when config.isCorrection (Ascend 950
 // only). All in float, sums in lane order. isReuseSource is reserved. Every
 // kernel check of docs/welfordfinalize.md runs on every call; a violation is a
-// KernelError (normgrad_ascendc/core.h) naming the argument, the value and the
+// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value and the
 // rule.
 #pragma once
 
 #include <cstdint>
 
-#include "normgrad_ascendc/core.h"
-#include "normgrad_ascendc/pipe.h"
-#include "normgrad_ascendc/qualifiers.h"
-#include "normgrad_ascendc/tensor.h"
-#include "normgrad_ascendc/welfordfinalize_tiling.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h"
 
 namespace normgrad_ascendc {
 

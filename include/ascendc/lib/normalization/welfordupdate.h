@@ -13,17 +13,17 @@
 // it they are not written. Types per product profile (profile.h): half and
 // float everywhere, bfloat16_t on Ascend 950 only. Every kernel check of
 // docs/welfordupdate.md runs on every call; a violation is a KernelError
-// (normgrad_ascendc/core.h) naming the argument, the value and the rule.
+// (normgrad_ascendc/runtime/core.h) naming the argument, the value and the rule.
 #pragma once
 
 #include <type_traits>
 
-#include "normgrad_ascendc/core.h"
-#include "normgrad_ascendc/half.h"
-#include "normgrad_ascendc/pipe.h"
-#include "normgrad_ascendc/qualifiers.h"
-#include "normgrad_ascendc/tensor.h"
-#include "normgrad_ascendc/welfordupdate_tiling.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
 
 namespace normgrad_ascendc {
 

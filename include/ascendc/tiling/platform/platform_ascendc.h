@@ -3,7 +3,7 @@
 // platform_ascendc::PlatformAscendC and PlatformAscendCManager.
 //
 // Every query answers for the process's product profile
-// (normgrad_ascendc/profile.h: NORMGRAD_PROFILE, else the profile the program
+// (normgrad_ascendc/runtime/profile.h: NORMGRAD_PROFILE, else the profile the program
 // was compiled for, else a2) with the figures of one real product of it
 // (profile.h's table; their sources are in docs/decisions.md). The core
 // counts can be overridden for experiments with the environment variables

@@ -1,0 +1,191 @@
+// normgrad_ascendc/runtime/core.h — the emulated AI core and kernel-side errors.
+//
+// A Core is one AI core as a kernel sees it: its own unified buffer (UB) of
+// the profile's size, 32-byte aligned; its block index and block count; and
+// the TPipe that owns the UB's allocations. Its profile is the process
+// profile (profile.h), fixed from a TPipe's creation to its end. Each host
+// thread has a current core: the one a launcher installed with ScopedCore,
+// else a default core of the thread (block 0 of 1), created at first use.
+//
+// Errors. Every kernel-side rule violation (a documented rule of an API that
+// the kernel broke) calls Fail, which throws KernelError carrying a message
+// that names the API, the argument, the value and the rule, e.g.
+//   "LayerNormGradBeta: outputPdGamma length 12 floats (48 bytes) is not a
+//    multiple of 32 bytes".
+// The exception unwinds the kernel (stopping it, as a device exception would)
+// up to whoever runs it: a launcher catches KernelError per block and prints
+// "normgrad: kernel <name> block <i>/<n>: <what()>"; tests observe it with
+// EXPECT_THROW. Nothing else in normgrad_ascendc throws on the success path.
+//
+// Call sites. Every kernel API takes a last, defaulted `CallSite site = {}`
+// argument, which the compiler fills with the caller's file and line (the
+// user's .asc file and line: normgrad-cc keeps them with #line), and opens an
+// ApiCall with it. The outermost ApiCall on a thread is the user's call (an
+// API calling another keeps the user's site); while it is open, Fail prefixes
+// the message with "<file>:<line>: ".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+
+#include "normgrad_ascendc/runtime/profile.h"
+#include "normgrad_ascendc/vector/vector_mask.h"
+
+namespace AscendC {
+class TPipe;
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// A kernel-side error: the kernel cannot go on. what() is the message.
+class KernelError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Formats a message (printf-style), prefixes the open call site's file and
+/// line, and throws KernelError with it: the one way kernel-side code reports
+/// an error.
+[[noreturn]] void Fail(const char* format, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/// Joins `pieces` into `out` (cut to fit, always terminated): an API's name
+/// as its messages give it, made on every call, so without printf.
+void JoinName(char* out, size_t size, std::initializer_list<const char*> pieces);
+
+/// The file and line of a call: as a defaulted parameter, the caller's.
+struct CallSite {
+  constexpr CallSite(const char* file_name = __builtin_FILE(),
+                     unsigned line_number = __builtin_LINE())
+      : file(file_name), line(line_number) {}
+  const char* file;
+  unsigned line;
+};
+
+/// The call of a kernel API from `site`, for the scope's duration; see the
+/// file comment. Not copyable; one per API entry.
+class ApiCall {
+ public:
+  explicit ApiCall(const CallSite& site);
+  ~ApiCall();
+  ApiCall(const ApiCall&) = delete;
+  ApiCall& operator=(const ApiCall&) = delete;
+
+ private:
+  bool outermost_;
+};
+
+/// The call site of the outermost open ApiCall on this thread, or null.
+const CallSite* CurrentCallSite();
+
+/// What the last merge (MrgSort, MrgSort4) of a core left for
+/// GetMrgSortResult (vector_sort.h): which merge, whether it ran with
+/// ifExhaustedSuspension, and the structures it took from each list.
+struct MergeRecord {
+  const char* api = nullptr;  ///< null: no merge since the block started
+  bool suspension = false;
+  uint16_t consumed[4] = {0, 0, 0, 0};
+};
+
+/// One emulated AI core. Not copyable; used by one thread at a time.
+class Core {
+ public:
+  /// A core with a zeroed UB, block 0 of 1.
+  Core();
+  ~Core();
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
+
+  /// The first byte of the UB (kMaxUbBytes reserved, ub_size() in use).
+  uint8_t* ub() const { return ub_; }
+  /// The profile taken when the TPipe was created; without a TPipe, the
+  /// process profile.
+  const ProfileInfo& profile() const {
+    return pipe_ != nullptr ? *profile_ : GetProfileInfo(CurrentProfile());
+  }
+  uint32_t ub_size() const { return profile().ub_bytes; }
+  /// Where the pipe's buffers and the framework scratch end (profile.h).
+  uint32_t scratch_end() const { return profile().scratch_end; }
+
+  int64_t block_idx() const { return block_idx_; }
+  int64_t block_num() const { return block_num_; }
+  /// Sets the block index and count and resets the block's state (the mask
+  /// register, DEQSCALE, the comparison-result register, the merge record):
+  /// a launcher, before running a block.
+  void SetBlock(int64_t idx, int64_t num);
+
+  /// The vector unit's mask register (vector_unit.h).
+  VectorMask& vector_mask() { return vector_mask_; }
+  /// The lists the last merge consumed (vector_sort.h).
+  MergeRecord& merge_record() { return merge_record_; }
+  /// The vector unit's DEQSCALE register (vector_convert.h); a block starts
+  /// with the half value 1.0 in it.
+  uint64_t& deq_scale() { return deq_scale_; }
+  static constexpr uint64_t kDeqScaleReset = 0x3C00;
+  /// The vector unit's comparison-result register (vector_select.h).
+  CmpMaskRegister& cmp_mask() { return cmp_mask_; }
+
+  /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
+  /// the framework scratch, everything a kernel can reach.
+  void Touch(uint32_t end) {
+    if (end > touched_) touched_ = end;
+  }
+  /// The end of what Touch recorded since the last ZeroTouched.
+  uint32_t touched() const { return touched_; }
+  /// Zeroes the bytes Touch recorded since the last call (a launcher, after
+  /// each block, so that every block starts on a zeroed UB).
+  void ZeroTouched();
+
+  /// The TPipe alive on this core, or null.
+  AscendC::TPipe* pipe() const { return pipe_; }
+  /// Called by TPipe's constructor: one TPipe per core at a time (a second
+  /// is a KernelError). The core's profile is fixed until DetachPipe.
+  void AttachPipe(AscendC::TPipe* pipe);
+  /// Called by TPipe's destructor.
+  void DetachPipe(const AscendC::TPipe* pipe);
+
+ private:
+  uint8_t* ub_;
+  const ProfileInfo* profile_ = nullptr;  ///< while pipe_ is set
+  int64_t block_idx_ = 0;
+  int64_t block_num_ = 1;
+  AscendC::TPipe* pipe_ = nullptr;
+  uint32_t touched_ = 0;  ///< see Touch
+  VectorMask vector_mask_;
+  MergeRecord merge_record_;
+  uint64_t deq_scale_ = kDeqScaleReset;
+  CmpMaskRegister cmp_mask_;
+};
+
+/// This thread's current core.
+Core& CurrentCore();
+
+/// Makes a core the calling thread's current core until the end of the scope
+/// (launchers: one per block). Restores the previous one afterwards.
+class ScopedCore {
+ public:
+  explicit ScopedCore(Core& core);
+  ~ScopedCore();
+  ScopedCore(const ScopedCore&) = delete;
+  ScopedCore& operator=(const ScopedCore&) = delete;
+
+ private:
+  Core* previous_;
+};
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// The index of the block running on the current core, 0 … GetBlockNum()-1.
+inline int64_t GetBlockIdx() {
+  return normgrad_ascendc::CurrentCore().block_idx();
+}
+/// The number of blocks of the running launch.
+inline int64_t GetBlockNum() {
+  return normgrad_ascendc::CurrentCore().block_num();
+}
+
+}  // namespace AscendC

@@ -1,0 +1,223 @@
+// normgrad_ascendc/runtime/data_copy.h — DataCopy between global memory (GM) and the
+// unified buffer (UB), and UB to UB (docs/runtime.md, "DataCopy" and "Data
+// movement"): the contiguous "count" form, the block form with
+// DataCopyParams (blockCount blocks of blockLen 32-byte blocks, srcStride and
+// dstStride 32-byte blocks between them), the slice form (SliceInfo), Copy
+// (UB to UB, any count) and the dcache-bypass scalar accesses. DataCopyPad is
+// in data_copy_pad.h. Every access to GM is also checked against the
+// allocation it falls in (gm_registry.h in src/), and every write to GM goes
+// through the core's atomic mode.
+//
+// The rest of this comment is about the count form.
+// On the device, UB addresses are 32-byte aligned and a copy moves whole
+// 32-byte blocks: a count whose byte size is not a multiple of 32 is
+// silently rounded down, and nothing stops a copy past the end of a tensor.
+// normgrad checks every copy instead. In the default mode (check) each of
+// these is a KernelError (core.h) naming the direction, the argument, the
+// value and the rule:
+//   - count·sizeof(T) not a multiple of 32 bytes,
+//   - a LocalTensor at a UB offset that is not a multiple of 32,
+//   - count more than a LocalTensor's length or a GlobalTensor's size (GM
+//     views of unknown size, SetGlobalBuffer(p), are not range-checked),
+//   - an empty LocalTensor or a GlobalTensor without a buffer.
+// e.g. "DataCopy<float> GM->UB: count 100 (400 bytes) is not a multiple of
+//       32 bytes; the device would silently drop the last 16 bytes
+//       (NORMGRAD_DATACOPY=truncate mimics that)".
+//
+// Truncate mode (environment NORMGRAD_DATACOPY=truncate, read once at the
+// first copy; or SetDataCopyMode) mimics the device: count is rounded down to
+// a multiple of 32 bytes without a message. Every other check stays: a copy
+// past a tensor's end would corrupt host memory (or another block's UB) on
+// the CPU instead of failing somewhere on the device, so it is still an
+// error, judged on the rounded-down count. NORMGRAD_DATACOPY=check (or unset)
+// is the default; another value is a KernelError at the first copy.
+//
+// A copy allocates nothing, reads no environment (after the first) and starts
+// no thread. UB→UB copies may overlap.
+#pragma once
+
+#include <cstdint>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/data_copy_params.h"
+#include "normgrad_ascendc/runtime/global_tensor.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+
+namespace normgrad_ascendc {
+
+enum class DataCopyMode : uint8_t {
+  kCheck,     ///< unaligned counts are errors (default)
+  kTruncate,  ///< unaligned counts are rounded down, as on the device
+};
+
+/// The mode in effect: SetDataCopyMode's last value, else NORMGRAD_DATACOPY.
+DataCopyMode GetDataCopyMode();
+/// Overrides NORMGRAD_DATACOPY for the process (tools, tests).
+void SetDataCopyMode(DataCopyMode mode);
+
+/// One side of a copy, its element type erased.
+struct CopyEnd {
+  uint8_t* data;         ///< first byte (null: no buffer)
+  const TensorView* ub;  ///< the LocalTensor's view; null for global memory
+  uint64_t elems;        ///< elements available from `data`
+  bool sized;            ///< false: a GM view of unknown size (not checked)
+  const void* base;      ///< GM: where the tensor's memory starts
+};
+
+/// Checks and performs one copy of `count` elements of `elem_bytes` bytes.
+void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
+                  const CopyEnd& dst, const CopyEnd& src, uint32_t count);
+
+/// Checks and performs a DataCopy with DataCopyParams (all units 32 bytes).
+void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
+                         const CopyEnd& dst, const CopyEnd& src,
+                         const AscendC::DataCopyParams& params);
+
+/// Checks and performs a slice DataCopy between GM and UB.
+void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const AscendC::SliceInfo dst_slices[],
+                       const AscendC::SliceInfo src_slices[], uint32_t dims);
+
+/// Checks and performs Copy: `count` elements, UB to UB (any count).
+void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+              const CopyEnd& src, uint32_t count);
+
+template <typename T>
+CopyEnd UbEnd(const AscendC::LocalTensor<T>& t) {
+  return {t.view().data(), &t.view(), t.GetSize(), true, nullptr};
+}
+
+template <typename T>
+CopyEnd GmEnd(const AscendC::GlobalTensor<T>& t) {
+  return {reinterpret_cast<uint8_t*>(t.GetPhyAddr()), nullptr, t.GetSize(),
+          t.sized(), t.base()};
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// GM → UB: `count` elements from `src` to `dst`.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                                 normgrad_ascendc::UbEnd(dst),
+                                 normgrad_ascendc::GmEnd(src), count);
+}
+
+/// UB → GM: `count` elements from `src` to `dst`.
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                                 normgrad_ascendc::GmEnd(dst),
+                                 normgrad_ascendc::UbEnd(src), count);
+}
+
+/// UB → UB: `count` elements from `src` to `dst` (they may overlap).
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                                 normgrad_ascendc::UbEnd(dst),
+                                 normgrad_ascendc::UbEnd(src), count);
+}
+
+/// GM → UB in blocks: repeatParams.blockCount blocks of blockLen 32-byte
+/// blocks, srcStride/dstStride 32-byte blocks apart (end to start).
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyStridedImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
+      normgrad_ascendc::GmEnd(src), repeatParams);
+}
+
+/// UB → GM in blocks (units as GM → UB).
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyStridedImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
+      normgrad_ascendc::UbEnd(src), repeatParams);
+}
+
+/// UB → UB in blocks (units as GM → UB).
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopyStridedImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
+      normgrad_ascendc::UbEnd(src), repeatParams);
+}
+
+/// GM → UB slice: the bursts srcSliceInfo selects (dimValue dimensions, the
+/// first the innermost) go, in order, to the bursts dstSliceInfo selects.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+              const uint32_t dimValue = 1,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopySliceImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
+      normgrad_ascendc::GmEnd(src), dstSliceInfo, srcSliceInfo, dimValue);
+}
+
+/// UB → GM slice (as GM → UB).
+template <typename T>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
+              const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
+              const uint32_t dimValue = 1,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::DataCopySliceImpl(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
+      normgrad_ascendc::UbEnd(src), dstSliceInfo, srcSliceInfo, dimValue);
+}
+
+/// UB → UB: `count` elements (any count; isSetMask has no effect).
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+          const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::CopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                             normgrad_ascendc::UbEnd(dst),
+                             normgrad_ascendc::UbEnd(src), count);
+}
+
+/// One scalar read from GM that bypasses the data cache. On the CPU there is
+/// no cache to bypass: an ordinary read, checked like every GM access.
+template <typename T>
+T ReadGmByPassDCache(__gm__ T* addr, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  T value;
+  normgrad_ascendc::ReadGmScalar("ReadGmByPassDCache<%s>",
+                                 normgrad_ascendc::TypeName<T>(), &value, addr,
+                                 addr, sizeof(T));
+  return value;
+}
+
+/// One scalar write to GM that bypasses the data cache (through the core's
+/// atomic mode, like every GM write).
+template <typename T>
+void WriteGmByPassDCache(__gm__ T* addr, T value,
+                         normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::WriteGmScalar("WriteGmByPassDCache<%s>",
+                                  normgrad_ascendc::TypeName<T>(), addr, addr,
+                                  &value, sizeof(T));
+}
+
+}  // namespace AscendC

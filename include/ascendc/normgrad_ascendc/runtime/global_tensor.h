@@ -1,0 +1,148 @@
+// normgrad_ascendc/runtime/global_tensor.h — GlobalTensor<T>, a typed view of global
+// memory (docs/runtime.md, "Positions and tensors"). On the CPU, global
+// memory is host memory: whatever the host program allocated (aclrtMalloc,
+// GmAlloc, malloc) and passed to the kernel as GM_ADDR.
+//
+// A GlobalTensor is (address, element count). SetGlobalBuffer(p, count)
+// gives it both; SetGlobalBuffer(p) gives it an address of unknown size:
+// GetSize() is then 0 and nothing can check accesses against it (DataCopy,
+// GetValue and SetValue then trust the kernel, as the device does). With a
+// size, GetValue/SetValue/operator[] past the end are KernelErrors (core.h),
+// as DataCopy past the end is (data_copy.h). Every access is also checked
+// against the allocation it falls in when that memory came from aclrtMalloc,
+// aclrtMallocHost or GmAlloc (docs/runtime.md, "Global memory checks"), and
+// SetValue writes through the core's atomic mode.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+
+namespace normgrad_ascendc {
+
+/// Reads `bytes` at GM address `gm` into `out`: a kernel's scalar access
+/// through memory that starts at `base`, checked against the allocation base
+/// lies in. Messages name the caller with `api_format` and the element type
+/// (e.g. "GlobalTensor<%s>::GetValue").
+void ReadGmScalar(const char* api_format, const char* type_name, void* out,
+                  const void* base, const void* gm, uint32_t bytes);
+/// Writes `bytes` from `value` to GM address `gm` under the core's atomic
+/// mode (every kernel write into GM goes that way), checked as ReadGmScalar.
+void WriteGmScalar(const char* api_format, const char* type_name,
+                   const void* base, void* gm, const void* value,
+                   uint32_t bytes);
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+template <typename T>
+class GlobalTensor {
+ public:
+  static_assert(std::is_trivially_copyable_v<T>,
+                "GlobalTensor<T>: T must be trivially copyable");
+
+  /// An empty tensor: no address, size 0.
+  GlobalTensor() = default;
+
+  /// Views `count` elements at `buffer`.
+  void SetGlobalBuffer(__gm__ T* buffer, uint64_t count) {
+    data_ = buffer;
+    base_ = buffer;
+    size_ = count;
+    sized_ = true;
+  }
+  /// Views memory at `buffer` of unknown size (nothing is range-checked).
+  void SetGlobalBuffer(__gm__ T* buffer) {
+    data_ = buffer;
+    base_ = buffer;
+    size_ = 0;
+    sized_ = false;
+  }
+
+  /// Elements set by SetGlobalBuffer; 0 when the size is unknown.
+  uint64_t GetSize() const { return size_; }
+
+  /// The view starting `offset` elements further, shorter by as many.
+  /// With a size, offset == GetSize() gives an empty view; beyond is an error.
+  GlobalTensor operator[](uint64_t offset) const {
+    if (sized_ && offset > size_) {
+      normgrad_ascendc::Fail(
+          "GlobalTensor<%s>::operator[]: offset %llu is past the end of a "
+          "tensor of %llu elements",
+          normgrad_ascendc::TypeName<T>(),
+          static_cast<unsigned long long>(offset),
+          static_cast<unsigned long long>(size_));
+    }
+    GlobalTensor moved = *this;
+    moved.data_ = data_ + offset;
+    if (sized_) moved.size_ = size_ - offset;
+    return moved;
+  }
+
+  /// Element i; with a size, i must be < GetSize().
+  T GetValue(uint64_t i, normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckIndex("GetValue", i);
+    T value;
+    normgrad_ascendc::ReadGmScalar("GlobalTensor<%s>::GetValue",
+                                   normgrad_ascendc::TypeName<T>(), &value,
+                                   base_, data_ + i, sizeof(T));
+    return value;
+  }
+  /// Sets element i; with a size, i must be < GetSize(). (const: a view.)
+  void SetValue(uint64_t i, const T& value,
+                normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckIndex("SetValue", i);
+    normgrad_ascendc::WriteGmScalar("GlobalTensor<%s>::SetValue",
+                                    normgrad_ascendc::TypeName<T>(), base_,
+                                    data_ + i, &value, sizeof(T));
+  }
+
+  /// The first element (null before SetGlobalBuffer).
+  __gm__ T* GetPhyAddr() const { return data_; }
+  /// The address `offset` elements further (not checked).
+  __gm__ T* GetPhyAddr(uint64_t offset) const { return data_ + offset; }
+
+  /// Attaches a shape description (kept with this tensor object).
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  /// The shape description SetShapeInfo attached (default: no dimensions).
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
+
+  /// normgrad: whether SetGlobalBuffer gave a size (accesses are checked).
+  bool sized() const { return sized_; }
+  /// normgrad: the address SetGlobalBuffer got; views made with operator[]
+  /// keep it, so that their accesses are judged by the allocation it is in.
+  const void* base() const { return base_; }
+
+ private:
+  void CheckIndex(const char* api, uint64_t i) const {
+    if (data_ == nullptr) {
+      normgrad_ascendc::Fail(
+          "GlobalTensor<%s>::%s: the tensor has no buffer (call "
+          "SetGlobalBuffer first)",
+          normgrad_ascendc::TypeName<T>(), api);
+    }
+    if (sized_ && i >= size_) {
+      normgrad_ascendc::Fail(
+          "GlobalTensor<%s>::%s: index %llu is past the end of a tensor of "
+          "%llu elements",
+          normgrad_ascendc::TypeName<T>(), api,
+          static_cast<unsigned long long>(i),
+          static_cast<unsigned long long>(size_));
+    }
+  }
+
+  T* data_ = nullptr;
+  const T* base_ = nullptr;
+  uint64_t size_ = 0;
+  bool sized_ = false;
+  ShapeInfo shape_info_;
+};
+
+}  // namespace AscendC

@@ -1,0 +1,547 @@
+// normgrad_ascendc/runtime/pipe.h — TPipe, TQue, TQueBind, TBuf, TBufPool,
+// PopStackBuffer and GetTPipePtr: the allocations of an emulated core's
+// unified buffer (UB) (docs/runtime.md, "Pipe, queues and framework
+// scratch" and "Memory and queues").
+//
+// A TPipe carves buffers for queues (TQue, TQueBind) and plain buffers (TBuf)
+// out of one pool shared by VECIN, VECOUT and VECCALC: consecutively in call
+// order, from UB offset 0 up to the profile's scratch end, each length
+// rounded up to 32 bytes, at most 64 buffers per pipe. A TBufPool is a part
+// of that pool (TPipe::InitBufPool) carved the same way, or one sharing
+// another pool's memory; buffers and smaller pools are carved from it. What
+// is left after the pipe's last carving is the framework scratch that
+// PopStackBuffer returns.
+//
+// Lifetimes. Every tensor handed out by a queue (AllocTensor, DeQue) or a
+// TBuf (Get, GetWithOffset) remembers its buffer's generation
+// (TensorView::lease, tensor.h). FreeTensor ends the tensors of that buffer;
+// TBufPool::Reset those of the pool's buffers; TPipe::Reset, Destroy and the
+// destructor end every tensor of the pipe and the queues, buffers and pools
+// it carved, which may be given memory again (InitBuffer) afterwards. Using
+// an ended tensor is a KernelError naming the call, the tensor's buffer and
+// what ended it.
+//
+// A queue of depth n holds at most n tensors between EnQue and DeQue (n
+// EnQue calls in a row); depth 0 (in-place use) is not limited.
+//
+// Misuse is a KernelError (core.h) naming the queue, e.g.
+//   "TPipe::InitBuffer: TQue<VECIN, 2> #3 requests 2 x 65536 bytes, which
+//    exceeds the unified buffer: 61440 of 196480 bytes left (profile Atlas
+//    A2/A3)".
+// Queues and buffers are named by their type and the number of the InitBuffer
+// call that gave them memory (#1 is the pipe's first).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/position.h"
+#include "normgrad_ascendc/runtime/sync.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+
+namespace normgrad_ascendc {
+
+/// Buffers a TPipe can hand out, over all its queues and TBufs.
+inline constexpr uint32_t kMaxPipeBuffers = 64;
+
+/// A queue's or buffer's name for messages, e.g. "TQue<VECIN, 2> #3".
+struct Name {
+  char text[48];
+};
+
+/// What a core's pipes have in common across their lives: a counter that
+/// grows each time the core's pipe ends or resets (queues and pools compare
+/// it with the value they were given memory under) and what ended it last.
+/// One per core, never freed (pipe.cc), so stale objects can read it.
+struct PipeLife {
+  uint64_t epoch = 1;
+  const char* ended_by = "";
+};
+
+/// A stretch of the UB carved front to back: a pipe's pool or a TBufPool.
+struct Region {
+  uint32_t base = 0;
+  uint32_t size = 0;
+  uint32_t used = 0;
+};
+
+/// The state of a queue (TQue, TQueBind), independent of its template
+/// arguments: its buffers (consecutive in the UB, each `len` bytes long,
+/// placed `len` rounded up to 32 apart), which of them are free, allocated,
+/// queued or dequeued, and the queue order.
+class QueueState {
+ public:
+  /// A TQue at `position` (bind = false), or a TQueBind from src to dst.
+  QueueState(AscendC::TPosition src, AscendC::TPosition dst, int32_t depth,
+             bool bind);
+
+  /// Takes a free buffer (round robin). None free: an error.
+  TensorView Alloc();
+  /// Queues an allocated or dequeued buffer of this queue.
+  void EnQue(const TensorView& tensor);
+  /// Takes the oldest queued buffer, as it was queued. Empty: an error.
+  TensorView DeQue();
+  /// Returns an allocated or dequeued buffer of this queue.
+  void Free(const TensorView& tensor);
+
+  bool HasIdleBuffer(const char* api) const;
+  int32_t QueuedCount(const char* api) const;
+  bool Vacant(const char* api) const;
+
+  Name name() const;
+
+ private:
+  friend class AscendC::TPipe;
+  enum class State : uint8_t { kFree, kAllocated, kQueued, kDequeued };
+
+  /// The index of the buffer `tensor` starts at; an error if none does.
+  uint32_t BufferOf(const char* api, const TensorView& tensor) const;
+  /// An error unless the queue has memory from a pipe that has not ended.
+  void CheckLive(const char* api) const;
+  /// An error if `tensor` ended (its buffer was freed since it was handed
+  /// out, even if the buffer was allocated again).
+  void CheckTensor(const char* api, const TensorView& tensor) const;
+
+  AscendC::TPosition src_;
+  AscendC::TPosition dst_;
+  AscendC::TPosition position_;  ///< where its buffers live
+  int32_t depth_;
+  bool bind_;
+  Core* core_ = nullptr;
+  const PipeLife* life_ = nullptr;
+  uint64_t epoch_ = 0;    ///< life_->epoch when it got memory
+  uint32_t request_ = 0;  ///< the InitBuffer call number; 0 before it
+  uint32_t first_offset_ = 0;
+  uint32_t buffer_stride_ = 0;  ///< len rounded up to 32
+  uint32_t buffer_bytes_ = 0;   ///< len
+  uint32_t count_ = 0;
+  uint32_t next_ = 0;  ///< where the round-robin search for a free one starts
+  State state_[kMaxPipeBuffers] = {};
+  BufferLease* lease_[kMaxPipeBuffers] = {};
+  uint32_t queued_bytes_[kMaxPipeBuffers] = {};  ///< length when queued
+  uint8_t fifo_[kMaxPipeBuffers] = {};           ///< buffer indices, ring
+  uint32_t fifo_head_ = 0;
+  uint32_t fifo_size_ = 0;
+};
+
+/// The state of a TBuf: one region of the UB, `len` bytes long.
+class BufferState {
+ public:
+  explicit BufferState(AscendC::TPosition position) : position_(position) {}
+
+  /// `count` elements of `elem_bytes` bytes, `offset` bytes into the buffer
+  /// (a multiple of 32); more than the buffer holds is an error. `api` names
+  /// the call in messages.
+  TensorView Get(const char* api, const char* type_name, uint32_t count,
+                 uint32_t elem_bytes, uint32_t offset) const;
+  /// The whole buffer.
+  TensorView GetAll() const;
+
+  Name name() const;
+
+ private:
+  friend class AscendC::TPipe;
+  void CheckInitialized(const char* api) const;
+
+  AscendC::TPosition position_;
+  Core* core_ = nullptr;
+  const PipeLife* life_ = nullptr;
+  uint64_t epoch_ = 0;
+  BufferLease* lease_ = nullptr;
+  uint32_t request_ = 0;
+  uint32_t offset_ = 0;
+  uint32_t bytes_ = 0;
+};
+
+/// The state of a TBufPool: its region of the UB and the leases of the
+/// buffers carved from it (which Reset ends).
+class PoolState {
+ public:
+  explicit PoolState(AscendC::TPosition position) : position_(position) {}
+
+  Name name() const;
+  /// Ends the tensors of the pool's buffers (TBufPool::Reset).
+  void Reset();
+  /// The pipe the pool was carved from; an error (naming `api`) if the pool
+  /// has no memory or its pipe ended since.
+  AscendC::TPipe* pipe(const char* api) const;
+
+ private:
+  friend class AscendC::TPipe;
+  AscendC::TPosition position_;
+  AscendC::TPipe* pipe_ = nullptr;
+  const PipeLife* life_ = nullptr;
+  uint64_t epoch_ = 0;
+  uint32_t request_ = 0;
+  Region region_;
+  uint32_t leases_ = 0;
+  BufferLease* lease_[kMaxPipeBuffers] = {};
+};
+
+/// The value DataCopyPad pads with (SetPadValue): a register of the core,
+/// kept in its TPipe.
+struct PadRegister {
+  bool set = false;
+  uint8_t value[8] = {};
+};
+
+/// The framework scratch of the current core (PopStackBuffer): from the end
+/// of its pipe's buffers (0 without a pipe) to the profile's scratch end.
+/// The caller will write at most its first `written` bytes (the core zeroes
+/// them after the block: Core::Touch).
+TensorView FrameworkScratch(AscendC::TPosition position, uint64_t written);
+
+/// Base of the queue classes: what TPipe and TBufPool give memory to.
+class QueueBase {
+ public:
+  QueueState& queue_state() { return state_; }
+
+ protected:
+  QueueBase(AscendC::TPosition src, AscendC::TPosition dst, int32_t depth,
+            bool bind)
+      : state_(src, dst, depth, bind) {}
+  QueueState state_;
+};
+
+template <typename Q>
+inline constexpr bool kIsQueue = std::is_base_of_v<QueueBase, Q>;
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// A queue from logical position `src` to `dst` of `depth` (see the file
+/// comment) over buffers that TPipe::InitBuffer or TBufPool::InitBuffer
+/// gives it; the buffers live in the UB position of the two.
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind : public normgrad_ascendc::QueueBase {
+ public:
+  TQueBind() : QueueBase(src, dst, depth, true) {}
+
+  /// A free buffer as a tensor of its whole length.
+  template <typename T>
+  LocalTensor<T> AllocTensor(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return LocalTensor<T>(state_.Alloc());
+  }
+  /// Appends an allocated (or dequeued) tensor of this queue.
+  template <typename T>
+  bool EnQue(const LocalTensor<T>& tensor,
+             normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    state_.EnQue(tensor.view());
+    return true;
+  }
+  /// Removes and returns the oldest queued tensor.
+  template <typename T>
+  LocalTensor<T> DeQue(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return LocalTensor<T>(state_.DeQue());
+  }
+  /// Returns a tensor's buffer to the queue's free buffers; every tensor of
+  /// that buffer ends.
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>& tensor,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    state_.Free(tensor.view());
+  }
+  /// Whether a buffer is free for AllocTensor.
+  bool HasIdleBuffer(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return state_.HasIdleBuffer("HasIdleBuffer");
+  }
+  /// Whether a tensor is queued.
+  bool HasTensorInQue(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return state_.QueuedCount("HasTensorInQue") > 0;
+  }
+  /// The number of queued tensors.
+  int32_t GetTensorCountInQue(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return state_.QueuedCount("GetTensorCountInQue");
+  }
+  /// Whether another EnQue fits in the queue's depth.
+  bool VacantInQue(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return state_.Vacant("VacantInQue");
+  }
+  /// Releases the queue's synchronization events: nothing to do on the CPU.
+  void FreeAllEvent() {}
+
+ protected:
+  TQueBind(TPosition s, TPosition d, int32_t n, bool bind)
+      : QueueBase(s, d, n, bind) {}
+};
+
+/// The usual queue: at `pos`, bound to GM on its other side.
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+class TQue : public TQueBind<pos, TPosition::GM, depth, mask> {
+ public:
+  TQue() : TQueBind<pos, TPosition::GM, depth, mask>(pos, pos, depth, false) {}
+};
+
+template <TPosition pos, uint32_t bufIDSize>
+class TBufPool;
+
+/// A plain buffer, for temporaries.
+template <TPosition pos = TPosition::LCM>
+class TBuf {
+ public:
+  /// The whole buffer.
+  template <typename T>
+  LocalTensor<T> Get(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return LocalTensor<T>(state_.GetAll());
+  }
+  /// The buffer's first `count` elements.
+  template <typename T>
+  LocalTensor<T> Get(uint32_t count, normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return LocalTensor<T>(state_.Get("Get", normgrad_ascendc::TypeName<T>(),
+                                     count, sizeof(T), 0));
+  }
+  /// The whole buffer, as Get: a TBuf has one buffer, its own for the
+  /// pipe's life, so allocating takes nothing from a pool.
+  template <typename T>
+  LocalTensor<T> AllocTensor(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return LocalTensor<T>(state_.GetAll());
+  }
+  /// Ends a use of the buffer that AllocTensor began; the tensor must still
+  /// be live (its pipe not ended). Nothing returns to a pool.
+  template <typename T>
+  void FreeTensor(const LocalTensor<T>& tensor,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    tensor.view().Check("TBuf::FreeTensor");
+  }
+  /// `size` elements from `bufOffset` bytes (a multiple of 32) in.
+  template <typename T>
+  LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset,
+                               normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    return LocalTensor<T>(state_.Get("GetWithOffset",
+                                     normgrad_ascendc::TypeName<T>(), size,
+                                     sizeof(T), bufOffset));
+  }
+
+ private:
+  friend class TPipe;
+  template <TPosition, uint32_t>
+  friend class TBufPool;
+  normgrad_ascendc::BufferState state_{pos};
+};
+
+/// A part of the pipe's pool (TPipe::InitBufPool) that queues, buffers and
+/// smaller pools are carved from; bufIDSize is accepted and not used.
+template <TPosition pos, uint32_t bufIDSize = 4>
+class TBufPool {
+ public:
+  /// Carves a pool of `len` bytes (rounded up to 32) from this one.
+  template <class Pool>
+  bool InitBufPool(Pool& bufPool, uint32_t len,
+                   normgrad_ascendc::CallSite site = {});
+  /// A pool of `len` bytes over the memory of `shareBuf`, a pool carved
+  /// before (both are used in turn, with Reset between).
+  template <class Pool, class Share>
+  bool InitBufPool(Pool& bufPool, uint32_t len, Share& shareBuf,
+                   normgrad_ascendc::CallSite site = {});
+  /// Gives `que` `num` buffers of `len` bytes from this pool.
+  template <class Q, std::enable_if_t<normgrad_ascendc::kIsQueue<Q>, int> = 0>
+  bool InitBuffer(Q& que, uint8_t num, uint32_t len,
+                  normgrad_ascendc::CallSite site = {});
+  /// Gives `buf` `len` bytes from this pool.
+  template <TPosition bufPos>
+  bool InitBuffer(TBuf<bufPos>& buf, uint32_t len,
+                  normgrad_ascendc::CallSite site = {});
+  /// Ends the tensors of this pool's buffers before its memory is used by a
+  /// pool that shares it; the queues and buffers stay and may be used again.
+  void Reset(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    state_.Reset();
+  }
+
+  /// normgrad: the pool's state.
+  normgrad_ascendc::PoolState& pool_state() { return state_; }
+
+ private:
+  normgrad_ascendc::PoolState state_{pos};
+};
+
+/// Owns the allocations of the current core's UB. One per core at a time.
+class TPipe {
+ public:
+  TPipe();
+  ~TPipe();
+  TPipe(const TPipe&) = delete;
+  TPipe& operator=(const TPipe&) = delete;
+
+  /// Gives `que` `num` buffers of `len` bytes, each placed at a multiple of
+  /// 32 bytes (the pool advances by len rounded up to 32).
+  template <class Q, std::enable_if_t<normgrad_ascendc::kIsQueue<Q>, int> = 0>
+  bool InitBuffer(Q& que, uint8_t num, uint32_t len,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    InitQueue(que.queue_state(), nullptr, num, len);
+    return true;
+  }
+  /// Gives `buf` `len` bytes (the pool advances by len rounded up to 32).
+  template <TPosition pos>
+  bool InitBuffer(TBuf<pos>& buf, uint32_t len,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    InitBuf(buf.state_, nullptr, len);
+    return true;
+  }
+  /// Carves a TBufPool of `len` bytes (rounded up to 32).
+  template <class Pool>
+  bool InitBufPool(Pool& bufPool, uint32_t len,
+                   normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    InitPool(bufPool.pool_state(), nullptr, nullptr, len);
+    return true;
+  }
+  /// A TBufPool of `len` bytes over the memory of the pool `shareBuf`.
+  template <class Pool, class Share>
+  bool InitBufPool(Pool& bufPool, uint32_t len, Share& shareBuf,
+                   normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    InitPool(bufPool.pool_state(), nullptr, &shareBuf.pool_state(), len);
+    return true;
+  }
+
+  /// Initializes the pipe for use after Destroy (the constructor does it
+  /// once).
+  void Init() {}
+  /// Releases every buffer: the tensors, queues, buffers and pools the pipe
+  /// gave memory end (queues may get memory again with InitBuffer).
+  void Destroy(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    End("TPipe::Destroy");
+  }
+  /// Returns the pipe to its initial state, as Destroy and Init together.
+  void Reset(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    End("TPipe::Reset");
+  }
+
+  /// An event identifier for SetFlag/WaitFlag on `evt`. Events have no
+  /// effect on the emulated core (sync.h), so this is always EVENT_ID0.
+  template <HardEvent evt>
+  TEventID FetchEventID() {
+    return EVENT_ID0;
+  }
+  TEventID FetchEventID(HardEvent evt) {
+    static_cast<void>(evt);
+    return EVENT_ID0;
+  }
+  /// An event identifier reserved for `evt` until ReleaseEventID; as with
+  /// FetchEventID, always EVENT_ID0 (events have no effect here).
+  template <HardEvent evt>
+  TEventID AllocEventID() {
+    return EVENT_ID0;
+  }
+  /// Returns an identifier from AllocEventID.
+  template <HardEvent evt>
+  void ReleaseEventID(TEventID id) {
+    static_cast<void>(id);
+  }
+
+  /// normgrad: bytes carved so far (where the framework scratch starts).
+  uint32_t used_bytes() const { return region_.used; }
+  /// normgrad: the core's pad value register (data_copy_pad.h).
+  normgrad_ascendc::PadRegister& pad_register() { return pad_register_; }
+
+  // normgrad: carving for TPipe and TBufPool (`pool` null: the pipe's own
+  // region).
+  void InitQueue(normgrad_ascendc::QueueState& que,
+                 normgrad_ascendc::PoolState* pool, uint8_t num, uint32_t len);
+  void InitBuf(normgrad_ascendc::BufferState& buf,
+               normgrad_ascendc::PoolState* pool, uint32_t len);
+  void InitPool(normgrad_ascendc::PoolState& sub,
+                normgrad_ascendc::PoolState* pool,
+                normgrad_ascendc::PoolState* share, uint32_t len);
+
+ private:
+  /// Carves num buffers of len bytes rounded up to 32 for `who` from the
+  /// pipe's region or `pool`'s; returns the first one's offset and sets
+  /// *stride to the rounded length. `api` names the call in messages.
+  uint32_t Carve(const char* api, const normgrad_ascendc::Name& who,
+                 normgrad_ascendc::PoolState* pool, uint32_t num, uint32_t len,
+                 uint32_t* stride);
+  /// The lease record of the buffer at `offset`, named for messages.
+  normgrad_ascendc::BufferLease* Lease(normgrad_ascendc::PoolState* pool,
+                                       uint32_t offset,
+                                       const normgrad_ascendc::Name& owner,
+                                       uint32_t index);
+  /// An error if the pool's pipe ended since the pool got its memory.
+  void CheckPool(const char* api, const normgrad_ascendc::PoolState& pool);
+  /// Ends every tensor, queue, buffer and pool of the pipe; `by` names the
+  /// call in later messages.
+  void End(const char* by);
+
+  normgrad_ascendc::Core* core_;
+  normgrad_ascendc::PipeLife* life_;
+  normgrad_ascendc::Region region_;
+  uint32_t buffers_ = 0;
+  uint32_t requests_ = 0;
+  normgrad_ascendc::BufferLease* leases_[normgrad_ascendc::kMaxPipeBuffers] =
+      {};
+  normgrad_ascendc::PadRegister pad_register_;
+};
+
+template <TPosition pos, uint32_t bufIDSize>
+template <class Pool>
+bool TBufPool<pos, bufIDSize>::InitBufPool(Pool& bufPool, uint32_t len,
+                                           normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  state_.pipe("TBufPool::InitBufPool")
+      ->InitPool(bufPool.pool_state(), &state_, nullptr, len);
+  return true;
+}
+
+template <TPosition pos, uint32_t bufIDSize>
+template <class Pool, class Share>
+bool TBufPool<pos, bufIDSize>::InitBufPool(Pool& bufPool, uint32_t len,
+                                           Share& shareBuf,
+                                           normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  state_.pipe("TBufPool::InitBufPool")
+      ->InitPool(bufPool.pool_state(), &state_, &shareBuf.pool_state(), len);
+  return true;
+}
+
+template <TPosition pos, uint32_t bufIDSize>
+template <class Q, std::enable_if_t<normgrad_ascendc::kIsQueue<Q>, int>>
+bool TBufPool<pos, bufIDSize>::InitBuffer(Q& que, uint8_t num, uint32_t len,
+                                          normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  state_.pipe("TBufPool::InitBuffer")
+      ->InitQueue(que.queue_state(), &state_, num, len);
+  return true;
+}
+
+template <TPosition pos, uint32_t bufIDSize>
+template <TPosition bufPos>
+bool TBufPool<pos, bufIDSize>::InitBuffer(TBuf<bufPos>& buf, uint32_t len,
+                                          normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  state_.pipe("TBufPool::InitBuffer")->InitBuf(buf.state_, &state_, len);
+  return true;
+}
+
+/// The current core's pipe, or null.
+inline TPipe* GetTPipePtr() { return normgrad_ascendc::CurrentCore().pipe(); }
+
+/// Sets `out` to the framework scratch: the UB from the end of the pipe's
+/// buffers to the profile's scratch end. Consumes nothing (a second call
+/// returns the same region). False when nothing is left (out is then empty).
+template <typename T, TPosition pos>
+bool PopStackBuffer(LocalTensor<T>& out) {
+  out = LocalTensor<T>(normgrad_ascendc::FrameworkScratch(pos, UINT64_MAX));
+  return out.view().bytes != 0;
+}
+
+}  // namespace AscendC

@@ -1,0 +1,47 @@
+// normgrad_ascendc/runtime/qualifiers.h — kernel qualifiers, macros, kernel types and
+// constants of Ascend C (docs/runtime.md, "Qualifiers, macros and
+// constants"). On the CPU the qualifiers expand to nothing, so kernels are
+// ordinary C++ functions.
+#pragma once
+
+#include <cstdint>
+
+#define __global__
+#define __aicore__
+#define __vector__
+#define __gm__
+#define __ubuf__
+#define __mix__(cube_cores, vector_cores)
+
+/// A kernel parameter pointing into global memory.
+#define GM_ADDR __gm__ uint8_t*
+
+/// Declares the kernel's core type; a statement that does nothing on the CPU.
+#define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(type)
+
+/// The core types a kernel can be declared for (KERNEL_TASK_TYPE_DEFAULT).
+enum KernelMetaType : uint8_t {
+  KERNEL_TYPE_AIV_ONLY,
+  KERNEL_TYPE_AIC_ONLY,
+  KERNEL_TYPE_MIX_AIV_1_0,
+  KERNEL_TYPE_MIX_AIC_1_0,
+  KERNEL_TYPE_MIX_AIC_1_1,
+  KERNEL_TYPE_MIX_AIC_1_2,
+  KERNEL_TYPE_AICORE,
+  KERNEL_TYPE_VECTORCORE,
+  KERNEL_TYPE_MIX_AICORE,
+  KERNEL_TYPE_MIX_VECTOR_CORE,
+  KERNEL_TYPE_MAX,
+};
+
+namespace AscendC {
+
+inline constexpr uint8_t B16_BYTE_SIZE = 2;  ///< bytes of a 16-bit type
+inline constexpr uint32_t TWO_OF_STACK_BUFFER = 2;
+inline constexpr int32_t ONE_BLK_SIZE = 32;  ///< bytes of a UB block
+inline constexpr int32_t ONE_REPEAT_BYTE_SIZE =
+    256;  ///< bytes of a vector repeat
+inline constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;  ///< blocks between repeats
+inline constexpr int32_t MAX_REPEAT_TIMES = 255;
+
+}  // namespace AscendC

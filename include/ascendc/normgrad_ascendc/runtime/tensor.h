@@ -1,0 +1,295 @@
+// normgrad_ascendc/runtime/tensor.h — LocalTensor<T>, a typed view of an emulated
+// core's unified buffer (docs/runtime.md, "Positions and tensors").
+//
+// A LocalTensor is (core, byte offset in the UB, byte length, position).
+// Copies are views of the same memory, never deep copies. GetSize() is the
+// byte length / sizeof(T). Tensors come from TQue::AllocTensor/DeQue,
+// TBuf::Get and PopStackBuffer (pipe.h); index and length errors are
+// KernelErrors (core.h).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/position.h"
+#include "normgrad_ascendc/runtime/shape_info.h"
+
+namespace normgrad_ascendc {
+
+/// The life of one pipe buffer (a TQue's buffer or a TBuf): its generation
+/// grows when the buffer is freed (FreeTensor) or its pipe ends (Destroy,
+/// Reset, the destructor), which ends every tensor handed out before.
+/// Records live as long as the process (pipe.cc), so a stale tensor can
+/// always read its own.
+struct BufferLease {
+  uint32_t generation = 0;
+  char owner[48] =
+      "";              ///< the buffer's queue or TBuf, e.g. "TQue<VECIN, 2> #1"
+  uint32_t index = 0;  ///< the buffer's number in its queue
+  const char* ended_by = "";  ///< the call that ended the last generation
+};
+
+/// Reports a tensor used after its buffer was freed (a KernelError naming
+/// `api`, the tensor's buffer and the call that ended it).
+[[noreturn]] void FailStaleTensor(const char* api, const BufferLease& lease,
+                                  uint32_t offset);
+
+/// The untyped part of a LocalTensor: which core's UB, where, how long.
+struct TensorView {
+  Core* core = nullptr;  ///< null: an empty tensor
+  uint32_t offset = 0;   ///< bytes from the start of the UB
+  uint32_t bytes = 0;
+  AscendC::TPosition position = AscendC::TPosition::VECCALC;
+  /// The pipe buffer the tensor came from and its generation then; null for
+  /// memory no pipe hands out (PopStackBuffer, LocalMemAllocator, addresses).
+  const BufferLease* lease = nullptr;
+  uint32_t generation = 0;
+
+  /// The first byte in the emulated UB (null for an empty tensor).
+  uint8_t* data() const { return core ? core->ub() + offset : nullptr; }
+
+  /// Every API that takes a LocalTensor calls this first: a tensor whose
+  /// buffer was freed (FreeTensor) or whose pipe ended is a KernelError
+  /// naming `api` (e.g. "Add<float>").
+  void Check(const char* api) const {
+    if (!IsLive()) FailStaleTensor(api, *lease, offset);
+  }
+  /// Whether Check passes (for callers that name the API only on failure).
+  bool IsLive() const { return lease == nullptr || lease->generation == generation; }
+
+  /// The rule for a UB operand of a data-movement or vector instruction:
+  /// live (Check), not empty, and starting at a multiple of 32 bytes; else a
+  /// KernelError naming `api` and the operand `which` ("dst", "src0", ...).
+  void CheckUbOperand(const char* api, const char* which) const;
+  /// Whether CheckUbOperand passes: hot paths test this first and build the
+  /// API's name for CheckUbOperand's message only when it fails.
+  bool IsUbOperand() const { return IsLive() && core != nullptr && offset % 32 == 0; }
+};
+
+/// A type's name for messages ("float", "half", "uint8_t", ...).
+template <typename T>
+constexpr const char* TypeName() {
+  if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, half>)
+    return "half";
+  else if constexpr (std::is_same_v<T, bfloat16_t>)
+    return "bfloat16_t";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else if constexpr (std::is_same_v<T, int8_t>)
+    return "int8_t";
+  else if constexpr (std::is_same_v<T, uint8_t>)
+    return "uint8_t";
+  else if constexpr (std::is_same_v<T, int16_t>)
+    return "int16_t";
+  else if constexpr (std::is_same_v<T, uint16_t>)
+    return "uint16_t";
+  else if constexpr (std::is_same_v<T, int32_t>)
+    return "int32_t";
+  else if constexpr (std::is_same_v<T, uint32_t>)
+    return "uint32_t";
+  else if constexpr (std::is_same_v<T, int64_t>)
+    return "int64_t";
+  else if constexpr (std::is_same_v<T, uint64_t>)
+    return "uint64_t";
+  else
+    return "T";
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// The type of a LocalTensor's user tag.
+using TTagType = int32_t;
+
+template <typename T>
+class LocalTensor {
+ public:
+  static_assert(std::is_trivially_copyable_v<T>,
+                "LocalTensor<T>: T must be trivially copyable");
+
+  /// An empty tensor: no memory, size 0.
+  LocalTensor() = default;
+  /// normgrad: a tensor over an explicit view (pipes, launchers, tests).
+  explicit LocalTensor(const normgrad_ascendc::TensorView& view)
+      : view_(view) {}
+  /// `tileSize` elements at byte address `addr` of the current core's UB
+  /// (static tensor programming, without a TPipe): addr a multiple of 32,
+  /// the tensor inside the UB.
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize,
+              normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::Core& core = normgrad_ascendc::CurrentCore();
+    const uint64_t bytes = uint64_t{tileSize} * sizeof(T);
+    if (addr % 32 != 0) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>(pos, addr, tileSize): addr %u is not a multiple "
+          "of 32 bytes (UB addresses are 32-byte aligned)",
+          normgrad_ascendc::TypeName<T>(), addr);
+    }
+    if (addr + bytes > core.ub_size()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>(pos, addr, tileSize): tileSize %u (%llu bytes) at "
+          "addr %u runs past the end of the unified buffer (%u bytes, "
+          "profile %s)",
+          normgrad_ascendc::TypeName<T>(), tileSize,
+          static_cast<unsigned long long>(bytes), addr, core.ub_size(),
+          core.profile().name);
+    }
+    core.Touch(static_cast<uint32_t>(addr + bytes));
+    view_ = {&core, addr, static_cast<uint32_t>(bytes), pos};
+  }
+
+  /// The whole-tensor operator forms, `dst = src0 + src1`, `dst = src0 <
+  /// src1` and the like (vector_operators.h): the instruction runs on this
+  /// tensor; the tensor itself stays the same view.
+  template <typename Expression,
+            typename = std::enable_if_t<Expression::kWholeTensorForm>>
+  LocalTensor& operator=(const Expression& expression) {
+    expression.AssignTo(*this);
+    return *this;
+  }
+
+  /// Number of whole elements in the view.
+  uint32_t GetSize() const { return view_.bytes / sizeof(T); }
+
+  /// Sets the length to n elements; the view must stay inside the UB.
+  void SetSize(uint32_t n, normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    const uint64_t bytes = uint64_t{n} * sizeof(T);
+    if (view_.core == nullptr) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::SetSize: the tensor is empty (no "
+          "unified-buffer memory); it cannot hold %u elements",
+          normgrad_ascendc::TypeName<T>(), n);
+    }
+    if (view_.offset + bytes > view_.core->ub_size()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::SetSize: %u elements (%llu bytes) at UB offset %u "
+          "run past the end of the unified buffer (%u bytes, profile %s)",
+          normgrad_ascendc::TypeName<T>(), n,
+          static_cast<unsigned long long>(bytes), view_.offset,
+          view_.core->ub_size(), view_.core->profile().name);
+    }
+    view_.bytes = static_cast<uint32_t>(bytes);
+  }
+
+  /// Sets the length to dataLen elements (as SetSize).
+  void SetBufferLen(uint32_t dataLen, normgrad_ascendc::CallSite site = {}) {
+    SetSize(dataLen, site);
+  }
+
+  /// Makes this tensor the memory of `src` from `offset` elements of src's
+  /// type on (to src's end); it ends when src's buffer does.
+  template <typename U>
+  void SetAddrWithOffset(LocalTensor<U>& src, uint32_t offset) {
+    const LocalTensor<U> moved = src[offset];
+    view_ = moved.view();
+  }
+
+  /// A user tag kept with this tensor object and its copies.
+  void SetUserTag(const TTagType tag) { tag_ = tag; }
+  TTagType GetUserTag() const { return tag_; }
+
+  /// The view starting `offset` elements further, shorter by as many.
+  /// offset == GetSize() gives an empty view at the end; beyond is an error.
+  LocalTensor operator[](uint32_t offset) const {
+    if (offset > GetSize()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::operator[]: offset %u is past the "
+          "end of a tensor of %u elements",
+          normgrad_ascendc::TypeName<T>(), offset, GetSize());
+    }
+    normgrad_ascendc::TensorView moved = view_;
+    moved.offset += offset * static_cast<uint32_t>(sizeof(T));
+    moved.bytes -= offset * static_cast<uint32_t>(sizeof(T));
+    return LocalTensor(moved);
+  }
+
+  /// The same memory (address and byte length) seen as elements of U.
+  template <typename U>
+  LocalTensor<U> ReinterpretCast() const {
+    return LocalTensor<U>(view_);
+  }
+
+  /// Element i; i must be < GetSize().
+  T GetValue(uint32_t i, normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckIndex("GetValue", i);
+    T value;
+    std::memcpy(static_cast<void*>(&value), Element(i), sizeof(T));
+    return value;
+  }
+
+  /// Sets element i; i must be < GetSize(). (const: tensors are views.)
+  void SetValue(uint32_t i, const T& value,
+                normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckIndex("SetValue", i);
+    std::memcpy(Element(i), &value, sizeof(T));
+  }
+
+  /// The first element in the emulated UB (null for an empty tensor).
+  T* GetPhyAddr(normgrad_ascendc::CallSite site = {}) const {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckLife("GetPhyAddr");
+    return reinterpret_cast<T*>(view_.data());
+  }
+
+  TPosition GetPosition() const { return view_.position; }
+
+  /// The length in bytes.
+  uint32_t GetLength() const { return view_.bytes; }
+
+  /// Attaches a shape description (kept with this tensor object and its
+  /// copies).
+  void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+  /// The shape description SetShapeInfo attached (default: no dimensions).
+  ShapeInfo GetShapeInfo() const { return shape_info_; }
+
+  /// normgrad: the untyped view (core, offset, bytes, position).
+  const normgrad_ascendc::TensorView& view() const { return view_; }
+
+ private:
+  // "LocalTensor<float>::GetValue", for the lifetime message.
+  static const char* Api(const char* method) {
+    thread_local char name[64];
+    std::snprintf(name, sizeof name, "LocalTensor<%s>::%s",
+                  normgrad_ascendc::TypeName<T>(), method);
+    return name;
+  }
+
+  // An ended tensor is an error naming the method (formatted only then).
+  void CheckLife(const char* method) const {
+    if (view_.lease != nullptr && view_.lease->generation != view_.generation) {
+      view_.Check(Api(method));
+    }
+  }
+
+  void CheckIndex(const char* api, uint32_t i) const {
+    CheckLife(api);
+    if (i >= GetSize()) {
+      normgrad_ascendc::Fail(
+          "LocalTensor<%s>::%s: index %u is past the end of a "
+          "tensor of %u elements",
+          normgrad_ascendc::TypeName<T>(), api, i, GetSize());
+    }
+  }
+
+  // Element i's first byte; after CheckIndex, so the tensor is not empty.
+  uint8_t* Element(uint32_t i) const {
+    return view_.core->ub() + view_.offset + uint64_t{i} * sizeof(T);
+  }
+
+  normgrad_ascendc::TensorView view_;
+  ShapeInfo shape_info_;
+  TTagType tag_ = 0;
+};
+
+}  // namespace AscendC

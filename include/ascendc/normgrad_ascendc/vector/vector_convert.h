@@ -1,0 +1,502 @@
+// normgrad_ascendc/vector/vector_convert.h — the conversion instructions of the
+// vector unit (docs/runtime.md, "Conversions"): Cast between element types
+// by RoundMode, Truncate (round to an integral value in the same type), the
+// DEQSCALE register (SetDeqScale) and the instructions that read it: Cast
+// int32_t → half, CastDequant and AddDeqRelu.
+//
+// Forms. Cast, CastDequant and AddDeqRelu have the count form (the first
+// `count` elements) and the level-0 forms (a bit mask or a continuous mask,
+// repeatTime, UnaryRepeatParams / BinaryRepeatParams, isSetMask; vector_unit.h).
+// When the source and destination widths differ, a repeat has the lanes of
+// the wider type (256 bytes of it): Cast half → int32_t runs 64 lanes, whose
+// half sources fill 4 blocks and int32_t destinations 8. Truncate has the
+// count form only.
+//
+// Pairs. Each profile converts the pairs its table in the Cast page lists,
+// each with its rounding modes (kA2Pairs, k310PPairs, k950Pairs in
+// vector_convert.cc). A pair the profile does not list is a KernelError
+// naming the pair, the profile and the types it converts that source to; a
+// mode the pair does not list is a KernelError naming the modes it takes.
+// CAST_NONE is accepted for every pair: it rounds as CAST_RINT where the
+// conversion can lose precision. int4b_t, the 8-bit float types, fp4,
+// complex and double are not modelled (Cast does not compile with them).
+//
+// Numerics: every result is the exact source value rounded once by the mode
+// (bit for bit):
+//   CAST_RINT  nearest, ties to even    CAST_FLOOR toward −inf
+//   CAST_ROUND nearest, ties away       CAST_CEIL  toward +inf
+//   CAST_TRUNC toward zero              CAST_ODD   to odd (sticky last bit)
+// Integer destinations saturate: a value beyond the range gives the nearest
+// end (a negative value to an unsigned type gives 0), ±inf give the ends,
+// NaN gives 0. Float destinations (half, bfloat16_t, float) keep IEEE
+// overflow: beyond the largest finite value CAST_RINT, CAST_ROUND and
+// CAST_NONE give ±inf, CAST_TRUNC and CAST_ODD the largest finite value of
+// the sign, CAST_FLOOR −inf or +max and CAST_CEIL +inf or −max. Subnormal
+// results are kept; NaN gives a quiet NaN; zeros keep their sign. Cast
+// float → float and Truncate round to an integral value in the source type.
+//
+// DEQSCALE. A per-core 64-bit register, set by SetDeqScale and reset to the
+// half value 1.0 when a block starts. Cast int32_t → half ignores its mode
+// and computes src · scale (the half in bits 0..15) rounded once to half,
+// nearest even — as do CastDequant<half, int32_t> and AddDeqRelu (after
+// src0 + src1, wrapping modulo 2^32; then max(0, ·), zero positive).
+// CastDequant int16_t → int8_t / uint8_t reads a quantization set (a float
+// scale read with 10 mantissa bits, a 9-bit offset, signMode) from DEQSCALE,
+// or 16 of them from the UB where DEQSCALE points (isVecDeq), and writes each
+// source block's 16 results into one half of the destination block; its
+// destination is addressed in 2-byte slots (16 a block), so its extent
+// messages count slots. A mask that selects a lane but not the slot its
+// result byte falls in is a KernelError (normgrad writes whole slots).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_ops.h"
+#include "normgrad_ascendc/vector/vector_unit.h"
+
+namespace AscendC {
+
+/// How Cast and Truncate round (see the file comment). CAST_HYBRID is the
+/// stochastic mode of hifloat8_t results, which normgrad does not model.
+enum class RoundMode : uint8_t {
+  CAST_NONE = 0,
+  CAST_RINT,
+  CAST_FLOOR,
+  CAST_CEIL,
+  CAST_ROUND,
+  CAST_TRUNC,
+  CAST_ODD,
+  CAST_HYBRID,
+};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// The scalars of a conversion's span: the mode and, for int32_t → half,
+/// the DEQSCALE half value (its bits).
+struct ConvertParams {
+  AscendC::RoundMode mode;
+  uint16_t deq_scale;
+};
+
+/// Converts n elements of type `src_bit` (a TypeBit) to `dst_bit` by
+/// `mode` (vector_convert.cc).
+void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
+                 const void* src, AscendC::RoundMode mode, uint32_t n);
+/// ConvertImpl one element at a time in exact arithmetic (each value as
+/// sign · m · 2^e rounded once): what the pairs without a loop run, and
+/// the reference the loops are tested against.
+void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
+                     const void* src, AscendC::RoundMode mode, uint32_t n);
+/// dst[i] = src[i] · scale (half bits) rounded to half, nearest even.
+void DequantImpl(uint16_t* dst, const int32_t* src, uint16_t scale,
+                 uint32_t n);
+/// dst[i] = max(0, (src0[i] + src1[i]) · scale) rounded to half.
+void AddDeqReluImpl(uint16_t* dst, const int32_t* src0, const int32_t* src1,
+                    uint16_t scale, uint32_t n);
+
+/// Fails unless the current profile converts S to D by `mode`; returns
+/// whether the pair is the DEQSCALE one (int32_t → half).
+bool CheckCastPair(const char* type, uint32_t dst_bit, uint32_t src_bit,
+                   AscendC::RoundMode mode);
+/// Fails unless the current profile has `api` (AddDeqRelu, CastDequant and
+/// SetDeqScale's forms: not on every profile).
+void CheckDeqProfile(const char* api, const char* type, bool on_310p);
+
+/// The DEQSCALE register of the current core.
+uint64_t& DeqScaleRegister();
+
+template <typename D, typename S>
+void CastSpan(const SpanArgs& a) {
+  const auto& p = *static_cast<const ConvertParams*>(a.params);
+  ConvertImpl(TypeBitOf<D>(), a.operand[0], TypeBitOf<S>(), a.operand[1],
+              p.mode, a.n);
+}
+
+inline void DequantSpan(const SpanArgs& a) {
+  const auto& p = *static_cast<const ConvertParams*>(a.params);
+  DequantImpl(static_cast<uint16_t*>(a.operand[0]),
+              static_cast<const int32_t*>(a.operand[1]), p.deq_scale, a.n);
+}
+
+inline void AddDeqReluSpan(const SpanArgs& a) {
+  const auto& p = *static_cast<const ConvertParams*>(a.params);
+  AddDeqReluImpl(static_cast<uint16_t*>(a.operand[0]),
+                 static_cast<const int32_t*>(a.operand[1]),
+                 static_cast<const int32_t*>(a.operand[2]), p.deq_scale, a.n);
+}
+
+/// Lanes of a repeat whose operands are `a`- and `b`-byte elements.
+constexpr uint32_t WiderLanes(size_t a, size_t b) {
+  return LanesOf(a > b ? a : b);
+}
+
+/// "D, S" (e.g. "float, half"), as Cast's messages name its types; made at
+/// compile time, since every call names them.
+template <typename D, typename S>
+struct CastTypeName {
+  static constexpr std::array<char, 40> Make() {
+    std::array<char, 40> out{};
+    size_t at = 0;
+    for (const char* c = TypeName<D>(); *c != '\0'; ++c) out[at++] = *c;
+    out[at++] = ',';
+    out[at++] = ' ';
+    for (const char* c = TypeName<S>(); *c != '\0'; ++c) out[at++] = *c;
+    return out;
+  }
+  static constexpr std::array<char, 40> value = Make();
+};
+
+/// Cast as an instruction of the executor; `params` must outlive it. Checks
+/// the pair and the mode on the current profile.
+template <typename D, typename S>
+VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
+                               const AscendC::LocalTensor<S>& src,
+                               ConvertParams& params) {
+  static_assert(!std::is_same_v<D, S> || std::is_same_v<D, float>,
+                "Cast: the element types must differ (float → float rounds "
+                "to an integral value)");
+  const char* type = CastTypeName<D, S>::value.data();
+  const bool deq =
+      CheckCastPair(type, TypeBitOf<D>(), TypeBitOf<S>(), params.mode);
+  // The register is read by the DEQSCALE pair only.
+  if (deq) params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
+  VecInstruction in{
+      "Cast",
+      type,
+      WiderLanes(sizeof(D), sizeof(S)),
+      {{"dst", &dst.view(), sizeof(D)}, {"src", &src.view(), sizeof(S)}},
+      2,
+      deq ? &DequantSpan : &CastSpan<D, S>};
+  in.params = &params;
+  return in;
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// dst[i] = src[i] converted to T and rounded by `roundMode`, i < count.
+template <typename T, typename U>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+          const RoundMode& roundMode, const uint32_t count,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{roundMode, 0};
+  const normgrad_ascendc::VecInstruction in =
+      normgrad_ascendc::CastInstruction(dst, src, params);
+  if (!normgrad_ascendc::FlatRun(in, count)) normgrad_ascendc::ExecuteCount(in, count);
+}
+/// Cast's repeat form with a bit mask; lanes are those of the wider type.
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+          const RoundMode& roundMode, const uint64_t mask[],
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{roundMode, 0};
+  auto in = normgrad_ascendc::CastInstruction(dst, src, params);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+}
+/// Cast's repeat form with a continuous mask.
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+          const RoundMode& roundMode, const uint64_t mask,
+          const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
+          normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{roundMode, 0};
+  auto in = normgrad_ascendc::CastInstruction(dst, src, params);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+}
+
+/// dst[i] = src[i] rounded to an integral value of T by roundMode (CAST_RINT,
+/// CAST_ROUND, CAST_FLOOR, CAST_CEIL, CAST_TRUNC), i < count; T is half,
+/// float or bfloat16_t; on profile Ascend 950 only.
+template <typename T, RoundMode roundMode>
+void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  static_assert(normgrad_ascendc::kIsFloatElement<T>,
+                "Truncate: T must be half, float or bfloat16_t");
+  static_assert(roundMode == RoundMode::CAST_RINT ||
+                    roundMode == RoundMode::CAST_ROUND ||
+                    roundMode == RoundMode::CAST_FLOOR ||
+                    roundMode == RoundMode::CAST_CEIL ||
+                    roundMode == RoundMode::CAST_TRUNC,
+                "Truncate: roundMode must be CAST_RINT, CAST_ROUND, "
+                "CAST_FLOOR, CAST_CEIL or CAST_TRUNC");
+  normgrad_ascendc::CheckType<T>(
+      "Truncate",
+      normgrad_ascendc::TypeRule{
+          0, 0,
+          normgrad_ascendc::kTypeHalf | normgrad_ascendc::kTypeFloat |
+              normgrad_ascendc::kTypeBfloat16,
+          0},
+      true);
+  // Rounding to integral keeps the type: the span converts T to T.
+  normgrad_ascendc::ConvertParams params{roundMode, 0};
+  normgrad_ascendc::VecInstruction in{
+      "Truncate",
+      normgrad_ascendc::TypeName<T>(),
+      normgrad_ascendc::LanesOf(sizeof(T)),
+      {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
+      2,
+      &normgrad_ascendc::CastSpan<T, T>};
+  in.params = &params;
+  normgrad_ascendc::ExecuteCount(in, count);
+}
+
+/// Sets DEQSCALE to a half scale (bits 0..15; the other bits zero): for
+/// Cast int32_t → half, CastDequant<half, int32_t> and AddDeqRelu.
+void SetDeqScale(half scale, normgrad_ascendc::CallSite site = {});
+/// Sets DEQSCALE for CastDequant int16_t → 8-bit without vector
+/// quantization: the float scale (bits 0..31), the low 9 bits of offset as a
+/// signed integer (bits 37..45) and signMode (bit 46).
+void SetDeqScale(float scale, int16_t offset, bool signMode,
+                 normgrad_ascendc::CallSite site = {});
+
+/// The 16 quantization sets of CastDequant's vector quantization.
+struct VdeqInfo {
+  static constexpr int32_t kSets = 16;
+  VdeqInfo() {}
+  VdeqInfo(const float vdeqScaleIn[kSets], const int16_t vdeqOffsetIn[kSets],
+           const bool vdeqSignModeIn[kSets]) {
+    for (int32_t i = 0; i < kSets; ++i) {
+      vdeqScale[i] = vdeqScaleIn[i];
+      vdeqOffset[i] = vdeqOffsetIn[i];
+      vdeqSignMode[i] = vdeqSignModeIn[i];
+    }
+  }
+  float vdeqScale[kSets] = {};
+  int16_t vdeqOffset[kSets] = {};
+  bool vdeqSignMode[kSets] = {};
+};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// One 64-bit quantization set: scale bits 0..31, the low 9 bits of offset
+/// at 37..45, signMode at 46.
+uint64_t QuantSet(float scale, int16_t offset, bool sign_mode);
+/// Writes the 16 sets into `vdeq` (at least 128 bytes) and points DEQSCALE
+/// at it (bits 0..13: its UB offset in 32-byte units).
+void SetVdeq(const TensorView& vdeq, uint32_t bytes,
+             const AscendC::VdeqInfo& info);
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// Writes vdeqInfo's 16 sets into vdeq (T = uint64_t, 16 elements or more)
+/// and points DEQSCALE at it: CastDequant with isVecDeq.
+template <typename T>
+void SetDeqScale(const LocalTensor<T>& vdeq, const VdeqInfo& vdeqInfo,
+                 normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, uint64_t>,
+                "SetDeqScale: the vdeq tensor holds uint64_t");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::SetVdeq(vdeq.view(), vdeq.GetSize() * sizeof(T), vdeqInfo);
+}
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// CastDequant<half, int32_t> and AddDeqRelu's instruction shapes.
+inline VecInstruction DequantInstruction(
+    const char* api, const AscendC::LocalTensor<half>& dst,
+    const AscendC::LocalTensor<int32_t>& src, ConvertParams& params) {
+  params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
+  VecInstruction in{api,
+                    "half, int32_t",
+                    LanesOf(sizeof(int32_t)),
+                    {{"dst", &dst.view(), sizeof(half)},
+                     {"src", &src.view(), sizeof(int32_t)}},
+                    2,
+                    &DequantSpan};
+  in.params = &params;
+  return in;
+}
+
+inline VecInstruction AddDeqReluInstruction(
+    const AscendC::LocalTensor<half>& dst,
+    const AscendC::LocalTensor<int32_t>& src0,
+    const AscendC::LocalTensor<int32_t>& src1, ConvertParams& params) {
+  CheckDeqProfile("AddDeqRelu", "half, int32_t", true);
+  params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
+  VecInstruction in{"AddDeqRelu",
+                    "half, int32_t",
+                    LanesOf(sizeof(int32_t)),
+                    {{"dst", &dst.view(), sizeof(half)},
+                     {"src0", &src0.view(), sizeof(int32_t)},
+                     {"src1", &src1.view(), sizeof(int32_t)}},
+                    3,
+                    &AddDeqReluSpan};
+  in.params = &params;
+  return in;
+}
+
+/// The quantization of int16_t to 8 bits: the 16 parameter sets (one per
+/// lane of a block; all the same without vector quantization) and the half
+/// of each destination block the results go to.
+struct QuantParams {
+  uint64_t entry[16];
+  bool upper_half;
+  bool is_signed;
+};
+
+/// int16_t → 8 bits: the destination is addressed in 2-byte slots (16 a
+/// block, as the source) and keeps its old bytes (reads_dst); lane j of a
+/// block writes byte j of the block's lower or upper half.
+void QuantSpan(const SpanArgs& a);
+
+/// Reads DEQSCALE (and, with isVecDeq, the 16 sets it points to in the UB)
+/// into `params`; fails when a set's signMode disagrees with the
+/// destination type.
+void LoadQuantParams(const char* type, bool is_signed, bool vec_deq,
+                     bool upper_half, QuantParams& params);
+
+/// CastDequant's instruction: half from int32_t with the DEQSCALE half
+/// scale, or int8_t / uint8_t from int16_t with DEQSCALE's quantization.
+template <typename T, typename U>
+VecInstruction CastDequantInstruction(const AscendC::LocalTensor<T>& dst,
+                                      const AscendC::LocalTensor<U>& src,
+                                      ConvertParams& params,
+                                      QuantParams& quant, bool isVecDeq,
+                                      bool halfBlock) {
+  constexpr bool kS32ToHalf =
+      std::is_same_v<T, half> && std::is_same_v<U, int32_t>;
+  constexpr bool kS16ToB8 =
+      std::is_same_v<U, int16_t> &&
+      (std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t>);
+  static_assert(kS32ToHalf || kS16ToB8,
+                "CastDequant: the types are half from int32_t, or int8_t / "
+                "uint8_t from int16_t");
+  if constexpr (kS16ToB8) {
+    constexpr const char* kType =
+        std::is_same_v<T, int8_t> ? "int8_t, int16_t" : "uint8_t, int16_t";
+    LoadQuantParams(kType, std::is_same_v<T, int8_t>, isVecDeq, halfBlock,
+                    quant);
+    VecInstruction in{"CastDequant",
+                      kType,
+                      LanesOf(sizeof(int16_t)),
+                      {{"dst", &dst.view(), sizeof(int16_t)},
+                       {"src", &src.view(), sizeof(int16_t)}},
+                      2,
+                      &QuantSpan};
+    in.params = &quant;
+    in.reads_dst = true;
+    return in;
+  } else {
+    CheckDeqProfile("CastDequant", "half, int32_t", false);
+    return DequantInstruction("CastDequant", dst, src, params);
+  }
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// T = half, U = int32_t: dst[i] = src[i] · DEQSCALE's half scale, rounded
+/// to half (nearest even). T = int8_t / uint8_t, U = int16_t: the result of
+/// source lane j of each 32-byte block (16 lanes) is
+///   saturate(rint(src · scale + offset))
+/// stored at byte j of the destination block's upper half (halfBlock) or
+/// lower half; the other half keeps its bytes. scale, offset and signMode
+/// come from DEQSCALE (SetDeqScale(float, int16_t, bool)) or, with
+/// isVecDeq, set j of the 16 that SetDeqScale(vdeq, vdeqInfo) wrote.
+template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
+void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                 const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
+  normgrad_ascendc::QuantParams quant;
+  normgrad_ascendc::ExecuteCount(
+      normgrad_ascendc::CastDequantInstruction(dst, src, params, quant,
+                                               isVecDeq, halfBlock),
+      count);
+}
+/// CastDequant's repeat form with a bit mask (64 lanes: int32_t's).
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
+void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                 const uint64_t mask[], uint8_t repeatTime,
+                 const UnaryRepeatParams& repeatParams,
+                 normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
+  normgrad_ascendc::QuantParams quant;
+  auto in = normgrad_ascendc::CastDequantInstruction(
+      dst, src, params, quant, isVecDeq, halfBlock);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+}
+/// CastDequant's repeat form with a continuous mask.
+template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
+          bool halfBlock = true>
+void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                 const int32_t mask, uint8_t repeatTime,
+                 const UnaryRepeatParams& repeatParams,
+                 normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
+  normgrad_ascendc::QuantParams quant;
+  auto in = normgrad_ascendc::CastDequantInstruction(
+      dst, src, params, quant, isVecDeq, halfBlock);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(
+      in, static_cast<uint64_t>(mask < 0 ? 0 : mask), repeatTime);
+}
+
+/// dst[i] = max(0, (src0[i] + src1[i]) · DEQSCALE's half scale), rounded to
+/// half, i < count.
+inline void AddDeqRelu(const LocalTensor<half>& dst,
+                       const LocalTensor<int32_t>& src0,
+                       const LocalTensor<int32_t>& src1, const int32_t& count,
+                       normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
+  normgrad_ascendc::ExecuteCount(
+      normgrad_ascendc::AddDeqReluInstruction(dst, src0, src1, params),
+      count);
+}
+/// AddDeqRelu's repeat form with a bit mask (64 lanes: int32_t's).
+template <bool isSetMask = true>
+void AddDeqRelu(const LocalTensor<half>& dst, const LocalTensor<int32_t>& src0,
+                const LocalTensor<int32_t>& src1, uint64_t mask[],
+                const uint8_t repeatTime,
+                const BinaryRepeatParams& repeatParams,
+                normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
+  auto in = normgrad_ascendc::AddDeqReluInstruction(dst, src0, src1, params);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+}
+/// AddDeqRelu's repeat form with a continuous mask.
+template <bool isSetMask = true>
+void AddDeqRelu(const LocalTensor<half>& dst, const LocalTensor<int32_t>& src0,
+                const LocalTensor<int32_t>& src1, uint64_t mask,
+                const uint8_t repeatTime,
+                const BinaryRepeatParams& repeatParams,
+                normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
+  auto in = normgrad_ascendc::AddDeqReluInstruction(dst, src0, src1, params);
+  normgrad_ascendc::SetStrides(in, repeatParams);
+  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,88 @@
+// src/ascendc/lib/common/tiling_checks.cc — the shared error reporting and shape
+// validation of the host tiling functions (tiling_checks.h).
+#include "ascendc/lib/common/tiling_checks.h"
+
+#include <cstdio>
+
+namespace normgrad_ascendc {
+namespace host_tiling {
+
+void Report(const char* function, const std::string& problem,
+            const char* consequence) {
+  std::fprintf(stderr, "%s: %s; %s.\n", function, problem.c_str(), consequence);
+}
+
+std::string ShapeText(const ge::Shape& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.GetDimNum(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(shape.GetDim(i));
+  }
+  return text + "]";
+}
+
+bool CheckInputs(const char* function, const ge::Shape& shape,
+                 uint32_t type_size, const char* consequence, Dims* dims) {
+  if (type_size != 2 && type_size != 4) {
+    Report(function,
+           "typeSize " + std::to_string(type_size) +
+               " is not supported: it must be 2 (half) or 4 (float)",
+           consequence);
+    return false;
+  }
+  const std::string text = "srcShape " + ShapeText(shape);
+  if (shape.GetDimNum() != 4) {
+    Report(function,
+           text + " has " + std::to_string(shape.GetDimNum()) +
+               " dimensions: it must have 4, {B, S, H, originalH}",
+           consequence);
+    return false;
+  }
+  static constexpr const char* kNames[4] = {"B", "S", "H", "originalH"};
+  for (size_t i = 0; i < 4; ++i) {
+    const int64_t d = shape.GetDim(i);
+    if (d < 1 || static_cast<uint64_t>(d) > kU32Max) {
+      Report(function,
+             text + " has " + kNames[i] + " = " + std::to_string(d) +
+                 ": every dimension must be in [1, 4294967295]",
+             consequence);
+      return false;
+    }
+  }
+  const uint64_t b = static_cast<uint64_t>(shape.GetDim(0));
+  const uint64_t s = static_cast<uint64_t>(shape.GetDim(1));
+  const uint64_t h = static_cast<uint64_t>(shape.GetDim(2));
+  const uint64_t original_h = static_cast<uint64_t>(shape.GetDim(3));
+  if (original_h != h) {
+    Report(function,
+           text + " has originalH = " + std::to_string(original_h) +
+               " but H = " + std::to_string(h) +
+               ": normgrad requires originalH == H (pad each row with zeros "
+               "to the aligned H and pass that H as both)",
+           consequence);
+    return false;
+  }
+  const uint64_t bs = b * s;  // both < 2^32: fits in 64 bits
+  if (bs > kU32Max) {
+    Report(function,
+           text + " gives B*S = " + std::to_string(bs) +
+               ": B*S and B*S*H must fit in 32 bits (at most 4294967295)",
+           consequence);
+    return false;
+  }
+  const uint64_t bsh = bs * h;  // both < 2^32: fits in 64 bits
+  if (bsh > kU32Max) {
+    Report(function,
+           text + " gives B*S*H = " + std::to_string(bsh) +
+               ": B*S and B*S*H must fit in 32 bits (at most 4294967295)",
+           consequence);
+    return false;
+  }
+  *dims = {static_cast<uint32_t>(b), static_cast<uint32_t>(s),
+           static_cast<uint32_t>(h), static_cast<uint32_t>(bs),
+           static_cast<uint32_t>(bsh)};
+  return true;
+}
+
+}  // namespace host_tiling
+}  // namespace normgrad_ascendc

@@ -1,0 +1,283 @@
+// batchnorm.cc — AscendC::BatchNorm on the emulated core: the checks (tensor
+// placement, lengths and overlaps; the tiling's chunking and scratch regions;
+// isBasicBlock's shape rules), then the numeric order of docs/batchnorm.md
+// chunk of columns by chunk in float, half widened on the way in and narrowed
+// on the way out.
+#include "lib/normalization/batchnorm.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "ascendc/lib/common/kernel_checks.h"
+#include "normgrad/convert.h"
+#include "normgrad/float16.h"
+#include "ascendc/lib/common/ub_ranges.h"
+
+namespace normgrad_ascendc {
+namespace {
+
+using AscendC::BatchNormTiling;
+
+constexpr char kApi[] = "BatchNorm";
+
+// Every field must be what docs/batchnorm.md, "Tiling fields", derives from
+// originalBLength, meanVarSize, shCurLength and T.
+void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
+  if (t.oneTmpSize == 0) {
+    Fail(
+        "BatchNorm: tiling.oneTmpSize is 0: the tiling is empty "
+        "(GetBatchNormNDTilingInfo failed or was not called)");
+  }
+  const uint32_t per_block = kBlockBytes / e.bytes;
+  if (t.originalBLength == 0 || t.meanVarSize == 0 ||
+      t.meanVarSize % per_block != 0) {
+    Fail(
+        "BatchNorm: tiling.originalBLength %u and tiling.meanVarSize (S*H) %u "
+        "must be at least 1, with S*H 32-byte aligned (a multiple of %u %s)",
+        t.originalBLength, t.meanVarSize, per_block, e.plural);
+  }
+  const uint32_t unit = basic_block ? 64 : per_block;
+  const uint32_t w = t.shCurLength;
+  if (w == 0 || w > t.meanVarSize || (w % unit != 0 && w != t.meanVarSize)) {
+    Fail(
+        "BatchNorm: tiling.shCurLength %u must be a multiple of %u columns%s "
+        "and at most meanVarSize %u",
+        w, unit, basic_block ? " (isBasicBlock)" : "", t.meanVarSize);
+  }
+  if (basic_block && (t.originalBLength % 8 != 0 || t.meanVarSize % 64 != 0 ||
+                      t.meanVarSize >= 2048)) {
+    Fail(
+        "BatchNorm: isBasicBlock needs originB a multiple of 8 and S*H a "
+        "multiple of 64 below 2048, but tiling.originalBLength is %u and "
+        "tiling.meanVarSize is %u",
+        t.originalBLength, t.meanVarSize);
+  }
+  const uint64_t half = e.bytes == 2 ? 1 : 0;
+  const uint64_t one = uint64_t{t.originalBLength} * w;
+  const uint64_t mv = half * 2 * w;
+  const uint64_t tail = t.meanVarSize % w;
+  struct Derived {
+    const char* field;
+    uint64_t value;
+    uint64_t expected;
+    const char* rule;
+  };
+  const Derived derived[] = {
+      {"oneTmpSize", t.oneTmpSize, one, "originalBLength * shCurLength"},
+      {"bshCurLength", t.bshCurLength, one, "originalBLength * shCurLength"},
+      {"meanTmpTensorPos", t.meanTmpTensorPos, 0, "0"},
+      {"varianceTmpTensorPos", t.varianceTmpTensorPos, half * w,
+       "shCurLength for half, 0 for float"},
+      {"firstTmpStartPos", t.firstTmpStartPos, mv,
+       "2 * shCurLength for half, 0 for float"},
+      {"secondTmpStartPos", t.secondTmpStartPos, mv + one,
+       "firstTmpStartPos + oneTmpSize"},
+      {"thirdTmpStartPos", t.thirdTmpStartPos, mv + 2 * one,
+       "secondTmpStartPos + oneTmpSize"},
+      {"loopRound", t.loopRound, t.meanVarSize / w, "meanVarSize / shCurLength"},
+      {"meanVarTailSize", t.meanVarTailSize, tail,
+       "meanVarSize % shCurLength"},
+      {"meanVarTailPos", t.meanVarTailPos, t.meanVarSize - tail,
+       "meanVarSize - meanVarTailSize"},
+      {"inputTailSize", t.inputTailSize, uint64_t{t.originalBLength} * tail,
+       "originalBLength * meanVarTailSize"},
+      {"inputTailPos", t.inputTailPos, t.meanVarSize - tail,
+       "meanVarTailPos"},
+      {"castHalfRepStride", t.castHalfRepStride, half * w / 8,
+       "shCurLength / 8 for half, 0 for float"},
+      {"shCurLengthBlockNum", t.shCurLengthBlockNum, w * e.bytes / kBlockBytes,
+       "shCurLength * sizeof(T) / 32"},
+      {"castHalfOutRepStride", t.castHalfOutRepStride, half * w / 16,
+       "shCurLength / 16 for half, 0 for float"},
+  };
+  for (const Derived& d : derived) {
+    if (d.value != d.expected) {
+      Fail(
+          "BatchNorm: tiling.%s is %llu, expected %llu (%s): the tiling is "
+          "inconsistent",
+          d.field, static_cast<unsigned long long>(d.value),
+          static_cast<unsigned long long>(d.expected), d.rule);
+    }
+  }
+  const float inv_b = 1.0f / static_cast<float>(t.originalBLength);
+  if (std::memcmp(&inv_b, &t.firstDimValueBack, sizeof inv_b) != 0) {
+    Fail(
+        "BatchNorm: tiling.firstDimValueBack is %.9g, expected 1.0f / "
+        "originalBLength %u = %.9g: the tiling is inconsistent",
+        static_cast<double>(t.firstDimValueBack), t.originalBLength,
+        static_cast<double>(inv_b));
+  }
+  if (uint64_t{t.thirdTmpStartPos} + one > t.tmpBufSize) {
+    Fail(
+        "BatchNorm: the third chunk buffer [%u, %llu) floats runs past "
+        "tiling.tmpBufSize %u floats",
+        t.thirdTmpStartPos,
+        static_cast<unsigned long long>(t.thirdTmpStartPos + one),
+        t.tmpBufSize);
+  }
+}
+
+void CheckLengths(const BatchNormArgs& a, const BatchNormTiling& t,
+                  const Element& e) {
+  const uint32_t rows_sh = t.originalBLength * t.meanVarSize;
+  const NeededLength tensors[] = {
+      {"output", a.output, rows_sh, "originB * S * H"},
+      {"outputMean", a.output_mean, t.meanVarSize, "S * H"},
+      {"outputVariance", a.output_variance, t.meanVarSize, "S * H"},
+      {"inputX", a.input_x, rows_sh, "originB * S * H"},
+      {"gamm", a.gamma, t.originalBLength, "originB"},
+      {"beta", a.beta, t.originalBLength, "originB"},
+  };
+  for (const NeededLength& tensor : tensors) CheckLength(kApi, e, tensor);
+}
+
+// Nothing written overlaps anything else written or read, except output
+// being exactly inputX (in place: each chunk's columns are read before they
+// are written).
+void CheckOverlaps(const BatchNormArgs& a, const BatchNormTiling& t,
+                   const Element& e, const TensorView& scratch,
+                   const char* scratch_name) {
+  const uint64_t x_bytes =
+      uint64_t{t.originalBLength} * t.meanVarSize * e.bytes;
+  const uint64_t mv_bytes = uint64_t{t.meanVarSize} * e.bytes;
+  const uint64_t b_bytes = uint64_t{t.originalBLength} * e.bytes;
+  const UbRange output = UbRangeOf("output", a.output, x_bytes);
+  const UbRange input_x = UbRangeOf("inputX", a.input_x, x_bytes);
+  const UbRange written[4] = {
+      output, UbRangeOf("outputMean", a.output_mean, mv_bytes),
+      UbRangeOf("outputVariance", a.output_variance, mv_bytes),
+      UbRangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4)};
+  const UbRange read[3] = {input_x, UbRangeOf("gamm", a.gamma, b_bytes),
+                           UbRangeOf("beta", a.beta, b_bytes)};
+  CheckWrittenAndRead(kApi, written, 4, read, 3,
+                      "BatchNorm must not write what it still reads (only "
+                      "output may be inputX itself)",
+                      [&](size_t i, size_t k) {  // in place
+                        return i == 0 && k == 0 &&
+                               output.begin == input_x.begin &&
+                               output.core == input_x.core;
+                      });
+}
+
+float* FloatData(const TensorView& t) {
+  return reinterpret_cast<float*>(t.data());
+}
+
+normgrad::float16* HalfData(const TensorView& t) {
+  return reinterpret_cast<normgrad::float16*>(t.data());
+}
+
+float ParamAt(const BatchNormArgs& a, const TensorView& p, uint32_t i) {
+  return a.is_half ? float(HalfData(p)[i]) : FloatData(p)[i];
+}
+
+struct Buffers {
+  float* d;      // first chunk buffer: x − mean
+  float* q;      // second: x·(1/originB), then (d·d)·(1/originB)
+  float* stage;  // third: half's widened x, then rstd·d, then y
+  float* mean;   // the chunk's means: outputMean + column (float) or scratch
+  float* var;    // the chunk's variances, likewise
+};
+
+// Column sums of a chunk: sum[j] = ((v[0][j] + v[1][j]) + v[2][j]) + …, the
+// rows added one after another.
+void ColumnSums(const float* v, uint32_t rows, uint32_t w, float* sum) {
+  for (uint32_t j = 0; j < w; ++j) sum[j] = v[j];
+  for (uint32_t b = 1; b < rows; ++b) {
+    for (uint32_t j = 0; j < w; ++j) sum[j] = sum[j] + v[uint64_t{b} * w + j];
+  }
+}
+
+// The `w` columns starting at column `col` of every row, each step over the
+// whole chunk before the next. x of the chunk is read before output is
+// written.
+void RunChunk(const BatchNormArgs& a, const BatchNormTiling& t,
+              const Buffers& b, bool saturate, uint32_t col, uint32_t w) {
+  const uint32_t rows = t.originalBLength;
+  const uint32_t sh = t.meanVarSize;
+  const float factor = t.firstDimValueBack;
+  float* mean = a.is_half ? b.mean : FloatData(a.output_mean) + col;
+  float* var = a.is_half ? b.var : FloatData(a.output_variance) + col;
+  // x of the chunk, row by row, as floats in stage (half) or read in place.
+  auto x_at = [&](uint32_t r, uint32_t j) {
+    return a.is_half ? b.stage[uint64_t{r} * w + j]
+                     : FloatData(a.input_x)[uint64_t{r} * sh + col + j];
+  };
+  if (a.is_half) {
+    for (uint32_t r = 0; r < rows; ++r) {
+      normgrad::Widen(HalfData(a.input_x) + uint64_t{r} * sh + col,
+                      b.stage + uint64_t{r} * w, w);
+    }
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t j = 0; j < w; ++j) b.q[uint64_t{r} * w + j] = x_at(r, j) * factor;
+  }
+  ColumnSums(b.q, rows, w, mean);
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t j = 0; j < w; ++j) {
+      b.d[uint64_t{r} * w + j] = x_at(r, j) - mean[j];
+    }
+  }
+  const uint64_t n = uint64_t{rows} * w;
+  for (uint64_t i = 0; i < n; ++i) b.q[i] = (b.d[i] * b.d[i]) * factor;
+  ColumnSums(b.q, rows, w, var);
+  for (uint32_t j = 0; j < w; ++j) {
+    const float rstd = 1.0f / std::sqrt(var[j] + a.epsilon);
+    for (uint32_t r = 0; r < rows; ++r) {
+      b.stage[uint64_t{r} * w + j] = rstd * b.d[uint64_t{r} * w + j];
+    }
+  }
+  for (uint32_t r = 0; r < rows; ++r) {
+    const float g = ParamAt(a, a.gamma, r);
+    const float beta = ParamAt(a, a.beta, r);
+    float* y = b.stage + uint64_t{r} * w;
+    for (uint32_t j = 0; j < w; ++j) y[j] = (y[j] * g) + beta;
+    if (a.is_half) {
+      NarrowToHalf(y, HalfData(a.output) + uint64_t{r} * sh + col, w, saturate);
+    } else {
+      std::memcpy(FloatData(a.output) + uint64_t{r} * sh + col, y,
+                  w * sizeof(float));
+    }
+  }
+  if (a.is_half) {
+    NarrowToHalf(b.mean, HalfData(a.output_mean) + col, w, saturate);
+    NarrowToHalf(b.var, HalfData(a.output_variance) + col, w, saturate);
+  }
+}
+
+}  // namespace
+
+void RunBatchNorm(const BatchNormArgs& a) {
+  const BatchNormTiling& t = *a.tiling;
+  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
+  CheckPlacement(kApi, "output", a.output);
+  CheckPlacement(kApi, "outputMean", a.output_mean);
+  CheckPlacement(kApi, "outputVariance", a.output_variance);
+  CheckPlacement(kApi, "inputX", a.input_x);
+  CheckPlacement(kApi, "gamm", a.gamma);
+  CheckPlacement(kApi, "beta", a.beta);
+  CheckTiling(t, e, a.basic_block);
+  CheckLengths(a, t, e);
+  const char* scratch_name =
+      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const TensorView scratch =
+      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
+  CheckOverlaps(a, t, e, scratch, scratch_name);
+
+  float* tmp = FloatData(scratch);
+  Buffers b;
+  b.d = tmp + t.firstTmpStartPos;
+  b.q = tmp + t.secondTmpStartPos;
+  b.stage = tmp + t.thirdTmpStartPos;
+  b.mean = tmp + t.meanTmpTensorPos;
+  b.var = tmp + t.varianceTmpTensorPos;
+  const bool saturate = a.output.core->profile().profile == Profile::k950;
+  for (uint32_t i = 0; i < t.loopRound; ++i) {
+    RunChunk(a, t, b, saturate, i * t.shCurLength, t.shCurLength);
+  }
+  if (t.meanVarTailSize != 0) {
+    RunChunk(a, t, b, saturate, t.meanVarTailPos, t.meanVarTailSize);
+  }
+}
+
+}  // namespace normgrad_ascendc

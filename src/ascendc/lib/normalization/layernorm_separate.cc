@@ -1,0 +1,247 @@
+// layernorm_separate.cc — LayerNorm's second form ([A, R] rows, float mean
+// and rstd or variance) on the emulated core: the checks (template
+// parameters per profile, the para against the tiling, tensor placement,
+// lengths and overlaps, the scratch), then the numeric order of
+// docs/layernorm.md, "The [A, R] form", row by row in float.
+#include <algorithm>
+#include <cmath>
+
+#include "ascendc/lib/common/kernel_checks.h"
+#include "lib/normalization/layernorm.h"
+#include "normgrad/convert.h"
+#include "normgrad/float16.h"
+#include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
+#include "ascendc/lib/common/ub_ranges.h"
+
+namespace normgrad_ascendc {
+namespace {
+
+using AscendC::LayerNormSeparateTiling;
+
+constexpr char kApi[] = "LayerNorm";
+
+Element ElementOf(LnType t) {
+  switch (t) {
+    case LnType::kHalf:
+      return {2, "halves"};
+    case LnType::kBf16:
+      return {2, "bfloat16_t values"};
+    case LnType::kFloat:
+      break;
+  }
+  return {4, "floats"};
+}
+
+void CheckProfileAndConfig(const LayerNormSeparateArgs& a, const Core& core) {
+  const bool is950 = core.profile().profile == Profile::k950;
+  if (a.config.isOnlyOutput) {
+    Fail(
+        "LayerNorm: config.isOnlyOutput is true; only false is supported (y, "
+        "mean and rstd are all written)");
+  }
+  if (!is950 && (a.t == LnType::kBf16 || a.u == LnType::kBf16)) {
+    Fail(
+        "LayerNorm: the [A, R] form takes bfloat16_t only on the Ascend 950 "
+        "profile, not on profile %s (%s): use half or float",
+        core.profile().key, core.profile().name);
+  }
+  if (!is950 && !a.config.isOutputRstd) {
+    Fail(
+        "LayerNorm: config.isOutputRstd is false (output the variance), "
+        "which only the Ascend 950 profile supports, not profile %s (%s)",
+        core.profile().key, core.profile().name);
+  }
+}
+
+void CheckParaAndTiling(const LayerNormSeparateArgs& a, const Element& e) {
+  const LayerNormSeparateTiling& t = *a.tiling;
+  const AscendC::LayerNormPara& p = a.para;
+  if (t.oneTmpSize == 0 || t.rLength == 0) {
+    Fail(
+        "LayerNorm: tiling.oneTmpSize is 0: the [A, R] tiling is empty "
+        "(GetLayerNormNDTilingInfo failed or was not called)");
+  }
+  if (p.aLength == 0 || p.aLength > t.aLength) {
+    Fail("LayerNorm: para.aLength is %u; it must be in [1, tiling.aLength %u]",
+         p.aLength, t.aLength);
+  }
+  if (p.rLengthWithPadding == 0 || p.rLengthWithPadding > t.rLength) {
+    Fail(
+        "LayerNorm: para.rLengthWithPadding is %u; it must be in [1, "
+        "tiling.rLength %u] (the row the tiling was made for)",
+        p.rLengthWithPadding, t.rLength);
+  }
+  if (uint64_t{p.rLengthWithPadding} * e.bytes % kBlockBytes != 0) {
+    Fail(
+        "LayerNorm: para.rLengthWithPadding %u %s is %llu bytes, not a "
+        "multiple of 32 (the row must be 32-byte aligned)",
+        p.rLengthWithPadding, e.plural,
+        static_cast<unsigned long long>(uint64_t{p.rLengthWithPadding} * e.bytes));
+  }
+  if (p.rLength == 0 || p.rLength > p.rLengthWithPadding) {
+    Fail(
+        "LayerNorm: para.rLength is %u; it must be in [1, "
+        "para.rLengthWithPadding %u]",
+        p.rLength, p.rLengthWithPadding);
+  }
+  if (t.numberOfTmpBuf != 2 || t.oneTmpSize < t.rLength ||
+      uint64_t{t.secondTmpStartPos} + t.rLength > t.tmpBufSize ||
+      t.secondTmpStartPos < t.firstTmpStartPos + t.rLength) {
+    Fail(
+        "LayerNorm: the [A, R] tiling's scratch layout is inconsistent "
+        "(numberOfTmpBuf %u, oneTmpSize %u, firstTmpStartPos %u, "
+        "secondTmpStartPos %u, tmpBufSize %u for rows of %u): it needs two "
+        "disjoint buffers of a row each",
+        t.numberOfTmpBuf, t.oneTmpSize, t.firstTmpStartPos,
+        t.secondTmpStartPos, t.tmpBufSize, t.rLength);
+  }
+}
+
+struct Operand {
+  const char* name;
+  const TensorView* view;
+  uint64_t elements;
+  uint32_t bytes;
+  bool written;
+};
+
+void CheckOperands(const LayerNormSeparateArgs& a, const TensorView& scratch,
+                   const char* scratch_name) {
+  const uint64_t ar = uint64_t{a.para.aLength} * a.para.rLengthWithPadding;
+  const uint32_t t_bytes = ElementOf(a.t).bytes, u_bytes = ElementOf(a.u).bytes;
+  Operand ops[7];
+  size_t n = 0;
+  ops[n++] = {"output", &a.output, ar, t_bytes, true};
+  ops[n++] = {"outputMean", &a.output_mean, a.para.aLength, 4, true};
+  ops[n++] = {"outputRstd", &a.output_rstd, a.para.aLength, 4, true};
+  ops[n++] = {scratch_name, &scratch, a.tiling->tmpBufSize, 4, true};
+  ops[n++] = {"inputX", &a.input_x, ar, t_bytes, false};
+  if (!a.config.isNoGamma) {
+    ops[n++] = {"gamma", &a.gamma, a.para.rLengthWithPadding, u_bytes, false};
+  }
+  if (!a.config.isNoBeta) {
+    ops[n++] = {"beta", &a.beta, a.para.rLengthWithPadding, u_bytes, false};
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const Operand& o = ops[i];
+    CheckPlacement(kApi, o.name, *o.view);
+    if (o.view->bytes / o.bytes < o.elements) {
+      Fail("LayerNorm: %s holds %u elements of %u bytes, fewer than the %llu "
+           "it must hold",
+           o.name, o.view->bytes / o.bytes, o.bytes,
+           static_cast<unsigned long long>(o.elements));
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      const Operand& x = ops[i];
+      const Operand& y = ops[j];
+      if (!x.written && !y.written) continue;
+      const UbRange rx = UbRangeOf(x.name, *x.view, x.elements * x.bytes);
+      const UbRange ry = UbRangeOf(y.name, *y.view, y.elements * y.bytes);
+      if (UbOverlap(ry, rx)) {
+        FailUbOverlap(kApi, ry, rx,
+                      "in the [A, R] form no output may share memory with "
+                      "another operand (output and inputX included)");
+      }
+    }
+  }
+}
+
+// The binary accumulation of docs/layernorm.md ("The [A, R] form", "Row
+// sum") over v[0, n), in place: the n − 2^k elements past the largest power
+// of two 2^k ≤ n are added onto the first ones, then blocks of 64 are added
+// pairwise (block 2j + block 2j+1) until 64 lanes are left, then the lanes
+// by a tree of adjacent pairs (lanes a short row leaves empty are +0).
+float BinarySum(float* v, uint32_t n) {
+  uint32_t head = 1;
+  while (head <= n / 2) head *= 2;
+  for (uint32_t i = 0; head + i < n; ++i) v[i] = v[i] + v[head + i];
+  for (; head > kVectorLanes; head /= 2) {
+    const uint32_t half_len = head / 2;
+    for (uint32_t block = 0; block < half_len / kVectorLanes; ++block) {
+      for (uint32_t l = 0; l < kVectorLanes; ++l) {
+        v[block * kVectorLanes + l] = v[2 * block * kVectorLanes + l] +
+                                      v[(2 * block + 1) * kVectorLanes + l];
+      }
+    }
+  }
+  float lanes[kVectorLanes] = {};
+  for (uint32_t l = 0; l < head; ++l) lanes[l] = v[l];
+  return LaneTreeSum(lanes);
+}
+
+float Load(LnType type, const TensorView& t, uint64_t i) {
+  switch (type) {
+    case LnType::kHalf:
+      return float(reinterpret_cast<const normgrad::float16*>(t.data())[i]);
+    case LnType::kBf16: {
+      float f;
+      normgrad::Widen(reinterpret_cast<const normgrad::bfloat16*>(t.data()) + i, &f, 1);
+      return f;
+    }
+    case LnType::kFloat:
+      break;
+  }
+  return reinterpret_cast<const float*>(t.data())[i];
+}
+
+void StoreRow(LnType type, const float* src, const TensorView& t, uint64_t pos,
+              uint32_t n, bool saturate) {
+  switch (type) {
+    case LnType::kHalf:
+      NarrowToHalf(src, reinterpret_cast<normgrad::float16*>(t.data()) + pos, n,
+                   saturate);
+      return;
+    case LnType::kBf16:
+      normgrad::Narrow(src, reinterpret_cast<normgrad::bfloat16*>(t.data()) + pos, n);
+      return;
+    case LnType::kFloat:
+      break;
+  }
+  std::copy(src, src + n, reinterpret_cast<float*>(t.data()) + pos);
+}
+
+}  // namespace
+
+void RunLayerNormSeparate(const LayerNormSeparateArgs& a) {
+  const Core& core = *a.output.core;
+  CheckProfileAndConfig(a, core);
+  const Element e = ElementOf(a.t);
+  CheckParaAndTiling(a, e);
+  const LayerNormSeparateTiling& t = *a.tiling;
+  const char* scratch_name =
+      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const TensorView scratch = TilingScratch(kApi, a.shared_tmp, t.tmpBufSize);
+  CheckOperands(a, scratch, scratch_name);
+
+  float* tmp = reinterpret_cast<float*>(scratch.data());
+  float* q = tmp + t.firstTmpStartPos;  // the terms of a row sum
+  float* d = tmp + t.secondTmpStartPos;  // x − mean, then y
+  const uint32_t r = a.para.rLength, rp = a.para.rLengthWithPadding;
+  const float inv_r = 1.0f / static_cast<float>(r);
+  const bool saturate = core.profile().profile == Profile::k950;
+  float* mean_out = reinterpret_cast<float*>(a.output_mean.data());
+  float* rstd_out = reinterpret_cast<float*>(a.output_rstd.data());
+  for (uint32_t row = 0; row < a.para.aLength; ++row) {
+    const uint64_t base = uint64_t{row} * rp;
+    for (uint32_t i = 0; i < r; ++i) d[i] = Load(a.t, a.input_x, base + i);
+    for (uint32_t i = 0; i < r; ++i) q[i] = d[i] * inv_r;
+    const float mean = BinarySum(q, r);
+    for (uint32_t i = 0; i < r; ++i) d[i] = d[i] - mean;
+    for (uint32_t i = 0; i < r; ++i) q[i] = (d[i] * d[i]) * inv_r;
+    const float var = BinarySum(q, r);
+    const float rstd = 1.0f / std::sqrt(var + a.epsilon);
+    for (uint32_t i = 0; i < r; ++i) {
+      float y = d[i] * rstd;
+      if (!a.config.isNoGamma) y = y * Load(a.u, a.gamma, i);
+      if (!a.config.isNoBeta) y = y + Load(a.u, a.beta, i);
+      d[i] = y;
+    }
+    StoreRow(a.t, d, a.output, base, r, saturate);
+    mean_out[row] = mean;
+    rstd_out[row] = a.config.isOutputRstd ? rstd : var;
+  }
+}
+
+}  // namespace normgrad_ascendc

@@ -1,0 +1,193 @@
+// welfordupdate.cc — AscendC::WelfordUpdate on the emulated core: the checks
+// (tensor placement, the para's rules, tensor lengths, the type on the
+// profile, the scratch size, overlaps), then the element-wise update of
+// docs/welfordupdate.md, "Numeric order", in float; what isReuseSource
+// overwrites and what isInplace copies.
+#include "lib/normalization/welfordupdate.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "ascendc/lib/common/kernel_checks.h"
+#include "normgrad/convert.h"
+#include "normgrad/float16.h"
+#include "normgrad_ascendc/runtime/profile.h"
+#include "ascendc/lib/common/ub_ranges.h"
+
+namespace normgrad_ascendc {
+namespace {
+
+constexpr char kApi[] = "WelfordUpdate";
+
+const char* TypeNameOf(WelfordType type) {
+  switch (type) {
+    case WelfordType::kFloat: return "float";
+    case WelfordType::kHalf: return "half";
+    case WelfordType::kBfloat16: return "bfloat16_t";
+  }
+  return "?";
+}
+
+uint32_t SizeOf(WelfordType type) { return type == WelfordType::kFloat ? 4 : 2; }
+
+// isReuseSource takes effect for float inputX on the profiles that honour it
+// (the Atlas inference series reserves the parameter).
+bool FloatReuse(const WelfordUpdateArgs& a, Profile profile) {
+  return a.type == WelfordType::kFloat && a.reuse_source && profile != Profile::k310P;
+}
+
+void CheckPara(const AscendC::WelfordUpdateParam& p, WelfordType type) {
+  if (p.rnLength != 1) {
+    Fail("WelfordUpdate: para.rnLength is %u; it must be 1", p.rnLength);
+  }
+  const uint32_t multiple = kBlockBytes / SizeOf(type);
+  if (p.abLength == 0 || p.abLength % multiple != 0) {
+    Fail(
+        "WelfordUpdate: para.abLength is %u; it must be a positive multiple of "
+        "32 / sizeof(T) = %u (T = %s)",
+        p.abLength, multiple, TypeNameOf(type));
+  }
+  if (p.abComputeLength == 0 || p.abComputeLength > p.abLength) {
+    Fail(
+        "WelfordUpdate: para.abComputeLength is %u; it must be in [1, "
+        "para.abLength %u]",
+        p.abComputeLength, p.abLength);
+  }
+}
+
+void CheckLengths(const WelfordUpdateArgs& a) {
+  const uint32_t ab = a.para.abLength;
+  const struct {
+    const char* name;
+    const TensorView& view;
+    uint32_t size;
+    const char* plural;
+  } tensors[] = {
+      {"outputMean", a.output_mean, 4, "floats"},
+      {"outputVariance", a.output_variance, 4, "floats"},
+      {"inputMean", a.input_mean, 4, "floats"},
+      {"inputVariance", a.input_variance, 4, "floats"},
+      {"inputX", a.input_x, SizeOf(a.type),
+       a.type == WelfordType::kFloat ? "floats"
+       : a.type == WelfordType::kHalf ? "halves"
+                                      : "bfloat16_t elements"},
+  };
+  for (const auto& t : tensors) {
+    const uint32_t elements = t.view.bytes / t.size;
+    if (elements < ab) {
+      Fail(
+          "WelfordUpdate: %s holds %u %s, fewer than para.rnLength * "
+          "para.abLength = %u",
+          t.name, elements, t.plural, ab);
+    }
+  }
+}
+
+// The call writes the outputs, the scratch and, with float isReuseSource,
+// inputX; none of them may share memory with another operand.
+void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
+                          const TensorView& scratch, uint64_t scratch_bytes,
+                          const char* scratch_name) {
+  const uint64_t ab = a.para.abLength;
+  const UbOperand ops[] = {
+      {"outputMean", &a.output_mean, ab * 4, true},
+      {"outputVariance", &a.output_variance, ab * 4, true},
+      {"inputMean", &a.input_mean, ab * 4, false},
+      {"inputVariance", &a.input_variance, ab * 4, false},
+      {"inputX", &a.input_x, ab * SizeOf(a.type), float_reuse},
+      {scratch_name, &scratch, scratch_bytes, true},
+  };
+  CheckOverlaps(kApi, ops, sizeof ops / sizeof ops[0]);
+}
+
+// Elements [start, start + count) of inputX widened to float into x.
+void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count, float* x) {
+  const uint8_t* data = a.input_x.data();
+  switch (a.type) {
+    case WelfordType::kFloat:
+      std::memcpy(x, reinterpret_cast<const float*>(data) + start, count * sizeof(float));
+      return;
+    case WelfordType::kHalf:
+      normgrad::Widen(reinterpret_cast<const normgrad::float16*>(data) + start, x, count);
+      return;
+    case WelfordType::kBfloat16:
+      normgrad::Widen(reinterpret_cast<const normgrad::bfloat16*>(data) + start, x, count);
+      return;
+  }
+}
+
+}  // namespace
+
+void RunWelfordUpdate(const WelfordUpdateArgs& a) {
+  CheckPlacement(kApi, "outputMean", a.output_mean);
+  CheckPlacement(kApi, "outputVariance", a.output_variance);
+  CheckPlacement(kApi, "inputMean", a.input_mean);
+  CheckPlacement(kApi, "inputVariance", a.input_variance);
+  CheckPlacement(kApi, "inputX", a.input_x);
+  const ProfileInfo& profile = a.input_x.core->profile();
+  if (a.type == WelfordType::kBfloat16 && profile.profile != Profile::k950) {
+    Fail(
+        "WelfordUpdate: T = bfloat16_t is not supported on profile %s; it is "
+        "supported on Ascend 950 only (half and float on every profile)",
+        profile.name);
+  }
+  CheckPara(a.para, a.type);
+  CheckLengths(a);
+
+  const uint32_t ab = a.para.abLength;
+  const bool float_reuse = FloatReuse(a, profile.profile);
+  const uint64_t min_bytes =
+      WelfordUpdateMinTmpBytes(ab, SizeOf(a.type), float_reuse);
+  const char* scratch_name =
+      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const TensorView scratch = a.shared_tmp != nullptr
+                                 ? *a.shared_tmp
+                                 : FrameworkScratch(AscendC::TPosition::VECCALC, 0);
+  if (min_bytes > 0) {
+    CheckPlacement(kApi, scratch_name, scratch);
+    if (scratch.bytes < min_bytes) {
+      Fail(
+          "WelfordUpdate: %s holds %u bytes, fewer than the minimum %llu "
+          "(GetWelfordUpdateMaxMinTmpSize for abLength %u, T = %s%s)",
+          scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes),
+          ab, TypeNameOf(a.type),
+          a.reuse_source && a.type == WelfordType::kFloat
+              ? ", isReuseSource ignored on this profile"
+              : "");
+    }
+  }
+  CheckWelfordOverlaps(a, float_reuse, scratch, min_bytes > 0 ? scratch.bytes : 0,
+                       scratch_name);
+
+  // No output overlaps an input (checked above), so writing element j never
+  // changes what a later element reads.
+  const uint32_t n = a.para.abComputeLength;
+  const float nrec = a.para.nRec;
+  const float* mean_in = reinterpret_cast<const float*>(a.input_mean.data());
+  const float* var_in = reinterpret_cast<const float*>(a.input_variance.data());
+  float* mean_out = reinterpret_cast<float*>(a.output_mean.data());
+  float* var_out = reinterpret_cast<float*>(a.output_variance.data());
+  float* reused = float_reuse ? reinterpret_cast<float*>(a.input_x.data()) : nullptr;
+  // One vector repeat at a time; each element depends on itself alone, so
+  // the chunking changes no bit.
+  float x[kWelfordUpdateMinChunk];
+  for (uint32_t start = 0; start < n; start += kWelfordUpdateMinChunk) {
+    const uint32_t count = std::min(kWelfordUpdateMinChunk, n - start);
+    WidenX(a, start, count, x);
+    for (uint32_t k = 0; k < count; ++k) {
+      const uint32_t j = start + k;
+      const float delta = x[k] - mean_in[j];
+      const float mean = mean_in[j] + delta * nrec;
+      const float m2 = var_in[j] + delta * (x[k] - mean);
+      mean_out[j] = mean;
+      var_out[j] = m2;
+      if (reused != nullptr) reused[j] = delta;
+    }
+  }
+  if (a.inplace) {
+    std::memcpy(mean_out + n, mean_in + n, uint64_t{ab - n} * 4);
+    std::memcpy(var_out + n, var_in + n, uint64_t{ab - n} * 4);
+  }
+}
+
+}  // namespace normgrad_ascendc

@@ -1,0 +1,121 @@
+// core.cc — the emulated AI core (core.h): Fail and KernelError, the Core
+// with its unified buffer (UB) and block index, and each thread's current
+// core.
+#include "normgrad_ascendc/runtime/core.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "normgrad_ascendc/runtime/profile.h"
+
+namespace normgrad_ascendc {
+
+namespace {
+
+thread_local const CallSite* t_call_site = nullptr;
+
+}  // namespace
+
+ApiCall::ApiCall(const CallSite& site) : outermost_(t_call_site == nullptr) {
+  if (outermost_) t_call_site = &site;
+}
+
+ApiCall::~ApiCall() {
+  if (outermost_) t_call_site = nullptr;
+}
+
+const CallSite* CurrentCallSite() { return t_call_site; }
+
+void JoinName(char* out, size_t size, std::initializer_list<const char*> pieces) {
+  size_t length = 0;
+  for (const char* piece : pieces) {
+    const size_t n = std::min(std::strlen(piece), size - 1 - length);
+    std::memcpy(out + length, piece, n);
+    length += n;
+  }
+  out[length] = '\0';
+}
+
+void Fail(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list measure;
+  va_copy(measure, args);
+  const int length = std::vsnprintf(nullptr, 0, format, measure);
+  va_end(measure);
+  std::string message(length > 0 ? static_cast<size_t>(length) : 0, '\0');
+  std::vsnprintf(message.data(), message.size() + 1, format, args);
+  va_end(args);
+  if (t_call_site != nullptr) {
+    message.insert(0, std::string(t_call_site->file) + ":" +
+                          std::to_string(t_call_site->line) + ": ");
+  }
+  throw KernelError(message);
+}
+
+Core::Core() : ub_(static_cast<uint8_t*>(std::aligned_alloc(64, kMaxUbBytes))) {
+  if (ub_ == nullptr) throw std::bad_alloc();
+  std::memset(ub_, 0, kMaxUbBytes);
+}
+
+Core::~Core() { std::free(ub_); }
+
+void Core::ZeroTouched() {
+  std::memset(ub_, 0, touched_);
+  touched_ = 0;
+}
+
+void Core::SetBlock(int64_t idx, int64_t num) {
+  if (num < 1 || idx < 0 || idx >= num) {
+    Fail("Core::SetBlock: block %lld of %lld is out of range (0 <= idx < num)",
+         static_cast<long long>(idx), static_cast<long long>(num));
+  }
+  block_idx_ = idx;
+  block_num_ = num;
+  vector_mask_ = VectorMask();
+  merge_record_ = MergeRecord();
+  deq_scale_ = kDeqScaleReset;
+  cmp_mask_ = CmpMaskRegister();
+}
+
+void Core::AttachPipe(AscendC::TPipe* pipe) {
+  if (pipe_ != nullptr) {
+    Fail(
+        "TPipe: a second TPipe was created on the core of block %lld while "
+        "one exists; a kernel uses one TPipe",
+        static_cast<long long>(block_idx_));
+  }
+  profile_ = &GetProfileInfo(CurrentProfile());
+  pipe_ = pipe;
+}
+
+void Core::DetachPipe(const AscendC::TPipe* pipe) {
+  if (pipe_ == pipe) pipe_ = nullptr;
+}
+
+namespace {
+
+thread_local Core* t_current_core = nullptr;
+thread_local std::unique_ptr<Core> t_default_core;
+
+}  // namespace
+
+Core& CurrentCore() {
+  if (t_current_core != nullptr) return *t_current_core;
+  if (!t_default_core) t_default_core = std::make_unique<Core>();
+  return *t_default_core;
+}
+
+ScopedCore::ScopedCore(Core& core) : previous_(t_current_core) {
+  t_current_core = &core;
+}
+
+ScopedCore::~ScopedCore() { t_current_core = previous_; }
+
+}  // namespace normgrad_ascendc

@@ -1,0 +1,339 @@
+// data_copy.cc — DataCopy's forms (count, DataCopyParams, slices), Copy,
+// the scalar global-memory accesses, their checks, the NORMGRAD_DATACOPY mode
+// and the copy itself (normgrad_ascendc/runtime/data_copy.h).
+//
+// The copy is most of a streaming kernel's time: tiles of tens of KiB,
+// thousands of DataCopy calls per launch. One memmove of a tile reads global
+// memory as a single stream, which a core's hardware prefetcher follows one
+// page at a time, so it reads tiles the caches do not hold at about three
+// quarters of the bandwidth two streams reach. Copying a tile as four
+// interleaved parts (the engine's loop, for the instruction set it picks)
+// gives the prefetcher four streams and the copy the full bandwidth. Short
+// copies, and overlapping ones (UB → UB may overlap), stay with memmove.
+#include "normgrad_ascendc/runtime/data_copy.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "engine/dispatch.h"
+#include "ascendc/runtime/env_setting.h"
+#include "ascendc/runtime/gm_registry.h"
+#include "ascendc/runtime/gm_store.h"
+#include "normgrad_ascendc/runtime/core.h"
+
+namespace normgrad_ascendc {
+
+namespace {
+
+DataCopyMode ParseMode(const char* value) {
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "check") == 0) {
+    return DataCopyMode::kCheck;
+  }
+  if (std::strcmp(value, "truncate") == 0) return DataCopyMode::kTruncate;
+  Fail(
+      "NORMGRAD_DATACOPY: unknown value \"%s\"; valid: check (default), "
+      "truncate",
+      value);
+}
+
+EnvSetting<DataCopyMode> g_mode{"NORMGRAD_DATACOPY", ParseMode};
+
+// Copies of at least this many bytes go as interleaved streams.
+constexpr uint64_t kStreamedCopyBytes = 16 * 1024;
+
+const char* Side(const CopyEnd& end) { return end.ub != nullptr ? "UB" : "GM"; }
+
+// The API as messages name it: "DataCopy<float> GM->UB".
+struct OpName {
+  OpName(const char* api, const char* type_name, const CopyEnd& dst,
+         const CopyEnd& src) {
+    JoinName(text, sizeof text, {api, "<", type_name, "> ", Side(src), "->", Side(dst)});
+  }
+  char text[96];
+};
+
+// An end must have memory, and a UB end must start at a 32-byte boundary.
+void CheckEnd(const OpName& op, const char* which, const CopyEnd& end) {
+  if (end.ub != nullptr) {
+    end.ub->CheckUbOperand(op.text, which);
+  } else if (end.data == nullptr) {
+    Fail("%s: %s GlobalTensor has no buffer (call SetGlobalBuffer first)",
+         op.text, which);
+  }
+}
+
+void CheckRange(const OpName& op, const char* which, const CopyEnd& end,
+                uint32_t count, uint32_t asked) {
+  if (!end.sized || count <= end.elems) return;
+  char counted[64] = "";
+  if (count != asked) {
+    std::snprintf(counted, sizeof counted, " (%u rounded down to %u)", asked,
+                  count);
+  }
+  Fail("%s: count %u%s exceeds the %s %s of %llu elements", op.text, count,
+       counted, which, end.ub != nullptr ? "LocalTensor" : "GlobalTensor",
+       static_cast<unsigned long long>(end.elems));
+}
+
+// A block pattern on one side: `count` runs of `bytes`, `pitch` bytes from
+// one run's start to the next; it spans (count - 1) * pitch + bytes bytes.
+struct Runs {
+  uint32_t count;
+  uint64_t bytes;
+  uint64_t pitch;
+  uint64_t span() const { return count == 0 ? 0 : (count - 1) * pitch + bytes; }
+};
+
+// The runs must stay inside the tensor (and a GM end inside its allocation).
+// `how` describes the parameters for the message.
+void CheckRuns(const OpName& op, const char* which, const CopyEnd& end,
+               uint32_t elem_bytes, const Runs& runs, const char* how) {
+  const uint64_t span = runs.span();
+  if (end.sized && span > end.elems * elem_bytes) {
+    Fail(
+        "%s: %s reach %llu bytes into %s, past the end of the %s of %llu "
+        "elements (%llu bytes)",
+        op.text, how, static_cast<unsigned long long>(span), which,
+        end.ub != nullptr ? "LocalTensor" : "GlobalTensor",
+        static_cast<unsigned long long>(end.elems),
+        static_cast<unsigned long long>(end.elems * elem_bytes));
+  }
+  if (end.ub == nullptr) {
+    CheckGmAccess(op.text, end.base, end.data, span,
+                  /*write=*/which[0] == 'd');
+  }
+}
+
+// Moves run k of `bytes` from src + k * src_pitch to dst + k * dst_pitch;
+// writes to GM go through StoreToGm.
+void MoveRuns(const CopyEnd& dst, const CopyEnd& src, uint32_t count,
+              uint64_t bytes, uint64_t src_pitch, uint64_t dst_pitch) {
+  for (uint32_t k = 0; k < count; ++k) {
+    uint8_t* to = dst.data + k * dst_pitch;
+    const uint8_t* from = src.data + k * src_pitch;
+    if (dst.ub == nullptr) {
+      StoreToGm(to, from, bytes);
+    } else {
+      CopyBytes(to, from, bytes);
+    }
+  }
+}
+
+}  // namespace
+
+void CopyBytes(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+  const auto d = reinterpret_cast<uintptr_t>(dst);
+  const auto s = reinterpret_cast<uintptr_t>(src);
+  if (bytes >= kStreamedCopyBytes && (d + bytes <= s || s + bytes <= d)) {
+    normgrad::engine::ElementwiseIsa().vector.copy_streams(dst, src, bytes);
+  } else {
+    std::memmove(dst, src, bytes);
+  }
+}
+
+DataCopyMode GetDataCopyMode() { return g_mode.Get(); }
+
+void SetDataCopyMode(DataCopyMode mode) { g_mode.Set(mode); }
+
+void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
+                  const CopyEnd& dst, const CopyEnd& src, uint32_t count) {
+  const OpName op("DataCopy", type_name, dst, src);
+  CheckEnd(op, "dst", dst);
+  CheckEnd(op, "src", src);
+  const uint32_t asked = count;
+  const uint64_t bytes = uint64_t{count} * elem_bytes;
+  if (bytes % 32 != 0) {
+    if (GetDataCopyMode() == DataCopyMode::kCheck) {
+      Fail(
+          "%s: count %u (%llu bytes) is not a multiple of 32 bytes; the "
+          "device would silently drop the last %llu bytes "
+          "(NORMGRAD_DATACOPY=truncate mimics that)",
+          op.text, count, static_cast<unsigned long long>(bytes),
+          static_cast<unsigned long long>(bytes % 32));
+    }
+    count = static_cast<uint32_t>(bytes / 32 * 32 / elem_bytes);
+  }
+  CheckRange(op, "src", src, count, asked);
+  CheckRange(op, "dst", dst, count, asked);
+  const uint64_t moved = uint64_t{count} * elem_bytes;
+  if (src.ub == nullptr) {
+    CheckGmAccess(op.text, src.base, src.data, moved, false);
+  }
+  if (dst.ub == nullptr) {
+    CheckGmAccess(op.text, dst.base, dst.data, moved, true);
+    StoreToGm(dst.data, src.data, moved);
+  } else {
+    CopyBytes(dst.data, src.data, moved);
+  }
+}
+
+void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
+                         const CopyEnd& dst, const CopyEnd& src,
+                         const AscendC::DataCopyParams& params) {
+  const OpName op("DataCopy", type_name, dst, src);
+  CheckEnd(op, "dst", dst);
+  CheckEnd(op, "src", src);
+  if (params.blockCount > 4095) {
+    Fail("%s: repeatParams.blockCount %u is out of range: it must be 0 to 4095",
+         op.text, params.blockCount);
+  }
+  // blockCount or blockLen 0: the device does nothing.
+  if (params.blockCount == 0 || params.blockLen == 0) return;
+  const uint64_t bytes = uint64_t{params.blockLen} * 32;
+  const Runs from{params.blockCount, bytes,
+                  bytes + uint64_t{params.srcStride} * 32};
+  const Runs to{params.blockCount, bytes,
+                bytes + uint64_t{params.dstStride} * 32};
+  char how[160];
+  std::snprintf(how, sizeof how,
+                "repeatParams {blockCount %u, blockLen %u, srcStride %u, "
+                "dstStride %u} (units of 32 bytes)",
+                params.blockCount, params.blockLen, params.srcStride,
+                params.dstStride);
+  CheckRuns(op, "src", src, elem_bytes, from, how);
+  CheckRuns(op, "dst", dst, elem_bytes, to, how);
+  MoveRuns(dst, src, params.blockCount, bytes, from.pitch, to.pitch);
+}
+
+namespace {
+
+// The bursts a slice description selects, as byte offsets from the tensor's
+// start in order (the last dimension outermost), each `burst` bytes long.
+void SliceOffsets(const OpName& op, const char* which,
+                  const AscendC::SliceInfo slices[], uint32_t dims,
+                  uint32_t elem_bytes, std::vector<uint64_t>* offsets,
+                  uint64_t* burst) {
+  const uint32_t per_block = 32 / elem_bytes;
+  offsets->assign(1, 0);
+  uint64_t dim_elems = 1;  // elements of one step of the current dimension
+  for (uint32_t d = 0; d < dims; ++d) {
+    const AscendC::SliceInfo& s = slices[d];
+    if (d > 0 && s.burstLen != 1) {
+      Fail(
+          "%s: %sSliceInfo[%u].burstLen %u must be 1 beyond the first "
+          "dimension",
+          op.text, which, d, s.burstLen);
+    }
+    if (!(s.startIndex < s.endIndex && s.endIndex <= s.shapeValue)) {
+      Fail(
+          "%s: %sSliceInfo[%u] {startIndex %u, endIndex %u, shapeValue %u} "
+          "must have startIndex < endIndex <= shapeValue",
+          op.text, which, d, s.startIndex, s.endIndex, s.shapeValue);
+    }
+    const uint64_t run = d == 0 ? uint64_t{s.burstLen} * per_block : 1;
+    const uint64_t span = uint64_t{s.endIndex} - s.startIndex + 1;
+    const uint64_t step = run + s.stride;
+    if (run == 0 || (span + s.stride) % step != 0) {
+      Fail(
+          "%s: %sSliceInfo[%u] {startIndex %u, endIndex %u, stride %u, "
+          "burstLen %u}: endIndex - startIndex + 1 (%llu) must be "
+          "(N - 1) * stride + N * %llu for a whole number N of bursts",
+          op.text, which, d, s.startIndex, s.endIndex, s.stride, s.burstLen,
+          static_cast<unsigned long long>(span),
+          static_cast<unsigned long long>(run));
+    }
+    const uint64_t n = (span + s.stride) / step;
+    if (d == 0) *burst = run * elem_bytes;
+    std::vector<uint64_t> next;
+    next.reserve(offsets->size() * n);
+    for (uint64_t k = 0; k < n; ++k) {
+      const uint64_t at = (s.startIndex + k * step) * dim_elems * elem_bytes;
+      for (const uint64_t inner : *offsets) next.push_back(at + inner);
+    }
+    offsets->swap(next);
+    dim_elems *= s.shapeValue;
+  }
+}
+
+}  // namespace
+
+void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const AscendC::SliceInfo dst_slices[],
+                       const AscendC::SliceInfo src_slices[], uint32_t dims) {
+  const OpName op("DataCopy", type_name, dst, src);
+  CheckEnd(op, "dst", dst);
+  CheckEnd(op, "src", src);
+  if (dims == 0 || dims > 8) {
+    Fail("%s: dimValue %u is out of range: it must be 1 to 8", op.text, dims);
+  }
+  for (uint32_t d = 0; d < dims; ++d) {
+    if (dst_slices[d].burstLen != src_slices[d].burstLen) {
+      Fail(
+          "%s: dstSliceInfo[%u].burstLen %u differs from srcSliceInfo[%u]."
+          "burstLen %u; they must be equal",
+          op.text, d, dst_slices[d].burstLen, d, src_slices[d].burstLen);
+    }
+  }
+  std::vector<uint64_t> from, to;
+  uint64_t burst = 0;
+  SliceOffsets(op, "src", src_slices, dims, elem_bytes, &from, &burst);
+  SliceOffsets(op, "dst", dst_slices, dims, elem_bytes, &to, &burst);
+  if (from.size() != to.size()) {
+    Fail(
+        "%s: srcSliceInfo selects %zu bursts but dstSliceInfo %zu; they "
+        "must select as many",
+        op.text, from.size(), to.size());
+  }
+  uint64_t src_span = 0, dst_span = 0;
+  for (size_t k = 0; k < from.size(); ++k) {
+    src_span = std::max(src_span, from[k] + burst);
+    dst_span = std::max(dst_span, to[k] + burst);
+  }
+  CheckRuns(op, "src", src, elem_bytes, Runs{1, src_span, 0},
+            "srcSliceInfo's bursts");
+  CheckRuns(op, "dst", dst, elem_bytes, Runs{1, dst_span, 0},
+            "dstSliceInfo's bursts");
+  for (size_t k = 0; k < from.size(); ++k) {
+    if (dst.ub == nullptr) {
+      StoreToGm(dst.data + to[k], src.data + from[k], burst);
+    } else {
+      CopyBytes(dst.data + to[k], src.data + from[k], burst);
+    }
+  }
+}
+
+void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+              const CopyEnd& src, uint32_t count) {
+  const OpName op("Copy", type_name, dst, src);
+  CheckEnd(op, "dst", dst);
+  CheckEnd(op, "src", src);
+  CheckRange(op, "src", src, count, count);
+  CheckRange(op, "dst", dst, count, count);
+  CopyBytes(dst.data, src.data, uint64_t{count} * elem_bytes);
+}
+
+namespace {
+
+// Checks a scalar GM access; the caller's name is formatted only for a
+// message (scalar accesses sit in kernels' inner loops).
+void CheckScalar(const char* api_format, const char* type_name,
+                 const void* base, const void* gm, uint32_t bytes, bool write) {
+  if (GmAccessOk(base, gm, bytes, write) &&
+      (write || GmLoadOk(static_cast<const uint8_t*>(gm), bytes))) {
+    return;
+  }
+  char api[96];
+  std::snprintf(api, sizeof api, api_format, type_name);
+  CheckGmAccess(api, base, gm, bytes, write);
+}
+
+}  // namespace
+
+void ReadGmScalar(const char* api_format, const char* type_name, void* out,
+                  const void* base, const void* gm, uint32_t bytes) {
+  CheckScalar(api_format, type_name, base, gm, bytes, false);
+  std::memcpy(out, gm, bytes);
+}
+
+void WriteGmScalar(const char* api_format, const char* type_name,
+                   const void* base, void* gm, const void* value,
+                   uint32_t bytes) {
+  CheckScalar(api_format, type_name, base, gm, bytes, true);
+  StoreToGm(static_cast<uint8_t*>(gm), static_cast<const uint8_t*>(value),
+            bytes);
+}
+
+}  // namespace normgrad_ascendc

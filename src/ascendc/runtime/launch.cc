@@ -1,0 +1,391 @@
+// launch.cc — the kernel launcher (normgrad_ascendc/runtime/launch.h): a launch's
+// blocks on emulated cores, each on a host thread of its own (parked threads
+// kept between launches) when the launch fits the profile's vector cores,
+// else spread over an OpenMP work queue; the shared launch state with its
+// deadlock-detecting wait (launch_state.h); kernel-error reporting, the
+// NORMGRAD_KERNEL_ERRORS policy and the pending launch error.
+#include "normgrad_ascendc/runtime/launch.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "ascendc/runtime/env_setting.h"
+#include "ascendc/runtime/kernel_guard.h"
+#include "ascendc/runtime/launch_state.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/profile.h"
+
+namespace normgrad_ascendc {
+
+// ---- Launch
+// ------------------------------------------------------------------
+
+Launch::Launch(const char* name, uint32_t num_blocks, bool concurrent,
+               uint32_t vector_cores)
+    : name_(name),
+      num_blocks_(num_blocks),
+      concurrent_(concurrent),
+      vector_cores_(vector_cores),
+      blocks_(num_blocks),
+      running_(num_blocks) {
+  for (uint32_t i = 0; i < num_blocks; ++i) blocks_[i].index = i;
+}
+
+void Launch::RequireConcurrent(const char* api) const {
+  if (concurrent_) return;
+  const ProfileInfo& profile = GetProfileInfo(CurrentProfile());
+  Fail(
+      "%s: the launch has numBlocks %u, more than the %u vector cores of the "
+      "%s profile (%s); blocks that synchronize with each other must all run "
+      "at once, so such a launch may have at most as many blocks as the "
+      "profile has vector cores (the device would hang)",
+      api, num_blocks_, vector_cores_, profile.key, profile.name);
+}
+
+bool Launch::Stuck() const {
+  if (waiting_ != running_) return false;
+  for (const BlockState& b : blocks_) {
+    if (!b.waiting_in.empty() && b.checked != generation_) return false;
+  }
+  return true;
+}
+
+std::string Launch::DeadlockMessage(const BlockState& self) const {
+  std::string text =
+      "deadlock: every block still running waits and none can proceed; this "
+      "block waits in " +
+      blocks_[self.index].waiting_in;
+  if (num_blocks_ == 1) return text + " and is the only block";
+  text += " (";
+  const char* separator = "";
+  for (uint32_t i = 0; i < num_blocks_; ++i) {
+    if (i == self.index) continue;
+    text +=
+        separator + ("block " + std::to_string(i) + " ") + deadlock_picture_[i];
+    separator = "; ";
+  }
+  return text + ")";
+}
+
+void Launch::Wait(BlockState& self, const std::string& what,
+                  const std::function<bool()>& ready) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  if (ready()) return;
+  self.waiting_in = what;
+  ++waiting_;
+  while (!ready()) {
+    if (deadlocked_) {
+      const std::string message = DeadlockMessage(self);
+      // Stay counted as waiting: the other blocks build their messages from
+      // the same picture.
+      lock.unlock();
+      Fail("%s", message.c_str());
+    }
+    self.checked = generation_;
+    if (Stuck()) {
+      deadlocked_ = true;
+      for (const BlockState& b : blocks_) {
+        deadlock_picture_.push_back(b.ended ? "ended"
+                                            : "waits in " + b.waiting_in);
+      }
+      changed_.notify_all();
+      continue;
+    }
+    changed_.wait(lock);
+  }
+  --waiting_;
+  self.waiting_in.clear();
+}
+
+void Launch::Change(const std::function<void()>& change) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  change();
+  ++generation_;
+  changed_.notify_all();
+}
+
+void Launch::BlockStarted(uint32_t i) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  blocks_[i].running = true;
+}
+
+void Launch::BlockEnded(uint32_t i) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  blocks_[i].running = false;
+  blocks_[i].ended = true;
+  --running_;
+  ++generation_;
+  changed_.notify_all();
+}
+
+void Launch::FlushPending(uint32_t first, uint32_t last) {
+  for (uint32_t i = first; i < last; ++i) {
+    BlockState& b = blocks_[i];
+    for (const PendingWrite& w : b.pending) {
+      ApplyWrite(w.dst, w.data.data(), w.data.size(), w.mode);
+    }
+    b.pending.clear();
+    b.pending_begin = UINTPTR_MAX;
+    b.pending_end = 0;
+  }
+}
+
+namespace {
+
+thread_local Launch* t_launch = nullptr;
+thread_local BlockState* t_block = nullptr;
+thread_local std::unique_ptr<Launch> t_own_launch;
+
+}  // namespace
+
+Launch& CurrentLaunch() {
+  if (t_launch != nullptr) return *t_launch;
+  if (!t_own_launch) {
+    t_own_launch = std::make_unique<Launch>("(outside a launch)", 1, true, 1);
+  }
+  return *t_own_launch;
+}
+
+BlockState& CurrentBlock() {
+  if (t_block != nullptr) return *t_block;
+  return CurrentLaunch().block(0);
+}
+
+ScopedBlock::ScopedBlock(Launch& launch, uint32_t block)
+    : previous_launch_(t_launch), previous_block_(t_block) {
+  t_launch = &launch;
+  t_block = &launch.block(block);
+}
+
+ScopedBlock::~ScopedBlock() {
+  t_launch = previous_launch_;
+  t_block = previous_block_;
+}
+
+Launch* RunningLaunch() { return t_launch; }
+const BlockState* RunningBlock() { return t_block; }
+
+std::string CallSiteText() {
+  const CallSite* site = CurrentCallSite();
+  if (site == nullptr) return "";
+  return std::string(site->file) + ":" + std::to_string(site->line);
+}
+
+namespace {
+
+constexpr uint32_t kMaxBlocks = 65535;
+constexpr size_t kMaxReportedBlocks = 8;
+
+std::atomic<int> g_pending_error{0};
+std::atomic<unsigned> g_threads{0};
+
+KernelErrorPolicy ParsePolicy(const char* value) {
+  if (value == nullptr || *value == '\0' || std::strcmp(value, "exit") == 0) {
+    return KernelErrorPolicy::kExit;
+  }
+  if (std::strcmp(value, "return") == 0) return KernelErrorPolicy::kReturn;
+  std::fprintf(stderr,
+               "normgrad: NORMGRAD_KERNEL_ERRORS: unknown value \"%s\"; "
+               "valid: exit (default), return; using exit\n",
+               value);
+  return KernelErrorPolicy::kExit;
+}
+
+EnvSetting<KernelErrorPolicy> g_policy{"NORMGRAD_KERNEL_ERRORS", ParsePolicy};
+
+// The failures of one launch, by block index.
+class Failures {
+ public:
+  void Add(uint32_t block, std::string message) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    messages_.emplace(block, std::move(message));
+  }
+  bool empty() const { return messages_.empty(); }
+
+  // Prints the first kMaxReportedBlocks in block order, then a count.
+  void Report(const char* name, uint32_t num_blocks) const {
+    size_t printed = 0;
+    for (const auto& [block, message] : messages_) {
+      if (printed == kMaxReportedBlocks) break;
+      std::fprintf(stderr, "normgrad: kernel %s block %u/%u: %s\n", name, block,
+                   num_blocks, message.c_str());
+      ++printed;
+    }
+    if (messages_.size() > printed) {
+      std::fprintf(stderr, "normgrad: kernel %s: %zu more blocks failed\n",
+                   name, messages_.size() - printed);
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<uint32_t, std::string> messages_;
+};
+
+// Exits or records the error, as the policy says; returns the code.
+int Conclude(KernelErrorPolicy policy, int code) {
+  if (policy == KernelErrorPolicy::kExit) {
+    std::fflush(stdout);
+    std::exit(1);
+  }
+  g_pending_error.store(code);
+  return code;
+}
+
+// Runs block i of `launch` on the calling thread, on the thread's core.
+// Cores outlive the launch: a launch of small blocks costs no fresh UB.
+void RunBlock(Launch& launch, uint32_t i, void (*block)(void*), void* context,
+              Failures& failures) {
+  thread_local Core core;  // zeroed where the previous block touched it
+  PrepareThreadForBlocks();
+  const ScopedCore scope(core);
+  const ScopedBlock current(launch, i);
+  core.SetBlock(i, launch.num_blocks());
+  launch.BlockStarted(i);
+  try {
+    block(context);
+  } catch (const KernelError& e) {
+    failures.Add(i, e.what());
+  } catch (const std::exception& e) {
+    failures.Add(i, std::string("unexpected C++ exception: ") + e.what());
+  } catch (...) {
+    failures.Add(i, "unexpected C++ exception");
+  }
+  launch.BlockEnded(i);
+  if (core.pipe() != nullptr) core.DetachPipe(core.pipe());  // leaked
+  core.ZeroTouched();
+}
+
+// Host threads parked between launches, one per block of a concurrent
+// launch beyond the first (which runs on the calling thread). The pool grows
+// to the largest such launch and lives until the process ends.
+class BlockThreads {
+ public:
+  static BlockThreads& Get() {
+    static BlockThreads* const pool = new BlockThreads;  // never destroyed:
+    return *pool;  // its threads stay parked while the process exits
+  }
+
+  // Runs job(i) for every i in [0, count): 0 on the calling thread, the
+  // others on parked threads; returns when all have returned.
+  void Run(uint32_t count, const std::function<void(uint32_t)>& job) {
+    const std::lock_guard<std::mutex> one_launch(run_mutex_);
+    while (workers_.size() + 1 < count) {
+      workers_.push_back(std::make_unique<Worker>());
+      Worker* w = workers_.back().get();
+      w->thread = std::thread([this, w] { Serve(*w); });
+      w->thread.detach();
+    }
+    {
+      const std::lock_guard<std::mutex> lock(done_mutex_);
+      remaining_ = count - 1;
+    }
+    for (uint32_t i = 1; i < count; ++i) {
+      Worker& w = *workers_[i - 1];
+      const std::lock_guard<std::mutex> lock(w.mutex);
+      w.job = &job;
+      w.index = i;
+      w.wake.notify_one();
+    }
+    job(0);
+    std::unique_lock<std::mutex> lock(done_mutex_);
+    done_.wait(lock, [this] { return remaining_ == 0; });
+  }
+
+ private:
+  struct Worker {
+    std::thread thread;
+    std::mutex mutex;
+    std::condition_variable wake;
+    const std::function<void(uint32_t)>* job = nullptr;
+    uint32_t index = 0;
+  };
+
+  void Serve(Worker& w) {
+    for (;;) {
+      const std::function<void(uint32_t)>* job;
+      uint32_t index;
+      {
+        std::unique_lock<std::mutex> lock(w.mutex);
+        w.wake.wait(lock, [&w] { return w.job != nullptr; });
+        job = w.job;
+        index = w.index;
+        w.job = nullptr;
+      }
+      (*job)(index);
+      const std::lock_guard<std::mutex> lock(done_mutex_);
+      if (--remaining_ == 0) done_.notify_one();
+    }
+  }
+
+  std::mutex run_mutex_;
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::mutex done_mutex_;
+  std::condition_variable done_;
+  uint32_t remaining_ = 0;
+};
+
+}  // namespace
+
+KernelErrorPolicy GetKernelErrorPolicy() { return g_policy.Get(); }
+
+void SetKernelErrorPolicy(KernelErrorPolicy policy) { g_policy.Set(policy); }
+
+int TakeLaunchError() { return g_pending_error.exchange(0); }
+
+void SetLaunchThreads(unsigned threads) { g_threads.store(threads); }
+
+int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
+              void* context) {
+  const KernelErrorPolicy policy = GetKernelErrorPolicy();
+  if (num_blocks < 1 || num_blocks > kMaxBlocks) {
+    std::fprintf(stderr,
+                 "normgrad: kernel %s: numBlocks %u is out of range "
+                 "(1..%u)\n",
+                 name, num_blocks, kMaxBlocks);
+    return Conclude(policy, kInvalidLaunchCode);
+  }
+  const uint32_t vector_cores = GetProfileInfo(CurrentProfile()).aiv_cores;
+  const bool concurrent = num_blocks <= vector_cores;
+  Launch launch(name, num_blocks, concurrent, vector_cores);
+  Failures failures;
+  InstallKernelSignalHandlers();
+  const KernelWatchdog watchdog(launch);
+
+  if (concurrent) {
+    BlockThreads::Get().Run(num_blocks, [&](uint32_t i) {
+      RunBlock(launch, i, block, context, failures);
+    });
+  } else {
+    unsigned threads = g_threads.load();
+    if (threads == 0) threads = std::thread::hardware_concurrency();
+    threads = std::clamp(threads, 1u, num_blocks);
+    std::atomic<uint32_t> next{0};
+#pragma omp parallel num_threads(threads)
+    for (uint32_t i = next++; i < num_blocks; i = next++) {
+      RunBlock(launch, i, block, context, failures);
+    }
+  }
+  watchdog.Finish();
+  launch.FlushPending(0, num_blocks);
+  PrintBlockOutputs(launch);
+
+  if (failures.empty()) return 0;
+  failures.Report(name, num_blocks);
+  return Conclude(policy, kKernelErrorCode);
+}
+
+}  // namespace normgrad_ascendc

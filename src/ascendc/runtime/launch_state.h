@@ -1,0 +1,180 @@
+// launch_state.h — the state one kernel launch shares between its blocks
+// (internal to src/ascendc): each block's buffered debug output, atomic mode
+// and pending atomic writes, and the one lock under which blocks wait for
+// each other (SyncAll, IBWait, CrossCoreWaitFlag, WaitPreBlock) with
+// deadlock detection. launch.cc creates one per launch; block_sync.cc,
+// atomic.cc, gm_store.cc and debug.cc reach it through CurrentLaunch() and
+// CurrentBlock(). Code running outside any launch (a test calling an API
+// directly, host code) gets a launch of its own thread: one block, nothing
+// deferred.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "normgrad_ascendc/runtime/atomic.h"
+
+namespace normgrad_ascendc {
+
+/// A block's atomic mode (SetAtomicAdd and the like).
+struct AtomicMode {
+  AtomicModeOp op = AtomicModeOp::kNone;
+  AscendC::AtomicDtype type = AscendC::AtomicDtype::ATOMIC_NONE;
+};
+
+/// One deferred write into global memory, in the block's program order.
+struct PendingWrite {
+  uint8_t* dst;
+  std::vector<uint8_t> data;
+  AtomicMode mode;   ///< op kNone: a plain write replayed after earlier atomics
+  std::string site;  ///< "<file>:<line>" of the call, for messages
+};
+
+/// The per-block state of a launch.
+struct BlockState {
+  uint32_t index = 0;
+  bool running = false;  ///< started and not ended
+  bool ended = false;
+  // Debug output (under mutex()), printed in block order when the launch
+  // ends.
+  std::string output;
+  bool at_line_start = true;
+  // Atomics.
+  AtomicMode atomic;
+  std::vector<PendingWrite> pending;
+  uintptr_t pending_begin = UINTPTR_MAX;  ///< span of the pending writes
+  uintptr_t pending_end = 0;
+  // Waiting: what the block waits in ("SyncAll at k.asc:12"), empty when it
+  // runs; the wake-up generation it last checked its condition in.
+  std::string waiting_in;
+  uint64_t checked = 0;
+  // Cross-block synchronization counters.
+  uint64_t sync_all_calls = 0;
+  uint64_t notify_calls = 0;
+  uint64_t wait_pre_calls = 0;
+  std::map<uint16_t, uint64_t> cross_wait_calls;  ///< by flagId
+  // Intra-core mutex IDs taken with AllocMutexID, and locked ones.
+  uint32_t mutex_ids = 0;
+  uint32_t mutex_locked = 0;
+};
+
+/// The shared state of one launch. Its blocks use it from their threads;
+/// everything marked "under mutex()" is read and written with it held.
+class Launch {
+ public:
+  /// `concurrent`: every block has a thread of its own, so blocks may wait
+  /// for each other.
+  Launch(const char* name, uint32_t num_blocks, bool concurrent,
+         uint32_t vector_cores);
+  Launch(const Launch&) = delete;
+  Launch& operator=(const Launch&) = delete;
+
+  const char* name() const { return name_; }
+  uint32_t num_blocks() const { return num_blocks_; }
+  BlockState& block(uint32_t i) { return blocks_[i]; }
+  /// Atomic writes are deferred (logged and applied in block order) when
+  /// more than one block could race on them.
+  bool defers_atomics() const { return num_blocks_ > 1; }
+
+  /// Fails (KernelError) unless the blocks of this launch may wait for each
+  /// other: `api` is the synchronizing call.
+  void RequireConcurrent(const char* api) const;
+
+  /// Blocks `self` until `ready()` (evaluated under the lock) holds.
+  /// `what` says what it waits in. When every running block waits and no
+  /// condition can become true any more, each waiting block fails with a
+  /// deadlock message instead of hanging.
+  void Wait(BlockState& self, const std::string& what,
+            const std::function<bool()>& ready);
+  /// Runs `change` under the lock and wakes the waiting blocks to re-check.
+  void Change(const std::function<void()>& change);
+
+  /// A block started or ended (launch.cc).
+  void BlockStarted(uint32_t i);
+  void BlockEnded(uint32_t i);
+
+  /// Applies the pending writes of blocks [first, last) in block order and
+  /// clears them; under the lock, with those blocks not running code.
+  void FlushPending(uint32_t first, uint32_t last);
+
+  /// Under mutex(): state of the cross-block APIs (block_sync.cc).
+  /// SyncAll round -> (the blocks that arrived, how many are expected).
+  std::map<uint64_t, std::pair<std::vector<uint32_t>, uint32_t>> sync_rounds;
+  std::map<std::tuple<const void*, int32_t, int32_t>, bool> ib_flags;
+  std::map<uint16_t, uint64_t>
+      cross_sets;  ///< flagId -> CrossCoreSetFlag calls
+
+  std::mutex& mutex() { return mutex_; }
+
+ private:
+  // True when every running block waits and has checked its condition
+  // since the last change: nothing can wake any of them.
+  bool Stuck() const;
+  std::string DeadlockMessage(const BlockState& self) const;
+
+  const char* name_;
+  uint32_t num_blocks_;
+  bool concurrent_;
+  uint32_t vector_cores_;
+  std::vector<BlockState> blocks_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  uint64_t generation_ = 1;
+  uint32_t running_ = 0;
+  uint32_t waiting_ = 0;
+  bool deadlocked_ = false;
+  /// What each block did when the deadlock was found, for the messages.
+  std::vector<std::string> deadlock_picture_;
+};
+
+/// The launch the calling thread runs a block of, or the thread's own
+/// one-block launch outside any.
+Launch& CurrentLaunch();
+/// The block the calling thread runs (of CurrentLaunch()).
+BlockState& CurrentBlock();
+
+/// Makes (launch, block) the calling thread's current block for the scope
+/// (launch.cc, around each block).
+class ScopedBlock {
+ public:
+  ScopedBlock(Launch& launch, uint32_t block);
+  ~ScopedBlock();
+  ScopedBlock(const ScopedBlock&) = delete;
+  ScopedBlock& operator=(const ScopedBlock&) = delete;
+
+ private:
+  Launch* previous_launch_;
+  BlockState* previous_block_;
+};
+
+/// The launch and block the calling thread runs, or null outside a launch
+/// (the signal handler and the watchdog, kernel_guard.cc).
+Launch* RunningLaunch();
+const BlockState* RunningBlock();
+
+/// "<file>:<line>" of the outermost open API call, or "" (messages).
+std::string CallSiteText();
+
+/// The bytes of one element of an atomic type, and "SetAtomicAdd<float>"
+/// (atomic.cc, for messages).
+uint32_t AtomicElementBytes(AscendC::AtomicDtype type);
+std::string AtomicModeName(const AtomicMode& mode);
+
+/// Applies one write to global memory under `mode` (atomic.cc).
+void ApplyWrite(uint8_t* dst, const uint8_t* src, uint64_t bytes,
+                AtomicMode mode);
+
+/// Prints every block's buffered output in block order on stdout and clears
+/// it (debug.cc): at the end of a launch and before its error lines.
+void PrintBlockOutputs(Launch& launch);
+/// The same with launch.mutex() already held by the caller, or from a signal
+/// handler (plain write calls after flushing stdout).
+void WriteBlockOutputs(Launch& launch);
+
+}  // namespace normgrad_ascendc

@@ -1,0 +1,506 @@
+// pipe.cc — the UB allocations of an emulated core (pipe.h): TPipe's
+// carving for queues, buffers and pools, the state of TQue/TQueBind, TBuf and
+// TBufPool with their misuse checks, the lifetimes of the tensors they hand
+// out, and the framework scratch that PopStackBuffer returns.
+#include "normgrad_ascendc/runtime/pipe.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/position.h"
+#include "normgrad_ascendc/runtime/profile.h"
+
+namespace normgrad_ascendc {
+
+using AscendC::TPosition;
+
+namespace {
+
+// What a core's pipes leave behind: the pipe's life and a lease record per
+// UB offset a buffer ever started at. Never freed, so tensors and queues
+// that outlive their pipe can still read theirs; a core created later at the
+// same address continues the counts, which only grow.
+struct CoreRecords {
+  PipeLife life;
+  std::unordered_map<uint32_t, BufferLease> leases;  // nodes do not move
+};
+
+CoreRecords& RecordsOf(const Core* core) {
+  static std::mutex mutex;
+  static auto* records =
+      new std::unordered_map<const Core*, std::unique_ptr<CoreRecords>>;
+  thread_local const Core* last_core = nullptr;
+  thread_local CoreRecords* last = nullptr;
+  if (core != last_core) {
+    std::lock_guard<std::mutex> lock(mutex);
+    std::unique_ptr<CoreRecords>& entry = (*records)[core];
+    if (!entry) entry = std::make_unique<CoreRecords>();
+    last_core = core;
+    last = entry.get();
+  }
+  return *last;
+}
+
+void EndLease(BufferLease* lease, const char* by) {
+  ++lease->generation;
+  lease->ended_by = by;
+}
+
+}  // namespace
+
+void TensorView::CheckUbOperand(const char* api, const char* which) const {
+  Check(api);
+  if (core == nullptr) {
+    Fail("%s: %s LocalTensor is empty (no unified-buffer memory)", api, which);
+  }
+  if (offset % 32 != 0) {
+    Fail(
+        "%s: %s LocalTensor starts at UB offset %u, which is not 32-byte "
+        "aligned (UB addresses must be multiples of 32)",
+        api, which, offset);
+  }
+}
+
+void FailStaleTensor(const char* api, const BufferLease& lease,
+                     uint32_t offset) {
+  Fail(
+      "%s: the LocalTensor at UB offset %u (buffer %u of %s) was released by "
+      "%s; a tensor must not be used after its buffer is freed or its TPipe "
+      "ends",
+      api, offset, lease.index, lease.owner, lease.ended_by);
+}
+
+QueueState::QueueState(TPosition src, TPosition dst, int32_t depth, bool bind)
+    : src_(src),
+      dst_(dst),
+      position_(IsVectorPosition(src) ? src : dst),
+      depth_(depth),
+      bind_(bind) {}
+
+Name QueueState::name() const {
+  Name n;
+  int at = bind_ ? std::snprintf(n.text, sizeof n.text, "TQueBind<%s, %s, %d>",
+                                 PositionName(src_), PositionName(dst_), depth_)
+                 : std::snprintf(n.text, sizeof n.text, "TQue<%s, %d>",
+                                 PositionName(position_), depth_);
+  if (request_ != 0 && at > 0 && static_cast<size_t>(at) < sizeof n.text) {
+    std::snprintf(n.text + at, sizeof n.text - at, " #%u", request_);
+  }
+  return n;
+}
+
+void QueueState::CheckLive(const char* api) const {
+  if (core_ == nullptr) {
+    Fail(
+        "%s::%s: the queue has no buffers (TPipe::InitBuffer was not called "
+        "for it)",
+        name().text, api);
+  }
+  if (life_->epoch != epoch_) {
+    Fail(
+        "%s::%s: the queue's buffers ended with its TPipe (%s); give it "
+        "buffers again with InitBuffer",
+        name().text, api, life_->ended_by);
+  }
+}
+
+TensorView QueueState::Alloc() {
+  CheckLive("AllocTensor");
+  for (uint32_t k = 0; k < count_; ++k) {
+    const uint32_t i = (next_ + k) % count_;
+    if (state_[i] == State::kFree) {
+      state_[i] = State::kAllocated;
+      next_ = (i + 1) % count_;
+      TensorView view{core_, first_offset_ + i * buffer_stride_, buffer_bytes_,
+                      position_};
+      view.lease = lease_[i];
+      view.generation = lease_[i]->generation;
+      return view;
+    }
+  }
+  Fail(
+      "%s::AllocTensor: no free buffer: all %u buffers are allocated or "
+      "queued (FreeTensor one first)",
+      name().text, count_);
+}
+
+uint32_t QueueState::BufferOf(const char* api, const TensorView& tensor) const {
+  CheckLive(api);
+  if (tensor.core == core_ && tensor.offset >= first_offset_) {
+    const uint32_t delta = tensor.offset - first_offset_;
+    const uint32_t i = buffer_stride_ == 0 ? 0 : delta / buffer_stride_;
+    if (i < count_ && delta == i * buffer_stride_) return i;
+  }
+  Fail(
+      "%s::%s: the tensor at UB offset %u (%u bytes) is not a buffer of this "
+      "queue",
+      name().text, api, tensor.offset, tensor.bytes);
+}
+
+void QueueState::CheckTensor(const char* api, const TensorView& tensor) const {
+  if (tensor.lease != nullptr &&
+      tensor.lease->generation != tensor.generation) {
+    char call[80];
+    std::snprintf(call, sizeof call, "%s::%s", name().text, api);
+    tensor.Check(call);
+  }
+}
+
+void QueueState::EnQue(const TensorView& tensor) {
+  const uint32_t i = BufferOf("EnQue", tensor);
+  if (state_[i] == State::kFree) {
+    Fail("%s::EnQue: the buffer at UB offset %u is free (AllocTensor it first)",
+         name().text, tensor.offset);
+  }
+  if (state_[i] == State::kQueued) {
+    Fail("%s::EnQue: the buffer at UB offset %u is already queued", name().text,
+         tensor.offset);
+  }
+  CheckTensor("EnQue", tensor);
+  if (depth_ > 0 && fifo_size_ >= static_cast<uint32_t>(depth_)) {
+    Fail(
+        "%s::EnQue: the queue is full (%u queued, depth %d); DeQue one first "
+        "(a queue of depth n takes at most n EnQue calls in a row)",
+        name().text, fifo_size_, depth_);
+  }
+  state_[i] = State::kQueued;
+  queued_bytes_[i] = tensor.bytes;
+  fifo_[(fifo_head_ + fifo_size_) % kMaxPipeBuffers] = static_cast<uint8_t>(i);
+  ++fifo_size_;
+}
+
+TensorView QueueState::DeQue() {
+  CheckLive("DeQue");
+  if (fifo_size_ == 0) {
+    Fail("%s::DeQue: the queue is empty (EnQue a tensor first)", name().text);
+  }
+  const uint32_t i = fifo_[fifo_head_];
+  fifo_head_ = (fifo_head_ + 1) % kMaxPipeBuffers;
+  --fifo_size_;
+  state_[i] = State::kDequeued;
+  TensorView view{core_, first_offset_ + i * buffer_stride_, queued_bytes_[i],
+                  position_};
+  view.lease = lease_[i];
+  view.generation = lease_[i]->generation;
+  return view;
+}
+
+void QueueState::Free(const TensorView& tensor) {
+  const uint32_t i = BufferOf("FreeTensor", tensor);
+  if (state_[i] == State::kFree) {
+    Fail(
+        "%s::FreeTensor: the buffer at UB offset %u is already free (freed "
+        "twice?)",
+        name().text, tensor.offset);
+  }
+  if (state_[i] == State::kQueued) {
+    Fail(
+        "%s::FreeTensor: the buffer at UB offset %u is still queued (DeQue it "
+        "first)",
+        name().text, tensor.offset);
+  }
+  CheckTensor("FreeTensor", tensor);
+  state_[i] = State::kFree;
+  EndLease(lease_[i], "FreeTensor");
+}
+
+bool QueueState::HasIdleBuffer(const char* api) const {
+  CheckLive(api);
+  return std::any_of(state_, state_ + count_,
+                     [](State s) { return s == State::kFree; });
+}
+
+int32_t QueueState::QueuedCount(const char* api) const {
+  CheckLive(api);
+  return static_cast<int32_t>(fifo_size_);
+}
+
+bool QueueState::Vacant(const char* api) const {
+  CheckLive(api);
+  return depth_ <= 0 || fifo_size_ < static_cast<uint32_t>(depth_);
+}
+
+Name BufferState::name() const {
+  Name n;
+  if (request_ == 0) {
+    std::snprintf(n.text, sizeof n.text, "TBuf<%s>", PositionName(position_));
+  } else {
+    std::snprintf(n.text, sizeof n.text, "TBuf<%s> #%u",
+                  PositionName(position_), request_);
+  }
+  return n;
+}
+
+void BufferState::CheckInitialized(const char* api) const {
+  if (core_ == nullptr) {
+    Fail(
+        "%s::%s: the buffer has no memory (TPipe::InitBuffer was not called "
+        "for it)",
+        name().text, api);
+  }
+  if (life_->epoch != epoch_) {
+    Fail(
+        "%s::%s: the buffer's memory ended with its TPipe (%s); give it "
+        "memory again with InitBuffer",
+        name().text, api, life_->ended_by);
+  }
+}
+
+TensorView BufferState::GetAll() const {
+  CheckInitialized("Get");
+  TensorView view{core_, offset_, bytes_, position_};
+  view.lease = lease_;
+  view.generation = lease_->generation;
+  return view;
+}
+
+TensorView BufferState::Get(const char* api, const char* type_name,
+                            uint32_t count, uint32_t elem_bytes,
+                            uint32_t offset) const {
+  CheckInitialized(api);
+  if (offset % 32 != 0) {
+    Fail("%s::%s<%s>: bufOffset %u is not a multiple of 32 bytes", name().text,
+         api, type_name, offset);
+  }
+  const uint64_t bytes = uint64_t{count} * elem_bytes;
+  if (uint64_t{offset} + bytes > bytes_) {
+    char from[32] = "";
+    if (offset != 0) std::snprintf(from, sizeof from, " from byte %u", offset);
+    Fail("%s::%s<%s>: %u elements (%llu bytes)%s exceed the buffer's %u bytes",
+         name().text, api, type_name, count,
+         static_cast<unsigned long long>(bytes), from, bytes_);
+  }
+  TensorView view{core_, offset_ + offset, static_cast<uint32_t>(bytes),
+                  position_};
+  view.lease = lease_;
+  view.generation = lease_->generation;
+  return view;
+}
+
+Name PoolState::name() const {
+  Name n;
+  if (request_ == 0) {
+    std::snprintf(n.text, sizeof n.text, "TBufPool<%s>",
+                  PositionName(position_));
+  } else {
+    std::snprintf(n.text, sizeof n.text, "TBufPool<%s> #%u",
+                  PositionName(position_), request_);
+  }
+  return n;
+}
+
+AscendC::TPipe* PoolState::pipe(const char* api) const {
+  if (pipe_ == nullptr) {
+    Fail("%s: %s has no memory (TPipe::InitBufPool was not called for it)", api,
+         name().text);
+  }
+  if (life_->epoch != epoch_) {
+    Fail(
+        "%s: %s ended with its TPipe (%s); give it memory again with "
+        "InitBufPool",
+        api, name().text, life_->ended_by);
+  }
+  return pipe_;
+}
+
+void PoolState::Reset() {
+  pipe("TBufPool::Reset");
+  for (uint32_t i = 0; i < leases_; ++i) EndLease(lease_[i], "TBufPool::Reset");
+}
+
+TensorView FrameworkScratch(TPosition position, uint64_t written) {
+  if (!IsVectorPosition(position)) {
+    Fail(
+        "PopStackBuffer: position %s is not in the unified buffer; use "
+        "VECCALC (LCM), VECIN or VECOUT",
+        PositionName(position));
+  }
+  Core& core = CurrentCore();
+  const uint32_t start = core.pipe() != nullptr ? core.pipe()->used_bytes() : 0;
+  core.Touch(static_cast<uint32_t>(
+      std::min<uint64_t>(uint64_t{start} + written, core.scratch_end())));
+  return {&core, start, core.scratch_end() - start, position};
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+using normgrad_ascendc::BufferLease;
+using normgrad_ascendc::Fail;
+using normgrad_ascendc::Name;
+using normgrad_ascendc::PoolState;
+
+TPipe::TPipe()
+    : core_(&normgrad_ascendc::CurrentCore()),
+      life_(&normgrad_ascendc::RecordsOf(core_).life) {
+  core_->AttachPipe(this);
+  region_.size = core_->scratch_end();
+}
+
+TPipe::~TPipe() {
+  End("the end of its TPipe (the destructor)");
+  core_->DetachPipe(this);
+}
+
+void TPipe::End(const char* by) {
+  for (uint32_t i = 0; i < buffers_; ++i) {
+    normgrad_ascendc::EndLease(leases_[i], by);
+  }
+  ++life_->epoch;
+  life_->ended_by = by;
+  region_.used = 0;
+  buffers_ = 0;
+  requests_ = 0;
+  pad_register_ = {};
+}
+
+void TPipe::CheckPool(const char* api, const PoolState& pool) {
+  if (pool.pipe(api) != this) {
+    Fail("%s: %s belongs to another TPipe", api, pool.name().text);
+  }
+}
+
+uint32_t TPipe::Carve(const char* api, const Name& who, PoolState* pool,
+                      uint32_t num, uint32_t len, uint32_t* stride) {
+  if (buffers_ + num > normgrad_ascendc::kMaxPipeBuffers) {
+    Fail("%s: %s: %u more buffers would make %u; a TPipe holds at most %u", api,
+         who.text, num, buffers_ + num, normgrad_ascendc::kMaxPipeBuffers);
+  }
+  normgrad_ascendc::Region& region = pool != nullptr ? pool->region_ : region_;
+  const uint64_t block = (uint64_t{len} + 31) / 32 * 32;
+  const uint64_t total = block * num;
+  const uint32_t left = region.size - region.used;
+  if (total > left) {
+    if (pool != nullptr) {
+      Fail(
+          "%s: %s requests %u x %llu bytes%s, which exceeds %s: %u of %u "
+          "bytes left",
+          api, who.text, num, static_cast<unsigned long long>(block),
+          block != len ? " (len rounded up to a multiple of 32)" : "",
+          pool->name().text, left, region.size);
+    }
+    Fail(
+        "%s: %s requests %u x %llu bytes%s, which exceeds the unified buffer: "
+        "%u of %u bytes left (profile %s)",
+        api, who.text, num, static_cast<unsigned long long>(block),
+        block != len ? " (len rounded up to a multiple of 32)" : "", left,
+        region.size, core_->profile().name);
+  }
+  const uint32_t offset = region.base + region.used;
+  region.used += static_cast<uint32_t>(total);
+  core_->Touch(region.base + region.used);
+  ++requests_;
+  *stride = static_cast<uint32_t>(block);
+  return offset;
+}
+
+BufferLease* TPipe::Lease(PoolState* pool, uint32_t offset, const Name& owner,
+                          uint32_t index) {
+  BufferLease* lease = &normgrad_ascendc::RecordsOf(core_).leases[offset];
+  std::snprintf(lease->owner, sizeof lease->owner, "%s", owner.text);
+  lease->index = index;
+  leases_[buffers_++] = lease;
+  if (pool != nullptr) pool->lease_[pool->leases_++] = lease;
+  return lease;
+}
+
+void TPipe::InitQueue(normgrad_ascendc::QueueState& que, PoolState* pool,
+                      uint8_t num, uint32_t len) {
+  const char* api =
+      pool != nullptr ? "TBufPool::InitBuffer" : "TPipe::InitBuffer";
+  if (pool != nullptr) CheckPool(api, *pool);
+  if (que.core_ != nullptr && que.life_->epoch == que.epoch_) {
+    Fail("%s: %s already has buffers; a queue is initialized once", api,
+         que.name().text);
+  }
+  que = normgrad_ascendc::QueueState(que.src_, que.dst_, que.depth_, que.bind_);
+  que.request_ = requests_ + 1;
+  if (!normgrad_ascendc::IsVectorPosition(que.position_)) {
+    Fail(
+        "%s: %s: position %s is not in the unified buffer; normgrad emulates "
+        "VECIN, VECOUT and VECCALC",
+        api, que.name().text, normgrad_ascendc::PositionName(que.position_));
+  }
+  if (num == 0) {
+    Fail("%s: %s: num is 0; a queue needs at least 1 buffer", api,
+         que.name().text);
+  }
+  que.first_offset_ =
+      Carve(api, que.name(), pool, num, len, &que.buffer_stride_);
+  que.buffer_bytes_ = len;
+  que.count_ = num;
+  const Name name = que.name();
+  for (uint32_t i = 0; i < num; ++i) {
+    que.lease_[i] =
+        Lease(pool, que.first_offset_ + i * que.buffer_stride_, name, i);
+  }
+  que.core_ = core_;
+  que.life_ = life_;
+  que.epoch_ = life_->epoch;
+}
+
+void TPipe::InitBuf(normgrad_ascendc::BufferState& buf, PoolState* pool,
+                    uint32_t len) {
+  const char* api =
+      pool != nullptr ? "TBufPool::InitBuffer" : "TPipe::InitBuffer";
+  if (pool != nullptr) CheckPool(api, *pool);
+  if (buf.core_ != nullptr && buf.life_->epoch == buf.epoch_) {
+    Fail("%s: %s already has memory; a buffer is initialized once", api,
+         buf.name().text);
+  }
+  buf.request_ = requests_ + 1;
+  if (!normgrad_ascendc::IsVectorPosition(buf.position_)) {
+    Fail(
+        "%s: %s: position %s is not in the unified buffer; normgrad emulates "
+        "VECIN, VECOUT and VECCALC",
+        api, buf.name().text, normgrad_ascendc::PositionName(buf.position_));
+  }
+  uint32_t stride = 0;
+  buf.offset_ = Carve(api, buf.name(), pool, 1, len, &stride);
+  buf.bytes_ = len;
+  buf.lease_ = Lease(pool, buf.offset_, buf.name(), 0);
+  buf.core_ = core_;
+  buf.life_ = life_;
+  buf.epoch_ = life_->epoch;
+}
+
+void TPipe::InitPool(PoolState& sub, PoolState* pool, PoolState* share,
+                     uint32_t len) {
+  const char* api =
+      pool != nullptr ? "TBufPool::InitBufPool" : "TPipe::InitBufPool";
+  if (pool != nullptr) CheckPool(api, *pool);
+  if (sub.pipe_ != nullptr && sub.life_->epoch == sub.epoch_) {
+    Fail("%s: %s already has memory; a pool is initialized once", api,
+         sub.name().text);
+  }
+  const uint32_t rounded = (len + 31) / 32 * 32;
+  sub = PoolState(sub.position_);
+  sub.request_ = requests_ + 1;
+  if (share != nullptr) {
+    CheckPool(api, *share);
+    if (rounded > share->region_.size) {
+      Fail(
+          "%s: %s: len %u (rounded up to %u) exceeds the %u bytes of %s it "
+          "shares",
+          api, sub.name().text, len, rounded, share->region_.size,
+          share->name().text);
+    }
+    sub.region_.base = share->region_.base;
+    ++requests_;
+  } else {
+    uint32_t stride = 0;
+    sub.region_.base = Carve(api, sub.name(), pool, 1, len, &stride);
+  }
+  sub.region_.size = rounded;
+  sub.pipe_ = this;
+  sub.life_ = life_;
+  sub.epoch_ = life_->epoch;
+}
+
+}  // namespace AscendC

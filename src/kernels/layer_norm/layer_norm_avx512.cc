@@ -1,0 +1,41 @@
+// kernels/layer_norm/layer_norm_avx512.cc — the layer-norm kernels of the instruction
+// set "avx512": layer_norm_inl.h over AVX-512F intrinsics (16 floats per
+// vector, hardware half conversions, non-temporal stores). Only called after
+// the run-time CPU check of avx512.cc; fused multiply-adds only where
+// layer_norm_inl.h asks for them (hardware FMA, as the scalar kernels' std::fma),
+// so its bits equal the scalar kernels'. The target pragma follows the shared headers,
+// as in avx2.cc; the Ops policies are avx512_ops_inl.h's.
+// GCC 12 warns "__Y is (may be) used uninitialized" inside its own AVX-512
+// intrinsics (_mm512_undefined_* placeholders, GCC bug 105593); the warning
+// is silenced for that header only.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/kernels.h"
+#include "normgrad/float16.h"
+
+// The kernels, compiled for the instruction set; the table that lists them
+// below is baseline code (see isa_entry_inl.h).
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx2,fma,f16c")
+#include "kernels/isa/avx512_ops_inl.h"
+#include "kernels/layer_norm/layer_norm_inl.h"
+#pragma GCC pop_options
+
+namespace normgrad::kernels {
+
+LayerNormKernels Avx512LayerNormKernels() {
+  return {ForwardKernel<Avx512F32>,  ForwardKernel<Avx512F16>,
+          ForwardKernel<Avx512BF16>, BackwardKernel<Avx512F32>,
+          BackwardKernel<Avx512F16>, BackwardKernel<Avx512BF16>};
+}
+
+}  // namespace normgrad::kernels

@@ -1,0 +1,22 @@
+// kernels/layer_norm/layer_norm_scalar.cc — the layer-norm kernels of the portable
+// instruction set "scalar": layer_norm_inl.h over plain C++ floats (one lane;
+// the compiler may still use the baseline vector unit, which keeps the bits).
+// Streaming stores are plain stores here; the Ops policies are
+// scalar_ops_inl.h's.
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/kernels.h"
+#include "kernels/layer_norm/layer_norm_inl.h"
+#include "kernels/isa/scalar_ops_inl.h"
+#include "normgrad/float16.h"
+
+namespace normgrad::kernels {
+
+LayerNormKernels ScalarLayerNormKernels() {
+  return {ForwardKernel<ScalarF32>,  ForwardKernel<ScalarF16>,
+          ForwardKernel<ScalarBF16>, BackwardKernel<ScalarF32>,
+          BackwardKernel<ScalarF16>, BackwardKernel<ScalarBF16>};
+}
+
+}  // namespace normgrad::kernels

@@ -1,0 +1,25 @@
+// kernels/rms_norm/rms_norm_neon.cc — the RMS-norm kernels of the instruction set
+// "neon": rms_norm_inl.h over 64-bit Arm Advanced SIMD (4 floats per
+// vector, the base architecture's half conversions). Fused multiply-adds
+// (vfmaq) only where rms_norm_inl.h asks for them, as the scalar kernels'
+// std::fma, so its bits equal the scalar kernels'; the Ops policies are
+// neon_ops_inl.h's.
+#include <arm_neon.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/kernels.h"
+#include "kernels/isa/neon_ops_inl.h"
+#include "kernels/rms_norm/rms_norm_inl.h"
+
+namespace normgrad::kernels {
+
+RmsNormKernels NeonRmsNormKernels() {
+  return {RmsForwardKernel<NeonF32>,  RmsForwardKernel<NeonF16>,  RmsForwardKernel<NeonBF16>,
+          RmsBackwardKernel<NeonF32>, RmsBackwardKernel<NeonF16>, RmsBackwardKernel<NeonBF16>};
+}
+
+}  // namespace normgrad::kernels
