@@ -6,6 +6,8 @@
 #   make bench  the Google Benchmark suite; make compare: `normgrad bench`
 #   make test-aarch64  the library's tests cross-compiled for 64-bit Arm and
 #               run under qemu-aarch64 (the portable kernels on another CPU)
+#   make format clang-format 14 over every C++ file; make format-check fails
+#               on a file that differs from its formatted self (CI runs it)
 # Scripts and tests use the system interpreter /usr/bin/python3 with Debian's
 # python3-numpy (installed by `make deps`), not the separate python3 on PATH.
 # The Python package goes into a virtual environment over that interpreter
@@ -41,10 +43,11 @@ AARCH64_BUILD_DIR ?= build-aarch64
 
 # clang-14 with LLVM's OpenMP (libomp and its ThreadSanitizer tool, archer)
 # and the sanitizer and libFuzzer runtimes: the tsan and fuzz presets.
-APT_CLANG_PACKAGES := clang-14 libomp-14-dev libclang-rt-14-dev llvm-14
+# clang-format-14: make format and make format-check (tools/format.sh).
+APT_CLANG_PACKAGES := clang-14 libomp-14-dev libclang-rt-14-dev llvm-14 clang-format-14
 
 .PHONY: deps deps-aarch64 deps-clang configure build python run test bench compare install clean \
-        test-aarch64
+        test-aarch64 format format-check
 
 deps: PACKAGES = $(APT_PACKAGES)
 deps-aarch64: PACKAGES = $(APT_CROSS_PACKAGES)
@@ -107,6 +110,12 @@ test-aarch64: deps-aarch64
 	cmake --build $(AARCH64_BUILD_DIR) -j $(JOBS)
 	QEMU_LD_PREFIX=/usr/aarch64-linux-gnu \
 	  ctest --test-dir $(AARCH64_BUILD_DIR) --output-on-failure -j $(JOBS)
+
+format: deps-clang
+	tools/format.sh
+
+format-check: deps-clang
+	tools/format.sh --check
 
 install: build
 	cmake --install $(BUILD_DIR) $(if $(PREFIX),--prefix $(PREFIX))
