@@ -6,7 +6,7 @@
 //   accuracy: RmsNorm<half> y: worst |error| 0.21 of the bound (...)
 //
 // so a run gives each API's measured accuracy next to its derived bound
-// (README, "Accuracy"); the check itself fails like ASSERT_LE would.
+// (docs/numerics.md, "Accuracy of the Normalization APIs, measured"); the check itself fails like ASSERT_LE would.
 #pragma once
 
 #include <gtest/gtest.h>
