@@ -333,35 +333,6 @@ void TensorShiftSpan(const SpanArgs& a) {
 void CheckShiftCount(const char* api, const char* type, int64_t count,
                      uint32_t bits);
 
-template <typename T>
-VecInstruction UnaryOf(const char* api, const AscendC::LocalTensor<T>& dst,
-                       const AscendC::LocalTensor<T>& src, SpanFn span,
-                       const void* params) {
-  VecInstruction in{
-      api,
-      TypeName<T>(),
-      LanesOf(sizeof(T)),
-      {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
-      2,
-      span};
-  in.params = params;
-  return in;
-}
-
-template <typename T>
-VecInstruction BinaryOf(const char* api, const AscendC::LocalTensor<T>& dst,
-                        const AscendC::LocalTensor<T>& src0,
-                        const AscendC::LocalTensor<T>& src1, SpanFn span) {
-  return {api,
-          TypeName<T>(),
-          LanesOf(sizeof(T)),
-          {{"dst", &dst.view(), sizeof(T)},
-           {"src0", &src0.view(), sizeof(T)},
-           {"src1", &src1.view(), sizeof(T)}},
-          3,
-          span};
-}
-
 /// Runs a one-source instruction in its count form (on the flat path where
 /// its operands allow) or a repeat form.
 template <typename T>
