@@ -207,15 +207,6 @@ inline void SetMaskArgument(uint64_t mask, uint32_t lanes) {
   SetMaskLength(mask, lanes, CurrentCore().vector_mask().mode);
 }
 
-/// A repeat form's call: the mask argument into the register (isSetMask),
-/// then the repeats.
-template <bool isSetMask, typename Mask>
-void RunRepeatForm(const VecInstruction& in, const Mask& mask,
-                   uint8_t repeat_time) {
-  if (isSetMask) SetMaskArgument(mask, in.lanes);
-  ExecuteRepeats(in, repeat_time);
-}
-
 /// Sets an instruction's level-0 strides from BinaryRepeatParams.
 inline void SetStrides(VecInstruction& in,
                        const AscendC::BinaryRepeatParams& p) {
