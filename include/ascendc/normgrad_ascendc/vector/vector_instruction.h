@@ -238,8 +238,9 @@ inline void SetStrides(VecInstruction& in, const FirstOperandStrides& s) {
   in.operand[0].repeat_stride = s.repeat_stride;
 }
 
-/// Runs `in` in the count form, over the first count elements. (mask_set
-/// is the level-0 forms'.)
+/// Runs `in` in the count form, over the first count elements. `mask_set`
+/// is the level-0 forms' (below), taken here so that a body runs every form
+/// with the same call.
 inline void RunForm(const VecInstruction& in, const CountForm& form,
                     bool /*mask_set*/ = false) {
   ExecuteCount(in, form.count);
