@@ -875,7 +875,8 @@ V SequentialSum(const V* src, uint32_t count) {
       for (uint32_t r = 0; r < n / lanes; ++r) add(at + r == 0, static_cast<float>(sums[r]));
     } else {
       // A local chain: GCC keeps `running` (the lambda's) in memory, and a
-      // store and a load on each addition's path cost twice the addition.
+      // store and a load on each addition's path take longer than the
+      // addition itself.
       float sum = at == 0 ? sums[0] : running + sums[0];
       for (uint32_t r = 1; r < n / lanes; ++r) sum += sums[r];
       running = sum;

@@ -281,7 +281,7 @@ void SetCmpMaskImpl(const char* type, const TensorView& src) {
   std::memcpy(CurrentCore().cmp_mask().bytes, src.data(), 16);
 }
 
-uint64_t RunGatherMask(const GatherMaskCall& call) {
+uint64_t RunGatherMask(const GatherMaskArgs& call) {
   char who[64];
   std::snprintf(who, sizeof who, "GatherMask<%s>", call.type);
   call.dst->CheckUbOperand(who, "dst");

@@ -53,6 +53,7 @@
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
@@ -186,33 +187,66 @@ bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
   }
 }
 
+/// Where a compound's count form may skip the executor: nowhere, before its
+/// call site is recorded (FlatCompound, for the pairs every profile takes),
+/// or once its instruction is built (FlatRun).
+enum class CompoundFlat : uint8_t { kNone, kBeforeCall, kAfterBuild };
+
+/// A compound instruction `op` in any form: dst (T) from src0 and, when
+/// given, src1 (U); `params` as CompoundInstruction's. Its types are checked
+/// as the instruction is built (CompoundSpan), there being a TypeRule per
+/// pair.
+template <Compound kOp, CompoundFlat kFlat, typename T, typename U,
+          typename Form>
+void CompoundCall(const char* api, const AscendC::LocalTensor<T>& dst,
+                  const AscendC::LocalTensor<U>& src0,
+                  const AscendC::LocalTensor<U>* src1, const void* params,
+                  const Form& form) {
+  if constexpr (Form::kCountForm && kFlat == CompoundFlat::kBeforeCall) {
+    if (FlatCompound<kOp>(dst, src0, src1, params, form.count)) return;
+  }
+  const ApiCall call(form.site);
+  const auto in =
+      CompoundInstruction(kOp, api, dst, src0, src1, params, Form::kCountForm);
+  if constexpr (kFlat == CompoundFlat::kAfterBuild) {
+    RunFormFlat(in, form);
+  } else {
+    RunForm(in, form);
+  }
+}
+
+/// Axpy in any form: its scalar, this call's copy, read by the span.
+template <typename T, typename U, typename Form>
+void AxpyCall(const AscendC::LocalTensor<T>& dst,
+              const AscendC::LocalTensor<U>& src, const U scalar,
+              const Form& form) {
+  CompoundCall<Compound::kAxpy, CompoundFlat::kBeforeCall, T, U>(
+      "Axpy", dst, src, nullptr, &scalar, form);
+}
+
 }  // namespace normgrad_ascendc
 
 // The three forms of a two-source compound instruction with dst type T and
 // source type U: the first count elements, and level 0 with a bit mask or a
-// continuous mask (BinaryRepeatParams).
-#define NORMGRAD_COMPOUND_PAIR_INSTRUCTION(Name, kOp, Count)                  \
+// continuous mask (BinaryRepeatParams); `kFlat` as CompoundCall's.
+#define NORMGRAD_COMPOUND_PAIR_INSTRUCTION(Name, kOp, Count, kFlat)           \
   template <typename T, typename U>                                           \
   void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,            \
             const LocalTensor<U>& src1, Count count,                          \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    const auto in = normgrad_ascendc::CompoundInstruction(                    \
-        kOp, #Name, dst, src0, &src1, nullptr, true);                         \
-    if (!normgrad_ascendc::FlatRun(in, count)) {                              \
-      normgrad_ascendc::ExecuteCount(in, count);                              \
-    }                                                                         \
+    normgrad_ascendc::CompoundCall<kOp, kFlat>(                               \
+        #Name, dst, src0, &src1, nullptr,                                     \
+        normgrad_ascendc::CountForm{count, site});                            \
   }                                                                           \
   template <typename T, typename U, bool isSetMask = true, typename Mask>     \
   void Name(const LocalTensor<T>& dst, const LocalTensor<U>& src0,            \
             const LocalTensor<U>& src1, const Mask& mask,                     \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    auto in = normgrad_ascendc::CompoundInstruction(                          \
-        kOp, #Name, dst, src0, &src1, nullptr, false);                        \
-    normgrad_ascendc::SetStrides(in, repeatParams);                           \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
+    normgrad_ascendc::CompoundCall<kOp, kFlat>(                               \
+        #Name, dst, src0, &src1, nullptr,                                     \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
+                                                  repeatParams, site));       \
   }
 
 // The same for an instruction whose operands share one type T.
@@ -221,26 +255,21 @@ bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
-    if (normgrad_ascendc::FlatCompound<kOp>(dst, src0, &src1, nullptr,        \
-                                            count)) {                         \
-      return;                                                                 \
-    }                                                                         \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    normgrad_ascendc::ExecuteCount(                                           \
-        normgrad_ascendc::CompoundInstruction(kOp, #Name, dst, src0, &src1,   \
-                                              nullptr, true),                 \
-        count);                                                               \
+    normgrad_ascendc::CompoundCall<                                           \
+        kOp, normgrad_ascendc::CompoundFlat::kBeforeCall>(                    \
+        #Name, dst, src0, &src1, nullptr,                                     \
+        normgrad_ascendc::CountForm{count, site});                            \
   }                                                                           \
   template <typename T, bool isSetMask = true, typename Mask>                 \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const Mask& mask,                     \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    auto in = normgrad_ascendc::CompoundInstruction(                          \
-        kOp, #Name, dst, src0, &src1, nullptr, false);                        \
-    normgrad_ascendc::SetStrides(in, repeatParams);                           \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
+    normgrad_ascendc::CompoundCall<                                           \
+        kOp, normgrad_ascendc::CompoundFlat::kBeforeCall>(                    \
+        #Name, dst, src0, &src1, nullptr,                                     \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
+                                                  repeatParams, site));       \
   }
 
 namespace AscendC {
@@ -258,19 +287,23 @@ NORMGRAD_COMPOUND_INSTRUCTION(SubRelu, normgrad_ascendc::Compound::kSubRelu)
 /// dst[i] = src0[i] · src1[i] + dst[i]; half sources into a float dst.
 NORMGRAD_COMPOUND_PAIR_INSTRUCTION(MulAddDst,
                                    normgrad_ascendc::Compound::kMulAddDst,
-                                   const int32_t&)
+                                   const int32_t&,
+                                   normgrad_ascendc::CompoundFlat::kAfterBuild)
 /// dst[i] = Cast(Relu(src0[i] + src1[i])), narrowing.
 NORMGRAD_COMPOUND_PAIR_INSTRUCTION(AddReluCast,
                                    normgrad_ascendc::Compound::kAddReluCast,
-                                   const uint32_t)
+                                   const uint32_t,
+                                   normgrad_ascendc::CompoundFlat::kAfterBuild)
 /// dst[i] = Cast(Relu(src0[i] − src1[i])), narrowing.
 NORMGRAD_COMPOUND_PAIR_INSTRUCTION(SubReluCast,
                                    normgrad_ascendc::Compound::kSubReluCast,
-                                   const uint32_t)
+                                   const uint32_t,
+                                   normgrad_ascendc::CompoundFlat::kAfterBuild)
 /// dst[i] = Cast(src0[i] · src1[i]), narrowing.
 NORMGRAD_COMPOUND_PAIR_INSTRUCTION(MulCast,
                                    normgrad_ascendc::Compound::kMulCast,
-                                   const uint32_t)
+                                   const uint32_t,
+                                   normgrad_ascendc::CompoundFlat::kAfterBuild)
 
 #undef NORMGRAD_COMPOUND_INSTRUCTION
 #undef NORMGRAD_COMPOUND_PAIR_INSTRUCTION
@@ -280,16 +313,8 @@ template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const typename normgrad_ascendc::NonDeduced<U>::type& scalarValue,
           const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const U scalar = scalarValue;
-  if (normgrad_ascendc::FlatCompound<normgrad_ascendc::Compound::kAxpy, T, U>(
-          dst, src, nullptr, &scalar, count)) {
-    return;
-  }
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ExecuteCount(normgrad_ascendc::CompoundInstruction<T, U>(
-                                     normgrad_ascendc::Compound::kAxpy, "Axpy",
-                                     dst, src, nullptr, &scalar, true),
-                                 count);
+  normgrad_ascendc::AxpyCall(dst, src, scalarValue,
+                             normgrad_ascendc::CountForm{count, site});
 }
 /// Axpy's repeat forms (bit mask or continuous mask).
 template <typename T, typename U, bool isSetMask = true, typename Mask>
@@ -298,13 +323,9 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const Mask& mask, const uint8_t repeatTime,
           const UnaryRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const U scalar = scalarValue;
-  auto in = normgrad_ascendc::CompoundInstruction<T, U>(
-      normgrad_ascendc::Compound::kAxpy, "Axpy", dst, src, nullptr, &scalar,
-      false);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::AxpyCall(dst, src, scalarValue,
+                             normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                 mask, repeatTime, repeatParams, site));
 }
 
 /// dst[i] = |src0[i] − src1[i]| (the 950 profile's count form).
@@ -312,12 +333,10 @@ template <typename T>
 void AbsSub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, const uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompoundInstruction(normgrad_ascendc::Compound::kAbsSub,
-                                            "AbsSub", dst, src0, &src1, nullptr,
-                                            true),
-      count);
+  normgrad_ascendc::CompoundCall<normgrad_ascendc::Compound::kAbsSub,
+                                 normgrad_ascendc::CompoundFlat::kNone>(
+      "AbsSub", dst, src0, &src1, nullptr,
+      normgrad_ascendc::CountForm{count, site});
 }
 
 /// dst[i] = e^(src0[i] − src1[i]), the difference taken in float (the 950
@@ -326,12 +345,10 @@ template <typename T, typename U>
 void ExpSub(const LocalTensor<T>& dst, const LocalTensor<U>& src0,
             const LocalTensor<U>& src1, const uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompoundInstruction(normgrad_ascendc::Compound::kExpSub,
-                                            "ExpSub", dst, src0, &src1, nullptr,
-                                            true),
-      count);
+  normgrad_ascendc::CompoundCall<normgrad_ascendc::Compound::kExpSub,
+                                 normgrad_ascendc::CompoundFlat::kNone>(
+      "ExpSub", dst, src0, &src1, nullptr,
+      normgrad_ascendc::CountForm{count, site});
 }
 
 /// The reserved type parameters of the flexible-scalar-position forms.

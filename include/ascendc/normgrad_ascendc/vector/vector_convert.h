@@ -58,6 +58,7 @@
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
@@ -134,6 +135,10 @@ inline void AddDeqReluSpan(const SpanArgs& a) {
                  static_cast<const int32_t*>(a.operand[2]), p.deq_scale, a.n);
 }
 
+/// Truncate's element types (the 950 profile's count form).
+inline constexpr TypeRule kTruncateTypes{
+    0, 0, kTypeHalf | kTypeFloat | kTypeBfloat16, 0};
+
 /// Lanes of a repeat whose operands are `a`- and `b`-byte elements.
 constexpr uint32_t WiderLanes(size_t a, size_t b) {
   return LanesOf(a > b ? a : b);
@@ -180,6 +185,18 @@ VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
   return in;
 }
 
+/// Cast in any form (the count form on the flat path where its operands
+/// allow). Its types are checked as a pair (CheckCastPair) as the
+/// instruction is built.
+template <typename D, typename S, typename Form>
+void CastCall(const AscendC::LocalTensor<D>& dst,
+              const AscendC::LocalTensor<S>& src, AscendC::RoundMode mode,
+              const Form& form) {
+  const ApiCall call(form.site);
+  ConvertParams params{mode, 0};
+  RunFormFlat(CastInstruction(dst, src, params), form);
+}
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -189,11 +206,8 @@ template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const RoundMode& roundMode, const uint32_t count,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{roundMode, 0};
-  const normgrad_ascendc::VecInstruction in =
-      normgrad_ascendc::CastInstruction(dst, src, params);
-  if (!normgrad_ascendc::FlatRun(in, count)) normgrad_ascendc::ExecuteCount(in, count);
+  normgrad_ascendc::CastCall(dst, src, roundMode,
+                             normgrad_ascendc::CountForm{count, site});
 }
 /// Cast's repeat form with a bit mask; lanes are those of the wider type.
 template <typename T, typename U, bool isSetMask = true>
@@ -201,11 +215,9 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const RoundMode& roundMode, const uint64_t mask[],
           const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{roundMode, 0};
-  auto in = normgrad_ascendc::CastInstruction(dst, src, params);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::CastCall(dst, src, roundMode,
+                             normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                 mask, repeatTime, repeatParams, site));
 }
 /// Cast's repeat form with a continuous mask.
 template <typename T, typename U, bool isSetMask = true>
@@ -213,11 +225,9 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const RoundMode& roundMode, const uint64_t mask,
           const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{roundMode, 0};
-  auto in = normgrad_ascendc::CastInstruction(dst, src, params);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::CastCall(dst, src, roundMode,
+                             normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                 mask, repeatTime, repeatParams, site));
 }
 
 /// dst[i] = src[i] rounded to an integral value of T by roundMode (CAST_RINT,
@@ -226,7 +236,6 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
 template <typename T, RoundMode roundMode>
 void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsFloatElement<T>,
                 "Truncate: T must be half, float or bfloat16_t");
   static_assert(roundMode == RoundMode::CAST_RINT ||
@@ -236,25 +245,14 @@ void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                     roundMode == RoundMode::CAST_TRUNC,
                 "Truncate: roundMode must be CAST_RINT, CAST_ROUND, "
                 "CAST_FLOOR, CAST_CEIL or CAST_TRUNC");
-  normgrad_ascendc::CheckType<T>(
-      "Truncate",
-      normgrad_ascendc::TypeRule{
-          0, 0,
-          normgrad_ascendc::kTypeHalf | normgrad_ascendc::kTypeFloat |
-              normgrad_ascendc::kTypeBfloat16,
-          0},
-      true);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Truncate", normgrad_ascendc::kTruncateTypes, /*count_form=*/true, site);
   // Rounding to integral keeps the type: the span converts T to T.
-  normgrad_ascendc::ConvertParams params{roundMode, 0};
-  normgrad_ascendc::VecInstruction in{
-      "Truncate",
-      normgrad_ascendc::TypeName<T>(),
-      normgrad_ascendc::LanesOf(sizeof(T)),
-      {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
-      2,
-      &normgrad_ascendc::CastSpan<T, T>};
-  in.params = &params;
-  normgrad_ascendc::ExecuteCount(in, count);
+  const normgrad_ascendc::ConvertParams params{roundMode, 0};
+  normgrad_ascendc::ExecuteCount(
+      normgrad_ascendc::UnaryOf("Truncate", dst, src,
+                                &normgrad_ascendc::CastSpan<T, T>, &params),
+      count);
 }
 
 /// Sets DEQSCALE to a half scale (bits 0..15; the other bits zero): for
@@ -405,6 +403,28 @@ VecInstruction CastDequantInstruction(const AscendC::LocalTensor<T>& dst,
   }
 }
 
+/// CastDequant in any form.
+template <typename T, typename U, bool isVecDeq, bool halfBlock, typename Form>
+void CastDequantCall(const AscendC::LocalTensor<T>& dst,
+                     const AscendC::LocalTensor<U>& src, const Form& form) {
+  const ApiCall call(form.site);
+  ConvertParams params{AscendC::RoundMode::CAST_RINT, 0};
+  QuantParams quant;
+  RunForm(CastDequantInstruction(dst, src, params, quant, isVecDeq, halfBlock),
+          form);
+}
+
+/// AddDeqRelu in any form.
+template <typename Form>
+void AddDeqReluCall(const AscendC::LocalTensor<half>& dst,
+                    const AscendC::LocalTensor<int32_t>& src0,
+                    const AscendC::LocalTensor<int32_t>& src1,
+                    const Form& form) {
+  const ApiCall call(form.site);
+  ConvertParams params{AscendC::RoundMode::CAST_RINT, 0};
+  RunForm(AddDeqReluInstruction(dst, src0, src1, params), form);
+}
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -420,13 +440,8 @@ namespace AscendC {
 template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
 void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  normgrad_ascendc::QuantParams quant;
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CastDequantInstruction(dst, src, params, quant,
-                                               isVecDeq, halfBlock),
-      count);
+  normgrad_ascendc::CastDequantCall<T, U, isVecDeq, halfBlock>(
+      dst, src, normgrad_ascendc::CountForm{count, site});
 }
 /// CastDequant's repeat form with a bit mask (64 lanes: int32_t's).
 template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
@@ -435,13 +450,10 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  const uint64_t mask[], uint8_t repeatTime,
                  const UnaryRepeatParams& repeatParams,
                  normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  normgrad_ascendc::QuantParams quant;
-  auto in = normgrad_ascendc::CastDequantInstruction(
-      dst, src, params, quant, isVecDeq, halfBlock);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::CastDequantCall<T, U, isVecDeq, halfBlock>(
+      dst, src,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
+                                                site));
 }
 /// CastDequant's repeat form with a continuous mask.
 template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
@@ -450,14 +462,11 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  const int32_t mask, uint8_t repeatTime,
                  const UnaryRepeatParams& repeatParams,
                  normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  normgrad_ascendc::QuantParams quant;
-  auto in = normgrad_ascendc::CastDequantInstruction(
-      dst, src, params, quant, isVecDeq, halfBlock);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(
-      in, static_cast<uint64_t>(mask < 0 ? 0 : mask), repeatTime);
+  normgrad_ascendc::CastDequantCall<T, U, isVecDeq, halfBlock>(
+      dst, src,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(
+          static_cast<uint64_t>(mask < 0 ? 0 : mask), repeatTime, repeatParams,
+          site));
 }
 
 /// dst[i] = max(0, (src0[i] + src1[i]) · DEQSCALE's half scale), rounded to
@@ -466,11 +475,8 @@ inline void AddDeqRelu(const LocalTensor<half>& dst,
                        const LocalTensor<int32_t>& src0,
                        const LocalTensor<int32_t>& src1, const int32_t& count,
                        normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::AddDeqReluInstruction(dst, src0, src1, params),
-      count);
+  normgrad_ascendc::AddDeqReluCall(dst, src0, src1,
+                                   normgrad_ascendc::CountForm{count, site});
 }
 /// AddDeqRelu's repeat form with a bit mask (64 lanes: int32_t's).
 template <bool isSetMask = true>
@@ -479,11 +485,9 @@ void AddDeqRelu(const LocalTensor<half>& dst, const LocalTensor<int32_t>& src0,
                 const uint8_t repeatTime,
                 const BinaryRepeatParams& repeatParams,
                 normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  auto in = normgrad_ascendc::AddDeqReluInstruction(dst, src0, src1, params);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::AddDeqReluCall(dst, src0, src1,
+                                   normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                       mask, repeatTime, repeatParams, site));
 }
 /// AddDeqRelu's repeat form with a continuous mask.
 template <bool isSetMask = true>
@@ -492,11 +496,9 @@ void AddDeqRelu(const LocalTensor<half>& dst, const LocalTensor<int32_t>& src0,
                 const uint8_t repeatTime,
                 const BinaryRepeatParams& repeatParams,
                 normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ConvertParams params{RoundMode::CAST_RINT, 0};
-  auto in = normgrad_ascendc::AddDeqReluInstruction(dst, src0, src1, params);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::AddDeqReluCall(dst, src0, src1,
+                                   normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                       mask, repeatTime, repeatParams, site));
 }
 
 }  // namespace AscendC

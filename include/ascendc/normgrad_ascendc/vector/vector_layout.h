@@ -39,6 +39,7 @@
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
@@ -321,43 +322,44 @@ IndexedSide MakeIndexedSide(const char* api, const char* offsets,
           MaxIndexedOffset(sizeof(T))};
 }
 
-/// Gather as an instruction of the executor: dst and srcOffset walked,
-/// src read at the offsets.
-template <typename T>
-VecInstruction GatherInstruction(const AscendC::LocalTensor<T>& dst,
-                                 const AscendC::LocalTensor<uint32_t>& offsets,
-                                 const IndexedSide& side) {
-  const uint32_t lanes = LanesOf(sizeof(T));
-  VecInstruction in{
-      "Gather",
-      TypeName<T>(),
-      lanes,
-      {{"dst", &dst.view(), sizeof(T)},
-       {"srcOffset", &offsets.view(), 4, 1, lanes * 4 / 32}},
-      2,
-      &GatherSpan<T>};
-  in.params = &side;
-  return in;
-}
-
-/// Scatter as an instruction of the executor: src (operand 0, written back
-/// unchanged) and dstOffset walked, dst written at the offsets.
-template <typename T>
-VecInstruction ScatterInstruction(const AscendC::LocalTensor<T>& src,
+/// Gather (kScatter false) or Scatter as an instruction of the executor:
+/// the contiguous tensor (Gather's dst; Scatter's src, read and written
+/// back unchanged) and the offsets walked, the side's tensor read or written
+/// at the offsets.
+template <bool kScatter, typename T>
+VecInstruction IndexedInstruction(const AscendC::LocalTensor<T>& contiguous,
                                   const AscendC::LocalTensor<uint32_t>& offsets,
                                   const IndexedSide& side) {
   const uint32_t lanes = LanesOf(sizeof(T));
-  VecInstruction in{
-      "Scatter",
-      TypeName<T>(),
-      lanes,
-      {{"src", &src.view(), sizeof(T)},
-       {"dstOffset", &offsets.view(), 4, 1, lanes * 4 / 32}},
-      2,
-      &ScatterSpan<T>};
+  VecInstruction in{side.api,
+                    TypeName<T>(),
+                    lanes,
+                    {{kScatter ? "src" : "dst", &contiguous.view(), sizeof(T)},
+                     {side.offsets, &offsets.view(), 4, 1, lanes * 4 / 32}},
+                    2,
+                    kScatter ? &ScatterSpan<T> : &GatherSpan<T>};
   in.params = &side;
-  in.reads_dst = true;
+  in.reads_dst = kScatter;
   return in;
+}
+
+/// Gather (kScatter false) or Scatter in any form: `indexed` is the tensor
+/// read (Gather's src) or written (Scatter's dst) at base + the offsets,
+/// `contiguous` the other.
+template <bool kScatter, typename T, typename Form>
+void IndexedCall(const AscendC::LocalTensor<T>& contiguous,
+                 const AscendC::LocalTensor<T>& indexed,
+                 const AscendC::LocalTensor<uint32_t>& offsets, uint32_t base,
+                 const Form& form) {
+  const char* api = kScatter ? "Scatter" : "Gather";
+  const InstructionCall<T> call(api, kScatter ? kScatterTypes : kGatherTypes,
+                                form);
+  const IndexedSide side =
+      MakeIndexedSide(api, kScatter ? "dstOffset" : "srcOffset",
+                      kScatter ? "dst" : "src", indexed, base);
+  CheckIndexedCall(side, contiguous.view(), offsets.view(),
+                   kScatter ? "src" : "dst");
+  RunForm(IndexedInstruction<kScatter>(contiguous, offsets, side), form);
 }
 
 /// Brcb over `elem_bytes`-byte elements (vector_layout.cc).
@@ -408,6 +410,23 @@ void DeInterleaveImpl(const char* type, const TensorView& dst0,
                       const TensorView* src1, uint32_t elem_bytes,
                       int64_t count);
 
+/// Duplicate of `value` in any form.
+template <typename T, typename Form>
+void DuplicateCall(const AscendC::LocalTensor<T>& dst, const T value,
+                   const Form& form) {
+  const InstructionCall<T> call("Duplicate", kDuplicateTypes, form);
+  RunForm(DuplicateInstruction(dst, value), form);
+}
+
+/// CreateVecIndex from `first` in any form.
+template <typename T, typename Form>
+void CreateVecIndexCall(const AscendC::LocalTensor<T>& dst, const T first,
+                        const Form& form) {
+  const InstructionCall<T> call("CreateVecIndex", kCreateVecIndexTypes, form);
+  const IndexState<T> state{first};
+  RunForm(IndexInstruction(dst, state), form);
+}
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -417,20 +436,16 @@ template <typename T>
 void Duplicate(const LocalTensor<T>& dst,
                const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
                const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Duplicate", normgrad_ascendc::kDuplicateTypes,
-                                 true);
-  const T value = scalar;
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::DuplicateInstruction(dst, value), count);
+  normgrad_ascendc::DuplicateCall(dst, scalar,
+                                  normgrad_ascendc::CountForm{count, site});
 }
 /// dst[i] = src[0], i < count (the 950 profile).
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Duplicate", normgrad_ascendc::kDuplicateTypes,
-                                 true);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Duplicate", normgrad_ascendc::kDuplicateTypes, /*count_form=*/true,
+      site);
   if (!normgrad_ascendc::OnProfile950()) {
     normgrad_ascendc::Fail(
         "Duplicate<%s>(dst, src, count): the LocalTensor source form is "
@@ -454,26 +469,20 @@ void Duplicate(const LocalTensor<T>& dst,
                const Mask& mask, const uint8_t repeatTime,
                const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
                normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Duplicate", normgrad_ascendc::kDuplicateTypes,
-                                 false);
-  const T value = scalar;
-  auto in = normgrad_ascendc::DuplicateInstruction(dst, value);
-  in.operand[0].block_stride = dstBlockStride;
-  in.operand[0].repeat_stride = dstRepeatStride;
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::DuplicateCall(dst, scalar,
+                                  normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                      mask, repeatTime,
+                                      normgrad_ascendc::FirstOperandStrides{
+                                          dstBlockStride, dstRepeatStride},
+                                      site));
 }
 
 /// dst[i] = firstValue + i, i < count.
 template <typename T>
 void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("CreateVecIndex",
-                                 normgrad_ascendc::kCreateVecIndexTypes, true);
-  const normgrad_ascendc::IndexState<T> state{firstValue};
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::IndexInstruction(dst, state), count);
+  normgrad_ascendc::CreateVecIndexCall(
+      dst, firstValue, normgrad_ascendc::CountForm{count, site});
 }
 /// CreateVecIndex's repeat forms: lane k of repeat r gets
 /// firstValue + r·lanes + k.
@@ -481,14 +490,12 @@ template <typename T, typename Mask>
 void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, const Mask& mask,
                     uint8_t repeatTime, uint16_t dstBlkStride,
                     uint8_t dstRepStride, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("CreateVecIndex",
-                                 normgrad_ascendc::kCreateVecIndexTypes, false);
-  const normgrad_ascendc::IndexState<T> state{firstValue};
-  auto in = normgrad_ascendc::IndexInstruction(dst, state);
-  in.operand[0].block_stride = dstBlkStride;
-  in.operand[0].repeat_stride = dstRepStride;
-  normgrad_ascendc::RunRepeatForm<true>(in, mask, repeatTime);
+  normgrad_ascendc::CreateVecIndexCall(
+      dst, firstValue,
+      normgrad_ascendc::RepeatFormOf<true>(
+          mask, repeatTime,
+          normgrad_ascendc::FirstOperandStrides{dstBlkStride, dstRepStride},
+          site));
 }
 
 /// Per repeat, each of 8 consecutive src elements fills one 32-byte block
@@ -497,8 +504,8 @@ template <typename T>
 void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const uint8_t repeatTime, const BrcbRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Brcb", normgrad_ascendc::kBrcbTypes, false);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Brcb", normgrad_ascendc::kBrcbTypes, /*count_form=*/false, site);
   normgrad_ascendc::BrcbImpl(normgrad_ascendc::TypeName<T>(), dst.view(),
                              src.view(), sizeof(T), repeatTime, repeatParams);
 }
@@ -508,15 +515,9 @@ template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
             const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
             const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Gather", normgrad_ascendc::kGatherTypes,
-                                 true);
-  const auto side = normgrad_ascendc::MakeIndexedSide(
-      "Gather", "srcOffset", "src", src, srcBaseAddr);
-  normgrad_ascendc::CheckIndexedCall(side, dst.view(), srcOffset.view(),
-                                     "dst");
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::GatherInstruction(dst, srcOffset, side), count);
+  normgrad_ascendc::IndexedCall<false>(
+      dst, src, srcOffset, srcBaseAddr,
+      normgrad_ascendc::CountForm{count, site});
 }
 /// Gather's repeat forms: a bit mask or a continuous mask; repeat r writes
 /// dst from block r·dstRepStride and reads srcOffset contiguously.
@@ -525,16 +526,11 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
             const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
             const Mask& mask, const uint8_t repeatTime,
             const uint16_t dstRepStride, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Gather", normgrad_ascendc::kGatherTypes,
-                                 false);
-  const auto side = normgrad_ascendc::MakeIndexedSide(
-      "Gather", "srcOffset", "src", src, srcBaseAddr);
-  normgrad_ascendc::CheckIndexedCall(side, dst.view(), srcOffset.view(),
-                                     "dst");
-  auto in = normgrad_ascendc::GatherInstruction(dst, srcOffset, side);
-  in.operand[0].repeat_stride = dstRepStride;
-  normgrad_ascendc::RunRepeatForm<true>(in, mask, repeatTime);
+  normgrad_ascendc::IndexedCall<false>(
+      dst, src, srcOffset, srcBaseAddr,
+      normgrad_ascendc::RepeatFormOf<true>(
+          mask, repeatTime,
+          normgrad_ascendc::FirstOperandStrides{1, dstRepStride}, site));
 }
 
 /// Per repeat, 8 blocks of 32 bytes from src at the byte offsets
@@ -545,9 +541,8 @@ void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
              const LocalTensor<uint32_t>& offset, const uint8_t repeatTime,
              const GatherRepeatParams& repeatParams,
              normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Gatherb", normgrad_ascendc::kGatherbTypes,
-                                 false);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Gatherb", normgrad_ascendc::kGatherbTypes, /*count_form=*/false, site);
   normgrad_ascendc::GatherbImpl(normgrad_ascendc::TypeName<T>(), dst.view(),
                                 src.view(), offset.view(), repeatTime,
                                 repeatParams);
@@ -558,15 +553,8 @@ template <typename T>
 void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
              const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr,
              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Scatter", normgrad_ascendc::kScatterTypes,
-                                 true);
-  const auto side = normgrad_ascendc::MakeIndexedSide(
-      "Scatter", "dstOffset", "dst", dst, dstBaseAddr);
-  normgrad_ascendc::CheckIndexedCall(side, src.view(), dstOffset.view(),
-                                     "src");
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::ScatterInstruction(src, dstOffset, side), count);
+  normgrad_ascendc::IndexedCall<true>(src, dst, dstOffset, dstBaseAddr,
+                                      normgrad_ascendc::CountForm{count, site});
 }
 /// Scatter's repeat forms: repeat r reads src from block r·srcRepStride and
 /// dstOffset contiguously.
@@ -575,25 +563,20 @@ void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
              const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr,
              const Mask& mask, const uint8_t repeatTime,
              const uint8_t srcRepStride, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Scatter", normgrad_ascendc::kScatterTypes,
-                                 false);
-  const auto side = normgrad_ascendc::MakeIndexedSide(
-      "Scatter", "dstOffset", "dst", dst, dstBaseAddr);
-  normgrad_ascendc::CheckIndexedCall(side, src.view(), dstOffset.view(),
-                                     "src");
-  auto in = normgrad_ascendc::ScatterInstruction(src, dstOffset, side);
-  in.operand[0].repeat_stride = srcRepStride;
-  normgrad_ascendc::RunRepeatForm<true>(in, mask, repeatTime);
+  normgrad_ascendc::IndexedCall<true>(
+      src, dst, dstOffset, dstBaseAddr,
+      normgrad_ascendc::RepeatFormOf<true>(
+          mask, repeatTime,
+          normgrad_ascendc::FirstOperandStrides{1, srcRepStride}, site));
 }
 
 /// dst = srcᵀ for a 16×16 matrix of 2-byte elements (dst may be src).
 template <typename T>
 void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Transpose", normgrad_ascendc::kTransposeTypes,
-                                 false);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Transpose", normgrad_ascendc::kTransposeTypes, /*count_form=*/false,
+      site);
   normgrad_ascendc::Transpose16Impl("Transpose", normgrad_ascendc::TypeName<T>(),
                                     dst.view(), src.view());
 }
@@ -643,9 +626,9 @@ void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
                     uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("TransDataTo5HD",
-                                 normgrad_ascendc::kTransDataTo5HDTypes, false);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
+      /*count_form=*/false, site);
   const char* type = normgrad_ascendc::TypeName<T>();
   normgrad_ascendc::BlockRef dst[16], src[16];
   for (int i = 0; i < 16; ++i) {
@@ -661,9 +644,9 @@ void TransDataTo5HD(const LocalTensor<uint64_t>& dst,
                     const LocalTensor<uint64_t>& src,
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("TransDataTo5HD",
-                                 normgrad_ascendc::kTransDataTo5HDTypes, false);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
+      /*count_form=*/false, site);
   const char* type = normgrad_ascendc::TypeName<T>();
   uint64_t dst_list[16], src_list[16];
   normgrad_ascendc::AddressList(type, "dst", dst.view(), dst_list);
@@ -681,9 +664,9 @@ void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("TransDataTo5HD",
-                                 normgrad_ascendc::kTransDataTo5HDTypes, false);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
+      /*count_form=*/false, site);
   const char* type = normgrad_ascendc::TypeName<T>();
   normgrad_ascendc::BlockRef dst[16], src[16];
   for (int i = 0; i < 16; ++i) {
@@ -702,9 +685,9 @@ template <typename T>
 void Interleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                 const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                 const int32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Interleave",
-                                 normgrad_ascendc::kInterleaveTypes, true);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Interleave", normgrad_ascendc::kInterleaveTypes, /*count_form=*/true,
+      site);
   normgrad_ascendc::InterleaveImpl(normgrad_ascendc::TypeName<T>(), dst0.view(),
                                    dst1.view(), src0.view(), src1.view(),
                                    sizeof(T), count);
@@ -715,9 +698,9 @@ template <typename T>
 void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                   const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                   const int32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("DeInterleave",
-                                 normgrad_ascendc::kInterleaveTypes, true);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "DeInterleave", normgrad_ascendc::kInterleaveTypes, /*count_form=*/true,
+      site);
   normgrad_ascendc::DeInterleaveImpl(normgrad_ascendc::TypeName<T>(),
                                      dst0.view(), dst1.view(), src0.view(),
                                      &src1.view(), sizeof(T), count);
@@ -728,9 +711,9 @@ template <typename T>
 void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                   const LocalTensor<T>& src, const int32_t srcCount,
                   normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("DeInterleave",
-                                 normgrad_ascendc::kInterleaveTypes, true);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "DeInterleave", normgrad_ascendc::kInterleaveTypes, /*count_form=*/true,
+      site);
   normgrad_ascendc::DeInterleaveImpl(normgrad_ascendc::TypeName<T>(),
                                      dst0.view(), dst1.view(), src.view(),
                                      nullptr, sizeof(T), srcCount);

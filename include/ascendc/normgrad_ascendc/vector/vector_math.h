@@ -44,6 +44,7 @@
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
@@ -333,50 +334,6 @@ void TensorShiftSpan(const SpanArgs& a) {
 void CheckShiftCount(const char* api, const char* type, int64_t count,
                      uint32_t bits);
 
-template <typename T>
-VecInstruction UnaryOf(const char* api, const AscendC::LocalTensor<T>& dst,
-                       const AscendC::LocalTensor<T>& src, SpanFn span,
-                       const void* params) {
-  VecInstruction in{
-      api,
-      TypeName<T>(),
-      LanesOf(sizeof(T)),
-      {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
-      2,
-      span};
-  in.params = params;
-  return in;
-}
-
-template <typename T>
-VecInstruction BinaryOf(const char* api, const AscendC::LocalTensor<T>& dst,
-                        const AscendC::LocalTensor<T>& src0,
-                        const AscendC::LocalTensor<T>& src1, SpanFn span) {
-  return {api,
-          TypeName<T>(),
-          LanesOf(sizeof(T)),
-          {{"dst", &dst.view(), sizeof(T)},
-           {"src0", &src0.view(), sizeof(T)},
-           {"src1", &src1.view(), sizeof(T)}},
-          3,
-          span};
-}
-
-/// Runs a one-source instruction in its count form (on the flat path where
-/// its operands allow) or a repeat form.
-template <typename T>
-void RunUnary(const VecInstruction& in, const TypeRule& rule, int32_t count) {
-  CheckType<T>(in.api, rule, true);
-  if (!FlatRun(in, count)) ExecuteCount(in, count);
-}
-template <typename T, bool isSetMask, typename Mask>
-void RunUnary(VecInstruction in, const TypeRule& rule, const Mask& mask,
-              uint8_t repeat_time, const AscendC::UnaryRepeatParams& p) {
-  CheckType<T>(in.api, rule, false);
-  SetStrides(in, p);
-  RunRepeatForm<isSetMask>(in, mask, repeat_time);
-}
-
 inline constexpr uint32_t kTypesFloat = kTypeHalf | kTypeFloat;
 inline constexpr TypeRule kAbsTypes{kTypesFloat, kTypesFloat,
                                     kTypeInt16 | kTypesFloat | kTypeInt32,
@@ -407,12 +364,14 @@ inline constexpr TypeRule kShiftTypes{
 inline constexpr TypeRule kTensorShiftTypes{
     0, 0, kTypesInt16 | kTypesInt32 | kTypesInt8And64, 0};
 
-/// A shift whose counts are a tensor (the 950 profile's count form).
+/// A shift whose counts are a tensor (the 950 profile's count form). Its
+/// messages name both types, so it checks them by CheckTypeRule.
 template <typename T, typename U>
 void TensorShift(const char* api, const AscendC::LocalTensor<T>& dst,
                  const AscendC::LocalTensor<T>& src0,
-                 const AscendC::LocalTensor<U>& src1, int32_t count,
-                 bool left) {
+                 const AscendC::LocalTensor<U>& src1, int32_t count, bool left,
+                 const CallSite& site) {
+  const ApiCall call(site);
   static_assert(std::is_integral_v<T> && std::is_integral_v<U> &&
                     std::is_signed_v<U> && sizeof(U) == sizeof(T),
                 "shifts by a tensor: U is the signed integer of T's size");
@@ -432,100 +391,110 @@ void TensorShift(const char* api, const AscendC::LocalTensor<T>& dst,
   ExecuteCount(in, count);
 }
 
+/// A one-source instruction in any form (the count form on the flat path
+/// where its operands allow): its lanes computed by `span` with `params`.
+template <typename T, typename Form>
+void UnaryCall(const char* api, const TypeRule& rule,
+               const AscendC::LocalTensor<T>& dst,
+               const AscendC::LocalTensor<T>& src, SpanFn span,
+               const void* params, const Form& form) {
+  const InstructionCall<T> call(api, rule, form);
+  RunFormFlat(UnaryOf(api, dst, src, span, params), form);
+}
+
+/// And or Or in any form, as UnaryCall.
+template <BitOp kOp, typename T, typename Form>
+void LogicCall(const char* api, const AscendC::LocalTensor<T>& dst,
+               const AscendC::LocalTensor<T>& src0,
+               const AscendC::LocalTensor<T>& src1, const Form& form) {
+  const InstructionCall<T> call(api, kAndOrTypes, form);
+  RunFormFlat(BinaryOf(api, dst, src0, src1, &LogicSpan<kOp, T, false>), form);
+}
+
+/// A one-source instruction with a scalar (LeakyRelu's slope, the operand
+/// of Ands and Ors) in any form, as UnaryCall; `span` reads the scalar,
+/// this call's copy, through its params.
+template <typename T, typename Form>
+void UnaryScalarCall(const char* api, const TypeRule& rule,
+                     const AscendC::LocalTensor<T>& dst,
+                     const AscendC::LocalTensor<T>& src, SpanFn span,
+                     const T scalar, const Form& form) {
+  UnaryCall(api, rule, dst, src, span, &scalar, form);
+}
+
 }  // namespace normgrad_ascendc
 
 // The three forms of a one-source instruction computing ExactUnary<kOp>.
-#define NORMGRAD_UNARY_INSTRUCTION(Name, kRule, kOp)                         \
-  template <typename T>                                                      \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {    \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    normgrad_ascendc::RunUnary<T>(                                           \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                           \
-                                  &normgrad_ascendc::ExactUnarySpan<kOp, T>, \
-                                  nullptr),                                  \
-        kRule, count);                                                       \
-  }                                                                          \
-  template <typename T, bool isSetMask = true>                               \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const uint64_t mask[], const uint8_t repeatTime,                 \
-            const UnaryRepeatParams& repeatParams,                           \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    normgrad_ascendc::RunUnary<T, isSetMask>(                                \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                           \
-                                  &normgrad_ascendc::ExactUnarySpan<kOp, T>, \
-                                  nullptr),                                  \
-        kRule, mask, repeatTime, repeatParams);                              \
-  }                                                                          \
-  template <typename T, bool isSetMask = true>                               \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const uint64_t mask, const uint8_t repeatTime,                   \
-            const UnaryRepeatParams& repeatParams,                           \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    const normgrad_ascendc::ApiCall call(site);                              \
-    normgrad_ascendc::RunUnary<T, isSetMask>(                                \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                           \
-                                  &normgrad_ascendc::ExactUnarySpan<kOp, T>, \
-                                  nullptr),                                  \
-        kRule, mask, repeatTime, repeatParams);                              \
+#define NORMGRAD_UNARY_INSTRUCTION(Name, kRule, kOp)                        \
+  template <typename T>                                                     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
+    normgrad_ascendc::UnaryCall(                                            \
+        #Name, kRule, dst, src, &normgrad_ascendc::ExactUnarySpan<kOp, T>,  \
+        nullptr, normgrad_ascendc::CountForm{count, site});                 \
+  }                                                                         \
+  template <typename T, bool isSetMask = true>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const uint64_t mask[], const uint8_t repeatTime,                \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    normgrad_ascendc::UnaryCall(#Name, kRule, dst, src,                     \
+                                &normgrad_ascendc::ExactUnarySpan<kOp, T>,  \
+                                nullptr,                                    \
+                                normgrad_ascendc::RepeatFormOf<isSetMask>(  \
+                                    mask, repeatTime, repeatParams, site)); \
+  }                                                                         \
+  template <typename T, bool isSetMask = true>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const uint64_t mask, const uint8_t repeatTime,                  \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    normgrad_ascendc::UnaryCall(#Name, kRule, dst, src,                     \
+                                &normgrad_ascendc::ExactUnarySpan<kOp, T>,  \
+                                nullptr,                                    \
+                                normgrad_ascendc::RepeatFormOf<isSetMask>(  \
+                                    mask, repeatTime, repeatParams, site)); \
   }
 
 // The three forms of Exp, Ln, ... with their configuration (Config, whose
-// algo is an Algo); `kFlushes(a)`, `kFastInverse(a)` and `kFloatOnly(a)`
-// classify an algorithm.
-#define NORMGRAD_MATH_INSTRUCTION(Name, kOp, Config, kDefault, kRule)     \
-  template <typename T>                                                   \
-  normgrad_ascendc::MathParams Name##Params(const Config& config) {       \
-    static_assert(                                                        \
-        normgrad_ascendc::kIsVectorFloat<T> || std::is_integral_v<T>,     \
-        #Name ": T must be half or float");                               \
-    using A = decltype(config.algo);                                      \
-    const int algo = static_cast<int>(config.algo);                       \
-    const bool fast = normgrad_ascendc::MathFastInverse(algo, A{});       \
-    return normgrad_ascendc::MathParamsOf(                                \
-        #Name, normgrad_ascendc::TypeName<T>(), kOp, algo,                \
-        normgrad_ascendc::MathFlushes(algo, A{}), fast, fast,             \
-        std::is_same_v<T, float>);                                        \
-  }                                                                       \
-  template <typename T, const Config& config = kDefault>                  \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) { \
-    const normgrad_ascendc::ApiCall call(site);                           \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, true);                   \
-    const normgrad_ascendc::MathParams p = Name##Params<T>(config);       \
-    normgrad_ascendc::RunUnary<T>(                                        \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                        \
-                                  &normgrad_ascendc::MathSpan<T>, &p),    \
-        kRule, count);                                                    \
-  }                                                                       \
-  template <typename T, bool isSetMask = true,                            \
-            const Config& config = kDefault>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
-            const uint64_t mask[], const uint8_t repeatTime,              \
-            const UnaryRepeatParams& repeatParams,                        \
-            normgrad_ascendc::CallSite site = {}) {                       \
-    const normgrad_ascendc::ApiCall call(site);                           \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                  \
-    const normgrad_ascendc::MathParams p = Name##Params<T>(config);       \
-    normgrad_ascendc::RunUnary<T, isSetMask>(                             \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                        \
-                                  &normgrad_ascendc::MathSpan<T>, &p),    \
-        kRule, mask, repeatTime, repeatParams);                           \
-  }                                                                       \
-  template <typename T, bool isSetMask = true,                            \
-            const Config& config = kDefault>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
-            const uint64_t mask, const uint8_t repeatTime,                \
-            const UnaryRepeatParams& repeatParams,                        \
-            normgrad_ascendc::CallSite site = {}) {                       \
-    const normgrad_ascendc::ApiCall call(site);                           \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                  \
-    const normgrad_ascendc::MathParams p = Name##Params<T>(config);       \
-    normgrad_ascendc::RunUnary<T, isSetMask>(                             \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                        \
-                                  &normgrad_ascendc::MathSpan<T>, &p),    \
-        kRule, mask, repeatTime, repeatParams);                           \
+// algo is an Algo; MathCall).
+#define NORMGRAD_MATH_INSTRUCTION(Name, kOp, Config, kDefault, kRule)       \
+  template <typename T, const Config& config = kDefault>                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
+    static_assert(                                                          \
+        normgrad_ascendc::kIsVectorFloat<T> || std::is_integral_v<T>,       \
+        #Name ": T must be half or float");                                 \
+    normgrad_ascendc::MathCall<kOp, kRule>(                                 \
+        #Name, config, dst, src, normgrad_ascendc::CountForm{count, site}); \
+  }                                                                         \
+  template <typename T, bool isSetMask = true,                              \
+            const Config& config = kDefault>                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const uint64_t mask[], const uint8_t repeatTime,                \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    static_assert(                                                          \
+        normgrad_ascendc::kIsVectorFloat<T> || std::is_integral_v<T>,       \
+        #Name ": T must be half or float");                                 \
+    normgrad_ascendc::MathCall<kOp, kRule>(                                 \
+        #Name, config, dst, src,                                            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
+                                                  repeatParams, site));     \
+  }                                                                         \
+  template <typename T, bool isSetMask = true,                              \
+            const Config& config = kDefault>                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const uint64_t mask, const uint8_t repeatTime,                  \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    static_assert(                                                          \
+        normgrad_ascendc::kIsVectorFloat<T> || std::is_integral_v<T>,       \
+        #Name ": T must be half or float");                                 \
+    normgrad_ascendc::MathCall<kOp, kRule>(                                 \
+        #Name, config, dst, src,                                            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
+                                                  repeatParams, site));     \
   }
 
 namespace normgrad_ascendc {
@@ -546,6 +515,23 @@ constexpr bool MathFastInverse(int algo, Algo) {
   } else {
     return false;
   }
+}
+
+/// Exp, Ln, ... in any form under `config` (an ExpConfig, LnConfig, ...):
+/// the type checked, then the configuration (MathParamsOf), then the run.
+template <MathOp kOp, const TypeRule& kRule, typename T, typename Config,
+          typename Form>
+void MathCall(const char* api, const Config& config,
+              const AscendC::LocalTensor<T>& dst,
+              const AscendC::LocalTensor<T>& src, const Form& form) {
+  const InstructionCall<T> call(api, kRule, form);
+  using Algo = decltype(config.algo);
+  const int algo = static_cast<int>(config.algo);
+  const bool fast = MathFastInverse(algo, Algo{});
+  const MathParams p =
+      MathParamsOf(api, TypeName<T>(), kOp, algo, MathFlushes(algo, Algo{}),
+                   fast, fast, std::is_same_v<T, float>);
+  RunFormFlat(UnaryOf(api, dst, src, &MathSpan<T>, &p), form);
 }
 
 }  // namespace normgrad_ascendc
@@ -586,13 +572,10 @@ NORMGRAD_MATH_INSTRUCTION(Reciprocal, normgrad_ascendc::MathOp::kReciprocal,
 template <typename T>
 void Neg(const LocalTensor<T>& dst, const LocalTensor<T>& src,
          const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::RunUnary<T>(
-      normgrad_ascendc::UnaryOf(
-          "Neg", dst, src,
-          &normgrad_ascendc::ExactUnarySpan<normgrad_ascendc::BitOp::kNeg, T>,
-          nullptr),
-      normgrad_ascendc::kNegTypes, static_cast<int32_t>(count));
+  normgrad_ascendc::UnaryCall(
+      "Neg", normgrad_ascendc::kNegTypes, dst, src,
+      &normgrad_ascendc::ExactUnarySpan<normgrad_ascendc::BitOp::kNeg, T>,
+      nullptr, normgrad_ascendc::CountForm{static_cast<int32_t>(count), site});
 }
 
 /// dst[i] = src[i] ≥ 0 ? src[i] : scalarValue · src[i].
@@ -601,14 +584,12 @@ void LeakyRelu(
     const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const typename normgrad_ascendc::NonDeduced<T>::type& scalarValue,
     const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsVectorFloat<T>,
                 "LeakyRelu: T must be half or float");
-  const T slope = scalarValue;
-  normgrad_ascendc::RunUnary<T>(
-      normgrad_ascendc::UnaryOf("LeakyRelu", dst, src,
-                                &normgrad_ascendc::LeakyReluSpan<T>, &slope),
-      normgrad_ascendc::kMathTypes, count);
+  normgrad_ascendc::UnaryScalarCall(
+      "LeakyRelu", normgrad_ascendc::kMathTypes, dst, src,
+      &normgrad_ascendc::LeakyReluSpan<T>, scalarValue,
+      normgrad_ascendc::CountForm{count, site});
 }
 /// LeakyRelu's repeat forms (bit mask or continuous mask).
 template <typename T, bool isSetMask = true, typename Mask>
@@ -618,14 +599,13 @@ void LeakyRelu(
     const Mask& mask, const uint8_t repeatTime,
     const UnaryRepeatParams& repeatParams,
     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsVectorFloat<T>,
                 "LeakyRelu: T must be half or float");
-  const T slope = scalarValue;
-  normgrad_ascendc::RunUnary<T, isSetMask>(
-      normgrad_ascendc::UnaryOf("LeakyRelu", dst, src,
-                                &normgrad_ascendc::LeakyReluSpan<T>, &slope),
-      normgrad_ascendc::kMathTypes, mask, repeatTime, repeatParams);
+  normgrad_ascendc::UnaryScalarCall(
+      "LeakyRelu", normgrad_ascendc::kMathTypes, dst, src,
+      &normgrad_ascendc::LeakyReluSpan<T>, scalarValue,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
+                                                site));
 }
 
 }  // namespace AscendC
@@ -636,72 +616,58 @@ void LeakyRelu(
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    normgrad_ascendc::CheckType<T>(#Name, normgrad_ascendc::kAndOrTypes,      \
-                                   true);                                     \
-    const auto in = normgrad_ascendc::BinaryOf(                               \
-        #Name, dst, src0, src1, &normgrad_ascendc::LogicSpan<kOp, T, false>); \
-    if (!normgrad_ascendc::FlatRun(in, count)) {                              \
-      normgrad_ascendc::ExecuteCount(in, count);                              \
-    }                                                                         \
+    normgrad_ascendc::LogicCall<kOp>(                                         \
+        #Name, dst, src0, src1, normgrad_ascendc::CountForm{count, site});    \
   }                                                                           \
   template <typename T, bool isSetMask = true, typename Mask>                 \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const Mask& mask,                     \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    normgrad_ascendc::CheckType<T>(#Name, normgrad_ascendc::kAndOrTypes,      \
-                                   false);                                    \
-    auto in = normgrad_ascendc::BinaryOf(                                     \
-        #Name, dst, src0, src1, &normgrad_ascendc::LogicSpan<kOp, T, false>); \
-    normgrad_ascendc::SetStrides(in, repeatParams);                           \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);         \
+    normgrad_ascendc::LogicCall<kOp>(                                         \
+        #Name, dst, src0, src1,                                               \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
+                                                  repeatParams, site));       \
   }
 
 // Ands and Ors, with the scalar after or before the tensor.
-#define NORMGRAD_LOGIC_SCALAR_INSTRUCTION(Name, kOp)                          \
-  template <typename T>                                                       \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,             \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {     \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    const T value = scalar;                                                   \
-    normgrad_ascendc::RunUnary<T>(                                            \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                            \
-                                  &normgrad_ascendc::LogicSpan<kOp, T, true>, \
-                                  &value),                                    \
-        normgrad_ascendc::kAndsOrsTypes, count);                              \
-  }                                                                           \
-  template <typename T>                                                       \
-  void Name(const LocalTensor<T>& dst,                                        \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
-            const LocalTensor<T>& src, const int32_t& count,                  \
-            normgrad_ascendc::CallSite site = {}) {                           \
-    Name(dst, src, scalar, count, site);                                      \
-  }                                                                           \
-  template <typename T, bool isSetMask = true, typename Mask>                 \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,             \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
-            const Mask& mask, const uint8_t repeatTime,                       \
-            const UnaryRepeatParams& repeatParams,                            \
-            normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    const T value = scalar;                                                   \
-    normgrad_ascendc::RunUnary<T, isSetMask>(                                 \
-        normgrad_ascendc::UnaryOf(#Name, dst, src,                            \
-                                  &normgrad_ascendc::LogicSpan<kOp, T, true>, \
-                                  &value),                                    \
-        normgrad_ascendc::kAndsOrsTypes, mask, repeatTime, repeatParams);     \
-  }                                                                           \
-  template <typename T, bool isSetMask = true, typename Mask>                 \
-  void Name(const LocalTensor<T>& dst,                                        \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
-            const LocalTensor<T>& src, const Mask& mask,                      \
-            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,  \
-            normgrad_ascendc::CallSite site = {}) {                           \
-    Name<T, isSetMask>(dst, src, scalar, mask, repeatTime, repeatParams,      \
-                       site);                                                 \
+#define NORMGRAD_LOGIC_SCALAR_INSTRUCTION(Name, kOp)                         \
+  template <typename T>                                                      \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {    \
+    normgrad_ascendc::UnaryScalarCall(                                       \
+        #Name, normgrad_ascendc::kAndsOrsTypes, dst, src,                    \
+        &normgrad_ascendc::LogicSpan<kOp, T, true>, scalar,                  \
+        normgrad_ascendc::CountForm{count, site});                           \
+  }                                                                          \
+  template <typename T>                                                      \
+  void Name(const LocalTensor<T>& dst,                                       \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const LocalTensor<T>& src, const int32_t& count,                 \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    Name(dst, src, scalar, count, site);                                     \
+  }                                                                          \
+  template <typename T, bool isSetMask = true, typename Mask>                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const Mask& mask, const uint8_t repeatTime,                      \
+            const UnaryRepeatParams& repeatParams,                           \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    normgrad_ascendc::UnaryScalarCall(                                       \
+        #Name, normgrad_ascendc::kAndsOrsTypes, dst, src,                    \
+        &normgrad_ascendc::LogicSpan<kOp, T, true>, scalar,                  \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,          \
+                                                  repeatParams, site));      \
+  }                                                                          \
+  template <typename T, bool isSetMask = true, typename Mask>                \
+  void Name(const LocalTensor<T>& dst,                                       \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const LocalTensor<T>& src, const Mask& mask,                     \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    Name<T, isSetMask>(dst, src, scalar, mask, repeatTime, repeatParams,     \
+                       site);                                                \
   }
 
 namespace AscendC {
@@ -737,6 +703,16 @@ VecInstruction ShiftInstruction(const char* api,
   return UnaryOf(api, dst, src, &ShiftSpan<T>, &p);
 }
 
+/// A shift by a scalar count in any form (ShiftRight's roundEn: `round`).
+template <typename T, typename Form>
+void ShiftCall(const char* api, const AscendC::LocalTensor<T>& dst,
+               const AscendC::LocalTensor<T>& src, T count, bool left,
+               bool round, const Form& form) {
+  const InstructionCall<T> call(api, kShiftTypes, form);
+  ShiftParams p;
+  RunForm(ShiftInstruction(api, dst, src, count, left, round, p), form);
+}
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -747,14 +723,8 @@ void ShiftLeft(
     const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const typename normgrad_ascendc::NonDeduced<T>::type& scalarValue,
     const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("ShiftLeft", normgrad_ascendc::kShiftTypes,
-                                 true);
-  normgrad_ascendc::ShiftParams p;
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::ShiftInstruction("ShiftLeft", dst, src, scalarValue,
-                                         true, false, p),
-      count);
+  normgrad_ascendc::ShiftCall("ShiftLeft", dst, src, scalarValue, true, false,
+                              normgrad_ascendc::CountForm{count, site});
 }
 /// ShiftLeft's repeat forms.
 template <typename T, bool isSetMask = true, typename Mask>
@@ -764,14 +734,9 @@ void ShiftLeft(
     const Mask& mask, const uint8_t repeatTime,
     const UnaryRepeatParams& repeatParams,
     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ShiftParams p;
-  normgrad_ascendc::CheckType<T>("ShiftLeft", normgrad_ascendc::kShiftTypes,
-                                 false);
-  normgrad_ascendc::RunUnary<T, isSetMask>(
-      normgrad_ascendc::ShiftInstruction("ShiftLeft", dst, src, scalarValue,
-                                         true, false, p),
-      normgrad_ascendc::kShiftTypes, mask, repeatTime, repeatParams);
+  normgrad_ascendc::ShiftCall("ShiftLeft", dst, src, scalarValue, true, false,
+                              normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                  mask, repeatTime, repeatParams, site));
 }
 
 /// dst[i] = src[i] >> scalarValue (logical for unsigned T, arithmetic for
@@ -781,14 +746,8 @@ void ShiftRight(
     const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const typename normgrad_ascendc::NonDeduced<T>::type& scalarValue,
     const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("ShiftRight", normgrad_ascendc::kShiftTypes,
-                                 true);
-  normgrad_ascendc::ShiftParams p;
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::ShiftInstruction("ShiftRight", dst, src, scalarValue,
-                                         false, false, p),
-      count);
+  normgrad_ascendc::ShiftCall("ShiftRight", dst, src, scalarValue, false, false,
+                              normgrad_ascendc::CountForm{count, site});
 }
 /// ShiftRight's repeat forms; roundEn adds the last bit shifted out
 /// (int16_t and int32_t).
@@ -799,14 +758,10 @@ void ShiftRight(
     const Mask& mask, const uint8_t repeatTime,
     const UnaryRepeatParams& repeatParams, bool roundEn = false,
     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::ShiftParams p;
-  normgrad_ascendc::CheckType<T>("ShiftRight", normgrad_ascendc::kShiftTypes,
-                                 false);
-  normgrad_ascendc::RunUnary<T, isSetMask>(
-      normgrad_ascendc::ShiftInstruction("ShiftRight", dst, src, scalarValue,
-                                         false, roundEn, p),
-      normgrad_ascendc::kShiftTypes, mask, repeatTime, repeatParams);
+  normgrad_ascendc::ShiftCall("ShiftRight", dst, src, scalarValue, false,
+                              roundEn,
+                              normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                  mask, repeatTime, repeatParams, site));
 }
 
 /// dst[i] = src0[i] << src1[i] (the 950 profile; counts at least 0).
@@ -814,16 +769,16 @@ template <typename T, typename U>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                const LocalTensor<U>& src1, const int32_t& count,
                normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::TensorShift("ShiftLeft", dst, src0, src1, count, true);
+  normgrad_ascendc::TensorShift("ShiftLeft", dst, src0, src1, count, true,
+                                site);
 }
 /// dst[i] = src0[i] >> src1[i] (the 950 profile; counts at least 0).
 template <typename T, typename U>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 const LocalTensor<U>& src1, const int32_t& count,
                 normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::TensorShift("ShiftRight", dst, src0, src1, count, false);
+  normgrad_ascendc::TensorShift("ShiftRight", dst, src0, src1, count, false,
+                                site);
 }
 
 }  // namespace AscendC

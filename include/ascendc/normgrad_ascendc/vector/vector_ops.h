@@ -53,6 +53,7 @@
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/sync.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
 namespace normgrad_ascendc {
@@ -71,94 +72,14 @@ template <typename T>
 inline constexpr bool kIsVectorFloat =
     std::is_same_v<T, half> || std::is_same_v<T, float>;
 
-/// T itself, in a context where it is not deduced (scalars take the
-/// tensors' type: Adds(halfTensor, halfTensor, 2.0f, n) converts 2.0f).
-template <typename T>
-struct NonDeduced {
-  using type = T;
-};
-
 /// half, bfloat16_t or float: computed in float.
 template <typename T>
 inline constexpr bool kIsFloatElement =
     kIsVectorFloat<T> || std::is_same_v<T, bfloat16_t>;
 
-/// The element types of the vector instructions, one bit each: a TypeRule
-/// says per profile which an instruction takes.
-enum TypeBit : uint32_t {
-  kTypeInt8 = 1u << 0,
-  kTypeUint8 = 1u << 1,
-  kTypeInt16 = 1u << 2,
-  kTypeUint16 = 1u << 3,
-  kTypeInt32 = 1u << 4,
-  kTypeUint32 = 1u << 5,
-  kTypeInt64 = 1u << 6,
-  kTypeUint64 = 1u << 7,
-  kTypeHalf = 1u << 8,
-  kTypeBfloat16 = 1u << 9,
-  kTypeFloat = 1u << 10,
-};
-
-template <typename T>
-constexpr uint32_t TypeBitOf() {
-  if constexpr (std::is_same_v<T, int8_t>)
-    return kTypeInt8;
-  else if constexpr (std::is_same_v<T, uint8_t>)
-    return kTypeUint8;
-  else if constexpr (std::is_same_v<T, int16_t>)
-    return kTypeInt16;
-  else if constexpr (std::is_same_v<T, uint16_t>)
-    return kTypeUint16;
-  else if constexpr (std::is_same_v<T, int32_t>)
-    return kTypeInt32;
-  else if constexpr (std::is_same_v<T, uint32_t>)
-    return kTypeUint32;
-  else if constexpr (std::is_same_v<T, int64_t>)
-    return kTypeInt64;
-  else if constexpr (std::is_same_v<T, uint64_t>)
-    return kTypeUint64;
-  else if constexpr (std::is_same_v<T, half>)
-    return kTypeHalf;
-  else if constexpr (std::is_same_v<T, bfloat16_t>)
-    return kTypeBfloat16;
-  else {
-    static_assert(std::is_same_v<T, float>,
-                  "vector instructions take 8- to 64-bit integers, half, "
-                  "bfloat16_t or float elements");
-    return kTypeFloat;
-  }
-}
-
-/// The element types an instruction takes on each profile, as its page
-/// lists them. A profile with no types does not have the instruction.
-struct TypeRule {
-  uint32_t a2;          ///< Atlas A2/A3: every form
-  uint32_t p310;        ///< Atlas inference series AI Core: every form
-  uint32_t p950;        ///< Ascend 950: every form
-  uint32_t p950_count;  ///< Ascend 950: the count form only
-};
-
-/// Fails unless the current profile's rule takes `bit` in this form
-/// (vector_ops.cc).
-void CheckTypeRule(const char* api, const char* type, uint32_t bit,
-                   const TypeRule& rule, bool count_form);
-
-template <typename T>
-void CheckType(const char* api, const TypeRule& rule, bool count_form) {
-  CheckTypeRule(api, TypeName<T>(), TypeBitOf<T>(), rule, count_form);
-}
-
 /// Whether the current profile is the 950 (where the configuration structs
 /// of Div, Exp, ... apply).
 bool OnProfile950();
-
-/// Elements of one repeat of an instruction whose widest operand has
-/// `bytes`-byte elements: 256 bytes, but at most the 128 lanes of the mask
-/// register. 1-byte types run only in the count form, where the repeat
-/// shape is not visible.
-constexpr uint32_t LanesOf(size_t bytes) {
-  return bytes == 1 ? 128u : static_cast<uint32_t>(256 / bytes);
-}
 
 /// The operations of Binary (op(src0[i], src1[i])) and WithScalar
 /// (op(src[i], scalar)).
@@ -245,26 +166,6 @@ T ElementValue(T x, T y) {
   }
 }
 
-/// The mask argument of a level-0 call with isSetMask: bit words (mask[1]
-/// is the high word, read for 16-bit lanes) or, in counter mode, the count.
-inline void SetMaskArgument(const uint64_t mask[], uint32_t lanes) {
-  SetMaskBits(MaskHighWord(mask, lanes), mask[0]);
-}
-/// The "continuous" mask argument: the first `mask` lanes of each repeat,
-/// or, in counter mode, the count.
-inline void SetMaskArgument(uint64_t mask, uint32_t lanes) {
-  SetMaskLength(mask, lanes, CurrentCore().vector_mask().mode);
-}
-
-/// A repeat form's call: the mask argument into the register (isSetMask),
-/// then the repeats.
-template <bool isSetMask, typename Mask>
-void RunRepeatForm(const VecInstruction& in, const Mask& mask,
-                   uint8_t repeat_time) {
-  if (isSetMask) SetMaskArgument(mask, in.lanes);
-  ExecuteRepeats(in, repeat_time);
-}
-
 /// d[i] = op(x[i], y[i]) over n contiguous lanes; d is x, y, or apart.
 template <ElementOp kOp, typename T>
 void BinaryLanes(void* d, const void* x, const void* y, uint32_t n) {
@@ -330,37 +231,11 @@ VecInstruction BinaryInstruction(const char* api,
                                  const AscendC::LocalTensor<T>& dst,
                                  const AscendC::LocalTensor<T>& src0,
                                  const AscendC::LocalTensor<T>& src1) {
-  VecInstruction in{api,
-                    TypeName<T>(),
-                    LanesOf(sizeof(T)),
-                    {{"dst", &dst.view(), sizeof(T)},
-                     {"src0", &src0.view(), sizeof(T)},
-                     {"src1", &src1.view(), sizeof(T)}},
-                    3,
-                    &BinarySpan<kOp, T>};
+  VecInstruction in = BinaryOf(api, dst, src0, src1, &BinarySpan<kOp, T>);
   in.dst_feeds_src1 = kOp == ElementOp::kAdd || kOp == ElementOp::kSub ||
                       kOp == ElementOp::kMul || kOp == ElementOp::kMax ||
                       kOp == ElementOp::kMin;
   return in;
-}
-
-/// Sets an instruction's level-0 strides from BinaryRepeatParams.
-inline void SetStrides(VecInstruction& in,
-                       const AscendC::BinaryRepeatParams& p) {
-  in.operand[0].block_stride = p.dstBlkStride;
-  in.operand[1].block_stride = p.src0BlkStride;
-  in.operand[2].block_stride = p.src1BlkStride;
-  in.operand[0].repeat_stride = p.dstRepStride;
-  in.operand[1].repeat_stride = p.src0RepStride;
-  in.operand[2].repeat_stride = p.src1RepStride;
-}
-/// Sets an instruction's level-0 strides from UnaryRepeatParams.
-inline void SetStrides(VecInstruction& in,
-                       const AscendC::UnaryRepeatParams& p) {
-  in.operand[0].block_stride = p.dstBlkStride;
-  in.operand[1].block_stride = p.srcBlkStride;
-  in.operand[0].repeat_stride = p.dstRepStride;
-  in.operand[1].repeat_stride = p.srcRepStride;
 }
 
 /// dst = op(src, scalar), or op(scalar, src), as an instruction of the
@@ -369,16 +244,10 @@ template <ElementOp kOp, typename T>
 VecInstruction ScalarInstruction(const char* api,
                                  const AscendC::LocalTensor<T>& dst,
                                  const AscendC::LocalTensor<T>& src,
-                                 const T& scalar, bool scalar_first = false) {
-  VecInstruction in{
-      api,
-      TypeName<T>(),
-      LanesOf(sizeof(T)),
-      {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
-      2,
-      scalar_first ? &ScalarFirstSpan<kOp, T> : &ScalarSpan<kOp, T>};
-  in.params = &scalar;
-  return in;
+                                 const T& scalar, bool scalar_first) {
+  return UnaryOf(api, dst, src,
+                 scalar_first ? &ScalarFirstSpan<kOp, T> : &ScalarSpan<kOp, T>,
+                 &scalar);
 }
 
 // The element types of each instruction, per profile, as documented.
@@ -450,41 +319,6 @@ constexpr bool HasDefaultStrides(const AscendC::UnaryRepeatParams& p) {
          p.srcBlkStride == 1 && p.dstRepStride == 8 && p.srcRepStride == 8;
 }
 
-/// Whether n lanes can be a flat call's: at least one, and no more than a
-/// unified buffer holds (so that their bytes are counted without overflow).
-inline bool FlatCount(int64_t n) { return n > 0 && static_cast<uint64_t>(n) <= kMaxUbBytes; }
-
-/// The count form of an elementwise instruction on the flat path, after the
-/// caller's checks of its types (which can fail where a profile lacks them):
-/// the span over the first n lanes when the flat conditions hold — each
-/// source of the destination's element size as FlatSrc, each of another
-/// sharing no byte with it — as the executor's flat run; false (nothing
-/// done) otherwise, or when FlatCount(n) does not.
-inline bool FlatRun(const VecInstruction& in, int64_t n) {
-  if (in.reduce != nullptr || !FlatCount(n)) return false;
-  const uint64_t lanes = static_cast<uint64_t>(n);
-  const TensorView& d = *in.operand[0].view;
-  const uint64_t dst_bytes = lanes * in.operand[0].elem_bytes;
-  if (!FlatDst(d, dst_bytes)) return false;
-  for (int i = 1; i < in.operands; ++i) {
-    const TensorView& s = *in.operand[i].view;
-    const uint64_t bytes = lanes * in.operand[i].elem_bytes;
-    const bool apart = in.operand[i].elem_bytes == in.operand[0].elem_bytes
-                           ? FlatSrc(d, s, bytes)
-                           : s.IsUbOperand() && bytes <= s.bytes &&
-                                 (s.core != d.core || s.offset + bytes <= d.offset ||
-                                  d.offset + dst_bytes <= s.offset);
-    if (!apart) return false;
-  }
-  SpanArgs args;
-  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
-  args.n = static_cast<uint32_t>(n);
-  args.params = in.params;
-  args.every_lane = true;
-  in.span(args);
-  return true;
-}
-
 /// dst = op(src0, src1) over the first n lanes when the flat conditions
 /// hold; false (nothing done) otherwise, or when FlatCount(n) does not.
 template <ElementOp kOp, typename T>
@@ -513,74 +347,58 @@ bool FlatScalar(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T
   return true;
 }
 
-/// The count form of a two-source instruction `api`.
-template <ElementOp kOp, const TypeRule& kRule, typename T>
-void BinaryCountCall(const char* api, const AscendC::LocalTensor<T>& dst,
-                     const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
-                     int32_t count, const CallSite& site) {
-  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), true)) {
-    if (FlatBinary<kOp>(dst, src0, src1, count)) return;
-  }
-  const ApiCall call(site);
-  CheckType<T>(api, kRule, true);
-  ExecuteCount(BinaryInstruction<kOp>(api, dst, src0, src1), count);
+/// The lanes a form covers when it may take the flat path: the count form's
+/// count; for a level-0 form with the default strides, the leading lanes
+/// the mask register selects (FullMaskLanes; it puts the mask argument in
+/// the register first, and `mask_set` says so), else none.
+template <typename T>
+int64_t FlatLanes(const CountForm& form, bool& /*mask_set*/) {
+  return form.count;
+}
+template <typename T, bool isSetMask, typename Mask, typename Strides>
+int64_t FlatLanes(const RepeatForm<isSetMask, Mask, Strides>& form,
+                  bool& mask_set) {
+  if (!HasDefaultStrides<T>(form.strides)) return 0;
+  mask_set = true;
+  return FullMaskLanes(isSetMask, form.mask, LanesOf(sizeof(T)),
+                       form.repeat_time);
 }
 
-/// A level-0 form (bit mask or continuous mask) of a two-source instruction.
-template <ElementOp kOp, const TypeRule& kRule, bool isSetMask, typename T, typename Mask>
-void BinaryRepeatCall(const char* api, const AscendC::LocalTensor<T>& dst,
-                      const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
-                      const Mask& mask, uint8_t repeat_time,
-                      const AscendC::BinaryRepeatParams& params, const CallSite& site) {
-  bool mask_set = false;  // the mask argument is in the register
-  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), false)) {
-    if (HasDefaultStrides<T>(params)) {
-      const int64_t n = FullMaskLanes(isSetMask, mask, LanesOf(sizeof(T)), repeat_time);
-      if (FlatBinary<kOp>(dst, src0, src1, n)) return;
-      mask_set = true;
+/// A two-source instruction `api` in any form: on the flat path when every
+/// profile takes T in that form and its operands allow, else through the
+/// executor.
+template <ElementOp kOp, const TypeRule& kRule, typename T, typename Form>
+void BinaryCall(const char* api, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& src0,
+                const AscendC::LocalTensor<T>& src1, const Form& form) {
+  bool mask_set = false;
+  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), Form::kCountForm)) {
+    if (FlatBinary<kOp>(dst, src0, src1, FlatLanes<T>(form, mask_set))) {
+      return;
     }
   }
-  const ApiCall call(site);
-  CheckType<T>(api, kRule, false);
-  auto in = BinaryInstruction<kOp>(api, dst, src0, src1);
-  SetStrides(in, params);
-  if (isSetMask && !mask_set) SetMaskArgument(mask, in.lanes);
-  ExecuteRepeats(in, repeat_time);
+  const InstructionCall<T> call(api, kRule, form);
+  RunForm(BinaryInstruction<kOp>(api, dst, src0, src1), form, mask_set);
 }
 
-/// The count form of an instruction with a tensor and a scalar source.
-template <ElementOp kOp, const TypeRule& kRule, typename T>
-void ScalarCountCall(const char* api, const AscendC::LocalTensor<T>& dst,
-                     const AscendC::LocalTensor<T>& src, const T& scalar, int32_t count,
-                     const CallSite& site) {
-  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), true)) {
-    if (FlatScalar<kOp>(dst, src, scalar, count)) return;
-  }
-  const ApiCall call(site);
-  CheckType<T>(api, kRule, true);
-  ExecuteCount(ScalarInstruction<kOp>(api, dst, src, scalar), count);
-}
-
-/// A level-0 form of an instruction with a tensor and a scalar source.
-template <ElementOp kOp, const TypeRule& kRule, bool isSetMask, typename T, typename Mask>
-void ScalarRepeatCall(const char* api, const AscendC::LocalTensor<T>& dst,
-                      const AscendC::LocalTensor<T>& src, const T& scalar, const Mask& mask,
-                      uint8_t repeat_time, const AscendC::UnaryRepeatParams& params,
-                      const CallSite& site) {
-  bool mask_set = false;  // the mask argument is in the register
-  if constexpr (TakenEverywhere(kRule, TypeBitOf<T>(), false)) {
-    if (HasDefaultStrides<T>(params)) {
-      const int64_t n = FullMaskLanes(isSetMask, mask, LanesOf(sizeof(T)), repeat_time);
-      if (FlatScalar<kOp>(dst, src, scalar, n)) return;
-      mask_set = true;
+/// An instruction `api` with a tensor and a scalar source in any form, as
+/// BinaryCall; with `scalar_first`, dst[i] = op(scalar, src[i]) (the 950's
+/// flexible scalar position, never on the flat path).
+template <ElementOp kOp, const TypeRule& kRule, bool kScalarFirst, typename T,
+          typename Form>
+void ScalarCall(const char* api, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& src, const T scalar,
+                const Form& form) {
+  bool mask_set = false;
+  if constexpr (!kScalarFirst &&
+                TakenEverywhere(kRule, TypeBitOf<T>(), Form::kCountForm)) {
+    if (FlatScalar<kOp>(dst, src, scalar, FlatLanes<T>(form, mask_set))) {
+      return;
     }
   }
-  const ApiCall call(site);
-  CheckType<T>(api, kRule, false);
-  auto in = ScalarInstruction<kOp>(api, dst, src, scalar);
-  SetStrides(in, params);
-  if (isSetMask && !mask_set) SetMaskArgument(mask, in.lanes);
-  ExecuteRepeats(in, repeat_time);
+  const InstructionCall<T> call(api, kRule, form);
+  RunForm(ScalarInstruction<kOp>(api, dst, src, scalar, kScalarFirst), form,
+          mask_set);
 }
 
 }  // namespace normgrad_ascendc
@@ -592,85 +410,84 @@ void ScalarRepeatCall(const char* api, const AscendC::LocalTensor<T>& dst,
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
-    normgrad_ascendc::BinaryCountCall<kOp, kRule>(#Name, dst, src0, src1,     \
-                                                  count, site);               \
+    normgrad_ascendc::BinaryCall<kOp, kRule>(                                 \
+        #Name, dst, src0, src1, normgrad_ascendc::CountForm{count, site});    \
   }                                                                           \
   template <typename T, bool isSetMask = true>                                \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const uint64_t mask[],                \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
-    normgrad_ascendc::BinaryRepeatCall<kOp, kRule, isSetMask>(                \
-        #Name, dst, src0, src1, mask, repeatTime, repeatParams, site);        \
+    normgrad_ascendc::BinaryCall<kOp, kRule>(                                 \
+        #Name, dst, src0, src1,                                               \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
+                                                  repeatParams, site));       \
   }                                                                           \
   template <typename T, bool isSetMask = true>                                \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
             const LocalTensor<T>& src1, const uint64_t mask,                  \
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
-    normgrad_ascendc::BinaryRepeatCall<kOp, kRule, isSetMask>(                \
-        #Name, dst, src0, src1, mask, repeatTime, repeatParams, site);        \
+    normgrad_ascendc::BinaryCall<kOp, kRule>(                                 \
+        #Name, dst, src0, src1,                                               \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
+                                                  repeatParams, site));       \
   }
 
 // The three forms of an instruction with a tensor and a scalar source.
-#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp, kRule)                     \
-  template <typename T>                                                   \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar, \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) { \
-    const T value = scalar;                                               \
-    normgrad_ascendc::ScalarCountCall<kOp, kRule>(#Name, dst, src, value, \
-                                                  count, site);           \
-  }                                                                       \
-  template <typename T, bool isSetMask = true>                            \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar, \
-            const uint64_t mask[], const uint8_t repeatTime,              \
-            const UnaryRepeatParams& repeatParams,                        \
-            normgrad_ascendc::CallSite site = {}) {                       \
-    const T value = scalar;                                               \
-    normgrad_ascendc::ScalarRepeatCall<kOp, kRule, isSetMask>(            \
-        #Name, dst, src, value, mask, repeatTime, repeatParams, site);    \
-  }                                                                       \
-  template <typename T, bool isSetMask = true>                            \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar, \
-            const uint64_t mask, const uint8_t repeatTime,                \
-            const UnaryRepeatParams& repeatParams,                        \
-            normgrad_ascendc::CallSite site = {}) {                       \
-    const T value = scalar;                                               \
-    normgrad_ascendc::ScalarRepeatCall<kOp, kRule, isSetMask>(            \
-        #Name, dst, src, value, mask, repeatTime, repeatParams, site);    \
+#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp, kRule)                       \
+  template <typename T>                                                     \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
+    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                        \
+        #Name, dst, src, scalar, normgrad_ascendc::CountForm{count, site}); \
+  }                                                                         \
+  template <typename T, bool isSetMask = true>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
+            const uint64_t mask[], const uint8_t repeatTime,                \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                        \
+        #Name, dst, src, scalar,                                            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
+                                                  repeatParams, site));     \
+  }                                                                         \
+  template <typename T, bool isSetMask = true>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
+            const uint64_t mask, const uint8_t repeatTime,                  \
+            const UnaryRepeatParams& repeatParams,                          \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                        \
+        #Name, dst, src, scalar,                                            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
+                                                  repeatParams, site));     \
   }
 
-// The three forms of a flexible-scalar-position instruction with the scalar
-// as the left operand: dst[i] = op(scalar, src[i]).
-#define NORMGRAD_SCALAR_FIRST_INSTRUCTION(Name, kOp, kRule)                    \
-  template <typename T>                                                        \
-  void Name(const LocalTensor<T>& dst,                                         \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,      \
-            const LocalTensor<T>& src, const int32_t& count,                   \
-            normgrad_ascendc::CallSite site = {}) {                            \
-    const normgrad_ascendc::ApiCall call(site);                                \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, true);                        \
-    const T value = scalar;                                                    \
-    normgrad_ascendc::ExecuteCount(normgrad_ascendc::ScalarInstruction<kOp>(   \
-                                       #Name, dst, src, value, true),          \
-                                   count);                                     \
-  }                                                                            \
-  template <typename T, bool isSetMask = true, typename Mask>                  \
-  void Name(const LocalTensor<T>& dst,                                         \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,      \
-            const LocalTensor<T>& src, const Mask& mask,                       \
-            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,   \
-            normgrad_ascendc::CallSite site = {}) {                            \
-    const normgrad_ascendc::ApiCall call(site);                                \
-    normgrad_ascendc::CheckType<T>(#Name, kRule, false);                       \
-    const T value = scalar;                                                    \
-    auto in = normgrad_ascendc::ScalarInstruction<kOp>(#Name, dst, src, value, \
-                                                       true);                  \
-    normgrad_ascendc::SetStrides(in, repeatParams);                            \
-    normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);          \
+// The two forms of a flexible-scalar-position instruction with the scalar
+// as the left operand, dst[i] = op(scalar, src[i]): the first count
+// elements, and level 0 with either mask.
+#define NORMGRAD_SCALAR_FIRST_INSTRUCTION(Name, kOp, kRule)                  \
+  template <typename T>                                                      \
+  void Name(const LocalTensor<T>& dst,                                       \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const LocalTensor<T>& src, const int32_t& count,                 \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    normgrad_ascendc::ScalarCall<kOp, kRule, true>(                          \
+        #Name, dst, src, scalar, normgrad_ascendc::CountForm{count, site});  \
+  }                                                                          \
+  template <typename T, bool isSetMask = true, typename Mask>                \
+  void Name(const LocalTensor<T>& dst,                                       \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
+            const LocalTensor<T>& src, const Mask& mask,                     \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    normgrad_ascendc::ScalarCall<kOp, kRule, true>(                          \
+        #Name, dst, src, scalar,                                             \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,          \
+                                                  repeatParams, site));      \
   }
 
 namespace AscendC {
@@ -789,6 +606,16 @@ VecInstruction DivInstruction(const AscendC::LocalTensor<T>& dst,
   return in;
 }
 
+/// Div in any form under `config`.
+template <typename T, typename Form>
+void DivCall(const AscendC::LocalTensor<T>& dst,
+             const AscendC::LocalTensor<T>& src0,
+             const AscendC::LocalTensor<T>& src1,
+             const AscendC::DivConfig& config, const Form& form) {
+  const InstructionCall<T> call("Div", kDivTypes, form);
+  RunForm(DivInstruction(dst, src0, src1, config), form);
+}
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -799,10 +626,8 @@ template <typename T, const DivConfig& config = DEFAULT_DIV_CONFIG>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count,
          normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Div", normgrad_ascendc::kDivTypes, true);
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::DivInstruction(dst, src0, src1, config), count);
+  normgrad_ascendc::DivCall(dst, src0, src1, config,
+                            normgrad_ascendc::CountForm{count, site});
 }
 /// Div's repeat form with a bit mask.
 template <typename T, bool isSetMask = true,
@@ -811,11 +636,9 @@ void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const uint64_t mask[],
          const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
          normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Div", normgrad_ascendc::kDivTypes, false);
-  auto in = normgrad_ascendc::DivInstruction(dst, src0, src1, config);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::DivCall(dst, src0, src1, config,
+                            normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                mask, repeatTime, repeatParams, site));
 }
 /// Div's repeat form with a continuous mask.
 template <typename T, bool isSetMask = true,
@@ -824,11 +647,9 @@ void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const uint64_t mask,
          const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
          normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Div", normgrad_ascendc::kDivTypes, false);
-  auto in = normgrad_ascendc::DivInstruction(dst, src0, src1, config);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::DivCall(dst, src0, src1, config,
+                            normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                mask, repeatTime, repeatParams, site));
 }
 
 /// Strides of Copy's repeat form, in 32-byte blocks: between the blocks of a
@@ -857,7 +678,8 @@ void CopySpan(const SpanArgs& a) {
   std::memcpy(a.operand[0], a.operand[1], uint64_t{a.n} * sizeof(T));
 }
 
-/// Copy's repeat form as an instruction of the executor (UB to UB).
+/// Copy's repeat form as an instruction of the executor (UB to UB); its
+/// strides, checked here, are set by SetStrides.
 template <typename T>
 VecInstruction CopyInstruction(const AscendC::LocalTensor<T>& dst,
                                const AscendC::LocalTensor<T>& src,
@@ -872,10 +694,26 @@ VecInstruction CopyInstruction(const AscendC::LocalTensor<T>& dst,
   return {"Copy",
           TypeName<T>(),
           LanesOf(sizeof(T)),
-          {{"dst", &dst.view(), sizeof(T), p.dstStride, p.dstRepeatSize},
-           {"src", &src.view(), sizeof(T), p.srcStride, p.srcRepeatSize}},
+          {{"dst", &dst.view(), sizeof(T)}, {"src", &src.view(), sizeof(T)}},
           2,
           &CopySpan<T>};
+}
+
+/// Sets Copy's level-0 strides from CopyRepeatParams.
+inline void SetStrides(VecInstruction& in, const AscendC::CopyRepeatParams& p) {
+  in.operand[0].block_stride = p.dstStride;
+  in.operand[1].block_stride = p.srcStride;
+  in.operand[0].repeat_stride = p.dstRepeatSize;
+  in.operand[1].repeat_stride = p.srcRepeatSize;
+}
+
+/// Copy in a level-0 form. It takes any 2- or 4-byte type on every
+/// profile: there is no TypeRule to check.
+template <typename T, typename Form>
+void CopyCall(const AscendC::LocalTensor<T>& dst,
+              const AscendC::LocalTensor<T>& src, const Form& form) {
+  const ApiCall call(form.site);
+  RunForm(CopyInstruction(dst, src, form.strides), form);
 }
 
 }  // namespace normgrad_ascendc
@@ -888,9 +726,9 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const uint64_t mask[], const uint8_t repeatTime,
           const CopyRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  auto in = normgrad_ascendc::CopyInstruction(dst, src, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::CopyCall(dst, src,
+                             normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                 mask, repeatTime, repeatParams, site));
 }
 /// Copy's repeat form with a continuous mask.
 template <typename T, bool isSetMask = true>
@@ -898,9 +736,9 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const uint64_t mask, const uint8_t repeatTime,
           const CopyRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  auto in = normgrad_ascendc::CopyInstruction(dst, src, repeatParams);
-  normgrad_ascendc::RunRepeatForm<isSetMask>(in, mask, repeatTime);
+  normgrad_ascendc::CopyCall(dst, src,
+                             normgrad_ascendc::RepeatFormOf<isSetMask>(
+                                 mask, repeatTime, repeatParams, site));
 }
 
 }  // namespace AscendC

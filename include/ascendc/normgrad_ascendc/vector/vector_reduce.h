@@ -154,6 +154,60 @@ void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
                       int32_t repeat_time, int32_t src_rep_stride,
                       bool cal_index);
 
+/// The level-0 arguments a reduction's overloads share after its mask.
+struct ReduceRepeats {
+  int32_t repeat_time;
+  int32_t dst_rep_stride;
+  int32_t src_blk_stride;
+  int32_t src_rep_stride;
+};
+
+/// A ReduceRepeat, ReduceDataBlock or ReducePairElem (`group`) call, under
+/// any of its names: the call site recorded, the mask argument put in the
+/// register (isSetMask), then the reduction.
+template <bool isSetMask, typename T, typename U, typename Mask>
+void ReduceLevel0Call(const char* api, AscendC::ReduceType op, bool with_op,
+                      ReduceGroup group, const AscendC::LocalTensor<T>& dst,
+                      const AscendC::LocalTensor<U>& src, const Mask mask,
+                      const ReduceRepeats& r, AscendC::ReduceOrder order,
+                      const CallSite& site) {
+  const ApiCall call(site);
+  const auto c = MakeReduceCall(api, op, with_op, dst, src);
+  if (isSetMask) SetReduceMask(c, mask);
+  ReduceLevel0(c, group, r.repeat_time, r.dst_rep_stride, r.src_blk_stride,
+               r.src_rep_stride, order);
+}
+
+/// ReduceSum, ReduceMax or ReduceMin over `repeat_time` repeats: the call
+/// site recorded, the mask argument put in the register, then the
+/// reduction.
+template <typename T, typename Mask>
+void ReduceAllRepeatsCall(const char* api, AscendC::ReduceType op,
+                          const AscendC::LocalTensor<T>& dst,
+                          const AscendC::LocalTensor<T>& src,
+                          const AscendC::LocalTensor<T>& tmp, const Mask mask,
+                          int32_t repeat_time, int32_t src_rep_stride,
+                          bool cal_index, const CallSite& site) {
+  const ApiCall call(site);
+  const auto c = MakeReduceCall(api, op, false, dst, src);
+  SetReduceMask(c, mask);
+  ReduceAllRepeats(c, tmp.view(), repeat_time, src_rep_stride, cal_index);
+}
+
+/// ReduceSum, ReduceMax or ReduceMin over the first `count` elements
+/// (count_from_mask: the count in the mask register).
+template <typename T>
+void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
+                        const AscendC::LocalTensor<T>& dst,
+                        const AscendC::LocalTensor<T>& src,
+                        const AscendC::LocalTensor<T>& tmp, int32_t count,
+                        bool cal_index, bool count_from_mask,
+                        const CallSite& site) {
+  const ApiCall call(site);
+  const auto c = MakeReduceCall(api, op, false, dst, src);
+  ReduceAllCount(c, tmp.view(), count, cal_index, count_from_mask);
+}
+
 }  // namespace normgrad_ascendc
 
 // ReduceRepeat, ReduceDataBlock and ReducePairElem with one mask form:
@@ -168,13 +222,10 @@ void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
                     const int32_t srcRepStride,                                \
                     ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,        \
                     normgrad_ascendc::CallSite site = {}) {                    \
-    const normgrad_ascendc::ApiCall call(site);                                \
-    const auto c = normgrad_ascendc::MakeReduceCall(                           \
-        "ReduceRepeat", reduceType, true, dst, src);                           \
-    if (isSetMask) normgrad_ascendc::SetReduceMask(c, mask);                   \
-    normgrad_ascendc::ReduceLevel0(c, normgrad_ascendc::ReduceGroup::kRepeat,  \
-                                   repeatTime, dstRepStride, srcBlkStride,     \
-                                   srcRepStride, order);                       \
+    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
+        "ReduceRepeat", reduceType, true,                                      \
+        normgrad_ascendc::ReduceGroup::kRepeat, dst, src, mask,                \
+        {repeatTime, dstRepStride, srcBlkStride, srcRepStride}, order, site);  \
   }                                                                            \
   template <ReduceType reduceType, typename T, typename U,                     \
             bool isSetMask = true>                                             \
@@ -183,14 +234,11 @@ void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
                        const int32_t dstRepStride, const int32_t srcBlkStride, \
                        const int32_t srcRepStride,                             \
                        normgrad_ascendc::CallSite site = {}) {                 \
-    const normgrad_ascendc::ApiCall call(site);                                \
-    const auto c = normgrad_ascendc::MakeReduceCall(                           \
-        "ReduceDataBlock", reduceType, true, dst, src);                        \
-    if (isSetMask) normgrad_ascendc::SetReduceMask(c, mask);                   \
-    normgrad_ascendc::ReduceLevel0(                                            \
-        c, normgrad_ascendc::ReduceGroup::kDataBlock, repeatTime,              \
-        dstRepStride, srcBlkStride, srcRepStride,                              \
-        ReduceOrder::ORDER_ONLY_VALUE);                                        \
+    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
+        "ReduceDataBlock", reduceType, true,                                   \
+        normgrad_ascendc::ReduceGroup::kDataBlock, dst, src, mask,             \
+        {repeatTime, dstRepStride, srcBlkStride, srcRepStride},                \
+        ReduceOrder::ORDER_ONLY_VALUE, site);                                  \
   }                                                                            \
   template <ReduceType reduceType, typename T, typename U,                     \
             bool isSetMask = true>                                             \
@@ -199,65 +247,54 @@ void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
                       const int32_t dstRepStride, const int32_t srcBlkStride,  \
                       const int32_t srcRepStride,                              \
                       normgrad_ascendc::CallSite site = {}) {                  \
-    const normgrad_ascendc::ApiCall call(site);                                \
-    const auto c = normgrad_ascendc::MakeReduceCall(                           \
-        "ReducePairElem", reduceType, true, dst, src);                         \
-    if (isSetMask) normgrad_ascendc::SetReduceMask(c, mask);                   \
-    normgrad_ascendc::ReduceLevel0(                                            \
-        c, normgrad_ascendc::ReduceGroup::kPair, repeatTime, dstRepStride,     \
-        srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE);            \
+    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
+        "ReducePairElem", reduceType, true,                                    \
+        normgrad_ascendc::ReduceGroup::kPair, dst, src, mask,                  \
+        {repeatTime, dstRepStride, srcBlkStride, srcRepStride},                \
+        ReduceOrder::ORDER_ONLY_VALUE, site);                                  \
   }
 
 // BlockReduceSum/Max/Min and PairReduceSum with one mask form: the new
 // instruction of Group with reduceType kOp, repeatTime before the mask.
-#define NORMGRAD_REDUCE_OLD_NAME(Name, kOp, Group, MaskType)           \
-  template <typename T, bool isSetMask = true>                         \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,      \
-            const int32_t repeatTime, MaskType mask,                   \
-            const int32_t dstRepStride, const int32_t srcBlkStride,    \
-            const int32_t srcRepStride,                                \
-            normgrad_ascendc::CallSite site = {}) {                    \
-    const normgrad_ascendc::ApiCall call(site);                        \
-    const auto c =                                                     \
-        normgrad_ascendc::MakeReduceCall(#Name, kOp, false, dst, src); \
-    if (isSetMask) normgrad_ascendc::SetReduceMask(c, mask);           \
-    normgrad_ascendc::ReduceLevel0(c, Group, repeatTime, dstRepStride, \
-                                   srcBlkStride, srcRepStride,         \
-                                   ReduceOrder::ORDER_ONLY_VALUE);     \
+#define NORMGRAD_REDUCE_OLD_NAME(Name, kOp, Group, MaskType)        \
+  template <typename T, bool isSetMask = true>                      \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,   \
+            const int32_t repeatTime, MaskType mask,                \
+            const int32_t dstRepStride, const int32_t srcBlkStride, \
+            const int32_t srcRepStride,                             \
+            normgrad_ascendc::CallSite site = {}) {                 \
+    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                  \
+        #Name, kOp, false, Group, dst, src, mask,                   \
+        {repeatTime, dstRepStride, srcBlkStride, srcRepStride},     \
+        ReduceOrder::ORDER_ONLY_VALUE, site);                       \
   }
 
 // WholeReduceSum/Max/Min: ReduceRepeat's parameter order.
-#define NORMGRAD_REDUCE_WHOLE(Name, kOp, MaskType)                            \
-  template <typename T, bool isSetMask = true>                                \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,             \
-            MaskType mask, const int32_t repeatTime,                          \
-            const int32_t dstRepStride, const int32_t srcBlkStride,           \
-            const int32_t srcRepStride,                                       \
-            ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,               \
-            normgrad_ascendc::CallSite site = {}) {                           \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    const auto c =                                                            \
-        normgrad_ascendc::MakeReduceCall(#Name, kOp, false, dst, src);        \
-    if (isSetMask) normgrad_ascendc::SetReduceMask(c, mask);                  \
-    normgrad_ascendc::ReduceLevel0(c, normgrad_ascendc::ReduceGroup::kRepeat, \
-                                   repeatTime, dstRepStride, srcBlkStride,    \
-                                   srcRepStride, order);                      \
+#define NORMGRAD_REDUCE_WHOLE(Name, kOp, MaskType)                           \
+  template <typename T, bool isSetMask = true>                               \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
+            MaskType mask, const int32_t repeatTime,                         \
+            const int32_t dstRepStride, const int32_t srcBlkStride,          \
+            const int32_t srcRepStride,                                      \
+            ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,              \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                           \
+        #Name, kOp, false, normgrad_ascendc::ReduceGroup::kRepeat, dst, src, \
+        mask, {repeatTime, dstRepStride, srcBlkStride, srcRepStride}, order, \
+        site);                                                               \
   }
 
 // The two level-0 forms of ReduceSum (no index), ReduceMax and ReduceMin.
-#define NORMGRAD_REDUCE_ALL(Name, kOp, MaskType)                              \
-  template <typename T>                                                       \
-  void Name(                                                                  \
-      const LocalTensor<T>& dst, const LocalTensor<T>& src,                   \
-      const LocalTensor<T>& sharedTmpBuffer, MaskType mask,                   \
-      const int32_t repeatTime, const int32_t srcRepStride,                   \
-      NORMGRAD_REDUCE_INDEX_PARAM normgrad_ascendc::CallSite site = {}) {     \
-    const normgrad_ascendc::ApiCall call(site);                               \
-    const auto c =                                                            \
-        normgrad_ascendc::MakeReduceCall(#Name, kOp, false, dst, src);        \
-    normgrad_ascendc::SetReduceMask(c, mask);                                 \
-    normgrad_ascendc::ReduceAllRepeats(c, sharedTmpBuffer.view(), repeatTime, \
-                                       srcRepStride, NORMGRAD_REDUCE_INDEX);  \
+#define NORMGRAD_REDUCE_ALL(Name, kOp, MaskType)                               \
+  template <typename T>                                                        \
+  void Name(                                                                   \
+      const LocalTensor<T>& dst, const LocalTensor<T>& src,                    \
+      const LocalTensor<T>& sharedTmpBuffer, MaskType mask,                    \
+      const int32_t repeatTime, const int32_t srcRepStride,                    \
+      NORMGRAD_REDUCE_INDEX_PARAM normgrad_ascendc::CallSite site = {}) {      \
+    normgrad_ascendc::ReduceAllRepeatsCall(                                    \
+        #Name, kOp, dst, src, sharedTmpBuffer, mask, repeatTime, srcRepStride, \
+        NORMGRAD_REDUCE_INDEX, site);                                          \
   }
 
 namespace AscendC {
@@ -313,33 +350,27 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
       return;
     }
   }
-  const normgrad_ascendc::ApiCall call(site);
-  const auto c = normgrad_ascendc::MakeReduceCall("ReduceSum", ReduceType::SUM,
-                                                  false, dst, src);
-  normgrad_ascendc::ReduceAllCount(c, sharedTmpBuffer.view(), count, false,
-                                   !isSetMask);
+  normgrad_ascendc::ReduceAllCountCall("ReduceSum", ReduceType::SUM, dst, src,
+                                       sharedTmpBuffer, count, false,
+                                       !isSetMask, site);
 }
 /// ReduceMax over the first `count` elements, with its index for calIndex.
 template <typename T>
 void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
                bool calIndex = 0, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const auto c = normgrad_ascendc::MakeReduceCall("ReduceMax", ReduceType::MAX,
-                                                  false, dst, src);
-  normgrad_ascendc::ReduceAllCount(c, sharedTmpBuffer.view(), count, calIndex,
-                                   false);
+  normgrad_ascendc::ReduceAllCountCall("ReduceMax", ReduceType::MAX, dst, src,
+                                       sharedTmpBuffer, count, calIndex, false,
+                                       site);
 }
 /// ReduceMin over the first `count` elements, with its index for calIndex.
 template <typename T>
 void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
                bool calIndex = 0, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  const auto c = normgrad_ascendc::MakeReduceCall("ReduceMin", ReduceType::MIN,
-                                                  false, dst, src);
-  normgrad_ascendc::ReduceAllCount(c, sharedTmpBuffer.view(), count, calIndex,
-                                   false);
+  normgrad_ascendc::ReduceAllCountCall("ReduceMin", ReduceType::MIN, dst, src,
+                                       sharedTmpBuffer, count, calIndex, false,
+                                       site);
 }
 
 }  // namespace AscendC

@@ -46,6 +46,7 @@
 
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
@@ -246,11 +247,27 @@ int64_t CompareCount(uint32_t count) {
   return count / unit * unit;
 }
 
-template <typename T>
-void CheckCompare(const char* api, const TypeRule& rule, bool count_form,
-                  AscendC::CMPMODE mode) {
-  CheckType<T>(api, rule, count_form);
+/// Compare (src1 given) or Compares (kScalar) in any form: the bits of src
+/// cmpMode src1, or src cmpMode `scalar`, into dst; with `scalar_first`
+/// (the 950's flexible position), `scalar` cmpMode src, src being the
+/// call's src1. The count form covers the whole 256-byte units of its count.
+template <typename T, bool kScalar, typename Form>
+void CompareCall(const char* api, const TypeRule& rule, const TensorView& dst,
+                 const AscendC::LocalTensor<T>& src,
+                 const AscendC::LocalTensor<T>* src1, AscendC::CMPMODE mode,
+                 const T scalar, bool scalar_first, const Form& form) {
+  const InstructionCall<T> call(api, rule, form);
   CheckCmpMode(api, TypeName<T>(), TypeBitOf<T>(), mode);
+  const CompareParams<T> params{scalar_first ? Swapped(mode) : mode, scalar};
+  const auto layout = CompareLayout(LanesOf(sizeof(T)));
+  auto in = CompareInstruction<T, kScalar>(api, dst, src, src1, params, layout);
+  if (scalar_first) in.operand[1].name = "src1";
+  if constexpr (Form::kCountForm) {
+    ExecuteCount(in, CompareCount<T>(static_cast<uint32_t>(form.count)));
+  } else {
+    SetStrides(in, form.strides);
+    RunCompareRepeats(in, form.mask, Form::kSetMask, form.repeat_time);
+  }
 }
 
 /// Compare's register form: one repeat (or, in counter mode, the first) of
@@ -268,18 +285,11 @@ template <typename T, typename U>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
              const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,
              normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsBitsElement<U>,
                 "Compare: dst holds bits as uint8_t or int8_t");
-  normgrad_ascendc::CheckCompare<T>("Compare", normgrad_ascendc::kCompareTypes,
-                                    true, cmpMode);
-  const normgrad_ascendc::CompareParams<T> params{cmpMode, T{}};
-  const auto layout =
-      normgrad_ascendc::CompareLayout(normgrad_ascendc::LanesOf(sizeof(T)));
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompareInstruction<T, false>(
-          "Compare", dst.view(), src0, &src1, params, layout),
-      normgrad_ascendc::CompareCount<T>(count));
+  normgrad_ascendc::CompareCall<T, false>(
+      "Compare", normgrad_ascendc::kCompareTypes, dst.view(), src0, &src1,
+      cmpMode, T{}, false, normgrad_ascendc::CountForm{count, site});
 }
 /// Compare's level-0 forms with a bit mask or a continuous mask (the mask
 /// is read on the 950 profile only).
@@ -288,18 +298,13 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
              const LocalTensor<T>& src1, CMPMODE cmpMode, const Mask& mask,
              uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
              normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsBitsElement<U>,
                 "Compare: dst holds bits as uint8_t or int8_t");
-  normgrad_ascendc::CheckCompare<T>("Compare", normgrad_ascendc::kCompareTypes,
-                                    false, cmpMode);
-  const normgrad_ascendc::CompareParams<T> params{cmpMode, T{}};
-  const auto layout =
-      normgrad_ascendc::CompareLayout(normgrad_ascendc::LanesOf(sizeof(T)));
-  auto in = normgrad_ascendc::CompareInstruction<T, false>(
-      "Compare", dst.view(), src0, &src1, params, layout);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunCompareRepeats(in, mask, isSetMask, repeatTime);
+  normgrad_ascendc::CompareCall<T, false>(
+      "Compare", normgrad_ascendc::kCompareTypes, dst.view(), src0, &src1,
+      cmpMode, T{}, false,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
+                                                site));
 }
 
 /// dst bit i = src0[i] cmpMode src1Scalar, i < count rounded down to whole
@@ -309,17 +314,10 @@ void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
               const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar,
               CMPMODE cmpMode, uint32_t count,
               normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CheckCompare<T>("Compares", normgrad_ascendc::kCompareTypes,
-                                    true, cmpMode);
-  const normgrad_ascendc::CompareParams<T> params{cmpMode, src1Scalar};
-  const auto layout =
-      normgrad_ascendc::CompareLayout(normgrad_ascendc::LanesOf(sizeof(T)));
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::CompareInstruction<T, true>(
-          "Compares", dst.view(), src0, nullptr, params, layout),
-      normgrad_ascendc::CompareCount<T>(count));
+  normgrad_ascendc::CompareCall<T, true>(
+      "Compares", normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,
+      cmpMode, src1Scalar, false, normgrad_ascendc::CountForm{count, site});
 }
 /// Compares' level-0 forms with a bit mask or a continuous mask (the mask is
 /// read on the 950 profile only).
@@ -329,17 +327,12 @@ void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
               CMPMODE cmpMode, const Mask& mask, uint8_t repeatTime,
               const UnaryRepeatParams& repeatParams,
               normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CheckCompare<T>("Compares", normgrad_ascendc::kCompareTypes,
-                                    false, cmpMode);
-  const normgrad_ascendc::CompareParams<T> params{cmpMode, src1Scalar};
-  const auto layout =
-      normgrad_ascendc::CompareLayout(normgrad_ascendc::LanesOf(sizeof(T)));
-  auto in = normgrad_ascendc::CompareInstruction<T, true>(
-      "Compares", dst.view(), src0, nullptr, params, layout);
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunCompareRepeats(in, mask, isSetMask, repeatTime);
+  normgrad_ascendc::CompareCall<T, true>(
+      "Compares", normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,
+      cmpMode, src1Scalar, false,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
+                                                site));
 }
 
 /// The flexible scalar position (the 950 profile): dst bit i = src0Scalar
@@ -349,18 +342,11 @@ void Compares(const LocalTensor<U>& dst,
               const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar,
               const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,
               normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CheckCompare<T>(
-      "Compares", normgrad_ascendc::kCompareFlexTypes, true, cmpMode);
-  const normgrad_ascendc::CompareParams<T> params{
-      normgrad_ascendc::Swapped(cmpMode), src0Scalar};
-  const auto layout =
-      normgrad_ascendc::CompareLayout(normgrad_ascendc::LanesOf(sizeof(T)));
-  auto in = normgrad_ascendc::CompareInstruction<T, true>(
-      "Compares", dst.view(), src1, nullptr, params, layout);
-  in.operand[1].name = "src1";
-  normgrad_ascendc::ExecuteCount(in, normgrad_ascendc::CompareCount<T>(count));
+  normgrad_ascendc::CompareCall<T, true>(
+      "Compares", normgrad_ascendc::kCompareFlexTypes, dst.view(), src1,
+      nullptr, cmpMode, src0Scalar, true,
+      normgrad_ascendc::CountForm{count, site});
 }
 /// The flexible scalar position's level-0 forms (the 950 profile).
 template <typename T, typename U, bool isSetMask = true, typename Mask>
@@ -369,19 +355,12 @@ void Compares(const LocalTensor<U>& dst,
               const LocalTensor<T>& src1, CMPMODE cmpMode, const Mask& mask,
               uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
               normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CheckCompare<T>(
-      "Compares", normgrad_ascendc::kCompareFlexTypes, false, cmpMode);
-  const normgrad_ascendc::CompareParams<T> params{
-      normgrad_ascendc::Swapped(cmpMode), src0Scalar};
-  const auto layout =
-      normgrad_ascendc::CompareLayout(normgrad_ascendc::LanesOf(sizeof(T)));
-  auto in = normgrad_ascendc::CompareInstruction<T, true>(
-      "Compares", dst.view(), src1, nullptr, params, layout);
-  in.operand[1].name = "src1";
-  normgrad_ascendc::SetStrides(in, repeatParams);
-  normgrad_ascendc::RunCompareRepeats(in, mask, isSetMask, repeatTime);
+  normgrad_ascendc::CompareCall<T, true>(
+      "Compares", normgrad_ascendc::kCompareFlexTypes, dst.view(), src1,
+      nullptr, cmpMode, src0Scalar, true,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
+                                                site));
 }
 
 /// Compare into the CMPMASK register: one repeat of src0 cmpMode src1 under
@@ -391,9 +370,11 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1,
              CMPMODE cmpMode, const Mask& mask,
              const BinaryRepeatParams& repeatParams,
              normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckCompare<T>(
-      "Compare", normgrad_ascendc::kCompareRegisterTypes, false, cmpMode);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Compare", normgrad_ascendc::kCompareRegisterTypes, /*count_form=*/false,
+      site);
+  normgrad_ascendc::CheckCmpMode("Compare", normgrad_ascendc::TypeName<T>(),
+                                 normgrad_ascendc::TypeBitOf<T>(), cmpMode);
   const normgrad_ascendc::CompareParams<T> params{cmpMode, T{}};
   const uint32_t lanes = normgrad_ascendc::LanesOf(sizeof(T));
   const auto layout = normgrad_ascendc::CompareLayout(lanes);
@@ -512,49 +493,44 @@ uint64_t LevelZeroLaneEnd(uint32_t lanes, int64_t repeat_time);
 /// Mode 1's scalar from the CMPMASK register's first `bytes` bytes.
 void ScalarFromRegister(void* scalar, uint32_t bytes);
 
-/// The count form of Select.
-template <typename T, bool kScalar>
-void SelectCount(const AscendC::LocalTensor<T>& dst, const TensorView& sel_mask,
-                 const AscendC::LocalTensor<T>& src,
-                 const AscendC::LocalTensor<T>* src1, T scalar,
-                 bool scalar_first, AscendC::SELMODE mode, uint32_t count,
-                 const TypeRule& rule) {
-  CheckType<T>("Select", rule, true);
+/// Select with a selMask argument in any form: bit ? src : src1 (or the
+/// scalar; with `scalar_first`, bit ? scalar : src, the tensor being src1).
+template <typename T, bool kScalar, typename Form>
+void SelectCall(const TensorView& sel_mask, const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& src,
+                const AscendC::LocalTensor<T>* src1, const T scalar,
+                bool scalar_first, AscendC::SELMODE mode, const TypeRule& rule,
+                const Form& form) {
+  const InstructionCall<T> call("Select", rule, form);
   CheckSelMode(TypeName<T>(), mode, kScalar);
   const uint32_t lanes = LanesOf(sizeof(T));
+  // The selection bits the lanes reach: in a level-0 form, those of the
+  // lanes the mask register selects, so the mask argument goes there first.
+  uint64_t needed_bits;
+  if constexpr (Form::kCountForm) {
+    needed_bits = static_cast<uint64_t>(form.count);
+  } else {
+    if (Form::kSetMask) SetMaskArgument(form.mask, lanes);
+    needed_bits = LevelZeroLaneEnd(lanes, form.repeat_time);
+  }
   SelectParams<T> params{
-      SelectionFromMask(TypeName<T>(), mode, sel_mask, lanes, count), scalar,
-      scalar_first};
-  ExecuteCount(SelectInstruction<T, kScalar>(
-                   dst, src, scalar_first ? "src1" : "src0", src1, params),
-               count);
+      SelectionFromMask(TypeName<T>(), mode, sel_mask, lanes, needed_bits),
+      scalar, scalar_first};
+  RunForm(SelectInstruction<T, kScalar>(
+              dst, src, scalar_first ? "src1" : "src0", src1, params),
+          form, /*mask_set=*/true);
 }
 
-/// A level-0 form of Select with a selMask argument.
-template <typename T, bool kScalar, bool isSetMask, typename Mask>
-void SelectRepeats(const AscendC::LocalTensor<T>& dst,
-                   const TensorView& sel_mask,
-                   const AscendC::LocalTensor<T>& src,
-                   const AscendC::LocalTensor<T>* src1, T scalar,
-                   bool scalar_first, AscendC::SELMODE mode, const Mask& mask,
-                   uint8_t repeat_time, const AscendC::BinaryRepeatParams& rp,
-                   const TypeRule& rule) {
-  CheckType<T>("Select", rule, false);
-  CheckSelMode(TypeName<T>(), mode, kScalar);
-  const uint32_t lanes = LanesOf(sizeof(T));
-  if (isSetMask) SetMaskArgument(mask, lanes);
-  SelectParams<T> params{
-      SelectionFromMask(TypeName<T>(), mode, sel_mask, lanes,
-                        LevelZeroLaneEnd(lanes, repeat_time)),
-      scalar, scalar_first};
-  auto in = SelectInstruction<T, kScalar>(
-      dst, src, scalar_first ? "src1" : "src0", src1, params);
-  SetStrides(in, rp);
-  ExecuteRepeats(in, repeat_time);
+/// selMask's view, its element type checked.
+template <typename U>
+const TensorView& SelMaskView(const AscendC::LocalTensor<U>& sel_mask) {
+  static_assert(kIsSelMaskElement<U>,
+                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
+  return sel_mask.view();
 }
 
 /// GatherMask's arguments (vector_select.cc runs it).
-struct GatherMaskCall {
+struct GatherMaskArgs {
   const char* type;
   const TensorView* dst;
   const TensorView* src0;
@@ -566,7 +542,22 @@ struct GatherMaskCall {
   AscendC::GatherMaskParams params;
 };
 /// Runs GatherMask; returns rsvdCnt.
-uint64_t RunGatherMask(const GatherMaskCall& call);
+uint64_t RunGatherMask(const GatherMaskArgs& call);
+
+/// GatherMask with a user pattern tensor or a built-in pattern; returns
+/// rsvdCnt.
+template <typename T>
+uint64_t GatherMaskCall(const AscendC::LocalTensor<T>& dst,
+                        const AscendC::LocalTensor<T>& src0,
+                        const TensorView* pattern, uint8_t builtin,
+                        bool reduce_mode, uint32_t mask,
+                        const AscendC::GatherMaskParams& params,
+                        const CallSite& site) {
+  const InstructionCall<T> call("GatherMask", kGatherMaskTypes,
+                                /*count_form=*/false, site);
+  return RunGatherMask({TypeName<T>(), &dst.view(), &src0.view(), sizeof(T),
+                        pattern, builtin, reduce_mode, mask, params});
+}
 
 /// GetCmpMask and SetCmpMask on a tensor of `type`.
 void GetCmpMaskImpl(const char* type, const TensorView& dst);
@@ -583,12 +574,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const LocalTensor<T>& src0, const LocalTensor<T>& src1,
             SELMODE selMode, uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsSelMaskElement<U>,
-                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
-  normgrad_ascendc::SelectCount<T, false>(dst, selMask.view(), src0, &src1, T{},
-                                          false, selMode, count,
-                                          normgrad_ascendc::kSelectTypes);
+  normgrad_ascendc::SelectCall<T, false>(
+      normgrad_ascendc::SelMaskView(selMask), dst, src0, &src1, T{}, false,
+      selMode, normgrad_ascendc::kSelectTypes,
+      normgrad_ascendc::CountForm{count, site});
 }
 /// dst[i] = bit i of selMask ? src0[i] : src1, i < count, in mode
 /// VSEL_TENSOR_SCALAR_MODE.
@@ -598,12 +587,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const typename normgrad_ascendc::NonDeduced<T>::type src1,
             SELMODE selMode, uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsSelMaskElement<U>,
-                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
-  normgrad_ascendc::SelectCount<T, true>(dst, selMask.view(), src0, nullptr,
-                                         src1, false, selMode, count,
-                                         normgrad_ascendc::kSelectTypes);
+  normgrad_ascendc::SelectCall<T, true>(
+      normgrad_ascendc::SelMaskView(selMask), dst, src0, nullptr, src1, false,
+      selMode, normgrad_ascendc::kSelectTypes,
+      normgrad_ascendc::CountForm{count, site});
 }
 /// The flexible scalar position (the 950 profile, mode
 /// VSEL_TENSOR_SCALAR_MODE): dst[i] = bit i ? src0 : src1[i], i < count.
@@ -612,12 +599,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const typename normgrad_ascendc::NonDeduced<T>::type src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsSelMaskElement<U>,
-                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
-  normgrad_ascendc::SelectCount<T, true>(dst, selMask.view(), src1, nullptr,
-                                         src0, true, selMode, count,
-                                         normgrad_ascendc::kSelectFlexTypes);
+  normgrad_ascendc::SelectCall<T, true>(
+      normgrad_ascendc::SelMaskView(selMask), dst, src1, nullptr, src0, true,
+      selMode, normgrad_ascendc::kSelectFlexTypes,
+      normgrad_ascendc::CountForm{count, site});
 }
 
 /// Select's level-0 forms in mode VSEL_CMPMASK_SPR or
@@ -628,12 +613,11 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             SELMODE selMode, const Mask& mask, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsSelMaskElement<U>,
-                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
-  normgrad_ascendc::SelectRepeats<T, false, isSetMask>(
-      dst, selMask.view(), src0, &src1, T{}, false, selMode, mask, repeatTime,
-      repeatParams, normgrad_ascendc::kSelectTypes);
+  normgrad_ascendc::SelectCall<T, false>(
+      normgrad_ascendc::SelMaskView(selMask), dst, src0, &src1, T{}, false,
+      selMode, normgrad_ascendc::kSelectTypes,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
+                                                site));
 }
 /// Select's level-0 forms in mode VSEL_TENSOR_SCALAR_MODE.
 template <typename T, typename U, bool isSetMask = true, typename Mask>
@@ -643,12 +627,11 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             SELMODE selMode, const Mask& mask, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsSelMaskElement<U>,
-                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
-  normgrad_ascendc::SelectRepeats<T, true, isSetMask>(
-      dst, selMask.view(), src0, nullptr, src1, false, selMode, mask,
-      repeatTime, repeatParams, normgrad_ascendc::kSelectTypes);
+  normgrad_ascendc::SelectCall<T, true>(
+      normgrad_ascendc::SelMaskView(selMask), dst, src0, nullptr, src1, false,
+      selMode, normgrad_ascendc::kSelectTypes,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
+                                                site));
 }
 /// The flexible scalar position's level-0 forms (the 950 profile).
 template <typename T, typename U, bool isSetMask = true, typename Mask>
@@ -657,15 +640,13 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const LocalTensor<T>& src1, SELMODE selMode, const Mask& mask,
             uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsSelMaskElement<U>,
-                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
   BinaryRepeatParams rp = repeatParams;  // the tensor is src1
   rp.src0BlkStride = repeatParams.src1BlkStride;
   rp.src0RepStride = repeatParams.src1RepStride;
-  normgrad_ascendc::SelectRepeats<T, true, isSetMask>(
-      dst, selMask.view(), src1, nullptr, src0, true, selMode, mask, repeatTime,
-      rp, normgrad_ascendc::kSelectFlexTypes);
+  normgrad_ascendc::SelectCall<T, true>(
+      normgrad_ascendc::SelMaskView(selMask), dst, src1, nullptr, src0, true,
+      selMode, normgrad_ascendc::kSelectFlexTypes,
+      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, rp, site));
 }
 
 /// Mode VSEL_TENSOR_SCALAR_MODE under the mask register, the scalar taken
@@ -675,15 +656,13 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const LocalTensor<T>& src0, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsSelMaskElement<U>,
-                "Select: selMask is uint8_t, uint16_t, uint32_t or uint64_t");
   T scalar{};
   normgrad_ascendc::ScalarFromRegister(&scalar, sizeof(T));
-  normgrad_ascendc::SelectRepeats<T, true, false>(
-      dst, selMask.view(), src0, nullptr, scalar, false,
-      SELMODE::VSEL_TENSOR_SCALAR_MODE, MASK_PLACEHOLDER, repeatTime,
-      repeatParams, normgrad_ascendc::kSelectTypes);
+  normgrad_ascendc::SelectCall<T, true>(
+      normgrad_ascendc::SelMaskView(selMask), dst, src0, nullptr, scalar, false,
+      SELMODE::VSEL_TENSOR_SCALAR_MODE, normgrad_ascendc::kSelectTypes,
+      normgrad_ascendc::RepeatFormOf<false>(MASK_PLACEHOLDER, repeatTime,
+                                            repeatParams, site));
 }
 /// Mode VSEL_CMPMASK_SPR (the bits in the CMPMASK register) or
 /// VSEL_TENSOR_TENSOR_MODE (selMask's address in it) under the mask
@@ -693,11 +672,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE,
                 "Select: mode VSEL_TENSOR_SCALAR_MODE takes a selMask");
-  normgrad_ascendc::CheckType<T>("Select", normgrad_ascendc::kSelectTypes,
-                                 false);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Select", normgrad_ascendc::kSelectTypes, /*count_form=*/false, site);
   const uint32_t lanes = normgrad_ascendc::LanesOf(sizeof(T));
   normgrad_ascendc::SelectParams<T> params{
       normgrad_ascendc::SelectionFromRegister(
@@ -736,15 +714,12 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 const LocalTensor<U>& src1Pattern, const bool reduceMode,
                 const uint32_t mask, const GatherMaskParams& gatherMaskParams,
                 uint64_t& rsvdCnt, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
   static_assert(std::is_unsigned_v<U> && sizeof(U) == sizeof(T),
                 "GatherMask: the pattern type is the unsigned integer of T's "
                 "size");
-  normgrad_ascendc::CheckType<T>("GatherMask",
-                                 normgrad_ascendc::kGatherMaskTypes, false);
-  rsvdCnt = normgrad_ascendc::RunGatherMask(
-      {normgrad_ascendc::TypeName<T>(), &dst.view(), &src0.view(), sizeof(T),
-       &src1Pattern.view(), 0, reduceMode, mask, gatherMaskParams});
+  rsvdCnt = normgrad_ascendc::GatherMaskCall(dst, src0, &src1Pattern.view(), 0,
+                                             reduceMode, mask, gatherMaskParams,
+                                             site);
 }
 /// GatherMask with a built-in pattern (1..7, see the file comment).
 template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
@@ -752,12 +727,9 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 const uint8_t src1Pattern, const bool reduceMode,
                 const uint32_t mask, const GatherMaskParams& gatherMaskParams,
                 uint64_t& rsvdCnt, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("GatherMask",
-                                 normgrad_ascendc::kGatherMaskTypes, false);
-  rsvdCnt = normgrad_ascendc::RunGatherMask(
-      {normgrad_ascendc::TypeName<T>(), &dst.view(), &src0.view(), sizeof(T),
-       nullptr, src1Pattern, reduceMode, mask, gatherMaskParams});
+  rsvdCnt = normgrad_ascendc::GatherMaskCall(dst, src0, nullptr, src1Pattern,
+                                             reduceMode, mask, gatherMaskParams,
+                                             site);
 }
 
 }  // namespace AscendC

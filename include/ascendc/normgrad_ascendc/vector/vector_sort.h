@@ -47,6 +47,7 @@
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
 
 namespace AscendC {
@@ -113,14 +114,28 @@ void ProposalFieldImpl(const char* type, uint32_t elem_bytes, bool concat,
                        const TensorView& dst, const TensorView& src,
                        int32_t repeat_time, int32_t mode_number);
 
+/// MrgSort (proposals = false) or MrgSort4.
 template <typename T>
 void Merge(const char* api, bool proposals, const AscendC::LocalTensor<T>& dst,
            const AscendC::MrgSortSrcList<T>& src,
-           const AscendC::MrgSort4Info& params) {
-  CheckType<T>(api, proposals ? kProposalTypes : kPairSortTypes, true);
+           const AscendC::MrgSort4Info& params, const CallSite& site) {
+  const InstructionCall<T> call(api,
+                                proposals ? kProposalTypes : kPairSortTypes,
+                                /*count_form=*/true, site);
   const TensorView* const lists[4] = {&src.src1.view(), &src.src2.view(),
                                       &src.src3.view(), &src.src4.view()};
   MergeImpl(TypeName<T>(), sizeof(T), proposals, dst.view(), lists, params);
+}
+
+/// ProposalConcat (concat = true) or ProposalExtract.
+template <typename T>
+void ProposalField(const char* api, bool concat,
+                   const AscendC::LocalTensor<T>& dst,
+                   const AscendC::LocalTensor<T>& src, int32_t repeat_time,
+                   int32_t mode_number, const CallSite& site) {
+  const InstructionCall<T> call(api, kProposalTypes, /*count_form=*/true, site);
+  ProposalFieldImpl(TypeName<T>(), sizeof(T), concat, dst.view(), src.view(),
+                    repeat_time, mode_number);
 }
 
 }  // namespace normgrad_ascendc
@@ -134,9 +149,8 @@ template <typename T>
 void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             const LocalTensor<uint32_t>& src1, const int32_t repeatTime,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("Sort32", normgrad_ascendc::kPairSortTypes,
-                                 true);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Sort32", normgrad_ascendc::kPairSortTypes, /*count_form=*/true, site);
   normgrad_ascendc::Sort32Impl(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                dst.view(), src0.view(), src1.view(),
                                repeatTime);
@@ -147,8 +161,7 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
 template <typename T>
 void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
              const MrgSort4Info& params, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Merge("MrgSort", false, dst, src, params);
+  normgrad_ascendc::Merge("MrgSort", false, dst, src, params, site);
 }
 
 /// Merges up to four lists of Region Proposals, each sorted by score
@@ -157,8 +170,7 @@ template <typename T>
 void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
               const MrgSort4Info& params,
               normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::Merge("MrgSort4", true, dst, src, params);
+  normgrad_ascendc::Merge("MrgSort4", true, dst, src, params, site);
 }
 
 /// Sorts 16 Region Proposals per repeat by score, highest first; dst may be
@@ -166,9 +178,8 @@ void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
 template <typename T>
 void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const int32_t repeatTime, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("RpSort16", normgrad_ascendc::kProposalTypes,
-                                 true);
+  const normgrad_ascendc::InstructionCall<T> call(
+      "RpSort16", normgrad_ascendc::kProposalTypes, /*count_form=*/true, site);
   normgrad_ascendc::RpSort16Impl(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                  dst.view(), src.view(), repeatTime);
 }
@@ -180,12 +191,8 @@ template <typename T>
 void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                     const int32_t repeatTime, const int32_t modeNumber,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("ProposalConcat",
-                                 normgrad_ascendc::kProposalTypes, true);
-  normgrad_ascendc::ProposalFieldImpl(normgrad_ascendc::TypeName<T>(),
-                                      sizeof(T), true, dst.view(), src.view(),
-                                      repeatTime, modeNumber);
+  normgrad_ascendc::ProposalField("ProposalConcat", true, dst, src, repeatTime,
+                                  modeNumber, site);
 }
 
 /// Reads field modeNumber of proposal i of src into dst[i], 16 per repeat
@@ -194,12 +201,8 @@ template <typename T>
 void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                      const int32_t repeatTime, const int32_t modeNumber,
                      normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CheckType<T>("ProposalExtract",
-                                 normgrad_ascendc::kProposalTypes, true);
-  normgrad_ascendc::ProposalFieldImpl(normgrad_ascendc::TypeName<T>(),
-                                      sizeof(T), false, dst.view(), src.view(),
-                                      repeatTime, modeNumber);
+  normgrad_ascendc::ProposalField("ProposalExtract", false, dst, src,
+                                  repeatTime, modeNumber, site);
 }
 
 /// The structures the last MrgSort (MrgSort4 on the Atlas inference series

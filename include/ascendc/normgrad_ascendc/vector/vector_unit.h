@@ -169,7 +169,7 @@ struct ReduceLayout {
 
 /// One call of an instruction. Built on every call, so its constructor sets
 /// each field once (a value-initialised aggregate of this size is cleared
-/// whole first, a tenth of a short Add's time).
+/// whole first, a cost a short call would notice).
 struct VecInstruction {
   /// `list` fills operand[] from the first (the rest keep VecOperand's
   /// defaults); `operands` is how many the instruction has.
