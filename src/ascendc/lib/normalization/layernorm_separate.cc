@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "lib/normalization/layernorm.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -29,7 +28,7 @@ Element ElementOf(LnType t) {
     case LnType::kFloat:
       break;
   }
-  return {4, "floats"};
+  return kFloatElement;
 }
 
 void CheckProfileAndConfig(const LayerNormSeparateArgs& a, const Core& core) {
@@ -174,32 +173,31 @@ float BinarySum(float* v, uint32_t n) {
 float Load(LnType type, const TensorView& t, uint64_t i) {
   switch (type) {
     case LnType::kHalf:
-      return float(reinterpret_cast<const normgrad::float16*>(t.data())[i]);
+      return float(HalfData(t)[i]);
     case LnType::kBf16: {
       float f;
-      normgrad::Widen(reinterpret_cast<const normgrad::bfloat16*>(t.data()) + i, &f, 1);
+      normgrad::Widen(Bfloat16Data(t) + i, &f, 1);
       return f;
     }
     case LnType::kFloat:
       break;
   }
-  return reinterpret_cast<const float*>(t.data())[i];
+  return FloatData(t)[i];
 }
 
 void StoreRow(LnType type, const float* src, const TensorView& t, uint64_t pos,
               uint32_t n, bool saturate) {
   switch (type) {
     case LnType::kHalf:
-      NarrowToHalf(src, reinterpret_cast<normgrad::float16*>(t.data()) + pos, n,
-                   saturate);
+      NarrowToHalf(src, HalfData(t) + pos, n, saturate);
       return;
     case LnType::kBf16:
-      normgrad::Narrow(src, reinterpret_cast<normgrad::bfloat16*>(t.data()) + pos, n);
+      normgrad::Narrow(src, Bfloat16Data(t) + pos, n);
       return;
     case LnType::kFloat:
       break;
   }
-  std::copy(src, src + n, reinterpret_cast<float*>(t.data()) + pos);
+  std::copy(src, src + n, FloatData(t) + pos);
 }
 
 }  // namespace
@@ -210,19 +208,18 @@ void RunLayerNormSeparate(const LayerNormSeparateArgs& a) {
   const Element e = ElementOf(a.t);
   CheckParaAndTiling(a, e);
   const LayerNormSeparateTiling& t = *a.tiling;
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch = TilingScratch(kApi, a.shared_tmp, t.tmpBufSize);
   CheckOperands(a, scratch, scratch_name);
 
-  float* tmp = reinterpret_cast<float*>(scratch.data());
+  float* tmp = FloatData(scratch);
   float* q = tmp + t.firstTmpStartPos;  // the terms of a row sum
   float* d = tmp + t.secondTmpStartPos;  // x − mean, then y
   const uint32_t r = a.para.rLength, rp = a.para.rLengthWithPadding;
   const float inv_r = 1.0f / static_cast<float>(r);
-  const bool saturate = core.profile().profile == Profile::k950;
-  float* mean_out = reinterpret_cast<float*>(a.output_mean.data());
-  float* rstd_out = reinterpret_cast<float*>(a.output_rstd.data());
+  const bool saturate = NarrowSaturates(core);
+  float* mean_out = FloatData(a.output_mean);
+  float* rstd_out = FloatData(a.output_rstd);
   for (uint32_t row = 0; row < a.para.aLength; ++row) {
     const uint64_t base = uint64_t{row} * rp;
     for (uint32_t i = 0; i < r; ++i) d[i] = Load(a.t, a.input_x, base + i);

@@ -6,11 +6,10 @@
 
 #include <cmath>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/normalize_host_tiling.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -29,7 +28,7 @@ Element ElementOf(NormType t) {
     case NormType::kFloat:
       break;
   }
-  return {4, "floats"};
+  return kFloatElement;
 }
 
 const char* TypeName(NormType t) {
@@ -97,15 +96,13 @@ void CheckPara(const NormalizePara& p, const Element& t) {
   }
 }
 
-float* FloatData(const TensorView& t) { return reinterpret_cast<float*>(t.data()); }
-
 // Element i of a T or U tensor, widened exactly.
 float Load(const TensorView& t, NormType type, uint64_t i) {
   switch (type) {
     case NormType::kHalf:
-      return float(reinterpret_cast<const normgrad::float16*>(t.data())[i]);
+      return float(HalfData(t)[i]);
     case NormType::kBfloat16:
-      return float(reinterpret_cast<const normgrad::bfloat16*>(t.data())[i]);
+      return float(Bfloat16Data(t)[i]);
     case NormType::kFloat:
       break;
   }
@@ -119,14 +116,13 @@ void RunNormalize(const NormalizeArgs& a) {
   const NormalizeConfig& c = a.config;
   const Element t = ElementOf(a.t);
   const Element u = ElementOf(a.u);
-  const Element f{4, "floats"};
   const bool use_gamma = !c.isNoGamma;
   const bool use_beta = !c.isNoBeta;
-  CheckPlacement(kApi, "output", a.output);
-  CheckPlacement(kApi, "outputRstd", a.output_rstd);
-  CheckPlacement(kApi, "inputMean", a.input_mean);
-  CheckPlacement(kApi, "inputVariance", a.input_variance);
-  CheckPlacement(kApi, "inputX", a.input_x);
+  CheckPlacements(kApi, {{"output", a.output},
+                         {"outputRstd", a.output_rstd},
+                         {"inputMean", a.input_mean},
+                         {"inputVariance", a.input_variance},
+                         {"inputX", a.input_x}});
   if (use_gamma) CheckPlacement(kApi, "gamma", a.gamma);
   if (use_beta) CheckPlacement(kApi, "beta", a.beta);
   const Core& core = *a.output.core;
@@ -135,46 +131,19 @@ void RunNormalize(const NormalizeArgs& a) {
   CheckPara(p, t);
 
   const uint64_t xa = uint64_t{p.aLength} * p.rLengthWithPadding;
-  struct Needed {
-    const char* name;
-    const TensorView* view;
-    uint64_t elements;
-    Element e;
-    const char* rule;
-    bool used;
-  };
-  const Needed needed[] = {
-      {"output", &a.output, xa, t, "aLength*rLengthWithPadding", true},
-      {"outputRstd", &a.output_rstd, p.aLength, f, "aLength", true},
-      {"inputMean", &a.input_mean, p.aLength, f, "aLength", true},
-      {"inputVariance", &a.input_variance, p.aLength, f, "aLength", true},
-      {"inputX", &a.input_x, xa, t, "aLength*rLengthWithPadding", true},
-      {"gamma", &a.gamma, p.rLength, u, "rLength", use_gamma},
-      {"beta", &a.beta, p.rLength, u, "rLength", use_beta},
-  };
-  for (const Needed& n : needed) {
-    if (!n.used) continue;
-    const uint64_t elements = n.view->bytes / n.e.bytes;
-    if (elements < n.elements) {
-      Fail("Normalize: %s holds %llu %s, fewer than the %llu it must hold (%s)", n.name,
-           static_cast<unsigned long long>(elements), n.e.plural,
-           static_cast<unsigned long long>(n.elements), n.rule);
-    }
-  }
+  CheckLength(kApi, t, {"output", a.output, xa, "aLength*rLengthWithPadding"});
+  CheckLengths(kApi, kFloatElement,
+               {{"outputRstd", a.output_rstd, p.aLength, "aLength"},
+                {"inputMean", a.input_mean, p.aLength, "aLength"},
+                {"inputVariance", a.input_variance, p.aLength, "aLength"}});
+  CheckLength(kApi, t, {"inputX", a.input_x, xa, "aLength*rLengthWithPadding"});
+  if (use_gamma) CheckLength(kApi, u, {"gamma", a.gamma, p.rLength, "rLength"});
+  if (use_beta) CheckLength(kApi, u, {"beta", a.beta, p.rLength, "rLength"});
 
   const uint64_t min_bytes = 4 * NormalizeScratchFloats(1, p.rLength);
-  const char* scratch_name = a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = a.shared_tmp != nullptr
-                                 ? *a.shared_tmp
-                                 : FrameworkScratch(AscendC::TPosition::VECCALC, min_bytes);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "Normalize: no framework scratch is left: the pipe's buffers fill the unified buffer "
-        "up to its scratch end (%u bytes, profile %s); leave %llu bytes free or pass a "
-        "sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        static_cast<unsigned long long>(min_bytes));
-  }
+  const char* scratch_name = ScratchName(a.shared_tmp);
+  const TensorView scratch = CallScratch(kApi, a.shared_tmp, min_bytes, "%llu bytes",
+                                         static_cast<unsigned long long>(min_bytes));
   CheckPlacement(kApi, scratch_name, scratch);
   if (scratch.bytes < min_bytes) {
     Fail(
@@ -229,7 +198,7 @@ void RunNormalize(const NormalizeArgs& a) {
   // Row by row: rstd first, then the row in float in the scratch, narrowed
   // once.
   float* row = FloatData(scratch);
-  const bool saturate = core.profile().profile == Profile::k950;
+  const bool saturate = NarrowSaturates(core);
   for (uint32_t i = 0; i < p.aLength; ++i) {
     const float mean = FloatData(a.input_mean)[i];
     const float rstd_i = 1.0f / std::sqrt(FloatData(a.input_variance)[i] + a.epsilon);
@@ -243,11 +212,10 @@ void RunNormalize(const NormalizeArgs& a) {
     }
     switch (a.t) {
       case NormType::kHalf:
-        NarrowToHalf(row, reinterpret_cast<normgrad::float16*>(a.output.data()) + first,
-                     p.rLength, saturate);
+        NarrowToHalf(row, HalfData(a.output) + first, p.rLength, saturate);
         break;
       case NormType::kBfloat16:
-        normgrad::Narrow(row, reinterpret_cast<normgrad::bfloat16*>(a.output.data()) + first,
+        normgrad::Narrow(row, Bfloat16Data(a.output) + first,
                          p.rLength);
         break;
       case NormType::kFloat:

@@ -8,11 +8,10 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/runtime/profile.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -102,16 +101,15 @@ void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
 
 // Elements [start, start + count) of inputX widened to float into x.
 void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count, float* x) {
-  const uint8_t* data = a.input_x.data();
   switch (a.type) {
     case WelfordType::kFloat:
-      std::memcpy(x, reinterpret_cast<const float*>(data) + start, count * sizeof(float));
+      std::memcpy(x, FloatData(a.input_x) + start, count * sizeof(float));
       return;
     case WelfordType::kHalf:
-      normgrad::Widen(reinterpret_cast<const normgrad::float16*>(data) + start, x, count);
+      normgrad::Widen(HalfData(a.input_x) + start, x, count);
       return;
     case WelfordType::kBfloat16:
-      normgrad::Widen(reinterpret_cast<const normgrad::bfloat16*>(data) + start, x, count);
+      normgrad::Widen(Bfloat16Data(a.input_x) + start, x, count);
       return;
   }
 }
@@ -119,11 +117,11 @@ void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count, float* x
 }  // namespace
 
 void RunWelfordUpdate(const WelfordUpdateArgs& a) {
-  CheckPlacement(kApi, "outputMean", a.output_mean);
-  CheckPlacement(kApi, "outputVariance", a.output_variance);
-  CheckPlacement(kApi, "inputMean", a.input_mean);
-  CheckPlacement(kApi, "inputVariance", a.input_variance);
-  CheckPlacement(kApi, "inputX", a.input_x);
+  CheckPlacements(kApi, {{"outputMean", a.output_mean},
+                         {"outputVariance", a.output_variance},
+                         {"inputMean", a.input_mean},
+                         {"inputVariance", a.input_variance},
+                         {"inputX", a.input_x}});
   const ProfileInfo& profile = a.input_x.core->profile();
   if (a.type == WelfordType::kBfloat16 && profile.profile != Profile::k950) {
     Fail(
@@ -138,11 +136,8 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
   const bool float_reuse = FloatReuse(a, profile.profile);
   const uint64_t min_bytes =
       WelfordUpdateMinTmpBytes(ab, SizeOf(a.type), float_reuse);
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = a.shared_tmp != nullptr
-                                 ? *a.shared_tmp
-                                 : FrameworkScratch(AscendC::TPosition::VECCALC, 0);
+  const char* scratch_name = ScratchName(a.shared_tmp);
+  const TensorView scratch = SharedOrFrameworkScratch(a.shared_tmp, 0);
   if (min_bytes > 0) {
     CheckPlacement(kApi, scratch_name, scratch);
     if (scratch.bytes < min_bytes) {
@@ -163,11 +158,11 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
   // changes what a later element reads.
   const uint32_t n = a.para.abComputeLength;
   const float nrec = a.para.nRec;
-  const float* mean_in = reinterpret_cast<const float*>(a.input_mean.data());
-  const float* var_in = reinterpret_cast<const float*>(a.input_variance.data());
-  float* mean_out = reinterpret_cast<float*>(a.output_mean.data());
-  float* var_out = reinterpret_cast<float*>(a.output_variance.data());
-  float* reused = float_reuse ? reinterpret_cast<float*>(a.input_x.data()) : nullptr;
+  const float* mean_in = FloatData(a.input_mean);
+  const float* var_in = FloatData(a.input_variance);
+  float* mean_out = FloatData(a.output_mean);
+  float* var_out = FloatData(a.output_variance);
+  float* reused = float_reuse ? FloatData(a.input_x) : nullptr;
   // One vector repeat at a time; each element depends on itself alone, so
   // the chunking changes no bit.
   float x[kWelfordUpdateMinChunk];
