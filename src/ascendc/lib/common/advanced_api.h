@@ -7,10 +7,14 @@
 // An API supplies three things; lib/common supplies the rest.
 //
 // 1. Its type rules. The public template (include/ascendc/lib/<family>/
-//    <api>.h) static_asserts its element types, erases them into a plain
-//    <Api>Args struct (TensorViews, the element type, the tiling) and calls
-//    Run<Api> inside an ApiCall; every overload fills the same struct,
-//    sharedTmpBuffer or null for the framework scratch.
+//    <api>.h) static_asserts its element types with the predicates of
+//    normgrad_ascendc/lib/common/type_rules.h (kIsHalfOrFloat,
+//    kIsHalfFloatOrBfloat16, kIsTOrFloat), erases them into a plain
+//    <Api>Args struct (TensorViews, is_half or an ElementType, the tiling)
+//    and calls Run<Api> inside an ApiCall; every overload fills the same
+//    struct, with sharedTmpBuffer or null for the framework scratch. APIs
+//    whose calls have the same shape share the struct and the overload body
+//    (lib/normalization/norm_call.h: NormArgs, RunNormCall).
 // 2. Its tiling rule. The host tiling (<api>_host_tiling.cc) validates its
 //    arguments with tiling_checks.h (CheckTypeSize, CheckDims, CheckRank,
 //    CheckDimRanges; CheckInputs for a {B, S, H, originalH} shape), reports

@@ -19,13 +19,13 @@ using AscendC::LayerNormSeparateTiling;
 
 constexpr char kApi[] = "LayerNorm";
 
-Element ElementOf(LnType t) {
+Element ElementOf(ElementType t) {
   switch (t) {
-    case LnType::kHalf:
+    case ElementType::kHalf:
       return {2, "halves"};
-    case LnType::kBf16:
+    case ElementType::kBfloat16:
       return {2, "bfloat16_t values"};
-    case LnType::kFloat:
+    case ElementType::kFloat:
       break;
   }
   return kFloatElement;
@@ -38,7 +38,8 @@ void CheckProfileAndConfig(const LayerNormSeparateArgs& a, const Core& core) {
         "LayerNorm: config.isOnlyOutput is true; only false is supported (y, "
         "mean and rstd are all written)");
   }
-  if (!is950 && (a.t == LnType::kBf16 || a.u == LnType::kBf16)) {
+  if (!is950 &&
+      (a.t == ElementType::kBfloat16 || a.u == ElementType::kBfloat16)) {
     Fail(
         "LayerNorm: the [A, R] form takes bfloat16_t only on the Ascend 950 "
         "profile, not on profile %s (%s): use half or float",
@@ -170,31 +171,31 @@ float BinarySum(float* v, uint32_t n) {
   return LaneTreeSum(lanes);
 }
 
-float Load(LnType type, const TensorView& t, uint64_t i) {
+float Load(ElementType type, const TensorView& t, uint64_t i) {
   switch (type) {
-    case LnType::kHalf:
+    case ElementType::kHalf:
       return float(HalfData(t)[i]);
-    case LnType::kBf16: {
+    case ElementType::kBfloat16: {
       float f;
       normgrad::Widen(Bfloat16Data(t) + i, &f, 1);
       return f;
     }
-    case LnType::kFloat:
+    case ElementType::kFloat:
       break;
   }
   return FloatData(t)[i];
 }
 
-void StoreRow(LnType type, const float* src, const TensorView& t, uint64_t pos,
-              uint32_t n, bool saturate) {
+void StoreRow(ElementType type, const float* src, const TensorView& t,
+              uint64_t pos, uint32_t n, bool saturate) {
   switch (type) {
-    case LnType::kHalf:
+    case ElementType::kHalf:
       NarrowToHalf(src, HalfData(t) + pos, n, saturate);
       return;
-    case LnType::kBf16:
+    case ElementType::kBfloat16:
       normgrad::Narrow(src, Bfloat16Data(t) + pos, n);
       return;
-    case LnType::kFloat:
+    case ElementType::kFloat:
       break;
   }
   std::copy(src, src + n, FloatData(t) + pos);

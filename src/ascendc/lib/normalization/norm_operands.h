@@ -1,22 +1,23 @@
 // src/ascendc/lib/normalization/norm_operands.h — the operand checks of the
 // normalizations that write output, its means and its variances from inputX,
 // gamma and beta: LayerNorm, GroupNorm and BatchNorm (internal, not
-// installed). Their argument structs share these six members' names; the
-// checks are the placement of each and what may share memory.
+// installed), whose calls are NormArgs (norm_call.h): the placement of each
+// of the six tensors and what may share memory.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "normgrad_ascendc/lib/normalization/norm_call.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
 
 /// CheckPlacement of output, outputMean, outputVariance, inputX, gamma
 /// (named `gamma_name` in messages) and beta, in that order.
-template <typename Args>
-void CheckNormPlacements(const char* api, const Args& a,
+template <typename Tiling>
+void CheckNormPlacements(const char* api, const NormArgs<Tiling>& a,
                          const char* gamma_name) {
   CheckPlacements(api, {{"output", a.output},
                         {"outputMean", a.output_mean},
@@ -41,11 +42,12 @@ struct NormOperandBytes {
 /// the message of a written operand over a read one. The exceptions: output
 /// may be inputX itself (each chunk's x is read before its y is written),
 /// and the reused part of inputX is inputX's.
-template <typename Args>
-void CheckNormOverlaps(const char* api, const Args& a, const char* gamma_name,
-                       const NormOperandBytes& bytes, const TensorView& scratch,
-                       const char* scratch_name, uint64_t scratch_bytes,
-                       uint64_t reused_bytes, const char* read_rule) {
+template <typename Tiling>
+void CheckNormOverlaps(const char* api, const NormArgs<Tiling>& a,
+                       const char* gamma_name, const NormOperandBytes& bytes,
+                       const TensorView& scratch, const char* scratch_name,
+                       uint64_t scratch_bytes, uint64_t reused_bytes,
+                       const char* read_rule) {
   // written[0] is output, written[4] (float isReuseSource only) the part of
   // inputX overwritten; read[0] is inputX.
   constexpr size_t kOutput = 0;

@@ -19,37 +19,25 @@ using AscendC::NormalizePara;
 
 constexpr char kApi[] = "Normalize";
 
-Element ElementOf(NormType t) {
+Element ElementOf(ElementType t) {
   switch (t) {
-    case NormType::kHalf:
+    case ElementType::kHalf:
       return {2, "halves"};
-    case NormType::kBfloat16:
+    case ElementType::kBfloat16:
       return {2, "bfloat16_t elements"};
-    case NormType::kFloat:
+    case ElementType::kFloat:
       break;
   }
   return kFloatElement;
 }
 
-const char* TypeName(NormType t) {
-  switch (t) {
-    case NormType::kHalf:
-      return "half";
-    case NormType::kBfloat16:
-      return "bfloat16_t";
-    case NormType::kFloat:
-      break;
-  }
-  return "float";
-}
-
 void CheckTypes(const NormalizeArgs& a, const Core& core) {
-  const bool bf16 = a.t == NormType::kBfloat16 || a.u == NormType::kBfloat16;
+  const bool bf16 = a.t == ElementType::kBfloat16 || a.u == ElementType::kBfloat16;
   if (bf16 && core.profile().profile != Profile::k950) {
     Fail(
         "Normalize: T = %s, U = %s: bfloat16_t is not supported on profile %s (only on "
         "Ascend 950; Atlas A2/A3 and the inference AI Core take half and float)",
-        TypeName(a.t), TypeName(a.u), core.profile().name);
+        ElementTypeName(a.t), ElementTypeName(a.u), core.profile().name);
   }
 }
 
@@ -97,13 +85,13 @@ void CheckPara(const NormalizePara& p, const Element& t) {
 }
 
 // Element i of a T or U tensor, widened exactly.
-float Load(const TensorView& t, NormType type, uint64_t i) {
+float Load(const TensorView& t, ElementType type, uint64_t i) {
   switch (type) {
-    case NormType::kHalf:
+    case ElementType::kHalf:
       return float(HalfData(t)[i]);
-    case NormType::kBfloat16:
+    case ElementType::kBfloat16:
       return float(Bfloat16Data(t)[i]);
-    case NormType::kFloat:
+    case ElementType::kFloat:
       break;
   }
   return FloatData(t)[i];
@@ -211,14 +199,14 @@ void RunNormalize(const NormalizeArgs& a) {
       row[j] = y;
     }
     switch (a.t) {
-      case NormType::kHalf:
+      case ElementType::kHalf:
         NarrowToHalf(row, HalfData(a.output) + first, p.rLength, saturate);
         break;
-      case NormType::kBfloat16:
+      case ElementType::kBfloat16:
         normgrad::Narrow(row, Bfloat16Data(a.output) + first,
                          p.rLength);
         break;
-      case NormType::kFloat:
+      case ElementType::kFloat:
         for (uint32_t j = 0; j < p.rLength; ++j) FloatData(a.output)[first + j] = row[j];
         break;
     }

@@ -18,24 +18,15 @@ namespace {
 
 constexpr char kApi[] = "WelfordUpdate";
 
-const char* TypeNameOf(WelfordType type) {
-  switch (type) {
-    case WelfordType::kFloat: return "float";
-    case WelfordType::kHalf: return "half";
-    case WelfordType::kBfloat16: return "bfloat16_t";
-  }
-  return "?";
-}
-
-uint32_t SizeOf(WelfordType type) { return type == WelfordType::kFloat ? 4 : 2; }
+uint32_t SizeOf(ElementType type) { return type == ElementType::kFloat ? 4 : 2; }
 
 // isReuseSource takes effect for float inputX on the profiles that honour it
 // (the Atlas inference series reserves the parameter).
 bool FloatReuse(const WelfordUpdateArgs& a, Profile profile) {
-  return a.type == WelfordType::kFloat && a.reuse_source && profile != Profile::k310P;
+  return a.type == ElementType::kFloat && a.reuse_source && profile != Profile::k310P;
 }
 
-void CheckPara(const AscendC::WelfordUpdateParam& p, WelfordType type) {
+void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type) {
   if (p.rnLength != 1) {
     Fail("WelfordUpdate: para.rnLength is %u; it must be 1", p.rnLength);
   }
@@ -44,7 +35,7 @@ void CheckPara(const AscendC::WelfordUpdateParam& p, WelfordType type) {
     Fail(
         "WelfordUpdate: para.abLength is %u; it must be a positive multiple of "
         "32 / sizeof(T) = %u (T = %s)",
-        p.abLength, multiple, TypeNameOf(type));
+        p.abLength, multiple, ElementTypeName(type));
   }
   if (p.abComputeLength == 0 || p.abComputeLength > p.abLength) {
     Fail(
@@ -67,8 +58,8 @@ void CheckLengths(const WelfordUpdateArgs& a) {
       {"inputMean", a.input_mean, 4, "floats"},
       {"inputVariance", a.input_variance, 4, "floats"},
       {"inputX", a.input_x, SizeOf(a.type),
-       a.type == WelfordType::kFloat ? "floats"
-       : a.type == WelfordType::kHalf ? "halves"
+       a.type == ElementType::kFloat ? "floats"
+       : a.type == ElementType::kHalf ? "halves"
                                       : "bfloat16_t elements"},
   };
   for (const auto& t : tensors) {
@@ -102,13 +93,13 @@ void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
 // Elements [start, start + count) of inputX widened to float into x.
 void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count, float* x) {
   switch (a.type) {
-    case WelfordType::kFloat:
+    case ElementType::kFloat:
       std::memcpy(x, FloatData(a.input_x) + start, count * sizeof(float));
       return;
-    case WelfordType::kHalf:
+    case ElementType::kHalf:
       normgrad::Widen(HalfData(a.input_x) + start, x, count);
       return;
-    case WelfordType::kBfloat16:
+    case ElementType::kBfloat16:
       normgrad::Widen(Bfloat16Data(a.input_x) + start, x, count);
       return;
   }
@@ -123,7 +114,7 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
                          {"inputVariance", a.input_variance},
                          {"inputX", a.input_x}});
   const ProfileInfo& profile = a.input_x.core->profile();
-  if (a.type == WelfordType::kBfloat16 && profile.profile != Profile::k950) {
+  if (a.type == ElementType::kBfloat16 && profile.profile != Profile::k950) {
     Fail(
         "WelfordUpdate: T = bfloat16_t is not supported on profile %s; it is "
         "supported on Ascend 950 only (half and float on every profile)",
@@ -145,8 +136,8 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
           "WelfordUpdate: %s holds %u bytes, fewer than the minimum %llu "
           "(GetWelfordUpdateMaxMinTmpSize for abLength %u, T = %s%s)",
           scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes),
-          ab, TypeNameOf(a.type),
-          a.reuse_source && a.type == WelfordType::kFloat
+          ab, ElementTypeName(a.type),
+          a.reuse_source && a.type == ElementType::kFloat
               ? ", isReuseSource ignored on this profile"
               : "");
     }
