@@ -15,6 +15,7 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/position.h"
@@ -37,6 +38,20 @@ inline constexpr Element kFloatElement{4, "floats"};
 /// The element type of a call whose T is half or float.
 constexpr Element HalfOrFloat(bool is_half) {
   return is_half ? kHalfElement : kFloatElement;
+}
+
+/// The element type of a call whose T is `type`; `bfloat16_plural` is what
+/// the API's messages call bfloat16_t values ("bfloat16_t elements").
+constexpr Element ElementOf(ElementType type, const char* bfloat16_plural) {
+  switch (type) {
+    case ElementType::kHalf:
+      return kHalfElement;
+    case ElementType::kBfloat16:
+      return {2, bfloat16_plural};
+    case ElementType::kFloat:
+      break;
+  }
+  return kFloatElement;
 }
 
 // ---- Tensor arguments -------------------------------------------------------

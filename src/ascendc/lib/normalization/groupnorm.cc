@@ -156,19 +156,11 @@ void RunGroupNorm(const GroupNormArgs& a) {
                 {"inputX", a.input_x, t.inputXSize, "inputXSize = n * c * hw"},
                 {"gamma", a.gamma, t.c, "c"},
                 {"beta", a.beta, t.c, "c"}});
-  const char* scratch_name = ScratchName(a.shared_tmp);
-  const TensorView scratch =
-      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
-  CheckNormOverlaps(
-      kApi, a, "gamma",
-      {uint64_t{t.inputXSize} * e.bytes, uint64_t{t.meanVarSize} * e.bytes,
-       uint64_t{t.c} * e.bytes},
-      scratch, scratch_name, uint64_t{t.tmpBufSize} * 4,
-      FloatReuse(a) ? uint64_t{t.oneTmpSize} * 4 : 0,
+  const TensorView scratch = CheckedChunkScratch(
+      kApi, a, e, t.c,
       "GroupNorm must not write what it still reads (only output may be "
-      "inputX itself)");
-  // With float isReuseSource, inputX serves as the third chunk buffer.
-  CheckChunkScratchRegions(kApi, t, a.is_half, !FloatReuse(a), "");
+      "inputX itself)",
+      "");
   CheckParams(a, t);
   static std::atomic<bool> warned{false};
   if (a.is_half && a.reuse_source) {

@@ -101,20 +101,11 @@ void RunLayerNorm(const LayerNormArgs& a) {
                 {"inputX", a.input_x, t.inputXSize, "inputXSize"},
                 {"gamma", a.gamma, t.hLength, "hLength"},
                 {"beta", a.beta, t.hLength, "hLength"}});
-  const char* scratch_name = ScratchName(a.shared_tmp);
-  const TensorView scratch =
-      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
-  CheckNormOverlaps(
-      kApi, a, "gamma",
-      {uint64_t{t.inputXSize} * e.bytes, uint64_t{t.meanVarSize} * e.bytes,
-       uint64_t{t.hLength} * e.bytes},
-      scratch, scratch_name, uint64_t{t.tmpBufSize} * 4,
-      FloatReuse(a) ? uint64_t{t.oneTmpSize} * 4 : 0,
+  const TensorView scratch = CheckedChunkScratch(
+      kApi, a, e, t.hLength,
       "LayerNorm must not write what it still reads (only output may be "
-      "inputX itself)");
-  // With float isReuseSource, inputX serves as the third chunk buffer.
-  CheckChunkScratchRegions(kApi, t, a.is_half, !FloatReuse(a),
-                           t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
+      "inputX itself)",
+      t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
   static std::atomic<bool> warned{false};
   if (a.is_half && a.reuse_source) {
     WarnHalfReuseOnce(warned, kApi, "the input is");

@@ -19,17 +19,8 @@ using AscendC::LayerNormSeparateTiling;
 
 constexpr char kApi[] = "LayerNorm";
 
-Element ElementOf(ElementType t) {
-  switch (t) {
-    case ElementType::kHalf:
-      return {2, "halves"};
-    case ElementType::kBfloat16:
-      return {2, "bfloat16_t values"};
-    case ElementType::kFloat:
-      break;
-  }
-  return kFloatElement;
-}
+// What messages call bfloat16_t values.
+constexpr char kBfloat16Plural[] = "bfloat16_t values";
 
 void CheckProfileAndConfig(const LayerNormSeparateArgs& a, const Core& core) {
   const bool is950 = core.profile().profile == Profile::k950;
@@ -108,7 +99,8 @@ struct Operand {
 void CheckOperands(const LayerNormSeparateArgs& a, const TensorView& scratch,
                    const char* scratch_name) {
   const uint64_t ar = uint64_t{a.para.aLength} * a.para.rLengthWithPadding;
-  const uint32_t t_bytes = ElementOf(a.t).bytes, u_bytes = ElementOf(a.u).bytes;
+  const uint32_t t_bytes = ElementOf(a.t, kBfloat16Plural).bytes;
+  const uint32_t u_bytes = ElementOf(a.u, kBfloat16Plural).bytes;
   Operand ops[7];
   size_t n = 0;
   ops[n++] = {"output", &a.output, ar, t_bytes, true};
@@ -206,7 +198,7 @@ void StoreRow(ElementType type, const float* src, const TensorView& t,
 void RunLayerNormSeparate(const LayerNormSeparateArgs& a) {
   const Core& core = *a.output.core;
   CheckProfileAndConfig(a, core);
-  const Element e = ElementOf(a.t);
+  const Element e = ElementOf(a.t, kBfloat16Plural);
   CheckParaAndTiling(a, e);
   const LayerNormSeparateTiling& t = *a.tiling;
   const char* scratch_name = ScratchName(a.shared_tmp);

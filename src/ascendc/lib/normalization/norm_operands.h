@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/lib/normalization/chunked_rows.h"
 #include "normgrad_ascendc/lib/normalization/norm_call.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
@@ -78,6 +79,31 @@ void CheckNormOverlaps(const char* api, const NormArgs<Tiling>& a,
                (i == kInputXPart ||
                 (i == kOutput && output.begin == input_x.begin));
       });
+}
+
+/// The scratch of a LayerNorm or GroupNorm call, checked: placed and large
+/// enough (CheckedTilingScratch), sharing memory with no operand
+/// (CheckNormOverlaps, with `param_elements` of gamma and beta and
+/// `read_rule`), and the tiling's regions inside it (CheckChunkScratchRegions,
+/// with `past_hint`). With float isReuseSource inputX[0, oneTmpSize) is the
+/// third chunk buffer, which the call overwrites.
+template <typename Tiling>
+TensorView CheckedChunkScratch(const char* api, const NormArgs<Tiling>& a,
+                               const Element& e, uint32_t param_elements,
+                               const char* read_rule, const char* past_hint) {
+  const Tiling& t = *a.tiling;
+  const bool float_reuse = !a.is_half && a.reuse_source;
+  const char* scratch_name = ScratchName(a.shared_tmp);
+  const TensorView scratch =
+      CheckedTilingScratch(api, a.shared_tmp, t.tmpBufSize, scratch_name);
+  CheckNormOverlaps(
+      api, a, "gamma",
+      {uint64_t{t.inputXSize} * e.bytes, uint64_t{t.meanVarSize} * e.bytes,
+       uint64_t{param_elements} * e.bytes},
+      scratch, scratch_name, uint64_t{t.tmpBufSize} * 4,
+      float_reuse ? uint64_t{t.oneTmpSize} * 4 : 0, read_rule);
+  CheckChunkScratchRegions(api, t, a.is_half, !float_reuse, past_hint);
+  return scratch;
 }
 
 }  // namespace normgrad_ascendc

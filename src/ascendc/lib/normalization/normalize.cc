@@ -19,17 +19,8 @@ using AscendC::NormalizePara;
 
 constexpr char kApi[] = "Normalize";
 
-Element ElementOf(ElementType t) {
-  switch (t) {
-    case ElementType::kHalf:
-      return {2, "halves"};
-    case ElementType::kBfloat16:
-      return {2, "bfloat16_t elements"};
-    case ElementType::kFloat:
-      break;
-  }
-  return kFloatElement;
-}
+// What messages call bfloat16_t values.
+constexpr char kBfloat16Plural[] = "bfloat16_t elements";
 
 void CheckTypes(const NormalizeArgs& a, const Core& core) {
   const bool bf16 = a.t == ElementType::kBfloat16 || a.u == ElementType::kBfloat16;
@@ -102,8 +93,8 @@ float Load(const TensorView& t, ElementType type, uint64_t i) {
 void RunNormalize(const NormalizeArgs& a) {
   const NormalizePara& p = a.para;
   const NormalizeConfig& c = a.config;
-  const Element t = ElementOf(a.t);
-  const Element u = ElementOf(a.u);
+  const Element t = ElementOf(a.t, kBfloat16Plural);
+  const Element u = ElementOf(a.u, kBfloat16Plural);
   const bool use_gamma = !c.isNoGamma;
   const bool use_beta = !c.isNoBeta;
   CheckPlacements(kApi, {{"output", a.output},

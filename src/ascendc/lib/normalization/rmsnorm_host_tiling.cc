@@ -14,6 +14,7 @@ using normgrad_ascendc::RmsNormScratchFloats;
 using normgrad_ascendc::RoundUp;
 using normgrad_ascendc::host_tiling::CheckDimRanges;
 using normgrad_ascendc::host_tiling::CheckTypeSize;
+using normgrad_ascendc::host_tiling::Dims;
 using normgrad_ascendc::host_tiling::kU32Max;
 using normgrad_ascendc::host_tiling::Report;
 using normgrad_ascendc::host_tiling::ShapeText;
@@ -26,14 +27,6 @@ constexpr char kTilingZeroed[] = "the tiling is zeroed";
 constexpr uint64_t kBasicBlockH = 64;
 constexpr uint64_t kBasicBlockHLimit = 2048;
 constexpr uint64_t kBasicBlockRows = 8;
-
-struct Dims {
-  uint32_t b;
-  uint32_t s;
-  uint32_t h;
-  uint32_t bs;
-  uint32_t bsh;
-};
 
 // Checks typeSize and srcShape = {B, S, H} (rank 3, dimensions in
 // [1, 2^32-1], H·typeSize a multiple of 32, B·S·H within 32 bits, and the

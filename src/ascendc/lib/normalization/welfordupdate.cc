@@ -18,7 +18,10 @@ namespace {
 
 constexpr char kApi[] = "WelfordUpdate";
 
-uint32_t SizeOf(ElementType type) { return type == ElementType::kFloat ? 4 : 2; }
+// inputX's element type.
+Element ElementOfX(const WelfordUpdateArgs& a) {
+  return ElementOf(a.type, "bfloat16_t elements");
+}
 
 // isReuseSource takes effect for float inputX on the profiles that honour it
 // (the Atlas inference series reserves the parameter).
@@ -26,11 +29,12 @@ bool FloatReuse(const WelfordUpdateArgs& a, Profile profile) {
   return a.type == ElementType::kFloat && a.reuse_source && profile != Profile::k310P;
 }
 
-void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type) {
+void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type,
+               const Element& x) {
   if (p.rnLength != 1) {
     Fail("WelfordUpdate: para.rnLength is %u; it must be 1", p.rnLength);
   }
-  const uint32_t multiple = kBlockBytes / SizeOf(type);
+  const uint32_t multiple = kBlockBytes / x.bytes;
   if (p.abLength == 0 || p.abLength % multiple != 0) {
     Fail(
         "WelfordUpdate: para.abLength is %u; it must be a positive multiple of "
@@ -50,25 +54,21 @@ void CheckLengths(const WelfordUpdateArgs& a) {
   const struct {
     const char* name;
     const TensorView& view;
-    uint32_t size;
-    const char* plural;
+    Element e;
   } tensors[] = {
-      {"outputMean", a.output_mean, 4, "floats"},
-      {"outputVariance", a.output_variance, 4, "floats"},
-      {"inputMean", a.input_mean, 4, "floats"},
-      {"inputVariance", a.input_variance, 4, "floats"},
-      {"inputX", a.input_x, SizeOf(a.type),
-       a.type == ElementType::kFloat ? "floats"
-       : a.type == ElementType::kHalf ? "halves"
-                                      : "bfloat16_t elements"},
+      {"outputMean", a.output_mean, kFloatElement},
+      {"outputVariance", a.output_variance, kFloatElement},
+      {"inputMean", a.input_mean, kFloatElement},
+      {"inputVariance", a.input_variance, kFloatElement},
+      {"inputX", a.input_x, ElementOfX(a)},
   };
   for (const auto& t : tensors) {
-    const uint32_t elements = t.view.bytes / t.size;
+    const uint32_t elements = t.view.bytes / t.e.bytes;
     if (elements < ab) {
       Fail(
           "WelfordUpdate: %s holds %u %s, fewer than para.rnLength * "
           "para.abLength = %u",
-          t.name, elements, t.plural, ab);
+          t.name, elements, t.e.plural, ab);
     }
   }
 }
@@ -84,7 +84,7 @@ void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
       {"outputVariance", &a.output_variance, ab * 4, true},
       {"inputMean", &a.input_mean, ab * 4, false},
       {"inputVariance", &a.input_variance, ab * 4, false},
-      {"inputX", &a.input_x, ab * SizeOf(a.type), float_reuse},
+      {"inputX", &a.input_x, ab * ElementOfX(a).bytes, float_reuse},
       {scratch_name, &scratch, scratch_bytes, true},
   };
   CheckOverlaps(kApi, ops, sizeof ops / sizeof ops[0]);
@@ -120,13 +120,13 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
         "supported on Ascend 950 only (half and float on every profile)",
         profile.name);
   }
-  CheckPara(a.para, a.type);
+  CheckPara(a.para, a.type, ElementOfX(a));
   CheckLengths(a);
 
   const uint32_t ab = a.para.abLength;
   const bool float_reuse = FloatReuse(a, profile.profile);
   const uint64_t min_bytes =
-      WelfordUpdateMinTmpBytes(ab, SizeOf(a.type), float_reuse);
+      WelfordUpdateMinTmpBytes(ab, ElementOfX(a).bytes, float_reuse);
   const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch = SharedOrFrameworkScratch(a.shared_tmp, 0);
   if (min_bytes > 0) {
