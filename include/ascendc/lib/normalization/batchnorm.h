@@ -19,9 +19,9 @@
 // (normgrad_ascendc/runtime/core.h) naming the argument, the value and the rule.
 #pragma once
 
-#include <type_traits>
-
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/lib/normalization/batchnorm_tiling.h"
+#include "normgrad_ascendc/lib/normalization/norm_call.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
@@ -31,26 +31,10 @@
 namespace normgrad_ascendc {
 
 /// One BatchNorm call with its element type erased.
-struct BatchNormArgs {
-  bool is_half;
-  bool basic_block;
-  TensorView output;
-  TensorView output_mean;
-  TensorView output_variance;
-  TensorView input_x;
-  TensorView gamma;
-  TensorView beta;
-  const TensorView* shared_tmp;  ///< null: the framework scratch
-  float epsilon;                 ///< T's value, widened
-  const AscendC::BatchNormTiling* tiling;
-};
+using BatchNormArgs = NormArgs<AscendC::BatchNormTiling>;
 
 /// Checks and runs one call (batchnorm.cc).
 void RunBatchNorm(const BatchNormArgs& args);
-
-template <typename T>
-inline constexpr bool kIsBatchNormType =
-    std::is_same_v<T, half> || std::is_same_v<T, float>;
 
 }  // namespace normgrad_ascendc
 
@@ -64,13 +48,11 @@ __aicore__ inline void BatchNorm(
     const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
     const LocalTensor<T>& gamm, const LocalTensor<T>& beta, const T epsilon,
     BatchNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsBatchNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "BatchNorm: T must be half or float");
-  normgrad_ascendc::RunBatchNorm(
-      {std::is_same_v<T, half>, isBasicBlock, output.view(), outputMean.view(),
-       outputVariance.view(), inputX.view(), gamm.view(), beta.view(), nullptr,
-       static_cast<float>(epsilon), &tiling});
+  normgrad_ascendc::RunNormCall(
+      site, normgrad_ascendc::RunBatchNorm, isReuseSource, isBasicBlock, output,
+      outputMean, outputVariance, inputX, gamm, beta, nullptr, epsilon, tiling);
 }
 
 /// With a caller-provided scratch buffer of at least tiling.tmpBufSize
@@ -82,13 +64,12 @@ __aicore__ inline void BatchNorm(
     const LocalTensor<T>& gamm, const LocalTensor<T>& beta,
     const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
     BatchNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsBatchNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "BatchNorm: T must be half or float");
-  normgrad_ascendc::RunBatchNorm(
-      {std::is_same_v<T, half>, isBasicBlock, output.view(), outputMean.view(),
-       outputVariance.view(), inputX.view(), gamm.view(), beta.view(),
-       &sharedTmpBuffer.view(), static_cast<float>(epsilon), &tiling});
+  normgrad_ascendc::RunNormCall(
+      site, normgrad_ascendc::RunBatchNorm, isReuseSource, isBasicBlock, output,
+      outputMean, outputVariance, inputX, gamm, beta, &sharedTmpBuffer.view(),
+      epsilon, tiling);
 }
 
 }  // namespace AscendC

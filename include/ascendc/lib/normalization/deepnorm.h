@@ -28,6 +28,7 @@
 
 #include <type_traits>
 
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/lib/normalization/deepnorm_tiling.h"
 #include "normgrad_ascendc/runtime/half.h"
@@ -58,10 +59,6 @@ struct DeepNormArgs {
 /// Checks and runs one call (deepnorm.cc).
 void RunDeepNorm(const DeepNormArgs& args);
 
-template <typename T>
-inline constexpr bool kIsDeepNormType =
-    std::is_same_v<T, half> || std::is_same_v<T, float>;
-
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -78,7 +75,7 @@ __aicore__ inline void DeepNorm(
     const T epsilon, DeepNormTiling& tiling,
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsDeepNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "DeepNorm: T must be half or float");
   normgrad_ascendc::RunDeepNorm(
       {std::is_same_v<T, half>, isReuseSrc, isBasicBlock, dstLocal.view(),
@@ -97,7 +94,7 @@ __aicore__ inline void DeepNorm(
     const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon,
     DeepNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsDeepNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "DeepNorm: T must be half or float");
   normgrad_ascendc::RunDeepNorm(
       {std::is_same_v<T, half>, isReuseSrc, isBasicBlock, dstLocal.view(),

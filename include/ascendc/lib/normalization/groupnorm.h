@@ -21,10 +21,10 @@
 // the rule. A call allocates nothing, reads no environment, starts no thread.
 #pragma once
 
-#include <type_traits>
-
-#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/lib/normalization/groupnorm_tiling.h"
+#include "normgrad_ascendc/lib/normalization/norm_call.h"
+#include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
@@ -33,26 +33,10 @@
 namespace normgrad_ascendc {
 
 /// One GroupNorm call with its element type erased.
-struct GroupNormArgs {
-  bool is_half;
-  bool reuse_source;
-  TensorView output;
-  TensorView output_mean;
-  TensorView output_variance;
-  TensorView input_x;
-  TensorView gamma;
-  TensorView beta;
-  const TensorView* shared_tmp;  ///< null: the framework scratch
-  float epsilon;                 ///< T's value, widened
-  const AscendC::GroupNormTiling* tiling;
-};
+using GroupNormArgs = NormArgs<AscendC::GroupNormTiling>;
 
 /// Checks and runs one call (groupnorm.cc).
 void RunGroupNorm(const GroupNormArgs& args);
-
-template <typename T>
-inline constexpr bool kIsGroupNormType =
-    std::is_same_v<T, half> || std::is_same_v<T, float>;
 
 }  // namespace normgrad_ascendc
 
@@ -67,13 +51,12 @@ __aicore__ inline void GroupNorm(
     const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
     const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
     GroupNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsGroupNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "GroupNorm: T must be half or float");
-  normgrad_ascendc::RunGroupNorm(
-      {std::is_same_v<T, half>, isReuseSource, output.view(), outputMean.view(),
-       outputVariance.view(), inputX.view(), gamma.view(), beta.view(),
-       &sharedTmpBuffer.view(), static_cast<float>(epsilon), &tiling});
+  normgrad_ascendc::RunNormCall(
+      site, normgrad_ascendc::RunGroupNorm, isReuseSource, false, output,
+      outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer.view(),
+      epsilon, tiling);
 }
 
 /// With the framework scratch: what is left of the unified buffer after the
@@ -84,13 +67,12 @@ __aicore__ inline void GroupNorm(
     const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
     const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
     GroupNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsGroupNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "GroupNorm: T must be half or float");
-  normgrad_ascendc::RunGroupNorm(
-      {std::is_same_v<T, half>, isReuseSource, output.view(), outputMean.view(),
-       outputVariance.view(), inputX.view(), gamma.view(), beta.view(), nullptr,
-       static_cast<float>(epsilon), &tiling});
+  normgrad_ascendc::RunNormCall(
+      site, normgrad_ascendc::RunGroupNorm, isReuseSource, false, output,
+      outputMean, outputVariance, inputX, gamma, beta, nullptr, epsilon,
+      tiling);
 }
 
 }  // namespace AscendC

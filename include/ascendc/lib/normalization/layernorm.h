@@ -32,11 +32,11 @@
 // the rule. A call allocates nothing, reads no environment, starts no thread.
 #pragma once
 
-#include <type_traits>
-
+#include "normgrad_ascendc/lib/common/type_rules.h"
+#include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
+#include "normgrad_ascendc/lib/normalization/norm_call.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
-#include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -44,26 +44,10 @@
 namespace normgrad_ascendc {
 
 /// One LayerNorm call with its element type erased.
-struct LayerNormArgs {
-  bool is_half;
-  bool reuse_source;
-  TensorView output;
-  TensorView output_mean;
-  TensorView output_variance;
-  TensorView input_x;
-  TensorView gamma;
-  TensorView beta;
-  const TensorView* shared_tmp;  ///< null: the framework scratch
-  float epsilon;                 ///< T's value, widened
-  AscendC::LayerNormTiling* tiling;
-};
+using LayerNormArgs = NormArgs<AscendC::LayerNormTiling>;
 
 /// Checks and runs one call (layernorm.cc).
 void RunLayerNorm(const LayerNormArgs& args);
-
-template <typename T>
-inline constexpr bool kIsLayerNormType =
-    std::is_same_v<T, half> || std::is_same_v<T, float>;
 
 }  // namespace normgrad_ascendc
 
@@ -78,13 +62,12 @@ __aicore__ inline void LayerNorm(
     const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
     const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
     LayerNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNorm: T must be half or float");
-  normgrad_ascendc::RunLayerNorm(
-      {std::is_same_v<T, half>, isReuseSource, output.view(), outputMean.view(),
-       outputVariance.view(), inputX.view(), gamma.view(), beta.view(),
-       &sharedTmpBuffer.view(), static_cast<float>(epsilon), &tiling});
+  normgrad_ascendc::RunNormCall(
+      site, normgrad_ascendc::RunLayerNorm, isReuseSource, false, output,
+      outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer.view(),
+      epsilon, tiling);
 }
 
 /// With the framework scratch: what is left of the unified buffer after the
@@ -95,13 +78,12 @@ __aicore__ inline void LayerNorm(
     const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
     const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
     LayerNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNorm: T must be half or float");
-  normgrad_ascendc::RunLayerNorm(
-      {std::is_same_v<T, half>, isReuseSource, output.view(), outputMean.view(),
-       outputVariance.view(), inputX.view(), gamma.view(), beta.view(), nullptr,
-       static_cast<float>(epsilon), &tiling});
+  normgrad_ascendc::RunNormCall(
+      site, normgrad_ascendc::RunLayerNorm, isReuseSource, false, output,
+      outputMean, outputVariance, inputX, gamma, beta, nullptr, epsilon,
+      tiling);
 }
 
 }  // namespace AscendC
@@ -146,25 +128,10 @@ struct LayerNormPara {
 
 namespace normgrad_ascendc {
 
-/// An element type of the [A, R] form.
-enum class LnType { kHalf, kFloat, kBf16 };
-
-template <typename T>
-constexpr LnType LnTypeOf() {
-  if constexpr (std::is_same_v<T, half>) return LnType::kHalf;
-  if constexpr (std::is_same_v<T, bfloat16_t>) return LnType::kBf16;
-  return LnType::kFloat;
-}
-
-template <typename T>
-inline constexpr bool kIsLayerNormSeparateType =
-    std::is_same_v<T, half> || std::is_same_v<T, float> ||
-    std::is_same_v<T, bfloat16_t>;
-
 /// One [A, R] call with its element types erased.
 struct LayerNormSeparateArgs {
-  LnType t;  ///< inputX, output
-  LnType u;  ///< gamma, beta
+  ElementType t;  ///< inputX, output
+  ElementType u;  ///< gamma, beta
   AscendC::LayerNormConfig config;
   TensorView output;
   TensorView output_mean;
@@ -197,13 +164,14 @@ __aicore__ inline void LayerNorm(
     const LayerNormPara& para, const LayerNormSeparateTiling& tiling,
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormSeparateType<T>,
+  static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "LayerNorm: T must be half, float or bfloat16_t");
-  static_assert(std::is_same_v<U, T> || std::is_same_v<U, float>,
+  static_assert(normgrad_ascendc::kIsTOrFloat<U, T>,
                 "LayerNorm: U (gamma, beta) must be T or float: no less "
                 "precise than T");
   normgrad_ascendc::RunLayerNormSeparate(
-      {normgrad_ascendc::LnTypeOf<T>(), normgrad_ascendc::LnTypeOf<U>(), config,
+      {normgrad_ascendc::ElementTypeOf<T>(),
+       normgrad_ascendc::ElementTypeOf<U>(), config,
        output.view(), outputMean.view(), outputRstd.view(), inputX.view(),
        gamma.view(), beta.view(), &sharedTmpBuffer.view(), epsilon, para,
        &tiling});
@@ -220,13 +188,14 @@ __aicore__ inline void LayerNorm(
     const LayerNormSeparateTiling& tiling,
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormSeparateType<T>,
+  static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "LayerNorm: T must be half, float or bfloat16_t");
-  static_assert(std::is_same_v<U, T> || std::is_same_v<U, float>,
+  static_assert(normgrad_ascendc::kIsTOrFloat<U, T>,
                 "LayerNorm: U (gamma, beta) must be T or float: no less "
                 "precise than T");
   normgrad_ascendc::RunLayerNormSeparate(
-      {normgrad_ascendc::LnTypeOf<T>(), normgrad_ascendc::LnTypeOf<U>(), config,
+      {normgrad_ascendc::ElementTypeOf<T>(),
+       normgrad_ascendc::ElementTypeOf<U>(), config,
        output.view(), outputMean.view(), outputRstd.view(), inputX.view(),
        gamma.view(), beta.view(), nullptr, epsilon, para, &tiling});
 }

@@ -33,6 +33,7 @@
 
 #include <type_traits>
 
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"
@@ -72,10 +73,6 @@ struct LayerNormGradArgs {
 /// Checks and runs one call (layernormgrad.cc).
 void RunLayerNormGrad(const LayerNormGradArgs& args);
 
-template <typename T>
-inline constexpr bool kIsLayerNormGradType =
-    std::is_same_v<T, half> || std::is_same_v<T, float>;
-
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -93,7 +90,7 @@ __aicore__ inline void LayerNormGrad(
     const LayerNormGradShapeInfo& shapeInfo = {},
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormGradType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNormGrad: T must be half or float");
   normgrad_ascendc::RunLayerNormGrad(
       {std::is_same_v<T, half>, isReuseSource, outputPdX.view(),
@@ -113,7 +110,7 @@ __aicore__ inline void LayerNormGrad(
     const LayerNormGradShapeInfo& shapeInfo = {},
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormGradType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNormGrad: T must be half or float");
   normgrad_ascendc::RunLayerNormGrad(
       {std::is_same_v<T, half>, isReuseSource, outputPdX.view(),

@@ -27,6 +27,7 @@
 
 #include <type_traits>
 
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"
@@ -51,10 +52,6 @@ struct LayerNormGradBetaArgs {
 /// Checks and runs one call (layernormgradbeta.cc).
 void RunLayerNormGradBeta(const LayerNormGradBetaArgs& args);
 
-template <typename T>
-inline constexpr bool kIsLayerNormGradBetaType =
-    std::is_same_v<T, half> || std::is_same_v<T, float>;
-
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -69,7 +66,7 @@ __aicore__ inline void LayerNormGradBeta(
     const LayerNormGradBetaTiling& tiling,
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormGradBetaType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNormGradBeta: T must be half or float");
   normgrad_ascendc::RunLayerNormGradBeta(
       {std::is_same_v<T, half>, isReuseSource, outputPdGamma.view(),
@@ -87,7 +84,7 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma,
                                          LayerNormGradBetaTiling& tiling,
                                          normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsLayerNormGradBetaType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNormGradBeta: T must be half or float");
   normgrad_ascendc::RunLayerNormGradBeta(
       {std::is_same_v<T, half>, isReuseSource, outputPdGamma.view(),

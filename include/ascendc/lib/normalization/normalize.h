@@ -17,13 +17,13 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 #include "normgrad_ascendc/lib/common/reduce_pattern.h"
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace AscendC {
@@ -60,34 +60,10 @@ struct NormalizePara {
 
 namespace normgrad_ascendc {
 
-/// An element type of a Normalize call.
-enum class NormType : uint8_t { kHalf, kFloat, kBfloat16 };
-
-template <typename T>
-constexpr NormType NormTypeOf() {
-  if constexpr (std::is_same_v<T, half>) {
-    return NormType::kHalf;
-  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
-    return NormType::kBfloat16;
-  } else {
-    return NormType::kFloat;
-  }
-}
-
-template <typename T>
-inline constexpr bool kIsNormalizeType = std::is_same_v<T, half> ||
-                                         std::is_same_v<T, float> ||
-                                         std::is_same_v<T, bfloat16_t>;
-
-/// U at least as precise as T: T itself or float.
-template <typename U, typename T>
-inline constexpr bool kIsNormalizeParamType =
-    std::is_same_v<U, T> || std::is_same_v<U, float>;
-
 /// One Normalize call with its element types erased.
 struct NormalizeArgs {
-  NormType t;
-  NormType u;
+  ElementType t;
+  ElementType u;
   AscendC::NormalizeConfig config;
   TensorView output;
   TensorView output_rstd;
@@ -119,12 +95,12 @@ __aicore__ inline void Normalize(
     const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon, const NormalizePara& para,
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsNormalizeType<T>,
+  static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "Normalize: T must be half, float or bfloat16_t");
-  static_assert(normgrad_ascendc::kIsNormalizeParamType<U, T>,
+  static_assert(normgrad_ascendc::kIsTOrFloat<U, T>,
                 "Normalize: U (gamma, beta) must be T or float (at least as precise as T)");
   normgrad_ascendc::RunNormalize(
-      {normgrad_ascendc::NormTypeOf<T>(), normgrad_ascendc::NormTypeOf<U>(), config,
+      {normgrad_ascendc::ElementTypeOf<T>(), normgrad_ascendc::ElementTypeOf<U>(), config,
        output.view(), outputRstd.view(), inputMean.view(), inputVariance.view(), inputX.view(),
        gamma.view(), beta.view(), &sharedTmpBuffer.view(), epsilon, para});
 }
@@ -139,12 +115,12 @@ __aicore__ inline void Normalize(
     const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
     const float epsilon, const NormalizePara& para, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsNormalizeType<T>,
+  static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "Normalize: T must be half, float or bfloat16_t");
-  static_assert(normgrad_ascendc::kIsNormalizeParamType<U, T>,
+  static_assert(normgrad_ascendc::kIsTOrFloat<U, T>,
                 "Normalize: U (gamma, beta) must be T or float (at least as precise as T)");
   normgrad_ascendc::RunNormalize(
-      {normgrad_ascendc::NormTypeOf<T>(), normgrad_ascendc::NormTypeOf<U>(), config,
+      {normgrad_ascendc::ElementTypeOf<T>(), normgrad_ascendc::ElementTypeOf<U>(), config,
        output.view(), outputRstd.view(), inputMean.view(), inputVariance.view(), inputX.view(),
        gamma.view(), beta.view(), nullptr, epsilon, para});
 }

@@ -21,6 +21,7 @@
 
 #include <type_traits>
 
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
@@ -45,10 +46,6 @@ struct RmsNormArgs {
 /// Checks and runs one call (rmsnorm.cc).
 void RunRmsNorm(const RmsNormArgs& args);
 
-template <typename T>
-inline constexpr bool kIsRmsNormType =
-    std::is_same_v<T, half> || std::is_same_v<T, float>;
-
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -63,7 +60,7 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dstLocal,
                                const T epsilon, const RmsNormTiling& tiling,
                                normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsRmsNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "RmsNorm: T must be half or float");
   normgrad_ascendc::RunRmsNorm(
       {std::is_same_v<T, half>, isBasicBlock, dstLocal.view(), srcLocal.view(),
@@ -80,7 +77,7 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dstLocal,
                                const T epsilon, const RmsNormTiling& tiling,
                                normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsRmsNormType<T>,
+  static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "RmsNorm: T must be half or float");
   normgrad_ascendc::RunRmsNorm({std::is_same_v<T, half>, isBasicBlock,
                                 dstLocal.view(), srcLocal.view(),

@@ -18,6 +18,7 @@
 
 #include <type_traits>
 
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
@@ -27,12 +28,9 @@
 
 namespace normgrad_ascendc {
 
-/// The element type of inputX.
-enum class WelfordType : uint8_t { kFloat, kHalf, kBfloat16 };
-
 /// One WelfordUpdate call with its element types erased.
 struct WelfordUpdateArgs {
-  WelfordType type;
+  ElementType type;  ///< inputX's
   bool reuse_source;
   bool inplace;
   TensorView output_mean;
@@ -46,18 +44,6 @@ struct WelfordUpdateArgs {
 
 /// Checks and runs one call (welfordupdate.cc).
 void RunWelfordUpdate(const WelfordUpdateArgs& args);
-
-template <typename T>
-inline constexpr bool kIsWelfordUpdateType =
-    std::is_same_v<T, half> || std::is_same_v<T, float> ||
-    std::is_same_v<T, bfloat16_t>;
-
-template <typename T>
-constexpr WelfordType WelfordTypeOf() {
-  if constexpr (std::is_same_v<T, float>) return WelfordType::kFloat;
-  if constexpr (std::is_same_v<T, half>) return WelfordType::kHalf;
-  return WelfordType::kBfloat16;
-}
 
 }  // namespace normgrad_ascendc
 
@@ -73,11 +59,11 @@ __aicore__ inline void WelfordUpdate(
     const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer,
     const WelfordUpdateParam& para, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsWelfordUpdateType<T>,
+  static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "WelfordUpdate: T must be half, float or bfloat16_t");
   static_assert(std::is_same_v<U, float>, "WelfordUpdate: U must be float");
   normgrad_ascendc::RunWelfordUpdate(
-      {normgrad_ascendc::WelfordTypeOf<T>(), isReuseSource, config.isInplace,
+      {normgrad_ascendc::ElementTypeOf<T>(), isReuseSource, config.isInplace,
        outputMean.view(), outputVariance.view(), inputMean.view(),
        inputVariance.view(), inputX.view(), &sharedTmpBuffer.view(), para});
 }
@@ -92,11 +78,11 @@ __aicore__ inline void WelfordUpdate(
     const LocalTensor<T>& inputX, const WelfordUpdateParam& para,
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(normgrad_ascendc::kIsWelfordUpdateType<T>,
+  static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "WelfordUpdate: T must be half, float or bfloat16_t");
   static_assert(std::is_same_v<U, float>, "WelfordUpdate: U must be float");
   normgrad_ascendc::RunWelfordUpdate(
-      {normgrad_ascendc::WelfordTypeOf<T>(), isReuseSource, config.isInplace,
+      {normgrad_ascendc::ElementTypeOf<T>(), isReuseSource, config.isInplace,
        outputMean.view(), outputVariance.view(), inputMean.view(),
        inputVariance.view(), inputX.view(), nullptr, para});
 }

@@ -60,6 +60,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "normgrad_ascendc/tiling/round_up.h"
+
 namespace optiling {
 
 /// The base of every tiling-data class: the saved bytes, the layout
@@ -69,7 +71,7 @@ class TilingDef {
  public:
   /// The number of bytes SaveToBuffer writes: the fields laid out as the file
   /// comment says, padded to a multiple of 8.
-  size_t GetDataSize() const { return RoundUp(end_, 8); }
+  size_t GetDataSize() const { return ::normgrad_ascendc::RoundUp(end_, 8); }
 
   /// Copies the GetDataSize() bytes to dst. If dst is null or capacity <
   /// GetDataSize(), copies nothing and prints one line on stderr naming the
@@ -112,7 +114,7 @@ class TilingDef {
   /// returns its offset; `member` is the field's data member, kept equal to
   /// the field's bytes. Called only while the object is being constructed.
   size_t AddField(size_t size, size_t alignment, void* member) {
-    const size_t offset = RoundUp(end_, alignment);
+    const size_t offset = ::normgrad_ascendc::RoundUp(end_, alignment);
     end_ = offset + size;
     own_.resize(GetDataSize(), 0);
     members_.push_back({member, nullptr, offset, size});
@@ -123,7 +125,7 @@ class TilingDef {
   /// moves its bytes into this object's and links it, so that its accessors
   /// read and write them. Returns the offset.
   size_t AddStruct(TilingDef& child) {
-    const size_t offset = RoundUp(end_, 8);
+    const size_t offset = ::normgrad_ascendc::RoundUp(end_, 8);
     end_ = offset + child.GetDataSize();
     own_.resize(GetDataSize(), 0);
     members_.push_back({nullptr, &child, offset, child.GetDataSize()});
@@ -192,10 +194,6 @@ class TilingDef {
         std::memcpy(m.value, Bytes() + m.offset, m.size);
       }
     }
-  }
-
-  static constexpr size_t RoundUp(size_t n, size_t multiple) {
-    return (n + multiple - 1) / multiple * multiple;
   }
 
   // Keeps sizeof of every tiling-data class ≥ 512 (see the file comment).

@@ -1,5 +1,5 @@
-// src/ascendc/lib/common/tiling_checks.cc — the shared error reporting and shape
-// validation of the host tiling functions (tiling_checks.h).
+// src/ascendc/lib/common/tiling_checks.cc — the shared error reporting and
+// shape validation of the host tiling functions (tiling_checks.h).
 #include "ascendc/lib/common/tiling_checks.h"
 
 #include <cstdio>
@@ -21,38 +21,71 @@ std::string ShapeText(const ge::Shape& shape) {
   return text + "]";
 }
 
-bool CheckInputs(const char* function, const ge::Shape& shape,
-                 uint32_t type_size, const char* consequence, Dims* dims) {
-  if (type_size != 2 && type_size != 4) {
-    Report(function,
-           "typeSize " + std::to_string(type_size) +
-               " is not supported: it must be 2 (half) or 4 (float)",
-           consequence);
-    return false;
+bool CheckTypeSize(const char* function, const char* argument, uint32_t size,
+                   const char* two, const char* consequence) {
+  if (size == 2 || size == 4) return true;
+  Report(function,
+         std::string(argument) + " " + std::to_string(size) +
+             " is not supported: it must be 2 (" + two + ") or 4 (float)",
+         consequence);
+  return false;
+}
+
+bool CheckRank(const char* function, const std::string& text,
+               const ge::Shape& shape, DimNames names,
+               const char* consequence) {
+  if (shape.GetDimNum() == names.size()) return true;
+  std::string list;
+  for (const char* name : names) {
+    list += list.empty() ? "{" : ", ";
+    list += name;
   }
-  const std::string text = "srcShape " + ShapeText(shape);
-  if (shape.GetDimNum() != 4) {
-    Report(function,
-           text + " has " + std::to_string(shape.GetDimNum()) +
-               " dimensions: it must have 4, {B, S, H, originalH}",
-           consequence);
-    return false;
-  }
-  static constexpr const char* kNames[4] = {"B", "S", "H", "originalH"};
-  for (size_t i = 0; i < 4; ++i) {
+  Report(function,
+         text + " has " + std::to_string(shape.GetDimNum()) +
+             " dimensions: it must have " + std::to_string(names.size()) +
+             ", " + list + "}",
+         consequence);
+  return false;
+}
+
+bool CheckDimRanges(const char* function, const std::string& text,
+                    const ge::Shape& shape, DimNames names,
+                    const char* consequence, uint64_t* dims) {
+  size_t i = 0;
+  for (const char* name : names) {
     const int64_t d = shape.GetDim(i);
     if (d < 1 || static_cast<uint64_t>(d) > kU32Max) {
       Report(function,
-             text + " has " + kNames[i] + " = " + std::to_string(d) +
+             text + " has " + name + " = " + std::to_string(d) +
                  ": every dimension must be in [1, 4294967295]",
              consequence);
       return false;
     }
+    dims[i++] = static_cast<uint64_t>(d);
   }
-  const uint64_t b = static_cast<uint64_t>(shape.GetDim(0));
-  const uint64_t s = static_cast<uint64_t>(shape.GetDim(1));
-  const uint64_t h = static_cast<uint64_t>(shape.GetDim(2));
-  const uint64_t original_h = static_cast<uint64_t>(shape.GetDim(3));
+  return true;
+}
+
+bool CheckDims(const char* function, const std::string& text,
+               const ge::Shape& shape, DimNames names, const char* consequence,
+               uint64_t* dims) {
+  return CheckRank(function, text, shape, names, consequence) &&
+         CheckDimRanges(function, text, shape, names, consequence, dims);
+}
+
+bool CheckInputs(const char* function, const ge::Shape& shape,
+                 uint32_t type_size, const char* consequence, Dims* dims) {
+  uint64_t d[4];
+  const std::string text = "srcShape " + ShapeText(shape);
+  if (!CheckTypeSize(function, "typeSize", type_size, "half", consequence) ||
+      !CheckDims(function, text, shape, {"B", "S", "H", "originalH"},
+                 consequence, d)) {
+    return false;
+  }
+  const uint64_t b = d[0];
+  const uint64_t s = d[1];
+  const uint64_t h = d[2];
+  const uint64_t original_h = d[3];
   if (original_h != h) {
     Report(function,
            text + " has originalH = " + std::to_string(original_h) +

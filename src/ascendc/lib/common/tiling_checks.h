@@ -1,12 +1,13 @@
-// src/ascendc/lib/common/tiling_checks.h — what the host tiling functions of the
-// normalization APIs share (internal, not installed): normgrad's error
-// policy for the vendor-signature functions (one line on stderr naming the
+// src/ascendc/lib/common/tiling_checks.h — what the host tiling functions of
+// the advanced APIs share (internal, not installed): normgrad's error policy
+// for the vendor-signature functions (one line on stderr naming the
 // function, the argument, the value and the rule; the caller then zeroes its
-// outputs) and the validation of a {B, S, H, originalH} shape with a type
-// size. Used by layernormgradbeta_host_tiling.cc and layernormgrad_host_tiling.cc.
+// outputs), the checks of a type size and of a shape's rank and dimensions,
+// and the validation of a {B, S, H, originalH} shape with a type size.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 
 #include "normgrad_ascendc/tiling/shape.h"
@@ -22,6 +23,35 @@ void Report(const char* function, const std::string& problem,
 
 /// "[2, 4, 16, 16]".
 std::string ShapeText(const ge::Shape& shape);
+
+/// Checks that the type size `argument` ("typeSize") is 2 or 4; `two` names
+/// the 2-byte types the API takes ("half"). Otherwise reports "<argument>
+/// <size> is not supported: it must be 2 (<two>) or 4 (float)" for
+/// `function`, ending with `consequence`, and returns false.
+bool CheckTypeSize(const char* function, const char* argument, uint32_t size,
+                   const char* two, const char* consequence);
+
+/// The names of a shape's dimensions, in order ({"B", "S", "H"}).
+using DimNames = std::initializer_list<const char*>;
+
+/// Checks that `shape` (`text` in messages: "srcShape [2, 4]") has one
+/// dimension per name. Otherwise reports "<text> has <n> dimensions: it must
+/// have <names.size()>, {<names>}" and returns false.
+bool CheckRank(const char* function, const std::string& text,
+               const ge::Shape& shape, DimNames names, const char* consequence);
+
+/// Checks that each dimension of `shape` is in [1, 2^32-1] and stores them
+/// in dims[0, names.size()). Otherwise reports "<text> has <name> = <value>:
+/// every dimension must be in [1, 4294967295]" for the first one outside and
+/// returns false.
+bool CheckDimRanges(const char* function, const std::string& text,
+                    const ge::Shape& shape, DimNames names,
+                    const char* consequence, uint64_t* dims);
+
+/// CheckRank, then CheckDimRanges.
+bool CheckDims(const char* function, const std::string& text,
+               const ge::Shape& shape, DimNames names, const char* consequence,
+               uint64_t* dims);
 
 /// The validated dimensions of srcShape = {B, S, H, originalH}.
 struct Dims {

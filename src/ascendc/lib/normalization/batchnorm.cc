@@ -8,10 +8,10 @@
 #include <cmath>
 #include <cstring>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/lib/normalization/norm_operands.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -23,11 +23,8 @@ constexpr char kApi[] = "BatchNorm";
 // Every field must be what docs/batchnorm.md, "Tiling fields", derives from
 // originalBLength, meanVarSize, shCurLength and T.
 void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
-  if (t.oneTmpSize == 0) {
-    Fail(
-        "BatchNorm: tiling.oneTmpSize is 0: the tiling is empty "
-        "(GetBatchNormNDTilingInfo failed or was not called)");
-  }
+  CheckTilingFilled(kApi, "oneTmpSize", t.oneTmpSize,
+                    "GetBatchNormNDTilingInfo");
   const uint32_t per_block = kBlockBytes / e.bytes;
   if (t.originalBLength == 0 || t.meanVarSize == 0 ||
       t.meanVarSize % per_block != 0) {
@@ -56,57 +53,41 @@ void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
   const uint64_t one = uint64_t{t.originalBLength} * w;
   const uint64_t mv = half * 2 * w;
   const uint64_t tail = t.meanVarSize % w;
-  struct Derived {
-    const char* field;
-    uint64_t value;
-    uint64_t expected;
-    const char* rule;
-  };
-  const Derived derived[] = {
-      {"oneTmpSize", t.oneTmpSize, one, "originalBLength * shCurLength"},
-      {"bshCurLength", t.bshCurLength, one, "originalBLength * shCurLength"},
-      {"meanTmpTensorPos", t.meanTmpTensorPos, 0, "0"},
-      {"varianceTmpTensorPos", t.varianceTmpTensorPos, half * w,
-       "shCurLength for half, 0 for float"},
-      {"firstTmpStartPos", t.firstTmpStartPos, mv,
-       "2 * shCurLength for half, 0 for float"},
-      {"secondTmpStartPos", t.secondTmpStartPos, mv + one,
-       "firstTmpStartPos + oneTmpSize"},
-      {"thirdTmpStartPos", t.thirdTmpStartPos, mv + 2 * one,
-       "secondTmpStartPos + oneTmpSize"},
-      {"loopRound", t.loopRound, t.meanVarSize / w, "meanVarSize / shCurLength"},
-      {"meanVarTailSize", t.meanVarTailSize, tail,
-       "meanVarSize % shCurLength"},
-      {"meanVarTailPos", t.meanVarTailPos, t.meanVarSize - tail,
-       "meanVarSize - meanVarTailSize"},
-      {"inputTailSize", t.inputTailSize, uint64_t{t.originalBLength} * tail,
-       "originalBLength * meanVarTailSize"},
-      {"inputTailPos", t.inputTailPos, t.meanVarSize - tail,
-       "meanVarTailPos"},
-      {"castHalfRepStride", t.castHalfRepStride, half * w / 8,
-       "shCurLength / 8 for half, 0 for float"},
-      {"shCurLengthBlockNum", t.shCurLengthBlockNum, w * e.bytes / kBlockBytes,
-       "shCurLength * sizeof(T) / 32"},
-      {"castHalfOutRepStride", t.castHalfOutRepStride, half * w / 16,
-       "shCurLength / 16 for half, 0 for float"},
-  };
-  for (const Derived& d : derived) {
-    if (d.value != d.expected) {
-      Fail(
-          "BatchNorm: tiling.%s is %llu, expected %llu (%s): the tiling is "
-          "inconsistent",
-          d.field, static_cast<unsigned long long>(d.value),
-          static_cast<unsigned long long>(d.expected), d.rule);
-    }
-  }
-  const float inv_b = 1.0f / static_cast<float>(t.originalBLength);
-  if (std::memcmp(&inv_b, &t.firstDimValueBack, sizeof inv_b) != 0) {
-    Fail(
-        "BatchNorm: tiling.firstDimValueBack is %.9g, expected 1.0f / "
-        "originalBLength %u = %.9g: the tiling is inconsistent",
-        static_cast<double>(t.firstDimValueBack), t.originalBLength,
-        static_cast<double>(inv_b));
-  }
+  CheckDerivedFields(
+      kApi,
+      {
+          {"oneTmpSize", t.oneTmpSize, one, "originalBLength * shCurLength"},
+          {"bshCurLength", t.bshCurLength, one,
+           "originalBLength * shCurLength"},
+          {"meanTmpTensorPos", t.meanTmpTensorPos, 0, "0"},
+          {"varianceTmpTensorPos", t.varianceTmpTensorPos, half * w,
+           "shCurLength for half, 0 for float"},
+          {"firstTmpStartPos", t.firstTmpStartPos, mv,
+           "2 * shCurLength for half, 0 for float"},
+          {"secondTmpStartPos", t.secondTmpStartPos, mv + one,
+           "firstTmpStartPos + oneTmpSize"},
+          {"thirdTmpStartPos", t.thirdTmpStartPos, mv + 2 * one,
+           "secondTmpStartPos + oneTmpSize"},
+          {"loopRound", t.loopRound, t.meanVarSize / w,
+           "meanVarSize / shCurLength"},
+          {"meanVarTailSize", t.meanVarTailSize, tail,
+           "meanVarSize % shCurLength"},
+          {"meanVarTailPos", t.meanVarTailPos, t.meanVarSize - tail,
+           "meanVarSize - meanVarTailSize"},
+          {"inputTailSize", t.inputTailSize,
+           uint64_t{t.originalBLength} * tail,
+           "originalBLength * meanVarTailSize"},
+          {"inputTailPos", t.inputTailPos, t.meanVarSize - tail,
+           "meanVarTailPos"},
+          {"castHalfRepStride", t.castHalfRepStride, half * w / 8,
+           "shCurLength / 8 for half, 0 for float"},
+          {"shCurLengthBlockNum", t.shCurLengthBlockNum,
+           w * e.bytes / kBlockBytes, "shCurLength * sizeof(T) / 32"},
+          {"castHalfOutRepStride", t.castHalfOutRepStride, half * w / 16,
+           "shCurLength / 16 for half, 0 for float"},
+      });
+  CheckReciprocal(kApi, "firstDimValueBack", t.firstDimValueBack,
+                  "originalBLength", t.originalBLength);
   if (uint64_t{t.thirdTmpStartPos} + one > t.tmpBufSize) {
     Fail(
         "BatchNorm: the third chunk buffer [%u, %llu) floats runs past "
@@ -115,56 +96,6 @@ void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
         static_cast<unsigned long long>(t.thirdTmpStartPos + one),
         t.tmpBufSize);
   }
-}
-
-void CheckLengths(const BatchNormArgs& a, const BatchNormTiling& t,
-                  const Element& e) {
-  const uint32_t rows_sh = t.originalBLength * t.meanVarSize;
-  const NeededLength tensors[] = {
-      {"output", a.output, rows_sh, "originB * S * H"},
-      {"outputMean", a.output_mean, t.meanVarSize, "S * H"},
-      {"outputVariance", a.output_variance, t.meanVarSize, "S * H"},
-      {"inputX", a.input_x, rows_sh, "originB * S * H"},
-      {"gamm", a.gamma, t.originalBLength, "originB"},
-      {"beta", a.beta, t.originalBLength, "originB"},
-  };
-  for (const NeededLength& tensor : tensors) CheckLength(kApi, e, tensor);
-}
-
-// Nothing written overlaps anything else written or read, except output
-// being exactly inputX (in place: each chunk's columns are read before they
-// are written).
-void CheckOverlaps(const BatchNormArgs& a, const BatchNormTiling& t,
-                   const Element& e, const TensorView& scratch,
-                   const char* scratch_name) {
-  const uint64_t x_bytes =
-      uint64_t{t.originalBLength} * t.meanVarSize * e.bytes;
-  const uint64_t mv_bytes = uint64_t{t.meanVarSize} * e.bytes;
-  const uint64_t b_bytes = uint64_t{t.originalBLength} * e.bytes;
-  const UbRange output = UbRangeOf("output", a.output, x_bytes);
-  const UbRange input_x = UbRangeOf("inputX", a.input_x, x_bytes);
-  const UbRange written[4] = {
-      output, UbRangeOf("outputMean", a.output_mean, mv_bytes),
-      UbRangeOf("outputVariance", a.output_variance, mv_bytes),
-      UbRangeOf(scratch_name, scratch, uint64_t{t.tmpBufSize} * 4)};
-  const UbRange read[3] = {input_x, UbRangeOf("gamm", a.gamma, b_bytes),
-                           UbRangeOf("beta", a.beta, b_bytes)};
-  CheckWrittenAndRead(kApi, written, 4, read, 3,
-                      "BatchNorm must not write what it still reads (only "
-                      "output may be inputX itself)",
-                      [&](size_t i, size_t k) {  // in place
-                        return i == 0 && k == 0 &&
-                               output.begin == input_x.begin &&
-                               output.core == input_x.core;
-                      });
-}
-
-float* FloatData(const TensorView& t) {
-  return reinterpret_cast<float*>(t.data());
-}
-
-normgrad::float16* HalfData(const TensorView& t) {
-  return reinterpret_cast<normgrad::float16*>(t.data());
 }
 
 float ParamAt(const BatchNormArgs& a, const TensorView& p, uint32_t i) {
@@ -249,20 +180,28 @@ void RunChunk(const BatchNormArgs& a, const BatchNormTiling& t,
 
 void RunBatchNorm(const BatchNormArgs& a) {
   const BatchNormTiling& t = *a.tiling;
-  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
-  CheckPlacement(kApi, "output", a.output);
-  CheckPlacement(kApi, "outputMean", a.output_mean);
-  CheckPlacement(kApi, "outputVariance", a.output_variance);
-  CheckPlacement(kApi, "inputX", a.input_x);
-  CheckPlacement(kApi, "gamm", a.gamma);
-  CheckPlacement(kApi, "beta", a.beta);
+  const Element e = HalfOrFloat(a.is_half);
+  CheckNormPlacements(kApi, a, "gamm");
   CheckTiling(t, e, a.basic_block);
-  CheckLengths(a, t, e);
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const uint32_t rows_sh = t.originalBLength * t.meanVarSize;
+  CheckLengths(kApi, e,
+               {{"output", a.output, rows_sh, "originB * S * H"},
+                {"outputMean", a.output_mean, t.meanVarSize, "S * H"},
+                {"outputVariance", a.output_variance, t.meanVarSize, "S * H"},
+                {"inputX", a.input_x, rows_sh, "originB * S * H"},
+                {"gamm", a.gamma, t.originalBLength, "originB"},
+                {"beta", a.beta, t.originalBLength, "originB"}});
+  const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch =
       CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
-  CheckOverlaps(a, t, e, scratch, scratch_name);
+  // In place, each chunk's columns are read before they are written.
+  CheckNormOverlaps(kApi, a, "gamm",
+                    {uint64_t{t.originalBLength} * t.meanVarSize * e.bytes,
+                     uint64_t{t.meanVarSize} * e.bytes,
+                     uint64_t{t.originalBLength} * e.bytes},
+                    scratch, scratch_name, uint64_t{t.tmpBufSize} * 4, 0,
+                    "BatchNorm must not write what it still reads (only "
+                    "output may be inputX itself)");
 
   float* tmp = FloatData(scratch);
   Buffers b;
@@ -271,7 +210,7 @@ void RunBatchNorm(const BatchNormArgs& a) {
   b.stage = tmp + t.thirdTmpStartPos;
   b.mean = tmp + t.meanTmpTensorPos;
   b.var = tmp + t.varianceTmpTensorPos;
-  const bool saturate = a.output.core->profile().profile == Profile::k950;
+  const bool saturate = NarrowSaturates(*a.output.core);
   for (uint32_t i = 0; i < t.loopRound; ++i) {
     RunChunk(a, t, b, saturate, i * t.shCurLength, t.shCurLength);
   }

@@ -4,11 +4,13 @@
 #include <cstring>
 #include <string>
 
-#include "normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h"
 
 namespace {
 
+using normgrad_ascendc::host_tiling::CheckDims;
+using normgrad_ascendc::host_tiling::CheckTypeSize;
 using normgrad_ascendc::host_tiling::kU32Max;
 using normgrad_ascendc::host_tiling::Report;
 using normgrad_ascendc::host_tiling::ShapeText;
@@ -25,44 +27,15 @@ struct Dims {
   uint32_t half;      // 1 for half, 0 for float
 };
 
-bool CheckShape(const char* function, const char* name, const ge::Shape& shape,
-                const char* consequence, uint64_t dims[3]) {
-  const std::string text = std::string(name) + " " + ShapeText(shape);
-  if (shape.GetDimNum() != 3) {
-    Report(function,
-           text + " has " + std::to_string(shape.GetDimNum()) +
-               " dimensions: it must have 3, {B, S, H}",
-           consequence);
-    return false;
-  }
-  static constexpr const char* kNames[3] = {"B", "S", "H"};
-  for (size_t i = 0; i < 3; ++i) {
-    const int64_t d = shape.GetDim(i);
-    if (d < 1 || static_cast<uint64_t>(d) > kU32Max) {
-      Report(function,
-             text + " has " + kNames[i] + " = " + std::to_string(d) +
-                 ": every dimension must be in [1, 4294967295]",
-             consequence);
-      return false;
-    }
-    dims[i] = static_cast<uint64_t>(d);
-  }
-  return true;
-}
-
 bool CheckInputs(const char* function, const ge::Shape& src,
                  const ge::Shape& origin, uint32_t type_size,
                  bool basic_block, const char* consequence, Dims* out) {
-  if (type_size != 2 && type_size != 4) {
-    Report(function,
-           "typeSize " + std::to_string(type_size) +
-               " is not supported: it must be 2 (half) or 4 (float)",
-           consequence);
-    return false;
-  }
   uint64_t s[3], o[3];
-  if (!CheckShape(function, "srcShape", src, consequence, s) ||
-      !CheckShape(function, "originSrcShape", origin, consequence, o)) {
+  if (!CheckTypeSize(function, "typeSize", type_size, "half", consequence) ||
+      !CheckDims(function, "srcShape " + ShapeText(src), src, {"B", "S", "H"},
+                 consequence, s) ||
+      !CheckDims(function, "originSrcShape " + ShapeText(origin), origin,
+                 {"B", "S", "H"}, consequence, o)) {
     return false;
   }
   static constexpr const char* kNames[3] = {"B", "S", "H"};

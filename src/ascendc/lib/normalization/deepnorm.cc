@@ -6,14 +6,12 @@
 #include "lib/normalization/deepnorm.h"
 
 #include <algorithm>
-#include <cstring>
 
-#include "ascendc/lib/common/kernel_checks.h"
-#include "normgrad/convert.h"
+#include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/lib/normalization/chunked_rows.h"
+#include "ascendc/lib/normalization/standardize.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
-#include "ascendc/lib/normalization/standardize.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -35,21 +33,13 @@ void CheckTemplate(const DeepNormArgs& a) {
 // basic-block shape when isBasicBlock is set.
 void CheckShape(const DeepNormArgs& a, const DeepNormTiling& t,
                 const Element& e) {
-  if (t.oneTmpSize == 0) {
-    Fail(
-        "DeepNorm: tiling.oneTmpSize is 0: the tiling is empty "
-        "(GetDeepNormTilingInfo failed or was not called)");
-  }
+  CheckTilingFilled(kApi, "oneTmpSize", t.oneTmpSize,
+                    "GetDeepNormTilingInfo");
   if (t.hLength == 0 || t.hLength > AscendC::kDeepNormMaxH) {
     Fail("DeepNorm: tiling.hLength is %u; H must be in [1, %u]", t.hLength,
          AscendC::kDeepNormMaxH);
   }
-  if (t.bLength == 0 || t.sLength == 0) {
-    Fail(
-        "DeepNorm: tiling.bLength %u * tiling.sLength %u is 0; B*S must be "
-        "at least 1",
-        t.bLength, t.sLength);
-  }
+  CheckRowsNotEmpty(kApi, t.bLength, t.sLength);
   if (t.originalHLength == 0 || t.originalHLength > t.hLength) {
     Fail(
         "DeepNorm: tiling.originalHLength is %u; it must be in [1, hLength "
@@ -57,14 +47,8 @@ void CheckShape(const DeepNormArgs& a, const DeepNormTiling& t,
         t.originalHLength, t.hLength);
   }
   CheckRowLength(kApi, t.hLength, t.hLength, e, kPadRowsAdvice);
-  const float inv_h = 1.0f / static_cast<float>(t.originalHLength);
-  if (std::memcmp(&inv_h, &t.lastDimValueBack, sizeof inv_h) != 0) {
-    Fail(
-        "DeepNorm: tiling.lastDimValueBack is %.9g, expected 1.0f / "
-        "originalHLength %u = %.9g: the tiling is inconsistent",
-        static_cast<double>(t.lastDimValueBack), t.originalHLength,
-        static_cast<double>(inv_h));
-  }
+  CheckReciprocal(kApi, "lastDimValueBack", t.lastDimValueBack,
+                  "originalHLength", t.originalHLength);
   if (a.basic_block) {
     const uint64_t bs = uint64_t{t.bLength} * t.sLength;
     if (t.hLength % 64 != 0 || bs % 8 != 0 ||
@@ -87,52 +71,17 @@ void CheckChunking(const DeepNormTiling& t) {
   const uint64_t bs = uint64_t{t.bLength} * t.sLength;
   const uint64_t bsh = bs * h;
   const uint32_t one = t.oneTmpSize;
-  const uint64_t tail = one % h == 0 && one <= bsh ? bsh % one : 0;
-  struct Derived {
-    const char* field;
-    uint64_t value;
-    uint64_t expected;
-    const char* rule;
-  };
-  const Derived derived[] = {
-      {"inputXSize", t.inputXSize, bsh, "bLength * sLength * hLength"},
-      {"meanVarSize", t.meanVarSize, bs, "bLength * sLength"},
-      {"oneTmpSize % hLength", one % h, 0, "a whole number of rows"},
-      {"oneTmpSize", one, std::min<uint64_t>(one, bsh), "at most inputXSize"},
-      {"inputRoundSize", t.inputRoundSize, one, "oneTmpSize"},
-      {"loopRound", t.loopRound, bsh / one, "inputXSize / oneTmpSize"},
-      {"inputTailSize", t.inputTailSize, tail, "inputXSize % oneTmpSize"},
-      {"inputTailPos", t.inputTailPos, bsh - tail,
-       "inputXSize - inputTailSize"},
-      {"meanVarRoundSize", t.meanVarRoundSize, one / h, "oneTmpSize / hLength"},
-      {"meanVarTailSize", t.meanVarTailSize, tail / h,
-       "inputTailSize / hLength"},
-      {"meanVarTailPos", t.meanVarTailPos, bs - tail / h,
-       "meanVarSize - meanVarTailSize"},
-  };
-  for (const Derived& d : derived) {
-    if (d.value != d.expected) {
-      Fail(
-          "DeepNorm: tiling.%s is %llu, expected %llu (%s): the tiling is "
-          "inconsistent",
-          d.field, static_cast<unsigned long long>(d.value),
-          static_cast<unsigned long long>(d.expected), d.rule);
-    }
-  }
-  if (t.bshCurLength != one && (tail == 0 || t.bshCurLength != tail)) {
-    Fail(
-        "DeepNorm: tiling.bshCurLength is %u, expected oneTmpSize %u (or "
-        "inputTailSize %llu, as a call that processed a tail leaves it): the "
-        "tiling is inconsistent",
-        t.bshCurLength, one, static_cast<unsigned long long>(tail));
-  }
-  if (t.bsCurLength != t.bshCurLength / h) {
-    Fail(
-        "DeepNorm: tiling.bsCurLength is %u, expected %llu (bshCurLength %u "
-        "/ hLength %u): the tiling is inconsistent",
-        t.bsCurLength, static_cast<unsigned long long>(t.bshCurLength / h),
-        t.bshCurLength, t.hLength);
-  }
+  CheckDerivedFields(
+      kApi,
+      {
+          {"inputXSize", t.inputXSize, bsh, "bLength * sLength * hLength"},
+          {"meanVarSize", t.meanVarSize, bs, "bLength * sLength"},
+          {"oneTmpSize % hLength", one % h, 0, "a whole number of rows"},
+          {"oneTmpSize", one, std::min<uint64_t>(one, bsh),
+           "at most inputXSize"},
+      });
+  CheckChunkRounds(kApi, t, bs, h, kRowsOfH);
+  CheckCurrentChunk(kApi, t);
 }
 
 void CheckLengths(const DeepNormArgs& a, const DeepNormTiling& t,
@@ -146,6 +95,7 @@ void CheckLengths(const DeepNormArgs& a, const DeepNormTiling& t,
       {"betaLocal", a.beta, t.hLength, "hLength"},
       {"gammaLocal", a.gamma, t.hLength, "hLength"},
   };
+  // Each tensor is placed, then long enough, before the next is looked at.
   for (const NeededLength& tensor : tensors) {
     CheckPlacement(kApi, tensor.name, tensor.view);
     CheckLength(kApi, e, tensor);
@@ -178,28 +128,10 @@ void CheckOverlaps(const DeepNormArgs& a, const DeepNormTiling& t,
                       });
 }
 
-float* FloatData(const TensorView& t) {
-  return reinterpret_cast<float*>(t.data());
-}
-
-normgrad::float16* HalfData(const TensorView& t) {
-  return reinterpret_cast<normgrad::float16*>(t.data());
-}
-
-// Where a call keeps its intermediate values.
-struct Buffers {
-  float* d;      // first chunk buffer: z − mean
-  float* q;      // second: z·(1/originalH), then (d·d)·(1/originalH)
-  float* stage;  // third, or srcLocal's own chunk with float reuse: z, then
-                 // the normalized d·rstd (half: then y)
-  float* mean;   // the B·S means: meanLocal (float) or the scratch (half)
-  float* var;    // the B·S variances: rstdLocal (float) or the scratch
-};
-
 // One chunk: `rows` rows of H elements starting at element `pos` (row
 // `row_pos`), every step over the whole chunk before the next (steps 1–7 of
 // docs/deepnorm.md, "Numeric order").
-void RunChunk(const DeepNormArgs& a, const DeepNormTiling& t, Buffers b,
+void RunChunk(const DeepNormArgs& a, const DeepNormTiling& t, ChunkBuffers b,
               bool saturate, uint32_t pos, uint32_t row_pos, uint32_t rows) {
   const uint32_t h = t.hLength;
   const uint32_t n = rows * h;
@@ -218,36 +150,20 @@ void RunChunk(const DeepNormArgs& a, const DeepNormTiling& t, Buffers b,
   StandardizeRows(b.stage, rows, h, t.originalHLength, t.lastDimValueBack,
                   a.epsilon,
                   {b.d, b.q, b.mean + row_pos, b.var + row_pos, b.stage});
-  if (a.is_half) {  // y in the stage buffer, then narrowed
-    const normgrad::float16* gamma = HalfData(a.gamma);
-    const normgrad::float16* beta = HalfData(a.beta);
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t j = i % h;
-      b.stage[i] = (b.stage[i] * float(gamma[j])) + float(beta[j]);
-    }
-    NarrowToHalf(b.stage, HalfData(a.dst) + pos, n, saturate);
-  } else {
-    const float* gamma = FloatData(a.gamma);
-    const float* beta = FloatData(a.beta);
-    float* y = FloatData(a.dst) + pos;
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t j = i % h;
-      y[i] = (b.stage[i] * gamma[j]) + beta[j];
-    }
-  }
+  ScaleShiftRows(b.stage, n, h, a.is_half, a.gamma, a.beta, a.dst, pos,
+                 saturate);
 }
 
 }  // namespace
 
 void RunDeepNorm(const DeepNormArgs& a) {
   DeepNormTiling& t = *a.tiling;
-  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
+  const Element e = HalfOrFloat(a.is_half);
   CheckTemplate(a);
   CheckShape(a, t, e);
   CheckChunking(t);
   CheckLengths(a, t, e);
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch =
       CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
@@ -255,22 +171,14 @@ void RunDeepNorm(const DeepNormArgs& a) {
   CheckChunkScratchRegions(kApi, t, a.is_half, !a.reuse_source,
                            t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
 
-  float* tmp = FloatData(scratch);
-  Buffers b;
-  b.d = tmp + t.firstTmpStartPos;
-  b.q = tmp + t.secondTmpStartPos;
-  b.stage = tmp + t.thirdTmpStartPos;
-  b.mean = a.is_half ? tmp + t.meanTmpTensorPos : FloatData(a.mean);
-  b.var = a.is_half ? tmp + t.varianceTmpTensorPos : FloatData(a.rstd);
-  const bool saturate = a.dst.core->profile().profile == Profile::k950;
-
+  // With isReuseSrc each chunk stages in srcLocal's own chunk (RunChunk).
+  const ChunkBuffers b =
+      PlaceChunkBuffers(t, scratch, nullptr, a.is_half, a.mean, a.rstd);
+  const bool saturate = NarrowSaturates(*a.dst.core);
   ForEachChunk(t, [&](uint32_t pos, uint32_t row_pos, uint32_t rows) {
     RunChunk(a, t, b, saturate, pos, row_pos, rows);
   });
-  if (a.is_half) {  // the float means and variances, narrowed at the end
-    NarrowToHalf(b.mean, HalfData(a.mean), t.meanVarSize, saturate);
-    NarrowToHalf(b.var, HalfData(a.rstd), t.meanVarSize, saturate);
-  }
+  NarrowMeansAndVariances(t, b, a.is_half, a.mean, a.rstd, saturate);
 }
 
 }  // namespace normgrad_ascendc

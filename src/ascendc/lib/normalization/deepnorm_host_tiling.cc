@@ -4,12 +4,21 @@
 #include <string>
 #include <vector>
 
-#include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "ascendc/lib/normalization/chunked_rows.h"
+#include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
 
 namespace {
 
+using normgrad_ascendc::ChunkedRows;
+using normgrad_ascendc::ChunkedRowsScratchBytes;
+using normgrad_ascendc::ChunkElements;
+using normgrad_ascendc::MeanVarFloats;
+using normgrad_ascendc::NumberOfTmpBuf;
+using normgrad_ascendc::SetChunkFields;
+using normgrad_ascendc::TmpBytes;
 using normgrad_ascendc::host_tiling::CheckInputs;
+using normgrad_ascendc::host_tiling::CheckRank;
 using normgrad_ascendc::host_tiling::Dims;
 using normgrad_ascendc::host_tiling::kU32Max;
 using normgrad_ascendc::host_tiling::Report;
@@ -19,21 +28,13 @@ constexpr char kTmpSizeFn[] = "GetDeepNormMaxMinTmpSize";
 constexpr char kTilingFn[] = "GetDeepNormTilingInfo";
 constexpr char kTilingZeroed[] = "the tiling is zeroed";
 
-constexpr uint64_t RoundUp(uint64_t n, uint64_t multiple) {
-  return (n + multiple - 1) / multiple * multiple;
-}
-
 // srcShape {B, S, H}: CheckInputs' rules (on {B, S, H, H}), then DeepNorm's
 // own: H at most 2040 and 32-byte aligned, and the basic-block shape.
 bool CheckDeepNormShape(const char* function, const ge::Shape& shape,
                         uint32_t type_size, bool basic_block,
                         const char* consequence, Dims* d) {
   const std::string text = "srcShape " + ShapeText(shape);
-  if (shape.GetDimNum() != 3) {
-    Report(function,
-           text + " has " + std::to_string(shape.GetDimNum()) +
-               " dimensions: it must have 3, {B, S, H}",
-           consequence);
+  if (!CheckRank(function, text, shape, {"B", "S", "H"}, consequence)) {
     return false;
   }
   std::vector<int64_t> dims = shape.GetDims();
@@ -68,26 +69,11 @@ bool CheckDeepNormShape(const char* function, const ge::Shape& shape,
   return true;
 }
 
-uint32_t NumberOfTmpBuf(uint32_t type_size, bool is_reuse_source) {
-  return type_size == 4 && is_reuse_source ? 2 : 3;
-}
-
-// Half's float means and variances, in floats: 2·roundup(B·S, 8).
-uint64_t MeanVarFloats(const Dims& d, uint32_t type_size) {
-  return type_size == 2 ? 2 * RoundUp(d.bs, 8) : 0;
-}
-
-struct TmpBytes {
-  uint64_t max;
-  uint64_t min;
-};
-
-// n·roundup32(4·B·S·H) and n·roundup32(4·H), plus half's means and variances.
+// n·roundup32(4·B·S·H) and n·roundup32(4·H), plus half's means and variances
+// (ChunkedRowsScratchBytes).
 TmpBytes ScratchBytes(const Dims& d, uint32_t type_size, bool reuse) {
-  const uint64_t n = NumberOfTmpBuf(type_size, reuse);
-  const uint64_t mv = 4 * MeanVarFloats(d, type_size);
-  return {n * RoundUp(uint64_t{4} * d.bsh, 32) + mv,
-          n * RoundUp(uint64_t{4} * d.h, 32) + mv};
+  return ChunkedRowsScratchBytes(NumberOfTmpBuf(type_size, reuse), d.bsh, d.h,
+                                 MeanVarFloats(d.bs, type_size));
 }
 
 bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
@@ -123,9 +109,8 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
   }
   const uint32_t n = NumberOfTmpBuf(type_size, is_reuse_source);
   const uint64_t tmp_buf = stack_buffer_bytes / 4;  // scratch in floats
-  const uint64_t mv_total = MeanVarFloats(d, type_size);
-  const uint64_t per_buffer = tmp_buf >= mv_total ? (tmp_buf - mv_total) / n : 0;
-  uint64_t one = per_buffer / d.h * d.h;
+  const uint64_t mv_total = MeanVarFloats(d.bs, type_size);
+  const uint64_t one = ChunkElements(tmp_buf, mv_total, n, d.h, d.bsh);
   if (one == 0) {
     Report(kTilingFn,
            "stackBufferSize " + std::to_string(stack_buffer_bytes) +
@@ -143,36 +128,14 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
            kTilingZeroed);
     return false;
   }
-  if (one > d.bsh) one = d.bsh;
-  const uint32_t one_tmp = static_cast<uint32_t>(one);
-  const uint32_t mv = static_cast<uint32_t>(mv_total);
-  const uint32_t mean_size = static_cast<uint32_t>(RoundUp(d.bs, 8));
-  const uint32_t tail = d.bsh % one_tmp;
   out->bLength = d.b;
   out->sLength = d.s;
   out->hLength = d.h;
   out->originalHLength = static_cast<uint32_t>(origin_h);
-  out->inputXSize = d.bsh;
-  out->meanVarSize = d.bs;
-  out->numberOfTmpBuf = n;
-  out->meanTmpTensorPos = 0;
-  out->meanTmpTensorSize = mean_size;
-  out->varianceTmpTensorPos = mean_size;
-  out->varianceTmpTensorSize = mean_size;
-  out->tmpBufSize = static_cast<uint32_t>(tmp_buf);
-  out->oneTmpSize = one_tmp;
-  out->firstTmpStartPos = mv;
-  out->secondTmpStartPos = mv + one_tmp;
-  out->thirdTmpStartPos = mv + 2 * one_tmp;
-  out->loopRound = d.bsh / one_tmp;
-  out->inputRoundSize = one_tmp;
-  out->inputTailSize = tail;
-  out->inputTailPos = d.bsh - tail;
-  out->meanVarRoundSize = one_tmp / d.h;
-  out->meanVarTailSize = tail / d.h;
-  out->meanVarTailPos = d.bs - tail / d.h;
-  out->bshCurLength = one_tmp;
-  out->bsCurLength = one_tmp / d.h;
+  SetChunkFields(ChunkedRows{d.bs, d.h, n, static_cast<uint32_t>(tmp_buf),
+                             static_cast<uint32_t>(mv_total),
+                             static_cast<uint32_t>(one)},
+                 out);
   out->lastDimValueBack = 1.0f / static_cast<float>(origin_h);
   return true;
 }

@@ -6,11 +6,23 @@
 #include <string>
 #include <type_traits>
 
-#include "normgrad_ascendc/lib/normalization/groupnorm_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "ascendc/lib/normalization/chunked_rows.h"
+#include "normgrad_ascendc/lib/normalization/groupnorm_host_tiling.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 
 namespace {
 
+using normgrad_ascendc::ChunkedRows;
+using normgrad_ascendc::ChunkedRowsScratchBytes;
+using normgrad_ascendc::ChunkElements;
+using normgrad_ascendc::MeanVarFloats;
+using normgrad_ascendc::NumberOfTmpBuf;
+using normgrad_ascendc::RoundUp;
+using normgrad_ascendc::SetChunkFields;
+using normgrad_ascendc::TmpBytes;
+using normgrad_ascendc::host_tiling::CheckDims;
+using normgrad_ascendc::host_tiling::CheckTypeSize;
 using normgrad_ascendc::host_tiling::kU32Max;
 using normgrad_ascendc::host_tiling::Report;
 using normgrad_ascendc::host_tiling::ShapeText;
@@ -18,10 +30,6 @@ using normgrad_ascendc::host_tiling::ShapeText;
 constexpr char kTmpSizeFn[] = "GetGroupNormMaxMinTmpSize";
 constexpr char kTilingFn[] = "GetGroupNormNDTilingInfo";
 constexpr char kTilingZeroed[] = "the tiling is zeroed";
-
-constexpr uint64_t RoundUp(uint64_t n, uint64_t multiple) {
-  return (n + multiple - 1) / multiple * multiple;
-}
 
 // The validated sizes of srcShape = {N, C, H, W} with groupNum groups.
 struct Dims {
@@ -37,33 +45,12 @@ struct Dims {
 bool CheckInputs(const char* function, const ge::Shape& shape,
                  uint32_t type_size, uint32_t group_num,
                  const char* consequence, Dims* out) {
-  if (type_size != 2 && type_size != 4) {
-    Report(function,
-           "typeSize " + std::to_string(type_size) +
-               " is not supported: it must be 2 (half) or 4 (float)",
-           consequence);
-    return false;
-  }
   const std::string text = "srcShape " + ShapeText(shape);
-  if (shape.GetDimNum() != 4) {
-    Report(function,
-           text + " has " + std::to_string(shape.GetDimNum()) +
-               " dimensions: it must have 4, {N, C, H, W}",
-           consequence);
-    return false;
-  }
-  static constexpr const char* kNames[4] = {"N", "C", "H", "W"};
   uint64_t dims[4];
-  for (size_t i = 0; i < 4; ++i) {
-    const int64_t d = shape.GetDim(i);
-    if (d < 1 || static_cast<uint64_t>(d) > kU32Max) {
-      Report(function,
-             text + " has " + kNames[i] + " = " + std::to_string(d) +
-                 ": every dimension must be in [1, 4294967295]",
-             consequence);
-      return false;
-    }
-    dims[i] = static_cast<uint64_t>(d);
+  if (!CheckTypeSize(function, "typeSize", type_size, "half", consequence) ||
+      !CheckDims(function, text, shape, {"N", "C", "H", "W"}, consequence,
+                 dims)) {
+    return false;
   }
   if (group_num == 0 || dims[1] % group_num != 0) {
     Report(function,
@@ -95,29 +82,12 @@ bool CheckInputs(const char* function, const ge::Shape& shape,
   return true;
 }
 
-// The chunk buffers: two for float with isReuseSource (inputX serves as the
-// third), else three.
-uint32_t NumberOfTmpBuf(uint32_t type_size, bool is_reuse_source) {
-  return type_size == 4 && is_reuse_source ? 2 : 3;
-}
-
-// Floats of half's float means and variances at the start of the scratch
-// (2·roundup(N·G, 8)); float keeps them in outputMean and outputVariance.
-uint64_t MeanVarFloats(const Dims& d, uint32_t type_size) {
-  return type_size == 2 ? 2 * RoundUp(d.groups, 8) : 0;
-}
-
-// The scratch sizes in bytes, in 64 bits.
-struct TmpBytes {
-  uint64_t max;
-  uint64_t min;
-};
-
+// The scratch sizes (ChunkedRowsScratchBytes): chunk buffers of all
+// N·C·H·W elements (max) or one group (min), plus half's means and
+// variances.
 TmpBytes ScratchBytes(const Dims& d, uint32_t type_size, bool reuse) {
-  const uint64_t buffers = NumberOfTmpBuf(type_size, reuse);
-  const uint64_t mv = 4 * MeanVarFloats(d, type_size);
-  return {buffers * RoundUp(uint64_t{4} * d.elements, 32) + mv,
-          buffers * RoundUp(uint64_t{4} * d.group, 32) + mv};
+  return ChunkedRowsScratchBytes(NumberOfTmpBuf(type_size, reuse), d.elements,
+                                 d.group, MeanVarFloats(d.groups, type_size));
 }
 
 // Assigns every field of *out: the tiling, or all zeros (after one message
@@ -132,11 +102,10 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
     return;
   }
   const uint32_t buffers = NumberOfTmpBuf(type_size, is_reuse_source);
-  const uint64_t mv_total = MeanVarFloats(d, type_size);
+  const uint64_t mv_total = MeanVarFloats(d.groups, type_size);
   const uint64_t tmp_buf = stack_buffer_bytes / 4;  // scratch in floats
-  const uint64_t per_buffer =
-      tmp_buf >= mv_total ? (tmp_buf - mv_total) / buffers : 0;
-  uint64_t one = per_buffer / d.group * d.group;
+  const uint64_t one =
+      ChunkElements(tmp_buf, mv_total, buffers, d.group, d.elements);
   if (one == 0) {
     const uint64_t min_bytes =
         ScratchBytes(d, type_size, is_reuse_source).min;
@@ -153,13 +122,8 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
            kTilingZeroed);
     return;
   }
-  if (one > d.elements) one = d.elements;
   const uint32_t one_tmp = static_cast<uint32_t>(one);
-  const uint32_t mv = static_cast<uint32_t>(mv_total);
-  const uint32_t mean_size = static_cast<uint32_t>(RoundUp(d.groups, 8));
-  const uint32_t tail = d.elements % one_tmp;
   const uint32_t hw_align = static_cast<uint32_t>(RoundUp(d.hw, 32 / type_size));
-
   out->n = d.n;
   out->c = d.c;
   out->hw = d.hw;
@@ -167,27 +131,10 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
   out->d = d.d;
   out->hwAlignSize = hw_align;
   out->dhwAlignSize = d.d * hw_align;
-  out->inputXSize = d.elements;
-  out->meanVarSize = d.groups;
-  out->numberOfTmpBuf = buffers;
-  out->meanTmpTensorPos = 0;
-  out->meanTmpTensorSize = mean_size;
-  out->varianceTmpTensorPos = mean_size;
-  out->varianceTmpTensorSize = mean_size;
-  out->tmpBufSize = static_cast<uint32_t>(tmp_buf);
-  out->oneTmpSize = one_tmp;
-  out->firstTmpStartPos = mv;
-  out->secondTmpStartPos = mv + one_tmp;
-  out->thirdTmpStartPos = mv + 2 * one_tmp;
-  out->loopRound = d.elements / one_tmp;
-  out->inputRoundSize = one_tmp;
-  out->inputTailSize = tail;
-  out->inputTailPos = d.elements - tail;
-  out->meanVarRoundSize = one_tmp / d.group;
-  out->meanVarTailSize = tail / d.group;
-  out->meanVarTailPos = d.groups - tail / d.group;
-  out->bshCurLength = one_tmp;
-  out->bsCurLength = one_tmp / d.group;
+  SetChunkFields(ChunkedRows{d.groups, d.group, buffers,
+                             static_cast<uint32_t>(tmp_buf),
+                             static_cast<uint32_t>(mv_total), one_tmp},
+                 out);
   out->factor = 1.0f / static_cast<float>(d.group);
   out->smallShape = one_tmp == d.elements;
 }

@@ -5,11 +5,21 @@
 #include <string>
 #include <vector>
 
-#include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "ascendc/lib/normalization/chunked_rows.h"
+#include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 
 namespace {
 
+using normgrad_ascendc::ChunkedRows;
+using normgrad_ascendc::ChunkedRowsScratchBytes;
+using normgrad_ascendc::ChunkElements;
+using normgrad_ascendc::MeanVarFloats;
+using normgrad_ascendc::NumberOfTmpBuf;
+using normgrad_ascendc::RoundUp;
+using normgrad_ascendc::SetChunkFields;
+using normgrad_ascendc::TmpBytes;
 using normgrad_ascendc::host_tiling::CheckInputs;
 using normgrad_ascendc::host_tiling::Dims;
 using normgrad_ascendc::host_tiling::kU32Max;
@@ -46,29 +56,12 @@ bool CheckLayerNormInputs(const char* function, const ge::Shape& shape,
   return true;
 }
 
-constexpr uint64_t RoundUp(uint64_t n, uint64_t multiple) {
-  return (n + multiple - 1) / multiple * multiple;
-}
-
-// The chunk buffers: two for float with isReuseSource (inputX
-// serves as the third), else three.
-uint32_t NumberOfTmpBuf(uint32_t type_size, bool is_reuse_source) {
-  return type_size == 4 && is_reuse_source ? 2 : 3;
-}
-
-// The scratch sizes in bytes, in 64 bits: with mv = roundup32(4·B·S),
-// in = roundup32(4·B·S·H), hd = roundup32(4·H) and n chunk buffers,
-// max = n·in + 2·mv and min = n·hd + 2·mv.
-struct TmpBytes {
-  uint64_t max;
-  uint64_t min;
-};
-
+// The scratch sizes in bytes (ChunkedRowsScratchBytes): with
+// mv = roundup32(4·B·S), in = roundup32(4·B·S·H), hd = roundup32(4·H) and n
+// chunk buffers, max = n·in + 2·mv and min = n·hd + 2·mv, for float too.
 TmpBytes ScratchBytes(const Dims& d, uint32_t number_of_tmp_buf) {
-  const uint64_t mv = RoundUp(uint64_t{4} * d.bs, 32);
-  const uint64_t in = RoundUp(uint64_t{4} * d.bsh, 32);
-  const uint64_t hd = RoundUp(uint64_t{4} * d.h, 32);
-  return {number_of_tmp_buf * in + 2 * mv, number_of_tmp_buf * hd + 2 * mv};
+  return ChunkedRowsScratchBytes(number_of_tmp_buf, d.bsh, d.h,
+                                 2 * RoundUp(d.bs, 8));
 }
 
 // The tiling. Assigns every field of *out: the tiling, or all zeros (after one
@@ -94,7 +87,7 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
     return;
   }
   const uint64_t tmp_buf = stack_buffer_bytes / 4;  // scratch in floats
-  const uint64_t mv_total = type_size == 2 ? 2 * mean_size : 0;
+  const uint64_t mv_total = MeanVarFloats(d.bs, type_size);
   // "stackBufferSize <bytes> (<floats>) <problem>: call ... (<min> here)".
   auto report_scratch = [&](const std::string& problem) {
     const uint64_t min_bytes = ScratchBytes(d, number_of_tmp_buf).min;
@@ -111,9 +104,10 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
         " floats that half's float means and variances take");
     return;
   }
-  const uint64_t per_buffer = (tmp_buf - mv_total) / number_of_tmp_buf;
-  uint64_t one = per_buffer / d.h * d.h;
+  const uint64_t one = ChunkElements(tmp_buf, mv_total, number_of_tmp_buf,
+                                     d.h, d.bsh);
   if (one == 0) {
+    const uint64_t per_buffer = (tmp_buf - mv_total) / number_of_tmp_buf;
     report_scratch(
         "leaves " + std::to_string(per_buffer) + " floats for each of the " +
         std::to_string(number_of_tmp_buf) + " chunk buffers ((tmpBufSize - " +
@@ -121,36 +115,14 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
         "), less than one row of H = " + std::to_string(d.h));
     return;
   }
-  if (one > d.bsh) one = d.bsh;
-  const uint32_t one_tmp = static_cast<uint32_t>(one);
-  const uint32_t mv = static_cast<uint32_t>(mv_total);
-  const uint32_t tail = d.bsh % one_tmp;
-
   out->bLength = d.b;
   out->sLength = d.s;
   out->hLength = d.h;
   out->originalHLength = d.h;
-  out->inputXSize = d.bsh;
-  out->meanVarSize = d.bs;
-  out->numberOfTmpBuf = number_of_tmp_buf;
-  out->meanTmpTensorPos = 0;
-  out->meanTmpTensorSize = static_cast<uint32_t>(mean_size);
-  out->varianceTmpTensorPos = static_cast<uint32_t>(mean_size);
-  out->varianceTmpTensorSize = static_cast<uint32_t>(mean_size);
-  out->tmpBufSize = static_cast<uint32_t>(tmp_buf);
-  out->oneTmpSize = one_tmp;
-  out->firstTmpStartPos = mv;
-  out->secondTmpStartPos = mv + one_tmp;
-  out->thirdTmpStartPos = mv + 2 * one_tmp;
-  out->loopRound = d.bsh / one_tmp;
-  out->inputRoundSize = one_tmp;
-  out->inputTailSize = tail;
-  out->inputTailPos = d.bsh - tail;
-  out->meanVarRoundSize = one_tmp / d.h;
-  out->meanVarTailSize = tail / d.h;
-  out->meanVarTailPos = d.bs - tail / d.h;
-  out->bshCurLength = one_tmp;
-  out->bsCurLength = one_tmp / d.h;
+  SetChunkFields(
+      ChunkedRows{d.bs, d.h, number_of_tmp_buf, static_cast<uint32_t>(tmp_buf),
+                  static_cast<uint32_t>(mv_total), static_cast<uint32_t>(one)},
+      out);
   out->lastDimValueBack = 1.0f / static_cast<float>(d.h);
 }
 

@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "lib/normalization/layernorm.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -20,17 +19,8 @@ using AscendC::LayerNormSeparateTiling;
 
 constexpr char kApi[] = "LayerNorm";
 
-Element ElementOf(LnType t) {
-  switch (t) {
-    case LnType::kHalf:
-      return {2, "halves"};
-    case LnType::kBf16:
-      return {2, "bfloat16_t values"};
-    case LnType::kFloat:
-      break;
-  }
-  return {4, "floats"};
-}
+// What messages call bfloat16_t values.
+constexpr char kBfloat16Plural[] = "bfloat16_t values";
 
 void CheckProfileAndConfig(const LayerNormSeparateArgs& a, const Core& core) {
   const bool is950 = core.profile().profile == Profile::k950;
@@ -39,7 +29,8 @@ void CheckProfileAndConfig(const LayerNormSeparateArgs& a, const Core& core) {
         "LayerNorm: config.isOnlyOutput is true; only false is supported (y, "
         "mean and rstd are all written)");
   }
-  if (!is950 && (a.t == LnType::kBf16 || a.u == LnType::kBf16)) {
+  if (!is950 &&
+      (a.t == ElementType::kBfloat16 || a.u == ElementType::kBfloat16)) {
     Fail(
         "LayerNorm: the [A, R] form takes bfloat16_t only on the Ascend 950 "
         "profile, not on profile %s (%s): use half or float",
@@ -108,7 +99,8 @@ struct Operand {
 void CheckOperands(const LayerNormSeparateArgs& a, const TensorView& scratch,
                    const char* scratch_name) {
   const uint64_t ar = uint64_t{a.para.aLength} * a.para.rLengthWithPadding;
-  const uint32_t t_bytes = ElementOf(a.t).bytes, u_bytes = ElementOf(a.u).bytes;
+  const uint32_t t_bytes = ElementOf(a.t, kBfloat16Plural).bytes;
+  const uint32_t u_bytes = ElementOf(a.u, kBfloat16Plural).bytes;
   Operand ops[7];
   size_t n = 0;
   ops[n++] = {"output", &a.output, ar, t_bytes, true};
@@ -171,35 +163,34 @@ float BinarySum(float* v, uint32_t n) {
   return LaneTreeSum(lanes);
 }
 
-float Load(LnType type, const TensorView& t, uint64_t i) {
+float Load(ElementType type, const TensorView& t, uint64_t i) {
   switch (type) {
-    case LnType::kHalf:
-      return float(reinterpret_cast<const normgrad::float16*>(t.data())[i]);
-    case LnType::kBf16: {
+    case ElementType::kHalf:
+      return float(HalfData(t)[i]);
+    case ElementType::kBfloat16: {
       float f;
-      normgrad::Widen(reinterpret_cast<const normgrad::bfloat16*>(t.data()) + i, &f, 1);
+      normgrad::Widen(Bfloat16Data(t) + i, &f, 1);
       return f;
     }
-    case LnType::kFloat:
+    case ElementType::kFloat:
       break;
   }
-  return reinterpret_cast<const float*>(t.data())[i];
+  return FloatData(t)[i];
 }
 
-void StoreRow(LnType type, const float* src, const TensorView& t, uint64_t pos,
-              uint32_t n, bool saturate) {
+void StoreRow(ElementType type, const float* src, const TensorView& t,
+              uint64_t pos, uint32_t n, bool saturate) {
   switch (type) {
-    case LnType::kHalf:
-      NarrowToHalf(src, reinterpret_cast<normgrad::float16*>(t.data()) + pos, n,
-                   saturate);
+    case ElementType::kHalf:
+      NarrowToHalf(src, HalfData(t) + pos, n, saturate);
       return;
-    case LnType::kBf16:
-      normgrad::Narrow(src, reinterpret_cast<normgrad::bfloat16*>(t.data()) + pos, n);
+    case ElementType::kBfloat16:
+      normgrad::Narrow(src, Bfloat16Data(t) + pos, n);
       return;
-    case LnType::kFloat:
+    case ElementType::kFloat:
       break;
   }
-  std::copy(src, src + n, reinterpret_cast<float*>(t.data()) + pos);
+  std::copy(src, src + n, FloatData(t) + pos);
 }
 
 }  // namespace
@@ -207,22 +198,21 @@ void StoreRow(LnType type, const float* src, const TensorView& t, uint64_t pos,
 void RunLayerNormSeparate(const LayerNormSeparateArgs& a) {
   const Core& core = *a.output.core;
   CheckProfileAndConfig(a, core);
-  const Element e = ElementOf(a.t);
+  const Element e = ElementOf(a.t, kBfloat16Plural);
   CheckParaAndTiling(a, e);
   const LayerNormSeparateTiling& t = *a.tiling;
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch = TilingScratch(kApi, a.shared_tmp, t.tmpBufSize);
   CheckOperands(a, scratch, scratch_name);
 
-  float* tmp = reinterpret_cast<float*>(scratch.data());
+  float* tmp = FloatData(scratch);
   float* q = tmp + t.firstTmpStartPos;  // the terms of a row sum
   float* d = tmp + t.secondTmpStartPos;  // x − mean, then y
   const uint32_t r = a.para.rLength, rp = a.para.rLengthWithPadding;
   const float inv_r = 1.0f / static_cast<float>(r);
-  const bool saturate = core.profile().profile == Profile::k950;
-  float* mean_out = reinterpret_cast<float*>(a.output_mean.data());
-  float* rstd_out = reinterpret_cast<float*>(a.output_rstd.data());
+  const bool saturate = NarrowSaturates(core);
+  float* mean_out = FloatData(a.output_mean);
+  float* rstd_out = FloatData(a.output_rstd);
   for (uint32_t row = 0; row < a.para.aLength; ++row) {
     const uint64_t base = uint64_t{row} * rp;
     for (uint32_t i = 0; i < r; ++i) d[i] = Load(a.t, a.input_x, base + i);

@@ -4,11 +4,14 @@
 // message on stderr, the outputs zeroed, nothing thrown).
 #include <string>
 
-#include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/layernorm_host_tiling.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 
 namespace {
 
+using normgrad_ascendc::RoundUp;
+using normgrad_ascendc::host_tiling::CheckTypeSize;
 using normgrad_ascendc::host_tiling::kU32Max;
 using normgrad_ascendc::host_tiling::Report;
 using normgrad_ascendc::host_tiling::ShapeText;
@@ -26,11 +29,8 @@ struct Rows {
 // bytes, A·R within 32 bits; typeSize 2 or 4.
 bool CheckRows(const char* function, const ge::Shape& shape, uint32_t type_size,
                const char* consequence, Rows* rows) {
-  if (type_size != 2 && type_size != 4) {
-    Report(function,
-           "typeSize " + std::to_string(type_size) +
-               " is not supported: it must be 2 (half, bfloat16_t) or 4 (float)",
-           consequence);
+  if (!CheckTypeSize(function, "typeSize", type_size, "half, bfloat16_t",
+                     consequence)) {
     return false;
   }
   const std::string text = "srcShape " + ShapeText(shape);
@@ -69,8 +69,6 @@ bool CheckRows(const char* function, const ge::Shape& shape, uint32_t type_size,
   return true;
 }
 
-constexpr uint64_t RoundUp32(uint64_t n) { return (n + 31) / 32 * 32; }
-
 uint32_t LargestPowerOfTwoAtMost(uint32_t n) {
   uint32_t p = 1;
   while (p <= n / 2) p *= 2;
@@ -94,7 +92,7 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
                std::to_string(d.r) +
                " floats the [A, R] form needs: call GetLayerNormMaxMinTmpSize "
                "for the minimum (" +
-               std::to_string(2 * RoundUp32(uint64_t{4} * d.r)) +
+               std::to_string(2 * RoundUp(uint64_t{4} * d.r, 32)) +
                " bytes here)",
            kZeroed);
     return;
@@ -153,9 +151,9 @@ void GetLayerNormMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
   }
   Rows d;
   if (!CheckRows(kTmpSizeFn, srcShape, typeSize, kZeroed, &d)) return;
-  const uint64_t max = 2 * RoundUp32(uint64_t{4} * d.ar);
+  const uint64_t max = 2 * RoundUp(uint64_t{4} * d.ar, 32);
   maxValue = static_cast<uint32_t>(max > kU32Max ? kU32Max : max);
-  minValue = static_cast<uint32_t>(2 * RoundUp32(uint64_t{4} * d.r));
+  minValue = static_cast<uint32_t>(2 * RoundUp(uint64_t{4} * d.r, 32));
 }
 
 void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,

@@ -10,14 +10,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -134,14 +134,6 @@ float Load(const TensorView& t, size_t i, bool is_half) {
   return v;
 }
 
-float* Floats(const TensorView& t) {
-  return reinterpret_cast<float*>(t.data());
-}
-
-normgrad::float16* Halves(const TensorView& t) {
-  return reinterpret_cast<normgrad::float16*>(t.data());
-}
-
 RowScalars ScalarsOfRow(const LayerNormGradArgs& a, size_t row) {
   return Scalars(Load(a.input_mean, row, a.is_half),
                  Load(a.input_variance, row, a.is_half), a.epsilon);
@@ -175,26 +167,12 @@ const char* FormatName(AscendC::DataFormat format) {
 // The fields every profile reads: a filled tiling, B, S, H, originalH == H,
 // H·sizeof(T) a multiple of 32, and the host's float 1/Ho and 2/Ho.
 void CheckShape(const LayerNormGradTiling& t, const Element& e) {
-  if (t.oneCalSize == 0) {
-    Fail(
-        "LayerNormGrad: tiling.oneCalSize is 0: the tiling is empty "
-        "(GetLayerNormGradNDTilingInfo failed or was not called)");
-  }
-  const struct {
-    const char* field;
-    uint32_t value;
-    const char* dimension;
-  } dims[] = {{"bLength", t.bLength, "B"},
-              {"sLength", t.sLength, "S"},
-              {"hLength", t.hLength, "H"}};
-  for (const auto& d : dims) {
-    if (d.value == 0) {
-      Fail("LayerNormGrad: tiling.%s is 0; %s must be at least 1", d.field,
-           d.dimension);
-    }
-  }
-  CheckRowLength("LayerNormGrad", t.hLength, t.originalHLength, e,
-                 kPadRowsAdvice);
+  CheckTilingFilled(kApi, "oneCalSize", t.oneCalSize,
+                    "GetLayerNormGradNDTilingInfo");
+  CheckNonZero(kApi, "bLength", t.bLength, "B");
+  CheckNonZero(kApi, "sLength", t.sLength, "S");
+  CheckNonZero(kApi, "hLength", t.hLength, "H");
+  CheckRowLength(kApi, t.hLength, t.originalHLength, e, kPadRowsAdvice);
   const float original_h = static_cast<float>(t.originalHLength);
   const struct {
     const char* field;
@@ -247,36 +225,15 @@ void CheckTensors(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
   const Extent variance{"inputVariance", a.input_variance, bs};
   const Extent mean{"inputMean", a.input_mean, bs};
   const Extent gamma{"inputGamma", a.input_gamma, t.hLength};
-  const struct {
-    const Extent& extent;
-    bool output;
-    const char* rule;
-  } tensors[] = {
-      {pd_x, true, "bLength * sLength * hLength"},
-      {res, true, "bLength * sLength * hLength"},
-      {dy, false, "bLength * sLength * hLength"},
-      {x, false, "bLength * sLength * hLength"},
-      {variance, false, "bLength * sLength"},
-      {mean, false, "bLength * sLength"},
-      {gamma, false, "hLength"},
-  };
-  for (const auto& tensor : tensors) {
-    const uint32_t bytes = tensor.extent.view.bytes;
-    const uint32_t elements = bytes / e.bytes;
-    if (tensor.output && bytes % kBlockBytes != 0) {
-      Fail(
-          "LayerNormGrad: %s length %u %s (%u bytes) is not a multiple of 32 "
-          "bytes",
-          tensor.extent.name, elements, e.plural, bytes);
-    }
-    if (elements < tensor.extent.elements) {
-      Fail(
-          "LayerNormGrad: %s holds %u %s, fewer than the %llu it must hold "
-          "(%s)",
-          tensor.extent.name, elements, e.plural,
-          static_cast<unsigned long long>(tensor.extent.elements), tensor.rule);
-    }
-  }
+  CheckBlockOutputs(kApi, e,
+                    {{pd_x.name, pd_x.view, n, "bLength * sLength * hLength"},
+                     {res.name, res.view, n, "bLength * sLength * hLength"}});
+  CheckLengths(kApi, e,
+               {{dy.name, dy.view, n, "bLength * sLength * hLength"},
+                {x.name, x.view, n, "bLength * sLength * hLength"},
+                {variance.name, variance.view, bs, "bLength * sLength"},
+                {mean.name, mean.view, bs, "bLength * sLength"},
+                {gamma.name, gamma.view, t.hLength, "hLength"}});
   if (Overlap(pd_x, res, e.bytes)) {
     Fail(
         "LayerNormGrad: outputPdX (UB offset %u) and resForGamma (UB offset "
@@ -318,27 +275,16 @@ void CheckChunking(const LayerNormGradTiling& t) {
         t.oneCalSize, t.nohCalSize, t.hLength);
   }
   const uint64_t tail = n % one;
-  const struct {
-    const char* field;
-    uint32_t value;
-    uint64_t expected;
-    const char* rule;
-  } derived[] = {
-      {"loopNum", t.loopNum, n / one,
-       "bLength * sLength * hLength / oneCalSize"},
-      {"tailSize", t.tailSize, tail,
-       "bLength * sLength * hLength % oneCalSize"},
-      {"nohTailSize", t.nohTailSize, tail / t.hLength, "tailSize / hLength"},
-  };
-  for (const auto& d : derived) {
-    if (d.value != d.expected) {
-      Fail(
-          "LayerNormGrad: tiling.%s is %u, expected %llu (%s): the tiling is "
-          "inconsistent",
-          d.field, d.value, static_cast<unsigned long long>(d.expected),
-          d.rule);
-    }
-  }
+  CheckDerivedFields(
+      kApi,
+      {
+          {"loopNum", t.loopNum, n / one,
+           "bLength * sLength * hLength / oneCalSize"},
+          {"tailSize", t.tailSize, tail,
+           "bLength * sLength * hLength % oneCalSize"},
+          {"nohTailSize", t.nohTailSize, tail / t.hLength,
+           "tailSize / hLength"},
+      });
 }
 
 // A scratch region of the tiling (Atlas A2/A3 and inference series).
@@ -418,36 +364,15 @@ void CheckRegions(const UsedRegions& regions, const LayerNormGradTiling& t) {
 // where that number comes from.
 TensorView CheckedScratch(const LayerNormGradArgs& a, uint64_t needed,
                           const std::string& rule) {
-  const char* name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const char* name = ScratchName(a.shared_tmp);
   const TensorView scratch =
-      a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC,
-                                                 needed);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "LayerNormGrad: no framework scratch is left: the pipe's buffers fill "
-        "the unified buffer up to its scratch end (%u bytes, profile %s); "
-        "leave %s free or pass a sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        rule.c_str());
-  }
+      CallScratch(kApi, a.shared_tmp, needed, "%s", rule.c_str());
   CheckPlacement(kApi, name, scratch);
   if (scratch.bytes < needed) {
     Fail("LayerNormGrad: %s holds %u bytes, fewer than %s", name, scratch.bytes,
          rule.c_str());
   }
   return scratch;
-}
-
-void WarnHalfReuseOnce() {
-  static std::atomic<bool> warned{false};
-  if (!warned.exchange(true)) {
-    std::fprintf(stderr,
-                 "normgrad: warning: LayerNormGrad: isReuseSource has no "
-                 "effect with half (the inputs are widened into the scratch); "
-                 "nothing is reused\n");
-  }
 }
 
 // ---- The two ways through the rows -----------------------------------------
@@ -463,9 +388,9 @@ void RunChunks(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
   const bool in_sources = a.reuse_source && !a.is_half;
   const float inv = BitsToFloat(t.lastDimValueBack);
   const float two_inv = BitsToFloat(t.lastDimValueBackMulTwo);
-  const float* gamma = Floats(a.input_gamma);
+  const float* gamma = FloatData(a.input_gamma);
   if (a.is_half) {
-    normgrad::Widen(Halves(a.input_gamma), scratch + t.tmpTensor2Pos, h);
+    normgrad::Widen(HalfData(a.input_gamma), scratch + t.tmpTensor2Pos, h);
     gamma = scratch + t.tmpTensor2Pos;
   }
   auto chunk = [&](uint32_t first_row, uint32_t rows) {
@@ -474,8 +399,8 @@ void RunChunks(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
     float* tmp = scratch + t.tmpTensorPos;
     float* tmp1 = scratch + t.tmpTensor1Pos;
     if (a.is_half) {
-      normgrad::Widen(Halves(a.input_dy) + first, tmp, length);
-      normgrad::Widen(Halves(a.input_x) + first, tmp1, length);
+      normgrad::Widen(HalfData(a.input_dy) + first, tmp, length);
+      normgrad::Widen(HalfData(a.input_x) + first, tmp1, length);
     }
     for (uint32_t row = 0; row < rows; ++row) {
       const size_t in_chunk = size_t{row} * h;
@@ -489,10 +414,10 @@ void RunChunks(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
         b.dy = b.pd_x = tmp + in_chunk;
         b.x = b.res = tmp1 + in_chunk;
       } else {
-        b.dy = Floats(a.input_dy) + in_tensor;
-        b.x = Floats(a.input_x) + in_tensor;
-        b.pd_x = Floats(a.pd_x) + in_tensor;
-        b.res = Floats(a.res_for_gamma) + in_tensor;
+        b.dy = FloatData(a.input_dy) + in_tensor;
+        b.x = FloatData(a.input_x) + in_tensor;
+        b.pd_x = FloatData(a.pd_x) + in_tensor;
+        b.res = FloatData(a.res_for_gamma) + in_tensor;
       }
       b.x1 = in_sources ? b.dy : scratch + t.x1TensorPos + in_chunk;
       b.x2 = in_sources ? b.x : scratch + t.x2TensorPos + in_chunk;
@@ -500,8 +425,8 @@ void RunChunks(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
                  two_inv);
     }
     if (a.is_half) {
-      NarrowToHalf(tmp, Halves(a.pd_x) + first, length, false);
-      NarrowToHalf(tmp1, Halves(a.res_for_gamma) + first, length, false);
+      NarrowToHalf(tmp, HalfData(a.pd_x) + first, length, false);
+      NarrowToHalf(tmp1, HalfData(a.res_for_gamma) + first, length, false);
     }
   };
   for (uint32_t loop = 0; loop < t.loopNum; ++loop) {
@@ -511,7 +436,9 @@ void RunChunks(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
 }
 
 // The floats per row of the Ascend 950 scratch: x1 at 0, x2 at this offset.
-uint32_t RowStride950(uint32_t h) { return (h + 7) / 8 * 8; }
+uint32_t RowStride950(uint32_t h) {
+  return static_cast<uint32_t>(RoundUp(h, 8));
+}
 
 // Ascend 950: row after row. x1 and x2 of the row live in the scratch (float
 // with isReuseSource: in inputDy and inputX); x3, the sum terms and the
@@ -530,10 +457,10 @@ void RunRows950(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
   float* terms = x3 + h;
   float* pd_var = terms + h;
   float* pd_mean = pd_var + h;
-  const float* gamma = Floats(a.input_gamma);
+  const float* gamma = FloatData(a.input_gamma);
   if (a.is_half) {
     float* widened = pd_mean + h;
-    normgrad::Widen(Halves(a.input_gamma), widened, h);
+    normgrad::Widen(HalfData(a.input_gamma), widened, h);
     gamma = widened;
   }
   for (uint64_t row = 0; row < rows; ++row) {
@@ -547,20 +474,20 @@ void RunRows950(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
       b.dy = b.x1 = b.pd_x = scratch;
       b.x = b.x2 = scratch + RowStride950(h);
       b.res = terms;
-      normgrad::Widen(Halves(a.input_dy) + first, b.x1, h);
-      normgrad::Widen(Halves(a.input_x) + first, b.x2, h);
+      normgrad::Widen(HalfData(a.input_dy) + first, b.x1, h);
+      normgrad::Widen(HalfData(a.input_x) + first, b.x2, h);
     } else {
-      b.dy = Floats(a.input_dy) + first;
-      b.x = Floats(a.input_x) + first;
+      b.dy = FloatData(a.input_dy) + first;
+      b.x = FloatData(a.input_x) + first;
       b.x1 = a.reuse_source ? b.dy : scratch;
       b.x2 = a.reuse_source ? b.x : scratch + RowStride950(h);
-      b.pd_x = Floats(a.pd_x) + first;
-      b.res = Floats(a.res_for_gamma) + first;
+      b.pd_x = FloatData(a.pd_x) + first;
+      b.res = FloatData(a.res_for_gamma) + first;
     }
     ComputeRow(b, gamma, h, ScalarsOfRow(a, row), inv, two_inv);
     if (a.is_half) {
-      NarrowToHalf(b.pd_x, Halves(a.pd_x) + first, h, true);
-      NarrowToHalf(b.res, Halves(a.res_for_gamma) + first, h, true);
+      NarrowToHalf(b.pd_x, HalfData(a.pd_x) + first, h, true);
+      NarrowToHalf(b.res, HalfData(a.res_for_gamma) + first, h, true);
     }
   }
 }
@@ -569,21 +496,24 @@ void RunRows950(const LayerNormGradArgs& a, const LayerNormGradTiling& t,
 
 void RunLayerNormGrad(const LayerNormGradArgs& a) {
   const LayerNormGradTiling& t = *a.tiling;
-  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
+  const Element e = HalfOrFloat(a.is_half);
   if (a.data_format != AscendC::DataFormat::ND) {
     Fail("LayerNormGrad: shapeInfo.dataFormat is %s; only ND is supported",
          FormatName(a.data_format));
   }
-  CheckPlacement(kApi, "outputPdX", a.pd_x);
-  CheckPlacement(kApi, "resForGamma", a.res_for_gamma);
-  CheckPlacement(kApi, "inputDy", a.input_dy);
-  CheckPlacement(kApi, "inputX", a.input_x);
-  CheckPlacement(kApi, "inputVariance", a.input_variance);
-  CheckPlacement(kApi, "inputMean", a.input_mean);
-  CheckPlacement(kApi, "inputGamma", a.input_gamma);
+  CheckPlacements(kApi, {{"outputPdX", a.pd_x},
+                         {"resForGamma", a.res_for_gamma},
+                         {"inputDy", a.input_dy},
+                         {"inputX", a.input_x},
+                         {"inputVariance", a.input_variance},
+                         {"inputMean", a.input_mean},
+                         {"inputGamma", a.input_gamma}});
   CheckShape(t, e);
   CheckTensors(a, t, e);
-  if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
+  static std::atomic<bool> warned{false};
+  if (a.is_half && a.reuse_source) {
+    WarnHalfReuseOnce(warned, kApi, "the inputs are");
+  }
 
   if (a.pd_x.core->profile().profile == Profile::k950) {
     float* scratch = nullptr;
@@ -594,7 +524,7 @@ void RunLayerNormGrad(const LayerNormGradArgs& a) {
           " bytes the Ascend 950 profile needs (x1 and x2 of one row: 2 * "
           "roundup(hLength " +
           std::to_string(t.hLength) + ", 8) floats)";
-      scratch = Floats(CheckedScratch(a, needed, rule));
+      scratch = FloatData(CheckedScratch(a, needed, rule));
     }
     RunRows950(a, t, scratch);
     return;
@@ -604,7 +534,7 @@ void RunLayerNormGrad(const LayerNormGradArgs& a) {
   CheckRegions(UsedRegions(a, t), t);
   const std::string rule =
       "tiling.stackBufferSize " + std::to_string(t.stackBufferSize) + " bytes";
-  RunChunks(a, t, Floats(CheckedScratch(a, t.stackBufferSize, rule)));
+  RunChunks(a, t, FloatData(CheckedScratch(a, t.stackBufferSize, rule)));
 }
 
 }  // namespace normgrad_ascendc

@@ -7,14 +7,16 @@
 #include <cstring>
 #include <string>
 
-#include "normgrad_ascendc/runtime/core.h"
-#include "normgrad_ascendc/lib/normalization/layernormgrad_host_tiling.h"
-#include "normgrad_ascendc/runtime/profile.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/layernormgrad_host_tiling.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/profile.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 
 namespace {
 
 using normgrad_ascendc::Profile;
+using normgrad_ascendc::RoundUp;
 using normgrad_ascendc::host_tiling::CheckInputs;
 using normgrad_ascendc::host_tiling::Dims;
 using normgrad_ascendc::host_tiling::kU32Max;
@@ -39,10 +41,6 @@ uint32_t RowMultiple(uint32_t type_size) { return type_size == 2 ? 16 : 8; }
 // region.
 uint64_t OneRowBytes(const Dims& d, uint32_t type_size, bool reuse) {
   return uint64_t{BufferCount(type_size, reuse)} * d.h * 4;
-}
-
-uint64_t RoundUp(uint64_t n, uint64_t multiple) {
-  return (n + multiple - 1) / multiple * multiple;
 }
 
 // The documented sizes (Atlas A2/A3 and inference series) in bytes: nbuf

@@ -6,17 +6,18 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad/layer_norm_grad_beta.h"
-#include "ascendc/lib/common/kernel_checks.h"
 
 namespace normgrad_ascendc {
 namespace {
 
 using AscendC::LayerNormGradBetaTiling;
+
+constexpr char kApi[] = "LayerNormGradBeta";
 
 // Ascend 950, half: columns summed per engine call into float accumulators
 // on the stack (that profile has no scratch). Columns are independent, so
@@ -29,19 +30,14 @@ constexpr uint32_t kColumnBlock = 256;
 // bsLength and hLength, so a tiling with just those two set runs there.
 void CheckShape(const LayerNormGradBetaTiling& t, const Element& e,
                 bool chunked) {
-  if (chunked && t.oneCalSize == 0) {
-    Fail(
-        "LayerNormGradBeta: tiling.oneCalSize is 0: the tiling is empty "
-        "(GetLayerNormGradBetaNDTilingInfo failed or was not called)");
+  if (chunked) {
+    CheckTilingFilled(kApi, "oneCalSize", t.oneCalSize,
+                      "GetLayerNormGradBetaNDTilingInfo");
   }
-  if (t.hLength == 0) {
-    Fail("LayerNormGradBeta: tiling.hLength is 0; H must be at least 1");
-  }
-  if (t.bsLength == 0) {
-    Fail("LayerNormGradBeta: tiling.bsLength is 0; B*S must be at least 1");
-  }
-  CheckRowLength("LayerNormGradBeta", t.hLength,
-                 chunked ? t.originalHLength : t.hLength, e, kPadRowsAdvice);
+  CheckNonZero(kApi, "hLength", t.hLength, "H");
+  CheckNonZero(kApi, "bsLength", t.bsLength, "B*S");
+  CheckRowLength(kApi, t.hLength, chunked ? t.originalHLength : t.hLength, e,
+                 kPadRowsAdvice);
 }
 
 // The chunking fields (Atlas A2/A3 and inference series): each must be what
@@ -63,64 +59,31 @@ void CheckChunking(const LayerNormGradBetaTiling& t) {
         "hLength %u and at most bshLength %u",
         one, t.hLength, t.bshLength);
   }
-  struct Derived {
-    const char* field;
-    uint32_t value;
-    uint64_t expected;
-    const char* rule;
-  };
   const uint64_t tail = bsh % one;
-  const Derived derived[] = {
-      {"loopRound", t.loopRound, bsh / one, "bshLength / oneCalSize"},
-      {"inputTailSize", t.inputTailSize, tail, "bshLength % oneCalSize"},
-      {"inputTailPos", t.inputTailPos, bsh - tail, "bshLength - inputTailSize"},
-      {"bsTailSize", t.bsTailSize, tail / t.hLength, "inputTailSize / hLength"},
-      {"bshCurLength", t.bshCurLength, one, "oneCalSize"},
-      {"bsCurLength", t.bsCurLength, one / t.hLength, "oneCalSize / hLength"},
-  };
-  for (const Derived& d : derived) {
-    if (d.value != d.expected) {
-      Fail(
-          "LayerNormGradBeta: tiling.%s is %u, expected %llu (%s): the "
-          "tiling is inconsistent",
-          d.field, d.value, static_cast<unsigned long long>(d.expected),
-          d.rule);
-    }
-  }
+  CheckDerivedFields(
+      kApi,
+      {
+          {"loopRound", t.loopRound, bsh / one, "bshLength / oneCalSize"},
+          {"inputTailSize", t.inputTailSize, tail, "bshLength % oneCalSize"},
+          {"inputTailPos", t.inputTailPos, bsh - tail,
+           "bshLength - inputTailSize"},
+          {"bsTailSize", t.bsTailSize, tail / t.hLength,
+           "inputTailSize / hLength"},
+          {"bshCurLength", t.bshCurLength, one, "oneCalSize"},
+          {"bsCurLength", t.bsCurLength, one / t.hLength,
+           "oneCalSize / hLength"},
+      });
 }
 
 void CheckTensors(const LayerNormGradBetaArgs& a,
                   const LayerNormGradBetaTiling& t, const Element& e) {
   const uint64_t bsh = uint64_t{t.bsLength} * t.hLength;
-  const struct {
-    const char* name;
-    const TensorView& view;
-    uint64_t needed;
-    bool output;
-  } tensors[] = {
-      {"outputPdGamma", a.pd_gamma, t.hLength, true},
-      {"outputPdBeta", a.pd_beta, t.hLength, true},
-      {"resForGamma", a.res_for_gamma, bsh, false},
-      {"inputDy", a.input_dy, bsh, false},
-  };
-  for (const auto& tensor : tensors) {
-    const uint32_t bytes = tensor.view.bytes;
-    const uint32_t elements = bytes / e.bytes;
-    if (tensor.output && bytes % kBlockBytes != 0) {
-      Fail(
-          "LayerNormGradBeta: %s length %u %s (%u bytes) is not a multiple "
-          "of 32 bytes",
-          tensor.name, elements, e.plural, bytes);
-    }
-    if (elements < tensor.needed) {
-      Fail(
-          "LayerNormGradBeta: %s holds %u %s, fewer than the %llu it must "
-          "hold (%s)",
-          tensor.name, elements, e.plural,
-          static_cast<unsigned long long>(tensor.needed),
-          tensor.output ? "hLength" : "bsLength * hLength");
-    }
-  }
+  CheckBlockOutputs(kApi, e,
+                    {{"outputPdGamma", a.pd_gamma, t.hLength, "hLength"},
+                     {"outputPdBeta", a.pd_beta, t.hLength, "hLength"}});
+  CheckLengths(kApi, e,
+               {{"resForGamma", a.res_for_gamma, bsh, "bsLength * hLength"},
+                {"inputDy", a.input_dy, bsh, "bsLength * hLength"}});
   const uint64_t out_bytes = uint64_t{t.hLength} * e.bytes;
   const TensorView& g = a.pd_gamma;
   const TensorView& b = a.pd_beta;
@@ -138,26 +101,16 @@ void CheckTensors(const LayerNormGradBetaArgs& a,
 // tiling, and every region the tiling places in it inside it.
 TensorView CheckedScratch(const LayerNormGradBetaArgs& a,
                           const LayerNormGradBetaTiling& t) {
-  const char* name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const char* name = ScratchName(a.shared_tmp);
   // What the call writes there: half's float accumulators (float writes
   // nothing in the scratch).
   const uint64_t written =
       a.is_half ? 4 * (uint64_t{std::max(t.gammaTempTensorPos, t.betaTempTensorPos)} + t.hLength)
                 : 0;
   const TensorView scratch =
-      a.shared_tmp != nullptr ? *a.shared_tmp
-                              : FrameworkScratch(AscendC::TPosition::VECCALC, written);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "LayerNormGradBeta: no framework scratch is left: the pipe's buffers "
-        "fill the unified buffer up to its scratch end (%u bytes, profile "
-        "%s); leave tiling.stackBufferSize %u floats free or pass a "
-        "sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        t.stackBufferSize);
-  }
-  CheckPlacement("LayerNormGradBeta", name, scratch);
+      CallScratch(kApi, a.shared_tmp, written,
+                  "tiling.stackBufferSize %u floats", t.stackBufferSize);
+  CheckPlacement(kApi, name, scratch);
   if (scratch.bytes / 4 < t.stackBufferSize) {
     Fail(
         "LayerNormGradBeta: %s holds %u floats (%u bytes), fewer than "
@@ -174,12 +127,7 @@ TensorView CheckedScratch(const LayerNormGradBetaArgs& a,
     return scratch;
   }
   // half: float accumulators of H, widened chunks of dy and res.
-  struct Region {
-    const char* field;
-    uint32_t pos;
-    uint64_t end;
-  };
-  const Region regions[] = {
+  const ScratchRegion regions[] = {
       {"gammaTempTensorPos", t.gammaTempTensorPos,
        uint64_t{t.gammaTempTensorPos} + t.hLength},
       {"betaTempTensorPos", t.betaTempTensorPos,
@@ -189,26 +137,8 @@ TensorView CheckedScratch(const LayerNormGradBetaArgs& a,
       {"resForGammaTmpTensorPos", t.resForGammaTmpTensorPos,
        uint64_t{t.resForGammaTmpTensorPos} + t.oneCalSize},
   };
-  for (size_t i = 0; i < 4; ++i) {
-    const Region& r = regions[i];
-    if (r.end > t.stackBufferSize) {
-      Fail(
-          "LayerNormGradBeta: scratch region tiling.%s [%u, %llu) floats runs "
-          "past tiling.stackBufferSize %u floats",
-          r.field, r.pos, static_cast<unsigned long long>(r.end),
-          t.stackBufferSize);
-    }
-    for (size_t j = 0; j < i; ++j) {
-      const Region& q = regions[j];
-      if (r.pos < q.end && q.pos < r.end) {
-        Fail(
-            "LayerNormGradBeta: scratch regions tiling.%s [%u, %llu) and "
-            "tiling.%s [%u, %llu) floats overlap (a tiling made for float?)",
-            q.field, q.pos, static_cast<unsigned long long>(q.end), r.field,
-            r.pos, static_cast<unsigned long long>(r.end));
-      }
-    }
-  }
+  CheckScratchRegions(kApi, regions, 4, "stackBufferSize", t.stackBufferSize,
+                      "", " (a tiling made for float?)");
   return scratch;
 }
 
@@ -259,10 +189,6 @@ void ClobberResForGamma(const LayerNormGradBetaTiling& t, float* res,
   }
 }
 
-normgrad::float16* HalfData(const TensorView& t) {
-  return reinterpret_cast<normgrad::float16*>(t.data());
-}
-
 // Ascend 950: no scratch, no chunks, nothing reused; half saturates. half
 // sums kColumnBlock columns at a time into float accumulators on the stack
 // and narrows them at once (an output placed over an input at a row start
@@ -292,29 +218,22 @@ void RunAscend950(const LayerNormGradBetaArgs& a,
   }
 }
 
-void WarnHalfReuseOnce() {
-  static std::atomic<bool> warned{false};
-  if (!warned.exchange(true)) {
-    std::fprintf(stderr,
-                 "normgrad: warning: LayerNormGradBeta: isReuseSource has no "
-                 "effect with half (the inputs are widened into the scratch); "
-                 "nothing is reused\n");
-  }
-}
-
 }  // namespace
 
 void RunLayerNormGradBeta(const LayerNormGradBetaArgs& a) {
   const LayerNormGradBetaTiling& t = *a.tiling;
-  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
-  CheckPlacement("LayerNormGradBeta", "outputPdGamma", a.pd_gamma);
-  CheckPlacement("LayerNormGradBeta", "outputPdBeta", a.pd_beta);
-  CheckPlacement("LayerNormGradBeta", "resForGamma", a.res_for_gamma);
-  CheckPlacement("LayerNormGradBeta", "inputDy", a.input_dy);
+  const Element e = HalfOrFloat(a.is_half);
+  CheckPlacements(kApi, {{"outputPdGamma", a.pd_gamma},
+                         {"outputPdBeta", a.pd_beta},
+                         {"resForGamma", a.res_for_gamma},
+                         {"inputDy", a.input_dy}});
   const bool chunked = a.pd_gamma.core->profile().profile != Profile::k950;
   CheckShape(t, e, chunked);
   CheckTensors(a, t, e);
-  if (a.is_half && a.reuse_source) WarnHalfReuseOnce();
+  static std::atomic<bool> warned{false};
+  if (a.is_half && a.reuse_source) {
+    WarnHalfReuseOnce(warned, kApi, "the inputs are");
+  }
 
   if (!chunked) {
     RunAscend950(a, t);
@@ -327,13 +246,12 @@ void RunLayerNormGradBeta(const LayerNormGradBetaArgs& a) {
   if (!a.is_half) {
     Run(p);
     if (a.reuse_source) {
-      ClobberResForGamma(t, reinterpret_cast<float*>(a.res_for_gamma.data()),
-                         reinterpret_cast<const float*>(a.input_dy.data()));
+      ClobberResForGamma(t, FloatData(a.res_for_gamma), FloatData(a.input_dy));
     }
     return;
   }
   // half: float accumulators in the scratch, then round half to even.
-  float* acc = reinterpret_cast<float*>(scratch.data());
+  float* acc = FloatData(scratch);
   p.f32_outputs = true;
   p.pd_gamma = acc + t.gammaTempTensorPos;
   p.pd_beta = acc + t.betaTempTensorPos;

@@ -6,11 +6,10 @@
 
 #include <cmath>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/normalize_host_tiling.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -20,37 +19,16 @@ using AscendC::NormalizePara;
 
 constexpr char kApi[] = "Normalize";
 
-Element ElementOf(NormType t) {
-  switch (t) {
-    case NormType::kHalf:
-      return {2, "halves"};
-    case NormType::kBfloat16:
-      return {2, "bfloat16_t elements"};
-    case NormType::kFloat:
-      break;
-  }
-  return {4, "floats"};
-}
-
-const char* TypeName(NormType t) {
-  switch (t) {
-    case NormType::kHalf:
-      return "half";
-    case NormType::kBfloat16:
-      return "bfloat16_t";
-    case NormType::kFloat:
-      break;
-  }
-  return "float";
-}
+// What messages call bfloat16_t values.
+constexpr char kBfloat16Plural[] = "bfloat16_t elements";
 
 void CheckTypes(const NormalizeArgs& a, const Core& core) {
-  const bool bf16 = a.t == NormType::kBfloat16 || a.u == NormType::kBfloat16;
+  const bool bf16 = a.t == ElementType::kBfloat16 || a.u == ElementType::kBfloat16;
   if (bf16 && core.profile().profile != Profile::k950) {
     Fail(
         "Normalize: T = %s, U = %s: bfloat16_t is not supported on profile %s (only on "
         "Ascend 950; Atlas A2/A3 and the inference AI Core take half and float)",
-        TypeName(a.t), TypeName(a.u), core.profile().name);
+        ElementTypeName(a.t), ElementTypeName(a.u), core.profile().name);
   }
 }
 
@@ -97,16 +75,14 @@ void CheckPara(const NormalizePara& p, const Element& t) {
   }
 }
 
-float* FloatData(const TensorView& t) { return reinterpret_cast<float*>(t.data()); }
-
 // Element i of a T or U tensor, widened exactly.
-float Load(const TensorView& t, NormType type, uint64_t i) {
+float Load(const TensorView& t, ElementType type, uint64_t i) {
   switch (type) {
-    case NormType::kHalf:
-      return float(reinterpret_cast<const normgrad::float16*>(t.data())[i]);
-    case NormType::kBfloat16:
-      return float(reinterpret_cast<const normgrad::bfloat16*>(t.data())[i]);
-    case NormType::kFloat:
+    case ElementType::kHalf:
+      return float(HalfData(t)[i]);
+    case ElementType::kBfloat16:
+      return float(Bfloat16Data(t)[i]);
+    case ElementType::kFloat:
       break;
   }
   return FloatData(t)[i];
@@ -117,16 +93,15 @@ float Load(const TensorView& t, NormType type, uint64_t i) {
 void RunNormalize(const NormalizeArgs& a) {
   const NormalizePara& p = a.para;
   const NormalizeConfig& c = a.config;
-  const Element t = ElementOf(a.t);
-  const Element u = ElementOf(a.u);
-  const Element f{4, "floats"};
+  const Element t = ElementOf(a.t, kBfloat16Plural);
+  const Element u = ElementOf(a.u, kBfloat16Plural);
   const bool use_gamma = !c.isNoGamma;
   const bool use_beta = !c.isNoBeta;
-  CheckPlacement(kApi, "output", a.output);
-  CheckPlacement(kApi, "outputRstd", a.output_rstd);
-  CheckPlacement(kApi, "inputMean", a.input_mean);
-  CheckPlacement(kApi, "inputVariance", a.input_variance);
-  CheckPlacement(kApi, "inputX", a.input_x);
+  CheckPlacements(kApi, {{"output", a.output},
+                         {"outputRstd", a.output_rstd},
+                         {"inputMean", a.input_mean},
+                         {"inputVariance", a.input_variance},
+                         {"inputX", a.input_x}});
   if (use_gamma) CheckPlacement(kApi, "gamma", a.gamma);
   if (use_beta) CheckPlacement(kApi, "beta", a.beta);
   const Core& core = *a.output.core;
@@ -135,46 +110,19 @@ void RunNormalize(const NormalizeArgs& a) {
   CheckPara(p, t);
 
   const uint64_t xa = uint64_t{p.aLength} * p.rLengthWithPadding;
-  struct Needed {
-    const char* name;
-    const TensorView* view;
-    uint64_t elements;
-    Element e;
-    const char* rule;
-    bool used;
-  };
-  const Needed needed[] = {
-      {"output", &a.output, xa, t, "aLength*rLengthWithPadding", true},
-      {"outputRstd", &a.output_rstd, p.aLength, f, "aLength", true},
-      {"inputMean", &a.input_mean, p.aLength, f, "aLength", true},
-      {"inputVariance", &a.input_variance, p.aLength, f, "aLength", true},
-      {"inputX", &a.input_x, xa, t, "aLength*rLengthWithPadding", true},
-      {"gamma", &a.gamma, p.rLength, u, "rLength", use_gamma},
-      {"beta", &a.beta, p.rLength, u, "rLength", use_beta},
-  };
-  for (const Needed& n : needed) {
-    if (!n.used) continue;
-    const uint64_t elements = n.view->bytes / n.e.bytes;
-    if (elements < n.elements) {
-      Fail("Normalize: %s holds %llu %s, fewer than the %llu it must hold (%s)", n.name,
-           static_cast<unsigned long long>(elements), n.e.plural,
-           static_cast<unsigned long long>(n.elements), n.rule);
-    }
-  }
+  CheckLength(kApi, t, {"output", a.output, xa, "aLength*rLengthWithPadding"});
+  CheckLengths(kApi, kFloatElement,
+               {{"outputRstd", a.output_rstd, p.aLength, "aLength"},
+                {"inputMean", a.input_mean, p.aLength, "aLength"},
+                {"inputVariance", a.input_variance, p.aLength, "aLength"}});
+  CheckLength(kApi, t, {"inputX", a.input_x, xa, "aLength*rLengthWithPadding"});
+  if (use_gamma) CheckLength(kApi, u, {"gamma", a.gamma, p.rLength, "rLength"});
+  if (use_beta) CheckLength(kApi, u, {"beta", a.beta, p.rLength, "rLength"});
 
   const uint64_t min_bytes = 4 * NormalizeScratchFloats(1, p.rLength);
-  const char* scratch_name = a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = a.shared_tmp != nullptr
-                                 ? *a.shared_tmp
-                                 : FrameworkScratch(AscendC::TPosition::VECCALC, min_bytes);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "Normalize: no framework scratch is left: the pipe's buffers fill the unified buffer "
-        "up to its scratch end (%u bytes, profile %s); leave %llu bytes free or pass a "
-        "sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        static_cast<unsigned long long>(min_bytes));
-  }
+  const char* scratch_name = ScratchName(a.shared_tmp);
+  const TensorView scratch = CallScratch(kApi, a.shared_tmp, min_bytes, "%llu bytes",
+                                         static_cast<unsigned long long>(min_bytes));
   CheckPlacement(kApi, scratch_name, scratch);
   if (scratch.bytes < min_bytes) {
     Fail(
@@ -229,7 +177,7 @@ void RunNormalize(const NormalizeArgs& a) {
   // Row by row: rstd first, then the row in float in the scratch, narrowed
   // once.
   float* row = FloatData(scratch);
-  const bool saturate = core.profile().profile == Profile::k950;
+  const bool saturate = NarrowSaturates(core);
   for (uint32_t i = 0; i < p.aLength; ++i) {
     const float mean = FloatData(a.input_mean)[i];
     const float rstd_i = 1.0f / std::sqrt(FloatData(a.input_variance)[i] + a.epsilon);
@@ -242,15 +190,14 @@ void RunNormalize(const NormalizeArgs& a) {
       row[j] = y;
     }
     switch (a.t) {
-      case NormType::kHalf:
-        NarrowToHalf(row, reinterpret_cast<normgrad::float16*>(a.output.data()) + first,
-                     p.rLength, saturate);
+      case ElementType::kHalf:
+        NarrowToHalf(row, HalfData(a.output) + first, p.rLength, saturate);
         break;
-      case NormType::kBfloat16:
-        normgrad::Narrow(row, reinterpret_cast<normgrad::bfloat16*>(a.output.data()) + first,
+      case ElementType::kBfloat16:
+        normgrad::Narrow(row, Bfloat16Data(a.output) + first,
                          p.rLength);
         break;
-      case NormType::kFloat:
+      case ElementType::kFloat:
         for (uint32_t j = 0; j < p.rLength; ++j) FloatData(a.output)[first + j] = row[j];
         break;
     }

@@ -3,8 +3,8 @@
 // on stderr, both sizes 0, nothing thrown).
 #include <string>
 
-#include "normgrad_ascendc/lib/normalization/normalize_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/normalize_host_tiling.h"
 
 namespace AscendC {
 
@@ -12,6 +12,8 @@ void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSiz
                                const uint32_t typeSizeT, const bool /*isReuseSource*/,
                                const bool isComputeRstd, const bool isOnlyOutput,
                                uint32_t& maxValue, uint32_t& minValue) {
+  using normgrad_ascendc::host_tiling::CheckDimRanges;
+  using normgrad_ascendc::host_tiling::CheckTypeSize;
   using normgrad_ascendc::host_tiling::kU32Max;
   using normgrad_ascendc::host_tiling::Report;
   using normgrad_ascendc::host_tiling::ShapeText;
@@ -19,15 +21,9 @@ void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSiz
   static constexpr char kZeroed[] = "maxValue and minValue are set to 0";
   maxValue = 0;
   minValue = 0;
-  for (const auto& [name, size] : {std::pair{"typeSizeT", typeSizeT},
-                                   std::pair{"typeSizeU", typeSizeU}}) {
-    if (size != 2 && size != 4) {
-      Report(kFn,
-             std::string(name) + " " + std::to_string(size) +
-                 " is not supported: it must be 2 (half, bfloat16_t) or 4 (float)",
-             kZeroed);
-      return;
-    }
+  if (!CheckTypeSize(kFn, "typeSizeT", typeSizeT, "half, bfloat16_t", kZeroed) ||
+      !CheckTypeSize(kFn, "typeSizeU", typeSizeU, "half, bfloat16_t", kZeroed)) {
+    return;
   }
   if (typeSizeU < typeSizeT) {
     Report(kFn,
@@ -51,18 +47,10 @@ void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSiz
            kZeroed);
     return;
   }
-  for (size_t i = 0; i < 2; ++i) {
-    const int64_t v = srcShape.GetDim(i);
-    if (v < 1 || static_cast<uint64_t>(v) > kU32Max) {
-      Report(kFn,
-             text + " has " + (i == 0 ? "A" : "R") + " = " + std::to_string(v) +
-                 ": every dimension must be in [1, 4294967295]",
-             kZeroed);
-      return;
-    }
-  }
-  const uint64_t a = static_cast<uint64_t>(srcShape.GetDim(0));
-  const uint64_t r = static_cast<uint64_t>(srcShape.GetDim(1));
+  uint64_t dims[2];
+  if (!CheckDimRanges(kFn, text, srcShape, {"A", "R"}, kZeroed, dims)) return;
+  const uint64_t a = dims[0];
+  const uint64_t r = dims[1];
   if (a * r > kU32Max) {
     Report(kFn, text + " has more than 4294967295 elements (A*R)", kZeroed);
     return;

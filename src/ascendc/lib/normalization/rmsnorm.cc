@@ -6,13 +6,11 @@
 #include "lib/normalization/rmsnorm.h"
 
 #include <cmath>
-#include <cstring>
 
-#include "ascendc/lib/common/kernel_checks.h"
-#include "normgrad/convert.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h"
-#include "ascendc/lib/common/ub_ranges.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -24,17 +22,9 @@ constexpr char kApi[] = "RmsNorm";
 // A filled tiling with B·S ≥ 1, 1 ≤ originalH ≤ H, H·sizeof(T) a multiple of
 // 32, and the host's 1/originalH.
 void CheckShape(const RmsNormTiling& t, const Element& e) {
-  if (t.mainBsLength == 0) {
-    Fail(
-        "RmsNorm: tiling.mainBsLength is 0: the tiling is empty "
-        "(GetRmsNormTilingInfo failed or was not called)");
-  }
-  if (t.bLength == 0 || t.sLength == 0) {
-    Fail(
-        "RmsNorm: tiling.bLength %u * tiling.sLength %u is 0; B*S must be at "
-        "least 1",
-        t.bLength, t.sLength);
-  }
+  CheckTilingFilled(kApi, "mainBsLength", t.mainBsLength,
+                    "GetRmsNormTilingInfo");
+  CheckRowsNotEmpty(kApi, t.bLength, t.sLength);
   if (t.originalHLength == 0 || t.originalHLength > t.hLength) {
     Fail(
         "RmsNorm: tiling.originalHLength %u must be in [1, tiling.hLength "
@@ -42,14 +32,8 @@ void CheckShape(const RmsNormTiling& t, const Element& e) {
         t.originalHLength, t.hLength);
   }
   CheckRowLength(kApi, t.hLength, t.hLength, e, kPadRowsAdvice);
-  const float inv_h = 1.0f / static_cast<float>(t.originalHLength);
-  if (std::memcmp(&inv_h, &t.reciprocalOfHLength, sizeof inv_h) != 0) {
-    Fail(
-        "RmsNorm: tiling.reciprocalOfHLength is %.9g, expected 1.0f / "
-        "originalHLength %u = %.9g: the tiling is inconsistent",
-        static_cast<double>(t.reciprocalOfHLength), t.originalHLength,
-        static_cast<double>(inv_h));
-  }
+  CheckReciprocal(kApi, "reciprocalOfHLength", t.reciprocalOfHLength,
+                  "originalHLength", t.originalHLength);
 }
 
 // The chunking fields: each must be what docs/rmsnorm.md, "Tiling fields",
@@ -65,31 +49,20 @@ void CheckChunking(const RmsNormTiling& t) {
         "inconsistent",
         t.mainBsLength, t.bLength, t.sLength);
   }
-  const struct {
-    const char* field;
-    uint32_t value;
-    uint64_t expected;
-    const char* rule;
-  } derived[] = {
-      {"mainBshLength", t.mainBshLength, rows * h, "mainBsLength * hLength"},
-      {"mainBsLengthAlign", t.mainBsLengthAlign, (rows + 7) / 8 * 8,
-       "mainBsLength rounded up to a multiple of 8"},
-      {"loopRound", t.loopRound, bs / rows, "B*S / mainBsLength"},
-      {"inputTailPos", t.inputTailPos, bs / rows * rows * h,
-       "loopRound * mainBshLength"},
-      {"tailBsLength", t.tailBsLength, bs % rows, "B*S % mainBsLength"},
-      {"tailBshLength", t.tailBshLength, bs % rows * h,
-       "tailBsLength * hLength"},
-  };
-  for (const auto& d : derived) {
-    if (d.value != d.expected) {
-      Fail(
-          "RmsNorm: tiling.%s is %u, expected %llu (%s): the tiling is "
-          "inconsistent",
-          d.field, d.value, static_cast<unsigned long long>(d.expected),
-          d.rule);
-    }
-  }
+  CheckDerivedFields(
+      kApi,
+      {
+          {"mainBshLength", t.mainBshLength, rows * h,
+           "mainBsLength * hLength"},
+          {"mainBsLengthAlign", t.mainBsLengthAlign, RoundUp(rows, 8),
+           "mainBsLength rounded up to a multiple of 8"},
+          {"loopRound", t.loopRound, bs / rows, "B*S / mainBsLength"},
+          {"inputTailPos", t.inputTailPos, bs / rows * rows * h,
+           "loopRound * mainBshLength"},
+          {"tailBsLength", t.tailBsLength, bs % rows, "B*S % mainBsLength"},
+          {"tailBshLength", t.tailBshLength, bs % rows * h,
+           "tailBsLength * hLength"},
+      });
 }
 
 // isBasicBlock = true promises H a multiple of 64 below 2048, unpadded rows,
@@ -117,17 +90,6 @@ void CheckBasicBlock(const RmsNormTiling& t) {
   }
 }
 
-void CheckLengths(const RmsNormArgs& a, const RmsNormTiling& t,
-                  const Element& e) {
-  const uint32_t bsh = t.bLength * t.sLength * t.hLength;
-  const NeededLength tensors[] = {
-      {"dstLocal", a.dst, bsh, "B*S*H"},
-      {"srcLocal", a.src, bsh, "B*S*H"},
-      {"gammaLocal", a.gamma, t.hLength, "H"},
-  };
-  for (const NeededLength& tensor : tensors) CheckLength(kApi, e, tensor);
-}
-
 // The scratch of the call: sharedTmpBuffer or the framework scratch, placed
 // for the vector unit and holding what a chunk of mainBsLength rows needs.
 TensorView CheckedScratch(const RmsNormArgs& a, const RmsNormTiling& t,
@@ -135,17 +97,8 @@ TensorView CheckedScratch(const RmsNormArgs& a, const RmsNormTiling& t,
   const uint64_t floats = RmsNormScratchFloats(t.mainBsLength, t.hLength,
                                                e.bytes);
   const TensorView scratch =
-      a.shared_tmp != nullptr
-          ? *a.shared_tmp
-          : FrameworkScratch(AscendC::TPosition::VECCALC, floats * 4);
-  if (a.shared_tmp == nullptr && scratch.bytes == 0) {
-    Fail(
-        "RmsNorm: no framework scratch is left: the pipe's buffers fill the "
-        "unified buffer up to its scratch end (%u bytes, profile %s); leave "
-        "%llu bytes free or pass a sharedTmpBuffer",
-        scratch.core->scratch_end(), scratch.core->profile().name,
-        static_cast<unsigned long long>(floats * 4));
-  }
+      CallScratch(kApi, a.shared_tmp, floats * 4, "%llu bytes",
+                  static_cast<unsigned long long>(floats * 4));
   CheckPlacement(kApi, name, scratch);
   if (scratch.bytes / 4 < floats) {
     Fail(
@@ -193,14 +146,6 @@ void CheckOverlaps(const RmsNormArgs& a, const RmsNormTiling& t,
   }
 }
 
-float* FloatData(const TensorView& t) {
-  return reinterpret_cast<float*>(t.data());
-}
-
-normgrad::float16* HalfData(const TensorView& t) {
-  return reinterpret_cast<normgrad::float16*>(t.data());
-}
-
 // One chunk of `rows` rows starting at row `row0`, every step over the whole
 // chunk before the next (docs/rmsnorm.md, "Numeric order"): squares, row
 // sums, then each row scaled. The chunk's input is read before its output is
@@ -213,13 +158,7 @@ void RunChunk(const RmsNormArgs& a, const RmsNormTiling& t, float* scratch,
   float* squares = scratch;
   float* x_wide = scratch + t.mainBshLength;  // half only
   float* sums = a.is_half ? x_wide + t.mainBshLength : squares + t.mainBshLength;
-  const float* x = nullptr;
-  if (a.is_half) {
-    normgrad::Widen(HalfData(a.src) + first, x_wide, n);
-    x = x_wide;
-  } else {
-    x = FloatData(a.src) + first;
-  }
+  const float* x = AsFloats(a.src, a.is_half, first, n, x_wide);
   for (uint32_t i = 0; i < n; ++i) squares[i] = x[i] * x[i];
   for (uint32_t r = 0; r < rows; ++r) {
     sums[r] = FoldedRowSum(squares + r * h, h);
@@ -243,21 +182,24 @@ void RunChunk(const RmsNormArgs& a, const RmsNormTiling& t, float* scratch,
 
 void RunRmsNorm(const RmsNormArgs& a) {
   const RmsNormTiling& t = *a.tiling;
-  const Element e = a.is_half ? Element{2, "halves"} : Element{4, "floats"};
-  CheckPlacement(kApi, "dstLocal", a.dst);
-  CheckPlacement(kApi, "srcLocal", a.src);
-  CheckPlacement(kApi, "gammaLocal", a.gamma);
+  const Element e = HalfOrFloat(a.is_half);
+  CheckPlacements(kApi, {{"dstLocal", a.dst},
+                         {"srcLocal", a.src},
+                         {"gammaLocal", a.gamma}});
   CheckShape(t, e);
   CheckChunking(t);
   if (a.basic_block) CheckBasicBlock(t);
-  CheckLengths(a, t, e);
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
+  const uint32_t bsh = t.bLength * t.sLength * t.hLength;
+  CheckLengths(kApi, e,
+               {{"dstLocal", a.dst, bsh, "B*S*H"},
+                {"srcLocal", a.src, bsh, "B*S*H"},
+                {"gammaLocal", a.gamma, t.hLength, "H"}});
+  const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch = CheckedScratch(a, t, e, scratch_name);
   CheckOverlaps(a, t, e, scratch, scratch_name);
 
   float* tmp = FloatData(scratch);
-  const bool saturate = a.dst.core->profile().profile == Profile::k950;
+  const bool saturate = NarrowSaturates(*a.dst.core);
   for (uint32_t i = 0; i < t.loopRound; ++i) {
     RunChunk(a, t, tmp, saturate, i * t.mainBsLength, t.mainBsLength);
   }

@@ -4,12 +4,17 @@
 #include <string>
 #include <vector>
 
-#include "normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 
 namespace {
 
 using normgrad_ascendc::RmsNormScratchFloats;
+using normgrad_ascendc::RoundUp;
+using normgrad_ascendc::host_tiling::CheckDimRanges;
+using normgrad_ascendc::host_tiling::CheckTypeSize;
+using normgrad_ascendc::host_tiling::Dims;
 using normgrad_ascendc::host_tiling::kU32Max;
 using normgrad_ascendc::host_tiling::Report;
 using normgrad_ascendc::host_tiling::ShapeText;
@@ -23,24 +28,12 @@ constexpr uint64_t kBasicBlockH = 64;
 constexpr uint64_t kBasicBlockHLimit = 2048;
 constexpr uint64_t kBasicBlockRows = 8;
 
-struct Dims {
-  uint32_t b;
-  uint32_t s;
-  uint32_t h;
-  uint32_t bs;
-  uint32_t bsh;
-};
-
 // Checks typeSize and srcShape = {B, S, H} (rank 3, dimensions in
 // [1, 2^32-1], H·typeSize a multiple of 32, B·S·H within 32 bits, and the
 // basic-block rules when asked); fills *d.
 bool CheckSrcShape(const char* fn, const ge::Shape& shape, uint32_t type_size,
                    bool basic, const char* consequence, Dims* d) {
-  if (type_size != 2 && type_size != 4) {
-    Report(fn,
-           "typeSize " + std::to_string(type_size) +
-               " is not supported: it must be 2 (half) or 4 (float)",
-           consequence);
+  if (!CheckTypeSize(fn, "typeSize", type_size, "half", consequence)) {
     return false;
   }
   const std::string text = "srcShape " + ShapeText(shape);
@@ -51,20 +44,13 @@ bool CheckSrcShape(const char* fn, const ge::Shape& shape, uint32_t type_size,
            consequence);
     return false;
   }
-  static constexpr const char* kNames[3] = {"B", "S", "H"};
-  for (size_t i = 0; i < 3; ++i) {
-    const int64_t v = shape.GetDim(i);
-    if (v < 1 || static_cast<uint64_t>(v) > kU32Max) {
-      Report(fn,
-             text + " has " + kNames[i] + " = " + std::to_string(v) +
-                 ": every dimension must be in [1, 4294967295]",
-             consequence);
-      return false;
-    }
+  uint64_t dims[3];
+  if (!CheckDimRanges(fn, text, shape, {"B", "S", "H"}, consequence, dims)) {
+    return false;
   }
-  const uint64_t b = static_cast<uint64_t>(shape.GetDim(0));
-  const uint64_t s = static_cast<uint64_t>(shape.GetDim(1));
-  const uint64_t h = static_cast<uint64_t>(shape.GetDim(2));
+  const uint64_t b = dims[0];
+  const uint64_t s = dims[1];
+  const uint64_t h = dims[2];
   if (h * type_size % 32 != 0) {
     Report(fn,
            text + " has H = " + std::to_string(h) + ", " +
@@ -123,8 +109,8 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
   }
   const int64_t original_h = origin.GetDim(2);
   const int64_t align = 32 / type_size;
-  const int64_t aligned = (original_h + align - 1) / align * align;
-  if (original_h < 1 || aligned != d.h) {
+  if (original_h < 1 ||
+      RoundUp(static_cast<uint64_t>(original_h), align) != d.h) {
     Report(kTilingFn,
            origin_text + " has originalH = " + std::to_string(original_h) +
                ": it must be at least 1 and H = " + std::to_string(d.h) +
@@ -167,7 +153,7 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
   out->reciprocalOfHLength = 1.0f / static_cast<float>(original_h);
   out->mainBshLength = r * d.h;
   out->mainBsLength = r;
-  out->mainBsLengthAlign = (r + 7) / 8 * 8;
+  out->mainBsLengthAlign = static_cast<uint32_t>(RoundUp(r, 8));
   out->loopRound = d.bs / r;
   out->inputTailPos = d.bs / r * r * d.h;
   out->tailBsLength = d.bs % r;

@@ -1,15 +1,21 @@
-// src/ascendc/lib/normalization/standardize.h — the standardization that LayerNorm, DeepNorm
-// and GroupNorm share on the emulated core (internal, not installed): per
-// row, the mean and the population variance as row sums of pre-scaled terms,
-// then the row centred and scaled by 1 / sqrt(variance + epsilon), in the
-// documented numeric order (docs/layernorm.md, "Numeric order", steps 1–6);
-// and the walk over the chunks of a tiling shaped like LayerNorm's.
+// src/ascendc/lib/normalization/standardize.h — the arithmetic LayerNorm,
+// DeepNorm and GroupNorm share on the emulated core (internal, not
+// installed): per row, the mean and the population variance as row sums of
+// pre-scaled terms, then the row centred and scaled by
+// 1 / sqrt(variance + epsilon), in the documented numeric order
+// (docs/layernorm.md, "Numeric order", steps 1–6); where a chunked call
+// keeps these values in the tiling's scratch; half widened on the way in,
+// LayerNorm's and DeepNorm's gamma and beta applied per column, and the
+// results narrowed on the way out.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
+#include "normgrad/convert.h"
+#include "normgrad/float16.h"
+#include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
 
@@ -55,20 +61,70 @@ inline void StandardizeRows(const float* x, uint32_t rows, uint32_t stride,
   }
 }
 
-/// Walks the chunks of a tiling shaped like LayerNorm's (LayerNorm,
-/// DeepNorm): chunk(element_pos, row_pos, rows) for each of the loopRound
-/// chunks of bsCurLength rows, then for the tail, if any, after rewriting
-/// bshCurLength and bsCurLength to the tail's sizes as the device does (a
-/// later call with the same tiling sees them).
-template <typename Tiling, typename Chunk>
-void ForEachChunk(Tiling& t, Chunk chunk) {
-  for (uint32_t i = 0; i < t.loopRound; ++i) {
-    chunk(i * t.inputRoundSize, i * t.meanVarRoundSize, t.bsCurLength);
-  }
-  if (t.inputTailSize != 0) {
-    t.bshCurLength = t.inputTailSize;
-    t.bsCurLength = t.meanVarTailSize;
-    chunk(t.inputTailPos, t.meanVarTailPos, t.bsCurLength);
+/// Where a chunked call keeps its values, all floats, for a tiling shaped
+/// like LayerNorm's.
+struct ChunkBuffers {
+  float* d;      ///< the first chunk buffer: x − mean
+  float* q;      ///< the second: the terms of the row sums
+  float* stage;  ///< the third, or the source's memory with float reuse: the
+                 ///< input as floats, then the normalized values (half: then
+                 ///< the results, before they are narrowed)
+  float* mean;   ///< every row's mean: the mean output (float) or the
+                 ///< scratch (half)
+  float* var;    ///< every row's variance, likewise
+};
+
+/// The buffers the tiling places in `scratch`; `stage`, when not null, takes
+/// the third chunk buffer's place. float keeps the means and variances in
+/// the outputs `mean` and `var`.
+template <typename Tiling>
+ChunkBuffers PlaceChunkBuffers(const Tiling& t, const TensorView& scratch,
+                               float* stage, bool is_half,
+                               const TensorView& mean, const TensorView& var) {
+  float* tmp = FloatData(scratch);
+  ChunkBuffers b;
+  b.d = tmp + t.firstTmpStartPos;
+  b.q = tmp + t.secondTmpStartPos;
+  b.stage = stage != nullptr ? stage : tmp + t.thirdTmpStartPos;
+  b.mean = is_half ? tmp + t.meanTmpTensorPos : FloatData(mean);
+  b.var = is_half ? tmp + t.varianceTmpTensorPos : FloatData(var);
+  return b;
+}
+
+/// half: the float means and variances of all meanVarSize rows, narrowed
+/// into the outputs once every chunk is done.
+template <typename Tiling>
+void NarrowMeansAndVariances(const Tiling& t, const ChunkBuffers& b,
+                             bool is_half, const TensorView& mean,
+                             const TensorView& var, bool saturate) {
+  if (!is_half) return;
+  NarrowToHalf(b.mean, HalfData(mean), t.meanVarSize, saturate);
+  NarrowToHalf(b.var, HalfData(var), t.meanVarSize, saturate);
+}
+
+/// y = normalized·gamma[j] + beta[j] for n elements of rows of h (j the
+/// column), into `output` from element `pos`: half forms y in `normalized`
+/// and narrows it (saturating with `saturate`), float writes y directly.
+inline void ScaleShiftRows(float* normalized, uint32_t n, uint32_t h,
+                           bool is_half, const TensorView& gamma,
+                           const TensorView& beta, const TensorView& output,
+                           uint32_t pos, bool saturate) {
+  if (is_half) {
+    const normgrad::float16* g = HalfData(gamma);
+    const normgrad::float16* b = HalfData(beta);
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t j = i % h;
+      normalized[i] = (normalized[i] * float(g[j])) + float(b[j]);
+    }
+    NarrowToHalf(normalized, HalfData(output) + pos, n, saturate);
+  } else {
+    const float* g = FloatData(gamma);
+    const float* b = FloatData(beta);
+    float* y = FloatData(output) + pos;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t j = i % h;
+      y[i] = (normalized[i] * g[j]) + b[j];
+    }
   }
 }
 

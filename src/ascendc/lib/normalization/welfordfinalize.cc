@@ -6,9 +6,8 @@
 
 #include <cstdint>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad_ascendc/runtime/profile.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -71,10 +70,10 @@ void CheckLengths(const WelfordFinalizeArgs& a) {
 }  // namespace
 
 void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
-  CheckPlacement(kApi, "outputMean", a.output_mean);
-  CheckPlacement(kApi, "outputVariance", a.output_variance);
-  CheckPlacement(kApi, "inputMean", a.input_mean);
-  CheckPlacement(kApi, "inputVariance", a.input_variance);
+  CheckPlacements(kApi, {{"outputMean", a.output_mean},
+                         {"outputVariance", a.output_variance},
+                         {"inputMean", a.input_mean},
+                         {"inputVariance", a.input_variance}});
   if (a.counts != nullptr) CheckPlacement(kApi, "counts", *a.counts);
   const ProfileInfo& profile = a.input_mean.core->profile();
   CheckPara(a, profile);
@@ -82,11 +81,8 @@ void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
 
   const AscendC::WelfordFinalizePara& p = a.para;
   const uint64_t min_bytes = WelfordFinalizeMinTmpBytes(p.abLength);
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = a.shared_tmp != nullptr
-                                 ? *a.shared_tmp
-                                 : FrameworkScratch(AscendC::TPosition::VECCALC, 0);
+  const char* scratch_name = ScratchName(a.shared_tmp);
+  const TensorView scratch = SharedOrFrameworkScratch(a.shared_tmp, 0);
   CheckPlacement(kApi, scratch_name, scratch);
   if (scratch.bytes < min_bytes) {
     Fail(
@@ -108,8 +104,8 @@ void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
   CheckOverlaps(kApi, ops, sizeof ops / sizeof ops[0]);
 
   const uint32_t n = p.abLength;
-  const float* m = reinterpret_cast<const float*>(a.input_mean.data());
-  const float* big_m = reinterpret_cast<const float*>(a.input_variance.data());
+  const float* m = FloatData(a.input_mean);
+  const float* big_m = FloatData(a.input_variance);
   const int32_t* counts =
       a.counts != nullptr ? reinterpret_cast<const int32_t*>(a.counts->data()) : nullptr;
   // Every lane saw rnLength values unless counts or a tail say otherwise.
@@ -129,8 +125,8 @@ void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
     return (d * d) * weight(i) + big_m[i];
   });
   const float variance = deviations * (a.correction ? p.rRecWithCorrection : p.rRec);
-  reinterpret_cast<float*>(a.output_mean.data())[0] = mean;
-  reinterpret_cast<float*>(a.output_variance.data())[0] = variance;
+  FloatData(a.output_mean)[0] = mean;
+  FloatData(a.output_variance)[0] = variance;
 }
 
 }  // namespace normgrad_ascendc

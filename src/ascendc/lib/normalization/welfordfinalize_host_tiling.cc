@@ -12,6 +12,7 @@ namespace AscendC {
 void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
                                      bool /*isReuseSource: reserved*/, uint32_t& maxValue,
                                      uint32_t& minValue) {
+  using normgrad_ascendc::host_tiling::CheckRank;
   using normgrad_ascendc::host_tiling::kU32Max;
   using normgrad_ascendc::host_tiling::Report;
   constexpr char kFn[] = "GetWelfordFinalizeMaxMinTmpSize";
@@ -26,13 +27,7 @@ void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSiz
     return;
   }
   const std::string text = "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
-  if (srcShape.GetDimNum() != 1) {
-    Report(kFn,
-           text + " has " + std::to_string(srcShape.GetDimNum()) +
-               " dimensions: it must have 1, {abLength}",
-           kZero);
-    return;
-  }
+  if (!CheckRank(kFn, text, srcShape, {"abLength"}, kZero)) return;
   const int64_t ab = srcShape.GetDim(0);
   if (ab < 1 || static_cast<uint64_t>(ab) > kU32Max || ab % 8 != 0) {
     Report(kFn,

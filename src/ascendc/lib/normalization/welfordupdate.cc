@@ -8,44 +8,38 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ascendc/lib/common/kernel_checks.h"
+#include "ascendc/lib/common/advanced_api.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/runtime/profile.h"
-#include "ascendc/lib/common/ub_ranges.h"
 
 namespace normgrad_ascendc {
 namespace {
 
 constexpr char kApi[] = "WelfordUpdate";
 
-const char* TypeNameOf(WelfordType type) {
-  switch (type) {
-    case WelfordType::kFloat: return "float";
-    case WelfordType::kHalf: return "half";
-    case WelfordType::kBfloat16: return "bfloat16_t";
-  }
-  return "?";
+// inputX's element type.
+Element ElementOfX(const WelfordUpdateArgs& a) {
+  return ElementOf(a.type, "bfloat16_t elements");
 }
-
-uint32_t SizeOf(WelfordType type) { return type == WelfordType::kFloat ? 4 : 2; }
 
 // isReuseSource takes effect for float inputX on the profiles that honour it
 // (the Atlas inference series reserves the parameter).
 bool FloatReuse(const WelfordUpdateArgs& a, Profile profile) {
-  return a.type == WelfordType::kFloat && a.reuse_source && profile != Profile::k310P;
+  return a.type == ElementType::kFloat && a.reuse_source && profile != Profile::k310P;
 }
 
-void CheckPara(const AscendC::WelfordUpdateParam& p, WelfordType type) {
+void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type,
+               const Element& x) {
   if (p.rnLength != 1) {
     Fail("WelfordUpdate: para.rnLength is %u; it must be 1", p.rnLength);
   }
-  const uint32_t multiple = kBlockBytes / SizeOf(type);
+  const uint32_t multiple = kBlockBytes / x.bytes;
   if (p.abLength == 0 || p.abLength % multiple != 0) {
     Fail(
         "WelfordUpdate: para.abLength is %u; it must be a positive multiple of "
         "32 / sizeof(T) = %u (T = %s)",
-        p.abLength, multiple, TypeNameOf(type));
+        p.abLength, multiple, ElementTypeName(type));
   }
   if (p.abComputeLength == 0 || p.abComputeLength > p.abLength) {
     Fail(
@@ -60,25 +54,21 @@ void CheckLengths(const WelfordUpdateArgs& a) {
   const struct {
     const char* name;
     const TensorView& view;
-    uint32_t size;
-    const char* plural;
+    Element e;
   } tensors[] = {
-      {"outputMean", a.output_mean, 4, "floats"},
-      {"outputVariance", a.output_variance, 4, "floats"},
-      {"inputMean", a.input_mean, 4, "floats"},
-      {"inputVariance", a.input_variance, 4, "floats"},
-      {"inputX", a.input_x, SizeOf(a.type),
-       a.type == WelfordType::kFloat ? "floats"
-       : a.type == WelfordType::kHalf ? "halves"
-                                      : "bfloat16_t elements"},
+      {"outputMean", a.output_mean, kFloatElement},
+      {"outputVariance", a.output_variance, kFloatElement},
+      {"inputMean", a.input_mean, kFloatElement},
+      {"inputVariance", a.input_variance, kFloatElement},
+      {"inputX", a.input_x, ElementOfX(a)},
   };
   for (const auto& t : tensors) {
-    const uint32_t elements = t.view.bytes / t.size;
+    const uint32_t elements = t.view.bytes / t.e.bytes;
     if (elements < ab) {
       Fail(
           "WelfordUpdate: %s holds %u %s, fewer than para.rnLength * "
           "para.abLength = %u",
-          t.name, elements, t.plural, ab);
+          t.name, elements, t.e.plural, ab);
     }
   }
 }
@@ -94,7 +84,7 @@ void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
       {"outputVariance", &a.output_variance, ab * 4, true},
       {"inputMean", &a.input_mean, ab * 4, false},
       {"inputVariance", &a.input_variance, ab * 4, false},
-      {"inputX", &a.input_x, ab * SizeOf(a.type), float_reuse},
+      {"inputX", &a.input_x, ab * ElementOfX(a).bytes, float_reuse},
       {scratch_name, &scratch, scratch_bytes, true},
   };
   CheckOverlaps(kApi, ops, sizeof ops / sizeof ops[0]);
@@ -102,16 +92,15 @@ void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
 
 // Elements [start, start + count) of inputX widened to float into x.
 void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count, float* x) {
-  const uint8_t* data = a.input_x.data();
   switch (a.type) {
-    case WelfordType::kFloat:
-      std::memcpy(x, reinterpret_cast<const float*>(data) + start, count * sizeof(float));
+    case ElementType::kFloat:
+      std::memcpy(x, FloatData(a.input_x) + start, count * sizeof(float));
       return;
-    case WelfordType::kHalf:
-      normgrad::Widen(reinterpret_cast<const normgrad::float16*>(data) + start, x, count);
+    case ElementType::kHalf:
+      normgrad::Widen(HalfData(a.input_x) + start, x, count);
       return;
-    case WelfordType::kBfloat16:
-      normgrad::Widen(reinterpret_cast<const normgrad::bfloat16*>(data) + start, x, count);
+    case ElementType::kBfloat16:
+      normgrad::Widen(Bfloat16Data(a.input_x) + start, x, count);
       return;
   }
 }
@@ -119,30 +108,27 @@ void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count, float* x
 }  // namespace
 
 void RunWelfordUpdate(const WelfordUpdateArgs& a) {
-  CheckPlacement(kApi, "outputMean", a.output_mean);
-  CheckPlacement(kApi, "outputVariance", a.output_variance);
-  CheckPlacement(kApi, "inputMean", a.input_mean);
-  CheckPlacement(kApi, "inputVariance", a.input_variance);
-  CheckPlacement(kApi, "inputX", a.input_x);
+  CheckPlacements(kApi, {{"outputMean", a.output_mean},
+                         {"outputVariance", a.output_variance},
+                         {"inputMean", a.input_mean},
+                         {"inputVariance", a.input_variance},
+                         {"inputX", a.input_x}});
   const ProfileInfo& profile = a.input_x.core->profile();
-  if (a.type == WelfordType::kBfloat16 && profile.profile != Profile::k950) {
+  if (a.type == ElementType::kBfloat16 && profile.profile != Profile::k950) {
     Fail(
         "WelfordUpdate: T = bfloat16_t is not supported on profile %s; it is "
         "supported on Ascend 950 only (half and float on every profile)",
         profile.name);
   }
-  CheckPara(a.para, a.type);
+  CheckPara(a.para, a.type, ElementOfX(a));
   CheckLengths(a);
 
   const uint32_t ab = a.para.abLength;
   const bool float_reuse = FloatReuse(a, profile.profile);
   const uint64_t min_bytes =
-      WelfordUpdateMinTmpBytes(ab, SizeOf(a.type), float_reuse);
-  const char* scratch_name =
-      a.shared_tmp != nullptr ? "sharedTmpBuffer" : "the framework scratch";
-  const TensorView scratch = a.shared_tmp != nullptr
-                                 ? *a.shared_tmp
-                                 : FrameworkScratch(AscendC::TPosition::VECCALC, 0);
+      WelfordUpdateMinTmpBytes(ab, ElementOfX(a).bytes, float_reuse);
+  const char* scratch_name = ScratchName(a.shared_tmp);
+  const TensorView scratch = SharedOrFrameworkScratch(a.shared_tmp, 0);
   if (min_bytes > 0) {
     CheckPlacement(kApi, scratch_name, scratch);
     if (scratch.bytes < min_bytes) {
@@ -150,8 +136,8 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
           "WelfordUpdate: %s holds %u bytes, fewer than the minimum %llu "
           "(GetWelfordUpdateMaxMinTmpSize for abLength %u, T = %s%s)",
           scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes),
-          ab, TypeNameOf(a.type),
-          a.reuse_source && a.type == WelfordType::kFloat
+          ab, ElementTypeName(a.type),
+          a.reuse_source && a.type == ElementType::kFloat
               ? ", isReuseSource ignored on this profile"
               : "");
     }
@@ -163,11 +149,11 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
   // changes what a later element reads.
   const uint32_t n = a.para.abComputeLength;
   const float nrec = a.para.nRec;
-  const float* mean_in = reinterpret_cast<const float*>(a.input_mean.data());
-  const float* var_in = reinterpret_cast<const float*>(a.input_variance.data());
-  float* mean_out = reinterpret_cast<float*>(a.output_mean.data());
-  float* var_out = reinterpret_cast<float*>(a.output_variance.data());
-  float* reused = float_reuse ? reinterpret_cast<float*>(a.input_x.data()) : nullptr;
+  const float* mean_in = FloatData(a.input_mean);
+  const float* var_in = FloatData(a.input_variance);
+  float* mean_out = FloatData(a.output_mean);
+  float* var_out = FloatData(a.output_variance);
+  float* reused = float_reuse ? FloatData(a.input_x) : nullptr;
   // One vector repeat at a time; each element depends on itself alone, so
   // the chunking changes no bit.
   float x[kWelfordUpdateMinChunk];

@@ -4,9 +4,9 @@
 // 0, nothing thrown).
 #include <string>
 
-#include "normgrad_ascendc/runtime/profile.h"
-#include "normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h"
+#include "normgrad_ascendc/runtime/profile.h"
 
 namespace AscendC {
 
@@ -14,19 +14,15 @@ void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSizeT
                                    uint32_t typeSizeU, bool isReuseSource,
                                    bool /*isInplace: no effect on the sizes*/,
                                    uint32_t& maxValue, uint32_t& minValue) {
+  using normgrad_ascendc::host_tiling::CheckDims;
+  using normgrad_ascendc::host_tiling::CheckTypeSize;
   using normgrad_ascendc::host_tiling::kU32Max;
   using normgrad_ascendc::host_tiling::Report;
   constexpr char kFn[] = "GetWelfordUpdateMaxMinTmpSize";
   constexpr char kZero[] = "maxValue and minValue are 0";
   maxValue = 0;
   minValue = 0;
-  if (typeSizeT != 2 && typeSizeT != 4) {
-    Report(kFn,
-           "typeSizeT " + std::to_string(typeSizeT) +
-               " is not supported: it must be 2 (half, bfloat16_t) or 4 (float)",
-           kZero);
-    return;
-  }
+  if (!CheckTypeSize(kFn, "typeSizeT", typeSizeT, "half, bfloat16_t", kZero)) return;
   if (typeSizeU != 4) {
     Report(kFn,
            "typeSizeU " + std::to_string(typeSizeU) +
@@ -36,26 +32,10 @@ void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSizeT
   }
   const std::string text =
       "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
-  if (srcShape.GetDimNum() != 2) {
-    Report(kFn,
-           text + " has " + std::to_string(srcShape.GetDimNum()) +
-               " dimensions: it must have 2, {rnLength, abLength}",
-           kZero);
-    return;
-  }
-  static constexpr const char* kNames[2] = {"rnLength", "abLength"};
-  for (size_t i = 0; i < 2; ++i) {
-    const int64_t d = srcShape.GetDim(i);
-    if (d < 1 || static_cast<uint64_t>(d) > kU32Max) {
-      Report(kFn,
-             text + " has " + kNames[i] + " = " + std::to_string(d) +
-                 ": every dimension must be in [1, 4294967295]",
-             kZero);
-      return;
-    }
-  }
-  const uint64_t rn = static_cast<uint64_t>(srcShape.GetDim(0));
-  const uint64_t ab = static_cast<uint64_t>(srcShape.GetDim(1));
+  uint64_t dims[2];
+  if (!CheckDims(kFn, text, srcShape, {"rnLength", "abLength"}, kZero, dims)) return;
+  const uint64_t rn = dims[0];
+  const uint64_t ab = dims[1];
   const uint32_t multiple = 32 / typeSizeT;
   if (ab % multiple != 0) {
     Report(kFn,

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "normgrad_ascendc/tiling/round_up.h"
 #include "normgrad_ascendc/tiling/shape.h"
 
 namespace AscendC {
@@ -36,7 +37,7 @@ namespace normgrad_ascendc {
 /// rows·roundup(r, 8) + roundup(rows, 8). The host sizes and the kernel's
 /// scratch check both use it.
 inline uint64_t NormalizeScratchFloats(uint64_t rows, uint64_t r) {
-  return rows * ((r + 7) / 8 * 8) + (rows + 7) / 8 * 8;
+  return rows * RoundUp(r, 8) + RoundUp(rows, 8);
 }
 
 }  // namespace normgrad_ascendc

@@ -16,6 +16,7 @@
 #include <cstdint>
 
 #include "normgrad_ascendc/lib/normalization/rmsnorm_tiling.h"
+#include "normgrad_ascendc/tiling/round_up.h"
 #include "normgrad_ascendc/tiling/shape.h"
 #include "normgrad_ascendc/tiling/tiling_data.h"
 #include "normgrad_ascendc/tiling/tiling_fields.h"
@@ -92,7 +93,7 @@ std::array<TilingField, kRmsNormTilingFieldCount> RmsNormTilingFields(
 inline uint64_t RmsNormScratchFloats(uint64_t rows, uint64_t h,
                                      uint32_t type_size) {
   const uint64_t per_element = type_size == 2 ? 2 : 1;
-  return per_element * rows * h + (rows + 7) / 8 * 8;
+  return per_element * rows * h + RoundUp(rows, 8);
 }
 
 }  // namespace normgrad_ascendc
