@@ -1,14 +1,14 @@
 // kernels/rms_norm/rms_norm_inl.h — the RMS-norm forward and fused backward row
-// kernels shared by every instruction set, written once over the same "Ops"
-// policy as layer_norm_inl.h, whose row machinery (16-lane row sums, the
-// storing element pass, prefetching, output types) they use. Included only
-// by src/kernels/rms_norm_<isa>.cc, each compiled for its own instruction
-// set; everything here has internal linkage.
+// kernels shared by every instruction set, written once over an "Ops" policy
+// with the row machinery of row_norms_inl.h (16-lane row sums, the storing
+// element pass, prefetching, output types). Included only by
+// rms_norm_<isa>.cc, each compiled for its own instruction set; everything
+// here has internal linkage.
 //
 // The order of every float operation is fixed here, independent of the
 // vector width, so every instruction set gives the same bits
 // (docs/numerics.md, "RMS norm forward and fused backward"): row sums are
-// layer_norm_inl.h's RowSums (element c into lane c mod 16, lanes folded by a
+// row_norms_inl.h's RowSums (element c into lane c mod 16, lanes folded by a
 // fixed tree); every other operation is per element. As in layer_norm_inl.h,
 // the forward pass rounds every multiply and add separately, the backward's
 // row sum and dx use fused multiply-adds at fixed places, and its column sum
@@ -20,8 +20,9 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kernels/isa/prefetch_inl.h"
+#include "kernels/isa/row_norms_inl.h"
 #include "kernels/kernels.h"
-#include "kernels/layer_norm/layer_norm_inl.h"
 
 namespace {
 
