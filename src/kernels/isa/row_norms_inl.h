@@ -1,8 +1,9 @@
 // kernels/isa/row_norms_inl.h — the row machinery of the row-norm kernels
 // (layer_norm_inl.h, rms_norm_inl.h), written once over an instruction set's
 // "Ops" policy: 16-lane row sums folded by a fixed tree, the element pass
-// that stores a row, the stores of each output type, the prefetch distance
-// and fused multiply-adds of single floats. Included by the kernel headers
+// that stores a row, the stores of each output type, the prefetch distance,
+// fused multiply-adds of single floats, and the entry points' choice of
+// output type and store kind. Included by the kernel headers
 // and by scalar_ops_inl.h (TreeSum16, FusedMulAdd), inside each instruction
 // set's target region; everything here has internal linkage.
 //
@@ -177,6 +178,27 @@ void ElementPass(const Out* out, size_t cols, VecBody vec_body,
   for (; c + kStep <= cols; c += kStep) vec_body(c, std::false_type(), many);
   for (; c + Ops::kLanes <= cols; c += Ops::kLanes) vec_body(c, std::false_type(), one);
   for (; c < cols; ++c) scalar_body(c);
+}
+
+// A type as a value, for ForOutput.
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+// The choice the row kernels' entry points make per call: rows(out,
+// streaming) is called once, with out TypeTag<float> where f32_out, else
+// TypeTag<Ops::In> (the input type), and streaming std::true_type for
+// streaming stores where stream, else std::false_type. Each of the four is
+// a kernel compiled on its own, so no store in a row's loops tests a flag.
+template <typename Ops, typename Rows>
+void ForOutput(bool f32_out, bool stream, const Rows& rows) {
+  using In = typename Ops::In;
+  if (f32_out) {
+    stream ? rows(TypeTag<float>(), std::true_type()) : rows(TypeTag<float>(), std::false_type());
+  } else {
+    stream ? rows(TypeTag<In>(), std::true_type()) : rows(TypeTag<In>(), std::false_type());
+  }
 }
 
 }  // namespace

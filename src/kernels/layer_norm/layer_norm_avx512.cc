@@ -30,12 +30,12 @@
 #include "kernels/layer_norm/layer_norm_inl.h"
 #pragma GCC pop_options
 
+#include "kernels/isa/row_norms_entry_inl.h"
+
 namespace normgrad::kernels {
 
 LayerNormKernels Avx512LayerNormKernels() {
-  return {ForwardKernel<Avx512F32>,  ForwardKernel<Avx512F16>,
-          ForwardKernel<Avx512BF16>, BackwardKernel<Avx512F32>,
-          BackwardKernel<Avx512F16>, BackwardKernel<Avx512BF16>};
+  return RowNormKernelsOf<LayerNormEntries, Avx512F32, Avx512F16, Avx512BF16>();
 }
 
 }  // namespace normgrad::kernels

@@ -238,22 +238,25 @@ void BackwardRows(const normgrad::kernels::LayerNormBackwardArgs& a) {
 // The kernel entry points: the output type and store kind chosen per call.
 template <typename Ops>
 void ForwardKernel(const normgrad::kernels::LayerNormForwardArgs& a) {
-  using In = typename Ops::In;
-  if (a.f32_y) {
-    a.stream_y ? ForwardRows<Ops, float, true>(a) : ForwardRows<Ops, float, false>(a);
-  } else {
-    a.stream_y ? ForwardRows<Ops, In, true>(a) : ForwardRows<Ops, In, false>(a);
-  }
+  ForOutput<Ops>(a.f32_y, a.stream_y, [&](auto out, auto streaming) {
+    ForwardRows<Ops, typename decltype(out)::type, decltype(streaming)::value>(a);
+  });
 }
 
 template <typename Ops>
 void BackwardKernel(const normgrad::kernels::LayerNormBackwardArgs& a) {
-  using In = typename Ops::In;
-  if (a.f32_dx) {
-    a.stream_dx ? BackwardRows<Ops, float, true>(a) : BackwardRows<Ops, float, false>(a);
-  } else {
-    a.stream_dx ? BackwardRows<Ops, In, true>(a) : BackwardRows<Ops, In, false>(a);
-  }
+  ForOutput<Ops>(a.f32_dx, a.stream_dx, [&](auto out, auto streaming) {
+    BackwardRows<Ops, typename decltype(out)::type, decltype(streaming)::value>(a);
+  });
 }
+
+// The entry points of an instruction set's table (row_norms_entry_inl.h).
+struct LayerNormEntries {
+  using Kernels = normgrad::kernels::LayerNormKernels;
+  template <typename Ops>
+  static constexpr auto kForward = ForwardKernel<Ops>;
+  template <typename Ops>
+  static constexpr auto kBackward = BackwardKernel<Ops>;
+};
 
 }  // namespace

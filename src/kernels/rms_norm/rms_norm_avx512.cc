@@ -34,12 +34,13 @@
 #include "kernels/rms_norm/rms_norm_avx512_inl.h"
 #pragma GCC pop_options
 
+#include "kernels/isa/row_norms_entry_inl.h"
+
 namespace normgrad::kernels {
 
 RmsNormKernels Avx512RmsNormKernels(bool native_bf16) {
-  RmsNormKernels k = {RmsForwardKernel<RmsOps<Avx512F32>>,  RmsForwardKernel<RmsOps<Avx512F16>>,
-                      RmsForwardKernel<RmsOps<Avx512BF16>>, RmsBackwardKernel<RmsOps<Avx512F32>>,
-                      RmsBackwardKernel<RmsOps<Avx512F16>>, RmsBackwardKernel<RmsOps<Avx512BF16>>};
+  RmsNormKernels k = RowNormKernelsOf<RmsNormEntries, RmsOps<Avx512F32>, RmsOps<Avx512F16>,
+                                      RmsOps<Avx512BF16>>();
   if (native_bf16) {
     k.forward_bf16 = Avx512Bf16RmsForward;
     k.backward_bf16 = Avx512Bf16RmsBackward;

@@ -352,22 +352,25 @@ void RmsBackwardRows(const normgrad::kernels::RmsNormBackwardArgs& a) {
 // The kernel entry points: the output type and store kind chosen per call.
 template <typename Ops>
 void RmsForwardKernel(const normgrad::kernels::RmsNormForwardArgs& a) {
-  using In = typename Ops::In;
-  if (a.f32_y) {
-    a.stream_y ? RmsForwardRows<Ops, float, true>(a) : RmsForwardRows<Ops, float, false>(a);
-  } else {
-    a.stream_y ? RmsForwardRows<Ops, In, true>(a) : RmsForwardRows<Ops, In, false>(a);
-  }
+  ForOutput<Ops>(a.f32_y, a.stream_y, [&](auto out, auto streaming) {
+    RmsForwardRows<Ops, typename decltype(out)::type, decltype(streaming)::value>(a);
+  });
 }
 
 template <typename Ops>
 void RmsBackwardKernel(const normgrad::kernels::RmsNormBackwardArgs& a) {
-  using In = typename Ops::In;
-  if (a.f32_dx) {
-    a.stream_dx ? RmsBackwardRows<Ops, float, true>(a) : RmsBackwardRows<Ops, float, false>(a);
-  } else {
-    a.stream_dx ? RmsBackwardRows<Ops, In, true>(a) : RmsBackwardRows<Ops, In, false>(a);
-  }
+  ForOutput<Ops>(a.f32_dx, a.stream_dx, [&](auto out, auto streaming) {
+    RmsBackwardRows<Ops, typename decltype(out)::type, decltype(streaming)::value>(a);
+  });
 }
+
+// The entry points of an instruction set's table (row_norms_entry_inl.h).
+struct RmsNormEntries {
+  using Kernels = normgrad::kernels::RmsNormKernels;
+  template <typename Ops>
+  static constexpr auto kForward = RmsForwardKernel<Ops>;
+  template <typename Ops>
+  static constexpr auto kBackward = RmsBackwardKernel<Ops>;
+};
 
 }  // namespace
