@@ -414,11 +414,7 @@ int ThreadsFor(size_t bytes, int requested) {
 RunInfo LastRunInfo() { return run_log.Last(); }
 
 Status LayerNormGradBeta(const GradBetaProblem& p) {
-  try {
-    return Run(p);
-  } catch (const std::bad_alloc&) {
-    return engine::OutOfMemory(kApi);
-  }
+  return engine::CatchOutOfMemory(kApi, [&] { return Run(p); });
 }
 
 }  // namespace normgrad
