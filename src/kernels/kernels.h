@@ -14,7 +14,7 @@ namespace normgrad::kernels {
 /// engine's column strips): the two accumulator strips (2 × 16384 floats =
 /// 128 KiB at most) stay in L2 while the rows stream through, and rows are
 /// read in pieces long enough for the hardware prefetchers (1024-column
-/// strips are up to 30% slower).
+/// strips are slower).
 constexpr size_t kStripColumns = 16384;
 
 /// Rows at most this many bytes long (of one input) are short: their time

@@ -43,7 +43,7 @@ constexpr size_t kSumLanes = 16;
 
 // Bytes of each input read ahead in software while a row's last pass runs:
 // at least the next row, so its first pass finds it in the cache instead of
-// waiting for memory (worth 10–30% on shapes larger than the caches). Into
+// waiting for memory (on shapes larger than the caches). Into
 // L2, not L1, which the row being finished needs.
 constexpr size_t kPrefetchBytes = 2048;
 
@@ -153,7 +153,7 @@ void RowSums(size_t cols, AddVec add, AddOne add_one, float (&lanes)[kSums][kSum
 // vectors to store with streaming stores: with kStream, those that fill
 // whole 64-byte lines of `out` — a line written partly by streaming and
 // partly by plain stores (a row's first and last lines, shared with the
-// next row) is about 20 times slower; the rest get plain stores
+// next row) is many times slower than either; the rest get plain stores
 // (std::false_type).
 template <typename Ops, typename Out, bool kStream, typename VecBody,
           typename ScalarBody>

@@ -38,9 +38,8 @@ constexpr size_t kShortGroupRows = 4;
 // kShortGroupRows rows at once too: one such row's sum is a chain of up to
 // 64 dependent vector additions (16-bit input, 16 lanes), longer than the
 // processor can overlap with the y of the row before, and with 16-bit input
-// the row's reads are short enough for that chain to bound it (16384 × 768
-// in 16-bit on one core: about 25% faster in groups; float rows of 3 KB
-// and more lose a few percent).
+// the row's reads are short enough for that chain to bound it (float rows
+// of 3 KB and more are slower in groups).
 constexpr size_t kGroupRowBytes = 2048;
 
 // Short rows' statistics are finished kFinishRows at a time: the tree of
@@ -68,9 +67,9 @@ struct FinishesRowsInVectors<Ops, std::void_t<decltype(Ops::kFinishesRowsInVecto
 // Short rows whose y the forward writes side by side: Ops::kForwardSideRows,
 // else 1 (one row after another). Side by side, the rows' vectors are
 // independent work between a row's loads and its stores; that pays where
-// the stores cost most (bfloat16 narrowed two vectors at once: +19% on one
-// core at 4096 × 64), and costs where they cost least (float −15%, half at
-// 256 columns −30%; docs/decisions.md).
+// the stores cost most (bfloat16 narrowed two vectors at once), and costs
+// where they cost least (float, and half at 256 columns;
+// docs/decisions.md).
 template <typename Ops, typename = void>
 struct ForwardSideRows : std::integral_constant<size_t, 1> {};
 template <typename Ops>
