@@ -1,11 +1,9 @@
-// engine/row_norms.cc — the shape checks, store choice, parameter widening
-// and column-sum plan shared by layer norm and RMS norm.
+// engine/row_norms.cc — the store choice and parameter widening shared by
+// layer norm and RMS norm.
 #include "engine/row_norms.h"
 
-#include <algorithm>
 #include <cstdint>
 
-#include "engine/checks.h"
 #include "engine/scratch.h"
 
 namespace normgrad::engine {
@@ -19,14 +17,6 @@ constexpr size_t kStreamMinBytes = size_t{8} << 20;
 constexpr size_t kStreamMinRowBytes = 1024;
 
 }  // namespace
-
-Status CheckRowNormShape(const char* api, DType dtype, size_t rows, size_t cols,
-                         size_t row_stride, int threads) {
-  if (Status s = CheckShape(api, dtype, rows, cols, row_stride, sizeof(float)); !s.ok()) {
-    return s;
-  }
-  return CheckThreads(api, threads);
-}
 
 bool Streaming(Stores stores, size_t rows, size_t cols, DType out) {
   switch (stores) {
@@ -58,21 +48,6 @@ Status Widened(const kernels::Isa& isa, const char* api, const char* what, DType
   }
   *out = buffer.data();
   return Status::Ok();
-}
-
-ColumnSums PlanColumnSums(Order order, DType dtype, size_t rows, size_t cols, int threads,
-                          size_t outputs) {
-  ColumnSums sums;
-  sums.blocked = order == Order::kBlocked && rows > 0;
-  const int wanted = ThreadsFor(2 * rows * cols * SizeOf(dtype), threads);
-  sums.plan = PlanBlocked(rows, wanted);
-  sums.threads = sums.blocked ? static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted),
-                                                                  sums.plan.subtrees))
-                              : 1;
-  sums.width = 2 * cols;
-  sums.scratch_floats =
-      sums.blocked ? BlockedScratchFloats(sums.plan, sums.threads, sums.width) : outputs * cols;
-  return sums;
 }
 
 }  // namespace normgrad::engine

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/blocked_order.h"
+#include "engine/checks.h"
 #include "engine/parallel.h"
 #include "engine/run_record.h"
 #include "kernels/kernels.h"
@@ -24,8 +25,13 @@ namespace normgrad::engine {
 
 /// The shape checks of a row-norm call: CheckShape with outputs of 4 bytes
 /// at most (they may be f32 whatever the input type), then CheckThreads.
-Status CheckRowNormShape(const char* api, DType dtype, size_t rows, size_t cols,
-                         size_t row_stride, int threads);
+inline Status CheckRowNormShape(const char* api, DType dtype, size_t rows, size_t cols,
+                                size_t row_stride, int threads) {
+  if (Status s = CheckShape(api, dtype, rows, cols, row_stride, sizeof(float)); !s.ok()) {
+    return s;
+  }
+  return CheckThreads(api, threads);
+}
 
 /// The type of a row-norm call's outputs: f32 where the problem asks for
 /// f32_outputs, else its input type.
@@ -115,9 +121,22 @@ struct ColumnSums {
 /// The column sums of a backward call of `order` over rows × cols of
 /// `dtype`, `threads` asked for, with `outputs` column outputs (2 or 1).
 /// Threads take whole subtrees of blocks (a block's rows stay in order); the
-/// sequential order is one accumulator, so one thread.
-ColumnSums PlanColumnSums(Order order, DType dtype, size_t rows, size_t cols, int threads,
-                          size_t outputs);
+/// sequential order is one accumulator, so one thread. Inline: the driver's
+/// per-call cost is what small problems pay.
+inline ColumnSums PlanColumnSums(Order order, DType dtype, size_t rows, size_t cols, int threads,
+                          size_t outputs) {
+  ColumnSums sums;
+  sums.blocked = order == Order::kBlocked && rows > 0;
+  const int wanted = ThreadsFor(2 * rows * cols * SizeOf(dtype), threads);
+  sums.plan = PlanBlocked(rows, wanted);
+  sums.threads = sums.blocked ? static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted),
+                                                                  sums.plan.subtrees))
+                              : 1;
+  sums.width = 2 * cols;
+  sums.scratch_floats =
+      sums.blocked ? BlockedScratchFloats(sums.plan, sums.threads, sums.width) : outputs * cols;
+  return sums;
+}
 
 /// A fused row-norm backward (LayerNormBackward, RmsNormBackward) after its
 /// checks and scratch, on `isa` with the family's `kernels`, gamma widened
