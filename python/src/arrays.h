@@ -32,8 +32,8 @@ namespace nb = nanobind;
 /// whose writability the Python layer has checked, or one it has just
 /// allocated): for a writable import nanobind first asks for a versioned
 /// DLPack capsule, which numpy 1.x refuses with a TypeError before giving the
-/// plain one, and that exception costs about 0.3 µs per array, a tenth of a
-/// small call.
+/// plain one, and that exception is a noticeable part of a small call's
+/// time.
 using Imported = nb::ndarray<nb::ro, nb::device::cpu>;
 
 /// An array argument: imported by nanobind, or a torch tensor read through

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <new>
 #include <string>
 #include <vector>
 
@@ -307,19 +306,11 @@ size_t GradBetaPartialsBytes(size_t row_begin, size_t rows, size_t cols) {
 }
 
 Status LayerNormGradBetaPartials(const GradBetaPartialsProblem& problem) {
-  try {
-    return Partials(problem);
-  } catch (const std::bad_alloc&) {
-    return engine::OutOfMemory(kPartialsApi);
-  }
+  return engine::CatchOutOfMemory(kPartialsApi, [&] { return Partials(problem); });
 }
 
 Status CombineGradBetaPartials(const GradBetaCombineProblem& problem) {
-  try {
-    return Combine(problem);
-  } catch (const std::bad_alloc&) {
-    return engine::OutOfMemory(kCombineApi);
-  }
+  return engine::CatchOutOfMemory(kCombineApi, [&] { return Combine(problem); });
 }
 
 }  // namespace normgrad

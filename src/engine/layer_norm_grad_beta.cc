@@ -32,7 +32,7 @@ using kernels::kStripColumns;
 constexpr const char* kApi = "LayerNormGradBeta";
 
 // Input bytes per thread below which extra threads are not used: waking a
-// second thread costs a few microseconds, as much as summing about 1 MiB.
+// second thread costs about as much as summing 1 MiB.
 constexpr size_t kMinBytesPerExtraThread = size_t{1} << 20;
 
 // Column ranges handed to threads are multiples of this many columns (256
@@ -414,11 +414,7 @@ int ThreadsFor(size_t bytes, int requested) {
 RunInfo LastRunInfo() { return run_log.Last(); }
 
 Status LayerNormGradBeta(const GradBetaProblem& p) {
-  try {
-    return Run(p);
-  } catch (const std::bad_alloc&) {
-    return engine::OutOfMemory(kApi);
-  }
+  return engine::CatchOutOfMemory(kApi, [&] { return Run(p); });
 }
 
 }  // namespace normgrad

@@ -11,9 +11,8 @@ namespace {
 
 // Under Stores::kAuto, outputs of at least kStreamMinBytes whose rows are at
 // least kStreamMinRowBytes long are written with streaming stores: there
-// they are faster (up to 40%); with smaller outputs, or rows of a few
-// hundred bytes (whose partial first and last lines take plain stores),
-// slower.
+// they are faster; with smaller outputs, or rows of a few hundred bytes
+// (whose partial first and last lines take plain stores), slower.
 constexpr size_t kStreamMinBytes = size_t{8} << 20;
 constexpr size_t kStreamMinRowBytes = 1024;
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <new>
 #include <vector>
 
 #include "normgrad/status.h"
@@ -17,6 +18,18 @@ Status OutOfMemory(const char* api, const char* what, size_t bytes) noexcept;
 /// "<api>: out of memory": for an allocation failure the engine did not
 /// foresee (the catch-all around every API call). Never throws.
 Status OutOfMemory(const char* api) noexcept;
+
+/// body() — the body of a call of `api` — with an allocation failure the
+/// engine did not foresee returned as OutOfMemory(api): the catch-all
+/// around every API call.
+template <typename Body>
+Status CatchOutOfMemory(const char* api, const Body& body) {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return OutOfMemory(api);
+  }
+}
 
 /// Makes `buffer` hold at least `floats` floats (it never shrinks; its
 /// contents are not to be relied on). On failure, OutOfMemory(api, what, …).

@@ -14,7 +14,7 @@ namespace normgrad::kernels {
 /// engine's column strips): the two accumulator strips (2 × 16384 floats =
 /// 128 KiB at most) stay in L2 while the rows stream through, and rows are
 /// read in pieces long enough for the hardware prefetchers (1024-column
-/// strips are up to 30% slower).
+/// strips are slower).
 constexpr size_t kStripColumns = 16384;
 
 /// Rows at most this many bytes long (of one input) are short: their time
@@ -67,15 +67,21 @@ struct LayerNormBackwardArgs {
   float* acc_beta;     ///< cols: += dy per row, in row order
 };
 
-/// The layer-norm kernels of one instruction set, per input type.
-struct LayerNormKernels {
-  void (*forward_f32)(const LayerNormForwardArgs&);
-  void (*forward_f16)(const LayerNormForwardArgs&);
-  void (*forward_bf16)(const LayerNormForwardArgs&);
-  void (*backward_f32)(const LayerNormBackwardArgs&);
-  void (*backward_f16)(const LayerNormBackwardArgs&);
-  void (*backward_bf16)(const LayerNormBackwardArgs&);
+/// The kernels of a row-norm family (layer norm, RMS norm) of one
+/// instruction set, per input type, over the family's argument structs.
+/// An instruction set's table is built by row_norms_entry_inl.h.
+template <typename ForwardArgs, typename BackwardArgs>
+struct RowNormKernels {
+  void (*forward_f32)(const ForwardArgs&);
+  void (*forward_f16)(const ForwardArgs&);
+  void (*forward_bf16)(const ForwardArgs&);
+  void (*backward_f32)(const BackwardArgs&);
+  void (*backward_f16)(const BackwardArgs&);
+  void (*backward_bf16)(const BackwardArgs&);
 };
+
+/// The layer-norm kernels of one instruction set, per input type.
+using LayerNormKernels = RowNormKernels<LayerNormForwardArgs, LayerNormBackwardArgs>;
 
 /// One call of an RMS-norm forward kernel: rows [0, rows) of x, each row on
 /// its own (docs/numerics.md, "RMS norm forward and fused backward").
@@ -105,14 +111,7 @@ struct RmsNormBackwardArgs {
 };
 
 /// The RMS-norm kernels of one instruction set, per input type.
-struct RmsNormKernels {
-  void (*forward_f32)(const RmsNormForwardArgs&);
-  void (*forward_f16)(const RmsNormForwardArgs&);
-  void (*forward_bf16)(const RmsNormForwardArgs&);
-  void (*backward_f32)(const RmsNormBackwardArgs&);
-  void (*backward_f16)(const RmsNormBackwardArgs&);
-  void (*backward_bf16)(const RmsNormBackwardArgs&);
-};
+using RmsNormKernels = RowNormKernels<RmsNormForwardArgs, RmsNormBackwardArgs>;
 
 /// The elementwise operations of the emulated vector unit's loops.
 enum class VectorOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };

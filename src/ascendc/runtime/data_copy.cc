@@ -5,8 +5,8 @@
 // The copy is most of a streaming kernel's time: tiles of tens of KiB,
 // thousands of DataCopy calls per launch. One memmove of a tile reads global
 // memory as a single stream, which a core's hardware prefetcher follows one
-// page at a time, so it reads tiles the caches do not hold at about three
-// quarters of the bandwidth two streams reach. Copying a tile as four
+// page at a time, so it reads tiles the caches do not hold below the
+// bandwidth two streams reach. Copying a tile as four
 // interleaved parts (the engine's loop, for the instruction set it picks)
 // gives the prefetcher four streams and the copy the full bandwidth. Short
 // copies, and overlapping ones (UB → UB may overlap), stay with memmove.

@@ -16,8 +16,8 @@ namespace {
 // Rows ahead of the current row that are prefetched in software (the same
 // columns of the next group of rows): the hardware prefetchers alone, which
 // follow each row only a few KiB before the group moves on, leave inputs
-// streamed from memory a fifth (long rows) to two thirds (768 half columns)
-// below the speed of a plain read.
+// streamed from memory well below the speed of a plain read (short rows of
+// 16-bit elements furthest).
 constexpr size_t kPrefetchRows = 4;
 
 // One column's update for `count` consecutive rows, in row order.

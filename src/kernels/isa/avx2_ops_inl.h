@@ -1,6 +1,6 @@
 // kernels/isa/avx2_ops_inl.h — the "Ops" policies of the instruction set "avx2"
 // (AVX2 + F16C intrinsics, 8 floats per vector, hardware half conversions,
-// non-temporal stores) for accumulate_inl.h and layer_norm_inl.h, and the
+// non-temporal stores) for accumulate_inl.h and row_norms_inl.h, and the
 // vector float → half / bfloat16 narrowing. Shared by avx2.cc and
 // layer_norm_avx2.cc; everything here has internal linkage.
 //

@@ -5,15 +5,7 @@
 // lanes); it never uses fused multiply-add, so its bits
 // equal the scalar fallback's. The target pragma follows the shared headers,
 // as in avx2.cc.
-
-// GCC 12 warns "__Y is (may be) used uninitialized" inside its own AVX-512
-// intrinsics (_mm512_undefined_* placeholders, GCC bug 105593); the warning
-// is silenced for that header only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/isa/avx512_intrinsics.h"
 
 #include <algorithm>
 #include <cstddef>

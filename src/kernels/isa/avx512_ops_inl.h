@@ -1,7 +1,7 @@
 // kernels/isa/avx512_ops_inl.h — the "Ops" policies of the instruction set
 // "avx512" (AVX-512F intrinsics, 16 floats per vector, hardware half
 // conversions, non-temporal stores) for accumulate_inl.h and
-// layer_norm_inl.h, and the vector float → half / bfloat16 narrowing. Shared
+// row_norms_inl.h, and the vector float → half / bfloat16 narrowing. Shared
 // by avx512.cc and layer_norm_avx512.cc; everything here has internal
 // linkage.
 //

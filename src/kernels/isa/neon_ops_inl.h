@@ -1,6 +1,6 @@
 // kernels/isa/neon_ops_inl.h — the "Ops" policies of the instruction set "neon"
 // (64-bit Arm Advanced SIMD, 4 floats per vector, the base architecture's
-// half conversions) for accumulate_inl.h and layer_norm_inl.h, and the vector
+// half conversions) for accumulate_inl.h and row_norms_inl.h, and the vector
 // float → half / bfloat16 narrowing. Shared by neon.cc and
 // layer_norm_neon.cc; everything here has internal linkage.
 //

@@ -1,5 +1,5 @@
 // kernels/isa/prefetch_inl.h — software prefetch for the row kernels
-// (accumulate_inl.h, layer_norm_inl.h and what includes it): into L2, once
+// (accumulate_inl.h and the row-norm kernels of row_norms_inl.h): into L2, once
 // per 64-byte line. Prefetches into L1 (prefetcht0) are slower here: the
 // lines a kernel prefetches rows ahead crowd the L1 that the rows being
 // summed need, and one prefetch per vector instead of per line costs

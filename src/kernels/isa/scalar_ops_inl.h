@@ -1,13 +1,13 @@
 // kernels/isa/scalar_ops_inl.h — the "Ops" policies of the portable instruction
 // set "scalar" (plain C++ floats, one lane; streaming stores are plain
-// stores) for accumulate_inl.h and layer_norm_inl.h. Shared by scalar.cc and
+// stores) for accumulate_inl.h and row_norms_inl.h. Shared by scalar.cc and
 // layer_norm_scalar.cc; everything here has internal linkage.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/layer_norm/layer_norm_inl.h"  // TreeSum16, FusedMulAdd, …
+#include "kernels/isa/row_norms_inl.h"  // TreeSum16, FusedMulAdd, …
 #include "normgrad/float16.h"
 
 namespace normgrad::kernels {

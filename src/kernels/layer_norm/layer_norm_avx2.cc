@@ -23,12 +23,12 @@
 #include "kernels/layer_norm/layer_norm_inl.h"
 #pragma GCC pop_options
 
+#include "kernels/isa/row_norms_entry_inl.h"
+
 namespace normgrad::kernels {
 
 LayerNormKernels Avx2LayerNormKernels() {
-  return {ForwardKernel<Avx2F32>,  ForwardKernel<Avx2F16>,
-          ForwardKernel<Avx2BF16>, BackwardKernel<Avx2F32>,
-          BackwardKernel<Avx2F16>, BackwardKernel<Avx2BF16>};
+  return RowNormKernelsOf<LayerNormEntries, Avx2F32, Avx2F16, Avx2BF16>();
 }
 
 }  // namespace normgrad::kernels

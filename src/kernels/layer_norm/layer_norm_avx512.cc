@@ -5,14 +5,7 @@
 // layer_norm_inl.h asks for them (hardware FMA, as the scalar kernels' std::fma),
 // so its bits equal the scalar kernels'. The target pragma follows the shared headers,
 // as in avx2.cc; the Ops policies are avx512_ops_inl.h's.
-// GCC 12 warns "__Y is (may be) used uninitialized" inside its own AVX-512
-// intrinsics (_mm512_undefined_* placeholders, GCC bug 105593); the warning
-// is silenced for that header only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/isa/avx512_intrinsics.h"
 
 #include <cmath>
 #include <cstddef>
@@ -30,12 +23,12 @@
 #include "kernels/layer_norm/layer_norm_inl.h"
 #pragma GCC pop_options
 
+#include "kernels/isa/row_norms_entry_inl.h"
+
 namespace normgrad::kernels {
 
 LayerNormKernels Avx512LayerNormKernels() {
-  return {ForwardKernel<Avx512F32>,  ForwardKernel<Avx512F16>,
-          ForwardKernel<Avx512BF16>, BackwardKernel<Avx512F32>,
-          BackwardKernel<Avx512F16>, BackwardKernel<Avx512BF16>};
+  return RowNormKernelsOf<LayerNormEntries, Avx512F32, Avx512F16, Avx512BF16>();
 }
 
 }  // namespace normgrad::kernels

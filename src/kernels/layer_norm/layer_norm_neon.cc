@@ -13,14 +13,13 @@
 
 #include "kernels/kernels.h"
 #include "kernels/isa/neon_ops_inl.h"
+#include "kernels/isa/row_norms_entry_inl.h"
 #include "kernels/layer_norm/layer_norm_inl.h"
 
 namespace normgrad::kernels {
 
 LayerNormKernels NeonLayerNormKernels() {
-  return {ForwardKernel<NeonF32>,  ForwardKernel<NeonF16>,
-          ForwardKernel<NeonBF16>, BackwardKernel<NeonF32>,
-          BackwardKernel<NeonF16>, BackwardKernel<NeonBF16>};
+  return RowNormKernelsOf<LayerNormEntries, NeonF32, NeonF16, NeonBF16>();
 }
 
 }  // namespace normgrad::kernels

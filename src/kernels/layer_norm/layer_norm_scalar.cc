@@ -8,15 +8,14 @@
 
 #include "kernels/kernels.h"
 #include "kernels/layer_norm/layer_norm_inl.h"
+#include "kernels/isa/row_norms_entry_inl.h"
 #include "kernels/isa/scalar_ops_inl.h"
 #include "normgrad/float16.h"
 
 namespace normgrad::kernels {
 
 LayerNormKernels ScalarLayerNormKernels() {
-  return {ForwardKernel<ScalarF32>,  ForwardKernel<ScalarF16>,
-          ForwardKernel<ScalarBF16>, BackwardKernel<ScalarF32>,
-          BackwardKernel<ScalarF16>, BackwardKernel<ScalarBF16>};
+  return RowNormKernelsOf<LayerNormEntries, ScalarF32, ScalarF16, ScalarBF16>();
 }
 
 }  // namespace normgrad::kernels

@@ -23,11 +23,12 @@
 #include "kernels/rms_norm/rms_norm_inl.h"
 #pragma GCC pop_options
 
+#include "kernels/isa/row_norms_entry_inl.h"
+
 namespace normgrad::kernels {
 
 RmsNormKernels Avx2RmsNormKernels() {
-  return {RmsForwardKernel<Avx2F32>,  RmsForwardKernel<Avx2F16>,  RmsForwardKernel<Avx2BF16>,
-          RmsBackwardKernel<Avx2F32>, RmsBackwardKernel<Avx2F16>, RmsBackwardKernel<Avx2BF16>};
+  return RowNormKernelsOf<RmsNormEntries, Avx2F32, Avx2F16, Avx2BF16>();
 }
 
 }  // namespace normgrad::kernels

@@ -8,14 +8,7 @@
 // (rms_norm_avx512_inl.h) adding what finishes 16 short rows at once in
 // vectors. On CPUs with AVX512-BF16 the bfloat16 kernels are
 // rms_norm_avx512_bf16.cc's, which narrow with it (the same bits).
-// GCC 12 warns "__Y is (may be) used uninitialized" inside its own AVX-512
-// intrinsics (_mm512_undefined_* placeholders, GCC bug 105593); the warning
-// is silenced for that header only.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/isa/avx512_intrinsics.h"
 
 #include <cmath>
 #include <cstddef>
@@ -34,12 +27,13 @@
 #include "kernels/rms_norm/rms_norm_avx512_inl.h"
 #pragma GCC pop_options
 
+#include "kernels/isa/row_norms_entry_inl.h"
+
 namespace normgrad::kernels {
 
 RmsNormKernels Avx512RmsNormKernels(bool native_bf16) {
-  RmsNormKernels k = {RmsForwardKernel<RmsOps<Avx512F32>>,  RmsForwardKernel<RmsOps<Avx512F16>>,
-                      RmsForwardKernel<RmsOps<Avx512BF16>>, RmsBackwardKernel<RmsOps<Avx512F32>>,
-                      RmsBackwardKernel<RmsOps<Avx512F16>>, RmsBackwardKernel<RmsOps<Avx512BF16>>};
+  RmsNormKernels k = RowNormKernelsOf<RmsNormEntries, RmsOps<Avx512F32>, RmsOps<Avx512F16>,
+                                      RmsOps<Avx512BF16>>();
   if (native_bf16) {
     k.forward_bf16 = Avx512Bf16RmsForward;
     k.backward_bf16 = Avx512Bf16RmsBackward;

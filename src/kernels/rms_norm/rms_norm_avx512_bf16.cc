@@ -9,11 +9,7 @@
 // Avx512RmsNormKernels() after a run-time CPU check (CpuHasAvx512Bf16), in
 // its own file because the whole kernel must be compiled for the larger
 // instruction set for the narrowing to be inlined.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/isa/avx512_intrinsics.h"
 
 #include <cmath>
 #include <cstddef>

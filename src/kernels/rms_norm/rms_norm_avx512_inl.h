@@ -33,9 +33,9 @@ struct RmsOps : Base {
   }
   // factor[k] = (rstd[k]·rstd[k]) · (TreeSum16(lanes[k]) / h) for four
   // rows (rms_norm_inl.h, RmsBackwardRowFactors): the trees paired as in
-  // SumsOf16Rows below, then the division and products on four lanes. One
-  // row at a time the four divisions were a tenth of the backward's samples
-  // at 64 columns.
+  // SumsOf16Rows below, then the division and products on four lanes: one
+  // row at a time, the four divisions wait on the divider, a large part of
+  // the backward's time on short rows (rms_norm_inl.h, kFinishRows).
   static void BackwardFactorsOf4Rows(const float (&lanes)[4][16], const float* rstd, float h,
                                      float* factor) {
     Vec v[4];

@@ -1,14 +1,14 @@
 // kernels/rms_norm/rms_norm_inl.h — the RMS-norm forward and fused backward row
-// kernels shared by every instruction set, written once over the same "Ops"
-// policy as layer_norm_inl.h, whose row machinery (16-lane row sums, the
-// storing element pass, prefetching, output types) they use. Included only
-// by src/kernels/rms_norm_<isa>.cc, each compiled for its own instruction
-// set; everything here has internal linkage.
+// kernels shared by every instruction set, written once over an "Ops" policy
+// with the row machinery of row_norms_inl.h (16-lane row sums, the storing
+// element pass, prefetching, output types). Included only by
+// rms_norm_<isa>.cc, each compiled for its own instruction set; everything
+// here has internal linkage.
 //
 // The order of every float operation is fixed here, independent of the
 // vector width, so every instruction set gives the same bits
 // (docs/numerics.md, "RMS norm forward and fused backward"): row sums are
-// layer_norm_inl.h's RowSums (element c into lane c mod 16, lanes folded by a
+// row_norms_inl.h's RowSums (element c into lane c mod 16, lanes folded by a
 // fixed tree); every other operation is per element. As in layer_norm_inl.h,
 // the forward pass rounds every multiply and add separately, the backward's
 // row sum and dx use fused multiply-adds at fixed places, and its column sum
@@ -20,8 +20,9 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "kernels/isa/prefetch_inl.h"
+#include "kernels/isa/row_norms_inl.h"
 #include "kernels/kernels.h"
-#include "kernels/layer_norm/layer_norm_inl.h"
 
 namespace {
 
@@ -37,9 +38,8 @@ constexpr size_t kShortGroupRows = 4;
 // kShortGroupRows rows at once too: one such row's sum is a chain of up to
 // 64 dependent vector additions (16-bit input, 16 lanes), longer than the
 // processor can overlap with the y of the row before, and with 16-bit input
-// the row's reads are short enough for that chain to bound it (16384 × 768
-// in 16-bit on one core: about 25% faster in groups; float rows of 3 KB
-// and more lose a few percent).
+// the row's reads are short enough for that chain to bound it (float rows
+// of 3 KB and more are slower in groups).
 constexpr size_t kGroupRowBytes = 2048;
 
 // Short rows' statistics are finished kFinishRows at a time: the tree of
@@ -67,9 +67,9 @@ struct FinishesRowsInVectors<Ops, std::void_t<decltype(Ops::kFinishesRowsInVecto
 // Short rows whose y the forward writes side by side: Ops::kForwardSideRows,
 // else 1 (one row after another). Side by side, the rows' vectors are
 // independent work between a row's loads and its stores; that pays where
-// the stores cost most (bfloat16 narrowed two vectors at once: +19% on one
-// core at 4096 × 64), and costs where they cost least (float −15%, half at
-// 256 columns −30%; docs/decisions.md).
+// the stores cost most (bfloat16 narrowed two vectors at once), and costs
+// where they cost least (float, and half at 256 columns;
+// docs/decisions.md).
 template <typename Ops, typename = void>
 struct ForwardSideRows : std::integral_constant<size_t, 1> {};
 template <typename Ops>
@@ -351,22 +351,25 @@ void RmsBackwardRows(const normgrad::kernels::RmsNormBackwardArgs& a) {
 // The kernel entry points: the output type and store kind chosen per call.
 template <typename Ops>
 void RmsForwardKernel(const normgrad::kernels::RmsNormForwardArgs& a) {
-  using In = typename Ops::In;
-  if (a.f32_y) {
-    a.stream_y ? RmsForwardRows<Ops, float, true>(a) : RmsForwardRows<Ops, float, false>(a);
-  } else {
-    a.stream_y ? RmsForwardRows<Ops, In, true>(a) : RmsForwardRows<Ops, In, false>(a);
-  }
+  ForOutput<Ops>(a.f32_y, a.stream_y, [&](auto out, auto streaming) {
+    RmsForwardRows<Ops, typename decltype(out)::type, decltype(streaming)::value>(a);
+  });
 }
 
 template <typename Ops>
 void RmsBackwardKernel(const normgrad::kernels::RmsNormBackwardArgs& a) {
-  using In = typename Ops::In;
-  if (a.f32_dx) {
-    a.stream_dx ? RmsBackwardRows<Ops, float, true>(a) : RmsBackwardRows<Ops, float, false>(a);
-  } else {
-    a.stream_dx ? RmsBackwardRows<Ops, In, true>(a) : RmsBackwardRows<Ops, In, false>(a);
-  }
+  ForOutput<Ops>(a.f32_dx, a.stream_dx, [&](auto out, auto streaming) {
+    RmsBackwardRows<Ops, typename decltype(out)::type, decltype(streaming)::value>(a);
+  });
 }
+
+// The entry points of an instruction set's table (row_norms_entry_inl.h).
+struct RmsNormEntries {
+  using Kernels = normgrad::kernels::RmsNormKernels;
+  template <typename Ops>
+  static constexpr auto kForward = RmsForwardKernel<Ops>;
+  template <typename Ops>
+  static constexpr auto kBackward = RmsBackwardKernel<Ops>;
+};
 
 }  // namespace

@@ -13,13 +13,13 @@
 
 #include "kernels/kernels.h"
 #include "kernels/isa/neon_ops_inl.h"
+#include "kernels/isa/row_norms_entry_inl.h"
 #include "kernels/rms_norm/rms_norm_inl.h"
 
 namespace normgrad::kernels {
 
 RmsNormKernels NeonRmsNormKernels() {
-  return {RmsForwardKernel<NeonF32>,  RmsForwardKernel<NeonF16>,  RmsForwardKernel<NeonBF16>,
-          RmsBackwardKernel<NeonF32>, RmsBackwardKernel<NeonF16>, RmsBackwardKernel<NeonBF16>};
+  return RowNormKernelsOf<RmsNormEntries, NeonF32, NeonF16, NeonBF16>();
 }
 
 }  // namespace normgrad::kernels

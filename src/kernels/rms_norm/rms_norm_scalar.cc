@@ -8,15 +8,14 @@
 
 #include "kernels/kernels.h"
 #include "kernels/rms_norm/rms_norm_inl.h"
+#include "kernels/isa/row_norms_entry_inl.h"
 #include "kernels/isa/scalar_ops_inl.h"
 #include "normgrad/float16.h"
 
 namespace normgrad::kernels {
 
 RmsNormKernels ScalarRmsNormKernels() {
-  return {RmsForwardKernel<ScalarF32>,  RmsForwardKernel<ScalarF16>,
-          RmsForwardKernel<ScalarBF16>, RmsBackwardKernel<ScalarF32>,
-          RmsBackwardKernel<ScalarF16>, RmsBackwardKernel<ScalarBF16>};
+  return RowNormKernelsOf<RmsNormEntries, ScalarF32, ScalarF16, ScalarBF16>();
 }
 
 }  // namespace normgrad::kernels

@@ -1,12 +1,7 @@
 // kernels/vector/vector_avx512.cc — the emulated vector unit's loops (vector_inl.h) compiled
 // for AVX-512 (16 floats, 32 halves or 64 bytes per vector: F, BW, DQ, VL). Only called
 // after the run-time CPU check of avx512.cc.
-// GCC 12 warns inside its own AVX-512 intrinsics (see avx512.cc).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "kernels/isa/avx512_intrinsics.h"
 
 #include <cstddef>
 #include <cstdint>
