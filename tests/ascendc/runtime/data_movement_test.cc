@@ -130,8 +130,10 @@ TEST(DataCopyParamsForm, LimitsAndRanges) {
   g.SetGlobalBuffer(in.data(), 64);
   // The call outside any macro: compilers place a call inside a macro's
   // arguments at different lines.
-  const auto too_many = [&] { DataCopy(ub.a, g, DataCopyParams(4096, 1, 0, 0)); };
-  const unsigned line = __LINE__ - 1;
+  const unsigned line = __LINE__ + 2;
+  const auto too_many = [&] {
+    DataCopy(ub.a, g, DataCopyParams(4096, 1, 0, 0));
+  };
   EXPECT_TRUE(FailsWith(
       too_many,
       std::string(__FILE__) + ":" + std::to_string(line) +
