@@ -158,14 +158,14 @@ void GradBeta(benchmark::State& state, DType t, normgrad::Order order) {
       static_cast<double>(state.iterations());
   const double bytes = static_cast<double>((2 * rows * cols + 2 * cols) * normgrad::SizeOf(t));
   SetRate(state, bytes, seconds);
-  state.SetLabel(normgrad::LastRunInfo().impl + " threads=" +
-                 std::to_string(normgrad::LastRunInfo().threads));
+  state.SetLabel(normgrad::LastRunInfo().impl +
+                 " threads=" + std::to_string(normgrad::LastRunInfo().threads));
 }
 
 // rows × cols of every benchmarked shape: a tiny one, squares, transformer
 // widths (768, 12288) and a narrow one (64).
-const std::vector<std::pair<int64_t, int64_t>> kShapes = {
-    {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}};
+const std::vector<std::pair<int64_t, int64_t>> kShapes = {{64, 64},     {1024, 1024},  {4096, 4096},
+                                                          {16384, 768}, {2048, 12288}, {65536, 64}};
 
 void Register() {
   for (DType t : {DType::kF32, DType::kF16}) {
@@ -174,13 +174,19 @@ void Register() {
       for (int64_t threads : {1, 2}) {
         const std::vector<int64_t> args = {rows, cols, threads};
         benchmark::RegisterBenchmark(("baseline/" + type).c_str(), Baseline, t)
-            ->Args(args)->ArgNames({"rows", "cols", "threads"})->UseRealTime();
+            ->Args(args)
+            ->ArgNames({"rows", "cols", "threads"})
+            ->UseRealTime();
         benchmark::RegisterBenchmark(("baseline_columns/" + type).c_str(), BaselineColumns, t)
-            ->Args(args)->ArgNames({"rows", "cols", "threads"})->UseRealTime();
+            ->Args(args)
+            ->ArgNames({"rows", "cols", "threads"})
+            ->UseRealTime();
         for (auto order : {normgrad::Order::kSequential, normgrad::Order::kBlocked}) {
           benchmark::RegisterBenchmark(
               (std::string(normgrad::OrderName(order)) + "/" + type).c_str(), GradBeta, t, order)
-              ->Args(args)->ArgNames({"rows", "cols", "threads"})->UseRealTime();
+              ->Args(args)
+              ->ArgNames({"rows", "cols", "threads"})
+              ->UseRealTime();
         }
       }
     }
@@ -257,8 +263,8 @@ void RegisterLayerNormBackward() {
         for (auto [name, stores] : {std::pair{"", normgrad::Stores::kAuto},
                                     std::pair{"_plain", normgrad::Stores::kPlain}}) {
           benchmark::RegisterBenchmark(
-              ("layer_norm_backward" + std::string(name) + "/" + type).c_str(),
-              LayerNormBackward, t, stores)
+              ("layer_norm_backward" + std::string(name) + "/" + type).c_str(), LayerNormBackward,
+              t, stores)
               ->Args({rows, cols, threads})
               ->ArgNames({"rows", "cols", "threads"})
               ->UseRealTime();

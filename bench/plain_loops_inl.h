@@ -16,18 +16,22 @@ constexpr float kAlpha = 0.5f;    // Axpy
 constexpr float kFill = 1.5f;     // Duplicate
 
 template <typename T>
-T* Out(void* p) { return static_cast<T*>(p); }
+T* Out(void* p) {
+  return static_cast<T*>(p);
+}
 template <typename T>
-const T* In(const void* p) { return static_cast<const T*>(p); }
+const T* In(const void* p) {
+  return static_cast<const T*>(p);
+}
 
-#define PLAIN_LOOP(name, D, S, body)                                      \
-  void name(void* dv, const void* av, const void* bv, size_t n) {         \
-    D* __restrict d = Out<D>(dv);                                         \
-    const S* __restrict a = In<S>(av);                                    \
-    const S* __restrict b = In<S>(bv);                                    \
-    (void)a;                                                              \
-    (void)b;                                                              \
-    for (size_t i = 0; i < n; ++i) body;                                  \
+#define PLAIN_LOOP(name, D, S, body)                              \
+  void name(void* dv, const void* av, const void* bv, size_t n) { \
+    D* __restrict d = Out<D>(dv);                                 \
+    const S* __restrict a = In<S>(av);                            \
+    const S* __restrict b = In<S>(bv);                            \
+    (void)a;                                                      \
+    (void)b;                                                      \
+    for (size_t i = 0; i < n; ++i) body;                          \
   }
 
 PLAIN_LOOP(AbsF32, float, float, d[i] = std::fabs(a[i]))
@@ -40,8 +44,7 @@ PLAIN_LOOP(SqrtF32, float, float, d[i] = std::sqrt(a[i]))
 PLAIN_LOOP(RsqrtF32, float, float, d[i] = float(1.0 / std::sqrt(double(a[i]))))
 PLAIN_LOOP(ReciprocalF32, float, float, d[i] = 1.0f / a[i])
 PLAIN_LOOP(AddI16, int16_t, int16_t, d[i] = int16_t(a[i] + b[i]))
-PLAIN_LOOP(AddI32, int32_t, int32_t,
-           d[i] = int32_t(uint32_t(a[i]) + uint32_t(b[i])))
+PLAIN_LOOP(AddI32, int32_t, int32_t, d[i] = int32_t(uint32_t(a[i]) + uint32_t(b[i])))
 PLAIN_LOOP(AndU16, uint16_t, uint16_t, d[i] = a[i] & b[i])
 PLAIN_LOOP(NotU16, uint16_t, uint16_t, d[i] = uint16_t(~a[i]))
 // The unit's signed left shift keeps the sign bit.
@@ -51,10 +54,14 @@ PLAIN_LOOP(ShiftRightI16, int16_t, int16_t, d[i] = int16_t(a[i] >> 3))
 PLAIN_LOOP(AxpyF32, float, float, d[i] = a[i] * kAlpha + d[i])
 PLAIN_LOOP(FusedMulAddF32, float, float, d[i] = a[i] * d[i] + b[i])
 PLAIN_LOOP(MulAddDstF32, float, float, d[i] = a[i] * b[i] + d[i])
-PLAIN_LOOP(AddReluF32, float, float,
-           { const float s = a[i] + b[i]; d[i] = s > 0.0f ? s : 0.0f; })
-PLAIN_LOOP(MulAddReluF32, float, float,
-           { const float s = a[i] * d[i] + b[i]; d[i] = s > 0.0f ? s : 0.0f; })
+PLAIN_LOOP(AddReluF32, float, float, {
+  const float s = a[i] + b[i];
+  d[i] = s > 0.0f ? s : 0.0f;
+})
+PLAIN_LOOP(MulAddReluF32, float, float, {
+  const float s = a[i] * d[i] + b[i];
+  d[i] = s > 0.0f ? s : 0.0f;
+})
 PLAIN_LOOP(CastF32I32, int32_t, float, {
   const float r = std::nearbyint(a[i]);
   d[i] = r != r ? 0 : r >= 0x1p31f ? INT32_MAX : r < -0x1p31f ? INT32_MIN : int32_t(r);
@@ -89,7 +96,9 @@ PLAIN_LOOP(CastI32F32Floor, float, int32_t, {
   d[i] = double(r) > double(a[i]) ? std::nextafter(r, -INFINITY) : r;
 })
 PLAIN_LOOP(CastI32I16, int16_t, int32_t,
-           d[i] = int16_t(a[i] > INT16_MAX ? INT16_MAX : a[i] < INT16_MIN ? INT16_MIN : a[i]))
+           d[i] = int16_t(a[i] > INT16_MAX   ? INT16_MAX
+                          : a[i] < INT16_MIN ? INT16_MIN
+                                             : a[i]))
 PLAIN_LOOP(CastI16F16, H, int16_t, d[i] = H(a[i]))
 PLAIN_LOOP(CastI8F16, H, int8_t, d[i] = H(a[i]))
 PLAIN_LOOP(DuplicateF32, float, float, d[i] = kFill)
@@ -128,8 +137,10 @@ PLAIN_LOOP(MulI64, int64_t, int64_t, d[i] = int64_t(uint64_t(a[i]) * uint64_t(b[
 PLAIN_LOOP(MinU64, uint64_t, uint64_t, d[i] = a[i] < b[i] ? a[i] : b[i])
 PLAIN_LOOP(AddsI8, int8_t, int8_t, d[i] = int8_t(a[i] + kIntScalar))
 PLAIN_LOOP(MulsI64, int64_t, int64_t, d[i] = int64_t(uint64_t(a[i]) * kIntScalar))
-PLAIN_LOOP(SubReluF32, float, float,
-           { const float s = a[i] - b[i]; d[i] = s > 0.0f ? s : 0.0f; })
+PLAIN_LOOP(SubReluF32, float, float, {
+  const float s = a[i] - b[i];
+  d[i] = s > 0.0f ? s : 0.0f;
+})
 PLAIN_LOOP(DivF32, float, float, d[i] = a[i] / b[i])
 
 #undef PLAIN_LOOP
@@ -140,8 +151,8 @@ void ToFloat(const H* s, float* d, size_t n) {
   size_t i = 0;
 #if PLAIN_F16C
   for (; i + 16 <= n; i += 16) {
-    _mm512_storeu_ps(d + i, _mm512_cvtph_ps(_mm256_loadu_si256(
-                                reinterpret_cast<const __m256i*>(s + i))));
+    _mm512_storeu_ps(d + i,
+                     _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(s + i))));
   }
 #endif
   for (; i < n; ++i) d[i] = float(s[i]);
@@ -174,23 +185,28 @@ void HalfLoop(void* dv, const void* av, const void* bv, size_t n, Body body) {
   }
 }
 
-#define HALF_LOOP(name, uses_b, loop)                                      \
-  void name(void* dv, const void* av, const void* bv, size_t n) {          \
-    HalfLoop(dv, av, uses_b ? bv : nullptr, n,                             \
-             [](float* __restrict x, float* __restrict y,                  \
-                float* __restrict w, size_t m) {                           \
-               (void)x;                                                    \
-               (void)y;                                                    \
-               for (size_t i = 0; i < m; ++i) loop;                        \
-             });                                                           \
+#define HALF_LOOP(name, uses_b, loop)                                                      \
+  void name(void* dv, const void* av, const void* bv, size_t n) {                          \
+    HalfLoop(dv, av, uses_b ? bv : nullptr, n,                                             \
+             [](float* __restrict x, float* __restrict y, float* __restrict w, size_t m) { \
+               (void)x;                                                                    \
+               (void)y;                                                                    \
+               for (size_t i = 0; i < m; ++i) loop;                                        \
+             });                                                                           \
   }
 
 HALF_LOOP(ReluF16, false, w[i] = x[i] > 0.0f ? x[i] : 0.0f)
 HALF_LOOP(LeakyReluF16, false, w[i] = x[i] >= 0.0f ? x[i] : x[i] * kSlope)
 HALF_LOOP(SqrtF16, false, w[i] = std::sqrt(x[i]))
 HALF_LOOP(ReciprocalF16, false, w[i] = 1.0f / x[i])
-HALF_LOOP(AddReluF16, true, { const float s = x[i] + y[i]; w[i] = s > 0.0f ? s : 0.0f; })
-HALF_LOOP(SubReluF16, true, { const float s = x[i] - y[i]; w[i] = s > 0.0f ? s : 0.0f; })
+HALF_LOOP(AddReluF16, true, {
+  const float s = x[i] + y[i];
+  w[i] = s > 0.0f ? s : 0.0f;
+})
+HALF_LOOP(SubReluF16, true, {
+  const float s = x[i] - y[i];
+  w[i] = s > 0.0f ? s : 0.0f;
+})
 HALF_LOOP(DivF16, true, w[i] = x[i] / y[i])
 HALF_LOOP(MaxF16, true, w[i] = x[i] > y[i] ? x[i] : y[i])
 HALF_LOOP(MinF16, true, w[i] = x[i] < y[i] ? x[i] : y[i])
@@ -328,12 +344,13 @@ float ExtremeOf(const float* __restrict a, size_t n) {
   for (size_t j = 0; j < kLanes; ++j) acc[j] = a[j];
   for (size_t i = kLanes; i + kLanes <= n; i += kLanes) {
     for (size_t j = 0; j < kLanes; ++j) {
-      acc[j] = kMax ? (a[i + j] > acc[j] ? a[i + j] : acc[j])
-                    : (a[i + j] < acc[j] ? a[i + j] : acc[j]);
+      acc[j] =
+          kMax ? (a[i + j] > acc[j] ? a[i + j] : acc[j]) : (a[i + j] < acc[j] ? a[i + j] : acc[j]);
     }
   }
   float r = acc[0];
-  for (size_t j = 1; j < kLanes; ++j) r = kMax ? (acc[j] > r ? acc[j] : r) : (acc[j] < r ? acc[j] : r);
+  for (size_t j = 1; j < kLanes; ++j)
+    r = kMax ? (acc[j] > r ? acc[j] : r) : (acc[j] < r ? acc[j] : r);
   return r;
 }
 size_t IndexOf(const float* a, size_t n, float v) {
@@ -379,11 +396,16 @@ enum Mode { kRint, kFloor, kCeil, kTrunc, kRound };
 template <Mode kM>
 float Integral(float x) {
   switch (kM) {
-    case kFloor: return std::floor(x);
-    case kCeil: return std::ceil(x);
-    case kTrunc: return std::trunc(x);
-    case kRound: return std::round(x);
-    default: return std::nearbyint(x);
+    case kFloor:
+      return std::floor(x);
+    case kCeil:
+      return std::ceil(x);
+    case kTrunc:
+      return std::trunc(x);
+    case kRound:
+      return std::round(x);
+    default:
+      return std::nearbyint(x);
   }
 }
 // x rounded by kM and saturated into D (NaN gives 0).
@@ -392,8 +414,10 @@ D ToInt(float x) {
   const float r = Integral<kM>(x);
   constexpr float kLow = float(std::numeric_limits<D>::min());
   constexpr float kPast = 2.0f * float(std::numeric_limits<D>::max() / 2 + 1);
-  return r != r ? D(0) : r >= kPast ? std::numeric_limits<D>::max()
-                       : r < kLow ? std::numeric_limits<D>::min() : D(r);
+  return r != r       ? D(0)
+         : r >= kPast ? std::numeric_limits<D>::max()
+         : r < kLow   ? std::numeric_limits<D>::min()
+                      : D(r);
 }
 template <typename D, Mode kM>
 void HalfToInt(void* dv, const void* av, const void*, size_t n) {
@@ -433,9 +457,10 @@ void F32ToBf16(void* dv, const void* av, const void*, size_t n) {
   const uint32_t* __restrict a = In<uint32_t>(av);
   for (size_t i = 0; i < n; ++i) {
     const uint32_t u = a[i], neg = u >> 31;
-    const uint32_t bias = kM == kFloor ? (neg ? 0xffffu : 0u)
-                          : kM == kCeil ? (neg ? 0u : 0xffffu)
-                          : kM == kRound ? 0x8000u : 0u;
+    const uint32_t bias = kM == kFloor   ? (neg ? 0xffffu : 0u)
+                          : kM == kCeil  ? (neg ? 0u : 0xffffu)
+                          : kM == kRound ? 0x8000u
+                                         : 0u;
     d[i] = uint16_t((u + bias) >> 16);
   }
 }
@@ -469,9 +494,10 @@ void IntToF32Directed(void* dv, const void* av, const void*, size_t n) {
     const float r = float(a[i]);
     const bool above = r >= 0x1p63f || (r > -0x1p63f && int64_t(r) > int64_t(a[i]));
     const bool below = !above && int64_t(r) < int64_t(a[i]);
-    d[i] = kM == kFloor ? (above ? std::nextafter(r, -INFINITY) : r)
-           : kM == kCeil ? (below ? std::nextafter(r, INFINITY) : r)
-           : ((r > 0 && above) || (r < 0 && below)) ? std::nextafter(r, 0.0f) : r;
+    d[i] = kM == kFloor                             ? (above ? std::nextafter(r, -INFINITY) : r)
+           : kM == kCeil                            ? (below ? std::nextafter(r, INFINITY) : r)
+           : ((r > 0 && above) || (r < 0 && below)) ? std::nextafter(r, 0.0f)
+                                                    : r;
   }
 }
 void DuplicateU16(void* dv, const void*, const void*, size_t n) {
@@ -576,35 +602,132 @@ void QuantI16(void* dv, const void* av, const void*, size_t n) {
 }
 
 plain_loops::Fn kTable[plain_loops::kLoops] = {
-    AbsF32, AbsF16, ReluF32, ReluF16, LeakyReluF32, LeakyReluF16,
-    ExpF32, LnF32, SqrtF32, SqrtF16, RsqrtF32, ReciprocalF32,
+    AbsF32,
+    AbsF16,
+    ReluF32,
+    ReluF16,
+    LeakyReluF32,
+    LeakyReluF16,
+    ExpF32,
+    LnF32,
+    SqrtF32,
+    SqrtF16,
+    RsqrtF32,
+    ReciprocalF32,
     ReciprocalF16,
-    AddI16, AddI32, AndU16, NotU16, ShiftLeftI32, ShiftRightI16,
-    AxpyF32, AxpyF16, AxpyF32F16, FusedMulAddF32, MulAddDstF32,
-    AddReluF32, AddReluF16, MulAddReluF32,
-    CompareF32, SelectF32, SelectScalarF32, SelectF16,
-    CastF16F32, CastF32F16, CastF32I32, CastI32F32,
-    F32ToF16Directed<kFloor>, CastF32F16Odd, CastF32Bf16, CastBf16F32, CastBf16I32Ceil,
-    CastF16I32Floor, CastF16I16, CastF16I8Trunc, CastF32I16Round, CastF32I64,
-    CastF32F32Trunc, CastI32F32Floor, CastI32I16, CastI16F16, CastI8F16,
-    DuplicateF32, DuplicateF16,
+    AddI16,
+    AddI32,
+    AndU16,
+    NotU16,
+    ShiftLeftI32,
+    ShiftRightI16,
+    AxpyF32,
+    AxpyF16,
+    AxpyF32F16,
+    FusedMulAddF32,
+    MulAddDstF32,
+    AddReluF32,
+    AddReluF16,
+    MulAddReluF32,
+    CompareF32,
+    SelectF32,
+    SelectScalarF32,
+    SelectF16,
+    CastF16F32,
+    CastF32F16,
+    CastF32I32,
+    CastI32F32,
+    F32ToF16Directed<kFloor>,
+    CastF32F16Odd,
+    CastF32Bf16,
+    CastBf16F32,
+    CastBf16I32Ceil,
+    CastF16I32Floor,
+    CastF16I16,
+    CastF16I8Trunc,
+    CastF32I16Round,
+    CastF32I64,
+    CastF32F32Trunc,
+    CastI32F32Floor,
+    CastI32I16,
+    CastI16F16,
+    CastI8F16,
+    DuplicateF32,
+    DuplicateF16,
     AddF32,
-    AndI16, OrU16, AndU32, OrI32, AndU8, OrI64,
-    NotI16, NotU32, NotF32, NotF16, NotI8, NotU64,
-    AndsU16, OrsI16, AndsI64,
-    AddsI16, MulsI16, MaxsI16, MinsI16, AddsI32, MulsI32, MaxsI32, MinsI32,
-    AddI8, SubU8, MaxI8, AddI64, MulI64, MinU64, AddsI8, MulsI64,
-    SubReluF32, SubReluF16, DivF32, DivF16, MaxF16, MinF16,
-    ReduceSumF32, ReduceSumF16, ReduceMaxF32, ReduceMaxIndexF32,
-    ReduceMinF16, ReduceMinIndexF16,
-    F32ToF16Directed<kCeil>, F32ToF16Directed<kTrunc>, HalfToInt<int32_t, kRint>,
-    HalfToInt<int32_t, kRound>, HalfToInt<uint8_t, kRint>, HalfToInt<int16_t, kFloor>,
-    HalfToInt<int8_t, kRint>, Convert<int16_t, float>, F32ToI16, Convert<uint8_t, H>,
-    F32ToBf16<kFloor>, F32ToBf16<kTrunc>, F32ToBf16<kRound>, IntToF32Directed<int32_t, kCeil>,
-    IntToF32Directed<int32_t, kTrunc>, Convert<int32_t, int64_t>, Saturate<int64_t, int32_t>,
-    Convert<int64_t, float>, IntToF32Directed<int64_t, kFloor>, F32ToF32<kFloor>,
-    F32ToF32<kRint>, F32ToF32<kRound>, DuplicateU16,
-    HalfStepToInt8<false>, AddReluCastI16I8, ReluCastF32F16<false>, ReluCastF32F16<true>,
-    HalfStepToInt8<true>, AddDeqReluI32F16,
-    CastDeqI32F16, QuantI16<int8_t, 16, true>, QuantI16<uint8_t, 1, false>,
+    AndI16,
+    OrU16,
+    AndU32,
+    OrI32,
+    AndU8,
+    OrI64,
+    NotI16,
+    NotU32,
+    NotF32,
+    NotF16,
+    NotI8,
+    NotU64,
+    AndsU16,
+    OrsI16,
+    AndsI64,
+    AddsI16,
+    MulsI16,
+    MaxsI16,
+    MinsI16,
+    AddsI32,
+    MulsI32,
+    MaxsI32,
+    MinsI32,
+    AddI8,
+    SubU8,
+    MaxI8,
+    AddI64,
+    MulI64,
+    MinU64,
+    AddsI8,
+    MulsI64,
+    SubReluF32,
+    SubReluF16,
+    DivF32,
+    DivF16,
+    MaxF16,
+    MinF16,
+    ReduceSumF32,
+    ReduceSumF16,
+    ReduceMaxF32,
+    ReduceMaxIndexF32,
+    ReduceMinF16,
+    ReduceMinIndexF16,
+    F32ToF16Directed<kCeil>,
+    F32ToF16Directed<kTrunc>,
+    HalfToInt<int32_t, kRint>,
+    HalfToInt<int32_t, kRound>,
+    HalfToInt<uint8_t, kRint>,
+    HalfToInt<int16_t, kFloor>,
+    HalfToInt<int8_t, kRint>,
+    Convert<int16_t, float>,
+    F32ToI16,
+    Convert<uint8_t, H>,
+    F32ToBf16<kFloor>,
+    F32ToBf16<kTrunc>,
+    F32ToBf16<kRound>,
+    IntToF32Directed<int32_t, kCeil>,
+    IntToF32Directed<int32_t, kTrunc>,
+    Convert<int32_t, int64_t>,
+    Saturate<int64_t, int32_t>,
+    Convert<int64_t, float>,
+    IntToF32Directed<int64_t, kFloor>,
+    F32ToF32<kFloor>,
+    F32ToF32<kRint>,
+    F32ToF32<kRound>,
+    DuplicateU16,
+    HalfStepToInt8<false>,
+    AddReluCastI16I8,
+    ReluCastF32F16<false>,
+    ReluCastF32F16<true>,
+    HalfStepToInt8<true>,
+    AddDeqReluI32F16,
+    CastDeqI32F16,
+    QuantI16<int8_t, 16, true>,
+    QuantI16<uint8_t, 1, false>,
 };

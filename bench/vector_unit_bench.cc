@@ -83,18 +83,15 @@ void BinaryCount(benchmark::State& state) {
   Count(state, n);
 }
 template <typename T>
-void CallAdd(const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y,
-             int32_t n) {
+void CallAdd(const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, int32_t n) {
   AscendC::Add(z, x, y, n);
 }
 template <typename T>
-void CallSub(const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y,
-             int32_t n) {
+void CallSub(const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, int32_t n) {
   AscendC::Sub(z, x, y, n);
 }
 template <typename T>
-void CallMul(const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y,
-             int32_t n) {
+void CallMul(const LocalTensor<T>& z, const LocalTensor<T>& x, const LocalTensor<T>& y, int32_t n) {
   AscendC::Mul(z, x, y, n);
 }
 

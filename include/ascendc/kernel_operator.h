@@ -3,10 +3,10 @@
 // the C/C++ headers programs rely on without including them, qualifiers and
 // constants, half/bfloat16_t, positions, LocalTensor, GlobalTensor,
 // TPipe/TQue/TBuf, PopStackBuffer, DataCopy, the basic vector operations and
-// pipe synchronization, ShapeInfo/DataFormat, block index/count, the normalization
-// APIs and their kernel tiling structs; and for the host part of the program
-// the launcher (LaunchKernel, what `<<<...>>>` becomes) and the CPU-debug
-// launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
+// pipe synchronization, ShapeInfo/DataFormat, block index/count, the
+// normalization APIs and their kernel tiling structs; and for the host part of
+// the program the launcher (LaunchKernel, what `<<<...>>>` becomes) and the
+// CPU-debug launch (ICPU_RUN_KF, GmAlloc, GmFree). Kernel errors:
 // normgrad_ascendc/runtime/core.h.
 // Tiling in the kernel (GET_TILING_DATA…, TILING_KEY_IS): kernel_tiling.h.
 // Workspace (GetSysWorkSpacePtr, GetUserWorkspace): workspace.h.
@@ -41,6 +41,11 @@
 #include "lib/normalization/rmsnorm.h"
 #include "lib/normalization/welfordfinalize.h"
 #include "lib/normalization/welfordupdate.h"
+#include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
+#include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"
+#include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"
+#include "normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h"
+#include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
 #include "normgrad_ascendc/runtime/ceil_division.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/cpu_debug.h"
@@ -49,11 +54,7 @@
 #include "normgrad_ascendc/runtime/data_copy_params.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/half.h"
-#include "normgrad_ascendc/tiling/kernel_tiling.h"
 #include "normgrad_ascendc/runtime/launch.h"
-#include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
-#include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"
-#include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/runtime/list_tensor_desc.h"
 #include "normgrad_ascendc/runtime/local_mem_allocator.h"
 #include "normgrad_ascendc/runtime/pipe.h"
@@ -64,6 +65,8 @@
 #include "normgrad_ascendc/runtime/sub_block.h"
 #include "normgrad_ascendc/runtime/sync.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/runtime/workspace.h"
+#include "normgrad_ascendc/tiling/kernel_tiling.h"
 #include "normgrad_ascendc/vector/vector_compound.h"
 #include "normgrad_ascendc/vector/vector_convert.h"
 #include "normgrad_ascendc/vector/vector_layout.h"
@@ -74,9 +77,6 @@
 #include "normgrad_ascendc/vector/vector_select.h"
 #include "normgrad_ascendc/vector/vector_sort.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
-#include "normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h"
-#include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
-#include "normgrad_ascendc/runtime/workspace.h"
 
 // Last, in a block of their own: debug.h defines the printf and assert
 // macros, which no header above may see.

@@ -81,7 +81,8 @@ inline uint16_t FloatToHalf(float f) {
   const uint32_t q = m >> shift;
   const uint32_t rem = m & ((1u << shift) - 1u);
   const uint32_t midpoint = 1u << (shift - 1u);
-  const uint32_t up = (rem > midpoint || (rem == midpoint && (q & 1u))) ? 1u : 0u;
+  const uint32_t up =
+      (rem > midpoint || (rem == midpoint && (q & 1u))) ? 1u : 0u;
   return static_cast<uint16_t>(sign | (q + up));
 }
 
@@ -106,10 +107,10 @@ template <typename Codec>
 class Float16Storage {
  public:
   Float16Storage() = default;
-  Float16Storage(float f) : bits_(Codec::Narrow(f)) {}  // NOLINT: implicit, as Ascend C
-  template <typename U,
-            typename = std::enable_if_t<std::is_arithmetic_v<U> &&
-                                        !std::is_same_v<U, float>>>
+  Float16Storage(float f)
+      : bits_(Codec::Narrow(f)) {}  // NOLINT: implicit, as Ascend C
+  template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U> &&
+                                                    !std::is_same_v<U, float>>>
   Float16Storage(U v) : Float16Storage(static_cast<float>(v)) {}  // NOLINT
   operator float() const { return Codec::Widen(bits_); }          // NOLINT
 
@@ -135,12 +136,24 @@ class Float16Storage {
   friend Float16Storage operator-(Float16Storage a) {
     return FromBits(static_cast<uint16_t>(a.bits_ ^ 0x8000u));
   }
-  friend bool operator==(Float16Storage a, Float16Storage b) { return float(a) == float(b); }
-  friend bool operator!=(Float16Storage a, Float16Storage b) { return float(a) != float(b); }
-  friend bool operator<(Float16Storage a, Float16Storage b) { return float(a) < float(b); }
-  friend bool operator>(Float16Storage a, Float16Storage b) { return float(a) > float(b); }
-  friend bool operator<=(Float16Storage a, Float16Storage b) { return float(a) <= float(b); }
-  friend bool operator>=(Float16Storage a, Float16Storage b) { return float(a) >= float(b); }
+  friend bool operator==(Float16Storage a, Float16Storage b) {
+    return float(a) == float(b);
+  }
+  friend bool operator!=(Float16Storage a, Float16Storage b) {
+    return float(a) != float(b);
+  }
+  friend bool operator<(Float16Storage a, Float16Storage b) {
+    return float(a) < float(b);
+  }
+  friend bool operator>(Float16Storage a, Float16Storage b) {
+    return float(a) > float(b);
+  }
+  friend bool operator<=(Float16Storage a, Float16Storage b) {
+    return float(a) <= float(b);
+  }
+  friend bool operator>=(Float16Storage a, Float16Storage b) {
+    return float(a) >= float(b);
+  }
 
   Float16Storage& operator+=(Float16Storage o) { return *this = *this + o; }
   Float16Storage& operator-=(Float16Storage o) { return *this = *this - o; }
@@ -154,13 +167,17 @@ class Float16Storage {
 // Mixed arithmetic with built-in types: computed in float (or wider), as if
 // the 16-bit operand had been converted to float first. These templates match
 // exactly and so win over the built-in operators (no ambiguity).
-#define NORMGRAD_MIXED_OP(op)                                                  \
-  template <typename C, typename U,                                            \
-            typename = std::enable_if_t<std::is_arithmetic_v<U>>>              \
-  auto operator op(Float16Storage<C> a, U b) { return float(a) op b; }         \
-  template <typename C, typename U,                                            \
-            typename = std::enable_if_t<std::is_arithmetic_v<U>>>              \
-  auto operator op(U a, Float16Storage<C> b) { return a op float(b); }
+#define NORMGRAD_MIXED_OP(op)                                     \
+  template <typename C, typename U,                               \
+            typename = std::enable_if_t<std::is_arithmetic_v<U>>> \
+  auto operator op(Float16Storage<C> a, U b) {                    \
+    return float(a) op b;                                         \
+  }                                                               \
+  template <typename C, typename U,                               \
+            typename = std::enable_if_t<std::is_arithmetic_v<U>>> \
+  auto operator op(U a, Float16Storage<C> b) {                    \
+    return a op float(b);                                         \
+  }
 NORMGRAD_MIXED_OP(+)
 NORMGRAD_MIXED_OP(-)
 NORMGRAD_MIXED_OP(*)

@@ -65,20 +65,21 @@ struct LayerNormForwardProblem {
   DType dtype = DType::kF32;  ///< type of x, gamma and beta
   /// false: y is in `dtype`; true: y is f32 (never narrowed).
   bool f32_outputs = false;
-  size_t rows = 0;               ///< B·S
-  size_t cols = 0;               ///< H
-  size_t row_stride = 0;         ///< elements between rows of x and y; 0 means `cols`
-  const void* x = nullptr;       ///< rows × row_stride elements
-  const void* gamma = nullptr;   ///< cols elements
-  const void* beta = nullptr;    ///< cols elements
-  float eps = 1e-5f;             ///< added to the variance: finite, ≥ 0
+  size_t rows = 0;        ///< B·S
+  size_t cols = 0;        ///< H
+  size_t row_stride = 0;  ///< elements between rows of x and y; 0 means `cols`
+  const void* x = nullptr;      ///< rows × row_stride elements
+  const void* gamma = nullptr;  ///< cols elements
+  const void* beta = nullptr;   ///< cols elements
+  float eps = 1e-5f;            ///< added to the variance: finite, ≥ 0
   /// rows × row_stride elements (columns ≥ cols are not written); null:
   /// compute the statistics only. May be the same buffer as x (in place)
   /// when it has x's type.
   void* y = nullptr;
-  float* mean = nullptr;      ///< rows floats, or null
-  float* variance = nullptr;  ///< rows floats (population variance, ÷ H), or null
-  float* rstd = nullptr;      ///< rows floats, 1 / √(variance + eps), or null
+  float* mean = nullptr;  ///< rows floats, or null
+  float* variance =
+      nullptr;            ///< rows floats (population variance, ÷ H), or null
+  float* rstd = nullptr;  ///< rows floats, 1 / √(variance + eps), or null
   Stores stores = Stores::kAuto;  ///< how y is stored
   /// Worker threads (0: OpenMP's default); small problems run on one
   /// thread whatever is asked (see ThreadsFor). Results never depend on it.
@@ -101,13 +102,15 @@ struct LayerNormBackwardProblem {
   DType dtype = DType::kF32;  ///< type of x, dy and gamma
   /// false: dx, pd_gamma and pd_beta are in `dtype`; true: they are f32.
   bool f32_outputs = false;
-  size_t rows = 0;              ///< B·S
-  size_t cols = 0;              ///< H
-  size_t row_stride = 0;        ///< elements between rows of x, dy and dx; 0 means `cols`
+  size_t rows = 0;  ///< B·S
+  size_t cols = 0;  ///< H
+  size_t row_stride =
+      0;  ///< elements between rows of x, dy and dx; 0 means `cols`
   const void* x = nullptr;      ///< rows × row_stride elements
   const void* dy = nullptr;     ///< rows × row_stride elements
   const void* gamma = nullptr;  ///< cols elements
-  const float* mean = nullptr;  ///< rows floats, as LayerNormForward writes them
+  const float* mean =
+      nullptr;  ///< rows floats, as LayerNormForward writes them
   /// rows floats, 1 / √(variance + eps); or null, and then `variance`:
   const float* rstd = nullptr;
   /// rows floats, used (with eps) when rstd is null: rstd is computed as
@@ -141,8 +144,9 @@ struct LayerNormBackwardProblem {
 /// Scratch (kept per thread, only grows), in floats: cols for 16-bit gamma in
 /// float; rows when rstd is computed from variance; and the partial sums of
 /// pd_gamma and pd_beta, 2·cols (sequential) or (P + T·L) · 2·cols (blocked,
-/// with T threads, P ≤ 8·T and L as in LayerNormGradBeta). Unlike LayerNormGradBeta's, the partial sums span
-/// whole rows: dx needs each row's sums over all columns first.
+/// with T threads, P ≤ 8·T and L as in LayerNormGradBeta). Unlike
+/// LayerNormGradBeta's, the partial sums span whole rows: dx needs each row's
+/// sums over all columns first.
 Status LayerNormBackward(const LayerNormBackwardProblem& problem);
 
 /// What the last successful LayerNormForward or LayerNormBackward call on

@@ -32,13 +32,13 @@ struct GradBetaProblem {
   /// false: pd_gamma/pd_beta are in `dtype`; true: they are f32 (the float
   /// accumulators themselves, never narrowed).
   bool f32_outputs = false;
-  size_t rows = 0;                ///< B·S
-  size_t cols = 0;                ///< H
-  size_t row_stride = 0;          ///< elements between rows; 0 means `cols`
-  const void* dy = nullptr;       ///< rows × row_stride elements
-  const void* res = nullptr;      ///< resForGamma, same layout as dy
-  void* pd_gamma = nullptr;       ///< cols elements
-  void* pd_beta = nullptr;        ///< cols elements
+  size_t rows = 0;            ///< B·S
+  size_t cols = 0;            ///< H
+  size_t row_stride = 0;      ///< elements between rows; 0 means `cols`
+  const void* dy = nullptr;   ///< rows × row_stride elements
+  const void* res = nullptr;  ///< resForGamma, same layout as dy
+  void* pd_gamma = nullptr;   ///< cols elements
+  void* pd_beta = nullptr;    ///< cols elements
   Order order = Order::kBlocked;
   /// Rows per chunk for the sequential order (0: one chunk). The running sums
   /// carry across chunks, as in the tiling-driven device loop, so the result
@@ -94,7 +94,7 @@ RunInfo LastRunInfo();
 struct ImplInfo {
   std::string name;  ///< "<order>:<isa>"
   Order order;
-  std::string isa;   ///< "avx512", "avx2", "scalar"
+  std::string isa;  ///< "avx512", "avx2", "scalar"
   bool available;
 };
 std::vector<ImplInfo> ListImplementations();

@@ -29,7 +29,8 @@ class [[nodiscard]] Status {
   Status() = default;  // success
   static Status Ok() { return Status(); }
   /// An error; kInvalidArgument unless another code is given.
-  static Status Error(std::string message, StatusCode code = StatusCode::kInvalidArgument) {
+  static Status Error(std::string message,
+                      StatusCode code = StatusCode::kInvalidArgument) {
     Status s;
     s.code_ = code == StatusCode::kOk ? StatusCode::kInvalidArgument : code;
     s.message_ = std::move(message);

@@ -18,9 +18,12 @@ inline size_t SizeOf(DType t) { return t == DType::kF32 ? 4 : 2; }
 /// "float", "half" or "bfloat16": the names the CLI and messages use.
 inline const char* DTypeName(DType t) {
   switch (t) {
-    case DType::kF32: return "float";
-    case DType::kF16: return "half";
-    case DType::kBF16: return "bfloat16";
+    case DType::kF32:
+      return "float";
+    case DType::kF16:
+      return "half";
+    case DType::kBF16:
+      return "bfloat16";
   }
   return "?";
 }

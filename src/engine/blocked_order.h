@@ -64,8 +64,8 @@ void AddColumns(const kernels::Isa& isa, float* dst, const float* src, const Par
 /// block b's rows into `partial`, zeroed over c. `stack` holds plan.levels
 /// partials of 2 · c.beta floats.
 template <typename SumBlock>
-void SumSubtree(const kernels::Isa& isa, const BlockedPlan& plan, size_t j,
-                const PartialColumns& c, float* root, float* stack, const SumBlock& sum_block) {
+void SumSubtree(const kernels::Isa& isa, const BlockedPlan& plan, size_t j, const PartialColumns& c,
+                float* root, float* stack, const SumBlock& sum_block) {
   const size_t partial_floats = 2 * c.beta;
   const auto slot = [&](size_t depth) {
     return depth == 0 ? root : stack + (depth - 1) * partial_floats;

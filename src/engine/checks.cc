@@ -30,8 +30,8 @@ Status CheckShape(const char* api, DType dtype, size_t rows, size_t cols, size_t
   if (cols == 0) return Fail(api, "cols is 0; it must be at least 1");
   const size_t stride = row_stride == 0 ? cols : row_stride;
   if (stride < cols) {
-    return Fail(api, "row_stride " + std::to_string(stride) + " is less than cols " +
-                         std::to_string(cols));
+    return Fail(
+        api, "row_stride " + std::to_string(stride) + " is less than cols " + std::to_string(cols));
   }
   if (rows > 0 && stride > std::numeric_limits<size_t>::max() / element_bytes / rows) {
     return Fail(api, "rows " + std::to_string(rows) + " × row_stride " + std::to_string(stride) +
@@ -55,8 +55,8 @@ Status CheckSumOutputs(const char* api, const void* pd_gamma, const void* pd_bet
 
 Status CheckOrder(const char* api, Order order) {
   if (order == Order::kBlocked || order == Order::kSequential) return Status::Ok();
-  return Fail(api, "order " + std::to_string(static_cast<int>(order)) +
-                       " is not sequential or blocked");
+  return Fail(api,
+              "order " + std::to_string(static_cast<int>(order)) + " is not sequential or blocked");
 }
 
 Status CheckEps(const char* api, float eps) {

@@ -32,8 +32,7 @@ std::string ValidNames() {
 
 // The instruction set called `name`; null with *error set (mentioning
 // `what`, the text the name came from) when it is unknown or unavailable.
-const kernels::Isa* FindIsa(const std::string& name, const std::string& what,
-                            std::string* error) {
+const kernels::Isa* FindIsa(const std::string& name, const std::string& what, std::string* error) {
   for (const kernels::Isa& isa : kernels::Isas()) {
     if (name != isa.name) continue;
     if (isa.available()) return &isa;
@@ -116,15 +115,13 @@ std::vector<ImplInfo> ListImplementations() {
   std::vector<ImplInfo> list;
   for (const kernels::Isa& isa : kernels::Isas()) {
     for (Order order : {Order::kBlocked, Order::kSequential}) {
-      list.push_back({std::string(OrderName(order)) + ":" + isa.name, order,
-                      isa.name, isa.available()});
+      list.push_back(
+          {std::string(OrderName(order)) + ":" + isa.name, order, isa.name, isa.available()});
     }
   }
   return list;
 }
 
-const char* OrderName(Order o) {
-  return o == Order::kSequential ? "sequential" : "blocked";
-}
+const char* OrderName(Order o) { return o == Order::kSequential ? "sequential" : "blocked"; }
 
 }  // namespace normgrad

@@ -94,13 +94,13 @@ Status RunForward(const LayerNormForwardProblem& p) {
   thread_local std::vector<float> gamma_buffer, beta_buffer;
   const float* gamma = nullptr;
   const float* beta = nullptr;
-  if (Status s = Widened(isa, kForward, "gamma in float", p.dtype, p.gamma, p.cols,
-                         gamma_buffer, &gamma);
+  if (Status s =
+          Widened(isa, kForward, "gamma in float", p.dtype, p.gamma, p.cols, gamma_buffer, &gamma);
       !s.ok()) {
     return s;
   }
-  if (Status s = Widened(isa, kForward, "beta in float", p.dtype, p.beta, p.cols, beta_buffer,
-                         &beta);
+  if (Status s =
+          Widened(isa, kForward, "beta in float", p.dtype, p.beta, p.cols, beta_buffer, &beta);
       !s.ok()) {
     return s;
   }
@@ -125,8 +125,8 @@ Status RunBackward(const LayerNormBackwardProblem& p) {
   // Scratch, all of it before any output is written.
   thread_local std::vector<float> gamma_buffer, rstd_buffer, partials;
   const float* gamma = nullptr;
-  if (Status s = Widened(isa, kBackward, "gamma in float", p.dtype, p.gamma, p.cols,
-                         gamma_buffer, &gamma);
+  if (Status s =
+          Widened(isa, kBackward, "gamma in float", p.dtype, p.gamma, p.cols, gamma_buffer, &gamma);
       !s.ok()) {
     return s;
   }
@@ -148,12 +148,12 @@ Status RunBackward(const LayerNormBackwardProblem& p) {
   }
 
   // The accumulator acc is [gamma | beta].
-  const engine::Run run = engine::RunBackwardRows(
-      isa, isa.layer_norm, p, sums, gamma, rstd, partials.data(),
-      [&](kernels::LayerNormBackwardArgs& a, size_t begin, float* acc) {
-        a.mean = p.mean + begin;
-        a.acc_beta = acc + p.cols;
-      });
+  const engine::Run run =
+      engine::RunBackwardRows(isa, isa.layer_norm, p, sums, gamma, rstd, partials.data(),
+                              [&](kernels::LayerNormBackwardArgs& a, size_t begin, float* acc) {
+                                a.mean = p.mean + begin;
+                                a.acc_beta = acc + p.cols;
+                              });
   const DType out = engine::OutputType(p);
   engine::WriteOutput(isa, out, partials.data(), p.cols, p.pd_gamma);
   engine::WriteOutput(isa, out, partials.data() + p.cols, p.cols, p.pd_beta);

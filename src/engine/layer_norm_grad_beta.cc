@@ -328,8 +328,8 @@ bool OutputsStandApart(const GradBetaProblem& p) {
     const auto b = reinterpret_cast<uintptr_t>(ptr);
     return Range{b, b + bytes};
   };
-  const Range ranges[] = {at(p.pd_gamma, out_bytes), at(p.pd_beta, out_bytes),
-                          at(p.dy, in_bytes), at(p.res, in_bytes)};
+  const Range ranges[] = {at(p.pd_gamma, out_bytes), at(p.pd_beta, out_bytes), at(p.dy, in_bytes),
+                          at(p.res, in_bytes)};
   for (size_t i = 0; i < 2; ++i) {  // each output against everything after it
     for (size_t j = i + 1; j < 4; ++j) {
       if (ranges[i].begin < ranges[j].end && ranges[j].begin < ranges[i].end) return false;
@@ -365,17 +365,15 @@ Status Run(const GradBetaProblem& p) {
     // One thread, float outputs apart from everything else: the sums are
     // kept in the outputs themselves (the Ascend C path's many small calls
     // save two passes over them).
-    SumColumns(isa, in, p.rows, p.chunk_rows == 0 ? std::max<size_t>(p.rows, 1) : p.chunk_rows,
-               0, p.cols, static_cast<float*>(p.pd_gamma), static_cast<float*>(p.pd_beta));
+    SumColumns(isa, in, p.rows, p.chunk_rows == 0 ? std::max<size_t>(p.rows, 1) : p.chunk_rows, 0,
+               p.cols, static_cast<float*>(p.pd_gamma), static_cast<float*>(p.pd_beta));
   } else {
     // Scratch lives in per-thread buffers that only grow, so repeated calls
     // (the Ascend C path makes thousands) do not allocate.
     thread_local std::vector<float> scratch, all;
-    const size_t floats = p.order == Order::kSequential
-                              ? SequentialScratchFloats(p.cols, threads)
-                              : BlockedScratch(p.rows, p.cols, threads);
-    if (Status s = engine::GrowScratch(scratch, floats, kApi, "the float partial sums");
-        !s.ok()) {
+    const size_t floats = p.order == Order::kSequential ? SequentialScratchFloats(p.cols, threads)
+                                                        : BlockedScratch(p.rows, p.cols, threads);
+    if (Status s = engine::GrowScratch(scratch, floats, kApi, "the float partial sums"); !s.ok()) {
       return s;
     }
     if (!apart) {
@@ -389,8 +387,8 @@ Status Run(const GradBetaProblem& p) {
     }
     const Sums sums(isa, out, p.cols, p.pd_gamma, p.pd_beta, apart ? nullptr : all.data());
     if (p.order == Order::kSequential) {
-      if (Status s = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, threads,
-                                   scratch.data(), sums, &used);
+      if (Status s = RunSequential(isa, in, p.rows, p.cols, p.chunk_rows, threads, scratch.data(),
+                                   sums, &used);
           !s.ok()) {
         return s;
       }

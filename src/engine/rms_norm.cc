@@ -87,8 +87,8 @@ Status RunForward(const RmsNormForwardProblem& p) {
       !s.ok()) {
     return s;
   }
-  const engine::Run run = engine::RunForwardRows(
-      isa, isa.rms_norm, p, gamma, [](kernels::RmsNormForwardArgs&, size_t) {});
+  const engine::Run run = engine::RunForwardRows(isa, isa.rms_norm, p, gamma,
+                                                 [](kernels::RmsNormForwardArgs&, size_t) {});
   run_log.Record(kForward, run, p.rows, p.cols);
   return Status::Ok();
 }

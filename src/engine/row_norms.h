@@ -111,11 +111,11 @@ Run RunForwardRows(const kernels::Isa& isa,
 /// dgamma is the first half, the second stays zero): one implementation of
 /// the order, for one more addition of cols floats per block.
 struct ColumnSums {
-  bool blocked;          ///< the blocked order (and rows > 0), else the sequential
-  BlockedPlan plan;      ///< the blocked order's blocks and subtrees
-  int threads;           ///< threads that work: whole subtrees of blocks each
-  size_t width;          ///< floats of one blocked partial: 2 · cols
-  size_t scratch_floats; ///< floats of the partial sums; sequential: the one accumulator
+  bool blocked;           ///< the blocked order (and rows > 0), else the sequential
+  BlockedPlan plan;       ///< the blocked order's blocks and subtrees
+  int threads;            ///< threads that work: whole subtrees of blocks each
+  size_t width;           ///< floats of one blocked partial: 2 · cols
+  size_t scratch_floats;  ///< floats of the partial sums; sequential: the one accumulator
 };
 
 /// The column sums of a backward call of `order` over rows × cols of
@@ -124,14 +124,15 @@ struct ColumnSums {
 /// sequential order is one accumulator, so one thread. Inline: the driver's
 /// per-call cost is what small problems pay.
 inline ColumnSums PlanColumnSums(Order order, DType dtype, size_t rows, size_t cols, int threads,
-                          size_t outputs) {
+                                 size_t outputs) {
   ColumnSums sums;
   sums.blocked = order == Order::kBlocked && rows > 0;
   const int wanted = ThreadsFor(2 * rows * cols * SizeOf(dtype), threads);
   sums.plan = PlanBlocked(rows, wanted);
-  sums.threads = sums.blocked ? static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted),
-                                                                  sums.plan.subtrees))
-                              : 1;
+  sums.threads =
+      sums.blocked
+          ? static_cast<int>(std::min<size_t>(static_cast<size_t>(wanted), sums.plan.subtrees))
+          : 1;
   sums.width = 2 * cols;
   sums.scratch_floats =
       sums.blocked ? BlockedScratchFloats(sums.plan, sums.threads, sums.width) : outputs * cols;
@@ -150,8 +151,8 @@ inline ColumnSums PlanColumnSums(Order order, DType dtype, size_t rows, size_t c
 template <typename ForwardArgs, typename BackwardArgs, typename Problem, typename SetArgs>
 Run RunBackwardRows(const kernels::Isa& isa,
                     const kernels::RowNormKernels<ForwardArgs, BackwardArgs>& kernels,
-                    const Problem& p, const ColumnSums& sums, const float* gamma,
-                    const float* rstd, float* partials, const SetArgs& set_args) {
+                    const Problem& p, const ColumnSums& sums, const float* gamma, const float* rstd,
+                    float* partials, const SetArgs& set_args) {
   const size_t stride = p.row_stride == 0 ? p.cols : p.row_stride;
   const DType out = OutputType(p);
   const bool streaming = Streaming(p.stores, p.rows, p.cols, out);

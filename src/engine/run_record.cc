@@ -15,14 +15,12 @@ void RunLog::Record(const char* api, const Run& run, size_t rows, size_t cols) {
       run.dtype == printed_.dtype && run.stores == printed_.stores) {
     return;
   }
-  std::fprintf(stderr, "normgrad: %s %s %zux%zu %s:%s threads=%d%s%s\n", api,
-               DTypeName(run.dtype), rows, cols, run.kind, run.isa, run.threads,
-               run.stores != nullptr ? " stores=" : "", run.stores != nullptr ? run.stores : "");
+  std::fprintf(stderr, "normgrad: %s %s %zux%zu %s:%s threads=%d%s%s\n", api, DTypeName(run.dtype),
+               rows, cols, run.kind, run.isa, run.threads, run.stores != nullptr ? " stores=" : "",
+               run.stores != nullptr ? run.stores : "");
   printed_ = run;
 }
 
-RunInfo RunLog::Last() const {
-  return {std::string(last_.kind) + ":" + last_.isa, last_.threads};
-}
+RunInfo RunLog::Last() const { return {std::string(last_.kind) + ":" + last_.isa, last_.threads}; }
 
 }  // namespace normgrad::engine

@@ -14,9 +14,9 @@
 namespace normgrad::engine {
 
 struct Run {
-  const char* kind;    ///< "blocked", "sequential" or "forward"
-  const char* isa;     ///< the instruction set's name
-  int threads;         ///< threads that worked
+  const char* kind;  ///< "blocked", "sequential" or "forward"
+  const char* isa;   ///< the instruction set's name
+  int threads;       ///< threads that worked
   DType dtype;
   const char* stores;  ///< "plain" or "streaming"; null for calls without row outputs
 };

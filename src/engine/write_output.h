@@ -13,8 +13,7 @@ namespace normgrad::engine {
 
 /// Writes the `n` floats of `src` to `dst` as `out`, with the instruction
 /// set's conversions.
-inline void WriteOutput(const kernels::Isa& isa, DType out, const float* src, size_t n,
-                        void* dst) {
+inline void WriteOutput(const kernels::Isa& isa, DType out, const float* src, size_t n, void* dst) {
   switch (out) {
     case DType::kF32:
       std::memcpy(dst, src, n * sizeof(float));

@@ -28,12 +28,11 @@ constexpr size_t kShortRowBytes = 512;
 ///   acc_gamma[c] = fl(acc_gamma[c] + fl(dy[r][c] · res[r][c]))
 ///   acc_beta[c]  = fl(acc_beta[c] + dy[r][c])
 /// with separate roundings (no fused multiply-add) — the device's order
-/// (docs/numerics.md, "The sequential order"). Row r starts `stride` elements after row r−1. 16-bit inputs are
-/// widened to float exactly first.
+/// (docs/numerics.md, "The sequential order"). Row r starts `stride` elements after row r−1. 16-bit
+/// inputs are widened to float exactly first.
 template <typename In>
-using AccumulateFn = void (*)(const In* dy, const In* res, size_t stride,
-                              size_t rows, size_t cols, float* acc_gamma,
-                              float* acc_beta);
+using AccumulateFn = void (*)(const In* dy, const In* res, size_t stride, size_t rows, size_t cols,
+                              float* acc_gamma, float* acc_beta);
 
 /// One call of a layer-norm forward kernel: rows [0, rows) of x, each row on
 /// its own (docs/numerics.md, "Layer norm forward and fused backward").
@@ -43,12 +42,12 @@ struct LayerNormForwardArgs {
   const float* beta;   ///< cols, widened
   float eps;
   size_t stride, rows, cols;
-  void* y;             ///< rows × stride, input type or float; null: statistics only
-  bool f32_y;          ///< y is float
-  bool stream_y;       ///< non-temporal stores for y
-  float* mean;         ///< rows, or null
-  float* variance;     ///< rows, or null
-  float* rstd;         ///< rows, or null
+  void* y;          ///< rows × stride, input type or float; null: statistics only
+  bool f32_y;       ///< y is float
+  bool stream_y;    ///< non-temporal stores for y
+  float* mean;      ///< rows, or null
+  float* variance;  ///< rows, or null
+  float* rstd;      ///< rows, or null
 };
 
 /// One call of a fused layer-norm backward kernel: rows [0, rows), dx for
@@ -60,11 +59,11 @@ struct LayerNormBackwardArgs {
   const float* mean;   ///< rows
   const float* rstd;   ///< rows
   size_t stride, rows, cols;
-  void* dx;            ///< rows × stride, input type or float
-  bool f32_dx;         ///< dx is float
-  bool stream_dx;      ///< non-temporal stores for dx
-  float* acc_gamma;    ///< cols: += fl(dy · x̂) per row, in row order
-  float* acc_beta;     ///< cols: += dy per row, in row order
+  void* dx;          ///< rows × stride, input type or float
+  bool f32_dx;       ///< dx is float
+  bool stream_dx;    ///< non-temporal stores for dx
+  float* acc_gamma;  ///< cols: += fl(dy · x̂) per row, in row order
+  float* acc_beta;   ///< cols: += dy per row, in row order
 };
 
 /// The kernels of a row-norm family (layer norm, RMS norm) of one
@@ -126,7 +125,12 @@ inline constexpr int kUnaryOps = 5;
 /// scalar, Axpy a·s + d, FusedMulAdd a·d + b, MulAddDst a·b + d, AddRelu
 /// Relu(a + b), SubRelu Relu(a − b), MulAddRelu Relu(a·d + b).
 enum class CompoundOp : uint8_t {
-  kAxpy, kFusedMulAdd, kMulAddDst, kAddRelu, kSubRelu, kMulAddRelu
+  kAxpy,
+  kFusedMulAdd,
+  kMulAddDst,
+  kAddRelu,
+  kSubRelu,
+  kMulAddRelu
 };
 inline constexpr int kCompoundOps = 6;
 
@@ -174,20 +178,17 @@ struct VectorKernels {
   void (*relu_f16)(uint16_t* d, const uint16_t* a, size_t n);
   /// d[i] = op(a[i], b[i], d[i]) in float, indexed by CompoundOp (Axpy
   /// reads s, not b). d may be a or b.
-  void (*compound_f32[kCompoundOps])(float* d, const float* a, const float* b,
-                                     float s, size_t n);
+  void (*compound_f32[kCompoundOps])(float* d, const float* a, const float* b, float s, size_t n);
   /// Bit i % 8 of bits[i / 8] = a[i] op b[i] (b null: op s), indexed by
   /// CompareOp; n a multiple of 64.
-  void (*compare_f32[kCompareOps])(uint8_t* bits, const float* a,
-                                   const float* b, float s, size_t n);
+  void (*compare_f32[kCompareOps])(uint8_t* bits, const float* a, const float* b, float s,
+                                   size_t n);
   /// Shifts of 16-bit and 32-bit integers (their bits), indexed [signed]
   /// [right], by a count below the width: unsigned shifts are logical,
   /// signed ones arithmetic, and a signed left shift keeps the sign bit.
   /// round_bit ≥ 0 adds that bit of the source (ShiftRight's roundEn).
-  void (*shift16[2][2])(uint16_t* d, const uint16_t* a, uint32_t count,
-                        int round_bit, size_t n);
-  void (*shift32[2][2])(uint32_t* d, const uint32_t* a, uint32_t count,
-                        int round_bit, size_t n);
+  void (*shift16[2][2])(uint16_t* d, const uint16_t* a, uint32_t count, int round_bit, size_t n);
+  void (*shift32[2][2])(uint32_t* d, const uint32_t* a, uint32_t count, int round_bit, size_t n);
   /// float → int32, rounded as CastRound's first kToIntRounds say and
   /// saturated (NaN gives 0).
   void (*to_int32_f32[kToIntRounds])(int32_t* d, const float* a, size_t n);
@@ -206,8 +207,8 @@ struct VectorKernels {
   /// log2 of the size): d[k] = bit k of `bits` (bit k % 8 of byte k / 8),
   /// inverted by `invert`, ? a[k] : b[k], or the scalar's low bytes where b
   /// is null. d is a, b or apart from them.
-  void (*select[4])(void* d, const void* a, const void* b, uint64_t scalar,
-                    bool invert, const uint8_t* bits, size_t n);
+  void (*select[4])(void* d, const void* a, const void* b, uint64_t scalar, bool invert,
+                    const uint8_t* bits, size_t n);
   /// The trees of consecutive groups of `group` floats (a power of two
   /// from 2 to 128, n a multiple of it), one sum each into sums: level by
   /// level, neighbours 2i and 2i+1 added.
@@ -217,8 +218,7 @@ struct VectorKernels {
   /// on integers indexed [log2 of the size: 1, 2, 4, 8 bytes][signed]
   /// [VectorOp]: +, −, × modulo 2^bits, Max, Min; null for Div. d is a, b,
   /// or apart from both.
-  void (*int_ops[4][2][kVectorOps])(void* d, const void* a, const void* b, uint64_t s,
-                                    size_t n);
+  void (*int_ops[4][2][kVectorOps])(void* d, const void* a, const void* b, uint64_t s, size_t n);
   /// The bits of n elements of elem_bytes bytes (1, 2, 4 or 8), indexed by
   /// LogicOp: a & b, a | b (b null: the scalar's low elem_bytes bytes in
   /// every element), ~a. d is a, b, or apart from both.
@@ -236,8 +236,8 @@ struct VectorKernels {
   /// d[i] = op(a[i], b[i], d[i]) in half (bits), indexed by CompoundOp as
   /// compound_f32, every step rounded to half (Axpy's product before its
   /// sum). d may be a or b.
-  void (*compound_f16[kCompoundOps])(uint16_t* d, const uint16_t* a, const uint16_t* b,
-                                     float s, size_t n) = {};  // set by reduce_entry_inl.h
+  void (*compound_f16[kCompoundOps])(uint16_t* d, const uint16_t* a, const uint16_t* b, float s,
+                                     size_t n) = {};  // set by reduce_entry_inl.h
   /// Copies bytes between regions that do not overlap, as four interleaved
   /// streams (long copies read at the bandwidth two streams reach).
   void (*copy_streams)(uint8_t* dst, const uint8_t* src, size_t bytes);
@@ -263,15 +263,14 @@ struct VectorKernels {
   /// past half's largest finite value made that value (into half next); in
   /// int16_t d[i] = Relu(a[i] ± b[i] modulo 2^16) saturated into int8_t.
   void (*relu_step_f32[2])(float* d, const float* a, const float* b, size_t n) = {};
-  void (*relu_cast_i16_i8[2])(int8_t* d, const int16_t* a, const int16_t* b,
-                              size_t n) = {};
+  void (*relu_cast_i16_i8[2])(int8_t* d, const int16_t* a, const int16_t* b, size_t n) = {};
   /// CastDequant int16_t → 8 bits, indexed [signed]: lane k of a (j =
   /// k % 16) into byte j of the lower (upper: the upper) half of 32-byte
   /// block k / 16 of d, whose other half is kept: rint(a[k] · scale[j] +
   /// offset[j]) in double, NaN 0, saturated into int8_t (signed) or
   /// uint8_t. d may be a (each block read before it is written).
-  void (*quant_i16_b8[2])(uint8_t* d, const int16_t* a, const float* scale,
-                          const int32_t* offset, bool upper, size_t n) = {};
+  void (*quant_i16_b8[2])(uint8_t* d, const int16_t* a, const float* scale, const int32_t* offset,
+                          bool upper, size_t n) = {};
 };
 
 /// The primitives of one instruction set.
@@ -279,8 +278,8 @@ struct Isa {
   const char* name;  ///< "avx512", "avx2", "scalar"
   bool (*available)();
   AccumulateFn<float> accumulate_f32;
-  AccumulateFn<uint16_t> accumulate_f16;   ///< binary16 bits
-  AccumulateFn<uint16_t> accumulate_bf16;  ///< bfloat16 bits
+  AccumulateFn<uint16_t> accumulate_f16;                ///< binary16 bits
+  AccumulateFn<uint16_t> accumulate_bf16;               ///< bfloat16 bits
   void (*add)(float* dst, const float* src, size_t n);  ///< dst[i] += src[i]
   void (*widen_f16)(const uint16_t* src, float* dst, size_t n);
   void (*narrow_f16)(const float* src, uint16_t* dst, size_t n);

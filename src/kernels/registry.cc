@@ -7,15 +7,15 @@ namespace normgrad::kernels {
 const std::vector<Isa>& Isas() {
   static const std::vector<Isa> list = {
 #if defined(NORMGRAD_HAVE_AVX512)
-      Avx512Isa(),
+    Avx512Isa(),
 #endif
 #if defined(NORMGRAD_HAVE_AVX2)
-      Avx2Isa(),
+    Avx2Isa(),
 #endif
 #if defined(NORMGRAD_HAVE_NEON)
-      NeonIsa(),
+    NeonIsa(),
 #endif
-      ScalarIsa(),
+    ScalarIsa(),
   };
   return list;
 }

@@ -40,8 +40,8 @@ double Decode(DType dtype, const void* data, size_t i) {
   return NAN;
 }
 
-void GradBeta(DType dtype, const void* dy, const void* res, size_t rows,
-              size_t cols, size_t row_stride, double* pd_gamma, double* pd_beta) {
+void GradBeta(DType dtype, const void* dy, const void* res, size_t rows, size_t cols,
+              size_t row_stride, double* pd_gamma, double* pd_beta) {
   for (size_t c = 0; c < cols; ++c) {
     pd_gamma[c] = 0;
     pd_beta[c] = 0;
@@ -56,9 +56,8 @@ void GradBeta(DType dtype, const void* dy, const void* res, size_t rows,
   }
 }
 
-void GradBetaAbsSums(DType dtype, const void* dy, const void* res, size_t rows,
-                     size_t cols, size_t row_stride, double* abs_gamma,
-                     double* abs_beta) {
+void GradBetaAbsSums(DType dtype, const void* dy, const void* res, size_t rows, size_t cols,
+                     size_t row_stride, double* abs_gamma, double* abs_beta) {
   for (size_t c = 0; c < cols; ++c) {
     abs_gamma[c] = 0;
     abs_beta[c] = 0;
@@ -73,9 +72,9 @@ void GradBetaAbsSums(DType dtype, const void* dy, const void* res, size_t rows,
   }
 }
 
-void LayerNormForward(DType dtype, const void* x, const void* gamma, const void* beta,
-                      size_t rows, size_t cols, size_t row_stride, double eps, double* y,
-                      double* mean, double* variance) {
+void LayerNormForward(DType dtype, const void* x, const void* gamma, const void* beta, size_t rows,
+                      size_t cols, size_t row_stride, double eps, double* y, double* mean,
+                      double* variance) {
   for (size_t r = 0; r < rows; ++r) {
     const size_t row = r * row_stride;
     double sum = 0;
@@ -89,8 +88,8 @@ void LayerNormForward(DType dtype, const void* x, const void* gamma, const void*
     const double v = squares / static_cast<double>(cols);
     const double rstd = 1 / std::sqrt(v + eps);
     for (size_t c = 0; c < cols; ++c) {
-      y[r * cols + c] = (Decode(dtype, x, row + c) - m) * rstd * Decode(dtype, gamma, c) +
-                        Decode(dtype, beta, c);
+      y[r * cols + c] =
+          (Decode(dtype, x, row + c) - m) * rstd * Decode(dtype, gamma, c) + Decode(dtype, beta, c);
     }
     mean[r] = m;
     variance[r] = v;

@@ -15,23 +15,22 @@ namespace normgrad::reference {
 /// Exact sums in double (each product dy·res of two floats is exact in
 /// double; the sums round once per add at 2^-53). Inputs: `rows` rows of
 /// `cols` elements, `row_stride` elements apart, of type `dtype`.
-void GradBeta(DType dtype, const void* dy, const void* res, size_t rows,
-              size_t cols, size_t row_stride, double* pd_gamma, double* pd_beta);
+void GradBeta(DType dtype, const void* dy, const void* res, size_t rows, size_t cols,
+              size_t row_stride, double* pd_gamma, double* pd_beta);
 
 /// Σ_r |dy·res| and Σ_r |dy| per column: the scale of the rounding-error
 /// bounds in docs/numerics.md.
-void GradBetaAbsSums(DType dtype, const void* dy, const void* res, size_t rows,
-                     size_t cols, size_t row_stride, double* abs_gamma,
-                     double* abs_beta);
+void GradBetaAbsSums(DType dtype, const void* dy, const void* res, size_t rows, size_t cols,
+                     size_t row_stride, double* abs_gamma, double* abs_beta);
 
 /// Layer-norm forward in double, two passes per row: mean = Σ x / H,
 /// variance = Σ (x − mean)² / H, then y = (x − mean) / √(variance + eps) ·
 /// gamma + beta. x: `rows` rows of `cols` elements, `row_stride` apart;
 /// gamma, beta: `cols` elements; all of type `dtype`. Outputs: y dense
 /// (rows × cols), mean and variance `rows` each.
-void LayerNormForward(DType dtype, const void* x, const void* gamma, const void* beta,
-                      size_t rows, size_t cols, size_t row_stride, double eps, double* y,
-                      double* mean, double* variance);
+void LayerNormForward(DType dtype, const void* x, const void* gamma, const void* beta, size_t rows,
+                      size_t cols, size_t row_stride, double eps, double* y, double* mean,
+                      double* variance);
 
 /// Fused layer-norm backward in double, given each row's mean and rstd (as
 /// the engine takes them): x̂ = (x − mean)·rstd, g = dy·gamma,

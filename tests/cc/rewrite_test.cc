@@ -125,7 +125,9 @@ TEST(Rewrite, LineDirectiveNamesTheOriginalFile) {
 // digit after one stays a digit), `?` is escaped against trigraphs, and every
 // other byte stays as it is.
 TEST(Rewrite, LineDirectiveEscapesEveryByteThatBreaksIt) {
-  const RewriteResult result = RewriteLaunches("int x;\n", "a\nb\r\t\x7f\x01" "7?\?/.asc");
+  const RewriteResult result = RewriteLaunches("int x;\n",
+                                               "a\nb\r\t\x7f\x01"
+                                               "7?\?/.asc");
   EXPECT_EQ(result.text, "#line 1 \"a\\012b\\015\\011\\177\\0017\\?\\?/.asc\"\nint x;\n");
   EXPECT_EQ(std::count(result.text.begin(), result.text.end(), '\n'), 2);
 }

@@ -58,7 +58,8 @@ TEST(BenchNoise, EveryReasonIsGiven) {
   s.baseline_start_gbs = 10;
   s.baseline_end_gbs = 1;
   EXPECT_EQ(NoisyReason(s),
-            "other processes took 100% of the CPU time > 10%; rounds spread 100% > 25%; read baseline fell from "
+            "other processes took 100% of the CPU time > 10%; rounds spread 100% > 25%; read "
+            "baseline fell from "
             "10.0 GB/s at the start to 1.0 at the end (< 70%)");
 }
 

@@ -46,8 +46,7 @@ std::string Npy(const std::string& dict, int major = 1) {
 // dictionary, padded with spaces and a newline to 118 bytes so the data
 // starts at 128.
 const std::string kNumpyF4Dict =
-    "{'descr': '<f4', 'fortran_order': False, 'shape': (1024,), }" + std::string(57, ' ') +
-    "\n";
+    "{'descr': '<f4', 'fortran_order': False, 'shape': (1024,), }" + std::string(57, ' ') + "\n";
 
 TEST(NpyHeader, ParsesWhatNumpyWrites) {
   NpyHeader h;
@@ -77,13 +76,12 @@ TEST(NpyHeader, ParsesVersions2And3AndLiteralVariants) {
 
 TEST(NpyHeader, ScalarAndZeroSizedShapes) {
   NpyHeader h;
-  ASSERT_TRUE(ParseNpyHeader(Npy("{'descr': '<u2', 'fortran_order': False, 'shape': ()}"), &h)
-                  .ok());
+  ASSERT_TRUE(
+      ParseNpyHeader(Npy("{'descr': '<u2', 'fortran_order': False, 'shape': ()}"), &h).ok());
   EXPECT_TRUE(h.shape.empty());
   EXPECT_EQ(h.data_bytes, 2u);  // one element
   ASSERT_TRUE(
-      ParseNpyHeader(Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 8)}"), &h)
-          .ok());
+      ParseNpyHeader(Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 8)}"), &h).ok());
   EXPECT_EQ(h.data_bytes, 0u);
 }
 
@@ -108,8 +106,7 @@ TEST(NpyHeader, EveryMalformedHeaderIsAClearError) {
       {Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (8,), 'x': 1}"), "'x'"},
       {Npy("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, 'shape': (8,)}"),
        "repeated key 'descr'"},
-      {Npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (8,)}"),
-       "structured"},
+      {Npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (8,)}"), "structured"},
       {Npy("{'descr': '<f4', 'fortran_order': 0, 'shape': (8,)}"), "True or False"},
       {Npy("{'descr': '<f4', 'fortran_order': False, 'shape': [8]}"), "not a tuple"},
       {Npy("{'descr': '<f4', 'fortran_order': False, 'shape': (-8,)}"), "dimension expected"},
@@ -267,12 +264,12 @@ TEST_F(FileTest, ADirectoryOrLinkAtADestinationChangesNothing) {
   fs::create_directories(dir_ / "b.npy");
   fs::create_symlink(dir_ / "g.npy", dir_ / "c.npy");
   const std::string a = "0123";
-  Status s = WriteOutputSet(dir_.string(), {{"g.npy", "", a.data(), a.size()},
-                                            {"b.npy", "", a.data(), a.size()}});
+  Status s = WriteOutputSet(dir_.string(),
+                            {{"g.npy", "", a.data(), a.size()}, {"b.npy", "", a.data(), a.size()}});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("b.npy: it is a directory"), std::string::npos) << s.message();
-  s = WriteOutputSet(dir_.string(), {{"g.npy", "", a.data(), a.size()},
-                                     {"c.npy", "", a.data(), a.size()}});
+  s = WriteOutputSet(dir_.string(),
+                     {{"g.npy", "", a.data(), a.size()}, {"c.npy", "", a.data(), a.size()}});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("c.npy: it is a symbolic link"), std::string::npos) << s.message();
   EXPECT_EQ(Contents((dir_ / "g.npy").string()), "old");

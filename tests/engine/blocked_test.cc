@@ -46,8 +46,10 @@ Result RunBlocked(const testdata::Matrix& dy, const testdata::Matrix& res, int t
   const normgrad::Status s = normgrad::LayerNormGradBeta(p);
   EXPECT_TRUE(s.ok()) << s.message();
   for (size_t c = 0; c < dy.cols; ++c) {
-    out.gamma.push_back(static_cast<float>(normgrad::reference::Decode(dy.dtype, out.raw_gamma.data(), c)));
-    out.beta.push_back(static_cast<float>(normgrad::reference::Decode(dy.dtype, out.raw_beta.data(), c)));
+    out.gamma.push_back(
+        static_cast<float>(normgrad::reference::Decode(dy.dtype, out.raw_gamma.data(), c)));
+    out.beta.push_back(
+        static_cast<float>(normgrad::reference::Decode(dy.dtype, out.raw_beta.data(), c)));
   }
   return out;
 }
@@ -61,8 +63,8 @@ void ExpectWithinBound(const testdata::Matrix& dy, const testdata::Matrix& res) 
   std::vector<double> ref_g(cols), ref_b(cols), abs_g(cols), abs_b(cols);
   normgrad::reference::GradBeta(dy.dtype, dy.data(), res.data(), dy.rows, cols, dy.stride,
                                 ref_g.data(), ref_b.data());
-  normgrad::reference::GradBetaAbsSums(dy.dtype, dy.data(), res.data(), dy.rows, cols,
-                                       dy.stride, abs_g.data(), abs_b.data());
+  normgrad::reference::GradBetaAbsSums(dy.dtype, dy.data(), res.data(), dy.rows, cols, dy.stride,
+                                       abs_g.data(), abs_b.data());
   const Result got = RunBlocked(dy, res);
   const size_t blocks = (dy.rows + 255) / 256;
   const double depth = blocks > 1 ? std::ceil(std::log2(static_cast<double>(blocks))) : 0;
@@ -82,7 +84,7 @@ void ExpectWithinBound(const testdata::Matrix& dy, const testdata::Matrix& res) 
 struct Shape {
   size_t rows, cols;
 };
-const Shape kShapes[] = {{1, 8},     {3, 17},    {255, 64},   {256, 64}, {257, 64},
+const Shape kShapes[] = {{1, 8},     {3, 17},    {255, 64},   {256, 64},  {257, 64},
                          {1000, 33}, {4096, 96}, {65536, 16}, {300, 4104}};
 
 class BlockedTypes : public testing::TestWithParam<DType> {};
@@ -102,8 +104,8 @@ TEST_P(BlockedTypes, ExactFillsEqualTheReferenceBitForBit) {
   const auto dy = testdata::SmallIntegers(GetParam(), rows, 40, testdata::Seed());
   const auto res = testdata::SmallIntegers(GetParam(), rows, 40, testdata::Seed() + 1);
   std::vector<double> ref_g(40), ref_b(40);
-  normgrad::reference::GradBeta(GetParam(), dy.data(), res.data(), rows, 40, 40,
-                                ref_g.data(), ref_b.data());
+  normgrad::reference::GradBeta(GetParam(), dy.data(), res.data(), rows, 40, 40, ref_g.data(),
+                                ref_b.data());
   const Result got = RunBlocked(dy, res);
   for (size_t c = 0; c < 40; ++c) {
     EXPECT_EQ(got.gamma[c], ref_g[c]) << c;
@@ -143,8 +145,10 @@ Literal LiteralBlockedOrder(const testdata::Matrix& dy, const testdata::Matrix& 
   for (size_t r = 0; r < dy.rows; ++r) {
     Literal& p = partial[r / 256];
     for (size_t c = 0; c < dy.cols; ++c) {
-      const float d = static_cast<float>(normgrad::reference::Decode(dy.dtype, dy.data(), r * dy.stride + c));
-      const float x = static_cast<float>(normgrad::reference::Decode(res.dtype, res.data(), r * res.stride + c));
+      const float d =
+          static_cast<float>(normgrad::reference::Decode(dy.dtype, dy.data(), r * dy.stride + c));
+      const float x = static_cast<float>(
+          normgrad::reference::Decode(res.dtype, res.data(), r * res.stride + c));
       const float product = d * x;
       p.gamma[c] = p.gamma[c] + product;
       p.beta[c] = p.beta[c] + d;
@@ -171,8 +175,8 @@ TEST_P(BlockedTypes, BitExactToTheLiteralOrder) {
   // Block counts with and without a power of two, up to 300 blocks (the
   // work is dealt out as subtrees of several blocks), and 16400 columns
   // (more than one column strip), on 1, 2 and 3 threads.
-  const Shape shapes[] = {{1, 8},      {256, 8},   {257, 24},   {3000, 24},
-                          {9733, 40},  {76800, 8}, {76801, 72}, {300, 16400}};
+  const Shape shapes[] = {{1, 8},     {256, 8},   {257, 24},   {3000, 24},
+                          {9733, 40}, {76800, 8}, {76801, 72}, {300, 16400}};
   for (const Shape& s : shapes) {
     const auto dy = testdata::Normal(GetParam(), s.rows, s.cols, testdata::Seed());
     const auto res = testdata::Normal(GetParam(), s.rows, s.cols, testdata::Seed() + 1);
@@ -197,8 +201,8 @@ TEST(Blocked, NormwiseErrorAtTarget) {
   const auto dy = testdata::Normal(DType::kF32, 65536, 512, testdata::Seed());
   const auto res = testdata::Normal(DType::kF32, 65536, 512, testdata::Seed() + 1);
   std::vector<double> ref_g(512), ref_b(512);
-  normgrad::reference::GradBeta(DType::kF32, dy.data(), res.data(), 65536, 512, 512,
-                                ref_g.data(), ref_b.data());
+  normgrad::reference::GradBeta(DType::kF32, dy.data(), res.data(), 65536, 512, 512, ref_g.data(),
+                                ref_b.data());
   const Result got = RunBlocked(dy, res);
   const std::vector<double> g(got.gamma.begin(), got.gamma.end());
   const std::vector<double> b(got.beta.begin(), got.beta.end());

@@ -60,8 +60,7 @@ constexpr Format kBf16{8, 7};
 std::vector<double> Midpoints(const Format& f) {
   std::vector<double> mid(f.InfBits());
   for (uint32_t h = 0; h < f.InfBits(); ++h) {
-    mid[h] = (f.Value(static_cast<uint16_t>(h)) +
-              f.Value(static_cast<uint16_t>(h + 1))) / 2;
+    mid[h] = (f.Value(static_cast<uint16_t>(h)) + f.Value(static_cast<uint16_t>(h + 1))) / 2;
   }
   return mid;
 }
@@ -101,8 +100,8 @@ std::vector<uint16_t> NarrowBulk(const std::vector<float>& in) {
 
 // Checks bulk and scalar narrowing of `inputs` against the model.
 template <typename T>
-void CheckNarrow(const Format& f, const std::vector<double>& mid,
-                 const std::vector<float>& inputs, int* failures) {
+void CheckNarrow(const Format& f, const std::vector<double>& mid, const std::vector<float>& inputs,
+                 int* failures) {
   const std::vector<uint16_t> bulk = NarrowBulk<T>(inputs);
   for (size_t i = 0; i < inputs.size() && *failures < 10; ++i) {
     const uint32_t u = BitsOf(inputs[i]);
@@ -110,8 +109,8 @@ void CheckNarrow(const Format& f, const std::vector<double>& mid,
     const uint16_t scalar = T(inputs[i]).Bits();
     if (bulk[i] != want || scalar != want) {
       ++*failures;
-      ADD_FAILURE() << std::hex << "float bits 0x" << u << ": expected 0x" << want
-                    << ", bulk 0x" << bulk[i] << ", scalar 0x" << scalar;
+      ADD_FAILURE() << std::hex << "float bits 0x" << u << ": expected 0x" << want << ", bulk 0x"
+                    << bulk[i] << ", scalar 0x" << scalar;
     }
   }
 }
@@ -136,8 +135,7 @@ void NarrowAllFloats(const Format& f) {
     for (long long run = 0; run < static_cast<long long>(kChunk) / kRun; ++run) {
       const size_t first = static_cast<size_t>(run * kRun);
       size_t h = static_cast<size_t>(
-          std::lower_bound(mid.begin(), mid.end(), std::fabs(double(inputs[first]))) -
-          mid.begin());
+          std::lower_bound(mid.begin(), mid.end(), std::fabs(double(inputs[first]))) - mid.begin());
       for (size_t i = first; i < first + kRun; ++i) {
         const uint32_t u = static_cast<uint32_t>(base + i);
         uint16_t want;
@@ -156,8 +154,8 @@ void NarrowAllFloats(const Format& f) {
     if (bad >= 0) {
       const uint32_t u = static_cast<uint32_t>(base + static_cast<uint64_t>(bad));
       failed = true;
-      ADD_FAILURE() << std::hex << "float bits 0x" << u << ": expected 0x"
-                    << Expected(f, mid, u) << ", bulk 0x" << bulk[static_cast<size_t>(bad)];
+      ADD_FAILURE() << std::hex << "float bits 0x" << u << ": expected 0x" << Expected(f, mid, u)
+                    << ", bulk 0x" << bulk[static_cast<size_t>(bad)];
     }
   }
 }
@@ -174,9 +172,9 @@ std::vector<float> InterestingFloats(const Format& f) {
       v.push_back(FloatFromBits(w | 0x80000000u));
     }
   }
-  for (uint32_t u : {0u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
-                     0x7f800001u, 0xffbfffffu, 0x00000001u, 0x007fffffu,
-                     0x7f7fffffu, 0x477fe000u, 0x477ff000u, 0x477ff001u}) {
+  for (uint32_t u :
+       {0u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u, 0xffbfffffu,
+        0x00000001u, 0x007fffffu, 0x7f7fffffu, 0x477fe000u, 0x477ff000u, 0x477ff001u}) {
     v.push_back(FloatFromBits(u));
   }
   std::mt19937 rng(12345);
@@ -186,7 +184,8 @@ std::vector<float> InterestingFloats(const Format& f) {
 
 TEST(Float16, WidenEveryHalfPattern) {
   std::vector<normgrad::float16> in(65536);
-  for (uint32_t h = 0; h < 65536; ++h) in[h] = normgrad::float16::FromBits(static_cast<uint16_t>(h));
+  for (uint32_t h = 0; h < 65536; ++h)
+    in[h] = normgrad::float16::FromBits(static_cast<uint16_t>(h));
   std::vector<float> bulk(65536);
   normgrad::Widen(in.data(), bulk.data(), in.size());
   for (uint32_t h = 0; h < 65536; ++h) {
@@ -207,7 +206,8 @@ TEST(Float16, WidenEveryHalfPattern) {
 
 TEST(Float16, WidenEveryBfloat16Pattern) {
   std::vector<normgrad::bfloat16> in(65536);
-  for (uint32_t h = 0; h < 65536; ++h) in[h] = normgrad::bfloat16::FromBits(static_cast<uint16_t>(h));
+  for (uint32_t h = 0; h < 65536; ++h)
+    in[h] = normgrad::bfloat16::FromBits(static_cast<uint16_t>(h));
   std::vector<float> bulk(65536);
   normgrad::Widen(in.data(), bulk.data(), in.size());
   for (uint32_t h = 0; h < 65536; ++h) {
@@ -246,7 +246,7 @@ TEST(Float16, BulkConversionsNeverThrow) {
   const normgrad::float16* h = nullptr;
   const normgrad::bfloat16* b = nullptr;
   float* f = nullptr;
-  static_assert(noexcept(normgrad::Widen(h, f, 0)) && noexcept(normgrad::Widen(b, f, 0)));
+  static_assert(noexcept(normgrad::Widen(h, f, 0))&& noexcept(normgrad::Widen(b, f, 0)));
   static_assert(noexcept(normgrad::Narrow(f, static_cast<normgrad::float16*>(nullptr), 0)));
   static_assert(noexcept(normgrad::Narrow(f, static_cast<normgrad::bfloat16*>(nullptr), 0)));
   normgrad::Widen(h, f, 0);  // n = 0 touches nothing

@@ -62,7 +62,7 @@ struct Shape {
 };
 // H = 1 and other widths around the 16-lane sums and 8-lane vectors, the
 // widths 48 and 4104, a single row, and a tall-skinny 65536 × 64.
-const Shape kShapes[] = {{1, 48},  {5, 1},    {3, 15},    {4, 17},    {257, 48},
+const Shape kShapes[] = {{1, 48},   {5, 1},    {3, 15},   {4, 17},    {257, 48},
                          {2, 4104}, {1, 4104}, {300, 33}, {65536, 64}};
 
 // The inputs of one problem; x has a row offset of 3 so the mean matters.
@@ -75,8 +75,8 @@ Data MakeData(DType t, size_t rows, size_t cols, size_t stride = 0) {
   std::normal_distribution<float> dist(0.0f, 1.0f);
   const size_t s = stride ? stride : cols;
   return {testdata::Make(t, rows, cols, s, [&] { return 3.0f + 2.0f * dist(rng); }),
-          testdata::Normal(t, rows, cols, seed + 1, stride),
-          testdata::Normal(t, 1, cols, seed + 2), testdata::Normal(t, 1, cols, seed + 3)};
+          testdata::Normal(t, rows, cols, seed + 1, stride), testdata::Normal(t, 1, cols, seed + 2),
+          testdata::Normal(t, 1, cols, seed + 3)};
 }
 
 double At(const testdata::Matrix& m, size_t r, size_t c) {
@@ -139,8 +139,8 @@ struct BackwardOptions {
   const char* isa = nullptr;
 };
 
-Backward RunBackward(const Data& d, const std::vector<float>& mean,
-                     const std::vector<float>& rstd, const BackwardOptions& o = {}) {
+Backward RunBackward(const Data& d, const std::vector<float>& mean, const std::vector<float>& rstd,
+                     const BackwardOptions& o = {}) {
   const DType out = o.f32_outputs ? DType::kF32 : d.x.dtype;
   const size_t n = normgrad::SizeOf(out);
   Backward b{std::vector<uint8_t>((d.x.rows * d.x.stride + o.dx_offset) * n, 0xa5),
@@ -173,9 +173,8 @@ void ExpectForwardWithinBound(const Data& d, float eps) {
   const size_t rows = d.x.rows, cols = d.x.cols;
   const DType t = d.x.dtype;
   std::vector<double> y(rows * cols), mean(rows), variance(rows);
-  normgrad::reference::LayerNormForward(t, d.x.data(), d.gamma.data(), d.beta.data(), rows,
-                                        cols, d.x.stride, eps, y.data(), mean.data(),
-                                        variance.data());
+  normgrad::reference::LayerNormForward(t, d.x.data(), d.gamma.data(), d.beta.data(), rows, cols,
+                                        d.x.stride, eps, y.data(), mean.data(), variance.data());
   const Forward got = RunForward(d, {eps});
   const double k = SumLanes(cols);
   for (size_t r = 0; r < rows; ++r) {
@@ -193,8 +192,8 @@ void ExpectForwardWithinBound(const Data& d, float eps) {
     for (size_t c = 0; c < cols; ++c) {
       const double centered = std::fabs(At(d.x, r, c) - mean[r]);
       const double gamma = std::fabs(At(d.gamma, 0, c));
-      const double e_x = e_m * (rstd + e_r) + centered * e_r +
-                         Gamma(2) * (centered + e_m) * (rstd + e_r);
+      const double e_x =
+          e_m * (rstd + e_r) + centered * e_r + Gamma(2) * (centered + e_m) * (rstd + e_r);
       const double bound = gamma * e_x + Gamma(2) * (centered * rstd * gamma + gamma * e_x +
                                                      std::fabs(At(d.beta, 0, c)));
       const double ref = y[r * cols + c];
@@ -212,13 +211,12 @@ void ExpectBackwardWithinBound(const Data& d, Order order) {
   const std::vector<double> rstd(f.rstd.begin(), f.rstd.end());
   std::vector<double> dx(rows * cols), pd_gamma(cols), pd_beta(cols);
   std::vector<double> dx_scale(rows * cols), abs_gamma(cols), abs_beta(cols);
-  normgrad::reference::LayerNormBackward(t, d.x.data(), d.dy.data(), d.gamma.data(),
-                                         mean.data(), rstd.data(), rows, cols, d.x.stride,
-                                         dx.data(), pd_gamma.data(), pd_beta.data());
+  normgrad::reference::LayerNormBackward(t, d.x.data(), d.dy.data(), d.gamma.data(), mean.data(),
+                                         rstd.data(), rows, cols, d.x.stride, dx.data(),
+                                         pd_gamma.data(), pd_beta.data());
   normgrad::reference::LayerNormBackwardScales(t, d.x.data(), d.dy.data(), d.gamma.data(),
-                                               mean.data(), rstd.data(), rows, cols,
-                                               d.x.stride, dx_scale.data(), abs_gamma.data(),
-                                               abs_beta.data());
+                                               mean.data(), rstd.data(), rows, cols, d.x.stride,
+                                               dx_scale.data(), abs_gamma.data(), abs_beta.data());
   BackwardOptions options;
   options.order = order;
   const Backward got = RunBackward(d, f.mean, f.rstd, options);
@@ -250,8 +248,8 @@ class LayerNormTypes : public testing::TestWithParam<DType> {};
 TEST_P(LayerNormTypes, ForwardWithinDerivedBoundOfDoubleReference) {
   for (const Shape& s : kShapes) {
     for (float eps : {1e-5f, 0.5f}) {
-      SCOPED_TRACE(testing::Message() << s.rows << "x" << s.cols << " eps " << eps << " seed "
-                                      << testdata::Seed());
+      SCOPED_TRACE(testing::Message()
+                   << s.rows << "x" << s.cols << " eps " << eps << " seed " << testdata::Seed());
       ExpectForwardWithinBound(MakeData(GetParam(), s.rows, s.cols), eps);
     }
   }
@@ -260,9 +258,9 @@ TEST_P(LayerNormTypes, ForwardWithinDerivedBoundOfDoubleReference) {
 TEST_P(LayerNormTypes, BackwardWithinDerivedBoundOfDoubleReference) {
   for (const Shape& s : kShapes) {
     for (Order order : {Order::kBlocked, Order::kSequential}) {
-      SCOPED_TRACE(testing::Message() << s.rows << "x" << s.cols << " "
-                                      << normgrad::OrderName(order) << " seed "
-                                      << testdata::Seed());
+      SCOPED_TRACE(testing::Message()
+                   << s.rows << "x" << s.cols << " " << normgrad::OrderName(order) << " seed "
+                   << testdata::Seed());
       ExpectBackwardWithinBound(MakeData(GetParam(), s.rows, s.cols), order);
     }
   }
@@ -297,9 +295,8 @@ TEST_P(LayerNormTypes, ExactFillsEqualTheReferenceBitForBit) {
   const size_t rows = 700, cols = 64;
   const Data d = ExactData(t, rows, cols);
   std::vector<double> y(rows * cols), mean(rows), variance(rows);
-  normgrad::reference::LayerNormForward(t, d.x.data(), d.gamma.data(), d.beta.data(), rows,
-                                        cols, cols, 0.0, y.data(), mean.data(),
-                                        variance.data());
+  normgrad::reference::LayerNormForward(t, d.x.data(), d.gamma.data(), d.beta.data(), rows, cols,
+                                        cols, 0.0, y.data(), mean.data(), variance.data());
   const Forward f = RunForward(d, {0.0f});
   for (size_t r = 0; r < rows; ++r) {
     ASSERT_EQ(f.mean[r], mean[r]) << r;
@@ -312,9 +309,9 @@ TEST_P(LayerNormTypes, ExactFillsEqualTheReferenceBitForBit) {
   const std::vector<double> mean64(f.mean.begin(), f.mean.end());
   const std::vector<double> rstd64(f.rstd.begin(), f.rstd.end());
   std::vector<double> dx(rows * cols), pd_gamma(cols), pd_beta(cols);
-  normgrad::reference::LayerNormBackward(t, d.x.data(), d.dy.data(), d.gamma.data(),
-                                         mean64.data(), rstd64.data(), rows, cols, cols,
-                                         dx.data(), pd_gamma.data(), pd_beta.data());
+  normgrad::reference::LayerNormBackward(t, d.x.data(), d.dy.data(), d.gamma.data(), mean64.data(),
+                                         rstd64.data(), rows, cols, cols, dx.data(),
+                                         pd_gamma.data(), pd_beta.data());
   for (Order order : {Order::kBlocked, Order::kSequential}) {
     BackwardOptions o;
     o.order = order;
@@ -432,8 +429,7 @@ TEST_P(LayerNormTypes, DxBitExactToTheLiteralFusedFormula) {
       for (size_t c = 0; c < cols; ++c) {
         const float centered = std::fma(dy[c], gamma[c], -mean_g);
         want[r * cols + c] = f.rstd[r] * std::fma(-xh[c], mean_gx, centered);
-        unfused[r * cols + c] =
-            f.rstd[r] * ((dy[c] * gamma[c] - mean_g) - xh[c] * plain_mean_gx);
+        unfused[r * cols + c] = f.rstd[r] * ((dy[c] * gamma[c] - mean_g) - xh[c] * plain_mean_gx);
       }
     }
     ASSERT_NE(want, unfused) << "H " << cols << ": inputs where fusing changes no bit";
@@ -611,10 +607,19 @@ TEST(LayerNorm, EveryInstructionSetGivesTheSameBits) {
                              std::vector<float>& stats) {
             y.assign(n * normgrad::SizeOf(t), 0);
             stats.assign(3 * rows, 0.0f);
-            const normgrad::kernels::LayerNormForwardArgs a{
-                d.x.data(), gamma.data(), beta.data(), 1e-5f, cols,          rows,
-                cols,       y.data(),     false,       stream, stats.data(), stats.data() + rows,
-                stats.data() + 2 * rows};
+            const normgrad::kernels::LayerNormForwardArgs a{d.x.data(),
+                                                            gamma.data(),
+                                                            beta.data(),
+                                                            1e-5f,
+                                                            cols,
+                                                            rows,
+                                                            cols,
+                                                            y.data(),
+                                                            false,
+                                                            stream,
+                                                            stats.data(),
+                                                            stats.data() + rows,
+                                                            stats.data() + 2 * rows};
             (t == DType::kF32   ? k.layer_norm.forward_f32
              : t == DType::kF16 ? k.layer_norm.forward_f16
                                 : k.layer_norm.forward_bf16)(a);
@@ -630,10 +635,19 @@ TEST(LayerNorm, EveryInstructionSetGivesTheSameBits) {
                               std::vector<float>& acc) {
             dx.assign(n * normgrad::SizeOf(t), 0);
             acc.assign(2 * cols, 0.0f);
-            const normgrad::kernels::LayerNormBackwardArgs a{
-                d.x.data(), d.dy.data(), gamma.data(), stats_scalar.data(),
-                stats_scalar.data() + 2 * rows, cols, rows, cols, dx.data(), false, stream,
-                acc.data(), acc.data() + cols};
+            const normgrad::kernels::LayerNormBackwardArgs a{d.x.data(),
+                                                             d.dy.data(),
+                                                             gamma.data(),
+                                                             stats_scalar.data(),
+                                                             stats_scalar.data() + 2 * rows,
+                                                             cols,
+                                                             rows,
+                                                             cols,
+                                                             dx.data(),
+                                                             false,
+                                                             stream,
+                                                             acc.data(),
+                                                             acc.data() + cols};
             (t == DType::kF32   ? k.layer_norm.backward_f32
              : t == DType::kF16 ? k.layer_norm.backward_f16
                                 : k.layer_norm.backward_bf16)(a);

@@ -181,8 +181,8 @@ void GradBetaOverInputsOutOfMemory() {
     p.pd_gamma = dy;
     p.pd_beta = res;
     p.threads = 2;
-    std::string complaint = ExpectOutOfMemory(
-        normgrad::LayerNormGradBeta(p), {"LayerNormGradBeta: ", "32 MiB", "33554432 bytes"});
+    std::string complaint = ExpectOutOfMemory(normgrad::LayerNormGradBeta(p),
+                                              {"LayerNormGradBeta: ", "32 MiB", "33554432 bytes"});
     if (complaint.empty() && (dy[0] != 5.0f || res[0] != 5.0f)) complaint = "outputs written";
     return complaint;
   });
@@ -219,7 +219,8 @@ void BackwardOutOfMemory(Order order) {
     p.threads = 2;
     std::string complaint =
         ExpectOutOfMemory(normgrad::LayerNormBackward(p), {"LayerNormBackward: ", "MiB", "bytes"});
-    if (complaint.empty() && (dx[0] != kHalfNaN || sums[0] != kHalfNaN || sums[kCols] != kHalfNaN)) {
+    if (complaint.empty() &&
+        (dx[0] != kHalfNaN || sums[0] != kHalfNaN || sums[kCols] != kHalfNaN)) {
       complaint = "outputs written";
     }
     return complaint;

@@ -437,9 +437,12 @@ TEST_P(RmsNormTypes, ShortRowsBitExactToTheLiteralFormulas) {
   // and strides that do not.
   const DType t = GetParam();
   const float eps = 1e-6f;
-  for (const auto& [rows, cols, stride] :
-       {std::tuple<size_t, size_t, size_t>{71, 64, 64}, {71, 40, 48}, {71, 40, 40}, {71, 16, 16},
-        {71, 100, 100}, {71, 300, 300}}) {
+  for (const auto& [rows, cols, stride] : {std::tuple<size_t, size_t, size_t>{71, 64, 64},
+                                           {71, 40, 48},
+                                           {71, 40, 40},
+                                           {71, 16, 16},
+                                           {71, 100, 100},
+                                           {71, 300, 300}}) {
     SCOPED_TRACE(testing::Message() << rows << " x " << cols << ", stride " << stride);
     const Data d = MakeData(t, rows, cols, stride);
     const float h = static_cast<float>(cols);
@@ -681,14 +684,13 @@ TEST(RmsNorm, Avx512Bf16NarrowingGivesTheIntegerRoundingBits) {
   EXPECT_EQ(k::Avx512RmsNormKernels().forward_bf16, native.forward_bf16) << "default table";
   EXPECT_EQ(k::Avx512RmsNormKernels().backward_bf16, native.backward_bf16) << "default table";
 
-  const uint32_t normal[] = {0x3f808000, 0x3f818000, 0xbf808000, 0xbf818000, 0x3f80c000,
-                             0x7f7fffff, 0x7f7f8000, 0x7f7f7fff, 0x00800000, 0x3f800001,
-                             0x40490fdb, 0xc2f6e979, 0x3f7fffff, 0x00000000, 0x80000000,
-                             0x3eaaaaab};
-  const uint32_t subnormal[] = {0x00008000, 0x00018000, 0x80008000, 0x80018000, 0x00400000,
-                                0x807fffff, 0x00000001, 0x00007fff, 0x0000ffff, 0x007f8000,
-                                0x00408000, 0x80408001, 0x00010000, 0x00028000, 0x003fffff,
-                                0x807f7fff};
+  const uint32_t normal[] = {0x3f808000, 0x3f818000, 0xbf808000, 0xbf818000, 0x3f80c000, 0x7f7fffff,
+                             0x7f7f8000, 0x7f7f7fff, 0x00800000, 0x3f800001, 0x40490fdb, 0xc2f6e979,
+                             0x3f7fffff, 0x00000000, 0x80000000, 0x3eaaaaab};
+  const uint32_t subnormal[] = {0x00008000, 0x00018000, 0x80008000, 0x80018000,
+                                0x00400000, 0x807fffff, 0x00000001, 0x00007fff,
+                                0x0000ffff, 0x007f8000, 0x00408000, 0x80408001,
+                                0x00010000, 0x00028000, 0x003fffff, 0x807f7fff};
   const uint32_t special[] = {0x7f800000, 0xff800000, 0x7fc00001, 0x7f800001, 0xffbfffff};
   // 70 columns: four vectors and a tail, rows one after another; 64
   // columns and 8 rows: rows 128 bytes apart, the forward's y four rows

@@ -56,8 +56,8 @@ Outputs DeviceOrder(const testdata::Matrix& dy, const testdata::Matrix& res) {
   return out;
 }
 
-Outputs Engine(const testdata::Matrix& dy, const testdata::Matrix& res,
-               size_t chunk_rows = 0, int threads = 1) {
+Outputs Engine(const testdata::Matrix& dy, const testdata::Matrix& res, size_t chunk_rows = 0,
+               int threads = 1) {
   const size_t n = normgrad::SizeOf(dy.dtype);
   Outputs out{std::vector<uint8_t>(dy.cols * n), std::vector<uint8_t>(dy.cols * n)};
   normgrad::GradBetaProblem p;
@@ -82,7 +82,7 @@ Outputs Engine(const testdata::Matrix& dy, const testdata::Matrix& res,
 // groups of 4 vectors of short rows (64, 83 = 64 + 16 + 3, and 127 float
 // columns: the longest short row) and the 16384-column strips.
 const size_t kRows[] = {1, 2, 3, 4, 5, 63, 65, 255, 256, 257, 65536};
-const size_t kCols[] = {1,  7,  8,   9,    15,   16,   17,   31,   33,
+const size_t kCols[] = {1,  7,  8,   9,    15,   16,   17,    31,   33,
                         64, 83, 127, 1023, 1025, 4104, 12288, 16400};
 constexpr size_t kMaxElements = size_t{1} << 22;
 

@@ -36,8 +36,8 @@ inline void Store(normgrad::DType t, uint8_t* base, size_t i, float v) {
   if (t == normgrad::DType::kF32) {
     std::memcpy(base + 4 * i, &v, 4);
   } else {
-    const uint16_t b = t == normgrad::DType::kF16 ? normgrad::float16(v).Bits()
-                                                  : normgrad::bfloat16(v).Bits();
+    const uint16_t b =
+        t == normgrad::DType::kF16 ? normgrad::float16(v).Bits() : normgrad::bfloat16(v).Bits();
     std::memcpy(base + 2 * i, &b, 2);
   }
 }

@@ -38,11 +38,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Profile profile = in.PickValueInArray({Profile::kA2, Profile::k310P, Profile::k950});
   normgrad_ascendc::SetProfile(profile);
   const bool p950 = profile == Profile::k950;
-  auto [a, min_value, scratch, t] =
-      tiling_fuzz::QueryAndTile<AscendC::tiling::LayerNormGradTiling, optiling::LayerNormGradTiling>(
-          in, "GetLayerNormGradMaxMinTmpSize", kApi,
-          [](auto&&... x) { AscendC::GetLayerNormGradMaxMinTmpSize(x...); },
-          [](auto&&... x) { AscendC::GetLayerNormGradNDTilingInfo(x...); });
+  auto [a, min_value, scratch, t] = tiling_fuzz::QueryAndTile<AscendC::tiling::LayerNormGradTiling,
+                                                              optiling::LayerNormGradTiling>(
+      in, "GetLayerNormGradMaxMinTmpSize", kApi,
+      [](auto&&... x) { AscendC::GetLayerNormGradMaxMinTmpSize(x...); },
+      [](auto&&... x) { AscendC::GetLayerNormGradNDTilingInfo(x...); });
   const bool ok = t.oneCalSize != 0;
   if (min_value != 0 && scratch >= min_value) {
     Check(ok, kApi, a, scratch, "a scratch of minValue bytes or more gives a tiling");

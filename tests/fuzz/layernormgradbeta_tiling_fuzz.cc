@@ -23,7 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using tiling_fuzz::Check;
   FuzzedDataProvider in(data, size);
   auto [a, min_value, scratch, t] =
-      tiling_fuzz::QueryAndTile<AscendC::tiling::LayerNormGradBetaTiling, optiling::LayerNormGradBetaTiling>(
+      tiling_fuzz::QueryAndTile<AscendC::tiling::LayerNormGradBetaTiling,
+                                optiling::LayerNormGradBetaTiling>(
           in, "GetLayerNormGradBetaMaxMinTmpSize", kApi,
           [](auto&&... x) { AscendC::GetLayerNormGradBetaMaxMinTmpSize(x...); },
           [](auto&&... x) { AscendC::GetLayerNormGradBetaNDTilingInfo(x...); });

@@ -182,8 +182,8 @@ double MaxAbs(const std::vector<double>& v) {
 }
 
 /// Expects max|got − ref| ≤ bound (plus the 16-bit rounding when `rounded`).
-void ExpectWithin(const char* what, const std::vector<double>& got,
-                  const std::vector<double>& ref, double bound, bool rounded, DType t) {
+void ExpectWithin(const char* what, const std::vector<double>& got, const std::vector<double>& ref,
+                  double bound, bool rounded, DType t) {
   ASSERT_EQ(got.size(), ref.size()) << what;
   if (rounded && t != DType::kF32) {
     const double u16 = std::ldexp(1.0, t == DType::kF16 ? -11 : -8);
@@ -191,8 +191,8 @@ void ExpectWithin(const char* what, const std::vector<double>& got,
   }
   double err = 0;
   for (size_t i = 0; i < got.size(); ++i) err = std::max(err, std::fabs(got[i] - ref[i]));
-  EXPECT_LE(err, bound) << what << ": max|got - ref| / max|ref| = "
-                        << err / std::max(MaxAbs(ref), 1e-300);
+  EXPECT_LE(err, bound) << what
+                        << ": max|got - ref| / max|ref| = " << err / std::max(MaxAbs(ref), 1e-300);
 }
 
 /// Checks an RMS-norm op's Results against float64 (bounds at the top).
@@ -265,21 +265,19 @@ void ExpectMatchesReference(Peer* peer, const Inputs& in, Op op, int threads) {
   if (op == Op::kGradBeta) {
     normgrad::reference::GradBeta(in.dtype, c.dy, c.res, rows, cols, cols, gamma.data(),
                                   beta.data());
-    normgrad::reference::GradBetaAbsSums(in.dtype, c.dy, c.res, rows, cols, cols,
-                                         abs_gamma.data(), abs_beta.data());
+    normgrad::reference::GradBetaAbsSums(in.dtype, c.dy, c.res, rows, cols, cols, abs_gamma.data(),
+                                         abs_beta.data());
     EXPECT_TRUE(got.dx.empty());
   } else {
     const std::vector<double> mean(in.mean.begin(), in.mean.end());
     const std::vector<double> rstd(in.rstd.begin(), in.rstd.end());
     dx.resize(rows * cols);
     dx_scale.resize(rows * cols);
-    normgrad::reference::LayerNormBackward(in.dtype, c.x, c.dy, c.gamma, mean.data(),
-                                           rstd.data(), rows, cols, cols, dx.data(),
-                                           gamma.data(), beta.data());
+    normgrad::reference::LayerNormBackward(in.dtype, c.x, c.dy, c.gamma, mean.data(), rstd.data(),
+                                           rows, cols, cols, dx.data(), gamma.data(), beta.data());
     normgrad::reference::LayerNormBackwardScales(in.dtype, c.x, c.dy, c.gamma, mean.data(),
-                                                 rstd.data(), rows, cols, cols,
-                                                 dx_scale.data(), abs_gamma.data(),
-                                                 abs_beta.data());
+                                                 rstd.data(), rows, cols, cols, dx_scale.data(),
+                                                 abs_gamma.data(), abs_beta.data());
     ExpectWithin("dx", got.dx, dx, Gamma(cols + 16) * MaxAbs(dx_scale),
                  RoundedToInput(peer->Name(), "dx"), in.dtype);
   }
@@ -288,8 +286,7 @@ void ExpectMatchesReference(Peer* peer, const Inputs& in, Op op, int threads) {
   if ((rows + 6) * u >= 0.5) return;  // no useful bound (see the top)
   ExpectWithin("pd_gamma", got.pd_gamma, gamma, Gamma(rows + 6, u) * MaxAbs(abs_gamma), rounded,
                in.dtype);
-  ExpectWithin("pd_beta", got.pd_beta, beta, Gamma(rows, u) * MaxAbs(abs_beta), rounded,
-               in.dtype);
+  ExpectWithin("pd_beta", got.pd_beta, beta, Gamma(rows, u) * MaxAbs(abs_beta), rounded, in.dtype);
 }
 
 const char* OpName(Op op) {

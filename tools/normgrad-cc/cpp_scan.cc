@@ -112,7 +112,6 @@ size_t SkipSpaceBack(std::string_view s, size_t end, size_t floor) {
   return end;
 }
 
-
 // Depth change of a bracket character: +1 for ( [ {, -1 for ) ] }, else 0.
 int BracketDelta(char c) {
   if (c == '(' || c == '[' || c == '{') return 1;

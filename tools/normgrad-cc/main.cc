@@ -103,11 +103,11 @@ struct Options {
   bool rewrite_only = false;
   std::optional<std::string> output;
   std::optional<std::string> launch_headers;  // --launch-headers DIR
-  std::string profile = "a2";  // the product profile's key
-  std::vector<std::string> sources;        // rewritten and compiled
-  std::vector<std::string> link_inputs;    // .o, .a, .so: to the link as they are
-  std::vector<std::string> compile_flags;  // in command-line order
-  std::vector<std::string> link_flags;     // in command-line order
+  std::string profile = "a2";                 // the product profile's key
+  std::vector<std::string> sources;           // rewritten and compiled
+  std::vector<std::string> link_inputs;       // .o, .a, .so: to the link as they are
+  std::vector<std::string> compile_flags;     // in command-line order
+  std::vector<std::string> link_flags;        // in command-line order
 };
 
 bool HasSuffix(const std::string& s, const std::string& suffix) {
@@ -185,7 +185,8 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
       options->compile_flags.push_back(arg);
       options->link_flags.push_back(arg);
     } else if (StartsWith(arg, "-O") || StartsWith(arg, "-g") || StartsWith(arg, "-std=") ||
-               (StartsWith(arg, "-W") && arg.size() > 2) || (StartsWith(arg, "-f") && arg.size() > 2)) {
+               (StartsWith(arg, "-W") && arg.size() > 2) ||
+               (StartsWith(arg, "-f") && arg.size() > 2)) {
       options->compile_flags.push_back(arg);
     } else if (!arg.empty() && arg[0] == '-') {
       *error = "unknown option '" + arg + "' (see normgrad-cc --help)";
@@ -407,16 +408,14 @@ bool ReadSource(const std::string& source, std::string* text) {
 // Writes the launch headers of the kernels of `source` into `dir`; with
 // `definitions`, only of the kernels it defines, else only of those it only
 // declares. False with a message on stderr.
-bool WriteSourceLaunchHeaders(const std::string& source, const std::string& dir,
-                              bool definitions) {
+bool WriteSourceLaunchHeaders(const std::string& source, const std::string& dir, bool definitions) {
   std::string text;
   if (!ReadSource(source, &text)) return false;
   std::vector<normgrad_cc::KernelDecl> kernels = normgrad_cc::FindKernels(text);
-  kernels.erase(std::remove_if(kernels.begin(), kernels.end(),
-                               [&](const normgrad_cc::KernelDecl& k) {
-                                 return k.definition != definitions;
-                               }),
-                kernels.end());
+  kernels.erase(
+      std::remove_if(kernels.begin(), kernels.end(),
+                     [&](const normgrad_cc::KernelDecl& k) { return k.definition != definitions; }),
+      kernels.end());
   std::string error;
   if (normgrad_cc::WriteLaunchHeaders(kernels, source, dir, &error)) return true;
   std::cerr << "normgrad-cc: error: " << error << '\n';

@@ -76,7 +76,8 @@ int RunBackward(const BackwardOptions& o) {
   p.order = o.order == "sequential" ? Order::kSequential : Order::kBlocked;
   p.threads = o.threads;
   double seconds = 0;
-  s = Compute(o.time, [&] { return LayerNormBackward(p); }, &seconds);
+  s = Compute(
+      o.time, [&] { return LayerNormBackward(p); }, &seconds);
   if (!s.ok()) return Fail(kCommand, s.message());
   const RunInfo info = LastLayerNormRunInfo();
 
@@ -100,8 +101,7 @@ int RunBackward(const BackwardOptions& o) {
               static_cast<double>((3 * in.rows * in.cols + 3 * in.cols) * size),
               "x, dy, gamma read; dx, pd_gamma, pd_beta written");
   }
-  std::printf("  wrote      %s, %s, %s\n", paths[0].c_str(), paths[1].c_str(),
-              paths[2].c_str());
+  std::printf("  wrote      %s, %s, %s\n", paths[0].c_str(), paths[1].c_str(), paths[2].c_str());
   return 0;
 }
 

@@ -93,8 +93,7 @@ constexpr const char* kCommand = "bench";
 // narrow one, and 4096x512, whose inputs fit a last-level cache of 16 MiB in
 // float), each in every element type.
 const std::pair<size_t, size_t> kDefaultShapes[] = {
-    {64, 64},      {1024, 1024}, {4096, 4096}, {16384, 768},
-    {2048, 12288}, {65536, 64},  {4096, 512}};
+    {64, 64}, {1024, 1024}, {4096, 4096}, {16384, 768}, {2048, 12288}, {65536, 64}, {4096, 512}};
 constexpr DType kAllTypes[] = {DType::kF32, DType::kF16, DType::kBF16};
 constexpr int kThreadCounts[] = {1, 2};
 // Emulated cores of the Ascend C path (as `normgrad sample`).
@@ -215,7 +214,8 @@ Status ParseShapes(const std::string& path, std::vector<Problem>* out) {
       return Status::Error(where + "'" + dims + "' is not ROWSxCOLS with both at least 1");
     }
     if (rows > kMaxElements || cols > kMaxElements || rows * cols > kMaxElements) {
-      return Status::Error(where + "'" + dims + "' has more than 2^28 elements (the double "
+      return Status::Error(where + "'" + dims +
+                           "' has more than 2^28 elements (the double "
                            "reference alone would need over 2 GiB)");
     }
     Problem p{rows, cols, DType::kF32};
@@ -296,8 +296,8 @@ void RmsReferences(Data* d) {
   }
 }
 
-Status MakeData(const Problem& p, const std::vector<float>& dy32,
-                const std::vector<float>& res32, Data* d) {
+Status MakeData(const Problem& p, const std::vector<float>& dy32, const std::vector<float>& res32,
+                Data* d) {
   d->p = p;
   d->dy = Encode(dy32, p.dtype);
   d->res = Encode(res32, p.dtype);
@@ -324,9 +324,9 @@ Status MakeData(const Problem& p, const std::vector<float>& dy32,
   d->back_dx.resize(p.rows * p.cols);
   d->back_gamma.resize(p.cols);
   d->back_beta.resize(p.cols);
-  reference::LayerNormBackward(p.dtype, d->res.data(), d->dy.data(), d->gamma.data(),
-                               mean.data(), rstd.data(), p.rows, p.cols, p.cols,
-                               d->back_dx.data(), d->back_gamma.data(), d->back_beta.data());
+  reference::LayerNormBackward(p.dtype, d->res.data(), d->dy.data(), d->gamma.data(), mean.data(),
+                               rstd.data(), p.rows, p.cols, p.cols, d->back_dx.data(),
+                               d->back_gamma.data(), d->back_beta.data());
   d->rms_rstd.resize(p.rows);
   RmsNormForwardProblem rf;
   rf.dtype = p.dtype;
@@ -353,7 +353,8 @@ double OpError(const Data& d, Op op, const std::vector<double>& gamma,
   const bool grad = op == Op::kGradBeta;
   double e = std::max(reference::NormwiseError(gamma, grad ? d.grad_gamma : d.back_gamma),
                       reference::NormwiseError(beta, grad ? d.grad_beta : d.back_beta));
-  if (!grad && dx != nullptr && !dx->empty()) e = std::max(e, reference::NormwiseError(*dx, d.back_dx));
+  if (!grad && dx != nullptr && !dx->empty())
+    e = std::max(e, reference::NormwiseError(*dx, d.back_dx));
   return e;
 }
 
@@ -560,8 +561,8 @@ Runner AscendcRunner(const Data& d) {
   auto gamma = std::make_shared<std::vector<float>>(d.p.cols);
   auto beta = std::make_shared<std::vector<float>>(d.p.cols);
   double probe = 0;
-  r.note = RunSampleKernel(d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
-                           d.res.data(), gamma->data(), beta->data(), 1, &probe);
+  r.note = RunSampleKernel(d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(), d.res.data(),
+                           gamma->data(), beta->data(), 1, &probe);
   // k launches on device memory filled once per sample, like the other
   // rows' inputs (the copy to it and the warm-up launch are not timed).
   r.run = [&d, gamma, beta](int k) {
@@ -615,8 +616,8 @@ Runner VectorRunner(const Data& d, VectorKernel kind, bool emulated, int threads
                              d.res.data(), out->data(), 1, &probe);
     r.run = [&d, kind, out](int k) {
       double total = 0;
-      RunVectorKernel(kind, d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(),
-                      d.res.data(), out->data(), static_cast<uint32_t>(k), &total);
+      RunVectorKernel(kind, d.p.dtype, d.p.rows, d.p.cols, kSampleBlocks, d.dy.data(), d.res.data(),
+                      out->data(), static_cast<uint32_t>(k), &total);
       return total;
     };
   } else {
@@ -826,10 +827,10 @@ struct NoiseCheck {
 std::string Json(const std::vector<Row>& rows, double baseline_gbs, size_t cache_bytes,
                  const std::vector<std::pair<std::string, std::string>>& peers,
                  const NoiseCheck& check) {
-  std::string out = "{\"baseline_gbs\": " + JsonNumber(baseline_gbs, baseline_gbs > 0) +
-                    ", \"last_level_cache_bytes\": " +
-                    (cache_bytes > 0 ? std::to_string(cache_bytes) : "null") +
-                    ",\n \"peers\": {";
+  std::string out =
+      "{\"baseline_gbs\": " + JsonNumber(baseline_gbs, baseline_gbs > 0) +
+      ", \"last_level_cache_bytes\": " + (cache_bytes > 0 ? std::to_string(cache_bytes) : "null") +
+      ",\n \"peers\": {";
   for (size_t i = 0; i < peers.size(); ++i) {
     out += (i ? ", " : "") + JsonString(peers[i].first) + ": " + JsonString(peers[i].second);
   }
@@ -882,12 +883,13 @@ Status Plot(const std::string& json, const std::string& png) {
   const bool written = write(fd, json.data(), json.size()) == static_cast<ssize_t>(json.size());
   close(fd);
   const char* python = std::getenv("NORMGRAD_PYTHON");
-  const std::string command = std::string(python && *python ? python : "/usr/bin/python3") +
-                              " '" + script + "' '" + tmp + "' '" + png + "'";
+  const std::string command = std::string(python && *python ? python : "/usr/bin/python3") + " '" +
+                              script + "' '" + tmp + "' '" + png + "'";
   const int rc = written ? std::system(command.c_str()) : -1;
   unlink(tmp);
   if (rc != 0) {
-    return Status::Error("--plot " + png + ": the plot script failed (it needs python3-matplotlib; "
+    return Status::Error("--plot " + png +
+                         ": the plot script failed (it needs python3-matplotlib; "
                          "`make deps` installs it)");
   }
   return Status::Ok();
@@ -913,8 +915,8 @@ CpuTicks ReadCpuTicks() {
   CpuTicks t;
   if (FILE* f = std::fopen("/proc/stat", "r")) {
     unsigned long long user, nice, system, idle, iowait, irq, softirq, steal;
-    if (std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system,
-                    &idle, &iowait, &irq, &softirq, &steal) == 8) {
+    if (std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &system, &idle,
+                    &iowait, &irq, &softirq, &steal) == 8) {
       t.busy = static_cast<double>(user + nice + system + irq + softirq + steal);
       t.total = t.busy + static_cast<double>(idle + iowait);
     }
@@ -1029,13 +1031,14 @@ int RunBench(const BenchOptions& o) {
     for (const std::string& isa : isas) std::printf(" %s", isa.c_str());
     std::printf("\npeers:");
     for (const auto& [name, what] : peer_info) std::printf(" %s (%s);", name.c_str(), what.c_str());
-    std::printf("\nGB/s = (bytes read + written) / time; x base = GB/s / the read baseline's "
-                "GB/s in the same rounds;\nx peer = best peer's time / this time; error = "
-                "max|got - ref| / max|ref| against the double reference;\ninputs = in-cache: "
-                "both inputs fit the last-level cache (%s), timed warm, baseline included "
-                "(a cache speed, not memory bandwidth)\n\n",
-                cache_bytes > 0 ? (std::to_string(cache_bytes >> 10) + " KiB").c_str()
-                                : "size unknown: no row is in-cache");
+    std::printf(
+        "\nGB/s = (bytes read + written) / time; x base = GB/s / the read baseline's "
+        "GB/s in the same rounds;\nx peer = best peer's time / this time; error = "
+        "max|got - ref| / max|ref| against the double reference;\ninputs = in-cache: "
+        "both inputs fit the last-level cache (%s), timed warm, baseline included "
+        "(a cache speed, not memory bandwidth)\n\n",
+        cache_bytes > 0 ? (std::to_string(cache_bytes >> 10) + " KiB").c_str()
+                        : "size unknown: no row is in-cache");
     PrintHeader();
   }
 

@@ -38,12 +38,12 @@ struct Case {
   Op op = Op::kGradBeta;
   DType dtype = DType::kF32;
   size_t rows = 0, cols = 0;
-  int threads = 1;             ///< threads the peer may use
-  const void* dy = nullptr;    ///< rows × cols
-  const void* res = nullptr;   ///< kGradBeta: resForGamma, rows × cols
-  const void* x = nullptr;     ///< kBackward and the RMS ops: rows × cols
+  int threads = 1;              ///< threads the peer may use
+  const void* dy = nullptr;     ///< rows × cols
+  const void* res = nullptr;    ///< kGradBeta: resForGamma, rows × cols
+  const void* x = nullptr;      ///< kBackward and the RMS ops: rows × cols
   const void* gamma = nullptr;  ///< kBackward and the RMS ops: cols elements of `dtype`
-  const float* mean = nullptr; ///< kBackward: rows
+  const float* mean = nullptr;  ///< kBackward: rows
   /// kBackward: rows, 1 / √(variance + eps); kRmsBackward: rows,
   /// 1 / √(Σ x² / H + eps)
   const float* rstd = nullptr;
@@ -91,13 +91,13 @@ typedef Peer* (*CreatePeerFn)(std::string* why);
 /// (default-constructible). `catcher(f)` runs f and returns the text of any
 /// exception it throws, or "": nothing may be thrown across the module
 /// boundary.
-#define NORMGRAD_PEER_MODULE_ENTRY(PeerType, catcher)                                        \
+#define NORMGRAD_PEER_MODULE_ENTRY(PeerType, catcher)                                            \
   extern "C" __attribute__((visibility("default"))) normgrad::bench::Peer* normgrad_create_peer( \
-      std::string* why) {                                                                    \
-    normgrad::bench::Peer* peer = nullptr;                                                   \
-    *why = catcher([&peer] { peer = new PeerType(); });                                      \
-    return peer;                                                                             \
-  }                                                                                          \
+      std::string* why) {                                                                        \
+    normgrad::bench::Peer* peer = nullptr;                                                       \
+    *why = catcher([&peer] { peer = new PeerType(); });                                          \
+    return peer;                                                                                 \
+  }                                                                                              \
   static_assert(std::is_same_v<decltype(&normgrad_create_peer), normgrad::bench::CreatePeerFn>)
 
 }  // namespace normgrad::bench

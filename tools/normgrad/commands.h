@@ -29,14 +29,14 @@ int RunExample(const ExampleOptions& options);
 
 /// `normgrad run`: pd_gamma/pd_beta of .npy or .bin files.
 struct RunOptions {
-  std::string dy;          ///< path of dy
-  std::string res;         ///< path of resForGamma
-  std::string shape;       ///< "B,S,H" or empty
-  std::string dtype;       ///< "float", "half", "bfloat16" or empty
+  std::string dy;     ///< path of dy
+  std::string res;    ///< path of resForGamma
+  std::string shape;  ///< "B,S,H" or empty
+  std::string dtype;  ///< "float", "half", "bfloat16" or empty
   std::string order = "sequential";
-  int threads = 0;         ///< 0: the engine's default
-  std::string out = ".";   ///< output directory
-  bool time = false;       ///< also time the computation
+  int threads = 0;        ///< 0: the engine's default
+  std::string out = ".";  ///< output directory
+  bool time = false;      ///< also time the computation
 };
 int RunRun(const RunOptions& options);
 
@@ -48,9 +48,9 @@ struct BackwardOptions {
   std::string dtype;         ///< "float", "half", "bfloat16" or empty
   double eps = 1e-5;
   std::string order = "blocked";
-  int threads = 0;           ///< 0: the engine's default
-  std::string out = ".";     ///< output directory
-  bool time = false;         ///< also time the computation
+  int threads = 0;        ///< 0: the engine's default
+  std::string out = ".";  ///< output directory
+  bool time = false;      ///< also time the computation
 };
 int RunBackward(const BackwardOptions& options);
 
@@ -61,9 +61,9 @@ struct ForwardOptions {
   std::string shape;           ///< "B,S,H" or empty
   std::string dtype;           ///< "float", "half", "bfloat16" or empty
   double eps = 1e-5;
-  int threads = 0;             ///< 0: the engine's default
-  std::string out = ".";       ///< output directory
-  bool time = false;           ///< also time the computation
+  int threads = 0;        ///< 0: the engine's default
+  std::string out = ".";  ///< output directory
+  bool time = false;      ///< also time the computation
 };
 int RunForward(const ForwardOptions& options);
 
@@ -97,16 +97,16 @@ int RunRmsNormBackward(const RmsNormBackwardOptions& options);
 /// `normgrad tiling`: scratch sizes and the tiling of one normalization API
 /// for a shape.
 struct TilingOptions {
-  std::string shape;       ///< "B,S,H" or "B,S,H,Ho"
-  std::string dtype;       ///< "half" or "float"
-  std::string tmp = "min"; ///< "min", "max" or a byte count
+  std::string shape;        ///< "B,S,H" or "B,S,H,Ho"
+  std::string dtype;        ///< "half" or "float"
+  std::string tmp = "min";  ///< "min", "max" or a byte count
   std::string profile = "a2";
   std::string op = "layernorm-grad-beta";  ///< or "layernorm-grad", "layernorm"
   bool reuse = false;                      ///< isReuseSource
   uint32_t group_num = 0;                  ///< groupNum (groupnorm)
   bool basic_block = false;                ///< isBasicBlock (batchnorm, rmsnorm, deepnorm)
-  std::string gamma_dtype;   ///< gamma/beta type (normalize); empty: dtype
-  bool inplace = false;  ///< WelfordUpdateConfig::isInplace (welford-update)
+  std::string gamma_dtype;                 ///< gamma/beta type (normalize); empty: dtype
+  bool inplace = false;                    ///< WelfordUpdateConfig::isInplace (welford-update)
   bool json = false;
 };
 int RunTiling(const TilingOptions& options);
@@ -131,9 +131,9 @@ int RunSample(const SampleOptions& options);
 /// launched once untimed and then `launches` times; the float sums in
 /// pd_gamma/pd_beta (cols each) and the timed launches' total time (each
 /// launch to synchronize) in *seconds. Returns why it cannot run, or empty.
-std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t blocks,
-                            const void* dy, const void* res, float* pd_gamma, float* pd_beta,
-                            uint32_t launches, double* seconds);
+std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t blocks, const void* dy,
+                            const void* res, float* pd_gamma, float* pd_beta, uint32_t launches,
+                            double* seconds);
 
 /// The vector unit's kernels of `normgrad bench` (tools/normgrad/vector_bench.asc).
 enum class VectorKernel {

@@ -68,8 +68,7 @@ struct Row {
 
 // One (dtype, order) case: timed runs, then the check against the reference.
 Status RunCase(DType dtype, Order order, const void* dy, const void* res,
-               const std::vector<double> ref[2], const std::vector<double> abs_sum[2],
-               Row* row) {
+               const std::vector<double> ref[2], const std::vector<double> abs_sum[2], Row* row) {
   std::vector<unsigned char> outputs[2];
   for (auto& o : outputs) o.resize(kCols * SizeOf(dtype));
   GradBetaProblem p;
@@ -112,12 +111,12 @@ int RunDemo() {
   uint64_t seed = 0;
   if (!Seed(&seed)) {
     return Fail(kCommand, std::string("NORMGRAD_SEED=") + std::getenv("NORMGRAD_SEED") +
-                          " is not a decimal number of at most 64 bits");
+                              " is not a decimal number of at most 64 bits");
   }
-  std::printf("normgrad demo: pd_gamma, pd_beta of dy, resForGamma %s (rows %zu, H %zu), "
-              "standard normal, seed %llu (set NORMGRAD_SEED to change it)\n",
-              FormatDims({4, 2048, 1024}).c_str(), kRows, kCols,
-              static_cast<unsigned long long>(seed));
+  std::printf(
+      "normgrad demo: pd_gamma, pd_beta of dy, resForGamma %s (rows %zu, H %zu), "
+      "standard normal, seed %llu (set NORMGRAD_SEED to change it)\n",
+      FormatDims({4, 2048, 1024}).c_str(), kRows, kCols, static_cast<unsigned long long>(seed));
   std::mt19937_64 rng(seed);
   std::normal_distribution<float> normal;
   std::vector<float> dy32(kRows * kCols), res32(kRows * kCols);
@@ -127,16 +126,16 @@ int RunDemo() {
   Narrow(dy32.data(), dy16.data(), dy32.size());
   Narrow(res32.data(), res16.data(), res32.size());
 
-  std::printf("time: median of %d runs; GB/s: (2 inputs + 2 outputs) bytes / time; error: "
-              "max|err| / max|ref|, worst: max |err| / bound per column (pass: <= 1)\n",
-              kTimedRuns);
-  std::printf("%-6s %-11s %-18s %7s %9s %7s %10s %8s  %s\n", "dtype", "order", "impl",
-              "threads", "time ms", "GB/s", "error", "worst", "check");
+  std::printf(
+      "time: median of %d runs; GB/s: (2 inputs + 2 outputs) bytes / time; error: "
+      "max|err| / max|ref|, worst: max |err| / bound per column (pass: <= 1)\n",
+      kTimedRuns);
+  std::printf("%-6s %-11s %-18s %7s %9s %7s %10s %8s  %s\n", "dtype", "order", "impl", "threads",
+              "time ms", "GB/s", "error", "worst", "check");
   bool all_pass = true;
   for (DType dtype : {DType::kF32, DType::kF16}) {
     const void* dy = dtype == DType::kF32 ? static_cast<const void*>(dy32.data()) : dy16.data();
-    const void* res =
-        dtype == DType::kF32 ? static_cast<const void*>(res32.data()) : res16.data();
+    const void* res = dtype == DType::kF32 ? static_cast<const void*>(res32.data()) : res16.data();
     std::vector<double> ref[2], abs_sum[2];
     for (int k = 0; k < 2; ++k) {
       ref[k].resize(kCols);
@@ -154,8 +153,7 @@ int RunDemo() {
       const double bytes = 2.0 * kRows * kCols * SizeOf(dtype) + 2.0 * kCols * SizeOf(dtype);
       std::printf("%-6s %-11s %-18s %7d %9.3f %7.1f %10.2e %8.4f  %s\n", DTypeName(dtype),
                   OrderName(order), row.impl.c_str(), row.threads, row.seconds * 1e3,
-                  bytes / row.seconds / 1e9, row.error, row.worst_ratio,
-                  pass ? "pass" : "FAIL");
+                  bytes / row.seconds / 1e9, row.error, row.worst_ratio, pass ? "pass" : "FAIL");
     }
   }
   std::printf(all_pass ? "OK: every result is within its bound\n"

@@ -9,8 +9,7 @@ namespace {
 std::vector<std::string_view> SplitCommas(std::string_view text) {
   std::vector<std::string_view> parts;
   size_t start = 0;
-  for (size_t comma; (comma = text.find(',', start)) != std::string_view::npos;
-       start = comma + 1) {
+  for (size_t comma; (comma = text.find(',', start)) != std::string_view::npos; start = comma + 1) {
     parts.push_back(text.substr(start, comma - start));
   }
   parts.push_back(text.substr(start));
@@ -30,8 +29,7 @@ bool IsDimList(std::string_view text, size_t min_rank, size_t max_rank) {
   return true;
 }
 
-Status ParseNumber(std::string_view text, uint64_t max, const std::string& name,
-                   uint64_t* value) {
+Status ParseNumber(std::string_view text, uint64_t max, const std::string& name, uint64_t* value) {
   *value = 0;
   for (char c : text) {
     const uint64_t digit = static_cast<uint64_t>(c - '0');
@@ -48,8 +46,8 @@ Status ParseDims(std::string_view text, uint64_t max_dim, std::vector<uint64_t>*
   dims->clear();
   uint64_t product = 1;
   for (std::string_view part : SplitCommas(text)) {
-    const std::string name = "dimension " + std::to_string(dims->size()) + " of '" +
-                             std::string(text) + "'";
+    const std::string name =
+        "dimension " + std::to_string(dims->size()) + " of '" + std::string(text) + "'";
     uint64_t value = 0;
     Status s = ParseNumber(part, max_dim, name, &value);
     if (!s.ok()) return s;

@@ -25,8 +25,7 @@ Status ParseDims(std::string_view text, uint64_t max_dim, std::vector<uint64_t>*
 
 /// Parses a string of decimal digits (IsDimList(text, 1, 1)) as a number no
 /// larger than `max`; the error says "<name> ... does not fit".
-Status ParseNumber(std::string_view text, uint64_t max, const std::string& name,
-                   uint64_t* value);
+Status ParseNumber(std::string_view text, uint64_t max, const std::string& name, uint64_t* value);
 
 /// "[4, 2048, 1024]".
 std::string FormatDims(const std::vector<uint64_t>& dims);

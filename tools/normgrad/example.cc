@@ -14,13 +14,9 @@ namespace normgrad::cli {
 
 std::vector<ExampleOp> AllExampleOps() {
   std::vector<ExampleOp> ops;
-  for (auto family : {LayerNormExampleOps,
-                        GroupNormExampleOps,
-                        BatchNormExampleOps,
-                        RmsNormExampleOps,
-                        NormalizeExampleOps,
-                        DeepNormExampleOps,
-                        WelfordExampleOps}) {
+  for (auto family :
+       {LayerNormExampleOps, GroupNormExampleOps, BatchNormExampleOps, RmsNormExampleOps,
+        NormalizeExampleOps, DeepNormExampleOps, WelfordExampleOps}) {
     for (const ExampleOp& op : family()) ops.push_back(op);
   }
   return ops;
@@ -39,9 +35,10 @@ int RunExample(const ExampleOptions& options) {
     try {
       const normgrad_ascendc::ProfileInfo& profile =
           normgrad_ascendc::GetProfileInfo(normgrad_ascendc::CurrentProfile());
-      std::printf("normgrad example: the documented %s example through the Ascend C API, "
-                  "profile %s (%s)\n",
-                  op.api, profile.key, profile.name);
+      std::printf(
+          "normgrad example: the documented %s example through the Ascend C API, "
+          "profile %s (%s)\n",
+          op.api, profile.key, profile.name);
       return op.run() ? 0 : 1;
     } catch (const normgrad_ascendc::KernelError& e) {
       return Fail(kCommand, std::string("kernel error: ") + e.what());

@@ -72,11 +72,12 @@ bool RunBatchNormExample() {
   AscendC::BatchNorm<float, false, false>(y, mean, variance, x, gamma, beta,
                                           scratch_buffer.Get<uint8_t>(), kEpsilon, tiling);
 
-  std::printf("float [%u, %u, %u], x = 0..%u, gamma = beta = 0..%u, epsilon %g: "
-              "BatchNorm<float, false, false>, scratch %u bytes (the minimum): %u chunk(s) of "
-              "%u columns\n",
-              kB, kS, kH, kElements - 1, kB - 1, static_cast<double>(kEpsilon), min_tmp,
-              tiling.loopRound, tiling.shCurLength);
+  std::printf(
+      "float [%u, %u, %u], x = 0..%u, gamma = beta = 0..%u, epsilon %g: "
+      "BatchNorm<float, false, false>, scratch %u bytes (the minimum): %u chunk(s) of "
+      "%u columns\n",
+      kB, kS, kH, kElements - 1, kB - 1, static_cast<double>(kEpsilon), min_tmp, tiling.loopRound,
+      tiling.shCurLength);
   std::vector<double> got_y, got_mean, got_variance;
   for (uint32_t i = 0; i < kElements; ++i) got_y.push_back(y.GetValue(i));
   for (uint32_t j = 0; j < kFeatures; ++j) {
@@ -107,8 +108,8 @@ bool RunBatchNormExample() {
     check("mean", j, got_mean[j], kMeanBase + j);
     check("variance", j, got_variance[j], kVariance);
   }
-  std::printf("  %s\n", match ? "OK: equal to the documented values (to the 8 digits printed)"
-                              : "FAILED");
+  std::printf("  %s\n",
+              match ? "OK: equal to the documented values (to the 8 digits printed)" : "FAILED");
   return match;
 }
 

@@ -88,11 +88,12 @@ bool RunDeepNormExample() {
   AscendC::DeepNorm<float, false, false>(dst, mean, rstd, src, gx, beta, gamma,
                                          scratch.Get<uint8_t>(), kAlpha, kEpsilon, tiling);
 
-  std::printf("float [4, 2, 8]: DeepNorm<float, false, false>, alpha %g, epsilon %g, "
-              "scratch %u bytes (the minimum): %s of %s\n",
-              static_cast<double>(kAlpha), static_cast<double>(kEpsilon), min_tmp,
-              FormatCount(tiling.loopRound, "chunk").c_str(),
-              FormatCount(tiling.bsCurLength, "row").c_str());
+  std::printf(
+      "float [4, 2, 8]: DeepNorm<float, false, false>, alpha %g, epsilon %g, "
+      "scratch %u bytes (the minimum): %s of %s\n",
+      static_cast<double>(kAlpha), static_cast<double>(kEpsilon), min_tmp,
+      FormatCount(tiling.loopRound, "chunk").c_str(),
+      FormatCount(tiling.bsCurLength, "row").c_str());
   std::printf("  srcLocal = gxLocal = 0..63, gammaLocal = betaLocal = 0..7\n");
   std::vector<float> got_dst, want_dst, got_mean, want_mean, got_rstd, want_rstd;
   for (uint32_t i = 0; i < kElements; ++i) {

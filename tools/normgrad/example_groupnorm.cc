@@ -31,11 +31,9 @@ constexpr double kSampleOutput[kC][kH * kW] = {
     {-1.2539563, -0.8200953, -0.38623452, 0.047626257, 0.48148715, 0.91534793, 1.3492088,
      1.7830696},
     {3.3253956, 3.9761868, 4.626978, 5.277769, 5.9285607, 6.579352, 7.230143, 7.8809347},
-    {-2.5079126, -1.6401906, -0.77246904, 0.095252514, 0.9629743, 1.8306959, 2.6984177,
-     3.5661392},
+    {-2.5079126, -1.6401906, -0.77246904, 0.095252514, 0.9629743, 1.8306959, 2.6984177, 3.5661392},
     {5.542326, 6.626978, 7.71163, 8.796282, 9.880934, 10.965586, 12.050238, 13.134891},
-    {-3.7618694, -2.4602861, -1.1587038, 0.14287853, 1.4444613, 2.7460437, 4.0476265,
-     5.349209},
+    {-3.7618694, -2.4602861, -1.1587038, 0.14287853, 1.4444613, 2.7460437, 4.0476265, 5.349209},
     {7.7592564, 9.277769, 10.796282, 12.314795, 13.833308, 15.351821, 16.870335, 18.388847},
 };
 constexpr double kMean[kStats] = {7.5, 23.5, 39.5, 55.5, 71.5, 87.5, 103.5, 119.5};
@@ -84,14 +82,15 @@ bool RunGroupNormExample() {
   AscendC::LocalTensor<float> y = y_queue.AllocTensor<float>();
   AscendC::LocalTensor<float> mean = mean_queue.AllocTensor<float>();
   AscendC::LocalTensor<float> variance = variance_queue.AllocTensor<float>();
-  AscendC::GroupNorm<float, false>(y, mean, variance, x, gamma, beta,
-                                   scratch_buffer.Get<uint8_t>(), kEpsilon, tiling);
+  AscendC::GroupNorm<float, false>(y, mean, variance, x, gamma, beta, scratch_buffer.Get<uint8_t>(),
+                                   kEpsilon, tiling);
 
-  std::printf("float [%u, %u, %u, %u], groupNum %u, x = 0..%u, gamma = beta = 0..%u, "
-              "epsilon %g: GroupNorm<float, false>, scratch %u bytes (the minimum): %s of %s\n",
-              kN, kC, kH, kW, kGroups, kElements - 1, kC - 1, static_cast<double>(kEpsilon),
-              min_tmp, FormatCount(tiling.loopRound, "chunk").c_str(),
-              FormatCount(tiling.meanVarRoundSize, "group").c_str());
+  std::printf(
+      "float [%u, %u, %u, %u], groupNum %u, x = 0..%u, gamma = beta = 0..%u, "
+      "epsilon %g: GroupNorm<float, false>, scratch %u bytes (the minimum): %s of %s\n",
+      kN, kC, kH, kW, kGroups, kElements - 1, kC - 1, static_cast<double>(kEpsilon), min_tmp,
+      FormatCount(tiling.loopRound, "chunk").c_str(),
+      FormatCount(tiling.meanVarRoundSize, "group").c_str());
   std::vector<double> got_y, got_mean, got_variance;
   for (uint32_t i = 0; i < kElements; ++i) got_y.push_back(y.GetValue(i));
   for (uint32_t k = 0; k < kStats; ++k) {
@@ -125,8 +124,8 @@ bool RunGroupNormExample() {
     check("mean", k, got_mean[k], kMean[k]);
     check("variance", k, got_variance[k], kVariance);
   }
-  std::printf("  %s\n", match ? "OK: equal to the documented values (to the 8 digits printed)"
-                              : "FAILED");
+  std::printf("  %s\n",
+              match ? "OK: equal to the documented values (to the 8 digits printed)" : "FAILED");
   return match;
 }
 

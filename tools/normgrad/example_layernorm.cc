@@ -1,12 +1,11 @@
 // tools/normgrad/example_layernorm.cc — `normgrad example --op
 // layernorm-grad-beta` (the default): the documented LayerNormGradBeta example
-// (docs/layernormgradbeta.md, "Worked example") through the Ascend C API, as a kernel would run it: a TPipe on the current
-// emulated core, queues and a scratch buffer in its unified buffer, the tiling
-// from GetLayerNormGradBetaNDTilingInfo at the minimum scratch size (so the
-// rows are processed in several chunks), and AscendC::LayerNormGradBeta. Float
-// [1, 8, 8] with dy = resForGamma = 0..63, and the half variant [1, 8, 16]
-// (the same values in columns 0–7, zeros in columns 8–15); every result is
-// compared with the documented values.
+// (docs/layernormgradbeta.md, "Worked example") through the Ascend C API, as a kernel would run it:
+// a TPipe on the current emulated core, queues and a scratch buffer in its unified buffer, the
+// tiling from GetLayerNormGradBetaNDTilingInfo at the minimum scratch size (so the rows are
+// processed in several chunks), and AscendC::LayerNormGradBeta. Float [1, 8, 8] with dy =
+// resForGamma = 0..63, and the half variant [1, 8, 16] (the same values in columns 0–7, zeros in
+// columns 8–15); every result is compared with the documented values.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -21,8 +20,8 @@
 namespace normgrad::cli {
 namespace {
 
-constexpr uint32_t kRows = 8;       // B·S = 1·8
-constexpr uint32_t kDataCols = 8;   // columns holding 0..63
+constexpr uint32_t kRows = 8;      // B·S = 1·8
+constexpr uint32_t kDataCols = 8;  // columns holding 0..63
 // The documented results for columns 0–7.
 constexpr double kPdGamma[kDataCols] = {8960, 9416, 9888, 10376, 10880, 11400, 11936, 12488};
 constexpr double kPdBeta[kDataCols] = {224, 232, 240, 248, 256, 264, 272, 280};
@@ -66,14 +65,14 @@ bool RunCase(uint32_t cols) {
   }
   AscendC::LocalTensor<T> gamma = gamma_queue.AllocTensor<T>();
   AscendC::LocalTensor<T> beta = beta_queue.AllocTensor<T>();
-  AscendC::LayerNormGradBeta<T, false>(gamma, beta, res, dy,
-                                       scratch_buffer.Get<uint8_t>(), tiling);
+  AscendC::LayerNormGradBeta<T, false>(gamma, beta, res, dy, scratch_buffer.Get<uint8_t>(), tiling);
 
-  std::printf("%s [1, %u, %u]: LayerNormGradBeta<%s, false>, scratch %u bytes (the minimum): "
-              "%s of %s\n",
-              normgrad_ascendc::TypeName<T>(), kRows, cols, normgrad_ascendc::TypeName<T>(),
-              min_tmp, FormatCount(tiling.loopRound, "chunk").c_str(),
-              FormatCount(tiling.bsCurLength, "row").c_str());
+  std::printf(
+      "%s [1, %u, %u]: LayerNormGradBeta<%s, false>, scratch %u bytes (the minimum): "
+      "%s of %s\n",
+      normgrad_ascendc::TypeName<T>(), kRows, cols, normgrad_ascendc::TypeName<T>(), min_tmp,
+      FormatCount(tiling.loopRound, "chunk").c_str(),
+      FormatCount(tiling.bsCurLength, "row").c_str());
   std::vector<double> got[2], want[2];
   for (uint32_t c = 0; c < cols; ++c) {
     got[0].push_back(static_cast<float>(gamma.GetValue(c)));
@@ -92,8 +91,8 @@ bool RunCase(uint32_t cols) {
   for (int k = 0; k < 2; ++k) {
     for (uint32_t c = 0; c < cols; ++c) {
       if (got[k][c] != want[k][c]) {
-        std::printf("  MISMATCH %s[%u]: got %.9g, documented %.9g\n",
-                    k == 0 ? "pdGamma" : "pdBeta", c, got[k][c], want[k][c]);
+        std::printf("  MISMATCH %s[%u]: got %.9g, documented %.9g\n", k == 0 ? "pdGamma" : "pdBeta",
+                    c, got[k][c], want[k][c]);
         match = false;
       }
     }
@@ -151,9 +150,10 @@ bool RunLayerNormSeparateExample() {
   AscendC::LayerNorm<float, float, false, AscendC::LNCFG_NORM>(
       y, mean, rstd, x, gamma, beta, kEps, scratch.Get<uint8_t>(), para, tiling);
 
-  std::printf("float [8, 8]: LayerNorm<float, float, false, LNCFG_NORM>, epsilon 1e-05, "
-              "scratch %u bytes (the minimum)\n",
-              min_tmp);
+  std::printf(
+      "float [8, 8]: LayerNorm<float, float, false, LNCFG_NORM>, epsilon 1e-05, "
+      "scratch %u bytes (the minimum)\n",
+      min_tmp);
   std::vector<double> got_y, got_mean, got_rstd;
   for (uint32_t i = 0; i < kR; ++i) got_y.push_back(y.GetValue(i));
   for (uint32_t a = 0; a < kA; ++a) {
@@ -198,8 +198,8 @@ bool RunLayerNormSeparateExample() {
   mean_queue.FreeTensor(mean);
   rstd_queue.FreeTensor(rstd);
   std::printf("  %s\n", match ? "OK: the documented means, and rstd and output within the bound "
-                                 "of the float64 reference"
-                               : "FAILED");
+                                "of the float64 reference"
+                              : "FAILED");
   return match;
 }
 

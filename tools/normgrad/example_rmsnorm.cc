@@ -26,10 +26,9 @@ namespace {
 constexpr uint32_t kH = 16;
 constexpr float kEpsilon = 1e-5f;
 // The documented dstLocal.
-constexpr double kDocumented[kH] = {0.,        0.11359233, 0.4543693, 1.022331,
-                                    1.8174772, 2.8398082,  4.089324,  5.566024,
-                                    7.269909,  9.200979,   11.359233, 13.744672,
-                                    16.357296, 19.197104,  22.264095, 25.558275};
+constexpr double kDocumented[kH] = {
+    0.,       0.11359233, 0.4543693, 1.022331,  1.8174772, 2.8398082, 4.089324,  5.566024,
+    7.269909, 9.200979,   11.359233, 13.744672, 16.357296, 19.197104, 22.264095, 25.558275};
 
 bool RunRmsNormExample() {
   using AscendC::TPosition;
@@ -56,9 +55,10 @@ bool RunRmsNormExample() {
   }
   AscendC::RmsNorm<float, false>(dst, src, gamma, scratch.Get<uint8_t>(), kEpsilon, tiling);
 
-  std::printf("float [1, 1, 16]: RmsNorm<float, false>, srcLocal = gammaLocal = 0..15, "
-              "epsilon 1e-5, scratch %u bytes (the minimum)\n",
-              min_tmp);
+  std::printf(
+      "float [1, 1, 16]: RmsNorm<float, false>, srcLocal = gammaLocal = 0..15, "
+      "epsilon 1e-5, scratch %u bytes (the minimum)\n",
+      min_tmp);
   // The float64 formula: x / sqrt(mean(x²) + eps) · gamma.
   double sum = 0;
   for (uint32_t i = 0; i < kH; ++i) sum += static_cast<double>(i) * i;
@@ -78,8 +78,7 @@ bool RunRmsNormExample() {
       match = false;
     }
     if (std::fabs(got - kDocumented[i]) > 16 * u * kDocumented[i]) {
-      std::printf("  MISMATCH dstLocal[%u]: got %.9g, documented %.9g\n", i, got,
-                  kDocumented[i]);
+      std::printf("  MISMATCH dstLocal[%u]: got %.9g, documented %.9g\n", i, got, kDocumented[i]);
       match = false;
     }
   }
@@ -94,8 +93,6 @@ bool RunRmsNormExample() {
 
 }  // namespace
 
-std::vector<ExampleOp> RmsNormExampleOps() {
-  return {{"rmsnorm", "RmsNorm", RunRmsNormExample}};
-}
+std::vector<ExampleOp> RmsNormExampleOps() { return {{"rmsnorm", "RmsNorm", RunRmsNormExample}}; }
 
 }  // namespace normgrad::cli

@@ -42,13 +42,12 @@ constexpr double kMean[kLength] = {
     44,     45,     46,     47,     48,     49,     50,     51,     52,     53,     54,
     55,     56,     57,     58,     59,     60,     61,     62,     63};
 constexpr double kVariance[kLength] = {
-    0.875,   1,       2.875,   6.5,     11.875,  19,      27.875,  38.5,    50.875,  65,
-    80.875,  98.5,    117.875, 139,     161.875, 186.5,   212.875, 241,     270.875, 302.5,
-    335.875, 371,     407.875, 446.5,   486.875, 529,     572.875, 618.5,   665.875, 715,
-    765.875, 818.5,   872.875, 929,     986.875, 35,      36,      37,      38,      39,
-    40,      41,      42,      43,      44,      45,      46,      47,      48,      49,
-    50,      51,      52,      53,      54,      55,      56,      57,      58,      59,
-    60,      61,      62,      63};
+    0.875,   1,   2.875,   6.5,   11.875,  19,  27.875,  38.5,  50.875,  65,  80.875,  98.5,
+    117.875, 139, 161.875, 186.5, 212.875, 241, 270.875, 302.5, 335.875, 371, 407.875, 446.5,
+    486.875, 529, 572.875, 618.5, 665.875, 715, 765.875, 818.5, 872.875, 929, 986.875, 35,
+    36,      37,  38,      39,    40,      41,  42,      43,    44,      45,  46,      47,
+    48,      49,  50,      51,    52,      53,  54,      55,    56,      57,  58,      59,
+    60,      61,  62,      63};
 
 void PrintValues(const char* name, const std::vector<double>& values) {
   std::printf("  %s:", name);
@@ -82,12 +81,13 @@ bool RunWelfordUpdateExample() {
   }
   const AscendC::WelfordUpdateParam para = {1, kLength, kComputed, kNRec};
   AscendC::WelfordUpdate<float, float, false, kInplace>(mean, variance, mean_in, var_in, x,
-                                                         tmp_buf.Get<uint8_t>(), para);
+                                                        tmp_buf.Get<uint8_t>(), para);
 
-  std::printf("float [1, %u]: WelfordUpdate<float, float, false, {isInplace = true}>, "
-              "abComputeLength %u, nRec %g, scratch %u bytes (the minimum); inputX = 1, "
-              "inputMean = inputVariance = 0..63\n",
-              kLength, kComputed, static_cast<double>(kNRec), min_tmp);
+  std::printf(
+      "float [1, %u]: WelfordUpdate<float, float, false, {isInplace = true}>, "
+      "abComputeLength %u, nRec %g, scratch %u bytes (the minimum); inputX = 1, "
+      "inputMean = inputVariance = 0..63\n",
+      kLength, kComputed, static_cast<double>(kNRec), min_tmp);
   std::vector<double> got_mean, got_variance;
   for (uint32_t j = 0; j < kLength; ++j) {
     got_mean.push_back(mean.GetValue(j));
@@ -134,13 +134,14 @@ bool RunWelfordFinalizeExample() {
                                   para);
   const float got_mean = mean.GetValue(0);
   const float got_var = variance.GetValue(0);
-  std::printf("float [%u]: WelfordFinalize<false> with counts (all 4), rRec 1/4096, scratch %u "
-              "bytes (the minimum); inputMean = inputVariance = 0..31\n",
-              kAb, min_tmp);
-  std::printf("  outputMean: %.9g\n  outputVariance: %.9g (%.7g at the documentation's 7 "
-              "digits)\n",
-              static_cast<double>(got_mean), static_cast<double>(got_var),
-              static_cast<double>(got_var));
+  std::printf(
+      "float [%u]: WelfordFinalize<false> with counts (all 4), rRec 1/4096, scratch %u "
+      "bytes (the minimum); inputMean = inputVariance = 0..31\n",
+      kAb, min_tmp);
+  std::printf(
+      "  outputMean: %.9g\n  outputVariance: %.9g (%.7g at the documentation's 7 "
+      "digits)\n",
+      static_cast<double>(got_mean), static_cast<double>(got_var), static_cast<double>(got_var));
   // Float64: mean = 4·496/4096; var = (Σ i + 4·Σ (i − mean)²)/4096 = 40268.03125/4096.
   // docs/numerics.md, "WelfordFinalize": within γ(L + 5)·var + …, L = 6, well
   // under 2^-20 relative here.
@@ -151,8 +152,8 @@ bool RunWelfordFinalizeExample() {
   const bool var_ok = std::string(printed) == "9.831062" &&
                       std::fabs(got_var - exact_var) <= std::ldexp(exact_var, -20);
   if (!mean_ok) std::printf("  MISMATCH outputMean: documented 0.484375\n");
-  if (!var_ok) std::printf("  MISMATCH outputVariance: documented 9.831062 (float64 %.9g)\n",
-                           exact_var);
+  if (!var_ok)
+    std::printf("  MISMATCH outputVariance: documented 9.831062 (float64 %.9g)\n", exact_var);
   std::printf("  %s\n", mean_ok && var_ok ? "OK: equal to the documented values" : "FAILED");
   return mean_ok && var_ok;
 }

@@ -53,7 +53,8 @@ int RunForward(const ForwardOptions& o) {
   p.variance = variance.data();
   p.threads = o.threads;
   double seconds = 0;
-  s = Compute(o.time, [&] { return LayerNormForward(p); }, &seconds);
+  s = Compute(
+      o.time, [&] { return LayerNormForward(p); }, &seconds);
   if (!s.ok()) return Fail(kCommand, s.message());
   const RunInfo info = LastLayerNormRunInfo();
 
@@ -80,8 +81,7 @@ int RunForward(const ForwardOptions& o) {
     PrintTime(seconds, "", static_cast<double>((2 * in.rows * in.cols + 2 * in.cols) * size),
               "x, gamma, beta read; y written");
   }
-  std::printf("  wrote      %s, %s, %s\n", paths[0].c_str(), paths[1].c_str(),
-              paths[2].c_str());
+  std::printf("  wrote      %s, %s, %s\n", paths[0].c_str(), paths[1].c_str(), paths[2].c_str());
   return 0;
 }
 

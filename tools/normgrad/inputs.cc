@@ -29,7 +29,8 @@ Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& 
                 DType* dtype) {
   const std::string what = path + " has dtype '" + h.descr + "'";
   if (h.byte_order == '>' && h.item_size > 1) {
-    return Status::Error(what + ", which is big-endian; normgrad reads little-endian "
+    return Status::Error(what +
+                         ", which is big-endian; normgrad reads little-endian "
                          "data (convert with a.astype(a.dtype.newbyteorder('<')))");
   }
   if (h.kind == 'f' && h.item_size == 4) {
@@ -38,12 +39,14 @@ Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& 
     *dtype = DType::kF16;
   } else if (h.kind == 'u' && h.item_size == 2) {
     if (dtype_arg != "bfloat16") {
-      return Status::Error(what + " (uint16); if it holds raw bfloat16 bits, pass "
+      return Status::Error(what +
+                           " (uint16); if it holds raw bfloat16 bits, pass "
                            "--dtype bfloat16 (numpy has no bfloat16: bf16 travels as '<u2')");
     }
     *dtype = DType::kBF16;
   } else {
-    return Status::Error(what + ", which is not supported: the inputs must be float32 "
+    return Status::Error(what +
+                         ", which is not supported: the inputs must be float32 "
                          "('<f4'), float16 ('<f2') or bfloat16 bits ('<u2' with --dtype "
                          "bfloat16)");
   }
@@ -52,7 +55,8 @@ Status NpyDType(const std::string& path, const NpyHeader& h, const std::string& 
                          DTypeName(*dtype) + ")");
   }
   if (h.fortran_order) {
-    return Status::Error(path + " is in Fortran (column-major) order, which is not "
+    return Status::Error(path +
+                         " is in Fortran (column-major) order, which is not "
                          "supported; save it with np.ascontiguousarray(a)");
   }
   return Status::Ok();
@@ -70,15 +74,15 @@ Status BinProblem(const std::vector<uint64_t>& shape_arg, const std::string& dty
   *rows = shape_arg[0] * shape_arg[1];  // ParseDims: the product fits
   *cols = shape_arg[2];
   if (*rows * *cols > std::numeric_limits<uint64_t>::max() / SizeOf(*dtype)) {
-    return Status::Error("--shape " + FormatDims(shape_arg) + " is too large: its size in "
+    return Status::Error("--shape " + FormatDims(shape_arg) +
+                         " is too large: its size in "
                          "bytes does not fit in 64 bits");
   }
   return Status::Ok();
 }
 
-Status CheckNpyInputs(const std::vector<InputSpec>& specs,
-                      const std::vector<uint64_t>& shape_arg, const std::string& dtype_arg,
-                      Inputs* in, std::vector<uint64_t>* offsets) {
+Status CheckNpyInputs(const std::vector<InputSpec>& specs, const std::vector<uint64_t>& shape_arg,
+                      const std::string& dtype_arg, Inputs* in, std::vector<uint64_t>* offsets) {
   std::vector<NpyHeader> headers(specs.size());
   std::vector<DType> dtypes(specs.size());
   for (size_t i = 0; i < specs.size(); ++i) {
@@ -105,29 +109,25 @@ Status CheckNpyInputs(const std::vector<InputSpec>& specs,
   for (size_t i = 0; i + 1 < x.shape.size(); ++i) in->rows *= x.shape[i];
   for (size_t i = 1; i < specs.size(); ++i) {
     const NpyHeader& h = headers[i];
-    const std::vector<uint64_t> want =
-        specs[i].matrix ? x.shape : std::vector<uint64_t>{in->cols};
+    const std::vector<uint64_t> want = specs[i].matrix ? x.shape : std::vector<uint64_t>{in->cols};
     if (dtypes[i] != in->dtype || h.shape != want) {
       return Status::Error(std::string(first.name) + " and " + specs[i].name + " differ: " +
                            first.path + " is " + FormatDims(x.shape) + " '" + x.descr + "', " +
-                           specs[i].path + " is " + FormatDims(h.shape) + " '" + h.descr +
-                           "'; " + specs[i].name + " must be " + FormatDims(want) + " '" +
-                           x.descr + "'");
+                           specs[i].path + " is " + FormatDims(h.shape) + " '" + h.descr + "'; " +
+                           specs[i].name + " must be " + FormatDims(want) + " '" + x.descr + "'");
     }
   }
-  if (!shape_arg.empty() &&
-      (shape_arg[0] * shape_arg[1] != in->rows || shape_arg[2] != in->cols)) {
-    return Status::Error("--shape " + FormatDims(shape_arg) + " does not agree with " +
-                         first.path + " of shape " + FormatDims(x.shape) + " (rows " +
-                         std::to_string(in->rows) + ", H " + std::to_string(in->cols) + ")");
+  if (!shape_arg.empty() && (shape_arg[0] * shape_arg[1] != in->rows || shape_arg[2] != in->cols)) {
+    return Status::Error("--shape " + FormatDims(shape_arg) + " does not agree with " + first.path +
+                         " of shape " + FormatDims(x.shape) + " (rows " + std::to_string(in->rows) +
+                         ", H " + std::to_string(in->cols) + ")");
   }
   for (const NpyHeader& h : headers) offsets->push_back(h.data_offset);
   return Status::Ok();
 }
 
-Status CheckBinInputs(const std::vector<InputSpec>& specs,
-                      const std::vector<uint64_t>& shape_arg, const std::string& dtype_arg,
-                      Inputs* in, std::vector<uint64_t>* offsets) {
+Status CheckBinInputs(const std::vector<InputSpec>& specs, const std::vector<uint64_t>& shape_arg,
+                      const std::string& dtype_arg, Inputs* in, std::vector<uint64_t>* offsets) {
   Status s = BinProblem(shape_arg, dtype_arg, &in->dtype, &in->rows, &in->cols);
   if (!s.ok()) return s;
   in->shape = shape_arg;
@@ -138,9 +138,9 @@ Status CheckBinInputs(const std::vector<InputSpec>& specs,
     s = RegularFileSize(spec.path, &size);
     if (!s.ok()) return s;
     if (size != bytes) {
-      return Status::Error(spec.path + " has " + std::to_string(size) + " bytes, but " +
-                           spec.name + " of --shape " + FormatDims(shape_arg) + " and " +
-                           dtype_arg + " needs " + std::to_string(bytes));
+      return Status::Error(spec.path + " has " + std::to_string(size) + " bytes, but " + spec.name +
+                           " of --shape " + FormatDims(shape_arg) + " and " + dtype_arg +
+                           " needs " + std::to_string(bytes));
     }
     offsets->push_back(0);
   }

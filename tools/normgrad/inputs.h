@@ -26,9 +26,9 @@ struct InputSpec {
 struct Inputs {
   bool npy = false;
   DType dtype = DType::kF32;
-  std::vector<uint64_t> shape;  ///< the matrices' shape: the .npy shape or --shape
-  uint64_t rows = 0;            ///< product of the leading dimensions
-  uint64_t cols = 0;            ///< the last dimension, H
+  std::vector<uint64_t> shape;                   ///< the matrices' shape: the .npy shape or --shape
+  uint64_t rows = 0;                             ///< product of the leading dimensions
+  uint64_t cols = 0;                             ///< the last dimension, H
   std::vector<uint64_t> offsets;                 ///< where each file's data starts
   std::vector<std::vector<unsigned char>> data;  ///< per InputSpec, in order
 };

@@ -48,13 +48,15 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("normgrad ") + NORMGRAD_VERSION);
   app.require_subcommand(1);
 
-  app.footer("Exit status: 0 success; 1 an error in the input (a message on stderr, no output "
-             "written); 2 a malformed command line.");
+  app.footer(
+      "Exit status: 0 success; 1 an error in the input (a message on stderr, no output "
+      "written); 2 a malformed command line.");
 
   normgrad::cli::ExampleOptions example;
   CLI::App* example_cmd = app.add_subcommand(
-      "example", "A normalization API's documented example through the Ascend C API, checked "
-                 "against the documented results");
+      "example",
+      "A normalization API's documented example through the Ascend C API, checked "
+      "against the documented results");
   example_cmd->add_option("--op", example.op, "the API whose example to run")
       ->check(CLI::IsMember(normgrad::cli::ExampleOpKeys()))
       ->capture_default_str();
@@ -69,21 +71,24 @@ int main(int argc, char** argv) {
       "leading dimensions, H = the last; bfloat16 travels as '<u2' bits with --dtype bfloat16. "
       "H * sizeof(dtype) must be a multiple of 32 bytes (the Ascend C rule).");
   run_cmd->add_option("--dy", run.dy, "dy: .npy, or raw little-endian .bin")->required();
-  run_cmd->add_option("--res", run.res, "resForGamma, the same shape and type as dy")
-      ->required();
-  run_cmd->add_option("--shape", run.shape,
-                      "B,S,H: required for .bin inputs; must agree with .npy inputs")
+  run_cmd->add_option("--res", run.res, "resForGamma, the same shape and type as dy")->required();
+  run_cmd
+      ->add_option("--shape", run.shape,
+                   "B,S,H: required for .bin inputs; must agree with .npy inputs")
       ->check(DimList(3, 3, "B,S,H"));
-  run_cmd->add_option("--dtype", run.dtype,
-                      "element type: required for .bin inputs; bfloat16 for .npy inputs of "
-                      "raw bf16 bits ('<u2')")
+  run_cmd
+      ->add_option("--dtype", run.dtype,
+                   "element type: required for .bin inputs; bfloat16 for .npy inputs of "
+                   "raw bf16 bits ('<u2')")
       ->check(CLI::IsMember({"float", "half", "bfloat16"}));
-  run_cmd->add_option("--order", run.order,
-                      "summation order: sequential (the device's bits) or blocked")
+  run_cmd
+      ->add_option("--order", run.order,
+                   "summation order: sequential (the device's bits) or blocked")
       ->check(CLI::IsMember({"sequential", "blocked"}))
       ->capture_default_str();
-  run_cmd->add_option("--threads", run.threads,
-                      "worker threads (default: the engine's choice, one for small problems)")
+  run_cmd
+      ->add_option("--threads", run.threads,
+                   "worker threads (default: the engine's choice, one for small problems)")
       ->check(CLI::Range(1, 1024));
   run_cmd->add_option("--out", run.out, "output directory, created if missing")
       ->capture_default_str();
@@ -94,46 +99,51 @@ int main(int argc, char** argv) {
   auto add_norm_inputs = [](CLI::App* cmd, std::string& shape, std::string& dtype, double& eps,
                             int& threads, std::string& out, bool& time,
                             const char* eps_help = "added to the variance") {
-    cmd->add_option("--shape", shape, "B,S,H: required for .bin inputs; must agree with .npy "
+    cmd->add_option("--shape", shape,
+                    "B,S,H: required for .bin inputs; must agree with .npy "
                     "inputs")
         ->check(DimList(3, 3, "B,S,H"));
-    cmd->add_option("--dtype", dtype, "element type: required for .bin inputs; bfloat16 for "
+    cmd->add_option("--dtype", dtype,
+                    "element type: required for .bin inputs; bfloat16 for "
                     ".npy inputs of raw bf16 bits ('<u2')")
         ->check(CLI::IsMember({"float", "half", "bfloat16"}));
     cmd->add_option("--eps", eps, eps_help)->check(CLI::NonNegativeNumber)->capture_default_str();
     cmd->add_option("--threads", threads,
                     "worker threads (default: the engine's choice, one for small problems)")
         ->check(CLI::Range(1, 1024));
-    cmd->add_option("--out", out, "output directory, created if missing")
-        ->capture_default_str();
+    cmd->add_option("--out", out, "output directory, created if missing")->capture_default_str();
     cmd->add_flag("--time", time, kTimeHelp);
   };
 
   // backward and forward: the engine's layer norm on files.
   normgrad::cli::BackwardOptions backward;
   CLI::App* backward_cmd = app.add_subcommand(
-      "backward", "Fused layer-norm backward: dx, pd_gamma and pd_beta of x, dy and gamma in "
-                  ".npy or .bin files");
+      "backward",
+      "Fused layer-norm backward: dx, pd_gamma and pd_beta of x, dy and gamma in "
+      ".npy or .bin files");
   backward_cmd->footer(
       "Writes DIR/dx.npy (the shape of x), DIR/pd_gamma.npy and DIR/pd_beta.npy ([H]) (.bin for "
       ".bin inputs) in the input's dtype; the outputs replace old ones as a set, all or "
-      "nothing. Each row's mean and population variance are computed from x; rstd = 1/sqrt(variance + eps). Order: blocked "
+      "nothing. Each row's mean and population variance are computed from x; rstd = "
+      "1/sqrt(variance + eps). Order: blocked "
       "(default) sums pd_gamma/pd_beta in fixed 256-row blocks combined by a pairwise tree; "
       "sequential adds the rows one after another (one thread). Any H.");
   backward_cmd->add_option("--x", backward.x, "x: .npy, or raw little-endian .bin")->required();
   backward_cmd->add_option("--dy", backward.dy, "dy, the same shape and type as x")->required();
   backward_cmd->add_option("--gamma", backward.gamma, "gamma, [H]")->required();
-  backward_cmd->add_option("--order", backward.order,
-                           "pd_gamma/pd_beta summation order: blocked or sequential")
+  backward_cmd
+      ->add_option("--order", backward.order,
+                   "pd_gamma/pd_beta summation order: blocked or sequential")
       ->check(CLI::IsMember({"sequential", "blocked"}))
       ->capture_default_str();
   add_norm_inputs(backward_cmd, backward.shape, backward.dtype, backward.eps, backward.threads,
                   backward.out, backward.time);
 
   normgrad::cli::ForwardOptions forward;
-  CLI::App* forward_cmd = app.add_subcommand(
-      "forward", "Layer-norm forward: y, mean and variance of x, gamma and beta in .npy or "
-                 ".bin files");
+  CLI::App* forward_cmd =
+      app.add_subcommand("forward",
+                         "Layer-norm forward: y, mean and variance of x, gamma and beta in .npy or "
+                         ".bin files");
   forward_cmd->footer(
       "Writes DIR/y.npy (the shape of x), DIR/mean.npy and DIR/variance.npy (the leading "
       "dimensions of x) (.bin for .bin inputs) in the input's dtype; the outputs replace old "
@@ -188,8 +198,9 @@ int main(int argc, char** argv) {
   tiling_cmd->add_option("--op", tiling.op, "the API whose tiling to compute")
       ->check(CLI::IsMember(normgrad::cli::TilingOpKeys()))
       ->capture_default_str();
-  tiling_cmd->add_option("--shape", tiling.shape,
-                         "the op's shape: B,S,H or B,S,H,originalH for the layer-norm APIs")
+  tiling_cmd
+      ->add_option("--shape", tiling.shape,
+                   "the op's shape: B,S,H or B,S,H,originalH for the layer-norm APIs")
       ->required()
       ->check(DimList(1, 8, "D1,D2,..."));
   tiling_cmd->add_option("--dtype", tiling.dtype, "element type")
@@ -208,8 +219,9 @@ int main(int argc, char** argv) {
                          "groupNum, the groups over C (read by --op groupnorm, which needs it)");
   tiling_cmd->add_flag("--basic-block", tiling.basic_block,
                        "isBasicBlock = true (read by --op batchnorm, rmsnorm and deepnorm)");
-  tiling_cmd->add_option("--gamma-dtype", tiling.gamma_dtype,
-                         "gamma and beta element type (read by normalize; default --dtype)")
+  tiling_cmd
+      ->add_option("--gamma-dtype", tiling.gamma_dtype,
+                   "gamma and beta element type (read by normalize; default --dtype)")
       ->check(CLI::IsMember({"half", "float"}));
   tiling_cmd->add_flag("--inplace", tiling.inplace,
                        "isInplace = true (welford-update; does not change its sizes)");
@@ -221,8 +233,9 @@ int main(int argc, char** argv) {
 
   normgrad::cli::SampleOptions sample;
   CLI::App* sample_cmd = app.add_subcommand(
-      "sample", "The Ascend C operator sample (examples/layernormgradbeta) on emulated cores: "
-                "generated data, checked against the double reference, timed");
+      "sample",
+      "The Ascend C operator sample (examples/layernormgradbeta) on emulated cores: "
+      "generated data, checked against the double reference, timed");
   sample_cmd->add_option("--shape", sample.shape, "B,S,H")
       ->check(DimList(3, 3, "B,S,H"))
       ->capture_default_str();
@@ -232,21 +245,24 @@ int main(int argc, char** argv) {
   sample_cmd->add_option("--blocks", sample.blocks, "emulated cores the rows are split over")
       ->check(CLI::Range(1, 65535))
       ->capture_default_str();
-  sample_cmd->add_option("--profile", sample.profile,
-                         "product profile of the emulated cores (default: NORMGRAD_PROFILE, "
-                         "else a2)")
+  sample_cmd
+      ->add_option("--profile", sample.profile,
+                   "product profile of the emulated cores (default: NORMGRAD_PROFILE, "
+                   "else a2)")
       ->check(CLI::IsMember({"a2", "310p", "950"}));
   sample_cmd->add_option("--seed", sample.seed, "seed of the generated data")
       ->capture_default_str();
-  sample_cmd->add_option("--launches", sample.launches,
-                         "timed launches after the warm-up (more: a longer run to profile)")
+  sample_cmd
+      ->add_option("--launches", sample.launches,
+                   "timed launches after the warm-up (more: a longer run to profile)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
 
   normgrad::cli::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
-      "bench", "normgrad next to the read bandwidth and the peer libraries (PyTorch, oneDNN, a "
-               "plain loop) on the same inputs: time, GB/s, ratios, error");
+      "bench",
+      "normgrad next to the read bandwidth and the peer libraries (PyTorch, oneDNN, a "
+      "plain loop) on the same inputs: time, GB/s, ratios, error");
   bench_cmd->add_flag("--quick", bench.quick,
                       "the dispatched kernels only and fewer rounds (under a minute)");
   bench_cmd->add_flag("--json", bench.json, "print one JSON object instead of the table");

@@ -83,8 +83,8 @@ class DictParser {
 
  private:
   Status Error(const std::string& what) const {
-    return Status::Error("malformed .npy header dictionary at offset " +
-                         std::to_string(pos_) + ": " + what);
+    return Status::Error("malformed .npy header dictionary at offset " + std::to_string(pos_) +
+                         ": " + what);
   }
   char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
   bool Consume(char c) {
@@ -222,8 +222,8 @@ Status ParseNpyHeader(std::string_view bytes, NpyHeader* header) {
   if (!s.ok()) return s;
   if (dict_size > bytes.size() - dict_offset) {
     return Status::Error("truncated .npy header (it says " + std::to_string(dict_size) +
-                         " header bytes, there are " +
-                         std::to_string(bytes.size() - dict_offset) + ")");
+                         " header bytes, there are " + std::to_string(bytes.size() - dict_offset) +
+                         ")");
   }
   s = DictParser(bytes.substr(dict_offset, dict_size)).Parse(header);
   if (!s.ok()) return s;
@@ -263,8 +263,7 @@ Status ReadBytes(const std::string& path, uint64_t offset, uint64_t size,
   try {
     data->resize(size);
   } catch (const std::bad_alloc&) {
-    return Status::Error("not enough memory to read " + std::to_string(size) + " bytes of " +
-                         path);
+    return Status::Error("not enough memory to read " + std::to_string(size) + " bytes of " + path);
   }
   in.seekg(static_cast<std::streamoff>(offset));
   in.read(reinterpret_cast<char*>(data->data()), static_cast<std::streamsize>(size));
@@ -313,8 +312,8 @@ std::string MakeNpyHeader(std::string_view descr, const std::vector<uint64_t>& s
   for (uint64_t d : shape) dims += std::to_string(d) + ", ";
   if (shape.size() > 1) dims.resize(dims.size() - 2);  // (n,) keeps its comma
   if (shape.size() == 1) dims.pop_back();
-  std::string dict = "{'descr': '" + std::string(descr) +
-                     "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  std::string dict =
+      "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
   const size_t unpadded = 10 + dict.size() + 1;  // magic, version, length, '\n'
   dict.append((64 - unpadded % 64) % 64, ' ');
   dict += '\n';

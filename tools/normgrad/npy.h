@@ -25,8 +25,8 @@ struct NpyHeader {
   uint64_t item_size = 0;      ///< bytes per element
   bool fortran_order = false;  ///< true: column-major data
   std::vector<uint64_t> shape;
-  uint64_t data_offset = 0;    ///< bytes before the data
-  uint64_t data_bytes = 0;     ///< product(shape) · item_size
+  uint64_t data_offset = 0;  ///< bytes before the data
+  uint64_t data_bytes = 0;   ///< product(shape) · item_size
 };
 
 /// Parses a complete .npy header at the start of `bytes` (magic, version,
@@ -48,7 +48,6 @@ Status RegularFileSize(const std::string& path, uint64_t* size);
 
 /// A version 1.0 .npy header for a C-order array, padded so the data starts
 /// at a multiple of 64 bytes (as numpy writes it).
-std::string MakeNpyHeader(std::string_view descr,
-                          const std::vector<uint64_t>& shape);
+std::string MakeNpyHeader(std::string_view descr, const std::vector<uint64_t>& shape);
 
 }  // namespace normgrad::cli

@@ -88,7 +88,8 @@ class SignalGuard {
   }
 
  private:
-  struct sigaction old_int_ {}, old_term_ {};
+  struct sigaction old_int_ {
+  }, old_term_{};
   bool restored_ = false;
 };
 
@@ -135,8 +136,8 @@ struct Entry {
 
 bool HasInode(const Folder& folder, const std::string& name, uint64_t inode) {
   struct stat st {};
-  return fstatat(folder.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-         S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_ino) == inode;
+  return fstatat(folder.fd(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+         static_cast<uint64_t>(st.st_ino) == inode;
 }
 
 bool IsPlainName(const std::string& name) {
@@ -153,9 +154,9 @@ std::string FormatJournal(const std::vector<Entry>& entries) {
   return text;
 }
 
-Status ParseJournal(const std::string& text, const std::string& path,
-                    std::vector<Entry>* entries) {
-  const Status bad = Status::Error(path + " is not a journal of normgrad's outputs; move it away "
+Status ParseJournal(const std::string& text, const std::string& path, std::vector<Entry>* entries) {
+  const Status bad = Status::Error(path +
+                                   " is not a journal of normgrad's outputs; move it away "
                                    "and check the folder's files by hand");
   std::istringstream in(text);
   std::string line;
@@ -165,9 +166,8 @@ Status ParseJournal(const std::string& text, const std::string& path,
     Entry e;
     std::string inode;
     if (!std::getline(fields, e.name, '\t') || !std::getline(fields, e.temp, '\t') ||
-        !std::getline(fields, inode, '\t') || !std::getline(fields, e.backup) ||
-        inode.empty() || inode.find_first_not_of("0123456789") != std::string::npos ||
-        inode.size() > 19) {
+        !std::getline(fields, inode, '\t') || !std::getline(fields, e.backup) || inode.empty() ||
+        inode.find_first_not_of("0123456789") != std::string::npos || inode.size() > 19) {
       return bad;
     }
     e.inode = std::stoull(inode);
@@ -201,8 +201,7 @@ Status RollBack(const Folder& folder, const std::vector<Entry>& entries) {
           errno != ENOENT) {
         return Status::Error(SystemError("cannot restore " + folder.Path(e.name)));
       }
-    } else if (HasInode(folder, e.name, e.inode) &&
-               unlinkat(folder.fd(), e.name.c_str(), 0) != 0) {
+    } else if (HasInode(folder, e.name, e.inode) && unlinkat(folder.fd(), e.name.c_str(), 0) != 0) {
       return Status::Error(SystemError("cannot remove the new " + folder.Path(e.name)));
     }
   }
@@ -305,8 +304,8 @@ Status WriteTemporary(const Folder& folder, const std::string& base, const std::
   Status s = MakeUnique(
       folder, base,
       [&](const std::string& name) {
-        fd = openat(folder.fd(), name.c_str(),
-                    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        fd = openat(folder.fd(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    0666);
         return fd < 0 ? -1 : 0;
       },
       &entry->temp);
@@ -344,9 +343,12 @@ Status WriteJournal(const Folder& folder, const std::vector<Entry>& entries,
 
 const char* NpyDescr(DType dtype) {
   switch (dtype) {
-    case DType::kF32: return "<f4";
-    case DType::kF16: return "<f2";
-    case DType::kBF16: return "<u2";
+    case DType::kF32:
+      return "<f4";
+    case DType::kF16:
+      return "<f2";
+    case DType::kBF16:
+      return "<u2";
   }
   return "";
 }
@@ -422,8 +424,8 @@ Status WriteOutputSet(const std::string& dir, const std::vector<OutputFile>& fil
     Status back = RollBack(folder, entries);
     if (back.ok()) back = RemoveJournal(folder);
     if (!back.ok()) {
-      return Status::Error(s.message() + "; then " + back.message() + "; " +
-                           folder.Path(kJournal) + " records the set, and the next normgrad "
+      return Status::Error(s.message() + "; then " + back.message() + "; " + folder.Path(kJournal) +
+                           " records the set, and the next normgrad "
                            "command writing into this folder finishes it");
     }
     return abandon(s);

@@ -80,8 +80,8 @@ inline float SumTwoArrays(const float* a, const float* b, size_t n, int threads)
 /// reads its own range of every row (cut at 64-byte multiples), so each row
 /// is read in `threads` pieces by different cores. Measures what the memory
 /// system gives a column split.
-inline float SumTwoArraysByColumns(const float* a, const float* b, size_t rows,
-                                   size_t row_floats, int threads) {
+inline float SumTwoArraysByColumns(const float* a, const float* b, size_t rows, size_t row_floats,
+                                   int threads) {
   return SumRowPieces(a, b, rows, row_floats, threads, 16);
 }
 

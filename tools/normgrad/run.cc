@@ -59,7 +59,8 @@ int RunRun(const RunOptions& o) {
   p.order = o.order == "blocked" ? Order::kBlocked : Order::kSequential;
   p.threads = o.threads;
   double seconds = 0;
-  s = Compute(o.time, [&] { return LayerNormGradBeta(p); }, &seconds);
+  s = Compute(
+      o.time, [&] { return LayerNormGradBeta(p); }, &seconds);
   if (!s.ok()) return Fail(kCommand, s.message());
   const RunInfo info = LastRunInfo();
 

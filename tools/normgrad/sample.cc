@@ -72,9 +72,9 @@ bool RunTimed(DType dtype, uint32_t rows, uint32_t h, uint32_t blocks, const voi
 
 }  // namespace
 
-std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t blocks,
-                            const void* dy, const void* res, float* pd_gamma, float* pd_beta,
-                            uint32_t launches, double* seconds) {
+std::string RunSampleKernel(DType dtype, size_t rows, size_t cols, uint32_t blocks, const void* dy,
+                            const void* res, float* pd_gamma, float* pd_beta, uint32_t launches,
+                            double* seconds) {
   if (dtype != DType::kF32 && dtype != DType::kF16) {
     return "Ascend C's LayerNormGradBeta takes half or float";
   }
@@ -126,10 +126,11 @@ int RunSample(const SampleOptions& o) {
     return Fail(kCommand, e.what());
   }
   const auto& profile = normgrad_ascendc::GetProfileInfo(current);
-  std::printf("normgrad sample: examples/layernormgradbeta/layernormgradbeta.asc on %u emulated "
-              "cores (profile %s, %s), dy and resForGamma %s %s, standard normal, seed %llu\n",
-              o.blocks, profile.key, profile.name, FormatDims(dims).c_str(), o.dtype.c_str(),
-              static_cast<unsigned long long>(o.seed));
+  std::printf(
+      "normgrad sample: examples/layernormgradbeta/layernormgradbeta.asc on %u emulated "
+      "cores (profile %s, %s), dy and resForGamma %s %s, standard normal, seed %llu\n",
+      o.blocks, profile.key, profile.name, FormatDims(dims).c_str(), o.dtype.c_str(),
+      static_cast<unsigned long long>(o.seed));
   std::mt19937_64 rng(o.seed);
   std::normal_distribution<float> normal;
   std::vector<float> dy32(n), res32(n);
@@ -183,11 +184,12 @@ int RunSample(const SampleOptions& o) {
   const LayerNormGradBetaTiling& t = sample_tiling.lngb;
   const uint32_t tiles_per_block =
       (sample_tiling.rowsPerBlock + sample_tiling.tileRows - 1) / sample_tiling.tileRows;
-  std::printf("tiles: %u rows per tile, %u tiles per block, framework scratch %u bytes; "
-              "LayerNormGradBeta tiling: oneCalSize %u, loopRound %u, bsCurLength %u, "
-              "inputTailSize %u, stackBufferSize %u floats\n",
-              sample_tiling.tileRows, tiles_per_block, out.scratch_bytes, t.oneCalSize,
-              t.loopRound, t.bsCurLength, t.inputTailSize, t.stackBufferSize);
+  std::printf(
+      "tiles: %u rows per tile, %u tiles per block, framework scratch %u bytes; "
+      "LayerNormGradBeta tiling: oneCalSize %u, loopRound %u, bsCurLength %u, "
+      "inputTailSize %u, stackBufferSize %u floats\n",
+      sample_tiling.tileRows, tiles_per_block, out.scratch_bytes, t.oneCalSize, t.loopRound,
+      t.bsCurLength, t.inputTailSize, t.stackBufferSize);
   // H is at least 8 (the 32-byte rule), so the first four columns exist.
   const auto print_first4 = [](const char* name, const std::vector<float>& v, const char* end) {
     std::printf("%s[0..3] %.6g %.6g %.6g %.6g%s", name, v[0], v[1], v[2], v[3], end);
@@ -195,10 +197,11 @@ int RunSample(const SampleOptions& o) {
   print_first4("pdGamma", out.gamma, "; ");
   print_first4("pdBeta", out.beta, "\n");
   const double bytes = 2.0 * static_cast<double>(n) * SizeOf(dtype);
-  std::printf("kernel time %.3f ms (median of %u launches after a warm-up), %.1f GB/s (inputs "
-              "read / time); "
-              "error vs double reference %.2e normwise, worst column %.4f of its bound\n",
-              seconds * 1e3, o.launches, bytes / seconds / 1e9, error, worst);
+  std::printf(
+      "kernel time %.3f ms (median of %u launches after a warm-up), %.1f GB/s (inputs "
+      "read / time); "
+      "error vs double reference %.2e normwise, worst column %.4f of its bound\n",
+      seconds * 1e3, o.launches, bytes / seconds / 1e9, error, worst);
   if (worst > 1.0) {
     std::printf("FAILED: a result is outside its bound\n");
     return 1;

@@ -62,13 +62,8 @@ bool NeverZero(const OpInput&) { return false; }
 
 std::vector<TilingOp> AllTilingOps() {
   std::vector<TilingOp> ops;
-  for (auto family : {LayerNormTilingOps,
-                        GroupNormTilingOps,
-                        BatchNormTilingOps,
-                        RmsNormTilingOps,
-                        NormalizeTilingOps,
-                        DeepNormTilingOps,
-                        WelfordTilingOps}) {
+  for (auto family : {LayerNormTilingOps, GroupNormTilingOps, BatchNormTilingOps, RmsNormTilingOps,
+                      NormalizeTilingOps, DeepNormTilingOps, WelfordTilingOps}) {
     for (const TilingOp& op : family()) ops.push_back(op);
   }
   return ops;
@@ -142,7 +137,7 @@ int RunTiling(const TilingOptions& o) {
   in.type_size = o.dtype == "half" ? 2 : 4;
   in.options = &o;
   normgrad_ascendc::ParseProfile(o.profile.c_str(), &in.profile);  // main.cc checked the key
-  normgrad_ascendc::SetProfile(in.profile);  // the tiling functions read it
+  normgrad_ascendc::SetProfile(in.profile);                        // the tiling functions read it
   in.dims = dims;
 
   uint32_t max_value = 0, min_value = 0;

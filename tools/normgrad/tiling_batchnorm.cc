@@ -25,9 +25,8 @@ ge::Shape OriginShape(const OpInput& in) {
 }
 
 void SizesOfBatchNorm(const OpInput& in, uint32_t& max_value, uint32_t& min_value) {
-  AscendC::GetBatchNormMaxMinTmpSize(SrcShape(in), OriginShape(in), in.type_size,
-                                     in.options->reuse, max_value, min_value,
-                                     in.options->basic_block);
+  AscendC::GetBatchNormMaxMinTmpSize(SrcShape(in), OriginShape(in), in.type_size, in.options->reuse,
+                                     max_value, min_value, in.options->basic_block);
 }
 
 bool TilingOfBatchNorm(const OpInput& in, uint32_t bytes, OpTiling* out) {

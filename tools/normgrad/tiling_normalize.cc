@@ -31,16 +31,17 @@ bool ParaOfNormalize(const OpInput& in, uint32_t /*bytes*/, OpTiling* out) {
   out->fields.push_back(Number("aLength", static_cast<uint32_t>(in.dims[0])));
   out->fields.push_back(Number("rLength", r));
   out->fields.push_back(Number("rLengthWithPadding", (r + align - 1) / align * align));
-  out->note = "Normalize has no tiling struct: the kernel takes NormalizePara{aLength, rLength, "
-              "rLengthWithPadding} and a scratch of at least minValue bytes";
+  out->note =
+      "Normalize has no tiling struct: the kernel takes NormalizePara{aLength, rLength, "
+      "rLengthWithPadding} and a scratch of at least minValue bytes";
   return true;
 }
 
 }  // namespace
 
 std::vector<TilingOp> NormalizeTilingOps() {
-  return {{"normalize", "Normalize", "A,R", "A, R", 2, 2, nullptr, NormalizeSizes,
-           ParaOfNormalize, NeverZero}};
+  return {{"normalize", "Normalize", "A,R", "A, R", 2, 2, nullptr, NormalizeSizes, ParaOfNormalize,
+           NeverZero}};
 }
 
 }  // namespace normgrad::cli

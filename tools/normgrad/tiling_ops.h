@@ -40,10 +40,10 @@ struct OpInput {
 
 // One API as the command runs it.
 struct TilingOp {
-  const char* key;          // the --op value
-  const char* api;          // "LayerNormGradBeta"
-  const char* shape_form;   // what --shape holds, e.g. "B,S,H[,Ho]"
-  const char* dim_names;    // the completed shape's dimensions, "B, S, H, originalH"
+  const char* key;         // the --op value
+  const char* api;         // "LayerNormGradBeta"
+  const char* shape_form;  // what --shape holds, e.g. "B,S,H[,Ho]"
+  const char* dim_names;   // the completed shape's dimensions, "B, S, H, originalH"
   size_t min_rank, max_rank;
   // Completes the dimensions the form lets the user leave out (may be null).
   void (*complete)(std::vector<uint64_t>* dims);

@@ -65,8 +65,8 @@ bool WelfordUpdateTiling(const OpInput& in, uint32_t bytes, OpTiling* out) {
 }
 
 void WelfordFinalizeSizes(const OpInput& in, uint32_t& max_value, uint32_t& min_value) {
-  AscendC::GetWelfordFinalizeMaxMinTmpSize(ShapeOf(in), in.type_size, in.options->reuse,
-                                           max_value, min_value);
+  AscendC::GetWelfordFinalizeMaxMinTmpSize(ShapeOf(in), in.type_size, in.options->reuse, max_value,
+                                           min_value);
 }
 
 bool WelfordFinalizeTiling(const OpInput& in, uint32_t bytes, OpTiling* out) {

@@ -19,8 +19,7 @@ namespace {
 
 template <typename T>
 std::string RunTimed(VectorKernel kind, uint32_t rows, uint32_t cols, uint32_t blocks,
-                     const void* x, const void* y, void* out, uint32_t launches,
-                     double* seconds) {
+                     const void* x, const void* y, void* out, uint32_t launches, double* seconds) {
   VectorBench<T> bench;
   if (!bench.Init(kind == VectorKernel::kRowSum, rows, cols, blocks, x, y) || !bench.Launch()) {
     return "the kernel failed (see above)";

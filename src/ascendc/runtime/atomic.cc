@@ -1,8 +1,8 @@
 // atomic.cc — the block's atomic mode and how a write under it combines with
-// global memory (normgrad_ascendc/runtime/atomic.h): element by element, computing in
-// the mode's type (half and bfloat16 widen to float, combine and round back
-// to nearest even, which gives the bits of computing in the 16-bit type;
-// integers wrap around).
+// global memory (normgrad_ascendc/runtime/atomic.h): element by element,
+// computing in the mode's type (half and bfloat16 widen to float, combine and
+// round back to nearest even, which gives the bits of computing in the 16-bit
+// type; integers wrap around).
 #include "normgrad_ascendc/runtime/atomic.h"
 
 #include <cstring>

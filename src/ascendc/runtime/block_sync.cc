@@ -1,6 +1,6 @@
 // block_sync.cc — synchronization between the blocks of a launch
-// (normgrad_ascendc/runtime/block_sync.h) on the launch's deadlock-detecting wait
-// (launch_state.h), and the core-local mutex.
+// (normgrad_ascendc/runtime/block_sync.h) on the launch's deadlock-detecting
+// wait (launch_state.h), and the core-local mutex.
 #include "normgrad_ascendc/runtime/block_sync.h"
 
 #include <algorithm>

@@ -32,7 +32,8 @@ ApiCall::~ApiCall() {
 
 const CallSite* CurrentCallSite() { return t_call_site; }
 
-void JoinName(char* out, size_t size, std::initializer_list<const char*> pieces) {
+void JoinName(char* out, size_t size,
+              std::initializer_list<const char*> pieces) {
   size_t length = 0;
   for (const char* piece : pieces) {
     const size_t n = std::min(std::strlen(piece), size - 1 - length);

@@ -1,6 +1,6 @@
 // cpu_debug.cc — GmAlloc, GmFree and SetKernelMode of the CPU-debug launch
-// (normgrad_ascendc/runtime/cpu_debug.h). GmAlloc's blocks are registered so that
-// kernels' accesses are checked against them (gm_registry.h).
+// (normgrad_ascendc/runtime/cpu_debug.h). GmAlloc's blocks are registered so
+// that kernels' accesses are checked against them (gm_registry.h).
 #include "normgrad_ascendc/runtime/cpu_debug.h"
 
 #include <cstdio>

@@ -17,10 +17,10 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/dispatch.h"
 #include "ascendc/runtime/env_setting.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
+#include "engine/dispatch.h"
 #include "normgrad_ascendc/runtime/core.h"
 
 namespace normgrad_ascendc {
@@ -49,7 +49,8 @@ const char* Side(const CopyEnd& end) { return end.ub != nullptr ? "UB" : "GM"; }
 struct OpName {
   OpName(const char* api, const char* type_name, const CopyEnd& dst,
          const CopyEnd& src) {
-    JoinName(text, sizeof text, {api, "<", type_name, "> ", Side(src), "->", Side(dst)});
+    JoinName(text, sizeof text,
+             {api, "<", type_name, "> ", Side(src), "->", Side(dst)});
   }
   char text[96];
 };

@@ -1,6 +1,6 @@
 // data_copy_pad.cc — DataCopyPad in both directions and SetPadValue
-// (normgrad_ascendc/runtime/data_copy_pad.h): the checks, the row layout with its
-// padding and filler, and the pad-value register.
+// (normgrad_ascendc/runtime/data_copy_pad.h): the checks, the row layout with
+// its padding and filler, and the pad-value register.
 #include "normgrad_ascendc/runtime/data_copy_pad.h"
 
 #include <cstdint>
@@ -33,7 +33,6 @@ struct Op {
   }
   char text[64];
 };
-
 
 void CheckGm(const Op& op, const char* which, const CopyEnd& end) {
   if (end.data == nullptr) {

@@ -1,6 +1,6 @@
-// debug.cc — the kernel's debugging output (normgrad_ascendc/runtime/debug.h): each
-// block's text buffered with a "[block <i>/<n>] " prefix per line and printed
-// in block order when the launch ends; KERNEL_LOG, asserts, DumpTensor.
+// debug.cc — the kernel's debugging output (normgrad_ascendc/runtime/debug.h):
+// each block's text buffered with a "[block <i>/<n>] " prefix per line and
+// printed in block order when the launch ends; KERNEL_LOG, asserts, DumpTensor.
 #include "normgrad_ascendc/runtime/debug.h"
 
 #include <unistd.h>

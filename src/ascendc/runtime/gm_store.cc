@@ -92,8 +92,9 @@ void CheckGmLoad(const char* api, const uint8_t* src, uint64_t bytes) {
       "visible at the next SyncAll or when the launch ends (normgrad "
       "combines them in block order so that results are deterministic); "
       "synchronize with SyncAll before reading the result back",
-      api, static_cast<const void*>(src), static_cast<unsigned long long>(bytes),
-      AtomicModeName(w->mode).c_str(), w->site.c_str());
+      api, static_cast<const void*>(src),
+      static_cast<unsigned long long>(bytes), AtomicModeName(w->mode).c_str(),
+      w->site.c_str());
 }
 
 }  // namespace normgrad_ascendc

@@ -1,8 +1,8 @@
-// launch.cc — the kernel launcher (normgrad_ascendc/runtime/launch.h): a launch's
-// blocks on emulated cores, each on a host thread of its own (parked threads
-// kept between launches) when the launch fits the profile's vector cores,
-// else spread over an OpenMP work queue; the shared launch state with its
-// deadlock-detecting wait (launch_state.h); kernel-error reporting, the
+// launch.cc — the kernel launcher (normgrad_ascendc/runtime/launch.h): a
+// launch's blocks on emulated cores, each on a host thread of its own (parked
+// threads kept between launches) when the launch fits the profile's vector
+// cores, else spread over an OpenMP work queue; the shared launch state with
+// its deadlock-detecting wait (launch_state.h); kernel-error reporting, the
 // NORMGRAD_KERNEL_ERRORS policy and the pending launch error.
 #include "normgrad_ascendc/runtime/launch.h"
 

@@ -1,8 +1,8 @@
 // profile.cc — the product profiles (profile.h): the table of UB sizes,
 // scratch ends and product figures (their public sources are in
-// docs/decisions.md, "The program model and the toolchain"), the key lookup, and the process
-// profile from SetProfile, NORMGRAD_PROFILE or the compiled profile,
-// announced under NORMGRAD_VERBOSE.
+// docs/decisions.md, "The program model and the toolchain"), the key lookup,
+// and the process profile from SetProfile, NORMGRAD_PROFILE or the compiled
+// profile, announced under NORMGRAD_VERBOSE.
 #include "normgrad_ascendc/runtime/profile.h"
 
 #include <cctype>
@@ -22,8 +22,8 @@ namespace {
 constexpr uint32_t kLibApiWorkspaceBytes = 16 * 1024 * 1024;
 
 constexpr ProfileInfo kProfiles[] = {
-    {Profile::kA2, "a2", "Atlas A2/A3", 2201, 192 * 1024, 192 * 1024 - 128,
-     24, 48, 0, kLibApiWorkspaceBytes},
+    {Profile::kA2, "a2", "Atlas A2/A3", 2201, 192 * 1024, 192 * 1024 - 128, 24,
+     48, 0, kLibApiWorkspaceBytes},
     {Profile::k310P, "310p", "Atlas inference series", 2002, 256 * 1024,
      256 * 1024, 8, 8, 7, kLibApiWorkspaceBytes},
     {Profile::k950, "950", "Ascend 950", 3510, 248 * 1024, 248 * 1024, 36, 72,

@@ -1,5 +1,5 @@
-// workspace.cc — the kernel workspace (normgrad_ascendc/runtime/workspace.h): the
-// system workspace normgrad provides, and the user part of a workspace
+// workspace.cc — the kernel workspace (normgrad_ascendc/runtime/workspace.h):
+// the system workspace normgrad provides, and the user part of a workspace
 // argument.
 #include "normgrad_ascendc/runtime/workspace.h"
 
@@ -15,11 +15,11 @@ GM_ADDR GetSysWorkSpacePtr() {
   // calloc: zeroed pages the host commits only when something touches them.
   static uint8_t* const workspace = [] {
     uint32_t bytes = 0;
-    for (const auto p : {normgrad_ascendc::Profile::kA2,
-                         normgrad_ascendc::Profile::k310P,
-                         normgrad_ascendc::Profile::k950}) {
-      bytes = std::max(bytes, normgrad_ascendc::GetProfileInfo(p)
-                                  .lib_api_workspace_bytes);
+    for (const auto p :
+         {normgrad_ascendc::Profile::kA2, normgrad_ascendc::Profile::k310P,
+          normgrad_ascendc::Profile::k950}) {
+      bytes = std::max(
+          bytes, normgrad_ascendc::GetProfileInfo(p).lib_api_workspace_bytes);
     }
     auto* memory = static_cast<uint8_t*>(std::calloc(bytes, 1));
     if (memory == nullptr) {

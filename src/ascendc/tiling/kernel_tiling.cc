@@ -1,7 +1,7 @@
 // kernel_tiling.cc — the process-wide tiling key of TILING_KEY_IS
-// (normgrad_ascendc/tiling/kernel_tiling.h): set by ICPU_SET_TILING_KEY, else by the
-// environment variable NORMGRAD_TILING_KEY, else 0, with a one-time notice
-// when a kernel tests the key that nothing set.
+// (normgrad_ascendc/tiling/kernel_tiling.h): set by ICPU_SET_TILING_KEY, else
+// by the environment variable NORMGRAD_TILING_KEY, else 0, with a one-time
+// notice when a kernel tests the key that nothing set.
 #include <atomic>
 #include <cerrno>
 #include <cinttypes>

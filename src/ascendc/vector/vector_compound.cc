@@ -1,7 +1,7 @@
 // vector_compound.cc — the element functions of the compound instructions,
 // the type pairs each takes per profile, and their checks
-// (normgrad_ascendc/vector/vector_compound.h). The float and half forms of Axpy,
-// FusedMulAdd, MulAddDst, AddRelu, SubRelu and MulAddRelu (and Axpy and
+// (normgrad_ascendc/vector/vector_compound.h). The float and half forms of
+// Axpy, FusedMulAdd, MulAddDst, AddRelu, SubRelu and MulAddRelu (and Axpy and
 // MulAddDst from half into float), and the narrowing AddReluCast,
 // SubReluCast and MulCast of half, int16_t and float sources, run the
 // engine's loops for the instruction set it picks (kernels::VectorKernels),
@@ -14,11 +14,11 @@
 #include <cstring>
 #include <limits>
 
+#include "ascendc/vector/vector_loops.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/vector/vector_math.h"
-#include "ascendc/vector/vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -179,7 +179,8 @@ template <Compound kOp, typename D>
 void HalfSpan(const SpanArgs& args, int loop) {
   const normgrad::kernels::VectorKernels& k = Loops();
   const half* a = static_cast<const half*>(args.operand[1]);
-  const half* b = kScalarSource<kOp> ? nullptr : static_cast<const half*>(args.operand[2]);
+  const half* b =
+      kScalarSource<kOp> ? nullptr : static_cast<const half*>(args.operand[2]);
   float scalar = 0.0f;
   if constexpr (kScalarSource<kOp>) {
     half s;
@@ -210,7 +211,8 @@ template <Compound kOp, typename D, typename S>
 constexpr bool kNarrowingLoops =
     (kOp == Compound::kAddReluCast || kOp == Compound::kSubReluCast ||
      kOp == Compound::kMulCast) &&
-    ((std::is_same_v<S, half> && (std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>)) ||
+    ((std::is_same_v<S, half> &&
+      (std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>)) ||
      (std::is_same_v<S, int16_t> && std::is_same_v<D, int8_t>) ||
      (std::is_same_v<S, float> && std::is_same_v<D, half>));
 
@@ -253,7 +255,8 @@ void NarrowingSpan(const SpanArgs& args) {
       if (kRelu) k.unary_f32[static_cast<int>(UnaryOp::kRelu)](x, x, n);
       half h[kStep];
       normgrad::Narrow(x, h, n);
-      constexpr CastType kTo = std::is_same_v<D, int8_t> ? CastType::kI8 : CastType::kU8;
+      constexpr CastType kTo =
+          std::is_same_v<D, int8_t> ? CastType::kI8 : CastType::kU8;
       k.cast[static_cast<int>(CastType::kF16)][static_cast<int>(kTo)]
             [static_cast<int>(CastRound::kRint)](d + at, h, n);
     }
@@ -263,13 +266,17 @@ void NarrowingSpan(const SpanArgs& args) {
 template <Compound kOp, typename D, typename S>
 void Span(const SpanArgs& args) {
   constexpr int kLoop = kFloatLoop<kOp>;
-  if constexpr (kLoop >= 0 && std::is_same_v<D, float> && std::is_same_v<S, float>) {
+  if constexpr (kLoop >= 0 && std::is_same_v<D, float> &&
+                std::is_same_v<S, float>) {
     float scalar = 0.0f;
-    if constexpr (kScalarSource<kOp>) std::memcpy(&scalar, args.params, sizeof scalar);
+    if constexpr (kScalarSource<kOp>)
+      std::memcpy(&scalar, args.params, sizeof scalar);
     Loops().compound_f32[kLoop](
-        static_cast<float*>(args.operand[0]), static_cast<const float*>(args.operand[1]),
-        kScalarSource<kOp> ? nullptr : static_cast<const float*>(args.operand[2]), scalar,
-        args.n);
+        static_cast<float*>(args.operand[0]),
+        static_cast<const float*>(args.operand[1]),
+        kScalarSource<kOp> ? nullptr
+                           : static_cast<const float*>(args.operand[2]),
+        scalar, args.n);
   } else if constexpr (kLoop >= 0 && std::is_same_v<S, half> &&
                        (std::is_same_v<D, half> || std::is_same_v<D, float>)) {
     HalfSpan<kOp, D>(args, kLoop);

@@ -1,6 +1,6 @@
 // vector_convert.cc — the conversion instructions
-// (normgrad_ascendc/vector/vector_convert.h): the per-profile table of Cast's type
-// pairs and rounding modes, the element conversion (every value decoded
+// (normgrad_ascendc/vector/vector_convert.h): the per-profile table of Cast's
+// type pairs and rounding modes, the element conversion (every value decoded
 // exactly as sign · m · 2^e and rounded once into the destination), the
 // DEQSCALE register and the dequantizing spans. half ↔ float and
 // float ↔ int32_t in the modes a loop computes exactly run the engine's
@@ -14,10 +14,10 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ascendc/vector/vector_loops.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
-#include "ascendc/vector/vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -31,11 +31,10 @@ constexpr uint8_t Mode(RoundMode m) {
   return static_cast<uint8_t>(1u << static_cast<unsigned>(m));
 }
 constexpr uint8_t kNone = Mode(RoundMode::CAST_NONE);
-constexpr uint8_t kFive = Mode(RoundMode::CAST_RINT) |
-                          Mode(RoundMode::CAST_FLOOR) |
-                          Mode(RoundMode::CAST_CEIL) |
-                          Mode(RoundMode::CAST_ROUND) |
-                          Mode(RoundMode::CAST_TRUNC);
+constexpr uint8_t kFive =
+    Mode(RoundMode::CAST_RINT) | Mode(RoundMode::CAST_FLOOR) |
+    Mode(RoundMode::CAST_CEIL) | Mode(RoundMode::CAST_ROUND) |
+    Mode(RoundMode::CAST_TRUNC);
 constexpr uint8_t kFourNoRint =
     static_cast<uint8_t>(kFive & ~Mode(RoundMode::CAST_RINT));
 constexpr uint8_t kOdd = Mode(RoundMode::CAST_ODD);
@@ -163,8 +162,8 @@ uint8_t PairModes(Profile profile, uint32_t src_bit, uint32_t dst_bit) {
       const PairTable table = PairsOf(p);
       for (size_t i = 0; i < table.size; ++i) {
         const CastPair& pair = table.pairs[i];
-        x.modes[static_cast<int>(p)][__builtin_ctz(pair.src)][__builtin_ctz(pair.dst)] =
-            pair.modes;
+        x.modes[static_cast<int>(p)][__builtin_ctz(pair.src)]
+               [__builtin_ctz(pair.dst)] = pair.modes;
       }
     }
     return x;
@@ -173,13 +172,14 @@ uint8_t PairModes(Profile profile, uint32_t src_bit, uint32_t dst_bit) {
       (src_bit | dst_bit) >= 1u << kBits) {
     return 0;  // not one type of the tables
   }
-  return index.modes[static_cast<int>(profile)][__builtin_ctz(src_bit)][__builtin_ctz(dst_bit)];
+  return index.modes[static_cast<int>(profile)][__builtin_ctz(src_bit)]
+                    [__builtin_ctz(dst_bit)];
 }
 
 const char* BitName(uint32_t bit) {
   static constexpr const char* kNames[] = {
-      "int8_t",   "uint8_t",  "int16_t", "uint16_t",   "int32_t", "uint32_t",
-      "int64_t",  "uint64_t", "half",    "bfloat16_t", "float"};
+      "int8_t",  "uint8_t",  "int16_t", "uint16_t",   "int32_t", "uint32_t",
+      "int64_t", "uint64_t", "half",    "bfloat16_t", "float"};
   for (uint32_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
     if (bit == 1u << i) return kNames[i];
   }
@@ -276,8 +276,8 @@ Exact DecodeFloat(uint32_t bits, const Format& f) {
 Exact DecodeInteger(int64_t v) {
   Exact x;
   x.neg = v < 0;
-  x.m = x.neg ? uint64_t{0} - static_cast<uint64_t>(v)
-              : static_cast<uint64_t>(v);
+  x.m =
+      x.neg ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
   return x;
 }
 
@@ -359,8 +359,8 @@ uint32_t EncodeFloat(const Exact& x, const Format& f, RoundMode mode) {
   if (x.m == 0) return sign;
   const int top = x.e + BitLength(x.m) - 1;  // exponent of the leading bit
   const int lsb = (top > f.emin ? top : f.emin) - frac_bits;
-  uint64_t q = lsb <= x.e ? x.m << (x.e - lsb)
-                          : RoundShift(x.m, lsb - x.e, x.neg, mode);
+  uint64_t q =
+      lsb <= x.e ? x.m << (x.e - lsb) : RoundShift(x.m, lsb - x.e, x.neg, mode);
   if (q == 0) return sign;
   int q_lsb = lsb;
   if (BitLength(q) > f.p) {  // rounding carried into a new leading bit
@@ -392,8 +392,7 @@ uint32_t EncodeFloat(const Exact& x, const Format& f, RoundMode mode) {
 }
 
 // The integer nearest by `mode`, saturated to [lo, hi]; NaN gives 0.
-int64_t EncodeInteger(const Exact& x, RoundMode mode, int64_t lo,
-                      uint64_t hi) {
+int64_t EncodeInteger(const Exact& x, RoundMode mode, int64_t lo, uint64_t hi) {
   if (x.kind == Exact::kNan) return 0;
   if (x.kind == Exact::kInf) return x.neg ? lo : static_cast<int64_t>(hi);
   uint64_t q;
@@ -422,10 +421,11 @@ Exact RoundIntegral(Exact x, RoundMode mode) {
   return x;
 }
 
-void Store(uint32_t bit, void* p, uint32_t i, const Exact& x,
-           RoundMode mode) {
+void Store(uint32_t bit, void* p, uint32_t i, const Exact& x, RoundMode mode) {
   auto* b = static_cast<uint8_t*>(p);
-  auto put = [&](auto v) { std::memcpy(b + sizeof v * uint64_t{i}, &v, sizeof v); };
+  auto put = [&](auto v) {
+    std::memcpy(b + sizeof v * uint64_t{i}, &v, sizeof v);
+  };
   switch (bit) {
     case kTypeInt8:
       put(static_cast<int8_t>(EncodeInteger(x, mode, INT8_MIN, INT8_MAX)));
@@ -485,17 +485,28 @@ uint16_t DequantOne(int64_t src, uint16_t scale) {
 int CastTypeOf(uint32_t bit) {
   using normgrad::kernels::CastType;
   switch (bit) {
-    case kTypeInt8: return static_cast<int>(CastType::kI8);
-    case kTypeUint8: return static_cast<int>(CastType::kU8);
-    case kTypeInt16: return static_cast<int>(CastType::kI16);
-    case kTypeUint16: return static_cast<int>(CastType::kU16);
-    case kTypeInt32: return static_cast<int>(CastType::kI32);
-    case kTypeUint32: return static_cast<int>(CastType::kU32);
-    case kTypeInt64: return static_cast<int>(CastType::kI64);
-    case kTypeHalf: return static_cast<int>(CastType::kF16);
-    case kTypeBfloat16: return static_cast<int>(CastType::kBf16);
-    case kTypeFloat: return static_cast<int>(CastType::kF32);
-    default: return -1;
+    case kTypeInt8:
+      return static_cast<int>(CastType::kI8);
+    case kTypeUint8:
+      return static_cast<int>(CastType::kU8);
+    case kTypeInt16:
+      return static_cast<int>(CastType::kI16);
+    case kTypeUint16:
+      return static_cast<int>(CastType::kU16);
+    case kTypeInt32:
+      return static_cast<int>(CastType::kI32);
+    case kTypeUint32:
+      return static_cast<int>(CastType::kU32);
+    case kTypeInt64:
+      return static_cast<int>(CastType::kI64);
+    case kTypeHalf:
+      return static_cast<int>(CastType::kF16);
+    case kTypeBfloat16:
+      return static_cast<int>(CastType::kBf16);
+    case kTypeFloat:
+      return static_cast<int>(CastType::kF32);
+    default:
+      return -1;
   }
 }
 
@@ -506,12 +517,18 @@ bool IsFloatBit(uint32_t bit) { return FormatOf(bit) != nullptr; }
 int RoundOf(RoundMode mode) {
   using normgrad::kernels::CastRound;
   switch (mode) {
-    case RoundMode::CAST_FLOOR: return static_cast<int>(CastRound::kFloor);
-    case RoundMode::CAST_CEIL: return static_cast<int>(CastRound::kCeil);
-    case RoundMode::CAST_TRUNC: return static_cast<int>(CastRound::kTrunc);
-    case RoundMode::CAST_ROUND: return static_cast<int>(CastRound::kRound);
-    case RoundMode::CAST_ODD: return static_cast<int>(CastRound::kOdd);
-    default: return static_cast<int>(CastRound::kRint);
+    case RoundMode::CAST_FLOOR:
+      return static_cast<int>(CastRound::kFloor);
+    case RoundMode::CAST_CEIL:
+      return static_cast<int>(CastRound::kCeil);
+    case RoundMode::CAST_TRUNC:
+      return static_cast<int>(CastRound::kTrunc);
+    case RoundMode::CAST_ROUND:
+      return static_cast<int>(CastRound::kRound);
+    case RoundMode::CAST_ODD:
+      return static_cast<int>(CastRound::kOdd);
+    default:
+      return static_cast<int>(CastRound::kRint);
   }
 }
 
@@ -523,25 +540,28 @@ bool CheckCastPair(const char* type, uint32_t dst_bit, uint32_t src_bit,
   const uint8_t pair_modes = PairModes(profile.profile, src_bit, dst_bit);
   if (pair_modes == kDeq) return true;
   if (pair_modes != 0) {
-    if (mode == RoundMode::CAST_NONE || (pair_modes & Mode(mode)) != 0) return false;
+    if (mode == RoundMode::CAST_NONE || (pair_modes & Mode(mode)) != 0)
+      return false;
     List modes;
     for (unsigned m = 0; m < 8; ++m) {
       if ((pair_modes >> m & 1u) != 0) modes.Add(ModeName(RoundMode(m)));
     }
-    Fail("Cast<%s>: roundMode %s is not supported for %s → %s on profile %s "
-         "(it takes %s there)",
-         type, ModeName(mode), BitName(src_bit), BitName(dst_bit),
-         profile.name, modes.text());
+    Fail(
+        "Cast<%s>: roundMode %s is not supported for %s → %s on profile %s "
+        "(it takes %s there)",
+        type, ModeName(mode), BitName(src_bit), BitName(dst_bit), profile.name,
+        modes.text());
   }
   const PairTable table = PairsOf(profile.profile);
   List targets;
   for (size_t i = 0; i < table.size; ++i) {
     if (table.pairs[i].src == src_bit) targets.Add(BitName(table.pairs[i].dst));
   }
-  Fail("Cast<%s>: converting %s to %s is not supported on profile %s (Cast "
-       "converts %s to: %s there)",
-       type, BitName(src_bit), BitName(dst_bit), profile.name,
-       BitName(src_bit), targets.text());
+  Fail(
+      "Cast<%s>: converting %s to %s is not supported on profile %s (Cast "
+      "converts %s to: %s there)",
+      type, BitName(src_bit), BitName(dst_bit), profile.name, BitName(src_bit),
+      targets.text());
 }
 
 void CheckDeqProfile(const char* api, const char* type, bool on_310p) {
@@ -583,9 +603,10 @@ void LoadQuantParams(const char* type, bool is_signed, bool vec_deq,
     Core& core = CurrentCore();
     const uint64_t at = (reg & 0x3FFFu) * 32;
     if (at + sizeof params.entry > core.ub_size()) {
-      Fail("CastDequant<%s>: DEQSCALE points at UB offset %llu, where the 16 "
-           "sets of 8 bytes do not fit (SetDeqScale with a vdeq tensor sets it)",
-           type, static_cast<unsigned long long>(at));
+      Fail(
+          "CastDequant<%s>: DEQSCALE points at UB offset %llu, where the 16 "
+          "sets of 8 bytes do not fit (SetDeqScale with a vdeq tensor sets it)",
+          type, static_cast<unsigned long long>(at));
     }
     std::memcpy(params.entry, core.ub() + at, sizeof params.entry);
   } else {
@@ -594,9 +615,10 @@ void LoadQuantParams(const char* type, bool is_signed, bool vec_deq,
   for (int j = 0; j < 16; ++j) {
     const bool sign_mode = (params.entry[j] >> 46 & 1u) != 0;
     if (sign_mode != is_signed) {
-      Fail("CastDequant<%s>: signMode %d%s does not match the destination type "
-           "(int8_t takes signMode true, uint8_t false)",
-           type, sign_mode ? 1 : 0, vec_deq ? " of a vdeq set" : "");
+      Fail(
+          "CastDequant<%s>: signMode %d%s does not match the destination type "
+          "(int8_t takes signMode true, uint8_t false)",
+          type, sign_mode ? 1 : 0, vec_deq ? " of a vdeq set" : "");
     }
   }
   params.upper_half = upper_half;
@@ -649,17 +671,18 @@ void QuantSpan(const SpanArgs& a) {
     const uint32_t byte = (k / 16) * 32 + (p.upper_half ? 16 : 0) + k % 16;
     // The destination slot holding this byte must be written back too.
     if (!a.Selected(byte / 2 % 128)) {
-      Fail("CastDequant: lane %u of a repeat is selected but lane %u, whose "
-           "2-byte slot receives its result byte, is not; normgrad models "
-           "masks that select the slot lanes of every selected result",
-           k % 128, byte / 2 % 128);
+      Fail(
+          "CastDequant: lane %u of a repeat is selected but lane %u, whose "
+          "2-byte slot receives its result byte, is not; normgrad models "
+          "masks that select the slot lanes of every selected result",
+          k % 128, byte / 2 % 128);
     }
     dst[byte] = out[byte];
   }
 }
 
-void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
-                 const void* src, RoundMode mode, uint32_t n) {
+void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit, const void* src,
+                 RoundMode mode, uint32_t n) {
   // The two casts kernels make most, through the engine's vectorized
   // conversions: half → float (exact) and float → half to nearest even.
   if (src_bit == kTypeHalf && dst_bit == kTypeFloat) {
@@ -674,21 +697,24 @@ void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
     return;
   }
   const normgrad::kernels::VectorKernels& k = VectorLoops().vector;
-  if (src_bit == kTypeFloat && dst_bit == kTypeInt32 && mode != RoundMode::CAST_ODD) {
+  if (src_bit == kTypeFloat && dst_bit == kTypeInt32 &&
+      mode != RoundMode::CAST_ODD) {
     k.to_int32_f32[RoundOf(mode)](static_cast<int32_t*>(dst),
                                   static_cast<const float*>(src), n);
     return;
   }
   if (src_bit == kTypeInt32 && dst_bit == kTypeFloat &&
       (mode == RoundMode::CAST_NONE || mode == RoundMode::CAST_RINT)) {
-    k.from_int32_f32(static_cast<float*>(dst), static_cast<const int32_t*>(src), n);
+    k.from_int32_f32(static_cast<float*>(dst), static_cast<const int32_t*>(src),
+                     n);
     return;
   }
   const int s = CastTypeOf(src_bit), d = CastTypeOf(dst_bit);
   if (s >= 0 && d >= 0) {
     // An integer into an integer is exact or saturated: no rounding.
     const bool integers = !IsFloatBit(src_bit) && !IsFloatBit(dst_bit);
-    const normgrad::kernels::CastFn loop = k.cast[s][d][integers ? 0 : RoundOf(mode)];
+    const normgrad::kernels::CastFn loop =
+        k.cast[s][d][integers ? 0 : RoundOf(mode)];
     if (loop != nullptr) {
       loop(dst, src, n);
       return;

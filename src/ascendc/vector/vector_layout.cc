@@ -1,7 +1,8 @@
 // vector_layout.cc — the fill, layout, gather and scatter instructions that
 // do not run on the executor's lane walk (Brcb, Gatherb, Transpose,
 // TransDataTo5HD, Interleave, DeInterleave), Duplicate's fill, and the
-// offset checks of Gather and Scatter (normgrad_ascendc/vector/vector_layout.h).
+// offset checks of Gather and Scatter
+// (normgrad_ascendc/vector/vector_layout.h).
 //
 // Each reads all the source bytes a step needs before it writes any
 // destination byte, so operands the documentation lets overlap (Transpose
@@ -18,7 +19,8 @@
 namespace normgrad_ascendc {
 
 void FillSpan(void* d, const void* value, uint32_t bytes, uint32_t n) {
-  const normgrad::kernels::VectorKernels& k = normgrad::engine::ElementwiseIsa().vector;
+  const normgrad::kernels::VectorKernels& k =
+      normgrad::engine::ElementwiseIsa().vector;
   if (bytes == 2) {
     uint16_t v;
     std::memcpy(&v, value, sizeof v);
@@ -67,9 +69,10 @@ void CheckApart(const char* who, const char* a_name, const uint8_t* a,
                 uint64_t a_bytes, const char* b_name, const uint8_t* b,
                 uint64_t b_bytes) {
   if (Meet(a, a_bytes, b, b_bytes)) {
-    Fail("%s: %s and %s overlap; the instruction does not allow them to "
-         "share memory",
-         who, a_name, b_name);
+    Fail(
+        "%s: %s and %s overlap; the instruction does not allow them to "
+        "share memory",
+        who, a_name, b_name);
   }
 }
 
@@ -106,12 +109,12 @@ uint64_t IndexedPosition(const IndexedSide& side, uint64_t lane,
          ", not a multiple of the element size %u",
          who, lane, side.offsets, offset, side.base, at, side.elem_bytes);
   }
-  Fail("%s: lane %" PRIu64 ": %s %u (plus base address %u) addresses bytes %"
-       PRIu64 "..%" PRIu64 " of %s, which has %u bytes (%u elements); the "
+  Fail("%s: lane %" PRIu64
+       ": %s %u (plus base address %u) addresses bytes %" PRIu64 "..%" PRIu64
+       " of %s, which has %u bytes (%u elements); the "
        "device would %s memory outside %s",
-       who, lane, side.offsets, offset, side.base, at,
-       at + side.elem_bytes - 1, side.tensor, side.bytes,
-       side.bytes / side.elem_bytes,
+       who, lane, side.offsets, offset, side.base, at, at + side.elem_bytes - 1,
+       side.tensor, side.bytes, side.bytes / side.elem_bytes,
        std::strcmp(side.tensor, "src") == 0 ? "read" : "write", side.tensor);
 }
 
@@ -151,9 +154,10 @@ void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
           kBlock +
       kBlock;
   if (reach > dst.bytes) {
-    Fail("%s: dst has %u bytes; %u repeats with dstBlkStride %u and "
-         "dstRepStride %u reach byte %" PRIu64 ", past its end",
-         who, dst.bytes, repeat_time, p.dstBlkStride, p.dstRepStride, reach);
+    Fail(
+        "%s: dst has %u bytes; %u repeats with dstBlkStride %u and "
+        "dstRepStride %u reach byte %" PRIu64 ", past its end",
+        who, dst.bytes, repeat_time, p.dstBlkStride, p.dstRepStride, reach);
   }
   CheckApart(who, "src", src.data(), elems * elem_bytes, "dst", dst.data(),
              reach);
@@ -171,9 +175,9 @@ void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
   }
 }
 
-void GatherbImpl(const char* type, const TensorView& dst,
-                 const TensorView& src, const TensorView& offsets,
-                 uint32_t repeat_time, const AscendC::GatherRepeatParams& p) {
+void GatherbImpl(const char* type, const TensorView& dst, const TensorView& src,
+                 const TensorView& offsets, uint32_t repeat_time,
+                 const AscendC::GatherRepeatParams& p) {
   char who[96];
   Who("Gatherb", type, who);
   dst.CheckUbOperand(who, "dst");
@@ -244,8 +248,8 @@ void TransposeNchwImpl(const char* type, const TensorView& dst,
   src.CheckUbOperand(who, "src");
   const uint64_t n = p.nSize, c = p.cSize, h = p.hSize, w = p.wSize;
   if (c > 4095) {
-    Fail("%s: transposeParams.cSize %" PRIu64 " is out of range (0..4095)",
-         who, c);
+    Fail("%s: transposeParams.cSize %" PRIu64 " is out of range (0..4095)", who,
+         c);
   }
   if (h * w > 4095) {
     Fail("%s: transposeParams.hSize * wSize = %" PRIu64
@@ -270,8 +274,7 @@ void TransposeNchwImpl(const char* type, const TensorView& dst,
     // one 32-byte block (32 rows for 1-byte types) per channel and a few more.
     const uint64_t h0 = elem_bytes == 1 ? 32 : 16;
     const uint64_t w0 = kBlock / elem_bytes;
-    const uint64_t need =
-        (to_nhwc ? c + 2 : 2 * c + 1) * h0 * w0 * elem_bytes;
+    const uint64_t need = (to_nhwc ? c + 2 : 2 * c + 1) * h0 * w0 * elem_bytes;
     tmp.CheckUbOperand(who, "sharedTmpBuffer");
     if (tmp.bytes < need) {
       Fail("%s: sharedTmpBuffer has %u bytes, fewer than the %" PRIu64
@@ -380,7 +383,8 @@ void TransDataTo5HDImpl(const char* type, const BlockRef (&dst)[16],
     } else if (elem_bytes == 2) {
       // Element j of each source forms destination j.
       for (int j = 0; j < 16; ++j) {
-        for (int i = 0; i < 16; ++i) std::memcpy(&out[j][2 * i], &in[i][2 * j], 2);
+        for (int i = 0; i < 16; ++i)
+          std::memcpy(&out[j][2 * i], &in[i][2 * j], 2);
       }
     } else {
       // Element j of sources 0..7 forms destination 2j, of sources 8..15
@@ -425,8 +429,8 @@ void InterleaveImpl(const char* type, const TensorView& dst0,
   const uint64_t bytes = static_cast<uint64_t>(count) * elem_bytes;
   for (int d = 0; d < 2; ++d) {
     for (int s = 2; s < 4; ++s) {
-      CheckApart(who, all[s].first, all[s].second->data(), bytes,
-                 all[d].first, all[d].second->data(), bytes);
+      CheckApart(who, all[s].first, all[s].second->data(), bytes, all[d].first,
+                 all[d].second->data(), bytes);
     }
   }
   for (uint64_t i = 0; i < 2 * static_cast<uint64_t>(count); ++i) {
@@ -464,9 +468,9 @@ void DeInterleaveImpl(const char* type, const TensorView& dst0,
   }
   const uint64_t out_bytes = out_each * elem_bytes;
   const uint64_t in_bytes = in_each * elem_bytes;
-  for (const auto& [dn, dv] : {std::pair<const char*, const TensorView*>{
-                                   "dst0", &dst0},
-                               {"dst1", &dst1}}) {
+  for (const auto& [dn, dv] :
+       {std::pair<const char*, const TensorView*>{"dst0", &dst0},
+        {"dst1", &dst1}}) {
     CheckApart(who, src0_name, src0.data(), in_bytes, dn, dv->data(),
                out_bytes);
     if (src1 != nullptr) {
@@ -475,8 +479,9 @@ void DeInterleaveImpl(const char* type, const TensorView& dst0,
     }
   }
   for (uint64_t i = 0; i < 2 * out_each; ++i) {
-    const uint8_t* from = i < in_each ? src0.data() + i * elem_bytes
-                                      : src1->data() + (i - in_each) * elem_bytes;
+    const uint8_t* from = i < in_each
+                              ? src0.data() + i * elem_bytes
+                              : src1->data() + (i - in_each) * elem_bytes;
     uint8_t* to = (i % 2 == 0 ? dst0 : dst1).data() + (i / 2) * elem_bytes;
     std::memcpy(to, from, elem_bytes);
   }

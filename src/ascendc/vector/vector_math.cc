@@ -1,10 +1,10 @@
 // vector_math.cc — the vector unit's Exp, Ln, Sqrt, Rsqrt and Reciprocal on
 // half and float with their configurations' subnormal handling, Abs, Relu
 // and LeakyRelu of half and float, the shifts of 16- and 32-bit integers,
-// And, Or, Not (and Ands, Ors) of every element type, and the checks of configurations and shift counts
-// (normgrad_ascendc/vector/vector_math.h). All but Exp and Ln (and the
-// configurations that flush subnormals or limit the range) run the
-// engine's loops for the instruction set it picks
+// And, Or, Not (and Ands, Ors) of every element type, and the checks of
+// configurations and shift counts (normgrad_ascendc/vector/vector_math.h). All
+// but Exp and Ln (and the configurations that flush subnormals or limit the
+// range) run the engine's loops for the instruction set it picks
 // (kernels::VectorKernels; half through float where the instruction
 // computes in float), with the bits of the element functions.
 #include "normgrad_ascendc/vector/vector_math.h"
@@ -15,9 +15,9 @@
 #include <cstring>
 #include <limits>
 
+#include "ascendc/vector/vector_loops.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
-#include "ascendc/vector/vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -76,8 +76,10 @@ using FloatLoop = void (*)(float* d, const float* a, size_t n);
 FloatLoop FastMath(const MathParams& p) {
   using normgrad::kernels::UnaryOp;
   if (p.flush || p.fast_inverse) return nullptr;
-  if (p.op == MathOp::kSqrt) return Loops().unary_f32[static_cast<int>(UnaryOp::kSqrt)];
-  if (p.op == MathOp::kRsqrt) return Loops().unary_f32[static_cast<int>(UnaryOp::kRsqrt)];
+  if (p.op == MathOp::kSqrt)
+    return Loops().unary_f32[static_cast<int>(UnaryOp::kSqrt)];
+  if (p.op == MathOp::kRsqrt)
+    return Loops().unary_f32[static_cast<int>(UnaryOp::kRsqrt)];
   if (p.op == MathOp::kReciprocal) {
     return Loops().unary_f32[static_cast<int>(UnaryOp::kReciprocal)];
   }
@@ -100,8 +102,8 @@ void UnaryBitsImpl(BitOp op, CastType type, void* dst, const void* src,
   }
 }
 
-void LogicImpl(BitOp op, uint32_t bytes, void* dst, const void* src0, const void* src1,
-               uint64_t scalar, uint32_t count) {
+void LogicImpl(BitOp op, uint32_t bytes, void* dst, const void* src0,
+               const void* src1, uint64_t scalar, uint32_t count) {
   using normgrad::kernels::LogicOp;
   const LogicOp l = op == BitOp::kAnd  ? LogicOp::kAnd
                     : op == BitOp::kOr ? LogicOp::kOr
@@ -112,15 +114,18 @@ void LogicImpl(BitOp op, uint32_t bytes, void* dst, const void* src0, const void
 void ShiftImpl(uint32_t bytes, bool is_signed, const ShiftParams& p, void* dst,
                const void* src, uint32_t count) {
   // roundEn adds the last bit shifted out (ShiftValue).
-  const int round_bit = p.round && p.count >= 1 ? static_cast<int>(p.count - 1) : -1;
+  const int round_bit =
+      p.round && p.count >= 1 ? static_cast<int>(p.count - 1) : -1;
   const auto shift = static_cast<uint32_t>(p.count);
   const normgrad::kernels::VectorKernels& k = Loops();
   if (bytes == 2) {
     k.shift16[is_signed][!p.left](static_cast<uint16_t*>(dst),
-                                  static_cast<const uint16_t*>(src), shift, round_bit, count);
+                                  static_cast<const uint16_t*>(src), shift,
+                                  round_bit, count);
   } else {
     k.shift32[is_signed][!p.left](static_cast<uint32_t*>(dst),
-                                  static_cast<const uint32_t*>(src), shift, round_bit, count);
+                                  static_cast<const uint32_t*>(src), shift,
+                                  round_bit, count);
   }
 }
 
@@ -128,12 +133,14 @@ void LeakyReluImpl(CastType type, void* dst, const void* src, float slope,
                    uint32_t count) {
   const auto loop = Loops().leaky_relu_f32;
   if (type == CastType::kFloat) {
-    loop(static_cast<float*>(dst), static_cast<const float*>(src), slope, count);
+    loop(static_cast<float*>(dst), static_cast<const float*>(src), slope,
+         count);
     return;
   }
   // x ≥ 0 gives x back (widened and narrowed exactly); a half times a half
   // is exact in float, so the product is rounded once, to half.
-  ThroughFloat(dst, src, count, [&](float* w, uint32_t n) { loop(w, w, slope, n); });
+  ThroughFloat(dst, src, count,
+               [&](float* w, uint32_t n) { loop(w, w, slope, n); });
 }
 
 void MathImpl(CastType type, const MathParams& p, void* dst, const void* src,
@@ -145,7 +152,8 @@ void MathImpl(CastType type, const MathParams& p, void* dst, const void* src,
     if (type == CastType::kFloat) {
       fast(static_cast<float*>(dst), static_cast<const float*>(src), count);
     } else {
-      ThroughFloat(dst, src, count, [&](float* w, uint32_t n) { fast(w, w, n); });
+      ThroughFloat(dst, src, count,
+                   [&](float* w, uint32_t n) { fast(w, w, n); });
     }
     return;
   }

@@ -1,7 +1,8 @@
-// vector_ops.cc — the basic vector operations (normgrad_ascendc/vector/vector_ops.h):
-// the per-profile element type check, the half, float and integer elementwise loops
-// (the engine's, for the instruction set it picks at run time, NORMGRAD_IMPL
-// included) and Div with subnormals flushed.
+// vector_ops.cc — the basic vector operations
+// (normgrad_ascendc/vector/vector_ops.h): the per-profile element type check,
+// the half, float and integer elementwise loops (the engine's, for the
+// instruction set it picks at run time, NORMGRAD_IMPL included) and Div with
+// subnormals flushed.
 #include "normgrad_ascendc/vector/vector_ops.h"
 
 #include <algorithm>
@@ -11,10 +12,10 @@
 #include <cstring>
 #include <limits>
 
+#include "ascendc/vector/vector_loops.h"
 #include "engine/dispatch.h"
 #include "kernels/kernels.h"
 #include "normgrad/convert.h"
-#include "ascendc/vector/vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -107,8 +108,8 @@ namespace {
 // "int16_t, half, float": the types of `bits`, in TypeBit order.
 void TypeList(uint32_t bits, char (&out)[160]) {
   static constexpr const char* kNames[] = {
-      "int8_t",   "uint8_t",  "int16_t", "uint16_t",   "int32_t", "uint32_t",
-      "int64_t",  "uint64_t", "half",    "bfloat16_t", "float"};
+      "int8_t",  "uint8_t",  "int16_t", "uint16_t",   "int32_t", "uint32_t",
+      "int64_t", "uint64_t", "half",    "bfloat16_t", "float"};
   out[0] = '\0';
   size_t at = 0;
   for (uint32_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
@@ -120,7 +121,6 @@ void TypeList(uint32_t bits, char (&out)[160]) {
   }
 }
 
-
 }  // namespace
 
 const normgrad::kernels::Isa& VectorLoops() {
@@ -128,9 +128,7 @@ const normgrad::kernels::Isa& VectorLoops() {
   return isa;
 }
 
-bool OnProfile950() {
-  return CurrentCore().profile().profile == Profile::k950;
-}
+bool OnProfile950() { return CurrentCore().profile().profile == Profile::k950; }
 
 void CheckTypeRule(const char* api, const char* type, uint32_t bit,
                    const TypeRule& rule, bool count_form) {
@@ -156,14 +154,16 @@ void CheckTypeRule(const char* api, const char* type, uint32_t bit,
   char types[160];
   TypeList(every, types);
   if ((count_only & bit) != 0) {
-    Fail("%s<%s>: element type %s takes only the count form on profile %s "
-         "(the mask forms of %s take %s there)",
-         api, type, type, profile.name, api, types);
+    Fail(
+        "%s<%s>: element type %s takes only the count form on profile %s "
+        "(the mask forms of %s take %s there)",
+        api, type, type, profile.name, api, types);
   }
   TypeList(every | count_only, types);
-  Fail("%s<%s>: element type %s is not supported on profile %s (%s takes %s "
-       "there)",
-       api, type, type, profile.name, api, types);
+  Fail(
+      "%s<%s>: element type %s is not supported on profile %s (%s takes %s "
+      "there)",
+      api, type, type, profile.name, api, types);
 }
 
 float FlushSubnormal(CastType type, float x) {
@@ -172,17 +172,20 @@ float FlushSubnormal(CastType type, float x) {
   return std::fabs(x) < smallest_normal ? std::copysign(0.0f, x) : x;
 }
 
-void DivFlushImpl(CastType type, void* dst, const void* src0,
-                  const void* src1, uint32_t count) {
+void DivFlushImpl(CastType type, void* dst, const void* src0, const void* src1,
+                  uint32_t count) {
   for (uint32_t i = 0; i < count; ++i) {
-    const float x = FlushSubnormal(type, static_cast<float>(Load(type, src0, i)));
-    const float y = FlushSubnormal(type, static_cast<float>(Load(type, src1, i)));
+    const float x =
+        FlushSubnormal(type, static_cast<float>(Load(type, src0, i)));
+    const float y =
+        FlushSubnormal(type, static_cast<float>(Load(type, src1, i)));
     if (type == CastType::kFloat) {
       const float r = FlushSubnormal(type, x / y);
       std::memcpy(static_cast<float*>(dst) + i, &r, sizeof r);
     } else {
       // Rounded to half once, then flushed if subnormal there.
-      const float r = normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(x / y));
+      const float r =
+          normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(x / y));
       const uint16_t h = normgrad::bits::FloatToHalf(FlushSubnormal(type, r));
       std::memcpy(static_cast<uint16_t*>(dst) + i, &h, sizeof h);
     }
@@ -194,12 +197,14 @@ void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
   Elementwise(op, type, dst, src0, src1, 0.0f, count);
 }
 
-void IntegerImpl(ElementOp op, uint32_t bytes, bool is_signed, void* dst, const void* src0,
-                 const void* src1, uint64_t scalar, uint32_t count) {
+void IntegerImpl(ElementOp op, uint32_t bytes, bool is_signed, void* dst,
+                 const void* src0, const void* src1, uint64_t scalar,
+                 uint32_t count) {
   // ElementOp and kernels::VectorOp list the operations in the same order.
   const int size_log2 = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
-  VectorLoops().vector.int_ops[size_log2][is_signed ? 1 : 0][static_cast<int>(op)](
-      dst, src0, src1, scalar, count);
+  VectorLoops()
+      .vector.int_ops[size_log2][is_signed ? 1 : 0][static_cast<int>(op)](
+          dst, src0, src1, scalar, count);
 }
 
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,

@@ -13,10 +13,10 @@
 #include <limits>
 #include <vector>
 
+#include "ascendc/vector/vector_loops.h"
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
-#include "ascendc/vector/vector_loops.h"
 
 namespace normgrad_ascendc {
 
@@ -206,9 +206,11 @@ struct SpanParams {
 // Whether every one of the span's lanes is selected.
 bool AllSelected(const SpanArgs& a) {
   const uint64_t low = a.n >= 64 ? ~uint64_t{0} : (uint64_t{1} << a.n) - 1;
-  const uint64_t high =
-      a.n >= 128 ? ~uint64_t{0} : a.n > 64 ? (uint64_t{1} << (a.n - 64)) - 1 : 0;
-  return a.every_lane || ((a.selected[0] & low) == low && (a.selected[1] & high) == high);
+  const uint64_t high = a.n >= 128 ? ~uint64_t{0}
+                        : a.n > 64 ? (uint64_t{1} << (a.n - 64)) - 1
+                                   : 0;
+  return a.every_lane ||
+         ((a.selected[0] & low) == low && (a.selected[1] & high) == high);
 }
 
 // The tree sums of consecutive groups of `group` lanes of src (a power of
@@ -230,7 +232,8 @@ void GroupSums(const V* src, V* sums, size_t n, uint32_t group) {
 }
 
 template <typename V>
-void SumGroups(const uint8_t* src, uint8_t* out, uint32_t n, const SpanParams& p) {
+void SumGroups(const uint8_t* src, uint8_t* out, uint32_t n,
+               const SpanParams& p) {
   V v[kMaxLanes], sums[kMaxLanes];
   std::memcpy(static_cast<void*>(v), src, n * sizeof(V));
   GroupSums(v, sums, n, p.group);
@@ -243,10 +246,12 @@ void SumGroups(const uint8_t* src, uint8_t* out, uint32_t n, const SpanParams& p
 // t - 1 and no other); 0 when they are not, or when none is.
 uint32_t SelectedPrefix(const SpanArgs& a) {
   const uint64_t low = a.n >= 64 ? ~uint64_t{0} : (uint64_t{1} << a.n) - 1;
-  const uint64_t high =
-      a.n >= 128 ? ~uint64_t{0} : a.n > 64 ? (uint64_t{1} << (a.n - 64)) - 1 : 0;
+  const uint64_t high = a.n >= 128 ? ~uint64_t{0}
+                        : a.n > 64 ? (uint64_t{1} << (a.n - 64)) - 1
+                                   : 0;
   const uint64_t l = a.selected[0] & low, h = a.selected[1] & high;
-  const uint32_t t = static_cast<uint32_t>(__builtin_popcountll(l) + __builtin_popcountll(h));
+  const uint32_t t =
+      static_cast<uint32_t>(__builtin_popcountll(l) + __builtin_popcountll(h));
   const uint64_t want_low = t >= 64 ? ~uint64_t{0} : (uint64_t{1} << t) - 1;
   const uint64_t want_high = t <= 64 ? 0 : (uint64_t{1} << (t - 64)) - 1;
   return l == want_low && h == want_high ? t : 0;
@@ -263,8 +268,8 @@ void PairLevel(const float* from, float* to) {
     Float4 a, b;
     std::memcpy(&a, from + i, sizeof a);
     std::memcpy(&b, from + i + 4, sizeof b);
-    const Float4 sum =
-        __builtin_shufflevector(a, b, 0, 2, 4, 6) + __builtin_shufflevector(a, b, 1, 3, 5, 7);
+    const Float4 sum = __builtin_shufflevector(a, b, 0, 2, 4, 6) +
+                       __builtin_shufflevector(a, b, 1, 3, 5, 7);
     std::memcpy(to + i / 2, &sum, sizeof sum);
   }
 }
@@ -280,7 +285,8 @@ float TreeFrom(const float* from) {
     if constexpr (kN >= 8) {
       PairLevel<kN>(from, to);
     } else {
-      for (uint32_t i = 0; i < kN / 2; ++i) to[i] = from[2 * i] + from[2 * i + 1];
+      for (uint32_t i = 0; i < kN / 2; ++i)
+        to[i] = from[2 * i] + from[2 * i + 1];
     }
     return TreeFrom<kN / 2>(to);
   }
@@ -334,12 +340,14 @@ void ReduceSpan(const SpanArgs& a) {
         return;
       }
       if (t > 0) {
-        const D sum = static_cast<D>(PrefixSum(reinterpret_cast<const D*>(src), t));
+        const D sum =
+            static_cast<D>(PrefixSum(reinterpret_cast<const D*>(src), t));
         std::memcpy(out, &sum, sizeof(D));
         return;
       }
     }
-    if (p.op == ReduceType::SUM && AllSelected(a)) return SumGroups<D>(src, out, a.n, p);
+    if (p.op == ReduceType::SUM && AllSelected(a))
+      return SumGroups<D>(src, out, a.n, p);
   }
   Node<D> nodes[kMaxLanes];
   for (uint32_t g = 0; g * p.group < a.n; ++g) {
@@ -458,7 +466,8 @@ void CheckOrder(const ReduceCall& c, ReduceOrder order) {
 
 void CheckStride(const ReduceCall& c, const char* what, int32_t value) {
   if (value < 0 || value > kMaxStride) {
-    Fail("%s: %s %d is out of range (0..%d)", c.name(), what, value, kMaxStride);
+    Fail("%s: %s %d is out of range (0..%d)", c.name(), what, value,
+         kMaxStride);
   }
 }
 
@@ -476,7 +485,8 @@ const char* ReduceCall::type() const {
 }
 
 const char* ReduceCall::name() const {
-  if (name_text[0] == '\0') JoinName(name_text, sizeof name_text, {api, "<", type(), ">"});
+  if (name_text[0] == '\0')
+    JoinName(name_text, sizeof name_text, {api, "<", type(), ">"});
   return name_text;
 }
 
@@ -668,7 +678,8 @@ void CollectWhole(void* context, const uint8_t* src, int64_t repeats) {
   T sums[kSlice];
   for (int64_t r = 0; r < repeats; r += kSlice) {
     const int64_t m = std::min(kSlice, repeats - r);
-    const T* from = reinterpret_cast<const T*>(src) + static_cast<uint64_t>(r) * lanes;
+    const T* from =
+        reinterpret_cast<const T*>(src) + static_cast<uint64_t>(r) * lanes;
     GroupSums(from, sums, static_cast<size_t>(m) * lanes, lanes);
     for (int64_t j = 0; j < m; ++j) {
       Collect<T>(context, r + j, reinterpret_cast<const uint8_t*>(sums + j));
@@ -811,7 +822,9 @@ void CheckWhole(const Whole& w, const TensorView& tmp) {
 // (nothing done) otherwise.
 bool ExtremeDirect(const Whole& w) {
   const ReduceCall& c = *w.call;
-  if (c.op == ReduceType::SUM || !IsFloat(c.dst_type) || c.src_type != c.dst_type) return false;
+  if (c.op == ReduceType::SUM || !IsFloat(c.dst_type) ||
+      c.src_type != c.dst_type)
+    return false;
   const TensorView& src = *c.src;
   const TensorView& dst = *c.dst;
   const uint32_t size = SizeOf(c.dst_type);
@@ -826,15 +839,19 @@ bool ExtremeDirect(const Whole& w) {
   const int least = c.op == ReduceType::MIN ? 1 : 0;
   const auto n = static_cast<uint32_t>(w.elements);
   const uint8_t* from = src.data();
-  const ReduceOrder order =
-      w.cal_index ? ReduceOrder::ORDER_VALUE_INDEX : ReduceOrder::ORDER_ONLY_VALUE;
+  const ReduceOrder order = w.cal_index ? ReduceOrder::ORDER_VALUE_INDEX
+                                        : ReduceOrder::ORDER_ONLY_VALUE;
   if (c.dst_type == ReduceElem::kHalf) {
-    Node<half> r{half(0.0f), k.arg_extreme_f16[least](reinterpret_cast<const uint16_t*>(from), n),
-                 true};
+    Node<half> r{
+        half(0.0f),
+        k.arg_extreme_f16[least](reinterpret_cast<const uint16_t*>(from), n),
+        true};
     std::memcpy(static_cast<void*>(&r.value), from + r.index * 2, 2);
     WriteResult(dst.data(), r, c.op, order);
   } else {
-    Node<float> r{0.0f, k.arg_extreme_f32[least](reinterpret_cast<const float*>(from), n), true};
+    Node<float> r{
+        0.0f, k.arg_extreme_f32[least](reinterpret_cast<const float*>(from), n),
+        true};
     std::memcpy(&r.value, from + r.index * 4, 4);
     WriteResult(dst.data(), r, c.op, order);
   }
@@ -860,19 +877,22 @@ V SequentialSum(const V* src, uint32_t count) {
   const auto add = [&running](bool first, float sum) {
     running = first ? sum : running + sum;
     if constexpr (std::is_same_v<V, half>) {
-      running = normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(running));
+      running =
+          normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(running));
     }
   };
   uint32_t at = 0;
   // Whole repeats a slice at a time on the instruction set's trees.
   constexpr uint32_t kSlice = 32 * lanes;
-  for (; count - at >= lanes; at += std::min(kSlice, (count - at) / lanes * lanes)) {
+  for (; count - at >= lanes;
+       at += std::min(kSlice, (count - at) / lanes * lanes)) {
     const uint32_t n = std::min(kSlice, (count - at) / lanes * lanes);
     if (n == lanes) break;  // one repeat: its own tree is cheaper
     V sums[kSlice / lanes];
     GroupSums(src + at, sums, n, lanes);
     if constexpr (std::is_same_v<V, half>) {
-      for (uint32_t r = 0; r < n / lanes; ++r) add(at + r == 0, static_cast<float>(sums[r]));
+      for (uint32_t r = 0; r < n / lanes; ++r)
+        add(at + r == 0, static_cast<float>(sums[r]));
     } else {
       // A local chain: GCC keeps `running` (the lambda's) in memory, and a
       // store and a load on each addition's path take longer than the
@@ -882,14 +902,15 @@ V SequentialSum(const V* src, uint32_t count) {
       running = sum;
     }
   }
-  for (; at < count; at += lanes) add(at == 0, PrefixSum(src + at, std::min(count - at, lanes)));
+  for (; at < count; at += lanes)
+    add(at == 0, PrefixSum(src + at, std::min(count - at, lanes)));
   return static_cast<V>(running);
 }
 
 }  // namespace
 
-bool ReduceSumDirect(const TensorView& dst, const TensorView& src, const TensorView& tmp,
-                     int32_t count, bool is_half) {
+bool ReduceSumDirect(const TensorView& dst, const TensorView& src,
+                     const TensorView& tmp, int32_t count, bool is_half) {
   const uint32_t size = is_half ? 2 : 4;
   const uint32_t lanes = 256 / size;
   // The checks of ReduceAllCount, CheckWhole and ExecuteCount for this case
@@ -900,14 +921,16 @@ bool ReduceSumDirect(const TensorView& dst, const TensorView& src, const TensorV
       !src.IsUbOperand()) {
     return false;
   }
-  if (!dst.IsLive() || dst.core == nullptr || dst.offset % size != 0 || dst.bytes < size) {
+  if (!dst.IsLive() || dst.core == nullptr || dst.offset % size != 0 ||
+      dst.bytes < size) {
     return false;
   }
   if (static_cast<uint32_t>(count) > lanes &&
       src.core->profile().profile != Profile::kA2) {  // another order
     return false;
   }
-  if (static_cast<uint32_t>(count) <= lanes && (!tmp.IsUbOperand() || tmp.bytes < 32)) {
+  if (static_cast<uint32_t>(count) <= lanes &&
+      (!tmp.IsUbOperand() || tmp.bytes < 32)) {
     return false;
   }
   const uint8_t* from = src.data();

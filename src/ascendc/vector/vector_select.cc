@@ -1,7 +1,7 @@
 // vector_select.cc — the parts of the compare-and-select instructions that
-// are not templates (normgrad_ascendc/vector/vector_select.h): the profile rules of
-// Compare, the CMPMASK register, where Select's selection bits come from,
-// GatherMask, and float Compare's whole words of lanes and Select's
+// are not templates (normgrad_ascendc/vector/vector_select.h): the profile
+// rules of Compare, the CMPMASK register, where Select's selection bits come
+// from, GatherMask, and float Compare's whole words of lanes and Select's
 // contiguous lanes on the engine's loops for the instruction set it picks.
 #include "normgrad_ascendc/vector/vector_select.h"
 
@@ -24,10 +24,11 @@ uint32_t CompareFloatImpl(AscendC::CMPMODE mode, uint8_t* bits, const float* x,
   return words;
 }
 
-void SelectLoop(uint32_t bytes, void* d, const void* x, const void* y, uint64_t scalar,
-                bool invert, const uint8_t* bits, uint32_t n) {
+void SelectLoop(uint32_t bytes, void* d, const void* x, const void* y,
+                uint64_t scalar, bool invert, const uint8_t* bits, uint32_t n) {
   const int log2 = bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3;
-  normgrad::engine::ElementwiseIsa().vector.select[log2](d, x, y, scalar, invert, bits, n);
+  normgrad::engine::ElementwiseIsa().vector.select[log2](d, x, y, scalar,
+                                                         invert, bits, n);
 }
 
 namespace {

@@ -9,14 +9,14 @@
 // range test per operand instead of the walk over the plan's repeats, and
 // they pass or fail with the walk's (an operand too short, or an overlap
 // other than the very same lanes, takes the walk, which reports it or runs
-// it). The repeat way, for everything else: per repeat, the blocks of each operand the instruction reads are
-// gathered into a contiguous scratch row, the span function computes the
-// repeat's lanes there, and the selected lanes are scattered back to the
-// destination — or, for a reduction, the span function computes the
-// repeat's results and those of groups with a selected lane are stored.
-// A source whose blocks are contiguous within a repeat is read in place, and
-// a reduction that keeps its results (ReduceSum's first stage) may take all
-// its whole, fully selected repeats of a contiguous source at once
+// it). The repeat way, for everything else: per repeat, the blocks of each
+// operand the instruction reads are gathered into a contiguous scratch row, the
+// span function computes the repeat's lanes there, and the selected lanes are
+// scattered back to the destination — or, for a reduction, the span function
+// computes the repeat's results and those of groups with a selected lane are
+// stored. A source whose blocks are contiguous within a repeat is read in
+// place, and a reduction that keeps its results (ReduceSum's first stage) may
+// take all its whole, fully selected repeats of a contiguous source at once
 // (ReduceLayout::whole).
 #include "normgrad_ascendc/vector/vector_unit.h"
 
@@ -53,7 +53,9 @@ struct LaneSet {
   static LaneSet First(uint32_t n) {
     LaneSet s;
     s.low = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-    s.high = n <= 64 ? 0 : n >= 128 ? ~uint64_t{0} : (uint64_t{1} << (n - 64)) - 1;
+    s.high = n <= 64    ? 0
+             : n >= 128 ? ~uint64_t{0}
+                        : (uint64_t{1} << (n - 64)) - 1;
     return s;
   }
   // Lanes first .. first + n - 1.
@@ -68,8 +70,8 @@ struct LaneSet {
 // `mask`, except, in counter mode, a last one with only its first `tail`.
 struct Plan {
   int64_t repeats = 0;
-  LaneSet mask;          // of every repeat but a counter-mode tail
-  uint32_t tail = 0;     // lanes of the last repeat in counter mode; 0: none
+  LaneSet mask;       // of every repeat but a counter-mode tail
+  uint32_t tail = 0;  // lanes of the last repeat in counter mode; 0: none
   LaneSet MaskOf(int64_t r) const {
     return tail != 0 && r == repeats - 1 ? LaneSet::First(tail) : mask;
   }
@@ -119,7 +121,8 @@ void CheckOperandMemory(const VecInstruction& in) {
     if (!WritesDst(in)) continue;
     if (!v.IsLive()) v.Check(Who(in, who));
     if (v.core == nullptr) {
-      Fail("%s: dst LocalTensor is empty (no unified-buffer memory)", Who(in, who));
+      Fail("%s: dst LocalTensor is empty (no unified-buffer memory)",
+           Who(in, who));
     }
     if (v.offset % in.reduce->dst_align != 0) {
       Fail(
@@ -137,8 +140,7 @@ bool GroupWritten(const ReduceLayout& l, const LaneSet& set, uint32_t g) {
 
 // One past the last byte, from its repeat's first result, of the results a
 // reduction's repeat writes with lanes `set` (0 when it writes none).
-uint64_t ResultsEnd(const ReduceLayout& l, const LaneSet& set,
-                    uint32_t lanes) {
+uint64_t ResultsEnd(const ReduceLayout& l, const LaneSet& set, uint32_t lanes) {
   for (uint32_t g = lanes / l.group; g-- > 0;) {
     if (GroupWritten(l, set, g)) return uint64_t{g + 1} * l.result_bytes;
   }
@@ -217,8 +219,8 @@ void CheckExtents(const VecInstruction& in, const Plan& plan) {
           "%s: %s has %u elements (%u bytes); %lld repeats with block stride "
           "%u and repeat stride %u reach byte %llu, past its end",
           Who(in, who), o.name, o.view->bytes / o.elem_bytes, o.view->bytes,
-          static_cast<long long>(plan.repeats), o.block_stride,
-          o.repeat_stride, static_cast<unsigned long long>(end));
+          static_cast<long long>(plan.repeats), o.block_stride, o.repeat_stride,
+          static_cast<unsigned long long>(end));
     }
   }
 }
@@ -228,9 +230,8 @@ void CheckExtents(const VecInstruction& in, const Plan& plan) {
 bool Coincide(const VecInstruction& in, const VecOperand& a,
               const VecOperand& b) {
   return in.reduce == nullptr && a.view->core == b.view->core &&
-         a.view->offset == b.view->offset &&
-         a.elem_bytes == b.elem_bytes && a.block_stride == b.block_stride &&
-         a.repeat_stride == b.repeat_stride;
+         a.view->offset == b.view->offset && a.elem_bytes == b.elem_bytes &&
+         a.block_stride == b.block_stride && a.repeat_stride == b.repeat_stride;
 }
 
 // Whether the bytes the destination and source i may reach intersect.
@@ -324,8 +325,7 @@ void CheckOverlap(const VecInstruction& in, const Plan& plan) {
             "dst; a source may not read an earlier repeat's destination",
             Who(in, who), static_cast<long long>(r), src.name);
       }
-      if (!accumulates && !Coincide(in, dst, src) &&
-          (*theirs & *mine).any()) {
+      if (!accumulates && !Coincide(in, dst, src) && (*theirs & *mine).any()) {
         Fail(
             "%s: in repeat %lld, dst and %s share a block without being the "
             "same lanes; within a repeat a destination and a source must "
@@ -340,8 +340,8 @@ void CheckOverlap(const VecInstruction& in, const Plan& plan) {
 // Whether the operand is walked contiguously: block stride 1 and a repeat
 // stride of one repeat's bytes.
 bool Contiguous(const VecOperand& o, uint32_t lanes) {
-  return o.block_stride == 1 &&
-         uint64_t{o.repeat_stride} * kBlockBytes == uint64_t{lanes} * o.elem_bytes;
+  return o.block_stride == 1 && uint64_t{o.repeat_stride} * kBlockBytes ==
+                                    uint64_t{lanes} * o.elem_bytes;
 }
 
 // The lanes of all the plan's repeats.
@@ -362,7 +362,8 @@ bool FitsFlat(const VecInstruction& in, const Plan& plan, uint64_t n) {
       if (WritesDst(in)) return false;
       continue;
     }
-    if (!Contiguous(o, in.lanes) || n * o.elem_bytes > o.view->bytes) return false;
+    if (!Contiguous(o, in.lanes) || n * o.elem_bytes > o.view->bytes)
+      return false;
   }
   return true;
 }
@@ -372,7 +373,8 @@ bool FitsFlat(const VecInstruction& in, const Plan& plan, uint64_t n) {
 // mask selects every lane; else none.
 int64_t WholeRepeats(const VecInstruction& in, const Plan& plan) {
   if (in.reduce == nullptr || in.reduce->whole == nullptr) return 0;
-  if (!(plan.mask == LaneSet::First(in.lanes)) || !Contiguous(in.operand[1], in.lanes)) {
+  if (!(plan.mask == LaneSet::First(in.lanes)) ||
+      !Contiguous(in.operand[1], in.lanes)) {
     return 0;
   }
   return plan.tail != 0 ? plan.repeats - 1 : plan.repeats;
@@ -386,8 +388,8 @@ void StoreResults(const VecInstruction& in, const LaneSet& set, int64_t r,
     if (ResultsEnd(l, set, in.lanes) != 0) l.sink(l.context, r, results);
     return;
   }
-  uint8_t* base = in.operand[0].view->data() +
-                  static_cast<uint64_t>(r) * l.repeat_bytes;
+  uint8_t* base =
+      in.operand[0].view->data() + static_cast<uint64_t>(r) * l.repeat_bytes;
   for (uint32_t g = 0; g < in.lanes / l.group; ++g) {
     if (GroupWritten(l, set, g)) {
       std::memcpy(base + uint64_t{g} * l.result_bytes,
@@ -470,7 +472,8 @@ bool RunFlat(const VecInstruction& in, uint64_t n) {
   }
   SpanArgs args;
   args.params = in.params;
-  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
+  for (int i = 0; i < in.operands; ++i)
+    args.operand[i] = in.operand[i].view->data();
   args.n = static_cast<uint32_t>(n);
   args.every_lane = true;
   in.span(args);
@@ -496,13 +499,15 @@ bool RunFlatResults(const VecInstruction& in, int64_t count) {
     const VecOperand& src = in.operand[i];
     if (!Contiguous(src, in.lanes)) return false;
     const uint64_t end = src.view->offset + n * src.elem_bytes;
-    if (src.view->core == dst.core && src.view->offset < dst_end && dst.offset < end) {
+    if (src.view->core == dst.core && src.view->offset < dst_end &&
+        dst.offset < end) {
       return false;
     }
   }
   SpanArgs args;
   args.params = in.params;
-  for (int i = 0; i < in.operands; ++i) args.operand[i] = in.operand[i].view->data();
+  for (int i = 0; i < in.operands; ++i)
+    args.operand[i] = in.operand[i].view->data();
   args.n = static_cast<uint32_t>(n);
   args.every_lane = true;
   in.span(args);
@@ -517,7 +522,8 @@ void Execute(const VecInstruction& in, const Plan& plan) {
   if (in.reduce == nullptr && flat && RunFlat(in, n)) return;
   CheckOverlap(in, plan);
   const int64_t whole = WholeRepeats(in, plan);
-  if (whole > 0) in.reduce->whole(in.reduce->context, in.operand[1].view->data(), whole);
+  if (whole > 0)
+    in.reduce->whole(in.reduce->context, in.operand[1].view->data(), whole);
   if (whole < plan.repeats) RunRepeats(in, plan, whole);
 }
 
@@ -546,7 +552,8 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
   // The count form walks every operand contiguously: an elementwise
   // instruction needs no plan unless its operands overlap.
   if (in.reduce == nullptr && RunFlat(in, static_cast<uint64_t>(count))) return;
-  if (in.reduce != nullptr && in.reduce->flat && RunFlatResults(in, count)) return;
+  if (in.reduce != nullptr && in.reduce->flat && RunFlatResults(in, count))
+    return;
   Plan plan;
   plan.repeats = (count + in.lanes - 1) / in.lanes;
   plan.mask = LaneSet::First(in.lanes);
@@ -554,7 +561,8 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
   // Every operand walked contiguously; the instruction's own strides are
   // those already unless its operands' element sizes differ.
   bool contiguous = true;
-  for (int i = 0; i < in.operands; ++i) contiguous &= Contiguous(in.operand[i], in.lanes);
+  for (int i = 0; i < in.operands; ++i)
+    contiguous &= Contiguous(in.operand[i], in.lanes);
   if (contiguous) {
     Execute(in, plan);
     return;
@@ -562,7 +570,8 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
   VecInstruction walked = in;
   for (int i = 0; i < in.operands; ++i) {
     walked.operand[i].block_stride = 1;
-    walked.operand[i].repeat_stride = in.lanes * in.operand[i].elem_bytes / kBlockBytes;
+    walked.operand[i].repeat_stride =
+        in.lanes * in.operand[i].elem_bytes / kBlockBytes;
   }
   Execute(walked, plan);
 }
@@ -577,9 +586,11 @@ void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
     // holds more elements than the UB has bytes (nor would their bytes be
     // counted without overflow).
     if (m.low > kMaxUbBytes) {
-      Fail("%s: the mask register's count %llu (counter mode) is more elements than the "
-           "unified buffer's %u bytes hold",
-           Who(in, who), static_cast<unsigned long long>(m.low), kMaxUbBytes);
+      Fail(
+          "%s: the mask register's count %llu (counter mode) is more elements "
+          "than the "
+          "unified buffer's %u bytes hold",
+          Who(in, who), static_cast<unsigned long long>(m.low), kMaxUbBytes);
     }
     plan.repeats = static_cast<int64_t>((m.low + in.lanes - 1) / in.lanes);
     plan.mask = LaneSet::First(in.lanes);
@@ -601,13 +612,15 @@ namespace {
 // The register from a continuous mask: the first `len` lanes of a repeat of
 // `lanes` (len clamped to lanes) in normal mode, an element count in counter
 // mode.
-void StoreLength(VectorMask& m, uint64_t len, uint32_t lanes, AscendC::MaskMode mode) {
+void StoreLength(VectorMask& m, uint64_t len, uint32_t lanes,
+                 AscendC::MaskMode mode) {
   if (mode == AscendC::MaskMode::COUNTER) {
     m.low = len;
     m.high = 0;
     return;
   }
-  const LaneSet first = LaneSet::First(static_cast<uint32_t>(std::min<uint64_t>(len, lanes)));
+  const LaneSet first =
+      LaneSet::First(static_cast<uint32_t>(std::min<uint64_t>(len, lanes)));
   m.low = first.low;
   m.high = first.high;
 }
@@ -615,18 +628,22 @@ void StoreLength(VectorMask& m, uint64_t len, uint32_t lanes, AscendC::MaskMode 
 // The lanes FullMaskLanes returns for the register `m`.
 int64_t FullLanes(const VectorMask& m, uint32_t lanes, int64_t repeat_time) {
   if (m.mode == AscendC::MaskMode::COUNTER) return static_cast<int64_t>(m.low);
-  return MaskRegisterLanes(m, lanes) == LaneSet::First(lanes) ? repeat_time * lanes : 0;
+  return MaskRegisterLanes(m, lanes) == LaneSet::First(lanes)
+             ? repeat_time * lanes
+             : 0;
 }
 
 }  // namespace
 
-int64_t FullMaskLanes(bool set, uint64_t len, uint32_t lanes, int64_t repeat_time) {
+int64_t FullMaskLanes(bool set, uint64_t len, uint32_t lanes,
+                      int64_t repeat_time) {
   VectorMask& m = CurrentCore().vector_mask();
   if (set) StoreLength(m, len, lanes, m.mode);
   return FullLanes(m, lanes, repeat_time);
 }
 
-int64_t FullMaskLanes(bool set, const uint64_t mask[], uint32_t lanes, int64_t repeat_time) {
+int64_t FullMaskLanes(bool set, const uint64_t mask[], uint32_t lanes,
+                      int64_t repeat_time) {
   VectorMask& m = CurrentCore().vector_mask();
   if (set) {
     m.low = mask[0];
@@ -658,7 +675,8 @@ void SetMaskNorm() {
 }
 
 void ResetMask() {
-  normgrad_ascendc::VectorMask& m = normgrad_ascendc::CurrentCore().vector_mask();
+  normgrad_ascendc::VectorMask& m =
+      normgrad_ascendc::CurrentCore().vector_mask();
   m.low = ~uint64_t{0};
   m.high = ~uint64_t{0};
 }

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cstddef>
 
-#include "kernels/kernels.h"
 #include "kernels/isa/prefetch_inl.h"
+#include "kernels/kernels.h"
 
 namespace {
 
@@ -22,10 +22,8 @@ constexpr size_t kPrefetchRows = 4;
 
 // One column's update for `count` consecutive rows, in row order.
 template <typename Ops>
-inline void AccumulateColumnTail(const typename Ops::In* dy,
-                                 const typename Ops::In* res, size_t stride,
-                                 size_t count, float* acc_gamma,
-                                 float* acc_beta) {
+inline void AccumulateColumnTail(const typename Ops::In* dy, const typename Ops::In* res,
+                                 size_t stride, size_t count, float* acc_gamma, float* acc_beta) {
   float g = *acc_gamma;
   float b = *acc_beta;
   for (size_t k = 0; k < count; ++k) {
@@ -42,10 +40,8 @@ inline void AccumulateColumnTail(const typename Ops::In* dy,
 // Adds kRows rows (starting at dy/res) into the strip [0, width) of the
 // accumulators: vectors of Ops::kLanes columns, rows in order.
 template <typename Ops, size_t kRows>
-inline void AccumulateRowGroup(const typename Ops::In* dy,
-                               const typename Ops::In* res, size_t stride,
-                               size_t width, float* acc_gamma,
-                               float* acc_beta) {
+inline void AccumulateRowGroup(const typename Ops::In* dy, const typename Ops::In* res,
+                               size_t stride, size_t width, float* acc_gamma, float* acc_beta) {
   size_t c = 0;
   for (; c + Ops::kLanes <= width; c += Ops::kLanes) {
     auto g = Ops::LoadF32(acc_gamma + c);
@@ -64,8 +60,7 @@ inline void AccumulateRowGroup(const typename Ops::In* dy,
     Ops::StoreF32(acc_beta + c, b);
   }
   for (; c < width; ++c) {
-    AccumulateColumnTail<Ops>(dy + c, res + c, stride, kRows, acc_gamma + c,
-                              acc_beta + c);
+    AccumulateColumnTail<Ops>(dy + c, res + c, stride, kRows, acc_gamma + c, acc_beta + c);
   }
 }
 
@@ -76,9 +71,8 @@ inline void AccumulateRowGroup(const typename Ops::In* dy,
 namespace {
 
 template <typename Ops>
-void AccumulateRows(const typename Ops::In* dy, const typename Ops::In* res,
-                    size_t stride, size_t rows, size_t cols, float* acc_gamma,
-                    float* acc_beta) {
+void AccumulateRows(const typename Ops::In* dy, const typename Ops::In* res, size_t stride,
+                    size_t rows, size_t cols, float* acc_gamma, float* acc_beta) {
   if (stride * sizeof(typename Ops::In) <= kShortRowBytes) {
     AccumulateShortRows<Ops>(dy, res, stride, rows, cols, acc_gamma, acc_beta);
     return;
@@ -89,13 +83,12 @@ void AccumulateRows(const typename Ops::In* dy, const typename Ops::In* res,
     const size_t width = std::min(kStripColumns, cols - c0);
     size_t r = 0;
     for (; r + kGroup <= rows; r += kGroup) {
-      AccumulateRowGroup<Ops, kGroup>(dy + r * stride + c0,
-                                      res + r * stride + c0, stride, width,
+      AccumulateRowGroup<Ops, kGroup>(dy + r * stride + c0, res + r * stride + c0, stride, width,
                                       acc_gamma + c0, acc_beta + c0);
     }
     for (; r < rows; ++r) {
-      AccumulateRowGroup<Ops, 1>(dy + r * stride + c0, res + r * stride + c0,
-                                 stride, width, acc_gamma + c0, acc_beta + c0);
+      AccumulateRowGroup<Ops, 1>(dy + r * stride + c0, res + r * stride + c0, stride, width,
+                                 acc_gamma + c0, acc_beta + c0);
     }
   }
 }

@@ -35,9 +35,8 @@ constexpr size_t kShortPrefetchBytes = 2048;
 // accumulators; the rows `ahead` elements further are prefetched, one
 // prefetch per 64 bytes.
 template <typename Ops, size_t kVecs>
-void AccumulateShortColumns(const typename Ops::In* dy, const typename Ops::In* res,
-                            size_t stride, size_t rows, size_t ahead, float* acc_gamma,
-                            float* acc_beta) {
+void AccumulateShortColumns(const typename Ops::In* dy, const typename Ops::In* res, size_t stride,
+                            size_t rows, size_t ahead, float* acc_gamma, float* acc_beta) {
   using Vec = typename Ops::Vec;
   constexpr size_t kLineElements = 64 / sizeof(typename Ops::In);
   Vec g[kVecs], b[kVecs];

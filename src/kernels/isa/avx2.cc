@@ -40,7 +40,8 @@ bool CpuHasAvx2() {
 
 const Isa& Avx2Isa() {
   static const Isa isa = MakeIsa<Avx2F32, Avx2F16, Avx2BF16>(
-      "avx2", CpuHasAvx2, Avx2LayerNormKernels(), Avx2RmsNormKernels(), WithReductions<Avx2F16>(Avx2VectorKernels()));
+      "avx2", CpuHasAvx2, Avx2LayerNormKernels(), Avx2RmsNormKernels(),
+      WithReductions<Avx2F16>(Avx2VectorKernels()));
   return isa;
 }
 

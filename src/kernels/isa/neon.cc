@@ -8,10 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/kernels.h"
-#include "kernels/isa/neon_ops_inl.h"
-#include "kernels/vector/reduce_entry_inl.h"
 #include "kernels/isa/isa_entry_inl.h"
+#include "kernels/isa/neon_ops_inl.h"
+#include "kernels/kernels.h"
+#include "kernels/vector/reduce_entry_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -22,7 +22,8 @@ bool Always() { return true; }
 
 const Isa& NeonIsa() {
   static const Isa isa = MakeIsa<NeonF32, NeonF16, NeonBF16>(
-      "neon", Always, NeonLayerNormKernels(), NeonRmsNormKernels(), WithReductions<NeonF16>(NeonVectorKernels()));
+      "neon", Always, NeonLayerNormKernels(), NeonRmsNormKernels(),
+      WithReductions<NeonF16>(NeonVectorKernels()));
   return isa;
 }
 

@@ -41,7 +41,7 @@ struct NeonF32 {
   static float Sum16(float* lanes) {
     const float32x4_t low = vpaddq_f32(vld1q_f32(lanes), vld1q_f32(lanes + 4));
     const float32x4_t high = vpaddq_f32(vld1q_f32(lanes + 8), vld1q_f32(lanes + 12));
-    const float32x4_t quads = vpaddq_f32(low, high);   // l0–3, l4–7, l8–11, l12–15
+    const float32x4_t quads = vpaddq_f32(low, high);      // l0–3, l4–7, l8–11, l12–15
     const float32x4_t octets = vpaddq_f32(quads, quads);  // l0–7, l8–15, …
     return vgetq_lane_f32(octets, 0) + vgetq_lane_f32(octets, 1);
   }
@@ -86,8 +86,7 @@ struct BF16ConvertNeon {
     const uint32x4_t x = vreinterpretq_u32_f32(v);
     const uint32x4_t high = vshrq_n_u32(x, 16);
     const uint32x4_t lsb = vandq_u32(high, vdupq_n_u32(1));
-    const uint32x4_t rounded =
-        vshrq_n_u32(vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), lsb), 16);
+    const uint32x4_t rounded = vshrq_n_u32(vaddq_u32(vaddq_u32(x, vdupq_n_u32(0x7fff)), lsb), 16);
     const uint32x4_t quiet_nan = vorrq_u32(high, vdupq_n_u32(0x40));
     const uint32x4_t is_number = vceqq_f32(v, v);
     return vmovn_u32(vbslq_u32(is_number, rounded, quiet_nan));

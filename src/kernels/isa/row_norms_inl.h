@@ -155,10 +155,8 @@ void RowSums(size_t cols, AddVec add, AddOne add_one, float (&lanes)[kSums][kSum
 // partly by plain stores (a row's first and last lines, shared with the
 // next row) is many times slower than either; the rest get plain stores
 // (std::false_type).
-template <typename Ops, typename Out, bool kStream, typename VecBody,
-          typename ScalarBody>
-void ElementPass(const Out* out, size_t cols, VecBody vec_body,
-                 ScalarBody scalar_body) {
+template <typename Ops, typename Out, bool kStream, typename VecBody, typename ScalarBody>
+void ElementPass(const Out* out, size_t cols, VecBody vec_body, ScalarBody scalar_body) {
   constexpr size_t kLine = 64 / sizeof(Out);
   constexpr size_t kVecs = Output<Ops, Out>::kVecs;
   constexpr size_t kStep = kVecs * Ops::kLanes;

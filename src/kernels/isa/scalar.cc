@@ -3,8 +3,8 @@
 // the bits: no contraction, IEEE float). Always available; the fallback that
 // NORMGRAD_IMPL=scalar forces.
 #include "kernels/isa/isa_entry_inl.h"
-#include "kernels/kernels.h"
 #include "kernels/isa/scalar_ops_inl.h"
+#include "kernels/kernels.h"
 #include "kernels/vector/reduce_entry_inl.h"
 
 namespace normgrad::kernels {
@@ -16,7 +16,8 @@ bool Always() { return true; }
 
 const Isa& ScalarIsa() {
   static const Isa isa = MakeIsa<ScalarF32, ScalarF16, ScalarBF16>(
-      "scalar", Always, ScalarLayerNormKernels(), ScalarRmsNormKernels(), WithReductions<ScalarF16>(ScalarVectorKernels()));
+      "scalar", Always, ScalarLayerNormKernels(), ScalarRmsNormKernels(),
+      WithReductions<ScalarF16>(ScalarVectorKernels()));
   return isa;
 }
 

@@ -28,9 +28,9 @@ namespace {
 // Forward, one row: mean, variance (two passes, 16-lane sums), rstd, and y.
 // x_ahead: a later row, prefetched.
 template <typename Ops, typename Out, bool kStream>
-void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead,
-                const float* gamma, const float* beta, float eps, size_t cols, Out* y,
-                float* mean_out, float* variance_out, float* rstd_out) {
+void ForwardRow(const typename Ops::In* x, const typename Ops::In* x_ahead, const float* gamma,
+                const float* beta, float eps, size_t cols, Out* y, float* mean_out,
+                float* variance_out, float* rstd_out) {
   using Vec = typename Ops::Vec;
   using O = Output<Ops, Out>;
   const float h = static_cast<float>(cols);
@@ -138,9 +138,9 @@ void BackwardRowMeans(const typename Ops::In* x, const typename Ops::In* dy, siz
 // must start at the same offset in a 64-byte line (the streaming stores).
 template <typename Ops, typename Out, bool kStream, size_t kRows>
 void BackwardRowsUpdate(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
-                        size_t ahead, const float* gamma, const float* mean,
-                        const float* rstd, const RowMeans* means, size_t cols, Out* dx,
-                        float* acc_gamma, float* acc_beta) {
+                        size_t ahead, const float* gamma, const float* mean, const float* rstd,
+                        const RowMeans* means, size_t cols, Out* dx, float* acc_gamma,
+                        float* acc_beta) {
   using Vec = typename Ops::Vec;
   using O = Output<Ops, Out>;
   ElementPass<Ops, Out, kStream>(
@@ -199,8 +199,7 @@ void ForwardRows(const normgrad::kernels::LayerNormForwardArgs& a) {
   for (size_t r = 0; r < a.rows; ++r) {
     const size_t offset = r * a.stride;
     ForwardRow<Ops, Out, kStream>(x + offset, x + offset + ahead, a.gamma, a.beta, a.eps, a.cols,
-                                  y ? y + offset : nullptr,
-                                  a.mean ? a.mean + r : nullptr,
+                                  y ? y + offset : nullptr, a.mean ? a.mean + r : nullptr,
                                   a.variance ? a.variance + r : nullptr,
                                   a.rstd ? a.rstd + r : nullptr);
   }
@@ -223,11 +222,11 @@ void BackwardRows(const normgrad::kernels::LayerNormBackwardArgs& a) {
     constexpr size_t kRows = decltype(rows)::value;
     const size_t offset = r * a.stride;
     RowMeans means[kRows];
-    BackwardRowMeans<Ops, kRows>(x + offset, dy + offset, a.stride, a.gamma, a.mean + r,
-                                 a.rstd + r, a.cols, means);
-    BackwardRowsUpdate<Ops, Out, kStream, kRows>(x + offset, dy + offset, a.stride, ahead,
-                                                 a.gamma, a.mean + r, a.rstd + r, means, a.cols,
-                                                 dx + offset, a.acc_gamma, a.acc_beta);
+    BackwardRowMeans<Ops, kRows>(x + offset, dy + offset, a.stride, a.gamma, a.mean + r, a.rstd + r,
+                                 a.cols, means);
+    BackwardRowsUpdate<Ops, Out, kStream, kRows>(x + offset, dy + offset, a.stride, ahead, a.gamma,
+                                                 a.mean + r, a.rstd + r, means, a.cols, dx + offset,
+                                                 a.acc_gamma, a.acc_beta);
   };
   size_t r = 0;
   for (; pairs && r + 2 <= a.rows; r += 2) rows_from(r, std::integral_constant<size_t, 2>());

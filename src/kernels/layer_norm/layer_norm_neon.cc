@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/kernels.h"
 #include "kernels/isa/neon_ops_inl.h"
 #include "kernels/isa/row_norms_entry_inl.h"
+#include "kernels/kernels.h"
 #include "kernels/layer_norm/layer_norm_inl.h"
 
 namespace normgrad::kernels {

@@ -23,8 +23,8 @@
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx2,fma,f16c")
 #include "kernels/isa/avx512_ops_inl.h"
-#include "kernels/rms_norm/rms_norm_inl.h"
 #include "kernels/rms_norm/rms_norm_avx512_inl.h"
+#include "kernels/rms_norm/rms_norm_inl.h"
 #pragma GCC pop_options
 
 #include "kernels/isa/row_norms_entry_inl.h"
@@ -32,8 +32,8 @@
 namespace normgrad::kernels {
 
 RmsNormKernels Avx512RmsNormKernels(bool native_bf16) {
-  RmsNormKernels k = RowNormKernelsOf<RmsNormEntries, RmsOps<Avx512F32>, RmsOps<Avx512F16>,
-                                      RmsOps<Avx512BF16>>();
+  RmsNormKernels k =
+      RowNormKernelsOf<RmsNormEntries, RmsOps<Avx512F32>, RmsOps<Avx512F16>, RmsOps<Avx512BF16>>();
   if (native_bf16) {
     k.forward_bf16 = Avx512Bf16RmsForward;
     k.backward_bf16 = Avx512Bf16RmsBackward;

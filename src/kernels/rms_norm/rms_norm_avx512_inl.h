@@ -46,8 +46,8 @@ struct RmsOps : Base {
     sums = _mm512_add_ps(sums, _mm512_shuffle_f32x4(sums, sums, 0xB1));
     sums = _mm512_add_ps(sums, _mm512_shuffle_f32x4(sums, sums, 0x4E));
     const __m128 r = _mm_loadu_ps(rstd);
-    _mm_storeu_ps(factor, _mm_mul_ps(_mm_mul_ps(r, r), _mm_div_ps(_mm512_castps512_ps128(sums),
-                                                                  _mm_set1_ps(h))));
+    _mm_storeu_ps(factor, _mm_mul_ps(_mm_mul_ps(r, r),
+                                     _mm_div_ps(_mm512_castps512_ps128(sums), _mm_set1_ps(h))));
   }
   // Lane k: TreeSum16(lanes[k]), the 16 trees side by side. Each level adds
   // the same pairs as TreeSum16 (the lower lane first) for every row, and

@@ -106,12 +106,11 @@ inline float RmsRstd(float* lanes, float h, float eps) {
 
 // rstd of kFinishRows rows from their lanes, each as RmsRstd.
 template <typename Ops>
-inline void RmsRstdRows(float (&lanes)[kFinishRows][kSumLanes], float h, float eps,
-                        float* rstd) {
+inline void RmsRstdRows(float (&lanes)[kFinishRows][kSumLanes], float h, float eps, float* rstd) {
   if constexpr (FinishesRowsInVectors<Ops>::value) {
     const auto mean_square = Ops::Div(Ops::SumsOf16Rows(lanes), Ops::Set1(h));
-    Ops::StoreF32(rstd, Ops::Div(Ops::Set1(1.0f),
-                                 Ops::Sqrt(Ops::Add(mean_square, Ops::Set1(eps)))));
+    Ops::StoreF32(rstd,
+                  Ops::Div(Ops::Set1(1.0f), Ops::Sqrt(Ops::Add(mean_square, Ops::Set1(eps)))));
   } else {
     for (size_t k = 0; k < kFinishRows; ++k) rstd[k] = RmsRstd<Ops>(lanes[k], h, eps);
   }
@@ -167,8 +166,8 @@ inline void RmsForwardRowsOutput(const typename Ops::In* x, size_t stride, size_
 
 // Backward pass 1 for kRows rows at once (row k at x + k·stride, …): each
 // row's k = rstd² · Σ_c (g · x) / H with g = dy · gamma, the factor of x in
-// dx, each g·x added by a fused multiply-add. Rows side by side keep their own lanes and order (as layer_norm_inl.h's
-// BackwardRowMeans): it only gives the processor independent additions.
+// dx, each g·x added by a fused multiply-add. Rows side by side keep their own lanes and order (as
+// layer_norm_inl.h's BackwardRowMeans): it only gives the processor independent additions.
 template <typename Ops, size_t kRows>
 void RmsBackwardRowFactors(const typename Ops::In* x, const typename Ops::In* dy, size_t stride,
                            const float* gamma, const float* rstd, size_t cols, float* factor) {
@@ -265,13 +264,11 @@ void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
   auto* y = static_cast<Out*>(a.y);
   const size_t row_bytes = a.cols * sizeof(typename Ops::In);
   const bool short_rows = row_bytes <= kShortRowBytes;
-  const size_t run =
-      short_rows ? kFinishRows : row_bytes <= kGroupRowBytes ? kShortGroupRows : 1;
+  const size_t run = short_rows ? kFinishRows : row_bytes <= kGroupRowBytes ? kShortGroupRows : 1;
   // While a run's y is written, the run after it is prefetched, and the rows
   // a row's own prefetch distance beyond. A prefetch never faults: reaching
   // past the last row is harmless.
-  const size_t ahead =
-      (run - 1 + PrefetchRows(a.stride * sizeof(typename Ops::In))) * a.stride;
+  const size_t ahead = (run - 1 + PrefetchRows(a.stride * sizeof(typename Ops::In))) * a.stride;
   // Short rows' y kSideRows rows side by side where the policy asks for it
   // and every row's y lines up alike (rows a multiple of 64 bytes apart).
   constexpr size_t kSideRows = ForwardSideRows<Ops>::value;
@@ -287,8 +284,8 @@ void RmsForwardRows(const normgrad::kernels::RmsNormForwardArgs& a) {
       RmsRowsSquares<Ops, kShortGroupRows>(xr + k * a.stride, a.stride, a.cols,
                                            GroupLanes<kShortGroupRows>(lanes, k));
     }
-    for (; k < n; ++k) RmsRowsSquares<Ops, 1>(xr + k * a.stride, a.stride, a.cols,
-                                              GroupLanes<1>(lanes, k));
+    for (; k < n; ++k)
+      RmsRowsSquares<Ops, 1>(xr + k * a.stride, a.stride, a.cols, GroupLanes<1>(lanes, k));
     // A whole run's rstd is copied with a constant length: a few vector
     // moves, where a copy of n elements became a string copy whose start-up
     // showed in the profile of 64-column rows.
@@ -333,8 +330,8 @@ void RmsBackwardRows(const normgrad::kernels::RmsNormBackwardArgs& a) {
     RmsBackwardRowFactors<Ops, kRows>(x + offset, dy + offset, a.stride, a.gamma, a.rstd + r,
                                       a.cols, factor);
     RmsBackwardRowsUpdate<Ops, Out, kStream, kRows>(x + offset, dy + offset, a.stride, ahead,
-                                                    short_rows, a.gamma, a.rstd + r, factor,
-                                                    a.cols, dx + offset, a.acc_gamma);
+                                                    short_rows, a.gamma, a.rstd + r, factor, a.cols,
+                                                    dx + offset, a.acc_gamma);
   };
   // Short rows go four at a time when every row's dx lines up alike (rows
   // a multiple of 64 bytes apart): more independent work for the short

@@ -6,10 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/kernels.h"
-#include "kernels/rms_norm/rms_norm_inl.h"
 #include "kernels/isa/row_norms_entry_inl.h"
 #include "kernels/isa/scalar_ops_inl.h"
+#include "kernels/kernels.h"
+#include "kernels/rms_norm/rms_norm_inl.h"
 #include "normgrad/float16.h"
 
 namespace normgrad::kernels {

@@ -26,11 +26,10 @@ inline F RoundToIntegral(F x) {
                 (kRound == CastRound::kFloor || kRound == CastRound::kCeil ||
                  kRound == CastRound::kTrunc)) {
     const float r = __builtin_nearbyintf(x);
-    const float moved = kRound == CastRound::kFloor  ? (r > x ? r - 1.0f : r)
-                        : kRound == CastRound::kCeil ? (r < x ? r + 1.0f : r)
-                        : __builtin_fabsf(r) > __builtin_fabsf(x)
-                            ? r - __builtin_copysignf(1.0f, x)
-                            : r;
+    const float moved = kRound == CastRound::kFloor               ? (r > x ? r - 1.0f : r)
+                        : kRound == CastRound::kCeil              ? (r < x ? r + 1.0f : r)
+                        : __builtin_fabsf(r) > __builtin_fabsf(x) ? r - __builtin_copysignf(1.0f, x)
+                                                                  : r;
     return __builtin_copysignf(moved, x);
   } else if constexpr (std::is_same_v<F, float>) {
     switch (kRound) {
@@ -69,18 +68,18 @@ inline F RoundToIntegral(F x) {
 
 template <CastRound kRound>
 void ToInt32(int32_t* d, const float* a, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const float r = RoundToIntegral<float, kRound>(a[i]);
-    d[i] = r != r                ? 0
-           : r >= 0x1p31f       ? INT32_MAX
-           : r < -0x1p31f       ? INT32_MIN
-                                : static_cast<int32_t>(r);
+    d[i] = r != r         ? 0
+           : r >= 0x1p31f ? INT32_MAX
+           : r < -0x1p31f ? INT32_MIN
+                          : static_cast<int32_t>(r);
   }
 }
 
 void FromInt32(float* d, const int32_t* a, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = static_cast<float>(a[i]);
 }
 
@@ -97,16 +96,46 @@ NORMGRAD_SAME_INDEX
 // The storage of each CastType (half and bfloat16 as their bits).
 template <CastType kT>
 struct CastStorage;
-template <> struct CastStorage<CastType::kI8> { using type = int8_t; };
-template <> struct CastStorage<CastType::kU8> { using type = uint8_t; };
-template <> struct CastStorage<CastType::kI16> { using type = int16_t; };
-template <> struct CastStorage<CastType::kU16> { using type = uint16_t; };
-template <> struct CastStorage<CastType::kI32> { using type = int32_t; };
-template <> struct CastStorage<CastType::kU32> { using type = uint32_t; };
-template <> struct CastStorage<CastType::kI64> { using type = int64_t; };
-template <> struct CastStorage<CastType::kF16> { using type = uint16_t; };
-template <> struct CastStorage<CastType::kBf16> { using type = uint16_t; };
-template <> struct CastStorage<CastType::kF32> { using type = uint32_t; };
+template <>
+struct CastStorage<CastType::kI8> {
+  using type = int8_t;
+};
+template <>
+struct CastStorage<CastType::kU8> {
+  using type = uint8_t;
+};
+template <>
+struct CastStorage<CastType::kI16> {
+  using type = int16_t;
+};
+template <>
+struct CastStorage<CastType::kU16> {
+  using type = uint16_t;
+};
+template <>
+struct CastStorage<CastType::kI32> {
+  using type = int32_t;
+};
+template <>
+struct CastStorage<CastType::kU32> {
+  using type = uint32_t;
+};
+template <>
+struct CastStorage<CastType::kI64> {
+  using type = int64_t;
+};
+template <>
+struct CastStorage<CastType::kF16> {
+  using type = uint16_t;
+};
+template <>
+struct CastStorage<CastType::kBf16> {
+  using type = uint16_t;
+};
+template <>
+struct CastStorage<CastType::kF32> {
+  using type = uint32_t;
+};
 
 constexpr bool IsFloatType(CastType t) {
   return t == CastType::kF16 || t == CastType::kBf16 || t == CastType::kF32;
@@ -213,8 +242,7 @@ inline uint32_t RoundToBinary(BitsOf<F> b) {
   const U exponent = below > 0 ? 0 : static_cast<U>(top + kEmax - 1);
   U mag = (exponent << (kP - 1)) + r;
   const bool to_inf = kRound == CastRound::kRint || kRound == CastRound::kRound ||
-                      (kRound == CastRound::kFloor && neg) ||
-                      (kRound == CastRound::kCeil && !neg);
+                      (kRound == CastRound::kFloor && neg) || (kRound == CastRound::kCeil && !neg);
   mag = mag >= kInf ? (to_inf ? kInf : kInf - 1) : mag;
   mag = abs == 0 ? 0 : abs == kSourceInf ? kInf : mag;
   const U sign = neg ? U{1} << (kBits - 1) : 0;
@@ -228,10 +256,10 @@ inline D ToInteger(F x) {
   // 2^digits: one past the largest, exact where the largest is not.
   constexpr F kPastHigh = F(2) * static_cast<F>(std::numeric_limits<D>::max() / 2 + 1);
   const F r = RoundToIntegral<F, kRound>(x);
-  return r != r               ? D{0}
-         : r >= kPastHigh     ? std::numeric_limits<D>::max()
-         : r < kLow           ? std::numeric_limits<D>::min()
-                              : static_cast<D>(r);
+  return r != r           ? D{0}
+         : r >= kPastHigh ? std::numeric_limits<D>::max()
+         : r < kLow       ? std::numeric_limits<D>::min()
+                          : static_cast<D>(r);
 }
 
 // An integer into float, from the magnitude's bits mag of the value rounded
@@ -279,13 +307,34 @@ inline void MoveNearestInto(U& mag, const W& m, const B& neg, ToW to_w) {
 // ignored, so each type is spelled out).
 template <typename T>
 struct Lanes16;
-template <> struct Lanes16<int8_t> { typedef int8_t type __attribute__((vector_size(16))); };
-template <> struct Lanes16<uint8_t> { typedef uint8_t type __attribute__((vector_size(16))); };
-template <> struct Lanes16<int16_t> { typedef int16_t type __attribute__((vector_size(32))); };
-template <> struct Lanes16<uint16_t> { typedef uint16_t type __attribute__((vector_size(32))); };
-template <> struct Lanes16<int32_t> { typedef int32_t type __attribute__((vector_size(64))); };
-template <> struct Lanes16<uint32_t> { typedef uint32_t type __attribute__((vector_size(64))); };
-template <> struct Lanes16<float> { typedef float type __attribute__((vector_size(64))); };
+template <>
+struct Lanes16<int8_t> {
+  typedef int8_t type __attribute__((vector_size(16)));
+};
+template <>
+struct Lanes16<uint8_t> {
+  typedef uint8_t type __attribute__((vector_size(16)));
+};
+template <>
+struct Lanes16<int16_t> {
+  typedef int16_t type __attribute__((vector_size(32)));
+};
+template <>
+struct Lanes16<uint16_t> {
+  typedef uint16_t type __attribute__((vector_size(32)));
+};
+template <>
+struct Lanes16<int32_t> {
+  typedef int32_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Lanes16<uint32_t> {
+  typedef uint32_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Lanes16<float> {
+  typedef float type __attribute__((vector_size(64)));
+};
 template <typename T>
 using V16 = typename Lanes16<T>::type;
 // 32 halves or bfloat16s (64 bytes).
@@ -293,16 +342,46 @@ typedef uint16_t V32u16 __attribute__((vector_size(64)));
 // 8 elements of T (int64_t sources: 64 bytes).
 template <typename T>
 struct Lanes8;
-template <> struct Lanes8<int8_t> { typedef int8_t type __attribute__((vector_size(8))); };
-template <> struct Lanes8<uint8_t> { typedef uint8_t type __attribute__((vector_size(8))); };
-template <> struct Lanes8<int16_t> { typedef int16_t type __attribute__((vector_size(16))); };
-template <> struct Lanes8<uint16_t> { typedef uint16_t type __attribute__((vector_size(16))); };
-template <> struct Lanes8<int32_t> { typedef int32_t type __attribute__((vector_size(32))); };
-template <> struct Lanes8<uint32_t> { typedef uint32_t type __attribute__((vector_size(32))); };
-template <> struct Lanes8<int64_t> { typedef int64_t type __attribute__((vector_size(64))); };
-template <> struct Lanes8<uint64_t> { typedef uint64_t type __attribute__((vector_size(64))); };
-template <> struct Lanes8<float> { typedef float type __attribute__((vector_size(32))); };
-template <> struct Lanes8<double> { typedef double type __attribute__((vector_size(64))); };
+template <>
+struct Lanes8<int8_t> {
+  typedef int8_t type __attribute__((vector_size(8)));
+};
+template <>
+struct Lanes8<uint8_t> {
+  typedef uint8_t type __attribute__((vector_size(8)));
+};
+template <>
+struct Lanes8<int16_t> {
+  typedef int16_t type __attribute__((vector_size(16)));
+};
+template <>
+struct Lanes8<uint16_t> {
+  typedef uint16_t type __attribute__((vector_size(16)));
+};
+template <>
+struct Lanes8<int32_t> {
+  typedef int32_t type __attribute__((vector_size(32)));
+};
+template <>
+struct Lanes8<uint32_t> {
+  typedef uint32_t type __attribute__((vector_size(32)));
+};
+template <>
+struct Lanes8<int64_t> {
+  typedef int64_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Lanes8<uint64_t> {
+  typedef uint64_t type __attribute__((vector_size(64)));
+};
+template <>
+struct Lanes8<float> {
+  typedef float type __attribute__((vector_size(32)));
+};
+template <>
+struct Lanes8<double> {
+  typedef double type __attribute__((vector_size(64)));
+};
 template <typename T>
 using V8 = typename Lanes8<T>::type;
 
@@ -312,17 +391,17 @@ using V8 = typename Lanes8<T>::type;
 // GCC splits element by element); float into bfloat16 and int32_t into
 // float.
 template <CastType kS, CastType kD>
-constexpr bool kCastsByBlocks =
-    (!IsFloatType(kS) && !IsFloatType(kD) && kS != CastType::kU32 &&
-     kD != CastType::kU32 && kD != CastType::kI64) ||
-    (kS == CastType::kI64 && (kD == CastType::kU32 || kD == CastType::kF32)) ||
-    (kS == CastType::kF32 && kD == CastType::kBf16) ||
-    (kS == CastType::kI32 && kD == CastType::kF32);
+constexpr bool kCastsByBlocks = (!IsFloatType(kS) && !IsFloatType(kD) && kS != CastType::kU32 &&
+                                 kD != CastType::kU32 && kD != CastType::kI64) ||
+                                (kS == CastType::kI64 &&
+                                 (kD == CastType::kU32 || kD == CastType::kF32)) ||
+                                (kS == CastType::kF32 && kD == CastType::kBf16) ||
+                                (kS == CastType::kI32 && kD == CastType::kF32);
 // Elements per block: float into bfloat16 packs two vectors into one.
 template <CastType kS, CastType kD>
-constexpr size_t kCastBlock = kS == CastType::kI64                              ? 8
-                              : kS == CastType::kF32 && kD == CastType::kBf16 ? 32
-                                                                              : 16;
+constexpr size_t kCastBlock = kS == CastType::kI64                           ? 8
+                              : kS == CastType::kF32&& kD == CastType::kBf16 ? 32
+                                                                             : 16;
 
 // An integer into an integer, saturated in W (int32_t for 16 lanes,
 // int64_t for 8).
@@ -360,7 +439,7 @@ inline void FloatToBf16Lanes(const uint32_t* a, V16<uint32_t>& bits) {
       add = (VU)((V16<int32_t>)u >> 31) & 0xffffu;
       break;
     case CastRound::kCeil:
-      add = (VU)~((V16<int32_t>)u >> 31) & 0xffffu;
+      add = (VU) ~((V16<int32_t>)u >> 31) & 0xffffu;
       break;
     case CastRound::kTrunc:
       add = VU{};
@@ -380,9 +459,9 @@ inline void FloatToBf16Block(uint16_t* d, const uint32_t* a) {
   V16<uint32_t> low, high;
   FloatToBf16Lanes<kRound>(a, low);
   FloatToBf16Lanes<kRound>(a + 16, high);
-  const V32u16 out = __builtin_shufflevector(
-      (V32u16)low, (V32u16)high, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31,
-      33, 35, 37, 39, 41, 43, 45, 47, 49, 51, 53, 55, 57, 59, 61, 63);
+  const V32u16 out = __builtin_shufflevector((V32u16)low, (V32u16)high, 1, 3, 5, 7, 9, 11, 13, 15,
+                                             17, 19, 21, 23, 25, 27, 29, 31, 33, 35, 37, 39, 41, 43,
+                                             45, 47, 49, 51, 53, 55, 57, 59, 61, 63);
   std::memcpy(d, &out, sizeof out);
 }
 
@@ -396,7 +475,7 @@ inline void Int32ToFloatBlock(uint32_t* d, const int32_t* a) {
   VM x;
   std::memcpy(&x, a, sizeof x);
   const VM neg = x < 0;
-  VU mag = (VU)__builtin_convertvector(x, V16<float>) & 0x7fffffffu;
+  VU mag = (VU) __builtin_convertvector(x, V16<float>) & 0x7fffffffu;
   const VU m = neg ? 0u - (VU)x : (VU)x;
   MoveNearestInto<kRound>(mag, m, neg, [](const VU& bits, VU& w) {
     w = __builtin_convertvector((V16<float>)bits, VU);
@@ -429,8 +508,7 @@ inline void Int64ToFloatBlock(uint32_t* d, const int64_t* a) {
 
 // kCastBlock elements of a pair of kCastsByBlocks.
 template <CastType kS, CastType kD, CastRound kRound>
-inline void CastBlock(typename CastStorage<kD>::type* d,
-                      const typename CastStorage<kS>::type* a) {
+inline void CastBlock(typename CastStorage<kD>::type* d, const typename CastStorage<kS>::type* a) {
   if constexpr (kS == CastType::kI64 && kD == CastType::kF32) {
     Int64ToFloatBlock<kRound>(d, a);
   } else if constexpr (kS == CastType::kI64) {
@@ -471,11 +549,11 @@ void CastLoop(void* dv, const void* av, size_t n) {
     for (size_t at = 0; at < n; at += kChunk) {
       const size_t m = n - at < kChunk ? n - at : kChunk;
       for (size_t i = 0; i < m; ++i) x[i] = CastSourceValue<kS>(a[at + i]);
-NORMGRAD_SAME_INDEX
+      NORMGRAD_SAME_INDEX
       for (size_t i = 0; i < m; ++i) d[at + i] = ToInteger<D, kRound>(x[i]);
     }
   } else {
-NORMGRAD_SAME_INDEX
+    NORMGRAD_SAME_INDEX
     for (size_t i = 0; i < n; ++i) {
       if constexpr (!IsFloatType(kS) && !IsFloatType(kD)) {
         // Saturated in int64_t, which holds every source and bound.
@@ -485,8 +563,7 @@ NORMGRAD_SAME_INDEX
         d[i] = static_cast<D>(v < kLow ? kLow : v > kHigh ? kHigh : v);
       } else if constexpr (!IsFloatType(kD)) {
         d[i] = ToInteger<D, kRound>(CastSourceValue<kS>(a[i]));
-      } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 &&
-                           kS != CastType::kU32) {
+      } else if constexpr (kD == CastType::kF32 && kS != CastType::kI32 && kS != CastType::kU32) {
         // Exact in float: the value itself, or for float the integral
         // value (Truncate).
         float x = CastSourceValue<kS>(a[i]);
@@ -550,7 +627,7 @@ void Fill(void* dv, uint32_t value, size_t n) {
 // where P = 0).
 template <bool kSum, bool kRelu>
 void DequantExact(float* d, const int32_t* a, const int32_t* b, double scale, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const int32_t v =
         kSum ? static_cast<int32_t>(static_cast<uint32_t>(a[i]) + static_cast<uint32_t>(b[i]))
@@ -689,15 +766,15 @@ inline bool QuantExactInFloat(float scale) {
   const uint32_t bits = __builtin_bit_cast(uint32_t, scale) & 0x7fffffffu;
   if (bits == 0) return true;
   const int biased = static_cast<int>(bits >> 23);
-  if (biased == 0 || biased == 0xff) return false;  // subnormal, or not finite
+  if (biased == 0 || biased == 0xff) return false;    // subnormal, or not finite
   const uint32_t m = (bits & 0x7fffffu) | 0x800000u;  // 24 bits, weight 2^(biased − 150)
   const int zeros = __builtin_ctz(m);
   return 24 - zeros <= 9 && biased - 150 + zeros >= -14;
 }
 
 template <bool kSigned>
-void QuantLoop(uint8_t* d, const int16_t* a, const float* scale, const int32_t* offset,
-               bool upper, size_t n) {
+void QuantLoop(uint8_t* d, const int16_t* a, const float* scale, const int32_t* offset, bool upper,
+               size_t n) {
   using VF = V16<float>;
   using VD = V8<double>;
   constexpr float kLo = kSigned ? -128.0f : 0.0f, kHi = kSigned ? 127.0f : 255.0f;
@@ -730,8 +807,7 @@ void QuantLoop(uint8_t* d, const int16_t* a, const float* scale, const int32_t* 
         VF t = c - r;
         t = t < 0.0f ? -t : t;
         widest = t > widest ? t : widest;
-        out[b] = __builtin_convertvector(__builtin_convertvector(r, V16<int32_t>),
-                                         V16<uint8_t>);
+        out[b] = __builtin_convertvector(__builtin_convertvector(r, V16<int32_t>), V16<uint8_t>);
       }
       redo = AnyLane(widest >= redo_from);
     }
@@ -764,7 +840,7 @@ void QuantLoop(uint8_t* d, const int16_t* a, const float* scale, const int32_t* 
 template <bool kSub>
 void ReluStepF32(float* d, const float* a, const float* b, size_t n) {
   constexpr uint32_t kLargestHalf = 0x477fe000u, kInf = 0x7f800000u;
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const float s = kSub ? a[i] - b[i] : a[i] + b[i];
     const int32_t u = __builtin_bit_cast(int32_t, s);
@@ -775,7 +851,7 @@ NORMGRAD_SAME_INDEX
 }
 template <bool kSub>
 void ReluCastI16I8(int8_t* d, const int16_t* a, const int16_t* b, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const int16_t s = static_cast<int16_t>(kSub ? static_cast<uint32_t>(a[i]) - b[i]
                                                 : static_cast<uint32_t>(a[i]) + b[i]);

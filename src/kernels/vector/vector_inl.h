@@ -44,8 +44,8 @@ inline float ApplyOp(float a, float b) {
 }
 
 template <VectorOp kOp>
-void BinaryDisjoint(float* __restrict d, const float* __restrict a,
-                    const float* __restrict b, size_t n) {
+void BinaryDisjoint(float* __restrict d, const float* __restrict a, const float* __restrict b,
+                    size_t n) {
   for (size_t i = 0; i < n; ++i) d[i] = ApplyOp<kOp>(a[i], b[i]);
 }
 template <VectorOp kOp>
@@ -76,8 +76,7 @@ void Binary(float* d, const float* a, const float* b, size_t n) {
 }
 
 template <VectorOp kOp>
-void ScalarDisjoint(float* __restrict d, const float* __restrict a, float s,
-                    size_t n) {
+void ScalarDisjoint(float* __restrict d, const float* __restrict a, float s, size_t n) {
   for (size_t i = 0; i < n; ++i) d[i] = ApplyOp<kOp>(a[i], s);
 }
 template <VectorOp kOp>
@@ -243,8 +242,7 @@ void LogicLoop(uint8_t* d, const uint8_t* a, const uint8_t* b, const uint8_t* pa
 
 // VectorKernels::logic: the bits of n elements of elem_bytes bytes.
 template <LogicOp kOp>
-void Logic(void* d, const void* a, const void* b, uint64_t scalar, uint32_t elem_bytes,
-           size_t n) {
+void Logic(void* d, const void* a, const void* b, uint64_t scalar, uint32_t elem_bytes, size_t n) {
   uint8_t* to = static_cast<uint8_t*>(d);
   const uint8_t* x = static_cast<const uint8_t*>(a);
   const size_t bytes = n * elem_bytes;
@@ -387,7 +385,7 @@ uint32_t ArgExtremeF16(const uint16_t* a, uint32_t n) {
 
 template <UnaryOp kOp>
 void Unary(float* d, const float* a, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const float x = a[i];
     switch (kOp) {
@@ -411,19 +409,19 @@ NORMGRAD_SAME_INDEX
 }
 
 void LeakyRelu(float* d, const float* a, float slope, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = a[i] >= 0.0f ? a[i] : a[i] * slope;
 }
 
 void AbsHalfBits(uint16_t* d, const uint16_t* a, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) d[i] = static_cast<uint16_t>(a[i] & 0x7fffu);
 }
 
 // Kept: positive (sign clear, not zero; +inf included) or NaN (exponent all
 // ones, fraction not zero), else +0.
 void ReluHalfBits(uint16_t* d, const uint16_t* a, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     const uint16_t h = a[i];
     const bool keep = (h < 0x8000u && h != 0) || (h & 0x7fffu) > 0x7c00u;
@@ -435,7 +433,7 @@ inline float Relu(float x) { return (x != x || x > 0.0f) ? x : 0.0f; }
 
 template <CompoundOp kOp>
 void Compound(float* d, const float* a, const float* b, float s, size_t n) {
-NORMGRAD_SAME_INDEX
+  NORMGRAD_SAME_INDEX
   for (size_t i = 0; i < n; ++i) {
     switch (kOp) {
       case CompoundOp::kAxpy:
@@ -481,8 +479,8 @@ inline bool Holds(float x, float y) {
 
 // 8 lanes at a time into a byte (the compiler vectorizes the bytes).
 template <CompareOp kOp, bool kScalar>
-void CompareWords(uint8_t* __restrict bits, const float* __restrict a,
-                  const float* __restrict b, float s, size_t n) {
+void CompareWords(uint8_t* __restrict bits, const float* __restrict a, const float* __restrict b,
+                  float s, size_t n) {
   for (size_t i = 0; i < n / 8; ++i) {
     unsigned byte = 0;
     for (unsigned j = 0; j < 8; ++j) {
@@ -507,8 +505,7 @@ void Compare(uint8_t* bits, const float* a, const float* b, float s, size_t n) {
 // kRound, into r (operands by reference: a 64-byte vector passed by value
 // would change the calling convention between instruction sets).
 template <typename V, typename VS, bool kSigned, bool kRight, bool kRound>
-inline void ShiftBits(const V& x, uint32_t count, uint32_t bit, const V& one,
-                      const V& sign, V& r) {
+inline void ShiftBits(const V& x, uint32_t count, uint32_t bit, const V& one, const V& sign, V& r) {
   if constexpr (kRight) {
     if constexpr (kSigned) {
       r = (V)((VS)x >> count);  // arithmetic
@@ -577,7 +574,7 @@ void SelectLoop(void* dv, const void* av, const void* bv, uint64_t scalar, bool 
       const uint8_t byte = static_cast<uint8_t>(bits[at / 8 + j] ^ flip);
       for (unsigned t = 0; t < 8; ++t) mask[8 * j + t] = static_cast<U>(U{0} - (byte >> t & 1u));
     }
-NORMGRAD_SAME_INDEX
+    NORMGRAD_SAME_INDEX
     for (size_t i = 0; i < m; ++i) {
       const U other = kScalar ? s : b[at + i];
       d[at + i] = static_cast<U>((a[at + i] & mask[i]) | (other & static_cast<U>(~mask[i])));
@@ -602,8 +599,7 @@ using Bytes32 = uint8_t __attribute__((vector_size(32)));
 // parts, 64 bytes from each in turn (a hardware prefetcher follows each
 // part as a stream: four streams reach the bandwidth one does not); what the
 // parts leave (under kCopyStreams·64 bytes) goes last.
-void CopyStreams(uint8_t* __restrict dst, const uint8_t* __restrict src,
-                 size_t bytes) {
+void CopyStreams(uint8_t* __restrict dst, const uint8_t* __restrict src, size_t bytes) {
   constexpr size_t kCopyStreams = 4;
   const size_t part = bytes / kCopyStreams / 64 * 64;
   for (size_t i = 0; i < part; i += 64) {

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernels.h"
 #include "kernels/isa/neon_ops_inl.h"
+#include "kernels/kernels.h"
 #include "kernels/vector/vector_inl.h"
 
 #include "kernels/vector/vector_entry_inl.h"

@@ -133,17 +133,23 @@ TEST(Atomics, ReadingDeferredAtomicWritesBackIsAnError) {
     PolicyScope policy;
     std::vector<float> dst(8, 0.0f);
     testing::internal::CaptureStderr();
-    const int rc = LaunchKernel("ReadBackEarly", 2, 0, nullptr, ReadBackEarly,
-                                reinterpret_cast<uint8_t*>(dst.data()), by_copy);
+    const int rc =
+        LaunchKernel("ReadBackEarly", 2, 0, nullptr, ReadBackEarly,
+                     reinterpret_cast<uint8_t*>(dst.data()), by_copy);
     const std::string err = testing::internal::GetCapturedStderr();
     EXPECT_NE(rc, 0);
     EXPECT_NE(err.find("block 0/2: "), std::string::npos) << err;
-    EXPECT_NE(err.find(by_copy ? "DataCopy<float> GM->UB: reads global memory"
-                               : "GlobalTensor<float>::GetValue: reads global memory"),
+    EXPECT_NE(
+        err.find(by_copy
+                     ? "DataCopy<float> GM->UB: reads global memory"
+                     : "GlobalTensor<float>::GetValue: reads global memory"),
+        std::string::npos)
+        << err;
+    EXPECT_NE(err.find("wrote under SetAtomicAdd<float> at "),
               std::string::npos)
         << err;
-    EXPECT_NE(err.find("wrote under SetAtomicAdd<float> at "), std::string::npos) << err;
-    EXPECT_NE(err.find("visible at the next SyncAll"), std::string::npos) << err;
+    EXPECT_NE(err.find("visible at the next SyncAll"), std::string::npos)
+        << err;
     // The deferred writes still land at the launch's end.
     for (const float v : dst) EXPECT_EQ(v, 2.0f);
   }

@@ -7,7 +7,8 @@
 
 namespace {
 
-static_assert(AscendC::CeilDivision(64, 32) == 2, "usable in constant expressions");
+static_assert(AscendC::CeilDivision(64, 32) == 2,
+              "usable in constant expressions");
 
 TEST(CeilDivision, RoundsUp) {
   EXPECT_EQ(AscendC::CeilDivision(1, 8), 1);
@@ -16,6 +17,8 @@ TEST(CeilDivision, RoundsUp) {
   EXPECT_EQ(AscendC::CeilDivision(1000, 7), 143);
 }
 
-TEST(CeilDivision, ZeroDivisorGivesZero) { EXPECT_EQ(AscendC::CeilDivision(5, 0), 0); }
+TEST(CeilDivision, ZeroDivisorGivesZero) {
+  EXPECT_EQ(AscendC::CeilDivision(5, 0), 0);
+}
 
 }  // namespace

@@ -41,6 +41,7 @@ int main() {
   tiling.set_totalLength(8);
   char text[4];
   if (memcpy_s(text, sizeof(text), "abc", 4) != EOK) return 1;
-  const auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance();
+  const auto* platform =
+      platform_ascendc::PlatformAscendCManager::GetInstance();
   return platform != nullptr && tiling.get_totalLength() == 8 ? 0 : 1;
 }

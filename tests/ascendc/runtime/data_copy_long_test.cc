@@ -33,7 +33,8 @@ std::vector<uint32_t> Counts() {
   for (uint32_t bytes = 16 * 1024 - 64; bytes <= 17 * 1024; bytes += 32) {
     counts.push_back(bytes / 4);
   }
-  for (uint32_t bytes : {40 * 1024, 40 * 1024 + 224, 80 * 1024}) counts.push_back(bytes / 4);
+  for (uint32_t bytes : {40 * 1024, 40 * 1024 + 224, 80 * 1024})
+    counts.push_back(bytes / 4);
   return counts;
 }
 
@@ -93,10 +94,12 @@ TEST(DataCopyLong, OverlappingUbToUbCopiesMoveLikeMemmove) {
     SCOPED_TRACE(testing::Message() << "shift " << shift);
     for (uint32_t i = 0; i < kBufferFloats; ++i) ub.a.SetValue(i, Value(i));
     DataCopy(ub.a[shift], ub.a, count);  // forwards: destination after source
-    for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(ub.a.GetValue(shift + i), Value(i)) << i;
+    for (uint32_t i = 0; i < count; ++i)
+      ASSERT_EQ(ub.a.GetValue(shift + i), Value(i)) << i;
     for (uint32_t i = 0; i < kBufferFloats; ++i) ub.a.SetValue(i, Value(i));
     DataCopy(ub.a, ub.a[shift], count);  // backwards: destination before source
-    for (uint32_t i = 0; i < count; ++i) ASSERT_EQ(ub.a.GetValue(i), Value(shift + i)) << i;
+    for (uint32_t i = 0; i < count; ++i)
+      ASSERT_EQ(ub.a.GetValue(i), Value(shift + i)) << i;
   }
 }
 
@@ -112,7 +115,9 @@ TEST(DataCopyLong, HalfTilesFromOddGmAddresses) {
   gin.SetGlobalBuffer(in.data() + 3, count);  // 6 bytes in: not 32-byte aligned
   DataCopy(local, gin, count);
   for (uint32_t i = 0; i < count; ++i) {
-    ASSERT_EQ(static_cast<float>(local.GetValue(i)), static_cast<float>((i + 3) % 2048)) << i;
+    ASSERT_EQ(static_cast<float>(local.GetValue(i)),
+              static_cast<float>((i + 3) % 2048))
+        << i;
   }
 }
 

@@ -151,15 +151,17 @@ TEST(GmCheck, AlternatingBlocksAreEachCheckedAndTheirReleaseIsSeen) {
     DataCopy(ub.t, ga, 32);
     DataCopy(ub.t, gb, 64);
   }
-  EXPECT_TRUE(FailsWith([&] { DataCopy(ub.t, ga, 40); },
-                        "which run past the end of the 128-byte aclrtMalloc block at"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(ub.t, ga, 40); },
+                "which run past the end of the 128-byte aclrtMalloc block at"));
   DataCopy(ub.t, gb, 64);  // b looked up last, a the one before
   a.Release();
   EXPECT_TRUE(FailsWith([&] { DataCopy(ga, ub.t, 8); },
                         "that the program already released (aclrtFree)"));
   DataCopy(gb, ub.t, 64);
-  EXPECT_TRUE(FailsWith([&] { DataCopy(gb, ub.t, 72); },
-                        "which run past the end of the 256-byte aclrtMalloc block at"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(gb, ub.t, 72); },
+                "which run past the end of the 256-byte aclrtMalloc block at"));
 }
 
 TEST(GmCheck, HostMemoryTheRegistryDoesNotKnowIsNotChecked) {

@@ -245,9 +245,12 @@ TEST(Launch, CoresReusedAcrossLaunchesStartZeroed) {
   // pipe's buffers or the framework scratch is gone in the next.
   const ThreadsScope scope(1);
   for (int round = 0; round < 2; ++round) {
-    ASSERT_EQ(LaunchKernel("DirtyPipeBuffer", 3, 0, nullptr, DirtyPipeBuffer), 0);
+    ASSERT_EQ(LaunchKernel("DirtyPipeBuffer", 3, 0, nullptr, DirtyPipeBuffer),
+              0);
     std::vector<uint8_t> flags(3, 9);
-    ASSERT_EQ(LaunchKernel("CheckUbZero", 3, 0, nullptr, CheckUbZero, flags.data()), 0);
+    ASSERT_EQ(
+        LaunchKernel("CheckUbZero", 3, 0, nullptr, CheckUbZero, flags.data()),
+        0);
     EXPECT_EQ(flags, std::vector<uint8_t>(3, 1)) << round;
   }
 }

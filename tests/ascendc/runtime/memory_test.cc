@@ -89,7 +89,8 @@ TEST(TBufAlloc, AllocTensorIsTheWholeBuffer) {
     EXPECT_EQ(t.GetPhyAddr(), buf.Get<float>().GetPhyAddr());
     buf.FreeTensor(t);
   }
-  EXPECT_TRUE(FailsWith([&] { buf.FreeTensor(t); }, "TBuf::FreeTensor: the LocalTensor"));
+  EXPECT_TRUE(FailsWith([&] { buf.FreeTensor(t); },
+                        "TBuf::FreeTensor: the LocalTensor"));
 }
 
 TEST(Lifetime, ATensorAfterFreeTensorIsAnError) {
@@ -119,9 +120,9 @@ TEST(Lifetime, ATensorAfterFreeTensorIsAnError) {
   EXPECT_TRUE(FailsWith([&] { AscendC::Adds(t, t, 1.0f, 32); },
                         "Adds<float>: the LocalTensor at UB offset 0 " + rule));
   AscendC::LayerNormGradBetaTiling tiling{};
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::LayerNormGradBeta<float>(t, t, t, t, tiling); },
-      "LayerNormGradBeta: the LocalTensor at UB offset 0 " + rule));
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::LayerNormGradBeta<float>(t, t, t, t, tiling); },
+                "LayerNormGradBeta: the LocalTensor at UB offset 0 " + rule));
   // A view of it ends too; freeing it again is a double free.
   EXPECT_TRUE(
       FailsWith([&] { t[8].GetValue(0); }, "the LocalTensor at UB offset 32"));

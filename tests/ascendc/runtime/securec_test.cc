@@ -40,7 +40,8 @@ TEST(Securec, MemcpySCopiesWhenCountFits) {
 TEST(Securec, MemcpySRefusesACountAboveDestMax) {
   Guarded g;
   const std::array<uint8_t, 16> src = {};
-  EXPECT_EQ(memcpy_s(g.dest.data(), g.dest.size(), src.data(), 16), ERANGE_AND_RESET);
+  EXPECT_EQ(memcpy_s(g.dest.data(), g.dest.size(), src.data(), 16),
+            ERANGE_AND_RESET);
   EXPECT_EQ(g.dest[0], 0);  // the destination is cleared, as securec does
   EXPECT_TRUE(g.GuardIntact());
 }
@@ -49,14 +50,16 @@ TEST(Securec, MemcpySRefusesNullPointers) {
   Guarded g;
   const uint8_t src[4] = {};
   EXPECT_EQ(memcpy_s(nullptr, 8, src, 4), EINVAL);
-  EXPECT_EQ(memcpy_s(g.dest.data(), g.dest.size(), nullptr, 4), EINVAL_AND_RESET);
+  EXPECT_EQ(memcpy_s(g.dest.data(), g.dest.size(), nullptr, 4),
+            EINVAL_AND_RESET);
   EXPECT_EQ(memcpy_s(g.dest.data(), 0, src, 0), EINVAL);
   EXPECT_TRUE(g.GuardIntact());
 }
 
 TEST(Securec, MemcpySRefusesOverlap) {
   std::array<uint8_t, 16> buffer = {};
-  EXPECT_EQ(memcpy_s(buffer.data(), 8, buffer.data() + 4, 8), EOVERLAP_AND_RESET);
+  EXPECT_EQ(memcpy_s(buffer.data(), 8, buffer.data() + 4, 8),
+            EOVERLAP_AND_RESET);
   EXPECT_EQ(memcpy_s(buffer.data(), 8, buffer.data() + 8, 8), EOK);
 }
 

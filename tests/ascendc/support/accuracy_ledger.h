@@ -6,7 +6,8 @@
 //   accuracy: RmsNorm<half> y: worst |error| 0.21 of the bound (...)
 //
 // so a run gives each API's measured accuracy next to its derived bound
-// (docs/numerics.md, "Accuracy of the Normalization APIs, measured"); the check itself fails like ASSERT_LE would.
+// (docs/numerics.md, "Accuracy of the Normalization APIs, measured"); the check
+// itself fails like ASSERT_LE would.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -51,7 +52,8 @@ class AccuracyLedger : public ::testing::Environment {
   void TearDown() override {
     for (const auto& [label, w] : worst_) {
       std::printf(
-          "accuracy: %s: worst |error| %.3g of the bound (%.3g against a bound of "
+          "accuracy: %s: worst |error| %.3g of the bound (%.3g against a bound "
+          "of "
           "%.3g; %llu values)\n",
           label.c_str(), w.share, w.error, w.bound,
           static_cast<unsigned long long>(w.values));
@@ -64,14 +66,15 @@ class AccuracyLedger : public ::testing::Environment {
 
 // |got - ref| <= bound, noted in the ledger under `label`. Use as
 // ASSERT_TRUE(WithinBound(label, got, ref, bound)) << where;
-inline ::testing::AssertionResult WithinBound(const std::string& label, double got,
-                                              double ref, double bound) {
+inline ::testing::AssertionResult WithinBound(const std::string& label,
+                                              double got, double ref,
+                                              double bound) {
   const double error = std::fabs(got - ref);
   AccuracyLedger::Get().Note(label, error, bound);
   if (error <= bound) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
-         << label << ": got " << got << ", reference " << ref << ", |error| " << error
-         << " > bound " << bound;
+         << label << ": got " << got << ", reference " << ref << ", |error| "
+         << error << " > bound " << bound;
 }
 
 }  // namespace compat_test

@@ -61,7 +61,8 @@ template <typename T>
 struct TensorBits {
   using Bits = std::conditional_t<std::is_same_v<T, float>, uint32_t, uint16_t>;
 
-  static void Write(const AscendC::LocalTensor<T>& t, const std::vector<Bits>& bits) {
+  static void Write(const AscendC::LocalTensor<T>& t,
+                    const std::vector<Bits>& bits) {
     std::memcpy(static_cast<void*>(t.GetPhyAddr()), bits.data(),
                 bits.size() * sizeof(Bits));
   }
@@ -129,8 +130,9 @@ inline float RoundToHalf(float x, bool saturate) {
 
 // Whether T is one of the floating-point element types.
 template <typename T>
-constexpr bool kFloatLike = std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
-                            std::is_same_v<T, float>;
+constexpr bool kFloatLike =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, float>;
 
 // An element's value as a double (exact for every element type but 64-bit
 // integers beyond 2^53).

@@ -1,10 +1,10 @@
 // platform_test.cc — platform_ascendc::PlatformAscendC and its manager
 // (tiling/platform/platform_ascendc.h) on each product profile: the core
 // counts, SoC family, architecture, UB size and system workspace of the
-// product each profile stands for (docs/decisions.md, "The program model and the toolchain"),
-// the NORMGRAD_CORE_NUM_AIC/AIV overrides, ReserveLocalMemory and
-// CalcTschNumBlocks.
-// To extend: add a row to kProducts when a profile is added.
+// product each profile stands for (docs/decisions.md, "The program model and
+// the toolchain"), the NORMGRAD_CORE_NUM_AIC/AIV overrides, ReserveLocalMemory
+// and CalcTschNumBlocks. To extend: add a row to kProducts when a profile is
+// added.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -29,9 +29,12 @@ struct Product {
 };
 
 constexpr Product kProducts[] = {
-    {Profile::kA2, 24, 48, 0, SocVersion::ASCEND910B, NpuArch::DAV_2201, 196608},
-    {Profile::k310P, 8, 8, 7, SocVersion::ASCEND310P, NpuArch::DAV_2002, 262144},
-    {Profile::k950, 36, 72, 0, SocVersion::ASCEND950, NpuArch::DAV_3510, 253952},
+    {Profile::kA2, 24, 48, 0, SocVersion::ASCEND910B, NpuArch::DAV_2201,
+     196608},
+    {Profile::k310P, 8, 8, 7, SocVersion::ASCEND310P, NpuArch::DAV_2002,
+     262144},
+    {Profile::k950, 36, 72, 0, SocVersion::ASCEND950, NpuArch::DAV_3510,
+     253952},
 };
 
 class PlatformTest : public testing::Test {
@@ -62,7 +65,8 @@ TEST_F(PlatformTest, EachProfileReportsItsProduct) {
 }
 
 TEST_F(PlatformTest, ManagerAnswersForTheCurrentProfile) {
-  PlatformAscendC* platform = PlatformAscendCManager::GetInstance("Ascend310P3");
+  PlatformAscendC* platform =
+      PlatformAscendCManager::GetInstance("Ascend310P3");
   EXPECT_EQ(platform, PlatformAscendCManager::GetInstance());
   normgrad_ascendc::SetProfile(Profile::k950);
   EXPECT_EQ(platform->GetCoreNumAiv(), 72u);
@@ -81,14 +85,17 @@ TEST_F(PlatformTest, EnvironmentOverridesTheCoreCounts) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(platform.GetCoreNumAiv(), 48u);
   EXPECT_NE(testing::internal::GetCapturedStderr().find(
-                "NORMGRAD_CORE_NUM_AIV \"zero\" is not a core count (1..65535); using 48"),
+                "NORMGRAD_CORE_NUM_AIV \"zero\" is not a core count "
+                "(1..65535); using 48"),
             std::string::npos);
 }
 
 TEST_F(PlatformTest, ReservedLocalMemoryComesOffTheUnifiedBuffer) {
   PlatformAscendC platform(nullptr);
-  platform.ReserveLocalMemory(platform_ascendc::ReservedSize::RESERVED_SIZE_32K);
-  platform.ReserveLocalMemory(platform_ascendc::ReservedSize::RESERVED_SIZE_8K);  // last wins
+  platform.ReserveLocalMemory(
+      platform_ascendc::ReservedSize::RESERVED_SIZE_32K);
+  platform.ReserveLocalMemory(
+      platform_ascendc::ReservedSize::RESERVED_SIZE_8K);  // last wins
   uint64_t ub = 0;
   platform.GetCoreMemSize(CoreMemType::UB, ub);
   EXPECT_EQ(ub, 196608u - 8192u);
@@ -99,9 +106,11 @@ TEST_F(PlatformTest, ReservedLocalMemoryComesOffTheUnifiedBuffer) {
 
 TEST_F(PlatformTest, CalcTschNumBlocks) {
   const PlatformAscendC platform(nullptr);
-  EXPECT_EQ(platform.CalcTschNumBlocks(100, 0, 48), 48u);  // vector only: capped
+  EXPECT_EQ(platform.CalcTschNumBlocks(100, 0, 48),
+            48u);  // vector only: capped
   EXPECT_EQ(platform.CalcTschNumBlocks(10, 0, 48), 10u);
-  EXPECT_EQ(platform.CalcTschNumBlocks(40, 20, 40), 20u);  // 1 cube + 2 vector per block
+  EXPECT_EQ(platform.CalcTschNumBlocks(40, 20, 40),
+            20u);  // 1 cube + 2 vector per block
   EXPECT_EQ(platform.CalcTschNumBlocks(7, 20, 40), 4u);
   EXPECT_EQ(platform.CalcTschNumBlocks(0, 20, 40), 1u);
 }

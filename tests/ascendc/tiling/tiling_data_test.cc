@@ -386,9 +386,11 @@ void ExpectMixedMembers(const optiling::MixedTiling& t) {
 }
 
 TEST(TilingData, DefaultStructureIsTheLastOperatorDefaultRegistered) {
-  using Default = decltype(NormgradDefaultTiling(optiling::TilingRank<__COUNTER__ + 1>{}));
+  using Default =
+      decltype(NormgradDefaultTiling(optiling::TilingRank<__COUNTER__ + 1>{}));
   EXPECT_TRUE((std::is_same_v<Default, optiling::MixedTiling>));
-  EXPECT_TRUE(optiling::IsDefaultRegistration("AddCustom", "AddCustomTilingData"));
+  EXPECT_TRUE(
+      optiling::IsDefaultRegistration("AddCustom", "AddCustomTilingData"));
   EXPECT_TRUE(optiling::IsDefaultRegistration("Op", "Tiling"));
   EXPECT_FALSE(optiling::IsDefaultRegistration("MatmulOp", "Matmul"));
   EXPECT_FALSE(optiling::IsDefaultRegistration("Add_1", "AddStructSample1"));
@@ -422,10 +424,12 @@ TEST(TilingData, CopiesAndAssignmentsCarryTheDataMembers) {
   ExpectMixedMembers(assigned);
   optiling::InnerTiling standalone;
   SetInner(standalone, 3);
-  assigned.inner = standalone;  // a nested assignment updates the nested members
+  assigned.inner =
+      standalone;  // a nested assignment updates the nested members
   EXPECT_EQ(assigned.inner.flag, standalone.get_flag());
   EXPECT_EQ(assigned.inner.big, standalone.get_big());
-  const optiling::InnerTiling member = t.inner;  // GET_TILING_DATA_MEMBER's copy
+  const optiling::InnerTiling member =
+      t.inner;  // GET_TILING_DATA_MEMBER's copy
   EXPECT_EQ(member.flag, 7);
 }
 

@@ -1,10 +1,10 @@
 // vector_compound_test.cc — the compound instructions of the vector unit
-// (normgrad_ascendc/vector/vector_compound.h): Axpy FusedMulAdd MulAddDst MulAddRelu
-// AddRelu SubRelu AddReluCast SubReluCast MulCast AbsSub ExpSub MulsCast, on
-// every documented type or type pair per profile, in the count form and the
-// level-0 forms (bit mask, continuous mask, counter mode with the mask set
-// outside the call) with random repeats and strides; the two roundings of
-// the multiply-adds, the exact widening product, the narrowing conversions'
+// (normgrad_ascendc/vector/vector_compound.h): Axpy FusedMulAdd MulAddDst
+// MulAddRelu AddRelu SubRelu AddReluCast SubReluCast MulCast AbsSub ExpSub
+// MulsCast, on every documented type or type pair per profile, in the count
+// form and the level-0 forms (bit mask, continuous mask, counter mode with the
+// mask set outside the call) with random repeats and strides; the two roundings
+// of the multiply-adds, the exact widening product, the narrowing conversions'
 // rounding and saturation, the documented overlaps and the checks.
 //
 // The reference is written here, element by element, from the documented
@@ -40,8 +40,8 @@ using compat_test::FailsWith;
 using compat_test::kFloatLike;
 using compat_test::ProfileScope;
 using compat_test::RoundTo;
-using compat_test::ToDouble;
 using compat_test::Same;
+using compat_test::ToDouble;
 using normgrad_ascendc::Profile;
 
 constexpr uint32_t kBufferBytes = 8192;

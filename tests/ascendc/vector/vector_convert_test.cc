@@ -1,6 +1,6 @@
 // vector_convert_test.cc — the conversion instructions
-// (normgrad_ascendc/vector/vector_convert.h): Cast for every documented type pair
-// of each profile in every rounding mode, against a reference written here
+// (normgrad_ascendc/vector/vector_convert.h): Cast for every documented type
+// pair of each profile in every rounding mode, against a reference written here
 // (long double arithmetic, the neighbours of the exact value in the
 // destination type picked by the mode), over every input of 8- and 16-bit
 // sources and a dense sweep of float and 32/64-bit ones; modes and pairs a
@@ -45,10 +45,10 @@ using normgrad_ascendc::Profile;
 constexpr uint32_t kBufferBytes = 32768;
 
 template <typename T>
-using Bits = std::conditional_t<sizeof(T) == 1, uint8_t,
-                                std::conditional_t<sizeof(T) == 2, uint16_t,
-                                    std::conditional_t<sizeof(T) == 4,
-                                                       uint32_t, uint64_t>>>;
+using Bits = std::conditional_t<
+    sizeof(T) == 1, uint8_t,
+    std::conditional_t<sizeof(T) == 2, uint16_t,
+                       std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
 
 template <typename T>
 Bits<T> BitsOf(T v) {
@@ -160,15 +160,16 @@ T RefFloat(long double x, RoundMode mode) {
     }
   } else {
     const auto& l = Ladder<T>();
-    auto it = std::lower_bound(l.begin(), l.end(),
-                               std::make_pair(x, uint16_t{0}));
+    auto it =
+        std::lower_bound(l.begin(), l.end(), std::make_pair(x, uint16_t{0}));
     if (it != l.end() && it->first == x) {
       const T v = FromBits<T>(it->second);
       return x == 0 && std::signbit(x) ? -v : v;
     }
     // Beyond the ends: the next power of two, standing for inf.
-    const long double top = 2 * l.back().first - Value(FromBits<T>(
-        static_cast<uint16_t>(l.back().second - 1)));
+    const long double top =
+        2 * l.back().first -
+        Value(FromBits<T>(static_cast<uint16_t>(l.back().second - 1)));
     if (it == l.end()) {
       lo = l.back().first, lo_v = FromBits<T>(l.back().second);
       hi = top, hi_v = inf;
@@ -183,8 +184,8 @@ T RefFloat(long double x, RoundMode mode) {
   T r = Pick(x, lo, lo_v, hi, hi_v, mode);
   if (Value(r) == 0) {  // a zero result keeps x's sign
     const Bits<T> sign = Bits<T>{1} << (8 * sizeof(T) - 1);
-    r = FromBits<T>(static_cast<Bits<T>>(x < 0 ? BitsOf(r) | sign
-                                               : BitsOf(r) & ~sign));
+    r = FromBits<T>(
+        static_cast<Bits<T>>(x < 0 ? BitsOf(r) | sign : BitsOf(r) & ~sign));
   }
   return r;
 }
@@ -273,15 +274,16 @@ struct Ub {
 template <typename T>
 bool Same(T a, T b) {
   if constexpr (kFloatLike<T>) {
-    if (std::isnan(static_cast<float>(a))) return std::isnan(static_cast<float>(b));
+    if (std::isnan(static_cast<float>(a)))
+      return std::isnan(static_cast<float>(b));
   }
   return BitsOf(a) == BitsOf(b);
 }
 
 std::string ModeText(RoundMode m) {
-  static const char* kNames[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR",
-                                 "CAST_CEIL",  "CAST_ROUND", "CAST_TRUNC",
-                                 "CAST_ODD",   "CAST_HYBRID"};
+  static const char* kNames[] = {"CAST_NONE", "CAST_RINT",  "CAST_FLOOR",
+                                 "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC",
+                                 "CAST_ODD",  "CAST_HYBRID"};
   return kNames[static_cast<int>(m)];
 }
 
@@ -294,7 +296,8 @@ void CheckAllInputs(RoundMode mode) {
   LocalTensor<S> src = ub.Get<S>(0);
   LocalTensor<D> dst = ub.Get<D>(1);
   for (size_t at = 0; at < in.size(); at += chunk) {
-    const uint32_t n = static_cast<uint32_t>(std::min<size_t>(chunk, in.size() - at));
+    const uint32_t n =
+        static_cast<uint32_t>(std::min<size_t>(chunk, in.size() - at));
     for (uint32_t i = 0; i < n; ++i) src.SetValue(i, in[at + i]);
     AscendC::Cast(dst, src, mode, n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -348,12 +351,12 @@ void CheckPair(Listed listed) {
       }
       Ub ub;
       const std::string expected =
-          modes == 0 ? std::string("converting ") +
-                           normgrad_ascendc::TypeName<Src>() + " to " +
-                           normgrad_ascendc::TypeName<Dst>() +
-                           " is not supported on profile " +
-                           normgrad_ascendc::GetProfileInfo(p).name
-                     : "roundMode " + ModeText(m) + " is not supported for ";
+          modes == 0
+              ? std::string("converting ") + normgrad_ascendc::TypeName<Src>() +
+                    " to " + normgrad_ascendc::TypeName<Dst>() +
+                    " is not supported on profile " +
+                    normgrad_ascendc::GetProfileInfo(p).name
+              : "roundMode " + ModeText(m) + " is not supported for ";
       EXPECT_TRUE(FailsWith(
           [&] { AscendC::Cast(ub.Get<Dst>(1), ub.Get<Src>(0), m, 64); },
           expected));
@@ -474,15 +477,18 @@ void CheckRepeatForm(Form form, uint64_t seed) {
   LocalTensor<Src> src = ub.Get<Src>(0);
   LocalTensor<Dst> dst = ub.Get<Dst>(1);
   const std::vector<Src> pool = Inputs<Src>();
-  for (uint32_t i = 0; i < src.GetSize(); ++i) src.SetValue(i, pool[gen() % pool.size()]);
+  for (uint32_t i = 0; i < src.GetSize(); ++i)
+    src.SetValue(i, pool[gen() % pool.size()]);
   for (uint32_t i = 0; i < dst.GetSize(); ++i) {
     dst.SetValue(i, FromBits<Dst>(static_cast<Bits<Dst>>(gen())));
   }
   const Stride ss{1 + static_cast<uint32_t>(gen() % 3), 0};
   const Stride ds{1 + static_cast<uint32_t>(gen() % 3), 0};
   // Repeat strides past a repeat's blocks, so repeats do not overlap.
-  const Stride s{ss.block, 8 * ss.block * uint32_t(sizeof(Src)) * lanes / 256 + uint32_t(gen() % 3)};
-  const Stride d{ds.block, 8 * ds.block * uint32_t(sizeof(Dst)) * lanes / 256 + uint32_t(gen() % 3)};
+  const Stride s{ss.block, 8 * ss.block * uint32_t(sizeof(Src)) * lanes / 256 +
+                               uint32_t(gen() % 3)};
+  const Stride d{ds.block, 8 * ds.block * uint32_t(sizeof(Dst)) * lanes / 256 +
+                               uint32_t(gen() % 3)};
   const uint32_t repeats = 1 + static_cast<uint32_t>(gen() % 4);
   uint64_t mask[2] = {gen(), lanes > 64 ? gen() : 0};
   const uint64_t len = 1 + gen() % lanes;
@@ -502,13 +508,13 @@ void CheckRepeatForm(Form form, uint64_t seed) {
           RefCast<Dst>(src.GetValue(LaneIndex(sizeof(Src), s, r, k)), mode);
     }
   }
-  const UnaryRepeatParams params(static_cast<uint16_t>(d.block),
-                                 static_cast<uint16_t>(s.block),
-                                 static_cast<uint8_t>(d.repeat),
-                                 static_cast<uint8_t>(s.repeat));
+  const UnaryRepeatParams params(
+      static_cast<uint16_t>(d.block), static_cast<uint16_t>(s.block),
+      static_cast<uint8_t>(d.repeat), static_cast<uint8_t>(s.repeat));
   switch (form) {
     case Form::kBits:
-      AscendC::Cast(dst, src, mode, mask, static_cast<uint8_t>(repeats), params);
+      AscendC::Cast(dst, src, mode, mask, static_cast<uint8_t>(repeats),
+                    params);
       break;
     case Form::kContinuous:
       AscendC::Cast(dst, src, mode, len, static_cast<uint8_t>(repeats), params);
@@ -551,7 +557,8 @@ TEST(Cast, DocumentedRepeatExample) {
   auto d = ub.Get<int32_t>(1);
   for (uint32_t i = 0; i < 512; ++i) h.SetValue(i, half(1.4f + (i % 3)));
   AscendC::Cast(d, h, RoundMode::CAST_CEIL, uint64_t{64}, 8, {1, 1, 8, 4});
-  for (uint32_t i = 0; i < 512; ++i) ASSERT_EQ(d.GetValue(i), 2 + int(i % 3)) << i;
+  for (uint32_t i = 0; i < 512; ++i)
+    ASSERT_EQ(d.GetValue(i), 2 + int(i % 3)) << i;
 }
 
 // ---- Truncate ---------------------------------------------------------------
@@ -564,7 +571,8 @@ void CheckTruncate() {
   auto dst = ub.Get<Tp>(1);
   const uint32_t chunk = kBufferBytes / sizeof(Tp);
   for (size_t at = 0; at < in.size(); at += chunk) {
-    const uint32_t n = static_cast<uint32_t>(std::min<size_t>(chunk, in.size() - at));
+    const uint32_t n =
+        static_cast<uint32_t>(std::min<size_t>(chunk, in.size() - at));
     for (uint32_t i = 0; i < n; ++i) src.SetValue(i, in[at + i]);
     AscendC::Truncate<Tp, kMode>(dst, src, n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -633,18 +641,21 @@ TEST(DeqScale, CastInt32ToHalfMultipliesByTheScale) {
     for (float scale : {1.0f, 0.1f, -3.5f, 1e-7f, 60000.0f}) {
       AscendC::SetDeqScale(half(scale));
       for (size_t at = 0; at < in.size(); at += 4096) {
-        const uint32_t n = static_cast<uint32_t>(std::min<size_t>(4096, in.size() - at));
+        const uint32_t n =
+            static_cast<uint32_t>(std::min<size_t>(4096, in.size() - at));
         for (uint32_t i = 0; i < n; ++i) src.SetValue(i, in[at + i]);
         // The mode is not read.
         AscendC::Cast(dst, src, RoundMode::CAST_FLOOR, n);
         for (uint32_t i = 0; i < n; ++i) {
-          ASSERT_TRUE(Same(dst.GetValue(i), RefDequant(in[at + i], half(scale))))
+          ASSERT_TRUE(
+              Same(dst.GetValue(i), RefDequant(in[at + i], half(scale))))
               << "scale " << scale << " input " << in[at + i];
         }
         if (p == Profile::k310P) continue;  // no CastDequant there
         AscendC::CastDequant<half, int32_t>(dst, src, n);
         for (uint32_t i = 0; i < n; ++i) {
-          ASSERT_TRUE(Same(dst.GetValue(i), RefDequant(in[at + i], half(scale))))
+          ASSERT_TRUE(
+              Same(dst.GetValue(i), RefDequant(in[at + i], half(scale))))
               << "CastDequant scale " << scale << " input " << in[at + i];
         }
       }
@@ -699,14 +710,15 @@ TEST(DeqScale, CastDequantForms) {
   }
   AscendC::CastDequant<half, int32_t>(dst, src, 64, 2, {1, 1, 4, 8});
   for (uint32_t i = 0; i < 128; ++i) {
-    ASSERT_TRUE(Same(dst.GetValue(i), RefDequant(src.GetValue(i), half(0.1f)))) << i;
+    ASSERT_TRUE(Same(dst.GetValue(i), RefDequant(src.GetValue(i), half(0.1f))))
+        << i;
   }
   AscendC::SetDeqScale(half(1.0f));
 }
 
 half RefAddDeqRelu(int32_t a, int32_t b, half scale) {
-  const auto sum = static_cast<int32_t>(static_cast<uint32_t>(a) +
-                                        static_cast<uint32_t>(b));
+  const auto sum =
+      static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
   const half h = RefDequant(sum, scale);
   return static_cast<float>(h) > 0 ? h : half(0.0f);
 }
@@ -729,25 +741,30 @@ TEST(DeqScale, AddDeqRelu) {
     AscendC::SetDeqScale(half(scale));
     AscendC::AddDeqRelu(dst, a, b, 4096);
     for (uint32_t i = 0; i < 4096; ++i) {
-      ASSERT_TRUE(Same(dst.GetValue(i), RefAddDeqRelu(a.GetValue(i), b.GetValue(i), half(scale))))
+      ASSERT_TRUE(
+          Same(dst.GetValue(i),
+               RefAddDeqRelu(a.GetValue(i), b.GetValue(i), half(scale))))
           << "scale " << scale << " element " << i;
     }
   }
   AscendC::SetDeqScale(half(0.1f));
   AscendC::AddDeqRelu(dst, a, b, 2);
-  EXPECT_EQ(static_cast<float>(dst.GetValue(1)), static_cast<float>(half(8.9f)));
+  EXPECT_EQ(static_cast<float>(dst.GetValue(1)),
+            static_cast<float>(half(8.9f)));
   // Level 0: 64 lanes, dst repeats of 4 blocks.
   for (uint32_t i = 0; i < dst.GetSize(); ++i) dst.SetValue(i, half(-1.0f));
   AscendC::AddDeqRelu(dst, a, b, uint64_t{40}, 4, {1, 1, 1, 4, 8, 8});
   for (uint32_t i = 0; i < 256; ++i) {
     const uint32_t k = i % 64;
-    const half want = k < 40 ? RefAddDeqRelu(a.GetValue(i), b.GetValue(i), half(0.1f))
-                             : half(-1.0f);
+    const half want =
+        k < 40 ? RefAddDeqRelu(a.GetValue(i), b.GetValue(i), half(0.1f))
+               : half(-1.0f);
     ASSERT_TRUE(Same(dst.GetValue(i), want)) << i;
   }
   uint64_t mask[2] = {0x5555555555555555ull, 0};
   AscendC::AddDeqRelu(dst, a, b, mask, 1, {1, 1, 1, 4, 8, 8});
-  EXPECT_TRUE(Same(dst.GetValue(0), RefAddDeqRelu(a.GetValue(0), b.GetValue(0), half(0.1f))));
+  EXPECT_TRUE(Same(dst.GetValue(0),
+                   RefAddDeqRelu(a.GetValue(0), b.GetValue(0), half(0.1f))));
   AscendC::SetDeqScale(half(1.0f));
 }
 
@@ -823,7 +840,8 @@ void CheckQuantEveryInput(Set q, bool half_block) {
           << "scale " << q.scale << " offset " << q.offset << " input "
           << int16_t(at + i);
       const uint32_t other = (i / 16) * 32 + (half_block ? 0 : 16) + i % 16;
-      ASSERT_EQ(dst.GetValue(other), Dst(0x5A)) << "the other half, byte " << other;
+      ASSERT_EQ(dst.GetValue(other), Dst(0x5A))
+          << "the other half, byte " << other;
     }
   }
 }
@@ -875,12 +893,12 @@ TEST(CastDequant, VectorQuantizationAndRepeatForms) {
     }
   }
   AscendC::CastDequant<int8_t, int16_t, true, true, false>(dst, src, mask, 3,
-                                                          {2, 1, 20, 8});
+                                                           {2, 1, 20, 8});
   for (uint32_t i = 0; i < dst.GetSize(); ++i) {
     ASSERT_EQ(dst.GetValue(i), want[i]) << "byte " << i;
   }
   AscendC::CastDequant<int8_t, int16_t, true, true, true>(dst, src, 128, 2,
-                                                         {1, 1, 8, 8});
+                                                          {1, 1, 8, 8});
   for (uint32_t k = 0; k < 256; ++k) {
     const uint32_t byte = (k / 16) * 32 + 16 + k % 16;
     ASSERT_EQ(dst.GetValue(byte),
@@ -892,7 +910,7 @@ TEST(CastDequant, VectorQuantizationAndRepeatForms) {
   EXPECT_TRUE(FailsWith(
       [&] {
         AscendC::CastDequant<int8_t, int16_t, true, true, true>(dst, src, mask,
-                                                               1, {});
+                                                                1, {});
       },
       "CastDequant: lane 0 of a repeat is selected but lane 8"));
   AscendC::SetDeqScale(half(1.0f));

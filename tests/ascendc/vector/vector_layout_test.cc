@@ -112,12 +112,11 @@ void ForEach(TypeList<Ts...>, F f) {
   (f(Tag<Ts>{}), ...);
 }
 
-using Types2And4 = TypeList<int16_t, uint16_t, half, bfloat16_t, int32_t,
-                            uint32_t, float>;
+using Types2And4 =
+    TypeList<int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>;
 using Types1And8 = TypeList<int8_t, uint8_t, int64_t, uint64_t>;
-using AllTypes = TypeList<int8_t, uint8_t, int16_t, uint16_t, half,
-                          bfloat16_t, int32_t, uint32_t, float, int64_t,
-                          uint64_t>;
+using AllTypes = TypeList<int8_t, uint8_t, int16_t, uint16_t, half, bfloat16_t,
+                          int32_t, uint32_t, float, int64_t, uint64_t>;
 
 // One level-0 call's mask: a bit mask, a continuous mask, or counter mode
 // (the count passed as the continuous mask, repeatTime not read).
@@ -135,14 +134,16 @@ struct MaskCase {
   template <typename F>
   void ForLanes(uint32_t lanes, F f) const {
     if (kind == kCounter) {
-      for (uint64_t i = 0; i < len; ++i) f(i / lanes, static_cast<uint32_t>(i % lanes));
+      for (uint64_t i = 0; i < len; ++i)
+        f(i / lanes, static_cast<uint32_t>(i % lanes));
       return;
     }
     for (uint32_t r = 0; r < repeats; ++r) {
       for (uint32_t k = 0; k < lanes; ++k) {
-        const bool on = kind == kContinuous
-                            ? k < len
-                            : ((k < 64 ? bits[0] >> k : bits[1] >> (k - 64)) & 1);
+        const bool on =
+            kind == kContinuous
+                ? k < len
+                : ((k < 64 ? bits[0] >> k : bits[1] >> (k - 64)) & 1);
         if (on) f(r, k);
       }
     }
@@ -179,7 +180,8 @@ void WithMask(const MaskCase& m, Call call) {
 
 template <typename T>
 void CheckDuplicate(Profile profile, bool mask_forms) {
-  SCOPED_TRACE(std::string("Duplicate<") + normgrad_ascendc::TypeName<T>() + ">");
+  SCOPED_TRACE(std::string("Duplicate<") + normgrad_ascendc::TypeName<T>() +
+               ">");
   std::mt19937 gen(101);
   constexpr uint32_t e = sizeof(T);
   for (int trial = 0; trial < 6; ++trial) {
@@ -188,7 +190,8 @@ void CheckDuplicate(Profile profile, bool mask_forms) {
     auto want = env.Snapshot();
     const T value = Bits<T>(gen);
     const int32_t count = static_cast<int32_t>(gen() % (kBytes / e + 1));
-    for (int32_t i = 0; i < count; ++i) Put(want[1], static_cast<uint64_t>(i) * e, value);
+    for (int32_t i = 0; i < count; ++i)
+      Put(want[1], static_cast<uint64_t>(i) * e, value);
     AscendC::Duplicate(env.Get<T>(1), value, count);
     ASSERT_TRUE(env.Matches(want)) << "count " << count;
   }
@@ -209,7 +212,8 @@ void CheckDuplicate(Profile profile, bool mask_forms) {
                          static_cast<uint8_t>(m.repeats),
                          static_cast<uint16_t>(blk), static_cast<uint8_t>(rep));
     });
-    ASSERT_TRUE(env.Matches(want)) << m.Name() << " blk " << blk << " rep " << rep;
+    ASSERT_TRUE(env.Matches(want))
+        << m.Name() << " blk " << blk << " rep " << rep;
   }
 }
 
@@ -233,7 +237,8 @@ TEST(VectorLayout, DuplicateFromATensorOn950) {
     auto want = env.Snapshot();
     T first;
     std::memcpy(static_cast<void*>(&first), want[0].data(), sizeof(T));
-    for (int i = 0; i < 100; ++i) Put(want[1], static_cast<uint64_t>(i) * sizeof(T), first);
+    for (int i = 0; i < 100; ++i)
+      Put(want[1], static_cast<uint64_t>(i) * sizeof(T), first);
     AscendC::Duplicate(env.Get<T>(1), env.Get<T>(0), 100);
     EXPECT_TRUE(env.Matches(want)) << normgrad_ascendc::TypeName<T>();
   });
@@ -254,8 +259,9 @@ TEST(VectorLayout, DuplicateTypeRulesAndChecks) {
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::Duplicate(env.Get<uint64_t>(0), uint64_t{1}, 8); },
         "Duplicate<uint64_t>: element type uint64_t is not supported"));
-    EXPECT_TRUE(FailsWith([&] { AscendC::Duplicate(env.Get<float>(0)[1], 0.0f, 8); },
-                          "Duplicate<float>: dst LocalTensor starts at UB offset"));
+    EXPECT_TRUE(
+        FailsWith([&] { AscendC::Duplicate(env.Get<float>(0)[1], 0.0f, 8); },
+                  "Duplicate<float>: dst LocalTensor starts at UB offset"));
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::Duplicate(env.Get<float>(0), 0.0f, 2049); },
         "Duplicate<float>: dst has 2048 elements, fewer than count 2049"));
@@ -269,7 +275,9 @@ TEST(VectorLayout, DuplicateTypeRulesAndChecks) {
   Env env(Profile::k950);
   const uint64_t mask[2] = {~0ull, ~0ull};
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Duplicate(env.Get<int64_t>(0), int64_t{1}, mask, 1, 1, 8); },
+      [&] {
+        AscendC::Duplicate(env.Get<int64_t>(0), int64_t{1}, mask, 1, 1, 8);
+      },
       "Duplicate<int64_t>: element type int64_t takes only the count form on "
       "profile Ascend 950"));
 }
@@ -282,8 +290,8 @@ T IndexRef(T first, uint64_t i) {
     using U = std::make_unsigned_t<T>;
     return static_cast<T>(static_cast<U>(static_cast<U>(first) + i));
   } else {
-    return static_cast<T>(static_cast<float>(static_cast<float>(first) +
-                                             static_cast<double>(i)));
+    return static_cast<T>(
+        static_cast<float>(static_cast<float>(first) + static_cast<double>(i)));
   }
 }
 
@@ -292,14 +300,15 @@ T SmallFirst(std::mt19937& gen) {
   if constexpr (std::is_integral_v<T>) {
     return Bits<T>(gen);
   } else {
-    return static_cast<T>(static_cast<float>(static_cast<int>(gen() % 65) - 32) / 4);
+    return static_cast<T>(
+        static_cast<float>(static_cast<int>(gen() % 65) - 32) / 4);
   }
 }
 
 template <typename T>
 void CheckCreateVecIndex(Profile profile, bool mask_forms) {
-  SCOPED_TRACE(std::string("CreateVecIndex<") + normgrad_ascendc::TypeName<T>() +
-               ">");
+  SCOPED_TRACE(std::string("CreateVecIndex<") +
+               normgrad_ascendc::TypeName<T>() + ">");
   std::mt19937 gen(202);
   constexpr uint32_t e = sizeof(T);
   for (int trial = 0; trial < 6; ++trial) {
@@ -308,7 +317,8 @@ void CheckCreateVecIndex(Profile profile, bool mask_forms) {
     auto want = env.Snapshot();
     const T first = SmallFirst<T>(gen);
     const uint32_t count = gen() % (kBytes / e + 1);
-    for (uint32_t i = 0; i < count; ++i) Put(want[1], uint64_t{i} * e, IndexRef(first, i));
+    for (uint32_t i = 0; i < count; ++i)
+      Put(want[1], uint64_t{i} * e, IndexRef(first, i));
     AscendC::CreateVecIndex(env.Get<T>(1), first, count);
     ASSERT_TRUE(env.Matches(want)) << "count " << count;
   }
@@ -330,7 +340,8 @@ void CheckCreateVecIndex(Profile profile, bool mask_forms) {
                               static_cast<uint16_t>(blk),
                               static_cast<uint8_t>(rep));
     });
-    ASSERT_TRUE(env.Matches(want)) << m.Name() << " blk " << blk << " rep " << rep;
+    ASSERT_TRUE(env.Matches(want))
+        << m.Name() << " blk " << blk << " rep " << rep;
   }
 }
 
@@ -347,13 +358,13 @@ TEST(VectorLayout, CreateVecIndexEveryTypeEveryProfile) {
 
 TEST(VectorLayout, CreateVecIndexExample) {
   {
-  Env env(Profile::kA2);
-  AscendC::CreateVecIndex(env.Get<int16_t>(0), int16_t{0}, 128);
-  for (int i = 0; i < 128; ++i) EXPECT_EQ(env.Get<int16_t>(0).GetValue(i), i);
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::CreateVecIndex(env.Get<uint16_t>(0), uint16_t{0}, 8); },
-      "CreateVecIndex<uint16_t>: element type uint16_t is not supported on "
-      "profile Atlas A2/A3"));
+    Env env(Profile::kA2);
+    AscendC::CreateVecIndex(env.Get<int16_t>(0), int16_t{0}, 128);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(env.Get<int16_t>(0).GetValue(i), i);
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::CreateVecIndex(env.Get<uint16_t>(0), uint16_t{0}, 8); },
+        "CreateVecIndex<uint16_t>: element type uint16_t is not supported on "
+        "profile Atlas A2/A3"));
   }
   Env on950(Profile::k950);
   LocalTensor<int8_t> bytes = on950.Get<int8_t>(0);
@@ -389,8 +400,8 @@ void CheckBrcb(Profile profile) {
     AscendC::Brcb(env.Get<T>(1), env.Get<T>(0), static_cast<uint8_t>(repeats),
                   AscendC::BrcbRepeatParams(static_cast<uint16_t>(blk),
                                             static_cast<uint16_t>(rep)));
-    ASSERT_TRUE(env.Matches(want)) << repeats << " repeats, blk " << blk
-                                   << " rep " << rep;
+    ASSERT_TRUE(env.Matches(want))
+        << repeats << " repeats, blk " << blk << " rep " << rep;
   }
 }
 
@@ -412,14 +423,17 @@ TEST(VectorLayout, BrcbChecks) {
     Env env(Profile::k310P);
     EXPECT_TRUE(FailsWith(
         [&] {
-          AscendC::Brcb(env.Get<bfloat16_t>(1), env.Get<bfloat16_t>(0), 1, {1, 8});
+          AscendC::Brcb(env.Get<bfloat16_t>(1), env.Get<bfloat16_t>(0), 1,
+                        {1, 8});
         },
         "Brcb<bfloat16_t>: element type bfloat16_t is not supported on "
         "profile Atlas inference series"));
   }
   Env env(Profile::kA2);
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Brcb(env.Get<half>(1), env.Get<half>(0), 1, {0, 8}); },
+      [&] {
+        AscendC::Brcb(env.Get<half>(1), env.Get<half>(0), 1, {0, 8});
+      },
       "Brcb<half>: repeatParams.dstBlkStride 0 is not allowed"));
   EXPECT_TRUE(FailsWith(
       [&] {
@@ -428,14 +442,20 @@ TEST(VectorLayout, BrcbChecks) {
       "Brcb<half>: src has 16 elements, fewer than the 24 that repeatTime "
       "reads (8 a repeat)"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Brcb(env.Get<float>(1), env.Get<float>(0), 40, {1, 8}); },
+      [&] {
+        AscendC::Brcb(env.Get<float>(1), env.Get<float>(0), 40, {1, 8});
+      },
       "Brcb<float>: dst has 8192 bytes; 40 repeats with dstBlkStride 1 and "
       "dstRepStride 8 reach byte 10240, past its end"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Brcb(env.Get<float>(0)[8], env.Get<float>(0), 2, {1, 8}); },
+      [&] {
+        AscendC::Brcb(env.Get<float>(0)[8], env.Get<float>(0), 2, {1, 8});
+      },
       "Brcb<float>: src and dst overlap"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Brcb(env.Get<float>(1), env.Get<float>(0)[1], 1, {1, 8}); },
+      [&] {
+        AscendC::Brcb(env.Get<float>(1), env.Get<float>(0)[1], 1, {1, 8});
+      },
       "Brcb<float>: src LocalTensor starts at UB offset"));
 }
 
@@ -532,50 +552,55 @@ TEST(VectorLayout, GatherDocumentedExample) {
 
 TEST(VectorLayout, GatherOffsetChecks) {
   {
-  Env env(Profile::kA2);
-  const LocalTensor<uint32_t> off = env.Get<uint32_t>(3);
-  for (int i = 0; i < 64; ++i) off.SetValue(i, 4 * i);
-  off.SetValue(37, 8192);
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 0u, 64u);
-      },
-      "Gather<float>: lane 37: srcOffset 8192 (plus base address 0) addresses "
-      "bytes 8192..8195 of src, which has 8192 bytes (2048 elements); the "
-      "device would read memory outside src"));
-  off.SetValue(37, 6);
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 0u, 64u);
-      },
-      "Gather<float>: lane 37: srcOffset 6 (plus base address 0) is byte 6, "
-      "not a multiple of the element size 4"));
-  off.SetValue(37, 0);
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 8190u, 64u);
-      },
-      "Gather<float>: srcBaseAddr 8190 is not a multiple of the element size 4"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 8188u, 64u);
-      },
-      "Gather<float>: lane 1: srcOffset 4 (plus base address 8188) addresses "
-      "bytes 8192..8195"));
-  // The repeat form names the lane by its offset's index: repeat 1, lane 3.
-  for (int i = 0; i < 64; ++i) off.SetValue(64 + i, 0);
-  off.SetValue(64 + 3, 1 << 20);
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 0u,
-                        uint64_t{64}, 2, 8);
-      },
-      "Gather<float>: lane 67: srcOffset 1048576"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Gather(env.Get<float>(0)[64], env.Get<float>(0), off, 0u, 8u);
-      },
-      "Gather<float>: src and dst overlap"));
+    Env env(Profile::kA2);
+    const LocalTensor<uint32_t> off = env.Get<uint32_t>(3);
+    for (int i = 0; i < 64; ++i) off.SetValue(i, 4 * i);
+    off.SetValue(37, 8192);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 0u, 64u);
+        },
+        "Gather<float>: lane 37: srcOffset 8192 (plus base address 0) "
+        "addresses "
+        "bytes 8192..8195 of src, which has 8192 bytes (2048 elements); the "
+        "device would read memory outside src"));
+    off.SetValue(37, 6);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 0u, 64u);
+        },
+        "Gather<float>: lane 37: srcOffset 6 (plus base address 0) is byte 6, "
+        "not a multiple of the element size 4"));
+    off.SetValue(37, 0);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 8190u,
+                          64u);
+        },
+        "Gather<float>: srcBaseAddr 8190 is not a multiple of the element size "
+        "4"));
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 8188u,
+                          64u);
+        },
+        "Gather<float>: lane 1: srcOffset 4 (plus base address 8188) addresses "
+        "bytes 8192..8195"));
+    // The repeat form names the lane by its offset's index: repeat 1, lane 3.
+    for (int i = 0; i < 64; ++i) off.SetValue(64 + i, 0);
+    off.SetValue(64 + 3, 1 << 20);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Gather(env.Get<float>(1), env.Get<float>(0), off, 0u,
+                          uint64_t{64}, 2, 8);
+        },
+        "Gather<float>: lane 67: srcOffset 1048576"));
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Gather(env.Get<float>(0)[64], env.Get<float>(0), off, 0u,
+                          8u);
+        },
+        "Gather<float>: src and dst overlap"));
   }
   Env on950(Profile::k950);
   const LocalTensor<uint32_t> off950 = on950.Get<uint32_t>(3);
@@ -614,8 +639,8 @@ void CheckGatherb(Profile profile) {
                      static_cast<uint8_t>(repeats),
                      AscendC::GatherRepeatParams(static_cast<uint16_t>(blk),
                                                  static_cast<uint16_t>(rep)));
-    ASSERT_TRUE(env.Matches(want)) << repeats << " repeats blk " << blk
-                                   << " rep " << rep;
+    ASSERT_TRUE(env.Matches(want))
+        << repeats << " repeats blk " << blk << " rep " << rep;
   }
 }
 
@@ -773,7 +798,8 @@ TEST(VectorLayout, ScatterChecks) {
 
 template <typename T>
 void CheckTranspose16(Profile profile, bool basic, bool ext) {
-  SCOPED_TRACE(std::string("Transpose<") + normgrad_ascendc::TypeName<T>() + ">");
+  SCOPED_TRACE(std::string("Transpose<") + normgrad_ascendc::TypeName<T>() +
+               ">");
   std::mt19937 gen(707);
   for (int form = 0; form < 2; ++form) {
     if ((form == 0 && !basic) || (form == 1 && !ext)) continue;
@@ -791,11 +817,13 @@ void CheckTranspose16(Profile profile, bool basic, bool ext) {
       if (form == 0) {
         AscendC::Transpose(env.Get<T>(dst), env.Get<T>(0));
       } else {
-        AscendC::TransposeParamsExt p(0, 0, 16, 16,
-                                      AscendC::TransposeType::TRANSPOSE_ND2ND_B16);
-        AscendC::Transpose(env.Get<T>(dst), env.Get<T>(0), env.Get<uint8_t>(2), p);
+        AscendC::TransposeParamsExt p(
+            0, 0, 16, 16, AscendC::TransposeType::TRANSPOSE_ND2ND_B16);
+        AscendC::Transpose(env.Get<T>(dst), env.Get<T>(0), env.Get<uint8_t>(2),
+                           p);
       }
-      ASSERT_TRUE(env.Matches(want)) << "form " << form << " in place " << in_place;
+      ASSERT_TRUE(env.Matches(want))
+          << "form " << form << " in place " << in_place;
     }
   }
 }
@@ -822,7 +850,9 @@ TEST(VectorLayout, Transpose16x16) {
       "Transpose<half>: element type half is not supported on profile Atlas "
       "A2/A3 (Transpose takes uint16_t there)"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Transpose(env.Get<half>(1)[4096 - 128], env.Get<half>(0)); },
+      [&] {
+        AscendC::Transpose(env.Get<half>(1)[4096 - 128], env.Get<half>(0));
+      },
       "Transpose<half>: dst has 128 elements, fewer than the 256 elements of "
       "a 16x16 matrix"));
   AscendC::TransposeParamsExt nz(1, 16, 16, 16,
@@ -837,8 +867,8 @@ TEST(VectorLayout, Transpose16x16) {
 
 template <typename T>
 void CheckTransposeNchw(Profile profile) {
-  SCOPED_TRACE(std::string("Transpose NCHW<") + normgrad_ascendc::TypeName<T>() +
-               ">");
+  SCOPED_TRACE(std::string("Transpose NCHW<") +
+               normgrad_ascendc::TypeName<T>() + ">");
   constexpr uint32_t e = sizeof(T);
   std::mt19937 gen(808);
   for (int trial = 0; trial < 6; ++trial) {
@@ -868,8 +898,9 @@ void CheckTransposeNchw(Profile profile) {
         to_nhwc ? AscendC::TransposeType::TRANSPOSE_NCHW2NHWC
                 : AscendC::TransposeType::TRANSPOSE_NHWC2NCHW);
     AscendC::Transpose(env.Get<T>(1), env.Get<T>(0), env.Get<uint8_t>(2), p);
-    ASSERT_TRUE(env.Matches(want)) << "n " << n << " c " << c << " h " << h
-                                   << " w " << w << (to_nhwc ? " NCHW2NHWC" : " NHWC2NCHW");
+    ASSERT_TRUE(env.Matches(want))
+        << "n " << n << " c " << c << " h " << h << " w " << w
+        << (to_nhwc ? " NCHW2NHWC" : " NHWC2NCHW");
   }
 }
 
@@ -956,7 +987,8 @@ void Reference5HD(uint32_t e, bool src_high, bool dst_high,
     }
   } else if (e == 2) {
     for (int j = 0; j < 16; ++j) {
-      for (int i = 0; i < 16; ++i) std::memcpy(&out[j][2 * i], &in[i][2 * j], 2);
+      for (int i = 0; i < 16; ++i)
+        std::memcpy(&out[j][2 * i], &in[i][2 * j], 2);
     }
   } else {
     for (int j = 0; j < 8; ++j) {
@@ -969,8 +1001,8 @@ void Reference5HD(uint32_t e, bool src_high, bool dst_high,
 
 template <typename T>
 void CheckTransData(Profile profile) {
-  SCOPED_TRACE(std::string("TransDataTo5HD<") + normgrad_ascendc::TypeName<T>() +
-               ">");
+  SCOPED_TRACE(std::string("TransDataTo5HD<") +
+               normgrad_ascendc::TypeName<T>() + ">");
   constexpr uint32_t e = sizeof(T);
   std::mt19937 gen(909);
   for (int trial = 0; trial < 12; ++trial) {
@@ -1000,12 +1032,15 @@ void CheckTransData(Profile profile) {
       const uint32_t step = p.repeatTimes == 1 ? 1 : r;
       uint8_t in[16][32], out[16][32];
       for (int i = 0; i < 16; ++i) {
-        std::memcpy(in[i], want[0].data() + (sb[i] + step * p.srcRepStride) * 32, 32);
-        std::memcpy(out[i], want[1].data() + (db[i] + step * p.dstRepStride) * 32, 32);
+        std::memcpy(in[i],
+                    want[0].data() + (sb[i] + step * p.srcRepStride) * 32, 32);
+        std::memcpy(out[i],
+                    want[1].data() + (db[i] + step * p.dstRepStride) * 32, 32);
       }
       Reference5HD(e, p.srcHighHalf, p.dstHighHalf, in, out);
       for (int i = 0; i < 16; ++i) {
-        std::memcpy(want[1].data() + (db[i] + step * p.dstRepStride) * 32, out[i], 32);
+        std::memcpy(want[1].data() + (db[i] + step * p.dstRepStride) * 32,
+                    out[i], 32);
       }
     }
     const LocalTensor<T> src = env.Get<T>(0), dst = env.Get<T>(1);
@@ -1014,8 +1049,10 @@ void CheckTransData(Profile profile) {
       case 0: {
         uint64_t dl[16], sl[16];
         for (int i = 0; i < 16; ++i) {
-          dl[i] = reinterpret_cast<uint64_t>(dst[db[i] * per_block].GetPhyAddr());
-          sl[i] = reinterpret_cast<uint64_t>(src[sb[i] * per_block].GetPhyAddr());
+          dl[i] =
+              reinterpret_cast<uint64_t>(dst[db[i] * per_block].GetPhyAddr());
+          sl[i] =
+              reinterpret_cast<uint64_t>(src[sb[i] * per_block].GetPhyAddr());
         }
         AscendC::TransDataTo5HD<T>(dl, sl, p);
         break;
@@ -1025,8 +1062,10 @@ void CheckTransData(Profile profile) {
         const LocalTensor<uint64_t> dl = env.Get<uint64_t>(2);
         const LocalTensor<uint64_t> sl = env.Get<uint64_t>(3);
         for (int i = 0; i < 16; ++i) {
-          dl.SetValue(i, reinterpret_cast<uint64_t>(dst[db[i] * per_block].GetPhyAddr()));
-          sl.SetValue(i, reinterpret_cast<uint64_t>(src[sb[i] * per_block].GetPhyAddr()));
+          dl.SetValue(i, reinterpret_cast<uint64_t>(
+                             dst[db[i] * per_block].GetPhyAddr()));
+          sl.SetValue(i, reinterpret_cast<uint64_t>(
+                             src[sb[i] * per_block].GetPhyAddr()));
         }
         std::memcpy(want[2].data(), env.Bytes(2), 128);
         std::memcpy(want[3].data(), env.Bytes(3), 128);
@@ -1054,9 +1093,8 @@ TEST(VectorLayout, TransDataTo5HDEveryTypeEveryProfile) {
   using Types = TypeList<int8_t, uint8_t, int16_t, uint16_t, half, int32_t,
                          uint32_t, float>;
   for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
-    ForEach(Types{}, [&](auto tag) {
-      CheckTransData<typename decltype(tag)::type>(p);
-    });
+    ForEach(Types{},
+            [&](auto tag) { CheckTransData<typename decltype(tag)::type>(p); });
   }
   CheckTransData<bfloat16_t>(Profile::k950);
 }
@@ -1092,11 +1130,15 @@ TEST(VectorLayout, TransDataTo5HDChecks) {
   std::memcpy(bad, sl, sizeof bad);
   bad[4] += 2;
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::TransDataTo5HD<half>(dl, bad, {false, false, 1, 0, 0}); },
+      [&] {
+        AscendC::TransDataTo5HD<half>(dl, bad, {false, false, 1, 0, 0});
+      },
       "TransDataTo5HD<half>: srcList[4] is at UB offset"));
   bad[4] = 16;
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::TransDataTo5HD<half>(dl, bad, {false, false, 1, 0, 0}); },
+      [&] {
+        AscendC::TransDataTo5HD<half>(dl, bad, {false, false, 1, 0, 0});
+      },
       "TransDataTo5HD<half>: srcList[4] = 0x10 is not an address in the "
       "unified buffer"));
   LocalTensor<half> dt[16], st[16];
@@ -1105,7 +1147,9 @@ TEST(VectorLayout, TransDataTo5HDChecks) {
     st[i] = src[4096 - 16];  // the last block of src
   }
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::TransDataTo5HD<half>(dt, st, {false, false, 2, 0, 1}); },
+      [&] {
+        AscendC::TransDataTo5HD<half>(dt, st, {false, false, 2, 0, 1});
+      },
       "TransDataTo5HD<half>: repeat 1 reads or writes bytes 32..63 from "
       "srcList[0], past the end of its memory (32 bytes)"));
 }
@@ -1114,11 +1158,13 @@ TEST(VectorLayout, TransDataTo5HDChecks) {
 
 template <typename T>
 void CheckInterleave() {
-  SCOPED_TRACE(std::string("Interleave<") + normgrad_ascendc::TypeName<T>() + ">");
+  SCOPED_TRACE(std::string("Interleave<") + normgrad_ascendc::TypeName<T>() +
+               ">");
   constexpr uint32_t e = sizeof(T);
   std::mt19937 gen(1001);
   for (int trial = 0; trial < 3; ++trial) {
-    const int32_t count = 2 * static_cast<int32_t>(gen() % (kBytes / e / 2 + 1));
+    const int32_t count =
+        2 * static_cast<int32_t>(gen() % (kBytes / e / 2 + 1));
     // Interleave: buffers 0, 1 → 2, 3.
     {
       Env env(Profile::k950);
@@ -1154,7 +1200,8 @@ void CheckInterleave() {
       env.Randomize(gen);
       auto want = env.Snapshot();
       for (int32_t i = 0; i < count; ++i) {
-        std::memcpy(want[2 + i % 2].data() + (i / 2) * e, want[0].data() + i * e, e);
+        std::memcpy(want[2 + i % 2].data() + (i / 2) * e,
+                    want[0].data() + i * e, e);
       }
       AscendC::DeInterleave(env.Get<T>(2), env.Get<T>(3), env.Get<T>(0), count);
       ASSERT_TRUE(env.Matches(want)) << "DeInterleave srcCount " << count;
@@ -1163,9 +1210,8 @@ void CheckInterleave() {
 }
 
 TEST(VectorLayout, InterleaveEveryType) {
-  ForEach(AllTypes{}, [&](auto tag) {
-    CheckInterleave<typename decltype(tag)::type>();
-  });
+  ForEach(AllTypes{},
+          [&](auto tag) { CheckInterleave<typename decltype(tag)::type>(); });
 }
 
 TEST(VectorLayout, InterleaveChecks) {

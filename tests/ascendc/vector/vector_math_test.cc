@@ -1,13 +1,13 @@
 // vector_math_test.cc — the vector unit's arithmetic and logic instructions
-// (normgrad_ascendc/vector/vector_ops.h, vector_math.h) on every documented element
-// type: Add Sub Mul Div Max Min Adds Muls Maxs Mins Subs Divs (the scalar
-// after or before the tensor), Abs Relu Neg Not Exp Ln
-// Sqrt Rsqrt Reciprocal LeakyRelu, And Or Ands Ors ShiftLeft ShiftRight; in
-// the count form and the level-0 forms (bit mask, continuous mask, counter
-// mode with the mask set outside the call) with random repeats and strides;
-// the per-profile type rules, the configurations and the checks; and the
-// accuracy of Exp, Ln, Sqrt, Rsqrt and Reciprocal (every half input and a
-// dense float sweep, against double) that docs/numerics.md states.
+// (normgrad_ascendc/vector/vector_ops.h, vector_math.h) on every documented
+// element type: Add Sub Mul Div Max Min Adds Muls Maxs Mins Subs Divs (the
+// scalar after or before the tensor), Abs Relu Neg Not Exp Ln Sqrt Rsqrt
+// Reciprocal LeakyRelu, And Or Ands Ors ShiftLeft ShiftRight; in the count form
+// and the level-0 forms (bit mask, continuous mask, counter mode with the mask
+// set outside the call) with random repeats and strides; the per-profile type
+// rules, the configurations and the checks; and the accuracy of Exp, Ln, Sqrt,
+// Rsqrt and Reciprocal (every half input and a dense float sweep, against
+// double) that docs/numerics.md states.
 //
 // The reference is written here, element by element, from the documented
 // rules: lane k of repeat r of an operand with e-byte elements lies at byte
@@ -45,8 +45,8 @@ using compat_test::FailsWith;
 using compat_test::kFloatLike;
 using compat_test::ProfileScope;
 using compat_test::RoundTo;
-using compat_test::ToDouble;
 using compat_test::Same;
+using compat_test::ToDouble;
 using normgrad_ascendc::Profile;
 
 constexpr uint32_t kBufferBytes = 8192;

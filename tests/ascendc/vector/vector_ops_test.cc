@@ -178,17 +178,25 @@ float Apply(Op op, float a, float b) {
 }
 
 template <typename T>
-void Run(Op op, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
-         T scalar, int32_t n) {
+void Run(Op op, const LocalTensor<T>& d, const LocalTensor<T>& a,
+         const LocalTensor<T>& b, T scalar, int32_t n) {
   switch (op) {
-    case Op::kAdd: return AscendC::Add(d, a, b, n);
-    case Op::kSub: return AscendC::Sub(d, a, b, n);
-    case Op::kMul: return AscendC::Mul(d, a, b, n);
-    case Op::kDiv: return AscendC::Div(d, a, b, n);
-    case Op::kMax: return AscendC::Max(d, a, b, n);
-    case Op::kMin: return AscendC::Min(d, a, b, n);
-    case Op::kAdds: return AscendC::Adds(d, a, scalar, n);
-    case Op::kMuls: return AscendC::Muls(d, a, scalar, n);
+    case Op::kAdd:
+      return AscendC::Add(d, a, b, n);
+    case Op::kSub:
+      return AscendC::Sub(d, a, b, n);
+    case Op::kMul:
+      return AscendC::Mul(d, a, b, n);
+    case Op::kDiv:
+      return AscendC::Div(d, a, b, n);
+    case Op::kMax:
+      return AscendC::Max(d, a, b, n);
+    case Op::kMin:
+      return AscendC::Min(d, a, b, n);
+    case Op::kAdds:
+      return AscendC::Adds(d, a, scalar, n);
+    case Op::kMuls:
+      return AscendC::Muls(d, a, scalar, n);
   }
 }
 
@@ -216,7 +224,8 @@ void CheckEveryOperation() {
         T* x = ub.x<T>().GetPhyAddr();
         T* y = ub.y<T>().GetPhyAddr();
         for (uint32_t i = 0; i < capacity; ++i) {
-          const Bits bx = static_cast<Bits>(bits(gen)), by = static_cast<Bits>(bits(gen));
+          const Bits bx = static_cast<Bits>(bits(gen)),
+                     by = static_cast<Bits>(bits(gen));
           std::memcpy(static_cast<void*>(&x[i]), &bx, sizeof bx);
           std::memcpy(static_cast<void*>(&y[i]), &by, sizeof by);
         }
@@ -224,16 +233,34 @@ void CheckEveryOperation() {
         const Bits bs = static_cast<Bits>(bits(gen));
         std::memcpy(static_cast<void*>(&scalar), &bs, sizeof bs);
         // The operands as offsets in elements into x (0) or y (1).
-        struct At { int buf; uint32_t at; } d{2, 0}, a{0, 0}, b{1, 0};
+        struct At {
+          int buf;
+          uint32_t at;
+        } d{2, 0}, a{0, 0}, b{1, 0};
         switch (layout) {
-          case 1: d = a; break;                    // dst = src0
-          case 2: d = b; break;                    // dst = src1
-          case 3: d = a; b = a; break;             // all one tensor
-          case 4: a = {0, kRepeat}; d = {0, 0}; break;  // dst a repeat before src0
-          case 5: b = {1, kRepeat}; d = {1, 0}; break;  // dst a repeat before src1
+          case 1:
+            d = a;
+            break;  // dst = src0
+          case 2:
+            d = b;
+            break;  // dst = src1
+          case 3:
+            d = a;
+            b = a;
+            break;  // all one tensor
+          case 4:
+            a = {0, kRepeat};
+            d = {0, 0};
+            break;  // dst a repeat before src0
+          case 5:
+            b = {1, kRepeat};
+            d = {1, 0};
+            break;  // dst a repeat before src1
         }
-        if (layout >= 4 && n > static_cast<int32_t>(capacity - kRepeat)) continue;
-        std::vector<T> mem[3] = {std::vector<T>(x, x + capacity), std::vector<T>(y, y + capacity),
+        if (layout >= 4 && n > static_cast<int32_t>(capacity - kRepeat))
+          continue;
+        std::vector<T> mem[3] = {std::vector<T>(x, x + capacity),
+                                 std::vector<T>(y, y + capacity),
                                  std::vector<T>(capacity)};
         std::memcpy(mem[2].data(), ub.z<T>().GetPhyAddr(), 1024);
         for (int32_t i = 0; i < n; ++i) {
@@ -244,17 +271,22 @@ void CheckEveryOperation() {
           mem[d.buf][d.at + i] = static_cast<T>(Apply(op, va, vb));
         }
         auto tensor = [&](At p) {
-          LocalTensor<T> t = p.buf == 0 ? ub.x<T>() : p.buf == 1 ? ub.y<T>() : ub.z<T>();
+          LocalTensor<T> t = p.buf == 0   ? ub.x<T>()
+                             : p.buf == 1 ? ub.y<T>()
+                                          : ub.z<T>();
           return t[p.at];
         };
         Run(op, tensor(d), tensor(a), tensor(b), scalar, n);
         const T* got = tensor({d.buf, 0}).GetPhyAddr();
         for (uint32_t i = 0; i < capacity; ++i) {
-          const float g = static_cast<float>(got[i]), w = static_cast<float>(mem[d.buf][i]);
-          if (std::isnan(g) && std::isnan(w)) continue;  // sign and payload unspecified
+          const float g = static_cast<float>(got[i]),
+                      w = static_cast<float>(mem[d.buf][i]);
+          if (std::isnan(g) && std::isnan(w))
+            continue;  // sign and payload unspecified
           ASSERT_EQ(std::memcmp(&got[i], &mem[d.buf][i], sizeof(T)), 0)
-              << "op " << static_cast<int>(op) << ", layout " << layout << ", count " << n
-              << ", element " << i << ": got " << g << ", expected " << w;
+              << "op " << static_cast<int>(op) << ", layout " << layout
+              << ", count " << n << ", element " << i << ": got " << g
+              << ", expected " << w;
         }
       }
     }
@@ -399,11 +431,13 @@ TEST(VectorOps, OperandChecks) {
                         "64"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Mul(z[248], x, x, 16); },
                         "Mul<float>: dst has 8 elements, fewer than count 16"));
-  EXPECT_TRUE(FailsWith([&] { AscendC::Mul(z[4], x, x, 8); },
-                        "Mul<float>: dst LocalTensor starts at UB offset 2064, which is not "
-                        "32-byte aligned"));
-  EXPECT_TRUE(FailsWith([&] { AscendC::Duplicate(z[1], 0.0f, 8); },
-                        "Duplicate<float>: dst LocalTensor starts at UB offset"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Mul(z[4], x, x, 8); },
+      "Mul<float>: dst LocalTensor starts at UB offset 2064, which is not "
+      "32-byte aligned"));
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::Duplicate(z[1], 0.0f, 8); },
+                "Duplicate<float>: dst LocalTensor starts at UB offset"));
   // dst one block into src0: within the first repeat they share blocks
   // without being the same lanes.
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[8], x, ub.y<float>(), 16); },

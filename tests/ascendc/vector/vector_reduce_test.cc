@@ -719,9 +719,13 @@ void CheckEveryPartialRepeat() {
   }
 }
 
-TEST(VectorReduce, ReduceSumEveryPartialRepeatHalf) { CheckEveryPartialRepeat<half>(); }
+TEST(VectorReduce, ReduceSumEveryPartialRepeatHalf) {
+  CheckEveryPartialRepeat<half>();
+}
 
-TEST(VectorReduce, ReduceSumEveryPartialRepeatFloat) { CheckEveryPartialRepeat<float>(); }
+TEST(VectorReduce, ReduceSumEveryPartialRepeatFloat) {
+  CheckEveryPartialRepeat<float>();
+}
 
 // The count form over one repeat or less takes its own path (the repeat's
 // tree in place, half rounded level by level without leaving float); the
@@ -736,10 +740,10 @@ void CheckOneRepeatAgainstLevel0() {
   constexpr uint32_t lanes = 256 / sizeof(T);
   const double tiny = std::ldexp(1.0, -24), big = 30000.0;
   const std::vector<std::vector<double>> pools = {
-      {big, 2 * big, -0.5, 0.25},                   // overflows half
-      {32752.0, 32768.0, -16384.0},                 // 65520: a tie, to infinity
-      {tiny, -tiny, 3 * tiny, 1023 * tiny, -0.0},   // subnormal sums
-      {-0.0, -0.0, -0.0, 0.0},                      // signed zeros
+      {big, 2 * big, -0.5, 0.25},                  // overflows half
+      {32752.0, 32768.0, -16384.0},                // 65520: a tie, to infinity
+      {tiny, -tiny, 3 * tiny, 1023 * tiny, -0.0},  // subnormal sums
+      {-0.0, -0.0, -0.0, 0.0},                     // signed zeros
       {1.0, -1.0, 0.5, 65504.0, -65504.0, -0.0},   // cancellations to ±0
       {1.0, std::numeric_limits<double>::infinity(), -2.5, 0.125}};
   bool overflowed = false, subnormal = false, negative_zero = false;
@@ -762,28 +766,35 @@ void CheckOneRepeatAgainstLevel0() {
           }
         }
         ub.Write(0, bits);
-        const double model = RefTree<T>(ReduceType::SUM, values, present, 0, lanes, 0).value;
+        const double model =
+            RefTree<T>(ReduceType::SUM, values, present, 0, lanes, 0).value;
         AscendC::ReduceSum(ub.Get<T>(1), ub.Get<T>(0), ub.Get<T>(2),
                            static_cast<int32_t>(count));
         const Bits got = ub.Read<Bits>(1)[0];
         if (std::isnan(model)) {  // +inf + -inf: a NaN, its bits unspecified
-          ASSERT_TRUE(std::isnan(Type<T>::FromBits(got))) << count << " elements";
+          ASSERT_TRUE(std::isnan(Type<T>::FromBits(got)))
+              << count << " elements";
         } else {
           ASSERT_EQ(got, Type<T>::ToBits(model))
-              << count << " elements on " << normgrad_ascendc::GetProfileInfo(p).key;
+              << count << " elements on "
+              << normgrad_ascendc::GetProfileInfo(p).key;
         }
         AscendC::ReduceSum(ub.Get<T>(1), ub.Get<T>(0), ub.Get<T>(2),
                            static_cast<int32_t>(count), 1, 8);
         const Bits want = ub.Read<Bits>(1)[0];
-        ASSERT_EQ(got, want) << count << " elements on " << normgrad_ascendc::GetProfileInfo(p).key;
+        ASSERT_EQ(got, want) << count << " elements on "
+                             << normgrad_ascendc::GetProfileInfo(p).key;
         // The same tree as one repeat of WholeReduceSum under the same mask
         // (how row_sum of `normgrad bench` sums a row of one repeat).
-        AscendC::WholeReduceSum(ub.Get<T>(1), ub.Get<T>(0), static_cast<int32_t>(count), 1, 1,
-                                1, 8);
-        ASSERT_EQ(ub.Read<Bits>(1)[0], want) << count << " elements, WholeReduceSum";
+        AscendC::WholeReduceSum(ub.Get<T>(1), ub.Get<T>(0),
+                                static_cast<int32_t>(count), 1, 1, 1, 8);
+        ASSERT_EQ(ub.Read<Bits>(1)[0], want)
+            << count << " elements, WholeReduceSum";
         const double v = Type<T>::FromBits(got);
         overflowed |= std::isinf(v) && pool[0] == 32752.0 && count == 2;
-        subnormal |= v != 0 && std::fabs(v) < std::ldexp(1.0, sizeof(T) == 2 ? -14 : -126) * 16;
+        subnormal |=
+            v != 0 &&
+            std::fabs(v) < std::ldexp(1.0, sizeof(T) == 2 ? -14 : -126) * 16;
         negative_zero |= v == 0 && std::signbit(v);
       }
     }
@@ -795,9 +806,13 @@ void CheckOneRepeatAgainstLevel0() {
   EXPECT_TRUE(negative_zero);
 }
 
-TEST(VectorReduce, ReduceSumOneRepeatIsTheLevel0TreeHalf) { CheckOneRepeatAgainstLevel0<half>(); }
+TEST(VectorReduce, ReduceSumOneRepeatIsTheLevel0TreeHalf) {
+  CheckOneRepeatAgainstLevel0<half>();
+}
 
-TEST(VectorReduce, ReduceSumOneRepeatIsTheLevel0TreeFloat) { CheckOneRepeatAgainstLevel0<float>(); }
+TEST(VectorReduce, ReduceSumOneRepeatIsTheLevel0TreeFloat) {
+  CheckOneRepeatAgainstLevel0<float>();
+}
 
 // The level-0 form reduces the repeats' sums in tree rounds (A2), under the
 // mask and with a repeat stride.

@@ -1,6 +1,6 @@
 // vector_select_test.cc — the compare-and-select instructions
-// (normgrad_ascendc/vector/vector_select.h) through kernel_operator.h: Compare and
-// Compares in every CMPMODE, count and level-0 forms, on every profile's
+// (normgrad_ascendc/vector/vector_select.h) through kernel_operator.h: Compare
+// and Compares in every CMPMODE, count and level-0 forms, on every profile's
 // types; Compare into the CMPMASK register with GetCmpMask/SetCmpMask;
 // Select in its three modes with and without a selMask argument; GatherMask
 // with built-in and user patterns in normal and counter mode; and the

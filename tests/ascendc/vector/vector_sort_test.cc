@@ -484,7 +484,8 @@ TEST(MrgSort, ListsThatAreNotSortedTakeTheHighestHeadEachStep) {
   Ub ub;
   const LocalTensor<float> w = ub.Get<float>(0);
   const LocalTensor<float> dst = ub.Get<float>(2);
-  const std::vector<std::vector<float>> scores = {{5, 3, 1, 0}, {2, 4, NAN, -1}};
+  const std::vector<std::vector<float>> scores = {{5, 3, 1, 0},
+                                                  {2, 4, NAN, -1}};
   for (size_t i = 0; i < scores.size(); ++i) {
     for (uint32_t k = 0; k < 4; ++k) {
       w.SetValue(8 * i + 2 * k, scores[i][k]);
@@ -492,13 +493,15 @@ TEST(MrgSort, ListsThatAreNotSortedTakeTheHighestHeadEachStep) {
     }
   }
   const uint16_t lengths[4] = {4, 4, 4, 4};
-  AscendC::MrgSort(dst, MrgSortSrcList<float>(w, w[8], w, w), MrgSort4Info(lengths, false, 3, 1));
+  AscendC::MrgSort(dst, MrgSortSrcList<float>(w, w[8], w, w),
+                   MrgSort4Info(lengths, false, 3, 1));
   size_t head[2] = {0, 0};
   for (uint32_t k = 0; k < 8; ++k) {
     size_t best = head[0] < 4 ? 0 : 1;
     if (head[0] < 4 && head[1] < 4) {
       const float s0 = scores[0][head[0]], s1 = scores[1][head[1]];
-      const bool second = std::isnan(s1) ? !std::isnan(s0) : (!std::isnan(s0) && s1 > s0);
+      const bool second =
+          std::isnan(s1) ? !std::isnan(s0) : (!std::isnan(s0) && s1 > s0);
       best = second ? 1 : 0;
     }
     const float tag = static_cast<float>(10 * best + head[best]);

@@ -1,9 +1,9 @@
 // vector_unit_test.cc — the execution model shared by the vector
-// instructions (normgrad_ascendc/vector/vector_unit.h), through the level-0 forms
-// of Add, Sub, Mul, Div, Adds, Muls, Duplicate and Cast and the level-2 forms: masks in normal mode (bit words and
-// a continuous count) and counter mode, set by the call or by SetVectorMask;
-// block and repeat strides; the documented accumulation with a repeat stride
-// of 0; the checks.
+// instructions (normgrad_ascendc/vector/vector_unit.h), through the level-0
+// forms of Add, Sub, Mul, Div, Adds, Muls, Duplicate and Cast and the level-2
+// forms: masks in normal mode (bit words and a continuous count) and counter
+// mode, set by the call or by SetVectorMask; block and repeat strides; the
+// documented accumulation with a repeat stride of 0; the checks.
 //
 // The reference is written here from the documented model: lane k of repeat
 // r of an operand with e-byte elements lies at byte
@@ -132,7 +132,8 @@ void CheckRandomLevel0Add() {
     std::uniform_int_distribution<uint32_t> block(0, 3), repeat(0, 24);
     Stride s[3];
     for (auto& st : s) st = {block(gen), repeat(gen)};
-    s[0].block = s[0].block == 0 ? 1 : s[0].block;  // dst block stride 0 is undefined
+    s[0].block =
+        s[0].block == 0 ? 1 : s[0].block;  // dst block stride 0 is undefined
     // Keep every lane inside its 8 KiB buffer: 3 repeats of 24 blocks plus
     // 8 blocks of stride 3 stay under 256 blocks.
     auto want = ub.Snapshot<T>();
@@ -181,8 +182,8 @@ TEST(VectorUnit, ContinuousMaskAboveTheLanesIsAFullRepeat) {
   const Stride s[3] = {{1, 8}, {1, 8}, {1, 8}};
   ReferenceBinary(want, 2, 128, all, 2, s,
                   [](float a, float b) { return a + b; });
-  AscendC::Add(ub.Get<half>(2), ub.Get<half>(0), ub.Get<half>(1),
-               uint64_t{500}, 2, BinaryRepeatParams());
+  AscendC::Add(ub.Get<half>(2), ub.Get<half>(0), ub.Get<half>(1), uint64_t{500},
+               2, BinaryRepeatParams());
   ExpectBuffers<half>(ub, want, "continuous mask 500 on half");
 }
 
@@ -215,9 +216,8 @@ TEST(VectorUnit, CounterModeCountsElementsAcrossRepeats) {
   for (uint32_t r = 0; r < 2; ++r) {
     for (uint32_t k = 0; k < 128; ++k) {
       if (!Selected(r == 0 ? all : two, k)) continue;
-      reference[2][LaneIndex(2, s[0], r, k)] =
-          static_cast<float>(static_cast<half>(
-              reference[0][LaneIndex(2, s[1], r, k)] + 1.5f));
+      reference[2][LaneIndex(2, s[0], r, k)] = static_cast<float>(
+          static_cast<half>(reference[0][LaneIndex(2, s[1], r, k)] + 1.5f));
     }
   }
   AscendC::SetMaskCount();
@@ -343,7 +343,8 @@ TEST(VectorUnit, CopyRepeatForm) {
   auto want = ub.Snapshot<float>();
   for (uint32_t r = 0; r < 3; ++r) {
     for (uint32_t k = 0; k < 20; ++k) {
-      want[2][LaneIndex(4, {2, 20}, r, k)] = want[0][LaneIndex(4, {1, 8}, r, k)];
+      want[2][LaneIndex(4, {2, 20}, r, k)] =
+          want[0][LaneIndex(4, {1, 8}, r, k)];
     }
   }
   AscendC::Copy(ub.Get<float>(2), ub.Get<float>(0), uint64_t{20}, 3,
@@ -369,9 +370,12 @@ void CheckFlatAndWalk() {
   constexpr uint32_t e = sizeof(T);
   constexpr uint32_t lanes = 256 / e;
   constexpr uint32_t repeats = 3;
-  const auto add = [](float a, float b) { return static_cast<float>(static_cast<T>(a + b)); };
+  const auto add = [](float a, float b) {
+    return static_cast<float>(static_cast<T>(a + b));
+  };
   std::mt19937 gen(21);
-  for (const Placement placement : {Placement::kApart, Placement::kSame, Placement::kShifted}) {
+  for (const Placement placement :
+       {Placement::kApart, Placement::kSame, Placement::kShifted}) {
     for (const bool count_form : {false, true}) {
       Ub ub;  // one pipe at a time on the core
       ub.Randomize<T>(gen);
@@ -384,7 +388,8 @@ void CheckFlatAndWalk() {
         ReferenceBinary(want, e, lanes, all, repeats, s, add);
       } else if (placement == Placement::kSame) {  // buffer 0 += buffer 1
         dst = x;
-        for (uint32_t i = 0; i < repeats * lanes; ++i) want[0][i] = add(want[0][i], want[1][i]);
+        for (uint32_t i = 0; i < repeats * lanes; ++i)
+          want[0][i] = add(want[0][i], want[1][i]);
       } else {
         // dst one repeat before src0 in buffer 0: each repeat reads lanes no
         // earlier repeat wrote; the repeats are walked.
@@ -397,7 +402,8 @@ void CheckFlatAndWalk() {
       if (count_form) {
         AscendC::Add(dst, src0, y, repeats * lanes);
       } else {
-        AscendC::Add(dst, src0, y, uint64_t{lanes}, repeats, BinaryRepeatParams());
+        AscendC::Add(dst, src0, y, uint64_t{lanes}, repeats,
+                     BinaryRepeatParams());
       }
       ExpectBuffers<T>(ub, want, count_form ? "count form" : "level 0");
       if (::testing::Test::HasFatalFailure()) {
@@ -408,9 +414,13 @@ void CheckFlatAndWalk() {
   }
 }
 
-TEST(VectorUnit, FlatRunAndWalkGiveTheModelsBitsInFloat) { CheckFlatAndWalk<float>(); }
+TEST(VectorUnit, FlatRunAndWalkGiveTheModelsBitsInFloat) {
+  CheckFlatAndWalk<float>();
+}
 
-TEST(VectorUnit, FlatRunAndWalkGiveTheModelsBitsInHalf) { CheckFlatAndWalk<half>(); }
+TEST(VectorUnit, FlatRunAndWalkGiveTheModelsBitsInHalf) {
+  CheckFlatAndWalk<half>();
+}
 
 // The checks of a call the flat run could take (every lane selected,
 // contiguous operands) fail as the walk's, with the walk's messages.
@@ -441,13 +451,16 @@ TEST(VectorUnit, FlatCandidatesFailAsTheWalk) {
       "same lanes; within a repeat a destination and a source must overlap "
       "completely or not at all";
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Add(x[8], x, y, uint64_t{64}, 1, BinaryRepeatParams()); }, within));
+      [&] { AscendC::Add(x[8], x, y, uint64_t{64}, 1, BinaryRepeatParams()); },
+      within));
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[8], x, y, 64); }, within));
   // dst one repeat after src0: repeat 1 reads what repeat 0 wrote.
   const char* earlier =
-      "Add<float>: repeat 1 reads src0 from a block an earlier repeat wrote to dst";
+      "Add<float>: repeat 1 reads src0 from a block an earlier repeat wrote to "
+      "dst";
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Add(x[64], x, y, uint64_t{64}, 2, BinaryRepeatParams()); }, earlier));
+      [&] { AscendC::Add(x[64], x, y, uint64_t{64}, 2, BinaryRepeatParams()); },
+      earlier));
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(x[64], x, y, 128); }, earlier));
 }
 
@@ -459,30 +472,33 @@ TEST(VectorUnit, FlatCandidatesFailAsTheWalk) {
 enum class Op { kAdd, kSub, kMul, kMax, kMin, kAdds, kMuls, kMaxs, kMins };
 
 template <typename T>
-void Run(Op op, const LocalTensor<T>& d, const LocalTensor<T>& a, const LocalTensor<T>& b,
-         int form) {  // 0: count form, 1: level 0 default strides, 2: level 0 walked
+void Run(
+    Op op, const LocalTensor<T>& d, const LocalTensor<T>& a,
+    const LocalTensor<T>& b,
+    int form) {  // 0: count form, 1: level 0 default strides, 2: level 0 walked
   constexpr uint32_t lanes = 256 / sizeof(T);
-  const BinaryRepeatParams bp = form == 2 ? BinaryRepeatParams(1, 1, 1, 9, 9, 9)
-                                          : BinaryRepeatParams();
-  const UnaryRepeatParams up = form == 2 ? UnaryRepeatParams(1, 1, 9, 9) : UnaryRepeatParams();
+  const BinaryRepeatParams bp =
+      form == 2 ? BinaryRepeatParams(1, 1, 1, 9, 9, 9) : BinaryRepeatParams();
+  const UnaryRepeatParams up =
+      form == 2 ? UnaryRepeatParams(1, 1, 9, 9) : UnaryRepeatParams();
   const T s = static_cast<T>(3);
   const uint64_t m = lanes;
   switch (op) {
-#define NORMGRAD_BINARY_CASE(Name)                                 \
-  case Op::k##Name:                                                \
-    if (form == 0) {                                               \
-      AscendC::Name(d, a, b, static_cast<int32_t>(lanes));         \
-    } else {                                                       \
-      AscendC::Name(d, a, b, m, 1, bp);                            \
-    }                                                              \
+#define NORMGRAD_BINARY_CASE(Name)                         \
+  case Op::k##Name:                                        \
+    if (form == 0) {                                       \
+      AscendC::Name(d, a, b, static_cast<int32_t>(lanes)); \
+    } else {                                               \
+      AscendC::Name(d, a, b, m, 1, bp);                    \
+    }                                                      \
     break;
-#define NORMGRAD_SCALAR_CASE(Name)                                 \
-  case Op::k##Name:                                                \
-    if (form == 0) {                                               \
-      AscendC::Name(d, a, s, static_cast<int32_t>(lanes));         \
-    } else {                                                       \
-      AscendC::Name(d, a, s, m, 1, up);                            \
-    }                                                              \
+#define NORMGRAD_SCALAR_CASE(Name)                         \
+  case Op::k##Name:                                        \
+    if (form == 0) {                                       \
+      AscendC::Name(d, a, s, static_cast<int32_t>(lanes)); \
+    } else {                                               \
+      AscendC::Name(d, a, s, m, 1, up);                    \
+    }                                                      \
     break;
     NORMGRAD_BINARY_CASE(Add)
     NORMGRAD_BINARY_CASE(Sub)
@@ -510,32 +526,43 @@ std::vector<uint8_t> Bytes(Ub& ub) {
 
 template <typename T>
 void CheckInlineAgainstWalk() {
-  for (const Op op : {Op::kAdd, Op::kSub, Op::kMul, Op::kMax, Op::kMin, Op::kAdds, Op::kMuls,
-                      Op::kMaxs, Op::kMins}) {
-    for (int placement = 0; placement < 3; ++placement) {  // apart, dst = src0, dst = src1
+  for (const Op op : {Op::kAdd, Op::kSub, Op::kMul, Op::kMax, Op::kMin,
+                      Op::kAdds, Op::kMuls, Op::kMaxs, Op::kMins}) {
+    for (int placement = 0; placement < 3;
+         ++placement) {  // apart, dst = src0, dst = src1
       std::vector<uint8_t> want;
       for (int form : {2, 0, 1}) {  // the walk first
         Ub ub;
         std::mt19937 gen(7);
         ub.Randomize<T>(gen);
-        const LocalTensor<T> x = ub.Get<T>(0), y = ub.Get<T>(1), z = ub.Get<T>(2);
+        const LocalTensor<T> x = ub.Get<T>(0), y = ub.Get<T>(1),
+                             z = ub.Get<T>(2);
         const LocalTensor<T> d = placement == 0 ? z : placement == 1 ? x : y;
         Run<T>(op, d, x, y, form);
         if (form == 2) {
           want = Bytes(ub);
         } else {
-          ASSERT_EQ(Bytes(ub), want) << "op " << static_cast<int>(op) << ", placement "
-                                     << placement << ", form " << form;
+          ASSERT_EQ(Bytes(ub), want)
+              << "op " << static_cast<int>(op) << ", placement " << placement
+              << ", form " << form;
         }
       }
     }
   }
 }
 
-TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInFloat) { CheckInlineAgainstWalk<float>(); }
-TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInHalf) { CheckInlineAgainstWalk<half>(); }
-TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt16) { CheckInlineAgainstWalk<int16_t>(); }
-TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt32) { CheckInlineAgainstWalk<int32_t>(); }
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInFloat) {
+  CheckInlineAgainstWalk<float>();
+}
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInHalf) {
+  CheckInlineAgainstWalk<half>();
+}
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt16) {
+  CheckInlineAgainstWalk<int16_t>();
+}
+TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt32) {
+  CheckInlineAgainstWalk<int32_t>();
+}
 
 // A call the inline path would take but for one broken rule reports it with
 // the executor's message: a stale tensor, an unaligned or short operand, a
@@ -544,19 +571,28 @@ TEST(VectorUnit, InlineFlatPathGivesTheWalksBitsInInt32) { CheckInlineAgainstWal
 TEST(VectorUnit, InlineFlatCandidatesFailAsTheExecutor) {
   Ub ub;
   const LocalTensor<half> x = ub.Get<half>(0), y = ub.Get<half>(1);
-  EXPECT_TRUE(FailsWith([&] { AscendC::Muls(x, y[8], half(2.0f), 128); },
-                        "Muls<half>: src LocalTensor starts at UB offset 8208, which is not "
-                        "32-byte aligned"));
-  EXPECT_TRUE(FailsWith([&] { AscendC::Sub(x, y, y[4080], 128); },
-                        "Sub<half>: src1 has 16 elements, fewer than count 128"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Muls(x, y[8], half(2.0f), 128); },
+      "Muls<half>: src LocalTensor starts at UB offset 8208, which is not "
+      "32-byte aligned"));
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::Sub(x, y, y[4080], 128); },
+                "Sub<half>: src1 has 16 elements, fewer than count 128"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Adds(x, y, half(1.0f), -1); },
                         "Adds<half>: count -1 is negative"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Mul(x[16], x, y, uint64_t{128}, 1, BinaryRepeatParams()); },
-      "Mul<half>: in repeat 0, dst and src0 share a block without being the same lanes"));
+      [&] {
+        AscendC::Mul(x[16], x, y, uint64_t{128}, 1, BinaryRepeatParams());
+      },
+      "Mul<half>: in repeat 0, dst and src0 share a block without being the "
+      "same lanes"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Adds(y[4032], x, half(1.0f), uint64_t{128}, 1, UnaryRepeatParams()); },
-      "Adds<half>: dst has 64 elements (128 bytes); 1 repeats with block stride 1 and "
+      [&] {
+        AscendC::Adds(y[4032], x, half(1.0f), uint64_t{128}, 1,
+                      UnaryRepeatParams());
+      },
+      "Adds<half>: dst has 64 elements (128 bytes); 1 repeats with block "
+      "stride 1 and "
       "repeat stride 8 reach byte 256, past its end"));
   AscendC::TQue<TPosition::VECIN, 1> queue;
   ub.pipe.InitBuffer(queue, 1, 512);
@@ -565,13 +601,20 @@ TEST(VectorUnit, InlineFlatCandidatesFailAsTheExecutor) {
   const LocalTensor<float> fx = ub.Get<float>(0);
   EXPECT_TRUE(FailsWith([&] { AscendC::Add(fx, freed, fx, 64); },
                         "Add<float>: the LocalTensor at UB offset"));
-  EXPECT_TRUE(FailsWith([&] { AscendC::Add(fx, freed, fx, 64); }, "was released by FreeTensor"));
-  // A counter-mode count far past any tensor (its bytes would overflow 64 bits).
+  EXPECT_TRUE(FailsWith([&] { AscendC::Add(fx, freed, fx, 64); },
+                        "was released by FreeTensor"));
+  // A counter-mode count far past any tensor (its bytes would overflow 64
+  // bits).
   AscendC::SetMaskCount();
-  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0, uint64_t{1} << 62);
+  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(0,
+                                                            uint64_t{1} << 62);
   const bool huge = FailsWith(
-      [&] { AscendC::Add<float, false>(fx, fx, fx, AscendC::MASK_PLACEHOLDER, 1, BinaryRepeatParams()); },
-      "Add<float>: the mask register's count 4611686018427387904 (counter mode) is more "
+      [&] {
+        AscendC::Add<float, false>(fx, fx, fx, AscendC::MASK_PLACEHOLDER, 1,
+                                   BinaryRepeatParams());
+      },
+      "Add<float>: the mask register's count 4611686018427387904 (counter "
+      "mode) is more "
       "elements than the unified buffer's 262144 bytes hold");
   AscendC::SetMaskNorm();
   AscendC::ResetMask();
@@ -581,8 +624,10 @@ TEST(VectorUnit, InlineFlatCandidatesFailAsTheExecutor) {
   AscendC::Add(x, y, y, uint64_t{128}, 1, BinaryRepeatParams());
   const LocalTensor<half> z = ub.Get<half>(2);
   for (uint32_t i = 0; i < 128; ++i) z.SetValue(i, half(0.0f));
-  AscendC::Adds<half, false>(z, y, half(1.0f), AscendC::MASK_PLACEHOLDER, 1, UnaryRepeatParams());
-  EXPECT_EQ(static_cast<float>(z.GetValue(127)), static_cast<float>(y.GetValue(127)) + 1.0f);
+  AscendC::Adds<half, false>(z, y, half(1.0f), AscendC::MASK_PLACEHOLDER, 1,
+                             UnaryRepeatParams());
+  EXPECT_EQ(static_cast<float>(z.GetValue(127)),
+            static_cast<float>(y.GetValue(127)) + 1.0f);
 }
 
 TEST(VectorUnit, Checks) {
@@ -590,16 +635,13 @@ TEST(VectorUnit, Checks) {
   const LocalTensor<float> x = ub.Get<float>(0), y = ub.Get<float>(1);
   const LocalTensor<float> small = x[2040];  // 8 floats left
   EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Add(small, y, y, uint64_t{64}, 1, BinaryRepeatParams());
-      },
+      [&] { AscendC::Add(small, y, y, uint64_t{64}, 1, BinaryRepeatParams()); },
       "Add<float>: dst has 8 elements (32 bytes); 1 repeats with block stride "
       "1 and repeat stride 8 reach byte 256, past its end"));
   EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Add(x, x[4], y, uint64_t{8}, 1, BinaryRepeatParams());
-      },
-      "Add<float>: src0 LocalTensor starts at UB offset 16, which is not 32-byte aligned"));
+      [&] { AscendC::Add(x, x[4], y, uint64_t{8}, 1, BinaryRepeatParams()); },
+      "Add<float>: src0 LocalTensor starts at UB offset 16, which is not "
+      "32-byte aligned"));
   // In place on the same blocks twice: repeat 1 reads what repeat 0 wrote.
   EXPECT_TRUE(FailsWith(
       [&] {

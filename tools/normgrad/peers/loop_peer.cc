@@ -41,9 +41,15 @@ class LoopPeer final : public Peer {
 
   void Run() override {
     switch (c_.dtype) {
-      case DType::kF32: Sum<float>(); break;
-      case DType::kF16: Sum<float16>(); break;
-      case DType::kBF16: Sum<bfloat16>(); break;
+      case DType::kF32:
+        Sum<float>();
+        break;
+      case DType::kF16:
+        Sum<float16>();
+        break;
+      case DType::kBF16:
+        Sum<bfloat16>();
+        break;
     }
   }
 

@@ -43,9 +43,12 @@ using dnnl::normalization_flags;
 
 memory::data_type DnnlType(DType t) {
   switch (t) {
-    case DType::kF16: return memory::data_type::f16;
-    case DType::kBF16: return memory::data_type::bf16;
-    case DType::kF32: break;
+    case DType::kF16:
+      return memory::data_type::f16;
+    case DType::kBF16:
+      return memory::data_type::bf16;
+    case DType::kF32:
+      break;
   }
   return memory::data_type::f32;
 }
@@ -54,9 +57,12 @@ memory::data_type DnnlType(DType t) {
 float Decode(DType t, const void* data, size_t i) {
   const uint16_t* bits16 = static_cast<const uint16_t*>(data);
   switch (t) {
-    case DType::kF16: return bits::HalfToFloat(bits16[i]);
-    case DType::kBF16: return bits::Bfloat16ToFloat(bits16[i]);
-    case DType::kF32: break;
+    case DType::kF16:
+      return bits::HalfToFloat(bits16[i]);
+    case DType::kBF16:
+      return bits::Bfloat16ToFloat(bits16[i]);
+    case DType::kF32:
+      break;
   }
   return static_cast<const float*>(data)[i];
 }
@@ -104,8 +110,7 @@ class DnnlPeer final : public Peer {
       const size_t rows = c.rows, cols = c.cols;
       // Wraps `data` as the primitive's argument `arg`.
       const auto wrap = [this, &pd](int arg, const void* data) {
-        return memory(pd.query_md(dnnl::query::exec_arg_md, arg), engine_,
-                      const_cast<void*>(data));
+        return memory(pd.query_md(dnnl::query::exec_arg_md, arg), engine_, const_cast<void*>(data));
       };
       diff_src_.assign(rows * cols * SizeOf(c.dtype), 0);
       shift_.assign(cols, 0.0f);  // unused by the backward, but execute wants it
@@ -169,8 +174,7 @@ class DnnlPeer final : public Peer {
   /// The backward primitive descriptor for `c`; throws dnnl::error when
   /// oneDNN has no implementation.
   dnnl::layer_normalization_backward::primitive_desc Describe(const Case& c) const {
-    const memory::dims shape = {static_cast<memory::dim>(c.rows),
-                                static_cast<memory::dim>(c.cols)};
+    const memory::dims shape = {static_cast<memory::dim>(c.rows), static_cast<memory::dim>(c.cols)};
     const memory::desc data(shape, DnnlType(c.dtype), memory::format_tag::ab);
     const memory::desc stat({shape[0]}, memory::data_type::f32, memory::format_tag::a);
     normalization_flags flags = normalization_flags::use_scale | normalization_flags::use_shift;

@@ -49,9 +49,12 @@ namespace {
 
 at::ScalarType TorchType(DType t) {
   switch (t) {
-    case DType::kF16: return at::kHalf;
-    case DType::kBF16: return at::kBFloat16;
-    case DType::kF32: break;
+    case DType::kF16:
+      return at::kHalf;
+    case DType::kBF16:
+      return at::kBFloat16;
+    case DType::kF32:
+      break;
   }
   return at::kFloat;
 }

@@ -16,7 +16,8 @@
 // of 8, S·H a multiple of 64 below 2048) and computes the same values. Rows
 // at and beyond originB are neither read nor written. The tiling is only
 // read. Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/runtime/core.h) naming the argument, the value and the rule.
+// (normgrad_ascendc/runtime/core.h) naming the argument, the value and the
+// rule.
 #pragma once
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
@@ -66,10 +67,10 @@ __aicore__ inline void BatchNorm(
     BatchNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "BatchNorm: T must be half or float");
-  normgrad_ascendc::RunNormCall(
-      site, normgrad_ascendc::RunBatchNorm, isReuseSource, isBasicBlock, output,
-      outputMean, outputVariance, inputX, gamm, beta, &sharedTmpBuffer.view(),
-      epsilon, tiling);
+  normgrad_ascendc::RunNormCall(site, normgrad_ascendc::RunBatchNorm,
+                                isReuseSource, isBasicBlock, output, outputMean,
+                                outputVariance, inputX, gamm, beta,
+                                &sharedTmpBuffer.view(), epsilon, tiling);
 }
 
 }  // namespace AscendC

@@ -22,15 +22,16 @@
 // The tiling is written as on the device: after a call whose data ends in a
 // tail chunk, bshCurLength and bsCurLength hold the tail's sizes.
 // Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value and
-// the rule. A call allocates nothing, reads no environment, starts no thread.
+// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value
+// and the rule. A call allocates nothing, reads no environment, starts no
+// thread.
 #pragma once
 
 #include <type_traits>
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
-#include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/lib/normalization/deepnorm_tiling.h"
+#include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
@@ -71,9 +72,8 @@ __aicore__ inline void DeepNorm(
     const LocalTensor<T>& rstdLocal, const LocalTensor<T>& srcLocal,
     const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
     const LocalTensor<T>& gammaLocal,
-    const LocalTensor<uint8_t>& sharedTmpBuffer, const T alpha,
-    const T epsilon, DeepNormTiling& tiling,
-    normgrad_ascendc::CallSite site = {}) {
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const T alpha, const T epsilon,
+    DeepNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "DeepNorm: T must be half or float");
@@ -99,8 +99,8 @@ __aicore__ inline void DeepNorm(
   normgrad_ascendc::RunDeepNorm(
       {std::is_same_v<T, half>, isReuseSrc, isBasicBlock, dstLocal.view(),
        meanLocal.view(), rstdLocal.view(), srcLocal.view(), gxLocal.view(),
-       betaLocal.view(), gammaLocal.view(), nullptr,
-       static_cast<float>(alpha), static_cast<float>(epsilon), &tiling});
+       betaLocal.view(), gammaLocal.view(), nullptr, static_cast<float>(alpha),
+       static_cast<float>(epsilon), &tiling});
 }
 
 }  // namespace AscendC

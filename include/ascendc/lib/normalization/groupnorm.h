@@ -17,8 +17,9 @@
 // inputX[0, oneTmpSize) as a chunk buffer and overwrites it; half ignores
 // isReuseSource (a warning, once per process). The tiling is only read.
 // Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value and
-// the rule. A call allocates nothing, reads no environment, starts no thread.
+// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value
+// and the rule. A call allocates nothing, reads no environment, starts no
+// thread.
 #pragma once
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
@@ -53,10 +54,10 @@ __aicore__ inline void GroupNorm(
     GroupNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "GroupNorm: T must be half or float");
-  normgrad_ascendc::RunNormCall(
-      site, normgrad_ascendc::RunGroupNorm, isReuseSource, false, output,
-      outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer.view(),
-      epsilon, tiling);
+  normgrad_ascendc::RunNormCall(site, normgrad_ascendc::RunGroupNorm,
+                                isReuseSource, false, output, outputMean,
+                                outputVariance, inputX, gamma, beta,
+                                &sharedTmpBuffer.view(), epsilon, tiling);
 }
 
 /// With the framework scratch: what is left of the unified buffer after the
@@ -69,10 +70,10 @@ __aicore__ inline void GroupNorm(
     GroupNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "GroupNorm: T must be half or float");
-  normgrad_ascendc::RunNormCall(
-      site, normgrad_ascendc::RunGroupNorm, isReuseSource, false, output,
-      outputMean, outputVariance, inputX, gamma, beta, nullptr, epsilon,
-      tiling);
+  normgrad_ascendc::RunNormCall(site, normgrad_ascendc::RunGroupNorm,
+                                isReuseSource, false, output, outputMean,
+                                outputVariance, inputX, gamma, beta, nullptr,
+                                epsilon, tiling);
 }
 
 }  // namespace AscendC

@@ -28,8 +28,9 @@
 // On every profile the same algorithm runs; the Ascend 950 profile narrows
 // half with saturation (±65504), as for LayerNormGradBeta.
 // Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value and
-// the rule. A call allocates nothing, reads no environment, starts no thread.
+// (normgrad_ascendc/runtime/core.h) whose message names the argument, the value
+// and the rule. A call allocates nothing, reads no environment, starts no
+// thread.
 #pragma once
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
@@ -64,10 +65,10 @@ __aicore__ inline void LayerNorm(
     LayerNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNorm: T must be half or float");
-  normgrad_ascendc::RunNormCall(
-      site, normgrad_ascendc::RunLayerNorm, isReuseSource, false, output,
-      outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer.view(),
-      epsilon, tiling);
+  normgrad_ascendc::RunNormCall(site, normgrad_ascendc::RunLayerNorm,
+                                isReuseSource, false, output, outputMean,
+                                outputVariance, inputX, gamma, beta,
+                                &sharedTmpBuffer.view(), epsilon, tiling);
 }
 
 /// With the framework scratch: what is left of the unified buffer after the
@@ -80,10 +81,10 @@ __aicore__ inline void LayerNorm(
     LayerNormTiling& tiling, normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "LayerNorm: T must be half or float");
-  normgrad_ascendc::RunNormCall(
-      site, normgrad_ascendc::RunLayerNorm, isReuseSource, false, output,
-      outputMean, outputVariance, inputX, gamma, beta, nullptr, epsilon,
-      tiling);
+  normgrad_ascendc::RunNormCall(site, normgrad_ascendc::RunLayerNorm,
+                                isReuseSource, false, output, outputMean,
+                                outputVariance, inputX, gamma, beta, nullptr,
+                                epsilon, tiling);
 }
 
 }  // namespace AscendC
@@ -171,22 +172,23 @@ __aicore__ inline void LayerNorm(
                 "precise than T");
   normgrad_ascendc::RunLayerNormSeparate(
       {normgrad_ascendc::ElementTypeOf<T>(),
-       normgrad_ascendc::ElementTypeOf<U>(), config,
-       output.view(), outputMean.view(), outputRstd.view(), inputX.view(),
-       gamma.view(), beta.view(), &sharedTmpBuffer.view(), epsilon, para,
-       &tiling});
+       normgrad_ascendc::ElementTypeOf<U>(), config, output.view(),
+       outputMean.view(), outputRstd.view(), inputX.view(), gamma.view(),
+       beta.view(), &sharedTmpBuffer.view(), epsilon, para, &tiling});
 }
 
 /// The [A, R] form with the framework scratch.
 template <typename U, typename T, bool isReuseSource = false,
           const LayerNormConfig& config = LNCFG_NORM>
-__aicore__ inline void LayerNorm(
-    const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
-    const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
-    const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
-    const float epsilon, const LayerNormPara& para,
-    const LayerNormSeparateTiling& tiling,
-    normgrad_ascendc::CallSite site = {}) {
+__aicore__ inline void LayerNorm(const LocalTensor<T>& output,
+                                 const LocalTensor<float>& outputMean,
+                                 const LocalTensor<float>& outputRstd,
+                                 const LocalTensor<T>& inputX,
+                                 const LocalTensor<U>& gamma,
+                                 const LocalTensor<U>& beta,
+                                 const float epsilon, const LayerNormPara& para,
+                                 const LayerNormSeparateTiling& tiling,
+                                 normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "LayerNorm: T must be half, float or bfloat16_t");
@@ -195,9 +197,9 @@ __aicore__ inline void LayerNorm(
                 "precise than T");
   normgrad_ascendc::RunLayerNormSeparate(
       {normgrad_ascendc::ElementTypeOf<T>(),
-       normgrad_ascendc::ElementTypeOf<U>(), config,
-       output.view(), outputMean.view(), outputRstd.view(), inputX.view(),
-       gamma.view(), beta.view(), nullptr, epsilon, para, &tiling});
+       normgrad_ascendc::ElementTypeOf<U>(), config, output.view(),
+       outputMean.view(), outputRstd.view(), inputX.view(), gamma.view(),
+       beta.view(), nullptr, epsilon, para, &tiling});
 }
 
 }  // namespace AscendC

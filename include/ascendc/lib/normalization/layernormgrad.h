@@ -27,16 +27,16 @@
 //   float with isReuseSource, which clobbers as above); half narrowing
 //   saturates at ±65504. The same bits as the other profiles otherwise.
 // Every check runs on every call; a violation is a KernelError
-// (normgrad_ascendc/runtime/core.h) whose message names the API, the argument, the
-// value and the rule.
+// (normgrad_ascendc/runtime/core.h) whose message names the API, the argument,
+// the value and the rule.
 #pragma once
 
 #include <type_traits>
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
+#include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
-#include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 #include "normgrad_ascendc/runtime/shape_info.h"

@@ -20,17 +20,17 @@
 //   isReuseSource is ignored, half narrowing saturates at ±65504 (±inf too;
 //   NaN stays NaN).
 // Every kernel check of docs/layernormgradbeta.md runs on every call; a
-// violation is a KernelError (normgrad_ascendc/runtime/core.h) whose message names the
-// argument, the value and the rule. A call allocates nothing, reads no
-// environment, starts no thread.
+// violation is a KernelError (normgrad_ascendc/runtime/core.h) whose message
+// names the argument, the value and the rule. A call allocates nothing, reads
+// no environment, starts no thread.
 #pragma once
 
 #include <type_traits>
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
+#include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
-#include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 #include "normgrad_ascendc/runtime/tensor.h"

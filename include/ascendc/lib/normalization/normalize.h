@@ -12,18 +12,19 @@
 // Ascend 950 profile; U (gamma, beta) is T or float. Computed in float in the
 // order of docs/normalize.md, narrowed once to T (round half to even; half
 // saturating on Ascend 950). Every check runs on every call; a violation is a
-// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value and
-// the rule. A call allocates nothing, reads no environment, starts no thread.
+// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value
+// and the rule. A call allocates nothing, reads no environment, starts no
+// thread.
 #pragma once
 
 #include <cstdint>
 
+#include "normgrad_ascendc/lib/common/reduce_pattern.h"
+#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
-#include "normgrad_ascendc/lib/common/reduce_pattern.h"
-#include "normgrad_ascendc/lib/common/type_rules.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace AscendC {
@@ -40,10 +41,14 @@ struct NormalizeConfig {
 };
 
 /// The four gamma/beta combinations.
-inline constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false, false, false};
-inline constexpr NormalizeConfig NLCFG_NOGAMMA = {ReducePattern::AR, -1, false, true, false};
-inline constexpr NormalizeConfig NLCFG_NOBETA = {ReducePattern::AR, -1, true, false, false};
-inline constexpr NormalizeConfig NLCFG_NOOPT = {ReducePattern::AR, -1, true, true, false};
+inline constexpr NormalizeConfig NLCFG_NORM = {ReducePattern::AR, -1, false,
+                                               false, false};
+inline constexpr NormalizeConfig NLCFG_NOGAMMA = {ReducePattern::AR, -1, false,
+                                                  true, false};
+inline constexpr NormalizeConfig NLCFG_NOBETA = {ReducePattern::AR, -1, true,
+                                                 false, false};
+inline constexpr NormalizeConfig NLCFG_NOOPT = {ReducePattern::AR, -1, true,
+                                                true, false};
 
 /// The shape of a call: A rows of rLength elements, rLengthWithPadding apart
 /// (32-byte aligned).
@@ -90,18 +95,21 @@ template <typename U, typename T, bool isReuseSource = false,
           const NormalizeConfig& config = NLCFG_NORM>
 __aicore__ inline void Normalize(
     const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
-    const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-    const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
-    const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon, const NormalizePara& para,
-    normgrad_ascendc::CallSite site = {}) {
+    const LocalTensor<float>& inputMean,
+    const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX,
+    const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+    const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon,
+    const NormalizePara& para, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "Normalize: T must be half, float or bfloat16_t");
   static_assert(normgrad_ascendc::kIsTOrFloat<U, T>,
-                "Normalize: U (gamma, beta) must be T or float (at least as precise as T)");
+                "Normalize: U (gamma, beta) must be T or float (at least as "
+                "precise as T)");
   normgrad_ascendc::RunNormalize(
-      {normgrad_ascendc::ElementTypeOf<T>(), normgrad_ascendc::ElementTypeOf<U>(), config,
-       output.view(), outputRstd.view(), inputMean.view(), inputVariance.view(), inputX.view(),
+      {normgrad_ascendc::ElementTypeOf<T>(),
+       normgrad_ascendc::ElementTypeOf<U>(), config, output.view(),
+       outputRstd.view(), inputMean.view(), inputVariance.view(), inputX.view(),
        gamma.view(), beta.view(), &sharedTmpBuffer.view(), epsilon, para});
 }
 
@@ -109,19 +117,25 @@ __aicore__ inline void Normalize(
 /// pipe's buffers (PopStackBuffer). Too little left is an error.
 template <typename U, typename T, bool isReuseSource = false,
           const NormalizeConfig& config = NLCFG_NORM>
-__aicore__ inline void Normalize(
-    const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
-    const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-    const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
-    const float epsilon, const NormalizePara& para, normgrad_ascendc::CallSite site = {}) {
+__aicore__ inline void Normalize(const LocalTensor<T>& output,
+                                 const LocalTensor<float>& outputRstd,
+                                 const LocalTensor<float>& inputMean,
+                                 const LocalTensor<float>& inputVariance,
+                                 const LocalTensor<T>& inputX,
+                                 const LocalTensor<U>& gamma,
+                                 const LocalTensor<U>& beta,
+                                 const float epsilon, const NormalizePara& para,
+                                 normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "Normalize: T must be half, float or bfloat16_t");
   static_assert(normgrad_ascendc::kIsTOrFloat<U, T>,
-                "Normalize: U (gamma, beta) must be T or float (at least as precise as T)");
+                "Normalize: U (gamma, beta) must be T or float (at least as "
+                "precise as T)");
   normgrad_ascendc::RunNormalize(
-      {normgrad_ascendc::ElementTypeOf<T>(), normgrad_ascendc::ElementTypeOf<U>(), config,
-       output.view(), outputRstd.view(), inputMean.view(), inputVariance.view(), inputX.view(),
+      {normgrad_ascendc::ElementTypeOf<T>(),
+       normgrad_ascendc::ElementTypeOf<U>(), config, output.view(),
+       outputRstd.view(), inputMean.view(), inputVariance.view(), inputX.view(),
        gamma.view(), beta.view(), nullptr, epsilon, para});
 }
 

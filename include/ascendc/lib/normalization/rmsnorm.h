@@ -15,18 +15,19 @@
 // row sums. isBasicBlock changes no result: it asserts the basic-block shape
 // (H a multiple of 64 below 2048, B·S and the rows per chunk multiples of 8),
 // which is checked. Every check runs on every call; a violation is a
-// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value and
-// the rule. A call allocates nothing, reads no environment, starts no thread.
+// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value
+// and the rule. A call allocates nothing, reads no environment, starts no
+// thread.
 #pragma once
 
 #include <type_traits>
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
+#include "normgrad_ascendc/lib/normalization/rmsnorm_tiling.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
-#include "normgrad_ascendc/lib/normalization/rmsnorm_tiling.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
@@ -62,10 +63,10 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dstLocal,
   const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "RmsNorm: T must be half or float");
-  normgrad_ascendc::RunRmsNorm(
-      {std::is_same_v<T, half>, isBasicBlock, dstLocal.view(), srcLocal.view(),
-       gammaLocal.view(), &sharedTmpBuffer.view(), static_cast<float>(epsilon),
-       &tiling});
+  normgrad_ascendc::RunRmsNorm({std::is_same_v<T, half>, isBasicBlock,
+                                dstLocal.view(), srcLocal.view(),
+                                gammaLocal.view(), &sharedTmpBuffer.view(),
+                                static_cast<float>(epsilon), &tiling});
 }
 
 /// With the framework scratch: what is left of the unified buffer after the
@@ -79,10 +80,9 @@ __aicore__ inline void RmsNorm(const LocalTensor<T>& dstLocal,
   const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsHalfOrFloat<T>,
                 "RmsNorm: T must be half or float");
-  normgrad_ascendc::RunRmsNorm({std::is_same_v<T, half>, isBasicBlock,
-                                dstLocal.view(), srcLocal.view(),
-                                gammaLocal.view(), nullptr,
-                                static_cast<float>(epsilon), &tiling});
+  normgrad_ascendc::RunRmsNorm(
+      {std::is_same_v<T, half>, isBasicBlock, dstLocal.view(), srcLocal.view(),
+       gammaLocal.view(), nullptr, static_cast<float>(epsilon), &tiling});
 }
 
 }  // namespace AscendC

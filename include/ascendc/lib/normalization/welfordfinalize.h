@@ -15,17 +15,17 @@
 // with k = rRec, or rRecWithCorrection when config.isCorrection (Ascend 950
 // only). All in float, sums in lane order. isReuseSource is reserved. Every
 // kernel check of docs/welfordfinalize.md runs on every call; a violation is a
-// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value and the
-// rule.
+// KernelError (normgrad_ascendc/runtime/core.h) naming the argument, the value
+// and the rule.
 #pragma once
 
 #include <cstdint>
 
+#include "normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 #include "normgrad_ascendc/runtime/tensor.h"
-#include "normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h"
 
 namespace normgrad_ascendc {
 
@@ -53,56 +53,66 @@ namespace AscendC {
 template <bool isReuseSource = false,
           const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 __aicore__ inline void WelfordFinalize(
-    const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
-    const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
+    const LocalTensor<float>& outputMean,
+    const LocalTensor<float>& outputVariance,
+    const LocalTensor<float>& inputMean,
+    const LocalTensor<float>& inputVariance,
     const LocalTensor<uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para,
     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::RunWelfordFinalize(
-      {config.isCorrection, outputMean.view(), outputVariance.view(), inputMean.view(),
-       inputVariance.view(), nullptr, &sharedTmpBuffer.view(), para});
+  normgrad_ascendc::RunWelfordFinalize({config.isCorrection, outputMean.view(),
+                                        outputVariance.view(), inputMean.view(),
+                                        inputVariance.view(), nullptr,
+                                        &sharedTmpBuffer.view(), para});
 }
 
 /// With counts (int32_t per lane) and a caller-provided scratch buffer.
 template <bool isReuseSource = false,
           const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 __aicore__ inline void WelfordFinalize(
-    const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
-    const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-    const LocalTensor<int32_t>& counts, const LocalTensor<uint8_t>& sharedTmpBuffer,
-    WelfordFinalizePara& para, normgrad_ascendc::CallSite site = {}) {
+    const LocalTensor<float>& outputMean,
+    const LocalTensor<float>& outputVariance,
+    const LocalTensor<float>& inputMean,
+    const LocalTensor<float>& inputVariance, const LocalTensor<int32_t>& counts,
+    const LocalTensor<uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para,
+    normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::RunWelfordFinalize(
-      {config.isCorrection, outputMean.view(), outputVariance.view(), inputMean.view(),
-       inputVariance.view(), &counts.view(), &sharedTmpBuffer.view(), para});
+  normgrad_ascendc::RunWelfordFinalize({config.isCorrection, outputMean.view(),
+                                        outputVariance.view(), inputMean.view(),
+                                        inputVariance.view(), &counts.view(),
+                                        &sharedTmpBuffer.view(), para});
 }
 
 /// Without counts, with the framework scratch (what the pipe leaves of the
 /// unified buffer; it must hold the minimum).
 template <bool isReuseSource = false,
           const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
-__aicore__ inline void WelfordFinalize(
-    const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
-    const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-    WelfordFinalizePara& para, normgrad_ascendc::CallSite site = {}) {
+__aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean,
+                                       const LocalTensor<float>& outputVariance,
+                                       const LocalTensor<float>& inputMean,
+                                       const LocalTensor<float>& inputVariance,
+                                       WelfordFinalizePara& para,
+                                       normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunWelfordFinalize(
-      {config.isCorrection, outputMean.view(), outputVariance.view(), inputMean.view(),
-       inputVariance.view(), nullptr, nullptr, para});
+      {config.isCorrection, outputMean.view(), outputVariance.view(),
+       inputMean.view(), inputVariance.view(), nullptr, nullptr, para});
 }
 
 /// With counts and the framework scratch.
 template <bool isReuseSource = false,
           const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
-__aicore__ inline void WelfordFinalize(
-    const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
-    const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
-    const LocalTensor<int32_t>& counts, WelfordFinalizePara& para,
-    normgrad_ascendc::CallSite site = {}) {
+__aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean,
+                                       const LocalTensor<float>& outputVariance,
+                                       const LocalTensor<float>& inputMean,
+                                       const LocalTensor<float>& inputVariance,
+                                       const LocalTensor<int32_t>& counts,
+                                       WelfordFinalizePara& para,
+                                       normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunWelfordFinalize(
-      {config.isCorrection, outputMean.view(), outputVariance.view(), inputMean.view(),
-       inputVariance.view(), &counts.view(), nullptr, para});
+      {config.isCorrection, outputMean.view(), outputVariance.view(),
+       inputMean.view(), inputVariance.view(), &counts.view(), nullptr, para});
 }
 
 }  // namespace AscendC

@@ -13,18 +13,19 @@
 // it they are not written. Types per product profile (profile.h): half and
 // float everywhere, bfloat16_t on Ascend 950 only. Every kernel check of
 // docs/welfordupdate.md runs on every call; a violation is a KernelError
-// (normgrad_ascendc/runtime/core.h) naming the argument, the value and the rule.
+// (normgrad_ascendc/runtime/core.h) naming the argument, the value and the
+// rule.
 #pragma once
 
 #include <type_traits>
 
 #include "normgrad_ascendc/lib/common/type_rules.h"
+#include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 #include "normgrad_ascendc/runtime/tensor.h"
-#include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
 
 namespace normgrad_ascendc {
 
@@ -72,11 +73,13 @@ __aicore__ inline void WelfordUpdate(
 /// pipe's buffers (PopStackBuffer); it must hold the minimum scratch.
 template <typename T, typename U, bool isReuseSource = false,
           const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
-__aicore__ inline void WelfordUpdate(
-    const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
-    const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
-    const LocalTensor<T>& inputX, const WelfordUpdateParam& para,
-    normgrad_ascendc::CallSite site = {}) {
+__aicore__ inline void WelfordUpdate(const LocalTensor<U>& outputMean,
+                                     const LocalTensor<U>& outputVariance,
+                                     const LocalTensor<U>& inputMean,
+                                     const LocalTensor<U>& inputVariance,
+                                     const LocalTensor<T>& inputX,
+                                     const WelfordUpdateParam& para,
+                                     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   static_assert(normgrad_ascendc::kIsHalfFloatOrBfloat16<T>,
                 "WelfordUpdate: T must be half, float or bfloat16_t");

@@ -1,6 +1,6 @@
-// normgrad_ascendc/runtime/block_sync.h — synchronization between the blocks of a
-// launch (docs/runtime.md, "Synchronization"): SyncAll (hard and soft
-// forms), IBSet/IBWait, CrossCoreSetFlag/CrossCoreWaitFlag (mode 0),
+// normgrad_ascendc/runtime/block_sync.h — synchronization between the blocks of
+// a launch (docs/runtime.md, "Synchronization"): SyncAll (hard and soft forms),
+// IBSet/IBWait, CrossCoreSetFlag/CrossCoreWaitFlag (mode 0),
 // InitDetermineComputeWorkspace/WaitPreBlock/NotifyNextBlock; the task-level
 // SetNextTaskStart/WaitPreTaskEnd; and the core-local Mutex with
 // AllocMutexID/ReleaseMutexID.

@@ -1,7 +1,7 @@
-// normgrad_ascendc/runtime/ceil_division.h — AscendC::CeilDivision, the rounding-up
-// division of the documentation's scalar helpers (docs/program-surface.md,
-// "Host helpers"), usable in kernels, in host code and in constant
-// expressions.
+// normgrad_ascendc/runtime/ceil_division.h — AscendC::CeilDivision, the
+// rounding-up division of the documentation's scalar helpers
+// (docs/program-surface.md, "Host helpers"), usable in kernels, in host code
+// and in constant expressions.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,5 @@
-// normgrad_ascendc/runtime/core.h — the emulated AI core and kernel-side errors.
+// normgrad_ascendc/runtime/core.h — the emulated AI core and kernel-side
+// errors.
 //
 // A Core is one AI core as a kernel sees it: its own unified buffer (UB) of
 // the profile's size, 32-byte aligned; its block index and block count; and
@@ -53,7 +54,8 @@ class KernelError : public std::runtime_error {
 
 /// Joins `pieces` into `out` (cut to fit, always terminated): an API's name
 /// as its messages give it, made on every call, so without printf.
-void JoinName(char* out, size_t size, std::initializer_list<const char*> pieces);
+void JoinName(char* out, size_t size,
+              std::initializer_list<const char*> pieces);
 
 /// The file and line of a call: as a defaulted parameter, the caller's.
 struct CallSite {

@@ -1,6 +1,6 @@
-// normgrad_ascendc/runtime/cpu_debug.h — the older CPU-debug way to run a kernel
-// (docs/runtime.md, "Blocks and launch"): ICPU_RUN_KF, GmAlloc, GmFree and
-// SetKernelMode, as programs written for the vendor's CPU debug library use
+// normgrad_ascendc/runtime/cpu_debug.h — the older CPU-debug way to run a
+// kernel (docs/runtime.md, "Blocks and launch"): ICPU_RUN_KF, GmAlloc, GmFree
+// and SetKernelMode, as programs written for the vendor's CPU debug library use
 // them:
 //
 //   uint8_t* x = (uint8_t*)AscendC::GmAlloc(bytes);

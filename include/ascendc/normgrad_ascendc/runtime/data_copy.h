@@ -1,6 +1,6 @@
-// normgrad_ascendc/runtime/data_copy.h — DataCopy between global memory (GM) and the
-// unified buffer (UB), and UB to UB (docs/runtime.md, "DataCopy" and "Data
-// movement"): the contiguous "count" form, the block form with
+// normgrad_ascendc/runtime/data_copy.h — DataCopy between global memory (GM)
+// and the unified buffer (UB), and UB to UB (docs/runtime.md, "DataCopy" and
+// "Data movement"): the contiguous "count" form, the block form with
 // DataCopyParams (blockCount blocks of blockLen 32-byte blocks, srcStride and
 // dstStride 32-byte blocks between them), the slice form (SliceInfo), Copy
 // (UB to UB, any count) and the dcache-bypass scalar accesses. DataCopyPad is

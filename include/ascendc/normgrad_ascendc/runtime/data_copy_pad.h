@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/data_copy_pad.h — DataCopyPad, the copy between global
-// memory (GM) and the unified buffer (UB) whose blocks need not be whole
+// normgrad_ascendc/runtime/data_copy_pad.h — DataCopyPad, the copy between
+// global memory (GM) and the unified buffer (UB) whose blocks need not be whole
 // 32-byte blocks, and SetPadValue (docs/runtime.md, "Data movement").
 //
 // GM → UB: block k (blockLen bytes) is read at src + k·(blockLen + srcStride)

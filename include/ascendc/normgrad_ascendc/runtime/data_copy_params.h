@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/data_copy_params.h — the parameter structs of the data
-// movement APIs (docs/runtime.md, "Data movement"): DataCopyParams (the
+// normgrad_ascendc/runtime/data_copy_params.h — the parameter structs of the
+// data movement APIs (docs/runtime.md, "Data movement"): DataCopyParams (the
 // strided DataCopy forms), DataCopyExtParams, DataCopyPadExtParams<T> and
 // DataCopyPadParams (DataCopyPad), PaddingMode and SliceInfo, with the field
 // names, types and defaults of the documentation.

@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/data_type.h — ge::DataType, the element-type enumeration
-// host code passes to the tiling and operator-definition APIs
+// normgrad_ascendc/runtime/data_type.h — ge::DataType, the element-type
+// enumeration host code passes to the tiling and operator-definition APIs
 // (docs/program-surface.md, "Host helpers"). The names are the documentation's;
 // the numbers are those of the public GE graph types, so values stored or
 // printed by programs match the vendor's.

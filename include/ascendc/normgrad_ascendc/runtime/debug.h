@@ -1,8 +1,9 @@
-// normgrad_ascendc/runtime/debug.h — debugging a kernel on the CPU (docs/runtime.md,
-// "Debugging"): printf/PRINTF, KERNEL_LOG, assert/ascendc_assert/ASSERT/
-// ASCENDC_ASSERT, DumpTensor, DumpAccChkPoint, PrintTimeStamp, Trap,
-// GetSystemCycle, and the profiler marks MetricsProfStart/MetricsProfStop/
-// MarkStamp (no effect: they only feed the device's profiler).
+// normgrad_ascendc/runtime/debug.h — debugging a kernel on the CPU
+// (docs/runtime.md, "Debugging"): printf/PRINTF, KERNEL_LOG,
+// assert/ascendc_assert/ASSERT/ ASCENDC_ASSERT, DumpTensor, DumpAccChkPoint,
+// PrintTimeStamp, Trap, GetSystemCycle, and the profiler marks
+// MetricsProfStart/MetricsProfStop/ MarkStamp (no effect: they only feed the
+// device's profiler).
 //
 // Output of a block is buffered and printed on stdout when the launch ends
 // (also when it fails, before the error lines), block after block, every

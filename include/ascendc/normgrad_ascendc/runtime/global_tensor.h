@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/global_tensor.h — GlobalTensor<T>, a typed view of global
-// memory (docs/runtime.md, "Positions and tensors"). On the CPU, global
+// normgrad_ascendc/runtime/global_tensor.h — GlobalTensor<T>, a typed view of
+// global memory (docs/runtime.md, "Positions and tensors"). On the CPU, global
 // memory is host memory: whatever the host program allocated (aclrtMalloc,
 // GmAlloc, malloc) and passed to the kernel as GM_ADDR.
 //

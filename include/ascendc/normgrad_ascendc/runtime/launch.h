@@ -1,7 +1,6 @@
-// normgrad_ascendc/runtime/launch.h — the kernel launcher (docs/runtime.md, "Blocks
-// and launch"): what `kernel<<<numBlocks, dynUbSize, stream>>>(args...)`
-// becomes on the CPU.
-// normgrad-cc rewrites that launch into
+// normgrad_ascendc/runtime/launch.h — the kernel launcher (docs/runtime.md,
+// "Blocks and launch"): what `kernel<<<numBlocks, dynUbSize,
+// stream>>>(args...)` becomes on the CPU. normgrad-cc rewrites that launch into
 //   normgrad_ascendc::LaunchKernel("kernel", numBlocks, dynUbSize, stream,
 //                                  kernel, args...)
 // and ICPU_RUN_KF (cpu_debug.h) expands to it too.

@@ -1,7 +1,7 @@
-// normgrad_ascendc/runtime/local_mem_allocator.h — static tensor programming without
-// a TPipe (docs/runtime.md, "Memory and queues"): Hardware, LocalMemAllocator
-// (tensors carved front to back from the UB), InitSocState and
-// GetUBSizeInBytes.
+// normgrad_ascendc/runtime/local_mem_allocator.h — static tensor programming
+// without a TPipe (docs/runtime.md, "Memory and queues"): Hardware,
+// LocalMemAllocator (tensors carved front to back from the UB), InitSocState
+// and GetUBSizeInBytes.
 //
 // LocalMemAllocator<Hardware::UB> hands out LocalTensors one after another
 // from UB address 0, each rounded up to 32 bytes; GetCurAddr() is the next

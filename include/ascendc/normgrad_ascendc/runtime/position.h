@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/position.h — the logical memory positions of Ascend C
-// (docs/runtime.md, "Positions and tensors"): where a tensor or queue lives.
+// normgrad_ascendc/runtime/position.h — the logical memory positions of Ascend
+// C (docs/runtime.md, "Positions and tensors"): where a tensor or queue lives.
 // normgrad emulates the unified buffer (UB), which holds VECIN, VECOUT and
 // VECCALC.
 #pragma once

@@ -1,7 +1,8 @@
 // normgrad_ascendc/runtime/profile.h — the product profiles normgrad emulates:
 // unified-buffer (UB) size and where the framework scratch ends, per product,
 // and the figures of one real product of each (core counts, system
-// workspace) that the platform queries (tiling/platform/platform_ascendc.h) report.
+// workspace) that the platform queries (tiling/platform/platform_ascendc.h)
+// report.
 //
 //   key    product                         arch  UB         scratch ends at
 //   a2     Atlas A2/A3 (default)           2201  192 KiB    UB - 128 bytes
@@ -27,17 +28,17 @@ enum class Profile : uint8_t { kA2, k310P, k950 };
 
 struct ProfileInfo {
   Profile profile;
-  const char* key;       ///< "a2", "310p", "950"
-  const char* name;      ///< "Atlas A2/A3", for messages
-  uint32_t arch;         ///< the vendor's architecture number
-  uint32_t ub_bytes;     ///< unified buffer per core
-  uint32_t scratch_end;  ///< UB offset where queues and framework scratch end
-  uint32_t aic_cores;    ///< cube cores (AI Cores where cube and vector
-                         ///< are one core) of the product
-  uint32_t aiv_cores;    ///< vector cores of the AI Cores (the AI Cores
-                         ///< themselves where cube and vector are one core):
-                         ///< the most blocks a launch that synchronizes its
-                         ///< blocks (SyncAll) may have
+  const char* key;        ///< "a2", "310p", "950"
+  const char* name;       ///< "Atlas A2/A3", for messages
+  uint32_t arch;          ///< the vendor's architecture number
+  uint32_t ub_bytes;      ///< unified buffer per core
+  uint32_t scratch_end;   ///< UB offset where queues and framework scratch end
+  uint32_t aic_cores;     ///< cube cores (AI Cores where cube and vector
+                          ///< are one core) of the product
+  uint32_t aiv_cores;     ///< vector cores of the AI Cores (the AI Cores
+                          ///< themselves where cube and vector are one core):
+                          ///< the most blocks a launch that synchronizes its
+                          ///< blocks (SyncAll) may have
   uint32_t vector_cores;  ///< separate Vector Cores beside the AI Cores
                           ///< (Atlas inference series only), else 0
   uint32_t lib_api_workspace_bytes;  ///< the system workspace: what

@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/qualifiers.h — kernel qualifiers, macros, kernel types and
-// constants of Ascend C (docs/runtime.md, "Qualifiers, macros and
+// normgrad_ascendc/runtime/qualifiers.h — kernel qualifiers, macros, kernel
+// types and constants of Ascend C (docs/runtime.md, "Qualifiers, macros and
 // constants"). On the CPU the qualifiers expand to nothing, so kernels are
 // ordinary C++ functions.
 #pragma once

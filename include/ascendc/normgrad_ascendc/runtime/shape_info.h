@@ -1,6 +1,6 @@
-// normgrad_ascendc/runtime/shape_info.h — ShapeInfo and DataFormat (docs/runtime.md,
-// "Positions and tensors"): the kernel-side description of a tensor's shape.
-// DataFormat is defined here once for kernel and host code.
+// normgrad_ascendc/runtime/shape_info.h — ShapeInfo and DataFormat
+// (docs/runtime.md, "Positions and tensors"): the kernel-side description of a
+// tensor's shape. DataFormat is defined here once for kernel and host code.
 #pragma once
 
 #include <cstdint>

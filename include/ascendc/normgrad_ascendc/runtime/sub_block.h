@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/sub_block.h — where a block sits inside its logical AI
-// Core (docs/program-surface.md, "Blocks inside a core"): GetSubBlockIdx,
+// normgrad_ascendc/runtime/sub_block.h — where a block sits inside its logical
+// AI Core (docs/program-surface.md, "Blocks inside a core"): GetSubBlockIdx,
 // GetSubBlockNum and GetTaskRatio. normgrad runs vector-only kernels
 // (KERNEL_TYPE_AIV_ONLY, or the coupled AI Cores of the Atlas inference
 // series), where each block is one vector core of its own: index 0 of 1, and

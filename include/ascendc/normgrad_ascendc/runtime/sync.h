@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/sync.h — synchronization between the pipes of one core
-// (docs/runtime.md, "Synchronization"): the pipe and event enums,
+// normgrad_ascendc/runtime/sync.h — synchronization between the pipes of one
+// core (docs/runtime.md, "Synchronization"): the pipe and event enums,
 // PipeBarrier, SetFlag and WaitFlag, DataSyncBarrier and TQueSync. An
 // emulated core runs every instruction in program order, so all of these are
 // accepted and do nothing. Synchronization between blocks is in

@@ -1,5 +1,5 @@
-// normgrad_ascendc/runtime/tensor.h — LocalTensor<T>, a typed view of an emulated
-// core's unified buffer (docs/runtime.md, "Positions and tensors").
+// normgrad_ascendc/runtime/tensor.h — LocalTensor<T>, a typed view of an
+// emulated core's unified buffer (docs/runtime.md, "Positions and tensors").
 //
 // A LocalTensor is (core, byte offset in the UB, byte length, position).
 // Copies are views of the same memory, never deep copies. GetSize() is the
@@ -59,7 +59,9 @@ struct TensorView {
     if (!IsLive()) FailStaleTensor(api, *lease, offset);
   }
   /// Whether Check passes (for callers that name the API only on failure).
-  bool IsLive() const { return lease == nullptr || lease->generation == generation; }
+  bool IsLive() const {
+    return lease == nullptr || lease->generation == generation;
+  }
 
   /// The rule for a UB operand of a data-movement or vector instruction:
   /// live (Check), not empty, and starting at a multiple of 32 bytes; else a
@@ -67,7 +69,9 @@ struct TensorView {
   void CheckUbOperand(const char* api, const char* which) const;
   /// Whether CheckUbOperand passes: hot paths test this first and build the
   /// API's name for CheckUbOperand's message only when it fails.
-  bool IsUbOperand() const { return IsLive() && core != nullptr && offset % 32 == 0; }
+  bool IsUbOperand() const {
+    return IsLive() && core != nullptr && offset % 32 == 0;
+  }
 };
 
 /// A type's name for messages ("float", "half", "uint8_t", ...).

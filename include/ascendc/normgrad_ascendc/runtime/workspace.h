@@ -27,8 +27,7 @@ GM_ADDR GetSysWorkSpacePtr();
 
 /// Accepts the kernel's workspace argument as the system workspace; a null
 /// workspace is a kernel error.
-void SetSysWorkspace(GM_ADDR workspace,
-                     normgrad_ascendc::CallSite site = {});
+void SetSysWorkspace(GM_ADDR workspace, normgrad_ascendc::CallSite site = {});
 
 /// The documentation's other spelling of SetSysWorkspace.
 inline void SetSysWorkSpace(GM_ADDR workspace,

@@ -1,5 +1,5 @@
-// normgrad_ascendc/tiling/kernel_tiling.h — how a kernel reads its tiling and its
-// tiling key (docs/program-surface.md, "Tiling in the kernel"):
+// normgrad_ascendc/tiling/kernel_tiling.h — how a kernel reads its tiling and
+// its tiling key (docs/program-surface.md, "Tiling in the kernel"):
 // GET_TILING_DATA, GET_TILING_DATA_WITH_STRUCT, GET_TILING_DATA_MEMBER,
 // GET_TILING_DATA_PTR_WITH_STRUCT, COPY_TILING_WITH_STRUCT,
 // COPY_TILING_WITH_ARRAY, REGISTER_TILING_DEFAULT,
@@ -70,9 +70,10 @@ void LoadTiling(T& dst, const void* tiling, const char* api,
                 "tiling structure; use GET_TILING_DATA_WITH_STRUCT, "
                 "GET_TILING_DATA_MEMBER or GET_TILING_DATA_PTR_WITH_STRUCT");
   if (tiling == nullptr) {
-    Fail("%s: the tiling argument is null: it must point to the tiling data "
-         "the host saved",
-         api);
+    Fail(
+        "%s: the tiling argument is null: it must point to the tiling data "
+        "the host saved",
+        api);
   }
   if constexpr (std::is_base_of_v<optiling::TilingDef, T>) {
     dst.LoadFromBuffer(tiling);
@@ -98,7 +99,8 @@ T TilingValue(const S& src, CallSite site = {}) {
       return T(*src);
     } else {
       T value;
-      LoadTiling(value, static_cast<const void*>(src), "COPY_TILING_WITH_STRUCT");
+      LoadTiling(value, static_cast<const void*>(src),
+                 "COPY_TILING_WITH_STRUCT");
       return value;
     }
   } else {
@@ -120,9 +122,9 @@ bool TilingKeyIs(uint64_t key);
 
 /// Declares `tiling_data` of the default tiling structure and fills it from
 /// `tiling_arg` (see the file comment).
-#define GET_TILING_DATA(tiling_data, tiling_arg)                           \
-  decltype(NormgradDefaultTiling(::optiling::TilingRank<__COUNTER__ + 1>{})) \
-      tiling_data;                                                         \
+#define GET_TILING_DATA(tiling_data, tiling_arg)               \
+  decltype(NormgradDefaultTiling(                              \
+      ::optiling::TilingRank<__COUNTER__ + 1>{})) tiling_data; \
   ::normgrad_ascendc::LoadTiling(tiling_data, tiling_arg, "GET_TILING_DATA")
 
 /// Declares `tiling_data` of type `struct_name` and fills it.
@@ -135,7 +137,8 @@ bool TilingKeyIs(uint64_t key);
 /// tiling.
 #define GET_TILING_DATA_MEMBER(struct_name, mem_name, tiling_data, tiling_arg) \
   static_assert(!std::is_array_v<decltype(struct_name::mem_name)>,             \
-                "GET_TILING_DATA_MEMBER: " #mem_name " is an array; use "     \
+                "GET_TILING_DATA_MEMBER: " #mem_name                           \
+                " is an array; use "                                           \
                 "GET_TILING_DATA_PTR_WITH_STRUCT and COPY_TILING_WITH_ARRAY"); \
   auto tiling_data = [&] {                                                     \
     struct_name normgrad_whole_tiling;                                         \
@@ -154,16 +157,17 @@ bool TilingKeyIs(uint64_t key);
 
 /// Declares `dst_ptr`, a `tiling_struct*` to a copy (in the enclosing scope)
 /// of the structure src_ptr refers to (a pointer, or a member of a tiling).
-#define COPY_TILING_WITH_STRUCT(tiling_struct, src_ptr, dst_ptr)      \
-  tiling_struct normgrad_tiling_##dst_ptr =                           \
-      ::normgrad_ascendc::TilingValue<tiling_struct>(src_ptr);        \
+#define COPY_TILING_WITH_STRUCT(tiling_struct, src_ptr, dst_ptr) \
+  tiling_struct normgrad_tiling_##dst_ptr =                      \
+      ::normgrad_ascendc::TilingValue<tiling_struct>(src_ptr);   \
   tiling_struct* dst_ptr = &normgrad_tiling_##dst_ptr
 
 /// Declares `dst_ptr`, an `arr_type (*)[arr_count]` to a copy (in the
 /// enclosing scope) of the first arr_count elements at src_ptr.
-#define COPY_TILING_WITH_ARRAY(arr_type, arr_count, src_ptr, dst_ptr)        \
-  arr_type normgrad_tiling_##dst_ptr[arr_count];                             \
-  std::memcpy(normgrad_tiling_##dst_ptr, src_ptr, sizeof(arr_type) * (arr_count)); \
+#define COPY_TILING_WITH_ARRAY(arr_type, arr_count, src_ptr, dst_ptr) \
+  arr_type normgrad_tiling_##dst_ptr[arr_count];                      \
+  std::memcpy(normgrad_tiling_##dst_ptr, src_ptr,                     \
+              sizeof(arr_type) * (arr_count));                        \
   arr_type(*dst_ptr)[arr_count] = &normgrad_tiling_##dst_ptr
 
 /// Makes TILING_STRUCT the default structure of GET_TILING_DATA in the rest
@@ -175,13 +179,13 @@ bool TilingKeyIs(uint64_t key);
 /// "TILING_KEY_VAR == 1") selects, for the device's framework; the kernel
 /// reads it with GET_TILING_DATA_WITH_STRUCT, so on the CPU this only checks
 /// that TILING_STRUCT is a complete type.
-#define REGISTER_TILING_FOR_TILINGKEY(EXPRESSION, TILING_STRUCT)    \
+#define REGISTER_TILING_FOR_TILINGKEY(EXPRESSION, TILING_STRUCT)     \
   static_assert(sizeof(TILING_STRUCT) > 0 && sizeof(EXPRESSION) > 0, \
                 "REGISTER_TILING_FOR_TILINGKEY")
 
 /// Says the kernel registers no structure: GET_TILING_DATA is then a
 /// compile error, the _WITH_STRUCT/_MEMBER/_PTR forms work.
-#define REGISTER_NONE_TILING                          \
+#define REGISTER_NONE_TILING                              \
   ::optiling::NoneTilingRegistered NormgradDefaultTiling( \
       ::optiling::TilingRank<__COUNTER__ + 1>)
 
@@ -189,8 +193,9 @@ bool TilingKeyIs(uint64_t key);
 #define TILING_KEY_IS(key) (::normgrad_ascendc::TilingKeyIs(key))
 
 /// Whether the tiling key is `key1` or `key2`.
-#define TILING_KEY_LIST(key1, key2) \
-  (::normgrad_ascendc::TilingKeyIs(key1) || ::normgrad_ascendc::TilingKeyIs(key2))
+#define TILING_KEY_LIST(key1, key2)         \
+  (::normgrad_ascendc::TilingKeyIs(key1) || \
+   ::normgrad_ascendc::TilingKeyIs(key2))
 
 /// Declares the core type of the kernel's branch for tiling key `key`; a
 /// statement that does nothing on the CPU (normgrad runs vector cores).

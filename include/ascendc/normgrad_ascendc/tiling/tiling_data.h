@@ -1,5 +1,5 @@
-// normgrad_ascendc/tiling/tiling_data.h — the host tiling-data macros of Ascend C
-// host programs (BEGIN_TILING_DATA_DEF, TILING_DATA_FIELD_DEF,
+// normgrad_ascendc/tiling/tiling_data.h — the host tiling-data macros of Ascend
+// C host programs (BEGIN_TILING_DATA_DEF, TILING_DATA_FIELD_DEF,
 // TILING_DATA_FIELD_DEF_ARR, TILING_DATA_FIELD_DEF_STRUCT,
 // END_TILING_DATA_DEF, REGISTER_TILING_DATA_CLASS) and optiling::TilingDef,
 // the byte-buffer base class every tiling-data class derives from.
@@ -40,13 +40,13 @@
 //
 // The kernel side. On the device the build turns a registered class into a
 // plain struct with the same fields, which GET_TILING_DATA fills
-// (normgrad_ascendc/tiling/kernel_tiling.h). Here the class serves as that struct
-// too: every field is also a public data member of its name (`t.totalLength`,
-// `t.splits[i]`, `t.lngbTiling.bsLength`), a copy of the saved value that the
-// setters, copies, assignments and LoadFromBuffer keep up to date. The bytes
-// stay the truth: the getters and SaveToBuffer read them, so host code uses
-// the accessors (a write through an array getter's pointer reaches the data
-// member at the next copy or load).
+// (normgrad_ascendc/tiling/kernel_tiling.h). Here the class serves as that
+// struct too: every field is also a public data member of its name
+// (`t.totalLength`, `t.splits[i]`, `t.lngbTiling.bsLength`), a copy of the
+// saved value that the setters, copies, assignments and LoadFromBuffer keep up
+// to date. The bytes stay the truth: the getters and SaveToBuffer read them, so
+// host code uses the accessors (a write through an array getter's pointer
+// reaches the data member at the next copy or load).
 //
 // sizeof of every tiling-data class is at least 512 bytes: programs malloc
 // sizeof(host class) bytes, SaveToBuffer into them and copy a fixed amount
@@ -235,34 +235,34 @@ static_assert(sizeof(TilingDef) == 512, "TilingDef is 512 bytes");
 
 /// A scalar field: `void set_name(type)`, `type get_name() const` and the
 /// data member `name`.
-#define TILING_DATA_FIELD_DEF(type, name)                                   \
- public:                                                                    \
-  type name{};                                                              \
+#define TILING_DATA_FIELD_DEF(type, name)                                    \
+ public:                                                                     \
+  type name{};                                                               \
   void set_##name(type value) { Store<type>(name##_offset_, value, &name); } \
-  type get_##name() const { return Load<type>(name##_offset_); }            \
-                                                                            \
- private:                                                                   \
+  type get_##name() const { return Load<type>(name##_offset_); }             \
+                                                                             \
+ private:                                                                    \
   const size_t name##_offset_ = AddField(sizeof(type), sizeof(type), &name)
 
 /// An array field of `count` elements: `void set_name(const type* values)`
 /// copies `count` elements from values; `get_name()` returns a pointer to the
 /// `count` elements inside the object (writes through it change the saved
 /// bytes; valid while the object lives); the data member `type name[count]`.
-#define TILING_DATA_FIELD_DEF_ARR(type, count, name)                       \
- public:                                                                   \
-  type name[count] = {};                                                   \
-  void set_##name(const type* values) {                                    \
-    StoreArray(name##_offset_, values, sizeof(type) * (count), name);      \
-  }                                                                        \
-  type* get_##name() {                                                     \
-    return reinterpret_cast<type*>(Bytes() + name##_offset_);              \
-  }                                                                        \
-  const type* get_##name() const {                                         \
-    return reinterpret_cast<const type*>(Bytes() + name##_offset_);        \
-  }                                                                        \
-                                                                           \
- private:                                                                  \
-  const size_t name##_offset_ =                                            \
+#define TILING_DATA_FIELD_DEF_ARR(type, count, name)                  \
+ public:                                                              \
+  type name[count] = {};                                              \
+  void set_##name(const type* values) {                               \
+    StoreArray(name##_offset_, values, sizeof(type) * (count), name); \
+  }                                                                   \
+  type* get_##name() {                                                \
+    return reinterpret_cast<type*>(Bytes() + name##_offset_);         \
+  }                                                                   \
+  const type* get_##name() const {                                    \
+    return reinterpret_cast<const type*>(Bytes() + name##_offset_);   \
+  }                                                                   \
+                                                                      \
+ private:                                                             \
+  const size_t name##_offset_ =                                       \
       AddField(sizeof(type) * (count), sizeof(type), name)
 
 /// A nested tiling-data struct, a public member `name` of type struct_type
@@ -296,22 +296,27 @@ struct NotADefaultTiling {};
 /// operator's default structure. Not so for the documented special names: a
 /// nested structure registered as <class_name>Op, and the structure of one
 /// tiling key, <op>_<key>.
-constexpr bool IsDefaultRegistration(const char* op_type, const char* class_name) {
+constexpr bool IsDefaultRegistration(const char* op_type,
+                                     const char* class_name) {
   size_t op = 0;
   while (op_type[op] != '\0') ++op;
   size_t cls = 0;
   while (class_name[cls] != '\0') ++cls;
   bool nested = op == cls + 2 && op_type[cls] == 'O' && op_type[cls + 1] == 'p';
-  for (size_t i = 0; nested && i < cls; ++i) nested = op_type[i] == class_name[i];
+  for (size_t i = 0; nested && i < cls; ++i)
+    nested = op_type[i] == class_name[i];
   size_t digits = 0;
-  while (digits < op && op_type[op - 1 - digits] >= '0' && op_type[op - 1 - digits] <= '9') {
+  while (digits < op && op_type[op - 1 - digits] >= '0' &&
+         op_type[op - 1 - digits] <= '9') {
     ++digits;
   }
-  const bool per_key = digits > 0 && digits < op && op_type[op - 1 - digits] == '_';
+  const bool per_key =
+      digits > 0 && digits < op && op_type[op - 1 - digits] == '_';
   return !nested && !per_key;
 }
 
-/// TilingRank<N> for an operator's default structure, else NotADefaultTiling<N>.
+/// TilingRank<N> for an operator's default structure, else
+/// NotADefaultTiling<N>.
 template <bool is_default, int N>
 using RegistrationRank =
     std::conditional_t<is_default, TilingRank<N>, NotADefaultTiling<N>>;
@@ -324,11 +329,13 @@ using RegistrationRank =
 /// kernels that follow (GET_TILING_DATA; the last such registration before a
 /// kernel wins). It checks that class_name is a tiling-data class. A
 /// semicolon after it is optional.
-#define REGISTER_TILING_DATA_CLASS(op_type, class_name)                        \
-  static_assert(std::is_base_of<::optiling::TilingDef, class_name>::value,     \
-                "REGISTER_TILING_DATA_CLASS(" #op_type ", " #class_name        \
-                "): " #class_name                                              \
-                " must be declared with "                                      \
-                "BEGIN_TILING_DATA_DEF");                                      \
-  class_name NormgradDefaultTiling(::optiling::RegistrationRank<               \
-      ::optiling::IsDefaultRegistration(#op_type, #class_name), __COUNTER__ + 1>);
+#define REGISTER_TILING_DATA_CLASS(op_type, class_name)                    \
+  static_assert(std::is_base_of<::optiling::TilingDef, class_name>::value, \
+                "REGISTER_TILING_DATA_CLASS(" #op_type ", " #class_name    \
+                "): " #class_name                                          \
+                " must be declared with "                                  \
+                "BEGIN_TILING_DATA_DEF");                                  \
+  class_name NormgradDefaultTiling(                                        \
+      ::optiling::RegistrationRank<::optiling::IsDefaultRegistration(      \
+                                       #op_type, #class_name),             \
+                                   __COUNTER__ + 1>);

@@ -1,7 +1,7 @@
-// normgrad_ascendc/tiling/tiling_fields.h — a tiling struct's fields written once:
-// the field-list convention, the macros that make the struct, the host class,
-// the host copy and the by-name listing from a list, and TilingField, one
-// entry of that listing.
+// normgrad_ascendc/tiling/tiling_fields.h — a tiling struct's fields written
+// once: the field-list convention, the macros that make the struct, the host
+// class, the host copy and the by-name listing from a list, and TilingField,
+// one entry of that listing.
 //
 // Each op's kernel-side header (e.g. layernormgradbeta_tiling.h) defines one
 // field list, an X-macro that names every field's type and name in the order
@@ -53,7 +53,8 @@ struct TilingField {
 #define NORMGRAD_TILING_STRUCT_MEMBER(type, name) type name{};
 
 /// A field of the host tiling class (TILING_DATA_FIELD_DEF, tiling_data.h).
-#define NORMGRAD_TILING_DATA_FIELD(type, name) TILING_DATA_FIELD_DEF(type, name);
+#define NORMGRAD_TILING_DATA_FIELD(type, name) \
+  TILING_DATA_FIELD_DEF(type, name);
 
 /// host.set_<name>(kernel.<name>): where a host tiling object `host` and a
 /// kernel-side struct `kernel` of the same op are in scope.

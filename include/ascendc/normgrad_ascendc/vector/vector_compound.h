@@ -102,7 +102,8 @@ const char* CompoundTypeName() {
   } else {
     static const char* const name = [] {
       static char buffer[32];
-      std::snprintf(buffer, sizeof buffer, "%s, %s", TypeName<T>(), TypeName<U>());
+      std::snprintf(buffer, sizeof buffer, "%s, %s", TypeName<T>(),
+                    TypeName<U>());
       return buffer;
     }();
     return name;
@@ -153,12 +154,15 @@ VecInstruction CompoundInstruction(Compound op, const char* api,
 /// instruction requires, sharing no byte at all); the same lanes as the
 /// executor's flat run. False (nothing done) otherwise.
 template <Compound kOp, typename T, typename U>
-bool FlatCompound(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src0,
-                  const AscendC::LocalTensor<U>* src1, const void* params, int64_t n) {
+bool FlatCompound(const AscendC::LocalTensor<T>& dst,
+                  const AscendC::LocalTensor<U>& src0,
+                  const AscendC::LocalTensor<U>* src1, const void* params,
+                  int64_t n) {
   if constexpr (!kIsVectorFloat<T> || !kIsVectorFloat<U>) {
     return false;
   } else {
-    static const SpanFn span = CompoundSpanEverywhere(kOp, TypeBitOf<T>(), TypeBitOf<U>());
+    static const SpanFn span =
+        CompoundSpanEverywhere(kOp, TypeBitOf<T>(), TypeBitOf<U>());
     if (span == nullptr || !FlatCount(n)) return false;
     const uint64_t lanes = static_cast<uint64_t>(n);
     const TensorView& d = dst.view();

@@ -6,11 +6,11 @@
 //
 // Forms. Cast, CastDequant and AddDeqRelu have the count form (the first
 // `count` elements) and the level-0 forms (a bit mask or a continuous mask,
-// repeatTime, UnaryRepeatParams / BinaryRepeatParams, isSetMask; vector_unit.h).
-// When the source and destination widths differ, a repeat has the lanes of
-// the wider type (256 bytes of it): Cast half → int32_t runs 64 lanes, whose
-// half sources fill 4 blocks and int32_t destinations 8. Truncate has the
-// count form only.
+// repeatTime, UnaryRepeatParams / BinaryRepeatParams, isSetMask;
+// vector_unit.h). When the source and destination widths differ, a repeat has
+// the lanes of the wider type (256 bytes of it): Cast half → int32_t runs 64
+// lanes, whose half sources fill 4 blocks and int32_t destinations 8. Truncate
+// has the count form only.
 //
 // Pairs. Each profile converts the pairs its table in the Cast page lists,
 // each with its rounding modes (kA2Pairs, k310PPairs, k950Pairs in
@@ -90,16 +90,15 @@ struct ConvertParams {
 
 /// Converts n elements of type `src_bit` (a TypeBit) to `dst_bit` by
 /// `mode` (vector_convert.cc).
-void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit,
-                 const void* src, AscendC::RoundMode mode, uint32_t n);
+void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit, const void* src,
+                 AscendC::RoundMode mode, uint32_t n);
 /// ConvertImpl one element at a time in exact arithmetic (each value as
 /// sign · m · 2^e rounded once): what the pairs without a loop run, and
 /// the reference the loops are tested against.
 void ConvertElements(uint32_t dst_bit, void* dst, uint32_t src_bit,
                      const void* src, AscendC::RoundMode mode, uint32_t n);
 /// dst[i] = src[i] · scale (half bits) rounded to half, nearest even.
-void DequantImpl(uint16_t* dst, const int32_t* src, uint16_t scale,
-                 uint32_t n);
+void DequantImpl(uint16_t* dst, const int32_t* src, uint16_t scale, uint32_t n);
 /// dst[i] = max(0, (src0[i] + src1[i]) · scale) rounded to half.
 void AddDeqReluImpl(uint16_t* dst, const int32_t* src0, const int32_t* src1,
                     uint16_t scale, uint32_t n);
@@ -173,7 +172,8 @@ VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
   const bool deq =
       CheckCastPair(type, TypeBitOf<D>(), TypeBitOf<S>(), params.mode);
   // The register is read by the DEQSCALE pair only.
-  if (deq) params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
+  if (deq)
+    params.deq_scale = static_cast<uint16_t>(DeqScaleRegister() & 0xFFFFu);
   VecInstruction in{
       "Cast",
       type,
@@ -371,9 +371,8 @@ void LoadQuantParams(const char* type, bool is_signed, bool vec_deq,
 template <typename T, typename U>
 VecInstruction CastDequantInstruction(const AscendC::LocalTensor<T>& dst,
                                       const AscendC::LocalTensor<U>& src,
-                                      ConvertParams& params,
-                                      QuantParams& quant, bool isVecDeq,
-                                      bool halfBlock) {
+                                      ConvertParams& params, QuantParams& quant,
+                                      bool isVecDeq, bool halfBlock) {
   constexpr bool kS32ToHalf =
       std::is_same_v<T, half> && std::is_same_v<U, int32_t>;
   constexpr bool kS16ToB8 =

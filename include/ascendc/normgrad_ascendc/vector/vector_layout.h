@@ -2,9 +2,10 @@
 // rearrange, gather and scatter elements in the unified buffer (UB)
 // (docs/runtime.md, "Fill, layout, gather and scatter"):
 //
-//   Duplicate        dst[i] = scalar (or src[0], 950)          count, mask forms
-//   CreateVecIndex   dst[i] = firstValue + i                   count, mask forms
-//   Brcb             each of 8 source elements per repeat fills one 32-byte
+//   Duplicate        dst[i] = scalar (or src[0], 950)          count, mask
+//   forms CreateVecIndex   dst[i] = firstValue + i                   count,
+//   mask forms Brcb             each of 8 source elements per repeat fills one
+//   32-byte
 //                    block of dst
 //   Transpose        a 16×16 matrix of 2-byte elements; NCHW <-> NHWC
 //   TransDataTo5HD   16 blocks gathered by address lists: a 16-block
@@ -143,28 +144,25 @@ struct TransDataTo5HDParams {
 namespace normgrad_ascendc {
 
 // The element types of each instruction, per profile, as documented.
-inline constexpr uint32_t kTypes2And4Bytes = kTypeInt16 | kTypeUint16 |
-                                             kTypeHalf | kTypeBfloat16 |
-                                             kTypeInt32 | kTypeUint32 |
-                                             kTypeFloat;
+inline constexpr uint32_t kTypes2And4Bytes =
+    kTypeInt16 | kTypeUint16 | kTypeHalf | kTypeBfloat16 | kTypeInt32 |
+    kTypeUint32 | kTypeFloat;
 inline constexpr uint32_t kTypes1And8Bytes =
     kTypeInt8 | kTypeUint8 | kTypeInt64 | kTypeUint64;
 inline constexpr TypeRule kDuplicateTypes{kTypes2And4Bytes, kTypes2And4Bytes,
                                           kTypes2And4Bytes, kTypes1And8Bytes};
-inline constexpr TypeRule kBrcbTypes{
-    kTypes2And4Bytes, kTypes2And4Bytes & ~kTypeBfloat16,
-    kTypes2And4Bytes | kTypes1And8Bytes, 0};
+inline constexpr TypeRule kBrcbTypes{kTypes2And4Bytes,
+                                     kTypes2And4Bytes & ~kTypeBfloat16,
+                                     kTypes2And4Bytes | kTypes1And8Bytes, 0};
 inline constexpr uint32_t kIndexTypes =
     kTypeInt16 | kTypeHalf | kTypeInt32 | kTypeFloat;
-inline constexpr TypeRule kCreateVecIndexTypes{kIndexTypes, kIndexTypes,
-                                               kIndexTypes,
-                                               kTypeInt8 | kTypeInt64};
+inline constexpr TypeRule kCreateVecIndexTypes{
+    kIndexTypes, kIndexTypes, kIndexTypes, kTypeInt8 | kTypeInt64};
 inline constexpr TypeRule kGatherTypes{
     kTypes2And4Bytes, kTypes2And4Bytes & ~kTypeBfloat16,
     kTypes2And4Bytes | kTypeInt64 | kTypeUint64, kTypeInt8 | kTypeUint8};
 inline constexpr TypeRule kGatherbTypes{kTypeUint16 | kTypeUint32, 0,
-                                        kTypes2And4Bytes | kTypes1And8Bytes,
-                                        0};
+                                        kTypes2And4Bytes | kTypes1And8Bytes, 0};
 inline constexpr TypeRule kScatterTypes{
     0, kTypeUint16 | kTypeHalf | kTypeUint32 | kTypeFloat,
     kTypes2And4Bytes | kTypeInt64 | kTypeUint64, kTypeInt8 | kTypeUint8};
@@ -219,8 +217,8 @@ T IndexValue(T first, uint64_t i) {
                            static_cast<double>(i)));
   } else {
     using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(first) +
-                                         static_cast<U>(i)));
+    return static_cast<T>(
+        static_cast<U>(static_cast<U>(first) + static_cast<U>(i)));
   }
 }
 
@@ -228,7 +226,8 @@ template <typename T>
 void IndexSpan(const SpanArgs& a) {
   const auto* state = static_cast<const IndexState<T>*>(a.params);
   T* d = static_cast<T*>(a.operand[0]);
-  for (uint32_t i = 0; i < a.n; ++i) d[i] = IndexValue(state->first, a.first_lane + i);
+  for (uint32_t i = 0; i < a.n; ++i)
+    d[i] = IndexValue(state->first, a.first_lane + i);
 }
 
 template <typename T>
@@ -255,7 +254,7 @@ struct IndexedSide {
   uint32_t bytes;
   uint32_t elem_bytes;
   uint32_t base;
-  uint64_t max_offset;  ///< the largest offset the profile takes
+  uint64_t max_offset;           ///< the largest offset the profile takes
   const void* values = nullptr;  ///< Scatter: the source lanes
 };
 
@@ -367,9 +366,9 @@ void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
               uint32_t elem_bytes, uint32_t repeat_time,
               const AscendC::BrcbRepeatParams& p);
 /// Gatherb over `elem_bytes`-byte elements.
-void GatherbImpl(const char* type, const TensorView& dst,
-                 const TensorView& src, const TensorView& offsets,
-                 uint32_t repeat_time, const AscendC::GatherRepeatParams& p);
+void GatherbImpl(const char* type, const TensorView& dst, const TensorView& src,
+                 const TensorView& offsets, uint32_t repeat_time,
+                 const AscendC::GatherRepeatParams& p);
 /// The 16×16 transpose of 2-byte elements; `api` names the form.
 void Transpose16Impl(const char* api, const char* type, const TensorView& dst,
                      const TensorView& src);
@@ -403,8 +402,7 @@ void AddressList(const char* type, const char* which, const TensorView& view,
 /// Interleave and DeInterleave over `elem_bytes`-byte elements.
 void InterleaveImpl(const char* type, const TensorView& dst0,
                     const TensorView& dst1, const TensorView& src0,
-                    const TensorView& src1, uint32_t elem_bytes,
-                    int64_t count);
+                    const TensorView& src1, uint32_t elem_bytes, int64_t count);
 void DeInterleaveImpl(const char* type, const TensorView& dst0,
                       const TensorView& dst1, const TensorView& src0,
                       const TensorView* src1, uint32_t elem_bytes,
@@ -489,7 +487,8 @@ void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count,
 template <typename T, typename Mask>
 void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, const Mask& mask,
                     uint8_t repeatTime, uint16_t dstBlkStride,
-                    uint8_t dstRepStride, normgrad_ascendc::CallSite site = {}) {
+                    uint8_t dstRepStride,
+                    normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::CreateVecIndexCall(
       dst, firstValue,
       normgrad_ascendc::RepeatFormOf<true>(
@@ -577,8 +576,8 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   const normgrad_ascendc::InstructionCall<T> call(
       "Transpose", normgrad_ascendc::kTransposeTypes, /*count_form=*/false,
       site);
-  normgrad_ascendc::Transpose16Impl("Transpose", normgrad_ascendc::TypeName<T>(),
-                                    dst.view(), src.view());
+  normgrad_ascendc::Transpose16Impl(
+      "Transpose", normgrad_ascendc::TypeName<T>(), dst.view(), src.view());
 }
 /// The extended Transpose: TRANSPOSE_ND2ND_B16 (the 16×16 transpose),
 /// TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW (with sharedTmpBuffer of the
@@ -593,22 +592,19 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     case TransposeType::TRANSPOSE_TYPE_NONE:
       return;
     case TransposeType::TRANSPOSE_ND2ND_B16:
-      normgrad_ascendc::CheckType<T>("Transpose",
-                                     normgrad_ascendc::kTransposeExtB16Types,
-                                     false);
+      normgrad_ascendc::CheckType<T>(
+          "Transpose", normgrad_ascendc::kTransposeExtB16Types, false);
       normgrad_ascendc::Transpose16Impl("Transpose(TRANSPOSE_ND2ND_B16)",
                                         normgrad_ascendc::TypeName<T>(),
                                         dst.view(), src.view());
       return;
     case TransposeType::TRANSPOSE_NCHW2NHWC:
     case TransposeType::TRANSPOSE_NHWC2NCHW:
-      normgrad_ascendc::CheckType<T>("Transpose",
-                                     normgrad_ascendc::kTransposeNchwTypes,
-                                     false);
-      normgrad_ascendc::TransposeNchwImpl(normgrad_ascendc::TypeName<T>(),
-                                          dst.view(), src.view(),
-                                          sharedTmpBuffer.view(), sizeof(T),
-                                          transposeParams);
+      normgrad_ascendc::CheckType<T>(
+          "Transpose", normgrad_ascendc::kTransposeNchwTypes, false);
+      normgrad_ascendc::TransposeNchwImpl(
+          normgrad_ascendc::TypeName<T>(), dst.view(), src.view(),
+          sharedTmpBuffer.view(), sizeof(T), transposeParams);
       return;
     default:
       normgrad_ascendc::Fail(
@@ -670,10 +666,10 @@ void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
   const char* type = normgrad_ascendc::TypeName<T>();
   normgrad_ascendc::BlockRef dst[16], src[16];
   for (int i = 0; i < 16; ++i) {
-    dst[i] = normgrad_ascendc::TensorBlock(type, "dstList", i,
-                                           dstList[i].view());
-    src[i] = normgrad_ascendc::TensorBlock(type, "srcList", i,
-                                           srcList[i].view());
+    dst[i] =
+        normgrad_ascendc::TensorBlock(type, "dstList", i, dstList[i].view());
+    src[i] =
+        normgrad_ascendc::TensorBlock(type, "srcList", i, srcList[i].view());
   }
   normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(T),
                                        nchwconvParams);

@@ -1,5 +1,5 @@
-// normgrad_ascendc/vector/vector_mask.h — the mask register of an emulated core and
-// its mode (vector_unit.h reads and sets it), and its comparison-result
+// normgrad_ascendc/vector/vector_mask.h — the mask register of an emulated core
+// and its mode (vector_unit.h reads and sets it), and its comparison-result
 // register (vector_select.h). A block starts with every mask bit set, in
 // normal mode, and the comparison-result register zeroed.
 #pragma once

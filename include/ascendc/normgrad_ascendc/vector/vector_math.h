@@ -1,7 +1,7 @@
-// normgrad_ascendc/vector/vector_math.h — the one-source arithmetic instructions and
-// the logic instructions of the vector unit (docs/runtime.md, "Vector
-// operations"), each in its count form and, where documented, its level-0
-// forms (bit mask or continuous mask, repeatTime, UnaryRepeatParams or
+// normgrad_ascendc/vector/vector_math.h — the one-source arithmetic
+// instructions and the logic instructions of the vector unit (docs/runtime.md,
+// "Vector operations"), each in its count form and, where documented, its
+// level-0 forms (bit mask or continuous mask, repeatTime, UnaryRepeatParams or
 // BinaryRepeatParams; vector_unit.h), on the element types the page lists
 // per profile (vector_ops.h, "Element types").
 //
@@ -214,8 +214,8 @@ void LeakyReluImpl(CastType type, void* dst, const void* src, float slope,
 /// And, Or (src1 null: with the scalar's low `bytes` bytes) or Not of the
 /// bits of `count` elements of `bytes` bytes (1, 2, 4, 8) on the engine's
 /// loops (vector_math.cc); dst may be src0 or src1.
-void LogicImpl(BitOp op, uint32_t bytes, void* dst, const void* src0, const void* src1,
-               uint64_t scalar, uint32_t count);
+void LogicImpl(BitOp op, uint32_t bytes, void* dst, const void* src0,
+               const void* src1, uint64_t scalar, uint32_t count);
 
 template <BitOp kOp, typename T>
 void ExactUnarySpan(const SpanArgs& a) {
@@ -237,8 +237,8 @@ template <BitOp kOp, typename T, bool kScalar>
 void LogicSpan(const SpanArgs& a) {
   BitsOf<T> s{};
   if (kScalar) std::memcpy(&s, a.params, sizeof s);
-  LogicImpl(kOp, sizeof(T), a.operand[0], a.operand[1], kScalar ? nullptr : a.operand[2], s,
-            a.n);
+  LogicImpl(kOp, sizeof(T), a.operand[0], a.operand[1],
+            kScalar ? nullptr : a.operand[2], s, a.n);
 }
 
 /// LeakyRelu: params is the slope, a T.
@@ -293,7 +293,8 @@ void ShiftSpan(const SpanArgs& a) {
   const ShiftParams& p = *static_cast<const ShiftParams*>(a.params);
   if constexpr (sizeof(T) == 2 || sizeof(T) == 4) {
     if (p.count < sizeof(T) * 8) {
-      ShiftImpl(sizeof(T), std::is_signed_v<T>, p, a.operand[0], a.operand[1], a.n);
+      ShiftImpl(sizeof(T), std::is_signed_v<T>, p, a.operand[0], a.operand[1],
+                a.n);
       return;
     }
   }

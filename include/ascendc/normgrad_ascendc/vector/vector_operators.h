@@ -1,5 +1,5 @@
-// normgrad_ascendc/vector/vector_operators.h — the whole-tensor operator forms of
-// the basic vector instructions (docs/runtime.md, "Vector unit"):
+// normgrad_ascendc/vector/vector_operators.h — the whole-tensor operator forms
+// of the basic vector instructions (docs/runtime.md, "Vector unit"):
 //   dst = src0 + src1;   Add      dst = src0 & src1;   And
 //   dst = src0 - src1;   Sub      dst = src0 | src1;   Or
 //   dst = src0 * src1;   Mul      dst = src0 < src1;   Compare LT (and >, <=,

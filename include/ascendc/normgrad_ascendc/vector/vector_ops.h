@@ -1,5 +1,5 @@
-// normgrad_ascendc/vector/vector_ops.h — the basic vector operations of Ascend C
-// (docs/runtime.md, "Vector operations") on LocalTensors in the unified
+// normgrad_ascendc/vector/vector_ops.h — the basic vector operations of Ascend
+// C (docs/runtime.md, "Vector operations") on LocalTensors in the unified
 // buffer (UB), each in its level-2 "count" form (the first `count`
 // elements) and, where documented, its level-0 forms (a bit mask or a
 // continuous mask, repeatTime and repeat parameters; vector_unit.h).
@@ -94,8 +94,9 @@ void BinaryImpl(ElementOp op, CastType type, void* dst, const void* src0,
 /// null (the scalar's low `bytes` bytes), over `count` integers of `bytes`
 /// bytes (1, 2, 4, 8), signed or not, as IntegerOp, op not Div, on the
 /// engine's loops (vector_ops.cc); dst may be src0 or src1.
-void IntegerImpl(ElementOp op, uint32_t bytes, bool is_signed, void* dst, const void* src0,
-                 const void* src1, uint64_t scalar, uint32_t count);
+void IntegerImpl(ElementOp op, uint32_t bytes, bool is_signed, void* dst,
+                 const void* src0, const void* src1, uint64_t scalar,
+                 uint32_t count);
 /// dst[i] = op(src[i], scalar), as BinaryImpl.
 void WithScalarImpl(ElementOp op, CastType type, void* dst, const void* src,
                     float scalar, uint32_t count);
@@ -301,8 +302,10 @@ inline constexpr TypeRule kMaxsMinsFlexTypes = kAddsFlexTypes;
 
 /// Whether every profile takes `bit` in this form (the API's type check
 /// cannot fail).
-constexpr bool TakenEverywhere(const TypeRule& r, uint32_t bit, bool count_form) {
-  return (r.a2 & r.p310 & (r.p950 | (count_form ? r.p950_count : 0)) & bit) != 0;
+constexpr bool TakenEverywhere(const TypeRule& r, uint32_t bit,
+                               bool count_form) {
+  return (r.a2 & r.p310 & (r.p950 | (count_form ? r.p950_count : 0)) & bit) !=
+         0;
 }
 
 /// Whether level-0 strides are each operand's defaults for T (blocks
@@ -322,12 +325,14 @@ constexpr bool HasDefaultStrides(const AscendC::UnaryRepeatParams& p) {
 /// dst = op(src0, src1) over the first n lanes when the flat conditions
 /// hold; false (nothing done) otherwise, or when FlatCount(n) does not.
 template <ElementOp kOp, typename T>
-bool FlatBinary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+bool FlatBinary(const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& src0,
                 const AscendC::LocalTensor<T>& src1, int64_t n) {
   if (!FlatCount(n)) return false;
   const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
   const TensorView& d = dst.view();
-  if (!FlatDst(d, bytes) || !FlatSrc(d, src0.view(), bytes) || !FlatSrc(d, src1.view(), bytes)) {
+  if (!FlatDst(d, bytes) || !FlatSrc(d, src0.view(), bytes) ||
+      !FlatSrc(d, src1.view(), bytes)) {
     return false;
   }
   BinaryLanes<kOp, T>(d.data(), src0.view().data(), src1.view().data(),
@@ -337,13 +342,14 @@ bool FlatBinary(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T
 
 /// dst = op(src, scalar) over the first n lanes, as FlatBinary.
 template <ElementOp kOp, typename T>
-bool FlatScalar(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                T scalar, int64_t n) {
+bool FlatScalar(const AscendC::LocalTensor<T>& dst,
+                const AscendC::LocalTensor<T>& src, T scalar, int64_t n) {
   if (!FlatCount(n)) return false;
   const uint64_t bytes = static_cast<uint64_t>(n) * sizeof(T);
   const TensorView& d = dst.view();
   if (!FlatDst(d, bytes) || !FlatSrc(d, src.view(), bytes)) return false;
-  ScalarLanes<kOp, T>(d.data(), src.view().data(), scalar, static_cast<uint32_t>(n));
+  ScalarLanes<kOp, T>(d.data(), src.view().data(), scalar,
+                      static_cast<uint32_t>(n));
   return true;
 }
 

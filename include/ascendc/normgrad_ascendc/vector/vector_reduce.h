@@ -91,7 +91,7 @@ constexpr ReduceElem ReduceElemOf() {
 struct ReduceCall {
   const char* api;  ///< "ReduceRepeat"
   AscendC::ReduceType op;
-  bool with_op;     ///< the name shows the operation: "ReduceRepeat<SUM, half>"
+  bool with_op;  ///< the name shows the operation: "ReduceRepeat<SUM, half>"
   ReduceElem dst_type;
   ReduceElem src_type;
   const char* dst_type_name;  ///< "half"
@@ -113,8 +113,15 @@ template <typename D, typename S>
 ReduceCall MakeReduceCall(const char* api, AscendC::ReduceType op, bool with_op,
                           const AscendC::LocalTensor<D>& dst,
                           const AscendC::LocalTensor<S>& src) {
-  return {api,         op,          with_op,     ReduceElemOf<D>(), ReduceElemOf<S>(),
-          TypeName<D>(), TypeName<S>(), &dst.view(), &src.view()};
+  return {api,
+          op,
+          with_op,
+          ReduceElemOf<D>(),
+          ReduceElemOf<S>(),
+          TypeName<D>(),
+          TypeName<S>(),
+          &dst.view(),
+          &src.view()};
 }
 
 /// The mask argument of a reduction with isSetMask: bit words, or the first
@@ -146,8 +153,8 @@ void ReduceAllCount(const ReduceCall& call, const TensorView& tmp,
 /// UB operand of at least 32 bytes (what the profiles that read it need).
 /// Then writes the sum and returns true; else returns false having done
 /// nothing, and the general path checks and runs.
-bool ReduceSumDirect(const TensorView& dst, const TensorView& src, const TensorView& tmp,
-                     int32_t count, bool is_half);
+bool ReduceSumDirect(const TensorView& dst, const TensorView& src,
+                     const TensorView& tmp, int32_t count, bool is_half);
 /// ReduceSum, ReduceMax, ReduceMin over `repeat_time` repeats under the mask
 /// register, repeats src_rep_stride blocks apart.
 void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
@@ -344,8 +351,10 @@ template <typename T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
                normgrad_ascendc::CallSite site = {}) {
-  if constexpr (isSetMask && (std::is_same_v<T, half> || std::is_same_v<T, float>)) {
-    if (normgrad_ascendc::ReduceSumDirect(dst.view(), src.view(), sharedTmpBuffer.view(), count,
+  if constexpr (isSetMask &&
+                (std::is_same_v<T, half> || std::is_same_v<T, float>)) {
+    if (normgrad_ascendc::ReduceSumDirect(dst.view(), src.view(),
+                                          sharedTmpBuffer.view(), count,
                                           std::is_same_v<T, half>)) {
       return;
     }

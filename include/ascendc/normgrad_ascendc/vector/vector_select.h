@@ -1,5 +1,5 @@
-// normgrad_ascendc/vector/vector_select.h — the compare-and-select instructions of
-// the vector unit (docs/runtime.md, "Compare and select"): Compare and
+// normgrad_ascendc/vector/vector_select.h — the compare-and-select instructions
+// of the vector unit (docs/runtime.md, "Compare and select"): Compare and
 // Compares into a bit tensor, Compare into the comparison-result register
 // (CMPMASK, vector_mask.h) with GetCmpMask/SetCmpMask, Select in its three
 // modes, and GatherMask.
@@ -409,8 +409,8 @@ struct SelectParams {
 
 /// The engine's Select loop for the instruction set it picks, on n elements
 /// of `bytes` (1, 2, 4 or 8) from selection bit 0 of `bits` (vector_select.cc).
-void SelectLoop(uint32_t bytes, void* d, const void* x, const void* y, uint64_t scalar,
-                bool invert, const uint8_t* bits, uint32_t n);
+void SelectLoop(uint32_t bytes, void* d, const void* x, const void* y,
+                uint64_t scalar, bool invert, const uint8_t* bits, uint32_t n);
 
 /// n lanes of bit ? src0 : src1 (or the scalar). The executor calls a span
 /// for the lanes in order — once for all, or once per repeat — so the
@@ -424,12 +424,11 @@ void SelectSpan(const SpanArgs& a) {
   const Selection& s = p.selection;
   // From a whole byte of the selection, every bit inside it: the engine's
   // loop (the same elements as the loop below).
-  if (s.period == 0 && p.next % 8 == 0 &&
-      (p.next + a.n + 7) / 8 <= s.bytes) {
+  if (s.period == 0 && p.next % 8 == 0 && (p.next + a.n + 7) / 8 <= s.bytes) {
     uint64_t scalar = 0;
     if constexpr (kScalar) std::memcpy(&scalar, &p.scalar, sizeof(T));
-    SelectLoop(sizeof(T), d, x, y, scalar, kScalar && p.scalar_first, s.bits + p.next / 8,
-               a.n);
+    SelectLoop(sizeof(T), d, x, y, scalar, kScalar && p.scalar_first,
+               s.bits + p.next / 8, a.n);
     p.next += a.n;
     return;
   }

@@ -1,6 +1,6 @@
-// normgrad_ascendc/vector/vector_unit.h — the execution model every basic vector
-// instruction shares (docs/runtime.md, "The vector unit"): repeats of up to
-// 256 bytes as 8 blocks of 32 bytes, block and repeat strides, the mask
+// normgrad_ascendc/vector/vector_unit.h — the execution model every basic
+// vector instruction shares (docs/runtime.md, "The vector unit"): repeats of up
+// to 256 bytes as 8 blocks of 32 bytes, block and repeat strides, the mask
 // register in normal or counter mode, and the executor that walks repeats,
 // blocks and masked lanes for an instruction given as a span function.
 //
@@ -138,24 +138,24 @@ struct SpanArgs {
   /// for repeat r, 0 for the flat call.
   uint64_t first_lane = 0;
   bool Selected(uint32_t k) const {
-    return every_lane || ((k < 64 ? selected[0] >> k : selected[1] >> (k - 64)) & 1) != 0;
+    return every_lane ||
+           ((k < 64 ? selected[0] >> k : selected[1] >> (k - 64)) & 1) != 0;
   }
 };
 using SpanFn = void (*)(const SpanArgs& args);
 
 /// Where a reduction's results go (see the file comment).
 struct ReduceLayout {
-  uint32_t group;          ///< source lanes reduced into one result
-  uint32_t result_bytes;   ///< bytes of one result (a value, an index or both)
-  uint64_t repeat_bytes;   ///< bytes from one repeat's results to the next's
-  uint32_t dst_align;      ///< dst's start must be a multiple of this
+  uint32_t group;         ///< source lanes reduced into one result
+  uint32_t result_bytes;  ///< bytes of one result (a value, an index or both)
+  uint64_t repeat_bytes;  ///< bytes from one repeat's results to the next's
+  uint32_t dst_align;     ///< dst's start must be a multiple of this
   bool write_empty = false;  ///< write a group that selects no lane
   /// Set: the results stay inside the unit (the first stage of ReduceSum,
   /// ReduceMax, ReduceMin) — each repeat that writes a group hands its
   /// packed results to sink(context, repeat, results), in repeat order,
   /// and the destination operand is not written.
-  void (*sink)(void* context, int64_t repeat, const uint8_t* results) =
-      nullptr;
+  void (*sink)(void* context, int64_t repeat, const uint8_t* results) = nullptr;
   void* context = nullptr;
   /// Optional, with a sink: hands over the results of `repeats` whole
   /// repeats at once, from the first, when the source is contiguous and
@@ -176,7 +176,10 @@ struct VecInstruction {
   VecInstruction(const char* api_in, const char* type_in, uint32_t lanes_in,
                  std::initializer_list<VecOperand> list, int operands_in,
                  SpanFn span_in)
-      : api(api_in), type(type_in), lanes(lanes_in), operands(operands_in),
+      : api(api_in),
+        type(type_in),
+        lanes(lanes_in),
+        operands(operands_in),
         span(span_in) {
     // Field by field: the list's elements were just stored a field at a
     // time, and a copy in wider pieces would wait on those stores.
@@ -198,8 +201,8 @@ struct VecInstruction {
   int operands;
   SpanFn span;
   const void* params = nullptr;
-  bool reads_dst = false;       ///< the span reads the destination too
-  bool dst_feeds_src1 = false;  ///< see the file comment
+  bool reads_dst = false;                ///< the span reads the destination too
+  bool dst_feeds_src1 = false;           ///< see the file comment
   const ReduceLayout* reduce = nullptr;  ///< set: a reduction
   int64_t max_repeat_time = 255;         ///< the documented repeatTime limit
 };
@@ -235,8 +238,10 @@ inline bool FlatSrc(const TensorView& d, const TensorView& s, uint64_t bytes) {
 /// returns how many leading lanes of each operand the call covers when the
 /// register selects every lane of every repeat — repeat_time · lanes in
 /// normal mode, the count in counter mode — else 0.
-int64_t FullMaskLanes(bool set, uint64_t len, uint32_t lanes, int64_t repeat_time);
-int64_t FullMaskLanes(bool set, const uint64_t mask[], uint32_t lanes, int64_t repeat_time);
+int64_t FullMaskLanes(bool set, uint64_t len, uint32_t lanes,
+                      int64_t repeat_time);
+int64_t FullMaskLanes(bool set, const uint64_t mask[], uint32_t lanes,
+                      int64_t repeat_time);
 
 /// The high word a bit-mask argument puts in the register: mask[1] for
 /// 16-bit lanes (more than 64 a repeat), none for wider ones.

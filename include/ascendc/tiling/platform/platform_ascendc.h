@@ -3,8 +3,8 @@
 // platform_ascendc::PlatformAscendC and PlatformAscendCManager.
 //
 // Every query answers for the process's product profile
-// (normgrad_ascendc/runtime/profile.h: NORMGRAD_PROFILE, else the profile the program
-// was compiled for, else a2) with the figures of one real product of it
+// (normgrad_ascendc/runtime/profile.h: NORMGRAD_PROFILE, else the profile the
+// program was compiled for, else a2) with the figures of one real product of it
 // (profile.h's table; their sources are in docs/decisions.md). The core
 // counts can be overridden for experiments with the environment variables
 // NORMGRAD_CORE_NUM_AIC and NORMGRAD_CORE_NUM_AIV (positive integers).

@@ -8,8 +8,8 @@
 // places in it. The overlap rule is ub_ranges.h.
 #pragma once
 
-#include <cstddef>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

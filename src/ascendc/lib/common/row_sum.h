@@ -31,7 +31,8 @@ template <typename Term>
 float RowSum(uint64_t n, Term term) {
   float lanes[kVectorLanes] = {};
   for (uint64_t i = 0; i < n; ++i) {
-    lanes[i % kVectorLanes] = i < kVectorLanes ? term(i) : term(i) + lanes[i % kVectorLanes];
+    lanes[i % kVectorLanes] =
+        i < kVectorLanes ? term(i) : term(i) + lanes[i % kVectorLanes];
   }
   return LaneTreeSum(lanes);
 }

@@ -1,5 +1,5 @@
-// src/ascendc/lib/common/ub_ranges.h — the overlap rule of the normalization APIs
-// (internal, not installed): a named byte range of one core's unified
+// src/ascendc/lib/common/ub_ranges.h — the overlap rule of the normalization
+// APIs (internal, not installed): a named byte range of one core's unified
 // buffer, whether two overlap, the KernelError that says so, the check of
 // what a call writes against what it writes and reads (with the API's
 // exceptions), and the check of a call's operands for the APIs whose rule is

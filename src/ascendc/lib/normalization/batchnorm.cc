@@ -74,8 +74,7 @@ void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
            "meanVarSize % shCurLength"},
           {"meanVarTailPos", t.meanVarTailPos, t.meanVarSize - tail,
            "meanVarSize - meanVarTailSize"},
-          {"inputTailSize", t.inputTailSize,
-           uint64_t{t.originalBLength} * tail,
+          {"inputTailSize", t.inputTailSize, uint64_t{t.originalBLength} * tail,
            "originalBLength * meanVarTailSize"},
           {"inputTailPos", t.inputTailPos, t.meanVarSize - tail,
            "meanVarTailPos"},
@@ -141,7 +140,8 @@ void RunChunk(const BatchNormArgs& a, const BatchNormTiling& t,
     }
   }
   for (uint32_t r = 0; r < rows; ++r) {
-    for (uint32_t j = 0; j < w; ++j) b.q[uint64_t{r} * w + j] = x_at(r, j) * factor;
+    for (uint32_t j = 0; j < w; ++j)
+      b.q[uint64_t{r} * w + j] = x_at(r, j) * factor;
   }
   ColumnSums(b.q, rows, w, mean);
   for (uint32_t r = 0; r < rows; ++r) {

@@ -1,5 +1,5 @@
-// batchnorm_host_tiling.cc — the host tiling API of BatchNorm: scratch sizes and
-// the column chunking of docs/batchnorm.md ("Host tiling"), with normgrad's
+// batchnorm_host_tiling.cc — the host tiling API of BatchNorm: scratch sizes
+// and the column chunking of docs/batchnorm.md ("Host tiling"), with normgrad's
 // error policy (one message on stderr, outputs zeroed, false returned).
 #include <cstring>
 #include <string>
@@ -28,8 +28,8 @@ struct Dims {
 };
 
 bool CheckInputs(const char* function, const ge::Shape& src,
-                 const ge::Shape& origin, uint32_t type_size,
-                 bool basic_block, const char* consequence, Dims* out) {
+                 const ge::Shape& origin, uint32_t type_size, bool basic_block,
+                 const char* consequence, Dims* out) {
   uint64_t s[3], o[3];
   if (!CheckTypeSize(function, "typeSize", type_size, "half", consequence) ||
       !CheckDims(function, "srcShape " + ShapeText(src), src, {"B", "S", "H"},
@@ -42,10 +42,9 @@ bool CheckInputs(const char* function, const ge::Shape& src,
   for (size_t i = 0; i < 3; ++i) {
     if (o[i] > s[i]) {
       Report(function,
-             "originSrcShape " + ShapeText(origin) + " has origin" +
-                 kNames[i] + " = " + std::to_string(o[i]) + " above " +
-                 kNames[i] + " = " + std::to_string(s[i]) + " of srcShape " +
-                 ShapeText(src) +
+             "originSrcShape " + ShapeText(origin) + " has origin" + kNames[i] +
+                 " = " + std::to_string(o[i]) + " above " + kNames[i] + " = " +
+                 std::to_string(s[i]) + " of srcShape " + ShapeText(src) +
                  ": the original shape must fit in the stored one",
              consequence);
       return false;
@@ -62,8 +61,8 @@ bool CheckInputs(const char* function, const ge::Shape& src,
   if (sh * type_size % 32 != 0) {
     Report(function,
            "srcShape " + ShapeText(src) + " has S*H = " + std::to_string(sh) +
-               " elements of " + std::to_string(type_size) + " bytes = " +
-               std::to_string(sh * type_size) +
+               " elements of " + std::to_string(type_size) +
+               " bytes = " + std::to_string(sh * type_size) +
                " bytes: S*H must be 32-byte aligned (a multiple of " +
                std::to_string(32 / type_size) + ")",
            consequence);
@@ -111,8 +110,7 @@ void ComputeTiling(const ge::Shape& src, const ge::Shape& origin,
                std::to_string(FloatsPerColumn(d)) +
                " floats a column): call GetBatchNormMaxMinTmpSize for the "
                "minimum (" +
-               std::to_string(4 * FloatsPerColumn(d) * d.unit) +
-               " bytes here)",
+               std::to_string(4 * FloatsPerColumn(d) * d.unit) + " bytes here)",
            kTilingZeroed);
     return;
   }
@@ -157,8 +155,8 @@ bool GetBatchNormMaxMinTmpSize(const ge::Shape& srcShape,
   maxValue = 0;
   minValue = 0;
   Dims d;
-  if (!CheckInputs(kTmpSizeFn, srcShape, originSrcShape, typeSize,
-                   isBasicBlock, kZeroed, &d)) {
+  if (!CheckInputs(kTmpSizeFn, srcShape, originSrcShape, typeSize, isBasicBlock,
+                   kZeroed, &d)) {
     return false;
   }
   const uint64_t min = 4 * FloatsPerColumn(d) * d.unit;

@@ -144,8 +144,7 @@ void CheckChunkRounds(const char* api, const Tiling& t, uint64_t rows,
 template <typename Tiling>
 void CheckCurrentChunk(const char* api, const Tiling& t) {
   const uint32_t one = t.oneTmpSize;
-  const uint64_t tail =
-      uint64_t{t.bLength} * t.sLength * t.hLength % one;
+  const uint64_t tail = uint64_t{t.bLength} * t.sLength * t.hLength % one;
   if (t.bshCurLength != one && (tail == 0 || t.bshCurLength != tail)) {
     Fail(
         "%s: tiling.bshCurLength is %u, expected oneTmpSize %u (or "

@@ -33,8 +33,7 @@ void CheckTemplate(const DeepNormArgs& a) {
 // basic-block shape when isBasicBlock is set.
 void CheckShape(const DeepNormArgs& a, const DeepNormTiling& t,
                 const Element& e) {
-  CheckTilingFilled(kApi, "oneTmpSize", t.oneTmpSize,
-                    "GetDeepNormTilingInfo");
+  CheckTilingFilled(kApi, "oneTmpSize", t.oneTmpSize, "GetDeepNormTilingInfo");
   if (t.hLength == 0 || t.hLength > AscendC::kDeepNormMaxH) {
     Fail("DeepNorm: tiling.hLength is %u; H must be in [1, %u]", t.hLength,
          AscendC::kDeepNormMaxH);
@@ -51,8 +50,7 @@ void CheckShape(const DeepNormArgs& a, const DeepNormTiling& t,
                   "originalHLength", t.originalHLength);
   if (a.basic_block) {
     const uint64_t bs = uint64_t{t.bLength} * t.sLength;
-    if (t.hLength % 64 != 0 || bs % 8 != 0 ||
-        t.originalHLength != t.hLength) {
+    if (t.hLength % 64 != 0 || bs % 8 != 0 || t.originalHLength != t.hLength) {
       Fail(
           "DeepNorm: isBasicBlock is true but tiling.hLength %u, B*S %llu, "
           "originalHLength %u: a basic block needs H a multiple of 64, B*S "

@@ -1,5 +1,5 @@
-// deepnorm_host_tiling.cc — the host tiling API of DeepNorm: scratch sizes and the
-// chunking tiling (docs/deepnorm.md, "Host tiling"), with normgrad's error
+// deepnorm_host_tiling.cc — the host tiling API of DeepNorm: scratch sizes and
+// the chunking tiling (docs/deepnorm.md, "Host tiling"), with normgrad's error
 // policy (one message on stderr, the whole tiling zeroed, false returned).
 #include <string>
 #include <vector>
@@ -44,8 +44,8 @@ bool CheckDeepNormShape(const char* function, const ge::Shape& shape,
   }
   if (d->h > AscendC::kDeepNormMaxH) {
     Report(function,
-           text + " has H = " + std::to_string(d->h) +
-               ": H must be at most " + std::to_string(AscendC::kDeepNormMaxH),
+           text + " has H = " + std::to_string(d->h) + ": H must be at most " +
+               std::to_string(AscendC::kDeepNormMaxH),
            consequence);
     return false;
   }
@@ -90,19 +90,19 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
   if (origin.GetDimNum() != 3 || origin.GetDim(0) != shape.GetDim(0) ||
       origin.GetDim(1) != shape.GetDim(1)) {
     Report(kTilingFn,
-           origin_text + " must be {B, S, originH} with the B and S of "
-               "srcShape " + ShapeText(shape),
+           origin_text +
+               " must be {B, S, originH} with the B and S of "
+               "srcShape " +
+               ShapeText(shape),
            kTilingZeroed);
     return false;
   }
   const int64_t origin_h = origin.GetDim(2);
-  if (origin_h < 1 || origin_h > d.h ||
-      (is_basic_block && origin_h != d.h)) {
+  if (origin_h < 1 || origin_h > d.h || (is_basic_block && origin_h != d.h)) {
     Report(kTilingFn,
            origin_text + " has originH = " + std::to_string(origin_h) +
-               (is_basic_block
-                    ? ": with isBasicBlock originH must equal H = "
-                    : ": originH must be in [1, H] with H = ") +
+               (is_basic_block ? ": with isBasicBlock originH must equal H = "
+                               : ": originH must be in [1, H] with H = ") +
                std::to_string(d.h),
            kTilingZeroed);
     return false;
@@ -112,30 +112,30 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
   const uint64_t mv_total = MeanVarFloats(d.bs, type_size);
   const uint64_t one = ChunkElements(tmp_buf, mv_total, n, d.h, d.bsh);
   if (one == 0) {
-    Report(kTilingFn,
-           "stackBufferSize " + std::to_string(stack_buffer_bytes) +
-               " bytes (" + std::to_string(tmp_buf) +
-               " floats) is too small: it must hold " +
-               (mv_total != 0 ? std::to_string(mv_total) +
-                                    " floats of half's means and variances "
-                                    "and "
-                              : std::string()) +
-               std::to_string(n) + " chunk buffers of at least one row of H = " +
-               std::to_string(d.h) +
-               " floats; call GetDeepNormMaxMinTmpSize for the minimum (" +
-               std::to_string(ScratchBytes(d, type_size, is_reuse_source).min) +
-               " bytes here)",
-           kTilingZeroed);
+    Report(
+        kTilingFn,
+        "stackBufferSize " + std::to_string(stack_buffer_bytes) + " bytes (" +
+            std::to_string(tmp_buf) + " floats) is too small: it must hold " +
+            (mv_total != 0 ? std::to_string(mv_total) +
+                                 " floats of half's means and variances "
+                                 "and "
+                           : std::string()) +
+            std::to_string(n) +
+            " chunk buffers of at least one row of H = " + std::to_string(d.h) +
+            " floats; call GetDeepNormMaxMinTmpSize for the minimum (" +
+            std::to_string(ScratchBytes(d, type_size, is_reuse_source).min) +
+            " bytes here)",
+        kTilingZeroed);
     return false;
   }
   out->bLength = d.b;
   out->sLength = d.s;
   out->hLength = d.h;
   out->originalHLength = static_cast<uint32_t>(origin_h);
-  SetChunkFields(ChunkedRows{d.bs, d.h, n, static_cast<uint32_t>(tmp_buf),
-                             static_cast<uint32_t>(mv_total),
-                             static_cast<uint32_t>(one)},
-                 out);
+  SetChunkFields(
+      ChunkedRows{d.bs, d.h, n, static_cast<uint32_t>(tmp_buf),
+                  static_cast<uint32_t>(mv_total), static_cast<uint32_t>(one)},
+      out);
   out->lastDimValueBack = 1.0f / static_cast<float>(origin_h);
   return true;
 }
@@ -145,16 +145,15 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
 namespace AscendC {
 
 bool GetDeepNormMaxMinTmpSize(const ge::Shape& srcShape,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               const bool isBasicBlock, uint32_t& maxValue,
                               uint32_t& minValue) {
   static constexpr char kZeroed[] = "maxValue and minValue are set to 0";
   maxValue = 0;
   minValue = 0;
   Dims d;
-  if (!CheckDeepNormShape(kTmpSizeFn, srcShape, typeSize, isBasicBlock,
-                          kZeroed, &d)) {
+  if (!CheckDeepNormShape(kTmpSizeFn, srcShape, typeSize, isBasicBlock, kZeroed,
+                          &d)) {
     return false;
   }
   const TmpBytes bytes = ScratchBytes(d, typeSize, isReuseSource);

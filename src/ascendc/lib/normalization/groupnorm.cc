@@ -91,9 +91,7 @@ void CheckTiling(const GroupNormTiling& t, const Element& e, bool reuse) {
   }
 }
 
-bool FloatReuse(const GroupNormArgs& a) {
-  return !a.is_half && a.reuse_source;
-}
+bool FloatReuse(const GroupNormArgs& a) { return !a.is_half && a.reuse_source; }
 
 // gamma and beta widened to float (T's values).
 float ParamAt(const GroupNormArgs& a, const TensorView& p, uint32_t i) {
@@ -107,8 +105,9 @@ void CheckParams(const GroupNormArgs& a, const GroupNormTiling& t) {
     for (uint32_t i = 0; i < t.c; ++i) {
       const float v = ParamAt(a, p.view, i);
       if (!(v >= -kParamLimit && v <= kParamLimit)) {
-        Fail("GroupNorm: %s[%u] is %.9g; gamma and beta must lie in [-100, 100]",
-             p.name, i, static_cast<double>(v));
+        Fail(
+            "GroupNorm: %s[%u] is %.9g; gamma and beta must lie in [-100, 100]",
+            p.name, i, static_cast<double>(v));
       }
     }
   }
@@ -129,8 +128,7 @@ void RunChunk(const GroupNormArgs& a, const GroupNormTiling& t,
   const uint32_t first_channel = (group_pos % t.g) * t.d;
   for (uint32_t i = 0; i < n; ++i) {
     const uint32_t c = (first_channel + i / t.hw) % t.c;
-    b.stage[i] =
-        (b.stage[i] * ParamAt(a, a.gamma, c)) + ParamAt(a, a.beta, c);
+    b.stage[i] = (b.stage[i] * ParamAt(a, a.gamma, c)) + ParamAt(a, a.beta, c);
   }
   if (a.is_half) {
     NarrowToHalf(b.stage, HalfData(a.output) + element_pos, n, saturate);
@@ -147,15 +145,15 @@ void RunGroupNorm(const GroupNormArgs& a) {
   CheckNormPlacements(kApi, a, "gamma");
   CheckProfile(a.output);
   CheckTiling(t, e, a.reuse_source);
-  CheckLengths(kApi, e,
-               {{"output", a.output, t.inputXSize, "inputXSize = n * c * hw"},
-                {"outputMean", a.output_mean, t.meanVarSize,
-                 "meanVarSize = n * g"},
-                {"outputVariance", a.output_variance, t.meanVarSize,
-                 "meanVarSize = n * g"},
-                {"inputX", a.input_x, t.inputXSize, "inputXSize = n * c * hw"},
-                {"gamma", a.gamma, t.c, "c"},
-                {"beta", a.beta, t.c, "c"}});
+  CheckLengths(
+      kApi, e,
+      {{"output", a.output, t.inputXSize, "inputXSize = n * c * hw"},
+       {"outputMean", a.output_mean, t.meanVarSize, "meanVarSize = n * g"},
+       {"outputVariance", a.output_variance, t.meanVarSize,
+        "meanVarSize = n * g"},
+       {"inputX", a.input_x, t.inputXSize, "inputXSize = n * c * hw"},
+       {"gamma", a.gamma, t.c, "c"},
+       {"beta", a.beta, t.c, "c"}});
   const TensorView scratch = CheckedChunkScratch(
       kApi, a, e, t.c,
       "GroupNorm must not write what it still reads (only output may be "

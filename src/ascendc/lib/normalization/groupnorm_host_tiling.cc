@@ -1,5 +1,5 @@
-// groupnorm_host_tiling.cc — the host tiling API of GroupNorm: scratch sizes and
-// the chunking tiling of docs/groupnorm.md ("Host tiling"), with normgrad's
+// groupnorm_host_tiling.cc — the host tiling API of GroupNorm: scratch sizes
+// and the chunking tiling of docs/groupnorm.md ("Host tiling"), with normgrad's
 // error policy (one message on stderr, the whole tiling zeroed, nothing
 // thrown).
 #include <cstring>
@@ -54,9 +54,9 @@ bool CheckInputs(const char* function, const ge::Shape& shape,
   }
   if (group_num == 0 || dims[1] % group_num != 0) {
     Report(function,
-           "groupNum " + std::to_string(group_num) + " does not divide C = " +
-               std::to_string(dims[1]) + " of " + text +
-               ": the channels must split into groupNum equal groups",
+           "groupNum " + std::to_string(group_num) +
+               " does not divide C = " + std::to_string(dims[1]) + " of " +
+               text + ": the channels must split into groupNum equal groups",
            consequence);
     return false;
   }
@@ -66,8 +66,9 @@ bool CheckInputs(const char* function, const ge::Shape& shape,
   const uint64_t elements = nc <= kU32Max && hw <= kU32Max ? nc * hw : 0;
   if (nc > kU32Max || hw > kU32Max || elements > kU32Max) {
     Report(function,
-           text + " has more than 4294967295 elements: N*C*H*W must fit in "
-                  "32 bits",
+           text +
+               " has more than 4294967295 elements: N*C*H*W must fit in "
+               "32 bits",
            consequence);
     return false;
   }
@@ -93,12 +94,11 @@ TmpBytes ScratchBytes(const Dims& d, uint32_t type_size, bool reuse) {
 // Assigns every field of *out: the tiling, or all zeros (after one message
 // on stderr) when the input is bad.
 void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
-                   uint32_t type_size, bool is_reuse_source,
-                   uint32_t group_num, AscendC::tiling::GroupNormTiling* out) {
+                   uint32_t type_size, bool is_reuse_source, uint32_t group_num,
+                   AscendC::tiling::GroupNormTiling* out) {
   std::memset(static_cast<void*>(out), 0, sizeof *out);  // padding too
   Dims d;
-  if (!CheckInputs(kTilingFn, shape, type_size, group_num, kTilingZeroed,
-                   &d)) {
+  if (!CheckInputs(kTilingFn, shape, type_size, group_num, kTilingZeroed, &d)) {
     return;
   }
   const uint32_t buffers = NumberOfTmpBuf(type_size, is_reuse_source);
@@ -107,8 +107,7 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
   const uint64_t one =
       ChunkElements(tmp_buf, mv_total, buffers, d.group, d.elements);
   if (one == 0) {
-    const uint64_t min_bytes =
-        ScratchBytes(d, type_size, is_reuse_source).min;
+    const uint64_t min_bytes = ScratchBytes(d, type_size, is_reuse_source).min;
     Report(kTilingFn,
            "stackBufferSize " + std::to_string(stack_buffer_bytes) +
                " bytes is too small for one group of D*H*W = " +
@@ -123,7 +122,8 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
     return;
   }
   const uint32_t one_tmp = static_cast<uint32_t>(one);
-  const uint32_t hw_align = static_cast<uint32_t>(RoundUp(d.hw, 32 / type_size));
+  const uint32_t hw_align =
+      static_cast<uint32_t>(RoundUp(d.hw, 32 / type_size));
   out->n = d.n;
   out->c = d.c;
   out->hw = d.hw;
@@ -131,10 +131,10 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
   out->d = d.d;
   out->hwAlignSize = hw_align;
   out->dhwAlignSize = d.d * hw_align;
-  SetChunkFields(ChunkedRows{d.groups, d.group, buffers,
-                             static_cast<uint32_t>(tmp_buf),
-                             static_cast<uint32_t>(mv_total), one_tmp},
-                 out);
+  SetChunkFields(
+      ChunkedRows{d.groups, d.group, buffers, static_cast<uint32_t>(tmp_buf),
+                  static_cast<uint32_t>(mv_total), one_tmp},
+      out);
   out->factor = 1.0f / static_cast<float>(d.group);
   out->smallShape = one_tmp == d.elements;
 }
@@ -172,8 +172,7 @@ void GetGroupNormMaxMinTmpSize(const ge::Shape& srcShape,
 
 void GetGroupNormNDTilingInfo(const ge::Shape& srcShape,
                               const uint32_t stackBufferSize,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               const uint32_t groupNum,
                               optiling::GroupNormTiling& host) {
   AscendC::tiling::GroupNormTiling kernel;
@@ -184,8 +183,7 @@ void GetGroupNormNDTilingInfo(const ge::Shape& srcShape,
 
 void GetGroupNormNDTilingInfo(const ge::Shape& srcShape,
                               const uint32_t stackBufferSize,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               const uint32_t groupNum,
                               AscendC::tiling::GroupNormTiling& tiling) {
   ComputeTiling(srcShape, stackBufferSize, typeSize, isReuseSource, groupNum,
@@ -197,8 +195,8 @@ void GetGroupNormNDTilingInfo(const ge::Shape& srcShape,
 namespace normgrad_ascendc {
 
 // TilingField holds uint32_t or float: smallShape is listed as 0 or 1.
-#define NORMGRAD_GROUPNORM_NAMED_FIELD(type, name)                      \
-  TilingField(#name,                                                    \
+#define NORMGRAD_GROUPNORM_NAMED_FIELD(type, name)                       \
+  TilingField(#name,                                                     \
               static_cast<std::conditional_t<std::is_same_v<type, bool>, \
                                              uint32_t, type>>(tiling.name)),
 

@@ -93,14 +93,14 @@ void RunLayerNorm(const LayerNormArgs& a) {
   CheckNormPlacements(kApi, a, "gamma");
   CheckShape(t, e);
   CheckChunking(t);
-  CheckLengths(kApi, e,
-               {{"output", a.output, t.inputXSize, "inputXSize"},
-                {"outputMean", a.output_mean, t.meanVarSize, "meanVarSize"},
-                {"outputVariance", a.output_variance, t.meanVarSize,
-                 "meanVarSize"},
-                {"inputX", a.input_x, t.inputXSize, "inputXSize"},
-                {"gamma", a.gamma, t.hLength, "hLength"},
-                {"beta", a.beta, t.hLength, "hLength"}});
+  CheckLengths(
+      kApi, e,
+      {{"output", a.output, t.inputXSize, "inputXSize"},
+       {"outputMean", a.output_mean, t.meanVarSize, "meanVarSize"},
+       {"outputVariance", a.output_variance, t.meanVarSize, "meanVarSize"},
+       {"inputX", a.input_x, t.inputXSize, "inputXSize"},
+       {"gamma", a.gamma, t.hLength, "hLength"},
+       {"beta", a.beta, t.hLength, "hLength"}});
   const TensorView scratch = CheckedChunkScratch(
       kApi, a, e, t.hLength,
       "LayerNorm must not write what it still reads (only output may be "

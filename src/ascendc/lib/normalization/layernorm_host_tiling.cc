@@ -1,7 +1,7 @@
-// layernorm_host_tiling.cc — the host tiling API of LayerNorm: scratch sizes and
-// the chunking tiling, exactly the vendor's documented formulas and numbers,
-// with normgrad's error policy (one message on stderr, the whole tiling
-// zeroed, nothing thrown).
+// layernorm_host_tiling.cc — the host tiling API of LayerNorm: scratch sizes
+// and the chunking tiling, exactly the vendor's documented formulas and
+// numbers, with normgrad's error policy (one message on stderr, the whole
+// tiling zeroed, nothing thrown).
 #include <string>
 #include <vector>
 
@@ -104,8 +104,8 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
         " floats that half's float means and variances take");
     return;
   }
-  const uint64_t one = ChunkElements(tmp_buf, mv_total, number_of_tmp_buf,
-                                     d.h, d.bsh);
+  const uint64_t one =
+      ChunkElements(tmp_buf, mv_total, number_of_tmp_buf, d.h, d.bsh);
   if (one == 0) {
     const uint64_t per_buffer = (tmp_buf - mv_total) / number_of_tmp_buf;
     report_scratch(

@@ -67,7 +67,8 @@ void CheckParaAndTiling(const LayerNormSeparateArgs& a, const Element& e) {
         "LayerNorm: para.rLengthWithPadding %u %s is %llu bytes, not a "
         "multiple of 32 (the row must be 32-byte aligned)",
         p.rLengthWithPadding, e.plural,
-        static_cast<unsigned long long>(uint64_t{p.rLengthWithPadding} * e.bytes));
+        static_cast<unsigned long long>(uint64_t{p.rLengthWithPadding} *
+                                        e.bytes));
   }
   if (p.rLength == 0 || p.rLength > p.rLengthWithPadding) {
     Fail(
@@ -83,8 +84,8 @@ void CheckParaAndTiling(const LayerNormSeparateArgs& a, const Element& e) {
         "(numberOfTmpBuf %u, oneTmpSize %u, firstTmpStartPos %u, "
         "secondTmpStartPos %u, tmpBufSize %u for rows of %u): it needs two "
         "disjoint buffers of a row each",
-        t.numberOfTmpBuf, t.oneTmpSize, t.firstTmpStartPos,
-        t.secondTmpStartPos, t.tmpBufSize, t.rLength);
+        t.numberOfTmpBuf, t.oneTmpSize, t.firstTmpStartPos, t.secondTmpStartPos,
+        t.tmpBufSize, t.rLength);
   }
 }
 
@@ -118,10 +119,11 @@ void CheckOperands(const LayerNormSeparateArgs& a, const TensorView& scratch,
     const Operand& o = ops[i];
     CheckPlacement(kApi, o.name, *o.view);
     if (o.view->bytes / o.bytes < o.elements) {
-      Fail("LayerNorm: %s holds %u elements of %u bytes, fewer than the %llu "
-           "it must hold",
-           o.name, o.view->bytes / o.bytes, o.bytes,
-           static_cast<unsigned long long>(o.elements));
+      Fail(
+          "LayerNorm: %s holds %u elements of %u bytes, fewer than the %llu "
+          "it must hold",
+          o.name, o.view->bytes / o.bytes, o.bytes,
+          static_cast<unsigned long long>(o.elements));
     }
   }
   for (size_t i = 0; i < n; ++i) {
@@ -206,7 +208,7 @@ void RunLayerNormSeparate(const LayerNormSeparateArgs& a) {
   CheckOperands(a, scratch, scratch_name);
 
   float* tmp = FloatData(scratch);
-  float* q = tmp + t.firstTmpStartPos;  // the terms of a row sum
+  float* q = tmp + t.firstTmpStartPos;   // the terms of a row sum
   float* d = tmp + t.secondTmpStartPos;  // x − mean, then y
   const uint32_t r = a.para.rLength, rp = a.para.rLengthWithPadding;
   const float inv_r = 1.0f / static_cast<float>(r);

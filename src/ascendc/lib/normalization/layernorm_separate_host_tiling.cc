@@ -1,4 +1,5 @@
-// layernorm_separate_host_tiling.cc — the host tiling of LayerNorm's second form
+// layernorm_separate_host_tiling.cc — the host tiling of LayerNorm's second
+// form
 // ([A, R] rows, mean and rstd or variance): scratch sizes and the tiling of
 // docs/layernorm.md, "The [A, R] form", with normgrad's error policy (one
 // message on stderr, the outputs zeroed, nothing thrown).
@@ -44,8 +45,8 @@ bool CheckRows(const char* function, const ge::Shape& shape, uint32_t type_size,
   const int64_t a = shape.GetDim(0), r = shape.GetDim(1);
   if (a < 1 || r < 1 || static_cast<uint64_t>(a) > kU32Max ||
       static_cast<uint64_t>(r) > kU32Max) {
-    Report(function,
-           text + ": A and R must be in [1, 4294967295]", consequence);
+    Report(function, text + ": A and R must be in [1, 4294967295]",
+           consequence);
     return false;
   }
   if (static_cast<uint64_t>(r) * type_size % 32 != 0) {
@@ -85,16 +86,15 @@ void ComputeTiling(const ge::Shape& shape, uint32_t stack_buffer_bytes,
   const uint64_t tmp_buf = stack_buffer_bytes / 4;
   uint64_t one = tmp_buf / 2 / d.r * d.r;
   if (one == 0) {
-    Report(kTilingFn,
-           "stackBufferSize " + std::to_string(stack_buffer_bytes) +
-               " bytes (" + std::to_string(tmp_buf) +
-               " floats) is less than the two rows of R = " +
-               std::to_string(d.r) +
-               " floats the [A, R] form needs: call GetLayerNormMaxMinTmpSize "
-               "for the minimum (" +
-               std::to_string(2 * RoundUp(uint64_t{4} * d.r, 32)) +
-               " bytes here)",
-           kZeroed);
+    Report(
+        kTilingFn,
+        "stackBufferSize " + std::to_string(stack_buffer_bytes) + " bytes (" +
+            std::to_string(tmp_buf) +
+            " floats) is less than the two rows of R = " + std::to_string(d.r) +
+            " floats the [A, R] form needs: call GetLayerNormMaxMinTmpSize "
+            "for the minimum (" +
+            std::to_string(2 * RoundUp(uint64_t{4} * d.r, 32)) + " bytes here)",
+        kZeroed);
     return;
   }
   if (one > d.ar) one = d.ar;
@@ -165,10 +165,10 @@ void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
   NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(NORMGRAD_TILING_SET_FIELD)
 }
 
-void GetLayerNormNDTilingInfo(const ge::Shape& srcShape,
-                              uint32_t stackBufferSize, uint32_t typeSize,
-                              bool /*isReuseSource*/, bool /*isComputeRstd*/,
-                              AscendC::tiling::LayerNormSeparateTiling& tiling) {
+void GetLayerNormNDTilingInfo(
+    const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,
+    bool /*isReuseSource*/, bool /*isComputeRstd*/,
+    AscendC::tiling::LayerNormSeparateTiling& tiling) {
   ComputeTiling(srcShape, stackBufferSize, typeSize, &tiling);
 }
 
@@ -179,7 +179,8 @@ namespace normgrad_ascendc {
 std::array<TilingField, kLayerNormSeparateTilingFieldCount>
 LayerNormSeparateTilingFields(
     const AscendC::tiling::LayerNormSeparateTiling& tiling) {
-  return {{NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
+  return {
+      {NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
 }
 
 }  // namespace normgrad_ascendc

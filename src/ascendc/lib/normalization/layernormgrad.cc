@@ -275,16 +275,14 @@ void CheckChunking(const LayerNormGradTiling& t) {
         t.oneCalSize, t.nohCalSize, t.hLength);
   }
   const uint64_t tail = n % one;
-  CheckDerivedFields(
-      kApi,
-      {
-          {"loopNum", t.loopNum, n / one,
-           "bLength * sLength * hLength / oneCalSize"},
-          {"tailSize", t.tailSize, tail,
-           "bLength * sLength * hLength % oneCalSize"},
-          {"nohTailSize", t.nohTailSize, tail / t.hLength,
-           "tailSize / hLength"},
-      });
+  CheckDerivedFields(kApi, {
+                               {"loopNum", t.loopNum, n / one,
+                                "bLength * sLength * hLength / oneCalSize"},
+                               {"tailSize", t.tailSize, tail,
+                                "bLength * sLength * hLength % oneCalSize"},
+                               {"nohTailSize", t.nohTailSize, tail / t.hLength,
+                                "tailSize / hLength"},
+                           });
 }
 
 // A scratch region of the tiling (Atlas A2/A3 and inference series).

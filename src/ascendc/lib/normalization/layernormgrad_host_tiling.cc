@@ -231,8 +231,7 @@ void GetLayerNormGradNDTilingInfo(
 namespace normgrad_ascendc {
 
 std::array<TilingField, kLayerNormGradTilingFieldCount>
-LayerNormGradTilingFields(
-    const AscendC::tiling::LayerNormGradTiling& tiling) {
+LayerNormGradTilingFields(const AscendC::tiling::LayerNormGradTiling& tiling) {
   return {{NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
 }
 

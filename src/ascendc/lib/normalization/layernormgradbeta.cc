@@ -105,8 +105,10 @@ TensorView CheckedScratch(const LayerNormGradBetaArgs& a,
   // What the call writes there: half's float accumulators (float writes
   // nothing in the scratch).
   const uint64_t written =
-      a.is_half ? 4 * (uint64_t{std::max(t.gammaTempTensorPos, t.betaTempTensorPos)} + t.hLength)
-                : 0;
+      a.is_half
+          ? 4 * (uint64_t{std::max(t.gammaTempTensorPos, t.betaTempTensorPos)} +
+                 t.hLength)
+          : 0;
   const TensorView scratch =
       CallScratch(kApi, a.shared_tmp, written,
                   "tiling.stackBufferSize %u floats", t.stackBufferSize);

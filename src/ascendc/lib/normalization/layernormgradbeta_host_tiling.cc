@@ -4,8 +4,8 @@
 // stderr, the whole tiling zeroed, nothing thrown).
 #include <string>
 
-#include "normgrad_ascendc/lib/normalization/layernormgradbeta_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/layernormgradbeta_host_tiling.h"
 
 namespace {
 
@@ -122,9 +122,10 @@ void GetLayerNormGradBetaMaxMinTmpSize(const ge::Shape& srcShape,
   minValue = static_cast<uint32_t>(min_bytes);
 }
 
-void GetLayerNormGradBetaNDTilingInfo(
-    const ge::Shape& srcShape, uint32_t stackBufferSize, uint32_t typeSize,
-    bool /*isReuseSource*/, optiling::LayerNormGradBetaTiling& host) {
+void GetLayerNormGradBetaNDTilingInfo(const ge::Shape& srcShape,
+                                      uint32_t stackBufferSize,
+                                      uint32_t typeSize, bool /*isReuseSource*/,
+                                      optiling::LayerNormGradBetaTiling& host) {
   AscendC::tiling::LayerNormGradBetaTiling kernel;
   ComputeTiling(srcShape, stackBufferSize, typeSize, &kernel);
   NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_SET_FIELD)
@@ -143,8 +144,8 @@ namespace normgrad_ascendc {
 std::array<TilingField, kLayerNormGradBetaTilingFieldCount>
 LayerNormGradBetaTilingFields(
     const AscendC::tiling::LayerNormGradBetaTiling& tiling) {
-  return {{
-      NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
+  return {
+      {NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_NAMED_FIELD)}};
 }
 
 }  // namespace normgrad_ascendc

@@ -73,8 +73,7 @@ void CheckNormOverlaps(const char* api, const NormArgs<Tiling>& a,
   // With float isReuseSource output may still be inputX itself, but then it
   // overlaps the reused part, which is refused as written twice.
   CheckWrittenAndRead(
-      api, written, written_count, read, 3, read_rule,
-      [&](size_t i, size_t k) {
+      api, written, written_count, read, 3, read_rule, [&](size_t i, size_t k) {
         return k == kInputX &&
                (i == kInputXPart ||
                 (i == kOutput && output.begin == input_x.begin));

@@ -23,40 +23,55 @@ constexpr char kApi[] = "Normalize";
 constexpr char kBfloat16Plural[] = "bfloat16_t elements";
 
 void CheckTypes(const NormalizeArgs& a, const Core& core) {
-  const bool bf16 = a.t == ElementType::kBfloat16 || a.u == ElementType::kBfloat16;
+  const bool bf16 =
+      a.t == ElementType::kBfloat16 || a.u == ElementType::kBfloat16;
   if (bf16 && core.profile().profile != Profile::k950) {
     Fail(
-        "Normalize: T = %s, U = %s: bfloat16_t is not supported on profile %s (only on "
-        "Ascend 950; Atlas A2/A3 and the inference AI Core take half and float)",
+        "Normalize: T = %s, U = %s: bfloat16_t is not supported on profile %s "
+        "(only on "
+        "Ascend 950; Atlas A2/A3 and the inference AI Core take half and "
+        "float)",
         ElementTypeName(a.t), ElementTypeName(a.u), core.profile().name);
   }
 }
 
-void CheckConfig(const NormalizeConfig& c, const NormalizePara& p, const Core& core) {
+void CheckConfig(const NormalizeConfig& c, const NormalizePara& p,
+                 const Core& core) {
   if (c.reducePattern != AscendC::ReducePattern::AR) {
-    Fail("Normalize: config.reducePattern is %u; only ReducePattern::AR (0) is supported",
-         static_cast<unsigned>(c.reducePattern));
+    Fail(
+        "Normalize: config.reducePattern is %u; only ReducePattern::AR (0) is "
+        "supported",
+        static_cast<unsigned>(c.reducePattern));
   }
   if (c.isOnlyOutput) {
-    Fail("Normalize: config.isOnlyOutput is true; only false (y and rstd both written) is "
-         "supported");
+    Fail(
+        "Normalize: config.isOnlyOutput is true; only false (y and rstd both "
+        "written) is "
+        "supported");
   }
-  if (c.aLength != -1 && static_cast<int64_t>(c.aLength) != int64_t{p.aLength}) {
-    Fail("Normalize: config.aLength is %d but para.aLength is %u; config.aLength must be -1 "
-         "(take para's) or equal para.aLength",
-         c.aLength, p.aLength);
+  if (c.aLength != -1 &&
+      static_cast<int64_t>(c.aLength) != int64_t{p.aLength}) {
+    Fail(
+        "Normalize: config.aLength is %d but para.aLength is %u; "
+        "config.aLength must be -1 "
+        "(take para's) or equal para.aLength",
+        c.aLength, p.aLength);
   }
   if (c.aLength == 1 && core.profile().profile != Profile::k950) {
-    Fail("Normalize: config.aLength is 1, which only the Ascend 950 profile supports (profile "
-         "%s); use -1",
-         core.profile().name);
+    Fail(
+        "Normalize: config.aLength is 1, which only the Ascend 950 profile "
+        "supports (profile "
+        "%s); use -1",
+        core.profile().name);
   }
 }
 
 void CheckPara(const NormalizePara& p, const Element& t) {
   if (p.aLength == 0 || p.rLength == 0) {
-    Fail("Normalize: para.aLength %u and para.rLength %u must both be at least 1", p.aLength,
-         p.rLength);
+    Fail(
+        "Normalize: para.aLength %u and para.rLength %u must both be at least "
+        "1",
+        p.aLength, p.rLength);
   }
   if (p.rLengthWithPadding < p.rLength) {
     Fail("Normalize: para.rLengthWithPadding %u is less than para.rLength %u",
@@ -65,13 +80,17 @@ void CheckPara(const NormalizePara& p, const Element& t) {
   const uint64_t row_bytes = uint64_t{p.rLengthWithPadding} * t.bytes;
   if (row_bytes % kBlockBytes != 0) {
     Fail(
-        "Normalize: para.rLengthWithPadding %u %s is %llu bytes, not a multiple of 32 (the "
+        "Normalize: para.rLengthWithPadding %u %s is %llu bytes, not a "
+        "multiple of 32 (the "
         "last axis must be 32-byte aligned)",
-        p.rLengthWithPadding, t.plural, static_cast<unsigned long long>(row_bytes));
+        p.rLengthWithPadding, t.plural,
+        static_cast<unsigned long long>(row_bytes));
   }
   if (uint64_t{p.aLength} * p.rLengthWithPadding > 0xFFFFFFFFu) {
-    Fail("Normalize: para.aLength %u * para.rLengthWithPadding %u exceeds 4294967295 elements",
-         p.aLength, p.rLengthWithPadding);
+    Fail(
+        "Normalize: para.aLength %u * para.rLengthWithPadding %u exceeds "
+        "4294967295 elements",
+        p.aLength, p.rLengthWithPadding);
   }
 }
 
@@ -121,14 +140,17 @@ void RunNormalize(const NormalizeArgs& a) {
 
   const uint64_t min_bytes = 4 * NormalizeScratchFloats(1, p.rLength);
   const char* scratch_name = ScratchName(a.shared_tmp);
-  const TensorView scratch = CallScratch(kApi, a.shared_tmp, min_bytes, "%llu bytes",
-                                         static_cast<unsigned long long>(min_bytes));
+  const TensorView scratch =
+      CallScratch(kApi, a.shared_tmp, min_bytes, "%llu bytes",
+                  static_cast<unsigned long long>(min_bytes));
   CheckPlacement(kApi, scratch_name, scratch);
   if (scratch.bytes < min_bytes) {
     Fail(
-        "Normalize: %s holds %u bytes, fewer than the minimum %llu for rLength %u "
+        "Normalize: %s holds %u bytes, fewer than the minimum %llu for rLength "
+        "%u "
         "(GetNormalizeMaxMinTmpSize: 4*(roundup(rLength, 8) + 8))",
-        scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes), p.rLength);
+        scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes),
+        p.rLength);
   }
 
   // Overlaps: what the call writes (output, outputRstd, the scratch) shares
@@ -157,8 +179,9 @@ void RunNormalize(const NormalizeArgs& a) {
       FailUbOverlap(kApi, out, r,
                     "Normalize must not write what it still reads");
     }
-    const bool same_row_alias = (r.name == reads[1].name || r.name == reads[2].name) &&
-                                r.begin == rstd.begin && r.core == rstd.core;
+    const bool same_row_alias =
+        (r.name == reads[1].name || r.name == reads[2].name) &&
+        r.begin == rstd.begin && r.core == rstd.core;
     if (UbOverlap(rstd, r) && !same_row_alias) {
       FailUbOverlap(
           kApi, rstd, r,
@@ -166,7 +189,8 @@ void RunNormalize(const NormalizeArgs& a) {
           "otherwise share memory with an input");
     }
   }
-  for (const UbRange& other : {out, rstd, reads[0], reads[1], reads[2], reads[3], reads[4]}) {
+  for (const UbRange& other :
+       {out, rstd, reads[0], reads[1], reads[2], reads[3], reads[4]}) {
     if (UbOverlap(tmp, other)) {
       FailUbOverlap(kApi, other, tmp,
                     "Normalize writes its scratch, so it must not share memory "
@@ -180,7 +204,8 @@ void RunNormalize(const NormalizeArgs& a) {
   const bool saturate = NarrowSaturates(core);
   for (uint32_t i = 0; i < p.aLength; ++i) {
     const float mean = FloatData(a.input_mean)[i];
-    const float rstd_i = 1.0f / std::sqrt(FloatData(a.input_variance)[i] + a.epsilon);
+    const float rstd_i =
+        1.0f / std::sqrt(FloatData(a.input_variance)[i] + a.epsilon);
     FloatData(a.output_rstd)[i] = rstd_i;
     const uint64_t first = uint64_t{i} * p.rLengthWithPadding;
     for (uint32_t j = 0; j < p.rLength; ++j) {
@@ -194,11 +219,11 @@ void RunNormalize(const NormalizeArgs& a) {
         NarrowToHalf(row, HalfData(a.output) + first, p.rLength, saturate);
         break;
       case ElementType::kBfloat16:
-        normgrad::Narrow(row, Bfloat16Data(a.output) + first,
-                         p.rLength);
+        normgrad::Narrow(row, Bfloat16Data(a.output) + first, p.rLength);
         break;
       case ElementType::kFloat:
-        for (uint32_t j = 0; j < p.rLength; ++j) FloatData(a.output)[first + j] = row[j];
+        for (uint32_t j = 0; j < p.rLength; ++j)
+          FloatData(a.output)[first + j] = row[j];
         break;
     }
   }

@@ -8,10 +8,13 @@
 
 namespace AscendC {
 
-void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeU,
-                               const uint32_t typeSizeT, const bool /*isReuseSource*/,
-                               const bool isComputeRstd, const bool isOnlyOutput,
-                               uint32_t& maxValue, uint32_t& minValue) {
+void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape,
+                               const uint32_t typeSizeU,
+                               const uint32_t typeSizeT,
+                               const bool /*isReuseSource*/,
+                               const bool isComputeRstd,
+                               const bool isOnlyOutput, uint32_t& maxValue,
+                               uint32_t& minValue) {
   using normgrad_ascendc::host_tiling::CheckDimRanges;
   using normgrad_ascendc::host_tiling::CheckTypeSize;
   using normgrad_ascendc::host_tiling::kU32Max;
@@ -21,29 +24,34 @@ void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSiz
   static constexpr char kZeroed[] = "maxValue and minValue are set to 0";
   maxValue = 0;
   minValue = 0;
-  if (!CheckTypeSize(kFn, "typeSizeT", typeSizeT, "half, bfloat16_t", kZeroed) ||
-      !CheckTypeSize(kFn, "typeSizeU", typeSizeU, "half, bfloat16_t", kZeroed)) {
+  if (!CheckTypeSize(kFn, "typeSizeT", typeSizeT, "half, bfloat16_t",
+                     kZeroed) ||
+      !CheckTypeSize(kFn, "typeSizeU", typeSizeU, "half, bfloat16_t",
+                     kZeroed)) {
     return;
   }
   if (typeSizeU < typeSizeT) {
     Report(kFn,
-           "typeSizeU " + std::to_string(typeSizeU) + " is less than typeSizeT " +
-               std::to_string(typeSizeT) +
+           "typeSizeU " + std::to_string(typeSizeU) +
+               " is less than typeSizeT " + std::to_string(typeSizeT) +
                ": gamma and beta must be at least as precise as inputX",
            kZeroed);
     return;
   }
   if (!isComputeRstd || isOnlyOutput) {
     Report(kFn,
-           std::string(!isComputeRstd ? "isComputeRstd is false" : "isOnlyOutput is true") +
-               ": only isComputeRstd = true and isOnlyOutput = false are supported",
+           std::string(!isComputeRstd ? "isComputeRstd is false"
+                                      : "isOnlyOutput is true") +
+               ": only isComputeRstd = true and isOnlyOutput = false are "
+               "supported",
            kZeroed);
     return;
   }
   const std::string text = "srcShape " + ShapeText(srcShape);
   if (srcShape.GetDimNum() != 2) {
     Report(kFn,
-           text + " has rank " + std::to_string(srcShape.GetDimNum()) + ": it must be [A, R]",
+           text + " has rank " + std::to_string(srcShape.GetDimNum()) +
+               ": it must be [A, R]",
            kZeroed);
     return;
   }
@@ -60,7 +68,8 @@ void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSiz
   if (min > kU32Max) {
     Report(kFn,
            text + " needs at least " + std::to_string(min) +
-               " bytes of scratch: no 32-bit scratch size (at most 4294967295) is enough",
+               " bytes of scratch: no 32-bit scratch size (at most 4294967295) "
+               "is enough",
            kZeroed);
     return;
   }

@@ -94,8 +94,8 @@ void CheckBasicBlock(const RmsNormTiling& t) {
 // for the vector unit and holding what a chunk of mainBsLength rows needs.
 TensorView CheckedScratch(const RmsNormArgs& a, const RmsNormTiling& t,
                           const Element& e, const char* name) {
-  const uint64_t floats = RmsNormScratchFloats(t.mainBsLength, t.hLength,
-                                               e.bytes);
+  const uint64_t floats =
+      RmsNormScratchFloats(t.mainBsLength, t.hLength, e.bytes);
   const TensorView scratch =
       CallScratch(kApi, a.shared_tmp, floats * 4, "%llu bytes",
                   static_cast<unsigned long long>(floats * 4));
@@ -157,7 +157,8 @@ void RunChunk(const RmsNormArgs& a, const RmsNormTiling& t, float* scratch,
   const uint32_t first = row0 * h;
   float* squares = scratch;
   float* x_wide = scratch + t.mainBshLength;  // half only
-  float* sums = a.is_half ? x_wide + t.mainBshLength : squares + t.mainBshLength;
+  float* sums =
+      a.is_half ? x_wide + t.mainBshLength : squares + t.mainBshLength;
   const float* x = AsFloats(a.src, a.is_half, first, n, x_wide);
   for (uint32_t i = 0; i < n; ++i) squares[i] = x[i] * x[i];
   for (uint32_t r = 0; r < rows; ++r) {
@@ -170,8 +171,8 @@ void RunChunk(const RmsNormArgs& a, const RmsNormTiling& t, float* scratch,
     const float mean_square = sums[r] * t.reciprocalOfHLength;
     const float rstd = 1.0f / std::sqrt(mean_square + a.epsilon);
     for (uint32_t j = 0; j < h; ++j) {
-      const float g = a.is_half ? float(HalfData(a.gamma)[j])
-                                : FloatData(a.gamma)[j];
+      const float g =
+          a.is_half ? float(HalfData(a.gamma)[j]) : FloatData(a.gamma)[j];
       y[r * h + j] = (x[r * h + j] * rstd) * g;
     }
   }
@@ -183,9 +184,9 @@ void RunChunk(const RmsNormArgs& a, const RmsNormTiling& t, float* scratch,
 void RunRmsNorm(const RmsNormArgs& a) {
   const RmsNormTiling& t = *a.tiling;
   const Element e = HalfOrFloat(a.is_half);
-  CheckPlacements(kApi, {{"dstLocal", a.dst},
-                         {"srcLocal", a.src},
-                         {"gammaLocal", a.gamma}});
+  CheckPlacements(
+      kApi,
+      {{"dstLocal", a.dst}, {"srcLocal", a.src}, {"gammaLocal", a.gamma}});
   CheckShape(t, e);
   CheckChunking(t);
   if (a.basic_block) CheckBasicBlock(t);
@@ -204,8 +205,7 @@ void RunRmsNorm(const RmsNormArgs& a) {
     RunChunk(a, t, tmp, saturate, i * t.mainBsLength, t.mainBsLength);
   }
   if (t.tailBsLength != 0) {
-    RunChunk(a, t, tmp, saturate, t.loopRound * t.mainBsLength,
-             t.tailBsLength);
+    RunChunk(a, t, tmp, saturate, t.loopRound * t.mainBsLength, t.tailBsLength);
   }
 }
 

@@ -1,6 +1,7 @@
-// rmsnorm_host_tiling.cc — the host tiling API of RmsNorm: the scratch-size range
-// and the chunking tiling (docs/rmsnorm.md, "Host tiling"), with normgrad's
-// error policy (one message on stderr, outputs zeroed, false returned).
+// rmsnorm_host_tiling.cc — the host tiling API of RmsNorm: the scratch-size
+// range and the chunking tiling (docs/rmsnorm.md, "Host tiling"), with
+// normgrad's error policy (one message on stderr, outputs zeroed, false
+// returned).
 #include <string>
 #include <vector>
 
@@ -102,8 +103,10 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
   if (origin.GetDimNum() != 3 || origin.GetDim(0) != shape.GetDim(0) ||
       origin.GetDim(1) != shape.GetDim(1)) {
     Report(kTilingFn,
-           origin_text + " must be [B, S, originalH] with the B and S of "
-               "srcShape " + ShapeText(shape),
+           origin_text +
+               " must be [B, S, originalH] with the B and S of "
+               "srcShape " +
+               ShapeText(shape),
            kTilingZeroed);
     return false;
   }
@@ -123,7 +126,8 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
     Report(kTilingFn,
            origin_text + " has originalH = " + std::to_string(original_h) +
                ": with isBasicBlock the rows must not be padded (originalH "
-               "== H = " + std::to_string(d.h) + ")",
+               "== H = " +
+               std::to_string(d.h) + ")",
            kTilingZeroed);
     return false;
   }
@@ -139,8 +143,8 @@ bool ComputeTiling(const ge::Shape& shape, const ge::Shape& origin,
     Report(kTilingFn,
            "stackBufferByteSize " + std::to_string(stack_bytes) +
                " bytes is less than the minimum " +
-               std::to_string(4 * RmsNormScratchFloats(MinRows(basic), d.h,
-                                                       type_size)) +
+               std::to_string(
+                   4 * RmsNormScratchFloats(MinRows(basic), d.h, type_size)) +
                " (call GetRmsNormMaxMinTmpSize)",
            kTilingZeroed);
     return false;
@@ -171,8 +175,8 @@ bool GetRmsNormMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
   maxValue = 0;
   minValue = 0;
   Dims d;
-  if (!CheckSrcShape(kTmpSizeFn, srcShape, typeSize, isBasicBlock,
-                     kSizesZeroed, &d)) {
+  if (!CheckSrcShape(kTmpSizeFn, srcShape, typeSize, isBasicBlock, kSizesZeroed,
+                     &d)) {
     return false;
   }
   const uint64_t max = 4 * RmsNormScratchFloats(d.bs, d.h, typeSize);

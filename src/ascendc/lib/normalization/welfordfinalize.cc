@@ -18,26 +18,32 @@ void CheckPara(const WelfordFinalizeArgs& a, const ProfileInfo& profile) {
   const AscendC::WelfordFinalizePara& p = a.para;
   if (p.abLength == 0 || p.abLength % 8 != 0) {
     Fail(
-        "WelfordFinalize: para.abLength is %u; it must be a positive multiple of "
+        "WelfordFinalize: para.abLength is %u; it must be a positive multiple "
+        "of "
         "32 / sizeof(float) = 8",
         p.abLength);
   }
   if (a.correction && profile.profile != Profile::k950) {
     Fail(
-        "WelfordFinalize: config.isCorrection is true on profile %s; the corrected "
+        "WelfordFinalize: config.isCorrection is true on profile %s; the "
+        "corrected "
         "variance (rRecWithCorrection) is supported on Ascend 950 only",
         profile.name);
   }
-  if (a.counts != nullptr) return;  // the head and tail fields serve the form without counts
+  if (a.counts != nullptr)
+    return;  // the head and tail fields serve the form without counts
   if (uint64_t{p.headCountLength} + p.tailCountLength != p.abLength) {
     Fail(
-        "WelfordFinalize: para.headCountLength %u + para.tailCountLength %u is not "
+        "WelfordFinalize: para.headCountLength %u + para.tailCountLength %u is "
+        "not "
         "para.abLength %u; they must add up to it",
         p.headCountLength, p.tailCountLength, p.abLength);
   }
-  if (p.tailCount == 0 && p.tailCountLength != 0 && profile.profile != Profile::k950) {
+  if (p.tailCount == 0 && p.tailCountLength != 0 &&
+      profile.profile != Profile::k950) {
     Fail(
-        "WelfordFinalize: para.tailCount is 0 but para.tailCountLength is %u; on profile "
+        "WelfordFinalize: para.tailCount is 0 but para.tailCountLength is %u; "
+        "on profile "
         "%s a zero tailCount needs tailCountLength 0",
         p.tailCountLength, profile.name);
   }
@@ -61,8 +67,8 @@ void CheckLengths(const WelfordFinalizeArgs& a) {
     if (t.view == nullptr) continue;
     const uint32_t elements = t.view->bytes / 4;
     if (elements < t.needed) {
-      Fail("WelfordFinalize: %s holds %u elements, fewer than %u (%s)", t.name, elements,
-           t.needed, t.rule);
+      Fail("WelfordFinalize: %s holds %u elements, fewer than %u (%s)", t.name,
+           elements, t.needed, t.rule);
     }
   }
 }
@@ -88,7 +94,8 @@ void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
     Fail(
         "WelfordFinalize: %s holds %u bytes, fewer than the minimum %llu "
         "(GetWelfordFinalizeMaxMinTmpSize for abLength %u)",
-        scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes), p.abLength);
+        scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes),
+        p.abLength);
   }
   const uint64_t ab_bytes = uint64_t{p.abLength} * 4;
   const TensorView none;
@@ -97,8 +104,8 @@ void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
       {"outputVariance", &a.output_variance, 4, true},
       {"inputMean", &a.input_mean, ab_bytes, false},
       {"inputVariance", &a.input_variance, ab_bytes, false},
-      {"counts", a.counts != nullptr ? a.counts : &none, a.counts != nullptr ? ab_bytes : 0,
-       false},
+      {"counts", a.counts != nullptr ? a.counts : &none,
+       a.counts != nullptr ? ab_bytes : 0, false},
       {scratch_name, &scratch, scratch.bytes, true},
   };
   CheckOverlaps(kApi, ops, sizeof ops / sizeof ops[0]);
@@ -107,13 +114,15 @@ void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
   const float* m = FloatData(a.input_mean);
   const float* big_m = FloatData(a.input_variance);
   const int32_t* counts =
-      a.counts != nullptr ? reinterpret_cast<const int32_t*>(a.counts->data()) : nullptr;
+      a.counts != nullptr ? reinterpret_cast<const int32_t*>(a.counts->data())
+                          : nullptr;
   // Every lane saw rnLength values unless counts or a tail say otherwise.
   const bool uniform = counts == nullptr && p.tailCountLength == 0;
   auto weight = [&](uint32_t i) -> float {
     if (counts != nullptr) return static_cast<float>(counts[i]);
     if (uniform) return static_cast<float>(p.rnLength);
-    return static_cast<float>(i < p.headCountLength ? p.headCount : p.tailCount);
+    return static_cast<float>(i < p.headCountLength ? p.headCount
+                                                    : p.tailCount);
   };
   // Each sum as the vector unit's row sum (RowSum), then scaled once by its
   // coefficient.
@@ -124,7 +133,8 @@ void RunWelfordFinalize(const WelfordFinalizeArgs& a) {
     const float d = m[i] - mean;
     return (d * d) * weight(i) + big_m[i];
   });
-  const float variance = deviations * (a.correction ? p.rRecWithCorrection : p.rRec);
+  const float variance =
+      deviations * (a.correction ? p.rRecWithCorrection : p.rRec);
   FloatData(a.output_mean)[0] = mean;
   FloatData(a.output_variance)[0] = variance;
 }

@@ -4,14 +4,15 @@
 // 0, nothing thrown).
 #include <string>
 
-#include "normgrad_ascendc/lib/normalization/welfordfinalize_host_tiling.h"
 #include "ascendc/lib/common/tiling_checks.h"
+#include "normgrad_ascendc/lib/normalization/welfordfinalize_host_tiling.h"
 
 namespace AscendC {
 
-void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
-                                     bool /*isReuseSource: reserved*/, uint32_t& maxValue,
-                                     uint32_t& minValue) {
+void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape,
+                                     uint32_t typeSize,
+                                     bool /*isReuseSource: reserved*/,
+                                     uint32_t& maxValue, uint32_t& minValue) {
   using normgrad_ascendc::host_tiling::CheckRank;
   using normgrad_ascendc::host_tiling::kU32Max;
   using normgrad_ascendc::host_tiling::Report;
@@ -26,14 +27,16 @@ void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSiz
            kZero);
     return;
   }
-  const std::string text = "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
+  const std::string text =
+      "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
   if (!CheckRank(kFn, text, srcShape, {"abLength"}, kZero)) return;
   const int64_t ab = srcShape.GetDim(0);
   if (ab < 1 || static_cast<uint64_t>(ab) > kU32Max || ab % 8 != 0) {
-    Report(kFn,
-           text + " has abLength = " + std::to_string(ab) +
-               ": it must be a multiple of 32 / typeSize = 8 in [8, 4294967288]",
-           kZero);
+    Report(
+        kFn,
+        text + " has abLength = " + std::to_string(ab) +
+            ": it must be a multiple of 32 / typeSize = 8 in [8, 4294967288]",
+        kZero);
     return;
   }
   const uint64_t max_bytes = 4 * static_cast<uint64_t>(ab);

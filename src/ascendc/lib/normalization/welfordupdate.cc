@@ -26,7 +26,8 @@ Element ElementOfX(const WelfordUpdateArgs& a) {
 // isReuseSource takes effect for float inputX on the profiles that honour it
 // (the Atlas inference series reserves the parameter).
 bool FloatReuse(const WelfordUpdateArgs& a, Profile profile) {
-  return a.type == ElementType::kFloat && a.reuse_source && profile != Profile::k310P;
+  return a.type == ElementType::kFloat && a.reuse_source &&
+         profile != Profile::k310P;
 }
 
 void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type,
@@ -91,7 +92,8 @@ void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
 }
 
 // Elements [start, start + count) of inputX widened to float into x.
-void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count, float* x) {
+void WidenX(const WelfordUpdateArgs& a, uint32_t start, uint32_t count,
+            float* x) {
   switch (a.type) {
     case ElementType::kFloat:
       std::memcpy(x, FloatData(a.input_x) + start, count * sizeof(float));
@@ -135,15 +137,16 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
       Fail(
           "WelfordUpdate: %s holds %u bytes, fewer than the minimum %llu "
           "(GetWelfordUpdateMaxMinTmpSize for abLength %u, T = %s%s)",
-          scratch_name, scratch.bytes, static_cast<unsigned long long>(min_bytes),
-          ab, ElementTypeName(a.type),
+          scratch_name, scratch.bytes,
+          static_cast<unsigned long long>(min_bytes), ab,
+          ElementTypeName(a.type),
           a.reuse_source && a.type == ElementType::kFloat
               ? ", isReuseSource ignored on this profile"
               : "");
     }
   }
-  CheckWelfordOverlaps(a, float_reuse, scratch, min_bytes > 0 ? scratch.bytes : 0,
-                       scratch_name);
+  CheckWelfordOverlaps(a, float_reuse, scratch,
+                       min_bytes > 0 ? scratch.bytes : 0, scratch_name);
 
   // No output overlaps an input (checked above), so writing element j never
   // changes what a later element reads.

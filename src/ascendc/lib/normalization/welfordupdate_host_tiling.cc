@@ -10,8 +10,9 @@
 
 namespace AscendC {
 
-void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSizeT,
-                                   uint32_t typeSizeU, bool isReuseSource,
+void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape,
+                                   uint32_t typeSizeT, uint32_t typeSizeU,
+                                   bool isReuseSource,
                                    bool /*isInplace: no effect on the sizes*/,
                                    uint32_t& maxValue, uint32_t& minValue) {
   using normgrad_ascendc::host_tiling::CheckDims;
@@ -22,7 +23,8 @@ void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSizeT
   constexpr char kZero[] = "maxValue and minValue are 0";
   maxValue = 0;
   minValue = 0;
-  if (!CheckTypeSize(kFn, "typeSizeT", typeSizeT, "half, bfloat16_t", kZero)) return;
+  if (!CheckTypeSize(kFn, "typeSizeT", typeSizeT, "half, bfloat16_t", kZero))
+    return;
   if (typeSizeU != 4) {
     Report(kFn,
            "typeSizeU " + std::to_string(typeSizeU) +
@@ -33,26 +35,30 @@ void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSizeT
   const std::string text =
       "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
   uint64_t dims[2];
-  if (!CheckDims(kFn, text, srcShape, {"rnLength", "abLength"}, kZero, dims)) return;
+  if (!CheckDims(kFn, text, srcShape, {"rnLength", "abLength"}, kZero, dims))
+    return;
   const uint64_t rn = dims[0];
   const uint64_t ab = dims[1];
   const uint32_t multiple = 32 / typeSizeT;
   if (ab % multiple != 0) {
     Report(kFn,
            text + " has abLength = " + std::to_string(ab) +
-               ": it must be a multiple of 32 / typeSizeT = " + std::to_string(multiple),
+               ": it must be a multiple of 32 / typeSizeT = " +
+               std::to_string(multiple),
            kZero);
     return;
   }
-  const bool reuse =
-      isReuseSource && normgrad_ascendc::CurrentProfile() != normgrad_ascendc::Profile::k310P;
-  const uint64_t floats = normgrad_ascendc::WelfordUpdateScratchFloats(typeSizeT, reuse);
+  const bool reuse = isReuseSource && normgrad_ascendc::CurrentProfile() !=
+                                          normgrad_ascendc::Profile::k310P;
+  const uint64_t floats =
+      normgrad_ascendc::WelfordUpdateScratchFloats(typeSizeT, reuse);
   const uint64_t elements = rn * ab;  // both < 2^32: fits in 64 bits
   const uint64_t max_bytes =
       elements > kU32Max ? kU32Max : 4 * floats * elements;  // saturated below
-  const uint64_t min_bytes =
-      normgrad_ascendc::WelfordUpdateMinTmpBytes(static_cast<uint32_t>(ab), typeSizeT, reuse);
-  maxValue = max_bytes > kU32Max ? static_cast<uint32_t>(kU32Max) : static_cast<uint32_t>(max_bytes);
+  const uint64_t min_bytes = normgrad_ascendc::WelfordUpdateMinTmpBytes(
+      static_cast<uint32_t>(ab), typeSizeT, reuse);
+  maxValue = max_bytes > kU32Max ? static_cast<uint32_t>(kU32Max)
+                                 : static_cast<uint32_t>(max_bytes);
   minValue = static_cast<uint32_t>(min_bytes);
 }
 

@@ -42,8 +42,8 @@ using compat_test::ProfileScope;
 using compat_test::Proto;
 using compat_test::RandomParam;
 using compat_test::SetBound;
-using compat_test::WithinBound;
 using compat_test::Values;
+using compat_test::WithinBound;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
@@ -121,7 +121,8 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
   const uint32_t m = s.origin_b;
   const uint32_t sh = s.sh();
   const double lanes = m;  // additions a term passes through: at most m − 1
-  const std::string label = std::string("BatchNorm<") + (is_half ? "half" : "float") + ">";
+  const std::string label =
+      std::string("BatchNorm<") + (is_half ? "half" : "float") + ">";
   for (uint32_t j = 0; j < sh; ++j) {
     double mu = 0, a = 0;
     for (uint32_t r = 0; r < m; ++r) {
@@ -147,8 +148,9 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
     for (uint32_t r = 0; r < m; ++r) {
       const double xv = x[size_t{r} * sh + j];
       const double y = bound.Output(xv, gamma[r], beta[r]);
-      ASSERT_TRUE(WithinBound(label + " y", y_out[size_t{r} * sh + j], y,
-                              Narrowed(is_half, bound.OutputBound(xv, gamma[r], beta[r]), y)))
+      ASSERT_TRUE(WithinBound(
+          label + " y", y_out[size_t{r} * sh + j], y,
+          Narrowed(is_half, bound.OutputBound(xv, gamma[r], beta[r]), y)))
           << "output row " << r << ", feature " << j;
     }
   }
@@ -183,8 +185,7 @@ uint32_t ScratchFor(const Case& c, uint32_t type_size) {
 }
 
 template <typename T, bool basic>
-void RunRandom(const Case& c, Profile profile, Proto proto,
-               std::mt19937& rng) {
+void RunRandom(const Case& c, Profile profile, Proto proto, std::mt19937& rng) {
   constexpr bool kHalf = std::is_same_v<T, half>;
   const Shape& s = c.shape;
   SCOPED_TRACE(testing::Message()
@@ -411,8 +412,8 @@ TEST_F(BatchNormBadUse, InconsistentTiling) {
 
 TEST_F(BatchNormBadUse, TilingForHalfWithFloat) {
   tiling = TilingFor(s, 4 * bytes, 2, false);
-  EXPECT_TRUE(FailsWith([&] { Run(); },
-                        "BatchNorm: tiling.varianceTmpTensorPos is"));
+  EXPECT_TRUE(
+      FailsWith([&] { Run(); }, "BatchNorm: tiling.varianceTmpTensorPos is"));
 }
 
 TEST_F(BatchNormBadUse, BasicBlockShapeRules) {
@@ -443,8 +444,8 @@ TEST_F(BatchNormBadUse, TensorTooShort) {
 TEST_F(BatchNormBadUse, BetaIsTheMean) {
   EXPECT_TRUE(FailsWith(
       [&] {
-        BatchNorm<float>(t.y, t.mean, t.var, t.x, t.gamma, t.mean, t.tmp,
-                         1e-5f, tiling);
+        BatchNorm<float>(t.y, t.mean, t.var, t.x, t.gamma, t.mean, t.tmp, 1e-5f,
+                         tiling);
       },
       "BatchNorm: outputMean (UB bytes [1024, 1088)) and beta (UB bytes "
       "[1024, 1056)) overlap; BatchNorm must not write what it still reads "

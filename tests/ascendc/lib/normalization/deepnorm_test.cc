@@ -73,7 +73,8 @@ struct Tensors {
 
 template <typename T>
 void Fill(const LocalTensor<T>& t, const std::vector<float>& values) {
-  for (size_t i = 0; i < values.size(); ++i) t.SetValue(i, static_cast<T>(values[i]));
+  for (size_t i = 0; i < values.size(); ++i)
+    t.SetValue(i, static_cast<T>(values[i]));
 }
 
 template <typename T>
@@ -88,9 +89,9 @@ DeepNormTiling HostTiling(uint32_t b, uint32_t s, uint32_t h, uint32_t oh,
                           uint32_t bytes, uint32_t type_size, bool reuse,
                           bool basic) {
   DeepNormTiling t;
-  const bool ok = AscendC::GetDeepNormTilingInfo(
-      ge::Shape({b, s, h}), ge::Shape({b, s, oh}), bytes, type_size, reuse,
-      basic, t);
+  const bool ok = AscendC::GetDeepNormTilingInfo(ge::Shape({b, s, h}),
+                                                 ge::Shape({b, s, oh}), bytes,
+                                                 type_size, reuse, basic, t);
   EXPECT_TRUE(ok);
   return t;
 }
@@ -109,7 +110,8 @@ void Call(const Tensors<T>& t, bool shared, float alpha, float eps,
   }
 }
 
-// ---- The documented example --------------------------------------------------
+// ---- The documented example
+// --------------------------------------------------
 
 // [4, 2, 8] float, src = gx = 0..63, gamma = beta = 0..7. The page prints
 // only the results; alpha = -5.5 and epsilon = 65504 are the values that give
@@ -122,10 +124,10 @@ TEST(DeepNorm, DocumentedExampleBitForBit) {
       SCOPED_TRACE(testing::Message() << static_cast<int>(profile) << shared);
       ProfileScope scope(profile);
       uint32_t max_bytes = 0, min_bytes = 0;
-      ASSERT_TRUE(AscendC::GetDeepNormMaxMinTmpSize(ge::Shape({4, 2, 8}), 4,
-                                                    false, false, max_bytes,
-                                                    min_bytes));
-      DeepNormTiling tiling = HostTiling(4, 2, 8, 8, min_bytes, 4, false, false);
+      ASSERT_TRUE(AscendC::GetDeepNormMaxMinTmpSize(
+          ge::Shape({4, 2, 8}), 4, false, false, max_bytes, min_bytes));
+      DeepNormTiling tiling =
+          HostTiling(4, 2, 8, 8, min_bytes, 4, false, false);
       Tensors<float> t(8, 8, shared ? min_bytes : 0);
       std::vector<float> x(64), g(8);
       for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i);
@@ -150,8 +152,9 @@ TEST(DeepNorm, DocumentedExampleBitForBit) {
 template <typename T>
 void ExpectSameAsLayerNorm(uint32_t b, uint32_t s, uint32_t h, uint32_t bytes,
                            bool shared, std::mt19937& rng) {
-  SCOPED_TRACE(testing::Message() << b << "x" << s << "x" << h << " bytes "
-                                  << bytes << (shared ? " shared" : " framework"));
+  SCOPED_TRACE(testing::Message()
+               << b << "x" << s << "x" << h << " bytes " << bytes
+               << (shared ? " shared" : " framework"));
   const uint32_t rows = b * s;
   std::uniform_real_distribution<float> value(-3.0f, 3.0f);
   std::vector<float> x(rows * h), gamma(h), beta(h);
@@ -190,10 +193,10 @@ TEST(DeepNorm, AlphaOneAndZeroGxGiveLayerNormsBits) {
   for (Profile profile : kProfiles) {
     ProfileScope scope(profile);
     for (bool shared : {true, false}) {
-      ExpectSameAsLayerNorm<float>(1, 7, 16, 600, shared, rng);     // tail
-      ExpectSameAsLayerNorm<float>(2, 5, 200, 4800, shared, rng);   // tail
-      ExpectSameAsLayerNorm<half>(1, 9, 64, 3200, shared, rng);     // tail
-      ExpectSameAsLayerNorm<half>(3, 11, 32, 12992, shared, rng);   // one chunk
+      ExpectSameAsLayerNorm<float>(1, 7, 16, 600, shared, rng);    // tail
+      ExpectSameAsLayerNorm<float>(2, 5, 200, 4800, shared, rng);  // tail
+      ExpectSameAsLayerNorm<half>(1, 9, 64, 3200, shared, rng);    // tail
+      ExpectSameAsLayerNorm<half>(3, 11, 32, 12992, shared, rng);  // one chunk
     }
   }
 }
@@ -271,18 +274,19 @@ template <typename T, bool reuse, bool basic>
 void ExpectWithinBound(const Case& c, Profile profile, bool shared,
                        std::mt19937& rng) {
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const std::string label = std::string("DeepNorm<") + normgrad_ascendc::TypeName<T>() + ">";
+  const std::string label =
+      std::string("DeepNorm<") + normgrad_ascendc::TypeName<T>() + ">";
   SCOPED_TRACE(testing::Message()
                << "[" << c.b << "," << c.s << "," << c.h << "] originalH "
                << c.oh << (kHalf ? " half" : " float") << " profile "
-               << static_cast<int>(profile) << (shared ? " shared" : " framework")
-               << (reuse ? " reuse" : "") << (basic ? " basic" : ""));
+               << static_cast<int>(profile)
+               << (shared ? " shared" : " framework") << (reuse ? " reuse" : "")
+               << (basic ? " basic" : ""));
   ProfileScope scope(profile);
   const uint32_t rows = c.b * c.s, h = c.h, n = rows * h;
   uint32_t max_bytes = 0, min_bytes = 0;
-  ASSERT_TRUE(AscendC::GetDeepNormMaxMinTmpSize(ge::Shape({c.b, c.s, h}),
-                                                sizeof(T), reuse, basic,
-                                                max_bytes, min_bytes));
+  ASSERT_TRUE(AscendC::GetDeepNormMaxMinTmpSize(
+      ge::Shape({c.b, c.s, h}), sizeof(T), reuse, basic, max_bytes, min_bytes));
   const uint32_t bytes = c.bytes != 0 ? c.bytes : max_bytes;
   ASSERT_GE(bytes, min_bytes);
   DeepNormTiling tiling =
@@ -321,7 +325,8 @@ void ExpectWithinBound(const Case& c, Profile profile, bool shared,
       z[j] = double{alpha} * x[i] + gx[i];
       if (j < c.oh) {
         sum += z[j];
-        a = std::max(a, std::fabs(double{alpha} * x[i]) + std::fabs(double{gx[i]}));
+        a = std::max(
+            a, std::fabs(double{alpha} * x[i]) + std::fabs(double{gx[i]}));
       }
     }
     const double m = sum / c.oh;
@@ -331,18 +336,22 @@ void ExpectWithinBound(const Case& c, Profile profile, bool shared,
     const double s = std::sqrt(v + eps);
     const double kappa = std::max(a / s, 1.0);
     auto narrowed = [&](double ref, double bound) {
-      return kHalf ? bound + out_ulp * (std::fabs(ref) + bound) + std::ldexp(1.0, -25)
+      return kHalf ? bound + out_ulp * (std::fabs(ref) + bound) +
+                         std::ldexp(1.0, -25)
                    : bound;
     };
-    EXPECT_TRUE(WithinBound(label + " mean", mean[r], m, narrowed(m, bound_c * u * a))) << r;
-    EXPECT_TRUE(WithinBound(label + " variance", var[r], v, narrowed(v, 2 * bound_c * u * a * a)))
+    EXPECT_TRUE(
+        WithinBound(label + " mean", mean[r], m, narrowed(m, bound_c * u * a)))
+        << r;
+    EXPECT_TRUE(WithinBound(label + " variance", var[r], v,
+                            narrowed(v, 2 * bound_c * u * a * a)))
         << r;
     for (uint32_t j = 0; j < h; ++j) {
       const double xhat = (z[j] - m) / s;
       const double ref = xhat * gamma[j] + beta[j];
-      const double bound = narrowed(
-          ref, std::fabs(gamma[j]) * bound_c * u * kappa * (1 + std::fabs(xhat)) +
-                   2 * u * std::fabs(ref));
+      const double bound = narrowed(ref, std::fabs(gamma[j]) * bound_c * u *
+                                                 kappa * (1 + std::fabs(xhat)) +
+                                             2 * u * std::fabs(ref));
       ASSERT_TRUE(WithinBound(label + " y", y[size_t{r} * h + j], ref, bound))
           << "row " << r << " column " << j;
     }
@@ -357,11 +366,11 @@ void ExpectWithinBound(const Case& c, Profile profile, bool shared,
 }
 
 constexpr Case kFloatCases[] = {
-    {1, 1, 8, 8, 0},        // one row, the smallest H
-    {1, 7, 16, 13, 600},    // padded rows, chunks of 3 rows and a tail of 1
-    {2, 5, 200, 200, 4800}, // 2 rows per chunk, a tail
-    {1, 3, 2040, 2001, 0},  // the widest H, padded
-    {3, 3, 72, 72, 0},      // one chunk
+    {1, 1, 8, 8, 0},         // one row, the smallest H
+    {1, 7, 16, 13, 600},     // padded rows, chunks of 3 rows and a tail of 1
+    {2, 5, 200, 200, 4800},  // 2 rows per chunk, a tail
+    {1, 3, 2040, 2001, 0},   // the widest H, padded
+    {3, 3, 72, 72, 0},       // one chunk
 };
 constexpr Case kHalfCases[] = {
     {1, 1, 16, 16, 0},
@@ -404,7 +413,8 @@ TEST(DeepNorm, HalfWithinTheDerivedBoundOfFloat64) {
   }
 }
 
-// ---- isReuseSrc --------------------------------------------------------------
+// ---- isReuseSrc
+// --------------------------------------------------------------
 
 // float with isReuseSrc: the same results; srcLocal is overwritten; and
 // dstLocal may be srcLocal itself (in place over several chunks).
@@ -419,7 +429,8 @@ TEST(DeepNorm, FloatReuseSrcSameResultsAndInPlace) {
   for (float& v : beta) v = value(rng);
   auto run = [&](auto reuse_tag, bool in_place, std::vector<float>* src_after) {
     constexpr bool kReuse = decltype(reuse_tag)::value;
-    DeepNormTiling tiling = HostTiling(1, rows, h, h, bytes + 200, 4, kReuse, false);
+    DeepNormTiling tiling =
+        HostTiling(1, rows, h, h, bytes + 200, 4, kReuse, false);
     Tensors<float> t(rows, h, bytes + 200);
     Fill(t.src, x);
     Fill(t.gx, gx);
@@ -434,7 +445,8 @@ TEST(DeepNorm, FloatReuseSrcSameResultsAndInPlace) {
   std::vector<float> src_plain, src_reuse, src_in_place;
   const std::vector<float> plain = run(std::false_type{}, false, &src_plain);
   const std::vector<float> reused = run(std::true_type{}, false, &src_reuse);
-  const std::vector<float> in_place = run(std::true_type{}, true, &src_in_place);
+  const std::vector<float> in_place =
+      run(std::true_type{}, true, &src_in_place);
   EXPECT_EQ(src_plain, x);
   EXPECT_NE(src_reuse, x);
   EXPECT_EQ(reused, plain);
@@ -478,9 +490,8 @@ TEST_F(DeepNormChecks, BasicBlockShape) {
   // H = 16 is not a multiple of 64.
   EXPECT_TRUE(FailsWith(
       [&] {
-        DeepNorm<float, false, true>(t.dst, t.mean, t.rstd, t.src, t.gx,
-                                     t.beta, t.gamma, t.tmp, 1.0f, 1e-5f,
-                                     tiling);
+        DeepNorm<float, false, true>(t.dst, t.mean, t.rstd, t.src, t.gx, t.beta,
+                                     t.gamma, t.tmp, 1.0f, 1e-5f, tiling);
       },
       "DeepNorm: isBasicBlock is true but tiling.hLength 16, B*S 8, "
       "originalHLength 16: a basic block needs H a multiple of 64, B*S a "
@@ -495,8 +506,9 @@ TEST_F(DeepNormChecks, TilingShape) {
                         "(GetDeepNormTilingInfo failed or was not called)"));
   SetUp();
   tiling.hLength = 2048;
-  EXPECT_TRUE(FailsWith([&] { Run(); },
-                        "DeepNorm: tiling.hLength is 2048; H must be in [1, 2040]"));
+  EXPECT_TRUE(
+      FailsWith([&] { Run(); },
+                "DeepNorm: tiling.hLength is 2048; H must be in [1, 2040]"));
   SetUp();
   tiling.originalHLength = 17;
   EXPECT_TRUE(FailsWith(
@@ -518,18 +530,21 @@ TEST_F(DeepNormChecks, TilingShape) {
 
 TEST_F(DeepNormChecks, TilingChunking) {
   tiling.loopRound += 1;
-  EXPECT_TRUE(FailsWith([&] { Run(); },
-                        "DeepNorm: tiling.loopRound is 3, expected 2 "
-                        "(inputXSize / oneTmpSize): the tiling is inconsistent"));
+  EXPECT_TRUE(
+      FailsWith([&] { Run(); },
+                "DeepNorm: tiling.loopRound is 3, expected 2 "
+                "(inputXSize / oneTmpSize): the tiling is inconsistent"));
   SetUp();
   tiling.oneTmpSize = 20;
-  EXPECT_TRUE(FailsWith([&] { Run(); },
-                        "DeepNorm: tiling.oneTmpSize % hLength is 4, expected 0 "
-                        "(a whole number of rows)"));
+  EXPECT_TRUE(
+      FailsWith([&] { Run(); },
+                "DeepNorm: tiling.oneTmpSize % hLength is 4, expected 0 "
+                "(a whole number of rows)"));
   SetUp();
   tiling.bshCurLength = 16;
-  EXPECT_TRUE(FailsWith([&] { Run(); }, "DeepNorm: tiling.bshCurLength is 16, "
-                                        "expected oneTmpSize 64 (or inputTailSize 0"));
+  EXPECT_TRUE(FailsWith([&] { Run(); },
+                        "DeepNorm: tiling.bshCurLength is 16, "
+                        "expected oneTmpSize 64 (or inputTailSize 0"));
 }
 
 TEST_F(DeepNormChecks, TensorLengthsAndPlacement) {
@@ -537,15 +552,15 @@ TEST_F(DeepNormChecks, TensorLengthsAndPlacement) {
   short_gx.SetSize(64);
   EXPECT_TRUE(FailsWith(
       [&] {
-        DeepNorm<float>(t.dst, t.mean, t.rstd, t.src, short_gx, t.beta,
-                        t.gamma, t.tmp, 1.0f, 1e-5f, tiling);
+        DeepNorm<float>(t.dst, t.mean, t.rstd, t.src, short_gx, t.beta, t.gamma,
+                        t.tmp, 1.0f, 1e-5f, tiling);
       },
       "DeepNorm: gxLocal holds 64 floats, fewer than the 128 it must hold "
       "(inputXSize)"));
   EXPECT_TRUE(FailsWith(
       [&] {
-        DeepNorm<float>(t.dst, t.mean, t.rstd, t.src, t.gx, t.beta,
-                        t.gamma[4], t.tmp, 1.0f, 1e-5f, tiling);
+        DeepNorm<float>(t.dst, t.mean, t.rstd, t.src, t.gx, t.beta, t.gamma[4],
+                        t.tmp, 1.0f, 1e-5f, tiling);
       },
       "gammaLocal"));
 }

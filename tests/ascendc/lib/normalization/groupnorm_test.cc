@@ -43,8 +43,8 @@ using compat_test::ProfileScope;
 using compat_test::Proto;
 using compat_test::RandomParam;
 using compat_test::SetBound;
-using compat_test::WithinBound;
 using compat_test::Values;
+using compat_test::WithinBound;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
@@ -106,9 +106,8 @@ GroupNormTiling TilingFor(const Shape& s, uint32_t bytes, uint32_t type_size,
 
 uint32_t MinScratch(const Shape& s, uint32_t type_size, bool reuse) {
   uint32_t max_value = 0, min_value = 0;
-  AscendC::GetGroupNormMaxMinTmpSize(ge::Shape({s.n, s.c, s.h, s.w}),
-                                     type_size, reuse, s.g, max_value,
-                                     min_value);
+  AscendC::GetGroupNormMaxMinTmpSize(ge::Shape({s.n, s.c, s.h, s.w}), type_size,
+                                     reuse, s.g, max_value, min_value);
   return min_value;
 }
 
@@ -127,7 +126,8 @@ void ExpectWithinBound(const Shape& s, bool is_half, double eps,
   const uint32_t hw = s.h * s.w;
   const uint32_t d = s.c / s.g;
   const double lanes = std::ceil(m / 64.0) + 5;  // additions per term
-  const std::string label = std::string("GroupNorm<") + (is_half ? "half" : "float") + ">";
+  const std::string label =
+      std::string("GroupNorm<") + (is_half ? "half" : "float") + ">";
   for (uint32_t k = 0; k < s.groups(); ++k) {
     const double* gx = x.data() + size_t{k} * m;
     double mu = 0, a = 0;
@@ -169,13 +169,13 @@ struct Case {
 };
 
 constexpr Case kCases[] = {
-    {{1, 4, 4, 4, 2}, 0},    // one chunk (smallShape)
-    {{2, 6, 3, 5, 3}, 1},    // hw = 15, odd; one group per chunk
-    {{2, 8, 4, 2, 4}, 3},    // the documented example's shape; 8 = 2·3 + 2
-    {{3, 10, 7, 3, 5}, 4},   // 15 groups of 42: 3·4 + 3
-    {{1, 12, 16, 16, 1}, 1}, // one group of 3072 (many 64-lane folds)
-    {{2, 16, 8, 8, 4}, 2},   // the tiling page's shape
-    {{5, 3, 1, 1, 3}, 7},    // one element per group: variance 0
+    {{1, 4, 4, 4, 2}, 0},     // one chunk (smallShape)
+    {{2, 6, 3, 5, 3}, 1},     // hw = 15, odd; one group per chunk
+    {{2, 8, 4, 2, 4}, 3},     // the documented example's shape; 8 = 2·3 + 2
+    {{3, 10, 7, 3, 5}, 4},    // 15 groups of 42: 3·4 + 3
+    {{1, 12, 16, 16, 1}, 1},  // one group of 3072 (many 64-lane folds)
+    {{2, 16, 8, 8, 4}, 2},    // the tiling page's shape
+    {{5, 3, 1, 1, 3}, 7},     // one element per group: variance 0
 };
 
 // The scratch for `groups` groups per chunk buffer (GetGroupNormMaxMinTmpSize's
@@ -184,9 +184,8 @@ constexpr Case kCases[] = {
 uint32_t ScratchFor(const Case& c, uint32_t type_size, bool reuse) {
   uint32_t max_value = 0, min_value = 0;
   const Shape& s = c.shape;
-  AscendC::GetGroupNormMaxMinTmpSize(ge::Shape({s.n, s.c, s.h, s.w}),
-                                     type_size, reuse, s.g, max_value,
-                                     min_value);
+  AscendC::GetGroupNormMaxMinTmpSize(ge::Shape({s.n, s.c, s.h, s.w}), type_size,
+                                     reuse, s.g, max_value, min_value);
   if (c.scratch_groups == 0) return max_value;
   const uint32_t buffers = type_size == 4 && reuse ? 2 : 3;
   const uint32_t mv = type_size == 2 ? 8 * ((s.groups() + 7) / 8 * 8) : 0;
@@ -194,8 +193,7 @@ uint32_t ScratchFor(const Case& c, uint32_t type_size, bool reuse) {
 }
 
 template <typename T, bool reuse>
-void RunRandom(const Case& c, Profile profile, Proto proto,
-               std::mt19937& rng) {
+void RunRandom(const Case& c, Profile profile, Proto proto, std::mt19937& rng) {
   constexpr bool kHalf = std::is_same_v<T, half>;
   const Shape& s = c.shape;
   SCOPED_TRACE(testing::Message()
@@ -384,9 +382,8 @@ TEST(GroupNorm, DocumentedExample) {
   const Shape s{2, 8, 4, 2, 4};
   const double kChannel1[8] = {1.1084652, 1.3253956, 1.542326,  1.7592564,
                                1.9761869, 2.1931171, 2.4100475, 2.6269782};
-  const double kChannel2[8] = {-1.2539563, -0.8200953, -0.38623452,
-                               0.047626257, 0.48148715, 0.91534793,
-                               1.3492088,  1.7830696};
+  const double kChannel2[8] = {-1.2539563, -0.8200953, -0.38623452, 0.047626257,
+                               0.48148715, 0.91534793, 1.3492088,   1.7830696};
   const double kChannel7[8] = {7.7592564, 9.277769,  10.796282, 12.314795,
                                13.833308, 15.351821, 16.870335, 18.388847};
   uint32_t max_value = 0, min_value = 0;
@@ -450,8 +447,8 @@ TEST(GroupNormProfiles, The310PProfileHasNoGroupNorm) {
   Tensors<float> u(s, bytes);
   EXPECT_TRUE(FailsWith(
       [&] {
-        GroupNorm<float>(u.y, u.mean, u.var, u.x, u.gamma, u.beta, u.tmp,
-                         1e-5f, tiling);
+        GroupNorm<float>(u.y, u.mean, u.var, u.x, u.gamma, u.beta, u.tmp, 1e-5f,
+                         tiling);
       },
       "GroupNorm: the profile 310p (Atlas inference series) has no "
       "GroupNorm; it runs on the a2 (Atlas A2/A3) and 950 (Ascend 950) "
@@ -524,8 +521,8 @@ TEST_F(BadUse, GammaOutsideItsRange) {
 TEST_F(BadUse, BetaIsTheMean) {
   EXPECT_TRUE(FailsWith(
       [&] {
-        GroupNorm<float>(t.y, t.mean, t.var, t.x, t.gamma, t.mean, t.tmp,
-                         1e-5f, tiling);
+        GroupNorm<float>(t.y, t.mean, t.var, t.x, t.gamma, t.mean, t.tmp, 1e-5f,
+                         tiling);
       },
       "GroupNorm: outputMean (UB bytes [1024, 1056)) and beta (UB bytes "
       "[1024, 1056)) overlap; GroupNorm must not write what it still reads "

@@ -105,8 +105,9 @@ struct Case {
 template <typename U, typename T, const LayerNormConfig& config>
 void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
   constexpr bool k16 = sizeof(T) == 2;
-  const std::string label = std::string("LayerNorm [A, R]<") + normgrad_ascendc::TypeName<U>() +
-                            ", " + normgrad_ascendc::TypeName<T>() + ">";
+  const std::string label = std::string("LayerNorm [A, R]<") +
+                            normgrad_ascendc::TypeName<U>() + ", " +
+                            normgrad_ascendc::TypeName<T>() + ">";
   SCOPED_TRACE(testing::Message()
                << "A " << c.a << " of " << c.tiling_a << ", R " << c.r << " of "
                << c.rp << ", T size " << sizeof(T) << ", U size " << sizeof(U)
@@ -117,12 +118,13 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
   ProfileScope scope(profile);
   uint32_t max_bytes = 0, min_bytes = 0;
   const ge::Shape shape({c.tiling_a, c.rp});
-  AscendC::GetLayerNormMaxMinTmpSize(shape, sizeof(T), false, true, false, max_bytes,
-                                     min_bytes);
+  AscendC::GetLayerNormMaxMinTmpSize(shape, sizeof(T), false, true, false,
+                                     max_bytes, min_bytes);
   ASSERT_GT(min_bytes, 0u);
   const uint32_t bytes = c.bytes != 0 ? c.bytes : min_bytes;
   LayerNormSeparateTiling tiling;
-  AscendC::GetLayerNormNDTilingInfo(shape, bytes, sizeof(T), false, true, tiling);
+  AscendC::GetLayerNormNDTilingInfo(shape, bytes, sizeof(T), false, true,
+                                    tiling);
   ASSERT_NE(tiling.oneTmpSize, 0u);
 
   Tensors<T, U> t(c.a, c.rp, shared ? bytes : 0);
@@ -131,7 +133,8 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
   for (uint32_t row = 0; row < c.a; ++row) {
     const float offset = value(rng);
     for (uint32_t i = 0; i < c.r; ++i) {
-      x[size_t{row} * c.rp + i] = static_cast<float>(static_cast<T>(offset + value(rng)));
+      x[size_t{row} * c.rp + i] =
+          static_cast<float>(static_cast<T>(offset + value(rng)));
     }
   }
   for (float& v : gamma) v = static_cast<float>(static_cast<U>(value(rng)));
@@ -144,11 +147,11 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
   const float eps = 1e-5f;
   const LayerNormPara para{c.a, c.r, c.rp};
   if (shared) {
-    AscendC::LayerNorm<U, T, false, config>(t.y, t.mean, t.rstd, t.x, t.gamma, t.beta, eps,
-                                            t.tmp, para, tiling);
+    AscendC::LayerNorm<U, T, false, config>(t.y, t.mean, t.rstd, t.x, t.gamma,
+                                            t.beta, eps, t.tmp, para, tiling);
   } else {
-    AscendC::LayerNorm<U, T, false, config>(t.y, t.mean, t.rstd, t.x, t.gamma, t.beta, eps,
-                                            para, tiling);
+    AscendC::LayerNorm<U, T, false, config>(t.y, t.mean, t.rstd, t.x, t.gamma,
+                                            t.beta, eps, para, tiling);
   }
 
   const double u = std::ldexp(1.0, -24);
@@ -176,34 +179,42 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
     for (uint32_t i = 0; i < c.r; ++i) v += (xr[i] - m) * (xr[i] - m);
     v /= c.r;
     const double s = std::sqrt(v + eps), kappa = std::max(a_max / s, 1.0);
-    const double k = std::max(std::floor(std::log2(static_cast<double>(c.r))), 6.0) + 2;
+    const double k =
+        std::max(std::floor(std::log2(static_cast<double>(c.r))), 6.0) + 2;
     const double bound_c = 4 * k + 32;
-    EXPECT_TRUE(WithinBound(label + " mean", mean, m, bound_c * u * a_max)) << row;
+    EXPECT_TRUE(WithinBound(label + " mean", mean, m, bound_c * u * a_max))
+        << row;
     for (uint32_t i = 0; i < c.r; ++i) {
       float want = d[i] * rstd;
       if (!config.isNoGamma) want = want * gamma[i];
       if (!config.isNoBeta) want = want + beta[i];
-      const float got = static_cast<float>(t.y.GetValue(size_t{row} * c.rp + i));
-      ASSERT_EQ(got, static_cast<float>(static_cast<T>(want))) << row << " " << i;
+      const float got =
+          static_cast<float>(t.y.GetValue(size_t{row} * c.rp + i));
+      ASSERT_EQ(got, static_cast<float>(static_cast<T>(want)))
+          << row << " " << i;
       const double xhat = (xr[i] - m) / s;
       const double ref = xhat * (config.isNoGamma ? 1.0 : gamma[i]) +
                          (config.isNoBeta ? 0.0 : beta[i]);
-      double bound = (config.isNoGamma ? 1.0 : std::fabs(gamma[i])) * bound_c * u * kappa *
-                         (1 + std::fabs(xhat)) +
+      double bound = (config.isNoGamma ? 1.0 : std::fabs(gamma[i])) * bound_c *
+                         u * kappa * (1 + std::fabs(xhat)) +
                      2 * u * std::fabs(ref);
-      if (k16) bound += std::ldexp(1.0, std::is_same_v<T, half> ? -11 : -8) *
-                            (std::fabs(ref) + bound) + std::ldexp(1.0, -24);
-      ASSERT_TRUE(WithinBound(label + " y", got, ref, bound)) << row << " " << i;
+      if (k16)
+        bound += std::ldexp(1.0, std::is_same_v<T, half> ? -11 : -8) *
+                     (std::fabs(ref) + bound) +
+                 std::ldexp(1.0, -24);
+      ASSERT_TRUE(WithinBound(label + " y", got, ref, bound))
+          << row << " " << i;
     }
   }
 }
 
 const Case kCases[] = {
-    {1, 1, 64, 64, 0},        // one row, the minimum scratch
-    {4, 4, 48, 48, 0},        // R not a power of two: a tail of 16 onto the head of 32
-    {8, 5, 100, 112, 0},      // padded rows, fewer rows than the tiling's
-    {3, 3, 1000, 1008, 0},    // 512 + 488: three halvings down to 64 lanes
-    {2, 2, 16, 16, 4096},     // more scratch than needed
+    {1, 1, 64, 64, 0},  // one row, the minimum scratch
+    {4, 4, 48, 48,
+     0},  // R not a power of two: a tail of 16 onto the head of 32
+    {8, 5, 100, 112, 0},    // padded rows, fewer rows than the tiling's
+    {3, 3, 1000, 1008, 0},  // 512 + 488: three halvings down to 64 lanes
+    {2, 2, 16, 16, 4096},   // more scratch than needed
 };
 
 TEST(LayerNormSeparate, HalfAndFloatOnEveryProfile) {
@@ -222,7 +233,8 @@ TEST(LayerNormSeparate, HalfAndFloatOnEveryProfile) {
 TEST(LayerNormSeparate, Bfloat16OnAscend950) {
   std::mt19937 rng(Seed());
   for (const Case& c : kCases) {
-    Check<bfloat16_t, bfloat16_t, AscendC::LNCFG_NORM>(c, Profile::k950, true, rng);
+    Check<bfloat16_t, bfloat16_t, AscendC::LNCFG_NORM>(c, Profile::k950, true,
+                                                       rng);
     Check<float, bfloat16_t, AscendC::LNCFG_NORM>(c, Profile::k950, false, rng);
   }
 }
@@ -250,75 +262,106 @@ TEST(LayerNormSeparate, TwoArgumentParaTakesTheWholeRow) {
 class LayerNormSeparateChecks : public ::testing::Test {
  protected:
   LayerNormSeparateChecks() : t(4, 64, 512) {
-    AscendC::GetLayerNormNDTilingInfo(ge::Shape({4, 64}), 512, 4, false, true, tiling);
+    AscendC::GetLayerNormNDTilingInfo(ge::Shape({4, 64}), 512, 4, false, true,
+                                      tiling);
   }
   template <const LayerNormConfig& config = AscendC::LNCFG_NORM>
   void Run(const LayerNormPara& para) {
-    AscendC::LayerNorm<float, float, false, config>(t.y, t.mean, t.rstd, t.x, t.gamma, t.beta,
-                                                    1e-5f, t.tmp, para, tiling);
+    AscendC::LayerNorm<float, float, false, config>(
+        t.y, t.mean, t.rstd, t.x, t.gamma, t.beta, 1e-5f, t.tmp, para, tiling);
   }
   ProfileScope scope{Profile::kA2};
   Tensors<float, float> t;
   LayerNormSeparateTiling tiling;
 };
 
-TEST_F(LayerNormSeparateChecks, ValidSetupRuns) { EXPECT_NO_THROW(Run({4, 64, 64})); }
+TEST_F(LayerNormSeparateChecks, ValidSetupRuns) {
+  EXPECT_NO_THROW(Run({4, 64, 64}));
+}
 
 TEST_F(LayerNormSeparateChecks, ConfigAndProfile) {
-  EXPECT_TRUE(FailsWith([&] { Run<kVariance>({4, 64, 64}); },
-                        "LayerNorm: config.isOutputRstd is false (output the variance), which "
-                        "only the Ascend 950 profile supports, not profile a2"));
-  EXPECT_TRUE(FailsWith([&] { Run<kOnlyOutput>({4, 64, 64}); },
-                        "LayerNorm: config.isOnlyOutput is true; only false is supported"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Run<kVariance>({4, 64, 64});
+      },
+      "LayerNorm: config.isOutputRstd is false (output the variance), which "
+      "only the Ascend 950 profile supports, not profile a2"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Run<kOnlyOutput>({4, 64, 64});
+      },
+      "LayerNorm: config.isOnlyOutput is true; only false is supported"));
 }
 
 TEST(LayerNormSeparateChecksOther, Bfloat16IsRefusedOffAscend950) {
   ProfileScope scope(Profile::k310P);
   Tensors<bfloat16_t, bfloat16_t> t(1, 64, 512);
   LayerNormSeparateTiling tiling;
-  AscendC::GetLayerNormNDTilingInfo(ge::Shape({1, 64}), 512, 2, false, true, tiling);
+  AscendC::GetLayerNormNDTilingInfo(ge::Shape({1, 64}), 512, 2, false, true,
+                                    tiling);
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::LayerNorm<bfloat16_t, bfloat16_t>(t.y, t.mean, t.rstd, t.x, t.gamma, t.beta,
-                                                   1e-5f, t.tmp, {1, 64, 64}, tiling);
+        AscendC::LayerNorm<bfloat16_t, bfloat16_t>(t.y, t.mean, t.rstd, t.x,
+                                                   t.gamma, t.beta, 1e-5f,
+                                                   t.tmp, {1, 64, 64}, tiling);
       },
-      "LayerNorm: the [A, R] form takes bfloat16_t only on the Ascend 950 profile, not on "
+      "LayerNorm: the [A, R] form takes bfloat16_t only on the Ascend 950 "
+      "profile, not on "
       "profile 310p"));
 }
 
 TEST_F(LayerNormSeparateChecks, ParaAgainstTheTiling) {
-  EXPECT_TRUE(FailsWith([&] { Run({5, 64, 64}); },
-                        "LayerNorm: para.aLength is 5; it must be in [1, tiling.aLength 4]"));
-  EXPECT_TRUE(FailsWith([&] { Run({4, 64, 72}); },
-                        "LayerNorm: para.rLengthWithPadding is 72; it must be in [1, "
-                        "tiling.rLength 64]"));
-  EXPECT_TRUE(FailsWith([&] { Run({4, 64, 60}); },
-                        "LayerNorm: para.rLengthWithPadding 60 floats is 240 bytes, not a "
-                        "multiple of 32"));
-  EXPECT_TRUE(FailsWith([&] { Run({4, 65, 64}); },
-                        "LayerNorm: para.rLength is 65; it must be in [1, "
-                        "para.rLengthWithPadding 64]"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Run({5, 64, 64});
+      },
+      "LayerNorm: para.aLength is 5; it must be in [1, tiling.aLength 4]"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Run({4, 64, 72});
+      },
+      "LayerNorm: para.rLengthWithPadding is 72; it must be in [1, "
+      "tiling.rLength 64]"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Run({4, 64, 60});
+      },
+      "LayerNorm: para.rLengthWithPadding 60 floats is 240 bytes, not a "
+      "multiple of 32"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Run({4, 65, 64});
+      },
+      "LayerNorm: para.rLength is 65; it must be in [1, "
+      "para.rLengthWithPadding 64]"));
   tiling = LayerNormSeparateTiling{};
-  EXPECT_TRUE(FailsWith([&] { Run({4, 64, 64}); },
-                        "LayerNorm: tiling.oneTmpSize is 0: the [A, R] tiling is empty"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Run({4, 64, 64});
+      },
+      "LayerNorm: tiling.oneTmpSize is 0: the [A, R] tiling is empty"));
 }
 
 TEST_F(LayerNormSeparateChecks, OverlapsAndLengths) {
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::LayerNorm<float, float>(t.x, t.mean, t.rstd, t.x, t.gamma, t.beta, 1e-5f,
-                                         t.tmp, {4, 64, 64}, tiling);
+        AscendC::LayerNorm<float, float>(t.x, t.mean, t.rstd, t.x, t.gamma,
+                                         t.beta, 1e-5f, t.tmp, {4, 64, 64},
+                                         tiling);
       },
-      "LayerNorm: output (UB bytes [0, 1024)) and inputX (UB bytes [0, 1024)) overlap; in "
+      "LayerNorm: output (UB bytes [0, 1024)) and inputX (UB bytes [0, 1024)) "
+      "overlap; in "
       "the [A, R] form no output may share memory with another operand"));
   LocalTensor<float> small = t.tmp.ReinterpretCast<float>();
   small.SetSize(16);
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::LayerNorm<float, float>(t.y, t.mean, t.rstd, t.x, t.gamma, t.beta, 1e-5f,
-                                         small.ReinterpretCast<uint8_t>(), {4, 64, 64}, tiling);
+        AscendC::LayerNorm<float, float>(
+            t.y, t.mean, t.rstd, t.x, t.gamma, t.beta, 1e-5f,
+            small.ReinterpretCast<uint8_t>(), {4, 64, 64}, tiling);
       },
-      "LayerNorm: sharedTmpBuffer holds 16 elements of 4 bytes, fewer than the 128 it must "
+      "LayerNorm: sharedTmpBuffer holds 16 elements of 4 bytes, fewer than the "
+      "128 it must "
       "hold"));
 }
 

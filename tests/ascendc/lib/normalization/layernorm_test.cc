@@ -49,9 +49,9 @@ using compat_test::FailsWith;
 using compat_test::FloatBits;
 using compat_test::HalfBitsToFloat;
 using compat_test::ProfileScope;
-using compat_test::WithinBound;
 using compat_test::Proto;
 using compat_test::RoundToHalf;
+using compat_test::WithinBound;
 using normgrad_ascendc::CurrentCore;
 using normgrad_ascendc::Profile;
 
@@ -727,7 +727,8 @@ void CheckAgainstFloat64(uint32_t rows, uint32_t h, uint32_t stack_bytes,
                  : bound;
   };
   const double lanes = std::ceil(h / 64.0) + 5;  // L: additions per term
-  const std::string label = std::string("LayerNorm<") + (kHalf ? "half" : "float") + ">";
+  const std::string label =
+      std::string("LayerNorm<") + (kHalf ? "half" : "float") + ">";
   for (uint32_t r = 0; r < rows; ++r) {
     double mu = 0, a = 0;
     for (uint32_t j = 0; j < h; ++j) {
@@ -750,10 +751,12 @@ void CheckAgainstFloat64(uint32_t rows, uint32_t h, uint32_t stack_bytes,
     const double eps_t_rel = ((1 + kU) * e_var + kU * v) / v;
     ASSERT_LE(eps_t_rel, 0.5) << "the bound needs eps_t <= 1/2";
     const double rho = eps_t_rel + Gamma(2) * (1 + eps_t_rel);
-    EXPECT_TRUE(WithinBound(label + " mean", mean_out[r], mu, narrowed(e_mu + kRefSlack * a, mu)))
+    EXPECT_TRUE(WithinBound(label + " mean", mean_out[r], mu,
+                            narrowed(e_mu + kRefSlack * a, mu)))
         << "mean, row " << r;
-    EXPECT_TRUE(WithinBound(label + " variance", var_out[r], sigma2,
-                            narrowed(e_var + kRefSlack * (sigma2 + a * a), sigma2)))
+    EXPECT_TRUE(
+        WithinBound(label + " variance", var_out[r], sigma2,
+                    narrowed(e_var + kRefSlack * (sigma2 + a * a), sigma2)))
         << "variance, row " << r;
     for (uint32_t j = 0; j < h; ++j) {
       const double d = x[size_t{r} * h + j] - mu;
@@ -765,7 +768,8 @@ void CheckAgainstFloat64(uint32_t rows, uint32_t h, uint32_t stack_bytes,
       const double e_y = (1 + kU) * g * ((1 + kU) * e_xhat + kU * xhat) +
                          kU * std::fabs(y) +
                          kRefSlack * (std::fabs(y) + g * (xhat + rstd * a));
-      EXPECT_TRUE(WithinBound(label + " y", y_out[size_t{r} * h + j], y, narrowed(e_y, y)))
+      EXPECT_TRUE(WithinBound(label + " y", y_out[size_t{r} * h + j], y,
+                              narrowed(e_y, y)))
           << "output, row " << r << ", column " << j;
     }
   }
@@ -885,7 +889,8 @@ TEST_F(LayerNormChecks, TensorPlacement) {
         LayerNorm<float>(t_.y, t_.mean, t_.var, t_.x, gamma_moved, t_.beta,
                          t_.tmp, 1e-5f, tiling_);
       },
-      "LayerNorm: gamma LocalTensor starts at UB offset 964, which is not 32-byte aligned"));
+      "LayerNorm: gamma LocalTensor starts at UB offset 964, which is not "
+      "32-byte aligned"));
   EXPECT_TRUE(FailsWith(
       [&] {
         LayerNorm<float>(t_.y, LocalTensor<float>(), t_.var, t_.x, t_.gamma,
@@ -1059,7 +1064,8 @@ TEST_F(LayerNormChecks, Scratch) {
         LayerNorm<float>(t_.y, t_.mean, t_.var, t_.x, t_.gamma, t_.beta, moved,
                          1e-5f, tiling_);
       },
-      "LayerNorm: sharedTmpBuffer LocalTensor starts at UB offset 1092, which is not 32-byte aligned"));
+      "LayerNorm: sharedTmpBuffer LocalTensor starts at UB offset 1092, which "
+      "is not 32-byte aligned"));
   const LocalTensor<uint8_t> gm = InPosition(t_.tmp, TPosition::GM);
   EXPECT_TRUE(FailsWith(
       [&] {

@@ -1,12 +1,12 @@
 // layernormgrad_test.cc — AscendC::LayerNormGrad through kernel_operator.h,
 // on the emulated core: bit-exactness against a transcription of the numeric
 // order of docs/layernormgrad.md (float and half, shapes from one row up,
-// H = 16 … 4160, chunked with and without tails, both prototypes, every profile),
-// accuracy against a float64 evaluation of the formulas (docs/layernormgrad.md,
-// "What it computes") within the bound of docs/numerics.md, what isReuseSource
-// clobbers (element by element), the large-variance behaviour (rstd³ = 0),
-// in-place outputs, every kernel-side check, and the host tiling driving the
-// kernel.
+// H = 16 … 4160, chunked with and without tails, both prototypes, every
+// profile), accuracy against a float64 evaluation of the formulas
+// (docs/layernormgrad.md, "What it computes") within the bound of
+// docs/numerics.md, what isReuseSource clobbers (element by element), the
+// large-variance behaviour (rstd³ = 0), in-place outputs, every kernel-side
+// check, and the host tiling driving the kernel.
 //
 // The oracles here — MakeTiling (docs/layernormgrad.md, "Tiling algorithm",
 // with normgrad's clamp), DocumentedOrder ("Numeric order"), Reference64 and
@@ -492,7 +492,8 @@ template <typename T, bool reuse>
 void RunAndVerify(const Case& c, Profile profile, Proto proto,
                   std::mt19937& rng) {
   constexpr bool kHalf = std::is_same_v<T, half>;
-  const std::string label = std::string("LayerNormGrad<") + (kHalf ? "half" : "float") + ">";
+  const std::string label =
+      std::string("LayerNormGrad<") + (kHalf ? "half" : "float") + ">";
   const uint32_t nbuf = kHalf ? 9 : (reuse ? 4 : 6);
   const uint32_t stack_bytes = nbuf * c.rows_that_fit * c.h * 4;
   SCOPED_TRACE(testing::Message()
@@ -887,9 +888,10 @@ TEST_F(Checks, TensorPlacement) {
                         "VECIN, VECOUT or VECCALC"));
   const LocalTensor<float> mean = t_.mean;
   t_.mean = mean[1];
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "LayerNormGrad: inputMean LocalTensor starts at UB offset 1060, which is "
-                        "not 32-byte aligned"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Shared(); },
+      "LayerNormGrad: inputMean LocalTensor starts at UB offset 1060, which is "
+      "not 32-byte aligned"));
   t_.mean = mean;
   t_.gamma = LocalTensor<float>();
   EXPECT_TRUE(FailsWith([&] { Shared(); },
@@ -1072,7 +1074,8 @@ TEST_F(Checks, SharedScratch) {
                         "fewer than tiling.stackBufferSize 3072 bytes"));
   t_.tmp = full[4];
   EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "LayerNormGrad: sharedTmpBuffer LocalTensor starts at UB offset 2180, which is "
+                        "LayerNormGrad: sharedTmpBuffer LocalTensor starts at "
+                        "UB offset 2180, which is "
                         "not 32-byte aligned"));
   t_.tmp = InPosition(full, TPosition::GM);
   EXPECT_TRUE(FailsWith([&] { Shared(); },

@@ -34,10 +34,10 @@ using KernelTiling = AscendC::tiling::LayerNormGradTiling;
 using HostTiling = optiling::LayerNormGradTiling;
 using Words = std::array<uint32_t, 30>;
 using compat_test::ProfileScope;
+using normgrad_ascendc::Profile;
 using tiling_test::CaseName;
 using tiling_test::ExpectOneMessage;
 using tiling_test::Garbage;
-using normgrad_ascendc::Profile;
 
 constexpr uint32_t kHalf = 2;
 constexpr uint32_t kFloat = 4;
@@ -87,13 +87,14 @@ void ExpectFields(const Words& got, const Words& expected,
 }
 
 // ---------------------------------------------------------------------------
-// Tilings. Rules (documented, plus normgrad's clamp): nbuf = 9 half, 4 float+reuse,
-// 6 float; rows = stack/4/nbuf/H (>= 1); noh = roundup(rows, 8 | 16),
-// clamped to B·S; if noh > rows (nbuf regions would not fit): rounddown(rows,
-// 8 | 16), or rows when that is 0. one = noh·H; loopNum = n/one; tail =
-// n%one; nohTail = tail/H. Positions: BSH 0, pdVar one, pdMean 2one; x1 3one,
-// x2 4one, x3 5one (float+reuse: x1 = x2 = 0, x3 3one); half tmp 6one, tmp1
-// 7one, tmp2 8one (float: 0). Sizes all one. Ascend 950: one = noh = 1.
+// Tilings. Rules (documented, plus normgrad's clamp): nbuf = 9 half, 4
+// float+reuse, 6 float; rows = stack/4/nbuf/H (>= 1); noh = roundup(rows, 8 |
+// 16), clamped to B·S; if noh > rows (nbuf regions would not fit):
+// rounddown(rows, 8 | 16), or rows when that is 0. one = noh·H; loopNum =
+// n/one; tail = n%one; nohTail = tail/H. Positions: BSH 0, pdVar one, pdMean
+// 2one; x1 3one, x2 4one, x3 5one (float+reuse: x1 = x2 = 0, x3 3one); half tmp
+// 6one, tmp1 7one, tmp2 8one (float: 0). Sizes all one. Ascend 950: one = noh
+// = 1.
 struct TilingCase {
   const char* name;
   std::vector<int64_t> dims;
@@ -107,7 +108,8 @@ struct TilingCase {
 void PrintTo(const TilingCase& c, std::ostream* os) { *os << c.name; }
 
 const TilingCase kTilingCases[] = {
-    // The worked example: [2,32,16] float, no reuse, 6144 bytes = its min (6·min(1024,
+    // The worked example: [2,32,16] float, no reuse, 6144 bytes = its min
+    // (6·min(1024,
     // 256)·4): 1536/6 = 256 floats = 16 rows, roundup(16, 8) = 16 <= 64;
     // one 256, 1024/256 = 4 loops.
     {"WorkedExample_worked_example",
@@ -374,7 +376,13 @@ void PrintTo(const TmpSizeCase& c, std::ostream* os) { *os << c.name; }
 
 const TmpSizeCase kTmpSizeCases[] = {
     // The worked example: n 1024, H·H 256: 24·1024, 24·256.
-    {"WorkedExample_float", {2, 32, 16, 16}, kFloat, false, Profile::kA2, 24576, 6144},
+    {"WorkedExample_float",
+     {2, 32, 16, 16},
+     kFloat,
+     false,
+     Profile::kA2,
+     24576,
+     6144},
     {"WorkedExample_float_reuse",
      {2, 32, 16, 16},
      kFloat,
@@ -382,7 +390,13 @@ const TmpSizeCase kTmpSizeCases[] = {
      Profile::kA2,
      16384,
      4096},
-    {"WorkedExample_half", {2, 32, 16, 16}, kHalf, false, Profile::kA2, 18432, 4608},
+    {"WorkedExample_half",
+     {2, 32, 16, 16},
+     kHalf,
+     false,
+     Profile::kA2,
+     18432,
+     4608},
     {"WorkedExample_half_reuse_same",
      {2, 32, 16, 16},
      kHalf,
@@ -509,8 +523,8 @@ const BadCase kBadTilingCases[] = {
      false,
      6144,
      {"B*S*H = 4294967296"}},
-    // The worked example's shape, 383 bytes: 383/4 = 95, 95/6 = 15 floats < H = 16; the
-    // minimum is 6144.
+    // The worked example's shape, 383 bytes: 383/4 = 95, 95/6 = 15 floats < H =
+    // 16; the minimum is 6144.
     {"float_scratch_below_one_row",
      ge::Shape({2, 32, 16, 16}),
      kFloat,

@@ -524,15 +524,18 @@ void CheckWritesAreTouched(const LayerNormGradBetaTiling& example) {
     t.res.SetValue(i, static_cast<T>(1.5f - static_cast<float>(i % 3)));
   }
   // Sentinels everywhere the call has no business writing but the scratch.
-  std::memset(core.ub() + t.pipe.used_bytes(), 0xA5, normgrad_ascendc::kMaxUbBytes - t.pipe.used_bytes());
-  const std::vector<uint8_t> before(core.ub(), core.ub() + normgrad_ascendc::kMaxUbBytes);
+  std::memset(core.ub() + t.pipe.used_bytes(), 0xA5,
+              normgrad_ascendc::kMaxUbBytes - t.pipe.used_bytes());
+  const std::vector<uint8_t> before(core.ub(),
+                                    core.ub() + normgrad_ascendc::kMaxUbBytes);
   LayerNormGradBeta<T, reuse>(t.gamma, t.beta, t.res, t.dy, tiling);
   uint32_t last_changed = 0;
   for (uint32_t i = 0; i < normgrad_ascendc::kMaxUbBytes; ++i) {
     if (core.ub()[i] != before[i]) last_changed = i + 1;
   }
   EXPECT_GT(last_changed, 0u);
-  EXPECT_LE(last_changed, core.touched()) << (sizeof(T) == 2 ? "half" : "float");
+  EXPECT_LE(last_changed, core.touched())
+      << (sizeof(T) == 2 ? "half" : "float");
 }
 
 TEST(LayerNormGradBeta, FrameworkScratchWritesLieInTheTouchedBytes) {
@@ -717,7 +720,8 @@ TEST_F(Checks, TensorPlacement) {
         LayerNormGradBeta<float>(t_.gamma, t_.beta, t_.res, dy_moved, t_.tmp,
                                  tiling_);
       },
-      "LayerNormGradBeta: inputDy LocalTensor starts at UB offset 4, which is not 32-byte aligned"));
+      "LayerNormGradBeta: inputDy LocalTensor starts at UB offset 4, which is "
+      "not 32-byte aligned"));
   EXPECT_TRUE(FailsWith(
       [&] {
         LayerNormGradBeta<float>(t_.gamma, LocalTensor<float>(), t_.res, t_.dy,
@@ -742,8 +746,8 @@ TEST_F(Checks, MessagesStartWithTheCallersFileAndLine) {
                              tiling_);
   };
   const std::string line = std::to_string(__LINE__ - 3);
-  EXPECT_TRUE(FailsWith(
-      call, std::string(__FILE__) + ":" + line + ": LayerNormGradBeta: inputDy"));
+  EXPECT_TRUE(FailsWith(call, std::string(__FILE__) + ":" + line +
+                                  ": LayerNormGradBeta: inputDy"));
 }
 
 TEST_F(Checks, TensorLengths) {
@@ -929,11 +933,15 @@ TEST(ChecksOther, Profile950RunsATilingWithOnlyBsLengthAndHLength) {
   }
   tiling.bsLength = 0;
   EXPECT_TRUE(FailsWith(
-      [&] { LayerNormGradBeta<float, true>(t.gamma, t.beta, t.res, t.dy, tiling); },
+      [&] {
+        LayerNormGradBeta<float, true>(t.gamma, t.beta, t.res, t.dy, tiling);
+      },
       "LayerNormGradBeta: tiling.bsLength is 0; B*S must be at least 1"));
   LayerNormGradBetaTiling empty;
   EXPECT_TRUE(FailsWith(
-      [&] { LayerNormGradBeta<float, true>(t.gamma, t.beta, t.res, t.dy, empty); },
+      [&] {
+        LayerNormGradBeta<float, true>(t.gamma, t.beta, t.res, t.dy, empty);
+      },
       "LayerNormGradBeta: tiling.hLength is 0; H must be at least 1"));
 }
 

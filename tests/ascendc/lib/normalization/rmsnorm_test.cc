@@ -55,8 +55,8 @@ RmsNormTiling HostTiling(const Case& c, uint32_t* scratch_bytes) {
   const ge::Shape src({c.b, c.s, c.h});
   const ge::Shape origin({c.b, c.s, c.oh});
   uint32_t max_tmp = 0, min_tmp = 0;
-  EXPECT_TRUE(AscendC::GetRmsNormMaxMinTmpSize(src, sizeof(T), max_tmp,
-                                               min_tmp, c.basic));
+  EXPECT_TRUE(AscendC::GetRmsNormMaxMinTmpSize(src, sizeof(T), max_tmp, min_tmp,
+                                               c.basic));
   *scratch_bytes = c.scratch != 0 ? c.scratch : min_tmp;
   RmsNormTiling t;
   EXPECT_TRUE(AscendC::GetRmsNormTilingInfo(src, origin, *scratch_bytes,
@@ -112,7 +112,8 @@ std::vector<double> Reference(const std::vector<float>& x,
       sum += double{x[r * h + j]} * x[r * h + j];
     }
     const double rstd = 1.0 / std::sqrt(sum / oh + double{eps});
-    for (uint32_t j = 0; j < h; ++j) y[r * h + j] = x[r * h + j] * rstd * gamma[j];
+    for (uint32_t j = 0; j < h; ++j)
+      y[r * h + j] = x[r * h + j] * rstd * gamma[j];
   }
   return y;
 }
@@ -192,8 +193,9 @@ void RunCase(const Case& c, Profile profile) {
       std::string("RmsNorm<") + normgrad_ascendc::TypeName<T>() + "> y";
 
   for (int form = 0; form < 3; ++form) {  // shared, framework, in place
-    SCOPED_TRACE(form == 0 ? "sharedTmpBuffer"
-                           : form == 1 ? "framework scratch" : "in place");
+    SCOPED_TRACE(form == 0   ? "sharedTmpBuffer"
+                 : form == 1 ? "framework scratch"
+                             : "in place");
     Tensors<T> ts(n, c.h, form == 1 ? 0 : scratch);
     Fill(ts.src, x);
     Fill(ts.gamma, g);
@@ -208,12 +210,13 @@ void RunCase(const Case& c, Profile profile) {
     }
     for (uint32_t i = 0; i < n; ++i) {
       const float got = static_cast<float>(dst.GetValue(i));
-      const float want = kHalf ? RoundToHalf(documented[i], saturate)
-                               : documented[i];
+      const float want =
+          kHalf ? RoundToHalf(documented[i], saturate) : documented[i];
       ASSERT_EQ(FloatBits(got), FloatBits(want))
           << "element " << i << ": got " << got << ", documented order "
           << want;
-      ASSERT_TRUE(compat_test::WithinBound(label, got, ref[i], Bound(ref[i], c.h, kHalf)))
+      ASSERT_TRUE(compat_test::WithinBound(label, got, ref[i],
+                                           Bound(ref[i], c.h, kHalf)))
           << "element " << i;
     }
   }
@@ -358,7 +361,9 @@ TEST(RmsNormBadUse, ScratchTooSmall) {
   ASSERT_EQ(big.mainBsLength, 8u);
   Tensors<float> ts(512, 64, 4 * (8 * 64 + 8) - 32);
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::RmsNorm<float>(ts.dst, ts.src, ts.gamma, ts.tmp, 1e-5f, big); },
+      [&] {
+        AscendC::RmsNorm<float>(ts.dst, ts.src, ts.gamma, ts.tmp, 1e-5f, big);
+      },
       "RmsNorm: sharedTmpBuffer holds 2048 bytes, fewer than the 2080 a chunk "
       "of tiling.mainBsLength 8 rows needs (float: 1*mainBsLength*hLength + "
       "mainBsLengthAlign floats"));
@@ -371,11 +376,15 @@ TEST(RmsNormBadUse, Overlaps) {
   Tensors<float> ts(2 * 512, 64, scratch);
   // ts.dst holds 1024 floats: room for overlapping views.
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::RmsNorm<float>(ts.dst, ts.src, ts.dst[448], ts.tmp, 1e-5f, t); },
+      [&] {
+        AscendC::RmsNorm<float>(ts.dst, ts.src, ts.dst[448], ts.tmp, 1e-5f, t);
+      },
       "RmsNorm: dstLocal (UB bytes [0, 2048)) and gammaLocal (UB bytes "
       "[1792, 2048)) overlap; dstLocal and gammaLocal must not share memory"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::RmsNorm<float>(ts.dst[8], ts.dst, ts.gamma, ts.tmp, 1e-5f, t); },
+      [&] {
+        AscendC::RmsNorm<float>(ts.dst[8], ts.dst, ts.gamma, ts.tmp, 1e-5f, t);
+      },
       "dstLocal may be srcLocal itself but must not overlap it partly"));
   EXPECT_TRUE(FailsWith(
       [&] {
@@ -389,11 +398,17 @@ TEST(RmsNormBadUse, Overlaps) {
 
 TEST_F(BadUse, ShortTensors) {
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::RmsNorm<float>(ts.dst, ts.src, ts.dst[480], ts.tmp, 1e-5f, t); },
-      "RmsNorm: gammaLocal holds 32 floats, fewer than the 64 it must hold (H)"));
+      [&] {
+        AscendC::RmsNorm<float>(ts.dst, ts.src, ts.dst[480], ts.tmp, 1e-5f, t);
+      },
+      "RmsNorm: gammaLocal holds 32 floats, fewer than the 64 it must hold "
+      "(H)"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::RmsNorm<float>(ts.dst[8], ts.src, ts.gamma, ts.tmp, 1e-5f, t); },
-      "RmsNorm: dstLocal holds 504 floats, fewer than the 512 it must hold (B*S*H)"));
+      [&] {
+        AscendC::RmsNorm<float>(ts.dst[8], ts.src, ts.gamma, ts.tmp, 1e-5f, t);
+      },
+      "RmsNorm: dstLocal holds 504 floats, fewer than the 512 it must hold "
+      "(B*S*H)"));
 }
 
 TEST(RmsNormBadUse, MisalignedOperand) {
@@ -402,7 +417,9 @@ TEST(RmsNormBadUse, MisalignedOperand) {
   const RmsNormTiling t = HostTiling<float>(c, &scratch);
   Tensors<float> ts(128, 64, scratch);
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::RmsNorm<float>(ts.dst, ts.src[4], ts.gamma, ts.tmp, 1e-5f, t); },
+      [&] {
+        AscendC::RmsNorm<float>(ts.dst, ts.src[4], ts.gamma, ts.tmp, 1e-5f, t);
+      },
       "RmsNorm: srcLocal LocalTensor starts at UB offset 528, which is not "
       "32-byte aligned (UB addresses must be multiples of 32)"));
 }

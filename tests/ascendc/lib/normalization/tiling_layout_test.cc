@@ -28,11 +28,11 @@ struct Member {
   bool is_float;
 };
 
-#define MEMBER(Struct, field)                                     \
-  Member {                                                        \
-    #field, offsetof(Struct, field), sizeof(Struct::field),       \
-        std::is_same<decltype(Struct::field), uint32_t>::value,   \
-        std::is_same<decltype(Struct::field), float>::value       \
+#define MEMBER(Struct, field)                                      \
+  Member {                                                         \
+#field, offsetof(Struct, field), sizeof(Struct::field),        \
+        std::is_same < decltype(Struct::field), uint32_t> ::value, \
+        std::is_same < decltype(Struct::field), float> ::value     \
   }
 
 // Checks that the members are consecutive 4-byte words from offset 0: all

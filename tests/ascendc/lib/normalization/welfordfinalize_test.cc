@@ -73,7 +73,8 @@ struct Tensors {
 
 uint32_t MinTmp(uint32_t ab) {
   uint32_t max_value = 0, min_value = 0;
-  AscendC::GetWelfordFinalizeMaxMinTmpSize(ge::Shape({ab}), 4, false, max_value, min_value);
+  AscendC::GetWelfordFinalizeMaxMinTmpSize(ge::Shape({ab}), 4, false, max_value,
+                                           min_value);
   return min_value;
 }
 
@@ -86,12 +87,15 @@ void Call(Tensors& t, WelfordFinalizePara& para, Weights w, Proto proto) {
       corrected ? kCorrected : AscendC::WFFINALIZE_DEFAULT_CFG;
   if (w == Weights::kCounts) {
     if (proto == Proto::kShared) {
-      WelfordFinalize<false, cfg>(t.mean, t.var, t.mean_in, t.var_in, t.counts, t.tmp, para);
+      WelfordFinalize<false, cfg>(t.mean, t.var, t.mean_in, t.var_in, t.counts,
+                                  t.tmp, para);
     } else {
-      WelfordFinalize<false, cfg>(t.mean, t.var, t.mean_in, t.var_in, t.counts, para);
+      WelfordFinalize<false, cfg>(t.mean, t.var, t.mean_in, t.var_in, t.counts,
+                                  para);
     }
   } else if (proto == Proto::kShared) {
-    WelfordFinalize<false, cfg>(t.mean, t.var, t.mean_in, t.var_in, t.tmp, para);
+    WelfordFinalize<false, cfg>(t.mean, t.var, t.mean_in, t.var_in, t.tmp,
+                                para);
   } else {
     WelfordFinalize<false, cfg>(t.mean, t.var, t.mean_in, t.var_in, para);
   }
@@ -107,18 +111,21 @@ struct Result {
 // until one value is left.
 float DocumentedRowSum(const std::vector<float>& v) {
   std::vector<float> level(64, 0.0f);
-  for (size_t i = 0; i < v.size(); ++i) level[i % 64] = i < 64 ? v[i] : v[i] + level[i % 64];
+  for (size_t i = 0; i < v.size(); ++i)
+    level[i % 64] = i < 64 ? v[i] : v[i] + level[i % 64];
   while (level.size() > 1) {
     std::vector<float> next(level.size() / 2);
-    for (size_t j = 0; j < next.size(); ++j) next[j] = level[2 * j] + level[2 * j + 1];
+    for (size_t j = 0; j < next.size(); ++j)
+      next[j] = level[2 * j] + level[2 * j + 1];
     level.swap(next);
   }
   return level[0];
 }
 
-Result DocumentedFinalize(const std::vector<float>& m, const std::vector<float>& big_m,
-                          const std::vector<float>& w, bool uniform, float ab_rec, float r_rec,
-                          float k) {
+Result DocumentedFinalize(const std::vector<float>& m,
+                          const std::vector<float>& big_m,
+                          const std::vector<float>& w, bool uniform,
+                          float ab_rec, float r_rec, float k) {
   std::vector<float> terms(m.size());
   for (size_t i = 0; i < m.size(); ++i) terms[i] = uniform ? m[i] : w[i] * m[i];
   const float mean = DocumentedRowSum(terms) * (uniform ? ab_rec : r_rec);
@@ -132,15 +139,18 @@ Result DocumentedFinalize(const std::vector<float>& m, const std::vector<float>&
 double Gamma(double n) { return n * kU / (1 - n * kU); }
 
 // The float64 reference and the bound of docs/numerics.md, "WelfordFinalize".
-void ExpectWithinBound(float got_mean, float got_var, const std::vector<float>& m,
-                       const std::vector<float>& big_m, const std::vector<float>& w, bool uniform,
-                       float ab_rec, float r_rec, float k) {
+void ExpectWithinBound(float got_mean, float got_var,
+                       const std::vector<float>& m,
+                       const std::vector<float>& big_m,
+                       const std::vector<float>& w, bool uniform, float ab_rec,
+                       float r_rec, float k) {
   // L: the additions a term passes through in the row sum (the fold steps and
   // 6 tree levels).
   const double l = std::ceil(static_cast<double>(m.size()) / 64) + 5;
   double mu = 0, mag = 0;
   for (size_t i = 0; i < m.size(); ++i) {
-    const double term = uniform ? double{m[i]} * ab_rec : double{w[i]} * m[i] * r_rec;
+    const double term =
+        uniform ? double{m[i]} * ab_rec : double{w[i]} * m[i] * r_rec;
     mu += term;
     mag += std::fabs(term);
   }
@@ -158,11 +168,13 @@ void ExpectWithinBound(float got_mean, float got_var, const std::vector<float>& 
 }
 
 template <bool corrected>
-void RunAndVerify(uint32_t ab, Weights weights, Profile profile, Proto proto, std::mt19937& rng) {
+void RunAndVerify(uint32_t ab, Weights weights, Profile profile, Proto proto,
+                  std::mt19937& rng) {
   ProfileScope scope(profile);
-  SCOPED_TRACE(::testing::Message() << "ab " << ab << " weights " << static_cast<int>(weights)
-                                    << " profile " << static_cast<int>(profile) << " proto "
-                                    << static_cast<int>(proto) << " corrected " << corrected);
+  SCOPED_TRACE(::testing::Message()
+               << "ab " << ab << " weights " << static_cast<int>(weights)
+               << " profile " << static_cast<int>(profile) << " proto "
+               << static_cast<int>(proto) << " corrected " << corrected);
   Tensors t(ab, proto == Proto::kShared ? MinTmp(ab) : 0);
   std::normal_distribution<float> normal(1.5f, 2.0f);
   std::uniform_real_distribution<float> positive(0.0f, 30.0f);
@@ -178,30 +190,38 @@ void RunAndVerify(uint32_t ab, Weights weights, Profile profile, Proto proto, st
     t.mean_in.SetValue(i, m[i]);
     t.var_in.SetValue(i, big_m[i]);
     t.counts.SetValue(i, c);
-    w[i] = weights == Weights::kCounts     ? static_cast<float>(c)
+    w[i] = weights == Weights::kCounts    ? static_cast<float>(c)
            : weights == Weights::kUniform ? static_cast<float>(rn)
            : i < head_length              ? static_cast<float>(rn)
                                           : static_cast<float>(rn - 1);
     total += w[i];
   }
-  WelfordFinalizePara para = {rn, ab, rn, head_length, rn - 1, ab - head_length,
-                              1.0f / static_cast<float>(ab), static_cast<float>(1.0 / total),
+  WelfordFinalizePara para = {rn,
+                              ab,
+                              rn,
+                              head_length,
+                              rn - 1,
+                              ab - head_length,
+                              1.0f / static_cast<float>(ab),
+                              static_cast<float>(1.0 / total),
                               static_cast<float>(1.0 / (total - 1))};
   Call<corrected>(t, para, weights, proto);
   const bool uniform = weights == Weights::kUniform;
   const float k = corrected ? para.rRecWithCorrection : para.rRec;
-  const Result want = DocumentedFinalize(m, big_m, w, uniform, para.abRec, para.rRec, k);
+  const Result want =
+      DocumentedFinalize(m, big_m, w, uniform, para.abRec, para.rRec, k);
   EXPECT_EQ(FloatBits(t.mean.GetValue(0)), FloatBits(want.mean));
   EXPECT_EQ(FloatBits(t.var.GetValue(0)), FloatBits(want.var));
-  ExpectWithinBound(t.mean.GetValue(0), t.var.GetValue(0), m, big_m, w, uniform, para.abRec,
-                    para.rRec, k);
+  ExpectWithinBound(t.mean.GetValue(0), t.var.GetValue(0), m, big_m, w, uniform,
+                    para.abRec, para.rRec, k);
 }
 
 TEST(WelfordFinalize, MatchesDocumentedOrder) {
   std::mt19937 rng(Seed());
   for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
     for (uint32_t ab : {8u, 32u, 72u, 1024u}) {
-      for (Weights w : {Weights::kUniform, Weights::kHeadTail, Weights::kCounts}) {
+      for (Weights w :
+           {Weights::kUniform, Weights::kHeadTail, Weights::kCounts}) {
         for (Proto proto : {Proto::kShared, Proto::kFramework}) {
           RunAndVerify<false>(ab, w, p, proto, rng);
         }
@@ -213,7 +233,8 @@ TEST(WelfordFinalize, MatchesDocumentedOrder) {
 TEST(WelfordFinalize, CorrectedVarianceOnAscend950) {
   std::mt19937 rng(Seed() + 1);
   for (uint32_t ab : {16u, 200u}) {
-    for (Weights w : {Weights::kUniform, Weights::kHeadTail, Weights::kCounts}) {
+    for (Weights w :
+         {Weights::kUniform, Weights::kHeadTail, Weights::kCounts}) {
       RunAndVerify<true>(ab, w, Profile::k950, Proto::kShared, rng);
     }
   }
@@ -230,21 +251,25 @@ TEST(WelfordFinalize, DocumentedExample) {
     t.var_in.SetValue(i, static_cast<float>(i));
     t.counts.SetValue(i, 4);
   }
-  const uint32_t rnLength = 4, abLength = 32, head = 4, headLength = 32, tail = 0,
-                 tailLength = 0;
-  const float abRec = 1.0f / 32, rRec = 1.0f / 4096, rRecWithCorrection = 1.0f / 4095;
+  const uint32_t rnLength = 4, abLength = 32, head = 4, headLength = 32,
+                 tail = 0, tailLength = 0;
+  const float abRec = 1.0f / 32, rRec = 1.0f / 4096,
+              rRecWithCorrection = 1.0f / 4095;
   {
-    struct AscendC::WelfordFinalizePara para = {rnLength, abLength, head,  headLength,
-                                                tail,     tailLength, abRec, rRec};
-    AscendC::WelfordFinalize<false>(t.mean, t.var, t.mean_in, t.var_in, t.counts, t.tmp, para);
+    struct AscendC::WelfordFinalizePara para = {
+        rnLength, abLength, head, headLength, tail, tailLength, abRec, rRec};
+    AscendC::WelfordFinalize<false>(t.mean, t.var, t.mean_in, t.var_in,
+                                    t.counts, t.tmp, para);
     EXPECT_EQ(t.mean.GetValue(0), 0.484375f);
     EXPECT_NEAR(t.var.GetValue(0), 9.831062, 5e-7);
   }
   {
     static constexpr AscendC::WelfordFinalizeConfig CONFIG = {false};
-    AscendC::WelfordFinalizePara para = {rnLength, abLength, head, headLength, tail,
-                                         tailLength, abRec, rRec, rRecWithCorrection};
-    AscendC::WelfordFinalize<false, CONFIG>(t.mean, t.var, t.mean_in, t.var_in, t.counts, para);
+    AscendC::WelfordFinalizePara para = {
+        rnLength,   abLength, head, headLength,        tail,
+        tailLength, abRec,    rRec, rRecWithCorrection};
+    AscendC::WelfordFinalize<false, CONFIG>(t.mean, t.var, t.mean_in, t.var_in,
+                                            t.counts, para);
     EXPECT_EQ(t.mean.GetValue(0), 0.484375f);
     EXPECT_NEAR(t.var.GetValue(0), 9.831062, 5e-7);
   }
@@ -265,7 +290,8 @@ TEST(WelfordFinalize, AfterWelfordUpdateMatchesTheRow) {
   TBuf<TPosition::VECCALC> buf;
   pipe.InitBuffer(buf, (5 * k + 16) * 4 + 512);
   const LocalTensor<float> all = buf.Get<float>();
-  LocalTensor<float> mean = all, m2 = all[k], next_mean = all[2 * k], next_m2 = all[3 * k];
+  LocalTensor<float> mean = all, m2 = all[k], next_mean = all[2 * k],
+                     next_m2 = all[3 * k];
   const LocalTensor<float> x = all[4 * k];
   const LocalTensor<float> out_mean = all[5 * k], out_var = all[5 * k + 8];
   const LocalTensor<uint8_t> tmp = LocalTensor<uint8_t>(all[5 * k + 16].view());
@@ -275,13 +301,16 @@ TEST(WelfordFinalize, AfterWelfordUpdateMatchesTheRow) {
   }
   for (uint32_t i = 1; i <= n; ++i) {
     const uint32_t len = i < n ? k : tail;
-    for (uint32_t j = 0; j < k; ++j) x.SetValue(j, j < len ? row[(i - 1) * k + j] : 0.0f);
+    for (uint32_t j = 0; j < k; ++j)
+      x.SetValue(j, j < len ? row[(i - 1) * k + j] : 0.0f);
     AscendC::WelfordUpdate<float, float, false, kInplace>(
-        next_mean, next_m2, mean, m2, x, tmp, {1, k, len, 1.0f / static_cast<float>(i)});
+        next_mean, next_m2, mean, m2, x, tmp,
+        {1, k, len, 1.0f / static_cast<float>(i)});
     std::swap(mean, next_mean);
     std::swap(m2, next_m2);
   }
-  WelfordFinalizePara para = {n, k, n, tail, n - 1, k - tail, 1.0f / k, 1.0f / r, 0.0f};
+  WelfordFinalizePara para = {n,        k,        n,        tail, n - 1,
+                              k - tail, 1.0f / k, 1.0f / r, 0.0f};
   WelfordFinalize<false>(out_mean, out_var, mean, m2, tmp, para);
   double mu = 0, v = 0, max_abs = 0;
   for (float value : row) mu += value;
@@ -295,11 +324,13 @@ TEST(WelfordFinalize, AfterWelfordUpdateMatchesTheRow) {
   // (11·c·u·X and 43·c²·u·X², c ≤ n) carried through the finalize sums, plus
   // the finalize's own rounding: within 2^-12 relative here, far inside.
   EXPECT_NEAR(out_mean.GetValue(0), mu, (11.0 * n + 2 * k) * kU * max_abs);
-  EXPECT_NEAR(out_var.GetValue(0), v,
-              (43.0 * n * n / n + 8.0 * n + 4 * k) * kU * max_abs * max_abs * 4);
+  EXPECT_NEAR(
+      out_var.GetValue(0), v,
+      (43.0 * n * n / n + 8.0 * n + 4 * k) * kU * max_abs * max_abs * 4);
 }
 
-// ---- Kernel-side checks ------------------------------------------------------
+// ---- Kernel-side checks
+// ------------------------------------------------------
 
 // abLength 16 without counts (all lanes rnLength 4), the minimum scratch (64
 // bytes), valid as set up; each test breaks one rule. Buffers: inputMean at
@@ -307,29 +338,37 @@ TEST(WelfordFinalize, AfterWelfordUpdateMatchesTheRow) {
 // 224, scratch at 256.
 class WelfordFinalizeChecks : public ::testing::Test {
  protected:
-  void Shared() { WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in, t_.tmp, para_); }
+  void Shared() {
+    WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in, t_.tmp,
+                           para_);
+  }
   ProfileScope profile_{Profile::kA2};
   Tensors t_{16, 64};
-  WelfordFinalizePara para_{4, 16, 4, 16, 0, 0, 1.0f / 16, 1.0f / 64, 1.0f / 63};
+  WelfordFinalizePara para_{4, 16,        4,         16,       0,
+                            0, 1.0f / 16, 1.0f / 64, 1.0f / 63};
 };
 
 TEST_F(WelfordFinalizeChecks, ValidSetupRuns) { Shared(); }
 
 TEST_F(WelfordFinalizeChecks, Para) {
   para_.abLength = 12;
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordFinalize: para.abLength is 12; it must be a positive multiple "
-                        "of 32 / sizeof(float) = 8"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Shared(); },
+      "WelfordFinalize: para.abLength is 12; it must be a positive multiple "
+      "of 32 / sizeof(float) = 8"));
   para_ = {4, 16, 4, 10, 3, 5, 1.0f / 16, 1.0f / 64, 0};
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordFinalize: para.headCountLength 10 + para.tailCountLength 5 is "
-                        "not para.abLength 16; they must add up to it"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Shared(); },
+      "WelfordFinalize: para.headCountLength 10 + para.tailCountLength 5 is "
+      "not para.abLength 16; they must add up to it"));
   // The counts form does not use the head and tail fields.
-  WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in, t_.counts, t_.tmp, para_);
+  WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in, t_.counts,
+                         t_.tmp, para_);
   para_ = {4, 16, 4, 10, 0, 6, 1.0f / 16, 1.0f / 64, 0};
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordFinalize: para.tailCount is 0 but para.tailCountLength is 6; on "
-                        "profile Atlas A2/A3 a zero tailCount needs tailCountLength 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Shared(); },
+      "WelfordFinalize: para.tailCount is 0 but para.tailCountLength is 6; on "
+      "profile Atlas A2/A3 a zero tailCount needs tailCountLength 0"));
 }
 
 TEST(WelfordFinalizeProfiles, ZeroTailCountAllowedOnAscend950) {
@@ -341,20 +380,29 @@ TEST(WelfordFinalizeProfiles, ZeroTailCountAllowedOnAscend950) {
 
 TEST_F(WelfordFinalizeChecks, CorrectionNeedsAscend950) {
   EXPECT_TRUE(FailsWith(
-      [&] { WelfordFinalize<false, kCorrected>(t_.mean, t_.var, t_.mean_in, t_.var_in, t_.tmp, para_); },
-      "WelfordFinalize: config.isCorrection is true on profile Atlas A2/A3; the corrected "
+      [&] {
+        WelfordFinalize<false, kCorrected>(t_.mean, t_.var, t_.mean_in,
+                                           t_.var_in, t_.tmp, para_);
+      },
+      "WelfordFinalize: config.isCorrection is true on profile Atlas A2/A3; "
+      "the corrected "
       "variance (rRecWithCorrection) is supported on Ascend 950 only"));
 }
 
 TEST_F(WelfordFinalizeChecks, Lengths) {
   t_.counts.SetSize(8);
   EXPECT_TRUE(FailsWith(
-      [&] { WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in, t_.counts, t_.tmp, para_); },
-      "WelfordFinalize: counts holds 8 elements, fewer than 16 (para.abLength)"));
+      [&] {
+        WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in,
+                               t_.counts, t_.tmp, para_);
+      },
+      "WelfordFinalize: counts holds 8 elements, fewer than 16 "
+      "(para.abLength)"));
   t_.mean.SetSize(0);
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordFinalize: outputMean holds 0 elements, fewer than 1 (its one "
-                        "result)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Shared(); },
+      "WelfordFinalize: outputMean holds 0 elements, fewer than 1 (its one "
+      "result)"));
 }
 
 TEST_F(WelfordFinalizeChecks, ScratchAndOverlaps) {
@@ -362,22 +410,30 @@ TEST_F(WelfordFinalizeChecks, ScratchAndOverlaps) {
   small.bytes = 32;
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in, LocalTensor<uint8_t>(small),
-                               para_);
+        WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in,
+                               LocalTensor<uint8_t>(small), para_);
       },
-      "WelfordFinalize: sharedTmpBuffer holds 32 bytes, fewer than the minimum 64 "
+      "WelfordFinalize: sharedTmpBuffer holds 32 bytes, fewer than the minimum "
+      "64 "
       "(GetWelfordFinalizeMaxMinTmpSize for abLength 16)"));
   EXPECT_TRUE(FailsWith(
-      [&] { WelfordFinalize<false>(t_.mean_in, t_.var, t_.mean_in, t_.var_in, t_.tmp, para_); },
-      "WelfordFinalize: outputMean (UB bytes [0, 4)) and inputMean (UB bytes [0, 64)) overlap; "
-      "the call writes outputMean, so it must not share memory with another operand"));
+      [&] {
+        WelfordFinalize<false>(t_.mean_in, t_.var, t_.mean_in, t_.var_in,
+                               t_.tmp, para_);
+      },
+      "WelfordFinalize: outputMean (UB bytes [0, 4)) and inputMean (UB bytes "
+      "[0, 64)) overlap; "
+      "the call writes outputMean, so it must not share memory with another "
+      "operand"));
   EXPECT_TRUE(FailsWith(
       [&] {
         WelfordFinalize<false>(t_.mean, t_.var, t_.mean_in, t_.var_in,
                                LocalTensor<uint8_t>(t_.var_in.view()), para_);
       },
-      "WelfordFinalize: inputVariance (UB bytes [64, 128)) and sharedTmpBuffer (UB bytes [64, "
-      "128)) overlap; the call writes sharedTmpBuffer, so it must not share memory with another "
+      "WelfordFinalize: inputVariance (UB bytes [64, 128)) and sharedTmpBuffer "
+      "(UB bytes [64, "
+      "128)) overlap; the call writes sharedTmpBuffer, so it must not share "
+      "memory with another "
       "operand"));
 }
 

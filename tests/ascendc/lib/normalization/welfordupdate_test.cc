@@ -43,7 +43,8 @@ using compat_test::WithinBound;
 using normgrad_ascendc::Profile;
 
 constexpr WelfordUpdateConfig kInplace = {true};
-constexpr AscendC::WelfordUpdateConfig WELFORD_UPDATE_ENABLE_INPLACE_CFG = {true};
+constexpr AscendC::WelfordUpdateConfig WELFORD_UPDATE_ENABLE_INPLACE_CFG = {
+    true};
 constexpr double kU = 1.0 / (1 << 24);  // float's unit roundoff, 2^-24
 constexpr float kSentinel = -1234.5f;   // what the test puts in the outputs
 
@@ -83,16 +84,18 @@ template <typename T, bool reuse, bool inplace>
 void Call(const Tensors<T>& t, const WelfordUpdateParam& para, Proto proto) {
   if constexpr (inplace) {
     if (proto == Proto::kShared) {
-      WelfordUpdate<T, float, reuse, kInplace>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x,
-                                               t.tmp, para);
+      WelfordUpdate<T, float, reuse, kInplace>(t.mean_out, t.var_out, t.mean_in,
+                                               t.var_in, t.x, t.tmp, para);
     } else {
-      WelfordUpdate<T, float, reuse, kInplace>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x,
-                                               para);
+      WelfordUpdate<T, float, reuse, kInplace>(t.mean_out, t.var_out, t.mean_in,
+                                               t.var_in, t.x, para);
     }
   } else if (proto == Proto::kShared) {
-    WelfordUpdate<T, float, reuse>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x, t.tmp, para);
+    WelfordUpdate<T, float, reuse>(t.mean_out, t.var_out, t.mean_in, t.var_in,
+                                   t.x, t.tmp, para);
   } else {
-    WelfordUpdate<T, float, reuse>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x, para);
+    WelfordUpdate<T, float, reuse>(t.mean_out, t.var_out, t.mean_in, t.var_in,
+                                   t.x, para);
   }
 }
 
@@ -111,8 +114,8 @@ Step DocumentedStep(float x, float mean0, float m20, float nrec) {
 template <typename T>
 uint32_t MinTmp(uint32_t ab, bool reuse) {
   uint32_t max_value = 0, min_value = 0;
-  AscendC::GetWelfordUpdateMaxMinTmpSize(ge::Shape({1, ab}), sizeof(T), 4, reuse, false,
-                                         max_value, min_value);
+  AscendC::GetWelfordUpdateMaxMinTmpSize(ge::Shape({1, ab}), sizeof(T), 4,
+                                         reuse, false, max_value, min_value);
   return min_value;
 }
 
@@ -124,17 +127,21 @@ struct Case {
 // Random x, mean0 and M0 (M0 ≥ 0); one call; every output element compared
 // bit for bit with DocumentedStep, and within the float64 bound.
 template <typename T, bool reuse, bool inplace>
-void RunAndVerify(const Case& c, Profile profile, Proto proto, std::mt19937& rng) {
+void RunAndVerify(const Case& c, Profile profile, Proto proto,
+                  std::mt19937& rng) {
   ProfileScope scope(profile);
-  SCOPED_TRACE(::testing::Message() << normgrad_ascendc::TypeName<T>() << " ab " << c.ab
-                                    << " compute " << c.compute << " profile "
-                                    << static_cast<int>(profile) << " reuse " << reuse
-                                    << " inplace " << inplace << " proto "
-                                    << static_cast<int>(proto));
-  const bool float_reuse = std::is_same_v<T, float> && reuse && profile != Profile::k310P;
-  const std::string label = std::string("WelfordUpdate<") + normgrad_ascendc::TypeName<T>() + ">";
-  const uint32_t tmp = proto == Proto::kShared ? std::max<uint32_t>(MinTmp<T>(c.ab, reuse), 32)
-                                               : 0;
+  SCOPED_TRACE(::testing::Message()
+               << normgrad_ascendc::TypeName<T>() << " ab " << c.ab
+               << " compute " << c.compute << " profile "
+               << static_cast<int>(profile) << " reuse " << reuse << " inplace "
+               << inplace << " proto " << static_cast<int>(proto));
+  const bool float_reuse =
+      std::is_same_v<T, float> && reuse && profile != Profile::k310P;
+  const std::string label =
+      std::string("WelfordUpdate<") + normgrad_ascendc::TypeName<T>() + ">";
+  const uint32_t tmp = proto == Proto::kShared
+                           ? std::max<uint32_t>(MinTmp<T>(c.ab, reuse), 32)
+                           : 0;
   Tensors<T> t(c.ab, tmp);
   std::normal_distribution<float> normal(0.0f, 3.0f);
   std::uniform_real_distribution<float> positive(0.0f, 20.0f);
@@ -155,10 +162,13 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto, std::mt19937& rng
     const float got_mean = t.mean_out.GetValue(j);
     const float got_m2 = t.var_out.GetValue(j);
     if (j >= c.compute) {
-      ASSERT_EQ(FloatBits(got_mean), FloatBits(inplace ? m0[j] : kSentinel)) << "element " << j;
-      ASSERT_EQ(FloatBits(got_m2), FloatBits(inplace ? v0[j] : kSentinel)) << "element " << j;
+      ASSERT_EQ(FloatBits(got_mean), FloatBits(inplace ? m0[j] : kSentinel))
+          << "element " << j;
+      ASSERT_EQ(FloatBits(got_m2), FloatBits(inplace ? v0[j] : kSentinel))
+          << "element " << j;
       if (std::is_same_v<T, float>) {
-        ASSERT_EQ(FloatBits(static_cast<float>(t.x.GetValue(j))), FloatBits(x[j]));
+        ASSERT_EQ(FloatBits(static_cast<float>(t.x.GetValue(j))),
+                  FloatBits(x[j]));
       }
       continue;
     }
@@ -166,7 +176,8 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto, std::mt19937& rng
     ASSERT_EQ(FloatBits(got_mean), FloatBits(want.mean)) << "element " << j;
     ASSERT_EQ(FloatBits(got_m2), FloatBits(want.m2)) << "element " << j;
     const float x_after = static_cast<float>(t.x.GetValue(j));
-    ASSERT_EQ(FloatBits(x_after), FloatBits(float_reuse ? want.delta : x[j])) << "element " << j;
+    ASSERT_EQ(FloatBits(x_after), FloatBits(float_reuse ? want.delta : x[j]))
+        << "element " << j;
     // The float64 reference and the bound of docs/numerics.md.
     const double r = nrec;
     const double delta = double{x[j]} - m0[j];
@@ -176,18 +187,20 @@ void RunAndVerify(const Case& c, Profile profile, Proto proto, std::mt19937& rng
     const double em = kU * (std::fabs(m0[j]) + 4 * std::fabs(delta * r));
     const double e_m2 = kU * (std::fabs(v0[j]) + 5 * std::fabs(delta * e)) +
                         1.01 * std::fabs(delta) * em;
-    ASSERT_TRUE(WithinBound(label + " mean", got_mean, mean, em)) << "element " << j;
-    ASSERT_TRUE(WithinBound(label + " M2", got_m2, m2, e_m2)) << "element " << j;
+    ASSERT_TRUE(WithinBound(label + " mean", got_mean, mean, em))
+        << "element " << j;
+    ASSERT_TRUE(WithinBound(label + " M2", got_m2, m2, e_m2))
+        << "element " << j;
   }
 }
 
 const Case kCases[] = {
-    {16, 16},     // one vector repeat, the whole row
-    {16, 1},      // a single element
-    {64, 35},     // the documented example's split
-    {80, 80},     // a repeat and a partial one
-    {208, 130},   // several repeats, a partial computed length
-    {1040, 1040}, // many repeats
+    {16, 16},      // one vector repeat, the whole row
+    {16, 1},       // a single element
+    {64, 35},      // the documented example's split
+    {80, 80},      // a repeat and a partial one
+    {208, 130},    // several repeats, a partial computed length
+    {1040, 1040},  // many repeats
 };
 
 TEST(WelfordUpdate, FloatMatchesDocumentedOrder) {
@@ -207,7 +220,8 @@ TEST(WelfordUpdate, FloatMatchesDocumentedOrder) {
 TEST(WelfordUpdate, FloatRowOfEight) {
   std::mt19937 rng(Seed() + 1);
   RunAndVerify<float, false, true>({8, 5}, Profile::kA2, Proto::kShared, rng);
-  RunAndVerify<float, true, false>({8, 8}, Profile::kA2, Proto::kFramework, rng);
+  RunAndVerify<float, true, false>({8, 8}, Profile::kA2, Proto::kFramework,
+                                   rng);
 }
 
 TEST(WelfordUpdate, HalfMatchesDocumentedOrder) {
@@ -216,7 +230,8 @@ TEST(WelfordUpdate, HalfMatchesDocumentedOrder) {
     for (const Case& c : kCases) {
       for (Proto proto : {Proto::kShared, Proto::kFramework}) {
         RunAndVerify<half, false, false>(c, p, proto, rng);
-        RunAndVerify<half, true, true>(c, p, proto, rng);  // isReuseSource: no effect
+        RunAndVerify<half, true, true>(c, p, proto,
+                                       rng);  // isReuseSource: no effect
       }
     }
   }
@@ -242,10 +257,13 @@ TEST(WelfordUpdate, DocumentedExample) {
     t.mean_in.SetValue(j, static_cast<float>(j));
     t.var_in.SetValue(j, static_cast<float>(j));
   }
-  // Written as the page's example writes the call (its config constant is the program's own).
+  // Written as the page's example writes the call (its config constant is the
+  // program's own).
   const uint32_t nLength = 1, rLength = 64, abComputeLength = 35;
-  struct AscendC::WelfordUpdateParam para = {nLength, rLength, abComputeLength, 0.125};
-  AscendC::WelfordUpdate<float, float, false, WELFORD_UPDATE_ENABLE_INPLACE_CFG>(
+  struct AscendC::WelfordUpdateParam para = {nLength, rLength, abComputeLength,
+                                             0.125};
+  AscendC::WelfordUpdate<float, float, false,
+                         WELFORD_UPDATE_ENABLE_INPLACE_CFG>(
       t.mean_out, t.var_out, t.mean_in, t.var_in, t.x, t.tmp, para);
   for (uint32_t j = 0; j < 64; ++j) {
     const double jj = j;
@@ -282,9 +300,9 @@ TEST(WelfordUpdate, ChunkedRowMatchesFloat64) {
       t.mean_in.SetValue(j, t.mean_out.GetValue(j));
       t.var_in.SetValue(j, t.var_out.GetValue(j));
     }
-    WelfordUpdate<float, float, false, kInplace>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x,
-                                                 t.tmp,
-                                                 {1, k, len, 1.0f / static_cast<float>(i)});
+    WelfordUpdate<float, float, false, kInplace>(
+        t.mean_out, t.var_out, t.mean_in, t.var_in, t.x, t.tmp,
+        {1, k, len, 1.0f / static_cast<float>(i)});
   }
   for (uint32_t j = 0; j < k; ++j) {
     const uint32_t count = j < tail ? n : n - 1;
@@ -297,27 +315,31 @@ TEST(WelfordUpdate, ChunkedRowMatchesFloat64) {
     }
     // docs/numerics.md, "WelfordUpdate": over c calls the mean is within
     // 11·c·u·max|x| and M within 43·c²·u·max|x|².
-    EXPECT_TRUE(WithinBound("WelfordUpdate<float> mean over calls", t.mean_out.GetValue(j), mean,
+    EXPECT_TRUE(WithinBound("WelfordUpdate<float> mean over calls",
+                            t.mean_out.GetValue(j), mean,
                             11 * count * kU * max_abs))
         << j;
-    EXPECT_TRUE(WithinBound("WelfordUpdate<float> M2 over calls", t.var_out.GetValue(j), m2,
+    EXPECT_TRUE(WithinBound("WelfordUpdate<float> M2 over calls",
+                            t.var_out.GetValue(j), m2,
                             43.0 * count * count * kU * max_abs * max_abs))
         << j;
   }
 }
 
-// ---- Kernel-side checks ------------------------------------------------------
+// ---- Kernel-side checks
+// ------------------------------------------------------
 
 // float, abLength 16 with the minimum scratch (64 bytes), valid as set up; each
 // test breaks one rule.
 class WelfordUpdateChecks : public ::testing::Test {
  protected:
   void Shared() {
-    WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in, t_.x, t_.tmp,
-                                para_);
+    WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in,
+                                t_.x, t_.tmp, para_);
   }
   template <typename U>
-  static LocalTensor<U> Window(const LocalTensor<U>& t, uint32_t offset, uint32_t count) {
+  static LocalTensor<U> Window(const LocalTensor<U>& t, uint32_t offset,
+                               uint32_t count) {
     normgrad_ascendc::TensorView view = t.view();
     view.offset += offset * sizeof(U);
     view.bytes = count * sizeof(U);
@@ -336,17 +358,20 @@ TEST_F(WelfordUpdateChecks, Para) {
   EXPECT_TRUE(FailsWith([&] { Shared(); },
                         "WelfordUpdate: para.rnLength is 2; it must be 1"));
   para_ = {1, 12, 12, 0.5f};
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordUpdate: para.abLength is 12; it must be a positive multiple "
-                        "of 32 / sizeof(T) = 8 (T = float)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Shared(); },
+      "WelfordUpdate: para.abLength is 12; it must be a positive multiple "
+      "of 32 / sizeof(T) = 8 (T = float)"));
   para_ = {1, 16, 0, 0.5f};
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordUpdate: para.abComputeLength is 0; it must be in [1, "
-                        "para.abLength 16]"));
+  EXPECT_TRUE(
+      FailsWith([&] { Shared(); },
+                "WelfordUpdate: para.abComputeLength is 0; it must be in [1, "
+                "para.abLength 16]"));
   para_ = {1, 16, 17, 0.5f};
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordUpdate: para.abComputeLength is 17; it must be in [1, "
-                        "para.abLength 16]"));
+  EXPECT_TRUE(
+      FailsWith([&] { Shared(); },
+                "WelfordUpdate: para.abComputeLength is 17; it must be in [1, "
+                "para.abLength 16]"));
 }
 
 TEST(WelfordUpdateTypeChecks, HalfRowMultiple) {
@@ -354,10 +379,11 @@ TEST(WelfordUpdateTypeChecks, HalfRowMultiple) {
   Tensors<half> t(16, 256);
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<half, float>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x, t.tmp,
-                                   {1, 8, 8, 1.0f});
+        WelfordUpdate<half, float>(t.mean_out, t.var_out, t.mean_in, t.var_in,
+                                   t.x, t.tmp, {1, 8, 8, 1.0f});
       },
-      "WelfordUpdate: para.abLength is 8; it must be a positive multiple of 32 / sizeof(T) = "
+      "WelfordUpdate: para.abLength is 8; it must be a positive multiple of 32 "
+      "/ sizeof(T) = "
       "16 (T = half)"));
 }
 
@@ -367,34 +393,39 @@ TEST(WelfordUpdateTypeChecks, Bfloat16NeedsAscend950) {
     Tensors<bfloat16_t> t(16, 256);
     EXPECT_TRUE(FailsWith(
         [&] {
-          WelfordUpdate<bfloat16_t, float>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x,
-                                           t.tmp, {1, 16, 16, 1.0f});
+          WelfordUpdate<bfloat16_t, float>(t.mean_out, t.var_out, t.mean_in,
+                                           t.var_in, t.x, t.tmp,
+                                           {1, 16, 16, 1.0f});
         },
-        std::string("WelfordUpdate: T = bfloat16_t is not supported on profile ") +
+        std::string(
+            "WelfordUpdate: T = bfloat16_t is not supported on profile ") +
             normgrad_ascendc::GetProfileInfo(p).name +
-            "; it is supported on Ascend 950 only (half and float on every profile)"));
+            "; it is supported on Ascend 950 only (half and float on every "
+            "profile)"));
   }
 }
 
 TEST_F(WelfordUpdateChecks, TensorLengths) {
   t_.var_in.SetSize(8);
-  EXPECT_TRUE(FailsWith([&] { Shared(); },
-                        "WelfordUpdate: inputVariance holds 8 floats, fewer than "
-                        "para.rnLength * para.abLength = 16"));
+  EXPECT_TRUE(
+      FailsWith([&] { Shared(); },
+                "WelfordUpdate: inputVariance holds 8 floats, fewer than "
+                "para.rnLength * para.abLength = 16"));
 }
 
 TEST_F(WelfordUpdateChecks, ScratchSize) {
   const LocalTensor<uint8_t> small = Window(t_.tmp, 0, 32);
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in, t_.x, small,
-                                    para_);
+        WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in,
+                                    t_.var_in, t_.x, small, para_);
       },
-      "WelfordUpdate: sharedTmpBuffer holds 32 bytes, fewer than the minimum 64 "
+      "WelfordUpdate: sharedTmpBuffer holds 32 bytes, fewer than the minimum "
+      "64 "
       "(GetWelfordUpdateMaxMinTmpSize for abLength 16, T = float)"));
   // float with isReuseSource needs none, except on the inference series.
-  WelfordUpdate<float, float, true>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in, t_.x, small,
-                                    para_);
+  WelfordUpdate<float, float, true>(t_.mean_out, t_.var_out, t_.mean_in,
+                                    t_.var_in, t_.x, small, para_);
 }
 
 TEST(WelfordUpdateTypeChecks, ReuseIgnoredOnInferenceSeries) {
@@ -403,11 +434,13 @@ TEST(WelfordUpdateTypeChecks, ReuseIgnoredOnInferenceSeries) {
   const WelfordUpdateParam para_{1, 16, 16, 0.5f};
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<float, float, true>(t.mean_out, t.var_out, t.mean_in, t.var_in, t.x, t.tmp,
-                                          para_);
+        WelfordUpdate<float, float, true>(t.mean_out, t.var_out, t.mean_in,
+                                          t.var_in, t.x, t.tmp, para_);
       },
-      "WelfordUpdate: sharedTmpBuffer holds 32 bytes, fewer than the minimum 64 "
-      "(GetWelfordUpdateMaxMinTmpSize for abLength 16, T = float, isReuseSource ignored on "
+      "WelfordUpdate: sharedTmpBuffer holds 32 bytes, fewer than the minimum "
+      "64 "
+      "(GetWelfordUpdateMaxMinTmpSize for abLength 16, T = float, "
+      "isReuseSource ignored on "
       "this profile)"));
 }
 
@@ -415,57 +448,71 @@ TEST(WelfordUpdateFramework, NoScratchLeft) {
   ProfileScope scope(Profile::kA2);
   TPipe pipe;
   TBuf<TPosition::VECCALC> all;
-  const uint32_t end = normgrad_ascendc::GetProfileInfo(Profile::kA2).scratch_end;
+  const uint32_t end =
+      normgrad_ascendc::GetProfileInfo(Profile::kA2).scratch_end;
   pipe.InitBuffer(all, end);
   const LocalTensor<float> f = all.Get<float>();
-  const LocalTensor<float> m_out(f.view()), v_out(f[16].view()), m_in(f[32].view()),
-      v_in(f[48].view()), x(f[64].view());
+  const LocalTensor<float> m_out(f.view()), v_out(f[16].view()),
+      m_in(f[32].view()), v_in(f[48].view()), x(f[64].view());
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<float, float>(m_out, v_out, m_in, v_in, x, WelfordUpdateParam{1, 16, 16, 1});
+        WelfordUpdate<float, float>(m_out, v_out, m_in, v_in, x,
+                                    WelfordUpdateParam{1, 16, 16, 1});
       },
-      "WelfordUpdate: the framework scratch holds 0 bytes, fewer than the minimum 64"));
+      "WelfordUpdate: the framework scratch holds 0 bytes, fewer than the "
+      "minimum 64"));
 }
 
 TEST_F(WelfordUpdateChecks, Overlaps) {
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<float, float>(t_.mean_in, t_.var_out, t_.mean_in, t_.var_in, t_.x, t_.tmp,
-                                    para_);
-      },
-      "WelfordUpdate: outputMean (UB bytes [64, 128)) and inputMean (UB bytes [64, 128)) "
-      "overlap; the call writes outputMean, so it must not share memory with another "
-      "operand"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        WelfordUpdate<float, float>(t_.mean_out, Window(t_.mean_out, 8, 16), t_.mean_in,
+        WelfordUpdate<float, float>(t_.mean_in, t_.var_out, t_.mean_in,
                                     t_.var_in, t_.x, t_.tmp, para_);
       },
-      "WelfordUpdate: outputMean (UB bytes [192, 256)) and outputVariance (UB bytes [224, "
-      "288)) overlap; the call writes outputMean, so it must not share memory with another "
+      "WelfordUpdate: outputMean (UB bytes [64, 128)) and inputMean (UB bytes "
+      "[64, 128)) "
+      "overlap; the call writes outputMean, so it must not share memory with "
+      "another "
       "operand"));
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in, t_.x,
+        WelfordUpdate<float, float>(t_.mean_out, Window(t_.mean_out, 8, 16),
+                                    t_.mean_in, t_.var_in, t_.x, t_.tmp, para_);
+      },
+      "WelfordUpdate: outputMean (UB bytes [192, 256)) and outputVariance (UB "
+      "bytes [224, "
+      "288)) overlap; the call writes outputMean, so it must not share memory "
+      "with another "
+      "operand"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in,
+                                    t_.var_in, t_.x,
                                     LocalTensor<uint8_t>(t_.x.view()), para_);
       },
-      "WelfordUpdate: inputX (UB bytes [0, 64)) and sharedTmpBuffer (UB bytes [0, 64)) "
-      "overlap; the call writes sharedTmpBuffer, so it must not share memory with another "
+      "WelfordUpdate: inputX (UB bytes [0, 64)) and sharedTmpBuffer (UB bytes "
+      "[0, 64)) "
+      "overlap; the call writes sharedTmpBuffer, so it must not share memory "
+      "with another "
       "operand"));
   // With float isReuseSource the call writes inputX, which then must not
   // share memory with the other inputs.
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<float, float, true>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in,
-                                          LocalTensor<float>(t_.mean_in.view()), t_.tmp, para_);
+        WelfordUpdate<float, float, true>(
+            t_.mean_out, t_.var_out, t_.mean_in, t_.var_in,
+            LocalTensor<float>(t_.mean_in.view()), t_.tmp, para_);
       },
-      "WelfordUpdate: inputMean (UB bytes [64, 128)) and inputX (UB bytes [64, 128)) overlap; "
-      "the call writes inputX, so it must not share memory with another operand"));
+      "WelfordUpdate: inputMean (UB bytes [64, 128)) and inputX (UB bytes [64, "
+      "128)) overlap; "
+      "the call writes inputX, so it must not share memory with another "
+      "operand"));
   WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in,
-                              LocalTensor<float>(t_.mean_in.view()), t_.tmp, para_);
-  // Inputs may share memory: they are only read.
-  WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.mean_in, t_.x, t_.tmp,
+                              LocalTensor<float>(t_.mean_in.view()), t_.tmp,
                               para_);
+  // Inputs may share memory: they are only read.
+  WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.mean_in,
+                              t_.x, t_.tmp, para_);
 }
 
 TEST_F(WelfordUpdateChecks, Placement) {
@@ -474,10 +521,11 @@ TEST_F(WelfordUpdateChecks, Placement) {
   const LocalTensor<float> x_a1(view);
   EXPECT_TRUE(FailsWith(
       [&] {
-        WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in, t_.var_in, x_a1, t_.tmp,
-                                    para_);
+        WelfordUpdate<float, float>(t_.mean_out, t_.var_out, t_.mean_in,
+                                    t_.var_in, x_a1, t_.tmp, para_);
       },
-      "WelfordUpdate: inputX is in position A1; it must be VECIN, VECOUT or VECCALC"));
+      "WelfordUpdate: inputX is in position A1; it must be VECIN, VECOUT or "
+      "VECCALC"));
 }
 
 }  // namespace

@@ -48,7 +48,13 @@ const SizeCase kSizeCases[] = {
     // … except on the inference series, which ignores isReuseSource: 1024, 256.
     {"float_reuse_310p", {1, 256}, 4, true, Profile::k310P, 1024, 256},
     // max saturates: 8·2^31·2^31 > 2^32 − 1; min 8·64 = 512.
-    {"saturated", {2147483648, 2147483648}, 2, false, Profile::kA2, 4294967295u, 512},
+    {"saturated",
+     {2147483648, 2147483648},
+     2,
+     false,
+     Profile::kA2,
+     4294967295u,
+     512},
 };
 
 class WelfordUpdateTmpSize : public testing::TestWithParam<SizeCase> {};
@@ -59,15 +65,17 @@ TEST_P(WelfordUpdateTmpSize, DocumentedSizes) {
   for (bool inplace : {false, true}) {  // isInplace does not change the sizes
     uint32_t max_value = 1, min_value = 1;
     testing::internal::CaptureStderr();
-    AscendC::GetWelfordUpdateMaxMinTmpSize(ge::Shape(c.dims), c.type_size_t, 4, c.reuse, inplace,
-                                           max_value, min_value);
+    AscendC::GetWelfordUpdateMaxMinTmpSize(ge::Shape(c.dims), c.type_size_t, 4,
+                                           c.reuse, inplace, max_value,
+                                           min_value);
     EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
     EXPECT_EQ(max_value, c.max_value);
     EXPECT_EQ(min_value, c.min_value);
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, WelfordUpdateTmpSize, testing::ValuesIn(kSizeCases),
+INSTANTIATE_TEST_SUITE_P(Cases, WelfordUpdateTmpSize,
+                         testing::ValuesIn(kSizeCases),
                          tiling_test::CaseName<SizeCase>);
 
 struct BadCase {
@@ -79,19 +87,41 @@ struct BadCase {
 };
 
 const BadCase kBadCases[] = {
-    {"type_t", {1, 64}, 8, 4,
-     {"typeSizeT 8 is not supported: it must be 2 (half, bfloat16_t) or 4 (float)",
+    {"type_t",
+     {1, 64},
+     8,
+     4,
+     {"typeSizeT 8 is not supported: it must be 2 (half, bfloat16_t) or 4 "
+      "(float)",
       "maxValue and minValue are 0"}},
-    {"type_u", {1, 64}, 4, 2,
+    {"type_u",
+     {1, 64},
+     4,
+     2,
      {"typeSizeU 2 is not supported: the mean and variance are float (4)"}},
-    {"rank", {64}, 4, 4,
+    {"rank",
+     {64},
+     4,
+     4,
      {"srcShape [64] has 1 dimensions: it must have 2, {rnLength, abLength}"}},
-    {"zero", {0, 64}, 4, 4,
-     {"srcShape [0, 64] has rnLength = 0: every dimension must be in [1, 4294967295]"}},
-    {"unaligned_float", {1, 12}, 4, 4,
-     {"srcShape [1, 12] has abLength = 12: it must be a multiple of 32 / typeSizeT = 8"}},
-    {"unaligned_half", {1, 24}, 2, 4,
-     {"srcShape [1, 24] has abLength = 24: it must be a multiple of 32 / typeSizeT = 16"}},
+    {"zero",
+     {0, 64},
+     4,
+     4,
+     {"srcShape [0, 64] has rnLength = 0: every dimension must be in [1, "
+      "4294967295]"}},
+    {"unaligned_float",
+     {1, 12},
+     4,
+     4,
+     {"srcShape [1, 12] has abLength = 12: it must be a multiple of 32 / "
+      "typeSizeT = 8"}},
+    {"unaligned_half",
+     {1, 24},
+     2,
+     4,
+     {"srcShape [1, 24] has abLength = 24: it must be a multiple of 32 / "
+      "typeSizeT = 16"}},
 };
 
 class WelfordUpdateBadInput : public testing::TestWithParam<BadCase> {};
@@ -100,15 +130,17 @@ TEST_P(WelfordUpdateBadInput, MessageAndZeros) {
   const BadCase& c = GetParam();
   uint32_t max_value = 7, min_value = 7;
   testing::internal::CaptureStderr();
-  AscendC::GetWelfordUpdateMaxMinTmpSize(ge::Shape(c.dims), c.type_size_t, c.type_size_u, false,
-                                         false, max_value, min_value);
-  ExpectOneMessage(testing::internal::GetCapturedStderr(), "GetWelfordUpdateMaxMinTmpSize",
-                   c.message);
+  AscendC::GetWelfordUpdateMaxMinTmpSize(ge::Shape(c.dims), c.type_size_t,
+                                         c.type_size_u, false, false, max_value,
+                                         min_value);
+  ExpectOneMessage(testing::internal::GetCapturedStderr(),
+                   "GetWelfordUpdateMaxMinTmpSize", c.message);
   EXPECT_EQ(max_value, 0u);
   EXPECT_EQ(min_value, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, WelfordUpdateBadInput, testing::ValuesIn(kBadCases),
+INSTANTIATE_TEST_SUITE_P(Cases, WelfordUpdateBadInput,
+                         testing::ValuesIn(kBadCases),
                          tiling_test::CaseName<BadCase>);
 
 // The documented tiling example's call: float, float, no reuse, no in-place.
@@ -117,7 +149,8 @@ TEST(WelfordUpdateTmpSizeExample, DocumentedCall) {
   std::vector<int64_t> src_dims = {1, 128};
   ge::Shape src_shape(src_dims);
   uint32_t max_tmp = 0, min_tmp = 0;
-  AscendC::GetWelfordUpdateMaxMinTmpSize(src_shape, 4, 4, false, false, max_tmp, min_tmp);
+  AscendC::GetWelfordUpdateMaxMinTmpSize(src_shape, 4, 4, false, false, max_tmp,
+                                         min_tmp);
   EXPECT_EQ(max_tmp, 512u);  // 4·128
   EXPECT_EQ(min_tmp, 256u);  // 4·64
 }

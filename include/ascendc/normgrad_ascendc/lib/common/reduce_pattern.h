@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/common/reduce_pattern.h — AscendC::ReducePattern, the axis
-// pattern of the reduction-shaped advanced APIs: one letter per dimension of
-// the input, A a kept (normal) axis, R a reduced one. The enumerators and
+// normgrad_ascendc/lib/common/reduce_pattern.h — AscendC::ReducePattern, the
+// axis pattern of the reduction-shaped advanced APIs: one letter per dimension
+// of the input, A a kept (normal) axis, R a reduced one. The enumerators and
 // their values are part of the documented interface.
 #pragma once
 

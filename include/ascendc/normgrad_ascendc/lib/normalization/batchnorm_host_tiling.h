@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h — the host-side tiling API of
-// BatchNorm: the host class optiling::BatchNormTiling, the scratch-size query
-// AscendC::GetBatchNormMaxMinTmpSize and the tiling function
+// normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h — the host-side
+// tiling API of BatchNorm: the host class optiling::BatchNormTiling, the
+// scratch-size query AscendC::GetBatchNormMaxMinTmpSize and the tiling function
 // AscendC::GetBatchNormNDTilingInfo (filling the host class or the
 // kernel-side struct), plus a by-name listing of the 20 fields for tools.
 //
@@ -25,7 +25,7 @@ namespace optiling {
 /// struct AscendC::tiling::BatchNormTiling (same names, same order), and
 /// SaveToBuffer, which writes the struct's 80 bytes.
 BEGIN_TILING_DATA_DEF(BatchNormTiling)
-  NORMGRAD_BATCHNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_BATCHNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -56,8 +56,7 @@ bool GetBatchNormMaxMinTmpSize(const ge::Shape& srcShape,
 bool GetBatchNormNDTilingInfo(const ge::Shape& srcShape,
                               const ge::Shape& originSrcShape,
                               const uint32_t stackBufferByteSize,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               optiling::BatchNormTiling& tilling,
                               const bool isBasicBlock = false);
 
@@ -65,8 +64,7 @@ bool GetBatchNormNDTilingInfo(const ge::Shape& srcShape,
 bool GetBatchNormNDTilingInfo(const ge::Shape& srcShape,
                               const ge::Shape& originSrcShape,
                               const uint32_t stackBufferByteSize,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               AscendC::tiling::BatchNormTiling& tilling,
                               const bool isBasicBlock = false);
 

@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h — the host-side tiling API of
-// DeepNorm: the host class optiling::DeepNormTiling, the scratch-size query
-// AscendC::GetDeepNormMaxMinTmpSize and the tiling function
+// normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h — the host-side
+// tiling API of DeepNorm: the host class optiling::DeepNormTiling, the
+// scratch-size query AscendC::GetDeepNormMaxMinTmpSize and the tiling function
 // AscendC::GetDeepNormTilingInfo (filling the host class or the kernel-side
 // struct), plus a by-name listing of the 26 fields for tools.
 //
@@ -27,7 +27,7 @@ namespace optiling {
 /// kernel struct's 104 bytes. Usable as a nested struct of a program's own
 /// tiling data (TILING_DATA_FIELD_DEF_STRUCT).
 BEGIN_TILING_DATA_DEF(DeepNormTiling)
-  NORMGRAD_DEEPNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_DEEPNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -49,8 +49,7 @@ inline constexpr uint32_t kDeepNormMaxH = 2040;
 /// basic-block rule, minValue beyond 32 bits): a message on stderr, 0 and 0,
 /// false.
 bool GetDeepNormMaxMinTmpSize(const ge::Shape& srcShape,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               const bool isBasicBlock, uint32_t& maxValue,
                               uint32_t& minValue);
 

@@ -1,10 +1,10 @@
-// normgrad_ascendc/lib/normalization/deepnorm_tiling.h — the kernel-side tiling struct of
-// DeepNorm: the fields of chunked_rows_tiling.h (25 uint32_t fields then one
-// float, 104 bytes), every field 0 by default, originalHLength in
-// [1, hLength]. Host code fills the byte-identical optiling::DeepNormTiling
-// and copies it word by word, so the field order is part of the interface.
-// Visible as AscendC::tiling::DeepNormTiling, AscendC::DeepNormTiling and,
-// as Ascend C programs write it, unqualified at global scope.
+// normgrad_ascendc/lib/normalization/deepnorm_tiling.h — the kernel-side tiling
+// struct of DeepNorm: the fields of chunked_rows_tiling.h (25 uint32_t fields
+// then one float, 104 bytes), every field 0 by default, originalHLength in [1,
+// hLength]. Host code fills the byte-identical optiling::DeepNormTiling and
+// copies it word by word, so the field order is part of the interface. Visible
+// as AscendC::tiling::DeepNormTiling, AscendC::DeepNormTiling and, as Ascend C
+// programs write it, unqualified at global scope.
 #pragma once
 
 #include <cstdint>

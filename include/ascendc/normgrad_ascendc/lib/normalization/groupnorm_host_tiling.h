@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/normalization/groupnorm_host_tiling.h — the host-side tiling API of
-// GroupNorm: the host class optiling::GroupNormTiling, the scratch-size query
-// AscendC::GetGroupNormMaxMinTmpSize and the tiling function
+// normgrad_ascendc/lib/normalization/groupnorm_host_tiling.h — the host-side
+// tiling API of GroupNorm: the host class optiling::GroupNormTiling, the
+// scratch-size query AscendC::GetGroupNormMaxMinTmpSize and the tiling function
 // AscendC::GetGroupNormNDTilingInfo (filling the host class or the
 // kernel-side struct), plus a by-name listing of the 30 fields for tools.
 //
@@ -27,7 +27,7 @@ namespace optiling {
 /// SaveToBuffer, which writes the struct's 120 bytes. Usable as a nested
 /// struct of a program's own tiling data (TILING_DATA_FIELD_DEF_STRUCT).
 BEGIN_TILING_DATA_DEF(GroupNormTiling)
-  NORMGRAD_GROUPNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_GROUPNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -57,16 +57,14 @@ void GetGroupNormMaxMinTmpSize(const ge::Shape& srcShape,
 /// and variances) — prints a message on stderr and zeroes the whole tiling.
 void GetGroupNormNDTilingInfo(const ge::Shape& srcShape,
                               const uint32_t stackBufferSize,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               const uint32_t groupNum,
                               optiling::GroupNormTiling& tiling);
 
 /// The same, filling the kernel-side struct directly.
 void GetGroupNormNDTilingInfo(const ge::Shape& srcShape,
                               const uint32_t stackBufferSize,
-                              const uint32_t typeSize,
-                              const bool isReuseSource,
+                              const uint32_t typeSize, const bool isReuseSource,
                               const uint32_t groupNum,
                               AscendC::tiling::GroupNormTiling& tiling);
 

@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/normalization/layernorm_host_tiling.h — the host-side tiling API of
-// LayerNorm (the [A, R] form's overloads at the end of this file): the host
-// class optiling::LayerNormTiling, the scratch-size query
+// normgrad_ascendc/lib/normalization/layernorm_host_tiling.h — the host-side
+// tiling API of LayerNorm (the [A, R] form's overloads at the end of this
+// file): the host class optiling::LayerNormTiling, the scratch-size query
 // AscendC::GetLayerNormMaxMinTmpSize and the tiling function
 // AscendC::GetLayerNormNDTilingInfo (filling the host class or the
 // kernel-side struct), plus a by-name listing of the 26 fields for tools.
@@ -33,7 +33,7 @@ namespace optiling {
 /// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512
 /// (tiling_data.h says why).
 BEGIN_TILING_DATA_DEF(LayerNormTiling)
-  NORMGRAD_LAYERNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_LAYERNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -99,7 +99,7 @@ namespace optiling {
 /// The host class of AscendC::tiling::LayerNormSeparateTiling (same fields,
 /// same order; SaveToBuffer writes its 104 bytes).
 BEGIN_TILING_DATA_DEF(LayerNormSeparateTiling)
-  NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling

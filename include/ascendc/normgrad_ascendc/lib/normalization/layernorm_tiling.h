@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/normalization/layernorm_tiling.h — the kernel-side tiling structs of
-// LayerNorm (LayerNormSeparateTiling, of the [A, R] form, at the end of this
-// file) and their field lists. LayerNormTiling: the fields of
+// normgrad_ascendc/lib/normalization/layernorm_tiling.h — the kernel-side
+// tiling structs of LayerNorm (LayerNormSeparateTiling, of the [A, R] form, at
+// the end of this file) and their field lists. LayerNormTiling: the fields of
 // chunked_rows_tiling.h (25 uint32_t fields then one float, 104 bytes),
 // every field 0 by default, originalHLength equal to hLength. Host code
 // fills the byte-identical optiling::LayerNormTiling and copies it word by
@@ -43,32 +43,32 @@ using AscendC::tiling::LayerNormTiling;
 // GetLayerNormNDTilingInfo's isComputeRstd overloads. Positions and sizes are
 // in floats from the start of the scratch.
 #define NORMGRAD_LAYERNORM_SEPARATE_TILING_FIELDS(X)                           \
-  X(uint32_t, aLength)             /* A (the most rows a call may take) */     \
-  X(uint32_t, rLength)             /* R (the 32-byte aligned row) */           \
-  X(uint32_t, halfAddRepeatTimes)  /* log2(rHeadLength / 64), 0 if ≤ 64 */     \
-  X(uint32_t, rHeadLength)         /* the largest power of two ≤ R */          \
-  X(float, k2Rec)                  /* 1.0f / rHeadLength */                    \
-  X(float, k2RRec)                 /* (float)rHeadLength / R */                \
-  X(uint32_t, inputXSize)          /* A·R */                                   \
-  X(uint32_t, meanVarSize)         /* A */                                     \
-  X(uint32_t, numberOfTmpBuf)      /* 2 */                                     \
-  X(uint32_t, varianceTmpTensorPos)   /* 0: the statistics are outputs */      \
-  X(uint32_t, varianceTmpTensorSize)  /* 0 */                                  \
-  X(uint32_t, tmpBufSize)          /* scratch in floats */                     \
-  X(uint32_t, oneTmpSize)          /* a multiple of R, ≤ A·R */                \
-  X(uint32_t, firstTmpStartPos)    /* 0 */                                     \
-  X(uint32_t, secondTmpStartPos)   /* oneTmpSize */                            \
-  X(uint32_t, thirdTmpStartPos)    /* 2·oneTmpSize (no third buffer) */        \
-  X(uint32_t, loopRound)           /* inputXSize / oneTmpSize */               \
-  X(uint32_t, inputRoundSize)      /* oneTmpSize */                            \
-  X(uint32_t, inputTailSize)       /* inputXSize % oneTmpSize */               \
-  X(uint32_t, inputTailPos)        /* inputXSize − inputTailSize */            \
-  X(uint32_t, meanVarRoundSize)    /* oneTmpSize / R */                        \
-  X(uint32_t, meanVarTailSize)     /* inputTailSize / R */                     \
-  X(uint32_t, meanVarTailPos)      /* A − meanVarTailSize */                   \
-  X(uint32_t, arCurLength)         /* oneTmpSize */                            \
-  X(uint32_t, aCurLength)          /* oneTmpSize / R */                        \
-  X(float, rValueBack)             /* 1.0f / R */
+  X(uint32_t, aLength)               /* A (the most rows a call may take) */   \
+  X(uint32_t, rLength)               /* R (the 32-byte aligned row) */         \
+  X(uint32_t, halfAddRepeatTimes)    /* log2(rHeadLength / 64), 0 if ≤ 64 */ \
+  X(uint32_t, rHeadLength)           /* the largest power of two ≤ R */      \
+  X(float, k2Rec)                    /* 1.0f / rHeadLength */                  \
+  X(float, k2RRec)                   /* (float)rHeadLength / R */              \
+  X(uint32_t, inputXSize)            /* A·R */                                \
+  X(uint32_t, meanVarSize)           /* A */                                   \
+  X(uint32_t, numberOfTmpBuf)        /* 2 */                                   \
+  X(uint32_t, varianceTmpTensorPos)  /* 0: the statistics are outputs */       \
+  X(uint32_t, varianceTmpTensorSize) /* 0 */                                   \
+  X(uint32_t, tmpBufSize)            /* scratch in floats */                   \
+  X(uint32_t, oneTmpSize)            /* a multiple of R, ≤ A·R */           \
+  X(uint32_t, firstTmpStartPos)      /* 0 */                                   \
+  X(uint32_t, secondTmpStartPos)     /* oneTmpSize */                          \
+  X(uint32_t, thirdTmpStartPos)      /* 2·oneTmpSize (no third buffer) */     \
+  X(uint32_t, loopRound)             /* inputXSize / oneTmpSize */             \
+  X(uint32_t, inputRoundSize)        /* oneTmpSize */                          \
+  X(uint32_t, inputTailSize)         /* inputXSize % oneTmpSize */             \
+  X(uint32_t, inputTailPos)          /* inputXSize − inputTailSize */        \
+  X(uint32_t, meanVarRoundSize)      /* oneTmpSize / R */                      \
+  X(uint32_t, meanVarTailSize)       /* inputTailSize / R */                   \
+  X(uint32_t, meanVarTailPos)        /* A − meanVarTailSize */               \
+  X(uint32_t, arCurLength)           /* oneTmpSize */                          \
+  X(uint32_t, aCurLength)            /* oneTmpSize / R */                      \
+  X(float, rValueBack)               /* 1.0f / R */
 
 namespace AscendC {
 namespace tiling {

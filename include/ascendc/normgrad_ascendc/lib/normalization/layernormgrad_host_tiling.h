@@ -1,12 +1,13 @@
-// normgrad_ascendc/lib/normalization/layernormgrad_host_tiling.h — the host-side tiling API of
-// LayerNormGrad: the host class optiling::LayerNormGradTiling, the
-// scratch-size query AscendC::GetLayerNormGradMaxMinTmpSize and the tiling
-// function AscendC::GetLayerNormGradNDTilingInfo (filling the host class or
-// the kernel-side struct), plus a by-name listing of the 30 fields for tools.
+// normgrad_ascendc/lib/normalization/layernormgrad_host_tiling.h — the
+// host-side tiling API of LayerNormGrad: the host class
+// optiling::LayerNormGradTiling, the scratch-size query
+// AscendC::GetLayerNormGradMaxMinTmpSize and the tiling function
+// AscendC::GetLayerNormGradNDTilingInfo (filling the host class or the
+// kernel-side struct), plus a by-name listing of the 30 fields for tools.
 //
-// Both functions depend on the product profile (normgrad_ascendc/runtime/profile.h:
-// NORMGRAD_PROFILE, or SetProfile): the Ascend 950 profile has its own sizes
-// and tiling.
+// Both functions depend on the product profile
+// (normgrad_ascendc/runtime/profile.h: NORMGRAD_PROFILE, or SetProfile): the
+// Ascend 950 profile has its own sizes and tiling.
 //
 // Error policy (as for LayerNormGradBeta): these functions return void, as
 // the vendor's do. On bad input they print one message on stderr that names
@@ -33,7 +34,7 @@ namespace optiling {
 /// (GetDataSize() == 120). Usable as a nested struct of a program's own
 /// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512.
 BEGIN_TILING_DATA_DEF(LayerNormGradTiling)
-  NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_LAYERNORMGRAD_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -56,9 +57,9 @@ namespace AscendC {
 /// are those of
 /// GetLayerNormGradNDTilingInfo; on bad input, or when minValue does not fit
 /// in 32 bits: a message on stderr and maxValue = minValue = 0.
-void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape,
-                                   uint32_t typeSize, bool isReuseSource,
-                                   uint32_t& maxValue, uint32_t& minValue);
+void GetLayerNormGradMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
+                                   bool isReuseSource, uint32_t& maxValue,
+                                   uint32_t& minValue);
 
 /// Fills the host tiling for srcShape = {B, S, H, originalH}, a scratch
 /// buffer of stackBufferSize BYTES (stored as given, in bytes) and elements

@@ -1,9 +1,9 @@
-// normgrad_ascendc/lib/normalization/layernormgradbeta_host_tiling.h — the host-side tiling API
-// of LayerNormGradBeta: the host class optiling::LayerNormGradBetaTiling, the
-// scratch-size query AscendC::GetLayerNormGradBetaMaxMinTmpSize and the
-// tiling function AscendC::GetLayerNormGradBetaNDTilingInfo (filling the host
-// class or the kernel-side struct), plus a by-name listing of the 20 fields
-// for tools.
+// normgrad_ascendc/lib/normalization/layernormgradbeta_host_tiling.h — the
+// host-side tiling API of LayerNormGradBeta: the host class
+// optiling::LayerNormGradBetaTiling, the scratch-size query
+// AscendC::GetLayerNormGradBetaMaxMinTmpSize and the tiling function
+// AscendC::GetLayerNormGradBetaNDTilingInfo (filling the host class or the
+// kernel-side struct), plus a by-name listing of the 20 fields for tools.
 //
 // Error policy: these functions return void, as the vendor's do. On bad input
 // they print one message on stderr that names the function, the argument,
@@ -31,7 +31,7 @@ namespace optiling {
 /// tiling data (TILING_DATA_FIELD_DEF_STRUCT). sizeof is at least 512
 /// (tiling_data.h says why).
 BEGIN_TILING_DATA_DEF(LayerNormGradBetaTiling)
-  NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_LAYERNORMGRADBETA_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling

@@ -46,9 +46,8 @@ void RunNormCall(const CallSite& site, void (*run)(const NormArgs<Tiling>&),
                  const TensorView* shared_tmp, T epsilon, Tiling& tiling) {
   const ApiCall call(site);
   run({std::is_same_v<T, half>, reuse_source, basic_block, output.view(),
-       output_mean.view(), output_variance.view(), input_x.view(),
-       gamma.view(), beta.view(), shared_tmp, static_cast<float>(epsilon),
-       &tiling});
+       output_mean.view(), output_variance.view(), input_x.view(), gamma.view(),
+       beta.view(), shared_tmp, static_cast<float>(epsilon), &tiling});
 }
 
 }  // namespace normgrad_ascendc

@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/normalization/normalize_host_tiling.h — the host-side API of Normalize:
-// the scratch-size query AscendC::GetNormalizeMaxMinTmpSize (Normalize has no
-// tiling struct; the kernel takes a NormalizePara).
+// normgrad_ascendc/lib/normalization/normalize_host_tiling.h — the host-side
+// API of Normalize: the scratch-size query AscendC::GetNormalizeMaxMinTmpSize
+// (Normalize has no tiling struct; the kernel takes a NormalizePara).
 //
 // Error policy: the function returns void, as documented. On bad input it
 // prints one message on stderr naming the function, the argument, the value
@@ -24,10 +24,13 @@ namespace AscendC {
 /// isComputeRstd false or isOnlyOutput true (both unsupported) — prints a
 /// message on stderr and sets both to 0. isReuseSource is reserved and
 /// changes nothing.
-void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSizeU,
-                               const uint32_t typeSizeT, const bool isReuseSource,
-                               const bool isComputeRstd, const bool isOnlyOutput,
-                               uint32_t& maxValue, uint32_t& minValue);
+void GetNormalizeMaxMinTmpSize(const ge::Shape& srcShape,
+                               const uint32_t typeSizeU,
+                               const uint32_t typeSizeT,
+                               const bool isReuseSource,
+                               const bool isComputeRstd,
+                               const bool isOnlyOutput, uint32_t& maxValue,
+                               uint32_t& minValue);
 
 }  // namespace AscendC
 

@@ -1,6 +1,6 @@
-// normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h — the host-side tiling API of
-// RmsNorm: the host class optiling::RmsNormTiling, the scratch-size query
-// AscendC::GetRmsNormMaxMinTmpSize and the tiling function
+// normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h — the host-side
+// tiling API of RmsNorm: the host class optiling::RmsNormTiling, the
+// scratch-size query AscendC::GetRmsNormMaxMinTmpSize and the tiling function
 // AscendC::GetRmsNormTilingInfo (filling the host class or the kernel-side
 // struct), plus a by-name listing of the 12 fields for tools.
 //
@@ -29,7 +29,7 @@ namespace optiling {
 /// a nested struct of a program's own tiling data
 /// (TILING_DATA_FIELD_DEF_STRUCT).
 BEGIN_TILING_DATA_DEF(RmsNormTiling)
-  NORMGRAD_RMSNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+NORMGRAD_RMSNORM_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
 }  // namespace optiling
@@ -41,7 +41,8 @@ namespace AscendC {
 /// A chunk of r rows needs n·r·H + roundup(r, 8) floats, n = 1 for float
 /// (the squares) and 2 for half (the widened input too):
 ///   maxValue = 4·(n·B·S·H + roundup(B·S, 8))   (every row in one chunk)
-///   minValue = 4·(n·m·H + 8)                    (m = 1 row; 8 with isBasicBlock)
+///   minValue = 4·(n·m·H + 8)                    (m = 1 row; 8 with
+///   isBasicBlock)
 /// maxValue saturates at 2^32-1 (it is only a reference value). Bad input —
 /// typeSize not 2 or 4, rank not 3, a dimension outside [1, 2^32-1], H·typeSize
 /// not a multiple of 32, B·S·H beyond 32 bits, with isBasicBlock H not a

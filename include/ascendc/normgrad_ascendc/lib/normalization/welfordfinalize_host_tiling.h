@@ -1,7 +1,8 @@
-// normgrad_ascendc/lib/normalization/welfordfinalize_host_tiling.h — the host-side tiling API of
-// WelfordFinalize (docs/welfordfinalize.md, "Host tiling"): the scratch-size
-// query AscendC::GetWelfordFinalizeMaxMinTmpSize. WelfordFinalize has no
-// tiling struct: each call takes its WelfordFinalizePara.
+// normgrad_ascendc/lib/normalization/welfordfinalize_host_tiling.h — the
+// host-side tiling API of WelfordFinalize (docs/welfordfinalize.md, "Host
+// tiling"): the scratch-size query AscendC::GetWelfordFinalizeMaxMinTmpSize.
+// WelfordFinalize has no tiling struct: each call takes its
+// WelfordFinalizePara.
 //
 // Error policy: the query returns void, as the vendor's does. On bad input it
 // prints one message on stderr naming the function, the argument, the value
@@ -10,8 +11,8 @@
 
 #include <cstdint>
 
-#include "normgrad_ascendc/tiling/shape.h"
 #include "normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h"
+#include "normgrad_ascendc/tiling/shape.h"
 
 namespace AscendC {
 
@@ -20,8 +21,8 @@ namespace AscendC {
 /// 4·min(abLength, 64). isReuseSource is reserved and changes nothing. Bad
 /// input — typeSize not 4, rank not 1, abLength outside [1, 2^32-1] or not a
 /// multiple of 8 — prints a message on stderr and gives 0 and 0.
-void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSize,
-                                     bool isReuseSource, uint32_t& maxValue,
-                                     uint32_t& minValue);
+void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& srcShape,
+                                     uint32_t typeSize, bool isReuseSource,
+                                     uint32_t& maxValue, uint32_t& minValue);
 
 }  // namespace AscendC

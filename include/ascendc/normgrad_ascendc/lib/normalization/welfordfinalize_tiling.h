@@ -1,5 +1,5 @@
-// normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h — the kernel-side parameter and
-// configuration types of WelfordFinalize (the contract:
+// normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h — the kernel-side
+// parameter and configuration types of WelfordFinalize (the contract:
 // docs/welfordfinalize.md) and the scratch-size rule the kernel checks and the
 // host query reports, kept here so that both use the same one:
 //   WelfordFinalizePara    the row's split and coefficients, passed to every
@@ -16,15 +16,15 @@
 
 /// The fields of WelfordFinalizePara in struct order (tiling_fields.h says
 /// how the list is used).
-#define NORMGRAD_WELFORDFINALIZE_PARA_FIELDS(X)                                \
-  X(uint32_t, rnLength)        /* chunks the row was split into */             \
-  X(uint32_t, abLength)        /* elements of a chunk: the inputs' length */   \
-  X(uint32_t, headCount)       /* count of the first headCountLength lanes */  \
-  X(uint32_t, headCountLength)                                                 \
-  X(uint32_t, tailCount)       /* count of the remaining lanes */              \
-  X(uint32_t, tailCountLength)                                                 \
-  X(float, abRec)              /* 1 / abLength */                              \
-  X(float, rRec)               /* 1 / (rnLength·abLength), or 1 / R */         \
+#define NORMGRAD_WELFORDFINALIZE_PARA_FIELDS(X)                         \
+  X(uint32_t, rnLength)  /* chunks the row was split into */            \
+  X(uint32_t, abLength)  /* elements of a chunk: the inputs' length */  \
+  X(uint32_t, headCount) /* count of the first headCountLength lanes */ \
+  X(uint32_t, headCountLength)                                          \
+  X(uint32_t, tailCount) /* count of the remaining lanes */             \
+  X(uint32_t, tailCountLength)                                          \
+  X(float, abRec)              /* 1 / abLength */                       \
+  X(float, rRec)               /* 1 / (rnLength·abLength), or 1 / R */ \
   X(float, rRecWithCorrection) /* the corrected coefficient (Ascend 950) */
 
 namespace AscendC {

@@ -1,8 +1,8 @@
-// normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h — the host-side tiling API of
-// WelfordUpdate (docs/welfordupdate.md, "Host tiling"): the scratch-size
-// query AscendC::GetWelfordUpdateMaxMinTmpSize, and a by-name listing of
-// WelfordUpdateParam's fields for tools. WelfordUpdate has no tiling struct:
-// each call takes its WelfordUpdateParam.
+// normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h — the
+// host-side tiling API of WelfordUpdate (docs/welfordupdate.md, "Host tiling"):
+// the scratch-size query AscendC::GetWelfordUpdateMaxMinTmpSize, and a by-name
+// listing of WelfordUpdateParam's fields for tools. WelfordUpdate has no tiling
+// struct: each call takes its WelfordUpdateParam.
 //
 // Error policy: the query returns void, as the vendor's does. On bad input it
 // prints one message on stderr naming the function, the argument, the value
@@ -13,9 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
 #include "normgrad_ascendc/tiling/shape.h"
 #include "normgrad_ascendc/tiling/tiling_fields.h"
-#include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
 
 namespace AscendC {
 
@@ -29,10 +29,10 @@ namespace AscendC {
 /// typeSizeT not 2 or 4, typeSizeU not 4, rank not 2, a dimension outside
 /// [1, 2^32-1], abLength not a multiple of 32/typeSizeT — prints a message
 /// on stderr and gives 0 and 0.
-void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape, uint32_t typeSizeT,
-                                   uint32_t typeSizeU, bool isReuseSource,
-                                   bool isInplace, uint32_t& maxValue,
-                                   uint32_t& minValue);
+void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& srcShape,
+                                   uint32_t typeSizeT, uint32_t typeSizeU,
+                                   bool isReuseSource, bool isInplace,
+                                   uint32_t& maxValue, uint32_t& minValue);
 
 }  // namespace AscendC
 

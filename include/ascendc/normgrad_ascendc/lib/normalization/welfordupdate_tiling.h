@@ -1,7 +1,7 @@
-// normgrad_ascendc/lib/normalization/welfordupdate_tiling.h — the kernel-side parameter and
-// configuration types of WelfordUpdate (the contract: docs/welfordupdate.md)
-// and the scratch-size rule the kernel checks and the host query reports, kept
-// here so that both use the same one:
+// normgrad_ascendc/lib/normalization/welfordupdate_tiling.h — the kernel-side
+// parameter and configuration types of WelfordUpdate (the contract:
+// docs/welfordupdate.md) and the scratch-size rule the kernel checks and the
+// host query reports, kept here so that both use the same one:
 //   WelfordUpdateParam    {rnLength, abLength, abComputeLength, nRec}, passed
 //                         to every call
 //   WelfordUpdateConfig   {isInplace}, a template parameter;
@@ -16,10 +16,10 @@
 
 /// The fields of WelfordUpdateParam in struct order (tiling_fields.h says how
 /// the list is used).
-#define NORMGRAD_WELFORDUPDATE_PARAM_FIELDS(X)                                 \
-  X(uint32_t, rnLength)        /* rows: must be 1 */                           \
-  X(uint32_t, abLength)        /* elements of a row (storage) */               \
-  X(uint32_t, abComputeLength) /* elements updated, from the start */          \
+#define NORMGRAD_WELFORDUPDATE_PARAM_FIELDS(X)                        \
+  X(uint32_t, rnLength)        /* rows: must be 1 */                  \
+  X(uint32_t, abLength)        /* elements of a row (storage) */      \
+  X(uint32_t, abComputeLength) /* elements updated, from the start */ \
   X(float, nRec)               /* 1 / i for the i-th call */
 
 namespace AscendC {
