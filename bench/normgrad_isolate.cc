@@ -1,5 +1,5 @@
 // normgrad_isolate.cc — build/bin/normgrad_isolate: for each speed target
-// the engine misses (README, "Performance"), the measurement that says why.
+// the engine misses (docs/performance.md), the measurement that says why.
 // For each case it times, interleaved in one run on the same inputs (one
 // sample of each in turn, several rounds, medians and ranges of the
 // per-round ratios):
