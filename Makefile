@@ -100,7 +100,11 @@ compare: build
 	$(BUILD_DIR)/bin/normgrad bench --plot $(BUILD_DIR)/bench.png
 
 # Library, kernels and Ascend C runtime tests only (the command-line tools
-# and the programs built with normgrad-cc run on the build machine).
+# and the programs built with normgrad-cc run on the build machine). The
+# conversions of all 2^32 floats run for the default (NEON) kernels only:
+# under qemu each takes about three minutes, and the scalar kernels are the
+# same C++ the native build checks over every float.
+AARCH64_CTEST_EXCLUDE := -E '^scalar:Float16\.NarrowEvery'
 test-aarch64: deps-aarch64
 	tools/cross/register-qemu-aarch64.sh
 	cmake -S . -B $(AARCH64_BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
@@ -109,7 +113,7 @@ test-aarch64: deps-aarch64
 	  -DNORMGRAD_GTEST_SOURCE_DIR=/usr/src/googletest $(CMAKE_FLAGS)
 	cmake --build $(AARCH64_BUILD_DIR) -j $(JOBS)
 	QEMU_LD_PREFIX=/usr/aarch64-linux-gnu \
-	  ctest --test-dir $(AARCH64_BUILD_DIR) --output-on-failure -j $(JOBS)
+	  ctest --test-dir $(AARCH64_BUILD_DIR) --output-on-failure -j $(JOBS) $(AARCH64_CTEST_EXCLUDE)
 
 format: deps-clang
 	tools/format.sh
