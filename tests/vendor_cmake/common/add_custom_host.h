@@ -23,15 +23,14 @@ int RunAddCustom(const char* form, Launch launch) {
   }
   aclrtStream stream = nullptr;
   void *xDevice = nullptr, *yDevice = nullptr, *zDevice = nullptr;
-  bool ok = aclInit(nullptr) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS &&
-            aclrtCreateStream(&stream) == ACL_SUCCESS &&
-            aclrtMalloc(&xDevice, kBytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
-            aclrtMalloc(&yDevice, kBytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
-            aclrtMalloc(&zDevice, kBytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
-            aclrtMemcpy(xDevice, kBytes, x.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE) ==
-                ACL_SUCCESS &&
-            aclrtMemcpy(yDevice, kBytes, y.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE) ==
-                ACL_SUCCESS;
+  bool ok =
+      aclInit(nullptr) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS &&
+      aclrtCreateStream(&stream) == ACL_SUCCESS &&
+      aclrtMalloc(&xDevice, kBytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+      aclrtMalloc(&yDevice, kBytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+      aclrtMalloc(&zDevice, kBytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+      aclrtMemcpy(xDevice, kBytes, x.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS &&
+      aclrtMemcpy(yDevice, kBytes, y.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS;
   if (ok) {
     launch(kBlocks, stream, static_cast<uint8_t*>(xDevice), static_cast<uint8_t*>(yDevice),
            static_cast<uint8_t*>(zDevice));

@@ -7,8 +7,8 @@ const char* add_custom_build();  // add_custom.asc
 
 int main() {
   std::printf("kernels built as %s\n", add_custom_build());
-  return RunAddCustom("library", [](uint32_t numBlocks, void* stream, uint8_t* x, uint8_t* y,
-                                    uint8_t* z) {
-    ACLRT_LAUNCH_KERNEL(add_custom)(numBlocks, stream, x, y, z);
-  });
+  return RunAddCustom("library",
+                      [](uint32_t numBlocks, void* stream, uint8_t* x, uint8_t* y, uint8_t* z) {
+                        ACLRT_LAUNCH_KERNEL(add_custom)(numBlocks, stream, x, y, z);
+                      });
 }
