@@ -35,6 +35,18 @@ TEST(Rewrite, PlainLaunch) {
             "normgrad_ascendc::LaunchKernel(\"k\", 8, 0, stream, k, a, b);");
 }
 
+// The stream may be left out: it is the default stream, nullptr (the
+// kernel-launch page: the stream's default is nullptr).
+TEST(Rewrite, TwoArgumentLaunchUsesTheDefaultStream) {
+  EXPECT_EQ(Rewrite("k<<<8, 0>>>(a, b);"),
+            "normgrad_ascendc::LaunchKernel(\"k\", 8, 0, nullptr, k, a, b);");
+  EXPECT_EQ(Rewrite("ns::k<float><<<n, f(1, 2)>>>();"),
+            "normgrad_ascendc::LaunchKernel(\"ns::k<float>\", n, f(1, 2), nullptr, ns::k<float>);");
+  // Lines are kept when the configuration spans several.
+  EXPECT_EQ(Rewrite("k<<<8,\n 0>>>(x);\nint after;"),
+            "normgrad_ascendc::LaunchKernel(\"k\", 8,\n 0, nullptr, k, x);\nint after;");
+}
+
 TEST(Rewrite, NoArguments) {
   EXPECT_EQ(Rewrite("k<<<1, 0, s>>>();"), "normgrad_ascendc::LaunchKernel(\"k\", 1, 0, s, k);");
   EXPECT_EQ(Compact(Rewrite("k<<<1, 0, s>>>( /* none */ );")),
@@ -211,9 +223,9 @@ TEST(Rewrite, MalformedLaunchesAreErrorsAtTheirLine) {
     const char* message;
   };
   const Case cases[] = {
-      {"int a;\nk<<<8, 0>>>(x);\n",
-       "launch of 'k': a launch takes <<<blocks, dynUBufSize, stream>>>; found 2 arguments"},
-      {"int a;\nk<<<8>>>(x);\n", "found 1 argument"},
+      {"int a;\nk<<<8>>>(x);\n",
+       "launch of 'k': a launch takes <<<blocks, dynUBufSize[, stream]>>>; found 1 argument"},
+      {"int a;\nk<<<8, 0, s, 1>>>(x);\n", "found 4 arguments"},
       {"int a;\nk<T><<<8, 0, s>>>;\n",
        "launch of 'k<T>': expected '(' with the kernel arguments after '>>>'"},
       {"int a;\nk<<<8, 0, s;\n", "no '>>>' closes the launch configuration"},

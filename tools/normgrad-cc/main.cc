@@ -20,12 +20,19 @@
 // --rewrite-only, --launch-headers DIR writes the headers of the one source
 // into DIR (the CMake rules do this for each source of a target).
 //
-// The product profile (--profile KEY, default a2) is compiled in twice:
-// every source sees __NPU_ARCH__ defined as the device compiler defines it for
-// that product (a2 2201, 310p 2002, 950 3510), and the link adds a generated
-// translation unit that records the key as the program's default profile
-// (normgrad_ascendc/runtime/profile.h: NORMGRAD_PROFILE at run time still wins, with a
-// warning that code under #if __NPU_ARCH__ follows the compiled profile).
+// The product profile (--profile KEY, default a2, or the device compiler's
+// spelling --npu-arch=dav-2201|dav-2002|dav-3510) is compiled in twice: every
+// source sees __NPU_ARCH__ defined as the device compiler defines it for that
+// product (a2 2201, 310p 2002, 950 3510), and every object records the key as
+// the program's default profile (a weak definition appended to the rewritten
+// source, so objects compiled with -c carry it into any later link;
+// normgrad_ascendc/runtime/profile.h: NORMGRAD_PROFILE at run time still wins,
+// with a warning that code under #if __NPU_ARCH__ follows the compiled profile).
+//
+// -shared links the objects into a shared library without normgrad's runtime:
+// the runtime stays in the program, once, and resolves the library's
+// references when the program is linked (by normgrad-cc, or with the runtime's
+// libraries on its link line).
 //
 // Sources are compiled with -fno-strict-aliasing: kernels copy their tiling
 // word by word through a uint32_t* into a struct with float fields, which the
@@ -83,9 +90,12 @@ constexpr const char* kUsage =
     "  -o FILE          output file (default a.out; with -c, SOURCE.o)\n"
     "  -c               compile to an object file only, do not link\n"
     "  -v               print each command before running it\n"
+    "  -shared          link a shared library (-fPIC, without normgrad's runtime:\n"
+    "                   the program that loads it links the runtime)\n"
     "  --profile KEY    product profile: a2 (default), 310p or 950; sets\n"
     "                   __NPU_ARCH__ (2201, 2002, 3510) and the program's default\n"
     "                   profile (NORMGRAD_PROFILE in the environment still wins)\n"
+    "  --npu-arch=dav-2201|dav-2002|dav-3510   the same as --profile a2|310p|950\n"
     "  --rewrite-only   write the rewritten source of one FILE to -o, compile nothing\n"
     "  --launch-headers DIR  with --rewrite-only: write FILE's aclrtlaunch_<kernel>.h\n"
     "                   headers into DIR\n"
@@ -93,6 +103,7 @@ constexpr const char* kUsage =
     "  -fsanitize=*  -fno-sanitize*                          compiler and link\n"
     "  -f*                                                   passed to the compiler\n"
     "  -L DIR  -l LIB  -Wl,*                                 passed to the link\n"
+    "  -pthread                                              compiler and link\n"
     "  -h, --help       this text\n"
     "Defaults: -std=c++17 -O2 -fno-strict-aliasing -D__NPU_ARCH__=<arch>.\n";
 
@@ -101,6 +112,7 @@ struct Options {
   bool compile_only = false;
   bool verbose = false;
   bool rewrite_only = false;
+  bool shared = false;  // -shared: link a shared library without the runtime
   std::optional<std::string> output;
   std::optional<std::string> launch_headers;  // --launch-headers DIR
   std::string profile = "a2";                 // the product profile's key
@@ -127,6 +139,15 @@ bool IsLinkInput(const std::string& path) {
 }
 
 bool StartsWith(const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; }
+
+// The profile key of a --npu-arch value (the device compiler's spelling of the
+// architecture, "dav-" and __NPU_ARCH__); null for any other value.
+const char* ProfileOfNpuArch(const std::string& arch) {
+  if (arch == "dav-2201") return "a2";
+  if (arch == "dav-2002") return "310p";
+  if (arch == "dav-3510") return "950";
+  return nullptr;
+}
 
 // Parses argv into `options`. Returns false with `error` set on a bad command
 // line; sets `help` for -h/--help.
@@ -175,6 +196,20 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
         return false;
       }
       options->profile = key;
+    } else if (take("--npu-arch", "=")) {
+      const char* profile = ProfileOfNpuArch(value);
+      if (profile == nullptr) {
+        *error = "--npu-arch '" + value +
+                 "': unknown architecture (valid: dav-2201 for a2, dav-2002 for 310p, "
+                 "dav-3510 for 950)";
+        return false;
+      }
+      options->profile = profile;
+    } else if (arg == "-shared") {
+      options->shared = true;
+    } else if (arg == "-pthread") {
+      options->compile_flags.push_back(arg);
+      options->link_flags.push_back(arg);
     } else if (take("-I", "") || take("-D", "") || take("-U", "")) {
       options->compile_flags.push_back(arg.substr(0, 2) + value);
     } else if (take("-L", "") || take("-l", "")) {
@@ -213,6 +248,11 @@ bool ParseArgs(int argc, char** argv, Options* options, bool* help, std::string*
   }
   if (options->launch_headers && !options->rewrite_only) {
     *error = "--launch-headers goes with --rewrite-only (a compile writes the headers itself)";
+    return false;
+  }
+  if (options->shared && (options->compile_only || options->rewrite_only)) {
+    *error = std::string("-shared links a library; it does not go with ") +
+             (options->compile_only ? "-c" : "--rewrite-only");
     return false;
   }
   if (options->compile_only && !options->link_inputs.empty()) {
@@ -422,8 +462,10 @@ bool WriteSourceLaunchHeaders(const std::string& source, const std::string& dir,
   return false;
 }
 
-// Rewrites the launches of `source` into `output`. Reports problems on stderr.
-bool RewriteFile(const std::string& source, const fs::path& output, bool verbose) {
+// Rewrites the launches of `source` into `output`, followed by `trailer`.
+// Reports problems on stderr.
+bool RewriteFile(const std::string& source, const fs::path& output, bool verbose,
+                 const std::string& trailer = "") {
   std::string text;
   if (!ReadSource(source, &text)) return false;
   const normgrad_cc::RewriteResult result = normgrad_cc::RewriteLaunches(text, source);
@@ -434,7 +476,7 @@ bool RewriteFile(const std::string& source, const fs::path& output, bool verbose
     std::cerr << "# normgrad-cc: " << source << " -> " << output.string() << " (" << result.launches
               << " launch" << (result.launches == 1 ? "" : "es") << " rewritten)\n";
   }
-  if (!WriteFile(output, result.text)) {
+  if (!WriteFile(output, result.text + trailer)) {
     std::cerr << "normgrad-cc: error: cannot write " << output.string() << '\n';
     return false;
   }
@@ -468,6 +510,7 @@ Command CompileCommand(const Options& options, const Layout& layout, const fs::p
                                  "-D__NPU_ARCH__=" + std::string(NpuArch(options.profile))});
   const std::vector<std::string> library_flags = LibraryFlags();
   command.insert(command.end(), library_flags.begin(), library_flags.end());
+  if (options.shared) command.push_back("-fPIC");
   command.insert(command.end(), options.compile_flags.begin(), options.compile_flags.end());
   command.insert(command.end(), {"-fopenmp", "-pthread"});
   if (!quote_dir.empty()) command.insert(command.end(), {"-iquote", quote_dir});
@@ -476,12 +519,15 @@ Command CompileCommand(const Options& options, const Layout& layout, const fs::p
   return command;
 }
 
-// The translation unit that records `profile` as the profile the program was
-// compiled for (normgrad_ascendc/runtime/profile.h, CompiledProfile).
-std::string ProfileSource(const std::string& profile) {
-  return "// Generated by normgrad-cc: the product profile the program was compiled\n"
-         "// for, its default profile (an explicit NORMGRAD_PROFILE wins).\n"
-         "extern \"C\" const char* const normgrad_compiled_profile = \"" +
+// The lines appended to every compiled source: they record `profile` as the
+// profile the program was compiled for (normgrad_ascendc/runtime/profile.h,
+// CompiledProfile). Weak, so that every object may carry it and the program
+// links whichever objects it has; appended after the user's last line, so no
+// line of the user's file moves.
+std::string ProfileRecord(const std::string& profile) {
+  return "\n// Added by normgrad-cc: the product profile this object was compiled for,\n"
+         "// the program's default profile (an explicit NORMGRAD_PROFILE wins).\n"
+         "extern \"C\" __attribute__((weak)) const char* const normgrad_compiled_profile = \"" +
          profile + "\";\n";
 }
 
@@ -544,7 +590,7 @@ int Main(int argc, char** argv) {
     const std::string& source = options.sources[i];
     const fs::path stem = fs::path(source).stem();
     const fs::path cpp = temp.path() / (std::to_string(i) + "-" + stem.string() + ".cpp");
-    if (!RewriteFile(source, cpp, options.verbose)) return 1;
+    if (!RewriteFile(source, cpp, options.verbose, ProfileRecord(options.profile))) return 1;
     fs::path object = temp.path() / (std::to_string(i) + "-" + stem.string() + ".o");
     if (options.compile_only)
       object = options.output ? fs::path(*options.output) : fs::path(stem.string() + ".o");
@@ -556,28 +602,18 @@ int Main(int argc, char** argv) {
   }
   if (options.compile_only) return 0;
 
-  {
-    const fs::path cpp = temp.path() / "normgrad-profile.cpp";
-    const fs::path object = temp.path() / "normgrad-profile.o";
-    if (!WriteFile(cpp, ProfileSource(options.profile))) {
-      std::cerr << "normgrad-cc: error: cannot write " << cpp.string() << '\n';
-      return 1;
-    }
-    const int status = Run(CompileCommand(options, layout, cpp, object, ""), options.verbose);
-    if (status != 0) return status;
-    objects.push_back(object.string());
-  }
   Command link = Compiler();
   const std::vector<std::string> library_flags = LibraryFlags();
   link.insert(link.end(), library_flags.begin(), library_flags.end());
   for (const std::string& flag : options.link_flags)
     if (StartsWith(flag, "-fsanitize") || StartsWith(flag, "-fno-sanitize")) link.push_back(flag);
+  if (options.shared) link.insert(link.end(), {"-shared", "-fPIC"});
   link.insert(link.end(), objects.begin(), objects.end());
   link.insert(link.end(), options.link_inputs.begin(), options.link_inputs.end());
   link.insert(link.end(), {"-o", options.output.value_or("a.out")});
   for (const std::string& flag : options.link_flags)
     if (!StartsWith(flag, "-fsanitize") && !StartsWith(flag, "-fno-sanitize")) link.push_back(flag);
-  link.insert(link.end(), layout.libraries.begin(), layout.libraries.end());
+  if (!options.shared) link.insert(link.end(), layout.libraries.begin(), layout.libraries.end());
   link.insert(link.end(), {"-fopenmp", "-pthread"});
   return Run(link, options.verbose);
 }

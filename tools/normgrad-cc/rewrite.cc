@@ -56,6 +56,7 @@ struct Launch {
   size_t gap_begin;     // just past `>>>`
   size_t args_begin;    // just past `(`
   size_t args_end;      // at `)`
+  bool default_stream;  // `<<<blocks, dynUBufSize>>>`: the stream is nullptr
 };
 
 // Parses what follows the `<<<` at `lt`. On failure returns false and sets
@@ -80,11 +81,12 @@ bool ParseLaunch(std::string_view s, size_t lt, Launch* launch, std::string* err
     *error = "no '>>>' closes the launch configuration";
     return false;
   }
-  if (commas < 2) {
-    *error = "a launch takes <<<blocks, dynUBufSize, stream>>>; found " +
+  if (commas < 1 || commas > 2) {
+    *error = "a launch takes <<<blocks, dynUBufSize[, stream]>>>; found " +
              std::to_string(commas + 1) + " argument" + (commas == 0 ? "" : "s");
     return false;
   }
+  launch->default_stream = commas == 1;
   launch->config_end = close;
   launch->gap_begin = close + 3;
   const size_t open = SkipSpaceAndComments(s, launch->gap_begin);
@@ -166,6 +168,7 @@ RewriteResult RewriteLaunches(std::string_view source, std::string_view line_pat
     out += ", ";
     out += piece(kernel_end, i);
     out += piece(launch.config_begin, launch.config_end);
+    if (launch.default_stream) out += ", nullptr";
     out += ',';
     out += piece(launch.gap_begin, launch.args_begin - 1);
     out += ' ';

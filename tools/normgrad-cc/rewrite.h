@@ -4,7 +4,9 @@
 //
 //   name<<<blocks, dyn_ub, stream>>>(args...)
 //
-// (templated and qualified names too: `ns::k<T, 8><<<…>>>(…)`) into a call of
+// (templated and qualified names too: `ns::k<T, 8><<<…>>>(…)`; the stream may
+// be left out, `name<<<blocks, dyn_ub>>>(args...)`, and is then nullptr, the
+// default stream, as the kernel-launch page documents) into a call of
 // the emulated launcher (normgrad_ascendc/runtime/launch.h, included by
 // kernel_operator.h):
 //
@@ -26,7 +28,7 @@
 
 namespace normgrad_cc {
 
-/// A launch the rewrite could not understand, e.g. `k<<<8, 0>>>(x)`.
+/// A launch the rewrite could not understand, e.g. `k<<<8>>>(x)`.
 struct RewriteError {
   int line;             ///< 1-based line of the `<<<` in the original source
   std::string message;  ///< what is wrong, naming the kernel
