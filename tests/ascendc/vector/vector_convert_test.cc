@@ -617,9 +617,10 @@ TEST(ScalarCast, DocumentedExample) {
   // 3.14159 to half by round-to-odd: 3.142578125 (0x4249).
   EXPECT_EQ(BitsOf(AscendC::Cast<float, half, RoundMode::CAST_ODD>(3.14159f)),
             0x4249u);
-  EXPECT_EQ(static_cast<float>(
-                AscendC::ScalarCast<float, half, RoundMode::CAST_ODD>(3.14159f)),
-            3.142578125f);
+  EXPECT_EQ(
+      static_cast<float>(
+          AscendC::ScalarCast<float, half, RoundMode::CAST_ODD>(3.14159f)),
+      3.142578125f);
   const struct {
     float x;
     int32_t round, ceil, floor, rint;

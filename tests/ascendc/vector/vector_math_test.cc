@@ -1259,8 +1259,8 @@ TEST(Prelu, OnlyOn950AndOnlyHalfOrFloat) {
 // The 64-bit product by 16-bit limbs, schoolbook: the low and high words.
 template <typename T>
 std::pair<uint32_t, uint32_t> LimbProduct(T x, T y) {
-  const bool negative = std::is_signed_v<T> && ((x < 0) != (y < 0)) && x != 0 &&
-                        y != 0;
+  const bool negative =
+      std::is_signed_v<T> && ((x < 0) != (y < 0)) && x != 0 && y != 0;
   auto magnitude = [](T v) {
     return std::is_signed_v<T> && v < 0
                ? static_cast<uint32_t>(0u - static_cast<uint32_t>(v))
@@ -1359,14 +1359,10 @@ TEST(Mull, BadUse) {
   }
   Ub<int32_t> ub;
   EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Mull(ub.Get(2), ub.Get(2)[8], ub.Get(0), ub.Get(1), 64);
-      },
+      [&] { AscendC::Mull(ub.Get(2), ub.Get(2)[8], ub.Get(0), ub.Get(1), 64); },
       "Mull<int32_t>: dst0 (UB bytes"));
   EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Mull(ub.Get(2), ub.Get(2)[8], ub.Get(0), ub.Get(1), 64);
-      },
+      [&] { AscendC::Mull(ub.Get(2), ub.Get(2)[8], ub.Get(0), ub.Get(1), 64); },
       "overlaps dst1"));
   TBuf<TPosition::VECCALC> small;
   ub.pipe.InitBuffer(small, 64);

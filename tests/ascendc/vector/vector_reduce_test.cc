@@ -618,7 +618,8 @@ TEST(VectorReduce, RepeatReduceSumIsReduceRepeatSum) {
       AscendC::RepeatReduceSum(a, src, 3, 100, dst_blk, 1, 1, 8);
       for (uint32_t r = 0; r < 3; ++r) {
         float want = 0;
-        for (uint32_t k = 0; k < 100; ++k) want += static_cast<float>((r * 128 + k) % 7);
+        for (uint32_t k = 0; k < 100; ++k)
+          want += static_cast<float>((r * 128 + k) % 7);
         EXPECT_EQ(static_cast<float>(a.GetValue(r)), want)
             << "repeat " << r << " dstBlkStride " << dst_blk;
       }

@@ -376,7 +376,8 @@ TEST(VectorSelect, CompareScalarEveryFormAndMode) {
       EXPECT_EQ(ub.Bytes(0)[32], 0xA5);
       std::memset(ub.Bytes(0), 0xA5, kBufferBytes);
       AscendC::CompareScalar(ub.Get<uint8_t>(0), ub.Get<half>(1), Make<half>(s),
-                             m, uint64_t{128}, 2, UnaryRepeatParams(1, 1, 8, 8));
+                             m, uint64_t{128}, 2,
+                             UnaryRepeatParams(1, 1, 8, 8));
       for (uint32_t i = 0; i < 256; ++i) {
         ASSERT_EQ(Bit(ub.Bytes(0), i), Rel(m, x[i], s)) << "lane " << i;
       }

@@ -728,8 +728,8 @@ void MullLowSpan(const SpanArgs& a) {
   const T* y = static_cast<const T*>(a.operand[2]);
   for (uint32_t i = 0; i < a.n; ++i) {
     using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
-    const uint64_t product =
-        static_cast<uint64_t>(static_cast<Wide>(x[i]) * static_cast<Wide>(y[i]));
+    const uint64_t product = static_cast<uint64_t>(static_cast<Wide>(x[i]) *
+                                                   static_cast<Wide>(y[i]));
     d[i] = static_cast<T>(static_cast<uint32_t>(product));
     p.high[a.first_lane + i] = static_cast<uint32_t>(product >> 32);
   }

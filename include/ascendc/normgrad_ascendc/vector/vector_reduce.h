@@ -299,12 +299,11 @@ void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
 // block strides, then dst then src repeat strides; docs/decisions.md).
 #define NORMGRAD_REDUCE_REPEAT_SUM(MaskType)                                   \
   template <typename T, bool isSetMask = true>                                 \
-  void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,   \
-                       const int32_t repeatTime, MaskType mask,                \
-                       const int32_t /*dstBlkStride*/,                         \
-                       const int32_t srcBlkStride, const int32_t dstRepStride, \
-                       const int32_t srcRepStride,                             \
-                       normgrad_ascendc::CallSite site = {}) {                 \
+  void RepeatReduceSum(                                                        \
+      const LocalTensor<T>& dst, const LocalTensor<T>& src,                    \
+      const int32_t repeatTime, MaskType mask, const int32_t /*dstBlkStride*/, \
+      const int32_t srcBlkStride, const int32_t dstRepStride,                  \
+      const int32_t srcRepStride, normgrad_ascendc::CallSite site = {}) {      \
     normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
         "RepeatReduceSum", ReduceType::SUM, false,                             \
         normgrad_ascendc::ReduceGroup::kRepeat, dst, src, mask,                \

@@ -1,8 +1,8 @@
 // normgrad_ascendc/vector/vector_select.h — the compare-and-select instructions
 // of the vector unit (docs/runtime.md, "Compare and select"): Compare and
-// Compares (also under its earlier name CompareScalar) into a bit tensor, Compare into the comparison-result register
-// (CMPMASK, vector_mask.h) with GetCmpMask/SetCmpMask, Select in its three
-// modes, and GatherMask.
+// Compares (also under its earlier name CompareScalar) into a bit tensor,
+// Compare into the comparison-result register (CMPMASK, vector_mask.h) with
+// GetCmpMask/SetCmpMask, Select in its three modes, and GatherMask.
 //
 // Compare's result. The destination is a uint8_t (or int8_t) tensor read as
 // a little-endian bit string: bit k of byte k / 8 is lane k, 1 where the

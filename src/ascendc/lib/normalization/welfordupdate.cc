@@ -35,7 +35,7 @@ bool FloatReuse(const WelfordUpdateArgs& a, Profile profile) {
 // reserved 1.
 uint32_t Rows(const WelfordUpdateArgs& a) {
   return a.input_x.core->profile().profile == Profile::k950 ? a.para.rnLength
-                                                             : 1;
+                                                            : 1;
 }
 
 void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type,

@@ -308,8 +308,7 @@ void RunHandFilled950(const Shape& s, std::mt19937& rng) {
   EXPECT_EQ(Tensors<T>::Read(t.mean, s.sh()), mean_full);
   ExpectWithinBound(s, std::is_same_v<T, half>, static_cast<float>(eps),
                     Values<T>(x_bits), Values<T>(gamma_bits),
-                    Values<T>(beta_bits),
-                    Values<T>(Tensors<T>::Read(t.y, n)),
+                    Values<T>(beta_bits), Values<T>(Tensors<T>::Read(t.y, n)),
                     Values<T>(Tensors<T>::Read(t.mean, s.sh())),
                     Values<T>(Tensors<T>::Read(t.var, s.sh())));
 }

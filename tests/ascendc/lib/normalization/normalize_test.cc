@@ -263,7 +263,8 @@ TEST(Normalize, EveryTypeAndConfigMatchesDocumentedOrderAndReference) {
 // GetNormalizeConfig: the two flags in their fields, every other field at
 // the struct's default; the result is a template argument that computes as
 // the matching NLCFG_ constant.
-constexpr NormalizeConfig kMadeNoGamma = AscendC::GetNormalizeConfig(false, true);
+constexpr NormalizeConfig kMadeNoGamma =
+    AscendC::GetNormalizeConfig(false, true);
 constexpr NormalizeConfig kMadeNoBeta = AscendC::GetNormalizeConfig(true);
 
 TEST(GetNormalizeConfig, SetsTheFlagsAndKeepsTheDefaults) {

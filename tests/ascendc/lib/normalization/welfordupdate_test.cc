@@ -273,17 +273,23 @@ TEST(WelfordUpdate, RowsOfRnLengthOnAscend950) {
     const double mean = m0[j] + delta * nrec;
     const double m2 = v0[j] + delta * (x[j] - mean);
     const double em = kU * (std::fabs(m0[j]) + 4 * std::fabs(delta * nrec));
-    const double e_m2 = kU * (std::fabs(v0[j]) + 5 * std::fabs(delta * (x[j] - mean))) +
-                        1.01 * std::fabs(delta) * em;
-    ASSERT_TRUE(WithinBound("WelfordUpdate<float> rows mean", got_mean, mean, em));
+    const double e_m2 =
+        kU * (std::fabs(v0[j]) + 5 * std::fabs(delta * (x[j] - mean))) +
+        1.01 * std::fabs(delta) * em;
+    ASSERT_TRUE(
+        WithinBound("WelfordUpdate<float> rows mean", got_mean, mean, em));
     ASSERT_TRUE(WithinBound("WelfordUpdate<float> rows M2", got_m2, m2, e_m2));
   }
   EXPECT_TRUE(FailsWith(
-      [&] { Call<float, false, true>(t, {0, kAb, kCompute, nrec}, Proto::kShared); },
+      [&] {
+        Call<float, false, true>(t, {0, kAb, kCompute, nrec}, Proto::kShared);
+      },
       "WelfordUpdate: para.rnLength is 0; it must be at least 1 (the rows of "
       "[rnLength, abLength] on profile Ascend 950)"));
   EXPECT_TRUE(FailsWith(
-      [&] { Call<float, false, true>(t, {9, kAb, kCompute, nrec}, Proto::kShared); },
+      [&] {
+        Call<float, false, true>(t, {9, kAb, kCompute, nrec}, Proto::kShared);
+      },
       "WelfordUpdate: outputMean holds 128 floats, fewer than para.rnLength * "
       "para.abLength = 144"));
 }
