@@ -214,4 +214,23 @@ void FailNegativeShift(const TensorShiftParams& p, long long count) {
        p.api, p.type, count);
 }
 
+void CheckMullDestinations(const char* type, const TensorView& dst0,
+                           const TensorView& dst1, uint64_t bytes) {
+  // Operands that are not UB tensors are reported by the executor.
+  if (bytes == 0 || !dst0.IsUbOperand() || !dst1.IsUbOperand() ||
+      dst0.core != dst1.core) {
+    return;
+  }
+  const uint64_t a = dst0.offset, b = dst1.offset;
+  if (a < b + bytes && b < a + bytes) {
+    Fail(
+        "Mull<%s>: dst0 (UB bytes %llu..%llu) overlaps dst1 (UB bytes "
+        "%llu..%llu); the low and high words go to separate destinations",
+        type, static_cast<unsigned long long>(a),
+        static_cast<unsigned long long>(a + bytes - 1),
+        static_cast<unsigned long long>(b),
+        static_cast<unsigned long long>(b + bytes - 1));
+  }
+}
+
 }  // namespace normgrad_ascendc

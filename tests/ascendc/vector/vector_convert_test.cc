@@ -591,6 +591,52 @@ void CheckTruncateModes() {
   CheckTruncate<Tp, RoundMode::CAST_TRUNC>();
 }
 
+// ---- The scalar Cast and ScalarCast -----------------------------------------
+
+template <RoundMode kMode, typename U>
+void CheckScalarCast(const std::vector<float>& inputs) {
+  for (float x : inputs) {
+    const U want = RefCast<U, float>(x, kMode);
+    const U got = AscendC::Cast<float, U, kMode>(x);
+    ASSERT_EQ(BitsOf(got), BitsOf(want)) << "x bits " << BitsOf(x);
+    ASSERT_EQ(BitsOf(AscendC::ScalarCast<float, U, kMode>(x)), BitsOf(want))
+        << "ScalarCast, x bits " << BitsOf(x);
+  }
+}
+
+TEST(ScalarCast, EveryDocumentedCombinationBitForBit) {
+  const std::vector<float> inputs = Inputs<float>();
+  CheckScalarCast<RoundMode::CAST_ODD, half>(inputs);
+  CheckScalarCast<RoundMode::CAST_ROUND, int32_t>(inputs);
+  CheckScalarCast<RoundMode::CAST_CEIL, int32_t>(inputs);
+  CheckScalarCast<RoundMode::CAST_FLOOR, int32_t>(inputs);
+  CheckScalarCast<RoundMode::CAST_RINT, int32_t>(inputs);
+}
+
+TEST(ScalarCast, DocumentedExample) {
+  // 3.14159 to half by round-to-odd: 3.142578125 (0x4249).
+  EXPECT_EQ(BitsOf(AscendC::Cast<float, half, RoundMode::CAST_ODD>(3.14159f)),
+            0x4249u);
+  EXPECT_EQ(
+      static_cast<float>(
+          AscendC::ScalarCast<float, half, RoundMode::CAST_ODD>(3.14159f)),
+      3.142578125f);
+  const struct {
+    float x;
+    int32_t round, ceil, floor, rint;
+  } kRows[] = {{1.5f, 2, 2, 1, 2}, {2.5f, 3, 3, 2, 2}};
+  for (const auto& r : kRows) {
+    EXPECT_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_ROUND>(r.x)),
+              r.round);
+    EXPECT_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_CEIL>(r.x)),
+              r.ceil);
+    EXPECT_EQ((AscendC::Cast<float, int32_t, RoundMode::CAST_FLOOR>(r.x)),
+              r.floor);
+    EXPECT_EQ((AscendC::ScalarCast<float, int32_t, RoundMode::CAST_RINT>(r.x)),
+              r.rint);
+  }
+}
+
 TEST(Truncate, EveryModeOnThe950) {
   const ProfileScope on(Profile::k950);
   CheckTruncateModes<half>();

@@ -1185,3 +1185,191 @@ TEST(VectorAccuracy, Rsqrt) { CheckAccuracy<RsqrtApi>(RsqrtL); }
 TEST(VectorAccuracy, Reciprocal) { CheckAccuracy<ReciprocalApi>(RecipL); }
 
 }  // namespace
+
+// ---- Prelu and Mull (the 950 profile's count form) ----
+
+template <typename T>
+void CheckPrelu(std::mt19937& gen) {
+  Ub<T> ub;
+  ub.Randomize(gen, false);
+  const LocalTensor<T> x = ub.Get(0), y = ub.Get(1), d = ub.Get(2);
+  x.SetValue(0, static_cast<T>(-0.0f));
+  x.SetValue(1, static_cast<T>(NAN));
+  x.SetValue(2, static_cast<T>(-3.0f));
+  y.SetValue(2, static_cast<T>(-0.1f));  // rounded product
+  const auto before = ub.Snapshot();
+  constexpr uint32_t kCount = 300;
+  AscendC::Prelu(d, x, y, kCount);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const double a = ToDouble(before[0][i]), b = ToDouble(before[1][i]);
+    const T want = a >= 0 ? before[0][i] : RoundTo<T>(a * b);
+    ASSERT_TRUE(Same(d.GetValue(i), want))
+        << normgrad_ascendc::TypeName<T>() << " lane " << i << ": got "
+        << ToDouble(d.GetValue(i)) << ", want " << ToDouble(want);
+  }
+  EXPECT_TRUE(std::signbit(ToDouble(d.GetValue(0))));  // -0 kept
+  EXPECT_TRUE(std::isnan(ToDouble(d.GetValue(1))));
+  EXPECT_TRUE(Same(d.GetValue(kCount), before[2][kCount]));  // past count
+}
+
+TEST(Prelu, CountFormOn950) {
+  ProfileScope scope(Profile::k950);
+  std::mt19937 gen(90);
+  CheckPrelu<half>(gen);
+  CheckPrelu<float>(gen);
+  // The documented example's first three lanes (the page prints 1, 1028
+  // and -1045; -3 · 515 is -1545).
+  Ub<float> ub;
+  const float a[] = {1, -2, -3}, b[] = {513, -514, 515};
+  for (uint32_t i = 0; i < 3; ++i) {
+    ub.Get(0).SetValue(i, a[i]);
+    ub.Get(1).SetValue(i, b[i]);
+  }
+  AscendC::Prelu(ub.Get(2), ub.Get(0), ub.Get(1), 3);
+  EXPECT_EQ(ub.Get(2).GetValue(0), 1.0f);
+  EXPECT_EQ(ub.Get(2).GetValue(1), 1028.0f);
+  EXPECT_EQ(ub.Get(2).GetValue(2), -1545.0f);
+}
+
+TEST(Prelu, OnlyOn950AndOnlyHalfOrFloat) {
+  for (Profile p : {Profile::kA2, Profile::k310P}) {
+    ProfileScope scope(p);
+    Ub<float> ub;
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Prelu(ub.Get(2), ub.Get(0), ub.Get(1), 64); },
+        std::string("Prelu<float>: Prelu is not available on profile ") +
+            normgrad_ascendc::GetProfileInfo(p).name));
+  }
+  ProfileScope scope(Profile::k950);
+  {
+    Ub<int32_t> ub;
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Prelu(ub.Get(2), ub.Get(0), ub.Get(1), 64); },
+        "Prelu<int32_t>: element type int32_t is not supported on profile "
+        "Ascend 950 (Prelu takes half, float there)"));
+  }
+  Ub<float> f;
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Prelu(f.Get(2), f.Get(0), f.Get(1), kBufferBytes / 4 + 8);
+      },
+      "Prelu<float>: dst has"));
+}
+
+// The 64-bit product by 16-bit limbs, schoolbook: the low and high words.
+template <typename T>
+std::pair<uint32_t, uint32_t> LimbProduct(T x, T y) {
+  const bool negative =
+      std::is_signed_v<T> && ((x < 0) != (y < 0)) && x != 0 && y != 0;
+  auto magnitude = [](T v) {
+    return std::is_signed_v<T> && v < 0
+               ? static_cast<uint32_t>(0u - static_cast<uint32_t>(v))
+               : static_cast<uint32_t>(v);
+  };
+  const uint32_t a = magnitude(x), b = magnitude(y);
+  const uint32_t al = a & 0xFFFF, ah = a >> 16, bl = b & 0xFFFF, bh = b >> 16;
+  uint32_t limbs[4] = {0, 0, 0, 0};  // 16-bit limbs, carries propagated
+  auto add = [&](int at, uint32_t v) {
+    uint64_t carry = v;
+    for (int k = at; k < 4 && carry != 0; ++k) {
+      carry += limbs[k];
+      limbs[k] = static_cast<uint32_t>(carry & 0xFFFF);
+      carry >>= 16;
+    }
+  };
+  add(0, al * bl & 0xFFFF), add(1, al * bl >> 16);
+  add(1, al * bh & 0xFFFF), add(2, al * bh >> 16);
+  add(1, ah * bl & 0xFFFF), add(2, ah * bl >> 16);
+  add(2, ah * bh & 0xFFFF), add(3, ah * bh >> 16);
+  uint32_t low = limbs[0] | limbs[1] << 16, high = limbs[2] | limbs[3] << 16;
+  if (negative) {  // two's complement of the 64 bits
+    low = ~low + 1;
+    high = ~high + (low == 0 ? 1 : 0);
+  }
+  return {low, high};
+}
+
+template <typename T>
+void CheckMull(std::mt19937& gen, bool in_place) {
+  Ub<T> ub;
+  ub.Randomize(gen, false);
+  TPipe& pipe = ub.pipe;
+  TBuf<TPosition::VECCALC> extra;
+  pipe.InitBuffer(extra, kBufferBytes);
+  const LocalTensor<T> x = ub.Get(0), y = ub.Get(1);
+  x.SetValue(0, std::numeric_limits<T>::min());
+  y.SetValue(0, std::numeric_limits<T>::min());
+  x.SetValue(1, std::numeric_limits<T>::max());
+  y.SetValue(1, std::numeric_limits<T>::max());
+  const auto before = ub.Snapshot();
+  const LocalTensor<T> d0 = in_place ? x : ub.Get(2);
+  const LocalTensor<T> d1 = extra.Get<T>();
+  constexpr uint32_t kCount = 200;
+  AscendC::Mull(d0, d1, x, y, kCount);
+  for (uint32_t i = 0; i < kCount; ++i) {
+    const auto want = LimbProduct<T>(before[0][i], before[1][i]);
+    ASSERT_EQ(static_cast<uint32_t>(d0.GetValue(i)), want.first) << i;
+    ASSERT_EQ(static_cast<uint32_t>(d1.GetValue(i)), want.second) << i;
+  }
+}
+
+TEST(Mull, LowAndHighWordsOn950) {
+  ProfileScope scope(Profile::k950);
+  std::mt19937 gen(91);
+  for (bool in_place : {false, true}) {
+    CheckMull<int32_t>(gen, in_place);
+    CheckMull<uint32_t>(gen, in_place);
+  }
+  // The documented example's first three lanes.
+  Ub<int32_t> ub;
+  TBuf<TPosition::VECCALC> extra;
+  ub.pipe.InitBuffer(extra, kBufferBytes);
+  const int32_t a[] = {-2039520159, 95829766, -1522913829};
+  const int32_t b[] = {-1791575569, -291976917, -1973597151};
+  const int32_t low[] = {-1560359025, 212356098, 1219226939};
+  const int32_t high[] = {850752575, -6514620, 699800065};
+  for (uint32_t i = 0; i < 3; ++i) {
+    ub.Get(0).SetValue(i, a[i]);
+    ub.Get(1).SetValue(i, b[i]);
+  }
+  AscendC::Mull(ub.Get(2), extra.Get<int32_t>(), ub.Get(0), ub.Get(1), 8);
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(ub.Get(2).GetValue(i), low[i]) << i;
+    EXPECT_EQ(extra.Get<int32_t>().GetValue(i), high[i]) << i;
+  }
+}
+
+TEST(Mull, BadUse) {
+  {
+    ProfileScope scope(Profile::kA2);
+    Ub<int32_t> ub;
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Mull(ub.Get(2), ub.Get(1), ub.Get(0), ub.Get(1), 64); },
+        "Mull<int32_t>: Mull is not available on profile Atlas A2/A3"));
+  }
+  ProfileScope scope(Profile::k950);
+  {
+    Ub<int16_t> i16;
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Mull(i16.Get(2), i16.Get(1), i16.Get(0), i16.Get(1), 64);
+        },
+        "Mull<int16_t>: element type int16_t is not supported on profile "
+        "Ascend 950 (Mull takes int32_t, uint32_t there)"));
+  }
+  Ub<int32_t> ub;
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Mull(ub.Get(2), ub.Get(2)[8], ub.Get(0), ub.Get(1), 64); },
+      "Mull<int32_t>: dst0 (UB bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Mull(ub.Get(2), ub.Get(2)[8], ub.Get(0), ub.Get(1), 64); },
+      "overlaps dst1"));
+  TBuf<TPosition::VECCALC> small;
+  ub.pipe.InitBuffer(small, 64);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Mull(ub.Get(2), small.Get<int32_t>(), ub.Get(0), ub.Get(1),
+                      64);
+      },
+      "Mull<int32_t>: dst1 has 16 elements, fewer than count 64"));
+}

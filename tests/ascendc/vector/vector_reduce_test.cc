@@ -598,6 +598,44 @@ TEST(VectorReduce, EarlierNamesAreTheNewInstructions) {
   same("PairReduceSum");
 }
 
+// RepeatReduceSum(dst, src, repeatTime, mask, dstBlkStride, srcBlkStride,
+// dstRepStride, srcRepStride): small integers, so every tree sum is exact
+// and the reference is the plain sum of the selected lanes; dstBlkStride is
+// not read; the same results as ReduceRepeat<SUM> with the strides moved.
+TEST(VectorReduce, RepeatReduceSumIsReduceRepeatSum) {
+  for (Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
+    ProfileScope scope(p);
+    Ub ub;
+    const LocalTensor<half> src = ub.Get<half>(0), a = ub.Get<half>(1),
+                            b = ub.Get<half>(2);
+    std::vector<uint16_t> zeros(kBufferBytes / 2, 0);
+    for (uint32_t i = 0; i < kBufferBytes / 2; ++i) {
+      src.SetValue(i, half(static_cast<float>(i % 7)));
+    }
+    ub.Write(1, zeros);
+    // 3 repeats, 100 lanes each, 8 blocks apart; results 1 apart.
+    for (int32_t dst_blk : {0, 1, 9}) {
+      AscendC::RepeatReduceSum(a, src, 3, 100, dst_blk, 1, 1, 8);
+      for (uint32_t r = 0; r < 3; ++r) {
+        float want = 0;
+        for (uint32_t k = 0; k < 100; ++k)
+          want += static_cast<float>((r * 128 + k) % 7);
+        EXPECT_EQ(static_cast<float>(a.GetValue(r)), want)
+            << "repeat " << r << " dstBlkStride " << dst_blk;
+      }
+    }
+    const uint64_t mask[2] = {0xF0F0F0F0F0F0F0F0ull, 0x0123456789ABCDEFull};
+    ub.Write(1, zeros);
+    ub.Write(2, zeros);
+    AscendC::RepeatReduceSum(a, src, 2, mask, 1, 2, 3, 16);
+    AscendC::ReduceRepeat<ReduceType::SUM>(b, src, mask, 2, 3, 2, 16);
+    EXPECT_TRUE(SameDst<half>(ub.Read<uint16_t>(1), ub.Read<uint16_t>(2)));
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::RepeatReduceSum(a, src, 256, 128, 1, 1, 1, 8); },
+        "RepeatReduceSum<half>: repeatTime 256"));
+  }
+}
+
 // ---- ReduceSum, ReduceMax, ReduceMin ----
 
 // Sums of the repeats of `count` contiguous elements, each a tree.

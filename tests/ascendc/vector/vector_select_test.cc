@@ -359,6 +359,75 @@ TEST(VectorSelect, ComparesFlexibleScalarPositionOn950) {
       "Compares<float>: src1 has 32 elements, fewer than count 64"));
 }
 
+// CompareScalar, Compares' earlier name: the same four forms, every mode,
+// on A2 (the scalar second) and the 950 (either position, the mask read).
+TEST(VectorSelect, CompareScalarEveryFormAndMode) {
+  {
+    Ub ub;
+    const auto x = Fill<half>(ub, 1, 70);
+    for (CMPMODE m : kModes) {
+      const double s = x[5];
+      std::memset(ub.Bytes(0), 0xA5, kBufferBytes);
+      AscendC::CompareScalar(ub.Get<uint8_t>(0), ub.Get<half>(1), Make<half>(s),
+                             m, 300);  // 256 compared
+      for (uint32_t i = 0; i < 256; ++i) {
+        ASSERT_EQ(Bit(ub.Bytes(0), i), Rel(m, x[i], s)) << "lane " << i;
+      }
+      EXPECT_EQ(ub.Bytes(0)[32], 0xA5);
+      std::memset(ub.Bytes(0), 0xA5, kBufferBytes);
+      AscendC::CompareScalar(ub.Get<uint8_t>(0), ub.Get<half>(1), Make<half>(s),
+                             m, uint64_t{128}, 2,
+                             UnaryRepeatParams(1, 1, 8, 8));
+      for (uint32_t i = 0; i < 256; ++i) {
+        ASSERT_EQ(Bit(ub.Bytes(0), i), Rel(m, x[i], s)) << "lane " << i;
+      }
+    }
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::CompareScalar(ub.Get<uint8_t>(0), 1.0f, ub.Get<float>(1),
+                                 CMPMODE::LT, 64);
+        },
+        "CompareScalar<float>: CompareScalar is not available on profile "
+        "Atlas A2/A3"));
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          LocalTensor<float> small = ub.Get<float>(1);
+          small.SetSize(32);
+          AscendC::CompareScalar(ub.Get<uint8_t>(0), small, 1.0f, CMPMODE::LT,
+                                 64);
+        },
+        "CompareScalar<float>: src0 has 32 elements, fewer than count 64"));
+  }
+  ProfileScope profile(Profile::k950);
+  Ub ub;
+  const auto x = Fill<float>(ub, 1, 71);
+  for (CMPMODE m : kModes) {
+    const uint64_t bits[2] = {0x00FF00FF00FF00FFull, 0};
+    AscendC::CompareScalar(ub.Get<uint8_t>(0), ub.Get<float>(1), 0.5f, m, 128);
+    for (uint32_t i = 0; i < 128; ++i) {
+      ASSERT_EQ(Bit(ub.Bytes(0), i), Rel(m, x[i], 0.5)) << i;
+    }
+    AscendC::CompareScalar(ub.Get<uint8_t>(0), -0.5f, ub.Get<float>(1), m, 64);
+    for (uint32_t i = 0; i < 64; ++i) {
+      ASSERT_EQ(Bit(ub.Bytes(0), i), Rel(m, -0.5, x[i])) << i;
+    }
+    std::memset(ub.Bytes(0), 0, 64);
+    AscendC::CompareScalar(ub.Get<uint8_t>(0), ub.Get<float>(1), 0.5f, m, bits,
+                           2, UnaryRepeatParams(1, 1, 8, 8));
+    for (uint32_t i = 0; i < 128; ++i) {
+      ASSERT_EQ(Bit(ub.Bytes(0), i),
+                (bits[0] >> (i % 64) & 1) != 0 && Rel(m, x[i], 0.5))
+          << i;
+    }
+    std::memset(ub.Bytes(0), 0, 64);
+    AscendC::CompareScalar(ub.Get<uint8_t>(0), 0.5f, ub.Get<float>(1), m,
+                           uint64_t{40}, 2, UnaryRepeatParams(1, 1, 8, 8));
+    for (uint32_t i = 0; i < 128; ++i) {
+      ASSERT_EQ(Bit(ub.Bytes(0), i), i % 64 < 40 && Rel(m, 0.5, x[i])) << i;
+    }
+  }
+}
+
 TEST(VectorSelect, CompareChecks) {
   Ub ub;
   EXPECT_TRUE(FailsWith(

@@ -50,6 +50,14 @@ inline constexpr NormalizeConfig NLCFG_NOBETA = {ReducePattern::AR, -1, true,
 inline constexpr NormalizeConfig NLCFG_NOOPT = {ReducePattern::AR, -1, true,
                                                 true, false};
 
+/// A NormalizeConfig that uses or leaves out beta and gamma, the other
+/// fields at their defaults (AR, aLength −1, isOnlyOutput false): programs
+/// build their config with it, so it is usable as a template argument.
+constexpr NormalizeConfig GetNormalizeConfig(bool isNoBeta = false,
+                                             bool isNoGamma = false) {
+  return {ReducePattern::AR, -1, isNoBeta, isNoGamma, false};
+}
+
 /// The shape of a call: A rows of rLength elements, rLengthWithPadding apart
 /// (32-byte aligned).
 struct NormalizePara {

@@ -2,7 +2,8 @@
 // vector unit (docs/runtime.md, "Conversions"): Cast between element types
 // by RoundMode, Truncate (round to an integral value in the same type), the
 // DEQSCALE register (SetDeqScale) and the instructions that read it: Cast
-// int32_t → half, CastDequant and AddDeqRelu.
+// int32_t → half, CastDequant and AddDeqRelu; and the scalar Cast (float →
+// half, int32_t) with its earlier name ScalarCast.
 //
 // Forms. Cast, CastDequant and AddDeqRelu have the count form (the first
 // `count` elements) and the level-0 forms (a bit mask or a continuous mask,
@@ -253,6 +254,35 @@ void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
       normgrad_ascendc::UnaryOf("Truncate", dst, src,
                                 &normgrad_ascendc::CastSpan<T, T>, &params),
       count);
+}
+
+/// The scalar Cast: valueIn (float) converted to U and rounded by
+/// roundMode, as the vector Cast rounds and saturates one element. The
+/// documented combinations are float → half by CAST_ODD and float → int32_t
+/// by CAST_ROUND, CAST_CEIL, CAST_FLOOR or CAST_RINT; any other does not
+/// compile. Every profile normgrad models has it.
+template <typename T, typename U, RoundMode roundMode>
+U Cast(T valueIn) {
+  static_assert(std::is_same_v<T, float>, "Cast (scalar): valueIn is float");
+  static_assert(
+      (std::is_same_v<U, half> && roundMode == RoundMode::CAST_ODD) ||
+          (std::is_same_v<U, int32_t> && (roundMode == RoundMode::CAST_ROUND ||
+                                          roundMode == RoundMode::CAST_CEIL ||
+                                          roundMode == RoundMode::CAST_FLOOR ||
+                                          roundMode == RoundMode::CAST_RINT)),
+      "Cast (scalar): the combinations are float -> half by CAST_ODD and "
+      "float -> int32_t by CAST_ROUND, CAST_CEIL, CAST_FLOOR or CAST_RINT");
+  U out{};
+  normgrad_ascendc::ConvertElements(normgrad_ascendc::TypeBitOf<U>(), &out,
+                                    normgrad_ascendc::kTypeFloat, &valueIn,
+                                    roundMode, 1);
+  return out;
+}
+/// ScalarCast: the scalar Cast's earlier name (the change notes map it onto
+/// Cast with the same parameters).
+template <typename T, typename U, RoundMode roundMode>
+U ScalarCast(T valueIn) {
+  return Cast<T, U, roundMode>(valueIn);
 }
 
 /// Sets DEQSCALE to a half scale (bits 0..15; the other bits zero): for

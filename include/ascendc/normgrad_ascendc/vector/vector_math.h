@@ -14,6 +14,10 @@
 //                                (the scalar in either position)
 //   ShiftLeft ShiftRight         dst[i] = src[i] << scalar, src[i] >> scalar,
 //                                or by src1[i] (the 950's count form)
+//   Prelu                        dst[i] = src0[i] ≥ 0 ? src0[i]
+//                                : src0[i] · src1[i] (the 950's count form)
+//   Mull                         dst0[i], dst1[i] = the low and high 32 bits
+//                                of src0[i] · src1[i] (the 950's count form)
 //
 // Numerics (docs/numerics.md, "The vector unit's arithmetic"). Exp, Ln,
 // Sqrt, Rsqrt and Reciprocal of float are computed in double and rounded
@@ -26,6 +30,11 @@
 // PRECISION_1ULP_FTZ_TRUE): there a subnormal input or result becomes zero
 // of its sign. A configuration other than the default is a KernelError on
 // other profiles.
+//
+// Prelu rounds its product once (−0 and NaN sources: −0 ≥ 0 holds, so −0
+// is kept; NaN fails the test and gives NaN). Mull forms the exact 64-bit
+// product (signed for int32_t, unsigned for uint32_t); dst0 and dst1 may
+// not overlap, and either may be a source lane for lane.
 //
 // Shifts: unsigned types shift logically, signed ones arithmetically: the
 // sign bit stays on the left shift (the bit below it is dropped) and fills
@@ -40,6 +49,7 @@
 #include <cstdio>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
@@ -684,6 +694,113 @@ NORMGRAD_LOGIC_SCALAR_INSTRUCTION(Ors, normgrad_ascendc::BitOp::kOr)
 
 #undef NORMGRAD_LOGIC_INSTRUCTION
 #undef NORMGRAD_LOGIC_SCALAR_INSTRUCTION
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+inline constexpr TypeRule kPreluTypes{0, 0, 0, kTypesFloat};
+inline constexpr TypeRule kMullTypes{0, 0, 0, kTypesInt32};
+
+/// dst[i] = src0[i] ≥ 0 ? src0[i] : src0[i] · src1[i], the product rounded
+/// once (half · half is exact in float).
+template <typename T>
+void PreluSpan(const SpanArgs& a) {
+  T* d = static_cast<T*>(a.operand[0]);
+  const T* x = static_cast<const T*>(a.operand[1]);
+  const T* y = static_cast<const T*>(a.operand[2]);
+  for (uint32_t i = 0; i < a.n; ++i) {
+    const float v = static_cast<float>(x[i]);
+    d[i] = v >= 0.0f ? x[i] : static_cast<T>(v * static_cast<float>(y[i]));
+  }
+}
+
+/// Mull's product of lane `first_lane + i`: the low word into operand[0],
+/// the high word kept in `high` (indexed by lane) for dst1.
+struct MullParams {
+  uint32_t* high;
+};
+template <typename T>
+void MullLowSpan(const SpanArgs& a) {
+  const MullParams& p = *static_cast<const MullParams*>(a.params);
+  T* d = static_cast<T*>(a.operand[0]);
+  const T* x = static_cast<const T*>(a.operand[1]);
+  const T* y = static_cast<const T*>(a.operand[2]);
+  for (uint32_t i = 0; i < a.n; ++i) {
+    using Wide = std::conditional_t<std::is_signed_v<T>, int64_t, uint64_t>;
+    const uint64_t product = static_cast<uint64_t>(static_cast<Wide>(x[i]) *
+                                                   static_cast<Wide>(y[i]));
+    d[i] = static_cast<T>(static_cast<uint32_t>(product));
+    p.high[a.first_lane + i] = static_cast<uint32_t>(product >> 32);
+  }
+}
+/// dst1's lanes: the high words MullLowSpan kept.
+template <typename T>
+void MullHighSpan(const SpanArgs& a) {
+  const MullParams& p = *static_cast<const MullParams*>(a.params);
+  T* d = static_cast<T*>(a.operand[0]);
+  for (uint32_t i = 0; i < a.n; ++i) {
+    d[i] = static_cast<T>(p.high[a.first_lane + i]);
+  }
+}
+
+/// Fails when Mull's dst0 and dst1 share a byte of their first `bytes`
+/// (vector_math.cc).
+void CheckMullDestinations(const char* type, const TensorView& dst0,
+                           const TensorView& dst1, uint64_t bytes);
+
+/// Mull: the products' low words into dst0 (which also checks dst0 and
+/// the sources), then their high words into dst1 (its own checks); the
+/// high words are kept between the two, so a destination may be a source.
+template <typename T>
+void MullCall(const AscendC::LocalTensor<T>& dst0,
+              const AscendC::LocalTensor<T>& dst1,
+              const AscendC::LocalTensor<T>& src0,
+              const AscendC::LocalTensor<T>& src1, uint32_t count,
+              const CallSite& site) {
+  const InstructionCall<T> call("Mull", kMullTypes, /*count_form=*/true, site);
+  CheckMullDestinations(TypeName<T>(), dst0.view(), dst1.view(),
+                        uint64_t{count} * sizeof(T));
+  const uint32_t lanes = LanesOf(sizeof(T));
+  std::vector<uint32_t> high((uint64_t{count} + lanes - 1) / lanes * lanes);
+  const MullParams params{high.data()};
+  VecInstruction low = BinaryOf("Mull", dst0, src0, src1, &MullLowSpan<T>);
+  low.operand[0].name = "dst0";
+  low.params = &params;
+  ExecuteCount(low, count);
+  VecInstruction upper = BinaryOf("Mull", dst1, src0, src1, &MullHighSpan<T>);
+  upper.operand[0].name = "dst1";
+  upper.params = &params;
+  ExecuteCount(upper, count);
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// dst[i] = src0[i] ≥ 0 ? src0[i] : src0[i] · src1[i], i < count (the 950
+/// profile; half or float).
+template <typename T>
+void Prelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
+           const LocalTensor<T>& src1, const uint32_t count,
+           normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::InstructionCall<T> call(
+      "Prelu", normgrad_ascendc::kPreluTypes, /*count_form=*/true, site);
+  normgrad_ascendc::ExecuteCount(
+      normgrad_ascendc::BinaryOf("Prelu", dst, src0, src1,
+                                 &normgrad_ascendc::PreluSpan<T>),
+      count);
+}
+
+/// dst0[i] = the low 32 bits, dst1[i] = the high 32 bits of the 64-bit
+/// product src0[i] · src1[i], i < count (the 950 profile; int32_t or
+/// uint32_t).
+template <typename T>
+void Mull(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
+          const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+          const uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::MullCall(dst0, dst1, src0, src1, count, site);
+}
 
 }  // namespace AscendC
 

@@ -12,7 +12,8 @@
 // and the earlier names the documentation's change notes map onto these:
 // WholeReduceSum/Max/Min (ReduceRepeat's parameters), BlockReduceSum/Max/Min
 // and PairReduceSum (ReduceDataBlock's and ReducePairElem's, with repeatTime
-// before mask).
+// before mask), RepeatReduceSum (ReduceRepeat<SUM> with repeatTime before
+// mask and an unread dstBlkStride).
 //
 // Sums add in a binary tree within a repeat: level by level, neighbours
 // 2i and 2i+1 are added (a block's lanes first, then the blocks' sums); a
@@ -291,6 +292,25 @@ void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
         site);                                                               \
   }
 
+// RepeatReduceSum: ReduceRepeat<SUM> with repeatTime before the mask and,
+// before the three strides ReduceRepeat keeps, the dstBlkStride the change
+// notes removed as having no effect: it is taken and not read. The four
+// strides stand in the order of every level-0 stride list (dst then src
+// block strides, then dst then src repeat strides; docs/decisions.md).
+#define NORMGRAD_REDUCE_REPEAT_SUM(MaskType)                                   \
+  template <typename T, bool isSetMask = true>                                 \
+  void RepeatReduceSum(                                                        \
+      const LocalTensor<T>& dst, const LocalTensor<T>& src,                    \
+      const int32_t repeatTime, MaskType mask, const int32_t /*dstBlkStride*/, \
+      const int32_t srcBlkStride, const int32_t dstRepStride,                  \
+      const int32_t srcRepStride, normgrad_ascendc::CallSite site = {}) {      \
+    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
+        "RepeatReduceSum", ReduceType::SUM, false,                             \
+        normgrad_ascendc::ReduceGroup::kRepeat, dst, src, mask,                \
+        {repeatTime, dstRepStride, srcBlkStride, srcRepStride},                \
+        ReduceOrder::ORDER_VALUE_INDEX, site);                                 \
+  }
+
 // The two level-0 forms of ReduceSum (no index), ReduceMax and ReduceMin.
 #define NORMGRAD_REDUCE_ALL(Name, kOp, MaskType)                               \
   template <typename T>                                                        \
@@ -328,6 +348,8 @@ NORMGRAD_REDUCE_OLD_BOTH(BlockReduceMin, ReduceType::MIN,
 NORMGRAD_REDUCE_OLD_BOTH(PairReduceSum, ReduceType::SUM,
                          normgrad_ascendc::ReduceGroup::kPair)
 #undef NORMGRAD_REDUCE_OLD_BOTH
+NORMGRAD_REDUCE_REPEAT_SUM(const uint64_t*)
+NORMGRAD_REDUCE_REPEAT_SUM(const int32_t)
 
 #define NORMGRAD_REDUCE_INDEX_PARAM
 #define NORMGRAD_REDUCE_INDEX false
@@ -387,4 +409,5 @@ void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 #undef NORMGRAD_REDUCE_LEVEL0
 #undef NORMGRAD_REDUCE_OLD_NAME
 #undef NORMGRAD_REDUCE_WHOLE
+#undef NORMGRAD_REDUCE_REPEAT_SUM
 #undef NORMGRAD_REDUCE_ALL

@@ -1,8 +1,8 @@
 // normgrad_ascendc/vector/vector_select.h — the compare-and-select instructions
 // of the vector unit (docs/runtime.md, "Compare and select"): Compare and
-// Compares into a bit tensor, Compare into the comparison-result register
-// (CMPMASK, vector_mask.h) with GetCmpMask/SetCmpMask, Select in its three
-// modes, and GatherMask.
+// Compares (also under its earlier name CompareScalar) into a bit tensor,
+// Compare into the comparison-result register (CMPMASK, vector_mask.h) with
+// GetCmpMask/SetCmpMask, Select in its three modes, and GatherMask.
 //
 // Compare's result. The destination is a uint8_t (or int8_t) tensor read as
 // a little-endian bit string: bit k of byte k / 8 is lane k, 1 where the
@@ -307,61 +307,73 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
                                                 site));
 }
 
-/// dst bit i = src0[i] cmpMode src1Scalar, i < count rounded down to whole
-/// 256-byte units.
-template <typename T, typename U>
-void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-              const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar,
-              CMPMODE cmpMode, uint32_t count,
-              normgrad_ascendc::CallSite site = {}) {
-  static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CompareCall<T, true>(
-      "Compares", normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,
-      cmpMode, src1Scalar, false, normgrad_ascendc::CountForm{count, site});
-}
-/// Compares' level-0 forms with a bit mask or a continuous mask (the mask is
-/// read on the 950 profile only).
-template <typename T, typename U, bool isSetMask = true, typename Mask>
-void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
-              const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar,
-              CMPMODE cmpMode, const Mask& mask, uint8_t repeatTime,
-              const UnaryRepeatParams& repeatParams,
-              normgrad_ascendc::CallSite site = {}) {
-  static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CompareCall<T, true>(
-      "Compares", normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,
-      cmpMode, src1Scalar, false,
-      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
-                                                site));
-}
+}  // namespace AscendC
 
-/// The flexible scalar position (the 950 profile): dst bit i = src0Scalar
-/// cmpMode src1[i], i < count rounded down to whole 256-byte units.
-template <typename T, typename U>
-void Compares(const LocalTensor<U>& dst,
-              const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar,
-              const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,
-              normgrad_ascendc::CallSite site = {}) {
-  static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CompareCall<T, true>(
-      "Compares", normgrad_ascendc::kCompareFlexTypes, dst.view(), src1,
-      nullptr, cmpMode, src0Scalar, true,
-      normgrad_ascendc::CountForm{count, site});
-}
-/// The flexible scalar position's level-0 forms (the 950 profile).
-template <typename T, typename U, bool isSetMask = true, typename Mask>
-void Compares(const LocalTensor<U>& dst,
-              const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar,
-              const LocalTensor<T>& src1, CMPMODE cmpMode, const Mask& mask,
-              uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
-              normgrad_ascendc::CallSite site = {}) {
-  static_assert(std::is_same_v<U, uint8_t>, "Compares: dst is uint8_t");
-  normgrad_ascendc::CompareCall<T, true>(
-      "Compares", normgrad_ascendc::kCompareFlexTypes, dst.view(), src1,
-      nullptr, cmpMode, src0Scalar, true,
-      normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
-                                                site));
-}
+// Compares' four forms under the name Name (Compares, and CompareScalar, its
+// earlier name in the change notes, with the same parameters):
+//   src0 cmpMode src1Scalar, count form and level-0 forms;
+//   the flexible scalar position (the 950 profile): src0Scalar cmpMode
+//   src1, count form and level-0 forms.
+// The count form covers count rounded down to whole 256-byte units; the
+// level-0 forms' mask is read on the 950 profile only.
+#define NORMGRAD_COMPARES(Name)                                                \
+  template <typename T, typename U>                                            \
+  void Name(const LocalTensor<U>& dst, const LocalTensor<T>& src0,             \
+            const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar,   \
+            CMPMODE cmpMode, uint32_t count,                                   \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
+    normgrad_ascendc::CompareCall<T, true>(                                    \
+        #Name, normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,     \
+        cmpMode, src1Scalar, false, normgrad_ascendc::CountForm{count, site}); \
+  }                                                                            \
+  template <typename T, typename U, bool isSetMask = true, typename Mask>      \
+  void Name(const LocalTensor<U>& dst, const LocalTensor<T>& src0,             \
+            const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar,   \
+            CMPMODE cmpMode, const Mask& mask, uint8_t repeatTime,             \
+            const UnaryRepeatParams& repeatParams,                             \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
+    normgrad_ascendc::CompareCall<T, true>(                                    \
+        #Name, normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,     \
+        cmpMode, src1Scalar, false,                                            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,            \
+                                                  repeatParams, site));        \
+  }                                                                            \
+  template <typename T, typename U>                                            \
+  void Name(const LocalTensor<U>& dst,                                         \
+            const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar,   \
+            const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,       \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
+    normgrad_ascendc::CompareCall<T, true>(                                    \
+        #Name, normgrad_ascendc::kCompareFlexTypes, dst.view(), src1, nullptr, \
+        cmpMode, src0Scalar, true, normgrad_ascendc::CountForm{count, site});  \
+  }                                                                            \
+  template <typename T, typename U, bool isSetMask = true, typename Mask>      \
+  void Name(const LocalTensor<U>& dst,                                         \
+            const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar,   \
+            const LocalTensor<T>& src1, CMPMODE cmpMode, const Mask& mask,     \
+            uint8_t repeatTime, const UnaryRepeatParams& repeatParams,         \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
+    normgrad_ascendc::CompareCall<T, true>(                                    \
+        #Name, normgrad_ascendc::kCompareFlexTypes, dst.view(), src1, nullptr, \
+        cmpMode, src0Scalar, true,                                             \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,            \
+                                                  repeatParams, site));        \
+  }
+
+namespace AscendC {
+
+NORMGRAD_COMPARES(Compares)
+NORMGRAD_COMPARES(CompareScalar)
+
+}  // namespace AscendC
+
+#undef NORMGRAD_COMPARES
+
+namespace AscendC {
 
 /// Compare into the CMPMASK register: one repeat of src0 cmpMode src1 under
 /// the mask (bit mask or continuous mask).

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/normalization/norm_operands.h"
@@ -20,11 +21,9 @@ using AscendC::BatchNormTiling;
 
 constexpr char kApi[] = "BatchNorm";
 
-// Every field must be what docs/batchnorm.md, "Tiling fields", derives from
-// originalBLength, meanVarSize, shCurLength and T.
-void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
-  CheckTilingFilled(kApi, "oneTmpSize", t.oneTmpSize,
-                    "GetBatchNormNDTilingInfo");
+// The shape every profile reads: originalBLength, meanVarSize (S*H, 32-byte
+// aligned) and firstDimValueBack = 1 / originalBLength.
+void CheckShape(const BatchNormTiling& t, const Element& e) {
   const uint32_t per_block = kBlockBytes / e.bytes;
   if (t.originalBLength == 0 || t.meanVarSize == 0 ||
       t.meanVarSize % per_block != 0) {
@@ -33,6 +32,16 @@ void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
         "must be at least 1, with S*H 32-byte aligned (a multiple of %u %s)",
         t.originalBLength, t.meanVarSize, per_block, e.plural);
   }
+  CheckReciprocal(kApi, "firstDimValueBack", t.firstDimValueBack,
+                  "originalBLength", t.originalBLength);
+}
+
+// Every chunking field must be what docs/batchnorm.md, "Tiling fields",
+// derives from originalBLength, meanVarSize, shCurLength and T (every
+// profile but Ascend 950, which does not chunk).
+void CheckChunking(const BatchNormTiling& t, const Element& e,
+                   bool basic_block) {
+  const uint32_t per_block = kBlockBytes / e.bytes;
   const uint32_t unit = basic_block ? 64 : per_block;
   const uint32_t w = t.shCurLength;
   if (w == 0 || w > t.meanVarSize || (w % unit != 0 && w != t.meanVarSize)) {
@@ -85,8 +94,6 @@ void CheckTiling(const BatchNormTiling& t, const Element& e, bool basic_block) {
           {"castHalfOutRepStride", t.castHalfOutRepStride, half * w / 16,
            "shCurLength / 16 for half, 0 for float"},
       });
-  CheckReciprocal(kApi, "firstDimValueBack", t.firstDimValueBack,
-                  "originalBLength", t.originalBLength);
   if (uint64_t{t.thirdTmpStartPos} + one > t.tmpBufSize) {
     Fail(
         "BatchNorm: the third chunk buffer [%u, %llu) floats runs past "
@@ -182,7 +189,17 @@ void RunBatchNorm(const BatchNormArgs& a) {
   const BatchNormTiling& t = *a.tiling;
   const Element e = HalfOrFloat(a.is_half);
   CheckNormPlacements(kApi, a, "gamm");
-  CheckTiling(t, e, a.basic_block);
+  // Ascend 950 reads originalBLength, meanVarSize and firstDimValueBack
+  // only (its programs fill just those): one chunk of every column, in
+  // buffers of the call's own. Columns are independent, so the chunking
+  // changes no bit.
+  const bool chunked = a.output.core->profile().profile != Profile::k950;
+  if (chunked) {
+    CheckTilingFilled(kApi, "oneTmpSize", t.oneTmpSize,
+                      "GetBatchNormNDTilingInfo");
+  }
+  CheckShape(t, e);
+  if (chunked) CheckChunking(t, e, a.basic_block);
   const uint32_t rows_sh = t.originalBLength * t.meanVarSize;
   CheckLengths(kApi, e,
                {{"output", a.output, rows_sh, "originB * S * H"},
@@ -193,16 +210,33 @@ void RunBatchNorm(const BatchNormArgs& a) {
                 {"beta", a.beta, t.originalBLength, "originB"}});
   const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch =
-      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
+      chunked
+          ? CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name)
+          : TensorView{};
   // In place, each chunk's columns are read before they are written.
   CheckNormOverlaps(kApi, a, "gamm",
                     {uint64_t{t.originalBLength} * t.meanVarSize * e.bytes,
                      uint64_t{t.meanVarSize} * e.bytes,
                      uint64_t{t.originalBLength} * e.bytes},
-                    scratch, scratch_name, uint64_t{t.tmpBufSize} * 4, 0,
+                    scratch, scratch_name,
+                    chunked ? uint64_t{t.tmpBufSize} * 4 : 0, 0,
                     "BatchNorm must not write what it still reads (only "
                     "output may be inputX itself)");
 
+  const bool saturate = NarrowSaturates(*a.output.core);
+  if (!chunked) {
+    const uint32_t w = t.meanVarSize;
+    const uint64_t one = uint64_t{t.originalBLength} * w;
+    std::vector<float> own(3 * one + 2 * uint64_t{w});
+    Buffers b;
+    b.d = own.data();
+    b.q = b.d + one;
+    b.stage = b.q + one;
+    b.mean = b.stage + one;
+    b.var = b.mean + w;
+    RunChunk(a, t, b, saturate, 0, w);
+    return;
+  }
   float* tmp = FloatData(scratch);
   Buffers b;
   b.d = tmp + t.firstTmpStartPos;
@@ -210,7 +244,6 @@ void RunBatchNorm(const BatchNormArgs& a) {
   b.stage = tmp + t.thirdTmpStartPos;
   b.mean = tmp + t.meanTmpTensorPos;
   b.var = tmp + t.varianceTmpTensorPos;
-  const bool saturate = NarrowSaturates(*a.output.core);
   for (uint32_t i = 0; i < t.loopRound; ++i) {
     RunChunk(a, t, b, saturate, i * t.shCurLength, t.shCurLength);
   }

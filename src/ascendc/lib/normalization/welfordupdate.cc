@@ -30,9 +30,23 @@ bool FloatReuse(const WelfordUpdateArgs& a, Profile profile) {
          profile != Profile::k310P;
 }
 
+// The rows of a call: para.rnLength on the Ascend 950 profile, whose
+// programs pass their row count there (docs/decisions.md); elsewhere the
+// reserved 1.
+uint32_t Rows(const WelfordUpdateArgs& a) {
+  return a.input_x.core->profile().profile == Profile::k950 ? a.para.rnLength
+                                                            : 1;
+}
+
 void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type,
-               const Element& x) {
-  if (p.rnLength != 1) {
+               const Element& x, Profile profile) {
+  if (profile == Profile::k950) {
+    if (p.rnLength == 0) {
+      Fail(
+          "WelfordUpdate: para.rnLength is 0; it must be at least 1 (the rows "
+          "of [rnLength, abLength] on profile Ascend 950)");
+    }
+  } else if (p.rnLength != 1) {
     Fail("WelfordUpdate: para.rnLength is %u; it must be 1", p.rnLength);
   }
   const uint32_t multiple = kBlockBytes / x.bytes;
@@ -51,7 +65,7 @@ void CheckPara(const AscendC::WelfordUpdateParam& p, ElementType type,
 }
 
 void CheckLengths(const WelfordUpdateArgs& a) {
-  const uint32_t ab = a.para.abLength;
+  const uint64_t ab = uint64_t{Rows(a)} * a.para.abLength;
   const struct {
     const char* name;
     const TensorView& view;
@@ -68,8 +82,8 @@ void CheckLengths(const WelfordUpdateArgs& a) {
     if (elements < ab) {
       Fail(
           "WelfordUpdate: %s holds %u %s, fewer than para.rnLength * "
-          "para.abLength = %u",
-          t.name, elements, t.e.plural, ab);
+          "para.abLength = %llu",
+          t.name, elements, t.e.plural, static_cast<unsigned long long>(ab));
     }
   }
 }
@@ -79,7 +93,7 @@ void CheckLengths(const WelfordUpdateArgs& a) {
 void CheckWelfordOverlaps(const WelfordUpdateArgs& a, bool float_reuse,
                           const TensorView& scratch, uint64_t scratch_bytes,
                           const char* scratch_name) {
-  const uint64_t ab = a.para.abLength;
+  const uint64_t ab = uint64_t{Rows(a)} * a.para.abLength;
   const UbOperand ops[] = {
       {"outputMean", &a.output_mean, ab * 4, true},
       {"outputVariance", &a.output_variance, ab * 4, true},
@@ -122,7 +136,7 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
         "supported on Ascend 950 only (half and float on every profile)",
         profile.name);
   }
-  CheckPara(a.para, a.type, ElementOfX(a));
+  CheckPara(a.para, a.type, ElementOfX(a), profile.profile);
   CheckLengths(a);
 
   const uint32_t ab = a.para.abLength;
@@ -152,30 +166,35 @@ void RunWelfordUpdate(const WelfordUpdateArgs& a) {
   // changes what a later element reads.
   const uint32_t n = a.para.abComputeLength;
   const float nrec = a.para.nRec;
-  const float* mean_in = FloatData(a.input_mean);
-  const float* var_in = FloatData(a.input_variance);
-  float* mean_out = FloatData(a.output_mean);
-  float* var_out = FloatData(a.output_variance);
-  float* reused = float_reuse ? FloatData(a.input_x) : nullptr;
-  // One vector repeat at a time; each element depends on itself alone, so
-  // the chunking changes no bit.
-  float x[kWelfordUpdateMinChunk];
-  for (uint32_t start = 0; start < n; start += kWelfordUpdateMinChunk) {
-    const uint32_t count = std::min(kWelfordUpdateMinChunk, n - start);
-    WidenX(a, start, count, x);
-    for (uint32_t k = 0; k < count; ++k) {
-      const uint32_t j = start + k;
-      const float delta = x[k] - mean_in[j];
-      const float mean = mean_in[j] + delta * nrec;
-      const float m2 = var_in[j] + delta * (x[k] - mean);
-      mean_out[j] = mean;
-      var_out[j] = m2;
-      if (reused != nullptr) reused[j] = delta;
+  const uint32_t rows = Rows(a);
+  for (uint32_t row = 0; row < rows; ++row) {
+    // Row `row` of every operand starts row * abLength elements in.
+    const uint64_t at = uint64_t{row} * ab;
+    const float* mean_in = FloatData(a.input_mean) + at;
+    const float* var_in = FloatData(a.input_variance) + at;
+    float* mean_out = FloatData(a.output_mean) + at;
+    float* var_out = FloatData(a.output_variance) + at;
+    float* reused = float_reuse ? FloatData(a.input_x) + at : nullptr;
+    // One vector repeat at a time; each element depends on itself alone, so
+    // the chunking changes no bit.
+    float x[kWelfordUpdateMinChunk];
+    for (uint32_t start = 0; start < n; start += kWelfordUpdateMinChunk) {
+      const uint32_t count = std::min(kWelfordUpdateMinChunk, n - start);
+      WidenX(a, static_cast<uint32_t>(at) + start, count, x);
+      for (uint32_t k = 0; k < count; ++k) {
+        const uint32_t j = start + k;
+        const float delta = x[k] - mean_in[j];
+        const float mean = mean_in[j] + delta * nrec;
+        const float m2 = var_in[j] + delta * (x[k] - mean);
+        mean_out[j] = mean;
+        var_out[j] = m2;
+        if (reused != nullptr) reused[j] = delta;
+      }
     }
-  }
-  if (a.inplace) {
-    std::memcpy(mean_out + n, mean_in + n, uint64_t{ab - n} * 4);
-    std::memcpy(var_out + n, var_in + n, uint64_t{ab - n} * 4);
+    if (a.inplace) {
+      std::memcpy(mean_out + n, mean_in + n, uint64_t{ab - n} * 4);
+      std::memcpy(var_out + n, var_in + n, uint64_t{ab - n} * 4);
+    }
   }
 }
 

@@ -279,6 +279,56 @@ TEST(BatchNorm, BasicBlockWithinTheBound) {
 
 // Features are independent and each column is summed in one fixed order:
 // every chunking and isBasicBlock give the same bits.
+// The 950 profile's programs fill only originalBLength, meanVarSize and
+// firstDimValueBack; that tiling runs there, within the float64 bound and
+// with the bits of the host tiling's run. Atlas A2/A3 still refuses it.
+template <typename T>
+void RunHandFilled950(const Shape& s, std::mt19937& rng) {
+  ProfileScope scope(Profile::k950);
+  BatchNormTiling hand{};
+  hand.originalBLength = s.origin_b;
+  hand.meanVarSize = s.sh();
+  hand.firstDimValueBack = 1.0f / static_cast<float>(s.origin_b);
+  const uint32_t bytes = ScratchFor({s, 0}, sizeof(T));
+  BatchNormTiling full = TilingFor(s, bytes, sizeof(T), false);
+  Tensors<T> t(s, bytes);
+  const auto x_bits = RandomX<T>(s, rng);
+  const auto gamma_bits = RandomParam<T>(s.b, 2.0f, rng);
+  const auto beta_bits = RandomParam<T>(s.b, 1.0f, rng);
+  Tensors<T>::Write(t.x, x_bits);
+  Tensors<T>::Write(t.gamma, gamma_bits);
+  Tensors<T>::Write(t.beta, beta_bits);
+  const T eps = std::is_same_v<T, half> ? T(0.001f) : T(1e-5f);
+  const size_t n = size_t{s.b} * s.sh();
+  Call<T, false>(t, t.y, eps, full, Proto::kSharedTmpBuffer);
+  const auto y_full = Tensors<T>::Read(t.y, n);
+  const auto mean_full = Tensors<T>::Read(t.mean, s.sh());
+  Call<T, false>(t, t.y, eps, hand, Proto::kSharedTmpBuffer);
+  EXPECT_EQ(Tensors<T>::Read(t.y, n), y_full);
+  EXPECT_EQ(Tensors<T>::Read(t.mean, s.sh()), mean_full);
+  ExpectWithinBound(s, std::is_same_v<T, half>, static_cast<float>(eps),
+                    Values<T>(x_bits), Values<T>(gamma_bits),
+                    Values<T>(beta_bits), Values<T>(Tensors<T>::Read(t.y, n)),
+                    Values<T>(Tensors<T>::Read(t.mean, s.sh())),
+                    Values<T>(Tensors<T>::Read(t.var, s.sh())));
+}
+
+TEST(BatchNorm, HandFilledTilingOnAscend950) {
+  std::mt19937 rng(Seed() + 11);
+  RunHandFilled950<float>({7, 5, 16, 6}, rng);
+  RunHandFilled950<half>({16, 16, 16, 15}, rng);
+  ProfileScope scope(Profile::kA2);
+  const Shape s{8, 4, 4, 8};
+  Tensors<float> t(s, 4096);
+  BatchNormTiling hand{};
+  hand.originalBLength = 8;
+  hand.meanVarSize = 16;
+  hand.firstDimValueBack = 0.125f;
+  EXPECT_TRUE(FailsWith(
+      [&] { Call<float, false>(t, t.y, 1e-5f, hand, Proto::kSharedTmpBuffer); },
+      "BatchNorm: tiling.oneTmpSize is 0"));
+}
+
 TEST(BatchNorm, EveryChunkingGivesTheSameBits) {
   const Shape s{16, 8, 32, 16};
   std::mt19937 rng(Seed() + 3);

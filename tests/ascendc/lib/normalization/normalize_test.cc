@@ -260,6 +260,30 @@ TEST(Normalize, EveryTypeAndConfigMatchesDocumentedOrderAndReference) {
   RunConfigs<float, bfloat16_t>(Profile::k950);
 }
 
+// GetNormalizeConfig: the two flags in their fields, every other field at
+// the struct's default; the result is a template argument that computes as
+// the matching NLCFG_ constant.
+constexpr NormalizeConfig kMadeNoGamma =
+    AscendC::GetNormalizeConfig(false, true);
+constexpr NormalizeConfig kMadeNoBeta = AscendC::GetNormalizeConfig(true);
+
+TEST(GetNormalizeConfig, SetsTheFlagsAndKeepsTheDefaults) {
+  for (bool no_beta : {false, true}) {
+    for (bool no_gamma : {false, true}) {
+      const NormalizeConfig c = AscendC::GetNormalizeConfig(no_beta, no_gamma);
+      EXPECT_EQ(c.reducePattern, AscendC::ReducePattern::AR);
+      EXPECT_EQ(c.aLength, -1);
+      EXPECT_EQ(c.isNoBeta, no_beta);
+      EXPECT_EQ(c.isNoGamma, no_gamma);
+      EXPECT_FALSE(c.isOnlyOutput);
+    }
+  }
+  constexpr NormalizeConfig kDefault = AscendC::GetNormalizeConfig();
+  static_assert(!kDefault.isNoBeta && !kDefault.isNoGamma);
+  RunRandom<float, float, kMadeNoGamma>(Profile::kA2, 3, 13);
+  RunRandom<float, half, kMadeNoBeta>(Profile::k950, 2, 64);
+}
+
 TEST(Normalize, OutputRstdMayBeTheVarianceItself) {
   const NormalizePara para(4, 8, 8);
   Tensors<float, float> ts(para, MinScratch(para, 4, 4));

@@ -237,6 +237,63 @@ TEST(WelfordUpdate, HalfMatchesDocumentedOrder) {
   }
 }
 
+// The 950 profile takes rnLength rows of [rnLength, abLength] (programs
+// for it pass 8): each row's first abComputeLength elements updated, the
+// rest kept from the inputs (isInplace), row after row.
+TEST(WelfordUpdate, RowsOfRnLengthOnAscend950) {
+  ProfileScope scope(Profile::k950);
+  std::mt19937 rng(Seed() + 7);
+  constexpr uint32_t kRows = 8, kAb = 16, kCompute = 10;
+  const uint32_t n = kRows * kAb;
+  Tensors<float> t(n, std::max<uint32_t>(MinTmp<float>(kAb, false), 32));
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  std::vector<float> x(n), m0(n), v0(n);
+  for (uint32_t j = 0; j < n; ++j) {
+    x[j] = normal(rng), m0[j] = normal(rng), v0[j] = std::fabs(normal(rng));
+    t.x.SetValue(j, x[j]);
+    t.mean_in.SetValue(j, m0[j]);
+    t.var_in.SetValue(j, v0[j]);
+    t.mean_out.SetValue(j, kSentinel);
+    t.var_out.SetValue(j, kSentinel);
+  }
+  const float nrec = 0.25f;
+  Call<float, false, true>(t, {kRows, kAb, kCompute, nrec}, Proto::kShared);
+  for (uint32_t j = 0; j < n; ++j) {
+    const float got_mean = t.mean_out.GetValue(j);
+    const float got_m2 = t.var_out.GetValue(j);
+    if (j % kAb >= kCompute) {
+      ASSERT_EQ(FloatBits(got_mean), FloatBits(m0[j])) << j;
+      ASSERT_EQ(FloatBits(got_m2), FloatBits(v0[j])) << j;
+      continue;
+    }
+    const Step want = DocumentedStep(x[j], m0[j], v0[j], nrec);
+    ASSERT_EQ(FloatBits(got_mean), FloatBits(want.mean)) << j;
+    ASSERT_EQ(FloatBits(got_m2), FloatBits(want.m2)) << j;
+    const double delta = double{x[j]} - m0[j];
+    const double mean = m0[j] + delta * nrec;
+    const double m2 = v0[j] + delta * (x[j] - mean);
+    const double em = kU * (std::fabs(m0[j]) + 4 * std::fabs(delta * nrec));
+    const double e_m2 =
+        kU * (std::fabs(v0[j]) + 5 * std::fabs(delta * (x[j] - mean))) +
+        1.01 * std::fabs(delta) * em;
+    ASSERT_TRUE(
+        WithinBound("WelfordUpdate<float> rows mean", got_mean, mean, em));
+    ASSERT_TRUE(WithinBound("WelfordUpdate<float> rows M2", got_m2, m2, e_m2));
+  }
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Call<float, false, true>(t, {0, kAb, kCompute, nrec}, Proto::kShared);
+      },
+      "WelfordUpdate: para.rnLength is 0; it must be at least 1 (the rows of "
+      "[rnLength, abLength] on profile Ascend 950)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Call<float, false, true>(t, {9, kAb, kCompute, nrec}, Proto::kShared);
+      },
+      "WelfordUpdate: outputMean holds 128 floats, fewer than para.rnLength * "
+      "para.abLength = 144"));
+}
+
 TEST(WelfordUpdate, Bfloat16OnAscend950) {
   std::mt19937 rng(Seed() + 3);
   for (const Case& c : kCases) {
