@@ -45,12 +45,17 @@ constexpr uint64_t kStreamedCopyBytes = 16 * 1024;
 
 const char* Side(const CopyEnd& end) { return end.ub != nullptr ? "UB" : "GM"; }
 
-// The API as messages name it: "DataCopy<float> GM->UB".
+// The API as messages name it: "DataCopy<float> GM->UB", or without a type
+// ("asc_copy_gm2ub GM->UB") when type_name is empty.
 struct OpName {
   OpName(const char* api, const char* type_name, const CopyEnd& dst,
          const CopyEnd& src) {
-    JoinName(text, sizeof text,
-             {api, "<", type_name, "> ", Side(src), "->", Side(dst)});
+    if (*type_name == '\0') {
+      JoinName(text, sizeof text, {api, " ", Side(src), "->", Side(dst)});
+    } else {
+      JoinName(text, sizeof text,
+               {api, "<", type_name, "> ", Side(src), "->", Side(dst)});
+    }
   }
   char text[96];
 };
@@ -139,8 +144,9 @@ DataCopyMode GetDataCopyMode() { return g_mode.Get(); }
 void SetDataCopyMode(DataCopyMode mode) { g_mode.Set(mode); }
 
 void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
-                  const CopyEnd& dst, const CopyEnd& src, uint32_t count) {
-  const OpName op("DataCopy", type_name, dst, src);
+                  const CopyEnd& dst, const CopyEnd& src, uint32_t count,
+                  const char* api) {
+  const OpName op(api, type_name, dst, src);
   CheckEnd(op, "dst", dst);
   CheckEnd(op, "src", src);
   const uint32_t asked = count;
@@ -172,8 +178,9 @@ void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
 
 void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
                          const CopyEnd& dst, const CopyEnd& src,
-                         const AscendC::DataCopyParams& params) {
-  const OpName op("DataCopy", type_name, dst, src);
+                         const AscendC::DataCopyParams& params,
+                         const char* api) {
+  const OpName op(api, type_name, dst, src);
   CheckEnd(op, "dst", dst);
   CheckEnd(op, "src", src);
   if (params.blockCount > 4095) {

@@ -65,13 +65,17 @@ struct CopyEnd {
 };
 
 /// Checks and performs one copy of `count` elements of `elem_bytes` bytes.
+/// `api` names the copy in messages (the C API passes its own name, with an
+/// empty type_name for its untyped copies).
 void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
-                  const CopyEnd& dst, const CopyEnd& src, uint32_t count);
+                  const CopyEnd& dst, const CopyEnd& src, uint32_t count,
+                  const char* api = "DataCopy");
 
 /// Checks and performs a DataCopy with DataCopyParams (all units 32 bytes).
 void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
                          const CopyEnd& dst, const CopyEnd& src,
-                         const AscendC::DataCopyParams& params);
+                         const AscendC::DataCopyParams& params,
+                         const char* api = "DataCopy");
 
 /// Checks and performs a slice DataCopy between GM and UB.
 void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,

@@ -1,0 +1,39 @@
+// c_api/cache_ctrl/cache_ctrl.h — the C API's data-cache flushes on Atlas
+// A2/A3 (docs/capi.md, "Cache control"): asc_dcci_single and
+// asc_ub_dcci_single (the cache line of one address) and the asc_dcci_entire_*
+// forms. The emulated core has no data cache between its scalar accesses and
+// memory, so there is nothing to flush; the single forms still check their
+// address (a GM address must not be null; a UB address must lie in the UB).
+#pragma once
+
+#include "normgrad_ascendc/capi/capi_call.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+
+/// Flushes the cache line holding GM address `dst`.
+inline void asc_dcci_single(__gm__ void* dst,
+                            normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_dcci_single", site);
+  normgrad_ascendc::CheckGmPointer("asc_dcci_single", "dst", dst);
+}
+/// Flushes the cache line holding UB address `dst`.
+inline void asc_ub_dcci_single(__ubuf__ void* dst,
+                               normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_ub_dcci_single", site);
+  normgrad_ascendc::UbPointerView("asc_ub_dcci_single", nullptr, "dst", dst, 1);
+}
+/// Flushes every cache line.
+inline void asc_dcci_entire_all(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_dcci_entire_all", site);
+}
+/// Flushes every cache line of UB data.
+inline void asc_dcci_entire_ub(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_dcci_entire_ub", site);
+}
+/// Flushes every cache line of GM data.
+inline void asc_dcci_entire_out(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_dcci_entire_out", site);
+}
+/// Flushes every cache line of atomic data.
+inline void asc_dcci_entire_atomic(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_dcci_entire_atomic", site);
+}

@@ -1,0 +1,374 @@
+// c_api/vector_compute/vector_compute.h — the C API's vector instructions on
+// Atlas A2/A3 (docs/capi.md, "Vector compute"), each a thin mapping onto the
+// instruction the C++ API runs (normgrad_ascendc/vector/): the same element
+// types, span function, executor and checks, with messages naming the asc_*
+// function, e.g.
+//   "asc_add<int8_t>: element type int8_t is not supported on profile Atlas
+//    A2/A3 (asc_add takes int16_t, half, int32_t, float there)".
+//
+// Every instruction has three forms:
+//   - the count form, asc_x(dst, src..., count): the first `count` elements
+//     of each operand, contiguous; it neither reads nor changes the mask
+//     register or its mode;
+//   - the high-dimension form, asc_x(dst, src..., repeat, block strides,
+//     repeat strides): `repeat` repeats of 8 blocks of 32 bytes under the
+//     mask register as asc_set_vector_mask, asc_set_mask_norm and
+//     asc_set_mask_count left it (the C++ level-0 form with isSetMask =
+//     false);
+//   - asc_x_sync(dst, src..., count): the count form, waiting for its end.
+//     Every instruction has ended when its call returns (docs/capi.md,
+//     "Pipes and _sync"), so it computes what the count form computes.
+// The operands are UB pointers (asc_get_phy_buf_addr); each reaches from
+// its address to the UB's end, so an instruction whose lanes run past the
+// UB is reported as one past a LocalTensor of that length.
+//
+//   asc_add asc_sub asc_mul asc_div asc_max asc_min   dst = op(src0, src1)
+//   asc_and asc_or                                    bitwise, 16-bit types
+//   asc_add_scalar asc_mul_scalar asc_max_scalar      dst = op(src, value)
+//   asc_min_scalar
+//   asc_exp asc_log asc_sqrt asc_rsqrt asc_rcp        dst = f(src)
+//   asc_abs asc_relu asc_not
+//   asc_duplicate                                     dst = value
+//   asc_set_mask_count asc_set_mask_norm asc_set_vector_mask
+#pragma once
+
+#include <cstdint>
+
+#include "normgrad_ascendc/capi/capi_call.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/vector/vector_instruction.h"
+#include "normgrad_ascendc/vector/vector_layout.h"
+#include "normgrad_ascendc/vector/vector_math.h"
+#include "normgrad_ascendc/vector/vector_ops.h"
+#include "normgrad_ascendc/vector/vector_unit.h"
+
+namespace normgrad_ascendc {
+
+/// The strides of a one-source high-dimension form, in 32-byte blocks (the
+/// C API passes them as 16-bit values, wider than UnaryRepeatParams'
+/// repeat strides).
+struct CapiUnaryStrides {
+  uint32_t dst_block;
+  uint32_t src_block;
+  uint32_t dst_repeat;
+  uint32_t src_repeat;
+};
+inline void SetStrides(VecInstruction& in, const CapiUnaryStrides& s) {
+  in.operand[0].block_stride = s.dst_block;
+  in.operand[1].block_stride = s.src_block;
+  in.operand[0].repeat_stride = s.dst_repeat;
+  in.operand[1].repeat_stride = s.src_repeat;
+}
+template <typename T>
+constexpr bool HasDefaultStrides(const CapiUnaryStrides& s) {
+  return LanesOf(sizeof(T)) * sizeof(T) == 256 && s.dst_block == 1 &&
+         s.src_block == 1 && s.dst_repeat == 8 && s.src_repeat == 8;
+}
+
+/// A high-dimension form: the mask register as it stands.
+template <typename Strides>
+RepeatForm<false, uint64_t, Strides> CapiRepeatForm(uint8_t repeat,
+                                                    const Strides& strides,
+                                                    const CallSite& site) {
+  return {AscendC::MASK_PLACEHOLDER, repeat, strides, site};
+}
+
+/// dst = op(src0, src1), as Add and its kin.
+template <ElementOp kOp, const TypeRule& kRule, typename T, typename Form>
+void CapiBinary(const char* api, T* dst, T* src0, T* src1, const Form& form) {
+  const CapiCall call(api, form.site);
+  BinaryCall<kOp, kRule>(api, UbTensor(api, "dst", dst),
+                         UbTensor(api, "src0", src0),
+                         UbTensor(api, "src1", src1), form);
+}
+
+/// dst = src0 / src1, as Div with its default configuration.
+template <typename T, typename Form>
+void CapiDiv(const char* api, T* dst, T* src0, T* src1, const Form& form) {
+  const CapiCall call(api, form.site);
+  const auto d = UbTensor(api, "dst", dst);
+  const auto s0 = UbTensor(api, "src0", src0);
+  const auto s1 = UbTensor(api, "src1", src1);
+  const InstructionCall<T> instruction(api, kDivTypes, form);
+  RunForm(BinaryInstruction<ElementOp::kDiv>(api, d, s0, s1), form);
+}
+
+/// dst = src0 & src1 or src0 | src1, as And and Or.
+template <BitOp kOp, typename T, typename Form>
+void CapiLogic(const char* api, T* dst, T* src0, T* src1, const Form& form) {
+  const CapiCall call(api, form.site);
+  LogicCall<kOp>(api, UbTensor(api, "dst", dst), UbTensor(api, "src0", src0),
+                 UbTensor(api, "src1", src1), form);
+}
+
+/// dst = op(src, value), as Adds and its kin.
+template <ElementOp kOp, const TypeRule& kRule, typename T, typename Form>
+void CapiScalar(const char* api, T* dst, T* src, T value, const Form& form) {
+  const CapiCall call(api, form.site);
+  ScalarCall<kOp, kRule, false>(api, UbTensor(api, "dst", dst),
+                                UbTensor(api, "src", src), value, form);
+}
+
+/// dst = f(src), as Abs, Relu and Not.
+template <BitOp kOp, const TypeRule& kRule, typename T, typename Form>
+void CapiExactUnary(const char* api, T* dst, T* src, const Form& form) {
+  const CapiCall call(api, form.site);
+  UnaryCall(api, kRule, UbTensor(api, "dst", dst), UbTensor(api, "src", src),
+            &ExactUnarySpan<kOp, T>, nullptr, form);
+}
+
+/// dst = f(src), as Exp, Ln, Sqrt, Rsqrt and Reciprocal with their default
+/// configuration `config`.
+template <MathOp kOp, const TypeRule& kRule, const auto& config, typename T,
+          typename Form>
+void CapiMath(const char* api, T* dst, T* src, const Form& form) {
+  const CapiCall call(api, form.site);
+  MathCall<kOp, kRule>(api, config, UbTensor(api, "dst", dst),
+                       UbTensor(api, "src", src), form);
+}
+
+/// dst = value, as Duplicate.
+template <typename T, typename Form>
+void CapiDuplicate(const char* api, T* dst, T value, const Form& form) {
+  const CapiCall call(api, form.site);
+  const auto d = UbTensor(api, "dst", dst);
+  const InstructionCall<T> instruction(api, kDuplicateTypes, form);
+  VecInstruction in = DuplicateInstruction(d, value);
+  in.api = api;
+  RunForm(in, form);
+}
+
+}  // namespace normgrad_ascendc
+
+// The three forms of a two-source instruction; `run` is its Capi* call,
+// parenthesized.
+#define NORMGRAD_CAPI_BINARY(name, run)                                     \
+  template <typename T>                                                     \
+  void name(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1,            \
+            uint32_t count, normgrad_ascendc::CallSite site = {}) {         \
+    run(#name, dst, src0, src1, normgrad_ascendc::CountForm{count, site});  \
+  }                                                                         \
+  template <typename T>                                                     \
+  void name(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1,            \
+            uint8_t repeat, uint8_t dst_block_stride,                       \
+            uint8_t src0_block_stride, uint8_t src1_block_stride,           \
+            uint8_t dst_repeat_stride, uint8_t src0_repeat_stride,          \
+            uint8_t src1_repeat_stride,                                     \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    run(#name, dst, src0, src1,                                             \
+        normgrad_ascendc::CapiRepeatForm(                                   \
+            repeat,                                                         \
+            AscendC::BinaryRepeatParams(                                    \
+                dst_block_stride, src0_block_stride, src1_block_stride,     \
+                dst_repeat_stride, src0_repeat_stride, src1_repeat_stride), \
+            site));                                                         \
+  }                                                                         \
+  template <typename T>                                                     \
+  void name##_sync(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1,     \
+                   uint32_t count, normgrad_ascendc::CallSite site = {}) {  \
+    run(#name "_sync", dst, src0, src1,                                     \
+        normgrad_ascendc::CountForm{count, site});                          \
+  }
+
+// The three forms of an instruction with a vector and a scalar source.
+#define NORMGRAD_CAPI_SCALAR(name, run)                                    \
+  template <typename T>                                                    \
+  void name(__ubuf__ T* dst, __ubuf__ T* src,                              \
+            typename normgrad_ascendc::NonDeduced<T>::type value,          \
+            uint32_t count, normgrad_ascendc::CallSite site = {}) {        \
+    run(#name, dst, src, value, normgrad_ascendc::CountForm{count, site}); \
+  }                                                                        \
+  template <typename T>                                                    \
+  void name(__ubuf__ T* dst, __ubuf__ T* src,                              \
+            typename normgrad_ascendc::NonDeduced<T>::type value,          \
+            uint8_t repeat, uint16_t dst_block_stride,                     \
+            uint16_t src_block_stride, uint16_t dst_repeat_stride,         \
+            uint16_t src_repeat_stride,                                    \
+            normgrad_ascendc::CallSite site = {}) {                        \
+    run(#name, dst, src, value,                                            \
+        normgrad_ascendc::CapiRepeatForm(                                  \
+            repeat,                                                        \
+            normgrad_ascendc::CapiUnaryStrides{                            \
+                dst_block_stride, src_block_stride, dst_repeat_stride,     \
+                src_repeat_stride},                                        \
+            site));                                                        \
+  }                                                                        \
+  template <typename T>                                                    \
+  void name##_sync(__ubuf__ T* dst, __ubuf__ T* src,                       \
+                   typename normgrad_ascendc::NonDeduced<T>::type value,   \
+                   uint32_t count, normgrad_ascendc::CallSite site = {}) { \
+    run(#name "_sync", dst, src, value,                                    \
+        normgrad_ascendc::CountForm{count, site});                         \
+  }
+
+// The three forms of a one-source instruction.
+#define NORMGRAD_CAPI_UNARY(name, run)                                      \
+  template <typename T>                                                     \
+  void name(__ubuf__ T* dst, __ubuf__ T* src, uint32_t count,               \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    run(#name, dst, src, normgrad_ascendc::CountForm{count, site});         \
+  }                                                                         \
+  template <typename T>                                                     \
+  void name(__ubuf__ T* dst, __ubuf__ T* src, uint8_t repeat,               \
+            uint16_t dst_block_stride, uint16_t src_block_stride,           \
+            uint16_t dst_repeat_stride, uint16_t src_repeat_stride,         \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    run(#name, dst, src,                                                    \
+        normgrad_ascendc::CapiRepeatForm(                                   \
+            repeat,                                                         \
+            normgrad_ascendc::CapiUnaryStrides{                             \
+                dst_block_stride, src_block_stride, dst_repeat_stride,      \
+                src_repeat_stride},                                         \
+            site));                                                         \
+  }                                                                         \
+  template <typename T>                                                     \
+  void name##_sync(__ubuf__ T* dst, __ubuf__ T* src, uint32_t count,        \
+                   normgrad_ascendc::CallSite site = {}) {                  \
+    run(#name "_sync", dst, src, normgrad_ascendc::CountForm{count, site}); \
+  }
+
+/// dst[i] = src0[i] + src1[i] (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_BINARY(
+    asc_add, (normgrad_ascendc::CapiBinary<normgrad_ascendc::ElementOp::kAdd,
+                                           normgrad_ascendc::kAddSubTypes>))
+/// dst[i] = src0[i] − src1[i] (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_BINARY(
+    asc_sub, (normgrad_ascendc::CapiBinary<normgrad_ascendc::ElementOp::kSub,
+                                           normgrad_ascendc::kAddSubTypes>))
+/// dst[i] = src0[i] · src1[i] (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_BINARY(
+    asc_mul, (normgrad_ascendc::CapiBinary<normgrad_ascendc::ElementOp::kMul,
+                                           normgrad_ascendc::kMulTypes>))
+/// dst[i] = src0[i] / src1[i] (half, float; IEEE).
+NORMGRAD_CAPI_BINARY(asc_div, (normgrad_ascendc::CapiDiv))
+/// dst[i] = max(src0[i], src1[i]) (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_BINARY(
+    asc_max, (normgrad_ascendc::CapiBinary<normgrad_ascendc::ElementOp::kMax,
+                                           normgrad_ascendc::kMaxMinTypes>))
+/// dst[i] = min(src0[i], src1[i]) (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_BINARY(
+    asc_min, (normgrad_ascendc::CapiBinary<normgrad_ascendc::ElementOp::kMin,
+                                           normgrad_ascendc::kMaxMinTypes>))
+/// dst[i] = src0[i] & src1[i] (int16_t, uint16_t).
+NORMGRAD_CAPI_BINARY(
+    asc_and, (normgrad_ascendc::CapiLogic<normgrad_ascendc::BitOp::kAnd>))
+/// dst[i] = src0[i] | src1[i] (int16_t, uint16_t).
+NORMGRAD_CAPI_BINARY(
+    asc_or, (normgrad_ascendc::CapiLogic<normgrad_ascendc::BitOp::kOr>))
+
+/// dst[i] = src[i] + value (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_SCALAR(
+    asc_add_scalar,
+    (normgrad_ascendc::CapiScalar<normgrad_ascendc::ElementOp::kAdd,
+                                  normgrad_ascendc::kScalarArithTypes>))
+/// dst[i] = src[i] · value (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_SCALAR(
+    asc_mul_scalar,
+    (normgrad_ascendc::CapiScalar<normgrad_ascendc::ElementOp::kMul,
+                                  normgrad_ascendc::kMulsTypes>))
+/// dst[i] = max(src[i], value) (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_SCALAR(
+    asc_max_scalar,
+    (normgrad_ascendc::CapiScalar<normgrad_ascendc::ElementOp::kMax,
+                                  normgrad_ascendc::kScalarArithTypes>))
+/// dst[i] = min(src[i], value) (int16_t, half, int32_t, float).
+NORMGRAD_CAPI_SCALAR(
+    asc_min_scalar,
+    (normgrad_ascendc::CapiScalar<normgrad_ascendc::ElementOp::kMin,
+                                  normgrad_ascendc::kScalarArithTypes>))
+
+/// dst[i] = e^src[i] (half, float).
+NORMGRAD_CAPI_UNARY(asc_exp,
+                    (normgrad_ascendc::CapiMath<normgrad_ascendc::MathOp::kExp,
+                                                normgrad_ascendc::kMathTypes,
+                                                AscendC::DEFAULT_EXP_CONFIG>))
+/// dst[i] = ln src[i] (half, float).
+NORMGRAD_CAPI_UNARY(asc_log,
+                    (normgrad_ascendc::CapiMath<normgrad_ascendc::MathOp::kLn,
+                                                normgrad_ascendc::kMathTypes,
+                                                AscendC::DEFAULT_LN_CONFIG>))
+/// dst[i] = √src[i] (half, float).
+NORMGRAD_CAPI_UNARY(asc_sqrt,
+                    (normgrad_ascendc::CapiMath<normgrad_ascendc::MathOp::kSqrt,
+                                                normgrad_ascendc::kMathTypes,
+                                                AscendC::DEFAULT_SQRT_CONFIG>))
+/// dst[i] = 1 / √src[i] (half, float).
+NORMGRAD_CAPI_UNARY(
+    asc_rsqrt, (normgrad_ascendc::CapiMath<normgrad_ascendc::MathOp::kRsqrt,
+                                           normgrad_ascendc::kMathTypes,
+                                           AscendC::DEFAULT_RSQRT_CONFIG>))
+/// dst[i] = 1 / src[i] (half, float).
+NORMGRAD_CAPI_UNARY(
+    asc_rcp, (normgrad_ascendc::CapiMath<normgrad_ascendc::MathOp::kReciprocal,
+                                         normgrad_ascendc::kReciprocalTypes,
+                                         AscendC::DEFAULT_RECIPROCAL_CONFIG>))
+/// dst[i] = |src[i]| (half, float).
+NORMGRAD_CAPI_UNARY(
+    asc_abs, (normgrad_ascendc::CapiExactUnary<normgrad_ascendc::BitOp::kAbs,
+                                               normgrad_ascendc::kAbsTypes>))
+/// dst[i] = max(0, src[i]) (half, float, int32_t).
+NORMGRAD_CAPI_UNARY(
+    asc_relu, (normgrad_ascendc::CapiExactUnary<normgrad_ascendc::BitOp::kRelu,
+                                                normgrad_ascendc::kReluTypes>))
+/// dst[i] = ~src[i] (int16_t, uint16_t).
+NORMGRAD_CAPI_UNARY(
+    asc_not, (normgrad_ascendc::CapiExactUnary<normgrad_ascendc::BitOp::kNot,
+                                               normgrad_ascendc::kNotTypes>))
+
+#undef NORMGRAD_CAPI_BINARY
+#undef NORMGRAD_CAPI_SCALAR
+#undef NORMGRAD_CAPI_UNARY
+
+/// dst[i] = value, i < count (2- and 4-byte types).
+template <typename T>
+void asc_duplicate(__ubuf__ T* dst,
+                   typename normgrad_ascendc::NonDeduced<T>::type value,
+                   uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiDuplicate("asc_duplicate", dst, value,
+                                  normgrad_ascendc::CountForm{count, site});
+}
+/// value into `repeat` repeats of dst under the mask register.
+template <typename T>
+void asc_duplicate(__ubuf__ T* dst,
+                   typename normgrad_ascendc::NonDeduced<T>::type value,
+                   uint8_t repeat, uint16_t dst_block_stride,
+                   uint16_t dst_repeat_stride,
+                   normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiDuplicate(
+      "asc_duplicate", dst, value,
+      normgrad_ascendc::CapiRepeatForm(repeat,
+                                       normgrad_ascendc::FirstOperandStrides{
+                                           dst_block_stride, dst_repeat_stride},
+                                       site));
+}
+/// asc_duplicate's count form, waiting for its end.
+template <typename T>
+void asc_duplicate_sync(__ubuf__ T* dst,
+                        typename normgrad_ascendc::NonDeduced<T>::type value,
+                        uint32_t count, normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiDuplicate("asc_duplicate_sync", dst, value,
+                                  normgrad_ascendc::CountForm{count, site});
+}
+
+/// Counter mode: the high-dimension forms take the mask register's low word
+/// as the number of elements of the whole instruction.
+inline void asc_set_mask_count(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_set_mask_count", site);
+  AscendC::SetMaskCount();
+}
+/// Normal mode: the mask register holds a bit per lane of each repeat.
+inline void asc_set_mask_norm(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_set_mask_norm", site);
+  AscendC::SetMaskNorm();
+}
+/// Sets the mask register: in normal mode mask1 (lanes 64 … 127) and mask0
+/// (lanes 0 … 63); in counter mode mask0 is the element count and mask1 is
+/// not read.
+inline void asc_set_vector_mask(uint64_t mask1, uint64_t mask0,
+                                normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_set_vector_mask", site);
+  const bool counter = normgrad_ascendc::CurrentCore().vector_mask().mode ==
+                       AscendC::MaskMode::COUNTER;
+  normgrad_ascendc::SetMaskBits(counter ? 0 : mask1, mask0);
+}

@@ -1,0 +1,128 @@
+// vector_datamove.cc — the C API's asc_copy_gm2ub, asc_copy_ub2gm and
+// asc_copy_ub2ub (c_api/vector_datamove/vector_datamove.h) on DataCopy's
+// checks and copy (DataCopyImpl, DataCopyStridedImpl).
+#include "c_api/vector_datamove/vector_datamove.h"
+
+#include <cstdint>
+
+#include "normgrad_ascendc/capi/capi_call.h"
+#include "normgrad_ascendc/runtime/data_copy.h"
+
+namespace normgrad_ascendc {
+
+namespace {
+
+enum class Memory : uint8_t { kGm, kUb };
+
+// One side of a copy: its CopyEnd, and the UB view it points to.
+struct End {
+  End(const char* api, const char* which, Memory memory, void* p) {
+    if (memory == Memory::kUb) {
+      view = UbPointerView(api, nullptr, which, p);
+      copy = {view.data(), &view, view.bytes, true, nullptr};
+    } else {
+      CheckGmPointer(api, which, p);
+      copy = {static_cast<uint8_t*>(p), nullptr, 0, false, p};
+    }
+  }
+  End(const End&) = delete;
+  End& operator=(const End&) = delete;
+  // The UB bytes [0, bytes) must lie in the UB.
+  void CheckReach(const char* api, const char* which, uint64_t bytes) const {
+    if (copy.ub != nullptr) CheckUbBytes(api, which, view, bytes);
+  }
+  TensorView view;
+  CopyEnd copy;
+};
+
+void CopyCount(const char* api, Memory to, void* dst, Memory from, void* src,
+               uint32_t size, const CallSite& site) {
+  const CapiCall call(api, site);
+  const End d(api, "dst", to, dst);
+  const End s(api, "src", from, src);
+  const bool truncate = GetDataCopyMode() == DataCopyMode::kTruncate;
+  if (size % 32 != 0 && !truncate) {
+    Fail(
+        "%s: size %u bytes is not a multiple of 32 bytes; the device would "
+        "silently drop the last %u bytes (NORMGRAD_DATACOPY=truncate mimics "
+        "that)",
+        api, size, size % 32);
+  }
+  const uint32_t moved = size / 32 * 32;
+  s.CheckReach(api, "src", moved);
+  d.CheckReach(api, "dst", moved);
+  DataCopyImpl("", 1, d.copy, s.copy, moved, api);
+}
+
+void CopyBursts(const char* api, Memory to, void* dst, Memory from, void* src,
+                uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
+                uint16_t dst_gap, const CallSite& site) {
+  const CapiCall call(api, site);
+  const End d(api, "dst", to, dst);
+  const End s(api, "src", from, src);
+  if (n_burst < 1 || n_burst > 4095) {
+    Fail("%s: n_burst %u is out of range [1, 4095]", api, n_burst);
+  }
+  if (len_burst < 1) {
+    Fail("%s: len_burst %u is out of range [1, 65535] (32-byte blocks)", api,
+         len_burst);
+  }
+  // Bytes from the first burst's start to the last one's end.
+  const auto reach = [&](uint16_t gap) {
+    return (uint64_t{n_burst} - 1) * (uint64_t{len_burst} + gap) * 32 +
+           uint64_t{len_burst} * 32;
+  };
+  s.CheckReach(api, "src", reach(src_gap));
+  d.CheckReach(api, "dst", reach(dst_gap));
+  DataCopyStridedImpl(
+      "", 1, d.copy, s.copy,
+      AscendC::DataCopyParams(n_burst, len_burst, src_gap, dst_gap), api);
+}
+
+}  // namespace
+
+}  // namespace normgrad_ascendc
+
+using normgrad_ascendc::CallSite;
+using normgrad_ascendc::CopyBursts;
+using normgrad_ascendc::CopyCount;
+using Memory = normgrad_ascendc::Memory;
+
+void asc_copy_gm2ub(void* dst, void* src, uint32_t size, CallSite site) {
+  CopyCount("asc_copy_gm2ub", Memory::kUb, dst, Memory::kGm, src, size, site);
+}
+void asc_copy_gm2ub(void* dst, void* src, uint16_t n_burst, uint16_t len_burst,
+                    uint16_t src_gap, uint16_t dst_gap, CallSite site) {
+  CopyBursts("asc_copy_gm2ub", Memory::kUb, dst, Memory::kGm, src, n_burst,
+             len_burst, src_gap, dst_gap, site);
+}
+void asc_copy_gm2ub_sync(void* dst, void* src, uint32_t size, CallSite site) {
+  CopyCount("asc_copy_gm2ub_sync", Memory::kUb, dst, Memory::kGm, src, size,
+            site);
+}
+
+void asc_copy_ub2gm(void* dst, void* src, uint32_t size, CallSite site) {
+  CopyCount("asc_copy_ub2gm", Memory::kGm, dst, Memory::kUb, src, size, site);
+}
+void asc_copy_ub2gm(void* dst, void* src, uint16_t n_burst, uint16_t len_burst,
+                    uint16_t src_gap, uint16_t dst_gap, CallSite site) {
+  CopyBursts("asc_copy_ub2gm", Memory::kGm, dst, Memory::kUb, src, n_burst,
+             len_burst, src_gap, dst_gap, site);
+}
+void asc_copy_ub2gm_sync(void* dst, void* src, uint32_t size, CallSite site) {
+  CopyCount("asc_copy_ub2gm_sync", Memory::kGm, dst, Memory::kUb, src, size,
+            site);
+}
+
+void asc_copy_ub2ub(void* dst, void* src, uint32_t size, CallSite site) {
+  CopyCount("asc_copy_ub2ub", Memory::kUb, dst, Memory::kUb, src, size, site);
+}
+void asc_copy_ub2ub(void* dst, void* src, uint16_t n_burst, uint16_t len_burst,
+                    uint16_t src_gap, uint16_t dst_gap, CallSite site) {
+  CopyBursts("asc_copy_ub2ub", Memory::kUb, dst, Memory::kUb, src, n_burst,
+             len_burst, src_gap, dst_gap, site);
+}
+void asc_copy_ub2ub_sync(void* dst, void* src, uint32_t size, CallSite site) {
+  CopyCount("asc_copy_ub2ub_sync", Memory::kUb, dst, Memory::kUb, src, size,
+            site);
+}

@@ -1,0 +1,363 @@
+// capi_vector_compute_test.cc — the C API's vector instructions
+// (c_api/vector_compute/vector_compute.h): each function's count form,
+// high-dimension form and _sync form against the C++ instruction on the same
+// UB data, bit for bit (the UB bytes the C++ call leaves are compared whole,
+// so lanes the mask leaves out count too); a few against references
+// computed here; the mask functions; and the checks, by their messages.
+//
+// Extending: a new function gets a line in the comparison tests (its C API
+// call and its C++ call on the same operands) and its messages in Checks.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "c_api/asc_simd.h"
+#include "compat_test.h"
+#include "kernel_operator.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+
+// The UB regions of a test, 8 KiB each: two sources, the C API's
+// destination and the C++ API's.
+constexpr uint32_t kRegion = 8192;
+constexpr uint32_t kSrc0 = 0, kSrc1 = kRegion, kDstC = 2 * kRegion,
+                   kDstCpp = 3 * kRegion;
+
+template <typename T>
+T* UbAt(uint32_t offset) {
+  return reinterpret_cast<T*>(asc_get_phy_buf_addr(offset));
+}
+template <typename T>
+LocalTensor<T> TensorAt(uint32_t offset) {
+  return LocalTensor<T>(TPosition::VECCALC, offset, kRegion / sizeof(T));
+}
+
+class CapiVector : public ::testing::Test {
+ protected:
+  CapiVector() : profile_(normgrad_ascendc::Profile::kA2) {
+    asc_init();
+    asc_set_mask_norm();
+    AscendC::ResetMask();
+  }
+
+  // Random sources (positive where `positive`, for the logarithm and roots)
+  // and the same filler in both destinations.
+  template <typename T>
+  void Fill(bool positive = false) {
+    std::mt19937 rng(compat_test::Seed<4242>());
+    std::uniform_real_distribution<float> real(positive ? 0.125f : -8.0f, 8.0f);
+    std::uniform_int_distribution<int> integer(-3000, 3000);
+    for (uint32_t i = 0; i < kRegion / sizeof(T); ++i) {
+      for (uint32_t at : {kSrc0, kSrc1}) {
+        UbAt<T>(at)[i] = std::is_integral_v<T> ? static_cast<T>(integer(rng))
+                                               : static_cast<T>(real(rng));
+      }
+      UbAt<T>(kDstC)[i] = UbAt<T>(kDstCpp)[i] = static_cast<T>(i % 7);
+    }
+  }
+  // Whether both destinations hold the same bytes.
+  static ::testing::AssertionResult SameDst() {
+    if (std::memcmp(UbAt<uint8_t>(kDstC), UbAt<uint8_t>(kDstCpp), kRegion) ==
+        0) {
+      return ::testing::AssertionSuccess();
+    }
+    for (uint32_t i = 0; i < kRegion; ++i) {
+      if (UbAt<uint8_t>(kDstC)[i] != UbAt<uint8_t>(kDstCpp)[i]) {
+        return ::testing::AssertionFailure()
+               << "destinations differ first at byte " << i;
+      }
+    }
+    return ::testing::AssertionFailure();
+  }
+
+  compat_test::ProfileScope profile_;
+};
+
+// The mask of a high-dimension comparison: every other lane, and the last.
+constexpr uint64_t kMaskLow = 0x5555555555555555ull | (1ull << 63);
+constexpr uint64_t kMaskHigh = 0x00FF00FF00FF00FFull;
+
+// ---- Count forms against the C++ API -------------------------------------
+
+// The count form, its _sync form and the C++ count form of a two-source
+// instruction, over `n` elements of T.
+#define EXPECT_BINARY_COUNT(T, capi, cpp, n)                                   \
+  do {                                                                         \
+    Fill<T>();                                                                 \
+    capi(UbAt<T>(kDstC), UbAt<T>(kSrc0), UbAt<T>(kSrc1), n);                   \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), TensorAt<T>(kSrc1), \
+                 n);                                                           \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T ">";                                \
+    std::memset(UbAt<T>(kDstC), 0, kRegion);                                   \
+    capi##_sync(UbAt<T>(kDstC), UbAt<T>(kSrc0), UbAt<T>(kSrc1), n);            \
+    std::memset(UbAt<T>(kDstCpp), 0, kRegion);                                 \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), TensorAt<T>(kSrc1), \
+                 n);                                                           \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #T ">";                           \
+  } while (0)
+
+TEST_F(CapiVector, BinaryCountFormsMatchCpp) {
+  for (uint32_t n : {1u, 63u, 64u, 65u, 1000u}) {
+    EXPECT_BINARY_COUNT(float, asc_add, Add, n);
+    EXPECT_BINARY_COUNT(half, asc_add, Add, n);
+    EXPECT_BINARY_COUNT(int16_t, asc_add, Add, n);
+    EXPECT_BINARY_COUNT(int32_t, asc_add, Add, n);
+    EXPECT_BINARY_COUNT(float, asc_sub, Sub, n);
+    EXPECT_BINARY_COUNT(half, asc_sub, Sub, n);
+    EXPECT_BINARY_COUNT(float, asc_mul, Mul, n);
+    EXPECT_BINARY_COUNT(int16_t, asc_mul, Mul, n);
+    EXPECT_BINARY_COUNT(float, asc_div, Div, n);
+    EXPECT_BINARY_COUNT(half, asc_div, Div, n);
+    EXPECT_BINARY_COUNT(float, asc_max, Max, n);
+    EXPECT_BINARY_COUNT(int32_t, asc_max, Max, n);
+    EXPECT_BINARY_COUNT(half, asc_min, Min, n);
+    EXPECT_BINARY_COUNT(int16_t, asc_min, Min, n);
+    EXPECT_BINARY_COUNT(int16_t, asc_and, And, n);
+    EXPECT_BINARY_COUNT(uint16_t, asc_or, Or, n);
+  }
+}
+
+#define EXPECT_SCALAR_COUNT(T, capi, cpp, value, n)                   \
+  do {                                                                \
+    Fill<T>();                                                        \
+    capi(UbAt<T>(kDstC), UbAt<T>(kSrc0), value, n);                   \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), value, n); \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T ">";                       \
+    std::memset(UbAt<T>(kDstC), 0, kRegion);                          \
+    std::memset(UbAt<T>(kDstCpp), 0, kRegion);                        \
+    capi##_sync(UbAt<T>(kDstC), UbAt<T>(kSrc0), value, n);            \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), value, n); \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #T ">";                  \
+  } while (0)
+
+TEST_F(CapiVector, ScalarCountFormsMatchCpp) {
+  for (uint32_t n : {1u, 64u, 129u, 1000u}) {
+    EXPECT_SCALAR_COUNT(float, asc_add_scalar, Adds, 1.25f, n);
+    EXPECT_SCALAR_COUNT(half, asc_add_scalar, Adds, half(-0.5f), n);
+    EXPECT_SCALAR_COUNT(int32_t, asc_mul_scalar, Muls, 3, n);
+    EXPECT_SCALAR_COUNT(float, asc_mul_scalar, Muls, 0.75f, n);
+    EXPECT_SCALAR_COUNT(int16_t, asc_max_scalar, Maxs, int16_t{7}, n);
+    EXPECT_SCALAR_COUNT(half, asc_min_scalar, Mins, half(1.0f), n);
+  }
+}
+
+#define EXPECT_UNARY_COUNT(T, capi, cpp, positive, n)          \
+  do {                                                         \
+    Fill<T>(positive);                                         \
+    capi(UbAt<T>(kDstC), UbAt<T>(kSrc0), n);                   \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), n); \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T ">";                \
+    std::memset(UbAt<T>(kDstC), 0, kRegion);                   \
+    std::memset(UbAt<T>(kDstCpp), 0, kRegion);                 \
+    capi##_sync(UbAt<T>(kDstC), UbAt<T>(kSrc0), n);            \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), n); \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #T ">";           \
+  } while (0)
+
+TEST_F(CapiVector, UnaryCountFormsMatchCpp) {
+  for (uint32_t n : {1u, 64u, 129u, 1000u}) {
+    EXPECT_UNARY_COUNT(float, asc_exp, Exp, false, n);
+    EXPECT_UNARY_COUNT(half, asc_exp, Exp, false, n);
+    EXPECT_UNARY_COUNT(float, asc_log, Ln, true, n);
+    EXPECT_UNARY_COUNT(half, asc_sqrt, Sqrt, true, n);
+    EXPECT_UNARY_COUNT(float, asc_rsqrt, Rsqrt, true, n);
+    EXPECT_UNARY_COUNT(float, asc_rcp, Reciprocal, false, n);
+    EXPECT_UNARY_COUNT(half, asc_abs, Abs, false, n);
+    EXPECT_UNARY_COUNT(float, asc_relu, Relu, false, n);
+    EXPECT_UNARY_COUNT(int32_t, asc_relu, Relu, false, n);
+    EXPECT_UNARY_COUNT(int16_t, asc_not, Not, false, n);
+  }
+}
+
+// ---- High-dimension forms against the C++ level-0 forms ------------------
+
+// repeat 3 with gaps between the blocks (block stride 2) and the repeats
+// (repeat stride 17), under kMaskLow/kMaskHigh.
+TEST_F(CapiVector, HighDimensionFormsMatchCpp) {
+  const AscendC::BinaryRepeatParams binary(2, 1, 2, 17, 8, 17);
+  const AscendC::UnaryRepeatParams unary(2, 1, 17, 8);
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  const uint64_t mask16[2] = {kMaskLow, kMaskHigh};
+  const uint64_t mask32[2] = {kMaskLow, 0};
+
+  Fill<float>();
+  asc_add(UbAt<float>(kDstC), UbAt<float>(kSrc0), UbAt<float>(kSrc1), 3, 2, 1,
+          2, 17, 8, 17);
+  AscendC::Add(TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0),
+               TensorAt<float>(kSrc1), mask32, 3, binary);
+  EXPECT_TRUE(SameDst()) << "asc_add<float>";
+
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<half>();
+  asc_mul(UbAt<half>(kDstC), UbAt<half>(kSrc0), UbAt<half>(kSrc1), 3, 2, 1, 2,
+          17, 8, 17);
+  AscendC::Mul(TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0),
+               TensorAt<half>(kSrc1), mask16, 3, binary);
+  EXPECT_TRUE(SameDst()) << "asc_mul<half>";
+
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<float>();
+  asc_div(UbAt<float>(kDstC), UbAt<float>(kSrc0), UbAt<float>(kSrc1), 3, 2, 1,
+          2, 17, 8, 17);
+  AscendC::Div(TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0),
+               TensorAt<float>(kSrc1), mask32, 3, binary);
+  EXPECT_TRUE(SameDst()) << "asc_div<float>";
+
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<uint16_t>();
+  asc_and(UbAt<uint16_t>(kDstC), UbAt<uint16_t>(kSrc0), UbAt<uint16_t>(kSrc1),
+          3, 2, 1, 2, 17, 8, 17);
+  AscendC::And(TensorAt<uint16_t>(kDstCpp), TensorAt<uint16_t>(kSrc0),
+               TensorAt<uint16_t>(kSrc1), mask16, 3, binary);
+  EXPECT_TRUE(SameDst()) << "asc_and<uint16_t>";
+
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<half>();
+  asc_max_scalar(UbAt<half>(kDstC), UbAt<half>(kSrc0), half(0.5f), 3, 2, 1, 17,
+                 8);
+  AscendC::Maxs(TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), half(0.5f),
+                mask16, 3, unary);
+  EXPECT_TRUE(SameDst()) << "asc_max_scalar<half>";
+
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<float>();
+  asc_exp(UbAt<float>(kDstC), UbAt<float>(kSrc0), 3, 2, 1, 17, 8);
+  AscendC::Exp(TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0), mask32, 3,
+               unary);
+  EXPECT_TRUE(SameDst()) << "asc_exp<float>";
+
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<int16_t>();
+  asc_not(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0), 3, 2, 1, 17, 8);
+  AscendC::Not(TensorAt<int16_t>(kDstCpp), TensorAt<int16_t>(kSrc0), mask16, 3,
+               unary);
+  EXPECT_TRUE(SameDst()) << "asc_not<int16_t>";
+
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<float>();
+  asc_duplicate(UbAt<float>(kDstC), 2.5f, 3, 2, 17);
+  AscendC::Duplicate(TensorAt<float>(kDstCpp), 2.5f, mask32, 3, 2, 17);
+  EXPECT_TRUE(SameDst()) << "asc_duplicate<float>";
+}
+
+// The repeat strides of the one-source forms are 16-bit: 300 blocks apart.
+TEST_F(CapiVector, WideRepeatStride) {
+  Fill<float>();
+  float* dst = UbAt<float>(kDstC);
+  float* src = UbAt<float>(kSrc0);
+  asc_abs(dst, src, 2, 1, 1, 8, 300);
+  for (uint32_t i = 0; i < 64; ++i) {
+    EXPECT_EQ(dst[i], std::fabs(src[i])) << i;
+    EXPECT_EQ(dst[64 + i], std::fabs(src[300 * 8 + i])) << i;
+  }
+}
+
+// ---- Independent references -------------------------------------------------
+
+TEST_F(CapiVector, CountFormsAgainstReferences) {
+  Fill<float>();
+  float* d = UbAt<float>(kDstC);
+  const float* a = UbAt<float>(kSrc0);
+  const float* b = UbAt<float>(kSrc1);
+  asc_add(d, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 300);
+  for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], a[i] + b[i]) << i;
+  EXPECT_EQ(d[300], 300 % 7);  // past count: the filler
+  asc_mul_scalar(d, UbAt<float>(kSrc0), 0.5f, 300);
+  for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], a[i] * 0.5f) << i;
+  asc_duplicate(UbAt<int32_t>(kDstC), -9, 70);
+  for (uint32_t i = 0; i < 70; ++i) EXPECT_EQ(UbAt<int32_t>(kDstC)[i], -9);
+  Fill<int16_t>();
+  asc_or(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0), UbAt<int16_t>(kSrc1), 200);
+  for (uint32_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(UbAt<int16_t>(kDstC)[i],
+              static_cast<int16_t>(UbAt<int16_t>(kSrc0)[i] |
+                                   UbAt<int16_t>(kSrc1)[i]));
+  }
+}
+
+// Normal mode: only the lanes whose bits are set; counter mode: the first
+// mask0 elements over as many repeats as they need, repeat not read.
+TEST_F(CapiVector, MaskModes) {
+  Fill<float>();
+  float* d = UbAt<float>(kDstC);
+  const float* a = UbAt<float>(kSrc0);
+  asc_set_vector_mask(0, 0x3);  // lanes 0 and 1 of each repeat
+  asc_relu(d, UbAt<float>(kSrc0), 2, 1, 1, 8, 8);
+  for (uint32_t i = 0; i < 128; ++i) {
+    const bool selected = i % 64 < 2;
+    EXPECT_EQ(d[i], selected ? std::fmax(a[i], 0.0f) : float(i % 7)) << i;
+  }
+  Fill<float>();
+  asc_set_mask_count();
+  asc_set_vector_mask(12345, 100);  // mask1 is not read in counter mode
+  asc_add_scalar(d, UbAt<float>(kSrc0), 1.0f, 1, 1, 1, 8, 8);
+  asc_set_mask_norm();
+  for (uint32_t i = 0; i < 130; ++i) {
+    EXPECT_EQ(d[i], i < 100 ? a[i] + 1.0f : float(i % 7)) << i;
+  }
+  // The count form leaves the register alone.
+  asc_set_vector_mask(0, 0x1);
+  asc_add(d, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 64);
+  const normgrad_ascendc::VectorMask& m =
+      normgrad_ascendc::CurrentCore().vector_mask();
+  EXPECT_EQ(m.low, 0x1u);
+  EXPECT_EQ(m.mode, AscendC::MaskMode::NORMAL);
+}
+
+// ---- Checks -------------------------------------------------------------
+
+TEST_F(CapiVector, Checks) {
+  Fill<float>();
+  float* d = UbAt<float>(kDstC);
+  float* a = UbAt<float>(kSrc0);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_add(UbAt<int8_t>(kDstC), UbAt<int8_t>(kSrc0), UbAt<int8_t>(kSrc1),
+                32);
+      },
+      "asc_add<int8_t>: element type int8_t is not supported on profile Atlas "
+      "A2/A3 (asc_add takes int16_t, int32_t, half, float there)"));
+  EXPECT_TRUE(FailsWith([&] { asc_exp(d, a + 1, 8); },
+                        "asc_exp<float>: src is at UB byte 4, which is not "
+                        "32-byte aligned"));
+  std::vector<float> host(64);
+  EXPECT_TRUE(FailsWith([&] { asc_sub(d, a, host.data(), 64); },
+                        "asc_sub<float>: src1 "));
+  EXPECT_TRUE(FailsWith([&] { asc_sub(d, a, host.data(), 64); },
+                        "is not a unified-buffer address (it points outside "
+                        "the unified buffer)"));
+  EXPECT_TRUE(FailsWith([&] { asc_relu<float>(nullptr, a, 64); },
+                        "asc_relu<float>: dst is a null pointer"));
+  const uint32_t ub = normgrad_ascendc::CurrentCore().ub_size();
+  float* last = UbAt<float>(ub - 256);
+  EXPECT_TRUE(FailsWith([&] { asc_add_sync(last, a, a, 65); },
+                        "asc_add_sync<float>: dst has 64 elements, fewer than "
+                        "count 65"));
+  EXPECT_TRUE(FailsWith([&] { asc_abs(last, a, 2, 1, 1, 8, 8); },
+                        "asc_abs<float>: dst has 64 elements (256 bytes); 2 "
+                        "repeats with block stride 1 and repeat stride 8 "
+                        "reach byte 512, past its end"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_add(d, a, d + 8, 2, 1, 1, 1, 8, 8, 8); },
+      "asc_add<float>: in repeat 0, dst and src1 share a block without being "
+      "the same lanes"));
+  {
+    compat_test::ProfileScope p950(normgrad_ascendc::Profile::k950);
+    EXPECT_TRUE(FailsWith([&] { asc_add(d, a, a, 64); },
+                          "asc_add: not available on profile Ascend 950"));
+  }
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_get_phy_buf_addr(ub + 1); },
+      "asc_get_phy_buf_addr: offset 196609 is past the unified buffer's "
+      "196608 bytes"));
+}
+
+}  // namespace
