@@ -3,6 +3,7 @@
 translation units that compile only if every name marked implemented exists.
 
     coverage_probe.py LEDGER OUT_DIR [--root REPO_ROOT]
+    coverage_probe.py LEDGER --write-counts
 
 A ledger row is `| API | status | test, issue or reason | probe |` in a table
 whose header row starts `| API | status |`. Status is `implemented`,
@@ -28,6 +29,11 @@ naming the ledger and the row's line, so a missing name is a compiler error
 at `docs/coverage.md:<line>`. A malformed row is reported the same way here,
 with exit status 1. Files are rewritten only when their text changes, so an
 unchanged ledger does not recompile the probes.
+
+The counts are checked too: each list's and each category's line "N names:
+I implemented, P planned, L left out." and the Totals table must agree with
+the rows, or the run fails naming the line and the right figures.
+--write-counts rewrites them from the rows (after a row changes status).
 """
 import argparse
 import os
@@ -111,6 +117,56 @@ def read_ledger(path, root):
     return rows
 
 
+COUNT_LINE = re.compile(r"(?P<n>\d+) names: (?P<i>\d+) implemented, (?P<p>\d+) planned, (?P<l>\d+) left out\.$")
+TOTALS_ROW = re.compile(r"^\| (?P<name>\[[^\]]+\]\([^)]*\)|all) \| \d+ \| \d+ \| \d+ \| \d+ \|$")
+
+
+def status_counts(lines):
+    """{scope: [implemented, planned, left out]} for "all", every list (its
+    "## " title) and every category (its "### " line's number), from the
+    rows under them."""
+    counts = {"all": [0, 0, 0]}
+    section = category = None
+    for number, line in enumerate(lines, start=1):
+        if line.startswith("## "):
+            section, category = line[3:].strip(), None
+        elif line.startswith("### "):
+            category = number  # a category title may stand twice in a list
+        elif line.startswith("|") and not HEADER.match(line) and not re.fullmatch(r"\|[\s:|-]*", line):
+            row = cells(line)
+            if len(row) == 4 and row[1] in STATUSES:
+                for scope in ("all", section, category):
+                    if scope is not None:
+                        counts.setdefault(scope, [0, 0, 0])[STATUSES.index(row[1])] += 1
+    return counts
+
+
+def counted(lines):
+    """The ledger with every count line and Totals row set from the rows,
+    and [(line number, old line, new line)] for those that differ."""
+    counts = status_counts(lines)
+    figures = lambda c: (sum(c), *c)
+    out, changed = [], []
+    section = category = None
+    for number, line in enumerate(lines, start=1):
+        new = line
+        if line.startswith("## "):
+            section, category = line[3:].strip(), None
+        elif line.startswith("### "):
+            category = number
+        elif m := COUNT_LINE.search(line):
+            n, i, p, l = figures(counts.get(category or section, [0, 0, 0]))
+            new = line[:m.start()] + f"{n} names: {i} implemented, {p} planned, {l} left out."
+        elif m := TOTALS_ROW.match(line):
+            name = m.group("name")
+            scope = "all" if name == "all" else re.match(r"\[([^\]]+)\]", name).group(1)
+            new = "| {} | {} | {} | {} | {} |".format(name, *figures(counts.get(scope, [0, 0, 0])))
+        out.append(new)
+        if new != line:
+            changed.append((number, line, new))
+    return out, changed
+
+
 def check_lines(ledger, number, api, check):
     """The probe's lines for one row: a #line directive, then one check."""
     tag = f"ledger_row_{number}"
@@ -155,12 +211,28 @@ def write_if_changed(path, text):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("ledger")
-    parser.add_argument("out_dir")
+    parser.add_argument("out_dir", nargs="?")
     parser.add_argument("--root", default=".", help="the repository root tests are named from")
+    parser.add_argument("--write-counts", action="store_true", help="set the counts from the rows")
     args = parser.parse_args()
     ledger = os.path.abspath(args.ledger)
+    with open(ledger, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    fixed, changed = counted(lines)
+    if args.write_counts:
+        with open(ledger, "w", encoding="utf-8") as f:
+            f.write("\n".join(fixed) + "\n")
+        print(f"coverage_probe: {len(changed)} count lines rewritten in {args.ledger}")
+        return 0
+    if args.out_dir is None:
+        parser.error("OUT_DIR is needed unless --write-counts is given")
     try:
         rows = read_ledger(ledger, args.root)
+        if changed:
+            number, old, new = changed[0]
+            raise LedgerError(f"{ledger}:{number}: the counts disagree with the rows: '{old}' should be "
+                              f"'{new}' ({len(changed)} such lines; tools/ledger/coverage_probe.py "
+                              f"--write-counts sets them)")
     except LedgerError as e:
         print(f"coverage_probe: {e}", file=sys.stderr)
         return 1
