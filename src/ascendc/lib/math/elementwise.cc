@@ -11,7 +11,7 @@
 // elements into the scratch as floats (half widened) or int64_t values,
 // applies the API's arithmetic there, and stores them to dst. Every result
 // of these APIs is a value of T, so narrowing back to half is exact and
-// never saturates, on any profile (docs/decisions.md, "Math: half").
+// never saturates, on any profile (docs/decisions.md, "Math: the first batch").
 #include <algorithm>
 #include <cmath>
 #include <cstring>

@@ -31,7 +31,7 @@ void TruncFloats(float* v, size_t n) {
 }
 
 // x - Trunc(x), as the page defines it: +0 for an integral x of either
-// sign, NaN for ±inf (docs/decisions.md, "Math: Frac and Sign at the edges").
+// sign, NaN for ±inf (docs/decisions.md, "Math: the first batch").
 void FracFloats(float* v, size_t n) {
   for (size_t i = 0; i < n; ++i) v[i] = v[i] - std::trunc(v[i]);
 }

@@ -3,7 +3,7 @@
 // Get<Api>MaxMinTmpSize and Get<Api>TmpBufferFactorSize, and the sizing rule
 // the kernel side checks the scratch against.
 //
-// The rule (docs/decisions.md, "Math: scratch sizes"): a call computes in
+// The rule (docs/decisions.md, "Math: the first batch"): a call computes in
 // passes, each holding one intermediate per element in the scratch (a float
 // for half and float, an int64_t for int64_t), at least 256 bytes of input
 // per pass. So maxLiveNodeCount = intermediate / typeSize (2 for half, 1
