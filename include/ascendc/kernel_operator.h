@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "lib/math/math_apis.h"
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/deepnorm.h"
 #include "lib/normalization/groupnorm.h"

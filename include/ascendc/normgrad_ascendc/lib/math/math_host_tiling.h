@@ -1,0 +1,110 @@
+// normgrad_ascendc/lib/math/math_host_tiling.h — the host-side scratch-size
+// queries of the elementwise Math APIs (docs/math.md, "Scratch sizes"):
+// Get<Api>MaxMinTmpSize and Get<Api>TmpBufferFactorSize, and the sizing rule
+// the kernel side checks the scratch against.
+//
+// The rule (docs/decisions.md, "Math: the first batch"): a call computes in
+// passes, each holding one intermediate per element in the scratch (a float
+// for half and float, an int64_t for int64_t), at least 256 bytes of input
+// per pass. So maxLiveNodeCount = intermediate / typeSize (2 for half, 1
+// for float and int64_t), extraBuf = 0, minValue = one pass of 256 / typeSize
+// elements, maxValue = one pass over every element of srcShape (at least
+// minValue).
+//
+// Error policy: the functions return void, as documented. On bad input — a
+// typeSize the API does not take, a shape with no dimension, a dimension
+// below 1, more than 2^32-1 elements, an API the platform does not have —
+// they print one message on stderr naming the function, the argument, the
+// value and the rule, and set their outputs to 0. Nothing throws.
+#pragma once
+
+#include <cstdint>
+
+#include "normgrad_ascendc/tiling/shape.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace normgrad_ascendc {
+
+/// Bytes of the intermediate each element takes in the scratch: 8 for
+/// int64_t (type_size 8), else 4 (float).
+constexpr uint32_t MathIntermediateBytes(uint32_t type_size) {
+  return type_size == 8 ? 8 : 4;
+}
+
+/// Elements of the smallest pass: 256 bytes of input.
+constexpr uint32_t MathMinPassElements(uint32_t type_size) {
+  return 256 / type_size;
+}
+
+/// minValue: the scratch of the smallest pass, in bytes.
+constexpr uint32_t MathMinTmpBytes(uint32_t type_size) {
+  return MathMinPassElements(type_size) * MathIntermediateBytes(type_size);
+}
+
+/// maxValue before saturation: one pass over n elements, at least minValue.
+constexpr uint64_t MathMaxTmpBytes(uint32_t type_size, uint64_t n) {
+  const uint64_t pass =
+      n > MathMinPassElements(type_size) ? n : MathMinPassElements(type_size);
+  return pass * MathIntermediateBytes(type_size);
+}
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+// typeSize: 2 (half) or 4 (float); for Sign also 8 (int64_t, Ascend 950).
+
+void GetCeilMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool isReuseSource, uint32_t& maxValue,
+                          uint32_t& minValue);
+void GetCeilTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+void GetFloorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool isReuseSource, uint32_t& maxValue,
+                           uint32_t& minValue);
+void GetFloorTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf);
+
+/// Round's queries take the platform, as documented; every profile has
+/// Round.
+void GetRoundMaxMinTmpSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const ge::Shape& srcShape, const uint32_t typeSize,
+    const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
+void GetRoundTmpBufferFactorSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+void GetTruncMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool isReuseSource, uint32_t& maxValue,
+                           uint32_t& minValue);
+void GetTruncTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf);
+
+void GetFracMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool isReuseSource, uint32_t& maxValue,
+                          uint32_t& minValue);
+void GetFracTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+/// Rint's queries take the platform, as documented: on a platform other
+/// than Ascend 950 (which alone has Rint) they report that and give 0.
+void GetRintMaxMinTmpSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const ge::Shape& srcShape, const uint32_t typeSize,
+    const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
+void GetRintTmpBufferFactorSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const uint32_t typeSize, uint32_t& maxLivedNodeCount, uint32_t& extraBuf);
+
+void GetSignMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool isReuseSource, uint32_t& maxValue,
+                          uint32_t& minValue);
+void GetSignTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount,
+                                uint32_t& extraBuffer);
+
+}  // namespace AscendC
