@@ -19,7 +19,12 @@
 // vector_unit.h: the vector unit's repeats, strides (UnaryRepeatParams,
 // BinaryRepeatParams) and mask register (SetMaskCount, SetVectorMask, ...).
 // atomic.h: atomic writes into GM (SetAtomicAdd and the like, AtomicAdd ...).
-// block_sync.h: synchronization between blocks (SyncAll, IBSet/IBWait, ...).
+// block_sync.h: synchronization between blocks (SyncAll, IBSet/IBWait,
+// GroupBarrier, ...).
+// sys_var.h: block_idx, block_num, g_coreType, ASC_UB_SIZE, GetRuntimeUBSize.
+// utils.h: DivCeil, AscendCUtils. type_traits.h: AscendC::Std traits,
+// Conditional, IsSameType. ctrl_spr.h: SetCtrlSpr/GetCtrlSpr/ResetCtrlSpr.
+// cache.h: DataCacheCleanAndInvalid.
 // debug.h: printf, KERNEL_LOG, the asserts, DumpTensor, Trap (its printf and
 // assert macros come last, so no header here is affected by them).
 #pragma once
@@ -47,9 +52,11 @@
 #include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"
 #include "normgrad_ascendc/lib/normalization/welfordfinalize_tiling.h"
 #include "normgrad_ascendc/lib/normalization/welfordupdate_tiling.h"
+#include "normgrad_ascendc/runtime/cache.h"
 #include "normgrad_ascendc/runtime/ceil_division.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/cpu_debug.h"
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
 #include "normgrad_ascendc/runtime/data_copy_pad.h"
 #include "normgrad_ascendc/runtime/data_copy_params.h"
@@ -65,7 +72,10 @@
 #include "normgrad_ascendc/runtime/shape_info.h"
 #include "normgrad_ascendc/runtime/sub_block.h"
 #include "normgrad_ascendc/runtime/sync.h"
+#include "normgrad_ascendc/runtime/sys_var.h"
 #include "normgrad_ascendc/runtime/tensor.h"
+#include "normgrad_ascendc/runtime/type_traits.h"
+#include "normgrad_ascendc/runtime/utils.h"
 #include "normgrad_ascendc/runtime/workspace.h"
 #include "normgrad_ascendc/tiling/kernel_tiling.h"
 #include "normgrad_ascendc/vector/vector_compound.h"

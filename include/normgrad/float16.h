@@ -9,7 +9,8 @@
 // arithmetic type computes in that type's promotion with float (the result is
 // float, or double for double operands).
 //
-// The scalar conversions here are portable C++. Bulk conversions that use the
+// The scalar conversions here are portable C++ and constexpr (so
+// `constexpr half x = (half)99.0;` compiles). Bulk conversions that use the
 // CPU's conversion instructions (F16C on x86) live in normgrad/convert.h.
 #pragma once
 
@@ -22,20 +23,16 @@ namespace normgrad {
 /// Bit patterns ↔ float, portable, round-half-to-even.
 namespace bits {
 
-inline uint32_t FromFloat(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
+// __builtin_bit_cast (GCC 11, clang 9): std::bit_cast before C++20, usable in
+// constant expressions, compiled as a plain move.
+constexpr uint32_t FromFloat(float f) {
+  return __builtin_bit_cast(uint32_t, f);
 }
 
-inline float ToFloat(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
+constexpr float ToFloat(uint32_t u) { return __builtin_bit_cast(float, u); }
 
 /// binary16 bits → float (exact; a NaN becomes quiet, as F16C does).
-inline float HalfToFloat(uint16_t h) {
+constexpr float HalfToFloat(uint16_t h) {
   const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   const uint32_t exponent = (h >> 10) & 0x1fu;
   uint32_t mantissa = h & 0x3ffu;
@@ -60,7 +57,7 @@ inline float HalfToFloat(uint16_t h) {
 
 /// float → binary16 bits, round half to even. NaN becomes a quiet NaN with
 /// the top 10 bits of the float's payload (as the F16C instructions do).
-inline uint16_t FloatToHalf(float f) {
+constexpr uint16_t FloatToHalf(float f) {
   uint32_t x = FromFloat(f);
   const uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
   x &= 0x7fffffffu;
@@ -87,12 +84,12 @@ inline uint16_t FloatToHalf(float f) {
 }
 
 /// bfloat16 bits → float (exact).
-inline float Bfloat16ToFloat(uint16_t b) {
+constexpr float Bfloat16ToFloat(uint16_t b) {
   return ToFloat(static_cast<uint32_t>(b) << 16);
 }
 
 /// float → bfloat16 bits, round half to even; NaN stays a quiet NaN.
-inline uint16_t FloatToBfloat16(float f) {
+constexpr uint16_t FloatToBfloat16(float f) {
   const uint32_t x = FromFloat(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) {
     return static_cast<uint16_t>((x >> 16) | 0x40u);
@@ -107,19 +104,18 @@ template <typename Codec>
 class Float16Storage {
  public:
   Float16Storage() = default;
-  Float16Storage(float f)
+  constexpr Float16Storage(float f)
       : bits_(Codec::Narrow(f)) {}  // NOLINT: implicit, as Ascend C
   template <typename U, typename = std::enable_if_t<std::is_arithmetic_v<U> &&
                                                     !std::is_same_v<U, float>>>
-  Float16Storage(U v) : Float16Storage(static_cast<float>(v)) {}  // NOLINT
-  operator float() const { return Codec::Widen(bits_); }          // NOLINT
+  constexpr Float16Storage(U v)  // NOLINT
+      : Float16Storage(static_cast<float>(v)) {}
+  constexpr operator float() const { return Codec::Widen(bits_); }  // NOLINT
 
-  static Float16Storage FromBits(uint16_t b) {
-    Float16Storage v;
-    v.bits_ = b;
-    return v;
+  static constexpr Float16Storage FromBits(uint16_t b) {
+    return Float16Storage(RawBits{}, b);
   }
-  uint16_t Bits() const { return bits_; }
+  constexpr uint16_t Bits() const { return bits_; }
 
   friend Float16Storage operator+(Float16Storage a, Float16Storage b) {
     return float(a) + float(b);
@@ -161,6 +157,9 @@ class Float16Storage {
   Float16Storage& operator/=(Float16Storage o) { return *this = *this / o; }
 
  private:
+  struct RawBits {};
+  constexpr Float16Storage(RawBits, uint16_t b) : bits_(b) {}
+
   uint16_t bits_;
 };
 
@@ -191,12 +190,12 @@ NORMGRAD_MIXED_OP(>=)
 #undef NORMGRAD_MIXED_OP
 
 struct HalfCodec {
-  static uint16_t Narrow(float f) { return bits::FloatToHalf(f); }
-  static float Widen(uint16_t b) { return bits::HalfToFloat(b); }
+  static constexpr uint16_t Narrow(float f) { return bits::FloatToHalf(f); }
+  static constexpr float Widen(uint16_t b) { return bits::HalfToFloat(b); }
 };
 struct Bfloat16Codec {
-  static uint16_t Narrow(float f) { return bits::FloatToBfloat16(f); }
-  static float Widen(uint16_t b) { return bits::Bfloat16ToFloat(b); }
+  static constexpr uint16_t Narrow(float f) { return bits::FloatToBfloat16(f); }
+  static constexpr float Widen(uint16_t b) { return bits::Bfloat16ToFloat(b); }
 };
 
 /// IEEE 754 binary16 (Ascend C's `half`).

@@ -37,7 +37,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "securec.h"  // memcpy_s, memset_s
+#include "normgrad_ascendc/runtime/acl_float16.h"  // aclFloat16
+#include "securec.h"                               // memcpy_s, memset_s
 
 extern "C" {
 

@@ -4,6 +4,7 @@
 #include "normgrad_ascendc/runtime/block_sync.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <tuple>
 
@@ -91,30 +92,27 @@ void SyncAllImpl(uint32_t used_cores) {
   });
 }
 
-void IBSetImpl(const void* gm, int32_t block_idx, int32_t event_id) {
+void IBSetImpl(const void* gm, int32_t block, int32_t event_id) {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("IBSet");
-  if (block_idx < 0 ||
-      static_cast<uint32_t>(block_idx) >= launch.num_blocks()) {
-    Fail("IBSet: blockIdx %d is out of range 0..%u (numBlocks - 1)", block_idx,
+  if (block < 0 || static_cast<uint32_t>(block) >= launch.num_blocks()) {
+    Fail("IBSet: blockIdx %d is out of range 0..%u (numBlocks - 1)", block,
          launch.num_blocks() - 1);
   }
-  launch.Change([&] {
-    launch.ib_flags[std::make_tuple(gm, block_idx, event_id)] = true;
-  });
+  launch.Change(
+      [&] { launch.ib_flags[std::make_tuple(gm, block, event_id)] = true; });
 }
 
-void IBWaitImpl(const void* gm, int32_t block_idx, int32_t event_id) {
+void IBWaitImpl(const void* gm, int32_t block, int32_t event_id) {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("IBWait");
-  if (block_idx < 0 ||
-      static_cast<uint32_t>(block_idx) >= launch.num_blocks()) {
-    Fail("IBWait: blockIdx %d is out of range 0..%u (numBlocks - 1)", block_idx,
+  if (block < 0 || static_cast<uint32_t>(block) >= launch.num_blocks()) {
+    Fail("IBWait: blockIdx %d is out of range 0..%u (numBlocks - 1)", block,
          launch.num_blocks() - 1);
   }
-  const auto key = std::make_tuple(gm, block_idx, event_id);
+  const auto key = std::make_tuple(gm, block, event_id);
   launch.Wait(CurrentBlock(),
-              At("IBWait(blockIdx " + std::to_string(block_idx) + ", eventID " +
+              At("IBWait(blockIdx " + std::to_string(block) + ", eventID " +
                  std::to_string(event_id) + ")"),
               [&] { return launch.ib_flags.count(key) != 0; });
 }
@@ -224,6 +222,112 @@ void ReleaseMutexIdImpl(uint8_t id) {
     Fail("ReleaseMutexID: MutexID %u was not taken with AllocMutexID", id);
   }
   self.mutex_ids &= ~(1u << id);
+}
+
+namespace {
+
+// The most Arrive or Wait calls one index of a GroupBarrier may make.
+constexpr uint64_t kMaxGroupBarrierRounds = 1048575;
+
+// The barrier's shared state, created by the first block that uses it; a
+// block passing other sizes for the same workspace is an error.
+GroupBarrierState& BarrierOf(Launch& launch, const char* api,
+                             const void* workspace, uint32_t arrive_size,
+                             uint32_t wait_size) {
+  GroupBarrierState& state = launch.group_barriers[workspace];
+  if (state.arrivals.empty()) {
+    state.arrivals.assign(arrive_size, 0);
+    state.waits.assign(wait_size, 0);
+  } else if (state.arrivals.size() != arrive_size ||
+             state.waits.size() != wait_size) {
+    Fail(
+        "%s: arriveSize %u and waitSize %u differ from the %zu and %zu "
+        "another block created the barrier at the same workspace with; "
+        "every block must pass the same",
+        api, arrive_size, wait_size, state.arrivals.size(), state.waits.size());
+  }
+  return state;
+}
+
+}  // namespace
+
+void CheckGroupBarrier(const void* workspace, uint32_t arrive_size,
+                       uint32_t wait_size) {
+  const ProfileInfo& info = CurrentCore().profile();
+  if (info.profile == Profile::k310P) {
+    Fail("GroupBarrier: not available on %s (Atlas A2/A3 and the 950 have it)",
+         info.name);
+  }
+  if (workspace == nullptr) {
+    Fail(
+        "GroupBarrier: groupWorkspace is null; it must be GM the program "
+        "owns");
+  }
+  if (reinterpret_cast<uintptr_t>(workspace) % 512 != 0) {
+    Fail("GroupBarrier: groupWorkspace %p is not 512-byte aligned", workspace);
+  }
+  if (arrive_size == 0 || wait_size == 0) {
+    Fail(
+        "GroupBarrier: arriveSizeIn %u and waitSizeIn %u must both be at "
+        "least 1",
+        arrive_size, wait_size);
+  }
+}
+
+void GroupBarrierArriveImpl(const void* workspace, uint32_t arrive_size,
+                            uint32_t wait_size, uint32_t index) {
+  if (index >= arrive_size) {
+    Fail(
+        "GroupBarrier::Arrive: arriveIndex %u is out of range 0..%u "
+        "(arriveSize - 1)",
+        index, arrive_size - 1);
+  }
+  Launch& launch = CurrentLaunch();
+  launch.RequireConcurrent("GroupBarrier::Arrive");
+  launch.Change([&] {
+    GroupBarrierState& state = BarrierOf(launch, "GroupBarrier::Arrive",
+                                         workspace, arrive_size, wait_size);
+    if (state.arrivals[index] == kMaxGroupBarrierRounds) {
+      Fail(
+          "GroupBarrier::Arrive: arriveIndex %u arrives more than %llu "
+          "times; a barrier allows at most that many rounds",
+          index, static_cast<unsigned long long>(kMaxGroupBarrierRounds));
+    }
+    ++state.arrivals[index];
+  });
+}
+
+void GroupBarrierWaitImpl(const void* workspace, uint32_t arrive_size,
+                          uint32_t wait_size, uint32_t index) {
+  if (index >= wait_size) {
+    Fail(
+        "GroupBarrier::Wait: waitIndex %u is out of range 0..%u "
+        "(waitSize - 1)",
+        index, wait_size - 1);
+  }
+  Launch& launch = CurrentLaunch();
+  launch.RequireConcurrent("GroupBarrier::Wait");
+  uint64_t round = 0;
+  GroupBarrierState* state = nullptr;
+  launch.Change([&] {
+    state = &BarrierOf(launch, "GroupBarrier::Wait", workspace, arrive_size,
+                       wait_size);
+    if (state->waits[index] == kMaxGroupBarrierRounds) {
+      Fail(
+          "GroupBarrier::Wait: waitIndex %u waits more than %llu times; a "
+          "barrier allows at most that many rounds",
+          index, static_cast<unsigned long long>(kMaxGroupBarrierRounds));
+    }
+    round = ++state->waits[index];
+  });
+  launch.Wait(CurrentBlock(),
+              At("GroupBarrier::Wait(waitIndex " + std::to_string(index) +
+                 ", its " + Ordinal(round) + " wait)"),
+              [&] {
+                return std::all_of(
+                    state->arrivals.begin(), state->arrivals.end(),
+                    [&](uint64_t arrived) { return arrived >= round; });
+              });
 }
 
 }  // namespace normgrad_ascendc

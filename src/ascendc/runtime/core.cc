@@ -1,6 +1,7 @@
 // core.cc — the emulated AI core (core.h): Fail and KernelError, the Core
-// with its unified buffer (UB) and block index, and each thread's current
-// core.
+// with its unified buffer (UB) and block index, each thread's current core,
+// and the built-in variables block_idx and block_num (sys_var.h) that follow
+// it.
 #include "normgrad_ascendc/runtime/core.h"
 
 #include <algorithm>
@@ -12,13 +13,32 @@
 #include <new>
 #include <string>
 
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/runtime/profile.h"
+#include "normgrad_ascendc/runtime/sys_var.h"
+
+thread_local int64_t block_idx = 0;
+thread_local int64_t block_num = 1;
 
 namespace normgrad_ascendc {
 
 namespace {
 
 thread_local const CallSite* t_call_site = nullptr;
+thread_local Core* t_current_core = nullptr;
+thread_local std::unique_ptr<Core> t_default_core;
+
+// The core whose block the thread's block_idx and block_num show: the
+// current core, without creating the default one.
+const Core* ShownCore() {
+  return t_current_core != nullptr ? t_current_core : t_default_core.get();
+}
+
+// Sets block_idx and block_num to `core`'s block (block 0 of 1 without one).
+void PublishBlock(const Core* core) {
+  ::block_idx = core != nullptr ? core->block_idx() : 0;
+  ::block_num = core != nullptr ? core->block_num() : 1;
+}
 
 }  // namespace
 
@@ -63,6 +83,7 @@ void Fail(const char* format, ...) {
 Core::Core() : ub_(static_cast<uint8_t*>(std::aligned_alloc(64, kMaxUbBytes))) {
   if (ub_ == nullptr) throw std::bad_alloc();
   std::memset(ub_, 0, kMaxUbBytes);
+  ctrl_ = DefaultCtrl(CurrentProfile());
 }
 
 Core::~Core() { std::free(ub_); }
@@ -83,13 +104,16 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   merge_record_ = MergeRecord();
   deq_scale_ = kDeqScaleReset;
   cmp_mask_ = CmpMaskRegister();
+  ctrl_ = DefaultCtrl(CurrentProfile());
+  if (this == ShownCore()) PublishBlock(this);
 }
 
 void Core::AttachPipe(AscendC::TPipe* pipe) {
   if (pipe_ != nullptr) {
     Fail(
         "TPipe: a second TPipe was created on the core of block %lld while "
-        "one exists; a kernel uses one TPipe",
+        "one exists; call Destroy() on the first TPipe before creating "
+        "another",
         static_cast<long long>(block_idx_));
   }
   profile_ = &GetProfileInfo(CurrentProfile());
@@ -100,13 +124,6 @@ void Core::DetachPipe(const AscendC::TPipe* pipe) {
   if (pipe_ == pipe) pipe_ = nullptr;
 }
 
-namespace {
-
-thread_local Core* t_current_core = nullptr;
-thread_local std::unique_ptr<Core> t_default_core;
-
-}  // namespace
-
 Core& CurrentCore() {
   if (t_current_core != nullptr) return *t_current_core;
   if (!t_default_core) t_default_core = std::make_unique<Core>();
@@ -115,8 +132,12 @@ Core& CurrentCore() {
 
 ScopedCore::ScopedCore(Core& core) : previous_(t_current_core) {
   t_current_core = &core;
+  PublishBlock(&core);
 }
 
-ScopedCore::~ScopedCore() { t_current_core = previous_; }
+ScopedCore::~ScopedCore() {
+  t_current_core = previous_;
+  PublishBlock(ShownCore());
+}
 
 }  // namespace normgrad_ascendc

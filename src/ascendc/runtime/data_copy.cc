@@ -22,6 +22,7 @@
 #include "ascendc/runtime/gm_store.h"
 #include "engine/dispatch.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/shape_info.h"
 
 namespace normgrad_ascendc {
 
@@ -152,7 +153,9 @@ void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
   const uint32_t asked = count;
   const uint64_t bytes = uint64_t{count} * elem_bytes;
   if (bytes % 32 != 0) {
-    if (GetDataCopyMode() == DataCopyMode::kCheck) {
+    // The 950 profile follows its page: the count rounds down, no error.
+    if (GetDataCopyMode() == DataCopyMode::kCheck &&
+        CurrentCore().profile().profile != Profile::k950) {
       Fail(
           "%s: count %u (%llu bytes) is not a multiple of 32 bytes; the "
           "device would silently drop the last %llu bytes "
@@ -264,8 +267,9 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
   const OpName op("DataCopy", type_name, dst, src);
   CheckEnd(op, "dst", dst);
   CheckEnd(op, "src", src);
-  if (dims == 0 || dims > 8) {
-    Fail("%s: dimValue %u is out of range: it must be 1 to 8", op.text, dims);
+  if (dims == 0 || dims > static_cast<uint32_t>(AscendC::K_MAX_DIM)) {
+    Fail("%s: dimValue %u is out of range: it must be 1 to K_MAX_DIM (%d)",
+         op.text, dims, AscendC::K_MAX_DIM);
   }
   for (uint32_t d = 0; d < dims; ++d) {
     if (dst_slices[d].burstLen != src_slices[d].burstLen) {

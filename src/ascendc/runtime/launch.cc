@@ -28,6 +28,15 @@
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
+// The bounds of the section __cube__ places kernels in (qualifiers.h), which
+// the linker defines when the program has one; null otherwise.
+extern "C" {
+extern const char __start_normgrad_cube_kernels[]
+    __attribute__((weak, visibility("hidden")));
+extern const char __stop_normgrad_cube_kernels[]
+    __attribute__((weak, visibility("hidden")));
+}
+
 namespace normgrad_ascendc {
 
 // ---- Launch
@@ -347,6 +356,21 @@ void SetKernelErrorPolicy(KernelErrorPolicy policy) { g_policy.Set(policy); }
 int TakeLaunchError() { return g_pending_error.exchange(0); }
 
 void SetLaunchThreads(unsigned threads) { g_threads.store(threads); }
+
+bool IsCubeKernel(const void* function) {
+  const char* at = static_cast<const char*>(function);
+  return __start_normgrad_cube_kernels != nullptr &&
+         at >= __start_normgrad_cube_kernels &&
+         at < __stop_normgrad_cube_kernels;
+}
+
+int RefuseCubeKernel(const char* name) {
+  std::fprintf(stderr,
+               "normgrad: kernel %s: cube kernels (__cube__) are not "
+               "supported yet; normgrad runs vector kernels only\n",
+               name);
+  return Conclude(GetKernelErrorPolicy(), kInvalidLaunchCode);
+}
 
 int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
               void* context) {

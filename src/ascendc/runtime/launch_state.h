@@ -1,7 +1,8 @@
 // launch_state.h — the state one kernel launch shares between its blocks
 // (internal to src/ascendc): each block's buffered debug output, atomic mode
 // and pending atomic writes, and the one lock under which blocks wait for
-// each other (SyncAll, IBWait, CrossCoreWaitFlag, WaitPreBlock) with
+// each other (SyncAll, IBWait, CrossCoreWaitFlag, WaitPreBlock,
+// GroupBarrier) with
 // deadlock detection. launch.cc creates one per launch; block_sync.cc,
 // atomic.cc, gm_store.cc and debug.cc reach it through CurrentLaunch() and
 // CurrentBlock(). Code running outside any launch (a test calling an API
@@ -34,6 +35,13 @@ struct PendingWrite {
   std::vector<uint8_t> data;
   AtomicMode mode;   ///< op kNone: a plain write replayed after earlier atomics
   std::string site;  ///< "<file>:<line>" of the call, for messages
+};
+
+/// One GroupBarrier of a launch (block_sync.cc): how often each index of
+/// the arrive group arrived and each index of the wait group waited.
+struct GroupBarrierState {
+  std::vector<uint64_t> arrivals;
+  std::vector<uint64_t> waits;
 };
 
 /// The per-block state of a launch.
@@ -109,6 +117,8 @@ class Launch {
   std::map<std::tuple<const void*, int32_t, int32_t>, bool> ib_flags;
   std::map<uint16_t, uint64_t>
       cross_sets;  ///< flagId -> CrossCoreSetFlag calls
+  /// GroupBarriers by workspace address.
+  std::map<const void*, GroupBarrierState> group_barriers;
 
   std::mutex& mutex() { return mutex_; }
 

@@ -344,7 +344,22 @@ TPipe::TPipe()
 }
 
 TPipe::~TPipe() {
+  if (core_->pipe() != this) return;  // destroyed, and not made current again
   End("the end of its TPipe (the destructor)");
+  core_->DetachPipe(this);
+}
+
+void TPipe::Init(normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  if (core_->pipe() == this) return;
+  core_->AttachPipe(this);
+  region_.size = core_->scratch_end();
+}
+
+void TPipe::Destroy(normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  if (core_->pipe() != this) return;  // destroyed already
+  End("TPipe::Destroy");
   core_->DetachPipe(this);
 }
 
@@ -368,6 +383,12 @@ void TPipe::CheckPool(const char* api, const PoolState& pool) {
 
 uint32_t TPipe::Carve(const char* api, const Name& who, PoolState* pool,
                       uint32_t num, uint32_t len, uint32_t* stride) {
+  if (core_->pipe() != this) {
+    Fail(
+        "%s: %s: its TPipe was destroyed (TPipe::Destroy); call Init() on "
+        "it before giving out memory again",
+        api, who.text);
+  }
   if (buffers_ + num > normgrad_ascendc::kMaxPipeBuffers) {
     Fail("%s: %s: %u more buffers would make %u; a TPipe holds at most %u", api,
          who.text, num, buffers_ + num, normgrad_ascendc::kMaxPipeBuffers);

@@ -2,8 +2,9 @@
 // a launch (docs/runtime.md, "Synchronization"): SyncAll (hard and soft forms),
 // IBSet/IBWait, CrossCoreSetFlag/CrossCoreWaitFlag (mode 0),
 // InitDetermineComputeWorkspace/WaitPreBlock/NotifyNextBlock; the task-level
-// SetNextTaskStart/WaitPreTaskEnd; and the core-local Mutex with
-// AllocMutexID/ReleaseMutexID.
+// SetNextTaskStart/WaitPreTaskEnd; the core-local Mutex with
+// AllocMutexID/ReleaseMutexID; and GroupBarrier (Arrive/Wait between a group
+// of blocks that arrive and a group that waits).
 //
 // A launch that uses them may have at most as many blocks as the profile has
 // vector cores (else a KernelError naming numBlocks, the count and the rule):
@@ -28,8 +29,14 @@ namespace normgrad_ascendc {
 void SyncAllImpl(uint32_t used_cores);
 void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes, uint64_t gm_needed,
                          uint64_t ub_bytes, uint64_t ub_needed);
-void IBSetImpl(const void* gm, int32_t block_idx, int32_t event_id);
-void IBWaitImpl(const void* gm, int32_t block_idx, int32_t event_id);
+void IBSetImpl(const void* gm, int32_t block, int32_t event_id);
+void IBWaitImpl(const void* gm, int32_t block, int32_t event_id);
+void CheckGroupBarrier(const void* workspace, uint32_t arrive_size,
+                       uint32_t wait_size);
+void GroupBarrierArriveImpl(const void* workspace, uint32_t arrive_size,
+                            uint32_t wait_size, uint32_t index);
+void GroupBarrierWaitImpl(const void* workspace, uint32_t arrive_size,
+                          uint32_t wait_size, uint32_t index);
 void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id);
 void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id);
 void NotifyNextBlockImpl();
@@ -62,15 +69,19 @@ inline void SyncAll(normgrad_ascendc::CallSite site = {}) {
 
 /// Soft SyncAll: the same over the first `usedCores` blocks that call it
 /// (0: all). gmWorkspace needs GetBlockNum()·32 bytes set to zero and
-/// ubWorkspace GetBlockNum()·32 bytes; normgrad keeps its own state and
-/// writes neither.
+/// ubWorkspace GetBlockNum()·32 bytes; on the 950 profile 32 bytes each, as
+/// programs built for it pass and run there. normgrad keeps its own state
+/// and writes neither.
 template <bool isAIVOnly = true>
 inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
                     const LocalTensor<int32_t>& ubWorkspace,
                     const int32_t usedCores = 0,
                     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  const uint64_t needed = static_cast<uint64_t>(GetBlockNum()) * 32;
+  const bool on_950 = normgrad_ascendc::CurrentCore().profile().profile ==
+                      normgrad_ascendc::Profile::k950;
+  const uint64_t needed =
+      on_950 ? 32 : static_cast<uint64_t>(GetBlockNum()) * 32;
   normgrad_ascendc::CheckSyncWorkspaces(
       "SyncAll", gmWorkspace.GetSize() * sizeof(int32_t), needed,
       ubWorkspace.GetSize() * sizeof(int32_t), needed);
@@ -199,5 +210,60 @@ inline void ReleaseMutexID(MutexID id, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::ReleaseMutexIdImpl(id);
 }
+
+/// The unit a GroupBarrier sends its messages with (only MTE3_MODE exists).
+enum class PipeMode : uint8_t {
+  SCALAR_MODE = 0,
+  MTE3_MODE = 1,
+  MAX,
+};
+
+/// A barrier between two groups of blocks: the arriveSize blocks of the
+/// arrive group call Arrive(their index), the waitSize blocks of the wait
+/// group Wait(their index). A block's n-th Wait returns once every index of
+/// the arrive group has arrived n times, so both may be called in a loop (at
+/// most 1,048,575 times). Every block names the barrier by its workspace
+/// (GM, 512-byte aligned, GetWorkspaceLen() bytes the program zeroes; normgrad
+/// keeps its own state and writes none of it) and must pass the same sizes.
+/// Atlas A2/A3 and the 950; a wait that can never end is reported as a
+/// deadlock, like SyncAll's.
+template <PipeMode pipeMode>
+class GroupBarrier {
+ public:
+  static_assert(pipeMode == PipeMode::MTE3_MODE,
+                "GroupBarrier: pipeMode must be PipeMode::MTE3_MODE");
+
+  GroupBarrier(GM_ADDR groupWorkspace, uint32_t arriveSizeIn,
+               uint32_t waitSizeIn, normgrad_ascendc::CallSite site = {})
+      : workspace_(groupWorkspace),
+        arrive_size_(arriveSizeIn),
+        wait_size_(waitSizeIn) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::CheckGroupBarrier(workspace_, arrive_size_, wait_size_);
+  }
+  /// Tells the wait group that this block (arriveIndex of the arrive group)
+  /// has done its part.
+  void Arrive(uint32_t arriveIndex, normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::GroupBarrierArriveImpl(workspace_, arrive_size_,
+                                             wait_size_, arriveIndex);
+  }
+  /// Waits (as waitIndex of the wait group) for the arrive group.
+  void Wait(uint32_t waitIndex, normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::GroupBarrierWaitImpl(workspace_, arrive_size_, wait_size_,
+                                           waitIndex);
+  }
+  /// The GM bytes the barrier uses: 512 per block of the larger group.
+  uint64_t GetWorkspaceLen() const {
+    return uint64_t{512} *
+           (arrive_size_ > wait_size_ ? arrive_size_ : wait_size_);
+  }
+
+ private:
+  GM_ADDR workspace_;
+  uint32_t arrive_size_;
+  uint32_t wait_size_;
+};
 
 }  // namespace AscendC

@@ -114,8 +114,9 @@ class Core {
   int64_t block_idx() const { return block_idx_; }
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
-  /// register, DEQSCALE, the comparison-result register, the merge record):
-  /// a launcher, before running a block.
+  /// register, DEQSCALE, the comparison-result register, the CTRL register,
+  /// the merge record): a launcher, before running a block. On the calling
+  /// thread's current core it also sets block_idx and block_num (sys_var.h).
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
@@ -128,6 +129,9 @@ class Core {
   static constexpr uint64_t kDeqScaleReset = 0x3C00;
   /// The vector unit's comparison-result register (vector_select.h).
   CmpMaskRegister& cmp_mask() { return cmp_mask_; }
+  /// The CTRL register (ctrl_spr.h); a block starts with the profile's
+  /// default in it.
+  uint64_t& ctrl() { return ctrl_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -142,10 +146,11 @@ class Core {
 
   /// The TPipe alive on this core, or null.
   AscendC::TPipe* pipe() const { return pipe_; }
-  /// Called by TPipe's constructor: one TPipe per core at a time (a second
-  /// is a KernelError). The core's profile is fixed until DetachPipe.
+  /// Called by TPipe's constructor and TPipe::Init: one TPipe per core at a
+  /// time (a second is a KernelError; TPipe::Destroy makes room for the
+  /// next). The core's profile is fixed until DetachPipe.
   void AttachPipe(AscendC::TPipe* pipe);
-  /// Called by TPipe's destructor.
+  /// Called by TPipe's destructor and TPipe::Destroy.
   void DetachPipe(const AscendC::TPipe* pipe);
 
  private:
@@ -159,13 +164,15 @@ class Core {
   MergeRecord merge_record_;
   uint64_t deq_scale_ = kDeqScaleReset;
   CmpMaskRegister cmp_mask_;
+  uint64_t ctrl_ = 0;
 };
 
 /// This thread's current core.
 Core& CurrentCore();
 
 /// Makes a core the calling thread's current core until the end of the scope
-/// (launchers: one per block). Restores the previous one afterwards.
+/// (launchers: one per block), with block_idx and block_num (sys_var.h) its
+/// block's. Restores the previous one afterwards.
 class ScopedCore {
  public:
   explicit ScopedCore(Core& core);

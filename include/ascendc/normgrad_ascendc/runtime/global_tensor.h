@@ -12,6 +12,10 @@
 // against the allocation it falls in when that memory came from aclrtMalloc,
 // aclrtMallocHost or GmAlloc (docs/runtime.md, "Global memory checks"), and
 // SetValue writes through the core's atomic mode.
+//
+// SetL2CacheHint records the tensor's L2 cache mode (CacheMode); the host's
+// caches are not steered by it, so it changes no result. CACHE_MODE_PERSISTENT
+// is documented as not available yet and is a KernelError.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +43,20 @@ void WriteGmScalar(const char* api_format, const char* type_name,
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
+
+/// How a GlobalTensor uses the L2 cache (SetL2CacheHint).
+enum class CacheMode : uint8_t {
+  CACHE_MODE_DISABLE = 0,
+  CACHE_MODE_NORMAL = 1,
+  CACHE_MODE_PERSISTENT = 4,
+};
+/// The accesses an L2 cache hint is for (reserved: only the default, RW, is
+/// meaningful).
+enum CacheRwMode {
+  READ = 1,
+  WRITE = 2,
+  RW = 3,
+};
 
 template <typename T>
 class GlobalTensor {
@@ -114,6 +132,24 @@ class GlobalTensor {
   /// The shape description SetShapeInfo attached (default: no dimensions).
   ShapeInfo GetShapeInfo() const { return shape_info_; }
 
+  /// Records whether the tensor's data goes through the L2 cache (default
+  /// CACHE_MODE_NORMAL); see the file comment.
+  template <CacheRwMode rwMode = CacheRwMode::RW>
+  void SetL2CacheHint(CacheMode mode, normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    if (mode != CacheMode::CACHE_MODE_DISABLE &&
+        mode != CacheMode::CACHE_MODE_NORMAL) {
+      normgrad_ascendc::Fail(
+          "GlobalTensor<%s>::SetL2CacheHint: mode %d is not available; use "
+          "CACHE_MODE_DISABLE (0) or CACHE_MODE_NORMAL (1) (the persistent "
+          "mode, 4, is documented as not supported yet)",
+          normgrad_ascendc::TypeName<T>(), static_cast<int>(mode));
+    }
+    cache_mode_ = mode;
+  }
+  /// normgrad: the mode SetL2CacheHint recorded.
+  CacheMode l2_cache_mode() const { return cache_mode_; }
+
   /// normgrad: whether SetGlobalBuffer gave a size (accesses are checked).
   bool sized() const { return sized_; }
   /// normgrad: the address SetGlobalBuffer got; views made with operator[]
@@ -142,6 +178,7 @@ class GlobalTensor {
   const T* base_ = nullptr;
   uint64_t size_ = 0;
   bool sized_ = false;
+  CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
   ShapeInfo shape_info_;
 };
 

@@ -412,18 +412,18 @@ class TPipe {
     return true;
   }
 
-  /// Initializes the pipe for use after Destroy (the constructor does it
-  /// once).
-  void Init() {}
+  /// Makes the pipe the core's again after Destroy (the constructor does it
+  /// once; on a pipe that was not destroyed it does nothing). Another TPipe
+  /// alive on the core is then a KernelError, as in the constructor.
+  void Init(normgrad_ascendc::CallSite site = {});
   /// Releases every buffer: the tensors, queues, buffers and pools the pipe
-  /// gave memory end (queues may get memory again with InitBuffer).
-  void Destroy(normgrad_ascendc::CallSite site = {}) {
-    const normgrad_ascendc::ApiCall call(site);
-    End("TPipe::Destroy");
-  }
+  /// gave memory end, and the core is free for another TPipe. The pipe
+  /// gives memory again (InitBuffer, InitBufPool) only after Init.
+  void Destroy(normgrad_ascendc::CallSite site = {});
   /// Returns the pipe to its initial state, as Destroy and Init together.
   void Reset(normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
+    if (core_->pipe() != this) return Init(site);
     End("TPipe::Reset");
   }
 
@@ -545,3 +545,7 @@ bool PopStackBuffer(LocalTensor<T>& out) {
 }
 
 }  // namespace AscendC
+
+// Programs call GetTPipePtr() unqualified without `using namespace AscendC`
+// (docs/program-surface.md, "Unqualified framework calls").
+using AscendC::GetTPipePtr;

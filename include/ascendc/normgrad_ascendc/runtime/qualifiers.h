@@ -1,7 +1,9 @@
 // normgrad_ascendc/runtime/qualifiers.h — kernel qualifiers, macros, kernel
 // types and constants of Ascend C (docs/runtime.md, "Qualifiers, macros and
 // constants"). On the CPU the qualifiers expand to nothing, so kernels are
-// ordinary C++ functions.
+// ordinary C++ functions; except __cube__, which places the kernel in a
+// section of its own (normgrad_cube_kernels) so that a launch can tell a cube
+// kernel and refuse it (launch.h): the emulated cores are vector cores.
 #pragma once
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #define __global__
 #define __aicore__
 #define __vector__
+#define __cube__ __attribute__((section("normgrad_cube_kernels")))
 #define __gm__
 #define __ubuf__
 #define __mix__(cube_cores, vector_cores)
@@ -37,7 +40,9 @@ enum KernelMetaType : uint8_t {
 namespace AscendC {
 
 inline constexpr uint8_t B16_BYTE_SIZE = 2;  ///< bytes of a 16-bit type
+/// Multiples of a stack buffer that temporary-size computations use.
 inline constexpr uint32_t TWO_OF_STACK_BUFFER = 2;
+inline constexpr uint32_t THREE_OF_STACK_BUFFER = 3;
 inline constexpr int32_t ONE_BLK_SIZE = 32;  ///< bytes of a UB block
 inline constexpr int32_t ONE_REPEAT_BYTE_SIZE =
     256;  ///< bytes of a vector repeat

@@ -9,6 +9,10 @@
 
 namespace AscendC {
 
+/// The most dimensions a shape (ShapeInfo) or a slice copy (SliceInfo arrays,
+/// data_copy.h) has.
+inline constexpr int32_t K_MAX_DIM = 8;
+
 enum class DataFormat : uint8_t {
   ND = 0,
   NZ,
@@ -22,7 +26,7 @@ enum class DataFormat : uint8_t {
 
 /// A shape (up to 8 dimensions), its original shape and its format.
 struct ShapeInfo {
-  static constexpr uint8_t kMaxDims = 8;
+  static constexpr uint8_t kMaxDims = K_MAX_DIM;
 
   /// No dimensions, format ND.
   ShapeInfo() = default;

@@ -1,0 +1,62 @@
+// normgrad_ascendc/runtime/sys_var.h — the built-in variables and constants
+// of kernel code (docs/program-surface.md, "System variables"): block_idx
+// and block_num; g_coreType with AscendC::AIC/AIV and the ASCEND_IS_AIV /
+// ASCEND_IS_AIC conditions; ASC_UB_SIZE; and GetRuntimeUBSize.
+//
+// block_idx and block_num are plain variables of the global namespace, one
+// per host thread: whenever a block starts on a thread (Core::SetBlock,
+// ScopedCore) they take its GetBlockIdx() and GetBlockNum(), so each block
+// reads its own values in any expression, as an argument, in printf or in a
+// template. They are meant to be read: writing one changes only what the
+// writing block reads back.
+//
+// Every emulated core is a vector core (AIV), so g_coreType is AscendC::AIV,
+// ASCEND_IS_AIV is true and ASCEND_IS_AIC false. ASC_UB_SIZE is the UB of
+// the profile the program was compiled for (__NPU_ARCH__: 2002 → 256 KiB,
+// 3510 → 248 KiB, else 192 KiB).
+#pragma once
+
+#include <cstdint>
+
+#include "normgrad_ascendc/runtime/core.h"
+
+/// The block's index, as GetBlockIdx() (see the file comment).
+extern thread_local int64_t block_idx;
+/// The launch's block count, as GetBlockNum().
+extern thread_local int64_t block_num;
+
+namespace AscendC {
+
+/// The kinds of core a kernel runs on (g_coreType).
+inline constexpr int32_t AIC = 1;  ///< a cube core
+inline constexpr int32_t AIV = 2;  ///< a vector core
+
+}  // namespace AscendC
+
+/// The kind of core running the code: always a vector core here.
+inline constexpr int32_t g_coreType = AscendC::AIV;
+namespace AscendC {
+using ::g_coreType;
+}  // namespace AscendC
+
+/// Conditions for `if ASCEND_IS_AIV { ... }`: true on vector cores.
+#define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
+#define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
+
+/// The UB bytes of the compiled profile (see the file comment).
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 2002
+inline constexpr uint64_t ASC_UB_SIZE = 256 * 1024;
+#elif defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+inline constexpr uint64_t ASC_UB_SIZE = 248 * 1024;
+#else
+inline constexpr uint64_t ASC_UB_SIZE = 192 * 1024;
+#endif
+
+namespace AscendC {
+
+/// The UB bytes of the running core: the profile's (248 KiB on the 950).
+inline uint32_t GetRuntimeUBSize() {
+  return normgrad_ascendc::CurrentCore().ub_size();
+}
+
+}  // namespace AscendC
