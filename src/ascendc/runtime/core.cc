@@ -17,9 +17,6 @@
 #include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/runtime/sys_var.h"
 
-thread_local int64_t block_idx = 0;
-thread_local int64_t block_num = 1;
-
 namespace normgrad_ascendc {
 
 namespace {

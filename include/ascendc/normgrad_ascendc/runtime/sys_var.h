@@ -20,10 +20,13 @@
 
 #include "normgrad_ascendc/runtime/core.h"
 
+// Defined here, inline and constant-initialized, not extern: an extern
+// thread_local is reached through g++'s TLS wrapper function, which UBSan
+// reports as a null reference in every program that reads the variable.
 /// The block's index, as GetBlockIdx() (see the file comment).
-extern thread_local int64_t block_idx;
+inline thread_local int64_t block_idx = 0;
 /// The launch's block count, as GetBlockNum().
-extern thread_local int64_t block_num;
+inline thread_local int64_t block_num = 1;
 
 namespace AscendC {
 
