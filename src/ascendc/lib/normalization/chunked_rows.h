@@ -100,6 +100,27 @@ void SetChunkFields(const ChunkedRows& c, Tiling* out) {
   out->bsCurLength = c.one / c.row;
 }
 
+// ---- One chunk of all rows (tilings with the shape fields only) -------------
+
+/// `t` with its chunking fields set for one chunk of all `rows` rows of
+/// `row` elements (SetChunkFields), in `buffers` chunk buffers after half's
+/// float means and variances; `t` unchanged when it has no element, or more
+/// than the 2^32 - 1 floats a tiling can count, for the checks to name.
+template <typename Tiling>
+Tiling WithOneChunk(Tiling t, uint64_t rows, uint64_t row, uint32_t buffers,
+                    uint32_t type_size) {
+  const uint64_t one = rows * row;
+  const uint64_t mean_var = MeanVarFloats(rows, type_size);
+  const uint64_t tmp_buf = mean_var + buffers * one;
+  if (one == 0 || tmp_buf > UINT32_MAX) return t;
+  SetChunkFields(
+      ChunkedRows{static_cast<uint32_t>(rows), static_cast<uint32_t>(row),
+                  buffers, static_cast<uint32_t>(tmp_buf),
+                  static_cast<uint32_t>(mean_var), static_cast<uint32_t>(one)},
+      &t);
+  return t;
+}
+
 // ---- The kernel's checks ----------------------------------------------------
 
 /// How the rules of CheckChunkRounds name the elements of a row: hLength for

@@ -6,9 +6,11 @@
 #include "lib/normalization/deepnorm.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/normalization/chunked_rows.h"
+#include "ascendc/lib/normalization/norm_operands.h"
 #include "ascendc/lib/normalization/standardize.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
@@ -152,18 +154,37 @@ void RunChunk(const DeepNormArgs& a, const DeepNormTiling& t, ChunkBuffers b,
                  saturate);
 }
 
+// The tiling of an Ascend 950 program, which fills bLength, sLength,
+// hLength and originalHLength (and oneTmpSize, which is not read): the
+// reciprocal and one chunk of all rows derived from them.
+DeepNormTiling CompletedOn950(const DeepNormTiling& hand, const Element& e,
+                              bool reuse_source) {
+  DeepNormTiling t = hand;
+  t.lastDimValueBack = 1.0f / static_cast<float>(t.originalHLength);
+  return WithOneChunk(t, uint64_t{t.bLength} * t.sLength, t.hLength,
+                      NumberOfTmpBuf(e.bytes, reuse_source), e.bytes);
+}
+
 }  // namespace
 
 void RunDeepNorm(const DeepNormArgs& a) {
-  DeepNormTiling& t = *a.tiling;
   const Element e = HalfOrFloat(a.is_half);
+  // Ascend 950 reads bLength, sLength, hLength and originalHLength and
+  // derives the rest (ReadsShapeOnly).
+  const bool shape_only = ReadsShapeOnly(*a.dst.core);
+  DeepNormTiling completed;
+  if (shape_only) completed = CompletedOn950(*a.tiling, e, a.reuse_source);
+  DeepNormTiling& t = shape_only ? completed : *a.tiling;
   CheckTemplate(a);
   CheckShape(a, t, e);
   CheckChunking(t);
   CheckLengths(a, t, e);
   const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch =
-      CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize, scratch_name);
+      shape_only ? NoScratchInUb(kApi, a.shared_tmp)
+                 : CheckedTilingScratch(kApi, a.shared_tmp, t.tmpBufSize,
+                                        scratch_name);
+  std::vector<float> own(shape_only ? t.tmpBufSize : 0);
   CheckOverlaps(a, t, e, scratch, scratch_name);
   // With isReuseSrc (float only), srcLocal serves as the third chunk buffer.
   CheckChunkScratchRegions(kApi, t, a.is_half, !a.reuse_source,
@@ -171,7 +192,8 @@ void RunDeepNorm(const DeepNormArgs& a) {
 
   // With isReuseSrc each chunk stages in srcLocal's own chunk (RunChunk).
   const ChunkBuffers b =
-      PlaceChunkBuffers(t, scratch, nullptr, a.is_half, a.mean, a.rstd);
+      PlaceChunkBuffers(t, shape_only ? own.data() : FloatData(scratch),
+                        nullptr, a.is_half, a.mean, a.rstd);
   const bool saturate = NarrowSaturates(*a.dst.core);
   ForEachChunk(t, [&](uint32_t pos, uint32_t row_pos, uint32_t rows) {
     RunChunk(a, t, b, saturate, pos, row_pos, rows);

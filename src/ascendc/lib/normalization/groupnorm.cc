@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstring>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/normalization/chunked_rows.h"
@@ -137,11 +138,37 @@ void RunChunk(const GroupNormArgs& a, const GroupNormTiling& t,
   }
 }
 
+// The tiling of an Ascend 950 program, which fills n, c, hw, g, d,
+// dhwAlignSize, factor and oneTmpSize: the sizes and one chunk of all groups
+// derived from n, c, hw and g (d, dhwAlignSize and oneTmpSize are not read;
+// factor is checked as on every profile).
+GroupNormTiling CompletedOn950(const GroupNormTiling& hand, const Element& e,
+                               bool reuse_source) {
+  GroupNormTiling t = hand;
+  if (t.g == 0 || t.c % t.g != 0) return t;  // for CheckTiling to name
+  t.d = t.c / t.g;
+  t.hwAlignSize = static_cast<uint32_t>(RoundUp(t.hw, kBlockBytes / e.bytes));
+  t.dhwAlignSize = t.d * t.hwAlignSize;
+  t = WithOneChunk(t, uint64_t{t.n} * t.g, uint64_t{t.d} * t.hw,
+                   NumberOfTmpBuf(e.bytes, reuse_source), e.bytes);
+  t.smallShape = true;
+  return t;
+}
+
 }  // namespace
 
-void RunGroupNorm(const GroupNormArgs& a) {
+void RunGroupNorm(const GroupNormArgs& given) {
+  const Element e = HalfOrFloat(given.is_half);
+  // Ascend 950 reads n, c, hw, g and factor and derives the rest
+  // (ReadsShapeOnly).
+  const bool shape_only = ReadsShapeOnly(*given.output.core);
+  GroupNormArgs a = given;
+  GroupNormTiling completed;
+  if (shape_only) {
+    completed = CompletedOn950(*given.tiling, e, given.reuse_source);
+    a.tiling = &completed;
+  }
   const GroupNormTiling& t = *a.tiling;
-  const Element e = HalfOrFloat(a.is_half);
   CheckNormPlacements(kApi, a, "gamma");
   CheckProfile(a.output);
   CheckTiling(t, e, a.reuse_source);
@@ -158,16 +185,18 @@ void RunGroupNorm(const GroupNormArgs& a) {
       kApi, a, e, t.c,
       "GroupNorm must not write what it still reads (only output may be "
       "inputX itself)",
-      "");
+      "", shape_only);
+  std::vector<float> own(shape_only ? t.tmpBufSize : 0);
   CheckParams(a, t);
   static std::atomic<bool> warned{false};
   if (a.is_half && a.reuse_source) {
     WarnHalfReuseOnce(warned, kApi, "the input is");
   }
 
-  const ChunkBuffers b = PlaceChunkBuffers(
-      t, scratch, FloatReuse(a) ? FloatData(a.input_x) : nullptr, a.is_half,
-      a.output_mean, a.output_variance);
+  const ChunkBuffers b =
+      PlaceChunkBuffers(t, shape_only ? own.data() : FloatData(scratch),
+                        FloatReuse(a) ? FloatData(a.input_x) : nullptr,
+                        a.is_half, a.output_mean, a.output_variance);
   const bool saturate = NarrowSaturates(*a.output.core);
 
   for (uint32_t i = 0; i < t.loopRound; ++i) {

@@ -105,15 +105,15 @@ void RunLayerNorm(const LayerNormArgs& a) {
       kApi, a, e, t.hLength,
       "LayerNorm must not write what it still reads (only output may be "
       "inputX itself)",
-      t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "");
+      t.numberOfTmpBuf == 2 ? kTwoBuffersHint : "", false);
   static std::atomic<bool> warned{false};
   if (a.is_half && a.reuse_source) {
     WarnHalfReuseOnce(warned, kApi, "the input is");
   }
 
   const ChunkBuffers b = PlaceChunkBuffers(
-      t, scratch, FloatReuse(a) ? FloatData(a.input_x) : nullptr, a.is_half,
-      a.output_mean, a.output_variance);
+      t, FloatData(scratch), FloatReuse(a) ? FloatData(a.input_x) : nullptr,
+      a.is_half, a.output_mean, a.output_variance);
   const bool saturate = NarrowSaturates(*a.output.core);
   ForEachChunk(t, [&](uint32_t element_pos, uint32_t row_pos, uint32_t rows) {
     RunChunk(a, t, b, saturate, element_pos, row_pos, rows);

@@ -5,8 +5,10 @@
 // docs/layernorm.md, "The [A, R] form", row by row in float.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/lib/normalization/norm_operands.h"
 #include "lib/normalization/layernorm.h"
 #include "normgrad/convert.h"
 #include "normgrad/float16.h"
@@ -89,6 +91,20 @@ void CheckParaAndTiling(const LayerNormSeparateArgs& a, const Element& e) {
   }
 }
 
+// The tiling of an Ascend 950 program, which fills aLength and rLength: the
+// scratch of two rows (one for the terms of a row sum, one for x - mean and
+// y) derived from them, when it fits the tiling's 32 bits.
+LayerNormSeparateTiling CompletedOn950(const LayerNormSeparateTiling& hand) {
+  LayerNormSeparateTiling t = hand;
+  if (t.rLength == 0 || t.rLength > UINT32_MAX / 2) return t;
+  t.numberOfTmpBuf = 2;
+  t.oneTmpSize = t.rLength;
+  t.firstTmpStartPos = 0;
+  t.secondTmpStartPos = t.rLength;
+  t.tmpBufSize = 2 * t.rLength;
+  return t;
+}
+
 struct Operand {
   const char* name;
   const TensorView* view;
@@ -97,8 +113,9 @@ struct Operand {
   bool written;
 };
 
+// With `scratch_in_ub` false the call works in floats of its own.
 void CheckOperands(const LayerNormSeparateArgs& a, const TensorView& scratch,
-                   const char* scratch_name) {
+                   const char* scratch_name, bool scratch_in_ub) {
   const uint64_t ar = uint64_t{a.para.aLength} * a.para.rLengthWithPadding;
   const uint32_t t_bytes = ElementOf(a.t, kBfloat16Plural).bytes;
   const uint32_t u_bytes = ElementOf(a.u, kBfloat16Plural).bytes;
@@ -107,7 +124,9 @@ void CheckOperands(const LayerNormSeparateArgs& a, const TensorView& scratch,
   ops[n++] = {"output", &a.output, ar, t_bytes, true};
   ops[n++] = {"outputMean", &a.output_mean, a.para.aLength, 4, true};
   ops[n++] = {"outputRstd", &a.output_rstd, a.para.aLength, 4, true};
-  ops[n++] = {scratch_name, &scratch, a.tiling->tmpBufSize, 4, true};
+  if (scratch_in_ub) {
+    ops[n++] = {scratch_name, &scratch, a.tiling->tmpBufSize, 4, true};
+  }
   ops[n++] = {"inputX", &a.input_x, ar, t_bytes, false};
   if (!a.config.isNoGamma) {
     ops[n++] = {"gamma", &a.gamma, a.para.rLengthWithPadding, u_bytes, false};
@@ -197,17 +216,28 @@ void StoreRow(ElementType type, const float* src, const TensorView& t,
 
 }  // namespace
 
-void RunLayerNormSeparate(const LayerNormSeparateArgs& a) {
-  const Core& core = *a.output.core;
-  CheckProfileAndConfig(a, core);
-  const Element e = ElementOf(a.t, kBfloat16Plural);
+void RunLayerNormSeparate(const LayerNormSeparateArgs& given) {
+  const Core& core = *given.output.core;
+  CheckProfileAndConfig(given, core);
+  const Element e = ElementOf(given.t, kBfloat16Plural);
+  // Ascend 950 reads aLength and rLength only (ReadsShapeOnly).
+  const bool shape_only = ReadsShapeOnly(core);
+  LayerNormSeparateArgs a = given;
+  LayerNormSeparateTiling completed;
+  if (shape_only) {
+    completed = CompletedOn950(*given.tiling);
+    a.tiling = &completed;
+  }
   CheckParaAndTiling(a, e);
   const LayerNormSeparateTiling& t = *a.tiling;
   const char* scratch_name = ScratchName(a.shared_tmp);
-  const TensorView scratch = TilingScratch(kApi, a.shared_tmp, t.tmpBufSize);
-  CheckOperands(a, scratch, scratch_name);
+  const TensorView scratch =
+      shape_only ? NoScratchInUb(kApi, a.shared_tmp)
+                 : TilingScratch(kApi, a.shared_tmp, t.tmpBufSize);
+  CheckOperands(a, scratch, scratch_name, !shape_only);
+  std::vector<float> own(shape_only ? t.tmpBufSize : 0);
 
-  float* tmp = FloatData(scratch);
+  float* tmp = shape_only ? own.data() : FloatData(scratch);
   float* q = tmp + t.firstTmpStartPos;   // the terms of a row sum
   float* d = tmp + t.secondTmpStartPos;  // x − mean, then y
   const uint32_t r = a.para.rLength, rp = a.para.rLengthWithPadding;

@@ -166,9 +166,13 @@ const char* FormatName(AscendC::DataFormat format) {
 
 // The fields every profile reads: a filled tiling, B, S, H, originalH == H,
 // H·sizeof(T) a multiple of 32, and the host's float 1/Ho and 2/Ho.
-void CheckShape(const LayerNormGradTiling& t, const Element& e) {
-  CheckTilingFilled(kApi, "oneCalSize", t.oneCalSize,
-                    "GetLayerNormGradNDTilingInfo");
+void CheckShape(const LayerNormGradTiling& t, const Element& e, bool chunked) {
+  // Ascend 950 programs fill the shape and the two constants only (the
+  // chunking fields stay 0): that profile works row by row.
+  if (chunked) {
+    CheckTilingFilled(kApi, "oneCalSize", t.oneCalSize,
+                      "GetLayerNormGradNDTilingInfo");
+  }
   CheckNonZero(kApi, "bLength", t.bLength, "B");
   CheckNonZero(kApi, "sLength", t.sLength, "S");
   CheckNonZero(kApi, "hLength", t.hLength, "H");
@@ -506,14 +510,15 @@ void RunLayerNormGrad(const LayerNormGradArgs& a) {
                          {"inputVariance", a.input_variance},
                          {"inputMean", a.input_mean},
                          {"inputGamma", a.input_gamma}});
-  CheckShape(t, e);
+  const bool by_rows = a.pd_x.core->profile().profile == Profile::k950;
+  CheckShape(t, e, !by_rows);
   CheckTensors(a, t, e);
   static std::atomic<bool> warned{false};
   if (a.is_half && a.reuse_source) {
     WarnHalfReuseOnce(warned, kApi, "the inputs are");
   }
 
-  if (a.pd_x.core->profile().profile == Profile::k950) {
+  if (by_rows) {
     float* scratch = nullptr;
     if (a.is_half || !a.reuse_source) {
       const uint64_t needed = uint64_t{2} * RowStride950(t.hLength) * 4;

@@ -80,21 +80,44 @@ void CheckNormOverlaps(const char* api, const NormArgs<Tiling>& a,
       });
 }
 
+/// Whether the core reads only a tiling's shape fields: programs built for
+/// the Ascend 950 fill just those for RmsNorm, DeepNorm, GroupNorm and
+/// LayerNorm's [A, R] form (their docs/<api>.md), and the kernel works there
+/// in one chunk of all rows in floats of its own, not in the unified buffer.
+/// Rows are independent, so the chunking changes no bit.
+inline bool ReadsShapeOnly(const Core& core) {
+  return core.profile().profile == Profile::k950;
+}
+
+/// The scratch of a call that works in floats of its own (ReadsShapeOnly):
+/// nothing of the unified buffer, so an empty view, which overlaps no
+/// operand; a sharedTmpBuffer the call passes is placed as any operand.
+inline TensorView NoScratchInUb(const char* api, const TensorView* shared_tmp) {
+  if (shared_tmp != nullptr) {
+    CheckPlacement(api, "sharedTmpBuffer", *shared_tmp);
+  }
+  return TensorView{};
+}
+
 /// The scratch of a LayerNorm or GroupNorm call, checked: placed and large
 /// enough (CheckedTilingScratch), sharing memory with no operand
 /// (CheckNormOverlaps, with `param_elements` of gamma and beta and
 /// `read_rule`), and the tiling's regions inside it (CheckChunkScratchRegions,
 /// with `past_hint`). With float isReuseSource inputX[0, oneTmpSize) is the
-/// third chunk buffer, which the call overwrites.
+/// third chunk buffer, which the call overwrites. With `own_floats` the call
+/// works in floats of its own (NoScratchInUb).
 template <typename Tiling>
 TensorView CheckedChunkScratch(const char* api, const NormArgs<Tiling>& a,
                                const Element& e, uint32_t param_elements,
-                               const char* read_rule, const char* past_hint) {
+                               const char* read_rule, const char* past_hint,
+                               bool own_floats) {
   const Tiling& t = *a.tiling;
   const bool float_reuse = !a.is_half && a.reuse_source;
   const char* scratch_name = ScratchName(a.shared_tmp);
   const TensorView scratch =
-      CheckedTilingScratch(api, a.shared_tmp, t.tmpBufSize, scratch_name);
+      own_floats
+          ? NoScratchInUb(api, a.shared_tmp)
+          : CheckedTilingScratch(api, a.shared_tmp, t.tmpBufSize, scratch_name);
   CheckNormOverlaps(
       api, a, "gamma",
       {uint64_t{t.inputXSize} * e.bytes, uint64_t{t.meanVarSize} * e.bytes,

@@ -6,8 +6,10 @@
 #include "lib/normalization/rmsnorm.h"
 
 #include <cmath>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/lib/normalization/norm_operands.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h"
 #include "normgrad_ascendc/tiling/round_up.h"
@@ -179,11 +181,34 @@ void RunChunk(const RmsNormArgs& a, const RmsNormTiling& t, float* scratch,
   if (a.is_half) NarrowToHalf(y, HalfData(a.dst) + first, n, saturate);
 }
 
+// `hand` with its chunking fields set for one chunk of all B*S rows (the
+// rule of CheckChunking), when B*S*H fits the tiling's 32 bits (else
+// unchanged, for CheckChunking to name).
+RmsNormTiling OneChunkOn950(const RmsNormTiling& hand) {
+  RmsNormTiling t = hand;
+  const uint64_t rows = uint64_t{t.bLength} * t.sLength;
+  if (rows == 0 || rows * t.hLength > UINT32_MAX) return t;
+  t.mainBsLength = static_cast<uint32_t>(rows);
+  t.mainBshLength = static_cast<uint32_t>(rows * t.hLength);
+  t.mainBsLengthAlign = static_cast<uint32_t>(RoundUp(rows, 8));
+  t.loopRound = 1;
+  t.inputTailPos = t.mainBshLength;
+  t.tailBsLength = 0;
+  t.tailBshLength = 0;
+  return t;
+}
+
 }  // namespace
 
 void RunRmsNorm(const RmsNormArgs& a) {
-  const RmsNormTiling& t = *a.tiling;
   const Element e = HalfOrFloat(a.is_half);
+  // Ascend 950 reads the shape and the reciprocal only, and works in one
+  // chunk of all rows in floats of its own: rows are independent, so the
+  // chunking changes no bit.
+  const bool shape_only = ReadsShapeOnly(*a.dst.core);
+  RmsNormTiling completed;
+  if (shape_only) completed = OneChunkOn950(*a.tiling);
+  const RmsNormTiling& t = shape_only ? completed : *a.tiling;
   CheckPlacements(
       kApi,
       {{"dstLocal", a.dst}, {"srcLocal", a.src}, {"gammaLocal", a.gamma}});
@@ -196,10 +221,14 @@ void RunRmsNorm(const RmsNormArgs& a) {
                 {"srcLocal", a.src, bsh, "B*S*H"},
                 {"gammaLocal", a.gamma, t.hLength, "H"}});
   const char* scratch_name = ScratchName(a.shared_tmp);
-  const TensorView scratch = CheckedScratch(a, t, e, scratch_name);
+  const TensorView scratch = shape_only ? NoScratchInUb(kApi, a.shared_tmp)
+                                        : CheckedScratch(a, t, e, scratch_name);
+  std::vector<float> own(
+      shape_only ? RmsNormScratchFloats(t.mainBsLength, t.hLength, e.bytes)
+                 : 0);
   CheckOverlaps(a, t, e, scratch, scratch_name);
 
-  float* tmp = FloatData(scratch);
+  float* tmp = shape_only ? own.data() : FloatData(scratch);
   const bool saturate = NarrowSaturates(*a.dst.core);
   for (uint32_t i = 0; i < t.loopRound; ++i) {
     RunChunk(a, t, tmp, saturate, i * t.mainBsLength, t.mainBsLength);

@@ -74,14 +74,13 @@ struct ChunkBuffers {
   float* var;    ///< every row's variance, likewise
 };
 
-/// The buffers the tiling places in `scratch`; `stage`, when not null, takes
-/// the third chunk buffer's place. float keeps the means and variances in
-/// the outputs `mean` and `var`.
+/// The buffers the tiling places in the scratch floats `tmp`; `stage`, when not
+/// null, takes the third chunk buffer's place. float keeps the means and
+/// variances in the outputs `mean` and `var`.
 template <typename Tiling>
-ChunkBuffers PlaceChunkBuffers(const Tiling& t, const TensorView& scratch,
-                               float* stage, bool is_half,
-                               const TensorView& mean, const TensorView& var) {
-  float* tmp = FloatData(scratch);
+ChunkBuffers PlaceChunkBuffers(const Tiling& t, float* tmp, float* stage,
+                               bool is_half, const TensorView& mean,
+                               const TensorView& var) {
   ChunkBuffers b;
   b.d = tmp + t.firstTmpStartPos;
   b.q = tmp + t.secondTmpStartPos;

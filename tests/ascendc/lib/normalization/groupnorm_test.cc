@@ -237,9 +237,11 @@ void RunRandom(const Case& c, Profile profile, Proto proto, std::mt19937& rng) {
   EXPECT_EQ(Tensors<T>::Read(t.gamma, s.c), gamma_bits);
   EXPECT_EQ(Tensors<T>::Read(t.beta, s.c), beta_bits);
   const bool float_reuse = !kHalf && reuse;
+  // The Ascend 950 profile works in one chunk of every group.
+  const uint32_t first_chunk =
+      profile == Profile::k950 ? s.elements() : tiling.oneTmpSize;
   const auto x_after = Tensors<T>::Read(t.x, s.elements());
-  for (uint32_t i = float_reuse ? tiling.oneTmpSize : 0; i < s.elements();
-       ++i) {
+  for (uint32_t i = float_reuse ? first_chunk : 0; i < s.elements(); ++i) {
     ASSERT_EQ(x_after[i], x_bits[i]) << "inputX element " << i << " changed";
   }
   // Nothing outside the outputs, the scratch and (float reuse) inputX's
@@ -252,12 +254,11 @@ void RunRandom(const Case& c, Profile profile, Proto proto, std::mt19937& rng) {
     return i >= tensor.view().offset && i < tensor.view().offset + length;
   };
   for (size_t i = 0; i < before.size(); ++i) {
-    const bool allowed =
-        in(i, t.y, s.elements() * sizeof(T)) ||
-        in(i, t.mean, s.groups() * sizeof(T)) ||
-        in(i, t.var, s.groups() * sizeof(T)) ||
-        (i >= scratch_begin && i < scratch_end) ||
-        (float_reuse && in(i, t.x, size_t{tiling.oneTmpSize} * 4));
+    const bool allowed = in(i, t.y, s.elements() * sizeof(T)) ||
+                         in(i, t.mean, s.groups() * sizeof(T)) ||
+                         in(i, t.var, s.groups() * sizeof(T)) ||
+                         (i >= scratch_begin && i < scratch_end) ||
+                         (float_reuse && in(i, t.x, size_t{first_chunk} * 4));
     if (!allowed && ub[i] != before[i]) {
       ADD_FAILURE() << "UB byte " << i << " changed";
       break;
@@ -346,6 +347,69 @@ void ExpectChunkingIndependent() {
 TEST(GroupNorm, EveryChunkingGivesTheSameBits) {
   ExpectChunkingIndependent<float>();
   ExpectChunkingIndependent<half>();
+}
+
+// Programs built for the Ascend 950 fill n, c, hw, g, d, dhwAlignSize,
+// factor and oneTmpSize (256) only; that profile derives the rest and gives
+// the bits of the host's chunked tiling, with or without a scratch. Atlas
+// A2/A3 still refuses such a tiling.
+template <typename T>
+void ExpectHandFilledBits950(const Shape& s, std::mt19937& rng) {
+  ProfileScope scope(Profile::k950);
+  const uint32_t bytes = ScratchFor({s, 1}, sizeof(T), false);
+  GroupNormTiling host = TilingFor(s, bytes, sizeof(T), false);
+  ASSERT_GT(host.loopRound, 1u);
+  GroupNormTiling hand{};
+  hand.n = s.n;
+  hand.c = s.c;
+  hand.hw = s.h * s.w;
+  hand.g = s.g;
+  hand.d = s.c / s.g;
+  hand.dhwAlignSize = host.dhwAlignSize;
+  hand.factor = 1.0f / static_cast<float>(s.group());
+  hand.oneTmpSize = 256;
+  const auto x_bits = RandomX<T>(s, rng);
+  const auto gamma_bits = RandomParam<T>(s.c, 2.0f, rng);
+  const auto beta_bits = RandomParam<T>(s.c, 1.0f, rng);
+  const T eps = std::is_same_v<T, half> ? T(0.001f) : T(1e-5f);
+  std::vector<BitsOf<T>> y[2], mean[2], var[2];
+  for (int k = 0; k < 2; ++k) {
+    Tensors<T> t(s, k == 0 ? bytes : 0);
+    Tensors<T>::Write(t.x, x_bits);
+    Tensors<T>::Write(t.gamma, gamma_bits);
+    Tensors<T>::Write(t.beta, beta_bits);
+    Call<T, false>(t, t.y, eps, k == 0 ? host : hand,
+                   k == 0 ? Proto::kSharedTmpBuffer : Proto::kFrameworkScratch);
+    y[k] = Tensors<T>::Read(t.y, s.elements());
+    mean[k] = Tensors<T>::Read(t.mean, s.groups());
+    var[k] = Tensors<T>::Read(t.var, s.groups());
+  }
+  EXPECT_EQ(y[1], y[0]);
+  EXPECT_EQ(mean[1], mean[0]);
+  EXPECT_EQ(var[1], var[0]);
+}
+
+TEST(GroupNorm, HandFilledTilingOnAscend950) {
+  std::mt19937 rng(Seed() + 950);
+  ExpectHandFilledBits950<float>({3, 10, 7, 3, 5}, rng);
+  ExpectHandFilledBits950<half>({2, 16, 8, 8, 4}, rng);
+  ProfileScope scope(Profile::kA2);
+  const Shape s{2, 8, 4, 2, 4};
+  Tensors<float> t(s, 0);
+  GroupNormTiling hand{};
+  hand.n = s.n;
+  hand.c = s.c;
+  hand.hw = s.h * s.w;
+  hand.g = s.g;
+  hand.d = 2;
+  hand.dhwAlignSize = 16;
+  hand.factor = 1.0f / 16;
+  hand.oneTmpSize = 256;
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Call<float, false>(t, t.y, 1e-5f, hand, Proto::kFrameworkScratch);
+      },
+      "GroupNorm: tiling.oneTmpSize 256 must be a multiple of the group size"));
 }
 
 // output == inputX: each chunk's x is read before its y is written.

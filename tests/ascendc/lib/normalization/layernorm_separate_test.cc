@@ -103,7 +103,10 @@ struct Case {
 };
 
 template <typename U, typename T, const LayerNormConfig& config>
-void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
+// With `hand_filled` the call gets only the tiling's aLength and rLength, as
+// programs built for the Ascend 950 fill it.
+void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng,
+           bool hand_filled = false) {
   constexpr bool k16 = sizeof(T) == 2;
   const std::string label = std::string("LayerNorm [A, R]<") +
                             normgrad_ascendc::TypeName<U>() + ", " +
@@ -126,6 +129,12 @@ void Check(const Case& c, Profile profile, bool shared, std::mt19937& rng) {
   AscendC::GetLayerNormNDTilingInfo(shape, bytes, sizeof(T), false, true,
                                     tiling);
   ASSERT_NE(tiling.oneTmpSize, 0u);
+  if (hand_filled) {
+    LayerNormSeparateTiling shape_only{};
+    shape_only.aLength = tiling.aLength;
+    shape_only.rLength = tiling.rLength;
+    tiling = shape_only;
+  }
 
   Tensors<T, U> t(c.a, c.rp, shared ? bytes : 0);
   std::uniform_real_distribution<float> value(-3.0f, 3.0f);
@@ -246,6 +255,28 @@ TEST(LayerNormSeparate, ConfigLeavesOutGammaOrBetaAndOutputsTheVarianceOn950) {
     Check<half, half, kNoBeta>(c, Profile::k310P, false, rng);
     Check<float, float, kVariance>(c, Profile::k950, true, rng);
   }
+}
+
+TEST(LayerNormSeparate, HandFilledTilingOnAscend950) {
+  std::mt19937 rng(Seed() + 950);
+  for (const Case& c : kCases) {
+    Check<float, float, AscendC::LNCFG_NORM>(c, Profile::k950, true, rng, true);
+    Check<half, half, AscendC::LNCFG_NORM>(c, Profile::k950, false, rng, true);
+    Check<float, bfloat16_t, AscendC::LNCFG_NORM>(c, Profile::k950, true, rng,
+                                                  true);
+  }
+  ProfileScope scope(Profile::kA2);
+  Tensors<float, float> t(2, 64, 512);
+  LayerNormSeparateTiling shape_only{};
+  shape_only.aLength = 2;
+  shape_only.rLength = 64;
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LayerNorm<float, float, false>(
+            t.y, t.mean, t.rstd, t.x, t.gamma, t.beta, 1e-5f, t.tmp,
+            LayerNormPara{2, 64}, shape_only);
+      },
+      "LayerNorm: tiling.oneTmpSize is 0: the [A, R] tiling is empty"));
 }
 
 // The page's kernel sample builds the para from aLength and

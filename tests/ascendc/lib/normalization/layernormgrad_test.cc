@@ -749,6 +749,41 @@ TEST(LayerNormGrad, Profile950ReadsNoChunkFields) {
     EXPECT_EQ(dy[i], FloatBits(oracle.x1[i]));
 }
 
+// Programs built for the Ascend 950 fill bLength, sLength, hLength,
+// originalHLength, the two constants and stackBufferSize only (oneCalSize
+// stays 0): that profile runs them; Atlas A2/A3 refuses the empty chunking.
+TEST(LayerNormGrad, Profile950RunsATilingWithTheShapeOnly) {
+  const uint32_t rows = 4, h = 16;
+  LayerNormGradTiling hand{};
+  hand.bLength = 2;
+  hand.sLength = 2;
+  hand.hLength = h;
+  hand.originalHLength = h;
+  hand.lastDimValueBack = FloatBits(1.0f / h);
+  hand.lastDimValueBackMulTwo = FloatBits(2.0f / h);
+  hand.stackBufferSize = 2 * 16 * 4;
+  std::mt19937 rng(Seed() + 7);
+  const Data<float> data = RandomData<float>(rows, h, rng);
+  {
+    ProfileScope scope(Profile::k950);
+    Tensors<float> t(rows, h, 2 * 16 * 4);
+    data.WriteTo(t);
+    Call<float, false>(t, data.epsilon, hand, Proto::kSharedTmpBuffer);
+    const DocumentedOutputs oracle = DocumentedOrder(data.AsFloats(rows, h));
+    const auto pd_x = Tensors<float>::Read(t.pd_x, rows * h);
+    for (uint32_t i = 0; i < rows * h; ++i)
+      EXPECT_EQ(pd_x[i], FloatBits(oracle.pd_x[i])) << i;
+  }
+  ProfileScope scope(Profile::kA2);
+  Tensors<float> t(rows, h, 2 * 16 * 4);
+  data.WriteTo(t);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Call<float, false>(t, data.epsilon, hand, Proto::kSharedTmpBuffer);
+      },
+      "LayerNormGrad: tiling.oneCalSize is 0: the tiling is empty"));
+}
+
 // ---- Host tiling → kernel ---------------------------------------------------
 
 TEST(LayerNormGrad, HostTilingEqualsMakeTilingAndDrivesTheKernel) {

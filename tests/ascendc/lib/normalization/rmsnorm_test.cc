@@ -290,6 +290,51 @@ TEST(RmsNorm, Ascend950SaturatesHalfOverflow) {
   }
 }
 
+// Programs built for the Ascend 950 fill the shape fields and the
+// reciprocal and pass a scratch of their own size: that profile reads the
+// shape only, so whatever the chunking fields hold, the bits are those of
+// the documented order. Atlas A2/A3 still refuses such a tiling.
+TEST(RmsNorm, Ascend950ReadsTheShapeOnly) {
+  const uint32_t b = 2, s = 3, h = 48, oh = 45, rows = b * s;
+  RmsNormTiling hand{};
+  hand.bLength = b;
+  hand.sLength = s;
+  hand.hLength = h;
+  hand.originalHLength = oh;
+  hand.reciprocalOfHLength = 1.0f / static_cast<float>(oh);
+  RmsNormTiling odd = hand;  // chunking fields of another shape
+  odd.mainBsLength = 4;
+  odd.mainBshLength = 7;
+  odd.loopRound = 9;
+  std::mt19937 rng(compat_test::Seed<14>() + 950);
+  const std::vector<float> x = RandomValues<half>(&rng, rows, h, oh);
+  const std::vector<float> g = RandomValues<half>(&rng, 1, h, h);
+  const float eps = RoundToHalf(1e-3f, false);
+  const std::vector<float> documented =
+      DocumentedRmsNorm(x, g, rows, h, oh, eps);
+  for (const RmsNormTiling& tiling : {hand, odd}) {
+    const ProfileScope scope(Profile::k950);
+    Tensors<half> ts(rows * h, h, 32);
+    Fill(ts.src, x);
+    Fill(ts.gamma, g);
+    AscendC::RmsNorm<half>(ts.dst, ts.src, ts.gamma, ts.tmp,
+                           static_cast<half>(eps), tiling);
+    for (uint32_t i = 0; i < rows * h; ++i) {
+      ASSERT_EQ(FloatBits(static_cast<float>(ts.dst.GetValue(i))),
+                FloatBits(RoundToHalf(documented[i], true)))
+          << "element " << i;
+    }
+  }
+  const ProfileScope scope(Profile::kA2);
+  Tensors<half> ts(rows * h, h, 32);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::RmsNorm<half>(ts.dst, ts.src, ts.gamma, ts.tmp,
+                               static_cast<half>(eps), hand);
+      },
+      "RmsNorm: tiling.mainBsLength is 0: the tiling is empty"));
+}
+
 // ---- bad use --------------------------------------------------------------
 
 struct BadUse : ::testing::Test {
