@@ -1,0 +1,269 @@
+// transcendental.cc — the rules of the Math APIs that compute a
+// transcendental function: Exp, Log (Log2, Log10), Tanh, Sin, Cos, SinCos,
+// Erf, Erfc, Sinh, Cosh, Tan, Asin, Acos, Atan, Asinh, Acosh, Atanh,
+// Digamma and Lgamma (docs/math.md). Each is an entry of the family's table
+// (elementwise.h) with its arithmetic on floats and its own checks (a
+// config the profile lacks, the input range its page sets).
+//
+// The arithmetic is float (half widened, the result narrowed to the nearest
+// half). Exp with a taylorExpandLevel above 0 follows its page: e^x =
+// e^floor(x) · Σ_{k=0..level} f^k/k! with f = x − floor(x). Digamma is the
+// recurrence ψ(x) = ψ(x+1) − 1/x up to x ≥ 6 and the asymptotic series
+// there, with the reflection ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others
+// are the C library's float functions. The error bound of each, derived in
+// docs/numerics.md ("Math: transcendental"), is checked by the tests
+// against a float64 reference.
+#include <cmath>
+#include <cstdio>
+
+#include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/lib/math/elementwise.h"
+
+namespace normgrad_ascendc {
+namespace {
+
+// ---- The arithmetic ---------------------------------------------------------
+
+// Applies the float function `f` to every value; the loop the passes share.
+template <float (*f)(float)>
+void Each(float* v, size_t n, uint32_t) {
+  for (size_t i = 0; i < n; ++i) v[i] = f(v[i]);
+}
+
+float ExpOf(float x) { return std::exp(x); }
+float LogOf(float x) { return std::log(x); }
+float Log2Of(float x) { return std::log2(x); }
+float Log10Of(float x) { return std::log10(x); }
+float TanhOf(float x) { return std::tanh(x); }
+float SinOf(float x) { return std::sin(x); }
+float CosOf(float x) { return std::cos(x); }
+float ErfOf(float x) { return std::erf(x); }
+float ErfcOf(float x) { return std::erfc(x); }
+float SinhOf(float x) { return std::sinh(x); }
+float CoshOf(float x) { return std::cosh(x); }
+float TanOf(float x) { return std::tan(x); }
+float AsinOf(float x) { return std::asin(x); }
+float AcosOf(float x) { return std::acos(x); }
+float AtanOf(float x) { return std::atan(x); }
+float AsinhOf(float x) { return std::asinh(x); }
+float AcoshOf(float x) { return std::acosh(x); }
+float AtanhOf(float x) { return std::atanh(x); }
+
+// ln|Γ(x)|; the reentrant form, as blocks run on threads at once (the sign
+// it also gives is not wanted).
+float LgammaOf(float x) {
+  int sign = 0;
+  return ::lgammaf_r(x, &sign);
+}
+
+// ψ(x) in float: poles at 0 and the negative integers (−inf at +0, +inf at
+// −0 as −1/x gives, NaN at the negative integers and −inf), +inf at +inf.
+float DigammaOf(float x) {
+  constexpr float kPi = 3.14159265358979f;
+  if (std::isnan(x) || x == -INFINITY) return NAN;
+  if (x == INFINITY) return INFINITY;
+  if (x == 0.0f) return std::signbit(x) ? INFINITY : -INFINITY;
+  float reflection = 0.0f;
+  if (x < 0.0f) {
+    const float r = x - std::nearbyint(x);  // exact; |r| <= 1/2
+    if (r == 0.0f) return NAN;
+    reflection = -kPi / std::tan(kPi * r);  // tan(πx) = tan(πr)
+    x = 1.0f - x;  // exact: a negative non-integer has |x| < 2^23
+  }
+  float shifted = 0.0f;  // Σ 1/x over the recurrence's steps
+  while (x < 6.0f) {
+    shifted += 1.0f / x;
+    x += 1.0f;
+  }
+  const float inv = 1.0f / x;
+  const float inv2 = inv * inv;
+  // ln x − 1/(2x) − Σ B_2k / (2k x^2k), k = 1..4.
+  const float series =
+      inv2 * (1.0f / 12 -
+              inv2 * (1.0f / 120 - inv2 * (1.0f / 252 - inv2 * (1.0f / 240))));
+  return std::log(x) - 0.5f * inv - series - shifted + reflection;
+}
+
+// Exp: level 0 is e^x itself; above 0 the page's split into e^floor(x) and
+// the Taylor series of the fraction, to the power `level`.
+void ExpFloats(float* v, size_t n, uint32_t level) {
+  if (level == 0) {
+    Each<ExpOf>(v, n, 0);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const float x = v[i];
+    const float whole = std::floor(x);
+    // ±inf: the fraction is 0 (e^±inf is the whole part's); NaN stays NaN.
+    const float fraction = std::isinf(x) ? 0.0f : x - whole;
+    float term = 1.0f;
+    float sum = 1.0f;
+    for (uint32_t k = 1; k <= level; ++k) {
+      term = term * fraction / static_cast<float>(k);
+      sum += term;
+    }
+    v[i] = std::exp(whole) * sum;
+  }
+}
+
+void SinCosFloats(float* values, float* second, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    second[i] = std::cos(values[i]);
+    values[i] = std::sin(values[i]);
+  }
+}
+
+// ---- The APIs' own checks ---------------------------------------------------
+
+// The input `i` of the call as a double (half widened).
+double InputAt(const ElementwiseArgs& a, uint32_t i) {
+  return a.type == MathType::kHalf
+             ? static_cast<double>(float(HalfData(a.src)[i]))
+             : static_cast<double>(FloatData(a.src)[i]);
+}
+
+// The config's algo names, by value; the first is the default.
+constexpr const char* kTanhAlgos[] = {"INTRINSIC", "SUBSECTION_COMPENSATION"};
+constexpr const char* kSinCosAlgos[] = {"POLYNOMIAL_APPROXIMATION",
+                                        "RADIAN_REDUCTION"};
+constexpr const char* kErfAlgos[] = {"PADE_APPROXIMATION",
+                                     "SUBSECTION_POLYNOMIAL_APPROXIMATION"};
+constexpr const char* kAtanAlgos[] = {"TAYLOR_EXPANSION",
+                                      "POLYNOMIAL_APPROXIMATION"};
+
+// A config other than the default exists on Ascend 950 only (each page:
+// "config: Ascend 950 only"); an algo outside the enum is refused too.
+template <size_t kCount>
+void CheckAlgo(const ElementwiseRule& r, const ElementwiseArgs& a,
+               const ProfileInfo& profile, const char* config,
+               const char* const (&names)[kCount]) {
+  if (a.option >= kCount) {
+    Fail("%s: config.algo is %u, which %s does not define (0 to %zu)", r.api,
+         a.option, config, kCount - 1);
+  }
+  if (a.option != 0 && profile.profile != Profile::k950) {
+    Fail(
+        "%s: config.algo is %s, which profile %s (%s) does not take: the "
+        "documentation gives %s for Ascend 950 only (elsewhere the default "
+        "%s)",
+        r.api, names[a.option], profile.name, profile.key, config, names[0]);
+  }
+}
+
+// Every input within [-limit, limit] (open: (-limit, limit)); `why` says
+// when the page sets the range.
+void CheckInputRange(const ElementwiseRule& r, const ElementwiseArgs& a,
+                     uint32_t count, double limit, bool open,
+                     const char* why) {
+  for (uint32_t i = 0; i < count; ++i) {
+    const double x = InputAt(a, i);
+    const bool inside = open ? (x > -limit && x < limit)
+                             : (x >= -limit && x <= limit);
+    if (!inside) {
+      Fail("%s: %s[%u] is %g, outside %c%g, %g%c: %s", r.api, r.src_name, i,
+           x, open ? '(' : '[', -limit, limit, open ? ')' : ']', why);
+    }
+  }
+}
+
+void CheckTanh(const ElementwiseRule& r, const ElementwiseArgs& a, uint32_t,
+               const ProfileInfo& profile) {
+  CheckAlgo(r, a, profile, "TanhConfig", kTanhAlgos);
+}
+
+void CheckErf(const ElementwiseRule& r, const ElementwiseArgs& a, uint32_t,
+              const ProfileInfo& profile) {
+  CheckAlgo(r, a, profile, "ErfConfig", kErfAlgos);
+}
+
+// Atan's POLYNOMIAL_APPROXIMATION takes float only.
+void CheckAtan(const ElementwiseRule& r, const ElementwiseArgs& a, uint32_t,
+               const ProfileInfo& profile) {
+  CheckAlgo(r, a, profile, "AtanConfig", kAtanAlgos);
+  if (a.option == 1 && a.type == MathType::kHalf) {
+    Fail(
+        "%s: config.algo is POLYNOMIAL_APPROXIMATION, which takes float "
+        "only, and T is half",
+        r.api);
+  }
+}
+
+// Sin and Cos take inputs in [-65504, 65504] except with RADIAN_REDUCTION
+// (Ascend 950), which takes any.
+void CheckSinOrCos(const ElementwiseRule& r, const ElementwiseArgs& a,
+                   uint32_t count, const ProfileInfo& profile) {
+  const char* config = a.api == MathApi::kSin ? "SinConfig" : "CosConfig";
+  CheckAlgo(r, a, profile, config, kSinCosAlgos);
+  if (a.option == 1) return;
+  char why[200];
+  std::snprintf(why, sizeof why,
+                profile.profile == Profile::k950
+                    ? "%s with POLYNOMIAL_APPROXIMATION takes inputs in that "
+                      "range only (RADIAN_REDUCTION takes any)"
+                    : "%s takes inputs in that range only on profile %s",
+                r.api, profile.key);
+  CheckInputRange(r, a, count, 65504.0, false, why);
+}
+
+void CheckTan(const ElementwiseRule& r, const ElementwiseArgs& a,
+              uint32_t count, const ProfileInfo&) {
+  CheckInputRange(r, a, count, 65504.0, true,
+                  "Tan takes inputs in that range only");
+}
+
+constexpr char kDst[] = "dstTensor";
+constexpr char kSrc[] = "srcTensor";
+constexpr char kCount[] = "calCount";
+
+// An API of half and float on the profiles `on_310p` says, dst never on
+// src, with the float arithmetic `f` and its own `check`.
+constexpr ElementwiseRule Unary(
+    const char* api, bool on_310p,
+    void (*f)(float*, size_t, uint32_t),
+    void (*check)(const ElementwiseRule&, const ElementwiseArgs&, uint32_t,
+                  const ProfileInfo&) = nullptr) {
+  return {api,   kDst,    kSrc,           kCount,  false,   on_310p, false,
+          DstOnSrc::kNever, false, f, nullptr, nullptr, nullptr, check};
+}
+
+// Indexed by MathApi, from kExp.
+constexpr ElementwiseRule kRules[] = {
+    // Exp's page names its tensors dstLocal and srcLocal, and lists no
+    // Atlas inference AI Core.
+    {"Exp", "dstLocal", "srcLocal", kCount, false, false, false,
+     DstOnSrc::kNever, false, ExpFloats, nullptr, nullptr, nullptr, nullptr},
+    Unary("Log", true, Each<LogOf>),
+    Unary("Log2", true, Each<Log2Of>),
+    Unary("Log10", true, Each<Log10Of>),
+    Unary("Tanh", true, Each<TanhOf>, CheckTanh),
+    Unary("Sin", true, Each<SinOf>, CheckSinOrCos),
+    Unary("Cos", true, Each<CosOf>, CheckSinOrCos),
+    {"SinCos", "dst0", "src", "count", true, false, false, DstOnSrc::kNever,
+     false, nullptr, nullptr, "dst1", SinCosFloats, nullptr},
+    Unary("Erf", true, Each<ErfOf>, CheckErf),
+    Unary("Erfc", true, Each<ErfcOf>),
+    Unary("Sinh", true, Each<SinhOf>),
+    Unary("Cosh", true, Each<CoshOf>),
+    Unary("Tan", true, Each<TanOf>, CheckTan),
+    Unary("Asin", true, Each<AsinOf>),
+    Unary("Acos", true, Each<AcosOf>),
+    Unary("Atan", true, Each<AtanOf>, CheckAtan),
+    Unary("Asinh", true, Each<AsinhOf>),
+    Unary("Acosh", true, Each<AcoshOf>),
+    Unary("Atanh", true, Each<AtanhOf>),
+    Unary("Digamma", true, Each<DigammaOf>),
+    Unary("Lgamma", true, Each<LgammaOf>),
+};
+
+static_assert(sizeof kRules / sizeof kRules[0] ==
+                  static_cast<size_t>(MathApi::kLgamma) -
+                      static_cast<size_t>(MathApi::kExp) + 1,
+              "one rule per transcendental MathApi, in its order");
+
+}  // namespace
+
+const ElementwiseRule& TranscendentalRule(MathApi api) {
+  return kRules[static_cast<size_t>(api) - static_cast<size_t>(MathApi::kExp)];
+}
+
+}  // namespace normgrad_ascendc
