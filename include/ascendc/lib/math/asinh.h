@@ -3,8 +3,9 @@
 // computed in float within the bound of docs/numerics.md ("Math:
 // transcendental"). T = half or float on every profile; the overloads:
 // sharedTmpBuffer or the framework scratch, each with calCount
-// or over the whole srcTensor. Every check of docs/math.md runs on every call; a violation is
-// a KernelError naming the API, the argument, the value and the rule.
+// or over the whole srcTensor. Every check of docs/math.md runs on every call;
+// a violation is a KernelError naming the API, the argument, the value and the
+// rule.
 #pragma once
 
 #include "normgrad_ascendc/lib/math/elementwise_call.h"

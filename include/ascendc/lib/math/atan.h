@@ -5,7 +5,8 @@
 // sharedTmpBuffer or the framework scratch, each with calCount or over the
 // whole srcTensor. AtanConfig picks the device's algorithm: an algo other than
 // the default is taken on Ascend 950 only (elsewhere a KernelError), and
-// every algo gives the same, bounded results here (docs/decisions.md). POLYNOMIAL_APPROXIMATION takes float only.
+// every algo gives the same, bounded results here (docs/decisions.md).
+// POLYNOMIAL_APPROXIMATION takes float only.
 #pragma once
 
 #include "normgrad_ascendc/lib/math/elementwise_call.h"
@@ -13,7 +14,8 @@
 
 namespace AscendC {
 
-NORMGRAD_MATH_UNARY_CONFIG_FORMS(Atan, AtanConfig, defaultAtanConfig, kIsMathHalfOrFloat,
+NORMGRAD_MATH_UNARY_CONFIG_FORMS(Atan, AtanConfig, defaultAtanConfig,
+                                 kIsMathHalfOrFloat,
                                  "Atan: T must be half or float")
 
 }  // namespace AscendC

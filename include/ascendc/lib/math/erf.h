@@ -13,7 +13,8 @@
 
 namespace AscendC {
 
-NORMGRAD_MATH_UNARY_CONFIG_FORMS(Erf, ErfConfig, defaultErfConfig, kIsMathHalfOrFloat,
+NORMGRAD_MATH_UNARY_CONFIG_FORMS(Erf, ErfConfig, defaultErfConfig,
+                                 kIsMathHalfOrFloat,
                                  "Erf: T must be half or float")
 
 }  // namespace AscendC

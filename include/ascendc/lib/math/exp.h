@@ -22,10 +22,9 @@ __aicore__ inline void Exp(const LocalTensor<T>& dstLocal,
                            normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsMathHalfOrFloat<T>,
                 "Exp: T must be half or float");
-  normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::kExp, site,
-                                       dstLocal, srcLocal,
-                                       &sharedTmpBuffer.view(), calCount,
-                                       taylorExpandLevel);
+  normgrad_ascendc::ElementwiseCall<T>(
+      normgrad_ascendc::MathApi::kExp, site, dstLocal, srcLocal,
+      &sharedTmpBuffer.view(), calCount, taylorExpandLevel);
 }
 
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>

@@ -2,8 +2,9 @@
 // docs/math.md): dstTensor[i] = ln |Γ(x)| of srcTensor[i],
 // computed in float within the bound of docs/numerics.md ("Math:
 // transcendental"). T = half or float on every profile; the overloads:
-// sharedTmpBuffer or the framework scratch, with calCount. Every check of docs/math.md runs on every call; a violation is
-// a KernelError naming the API, the argument, the value and the rule.
+// sharedTmpBuffer or the framework scratch, with calCount. Every check of
+// docs/math.md runs on every call; a violation is a KernelError naming the API,
+// the argument, the value and the rule.
 #pragma once
 
 #include "normgrad_ascendc/lib/math/elementwise_call.h"

@@ -18,8 +18,7 @@ __aicore__ inline void Log(const LocalTensor<T>& dstTensor,
   static_assert(normgrad_ascendc::kIsMathHalfOrFloat<T>,
                 "Log: T must be half or float");
   normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::kLog, site,
-                                       dstTensor, srcTensor, nullptr,
-                                       calCount);
+                                       dstTensor, srcTensor, nullptr, calCount);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -40,14 +39,12 @@ NORMGRAD_MATH_UNARY_WHOLE_FORMS(Log2, kIsMathHalfOrFloat,
 
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log10(const LocalTensor<T>& dstTensor,
-                             const LocalTensor<T>& srcTensor,
-                             uint32_t calCount,
+                             const LocalTensor<T>& srcTensor, uint32_t calCount,
                              normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsMathHalfOrFloat<T>,
                 "Log10: T must be half or float");
   normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::kLog10, site,
-                                       dstTensor, srcTensor, nullptr,
-                                       calCount);
+                                       dstTensor, srcTensor, nullptr, calCount);
 }
 
 template <typename T, bool isReuseSource = false>

@@ -28,8 +28,8 @@ __aicore__ inline void SinCos(const LocalTensor<T>& dst0,
                               normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsMathHalfOrFloat<T>,
                 "SinCos: T must be half or float");
-  normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::kSinCos,
-                                       site, dst0, src, &sharedTmpBuffer.view(),
+  normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::kSinCos, site,
+                                       dst0, src, &sharedTmpBuffer.view(),
                                        count, 0, &dst1.view());
 }
 
@@ -40,8 +40,8 @@ __aicore__ inline void SinCos(const LocalTensor<T>& dst0,
                               normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kIsMathHalfOrFloat<T>,
                 "SinCos: T must be half or float");
-  normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::kSinCos,
-                                       site, dst0, src, nullptr, count, 0,
+  normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::kSinCos, site,
+                                       dst0, src, nullptr, count, 0,
                                        &dst1.view());
 }
 

@@ -13,7 +13,8 @@
 
 namespace AscendC {
 
-NORMGRAD_MATH_UNARY_CONFIG_FORMS(Tanh, TanhConfig, DEFAULT_TANH_CONFIG, kIsMathHalfOrFloat,
+NORMGRAD_MATH_UNARY_CONFIG_FORMS(Tanh, TanhConfig, DEFAULT_TANH_CONFIG,
+                                 kIsMathHalfOrFloat,
                                  "Tanh: T must be half or float")
 
 }  // namespace AscendC

@@ -89,7 +89,8 @@ void CheckOverlaps(const ElementwiseRule& r, const ElementwiseArgs& a,
     }
   }
   if (a.second_dst != nullptr) {
-    const UbRange dst1 = UbRangeOf(r.second_dst_name, *a.second_dst, data_bytes);
+    const UbRange dst1 =
+        UbRangeOf(r.second_dst_name, *a.second_dst, data_bytes);
     for (const UbRange& other : {src, dst}) {
       if (UbOverlap(dst1, other)) {
         char rule[160];
@@ -229,8 +230,7 @@ void RunElementwiseMath(const ElementwiseArgs& a) {
   }
   if (r.check != nullptr) r.check(r, a, count, profile);
 
-  const uint64_t pass =
-      scratch_bytes / MathIntermediateBytes(e.bytes, outputs);
+  const uint64_t pass = scratch_bytes / MathIntermediateBytes(e.bytes, outputs);
   for (uint64_t pos = 0; pos < count; pos += pass) {
     const size_t n = static_cast<size_t>(std::min<uint64_t>(pass, count - pos));
     RunPass(r, a, e, scratch.data(), pos, n);

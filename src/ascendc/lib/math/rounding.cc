@@ -53,13 +53,20 @@ constexpr char kCount[] = "calCount";
 
 // Indexed by MathApi, from kCeil.
 constexpr ElementwiseRule kRules[] = {
-    {"Ceil", kDst, kSrc, kCount, false, true, false, DstOnSrc::kNever, true, CeilFloats, nullptr, nullptr, nullptr, nullptr},
-    {"Floor", kDst, kSrc, kCount, false, true, false, DstOnSrc::kNever, true, FloorFloats, nullptr, nullptr, nullptr, nullptr},
-    {"Round", kDst, kSrc, kCount, false, true, false, DstOnSrc::kSameTensorOk, false, NearestEvenFloats, nullptr, nullptr, nullptr, nullptr},
-    {"Trunc", kDst, kSrc, kCount, false, true, false, DstOnSrc::kSameTensorOk, true, TruncFloats, nullptr, nullptr, nullptr, nullptr},
-    {"Frac", kDst, kSrc, kCount, false, true, false, DstOnSrc::kNever, true, FracFloats, nullptr, nullptr, nullptr, nullptr},
-    {"Rint", "dst", "src", "count", true, false, false, DstOnSrc::kNever, false, NearestEvenFloats, nullptr, nullptr, nullptr, nullptr},
-    {"Sign", kDst, kSrc, kCount, false, true, true, DstOnSrc::kNever, false, SignFloats, SignInt64, nullptr, nullptr, nullptr},
+    {"Ceil", kDst, kSrc, kCount, false, true, false, DstOnSrc::kNever, true,
+     CeilFloats, nullptr, nullptr, nullptr, nullptr},
+    {"Floor", kDst, kSrc, kCount, false, true, false, DstOnSrc::kNever, true,
+     FloorFloats, nullptr, nullptr, nullptr, nullptr},
+    {"Round", kDst, kSrc, kCount, false, true, false, DstOnSrc::kSameTensorOk,
+     false, NearestEvenFloats, nullptr, nullptr, nullptr, nullptr},
+    {"Trunc", kDst, kSrc, kCount, false, true, false, DstOnSrc::kSameTensorOk,
+     true, TruncFloats, nullptr, nullptr, nullptr, nullptr},
+    {"Frac", kDst, kSrc, kCount, false, true, false, DstOnSrc::kNever, true,
+     FracFloats, nullptr, nullptr, nullptr, nullptr},
+    {"Rint", "dst", "src", "count", true, false, false, DstOnSrc::kNever, false,
+     NearestEvenFloats, nullptr, nullptr, nullptr, nullptr},
+    {"Sign", kDst, kSrc, kCount, false, true, true, DstOnSrc::kNever, false,
+     SignFloats, SignInt64, nullptr, nullptr, nullptr},
 };
 
 static_assert(sizeof kRules / sizeof kRules[0] ==

@@ -26,17 +26,17 @@ struct Queries {
   FactorFn factor;
 };
 
-#define QUERIES(Api)                                     \
-  {                                                      \
-#Api, AscendC::Get##Api##MaxMinTmpSize,              \
-        AscendC::Get##Api##TmpBufferFactorSize           \
+#define QUERIES(Api)                           \
+  {                                            \
+#Api, AscendC::Get##Api##MaxMinTmpSize,    \
+        AscendC::Get##Api##TmpBufferFactorSize \
   }
 
 const Queries kQueries[] = {
-    QUERIES(Log),   QUERIES(Log2),    QUERIES(Log10), QUERIES(Tanh),
-    QUERIES(Sin),   QUERIES(Cos),     QUERIES(Erf),   QUERIES(Erfc),
-    QUERIES(Sinh),  QUERIES(Cosh),    QUERIES(Tan),   QUERIES(Asin),
-    QUERIES(Acos),  QUERIES(Atan),    QUERIES(Asinh), QUERIES(Acosh),
+    QUERIES(Log),   QUERIES(Log2),    QUERIES(Log10),  QUERIES(Tanh),
+    QUERIES(Sin),   QUERIES(Cos),     QUERIES(Erf),    QUERIES(Erfc),
+    QUERIES(Sinh),  QUERIES(Cosh),    QUERIES(Tan),    QUERIES(Asin),
+    QUERIES(Acos),  QUERIES(Atan),    QUERIES(Asinh),  QUERIES(Acosh),
     QUERIES(Atanh), QUERIES(Digamma), QUERIES(Lgamma),
 };
 
@@ -94,8 +94,7 @@ TEST(MathTranscendentalTmpSizes, SinAndCosWithTheirConfig) {
   uint32_t live = 7, extra = 7;
   AscendC::GetSinTmpBufferFactorSize(kSin, 2, live, extra);
   EXPECT_EQ(live, 2u);
-  AscendC::GetCosTmpBufferFactorSize(AscendC::defaultCosConfig, 4, live,
-                                     extra);
+  AscendC::GetCosTmpBufferFactorSize(AscendC::defaultCosConfig, 4, live, extra);
   EXPECT_EQ(live, 1u);
   EXPECT_EQ(extra, 0u);
 }

@@ -166,7 +166,7 @@ void ElementwiseCall(MathApi api, const CallSite& site,
 /// Atan): sharedTmpBuffer or the framework scratch, each with calCount or
 /// over the whole srcTensor, template <T, isReuseSource = false, const
 /// Config& config = kDefault>; config.algo travels as the call's option.
-#define NORMGRAD_MATH_UNARY_CONFIG_FORMS(Api, Config, kDefault, types,         \
+#define NORMGRAD_MATH_UNARY_CONFIG_FORMS(Api, Config, kDefault, types,        \
                                          types_rule)                          \
   template <typename T, bool isReuseSource = false,                           \
             const Config& config = kDefault>                                  \
@@ -175,10 +175,10 @@ void ElementwiseCall(MathApi api, const CallSite& site,
       const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,   \
       normgrad_ascendc::CallSite site = {}) {                                 \
     static_assert(normgrad_ascendc::types<T>, types_rule);                    \
-    normgrad_ascendc::ElementwiseCall<T>(                                     \
-        normgrad_ascendc::MathApi::k##Api, site, dstTensor, srcTensor,        \
-        &sharedTmpBuffer.view(), calCount,                                    \
-        static_cast<uint32_t>(config.algo));                                  \
+    normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::k##Api,   \
+                                         site, dstTensor, srcTensor,          \
+                                         &sharedTmpBuffer.view(), calCount,   \
+                                         static_cast<uint32_t>(config.algo)); \
   }                                                                           \
   template <typename T, bool isReuseSource = false,                           \
             const Config& config = kDefault>                                  \
@@ -208,8 +208,8 @@ void ElementwiseCall(MathApi api, const CallSite& site,
                              const LocalTensor<T>& srcTensor,                 \
                              normgrad_ascendc::CallSite site = {}) {          \
     static_assert(normgrad_ascendc::types<T>, types_rule);                    \
-    normgrad_ascendc::ElementwiseCall<T>(                                     \
-        normgrad_ascendc::MathApi::k##Api, site, dstTensor, srcTensor,        \
-        nullptr, normgrad_ascendc::kWholeSource,                              \
-        static_cast<uint32_t>(config.algo));                                  \
+    normgrad_ascendc::ElementwiseCall<T>(normgrad_ascendc::MathApi::k##Api,   \
+                                         site, dstTensor, srcTensor, nullptr, \
+                                         normgrad_ascendc::kWholeSource,      \
+                                         static_cast<uint32_t>(config.algo)); \
   }

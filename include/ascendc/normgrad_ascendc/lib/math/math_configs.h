@@ -28,7 +28,8 @@ struct SinConfig {
   SinAlgo algo = SinAlgo::POLYNOMIAL_APPROXIMATION;
 };
 
-inline constexpr SinConfig defaultSinConfig = {SinAlgo::POLYNOMIAL_APPROXIMATION};
+inline constexpr SinConfig defaultSinConfig = {
+    SinAlgo::POLYNOMIAL_APPROXIMATION};
 
 enum class CosAlgo {
   POLYNOMIAL_APPROXIMATION = 0,
@@ -39,7 +40,8 @@ struct CosConfig {
   CosAlgo algo = CosAlgo::POLYNOMIAL_APPROXIMATION;
 };
 
-inline constexpr CosConfig defaultCosConfig = {CosAlgo::POLYNOMIAL_APPROXIMATION};
+inline constexpr CosConfig defaultCosConfig = {
+    CosAlgo::POLYNOMIAL_APPROXIMATION};
 
 enum class ErfAlgo {
   PADE_APPROXIMATION = 0,

@@ -126,13 +126,12 @@ void GetExpTmpBufferFactorSize(const uint32_t typeSize,
 
 /// Get<Api>MaxMinTmpSize and Get<Api>TmpBufferFactorSize with the
 /// documented signatures of the APIs below.
-#define NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Api)                              \
-  void Get##Api##MaxMinTmpSize(const ge::Shape& srcShape,                     \
-                               const uint32_t typeSize,                       \
-                               const bool isReuseSource, uint32_t& maxValue,  \
-                               uint32_t& minValue);                           \
-  void Get##Api##TmpBufferFactorSize(const uint32_t typeSize,                 \
-                                     uint32_t& maxLiveNodeCount,              \
+#define NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Api)                         \
+  void Get##Api##MaxMinTmpSize(                                          \
+      const ge::Shape& srcShape, const uint32_t typeSize,                \
+      const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue); \
+  void Get##Api##TmpBufferFactorSize(const uint32_t typeSize,            \
+                                     uint32_t& maxLiveNodeCount,         \
                                      uint32_t& extraBuf);
 
 NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Log)
@@ -160,14 +159,12 @@ NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Lgamma)
 void GetSinMaxMinTmpSize(const SinConfig& config, const ge::Shape& srcShape,
                          const uint32_t typeSize, const bool isReuseSource,
                          uint32_t& maxValue, uint32_t& minValue);
-void GetSinTmpBufferFactorSize(const SinConfig& config,
-                               const uint32_t typeSize,
+void GetSinTmpBufferFactorSize(const SinConfig& config, const uint32_t typeSize,
                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
 void GetCosMaxMinTmpSize(const CosConfig& config, const ge::Shape& srcShape,
                          const uint32_t typeSize, const bool isReuseSource,
                          uint32_t& maxValue, uint32_t& minValue);
-void GetCosTmpBufferFactorSize(const CosConfig& config,
-                               const uint32_t typeSize,
+void GetCosTmpBufferFactorSize(const CosConfig& config, const uint32_t typeSize,
                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
 
 void GetSinCosMaxMinTmpSize(
