@@ -323,12 +323,16 @@ void CheckSinOrCos(const ElementwiseRule& r, const ElementwiseArgs& a,
   CheckAlgo(r, a, profile, config, kSinCosAlgos);
   if (a.option == 1) return;
   char why[200];
-  std::snprintf(why, sizeof why,
-                profile.profile == Profile::k950
-                    ? "%s with POLYNOMIAL_APPROXIMATION takes inputs in that "
-                      "range only (RADIAN_REDUCTION takes any)"
-                    : "%s takes inputs in that range only on profile %s",
-                r.api, profile.key);
+  if (profile.profile == Profile::k950) {
+    std::snprintf(why, sizeof why,
+                  "%s with POLYNOMIAL_APPROXIMATION takes inputs in that "
+                  "range only (RADIAN_REDUCTION takes any)",
+                  r.api);
+  } else {
+    std::snprintf(why, sizeof why,
+                  "%s takes inputs in that range only on profile %s (%s)",
+                  r.api, profile.name, profile.key);
+  }
   CheckInputRange(r, a, count, 65504.0, false, why);
 }
 

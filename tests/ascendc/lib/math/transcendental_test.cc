@@ -884,7 +884,7 @@ TEST(MathTranscendentalChecks, SinCosAndTanTakeTheirRange) {
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::Cos(t.dst, t.src, t.tmp, 64); },
         "Cos: srcTensor[9] is 70000, outside [-65504, 65504]: Cos takes "
-        "inputs in that range only on profile a2"));
+        "inputs in that range only on profile Atlas A2/A3 (a2)"));
   }
   {
     const ProfileScope scope(Profile::k950);
