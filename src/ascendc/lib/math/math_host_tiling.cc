@@ -43,16 +43,18 @@ bool CheckPlatform(const char* fn, const char* api,
   return false;
 }
 
-void MaxMin(const char* fn, const ge::Shape& shape, uint32_t type_size,
-            bool takes_int64, uint32_t& max_value, uint32_t& min_value) {
+// Returns whether the inputs were valid (the outputs 0 when not).
+bool MaxMin(const char* fn, const ge::Shape& shape, uint32_t type_size,
+            bool takes_int64, uint32_t& max_value, uint32_t& min_value,
+            uint32_t outputs = 1) {
   constexpr char kZero[] = "maxValue and minValue are 0";
   max_value = 0;
   min_value = 0;
-  if (!CheckMathTypeSize(fn, type_size, takes_int64, kZero)) return;
+  if (!CheckMathTypeSize(fn, type_size, takes_int64, kZero)) return false;
   const std::string text = "srcShape " + host_tiling::ShapeText(shape);
   if (shape.GetDimNum() == 0) {
     Report(fn, text + " has no dimension: it must have at least one", kZero);
-    return;
+    return false;
   }
   uint64_t n = 1;
   for (size_t i = 0; i < shape.GetDimNum(); ++i) {
@@ -65,25 +67,27 @@ void MaxMin(const char* fn, const ge::Shape& shape, uint32_t type_size,
                  ": every dimension must be at least 1 and the elements at "
                  "most 4294967295 (calCount is 32 bits)",
              kZero);
-      return;
+      return false;
     }
     n *= static_cast<uint64_t>(d);
   }
-  const uint64_t max_bytes = MathMaxTmpBytes(type_size, n);
+  const uint64_t max_bytes = MathMaxTmpBytes(type_size, n, outputs);
   max_value = max_bytes > kU32Max ? static_cast<uint32_t>(kU32Max)
                                   : static_cast<uint32_t>(max_bytes);
-  min_value = MathMinTmpBytes(type_size);
+  min_value = MathMinTmpBytes(type_size, outputs);
+  return true;
 }
 
 void Factor(const char* fn, uint32_t type_size, bool takes_int64,
-            uint32_t& max_live_node_count, uint32_t& extra_buf) {
+            uint32_t& max_live_node_count, uint32_t& extra_buf,
+            uint32_t outputs = 1) {
   max_live_node_count = 0;
   extra_buf = 0;
   if (!CheckMathTypeSize(fn, type_size, takes_int64,
                          "maxLiveNodeCount and extraBuf are 0")) {
     return;
   }
-  max_live_node_count = MathIntermediateBytes(type_size) / type_size;
+  max_live_node_count = MathIntermediateBytes(type_size, outputs) / type_size;
 }
 
 }  // namespace
@@ -113,6 +117,25 @@ NORMGRAD_MATH_TMP_SIZE_QUERIES(Ceil)
 NORMGRAD_MATH_TMP_SIZE_QUERIES(Floor)
 NORMGRAD_MATH_TMP_SIZE_QUERIES(Trunc)
 NORMGRAD_MATH_TMP_SIZE_QUERIES(Frac)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Log)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Log2)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Log10)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Tanh)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Sin)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Cos)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Erf)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Erfc)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Sinh)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Cosh)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Tan)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Asin)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Acos)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Atan)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Asinh)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Acosh)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Atanh)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Digamma)
+NORMGRAD_MATH_TMP_SIZE_QUERIES(Lgamma)
 
 #undef NORMGRAD_MATH_TMP_SIZE_QUERIES
 
@@ -169,6 +192,73 @@ void GetSignTmpBufferFactorSize(const uint32_t typeSize,
                                 uint32_t& extraBuffer) {
   Factor("GetSignTmpBufferFactorSize", typeSize, true, maxLiveNodeCount,
          extraBuffer);
+}
+
+// Exp's MaxMin query returns whether it could give the sizes.
+bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                         const bool, uint32_t& maxValue, uint32_t& minValue) {
+  return MaxMin("GetExpMaxMinTmpSize", srcShape, typeSize, false, maxValue,
+                minValue);
+}
+
+void GetExpTmpBufferFactorSize(const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount,
+                               uint32_t& extraBuffer) {
+  Factor("GetExpTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuffer);
+}
+
+// Sin's and Cos's queries with the config: every algo has the same sizes.
+void GetSinMaxMinTmpSize(const SinConfig&, const ge::Shape& srcShape,
+                         const uint32_t typeSize, const bool isReuseSource,
+                         uint32_t& maxValue, uint32_t& minValue) {
+  GetSinMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+
+void GetSinTmpBufferFactorSize(const SinConfig&, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  GetSinTmpBufferFactorSize(typeSize, maxLiveNodeCount, extraBuf);
+}
+
+void GetCosMaxMinTmpSize(const CosConfig&, const ge::Shape& srcShape,
+                         const uint32_t typeSize, const bool isReuseSource,
+                         uint32_t& maxValue, uint32_t& minValue) {
+  GetCosMaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);
+}
+
+void GetCosTmpBufferFactorSize(const CosConfig&, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+  GetCosTmpBufferFactorSize(typeSize, maxLiveNodeCount, extraBuf);
+}
+
+// SinCos (Ascend 950 only) keeps both results of a pass: two floats per
+// element.
+void GetSinCosMaxMinTmpSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const ge::Shape& srcShape, const uint32_t typeSize, const bool,
+    uint32_t& maxValue, uint32_t& minValue) {
+  constexpr char kFn[] = "GetSinCosMaxMinTmpSize";
+  maxValue = 0;
+  minValue = 0;
+  if (!normgrad_ascendc::CheckPlatform(kFn, "SinCos", ascendcPlatform,
+                                       "maxValue and minValue are 0")) {
+    return;
+  }
+  MaxMin(kFn, srcShape, typeSize, false, maxValue, minValue, 2);
+}
+
+void GetSinCosTmpBufferFactorSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const uint32_t typeSize, uint32_t& maxLivedNodeCount, uint32_t& extraBuf) {
+  constexpr char kFn[] = "GetSinCosTmpBufferFactorSize";
+  maxLivedNodeCount = 0;
+  extraBuf = 0;
+  if (!normgrad_ascendc::CheckPlatform(
+          kFn, "SinCos", ascendcPlatform,
+          "maxLivedNodeCount and extraBuf are 0")) {
+    return;
+  }
+  Factor(kFn, typeSize, false, maxLivedNodeCount, extraBuf, 2);
 }
 
 }  // namespace AscendC

@@ -20,15 +20,18 @@
 
 #include <cstdint>
 
+#include "normgrad_ascendc/lib/math/math_configs.h"
 #include "normgrad_ascendc/tiling/shape.h"
 #include "tiling/platform/platform_ascendc.h"
 
 namespace normgrad_ascendc {
 
-/// Bytes of the intermediate each element takes in the scratch: 8 for
-/// int64_t (type_size 8), else 4 (float).
-constexpr uint32_t MathIntermediateBytes(uint32_t type_size) {
-  return type_size == 8 ? 8 : 4;
+/// Bytes of the intermediates each element takes in the scratch: 8 for
+/// int64_t (type_size 8), else 4 (float), for each of its `outputs` (2 for
+/// SinCos, else 1).
+constexpr uint32_t MathIntermediateBytes(uint32_t type_size,
+                                         uint32_t outputs = 1) {
+  return (type_size == 8 ? 8 : 4) * outputs;
 }
 
 /// Elements of the smallest pass: 256 bytes of input.
@@ -37,15 +40,17 @@ constexpr uint32_t MathMinPassElements(uint32_t type_size) {
 }
 
 /// minValue: the scratch of the smallest pass, in bytes.
-constexpr uint32_t MathMinTmpBytes(uint32_t type_size) {
-  return MathMinPassElements(type_size) * MathIntermediateBytes(type_size);
+constexpr uint32_t MathMinTmpBytes(uint32_t type_size, uint32_t outputs = 1) {
+  return MathMinPassElements(type_size) *
+         MathIntermediateBytes(type_size, outputs);
 }
 
 /// maxValue before saturation: one pass over n elements, at least minValue.
-constexpr uint64_t MathMaxTmpBytes(uint32_t type_size, uint64_t n) {
+constexpr uint64_t MathMaxTmpBytes(uint32_t type_size, uint64_t n,
+                                   uint32_t outputs = 1) {
   const uint64_t pass =
       n > MathMinPassElements(type_size) ? n : MathMinPassElements(type_size);
-  return pass * MathIntermediateBytes(type_size);
+  return pass * MathIntermediateBytes(type_size, outputs);
 }
 
 }  // namespace normgrad_ascendc
@@ -106,5 +111,68 @@ void GetSignMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
 void GetSignTmpBufferFactorSize(const uint32_t typeSize,
                                 uint32_t& maxLiveNodeCount,
                                 uint32_t& extraBuffer);
+
+// The transcendental APIs (half and float). Exp's MaxMin query returns
+// whether it could give the sizes; SinCos's take the platform (Ascend 950
+// alone has SinCos) and size two floats per element; Sin's and Cos's have a
+// second form with their config (the same sizes for every algo).
+
+bool GetExpMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                         const bool isReuseSource, uint32_t& maxValue,
+                         uint32_t& minValue);
+void GetExpTmpBufferFactorSize(const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount,
+                               uint32_t& extraBuffer);
+
+/// Get<Api>MaxMinTmpSize and Get<Api>TmpBufferFactorSize with the
+/// documented signatures of the APIs below.
+#define NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Api)                         \
+  void Get##Api##MaxMinTmpSize(                                          \
+      const ge::Shape& srcShape, const uint32_t typeSize,                \
+      const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue); \
+  void Get##Api##TmpBufferFactorSize(const uint32_t typeSize,            \
+                                     uint32_t& maxLiveNodeCount,         \
+                                     uint32_t& extraBuf);
+
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Log)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Log2)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Log10)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Tanh)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Sin)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Cos)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Erf)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Erfc)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Sinh)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Cosh)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Tan)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Asin)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Acos)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Atan)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Asinh)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Acosh)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Atanh)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Digamma)
+NORMGRAD_MATH_TMP_SIZE_DECLARATIONS(Lgamma)
+
+#undef NORMGRAD_MATH_TMP_SIZE_DECLARATIONS
+
+void GetSinMaxMinTmpSize(const SinConfig& config, const ge::Shape& srcShape,
+                         const uint32_t typeSize, const bool isReuseSource,
+                         uint32_t& maxValue, uint32_t& minValue);
+void GetSinTmpBufferFactorSize(const SinConfig& config, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+void GetCosMaxMinTmpSize(const CosConfig& config, const ge::Shape& srcShape,
+                         const uint32_t typeSize, const bool isReuseSource,
+                         uint32_t& maxValue, uint32_t& minValue);
+void GetCosTmpBufferFactorSize(const CosConfig& config, const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+void GetSinCosMaxMinTmpSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const ge::Shape& srcShape, const uint32_t typeSize,
+    const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
+void GetSinCosTmpBufferFactorSize(
+    const platform_ascendc::PlatformAscendC& ascendcPlatform,
+    const uint32_t typeSize, uint32_t& maxLivedNodeCount, uint32_t& extraBuf);
 
 }  // namespace AscendC
