@@ -162,25 +162,25 @@ double FloatError(Api api, double x, double x1, double beta, double ref) {
   double k = 0, m = 0, v = x, scale = 1;
   switch (api) {
     case Api::kSigmoid:
-      k = 4, v = 1;
+      k = 4.6, v = 1;
       break;
     case Api::kSilu:
-      k = 4;
+      k = 4.6;
       break;
     case Api::kSwish:
-      k = 4, m = 1;
+      k = 4.6, m = 1;
       break;
     case Api::kFasterGelu:
-      k = 4, m = 2;
+      k = 4.6, m = 2;
       break;
     case Api::kGelu:
-      k = 4, m = 5;
+      k = 4.6, m = 5;
       break;
     case Api::kSwiGLU:
-      k = 5, m = 1, v = x1, scale = std::fabs(x);
+      k = 5.6, m = 1, v = x1, scale = std::fabs(x);
       break;
     case Api::kGeGLU:
-      k = 5, m = 5, v = x1, scale = std::fabs(x);
+      k = 5.6, m = 5, v = x1, scale = std::fabs(x);
       break;
     case Api::kFasterGeluV2:
       return 1.01 * (6.6 * kU * std::fabs(x) + kU * y) + 0x1p-149;
