@@ -46,7 +46,7 @@ inline float FloatOf(uint32_t b) {
 // split in two parts so that the reduction loses nothing), e^r by its
 // Taylor polynomial of degree 7, and 2^k applied as two exact power-of-two
 // factors, so that results below 2^-126 round once into the subnormals and
-// results above float's range become +inf. Within 2.5u of e^t
+// results above float's range become +inf. Within 2.6u of e^t
 // (docs/numerics.md, "Activation: elementwise"); t is clamped to
 // [-104, 89], beyond which e^t rounds to 0 or +inf anyway; NaN stays NaN.
 inline float ExpOf(float t) {

@@ -244,31 +244,7 @@ bool OverflowsIn(const char* type, double ref) {
 
 // ---- Calls ------------------------------------------------------------------
 
-template <typename T>
-void CallHalfOrFloat(Api api, bool shared, bool whole,
-                     const LocalTensor<T>& dst, const LocalTensor<T>& src0,
-                     const LocalTensor<T>& src1,
-                     const LocalTensor<uint8_t>& tmp, uint32_t n, float beta);
-
-// One call of `api` in `form` (bfloat16_t: ReGlu, the only API taking it).
-template <typename T>
-void Call(Api api, Form form, const LocalTensor<T>& dst,
-          const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-          const LocalTensor<uint8_t>& tmp, uint32_t n, float beta) {
-  const bool shared = form == Form::kSharedCount || form == Form::kSharedWhole;
-  const bool whole =
-      form == Form::kSharedWhole || form == Form::kFrameworkWhole;
-  if constexpr (std::is_same_v<T, bfloat16_t>) {  // ReGlu alone takes it
-    if (shared) {
-      AscendC::ReGlu(dst, src0, src1, tmp, n);
-    } else {
-      AscendC::ReGlu(dst, src0, src1, n);
-    }
-  } else {
-    CallHalfOrFloat<T>(api, shared, whole, dst, src0, src1, tmp, n, beta);
-  }
-}
-
+// One call of `api` with half or float (the switch Call dispatches to).
 template <typename T>
 void CallHalfOrFloat(Api api, bool shared, bool whole,
                      const LocalTensor<T>& dst, const LocalTensor<T>& src0,
@@ -335,6 +311,25 @@ void CallHalfOrFloat(Api api, bool shared, bool whole,
         AscendC::ReGlu<T, false>(dst, src0, src1, n);
       }
       return;
+  }
+}
+
+// One call of `api` in `form` (bfloat16_t: ReGlu, the only API taking it).
+template <typename T>
+void Call(Api api, Form form, const LocalTensor<T>& dst,
+          const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+          const LocalTensor<uint8_t>& tmp, uint32_t n, float beta) {
+  const bool shared = form == Form::kSharedCount || form == Form::kSharedWhole;
+  const bool whole =
+      form == Form::kSharedWhole || form == Form::kFrameworkWhole;
+  if constexpr (std::is_same_v<T, bfloat16_t>) {  // ReGlu alone takes it
+    if (shared) {
+      AscendC::ReGlu(dst, src0, src1, tmp, n);
+    } else {
+      AscendC::ReGlu(dst, src0, src1, n);
+    }
+  } else {
+    CallHalfOrFloat<T>(api, shared, whole, dst, src0, src1, tmp, n, beta);
   }
 }
 
@@ -449,8 +444,8 @@ void Sweep(const ApiInfo& a, const std::vector<Bits<T>>& x0,
   }
 }
 
-// Finite 16-bit patterns with exponents from tiny to `max_exp_bits`
-// (random), as srcTensor0 of a GLU.
+// n random 16-bit patterns that are finite values (their exponent bits,
+// `exp_mask`, not all set): a GLU's srcTensor0.
 std::vector<uint16_t> RandomSixteen(size_t n, uint16_t exp_mask,
                                     std::mt19937& rng) {
   std::vector<uint16_t> v(n);
@@ -730,6 +725,14 @@ TEST(ActivationExamples, Swish) {
        2.4144034,   2.6830263,   2.9488626,   3.2125497,   3.4746296,
        3.735532,    3.995585},
       1e-6);
+  // The page's call, β a double literal converted to T.
+  const ProfileScope scope(Profile::kA2);
+  Tensors<float> t(32, 256);
+  const std::vector<float> in = SwishInputs();
+  for (uint32_t i = 0; i < 32; ++i) t.src0.SetValue(i, in[i]);
+  AscendC::Swish(t.dst, t.src0, 32, -1.702);
+  EXPECT_NEAR(t.dst.GetValue(0), -0.00441472, 1e-8);
+  EXPECT_NEAR(t.dst.GetValue(31), 3.995585, 1e-6);
 }
 
 // half: the device's exponential differs from a correctly rounded one by
