@@ -36,6 +36,13 @@
 #include <cstdlib>
 #include <string>
 
+#include "lib/activation/geglu.h"
+#include "lib/activation/gelu.h"
+#include "lib/activation/reglu.h"
+#include "lib/activation/sigmoid.h"
+#include "lib/activation/silu.h"
+#include "lib/activation/swiglu.h"
+#include "lib/activation/swish.h"
 #include "lib/math/math_apis.h"
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/deepnorm.h"
