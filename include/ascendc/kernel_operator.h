@@ -37,6 +37,7 @@
 #include <string>
 
 #include "lib/math/math_apis.h"
+#include "lib/math/math_binary_apis.h"
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/deepnorm.h"
 #include "lib/normalization/groupnorm.h"
