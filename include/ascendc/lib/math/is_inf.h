@@ -23,6 +23,6 @@ NORMGRAD_MATH_SCRATCH_FORMS(
         normgrad_ascendc::kIsMathHalfOrFloat<U> &&
             (std::is_same_v<T, bool> || std::is_same_v<T, U>),
         "IsInf: U (src) must be half or float and T (dst) bool or U")),
-    count)
+    count, 0)
 
 }  // namespace AscendC

@@ -19,37 +19,14 @@ NORMGRAD_MATH_SCRATCH_FORMS(
     (const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor),
     (normgrad_ascendc::OperandOf(src0Tensor),
      normgrad_ascendc::OperandOf(src1Tensor)),
-    (NORMGRAD_XOR_TYPES), calCount)
+    (NORMGRAD_XOR_TYPES), calCount, 0)
 
-// The forms without calCount: every element of src0Tensor.
-template <typename T, bool isReuseSource = false>
-__aicore__ inline void Xor(const LocalTensor<T>& dstTensor,
-                           const LocalTensor<T>& src0Tensor,
-                           const LocalTensor<T>& src1Tensor,
-                           const LocalTensor<uint8_t>& sharedTmpBuffer,
-                           normgrad_ascendc::CallSite site = {}) {
-  NORMGRAD_XOR_TYPES;
-  normgrad_ascendc::MathCall<T>(
-      normgrad_ascendc::MathCallApi::kXor, site, dstTensor,
-      normgrad_ascendc::MathScratch::kShared, &sharedTmpBuffer,
-      normgrad_ascendc::kWholeSource,
-      {normgrad_ascendc::OperandOf(src0Tensor),
-       normgrad_ascendc::OperandOf(src1Tensor)});
-}
-
-template <typename T, bool isReuseSource = false>
-__aicore__ inline void Xor(const LocalTensor<T>& dstTensor,
-                           const LocalTensor<T>& src0Tensor,
-                           const LocalTensor<T>& src1Tensor,
-                           normgrad_ascendc::CallSite site = {}) {
-  NORMGRAD_XOR_TYPES;
-  normgrad_ascendc::MathCall<T>(normgrad_ascendc::MathCallApi::kXor, site,
-                                dstTensor,
-                                normgrad_ascendc::MathScratch::kFramework,
-                                nullptr, normgrad_ascendc::kWholeSource,
-                                {normgrad_ascendc::OperandOf(src0Tensor),
-                                 normgrad_ascendc::OperandOf(src1Tensor)});
-}
+NORMGRAD_MATH_SCRATCH_WHOLE_FORMS(
+    Xor, (template <typename T, bool isReuseSource = false>), T,
+    (const LocalTensor<T>& src0Tensor, const LocalTensor<T>& src1Tensor),
+    (normgrad_ascendc::OperandOf(src0Tensor),
+     normgrad_ascendc::OperandOf(src1Tensor)),
+    (NORMGRAD_XOR_TYPES), 0)
 
 #undef NORMGRAD_XOR_TYPES
 

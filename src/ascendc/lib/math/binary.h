@@ -30,6 +30,11 @@ struct MathCallRule {
 /// The rule of `api` (compare_logic.cc).
 const MathCallRule& RuleOf(MathCallApi api);
 
+/// The arithmetic of the APIs that round (float_binary.cc), for their rules.
+void FmaValues(const MathCallArgs& args, uint32_t count);
+void FmodValues(const MathCallArgs& args, uint32_t count);
+void HypotValues(const MathCallArgs& args, uint32_t count);
+
 /// Bytes of one element of `type`.
 uint32_t ValueTypeBytes(ValueType type);
 

@@ -1,5 +1,7 @@
 // compare_logic.cc — the rules of the Math APIs of the binary call shape
-// (binary.h): the clamps (Clamp, ClampMax, ClampMin), the predicates
+// (binary.h), in one table (Fma, Fmod and Hypot, whose results round, have
+// their arithmetic in float_binary.cc), and the arithmetic of the exact
+// ones: the clamps (Clamp, ClampMax, ClampMin), the predicates
 // (IsFinite, IsInf, IsNan), the bit operations (BitwiseAnd, BitwiseOr,
 // BitwiseXor, BitwiseNot, Xor), the logical ones (LogicalAnd, LogicalAnds,
 // LogicalOr, LogicalOrs, LogicalNot, LogicalXor) and Where. Every result is
@@ -282,10 +284,31 @@ constexpr MathCallRule kRules[] = {
      true,
      WhereValues,
      nullptr},
+    {"Fma",
+     kDst,
+     {kSrc0, kSrc1, "src2"},
+     kCount,
+     true,
+     FmaValues,
+     "GetFmaMaxMinTmpSize"},
+    {"Fmod",
+     "dstTensor",
+     {"src0Tensor", "src1Tensor", nullptr},
+     "calCount",
+     false,
+     FmodValues,
+     "GetFmodMaxMinTmpSize"},
+    {"Hypot",
+     "dstTensor",
+     {"src0Tensor", "src1Tensor", nullptr},
+     "calCount",
+     true,
+     HypotValues,
+     "GetHypotMaxMinTmpSize"},
 };
 
 static_assert(sizeof kRules / sizeof kRules[0] ==
-                  static_cast<size_t>(MathCallApi::kWhere) + 1,
+                  static_cast<size_t>(MathCallApi::kHypot) + 1,
               "one rule per MathCallApi, in its order");
 
 }  // namespace

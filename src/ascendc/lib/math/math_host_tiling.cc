@@ -264,6 +264,31 @@ void GetClampTmpBufferFactorSize(const uint32_t typeSize,
          extraBuf);
 }
 
+void GetFmodMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool, uint32_t& maxValue, uint32_t& minValue) {
+  MaxMin("GetFmodMaxMinTmpSize", srcShape, typeSize, false, maxValue, minValue);
+}
+
+void GetFmodTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount,
+                                uint32_t& extraBuf) {
+  Factor("GetFmodTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuf);
+}
+
+void GetHypotMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool, uint32_t& maxValue, uint32_t& minValue) {
+  MaxMin("GetHypotMaxMinTmpSize", srcShape, typeSize, false, maxValue,
+         minValue);
+}
+
+void GetHypotTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf) {
+  Factor("GetHypotTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuf);
+}
+
 void GetXorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                          const bool, uint32_t& maxValue, uint32_t& minValue) {
   normgrad_ascendc::XorMaxMin(srcShape, typeSize, maxValue, minValue);
@@ -317,6 +342,7 @@ NORMGRAD_MATH_950_QUERIES(LogicalOrs, false)
 NORMGRAD_MATH_950_QUERIES(LogicalNot, false)
 NORMGRAD_MATH_950_QUERIES(LogicalXor, false)
 NORMGRAD_MATH_950_QUERIES(Where, false)
+NORMGRAD_MATH_950_QUERIES(Fma, true)
 
 #undef NORMGRAD_MATH_950_QUERIES
 

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "accuracy_ledger.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "tiling/tiling_api.h"
@@ -34,6 +35,7 @@ using compat_test::FailsWith;
 using compat_test::FloatBits;
 using compat_test::HalfBitsToFloat;
 using compat_test::ProfileScope;
+using compat_test::WithinBound;
 using normgrad_ascendc::Profile;
 
 uint32_t Seed() { return compat_test::Seed<20261205>(); }
@@ -676,6 +678,325 @@ TEST(MathWhere, PageExampleScalarsAndPayloads) {
   for (uint32_t i = 0; i < 64; ++i) {
     ASSERT_EQ(id.GetValue(i), i % 2 ? INT64_MIN : INT64_MAX);
   }
+}
+
+// ---- Fma, Fmod, Hypot: against float64 --------------------------------------
+
+// |got - ref| in units in the last place of a type with `mantissa_bits`
+// fraction bits and smallest normal exponent `min_exp`, at ref.
+double UlpsOff(double got, double ref, int mantissa_bits, int min_exp) {
+  int e = 0;
+  std::frexp(ref, &e);  // |ref| in [2^(e-1), 2^e)
+  const int exponent = std::max(e - 1, min_exp);
+  return std::fabs(got - ref) / std::ldexp(1.0, exponent - mantissa_bits);
+}
+
+// The bounds of docs/numerics.md ("Math: binary"): one rounding to float,
+// and for half and bfloat16_t a second one to the type.
+constexpr double kFloatBound = 0.5 + 1.0 / (1 << 20);
+constexpr double kHalfBound = 0.5 + 1.0 / (1 << 13);
+
+enum class Rounding { kFma, kFmod, kHypot };
+
+double Reference(Rounding op, double x, double y, double z) {
+  switch (op) {
+    case Rounding::kFma:
+      return x * y + z;  // the product of halves or floats is exact here
+    case Rounding::kFmod:
+      return std::fmod(x, y);
+    case Rounding::kHypot:
+      if (std::isinf(x) || std::isinf(y)) return INFINITY;
+      return std::sqrt(x * x + y * y);
+  }
+  return NAN;
+}
+
+// Every half as src0 against random halves (and, for Fma, src2): results
+// within kHalfBound ulps, Fmod's exactly; NaN where the reference is NaN,
+// ±inf past the range.
+void ExpectEveryHalf(Rounding op, const char* label) {
+  const std::vector<uint16_t> all = EveryHalfBits();
+  std::mt19937 rng(Seed());
+  std::vector<uint16_t> ys(65536), zs(65536);
+  for (auto& v : ys) v = static_cast<uint16_t>(rng());
+  for (auto& v : zs) v = static_cast<uint16_t>(rng());
+  double worst = 0;
+  constexpr uint32_t kChunk = 8192;
+  for (uint32_t start = 0; start < 65536; start += kChunk) {
+    Ub ub;
+    auto s0 = ub.Make<half>(kChunk);
+    auto s1 = ub.Make<half>(kChunk);
+    auto s2 = ub.Make<half>(kChunk);
+    auto d = ub.Make<half>(kChunk);
+    auto tmp = ub.Make<uint8_t>(kChunk * 4);
+    auto part = [&](const std::vector<uint16_t>& v) {
+      return std::vector<uint16_t>(v.begin() + start,
+                                   v.begin() + start + kChunk);
+    };
+    Fill(s0, part(all));
+    Fill(s1, part(ys));
+    Fill(s2, part(zs));
+    if (op == Rounding::kFma) AscendC::Fma(d, s0, s1, s2, tmp, kChunk);
+    if (op == Rounding::kFmod) AscendC::Fmod(d, s0, s1, tmp, kChunk);
+    if (op == Rounding::kHypot) AscendC::Hypot(d, s0, s1, kChunk);
+    const auto out = Bits<uint16_t>(d, kChunk);
+    for (uint32_t i = 0; i < kChunk; ++i) {
+      const double x = HalfBitsToFloat(all[start + i]);
+      const double y = HalfBitsToFloat(ys[start + i]);
+      const double z = HalfBitsToFloat(zs[start + i]);
+      const double ref = Reference(op, x, y, z);
+      const double got = HalfBitsToFloat(out[i]);
+      auto where = [&] {
+        return std::string(label) + "(" + std::to_string(x) + ", " +
+               std::to_string(y) + ", " + std::to_string(z) + ")";
+      };
+      if (std::isnan(ref)) {
+        ASSERT_TRUE(std::isnan(got)) << where() << " = " << got;
+        continue;
+      }
+      if (std::fabs(ref) >= 65520.0) {  // rounds past 65504
+        ASSERT_EQ(got, std::copysign(INFINITY, ref)) << where();
+        continue;
+      }
+      const double ulps = UlpsOff(got, ref, 10, -14);
+      if (op == Rounding::kFmod) {
+        ASSERT_EQ(got, ref) << where();  // a remainder is a value of T
+        ASSERT_EQ(std::signbit(got), std::signbit(ref)) << where();
+      }
+      ASSERT_LE(ulps, kHalfBound) << where() << " = " << got << ", not " << ref;
+      worst = std::max(worst, ulps);
+    }
+  }
+  ASSERT_TRUE(WithinBound(std::string(label) + "<half> (ulps)", worst, 0.0,
+                          op == Rounding::kFmod ? 0.0 : kHalfBound));
+}
+
+TEST(MathRounding2, EveryHalf) {
+  const ProfileScope scope(Profile::k950);
+  ExpectEveryHalf(Rounding::kFma, "Fma");
+  ExpectEveryHalf(Rounding::kFmod, "Fmod");
+  ExpectEveryHalf(Rounding::kHypot, "Hypot");
+  const ProfileScope a2(Profile::kA2);
+  ExpectEveryHalf(Rounding::kFmod, "Fmod");
+}
+
+// The float sweep (special values, then random bits) against float64.
+TEST(MathRounding2, FloatSweep) {
+  const ProfileScope scope(Profile::k950);
+  const std::vector<uint32_t> x = FloatSweep(8192);
+  const uint32_t n = static_cast<uint32_t>(x.size());
+  std::vector<uint32_t> y(n), z(n);
+  std::mt19937 rng(Seed() + 1);
+  for (uint32_t i = 0; i < n; ++i) {
+    y[i] = x[rng() % n];
+    // Fma's addend near the product, so that it cancels.
+    const float p = compat_test::BitsFloat(x[i]) * compat_test::BitsFloat(y[i]);
+    z[i] = i % 3 == 0 ? FloatBits(-p * (1.0f + (rng() % 64) * 1e-7f))
+                      : static_cast<uint32_t>(rng());
+  }
+  Ub ub;
+  auto s0 = ub.Make<float>(n);
+  auto s1 = ub.Make<float>(n);
+  auto s2 = ub.Make<float>(n);
+  auto d = ub.Make<float>(n);
+  Fill(s0, x);
+  Fill(s1, y);
+  Fill(s2, z);
+  for (const Rounding op :
+       {Rounding::kFma, Rounding::kFmod, Rounding::kHypot}) {
+    const char* label = op == Rounding::kFma    ? "Fma"
+                        : op == Rounding::kFmod ? "Fmod"
+                                                : "Hypot";
+    if (op == Rounding::kFma) AscendC::Fma(d, s0, s1, s2, n);
+    if (op == Rounding::kFmod) {
+      static constexpr AscendC::FmodConfig kPrecise = {
+          AscendC::FmodAlgo::ITERATION_COMPENSATION, 4};
+      AscendC::Fmod<float, false, kPrecise>(d, s0, s1, n);
+    }
+    if (op == Rounding::kHypot) AscendC::Hypot(d, s0, s1);
+    const auto out = Bits<uint32_t>(d, n);
+    double worst = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const double a = compat_test::BitsFloat(x[i]);
+      const double b = compat_test::BitsFloat(y[i]);
+      const double c = compat_test::BitsFloat(z[i]);
+      const double ref = Reference(op, a, b, c);
+      const double got = compat_test::BitsFloat(out[i]);
+      if (std::isnan(ref)) {
+        ASSERT_TRUE(std::isnan(got)) << label << " " << a << " " << b;
+        continue;
+      }
+      if (std::fabs(ref) >= 3.4028235677973366e38) {
+        ASSERT_EQ(got, std::copysign(INFINITY, ref)) << label << " " << a;
+        continue;
+      }
+      const double ulps = UlpsOff(got, ref, 23, -126);
+      if (op == Rounding::kFmod) {
+        ASSERT_EQ(got, ref) << label << "(" << a << ", " << b << ")";
+      }
+      ASSERT_LE(ulps, kFloatBound) << label << "(" << a << ", " << b << ", "
+                                   << c << ") = " << got << ", not " << ref;
+      worst = std::max(worst, ulps);
+    }
+    ASSERT_TRUE(WithinBound(std::string(label) + "<float> (ulps)", worst, 0.0,
+                            op == Rounding::kFmod ? 0.0 : kFloatBound));
+  }
+}
+
+TEST(MathRounding2, HypotEveryBfloat16AndSpecialValues) {
+  const ProfileScope scope(Profile::k950);
+  const std::vector<uint16_t> all = EveryHalfBits();
+  std::mt19937 rng(Seed());
+  double worst = 0;
+  for (uint32_t start = 0; start < 65536; start += 16384) {
+    Ub ub;
+    auto s0 = ub.Make<bfloat16_t>(16384);
+    auto s1 = ub.Make<bfloat16_t>(16384);
+    auto d = ub.Make<bfloat16_t>(16384);
+    std::vector<uint16_t> ys(16384);
+    for (auto& v : ys) v = static_cast<uint16_t>(rng());
+    Fill(s0, std::vector<uint16_t>(all.begin() + start,
+                                   all.begin() + start + 16384));
+    Fill(s1, ys);
+    AscendC::Hypot(d, s0, s1, 16384);
+    const auto out = Bits<uint16_t>(d, 16384);
+    for (uint32_t i = 0; i < 16384; ++i) {
+      const double ref = Reference(Rounding::kHypot, Bf16Value(all[start + i]),
+                                   Bf16Value(ys[i]), 0);
+      const double got = Bf16Value(out[i]);
+      if (std::isnan(ref)) {
+        ASSERT_TRUE(std::isnan(got));
+        continue;
+      }
+      if (ref >= 3.3961775292304e38) {
+        ASSERT_EQ(got, INFINITY);
+        continue;
+      }
+      const double ulps = UlpsOff(got, ref, 7, -126);
+      ASSERT_LE(ulps, kHalfBound) << Bf16Value(all[start + i]);
+      worst = std::max(worst, ulps);
+    }
+  }
+  ASSERT_TRUE(WithinBound("Hypot<bfloat16_t> (ulps)", worst, 0.0, kHalfBound));
+  // The page's rules: ±inf beside NaN gives inf; NaN beside a finite value
+  // gives NaN; and its example 3, 4 → 5.
+  Ub ub;
+  auto s0 = ub.Make<float>(8);
+  auto s1 = ub.Make<float>(8);
+  auto d = ub.Make<float>(8);
+  const std::vector<float> a = {-INFINITY, NAN, NAN, 3, 1, 0, -0.0f, 1e-45f};
+  const std::vector<float> b = {NAN, INFINITY, 2, 4, 1e30f, 0, -0.0f, 1e-45f};
+  Fill(s0, a);
+  Fill(s1, b);
+  AscendC::Hypot(d, s0, s1);
+  EXPECT_EQ(d.GetValue(0), INFINITY);
+  EXPECT_EQ(d.GetValue(1), INFINITY);
+  EXPECT_TRUE(std::isnan(d.GetValue(2)));
+  EXPECT_EQ(d.GetValue(3), 5.0f);
+  EXPECT_EQ(d.GetValue(4), 1e30f);
+  EXPECT_EQ(FloatBits(d.GetValue(5)), 0u);
+  EXPECT_EQ(FloatBits(d.GetValue(6)), 0u);
+  EXPECT_EQ(d.GetValue(7), 1e-45f);  // sqrt(2) * the smallest subnormal
+}
+
+// The pages' examples: Fma 1 * 2 + 1 = 3; Fmod(2, 1.5) = 0.5, Fmod(-3,
+// 1.1) = -0.8 in float; Fmod of -2.56 ... 2.55 by 2 in half.
+TEST(MathRounding2, PageExamples) {
+  const ProfileScope scope(Profile::k950);
+  Ub ub;
+  auto s0 = ub.Make<half>(512);
+  auto s1 = ub.Make<half>(512);
+  auto s2 = ub.Make<half>(512);
+  auto d = ub.Make<half>(512);
+  for (uint32_t i = 0; i < 512; ++i) {
+    s0.SetValue(i, half(1.0f));
+    s1.SetValue(i, half(2.0f));
+    s2.SetValue(i, half(1.0f));
+  }
+  static constexpr AscendC::FmaConfig kFma = {false};
+  AscendC::Fma<kFma>(d, s0, s1, s2, 512);
+  for (uint32_t i = 0; i < 512; ++i) ASSERT_EQ(float(d.GetValue(i)), 3.0f);
+  for (uint32_t i = 0; i < 512; ++i) {
+    s0.SetValue(i, half(-2.56f + 0.01f * static_cast<float>(i)));
+    s1.SetValue(i, half(2.0f));
+  }
+  AscendC::Fmod(d, s0, s1);
+  for (uint32_t i = 0; i < 512; ++i) {
+    const float x = float(s0.GetValue(i));
+    ASSERT_EQ(float(d.GetValue(i)), float(half(std::fmod(x, 2.0f)))) << x;
+  }
+  EXPECT_NEAR(float(d.GetValue(0)), -0.56f, 1e-3f);
+  EXPECT_NEAR(float(d.GetValue(511)), 0.55f, 1e-3f);
+  auto f0 = ub.Make<float>(8);
+  auto f1 = ub.Make<float>(8);
+  auto fd = ub.Make<float>(8);
+  f0.SetValue(0, 2.0f);
+  f1.SetValue(0, 1.5f);
+  f0.SetValue(1, -3.0f);
+  f1.SetValue(1, 1.1f);
+  AscendC::Fmod(fd, f0, f1, 2);
+  EXPECT_EQ(fd.GetValue(0), 0.5f);
+  EXPECT_NEAR(fd.GetValue(1), -0.8f, 1e-6f);
+  EXPECT_TRUE(std::signbit(fd.GetValue(1)));
+}
+
+TEST(MathRounding2, FmodChecks) {
+  {
+    const ProfileScope scope(Profile::kA2);
+    Ub ub;
+    auto s0 = ub.Make<float>(8);
+    auto s1 = ub.Make<float>(8);
+    auto d = ub.Make<float>(8);
+    static constexpr AscendC::FmodConfig kPrecise = {
+        AscendC::FmodAlgo::ITERATION_COMPENSATION, 11};
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Fmod<float, false, kPrecise>(d, s0, s1, 8); },
+        "Fmod: FmodConfig::algo is ITERATION_COMPENSATION, which profile "
+        "Atlas A2/A3 (a2) does not take: FmodConfig applies to Ascend 950 "
+        "only"));
+    EXPECT_TRUE(FailsWith([&] { AscendC::Hypot(d, s0, s1, 8); },
+                          "Hypot: not available on profile Atlas A2/A3"));
+    EXPECT_TRUE(FailsWith([&] { AscendC::Fma(d, s0, s1, s0, 8); },
+                          "Fma: not available on profile Atlas A2/A3"));
+  }
+  const ProfileScope scope(Profile::k310P);
+  Ub ub;
+  auto s0 = ub.Make<float>(8);
+  auto s1 = ub.Make<float>(8);
+  auto d = ub.Make<float>(8);
+  for (uint32_t i = 0; i < 8; ++i) {
+    s0.SetValue(i, 7.0f);
+    s1.SetValue(i, 2.0f);
+  }
+  AscendC::Fmod(d, s0, s1);
+  EXPECT_EQ(d.GetValue(7), 1.0f);
+  s1.SetValue(5, 4294967296.0f);
+  EXPECT_TRUE(FailsWith([&] { AscendC::Fmod(d, s0, s1); },
+                        "Fmod: src1Tensor[5] is 4.29497e+09, outside "
+                        "[-2147483647, 2147483647]: on Atlas inference AI "
+                        "Core (310p) Fmod takes inputs in that range only"));
+}
+
+TEST(MathRounding2, TmpSizes) {
+  uint32_t max_value = 7, min_value = 7, live = 7, extra = 7;
+  AscendC::GetFmodMaxMinTmpSize(ge::Shape({256}), 4, false, max_value,
+                                min_value);
+  EXPECT_EQ(max_value, 1024u);
+  EXPECT_EQ(min_value, 256u);
+  AscendC::GetHypotTmpBufferFactorSize(2, live, extra);
+  EXPECT_EQ(live, 2u);
+  EXPECT_EQ(extra, 0u);
+  AscendC::GetHypotMaxMinTmpSize(ge::Shape({1024}), 2, false, max_value,
+                                 min_value);
+  EXPECT_EQ(max_value, 4096u);
+  const ProfileScope scope(Profile::k950);
+  const platform_ascendc::PlatformAscendC platform(nullptr);
+  AscendC::GetFmaMaxMinTmpSize(platform, ge::Shape({64}), 4, false, max_value,
+                               min_value);
+  EXPECT_EQ(max_value, 256u);
+  EXPECT_EQ(min_value, 256u);
+  AscendC::GetFmaTmpBufferFactorSize(platform, 2, live, extra);
+  EXPECT_EQ(live, 2u);
 }
 
 // ---- Checks -----------------------------------------------------------------

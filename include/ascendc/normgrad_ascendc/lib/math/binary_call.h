@@ -44,6 +44,9 @@ enum class MathCallApi : uint8_t {
   kLogicalXor,
   kXor,
   kWhere,
+  kFma,
+  kFmod,
+  kHypot,
 };
 
 /// An operand's element type, erased from its template.
@@ -157,6 +160,7 @@ struct MathCallArgs {
   bool takes_scratch;            ///< the overload computes through a scratch
   const TensorView* shared_tmp;  ///< null: the framework scratch
   uint32_t count;                ///< count / calCount, or kWholeSource
+  uint32_t mode = 0;             ///< Fmod: its FmodConfig's algo
 };
 
 /// Checks and runs one call (src/ascendc/lib/math/binary.cc).
@@ -172,7 +176,7 @@ template <typename D>
 void MathCall(MathCallApi api, const CallSite& site,
               const AscendC::LocalTensor<D>& dst, MathScratch scratch,
               const AscendC::LocalTensor<uint8_t>* shared_tmp, uint32_t count,
-              std::initializer_list<MathOperand> inputs) {
+              std::initializer_list<MathOperand> inputs, uint32_t mode = 0) {
   const ApiCall call(site);
   MathCallArgs args{};
   args.api = api;
@@ -184,6 +188,7 @@ void MathCall(MathCallApi api, const CallSite& site,
   args.shared_tmp =
       scratch == MathScratch::kShared ? &shared_tmp->view() : nullptr;
   args.count = count;
+  args.mode = mode;
   RunMathCall(args);
 }
 
@@ -199,10 +204,11 @@ void MathCall(MathCallApi api, const CallSite& site,
 
 /// The two overloads of a Math API with a scratch, a dst of D and the source
 /// list `params` (passed on as `operands`): sharedTmpBuffer, then the
-/// framework scratch, each with `count_name`. `head` is the template head,
-/// `check` the static_assert of the types.
+/// framework scratch, each with `count_name`. `head` is the template head and
+/// `check` the static_assert of the types, each in parentheses; `mode` is
+/// MathCallArgs::mode.
 #define NORMGRAD_MATH_SCRATCH_FORMS(Api, head, D, params, operands, check,     \
-                                    count_name)                                \
+                                    count_name, mode)                          \
   NORMGRAD_MATH_UNPAREN head __aicore__ inline void Api(                       \
       const LocalTensor<D>& dst, NORMGRAD_MATH_UNPAREN params,                 \
       const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t count_name,  \
@@ -211,7 +217,7 @@ void MathCall(MathCallApi api, const CallSite& site,
     normgrad_ascendc::MathCall<D>(normgrad_ascendc::MathCallApi::k##Api, site, \
                                   dst, normgrad_ascendc::MathScratch::kShared, \
                                   &sharedTmpBuffer, count_name,                \
-                                  {NORMGRAD_MATH_UNPAREN operands});           \
+                                  {NORMGRAD_MATH_UNPAREN operands}, mode);     \
   }                                                                            \
   NORMGRAD_MATH_UNPAREN head __aicore__ inline void Api(                       \
       const LocalTensor<D>& dst, NORMGRAD_MATH_UNPAREN params,                 \
@@ -220,7 +226,33 @@ void MathCall(MathCallApi api, const CallSite& site,
     normgrad_ascendc::MathCall<D>(                                             \
         normgrad_ascendc::MathCallApi::k##Api, site, dst,                      \
         normgrad_ascendc::MathScratch::kFramework, nullptr, count_name,        \
-        {NORMGRAD_MATH_UNPAREN operands});                                     \
+        {NORMGRAD_MATH_UNPAREN operands}, mode);                               \
+  }
+
+/// The two overloads without a count (every element of the first source),
+/// as NORMGRAD_MATH_SCRATCH_FORMS.
+#define NORMGRAD_MATH_SCRATCH_WHOLE_FORMS(Api, head, D, params, operands,      \
+                                          check, mode)                         \
+  NORMGRAD_MATH_UNPAREN head __aicore__ inline void Api(                       \
+      const LocalTensor<D>& dst, NORMGRAD_MATH_UNPAREN params,                 \
+      const LocalTensor<uint8_t>& sharedTmpBuffer,                             \
+      normgrad_ascendc::CallSite site = {}) {                                  \
+    NORMGRAD_MATH_UNPAREN check;                                               \
+    normgrad_ascendc::MathCall<D>(normgrad_ascendc::MathCallApi::k##Api, site, \
+                                  dst, normgrad_ascendc::MathScratch::kShared, \
+                                  &sharedTmpBuffer,                            \
+                                  normgrad_ascendc::kWholeSource,              \
+                                  {NORMGRAD_MATH_UNPAREN operands}, mode);     \
+  }                                                                            \
+  NORMGRAD_MATH_UNPAREN head __aicore__ inline void Api(                       \
+      const LocalTensor<D>& dst, NORMGRAD_MATH_UNPAREN params,                 \
+      normgrad_ascendc::CallSite site = {}) {                                  \
+    NORMGRAD_MATH_UNPAREN check;                                               \
+    normgrad_ascendc::MathCall<D>(normgrad_ascendc::MathCallApi::k##Api, site, \
+                                  dst,                                         \
+                                  normgrad_ascendc::MathScratch::kFramework,   \
+                                  nullptr, normgrad_ascendc::kWholeSource,     \
+                                  {NORMGRAD_MATH_UNPAREN operands}, mode);     \
   }
 
 /// The one overload of a Math API without a scratch (the Ascend 950 APIs

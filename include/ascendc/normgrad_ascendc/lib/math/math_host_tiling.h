@@ -111,8 +111,9 @@ void GetSignTmpBufferFactorSize(const uint32_t typeSize,
 
 // ---- The binary call shape (docs/math.md, "Binary, logical and bitwise") --
 //
-// ClampMax, ClampMin, IsInf, IsNan and Xor compute through a scratch sized
-// by the rule above (typeSize: of the source; 2 or 4, Xor 2). The Ascend 950
+// ClampMax, ClampMin, IsInf, IsNan, Xor, Fma, Fmod and Hypot compute
+// through a scratch sized by the rule above (typeSize: of the source; 2 or
+// 4, Xor 2; Hypot's bfloat16_t is 2). The Ascend 950
 // APIs without a scratch overload (Clamp, the Bitwise and Logical APIs,
 // Where) need none: their queries give 0 (docs/decisions.md, "Math part:
 // binary, logical and bitwise"); typeSize 1, 2, 4 or 8. The queries that
@@ -134,6 +135,19 @@ void GetXorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
 void GetXorTmpBufferFactorSize(const uint32_t typeSize,
                                uint32_t& maxLiveNodeCount,
                                uint32_t& extraBuffer);
+
+void GetFmodMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool isReuseSource, uint32_t& maxValue,
+                          uint32_t& minValue);
+void GetFmodTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+void GetHypotMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool isReuseSource, uint32_t& maxValue,
+                           uint32_t& minValue);
+void GetHypotTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf);
 
 #define NORMGRAD_MATH_950_QUERIES(Api)                                   \
   void Get##Api##MaxMinTmpSize(                                          \
@@ -158,6 +172,7 @@ NORMGRAD_MATH_950_QUERIES(LogicalOrs)
 NORMGRAD_MATH_950_QUERIES(LogicalNot)
 NORMGRAD_MATH_950_QUERIES(LogicalXor)
 NORMGRAD_MATH_950_QUERIES(Where)
+NORMGRAD_MATH_950_QUERIES(Fma)
 
 #undef NORMGRAD_MATH_950_QUERIES
 

@@ -1,0 +1,99 @@
+// float_binary.cc — the arithmetic of the Math APIs of the binary call
+// shape whose results round: Fma, Fmod and Hypot (their rules are entries
+// of compare_logic.cc's table). Each computes in float or wider and rounds
+// once to float; a half or bfloat16_t result is that float rounded again
+// (to nearest, ties to even; beyond the type's range ±inf, as the pages'
+// inf results ask). The bounds: docs/numerics.md, "Math: binary".
+#include <cmath>
+
+#include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/lib/math/binary.h"
+
+namespace normgrad_ascendc {
+namespace {
+
+// Element i of a floating operand, widened exactly.
+template <typename T>
+float At(const MathOperand& op, uint32_t i) {
+  return static_cast<float>(Load<T>(op, i));
+}
+
+// dst[i] = f(i) for the floating T of dst, rounded to T.
+template <typename F>
+void EachFloating(const MathCallArgs& a, uint32_t n, F&& f) {
+  WithType(a.dst_type, [&](auto tag) {
+    using T = typename decltype(tag)::Type;
+    if constexpr (kIsMathFloating<T>) {
+      for (uint32_t i = 0; i < n; ++i) {
+        Store(a.dst, i, static_cast<T>(f(tag, i)));
+      }
+    }
+  });
+}
+
+// Atlas inference AI Core: Fmod's inputs in [-2147483647, 2147483647].
+void CheckFmodRange310p(const MathCallArgs& a, uint32_t n) {
+  constexpr double kLimit = 2147483647.0;  // compared exactly, in double
+  const char* names[] = {"src0Tensor", "src1Tensor"};
+  for (uint32_t k = 0; k < 2; ++k) {
+    WithType(a.inputs[k].type, [&](auto tag) {
+      using T = typename decltype(tag)::Type;
+      for (uint32_t i = 0; i < n; ++i) {
+        const double x =
+            static_cast<double>(static_cast<float>(Load<T>(a.inputs[k], i)));
+        if (!(x >= -kLimit && x <= kLimit)) {
+          Fail(
+              "Fmod: %s[%u] is %g, outside [-2147483647, 2147483647]: on "
+              "Atlas inference AI Core (310p) Fmod takes inputs in that "
+              "range only",
+              names[k], i, x);
+        }
+      }
+    });
+  }
+}
+
+}  // namespace
+
+// a * b + c rounded once to float: the product of two floats is exact
+// inside the fused operation.
+void FmaValues(const MathCallArgs& a, uint32_t n) {
+  EachFloating(a, n, [&](auto tag, uint32_t i) {
+    using T = typename decltype(tag)::Type;
+    return std::fma(At<T>(a.inputs[0], i), At<T>(a.inputs[1], i),
+                    At<T>(a.inputs[2], i));
+  });
+}
+
+// The exact remainder a - Trunc(a / b) * b, with a's sign: it is always a
+// value of T, so nothing rounds. IEEE's special cases: NaN for b = ±0 or
+// a = ±inf, a itself for b = ±inf (docs/decisions.md).
+void FmodValues(const MathCallArgs& a, uint32_t n) {
+  const ProfileInfo& profile = a.dst.core->profile();
+  if (a.mode != 0 && profile.profile != Profile::k950) {
+    Fail(
+        "Fmod: FmodConfig::algo is ITERATION_COMPENSATION, which profile %s "
+        "(%s) does not take: FmodConfig applies to Ascend 950 only (NORMAL "
+        "elsewhere)",
+        profile.name, profile.key);
+  }
+  if (profile.profile == Profile::k310P) CheckFmodRange310p(a, n);
+  EachFloating(a, n, [&](auto tag, uint32_t i) {
+    using T = typename decltype(tag)::Type;
+    return std::fmod(At<T>(a.inputs[0], i), At<T>(a.inputs[1], i));
+  });
+}
+
+// sqrt(a^2 + b^2) in double (the squares of floats are exact there), then
+// rounded to float; +inf where either input is ±inf, even beside a NaN.
+void HypotValues(const MathCallArgs& a, uint32_t n) {
+  EachFloating(a, n, [&](auto tag, uint32_t i) {
+    using T = typename decltype(tag)::Type;
+    const double x = At<T>(a.inputs[0], i);
+    const double y = At<T>(a.inputs[1], i);
+    if (std::isinf(x) || std::isinf(y)) return INFINITY;
+    return static_cast<float>(std::sqrt(x * x + y * y));
+  });
+}
+
+}  // namespace normgrad_ascendc
