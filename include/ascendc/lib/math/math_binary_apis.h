@@ -3,6 +3,7 @@
 // for kernel_operator.h.
 #pragma once
 
+#include "lib/math/axpy.h"
 #include "lib/math/bitwise_and.h"
 #include "lib/math/bitwise_not.h"
 #include "lib/math/bitwise_or.h"

@@ -1,5 +1,6 @@
 // compare_logic.cc — the rules of the Math APIs of the binary call shape
-// (binary.h), in one table (Fma, Fmod and Hypot, whose results round, have
+// (binary.h), in one table (Fma, Fmod, Hypot and Axpy, whose results round,
+// have
 // their arithmetic in float_binary.cc), and the arithmetic of the exact
 // ones: the clamps (Clamp, ClampMax, ClampMin), the predicates
 // (IsFinite, IsInf, IsNan), the bit operations (BitwiseAnd, BitwiseOr,
@@ -305,10 +306,17 @@ constexpr MathCallRule kRules[] = {
      true,
      HypotValues,
      "GetHypotMaxMinTmpSize"},
+    {"Axpy",
+     "dstTensor",
+     {"srcTensor", "scalarValue", nullptr},
+     "calCount",
+     false,
+     AxpyValues,
+     "GetAxpyMaxMinTmpSize"},
 };
 
 static_assert(sizeof kRules / sizeof kRules[0] ==
-                  static_cast<size_t>(MathCallApi::kHypot) + 1,
+                  static_cast<size_t>(MathCallApi::kAxpy) + 1,
               "one rule per MathCallApi, in its order");
 
 }  // namespace

@@ -1,9 +1,10 @@
 // float_binary.cc — the arithmetic of the Math APIs of the binary call
-// shape whose results round: Fma, Fmod and Hypot (their rules are entries
-// of compare_logic.cc's table). Each computes in float or wider and rounds
-// once to float; a half or bfloat16_t result is that float rounded again
-// (to nearest, ties to even; beyond the type's range ±inf, as the pages'
-// inf results ask). The bounds: docs/numerics.md, "Math: binary".
+// shape whose results round: Fma, Fmod, Hypot and Axpy (their rules are
+// entries of compare_logic.cc's table). Fma, Fmod and Hypot compute in
+// float or wider and round once to float; a half or bfloat16_t result is
+// that float rounded again (to nearest, ties to even; beyond the type's
+// range ±inf, as the pages' inf results ask). Axpy follows its page's two
+// steps. The bounds: docs/numerics.md, "Math: binary".
 #include <cmath>
 
 #include "ascendc/lib/common/advanced_api.h"
@@ -93,6 +94,28 @@ void HypotValues(const MathCallArgs& a, uint32_t n) {
     const double y = At<T>(a.inputs[1], i);
     if (std::isinf(x) || std::isinf(y)) return INFINITY;
     return static_cast<float>(std::sqrt(x * x + y * y));
+  });
+}
+
+// Muls then Add, as the page builds it: the product src * scalarValue
+// rounded to dst's type, then added to dst and rounded again (half: both in
+// half; float and half into float: both in float, the product exact).
+void AxpyValues(const MathCallArgs& a, uint32_t n) {
+  WithType(a.inputs[0].type, [&](auto src_tag) {
+    using U = typename decltype(src_tag)::Type;
+    if constexpr (kIsMathFloating<U>) {
+      MathOperand dst;  // dst is read as well as written
+      dst.is_tensor = true;
+      dst.type = a.dst_type;
+      dst.view = a.dst;
+      const float scalar = At<U>(a.inputs[1], 0);
+      EachFloating(a, n, [&](auto tag, uint32_t i) {
+        using T = typename decltype(tag)::Type;
+        const T product = static_cast<T>(At<U>(a.inputs[0], i) * scalar);
+        return static_cast<float>(Load<T>(dst, i)) +
+               static_cast<float>(product);
+      });
+    }
   });
 }
 

@@ -264,6 +264,18 @@ void GetClampTmpBufferFactorSize(const uint32_t typeSize,
          extraBuf);
 }
 
+void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool, uint32_t& maxValue, uint32_t& minValue) {
+  MaxMin("GetAxpyMaxMinTmpSize", srcShape, typeSize, false, maxValue, minValue);
+}
+
+void GetAxpyTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount,
+                                uint32_t& extraBuf) {
+  Factor("GetAxpyTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuf);
+}
+
 void GetFmodMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                           const bool, uint32_t& maxValue, uint32_t& minValue) {
   MaxMin("GetFmodMaxMinTmpSize", srcShape, typeSize, false, maxValue, minValue);

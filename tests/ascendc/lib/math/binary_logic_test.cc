@@ -999,6 +999,110 @@ TEST(MathRounding2, TmpSizes) {
   EXPECT_EQ(live, 2u);
 }
 
+// ---- Axpy -------------------------------------------------------------------
+
+// The page's two steps on values: the product rounded to dst's type, then
+// the sum rounded to it. In double, each step is one operation on values of
+// the type, rounded once (double holds at least twice their precision plus
+// two bits, so rounding it again to the type gives the type's own result).
+float RoundHalf(double v) { return compat_test::RoundToHalf(float(v), false); }
+
+TEST(MathAxpy, EveryHalfOnEveryProfile) {
+  const std::vector<uint16_t> all = EveryHalfBits();
+  std::mt19937 rng(Seed());
+  std::vector<uint16_t> init(65536);
+  for (auto& v : init)
+    v = static_cast<uint16_t>(rng() & 0x7bff) | ((rng() & 1) << 15);
+  for (const Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
+    const ProfileScope scope(p);
+    for (const float s : {3.0f, -0.0999755859375f}) {
+      for (uint32_t start = 0; start < 65536; start += 16384) {
+        Ub ub;
+        auto src = ub.Make<half>(16384);
+        auto dst = ub.Make<half>(16384);
+        auto wide = ub.Make<float>(16384);
+        auto tmp = ub.Make<uint8_t>(1024);
+        Fill(src, std::vector<uint16_t>(all.begin() + start,
+                                        all.begin() + start + 16384));
+        Fill(dst, std::vector<uint16_t>(init.begin() + start,
+                                        init.begin() + start + 16384));
+        std::vector<float> wide_init(16384);
+        for (uint32_t i = 0; i < 16384; ++i) {
+          wide_init[i] = HalfBitsToFloat(init[start + i]);
+        }
+        Fill(wide, wide_init);
+        AscendC::Axpy(dst, src, half(s), tmp, 16384);
+        AscendC::Axpy<float, half, false>(wide, src, half(s), tmp, 16384);
+        for (uint32_t i = 0; i < 16384; ++i) {
+          const double x = HalfBitsToFloat(all[start + i]);
+          const double d0 = HalfBitsToFloat(init[start + i]);
+          const float want = RoundHalf(d0 + RoundHalf(x * s));
+          const float got = float(dst.GetValue(i));
+          if (std::isnan(want)) {
+            ASSERT_TRUE(std::isnan(got));
+          } else {
+            ASSERT_EQ(got, want) << x << " * " << s << " + " << d0;
+          }
+          const float want_wide = float(d0 + double(float(x * s)));
+          const float got_wide = wide.GetValue(i);
+          if (std::isnan(want_wide)) {
+            ASSERT_TRUE(std::isnan(got_wide));
+          } else {
+            ASSERT_EQ(got_wide, want_wide) << x << " * " << s << " + " << d0;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(MathAxpy, FloatSweepAndPageExample) {
+  const ProfileScope scope(Profile::kA2);
+  const std::vector<uint32_t> x = FloatSweep(8192);
+  const uint32_t n = static_cast<uint32_t>(x.size());
+  std::vector<uint32_t> init(n);
+  std::mt19937 rng(Seed() + 2);
+  for (auto& v : init) v = x[rng() % n];
+  Ub ub;
+  auto src = ub.Make<float>(n);
+  auto dst = ub.Make<float>(n);
+  auto tmp = ub.Make<uint8_t>(512);
+  Fill(src, x);
+  Fill(dst, init);
+  const float s = -1.7f;
+  AscendC::Axpy(dst, src, s, tmp, n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const double a = compat_test::BitsFloat(x[i]);
+    const double d0 = compat_test::BitsFloat(init[i]);
+    const float want = float(d0 + double(float(a * s)));
+    const float got = dst.GetValue(i);
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(got)) << i;
+    } else {
+      ASSERT_EQ(FloatBits(got), FloatBits(want))
+          << a << " * " << s << " + " << d0;
+    }
+  }
+  // The page: 1 .. 512 times 3 into zeros.
+  auto hs = ub.Make<half>(512);
+  auto hd = ub.Make<half>(512);
+  for (uint32_t i = 0; i < 512; ++i) {
+    hs.SetValue(i, half(float(i + 1)));
+    hd.SetValue(i, half(0.0f));
+  }
+  AscendC::Axpy(hd, hs, static_cast<half>(3.0), tmp, 512);
+  for (uint32_t i = 0; i < 512; ++i) {
+    ASSERT_EQ(float(hd.GetValue(i)), 3.0f * float(i + 1));
+  }
+  uint32_t max_value = 0, min_value = 0;
+  AscendC::GetAxpyMaxMinTmpSize(ge::Shape({512}), 2, false, max_value,
+                                min_value);
+  EXPECT_EQ(max_value, 2048u);
+  EXPECT_EQ(min_value, 512u);
+  EXPECT_TRUE(FailsWith([&] { AscendC::Axpy(hd, hd, half(1), tmp, 512); },
+                        "Axpy: dstTensor (UB bytes"));
+}
+
 // ---- Checks -----------------------------------------------------------------
 
 TEST(MathBinaryChecks, Ascend950OnlyApisOnOtherProfiles) {

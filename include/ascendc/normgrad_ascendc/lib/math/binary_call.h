@@ -47,6 +47,7 @@ enum class MathCallApi : uint8_t {
   kFma,
   kFmod,
   kHypot,
+  kAxpy,
 };
 
 /// An operand's element type, erased from its template.

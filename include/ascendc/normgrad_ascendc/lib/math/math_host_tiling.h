@@ -111,7 +111,7 @@ void GetSignTmpBufferFactorSize(const uint32_t typeSize,
 
 // ---- The binary call shape (docs/math.md, "Binary, logical and bitwise") --
 //
-// ClampMax, ClampMin, IsInf, IsNan, Xor, Fma, Fmod and Hypot compute
+// ClampMax, ClampMin, IsInf, IsNan, Xor, Fma, Fmod, Hypot and Axpy compute
 // through a scratch sized by the rule above (typeSize: of the source; 2 or
 // 4, Xor 2; Hypot's bfloat16_t is 2). The Ascend 950
 // APIs without a scratch overload (Clamp, the Bitwise and Logical APIs,
@@ -135,6 +135,12 @@ void GetXorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
 void GetXorTmpBufferFactorSize(const uint32_t typeSize,
                                uint32_t& maxLiveNodeCount,
                                uint32_t& extraBuffer);
+
+void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool isReuseSource, uint32_t& maxValue,
+                          uint32_t& minValue);
+void GetAxpyTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
 
 void GetFmodMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                           const bool isReuseSource, uint32_t& maxValue,
