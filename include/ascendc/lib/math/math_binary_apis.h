@@ -21,5 +21,6 @@
 #include "lib/math/logical_or.h"
 #include "lib/math/logical_ors.h"
 #include "lib/math/logical_xor.h"
+#include "lib/math/power.h"
 #include "lib/math/where.h"
 #include "lib/math/xor.h"

@@ -71,6 +71,14 @@ void CheckProfile(const MathCallRule& r, const ProfileInfo& profile) {
   }
 }
 
+// The first tensor among the sources: the forms without a count take its
+// every element (Power's scalar base comes before its tensor).
+uint32_t FirstTensor(const MathCallArgs& a) {
+  uint32_t k = 0;
+  while (k + 1 < a.input_count && !a.inputs[k].is_tensor) ++k;
+  return k;
+}
+
 // The elements of operand k a call of `count` elements touches.
 uint64_t TouchedElements(const MathOperand& op, uint32_t count) {
   return op.single_point ? 1 : count;
@@ -78,9 +86,10 @@ uint64_t TouchedElements(const MathOperand& op, uint32_t count) {
 
 void CheckLengthsOf(const MathCallRule& r, const MathCallArgs& a,
                     uint32_t count, bool whole) {
+  const uint32_t first = FirstTensor(a);
   char rule[96];
   std::snprintf(rule, sizeof rule, whole ? "every element of %s" : "%s",
-                whole ? r.input_names[0] : r.count_name);
+                whole ? r.input_names[first] : r.count_name);
   for (uint32_t k = 0; k < a.input_count; ++k) {
     const MathOperand& op = a.inputs[k];
     if (!op.is_tensor) continue;
@@ -88,12 +97,13 @@ void CheckLengthsOf(const MathCallRule& r, const MathCallArgs& a,
         op.single_point ? "a scalar taken from its element 0" : rule;
     CheckLength(r.api, ElementOfValue(op.type),
                 {r.input_names[k], op.view, TouchedElements(op, count), why});
-    if (whole && k > 0 && op.view.bytes / ValueTypeBytes(op.type) != count) {
+    if (whole && k != first &&
+        op.view.bytes / ValueTypeBytes(op.type) != count) {
       Fail(
           "%s: %s holds %u %s but %s holds %u: the forms without %s take "
           "sources of the same size",
           r.api, r.input_names[k], op.view.bytes / ValueTypeBytes(op.type),
-          ElementOfValue(op.type).plural, r.input_names[0], count,
+          ElementOfValue(op.type).plural, r.input_names[first], count,
           r.count_name);
     }
   }
@@ -170,9 +180,9 @@ void RunMathCall(const MathCallArgs& a) {
   CheckProfile(r, a.dst.core->profile());
 
   const bool whole = a.count == kWholeSource;
+  const MathOperand& first = a.inputs[FirstTensor(a)];
   const uint32_t count =
-      whole ? a.inputs[0].view.bytes / ValueTypeBytes(a.inputs[0].type)
-            : a.count;
+      whole ? first.view.bytes / ValueTypeBytes(first.type) : a.count;
   CheckLengthsOf(r, a, count, whole);
   if (a.takes_scratch) {
     const UbRange scratch = CheckScratch(r, a, count);

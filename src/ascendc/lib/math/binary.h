@@ -35,6 +35,7 @@ void FmaValues(const MathCallArgs& args, uint32_t count);
 void FmodValues(const MathCallArgs& args, uint32_t count);
 void HypotValues(const MathCallArgs& args, uint32_t count);
 void AxpyValues(const MathCallArgs& args, uint32_t count);
+void PowerValues(const MathCallArgs& args, uint32_t count);
 
 /// Bytes of one element of `type`.
 uint32_t ValueTypeBytes(ValueType type);

@@ -1,5 +1,6 @@
 // compare_logic.cc — the rules of the Math APIs of the binary call shape
-// (binary.h), in one table (Fma, Fmod, Hypot and Axpy, whose results round,
+// (binary.h), in one table (Fma, Fmod, Hypot, Axpy and Power, whose results
+// round,
 // have
 // their arithmetic in float_binary.cc), and the arithmetic of the exact
 // ones: the clamps (Clamp, ClampMax, ClampMin), the predicates
@@ -313,10 +314,17 @@ constexpr MathCallRule kRules[] = {
      false,
      AxpyValues,
      "GetAxpyMaxMinTmpSize"},
+    {"Power",
+     "dstTensor",
+     {"src0Tensor", "src1Tensor", nullptr},
+     "calCount",
+     false,
+     PowerValues,
+     "GetPowerMaxMinTmpSize"},
 };
 
 static_assert(sizeof kRules / sizeof kRules[0] ==
-                  static_cast<size_t>(MathCallApi::kAxpy) + 1,
+                  static_cast<size_t>(MathCallApi::kPower) + 1,
               "one rule per MathCallApi, in its order");
 
 }  // namespace

@@ -6,6 +6,7 @@
 // range ±inf, as the pages' inf results ask). Axpy follows its page's two
 // steps. The bounds: docs/numerics.md, "Math: binary".
 #include <cmath>
+#include <type_traits>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/math/binary.h"
@@ -52,6 +53,64 @@ void CheckFmodRange310p(const MathCallArgs& a, uint32_t n) {
       }
     });
   }
+}
+
+// base^exp for integers: repeated squaring with wrap-around (every product
+// modulo 2^bits); a negative exponent gives the integer part of 1 / base^-exp:
+// 1 for base 1, ±1 for base -1, else 0 (docs/decisions.md).
+template <typename T>
+T IntegerPower(T base, T exp) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exp < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return (exp % 2 != 0) ? T(-1) : T(1);
+      return 0;
+    }
+  }
+  uint64_t result = 1;
+  uint64_t square = static_cast<uint64_t>(base);
+  for (uint64_t e = static_cast<uint64_t>(exp); e != 0; e >>= 1) {
+    if (e & 1) result *= square;
+    square *= square;
+  }
+  return static_cast<T>(result);
+}
+
+// What Power takes on the core's profile: T (half, float and int32_t
+// everywhere, the other types on Ascend 950), PowerConfig (Ascend 950), and
+// on Atlas inference AI Core exponents below 2^31 - 1.
+void CheckPower(const MathCallArgs& a, uint32_t n) {
+  const ProfileInfo& profile = a.dst.core->profile();
+  if (profile.profile == Profile::k950) return;
+  const ValueType t = a.dst_type;
+  if (t != ValueType::kHalf && t != ValueType::kFloat &&
+      t != ValueType::kInt32) {
+    Fail(
+        "Power: T is %s, which profile %s (%s) does not take: Power takes %s "
+        "on Ascend 950 only (half, float and int32_t on every profile)",
+        ValueTypeName(t), profile.name, profile.key, ValueTypeName(t));
+  }
+  if (a.mode != 0) {
+    Fail(
+        "Power: PowerConfig::algo is DOUBLE_FLOAT_TECH, which profile %s "
+        "(%s) does not take: PowerConfig applies to Ascend 950 only "
+        "(INTRINSIC elsewhere)",
+        profile.name, profile.key);
+  }
+  if (profile.profile != Profile::k310P) return;
+  WithType(t, [&](auto tag) {
+    using T = typename decltype(tag)::Type;
+    for (uint32_t i = 0; i < n; ++i) {
+      const double y = static_cast<double>(Load<T>(a.inputs[1], i));
+      if (!(y < 2147483647.0)) {
+        Fail(
+            "Power: the exponent (element %u) is %g, not below 2147483647: "
+            "on Atlas inference AI Core (310p) Power's exponents must be "
+            "below 2^31 - 1",
+            i, y);
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -115,6 +174,28 @@ void AxpyValues(const MathCallArgs& a, uint32_t n) {
         return static_cast<float>(Load<T>(dst, i)) +
                static_cast<float>(product);
       });
+    }
+  });
+}
+
+// Floats: base^exp in double, rounded to float (then to half or
+// bfloat16_t), with C's pow for the special cases and negative bases with
+// integral exponents; both PowerConfig algorithms give it. Integers:
+// IntegerPower.
+void PowerValues(const MathCallArgs& a, uint32_t n) {
+  CheckPower(a, n);
+  WithType(a.dst_type, [&](auto tag) {
+    using T = typename decltype(tag)::Type;
+    for (uint32_t i = 0; i < n; ++i) {
+      const T base = Load<T>(a.inputs[0], i);
+      const T exp = Load<T>(a.inputs[1], i);
+      if constexpr (kIsMathFloating<T>) {
+        const double p = std::pow(static_cast<double>(static_cast<float>(base)),
+                                  static_cast<double>(static_cast<float>(exp)));
+        Store(a.dst, i, static_cast<T>(static_cast<float>(p)));
+      } else {
+        Store(a.dst, i, IntegerPower(base, exp));
+      }
     }
   });
 }

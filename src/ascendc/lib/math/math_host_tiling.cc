@@ -246,10 +246,79 @@ void Factor950(const char* fn, const char* api, bool uses_scratch,
   CheckAnyTypeSize(fn, type_size, kZero);
 }
 
+// Power's type sizes: 1 (int8_t, uint8_t), 2 or 4.
+bool CheckPowerTypeSize(const char* fn, uint32_t type_size,
+                        const char* consequence) {
+  if (type_size == 1 || type_size == 2 || type_size == 4) return true;
+  Report(fn,
+         "typeSize " + std::to_string(type_size) +
+             " is not supported: it must be 1, 2 or 4",
+         consequence);
+  return false;
+}
+
+// The elements of a shape MaxMin accepted (every dimension at least 1).
+uint64_t Elements(const ge::Shape& shape) {
+  uint64_t n = 1;
+  for (size_t i = 0; i < shape.GetDimNum(); ++i) {
+    n *= static_cast<uint64_t>(shape.GetDim(i));
+  }
+  return n;
+}
+
 }  // namespace
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
+
+void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1,
+                           const ge::Shape& srcShape2, const bool,
+                           const uint32_t typeSize, const bool,
+                           uint32_t& maxValue, uint32_t& minValue) {
+  constexpr char kFn[] = "GetPowerMaxMinTmpSize";
+  maxValue = 0;
+  minValue = 0;
+  if (!normgrad_ascendc::CheckPowerTypeSize(kFn, typeSize,
+                                            "maxValue and minValue are 0")) {
+    return;
+  }
+  // Each shape passes MaxMin's checks (float standing in for the type size,
+  // checked above); the sizes are the rule's over the larger.
+  for (const ge::Shape* shape : {&srcShape1, &srcShape2}) {
+    MaxMin(kFn, *shape, 4, false, maxValue, minValue);
+    if (maxValue == 0) return;
+  }
+  const uint64_t n1 = normgrad_ascendc::Elements(srcShape1);
+  const uint64_t n2 = normgrad_ascendc::Elements(srcShape2);
+  const uint64_t n = n1 > n2 ? n1 : n2;
+  const uint64_t max_bytes = normgrad_ascendc::MathMaxTmpBytes(typeSize, n);
+  maxValue = max_bytes > normgrad_ascendc::host_tiling::kU32Max
+                 ? static_cast<uint32_t>(normgrad_ascendc::host_tiling::kU32Max)
+                 : static_cast<uint32_t>(max_bytes);
+  minValue = normgrad_ascendc::MathMinTmpBytes(typeSize);
+}
+
+void GetPowerTmpBufferFactorSize(const bool baseIsTensor,
+                                 const bool expIsTensor, const bool,
+                                 const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuffer) {
+  constexpr char kFn[] = "GetPowerTmpBufferFactorSize";
+  constexpr char kZero[] = "maxLiveNodeCount and extraBuffer are 0";
+  maxLiveNodeCount = 0;
+  extraBuffer = 0;
+  if (!baseIsTensor && !expIsTensor) {
+    normgrad_ascendc::host_tiling::Report(
+        kFn,
+        "baseIsTensor and expIsTensor are both false: Power takes a tensor "
+        "base, a tensor exponent or both",
+        kZero);
+    return;
+  }
+  if (!normgrad_ascendc::CheckPowerTypeSize(kFn, typeSize, kZero)) return;
+  maxLiveNodeCount =
+      normgrad_ascendc::MathIntermediateBytes(typeSize) / typeSize;
+}
 
 void GetClampMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                            const bool, uint32_t& maxValue, uint32_t& minValue) {

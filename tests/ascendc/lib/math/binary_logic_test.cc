@@ -73,6 +73,14 @@ std::vector<V> Bits(const LocalTensor<T>& t, size_t n) {
   return v;
 }
 
+// Runs f with stderr captured; returns what it printed.
+template <typename F>
+std::string Stderr(F&& f) {
+  testing::internal::CaptureStderr();
+  f();
+  return testing::internal::GetCapturedStderr();
+}
+
 // ---- Values of the 16-bit floats and float, from their bits
 // -------------------
 
@@ -1103,6 +1111,275 @@ TEST(MathAxpy, FloatSweepAndPageExample) {
                         "Axpy: dstTensor (UB bytes"));
 }
 
+// ---- Power ------------------------------------------------------------------
+
+// base^exp for the floating types: C's pow in float64 (its special cases and
+// negative bases with integral exponents), within kHalfBound ulps of half.
+void ExpectHalfPower(const std::vector<uint16_t>& base,
+                     const std::vector<uint16_t>& exp,
+                     const std::vector<uint16_t>& out, double& worst) {
+  for (size_t i = 0; i < out.size(); ++i) {
+    const double x = HalfBitsToFloat(base[i]);
+    const double y = HalfBitsToFloat(exp[i]);
+    const double ref = std::pow(x, y);
+    const double got = HalfBitsToFloat(out[i]);
+    if (std::isnan(ref)) {
+      ASSERT_TRUE(std::isnan(got)) << x << " ^ " << y << " = " << got;
+      continue;
+    }
+    if (std::fabs(ref) >= 65520.0) {
+      ASSERT_EQ(got, std::copysign(INFINITY, ref)) << x << " ^ " << y;
+      continue;
+    }
+    const double ulps = UlpsOff(got, ref, 10, -14);
+    ASSERT_LE(ulps, kHalfBound) << x << " ^ " << y << " = " << got;
+    worst = std::max(worst, ulps);
+  }
+}
+
+// Every half as the base against random exponents (small ones mostly, so
+// that results stay in range), and every half as the exponent of scalar
+// bases; tensor/tensor, tensor/scalar and scalar/tensor, on A2 and 950.
+TEST(MathPower, EveryHalfInEveryShape) {
+  const std::vector<uint16_t> all = EveryHalfBits();
+  std::mt19937 rng(Seed());
+  std::vector<uint16_t> exps(65536);
+  for (auto& e : exps) {
+    e = rng() % 4 == 0 ? static_cast<uint16_t>(rng())
+                       : static_cast<uint16_t>(FloatBits(0) |
+                                               (rng() % 2 ? 0x3c00 : 0x4000) |
+                                               (rng() & 0x83ff));
+  }
+  double worst = 0;
+  for (const Profile p : {Profile::kA2, Profile::k950}) {
+    const ProfileScope scope(p);
+    for (uint32_t start = 0; start < 65536; start += 16384) {
+      Ub ub;
+      auto base = ub.Make<half>(16384);
+      auto exp = ub.Make<half>(16384);
+      auto d = ub.Make<half>(16384);
+      auto tmp = ub.Make<uint8_t>(2048);
+      const std::vector<uint16_t> b(all.begin() + start,
+                                    all.begin() + start + 16384);
+      const std::vector<uint16_t> e(exps.begin() + start,
+                                    exps.begin() + start + 16384);
+      Fill(base, b);
+      Fill(exp, e);
+      AscendC::Power(d, base, exp, tmp, 16384);
+      ExpectHalfPower(b, e, Bits<uint16_t>(d, 16384), worst);
+      AscendC::Power(d, base, half(2.5f));
+      ExpectHalfPower(b, std::vector<uint16_t>(16384, 0x4100),
+                      Bits<uint16_t>(d, 16384), worst);
+      AscendC::Power(d, half(-2.0f), base, 16384);  // every half as exponent
+      ExpectHalfPower(std::vector<uint16_t>(16384, 0xc000), b,
+                      Bits<uint16_t>(d, 16384), worst);
+    }
+  }
+  ASSERT_TRUE(WithinBound("Power<half> (ulps)", worst, 0.0, kHalfBound));
+}
+
+TEST(MathPower, FloatSweepAndBfloat16) {
+  const ProfileScope scope(Profile::k950);
+  const std::vector<uint32_t> x = FloatSweep(8192);
+  const uint32_t n = static_cast<uint32_t>(x.size());
+  std::vector<uint32_t> y(n);
+  std::mt19937 rng(Seed() + 3);
+  for (uint32_t i = 0; i < n; ++i) {
+    y[i] = i % 4 == 0 ? x[rng() % n]
+                      : FloatBits(static_cast<float>(int(rng() % 41) - 20) *
+                                  (i % 3 == 0 ? 0.37f : 1.0f));
+  }
+  Ub ub;
+  auto base = ub.Make<float>(n);
+  auto exp = ub.Make<float>(n);
+  auto d = ub.Make<float>(n);
+  Fill(base, x);
+  Fill(exp, y);
+  static constexpr AscendC::PowerConfig kPrecise = {
+      AscendC::PowerAlgo::DOUBLE_FLOAT_TECH};
+  AscendC::Power<float, false, kPrecise>(d, base, exp, n);
+  const auto out = Bits<uint32_t>(d, n);
+  double worst = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const double a = compat_test::BitsFloat(x[i]);
+    const double b = compat_test::BitsFloat(y[i]);
+    const double ref = std::pow(a, b);
+    const double got = compat_test::BitsFloat(out[i]);
+    if (std::isnan(ref)) {
+      ASSERT_TRUE(std::isnan(got)) << a << " ^ " << b;
+      continue;
+    }
+    if (std::fabs(ref) >= 3.4028235677973366e38) {
+      ASSERT_EQ(got, std::copysign(INFINITY, ref)) << a << " ^ " << b;
+      continue;
+    }
+    const double ulps = UlpsOff(got, ref, 23, -126);
+    ASSERT_LE(ulps, kFloatBound) << a << " ^ " << b << " = " << got;
+    worst = std::max(worst, ulps);
+  }
+  ASSERT_TRUE(WithinBound("Power<float> (ulps)", worst, 0.0, kFloatBound));
+
+  auto bb = ub.Make<bfloat16_t>(256);
+  auto bd = ub.Make<bfloat16_t>(256);
+  for (uint32_t i = 0; i < 256; ++i) bb.SetValue(i, bfloat16_t(0.05f * i));
+  AscendC::Power<bfloat16_t, false, kPrecise>(bd, bb, bfloat16_t(1.5f), 256);
+  for (uint32_t i = 0; i < 256; ++i) {
+    const double ref = std::pow(double(float(bb.GetValue(i))), 1.5);
+    ASSERT_LE(UlpsOff(float(bd.GetValue(i)), ref, 7, -126), kHalfBound) << i;
+  }
+}
+
+// Integers: repeated multiplication modulo 2^bits (the reference multiplies
+// exp times; the implementation squares); negative exponents.
+template <typename T>
+void ExpectIntegerPower() {
+  std::mt19937 rng(Seed());
+  std::vector<T> b(64), e(64);
+  for (uint32_t i = 0; i < 64; ++i) {
+    b[i] = static_cast<T>(static_cast<int>(rng() % 21) -
+                          (std::is_signed_v<T> ? 10 : 0));
+    e[i] = static_cast<T>(rng() % 40);
+  }
+  b[0] = 0;
+  e[0] = 0;  // 0^0 = 1
+  if constexpr (std::is_signed_v<T>) {
+    b[1] = 1, e[1] = T(-3);
+    b[2] = -1, e[2] = T(-3);
+    b[3] = 5, e[3] = T(-1);
+    b[4] = -1, e[4] = T(-2);
+  }
+  Ub ub;
+  auto base = ub.Make<T>(64);
+  auto exp = ub.Make<T>(64);
+  auto d = ub.Make<T>(64);
+  Fill(base, b);
+  Fill(exp, e);
+  AscendC::Power(d, base, exp);
+  for (uint32_t i = 0; i < 64; ++i) {
+    T want = 1;
+    if (std::is_signed_v<T> && e[i] < T(0)) {
+      want = b[i] == 1 ? T(1) : (b[i] == T(-1) ? T(e[i] % 2 ? -1 : 1) : T(0));
+    } else {
+      uint64_t acc = 1;
+      for (T k = 0; k < e[i]; ++k) acc *= static_cast<uint64_t>(b[i]);
+      want = static_cast<T>(acc);
+    }
+    ASSERT_EQ(d.GetValue(i), want) << normgrad_ascendc::TypeName<T>() << " "
+                                   << int64_t(b[i]) << " ^ " << int64_t(e[i]);
+  }
+}
+
+TEST(MathPower, IntegerTypes) {
+  {
+    const ProfileScope scope(Profile::kA2);
+    ExpectIntegerPower<int32_t>();
+  }
+  const ProfileScope scope(Profile::k950);
+  ExpectIntegerPower<int8_t>();
+  ExpectIntegerPower<uint8_t>();
+  ExpectIntegerPower<int16_t>();
+  ExpectIntegerPower<uint16_t>();
+  ExpectIntegerPower<int32_t>();
+  ExpectIntegerPower<uint32_t>();
+}
+
+// The page's example, in int32_t and float, in the three shapes.
+TEST(MathPower, PageExample) {
+  const ProfileScope scope(Profile::k310P);
+  const std::vector<int32_t> b = {2, 3, 4, 5, 6, 7, 8, 9};
+  const std::vector<int32_t> e = {4, 3, 2, 1, 4, 3, 2, 1};
+  const std::vector<int32_t> printed = {16, 27, 16, 5, 1296, 343, 64, 9};
+  Ub ub;
+  auto base = ub.Make<int32_t>(8);
+  auto exp = ub.Make<int32_t>(8);
+  auto d = ub.Make<int32_t>(8);
+  Fill(base, b);
+  Fill(exp, e);
+  AscendC::Power<int32_t, false>(d, base, exp);
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(d.GetValue(i), printed[i]) << i;
+  auto fb = ub.Make<float>(8);
+  auto fe = ub.Make<float>(8);
+  auto fd = ub.Make<float>(8);
+  for (uint32_t i = 0; i < 8; ++i) {
+    fb.SetValue(i, float(b[i]));
+    fe.SetValue(i, float(e[i]));
+  }
+  AscendC::Power<float, false>(fd, fb, fe);
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(fd.GetValue(i), float(printed[i]));
+  AscendC::Power<float, false>(fd, fb.GetValue(0), fe);  // scalar base 2
+  for (uint32_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(fd.GetValue(i), std::ldexp(1.0f, e[i]));
+  }
+  AscendC::Power<float, false>(fd, fb, fe.GetValue(0));  // scalar exponent 4
+  for (uint32_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(fd.GetValue(i), float(b[i] * b[i] * b[i] * b[i]));
+  }
+}
+
+TEST(MathPower, ChecksAndQueries) {
+  {
+    const ProfileScope scope(Profile::kA2);
+    Ub ub;
+    auto i8 = ub.Make<int8_t>(32);
+    auto d8 = ub.Make<int8_t>(32);
+    auto f = ub.Make<float>(8);
+    auto fd = ub.Make<float>(8);
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Power(d8, i8, i8); },
+        "Power: T is int8_t, which profile Atlas A2/A3 (a2) does not take: "
+        "Power takes int8_t on Ascend 950 only (half, float and int32_t on "
+        "every profile)"));
+    static constexpr AscendC::PowerConfig kPrecise = {
+        AscendC::PowerAlgo::DOUBLE_FLOAT_TECH};
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Power<float, false, kPrecise>(fd, f, 2.0f, 8); },
+        "Power: PowerConfig::algo is DOUBLE_FLOAT_TECH, which profile Atlas "
+        "A2/A3 (a2) does not take"));
+    EXPECT_TRUE(FailsWith([&] { AscendC::Power(fd, 2.0f, f, 9); },
+                          "Power: src1Tensor holds 8 floats, fewer than the "
+                          "9 it must hold (calCount)"));
+  }
+  {
+    const ProfileScope scope(Profile::k310P);
+    Ub ub;
+    auto f = ub.Make<float>(8);
+    auto fd = ub.Make<float>(8);
+    for (uint32_t i = 0; i < 8; ++i) f.SetValue(i, 1.0f);
+    f.SetValue(3, 2147483648.0f);
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Power(fd, 2.0f, f); },
+        "Power: the exponent (element 3) is 2.14748e+09, not below "
+        "2147483647: on Atlas inference AI Core (310p) Power's exponents "
+        "must be below 2^31 - 1"));
+  }
+  uint32_t max_value = 7, min_value = 7, live = 7, extra = 7;
+  AscendC::GetPowerMaxMinTmpSize(ge::Shape({1024}), ge::Shape({1}), false, 2,
+                                 false, max_value, min_value);
+  EXPECT_EQ(max_value, 4096u);
+  EXPECT_EQ(min_value, 512u);
+  AscendC::GetPowerMaxMinTmpSize(ge::Shape({8}), ge::Shape({8}), true, 1, false,
+                                 max_value, min_value);
+  EXPECT_EQ(max_value, 1024u);  // int8_t: 256 per pass, 4 bytes each
+  EXPECT_EQ(min_value, 1024u);
+  AscendC::GetPowerTmpBufferFactorSize(true, false, true, 4, live, extra);
+  EXPECT_EQ(live, 1u);
+  EXPECT_EQ(extra, 0u);
+  EXPECT_EQ(Stderr([&] {
+              AscendC::GetPowerTmpBufferFactorSize(false, false, false, 4, live,
+                                                   extra);
+            }),
+            "GetPowerTmpBufferFactorSize: baseIsTensor and expIsTensor are "
+            "both false: Power takes a tensor base, a tensor exponent or "
+            "both; maxLiveNodeCount and extraBuffer are 0.\n");
+  EXPECT_EQ(Stderr([&] {
+              AscendC::GetPowerMaxMinTmpSize(ge::Shape({8}), ge::Shape({8}),
+                                             false, 8, false, max_value,
+                                             min_value);
+            }),
+            "GetPowerMaxMinTmpSize: typeSize 8 is not supported: it must be "
+            "1, 2 or 4; maxValue and minValue are 0.\n");
+}
+
 // ---- Checks -----------------------------------------------------------------
 
 TEST(MathBinaryChecks, Ascend950OnlyApisOnOtherProfiles) {
@@ -1199,13 +1476,6 @@ TEST(MathBinaryChecks, ScratchMustNotShareMemory) {
 }
 
 // ---- Scratch-size queries ---------------------------------------------------
-
-template <typename F>
-std::string Stderr(F&& f) {
-  testing::internal::CaptureStderr();
-  f();
-  return testing::internal::GetCapturedStderr();
-}
 
 // The family's rule (docs/math.md, "Scratch sizes") for the APIs with a
 // scratch; 0 for the Ascend 950 APIs without one.

@@ -48,6 +48,7 @@ enum class MathCallApi : uint8_t {
   kFmod,
   kHypot,
   kAxpy,
+  kPower,
 };
 
 /// An operand's element type, erased from its template.
@@ -161,7 +162,7 @@ struct MathCallArgs {
   bool takes_scratch;            ///< the overload computes through a scratch
   const TensorView* shared_tmp;  ///< null: the framework scratch
   uint32_t count;                ///< count / calCount, or kWholeSource
-  uint32_t mode = 0;             ///< Fmod: its FmodConfig's algo
+  uint32_t mode = 0;  ///< Fmod's FmodConfig::algo, Power's PowerConfig::algo
 };
 
 /// Checks and runs one call (src/ascendc/lib/math/binary.cc).

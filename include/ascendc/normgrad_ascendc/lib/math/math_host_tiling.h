@@ -136,6 +136,18 @@ void GetXorTmpBufferFactorSize(const uint32_t typeSize,
                                uint32_t& maxLiveNodeCount,
                                uint32_t& extraBuffer);
 
+/// Power: typeSize 1, 2 or 4; the shapes of the tensor operands (a scalar's
+/// may be {1}); the rule above over the larger. typeIsInt changes nothing.
+void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1,
+                           const ge::Shape& srcShape2, const bool typeIsInt,
+                           const uint32_t typeSize, const bool isReuseSource,
+                           uint32_t& maxValue, uint32_t& minValue);
+void GetPowerTmpBufferFactorSize(const bool baseIsTensor,
+                                 const bool expIsTensor, const bool typeIsInt,
+                                 const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuffer);
+
 void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                           const bool isReuseSource, uint32_t& maxValue,
                           uint32_t& minValue);
