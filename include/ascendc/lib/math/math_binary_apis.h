@@ -9,6 +9,7 @@
 #include "lib/math/bitwise_or.h"
 #include "lib/math/bitwise_xor.h"
 #include "lib/math/clamp.h"
+#include "lib/math/cumsum.h"
 #include "lib/math/fma.h"
 #include "lib/math/fmod.h"
 #include "lib/math/hypot.h"

@@ -320,6 +320,38 @@ void GetPowerTmpBufferFactorSize(const bool baseIsTensor,
       normgrad_ascendc::MathIntermediateBytes(typeSize) / typeSize;
 }
 
+void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                            const bool, const bool, uint32_t& maxValue,
+                            uint32_t& minValue) {
+  constexpr char kFn[] = "GetCumSumMaxMinTmpSize";
+  constexpr char kZero[] = "maxValue and minValue are 0";
+  maxValue = 0;
+  minValue = 0;
+  // typeSize and each dimension pass MaxMin's checks.
+  MaxMin(kFn, srcShape, typeSize, false, maxValue, minValue);
+  if (maxValue == 0) return;
+  maxValue = 0;
+  minValue = 0;
+  const std::string text =
+      "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
+  if (srcShape.GetDimNum() != 2) {
+    normgrad_ascendc::host_tiling::Report(
+        kFn, text + " must have two dimensions: {outter, inner}", kZero);
+    return;
+  }
+  const uint64_t inner = static_cast<uint64_t>(srcShape.GetDim(1));
+  if (inner * typeSize % 32 != 0) {
+    normgrad_ascendc::host_tiling::Report(
+        kFn,
+        text + ": inner " + std::to_string(inner) + " * typeSize " +
+            std::to_string(typeSize) + " must be a multiple of 32 bytes",
+        kZero);
+    return;
+  }
+  maxValue = static_cast<uint32_t>(inner * 4);
+  minValue = maxValue;
+}
+
 void GetClampMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                            const bool, uint32_t& maxValue, uint32_t& minValue) {
   MaxMin("GetClampMaxMinTmpSize", srcShape, typeSize, false, maxValue,

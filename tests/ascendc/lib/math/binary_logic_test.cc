@@ -1380,6 +1380,236 @@ TEST(MathPower, ChecksAndQueries) {
             "1, 2 or 4; maxValue and minValue are 0.\n");
 }
 
+// ---- CumSum -----------------------------------------------------------------
+
+// The page's two examples: 4 x 8 ones along the last axis and the first,
+// each with the last line out.
+TEST(MathCumSum, PageExamples) {
+  const ProfileScope scope(Profile::kA2);
+  Ub ub;
+  auto src = ub.Make<float>(32);
+  auto dst = ub.Make<float>(32);
+  auto last = ub.Make<float>(16);
+  auto tmp = ub.Make<uint8_t>(64);
+  for (uint32_t i = 0; i < 32; ++i) src.SetValue(i, 1.0f);
+  static constexpr AscendC::CumSumConfig kLast{
+      true, false, true, AscendC::CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+  const AscendC::CumSumInfo info{4, 8};
+  AscendC::CumSum<float, kLast>(dst, last, src, info);
+  for (uint32_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(dst.GetValue(i), float(i % 8 + 1)) << i;
+  }
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_EQ(last.GetValue(i), 8.0f);
+  static constexpr AscendC::CumSumConfig kFirst{
+      false, false, true,
+      AscendC::CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+  AscendC::CumSum<float, kFirst>(dst, last, src, tmp, info);
+  for (uint32_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(dst.GetValue(i), float(i / 8 + 1)) << i;
+  }
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(last.GetValue(i), 4.0f);
+}
+
+// The orders the docs state, written here on floats: one running sum, or
+// Sklansky's recursive halving (the prefix of each half, then the lower
+// half's last sum added to the upper half), over k values `stride` apart.
+void RunningSum(std::vector<float>& v, size_t at, uint32_t k, uint32_t stride) {
+  for (uint32_t i = 1; i < k; ++i) {
+    v[at + i * stride] = v[at + (i - 1) * stride] + v[at + i * stride];
+  }
+}
+
+void SklanskyPrefix(std::vector<float>& v, size_t at, uint32_t k,
+                    uint32_t stride) {
+  if (k < 2) return;
+  uint32_t lower = 1;
+  while (lower * 2 < k) lower *= 2;  // the largest power of two below k
+  SklanskyPrefix(v, at, lower, stride);
+  SklanskyPrefix(v, at + size_t{lower} * stride, k - lower, stride);
+  const float pivot = v[at + size_t{lower - 1} * stride];
+  for (uint32_t j = lower; j < k; ++j) v[at + size_t{j} * stride] += pivot;
+}
+
+template <typename T>
+void ExpectCumSum(bool last_axis, bool sklansky, uint32_t outter,
+                  uint32_t inner, const char* label) {
+  std::mt19937 rng(Seed() + outter + inner);
+  std::uniform_real_distribution<float> dist(-4.0f, 4.0f);
+  const uint32_t n = outter * inner;
+  std::vector<float> x(n);
+  for (auto& v : x) v = static_cast<float>(static_cast<T>(dist(rng)));
+  Ub ub;
+  auto src = ub.Make<T>(n);
+  auto dst = ub.Make<T>(n);
+  auto last = ub.Make<T>(std::max(outter, inner));
+  auto tmp = ub.Make<uint8_t>(inner * 4);
+  for (uint32_t i = 0; i < n; ++i) src.SetValue(i, static_cast<T>(x[i]));
+  const AscendC::CumSumInfo info{outter, inner};
+  using AscendC::CumSumAlgorithm;
+  static constexpr AscendC::CumSumConfig kFirstLines{
+      false, false, true, CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+  static constexpr AscendC::CumSumConfig kFirstSklansky{
+      false, false, true, CumSumAlgorithm::CUMSUM_ALGORITHM_SKLANSKY};
+  static constexpr AscendC::CumSumConfig kLastLines{
+      true, false, true, CumSumAlgorithm::CUMSUM_ALGORITHM_LINEBYLINE};
+  static constexpr AscendC::CumSumConfig kLastSklansky{
+      true, false, true, CumSumAlgorithm::CUMSUM_ALGORITHM_SKLANSKY};
+  if (!last_axis && !sklansky) {
+    AscendC::CumSum<T, kFirstLines>(dst, last, src, tmp, info);
+  } else if (!last_axis) {
+    AscendC::CumSum<T, kFirstSklansky>(dst, last, src, tmp, info);
+  } else if (!sklansky) {
+    AscendC::CumSum<T, kLastLines>(dst, last, src, info);
+  } else {
+    AscendC::CumSum<T, kLastSklansky>(dst, last, src, info);
+  }
+  // Bit for bit against the stated order in float.
+  std::vector<float> want = x;
+  const uint32_t lines = last_axis ? outter : inner;
+  const uint32_t k = last_axis ? inner : outter;
+  const uint32_t stride = last_axis ? 1 : inner;
+  for (uint32_t l = 0; l < lines; ++l) {
+    const size_t at = last_axis ? size_t{l} * inner : l;
+    if (sklansky) {
+      SklanskyPrefix(want, at, k, stride);
+    } else {
+      RunningSum(want, at, k, stride);
+    }
+  }
+  // Against float64: the float sums' error, at most (steps) * 2^-24 of the
+  // sum of magnitudes, plus half an ulp of T (docs/numerics.md).
+  int steps = 0;
+  if (sklansky) {
+    while ((1u << steps) < k) ++steps;
+  } else {
+    steps = static_cast<int>(k) - 1;
+  }
+  const bool is_half = std::is_same_v<T, half>;
+  double worst = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    const float got = static_cast<float>(dst.GetValue(i));
+    const float expected =
+        is_half ? compat_test::RoundToHalf(want[i], false) : want[i];
+    ASSERT_EQ(got, expected) << label << " element " << i;
+    const uint32_t row = i / inner, col = i % inner;
+    double exact = 0, magnitude = 0;
+    for (uint32_t t = 0; t <= (last_axis ? col : row); ++t) {
+      const float v = last_axis ? x[row * inner + t] : x[t * inner + col];
+      exact += v;
+      magnitude += std::fabs(v);
+    }
+    const double top = std::max(std::fabs(exact), std::fabs(double(got)));
+    const double half_ulp =
+        top == 0
+            ? 0
+            : std::ldexp(1.0, std::max(std::ilogb(top), is_half ? -14 : -126) -
+                                  (is_half ? 11 : 24));
+    const double bound = steps * std::ldexp(magnitude, -24) + half_ulp;
+    const double err = std::fabs(got - exact);
+    ASSERT_LE(err, bound + 1e-30) << label << " element " << i;
+    if (bound > 0) worst = std::max(worst, err / bound);
+  }
+  const uint32_t last_count = last_axis ? outter : inner;
+  for (uint32_t i = 0; i < last_count; ++i) {
+    const uint32_t from = last_axis ? i * inner + inner - 1 : n - inner + i;
+    ASSERT_EQ(float(last.GetValue(i)), float(dst.GetValue(from))) << i;
+  }
+  ASSERT_TRUE(
+      WithinBound(std::string(label) + " (error / bound)", worst, 0.0, 1.0));
+}
+
+TEST(MathCumSum, BothAxesBothOrders) {
+  {
+    const ProfileScope scope(Profile::k310P);
+    ExpectCumSum<half>(true, false, 16, 128, "CumSum<half> last axis");
+    ExpectCumSum<float>(false, false, 100, 64, "CumSum<float> first axis");
+  }
+  const ProfileScope scope(Profile::k950);
+  ExpectCumSum<half>(false, false, 37, 64, "CumSum<half> first axis");
+  ExpectCumSum<float>(true, false, 8, 200, "CumSum<float> last axis");
+  ExpectCumSum<half>(true, true, 8, 112, "CumSum<half> last axis Sklansky");
+  ExpectCumSum<float>(false, true, 77, 16, "CumSum<float> first axis Sklansky");
+}
+
+TEST(MathCumSum, ChecksAndQuery) {
+  const ProfileScope scope(Profile::kA2);
+  Ub ub;
+  auto src = ub.Make<float>(64);
+  auto dst = ub.Make<float>(64);
+  auto last = ub.Make<float>(8);
+  auto tmp = ub.Make<uint8_t>(64);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CumSum(dst, last, src, AscendC::CumSumInfo{4, 12});
+      },
+      "CumSum: cumSumInfo.inner is 12, 48 bytes of floats: inner * sizeof(T) "
+      "must be a multiple of 32 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CumSum(dst, last, src, AscendC::CumSumInfo{0, 8});
+      },
+      "CumSum: cumSumInfo is {outter 0, inner 8}: both must be above 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CumSum(dst, last, src, AscendC::CumSumInfo{9, 8});
+      },
+      "CumSum: srcTensor holds 64 floats, fewer than the 72 it must hold "
+      "(cumSumInfo.outter * inner)"));
+  static constexpr AscendC::CumSumConfig kOut{false, false, true};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CumSum<float, kOut>(dst, last, src,
+                                     AscendC::CumSumInfo{4, 16});
+      },
+      "CumSum: lastRowTensor holds 8 floats, fewer than the 16 it must hold "
+      "(the last row: cumSumInfo.inner)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CumSum<float>(dst, last, src, tmp, AscendC::CumSumInfo{2, 32});
+      },
+      "CumSum: sharedTmpBuffer holds 64 bytes, fewer than the 128 a row of 32 "
+      "elements needs"));
+  static constexpr AscendC::CumSumConfig kSklansky{
+      true, false, false, AscendC::CumSumAlgorithm::CUMSUM_ALGORITHM_SKLANSKY};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CumSum<float, kSklansky>(dst, last, src,
+                                          AscendC::CumSumInfo{8, 8});
+      },
+      "CumSum: CumSumConfig::algorithm is CUMSUM_ALGORITHM_SKLANSKY, which "
+      "profile Atlas A2/A3 (a2) does not take"));
+  auto shifted = src[8];
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::CumSum(shifted, last, src, AscendC::CumSumInfo{2, 8});
+      },
+      "CumSum: dstTensor (UB bytes [32, 96)) and srcTensor (UB bytes [0, 64)) "
+      "overlap; dstTensor may be srcTensor itself"));
+  // In place: dstTensor is srcTensor.
+  for (uint32_t i = 0; i < 64; ++i) src.SetValue(i, 1.0f);
+  AscendC::CumSum(src, last, src, AscendC::CumSumInfo{8, 8});
+  EXPECT_EQ(src.GetValue(63), 8.0f);
+  EXPECT_EQ(src.GetValue(8), 1.0f);
+
+  uint32_t max_value = 7, min_value = 7;
+  AscendC::GetCumSumMaxMinTmpSize(ge::Shape({32, 32}), 2, true, false,
+                                  max_value, min_value);
+  EXPECT_EQ(max_value, 128u);  // the page's call: a line of 32 floats
+  EXPECT_EQ(min_value, 128u);
+  EXPECT_EQ(Stderr([&] {
+              AscendC::GetCumSumMaxMinTmpSize(ge::Shape({4, 3}), 4, false,
+                                              false, max_value, min_value);
+            }),
+            "GetCumSumMaxMinTmpSize: srcShape [4, 3]: inner 3 * typeSize 4 "
+            "must be a multiple of 32 bytes; maxValue and minValue are 0.\n");
+  EXPECT_EQ(Stderr([&] {
+              AscendC::GetCumSumMaxMinTmpSize(ge::Shape({4, 8, 8}), 4, false,
+                                              false, max_value, min_value);
+            }),
+            "GetCumSumMaxMinTmpSize: srcShape [4, 8, 8] must have two "
+            "dimensions: {outter, inner}; maxValue and minValue are 0.\n");
+}
+
 // ---- Checks -----------------------------------------------------------------
 
 TEST(MathBinaryChecks, Ascend950OnlyApisOnOtherProfiles) {

@@ -148,6 +148,13 @@ void GetPowerTmpBufferFactorSize(const bool baseIsTensor,
                                  uint32_t& maxLiveNodeCount,
                                  uint32_t& extraBuffer);
 
+/// CumSum: srcShape {outter, inner}, typeSize 2 or 4, inner * typeSize a
+/// multiple of 32; maxValue = minValue = a line of inner floats (4 * inner
+/// bytes) on either axis.
+void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                            const bool isLastAxis, const bool isReuseSource,
+                            uint32_t& maxValue, uint32_t& minValue);
+
 void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
                           const bool isReuseSource, uint32_t& maxValue,
                           uint32_t& minValue);
