@@ -348,7 +348,10 @@ void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
         kZero);
     return;
   }
-  maxValue = static_cast<uint32_t>(inner * 4);
+  const uint64_t line_bytes = inner * 4;
+  maxValue = line_bytes > normgrad_ascendc::host_tiling::kU32Max
+                 ? static_cast<uint32_t>(normgrad_ascendc::host_tiling::kU32Max)
+                 : static_cast<uint32_t>(line_bytes);
   minValue = maxValue;
 }
 
