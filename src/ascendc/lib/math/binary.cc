@@ -5,11 +5,11 @@
 // The checks, in order: dst and every tensor operand placed for the vector
 // unit; the API on the core's profile; the count within dst and every
 // tensor operand (a single point: one element); for the overloads with a
-// scratch, the scratch placed and at least Get<Api>MaxMinTmpSize's minValue;
-// then no tensor operand shares memory with dst, and the scratch with none.
-// The arithmetic of these APIs is exact (comparisons, selections, bit
-// operations), so each result is computed directly in dst; the scratch of
-// the overloads that take one is checked as the pages ask but holds nothing
+// scratch, the scratch placed and at least its query's minValue; then no
+// tensor operand shares memory with dst, and the scratch with none; then the
+// API's own checks and arithmetic (its rule's compute). Each result is
+// computed element by element straight into dst, so the scratch of the
+// overloads that take one is checked as the pages ask but holds nothing
 // (docs/decisions.md, "Math part: binary, logical and bitwise").
 #include <algorithm>
 #include <cstdio>

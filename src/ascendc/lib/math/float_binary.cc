@@ -33,6 +33,14 @@ void EachFloating(const MathCallArgs& a, uint32_t n, F&& f) {
   });
 }
 
+// A double rounded to float, to nearest: ±inf from halfway past the
+// largest float on (C++ leaves a conversion out of range undefined).
+float RoundToFloat(double d) {
+  constexpr double kHalfwayPastMax = 0x1.ffffffp127;
+  if (std::fabs(d) >= kHalfwayPastMax) return std::copysign(INFINITY, d);
+  return static_cast<float>(d);
+}
+
 // Atlas inference AI Core: Fmod's inputs in [-2147483647, 2147483647].
 void CheckFmodRange310p(const MathCallArgs& a, uint32_t n) {
   constexpr double kLimit = 2147483647.0;  // compared exactly, in double
@@ -152,7 +160,7 @@ void HypotValues(const MathCallArgs& a, uint32_t n) {
     const double x = At<T>(a.inputs[0], i);
     const double y = At<T>(a.inputs[1], i);
     if (std::isinf(x) || std::isinf(y)) return INFINITY;
-    return static_cast<float>(std::sqrt(x * x + y * y));
+    return RoundToFloat(std::sqrt(x * x + y * y));
   });
 }
 
@@ -192,7 +200,7 @@ void PowerValues(const MathCallArgs& a, uint32_t n) {
       if constexpr (kIsMathFloating<T>) {
         const double p = std::pow(static_cast<double>(static_cast<float>(base)),
                                   static_cast<double>(static_cast<float>(exp)));
-        Store(a.dst, i, static_cast<T>(static_cast<float>(p)));
+        Store(a.dst, i, static_cast<T>(RoundToFloat(p)));
       } else {
         Store(a.dst, i, IntegerPower(base, exp));
       }
