@@ -44,6 +44,7 @@
 #include "lib/activation/swiglu.h"
 #include "lib/activation/swish.h"
 #include "lib/math/math_apis.h"
+#include "lib/math/math_binary_apis.h"
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/deepnorm.h"
 #include "lib/normalization/groupnorm.h"

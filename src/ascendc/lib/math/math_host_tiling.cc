@@ -262,3 +262,294 @@ void GetSinCosTmpBufferFactorSize(
 }
 
 }  // namespace AscendC
+
+// ---- The binary call shape --------------------------------------------------
+// (math_host_tiling.h states which APIs use the scratch rule above and which
+// need no scratch.)
+
+namespace normgrad_ascendc {
+namespace {
+
+// Xor takes int16_t and uint16_t only.
+void XorMaxMin(const ge::Shape& shape, uint32_t type_size, uint32_t& max_value,
+               uint32_t& min_value) {
+  constexpr char kFn[] = "GetXorMaxMinTmpSize";
+  max_value = 0;
+  min_value = 0;
+  if (type_size != 2) {
+    Report(kFn,
+           "typeSize " + std::to_string(type_size) +
+               " is not supported: it must be 2 (int16_t or uint16_t)",
+           "maxValue and minValue are 0");
+    return;
+  }
+  MaxMin(kFn, shape, type_size, false, max_value, min_value);
+}
+
+// The type sizes of the APIs without a scratch: 1, 2, 4 or 8 bytes.
+bool CheckAnyTypeSize(const char* fn, uint32_t type_size,
+                      const char* consequence) {
+  if (type_size == 1 || type_size == 2 || type_size == 4 || type_size == 8) {
+    return true;
+  }
+  Report(fn,
+         "typeSize " + std::to_string(type_size) +
+             " is not supported: it must be 1, 2, 4 or 8",
+         consequence);
+  return false;
+}
+
+// The Ascend 950 queries: on that platform, by the scratch rule (IsInf,
+// IsNan) or 0 (the APIs without a scratch), after the arguments' checks.
+void MaxMin950(const char* fn, const char* api, bool uses_scratch,
+               const platform_ascendc::PlatformAscendC& platform,
+               const ge::Shape& shape, uint32_t type_size, uint32_t& max_value,
+               uint32_t& min_value) {
+  constexpr char kZero[] = "maxValue and minValue are 0";
+  max_value = 0;
+  min_value = 0;
+  if (!CheckPlatform(fn, api, platform, kZero)) return;
+  if (uses_scratch) {
+    MaxMin(fn, shape, type_size, false, max_value, min_value);
+    return;
+  }
+  if (!CheckAnyTypeSize(fn, type_size, kZero)) return;
+  // The shape's checks are MaxMin's; float stands in for the type size,
+  // already checked, and the sizes it gives are not this API's.
+  MaxMin(fn, shape, 4, false, max_value, min_value);
+  max_value = 0;
+  min_value = 0;
+}
+
+void Factor950(const char* fn, const char* api, bool uses_scratch,
+               const platform_ascendc::PlatformAscendC& platform,
+               uint32_t type_size, uint32_t& max_lived_node_count,
+               uint32_t& extra_buf) {
+  constexpr char kZero[] = "maxLivedNodeCount and extraBuf are 0";
+  max_lived_node_count = 0;
+  extra_buf = 0;
+  if (!CheckPlatform(fn, api, platform, kZero)) return;
+  if (uses_scratch) {
+    Factor(fn, type_size, false, max_lived_node_count, extra_buf);
+    return;
+  }
+  CheckAnyTypeSize(fn, type_size, kZero);
+}
+
+// Power's type sizes: 1 (int8_t, uint8_t), 2 or 4.
+bool CheckPowerTypeSize(const char* fn, uint32_t type_size,
+                        const char* consequence) {
+  if (type_size == 1 || type_size == 2 || type_size == 4) return true;
+  Report(fn,
+         "typeSize " + std::to_string(type_size) +
+             " is not supported: it must be 1, 2 or 4",
+         consequence);
+  return false;
+}
+
+// The elements of a shape MaxMin accepted (every dimension at least 1).
+uint64_t Elements(const ge::Shape& shape) {
+  uint64_t n = 1;
+  for (size_t i = 0; i < shape.GetDimNum(); ++i) {
+    n *= static_cast<uint64_t>(shape.GetDim(i));
+  }
+  return n;
+}
+
+}  // namespace
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1,
+                           const ge::Shape& srcShape2, const bool,
+                           const uint32_t typeSize, const bool,
+                           uint32_t& maxValue, uint32_t& minValue) {
+  constexpr char kFn[] = "GetPowerMaxMinTmpSize";
+  maxValue = 0;
+  minValue = 0;
+  if (!normgrad_ascendc::CheckPowerTypeSize(kFn, typeSize,
+                                            "maxValue and minValue are 0")) {
+    return;
+  }
+  // Each shape passes MaxMin's checks (float standing in for the type size,
+  // checked above); the sizes are the rule's over the larger.
+  for (const ge::Shape* shape : {&srcShape1, &srcShape2}) {
+    MaxMin(kFn, *shape, 4, false, maxValue, minValue);
+    if (maxValue == 0) return;
+  }
+  const uint64_t n1 = normgrad_ascendc::Elements(srcShape1);
+  const uint64_t n2 = normgrad_ascendc::Elements(srcShape2);
+  const uint64_t n = n1 > n2 ? n1 : n2;
+  const uint64_t max_bytes = normgrad_ascendc::MathMaxTmpBytes(typeSize, n);
+  maxValue = max_bytes > normgrad_ascendc::host_tiling::kU32Max
+                 ? static_cast<uint32_t>(normgrad_ascendc::host_tiling::kU32Max)
+                 : static_cast<uint32_t>(max_bytes);
+  minValue = normgrad_ascendc::MathMinTmpBytes(typeSize);
+}
+
+void GetPowerTmpBufferFactorSize(const bool baseIsTensor,
+                                 const bool expIsTensor, const bool,
+                                 const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuffer) {
+  constexpr char kFn[] = "GetPowerTmpBufferFactorSize";
+  constexpr char kZero[] = "maxLiveNodeCount and extraBuffer are 0";
+  maxLiveNodeCount = 0;
+  extraBuffer = 0;
+  if (!baseIsTensor && !expIsTensor) {
+    normgrad_ascendc::host_tiling::Report(
+        kFn,
+        "baseIsTensor and expIsTensor are both false: Power takes a tensor "
+        "base, a tensor exponent or both",
+        kZero);
+    return;
+  }
+  if (!normgrad_ascendc::CheckPowerTypeSize(kFn, typeSize, kZero)) return;
+  maxLiveNodeCount =
+      normgrad_ascendc::MathIntermediateBytes(typeSize) / typeSize;
+}
+
+void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                            const bool, const bool, uint32_t& maxValue,
+                            uint32_t& minValue) {
+  constexpr char kFn[] = "GetCumSumMaxMinTmpSize";
+  constexpr char kZero[] = "maxValue and minValue are 0";
+  maxValue = 0;
+  minValue = 0;
+  // typeSize and each dimension pass MaxMin's checks.
+  MaxMin(kFn, srcShape, typeSize, false, maxValue, minValue);
+  if (maxValue == 0) return;
+  maxValue = 0;
+  minValue = 0;
+  const std::string text =
+      "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
+  if (srcShape.GetDimNum() != 2) {
+    normgrad_ascendc::host_tiling::Report(
+        kFn, text + " must have two dimensions: {outter, inner}", kZero);
+    return;
+  }
+  const uint64_t inner = static_cast<uint64_t>(srcShape.GetDim(1));
+  if (inner * typeSize % 32 != 0) {
+    normgrad_ascendc::host_tiling::Report(
+        kFn,
+        text + ": inner " + std::to_string(inner) + " * typeSize " +
+            std::to_string(typeSize) + " must be a multiple of 32 bytes",
+        kZero);
+    return;
+  }
+  const uint64_t line_bytes = inner * 4;
+  maxValue = line_bytes > normgrad_ascendc::host_tiling::kU32Max
+                 ? static_cast<uint32_t>(normgrad_ascendc::host_tiling::kU32Max)
+                 : static_cast<uint32_t>(line_bytes);
+  minValue = maxValue;
+}
+
+void GetClampMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool, uint32_t& maxValue, uint32_t& minValue) {
+  MaxMin("GetClampMaxMinTmpSize", srcShape, typeSize, false, maxValue,
+         minValue);
+}
+
+void GetClampTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf) {
+  Factor("GetClampTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuf);
+}
+
+void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool, uint32_t& maxValue, uint32_t& minValue) {
+  MaxMin("GetAxpyMaxMinTmpSize", srcShape, typeSize, false, maxValue, minValue);
+}
+
+void GetAxpyTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount,
+                                uint32_t& extraBuf) {
+  Factor("GetAxpyTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuf);
+}
+
+void GetFmodMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool, uint32_t& maxValue, uint32_t& minValue) {
+  MaxMin("GetFmodMaxMinTmpSize", srcShape, typeSize, false, maxValue, minValue);
+}
+
+void GetFmodTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount,
+                                uint32_t& extraBuf) {
+  Factor("GetFmodTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuf);
+}
+
+void GetHypotMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool, uint32_t& maxValue, uint32_t& minValue) {
+  MaxMin("GetHypotMaxMinTmpSize", srcShape, typeSize, false, maxValue,
+         minValue);
+}
+
+void GetHypotTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf) {
+  Factor("GetHypotTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuf);
+}
+
+void GetXorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                         const bool, uint32_t& maxValue, uint32_t& minValue) {
+  normgrad_ascendc::XorMaxMin(srcShape, typeSize, maxValue, minValue);
+}
+
+void GetXorTmpBufferFactorSize(const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount,
+                               uint32_t& extraBuffer) {
+  maxLiveNodeCount = 0;
+  extraBuffer = 0;
+  if (typeSize != 2) {
+    normgrad_ascendc::host_tiling::Report(
+        "GetXorTmpBufferFactorSize",
+        "typeSize " + std::to_string(typeSize) +
+            " is not supported: it must be 2 (int16_t or uint16_t)",
+        "maxLiveNodeCount and extraBuffer are 0");
+    return;
+  }
+  Factor("GetXorTmpBufferFactorSize", typeSize, false, maxLiveNodeCount,
+         extraBuffer);
+}
+
+#define NORMGRAD_MATH_950_QUERIES(Api, uses_scratch)                     \
+  void Get##Api##MaxMinTmpSize(                                          \
+      const platform_ascendc::PlatformAscendC& ascendcPlatform,          \
+      const ge::Shape& srcShape, const uint32_t typeSize, const bool,    \
+      uint32_t& maxValue, uint32_t& minValue) {                          \
+    normgrad_ascendc::MaxMin950("Get" #Api "MaxMinTmpSize", #Api,        \
+                                uses_scratch, ascendcPlatform, srcShape, \
+                                typeSize, maxValue, minValue);           \
+  }                                                                      \
+  void Get##Api##TmpBufferFactorSize(                                    \
+      const platform_ascendc::PlatformAscendC& ascendcPlatform,          \
+      const uint32_t typeSize, uint32_t& maxLivedNodeCount,              \
+      uint32_t& extraBuf) {                                              \
+    normgrad_ascendc::Factor950("Get" #Api "TmpBufferFactorSize", #Api,  \
+                                uses_scratch, ascendcPlatform, typeSize, \
+                                maxLivedNodeCount, extraBuf);            \
+  }
+
+NORMGRAD_MATH_950_QUERIES(IsInf, true)
+NORMGRAD_MATH_950_QUERIES(IsNan, true)
+NORMGRAD_MATH_950_QUERIES(BitwiseAnd, false)
+NORMGRAD_MATH_950_QUERIES(BitwiseOr, false)
+NORMGRAD_MATH_950_QUERIES(BitwiseXor, false)
+NORMGRAD_MATH_950_QUERIES(BitwiseNot, false)
+NORMGRAD_MATH_950_QUERIES(LogicalAnd, false)
+NORMGRAD_MATH_950_QUERIES(LogicalAnds, false)
+NORMGRAD_MATH_950_QUERIES(LogicalOr, false)
+NORMGRAD_MATH_950_QUERIES(LogicalOrs, false)
+NORMGRAD_MATH_950_QUERIES(LogicalNot, false)
+NORMGRAD_MATH_950_QUERIES(LogicalXor, false)
+NORMGRAD_MATH_950_QUERIES(Where, false)
+NORMGRAD_MATH_950_QUERIES(Fma, true)
+
+#undef NORMGRAD_MATH_950_QUERIES
+
+}  // namespace AscendC

@@ -176,3 +176,97 @@ void GetSinCosTmpBufferFactorSize(
     const uint32_t typeSize, uint32_t& maxLivedNodeCount, uint32_t& extraBuf);
 
 }  // namespace AscendC
+
+// ---- The binary call shape (docs/math.md, "Binary, logical and bitwise") --
+//
+// ClampMax, ClampMin, IsInf, IsNan, Xor, Fma, Fmod, Hypot and Axpy compute
+// through a scratch sized by the rule above (typeSize: of the source; 2 or
+// 4, Xor 2; Hypot's bfloat16_t is 2). The Ascend 950
+// APIs without a scratch overload (Clamp, the Bitwise and Logical APIs,
+// Where) need none: their queries give 0 (docs/decisions.md, "Math part:
+// binary, logical and bitwise"); typeSize 1, 2, 4 or 8. The queries that
+// take the platform report any platform but Ascend 950 and give 0.
+
+namespace AscendC {
+
+/// For ClampMax, ClampMin and Clamp (Clamp itself needs no scratch).
+void GetClampMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool isReuseSource, uint32_t& maxValue,
+                           uint32_t& minValue);
+void GetClampTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf);
+
+void GetXorMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                         const bool isReuseSource, uint32_t& maxValue,
+                         uint32_t& minValue);
+void GetXorTmpBufferFactorSize(const uint32_t typeSize,
+                               uint32_t& maxLiveNodeCount,
+                               uint32_t& extraBuffer);
+
+/// Power: typeSize 1, 2 or 4; the shapes of the tensor operands (a scalar's
+/// may be {1}); the rule above over the larger. typeIsInt changes nothing.
+void GetPowerMaxMinTmpSize(const ge::Shape& srcShape1,
+                           const ge::Shape& srcShape2, const bool typeIsInt,
+                           const uint32_t typeSize, const bool isReuseSource,
+                           uint32_t& maxValue, uint32_t& minValue);
+void GetPowerTmpBufferFactorSize(const bool baseIsTensor,
+                                 const bool expIsTensor, const bool typeIsInt,
+                                 const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuffer);
+
+/// CumSum: srcShape {outter, inner}, typeSize 2 or 4, inner * typeSize a
+/// multiple of 32; maxValue = minValue = a line of inner floats (4 * inner
+/// bytes) on either axis.
+void GetCumSumMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                            const bool isLastAxis, const bool isReuseSource,
+                            uint32_t& maxValue, uint32_t& minValue);
+
+void GetAxpyMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool isReuseSource, uint32_t& maxValue,
+                          uint32_t& minValue);
+void GetAxpyTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+void GetFmodMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                          const bool isReuseSource, uint32_t& maxValue,
+                          uint32_t& minValue);
+void GetFmodTmpBufferFactorSize(const uint32_t typeSize,
+                                uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+void GetHypotMaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize,
+                           const bool isReuseSource, uint32_t& maxValue,
+                           uint32_t& minValue);
+void GetHypotTmpBufferFactorSize(const uint32_t typeSize,
+                                 uint32_t& maxLiveNodeCount,
+                                 uint32_t& extraBuf);
+
+#define NORMGRAD_MATH_950_QUERIES(Api)                                   \
+  void Get##Api##MaxMinTmpSize(                                          \
+      const platform_ascendc::PlatformAscendC& ascendcPlatform,          \
+      const ge::Shape& srcShape, const uint32_t typeSize,                \
+      const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue); \
+  void Get##Api##TmpBufferFactorSize(                                    \
+      const platform_ascendc::PlatformAscendC& ascendcPlatform,          \
+      const uint32_t typeSize, uint32_t& maxLivedNodeCount,              \
+      uint32_t& extraBuf);
+
+NORMGRAD_MATH_950_QUERIES(IsInf)
+NORMGRAD_MATH_950_QUERIES(IsNan)
+NORMGRAD_MATH_950_QUERIES(BitwiseAnd)
+NORMGRAD_MATH_950_QUERIES(BitwiseOr)
+NORMGRAD_MATH_950_QUERIES(BitwiseXor)
+NORMGRAD_MATH_950_QUERIES(BitwiseNot)
+NORMGRAD_MATH_950_QUERIES(LogicalAnd)
+NORMGRAD_MATH_950_QUERIES(LogicalAnds)
+NORMGRAD_MATH_950_QUERIES(LogicalOr)
+NORMGRAD_MATH_950_QUERIES(LogicalOrs)
+NORMGRAD_MATH_950_QUERIES(LogicalNot)
+NORMGRAD_MATH_950_QUERIES(LogicalXor)
+NORMGRAD_MATH_950_QUERIES(Where)
+NORMGRAD_MATH_950_QUERIES(Fma)
+
+#undef NORMGRAD_MATH_950_QUERIES
+
+}  // namespace AscendC
