@@ -162,79 +162,90 @@ bool IsNan(W v) {
   }
 }
 
-// One combine of the tree. A NaN wins a max or min (the left one first);
-// of equal values the left is kept. `round_half`: a half sum or product is
-// rounded to half (exactly what adding in half gives: float holds the exact
-// result's rounding, 24 >= 2 * 11 + 2 bits).
+// The combine operations of the tree, one type each so that every loop
+// over them compiles to straight-line (vectorizable) code.
 template <typename W>
-struct Combiner {
-  Combine op;
-  bool round_half;
-
+struct AddOp {
+  W operator()(W a, W b) const { return WrapAdd(a, b); }
+};
+// A half sum, rounded to half after every addition: adding two halves in
+// float and rounding once to half gives what adding in half gives (float's
+// 24 bits >= 2 * 11 + 2).
+struct AddInHalfOp {
+  float operator()(float a, float b) const {
+    return static_cast<float>(half(a + b));
+  }
+};
+template <typename W>
+struct MulOp {
+  W operator()(W a, W b) const { return a * b; }
+};
+// A NaN wins a max or min (the left one first); of equal values the left is
+// kept.
+template <typename W>
+struct MaxOp {
   W operator()(W a, W b) const {
-    W r{};
-    switch (op) {
-      case Combine::kAdd:
-      case Combine::kXorAdd:
-        r = WrapAdd(a, b);
-        break;
-      case Combine::kMul:
-        r = a * b;
-        break;
-      case Combine::kMax:
-        if (IsNan(a)) return a;
-        if (IsNan(b)) return b;
-        return b > a ? b : a;
-      case Combine::kMin:
-        if (IsNan(a)) return a;
-        if (IsNan(b)) return b;
-        return b < a ? b : a;
-      case Combine::kOr:
-        return (a != W(0) || b != W(0)) ? W(1) : W(0);
-      case Combine::kAnd:
-        return (a != W(0) && b != W(0)) ? W(1) : W(0);
-    }
-    if constexpr (std::is_same_v<W, float>) {
-      if (round_half) r = static_cast<float>(half(r));
-    }
-    return r;
+    if (IsNan(a)) return a;
+    if (IsNan(b)) return b;
+    return b > a ? b : a;
+  }
+};
+template <typename W>
+struct MinOp {
+  W operator()(W a, W b) const {
+    if (IsNan(a)) return a;
+    if (IsNan(b)) return b;
+    return b < a ? b : a;
+  }
+};
+template <typename W>
+struct OrOp {
+  W operator()(W a, W b) const {
+    return (a != W(0) || b != W(0)) ? W(1) : W(0);
+  }
+};
+template <typename W>
+struct AndOp {
+  W operator()(W a, W b) const {
+    return (a != W(0) && b != W(0)) ? W(1) : W(0);
   }
 };
 
 // The tree over the n values of w, in place; returns its root.
-template <typename W>
-W RowTree(W* w, uint64_t n, const Combiner<W>& c) {
+template <typename W, typename Op>
+W RowTree(W* w, uint64_t n, Op op) {
   while (n > 1) {
     const uint64_t pairs = n / 2;
-    for (uint64_t j = 0; j < pairs; ++j) w[j] = c(w[2 * j], w[2 * j + 1]);
+    for (uint64_t j = 0; j < pairs; ++j) w[j] = op(w[2 * j], w[2 * j + 1]);
     if (n % 2 != 0) w[pairs] = w[n - 1];
     n = pairs + n % 2;
   }
   return w[0];
 }
 
-// Applies `c` lane by lane: out[k] = c(x[k], y[k]) for k < cols.
-template <typename W>
-void CombineRows(W* out, const W* x, const W* y, uint32_t cols,
-                 const Combiner<W>& c) {
-  for (uint32_t k = 0; k < cols; ++k) out[k] = c(x[k], y[k]);
+// Applies `op` lane by lane: out[k] = op(x[k], y[k]) for k < cols.
+template <typename W, typename Op>
+void CombineRows(W* out, const W* x, const W* y, uint32_t cols, Op op) {
+  for (uint32_t k = 0; k < cols; ++k) out[k] = op(x[k], y[k]);
 }
 
-// The final value of a reduced line as T: the mean divides by the count.
+// The final value of a reduced line as T: a mean divides by the count; a
+// logical result is exactly 1 or 0 (a line of one -0 gives 0).
 template <typename T>
-T Finish(Work<T> v, uint64_t count, bool divides) {
+T Finish(Work<T> v, uint64_t count, const ReduceRule& r) {
   if constexpr (std::is_same_v<Work<T>, float>) {
-    if (divides) v = v / static_cast<float>(count);
+    if (r.divides) v = v / static_cast<float>(count);
   }
+  if (r.zero_or_one) v = v != Work<T>(0) ? Work<T>(1) : Work<T>(0);
   return T(v);
 }
 
 // One pattern, Sum or Mean call of element type T, its working values in
-// the scratch at `work`.
-template <typename T>
-void Compute(const ReduceRule& r, const ReduceArgs& a, uint8_t* work_bytes) {
+// the scratch at `work_bytes`, combined by `c`.
+template <typename T, typename Op>
+void Compute(const ReduceRule& r, const ReduceArgs& a, uint8_t* work_bytes,
+             Op c) {
   using W = Work<T>;
-  const Combiner<W> c{r.combine, std::is_same_v<T, half> && !a.acc_float};
   const T* src = reinterpret_cast<const T*>(a.src.data());
   T* dst = reinterpret_cast<T*>(a.dst.data());
   W* work = reinterpret_cast<W*>(work_bytes);
@@ -243,7 +254,7 @@ void Compute(const ReduceRule& r, const ReduceArgs& a, uint8_t* work_bytes) {
     for (uint32_t i = 0; i < a.rows; ++i) {
       const T* row = src + i * stride;
       for (uint32_t j = 0; j < a.cols; ++j) work[j] = Widened(row[j]);
-      dst[i] = Finish<T>(RowTree(work, a.cols, c), a.cols, r.divides);
+      dst[i] = Finish<T>(RowTree(work, a.cols, c), a.cols, r);
     }
     return;
   }
@@ -278,7 +289,7 @@ void Compute(const ReduceRule& r, const ReduceArgs& a, uint8_t* work_bytes) {
     n = half_n + n % 2;
   }
   for (uint32_t k = 0; k < a.cols; ++k) {
-    dst[k] = Finish<T>(work[k], a.rows, r.divides);
+    dst[k] = Finish<T>(work[k], a.rows, r);
   }
 }
 
@@ -410,8 +421,26 @@ void RunReduce(const ReduceArgs& in) {
   }
   Visit(a.type, [&](auto zero) {
     using T = decltype(zero);
+    using W = Work<T>;
     if (r.zero_or_one) CheckZeroOrOne<T>(r, a);
-    Compute<T>(r, a, scratch.data());
+    uint8_t* work = scratch.data();
+    switch (r.combine) {
+      case Combine::kAdd:
+        if constexpr (std::is_same_v<T, half>) {
+          if (!a.acc_float) return Compute<T>(r, a, work, AddInHalfOp{});
+        }
+        return Compute<T>(r, a, work, AddOp<W>{});
+      case Combine::kMul:
+        return Compute<T>(r, a, work, MulOp<W>{});
+      case Combine::kMax:
+        return Compute<T>(r, a, work, MaxOp<W>{});
+      case Combine::kMin:
+        return Compute<T>(r, a, work, MinOp<W>{});
+      case Combine::kOr:
+        return Compute<T>(r, a, work, OrOp<W>{});
+      case Combine::kAnd:
+        return Compute<T>(r, a, work, AndOp<W>{});
+    }
   });
 }
 

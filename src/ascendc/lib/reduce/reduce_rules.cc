@@ -41,7 +41,7 @@ constexpr ReduceRule kRules[] = {
     {ReduceApi::kReduceAll, "ReduceAll", kU8 | kF32, 0, kU8 | kF32,
      InnerPad::kTrueOnly, true, false, Combine::kAnd},
     {ReduceApi::kReduceXorSum, "ReduceXorSum", kI16, kI16, kI16,
-     InnerPad::kTrueOnly, false, false, Combine::kXorAdd},
+     InnerPad::kTrueOnly, false, false, Combine::kAdd},
     {ReduceApi::kSum, "Sum", kF16 | kF32, kF16 | kF32, kF16 | kF32,
      InnerPad::kTrueOnly, false, false, Combine::kAdd},
     {ReduceApi::kMean, "Mean", kF16 | kF32, kF16 | kF32, kF16 | kF32,

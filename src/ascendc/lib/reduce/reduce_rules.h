@@ -23,8 +23,8 @@ constexpr ReduceTypes ReduceTypeBit(ReduceElemType e) {
 }
 
 /// How an API combines two values of its tree (Mean and ReduceMean add,
-/// then divide by the count).
-enum class Combine : uint8_t { kAdd, kMax, kMin, kMul, kOr, kAnd, kXorAdd };
+/// then divide by the count; ReduceXorSum adds its XOR results).
+enum class Combine : uint8_t { kAdd, kMax, kMin, kMul, kOr, kAnd };
 
 /// What srcInnerPad may be.
 enum class InnerPad : uint8_t {
