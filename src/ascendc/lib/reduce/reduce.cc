@@ -18,13 +18,17 @@
 // every operation, unless Mean accumulates in float), the other types as
 // themselves (integer sums wrap). RA runs the tree on whole rows, so each
 // level is one vectorizable loop over the columns.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/reduce/reduce_rules.h"
+#include "ascendc/vector/vector_loops.h"
+#include "normgrad/convert.h"
 #include "normgrad_ascendc/lib/reduce/reduce_host_tiling.h"
 
 namespace normgrad_ascendc {
@@ -153,10 +157,11 @@ W WrapAdd(W a, W b) {
   }
 }
 
+// v != v rather than std::isnan: a comparison the compiler can vectorize.
 template <typename W>
 bool IsNan(W v) {
   if constexpr (std::is_floating_point_v<W>) {
-    return std::isnan(v);
+    return v != v;  // NOLINT(misc-redundant-expression): true for NaN only
   } else {
     return false;
   }
@@ -240,6 +245,125 @@ T Finish(Work<T> v, uint64_t count, const ReduceRule& r) {
   return T(v);
 }
 
+// ---- Lines through the instruction set's loops ----------------------------
+//
+// Where one of the vector unit's loops (src/kernels/, on the engine's
+// instruction set) computes what the tree computes, a line goes through it:
+// float and half sums by its repeat trees (groups of 256 bytes, then the
+// tree over the groups' sums: the same tree, as a group starts at an even
+// position of every level; a half sum straight from the source's bits), float
+// and half rows' max and min by its first extreme (the leftmost NaN, else the
+// leftmost extreme value: what a tree that keeps the left of equals returns),
+// and RA's float sums and products by its elementwise loops (IEEE operations:
+// the same bits). The others run the generic loops below.
+
+const normgrad::kernels::VectorKernels& Loops() { return VectorLoops().vector; }
+
+// Widens n values of T into floats at `to` (half and bfloat16_t through the
+// instruction set's conversions).
+template <typename T>
+void WidenRow(const T* from, Work<T>* to, uint64_t n) {
+  if constexpr (std::is_same_v<T, half>) {
+    normgrad::Widen(from, to, n);
+  } else if constexpr (std::is_same_v<T, bfloat16_t>) {
+    normgrad::Widen(from, to, n);
+  } else {
+    std::copy(from, from + n, to);
+  }
+}
+
+// The sum of n floats at v by the tree: the full groups of one 256-byte
+// repeat (64 floats) through the loops' tree sums into `group_sums`, the
+// rest by RowTree in place at `tail` (a copy of it, or v's own tail where v
+// is the working row), then the tree over the groups' sums.
+float FloatTreeSum(const float* v, uint64_t n, float* tail,
+                   std::vector<float>& group_sums) {
+  constexpr uint32_t kGroup = 64;
+  const uint64_t groups = n / kGroup;
+  const uint64_t full = groups * kGroup;
+  group_sums.resize(groups + 1);
+  if (groups > 0) Loops().tree_sums_f32(v, full, kGroup, group_sums.data());
+  uint64_t count = groups;
+  if (full < n) {
+    if (tail != v + full) std::copy(v + full, v + n, tail);
+    group_sums[count++] = RowTree(tail, n - full, AddOp<float>{});
+  }
+  return RowTree(group_sums.data(), count, AddOp<float>{});
+}
+
+// The sum in half of the n halves of a row: the full groups of one repeat
+// (128 halves) through the loops' half tree sums, the rest widened into
+// `tail` and added by RowTree, then the tree over the groups' sums.
+float HalfTreeSum(const half* row, uint64_t n, float* tail,
+                  std::vector<float>& group_sums,
+                  std::vector<normgrad::float16>& sums) {
+  constexpr uint32_t kGroup = 128;
+  const uint64_t groups = n / kGroup;
+  const uint64_t full = groups * kGroup;
+  group_sums.resize(groups + 1);
+  if (groups > 0) {
+    sums.resize(groups);
+    Loops().half_tree_sums(reinterpret_cast<const uint16_t*>(row), full, kGroup,
+                           reinterpret_cast<uint16_t*>(sums.data()));
+    normgrad::Widen(sums.data(), group_sums.data(), groups);
+  }
+  uint64_t count = groups;
+  if (full < n) {
+    normgrad::Widen(row + full, tail, n - full);
+    group_sums[count++] = RowTree(tail, n - full, AddInHalfOp{});
+  }
+  return RowTree(group_sums.data(), count, AddInHalfOp{});
+}
+
+// The reduction of one row of n values of T at `row`, its working values
+// in `work` (n of them).
+template <typename T, typename Op>
+Work<T> ReduceRow(const T* row, uint64_t n, Work<T>* work, Op op,
+                  std::vector<float>& group_sums,
+                  std::vector<normgrad::float16>& sums) {
+  using W = Work<T>;
+  constexpr bool kFloatOrHalf =
+      std::is_same_v<T, float> || std::is_same_v<T, half>;
+  constexpr bool kMax = std::is_same_v<Op, MaxOp<W>>;
+  constexpr bool kMin = std::is_same_v<Op, MinOp<W>>;
+  const auto len = static_cast<uint32_t>(n);
+  if constexpr (kFloatOrHalf && (kMax || kMin)) {
+    const int which = kMax ? 0 : 1;
+    if constexpr (std::is_same_v<T, float>) {
+      return row[Loops().arg_extreme_f32[which](row, len)];
+    } else {
+      const auto* h = reinterpret_cast<const uint16_t*>(row);
+      return static_cast<float>(row[Loops().arg_extreme_f16[which](h, len)]);
+    }
+  } else if constexpr (std::is_same_v<Op, AddInHalfOp>) {
+    return HalfTreeSum(row, n, work, group_sums, sums);
+  } else if constexpr (std::is_same_v<T, float> &&
+                       std::is_same_v<Op, AddOp<float>>) {
+    return FloatTreeSum(row, n, work, group_sums);
+  } else {
+    WidenRow(row, work, n);
+    if constexpr (std::is_same_v<Op, AddOp<float>>) {
+      return FloatTreeSum(work, n, work + (n / 64) * 64, group_sums);
+    } else {
+      return RowTree(work, n, op);
+    }
+  }
+}
+
+// RA's lane-by-lane combine of two rows of floats through the loops where
+// the operation has one (float sums and products), else the generic loop.
+template <typename W, typename Op>
+void CombineRowsFast(W* out, const W* x, const W* y, uint32_t cols, Op op) {
+  using normgrad::kernels::VectorOp;
+  if constexpr (std::is_same_v<Op, AddOp<float>>) {
+    Loops().binary_f32[static_cast<int>(VectorOp::kAdd)](out, x, y, cols);
+  } else if constexpr (std::is_same_v<Op, MulOp<float>>) {
+    Loops().binary_f32[static_cast<int>(VectorOp::kMul)](out, x, y, cols);
+  } else {
+    CombineRows(out, x, y, cols, op);
+  }
+}
+
 // One pattern, Sum or Mean call of element type T, its working values in
 // the scratch at `work_bytes`, combined by `c`.
 template <typename T, typename Op>
@@ -250,37 +374,43 @@ void Compute(const ReduceRule& r, const ReduceArgs& a, uint8_t* work_bytes,
   T* dst = reinterpret_cast<T*>(a.dst.data());
   W* work = reinterpret_cast<W*>(work_bytes);
   const uint64_t stride = a.inner;
+  std::vector<float> group_sums;
+  std::vector<normgrad::float16> sums;
   if (!a.reduce_rows) {
     for (uint32_t i = 0; i < a.rows; ++i) {
-      const T* row = src + i * stride;
-      for (uint32_t j = 0; j < a.cols; ++j) work[j] = Widened(row[j]);
-      dst[i] = Finish<T>(RowTree(work, a.cols, c), a.cols, r);
+      const W v =
+          ReduceRow(src + i * stride, a.cols, work, c, group_sums, sums);
+      dst[i] = Finish<T>(v, a.cols, r);
     }
     return;
   }
-  // RA: level one pairs the source rows into the scratch, then the tree
-  // goes on there, whole rows at a time.
+  // RA: level one pairs the source rows into the scratch (widened first
+  // where T is not W), then the tree goes on there, whole rows at a time.
   const uint64_t work_stride = ReduceRowBytes(a.cols, sizeof(W)) / sizeof(W);
   const uint32_t pairs = a.rows / 2;
+  std::vector<W> second(std::is_same_v<T, W> ? 0 : a.cols);
   for (uint32_t p = 0; p < pairs; ++p) {
     const T* r0 = src + (2 * p) * stride;
     const T* r1 = r0 + stride;
     W* to = work + p * work_stride;
-    for (uint32_t k = 0; k < a.cols; ++k) {
-      to[k] = c(Widened(r0[k]), Widened(r1[k]));
+    if constexpr (std::is_same_v<T, W>) {
+      CombineRowsFast(to, r0, r1, a.cols, c);
+    } else {
+      WidenRow(r0, to, a.cols);
+      WidenRow(r1, second.data(), a.cols);
+      CombineRowsFast(to, to, second.data(), a.cols, c);
     }
   }
   if (a.rows % 2 != 0) {
-    const T* last = src + uint64_t{a.rows - 1} * stride;
-    W* to = work + pairs * work_stride;
-    for (uint32_t k = 0; k < a.cols; ++k) to[k] = Widened(last[k]);
+    WidenRow(src + uint64_t{a.rows - 1} * stride, work + pairs * work_stride,
+             a.cols);
   }
   uint64_t n = pairs + a.rows % 2;
   while (n > 1) {
     const uint64_t half_n = n / 2;
     for (uint64_t j = 0; j < half_n; ++j) {
-      CombineRows(work + j * work_stride, work + 2 * j * work_stride,
-                  work + (2 * j + 1) * work_stride, a.cols, c);
+      CombineRowsFast(work + j * work_stride, work + 2 * j * work_stride,
+                      work + (2 * j + 1) * work_stride, a.cols, c);
     }
     if (n % 2 != 0) {
       std::memmove(work + half_n * work_stride, work + (n - 1) * work_stride,
