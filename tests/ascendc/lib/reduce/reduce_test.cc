@@ -650,7 +650,17 @@ TEST(Reduce, SumFollowsTheDocumentedTree) {
     EXPECT_TRUE(WithinBound(
         "Mean<half, float>", mean_hf, mh.value,
         Bound(Api::kMean, mh, n, std::ldexp(1.0, -24), std::ldexp(1.0, -11))));
+    EXPECT_EQ(mean_hf,
+              RoundToHalf(static_cast<float>(RepeatTreeSum(hd, 64, false)) /
+                              static_cast<float>(n),
+                          false))
+        << "Mean<half, float> n " << n;
     const float mean_hh = static_cast<float>(RunRows<half>(true, 1, n, h)[0]);
+    EXPECT_EQ(mean_hh,
+              RoundToHalf(static_cast<float>(RepeatTreeSum(hd, 128, true)) /
+                              static_cast<float>(n),
+                          false))
+        << "Mean<half> n " << n;
     EXPECT_TRUE(WithinBound(
         "Mean<half>", mean_hh, mh.value,
         Bound(Api::kMean, mh, n, std::ldexp(1.0, -11), std::ldexp(1.0, -11))));
