@@ -14,10 +14,11 @@
 // (v2 ∘ v3), …, an odd last value carried up unchanged, level by level until
 // one value is left. For sums this is the binary tree over 256-byte repeats
 // that the Sum page documents. The working values live in the scratch: half
-// and bfloat16_t as floats (a half sum or product rounded to half after
-// every operation, unless Mean accumulates in float), the other types as
-// themselves (integer sums wrap). RA runs the tree on whole rows, so each
-// level is one vectorizable loop over the columns.
+// and bfloat16_t as floats (a half sum rounded to half after every addition,
+// unless Mean accumulates in float), the other types as themselves (integer
+// sums wrap). Where one of the instruction set's loops computes the same
+// tree, a line goes through it ("Lines through the instruction set's loops"
+// below); RA runs the tree on whole rows, one loop over the columns a level.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -71,7 +72,8 @@ void CheckProfile(const ReduceRule& r, ReduceElemType type,
   }
 }
 
-// The names the pages give the shape's parts, per API kind.
+// The names the pages give the shape's parts (ReduceXorSum has none to
+// check: calCount may be 0).
 struct ShapeNames {
   const char* rows;
   const char* cols;
@@ -83,8 +85,6 @@ ShapeNames NamesOf(ReduceApi api) {
       return {"sumParams.outter", "sumParams.n"};
     case ReduceApi::kMean:
       return {"meanParams.outter", "meanParams.n"};
-    case ReduceApi::kReduceXorSum:
-      return {"rows", "calCount"};
     default:
       break;
   }
@@ -146,7 +146,7 @@ void CheckZeroOrOne(const ReduceRule& r, const ReduceArgs& a) {
 
 // ---- Arithmetic -------------------------------------------------------------
 
-// Integer sums and products wrap (the pages leave overflow undefined).
+// Integer sums wrap (the pages leave overflow to the caller).
 template <typename W>
 W WrapAdd(W a, W b) {
   if constexpr (std::is_integral_v<W>) {
@@ -255,7 +255,7 @@ T Finish(Work<T> v, uint64_t count, const ReduceRule& r) {
 // and half rows' max and min by its first extreme (the leftmost NaN, else the
 // leftmost extreme value: what a tree that keeps the left of equals returns),
 // and RA's float sums and products by its elementwise loops (IEEE operations:
-// the same bits). The others run the generic loops below.
+// the same bits). The others run the generic loops above.
 
 const normgrad::kernels::VectorKernels& Loops() { return VectorLoops().vector; }
 

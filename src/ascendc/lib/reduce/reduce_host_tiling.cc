@@ -110,14 +110,14 @@ void PatternSizes(ReduceApi api, const ge::Shape& shape, ge::DataType type,
           max_value, min_value, fn);
 }
 
-// Sum and Mean: n >= 1; type sizes 2 or 4; accTypeSize srcTypeSize or 4.
-void RowSizes(const char* fn, uint32_t n, uint32_t type_size,
-              uint32_t acc_type_size, uint32_t& max_size, uint32_t& min_size) {
+// Sum and Mean: n >= 1; the type size (`type_arg`) 2 or 4; accTypeSize
+// srcTypeSize or 4.
+void RowSizes(const char* fn, const char* type_arg, uint32_t n,
+              uint32_t type_size, uint32_t acc_type_size, uint32_t& max_size,
+              uint32_t& min_size) {
   max_size = 0;
   min_size = 0;
   constexpr char kZeroSizes[] = "maxSize and minSize are 0";
-  const char* type_arg =
-      std::string(fn) == "GetSumMaxMinTmpSize" ? "typeSize" : "srcTypeSize";
   if (!host_tiling::CheckTypeSize(fn, type_arg, type_size, "half",
                                   kZeroSizes)) {
     return;
@@ -207,15 +207,15 @@ void GetReduceXorSumMaxMinTmpSize(const ge::Shape& srcShape,
 
 void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const bool,
                          uint32_t& maxSize, uint32_t& minSize) {
-  normgrad_ascendc::RowSizes("GetSumMaxMinTmpSize", n, typeSize, typeSize,
-                             maxSize, minSize);
+  normgrad_ascendc::RowSizes("GetSumMaxMinTmpSize", "typeSize", n, typeSize,
+                             typeSize, maxSize, minSize);
 }
 
 void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t srcTypeSize,
                           const uint32_t accTypeSize, const bool,
                           uint32_t& maxSize, uint32_t& minSize) {
-  normgrad_ascendc::RowSizes("GetMeanMaxMinTmpSize", n, srcTypeSize,
-                             accTypeSize, maxSize, minSize);
+  normgrad_ascendc::RowSizes("GetMeanMaxMinTmpSize", "srcTypeSize", n,
+                             srcTypeSize, accTypeSize, maxSize, minSize);
 }
 
 void GetMeanTmpBufferFactorSize(const uint32_t typeSize,

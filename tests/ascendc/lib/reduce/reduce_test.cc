@@ -215,8 +215,7 @@ std::vector<T> RunPattern(Api api, bool ra, uint32_t rows, uint32_t cols,
   return out;
 }
 
-// ---- References
-// ---------------------------------------------------------------
+// ---- References -------------------------------------------------------------
 
 // The exact reduction of the values of one line, in double (sums and
 // products exact for the test data; max/min/any/all exact always), and the
@@ -380,8 +379,7 @@ void CheckRandom(Api api, Profile p, std::mt19937& rng) {
   }
 }
 
-// ---- The pages' examples
-// ------------------------------------------------------
+// ---- The pages' examples ----------------------------------------------------
 
 const std::vector<float> kExample = {0, 4, 2,  0, -1, 2, -1, 7,
                                      0, 1, -9, 2, 2,  2, 8,  3};
@@ -441,8 +439,7 @@ TEST(Reduce, ReduceMaxHalfUnalignedExample) {
   EXPECT_EQ(static_cast<float>(out[1]), 2.0f);
 }
 
-// ---- Random data against float64
-// ------------------------------------------------
+// ---- Random data against float64 --------------------------------------------
 
 TEST(Reduce, RandomFloatOnA2And950) {
   std::mt19937 rng(Seed());
@@ -494,8 +491,7 @@ TEST(Reduce, IntegerSumsWrap) {
   EXPECT_EQ(out[0], INT32_MIN + 2);
 }
 
-// ---- Special values
-// -------------------------------------------------------------
+// ---- Special values ---------------------------------------------------------
 
 TEST(Reduce, NanWinsMaxAndMinAndSpreadsThroughSums) {
   const ProfileScope scope(Profile::kA2);
@@ -515,8 +511,7 @@ TEST(Reduce, NanWinsMaxAndMinAndSpreadsThroughSums) {
       RunPattern<float>(Api::kSum, true, 2, 1, {INFINITY, -INFINITY})[0]));
 }
 
-// ---- Sum and Mean
-// -----------------------------------------------------------------
+// ---- Sum and Mean -----------------------------------------------------------
 
 // The tree the Sum page documents, modelled on 256-byte repeats: each
 // repeat's lanes added in adjacent pairs level by level (missing lanes 0),
@@ -667,8 +662,7 @@ TEST(Reduce, SumFollowsTheDocumentedTree) {
   }
 }
 
-// ---- ReduceXorSum
-// ------------------------------------------------------------------
+// ---- ReduceXorSum -----------------------------------------------------------
 
 int16_t RunXorSum(const std::vector<int16_t>& a, const std::vector<int16_t>& b,
                   bool shared = true) {
@@ -728,8 +722,7 @@ TEST(Reduce, ReduceXorSumExampleRandomAndSaturation) {
   }
 }
 
-// ---- Every overload
-// -----------------------------------------------------------
+// ---- Every overload ---------------------------------------------------------
 
 TEST(Reduce, FrameworkScratchGivesTheSameResults) {
   std::mt19937 rng(Seed());
@@ -750,8 +743,7 @@ TEST(Reduce, FrameworkScratchGivesTheSameResults) {
             RunRows<float>(true, 3, 100, row, false));
 }
 
-// ---- Checks
-// --------------------------------------------------------------------
+// ---- Checks -----------------------------------------------------------------
 
 // A pattern call of T on a 2 x 8 matrix with a 1024-byte scratch.
 template <typename T>
@@ -864,6 +856,40 @@ TEST(Reduce, OverlapChecks) {
       "another operand"));
 }
 
+TEST(Reduce, PlacementAndFrameworkScratchChecks) {
+  const ProfileScope scope(Profile::kA2);
+  const uint32_t shape[] = {2, 8};
+  {
+    Tensors<float> t(64, 64, 256);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::ReduceMin<float, Pat::RA>(t.dst[3], t.src, t.tmp, shape,
+                                             true);
+        },
+        "ReduceMin: dstTensor"));
+  }
+  const uint32_t wide[] = {32, 64};  // RA: 16 rows of 64 floats of scratch
+  {
+    Tensors<float> t(32 * 64, 64, 32);
+    TBuf<TPosition::VECCALC> rest;
+    t.pipe.InitBuffer(rest, normgrad_ascendc::CurrentCore().scratch_end() -
+                                t.pipe.used_bytes());
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::ReduceSum<float, Pat::RA>(t.dst, t.src, wide, true); },
+        "ReduceSum: no framework scratch is left"));
+  }
+  {
+    Tensors<float> t(32 * 64, 64, 32);
+    TBuf<TPosition::VECCALC> rest;
+    t.pipe.InitBuffer(rest, normgrad_ascendc::CurrentCore().scratch_end() -
+                                t.pipe.used_bytes() - 256);
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::ReduceSum<float, Pat::RA>(t.dst, t.src, wide, true); },
+        "ReduceSum: the framework scratch holds 256 bytes, fewer than the "
+        "4096 this call needs"));
+  }
+}
+
 TEST(Reduce, SumMeanAndXorSumChecks) {
   const ProfileScope scope(Profile::kA2);
   EXPECT_TRUE(FailsWith(
@@ -910,13 +936,11 @@ TEST(Reduce, SumMeanAndXorSumChecks) {
         LocalTensor<uint8_t> tmp = d.Get<uint8_t>();
         AscendC::ReduceXorSum<int16_t>(dst, s0, s1, tmp, 40);
       },
-      "ReduceXorSum: src0Tensor holds 32 int16_t values, fewer than the 40 it "
-      "must "
-      "hold (calCount)"));
+      "ReduceXorSum: src0Tensor holds 32 int16_t values, fewer than the 40 "
+      "it must hold (calCount)"));
 }
 
-// ---- The scratch-size queries
-// -------------------------------------------------------
+// ---- The scratch-size queries -----------------------------------------------
 
 // Runs f with stderr captured; returns what it printed.
 template <typename F>
@@ -1024,6 +1048,10 @@ TEST(Reduce, TmpSizeQueriesReportBadInput) {
       Stderr([&] { AscendC::GetMeanMaxMinTmpSize(8, 4, 2, false, mx, mn); }),
       "GetMeanMaxMinTmpSize: accTypeSize 2 is not supported: it must be "
       "srcTypeSize (4) or 4 (float); maxSize and minSize are 0.\n");
+  EXPECT_EQ(
+      Stderr([&] { AscendC::GetMeanMaxMinTmpSize(8, 8, 8, false, mx, mn); }),
+      "GetMeanMaxMinTmpSize: srcTypeSize 8 is not supported: it must be "
+      "2 (half) or 4 (float); maxSize and minSize are 0.\n");
   uint32_t live = 5, extra = 5;
   EXPECT_EQ(
       Stderr([&] { AscendC::GetMeanTmpBufferFactorSize(8, live, extra); }),
