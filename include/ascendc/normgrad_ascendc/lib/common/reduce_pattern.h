@@ -28,3 +28,64 @@ enum class ReducePattern : uint32_t {
 };
 
 }  // namespace AscendC
+
+// The kernel-side patterns, template arguments of the Reduce family
+// (docs/reduce.md): one empty type per ReducePattern enumerator, carrying
+// it. The pages support AR and RA only; the family's headers refuse the
+// others at compile time.
+namespace AscendC {
+namespace Pattern {
+namespace Reduce {
+
+struct AR {
+  static constexpr ReducePattern kPattern = ReducePattern::AR;
+};
+struct RA {
+  static constexpr ReducePattern kPattern = ReducePattern::RA;
+};
+struct R {
+  static constexpr ReducePattern kPattern = ReducePattern::R;
+};
+struct ARA {
+  static constexpr ReducePattern kPattern = ReducePattern::ARA;
+};
+struct ARAR {
+  static constexpr ReducePattern kPattern = ReducePattern::ARAR;
+};
+struct ARARA {
+  static constexpr ReducePattern kPattern = ReducePattern::ARARA;
+};
+struct ARARAR {
+  static constexpr ReducePattern kPattern = ReducePattern::ARARAR;
+};
+struct ARARARA {
+  static constexpr ReducePattern kPattern = ReducePattern::ARARARA;
+};
+struct ARARARAR {
+  static constexpr ReducePattern kPattern = ReducePattern::ARARARAR;
+};
+struct ARARARARA {
+  static constexpr ReducePattern kPattern = ReducePattern::ARARARARA;
+};
+struct RAR {
+  static constexpr ReducePattern kPattern = ReducePattern::RAR;
+};
+struct RARA {
+  static constexpr ReducePattern kPattern = ReducePattern::RARA;
+};
+struct RARAR {
+  static constexpr ReducePattern kPattern = ReducePattern::RARAR;
+};
+struct RARARA {
+  static constexpr ReducePattern kPattern = ReducePattern::RARARA;
+};
+struct RARARAR {
+  static constexpr ReducePattern kPattern = ReducePattern::RARARAR;
+};
+struct RARARARA {
+  static constexpr ReducePattern kPattern = ReducePattern::RARARARA;
+};
+
+}  // namespace Reduce
+}  // namespace Pattern
+}  // namespace AscendC
