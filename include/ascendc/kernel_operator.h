@@ -36,6 +36,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "lib/activation/softmax.h"
+#include "lib/activation/softmaxflashv2.h"
 #include "lib/math/math_apis.h"
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/deepnorm.h"
