@@ -36,8 +36,11 @@
 #include <cstdlib>
 #include <string>
 
+#include "lib/activation/adjust_softmax_res.h"
+#include "lib/activation/logsoftmax.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmaxflashv2.h"
+#include "lib/activation/softmaxgrad.h"
 #include "lib/math/math_apis.h"
 #include "lib/normalization/batchnorm.h"
 #include "lib/normalization/deepnorm.h"

@@ -42,25 +42,21 @@ SoftMaxArgs SoftMaxCall(SoftMaxApi api, bool basic, bool nz,
   static_assert(kIsHalfOrFloat<T> && kIsHalfOrFloat<U>,
                 "SoftMax, SimpleSoftMax, SoftmaxFlashV2: T must be half or "
                 "float");
-  return {api,
-          std::is_same_v<T, half>,
-          std::is_same_v<U, half>,
-          basic,
-          nz,
-          false,
-          false,
-          config,
-          dst,
-          src,
-          sum,
-          max,
-          nullptr,
-          nullptr,
-          nullptr,
-          nullptr,
-          shared_tmp,
-          &tiling,
-          shape};
+  SoftMaxArgs args{};
+  args.api = api;
+  args.is_half = std::is_same_v<T, half>;
+  args.stats_half = std::is_same_v<U, half>;
+  args.basic_block = basic;
+  args.format_nz = nz;
+  args.config = config;
+  args.dst = dst;
+  args.src = src;
+  args.sum = sum;
+  args.max = max;
+  args.shared_tmp = shared_tmp;
+  args.tiling = &tiling;
+  args.shape = shape;
+  return args;
 }
 
 }  // namespace normgrad_ascendc

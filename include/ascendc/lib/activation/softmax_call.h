@@ -1,5 +1,6 @@
 // lib/activation/softmax_call.h — what the SoftMax family's kernel APIs
-// (softmax.h: SoftMax, SimpleSoftMax; softmaxflashv2.h: SoftmaxFlashV2)
+// (softmax.h: SoftMax, SimpleSoftMax; softmaxflashv2.h: SoftmaxFlashV2;
+// softmaxgrad.h: SoftmaxGrad, SoftmaxGradFront; logsoftmax.h: LogSoftMax)
 // share: the template configuration SoftmaxConfig and its default, and one
 // call of any of them with its element types erased (SoftMaxArgs), which
 // RunSoftMaxFamily (src/ascendc/lib/activation/softmax.cc) checks and runs.
@@ -39,7 +40,14 @@ inline constexpr SoftmaxConfig SOFTMAX_DEFAULT_CFG = {
 namespace normgrad_ascendc {
 
 /// Which API of the family a call is.
-enum class SoftMaxApi : uint8_t { kSoftMax, kSimpleSoftMax, kFlashV2 };
+enum class SoftMaxApi : uint8_t {
+  kSoftMax,
+  kSimpleSoftMax,
+  kFlashV2,
+  kGrad,
+  kGradFront,
+  kLogSoftMax,
+};
 
 /// One call of the family with its element types erased. Absent operands
 /// (the overloads without them) are null.
@@ -51,6 +59,7 @@ struct SoftMaxArgs {
   bool format_nz;        ///< isDataFormatNZ
   bool update;           ///< SoftmaxFlashV2's isUpdate
   bool reduce_max_form;  ///< SoftmaxFlashV2's overload with outReduceMax
+  bool front;            ///< SoftmaxGrad's isFront (and SoftmaxGradFront)
   AscendC::SoftmaxConfig config;
   TensorView dst;
   TensorView src;
@@ -60,6 +69,7 @@ struct SoftMaxArgs {
   const TensorView* in_sum;      ///< SoftmaxFlashV2: input
   const TensorView* in_max;      ///< SoftmaxFlashV2: input
   const TensorView* reduce_max;  ///< SoftmaxFlashV2: output
+  const TensorView* grad;        ///< SoftmaxGrad, SoftmaxGradFront: input
   const TensorView* shared_tmp;  ///< null: the framework scratch
   const AscendC::tiling::SoftMaxTiling* tiling;
   AscendC::SoftMaxShapeInfo shape;

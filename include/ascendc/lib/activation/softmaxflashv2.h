@@ -46,25 +46,27 @@ SoftMaxArgs FlashV2Call(bool update, bool basic, bool nz,
                         const AscendC::SoftMaxShapeInfo& shape) {
   static_assert(kIsHalfOrFloat<T> && kIsHalfOrFloat<U>,
                 "SoftmaxFlashV2: T must be half or float");
-  return {SoftMaxApi::kFlashV2,
-          std::is_same_v<T, half>,
-          std::is_same_v<U, half>,
-          basic,
-          nz,
-          update,
-          reduce_max != nullptr,
-          config,
-          dst,
-          src,
-          &exp_sum,
-          &max,
-          &exp_max,
-          &in_exp_sum,
-          &in_max,
-          reduce_max,
-          shared_tmp,
-          &tiling,
-          shape};
+  SoftMaxArgs args{};
+  args.api = SoftMaxApi::kFlashV2;
+  args.is_half = std::is_same_v<T, half>;
+  args.stats_half = std::is_same_v<U, half>;
+  args.basic_block = basic;
+  args.format_nz = nz;
+  args.update = update;
+  args.reduce_max_form = reduce_max != nullptr;
+  args.config = config;
+  args.dst = dst;
+  args.src = src;
+  args.sum = &exp_sum;
+  args.max = &max;
+  args.exp_max = &exp_max;
+  args.in_sum = &in_exp_sum;
+  args.in_max = &in_max;
+  args.reduce_max = reduce_max;
+  args.shared_tmp = shared_tmp;
+  args.tiling = &tiling;
+  args.shape = shape;
+  return args;
 }
 
 }  // namespace normgrad_ascendc

@@ -1,10 +1,10 @@
-// softmax.cc — AscendC::SoftMax, SimpleSoftMax and SoftmaxFlashV2 on the
-// emulated core: the checks every call of the family runs (the form and
-// profile, placement, the shape and the tiling — re-tiled on the kernel when
-// config.isCheckTiling allows —, lengths, the scratch, what may share
-// memory), then the rows chunk by chunk in the numeric order of
-// docs/softmax.md ("Numeric order"): half widened to float, every step in
-// float, each output narrowed once.
+// softmax.cc — AscendC::SoftMax, SimpleSoftMax, SoftmaxFlashV2, SoftmaxGrad,
+// SoftmaxGradFront and LogSoftMax on the emulated core: the checks every call
+// of the family runs (the form and profile, placement, the shape and the tiling
+// — re-tiled on the kernel when config.isCheckTiling allows —, lengths, the
+// scratch, what may share memory), then the rows chunk by chunk in the numeric
+// order of docs/softmax.md ("Numeric order"): half widened to float, every step
+// in float, each output narrowed once.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -30,13 +30,38 @@ const char* ApiName(SoftMaxApi api) {
     case SoftMaxApi::kSimpleSoftMax:
       return "SimpleSoftMax";
     case SoftMaxApi::kFlashV2:
+      return "SoftmaxFlashV2";
+    case SoftMaxApi::kGrad:
+      return "SoftmaxGrad";
+    case SoftMaxApi::kGradFront:
+      return "SoftmaxGradFront";
+    case SoftMaxApi::kLogSoftMax:
       break;
   }
-  return "SoftmaxFlashV2";
+  return "LogSoftMax";
 }
 
-// How messages name the per-row operands of each API.
+// The host function that makes each API's tiling.
+const char* TilingFunctionOf(SoftMaxApi api) {
+  switch (api) {
+    case SoftMaxApi::kSoftMax:
+    case SoftMaxApi::kSimpleSoftMax:
+      return "SoftMaxTilingFunc";
+    case SoftMaxApi::kFlashV2:
+      return "SoftMaxFlashV2TilingFunc";
+    case SoftMaxApi::kGrad:
+    case SoftMaxApi::kGradFront:
+      return "SoftMaxGradTilingFunc";
+    case SoftMaxApi::kLogSoftMax:
+      break;
+  }
+  return "LogSoftMaxTilingFunc";
+}
+
+// How messages name the operands of each API.
 struct RowNames {
+  const char* dst;
+  const char* src;
   const char* sum;
   const char* max;
 };
@@ -44,13 +69,26 @@ struct RowNames {
 RowNames NamesOf(SoftMaxApi api) {
   switch (api) {
     case SoftMaxApi::kSoftMax:
-      return {"sumTensor", "maxTensor"};
+      return {"dstTensor", "srcTensor", "sumTensor", "maxTensor"};
     case SoftMaxApi::kSimpleSoftMax:
-      return {"inSumTensor", "inMaxTensor"};
+      return {"dstTensor", "srcTensor", "inSumTensor", "inMaxTensor"};
     case SoftMaxApi::kFlashV2:
+    case SoftMaxApi::kGrad:
+    case SoftMaxApi::kGradFront:
       break;
+    case SoftMaxApi::kLogSoftMax:
+      return {"dst", "src", "sum", "max"};
   }
-  return {"expSumTensor", "maxTensor"};
+  return {"dstTensor", "srcTensor", "expSumTensor", "maxTensor"};
+}
+
+bool IsGrad(const SoftMaxArgs& a) {
+  return a.api == SoftMaxApi::kGrad || a.api == SoftMaxApi::kGradFront;
+}
+
+// Element i of a half or float tensor as a float.
+inline float ValueAt(const TensorView& t, bool is_half, uint64_t i) {
+  return is_half ? static_cast<float>(HalfData(t)[i]) : FloatData(t)[i];
 }
 
 // The resolved shape of a call: m rows of k elements, the first ori_m rows
@@ -114,8 +152,9 @@ void CheckForm(const SoftMaxArgs& a, const char* api) {
 
 void CheckAllPlacements(const SoftMaxArgs& a, const char* api) {
   const RowNames n = NamesOf(a.api);
-  CheckPlacement(api, "dstTensor", a.dst);
-  CheckPlacement(api, "srcTensor", a.src);
+  CheckPlacement(api, n.dst, a.dst);
+  if (a.grad != nullptr) CheckPlacement(api, "gradTensor", *a.grad);
+  CheckPlacement(api, n.src, a.src);
   if (a.sum != nullptr) CheckPlacement(api, n.sum, *a.sum);
   if (a.max != nullptr) CheckPlacement(api, n.max, *a.max);
   if (a.exp_max != nullptr) CheckPlacement(api, "expMaxTensor", *a.exp_max);
@@ -133,8 +172,7 @@ Shape CallShape(const SoftMaxArgs& a, const char* api, const Element& e) {
   const AscendC::SoftMaxShapeInfo& s = a.shape;
   Shape shape{s.srcM, s.srcK, s.oriSrcM, s.oriSrcK};
   if (s.srcM == 0 && s.srcK == 0 && s.oriSrcM == 0 && s.oriSrcK == 0) {
-    CheckTilingFilled(api, "splitM", a.tiling->splitM,
-                      "SoftMaxTilingFunc or SoftMaxFlashV2TilingFunc");
+    CheckTilingFilled(api, "splitM", a.tiling->splitM, TilingFunctionOf(a.api));
     shape = {a.tiling->srcM, a.tiling->srcK, a.tiling->srcM, a.tiling->srcK};
   }
   if (shape.m == 0 || shape.k == 0) {
@@ -266,15 +304,40 @@ SoftMaxTiling CallTiling(const SoftMaxArgs& a, const char* api, const Shape& s,
   return t;
 }
 
+// LogSoftMax's inputs lie in [-2147483647, 2147483647] (its page: outside
+// it the results are not valid); NaN is let through.
+void CheckLogSoftMaxRange(const SoftMaxArgs& a, const Plan& p) {
+  constexpr float kLimit = 2147483647.0f;
+  for (uint32_t r = 0; r < p.shape.m; ++r) {
+    for (uint32_t j = 0; j < p.shape.ori_k; ++j) {
+      const float v = ValueAt(a.src, a.is_half, uint64_t{r} * p.shape.k + j);
+      if (v < -kLimit || v > kLimit) {
+        Fail(
+            "%s: src[%u, %u] is %g, outside [-2147483647, 2147483647], the "
+            "range of LogSoftMax's inputs",
+            p.api, r, j, static_cast<double>(v));
+      }
+    }
+  }
+}
+
 void CheckAllLengths(const SoftMaxArgs& a, const Plan& p) {
   const RowNames n = NamesOf(a.api);
   const uint64_t mk = uint64_t{p.shape.m} * p.shape.k;
   const uint64_t stats = uint64_t{p.shape.m} * p.width;
   const char* stats_rule =
       p.width == 1 ? "srcM, one per row" : "srcM rows of a 32-byte block";
-  CheckLengths(p.api, p.e,
-               {{"dstTensor", a.dst, mk, "srcM * srcK"},
-                {"srcTensor", a.src, mk, "srcM * srcK"}});
+  if (a.front) {
+    CheckLength(p.api, p.e,
+                {n.dst, a.dst, uint64_t{p.shape.m} * p.t_width,
+                 "srcM rows of a 32-byte block (isFront)"});
+  } else {
+    CheckLength(p.api, p.e, {n.dst, a.dst, mk, "srcM * srcK"});
+  }
+  if (a.grad != nullptr) {
+    CheckLength(p.api, p.e, {"gradTensor", *a.grad, mk, "srcM * srcK"});
+  }
+  CheckLength(p.api, p.e, {n.src, a.src, mk, "srcM * srcK"});
   if (a.sum != nullptr) {
     CheckLength(p.api, p.stats, {n.sum, *a.sum, stats, stats_rule});
   }
@@ -338,10 +401,17 @@ void CheckOverlapsOf(const SoftMaxArgs& a, const Plan& p,
   const uint64_t mk_bytes = uint64_t{p.shape.m} * p.shape.k * p.e.bytes;
   const uint64_t stats_bytes = uint64_t{p.shape.m} * p.width * p.stats.bytes;
   const bool simple = a.api == SoftMaxApi::kSimpleSoftMax;
-  Operand ops[9];
+  // LogSoftMax's dst shares no memory with src (its page says so).
+  const int dst_src_group = a.api == SoftMaxApi::kLogSoftMax ? 0 : 1;
+  const uint64_t dst_bytes =
+      a.front ? uint64_t{p.shape.m} * kBlockBytes : mk_bytes;
+  Operand ops[10];
   size_t count = 0;
-  ops[count++] = {UbRangeOf("dstTensor", a.dst, mk_bytes), true, 1};
-  ops[count++] = {UbRangeOf("srcTensor", a.src, mk_bytes), false, 1};
+  ops[count++] = {UbRangeOf(n.dst, a.dst, dst_bytes), true, dst_src_group};
+  ops[count++] = {UbRangeOf(n.src, a.src, mk_bytes), false, dst_src_group};
+  if (a.grad != nullptr) {
+    ops[count++] = {UbRangeOf("gradTensor", *a.grad, mk_bytes), false, 0};
+  }
   if (a.sum != nullptr) {
     ops[count++] = {UbRangeOf(n.sum, *a.sum, stats_bytes), !simple, 2};
   }
@@ -397,6 +467,11 @@ void CheckOverlapsOf(const SoftMaxArgs& a, const Plan& p,
 // The vector unit's Exp: the double exponential rounded once to float.
 inline float ExpOf(float x) {
   return static_cast<float>(std::exp(static_cast<double>(x)));
+}
+
+// log10 the same way: the double logarithm rounded once to float.
+inline float Log10Of(float x) {
+  return static_cast<float>(std::log10(static_cast<double>(x)));
 }
 
 // Row r of a per-row operand of `width` elements of `e` (a block's first).
@@ -458,6 +533,25 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     } else {
       std::memcpy(x, FloatData(a.src) + at, size_t{k} * sizeof(float));
     }
+    if (IsGrad(a)) {
+      // x holds the row of src (y); the products grad·y, their sum d, then
+      // (grad - d)·y, or d alone for the front part.
+      for (uint32_t j = 0; j < k; ++j) {
+        x[j] = ValueAt(*a.grad, a.is_half, at + j) * x[j];
+      }
+      const float d = FoldedRowSum(x, ori_k);
+      std::fill(block, block + kSoftMaxReduceFloats, d);
+      if (a.front) {
+        WriteRowValue(a.dst, p.e, p.t_width, r, d, p.saturate);
+        continue;
+      }
+      for (uint32_t j = 0; j < k; ++j) {
+        x[j] = (ValueAt(*a.grad, a.is_half, at + j) - d) *
+               ValueAt(a.src, a.is_half, at + j);
+      }
+      StoreRow(a, p, at, x, k);
+      continue;
+    }
     if (a.api == SoftMaxApi::kSimpleSoftMax) {
       const float in_max = RowValue(*a.max, p.stats, p.width, r);
       const float in_sum = RowValue(*a.sum, p.stats, p.width, r);
@@ -483,6 +577,9 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     std::fill(block, block + kSoftMaxReduceFloats, sum);
     if (a.api == SoftMaxApi::kSoftMax) {
       for (uint32_t j = 0; j < k; ++j) x[j] = x[j] / sum;
+    }
+    if (a.api == SoftMaxApi::kLogSoftMax) {
+      for (uint32_t j = 0; j < k; ++j) x[j] = Log10Of(x[j] / sum);
     }
     StoreRow(a, p, at, x, k);
     if (a.sum != nullptr) {
@@ -518,6 +615,7 @@ void RunSoftMaxFamily(const SoftMaxArgs& a) {
   CheckAllLengths(a, p);
   const TensorView scratch = CheckedScratch(a, p);
   CheckOverlapsOf(a, p, scratch);
+  if (a.api == SoftMaxApi::kLogSoftMax) CheckLogSoftMaxRange(a, p);
 
   p.scratch = FloatData(scratch);
   p.saturate = NarrowSaturates(*a.dst.core);

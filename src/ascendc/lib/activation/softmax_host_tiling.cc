@@ -1,8 +1,9 @@
 // softmax_host_tiling.cc — the host tiling API of the SoftMax family: the
-// scratch sizes, the tilings of SoftMax/SimpleSoftMax and SoftmaxFlashV2 and
-// the basic-block test (docs/softmax.md, "Host tiling"), on the rule of
-// softmax_tiling.h, with normgrad's error policy (one message on stderr, the
-// size 0 or the tiling zeroed).
+// scratch sizes, the tilings of SoftMax/SimpleSoftMax, SoftmaxFlashV2,
+// SoftmaxGrad/SoftmaxGradFront and LogSoftMax, and the basic-block test
+// (docs/softmax.md, "Host tiling"), on the rule of softmax_tiling.h, with
+// normgrad's error policy (one message on stderr, the size 0 or the tiling
+// zeroed).
 #include <string>
 
 #include "ascendc/lib/common/tiling_checks.h"
@@ -165,9 +166,13 @@ bool IsBasicBlock(const AscendC::tiling::SoftMaxTiling& t, uint32_t bytes) {
          t.splitM % kSoftMaxBasicRows == 0;
 }
 
-void CopyToHost(const AscendC::tiling::SoftMaxTiling& kernel,
-                optiling::SoftMaxTiling& host){
-    NORMGRAD_SOFTMAX_TILING_FIELDS(NORMGRAD_TILING_SET_FIELD)}
+// Copies a kernel-side tiling into a host class of the same fields.
+template <typename HostTiling>
+HostTiling& CopyToHost(const AscendC::tiling::SoftMaxTiling& kernel,
+                       HostTiling& host) {
+  NORMGRAD_SOFTMAX_TILING_FIELDS(NORMGRAD_TILING_SET_FIELD)
+  return host;
+}
 
 AscendC::tiling::SoftMaxTiling FromHost(const optiling::SoftMaxTiling& host) {
   AscendC::tiling::SoftMaxTiling t;
@@ -267,6 +272,69 @@ void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape,
                            localWorkSpaceSize, kernel, isUpdate, isBasicBlock,
                            isFlashOutputBrc);
   CopyToHost(kernel, softmaxFlashTiling);
+}
+
+uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape,
+                                  const uint32_t dataTypeSize,
+                                  const bool /*isFront*/,
+                                  const bool /*isReuseSource*/) {
+  return SoftMaxSize("GetSoftMaxGradMaxTmpSize", srcShape, dataTypeSize, true);
+}
+
+uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape,
+                                  const uint32_t dataTypeSize,
+                                  const bool /*isFront*/,
+                                  const bool /*isReuseSource*/) {
+  return SoftMaxSize("GetSoftMaxGradMinTmpSize", srcShape, dataTypeSize, false);
+}
+
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape,
+                           const uint32_t dataTypeSize,
+                           const uint32_t localWorkSpaceSize,
+                           AscendC::tiling::SoftMaxTiling& softmaxGradTiling,
+                           const bool /*isFront*/) {
+  softmaxGradTiling =
+      MakeTiling("SoftMaxGradTilingFunc", srcShape, dataTypeSize, dataTypeSize,
+                 "dataTypeSize", localWorkSpaceSize, false, false);
+}
+
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape,
+                           const uint32_t dataTypeSize,
+                           const uint32_t localWorkSpaceSize,
+                           optiling::SoftMaxTiling& softmaxGradTiling,
+                           const bool isFront) {
+  AscendC::tiling::SoftMaxTiling kernel;
+  SoftMaxGradTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, kernel,
+                        isFront);
+  CopyToHost(kernel, softmaxGradTiling);
+}
+
+uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape srcShape,
+                                 const uint32_t dataTypeSize,
+                                 const bool /*isReuseSource*/) {
+  return SoftMaxSize("GetLogSoftMaxMaxTmpSize", srcShape, dataTypeSize, true);
+}
+
+uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape srcShape,
+                                 const uint32_t dataTypeSize,
+                                 const bool /*isReuseSource*/) {
+  return SoftMaxSize("GetLogSoftMaxMinTmpSize", srcShape, dataTypeSize, false);
+}
+
+void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize,
+                          const uint32_t localWorkSpaceSize,
+                          AscendC::tiling::LogSoftMaxTiling& softmaxTiling) {
+  softmaxTiling = normgrad_ascendc::AsLogSoftMaxTiling(
+      MakeTiling("LogSoftMaxTilingFunc", srcShape, dataTypeSize, dataTypeSize,
+                 "dataTypeSize", localWorkSpaceSize, false, false));
+}
+
+void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize,
+                          const uint32_t localWorkSpaceSize,
+                          optiling::LogSoftMaxTiling& softmaxTiling) {
+  AscendC::tiling::LogSoftMaxTiling kernel;
+  LogSoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, kernel);
+  CopyToHost(normgrad_ascendc::AsSoftMaxTiling(kernel), softmaxTiling);
 }
 
 }  // namespace AscendC

@@ -419,8 +419,7 @@ struct BadUse : ::testing::Test {
 TEST_F(BadUse, EmptyTiling) {
   EXPECT_TRUE(FailsWith([&] { Call(SoftMaxTiling{}); },
                         "SoftMax: tiling.splitM is 0: the tiling is empty "
-                        "(SoftMaxTilingFunc or SoftMaxFlashV2TilingFunc failed "
-                        "or was not called)"));
+                        "(SoftMaxTilingFunc failed or was not called)"));
 }
 
 TEST_F(BadUse, InconsistentTiling) {

@@ -190,6 +190,39 @@ TEST(SoftMaxTiling, FieldListing) {
   EXPECT_STREQ(fields[15].name, "tailReduceSize");
 }
 
+TEST(SoftMaxTiling, GradAndLogSoftMaxFollowTheSameRule) {
+  // [2, 3, 16] half: 6 rows of 16 + 8 floats.
+  const ge::Shape shape({2, 3, 16});
+  EXPECT_EQ(AscendC::GetSoftMaxGradMaxTmpSize(shape, 2, true, false),
+            4u * 6 * 24);
+  EXPECT_EQ(AscendC::GetSoftMaxGradMinTmpSize(shape, 2, false, false), 96u);
+  EXPECT_EQ(AscendC::GetLogSoftMaxMaxTmpSize(shape, 2, false), 4u * 6 * 24);
+  EXPECT_EQ(AscendC::GetLogSoftMaxMinTmpSize(shape, 2, false), 96u);
+  // 300 bytes: 300 / 4 / 24 = 3 rows a chunk, two chunks.
+  const Words want{6, 16, 96, 6, 16, 96, 3, 16, 48, 3, 8, 24, 2, 0, 0, 0};
+  KernelTiling grad = Garbage<KernelTiling>();
+  AscendC::SoftMaxGradTilingFunc(shape, 2, 300, grad, true);
+  EXPECT_EQ(WordsOf(grad), want);
+  optiling::SoftMaxTiling grad_host;
+  AscendC::SoftMaxGradTilingFunc(shape, 2, 300, grad_host);
+  EXPECT_EQ(grad_host.get_splitM(), 3u);
+  AscendC::tiling::LogSoftMaxTiling log;
+  AscendC::LogSoftMaxTilingFunc(shape, 2, 300, log);
+  EXPECT_EQ(WordsOf(normgrad_ascendc::AsSoftMaxTiling(log)), want);
+  optiling::LogSoftMaxTiling log_host;
+  AscendC::LogSoftMaxTilingFunc(shape, 2, 300, log_host);
+  ASSERT_EQ(log_host.GetDataSize(), sizeof(log));
+  std::vector<uint8_t> saved(log_host.GetDataSize());
+  log_host.SaveToBuffer(saved.data(), saved.size());
+  EXPECT_EQ(std::memcmp(saved.data(), &log, sizeof log), 0);
+  testing::internal::CaptureStderr();
+  AscendC::LogSoftMaxTilingFunc(shape, 2, 95, log);
+  ExpectOneMessage(testing::internal::GetCapturedStderr(),
+                   "LogSoftMaxTilingFunc",
+                   {"localWorkSpaceSize 95 bytes is less than the minimum 96"});
+  EXPECT_EQ(log.splitM, 0u);
+}
+
 // ---- bad input --------------------------------------------------------------
 
 struct BadTiling {

@@ -1,10 +1,11 @@
 // normgrad_ascendc/lib/activation/softmax_host_tiling.h — the host-side
-// tiling API of the SoftMax family: the host class optiling::SoftMaxTiling,
-// the scratch-size queries GetSoftMaxMaxTmpSize / GetSoftMaxMinTmpSize and
-// GetSoftMaxFlashV2MaxTmpSize / GetSoftMaxFlashV2MinTmpSize, the tiling
-// functions SoftMaxTilingFunc and SoftMaxFlashV2TilingFunc (filling the host
-// class or the kernel-side struct), IsBasicBlockInSoftMax, and a by-name
-// listing of the 16 fields for tools.
+// tiling API of the SoftMax family: the host classes optiling::SoftMaxTiling
+// and optiling::LogSoftMaxTiling; the scratch-size queries
+// GetSoftMax{,FlashV2,Grad}{Max,Min}TmpSize and GetLogSoftMax{Max,Min}TmpSize;
+// the tiling functions SoftMaxTilingFunc, SoftMaxFlashV2TilingFunc,
+// SoftMaxGradTilingFunc and LogSoftMaxTilingFunc (filling the host class or
+// the kernel-side struct); IsBasicBlockInSoftMax; and a by-name listing of
+// the 16 fields for tools.
 //
 // srcShape is [m0, ..., mt, n] (at least two dimensions): srcM = m0·…·mt
 // rows of srcK = n elements. A chunk of r rows needs r·(srcK + 8) floats of
@@ -21,6 +22,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "normgrad_ascendc/lib/activation/log_softmax_tiling.h"
 #include "normgrad_ascendc/lib/activation/softmax_tiling.h"
 #include "normgrad_ascendc/tiling/shape.h"
 #include "normgrad_ascendc/tiling/tiling_data.h"
@@ -34,6 +36,11 @@ namespace optiling {
 /// a nested struct of a program's own tiling data
 /// (TILING_DATA_FIELD_DEF_STRUCT).
 BEGIN_TILING_DATA_DEF(SoftMaxTiling)
+NORMGRAD_SOFTMAX_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
+END_TILING_DATA_DEF;
+
+/// LogSoftMax's host tiling class: the same fields.
+BEGIN_TILING_DATA_DEF(LogSoftMaxTiling)
 NORMGRAD_SOFTMAX_TILING_FIELDS(NORMGRAD_TILING_DATA_FIELD)
 END_TILING_DATA_DEF;
 
@@ -112,6 +119,55 @@ void SoftMaxFlashV2TilingFunc(
     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
     AscendC::tiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
     const bool isBasicBlock = false, const bool isFlashOutputBrc = false);
+
+/// Scratch bytes SoftmaxGrad and SoftmaxGradFront need at most (every row):
+/// 4·srcM·(srcK + 8), saturating at 2^32-1. dataTypeSize is T's size;
+/// isFront and isReuseSource change no size.
+uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape,
+                                  const uint32_t dataTypeSize,
+                                  const bool isFront, const bool isReuseSource);
+
+/// Scratch bytes SoftmaxGrad and SoftmaxGradFront need at least (one row):
+/// 4·(srcK + 8).
+uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape,
+                                  const uint32_t dataTypeSize,
+                                  const bool isFront, const bool isReuseSource);
+
+/// Fills the tiling of SoftmaxGrad / SoftmaxGradFront as SoftMaxTilingFunc
+/// does (dataTypeSize is T's size).
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape,
+                           const uint32_t dataTypeSize,
+                           const uint32_t localWorkSpaceSize,
+                           optiling::SoftMaxTiling& softmaxGradTiling,
+                           const bool isFront = false);
+
+/// The same, filling the kernel-side struct.
+void SoftMaxGradTilingFunc(const ge::Shape& srcShape,
+                           const uint32_t dataTypeSize,
+                           const uint32_t localWorkSpaceSize,
+                           AscendC::tiling::SoftMaxTiling& softmaxGradTiling,
+                           const bool isFront = false);
+
+/// Scratch bytes LogSoftMax needs at most (every row): 4·srcM·(srcK + 8),
+/// saturating at 2^32-1. dataTypeSize is T's size.
+uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape srcShape,
+                                 const uint32_t dataTypeSize,
+                                 const bool isReuseSource);
+
+/// Scratch bytes LogSoftMax needs at least (one row): 4·(srcK + 8).
+uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape srcShape,
+                                 const uint32_t dataTypeSize,
+                                 const bool isReuseSource);
+
+/// Fills LogSoftMax's tiling as SoftMaxTilingFunc does.
+void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize,
+                          const uint32_t localWorkSpaceSize,
+                          optiling::LogSoftMaxTiling& softmaxTiling);
+
+/// The same, filling the kernel-side struct.
+void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize,
+                          const uint32_t localWorkSpaceSize,
+                          AscendC::tiling::LogSoftMaxTiling& softmaxTiling);
 
 }  // namespace AscendC
 
