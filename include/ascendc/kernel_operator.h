@@ -39,6 +39,7 @@
 #include "lib/activation/adjust_softmax_res.h"
 #include "lib/activation/logsoftmax.h"
 #include "lib/activation/softmax.h"
+#include "lib/activation/softmaxflash.h"
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/activation/softmaxgrad.h"
 #include "lib/math/math_apis.h"

@@ -43,6 +43,7 @@ namespace normgrad_ascendc {
 enum class SoftMaxApi : uint8_t {
   kSoftMax,
   kSimpleSoftMax,
+  kFlash,
   kFlashV2,
   kGrad,
   kGradFront,
@@ -57,7 +58,7 @@ struct SoftMaxArgs {
   bool stats_half;       ///< max and sum are half (else float)
   bool basic_block;      ///< isBasicBlock
   bool format_nz;        ///< isDataFormatNZ
-  bool update;           ///< SoftmaxFlashV2's isUpdate
+  bool update;           ///< SoftmaxFlash's and SoftmaxFlashV2's isUpdate
   bool reduce_max_form;  ///< SoftmaxFlashV2's overload with outReduceMax
   bool front;            ///< SoftmaxGrad's isFront (and SoftmaxGradFront)
   AscendC::SoftmaxConfig config;
@@ -65,9 +66,9 @@ struct SoftMaxArgs {
   TensorView src;
   const TensorView* sum;         ///< output; SimpleSoftMax: input
   const TensorView* max;         ///< output; SimpleSoftMax: input
-  const TensorView* exp_max;     ///< SoftmaxFlashV2: output
-  const TensorView* in_sum;      ///< SoftmaxFlashV2: input
-  const TensorView* in_max;      ///< SoftmaxFlashV2: input
+  const TensorView* exp_max;     ///< SoftmaxFlash(V2): output
+  const TensorView* in_sum;      ///< SoftmaxFlash(V2): input
+  const TensorView* in_max;      ///< SoftmaxFlash(V2): input
   const TensorView* reduce_max;  ///< SoftmaxFlashV2: output
   const TensorView* grad;        ///< SoftmaxGrad, SoftmaxGradFront: input
   const TensorView* shared_tmp;  ///< null: the framework scratch

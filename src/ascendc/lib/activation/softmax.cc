@@ -1,10 +1,10 @@
-// softmax.cc — AscendC::SoftMax, SimpleSoftMax, SoftmaxFlashV2, SoftmaxGrad,
-// SoftmaxGradFront and LogSoftMax on the emulated core: the checks every call
-// of the family runs (the form and profile, placement, the shape and the tiling
-// — re-tiled on the kernel when config.isCheckTiling allows —, lengths, the
-// scratch, what may share memory), then the rows chunk by chunk in the numeric
-// order of docs/softmax.md ("Numeric order"): half widened to float, every step
-// in float, each output narrowed once.
+// softmax.cc — AscendC::SoftMax, SimpleSoftMax, SoftmaxFlash, SoftmaxFlashV2,
+// SoftmaxGrad, SoftmaxGradFront and LogSoftMax on the emulated core: the checks
+// every call of the family runs (the form and profile, placement, the shape and
+// the tiling — re-tiled on the kernel when config.isCheckTiling allows —,
+// lengths, the scratch, what may share memory), then the rows chunk by chunk in
+// the numeric order of docs/softmax.md ("Numeric order"): half widened to
+// float, every step in float, each output narrowed once.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -29,6 +29,8 @@ const char* ApiName(SoftMaxApi api) {
       return "SoftMax";
     case SoftMaxApi::kSimpleSoftMax:
       return "SimpleSoftMax";
+    case SoftMaxApi::kFlash:
+      return "SoftmaxFlash";
     case SoftMaxApi::kFlashV2:
       return "SoftmaxFlashV2";
     case SoftMaxApi::kGrad:
@@ -47,6 +49,8 @@ const char* TilingFunctionOf(SoftMaxApi api) {
     case SoftMaxApi::kSoftMax:
     case SoftMaxApi::kSimpleSoftMax:
       return "SoftMaxTilingFunc";
+    case SoftMaxApi::kFlash:
+      return "SoftMaxFlashTilingFunc";
     case SoftMaxApi::kFlashV2:
       return "SoftMaxFlashV2TilingFunc";
     case SoftMaxApi::kGrad:
@@ -64,22 +68,33 @@ struct RowNames {
   const char* src;
   const char* sum;
   const char* max;
+  const char* in_sum;
 };
 
 RowNames NamesOf(SoftMaxApi api) {
   switch (api) {
     case SoftMaxApi::kSoftMax:
-      return {"dstTensor", "srcTensor", "sumTensor", "maxTensor"};
+      return {"dstTensor", "srcTensor", "sumTensor", "maxTensor", ""};
     case SoftMaxApi::kSimpleSoftMax:
-      return {"dstTensor", "srcTensor", "inSumTensor", "inMaxTensor"};
+      return {"dstTensor", "srcTensor", "inSumTensor", "inMaxTensor", ""};
+    case SoftMaxApi::kFlash:
+      return {"dstTensor", "srcTensor", "sumTensor", "maxTensor",
+              "inSumTensor"};
     case SoftMaxApi::kFlashV2:
     case SoftMaxApi::kGrad:
     case SoftMaxApi::kGradFront:
       break;
     case SoftMaxApi::kLogSoftMax:
-      return {"dst", "src", "sum", "max"};
+      return {"dst", "src", "sum", "max", ""};
   }
-  return {"dstTensor", "srcTensor", "expSumTensor", "maxTensor"};
+  return {"dstTensor", "srcTensor", "expSumTensor", "maxTensor",
+          "inExpSumTensor"};
+}
+
+// SoftmaxFlash or SoftmaxFlashV2 with isUpdate: the running max and sum.
+bool IsUpdate(const SoftMaxArgs& a) {
+  return (a.api == SoftMaxApi::kFlash || a.api == SoftMaxApi::kFlashV2) &&
+         a.update;
 }
 
 bool IsGrad(const SoftMaxArgs& a) {
@@ -158,7 +173,7 @@ void CheckAllPlacements(const SoftMaxArgs& a, const char* api) {
   if (a.sum != nullptr) CheckPlacement(api, n.sum, *a.sum);
   if (a.max != nullptr) CheckPlacement(api, n.max, *a.max);
   if (a.exp_max != nullptr) CheckPlacement(api, "expMaxTensor", *a.exp_max);
-  if (a.in_sum != nullptr) CheckPlacement(api, "inExpSumTensor", *a.in_sum);
+  if (a.in_sum != nullptr) CheckPlacement(api, n.in_sum, *a.in_sum);
   if (a.in_max != nullptr) CheckPlacement(api, "inMaxTensor", *a.in_max);
   if (a.reduce_max != nullptr) {
     CheckPlacement(api, "outReduceMax", *a.reduce_max);
@@ -345,8 +360,7 @@ void CheckAllLengths(const SoftMaxArgs& a, const Plan& p) {
     CheckLength(p.api, p.stats, {n.max, *a.max, stats, stats_rule});
   }
   if (a.in_sum != nullptr) {
-    CheckLength(p.api, p.stats,
-                {"inExpSumTensor", *a.in_sum, stats, stats_rule});
+    CheckLength(p.api, p.stats, {n.in_sum, *a.in_sum, stats, stats_rule});
   }
   if (a.in_max != nullptr) {
     CheckLength(p.api, p.stats, {"inMaxTensor", *a.in_max, stats, stats_rule});
@@ -419,18 +433,17 @@ void CheckOverlapsOf(const SoftMaxArgs& a, const Plan& p,
     ops[count++] = {UbRangeOf(n.max, *a.max, stats_bytes), !simple, 3};
   }
   if (a.in_sum != nullptr) {
-    ops[count++] = {UbRangeOf("inExpSumTensor", *a.in_sum, stats_bytes), false,
-                    2};
+    ops[count++] = {UbRangeOf(n.in_sum, *a.in_sum, stats_bytes), false, 2};
   }
   if (a.in_max != nullptr) {
     ops[count++] = {UbRangeOf("inMaxTensor", *a.in_max, stats_bytes), false, 3};
   }
-  if (a.exp_max != nullptr && a.update) {
+  if (a.exp_max != nullptr && IsUpdate(a)) {
     ops[count++] = {UbRangeOf("expMaxTensor", *a.exp_max,
                               uint64_t{p.shape.m} * p.t_width * p.e.bytes),
                     true, 0};
   }
-  if (a.reduce_max != nullptr && a.update) {
+  if (a.reduce_max != nullptr && IsUpdate(a)) {
     ops[count++] = {UbRangeOf("outReduceMax", *a.reduce_max,
                               uint64_t{p.shape.m} * p.e.bytes),
                     true, 0};
@@ -562,7 +575,7 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     const float row_max = RowMax(x, ori_k);
     float max = row_max;
     float exp_max = 1.0f;
-    if (a.api == SoftMaxApi::kFlashV2 && a.update) {
+    if (IsUpdate(a)) {
       const float in_max = RowValue(*a.in_max, p.stats, p.width, r);
       max = in_max > row_max ? in_max : row_max;
       exp_max = ExpOf(in_max - max);
@@ -570,13 +583,18 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     std::fill(block, block + kSoftMaxReduceFloats, max);
     for (uint32_t j = 0; j < k; ++j) x[j] = ExpOf(x[j] - max);
     float sum = FoldedRowSum(x, ori_k);
-    if (a.api == SoftMaxApi::kFlashV2 && a.update) {
-      const float in_sum = RowValue(*a.in_sum, p.stats, p.width, r);
+    float in_sum = 0.0f;
+    if (IsUpdate(a)) {
+      in_sum = RowValue(*a.in_sum, p.stats, p.width, r);
       sum = in_sum * exp_max + sum;
     }
     std::fill(block, block + kSoftMaxReduceFloats, sum);
-    if (a.api == SoftMaxApi::kSoftMax) {
+    if (a.api == SoftMaxApi::kSoftMax || a.api == SoftMaxApi::kFlash) {
       for (uint32_t j = 0; j < k; ++j) x[j] = x[j] / sum;
+    }
+    // SoftmaxFlash's expMax is the share of the new sum the old one is.
+    if (a.api == SoftMaxApi::kFlash && a.update) {
+      exp_max = exp_max * in_sum / sum;
     }
     if (a.api == SoftMaxApi::kLogSoftMax) {
       for (uint32_t j = 0; j < k; ++j) x[j] = Log10Of(x[j] / sum);
@@ -588,7 +606,7 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     if (a.max != nullptr) {
       WriteRowValue(*a.max, p.stats, p.width, r, max, p.saturate);
     }
-    if (a.api == SoftMaxApi::kFlashV2 && a.update) {
+    if (IsUpdate(a)) {
       WriteRowValue(*a.exp_max, p.e, p.t_width, r, exp_max, p.saturate);
       if (a.reduce_max != nullptr) {
         WriteRowValue(*a.reduce_max, p.e, 1, r, row_max, p.saturate);

@@ -1,5 +1,6 @@
 // softmax_host_tiling.cc — the host tiling API of the SoftMax family: the
-// scratch sizes, the tilings of SoftMax/SimpleSoftMax, SoftmaxFlashV2,
+// scratch sizes, the tilings of SoftMax/SimpleSoftMax, SoftmaxFlash,
+// SoftmaxFlashV2,
 // SoftmaxGrad/SoftmaxGradFront and LogSoftMax, and the basic-block test
 // (docs/softmax.md, "Host tiling"), on the rule of softmax_tiling.h, with
 // normgrad's error policy (one message on stderr, the size 0 or the tiling
@@ -271,6 +272,42 @@ void SoftMaxFlashV2TilingFunc(const ge::Shape& srcShape,
   SoftMaxFlashV2TilingFunc(srcShape, dataTypeSize1, dataTypeSize2,
                            localWorkSpaceSize, kernel, isUpdate, isBasicBlock,
                            isFlashOutputBrc);
+  CopyToHost(kernel, softmaxFlashTiling);
+}
+
+uint32_t GetSoftMaxFlashMaxTmpSize(const ge::Shape& srcShape,
+                                   const uint32_t dataTypeSize,
+                                   const bool /*isUpdate*/,
+                                   const bool /*isReuseSource*/) {
+  return SoftMaxSize("GetSoftMaxFlashMaxTmpSize", srcShape, dataTypeSize, true);
+}
+
+uint32_t GetSoftMaxFlashMinTmpSize(const ge::Shape& srcShape,
+                                   const uint32_t dataTypeSize,
+                                   const bool /*isUpdate*/,
+                                   const bool /*isReuseSource*/) {
+  return SoftMaxSize("GetSoftMaxFlashMinTmpSize", srcShape, dataTypeSize,
+                     false);
+}
+
+void SoftMaxFlashTilingFunc(const ge::Shape& srcShape,
+                            const uint32_t dataTypeSize,
+                            const uint32_t localWorkSpaceSize,
+                            AscendC::tiling::SoftMaxTiling& softmaxFlashTiling,
+                            const bool /*isUpdate*/) {
+  softmaxFlashTiling =
+      MakeTiling("SoftMaxFlashTilingFunc", srcShape, dataTypeSize, dataTypeSize,
+                 "dataTypeSize", localWorkSpaceSize, false, false);
+}
+
+void SoftMaxFlashTilingFunc(const ge::Shape& srcShape,
+                            const uint32_t dataTypeSize,
+                            const uint32_t localWorkSpaceSize,
+                            optiling::SoftMaxTiling& softmaxFlashTiling,
+                            const bool isUpdate) {
+  AscendC::tiling::SoftMaxTiling kernel;
+  SoftMaxFlashTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, kernel,
+                         isUpdate);
   CopyToHost(kernel, softmaxFlashTiling);
 }
 

@@ -59,6 +59,12 @@ TEST(SoftMaxTiling, ScratchSizes) {
     const ge::Shape shape(c.shape);
     EXPECT_EQ(AscendC::GetSoftMaxMaxTmpSize(shape, c.type_size, false), c.max);
     EXPECT_EQ(AscendC::GetSoftMaxMinTmpSize(shape, c.type_size, true), c.min);
+    EXPECT_EQ(
+        AscendC::GetSoftMaxFlashMaxTmpSize(shape, c.type_size, true, false),
+        c.max);
+    EXPECT_EQ(
+        AscendC::GetSoftMaxFlashMinTmpSize(shape, c.type_size, false, false),
+        c.min);
     EXPECT_EQ(AscendC::GetSoftMaxFlashV2MaxTmpSize(shape, c.type_size,
                                                    c.type_size, true),
               c.max);
@@ -190,7 +196,7 @@ TEST(SoftMaxTiling, FieldListing) {
   EXPECT_STREQ(fields[15].name, "tailReduceSize");
 }
 
-TEST(SoftMaxTiling, GradAndLogSoftMaxFollowTheSameRule) {
+TEST(SoftMaxTiling, FlashGradAndLogSoftMaxFollowTheSameRule) {
   // [2, 3, 16] half: 6 rows of 16 + 8 floats.
   const ge::Shape shape({2, 3, 16});
   EXPECT_EQ(AscendC::GetSoftMaxGradMaxTmpSize(shape, 2, true, false),
@@ -200,6 +206,12 @@ TEST(SoftMaxTiling, GradAndLogSoftMaxFollowTheSameRule) {
   EXPECT_EQ(AscendC::GetLogSoftMaxMinTmpSize(shape, 2, false), 96u);
   // 300 bytes: 300 / 4 / 24 = 3 rows a chunk, two chunks.
   const Words want{6, 16, 96, 6, 16, 96, 3, 16, 48, 3, 8, 24, 2, 0, 0, 0};
+  KernelTiling flash = Garbage<KernelTiling>();
+  AscendC::SoftMaxFlashTilingFunc(shape, 2, 300, flash, true);
+  EXPECT_EQ(WordsOf(flash), want);
+  optiling::SoftMaxTiling flash_host;
+  AscendC::SoftMaxFlashTilingFunc(shape, 2, 300, flash_host);
+  EXPECT_EQ(flash_host.get_rangeM(), 2u);
   KernelTiling grad = Garbage<KernelTiling>();
   AscendC::SoftMaxGradTilingFunc(shape, 2, 300, grad, true);
   EXPECT_EQ(WordsOf(grad), want);

@@ -482,3 +482,169 @@ TEST_F(FlashBadUse, Lengths) {
 }
 
 }  // namespace
+
+// ---- SoftmaxFlash (the first version)
+// -----------------------------------------
+
+namespace {
+
+// SoftmaxFlash's documented float order of one row: with update, the sum
+// inSum·e + Σ exp(x - max), expMax = e·inSum / sum, and dst divided by sum.
+DocFlash DocumentedFlashV1(const float* x, uint32_t k, uint32_t ori_k,
+                           bool update, float in_max, float in_sum) {
+  DocFlash d = DocumentedFlash(x, k, ori_k, update, in_max, in_sum);
+  for (uint32_t j = 0; j < k; ++j) d.y[j] = d.y[j] / d.sum;
+  if (update) d.exp_max = d.exp_max * in_sum / d.sum;
+  return d;
+}
+
+template <typename T, typename U>
+void RunFlashV1Case(const Case& c, Profile profile, bool update) {
+  constexpr bool kHalf = std::is_same_v<T, half>;
+  constexpr bool kStatsHalf = std::is_same_v<U, half>;
+  const std::string type =
+      std::string(Name<T>()) +
+      (std::is_same_v<T, U> ? "" : std::string(",") + Name<U>());
+  SCOPED_TRACE("SoftmaxFlash<" + type + "> isUpdate " +
+               (update ? "true" : "false") + " [" + std::to_string(c.m) + ", " +
+               std::to_string(c.k) + "]");
+  const ProfileScope scope(profile);
+  const bool saturate = profile == Profile::k950;
+  const ge::Shape shape({c.m, c.k});
+  const uint32_t work =
+      AscendC::GetSoftMaxFlashMinTmpSize(shape, sizeof(U), update, false);
+  SoftMaxTiling tiling;
+  AscendC::SoftMaxFlashTilingFunc(shape, sizeof(U), work, tiling, update);
+  ASSERT_NE(tiling.splitM, 0u);
+  const uint32_t n = c.m * c.k;
+  const uint32_t width = 32 / sizeof(U);
+  const uint32_t t_width = 32 / sizeof(T);
+  std::mt19937 rng(compat_test::Seed<31>() + 3 * n + update);
+  const std::vector<float> x =
+      softmax_test::RandomRows<T>(&rng, c.m, c.k, c.ori_k, c.fill);
+  std::uniform_real_distribution<float> max_dist(-6.0f, 6.0f);
+  std::uniform_real_distribution<float> sum_dist(0.5f, 100.0f);
+  std::vector<float> in_max(c.m * width), in_sum(c.m * width);
+  for (uint32_t r = 0; r < c.m; ++r) {
+    const float mv = AsStored<U>(max_dist(rng), false);
+    const float sv = AsStored<U>(sum_dist(rng), false);
+    std::fill(in_max.begin() + r * width, in_max.begin() + (r + 1) * width, mv);
+    std::fill(in_sum.begin() + r * width, in_sum.begin() + (r + 1) * width, sv);
+  }
+  const SoftMaxShapeInfo info{c.m, c.k, c.m, c.ori_k};
+  const std::string label = "SoftmaxFlash<" + type + ">";
+  for (int form = 0; form < 2; ++form) {
+    FlashTensors<T, U> ts(c.m, c.k, form == 0 ? work : 0);
+    Write(ts.src, x);
+    Write(ts.in_max, in_max);
+    Write(ts.in_sum, in_sum);
+    if (form == 0) {
+      AscendC::SoftmaxFlash<T>(ts.dst, ts.exp_sum, ts.max, ts.src, ts.exp_max,
+                               ts.in_sum, ts.in_max, ts.tmp, tiling, update,
+                               info);
+    } else {
+      AscendC::SoftmaxFlash<T>(ts.dst, ts.exp_sum, ts.max, ts.src, ts.exp_max,
+                               ts.in_sum, ts.in_max, tiling, update, info);
+    }
+    for (uint32_t r = 0; r < c.m; ++r) {
+      const float* row = x.data() + size_t{r} * c.k;
+      const float im = in_max[r * width];
+      const float is = in_sum[r * width];
+      const DocFlash d = DocumentedFlashV1(row, c.k, c.ori_k, update, im, is);
+      const RowRef ref = ReferenceRow(row, c.ori_k);
+      const double m = update ? std::max(double{im}, ref.max) : ref.max;
+      const double em = update ? std::exp(im - m) : 1.0;
+      const double tile_sum = ref.sum * std::exp(ref.max - m);
+      const double sum = update ? is * em + tile_sum : tile_sum;
+      const double tile_part =
+          (ref.a + std::ceil(c.ori_k / 64.0) + 7) * tile_sum;
+      const double in_part = update ? (std::fabs(im - m) + 3) * is * em : 0.0;
+      const double sum_rel = (tile_part + in_part + sum) * kU * 1.0001 / sum;
+      for (uint32_t j = 0; j < c.k; ++j) {
+        const float g = static_cast<float>(ts.dst.GetValue(r * c.k + j));
+        ASSERT_EQ(FloatBits(g), FloatBits(AsStored<T>(d.y[j], saturate)))
+            << "row " << r << " column " << j;
+        if (j >= c.ori_k) continue;
+        const double y = std::exp(double{row[j]} - m) / sum;
+        const double xm = row[j] == kNegInf ? 0.0 : double{row[j]} - m;
+        const double bound = ((std::fabs(xm) + 2) * kU + sum_rel) * y * 1.0001 +
+                             std::ldexp(1.0, -126);
+        ASSERT_TRUE(compat_test::WithinBound(label + " dst", g, y,
+                                             WithNarrowing(y, bound, kHalf)));
+      }
+      ASSERT_EQ(FloatBits(static_cast<float>(ts.exp_sum.GetValue(r * width))),
+                FloatBits(AsStored<U>(d.sum, saturate)));
+      ASSERT_EQ(FloatBits(static_cast<float>(ts.max.GetValue(r * width))),
+                FloatBits(AsStored<U>(d.max, saturate)));
+      ASSERT_TRUE(compat_test::WithinBound(
+          label + " sum", static_cast<float>(ts.exp_sum.GetValue(r * width)),
+          sum, WithNarrowing(sum, sum_rel * sum, kStatsHalf)));
+      if (update) {
+        const float got_em =
+            static_cast<float>(ts.exp_max.GetValue(r * t_width));
+        ASSERT_EQ(FloatBits(got_em),
+                  FloatBits(AsStored<T>(d.exp_max, saturate)));
+        const double share = em * is / sum;
+        const double bound =
+            ((std::fabs(im - m) + 3) * kU + sum_rel) * share * 1.0001 +
+            std::ldexp(1.0, -126);
+        ASSERT_TRUE(
+            compat_test::WithinBound(label + " expMax", got_em, share,
+                                     WithNarrowing(share, bound, kHalf)));
+      }
+    }
+  }
+}
+
+TEST(SoftmaxFlash, MatchesDocumentedOrderAndReference) {
+  for (Profile p : kProfiles) {
+    for (const Case& c : kCases) {
+      for (bool update : {false, true}) {
+        RunFlashV1Case<float, float>(c, p, update);
+        RunFlashV1Case<half, half>(ForType<half>(c), p, update);
+        RunFlashV1Case<half, float>(ForType<half>(c), p, update);
+      }
+    }
+  }
+}
+
+TEST(SoftmaxFlash, WithoutUpdateIsSoftMax) {
+  // The page: without update, SoftmaxFlash equals SoftMax.
+  const ge::Shape shape({4, 64});
+  SoftMaxTiling tiling;
+  AscendC::SoftMaxFlashTilingFunc(shape, 4, 4 * 4 * 72, tiling);
+  std::mt19937 rng(compat_test::Seed<31>() + 5);
+  const std::vector<float> x =
+      softmax_test::RandomRows<float>(&rng, 4, 64, 64, Fill::kUniform);
+  FlashTensors<float, float> ts(4, 64, 4 * 4 * 72);
+  Write(ts.src, x);
+  AscendC::SoftMax<float>(ts.dst, ts.exp_sum, ts.max, ts.src, ts.tmp, tiling);
+  const std::vector<float> dst = Read(ts.dst, 256);
+  const std::vector<float> sum = Read(ts.exp_sum, 32);
+  AscendC::SoftmaxFlash<float>(ts.dst, ts.exp_sum, ts.max, ts.src, ts.exp_max,
+                               ts.in_sum, ts.in_max, ts.tmp, tiling);
+  for (uint32_t i = 0; i < 256; ++i) {
+    ASSERT_EQ(FloatBits(ts.dst.GetValue(i)), FloatBits(dst[i]));
+  }
+  for (uint32_t i = 0; i < 32; ++i) {
+    ASSERT_EQ(FloatBits(ts.exp_sum.GetValue(i)), FloatBits(sum[i]));
+  }
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::SoftmaxFlash<float>(ts.dst, ts.exp_sum, ts.max, ts.src,
+                                     ts.exp_max, ts.in_sum[8], ts.in_max,
+                                     ts.tmp, tiling, true);
+      },
+      "SoftmaxFlash: inSumTensor holds 24 floats, fewer than the 32 it must "
+      "hold"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::SoftmaxFlash<float>(ts.dst, ts.exp_sum, ts.max, ts.src,
+                                     ts.exp_max, ts.in_sum, ts.in_max, ts.tmp,
+                                     SoftMaxTiling{}, true);
+      },
+      "SoftmaxFlash: tiling.splitM is 0: the tiling is empty "
+      "(SoftMaxFlashTilingFunc failed or was not called)"));
+}
+
+}  // namespace

@@ -1,8 +1,9 @@
 // normgrad_ascendc/lib/activation/softmax_host_tiling.h — the host-side
 // tiling API of the SoftMax family: the host classes optiling::SoftMaxTiling
 // and optiling::LogSoftMaxTiling; the scratch-size queries
-// GetSoftMax{,FlashV2,Grad}{Max,Min}TmpSize and GetLogSoftMax{Max,Min}TmpSize;
-// the tiling functions SoftMaxTilingFunc, SoftMaxFlashV2TilingFunc,
+// GetSoftMax{,Flash,FlashV2,Grad}{Max,Min}TmpSize and
+// GetLogSoftMax{Max,Min}TmpSize; the tiling functions SoftMaxTilingFunc,
+// SoftMaxFlashTilingFunc, SoftMaxFlashV2TilingFunc,
 // SoftMaxGradTilingFunc and LogSoftMaxTilingFunc (filling the host class or
 // the kernel-side struct); IsBasicBlockInSoftMax; and a by-name listing of
 // the 16 fields for tools.
@@ -119,6 +120,34 @@ void SoftMaxFlashV2TilingFunc(
     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
     AscendC::tiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
     const bool isBasicBlock = false, const bool isFlashOutputBrc = false);
+
+/// Scratch bytes SoftmaxFlash needs at most (every row): 4·srcM·(srcK + 8),
+/// saturating at 2^32-1. dataTypeSize is the max/sums' size; isUpdate and
+/// isReuseSource change no size.
+uint32_t GetSoftMaxFlashMaxTmpSize(const ge::Shape& srcShape,
+                                   const uint32_t dataTypeSize,
+                                   const bool isUpdate,
+                                   const bool isReuseSource);
+
+/// Scratch bytes SoftmaxFlash needs at least (one row): 4·(srcK + 8).
+uint32_t GetSoftMaxFlashMinTmpSize(const ge::Shape& srcShape,
+                                   const uint32_t dataTypeSize,
+                                   const bool isUpdate,
+                                   const bool isReuseSource);
+
+/// Fills SoftmaxFlash's tiling as SoftMaxTilingFunc does.
+void SoftMaxFlashTilingFunc(const ge::Shape& srcShape,
+                            const uint32_t dataTypeSize,
+                            const uint32_t localWorkSpaceSize,
+                            optiling::SoftMaxTiling& softmaxFlashTiling,
+                            const bool isUpdate = false);
+
+/// The same, filling the kernel-side struct.
+void SoftMaxFlashTilingFunc(const ge::Shape& srcShape,
+                            const uint32_t dataTypeSize,
+                            const uint32_t localWorkSpaceSize,
+                            AscendC::tiling::SoftMaxTiling& softmaxFlashTiling,
+                            const bool isUpdate = false);
 
 /// Scratch bytes SoftmaxGrad and SoftmaxGradFront need at most (every row):
 /// 4·srcM·(srcK + 8), saturating at 2^32-1. dataTypeSize is T's size;
