@@ -118,7 +118,7 @@ struct Plan {
   Element e;         // src, dst (and expMax)
   Element stats;     // max and sums
   uint32_t width;    // max/sum elements per row: a 32-byte block, or 1
-  uint32_t t_width;  // expMax elements per row (of type T)
+  uint32_t t_width;  // T's per-row elements: expMax, SoftmaxGrad's front dst
   Shape shape;
   SoftMaxTiling tiling;
   float* scratch;
@@ -132,8 +132,8 @@ bool WithoutBroadcast(const SoftMaxArgs& a) {
 
 // ---- Checks -----------------------------------------------------------------
 
-// The template arguments and the profile: NZ is not supported; SoftMax and
-// SimpleSoftMax have no output mode; SoftmaxFlashV2's outReduceMax form needs
+// The template arguments and the profile: NZ is not supported; only
+// SoftmaxFlashV2 has an output mode; SoftmaxFlashV2's outReduceMax form needs
 // the unbroadcast outputs and is not on Atlas inference AI Core.
 void CheckForm(const SoftMaxArgs& a, const char* api) {
   if (a.format_nz) {
