@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "normgrad_ascendc/lib/activation/elementwise_host_tiling.h"
+#include "normgrad_ascendc/lib/activation/softmax_host_tiling.h"
 #include "normgrad_ascendc/lib/math/math_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
