@@ -262,7 +262,9 @@ class Watcher {
                     : std::chrono::system_clock::time_point::max();
     launches_[launch] = Entry{deadline, timeout};
     g_launches_running.fetch_add(1);
-    sem_post(&g_wake);
+    // Launches one after another with one limit never wake the watcher:
+    // only a deadline before the one it sleeps until does.
+    if (deadline < scheduled_) sem_post(&g_wake);
   }
 
   void Remove(Launch* launch) {
@@ -295,6 +297,7 @@ class Watcher {
         for (const auto& [launch, entry] : launches_) {
           wake = std::min(wake, entry.deadline);
         }
+        scheduled_ = wake;
       }
       if (wake == std::chrono::system_clock::time_point::max()) {
         while (sem_wait(&g_wake) != 0) {
@@ -333,6 +336,9 @@ class Watcher {
 
   std::mutex mutex_;
   std::map<Launch*, Entry> launches_;
+  /// When the watcher wakes next (unless posted).
+  std::chrono::system_clock::time_point scheduled_ =
+      std::chrono::system_clock::time_point::max();
 };
 
 }  // namespace

@@ -45,7 +45,11 @@ void NoteGmAccess(const char* api, const void* p, uint64_t bytes, bool write,
   RaceClock& race = self.race;
   const uintptr_t begin = reinterpret_cast<uintptr_t>(p);
   const CallSite* site = CurrentCallSite();
-  const std::string* name = &*race.api_names.insert(api).first;
+  // A loop calls one API many times: reuse the last name without a lookup.
+  const std::string* name =
+      race.accesses.empty() ? nullptr : race.accesses.back().api;
+  if (name == nullptr || *name != api)
+    name = &*race.api_names.insert(api).first;
   GmAccess access{begin,
                   begin + bytes,
                   race.time,
