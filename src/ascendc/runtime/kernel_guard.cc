@@ -121,11 +121,16 @@ void OnSignal(int signal, siginfo_t* info, void* context) {
   ::_exit(1);
 }
 
-// The launch time limit in seconds (0: none): NORMGRAD_KERNEL_TIMEOUT, else
-// kDefaultTimeoutSeconds.
-double ReadTimeout() {
+// A launch's time limit.
+struct TimeLimit {
+  double seconds;  ///< 0: none
+  bool from_env;   ///< NORMGRAD_KERNEL_TIMEOUT gave it
+};
+
+TimeLimit ReadTimeLimit() {
+  const TimeLimit default_limit{kDefaultTimeoutSeconds, false};
   const char* value = std::getenv("NORMGRAD_KERNEL_TIMEOUT");
-  if (value == nullptr || *value == '\0') return kDefaultTimeoutSeconds;
+  if (value == nullptr || *value == '\0') return default_limit;
   char* end = nullptr;
   const double seconds = std::strtod(value, &end);
   if (end == value || *end != '\0' || !(seconds >= 0)) {
@@ -134,16 +139,14 @@ double ReadTimeout() {
                  "seconds >= 0; kernels run with the default limit of %g "
                  "seconds\n",
                  value, kDefaultTimeoutSeconds);
-    return kDefaultTimeoutSeconds;
+    return default_limit;
   }
-  return seconds;
+  return TimeLimit{seconds, true};
 }
 
-// What a block does, for the report of a launch that does not end; under
-// the launch's lock.
+// What a running block does, for the report of a launch that does not end;
+// under the launch's lock.
 std::string BlockActivity(const BlockState& b) {
-  if (b.ended) return "ended";
-  if (!b.running) return "not started";
   if (!b.waiting_in.empty()) return "waits in " + b.waiting_in;
   const ApiCallTrace* calls = b.api_calls;
   const char* file = calls->file.load(std::memory_order_relaxed);
@@ -183,7 +186,7 @@ void ReportUnfinished(Launch& launch, const std::string& headline) {
 }
 
 // The first line of the time-limit report, as before the per-block lines.
-std::string TimeoutHeadline(Launch& launch, double timeout) {
+std::string TimeoutHeadline(Launch& launch, const TimeLimit& limit) {
   const std::lock_guard<std::mutex> state(launch.mutex());
   std::string running;
   uint32_t not_started = 0;
@@ -197,18 +200,17 @@ std::string TimeoutHeadline(Launch& launch, double timeout) {
       ++not_started;
     }
   }
-  char limit[160];
-  const char* env = std::getenv("NORMGRAD_KERNEL_TIMEOUT");
-  if (env != nullptr && *env != '\0' && timeout != kDefaultTimeoutSeconds) {
-    std::snprintf(limit, sizeof limit, "NORMGRAD_KERNEL_TIMEOUT=%g seconds",
-                  timeout);
+  char after[160];
+  if (limit.from_env) {
+    std::snprintf(after, sizeof after, "NORMGRAD_KERNEL_TIMEOUT=%g seconds",
+                  limit.seconds);
   } else {
-    std::snprintf(limit, sizeof limit,
+    std::snprintf(after, sizeof after,
                   "%g seconds (the default limit; NORMGRAD_KERNEL_TIMEOUT=<s> "
                   "sets another, 0 none)",
-                  timeout);
+                  limit.seconds);
   }
-  std::string text = std::string("still running after ") + limit +
+  std::string text = std::string("still running after ") + after +
                      "; blocks still running (of " +
                      std::to_string(launch.num_blocks()) + "): " + running;
   if (not_started > 0) {
@@ -226,16 +228,25 @@ std::atomic<int> g_stop_signal{0};
 std::atomic<int> g_launches_running{0};
 sem_t g_wake;
 
-void PassOn(int signal) {
+// Outside launches: what the handler before ours would have done.
+void PassOn(int signal, siginfo_t* info, void* context) {
   const struct sigaction& previous =
       g_previous_stop[signal == kStopSignals[0] ? 0 : 1];
-  sigaction(signal, &previous, nullptr);
-  raise(signal);
+  if ((previous.sa_flags & SA_SIGINFO) != 0) {
+    if (previous.sa_sigaction != nullptr) {
+      previous.sa_sigaction(signal, info, context);
+    }
+  } else if (previous.sa_handler == SIG_DFL) {
+    sigaction(signal, &previous, nullptr);
+    raise(signal);
+  } else if (previous.sa_handler != SIG_IGN) {
+    previous.sa_handler(signal);
+  }
 }
 
-void OnStopSignal(int signal) {
+void OnStopSignal(int signal, siginfo_t* info, void* context) {
   if (g_launches_running.load() == 0) {
-    PassOn(signal);
+    PassOn(signal, info, context);
     return;
   }
   g_stop_signal.store(signal);
@@ -252,15 +263,16 @@ class Watcher {
     return *watcher;
   }
 
-  void Add(Launch* launch, double timeout) {
+  void Add(Launch* launch, const TimeLimit& limit) {
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto now = std::chrono::system_clock::now();
     const auto deadline =
-        timeout > 0 ? now + std::chrono::duration_cast<
-                                std::chrono::system_clock::duration>(
-                                std::chrono::duration<double>(timeout))
-                    : std::chrono::system_clock::time_point::max();
-    launches_[launch] = Entry{deadline, timeout};
+        limit.seconds > 0
+            ? now + std::chrono::duration_cast<
+                        std::chrono::system_clock::duration>(
+                        std::chrono::duration<double>(limit.seconds))
+            : std::chrono::system_clock::time_point::max();
+    launches_[launch] = Entry{deadline, limit};
     g_launches_running.fetch_add(1);
     // Launches one after another with one limit never wake the watcher:
     // only a deadline before the one it sleeps until does.
@@ -275,13 +287,14 @@ class Watcher {
  private:
   struct Entry {
     std::chrono::system_clock::time_point deadline;
-    double timeout;
+    TimeLimit limit;
   };
 
   Watcher() {
     sem_init(&g_wake, 0, 0);
     struct sigaction action {};
-    action.sa_handler = OnStopSignal;
+    action.sa_sigaction = OnStopSignal;
+    action.sa_flags = SA_SIGINFO;
     sigemptyset(&action.sa_mask);
     for (int i = 0; i < 2; ++i) {
       sigaction(kStopSignals[i], &action, &g_previous_stop[i]);
@@ -317,7 +330,10 @@ class Watcher {
       const int signal = g_stop_signal.exchange(0);
       const std::lock_guard<std::mutex> lock(mutex_);
       if (signal != 0) {
-        if (launches_.empty()) PassOn(signal);  // the launch just ended
+        if (launches_.empty()) {       // the launch just ended
+          ::kill(::getpid(), signal);  // to the handler, now outside
+          continue;
+        }
         for (const auto& [launch, entry] : launches_) {
           ReportUnfinished(*launch,
                            std::string("interrupted by ") +
@@ -328,7 +344,7 @@ class Watcher {
       const auto now = std::chrono::system_clock::now();
       for (const auto& [launch, entry] : launches_) {
         if (now < entry.deadline) continue;
-        ReportUnfinished(*launch, TimeoutHeadline(*launch, entry.timeout));
+        ReportUnfinished(*launch, TimeoutHeadline(*launch, entry.limit));
         ::_exit(1);
       }
     }
@@ -378,8 +394,8 @@ void PrepareThreadForBlocks() {
 }
 
 KernelWatchdog::KernelWatchdog(Launch& launch) : launch_(launch) {
-  static const double timeout = ReadTimeout();
-  Watcher::Get().Add(&launch_, timeout);
+  static const TimeLimit limit = ReadTimeLimit();
+  Watcher::Get().Add(&launch_, limit);
 }
 
 void KernelWatchdog::Finish() const { Watcher::Get().Remove(&launch_); }
