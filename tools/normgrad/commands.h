@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "normgrad/types.h"
 
@@ -164,5 +165,13 @@ struct BenchOptions {
   std::string shapes;  ///< a file of "ROWSxCOLS dtype" lines, or empty
 };
 int RunBench(const BenchOptions& options);
+
+/// `normgrad check`: runs a program built with normgrad-cc under
+/// NORMGRAD_CHECK (docs/checks.md).
+struct CheckOptions {
+  std::string tool = "all";          ///< race or all
+  std::vector<std::string> command;  ///< the program and its arguments
+};
+int RunCheck(const CheckOptions& options);
 
 }  // namespace normgrad::cli

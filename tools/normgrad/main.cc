@@ -271,17 +271,29 @@ int main(int argc, char** argv) {
                         "a file of 'ROWSxCOLS dtype' lines (dtype float, half or bfloat16) "
                         "instead of the built-in shapes");
 
+  normgrad::cli::CheckOptions check;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check",
+      "Run a program built with normgrad-cc under the checks (docs/checks.md): "
+      "normgrad check [--tool race|all] -- PROGRAM [ARGS]; exits with the program's "
+      "status, or 1 when a check reported");
+  check_cmd->add_option("--tool", check.tool, "the checks to run")
+      ->check(CLI::IsMember({"race", "all"}))
+      ->capture_default_str();
+  check_cmd->add_option("command", check.command, "the program and its arguments, after --")
+      ->required();
+
   // CLI11 reports an unknown command as a missing one; name it instead.
   const CLI::App* commands[] = {example_cmd,      run_cmd,      tiling_cmd,  demo_cmd,
                                 sample_cmd,       backward_cmd, forward_cmd, rms_forward_cmd,
-                                rms_backward_cmd, bench_cmd};
+                                rms_backward_cmd, bench_cmd,    check_cmd};
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(std::begin(commands), std::end(commands),
                    [&](const CLI::App* c) { return c->get_name() == argv[1]; })) {
     std::fprintf(stderr,
                  "normgrad: unknown command '%s'; the commands are example, run, "
-                 "tiling, demo, sample, backward, forward, rmsnorm-forward, rmsnorm-backward and "
-                 "bench\nRun with --help for more information.\n",
+                 "tiling, demo, sample, backward, forward, rmsnorm-forward, rmsnorm-backward, "
+                 "bench and check\nRun with --help for more information.\n",
                  argv[1]);
     return 2;
   }
@@ -304,6 +316,7 @@ int main(int argc, char** argv) {
     if (command == tiling_cmd) return normgrad::cli::RunTiling(tiling);
     if (command == sample_cmd) return normgrad::cli::RunSample(sample);
     if (command == bench_cmd) return normgrad::cli::RunBench(bench);
+    if (command == check_cmd) return normgrad::cli::RunCheck(check);
     return normgrad::cli::RunDemo();  // require_subcommand(1): demo_cmd
   } catch (const std::bad_alloc&) {
     return normgrad::cli::Fail(command->get_name().c_str(),

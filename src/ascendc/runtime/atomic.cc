@@ -9,6 +9,7 @@
 
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/launch_state.h"
+#include "ascendc/runtime/race_check.h"
 
 namespace normgrad_ascendc {
 
@@ -123,6 +124,10 @@ void GetAtomicMode(uint16_t& type, uint16_t& op) {
 std::mutex& ScalarAtomicMutex() {
   static std::mutex mutex;
   return mutex;
+}
+
+void NoteScalarAtomic(const char* api, const void* address, uint32_t bytes) {
+  NoteGmAccess(api, address, bytes, /*write=*/true, /*atomic=*/true);
 }
 
 }  // namespace normgrad_ascendc

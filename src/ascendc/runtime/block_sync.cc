@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
+#include <mutex>
 #include <string>
 #include <tuple>
 
@@ -43,6 +45,14 @@ void CheckMode0(const char* api, uint8_t mode, uint16_t flag_id) {
   }
 }
 
+// The race check's acquire after a wait returned (race_check.h).
+void AcquireAfterWait(Launch& launch, BlockState& self,
+                      const std::string& channel) {
+  if (!launch.race_check()) return;
+  const std::lock_guard<std::mutex> lock(launch.mutex());
+  RaceAcquire(launch, self, channel);
+}
+
 }  // namespace
 
 void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes, uint64_t gm_needed,
@@ -65,6 +75,7 @@ void SyncAllImpl(uint32_t used_cores) {
   BlockState& self = CurrentBlock();
   const uint32_t expected = used_cores == 0 ? launch.num_blocks() : used_cores;
   const uint64_t round = ++self.sync_all_calls;
+  const std::string channel = "SyncAll " + std::to_string(round);
   bool complete = false;
   launch.Change([&] {
     auto& [arrived, wanted] = launch.sync_rounds[round];
@@ -77,7 +88,9 @@ void SyncAllImpl(uint32_t used_cores) {
           expected, wanted);
     }
     arrived.push_back(self.index);
+    RaceRelease(launch, self, channel);
     if (arrived.size() == wanted) {
+      RaceAcquire(launch, self, channel);
       // Every participant waits here: apply their deferred atomic writes in
       // block order.
       std::sort(arrived.begin(), arrived.end());
@@ -90,7 +103,18 @@ void SyncAllImpl(uint32_t used_cores) {
     const auto& [arrived, wanted] = launch.sync_rounds[round];
     return arrived.size() >= wanted;
   });
+  AcquireAfterWait(launch, self, channel);
 }
+
+namespace {
+
+std::string IbChannel(const void* gm, int32_t block, int32_t event_id) {
+  char text[96];
+  std::snprintf(text, sizeof text, "IBSet %p %d %d", gm, block, event_id);
+  return text;
+}
+
+}  // namespace
 
 void IBSetImpl(const void* gm, int32_t block, int32_t event_id) {
   Launch& launch = CurrentLaunch();
@@ -99,8 +123,10 @@ void IBSetImpl(const void* gm, int32_t block, int32_t event_id) {
     Fail("IBSet: blockIdx %d is out of range 0..%u (numBlocks - 1)", block,
          launch.num_blocks() - 1);
   }
-  launch.Change(
-      [&] { launch.ib_flags[std::make_tuple(gm, block, event_id)] = true; });
+  launch.Change([&] {
+    launch.ib_flags[std::make_tuple(gm, block, event_id)] = true;
+    RaceRelease(launch, CurrentBlock(), IbChannel(gm, block, event_id));
+  });
 }
 
 void IBWaitImpl(const void* gm, int32_t block, int32_t event_id) {
@@ -115,13 +141,18 @@ void IBWaitImpl(const void* gm, int32_t block, int32_t event_id) {
               At("IBWait(blockIdx " + std::to_string(block) + ", eventID " +
                  std::to_string(event_id) + ")"),
               [&] { return launch.ib_flags.count(key) != 0; });
+  AcquireAfterWait(launch, CurrentBlock(), IbChannel(gm, block, event_id));
 }
 
 void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id) {
   CheckMode0("CrossCoreSetFlag", mode, flag_id);
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("CrossCoreSetFlag");
-  launch.Change([&] { ++launch.cross_sets[flag_id]; });
+  launch.Change([&] {
+    ++launch.cross_sets[flag_id];
+    RaceRelease(launch, CurrentBlock(),
+                "CrossCoreSetFlag " + std::to_string(flag_id));
+  });
 }
 
 void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id) {
@@ -135,6 +166,7 @@ void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id) {
               At("CrossCoreWaitFlag(flagId " + std::to_string(flag_id) +
                  ", its " + Ordinal(n) + " wait)"),
               [&] { return launch.cross_sets[flag_id] >= needed; });
+  AcquireAfterWait(launch, self, "CrossCoreSetFlag " + std::to_string(flag_id));
 }
 
 void WaitPreBlockImpl() {
@@ -153,13 +185,17 @@ void WaitPreBlockImpl() {
               At("WaitPreBlock (its " + Ordinal(round) + " call, for block " +
                  std::to_string(previous) + ")"),
               [&] { return before.notify_calls >= needed; });
+  AcquireAfterWait(launch, self, "NotifyNextBlock " + std::to_string(previous));
 }
 
 void NotifyNextBlockImpl() {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("NotifyNextBlock");
   BlockState& self = CurrentBlock();
-  launch.Change([&] { ++self.notify_calls; });
+  launch.Change([&] {
+    ++self.notify_calls;
+    RaceRelease(launch, self, "NotifyNextBlock " + std::to_string(self.index));
+  });
 }
 
 // ---- The core-local mutex --------------------------------------------------
@@ -225,6 +261,12 @@ void ReleaseMutexIdImpl(uint8_t id) {
 }
 
 namespace {
+
+std::string GroupBarrierChannel(const void* workspace) {
+  char text[64];
+  std::snprintf(text, sizeof text, "GroupBarrier %p", workspace);
+  return text;
+}
 
 // The most Arrive or Wait calls one index of a GroupBarrier may make.
 constexpr uint64_t kMaxGroupBarrierRounds = 1048575;
@@ -294,6 +336,7 @@ void GroupBarrierArriveImpl(const void* workspace, uint32_t arrive_size,
           index, static_cast<unsigned long long>(kMaxGroupBarrierRounds));
     }
     ++state.arrivals[index];
+    RaceRelease(launch, CurrentBlock(), GroupBarrierChannel(workspace));
   });
 }
 
@@ -328,6 +371,7 @@ void GroupBarrierWaitImpl(const void* workspace, uint32_t arrive_size,
                     state->arrivals.begin(), state->arrivals.end(),
                     [&](uint64_t arrived) { return arrived >= round; });
               });
+  AcquireAfterWait(launch, CurrentBlock(), GroupBarrierChannel(workspace));
 }
 
 }  // namespace normgrad_ascendc

@@ -22,6 +22,7 @@ namespace normgrad_ascendc {
 namespace {
 
 thread_local const CallSite* t_call_site = nullptr;
+thread_local ApiCallTrace t_api_calls;
 thread_local Core* t_current_core = nullptr;
 thread_local std::unique_ptr<Core> t_default_core;
 
@@ -40,12 +41,20 @@ void PublishBlock(const Core* core) {
 }  // namespace
 
 ApiCall::ApiCall(const CallSite& site) : outermost_(t_call_site == nullptr) {
-  if (outermost_) t_call_site = &site;
+  if (!outermost_) return;
+  t_call_site = &site;
+  t_api_calls.file.store(site.file, std::memory_order_relaxed);
+  t_api_calls.line.store(site.line, std::memory_order_relaxed);
+  t_api_calls.open.store(true, std::memory_order_relaxed);
 }
 
 ApiCall::~ApiCall() {
-  if (outermost_) t_call_site = nullptr;
+  if (!outermost_) return;
+  t_call_site = nullptr;
+  t_api_calls.open.store(false, std::memory_order_relaxed);
 }
+
+const ApiCallTrace& ThisThreadApiCalls() { return t_api_calls; }
 
 const CallSite* CurrentCallSite() { return t_call_site; }
 

@@ -20,6 +20,7 @@
 #include "ascendc/runtime/env_setting.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
+#include "ascendc/runtime/race_check.h"
 #include "engine/dispatch.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
@@ -115,13 +116,15 @@ void CheckRuns(const OpName& op, const char* which, const CopyEnd& end,
 
 // Moves run k of `bytes` from src + k * src_pitch to dst + k * dst_pitch;
 // writes to GM go through StoreToGm.
-void MoveRuns(const CopyEnd& dst, const CopyEnd& src, uint32_t count,
-              uint64_t bytes, uint64_t src_pitch, uint64_t dst_pitch) {
+void MoveRuns(const OpName& op, const CopyEnd& dst, const CopyEnd& src,
+              uint32_t count, uint64_t bytes, uint64_t src_pitch,
+              uint64_t dst_pitch) {
   for (uint32_t k = 0; k < count; ++k) {
     uint8_t* to = dst.data + k * dst_pitch;
     const uint8_t* from = src.data + k * src_pitch;
+    if (src.ub == nullptr) NoteGmRead(op.text, from, bytes);
     if (dst.ub == nullptr) {
-      StoreToGm(to, from, bytes);
+      StoreToGm(op.text, to, from, bytes);
     } else {
       CopyBytes(to, from, bytes);
     }
@@ -170,10 +173,11 @@ void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
   const uint64_t moved = uint64_t{count} * elem_bytes;
   if (src.ub == nullptr) {
     CheckGmAccess(op.text, src.base, src.data, moved, false);
+    NoteGmRead(op.text, src.data, moved);
   }
   if (dst.ub == nullptr) {
     CheckGmAccess(op.text, dst.base, dst.data, moved, true);
-    StoreToGm(dst.data, src.data, moved);
+    StoreToGm(op.text, dst.data, src.data, moved);
   } else {
     CopyBytes(dst.data, src.data, moved);
   }
@@ -205,7 +209,7 @@ void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
                 params.dstStride);
   CheckRuns(op, "src", src, elem_bytes, from, how);
   CheckRuns(op, "dst", dst, elem_bytes, to, how);
-  MoveRuns(dst, src, params.blockCount, bytes, from.pitch, to.pitch);
+  MoveRuns(op, dst, src, params.blockCount, bytes, from.pitch, to.pitch);
 }
 
 namespace {
@@ -299,8 +303,9 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
   CheckRuns(op, "dst", dst, elem_bytes, Runs{1, dst_span, 0},
             "dstSliceInfo's bursts");
   for (size_t k = 0; k < from.size(); ++k) {
+    if (src.ub == nullptr) NoteGmRead(op.text, src.data + from[k], burst);
     if (dst.ub == nullptr) {
-      StoreToGm(dst.data + to[k], src.data + from[k], burst);
+      StoreToGm(op.text, dst.data + to[k], src.data + from[k], burst);
     } else {
       CopyBytes(dst.data + to[k], src.data + from[k], burst);
     }
@@ -337,6 +342,11 @@ void CheckScalar(const char* api_format, const char* type_name,
 void ReadGmScalar(const char* api_format, const char* type_name, void* out,
                   const void* base, const void* gm, uint32_t bytes) {
   CheckScalar(api_format, type_name, base, gm, bytes, false);
+  if (RaceCheckRuns()) {
+    char api[96];
+    std::snprintf(api, sizeof api, api_format, type_name);
+    NoteGmRead(api, gm, bytes);
+  }
   std::memcpy(out, gm, bytes);
 }
 
@@ -344,7 +354,9 @@ void WriteGmScalar(const char* api_format, const char* type_name,
                    const void* base, void* gm, const void* value,
                    uint32_t bytes) {
   CheckScalar(api_format, type_name, base, gm, bytes, true);
-  StoreToGm(static_cast<uint8_t*>(gm), static_cast<const uint8_t*>(value),
+  char api[96] = "";
+  if (RaceCheckRuns()) std::snprintf(api, sizeof api, api_format, type_name);
+  StoreToGm(api, static_cast<uint8_t*>(gm), static_cast<const uint8_t*>(value),
             bytes);
 }
 

@@ -9,6 +9,7 @@
 
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
+#include "ascendc/runtime/race_check.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 
@@ -128,6 +129,7 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
   for (uint32_t k = 0; k < b.count; ++k) {
     uint8_t* out = dst.data + k * dst_pitch;
     const uint8_t* in = src.data + k * src_pitch;
+    NoteGmRead(op.text, in, b.len);
     if (b.compact) {
       CopyBytes(out, in, b.len);
       continue;
@@ -170,7 +172,8 @@ void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
   CheckSpan(op, "dst", dst, elem_bytes, (b.count - 1) * dst_pitch + b.len, b,
             true);
   for (uint32_t k = 0; k < b.count; ++k) {
-    StoreToGm(dst.data + k * dst_pitch, src.data + k * src_pitch, b.len);
+    StoreToGm(op.text, dst.data + k * dst_pitch, src.data + k * src_pitch,
+              b.len);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ascendc/runtime/launch_state.h"
+#include "ascendc/runtime/race_check.h"
 #include "normgrad_ascendc/runtime/core.h"
 
 namespace normgrad_ascendc {
@@ -27,10 +28,12 @@ void Log(BlockState& block, uint8_t* dst, const uint8_t* src, uint64_t bytes,
 
 }  // namespace
 
-void StoreToGm(uint8_t* dst, const uint8_t* src, uint64_t bytes) {
+void StoreToGm(const char* api, uint8_t* dst, const uint8_t* src,
+               uint64_t bytes) {
   Launch& launch = CurrentLaunch();
   BlockState& block = CurrentBlock();
   const AtomicMode mode = block.atomic;
+  NoteGmAccess(api, dst, bytes, true, mode.op != AtomicModeOp::kNone);
   if (mode.op != AtomicModeOp::kNone) {
     const uint32_t element = AtomicElementBytes(mode.type);
     if (bytes % element != 0) {

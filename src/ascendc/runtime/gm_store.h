@@ -14,8 +14,10 @@ namespace normgrad_ascendc {
 void CopyBytes(uint8_t* dst, const uint8_t* src, uint64_t bytes);
 
 /// Writes `bytes` of kernel data at src to global memory at dst, under the
-/// current block's atomic mode (atomic.h says when such writes apply).
-void StoreToGm(uint8_t* dst, const uint8_t* src, uint64_t bytes);
+/// current block's atomic mode (atomic.h says when such writes apply), for
+/// `api` (as messages name it; the race check logs the write with it).
+void StoreToGm(const char* api, uint8_t* dst, const uint8_t* src,
+               uint64_t bytes);
 
 /// A read of `bytes` of global memory at src by `api` in the current block: a
 /// KernelError when it covers bytes of the block's atomic writes that are

@@ -1,11 +1,8 @@
 // kernel_guard.h — what turns a kernel that crashes or never returns into a
 // message (internal to src/ascendc, used by launch.cc): signal handlers that
-// name the kernel and the block, and the NORMGRAD_KERNEL_TIMEOUT watchdog.
+// name the kernel and the block, and the watchdog of launches that do not
+// end (a time limit, SIGINT and SIGTERM).
 #pragma once
-
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 namespace normgrad_ascendc {
 
@@ -23,9 +20,12 @@ void InstallKernelSignalHandlers();
 /// that a stack overflow inside a block is reported too.
 void PrepareThreadForBlocks();
 
-/// While alive (one launch), ends the process with a message naming the
-/// blocks still running when the launch takes longer than
-/// NORMGRAD_KERNEL_TIMEOUT seconds (unset or 0: no limit; read once).
+/// While alive (one launch), watches it from the process's watcher thread:
+/// a launch still running after NORMGRAD_KERNEL_TIMEOUT seconds (unset:
+/// 600; 0: no limit; read once) is reported with each unfinished block's
+/// state and the API call it is in, and the process exits with status 1; a
+/// SIGINT or SIGTERM while it runs gives the same report and exit status
+/// 128 + the signal. Outside launches those signals act as before.
 class KernelWatchdog {
  public:
   explicit KernelWatchdog(Launch& launch);
@@ -38,10 +38,6 @@ class KernelWatchdog {
 
  private:
   Launch& launch_;
-  mutable std::mutex mutex_;
-  mutable std::condition_variable finished_cv_;
-  mutable bool finished_ = false;
-  std::thread thread_;
 };
 
 }  // namespace normgrad_ascendc

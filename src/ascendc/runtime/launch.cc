@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "ascendc/runtime/check.h"
 #include "ascendc/runtime/env_setting.h"
 #include "ascendc/runtime/kernel_guard.h"
 #include "ascendc/runtime/launch_state.h"
@@ -43,11 +44,12 @@ namespace normgrad_ascendc {
 // ------------------------------------------------------------------
 
 Launch::Launch(const char* name, uint32_t num_blocks, bool concurrent,
-               uint32_t vector_cores)
+               uint32_t vector_cores, unsigned checks)
     : name_(name),
       num_blocks_(num_blocks),
       concurrent_(concurrent),
       vector_cores_(vector_cores),
+      race_check_((checks & kCheckRace) != 0 && num_blocks > 1),
       blocks_(num_blocks),
       running_(num_blocks) {
   for (uint32_t i = 0; i < num_blocks; ++i) blocks_[i].index = i;
@@ -126,9 +128,10 @@ void Launch::Change(const std::function<void()>& change) {
   changed_.notify_all();
 }
 
-void Launch::BlockStarted(uint32_t i) {
+void Launch::BlockStarted(uint32_t i, const ApiCallTrace& api_calls) {
   const std::lock_guard<std::mutex> lock(mutex_);
   blocks_[i].running = true;
+  blocks_[i].api_calls = &api_calls;
 }
 
 void Launch::BlockEnded(uint32_t i) {
@@ -263,7 +266,7 @@ void RunBlock(Launch& launch, uint32_t i, void (*block)(void*), void* context,
   const ScopedCore scope(core);
   const ScopedBlock current(launch, i);
   core.SetBlock(i, launch.num_blocks());
-  launch.BlockStarted(i);
+  launch.BlockStarted(i, ThisThreadApiCalls());
   try {
     block(context);
   } catch (const KernelError& e) {
@@ -382,9 +385,16 @@ int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
                  name, num_blocks, kMaxBlocks);
     return Conclude(policy, kInvalidLaunchCode);
   }
+  std::string check_error;
+  const unsigned checks = EnabledChecks(&check_error);
+  if (!check_error.empty()) {
+    std::fprintf(stderr, "normgrad: kernel %s: %s\n", name,
+                 check_error.c_str());
+    return Conclude(policy, kInvalidLaunchCode);
+  }
   const uint32_t vector_cores = GetProfileInfo(CurrentProfile()).aiv_cores;
   const bool concurrent = num_blocks <= vector_cores;
-  Launch launch(name, num_blocks, concurrent, vector_cores);
+  Launch launch(name, num_blocks, concurrent, vector_cores, checks);
   Failures failures;
   InstallKernelSignalHandlers();
   const KernelWatchdog watchdog(launch);
@@ -407,8 +417,18 @@ int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
   launch.FlushPending(0, num_blocks);
   PrintBlockOutputs(launch);
 
-  if (failures.empty()) return 0;
+  // Races are reported after the blocks' own failures, which stopped them.
+  const std::vector<std::string> races =
+      launch.race_check() ? FindRaces(launch, kMaxReportedBlocks)
+                          : std::vector<std::string>();
+  if (failures.empty() && races.empty()) return 0;
   failures.Report(name, num_blocks);
+  for (const std::string& race : races) {
+    const std::string line =
+        std::string("normgrad: kernel ") + name + ": " + race;
+    std::fprintf(stderr, "%s\n", line.c_str());
+    LogCheckReport(line);
+  }
   return Conclude(policy, kKernelErrorCode);
 }
 

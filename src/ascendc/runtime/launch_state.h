@@ -19,7 +19,9 @@
 #include <tuple>
 #include <vector>
 
+#include "ascendc/runtime/race_check.h"
 #include "normgrad_ascendc/runtime/atomic.h"
+#include "normgrad_ascendc/runtime/core.h"
 
 namespace normgrad_ascendc {
 
@@ -49,6 +51,8 @@ struct BlockState {
   uint32_t index = 0;
   bool running = false;  ///< started and not ended
   bool ended = false;
+  /// The API calls of the thread running the block (from its start).
+  const ApiCallTrace* api_calls = nullptr;
   // Debug output (under mutex()), printed in block order when the launch
   // ends.
   std::string output;
@@ -70,6 +74,8 @@ struct BlockState {
   // Intra-core mutex IDs taken with AllocMutexID, and locked ones.
   uint32_t mutex_ids = 0;
   uint32_t mutex_locked = 0;
+  // The race check's log and clock (race_check.h), when it runs.
+  RaceClock race;
 };
 
 /// The shared state of one launch. Its blocks use it from their threads;
@@ -78,13 +84,16 @@ class Launch {
  public:
   /// `concurrent`: every block has a thread of its own, so blocks may wait
   /// for each other.
+  /// `checks`: the CheckBits this launch runs (check.h).
   Launch(const char* name, uint32_t num_blocks, bool concurrent,
-         uint32_t vector_cores);
+         uint32_t vector_cores, unsigned checks = 0);
   Launch(const Launch&) = delete;
   Launch& operator=(const Launch&) = delete;
 
   const char* name() const { return name_; }
   uint32_t num_blocks() const { return num_blocks_; }
+  /// The race check runs (NORMGRAD_CHECK=race and more than one block).
+  bool race_check() const { return race_check_; }
   BlockState& block(uint32_t i) { return blocks_[i]; }
   /// Atomic writes are deferred (logged and applied in block order) when
   /// more than one block could race on them.
@@ -104,7 +113,7 @@ class Launch {
   void Change(const std::function<void()>& change);
 
   /// A block started or ended (launch.cc).
-  void BlockStarted(uint32_t i);
+  void BlockStarted(uint32_t i, const ApiCallTrace& api_calls);
   void BlockEnded(uint32_t i);
 
   /// Applies the pending writes of blocks [first, last) in block order and
@@ -119,6 +128,8 @@ class Launch {
       cross_sets;  ///< flagId -> CrossCoreSetFlag calls
   /// GroupBarriers by workspace address.
   std::map<const void*, GroupBarrierState> group_barriers;
+  /// The race check's synchronization channels (race_check.h).
+  std::map<std::string, std::vector<uint32_t>> race_channels;
 
   std::mutex& mutex() { return mutex_; }
 
@@ -132,6 +143,7 @@ class Launch {
   uint32_t num_blocks_;
   bool concurrent_;
   uint32_t vector_cores_;
+  bool race_check_;
   std::vector<BlockState> blocks_;
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -160,7 +160,7 @@ TEST(Atomics, ReadingDeferredAtomicWritesBackIsAnError) {
 void SumThenSync(GM_ADDR cell, GM_ADDR seen) {
   const std::vector<int32_t> one(8, 1);
   SetAtomicAdd<int32_t>();
-  normgrad_ascendc::StoreToGm(cell,
+  normgrad_ascendc::StoreToGm("SumThenSync", cell,
                               reinterpret_cast<const uint8_t*>(one.data()), 32);
   DisableDmaAtomic();
   SyncAll();

@@ -70,6 +70,10 @@ constexpr AscendC::AtomicDtype AtomicDtypeOf() {
 /// The lock every scalar GM atomic takes.
 std::mutex& ScalarAtomicMutex();
 
+/// Logs a scalar atomic's access for the race check (docs/checks.md): an
+/// atomic write, which races with no other atomic.
+void NoteScalarAtomic(const char* api, const void* address, uint32_t bytes);
+
 /// A scalar atomic: *address = update(*address) under the lock; returns
 /// the old value. `api` names the call for the null-address error.
 template <typename T, typename Update>
@@ -78,6 +82,7 @@ T ScalarAtomic(const char* api, __gm__ T* address, Update update) {
     Fail("%s: address is null; a scalar atomic needs a global-memory address",
          api);
   }
+  NoteScalarAtomic(api, address, sizeof(T));
   const std::lock_guard<std::mutex> lock(ScalarAtomicMutex());
   const T old = *address;
   *address = update(old);

@@ -26,6 +26,7 @@
 // the message with "<file>:<line>: ".
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -81,6 +82,20 @@ class ApiCall {
 
 /// The call site of the outermost open ApiCall on this thread, or null.
 const CallSite* CurrentCallSite();
+
+/// A thread's outermost API call as another thread may read it (the report
+/// of a launch interrupted or out of time): the last call's file (null before
+/// the first) and line, and whether it is still open. Relaxed atomics: a
+/// reader may see a file with the line of the next call, never a bad
+/// pointer (file names are string literals).
+struct ApiCallTrace {
+  std::atomic<const char*> file{nullptr};
+  std::atomic<unsigned> line{0};
+  std::atomic<bool> open{false};
+};
+
+/// The calling thread's trace.
+const ApiCallTrace& ThisThreadApiCalls();
 
 /// What the last merge (MrgSort, MrgSort4) of a core left for
 /// GetMrgSortResult (vector_sort.h): which merge, whether it ran with
