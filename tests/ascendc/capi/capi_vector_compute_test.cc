@@ -63,6 +63,15 @@ class CapiVector : public ::testing::Test {
       UbAt<T>(kDstC)[i] = UbAt<T>(kDstCpp)[i] = static_cast<T>(i % 7);
     }
   }
+  // Sources with ties: src1 = src0 at every third element, so that each
+  // relation and its strict or inclusive twin give different bits.
+  template <typename T>
+  void FillWithTies() {
+    Fill<T>();
+    for (uint32_t i = 0; i < kRegion / sizeof(T); i += 3) {
+      UbAt<T>(kSrc1)[i] = UbAt<T>(kSrc0)[i];
+    }
+  }
   // Whether both destinations hold the same bytes.
   static ::testing::AssertionResult SameDst() {
     if (std::memcmp(UbAt<uint8_t>(kDstC), UbAt<uint8_t>(kDstCpp), kRegion) ==
@@ -310,6 +319,230 @@ TEST_F(CapiVector, MaskModes) {
       normgrad_ascendc::CurrentCore().vector_mask();
   EXPECT_EQ(m.low, 0x1u);
   EXPECT_EQ(m.mode, AscendC::MaskMode::NORMAL);
+}
+
+// ---- Comparisons and select ------------------------------------------------
+
+// Every relation into dst (repeat 3, strides with gaps) and its _sync form
+// against Compare's level-0 form; the scalar forms against Compares'.
+#define EXPECT_COMPARE(T, capi, mode)                                          \
+  do {                                                                         \
+    FillWithTies<T>();                                                         \
+    capi(UbAt<uint8_t>(kDstC), UbAt<T>(kSrc0), UbAt<T>(kSrc1), 3, 1, 2, 1, 8,  \
+         17, 8);                                                               \
+    AscendC::Compare(TensorAt<uint8_t>(kDstCpp), TensorAt<T>(kSrc0),           \
+                     TensorAt<T>(kSrc1), AscendC::CMPMODE::mode, mask, 3,      \
+                     binary);                                                  \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T ">";                                \
+    std::memset(UbAt<uint8_t>(kDstC), 0, kRegion);                             \
+    std::memset(UbAt<uint8_t>(kDstCpp), 0, kRegion);                           \
+    capi##_sync(UbAt<uint8_t>(kDstC), UbAt<T>(kSrc0), UbAt<T>(kSrc1), 3, 1, 2, \
+                1, 8, 17, 8);                                                  \
+    AscendC::Compare(TensorAt<uint8_t>(kDstCpp), TensorAt<T>(kSrc0),           \
+                     TensorAt<T>(kSrc1), AscendC::CMPMODE::mode, mask, 3,      \
+                     binary);                                                  \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #T ">";                           \
+    Fill<T>();                                                                 \
+    const T value = UbAt<T>(kSrc0)[5];                                         \
+    UbAt<T>(kSrc0)[40] = UbAt<T>(kSrc0)[300] = value;                          \
+    capi##_scalar(UbAt<uint8_t>(kDstC), UbAt<T>(kSrc0), value, 3, 1, 2, 8,     \
+                  17);                                                         \
+    AscendC::Compares(TensorAt<uint8_t>(kDstCpp), TensorAt<T>(kSrc0), value,   \
+                      AscendC::CMPMODE::mode, mask, 3, unary);                 \
+    EXPECT_TRUE(SameDst()) << #capi "_scalar<" #T ">";                         \
+    capi##_scalar_sync(UbAt<uint8_t>(kDstC), UbAt<T>(kSrc0), value, 3, 1, 2,   \
+                       8, 17);                                                 \
+    EXPECT_TRUE(SameDst()) << #capi "_scalar_sync<" #T ">";                    \
+  } while (0)
+
+TEST_F(CapiVector, ComparisonsIntoDstMatchCpp) {
+  const AscendC::BinaryRepeatParams binary(1, 2, 1, 8, 17, 8);
+  const AscendC::UnaryRepeatParams unary(1, 2, 8, 17);
+  const uint64_t mask[2] = {kMaskLow, kMaskHigh};  // reserved on A2/A3
+  EXPECT_COMPARE(float, asc_eq, EQ);
+  EXPECT_COMPARE(half, asc_eq, EQ);
+  EXPECT_COMPARE(int32_t, asc_eq, EQ);
+  EXPECT_COMPARE(float, asc_ne, NE);
+  EXPECT_COMPARE(half, asc_ne, NE);
+  EXPECT_COMPARE(float, asc_lt, LT);
+  EXPECT_COMPARE(half, asc_lt, LT);
+  EXPECT_COMPARE(float, asc_le, LE);
+  EXPECT_COMPARE(half, asc_le, LE);
+  EXPECT_COMPARE(float, asc_gt, GT);
+  EXPECT_COMPARE(half, asc_gt, GT);
+  EXPECT_COMPARE(float, asc_ge, GE);
+  EXPECT_COMPARE(half, asc_ge, GE);
+}
+
+// The register forms against Compare's register form with isSetMask =
+// false, read back with asc_get_cmp_mask and GetCmpMask.
+#define EXPECT_COMPARE_TO_REGISTER(T, capi, mode)                      \
+  do {                                                                 \
+    FillWithTies<T>();                                                 \
+    asc_set_vector_mask(kMaskHigh, kMaskLow);                          \
+    capi(UbAt<T>(kSrc0), UbAt<T>(kSrc1), 5, 1, 1, 2, 8, 8, 8);         \
+    asc_get_cmp_mask(UbAt<uint8_t>(kDstC));                            \
+    AscendC::Compare<T, false>(TensorAt<T>(kSrc0), TensorAt<T>(kSrc1), \
+                               AscendC::CMPMODE::mode, mask, binary);  \
+    AscendC::GetCmpMask(TensorAt<uint8_t>(kDstCpp));                   \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T "> into the register";      \
+    capi##_sync(UbAt<T>(kSrc1), UbAt<T>(kSrc0), 5, 1, 1, 2, 8, 8, 8);  \
+    asc_get_cmp_mask(UbAt<uint8_t>(kDstC));                            \
+    AscendC::Compare<T, false>(TensorAt<T>(kSrc1), TensorAt<T>(kSrc0), \
+                               AscendC::CMPMODE::mode, mask, binary);  \
+    AscendC::GetCmpMask(TensorAt<uint8_t>(kDstCpp));                   \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #T "> into the register"; \
+  } while (0)
+
+TEST_F(CapiVector, ComparisonsIntoRegisterMatchCpp) {
+  const AscendC::BinaryRepeatParams binary(1, 1, 2, 8, 8, 8);
+  const uint64_t mask[2] = {0, 0};  // not set: the register as it stands
+  EXPECT_COMPARE_TO_REGISTER(float, asc_eq, EQ);
+  EXPECT_COMPARE_TO_REGISTER(half, asc_ne, NE);
+  EXPECT_COMPARE_TO_REGISTER(float, asc_lt, LT);
+  EXPECT_COMPARE_TO_REGISTER(half, asc_le, LE);
+  EXPECT_COMPARE_TO_REGISTER(half, asc_gt, GT);
+  EXPECT_COMPARE_TO_REGISTER(float, asc_ge, GE);
+}
+
+// asc_eq_scalar's example: src 1 … 128, value 20: only bit 3 of byte 2.
+TEST_F(CapiVector, CompareScalarPageExample) {
+  half* src = UbAt<half>(kSrc0);
+  for (int i = 0; i < 128; ++i) src[i] = half(static_cast<float>(i + 1));
+  uint8_t* dst = UbAt<uint8_t>(kDstC);
+  asc_eq_scalar(dst, src, half(20.0f), 1, 1, 1, 8, 8);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(dst[i], i == 2 ? 0x08 : 0) << i;
+}
+
+// Bits against a reference computed here: little-endian, lane k at bit
+// k % 8 of byte k / 8, packed across repeats; NaN compares unequal.
+TEST_F(CapiVector, ComparisonsAgainstReference) {
+  FillWithTies<float>();
+  float* a = UbAt<float>(kSrc0);
+  float* b = UbAt<float>(kSrc1);
+  a[3] = std::nanf("");
+  b[70] = a[70];
+  uint8_t* dst = UbAt<uint8_t>(kDstC);
+  asc_le(dst, a, b, 2, 1, 1, 1, 8, 8, 8);
+  for (uint32_t k = 0; k < 128; ++k) {
+    EXPECT_EQ((dst[k / 8] >> (k % 8)) & 1, a[k] <= b[k] ? 1 : 0) << k;
+  }
+  asc_ne(dst, a, b, 2, 1, 1, 1, 8, 8, 8);
+  for (uint32_t k = 0; k < 128; ++k) {
+    EXPECT_EQ((dst[k / 8] >> (k % 8)) & 1, a[k] != b[k] ? 1 : 0) << k;
+  }
+  // Into the register: one repeat under the mask register, whatever repeat.
+  asc_set_vector_mask(0, 0xF0F0F0F0F0F0F0F0ull);
+  asc_gt(a, b, 7, 1, 1, 1, 8, 8, 8);
+  asc_get_cmp_mask(dst);
+  for (uint32_t k = 0; k < 128; ++k) {
+    const bool on = k < 64 && (k / 4) % 2 == 1 && a[k] > b[k];
+    EXPECT_EQ((dst[k / 8] >> (k % 8)) & 1, on ? 1 : 0) << k;
+  }
+}
+
+// asc_select's page example (256 floats, an 8-byte sel_mask: every repeat
+// of 64 lanes selects by the same 64 bits) against a reference and Select
+// in mode VSEL_CMPMASK_SPR; the high-dimension form against Select's
+// register form.
+TEST_F(CapiVector, SelectMatchesCppAndReference) {
+  Fill<float>();
+  uint8_t* sel = UbAt<uint8_t>(4 * kRegion);
+  const uint8_t bits[8] = {0x0F, 0xAA, 0x00, 0xFF, 0x81, 0x3C, 0x55, 0xF0};
+  std::memcpy(sel, bits, 8);
+  std::memset(sel + 8, 0, 24);
+  float* d = UbAt<float>(kDstC);
+  const float* a = UbAt<float>(kSrc0);
+  const float* b = UbAt<float>(kSrc1);
+  asc_set_cmp_mask(sel);
+  asc_sync_pipe(PIPE_V);
+  asc_select(d, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 256);
+  for (uint32_t i = 0; i < 256; ++i) {
+    const uint32_t k = i % 64;
+    EXPECT_EQ(d[i], (bits[k / 8] >> (k % 8) & 1) ? a[i] : b[i]) << i;
+  }
+  EXPECT_EQ(d[256], 256 % 7);  // past count: the filler
+  AscendC::Select(TensorAt<float>(kDstCpp),
+                  LocalTensor<uint8_t>(TPosition::VECCALC, 4 * kRegion, 32),
+                  TensorAt<float>(kSrc0), TensorAt<float>(kSrc1),
+                  AscendC::SELMODE::VSEL_CMPMASK_SPR, 256);
+  EXPECT_TRUE(SameDst()) << "asc_select<float>";
+
+  Fill<half>();
+  asc_set_cmp_mask(sel);
+  asc_select_sync(UbAt<half>(kDstC), UbAt<half>(kSrc0), UbAt<half>(kSrc1), 300);
+  AscendC::Select(TensorAt<half>(kDstCpp),
+                  LocalTensor<uint8_t>(TPosition::VECCALC, 4 * kRegion, 32),
+                  TensorAt<half>(kSrc0), TensorAt<half>(kSrc1),
+                  AscendC::SELMODE::VSEL_CMPMASK_SPR, 300);
+  EXPECT_TRUE(SameDst()) << "asc_select_sync<half>";
+
+  Fill<half>();
+  asc_set_cmp_mask(sel);
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  asc_select(UbAt<half>(kDstC), UbAt<half>(kSrc0), UbAt<half>(kSrc1), 3, 2, 1,
+             2, 17, 8, 17);
+  AscendC::Select<half, AscendC::SELMODE::VSEL_CMPMASK_SPR>(
+      TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), TensorAt<half>(kSrc1), 3,
+      AscendC::BinaryRepeatParams(2, 1, 2, 17, 8, 17));
+  EXPECT_TRUE(SameDst()) << "asc_select<half> high-dimension";
+
+  // A comparison feeds the selection: a > b ? a : b is the maximum.
+  Fill<float>();
+  asc_set_vector_mask(~0ull, ~0ull);
+  asc_gt(UbAt<float>(kSrc0), UbAt<float>(kSrc1), 1, 1, 1, 1, 8, 8, 8);
+  asc_select(d, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 64);
+  for (uint32_t i = 0; i < 64; ++i) EXPECT_EQ(d[i], std::fmax(a[i], b[i])) << i;
+}
+
+TEST_F(CapiVector, CompareAndSelectChecks) {
+  Fill<float>();
+  uint8_t* bits = UbAt<uint8_t>(kDstC);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_lt(bits, UbAt<int32_t>(kSrc0), UbAt<int32_t>(kSrc1), 1, 1, 1, 1, 8,
+               8, 8);
+      },
+      "asc_lt<int32_t>: cmpMode LT is not supported for int32_t on profile "
+      "Atlas A2/A3 (int32_t compares by EQ only there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_ge_scalar_sync(bits, UbAt<int32_t>(kSrc0), 3, 1, 1, 1, 8, 8); },
+      "asc_ge_scalar_sync<int32_t>: cmpMode GE is not supported for int32_t"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_eq(bits, UbAt<int16_t>(kSrc0), UbAt<int16_t>(kSrc1), 1, 1, 1, 1, 8,
+               8, 8);
+      },
+      "asc_eq<int16_t>: element type int16_t is not supported on profile "
+      "Atlas A2/A3 (asc_eq takes "));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_eq(UbAt<int32_t>(kSrc0), UbAt<int32_t>(kSrc1), 1, 1, 1, 1, 8, 8, 8);
+      },
+      "asc_eq<int32_t>: element type int32_t is not supported on profile "
+      "Atlas A2/A3 (asc_eq takes half, float there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_select(UbAt<int32_t>(kDstC), UbAt<int32_t>(kSrc0),
+                   UbAt<int32_t>(kSrc1), 64);
+      },
+      "asc_select<int32_t>: element type int32_t is not supported on profile "
+      "Atlas A2/A3 (asc_select takes half, float there)"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_cmp_mask(bits + 8); },
+                        "asc_set_cmp_mask: sel_mask is at UB byte 16392, "
+                        "which is not 16-byte aligned"));
+  const uint32_t ub = normgrad_ascendc::CurrentCore().ub_size();
+  EXPECT_TRUE(FailsWith([&] { asc_get_cmp_mask(UbAt<uint8_t>(ub - 64)); },
+                        "asc_get_cmp_mask: dst at UB byte 196544 with 128 "
+                        "bytes runs past the end of the unified buffer"));
+  float* last = UbAt<float>(ub - 256);
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_select(last, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 65); },
+      "asc_select<float>: dst has 64 elements, fewer than count 65"));
+  std::vector<float> host(64);
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_gt(UbAt<float>(kSrc0), host.data(), 1, 1, 1, 1, 8, 8, 8); },
+      "asc_gt<float>: src1 "));
 }
 
 // ---- Checks -------------------------------------------------------------
