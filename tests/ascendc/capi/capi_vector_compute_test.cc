@@ -545,6 +545,222 @@ TEST_F(CapiVector, CompareAndSelectChecks) {
       "asc_gt<float>: src1 "));
 }
 
+// ---- Conversions ------------------------------------------------------------
+
+// A conversion's count form and _sync form against Cast by `mode` on the same
+// sources, over n elements.
+#define EXPECT_CAST(D, S, capi, mode, n)                    \
+  do {                                                      \
+    Fill<S>();                                              \
+    capi(UbAt<D>(kDstC), UbAt<S>(kSrc0), n);                \
+    AscendC::Cast(TensorAt<D>(kDstCpp), TensorAt<S>(kSrc0), \
+                  AscendC::RoundMode::mode, n);             \
+    EXPECT_TRUE(SameDst()) << #capi;                        \
+    std::memset(UbAt<D>(kDstC), 0, kRegion);                \
+    std::memset(UbAt<D>(kDstCpp), 0, kRegion);              \
+    capi##_sync(UbAt<D>(kDstC), UbAt<S>(kSrc0), n);         \
+    AscendC::Cast(TensorAt<D>(kDstCpp), TensorAt<S>(kSrc0), \
+                  AscendC::RoundMode::mode, n);             \
+    EXPECT_TRUE(SameDst()) << #capi "_sync";                \
+  } while (0)
+#define EXPECT_CAST_FIVE(D, S, capi, n)           \
+  do {                                            \
+    EXPECT_CAST(D, S, capi##_rn, CAST_RINT, n);   \
+    EXPECT_CAST(D, S, capi##_rna, CAST_ROUND, n); \
+    EXPECT_CAST(D, S, capi##_rd, CAST_FLOOR, n);  \
+    EXPECT_CAST(D, S, capi##_ru, CAST_CEIL, n);   \
+    EXPECT_CAST(D, S, capi##_rz, CAST_TRUNC, n);  \
+  } while (0)
+
+TEST_F(CapiVector, ConversionCountFormsMatchCpp) {
+  for (uint32_t n : {1u, 200u, 1000u}) {
+    EXPECT_CAST(float, bfloat16_t, asc_bfloat162float, CAST_NONE, n);
+    EXPECT_CAST_FIVE(int32_t, bfloat16_t, asc_bfloat162int32, n);
+    EXPECT_CAST_FIVE(bfloat16_t, float, asc_float2bfloat16, n);
+    EXPECT_CAST_FIVE(float, float, asc_float2float, n);
+    EXPECT_CAST(half, float, asc_float2half, CAST_NONE, n);
+    EXPECT_CAST_FIVE(half, float, asc_float2half, n);
+    EXPECT_CAST(half, float, asc_float2half_ro, CAST_ODD, n);
+    EXPECT_CAST_FIVE(int16_t, float, asc_float2int16, n);
+    EXPECT_CAST_FIVE(int32_t, float, asc_float2int32, n);
+    EXPECT_CAST_FIVE(int64_t, float, asc_float2int64, n);
+    EXPECT_CAST(float, half, asc_half2float, CAST_NONE, n);
+    EXPECT_CAST_FIVE(int16_t, half, asc_half2int16, n);
+    EXPECT_CAST_FIVE(int32_t, half, asc_half2int32, n);
+    EXPECT_CAST(int8_t, half, asc_half2int8, CAST_NONE, n);
+    EXPECT_CAST_FIVE(int8_t, half, asc_half2int8, n);
+    EXPECT_CAST(uint8_t, half, asc_half2uint8, CAST_NONE, n);
+    EXPECT_CAST_FIVE(uint8_t, half, asc_half2uint8, n);
+    EXPECT_CAST(float, int16_t, asc_int162float, CAST_NONE, n);
+    EXPECT_CAST(half, int16_t, asc_int162half, CAST_NONE, n);
+    EXPECT_CAST_FIVE(half, int16_t, asc_int162half, n);
+    EXPECT_CAST(float, int32_t, asc_int322float, CAST_NONE, n);
+    EXPECT_CAST_FIVE(float, int32_t, asc_int322float, n);
+    EXPECT_CAST(int16_t, int32_t, asc_int322int16, CAST_NONE, n);
+    EXPECT_CAST(int64_t, int32_t, asc_int322int64, CAST_NONE, n);
+    EXPECT_CAST_FIVE(float, int64_t, asc_int642float, n);
+    EXPECT_CAST(int32_t, int64_t, asc_int642int32, CAST_NONE, n);
+    EXPECT_CAST(half, int8_t, asc_int82half, CAST_NONE, n);
+    EXPECT_CAST(half, uint8_t, asc_uint82half, CAST_NONE, n);
+  }
+}
+
+// The high-dimension forms against Cast's level-0 form with isSetMask =
+// false: a repeat has the wider type's lanes, under the mask register.
+#define EXPECT_CAST_REPEATS(D, S, capi, mode, ds, ss)                     \
+  do {                                                                    \
+    Fill<S>();                                                            \
+    asc_set_vector_mask(kMaskHigh, kMaskLow);                             \
+    capi(UbAt<D>(kDstC), UbAt<S>(kSrc0), 3, 1, 2, ds, ss);                \
+    AscendC::Cast<D, S, false>(TensorAt<D>(kDstCpp), TensorAt<S>(kSrc0),  \
+                               AscendC::RoundMode::mode, mask, 3,         \
+                               AscendC::UnaryRepeatParams(1, 2, ds, ss)); \
+    EXPECT_TRUE(SameDst()) << #capi " high-dimension";                    \
+  } while (0)
+
+TEST_F(CapiVector, ConversionHighDimensionFormsMatchCpp) {
+  const uint64_t mask[2] = {0, 0};  // not set: the register as it stands
+  EXPECT_CAST_REPEATS(half, float, asc_float2half_ro, CAST_ODD, 4, 17);
+  EXPECT_CAST_REPEATS(half, float, asc_float2half, CAST_NONE, 5, 16);
+  EXPECT_CAST_REPEATS(float, half, asc_half2float, CAST_NONE, 17, 4);
+  EXPECT_CAST_REPEATS(float, int32_t, asc_int322float_rd, CAST_FLOOR, 9, 8);
+  EXPECT_CAST_REPEATS(int8_t, half, asc_half2int8_rna, CAST_ROUND, 4, 16);
+  EXPECT_CAST_REPEATS(int64_t, float, asc_float2int64_rz, CAST_TRUNC, 16, 8);
+  EXPECT_CAST_REPEATS(float, bfloat16_t, asc_bfloat162float, CAST_NONE, 8, 4);
+  EXPECT_CAST_REPEATS(half, int16_t, asc_int162half_ru, CAST_CEIL, 8, 8);
+  EXPECT_CAST_REPEATS(int32_t, int64_t, asc_int642int32, CAST_NONE, 4, 8);
+}
+
+// The rounding suffixes against values computed here: ties and halves.
+TEST_F(CapiVector, ConversionRoundingAgainstReference) {
+  half* src = UbAt<half>(kSrc0);
+  const float values[8] = {2.5f, -2.5f, 3.5f, -0.5f, 1.25f, -1.75f, 0.0f, 7.0f};
+  for (int i = 0; i < 8; ++i) src[i] = half(values[i]);
+  int32_t* dst = UbAt<int32_t>(kDstC);
+  const int32_t rn[8] = {2, -2, 4, 0, 1, -2, 0, 7};
+  const int32_t rna[8] = {3, -3, 4, -1, 1, -2, 0, 7};
+  const int32_t rd[8] = {2, -3, 3, -1, 1, -2, 0, 7};
+  const int32_t ru[8] = {3, -2, 4, 0, 2, -1, 0, 7};
+  const int32_t rz[8] = {2, -2, 3, 0, 1, -1, 0, 7};
+  asc_half2int32_rn(dst, src, 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(dst[i], rn[i]) << "rn " << i;
+  asc_half2int32_rna(dst, src, 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(dst[i], rna[i]) << "rna " << i;
+  asc_half2int32_rd(dst, src, 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(dst[i], rd[i]) << "rd " << i;
+  asc_half2int32_ru(dst, src, 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(dst[i], ru[i]) << "ru " << i;
+  asc_half2int32_rz(dst, src, 8);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(dst[i], rz[i]) << "rz " << i;
+  // float → half: 1 + 2^-11 is a tie between 1 and 1 + 2^-10.
+  float* f = UbAt<float>(kSrc1);
+  f[0] = 1.0f + std::ldexp(1.0f, -11);
+  f[1] = -f[0];
+  half* h = UbAt<half>(kDstC);
+  asc_float2half_rn(h, f, 2);
+  EXPECT_EQ(static_cast<float>(h[0]), 1.0f);
+  EXPECT_EQ(static_cast<float>(h[1]), -1.0f);
+  asc_float2half_ru(h, f, 2);
+  EXPECT_EQ(static_cast<float>(h[0]), 1.0f + std::ldexp(1.0f, -10));
+  EXPECT_EQ(static_cast<float>(h[1]), -1.0f);
+  asc_float2half_ro(h, f, 2);  // to odd: the odd neighbour
+  EXPECT_EQ(static_cast<float>(h[0]), 1.0f + std::ldexp(1.0f, -10));
+  // Saturation: half 300 and −300 to int8_t.
+  src[0] = half(300.0f);
+  src[1] = half(-300.0f);
+  asc_half2int8(UbAt<int8_t>(kDstC), src, 2);
+  EXPECT_EQ(UbAt<int8_t>(kDstC)[0], 127);
+  EXPECT_EQ(UbAt<int8_t>(kDstC)[1], -128);
+}
+
+// asc_deq_int162b8_h's example (scale 1, offset 0, signed: dst = src into
+// the upper half of each block) and the other quantizations against
+// CastDequant; asc_deq_int322half's example (scale 2).
+TEST_F(CapiVector, DequantizationsMatchCppAndPages) {
+  const uint64_t mask[2] = {0, 0};  // not set: the register as it stands
+  Fill<int16_t>();
+  int16_t* src = UbAt<int16_t>(kSrc0);
+  for (int i = 0; i < 128; ++i) src[i] = static_cast<int16_t>(i * 3 - 200);
+  int8_t* dst = UbAt<int8_t>(kDstC);
+  asc_set_deq_scale(1.0f, 0, true);
+  asc_deq_int162b8_h(dst, src, 128);
+  for (int i = 0; i < 128; ++i) {
+    const int block = i / 16, lane = i % 16;
+    const int expected = std::min(127, std::max(-128, i * 3 - 200));
+    EXPECT_EQ(dst[block * 32 + 16 + lane], expected) << i;
+    // The lower half keeps Fill's int16_t filler, (block · 16 + k) % 7.
+    const int kept = lane % 2 == 0 ? (block * 16 + lane / 2) % 7 : 0;
+    EXPECT_EQ(dst[block * 32 + lane], kept) << "lower half kept " << i;
+  }
+  AscendC::CastDequant<int8_t, int16_t, false, true>(
+      TensorAt<int8_t>(kDstCpp), TensorAt<int16_t>(kSrc0), 128);
+  EXPECT_TRUE(SameDst()) << "asc_deq_int162b8_h";
+
+  Fill<int16_t>();
+  asc_set_deq_scale(0.5f, 3, false);
+  asc_deq_int162b8_l_sync(UbAt<uint8_t>(kDstC), UbAt<int16_t>(kSrc0), 300);
+  AscendC::CastDequant<uint8_t, int16_t, false, false>(
+      TensorAt<uint8_t>(kDstCpp), TensorAt<int16_t>(kSrc0), 300);
+  EXPECT_TRUE(SameDst()) << "asc_deq_int162b8_l_sync";
+
+  Fill<int16_t>();
+  float scales[ASC_VDEQ_SIZE];
+  int16_t offsets[ASC_VDEQ_SIZE];
+  bool signs[ASC_VDEQ_SIZE];
+  for (int j = 0; j < ASC_VDEQ_SIZE; ++j) {
+    scales[j] = 0.25f * static_cast<float>(j + 1);
+    offsets[j] = static_cast<int16_t>(j - 8);
+    signs[j] = true;
+  }
+  asc_set_deq_scale(UbAt<uint64_t>(4 * kRegion), scales, offsets, signs);
+  asc_vdeq_int162b8_l(UbAt<int8_t>(kDstC), UbAt<int16_t>(kSrc0), 2, 1, 1, 8, 8);
+  AscendC::SetDeqScale(
+      LocalTensor<uint64_t>(TPosition::VECCALC, 4 * kRegion + 256, 16),
+      AscendC::VdeqInfo(scales, offsets, signs));
+  AscendC::CastDequant<int8_t, int16_t, false, true, false>(
+      TensorAt<int8_t>(kDstCpp), TensorAt<int16_t>(kSrc0), mask, 2,
+      AscendC::UnaryRepeatParams(1, 1, 8, 8));
+  EXPECT_TRUE(SameDst()) << "asc_vdeq_int162b8_l";
+
+  int32_t* i32 = UbAt<int32_t>(kSrc1);
+  for (int i = 0; i < 128; ++i) i32[i] = i - 64;
+  asc_set_deq_scale(2.0);
+  asc_deq_int322half(UbAt<half>(kDstC), i32, 128);
+  for (int i = 0; i < 128; ++i) {
+    EXPECT_EQ(static_cast<float>(UbAt<half>(kDstC)[i]), 2.0f * (i - 64)) << i;
+  }
+}
+
+TEST_F(CapiVector, ConversionChecks) {
+  Fill<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_float2half(UbAt<half>(kDstC), UbAt<float>(kSrc0) + 1, 8); },
+      "asc_float2half<half, float>: src is at UB byte 4, which is not 32-byte "
+      "aligned"));
+  const uint32_t ub = normgrad_ascendc::CurrentCore().ub_size();
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_half2float_sync(UbAt<float>(ub - 256), UbAt<half>(kSrc0), 65);
+      },
+      "asc_half2float_sync<float, half>: dst has 64 elements, fewer than "
+      "count 65"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_deq_int322half(UbAt<half>(ub - 64), UbAt<int32_t>(kSrc0), 64);
+      },
+      "asc_deq_int322half<half, int32_t>: dst has 32 elements, fewer than "
+      "count 64"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        float s[ASC_VDEQ_SIZE] = {};
+        int16_t o[ASC_VDEQ_SIZE] = {};
+        bool m[ASC_VDEQ_SIZE] = {};
+        asc_set_deq_scale(UbAt<uint64_t>(ub - 64), s, o, m);
+      },
+      "asc_set_deq_scale: tmp at UB byte 196544 with 128 bytes runs past the "
+      "end of the unified buffer"));
+}
+
 // ---- Checks -------------------------------------------------------------
 
 TEST_F(CapiVector, Checks) {

@@ -625,3 +625,6 @@ void asc_select_sync(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1,
   normgrad_ascendc::CapiSelect("asc_select_sync", dst, src0, src1,
                                normgrad_ascendc::CountForm{count, site});
 }
+
+// The conversions, in this header as their pages place them.
+#include "c_api/vector_compute/vector_convert.h"  // IWYU pragma: export
