@@ -761,6 +761,199 @@ TEST_F(CapiVector, ConversionChecks) {
       "end of the unified buffer"));
 }
 
+// ---- Reductions -------------------------------------------------------------
+
+// The high-dimension forms against the C++ level-0 reductions with
+// isSetMask = false under the same mask register (repeat 3, a gap between
+// the source blocks and repeats, results 2 strides apart).
+#define EXPECT_REDUCE_REPEATS(T, capi, cpp_call)               \
+  do {                                                         \
+    Fill<T>();                                                 \
+    asc_set_vector_mask(kMaskHigh, kMaskLow);                  \
+    capi(UbAt<T>(kDstC), UbAt<T>(kSrc0), 3, 2, 2, 17);         \
+    cpp_call;                                                  \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T "> high-dimension"; \
+  } while (0)
+#define EXPECT_REDUCE_ORDERS(T, capi, Cpp)                                  \
+  do {                                                                      \
+    EXPECT_REDUCE_REPEATS(                                                  \
+        T, capi##_value_index,                                              \
+        (AscendC::Cpp<T, false>(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0),   \
+                                mask, 3, 2, 2, 17,                          \
+                                AscendC::ReduceOrder::ORDER_VALUE_INDEX))); \
+    EXPECT_REDUCE_REPEATS(                                                  \
+        T, capi##_index_value,                                              \
+        (AscendC::Cpp<T, false>(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0),   \
+                                mask, 3, 2, 2, 17,                          \
+                                AscendC::ReduceOrder::ORDER_INDEX_VALUE))); \
+    EXPECT_REDUCE_REPEATS(                                                  \
+        T, capi##_only_value,                                               \
+        (AscendC::Cpp<T, false>(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0),   \
+                                mask, 3, 2, 2, 17,                          \
+                                AscendC::ReduceOrder::ORDER_ONLY_VALUE)));  \
+    EXPECT_REDUCE_REPEATS(                                                  \
+        T, capi##_only_index,                                               \
+        (AscendC::Cpp<T, false>(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0),   \
+                                mask, 3, 2, 2, 17,                          \
+                                AscendC::ReduceOrder::ORDER_ONLY_INDEX)));  \
+  } while (0)
+#define EXPECT_REDUCE_BLOCKS(T, capi, Cpp)                                 \
+  EXPECT_REDUCE_REPEATS(                                                   \
+      T, capi,                                                             \
+      (AscendC::Cpp<T, false>(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), 3, \
+                              mask, 2, 2, 17)))
+
+TEST_F(CapiVector, ReductionHighDimensionFormsMatchCpp) {
+  const uint64_t mask[2] = {0, 0};  // not set: the register as it stands
+  EXPECT_REDUCE_BLOCKS(half, asc_datablock_reduce_sum, BlockReduceSum);
+  EXPECT_REDUCE_BLOCKS(float, asc_datablock_reduce_sum, BlockReduceSum);
+  EXPECT_REDUCE_BLOCKS(half, asc_datablock_reduce_max, BlockReduceMax);
+  EXPECT_REDUCE_BLOCKS(float, asc_datablock_reduce_min, BlockReduceMin);
+  EXPECT_REDUCE_BLOCKS(half, asc_pair_reduce_sum, PairReduceSum);
+  EXPECT_REDUCE_BLOCKS(float, asc_pair_reduce_sum, PairReduceSum);
+  EXPECT_REDUCE_REPEATS(
+      half, asc_repeat_reduce_sum,
+      (AscendC::WholeReduceSum<half, false>(
+          TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), mask, 3, 2, 2, 17)));
+  EXPECT_REDUCE_REPEATS(float, asc_repeat_reduce_sum,
+                        (AscendC::WholeReduceSum<float, false>(
+                            TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0),
+                            mask, 3, 2, 2, 17)));
+  EXPECT_REDUCE_ORDERS(half, asc_repeat_reduce_max, WholeReduceMax);
+  EXPECT_REDUCE_ORDERS(float, asc_repeat_reduce_max, WholeReduceMax);
+  EXPECT_REDUCE_ORDERS(half, asc_repeat_reduce_min, WholeReduceMin);
+  EXPECT_REDUCE_ORDERS(float, asc_repeat_reduce_min, WholeReduceMin);
+}
+
+// The count forms against the C++ level-0 reductions in counter mode with
+// the count as their mask; the C API leaves the mask register as it was.
+#define EXPECT_REDUCE_COUNT(T, capi, cpp_call, n)                     \
+  do {                                                                \
+    Fill<T>();                                                        \
+    asc_set_vector_mask(0, 0x3);                                      \
+    capi(UbAt<T>(kDstC), UbAt<T>(kSrc0), n);                          \
+    EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().low, 3u); \
+    EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().mode,     \
+              AscendC::MaskMode::NORMAL);                             \
+    capi##_sync(UbAt<T>(kDstC), UbAt<T>(kSrc0), n);                   \
+    AscendC::SetMaskCount();                                          \
+    cpp_call;                                                         \
+    AscendC::SetMaskNorm();                                           \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T "> count " << n;           \
+  } while (0)
+
+TEST_F(CapiVector, ReductionCountFormsMatchCpp) {
+  for (int32_t n : {1, 100, 300}) {
+    EXPECT_REDUCE_COUNT(
+        half, asc_datablock_reduce_sum,
+        (AscendC::BlockReduceSum<half, true>(
+            TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), 1, n, 1, 1, 8)),
+        n);
+    EXPECT_REDUCE_COUNT(
+        float, asc_datablock_reduce_max,
+        (AscendC::BlockReduceMax<float, true>(
+            TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0), 1, n, 1, 1, 8)),
+        n);
+    EXPECT_REDUCE_COUNT(
+        half, asc_datablock_reduce_min,
+        (AscendC::BlockReduceMin<half, true>(
+            TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), 1, n, 1, 1, 8)),
+        n);
+    EXPECT_REDUCE_COUNT(
+        float, asc_pair_reduce_sum,
+        (AscendC::PairReduceSum<float, true>(
+            TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0), 1, n, 1, 1, 8)),
+        n);
+    EXPECT_REDUCE_COUNT(
+        half, asc_repeat_reduce_max_value_index,
+        (AscendC::WholeReduceMax<half, true>(
+            TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), n, 1, 1, 1, 8,
+            AscendC::ReduceOrder::ORDER_VALUE_INDEX)),
+        n);
+    EXPECT_REDUCE_COUNT(
+        float, asc_repeat_reduce_min_index_value,
+        (AscendC::WholeReduceMin<float, true>(
+            TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0), n, 1, 1, 1, 8,
+            AscendC::ReduceOrder::ORDER_INDEX_VALUE)),
+        n);
+    EXPECT_REDUCE_COUNT(
+        half, asc_repeat_reduce_max_only_value,
+        (AscendC::WholeReduceMax<half, true>(
+            TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), n, 1, 1, 1, 8,
+            AscendC::ReduceOrder::ORDER_ONLY_VALUE)),
+        n);
+    EXPECT_REDUCE_COUNT(
+        float, asc_repeat_reduce_min_only_index,
+        (AscendC::WholeReduceMin<float, true>(
+            TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0), n, 1, 1, 1, 8,
+            AscendC::ReduceOrder::ORDER_ONLY_INDEX)),
+        n);
+  }
+}
+
+// The pages' examples: all ones by blocks and by repeats, 1 … 256 by
+// pairs, and the maximum of each half repeat of 1 … 256 with its lane.
+TEST_F(CapiVector, ReductionPageExamples) {
+  half* src = UbAt<half>(kSrc0);
+  half* dst = UbAt<half>(kDstC);
+  for (int i = 0; i < 256; ++i) src[i] = half(1.0f);
+  asc_datablock_reduce_sum(dst, src, 2, 1, 1, 8);
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(static_cast<float>(dst[i]), 16.0f);
+  asc_repeat_reduce_sum(dst, src, 2, 1, 1, 8);
+  EXPECT_EQ(static_cast<float>(dst[0]), 128.0f);
+  EXPECT_EQ(static_cast<float>(dst[1]), 128.0f);
+  for (int i = 0; i < 256; ++i) src[i] = half(static_cast<float>(i + 1));
+  asc_pair_reduce_sum(dst, src, 2, 1, 1, 8);
+  for (int k = 0; k < 128; ++k) {
+    EXPECT_EQ(static_cast<float>(dst[k]), static_cast<float>(4 * k + 3)) << k;
+  }
+  asc_repeat_reduce_max_value_index(dst, src, 2, 1, 1, 8);
+  uint16_t index[2];
+  std::memcpy(&index[0], &dst[1], 2);
+  std::memcpy(&index[1], &dst[3], 2);
+  EXPECT_EQ(static_cast<float>(dst[0]), 128.0f);
+  EXPECT_EQ(index[0], 127);
+  EXPECT_EQ(static_cast<float>(dst[2]), 256.0f);
+  EXPECT_EQ(index[1], 127);
+}
+
+TEST_F(CapiVector, ReductionChecks) {
+  Fill<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_datablock_reduce_sum(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0),
+                                 64);
+      },
+      "asc_datablock_reduce_sum<int16_t>: element type int16_t is not "
+      "supported on profile Atlas A2/A3 (asc_datablock_reduce_sum takes half, "
+      "float there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_repeat_reduce_max_value_index(UbAt<float>(kDstC) + 1,
+                                          UbAt<float>(kSrc0), 1, 1, 1, 8);
+      },
+      "asc_repeat_reduce_max_value_index<float>: dst is at UB byte 16388, "
+      "which is not 8-byte aligned"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_pair_reduce_sum(UbAt<float>(kDstC), UbAt<float>(kSrc0) + 4, 64);
+      },
+      "asc_pair_reduce_sum<float>: src is at UB byte 16, which is not 32-byte "
+      "aligned"));
+  // The count form gives the mask register back after a failure too.
+  asc_set_vector_mask(0, 0x5);
+  const uint32_t ub = normgrad_ascendc::CurrentCore().ub_size();
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_datablock_reduce_sum_sync(UbAt<float>(kDstC), UbAt<float>(ub - 256),
+                                      128);
+      },
+      "asc_datablock_reduce_sum_sync<float>: src"));
+  EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().low, 5u);
+  EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().mode,
+            AscendC::MaskMode::NORMAL);
+}
+
 // ---- Checks -------------------------------------------------------------
 
 TEST_F(CapiVector, Checks) {
