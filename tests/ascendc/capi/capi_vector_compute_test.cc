@@ -954,6 +954,181 @@ TEST_F(CapiVector, ReductionChecks) {
             AscendC::MaskMode::NORMAL);
 }
 
+// ---- Compounds
+// ---------------------------------------------------------------
+
+// A two-source compound's count and _sync forms against the C++ compound on
+// the same operands (dst is read by some: both start with the same filler).
+#define EXPECT_COMPOUND(D, S, capi, cpp, n)                                    \
+  do {                                                                         \
+    Fill<S>();                                                                 \
+    capi(UbAt<D>(kDstC), UbAt<S>(kSrc0), UbAt<S>(kSrc1), n);                   \
+    AscendC::cpp(TensorAt<D>(kDstCpp), TensorAt<S>(kSrc0), TensorAt<S>(kSrc1), \
+                 n);                                                           \
+    EXPECT_TRUE(SameDst()) << #capi "<" #D ", " #S ">";                        \
+    std::memset(UbAt<D>(kDstC), 0, kRegion);                                   \
+    std::memset(UbAt<D>(kDstCpp), 0, kRegion);                                 \
+    capi##_sync(UbAt<D>(kDstC), UbAt<S>(kSrc0), UbAt<S>(kSrc1), n);            \
+    AscendC::cpp(TensorAt<D>(kDstCpp), TensorAt<S>(kSrc0), TensorAt<S>(kSrc1), \
+                 n);                                                           \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #D ", " #S ">";                   \
+  } while (0)
+#define EXPECT_COMPOUND_SCALAR(D, S, capi, cpp, value, n)             \
+  do {                                                                \
+    Fill<S>();                                                        \
+    capi(UbAt<D>(kDstC), UbAt<S>(kSrc0), value, n);                   \
+    AscendC::cpp(TensorAt<D>(kDstCpp), TensorAt<S>(kSrc0), value, n); \
+    EXPECT_TRUE(SameDst()) << #capi "<" #D ", " #S ">";               \
+    std::memset(UbAt<D>(kDstC), 0, kRegion);                          \
+    std::memset(UbAt<D>(kDstCpp), 0, kRegion);                        \
+    capi##_sync(UbAt<D>(kDstC), UbAt<S>(kSrc0), value, n);            \
+    AscendC::cpp(TensorAt<D>(kDstCpp), TensorAt<S>(kSrc0), value, n); \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #D ", " #S ">";          \
+  } while (0)
+
+TEST_F(CapiVector, CompoundCountFormsMatchCpp) {
+  for (uint32_t n : {1u, 200u, 1000u}) {
+    EXPECT_COMPOUND(float, float, asc_add_relu, AddRelu, n);
+    EXPECT_COMPOUND(half, half, asc_add_relu, AddRelu, n);
+    EXPECT_COMPOUND(int16_t, int16_t, asc_add_relu, AddRelu, n);
+    EXPECT_COMPOUND(half, float, asc_add_relu, AddReluCast, n);
+    EXPECT_COMPOUND(int8_t, half, asc_add_relu, AddReluCast, n);
+    EXPECT_COMPOUND(int8_t, int16_t, asc_add_relu, AddReluCast, n);
+    EXPECT_COMPOUND(float, float, asc_sub_relu, SubRelu, n);
+    EXPECT_COMPOUND(int16_t, int16_t, asc_sub_relu, SubRelu, n);
+    EXPECT_COMPOUND(half, float, asc_sub_relu, SubReluCast, n);
+    EXPECT_COMPOUND(int8_t, half, asc_sub_relu, SubReluCast, n);
+    EXPECT_COMPOUND(half, half, asc_mul_add, FusedMulAdd, n);
+    EXPECT_COMPOUND(float, float, asc_mul_add, FusedMulAdd, n);
+    EXPECT_COMPOUND(half, half, asc_mul_add_relu, MulAddRelu, n);
+    EXPECT_COMPOUND(float, float, asc_mul_add_relu, MulAddRelu, n);
+    EXPECT_COMPOUND(half, half, asc_fma, MulAddDst, n);
+    EXPECT_COMPOUND(float, float, asc_fma, MulAddDst, n);
+    EXPECT_COMPOUND(float, half, asc_fma, MulAddDst, n);
+    EXPECT_COMPOUND(int8_t, half, asc_mul_cast_half2int8, MulCast, n);
+    EXPECT_COMPOUND(uint8_t, half, asc_mul_cast_half2uint8, MulCast, n);
+    EXPECT_COMPOUND_SCALAR(half, half, asc_axpy, Axpy, half(0.75f), n);
+    EXPECT_COMPOUND_SCALAR(float, float, asc_axpy, Axpy, -1.5f, n);
+    EXPECT_COMPOUND_SCALAR(float, half, asc_axpy, Axpy, half(2.0f), n);
+    EXPECT_COMPOUND_SCALAR(half, half, asc_leakyrelu, LeakyRelu, half(0.1f), n);
+    EXPECT_COMPOUND_SCALAR(float, float, asc_leakyrelu, LeakyRelu, 0.01f, n);
+  }
+}
+
+// The high-dimension forms against the C++ level-0 forms with isSetMask =
+// false under the same mask register.
+TEST_F(CapiVector, CompoundHighDimensionFormsMatchCpp) {
+  const uint64_t mask[2] = {0, 0};  // not set: the register as it stands
+  const AscendC::BinaryRepeatParams binary(2, 1, 2, 17, 8, 17);
+  Fill<half>();
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  asc_add_relu(UbAt<int8_t>(kDstC), UbAt<half>(kSrc0), UbAt<half>(kSrc1), 3, 1,
+               1, 1, 4, 8, 8);
+  AscendC::AddReluCast<int8_t, half, false>(
+      TensorAt<int8_t>(kDstCpp), TensorAt<half>(kSrc0), TensorAt<half>(kSrc1),
+      mask, 3, AscendC::BinaryRepeatParams(1, 1, 1, 4, 8, 8));
+  EXPECT_TRUE(SameDst()) << "asc_add_relu<int8_t, half>";
+
+  Fill<float>();
+  asc_mul_add_relu(UbAt<float>(kDstC), UbAt<float>(kSrc0), UbAt<float>(kSrc1),
+                   3, 2, 1, 2, 17, 8, 17);
+  AscendC::MulAddRelu<float, false>(TensorAt<float>(kDstCpp),
+                                    TensorAt<float>(kSrc0),
+                                    TensorAt<float>(kSrc1), mask, 3, binary);
+  EXPECT_TRUE(SameDst()) << "asc_mul_add_relu<float>";
+
+  Fill<half>();
+  asc_fma(UbAt<float>(kDstC), UbAt<half>(kSrc0), UbAt<half>(kSrc1), 2, 1, 1, 1,
+          8, 4, 4);
+  AscendC::MulAddDst<float, half, false>(
+      TensorAt<float>(kDstCpp), TensorAt<half>(kSrc0), TensorAt<half>(kSrc1),
+      mask, 2, AscendC::BinaryRepeatParams(1, 1, 1, 8, 4, 4));
+  EXPECT_TRUE(SameDst()) << "asc_fma<float, half>";
+
+  Fill<float>();
+  asc_axpy(UbAt<float>(kDstC), UbAt<float>(kSrc0), 0.5f, 3, 2, 1, 17, 8);
+  AscendC::Axpy<float, float, false>(TensorAt<float>(kDstCpp),
+                                     TensorAt<float>(kSrc0), 0.5f, mask, 3,
+                                     AscendC::UnaryRepeatParams(2, 1, 17, 8));
+  EXPECT_TRUE(SameDst()) << "asc_axpy<float>";
+
+  Fill<half>();
+  asc_leakyrelu(UbAt<half>(kDstC), UbAt<half>(kSrc0), half(0.25f), 3, 2, 1, 17,
+                8);
+  AscendC::LeakyRelu<half, false>(TensorAt<half>(kDstCpp),
+                                  TensorAt<half>(kSrc0), half(0.25f), mask, 3,
+                                  AscendC::UnaryRepeatParams(2, 1, 17, 8));
+  EXPECT_TRUE(SameDst()) << "asc_leakyrelu<half>";
+
+  Fill<half>();
+  asc_mul_cast_half2uint8(UbAt<uint8_t>(kDstC), UbAt<half>(kSrc0),
+                          UbAt<half>(kSrc1), 2, 1, 1, 1, 4, 8, 8);
+  AscendC::MulCast<uint8_t, half, false>(
+      TensorAt<uint8_t>(kDstCpp), TensorAt<half>(kSrc0), TensorAt<half>(kSrc1),
+      mask, 2, AscendC::BinaryRepeatParams(1, 1, 1, 4, 8, 8));
+  EXPECT_TRUE(SameDst()) << "asc_mul_cast_half2uint8";
+}
+
+// Against the pages' formulas, computed here.
+TEST_F(CapiVector, CompoundsAgainstReference) {
+  Fill<float>();
+  float* d = UbAt<float>(kDstC);
+  const float* a = UbAt<float>(kSrc0);
+  const float* b = UbAt<float>(kSrc1);
+  asc_sub_relu(d, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 300);
+  for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], std::fmax(a[i] - b[i], 0));
+  for (uint32_t i = 0; i < 300; ++i) d[i] = 2.0f;
+  asc_mul_add(d, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 300);
+  for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], a[i] * 2.0f + b[i]) << i;
+  for (uint32_t i = 0; i < 300; ++i) d[i] = 1.0f;
+  asc_axpy(d, UbAt<float>(kSrc0), 0.5f, 300);
+  for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], a[i] * 0.5f + 1.0f) << i;
+  asc_leakyrelu(d, UbAt<float>(kSrc0), 0.125f, 300);
+  for (uint32_t i = 0; i < 300; ++i) {
+    EXPECT_EQ(d[i], a[i] > 0 ? a[i] : a[i] * 0.125f) << i;
+  }
+  half* h0 = UbAt<half>(kSrc0);
+  half* h1 = UbAt<half>(kSrc1);
+  const float x[4] = {3.0f, -3.0f, 2.5f, 1.5f};
+  const float y[4] = {50.0f, 50.0f, 1.0f, 1.0f};
+  for (int i = 0; i < 4; ++i) {
+    h0[i] = half(x[i]);
+    h1[i] = half(y[i]);
+  }
+  asc_mul_cast_half2int8(UbAt<int8_t>(kDstC), h0, h1, 4);
+  const int8_t expected[4] = {127, -128, 2, 2};  // saturated; ties to even
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(UbAt<int8_t>(kDstC)[i], expected[i]);
+}
+
+TEST_F(CapiVector, CompoundChecks) {
+  Fill<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_leakyrelu(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0), int16_t{1},
+                      64);
+      },
+      "asc_leakyrelu<int16_t>: element type int16_t is not supported on "
+      "profile Atlas A2/A3 (asc_leakyrelu takes half, float there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_add_relu(UbAt<int32_t>(kDstC), UbAt<int32_t>(kSrc0),
+                     UbAt<int32_t>(kSrc1), 64);
+      },
+      "asc_add_relu<int32_t>: "));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_fma_sync(UbAt<float>(kDstC), UbAt<half>(kDstC + 128),
+                     UbAt<half>(kSrc1), 64);
+      },
+      "asc_fma_sync<float, half>: dst (UB bytes 16384..16640) and src0 (UB "
+      "bytes 16512..16640) overlap; from half into float the operands may "
+      "not overlap"));
+  const uint32_t ub = normgrad_ascendc::CurrentCore().ub_size();
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_axpy(UbAt<float>(ub - 256), UbAt<float>(kSrc0), 1.0f, 65); },
+      "asc_axpy<float>: dst has 64 elements, fewer than count 65"));
+}
+
 // ---- Checks -------------------------------------------------------------
 
 TEST_F(CapiVector, Checks) {

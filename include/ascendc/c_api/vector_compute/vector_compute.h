@@ -626,7 +626,8 @@ void asc_select_sync(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1,
                                normgrad_ascendc::CountForm{count, site});
 }
 
-// The conversions and the reductions, in this header as their pages place
-// them.
-#include "c_api/vector_compute/vector_convert.h"  // IWYU pragma: export
-#include "c_api/vector_compute/vector_reduce.h"   // IWYU pragma: export
+// The conversions, the reductions and the compounds, in this header as
+// their pages place them.
+#include "c_api/vector_compute/vector_compound.h"  // IWYU pragma: export
+#include "c_api/vector_compute/vector_convert.h"   // IWYU pragma: export
+#include "c_api/vector_compute/vector_reduce.h"    // IWYU pragma: export
