@@ -147,6 +147,24 @@ TEST_F(CapiVector, BinaryCountFormsMatchCpp) {
     EXPECT_TRUE(SameDst()) << #capi "_sync<" #T ">";                  \
   } while (0)
 
+// asc_sub_scalar against Adds by the negated value (x − v and x + (−v) are
+// the same number in IEEE arithmetic and modulo 2^bits).
+TEST_F(CapiVector, SubScalarMatchesAddsOfNegation) {
+  Fill<half>();
+  asc_sub_scalar(UbAt<half>(kDstC), UbAt<half>(kSrc0), half(0.3f), 1000);
+  AscendC::Adds(TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0), half(-0.3f),
+                1000);
+  EXPECT_TRUE(SameDst()) << "asc_sub_scalar<half>";
+  Fill<int16_t>();
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  asc_sub_scalar(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0), int16_t{-9}, 3, 2,
+                 1, 17, 8);
+  AscendC::Adds<int16_t, false>(TensorAt<int16_t>(kDstCpp),
+                                TensorAt<int16_t>(kSrc0), int16_t{9}, kMaskLow,
+                                3, AscendC::UnaryRepeatParams(2, 1, 17, 8));
+  EXPECT_TRUE(SameDst()) << "asc_sub_scalar<int16_t> high-dimension";
+}
+
 TEST_F(CapiVector, ScalarCountFormsMatchCpp) {
   for (uint32_t n : {1u, 64u, 129u, 1000u}) {
     EXPECT_SCALAR_COUNT(float, asc_add_scalar, Adds, 1.25f, n);
@@ -279,6 +297,15 @@ TEST_F(CapiVector, CountFormsAgainstReferences) {
   asc_add(d, UbAt<float>(kSrc0), UbAt<float>(kSrc1), 300);
   for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], a[i] + b[i]) << i;
   EXPECT_EQ(d[300], 300 % 7);  // past count: the filler
+  asc_sub_scalar(d, UbAt<float>(kSrc0), 0.75f, 300);
+  for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], a[i] - 0.75f) << i;
+  asc_sub_scalar_sync(UbAt<int32_t>(kDstC), UbAt<int32_t>(kSrc1), INT32_MIN,
+                      40);
+  for (uint32_t i = 0; i < 40; ++i) {
+    const uint32_t wrapped = static_cast<uint32_t>(UbAt<int32_t>(kSrc1)[i]) -
+                             static_cast<uint32_t>(INT32_MIN);
+    EXPECT_EQ(UbAt<int32_t>(kDstC)[i], static_cast<int32_t>(wrapped)) << i;
+  }
   asc_mul_scalar(d, UbAt<float>(kSrc0), 0.5f, 300);
   for (uint32_t i = 0; i < 300; ++i) EXPECT_EQ(d[i], a[i] * 0.5f) << i;
   asc_duplicate(UbAt<int32_t>(kDstC), -9, 70);
@@ -1127,6 +1154,106 @@ TEST_F(CapiVector, CompoundChecks) {
   EXPECT_TRUE(FailsWith(
       [&] { asc_axpy(UbAt<float>(ub - 256), UbAt<float>(kSrc0), 1.0f, 65); },
       "asc_axpy<float>: dst has 64 elements, fewer than count 65"));
+}
+
+// ---- Shifts and copies ------------------------------------------------------
+
+#define EXPECT_SHIFT(T, capi, cpp, by)                                   \
+  do {                                                                   \
+    Fill<T>();                                                           \
+    capi(UbAt<T>(kDstC), UbAt<T>(kSrc0), by, 1000);                      \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), T(by), 1000); \
+    EXPECT_TRUE(SameDst()) << #capi "<" #T ">";                          \
+    capi##_sync(UbAt<T>(kDstC), UbAt<T>(kSrc0), by, 300);                \
+    AscendC::cpp(TensorAt<T>(kDstCpp), TensorAt<T>(kSrc0), T(by), 300);  \
+    EXPECT_TRUE(SameDst()) << #capi "_sync<" #T ">";                     \
+  } while (0)
+
+TEST_F(CapiVector, ShiftsAndCopyMatchCpp) {
+  EXPECT_SHIFT(int16_t, asc_shiftleft, ShiftLeft, 3);
+  EXPECT_SHIFT(uint16_t, asc_shiftleft, ShiftLeft, 16);
+  EXPECT_SHIFT(int32_t, asc_shiftleft, ShiftLeft, 5);
+  EXPECT_SHIFT(uint32_t, asc_shiftleft, ShiftLeft, 0);
+  EXPECT_SHIFT(int16_t, asc_shiftright, ShiftRight, 3);
+  EXPECT_SHIFT(uint16_t, asc_shiftright, ShiftRight, 2);
+  EXPECT_SHIFT(int32_t, asc_shiftright, ShiftRight, 7);
+  EXPECT_SHIFT(uint32_t, asc_shiftright, ShiftRight, 31);
+
+  const uint64_t mask[2] = {0, 0};  // not set: the register as it stands
+  asc_set_vector_mask(kMaskHigh, kMaskLow);
+  Fill<int16_t>();
+  asc_shiftright_round(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0), 2, 3, 2, 1,
+                       17, 8);
+  AscendC::ShiftRight<int16_t, false>(
+      TensorAt<int16_t>(kDstCpp), TensorAt<int16_t>(kSrc0), int16_t{2}, mask, 3,
+      AscendC::UnaryRepeatParams(2, 1, 17, 8), true);
+  EXPECT_TRUE(SameDst()) << "asc_shiftright_round<int16_t>";
+  Fill<uint32_t>();
+  asc_shiftleft(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0), 4, 3, 2, 1, 17,
+                8);
+  AscendC::ShiftLeft<uint32_t, false>(TensorAt<uint32_t>(kDstCpp),
+                                      TensorAt<uint32_t>(kSrc0), 4u, mask, 3,
+                                      AscendC::UnaryRepeatParams(2, 1, 17, 8));
+  EXPECT_TRUE(SameDst()) << "asc_shiftleft<uint32_t> high-dimension";
+
+  Fill<uint16_t>();
+  asc_copy(UbAt<uint16_t>(kDstC), UbAt<uint16_t>(kSrc0), 3, 2, 1, 17, 8);
+  AscendC::Copy<uint16_t, false>(TensorAt<uint16_t>(kDstCpp),
+                                 TensorAt<uint16_t>(kSrc0), mask, 3,
+                                 AscendC::CopyRepeatParams(2, 1, 17, 8));
+  EXPECT_TRUE(SameDst()) << "asc_copy<uint16_t> high-dimension";
+}
+
+// The pages' examples and references: the rounding right shift adds the
+// last bit shifted out; the count form of asc_copy copies count elements.
+TEST_F(CapiVector, ShiftsAndCopyAgainstReference) {
+  Fill<int32_t>();
+  int32_t* src = UbAt<int32_t>(kSrc0);
+  src[0] = 0b1010;
+  src[1] = 0b1001;
+  int32_t* dst = UbAt<int32_t>(kDstC);
+  asc_shiftright_round(dst, src, 1, 2);
+  EXPECT_EQ(dst[0], 0b0101);
+  EXPECT_EQ(dst[1], 0b0101);
+  asc_shiftright_round_sync(dst, src, 3, 200);
+  for (uint32_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(dst[i], (src[i] >> 3) + ((src[i] >> 2) & 1)) << i;
+  }
+  asc_shiftleft(dst, src, 2, 200);
+  for (uint32_t i = 0; i < 200; ++i) {
+    EXPECT_EQ(dst[i], static_cast<int32_t>(static_cast<uint32_t>(src[i]) << 2));
+  }
+  asc_copy_sync(dst, src, 130);
+  for (uint32_t i = 0; i < 130; ++i) EXPECT_EQ(dst[i], src[i]) << i;
+  asc_copy(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc1), 77);
+  EXPECT_EQ(std::memcmp(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc1), 154), 0);
+}
+
+TEST_F(CapiVector, ShiftAndCopyChecks) {
+  Fill<int16_t>();
+  int16_t* d = UbAt<int16_t>(kDstC);
+  int16_t* a = UbAt<int16_t>(kSrc0);
+  EXPECT_TRUE(FailsWith([&] { asc_shiftleft(d, a, 17, 64); },
+                        "asc_shiftleft<int16_t>: distance 17 is out of range "
+                        "(0..16, the bits of int16_t)"));
+  EXPECT_TRUE(FailsWith([&] { asc_shiftright_sync(d, a, -1, 64); },
+                        "asc_shiftright_sync<int16_t>: value -1 is out of "
+                        "range (0..16, the bits of int16_t)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_shiftright_round(UbAt<uint16_t>(kDstC), UbAt<uint16_t>(kSrc0), 1,
+                             64);
+      },
+      "asc_shiftright_round<uint16_t>: element type uint16_t is not supported "
+      "on profile Atlas A2/A3 (asc_shiftright_round takes int16_t, int32_t "
+      "there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy(UbAt<half>(kDstC), UbAt<half>(kSrc0), 64); },
+      "asc_copy<half>: element type half is not supported on profile Atlas "
+      "A2/A3 (asc_copy takes "));
+  EXPECT_TRUE(FailsWith([&] { asc_copy(d, a, 1, 1, 1, 8, 5000); },
+                        "asc_copy<int16_t>: src_repeat_stride 5000 is out of "
+                        "range (0..4095 blocks)"));
 }
 
 // ---- Checks -------------------------------------------------------------

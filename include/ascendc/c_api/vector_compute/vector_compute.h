@@ -24,8 +24,8 @@
 //
 //   asc_add asc_sub asc_mul asc_div asc_max asc_min   dst = op(src0, src1)
 //   asc_and asc_or                                    bitwise, 16-bit types
-//   asc_add_scalar asc_mul_scalar asc_max_scalar      dst = op(src, value)
-//   asc_min_scalar
+//   asc_add_scalar asc_sub_scalar asc_mul_scalar      dst = op(src, value)
+//   asc_max_scalar asc_min_scalar
 //   asc_exp asc_log asc_sqrt asc_rsqrt asc_rcp        dst = f(src)
 //   asc_abs asc_relu asc_not
 //   asc_duplicate                                     dst = value
@@ -35,6 +35,8 @@
 //   asc_eq_scalar ... asc_ge_scalar                   bits of src rel value
 //   asc_get_cmp_mask asc_set_cmp_mask                 the CMPMASK register
 //   asc_select                                        CMPMASK bit ? src0 : src1
+//   asc_shiftleft asc_shiftright asc_shiftright_round dst = src shifted
+//   asc_copy                                          dst = src
 //
 // The comparisons have the high-dimension form only, as their pages give
 // them: into dst, Compare's (Compares') level-0 form, every lane of
@@ -205,6 +207,61 @@ void CapiSelect(const char* api, T* dst, T* src0, T* src1, const Form& form) {
   RunForm(in, form);
 }
 
+/// The element types of asc_shiftright_round and asc_copy, as their pages
+/// list them.
+inline constexpr TypeRule kCapiShiftRoundTypes{kTypeInt16 | kTypeInt32,
+                                               kTypeInt16 | kTypeInt32,
+                                               kTypeInt16 | kTypeInt32, 0};
+inline constexpr uint32_t kCapiCopyBits =
+    kTypeInt16 | kTypeUint16 | kTypeInt32 | kTypeUint32;
+inline constexpr TypeRule kCapiCopyTypes{kCapiCopyBits, kCapiCopyBits,
+                                         kCapiCopyBits, 0};
+
+/// dst = src shifted by `distance` bits, as ShiftLeft (kLeft) and
+/// ShiftRight (with roundEn: kRound). The pages take 0 to the type's bits,
+/// checked here under the argument's name (`arg`) before the distance
+/// becomes the shift's T.
+template <bool kLeft, bool kRound, typename T, typename Form>
+void CapiShift(const char* api, const char* arg, T* dst, T* src,
+               int64_t distance, const Form& form) {
+  const CapiCall call(api, form.site);
+  if constexpr (kRound) {
+    CheckType<T>(api, kCapiShiftRoundTypes, Form::kCountForm);
+  }
+  constexpr int64_t kBits = sizeof(T) * 8;
+  if (distance < 0 || distance > kBits) {
+    Fail("%s<%s>: %s %lld is out of range (0..%lld, the bits of %s)", api,
+         TypeName<T>(), arg, static_cast<long long>(distance),
+         static_cast<long long>(kBits), TypeName<T>());
+  }
+  ShiftCall(api, UbTensor(api, "dst", dst), UbTensor(api, "src", src),
+            static_cast<T>(distance), kLeft, kRound, form);
+}
+
+/// dst = src within the UB, as Copy; the count form copies the first
+/// `count` elements.
+template <typename T, typename Form>
+void CapiCopy(const char* api, T* dst, T* src, const Form& form) {
+  const CapiCall call(api, form.site);
+  const auto d = UbTensor(api, "dst", dst);
+  const auto s = UbTensor(api, "src", src);
+  const InstructionCall<T> instruction(api, kCapiCopyTypes, form);
+  AscendC::CopyRepeatParams strides;
+  if constexpr (!Form::kCountForm) {
+    const CapiUnaryStrides& st = form.strides;
+    const uint32_t repeat_stride =
+        st.dst_repeat > st.src_repeat ? st.dst_repeat : st.src_repeat;
+    if (repeat_stride > 4095) {
+      Fail("%s<%s>: %s %u is out of range (0..4095 blocks)", api, TypeName<T>(),
+           st.dst_repeat > 4095 ? "dst_repeat_stride" : "src_repeat_stride",
+           repeat_stride);
+    }
+  }
+  VecInstruction in = CopyInstruction(d, s, strides);
+  in.api = api;
+  RunForm(in, form);
+}
+
 /// The CMPMASK register's operand: a UB address at a multiple of 16 bytes
 /// with `bytes` bytes before the UB's end (GetCmpMask's and SetCmpMask's
 /// rule).
@@ -338,6 +395,13 @@ NORMGRAD_CAPI_SCALAR(
     asc_add_scalar,
     (normgrad_ascendc::CapiScalar<normgrad_ascendc::ElementOp::kAdd,
                                   normgrad_ascendc::kScalarArithTypes>))
+/// dst[i] = src[i] − value (int16_t, half, int32_t, float): the scalar
+/// instruction of Adds and its kin by subtraction, which the C++ API names
+/// Subs on the 950 only.
+NORMGRAD_CAPI_SCALAR(
+    asc_sub_scalar,
+    (normgrad_ascendc::CapiScalar<normgrad_ascendc::ElementOp::kSub,
+                                  normgrad_ascendc::kScalarArithTypes>))
 /// dst[i] = src[i] · value (int16_t, half, int32_t, float).
 NORMGRAD_CAPI_SCALAR(
     asc_mul_scalar,
@@ -394,7 +458,6 @@ NORMGRAD_CAPI_UNARY(
 
 #undef NORMGRAD_CAPI_BINARY
 #undef NORMGRAD_CAPI_SCALAR
-#undef NORMGRAD_CAPI_UNARY
 
 /// dst[i] = value, i < count (2- and 4-byte types).
 template <typename T>
@@ -575,6 +638,54 @@ NORMGRAD_CAPI_COMPARE_SCALAR(asc_ge_scalar, GE)
 
 #undef NORMGRAD_CAPI_COMPARE
 #undef NORMGRAD_CAPI_COMPARE_SCALAR
+
+// The three forms of a shift by a scalar distance.
+#define NORMGRAD_CAPI_SHIFT(name, arg, left, round)                        \
+  template <typename T>                                                    \
+  void name(__ubuf__ T* dst, __ubuf__ T* src, int64_t distance,            \
+            uint32_t count, normgrad_ascendc::CallSite site = {}) {        \
+    normgrad_ascendc::CapiShift<left, round>(                              \
+        #name, arg, dst, src, distance,                                    \
+        normgrad_ascendc::CountForm{count, site});                         \
+  }                                                                        \
+  template <typename T>                                                    \
+  void name(__ubuf__ T* dst, __ubuf__ T* src, int64_t distance,            \
+            uint8_t repeat, uint16_t dst_block_stride,                     \
+            uint16_t src_block_stride, uint16_t dst_repeat_stride,         \
+            uint16_t src_repeat_stride,                                    \
+            normgrad_ascendc::CallSite site = {}) {                        \
+    normgrad_ascendc::CapiShift<left, round>(                              \
+        #name, arg, dst, src, distance,                                    \
+        normgrad_ascendc::CapiRepeatForm(                                  \
+            repeat,                                                        \
+            normgrad_ascendc::CapiUnaryStrides{                            \
+                dst_block_stride, src_block_stride, dst_repeat_stride,     \
+                src_repeat_stride},                                        \
+            site));                                                        \
+  }                                                                        \
+  template <typename T>                                                    \
+  void name##_sync(__ubuf__ T* dst, __ubuf__ T* src, int64_t distance,     \
+                   uint32_t count, normgrad_ascendc::CallSite site = {}) { \
+    normgrad_ascendc::CapiShift<left, round>(                              \
+        #name "_sync", arg, dst, src, distance,                            \
+        normgrad_ascendc::CountForm{count, site});                         \
+  }
+
+/// dst[i] = src[i] << distance (int16_t, uint16_t, int32_t, uint32_t;
+/// 0 ≤ distance ≤ the type's bits).
+NORMGRAD_CAPI_SHIFT(asc_shiftleft, "distance", true, false)
+/// dst[i] = src[i] >> value, arithmetic for signed T, logical for unsigned.
+NORMGRAD_CAPI_SHIFT(asc_shiftright, "value", false, false)
+/// asc_shiftright adding the last bit shifted out (int16_t, int32_t).
+NORMGRAD_CAPI_SHIFT(asc_shiftright_round, "value", false, true)
+
+#undef NORMGRAD_CAPI_SHIFT
+
+/// dst[i] = src[i] within the UB (int16_t, uint16_t, int32_t, uint32_t):
+/// count, high-dimension and _sync forms, as Copy.
+NORMGRAD_CAPI_UNARY(asc_copy, (normgrad_ascendc::CapiCopy))
+
+#undef NORMGRAD_CAPI_UNARY
 
 /// The CMPMASK register's 16 bytes into dst (16-byte aligned, 128 bytes
 /// before the UB's end, as GetCmpMask's dst).
