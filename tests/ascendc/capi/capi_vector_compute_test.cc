@@ -1229,6 +1229,28 @@ TEST_F(CapiVector, ShiftsAndCopyAgainstReference) {
   EXPECT_EQ(std::memcmp(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc1), 154), 0);
 }
 
+// asc_transpose against Transpose and against the 16×16 transpose.
+TEST_F(CapiVector, TransposeMatchesCppAndReference) {
+  Fill<int16_t>();
+  asc_transpose(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0));
+  AscendC::Transpose(TensorAt<int16_t>(kDstCpp), TensorAt<int16_t>(kSrc0));
+  EXPECT_TRUE(SameDst()) << "asc_transpose<int16_t>";
+  const uint16_t* src = UbAt<uint16_t>(kSrc1);
+  uint16_t* dst = UbAt<uint16_t>(kDstC);
+  asc_transpose_sync(dst, UbAt<uint16_t>(kSrc1));
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < 16; ++c) EXPECT_EQ(dst[r * 16 + c], src[c * 16 + r]);
+  }
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_transpose(UbAt<half>(kDstC), UbAt<half>(kSrc0)); },
+      "asc_transpose<half>: element type half is not supported on profile "
+      "Atlas A2/A3 (asc_transpose takes int16_t, uint16_t there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_transpose(UbAt<int16_t>(kDstC) + 4, UbAt<int16_t>(kSrc0)); },
+      "asc_transpose<int16_t>: dst is at UB byte 16392, which is not 32-byte "
+      "aligned"));
+}
+
 TEST_F(CapiVector, ShiftAndCopyChecks) {
   Fill<int16_t>();
   int16_t* d = UbAt<int16_t>(kDstC);

@@ -37,6 +37,7 @@
 //   asc_select                                        CMPMASK bit ? src0 : src1
 //   asc_shiftleft asc_shiftright asc_shiftright_round dst = src shifted
 //   asc_copy                                          dst = src
+//   asc_transpose                                     dst = srcᵀ, 16×16
 //
 // The comparisons have the high-dimension form only, as their pages give
 // them: into dst, Compare's (Compares') level-0 form, every lane of
@@ -260,6 +261,20 @@ void CapiCopy(const char* api, T* dst, T* src, const Form& form) {
   VecInstruction in = CopyInstruction(d, s, strides);
   in.api = api;
   RunForm(in, form);
+}
+
+/// dst = srcᵀ for a 16×16 matrix of 2-byte integers, as Transpose.
+inline constexpr TypeRule kCapiTransposeTypes{kTypeInt16 | kTypeUint16,
+                                              kTypeInt16 | kTypeUint16,
+                                              kTypeInt16 | kTypeUint16, 0};
+template <typename T>
+void CapiTranspose(const char* api, T* dst, T* src, const CallSite& site) {
+  const CapiCall call(api, site);
+  const auto d = UbTensor(api, "dst", dst);
+  const auto s = UbTensor(api, "src", src);
+  const InstructionCall<T> instruction(api, kCapiTransposeTypes,
+                                       /*count_form=*/false, site);
+  Transpose16Impl(api, TypeName<T>(), d.view(), s.view());
 }
 
 /// The CMPMASK register's operand: a UB address at a multiple of 16 bytes
@@ -686,6 +701,19 @@ NORMGRAD_CAPI_SHIFT(asc_shiftright_round, "value", false, true)
 NORMGRAD_CAPI_UNARY(asc_copy, (normgrad_ascendc::CapiCopy))
 
 #undef NORMGRAD_CAPI_UNARY
+
+/// dst = srcᵀ, a 16×16 matrix of int16_t or uint16_t.
+template <typename T>
+void asc_transpose(__ubuf__ T* dst, __ubuf__ T* src,
+                   normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTranspose("asc_transpose", dst, src, site);
+}
+/// asc_transpose, waiting for its end.
+template <typename T>
+void asc_transpose_sync(__ubuf__ T* dst, __ubuf__ T* src,
+                        normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTranspose("asc_transpose_sync", dst, src, site);
+}
 
 /// The CMPMASK register's 16 bytes into dst (16-byte aligned, 128 bytes
 /// before the UB's end, as GetCmpMask's dst).
