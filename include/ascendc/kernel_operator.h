@@ -36,19 +36,19 @@
 #include <cstdlib>
 #include <string>
 
+#include "lib/activation/adjust_softmax_res.h"
 #include "lib/activation/geglu.h"
 #include "lib/activation/gelu.h"
+#include "lib/activation/logsoftmax.h"
 #include "lib/activation/reglu.h"
 #include "lib/activation/sigmoid.h"
 #include "lib/activation/silu.h"
-#include "lib/activation/swiglu.h"
-#include "lib/activation/swish.h"
-#include "lib/activation/adjust_softmax_res.h"
-#include "lib/activation/logsoftmax.h"
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmaxflash.h"
 #include "lib/activation/softmaxflashv2.h"
 #include "lib/activation/softmaxgrad.h"
+#include "lib/activation/swiglu.h"
+#include "lib/activation/swish.h"
 #include "lib/math/math_apis.h"
 #include "lib/math/math_binary_apis.h"
 #include "lib/normalization/batchnorm.h"
