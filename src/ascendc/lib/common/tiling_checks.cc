@@ -73,6 +73,35 @@ bool CheckDims(const char* function, const std::string& text,
          CheckDimRanges(function, text, shape, names, consequence, dims);
 }
 
+bool CountElements(const char* function, const ge::Shape& shape,
+                   const char* count, const char* consequence,
+                   uint64_t* elements) {
+  const std::string text = "srcShape " + ShapeText(shape);
+  if (shape.GetDimNum() == 0) {
+    Report(function, text + " has no dimension: it must have at least one",
+           consequence);
+    return false;
+  }
+  uint64_t n = 1;
+  for (size_t i = 0; i < shape.GetDimNum(); ++i) {
+    const int64_t d = shape.GetDim(i);
+    if (d < 1 || static_cast<uint64_t>(d) > kU32Max ||
+        n * static_cast<uint64_t>(d) > kU32Max) {
+      Report(function,
+             text + " has dimension " + std::to_string(i) + " = " +
+                 std::to_string(d) +
+                 ": every dimension must be at least 1 and the elements at "
+                 "most 4294967295 (" +
+                 count + " is 32 bits)",
+             consequence);
+      return false;
+    }
+    n *= static_cast<uint64_t>(d);
+  }
+  *elements = n;
+  return true;
+}
+
 bool CheckInputs(const char* function, const ge::Shape& shape,
                  uint32_t type_size, const char* consequence, Dims* dims) {
   uint64_t d[4];

@@ -53,6 +53,17 @@ bool CheckDims(const char* function, const std::string& text,
                const ge::Shape& shape, DimNames names, const char* consequence,
                uint64_t* dims);
 
+/// The number of elements of srcShape `shape`, of any rank: stores it in
+/// `elements` when the shape has a dimension, every dimension is at least 1
+/// and the product at most 2^32-1. Otherwise reports "srcShape <shape> has no
+/// dimension: ..." or "srcShape <shape> has dimension <i> = <d>: every
+/// dimension must be at least 1 and the elements at most 4294967295
+/// (<count> is 32 bits)" and returns false; `count` names the API's element
+/// count ("calCount").
+bool CountElements(const char* function, const ge::Shape& shape,
+                   const char* count, const char* consequence,
+                   uint64_t* elements);
+
 /// The validated dimensions of srcShape = {B, S, H, originalH}.
 struct Dims {
   uint32_t b;

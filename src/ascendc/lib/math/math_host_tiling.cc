@@ -50,26 +50,10 @@ bool MaxMin(const char* fn, const ge::Shape& shape, uint32_t type_size,
   constexpr char kZero[] = "maxValue and minValue are 0";
   max_value = 0;
   min_value = 0;
-  if (!CheckMathTypeSize(fn, type_size, takes_int64, kZero)) return false;
-  const std::string text = "srcShape " + host_tiling::ShapeText(shape);
-  if (shape.GetDimNum() == 0) {
-    Report(fn, text + " has no dimension: it must have at least one", kZero);
+  uint64_t n = 0;
+  if (!CheckMathTypeSize(fn, type_size, takes_int64, kZero) ||
+      !host_tiling::CountElements(fn, shape, "calCount", kZero, &n)) {
     return false;
-  }
-  uint64_t n = 1;
-  for (size_t i = 0; i < shape.GetDimNum(); ++i) {
-    const int64_t d = shape.GetDim(i);
-    if (d < 1 || static_cast<uint64_t>(d) > kU32Max ||
-        n * static_cast<uint64_t>(d) > kU32Max) {
-      Report(fn,
-             text + " has dimension " + std::to_string(i) + " = " +
-                 std::to_string(d) +
-                 ": every dimension must be at least 1 and the elements at "
-                 "most 4294967295 (calCount is 32 bits)",
-             kZero);
-      return false;
-    }
-    n *= static_cast<uint64_t>(d);
   }
   const uint64_t max_bytes = MathMaxTmpBytes(type_size, n, outputs);
   max_value = max_bytes > kU32Max ? static_cast<uint32_t>(kU32Max)

@@ -178,28 +178,10 @@ void GetReduceXorSumMaxMinTmpSize(const ge::Shape& srcShape,
         normgrad_ascendc::kZero);
     return;
   }
-  const std::string text =
-      "srcShape " + normgrad_ascendc::host_tiling::ShapeText(srcShape);
-  if (srcShape.GetDimNum() == 0) {
-    normgrad_ascendc::host_tiling::Report(
-        kFn, text + " has no dimension: it must have at least one",
-        normgrad_ascendc::kZero);
+  uint64_t n = 0;
+  if (!normgrad_ascendc::host_tiling::CountElements(
+          kFn, srcShape, "calCount", normgrad_ascendc::kZero, &n)) {
     return;
-  }
-  uint64_t n = 1;
-  for (size_t i = 0; i < srcShape.GetDimNum(); ++i) {
-    const int64_t d = srcShape.GetDim(i);
-    if (d < 1 || n * static_cast<uint64_t>(d) > 0xFFFFFFFFu) {
-      normgrad_ascendc::host_tiling::Report(
-          kFn,
-          text + " has dimension " + std::to_string(i) + " = " +
-              std::to_string(d) +
-              ": every dimension must be at least 1 and the elements at "
-              "most 4294967295 (calCount is 32 bits)",
-          normgrad_ascendc::kZero);
-      return;
-    }
-    n *= static_cast<uint64_t>(d);
   }
   normgrad_ascendc::SetBoth(normgrad_ascendc::ReduceRowBytes(n, 2), maxValue,
                             minValue, kFn);
