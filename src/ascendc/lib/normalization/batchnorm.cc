@@ -193,7 +193,7 @@ void RunBatchNorm(const BatchNormArgs& a) {
   // only (its programs fill just those): one chunk of every column, in
   // buffers of the call's own. Columns are independent, so the chunking
   // changes no bit.
-  const bool chunked = a.output.core->profile().profile != Profile::k950;
+  const bool chunked = !ReadsShapeOnly(*a.output.core);
   if (chunked) {
     CheckTilingFilled(kApi, "oneTmpSize", t.oneTmpSize,
                       "GetBatchNormNDTilingInfo");

@@ -81,10 +81,10 @@ void CheckNormOverlaps(const char* api, const NormArgs<Tiling>& a,
 }
 
 /// Whether the core reads only a tiling's shape fields: programs built for
-/// the Ascend 950 fill just those for RmsNorm, DeepNorm, GroupNorm and
-/// LayerNorm's [A, R] form (their docs/<api>.md), and the kernel works there
-/// in one chunk of all rows in floats of its own, not in the unified buffer.
-/// Rows are independent, so the chunking changes no bit.
+/// the Ascend 950 fill just those for BatchNorm, RmsNorm, DeepNorm, GroupNorm
+/// and LayerNorm's [A, R] form (their docs/<api>.md), and the kernel works
+/// there in one chunk of all rows in floats of its own, not in the unified
+/// buffer. Rows are independent, so the chunking changes no bit.
 inline bool ReadsShapeOnly(const Core& core) {
   return core.profile().profile == Profile::k950;
 }
