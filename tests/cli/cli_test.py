@@ -1619,6 +1619,11 @@ BENCH_SHAPES = "# rows x cols and dtype\n64x64 float\n300x512 half\n\n128x256 bf
 
 
 class BenchTest(CliTestCase):
+    # The JSON of `bench --quick --json` per shape file, for the tests that
+    # only read its rows: one run serves them all (a run of BENCH_SHAPES
+    # takes half a minute, minutes under the sanitizers).
+    json_runs = {}
+
     def bench(self, *args, shapes=BENCH_SHAPES, env=None):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "shapes.txt")
@@ -1626,10 +1631,15 @@ class BenchTest(CliTestCase):
                 f.write(shapes)
             return run(["bench", "--quick", "--shapes", path] + list(args), env=env)
 
+    def bench_json(self, shapes=BENCH_SHAPES):
+        if shapes not in BenchTest.json_runs:
+            result = self.bench("--json", shapes=shapes)
+            self.assert_ok(result)
+            BenchTest.json_runs[shapes] = json.loads(result.stdout)
+        return BenchTest.json_runs[shapes]
+
     def test_json_rows_are_complete_and_consistent(self):
-        result = self.bench("--json")
-        self.assert_ok(result)
-        data = json.loads(result.stdout)
+        data = self.bench_json()
         self.assertIn("baseline_gbs", data)
         rows = data["results"]
         shapes = {(64, 64, "float"), (300, 512, "half"), (128, 256, "bfloat16")}
@@ -1681,10 +1691,7 @@ class BenchTest(CliTestCase):
                 self.assertLessEqual(r["error"], 4e-3, msg=r)
 
     def test_rms_norm_rows(self):
-        result = self.bench("--json")
-        self.assert_ok(result)
-        rows = [r for r in json.loads(result.stdout)["results"]
-                if r["op"] in ("rms_fwd", "rms_bwd")]
+        rows = [r for r in self.bench_json()["results"] if r["op"] in ("rms_fwd", "rms_bwd")]
         for shape in ((64, 64, "float"), (300, 512, "half"), (128, 256, "bfloat16")):
             for threads in (1, 2):
                 for op in ("rms_fwd", "rms_bwd"):
@@ -1720,10 +1727,7 @@ class BenchTest(CliTestCase):
                     self.assertLessEqual(ours["error"], bound[shape[2]], msg=ours)
 
     def test_vector_unit_rows(self):
-        result = self.bench("--json", shapes="64x64 float\n300x512 half\n128x256 bfloat16\n")
-        self.assert_ok(result)
-        rows = [r for r in json.loads(result.stdout)["results"]
-                if r["op"] in ("vec_add", "row_sum")]
+        rows = [r for r in self.bench_json()["results"] if r["op"] in ("vec_add", "row_sum")]
         # Half and float only (Add and ReduceSum take those); every group is
         # the baseline, the kernel on emulated cores and the plain loop.
         self.assertEqual({(r["rows"], r["cols"], r["dtype"]) for r in rows},
@@ -1868,9 +1872,7 @@ class BenchTest(CliTestCase):
             self.assertIn(" in-cache " if " 64x64 " in line else " memory ", line)
 
     def test_the_cache_size_comes_from_the_machine(self):
-        result = self.bench("--json", shapes="64x64 float\n")
-        self.assert_ok(result)
-        data = json.loads(result.stdout)
+        data = self.bench_json("64x64 float\n")
         cache = data["last_level_cache_bytes"]
         if cache is None:  # a machine that lists no cache: nothing is in-cache
             self.assertFalse(any(r["in_cache"] for r in data["results"]))
