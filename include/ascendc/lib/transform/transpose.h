@@ -9,6 +9,13 @@
 
 namespace normgrad_ascendc {
 
+/// The element types of some Transpose scenario (which scenario and profile
+/// take which is checked when the kernel runs).
+template <typename T>
+inline constexpr bool kIsTransposeElement =
+    kIsTransformElement<T> && !std::is_same_v<T, int64_t> &&
+    !std::is_same_v<T, uint64_t>;
+
 /// The body of Transpose's overloads.
 template <typename T>
 void TransposeCall(const CallSite& site, const AscendC::LocalTensor<T>& dst,
@@ -37,7 +44,7 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst,
                                  TransposeType transposeType,
                                  ConfusionTransposeTiling& tiling,
                                  normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kIsTransformElement<T>,
+  static_assert(normgrad_ascendc::kIsTransposeElement<T>,
                 "Transpose: T must be int8_t, uint8_t, int16_t, uint16_t, "
                 "half, bfloat16_t, int32_t, uint32_t or float");
   normgrad_ascendc::TransposeCall(site, dst, src, &sharedTmpBuffer.view(),
@@ -50,7 +57,7 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst,
                                  TransposeType transposeType,
                                  ConfusionTransposeTiling& tiling,
                                  normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kIsTransformElement<T>,
+  static_assert(normgrad_ascendc::kIsTransposeElement<T>,
                 "Transpose: T must be int8_t, uint8_t, int16_t, uint16_t, "
                 "half, bfloat16_t, int32_t, uint32_t or float");
   normgrad_ascendc::TransposeCall(site, dst, src, nullptr, transposeType,

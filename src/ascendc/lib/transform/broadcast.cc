@@ -126,7 +126,7 @@ void RunBroadcast(const BroadcastArgs& a) {
         Fail(
             "%s: srcShape[%d] is %u %s (%llu bytes), not a multiple of 32 "
             "bytes; with dim = 2 and axis = %d it must be 32-byte aligned%s",
-            kApi, other, a.src_shape[other], ElemName(a.type),
+            kApi, other, a.src_shape[other], ElemPlural(a.type),
             static_cast<unsigned long long>(uint64_t{a.src_shape[other]} *
                                             bytes),
             a.axis,
@@ -136,7 +136,7 @@ void RunBroadcast(const BroadcastArgs& a) {
   }
   const uint64_t src_elems = Count(a.rank, a.src_shape);
   const uint64_t dst_elems = Count(a.rank, a.dst_shape);
-  const Element e{bytes, ElemName(a.type)};
+  const Element e{bytes, ElemPlural(a.type)};
   CheckLengths(kApi, e,
                {{a.dynamic ? "src" : "srcLocal", a.src, src_elems,
                  "the elements of srcShape"},

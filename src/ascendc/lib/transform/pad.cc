@@ -102,11 +102,11 @@ void RunPadOnly(const PadArgs& a, uint32_t bytes) {
         "%s: the source holds %u x %u = %llu %s (%llu bytes); its size must "
         "be a multiple of 32 bytes",
         api, t.srcHeight, t.srcWidth,
-        static_cast<unsigned long long>(src_elems), ElemName(a.type),
+        static_cast<unsigned long long>(src_elems), ElemPlural(a.type),
         static_cast<unsigned long long>(src_elems * bytes));
   }
   const uint64_t dst_elems = uint64_t{t.srcHeight} * aligned;
-  const Element e{bytes, ElemName(a.type)};
+  const Element e{bytes, ElemPlural(a.type)};
   CheckLengths(api, e,
                {{"srcTensor", a.src, src_elems, "srcHeight * srcWidth"},
                 {"dstTensor", a.dst, dst_elems, "srcHeight * alignedWidth"}});
@@ -145,7 +145,7 @@ void RunUnPad(const PadArgs& a, uint32_t bytes) {
     Fail(
         "%s: tiling.srcWidth is %u %s, not a whole number of 32-byte blocks "
         "(a multiple of %u): UnPad takes 32-byte aligned rows",
-        api, t.srcWidth, ElemName(a.type), kBlockBytes / bytes);
+        api, t.srcWidth, ElemPlural(a.type), kBlockBytes / bytes);
   }
   if (a.left != 0) {
     Fail(
@@ -162,7 +162,7 @@ void RunUnPad(const PadArgs& a, uint32_t bytes) {
   const uint64_t out_width = t.srcWidth - a.right;
   const uint64_t src_elems = uint64_t{t.srcHeight} * t.srcWidth;
   const uint64_t dst_elems = uint64_t{t.srcHeight} * out_width;
-  const Element e{bytes, ElemName(a.type)};
+  const Element e{bytes, ElemPlural(a.type)};
   CheckLengths(
       api, e,
       {{"srcTensor", a.src, src_elems, "srcHeight * srcWidth"},

@@ -7,6 +7,7 @@
 // kernel.
 #include "normgrad_ascendc/lib/transform/transform_host_tiling.h"
 
+#include <algorithm>
 #include <string>
 
 #include "ascendc/lib/common/tiling_checks.h"
@@ -386,6 +387,64 @@ void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&,
       return;
     }
   }
+}
+
+bool GetTransDataMaxMinTmpSize(const platform_ascendc::PlatformAscendC&,
+                               const ge::Shape& srcShape,
+                               const ge::Shape& dstShape,
+                               const ge::DataType dataType,
+                               const TransDataConfig& config,
+                               uint32_t& maxValue, uint32_t& minValue) {
+  const char* fn = "GetTransDataMaxMinTmpSize";
+  maxValue = 0;
+  minValue = 0;
+  if (!normgrad_ascendc::IsTransDataConversion(config.srcFormat,
+                                               config.dstFormat)) {
+    Report(fn,
+           "config {" + std::to_string(static_cast<int>(config.srcFormat)) +
+               ", " + std::to_string(static_cast<int>(config.dstFormat)) +
+               "} is not supported: it must be NCDHW -> NDC1HWC0, NDC1HWC0 "
+               "-> NCDHW, NCDHW -> FRACTAL_Z_3D or FRACTAL_Z_3D -> NCDHW",
+           normgrad_ascendc::kZeroSizes);
+    return false;
+  }
+  if (dataType != ge::DT_FLOAT16 && dataType != ge::DT_BF16 &&
+      dataType != ge::DT_INT16 && dataType != ge::DT_UINT16) {
+    Report(fn,
+           "dataType " + std::to_string(static_cast<int>(dataType)) +
+               " is not supported: TransData takes int16_t, uint16_t, half "
+               "and bfloat16_t",
+           normgrad_ascendc::kZeroSizes);
+    return false;
+  }
+  const uint32_t src_rank = normgrad_ascendc::TransDataRank(config.srcFormat);
+  const uint32_t dst_rank = normgrad_ascendc::TransDataRank(config.dstFormat);
+  if (srcShape.GetDimNum() != src_rank || dstShape.GetDimNum() != dst_rank) {
+    Report(fn,
+           "srcShape " + ShapeText(srcShape) + " and dstShape " +
+               ShapeText(dstShape) + " must have " + std::to_string(src_rank) +
+               " and " + std::to_string(dst_rank) +
+               " dimensions (the formats of config)",
+           normgrad_ascendc::kZeroSizes);
+    return false;
+  }
+  uint64_t src[7] = {};
+  uint64_t dst[7] = {};
+  for (uint32_t i = 0; i < src_rank; ++i) {
+    src[i] = static_cast<uint64_t>(std::max<int64_t>(srcShape.GetDim(i), 0));
+  }
+  for (uint32_t i = 0; i < dst_rank; ++i) {
+    dst[i] = static_cast<uint64_t>(std::max<int64_t>(dstShape.GetDim(i), 0));
+  }
+  normgrad_ascendc::TransDataShape shape{};
+  const std::string problem = normgrad_ascendc::TransDataShapeProblem(
+      config.srcFormat, config.dstFormat, src, dst, "srcShape", "dstShape",
+      &shape);
+  if (!problem.empty()) {
+    Report(fn, problem, normgrad_ascendc::kZeroSizes);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace AscendC

@@ -2,6 +2,10 @@
 // of transform_rules.h.
 #include "ascendc/lib/transform/transform_rules.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <initializer_list>
+
 #include "normgrad_ascendc/runtime/core.h"
 
 namespace normgrad_ascendc {
@@ -34,6 +38,36 @@ const char* ElemName(TransformElem e) {
       break;
   }
   return "another type";
+}
+
+const char* ElemPlural(TransformElem e) {
+  switch (e) {
+    case TransformElem::kHalf:
+      return "halves";
+    case TransformElem::kFloat:
+      return "floats";
+    case TransformElem::kInt8:
+      return "int8_t values";
+    case TransformElem::kUint8:
+      return "uint8_t values";
+    case TransformElem::kInt16:
+      return "int16_t values";
+    case TransformElem::kUint16:
+      return "uint16_t values";
+    case TransformElem::kBfloat16:
+      return "bfloat16_t values";
+    case TransformElem::kInt32:
+      return "int32_t values";
+    case TransformElem::kUint32:
+      return "uint32_t values";
+    case TransformElem::kInt64:
+      return "int64_t values";
+    case TransformElem::kUint64:
+      return "uint64_t values";
+    case TransformElem::kOther:
+      break;
+  }
+  return "elements";
 }
 
 uint32_t ElemBytes(TransformElem e) {
@@ -174,6 +208,110 @@ uint64_t TransposeDstElements(const TransposeShape& shape) {
            RoundUp16(shape.dims[3]);
   }
   return TransposeSrcElements(shape);
+}
+
+namespace {
+
+std::string DimsText(const uint64_t* dims, uint32_t rank) {
+  std::string text = "[";
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (i != 0) text += ", ";
+    text += std::to_string(dims[i]);
+  }
+  return text + "]";
+}
+
+// The product of the factors, or UINT64_MAX when it overflows.
+uint64_t SaturatingProduct(std::initializer_list<uint64_t> factors) {
+  uint64_t p = 1;
+  for (uint64_t f : factors) {
+    if (__builtin_mul_overflow(p, f, &p)) return UINT64_MAX;
+  }
+  return p;
+}
+
+const char* FormatName(AscendC::DataFormat f) {
+  switch (f) {
+    case AscendC::DataFormat::NCDHW:
+      return "NCDHW";
+    case AscendC::DataFormat::NDC1HWC0:
+      return "NDC1HWC0";
+    default:
+      break;
+  }
+  return "FRACTAL_Z_3D";
+}
+
+}  // namespace
+
+std::string TransDataShapeProblem(AscendC::DataFormat src_format,
+                                  AscendC::DataFormat dst_format,
+                                  const uint64_t* src_dims,
+                                  const uint64_t* dst_dims,
+                                  const char* src_name, const char* dst_name,
+                                  TransDataShape* shape) {
+  const bool from_ncdhw = src_format == AscendC::DataFormat::NCDHW;
+  const uint64_t* nd = from_ncdhw ? src_dims : dst_dims;
+  const char* nd_name = from_ncdhw ? src_name : dst_name;
+  const AscendC::DataFormat other = from_ncdhw ? dst_format : src_format;
+  const uint64_t* od = from_ncdhw ? dst_dims : src_dims;
+  const char* od_name = from_ncdhw ? dst_name : src_name;
+  for (uint32_t i = 0; i < 5; ++i) {
+    if (nd[i] == 0 || nd[i] > 0xFFFFFFFFu) {
+      return std::string(nd_name) + " " + DimsText(nd, 5) +
+             " (NCDHW) has a dimension outside [1, 4294967295]";
+    }
+  }
+  TransDataShape s{};
+  s.n = nd[0];
+  s.c = nd[1];
+  s.d = nd[2];
+  s.h = nd[3];
+  s.w = nd[4];
+  s.c1 = RoundUp16(s.c) / kFractal;
+  s.n1 = RoundUp16(s.n) / kFractal;
+  s.hw = SaturatingProduct({s.h, s.w});
+  s.hwp =
+      s.hw > 0xFFFFFFFFu ? s.hw : RoundUp16(s.hw);  // too big: refused below
+  uint64_t expected[7];
+  uint32_t rank = 0;
+  if (other == AscendC::DataFormat::NDC1HWC0) {
+    const uint64_t e[] = {s.n, s.d, s.c1, s.h, s.w, kFractal};
+    rank = 6;
+    std::copy(e, e + rank, expected);
+  } else {
+    const uint64_t e[] = {s.d, s.c1, s.h, s.w, s.n1, kFractal, kFractal};
+    rank = 7;
+    std::copy(e, e + rank, expected);
+  }
+  if (!std::equal(expected, expected + rank, od)) {
+    return std::string(od_name) + " " + DimsText(od, rank) + " (" +
+           FormatName(other) + ") does not match " + nd_name + " " +
+           DimsText(nd, 5) + " (NCDHW): it must be " +
+           DimsText(expected, rank) + " (C1 = C / 16 and N1 = N / 16 " +
+           "rounded up, C0 = N0 = 16)";
+  }
+  const uint64_t largest =
+      std::max({TransDataElements(AscendC::DataFormat::NCDHW, s),
+                TransDataElements(other, s)});
+  if (largest > 0xFFFFFFFFu) {
+    return std::string("the shapes hold more than 4294967295 elements");
+  }
+  *shape = s;
+  return "";
+}
+
+uint64_t TransDataElements(AscendC::DataFormat format,
+                           const TransDataShape& s) {
+  switch (format) {
+    case AscendC::DataFormat::NCDHW:
+      return SaturatingProduct({s.n, s.c, s.d, s.hwp});
+    case AscendC::DataFormat::NDC1HWC0:
+      return SaturatingProduct({s.n, s.d, s.c1, s.hw, kFractal});
+    default:
+      break;
+  }
+  return SaturatingProduct({s.d, s.c1, s.hw, s.n1, kFractal, kFractal});
 }
 
 }  // namespace normgrad_ascendc

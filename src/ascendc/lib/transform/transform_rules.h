@@ -1,12 +1,14 @@
 // src/ascendc/lib/transform/transform_rules.h — the rules of the Tensor
 // transform family that the kernel side and the host tiling functions share
 // (internal, not installed): the element types each API takes per profile,
-// their names, and each Transpose scenario's shape rule, written once.
+// their names, each Transpose scenario's shape rule and TransData's shape
+// rule, written once.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
+#include "normgrad_ascendc/lib/transform/transdata_config.h"
 #include "normgrad_ascendc/lib/transform/transform_call.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
@@ -21,6 +23,9 @@ constexpr TransformTypes TypeBit(TransformElem e) {
 
 /// The C++ name of an element type ("int16_t", "half").
 const char* ElemName(TransformElem e);
+
+/// Its plural in messages ("halves", "floats", "int16_t values").
+const char* ElemPlural(TransformElem e);
 
 /// Its size in bytes (0 for kOther).
 uint32_t ElemBytes(TransformElem e);
@@ -68,5 +73,27 @@ inline constexpr uint64_t kFractal = 16;
 inline constexpr uint64_t RoundUp16(uint64_t n) {
   return (n + kFractal - 1) / kFractal * kFractal;
 }
+
+/// The NCDHW shape of a TransData call and its derived sizes: C1 = C / 16
+/// and N1 = N / 16 rounded up, HW = H * W, HWp = HW rounded up to 16 (an
+/// NCDHW tensor's merged H and W axis is padded to 32 bytes).
+struct TransDataShape {
+  uint64_t n, c, d, h, w;
+  uint64_t c1, n1, hw, hwp;
+};
+
+/// TransData's shape rule for `format`'s dims against the NCDHW side: ""
+/// when the src and dst shapes fit the conversion (then *shape is set), else
+/// what is wrong, naming `src_name` and `dst_name` ("srcShape").
+std::string TransDataShapeProblem(AscendC::DataFormat src_format,
+                                  AscendC::DataFormat dst_format,
+                                  const uint64_t* src_dims,
+                                  const uint64_t* dst_dims,
+                                  const char* src_name, const char* dst_name,
+                                  TransDataShape* shape);
+
+/// Elements of a tensor in `format` of the call's shape.
+uint64_t TransDataElements(AscendC::DataFormat format,
+                           const TransDataShape& shape);
 
 }  // namespace normgrad_ascendc

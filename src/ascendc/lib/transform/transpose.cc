@@ -155,7 +155,7 @@ void RunTranspose(const TransposeArgs& a) {
   }
   const uint64_t src_elems = TransposeSrcElements(shape);
   const uint64_t dst_elems = TransposeDstElements(shape);
-  const Element e{bytes, ElemName(a.type)};
+  const Element e{bytes, ElemPlural(a.type)};
   CheckLengths(kApi, e,
                {{"src", a.src, src_elems, "the elements of tiling's srcShape"},
                 {"dst", a.dst, dst_elems, "the scenario's destination shape"}});

@@ -5,7 +5,8 @@
 // pages give (walking the destination and asking which source element
 // belongs there, the other way round from src/); every type per profile;
 // every overload; every check's message; the tilings' fields and bad input;
-// Fill on global memory.
+// TransData's four conversions with a std::tuple-based layout; Fill on
+// global memory.
 //
 // To add a case: a shape to a scenario's list in TransposeScenarios, or a
 // test below with its reference.
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "compat_test.h"
@@ -387,7 +389,7 @@ TEST(Transpose, ChecksEveryRule) {
           AscendC::Transpose(t.dst, t.src, TransposeType::TRANSPOSE_ND2ND_ONLY,
                              big);
         },
-        "Transpose: src holds 512 float, fewer than the 1024 it must hold"));
+        "Transpose: src holds 512 floats, fewer than the 1024 it must hold"));
     EXPECT_TRUE(FailsWith(
         [&] {
           AscendC::Transpose(t.src, t.src, TransposeType::TRANSPOSE_ND2ND_ONLY,
@@ -662,11 +664,18 @@ TEST(Pad, ChecksEveryRule) {
   bad.srcOriWidth = 16;
   EXPECT_TRUE(FailsWith([&] { AscendC::Pad(t.dst, t.src, ok, bad); },
                         "Pad has nothing to pad there"));
+  AscendC::tiling::PadTiling odd;
+  AscendC::PadTilingFunc(ge::Shape({16, 15}), ge::Shape({16, 15}), 0, 2, odd);
+  odd.srcHeight = 3;
+  EXPECT_TRUE(FailsWith([&] { AscendC::Pad(t.dst, t.src, ok, odd); },
+                        "Pad: the source holds 3 x 15 = 45 halves (90 bytes); "
+                        "its size must be a multiple of 32 bytes"));
   bad = tiling;
   bad.srcHeight = 17;
-  EXPECT_TRUE(FailsWith([&] { AscendC::Pad(t.dst, t.src, ok, bad); },
-                        "Pad: srcTensor holds 256 half, fewer than the 272 it "
-                        "must hold (srcHeight * srcWidth)"));
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::Pad(t.dst, t.src, ok, bad); },
+                "Pad: srcTensor holds 256 halves, fewer than the 272 it "
+                "must hold (srcHeight * srcWidth)"));
   EXPECT_TRUE(FailsWith([&] { AscendC::Pad(t.src, t.src, ok, tiling); },
                         "Pad: dstTensor (UB bytes"));
 }
@@ -795,9 +804,10 @@ TEST(UnPad, ChecksEveryRule) {
   bad = tiling;
   bad.srcWidth = 24;
   bad.srcSize = 16 * 24;
-  EXPECT_TRUE(FailsWith([&] { AscendC::UnPad(t.dst, t.src, ok, bad); },
-                        "UnPad: tiling.srcWidth is 24 half, not a whole number "
-                        "of 32-byte blocks"));
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::UnPad(t.dst, t.src, ok, bad); },
+                "UnPad: tiling.srcWidth is 24 halves, not a whole number "
+                "of 32-byte blocks"));
   AscendC::tiling::UnPadTiling empty;
   EXPECT_TRUE(FailsWith([&] { AscendC::UnPad(t.dst, t.src, ok, empty); },
                         "UnPad: tiling.srcHeight is 0: the tiling is empty"));
@@ -940,13 +950,13 @@ TEST(Broadcast, ChecksEveryRule) {
     const uint32_t rows[2] = {4, 5};
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::Broadcast<float, 2, 0>(t.dst, t.src, rows, row); },
-        "Broadcast: srcShape[1] is 5 float (20 bytes), not a multiple of 32 "
+        "Broadcast: srcShape[1] is 5 floats (20 bytes), not a multiple of 32 "
         "bytes; with dim = 2 and axis = 0 it must be 32-byte aligned"));
     const uint32_t big[2] = {16, 32};
     const uint32_t col[2] = {16, 1};
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::Broadcast<float, 2, 1>(t.dst, t.src, big, col); },
-        "Broadcast: dstLocal holds 256 float, fewer than the 512 it must "
+        "Broadcast: dstLocal holds 256 floats, fewer than the 512 it must "
         "hold"));
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::Broadcast<float, 2, 1>(t.dst, t.dst, dst, col16); },
@@ -969,7 +979,7 @@ TEST(Broadcast, ChecksEveryRule) {
     const uint32_t out5[2] = {5, 16};
     EXPECT_TRUE(FailsWith(
         [&] { AscendC::Broadcast<half, 2, 1>(h.dst, h.src, out5, col5); },
-        "Broadcast: srcShape[0] is 5 half (10 bytes), not a multiple of 32 "
+        "Broadcast: srcShape[0] is 5 halves (10 bytes), not a multiple of 32 "
         "bytes; with dim = 2 and axis = 1 it must be 32-byte aligned on "
         "profile 310p"));
   }
@@ -1067,6 +1077,225 @@ TEST(Broadcast, DynamicShapeOn950) {
         "GetBroadcastTilingInfo: the dynamic-shape Broadcast is available on "
         "profile 950 only"));
   }
+}
+
+// ---- TransData ----------------------------------------------------------
+
+// A layout whose GetShape() is a std::tuple, as TransData reads it.
+template <typename... Ts>
+struct TupleLayout {
+  std::tuple<Ts...> shape;
+  const std::tuple<Ts...>& GetShape() const { return shape; }
+};
+
+template <typename... Ts>
+TupleLayout<Ts...> LayoutOf(Ts... dims) {
+  return {std::make_tuple(dims...)};
+}
+
+using AscendC::DataFormat;
+constexpr AscendC::TransDataConfig kToNdc1hwc0 = {DataFormat::NCDHW,
+                                                  DataFormat::NDC1HWC0};
+constexpr AscendC::TransDataConfig kFromNdc1hwc0 = {DataFormat::NDC1HWC0,
+                                                    DataFormat::NCDHW};
+constexpr AscendC::TransDataConfig kToFractalZ3d = {DataFormat::NCDHW,
+                                                    DataFormat::FRACTAL_Z_3D};
+constexpr AscendC::TransDataConfig kFromFractalZ3d = {DataFormat::FRACTAL_Z_3D,
+                                                      DataFormat::NCDHW};
+
+uint32_t Up16(uint32_t n) { return (n + 15) / 16 * 16; }
+
+TEST(TransData, PageExampleNcdhwToNdc1hwc0) {
+  // The page's data: 32 channels of one 2 x 8 plane holding 0..511; its
+  // result rows are (hw, 16 + hw, 32 + hw, ...) per block of 16 channels.
+  const ProfileScope scope(Profile::kA2);
+  Tensors<half> t(512, 512);
+  for (int i = 0; i < 512; ++i) t.Src()[i] = half(static_cast<float>(i));
+  const auto src = LayoutOf(1, 32, 1, 2, 8);
+  const auto dst = LayoutOf(1, 1, 2, 2, 8, 16);
+  AscendC::TransDataParams<decltype(src), decltype(dst)> params = {src, dst};
+  AscendC::TransData<kToNdc1hwc0>(t.dst, t.src, t.tmp, params);
+  for (int c1 = 0; c1 < 2; ++c1) {
+    for (int hw = 0; hw < 16; ++hw) {
+      for (int c0 = 0; c0 < 16; ++c0) {
+        EXPECT_EQ(static_cast<float>(t.Dst()[(c1 * 16 + hw) * 16 + c0]),
+                  256 * c1 + 16 * c0 + hw);
+      }
+    }
+  }
+}
+
+// Runs one conversion on T for NCDHW [n, c, d, h, w] and checks it against
+// a reference that walks the destination's layout.
+template <typename T>
+void CheckTransData(bool to_blocked, bool fractal, uint32_t n, uint32_t c,
+                    uint32_t d, uint32_t h, uint32_t w, bool shared) {
+  const uint32_t c1 = Up16(c) / 16, n1 = Up16(n) / 16, hw = h * w;
+  const uint32_t hwp = Up16(hw);
+  const uint64_t ncdhw = uint64_t{n} * c * d * hwp;
+  const uint64_t blocked = fractal ? uint64_t{d} * c1 * hw * n1 * 256
+                                   : uint64_t{n} * d * c1 * hw * 16;
+  // The element (n, c, d, hw) of NCDHW's storage, and of the blocked one.
+  auto nd_at = [&](uint64_t ni, uint64_t ci, uint64_t di, uint64_t hwi) {
+    return ((ni * c + ci) * d + di) * hwp + hwi;
+  };
+  auto blocked_at = [&](uint64_t ni, uint64_t ci, uint64_t di, uint64_t hwi) {
+    if (fractal) {
+      return ((((di * c1 + ci / 16) * hw + hwi) * n1 + ni / 16) * 16 +
+              ni % 16) *
+                 16 +
+             ci % 16;
+    }
+    return (((ni * d + di) * c1 + ci / 16) * hw + hwi) * 16 + ci % 16;
+  };
+  const uint64_t src_n = to_blocked ? ncdhw : blocked;
+  const uint64_t dst_n = to_blocked ? blocked : ncdhw;
+  std::vector<T> src(src_n);
+  for (uint64_t i = 0; i < src_n; ++i) src[i] = Pattern<T>(i);
+  std::vector<T> expected(dst_n, to_blocked ? T{} : Marker<T>());
+  if (to_blocked) {
+    std::memset(static_cast<void*>(expected.data()), 0, dst_n * sizeof(T));
+  }
+  for (uint64_t ni = 0; ni < n; ++ni)
+    for (uint64_t ci = 0; ci < c; ++ci)
+      for (uint64_t di = 0; di < d; ++di)
+        for (uint64_t hwi = 0; hwi < hw; ++hwi) {
+          if (to_blocked) {
+            expected[blocked_at(ni, ci, di, hwi)] = src[nd_at(ni, ci, di, hwi)];
+          } else {
+            expected[nd_at(ni, ci, di, hwi)] = src[blocked_at(ni, ci, di, hwi)];
+          }
+        }
+  Tensors<T> t(src_n, dst_n);
+  std::memcpy(static_cast<void*>(t.Src()), src.data(), src_n * sizeof(T));
+  for (uint64_t i = 0; i < dst_n; ++i) t.Dst()[i] = Marker<T>();
+  const auto nd = LayoutOf(n, c, d, h, w);
+  const auto ndc = LayoutOf(n, d, c1, h, w, 16u);
+  const auto fz = LayoutOf(d, c1, h, w, n1, 16u, 16u);
+  if (!fractal && to_blocked) {
+    const AscendC::TransDataParams<decltype(nd), decltype(ndc)> p{nd, ndc};
+    shared ? AscendC::TransData<kToNdc1hwc0>(t.dst, t.src, t.tmp, p)
+           : AscendC::TransData<kToNdc1hwc0>(t.dst, t.src, p);
+  } else if (!fractal) {
+    const AscendC::TransDataParams<decltype(ndc), decltype(nd)> p{ndc, nd};
+    shared ? AscendC::TransData<kFromNdc1hwc0>(t.dst, t.src, t.tmp, p)
+           : AscendC::TransData<kFromNdc1hwc0>(t.dst, t.src, p);
+  } else if (to_blocked) {
+    const AscendC::TransDataParams<decltype(nd), decltype(fz)> p{nd, fz};
+    shared ? AscendC::TransData<kToFractalZ3d>(t.dst, t.src, t.tmp, p)
+           : AscendC::TransData<kToFractalZ3d>(t.dst, t.src, p);
+  } else {
+    const AscendC::TransDataParams<decltype(fz), decltype(nd)> p{fz, nd};
+    shared ? AscendC::TransData<kFromFractalZ3d>(t.dst, t.src, t.tmp, p)
+           : AscendC::TransData<kFromFractalZ3d>(t.dst, t.src, p);
+  }
+  ExpectBits(t.Dst(), expected,
+             std::string("TransData ") + (to_blocked ? "from" : "to") +
+                 " NCDHW " + (fractal ? "FRACTAL_Z_3D " : "NDC1HWC0 ") +
+                 normgrad_ascendc::TypeName<T>());
+}
+
+template <typename T>
+void TransDataEveryConversion() {
+  for (bool fractal : {false, true}) {
+    for (bool to_blocked : {true, false}) {
+      CheckTransData<T>(to_blocked, fractal, 1, 32, 2, 2, 8, true);
+      CheckTransData<T>(to_blocked, fractal, 2, 5, 3, 3, 5, false);
+      CheckTransData<T>(to_blocked, fractal, 17, 20, 1, 1, 16, true);
+    }
+  }
+}
+
+TEST(TransData, EveryConversionAndType) {
+  for (Profile p : {Profile::kA2, Profile::k950}) {
+    const ProfileScope scope(p);
+    TransDataEveryConversion<half>();
+    TransDataEveryConversion<bfloat16_t>();
+    TransDataEveryConversion<int16_t>();
+    TransDataEveryConversion<uint16_t>();
+  }
+}
+
+TEST(TransData, ChecksEveryRule) {
+  const auto nd = LayoutOf(1, 16, 2, 4, 4);
+  const auto ndc = LayoutOf(1, 2, 1, 4, 4, 16);
+  const auto wrong = LayoutOf(1, 2, 2, 4, 4, 16);
+  {
+    const ProfileScope scope(Profile::k310P);
+    Tensors<half> t(512, 512);
+    const AscendC::TransDataParams<decltype(nd), decltype(ndc)> p{nd, ndc};
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::TransData<kToNdc1hwc0>(t.dst, t.src, p); },
+        "TransData: not available on profile 310p (Atlas inference series)"));
+  }
+  const ProfileScope scope(Profile::kA2);
+  Tensors<half> t(512, 512);
+  const AscendC::TransDataParams<decltype(nd), decltype(wrong)> bad{nd, wrong};
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::TransData<kToNdc1hwc0>(t.dst, t.src, bad); },
+      "TransData: params.dstLayout's shape [1, 2, 2, 4, 4, 16] (NDC1HWC0) does "
+      "not match params.srcLayout's shape [1, 16, 2, 4, 4] (NCDHW): it must "
+      "be [1, 2, 1, 4, 4, 16]"));
+  const auto big = LayoutOf(1, 16, 4, 4, 4);
+  const auto big_ndc = LayoutOf(1, 4, 1, 4, 4, 16);
+  const AscendC::TransDataParams<decltype(big), decltype(big_ndc)> large{
+      big, big_ndc};
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::TransData<kToNdc1hwc0>(t.dst, t.src, large); },
+      "TransData: srcTensor holds 512 halves, fewer than the 1024 it must "
+      "hold"));
+  const AscendC::TransDataParams<decltype(nd), decltype(ndc)> p{nd, ndc};
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::TransData<kToNdc1hwc0>(t.dst, t.dst, p); },
+                "TransData: dstTensor (UB bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::TransData<kToNdc1hwc0>(t.dst, t.src,
+                                        t.src.ReinterpretCast<uint8_t>(), p);
+      },
+      "TransData: srcTensor (UB bytes"));
+}
+
+TEST(TransData, TmpSizeQuery) {
+  // The page's example: (1, 16, 2, 4, 4) NCDHW to (1, 2, 1, 4, 4, 16).
+  const platform_ascendc::PlatformAscendC plat(nullptr);
+  uint32_t max_value = 9, min_value = 9;
+  EXPECT_TRUE(AscendC::GetTransDataMaxMinTmpSize(
+      plat, ge::Shape({1, 16, 2, 4, 4}), ge::Shape({1, 2, 1, 4, 4, 16}),
+      ge::DT_FLOAT16, kToNdc1hwc0, max_value, min_value));
+  EXPECT_EQ(max_value + min_value, 0u);
+  EXPECT_TRUE(AscendC::GetTransDataMaxMinTmpSize(
+      plat, ge::Shape({2, 1, 4, 4, 2, 16, 16}), ge::Shape({20, 5, 2, 4, 4}),
+      ge::DT_INT16, kFromFractalZ3d, max_value, min_value));
+  bool ok = true;
+  EXPECT_NE(StderrOf([&] {
+              ok = AscendC::GetTransDataMaxMinTmpSize(
+                  plat, ge::Shape({1, 16, 2, 4, 4}),
+                  ge::Shape({1, 2, 1, 4, 4, 16}), ge::DT_FLOAT, kToNdc1hwc0,
+                  max_value, min_value);
+            })
+                .find("GetTransDataMaxMinTmpSize: dataType 0 is not supported: "
+                      "TransData takes int16_t, uint16_t, half and bfloat16_t"),
+            std::string::npos);
+  EXPECT_FALSE(ok);
+  const AscendC::TransDataConfig nz = {DataFormat::ND, DataFormat::NZ};
+  EXPECT_NE(StderrOf([&] {
+              ok = AscendC::GetTransDataMaxMinTmpSize(
+                  plat, ge::Shape({16, 16}), ge::Shape({16, 16}),
+                  ge::DT_FLOAT16, nz, max_value, min_value);
+            }).find("config {0, 1} is not supported"),
+            std::string::npos);
+  EXPECT_FALSE(ok);
+  EXPECT_NE(StderrOf([&] {
+              ok = AscendC::GetTransDataMaxMinTmpSize(
+                  plat, ge::Shape({1, 16, 2, 4, 4}),
+                  ge::Shape({1, 2, 1, 4, 4, 8}), ge::DT_FLOAT16, kToNdc1hwc0,
+                  max_value, min_value);
+            })
+                .find("dstShape [1, 2, 1, 4, 4, 8] (NDC1HWC0) does not match "
+                      "srcShape [1, 16, 2, 4, 4] (NCDHW)"),
+            std::string::npos);
+  EXPECT_FALSE(ok);
 }
 
 // ---- Fill ---------------------------------------------------------------

@@ -3,8 +3,8 @@
 // optiling::PadTiling, optiling::UnPadTiling and
 // optiling::ConfusionTransposeTiling; the scratch-size queries
 // GetPadMaxMinTmpSize, GetUnPadMaxMinTmpSize, GetTransposeMaxMinTmpSize (and
-// its old name GetConfusionTransposeMaxMinTmpSize) and
-// GetBroadCastMaxMinTmpSize; and the tiling functions PadTilingFunc,
+// its old name GetConfusionTransposeMaxMinTmpSize), GetBroadCastMaxMinTmpSize
+// and GetTransDataMaxMinTmpSize; and the tiling functions PadTilingFunc,
 // UnPadTilingFunc, GetTransposeTilingInfo and the old names
 // GetConfusionTransposeTilingInfo and GetConfusionTransposeOnlyTilingInfo,
 // each filling the host class or the kernel-side struct.
@@ -22,7 +22,9 @@
 
 #include <cstdint>
 
+#include "normgrad_ascendc/lib/transform/transdata_config.h"
 #include "normgrad_ascendc/lib/transform/transform_tiling.h"
+#include "normgrad_ascendc/runtime/data_type.h"
 #include "normgrad_ascendc/tiling/shape.h"
 #include "normgrad_ascendc/tiling/tiling_data.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -129,5 +131,14 @@ void GetBroadCastMaxMinTmpSize(
     const platform_ascendc::PlatformAscendC& ascendcPlatform,
     const ge::Shape& srcShape, const ge::Shape& dstShape, uint32_t typeSize,
     const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue);
+
+/// TransData's scratch for the conversion `config` between srcShape and
+/// dstShape (the layouts' shapes) of dataType (a 16-bit type): true with 0
+/// and 0; on bad input a message, 0 and 0, and false.
+bool GetTransDataMaxMinTmpSize(
+    const platform_ascendc::PlatformAscendC& platform,
+    const ge::Shape& srcShape, const ge::Shape& dstShape,
+    const ge::DataType dataType, const TransDataConfig& config,
+    uint32_t& maxValue, uint32_t& minValue);
 
 }  // namespace AscendC
