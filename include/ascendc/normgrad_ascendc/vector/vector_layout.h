@@ -80,7 +80,8 @@ struct GatherRepeatParams {
 
 /// What the extended Transpose does; only TRANSPOSE_TYPE_NONE (nothing),
 /// TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW are
-/// documented as supported.
+/// documented as supported. The advanced Transpose (lib/transform/
+/// transpose.h) takes scenarios 1-7 and 13-16 of the same enum.
 enum class TransposeType : uint8_t {
   TRANSPOSE_TYPE_NONE,
   TRANSPOSE_NZ2ND_0213,
@@ -94,7 +95,11 @@ enum class TransposeType : uint8_t {
   TRANSPOSE_GRAD_ND_UB_GM,
   TRANSPOSE_ND2ND_B16,
   TRANSPOSE_NCHW2NHWC,
-  TRANSPOSE_NHWC2NCHW
+  TRANSPOSE_NHWC2NCHW,
+  TRANSPOSE_ND2ND_021,
+  TRANSPOSE_ND2ND_102,
+  TRANSPOSE_ND2ND_210,
+  TRANSPOSE_ND2NZ_WITH_INTLV,
 };
 
 /// The shape and kind of the extended Transpose.
