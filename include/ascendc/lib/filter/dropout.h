@@ -39,7 +39,7 @@ void DropOutCall(const CallSite& site, const AscendC::LocalTensor<T>& dst,
 namespace AscendC {
 
 /// isInitBitMode changes nothing here: the mask is only read
-/// (docs/decisions.md, "Filter, index, random").
+/// (docs/decisions.md, "Filter, index, random and the Std utilities").
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
 __aicore__ inline void DropOut(const LocalTensor<T>& dstLocal,
                                const LocalTensor<T>& srcLocal,

@@ -368,7 +368,16 @@ TEST(Select, ChecksNameTheArgumentAndTheRule) {
         LocalTensor<float> empty;
         AscendC::Select(d, empty, 1.0f, mask, tmp, info);
       },
-      "Select"));
+      "Select: src0 LocalTensor is empty (no unified-buffer memory)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::SelectWithBytesMaskShapeInfo info;
+        info.firstAxis = 1;
+        info.srcLastAxis = 8;
+        info.maskLastAxis = 32;
+        AscendC::Select(d, 1.0f, big[4], mask, tmp, info);
+      },
+      "Select: src1 LocalTensor starts at UB offset"));
 }
 
 TEST(Select, TmpSizesFollowTheRule) {

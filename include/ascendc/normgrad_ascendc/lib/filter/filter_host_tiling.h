@@ -5,11 +5,12 @@
 // sizing rules the kernel side checks the scratch against.
 //
 // The rules (the pages give no formula; docs/decisions.md, "Filter, index,
-// random"): room for what the pages' algorithms hold per row. Select: a
-// row's mask as half values plus its selection bits, and, when the mask is
-// narrowed to the source's last axis without reusing it (isReuseMask false),
-// a narrowed copy of the whole mask. DropOut: a row's scaled values plus its
-// mask as one byte per element. minValue is one row, maxValue every row.
+// random and the Std utilities"): room for what the pages' algorithms hold per
+// row. Select: a row's mask as half values plus its selection bits, and, when
+// the mask is narrowed to the source's last axis without reusing it
+// (isReuseMask false), a narrowed copy of the whole mask. DropOut: a row's
+// scaled values plus its mask as one byte per element. minValue is one row,
+// maxValue every row.
 //
 // Error policy: on bad input (a shape of no dimension or a dimension below
 // 1, a type size the API does not take, Select's src and mask shapes that do
