@@ -49,6 +49,7 @@
 #include "lib/activation/softmaxgrad.h"
 #include "lib/activation/swiglu.h"
 #include "lib/activation/swish.h"
+#include "lib/filter/filter_apis.h"
 #include "lib/math/math_apis.h"
 #include "lib/math/math_binary_apis.h"
 #include "lib/normalization/batchnorm.h"

@@ -19,6 +19,8 @@
 
 #include "normgrad_ascendc/lib/activation/elementwise_host_tiling.h"
 #include "normgrad_ascendc/lib/activation/softmax_host_tiling.h"
+#include "normgrad_ascendc/lib/filter/filter_host_tiling.h"
+#include "normgrad_ascendc/lib/index/arange_host_tiling.h"
 #include "normgrad_ascendc/lib/math/math_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
