@@ -61,6 +61,7 @@
 #include "lib/normalization/rmsnorm.h"
 #include "lib/normalization/welfordfinalize.h"
 #include "lib/normalization/welfordupdate.h"
+#include "lib/quant/quant_apis.h"
 #include "lib/reduce/reduce_apis.h"
 #include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
 #include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"
