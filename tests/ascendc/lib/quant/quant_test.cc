@@ -80,7 +80,7 @@ struct Ub {
     return b.Get<T>();
   }
   TPipe pipe;
-  TBuf<TPosition::VECCALC> bufs[6];
+  TBuf<TPosition::VECCALC> bufs[8];
   int used = 0;
 };
 
@@ -966,6 +966,369 @@ TEST(AscendAntiQuant, Checks) {
       "profile 310p (Atlas inference series): OutputDataType is half there"));
 }
 
+// ---- Quantize, Dequantize, AntiQuantize (Ascend 950) -----------------------
+
+// To int8_t by a rounding mode, saturated; NaN gives 0.
+int8_t ToInt8By(double x, AscendC::RoundMode mode) {
+  if (std::isnan(x)) return 0;
+  double r = std::nearbyint(x);
+  switch (mode) {
+    case AscendC::RoundMode::CAST_ROUND:
+      r = std::round(x);
+      break;
+    case AscendC::RoundMode::CAST_FLOOR:
+      r = std::floor(x);
+      break;
+    case AscendC::RoundMode::CAST_CEIL:
+      r = std::ceil(x);
+      break;
+    case AscendC::RoundMode::CAST_TRUNC:
+      r = std::trunc(x);
+      break;
+    default:
+      break;
+  }
+  return static_cast<int8_t>(std::min(127.0, std::max(-128.0, r)));
+}
+
+// The parameter of element (i, j) of an [m, n] source, by policy.
+size_t ParamIndex(int policy, int k_dim, uint32_t group, uint32_t n, uint32_t i,
+                  uint32_t j) {
+  switch (policy) {
+    case 0:
+      return 0;
+    case 1:
+      return j;
+    case 2:
+      return i;
+    default:
+      break;
+  }
+  return k_dim == 0 ? size_t{i / group} * n + j
+                    : size_t{i} * ((n + group - 1) / group) + j / group;
+}
+
+size_t ParamCount(int policy, int k_dim, uint32_t group, uint32_t m,
+                  uint32_t n) {
+  switch (policy) {
+    case 0:
+      return 1;
+    case 1:
+      return n;
+    case 2:
+      return m;
+    default:
+      break;
+  }
+  return k_dim == 0 ? size_t{(m + group - 1) / group} * n
+                    : size_t{m} * ((n + group - 1) / group);
+}
+
+template <const AscendC::QuantizeConfig& config, typename S, typename Sc>
+void QuantizeCase(uint32_t m, uint32_t n, uint32_t group) {
+  constexpr int policy = static_cast<int>(config.policy);
+  std::mt19937 rng(Seed() + policy);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const size_t np = ParamCount(policy, config.kDim, group, m, n);
+  std::vector<double> x(size_t{m} * n), sc(np), of(np);
+  for (double& v : x) v = Value(S(static_cast<float>(u(rng) * 500)));
+  for (double& v : sc) v = Value(Sc(static_cast<float>(u(rng) * 0.7)));
+  for (double& v : of) v = Value(Sc(static_cast<float>(u(rng) * 9)));
+  x[0] = Value(S(2.5f));
+  x[1] = Value(S(-3.5f));
+  Ub ub;
+  auto src = ub.Alloc<S>(m * n);
+  auto dst = ub.Alloc<int8_t>(m * n);
+  auto tmp = ub.Alloc<uint8_t>(m * n * 4);
+  Put(src, Values<S>(x));
+  std::vector<int8_t> got;
+  if constexpr (policy == 0) {
+    sc[0] = 1.0;  // the ties of x[0], x[1] stay ties
+    of[0] = 0.0;
+    AscendC::Quantize<config>(dst, src, tmp, Sc(1.0f), Sc(0.0f), {m, n, group});
+  } else {
+    auto scale = ub.Alloc<Sc>(np);
+    auto offset = ub.Alloc<Sc>(np);
+    Put(scale, Values<Sc>(sc));
+    Put(offset, Values<Sc>(of));
+    AscendC::Quantize<config>(dst, src, scale, offset, {m, n, group});
+  }
+  got = Take(dst, size_t{m} * n);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const size_t p = ParamIndex(policy, config.kDim, group, n, i, j);
+      double t = ToFloat(x[i * n + j] * sc[p]);
+      if (config.hasOffset) t = ToFloat(t + of[p]);
+      const int8_t want = ToInt8By(t, config.roundMode);
+      ASSERT_EQ(int{got[i * n + j]}, int{want})
+          << "policy " << policy << " [" << i << "][" << j << "] x "
+          << x[i * n + j] << " scale " << sc[p] << " offset " << of[p];
+    }
+  }
+}
+
+using AscendC::QuantizePolicy;
+using AscendC::RoundMode;
+constexpr AscendC::QuantizeConfig kQTensor = {QuantizePolicy::PER_TENSOR, true,
+                                              RoundMode::CAST_RINT, 1};
+constexpr AscendC::QuantizeConfig kQChannel = {QuantizePolicy::PER_CHANNEL,
+                                               true, RoundMode::CAST_ROUND, 1};
+constexpr AscendC::QuantizeConfig kQToken = {QuantizePolicy::PER_TOKEN, false,
+                                             RoundMode::CAST_FLOOR, 1};
+constexpr AscendC::QuantizeConfig kQGroup0 = {QuantizePolicy::PER_GROUP, true,
+                                              RoundMode::CAST_CEIL, 0};
+constexpr AscendC::QuantizeConfig kQGroup1 = {QuantizePolicy::PER_GROUP, true,
+                                              RoundMode::CAST_TRUNC, 1};
+constexpr AscendC::QuantizeConfig kQHybrid = {QuantizePolicy::PER_CHANNEL, true,
+                                              RoundMode::CAST_HYBRID, 1};
+
+TEST(Quantize, EveryPolicyTypeAndRounding) {
+  const ProfileScope scope(Profile::k950);
+  QuantizeCase<kQTensor, half, half>(4, 32, 0);
+  QuantizeCase<kQTensor, float, float>(4, 32, 0);
+  QuantizeCase<kQChannel, half, float>(6, 64, 0);
+  QuantizeCase<kQChannel, bfloat16_t, bfloat16_t>(6, 64, 0);
+  QuantizeCase<kQToken, float, float>(8, 32, 0);
+  QuantizeCase<kQToken, bfloat16_t, float>(8, 32, 0);
+  QuantizeCase<kQGroup0, half, half>(70, 32, 32);
+  QuantizeCase<kQGroup1, float, float>(3, 96, 64);
+  QuantizeCase<kQHybrid, half, half>(2, 64, 0);  // not for int8_t: CAST_RINT
+}
+
+TEST(Quantize, ScalarOffsetTakesTheScalesType) {
+  const ProfileScope scope(Profile::k950);
+  Ub ub;
+  auto src = ub.Alloc<half>(32);
+  auto dst = ub.Alloc<int8_t>(32);
+  auto scale = ub.Alloc<half>(32);
+  Put(src, std::vector<half>(32, half(10.0f)));
+  Put(scale, std::vector<half>(32, half(1.0f)));
+  // 0.50003 rounds to the half 0.5: 10 + 0.5 is a tie, to even 10 (as a
+  // float offset, 10.50003 would give 11). CAST_HYBRID falls back to RINT.
+  AscendC::Quantize<kQHybrid>(dst, src, scale, 0.50003f, {1, 32, 0});
+  EXPECT_EQ(Take(dst, 1)[0], 10);
+  AscendC::Quantize<kQChannel>(dst, src, scale, 0.50003f, {1, 32, 0});
+  EXPECT_EQ(Take(dst, 1)[0], 11);  // CAST_ROUND: the tie away from zero
+}
+
+template <const AscendC::DequantizeConfig& config, typename D, typename S,
+          typename Sc>
+void DequantizeCase(uint32_t m, uint32_t n, uint32_t group) {
+  constexpr int policy = static_cast<int>(config.policy);
+  std::mt19937 rng(Seed() + 10 + policy);
+  std::uniform_int_distribution<int32_t> big(-(1 << 30), 1 << 30);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const size_t np = ParamCount(policy, config.kDim, group, m, n);
+  std::vector<double> x(size_t{m} * n), sc(np);
+  std::vector<S> xs(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    if constexpr (std::is_same_v<S, int32_t>) {
+      xs[i] = big(rng) >> (rng() % 30);
+      x[i] = xs[i];
+    } else {
+      xs[i] = static_cast<float>(u(rng) * 1e5);
+      x[i] = xs[i];
+    }
+  }
+  for (double& v : sc) v = static_cast<float>(u(rng) * 0.01);
+  Ub ub;
+  auto src = ub.Alloc<S>(m * n);
+  auto dst = ub.Alloc<D>(m * n);
+  Put(src, xs);
+  if constexpr (policy == 0) {
+    sc[0] = Value(Sc(0.0123f));
+    AscendC::Dequantize<config>(dst, src, Sc(0.0123f), 0, {m, n, group});
+  } else if constexpr (std::is_same_v<Sc, uint64_t>) {
+    auto scale = ub.Alloc<uint64_t>(np);
+    auto offset = ub.Alloc<uint64_t>(np);
+    std::vector<uint64_t> bits(np);
+    for (size_t p = 0; p < np; ++p) {
+      const float f = static_cast<float>(sc[p]);
+      uint32_t b = 0;
+      std::memcpy(&b, &f, 4);
+      bits[p] = (uint64_t{7} << 32) | b;
+    }
+    Put(scale, bits);
+    AscendC::Dequantize<config>(dst, src, scale, offset, {m, n, group});
+  } else {
+    for (double& v : sc) v = Value(Sc(static_cast<float>(v)));
+    auto scale = ub.Alloc<Sc>(np);
+    auto offset = ub.Alloc<Sc>(np);
+    Put(scale, Values<Sc>(sc));
+    AscendC::Dequantize<config>(dst, src, scale, offset, {m, n, group});
+  }
+  const std::vector<D> got = Take(dst, size_t{m} * n);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const size_t p = ParamIndex(policy, config.kDim, group, n, i, j);
+      const double want = ToDst<D>()(ToFloat(ToFloat(x[i * n + j]) * sc[p]));
+      ASSERT_TRUE(SameValue(Value(got[i * n + j]), want))
+          << "policy " << policy << " [" << i << "][" << j << "]: got "
+          << Value(got[i * n + j]) << ", want " << want;
+    }
+  }
+}
+
+using AscendC::DequantizePolicy;
+constexpr AscendC::DequantizeConfig kDTensor = {DequantizePolicy::PER_TENSOR,
+                                                false, 1};
+constexpr AscendC::DequantizeConfig kDChannel = {DequantizePolicy::PER_CHANNEL,
+                                                 false, 1};
+constexpr AscendC::DequantizeConfig kDToken = {DequantizePolicy::PER_TOKEN,
+                                               false, 1};
+constexpr AscendC::DequantizeConfig kDGroup0 = {DequantizePolicy::PER_GROUP,
+                                                false, 0};
+constexpr AscendC::DequantizeConfig kDGroup1 = {DequantizePolicy::PER_GROUP,
+                                                false, 1};
+
+TEST(Dequantize, EveryPolicyAndType) {
+  const ProfileScope scope(Profile::k950);
+  DequantizeCase<kDTensor, float, int32_t, float>(4, 16, 0);
+  DequantizeCase<kDTensor, bfloat16_t, int32_t, bfloat16_t>(4, 16, 0);
+  DequantizeCase<kDChannel, half, int32_t, uint64_t>(5, 32, 0);
+  DequantizeCase<kDChannel, bfloat16_t, int32_t, float>(5, 32, 0);
+  DequantizeCase<kDToken, half, int32_t, float>(7, 16, 0);
+  DequantizeCase<kDToken, float, float, float>(7, 16, 0);
+  DequantizeCase<kDGroup0, bfloat16_t, float, bfloat16_t>(40, 16, 32);
+  DequantizeCase<kDGroup1, half, int32_t, half>(3, 96, 32);
+}
+
+template <const AscendC::AntiQuantizeConfig& config, typename D, typename Sc>
+void AntiQuantizeCase(uint32_t m, uint32_t n, uint32_t group) {
+  constexpr int policy = static_cast<int>(config.policy);
+  std::mt19937 rng(Seed() + 20 + policy);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const size_t np = ParamCount(policy, config.kDim, group, m, n);
+  std::vector<int8_t> x(size_t{m} * n);
+  for (int8_t& v : x) v = static_cast<int8_t>(byte(rng));
+  std::vector<double> sc(np), of(np);
+  for (double& v : sc) v = Value(Sc(static_cast<float>(u(rng) * 0.05)));
+  for (double& v : of) v = Value(Sc(static_cast<float>(u(rng) * 30)));
+  Ub ub;
+  auto src = ub.Alloc<int8_t>(m * n);
+  auto dst = ub.Alloc<D>(m * n);
+  auto tmp = ub.Alloc<uint8_t>(m * n * 4);
+  Put(src, x);
+  if constexpr (policy == 0) {
+    AscendC::AntiQuantize<config>(dst, src, Sc(static_cast<float>(sc[0])),
+                                  Sc(static_cast<float>(of[0])), tmp,
+                                  {m, n, group});
+  } else {
+    auto scale = ub.Alloc<Sc>(np);
+    auto offset = ub.Alloc<Sc>(np);
+    Put(scale, Values<Sc>(sc));
+    Put(offset, Values<Sc>(of));
+    AscendC::AntiQuantize<config>(dst, src, scale, offset, tmp, {m, n, group});
+  }
+  const std::vector<D> got = Take(dst, size_t{m} * n);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const size_t p = ParamIndex(policy, config.kDim, group, n, i, j);
+      const double t =
+          config.hasOffset ? ToFloat(x[i * n + j] + of[p]) : x[i * n + j];
+      const double want = ToDst<D>()(ToFloat(t * sc[p]));
+      ASSERT_TRUE(SameValue(Value(got[i * n + j]), want))
+          << "policy " << policy << " [" << i << "][" << j << "]: got "
+          << Value(got[i * n + j]) << ", want " << want;
+    }
+  }
+}
+
+using AscendC::AntiQuantizePolicy;
+constexpr AscendC::AntiQuantizeConfig kATensor = {
+    AntiQuantizePolicy::PER_TENSOR, true, 1};
+constexpr AscendC::AntiQuantizeConfig kAChannel = {
+    AntiQuantizePolicy::PER_CHANNEL, false, 1};
+constexpr AscendC::AntiQuantizeConfig kAToken = {AntiQuantizePolicy::PER_TOKEN,
+                                                 true, 1};
+constexpr AscendC::AntiQuantizeConfig kAGroup0 = {AntiQuantizePolicy::PER_GROUP,
+                                                  true, 0};
+constexpr AscendC::AntiQuantizeConfig kAGroup1 = {AntiQuantizePolicy::PER_GROUP,
+                                                  true, 1};
+
+TEST(AntiQuantize, EveryPolicyAndType) {
+  const ProfileScope scope(Profile::k950);
+  AntiQuantizeCase<kATensor, half, half>(4, 64, 0);
+  AntiQuantizeCase<kATensor, bfloat16_t, bfloat16_t>(4, 64, 0);
+  AntiQuantizeCase<kAChannel, half, half>(5, 64, 0);
+  AntiQuantizeCase<kAToken, float, float>(9, 32, 0);
+  AntiQuantizeCase<kAToken, half, float>(9, 32, 0);
+  AntiQuantizeCase<kAGroup0, bfloat16_t, float>(50, 32, 32);
+  AntiQuantizeCase<kAGroup1, bfloat16_t, bfloat16_t>(2, 128, 64);
+}
+
+TEST(Quantize, ChecksOfTheThree) {
+  {
+    const ProfileScope scope(Profile::kA2);
+    Ub ub;
+    auto src = ub.Alloc<half>(64);
+    auto dst = ub.Alloc<int8_t>(64);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Quantize<kQTensor>(dst, src, half(1.0f), half(0.0f),
+                                      {2, 32, 0});
+        },
+        "Quantize: Quantize is not available on profile a2 (Atlas A2/A3): "
+        "the page gives it to Ascend 950 only"));
+  }
+  const ProfileScope scope(Profile::k950);
+  Ub ub;
+  auto src = ub.Alloc<half>(256);
+  auto dst = ub.Alloc<int8_t>(256);
+  auto scale = ub.Alloc<half>(64);
+  auto offset = ub.Alloc<half>(64);
+  auto tmp = ub.Alloc<uint8_t>(1024);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Quantize<kQTensor>(dst, src, half(1.0f), half(0.0f),
+                                    {16, 16, 0});
+      },
+      "Quantize: params.n 16 int8_t of dstTensor are 16 bytes, not a "
+      "multiple of 32; the n direction must be 32-byte aligned"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Quantize<kQGroup0>(dst, src, scale, offset, {8, 32, 16});
+      },
+      "Quantize: params.groupSize is 16; with PER_GROUP it must be a "
+      "nonzero multiple of 32"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Quantize<kQToken>(dst, src, scale, offset, {0, 32, 0});
+      },
+      "Quantize: params.m is 0 and params.n 32; both must be at least 1"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Quantize<kQChannel>(dst, src, tmp, scale, offset, {2, 128, 0});
+      },
+      "Quantize: scale holds 64 halves, fewer than the 128 it must hold "
+      "(PER_CHANNEL with params.m 2, params.n 128)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Quantize<kQTensor>(dst, src, tmp[768], half(1.0f), half(0.0f),
+                                    {8, 32, 0});
+      },
+      "Quantize: sharedTmpBuffer holds 256 bytes, fewer than the 512 the "
+      "call needs"));
+  auto over = src.ReinterpretCast<int8_t>();
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Quantize<kQTensor>(over, src, half(1.0f), half(0.0f),
+                                    {2, 32, 0});
+      },
+      "Quantize: dstTensor (UB bytes"));
+  auto isrc = ub.Alloc<int32_t>(64);
+  auto fdst = ub.Alloc<float>(128);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Dequantize<kDChannel>(
+            fdst, isrc, scale.ReinterpretCast<float>(),
+            offset.ReinterpretCast<float>(), {2, 64, 0});
+      },
+      "Dequantize: srcTensor holds 64 int32_t elements, fewer than the 128 "
+      "it must hold (params.m * params.n)"));
+}
+
 // ---- Scratch-size queries ---------------------------------------------------
 
 template <typename F>
@@ -1017,6 +1380,28 @@ TEST(QuantTiling, SizesFollowTheRule) {
       ge::DT_BF16, live, extra);
   EXPECT_EQ(live, 4u);
   EXPECT_EQ(extra, 0u);
+  // The Ascend 950's three.
+  AscendC::GetQuantizeMaxMinTmpSize(ge::Shape({8, 64}), 2, mx, mn);
+  EXPECT_EQ(mx, 1024u);
+  EXPECT_EQ(mn, 1024u);
+  live = extra = 9;
+  AscendC::GetQuantizeTmpBufferFactorSize(live, extra);
+  EXPECT_EQ(live, 1u);
+  EXPECT_EQ(extra, 0u);
+  AscendC::GetDequantizeMaxMinTmpSize(ge::Shape({3, 8}), 4, mx, mn);
+  EXPECT_EQ(mx, 96u);
+  live = 9;
+  AscendC::GetDequantizeTmpBufferFactorSize(ge::Shape({3, 8}), live, extra);
+  EXPECT_EQ(live, 1u);
+  AscendC::GetAntiQuantizeMaxMinTmpSize(ge::Shape({4, 64}), ge::Shape({1}),
+                                        false, ge::DT_INT8, ge::DT_FLOAT, mx,
+                                        mn);
+  EXPECT_EQ(mx, 1024u);
+  EXPECT_EQ(mn, 1024u);
+  AscendC::GetAntiQuantizeTmpBufferFactorSize(ge::Shape({4, 64}),
+                                              ge::Shape({4, 1}), ge::DT_INT8,
+                                              ge::DT_BF16, live, extra);
+  EXPECT_EQ(live, 4u);
   // A kernel given the query's size runs; one block less fails.
   Ub ub;
   auto src = ub.Alloc<half>(1024);
@@ -1085,6 +1470,20 @@ TEST(QuantTiling, BadInputReportsAndZeroes) {
                   ge::DT_BF16, mx, mn);
             }).find("srcShape [64] has 1 dimensions: it must have 2"),
             std::string::npos);
+  EXPECT_NE(
+      Stderr([&] {
+        AscendC::GetAntiQuantizeMaxMinTmpSize(ge::Shape({4, 64}),
+                                              ge::Shape({1}), true, ge::DT_INT8,
+                                              ge::DT_FLOAT, mx, mn);
+      })
+          .find("GetAntiQuantizeMaxMinTmpSize: isTranspose is true: it is "
+                "reserved and must be false; maxValue and minValue are 0"),
+      std::string::npos);
+  EXPECT_NE(Stderr([&] {
+              AscendC::GetDequantizeMaxMinTmpSize(ge::Shape({4, 8}), 8, mx, mn);
+            }).find("GetDequantizeMaxMinTmpSize: typeSize 8 is not supported"),
+            std::string::npos);
+  EXPECT_EQ(mx, 0u);
   uint32_t live = 9, extra = 9;
   EXPECT_NE(Stderr([&] {
               AscendC::GetAscendAntiQuantTmpBufferFactorSize(

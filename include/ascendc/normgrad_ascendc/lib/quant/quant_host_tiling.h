@@ -3,12 +3,12 @@
 // sizes"), and the sizing rule the kernel side checks the scratch against.
 //
 // The rule (the pages give no formula; docs/decisions.md, "Quantization"):
-// the scratch holds the call's working values, one per element, each row
-// of them rounded up to whole 32-byte blocks: AscendQuant one value of the
-// source type per element (typeSize bytes), AscendDequant and
-// AscendAntiQuant one float per element. maxValue = minValue. The factor
-// queries say the same: maxLiveNodeCount = 1 (AscendQuant, AscendDequant:
-// typeSize bytes an element) or 4 (AscendAntiQuant: a float for each 1-byte
+// the scratch holds the call's working values, one per element, rounded up
+// to whole 32-byte blocks: AscendQuant and Quantize one value of the source
+// type per element (typeSize bytes), the others one float per element.
+// maxValue = minValue. The factor queries say the same: maxLiveNodeCount = 1
+// (AscendQuant, Quantize, AscendDequant, Dequantize: typeSize bytes an
+// element) or 4 (AscendAntiQuant, AntiQuantize: a float for each 1-byte
 // int8_t), extraBuf = 0.
 //
 // Error policy: the functions return void (or the size), as documented. On
@@ -84,5 +84,31 @@ void GetAscendAntiQuantTmpBufferFactorSize(
     const ge::Shape& srcShape, const ge::Shape& scaleShape, bool isTranspose,
     ge::DataType inputDataType, ge::DataType outputDataType,
     uint32_t& maxLiveNodeCount, uint32_t& extraBuf);
+
+// The Ascend 950's Quantize (typeSize 2 or 4), Dequantize (typeSize 4) and
+// AntiQuantize (isTranspose reserved: false; inputDataType DT_INT8,
+// outputDataType DT_FLOAT16, DT_BF16 or DT_FLOAT).
+void GetQuantizeMaxMinTmpSize(const ge::Shape& srcShape,
+                              const uint32_t typeSize, uint32_t& maxValue,
+                              uint32_t& minValue);
+void GetQuantizeTmpBufferFactorSize(uint32_t& maxLiveNodeCount,
+                                    uint32_t& extraBuf);
+void GetDequantizeMaxMinTmpSize(const ge::Shape& srcShape,
+                                const uint32_t typeSize, uint32_t& maxValue,
+                                uint32_t& minValue);
+void GetDequantizeTmpBufferFactorSize(const ge::Shape& srcShape,
+                                      uint32_t& maxLiveNodeCnt,
+                                      uint32_t& extraBuf);
+void GetAntiQuantizeMaxMinTmpSize(const ge::Shape& srcShape,
+                                  const ge::Shape& scaleShape, bool isTranspose,
+                                  ge::DataType inputDataType,
+                                  ge::DataType outputDataType,
+                                  uint32_t& maxValue, uint32_t& minValue);
+void GetAntiQuantizeTmpBufferFactorSize(const ge::Shape& srcShape,
+                                        const ge::Shape& scaleShape,
+                                        ge::DataType inputDataType,
+                                        ge::DataType outputDataType,
+                                        uint32_t& maxLiveNodeCount,
+                                        uint32_t& extraBuf);
 
 }  // namespace AscendC
