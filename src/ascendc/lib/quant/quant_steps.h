@@ -132,8 +132,9 @@ inline void RoundThroughHalf(std::vector<float>& v) {
   Convert(QuantType::kFloat, v.data(), QuantType::kHalf, halves.data(), n);
 }
 
-// ---- Checks shared by the three ---------------------------------------------
+// ---- Checks -----------------------------------------------------------------
 
+/// "<api>: <what> is not available on profile <key> (<name>): <instead>".
 [[noreturn]] inline void FailProfile(const char* api, const char* what,
                                      const ProfileInfo& p,
                                      const char* instead) {
