@@ -62,6 +62,7 @@
 #include "lib/normalization/rmsnorm.h"
 #include "lib/normalization/welfordfinalize.h"
 #include "lib/normalization/welfordupdate.h"
+#include "lib/quant/quant_apis.h"
 #include "lib/reduce/reduce_apis.h"
 #include "lib/transform/transform_apis.h"
 #include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"

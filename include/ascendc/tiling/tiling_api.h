@@ -34,6 +34,7 @@
 #include "normgrad_ascendc/lib/normalization/rmsnorm_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/welfordfinalize_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h"
+#include "normgrad_ascendc/lib/quant/quant_host_tiling.h"
 #include "normgrad_ascendc/lib/reduce/reduce_host_tiling.h"
 #include "normgrad_ascendc/lib/transform/transform_host_tiling.h"
 #include "normgrad_ascendc/runtime/data_type.h"
