@@ -46,6 +46,7 @@
 #include "lib/activation/softmax.h"
 #include "lib/activation/softmaxflash.h"
 #include "lib/activation/softmaxflashv2.h"
+#include "lib/activation/softmaxflashv3.h"
 #include "lib/activation/softmaxgrad.h"
 #include "lib/activation/swiglu.h"
 #include "lib/activation/swish.h"

@@ -1,6 +1,6 @@
 // softmax_host_tiling.cc — the host tiling API of the SoftMax family: the
 // scratch sizes, the tilings of SoftMax/SimpleSoftMax, SoftmaxFlash,
-// SoftmaxFlashV2,
+// SoftmaxFlashV2, SoftmaxFlashV3,
 // SoftmaxGrad/SoftmaxGradFront and LogSoftMax, and the basic-block test
 // (docs/softmax.md, "Host tiling"), on the rule of softmax_tiling.h, with
 // normgrad's error policy (one message on stderr, the size 0 or the tiling
@@ -384,3 +384,101 @@ std::array<TilingField, kSoftMaxTilingFieldCount> SoftMaxTilingFields(
 }
 
 }  // namespace normgrad_ascendc
+
+// ---- SoftmaxFlashV3
+// -----------------------------------------------------------
+
+namespace {
+
+// SoftmaxFlashV3's arguments: T half (dataTypeSize1 2), U float
+// (dataTypeSize2 4), isBasicBlock reserved (false), and its page's shape: a
+// last dimension of at least 512 and a multiple of 64, rows a multiple of 8.
+bool CheckFlashV3(const char* fn, const ge::Shape& shape, uint32_t src_bytes,
+                  uint32_t stats_bytes, bool basic, const char* consequence,
+                  Rows* rows) {
+  if (src_bytes != 2) {
+    Report(fn,
+           "dataTypeSize1 " + std::to_string(src_bytes) +
+               " is not supported: SoftmaxFlashV3's T is half, so it must be 2",
+           consequence);
+    return false;
+  }
+  if (stats_bytes != 4) {
+    Report(fn,
+           "dataTypeSize2 " + std::to_string(stats_bytes) +
+               " is not supported: SoftmaxFlashV3's U is float, so it must be "
+               "4",
+           consequence);
+    return false;
+  }
+  if (basic) {
+    Report(fn,
+           "isBasicBlock is true: the parameter is reserved and must be false",
+           consequence);
+    return false;
+  }
+  if (!CheckShape(fn, shape, src_bytes, consequence, rows)) return false;
+  if (rows->k < 512 || rows->k % 64 != 0 || rows->m % 8 != 0) {
+    Report(fn,
+           "srcShape " + ShapeText(shape) + " is [" + std::to_string(rows->m) +
+               ", " + std::to_string(rows->k) +
+               "] rows: SoftmaxFlashV3 needs a last dimension of at least 512 "
+               "and a multiple of 64, and rows a multiple of 8",
+           consequence);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace AscendC {
+
+void GetSoftMaxFlashV3MaxMinTmpSize(const ge::Shape& srcShape,
+                                    const uint32_t dataTypeSize1,
+                                    const uint32_t dataTypeSize2,
+                                    uint32_t& maxValue, uint32_t& minValue,
+                                    const bool /*isUpdate*/,
+                                    const bool isBasicBlock) {
+  const char* fn = "GetSoftMaxFlashV3MaxMinTmpSize";
+  maxValue = 0;
+  minValue = 0;
+  Rows r;
+  if (!CheckFlashV3(fn, srcShape, dataTypeSize1, dataTypeSize2, isBasicBlock,
+                    "maxValue and minValue are 0", &r)) {
+    return;
+  }
+  maxValue = ScratchBytes(fn, srcShape, r.m, r.k, true);
+  minValue = ScratchBytes(fn, srcShape, 1, r.k, false);
+}
+
+void SoftMaxFlashV3TilingFunc(
+    const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+    const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+    AscendC::tiling::SoftMaxTiling& softmaxFlashV3Tiling,
+    const bool /*isUpdate*/, const bool isBasicBlock) {
+  const char* fn = "SoftMaxFlashV3TilingFunc";
+  Rows r;
+  softmaxFlashV3Tiling = {};
+  if (!CheckFlashV3(fn, srcShape, dataTypeSize1, dataTypeSize2, isBasicBlock,
+                    kTilingZeroed, &r)) {
+    return;
+  }
+  softmaxFlashV3Tiling =
+      MakeTiling(fn, srcShape, dataTypeSize1, dataTypeSize2, "dataTypeSize2",
+                 localWorkSpaceSize, false, false);
+}
+
+void SoftMaxFlashV3TilingFunc(const ge::Shape& srcShape,
+                              const uint32_t dataTypeSize1,
+                              const uint32_t dataTypeSize2,
+                              const uint32_t localWorkSpaceSize,
+                              optiling::SoftMaxTiling& softmaxFlashV3Tiling,
+                              const bool isUpdate, const bool isBasicBlock) {
+  AscendC::tiling::SoftMaxTiling kernel;
+  SoftMaxFlashV3TilingFunc(srcShape, dataTypeSize1, dataTypeSize2,
+                           localWorkSpaceSize, kernel, isUpdate, isBasicBlock);
+  CopyToHost(kernel, softmaxFlashV3Tiling);
+}
+
+}  // namespace AscendC

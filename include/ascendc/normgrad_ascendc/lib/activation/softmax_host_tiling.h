@@ -1,12 +1,12 @@
 // normgrad_ascendc/lib/activation/softmax_host_tiling.h — the host-side
 // tiling API of the SoftMax family: the host classes optiling::SoftMaxTiling
 // and optiling::LogSoftMaxTiling; the scratch-size queries
-// GetSoftMax{,Flash,FlashV2,Grad}{Max,Min}TmpSize and
-// GetLogSoftMax{Max,Min}TmpSize; the tiling functions SoftMaxTilingFunc,
-// SoftMaxFlashTilingFunc, SoftMaxFlashV2TilingFunc,
-// SoftMaxGradTilingFunc and LogSoftMaxTilingFunc (filling the host class or
-// the kernel-side struct); IsBasicBlockInSoftMax; and a by-name listing of
-// the 16 fields for tools.
+// GetSoftMax{,Flash,FlashV2,Grad}{Max,Min}TmpSize,
+// GetLogSoftMax{Max,Min}TmpSize and GetSoftMaxFlashV3MaxMinTmpSize; the tiling
+// functions SoftMaxTilingFunc, SoftMaxFlashTilingFunc,
+// SoftMaxFlashV2TilingFunc, SoftMaxFlashV3TilingFunc, SoftMaxGradTilingFunc and
+// LogSoftMaxTilingFunc (filling the host class or the kernel-side struct);
+// IsBasicBlockInSoftMax; and a by-name listing of the 16 fields for tools.
 //
 // srcShape is [m0, ..., mt, n] (at least two dimensions): srcM = m0·…·mt
 // rows of srcK = n elements. A chunk of r rows needs r·(srcK + 8) floats of
@@ -197,6 +197,38 @@ void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize,
 void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTypeSize,
                           const uint32_t localWorkSpaceSize,
                           AscendC::tiling::LogSoftMaxTiling& softmaxTiling);
+
+/// SoftmaxFlashV3's scratch bytes: maxValue every row, 4·srcM·(srcK + 8)
+/// (saturating at 2^32-1), minValue one row, 4·(srcK + 8). dataTypeSize1
+/// (T) must be 2 and dataTypeSize2 (U) 4, isBasicBlock false (reserved), and
+/// srcShape SoftmaxFlashV3's (a last dimension of at least 512, a multiple of
+/// 64; rows a multiple of 8); else a message and both 0. isUpdate changes no
+/// size.
+void GetSoftMaxFlashV3MaxMinTmpSize(const ge::Shape& srcShape,
+                                    const uint32_t dataTypeSize1,
+                                    const uint32_t dataTypeSize2,
+                                    uint32_t& maxValue, uint32_t& minValue,
+                                    const bool isUpdate,
+                                    const bool isBasicBlock = false);
+
+/// Fills SoftmaxFlashV3's tiling as SoftMaxTilingFunc does (float
+/// mean/sum/max, outMaxK 8), after the checks of
+/// GetSoftMaxFlashV3MaxMinTmpSize; a localWorkSpaceSize below its minValue is
+/// an error too (a message, the tiling zeroed).
+void SoftMaxFlashV3TilingFunc(const ge::Shape& srcShape,
+                              const uint32_t dataTypeSize1,
+                              const uint32_t dataTypeSize2,
+                              const uint32_t localWorkSpaceSize,
+                              optiling::SoftMaxTiling& softmaxFlashV3Tiling,
+                              const bool isUpdate,
+                              const bool isBasicBlock = false);
+
+/// The same, filling the kernel-side struct.
+void SoftMaxFlashV3TilingFunc(
+    const ge::Shape& srcShape, const uint32_t dataTypeSize1,
+    const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+    AscendC::tiling::SoftMaxTiling& softmaxFlashV3Tiling, const bool isUpdate,
+    const bool isBasicBlock = false);
 
 }  // namespace AscendC
 
