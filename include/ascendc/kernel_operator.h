@@ -62,6 +62,7 @@
 #include "lib/normalization/welfordfinalize.h"
 #include "lib/normalization/welfordupdate.h"
 #include "lib/reduce/reduce_apis.h"
+#include "lib/sort/sort_apis.h"
 #include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
 #include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"
 #include "normgrad_ascendc/lib/normalization/layernormgradbeta_tiling.h"

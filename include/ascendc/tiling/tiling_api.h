@@ -33,6 +33,7 @@
 #include "normgrad_ascendc/lib/normalization/welfordfinalize_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h"
 #include "normgrad_ascendc/lib/reduce/reduce_host_tiling.h"
+#include "normgrad_ascendc/lib/sort/sort_host_tiling.h"
 #include "normgrad_ascendc/runtime/data_type.h"
 #include "normgrad_ascendc/tiling/shape.h"
 #include "normgrad_ascendc/tiling/tiling_data.h"
