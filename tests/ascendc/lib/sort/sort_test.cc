@@ -937,6 +937,19 @@ TEST(TopK, InferenceSeriesHalfLimit) {
                             {1, 2080, 2080}, true);
       },
       "TopK: topKInfo.inner is 2080; on profile 310p"));
+  // With isInitIndex the limit moves to the indices.
+  const auto init_tiling = TilingFor(64, 1, 5, 2, true, M::TOPK_NORMAL);
+  auto tmp64 = ub310.Get<uint8_t>(2048);
+  std::vector<int32_t> idx(64);
+  std::iota(idx.begin(), idx.end(), 2000);
+  Write(hsi, idx);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::TopK<half, true>(hd, hi, hs, hsi, fin, tmp64, 5, init_tiling,
+                                  {1, 64, 64}, true);
+      },
+      "TopK: srcIndexLocal[49] is 2049; on profile 310p (Atlas inference "
+      "series) a half TopK takes indices of at most 2048"));
 }
 
 // ---- Host side
