@@ -65,6 +65,7 @@
 #include "lib/normalization/welfordupdate.h"
 #include "lib/quant/quant_apis.h"
 #include "lib/reduce/reduce_apis.h"
+#include "lib/sort/sort_apis.h"
 #include "lib/transform/transform_apis.h"
 #include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
 #include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"

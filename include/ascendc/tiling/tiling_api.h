@@ -36,6 +36,7 @@
 #include "normgrad_ascendc/lib/normalization/welfordupdate_host_tiling.h"
 #include "normgrad_ascendc/lib/quant/quant_host_tiling.h"
 #include "normgrad_ascendc/lib/reduce/reduce_host_tiling.h"
+#include "normgrad_ascendc/lib/sort/sort_host_tiling.h"
 #include "normgrad_ascendc/lib/transform/transform_host_tiling.h"
 #include "normgrad_ascendc/runtime/data_type.h"
 #include "normgrad_ascendc/tiling/shape.h"
