@@ -137,8 +137,18 @@ void AddFinding(SyncState& s, uint32_t first, uint32_t second, int kind,
   }
 }
 
-// The kinds of a conflict on the UB, for the finding keys.
-enum Conflict : int { kReadAfterWrite, kWriteAfterWrite, kWriteAfterRead };
+// The kinds of findings (with the two calls, a finding's key).
+enum Finding : int {
+  kReadAfterWrite,
+  kWriteAfterWrite,
+  kWriteAfterRead,
+  kGmReadAfterWrite,
+  kGmWriteAfterWrite,
+  kSetTwice,
+  kWaitUnset,
+  kSetUnwaited,
+  kEventHeld,
+};
 
 struct Pending {
   uint32_t prev_site;
@@ -290,7 +300,7 @@ void NoteGmCopy(SyncPipe pipe, const char* api, const void* p, uint64_t bytes) {
     if (w.end <= begin || end <= w.begin || w.time <= ordered) continue;
     const uintptr_t lo = std::max(begin, w.begin);
     const uintptr_t hi = std::min(end, w.end);
-    const int kind = is_write ? kWriteAfterWrite : kReadAfterWrite;
+    const int kind = is_write ? kGmWriteAfterWrite : kGmReadAfterWrite;
     const std::string range = GmRangeText(lo, hi);
     std::string text = SiteText(s, site) + " (" + PipeName(pipe) + ") may " +
                        (is_write ? "write " : "read ") + "GM " + range +
@@ -301,7 +311,7 @@ void NoteGmCopy(SyncPipe pipe, const char* api, const void* p, uint64_t bytes) {
                      : "nothing orders PIPE_MTE3 before PIPE_MTE2 between the "
                        "two calls (SetFlag/WaitFlag<HardEvent::MTE3_MTE2>, "
                        "PipeBarrier<PIPE_ALL>)";
-    AddFinding(s, w.site, site, kind + 8, text);
+    AddFinding(s, w.site, site, kind, text);
     break;
   }
   if (!is_write) return;
@@ -360,7 +370,7 @@ void Flag(bool set, uint8_t src, uint8_t dst, int32_t id,
       Advance(s, static_cast<size_t>(from));
     }
     if (flag.set) {
-      AddFinding(s, flag.site, site, 16,
+      AddFinding(s, flag.site, site, kSetTwice,
                  SiteText(s, site) + " sets a flag that " +
                      SiteText(s, flag.site) +
                      " set and no WaitFlag has taken yet: a second SetFlag "
@@ -376,7 +386,7 @@ void Flag(bool set, uint8_t src, uint8_t dst, int32_t id,
     return;
   }
   if (!flag.set) {
-    AddFinding(s, site, site, 17,
+    AddFinding(s, site, site, kWaitUnset,
                SiteText(s, site) +
                    " waits for a flag that no SetFlag has set: the device "
                    "would wait for ever (a WaitFlag pairs with an earlier "
@@ -529,14 +539,14 @@ void FinishSyncCheck(BlockState& self) {
   if (!s.started) return;
   for (const auto& [key, flag] : s.flags) {
     if (!flag.set) continue;
-    AddFinding(s, flag.site, flag.site, 18,
+    AddFinding(s, flag.site, flag.site, kSetUnwaited,
                SiteText(s, flag.site) +
                    " sets a flag that no WaitFlag takes before the block "
                    "ends (SetFlag and WaitFlag pair up)");
   }
   for (const auto& [event, held] : s.event_ids) {
     if (held.first <= 0) continue;
-    AddFinding(s, held.second, held.second, 19,
+    AddFinding(s, held.second, held.second, kEventHeld,
                SiteText(s, held.second) + " takes an event ID that no " +
                    "ReleaseEventID returns before the block ends (" +
                    std::to_string(held.first) + " held)");
