@@ -169,7 +169,7 @@ int RunBench(const BenchOptions& options);
 /// `normgrad check`: runs a program built with normgrad-cc under
 /// NORMGRAD_CHECK (docs/checks.md).
 struct CheckOptions {
-  std::string tool = "all";          ///< race or all
+  std::string tool = "all";          ///< race, sync or all
   std::vector<std::string> command;  ///< the program and its arguments
 };
 int RunCheck(const CheckOptions& options);

@@ -11,6 +11,8 @@
 #include <tuple>
 
 #include "ascendc/runtime/launch_state.h"
+#include "normgrad_ascendc/runtime/sync.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 
 namespace normgrad_ascendc {
 
@@ -45,9 +47,11 @@ void CheckMode0(const char* api, uint8_t mode, uint16_t flag_id) {
   }
 }
 
-// The race check's acquire after a wait returned (race_check.h).
+// The race check's acquire after a wait returned (race_check.h); for the
+// sync check, a wait for other blocks orders every pipe of this one.
 void AcquireAfterWait(Launch& launch, BlockState& self,
                       const std::string& channel) {
+  if (launch.sync_check()) SyncPipeBarrier(PIPE_ALL);
   if (!launch.race_check()) return;
   const std::lock_guard<std::mutex> lock(launch.mutex());
   RaceAcquire(launch, self, channel);

@@ -9,7 +9,7 @@ namespace normgrad_ascendc {
 
 namespace {
 
-constexpr const char* kValid = "race, all (comma-separated)";
+constexpr const char* kValid = "race, sync, all (comma-separated)";
 
 struct Parsed {
   unsigned bits = 0;
@@ -29,9 +29,11 @@ Parsed Parse(const char* value) {
     if (name.empty()) continue;
     if (name == "race") {
       parsed.bits |= kCheckRace;
+    } else if (name == "sync") {
+      parsed.bits |= kCheckSync;
     } else if (name == "all") {
       parsed.bits |= kCheckAll;
-    } else if (name == "sync" || name == "init") {
+    } else if (name == "init") {
       parsed.error = "NORMGRAD_CHECK: \"" + text + "\": the " + name +
                      " check is not implemented yet; valid: " + kValid;
       parsed.bits = 0;

@@ -12,7 +12,8 @@ namespace normgrad_ascendc {
 /// The checks, as bits.
 enum CheckBits : unsigned {
   kCheckRace = 1u << 0,
-  kCheckAll = kCheckRace,  ///< every check normgrad has
+  kCheckSync = 1u << 1,
+  kCheckAll = kCheckRace | kCheckSync,  ///< every check normgrad has
 };
 
 /// The checks NORMGRAD_CHECK turns on (0: none). On a value that names no

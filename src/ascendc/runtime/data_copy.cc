@@ -24,6 +24,7 @@
 #include "engine/dispatch.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 
 namespace normgrad_ascendc {
 
@@ -114,6 +115,23 @@ void CheckRuns(const OpName& op, const char* which, const CopyEnd& end,
   }
 }
 
+// Tells the sync check of one run of a copy between GM and UB: GM -> UB runs
+// on MTE2 (reads GM, writes UB), UB -> GM on MTE3. UB -> UB copies are not
+// followed (docs/checks.md).
+void NoteCopy(const OpName& op, const CopyEnd& dst, const uint8_t* to,
+              const CopyEnd& src, const uint8_t* from, uint64_t bytes) {
+  if (!SyncCheckOn()) return;
+  if (dst.ub != nullptr && src.ub == nullptr) {
+    NoteGmCopy(SyncPipe::kMte2, op.text, from, bytes);
+    NoteUbAccess(SyncPipe::kMte2, op.text, to - dst.ub->core->ub(), bytes,
+                 true);
+  } else if (src.ub != nullptr && dst.ub == nullptr) {
+    NoteUbAccess(SyncPipe::kMte3, op.text, from - src.ub->core->ub(), bytes,
+                 false);
+    NoteGmCopy(SyncPipe::kMte3, op.text, to, bytes);
+  }
+}
+
 // Moves run k of `bytes` from src + k * src_pitch to dst + k * dst_pitch;
 // writes to GM go through StoreToGm.
 void MoveRuns(const OpName& op, const CopyEnd& dst, const CopyEnd& src,
@@ -122,6 +140,7 @@ void MoveRuns(const OpName& op, const CopyEnd& dst, const CopyEnd& src,
   for (uint32_t k = 0; k < count; ++k) {
     uint8_t* to = dst.data + k * dst_pitch;
     const uint8_t* from = src.data + k * src_pitch;
+    NoteCopy(op, dst, to, src, from, bytes);
     if (src.ub == nullptr) NoteGmRead(op.text, from, bytes);
     if (dst.ub == nullptr) {
       StoreToGm(op.text, to, from, bytes);
@@ -171,6 +190,7 @@ void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
   CheckRange(op, "src", src, count, asked);
   CheckRange(op, "dst", dst, count, asked);
   const uint64_t moved = uint64_t{count} * elem_bytes;
+  NoteCopy(op, dst, dst.data, src, src.data, moved);
   if (src.ub == nullptr) {
     CheckGmAccess(op.text, src.base, src.data, moved, false);
     NoteGmRead(op.text, src.data, moved);
@@ -303,6 +323,7 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
   CheckRuns(op, "dst", dst, elem_bytes, Runs{1, dst_span, 0},
             "dstSliceInfo's bursts");
   for (size_t k = 0; k < from.size(); ++k) {
+    NoteCopy(op, dst, dst.data + to[k], src, src.data + from[k], burst);
     if (src.ub == nullptr) NoteGmRead(op.text, src.data + from[k], burst);
     if (dst.ub == nullptr) {
       StoreToGm(op.text, dst.data + to[k], src.data + from[k], burst);

@@ -12,6 +12,7 @@
 #include "ascendc/runtime/race_check.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 
 namespace normgrad_ascendc {
 
@@ -126,6 +127,14 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
 
   const PadRegister& reg = CurrentPadRegister();
   const uint8_t* pad = fill.is_pad ? fill.value : reg.set ? reg.value : nullptr;
+  if (SyncCheckOn()) {
+    // MTE2 writes the rows with their paddings and fillers.
+    for (uint32_t k = 0; k < b.count; ++k) {
+      NoteGmCopy(SyncPipe::kMte2, op.text, src.data + k * src_pitch, b.len);
+    }
+    NoteTensorAccess(SyncPipe::kMte2, op.text, *dst.ub,
+                     dst.data - dst.ub->data(), dst_span, true);
+  }
   for (uint32_t k = 0; k < b.count; ++k) {
     uint8_t* out = dst.data + k * dst_pitch;
     const uint8_t* in = src.data + k * src_pitch;
@@ -172,6 +181,11 @@ void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
   CheckSpan(op, "dst", dst, elem_bytes, (b.count - 1) * dst_pitch + b.len, b,
             true);
   for (uint32_t k = 0; k < b.count; ++k) {
+    if (SyncCheckOn()) {
+      NoteTensorAccess(SyncPipe::kMte3, op.text, *src.ub,
+                       src.data + k * src_pitch - src.ub->data(), b.len, false);
+      NoteGmCopy(SyncPipe::kMte3, op.text, dst.data + k * dst_pitch, b.len);
+    }
     StoreToGm(op.text, dst.data + k * dst_pitch, src.data + k * src_pitch,
               b.len);
   }

@@ -50,9 +50,11 @@ Launch::Launch(const char* name, uint32_t num_blocks, bool concurrent,
       concurrent_(concurrent),
       vector_cores_(vector_cores),
       race_check_((checks & kCheckRace) != 0 && num_blocks > 1),
+      sync_check_((checks & kCheckSync) != 0),
       blocks_(num_blocks),
       running_(num_blocks) {
   for (uint32_t i = 0; i < num_blocks; ++i) blocks_[i].index = i;
+  if (sync_check_) g_sync_check_on.store(true, std::memory_order_relaxed);
 }
 
 void Launch::RequireConcurrent(const char* api) const {
@@ -269,6 +271,7 @@ void RunBlock(Launch& launch, uint32_t i, void (*block)(void*), void* context,
   launch.BlockStarted(i, ThisThreadApiCalls());
   try {
     block(context);
+    FinishSyncCheck(launch.block(i));
   } catch (const KernelError& e) {
     failures.Add(i, e.what());
   } catch (const std::exception& e) {
@@ -417,10 +420,16 @@ int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
   launch.FlushPending(0, num_blocks);
   PrintBlockOutputs(launch);
 
-  // Races are reported after the blocks' own failures, which stopped them.
-  const std::vector<std::string> races =
-      launch.race_check() ? FindRaces(launch, kMaxReportedBlocks)
-                          : std::vector<std::string>();
+  // Races and sync findings are reported after the blocks' own failures,
+  // which stopped them.
+  std::vector<std::string> races = launch.race_check()
+                                       ? FindRaces(launch, kMaxReportedBlocks)
+                                       : std::vector<std::string>();
+  if (launch.sync_check()) {
+    for (std::string& line : SyncReports(launch, kMaxReportedBlocks)) {
+      races.push_back(std::move(line));
+    }
+  }
   if (failures.empty() && races.empty()) return 0;
   failures.Report(name, num_blocks);
   for (const std::string& race : races) {

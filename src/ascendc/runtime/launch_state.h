@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ascendc/runtime/race_check.h"
+#include "ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/atomic.h"
 #include "normgrad_ascendc/runtime/core.h"
 
@@ -76,6 +77,8 @@ struct BlockState {
   uint32_t mutex_locked = 0;
   // The race check's log and clock (race_check.h), when it runs.
   RaceClock race;
+  // The sync check's pipes and findings (sync_check.h), when it runs.
+  SyncState sync;
 };
 
 /// The shared state of one launch. Its blocks use it from their threads;
@@ -94,6 +97,8 @@ class Launch {
   uint32_t num_blocks() const { return num_blocks_; }
   /// The race check runs (NORMGRAD_CHECK=race and more than one block).
   bool race_check() const { return race_check_; }
+  /// The sync check runs (NORMGRAD_CHECK=sync).
+  bool sync_check() const { return sync_check_; }
   BlockState& block(uint32_t i) { return blocks_[i]; }
   /// Atomic writes are deferred (logged and applied in block order) when
   /// more than one block could race on them.
@@ -144,6 +149,7 @@ class Launch {
   bool concurrent_;
   uint32_t vector_cores_;
   bool race_check_;
+  bool sync_check_;
   std::vector<BlockState> blocks_;
   std::mutex mutex_;
   std::condition_variable changed_;

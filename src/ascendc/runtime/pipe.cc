@@ -120,6 +120,7 @@ TensorView QueueState::Alloc() {
                       position_};
       view.lease = lease_[i];
       view.generation = lease_[i]->generation;
+      NoteQueueEvent(QueueEvent::kAlloc, view.offset);
       return view;
     }
   }
@@ -172,6 +173,7 @@ void QueueState::EnQue(const TensorView& tensor) {
   queued_bytes_[i] = tensor.bytes;
   fifo_[(fifo_head_ + fifo_size_) % kMaxPipeBuffers] = static_cast<uint8_t>(i);
   ++fifo_size_;
+  NoteQueueEvent(QueueEvent::kEnQue, tensor.offset);
 }
 
 TensorView QueueState::DeQue() {
@@ -187,6 +189,7 @@ TensorView QueueState::DeQue() {
                   position_};
   view.lease = lease_[i];
   view.generation = lease_[i]->generation;
+  NoteQueueEvent(QueueEvent::kDeQue, view.offset);
   return view;
 }
 
@@ -207,6 +210,13 @@ void QueueState::Free(const TensorView& tensor) {
   CheckTensor("FreeTensor", tensor);
   state_[i] = State::kFree;
   EndLease(lease_[i], "FreeTensor");
+  NoteQueueEvent(QueueEvent::kFree, tensor.offset);
+}
+
+void QueueState::NoteQueueEvent(QueueEvent event, uint32_t offset) const {
+  if (!SyncCheckOn()) return;
+  SyncQueueEvent(event, static_cast<uint8_t>(src_), static_cast<uint8_t>(dst_),
+                 offset);
 }
 
 bool QueueState::HasIdleBuffer(const char* api) const {

@@ -10,6 +10,8 @@
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/launch_state.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/sync.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 
 namespace normgrad_ascendc {
 
@@ -73,6 +75,8 @@ void NoteGmAccess(const char* api, const void* p, uint64_t bytes, bool write,
 }
 
 void RaceRelease(Launch& launch, BlockState& self, const std::string& channel) {
+  // A block synchronization waits for every pipe of the block.
+  if (launch.sync_check()) SyncPipeBarrier(PIPE_ALL);
   if (!launch.race_check()) return;
   StartClock(launch, self);
   std::vector<uint32_t>& carried = launch.race_channels[channel];
@@ -84,6 +88,7 @@ void RaceRelease(Launch& launch, BlockState& self, const std::string& channel) {
 }
 
 void RaceAcquire(Launch& launch, BlockState& self, const std::string& channel) {
+  if (launch.sync_check()) SyncPipeBarrier(PIPE_ALL);
   if (!launch.race_check()) return;
   StartClock(launch, self);
   const auto found = launch.race_channels.find(channel);
@@ -113,9 +118,21 @@ std::string Site(const GmAccess& a) {
   return *a.api + " at " + a.file + ":" + std::to_string(a.line);
 }
 
+// The races of one pair of call sites, reported once.
+struct RaceGroup {
+  uint32_t first_block, second_block;  // the first pair found
+  const GmAccess* first;
+  const GmAccess* second;
+  uintptr_t begin, end;  // the hull of the first pair's overlaps
+  uint64_t pairs = 0;    // overlapping access pairs of any blocks
+  size_t order = 0;      // when it was found
+};
+
+}  // namespace
+
 // "bytes [o, e) of the <n>-byte aclrtMalloc block at <p>", or the absolute
 // range for memory the registry does not know.
-std::string Range(uintptr_t begin, uintptr_t end) {
+std::string GmRangeText(uintptr_t begin, uintptr_t end) {
   char text[160];
   GmBlock block;
   if (FindGmBlock(reinterpret_cast<const void*>(begin), &block)) {
@@ -132,18 +149,6 @@ std::string Range(uintptr_t begin, uintptr_t end) {
   }
   return text;
 }
-
-// The races of one pair of call sites, reported once.
-struct RaceGroup {
-  uint32_t first_block, second_block;  // the first pair found
-  const GmAccess* first;
-  const GmAccess* second;
-  uintptr_t begin, end;  // the hull of the first pair's overlaps
-  uint64_t pairs = 0;    // overlapping access pairs of any blocks
-  size_t order = 0;      // when it was found
-};
-
-}  // namespace
 
 std::vector<std::string> FindRaces(Launch& launch, size_t limit) {
   std::vector<Logged> all;
@@ -220,15 +225,15 @@ std::vector<std::string> FindRaces(Launch& launch, size_t limit) {
                       " more races at other calls");
       break;
     }
-    std::string line = "race on global memory: block " +
-                       std::to_string(g->first_block) + " " +
-                       (g->first->write ? "writes " : "reads ") +
-                       Range(g->begin, g->end) + " in " + Site(*g->first) +
-                       ", block " + std::to_string(g->second_block) + " " +
-                       (g->second->write ? "writes" : "reads") + " them in " +
-                       Site(*g->second) +
-                       ", and nothing orders the two (SyncAll, a "
-                       "block-order hand-off, or atomic writes on both sides)";
+    std::string line =
+        "race on global memory: block " + std::to_string(g->first_block) + " " +
+        (g->first->write ? "writes " : "reads ") +
+        GmRangeText(g->begin, g->end) + " in " + Site(*g->first) + ", block " +
+        std::to_string(g->second_block) + " " +
+        (g->second->write ? "writes" : "reads") + " them in " +
+        Site(*g->second) +
+        ", and nothing orders the two (SyncAll, a "
+        "block-order hand-off, or atomic writes on both sides)";
     if (g->pairs > 1) {
       line += "; " + std::to_string(g->pairs) +
               " overlapping pairs of accesses at these two calls";

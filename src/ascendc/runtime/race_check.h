@@ -64,6 +64,11 @@ inline void NoteGmRead(const char* api, const void* p, uint64_t bytes) {
 void RaceRelease(Launch& launch, BlockState& self, const std::string& channel);
 void RaceAcquire(Launch& launch, BlockState& self, const std::string& channel);
 
+/// "bytes [o, e) of the <n>-byte aclrtMalloc block at <p>" for GM bytes
+/// [begin, end), or the absolute range for memory the registry does not
+/// know (messages of the race and sync checks).
+std::string GmRangeText(uintptr_t begin, uintptr_t end);
+
 /// The races of a launch whose blocks have all ended, one report line each
 /// (without "normgrad: kernel <name>: "), at most `limit` of them plus a
 /// line counting the others.

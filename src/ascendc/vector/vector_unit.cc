@@ -26,6 +26,8 @@
 #include <cstring>
 #include <memory>
 
+#include "normgrad_ascendc/runtime/sync_check.h"
+
 namespace normgrad_ascendc {
 
 namespace {
@@ -108,6 +110,25 @@ const char* Who(const VecInstruction& in, char (&buffer)[64]) {
 // reduction whose results go to a sink).
 bool WritesDst(const VecInstruction& in) {
   return in.reduce == nullptr || in.reduce->sink == nullptr;
+}
+
+// Tells the sync check what the instruction reads and writes on PIPE_V:
+// the first reach(i) bytes of operand i (at most its tensor), the
+// destination written (and read where the instruction reads it).
+template <typename Reach>
+void NoteOperands(const VecInstruction& in, Reach reach) {
+  char who[64];
+  Who(in, who);
+  for (int i = 0; i < in.operands; ++i) {
+    const VecOperand& o = in.operand[i];
+    const uint64_t bytes = std::min<uint64_t>(reach(o), o.view->bytes);
+    const bool dst = i == 0;
+    if (dst && !WritesDst(in)) continue;
+    if (!dst || in.reads_dst) {
+      NoteTensorAccess(SyncPipe::kV, who, *o.view, 0, bytes, false);
+    }
+    if (dst) NoteTensorAccess(SyncPipe::kV, who, *o.view, 0, bytes, true);
+  }
 }
 
 void CheckOperandMemory(const VecInstruction& in) {
@@ -549,6 +570,13 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
            o.name, o.view->bytes / o.elem_bytes, static_cast<long long>(count));
     }
   }
+  if (SyncCheckOn()) {
+    NoteOperands(in, [&](const VecOperand& o) {
+      return in.reduce != nullptr && &o == &in.operand[0]
+                 ? uint64_t{o.view->bytes}
+                 : static_cast<uint64_t>(count) * o.elem_bytes;
+    });
+  }
   // The count form walks every operand contiguously: an elementwise
   // instruction needs no plan unless its operands overlap.
   if (in.reduce == nullptr && RunFlat(in, static_cast<uint64_t>(count))) return;
@@ -603,6 +631,14 @@ void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
     }
     plan.repeats = repeat_time;
     plan.mask = MaskRegisterLanes(m, in.lanes);
+  }
+  if (SyncCheckOn() && plan.repeats > 0) {
+    // From the first block to the last the repeats reach.
+    NoteOperands(in, [&](const VecOperand& o) {
+      return (static_cast<uint64_t>(plan.repeats - 1) * o.repeat_stride +
+              uint64_t{kBlocksPerRepeat - 1} * o.block_stride + 1) *
+             kBlockBytes;
+    });
   }
   Execute(in, plan);
 }

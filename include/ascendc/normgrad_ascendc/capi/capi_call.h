@@ -22,6 +22,7 @@
 #include <cstdint>
 
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
@@ -39,6 +40,7 @@ class CapiCall {
 
  private:
   ApiCall call_;
+  SyncCheckPause unfollowed_;  ///< the sync check does not follow the C API
 };
 
 /// The view of the current core's UB from `p` to its end. Fails unless p is

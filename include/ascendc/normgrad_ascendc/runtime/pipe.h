@@ -102,6 +102,8 @@ class QueueState {
   /// An error if `tensor` ended (its buffer was freed since it was handed
   /// out, even if the buffer was allocated again).
   void CheckTensor(const char* api, const TensorView& tensor) const;
+  /// Tells the sync check of an event of the buffer at UB `offset`.
+  void NoteQueueEvent(QueueEvent event, uint32_t offset) const;
 
   AscendC::TPosition src_;
   AscendC::TPosition dst_;
@@ -438,15 +440,23 @@ class TPipe {
     return EVENT_ID0;
   }
   /// An event identifier reserved for `evt` until ReleaseEventID; as with
-  /// FetchEventID, always EVENT_ID0 (events have no effect here).
+  /// FetchEventID, always EVENT_ID0 (events have no effect here). The sync
+  /// check counts the identifiers a block holds.
   template <HardEvent evt>
-  TEventID AllocEventID() {
+  TEventID AllocEventID(normgrad_ascendc::CallSite site = {}) {
+    if (normgrad_ascendc::SyncCheckOn()) {
+      const normgrad_ascendc::ApiCall call(site);
+      normgrad_ascendc::SyncAllocEventId(static_cast<uint8_t>(evt));
+    }
     return EVENT_ID0;
   }
   /// Returns an identifier from AllocEventID.
   template <HardEvent evt>
   void ReleaseEventID(TEventID id) {
     static_cast<void>(id);
+    if (normgrad_ascendc::SyncCheckOn()) {
+      normgrad_ascendc::SyncReleaseEventId(static_cast<uint8_t>(evt));
+    }
   }
 
   /// normgrad: bytes carved so far (where the framework scratch starts).

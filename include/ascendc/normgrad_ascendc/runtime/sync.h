@@ -1,12 +1,16 @@
 // normgrad_ascendc/runtime/sync.h — synchronization between the pipes of one
 // core (docs/runtime.md, "Synchronization"): the pipe and event enums,
 // PipeBarrier, SetFlag and WaitFlag, DataSyncBarrier and TQueSync. An
-// emulated core runs every instruction in program order, so all of these are
-// accepted and do nothing. Synchronization between blocks is in
-// block_sync.h.
+// emulated core runs every instruction in program order, so none of these
+// changes what a kernel computes; under NORMGRAD_CHECK=sync they tell the
+// sync check how the pipes are ordered (sync_check.h). Synchronization
+// between blocks is in block_sync.h.
 #pragma once
 
 #include <cstdint>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 
 /// The instruction pipes of an AI core (global, as kernel code spells them).
 enum pipe_t : uint8_t {
@@ -74,20 +78,29 @@ enum class HardEvent : uint8_t {
 /// An event identifier as TPipe::FetchEventID returns it.
 using TEventID = int8_t;
 
-/// Waits until `pipe` has finished its queued instructions. No effect here.
+/// Waits until `pipe` has finished its queued instructions (the sync check
+/// only).
 template <pipe_t pipe>
-inline void PipeBarrier() {}
-
-/// Signals `event` from the first pipe of `evt`. No effect here.
-template <HardEvent evt>
-inline void SetFlag(int32_t event) {
-  static_cast<void>(event);
+inline void PipeBarrier(normgrad_ascendc::CallSite site = {}) {
+  if (!normgrad_ascendc::SyncCheckOn()) return;
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::SyncPipeBarrier(pipe);
 }
 
-/// Makes the second pipe of `evt` wait for `event`. No effect here.
+/// Signals `event` from the first pipe of `evt` (the sync check only).
 template <HardEvent evt>
-inline void WaitFlag(int32_t event) {
-  static_cast<void>(event);
+inline void SetFlag(int32_t event, normgrad_ascendc::CallSite site = {}) {
+  if (!normgrad_ascendc::SyncCheckOn()) return;
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::SyncFlag(true, static_cast<uint8_t>(evt), event);
+}
+
+/// Makes the second pipe of `evt` wait for `event` (the sync check only).
+template <HardEvent evt>
+inline void WaitFlag(int32_t event, normgrad_ascendc::CallSite site = {}) {
+  if (!normgrad_ascendc::SyncCheckOn()) return;
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::SyncFlag(false, static_cast<uint8_t>(evt), event);
 }
 
 /// The memory whose accesses DataSyncBarrier waits for.
@@ -97,12 +110,20 @@ enum class MemDsbT : uint8_t { ALL, DDR, UB, SEQ };
 template <MemDsbT arg0>
 inline void DataSyncBarrier() {}
 
-/// SetFlag/WaitFlag between a fixed pair of pipes. No effect here.
+/// SetFlag/WaitFlag between a fixed pair of pipes (the sync check only).
 template <pipe_t src, pipe_t dst>
 class TQueSync {
  public:
-  void SetFlag(TEventID id) { static_cast<void>(id); }
-  void WaitFlag(TEventID id) { static_cast<void>(id); }
+  void SetFlag(TEventID id, normgrad_ascendc::CallSite site = {}) {
+    if (!normgrad_ascendc::SyncCheckOn()) return;
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::SyncQueSyncFlag(true, src, dst, id);
+  }
+  void WaitFlag(TEventID id, normgrad_ascendc::CallSite site = {}) {
+    if (!normgrad_ascendc::SyncCheckOn()) return;
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::SyncQueSyncFlag(false, src, dst, id);
+  }
 };
 
 }  // namespace AscendC

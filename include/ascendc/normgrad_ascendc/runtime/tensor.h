@@ -17,6 +17,7 @@
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 
 namespace normgrad_ascendc {
 
@@ -226,6 +227,7 @@ class LocalTensor {
   T GetValue(uint32_t i, normgrad_ascendc::CallSite site = {}) const {
     const normgrad_ascendc::ApiCall call(site);
     CheckIndex("GetValue", i);
+    if (normgrad_ascendc::SyncCheckOn()) NoteScalar("GetValue", i, false);
     T value;
     std::memcpy(static_cast<void*>(&value), Element(i), sizeof(T));
     return value;
@@ -236,6 +238,7 @@ class LocalTensor {
                 normgrad_ascendc::CallSite site = {}) const {
     const normgrad_ascendc::ApiCall call(site);
     CheckIndex("SetValue", i);
+    if (normgrad_ascendc::SyncCheckOn()) NoteScalar("SetValue", i, true);
     std::memcpy(Element(i), &value, sizeof(T));
   }
 
@@ -284,6 +287,13 @@ class LocalTensor {
           "tensor of %u elements",
           normgrad_ascendc::TypeName<T>(), api, i, GetSize());
     }
+  }
+
+  // Tells the sync check of a scalar access of element i (PIPE_S).
+  void NoteScalar(const char* method, uint32_t i, bool write) const {
+    normgrad_ascendc::NoteTensorAccess(
+        normgrad_ascendc::SyncPipe::kS, Api(method), view_,
+        uint64_t{i} * sizeof(T), sizeof(T), write);
   }
 
   // Element i's first byte; after CheckIndex, so the tensor is not empty.

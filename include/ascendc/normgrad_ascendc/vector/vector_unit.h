@@ -43,6 +43,7 @@
 
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 #include "normgrad_ascendc/vector/vector_mask.h"
 
@@ -222,8 +223,10 @@ void ExecuteRepeats(const VecInstruction& instr, int64_t repeat_time);
 /// every check of ExecuteCount and ExecuteRepeats passes and the executor's
 /// flat run computes the same lanes in the same order; where a condition
 /// fails, the API takes the executor, which reports the error or walks.
+/// Under the sync check every call takes the executor, which tells the
+/// check what it reads and writes.
 inline bool FlatDst(const TensorView& d, uint64_t bytes) {
-  return d.IsUbOperand() && bytes <= d.bytes;
+  return d.IsUbOperand() && bytes <= d.bytes && !SyncCheckOn();
 }
 inline bool FlatSrc(const TensorView& d, const TensorView& s, uint64_t bytes) {
   return s.IsUbOperand() && bytes <= s.bytes &&

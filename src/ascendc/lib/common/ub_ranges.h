@@ -3,7 +3,10 @@
 // buffer, whether two overlap, the KernelError that says so, the check of
 // what a call writes against what it writes and reads (with the API's
 // exceptions), and the check of a call's operands for the APIs whose rule is
-// only "what the call writes shares memory with no other operand".
+// only "what the call writes shares memory with no other operand". These
+// checks are also how an advanced API declares what it reads and writes:
+// once they pass, the sync check (NORMGRAD_CHECK=sync) learns of each range
+// as read or written on PIPE_V.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +14,7 @@
 #include <string>
 
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
@@ -27,6 +31,14 @@ struct UbRange {
 inline UbRange UbRangeOf(const char* name, const TensorView& tensor,
                          uint64_t bytes) {
   return {name, tensor.core, tensor.offset, tensor.offset + bytes};
+}
+
+/// Tells the sync check that `api` reads or writes `range` on PIPE_V.
+inline void NoteVectorRange(const char* api, const UbRange& range, bool write) {
+  if (SyncCheckOn()) {
+    NoteUbAccess(SyncPipe::kV, api, range.begin, range.end - range.begin,
+                 write);
+  }
 }
 
 /// Whether two ranges share a byte of the same core's unified buffer.
@@ -71,6 +83,10 @@ void CheckWrittenAndRead(const char* api, const UbRange* written,
       }
     }
   }
+  for (size_t k = 0; k < read_count; ++k) NoteVectorRange(api, read[k], false);
+  for (size_t i = 0; i < written_count; ++i) {
+    NoteVectorRange(api, written[i], true);
+  }
 }
 
 /// One operand of a call for CheckOverlaps: its memory, how many of its
@@ -100,6 +116,10 @@ inline void CheckOverlaps(const char* api, const UbOperand* ops, size_t count) {
                                "operand";
       FailUbOverlap(api, ra, rb, rule.c_str());
     }
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const UbOperand& o = ops[i];
+    NoteVectorRange(api, UbRangeOf(o.name, *o.view, o.bytes), o.written);
   }
 }
 

@@ -1,0 +1,82 @@
+// normgrad_ascendc/runtime/sync_check.h — the hooks of the sync check
+// (NORMGRAD_CHECK=sync; docs/checks.md): what the APIs tell it about the
+// unified-buffer bytes they read and write, on which pipe, and the pipe
+// synchronizations. Every hook sits behind SyncCheckOn(), one relaxed load
+// of a flag that the first launch running the check sets: with the check
+// off, an API pays that test and nothing else.
+//
+// The hooks are called from the layers every API passes through: the data
+// movement (DataCopy, DataCopyPad: MTE2 writes UB, MTE3 reads it), the
+// vector executor (V), LocalTensor's GetValue/SetValue (S), the overlap
+// declarations of the advanced APIs (ub_ranges.h: V), the queues and buffers
+// (pipe.cc) and the synchronization APIs (sync.h, block_sync.cc).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace normgrad_ascendc {
+
+struct TensorView;
+
+/// The pipes the check orders (the vector core's; the cube's are not
+/// modelled).
+enum class SyncPipe : uint8_t { kS, kV, kMte2, kMte3, kCount, kNone = kCount };
+
+/// Set once, by the first launch that runs the sync check (launch.cc).
+extern std::atomic<bool> g_sync_check_on;
+
+/// Whether any launch runs the sync check: the hooks test this first.
+inline bool SyncCheckOn() {
+  return g_sync_check_on.load(std::memory_order_relaxed);
+}
+
+/// Calls of the C API are not followed (the pointer-based C API orders its
+/// pipes by its own rules, docs/capi.md): a C API call holds one of these
+/// for its scope, and the hooks ignore what happens inside.
+extern thread_local int t_sync_paused;
+class SyncCheckPause {
+ public:
+  SyncCheckPause() : paused_(SyncCheckOn()) {
+    if (paused_) ++t_sync_paused;
+  }
+  ~SyncCheckPause() {
+    if (paused_) --t_sync_paused;
+  }
+  SyncCheckPause(const SyncCheckPause&) = delete;
+  SyncCheckPause& operator=(const SyncCheckPause&) = delete;
+
+ private:
+  bool paused_;
+};
+
+/// `api` on `pipe` reads or writes bytes [offset, offset + bytes) of the
+/// calling block's UB (offset from the UB's start). `api` is copied.
+void NoteUbAccess(SyncPipe pipe, const char* api, uint64_t offset,
+                  uint64_t bytes, bool write);
+/// The same for the first `bytes` bytes of `tensor`, from `from` bytes in.
+void NoteTensorAccess(SyncPipe pipe, const char* api, const TensorView& tensor,
+                      uint64_t from, uint64_t bytes, bool write);
+/// A copy on MTE2 reads, or on MTE3 writes, GM bytes [p, p + bytes).
+void NoteGmCopy(SyncPipe pipe, const char* api, const void* p, uint64_t bytes);
+
+/// SetFlag<event>(id) (set) or WaitFlag<event>(id): `event` a HardEvent
+/// value.
+void SyncFlag(bool set, uint8_t event, int32_t id);
+/// TQueSync<src, dst>::SetFlag / WaitFlag (pipe_t values).
+void SyncQueSyncFlag(bool set, uint8_t src, uint8_t dst, int32_t id);
+/// PipeBarrier<pipe> (a pipe_t value; PIPE_ALL orders every pipe), and the
+/// synchronizations that wait for every pipe (SyncAll and the other
+/// cross-block waits).
+void SyncPipeBarrier(uint8_t pipe);
+/// TPipe::AllocEventID / ReleaseEventID of `event` (a HardEvent value).
+void SyncAllocEventId(uint8_t event);
+void SyncReleaseEventId(uint8_t event);
+
+/// The queue events, for a buffer at UB `offset` of a queue from logical
+/// position `src` to `dst` (TPosition values; a TQue has src == dst).
+enum class QueueEvent : uint8_t { kAlloc, kEnQue, kDeQue, kFree };
+void SyncQueueEvent(QueueEvent event, uint8_t src, uint8_t dst,
+                    uint32_t offset);
+
+}  // namespace normgrad_ascendc
