@@ -23,7 +23,7 @@ bool Always() { return true; }
 const Isa& NeonIsa() {
   static const Isa isa = MakeIsa<NeonF32, NeonF16, NeonBF16>(
       "neon", Always, NeonLayerNormKernels(), NeonRmsNormKernels(),
-      WithReductions<NeonF16>(NeonVectorKernels()));
+      NeonAdvancedKernels(WithReductions<NeonF16>(NeonVectorKernels())));
   return isa;
 }
 
