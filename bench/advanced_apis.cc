@@ -16,7 +16,9 @@
 // as floats. Prints for each row the median time of each, the API's GB/s
 // ((bytes read + bytes written) / median time), and the medians of the
 // rounds' ratios: "x loop" (the loop's time ÷ the API's: above 1 the API is
-// faster) and "x base" (the API's GB/s ÷ the baseline's).
+// faster) and "x base" (the API's GB/s ÷ the baseline's), and how far the
+// two results are apart ("api-loop": max |API − loop| ÷ max |loop|), so that
+// speed never hides a wrong answer.
 //
 // The unit runs on the instruction set NORMGRAD_IMPL forces, else the best,
 // under the process's profile (NORMGRAD_PROFILE, else a2).
@@ -313,6 +315,19 @@ float ReadBaseline(const void* a, const void* b, size_t bytes) {
   return sum;
 }
 
+// max |API − loop| ÷ max |loop| over the first n outputs: how far the two
+// results are apart, relative to the results' size.
+template <typename T>
+double Difference(const Matrix<T>& m, size_t n) {
+  double diff = 0.0, size = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const double api = static_cast<float>(m.out[i]), loop = static_cast<float>(m.loop_out[i]);
+    diff = std::max(diff, std::fabs(api - loop));
+    size = std::max(size, std::fabs(loop));
+  }
+  return size > 0.0 ? diff / size : diff;
+}
+
 double Median(std::vector<double> v, double q = 0.5) {
   std::sort(v.begin(), v.end());
   return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
@@ -355,9 +370,10 @@ void Bench(const ApiInfo& info, const char* type, uint32_t rows, uint32_t cols, 
     x_loop.push_back(t[1] / t[0]);
     x_base.push_back((double(in_bytes + out_bytes) / t[0]) / (double(in_bytes) / t[2]));
   }
-  std::printf("%-15s %-6s %5u x %-5u %9.3f %9.3f %9.3f %8.2f %7.3f %7.3f\n", info.name, type, rows,
-              cols, Median(api) * 1e3, Median(loop) * 1e3, Median(base) * 1e3,
-              double(in_bytes + out_bytes) / Median(api) / 1e9, Median(x_loop), Median(x_base));
+  std::printf("%-15s %-6s %5u x %-5u %9.3f %9.3f %9.3f %8.2f %7.3f %7.3f %9.1e\n", info.name, type,
+              rows, cols, Median(api) * 1e3, Median(loop) * 1e3, Median(base) * 1e3,
+              double(in_bytes + out_bytes) / Median(api) / 1e9, Median(x_loop), Median(x_base),
+              Difference(m, info.row_output ? rows : m.out.size()));
 }
 
 }  // namespace
@@ -389,8 +405,8 @@ int main(int argc, char** argv) {
   }
   std::printf("rounds=%d unit=%s, one emulated core and one thread\n", rounds,
               normgrad::engine::ElementwiseIsa().name);
-  std::printf("%-15s %-6s %-13s %9s %9s %9s %8s %7s %7s\n", "api", "type", "rows x cols", "api ms",
-              "loop ms", "base ms", "GB/s", "x loop", "x base");
+  std::printf("%-15s %-6s %-13s %9s %9s %9s %8s %7s %7s %9s\n", "api", "type", "rows x cols",
+              "api ms", "loop ms", "base ms", "GB/s", "x loop", "x base", "api-loop");
   for (const ApiInfo& info : kApis) {
     for (const bool is_half : {true, false}) {
       const std::string name = std::string(info.name) + " " + (is_half ? "half" : "float");

@@ -151,26 +151,6 @@ enum class CastRound : uint8_t { kRint, kFloor, kCeil, kTrunc, kRound, kOdd };
 inline constexpr int kToIntRounds = 5;
 inline constexpr int kCastRounds = 6;
 
-/// The float passes of the advanced Math APIs (VectorKernels::math_f32):
-/// Exp (with its taylorExpandLevel), Log, Log2, Log10.
-enum class MathStep : uint8_t { kExp, kLog, kLog2, kLog10 };
-inline constexpr int kMathSteps = 4;
-
-/// The elementwise Activation APIs (VectorKernels::activation_f32), in the
-/// order of the library's ActivationApi.
-enum class ActivationStep : uint8_t {
-  kSigmoid,
-  kSilu,
-  kSwish,
-  kGelu,
-  kFasterGelu,
-  kFasterGeluV2,
-  kSwiGlu,
-  kGeGlu,
-  kReGlu
-};
-inline constexpr int kActivationSteps = 9;
-
 /// The element types of the generic conversion loops (VectorKernels::cast);
 /// half and bfloat16 are their bits.
 enum class CastType : uint8_t { kI8, kU8, kI16, kU16, kI32, kU32, kI64, kF16, kBf16, kF32 };
@@ -291,22 +271,6 @@ struct VectorKernels {
   /// uint8_t. d may be a (each block read before it is written).
   void (*quant_i16_b8[2])(uint8_t* d, const int16_t* a, const float* scale, const int32_t* offset,
                           bool upper, size_t n) = {};
-  // The advanced APIs' float passes (vector/advanced_inl.h; set by
-  // vector/advanced_entry_inl.h), each the documented algorithm in float.
-  /// v[i] = e^v[i] computed in double and rounded once to float: the float
-  /// nearest to std::exp of the widened value, bit for bit (SoftMax's Exp).
-  void (*exp_rounded_f32)(float* v, size_t n) = nullptr;
-  /// lanes[j] (64 of them) = the terms j, j + 64, … of v folded in order:
-  /// the first itself, then term + lane; +0 where no term reaches (the first
-  /// step of SoftMax's row sum; the lanes' tree is tree_sums_f32's).
-  void (*fold_lanes_f32)(const float* v, size_t n, float* lanes) = nullptr;
-  /// The Math APIs' passes in place over n floats, indexed by MathStep
-  /// (level: Exp's taylorExpandLevel; ignored by the logarithms).
-  void (*math_f32[kMathSteps])(float* v, size_t n, uint32_t level) = {};
-  /// The elementwise Activation APIs in place over n floats, indexed by
-  /// ActivationStep: gate is the second source of SwiGLU, GeGLU and ReGlu,
-  /// beta the scalar of Swish and SwiGLU.
-  void (*activation_f32[kActivationSteps])(float* v, const float* gate, size_t n, float beta) = {};
 };
 
 /// The primitives of one instruction set.
@@ -335,14 +299,11 @@ const Isa& ScalarIsa();
 LayerNormKernels ScalarLayerNormKernels();
 RmsNormKernels ScalarRmsNormKernels();
 VectorKernels ScalarVectorKernels();
-/// `k` with the advanced APIs' passes of the set (vector/advanced_<isa>.cc).
-VectorKernels ScalarAdvancedKernels(VectorKernels k);
 #if defined(NORMGRAD_HAVE_AVX2)
 const Isa& Avx2Isa();
 LayerNormKernels Avx2LayerNormKernels();
 RmsNormKernels Avx2RmsNormKernels();
 VectorKernels Avx2VectorKernels();
-VectorKernels Avx2AdvancedKernels(VectorKernels k);
 #endif
 #if defined(NORMGRAD_HAVE_AVX512)
 const Isa& Avx512Isa();
@@ -357,7 +318,6 @@ bool CpuHasAvx512Bf16();
 void Avx512Bf16RmsForward(const RmsNormForwardArgs& a);
 void Avx512Bf16RmsBackward(const RmsNormBackwardArgs& a);
 VectorKernels Avx512VectorKernels();
-VectorKernels Avx512AdvancedKernels(VectorKernels k);
 /// Whether the CPU has AVX512-FP16 (with BW and DQ): Avx512Isa()'s
 /// half_tree_sums is then Avx512Fp16HalfTreeSums (the same bits).
 bool CpuHasAvx512Fp16();
@@ -368,7 +328,6 @@ const Isa& NeonIsa();
 LayerNormKernels NeonLayerNormKernels();
 RmsNormKernels NeonRmsNormKernels();
 VectorKernels NeonVectorKernels();
-VectorKernels NeonAdvancedKernels(VectorKernels k);
 #endif
 
 }  // namespace normgrad::kernels

@@ -1,5 +1,5 @@
 // vector_advanced_test.cc — the advanced APIs' float passes of every
-// instruction set compiled in (kernels::VectorKernels: exp_rounded_f32,
+// instruction set compiled in (kernels::AdvancedKernels: exp_rounded_f32,
 // fold_lanes_f32, math_f32, activation_f32; src/kernels/vector/advanced_inl.h):
 //
 // - exp_rounded_f32 against the float nearest to std::exp of the widened
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad/float16.h"
 
 namespace {
@@ -114,8 +115,10 @@ TEST(VectorAdvanced, ExpRoundedIsTheCLibrarysExpRoundedOnce) {
   for (const k::Isa& isa : k::Isas()) {
     if (!isa.available()) continue;
     SCOPED_TRACE(isa.name);
-    ExpectSame(in, InPieces(in, [&](float* v, size_t n) { isa.vector.exp_rounded_f32(v, n); }),
-               want);
+    ExpectSame(
+        in,
+        InPieces(in, [&](float* v, size_t n) { k::AdvancedKernelsOf(isa).exp_rounded_f32(v, n); }),
+        want);
   }
 }
 
@@ -134,7 +137,7 @@ TEST(VectorAdvanced, FoldLanesFoldsTermsInOrder) {
       SCOPED_TRACE(testing::Message() << isa.name << ", " << n << " terms");
       float got[64];
       std::memset(got, 0xff, sizeof got);
-      isa.vector.fold_lanes_f32(v.data(), n, got);
+      k::AdvancedKernelsOf(isa).fold_lanes_f32(v.data(), n, got);
       for (int j = 0; j < 64; ++j) {
         ASSERT_TRUE(SameFloat(got[j], want[j]))
             << "lane " << j << ": " << got[j] << ", want " << want[j];
@@ -145,7 +148,7 @@ TEST(VectorAdvanced, FoldLanesFoldsTermsInOrder) {
 
 TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
   const std::vector<float> in = MathInputs(100000);
-  const k::VectorKernels& scalar = k::ScalarIsa().vector;
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
   const struct {
     k::MathStep step;
     uint32_t level;
@@ -154,7 +157,7 @@ TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
                 {k::MathStep::kExp, 4, "Exp level 4"}, {k::MathStep::kLog, 0, "Log"},
                 {k::MathStep::kLog2, 0, "Log2"},       {k::MathStep::kLog10, 0, "Log10"}};
   for (const auto& p : passes) {
-    const auto of = [&](const k::VectorKernels& set) {
+    const auto of = [&](const k::AdvancedKernels& set) {
       return InPieces(
           in, [&](float* v, size_t n) { set.math_f32[static_cast<int>(p.step)](v, n, p.level); });
     };
@@ -162,7 +165,7 @@ TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
     for (const k::Isa& isa : k::Isas()) {
       if (!isa.available()) continue;
       SCOPED_TRACE(testing::Message() << isa.name << ": " << p.name);
-      ExpectSame(in, of(isa.vector), want);
+      ExpectSame(in, of(k::AdvancedKernelsOf(isa)), want);
     }
   }
 }
@@ -172,10 +175,10 @@ TEST(VectorAdvanced, ActivationPassesGiveTheScalarSetsBits) {
   // The gate: the inputs in another order (a gate's specials meet every kind
   // of value).
   std::vector<float> gate(in.rbegin(), in.rend());
-  const k::VectorKernels& scalar = k::ScalarIsa().vector;
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
   for (int step = 0; step < k::kActivationSteps; ++step) {
     for (const float beta : {1.0f, -0.75f}) {
-      const auto of = [&](const k::VectorKernels& set) {
+      const auto of = [&](const k::AdvancedKernels& set) {
         std::vector<float> out = in;
         size_t at = 0;
         for (size_t piece = 1; at < out.size(); piece = piece * 3 % 1021 + 1) {
@@ -189,7 +192,7 @@ TEST(VectorAdvanced, ActivationPassesGiveTheScalarSetsBits) {
       for (const k::Isa& isa : k::Isas()) {
         if (!isa.available()) continue;
         SCOPED_TRACE(testing::Message() << isa.name << ": step " << step << ", beta " << beta);
-        ExpectSame(in, of(isa.vector), want);
+        ExpectSame(in, of(k::AdvancedKernelsOf(isa)), want);
       }
     }
   }

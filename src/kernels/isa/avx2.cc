@@ -41,7 +41,7 @@ bool CpuHasAvx2() {
 const Isa& Avx2Isa() {
   static const Isa isa = MakeIsa<Avx2F32, Avx2F16, Avx2BF16>(
       "avx2", CpuHasAvx2, Avx2LayerNormKernels(), Avx2RmsNormKernels(),
-      Avx2AdvancedKernels(WithReductions<Avx2F16>(Avx2VectorKernels())));
+      WithReductions<Avx2F16>(Avx2VectorKernels()));
   return isa;
 }
 

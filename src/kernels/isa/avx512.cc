@@ -37,7 +37,7 @@ bool CpuHasAvx512() {
 }
 
 VectorKernels Avx512Vector() {
-  VectorKernels k = Avx512AdvancedKernels(WithReductions<Avx512F16>(Avx512VectorKernels()));
+  VectorKernels k = WithReductions<Avx512F16>(Avx512VectorKernels());
   if (CpuHasAvx512Fp16()) k.half_tree_sums = Avx512Fp16HalfTreeSums;
   return k;
 }

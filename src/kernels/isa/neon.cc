@@ -23,7 +23,7 @@ bool Always() { return true; }
 const Isa& NeonIsa() {
   static const Isa isa = MakeIsa<NeonF32, NeonF16, NeonBF16>(
       "neon", Always, NeonLayerNormKernels(), NeonRmsNormKernels(),
-      NeonAdvancedKernels(WithReductions<NeonF16>(NeonVectorKernels())));
+      WithReductions<NeonF16>(NeonVectorKernels()));
   return isa;
 }
 

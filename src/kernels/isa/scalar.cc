@@ -17,7 +17,7 @@ bool Always() { return true; }
 const Isa& ScalarIsa() {
   static const Isa isa = MakeIsa<ScalarF32, ScalarF16, ScalarBF16>(
       "scalar", Always, ScalarLayerNormKernels(), ScalarRmsNormKernels(),
-      ScalarAdvancedKernels(WithReductions<ScalarF16>(ScalarVectorKernels())));
+      WithReductions<ScalarF16>(ScalarVectorKernels()));
   return isa;
 }
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
@@ -18,6 +18,6 @@
 
 namespace normgrad::kernels {
 
-VectorKernels Avx2AdvancedKernels(VectorKernels k) { return WithAdvancedLoops(k); }
+AdvancedKernels Avx2AdvancedKernels() { return AdvancedLoops(); }
 
 }  // namespace normgrad::kernels

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
@@ -18,6 +18,6 @@
 
 namespace normgrad::kernels {
 
-VectorKernels Avx512AdvancedKernels(VectorKernels k) { return WithAdvancedLoops(k); }
+AdvancedKernels Avx512AdvancedKernels() { return AdvancedLoops(); }
 
 }  // namespace normgrad::kernels

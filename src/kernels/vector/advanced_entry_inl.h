@@ -1,18 +1,18 @@
-// kernels/vector/advanced_entry_inl.h — sets the entries of an instruction
-// set's VectorKernels that advanced_inl.h fills (the advanced Math and
-// Activation APIs' float passes). Included by vector/advanced_<isa>.cc after
-// its target region: the table is filled by baseline code (see
-// isa_entry_inl.h for why).
+// kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
+// (kernels::AdvancedKernels) for one instruction set. Included by
+// vector/advanced_<isa>.cc after its target region: the table is filled by
+// baseline code (see isa_entry_inl.h for why).
 #pragma once
 
-#include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_inl.h"
 
 namespace normgrad::kernels {
 namespace {
 
-VectorKernels WithAdvancedLoops(VectorKernels k) {
+AdvancedKernels AdvancedLoops() {
   using namespace advanced;
+  AdvancedKernels k{};
   k.exp_rounded_f32 = ExpRounded;
   k.fold_lanes_f32 = FoldLanes;
   k.math_f32[static_cast<int>(MathStep::kExp)] = MathExp;

@@ -1,6 +1,6 @@
 // kernels/vector/advanced_inl.h — the float passes of the advanced Math and
-// Activation APIs (kernels::VectorKernels: exp_rounded_f32, fold_lanes_f32,
-// math_f32, activation_f32), written once and compiled by each instruction
+// Activation APIs (kernels::AdvancedKernels, advanced.h: exp_rounded_f32,
+// fold_lanes_f32, math_f32, activation_f32), written once and compiled by each instruction
 // set's src/kernels/vector/advanced_<isa>.cc inside its target region, where
 // the compiler vectorizes them for that set. Each loop is the documented
 // algorithm of its API evaluated in float (docs/math.md, docs/activation.md,
@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
 
 namespace normgrad::kernels {
 namespace {

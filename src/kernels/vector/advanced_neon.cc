@@ -7,13 +7,13 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_inl.h"
 
 #include "kernels/vector/advanced_entry_inl.h"
 
 namespace normgrad::kernels {
 
-VectorKernels NeonAdvancedKernels(VectorKernels k) { return WithAdvancedLoops(k); }
+AdvancedKernels NeonAdvancedKernels() { return AdvancedLoops(); }
 
 }  // namespace normgrad::kernels

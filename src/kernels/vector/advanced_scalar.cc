@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_inl.h"
 
 #include "kernels/vector/advanced_entry_inl.h"
@@ -22,8 +22,8 @@ void ExpRoundedByLibrary(float* v, size_t n) {
 
 }  // namespace
 
-VectorKernels ScalarAdvancedKernels(VectorKernels k) {
-  k = WithAdvancedLoops(k);
+AdvancedKernels ScalarAdvancedKernels() {
+  AdvancedKernels k = AdvancedLoops();
   // Two double lanes without SSE4's conversions: the C library's exp is
   // faster here (16 against 8-12 ns an element); the same bits.
   k.exp_rounded_f32 = ExpRoundedByLibrary;

@@ -11,6 +11,7 @@
 
 #include "ascendc/lib/activation/elementwise.h"
 #include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 
 namespace normgrad_ascendc {
 namespace activation {
@@ -19,11 +20,12 @@ namespace {
 using normgrad::kernels::ActivationStep;
 
 // The API's formula over a pass of floats: the instruction set's loops
-// (kernels::VectorKernels::activation_f32, src/kernels/vector/advanced_inl.h).
+// (kernels::AdvancedKernels::activation_f32,
+// src/kernels/vector/advanced_inl.h).
 template <ActivationStep kStep>
 void ThroughLoops(float* v, const float* gate, size_t n, float beta) {
-  VectorLoops().vector.activation_f32[static_cast<int>(kStep)](v, gate, n,
-                                                               beta);
+  normgrad::kernels::AdvancedKernelsOf(VectorLoops())
+      .activation_f32[static_cast<int>(kStep)](v, gate, n, beta);
 }
 
 constexpr char kDstTensor[] = "dstTensor";

@@ -13,6 +13,7 @@
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "lib/activation/softmax_call.h"
 #include "normgrad/float16.h"
 
@@ -513,12 +514,15 @@ void WriteRowValue(const TensorView& t, const Element& e, uint32_t width,
 // ---------------------------
 //
 // The row max, the exponentials and the row sum of a row run as passes of
-// the instruction set's loops (kernels::VectorKernels; the exponential and
-// the fold of the row sum are src/kernels/vector/advanced_inl.h's), each
-// giving the bits of the documented step it replaces on every instruction
-// set.
+// the instruction set's loops (kernels::VectorKernels, and for the
+// exponential and the fold of the row sum kernels::AdvancedKernels,
+// src/kernels/vector/advanced_inl.h), each giving the bits of the documented
+// step it replaces on every instruction set.
 
 const normgrad::kernels::VectorKernels& Loops() { return VectorLoops().vector; }
+const normgrad::kernels::AdvancedKernels& AdvancedLoops() {
+  return normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+}
 
 // The largest of the n floats (the first kept on ties; a NaN is skipped
 // unless it comes first). The loops' first greatest value (−0 equal to +0)
@@ -536,7 +540,7 @@ float RowMax(const float* x, uint32_t n) {
 void ExpOfDifference(float* x, float s, uint32_t n) {
   using normgrad::kernels::VectorOp;
   Loops().scalar_f32[static_cast<int>(VectorOp::kSub)](x, x, s, n);
-  Loops().exp_rounded_f32(x, n);
+  AdvancedLoops().exp_rounded_f32(x, n);
 }
 
 // x[j] = x[j] / s for j < n.
@@ -549,7 +553,7 @@ void DivideBy(float* x, float s, uint32_t n) {
 // 64 lanes in order, then the lanes' tree of adjacent pairs.
 float RowSum(const float* x, uint32_t n) {
   float lanes[kVectorLanes];
-  Loops().fold_lanes_f32(x, n, lanes);
+  AdvancedLoops().fold_lanes_f32(x, n, lanes);
   float sum;
   Loops().tree_sums_f32(lanes, kVectorLanes, kVectorLanes, &sum);
   return sum;

@@ -22,6 +22,7 @@
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/math/elementwise.h"
 #include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -31,10 +32,11 @@ using normgrad::kernels::MathStep;
 // ---- The arithmetic ---------------------------------------------------------
 
 // Exp and the logarithms: the instruction set's loops
-// (kernels::VectorKernels::math_f32, src/kernels/vector/advanced_inl.h).
+// (kernels::AdvancedKernels::math_f32, src/kernels/vector/advanced_inl.h).
 template <MathStep kStep>
 void ThroughLoops(float* v, size_t n, uint32_t level) {
-  VectorLoops().vector.math_f32[static_cast<int>(kStep)](v, n, level);
+  normgrad::kernels::AdvancedKernelsOf(VectorLoops())
+      .math_f32[static_cast<int>(kStep)](v, n, level);
 }
 
 // Applies `f`, a C library function, to every value.
