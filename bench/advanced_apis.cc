@@ -93,6 +93,9 @@ struct Matrix {
   }
   uint32_t rows, cols;
   std::vector<T> x, gate, out, loop_out;
+  // The plain loop's running max and sum of SoftmaxFlashV2, one per row of
+  // a tile, starting as the API's (set by Bench).
+  std::vector<float> run_max, run_sum;
 };
 
 // The operands of one API call in the unified buffer of the calling
@@ -232,6 +235,21 @@ void SoftmaxRow(float* v, size_t n) {
   for (size_t i = 0; i < n; ++i) v[i] *= inv;
 }
 
+// A row of n floats in place as SoftmaxFlashV2 with isUpdate computes it:
+// the new max (the row's and the running one), e^(x − max), and the running
+// sum and max updated.
+void FlashRow(float* v, size_t n, float& run_max, float& run_sum) {
+  float max = run_max;
+  for (size_t i = 0; i < n; ++i) max = std::max(max, v[i]);
+  float sum = 0.0f;
+  for (size_t i = 0; i < n; ++i) {
+    v[i] = std::exp(v[i] - max);
+    sum += v[i];
+  }
+  run_sum = run_sum * std::exp(run_max - max) + sum;
+  run_max = max;
+}
+
 // The elementwise formula of `api` over n floats in place (gate: SwiGLU's).
 void Elementwise(Api api, float* v, const float* gate, size_t n) {
   switch (api) {
@@ -279,7 +297,13 @@ void RunLoop(Api api, Matrix<T>& m) {
     const size_t at = size_t{r} * m.cols;
     if (api == Api::kSoftMax || api == Api::kFlashV2) {
       Load(m.x.data() + at, row.data(), m.cols);
-      SoftmaxRow(row.data(), m.cols);
+      if (api == Api::kSoftMax) {
+        SoftmaxRow(row.data(), m.cols);
+      } else {
+        // The running max and sum of row r's place in its tile, as the API's.
+        const size_t slot = r % m.run_max.size();
+        FlashRow(row.data(), m.cols, m.run_max[slot], m.run_sum[slot]);
+      }
       Store(row.data(), m.loop_out.data() + at, m.cols);
     } else if (api == Api::kSum || api == Api::kReduceMax) {
       Load(m.x.data() + at, row.data(), m.cols);
@@ -339,6 +363,8 @@ void Bench(const ApiInfo& info, const char* type, uint32_t rows, uint32_t cols, 
   const uint32_t tile_rows = std::max<uint32_t>(1, kTileBytes / (cols * sizeof(T)));
   Ub<T> ub(tile_rows * cols);
   ApiTile<T> tile(info.api, ub, tile_rows, cols);
+  m.run_max.assign(tile_rows, 0.0f);
+  m.run_sum.assign(tile_rows, 1.0f);
   const size_t in_bytes = m.x.size() * sizeof(T) * (info.two_inputs ? 2 : 1);
   const size_t out_bytes = (info.row_output ? rows : m.out.size()) * sizeof(T);
   volatile float sink = 0.0f;

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "kernels/kernels.h"
@@ -100,6 +101,24 @@ void ExpectSame(const std::vector<float>& in, const std::vector<float>& got,
     ADD_FAILURE() << "input " << std::hexfloat << in[i] << " (0x" << std::hex << Bits(in[i])
                   << "): 0x" << Bits(got[i]) << ", want 0x" << Bits(want[i]);
     ++shown;
+  }
+}
+
+TEST(VectorAdvanced, EverySetHasItsOwnLoops) {
+  // Each set's table holds the loops compiled for it, not the scalar ones.
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
+  for (const k::Isa& isa : k::Isas()) {
+    if (std::string(isa.name) == "scalar") continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    EXPECT_NE(set.exp_rounded_f32, scalar.exp_rounded_f32);
+    EXPECT_NE(set.fold_lanes_f32, scalar.fold_lanes_f32);
+    for (int step = 0; step < k::kMathSteps; ++step) {
+      EXPECT_NE(set.math_f32[step], scalar.math_f32[step]) << "math step " << step;
+    }
+    for (int step = 0; step < k::kActivationSteps; ++step) {
+      EXPECT_NE(set.activation_f32[step], scalar.activation_f32[step]) << "activation " << step;
+    }
   }
 }
 
