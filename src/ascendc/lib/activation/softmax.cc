@@ -12,6 +12,8 @@
 #include <string>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "lib/activation/softmax_call.h"
 #include "normgrad/float16.h"
 
@@ -508,12 +510,53 @@ void WriteRowValue(const TensorView& t, const Element& e, uint32_t width,
   }
 }
 
+// ---- The passes through the instruction set's loops
+// ---------------------------
+//
+// The row max, the exponentials and the row sum of a row run as passes of
+// the instruction set's loops (kernels::VectorKernels, and for the
+// exponential and the fold of the row sum kernels::AdvancedKernels,
+// src/kernels/vector/advanced_inl.h), each giving the bits of the documented
+// step it replaces on every instruction set.
+
+const normgrad::kernels::VectorKernels& Loops() { return VectorLoops().vector; }
+const normgrad::kernels::AdvancedKernels& AdvancedLoops() {
+  return normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+}
+
 // The largest of the n floats (the first kept on ties; a NaN is skipped
-// unless it comes first).
+// unless it comes first). The loops' first greatest value (−0 equal to +0)
+// is that value unless the loops stop at a NaN past the first element,
+// which the step skips: then the row is scanned here.
 float RowMax(const float* x, uint32_t n) {
+  const uint32_t at = Loops().arg_extreme_f32[0](x, n);
+  if (at == 0 || x[at] == x[at]) return x[at];
   float m = x[0];
   for (uint32_t j = 1; j < n; ++j) m = x[j] > m ? x[j] : m;
   return m;
+}
+
+// x[j] = ExpOf(x[j] − s) for j < n: the subtraction, then the exponential.
+void ExpOfDifference(float* x, float s, uint32_t n) {
+  using normgrad::kernels::VectorOp;
+  Loops().scalar_f32[static_cast<int>(VectorOp::kSub)](x, x, s, n);
+  AdvancedLoops().exp_rounded_f32(x, n);
+}
+
+// x[j] = x[j] / s for j < n.
+void DivideBy(float* x, float s, uint32_t n) {
+  using normgrad::kernels::VectorOp;
+  Loops().scalar_f32[static_cast<int>(VectorOp::kDiv)](x, x, s, n);
+}
+
+// The documented row sum of the n floats (FoldedRowSum's bits): folded onto
+// 64 lanes in order, then the lanes' tree of adjacent pairs.
+float RowSum(const float* x, uint32_t n) {
+  float lanes[kVectorLanes];
+  AdvancedLoops().fold_lanes_f32(x, n, lanes);
+  float sum;
+  Loops().tree_sums_f32(lanes, kVectorLanes, kVectorLanes, &sum);
+  return sum;
 }
 
 // Writes the n floats of a row to dst from element `at`.
@@ -552,7 +595,7 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
       for (uint32_t j = 0; j < k; ++j) {
         x[j] = ValueAt(*a.grad, a.is_half, at + j) * x[j];
       }
-      const float d = FoldedRowSum(x, ori_k);
+      const float d = RowSum(x, ori_k);
       std::fill(block, block + kSoftMaxReduceFloats, d);
       if (a.front) {
         WriteRowValue(a.dst, p.e, p.t_width, r, d, p.saturate);
@@ -568,7 +611,8 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     if (a.api == SoftMaxApi::kSimpleSoftMax) {
       const float in_max = RowValue(*a.max, p.stats, p.width, r);
       const float in_sum = RowValue(*a.sum, p.stats, p.width, r);
-      for (uint32_t j = 0; j < k; ++j) x[j] = ExpOf(x[j] - in_max) / in_sum;
+      ExpOfDifference(x, in_max, k);
+      DivideBy(x, in_sum, k);
       StoreRow(a, p, at, x, k);
       continue;
     }
@@ -581,8 +625,8 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
       exp_max = ExpOf(in_max - max);
     }
     std::fill(block, block + kSoftMaxReduceFloats, max);
-    for (uint32_t j = 0; j < k; ++j) x[j] = ExpOf(x[j] - max);
-    float sum = FoldedRowSum(x, ori_k);
+    ExpOfDifference(x, max, k);
+    float sum = RowSum(x, ori_k);
     float in_sum = 0.0f;
     if (IsUpdate(a)) {
       in_sum = RowValue(*a.in_sum, p.stats, p.width, r);
@@ -590,7 +634,7 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     }
     std::fill(block, block + kSoftMaxReduceFloats, sum);
     if (a.api == SoftMaxApi::kSoftMax || a.api == SoftMaxApi::kFlash) {
-      for (uint32_t j = 0; j < k; ++j) x[j] = x[j] / sum;
+      DivideBy(x, sum, k);
     }
     // SoftmaxFlash's expMax is the share of the new sum the old one is.
     if (a.api == SoftMaxApi::kFlash && a.update) {

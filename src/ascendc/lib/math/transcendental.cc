@@ -7,146 +7,39 @@
 //
 // The arithmetic is float (half widened, the result narrowed to the nearest
 // half). Exp and the logarithms are branch-free float steps (a reduction of
-// the argument, a polynomial, selects for the special values) in loops g++
-// vectorizes; Exp with a taylorExpandLevel above 0 follows its page: e^x =
-// e^floor(x) · Σ_{k=0..level} f^k/k! with f = x − floor(x), over blocks of
-// elements so that each step is such a loop. Digamma is the recurrence
-// ψ(x) = ψ(x+1) − 1/x up to x ≥ 6 and the asymptotic series there, with the
-// reflection ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others are the C
-// library's float functions. The error bound of each, derived in
-// docs/numerics.md ("Math: transcendental"), is checked by the tests
-// against a float64 reference.
-#include <algorithm>
+// the argument, a polynomial, selects for the special values) run by the
+// instruction set's loops (src/kernels/vector/advanced_inl.h, which has
+// their steps; the same bits on every set); Exp with a taylorExpandLevel
+// above 0 follows its page: e^x = e^floor(x) · Σ_{k=0..level} f^k/k! with
+// f = x − floor(x). Digamma is the recurrence ψ(x) = ψ(x+1) − 1/x up to
+// x ≥ 6 and the asymptotic series there, with the reflection
+// ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others are the C library's float
+// functions. The error bound of each, derived in docs/numerics.md ("Math:
+// transcendental"), is checked by the tests against a float64 reference.
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/math/elementwise.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 
 namespace normgrad_ascendc {
 namespace {
 
-// ---- Exp and the logarithms: branch-free float steps ------------------------
-
-constexpr float kLog2e = 1.44269504f;
-// ln 2 in two parts: kLn2Hi has 15 significant bits, so k · kLn2Hi is exact
-// for the |k| <= 255 used here.
-constexpr float kLn2Hi = 0.693145751953125f;
-constexpr float kLn2Lo = 1.42860677e-06f;
-// log10(2) split the same way, and log10(e).
-constexpr float kLog10Of2Hi = 0.301025390625f;
-constexpr float kLog10Of2Lo = 4.60503898e-06f;
-constexpr float kLog10e = 0.434294482f;
-// 1.5 · 2^23: adding and subtracting it rounds a float below 2^22 in
-// magnitude to the nearest integer (ties to even).
-constexpr float kRoundMagic = 12582912.0f;
-constexpr float kMinNormal = 1.17549435e-38f;
-
-// 2^k for an integer-valued k in [-126, 127], from its bits.
-inline float Pow2(float k) {
-  const uint32_t bits = static_cast<uint32_t>(static_cast<int32_t>(k) + 127)
-                        << 23;
-  float r;
-  std::memcpy(&r, &bits, sizeof r);
-  return r;
-}
-
-// e^x: x = k·ln 2 + r with |r| <= ln2/2 (Cody and Waite's two-part ln 2),
-// e^r by its Taylor polynomial of degree 7 (Horner), times 2^k in two
-// factors so that subnormal results round once. x is clamped to [-104, 89]
-// first (e^-104 rounds to 0 and e^89 overflows, as every x beyond them
-// must); NaN is kept.
-inline float ExpStep(float x) {
-  // Each select's arms are computed first: g++ turns only such selects of
-  // ready values into vector blends (floating-point steps may trap).
-  const float clamped = std::min(std::max(x, -104.0f), 89.0f);
-  const float c = x == x ? clamped : 0.0f;
-  const float k = (c * kLog2e + kRoundMagic) - kRoundMagic;
-  const float r = (c - k * kLn2Hi) - k * kLn2Lo;
-  float p = 1.0f / 5040;
-  p = p * r + 1.0f / 720;
-  p = p * r + 1.0f / 120;
-  p = p * r + 1.0f / 24;
-  p = p * r + 1.0f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  const float k1 = static_cast<float>(static_cast<int32_t>(k) / 2);
-  const float result = p * Pow2(k1) * Pow2(k - k1);
-  return x == x ? result : x;
-}
-
-// The parts of a logarithm: x = 2^exponent · m with m in [√½, √2), and
-// ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| <= 0.1716, by its series to
-// s^13 (the next term is below 2^-40 of the sum). Subnormal x is scaled by
-// 2^23 first. Meaningful for finite x > 0; the callers select the rest.
-struct LogParts {
-  float exponent;
-  float ln_m;
-};
-
-inline LogParts LogPartsOf(float x) {
-  const bool subnormal = x < kMinNormal;
-  const float raised = x * 8388608.0f;
-  const float scaled = subnormal ? raised : x;
-  uint32_t bits;
-  std::memcpy(&bits, &scaled, sizeof bits);
-  // The bits of √½: subtracting them puts m's exponent field at 0 for m in
-  // [√½, √2); the arithmetic shift keeps the exponent's sign.
-  const int32_t e = static_cast<int32_t>(bits - 0x3f3504f3u) >> 23;
-  const uint32_t m_bits = bits - (static_cast<uint32_t>(e) << 23);
-  float m;
-  std::memcpy(&m, &m_bits, sizeof m);
-  const float s = (m - 1.0f) / (m + 1.0f);
-  const float z = s * s;
-  float q = 1.0f / 13;
-  q = q * z + 1.0f / 11;
-  q = q * z + 1.0f / 9;
-  q = q * z + 1.0f / 7;
-  q = q * z + 1.0f / 5;
-  q = q * z + 1.0f / 3;
-  q = q * z + 1.0f;
-  return {static_cast<float>(e) - (subnormal ? 23.0f : 0.0f), 2.0f * s * q};
-}
-
-// The special values every logarithm shares: −inf at ±0, NaN below 0 and at
-// NaN, +inf at +inf; `finite` elsewhere.
-inline float LogSpecials(float x, float finite) {
-  const float r = x == 0.0f ? -INFINITY : finite;
-  const float s = (x < 0.0f) | (x != x) ? NAN : r;
-  return x == INFINITY ? INFINITY : s;
-}
-
-inline float LogStep(float x) {
-  const LogParts p = LogPartsOf(x);
-  return LogSpecials(x, p.exponent * kLn2Hi + (p.exponent * kLn2Lo + p.ln_m));
-}
-
-inline float Log2Step(float x) {
-  const LogParts p = LogPartsOf(x);
-  return LogSpecials(x, p.exponent + p.ln_m * kLog2e);
-}
-
-inline float Log10Step(float x) {
-  const LogParts p = LogPartsOf(x);
-  return LogSpecials(x, p.exponent * kLog10Of2Hi +
-                            (p.exponent * kLog10Of2Lo + p.ln_m * kLog10e));
-}
-
-// floor(x) by the rounding trick: the nearest integer, less 1 where it is
-// above x; |x| >= 2^22, ±inf and NaN are their own floor.
-inline float FloorStep(float x) {
-  const float nearest = (x + kRoundMagic) - kRoundMagic;
-  const float less_one = nearest - 1.0f;
-  const float below = nearest > x ? less_one : nearest;
-  return std::fabs(x) < 4194304.0f ? below : x;
-}
+using normgrad::kernels::MathStep;
 
 // ---- The arithmetic ---------------------------------------------------------
 
-// Applies `f` to every value: the loop the passes share, which g++
-// vectorizes where `f` is float arithmetic (not a library call).
+// Exp and the logarithms: the instruction set's loops
+// (kernels::AdvancedKernels::math_f32, src/kernels/vector/advanced_inl.h).
+template <MathStep kStep>
+void ThroughLoops(float* v, size_t n, uint32_t level) {
+  normgrad::kernels::AdvancedKernelsOf(VectorLoops())
+      .math_f32[static_cast<int>(kStep)](v, n, level);
+}
+
+// Applies `f`, a C library function, to every value.
 template <float (*f)(float)>
 void Each(float* v, size_t n, uint32_t) {
   for (size_t i = 0; i < n; ++i) v[i] = f(v[i]);
@@ -200,38 +93,6 @@ float DigammaOf(float x) {
       inv2 * (1.0f / 12 -
               inv2 * (1.0f / 120 - inv2 * (1.0f / 252 - inv2 * (1.0f / 240))));
   return std::log(x) - 0.5f * inv - series - shifted + reflection;
-}
-
-// Exp: level 0 is e^x itself; above 0 the page's split into e^floor(x) and
-// the Taylor series of the fraction, to the power `level`, a block of
-// elements at a time so that each step is a loop over the block.
-void ExpFloats(float* v, size_t n, uint32_t level) {
-  if (level == 0) {
-    Each<ExpStep>(v, n, 0);
-    return;
-  }
-  constexpr size_t kBlock = 64;
-  float whole[kBlock], fraction[kBlock], term[kBlock], sum[kBlock];
-  for (size_t start = 0; start < n; start += kBlock) {
-    float* x = v + start;
-    const size_t m = std::min(kBlock, n - start);
-    for (size_t i = 0; i < m; ++i) {
-      whole[i] = FloorStep(x[i]);
-      // ±inf: the fraction is 0 (e^±inf is the whole part's); NaN stays.
-      const float difference = x[i] - whole[i];
-      fraction[i] = std::fabs(x[i]) == INFINITY ? 0.0f : difference;
-      term[i] = 1.0f;
-      sum[i] = 1.0f;
-    }
-    for (uint32_t k = 1; k <= level; ++k) {
-      const float kf = static_cast<float>(k);
-      for (size_t i = 0; i < m; ++i) {
-        term[i] = term[i] * fraction[i] / kf;
-        sum[i] += term[i];
-      }
-    }
-    for (size_t i = 0; i < m; ++i) x[i] = ExpStep(whole[i]) * sum[i];
-  }
 }
 
 void SinCosFloats(float* values, float* second, size_t n) {
@@ -363,10 +224,11 @@ constexpr ElementwiseRule kRules[] = {
     // Exp's page names its tensors dstLocal and srcLocal, and lists no
     // Atlas inference AI Core.
     {"Exp", "dstLocal", "srcLocal", kCount, false, false, false,
-     DstOnSrc::kNever, false, ExpFloats, nullptr, nullptr, nullptr, nullptr},
-    Unary("Log", true, Each<LogStep>),
-    Unary("Log2", true, Each<Log2Step>),
-    Unary("Log10", true, Each<Log10Step>),
+     DstOnSrc::kNever, false, ThroughLoops<MathStep::kExp>, nullptr, nullptr,
+     nullptr, nullptr},
+    Unary("Log", true, ThroughLoops<MathStep::kLog>),
+    Unary("Log2", true, ThroughLoops<MathStep::kLog2>),
+    Unary("Log10", true, ThroughLoops<MathStep::kLog10>),
     Unary("Tanh", true, Each<TanhOf>, CheckTanh),
     Unary("Sin", true, Each<SinOf>, CheckSinOrCos),
     Unary("Cos", true, Each<CosOf>, CheckSinOrCos),

@@ -1,0 +1,448 @@
+// advanced_apis.cc — the advanced APIs most operators call (SoftMax,
+// SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax) over a whole
+// rows × cols matrix in half and float (build/bin/normgrad_advanced_apis),
+// next to a plain loop a user would write over the same bytes and a read
+// baseline, in rounds that alternate the three.
+//
+//   normgrad_advanced_apis [--rows R] [--cols C] [--rounds N] [--only TEXT]
+//
+// The API path is an operator on one emulated core (the calling thread): the
+// matrix streams through the unified buffer a tile of rows at a time (16 KiB
+// of each input; copied in and out with memcpy, as a DataCopy would), and
+// each tile is one API call. The plain loop computes the same formula in
+// float on the same thread (half widened and narrowed in short pieces; Exp
+// and Log through the C library's expf and logf, one element at a time, as
+// an operator writer's loop does). The read baseline sums the inputs' bytes
+// as floats. Prints for each row the median time of each, the API's GB/s
+// ((bytes read + bytes written) / median time), and the medians of the
+// rounds' ratios: "x loop" (the loop's time ÷ the API's: above 1 the API is
+// faster) and "x base" (the API's GB/s ÷ the baseline's), and how far the
+// two results are apart ("api-loop": max |API − loop| ÷ max |loop|), so that
+// speed never hides a wrong answer.
+//
+// The unit runs on the instruction set NORMGRAD_IMPL forces, else the best,
+// under the process's profile (NORMGRAD_PROFILE, else a2).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "engine/dispatch.h"
+#include "kernel_operator.h"
+#include "normgrad/convert.h"
+#include "tiling/tiling_api.h"
+
+namespace {
+
+using AscendC::LocalTensor;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+
+constexpr uint32_t kTileBytes = 16 * 1024;     // of each input, per API call
+constexpr uint32_t kScratchBytes = 96 * 1024;  // every API's sharedTmpBuffer
+constexpr uint32_t kStatBytes = 1024;          // max and sums: 32 bytes a row
+constexpr float kSwiGluBeta = 1.0f;
+// Gelu's tanh form as the page writes it: x / (1 + e^(a·(x³ + b·x))).
+constexpr float kGeluA = -0.0713548162726f;
+constexpr float kGeluB = 22.363860002236f;
+
+enum class Api { kSoftMax, kFlashV2, kGelu, kSwiGlu, kExp, kLog, kSum, kReduceMax };
+
+struct ApiInfo {
+  Api api;
+  const char* name;
+  bool two_inputs;
+  bool row_output;  // one result per row (Sum, ReduceMax)
+};
+
+constexpr ApiInfo kApis[] = {
+    {Api::kSoftMax, "SoftMax", false, false}, {Api::kFlashV2, "SoftmaxFlashV2", false, false},
+    {Api::kGelu, "Gelu", false, false},       {Api::kSwiGlu, "SwiGLU", true, false},
+    {Api::kExp, "Exp", false, false},         {Api::kLog, "Log", false, false},
+    {Api::kSum, "Sum", false, true},          {Api::kReduceMax, "ReduceMax", false, true},
+};
+
+// The matrix in host memory ("global memory"): x (positive for Log), the
+// gate of SwiGLU, and the outputs of the API and of the loop.
+template <typename T>
+struct Matrix {
+  Matrix(uint32_t row_count, uint32_t col_count, bool positive)
+      : rows(row_count),
+        cols(col_count),
+        x(size_t{row_count} * col_count),
+        gate(x.size()),
+        out(x.size()),
+        loop_out(x.size()) {
+    uint32_t state = 2026;
+    const auto next = [&state] {
+      state = state * 1664525u + 1013904223u;
+      return static_cast<float>(state >> 8) * 0x1p-24f;  // [0, 1)
+    };
+    for (size_t i = 0; i < x.size(); ++i) {
+      x[i] = T(positive ? 0.01f + 8.0f * next() : 8.0f * next() - 4.0f);
+      gate[i] = T(8.0f * next() - 4.0f);
+    }
+  }
+  uint32_t rows, cols;
+  std::vector<T> x, gate, out, loop_out;
+  // The plain loop's running max and sum of SoftmaxFlashV2, one per row of
+  // a tile, starting as the API's (set by Bench).
+  std::vector<float> run_max, run_sum;
+};
+
+// The operands of one API call in the unified buffer of the calling
+// thread's core.
+template <typename T>
+struct Ub {
+  explicit Ub(uint32_t tile_elements) {
+    pipe.InitBuffer(in_buf, tile_elements * sizeof(T));
+    pipe.InitBuffer(gate_buf, tile_elements * sizeof(T));
+    pipe.InitBuffer(out_buf, tile_elements * sizeof(T));
+    pipe.InitBuffer(max_buf, kStatBytes);
+    pipe.InitBuffer(sum_buf, kStatBytes);
+    pipe.InitBuffer(exp_max_buf, kStatBytes);
+    pipe.InitBuffer(tmp_buf, kScratchBytes);
+  }
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> in_buf, gate_buf, out_buf, max_buf, sum_buf, exp_max_buf, tmp_buf;
+};
+
+// One API call on a tile of `rows` rows of the matrix's columns.
+template <typename T>
+class ApiTile {
+ public:
+  ApiTile(Api api, Ub<T>& ub, uint32_t tile_rows, uint32_t cols) : api_(api), ub_(ub), cols_(cols) {
+    softmax_tiling_for(tile_rows);
+    flash_tiling_for(tile_rows);
+    // The running max and sum of SoftmaxFlashV2 start as a first tile
+    // leaves them: finite, so every later tile updates them.
+    AscendC::Duplicate(ub_.max_buf.template Get<float>(), 0.0f, kStatBytes / 4);
+    AscendC::Duplicate(ub_.sum_buf.template Get<float>(), 1.0f, kStatBytes / 4);
+  }
+
+  void Run(uint32_t rows) {
+    namespace A = AscendC;
+    const LocalTensor<T> in = ub_.in_buf.template Get<T>();
+    const LocalTensor<T> gate = ub_.gate_buf.template Get<T>();
+    const LocalTensor<T> out = ub_.out_buf.template Get<T>();
+    const LocalTensor<uint8_t> tmp = ub_.tmp_buf.template Get<uint8_t>();
+    const uint32_t n = rows * cols_;
+    switch (api_) {
+      case Api::kSoftMax: {
+        const A::SoftMaxShapeInfo info{rows, cols_, rows, cols_};
+        softmax_tiling_for(rows);
+        A::SoftMax<T>(out, ub_.sum_buf.template Get<T>(), ub_.max_buf.template Get<T>(), in, tmp,
+                      softmax_, info);
+        return;
+      }
+      case Api::kFlashV2: {
+        const LocalTensor<float> max = ub_.max_buf.template Get<float>();
+        const LocalTensor<float> sum = ub_.sum_buf.template Get<float>();
+        flash_tiling_for(rows);
+        A::SoftmaxFlashV2<T, true>(out, sum, max, in, ub_.exp_max_buf.template Get<T>(), sum, max,
+                                   tmp, flash_);
+        return;
+      }
+      case Api::kGelu:
+        A::Gelu<T>(out, in, tmp, n);
+        return;
+      case Api::kSwiGlu:
+        A::SwiGLU<T>(out, in, gate, kSwiGluBeta, tmp, n);
+        return;
+      case Api::kExp:
+        A::Exp<T, 0>(out, in, tmp, n);
+        return;
+      case Api::kLog:
+        A::Log<T>(out, in, n);  // Log takes no sharedTmpBuffer
+        return;
+      case Api::kSum:
+        A::Sum<T>(out, in, tmp, A::SumParams{rows, cols_, cols_});
+        return;
+      case Api::kReduceMax: {
+        const uint32_t shape[] = {rows, cols_};
+        A::ReduceMax<T, A::Pattern::Reduce::AR>(out, in, tmp, shape, true);
+        return;
+      }
+    }
+  }
+
+ private:
+  // The last tile may hold fewer rows than the tiling was made for.
+  void softmax_tiling_for(uint32_t rows) {
+    if (rows == softmax_rows_) return;
+    AscendC::SoftMaxTilingFunc(ge::Shape({rows, cols_}), sizeof(T), kScratchBytes, softmax_);
+    softmax_rows_ = rows;
+  }
+  void flash_tiling_for(uint32_t rows) {
+    if (rows == flash_rows_) return;
+    AscendC::SoftMaxFlashV2TilingFunc(ge::Shape({rows, cols_}), sizeof(T), sizeof(float),
+                                      kScratchBytes, flash_, true);
+    flash_rows_ = rows;
+  }
+
+  Api api_;
+  Ub<T>& ub_;
+  uint32_t cols_;
+  uint32_t softmax_rows_ = 0, flash_rows_ = 0;
+  AscendC::tiling::SoftMaxTiling softmax_{}, flash_{};
+};
+
+// The API over the whole matrix: each tile copied in, computed, copied out.
+template <typename T>
+void RunApi(const ApiInfo& info, Matrix<T>& m, Ub<T>& ub, ApiTile<T>& tile, uint32_t tile_rows) {
+  T* in = ub.in_buf.template Get<T>().GetPhyAddr();
+  T* gate = ub.gate_buf.template Get<T>().GetPhyAddr();
+  const T* out = ub.out_buf.template Get<T>().GetPhyAddr();
+  for (uint32_t r = 0; r < m.rows; r += tile_rows) {
+    const uint32_t rows = std::min(tile_rows, m.rows - r);
+    const size_t at = size_t{r} * m.cols, n = size_t{rows} * m.cols;
+    std::memcpy(in, m.x.data() + at, n * sizeof(T));
+    if (info.two_inputs) std::memcpy(gate, m.gate.data() + at, n * sizeof(T));
+    tile.Run(rows);
+    if (info.row_output) {
+      std::memcpy(m.out.data() + r, out, rows * sizeof(T));
+    } else {
+      std::memcpy(m.out.data() + at, out, n * sizeof(T));
+    }
+  }
+}
+
+// ---- The plain loops --------------------------------------------------------
+
+// Half steps through float in pieces of this many elements.
+constexpr size_t kPiece = 1024;
+
+float GeluOf(float x) { return x / (1.0f + std::exp(kGeluA * (x * x * x + kGeluB * x))); }
+
+// A row of n floats in place: the softmax a user writes.
+void SoftmaxRow(float* v, size_t n) {
+  float max = v[0];
+  for (size_t i = 1; i < n; ++i) max = std::max(max, v[i]);
+  float sum = 0.0f;
+  for (size_t i = 0; i < n; ++i) {
+    v[i] = std::exp(v[i] - max);
+    sum += v[i];
+  }
+  const float inv = 1.0f / sum;
+  for (size_t i = 0; i < n; ++i) v[i] *= inv;
+}
+
+// A row of n floats in place as SoftmaxFlashV2 with isUpdate computes it:
+// the new max (the row's and the running one), e^(x − max), and the running
+// sum and max updated.
+void FlashRow(float* v, size_t n, float& run_max, float& run_sum) {
+  float max = run_max;
+  for (size_t i = 0; i < n; ++i) max = std::max(max, v[i]);
+  float sum = 0.0f;
+  for (size_t i = 0; i < n; ++i) {
+    v[i] = std::exp(v[i] - max);
+    sum += v[i];
+  }
+  run_sum = run_sum * std::exp(run_max - max) + sum;
+  run_max = max;
+}
+
+// The elementwise formula of `api` over n floats in place (gate: SwiGLU's).
+void Elementwise(Api api, float* v, const float* gate, size_t n) {
+  switch (api) {
+    case Api::kGelu:
+      for (size_t i = 0; i < n; ++i) v[i] = GeluOf(v[i]);
+      return;
+    case Api::kSwiGlu:
+      for (size_t i = 0; i < n; ++i) {
+        v[i] = v[i] * (gate[i] / (1.0f + std::exp(-kSwiGluBeta * gate[i])));
+      }
+      return;
+    case Api::kExp:
+      for (size_t i = 0; i < n; ++i) v[i] = std::exp(v[i]);
+      return;
+    case Api::kLog:
+      for (size_t i = 0; i < n; ++i) v[i] = std::log(v[i]);
+      return;
+    default:
+      return;
+  }
+}
+
+template <typename T>
+void Load(const T* src, float* dst, size_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(dst, src, n * sizeof(float));
+  } else {
+    normgrad::Widen(src, dst, n);
+  }
+}
+
+template <typename T>
+void Store(const float* src, T* dst, size_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(dst, src, n * sizeof(float));
+  } else {
+    normgrad::Narrow(src, dst, n);
+  }
+}
+
+template <typename T>
+void RunLoop(Api api, Matrix<T>& m) {
+  std::vector<float> row(m.cols), gate(kPiece), piece(kPiece);
+  for (uint32_t r = 0; r < m.rows; ++r) {
+    const size_t at = size_t{r} * m.cols;
+    if (api == Api::kSoftMax || api == Api::kFlashV2) {
+      Load(m.x.data() + at, row.data(), m.cols);
+      if (api == Api::kSoftMax) {
+        SoftmaxRow(row.data(), m.cols);
+      } else {
+        // The running max and sum of row r's place in its tile, as the API's.
+        const size_t slot = r % m.run_max.size();
+        FlashRow(row.data(), m.cols, m.run_max[slot], m.run_sum[slot]);
+      }
+      Store(row.data(), m.loop_out.data() + at, m.cols);
+    } else if (api == Api::kSum || api == Api::kReduceMax) {
+      Load(m.x.data() + at, row.data(), m.cols);
+      float acc = api == Api::kSum ? 0.0f : row[0];
+      if (api == Api::kSum) {
+#pragma omp simd reduction(+ : acc)
+        for (uint32_t c = 0; c < m.cols; ++c) acc += row[c];
+      } else {
+        for (uint32_t c = 1; c < m.cols; ++c) acc = std::max(acc, row[c]);
+      }
+      Store(&acc, m.loop_out.data() + r, 1);
+    } else {
+      for (size_t c = 0; c < m.cols; c += kPiece) {
+        const size_t n = std::min<size_t>(kPiece, m.cols - c);
+        Load(m.x.data() + at + c, piece.data(), n);
+        if (api == Api::kSwiGlu) Load(m.gate.data() + at + c, gate.data(), n);
+        Elementwise(api, piece.data(), gate.data(), n);
+        Store(piece.data(), m.loop_out.data() + at + c, n);
+      }
+    }
+  }
+}
+
+// The read baseline: the inputs' bytes summed as floats.
+float ReadBaseline(const void* a, const void* b, size_t bytes) {
+  float sum = 0.0f;
+  for (const void* p : {a, b}) {
+    if (p == nullptr) continue;
+    const auto* f = static_cast<const float*>(p);
+#pragma omp simd reduction(+ : sum)
+    for (size_t i = 0; i < bytes / sizeof(float); ++i) sum += f[i];
+  }
+  return sum;
+}
+
+// max |API − loop| ÷ max |loop| over the first n outputs: how far the two
+// results are apart, relative to the results' size.
+template <typename T>
+double Difference(const Matrix<T>& m, size_t n) {
+  double diff = 0.0, size = 0.0;
+  for (size_t i = 0; i < n; ++i) {
+    const double api = static_cast<float>(m.out[i]), loop = static_cast<float>(m.loop_out[i]);
+    diff = std::max(diff, std::fabs(api - loop));
+    size = std::max(size, std::fabs(loop));
+  }
+  return size > 0.0 ? diff / size : diff;
+}
+
+double Median(std::vector<double> v, double q = 0.5) {
+  std::sort(v.begin(), v.end());
+  return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
+}
+
+template <typename T>
+void Bench(const ApiInfo& info, const char* type, uint32_t rows, uint32_t cols, int rounds) {
+  Matrix<T> m(rows, cols, info.api == Api::kLog);
+  const uint32_t tile_rows = std::max<uint32_t>(1, kTileBytes / (cols * sizeof(T)));
+  Ub<T> ub(tile_rows * cols);
+  ApiTile<T> tile(info.api, ub, tile_rows, cols);
+  m.run_max.assign(tile_rows, 0.0f);
+  m.run_sum.assign(tile_rows, 1.0f);
+  const size_t in_bytes = m.x.size() * sizeof(T) * (info.two_inputs ? 2 : 1);
+  const size_t out_bytes = (info.row_output ? rows : m.out.size()) * sizeof(T);
+  volatile float sink = 0.0f;
+  using Clock = std::chrono::steady_clock;
+  const auto time = [&](int which) {
+    const auto start = Clock::now();
+    if (which == 0) {
+      RunApi(info, m, ub, tile, tile_rows);
+    } else if (which == 1) {
+      RunLoop(info.api, m);
+    } else {
+      sink = sink + ReadBaseline(m.x.data(), info.two_inputs ? m.gate.data() : nullptr,
+                                 m.x.size() * sizeof(T));
+    }
+    asm volatile("" ::: "memory");
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  for (int which = 0; which < 3; ++which) time(which);  // warm all three
+  std::vector<double> api, loop, base, x_loop, x_base;
+  for (int i = 0; i < rounds; ++i) {
+    double t[3];
+    for (int k = 0; k < 3; ++k) {
+      const int which = (i + k) % 3;  // each goes first in turn
+      t[which] = time(which);
+    }
+    api.push_back(t[0]);
+    loop.push_back(t[1]);
+    base.push_back(t[2]);
+    x_loop.push_back(t[1] / t[0]);
+    x_base.push_back((double(in_bytes + out_bytes) / t[0]) / (double(in_bytes) / t[2]));
+  }
+  std::printf("%-15s %-6s %5u x %-5u %9.3f %9.3f %9.3f %8.2f %7.3f %7.3f %9.1e\n", info.name, type,
+              rows, cols, Median(api) * 1e3, Median(loop) * 1e3, Median(base) * 1e3,
+              double(in_bytes + out_bytes) / Median(api) / 1e9, Median(x_loop), Median(x_base),
+              Difference(m, info.row_output ? rows : m.out.size()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  uint32_t rows = 4096, cols = 1024;
+  int rounds = 7;
+  std::string only;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--rows") == 0) {
+      rows = static_cast<uint32_t>(std::atoi(argv[i + 1]));
+    } else if (std::strcmp(argv[i], "--cols") == 0) {
+      cols = static_cast<uint32_t>(std::atoi(argv[i + 1]));
+    } else if (std::strcmp(argv[i], "--rounds") == 0) {
+      rounds = std::atoi(argv[i + 1]);
+    } else if (std::strcmp(argv[i], "--only") == 0) {
+      only = argv[i + 1];
+    } else {
+      std::fprintf(stderr, "unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  if (rows == 0 || cols == 0 || cols % 16 != 0 || cols * sizeof(float) > kTileBytes ||
+      rows > 1u << 20 || rounds < 1) {
+    std::fprintf(stderr,
+                 "--rows takes 1..2^20, --cols a multiple of 16 up to %u, --rounds at least 1\n",
+                 kTileBytes / 4);
+    return 2;
+  }
+  std::printf("rounds=%d unit=%s, one emulated core and one thread\n", rounds,
+              normgrad::engine::ElementwiseIsa().name);
+  std::printf("%-15s %-6s %-13s %9s %9s %9s %8s %7s %7s %9s\n", "api", "type", "rows x cols",
+              "api ms", "loop ms", "base ms", "GB/s", "x loop", "x base", "api-loop");
+  for (const ApiInfo& info : kApis) {
+    for (const bool is_half : {true, false}) {
+      const std::string name = std::string(info.name) + " " + (is_half ? "half" : "float");
+      if (!only.empty() && name.find(only) == std::string::npos) continue;
+      if (is_half) {
+        Bench<half>(info, "half", rows, cols, rounds);
+      } else {
+        Bench<float>(info, "float", rows, cols, rounds);
+      }
+    }
+  }
+  return 0;
+}

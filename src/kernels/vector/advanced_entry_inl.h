@@ -1,0 +1,36 @@
+// kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
+// (kernels::AdvancedKernels) for one instruction set. Included by
+// vector/advanced_<isa>.cc after its target region: the table is filled by
+// baseline code (see isa_entry_inl.h for why).
+#pragma once
+
+#include "kernels/vector/advanced.h"
+#include "kernels/vector/advanced_inl.h"
+
+namespace normgrad::kernels {
+namespace {
+
+AdvancedKernels AdvancedLoops() {
+  using namespace advanced;
+  AdvancedKernels k{};
+  k.exp_rounded_f32 = ExpRounded;
+  k.fold_lanes_f32 = FoldLanes;
+  k.math_f32[static_cast<int>(MathStep::kExp)] = MathExp;
+  k.math_f32[static_cast<int>(MathStep::kLog)] = Each<LogStep>;
+  k.math_f32[static_cast<int>(MathStep::kLog2)] = Each<Log2Step>;
+  k.math_f32[static_cast<int>(MathStep::kLog10)] = Each<Log10Step>;
+  auto& act = k.activation_f32;
+  act[static_cast<int>(ActivationStep::kSigmoid)] = SigmoidFloats;
+  act[static_cast<int>(ActivationStep::kSilu)] = SiluFloats;
+  act[static_cast<int>(ActivationStep::kSwish)] = SwishFloats;
+  act[static_cast<int>(ActivationStep::kGelu)] = GeluFloats;
+  act[static_cast<int>(ActivationStep::kFasterGelu)] = FasterGeluFloats;
+  act[static_cast<int>(ActivationStep::kFasterGeluV2)] = FasterGeluV2Floats;
+  act[static_cast<int>(ActivationStep::kSwiGlu)] = SwiGluFloats;
+  act[static_cast<int>(ActivationStep::kGeGlu)] = GeGluFloats;
+  act[static_cast<int>(ActivationStep::kReGlu)] = ReGluFloats;
+  return k;
+}
+
+}  // namespace
+}  // namespace normgrad::kernels

@@ -1,0 +1,399 @@
+// kernels/vector/advanced_inl.h — the float passes of the advanced Math and
+// Activation APIs (kernels::AdvancedKernels, advanced.h: exp_rounded_f32,
+// fold_lanes_f32, math_f32, activation_f32), written once and compiled by each instruction
+// set's src/kernels/vector/advanced_<isa>.cc inside its target region, where
+// the compiler vectorizes them for that set. Each loop is the documented
+// algorithm of its API evaluated in float (docs/math.md, docs/activation.md,
+// docs/softmax.md), one rounding per operation in the order written: the
+// build compiles without contraction into fused multiply-add
+// (-ffp-contract=off), so every instruction set gives the same bits. The
+// loops have no branches and no library calls, except the rare elements that
+// ExpRounded hands to the C library (below).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/vector/advanced.h"
+
+namespace normgrad::kernels {
+namespace {
+namespace advanced {
+
+inline uint32_t BitsOf(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+inline float FloatOf(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+// ---- e^x rounded once: SoftMax's exponential --------------------------------
+
+// The vector unit's Exp, as the SoftMax family uses it (docs/softmax.md):
+// e^x computed in double and rounded once to float, i.e. the float nearest
+// to the C library's exp of the widened x. Here e^x is computed in double
+// lanes: x = k·ln 2 + r (|r| <= ln2/2, ln 2 in two parts of which k times
+// the first is exact), e^r by its Taylor polynomial of degree 11, times 2^k.
+// Its error is below 2^-45 of e^x (the series' remainder under 2^-46.5, a
+// dozen roundings of 2^-53), the C library's below one double ulp (2^-52);
+// so where this result is more than 2^-40 of itself from a midpoint between
+// two floats, both round to the same float. Elsewhere (one element in about
+// 2^15), outside [-87, 88] (results that are not normal floats, infinities)
+// and at NaN, the element is the C library's, as before; at or below -104
+// it is +0 (e^x < 2^-150 rounds to +0).
+
+constexpr double kExpLog2e = 1.4426950408889634;
+constexpr double kExpLn2Hi = 6.93147180369123816490e-01;  // 32 low bits zero
+constexpr double kExpLn2Lo = 1.90821492927058770002e-10;  // ln 2 - kExpLn2Hi
+constexpr double kExpShifter = 6755399441055744.0;        // 1.5·2^52
+// 1 ∓ 2^-40: the margin around a result within which a midpoint between two
+// floats sends the element to the C library.
+constexpr double kBelowOne = 1.0 - 0x1p-40;
+constexpr double kAboveOne = 1.0 + 0x1p-40;
+
+// e^c for c in [-87, 88] in double lanes.
+inline double ExpInDouble(double c) {
+  const double shifted = c * kExpLog2e + kExpShifter;
+  const double k = shifted - kExpShifter;
+  const double r = (c - k * kExpLn2Hi) - k * kExpLn2Lo;
+  double p = 1.0 / 39916800;
+  p = p * r + 1.0 / 3628800;
+  p = p * r + 1.0 / 362880;
+  p = p * r + 1.0 / 40320;
+  p = p * r + 1.0 / 5040;
+  p = p * r + 1.0 / 720;
+  p = p * r + 1.0 / 120;
+  p = p * r + 1.0 / 24;
+  p = p * r + 1.0 / 6;
+  p = p * r + 0.5;
+  p = p * r + 1.0;
+  p = p * r + 1.0;
+  // k, an integer in [-126, 127], is the low bits of shifted.
+  int64_t shifted_bits, shifter_bits;
+  std::memcpy(&shifted_bits, &shifted, sizeof shifted_bits);
+  std::memcpy(&shifter_bits, &kExpShifter, sizeof shifter_bits);
+  const int64_t scale_bits = (shifted_bits - shifter_bits + 1023) << 52;
+  double scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  return p * scale;
+}
+
+// Whether y, a normal double approximating a float result, may lie on the
+// other side of a midpoint between two floats than the value it stands for:
+// whether y·(1 − 2^-40) and y·(1 + 2^-40) round to different floats.
+// Rounding is monotonic, so where both round alike every value between them
+// does, among them e^x and the C library's e^x (each within 2^-45 of y).
+// Floating-point steps only, in the lanes of y: every instruction set
+// vectorizes them.
+inline bool NearFloatMidpoint(double y) {
+  const double below = static_cast<double>(static_cast<float>(y * kBelowOne));
+  const double above = static_cast<double>(static_cast<float>(y * kAboveOne));
+  return below != above;
+}
+
+inline float ExpOfWidened(float x) { return static_cast<float>(std::exp(static_cast<double>(x))); }
+
+void ExpRounded(float* v, size_t n) {
+  constexpr size_t kBlock = 256;
+  float result[kBlock];
+  int32_t hard[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    float* x = v + start;
+    const size_t m = n - start < kBlock ? n - start : kBlock;
+    for (size_t i = 0; i < m; ++i) {
+      // Every test on the widened value: the compiler vectorizes a loop
+      // whose conditions are all of one lane width.
+      const double wide = static_cast<double>(x[i]);
+      const bool in_range = wide >= -87.0 && wide <= 88.0;  // false at NaN
+      const bool zero = wide <= -104.0;
+      const double y = ExpInDouble(in_range ? wide : 0.0);
+      result[i] = static_cast<float>(zero ? 0.0 : y);
+      hard[i] = in_range ? NearFloatMidpoint(y) : !zero;
+    }
+    int32_t any_hard = 0;
+    for (size_t i = 0; i < m; ++i) any_hard |= hard[i];
+    if (any_hard != 0) {
+      for (size_t i = 0; i < m; ++i) {
+        if (hard[i] != 0) result[i] = ExpOfWidened(x[i]);
+      }
+    }
+    std::memcpy(x, result, m * sizeof(float));
+  }
+}
+
+// ---- SoftMax's row sum: the fold onto 64 lanes ------------------------------
+
+// lanes[j] = the fold of v's terms j, j + 64, j + 128, … in order: the first
+// term itself, then each next term plus the lane (lanes no term reaches are
+// +0). The first step of the documented row sum (docs/softmax.md).
+void FoldLanes(const float* __restrict v, size_t n, float* __restrict lanes) {
+  constexpr size_t kLanes = 64;
+  float acc[kLanes];
+  const size_t first = n < kLanes ? n : kLanes;
+  for (size_t j = 0; j < kLanes; ++j) acc[j] = j < first ? v[j] : 0.0f;
+  size_t at = kLanes;
+  for (; at + kLanes <= n; at += kLanes) {
+    for (size_t j = 0; j < kLanes; ++j) acc[j] = v[at + j] + acc[j];
+  }
+  for (size_t j = 0; at + j < n; ++j) acc[j] = v[at + j] + acc[j];
+  std::memcpy(lanes, acc, sizeof acc);
+}
+
+// ---- Math: Exp and the logarithms --------------------------------------------
+
+constexpr float kLog2e = 1.44269504f;
+// ln 2 in two parts: kLn2Hi has 15 significant bits, so k · kLn2Hi is exact
+// for the |k| <= 255 used here.
+constexpr float kLn2Hi = 0.693145751953125f;
+constexpr float kLn2Lo = 1.42860677e-06f;
+// log10(2) split the same way, and log10(e).
+constexpr float kLog10Of2Hi = 0.301025390625f;
+constexpr float kLog10Of2Lo = 4.60503898e-06f;
+constexpr float kLog10e = 0.434294482f;
+// 1.5 · 2^23: adding and subtracting it rounds a float below 2^22 in
+// magnitude to the nearest integer (ties to even).
+constexpr float kRoundMagic = 12582912.0f;
+constexpr float kMinNormal = 1.17549435e-38f;
+
+// 2^k for an integer-valued k in [-126, 127], from its bits.
+inline float Pow2(float k) {
+  return FloatOf(static_cast<uint32_t>(static_cast<int32_t>(k) + 127) << 23);
+}
+
+// Math's e^x: x = k·ln 2 + r with |r| <= ln2/2 (Cody and Waite's two-part
+// ln 2), e^r by its Taylor polynomial of degree 7 (Horner), times 2^k in two
+// factors so that subnormal results round once. x is clamped to [-104, 89]
+// first (e^-104 rounds to 0 and e^89 overflows, as every x beyond them
+// must); NaN is kept.
+inline float ExpStep(float x) {
+  // Each select's arms are computed first: the compiler turns only such
+  // selects of ready values into vector blends.
+  const float clamped = std::min(std::max(x, -104.0f), 89.0f);
+  const float c = x == x ? clamped : 0.0f;
+  const float k = (c * kLog2e + kRoundMagic) - kRoundMagic;
+  const float r = (c - k * kLn2Hi) - k * kLn2Lo;
+  float p = 1.0f / 5040;
+  p = p * r + 1.0f / 720;
+  p = p * r + 1.0f / 120;
+  p = p * r + 1.0f / 24;
+  p = p * r + 1.0f / 6;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
+  const float k1 = static_cast<float>(static_cast<int32_t>(k) / 2);
+  const float result = p * Pow2(k1) * Pow2(k - k1);
+  return x == x ? result : x;
+}
+
+// The parts of a logarithm: x = 2^exponent · m with m in [√½, √2), and
+// ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| <= 0.1716, by its series to
+// s^13 (the next term is below 2^-40 of the sum). Subnormal x is scaled by
+// 2^23 first. Meaningful for finite x > 0; the callers select the rest.
+struct LogParts {
+  float exponent;
+  float ln_m;
+};
+
+inline LogParts LogPartsOf(float x) {
+  const bool subnormal = x < kMinNormal;
+  const float raised = x * 8388608.0f;
+  const uint32_t bits = BitsOf(subnormal ? raised : x);
+  // The bits of √½: subtracting them puts m's exponent field at 0 for m in
+  // [√½, √2); the arithmetic shift keeps the exponent's sign.
+  const int32_t e = static_cast<int32_t>(bits - 0x3f3504f3u) >> 23;
+  const float m = FloatOf(bits - (static_cast<uint32_t>(e) << 23));
+  const float s = (m - 1.0f) / (m + 1.0f);
+  const float z = s * s;
+  float q = 1.0f / 13;
+  q = q * z + 1.0f / 11;
+  q = q * z + 1.0f / 9;
+  q = q * z + 1.0f / 7;
+  q = q * z + 1.0f / 5;
+  q = q * z + 1.0f / 3;
+  q = q * z + 1.0f;
+  return {static_cast<float>(e) - (subnormal ? 23.0f : 0.0f), 2.0f * s * q};
+}
+
+// The special values every logarithm shares: −inf at ±0, NaN below 0 and at
+// NaN, +inf at +inf; `finite` elsewhere.
+inline float LogSpecials(float x, float finite) {
+  const float r = x == 0.0f ? -INFINITY : finite;
+  const float s = (x < 0.0f) | (x != x) ? NAN : r;
+  return x == INFINITY ? INFINITY : s;
+}
+
+inline float LogStep(float x) {
+  const LogParts p = LogPartsOf(x);
+  return LogSpecials(x, p.exponent * kLn2Hi + (p.exponent * kLn2Lo + p.ln_m));
+}
+
+inline float Log2Step(float x) {
+  const LogParts p = LogPartsOf(x);
+  return LogSpecials(x, p.exponent + p.ln_m * kLog2e);
+}
+
+inline float Log10Step(float x) {
+  const LogParts p = LogPartsOf(x);
+  return LogSpecials(x, p.exponent * kLog10Of2Hi + (p.exponent * kLog10Of2Lo + p.ln_m * kLog10e));
+}
+
+// floor(x) by the rounding trick: the nearest integer, less 1 where it is
+// above x; |x| >= 2^22, ±inf and NaN are their own floor.
+inline float FloorStep(float x) {
+  const float nearest = (x + kRoundMagic) - kRoundMagic;
+  const float less_one = nearest - 1.0f;
+  const float below = nearest > x ? less_one : nearest;
+  return std::fabs(x) < 4194304.0f ? below : x;
+}
+
+template <float (*f)(float)>
+void Each(float* v, size_t n, uint32_t) {
+  for (size_t i = 0; i < n; ++i) v[i] = f(v[i]);
+}
+
+// Math's Exp: level 0 is e^x itself; above 0 the page's split into
+// e^floor(x) and the Taylor series of the fraction, to the power `level`, a
+// block of elements at a time so that each step is a loop over the block.
+void MathExp(float* v, size_t n, uint32_t level) {
+  if (level == 0) {
+    Each<ExpStep>(v, n, 0);
+    return;
+  }
+  constexpr size_t kBlock = 64;
+  float whole[kBlock], fraction[kBlock], term[kBlock], sum[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    float* x = v + start;
+    const size_t m = n - start < kBlock ? n - start : kBlock;
+    for (size_t i = 0; i < m; ++i) {
+      whole[i] = FloorStep(x[i]);
+      // ±inf: the fraction is 0 (e^±inf is the whole part's); NaN stays.
+      const float difference = x[i] - whole[i];
+      fraction[i] = std::fabs(x[i]) == INFINITY ? 0.0f : difference;
+      term[i] = 1.0f;
+      sum[i] = 1.0f;
+    }
+    for (uint32_t k = 1; k <= level; ++k) {
+      const float kf = static_cast<float>(k);
+      for (size_t i = 0; i < m; ++i) {
+        term[i] = term[i] * fraction[i] / kf;
+        sum[i] += term[i];
+      }
+    }
+    for (size_t i = 0; i < m; ++i) x[i] = ExpStep(whole[i]) * sum[i];
+  }
+}
+
+// ---- Activation: the elementwise formulas -------------------------------------
+
+// The tanh approximation of Gelu as GeGLU's page writes it:
+// x / (1 + e^(a·(x³ + b·x))).
+constexpr float kGeluA = -0.0713548162726f;
+constexpr float kGeluB = 22.363860002236f;
+
+// FasterGelu: x / (1 + e^(-1.702·x)).
+constexpr float kFasterGeluScale = -1.702f;
+
+// FasterGeluV2: x·(1/2 + sgn(x)·(1/2 + p·(min(c·|x|, -q) + q)²)).
+constexpr float kV2P = -0.1444f;
+constexpr float kV2Q = -1.769f;
+constexpr float kV2C = 0.70710678118654752f;
+
+// The activations' e^t in float, without branches: t = k·ln2 + r with
+// |r| <= ln2/2 (k·ln2 split in two parts so that the reduction loses
+// nothing), e^r by its Taylor polynomial of degree 7, and 2^k applied as two
+// exact power-of-two factors, so that results below 2^-126 round once into
+// the subnormals and results above float's range become +inf. Within 2.6u
+// of e^t (docs/numerics.md, "Activation: elementwise"); t is clamped to
+// [-104, 89], beyond which e^t rounds to 0 or +inf anyway; NaN stays NaN.
+inline float ActivationExp(float t) {
+  constexpr float kActLog2e = 1.44269502f;
+  constexpr float kActLn2Hi = 0.693145751953125f;      // 16 bits: k·kActLn2Hi is exact
+  constexpr float kActLn2Lo = 1.428606765330187e-06f;  // ln2 - kActLn2Hi
+  constexpr float kShifter = 12582912.0f;              // 1.5·2^23: + rounds to an integer
+  const float c = t < -104.0f ? -104.0f : (t > 89.0f ? 89.0f : t);
+  const float shifted = c * kActLog2e + kShifter;
+  const float k = shifted - kShifter;
+  const float r = (c - k * kActLn2Hi) - k * kActLn2Lo;
+  float p = 1.0f / 5040.0f;
+  p = p * r + 1.0f / 720.0f;
+  p = p * r + 1.0f / 120.0f;
+  p = p * r + 1.0f / 24.0f;
+  p = p * r + 1.0f / 6.0f;
+  p = p * r + 0.5f;
+  p = p * r + 1.0f;
+  p = p * r + 1.0f;
+  // k in [-150, 128], the integer in shifted's low bits; 2^k = 2^k1 · 2^k2
+  // with both factors normal floats.
+  const int32_t ki = static_cast<int32_t>(BitsOf(shifted) - BitsOf(kShifter));
+  const int32_t k1 = ki / 2;
+  const int32_t k2 = ki - k1;
+  return p * FloatOf(static_cast<uint32_t>(k1 + 127) << 23) *
+         FloatOf(static_cast<uint32_t>(k2 + 127) << 23);
+}
+
+// x / (1 + e^t), the quotient every exponential form here shares.
+inline float OverOnePlusExp(float x, float t) { return x / (1.0f + ActivationExp(t)); }
+
+inline float GeluOf(float x) { return OverOnePlusExp(x, kGeluA * (x * x * x + kGeluB * x)); }
+
+void SigmoidFloats(float* v, const float*, size_t n, float) {
+  for (size_t i = 0; i < n; ++i) v[i] = OverOnePlusExp(1.0f, -v[i]);
+}
+
+void SiluFloats(float* v, const float*, size_t n, float) {
+  for (size_t i = 0; i < n; ++i) v[i] = OverOnePlusExp(v[i], -v[i]);
+}
+
+// The sign of β as the page's example computes it (docs/decisions.md,
+// "Activation: elementwise").
+void SwishFloats(float* v, const float*, size_t n, float beta) {
+  for (size_t i = 0; i < n; ++i) v[i] = OverOnePlusExp(v[i], beta * v[i]);
+}
+
+void GeluFloats(float* v, const float*, size_t n, float) {
+  for (size_t i = 0; i < n; ++i) v[i] = GeluOf(v[i]);
+}
+
+void FasterGeluFloats(float* v, const float*, size_t n, float) {
+  for (size_t i = 0; i < n; ++i) v[i] = OverOnePlusExp(v[i], kFasterGeluScale * v[i]);
+}
+
+// sgn(x)·h as h with x's sign: the same for x != 0, and for x = ±0 the
+// product x·(…) is ±0 either way (the factor is positive); NaN stays NaN.
+void FasterGeluV2Floats(float* v, const float*, size_t n, float) {
+  for (size_t i = 0; i < n; ++i) {
+    const float x = v[i];
+    const float scaled = kV2C * std::fabs(x);
+    const float clipped = (scaled < -kV2Q ? scaled : -kV2Q) + kV2Q;
+    const float half_erf = 0.5f + kV2P * (clipped * clipped);
+    v[i] = x * (0.5f + std::copysign(half_erf, x));
+  }
+}
+
+// x0 · Swish(x1) with Swish(x1) = x1 / (1 + e^(-β·x1)) (the page's example).
+void SwiGluFloats(float* v, const float* gate, size_t n, float beta) {
+  for (size_t i = 0; i < n; ++i) v[i] = v[i] * OverOnePlusExp(gate[i], -beta * gate[i]);
+}
+
+void GeGluFloats(float* v, const float* gate, size_t n, float) {
+  for (size_t i = 0; i < n; ++i) v[i] = v[i] * GeluOf(gate[i]);
+}
+
+// x0 · max(x1, 0): +0 for a negative or zero x1, NaN kept.
+void ReGluFloats(float* v, const float* gate, size_t n, float) {
+  for (size_t i = 0; i < n; ++i) {
+    const float g = gate[i];
+    v[i] = v[i] * (g > 0.0f || g != g ? g : 0.0f);
+  }
+}
+
+}  // namespace advanced
+}  // namespace
+}  // namespace normgrad::kernels

@@ -1,0 +1,220 @@
+// vector_advanced_test.cc — the advanced APIs' float passes of every
+// instruction set compiled in (kernels::AdvancedKernels: exp_rounded_f32,
+// fold_lanes_f32, math_f32, activation_f32; src/kernels/vector/advanced_inl.h):
+//
+// - exp_rounded_f32 against the float nearest to std::exp of the widened
+//   value (SoftMax's exponential, docs/softmax.md), bit for bit, over a dense
+//   sweep of [-110, 95] (which holds inputs whose result lies near a
+//   midpoint between two floats, handed to the C library) and the special
+//   values;
+// - fold_lanes_f32 against the fold written here (the first step of the
+//   documented row sum);
+// - math_f32 and activation_f32 against the "scalar" set's loops, bit for
+//   bit (the library's tests hold those to float64 references), on every
+//   half value, random float bit patterns and the special values.
+//
+// A NaN matches a NaN (compilers may swap the operands of + and ×, whose
+// NaN payload then differs); every other value matches bit for bit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "kernels/kernels.h"
+#include "kernels/vector/advanced.h"
+#include "normgrad/float16.h"
+
+namespace {
+
+namespace k = normgrad::kernels;
+
+uint32_t Bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+float FromBits(uint32_t b) {
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+
+bool SameFloat(float got, float want) {
+  return (std::isnan(got) && std::isnan(want)) || Bits(got) == Bits(want);
+}
+
+// ±0, ±inf, NaNs with payloads, the smallest and largest subnormals and
+// normals, and the edges of the exponentials' ranges and clamps.
+std::vector<float> SpecialValues() {
+  std::vector<float> v;
+  for (const uint32_t b : {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                           0xffc12345u, 0x7f800001u, 0x00000001u, 0x807fffffu, 0x00800000u,
+                           0x7f7fffffu, 0xff7fffffu, 0x3f800000u, 0xbf800000u}) {
+    v.push_back(FromBits(b));
+  }
+  for (const float edge : {-150.0f, -104.0f, -103.97f, -103.0f, -87.34f, -87.0f, -86.99f, 88.0f,
+                           88.01f, 88.72f, 88.7228394f, 88.73f, 89.0f, 90.0f, 0.5f, -0.5f}) {
+    v.push_back(edge);
+    v.push_back(std::nextafter(edge, -INFINITY));
+    v.push_back(std::nextafter(edge, INFINITY));
+  }
+  return v;
+}
+
+// Every half value as a float, the special values and `random` random bit
+// patterns.
+std::vector<float> MathInputs(size_t random) {
+  std::vector<float> v = SpecialValues();
+  for (uint32_t h = 0; h < 65536; ++h) {
+    v.push_back(normgrad::bits::HalfToFloat(static_cast<uint16_t>(h)));
+  }
+  std::mt19937 gen(30);
+  for (size_t i = 0; i < random; ++i) v.push_back(FromBits(static_cast<uint32_t>(gen())));
+  return v;
+}
+
+// Calls `pass` on a copy of `in` split into pieces of uneven lengths (every
+// loop's tail runs), returning the results.
+template <typename Pass>
+std::vector<float> InPieces(const std::vector<float>& in, Pass pass) {
+  std::vector<float> out = in;
+  size_t at = 0;
+  for (size_t piece = 1; at < out.size(); piece = piece * 3 % 1021 + 1) {
+    const size_t n = std::min(piece, out.size() - at);
+    pass(out.data() + at, n);
+    at += n;
+  }
+  return out;
+}
+
+void ExpectSame(const std::vector<float>& in, const std::vector<float>& got,
+                const std::vector<float>& want) {
+  ASSERT_EQ(got.size(), want.size());
+  size_t shown = 0;
+  for (size_t i = 0; i < got.size() && shown < 5; ++i) {
+    if (SameFloat(got[i], want[i])) continue;
+    ADD_FAILURE() << "input " << std::hexfloat << in[i] << " (0x" << std::hex << Bits(in[i])
+                  << "): 0x" << Bits(got[i]) << ", want 0x" << Bits(want[i]);
+    ++shown;
+  }
+}
+
+TEST(VectorAdvanced, EverySetHasItsOwnLoops) {
+  // Each set's table holds the loops compiled for it, not the scalar ones.
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
+  for (const k::Isa& isa : k::Isas()) {
+    if (std::string(isa.name) == "scalar") continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    EXPECT_NE(set.exp_rounded_f32, scalar.exp_rounded_f32);
+    EXPECT_NE(set.fold_lanes_f32, scalar.fold_lanes_f32);
+    for (int step = 0; step < k::kMathSteps; ++step) {
+      EXPECT_NE(set.math_f32[step], scalar.math_f32[step]) << "math step " << step;
+    }
+    for (int step = 0; step < k::kActivationSteps; ++step) {
+      EXPECT_NE(set.activation_f32[step], scalar.activation_f32[step]) << "activation " << step;
+    }
+  }
+}
+
+TEST(VectorAdvanced, ExpRoundedIsTheCLibrarysExpRoundedOnce) {
+  // Every 2^13-th float in [-110, 95] (about 270 000), and the specials.
+  std::vector<float> in = SpecialValues();
+  for (uint32_t b = 0; b <= 0x42be0000u; b += 8192) in.push_back(FromBits(b));
+  for (uint32_t b = 0x80000000u; b <= 0xc2dc0000u; b += 8192) in.push_back(FromBits(b));
+  std::vector<float> want(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    want[i] = static_cast<float>(std::exp(static_cast<double>(in[i])));
+  }
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    ExpectSame(
+        in,
+        InPieces(in, [&](float* v, size_t n) { k::AdvancedKernelsOf(isa).exp_rounded_f32(v, n); }),
+        want);
+  }
+}
+
+TEST(VectorAdvanced, FoldLanesFoldsTermsInOrder) {
+  std::mt19937 gen(64);
+  std::uniform_real_distribution<float> real(-1000.0f, 1000.0f);
+  const std::vector<float> specials = SpecialValues();
+  for (const size_t n : {1, 5, 63, 64, 65, 127, 128, 129, 1000, 1024, 4097}) {
+    std::vector<float> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = i % 41 == 7 ? specials[i % specials.size()] : real(gen);
+    if (n >= 2) v[0] = -0.0f;  // a lane of one term keeps its sign
+    float want[64] = {};
+    for (size_t i = 0; i < n; ++i) want[i % 64] = i < 64 ? v[i] : v[i] + want[i % 64];
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(testing::Message() << isa.name << ", " << n << " terms");
+      float got[64];
+      std::memset(got, 0xff, sizeof got);
+      k::AdvancedKernelsOf(isa).fold_lanes_f32(v.data(), n, got);
+      for (int j = 0; j < 64; ++j) {
+        ASSERT_TRUE(SameFloat(got[j], want[j]))
+            << "lane " << j << ": " << got[j] << ", want " << want[j];
+      }
+    }
+  }
+}
+
+TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
+  const std::vector<float> in = MathInputs(100000);
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
+  const struct {
+    k::MathStep step;
+    uint32_t level;
+    const char* name;
+  } passes[] = {{k::MathStep::kExp, 0, "Exp"},         {k::MathStep::kExp, 1, "Exp level 1"},
+                {k::MathStep::kExp, 4, "Exp level 4"}, {k::MathStep::kLog, 0, "Log"},
+                {k::MathStep::kLog2, 0, "Log2"},       {k::MathStep::kLog10, 0, "Log10"}};
+  for (const auto& p : passes) {
+    const auto of = [&](const k::AdvancedKernels& set) {
+      return InPieces(
+          in, [&](float* v, size_t n) { set.math_f32[static_cast<int>(p.step)](v, n, p.level); });
+    };
+    const std::vector<float> want = of(scalar);
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(testing::Message() << isa.name << ": " << p.name);
+      ExpectSame(in, of(k::AdvancedKernelsOf(isa)), want);
+    }
+  }
+}
+
+TEST(VectorAdvanced, ActivationPassesGiveTheScalarSetsBits) {
+  const std::vector<float> in = MathInputs(50000);
+  // The gate: the inputs in another order (a gate's specials meet every kind
+  // of value).
+  std::vector<float> gate(in.rbegin(), in.rend());
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
+  for (int step = 0; step < k::kActivationSteps; ++step) {
+    for (const float beta : {1.0f, -0.75f}) {
+      const auto of = [&](const k::AdvancedKernels& set) {
+        std::vector<float> out = in;
+        size_t at = 0;
+        for (size_t piece = 1; at < out.size(); piece = piece * 3 % 1021 + 1) {
+          const size_t n = std::min(piece, out.size() - at);
+          set.activation_f32[step](out.data() + at, gate.data() + at, n, beta);
+          at += n;
+        }
+        return out;
+      };
+      const std::vector<float> want = of(scalar);
+      for (const k::Isa& isa : k::Isas()) {
+        if (!isa.available()) continue;
+        SCOPED_TRACE(testing::Message() << isa.name << ": step " << step << ", beta " << beta);
+        ExpectSame(in, of(k::AdvancedKernelsOf(isa)), want);
+      }
+    }
+  }
+}
+
+}  // namespace
