@@ -6,6 +6,7 @@
 // in float, each half output narrowed once.
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <string>
 
 #include "ascendc/lib/common/advanced_api.h"
@@ -235,7 +236,8 @@ struct Operand {
 void CheckOverlapsOf(const SoftmaxFlashV3Args& a, const TensorView& scratch,
                      uint32_t split_m) {
   const uint64_t mk_bytes = uint64_t{a.params.srcM} * a.params.srcK * 2;
-  const uint64_t stats_bytes = uint64_t{a.params.srcM} * kBlockBytes;
+  const uint64_t stats_bytes = uint64_t{a.params.srcM} * kStatsWidth * 4;
+  const uint64_t expmax_bytes = uint64_t{a.params.srcM} * kExpMaxWidth * 2;
   const Operand ops[] = {
       {UbRangeOf("dstTensor", a.dst, mk_bytes), true, 1},
       {UbRangeOf("srcTensor", a.src, mk_bytes), false, 1},
@@ -245,7 +247,7 @@ void CheckOverlapsOf(const SoftmaxFlashV3Args& a, const TensorView& scratch,
       {UbRangeOf("inExpSumTensor", a.in_exp_sum, stats_bytes), false, 3},
       {UbRangeOf("maxTensor", a.max, stats_bytes), true, 4},
       {UbRangeOf("inMaxTensor", a.in_max, stats_bytes), false, 4},
-      {UbRangeOf("expMaxTensor", a.exp_max, stats_bytes), a.update, 0},
+      {UbRangeOf("expMaxTensor", a.exp_max, expmax_bytes), a.update, 0},
       {UbRangeOf(ScratchName(a.shared_tmp), scratch,
                  4 * SoftMaxScratchFloats(split_m, a.params.srcK)),
        true, 0},
