@@ -96,6 +96,28 @@ uint64_t TypedElements(const char* fn, const ge::Shape& shape,
              : 0;
 }
 
+// The queries of the quantizing APIs (AscendQuant, Quantize): srcShape's
+// half or float elements, AscendQuantTmpBytes of them.
+void QuantSizes(const char* fn, const ge::Shape& shape, uint32_t type_size,
+                uint32_t& max_value, uint32_t& min_value) {
+  max_value = 0;
+  min_value = 0;
+  const uint64_t elements = TypedElements(fn, shape, type_size, false);
+  if (elements == 0) return;
+  SetBoth(fn, AscendQuantTmpBytes(elements, type_size), max_value, min_value);
+}
+
+// The queries of the dequantizing APIs (AscendDequant, Dequantize): srcShape's
+// int32_t elements, one float of work each.
+void DequantSizes(const char* fn, const ge::Shape& shape, uint32_t type_size,
+                  uint32_t& max_value, uint32_t& min_value) {
+  max_value = 0;
+  min_value = 0;
+  const uint64_t elements = TypedElements(fn, shape, type_size, true);
+  if (elements == 0) return;
+  SetBoth(fn, FloatWorkTmpBytes(elements), max_value, min_value);
+}
+
 }  // namespace
 }  // namespace normgrad_ascendc
 
@@ -106,15 +128,8 @@ using normgrad_ascendc::host_tiling::Report;
 void GetAscendQuantMaxMinTmpSize(const ge::Shape& srcShape,
                                  const uint32_t typeSize, uint32_t& maxValue,
                                  uint32_t& minValue) {
-  constexpr char fn[] = "GetAscendQuantMaxMinTmpSize";
-  maxValue = 0;
-  minValue = 0;
-  const uint64_t elements =
-      normgrad_ascendc::TypedElements(fn, srcShape, typeSize, false);
-  if (elements == 0) return;
-  normgrad_ascendc::SetBoth(
-      fn, normgrad_ascendc::AscendQuantTmpBytes(elements, typeSize), maxValue,
-      minValue);
+  normgrad_ascendc::QuantSizes("GetAscendQuantMaxMinTmpSize", srcShape,
+                               typeSize, maxValue, minValue);
 }
 
 void GetAscendQuantTmpBufferFactorSize(uint32_t& maxLiveNodeCount,
@@ -126,14 +141,8 @@ void GetAscendQuantTmpBufferFactorSize(uint32_t& maxLiveNodeCount,
 void GetAscendDequantMaxMinTmpSize(const ge::Shape& srcShape,
                                    const uint32_t typeSize, uint32_t& maxValue,
                                    uint32_t& minValue) {
-  constexpr char fn[] = "GetAscendDequantMaxMinTmpSize";
-  maxValue = 0;
-  minValue = 0;
-  const uint64_t elements =
-      normgrad_ascendc::TypedElements(fn, srcShape, typeSize, true);
-  if (elements == 0) return;
-  normgrad_ascendc::SetBoth(fn, normgrad_ascendc::FloatWorkTmpBytes(elements),
-                            maxValue, minValue);
+  normgrad_ascendc::DequantSizes("GetAscendDequantMaxMinTmpSize", srcShape,
+                                 typeSize, maxValue, minValue);
 }
 
 void GetAscendDequantTmpBufferFactorSize(const ge::Shape& /*srcShape*/,
@@ -210,15 +219,8 @@ void GetAscendAntiQuantTmpBufferFactorSize(const ge::Shape& srcShape,
 void GetQuantizeMaxMinTmpSize(const ge::Shape& srcShape,
                               const uint32_t typeSize, uint32_t& maxValue,
                               uint32_t& minValue) {
-  constexpr char fn[] = "GetQuantizeMaxMinTmpSize";
-  maxValue = 0;
-  minValue = 0;
-  const uint64_t elements =
-      normgrad_ascendc::TypedElements(fn, srcShape, typeSize, false);
-  if (elements == 0) return;
-  normgrad_ascendc::SetBoth(
-      fn, normgrad_ascendc::AscendQuantTmpBytes(elements, typeSize), maxValue,
-      minValue);
+  normgrad_ascendc::QuantSizes("GetQuantizeMaxMinTmpSize", srcShape, typeSize,
+                               maxValue, minValue);
 }
 
 void GetQuantizeTmpBufferFactorSize(uint32_t& maxLiveNodeCount,
@@ -230,14 +232,8 @@ void GetQuantizeTmpBufferFactorSize(uint32_t& maxLiveNodeCount,
 void GetDequantizeMaxMinTmpSize(const ge::Shape& srcShape,
                                 const uint32_t typeSize, uint32_t& maxValue,
                                 uint32_t& minValue) {
-  constexpr char fn[] = "GetDequantizeMaxMinTmpSize";
-  maxValue = 0;
-  minValue = 0;
-  const uint64_t elements =
-      normgrad_ascendc::TypedElements(fn, srcShape, typeSize, true);
-  if (elements == 0) return;
-  normgrad_ascendc::SetBoth(fn, normgrad_ascendc::FloatWorkTmpBytes(elements),
-                            maxValue, minValue);
+  normgrad_ascendc::DequantSizes("GetDequantizeMaxMinTmpSize", srcShape,
+                                 typeSize, maxValue, minValue);
 }
 
 void GetDequantizeTmpBufferFactorSize(const ge::Shape& /*srcShape*/,
