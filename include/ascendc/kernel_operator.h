@@ -82,6 +82,7 @@
 #include "normgrad_ascendc/runtime/data_copy_params.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/int4.h"
 #include "normgrad_ascendc/runtime/launch.h"
 #include "normgrad_ascendc/runtime/list_tensor_desc.h"
 #include "normgrad_ascendc/runtime/local_mem_allocator.h"

@@ -564,6 +564,141 @@ bool CheckCastPair(const char* type, uint32_t dst_bit, uint32_t src_bit,
       targets.text());
 }
 
+// ---- int4b_t -----------------------------------------------------------------
+
+void CheckInt4CastPair(const char* type, bool to_int4, RoundMode mode) {
+  const ProfileInfo& profile = CurrentCore().profile();
+  // The Cast page's tables: half → int4b_t by the five modes on A2/A3 and
+  // the 950, by CAST_NONE on the 310P; int4b_t → half by CAST_NONE, not on
+  // the 310P.
+  uint8_t modes = to_int4 ? kFive | kNone : kNone;
+  if (profile.profile == Profile::k310P) modes = to_int4 ? kNone : 0;
+  if (modes == 0) {
+    Fail(
+        "Cast<%s>: converting int4b_t to half is not supported on profile %s "
+        "(Cast converts half to int4b_t there, not back)",
+        type, profile.name);
+  }
+  if (mode == RoundMode::CAST_NONE || (modes & Mode(mode)) != 0) return;
+  List names;
+  for (unsigned m = 0; m < 8; ++m) {
+    if ((modes >> m & 1u) != 0) names.Add(ModeName(RoundMode(m)));
+  }
+  Fail(
+      "Cast<%s>: roundMode %s is not supported for %s on profile %s (it takes "
+      "%s there)",
+      type, ModeName(mode), to_int4 ? "half → int4b_t" : "int4b_t → half",
+      profile.name, names.text());
+}
+
+namespace {
+constexpr uint32_t kPairChunk = 128;  // lane pairs converted at a time
+int Int4Saturate(int16_t v) { return v < -8 ? -8 : v > 7 ? 7 : v; }
+}  // namespace
+
+// Each half rounded to an integer by the mode as Cast half → int16_t rounds
+// it (NaN 0, ±inf the ends), then saturated to [-8, 7]: clamping after the
+// int16_t saturation is clamping the rounded value, as [-8, 7] lies inside.
+void Int4FromHalfSpan(const SpanArgs& a) {
+  const auto& p = *static_cast<const ConvertParams*>(a.params);
+  const auto* src = static_cast<const uint16_t*>(a.operand[1]);
+  auto* dst = static_cast<uint8_t*>(a.operand[0]);
+  int16_t rounded[2 * kPairChunk];
+  for (uint32_t done = 0; done < a.n;) {
+    const uint32_t pairs = std::min(a.n - done, kPairChunk);
+    ConvertImpl(kTypeInt16, rounded, kTypeHalf, src + 2 * uint64_t{done},
+                p.mode, 2 * pairs);
+    for (uint32_t k = 0; k < pairs; ++k) {
+      const int even = Int4Saturate(rounded[2 * k]);
+      const int odd = Int4Saturate(rounded[2 * k + 1]);
+      dst[done + k] = static_cast<uint8_t>((even & 0xF) | (odd & 0xF) << 4);
+    }
+    done += pairs;
+  }
+}
+
+// Each element sign-extended to int8_t, then converted as Cast int8_t →
+// half (exact).
+void HalfFromInt4Span(const SpanArgs& a) {
+  const auto* src = static_cast<const uint8_t*>(a.operand[1]);
+  auto* dst = static_cast<uint16_t*>(a.operand[0]);
+  int8_t wide[2 * kPairChunk];
+  for (uint32_t done = 0; done < a.n;) {
+    const uint32_t pairs = std::min(a.n - done, kPairChunk);
+    for (uint32_t i = 0; i < 2 * pairs; ++i) {
+      wide[i] = static_cast<int8_t>(Int4At(src + done, i));
+    }
+    ConvertImpl(kTypeHalf, dst + 2 * uint64_t{done}, kTypeInt8, wide,
+                RoundMode::CAST_NONE, 2 * pairs);
+    done += pairs;
+  }
+}
+
+void CheckInt4Count(const VecInstruction& in, int64_t count,
+                    uint64_t dst_elems, uint64_t src_elems) {
+  if (count < 0) {
+    Fail("%s<%s>: count %lld is negative", in.api, in.type,
+         static_cast<long long>(count));
+  }
+  if (count % 2 != 0) {
+    Fail(
+        "%s<%s>: count %lld is odd; int4b_t elements go two a byte, so the "
+        "count must be even",
+        in.api, in.type, static_cast<long long>(count));
+  }
+  const struct {
+    const char* name;
+    uint64_t elems;
+  } operands[] = {{"dst", dst_elems}, {"src", src_elems}};
+  for (const auto& o : operands) {
+    if (static_cast<uint64_t>(count) > o.elems) {
+      Fail("%s<%s>: %s has %llu elements, fewer than count %lld", in.api,
+           in.type, o.name, static_cast<unsigned long long>(o.elems),
+           static_cast<long long>(count));
+    }
+  }
+}
+
+void ExecuteInt4Repeats(const VecInstruction& in, int64_t repeat_time) {
+  VectorMask& reg = CurrentCore().vector_mask();
+  const VectorMask saved = reg;
+  VectorMask pairs = saved;
+  if (saved.mode == AscendC::MaskMode::COUNTER) {
+    if (saved.low % 2 != 0) {
+      Fail(
+          "%s<%s>: the mask register's count %llu (counter mode) is odd; "
+          "int4b_t elements go two a byte, so it must be even",
+          in.api, in.type, static_cast<unsigned long long>(saved.low));
+    }
+    pairs.low = saved.low / 2;
+  } else {
+    pairs.low = 0;
+    pairs.high = 0;
+    for (uint32_t k = 0; k < 64; ++k) {
+      const uint32_t lane = 2 * k;
+      const uint64_t word = lane < 64 ? saved.low : saved.high;
+      const bool first = (word >> (lane % 64) & 1u) != 0;
+      const bool second = (word >> (lane % 64 + 1) & 1u) != 0;
+      if (first != second) {
+        Fail(
+            "%s<%s>: the mask selects lane %u but not lane %u; int4b_t "
+            "elements go two a byte, so the mask selects both lanes of a "
+            "byte or neither",
+            in.api, in.type, first ? lane : lane + 1, first ? lane + 1 : lane);
+      }
+      if (first) pairs.low |= uint64_t{1} << k;
+    }
+  }
+  // The register holds the pairs for the run only, whatever happens in it.
+  struct Restore {
+    VectorMask& reg;
+    VectorMask value;
+    ~Restore() { reg = value; }
+  } restore{reg, saved};
+  reg = pairs;
+  ExecuteRepeats(in, repeat_time);
+}
+
 void CheckDeqProfile(const char* api, const char* type, bool on_310p) {
   const ProfileInfo& profile = CurrentCore().profile();
   if (profile.profile == Profile::k310P && !on_310p) {

@@ -8,7 +8,11 @@
 // (bit mask, continuous mask, counter mode set outside the call) with the
 // lanes of the wider type and strides; Truncate; the DEQSCALE register
 // (per core, reset per block) and Cast int32_t → half, CastDequant and
-// AddDeqRelu, which read it.
+// AddDeqRelu, which read it. int4b_t (runtime/int4.h): the scalar type, its
+// LocalTensor and GlobalTensor (packed two a byte, element 2i in the low
+// nibble), DataCopy's count rules for it, and Cast half ↔ int4b_t over every
+// half in every mode against a reference written here (double rounding by
+// the C library, clamped to [-8, 7]), in the count and level-0 forms.
 //
 // Lane k of repeat r of an operand with e-byte elements lies at byte
 //   r·repStride·32 + (k / (32/e))·blkStride·32 + (k % (32/e))·e
@@ -1026,6 +1030,294 @@ TEST(Cast, BadUseMessagesOn310P) {
       },
       "CastDequant<half, int32_t>: this type pair is not available on "
       "profile Atlas inference series"));
+}
+
+// ---- int4b_t ----------------------------------------------------------------
+
+using AscendC::int4b_t;
+
+// The value the Cast page gives half → int4b_t: the half rounded by the mode,
+// NaN 0, saturated to [-8, 7].
+int RefInt4(uint16_t bits, RoundMode mode) {
+  const double x = compat_test::HalfBitsToFloat(bits);
+  if (std::isnan(x)) return 0;
+  double r;
+  switch (mode) {
+    case RoundMode::CAST_FLOOR:
+      r = std::floor(x);
+      break;
+    case RoundMode::CAST_CEIL:
+      r = std::ceil(x);
+      break;
+    case RoundMode::CAST_TRUNC:
+      r = std::trunc(x);
+      break;
+    case RoundMode::CAST_ROUND:
+      r = std::round(x);  // ties away from zero
+      break;
+    default:
+      r = std::nearbyint(x);  // ties to even
+  }
+  return static_cast<int>(std::clamp(r, -8.0, 7.0));
+}
+
+// Element i of packed bytes, written from the layout rule, not the library's.
+int NibbleOf(const uint8_t* bytes, uint32_t i) {
+  const int n = i % 2 == 0 ? bytes[i / 2] & 0xF : bytes[i / 2] >> 4;
+  return n >= 8 ? n - 16 : n;
+}
+
+TEST(Int4, ScalarKeepsTheLowFourBits) {
+  EXPECT_EQ(int(int4b_t(7)), 7);
+  EXPECT_EQ(int(int4b_t(-8)), -8);
+  EXPECT_EQ(int(int4b_t(8)), -8);
+  EXPECT_EQ(int(int4b_t(9)), -7);
+  EXPECT_EQ(int(int4b_t(-9)), 7);
+  EXPECT_EQ(sizeof(int4b_t), 1u);
+}
+
+TEST(Int4, LocalTensorCountsElementsTwoAByte) {
+  Ub ub;
+  LocalTensor<uint8_t> bytes = ub.Get<uint8_t>(0);
+  bytes.SetSize(64);
+  LocalTensor<int4b_t> t = bytes.ReinterpretCast<int4b_t>();
+  EXPECT_EQ(t.GetSize(), 128u);
+  EXPECT_EQ(t.GetLength(), 64u);
+  t.SetValue(0, 3);
+  t.SetValue(1, -2);
+  t.SetValue(127, -8);
+  EXPECT_EQ(bytes.GetValue(0), 0xE3);  // element 0 low, element 1 high
+  EXPECT_EQ(bytes.GetValue(63) >> 4, 0x8);
+  EXPECT_EQ(int(t.GetValue(1)), -2);
+  t.SetValue(0, 7);  // the byte's other element keeps its value
+  EXPECT_EQ(bytes.GetValue(0), 0xE7);
+  const LocalTensor<int4b_t> tail = t[2];
+  EXPECT_EQ(tail.GetSize(), 126u);
+  EXPECT_EQ(tail.view().offset, t.view().offset + 1);
+  EXPECT_EQ(int(tail.GetValue(125)), -8);
+  t.SetSize(5);
+  EXPECT_EQ(t.GetSize(), 5u);
+  EXPECT_EQ(t.GetLength(), 3u);
+  EXPECT_EQ(t.ReinterpretCast<uint8_t>().GetSize(), 3u);
+  EXPECT_TRUE(FailsWith([&] { t[3]; },
+                        "LocalTensor<int4b_t>::operator[]: offset 3 is odd; "
+                        "an int4b_t view starts on a whole byte"));
+  EXPECT_TRUE(FailsWith([&] { t[6]; },
+                        "LocalTensor<int4b_t>::operator[]: offset 6 is past "
+                        "the end of a tensor of 5 elements"));
+  EXPECT_TRUE(FailsWith([&] { t.GetValue(5); },
+                        "LocalTensor<int4b_t>::GetValue: index 5 is past the "
+                        "end of a tensor of 5 elements"));
+}
+
+TEST(Int4, GlobalTensorCountsElementsTwoAByte) {
+  std::vector<uint8_t> host = {0x21, 0x8F, 0x70, 0x00};
+  AscendC::GlobalTensor<int4b_t> g;
+  g.SetGlobalBuffer(reinterpret_cast<int4b_t*>(host.data()), 8);
+  EXPECT_EQ(g.GetSize(), 8u);
+  const int want[] = {1, 2, -1, -8, 0, 7, 0, 0};
+  for (uint32_t i = 0; i < 8; ++i) EXPECT_EQ(int(g.GetValue(i)), want[i]) << i;
+  g.SetValue(3, 5);
+  EXPECT_EQ(host[1], 0x5F);
+  const auto moved = g[4];
+  EXPECT_EQ(moved.GetSize(), 4u);
+  EXPECT_EQ(int(moved.GetValue(1)), 7);
+  EXPECT_EQ(static_cast<void*>(moved.GetPhyAddr()),
+            static_cast<void*>(host.data() + 2));
+  EXPECT_TRUE(FailsWith([&] { g[1]; },
+                        "GlobalTensor<int4b_t>::operator[]: offset 1 is odd"));
+  EXPECT_TRUE(FailsWith([&] { g.GetValue(8); },
+                        "GlobalTensor<int4b_t>::GetValue: index 8 is past the "
+                        "end of a tensor of 8 elements"));
+}
+
+TEST(Int4, DataCopyMovesEvenCountsOfWholeBlocks) {
+  Ub ub;
+  std::vector<uint8_t> in(96), out(96, 0);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<uint8_t>(i * 37);
+  AscendC::GlobalTensor<int4b_t> gin, gout;
+  gin.SetGlobalBuffer(reinterpret_cast<int4b_t*>(in.data()), 192);
+  gout.SetGlobalBuffer(reinterpret_cast<int4b_t*>(out.data()), 192);
+  LocalTensor<int4b_t> t = ub.Get<int4b_t>(0);
+  AscendC::DataCopy(t, gin[64], 128);  // bytes 32..95
+  for (uint32_t i = 0; i < 128; ++i)
+    ASSERT_EQ(int(t.GetValue(i)), NibbleOf(in.data() + 32, i)) << i;
+  AscendC::DataCopy(gout, t, 128);
+  for (uint32_t i = 0; i < 64; ++i) ASSERT_EQ(out[i], in[32 + i]) << i;
+  // The block form counts 32-byte blocks, as for every type.
+  AscendC::DataCopy(t, gin, AscendC::DataCopyParams{1, 3, 0, 0});
+  EXPECT_EQ(int(t.GetValue(191)), NibbleOf(in.data(), 191));
+  LocalTensor<int4b_t> other = ub.Get<int4b_t>(1);
+  AscendC::Copy(other, t, 6);
+  EXPECT_EQ(int(other.GetValue(5)), NibbleOf(in.data(), 5));
+
+  EXPECT_TRUE(FailsWith([&] { AscendC::DataCopy(t, gin, 63); },
+                        "DataCopy<int4b_t> GM->UB: count 63 is odd; int4b_t "
+                        "elements move two a byte, so the count must be even"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::DataCopy(gout, t, 100); },
+                        "DataCopy<int4b_t> UB->GM: count 100 (50 bytes) is "
+                        "not a multiple of 32 bytes (64 elements)"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::DataCopy(t, gin, 256); },
+                        "DataCopy<int4b_t> GM->UB: count 256 exceeds the src "
+                        "GlobalTensor of 192 elements"));
+  AscendC::SliceInfo slice[1];
+  EXPECT_TRUE(FailsWith([&] { AscendC::DataCopy(t, gin, slice, slice); },
+                        "the slice form (SliceInfo) is not modelled for "
+                        "int4b_t"));
+}
+
+// Every half through half → int4b_t in `mode`, and the results back.
+void CheckInt4AllHalves(RoundMode mode) {
+  Ub ub;
+  auto src = ub.Get<half>(0);
+  auto packed = ub.Get<int4b_t>(1);
+  auto back = ub.Get<half>(2);
+  constexpr uint32_t kChunk = kBufferBytes / 2;
+  for (uint32_t at = 0; at < 65536; at += kChunk) {
+    for (uint32_t i = 0; i < kChunk; ++i)
+      src.SetValue(i, FromBits<half>(static_cast<uint16_t>(at + i)));
+    AscendC::Cast(packed, src, mode, kChunk);
+    AscendC::Cast(back, packed, RoundMode::CAST_NONE, kChunk);
+    const auto* bytes = reinterpret_cast<const uint8_t*>(packed.GetPhyAddr());
+    for (uint32_t i = 0; i < kChunk; ++i) {
+      const int want = RefInt4(static_cast<uint16_t>(at + i), mode);
+      ASSERT_EQ(NibbleOf(bytes, i), want)
+          << ModeText(mode) << " half bits 0x" << std::hex << at + i;
+      ASSERT_EQ(static_cast<float>(back.GetValue(i)), float(want))
+          << "int4b_t → half of " << want;
+    }
+  }
+}
+
+TEST(Int4, CastEveryHalfInEveryMode) {
+  for (RoundMode mode : {RoundMode::CAST_NONE, RoundMode::CAST_RINT,
+                         RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
+                         RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC}) {
+    CheckInt4AllHalves(mode);
+  }
+}
+
+TEST(Int4, CastDocumentedValues) {
+  Ub ub;
+  auto h = ub.Get<half>(0);
+  auto q = ub.Get<int4b_t>(1);
+  // The precision-conversion page's example (1.5) and the boundary table:
+  // ±inf to the ends, NaN to 0, out of range saturated.
+  const float in[] = {1.5f, -1.5f, INFINITY, -INFINITY, NAN, 100.0f, -9.0f, 0};
+  for (uint32_t i = 0; i < 8; ++i) h.SetValue(i, half(in[i]));
+  const struct {
+    RoundMode mode;
+    int first_two[2];
+  } cases[] = {{RoundMode::CAST_RINT, {2, -2}}, {RoundMode::CAST_FLOOR, {1, -2}},
+               {RoundMode::CAST_CEIL, {2, -1}}, {RoundMode::CAST_ROUND, {2, -2}},
+               {RoundMode::CAST_TRUNC, {1, -1}}};
+  for (const auto& c : cases) {
+    AscendC::Cast(q, h, c.mode, 8);
+    EXPECT_EQ(int(q.GetValue(0)), c.first_two[0]) << ModeText(c.mode);
+    EXPECT_EQ(int(q.GetValue(1)), c.first_two[1]) << ModeText(c.mode);
+    const int rest[] = {7, -8, 0, 7, -8, 0};
+    for (uint32_t i = 2; i < 8; ++i)
+      EXPECT_EQ(int(q.GetValue(i)), rest[i - 2]) << ModeText(c.mode) << i;
+  }
+}
+
+// The page's repeat example: 128 lanes, dstRepStride 2 (64 bytes of
+// int4b_t), srcRepStride 8; then a bit mask of byte pairs and counter mode.
+TEST(Int4, CastRepeatForms) {
+  Ub ub;
+  auto h = ub.Get<half>(0);
+  auto bytes = ub.Get<uint8_t>(1);
+  auto q = bytes.ReinterpretCast<int4b_t>();
+  for (uint32_t i = 0; i < 512; ++i) h.SetValue(i, half(float(i % 15) - 7.3f));
+  AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_CEIL, uint64_t{128}, 4,
+                               {1, 1, 2, 8});
+  for (uint32_t i = 0; i < 512; ++i)
+    ASSERT_EQ(int(q.GetValue(i)), int(std::ceil(float(i % 15) - 7.3f))) << i;
+
+  // Pairs of lanes 0-1 and 64-65 of each repeat; the others keep their bytes.
+  for (uint32_t i = 0; i < 256; ++i) bytes.SetValue(i, 0x55);
+  uint64_t mask[2] = {0x3, 0x3};
+  AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_TRUNC, mask, 2,
+                               {1, 1, 2, 8});
+  for (uint32_t i = 0; i < 256; ++i) {
+    const bool picked = i % 64 < 2;
+    const int want = picked ? int(std::trunc(float(i % 15) - 7.3f)) : 5;
+    ASSERT_EQ(int(q.GetValue(i)), want) << i;
+  }
+  // The register is left as the mask argument set it (half's lanes).
+  EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().low, 0x3u);
+  EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().high, 0x3u);
+
+  // int4b_t → half, counter mode: 200 elements over two repeats.
+  auto back = ub.Get<half>(2);
+  AscendC::SetMaskCount();
+  AscendC::SetVectorMask<half, AscendC::MaskMode::COUNTER>(0, 200);
+  AscendC::Cast<half, int4b_t, false>(back, q, RoundMode::CAST_NONE,
+                                      AscendC::MASK_PLACEHOLDER, 1,
+                                      {1, 1, 8, 2});
+  for (uint32_t i = 0; i < 200; ++i)
+    ASSERT_EQ(float(back.GetValue(i)), float(int(q.GetValue(i)))) << i;
+  AscendC::SetVectorMask<half, AscendC::MaskMode::COUNTER>(0, 201);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Cast<half, int4b_t, false>(back, q, RoundMode::CAST_NONE,
+                                            AscendC::MASK_PLACEHOLDER, 1,
+                                            {1, 1, 8, 2});
+      },
+      "Cast<half, int4b_t>: the mask register's count 201 (counter mode) is "
+      "odd"));
+  AscendC::SetMaskNorm();
+  AscendC::ResetMask();
+}
+
+TEST(Int4, CastBadUse) {
+  {
+  Ub ub;
+  auto h = ub.Get<half>(0);
+  auto q = ub.Get<int4b_t>(1);
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Cast(q, h, RoundMode::CAST_RINT, 127); },
+      "Cast<int4b_t, half>: count 127 is odd; int4b_t elements go two a "
+      "byte, so the count must be even"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Cast(h, q, RoundMode::CAST_NONE, 16386); },
+      "Cast<half, int4b_t>: dst has 16384 elements, fewer than count 16386"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::Cast(h, q, RoundMode::CAST_FLOOR, 64); },
+      "Cast<half, int4b_t>: roundMode CAST_FLOOR is not supported for "
+      "int4b_t → half on profile Atlas A2/A3 (it takes CAST_NONE there)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_RINT, uint64_t{127},
+                                     1, {1, 1, 2, 8});
+      },
+      "Cast<int4b_t, half>: the mask selects lane 126 but not lane 127; "
+      "int4b_t elements go two a byte"));
+  uint64_t mask[2] = {0x2, 0};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_RINT, mask, 1,
+                                     {1, 1, 2, 8});
+      },
+      "the mask selects lane 1 but not lane 0"));
+  AscendC::ResetMask();
+  }
+  const ProfileScope on(Profile::k310P);
+  Ub ub310;
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Cast(ub310.Get<half>(0), ub310.Get<int4b_t>(1),
+                      RoundMode::CAST_NONE, 64);
+      },
+      "Cast<half, int4b_t>: converting int4b_t to half is not supported on "
+      "profile Atlas inference series"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Cast(ub310.Get<int4b_t>(1), ub310.Get<half>(0),
+                      RoundMode::CAST_RINT, 64);
+      },
+      "roundMode CAST_RINT is not supported for half → int4b_t on profile "
+      "Atlas inference series (it takes CAST_NONE there)"));
 }
 
 }  // namespace

@@ -14,6 +14,8 @@
 //                              destination block, with DEQSCALE's set (deq)
 //                              or the 16 sets it points to (vdeq)
 //   asc_set_deq_scale          SetDeqScale's three forms
+//   asc_half2int4[_<mode>]     Cast half ↔ int4b_t (packed two a byte)
+//   asc_int42half
 // Each conversion has the count form, the high-dimension form (a repeat has
 // the lanes of the wider type, under the mask register as it stands) and the
 // _sync form, except asc_int642float, whose page gives the count forms only.
@@ -50,9 +52,15 @@ void CapiCast(const char* api, D* dst, S* src, const Form& form) {
   const auto d = CapiConvertOperand(api, pair, "dst", dst);
   const auto s = CapiConvertOperand(api, pair, "src", src);
   ConvertParams params{kMode, 0};
-  VecInstruction in = CastInstruction(d, s, params);
-  in.api = api;
-  RunFormFlat(in, form);
+  if constexpr (kIsInt4Cast<D, S>) {
+    VecInstruction in = Int4CastInstruction(d, s, params);
+    in.api = api;
+    RunInt4Cast(in, d.GetSize(), s.GetSize(), form);
+  } else {
+    VecInstruction in = CastInstruction(d, s, params);
+    in.api = api;
+    RunFormFlat(in, form);
+  }
 }
 
 /// dst = src · DEQSCALE's half scale rounded to half, as Cast int32_t →
@@ -173,6 +181,11 @@ NORMGRAD_CAPI_CAST_FIVE(NORMGRAD_CAPI_CONVERT_COUNT, int64, float, float,
 NORMGRAD_CAPI_CAST_NONE(int64, int32, int32_t, int64_t)
 NORMGRAD_CAPI_CAST_NONE(int8, half, half, int8_t)
 NORMGRAD_CAPI_CAST_NONE(uint8, half, half, uint8_t)
+// int4b_t: the count is even, and the mask register selects both lanes of
+// a byte or neither (Cast's int4b_t rules, vector_convert.h).
+NORMGRAD_CAPI_CAST_NONE(half, int4, int4b_t, half)
+NORMGRAD_CAPI_CAST_FIVE(NORMGRAD_CAPI_CONVERT, half, int4, int4b_t, half)
+NORMGRAD_CAPI_CAST_NONE(int4, half, half, int4b_t)
 
 /// dst[i] = src[i] · DEQSCALE's half scale (asc_set_deq_scale(half)),
 /// rounded to half.

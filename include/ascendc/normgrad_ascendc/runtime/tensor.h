@@ -106,6 +106,11 @@ constexpr const char* TypeName() {
     return "T";
 }
 
+/// Elements of T that share a byte, for types stored more than one a byte
+/// (int4b_t: 2, runtime/int4.h); 0 for the others.
+template <typename T>
+inline constexpr uint32_t kElementsPerByte = 0;
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {

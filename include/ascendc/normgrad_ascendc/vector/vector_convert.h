@@ -19,8 +19,19 @@
 // naming the pair, the profile and the types it converts that source to; a
 // mode the pair does not list is a KernelError naming the modes it takes.
 // CAST_NONE is accepted for every pair: it rounds as CAST_RINT where the
-// conversion can lose precision. int4b_t, the 8-bit float types, fp4,
-// complex and double are not modelled (Cast does not compile with them).
+// conversion can lose precision. The 8-bit float types, fp4, complex and
+// double are not modelled (Cast does not compile with them).
+//
+// int4b_t (runtime/int4.h). Cast converts half to int4b_t (A2/A3 and the
+// 950: the five modes and CAST_NONE; the 310P: CAST_NONE) and int4b_t to
+// half (A2/A3 and the 950: CAST_NONE), results saturating to [-8, 7]. A
+// repeat has half's 128 lanes; the int4b_t operand's blocks hold 64
+// elements, so a full repeat covers 2 of them. Two lanes share a byte, so
+// they go together: the count is even, and the mask register (continuous,
+// bits or counter mode) selects both lanes of a byte or neither — else a
+// KernelError. normgrad runs these as 64 lanes of pairs (a half pair, 4
+// bytes, and an int4b_t byte), so the executor's extent messages count
+// pairs ("dst (int4b_t pairs)").
 //
 // Numerics: every result is the exact source value rounded once by the mode
 // (bit for bit):
@@ -58,6 +69,7 @@
 
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/int4.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 #include "normgrad_ascendc/vector/vector_instruction.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
@@ -186,6 +198,68 @@ VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
   return in;
 }
 
+// ---- int4b_t (see the file comment) ----
+
+/// Cast's int4b_t pairs: half → int4b_t and int4b_t → half.
+template <typename D, typename S>
+inline constexpr bool kIsInt4Cast =
+    (std::is_same_v<D, AscendC::int4b_t> && std::is_same_v<S, half>) ||
+    (std::is_same_v<D, half> && std::is_same_v<S, AscendC::int4b_t>);
+
+/// Fails unless the current profile converts half to int4b_t (`to_int4`) or
+/// back by `mode` (vector_convert.cc).
+void CheckInt4CastPair(const char* api, bool to_int4, AscendC::RoundMode mode);
+/// The spans over n lane pairs: two halves (4 bytes) and one int4b_t byte.
+void Int4FromHalfSpan(const SpanArgs& a);
+void HalfFromInt4Span(const SpanArgs& a);
+/// The count form's rules in elements: count even and at most each
+/// operand's elements.
+void CheckInt4Count(const VecInstruction& in, int64_t count,
+                    uint64_t dst_elems, uint64_t src_elems);
+/// ExecuteRepeats over lane pairs: the mask register, read as half's 128
+/// lanes, must select both lanes of each pair or neither (counter mode: an
+/// even count); the pairs it selects run, and the register is left as it
+/// was.
+void ExecuteInt4Repeats(const VecInstruction& in, int64_t repeat_time);
+
+/// Cast half ↔ int4b_t as an instruction over 64 lane pairs a repeat.
+template <typename D, typename S>
+VecInstruction Int4CastInstruction(const AscendC::LocalTensor<D>& dst,
+                                   const AscendC::LocalTensor<S>& src,
+                                   ConvertParams& params) {
+  constexpr bool kToInt4 = std::is_same_v<D, AscendC::int4b_t>;
+  const char* type = CastTypeName<D, S>::value.data();
+  CheckInt4CastPair(type, kToInt4, params.mode);
+  VecInstruction in{
+      "Cast",
+      type,
+      64,
+      {{kToInt4 ? "dst (int4b_t pairs)" : "dst (half pairs)", &dst.view(),
+        kToInt4 ? 1u : 4u},
+       {kToInt4 ? "src (half pairs)" : "src (int4b_t pairs)", &src.view(),
+        kToInt4 ? 4u : 1u}},
+      2,
+      kToInt4 ? &Int4FromHalfSpan : &HalfFromInt4Span};
+  in.params = &params;
+  return in;
+}
+
+/// Runs an int4b_t Cast in the count form (`count` elements).
+inline void RunInt4Cast(const VecInstruction& in, uint64_t dst_elems,
+                        uint64_t src_elems, const CountForm& form) {
+  CheckInt4Count(in, form.count, dst_elems, src_elems);
+  RunFormFlat(in, CountForm{form.count / 2, form.site});
+}
+/// Runs an int4b_t Cast in a level-0 form: the mask argument goes to the
+/// register as half's 128 lanes (as the device leaves it), then the pairs.
+template <bool isSetMask, typename Mask, typename Strides>
+void RunInt4Cast(VecInstruction in, uint64_t, uint64_t,
+                 const RepeatForm<isSetMask, Mask, Strides>& form) {
+  SetStrides(in, form.strides);
+  if (isSetMask) SetMaskArgument(form.mask, 128);
+  ExecuteInt4Repeats(in, form.repeat_time);
+}
+
 /// Cast in any form (the count form on the flat path where its operands
 /// allow). Its types are checked as a pair (CheckCastPair) as the
 /// instruction is built.
@@ -195,7 +269,12 @@ void CastCall(const AscendC::LocalTensor<D>& dst,
               const Form& form) {
   const ApiCall call(form.site);
   ConvertParams params{mode, 0};
-  RunFormFlat(CastInstruction(dst, src, params), form);
+  if constexpr (kIsInt4Cast<D, S>) {
+    RunInt4Cast(Int4CastInstruction(dst, src, params), dst.GetSize(),
+                src.GetSize(), form);
+  } else {
+    RunFormFlat(CastInstruction(dst, src, params), form);
+  }
 }
 
 }  // namespace normgrad_ascendc
