@@ -700,6 +700,76 @@ TEST_F(CapiVector, ConversionRoundingAgainstReference) {
   EXPECT_EQ(UbAt<int8_t>(kDstC)[1], -128);
 }
 
+// asc_half2int4 and asc_int42half (int4b_t packed two a byte) against Cast
+// on the same UB data in every form; the pages' examples (256 halves to
+// int4b_t, 128 int4b_t to half); the even-count rule by its message.
+TEST_F(CapiVector, Int4ConversionsMatchCpp) {
+  using AscendC::int4b_t;
+  for (uint32_t n : {2u, 200u, 1000u}) {
+    EXPECT_CAST(int4b_t, half, asc_half2int4, CAST_NONE, n);
+    EXPECT_CAST_FIVE(int4b_t, half, asc_half2int4, n);
+    Fill<uint8_t>();  // random int4b_t pairs
+    asc_int42half(UbAt<half>(kDstC), UbAt<int4b_t>(kSrc0), n);
+    AscendC::Cast(TensorAt<half>(kDstCpp), TensorAt<uint8_t>(kSrc0)
+                                               .ReinterpretCast<int4b_t>(),
+                  AscendC::RoundMode::CAST_NONE, n);
+    EXPECT_TRUE(SameDst()) << "asc_int42half " << n;
+    asc_int42half_sync(UbAt<half>(kDstC), UbAt<int4b_t>(kSrc0), n);
+    EXPECT_TRUE(SameDst()) << "asc_int42half_sync " << n;
+  }
+  // The high-dimension forms under the mask register as it stands: pairs
+  // of lanes selected together.
+  const uint64_t mask[2] = {0, 0};
+  const uint64_t kPairs = 0x0FF0F00F33CCC33Cull;
+  Fill<half>();
+  asc_set_vector_mask(kPairs, kPairs);
+  asc_half2int4_rd(UbAt<int4b_t>(kDstC), UbAt<half>(kSrc0), 3, 1, 1, 2, 8);
+  AscendC::Cast<int4b_t, half, false>(
+      TensorAt<uint8_t>(kDstCpp).ReinterpretCast<int4b_t>(),
+      TensorAt<half>(kSrc0), AscendC::RoundMode::CAST_FLOOR, mask, 3,
+      AscendC::UnaryRepeatParams(1, 1, 2, 8));
+  EXPECT_TRUE(SameDst()) << "asc_half2int4_rd high-dimension";
+  asc_int42half(UbAt<half>(kDstC), UbAt<int4b_t>(kSrc1), 2, 1, 1, 8, 2);
+  AscendC::Cast<half, int4b_t, false>(
+      TensorAt<half>(kDstCpp),
+      TensorAt<uint8_t>(kSrc1).ReinterpretCast<int4b_t>(),
+      AscendC::RoundMode::CAST_NONE, mask, 2,
+      AscendC::UnaryRepeatParams(1, 1, 8, 2));
+  EXPECT_TRUE(SameDst()) << "asc_int42half high-dimension";
+  AscendC::ResetMask();
+
+  // The pages' examples: 256 halves at UB 0 into int4b_t after them, and
+  // 128 int4b_t (64 bytes) back into halves after them.
+  half* h = UbAt<half>(0);
+  for (int i = 0; i < 256; ++i) h[i] = half(float(i % 16) - 8.5f);
+  int4b_t* q = UbAt<int4b_t>(256 * sizeof(half));
+  asc_half2int4(q, h, 256);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(q);
+  for (int i = 0; i < 256; ++i) {
+    const int nibble = i % 2 == 0 ? bytes[i / 2] & 0xF : bytes[i / 2] >> 4;
+    const float x = float(i % 16) - 8.5f;  // ties: to even, then saturated
+    const int want = std::max(-8, std::min(7, int(std::nearbyint(x))));
+    EXPECT_EQ(nibble >= 8 ? nibble - 16 : nibble, want) << i;
+  }
+  half* back = UbAt<half>(256 * sizeof(half) + 128 / 2 * 2);
+  asc_int42half(back, q, 128);
+  for (int i = 0; i < 128; ++i) {
+    const int nibble = i % 2 == 0 ? bytes[i / 2] & 0xF : bytes[i / 2] >> 4;
+    EXPECT_EQ(float(back[i]), float(nibble >= 8 ? nibble - 16 : nibble)) << i;
+  }
+
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_half2int4_rz(q, h, 255); },
+      "asc_half2int4_rz<int4b_t, half>: count 255 is odd; int4b_t elements "
+      "go two a byte, so the count must be even"));
+  EXPECT_TRUE(FailsWith([&] { asc_int42half_sync(back, q, 7); },
+                        "asc_int42half_sync<half, int4b_t>: count 7 is odd"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_half2int4(q + 3, h, 64); },
+      "asc_half2int4<int4b_t, half>: dst is at UB byte 515, which is not "
+      "32-byte aligned"));
+}
+
 // asc_deq_int162b8_h's example (scale 1, offset 0, signed: dst = src into
 // the upper half of each block) and the other quantizations against
 // CastDequant; asc_deq_int322half's example (scale 2).
