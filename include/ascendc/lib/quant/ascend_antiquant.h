@@ -1,6 +1,6 @@
 // lib/quant/ascend_antiquant.h — the kernel-side AscendAntiQuant API of
 // Ascend C (the contract: docs/quant.md): dst = scale · (src + offset) from
-// int8_t to half or bfloat16_t, per channel (scale and offset tensors, one
+// int8_t (or, on Atlas A2/A3, int4b_t) to half or bfloat16_t, per channel (scale and offset tensors, one
 // row of them per group of groupSize rows, or per group of columns when
 // isTranspose) or per tensor (scalars), with or without the offset. The
 // overloads: sharedTmpBuffer or the framework scratch; k is the length of
@@ -8,11 +8,13 @@
 #pragma once
 
 #include "normgrad_ascendc/lib/quant/quant_call.h"
+#include "normgrad_ascendc/runtime/int4.h"
 
 namespace normgrad_ascendc {
 
 template <typename In, typename Out>
-constexpr bool kIsAntiQuantPair = std::is_same_v<In, int8_t> &&
+constexpr bool kIsAntiQuantPair = (std::is_same_v<In, int8_t> ||
+                                   std::is_same_v<In, AscendC::int4b_t>) &&
                                   (std::is_same_v<Out, half> ||
                                    std::is_same_v<Out, bfloat16_t>);
 
@@ -27,6 +29,7 @@ AntiQuantArgs AntiQuantBase(const AscendC::LocalTensor<Out>& dst,
   a.src = src.view();
   a.shared_tmp = tmp != nullptr ? &tmp->view() : nullptr;
   a.dst_type = QuantTypeOf<Out>();
+  a.src_int4 = std::is_same_v<In, AscendC::int4b_t>;
   a.transpose = transpose;
   a.k = k;
   return a;
@@ -76,8 +79,8 @@ namespace AscendC {
 #define NORMGRAD_ANTIQUANT_CHECK                                               \
   static_assert(                                                               \
       normgrad_ascendc::kIsAntiQuantPair<InputDataType, OutputDataType>,       \
-      "AscendAntiQuant: InputDataType must be int8_t and OutputDataType half " \
-      "or bfloat16_t");
+      "AscendAntiQuant: InputDataType must be int8_t or int4b_t and "          \
+      "OutputDataType half or bfloat16_t");
 
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 __aicore__ inline void AscendAntiQuant(

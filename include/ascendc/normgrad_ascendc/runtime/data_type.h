@@ -24,6 +24,7 @@ enum DataType : int32_t {
   DT_BOOL = 12,
   DT_BF16 = 27,
   DT_UNDEFINED = 28,
+  DT_INT4 = 29,
 };
 
 }  // namespace ge

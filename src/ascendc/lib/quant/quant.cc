@@ -327,25 +327,31 @@ void RunAscendAntiQuant(const AntiQuantArgs& a) {
     FailProfile(kAntiQuant, "OutputDataType bfloat16_t", profile,
                 "OutputDataType is half there");
   }
-  // src is [K, N], or [N, K] with isTranspose.
-  const uint32_t elements = a.src.bytes;
+  if (a.src_int4 && profile.profile != Profile::kA2) {
+    FailProfile(kAntiQuant, "InputDataType int4b_t", profile,
+                "InputDataType is int8_t there");
+  }
+  // src is [K, N], or [N, K] with isTranspose; int4b_t packs two a byte.
+  const char* src_type = a.src_int4 ? "int4b_t" : "int8_t";
+  const uint32_t per_byte = a.src_int4 ? 2 : 1;
+  const uint32_t elements = a.src.bytes * per_byte;
   if (a.k == 0 || elements % a.k != 0) {
     Fail(
         "%s: k is %u, which does not divide src's %u elements; src must hold "
         "K * N of them",
         kAntiQuant, a.k, elements);
   }
-  if (a.transpose && a.k % 32 != 0) {
+  if (a.transpose && a.k % (32 * per_byte) != 0) {
     Fail(
-        "%s: k is %u; with isTranspose it must be a multiple of 32 (K int8_t "
-        "a whole number of 32-byte blocks)",
-        kAntiQuant, a.k);
+        "%s: k is %u; with isTranspose it must be a multiple of %u (K %s a "
+        "whole number of 32-byte blocks)",
+        kAntiQuant, a.k, 32 * per_byte, src_type);
   }
-  if (elements % 32 != 0) {
+  if (a.src.bytes % 32 != 0) {
     Fail(
-        "%s: src holds %u int8_t elements (%u bytes), not a multiple of 32 "
+        "%s: src holds %u %s elements (%u bytes), not a multiple of 32 "
         "bytes; the data must be 32-byte aligned",
-        kAntiQuant, elements, elements);
+        kAntiQuant, elements, src_type, a.src.bytes);
   }
   const uint32_t n = elements / a.k;
   const uint32_t rows = a.transpose ? n : a.k;
@@ -406,7 +412,7 @@ void RunAscendAntiQuant(const AntiQuantArgs& a) {
                      "GetAscendAntiQuantMaxMinTmpSize for src");
   UbOperand ops[5] = {
       {"dst", &a.dst, uint64_t{elements} * out_bytes, true},
-      {"src", &a.src, elements, false},
+      {"src", &a.src, a.src.bytes, false},
       {ScratchName(a.shared_tmp), &scratch, scratch.bytes, true}};
   size_t count = 3;
   const uint64_t param_bytes = uint64_t{shape.height} * shape.width * out_bytes;
@@ -437,7 +443,14 @@ void RunAscendAntiQuant(const AntiQuantArgs& a) {
     return a.transpose ? i * shape.width + j / group
                        : (i / group) * shape.width + j;
   };
-  std::vector<float> v = FloatsOf(a.src, QuantType::kInt8, 0, elements);
+  std::vector<float> v(elements);
+  if (a.src_int4) {
+    for (uint32_t i = 0; i < elements; ++i) {
+      v[i] = static_cast<float>(Int4At(a.src.data(), i));
+    }
+  } else {
+    v = FloatsOf(a.src, QuantType::kInt8, 0, elements);
+  }
   if (a.has_offset) {
     for (uint32_t i = 0; i < rows; ++i) {
       for (uint32_t j = 0; j < cols; ++j)

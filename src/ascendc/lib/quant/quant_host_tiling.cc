@@ -38,10 +38,13 @@ uint64_t AntiQuantElements(const char* fn, const ge::Shape& src,
                            const ge::Shape& scale, ge::DataType in,
                            ge::DataType out, bool float_out,
                            const char* consequence) {
-  if (in != ge::DT_INT8) {
+  // AscendAntiQuant (not float_out) also takes int4b_t sources; its scratch
+  // holds the same per-element work.
+  if (in != ge::DT_INT8 && (float_out || in != ge::DT_INT4)) {
     Report(fn,
            "inputDataType " + std::to_string(static_cast<int32_t>(in)) +
-               " is not supported: it must be DT_INT8 (int8_t)",
+               " is not supported: it must be DT_INT8 (int8_t)" +
+               (float_out ? "" : " or DT_INT4 (int4b_t)"),
            consequence);
     return 0;
   }

@@ -966,6 +966,132 @@ TEST(AscendAntiQuant, Checks) {
       "profile 310p (Atlas inference series): OutputDataType is half there"));
 }
 
+// ---- AscendAntiQuant from int4b_t (Atlas A2/A3) -----------------------------
+
+// An int4b_t source: `values` (each in [-8, 7]) packed two a byte, element 2i
+// in the low nibble of byte i, into a uint8_t tensor seen as int4b_t.
+LocalTensor<AscendC::int4b_t> PutInt4(Ub& ub, const std::vector<int8_t>& values) {
+  auto bytes = ub.Alloc<uint8_t>(static_cast<uint32_t>(values.size() / 2));
+  std::vector<uint8_t> packed(values.size() / 2);
+  for (size_t i = 0; i < packed.size(); ++i) {
+    packed[i] = static_cast<uint8_t>((values[2 * i] & 0xF) |
+                                     (values[2 * i + 1] & 0xF) << 4);
+  }
+  Put(bytes, packed);
+  return bytes.ReinterpretCast<AscendC::int4b_t>();
+}
+
+template <typename Out>
+void AntiQuantInt4(bool transpose) {
+  // src [K, N] = [128, 32] (isTranspose: [32, 128]) of int4b_t, every value
+  // in turn; groups of 32 along K: parameters [4, 32] ([32, 4]).
+  using AscendC::int4b_t;
+  std::mt19937 rng(Seed());
+  std::uniform_real_distribution<double> u(-1, 1);
+  constexpr uint32_t kK = 128, kN = 32, kGroup = 32, kElems = kK * kN;
+  const uint32_t rows = transpose ? kN : kK, cols = transpose ? kK : kN;
+  const uint32_t ph = transpose ? kN : kK / kGroup;
+  const uint32_t pw = transpose ? kK / kGroup : kN;
+  std::vector<int8_t> x(kElems);
+  for (uint32_t i = 0; i < kElems; ++i) x[i] = static_cast<int8_t>(i % 16 - 8);
+  std::vector<double> of(ph * pw), sc(ph * pw);
+  for (double& v : of) v = Value(Out(static_cast<float>(u(rng) * 10)));
+  for (double& v : sc) v = Value(Out(static_cast<float>(u(rng) * 0.37)));
+  Ub ub;
+  const LocalTensor<int4b_t> src = PutInt4(ub, x);
+  ASSERT_EQ(src.GetSize(), kElems);
+  auto dst = ub.Alloc<Out>(kElems);
+  auto offset = ub.Alloc<Out>(ph * pw);
+  auto scale = ub.Alloc<Out>(ph * pw);
+  auto tmp = ub.Alloc<uint8_t>(kElems * 4);
+  Put(offset, Values<Out>(of));
+  Put(scale, Values<Out>(sc));
+  const AscendC::AntiQuantShapeInfo info = {ph, pw, ph, pw};
+  if (transpose) {
+    AscendC::AscendAntiQuant<int4b_t, Out, true>(dst, src, offset, scale, tmp,
+                                                 kK, info);
+  } else {
+    AscendC::AscendAntiQuant<int4b_t, Out, false>(dst, src, offset, scale, tmp,
+                                                  kK, info);
+  }
+  EXPECT_TRUE(
+      AntiMatches(dst, x, rows, cols, of, sc, pw, kGroup, transpose, true));
+  // Per tensor, without offset, on the framework scratch.
+  const Out one_scale = Out(-0.8125f);
+  if (transpose) {
+    AscendC::AscendAntiQuant<int4b_t, Out, true>(dst, src, Out(2.5f),
+                                                 one_scale, kK);
+  } else {
+    AscendC::AscendAntiQuant<int4b_t, Out, false>(dst, src, Out(2.5f),
+                                                  one_scale, kK);
+  }
+  EXPECT_TRUE(AntiMatches(dst, x, rows, cols, {2.5}, {Value(one_scale)}, 1, 1,
+                          transpose, true));
+  AscendC::AscendAntiQuant<int4b_t, Out, false>(dst, src, one_scale, tmp, kK);
+  EXPECT_TRUE(AntiMatches(dst, x, kK, kN, {0}, {Value(one_scale)}, 1, 1, false,
+                          false));
+}
+
+TEST(AscendAntiQuant, Int4SourceOnA2) {
+  for (bool transpose : {false, true}) {
+    AntiQuantInt4<half>(transpose);
+    AntiQuantInt4<bfloat16_t>(transpose);
+  }
+}
+
+TEST(AscendAntiQuant, Int4Checks) {
+  using AscendC::int4b_t;
+  {
+    Ub ub;
+    const auto src = PutInt4(ub, std::vector<int8_t>(256, 3));
+    auto dst = ub.Alloc<half>(256);
+    auto tmp = ub.Alloc<uint8_t>(1024);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::AscendAntiQuant<int4b_t, half, true>(dst, src, half(1.0f),
+                                                        half(1.0f), tmp, 32);
+        },
+        "AscendAntiQuant: k is 32; with isTranspose it must be a multiple of "
+        "64 (K int4b_t a whole number of 32-byte blocks)"));
+    auto short_src = PutInt4(ub, std::vector<int8_t>(96, 3));
+    short_src.SetSize(96);  // its buffer rounds up to 32 bytes
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::AscendAntiQuant<int4b_t, half, false>(
+              dst, short_src, half(1.0f), half(1.0f), tmp, 2);
+        },
+        "AscendAntiQuant: src holds 96 int4b_t elements (48 bytes), not a "
+        "multiple of 32 bytes"));
+  }
+  for (Profile p : {Profile::k310P, Profile::k950}) {
+    const ProfileScope scope(p);
+    Ub ub;
+    const auto src = PutInt4(ub, std::vector<int8_t>(64, 1));
+    auto dst = ub.Alloc<half>(64);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::AscendAntiQuant<int4b_t, half, false>(dst, src, half(1.0f),
+                                                         half(1.0f), 2);
+        },
+        "AscendAntiQuant: InputDataType int4b_t is not available on profile"));
+  }
+}
+
+TEST(AscendAntiQuant, Int4QueryTakesDtInt4) {
+  // The scratch holds the same per-element work as for int8_t sources.
+  uint32_t mx4 = 0, mn4 = 0, mx8 = 0, mn8 = 0;
+  AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({64, 512}),
+                                           ge::Shape({1, 512}), false,
+                                           ge::DT_INT4, ge::DT_BF16, mx4, mn4);
+  AscendC::GetAscendAntiQuantMaxMinTmpSize(ge::Shape({64, 512}),
+                                           ge::Shape({1, 512}), false,
+                                           ge::DT_INT8, ge::DT_BF16, mx8, mn8);
+  EXPECT_GT(mn4, 0u);
+  EXPECT_EQ(mx4, mx8);
+  EXPECT_EQ(mn4, mn8);
+  EXPECT_EQ(static_cast<int>(ge::DT_INT4), 29);
+}
+
 // ---- Quantize, Dequantize, AntiQuantize (Ascend 950) -----------------------
 
 // To int8_t by a rounding mode, saturated; NaN gives 0.

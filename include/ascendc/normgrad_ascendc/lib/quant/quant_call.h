@@ -144,6 +144,7 @@ struct AntiQuantArgs {
   AscendC::ShapeInfo scale_shape;   ///< the scale tensor's ShapeInfo
   AscendC::ShapeInfo offset_shape;  ///< the offset tensor's ShapeInfo
   QuantType dst_type = QuantType::kHalf;
+  bool src_int4 = false;  ///< src is int4b_t, two a byte (else int8_t)
   bool transpose = false;
   bool has_offset = true;
   float scale = 0;
