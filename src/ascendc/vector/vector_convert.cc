@@ -564,7 +564,8 @@ bool CheckCastPair(const char* type, uint32_t dst_bit, uint32_t src_bit,
       targets.text());
 }
 
-// ---- int4b_t -----------------------------------------------------------------
+// ---- int4b_t
+// -----------------------------------------------------------------
 
 void CheckInt4CastPair(const char* type, bool to_int4, RoundMode mode) {
   const ProfileInfo& profile = CurrentCore().profile();
@@ -634,8 +635,8 @@ void HalfFromInt4Span(const SpanArgs& a) {
   }
 }
 
-void CheckInt4Count(const VecInstruction& in, int64_t count,
-                    uint64_t dst_elems, uint64_t src_elems) {
+void CheckInt4Count(const VecInstruction& in, int64_t count, uint64_t dst_elems,
+                    uint64_t src_elems) {
   if (count < 0) {
     Fail("%s<%s>: count %lld is negative", in.api, in.type,
          static_cast<long long>(count));

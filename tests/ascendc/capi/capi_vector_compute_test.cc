@@ -710,8 +710,8 @@ TEST_F(CapiVector, Int4ConversionsMatchCpp) {
     EXPECT_CAST_FIVE(int4b_t, half, asc_half2int4, n);
     Fill<uint8_t>();  // random int4b_t pairs
     asc_int42half(UbAt<half>(kDstC), UbAt<int4b_t>(kSrc0), n);
-    AscendC::Cast(TensorAt<half>(kDstCpp), TensorAt<uint8_t>(kSrc0)
-                                               .ReinterpretCast<int4b_t>(),
+    AscendC::Cast(TensorAt<half>(kDstCpp),
+                  TensorAt<uint8_t>(kSrc0).ReinterpretCast<int4b_t>(),
                   AscendC::RoundMode::CAST_NONE, n);
     EXPECT_TRUE(SameDst()) << "asc_int42half " << n;
     asc_int42half_sync(UbAt<half>(kDstC), UbAt<int4b_t>(kSrc0), n);

@@ -1190,9 +1190,9 @@ void CheckInt4AllHalves(RoundMode mode) {
 }
 
 TEST(Int4, CastEveryHalfInEveryMode) {
-  for (RoundMode mode : {RoundMode::CAST_NONE, RoundMode::CAST_RINT,
-                         RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL,
-                         RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC}) {
+  for (RoundMode mode :
+       {RoundMode::CAST_NONE, RoundMode::CAST_RINT, RoundMode::CAST_FLOOR,
+        RoundMode::CAST_CEIL, RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC}) {
     CheckInt4AllHalves(mode);
   }
 }
@@ -1208,8 +1208,10 @@ TEST(Int4, CastDocumentedValues) {
   const struct {
     RoundMode mode;
     int first_two[2];
-  } cases[] = {{RoundMode::CAST_RINT, {2, -2}}, {RoundMode::CAST_FLOOR, {1, -2}},
-               {RoundMode::CAST_CEIL, {2, -1}}, {RoundMode::CAST_ROUND, {2, -2}},
+  } cases[] = {{RoundMode::CAST_RINT, {2, -2}},
+               {RoundMode::CAST_FLOOR, {1, -2}},
+               {RoundMode::CAST_CEIL, {2, -1}},
+               {RoundMode::CAST_ROUND, {2, -2}},
                {RoundMode::CAST_TRUNC, {1, -1}}};
   for (const auto& c : cases) {
     AscendC::Cast(q, h, c.mode, 8);
@@ -1272,35 +1274,35 @@ TEST(Int4, CastRepeatForms) {
 
 TEST(Int4, CastBadUse) {
   {
-  Ub ub;
-  auto h = ub.Get<half>(0);
-  auto q = ub.Get<int4b_t>(1);
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Cast(q, h, RoundMode::CAST_RINT, 127); },
-      "Cast<int4b_t, half>: count 127 is odd; int4b_t elements go two a "
-      "byte, so the count must be even"));
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Cast(h, q, RoundMode::CAST_NONE, 16386); },
-      "Cast<half, int4b_t>: dst has 16384 elements, fewer than count 16386"));
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::Cast(h, q, RoundMode::CAST_FLOOR, 64); },
-      "Cast<half, int4b_t>: roundMode CAST_FLOOR is not supported for "
-      "int4b_t → half on profile Atlas A2/A3 (it takes CAST_NONE there)"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_RINT, uint64_t{127},
-                                     1, {1, 1, 2, 8});
-      },
-      "Cast<int4b_t, half>: the mask selects lane 126 but not lane 127; "
-      "int4b_t elements go two a byte"));
-  uint64_t mask[2] = {0x2, 0};
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_RINT, mask, 1,
-                                     {1, 1, 2, 8});
-      },
-      "the mask selects lane 1 but not lane 0"));
-  AscendC::ResetMask();
+    Ub ub;
+    auto h = ub.Get<half>(0);
+    auto q = ub.Get<int4b_t>(1);
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Cast(q, h, RoundMode::CAST_RINT, 127); },
+        "Cast<int4b_t, half>: count 127 is odd; int4b_t elements go two a "
+        "byte, so the count must be even"));
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Cast(h, q, RoundMode::CAST_NONE, 16386); },
+        "Cast<half, int4b_t>: dst has 16384 elements, fewer than count 16386"));
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::Cast(h, q, RoundMode::CAST_FLOOR, 64); },
+        "Cast<half, int4b_t>: roundMode CAST_FLOOR is not supported for "
+        "int4b_t → half on profile Atlas A2/A3 (it takes CAST_NONE there)"));
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_RINT,
+                                       uint64_t{127}, 1, {1, 1, 2, 8});
+        },
+        "Cast<int4b_t, half>: the mask selects lane 126 but not lane 127; "
+        "int4b_t elements go two a byte"));
+    uint64_t mask[2] = {0x2, 0};
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::Cast<int4b_t, half>(q, h, RoundMode::CAST_RINT, mask, 1,
+                                       {1, 1, 2, 8});
+        },
+        "the mask selects lane 1 but not lane 0"));
+    AscendC::ResetMask();
   }
   const ProfileScope on(Profile::k310P);
   Ub ub310;

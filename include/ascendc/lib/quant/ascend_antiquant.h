@@ -1,10 +1,10 @@
 // lib/quant/ascend_antiquant.h — the kernel-side AscendAntiQuant API of
 // Ascend C (the contract: docs/quant.md): dst = scale · (src + offset) from
-// int8_t (or, on Atlas A2/A3, int4b_t) to half or bfloat16_t, per channel (scale and offset tensors, one
-// row of them per group of groupSize rows, or per group of columns when
-// isTranspose) or per tensor (scalars), with or without the offset. The
-// overloads: sharedTmpBuffer or the framework scratch; k is the length of
-// the K axis (src [K, N], or [N, K] when isTranspose).
+// int8_t (or, on Atlas A2/A3, int4b_t) to half or bfloat16_t, per channel
+// (scale and offset tensors, one row of them per group of groupSize rows, or
+// per group of columns when isTranspose) or per tensor (scalars), with or
+// without the offset. The overloads: sharedTmpBuffer or the framework scratch;
+// k is the length of the K axis (src [K, N], or [N, K] when isTranspose).
 #pragma once
 
 #include "normgrad_ascendc/lib/quant/quant_call.h"
@@ -12,9 +12,12 @@
 
 namespace normgrad_ascendc {
 
+template <typename In>
+constexpr bool kIsAntiQuantSource =
+    std::is_same_v<In, int8_t> || std::is_same_v<In, AscendC::int4b_t>;
+
 template <typename In, typename Out>
-constexpr bool kIsAntiQuantPair = (std::is_same_v<In, int8_t> ||
-                                   std::is_same_v<In, AscendC::int4b_t>) &&
+constexpr bool kIsAntiQuantPair = kIsAntiQuantSource<In> &&
                                   (std::is_same_v<Out, half> ||
                                    std::is_same_v<Out, bfloat16_t>);
 
@@ -76,10 +79,10 @@ void AntiQuantPerTensor(const CallSite& site,
 
 namespace AscendC {
 
-#define NORMGRAD_ANTIQUANT_CHECK                                               \
-  static_assert(                                                               \
-      normgrad_ascendc::kIsAntiQuantPair<InputDataType, OutputDataType>,       \
-      "AscendAntiQuant: InputDataType must be int8_t or int4b_t and "          \
+#define NORMGRAD_ANTIQUANT_CHECK                                         \
+  static_assert(                                                         \
+      normgrad_ascendc::kIsAntiQuantPair<InputDataType, OutputDataType>, \
+      "AscendAntiQuant: InputDataType must be int8_t or int4b_t and "    \
       "OutputDataType half or bfloat16_t");
 
 template <typename InputDataType, typename OutputDataType, bool isTranspose>

@@ -202,9 +202,10 @@ VecInstruction CastInstruction(const AscendC::LocalTensor<D>& dst,
 
 /// Cast's int4b_t pairs: half → int4b_t and int4b_t → half.
 template <typename D, typename S>
-inline constexpr bool kIsInt4Cast =
-    (std::is_same_v<D, AscendC::int4b_t> && std::is_same_v<S, half>) ||
-    (std::is_same_v<D, half> && std::is_same_v<S, AscendC::int4b_t>);
+inline constexpr bool kIsInt4Cast = (std::is_same_v<D, AscendC::int4b_t> &&
+                                     std::is_same_v<S, half>) ||
+                                    (std::is_same_v<D, half> &&
+                                     std::is_same_v<S, AscendC::int4b_t>);
 
 /// Fails unless the current profile converts half to int4b_t (`to_int4`) or
 /// back by `mode` (vector_convert.cc).
@@ -214,8 +215,8 @@ void Int4FromHalfSpan(const SpanArgs& a);
 void HalfFromInt4Span(const SpanArgs& a);
 /// The count form's rules in elements: count even and at most each
 /// operand's elements.
-void CheckInt4Count(const VecInstruction& in, int64_t count,
-                    uint64_t dst_elems, uint64_t src_elems);
+void CheckInt4Count(const VecInstruction& in, int64_t count, uint64_t dst_elems,
+                    uint64_t src_elems);
 /// ExecuteRepeats over lane pairs: the mask register, read as half's 128
 /// lanes, must select both lanes of each pair or neither (counter mode: an
 /// even count); the pairs it selects run, and the register is left as it
@@ -230,16 +231,15 @@ VecInstruction Int4CastInstruction(const AscendC::LocalTensor<D>& dst,
   constexpr bool kToInt4 = std::is_same_v<D, AscendC::int4b_t>;
   const char* type = CastTypeName<D, S>::value.data();
   CheckInt4CastPair(type, kToInt4, params.mode);
-  VecInstruction in{
-      "Cast",
-      type,
-      64,
-      {{kToInt4 ? "dst (int4b_t pairs)" : "dst (half pairs)", &dst.view(),
-        kToInt4 ? 1u : 4u},
-       {kToInt4 ? "src (half pairs)" : "src (int4b_t pairs)", &src.view(),
-        kToInt4 ? 4u : 1u}},
-      2,
-      kToInt4 ? &Int4FromHalfSpan : &HalfFromInt4Span};
+  VecInstruction in{"Cast",
+                    type,
+                    64,
+                    {{kToInt4 ? "dst (int4b_t pairs)" : "dst (half pairs)",
+                      &dst.view(), kToInt4 ? 1u : 4u},
+                     {kToInt4 ? "src (half pairs)" : "src (int4b_t pairs)",
+                      &src.view(), kToInt4 ? 4u : 1u}},
+                    2,
+                    kToInt4 ? &Int4FromHalfSpan : &HalfFromInt4Span};
   in.params = &params;
   return in;
 }

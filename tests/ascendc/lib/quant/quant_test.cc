@@ -970,7 +970,8 @@ TEST(AscendAntiQuant, Checks) {
 
 // An int4b_t source: `values` (each in [-8, 7]) packed two a byte, element 2i
 // in the low nibble of byte i, into a uint8_t tensor seen as int4b_t.
-LocalTensor<AscendC::int4b_t> PutInt4(Ub& ub, const std::vector<int8_t>& values) {
+LocalTensor<AscendC::int4b_t> PutInt4(Ub& ub,
+                                      const std::vector<int8_t>& values) {
   auto bytes = ub.Alloc<uint8_t>(static_cast<uint32_t>(values.size() / 2));
   std::vector<uint8_t> packed(values.size() / 2);
   for (size_t i = 0; i < packed.size(); ++i) {
@@ -1019,8 +1020,8 @@ void AntiQuantInt4(bool transpose) {
   // Per tensor, without offset, on the framework scratch.
   const Out one_scale = Out(-0.8125f);
   if (transpose) {
-    AscendC::AscendAntiQuant<int4b_t, Out, true>(dst, src, Out(2.5f),
-                                                 one_scale, kK);
+    AscendC::AscendAntiQuant<int4b_t, Out, true>(dst, src, Out(2.5f), one_scale,
+                                                 kK);
   } else {
     AscendC::AscendAntiQuant<int4b_t, Out, false>(dst, src, Out(2.5f),
                                                   one_scale, kK);
@@ -1028,8 +1029,8 @@ void AntiQuantInt4(bool transpose) {
   EXPECT_TRUE(AntiMatches(dst, x, rows, cols, {2.5}, {Value(one_scale)}, 1, 1,
                           transpose, true));
   AscendC::AscendAntiQuant<int4b_t, Out, false>(dst, src, one_scale, tmp, kK);
-  EXPECT_TRUE(AntiMatches(dst, x, kK, kN, {0}, {Value(one_scale)}, 1, 1, false,
-                          false));
+  EXPECT_TRUE(
+      AntiMatches(dst, x, kK, kN, {0}, {Value(one_scale)}, 1, 1, false, false));
 }
 
 TEST(AscendAntiQuant, Int4SourceOnA2) {
