@@ -111,6 +111,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   deq_scale_ = kDeqScaleReset;
   cmp_mask_ = CmpMaskRegister();
   ctrl_ = DefaultCtrl(CurrentProfile());
+  capi_ = CapiRegisters();
   if (this == ShownCore()) PublishBlock(this);
 }
 

@@ -46,3 +46,39 @@ void asc_copy_ub2ub(__ubuf__ void* dst, __ubuf__ void* src, uint16_t n_burst,
                     normgrad_ascendc::CallSite site = {});
 void asc_copy_ub2ub_sync(__ubuf__ void* dst, __ubuf__ void* src, uint32_t size,
                          normgrad_ascendc::CallSite site = {});
+
+/// The L2 cache policies of a GM → UB and a UB → GM copy. Only the 950's
+/// copy forms take them (asc_copy_gm2ub_align and asc_ndim_copy_gm2ub
+/// there); they are declared for programs that name them.
+enum class asc_load_l2_cache_mode : uint8_t {
+  NORMAL_FIRST_VICTIM = 0,
+  NORMAL_LAST_VICTIM = 1,
+  NORMAL_PERSISTENT = 2,
+  NOTALLOC_KEEP = 4,
+  NOTALLOC_CLEAN = 5,
+  NOTALLOC_DROP = 6
+};
+enum class asc_store_l2_cache_mode : uint8_t {
+  NORMAL_FIRST_VICTIM = 0,
+  NORMAL_LAST_VICTIM = 1,
+  NORMAL_PERSISTENT = 2,
+  NOTALLOC_CLEAN = 4
+};
+
+/// The elements of padding on each side of each of the four dimensions of
+/// a multi-dimensional copy (the 950's asc_ndim_copy_gm2ub), one byte each
+/// from the low byte of `config`.
+constexpr uint64_t ASC_DEFAULT_NDIM_PAD_COUNT_CONFIG_VALUE = 0;
+union asc_ndim_pad_count_config {
+  uint64_t config = ASC_DEFAULT_NDIM_PAD_COUNT_CONFIG_VALUE;
+  __extension__ struct {
+    uint8_t loop1_lp_count;
+    uint8_t loop1_rp_count;
+    uint8_t loop2_lp_count;
+    uint8_t loop2_rp_count;
+    uint8_t loop3_lp_count;
+    uint8_t loop3_rp_count;
+    uint8_t loop4_lp_count;
+    uint8_t loop4_rp_count;
+  };
+};

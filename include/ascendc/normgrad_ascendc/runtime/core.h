@@ -106,6 +106,17 @@ struct MergeRecord {
   uint16_t consumed[4] = {0, 0, 0, 0};
 };
 
+/// The registers only the C API reaches (docs/capi.md): the inter-core
+/// sync base address (asc_set_ffts_base_addr), the counters of
+/// asc_sync_block_* and asc_sync_subblock_* per flag id, and the count
+/// asc_reduce left (asc_get_rsvd_count). Reset when a block starts.
+struct CapiRegisters {
+  uint64_t ffts_base = 0;
+  uint8_t block_flags[16] = {};
+  uint8_t subblock_flags[16] = {};
+  int64_t rsvd_count = 0;
+};
+
 /// One emulated AI core. Not copyable; used by one thread at a time.
 class Core {
  public:
@@ -130,8 +141,9 @@ class Core {
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
   /// register, DEQSCALE, the comparison-result register, the CTRL register,
-  /// the merge record): a launcher, before running a block. On the calling
-  /// thread's current core it also sets block_idx and block_num (sys_var.h).
+  /// the merge record, the C API's registers): a launcher, before running a
+  /// block. On the calling thread's current core it also sets block_idx and
+  /// block_num (sys_var.h).
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
@@ -147,6 +159,8 @@ class Core {
   /// The CTRL register (ctrl_spr.h); a block starts with the profile's
   /// default in it.
   uint64_t& ctrl() { return ctrl_; }
+  /// The C API's own registers (CapiRegisters).
+  CapiRegisters& capi() { return capi_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -180,6 +194,7 @@ class Core {
   uint64_t deq_scale_ = kDeqScaleReset;
   CmpMaskRegister cmp_mask_;
   uint64_t ctrl_ = 0;
+  CapiRegisters capi_;
 };
 
 /// This thread's current core.
