@@ -112,6 +112,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   cmp_mask_ = CmpMaskRegister();
   ctrl_ = DefaultCtrl(CurrentProfile());
   capi_ = CapiRegisters();
+  reduce_extreme_ = ReduceExtremeRegister();
   if (this == ShownCore()) PublishBlock(this);
 }
 

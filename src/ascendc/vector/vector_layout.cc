@@ -136,9 +136,9 @@ void CheckIndexedCall(const IndexedSide& side, const TensorView& contiguous,
 
 void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
               uint32_t elem_bytes, uint32_t repeat_time,
-              const AscendC::BrcbRepeatParams& p) {
+              const AscendC::BrcbRepeatParams& p, const char* api) {
   char who[96];
-  Who("Brcb", type, who);
+  Who(api, type, who);
   dst.CheckUbOperand(who, "dst");
   src.CheckUbOperand(who, "src");
   if (p.dstBlkStride == 0) {
@@ -177,9 +177,9 @@ void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
 
 void GatherbImpl(const char* type, const TensorView& dst, const TensorView& src,
                  const TensorView& offsets, uint32_t repeat_time,
-                 const AscendC::GatherRepeatParams& p) {
+                 const AscendC::GatherRepeatParams& p, const char* api) {
   char who[96];
-  Who("Gatherb", type, who);
+  Who(api, type, who);
   dst.CheckUbOperand(who, "dst");
   src.CheckUbOperand(who, "src");
   offsets.CheckUbOperand(who, "offset");
