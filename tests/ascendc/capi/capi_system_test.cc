@@ -21,7 +21,10 @@ using compat_test::FailsWith;
 
 class CapiSystem : public ::testing::Test {
  protected:
-  CapiSystem() : profile_(normgrad_ascendc::Profile::kA2) {}
+  // Each test on a block starting afresh (its registers reset).
+  CapiSystem() : profile_(normgrad_ascendc::Profile::kA2) {
+    normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  }
   compat_test::ProfileScope profile_;
 };
 

@@ -1406,6 +1406,7 @@ TEST_F(CapiVector, ReduceMatchesReferenceAndGatherMask) {
   for (uint32_t i = 0; i < 8; ++i) {
     pattern[i] = static_cast<uint16_t>(0x9E37u * (i + 1));
   }
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // a block starting afresh
   EXPECT_EQ(asc_get_rsvd_count(), 0);
   asc_set_vector_mask(0x0F, 0xF0);  // the count form keeps the register
   asc_reduce(UbAt<uint16_t>(kDstC), src0, pattern, 128);
@@ -1593,6 +1594,7 @@ TEST_F(CapiVector, SortsMatchReferenceAndCpp) {
 // The extreme register: the page's example, WholeReduceMax setting it too,
 // a reference over random data with ties under a mask, and the misuses.
 TEST_F(CapiVector, ReduceExtremeRegister) {
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // a block starting afresh
   EXPECT_TRUE(FailsWith(
       [] {
         half v;
