@@ -1,8 +1,10 @@
 // vector_compute.cc — the untyped parts of the C API's vector instructions
 // that read or set a register of the core (c_api/vector_compute/): the
 // extreme register of asc_get_reduce_max/min_cnt, asc_reduce with the count
-// asc_get_rsvd_count reads, and the merge record asc_get_vms4_sr reads.
+// asc_get_rsvd_count reads, the merge record asc_get_vms4_sr reads, and the
+// address registers of asc_set_va_reg that asc_transto5hd_b* reads.
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
 #include "c_api/vector_compute/vector_compute.h"
@@ -87,6 +89,61 @@ void CapiReduceRepeatsImpl(const char* api, const char* type,
   args.pattern_stride_name = "src1_repeat_stride";
   args.repeat_name = "repeat";
   CurrentCore().capi().rsvd_count = static_cast<int64_t>(RunGatherMask(args));
+}
+
+void SetVaRegister(const char* api, const char* type, ub_addr8_t addr,
+                   void* const* addresses) {
+  if (addr > VA7) {
+    Fail("%s: addr %u is not an address register (VA0..VA7)", api, addr);
+  }
+  if (addresses == nullptr) {
+    Fail("%s: src_array is a null pointer; it holds 8 UB addresses", api);
+  }
+  CapiRegisters& regs = CurrentCore().capi();
+  for (int i = 0; i < 8; ++i) {
+    char which[16];
+    std::snprintf(which, sizeof which, "src_array[%d]", i);
+    regs.va[addr][i] = UbPointerView(api, type, which, addresses[i]).offset;
+  }
+  regs.va_set = static_cast<uint8_t>(regs.va_set | 1u << addr);
+}
+
+namespace {
+
+// The 16 blocks of the lists in register `first` and the next one.
+void VaBlocks(const char* api, const char* which, ub_addr8_t first,
+              BlockRef (&out)[16]) {
+  Core& core = CurrentCore();
+  const CapiRegisters& regs = core.capi();
+  if (first >= VA7) {
+    Fail(
+        "%s: %s VA%u has no next register for its blocks 8..15; a list takes "
+        "two registers, VAn and VAn+1 (n at most 6)",
+        api, which, first);
+  }
+  for (int half = 0; half < 2; ++half) {
+    const unsigned reg = first + half;
+    if ((regs.va_set >> reg & 1) == 0) {
+      Fail("%s: %s reads VA%u, which asc_set_va_reg has not set in this block",
+           api, which, reg);
+    }
+    for (int i = 0; i < 8; ++i) {
+      const uint32_t offset = regs.va[reg][i];
+      out[8 * half + i] = {core.ub() + offset, core.ub_size() - offset};
+    }
+  }
+}
+
+}  // namespace
+
+void CapiTransTo5hd(const char* api, uint32_t elem_bytes, ub_addr8_t dst,
+                    ub_addr8_t src, const AscendC::TransDataTo5HDParams& params,
+                    const CallSite& site) {
+  const CapiCall call(api, site);
+  BlockRef d[16], s[16];
+  VaBlocks(api, "dst", dst, d);
+  VaBlocks(api, "src", src, s);
+  TransDataTo5HDImpl("", d, s, elem_bytes, params, api);
 }
 
 }  // namespace normgrad_ascendc

@@ -1674,6 +1674,84 @@ TEST_F(CapiVector, ReduceExtremeRegister) {
       "element"));
 }
 
+// asc_set_va_reg and asc_transto5hd_b*: the page's first example (a 16×16
+// transposition of halves), then TransDataTo5HD with the same address
+// lists for every element size, with repeats.
+TEST_F(CapiVector, TransTo5hdMatchesPageAndCpp) {
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // no register set yet
+  Fill<half>();
+  half* src = UbAt<half>(kSrc0);
+  half* dst = UbAt<half>(kDstC);
+  half* src_list[16];
+  half* dst_list[16];
+  for (int i = 0; i < 16; ++i) {
+    src_list[i] = src + 16 * i;
+    dst_list[i] = dst + 16 * i;
+  }
+  asc_set_va_reg(VA0, dst_list);
+  asc_set_va_reg(VA1, dst_list + 8);
+  asc_set_va_reg(VA2, src_list);
+  asc_set_va_reg(VA3, src_list + 8);
+  asc_transto5hd_b16(VA0, VA2, 1, 0, 0);
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < 16; ++c) {
+      EXPECT_EQ(static_cast<float>(dst[16 * r + c]),
+                static_cast<float>(src[16 * c + r]))
+          << r << " " << c;
+    }
+  }
+  // Every element size, 3 repeats, against the C++ address-list form; the
+  // blocks of src 256 bytes apart, of dst 32.
+  for (uint32_t bytes : {1u, 2u, 4u}) {
+    for (bool high : {false, true}) {
+      if (bytes != 1 && high) continue;
+      Fill<uint8_t>();
+      uint8_t* s8 = UbAt<uint8_t>(kSrc0);
+      uint64_t cpp_dst[16], cpp_src[16];
+      uint8_t* d_list[16];
+      uint8_t* s_list[16];
+      for (int i = 0; i < 16; ++i) {
+        s_list[i] = s8 + 256 * i;
+        d_list[i] = UbAt<uint8_t>(kDstC) + 32 * i;
+        cpp_src[i] = reinterpret_cast<uintptr_t>(s_list[i]);
+        cpp_dst[i] =
+            reinterpret_cast<uintptr_t>(UbAt<uint8_t>(kDstCpp)) + 32 * i;
+      }
+      asc_set_va_reg(VA4, d_list);
+      asc_set_va_reg(VA5, d_list + 8);
+      asc_set_va_reg(VA1, s_list);
+      asc_set_va_reg(VA2, s_list + 8);
+      const AscendC::TransDataTo5HDParams params(high, !high, 3, 16, 1);
+      if (bytes == 1) {
+        asc_transto5hd_b8(VA4, VA1, 3, 16, 1, high, !high);
+        AscendC::TransDataTo5HD<uint8_t>(cpp_dst, cpp_src, params);
+      } else if (bytes == 2) {
+        asc_transto5hd_b16_sync(VA4, VA1, 3, 16, 1);
+        AscendC::TransDataTo5HD<half>(cpp_dst, cpp_src, params);
+      } else {
+        asc_transto5hd_b32(VA4, VA1, 3, 16, 1);
+        AscendC::TransDataTo5HD<float>(cpp_dst, cpp_src, params);
+      }
+      EXPECT_TRUE(SameDst()) << bytes << " " << high;
+    }
+  }
+  EXPECT_TRUE(FailsWith([] { asc_transto5hd_b16(VA6, VA2, 1, 0, 0); },
+                        "asc_transto5hd_b16: dst reads VA6, which "
+                        "asc_set_va_reg has not set in this block"));
+  EXPECT_TRUE(FailsWith([] { asc_transto5hd_b32(VA0, VA7, 1, 0, 0); },
+                        "asc_transto5hd_b32: src VA7 has no next register"));
+  EXPECT_TRUE(FailsWith([&] { asc_transto5hd_b16(VA0, VA2, 2, 0, 6100); },
+                        "asc_transto5hd_b16: repeat 1 reads or writes"));
+  src_list[3] = src + 1;
+  EXPECT_TRUE(FailsWith([&] { asc_set_va_reg(VA2, src_list); },
+                        "asc_set_va_reg<half>: src_array[3] is at UB byte 2, "
+                        "which is not 32-byte aligned"));
+  int host[8];
+  int* host_list[8] = {host, host, host, host, host, host, host, host};
+  EXPECT_TRUE(FailsWith([&] { asc_set_va_reg(VA2, host_list); },
+                        "asc_set_va_reg<int32_t>: src_array[0] 0x"));
+}
+
 TEST_F(CapiVector, Checks) {
   Fill<float>();
   float* d = UbAt<float>(kDstC);

@@ -19,6 +19,11 @@
 //   asc_mrgsort4          up to 4 sorted lists of pairs merged (MrgSort)
 //   asc_get_vms4_sr       the pairs the last merge took from each list
 //                         (GetMrgSortResult)
+//   asc_set_va_reg        8 block addresses into an address register VAn
+//   asc_transto5hd_b8/b16/b32
+//                         the 16-block transposition of TransDataTo5HD, its
+//                         lists in VAn and VAn+1 (the first 8 blocks, then
+//                         the last 8)
 // The _sync forms compute what the plain forms compute (docs/capi.md,
 // "Pipes and _sync").
 #pragma once
@@ -37,6 +42,9 @@
 
 /// The number of lists of asc_mrgsort4 and asc_get_vms4_sr.
 constexpr int ASC_C_API_MRGSORT_ELEMENT_LEN = 4;
+
+/// The address registers of asc_set_va_reg and asc_transto5hd_b*.
+enum ub_addr8_t : uint8_t { VA0 = 0, VA1, VA2, VA3, VA4, VA5, VA6, VA7 };
 
 namespace normgrad_ascendc {
 
@@ -181,7 +189,101 @@ void CapiMrgsort4(const char* api, T* dst, T* const src[4], uint8_t repeat,
             api);
 }
 
+/// The element types of asc_set_va_reg, as its page lists them.
+inline constexpr TypeRule kCapiVaRegTypes{
+    kTypeInt8 | kTypeUint8 | kTypeInt16 | kTypeUint16 | kTypeHalf | kTypeInt32 |
+        kTypeUint32 | kTypeFloat,
+    0, 0, 0};
+
+/// Loads register `addr` with the 8 UB addresses at `addresses`, each a
+/// 32-byte block (vector_compute.cc).
+void SetVaRegister(const char* api, const char* type, ub_addr8_t addr,
+                   void* const* addresses);
+/// asc_transto5hd_b8/b16/b32 (`elem_bytes` 1, 2, 4) on TransDataTo5HD, its
+/// lists in registers dst, dst + 1 and src, src + 1.
+void CapiTransTo5hd(const char* api, uint32_t elem_bytes, ub_addr8_t dst,
+                    ub_addr8_t src, const AscendC::TransDataTo5HDParams& params,
+                    const CallSite& site);
+
 }  // namespace normgrad_ascendc
+
+/// Loads address register `addr` (VA0..VA7) with src_array[0..7], UB
+/// addresses of 32-byte blocks.
+template <typename T>
+void asc_set_va_reg(ub_addr8_t addr, __ubuf__ T** src_array,
+                    normgrad_ascendc::CallSite site = {}) {
+  const char* api = "asc_set_va_reg";
+  const normgrad_ascendc::CapiCall call(api, site);
+  const normgrad_ascendc::InstructionCall<T> instruction(
+      api, normgrad_ascendc::kCapiVaRegTypes, /*count_form=*/false, site);
+  normgrad_ascendc::SetVaRegister(api, normgrad_ascendc::TypeName<T>(), addr,
+                                  reinterpret_cast<void* const*>(src_array));
+}
+
+/// The transposition of TransDataTo5HD for 4-, 2- and 1-byte elements: the
+/// 16 destination blocks in dst and the next register, the 16 source
+/// blocks in src and the next one; `repeat` repeats, dst_stride and
+/// src_stride blocks apart (with one repeat, the lists start one stride
+/// in). The b8 form writes and reads the halves its flags name.
+inline void asc_transto5hd_b32(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                               uint16_t dst_stride, uint16_t src_stride,
+                               normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTransTo5hd(
+      "asc_transto5hd_b32", 4, dst, src,
+      AscendC::TransDataTo5HDParams(false, false, repeat, dst_stride,
+                                    src_stride),
+      site);
+}
+inline void asc_transto5hd_b16(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                               uint16_t dst_stride, uint16_t src_stride,
+                               normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTransTo5hd(
+      "asc_transto5hd_b16", 2, dst, src,
+      AscendC::TransDataTo5HDParams(false, false, repeat, dst_stride,
+                                    src_stride),
+      site);
+}
+inline void asc_transto5hd_b8(ub_addr8_t dst, ub_addr8_t src, uint8_t repeat,
+                              uint16_t dst_stride, uint16_t src_stride,
+                              bool dst_high_half, bool src_high_half,
+                              normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTransTo5hd(
+      "asc_transto5hd_b8", 1, dst, src,
+      AscendC::TransDataTo5HDParams(dst_high_half, src_high_half, repeat,
+                                    dst_stride, src_stride),
+      site);
+}
+inline void asc_transto5hd_b32_sync(ub_addr8_t dst, ub_addr8_t src,
+                                    uint8_t repeat, uint16_t dst_stride,
+                                    uint16_t src_stride,
+                                    normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTransTo5hd(
+      "asc_transto5hd_b32_sync", 4, dst, src,
+      AscendC::TransDataTo5HDParams(false, false, repeat, dst_stride,
+                                    src_stride),
+      site);
+}
+inline void asc_transto5hd_b16_sync(ub_addr8_t dst, ub_addr8_t src,
+                                    uint8_t repeat, uint16_t dst_stride,
+                                    uint16_t src_stride,
+                                    normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTransTo5hd(
+      "asc_transto5hd_b16_sync", 2, dst, src,
+      AscendC::TransDataTo5HDParams(false, false, repeat, dst_stride,
+                                    src_stride),
+      site);
+}
+inline void asc_transto5hd_b8_sync(ub_addr8_t dst, ub_addr8_t src,
+                                   uint8_t repeat, uint16_t dst_stride,
+                                   uint16_t src_stride, bool dst_high_half,
+                                   bool src_high_half,
+                                   normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiTransTo5hd(
+      "asc_transto5hd_b8_sync", 1, dst, src,
+      AscendC::TransDataTo5HDParams(dst_high_half, src_high_half, repeat,
+                                    dst_stride, src_stride),
+      site);
+}
 
 /// Per repeat, each of 8 consecutive src elements fills one 32-byte block
 /// of dst (uint16_t, uint32_t), blocks dst_block_stride apart, repeats

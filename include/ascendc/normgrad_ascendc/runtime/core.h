@@ -123,13 +123,17 @@ struct ReduceExtremeRegister {
 
 /// The registers only the C API reaches (docs/capi.md): the inter-core
 /// sync base address (asc_set_ffts_base_addr), the counters of
-/// asc_sync_block_* and asc_sync_subblock_* per flag id, and the count
-/// asc_reduce left (asc_get_rsvd_count). Reset when a block starts.
+/// asc_sync_block_* and asc_sync_subblock_* per flag id, the count
+/// asc_reduce left (asc_get_rsvd_count), and the address registers VA0..VA7
+/// of asc_set_va_reg (8 UB byte offsets each; bit n of va_set: VAn was
+/// set). Reset when a block starts.
 struct CapiRegisters {
   uint64_t ffts_base = 0;
   uint8_t block_flags[16] = {};
   uint8_t subblock_flags[16] = {};
   int64_t rsvd_count = 0;
+  uint32_t va[8][8] = {};
+  uint8_t va_set = 0;
 };
 
 /// One emulated AI core. Not copyable; used by one thread at a time.

@@ -408,10 +408,12 @@ BlockRef AddressBlock(const char* type, const char* list, int i,
 /// Resolves entry `i` of a LocalTensor list.
 BlockRef TensorBlock(const char* type, const char* list, int i,
                      const TensorView& view);
-/// TransDataTo5HD over resolved lists of `elem_bytes`-byte elements.
+/// TransDataTo5HD over resolved lists of `elem_bytes`-byte elements; `api`
+/// names the caller (the C API's asc_transto5hd_b*, with an empty type).
 void TransDataTo5HDImpl(const char* type, const BlockRef (&dst)[16],
                         const BlockRef (&src)[16], uint32_t elem_bytes,
-                        const AscendC::TransDataTo5HDParams& p);
+                        const AscendC::TransDataTo5HDParams& p,
+                        const char* api = "TransDataTo5HD");
 /// Reads the 16 addresses a LocalTensor<uint64_t> holds.
 void AddressList(const char* type, const char* which, const TensorView& view,
                  uint64_t (&out)[16]);
