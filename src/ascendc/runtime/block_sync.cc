@@ -148,10 +148,10 @@ void IBWaitImpl(const void* gm, int32_t block, int32_t event_id) {
   AcquireAfterWait(launch, CurrentBlock(), IbChannel(gm, block, event_id));
 }
 
-void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id) {
-  CheckMode0("CrossCoreSetFlag", mode, flag_id);
+void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id, const char* api) {
+  CheckMode0(api, mode, flag_id);
   Launch& launch = CurrentLaunch();
-  launch.RequireConcurrent("CrossCoreSetFlag");
+  launch.RequireConcurrent(api);
   launch.Change([&] {
     ++launch.cross_sets[flag_id];
     RaceRelease(launch, CurrentBlock(),
@@ -159,15 +159,15 @@ void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id) {
   });
 }
 
-void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id) {
-  CheckMode0("CrossCoreWaitFlag", mode, flag_id);
+void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id, const char* api) {
+  CheckMode0(api, mode, flag_id);
   Launch& launch = CurrentLaunch();
-  launch.RequireConcurrent("CrossCoreWaitFlag");
+  launch.RequireConcurrent(api);
   BlockState& self = CurrentBlock();
   const uint64_t n = ++self.cross_wait_calls[flag_id];
   const uint64_t needed = n * launch.num_blocks();
   launch.Wait(self,
-              At("CrossCoreWaitFlag(flagId " + std::to_string(flag_id) +
+              At(std::string(api) + "(flagId " + std::to_string(flag_id) +
                  ", its " + Ordinal(n) + " wait)"),
               [&] { return launch.cross_sets[flag_id] >= needed; });
   AcquireAfterWait(launch, self, "CrossCoreSetFlag " + std::to_string(flag_id));

@@ -111,6 +111,8 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   deq_scale_ = kDeqScaleReset;
   cmp_mask_ = CmpMaskRegister();
   ctrl_ = DefaultCtrl(CurrentProfile());
+  capi_ = CapiRegisters();
+  reduce_extreme_ = ReduceExtremeRegister();
   if (this == ShownCore()) PublishBlock(this);
 }
 

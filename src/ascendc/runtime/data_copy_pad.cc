@@ -28,10 +28,16 @@ PadRegister& CurrentPadRegister() {
   return without_pipe;
 }
 
+// The name messages start with: DataCopyPad's with its direction, or the
+// caller's (the C API's asc_copy_*_align).
 struct Op {
-  Op(const char* type_name, const char* direction) {
-    std::snprintf(text, sizeof text, "DataCopyPad<%s> %s", type_name,
-                  direction);
+  Op(const char* type_name, const char* direction, const char* api) {
+    if (api != nullptr) {
+      std::snprintf(text, sizeof text, "%s<%s>", api, type_name);
+    } else {
+      std::snprintf(text, sizeof text, "DataCopyPad<%s> %s", type_name,
+                    direction);
+    }
   }
   char text[64];
 };
@@ -97,8 +103,9 @@ void FillElements(uint8_t* at, uint64_t bytes, const uint8_t* value,
 
 void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
                        const CopyEnd& dst, const CopyEnd& src,
-                       const PadBlocks& b, const PadFill& fill) {
-  const Op op(type_name, "GM->UB");
+                       const PadBlocks& b, const PadFill& fill,
+                       const char* api) {
+  const Op op(type_name, "GM->UB", api);
   dst.ub->CheckUbOperand(op.text, "dst");
   CheckGm(op, "src", src);
   for (const auto& [name, count] :
@@ -168,8 +175,8 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
 
 void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
                         const CopyEnd& dst, const CopyEnd& src,
-                        const PadBlocks& b) {
-  const Op op(type_name, "UB->GM");
+                        const PadBlocks& b, const char* api) {
+  const Op op(type_name, "UB->GM", api);
   CheckGm(op, "dst", dst);
   src.ub->CheckUbOperand(op.text, "src");
   if (!CheckBlocks(op, elem_bytes, b)) return;

@@ -42,7 +42,11 @@ namespace {
 constexpr uint32_t kBlock = 32;
 
 const char* Who(const char* api, const char* type, char (&buffer)[96]) {
-  std::snprintf(buffer, sizeof buffer, "%s<%s>", api, type);
+  if (*type == '\0') {  // an untyped caller (the C API's asc_transto5hd_b16)
+    std::snprintf(buffer, sizeof buffer, "%s", api);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%s<%s>", api, type);
+  }
   return buffer;
 }
 
@@ -136,9 +140,9 @@ void CheckIndexedCall(const IndexedSide& side, const TensorView& contiguous,
 
 void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
               uint32_t elem_bytes, uint32_t repeat_time,
-              const AscendC::BrcbRepeatParams& p) {
+              const AscendC::BrcbRepeatParams& p, const char* api) {
   char who[96];
-  Who("Brcb", type, who);
+  Who(api, type, who);
   dst.CheckUbOperand(who, "dst");
   src.CheckUbOperand(who, "src");
   if (p.dstBlkStride == 0) {
@@ -177,9 +181,9 @@ void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
 
 void GatherbImpl(const char* type, const TensorView& dst, const TensorView& src,
                  const TensorView& offsets, uint32_t repeat_time,
-                 const AscendC::GatherRepeatParams& p) {
+                 const AscendC::GatherRepeatParams& p, const char* api) {
   char who[96];
-  Who("Gatherb", type, who);
+  Who(api, type, who);
   dst.CheckUbOperand(who, "dst");
   src.CheckUbOperand(who, "src");
   offsets.CheckUbOperand(who, "offset");
@@ -343,9 +347,10 @@ void AddressList(const char* type, const char* which, const TensorView& view,
 
 void TransDataTo5HDImpl(const char* type, const BlockRef (&dst)[16],
                         const BlockRef (&src)[16], uint32_t elem_bytes,
-                        const AscendC::TransDataTo5HDParams& p) {
+                        const AscendC::TransDataTo5HDParams& p,
+                        const char* api) {
   char who[96];
-  Who("TransDataTo5HD", type, who);
+  Who(api, type, who);
   const uint32_t repeats = p.repeatTimes;
   for (uint32_t r = 0; r < repeats; ++r) {
     // With one repeat the lists are already shifted by one stride; with more,

@@ -201,7 +201,24 @@ struct SpanParams {
   ReduceOrder order;
   uint32_t group;
   uint32_t result_bytes;
+  /// Set: the whole-repeat max / min also keeps the extreme of all its
+  /// repeats here (Core::reduce_extreme).
+  ReduceExtremeRegister* extreme = nullptr;
 };
+
+// Folds a result found at lane position `at` into the extreme register,
+// the earlier position winning a tie as inside a repeat.
+template <typename V>
+void KeepExtreme(ReduceExtremeRegister& reg, ReduceType op, const V& value,
+                 uint64_t at) {
+  Node<V> before{V{}, reg.index, reg.has};
+  std::memcpy(static_cast<void*>(&before.value), &reg.value_bits, sizeof(V));
+  const Node<V> best = Combine(op, before, Node<V>{value, at, true});
+  reg.has = true;
+  reg.index = best.index;
+  reg.value_bits = 0;
+  std::memcpy(&reg.value_bits, &best.value, sizeof(V));
+}
 
 // Whether every one of the span's lanes is selected.
 bool AllSelected(const SpanArgs& a) {
@@ -360,6 +377,10 @@ void ReduceSpan(const SpanArgs& a) {
       nodes[j] = {static_cast<D>(s), j, selected};
     }
     Node<D> r = Tree(p.op, nodes, p.group);
+    if (r.has && p.extreme != nullptr) {
+      KeepExtreme(*p.extreme, p.op, r.value,
+                  a.first_lane + uint64_t{g} * p.group + r.index);
+    }
     if (!r.has) r = {EmptyValue<D>(p.op), 0, false};
     WriteResult(out + uint64_t{g} * p.result_bytes, r, p.op, p.order);
   }
@@ -518,6 +539,14 @@ void ReduceLevel0(const ReduceCall& c, ReduceGroup group, int32_t repeat_time,
   switch (group) {
     case ReduceGroup::kRepeat:
       p.result_bytes = ResultBytes(c.op, order, d_bytes);
+      if (c.op != ReduceType::SUM) {
+        ReduceExtremeRegister& reg = CurrentCore().reduce_extreme();
+        reg = ReduceExtremeRegister();
+        reg.op = c.op == ReduceType::MAX ? ReduceExtremeRegister::Op::kMax
+                                         : ReduceExtremeRegister::Op::kMin;
+        reg.value_bytes = static_cast<uint8_t>(d_bytes);
+        p.extreme = &reg;
+      }
       layout = {
           lanes, p.result_bytes,
           uint64_t{p.result_bytes} * static_cast<uint32_t>(dst_rep_stride),

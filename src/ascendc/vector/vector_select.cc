@@ -284,17 +284,19 @@ void SetCmpMaskImpl(const char* type, const TensorView& src) {
 
 uint64_t RunGatherMask(const GatherMaskArgs& call) {
   char who[64];
-  std::snprintf(who, sizeof who, "GatherMask<%s>", call.type);
+  std::snprintf(who, sizeof who, "%s<%s>", call.api, call.type);
   call.dst->CheckUbOperand(who, "dst");
   call.src0->CheckUbOperand(who, "src0");
-  if (call.pattern != nullptr) call.pattern->CheckUbOperand(who, "src1Pattern");
+  if (call.pattern != nullptr) {
+    call.pattern->CheckUbOperand(who, call.pattern_name);
+  }
   const ProfileInfo& profile = CurrentCore().profile();
   const bool p310 = profile.profile == Profile::k310P;
   if (call.pattern == nullptr) {
     const unsigned last = p310 ? 6 : 7;
     if (call.builtin < 1 || call.builtin > last) {
-      Fail("%s: src1Pattern %u is out of range (1..%u on profile %s)", who,
-           call.builtin, last, profile.name);
+      Fail("%s: %s %u is out of range (1..%u on profile %s)", who,
+           call.pattern_name, call.builtin, last, profile.name);
     }
   }
   const AscendC::GatherMaskParams& p = call.params;
@@ -314,7 +316,7 @@ uint64_t RunGatherMask(const GatherMaskArgs& call) {
   const int64_t repeats =
       total_count ? (int64_t{call.mask} + lanes - 1) / lanes : p.repeatTimes;
   if (!total_count && repeats > 255) {
-    Fail("%s: gatherMaskParams.repeatTimes %lld is out of range (0..255)", who,
+    Fail("%s: %s %lld is out of range (0..255)", who, call.repeat_name,
          static_cast<long long>(repeats));
   }
   auto lanes_of = [&](int64_t r) -> uint64_t {
@@ -349,10 +351,11 @@ uint64_t RunGatherMask(const GatherMaskArgs& call) {
     const uint64_t pattern_end = pattern_offset(r) + (n + 7) / 8;
     if (call.pattern != nullptr && pattern_end > call.pattern->bytes) {
       Fail(
-          "%s: src1Pattern has %u bytes; %lld repeats of %llu bits with "
-          "src1RepeatStride %u reach byte %llu, past its end",
-          who, call.pattern->bytes, static_cast<long long>(repeats),
-          static_cast<unsigned long long>(n), p.src1RepeatStride,
+          "%s: %s has %u bytes; %lld repeats of %llu bits with "
+          "%s %u reach byte %llu, past its end",
+          who, call.pattern_name, call.pattern->bytes,
+          static_cast<long long>(repeats), static_cast<unsigned long long>(n),
+          call.pattern_stride_name, p.src1RepeatStride,
           static_cast<unsigned long long>(pattern_end));
     }
   }

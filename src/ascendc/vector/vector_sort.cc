@@ -133,8 +133,8 @@ void SortStructures(const uint8_t* from, uint8_t* to, uint32_t n, uint32_t unit,
 
 void Sort32Impl(const char* type, uint32_t elem_bytes, const TensorView& dst,
                 const TensorView& src0, const TensorView& src1,
-                int32_t repeat_time) {
-  const ApiName name("Sort32", type);
+                int32_t repeat_time, const char* api_name) {
+  const ApiName name(api_name, type);
   const char* api = name.text;
   const uint32_t score_step = kSort32Lanes * elem_bytes;
   const uint32_t index_step = kSort32Lanes * sizeof(uint32_t);
@@ -186,8 +186,9 @@ void Sort32Impl(const char* type, uint32_t elem_bytes, const TensorView& dst,
 
 void MergeImpl(const char* type, uint32_t elem_bytes, bool proposals,
                const TensorView& dst, const TensorView* const src[4],
-               const AscendC::MrgSort4Info& params) {
-  const ApiName name(proposals ? "MrgSort4" : "MrgSort", type);
+               const AscendC::MrgSort4Info& params, const char* api_name) {
+  if (api_name == nullptr) api_name = proposals ? "MrgSort4" : "MrgSort";
+  const ApiName name(api_name, type);
   const char* api = name.text;
   static const char* const kNames[kLists] = {"src.src1", "src.src2", "src.src3",
                                              "src.src4"};
@@ -321,7 +322,7 @@ void MergeImpl(const char* type, uint32_t elem_bytes, bool proposals,
     }
   }
   MergeRecord& record = CurrentCore().merge_record();
-  record.api = proposals ? "MrgSort4" : "MrgSort";
+  record.api = api_name;
   record.suspension = params.ifExhaustedSuspension;
   for (int i = 0; i < kLists; ++i) {
     record.consumed[i] = static_cast<uint16_t>(taken[i]);

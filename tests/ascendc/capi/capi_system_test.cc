@@ -21,7 +21,10 @@ using compat_test::FailsWith;
 
 class CapiSystem : public ::testing::Test {
  protected:
-  CapiSystem() : profile_(normgrad_ascendc::Profile::kA2) {}
+  // Each test on a block starting afresh (its registers reset).
+  CapiSystem() : profile_(normgrad_ascendc::Profile::kA2) {
+    normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  }
   compat_test::ProfileScope profile_;
 };
 
@@ -92,8 +95,16 @@ TEST_F(CapiSystem, AtomicModes) {
   EXPECT_MODE(asc_set_atomic_add_int16, AscendC::SetAtomicAdd<int16_t>());
   EXPECT_MODE(asc_set_atomic_add_int8, AscendC::SetAtomicAdd<int8_t>());
   EXPECT_MODE(asc_set_atomic_max_float, AscendC::SetAtomicMax<float>());
+  EXPECT_MODE(asc_set_atomic_max_float16, AscendC::SetAtomicMax<half>());
+  EXPECT_MODE(asc_set_atomic_max_bfloat, AscendC::SetAtomicMax<bfloat16_t>());
   EXPECT_MODE(asc_set_atomic_max_int, AscendC::SetAtomicMax<int32_t>());
+  EXPECT_MODE(asc_set_atomic_max_int16, AscendC::SetAtomicMax<int16_t>());
+  EXPECT_MODE(asc_set_atomic_max_int8, AscendC::SetAtomicMax<int8_t>());
+  EXPECT_MODE(asc_set_atomic_min_float, AscendC::SetAtomicMin<float>());
   EXPECT_MODE(asc_set_atomic_min_float16, AscendC::SetAtomicMin<half>());
+  EXPECT_MODE(asc_set_atomic_min_bfloat, AscendC::SetAtomicMin<bfloat16_t>());
+  EXPECT_MODE(asc_set_atomic_min_int, AscendC::SetAtomicMin<int32_t>());
+  EXPECT_MODE(asc_set_atomic_min_int16, AscendC::SetAtomicMin<int16_t>());
   EXPECT_MODE(asc_set_atomic_min_int8, AscendC::SetAtomicMin<int8_t>());
 #undef EXPECT_MODE
   asc_set_atomic_none();
@@ -155,6 +166,183 @@ TEST_F(CapiSystem, ScalarBits) {
                         "asc_set_nthbit: idx 64 is out of range (0..63"));
   EXPECT_TRUE(FailsWith([] { asc_clear_nthbit(0, -1); },
                         "asc_clear_nthbit: idx -1 is out of range"));
+}
+
+// The page's numbers: asc_set_store_atomic_config_v1 sets the mode that
+// SetStoreAtomicConfig sets, asc_get_store_atomic_config reads it.
+TEST_F(CapiSystem, StoreAtomicConfig) {
+  asc_store_atomic_config config;
+  EXPECT_EQ(config.config, 0u);
+  config.config = 0b01'110;  // op 1, type 6
+  EXPECT_EQ(config.atomic_type, 6u);
+  EXPECT_EQ(config.atomic_op, 1u);
+  asc_set_store_atomic_config_v1(1, 0);
+  asc_get_store_atomic_config(config);
+  EXPECT_EQ(config.atomic_type, 1u);
+  EXPECT_EQ(config.atomic_op, 0u);
+  EXPECT_EQ(config.config, 1u);
+  const struct {
+    uint16_t type;
+    void (*cpp)();
+  } kTypes[] = {{1, [] { AscendC::SetAtomicAdd<float>(); }},
+                {2, [] { AscendC::SetAtomicAdd<half>(); }},
+                {3, [] { AscendC::SetAtomicAdd<int16_t>(); }},
+                {4, [] { AscendC::SetAtomicAdd<int32_t>(); }},
+                {5, [] { AscendC::SetAtomicAdd<int8_t>(); }},
+                {6, [] { AscendC::SetAtomicAdd<bfloat16_t>(); }}};
+  for (const auto& t : kTypes) {
+    t.cpp();
+    uint16_t want_type = 0, want_op = 0;
+    AscendC::GetStoreAtomicConfig(want_type, want_op);
+    asc_set_atomic_none();
+    asc_set_store_atomic_config_v1(t.type, 0);
+    asc_get_store_atomic_config(config);
+    EXPECT_EQ(config.atomic_type, want_type) << t.type;
+    EXPECT_EQ(config.atomic_type, t.type);
+  }
+  // The sum applies to a copy into GM.
+  asc_set_store_atomic_config_v1(4, 0);
+  int32_t gm[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  auto* ub = reinterpret_cast<int32_t*>(asc_get_phy_buf_addr(0));
+  for (int i = 0; i < 8; ++i) ub[i] = 100 * i;
+  asc_copy_ub2gm(gm, ub, 32);
+  asc_set_store_atomic_config_v1(0, 0);
+  asc_get_store_atomic_config(config);
+  EXPECT_EQ(config.config, 0u);
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(gm[i], i + 1 + 100 * i);
+  EXPECT_TRUE(FailsWith(
+      [] { asc_set_store_atomic_config_v1(7, 0); },
+      "asc_set_store_atomic_config_v1: type 7 has no meaning; it is 0"));
+  EXPECT_TRUE(
+      FailsWith([] { asc_set_store_atomic_config_v1(1, 1); },
+                "asc_set_store_atomic_config_v1: op 1 has no meaning; the "
+                "only operation is 0 (sum)"));
+}
+
+// CTRL as its page describes it: bits 48, 53 and 59 are kept, bit 56 is
+// the mask register's mode; other bits are refused.
+TEST_F(CapiSystem, CtrlRegister) {
+  EXPECT_EQ(asc_get_ctrl(), 0);
+  const uint64_t bit48 = uint64_t{1} << 48;
+  asc_set_ctrl(static_cast<uint64_t>(asc_get_ctrl()) | bit48);
+  EXPECT_EQ(static_cast<uint64_t>(asc_get_ctrl()), bit48);
+  EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 1);
+  asc_set_mask_count();
+  EXPECT_EQ(static_cast<uint64_t>(asc_get_ctrl()), bit48 | uint64_t{1} << 56);
+  asc_set_mask_norm();
+  EXPECT_EQ(static_cast<uint64_t>(asc_get_ctrl()), bit48);
+  const uint64_t all =
+      bit48 | uint64_t{1} << 53 | uint64_t{1} << 56 | uint64_t{1} << 59;
+  asc_set_ctrl(all);
+  EXPECT_EQ(static_cast<uint64_t>(asc_get_ctrl()), all);
+  EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().mode,
+            AscendC::MaskMode::COUNTER);
+  asc_set_ctrl(0);
+  EXPECT_EQ(asc_get_ctrl(), 0);
+  EXPECT_EQ(normgrad_ascendc::CurrentCore().vector_mask().mode,
+            AscendC::MaskMode::NORMAL);
+  EXPECT_TRUE(FailsWith([] { asc_set_ctrl(uint64_t{1} << 60 | 1); },
+                        "asc_set_ctrl: config 0x1000000000000001 changes "
+                        "CTRL[0]; only CTRL[48], CTRL[53], CTRL[56] and "
+                        "CTRL[59] may be set"));
+}
+
+TEST_F(CapiSystem, Registers) {
+  uint32_t core_version = 0;
+  asc_get_arch_ver(core_version);
+  EXPECT_EQ(core_version, 0x2201u);
+  // The host code each call returns to: two call sites, two values.
+  const int64_t first = asc_get_program_counter();
+  const int64_t second = asc_get_program_counter();
+  EXPECT_NE(first, second);
+  EXPECT_NE(first, 0);
+  asc_icache_preload(reinterpret_cast<void*>(first & 0xFFFFFFFFFFFF), 32);
+  EXPECT_EQ(asc_get_icache_preload_status(), 0);
+  EXPECT_TRUE(FailsWith([] { asc_icache_preload(nullptr, 32); },
+                        "asc_icache_preload: addr is a null pointer"));
+  EXPECT_TRUE(
+      FailsWith([&] { asc_icache_preload(reinterpret_cast<void*>(first), -1); },
+                "asc_icache_preload: prefetch_len -1 is negative"));
+  uint64_t gm[4] = {};
+  asc_datacache_preload(gm, 0);
+  EXPECT_TRUE(FailsWith([] { asc_datacache_preload(nullptr, 0); },
+                        "asc_datacache_preload: address is a null pointer"));
+
+  EXPECT_EQ(asc_get_ffts_base_addr(), 0);
+  asc_set_ffts_base_addr(0x123456789abcull);
+  EXPECT_EQ(asc_get_ffts_base_addr(), 0x123456789abc);
+  asc_set_ffts_base_addr((uint64_t{1} << 48) - 1);
+  EXPECT_EQ(asc_get_ffts_base_addr(), (int64_t{1} << 48) - 1);
+  EXPECT_TRUE(FailsWith([] { asc_set_ffts_base_addr(uint64_t{1} << 48); },
+                        "asc_set_ffts_base_addr: config 0x1000000000000 is "
+                        "out of range [0, 2^48 - 1]"));
+
+  EXPECT_EQ(asc_get_status(), 0);
+  EXPECT_EQ(asc_get_sys_virtual_base(), 0);
+  EXPECT_EQ(asc_get_smmu_tag_version(), 0);
+  int local = 0;
+  const auto base = static_cast<uintptr_t>(asc_get_phy_stack_base());
+  EXPECT_NE(base, 0u);
+  EXPECT_LE(base, reinterpret_cast<uintptr_t>(&local));
+}
+
+// The counters of a group of one core: arrive raises, wait lowers; the page
+// example (arrive, then wait) runs, the bad uses are refused.
+TEST_F(CapiSystem, SyncBetweenCores) {
+  asc_set_ffts_base_addr(0x1000);
+  asc_sync_block_arrive(PIPE_S, 1);
+  asc_sync_block_wait(PIPE_S, 1);
+  asc_sync_subblock_arrive(PIPE_S, 1);
+  asc_sync_subblock_wait(PIPE_S, 1);
+  asc_sync_inter_arrive(PIPE_S, 1);
+  asc_sync_inter_wait(PIPE_S, 1);  // the only block of this launch arrived
+  for (int i = 0; i < 15; ++i) asc_sync_block_arrive(PIPE_MTE3, 2);
+  EXPECT_TRUE(FailsWith(
+      [] { asc_sync_block_arrive(PIPE_MTE3, 2); },
+      "asc_sync_block_arrive: the counter of flag_id 2 is already 15, its "
+      "largest value"));
+  for (int i = 0; i < 15; ++i) asc_sync_block_wait(PIPE_MTE3, 2);
+  EXPECT_TRUE(
+      FailsWith([] { asc_sync_block_wait(PIPE_S, 2); },
+                "asc_sync_block_wait: the counter of flag_id 2 is 0 and no "
+                "other core can raise it"));
+  // The subblock counters are not the block counters.
+  asc_sync_block_arrive(PIPE_S, 3);
+  EXPECT_TRUE(FailsWith([] { asc_sync_subblock_wait(PIPE_S, 3); },
+                        "asc_sync_subblock_wait: the counter of flag_id 3 "
+                        "is 0"));
+  EXPECT_TRUE(FailsWith([] { asc_sync_block_arrive(PIPE_S, 16); },
+                        "asc_sync_block_arrive: flag_id 16 is out of range "
+                        "[0, 15]"));
+  EXPECT_TRUE(FailsWith([] { asc_sync_subblock_arrive(PIPE_S, -1); },
+                        "asc_sync_subblock_arrive: flag_id -1 is out of "
+                        "range [0, 15]"));
+  EXPECT_TRUE(FailsWith([] { asc_sync_inter_wait(PIPE_S, 16); },
+                        "asc_sync_inter_wait: flag_id 16 is out of range"));
+  EXPECT_TRUE(FailsWith([] { asc_sync_inter_arrive(PIPE_S, 99); },
+                        "asc_sync_inter_arrive: flag_id 99 is out of range"));
+}
+
+// The enumerations and the padding structure have the pages' values and
+// layout.
+TEST_F(CapiSystem, DeclaredTypes) {
+  EXPECT_EQ(static_cast<int>(asc_load_l2_cache_mode::NORMAL_FIRST_VICTIM), 0);
+  EXPECT_EQ(static_cast<int>(asc_load_l2_cache_mode::NORMAL_LAST_VICTIM), 1);
+  EXPECT_EQ(static_cast<int>(asc_load_l2_cache_mode::NORMAL_PERSISTENT), 2);
+  EXPECT_EQ(static_cast<int>(asc_load_l2_cache_mode::NOTALLOC_KEEP), 4);
+  EXPECT_EQ(static_cast<int>(asc_load_l2_cache_mode::NOTALLOC_CLEAN), 5);
+  EXPECT_EQ(static_cast<int>(asc_load_l2_cache_mode::NOTALLOC_DROP), 6);
+  EXPECT_EQ(static_cast<int>(asc_store_l2_cache_mode::NORMAL_FIRST_VICTIM), 0);
+  EXPECT_EQ(static_cast<int>(asc_store_l2_cache_mode::NORMAL_LAST_VICTIM), 1);
+  EXPECT_EQ(static_cast<int>(asc_store_l2_cache_mode::NORMAL_PERSISTENT), 2);
+  EXPECT_EQ(static_cast<int>(asc_store_l2_cache_mode::NOTALLOC_CLEAN), 4);
+  asc_ndim_pad_count_config pad;
+  EXPECT_EQ(pad.config, 0u);
+  pad.loop1_lp_count = 1;
+  pad.loop2_rp_count = 2;
+  pad.loop4_rp_count = 255;
+  EXPECT_EQ(pad.config, 0xFF00000002000001ull);
+  EXPECT_EQ(sizeof(pad), 8u);
 }
 
 TEST_F(CapiSystem, OtherProfilesRefuse) {

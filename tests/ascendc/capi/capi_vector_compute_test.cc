@@ -9,6 +9,7 @@
 // call and its C++ call on the same operands) and its messages in Checks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -1349,6 +1350,477 @@ TEST_F(CapiVector, ShiftAndCopyChecks) {
 }
 
 // ---- Checks -------------------------------------------------------------
+
+// ---- Moving elements and blocks ------------------------------------------
+
+// The page's example, then the C++ Brcb on the same data, both types.
+TEST_F(CapiVector, BrcbMatchesPageAndCpp) {
+  uint16_t* src = UbAt<uint16_t>(kSrc0);
+  for (uint16_t i = 0; i < 16; ++i) src[i] = static_cast<uint16_t>(i + 1);
+  asc_brcb(UbAt<uint16_t>(kDstC), src, 1, 8, 2);
+  for (uint32_t i = 0; i < 256; ++i) {
+    EXPECT_EQ(UbAt<uint16_t>(kDstC)[i], i / 16 + 1) << i;
+  }
+  Fill<uint32_t>();
+  asc_brcb(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0), 2, 20, 3);
+  AscendC::Brcb(TensorAt<uint32_t>(kDstCpp), TensorAt<uint32_t>(kSrc0), 3,
+                AscendC::BrcbRepeatParams(2, 20));
+  EXPECT_TRUE(SameDst());
+  Fill<uint16_t>();
+  asc_brcb_sync(UbAt<uint16_t>(kDstC), UbAt<uint16_t>(kSrc0), 1, 9, 4);
+  AscendC::Brcb(TensorAt<uint16_t>(kDstCpp), TensorAt<uint16_t>(kSrc0), 4,
+                AscendC::BrcbRepeatParams(1, 9));
+  EXPECT_TRUE(SameDst());
+  EXPECT_TRUE(FailsWith(
+      [] { asc_brcb(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0), 1, 8, 1); },
+      "asc_brcb<int16_t>: element type int16_t is not supported on profile "
+      "Atlas A2/A3"));
+  EXPECT_TRUE(FailsWith(
+      [] { asc_brcb(UbAt<uint16_t>(kDstC), UbAt<uint16_t>(kDstC), 1, 8, 1); },
+      "asc_brcb<uint16_t>: src and dst overlap"));
+}
+
+// The page's example (a reversal by byte offsets), then the C++ Gather on
+// random offsets in the count and the high-dimension form.
+TEST_F(CapiVector, GatherMatchesPageAndCpp) {
+  half* src = UbAt<half>(kSrc0);
+  uint32_t* offsets = UbAt<uint32_t>(kSrc1);
+  for (uint32_t i = 0; i < 128; ++i) {
+    src[i] = static_cast<half>(static_cast<float>(i + 1));
+    offsets[i] = 254 - 2 * i;
+  }
+  asc_gather(UbAt<half>(kDstC), src, offsets, 128);
+  for (uint32_t i = 0; i < 128; ++i) {
+    EXPECT_EQ(static_cast<float>(UbAt<half>(kDstC)[i]),
+              static_cast<float>(128 - i))
+        << i;
+  }
+  std::mt19937 rng(compat_test::Seed<77>());
+  auto random_offsets = [&](uint32_t elem_bytes, uint32_t n) {
+    std::uniform_int_distribution<uint32_t> pick(0, 1000);
+    for (uint32_t i = 0; i < n; ++i) offsets[i] = pick(rng) * elem_bytes;
+  };
+  // src0 holds 8 KiB: 1001 elements of 4 bytes reach byte 4004.
+  Fill<float>();
+  random_offsets(4, 300);
+  asc_gather(UbAt<float>(kDstC), UbAt<float>(kSrc0), offsets, 300);
+  AscendC::Gather(TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0),
+                  TensorAt<uint32_t>(kSrc1), 0, 300);
+  EXPECT_TRUE(SameDst());
+  Fill<int16_t>();
+  random_offsets(2, 1000);
+  asc_gather_sync(UbAt<int16_t>(kDstC), UbAt<int16_t>(kSrc0), offsets, 999);
+  AscendC::Gather(TensorAt<int16_t>(kDstCpp), TensorAt<int16_t>(kSrc0),
+                  TensorAt<uint32_t>(kSrc1), 0, 999);
+  EXPECT_TRUE(SameDst());
+  // The high-dimension form reads the mask register.
+  Fill<uint32_t>();
+  random_offsets(4, 256);
+  const uint64_t mask[2] = {kMaskLow, 0};
+  asc_set_vector_mask(0, kMaskLow);
+  asc_gather(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0), offsets, 10, 3);
+  AscendC::Gather(TensorAt<uint32_t>(kDstCpp), TensorAt<uint32_t>(kSrc0),
+                  TensorAt<uint32_t>(kSrc1), 0, mask, 3, 10);
+  EXPECT_TRUE(SameDst());
+  offsets[5] = 3;
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_gather(UbAt<float>(kDstC), UbAt<float>(kSrc0), offsets, 8); },
+      "asc_gather<float>: lane 5: src_offset 3 (plus base address 0) is byte "
+      "3, not a multiple of the element size 4"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_gather(UbAt<int8_t>(kDstC), UbAt<int8_t>(kSrc0), offsets, 8); },
+      "asc_gather<int8_t>: element type int8_t is not supported"));
+}
+
+// The page's example (blocks in order copy src), then the C++ Gatherb on
+// shuffled blocks.
+TEST_F(CapiVector, GatherDatablockMatchesPageAndCpp) {
+  uint32_t* src = UbAt<uint32_t>(kSrc0);
+  uint32_t* offsets = UbAt<uint32_t>(kSrc1);
+  for (uint32_t i = 0; i < 128; ++i) src[i] = i + 1;
+  for (uint32_t j = 0; j < 16; ++j) offsets[j] = 32 * j;
+  asc_gather_datablock(UbAt<uint32_t>(kDstC), src, offsets, 8, 1, 2);
+  for (uint32_t i = 0; i < 128; ++i) {
+    EXPECT_EQ(UbAt<uint32_t>(kDstC)[i], i + 1) << i;
+  }
+  Fill<uint16_t>();
+  for (uint32_t j = 0; j < 24; ++j) offsets[j] = 32 * ((j * 7) % 24);
+  asc_gather_datablock(UbAt<uint16_t>(kDstC), UbAt<uint16_t>(kSrc0), offsets,
+                       20, 2, 3);
+  AscendC::Gatherb(TensorAt<uint16_t>(kDstCpp), TensorAt<uint16_t>(kSrc0),
+                   TensorAt<uint32_t>(kSrc1), 3,
+                   AscendC::GatherRepeatParams(2, 20));
+  EXPECT_TRUE(SameDst());
+  std::memset(UbAt<uint8_t>(kDstC), 0, kRegion);
+  std::memset(UbAt<uint8_t>(kDstCpp), 0, kRegion);
+  asc_gather_datablock_sync(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0),
+                            offsets, 8, 1, 3);
+  AscendC::Gatherb(TensorAt<uint32_t>(kDstCpp), TensorAt<uint32_t>(kSrc0),
+                   TensorAt<uint32_t>(kSrc1), 3,
+                   AscendC::GatherRepeatParams(1, 8));
+  EXPECT_TRUE(SameDst());
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_gather_datablock(UbAt<half>(kDstC), UbAt<half>(kSrc0), offsets, 8,
+                             1, 1);
+      },
+      "asc_gather_datablock<half>: element type half is not supported"));
+}
+
+// asc_reduce against a reference (the page's count form) and against
+// GatherMask in every pattern; asc_get_rsvd_count reads the count.
+TEST_F(CapiVector, ReduceMatchesReferenceAndGatherMask) {
+  Fill<uint16_t>();
+  uint16_t* src0 = UbAt<uint16_t>(kSrc0);
+  uint16_t* pattern = UbAt<uint16_t>(kSrc1);
+  for (uint32_t i = 0; i < 8; ++i) {
+    pattern[i] = static_cast<uint16_t>(0x9E37u * (i + 1));
+  }
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // a block starting afresh
+  EXPECT_EQ(asc_get_rsvd_count(), 0);
+  asc_set_vector_mask(0x0F, 0xF0);  // the count form keeps the register
+  asc_reduce(UbAt<uint16_t>(kDstC), src0, pattern, 128);
+  std::vector<uint16_t> kept;
+  for (uint32_t k = 0; k < 128; ++k) {
+    if ((pattern[k / 16] >> (k % 16) & 1) != 0) kept.push_back(src0[k]);
+  }
+  EXPECT_EQ(asc_get_rsvd_count(), static_cast<int64_t>(kept.size()));
+  for (size_t i = 0; i < kept.size(); ++i) {
+    EXPECT_EQ(UbAt<uint16_t>(kDstC)[i], kept[i]) << i;
+  }
+  const normgrad_ascendc::VectorMask& reg =
+      normgrad_ascendc::CurrentCore().vector_mask();
+  EXPECT_EQ(reg.low, 0xF0u);
+  EXPECT_EQ(reg.high, 0x0Fu);
+  uint64_t rsvd = 0;
+  AscendC::GatherMask(TensorAt<uint16_t>(kDstCpp), TensorAt<uint16_t>(kSrc0),
+                      TensorAt<uint16_t>(kSrc1), true, 128, {1, 1, 8, 8}, rsvd);
+  EXPECT_TRUE(SameDst());
+  EXPECT_EQ(static_cast<uint64_t>(asc_get_rsvd_count()), rsvd);
+  asc_reduce_sync(UbAt<uint16_t>(kDstC), src0, pattern, 77);
+  AscendC::GatherMask(TensorAt<uint16_t>(kDstCpp), TensorAt<uint16_t>(kSrc0),
+                      TensorAt<uint16_t>(kSrc1), true, 77, {1, 1, 8, 8}, rsvd);
+  EXPECT_TRUE(SameDst());
+  EXPECT_EQ(static_cast<uint64_t>(asc_get_rsvd_count()), rsvd);
+  // The high-dimension form: the user pattern (0) and the built-in ones.
+  Fill<uint32_t>();
+  for (uint8_t mode = 0; mode <= 7; ++mode) {
+    asc_reduce(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0),
+               UbAt<uint32_t>(kSrc1), 3, 2, mode, 20, 1);
+    if (mode == 0) {
+      AscendC::GatherMask(TensorAt<uint32_t>(kDstCpp),
+                          TensorAt<uint32_t>(kSrc0), TensorAt<uint32_t>(kSrc1),
+                          false, 0, {2, 3, 20, 1}, rsvd);
+    } else {
+      AscendC::GatherMask(TensorAt<uint32_t>(kDstCpp),
+                          TensorAt<uint32_t>(kSrc0), mode, false, 0,
+                          {2, 3, 20, 1}, rsvd);
+    }
+    EXPECT_TRUE(SameDst()) << int{mode};
+    EXPECT_EQ(static_cast<uint64_t>(asc_get_rsvd_count()), rsvd) << int{mode};
+  }
+  // A built-in pattern does not read src1.
+  asc_reduce<uint32_t>(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0), nullptr, 1,
+                       1, 7, 8, 8);
+  EXPECT_EQ(asc_get_rsvd_count(), 64);
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_reduce(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0),
+                   UbAt<uint32_t>(kSrc1), 1, 1, 8, 8, 8);
+      },
+      "asc_reduce<uint32_t>: pattern_mode 8 is out of range (1..7 on profile "
+      "Atlas A2/A3)"));
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_reduce(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0),
+                   UbAt<uint32_t>(kSrc1), 256, 1, 7, 8, 8);
+      },
+      "asc_reduce<uint32_t>: repeat 256 is out of range (0..255)"));
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_reduce(UbAt<uint16_t>(kDstC), UbAt<uint16_t>(kSrc0),
+                   UbAt<uint16_t>(kSrc1), 0u);
+      },
+      "asc_reduce<uint16_t>: count 0 is out of range (1..4294967295)"));
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_reduce<uint32_t>(UbAt<uint32_t>(kDstC), UbAt<uint32_t>(kSrc0),
+                             nullptr, 1, 1, 0, 8, 8);
+      },
+      "asc_reduce<uint32_t>: src1 is a null pointer"));
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_reduce(UbAt<half>(kDstC), UbAt<half>(kSrc0), UbAt<half>(kSrc1),
+                   64u);
+      },
+      "asc_reduce<half>: element type half is not supported"));
+}
+
+// asc_bitsort against Sort32 and a stable sort written here; asc_mrgsort4
+// on the page's example (8 sorted lists merged in two steps) against a
+// whole sort, and against MrgSort with asc_get_vms4_sr.
+TEST_F(CapiVector, SortsMatchReferenceAndCpp) {
+  Fill<half>();
+  uint32_t* index = UbAt<uint32_t>(kSrc1);
+  for (uint32_t i = 0; i < 256; ++i) {
+    index[i] = 1000 + i;
+    if (i % 5 == 0) UbAt<half>(kSrc0)[i] = UbAt<half>(kSrc0)[i / 2];  // ties
+  }
+  asc_bitsort(UbAt<half>(kDstC), UbAt<half>(kSrc0), index, 8);
+  AscendC::Sort32(TensorAt<half>(kDstCpp), TensorAt<half>(kSrc0),
+                  TensorAt<uint32_t>(kSrc1), 8);
+  EXPECT_TRUE(SameDst());
+  for (uint32_t r = 0; r < 8; ++r) {
+    std::vector<uint32_t> order(32);
+    for (uint32_t k = 0; k < 32; ++k) order[k] = 32 * r + k;
+    std::stable_sort(order.begin(), order.end(), [](uint32_t a, uint32_t b) {
+      return static_cast<float>(UbAt<half>(kSrc0)[a]) >
+             static_cast<float>(UbAt<half>(kSrc0)[b]);
+    });
+    for (uint32_t k = 0; k < 32; ++k) {
+      const uint8_t* pair = UbAt<uint8_t>(kDstC) + (32 * r + k) * 8;
+      half score;
+      uint32_t idx;
+      std::memcpy(&score, pair, 2);
+      std::memcpy(&idx, pair + 4, 4);
+      EXPECT_EQ(idx, 1000 + order[k]) << r << " " << k;
+      EXPECT_EQ(static_cast<float>(score),
+                static_cast<float>(UbAt<half>(kSrc0)[order[k]]));
+    }
+  }
+  asc_bitsort_sync(UbAt<half>(kDstC), UbAt<half>(kSrc0), index, 2);
+  EXPECT_TRUE(SameDst());  // the first two repeats again, the same pairs
+
+  // The page's merge: 8 lists of 32 float pairs, 4 at a time twice, then
+  // the two results.
+  Fill<float>();
+  for (uint32_t i = 0; i < 256; ++i) index[i] = i;
+  asc_bitsort(UbAt<float>(kSrc1 + 2048), UbAt<float>(kSrc0), index, 8);
+  float* pairs = UbAt<float>(kSrc1 + 2048);
+  float* tmp = UbAt<float>(kDstCpp);
+  float* src[ASC_C_API_MRGSORT_ELEMENT_LEN] = {pairs, pairs + 64, pairs + 128,
+                                               pairs + 192};
+  asc_mrgsort4(tmp, src, 2, 32, 32, 32, 32, false, 15);
+  src[0] = tmp;
+  src[1] = tmp + 4 * 64;
+  asc_mrgsort4(UbAt<float>(kDstC), src, 1, 128, 128, 0, 0, false, 3);
+  std::vector<uint32_t> order(256);
+  for (uint32_t i = 0; i < 256; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [](uint32_t a, uint32_t b) {
+    return UbAt<float>(kSrc0)[a] > UbAt<float>(kSrc0)[b];
+  });
+  for (uint32_t k = 0; k < 256; ++k) {
+    EXPECT_EQ(UbAt<float>(kDstC)[2 * k], UbAt<float>(kSrc0)[order[k]]) << k;
+  }
+  // With suspension, against MrgSort and GetMrgSortResult.
+  src[0] = pairs;
+  src[1] = pairs + 64;
+  src[2] = pairs + 128;
+  src[3] = pairs + 192;
+  std::memset(UbAt<uint8_t>(kDstC), 0, kRegion);
+  std::memset(UbAt<uint8_t>(kDstCpp), 0, kRegion);
+  asc_mrgsort4_sync(UbAt<float>(kDstC), src, 1, 32, 20, 32, 32, true, 15);
+  uint16_t sorted_num[ASC_C_API_MRGSORT_ELEMENT_LEN] = {};
+  asc_get_vms4_sr(sorted_num);
+  const uint16_t lengths[4] = {32, 20, 32, 32};
+  AscendC::MrgSort(
+      TensorAt<float>(kDstCpp),
+      AscendC::MrgSortSrcList<float>(
+          LocalTensor<float>(TPosition::VECCALC, kSrc1 + 2048, 64),
+          LocalTensor<float>(TPosition::VECCALC, kSrc1 + 2048 + 256, 40),
+          LocalTensor<float>(TPosition::VECCALC, kSrc1 + 2048 + 512, 64),
+          LocalTensor<float>(TPosition::VECCALC, kSrc1 + 2048 + 768, 64)),
+      AscendC::MrgSort4Info(lengths, true, 15, 1));
+  EXPECT_TRUE(SameDst());
+  uint16_t want[4];
+  AscendC::GetMrgSortResult(want[0], want[1], want[2], want[3]);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(sorted_num[i], want[i]) << i;
+  EXPECT_TRUE(sorted_num[0] == 32 || sorted_num[1] == 20 ||
+              sorted_num[2] == 32 || sorted_num[3] == 32);
+
+  asc_mrgsort4(UbAt<float>(kDstC), src, 1, 32, 32, 0, 0, false, 3);
+  EXPECT_TRUE(FailsWith(
+      [] {
+        uint16_t n[4];
+        asc_get_vms4_sr(n);
+      },
+      "asc_get_vms4_sr: the last merge (asc_mrgsort4) ran "
+      "with if_exhausted_suspension false"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_mrgsort4(UbAt<float>(kDstC), src, 1, 32, 32, 0, 0, false, 5); },
+      "asc_mrgsort4<float>: params.validBit 5 is not 3, 7 or 15"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_bitsort(UbAt<half>(kDstC), UbAt<half>(kSrc0), index, 256); },
+      "asc_bitsort<half>: repeatTime 256 is out of range (0..255)"));
+  // The lists valid_bit leaves out are not read.
+  src[2] = nullptr;
+  src[3] = nullptr;
+  asc_mrgsort4(UbAt<float>(kDstC), src, 1, 32, 32, 0, 0, false, 3);
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_mrgsort4(UbAt<float>(kDstC), src, 1, 32, 32, 8, 0, false, 7); },
+      "asc_mrgsort4<float>: src[2] is a null pointer"));
+}
+
+// The extreme register: the page's example, WholeReduceMax setting it too,
+// a reference over random data with ties under a mask, and the misuses.
+TEST_F(CapiVector, ReduceExtremeRegister) {
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // a block starting afresh
+  EXPECT_TRUE(FailsWith(
+      [] {
+        half v;
+        uint32_t i;
+        asc_get_reduce_max_cnt(v, i);
+      },
+      "asc_get_reduce_max_cnt: the last whole-repeat reduction of this block "
+      "was none (no max or min reduction ran)"));
+  half* src = UbAt<half>(kSrc0);
+  for (uint32_t i = 0; i < 256; ++i) {
+    src[i] = static_cast<half>(static_cast<float>(i + 1));
+  }
+  asc_repeat_reduce_max_value_index(UbAt<half>(kDstC), src, 256);
+  half max_value;
+  uint32_t max_index = 0;
+  asc_get_reduce_max_cnt(max_value, max_index);
+  EXPECT_EQ(static_cast<float>(max_value), 256.0f);
+  EXPECT_EQ(max_index, 255u);
+
+  // Random floats with repeated values, 5 repeats under a mask, strided.
+  Fill<float>();
+  float* f = UbAt<float>(kSrc0);
+  for (uint32_t i = 0; i < 2048; ++i) f[i] = std::round(f[i]);
+  asc_set_vector_mask(0, kMaskLow);
+  asc_repeat_reduce_min_only_value(UbAt<float>(kDstC), f, 5, 1, 1, 10);
+  float best_min = 0, best_max = 0;
+  uint32_t at_min = 0, at_max = 0;
+  bool any = false;
+  for (uint32_t r = 0; r < 5; ++r) {
+    for (uint32_t k = 0; k < 64; ++k) {
+      if ((kMaskLow >> k & 1) == 0) continue;
+      const float v = f[r * 80 + k];
+      const uint32_t at = r * 64 + k;
+      if (!any || v < best_min) best_min = v, at_min = at;
+      if (!any || v > best_max) best_max = v, at_max = at;
+      any = true;
+    }
+  }
+  float value = 0;
+  uint32_t index = 0;
+  asc_get_reduce_min_cnt(value, index);
+  EXPECT_EQ(value, best_min);
+  EXPECT_EQ(index, at_min);
+  // The C++ instruction sets the same register.
+  AscendC::WholeReduceMax(TensorAt<float>(kDstCpp), TensorAt<float>(kSrc0),
+                          std::vector<uint64_t>{kMaskLow, 0}.data(), 5, 1, 1,
+                          10);
+  asc_get_reduce_max_cnt(value, index);
+  EXPECT_EQ(value, best_max);
+  EXPECT_EQ(index, at_max);
+  EXPECT_TRUE(FailsWith(
+      [] {
+        float v;
+        uint32_t i;
+        asc_get_reduce_min_cnt(v, i);
+      },
+      "asc_get_reduce_min_cnt: the last whole-repeat reduction of this block "
+      "was a maximum (asc_repeat_reduce_max); it reads the extreme the last "
+      "asc_repeat_reduce_min left"));
+  EXPECT_TRUE(FailsWith(
+      [] {
+        half v;
+        uint32_t i;
+        asc_get_reduce_max_cnt(v, i);
+      },
+      "asc_get_reduce_max_cnt: val is half, but the last "
+      "asc_repeat_reduce_max ran on float"));
+  asc_set_vector_mask(0, 0);
+  asc_repeat_reduce_max_only_index(UbAt<float>(kDstC), f, 1, 1, 1, 8);
+  EXPECT_TRUE(FailsWith(
+      [] {
+        float v;
+        uint32_t i;
+        asc_get_reduce_max_cnt(v, i);
+      },
+      "asc_get_reduce_max_cnt: the last asc_repeat_reduce_max selected no "
+      "element"));
+}
+
+// asc_set_va_reg and asc_transto5hd_b*: the page's first example (a 16×16
+// transposition of halves), then TransDataTo5HD with the same address
+// lists for every element size, with repeats.
+TEST_F(CapiVector, TransTo5hdMatchesPageAndCpp) {
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // no register set yet
+  Fill<half>();
+  half* src = UbAt<half>(kSrc0);
+  half* dst = UbAt<half>(kDstC);
+  half* src_list[16];
+  half* dst_list[16];
+  for (int i = 0; i < 16; ++i) {
+    src_list[i] = src + 16 * i;
+    dst_list[i] = dst + 16 * i;
+  }
+  asc_set_va_reg(VA0, dst_list);
+  asc_set_va_reg(VA1, dst_list + 8);
+  asc_set_va_reg(VA2, src_list);
+  asc_set_va_reg(VA3, src_list + 8);
+  asc_transto5hd_b16(VA0, VA2, 1, 0, 0);
+  for (int r = 0; r < 16; ++r) {
+    for (int c = 0; c < 16; ++c) {
+      EXPECT_EQ(static_cast<float>(dst[16 * r + c]),
+                static_cast<float>(src[16 * c + r]))
+          << r << " " << c;
+    }
+  }
+  // Every element size, 3 repeats, against the C++ address-list form; the
+  // blocks of src 256 bytes apart, of dst 32.
+  for (uint32_t bytes : {1u, 2u, 4u}) {
+    for (bool high : {false, true}) {
+      if (bytes != 1 && high) continue;
+      Fill<uint8_t>();
+      uint8_t* s8 = UbAt<uint8_t>(kSrc0);
+      uint64_t cpp_dst[16], cpp_src[16];
+      uint8_t* d_list[16];
+      uint8_t* s_list[16];
+      for (int i = 0; i < 16; ++i) {
+        s_list[i] = s8 + 256 * i;
+        d_list[i] = UbAt<uint8_t>(kDstC) + 32 * i;
+        cpp_src[i] = reinterpret_cast<uintptr_t>(s_list[i]);
+        cpp_dst[i] =
+            reinterpret_cast<uintptr_t>(UbAt<uint8_t>(kDstCpp)) + 32 * i;
+      }
+      asc_set_va_reg(VA4, d_list);
+      asc_set_va_reg(VA5, d_list + 8);
+      asc_set_va_reg(VA1, s_list);
+      asc_set_va_reg(VA2, s_list + 8);
+      const AscendC::TransDataTo5HDParams params(high, !high, 3, 16, 1);
+      if (bytes == 1) {
+        asc_transto5hd_b8(VA4, VA1, 3, 16, 1, high, !high);
+        AscendC::TransDataTo5HD<uint8_t>(cpp_dst, cpp_src, params);
+      } else if (bytes == 2) {
+        asc_transto5hd_b16_sync(VA4, VA1, 3, 16, 1);
+        AscendC::TransDataTo5HD<half>(cpp_dst, cpp_src, params);
+      } else {
+        asc_transto5hd_b32(VA4, VA1, 3, 16, 1);
+        AscendC::TransDataTo5HD<float>(cpp_dst, cpp_src, params);
+      }
+      EXPECT_TRUE(SameDst()) << bytes << " " << high;
+    }
+  }
+  EXPECT_TRUE(FailsWith([] { asc_transto5hd_b16(VA6, VA2, 1, 0, 0); },
+                        "asc_transto5hd_b16: dst reads VA6, which "
+                        "asc_set_va_reg has not set in this block"));
+  EXPECT_TRUE(FailsWith([] { asc_transto5hd_b32(VA0, VA7, 1, 0, 0); },
+                        "asc_transto5hd_b32: src VA7 has no next register"));
+  EXPECT_TRUE(FailsWith([&] { asc_transto5hd_b16(VA0, VA2, 2, 0, 6100); },
+                        "asc_transto5hd_b16: repeat 1 reads or writes"));
+  src_list[3] = src + 1;
+  EXPECT_TRUE(FailsWith([&] { asc_set_va_reg(VA2, src_list); },
+                        "asc_set_va_reg<half>: src_array[3] is at UB byte 2, "
+                        "which is not 32-byte aligned"));
+  int host[8];
+  int* host_list[8] = {host, host, host, host, host, host, host, host};
+  EXPECT_TRUE(FailsWith([&] { asc_set_va_reg(VA2, host_list); },
+                        "asc_set_va_reg<int32_t>: src_array[0] 0x"));
+}
 
 TEST_F(CapiVector, Checks) {
   Fill<float>();

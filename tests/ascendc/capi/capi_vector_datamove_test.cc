@@ -128,4 +128,91 @@ TEST_F(CapiDataMove, Checks) {
                         "asc_copy_ub2gm UB->GM: "));
 }
 
+// The _align copies: the page's example, then DataCopyPad on the same data
+// and the row layout written out here, in both directions.
+TEST_F(CapiDataMove, AlignCopiesMatchDataCopyPadAndLayout) {
+  // The page's example: 128 bytes there and back.
+  asc_copy_gm2ub_align(UbAt(0), gm_, 128);
+  EXPECT_EQ(std::memcmp(UbAt(0), gm_, 128), 0);
+  asc_copy_ub2gm_align_sync(gm_ + 1024, UbAt(0), 128);
+  EXPECT_EQ(std::memcmp(gm_ + 1024, gm_, 128), 0);
+
+  AscendC::GlobalTensor<int16_t> g;
+  g.SetGlobalBuffer(reinterpret_cast<int16_t*>(gm_), kGmBytes / 2);
+  // 6 elements: a 12-byte row and its filler, against DataCopyPad.
+  auto* gm16 = reinterpret_cast<int16_t*>(gm_);
+  asc_copy_gm2ub_align_sync(reinterpret_cast<int16_t*>(UbAt(0)), gm16, 12);
+  AscendC::LocalTensor<int16_t> t(AscendC::TPosition::VECIN, 4096, 512);
+  AscendC::DataCopyPad(t, g, AscendC::DataCopyExtParams(1, 12, 0, 0, 0),
+                       AscendC::DataCopyPadExtParams<int16_t>(false, 0, 0, 0));
+  EXPECT_EQ(std::memcmp(UbAt(0), UbAt(4096), 32), 0);
+  EXPECT_EQ(std::memcmp(UbAt(0), gm_, 12), 0);
+
+  // Three bursts of 5 elements, 2 padding elements left and 3 right, one
+  // block between bursts on both sides.
+  std::memset(UbAt(0), 0xEE, 8192);
+  asc_set_copy_pad_val(int16_t{-7});
+  asc_copy_gm2ub_align(reinterpret_cast<int16_t*>(UbAt(0)), gm16, 3, 10, 2, 3,
+                       1, 1);
+  AscendC::DataCopyPad(t, g, AscendC::DataCopyExtParams(3, 10, 32, 1, 0),
+                       AscendC::DataCopyPadExtParams<int16_t>(false, 2, 3, 0));
+  EXPECT_EQ(std::memcmp(UbAt(0), UbAt(4096), 3 * 64), 0);
+  const auto* ub16 = reinterpret_cast<const int16_t*>(UbAt(0));
+  for (int k = 0; k < 3; ++k) {
+    const int16_t* row = ub16 + k * 32;  // a 32-byte row, then a block gap
+    for (int e = 0; e < 16; ++e) {
+      const bool data = e >= 2 && e < 7;
+      const int16_t want = data ? gm16[k * 21 + e - 2] : int16_t{-7};
+      EXPECT_EQ(row[e], want) << k << " " << e;
+    }
+  }
+
+  // UB → GM: two rows of 3 floats, one block apart in both memories.
+  std::vector<uint8_t> before(gm_, gm_ + kGmBytes);
+  auto* ubf = reinterpret_cast<float*>(UbAt(8192));
+  for (int i = 0; i < 32; ++i) ubf[i] = 0.5f * static_cast<float>(i);
+  auto* gmf = reinterpret_cast<float*>(gm_ + 2048);
+  asc_copy_ub2gm_align(gmf, ubf, 2, 12, 0, 0, 1, 1);
+  for (int i = 0; i < 32; ++i) {
+    const bool first = i < 3, second = i >= 11 && i < 14;
+    float want;
+    std::memcpy(&want, before.data() + 2048 + 4 * i, 4);
+    if (first) want = ubf[i];
+    if (second) want = ubf[16 + i - 11];
+    EXPECT_EQ(gmf[i], want) << i;
+  }
+
+  auto* h = reinterpret_cast<half*>(UbAt(0));
+  auto* gh = reinterpret_cast<half*>(gm_);
+  EXPECT_TRUE(FailsWith([&] { asc_copy_gm2ub_align(h, gh, 0, 2, 0, 0, 0, 0); },
+                        "asc_copy_gm2ub_align<half>: n_burst 0 is out of "
+                        "range [1, 4095]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2ub_align(h, gh, 1, 2097152, 0, 0, 0, 0); },
+      "asc_copy_gm2ub_align<half>: len_burst 2097152 bytes is out of range "
+      "[1, 2097151]"));
+  EXPECT_TRUE(FailsWith([&] { asc_copy_gm2ub_align(h, gh, 3u); },
+                        "asc_copy_gm2ub_align<half>: size 3 bytes is not a "
+                        "whole number of 2-byte elements"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2ub_align(h, gh, 1, 2, 17, 0, 0, 0); },
+      "asc_copy_gm2ub_align<half>: left_padding_num 17 elements (34 bytes) is "
+      "over 32 bytes"));
+  EXPECT_TRUE(FailsWith([&] { asc_copy_ub2gm_align(gh, h, 1, 2, 0, 1, 0, 0); },
+                        "asc_copy_ub2gm_align<half>: right_padding_num 1 is "
+                        "not 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2ub_align(h, reinterpret_cast<half*>(gm_ + 1), 2u); },
+      "is not aligned to its 2-byte elements"));
+  EXPECT_TRUE(
+      FailsWith([&] { asc_copy_gm2ub_align(h, gh, 2, 4000, 0, 0, 0, 0); },
+                "asc_copy_gm2ub_align<half>: reads GM bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        int host = 0;
+        asc_copy_ub2gm_align(gh, reinterpret_cast<half*>(&host), 2u);
+      },
+      "asc_copy_ub2gm_align: src 0x"));
+}
+
 }  // namespace

@@ -6,6 +6,9 @@
 // (normgrad_ascendc/runtime/atomic.h): every later write of asc_copy_ub2gm
 // combines element by element with what GM holds, and a launch of several
 // blocks applies the combined writes in block order.
+// asc_set_store_atomic_config_v1 and asc_get_store_atomic_config set and
+// read the same mode by its numbers (asc_store_atomic_config), as
+// SetStoreAtomicConfig and GetStoreAtomicConfig do.
 #pragma once
 
 #include <cstdint>
@@ -56,3 +59,23 @@ inline void asc_set_atomic_none(normgrad_ascendc::CallSite site = {}) {
                                    normgrad_ascendc::AtomicModeOp::kNone,
                                    AscendC::AtomicDtype::ATOMIC_NONE, site);
 }
+
+/// The atomic mode by its numbers: atomic_type 0 (none), 1 float, 2 half,
+/// 3 int16_t, 4 int32_t, 5 int8_t, 6 bfloat16_t; atomic_op 0 (sum).
+constexpr uint64_t ASC_STORE_ATOMIC_DEFAULT_VALUE = 0;
+union asc_store_atomic_config {
+  uint64_t config = ASC_STORE_ATOMIC_DEFAULT_VALUE;
+  __extension__ struct {
+    uint64_t atomic_type : 3;
+    uint64_t atomic_op : 2;
+    uint64_t reserved1 : 59;
+  };
+};
+
+/// Sets the atomic mode: the sum (op 0) in element type `type` (1..6), or
+/// none (type 0); no other value has a meaning.
+void asc_set_store_atomic_config_v1(uint16_t type, uint16_t op,
+                                    normgrad_ascendc::CallSite site = {});
+/// The atomic mode as asc_set_store_atomic_config_v1 numbers it.
+void asc_get_store_atomic_config(asc_store_atomic_config& config,
+                                 normgrad_ascendc::CallSite site = {});

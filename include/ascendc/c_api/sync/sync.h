@@ -7,6 +7,18 @@
 // SetFlag/WaitFlag model it (normgrad_ascendc/runtime/sync.h): so each of
 // these orders nothing that is not ordered already, and only their
 // documented argument rules are checked.
+//
+// Between cores (docs/capi.md, "Sync between blocks"): each flag id 0..15
+// has a counter that an arrive raises and a wait lowers, waiting while it is
+// 0; a counter holds at most 15.
+//   - asc_sync_inter_arrive/wait synchronize the groups (AI cores) of a
+//     launch: the runtime's all-vector-core flags (CrossCoreSetFlag and
+//     CrossCoreWaitFlag in mode 0): a block's n-th wait on a flag returns
+//     once every block of the launch has arrived on it n times.
+//   - asc_sync_block_* (the cores of one group) and asc_sync_subblock_* (the
+//     vector cores of one group): normgrad runs each block as a group of one
+//     vector core, so these counters are the calling core's own; a wait on a
+//     counter at 0 can never end and is reported instead of hanging.
 #pragma once
 
 #include <cstdint>
@@ -58,3 +70,23 @@ inline void asc_sync_data_barrier(mem_dsb_t arg,
   const normgrad_ascendc::CapiCall call("asc_sync_data_barrier", site);
   static_cast<void>(arg);
 }
+
+/// Raises the counter of `flag_id` (0..15) of the calling block's group.
+void asc_sync_block_arrive(pipe_t pipe, int64_t flag_id,
+                           normgrad_ascendc::CallSite site = {});
+/// Waits for the counter of `flag_id` of the block's group and lowers it.
+void asc_sync_block_wait(pipe_t pipe, int64_t flag_id,
+                         normgrad_ascendc::CallSite site = {});
+/// Raises the counter of `flag_id` between the groups of the launch.
+void asc_sync_inter_arrive(pipe_t pipe, int64_t flag_id,
+                           normgrad_ascendc::CallSite site = {});
+/// Waits until every block of the launch has arrived on `flag_id` as often
+/// as this block has waited on it (this wait included).
+void asc_sync_inter_wait(pipe_t pipe, int64_t flag_id,
+                         normgrad_ascendc::CallSite site = {});
+/// Raises the counter of `flag_id` between the vector cores of the group.
+void asc_sync_subblock_arrive(pipe_t pipe, int64_t flag_id,
+                              normgrad_ascendc::CallSite site = {});
+/// Waits for the counter of `flag_id` of the vector cores and lowers it.
+void asc_sync_subblock_wait(pipe_t pipe, int64_t flag_id,
+                            normgrad_ascendc::CallSite site = {});

@@ -2,7 +2,11 @@
 // (docs/capi.md, "System variables"): the block's index and count, its core
 // and sub-block, the unified buffer's physical addresses
 // (asc_get_phy_buf_addr, the way a C API program obtains UB pointers) and
-// the system cycle counter.
+// the system cycle counter; and the core's registers as a CPU core has them
+// (docs/capi.md, "Registers"): CTRL (asc_get_ctrl/asc_set_ctrl, the CTRL
+// register of ctrl_spr.h with bit 56 the mask register's mode), the
+// architecture version, the program counter, the inter-core sync base
+// address, and the read-only status and base registers.
 #pragma once
 
 #include <cstdint>
@@ -47,3 +51,38 @@ uint64_t asc_get_phy_buf_addr(uint64_t offset,
 /// A count that grows with time: nanoseconds of the host's steady clock (the
 /// emulated core has no cycle counter; differences measure host time).
 int64_t asc_get_system_cycle(normgrad_ascendc::CallSite site = {});
+
+/// The CTRL register: the bits SetCtrlSpr keeps, with bit 56 set while the
+/// mask register is in counter mode (asc_set_mask_count).
+int64_t asc_get_ctrl(normgrad_ascendc::CallSite site = {});
+/// Writes CTRL. Only bits 48, 53, 56 and 59 may differ from asc_get_ctrl();
+/// bit 56 selects the mask register's mode (1: counter, 0: normal), the
+/// others are kept and read back (they change no result here, as for
+/// SetCtrlSpr).
+void asc_set_ctrl(uint64_t config, normgrad_ascendc::CallSite site = {});
+
+/// The architecture version of Atlas A2/A3 cores, 0x2201 (dav-2201).
+void asc_get_arch_ver(uint32_t& core_version,
+                      normgrad_ascendc::CallSite site = {});
+/// The address of the host code this call returns to: a value per call
+/// site (asc_icache_preload accepts it).
+int64_t asc_get_program_counter(normgrad_ascendc::CallSite site = {});
+
+/// The inter-core sync base address asc_set_ffts_base_addr left (0 when a
+/// block starts).
+int64_t asc_get_ffts_base_addr(normgrad_ascendc::CallSite site = {});
+/// Sets the inter-core sync base address, 0 … 2^48 − 1.
+void asc_set_ffts_base_addr(uint64_t config,
+                            normgrad_ascendc::CallSite site = {});
+
+/// The status register: 0. normgrad raises none of its overflow, underflow
+/// or NaN/INF flags (results are computed exactly as on the device, the
+/// flags are not modelled).
+int64_t asc_get_status(normgrad_ascendc::CallSite site = {});
+/// The physical stack base: the address of the host stack of the thread
+/// running the block, as a number.
+int64_t asc_get_phy_stack_base(normgrad_ascendc::CallSite site = {});
+/// The system virtual base address: 0, a CPU core maps no system window.
+int64_t asc_get_sys_virtual_base(normgrad_ascendc::CallSite site = {});
+/// The SMMU tag version: 0, a CPU core has no SMMU.
+int64_t asc_get_smmu_tag_version(normgrad_ascendc::CallSite site = {});

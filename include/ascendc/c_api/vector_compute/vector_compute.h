@@ -769,4 +769,5 @@ void asc_select_sync(__ubuf__ T* dst, __ubuf__ T* src0, __ubuf__ T* src1,
 // their pages place them.
 #include "c_api/vector_compute/vector_compound.h"  // IWYU pragma: export
 #include "c_api/vector_compute/vector_convert.h"   // IWYU pragma: export
+#include "c_api/vector_compute/vector_layout.h"    // IWYU pragma: export
 #include "c_api/vector_compute/vector_reduce.h"    // IWYU pragma: export

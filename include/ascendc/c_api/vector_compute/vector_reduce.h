@@ -12,6 +12,10 @@
 //                                      (WholeReduceMax/Min by ReduceOrder)
 //   asc_pair_reduce_sum                one sum per pair of neighbouring
 //                                      lanes (PairReduceSum)
+//   asc_get_reduce_max/min_cnt         the extreme of all repeats of the
+//                                      last asc_repeat_reduce_max/min and
+//                                      its position (the core's register
+//                                      that WholeReduceMax/Min set)
 // all on half and float. The high-dimension form is the C++ level-0 form
 // under the mask register as it stands (isSetMask = false); the count form
 // (where the page gives one) runs the same instruction in counter mode over
@@ -153,3 +157,53 @@ NORMGRAD_CAPI_REDUCE(asc_pair_reduce_sum, SUM, kPair, ORDER_ONLY_VALUE)
 #undef NORMGRAD_CAPI_REDUCE_ORDERS
 #undef NORMGRAD_CAPI_REDUCE
 #undef NORMGRAD_CAPI_REDUCE_REPEATS
+
+namespace normgrad_ascendc {
+
+/// The extreme register (Core::reduce_extreme) as asc_get_reduce_max_cnt or
+/// _min_cnt (`api`) reads it: `value` and `index` from the last
+/// asc_repeat_reduce_max (min) of `value_bytes`-byte elements; fails when
+/// the last whole-repeat max / min reduction of the block was another one,
+/// on another type, or selected no element (vector_compute.cc).
+void ReadReduceExtreme(const char* api, ReduceExtremeRegister::Op op,
+                       uint32_t value_bytes, void* value, uint32_t& index);
+
+}  // namespace normgrad_ascendc
+
+/// The maximum of all repeats of the last asc_repeat_reduce_max (half or
+/// float, as that reduction's) and the position of its first occurrence in
+/// the reduction's lanes (repeat · lanes + lane).
+inline void asc_get_reduce_max_cnt(half& val, uint32_t& index,
+                                   normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_get_reduce_max_cnt", site);
+  normgrad_ascendc::ReadReduceExtreme(
+      "asc_get_reduce_max_cnt",
+      normgrad_ascendc::ReduceExtremeRegister::Op::kMax, sizeof(half), &val,
+      index);
+}
+inline void asc_get_reduce_max_cnt(float& val, uint32_t& index,
+                                   normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_get_reduce_max_cnt", site);
+  normgrad_ascendc::ReadReduceExtreme(
+      "asc_get_reduce_max_cnt",
+      normgrad_ascendc::ReduceExtremeRegister::Op::kMax, sizeof(float), &val,
+      index);
+}
+/// The minimum of all repeats of the last asc_repeat_reduce_min and the
+/// position of its first occurrence, as asc_get_reduce_max_cnt.
+inline void asc_get_reduce_min_cnt(half& val, uint32_t& index,
+                                   normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_get_reduce_min_cnt", site);
+  normgrad_ascendc::ReadReduceExtreme(
+      "asc_get_reduce_min_cnt",
+      normgrad_ascendc::ReduceExtremeRegister::Op::kMin, sizeof(half), &val,
+      index);
+}
+inline void asc_get_reduce_min_cnt(float& val, uint32_t& index,
+                                   normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::CapiCall call("asc_get_reduce_min_cnt", site);
+  normgrad_ascendc::ReadReduceExtreme(
+      "asc_get_reduce_min_cnt",
+      normgrad_ascendc::ReduceExtremeRegister::Op::kMin, sizeof(float), &val,
+      index);
+}

@@ -37,8 +37,11 @@ void GroupBarrierArriveImpl(const void* workspace, uint32_t arrive_size,
                             uint32_t wait_size, uint32_t index);
 void GroupBarrierWaitImpl(const void* workspace, uint32_t arrive_size,
                           uint32_t wait_size, uint32_t index);
-void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id);
-void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id);
+/// `api` names the caller in messages (the C API's asc_sync_inter_*).
+void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id,
+                          const char* api = "CrossCoreSetFlag");
+void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id,
+                           const char* api = "CrossCoreWaitFlag");
 void NotifyNextBlockImpl();
 void WaitPreBlockImpl();
 void MutexLockImpl(uint8_t id);

@@ -106,6 +106,36 @@ struct MergeRecord {
   uint16_t consumed[4] = {0, 0, 0, 0};
 };
 
+/// The extreme of all repeats that the last WholeReduceMax/Min (ReduceRepeat
+/// with MAX or MIN; the C API's asc_repeat_reduce_max/min) found, the
+/// register asc_get_reduce_max_cnt/min_cnt read: which reduction left it,
+/// its element size, whether any lane was selected, the value's bits and
+/// its position in the instruction's lanes (repeat · lanes + lane; the
+/// earliest of equal extremes).
+struct ReduceExtremeRegister {
+  enum class Op : uint8_t { kNone, kMax, kMin };
+  Op op = Op::kNone;
+  uint8_t value_bytes = 0;
+  bool has = false;
+  uint64_t value_bits = 0;
+  uint64_t index = 0;
+};
+
+/// The registers only the C API reaches (docs/capi.md): the inter-core
+/// sync base address (asc_set_ffts_base_addr), the counters of
+/// asc_sync_block_* and asc_sync_subblock_* per flag id, the count
+/// asc_reduce left (asc_get_rsvd_count), and the address registers VA0..VA7
+/// of asc_set_va_reg (8 UB byte offsets each; bit n of va_set: VAn was
+/// set). Reset when a block starts.
+struct CapiRegisters {
+  uint64_t ffts_base = 0;
+  uint8_t block_flags[16] = {};
+  uint8_t subblock_flags[16] = {};
+  int64_t rsvd_count = 0;
+  uint32_t va[8][8] = {};
+  uint8_t va_set = 0;
+};
+
 /// One emulated AI core. Not copyable; used by one thread at a time.
 class Core {
  public:
@@ -130,8 +160,9 @@ class Core {
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
   /// register, DEQSCALE, the comparison-result register, the CTRL register,
-  /// the merge record): a launcher, before running a block. On the calling
-  /// thread's current core it also sets block_idx and block_num (sys_var.h).
+  /// the merge record, the C API's registers, the reduction extreme): a
+  /// launcher, before running a block. On the calling thread's current core it
+  /// also sets block_idx and block_num (sys_var.h).
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
@@ -147,6 +178,10 @@ class Core {
   /// The CTRL register (ctrl_spr.h); a block starts with the profile's
   /// default in it.
   uint64_t& ctrl() { return ctrl_; }
+  /// The C API's own registers (CapiRegisters).
+  CapiRegisters& capi() { return capi_; }
+  /// The extreme of the last whole-repeat max / min reduction.
+  ReduceExtremeRegister& reduce_extreme() { return reduce_extreme_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -180,6 +215,8 @@ class Core {
   uint64_t deq_scale_ = kDeqScaleReset;
   CmpMaskRegister cmp_mask_;
   uint64_t ctrl_ = 0;
+  CapiRegisters capi_;
+  ReduceExtremeRegister reduce_extreme_;
 };
 
 /// This thread's current core.

@@ -57,12 +57,15 @@ struct PadFill {
   uint8_t value[8];  ///< paddingValue's bytes
 };
 
+/// `api`, when set, names the caller in messages (the C API's
+/// asc_copy_gm2ub_align and asc_copy_ub2gm_align).
 void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
                        const CopyEnd& dst, const CopyEnd& src,
-                       const PadBlocks& blocks, const PadFill& fill);
+                       const PadBlocks& blocks, const PadFill& fill,
+                       const char* api = nullptr);
 void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
                         const CopyEnd& dst, const CopyEnd& src,
-                        const PadBlocks& blocks);
+                        const PadBlocks& blocks, const char* api = nullptr);
 /// Sets the current core's pad value to the `bytes` bytes at `value`.
 void SetPadValueImpl(const void* value, uint32_t bytes);
 

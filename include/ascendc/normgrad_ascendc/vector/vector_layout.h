@@ -349,31 +349,43 @@ VecInstruction IndexedInstruction(const AscendC::LocalTensor<T>& contiguous,
 
 /// Gather (kScatter false) or Scatter in any form: `indexed` is the tensor
 /// read (Gather's src) or written (Scatter's dst) at base + the offsets,
-/// `contiguous` the other.
+/// `contiguous` the other. Messages name `api` and the offsets operand
+/// `offsets_name` (the C API's asc_gather passes its own).
+template <bool kScatter, typename T, typename Form>
+void IndexedCallAs(const char* api, const char* offsets_name,
+                   const AscendC::LocalTensor<T>& contiguous,
+                   const AscendC::LocalTensor<T>& indexed,
+                   const AscendC::LocalTensor<uint32_t>& offsets, uint32_t base,
+                   const Form& form) {
+  const InstructionCall<T> call(api, kScatter ? kScatterTypes : kGatherTypes,
+                                form);
+  const IndexedSide side = MakeIndexedSide(
+      api, offsets_name, kScatter ? "dst" : "src", indexed, base);
+  CheckIndexedCall(side, contiguous.view(), offsets.view(),
+                   kScatter ? "src" : "dst");
+  RunForm(IndexedInstruction<kScatter>(contiguous, offsets, side), form);
+}
+/// IndexedCallAs under the C++ API's names.
 template <bool kScatter, typename T, typename Form>
 void IndexedCall(const AscendC::LocalTensor<T>& contiguous,
                  const AscendC::LocalTensor<T>& indexed,
                  const AscendC::LocalTensor<uint32_t>& offsets, uint32_t base,
                  const Form& form) {
-  const char* api = kScatter ? "Scatter" : "Gather";
-  const InstructionCall<T> call(api, kScatter ? kScatterTypes : kGatherTypes,
-                                form);
-  const IndexedSide side =
-      MakeIndexedSide(api, kScatter ? "dstOffset" : "srcOffset",
-                      kScatter ? "dst" : "src", indexed, base);
-  CheckIndexedCall(side, contiguous.view(), offsets.view(),
-                   kScatter ? "src" : "dst");
-  RunForm(IndexedInstruction<kScatter>(contiguous, offsets, side), form);
+  IndexedCallAs<kScatter>(kScatter ? "Scatter" : "Gather",
+                          kScatter ? "dstOffset" : "srcOffset", contiguous,
+                          indexed, offsets, base, form);
 }
 
 /// Brcb over `elem_bytes`-byte elements (vector_layout.cc).
+/// `api` names the caller in messages (the C API's asc_brcb).
 void BrcbImpl(const char* type, const TensorView& dst, const TensorView& src,
               uint32_t elem_bytes, uint32_t repeat_time,
-              const AscendC::BrcbRepeatParams& p);
-/// Gatherb over `elem_bytes`-byte elements.
+              const AscendC::BrcbRepeatParams& p, const char* api = "Brcb");
+/// Gatherb over `elem_bytes`-byte elements; `api` as BrcbImpl's.
 void GatherbImpl(const char* type, const TensorView& dst, const TensorView& src,
                  const TensorView& offsets, uint32_t repeat_time,
-                 const AscendC::GatherRepeatParams& p);
+                 const AscendC::GatherRepeatParams& p,
+                 const char* api = "Gatherb");
 /// The 16×16 transpose of 2-byte elements; `api` names the form.
 void Transpose16Impl(const char* api, const char* type, const TensorView& dst,
                      const TensorView& src);
@@ -396,10 +408,12 @@ BlockRef AddressBlock(const char* type, const char* list, int i,
 /// Resolves entry `i` of a LocalTensor list.
 BlockRef TensorBlock(const char* type, const char* list, int i,
                      const TensorView& view);
-/// TransDataTo5HD over resolved lists of `elem_bytes`-byte elements.
+/// TransDataTo5HD over resolved lists of `elem_bytes`-byte elements; `api`
+/// names the caller (the C API's asc_transto5hd_b*, with an empty type).
 void TransDataTo5HDImpl(const char* type, const BlockRef (&dst)[16],
                         const BlockRef (&src)[16], uint32_t elem_bytes,
-                        const AscendC::TransDataTo5HDParams& p);
+                        const AscendC::TransDataTo5HDParams& p,
+                        const char* api = "TransDataTo5HD");
 /// Reads the 16 addresses a LocalTensor<uint64_t> holds.
 void AddressList(const char* type, const char* which, const TensorView& view,
                  uint64_t (&out)[16]);

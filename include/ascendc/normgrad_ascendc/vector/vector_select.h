@@ -551,6 +551,12 @@ struct GatherMaskArgs {
   bool reduce_mode;
   uint32_t mask;
   AscendC::GatherMaskParams params;
+  /// The caller and its argument names, for messages (the C API's
+  /// asc_reduce passes its own).
+  const char* api = "GatherMask";
+  const char* pattern_name = "src1Pattern";
+  const char* pattern_stride_name = "src1RepeatStride";
+  const char* repeat_name = "gatherMaskParams.repeatTimes";
 };
 /// Runs GatherMask; returns rsvdCnt.
 uint64_t RunGatherMask(const GatherMaskArgs& call);

@@ -98,14 +98,17 @@ inline constexpr TypeRule kPairSortTypes{kTypeHalf | kTypeFloat, 0,
                                          kTypeHalf | kTypeFloat, 0};
 inline constexpr TypeRule kProposalTypes{0, kTypeHalf | kTypeFloat, 0, 0};
 
-/// Sort32 on views of elem_bytes-byte scores (2: half, 4: float).
+/// Sort32 on views of elem_bytes-byte scores (2: half, 4: float); `api`
+/// names the caller in messages (the C API's asc_bitsort).
 void Sort32Impl(const char* type, uint32_t elem_bytes, const TensorView& dst,
                 const TensorView& src0, const TensorView& src1,
-                int32_t repeat_time);
-/// MrgSort (proposals = false) or MrgSort4 (true) of lists src[0..3].
+                int32_t repeat_time, const char* api = "Sort32");
+/// MrgSort (proposals = false) or MrgSort4 (true) of lists src[0..3];
+/// `api` names the caller (null: the instruction; the C API's
+/// asc_mrgsort4).
 void MergeImpl(const char* type, uint32_t elem_bytes, bool proposals,
                const TensorView& dst, const TensorView* const src[4],
-               const AscendC::MrgSort4Info& params);
+               const AscendC::MrgSort4Info& params, const char* api = nullptr);
 /// RpSort16.
 void RpSort16Impl(const char* type, uint32_t elem_bytes, const TensorView& dst,
                   const TensorView& src, int32_t repeat_time);
