@@ -69,6 +69,11 @@ void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
 /// Sets the current core's pad value to the `bytes` bytes at `value`.
 void SetPadValueImpl(const void* value, uint32_t bytes);
 
+/// DataCopyPad's pages list no type stored two a byte (int4b_t): its block
+/// lengths are bytes but its paddings count whole elements.
+template <typename T>
+inline constexpr bool kPadsType = kElementsPerByte<T> == 0;
+
 template <typename T>
 PadFill MakeFill(bool is_pad, uint32_t left, uint32_t right, const void* value,
                  uint32_t value_bytes) {
@@ -88,6 +93,8 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams,
                  const DataCopyPadExtParams<T>& padParams,
                  normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kPadsType<T>,
+                "DataCopyPad: int4b_t is not a type its pages list");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyPadInImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
@@ -105,6 +112,8 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyExtParams& dataCopyParams,
                  normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kPadsType<T>,
+                "DataCopyPad: int4b_t is not a type its pages list");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyPadOutImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
@@ -121,6 +130,8 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                  const DataCopyParams& dataCopyParams,
                  const DataCopyPadParams& padParams,
                  normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kPadsType<T>,
+                "DataCopyPad: int4b_t is not a type its pages list");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyPadInImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
@@ -139,6 +150,8 @@ template <typename T, PaddingMode mode = PaddingMode::Normal>
 void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
                  const DataCopyParams& dataCopyParams,
                  normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kPadsType<T>,
+                "DataCopyPad: int4b_t is not a type its pages list");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyPadOutImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
