@@ -11,7 +11,13 @@
 //   documented row sum);
 // - math_f32 and activation_f32 against the "scalar" set's loops, bit for
 //   bit (the library's tests hold those to float64 references), on every
-//   half value, random float bit patterns and the special values.
+//   half value, random float bit patterns and the special values;
+// - math_f32's exact passes (Ceil, Floor, the nearest even, Trunc, Frac,
+//   Sign) on every set against the C library's functions, bit for bit, and
+//   its double-lane passes (Sin, Cos, Tan, Tanh, Sinh, Cosh) against the
+//   double functions: within half an ulp and 2^-16 ulp of them, and where
+//   Sin, Cos and Tan hand an element to the C library, its float function's
+//   bits.
 //
 // A NaN matches a NaN (compilers may swap the operands of + and ×, whose
 // NaN payload then differs); every other value matches bit for bit.
@@ -172,9 +178,18 @@ TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
     k::MathStep step;
     uint32_t level;
     const char* name;
-  } passes[] = {{k::MathStep::kExp, 0, "Exp"},         {k::MathStep::kExp, 1, "Exp level 1"},
-                {k::MathStep::kExp, 4, "Exp level 4"}, {k::MathStep::kLog, 0, "Log"},
-                {k::MathStep::kLog2, 0, "Log2"},       {k::MathStep::kLog10, 0, "Log10"}};
+  } passes[] = {{k::MathStep::kExp, 0, "Exp"},
+                {k::MathStep::kExp, 1, "Exp level 1"},
+                {k::MathStep::kExp, 4, "Exp level 4"},
+                {k::MathStep::kLog, 0, "Log"},
+                {k::MathStep::kLog2, 0, "Log2"},
+                {k::MathStep::kLog10, 0, "Log10"},
+                {k::MathStep::kSin, 0, "Sin"},
+                {k::MathStep::kCos, 0, "Cos"},
+                {k::MathStep::kTan, 0, "Tan"},
+                {k::MathStep::kTanh, 0, "Tanh"},
+                {k::MathStep::kSinh, 0, "Sinh"},
+                {k::MathStep::kCosh, 0, "Cosh"}};
   for (const auto& p : passes) {
     const auto of = [&](const k::AdvancedKernels& set) {
       return InPieces(
@@ -212,6 +227,113 @@ TEST(VectorAdvanced, ActivationPassesGiveTheScalarSetsBits) {
         if (!isa.available()) continue;
         SCOPED_TRACE(testing::Message() << isa.name << ": step " << step << ", beta " << beta);
         ExpectSame(in, of(k::AdvancedKernelsOf(isa)), want);
+      }
+    }
+  }
+}
+
+// The inputs of the exact passes: MathInputs, and every integer and
+// half-integer near 0, 2^22 and 2^23 with its neighbours.
+std::vector<float> RoundingInputs() {
+  std::vector<float> v = MathInputs(100000);
+  for (const float centre : {0.0f, 4194304.0f, 8388608.0f}) {
+    for (int i = -40; i <= 40; ++i) {
+      for (const float sign : {1.0f, -1.0f}) {
+        const float x = sign * (centre + 0.5f * static_cast<float>(i));
+        v.push_back(x);
+        v.push_back(std::nextafter(x, -INFINITY));
+        v.push_back(std::nextafter(x, INFINITY));
+      }
+    }
+  }
+  return v;
+}
+
+TEST(VectorAdvanced, ExactPassesAreTheCLibrarysFunctions) {
+  const std::vector<float> in = RoundingInputs();
+  const struct {
+    k::MathStep step;
+    float (*want)(float);
+    const char* name;
+  } passes[] = {
+      {k::MathStep::kCeil, [](float x) { return std::ceil(x); }, "Ceil"},
+      {k::MathStep::kFloor, [](float x) { return std::floor(x); }, "Floor"},
+      {k::MathStep::kNearestEven, [](float x) { return std::nearbyint(x); }, "nearest even"},
+      {k::MathStep::kTrunc, [](float x) { return std::trunc(x); }, "Trunc"},
+      {k::MathStep::kFrac, [](float x) { return x - std::trunc(x); }, "Frac"},
+      {k::MathStep::kSign,
+       [](float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f); }, "Sign"}};
+  for (const auto& p : passes) {
+    std::vector<float> want(in.size());
+    for (size_t i = 0; i < in.size(); ++i) want[i] = p.want(in[i]);
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(testing::Message() << isa.name << ": " << p.name);
+      ExpectSame(in, InPieces(in, [&](float* v, size_t n) {
+                   k::AdvancedKernelsOf(isa).math_f32[static_cast<int>(p.step)](v, n, 0);
+                 }),
+                 want);
+    }
+  }
+}
+
+// The ulp of float at y (that of the subnormals below the normals).
+double UlpAt(double y) {
+  int e = 0;
+  std::frexp(std::fabs(y), &e);
+  return std::ldexp(1.0, std::max(e - 1, -126) - 23);
+}
+
+TEST(VectorAdvanced, DoubleLanePassesRoundTheFunctionOnce) {
+  std::vector<float> in = MathInputs(20000);
+  // Dense in the reduced ranges: [-8, 8] and multiples of π/2 far out.
+  for (int i = -20000; i <= 20000; ++i) in.push_back(static_cast<float>(i) * 0.0004f);
+  for (int j = 1; j < 41000; j += 97) {
+    const float x = static_cast<float>(j * 1.5707963267948966);
+    in.insert(in.end(), {x, -x, std::nextafter(x, 0.0f), std::nextafter(x, INFINITY)});
+  }
+  const struct {
+    k::MathStep step;
+    double (*want)(double);
+    float (*outside)(float);  // the C library's float function, beyond 65536
+    const char* name;
+  } passes[] = {
+      {k::MathStep::kSin, [](double x) { return std::sin(x); },
+       [](float x) { return std::sin(x); }, "Sin"},
+      {k::MathStep::kCos, [](double x) { return std::cos(x); },
+       [](float x) { return std::cos(x); }, "Cos"},
+      {k::MathStep::kTan, [](double x) { return std::tan(x); },
+       [](float x) { return std::tan(x); }, "Tan"},
+      {k::MathStep::kTanh, [](double x) { return std::tanh(x); }, nullptr, "Tanh"},
+      {k::MathStep::kSinh, [](double x) { return std::sinh(x); }, nullptr, "Sinh"},
+      {k::MathStep::kCosh, [](double x) { return std::cosh(x); }, nullptr, "Cosh"}};
+  for (const auto& p : passes) {
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(testing::Message() << isa.name << ": " << p.name);
+      const std::vector<float> got = InPieces(in, [&](float* v, size_t n) {
+        k::AdvancedKernelsOf(isa).math_f32[static_cast<int>(p.step)](v, n, 0);
+      });
+      size_t shown = 0;
+      for (size_t i = 0; i < in.size() && shown < 5; ++i) {
+        const float x = in[i];
+        const bool by_library = p.outside != nullptr && !(std::fabs(x) <= 65536.0f);
+        if (by_library) {
+          if (SameFloat(got[i], p.outside(x))) continue;
+        } else {
+          const double y = p.want(static_cast<double>(x));
+          // Past float's largest value (from the halfway point on): ±inf.
+          const bool overflows = std::fabs(y) >= 0x1.ffffffp127;
+          if (std::isnan(y) ? std::isnan(got[i])
+                            : overflows ? got[i] == static_cast<float>(std::copysign(INFINITY, y))
+                                        : std::fabs(static_cast<double>(got[i]) - y) <=
+                                                  (0.5 + 0x1p-16) * UlpAt(y) &&
+                                              std::signbit(got[i]) == std::signbit(y)) {
+            continue;
+          }
+        }
+        ADD_FAILURE() << "input " << std::hexfloat << x << ": " << got[i];
+        ++shown;
       }
     }
   }

@@ -13,9 +13,28 @@
 namespace normgrad::kernels {
 
 /// The float passes of the advanced Math APIs (AdvancedKernels::math_f32):
-/// Exp (with its taylorExpandLevel), Log, Log2, Log10.
-enum class MathStep : uint8_t { kExp, kLog, kLog2, kLog10 };
-inline constexpr int kMathSteps = 4;
+/// Exp (with its taylorExpandLevel), Log, Log2, Log10; the exact rounding
+/// family (kNearestEven is Round's and Rint's), Frac and Sign; and the
+/// trigonometric and hyperbolic functions computed in double lanes.
+enum class MathStep : uint8_t {
+  kExp,
+  kLog,
+  kLog2,
+  kLog10,
+  kCeil,
+  kFloor,
+  kNearestEven,
+  kTrunc,
+  kFrac,
+  kSign,
+  kSin,
+  kCos,
+  kTan,
+  kTanh,
+  kSinh,
+  kCosh
+};
+inline constexpr int kMathSteps = 16;
 
 /// The elementwise Activation APIs (AdvancedKernels::activation_f32), in the
 /// order of the library's ActivationApi.

@@ -8,7 +8,7 @@
 // build compiles without contraction into fused multiply-add
 // (-ffp-contract=off), so every instruction set gives the same bits. The
 // loops have no branches and no library calls, except the rare elements that
-// ExpRounded hands to the C library (below).
+// ExpRounded and Trigonometric hand to the C library (below).
 #pragma once
 
 #include <cmath>
@@ -244,13 +244,59 @@ inline float Log10Step(float x) {
   return LogSpecials(x, p.exponent * kLog10Of2Hi + (p.exponent * kLog10Of2Lo + p.ln_m * kLog10e));
 }
 
-// floor(x) by the rounding trick: the nearest integer, less 1 where it is
-// above x; |x| >= 2^22, ±inf and NaN are their own floor.
-inline float FloorStep(float x) {
-  const float nearest = (x + kRoundMagic) - kRoundMagic;
+// ---- Math: the rounding family, Frac and Sign (exact) -------------------------
+
+// 2^23: below it in magnitude, adding and subtracting it rounds a float to
+// the nearest integer, ties to even (the sum's ulp is 1); from it on every
+// float is an integer already.
+constexpr float kTwo23 = 8388608.0f;
+
+// The nearest integer to |x|, ties to even, for |x| < 2^23.
+inline float NearestOfMagnitude(float x) { return (std::fabs(x) + kTwo23) - kTwo23; }
+
+// Each rounding below is exact: it works on |x| where its result, an integer
+// of at most 2^23, is a float; takes x's sign back (a zero result keeps the
+// sign of x, as the C library's functions do); and returns x itself from
+// 2^23 on, at ±inf and at NaN (|x| < 2^23 is false there).
+inline float OfMagnitude(float x, float magnitude) {
+  return std::fabs(x) < kTwo23 ? std::copysign(magnitude, x) : x;
+}
+
+inline float NearestEvenStep(float x) { return OfMagnitude(x, NearestOfMagnitude(x)); }
+
+inline float TruncStep(float x) {
+  const float nearest = NearestOfMagnitude(x);
   const float less_one = nearest - 1.0f;
-  const float below = nearest > x ? less_one : nearest;
-  return std::fabs(x) < 4194304.0f ? below : x;
+  return OfMagnitude(x, nearest > std::fabs(x) ? less_one : nearest);
+}
+
+// Floor and Ceil move away from zero or towards it by the sign of x: the
+// magnitude of floor(x) is ⌊|x|⌋ for x >= 0 and ⌈|x|⌉ below 0.
+inline float FloorStep(float x) {
+  const float nearest = NearestOfMagnitude(x);
+  const float less_one = nearest - 1.0f;
+  const float more_one = nearest + 1.0f;
+  const float down = nearest > std::fabs(x) ? less_one : nearest;
+  const float up = nearest < std::fabs(x) ? more_one : nearest;
+  return OfMagnitude(x, x < 0.0f ? up : down);
+}
+
+inline float CeilStep(float x) {
+  const float nearest = NearestOfMagnitude(x);
+  const float less_one = nearest - 1.0f;
+  const float more_one = nearest + 1.0f;
+  const float down = nearest > std::fabs(x) ? less_one : nearest;
+  const float up = nearest < std::fabs(x) ? more_one : nearest;
+  return OfMagnitude(x, x < 0.0f ? down : up);
+}
+
+// x − Trunc(x): +0 for an integral x of either sign, NaN at ±inf.
+inline float FracStep(float x) { return x - TruncStep(x); }
+
+// 1 or −1 by the sign; +0 for ±0 and NaN.
+inline float SignStep(float x) {
+  const float negative = x < 0.0f ? -1.0f : 0.0f;
+  return x > 0.0f ? 1.0f : negative;
 }
 
 template <float (*f)(float)>
@@ -288,6 +334,161 @@ void MathExp(float* v, size_t n, uint32_t level) {
     }
     for (size_t i = 0; i < m; ++i) x[i] = ExpStep(whole[i]) * sum[i];
   }
+}
+
+// ---- Math: sine, cosine, tangent and the hyperbolic functions ---------------
+
+// Computed in double lanes from the exact float input and rounded once to
+// float: each double result is within 2^-40 of the function's value
+// (docs/numerics.md, "Math: transcendental"), so the float is within half
+// an ulp and 2^-16 of an ulp of it.
+
+// x = k·π/2 + r, |r| <= π/4 (and a little): π/2 in three parts, the first
+// two of 32 bits, so that k·part is exact for |k| < 2^21 and x − k·first is
+// exact; r carries two roundings of about 2^-53 of |r| + 2^-18.
+constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
+constexpr double kHalfPi1 = 0x1.921fb544p+0;
+constexpr double kHalfPi2 = 0x1.0b4611a6p-34;
+constexpr double kHalfPi3 = 0x1.3198a2e037073p-69;
+// Beyond it (and at ±inf and NaN) an element is the C library's float
+// function, as before: no API's default range reaches it.
+constexpr double kTrigLimit = 65536.0;
+
+// sin r and cos r for |r| <= π/4 + 2^-20: their Taylor polynomials to r^15
+// and r^16 (the remainders below 2^-54 of the result).
+inline double SinOfReduced(double r) {
+  const double z = r * r;
+  double p = -1.0 / 1307674368000.0;
+  p = p * z + 1.0 / 6227020800.0;
+  p = p * z - 1.0 / 39916800.0;
+  p = p * z + 1.0 / 362880.0;
+  p = p * z - 1.0 / 5040.0;
+  p = p * z + 1.0 / 120.0;
+  p = p * z - 1.0 / 6.0;
+  // At r = ±0 the sum would be +0: sin(−0) is −0.
+  const double sum = r + r * z * p;
+  return r == 0.0 ? r : sum;
+}
+
+inline double CosOfReduced(double r) {
+  const double z = r * r;
+  double p = 1.0 / 20922789888000.0;
+  p = p * z - 1.0 / 87178291200.0;
+  p = p * z + 1.0 / 479001600.0;
+  p = p * z - 1.0 / 3628800.0;
+  p = p * z + 1.0 / 40320.0;
+  p = p * z - 1.0 / 720.0;
+  p = p * z + 1.0 / 24.0;
+  p = p * z - 0.5;
+  return 1.0 + z * p;
+}
+
+enum class Trig { kSin, kCos, kTan };
+
+// sin, cos or tan of x for |x| <= kTrigLimit, in double.
+template <Trig kFunction>
+inline double TrigInDouble(double x) {
+  const double shifted = x * kTwoOverPi + kExpShifter;
+  const double k = shifted - kExpShifter;
+  const double r = ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
+  // The quadrant, k mod 4, is in the low bits of shifted.
+  int64_t shifted_bits;
+  std::memcpy(&shifted_bits, &shifted, sizeof shifted_bits);
+  const int64_t quadrant = shifted_bits + (kFunction == Trig::kCos ? 1 : 0);
+  const double s = SinOfReduced(r);
+  const double c = CosOfReduced(r);
+  const bool odd = (quadrant & 1) != 0;
+  if constexpr (kFunction == Trig::kTan) {
+    const double minus_c = -c;
+    return odd ? minus_c / s : s / c;
+  }
+  // sin(x) is s, c, −s, −c by the quadrant; cos(x) is sin(x + π/2).
+  const double value = odd ? c : s;
+  const double negated = -value;
+  return (quadrant & 2) != 0 ? negated : value;
+}
+
+template <Trig kFunction>
+inline float TrigOfFloat(float x) {
+  if constexpr (kFunction == Trig::kSin) return std::sin(x);
+  if constexpr (kFunction == Trig::kCos) return std::cos(x);
+  return std::tan(x);
+}
+
+template <Trig kFunction>
+void Trigonometric(float* v, size_t n, uint32_t) {
+  constexpr size_t kBlock = 256;
+  float result[kBlock];
+  int32_t outside[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    float* x = v + start;
+    const size_t m = n - start < kBlock ? n - start : kBlock;
+    for (size_t i = 0; i < m; ++i) {
+      const double wide = static_cast<double>(x[i]);
+      const bool inside = std::fabs(wide) <= kTrigLimit;  // false at NaN
+      result[i] = static_cast<float>(TrigInDouble<kFunction>(inside ? wide : 0.0));
+      outside[i] = !inside;
+    }
+    int32_t any_outside = 0;
+    for (size_t i = 0; i < m; ++i) any_outside |= outside[i];
+    if (any_outside != 0) {
+      for (size_t i = 0; i < m; ++i) {
+        if (outside[i] != 0) result[i] = TrigOfFloat<kFunction>(x[i]);
+      }
+    }
+    std::memcpy(x, result, m * sizeof(float));
+  }
+}
+
+// Below it, the hyperbolic functions are their Taylor series (the
+// difference of exponentials would cancel); from it on, exponentials.
+constexpr double kSeriesBelow = 0.125;
+// The halfway point past the largest float: from it on a double rounds to
+// +inf (a conversion of a larger double to float is undefined in C++).
+constexpr double kFloatOverflow = 0x1.ffffffp127;
+
+inline float ToFloat(double d) { return static_cast<float>(d >= kFloatOverflow ? INFINITY : d); }
+
+// tanh |x| = (e^2|x| − 1) / (e^2|x| + 1), then x's sign; the series
+// x − x³/3 + 2x⁵/15 − 17x⁷/315 + 62x⁹/2835 − 1382x¹¹/155925 below 1/8
+// (remainder below 2^-44 of x). |x| is held to 10, where tanh rounds to 1.
+inline float TanhInDouble(float x) {
+  const double a = std::fabs(static_cast<double>(x));
+  const double z = a * a;
+  double p = -1382.0 / 155925.0;
+  p = p * z + 62.0 / 2835.0;
+  p = p * z - 17.0 / 315.0;
+  p = p * z + 2.0 / 15.0;
+  p = p * z - 1.0 / 3.0;
+  const double series = a + a * z * p;
+  const double t = ExpInDouble(2.0 * (a < 10.0 ? a : 10.0));
+  const double by_exp = (t - 1.0) / (t + 1.0);
+  const float magnitude = static_cast<float>(a < kSeriesBelow ? series : by_exp);
+  return x == x ? std::copysign(magnitude, x) : x;
+}
+
+// sinh |x| = (e^|x| − e^-|x|) / 2, then x's sign; the series x + x³/3! +
+// … + x⁹/9! below 1/8. |x| is held to 90, where sinh is past float's range.
+inline float SinhInDouble(float x) {
+  const double a = std::fabs(static_cast<double>(x));
+  const double z = a * a;
+  double p = 1.0 / 362880.0;
+  p = p * z + 1.0 / 5040.0;
+  p = p * z + 1.0 / 120.0;
+  p = p * z + 1.0 / 6.0;
+  const double series = a + a * z * p;
+  const double t = ExpInDouble(a < 90.0 ? a : 90.0);
+  const double by_exp = (t - 1.0 / t) * 0.5;
+  const float magnitude = ToFloat(a < kSeriesBelow ? series : by_exp);
+  return x == x ? std::copysign(magnitude, x) : x;
+}
+
+// cosh x = (e^|x| + e^-|x|) / 2, |x| held to 90.
+inline float CoshInDouble(float x) {
+  const double a = std::fabs(static_cast<double>(x));
+  const double t = ExpInDouble(a < 90.0 ? a : 90.0);
+  const float rounded = ToFloat((t + 1.0 / t) * 0.5);
+  return x == x ? rounded : x;
 }
 
 // ---- Activation: the elementwise formulas -------------------------------------
