@@ -41,6 +41,18 @@ AdvancedKernels AdvancedLoops() {
   act[static_cast<int>(ActivationStep::kSwiGlu)] = SwiGluFloats;
   act[static_cast<int>(ActivationStep::kGeGlu)] = GeGluFloats;
   act[static_cast<int>(ActivationStep::kReGlu)] = ReGluFloats;
+  k.bits_u8[static_cast<int>(BitStep::kAnd)] = Bits<BitStep::kAnd>;
+  k.bits_u8[static_cast<int>(BitStep::kOr)] = Bits<BitStep::kOr>;
+  k.bits_u8[static_cast<int>(BitStep::kXor)] = Bits<BitStep::kXor>;
+  k.bits_u8[static_cast<int>(BitStep::kNot)] = Bits<BitStep::kNot>;
+  k.truths_u8 = Truths;
+  k.select_u8 = SelectByTruth;
+  k.classify[static_cast<int>(ClassStep::kFinite)] = Classify<ClassStep::kFinite>;
+  k.classify[static_cast<int>(ClassStep::kInf)] = Classify<ClassStep::kInf>;
+  k.classify[static_cast<int>(ClassStep::kNan)] = Classify<ClassStep::kNan>;
+  k.clamp_to_scalar = ClampToScalar;
+  k.fma_f32 = FmaFloats;
+  k.hypot_f32 = HypotFloats;
   return k;
 }
 

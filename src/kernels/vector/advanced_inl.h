@@ -491,6 +491,174 @@ inline float CoshInDouble(float x) {
   return x == x ? rounded : x;
 }
 
+// ---- Math: the binary call shape's exact operations, on raw elements ---------
+
+// Elements are read and written through memcpy (the buffers' types vary by
+// call); the compiler turns each into a plain vector load or store.
+template <typename U>
+inline U LoadAt(const void* p, size_t i) {
+  U u;
+  std::memcpy(&u, static_cast<const uint8_t*>(p) + i * sizeof(U), sizeof u);
+  return u;
+}
+
+template <typename U>
+inline void StoreAt(void* p, size_t i, U u) {
+  std::memcpy(static_cast<uint8_t*>(p) + i * sizeof(U), &u, sizeof u);
+}
+
+template <BitStep kStep>
+void Bits(uint8_t* __restrict dst, const uint8_t* __restrict a, const uint8_t* __restrict b,
+          size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (kStep == BitStep::kAnd) dst[i] = static_cast<uint8_t>(a[i] & b[i]);
+    if constexpr (kStep == BitStep::kOr) dst[i] = static_cast<uint8_t>(a[i] | b[i]);
+    if constexpr (kStep == BitStep::kXor) dst[i] = static_cast<uint8_t>(a[i] ^ b[i]);
+    if constexpr (kStep == BitStep::kNot) dst[i] = static_cast<uint8_t>(~a[i]);
+  }
+}
+
+template <typename U>
+void TruthsOf(uint8_t* __restrict truth, const void* __restrict src, size_t n, U mask,
+              uint8_t when_set) {
+  for (size_t i = 0; i < n; ++i) {
+    truth[i] = (LoadAt<U>(src, i) & mask) != 0 ? when_set : static_cast<uint8_t>(1 - when_set);
+  }
+}
+
+void Truths(uint8_t* truth, const void* src, size_t n, uint32_t bytes, bool floating,
+            bool negate) {
+  const uint8_t when_set = negate ? 0 : 1;
+  switch (bytes) {
+    case 1:
+      return TruthsOf<uint8_t>(truth, src, n, 0xff, when_set);
+    case 2:
+      return TruthsOf<uint16_t>(truth, src, n, floating ? 0x7fff : 0xffff, when_set);
+    case 4:
+      return TruthsOf<uint32_t>(truth, src, n, floating ? 0x7fffffffu : 0xffffffffu, when_set);
+    default:
+      return TruthsOf<uint64_t>(truth, src, n, ~uint64_t{0}, when_set);
+  }
+}
+
+template <typename U>
+void SelectOf(void* __restrict dst, const void* __restrict a, const void* __restrict b,
+              const uint8_t* __restrict truth, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const U x = LoadAt<U>(a, i);
+    const U y = LoadAt<U>(b, i);
+    StoreAt<U>(dst, i, truth[i] != 0 ? x : y);
+  }
+}
+
+void SelectByTruth(void* dst, const void* a, const void* b, const uint8_t* truth, size_t n,
+                   uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return SelectOf<uint8_t>(dst, a, b, truth, n);
+    case 2:
+      return SelectOf<uint16_t>(dst, a, b, truth, n);
+    case 4:
+      return SelectOf<uint32_t>(dst, a, b, truth, n);
+    default:
+      return SelectOf<uint64_t>(dst, a, b, truth, n);
+  }
+}
+
+// A floating element by its bits: the exponent field all ones is ±inf (a
+// zero fraction below it) or NaN; anything else is finite.
+template <ClassStep kStep, typename U>
+inline bool Holds(U bits, U exponent_mask) {
+  // Every bit but the sign: the exponent field and the fraction below it.
+  const U magnitude = static_cast<U>(bits & static_cast<U>(exponent_mask | (exponent_mask - 1)));
+  if constexpr (kStep == ClassStep::kFinite) return (bits & exponent_mask) != exponent_mask;
+  if constexpr (kStep == ClassStep::kInf) return magnitude == exponent_mask;
+  return magnitude > exponent_mask;
+}
+
+template <ClassStep kStep, typename U>
+void ClassifyOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask,
+                U one, bool bool_dst) {
+  if (bool_dst) {
+    for (size_t i = 0; i < n; ++i) {
+      StoreAt<uint8_t>(dst, i, Holds<kStep>(LoadAt<U>(src, i), exponent_mask) ? 1 : 0);
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    StoreAt<U>(dst, i, Holds<kStep>(LoadAt<U>(src, i), exponent_mask) ? one : U{0});
+  }
+}
+
+template <ClassStep kStep>
+void Classify(void* dst, const void* src, size_t n, FloatFormat format, bool bool_dst) {
+  if (format.bytes == 2) {
+    ClassifyOf<kStep, uint16_t>(dst, src, n, static_cast<uint16_t>(format.exponent_mask),
+                                static_cast<uint16_t>(format.one), bool_dst);
+  } else {
+    ClassifyOf<kStep, uint32_t>(dst, src, n, format.exponent_mask, format.one, bool_dst);
+  }
+}
+
+// The order of floating values as integers: the magnitude's bits (below
+// 2^31), negated for a set sign bit, so ±0 are both 0. Meaningful for
+// non-NaN bits.
+template <typename U>
+inline int32_t OrderKey(U bits, U magnitude_mask) {
+  const auto magnitude = static_cast<int32_t>(bits & magnitude_mask);
+  const int32_t negated = -magnitude;
+  return bits > magnitude_mask ? negated : magnitude;
+}
+
+template <typename U>
+void ClampOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask,
+             U scalar, bool is_max) {
+  const U magnitude_mask = static_cast<U>(exponent_mask | (exponent_mask - 1));
+  const bool scalar_nan = static_cast<U>(scalar & magnitude_mask) > exponent_mask;
+  const int32_t s = OrderKey(scalar, magnitude_mask);
+  // x past s: above it for ClampMax, below it for ClampMin (sign: 1 or −1).
+  const int32_t sign = is_max ? 1 : -1;
+  for (size_t i = 0; i < n; ++i) {
+    const U x = LoadAt<U>(src, i);
+    const bool x_nan = static_cast<U>(x & magnitude_mask) > exponent_mask;
+    const int32_t key = OrderKey(x, magnitude_mask);
+    const bool past = !x_nan && !scalar_nan && sign * key > sign * s;
+    StoreAt<U>(dst, i, past ? scalar : x);
+  }
+}
+
+void ClampToScalar(void* dst, const void* src, size_t n, FloatFormat format, uint32_t scalar,
+                   bool is_max) {
+  if (format.bytes == 2) {
+    ClampOf<uint16_t>(dst, src, n, static_cast<uint16_t>(format.exponent_mask),
+                               static_cast<uint16_t>(scalar), is_max);
+  } else {
+    ClampOf<uint32_t>(dst, src, n, format.exponent_mask, scalar, is_max);
+  }
+}
+
+// ---- Math: the binary call shape in float --------------------------------------
+
+// std::fma is one fused operation on every set (the instruction where the
+// set has it, else the C library's exact emulation): the same bits.
+void FmaFloats(float* __restrict dst, const float* __restrict a, const float* __restrict b,
+               const float* __restrict c, size_t n) {
+  for (size_t i = 0; i < n; ++i) dst[i] = std::fma(a[i], b[i], c[i]);
+}
+
+// The squares of floats are exact in double, the sum and root round there
+// once each; at or past the halfway point above the largest float, +inf.
+void HypotFloats(float* __restrict dst, const float* __restrict a, const float* __restrict b,
+                 size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const double x = a[i];
+    const double y = b[i];
+    const double root = std::sqrt(x * x + y * y);
+    const bool infinite = std::fabs(x) == INFINITY || std::fabs(y) == INFINITY;
+    dst[i] = ToFloat(infinite ? INFINITY : root);
+  }
+}
+
 // ---- Activation: the elementwise formulas -------------------------------------
 
 // The tanh approximation of Gelu as GeGLU's page writes it:
