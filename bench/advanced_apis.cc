@@ -1,6 +1,6 @@
 // advanced_apis.cc — the advanced APIs most operators call (SoftMax,
 // SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax; Floor, Round,
-// Frac, Sign, Sin, Cos, Tanh) over a whole rows × cols matrix in half and
+// Frac, Sign, Sin, Cos, Tanh, ClampMax) over a whole rows × cols matrix in half and
 // float, TopK (the 50 largest of rows of 32000, as many elements in all) in
 // half and float, and AscendQuant (half to int8_t per channel) over the
 // matrix (build/bin/normgrad_advanced_apis), next to a plain loop a user
@@ -55,6 +55,7 @@ constexpr uint32_t kTileBytes = 16 * 1024;     // of each input, per API call
 constexpr uint32_t kScratchBytes = 96 * 1024;  // every API's sharedTmpBuffer
 constexpr uint32_t kStatBytes = 1024;          // max and sums: 32 bytes a row
 constexpr float kSwiGluBeta = 1.0f;
+constexpr float kClampScalar = 1.5f;  // ClampMax's scalar
 // Gelu's tanh form as the page writes it: x / (1 + e^(a·(x³ + b·x))).
 constexpr float kGeluA = -0.0713548162726f;
 constexpr float kGeluB = 22.363860002236f;
@@ -73,6 +74,7 @@ enum class Api {
   kSin,
   kCos,
   kTanh,
+  kClampMax,
   kSum,
   kReduceMax
 };
@@ -91,7 +93,7 @@ constexpr ApiInfo kApis[] = {
     {Api::kFloor, "Floor", false, false},     {Api::kRound, "Round", false, false},
     {Api::kFrac, "Frac", false, false},       {Api::kSign, "Sign", false, false},
     {Api::kSin, "Sin", false, false},         {Api::kCos, "Cos", false, false},
-    {Api::kTanh, "Tanh", false, false},
+    {Api::kTanh, "Tanh", false, false},       {Api::kClampMax, "ClampMax", false, false},
     {Api::kSum, "Sum", false, true},          {Api::kReduceMax, "ReduceMax", false, true},
 };
 
@@ -208,6 +210,9 @@ class ApiTile {
         return;
       case Api::kTanh:
         A::Tanh<T>(out, in, tmp, n);
+        return;
+      case Api::kClampMax:
+        A::ClampMax<T>(out, in, tmp, T(kClampScalar), n);
         return;
       case Api::kSum:
         A::Sum<T>(out, in, tmp, A::SumParams{rows, cols_, cols_});
@@ -333,6 +338,9 @@ void Elementwise(Api api, float* v, const float* gate, size_t n) {
       return;
     case Api::kTanh:
       for (size_t i = 0; i < n; ++i) v[i] = std::tanh(v[i]);
+      return;
+    case Api::kClampMax:
+      for (size_t i = 0; i < n; ++i) v[i] = v[i] > kClampScalar ? kClampScalar : v[i];
       return;
     default:
       return;
