@@ -472,8 +472,8 @@ void Report(const char* name, const char* type, uint32_t rows, uint32_t cols, si
     x_loop.push_back(s[1] / s[0]);
     x_base.push_back((double(in_bytes + out_bytes) / s[0]) / (double(in_bytes) / s[2]));
   }
-  std::printf("%-15s %-6s %5u x %-5u %9.3f %9.3f %9.3f %8.2f %7.3f %7.3f %9.1e\n", name, type,
-              rows, cols, Median(api) * 1e3, Median(loop) * 1e3, Median(base) * 1e3,
+  std::printf("%-15s %-6s %5u x %-5u %9.3f %9.3f %9.3f %8.2f %7.3f %7.3f %9.1e\n", name, type, rows,
+              cols, Median(api) * 1e3, Median(loop) * 1e3, Median(base) * 1e3,
               double(in_bytes + out_bytes) / Median(api) / 1e9, Median(x_loop), Median(x_base),
               t.difference());
 }
@@ -596,8 +596,7 @@ void BenchTopK(const char* type, uint32_t rows, uint32_t cols, int rounds) {
       A::TopK<T, true, false, false, A::TopKMode::TOPK_NORMAL>(
           value, index, cand, cand_index, finish, tmp, kTopK, merge_tiling, merge_info, true);
       std::memcpy(values.data() + size_t{r} * kTopK, value.GetPhyAddr(), kTopK * sizeof(T));
-      std::memcpy(indices.data() + size_t{r} * kTopK, index.GetPhyAddr(),
-                  kTopK * sizeof(int32_t));
+      std::memcpy(indices.data() + size_t{r} * kTopK, index.GetPhyAddr(), kTopK * sizeof(int32_t));
     }
   };
   // The loop a user writes: the row in float, a partial sort of its
@@ -608,10 +607,9 @@ void BenchTopK(const char* type, uint32_t rows, uint32_t cols, int rounds) {
     for (uint32_t r = 0; r < topk_rows; ++r) {
       Load(x.data() + size_t{r} * kVocab, row.data(), kVocab);
       for (uint32_t i = 0; i < kVocab; ++i) order[i] = static_cast<int32_t>(i);
-      std::partial_sort(order.begin(), order.begin() + kTopK, order.end(),
-                        [&](int32_t a, int32_t b) {
-                          return row[a] > row[b] || (row[a] == row[b] && a < b);
-                        });
+      std::partial_sort(
+          order.begin(), order.begin() + kTopK, order.end(),
+          [&](int32_t a, int32_t b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
       for (int32_t i = 0; i < kTopK; ++i) {
         loop_values[size_t{r} * kTopK + i] = T(row[order[i]]);
         loop_indices[size_t{r} * kTopK + i] = order[i];
@@ -684,7 +682,8 @@ void BenchQuant(uint32_t rows, uint32_t cols, int rounds) {
       Load(m.x.data() + at, row.data(), cols);
       for (uint32_t c = 0; c < cols; ++c) {
         const float v = row[c] * scales[c] + offsets[c];
-        loop_out[at + c] = static_cast<int8_t>(std::nearbyint(std::min(std::max(v, -128.0f), 127.0f)));
+        loop_out[at + c] =
+            static_cast<int8_t>(std::nearbyint(std::min(std::max(v, -128.0f), 127.0f)));
       }
     }
   };
@@ -743,8 +742,8 @@ int main(int argc, char** argv) {
     }
   }
   for (const bool is_half : {true, false}) {
-    if (!only.empty() && std::string(is_half ? "TopK half" : "TopK float").find(only) ==
-                             std::string::npos) {
+    if (!only.empty() &&
+        std::string(is_half ? "TopK half" : "TopK float").find(only) == std::string::npos) {
       continue;
     }
     if (is_half) {

@@ -194,18 +194,12 @@ TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
     k::MathStep step;
     uint32_t level;
     const char* name;
-  } passes[] = {{k::MathStep::kExp, 0, "Exp"},
-                {k::MathStep::kExp, 1, "Exp level 1"},
-                {k::MathStep::kExp, 4, "Exp level 4"},
-                {k::MathStep::kLog, 0, "Log"},
-                {k::MathStep::kLog2, 0, "Log2"},
-                {k::MathStep::kLog10, 0, "Log10"},
-                {k::MathStep::kSin, 0, "Sin"},
-                {k::MathStep::kCos, 0, "Cos"},
-                {k::MathStep::kTan, 0, "Tan"},
-                {k::MathStep::kTanh, 0, "Tanh"},
-                {k::MathStep::kSinh, 0, "Sinh"},
-                {k::MathStep::kCosh, 0, "Cosh"}};
+  } passes[] = {{k::MathStep::kExp, 0, "Exp"},         {k::MathStep::kExp, 1, "Exp level 1"},
+                {k::MathStep::kExp, 4, "Exp level 4"}, {k::MathStep::kLog, 0, "Log"},
+                {k::MathStep::kLog2, 0, "Log2"},       {k::MathStep::kLog10, 0, "Log10"},
+                {k::MathStep::kSin, 0, "Sin"},         {k::MathStep::kCos, 0, "Cos"},
+                {k::MathStep::kTan, 0, "Tan"},         {k::MathStep::kTanh, 0, "Tanh"},
+                {k::MathStep::kSinh, 0, "Sinh"},       {k::MathStep::kCosh, 0, "Cosh"}};
   for (const auto& p : passes) {
     const auto of = [&](const k::AdvancedKernels& set) {
       return InPieces(
@@ -277,17 +271,19 @@ TEST(VectorAdvanced, ExactPassesAreTheCLibrarysFunctions) {
       {k::MathStep::kNearestEven, [](float x) { return std::nearbyint(x); }, "nearest even"},
       {k::MathStep::kTrunc, [](float x) { return std::trunc(x); }, "Trunc"},
       {k::MathStep::kFrac, [](float x) { return x - std::trunc(x); }, "Frac"},
-      {k::MathStep::kSign,
-       [](float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f); }, "Sign"}};
+      {k::MathStep::kSign, [](float x) { return x > 0.0f ? 1.0f : (x < 0.0f ? -1.0f : 0.0f); },
+       "Sign"}};
   for (const auto& p : passes) {
     std::vector<float> want(in.size());
     for (size_t i = 0; i < in.size(); ++i) want[i] = p.want(in[i]);
     for (const k::Isa& isa : k::Isas()) {
       if (!isa.available()) continue;
       SCOPED_TRACE(testing::Message() << isa.name << ": " << p.name);
-      ExpectSame(in, InPieces(in, [&](float* v, size_t n) {
-                   k::AdvancedKernelsOf(isa).math_f32[static_cast<int>(p.step)](v, n, 0);
-                 }),
+      ExpectSame(in,
+                 InPieces(in,
+                          [&](float* v, size_t n) {
+                            k::AdvancedKernelsOf(isa).math_f32[static_cast<int>(p.step)](v, n, 0);
+                          }),
                  want);
     }
   }
@@ -313,16 +309,15 @@ TEST(VectorAdvanced, DoubleLanePassesRoundTheFunctionOnce) {
     double (*want)(double);
     float (*outside)(float);  // the C library's float function, beyond 65536
     const char* name;
-  } passes[] = {
-      {k::MathStep::kSin, [](double x) { return std::sin(x); },
-       [](float x) { return std::sin(x); }, "Sin"},
-      {k::MathStep::kCos, [](double x) { return std::cos(x); },
-       [](float x) { return std::cos(x); }, "Cos"},
-      {k::MathStep::kTan, [](double x) { return std::tan(x); },
-       [](float x) { return std::tan(x); }, "Tan"},
-      {k::MathStep::kTanh, [](double x) { return std::tanh(x); }, nullptr, "Tanh"},
-      {k::MathStep::kSinh, [](double x) { return std::sinh(x); }, nullptr, "Sinh"},
-      {k::MathStep::kCosh, [](double x) { return std::cosh(x); }, nullptr, "Cosh"}};
+  } passes[] = {{k::MathStep::kSin, [](double x) { return std::sin(x); },
+                 [](float x) { return std::sin(x); }, "Sin"},
+                {k::MathStep::kCos, [](double x) { return std::cos(x); },
+                 [](float x) { return std::cos(x); }, "Cos"},
+                {k::MathStep::kTan, [](double x) { return std::tan(x); },
+                 [](float x) { return std::tan(x); }, "Tan"},
+                {k::MathStep::kTanh, [](double x) { return std::tanh(x); }, nullptr, "Tanh"},
+                {k::MathStep::kSinh, [](double x) { return std::sinh(x); }, nullptr, "Sinh"},
+                {k::MathStep::kCosh, [](double x) { return std::cosh(x); }, nullptr, "Cosh"}};
   for (const auto& p : passes) {
     for (const k::Isa& isa : k::Isas()) {
       if (!isa.available()) continue;
@@ -341,10 +336,10 @@ TEST(VectorAdvanced, DoubleLanePassesRoundTheFunctionOnce) {
           // Past float's largest value (from the halfway point on): ±inf.
           const bool overflows = std::fabs(y) >= 0x1.ffffffp127;
           if (std::isnan(y) ? std::isnan(got[i])
-                            : overflows ? got[i] == static_cast<float>(std::copysign(INFINITY, y))
-                                        : std::fabs(static_cast<double>(got[i]) - y) <=
-                                                  (0.5 + 0x1p-16) * UlpAt(y) &&
-                                              std::signbit(got[i]) == std::signbit(y)) {
+              : overflows
+                  ? got[i] == static_cast<float>(std::copysign(INFINITY, y))
+                  : std::fabs(static_cast<double>(got[i]) - y) <= (0.5 + 0x1p-16) * UlpAt(y) &&
+                        std::signbit(got[i]) == std::signbit(y)) {
             continue;
           }
         }
@@ -376,7 +371,7 @@ TEST(VectorAdvanced, BitTruthAndSelectLoopsWorkOnTheBytes) {
     for (int step = 0; step < k::kBitSteps; ++step) {
       set.bits_u8[step](got.data(), a.data(), b.data(), kBytes);
       for (size_t i = 0; i < kBytes; ++i) {
-        const int want = step == 0 ? a[i] & b[i]
+        const int want = step == 0   ? a[i] & b[i]
                          : step == 1 ? a[i] | b[i]
                          : step == 2 ? a[i] ^ b[i]
                                      : static_cast<uint8_t>(~a[i]);
@@ -498,8 +493,8 @@ TEST(VectorAdvanced, FmaAndHypotLoopsRoundOnce) {
           << a[i] << " * " << b[i] << " + " << c[i] << ": " << fma[i];
       const double root = std::sqrt(double{a[i]} * a[i] + double{b[i]} * b[i]);
       const float want = std::isinf(a[i]) || std::isinf(b[i]) ? INFINITY
-                         : root >= 0x1.ffffffp127         ? INFINITY
-                                                          : static_cast<float>(root);
+                         : root >= 0x1.ffffffp127             ? INFINITY
+                                                              : static_cast<float>(root);
       ASSERT_TRUE(SameFloat(hypot[i], want)) << a[i] << ", " << b[i] << ": " << hypot[i];
     }
   }

@@ -112,8 +112,8 @@ struct AdvancedKernels {
   /// floating `format`: an element above (below) the scalar whose bits are
   /// `scalar` becomes it, compared by value (±0 equal); a NaN on either
   /// side keeps the element.
-  void (*clamp_to_scalar)(void* dst, const void* src, size_t n, FloatFormat format,
-                          uint32_t scalar, bool is_max);
+  void (*clamp_to_scalar)(void* dst, const void* src, size_t n, FloatFormat format, uint32_t scalar,
+                          bool is_max);
 
   // ---- The Math APIs of the binary call shape: in float ------------------
 

@@ -526,8 +526,7 @@ void TruthsOf(uint8_t* __restrict truth, const void* __restrict src, size_t n, U
   }
 }
 
-void Truths(uint8_t* truth, const void* src, size_t n, uint32_t bytes, bool floating,
-            bool negate) {
+void Truths(uint8_t* truth, const void* src, size_t n, uint32_t bytes, bool floating, bool negate) {
   const uint8_t when_set = negate ? 0 : 1;
   switch (bytes) {
     case 1:
@@ -577,8 +576,8 @@ inline bool Holds(U bits, U exponent_mask) {
 }
 
 template <ClassStep kStep, typename U>
-void ClassifyOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask,
-                U one, bool bool_dst) {
+void ClassifyOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask, U one,
+                bool bool_dst) {
   if (bool_dst) {
     for (size_t i = 0; i < n; ++i) {
       StoreAt<uint8_t>(dst, i, Holds<kStep>(LoadAt<U>(src, i), exponent_mask) ? 1 : 0);
@@ -611,8 +610,8 @@ inline int32_t OrderKey(U bits, U magnitude_mask) {
 }
 
 template <typename U>
-void ClampOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask,
-             U scalar, bool is_max) {
+void ClampOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask, U scalar,
+             bool is_max) {
   const U magnitude_mask = static_cast<U>(exponent_mask | (exponent_mask - 1));
   const bool scalar_nan = static_cast<U>(scalar & magnitude_mask) > exponent_mask;
   const int32_t s = OrderKey(scalar, magnitude_mask);
@@ -631,7 +630,7 @@ void ClampToScalar(void* dst, const void* src, size_t n, FloatFormat format, uin
                    bool is_max) {
   if (format.bytes == 2) {
     ClampOf<uint16_t>(dst, src, n, static_cast<uint16_t>(format.exponent_mask),
-                               static_cast<uint16_t>(scalar), is_max);
+                      static_cast<uint16_t>(scalar), is_max);
   } else {
     ClampOf<uint32_t>(dst, src, n, format.exponent_mask, scalar, is_max);
   }

@@ -17,8 +17,9 @@
 // f = x − floor(x). Digamma is the recurrence ψ(x) = ψ(x+1) − 1/x up to
 // x ≥ 6 and the asymptotic series there, with the reflection
 // ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others (Erf, Erfc, the inverse
-// functions, Lgamma) are the C library's float functions. The error bound of each, derived in docs/numerics.md ("Math:
-// transcendental"), is checked by the tests against a float64 reference.
+// functions, Lgamma) are the C library's float functions. The error bound of
+// each, derived in docs/numerics.md ("Math: transcendental"), is checked by the
+// tests against a float64 reference.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
