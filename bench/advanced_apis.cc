@@ -1,8 +1,11 @@
 // advanced_apis.cc — the advanced APIs most operators call (SoftMax,
-// SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax) over a whole
-// rows × cols matrix in half and float (build/bin/normgrad_advanced_apis),
-// next to a plain loop a user would write over the same bytes and a read
-// baseline, in rounds that alternate the three.
+// SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax; Floor, Round,
+// Frac, Sign, Sin, Cos, Tanh, ClampMax) over a whole rows × cols matrix in half and
+// float, TopK (the 50 largest of rows of 32000, as many elements in all) in
+// half and float, and AscendQuant (half to int8_t per channel) over the
+// matrix (build/bin/normgrad_advanced_apis), next to a plain loop a user
+// would write over the same bytes and a read baseline, in rounds that
+// alternate the three.
 //
 //   normgrad_advanced_apis [--rows R] [--cols C] [--rounds N] [--only TEXT]
 //
@@ -12,7 +15,9 @@
 // each tile is one API call. The plain loop computes the same formula in
 // float on the same thread (half widened and narrowed in short pieces; Exp
 // and Log through the C library's expf and logf, one element at a time, as
-// an operator writer's loop does). The read baseline sums the inputs' bytes
+// an operator writer's loop does; TopK a partial sort of the row's
+// positions, AscendQuant x · scale + offset in float, held to the int8_t
+// range and rounded to nearest even). The read baseline sums the inputs' bytes
 // as floats. Prints for each row the median time of each, the API's GB/s
 // ((bytes read + bytes written) / median time), and the medians of the
 // rounds' ratios: "x loop" (the loop's time ÷ the API's: above 1 the API is
@@ -50,11 +55,29 @@ constexpr uint32_t kTileBytes = 16 * 1024;     // of each input, per API call
 constexpr uint32_t kScratchBytes = 96 * 1024;  // every API's sharedTmpBuffer
 constexpr uint32_t kStatBytes = 1024;          // max and sums: 32 bytes a row
 constexpr float kSwiGluBeta = 1.0f;
+constexpr float kClampScalar = 1.5f;  // ClampMax's scalar
 // Gelu's tanh form as the page writes it: x / (1 + e^(a·(x³ + b·x))).
 constexpr float kGeluA = -0.0713548162726f;
 constexpr float kGeluB = 22.363860002236f;
 
-enum class Api { kSoftMax, kFlashV2, kGelu, kSwiGlu, kExp, kLog, kSum, kReduceMax };
+enum class Api {
+  kSoftMax,
+  kFlashV2,
+  kGelu,
+  kSwiGlu,
+  kExp,
+  kLog,
+  kFloor,
+  kRound,
+  kFrac,
+  kSign,
+  kSin,
+  kCos,
+  kTanh,
+  kClampMax,
+  kSum,
+  kReduceMax
+};
 
 struct ApiInfo {
   Api api;
@@ -67,6 +90,10 @@ constexpr ApiInfo kApis[] = {
     {Api::kSoftMax, "SoftMax", false, false}, {Api::kFlashV2, "SoftmaxFlashV2", false, false},
     {Api::kGelu, "Gelu", false, false},       {Api::kSwiGlu, "SwiGLU", true, false},
     {Api::kExp, "Exp", false, false},         {Api::kLog, "Log", false, false},
+    {Api::kFloor, "Floor", false, false},     {Api::kRound, "Round", false, false},
+    {Api::kFrac, "Frac", false, false},       {Api::kSign, "Sign", false, false},
+    {Api::kSin, "Sin", false, false},         {Api::kCos, "Cos", false, false},
+    {Api::kTanh, "Tanh", false, false},       {Api::kClampMax, "ClampMax", false, false},
     {Api::kSum, "Sum", false, true},          {Api::kReduceMax, "ReduceMax", false, true},
 };
 
@@ -162,6 +189,30 @@ class ApiTile {
         return;
       case Api::kLog:
         A::Log<T>(out, in, n);  // Log takes no sharedTmpBuffer
+        return;
+      case Api::kFloor:
+        A::Floor<T>(out, in, tmp, n);
+        return;
+      case Api::kRound:
+        A::Round<T>(out, in, tmp, n);
+        return;
+      case Api::kFrac:
+        A::Frac<T>(out, in, tmp, n);
+        return;
+      case Api::kSign:
+        A::Sign<T>(out, in, tmp, n);
+        return;
+      case Api::kSin:
+        A::Sin<T>(out, in, tmp, n);
+        return;
+      case Api::kCos:
+        A::Cos<T>(out, in, tmp, n);
+        return;
+      case Api::kTanh:
+        A::Tanh<T>(out, in, tmp, n);
+        return;
+      case Api::kClampMax:
+        A::ClampMax<T>(out, in, tmp, T(kClampScalar), n);
         return;
       case Api::kSum:
         A::Sum<T>(out, in, tmp, A::SumParams{rows, cols_, cols_});
@@ -267,6 +318,30 @@ void Elementwise(Api api, float* v, const float* gate, size_t n) {
     case Api::kLog:
       for (size_t i = 0; i < n; ++i) v[i] = std::log(v[i]);
       return;
+    case Api::kFloor:
+      for (size_t i = 0; i < n; ++i) v[i] = std::floor(v[i]);
+      return;
+    case Api::kRound:
+      for (size_t i = 0; i < n; ++i) v[i] = std::nearbyint(v[i]);
+      return;
+    case Api::kFrac:
+      for (size_t i = 0; i < n; ++i) v[i] = v[i] - std::trunc(v[i]);
+      return;
+    case Api::kSign:
+      for (size_t i = 0; i < n; ++i) v[i] = v[i] > 0.0f ? 1.0f : (v[i] < 0.0f ? -1.0f : 0.0f);
+      return;
+    case Api::kSin:
+      for (size_t i = 0; i < n; ++i) v[i] = std::sin(v[i]);
+      return;
+    case Api::kCos:
+      for (size_t i = 0; i < n; ++i) v[i] = std::cos(v[i]);
+      return;
+    case Api::kTanh:
+      for (size_t i = 0; i < n; ++i) v[i] = std::tanh(v[i]);
+      return;
+    case Api::kClampMax:
+      for (size_t i = 0; i < n; ++i) v[i] = v[i] > kClampScalar ? kClampScalar : v[i];
+      return;
     default:
       return;
   }
@@ -357,6 +432,52 @@ double Median(std::vector<double> v, double q = 0.5) {
   return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
 }
 
+// Times the API path, the plain loop and the read baseline in `rounds`
+// rounds that alternate them (each goes first in turn, after one warm-up of
+// all three), and prints the row: the medians, the API's GB/s, x loop,
+// x base and `difference()` after the last round.
+struct Timed {
+  std::function<void()> api, loop;
+  std::function<float()> base;
+  std::function<double()> difference;
+};
+
+void Report(const char* name, const char* type, uint32_t rows, uint32_t cols, size_t in_bytes,
+            size_t out_bytes, int rounds, const Timed& t) {
+  volatile float sink = 0.0f;
+  using Clock = std::chrono::steady_clock;
+  const auto time = [&](int which) {
+    const auto start = Clock::now();
+    if (which == 0) {
+      t.api();
+    } else if (which == 1) {
+      t.loop();
+    } else {
+      sink = sink + t.base();
+    }
+    asm volatile("" ::: "memory");
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  for (int which = 0; which < 3; ++which) time(which);  // warm all three
+  std::vector<double> api, loop, base, x_loop, x_base;
+  for (int i = 0; i < rounds; ++i) {
+    double s[3];
+    for (int k = 0; k < 3; ++k) {
+      const int which = (i + k) % 3;  // each goes first in turn
+      s[which] = time(which);
+    }
+    api.push_back(s[0]);
+    loop.push_back(s[1]);
+    base.push_back(s[2]);
+    x_loop.push_back(s[1] / s[0]);
+    x_base.push_back((double(in_bytes + out_bytes) / s[0]) / (double(in_bytes) / s[2]));
+  }
+  std::printf("%-15s %-6s %5u x %-5u %9.3f %9.3f %9.3f %8.2f %7.3f %7.3f %9.1e\n", name, type, rows,
+              cols, Median(api) * 1e3, Median(loop) * 1e3, Median(base) * 1e3,
+              double(in_bytes + out_bytes) / Median(api) / 1e9, Median(x_loop), Median(x_base),
+              t.difference());
+}
+
 template <typename T>
 void Bench(const ApiInfo& info, const char* type, uint32_t rows, uint32_t cols, int rounds) {
   Matrix<T> m(rows, cols, info.api == Api::kLog);
@@ -367,39 +488,215 @@ void Bench(const ApiInfo& info, const char* type, uint32_t rows, uint32_t cols, 
   m.run_sum.assign(tile_rows, 1.0f);
   const size_t in_bytes = m.x.size() * sizeof(T) * (info.two_inputs ? 2 : 1);
   const size_t out_bytes = (info.row_output ? rows : m.out.size()) * sizeof(T);
-  volatile float sink = 0.0f;
-  using Clock = std::chrono::steady_clock;
-  const auto time = [&](int which) {
-    const auto start = Clock::now();
-    if (which == 0) {
-      RunApi(info, m, ub, tile, tile_rows);
-    } else if (which == 1) {
-      RunLoop(info.api, m);
-    } else {
-      sink = sink + ReadBaseline(m.x.data(), info.two_inputs ? m.gate.data() : nullptr,
-                                 m.x.size() * sizeof(T));
-    }
-    asm volatile("" ::: "memory");
-    return std::chrono::duration<double>(Clock::now() - start).count();
+  Timed t;
+  t.api = [&] { RunApi(info, m, ub, tile, tile_rows); };
+  t.loop = [&] { RunLoop(info.api, m); };
+  t.base = [&] {
+    return ReadBaseline(m.x.data(), info.two_inputs ? m.gate.data() : nullptr,
+                        m.x.size() * sizeof(T));
   };
-  for (int which = 0; which < 3; ++which) time(which);  // warm all three
-  std::vector<double> api, loop, base, x_loop, x_base;
-  for (int i = 0; i < rounds; ++i) {
-    double t[3];
-    for (int k = 0; k < 3; ++k) {
-      const int which = (i + k) % 3;  // each goes first in turn
-      t[which] = time(which);
-    }
-    api.push_back(t[0]);
-    loop.push_back(t[1]);
-    base.push_back(t[2]);
-    x_loop.push_back(t[1] / t[0]);
-    x_base.push_back((double(in_bytes + out_bytes) / t[0]) / (double(in_bytes) / t[2]));
+  t.difference = [&] { return Difference(m, info.row_output ? rows : m.out.size()); };
+  Report(info.name, type, rows, cols, in_bytes, out_bytes, rounds, t);
+}
+
+// ---- TopK: the k largest of a vocabulary-sized row --------------------------
+
+// A language model's logits: rows of kVocab, the kTopK largest of each with
+// their positions. A TopK call takes at most 4096 elements a row
+// (TOPK_NORMAL), so the operator cuts each row into chunks of kTopKChunk,
+// keeps the kTopK largest of each with their row positions (isInitIndex),
+// then takes the kTopK largest of those candidates (padded with −inf to
+// whole 32 elements), as tests/programs/topk_rows_blocks.asc does.
+constexpr uint32_t kVocab = 32000;
+constexpr uint32_t kTopKChunk = 4000;
+constexpr int32_t kTopK = 50;
+constexpr uint32_t kTopKOut = 64;  // k rounded up to 32 bytes of half, and of float
+
+// Uniform in [-8, 8), from a fixed seed.
+template <typename T>
+std::vector<T> Logits(size_t n) {
+  std::vector<T> v(n);
+  uint32_t state = 31;
+  for (T& x : v) {
+    state = state * 1664525u + 1013904223u;
+    x = T(static_cast<float>(state >> 8) * 0x1p-20f - 8.0f);
   }
-  std::printf("%-15s %-6s %5u x %-5u %9.3f %9.3f %9.3f %8.2f %7.3f %7.3f %9.1e\n", info.name, type,
-              rows, cols, Median(api) * 1e3, Median(loop) * 1e3, Median(base) * 1e3,
-              double(in_bytes + out_bytes) / Median(api) / 1e9, Median(x_loop), Median(x_base),
-              Difference(m, info.row_output ? rows : m.out.size()));
+  return v;
+}
+
+template <typename T>
+void BenchTopK(const char* type, uint32_t rows, uint32_t cols, int rounds) {
+  namespace A = AscendC;
+  // As many elements as the rows x cols matrix of the other rows.
+  const uint32_t topk_rows = std::max<uint32_t>(1, uint64_t{rows} * cols / kVocab);
+  const uint32_t chunks = kVocab / kTopKChunk;
+  const int32_t candidates = (static_cast<int32_t>(chunks) * kTopK + 31) / 32 * 32;
+  const std::vector<T> x = Logits<T>(size_t{topk_rows} * kVocab);
+  std::vector<int32_t> positions(kVocab);
+  for (uint32_t i = 0; i < kVocab; ++i) positions[i] = static_cast<int32_t>(i);
+  std::vector<T> values(size_t{topk_rows} * kTopK), loop_values(values.size());
+  std::vector<int32_t> indices(values.size()), loop_indices(values.size());
+
+  auto plat = platform_ascendc::PlatformAscendCManager::GetInstance();
+  A::TopkTiling chunk_tiling{}, merge_tiling{};
+  uint32_t max_chunk = 0, min_chunk = 0, max_merge = 0, min_merge = 0;
+  const bool ok =
+      A::TopKTilingFunc(*plat, kTopKChunk, 1, kTopK, sizeof(T), true, A::TopKMode::TOPK_NORMAL,
+                        true, chunk_tiling) &&
+      A::TopKTilingFunc(*plat, candidates, 1, kTopK, sizeof(T), true, A::TopKMode::TOPK_NORMAL,
+                        true, merge_tiling) &&
+      A::GetTopKMaxMinTmpSize(*plat, kTopKChunk, 1, false, true, A::TopKMode::TOPK_NORMAL, true,
+                              sizeof(T), max_chunk, min_chunk) &&
+      A::GetTopKMaxMinTmpSize(*plat, candidates, 1, false, true, A::TopKMode::TOPK_NORMAL, true,
+                              sizeof(T), max_merge, min_merge);
+  if (!ok) {
+    std::fprintf(stderr, "TopK: the host tiling failed\n");
+    std::exit(1);
+  }
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> chunk_buf, chunk_index_buf, cand_buf, cand_index_buf, tmp_buf,
+      finish_buf, value_buf, index_buf;
+  pipe.InitBuffer(chunk_buf, kTopKChunk * sizeof(T));
+  pipe.InitBuffer(chunk_index_buf, kTopKChunk * sizeof(int32_t));
+  pipe.InitBuffer(cand_buf, candidates * sizeof(T));
+  pipe.InitBuffer(cand_index_buf, candidates * sizeof(int32_t));
+  pipe.InitBuffer(tmp_buf, std::max(min_chunk, min_merge));
+  pipe.InitBuffer(finish_buf, 32);
+  pipe.InitBuffer(value_buf, kTopKOut * sizeof(T));
+  pipe.InitBuffer(index_buf, kTopKOut * sizeof(int32_t));
+  const LocalTensor<T> chunk = chunk_buf.Get<T>(), cand = cand_buf.Get<T>();
+  const LocalTensor<T> value = value_buf.Get<T>();
+  const LocalTensor<int32_t> chunk_index = chunk_index_buf.Get<int32_t>();
+  const LocalTensor<int32_t> cand_index = cand_index_buf.Get<int32_t>();
+  const LocalTensor<int32_t> index = index_buf.Get<int32_t>();
+  const LocalTensor<uint8_t> tmp = tmp_buf.Get<uint8_t>();
+  const LocalTensor<bool> finish = finish_buf.Get<bool>();
+  const A::TopKInfo chunk_info{1, static_cast<int32_t>(kTopKChunk),
+                               static_cast<int32_t>(kTopKChunk)};
+  const A::TopKInfo merge_info{1, candidates, static_cast<int32_t>(chunks) * kTopK};
+
+  Timed t;
+  t.api = [&] {
+    for (uint32_t r = 0; r < topk_rows; ++r) {
+      const T* row = x.data() + size_t{r} * kVocab;
+      for (int32_t i = 0; i < candidates; ++i) {
+        cand.GetPhyAddr()[i] = T(-INFINITY);  // the padding never wins
+        cand_index.GetPhyAddr()[i] = static_cast<int32_t>(kVocab) + i;
+      }
+      for (uint32_t c = 0; c < chunks; ++c) {
+        std::memcpy(chunk.GetPhyAddr(), row + c * kTopKChunk, kTopKChunk * sizeof(T));
+        std::memcpy(chunk_index.GetPhyAddr(), positions.data() + c * kTopKChunk,
+                    kTopKChunk * sizeof(int32_t));
+        A::TopK<T, true, false, false, A::TopKMode::TOPK_NORMAL>(
+            value, index, chunk, chunk_index, finish, tmp, kTopK, chunk_tiling, chunk_info, true);
+        std::memcpy(cand.GetPhyAddr() + c * kTopK, value.GetPhyAddr(), kTopK * sizeof(T));
+        std::memcpy(cand_index.GetPhyAddr() + c * kTopK, index.GetPhyAddr(),
+                    kTopK * sizeof(int32_t));
+      }
+      A::TopK<T, true, false, false, A::TopKMode::TOPK_NORMAL>(
+          value, index, cand, cand_index, finish, tmp, kTopK, merge_tiling, merge_info, true);
+      std::memcpy(values.data() + size_t{r} * kTopK, value.GetPhyAddr(), kTopK * sizeof(T));
+      std::memcpy(indices.data() + size_t{r} * kTopK, index.GetPhyAddr(), kTopK * sizeof(int32_t));
+    }
+  };
+  // The loop a user writes: the row in float, a partial sort of its
+  // positions, the largest first and equal values in position order.
+  std::vector<float> row(kVocab);
+  std::vector<int32_t> order(kVocab);
+  t.loop = [&] {
+    for (uint32_t r = 0; r < topk_rows; ++r) {
+      Load(x.data() + size_t{r} * kVocab, row.data(), kVocab);
+      for (uint32_t i = 0; i < kVocab; ++i) order[i] = static_cast<int32_t>(i);
+      std::partial_sort(
+          order.begin(), order.begin() + kTopK, order.end(),
+          [&](int32_t a, int32_t b) { return row[a] > row[b] || (row[a] == row[b] && a < b); });
+      for (int32_t i = 0; i < kTopK; ++i) {
+        loop_values[size_t{r} * kTopK + i] = T(row[order[i]]);
+        loop_indices[size_t{r} * kTopK + i] = order[i];
+      }
+    }
+  };
+  t.base = [&] { return ReadBaseline(x.data(), nullptr, x.size() * sizeof(T)); };
+  // Positions that differ count as a difference of 1.
+  t.difference = [&] {
+    double diff = 0.0, size = 0.0;
+    for (size_t i = 0; i < values.size(); ++i) {
+      const double api = static_cast<float>(values[i]), loop = static_cast<float>(loop_values[i]);
+      diff = std::max(diff, std::fabs(api - loop));
+      size = std::max(size, std::fabs(loop));
+      if (indices[i] != loop_indices[i]) return 1.0;
+    }
+    return size > 0.0 ? diff / size : diff;
+  };
+  Report("TopK", type, topk_rows, kVocab, x.size() * sizeof(T),
+         values.size() * (sizeof(T) + sizeof(int32_t)), rounds, t);
+}
+
+// ---- AscendQuant: half to int8_t per channel -------------------------------
+
+// The rows x cols matrix of halves quantized per column (scaleTensor and
+// offsetTensor of cols entries, loaded once), a tile of rows per call. The
+// loop a user writes: x · scale + offset in float, held to [-128, 127] and
+// rounded to nearest, even on ties.
+void BenchQuant(uint32_t rows, uint32_t cols, int rounds) {
+  namespace A = AscendC;
+  const Matrix<half> m(rows, cols, false);
+  std::vector<half> scale(cols), offset(cols);
+  for (uint32_t c = 0; c < cols; ++c) {
+    scale[c] = half(8.0f + static_cast<float>(c % 97) * 0.25f);
+    offset[c] = half(static_cast<float>(c % 13) * 0.5f - 3.0f);
+  }
+  std::vector<int8_t> out(m.x.size()), loop_out(m.x.size());
+  const uint32_t tile_rows = std::max<uint32_t>(1, kTileBytes / (cols * sizeof(half)));
+  const uint32_t tile_elements = tile_rows * cols;
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> in_buf, q_buf, scale_buf, offset_buf, tmp_buf;
+  pipe.InitBuffer(in_buf, tile_elements * sizeof(half));
+  pipe.InitBuffer(q_buf, tile_elements);
+  pipe.InitBuffer(scale_buf, cols * sizeof(half));
+  pipe.InitBuffer(offset_buf, cols * sizeof(half));
+  pipe.InitBuffer(tmp_buf, kScratchBytes);
+  const LocalTensor<half> in = in_buf.Get<half>(), scale_local = scale_buf.Get<half>();
+  const LocalTensor<half> offset_local = offset_buf.Get<half>();
+  const LocalTensor<int8_t> q = q_buf.Get<int8_t>();
+  const LocalTensor<uint8_t> tmp = tmp_buf.Get<uint8_t>();
+  std::memcpy(scale_local.GetPhyAddr(), scale.data(), cols * sizeof(half));
+  std::memcpy(offset_local.GetPhyAddr(), offset.data(), cols * sizeof(half));
+
+  Timed t;
+  t.api = [&] {
+    for (uint32_t r = 0; r < rows; r += tile_rows) {
+      const size_t at = size_t{r} * cols;
+      const uint32_t n = std::min(tile_rows, rows - r) * cols;
+      std::memcpy(in.GetPhyAddr(), m.x.data() + at, n * sizeof(half));
+      A::AscendQuant<half>(q, in, tmp, scale_local, offset_local, cols, cols, n);
+      std::memcpy(out.data() + at, q.GetPhyAddr(), n);
+    }
+  };
+  std::vector<float> row(cols), scales(cols), offsets(cols);
+  Load(scale.data(), scales.data(), cols);
+  Load(offset.data(), offsets.data(), cols);
+  t.loop = [&] {
+    for (uint32_t r = 0; r < rows; ++r) {
+      const size_t at = size_t{r} * cols;
+      Load(m.x.data() + at, row.data(), cols);
+      for (uint32_t c = 0; c < cols; ++c) {
+        const float v = row[c] * scales[c] + offsets[c];
+        loop_out[at + c] =
+            static_cast<int8_t>(std::nearbyint(std::min(std::max(v, -128.0f), 127.0f)));
+      }
+    }
+  };
+  t.base = [&] { return ReadBaseline(m.x.data(), nullptr, m.x.size() * sizeof(half)); };
+  t.difference = [&] {
+    double diff = 0.0, size = 0.0;
+    for (size_t i = 0; i < out.size(); ++i) {
+      diff = std::max(diff, std::fabs(double(out[i]) - double(loop_out[i])));
+      size = std::max(size, std::fabs(double(loop_out[i])));
+    }
+    return size > 0.0 ? diff / size : diff;
+  };
+  Report("AscendQuant", "half", rows, cols, m.x.size() * sizeof(half), out.size(), rounds, t);
 }
 
 }  // namespace
@@ -443,6 +740,20 @@ int main(int argc, char** argv) {
         Bench<float>(info, "float", rows, cols, rounds);
       }
     }
+  }
+  for (const bool is_half : {true, false}) {
+    if (!only.empty() &&
+        std::string(is_half ? "TopK half" : "TopK float").find(only) == std::string::npos) {
+      continue;
+    }
+    if (is_half) {
+      BenchTopK<half>("half", rows, cols, rounds);
+    } else {
+      BenchTopK<float>("float", rows, cols, rounds);
+    }
+  }
+  if (only.empty() || std::string("AscendQuant half").find(only) != std::string::npos) {
+    BenchQuant(rows, cols, rounds);
   }
   return 0;
 }

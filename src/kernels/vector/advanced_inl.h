@@ -8,7 +8,7 @@
 // build compiles without contraction into fused multiply-add
 // (-ffp-contract=off), so every instruction set gives the same bits. The
 // loops have no branches and no library calls, except the rare elements that
-// ExpRounded hands to the C library (below).
+// ExpRounded and Trigonometric hand to the C library (below).
 #pragma once
 
 #include <cmath>
@@ -244,13 +244,59 @@ inline float Log10Step(float x) {
   return LogSpecials(x, p.exponent * kLog10Of2Hi + (p.exponent * kLog10Of2Lo + p.ln_m * kLog10e));
 }
 
-// floor(x) by the rounding trick: the nearest integer, less 1 where it is
-// above x; |x| >= 2^22, ±inf and NaN are their own floor.
-inline float FloorStep(float x) {
-  const float nearest = (x + kRoundMagic) - kRoundMagic;
+// ---- Math: the rounding family, Frac and Sign (exact) -------------------------
+
+// 2^23: below it in magnitude, adding and subtracting it rounds a float to
+// the nearest integer, ties to even (the sum's ulp is 1); from it on every
+// float is an integer already.
+constexpr float kTwo23 = 8388608.0f;
+
+// The nearest integer to |x|, ties to even, for |x| < 2^23.
+inline float NearestOfMagnitude(float x) { return (std::fabs(x) + kTwo23) - kTwo23; }
+
+// Each rounding below is exact: it works on |x| where its result, an integer
+// of at most 2^23, is a float; takes x's sign back (a zero result keeps the
+// sign of x, as the C library's functions do); and returns x itself from
+// 2^23 on, at ±inf and at NaN (|x| < 2^23 is false there).
+inline float OfMagnitude(float x, float magnitude) {
+  return std::fabs(x) < kTwo23 ? std::copysign(magnitude, x) : x;
+}
+
+inline float NearestEvenStep(float x) { return OfMagnitude(x, NearestOfMagnitude(x)); }
+
+inline float TruncStep(float x) {
+  const float nearest = NearestOfMagnitude(x);
   const float less_one = nearest - 1.0f;
-  const float below = nearest > x ? less_one : nearest;
-  return std::fabs(x) < 4194304.0f ? below : x;
+  return OfMagnitude(x, nearest > std::fabs(x) ? less_one : nearest);
+}
+
+// Floor and Ceil move away from zero or towards it by the sign of x: the
+// magnitude of floor(x) is ⌊|x|⌋ for x >= 0 and ⌈|x|⌉ below 0.
+inline float FloorStep(float x) {
+  const float nearest = NearestOfMagnitude(x);
+  const float less_one = nearest - 1.0f;
+  const float more_one = nearest + 1.0f;
+  const float down = nearest > std::fabs(x) ? less_one : nearest;
+  const float up = nearest < std::fabs(x) ? more_one : nearest;
+  return OfMagnitude(x, x < 0.0f ? up : down);
+}
+
+inline float CeilStep(float x) {
+  const float nearest = NearestOfMagnitude(x);
+  const float less_one = nearest - 1.0f;
+  const float more_one = nearest + 1.0f;
+  const float down = nearest > std::fabs(x) ? less_one : nearest;
+  const float up = nearest < std::fabs(x) ? more_one : nearest;
+  return OfMagnitude(x, x < 0.0f ? down : up);
+}
+
+// x − Trunc(x): +0 for an integral x of either sign, NaN at ±inf.
+inline float FracStep(float x) { return x - TruncStep(x); }
+
+// 1 or −1 by the sign; +0 for ±0 and NaN.
+inline float SignStep(float x) {
+  const float negative = x < 0.0f ? -1.0f : 0.0f;
+  return x > 0.0f ? 1.0f : negative;
 }
 
 template <float (*f)(float)>
@@ -287,6 +333,328 @@ void MathExp(float* v, size_t n, uint32_t level) {
       }
     }
     for (size_t i = 0; i < m; ++i) x[i] = ExpStep(whole[i]) * sum[i];
+  }
+}
+
+// ---- Math: sine, cosine, tangent and the hyperbolic functions ---------------
+
+// Computed in double lanes from the exact float input and rounded once to
+// float: each double result is within 2^-40 of the function's value
+// (docs/numerics.md, "Math: transcendental"), so the float is within half
+// an ulp and 2^-16 of an ulp of it.
+
+// x = k·π/2 + r, |r| <= π/4 (and a little): π/2 in three parts, the first
+// two of 32 bits, so that k·part is exact for |k| < 2^21 and x − k·first is
+// exact; r carries two roundings of about 2^-53 of |r| + 2^-18.
+constexpr double kTwoOverPi = 0x1.45f306dc9c883p-1;
+constexpr double kHalfPi1 = 0x1.921fb544p+0;
+constexpr double kHalfPi2 = 0x1.0b4611a6p-34;
+constexpr double kHalfPi3 = 0x1.3198a2e037073p-69;
+// Beyond it (and at ±inf and NaN) an element is the C library's float
+// function, as before: no API's default range reaches it.
+constexpr double kTrigLimit = 65536.0;
+
+// sin r and cos r for |r| <= π/4 + 2^-20: their Taylor polynomials to r^15
+// and r^16 (the remainders below 2^-54 of the result).
+inline double SinOfReduced(double r) {
+  const double z = r * r;
+  double p = -1.0 / 1307674368000.0;
+  p = p * z + 1.0 / 6227020800.0;
+  p = p * z - 1.0 / 39916800.0;
+  p = p * z + 1.0 / 362880.0;
+  p = p * z - 1.0 / 5040.0;
+  p = p * z + 1.0 / 120.0;
+  p = p * z - 1.0 / 6.0;
+  // At r = ±0 the sum would be +0: sin(−0) is −0.
+  const double sum = r + r * z * p;
+  return r == 0.0 ? r : sum;
+}
+
+inline double CosOfReduced(double r) {
+  const double z = r * r;
+  double p = 1.0 / 20922789888000.0;
+  p = p * z - 1.0 / 87178291200.0;
+  p = p * z + 1.0 / 479001600.0;
+  p = p * z - 1.0 / 3628800.0;
+  p = p * z + 1.0 / 40320.0;
+  p = p * z - 1.0 / 720.0;
+  p = p * z + 1.0 / 24.0;
+  p = p * z - 0.5;
+  return 1.0 + z * p;
+}
+
+enum class Trig { kSin, kCos, kTan };
+
+// sin, cos or tan of x for |x| <= kTrigLimit, in double.
+template <Trig kFunction>
+inline double TrigInDouble(double x) {
+  const double shifted = x * kTwoOverPi + kExpShifter;
+  const double k = shifted - kExpShifter;
+  const double r = ((x - k * kHalfPi1) - k * kHalfPi2) - k * kHalfPi3;
+  // The quadrant, k mod 4, is in the low bits of shifted.
+  int64_t shifted_bits;
+  std::memcpy(&shifted_bits, &shifted, sizeof shifted_bits);
+  const int64_t quadrant = shifted_bits + (kFunction == Trig::kCos ? 1 : 0);
+  const double s = SinOfReduced(r);
+  const double c = CosOfReduced(r);
+  const bool odd = (quadrant & 1) != 0;
+  if constexpr (kFunction == Trig::kTan) {
+    const double minus_c = -c;
+    return odd ? minus_c / s : s / c;
+  }
+  // sin(x) is s, c, −s, −c by the quadrant; cos(x) is sin(x + π/2).
+  const double value = odd ? c : s;
+  const double negated = -value;
+  return (quadrant & 2) != 0 ? negated : value;
+}
+
+template <Trig kFunction>
+inline float TrigOfFloat(float x) {
+  if constexpr (kFunction == Trig::kSin) return std::sin(x);
+  if constexpr (kFunction == Trig::kCos) return std::cos(x);
+  return std::tan(x);
+}
+
+template <Trig kFunction>
+void Trigonometric(float* v, size_t n, uint32_t) {
+  constexpr size_t kBlock = 256;
+  float result[kBlock];
+  int32_t outside[kBlock];
+  for (size_t start = 0; start < n; start += kBlock) {
+    float* x = v + start;
+    const size_t m = n - start < kBlock ? n - start : kBlock;
+    for (size_t i = 0; i < m; ++i) {
+      const double wide = static_cast<double>(x[i]);
+      const bool inside = std::fabs(wide) <= kTrigLimit;  // false at NaN
+      result[i] = static_cast<float>(TrigInDouble<kFunction>(inside ? wide : 0.0));
+      outside[i] = !inside;
+    }
+    int32_t any_outside = 0;
+    for (size_t i = 0; i < m; ++i) any_outside |= outside[i];
+    if (any_outside != 0) {
+      for (size_t i = 0; i < m; ++i) {
+        if (outside[i] != 0) result[i] = TrigOfFloat<kFunction>(x[i]);
+      }
+    }
+    std::memcpy(x, result, m * sizeof(float));
+  }
+}
+
+// Below it, the hyperbolic functions are their Taylor series (the
+// difference of exponentials would cancel); from it on, exponentials.
+constexpr double kSeriesBelow = 0.125;
+// The halfway point past the largest float: from it on a double rounds to
+// +inf (a conversion of a larger double to float is undefined in C++).
+constexpr double kFloatOverflow = 0x1.ffffffp127;
+
+inline float ToFloat(double d) { return static_cast<float>(d >= kFloatOverflow ? INFINITY : d); }
+
+// tanh |x| = (e^2|x| − 1) / (e^2|x| + 1), then x's sign; the series
+// x − x³/3 + 2x⁵/15 − 17x⁷/315 + 62x⁹/2835 − 1382x¹¹/155925 below 1/8
+// (remainder below 2^-44 of x). |x| is held to 10, where tanh rounds to 1.
+inline float TanhInDouble(float x) {
+  const double a = std::fabs(static_cast<double>(x));
+  const double z = a * a;
+  double p = -1382.0 / 155925.0;
+  p = p * z + 62.0 / 2835.0;
+  p = p * z - 17.0 / 315.0;
+  p = p * z + 2.0 / 15.0;
+  p = p * z - 1.0 / 3.0;
+  const double series = a + a * z * p;
+  const double t = ExpInDouble(2.0 * (a < 10.0 ? a : 10.0));
+  const double by_exp = (t - 1.0) / (t + 1.0);
+  const float magnitude = static_cast<float>(a < kSeriesBelow ? series : by_exp);
+  return x == x ? std::copysign(magnitude, x) : x;
+}
+
+// sinh |x| = (e^|x| − e^-|x|) / 2, then x's sign; the series x + x³/3! +
+// … + x⁹/9! below 1/8. |x| is held to 90, where sinh is past float's range.
+inline float SinhInDouble(float x) {
+  const double a = std::fabs(static_cast<double>(x));
+  const double z = a * a;
+  double p = 1.0 / 362880.0;
+  p = p * z + 1.0 / 5040.0;
+  p = p * z + 1.0 / 120.0;
+  p = p * z + 1.0 / 6.0;
+  const double series = a + a * z * p;
+  const double t = ExpInDouble(a < 90.0 ? a : 90.0);
+  const double by_exp = (t - 1.0 / t) * 0.5;
+  const float magnitude = ToFloat(a < kSeriesBelow ? series : by_exp);
+  return x == x ? std::copysign(magnitude, x) : x;
+}
+
+// cosh x = (e^|x| + e^-|x|) / 2, |x| held to 90.
+inline float CoshInDouble(float x) {
+  const double a = std::fabs(static_cast<double>(x));
+  const double t = ExpInDouble(a < 90.0 ? a : 90.0);
+  const float rounded = ToFloat((t + 1.0 / t) * 0.5);
+  return x == x ? rounded : x;
+}
+
+// ---- Math: the binary call shape's exact operations, on raw elements ---------
+
+// Elements are read and written through memcpy (the buffers' types vary by
+// call); the compiler turns each into a plain vector load or store.
+template <typename U>
+inline U LoadAt(const void* p, size_t i) {
+  U u;
+  std::memcpy(&u, static_cast<const uint8_t*>(p) + i * sizeof(U), sizeof u);
+  return u;
+}
+
+template <typename U>
+inline void StoreAt(void* p, size_t i, U u) {
+  std::memcpy(static_cast<uint8_t*>(p) + i * sizeof(U), &u, sizeof u);
+}
+
+template <BitStep kStep>
+void Bits(uint8_t* __restrict dst, const uint8_t* __restrict a, const uint8_t* __restrict b,
+          size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    if constexpr (kStep == BitStep::kAnd) dst[i] = static_cast<uint8_t>(a[i] & b[i]);
+    if constexpr (kStep == BitStep::kOr) dst[i] = static_cast<uint8_t>(a[i] | b[i]);
+    if constexpr (kStep == BitStep::kXor) dst[i] = static_cast<uint8_t>(a[i] ^ b[i]);
+    if constexpr (kStep == BitStep::kNot) dst[i] = static_cast<uint8_t>(~a[i]);
+  }
+}
+
+template <typename U>
+void TruthsOf(uint8_t* __restrict truth, const void* __restrict src, size_t n, U mask,
+              uint8_t when_set) {
+  for (size_t i = 0; i < n; ++i) {
+    truth[i] = (LoadAt<U>(src, i) & mask) != 0 ? when_set : static_cast<uint8_t>(1 - when_set);
+  }
+}
+
+void Truths(uint8_t* truth, const void* src, size_t n, uint32_t bytes, bool floating, bool negate) {
+  const uint8_t when_set = negate ? 0 : 1;
+  switch (bytes) {
+    case 1:
+      return TruthsOf<uint8_t>(truth, src, n, 0xff, when_set);
+    case 2:
+      return TruthsOf<uint16_t>(truth, src, n, floating ? 0x7fff : 0xffff, when_set);
+    case 4:
+      return TruthsOf<uint32_t>(truth, src, n, floating ? 0x7fffffffu : 0xffffffffu, when_set);
+    default:
+      return TruthsOf<uint64_t>(truth, src, n, ~uint64_t{0}, when_set);
+  }
+}
+
+template <typename U>
+void SelectOf(void* __restrict dst, const void* __restrict a, const void* __restrict b,
+              const uint8_t* __restrict truth, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const U x = LoadAt<U>(a, i);
+    const U y = LoadAt<U>(b, i);
+    StoreAt<U>(dst, i, truth[i] != 0 ? x : y);
+  }
+}
+
+void SelectByTruth(void* dst, const void* a, const void* b, const uint8_t* truth, size_t n,
+                   uint32_t bytes) {
+  switch (bytes) {
+    case 1:
+      return SelectOf<uint8_t>(dst, a, b, truth, n);
+    case 2:
+      return SelectOf<uint16_t>(dst, a, b, truth, n);
+    case 4:
+      return SelectOf<uint32_t>(dst, a, b, truth, n);
+    default:
+      return SelectOf<uint64_t>(dst, a, b, truth, n);
+  }
+}
+
+// A floating element by its bits: the exponent field all ones is ±inf (a
+// zero fraction below it) or NaN; anything else is finite.
+template <ClassStep kStep, typename U>
+inline bool Holds(U bits, U exponent_mask) {
+  // Every bit but the sign: the exponent field and the fraction below it.
+  const U magnitude = static_cast<U>(bits & static_cast<U>(exponent_mask | (exponent_mask - 1)));
+  if constexpr (kStep == ClassStep::kFinite) return (bits & exponent_mask) != exponent_mask;
+  if constexpr (kStep == ClassStep::kInf) return magnitude == exponent_mask;
+  return magnitude > exponent_mask;
+}
+
+template <ClassStep kStep, typename U>
+void ClassifyOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask, U one,
+                bool bool_dst) {
+  if (bool_dst) {
+    for (size_t i = 0; i < n; ++i) {
+      StoreAt<uint8_t>(dst, i, Holds<kStep>(LoadAt<U>(src, i), exponent_mask) ? 1 : 0);
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    StoreAt<U>(dst, i, Holds<kStep>(LoadAt<U>(src, i), exponent_mask) ? one : U{0});
+  }
+}
+
+template <ClassStep kStep>
+void Classify(void* dst, const void* src, size_t n, FloatFormat format, bool bool_dst) {
+  if (format.bytes == 2) {
+    ClassifyOf<kStep, uint16_t>(dst, src, n, static_cast<uint16_t>(format.exponent_mask),
+                                static_cast<uint16_t>(format.one), bool_dst);
+  } else {
+    ClassifyOf<kStep, uint32_t>(dst, src, n, format.exponent_mask, format.one, bool_dst);
+  }
+}
+
+// The order of floating values as integers: the magnitude's bits (below
+// 2^31), negated for a set sign bit, so ±0 are both 0. Meaningful for
+// non-NaN bits.
+template <typename U>
+inline int32_t OrderKey(U bits, U magnitude_mask) {
+  const auto magnitude = static_cast<int32_t>(bits & magnitude_mask);
+  const int32_t negated = -magnitude;
+  return bits > magnitude_mask ? negated : magnitude;
+}
+
+template <typename U>
+void ClampOf(void* __restrict dst, const void* __restrict src, size_t n, U exponent_mask, U scalar,
+             bool is_max) {
+  const U magnitude_mask = static_cast<U>(exponent_mask | (exponent_mask - 1));
+  const bool scalar_nan = static_cast<U>(scalar & magnitude_mask) > exponent_mask;
+  const int32_t s = OrderKey(scalar, magnitude_mask);
+  // x past s: above it for ClampMax, below it for ClampMin (sign: 1 or −1).
+  const int32_t sign = is_max ? 1 : -1;
+  for (size_t i = 0; i < n; ++i) {
+    const U x = LoadAt<U>(src, i);
+    const bool x_nan = static_cast<U>(x & magnitude_mask) > exponent_mask;
+    const int32_t key = OrderKey(x, magnitude_mask);
+    const bool past = !x_nan && !scalar_nan && sign * key > sign * s;
+    StoreAt<U>(dst, i, past ? scalar : x);
+  }
+}
+
+void ClampToScalar(void* dst, const void* src, size_t n, FloatFormat format, uint32_t scalar,
+                   bool is_max) {
+  if (format.bytes == 2) {
+    ClampOf<uint16_t>(dst, src, n, static_cast<uint16_t>(format.exponent_mask),
+                      static_cast<uint16_t>(scalar), is_max);
+  } else {
+    ClampOf<uint32_t>(dst, src, n, format.exponent_mask, scalar, is_max);
+  }
+}
+
+// ---- Math: the binary call shape in float --------------------------------------
+
+// std::fma is one fused operation on every set (the instruction where the
+// set has it, else the C library's exact emulation): the same bits.
+void FmaFloats(float* __restrict dst, const float* __restrict a, const float* __restrict b,
+               const float* __restrict c, size_t n) {
+  for (size_t i = 0; i < n; ++i) dst[i] = std::fma(a[i], b[i], c[i]);
+}
+
+// The squares of floats are exact in double, the sum and root round there
+// once each; at or past the halfway point above the largest float, +inf.
+void HypotFloats(float* __restrict dst, const float* __restrict a, const float* __restrict b,
+                 size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const double x = a[i];
+    const double y = b[i];
+    const double root = std::sqrt(x * x + y * y);
+    const bool infinite = std::fabs(x) == INFINITY || std::fabs(y) == INFINITY;
+    dst[i] = ToFloat(infinite ? INFINITY : root);
   }
 }
 

@@ -8,9 +8,10 @@
 // scratch, the scratch placed and at least its query's minValue; then no
 // tensor operand shares memory with dst, and the scratch with none; then the
 // API's own checks and arithmetic (its rule's compute). Each result is
-// computed element by element straight into dst, so the scratch of the
-// overloads that take one is checked as the pages ask but holds nothing
-// (docs/decisions.md, "Math part: binary, logical and bitwise").
+// computed straight into dst (by the instruction set's loops where the
+// operands are whole tensors), so the scratch of the overloads that take
+// one is checked as the pages ask but holds nothing (docs/decisions.md,
+// "Math part: binary, logical and bitwise").
 #include <algorithm>
 #include <cstdio>
 
@@ -40,6 +41,17 @@ uint32_t ValueTypeBytes(ValueType type) {
       return 8;
   }
   return 4;
+}
+
+normgrad::kernels::FloatFormat FormatOf(ValueType type) {
+  switch (type) {
+    case ValueType::kHalf:
+      return {2, 0x7c00u, 0x3c00u};
+    case ValueType::kBfloat16:
+      return {2, 0x7f80u, 0x3f80u};
+    default:
+      return {4, 0x7f800000u, 0x3f800000u};
+  }
 }
 
 const char* ValueTypeName(ValueType type) {

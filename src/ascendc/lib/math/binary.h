@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad_ascendc/lib/math/binary_call.h"
 
 namespace normgrad_ascendc {
@@ -36,6 +38,17 @@ void FmodValues(const MathCallArgs& args, uint32_t count);
 void HypotValues(const MathCallArgs& args, uint32_t count);
 void AxpyValues(const MathCallArgs& args, uint32_t count);
 void PowerValues(const MathCallArgs& args, uint32_t count);
+
+/// The instruction set's loops of the calling core
+/// (kernels::AdvancedKernels, src/kernels/vector/advanced_inl.h: the same
+/// bits on every set), which compute the APIs whose operands are whole
+/// tensors.
+inline const normgrad::kernels::AdvancedKernels& Loops() {
+  return normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+}
+
+/// The bits of a floating type (half, bfloat16_t or float), for the loops.
+normgrad::kernels::FloatFormat FormatOf(ValueType type);
 
 /// Bytes of one element of `type`.
 uint32_t ValueTypeBytes(ValueType type);

@@ -8,8 +8,13 @@
 // BitwiseXor, BitwiseNot, Xor), the logical ones (LogicalAnd, LogicalAnds,
 // LogicalOr, LogicalOrs, LogicalNot, LogicalXor) and Where. Every result is
 // exact: a comparison, a selection of one operand's bits, or a bit
-// operation (docs/numerics.md, "Math: binary").
+// operation (docs/numerics.md, "Math: binary"). Whole tensors go through the
+// instruction set's loops (kernels::AdvancedKernels: bits_u8, truths_u8,
+// select_u8, classify, clamp_to_scalar); Clamp and the scalars of Where,
+// LogicalAnds and LogicalOrs element by element.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "ascendc/lib/math/binary.h"
@@ -71,137 +76,96 @@ void ClampValues(const MathCallArgs& a, uint32_t n) {
   });
 }
 
-// ClampMax: above the scalar becomes the scalar. ClampMin: below it.
+// ClampMax: above the scalar becomes the scalar. ClampMin: below it. T is
+// half or float (the API's rule), compared by value on the loops.
 template <bool kIsMax>
 void ClampToScalar(const MathCallArgs& a, uint32_t n) {
-  WithType(a.dst_type, [&](auto tag) {
-    using T = typename decltype(tag)::Type;
-    const T s = Load<T>(a.inputs[1], 0);
-    for (uint32_t i = 0; i < n; ++i) {
-      const T x = Load<T>(a.inputs[0], i);
-      const bool past = kIsMax ? Greater(x, s) : Greater(s, x);
-      Store(a.dst, i, past ? s : x);
-    }
-  });
+  const normgrad::kernels::FloatFormat format = FormatOf(a.dst_type);
+  uint32_t scalar = 0;
+  std::memcpy(&scalar, &a.inputs[1].scalar, format.bytes);
+  Loops().clamp_to_scalar(a.dst.data(), a.inputs[0].view.data(), n, format,
+                          scalar, kIsMax);
 }
 
 // ---- Predicates -------------------------------------------------------------
 
-bool FiniteFloat(float x) { return std::isfinite(x); }
-bool InfFloat(float x) { return std::isinf(x); }
-bool NanFloat(float x) { return std::isnan(x); }
-
 // dst is true / 1 where the predicate holds, false / 0 elsewhere; a
 // floating dst has src's type.
-template <bool (*kHolds)(float)>
+template <normgrad::kernels::ClassStep kStep>
 void Classify(const MathCallArgs& a, uint32_t n) {
-  WithType(a.inputs[0].type, [&](auto tag) {
-    using S = typename decltype(tag)::Type;
-    if constexpr (kIsMathFloating<S>) {
-      for (uint32_t i = 0; i < n; ++i) {
-        const bool holds = kHolds(static_cast<float>(Load<S>(a.inputs[0], i)));
-        if (a.dst_type == ValueType::kBool) {
-          Store<uint8_t>(a.dst, i, holds ? 1 : 0);
-        } else {
-          Store(a.dst, i, static_cast<S>(holds ? 1.0f : 0.0f));
-        }
-      }
-    }
-  });
+  Loops().classify[static_cast<int>(kStep)](
+      a.dst.data(), a.inputs[0].view.data(), n, FormatOf(a.inputs[0].type),
+      a.dst_type == ValueType::kBool);
 }
 
 // ---- Bit operations ---------------------------------------------------------
 
-struct BitAnd {
-  template <typename T>
-  T operator()(T x, T y) const {
-    return static_cast<T>(x & y);
-  }
-};
-struct BitOr {
-  template <typename T>
-  T operator()(T x, T y) const {
-    return static_cast<T>(x | y);
-  }
-};
-struct BitXor {
-  template <typename T>
-  T operator()(T x, T y) const {
-    return static_cast<T>(x ^ y);
-  }
-};
+using normgrad::kernels::BitStep;
 
-template <typename Op>
+// Every integer type at once: the loops act on the bytes.
+template <BitStep kStep>
 void Bitwise(const MathCallArgs& a, uint32_t n) {
-  WithType(a.dst_type, [&](auto tag) {
-    using T = typename decltype(tag)::Type;
-    if constexpr (kIsMathInteger<T>) {
-      for (uint32_t i = 0; i < n; ++i) {
-        Store(a.dst, i, Op{}(Load<T>(a.inputs[0], i), Load<T>(a.inputs[1], i)));
-      }
-    }
-  });
-}
-
-void BitwiseNotValues(const MathCallArgs& a, uint32_t n) {
-  WithType(a.dst_type, [&](auto tag) {
-    using T = typename decltype(tag)::Type;
-    if constexpr (kIsMathInteger<T>) {
-      for (uint32_t i = 0; i < n; ++i) {
-        Store(a.dst, i, static_cast<T>(~Load<T>(a.inputs[0], i)));
-      }
-    }
-  });
+  const uint8_t* second =
+      kStep == BitStep::kNot ? nullptr : a.inputs[1].view.data();
+  Loops().bits_u8[static_cast<int>(kStep)](
+      a.dst.data(), a.inputs[0].view.data(), second,
+      size_t{n} * ValueTypeBytes(a.dst_type));
 }
 
 // ---- Logical operations -----------------------------------------------------
 
-// The truth of each of the n elements an operand gives.
-std::vector<uint8_t> Truths(const MathOperand& op, uint32_t n) {
+// The truth of each of the n elements an operand gives (the opposite with
+// `negate`): a whole tensor's on the loops, a scalar's once for all.
+std::vector<uint8_t> Truths(const MathOperand& op, uint32_t n,
+                            bool negate = false) {
   std::vector<uint8_t> t(n);
+  const bool floating = op.type == ValueType::kHalf ||
+                        op.type == ValueType::kBfloat16 ||
+                        op.type == ValueType::kFloat;
+  if (op.is_tensor && !op.single_point) {
+    Loops().truths_u8(t.data(), op.view.data(), n, ValueTypeBytes(op.type),
+                      floating, negate);
+    return t;
+  }
   WithType(op.type, [&](auto tag) {
     using T = typename decltype(tag)::Type;
-    for (uint32_t i = 0; i < n; ++i) t[i] = Truth(Load<T>(op, i)) ? 1 : 0;
+    std::fill(t.begin(), t.end(), Truth(Load<T>(op, 0)) != negate ? 1 : 0);
   });
   return t;
 }
 
-struct And {
-  bool operator()(bool x, bool y) const { return x && y; }
-};
-struct Or {
-  bool operator()(bool x, bool y) const { return x || y; }
-};
-struct Xor {
-  bool operator()(bool x, bool y) const { return x != y; }
-};
-
 // dst (bool) from the truths of two operands: tensors, or a tensor and a
-// scalar (a single point or a value) in either place.
-template <typename Op>
+// scalar (a single point or a value) in either place. The truths are 0 or
+// 1, so their bit operation is the logical one.
+template <BitStep kStep>
 void Logical(const MathCallArgs& a, uint32_t n) {
   const std::vector<uint8_t> x = Truths(a.inputs[0], n);
   const std::vector<uint8_t> y = Truths(a.inputs[1], n);
-  for (uint32_t i = 0; i < n; ++i) {
-    Store<uint8_t>(a.dst, i, Op{}(x[i] != 0, y[i] != 0) ? 1 : 0);
-  }
+  Loops().bits_u8[static_cast<int>(kStep)](a.dst.data(), x.data(), y.data(), n);
 }
 
 void LogicalNotValues(const MathCallArgs& a, uint32_t n) {
-  const std::vector<uint8_t> x = Truths(a.inputs[0], n);
-  for (uint32_t i = 0; i < n; ++i) Store<uint8_t>(a.dst, i, x[i] ? 0 : 1);
+  const std::vector<uint8_t> x = Truths(a.inputs[0], n, true);
+  std::memcpy(a.dst.data(), x.data(), n);
 }
 
 // ---- Where ------------------------------------------------------------------
 
-// src0's element where condition is true, src1's elsewhere, bit for bit.
+// src0's element where condition is true, src1's elsewhere, bit for bit:
+// two whole tensors on the loops, a scalar among them element by element.
 void WhereValues(const MathCallArgs& a, uint32_t n) {
   const std::vector<uint8_t> condition = Truths(a.inputs[2], n);
+  const MathOperand& x = a.inputs[0];
+  const MathOperand& y = a.inputs[1];
+  if (x.is_tensor && !x.single_point && y.is_tensor && !y.single_point) {
+    Loops().select_u8(a.dst.data(), x.view.data(), y.view.data(),
+                      condition.data(), n, ValueTypeBytes(a.dst_type));
+    return;
+  }
   WithType(a.dst_type, [&](auto tag) {
     using T = typename decltype(tag)::Type;
     for (uint32_t i = 0; i < n; ++i) {
-      Store(a.dst, i,
-            condition[i] ? Load<T>(a.inputs[0], i) : Load<T>(a.inputs[1], i));
+      Store(a.dst, i, condition[i] ? Load<T>(x, i) : Load<T>(y, i));
     }
   });
 }
@@ -234,50 +198,86 @@ constexpr MathCallRule kRules[] = {
      {kSrc},
      "calCount",
      true,
-     Classify<FiniteFloat>,
+     Classify<normgrad::kernels::ClassStep::kFinite>,
      nullptr},
     {"IsInf",
      kDst,
      {kSrc},
      kCount,
      true,
-     Classify<InfFloat>,
+     Classify<normgrad::kernels::ClassStep::kInf>,
      "GetIsInfMaxMinTmpSize"},
     {"IsNan",
      kDst,
      {kSrc},
      kCount,
      true,
-     Classify<NanFloat>,
+     Classify<normgrad::kernels::ClassStep::kNan>,
      "GetIsNanMaxMinTmpSize"},
     {"BitwiseAnd",
      kDst,
      {kSrc0, kSrc1},
      kCount,
      true,
-     Bitwise<BitAnd>,
+     Bitwise<BitStep::kAnd>,
      nullptr},
-    {"BitwiseOr", kDst, {kSrc0, kSrc1}, kCount, true, Bitwise<BitOr>, nullptr},
+    {"BitwiseOr",
+     kDst,
+     {kSrc0, kSrc1},
+     kCount,
+     true,
+     Bitwise<BitStep::kOr>,
+     nullptr},
     {"BitwiseXor",
      kDst,
      {kSrc0, kSrc1},
      kCount,
      true,
-     Bitwise<BitXor>,
+     Bitwise<BitStep::kXor>,
      nullptr},
-    {"BitwiseNot", kDst, {kSrc}, kCount, true, BitwiseNotValues, nullptr},
-    {"LogicalAnd", kDst, {kSrc0, kSrc1}, kCount, true, Logical<And>, nullptr},
-    {"LogicalAnds", kDst, {kSrc0, kSrc1}, kCount, true, Logical<And>, nullptr},
-    {"LogicalOr", kDst, {kSrc0, kSrc1}, kCount, true, Logical<Or>, nullptr},
-    {"LogicalOrs", kDst, {kSrc0, kSrc1}, kCount, true, Logical<Or>, nullptr},
+    {"BitwiseNot", kDst, {kSrc}, kCount, true, Bitwise<BitStep::kNot>, nullptr},
+    {"LogicalAnd",
+     kDst,
+     {kSrc0, kSrc1},
+     kCount,
+     true,
+     Logical<BitStep::kAnd>,
+     nullptr},
+    {"LogicalAnds",
+     kDst,
+     {kSrc0, kSrc1},
+     kCount,
+     true,
+     Logical<BitStep::kAnd>,
+     nullptr},
+    {"LogicalOr",
+     kDst,
+     {kSrc0, kSrc1},
+     kCount,
+     true,
+     Logical<BitStep::kOr>,
+     nullptr},
+    {"LogicalOrs",
+     kDst,
+     {kSrc0, kSrc1},
+     kCount,
+     true,
+     Logical<BitStep::kOr>,
+     nullptr},
     {"LogicalNot", kDst, {kSrc}, kCount, true, LogicalNotValues, nullptr},
-    {"LogicalXor", kDst, {kSrc0, kSrc1}, kCount, true, Logical<Xor>, nullptr},
+    {"LogicalXor",
+     kDst,
+     {kSrc0, kSrc1},
+     kCount,
+     true,
+     Logical<BitStep::kXor>,
+     nullptr},
     {"Xor",
      "dstTensor",
      {"src0Tensor", "src1Tensor", nullptr},
      "calCount",
      false,
-     Bitwise<BitXor>,
+     Bitwise<BitStep::kXor>,
      "GetXorMaxMinTmpSize"},
     {"Where",
      kDst,

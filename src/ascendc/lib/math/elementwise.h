@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad_ascendc/lib/math/elementwise_call.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
@@ -54,6 +56,15 @@ struct ElementwiseRule {
 const ElementwiseRule& RuleOf(MathApi api);
 const ElementwiseRule& RoundingRule(MathApi api);
 const ElementwiseRule& TranscendentalRule(MathApi api);
+
+/// An API's arithmetic as the instruction set's loop `kStep`
+/// (kernels::AdvancedKernels::math_f32, src/kernels/vector/advanced_inl.h:
+/// the same bits on every set), for a rule's on_floats.
+template <normgrad::kernels::MathStep kStep>
+void ThroughLoops(float* v, size_t n, uint32_t option) {
+  normgrad::kernels::AdvancedKernelsOf(VectorLoops())
+      .math_f32[static_cast<int>(kStep)](v, n, option);
+}
 
 /// Outputs per element of `rule`'s calls: 2 for SinCos, else 1.
 inline uint32_t OutputsOf(const ElementwiseRule& rule) {

@@ -4,12 +4,16 @@
 // float or wider and round once to float; a half or bfloat16_t result is
 // that float rounded again (to nearest, ties to even; beyond the type's
 // range ±inf, as the pages' inf results ask). Axpy follows its page's two
-// steps. The bounds: docs/numerics.md, "Math: binary".
+// steps. Fma and Hypot run on the instruction set's loops
+// (kernels::AdvancedKernels: fma_f32, hypot_f32). The bounds:
+// docs/numerics.md, "Math: binary".
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/math/binary.h"
+#include "normgrad/convert.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -28,6 +32,45 @@ void EachFloating(const MathCallArgs& a, uint32_t n, F&& f) {
     if constexpr (kIsMathFloating<T>) {
       for (uint32_t i = 0; i < n; ++i) {
         Store(a.dst, i, static_cast<T>(f(tag, i)));
+      }
+    }
+  });
+}
+
+// Calls kernel(dst, sources, m) on the operands (whole tensors of dst's
+// floating type) as floats: a float call's own memory, a half or
+// bfloat16_t call's in blocks widened exactly, the results rounded to the
+// type (to nearest, ties to even; ±inf beyond its range).
+template <typename Kernel>
+void InFloatBlocks(const MathCallArgs& a, uint32_t n, Kernel&& kernel) {
+  constexpr uint32_t kMaxSources = 3;
+  const float* sources[kMaxSources] = {};
+  if (a.dst_type == ValueType::kFloat) {
+    for (uint32_t k = 0; k < a.input_count; ++k) {
+      sources[k] = reinterpret_cast<const float*>(a.inputs[k].view.data());
+    }
+    kernel(reinterpret_cast<float*>(a.dst.data()), sources, n);
+    return;
+  }
+  constexpr uint32_t kBlock = 1024;
+  float widened[kMaxSources][kBlock];
+  float result[kBlock];
+  for (uint32_t k = 0; k < a.input_count; ++k) sources[k] = widened[k];
+  WithType(a.dst_type, [&](auto tag) {
+    using T = typename decltype(tag)::Type;
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
+      using Raw = std::conditional_t<std::is_same_v<T, half>, normgrad::float16,
+                                     normgrad::bfloat16>;
+      for (uint32_t start = 0; start < n; start += kBlock) {
+        const uint32_t m = std::min(kBlock, n - start);
+        for (uint32_t k = 0; k < a.input_count; ++k) {
+          normgrad::Widen(
+              reinterpret_cast<const Raw*>(a.inputs[k].view.data()) + start,
+              widened[k], m);
+        }
+        kernel(result, sources, m);
+        normgrad::Narrow(result, reinterpret_cast<Raw*>(a.dst.data()) + start,
+                         m);
       }
     }
   });
@@ -126,10 +169,8 @@ void CheckPower(const MathCallArgs& a, uint32_t n) {
 // a * b + c rounded once to float: the product of two floats is exact
 // inside the fused operation.
 void FmaValues(const MathCallArgs& a, uint32_t n) {
-  EachFloating(a, n, [&](auto tag, uint32_t i) {
-    using T = typename decltype(tag)::Type;
-    return std::fma(At<T>(a.inputs[0], i), At<T>(a.inputs[1], i),
-                    At<T>(a.inputs[2], i));
+  InFloatBlocks(a, n, [](float* dst, const float* const* x, size_t m) {
+    Loops().fma_f32(dst, x[0], x[1], x[2], m);
   });
 }
 
@@ -155,12 +196,8 @@ void FmodValues(const MathCallArgs& a, uint32_t n) {
 // sqrt(a^2 + b^2) in double (the squares of floats are exact there), then
 // rounded to float; +inf where either input is ±inf, even beside a NaN.
 void HypotValues(const MathCallArgs& a, uint32_t n) {
-  EachFloating(a, n, [&](auto tag, uint32_t i) {
-    using T = typename decltype(tag)::Type;
-    const double x = At<T>(a.inputs[0], i);
-    const double y = At<T>(a.inputs[1], i);
-    if (std::isinf(x) || std::isinf(y)) return INFINITY;
-    return RoundToFloat(std::sqrt(x * x + y * y));
+  InFloatBlocks(a, n, [](float* dst, const float* const* x, size_t m) {
+    Loops().hypot_f32(dst, x[0], x[1], m);
   });
 }
 

@@ -9,20 +9,23 @@
 // half). Exp and the logarithms are branch-free float steps (a reduction of
 // the argument, a polynomial, selects for the special values) run by the
 // instruction set's loops (src/kernels/vector/advanced_inl.h, which has
-// their steps; the same bits on every set); Exp with a taylorExpandLevel
+// their steps; the same bits on every set); so are Sin, Cos, SinCos, Tan,
+// Tanh, Sinh and Cosh, computed in double lanes from the float input and
+// rounded once (Sin, Cos and Tan beyond |x| = 65536, at ±inf and NaN the C
+// library's float functions); Exp with a taylorExpandLevel
 // above 0 follows its page: e^x = e^floor(x) · Σ_{k=0..level} f^k/k! with
 // f = x − floor(x). Digamma is the recurrence ψ(x) = ψ(x+1) − 1/x up to
 // x ≥ 6 and the asymptotic series there, with the reflection
-// ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others are the C library's float
-// functions. The error bound of each, derived in docs/numerics.md ("Math:
-// transcendental"), is checked by the tests against a float64 reference.
+// ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others (Erf, Erfc, the inverse
+// functions, Lgamma) are the C library's float functions. The error bound of
+// each, derived in docs/numerics.md ("Math: transcendental"), is checked by the
+// tests against a float64 reference.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/math/elementwise.h"
-#include "ascendc/vector/vector_loops.h"
-#include "kernels/vector/advanced.h"
 
 namespace normgrad_ascendc {
 namespace {
@@ -31,28 +34,14 @@ using normgrad::kernels::MathStep;
 
 // ---- The arithmetic ---------------------------------------------------------
 
-// Exp and the logarithms: the instruction set's loops
-// (kernels::AdvancedKernels::math_f32, src/kernels/vector/advanced_inl.h).
-template <MathStep kStep>
-void ThroughLoops(float* v, size_t n, uint32_t level) {
-  normgrad::kernels::AdvancedKernelsOf(VectorLoops())
-      .math_f32[static_cast<int>(kStep)](v, n, level);
-}
-
 // Applies `f`, a C library function, to every value.
 template <float (*f)(float)>
 void Each(float* v, size_t n, uint32_t) {
   for (size_t i = 0; i < n; ++i) v[i] = f(v[i]);
 }
 
-float TanhOf(float x) { return std::tanh(x); }
-float SinOf(float x) { return std::sin(x); }
-float CosOf(float x) { return std::cos(x); }
 float ErfOf(float x) { return std::erf(x); }
 float ErfcOf(float x) { return std::erfc(x); }
-float SinhOf(float x) { return std::sinh(x); }
-float CoshOf(float x) { return std::cosh(x); }
-float TanOf(float x) { return std::tan(x); }
 float AsinOf(float x) { return std::asin(x); }
 float AcosOf(float x) { return std::acos(x); }
 float AtanOf(float x) { return std::atan(x); }
@@ -95,11 +84,11 @@ float DigammaOf(float x) {
   return std::log(x) - 0.5f * inv - series - shifted + reflection;
 }
 
+// Cos's pass on a copy into `second`, then Sin's in place.
 void SinCosFloats(float* values, float* second, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    second[i] = std::cos(values[i]);
-    values[i] = std::sin(values[i]);
-  }
+  std::memcpy(second, values, n * sizeof(float));
+  ThroughLoops<MathStep::kCos>(second, n, 0);
+  ThroughLoops<MathStep::kSin>(values, n, 0);
 }
 
 // ---- The APIs' own checks ---------------------------------------------------
@@ -229,16 +218,16 @@ constexpr ElementwiseRule kRules[] = {
     Unary("Log", true, ThroughLoops<MathStep::kLog>),
     Unary("Log2", true, ThroughLoops<MathStep::kLog2>),
     Unary("Log10", true, ThroughLoops<MathStep::kLog10>),
-    Unary("Tanh", true, Each<TanhOf>, CheckTanh),
-    Unary("Sin", true, Each<SinOf>, CheckSinOrCos),
-    Unary("Cos", true, Each<CosOf>, CheckSinOrCos),
+    Unary("Tanh", true, ThroughLoops<MathStep::kTanh>, CheckTanh),
+    Unary("Sin", true, ThroughLoops<MathStep::kSin>, CheckSinOrCos),
+    Unary("Cos", true, ThroughLoops<MathStep::kCos>, CheckSinOrCos),
     {"SinCos", "dst0", "src", "count", true, false, false, DstOnSrc::kNever,
      false, nullptr, nullptr, "dst1", SinCosFloats, nullptr},
     Unary("Erf", true, Each<ErfOf>, CheckErf),
     Unary("Erfc", true, Each<ErfcOf>),
-    Unary("Sinh", true, Each<SinhOf>),
-    Unary("Cosh", true, Each<CoshOf>),
-    Unary("Tan", true, Each<TanOf>, CheckTan),
+    Unary("Sinh", true, ThroughLoops<MathStep::kSinh>),
+    Unary("Cosh", true, ThroughLoops<MathStep::kCosh>),
+    Unary("Tan", true, ThroughLoops<MathStep::kTan>, CheckTan),
     Unary("Asin", true, Each<AsinOf>),
     Unary("Acos", true, Each<AcosOf>),
     Unary("Atan", true, Each<AtanOf>, CheckAtan),
