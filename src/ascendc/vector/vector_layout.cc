@@ -225,6 +225,10 @@ void Transpose16Impl(const char* api, const char* type, const TensorView& dst,
   src.CheckUbOperand(who, "src");
   CheckElements(who, "dst", dst, 2, 256, "elements of a 16x16 matrix");
   CheckElements(who, "src", src, 2, 256, "elements of a 16x16 matrix");
+  if (SyncCheckOn()) {
+    NoteTensorAccess(SyncPipe::kV, who, src, 0, 512, false);
+    NoteTensorAccess(SyncPipe::kV, who, dst, 0, 512, true);
+  }
   uint16_t in[256];
   std::memcpy(in, src.data(), sizeof in);
   uint16_t out[256];
