@@ -562,9 +562,10 @@ LaneSet MaskRegisterLanes(const VectorMask& m, uint32_t lanes) {
 
 void ExecuteCount(const VecInstruction& in, int64_t count) {
   char who[64];
-  // Everything the instruction writes is its destination, which the hooks
-  // learn of (NoteOperands).
-  const UbWritesDeclared declared(SyncCheckOn() && WritesDst(in));
+  // An elementwise instruction writes its destination lane for lane over
+  // the bytes NoteOperands gives; a reduction's layout may place its
+  // results otherwise, so its pointers still count (UbWritesDeclared).
+  const UbWritesDeclared declared(SyncCheckOn() && in.reduce == nullptr);
   if (count < 0) {
     Fail("%s: count %lld is negative", Who(in, who),
          static_cast<long long>(count));
@@ -613,7 +614,7 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
 
 void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
   char who[64];
-  const UbWritesDeclared declared(SyncCheckOn() && WritesDst(in));
+  const UbWritesDeclared declared(SyncCheckOn() && in.reduce == nullptr);
   CheckOperandMemory(in);
   const VectorMask& m = CurrentCore().vector_mask();
   Plan plan;
