@@ -14,6 +14,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ascendc/runtime/init_check.h"
 #include "engine/dispatch.h"
 
 namespace normgrad_ascendc {
@@ -401,6 +402,12 @@ void TransDataTo5HDImpl(const char* type, const BlockRef (&dst)[16],
     }
     for (int i = 0; i < 16; ++i) {
       std::memcpy(dst[i].start + dst_shift, out[i], kBlock);
+      // An address list's blocks reach the UB through no tensor: the init
+      // check learns of the write here.
+      if (SyncCheckOn()) {
+        InitUbAccess(who, dst[i].start + dst_shift - CurrentCore().ub(), kBlock,
+                     /*write=*/true, /*exact=*/false);
+      }
     }
   }
 }
