@@ -275,10 +275,10 @@ int main(int argc, char** argv) {
   CLI::App* check_cmd = app.add_subcommand(
       "check",
       "Run a program built with normgrad-cc under the checks (docs/checks.md): "
-      "normgrad check [--tool race|sync|all] -- PROGRAM [ARGS]; exits with the program's "
+      "normgrad check [--tool race|sync|init|all] -- PROGRAM [ARGS]; exits with the program's "
       "status, or 1 when a check reported");
   check_cmd->add_option("--tool", check.tool, "the checks to run")
-      ->check(CLI::IsMember({"race", "sync", "all"}))
+      ->check(CLI::IsMember({"race", "sync", "init", "all"}))
       ->capture_default_str();
   check_cmd->add_option("command", check.command, "the program and its arguments, after --")
       ->required();

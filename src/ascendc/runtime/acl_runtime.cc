@@ -12,6 +12,7 @@
 
 #include "acl/acl.h"
 #include "ascendc/runtime/gm_registry.h"
+#include "ascendc/runtime/init_check.h"
 #include "normgrad_ascendc/runtime/launch.h"
 
 namespace {
@@ -138,6 +139,7 @@ aclError Allocate(const char* api, Pool pool, void** ptr, size_t size) {
                 "nothing allocated");
   }
   normgrad_ascendc::RegisterGmBlock(p, size, pool);
+  if (pool == kDevice) normgrad_ascendc::InitGmAllocated(p, size);
   *ptr = p;
   return ACL_SUCCESS;
 }
@@ -187,6 +189,7 @@ aclError Release(const char* api, Pool pool, void* p) {
                 kNothing);
   }
   normgrad_ascendc::MarkGmBlockReleased(p);
+  normgrad_ascendc::InitGmReleased(p);
   return ACL_SUCCESS;
 }
 
@@ -275,6 +278,7 @@ aclError aclFinalize(void) {
   }
   for (const Pool pool : {kDevice, kHost}) {
     for (const GmBlock& block : normgrad_ascendc::TakeGmBlocks(pool)) {
+      normgrad_ascendc::InitGmReleased(reinterpret_cast<void*>(block.start));
       ::operator delete(reinterpret_cast<void*>(block.start), kAlignment);
     }
   }
@@ -404,6 +408,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
     error = CheckRange(kApi, "src", src, count, false, kNothing);
     if (error != ACL_SUCCESS) return error;
   }
+  normgrad_ascendc::InitGmHostWrite(dst, count);
   if (count > 0) std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
@@ -433,6 +438,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value,
         CheckRange(kApi, "devPtr", devPtr, count, true, kNothing);
     if (error != ACL_SUCCESS) return error;
   }
+  normgrad_ascendc::InitGmHostWrite(devPtr, count);
   if (count > 0) std::memset(devPtr, value, count);
   return ACL_SUCCESS;
 }

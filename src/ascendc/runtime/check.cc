@@ -9,7 +9,7 @@ namespace normgrad_ascendc {
 
 namespace {
 
-constexpr const char* kValid = "race, sync, all (comma-separated)";
+constexpr const char* kValid = "race, sync, init, all (comma-separated)";
 
 struct Parsed {
   unsigned bits = 0;
@@ -31,13 +31,10 @@ Parsed Parse(const char* value) {
       parsed.bits |= kCheckRace;
     } else if (name == "sync") {
       parsed.bits |= kCheckSync;
+    } else if (name == "init") {
+      parsed.bits |= kCheckInit;
     } else if (name == "all") {
       parsed.bits |= kCheckAll;
-    } else if (name == "init") {
-      parsed.error = "NORMGRAD_CHECK: \"" + text + "\": the " + name +
-                     " check is not implemented yet; valid: " + kValid;
-      parsed.bits = 0;
-      return parsed;
     } else {
       parsed.error = "NORMGRAD_CHECK: \"" + text + "\": unknown check \"" +
                      name + "\"; valid: " + kValid;

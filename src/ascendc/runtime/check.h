@@ -13,7 +13,8 @@ namespace normgrad_ascendc {
 enum CheckBits : unsigned {
   kCheckRace = 1u << 0,
   kCheckSync = 1u << 1,
-  kCheckAll = kCheckRace | kCheckSync,  ///< every check normgrad has
+  kCheckInit = 1u << 2,
+  kCheckAll = kCheckRace | kCheckSync | kCheckInit,  ///< every check
 };
 
 /// The checks NORMGRAD_CHECK turns on (0: none). On a value that names no

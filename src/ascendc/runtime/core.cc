@@ -15,6 +15,7 @@
 
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/runtime/profile.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/sys_var.h"
 
 namespace normgrad_ascendc {
@@ -22,6 +23,7 @@ namespace normgrad_ascendc {
 namespace {
 
 thread_local const CallSite* t_call_site = nullptr;
+thread_local int t_call_depth = 0;
 thread_local ApiCallTrace t_api_calls;
 thread_local Core* t_current_core = nullptr;
 thread_local std::unique_ptr<Core> t_default_core;
@@ -41,7 +43,9 @@ void PublishBlock(const Core* core) {
 }  // namespace
 
 ApiCall::ApiCall(const CallSite& site) : outermost_(t_call_site == nullptr) {
+  ++t_call_depth;
   if (!outermost_) return;
+  if (SyncCheckOn()) FlushUbData();
   t_call_site = &site;
   t_api_calls.file.store(site.file, std::memory_order_relaxed);
   t_api_calls.line.store(site.line, std::memory_order_relaxed);
@@ -49,6 +53,7 @@ ApiCall::ApiCall(const CallSite& site) : outermost_(t_call_site == nullptr) {
 }
 
 ApiCall::~ApiCall() {
+  --t_call_depth;
   if (!outermost_) return;
   t_call_site = nullptr;
   t_api_calls.open.store(false, std::memory_order_relaxed);
@@ -57,6 +62,8 @@ ApiCall::~ApiCall() {
 const ApiCallTrace& ThisThreadApiCalls() { return t_api_calls; }
 
 const CallSite* CurrentCallSite() { return t_call_site; }
+
+int ApiCallDepth() { return t_call_depth; }
 
 void JoinName(char* out, size_t size,
               std::initializer_list<const char*> pieces) {

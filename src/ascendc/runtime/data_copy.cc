@@ -20,6 +20,7 @@
 #include "ascendc/runtime/env_setting.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
+#include "ascendc/runtime/init_check.h"
 #include "ascendc/runtime/race_check.h"
 #include "engine/dispatch.h"
 #include "normgrad_ascendc/runtime/core.h"
@@ -117,17 +118,21 @@ void CheckRuns(const OpName& op, const char* which, const CopyEnd& end,
 
 // Tells the sync check of one run of a copy between GM and UB: GM -> UB runs
 // on MTE2 (reads GM, writes UB), UB -> GM on MTE3. UB -> UB copies are not
-// followed (docs/checks.md).
+// followed by the sync check (docs/checks.md); the init check learns of
+// them here, as the copies' UB pointers are not announced (UbEnd).
 void NoteCopy(const OpName& op, const CopyEnd& dst, const uint8_t* to,
               const CopyEnd& src, const uint8_t* from, uint64_t bytes) {
   if (!SyncCheckOn()) return;
-  if (dst.ub != nullptr && src.ub == nullptr) {
+  if (dst.ub != nullptr && src.ub != nullptr) {
+    InitUbAccess(op.text, from - src.ub->core->ub(), bytes, false, true);
+    InitUbAccess(op.text, to - dst.ub->core->ub(), bytes, true, false);
+  } else if (dst.ub != nullptr) {
     NoteGmCopy(SyncPipe::kMte2, op.text, from, bytes);
     NoteUbAccess(SyncPipe::kMte2, op.text, to - dst.ub->core->ub(), bytes,
                  true);
   } else if (src.ub != nullptr && dst.ub == nullptr) {
     NoteUbAccess(SyncPipe::kMte3, op.text, from - src.ub->core->ub(), bytes,
-                 false);
+                 false, /*exact=*/true);
     NoteGmCopy(SyncPipe::kMte3, op.text, to, bytes);
   }
 }
@@ -340,7 +345,9 @@ void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
   CheckEnd(op, "src", src);
   CheckRange(op, "src", src, count, count);
   CheckRange(op, "dst", dst, count, count);
-  CopyBytes(dst.data, src.data, uint64_t{count} * elem_bytes);
+  const uint64_t bytes = uint64_t{count} * elem_bytes;
+  NoteCopy(op, dst, dst.data, src, src.data, bytes);
+  CopyBytes(dst.data, src.data, bytes);
 }
 
 namespace {
@@ -363,7 +370,7 @@ void CheckScalar(const char* api_format, const char* type_name,
 void ReadGmScalar(const char* api_format, const char* type_name, void* out,
                   const void* base, const void* gm, uint32_t bytes) {
   CheckScalar(api_format, type_name, base, gm, bytes, false);
-  if (RaceCheckRuns()) {
+  if (GmChecksRun()) {
     char api[96];
     std::snprintf(api, sizeof api, api_format, type_name);
     NoteGmRead(api, gm, bytes);
@@ -376,7 +383,7 @@ void WriteGmScalar(const char* api_format, const char* type_name,
                    uint32_t bytes) {
   CheckScalar(api_format, type_name, base, gm, bytes, true);
   char api[96] = "";
-  if (RaceCheckRuns()) std::snprintf(api, sizeof api, api_format, type_name);
+  if (GmChecksRun()) std::snprintf(api, sizeof api, api_format, type_name);
   StoreToGm(api, static_cast<uint8_t*>(gm), static_cast<const uint8_t*>(value),
             bytes);
 }

@@ -140,7 +140,7 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
       NoteGmCopy(SyncPipe::kMte2, op.text, src.data + k * src_pitch, b.len);
     }
     NoteTensorAccess(SyncPipe::kMte2, op.text, *dst.ub,
-                     dst.data - dst.ub->data(), dst_span, true);
+                     dst.data - dst.ub->declared_data(), dst_span, true);
   }
   for (uint32_t k = 0; k < b.count; ++k) {
     uint8_t* out = dst.data + k * dst_pitch;
@@ -190,7 +190,9 @@ void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
   for (uint32_t k = 0; k < b.count; ++k) {
     if (SyncCheckOn()) {
       NoteTensorAccess(SyncPipe::kMte3, op.text, *src.ub,
-                       src.data + k * src_pitch - src.ub->data(), b.len, false);
+                       src.data + k * src_pitch - src.ub->declared_data(),
+                       b.len, false,
+                       /*exact=*/true);
       NoteGmCopy(SyncPipe::kMte3, op.text, dst.data + k * dst_pitch, b.len);
     }
     StoreToGm(op.text, dst.data + k * dst_pitch, src.data + k * src_pitch,

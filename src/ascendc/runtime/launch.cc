@@ -51,10 +51,13 @@ Launch::Launch(const char* name, uint32_t num_blocks, bool concurrent,
       vector_cores_(vector_cores),
       race_check_((checks & kCheckRace) != 0 && num_blocks > 1),
       sync_check_((checks & kCheckSync) != 0),
+      init_check_((checks & kCheckInit) != 0),
       blocks_(num_blocks),
       running_(num_blocks) {
   for (uint32_t i = 0; i < num_blocks; ++i) blocks_[i].index = i;
-  if (sync_check_) g_sync_check_on.store(true, std::memory_order_relaxed);
+  if (sync_check_ || init_check_) {
+    g_sync_check_on.store(true, std::memory_order_relaxed);
+  }
 }
 
 void Launch::RequireConcurrent(const char* api) const {
@@ -427,6 +430,11 @@ int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
                                        : std::vector<std::string>();
   if (launch.sync_check()) {
     for (std::string& line : SyncReports(launch, kMaxReportedBlocks)) {
+      races.push_back(std::move(line));
+    }
+  }
+  if (launch.init_check()) {
+    for (std::string& line : InitReports(launch, kMaxReportedBlocks)) {
       races.push_back(std::move(line));
     }
   }

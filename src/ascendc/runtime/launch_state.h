@@ -19,6 +19,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ascendc/runtime/init_check.h"
 #include "ascendc/runtime/race_check.h"
 #include "ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/atomic.h"
@@ -79,6 +80,8 @@ struct BlockState {
   RaceClock race;
   // The sync check's pipes and findings (sync_check.h), when it runs.
   SyncState sync;
+  // The init check's UB bytes and findings (init_check.h), when it runs.
+  InitState init;
 };
 
 /// The shared state of one launch. Its blocks use it from their threads;
@@ -99,6 +102,8 @@ class Launch {
   bool race_check() const { return race_check_; }
   /// The sync check runs (NORMGRAD_CHECK=sync).
   bool sync_check() const { return sync_check_; }
+  /// The init check runs (NORMGRAD_CHECK=init).
+  bool init_check() const { return init_check_; }
   BlockState& block(uint32_t i) { return blocks_[i]; }
   /// Atomic writes are deferred (logged and applied in block order) when
   /// more than one block could race on them.
@@ -150,6 +155,7 @@ class Launch {
   uint32_t vector_cores_;
   bool race_check_;
   bool sync_check_;
+  bool init_check_;
   std::vector<BlockState> blocks_;
   std::mutex mutex_;
   std::condition_variable changed_;

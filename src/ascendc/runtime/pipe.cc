@@ -121,6 +121,11 @@ TensorView QueueState::Alloc() {
       view.lease = lease_[i];
       view.generation = lease_[i]->generation;
       NoteQueueEvent(QueueEvent::kAlloc, view.offset);
+      if (SyncCheckOn()) {
+        char owner[80];
+        std::snprintf(owner, sizeof owner, "buffer %u of %s", i, name().text);
+        NoteUbAllocation(view.offset, buffer_bytes_, owner, "AllocTensor");
+      }
       return view;
     }
   }
@@ -495,6 +500,11 @@ void TPipe::InitBuf(normgrad_ascendc::BufferState& buf, PoolState* pool,
   uint32_t stride = 0;
   buf.offset_ = Carve(api, buf.name(), pool, 1, len, &stride);
   buf.bytes_ = len;
+  // A TBuf's memory is handed out here: Get hands out the same bytes, with
+  // what was written to them, every time.
+  if (normgrad_ascendc::SyncCheckOn()) {
+    normgrad_ascendc::NoteUbAllocation(buf.offset_, len, buf.name().text, api);
+  }
   buf.lease_ = Lease(pool, buf.offset_, buf.name(), 0);
   buf.core_ = core_;
   buf.life_ = life_;

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "ascendc/runtime/gm_registry.h"
+#include "ascendc/runtime/init_check.h"
 #include "ascendc/runtime/launch_state.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/sync.h"
@@ -35,14 +36,20 @@ void Advance(BlockState& self) {
 
 }  // namespace
 
-bool RaceCheckRuns() {
+bool GmChecksRun() {
   const Launch* launch = RunningLaunch();
-  return launch != nullptr && launch->race_check();
+  return launch != nullptr && (launch->race_check() || launch->init_check());
 }
 
 void NoteGmAccess(const char* api, const void* p, uint64_t bytes, bool write,
                   bool atomic) {
-  if (bytes == 0 || !RaceCheckRuns()) return;
+  if (bytes == 0) return;
+  const Launch* launch = RunningLaunch();
+  if (launch == nullptr) return;
+  if (launch->init_check()) {
+    InitGmAccess(api, reinterpret_cast<uintptr_t>(p), bytes, write, atomic);
+  }
+  if (!launch->race_check()) return;
   BlockState& self = CurrentBlock();
   RaceClock& race = self.race;
   const uintptr_t begin = reinterpret_cast<uintptr_t>(p);

@@ -48,11 +48,12 @@ struct RaceClock {
 };
 
 /// Whether the calling thread runs a block of a launch that runs the race
-/// check (to skip formatting an API's name when it does not).
-bool RaceCheckRuns();
+/// or the init check (to skip formatting an API's name when none does).
+bool GmChecksRun();
 
 /// Logs an access of the calling thread's block, when its launch runs the
-/// race check (else returns at once). `api` as messages name it.
+/// race check, and hands it to the init check when that runs (else returns
+/// at once). `api` as messages name it.
 void NoteGmAccess(const char* api, const void* p, uint64_t bytes, bool write,
                   bool atomic);
 inline void NoteGmRead(const char* api, const void* p, uint64_t bytes) {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ascendc/runtime/init_check.h"
 #include "ascendc/runtime/launch_state.h"
 #include "ascendc/runtime/race_check.h"
 #include "normgrad_ascendc/runtime/core.h"
@@ -200,8 +201,9 @@ std::string ConflictText(const SyncState& s, uint32_t site, SyncPipe pipe,
 }  // namespace
 
 void NoteUbAccess(SyncPipe pipe, const char* api, uint64_t offset,
-                  uint64_t bytes, bool write) {
+                  uint64_t bytes, bool write, bool exact) {
   if (bytes == 0 || pipe == SyncPipe::kNone) return;
+  InitUbAccess(api, offset, bytes, write, exact);
   SyncState* state = State();
   if (state == nullptr) return;
   SyncState& s = *state;
@@ -272,9 +274,9 @@ void NoteUbAccess(SyncPipe pipe, const char* api, uint64_t offset,
 }
 
 void NoteTensorAccess(SyncPipe pipe, const char* api, const TensorView& tensor,
-                      uint64_t from, uint64_t bytes, bool write) {
+                      uint64_t from, uint64_t bytes, bool write, bool exact) {
   if (tensor.core == nullptr) return;
-  NoteUbAccess(pipe, api, tensor.offset + from, bytes, write);
+  NoteUbAccess(pipe, api, tensor.offset + from, bytes, write, exact);
 }
 
 void NoteGmCopy(SyncPipe pipe, const char* api, const void* p, uint64_t bytes) {
@@ -553,12 +555,14 @@ void FinishSyncCheck(BlockState& self) {
   }
 }
 
-std::vector<std::string> SyncReports(Launch& launch, size_t limit) {
+std::vector<std::string> BlockFindingReports(
+    Launch& launch, size_t limit, const char* check,
+    const std::vector<std::string>& (*findings)(const BlockState&)) {
   // A finding of several blocks is reported once, with its first block.
   std::vector<std::string> texts;
   std::map<std::string, std::pair<uint32_t, uint32_t>> blocks;  // first, count
   for (uint32_t i = 0; i < launch.num_blocks(); ++i) {
-    for (const std::string& text : launch.block(i).sync.findings) {
+    for (const std::string& text : findings(launch.block(i))) {
       const auto [it, fresh] = blocks.try_emplace(text, i, 0);
       if (fresh) texts.push_back(text);
       ++it->second.second;
@@ -567,13 +571,13 @@ std::vector<std::string> SyncReports(Launch& launch, size_t limit) {
   std::vector<std::string> lines;
   for (const std::string& text : texts) {
     if (lines.size() == limit) {
-      lines.push_back(std::to_string(texts.size() - limit) +
-                      " more sync check findings");
+      lines.push_back(std::to_string(texts.size() - limit) + " more " + check +
+                      " findings");
       break;
     }
     const auto& [first, count] = blocks[text];
     std::string line =
-        "sync check, block " + std::to_string(first) + ": " + text;
+        std::string(check) + ", block " + std::to_string(first) + ": " + text;
     if (count > 1) {
       line += " (and in " + std::to_string(count - 1) + " more block" +
               (count > 2 ? "s" : "") + ")";
@@ -581,6 +585,14 @@ std::vector<std::string> SyncReports(Launch& launch, size_t limit) {
     lines.push_back(line);
   }
   return lines;
+}
+
+std::vector<std::string> SyncReports(Launch& launch, size_t limit) {
+  return BlockFindingReports(
+      launch, limit, "sync check",
+      [](const BlockState& b) -> const std::vector<std::string>& {
+        return b.sync.findings;
+      });
 }
 
 }  // namespace normgrad_ascendc

@@ -98,6 +98,14 @@ struct SyncState {
 /// IDs never released, become findings.
 void FinishSyncCheck(BlockState& self);
 
+/// A check's findings of a launch whose blocks have ended, one line each
+/// ("<check>, block <i>: <text>", without "normgrad: kernel <name>: "), a
+/// finding of several blocks once ("(and in <n> more blocks)"), at most
+/// `limit` of them plus a line counting the others.
+std::vector<std::string> BlockFindingReports(
+    Launch& launch, size_t limit, const char* check,
+    const std::vector<std::string>& (*findings)(const BlockState&));
+
 /// The findings of a launch whose blocks have ended, one line each (without
 /// "normgrad: kernel <name>: "), a finding of several blocks once, at most
 /// `limit` of them plus a line counting the others.

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ascendc/runtime/init_check.h"
 #include "engine/dispatch.h"
 
 namespace normgrad_ascendc {
@@ -229,6 +230,10 @@ void Transpose16Impl(const char* api, const char* type, const TensorView& dst,
   src.CheckUbOperand(who, "src");
   CheckElements(who, "dst", dst, 2, 256, "elements of a 16x16 matrix");
   CheckElements(who, "src", src, 2, 256, "elements of a 16x16 matrix");
+  if (SyncCheckOn()) {
+    NoteTensorAccess(SyncPipe::kV, who, src, 0, 512, false);
+    NoteTensorAccess(SyncPipe::kV, who, dst, 0, 512, true);
+  }
   uint16_t in[256];
   std::memcpy(in, src.data(), sizeof in);
   uint16_t out[256];
@@ -402,6 +407,12 @@ void TransDataTo5HDImpl(const char* type, const BlockRef (&dst)[16],
     }
     for (int i = 0; i < 16; ++i) {
       std::memcpy(dst[i].start + dst_shift, out[i], kBlock);
+      // An address list's blocks reach the UB through no tensor: the init
+      // check learns of the write here.
+      if (SyncCheckOn()) {
+        InitUbAccess(who, dst[i].start + dst_shift - CurrentCore().ub(), kBlock,
+                     /*write=*/true, /*exact=*/false);
+      }
     }
   }
 }

@@ -333,13 +333,16 @@ uint64_t RunGatherMask(const GatherMaskArgs& call) {
   auto pattern_offset = [&](int64_t r) -> uint64_t {
     return static_cast<uint64_t>(r) * p.src1RepeatStride * 32;
   };
-  // Every lane lies inside its operand.
+  // Every lane lies inside its operand; the sync check learns of the bytes
+  // from the first lane to the last.
+  uint64_t src_reach = 0, pattern_reach = 0;
   for (int64_t r = 0; r < repeats; ++r) {
     const uint64_t n = lanes_of(r);
     const uint64_t src_end =
         p.src0BlockStride == 0
             ? src_offset(r, std::min<uint64_t>(n, per_block) - 1) + e
             : src_offset(r, n - 1) + e;
+    src_reach = std::max(src_reach, src_end);
     if (src_end > call.src0->bytes) {
       Fail(
           "%s: src0 has %u elements (%u bytes); %lld repeats with block "
@@ -358,6 +361,7 @@ uint64_t RunGatherMask(const GatherMaskArgs& call) {
           call.pattern_stride_name, p.src1RepeatStride,
           static_cast<unsigned long long>(pattern_end));
     }
+    pattern_reach = std::max(pattern_reach, pattern_end);
   }
   // Every source lane is read before dst is written.
   const uint8_t* src = call.src0->data();
@@ -380,6 +384,14 @@ uint64_t RunGatherMask(const GatherMaskArgs& call) {
   if (kept.size() > call.dst->bytes) {
     Fail("%s: dst has %u elements, fewer than the %llu the pattern keeps", who,
          call.dst->bytes / e, static_cast<unsigned long long>(count));
+  }
+  if (SyncCheckOn()) {
+    NoteTensorAccess(SyncPipe::kV, who, *call.src0, 0, src_reach, false);
+    if (call.pattern != nullptr) {
+      NoteTensorAccess(SyncPipe::kV, who, *call.pattern, 0, pattern_reach,
+                       false);
+    }
+    NoteTensorAccess(SyncPipe::kV, who, *call.dst, 0, kept.size(), true);
   }
   if (!kept.empty()) std::memcpy(call.dst->data(), kept.data(), kept.size());
   CurrentCore().vector_mask().mode = AscendC::MaskMode::NORMAL;

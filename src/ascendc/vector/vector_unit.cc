@@ -114,9 +114,12 @@ bool WritesDst(const VecInstruction& in) {
 
 // Tells the sync check what the instruction reads and writes on PIPE_V:
 // the first reach(i) bytes of operand i (at most its tensor), the
-// destination written (and read where the instruction reads it).
+// destination written (and read where the instruction reads it). `exact`:
+// the sources' reaches are the bytes read (the count form), which the init
+// check looks at; a destination's old bytes are kept, not read, by some
+// instructions (reads_dst), so the init check leaves those out.
 template <typename Reach>
-void NoteOperands(const VecInstruction& in, Reach reach) {
+void NoteOperands(const VecInstruction& in, bool exact, Reach reach) {
   char who[64];
   Who(in, who);
   for (int i = 0; i < in.operands; ++i) {
@@ -125,7 +128,8 @@ void NoteOperands(const VecInstruction& in, Reach reach) {
     const bool dst = i == 0;
     if (dst && !WritesDst(in)) continue;
     if (!dst || in.reads_dst) {
-      NoteTensorAccess(SyncPipe::kV, who, *o.view, 0, bytes, false);
+      NoteTensorAccess(SyncPipe::kV, who, *o.view, 0, bytes, false,
+                       exact && !dst);
     }
     if (dst) NoteTensorAccess(SyncPipe::kV, who, *o.view, 0, bytes, true);
   }
@@ -558,6 +562,10 @@ LaneSet MaskRegisterLanes(const VectorMask& m, uint32_t lanes) {
 
 void ExecuteCount(const VecInstruction& in, int64_t count) {
   char who[64];
+  // An elementwise instruction writes its destination lane for lane over
+  // the bytes NoteOperands gives; a reduction's layout may place its
+  // results otherwise, so its pointers still count (UbWritesDeclared).
+  const UbWritesDeclared declared(SyncCheckOn() && in.reduce == nullptr);
   if (count < 0) {
     Fail("%s: count %lld is negative", Who(in, who),
          static_cast<long long>(count));
@@ -571,7 +579,7 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
     }
   }
   if (SyncCheckOn()) {
-    NoteOperands(in, [&](const VecOperand& o) {
+    NoteOperands(in, /*exact=*/true, [&](const VecOperand& o) {
       return in.reduce != nullptr && &o == &in.operand[0]
                  ? uint64_t{o.view->bytes}
                  : static_cast<uint64_t>(count) * o.elem_bytes;
@@ -606,6 +614,7 @@ void ExecuteCount(const VecInstruction& in, int64_t count) {
 
 void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
   char who[64];
+  const UbWritesDeclared declared(SyncCheckOn() && in.reduce == nullptr);
   CheckOperandMemory(in);
   const VectorMask& m = CurrentCore().vector_mask();
   Plan plan;
@@ -634,7 +643,7 @@ void ExecuteRepeats(const VecInstruction& in, int64_t repeat_time) {
   }
   if (SyncCheckOn() && plan.repeats > 0) {
     // From the first block to the last the repeats reach.
-    NoteOperands(in, [&](const VecOperand& o) {
+    NoteOperands(in, /*exact=*/false, [&](const VecOperand& o) {
       return (static_cast<uint64_t>(plan.repeats - 1) * o.repeat_stride +
               uint64_t{kBlocksPerRepeat - 1} * o.block_stride + 1) *
              kBlockBytes;

@@ -83,6 +83,10 @@ class ApiCall {
 /// The call site of the outermost open ApiCall on this thread, or null.
 const CallSite* CurrentCallSite();
 
+/// How many ApiCalls are open on this thread: 1 in the user's call, more
+/// where an API calls another (the init check looks at the user's reads).
+int ApiCallDepth();
+
 /// A thread's outermost API call as another thread may read it (the report
 /// of a launch interrupted or out of time): the last call's file (null before
 /// the first) and line, and whether it is still open. Relaxed atomics: a

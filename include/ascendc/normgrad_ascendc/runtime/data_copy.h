@@ -87,9 +87,10 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
 void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
               const CopyEnd& src, uint32_t count);
 
+// The copies tell the hooks each UB byte they write (data_copy.cc).
 template <typename T>
 CopyEnd UbEnd(const AscendC::LocalTensor<T>& t) {
-  return {t.view().data(), &t.view(), t.GetSize(), true, nullptr};
+  return {t.view().declared_data(), &t.view(), t.GetSize(), true, nullptr};
 }
 
 template <typename T>

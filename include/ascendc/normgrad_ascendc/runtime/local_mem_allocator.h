@@ -67,6 +67,11 @@ class LocalMemAllocator {
     const uint32_t addr = normgrad_ascendc::AllocStatic(
         &cursor_, normgrad_ascendc::TypeName<DataType>(),
         uint64_t{tileSize} * sizeof(DataType));
+    if (normgrad_ascendc::SyncCheckOn()) {
+      normgrad_ascendc::NoteUbAllocation(
+          addr, uint64_t{tileSize} * sizeof(DataType),
+          "a LocalMemAllocator tile", "LocalMemAllocator::Alloc");
+    }
     return LocalTensor<DataType>(pos, addr, tileSize);
   }
 

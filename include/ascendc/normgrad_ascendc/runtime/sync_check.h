@@ -10,6 +10,12 @@
 // vector executor (V), LocalTensor's GetValue/SetValue (S), the overlap
 // declarations of the advanced APIs (ub_ranges.h: V), the queues and buffers
 // (pipe.cc) and the synchronization APIs (sync.h, block_sync.cc).
+//
+// The init check (NORMGRAD_CHECK=init) learns through the same hooks: what
+// they say is written, and the reads a hook gives as exact (the bytes the
+// call reads, no more), plus the allocations that hand UB bytes out
+// (NoteUbAllocation) and every TensorView::data() pointer an API takes
+// (NoteUbData: the call may write through it).
 #pragma once
 
 #include <atomic>
@@ -23,10 +29,12 @@ struct TensorView;
 /// modelled).
 enum class SyncPipe : uint8_t { kS, kV, kMte2, kMte3, kCount, kNone = kCount };
 
-/// Set once, by the first launch that runs the sync check (launch.cc).
+/// Set once, by the first launch that runs the sync or the init check
+/// (launch.cc).
 extern std::atomic<bool> g_sync_check_on;
 
-/// Whether any launch runs the sync check: the hooks test this first.
+/// Whether any launch runs the sync or the init check: the hooks test this
+/// first.
 inline bool SyncCheckOn() {
   return g_sync_check_on.load(std::memory_order_relaxed);
 }
@@ -34,11 +42,17 @@ inline bool SyncCheckOn() {
 /// Calls of the C API are not followed (the pointer-based C API orders its
 /// pipes by its own rules, docs/capi.md): a C API call holds one of these
 /// for its scope, and the hooks ignore what happens inside.
+/// The init check cannot tell what such a call writes: after one, it
+/// reports no read of its block's UB (NoteCApiCall).
 extern thread_local int t_sync_paused;
+void NoteCApiCall();
 class SyncCheckPause {
  public:
   SyncCheckPause() : paused_(SyncCheckOn()) {
-    if (paused_) ++t_sync_paused;
+    if (paused_) {
+      ++t_sync_paused;
+      NoteCApiCall();
+    }
   }
   ~SyncCheckPause() {
     if (paused_) --t_sync_paused;
@@ -52,11 +66,46 @@ class SyncCheckPause {
 
 /// `api` on `pipe` reads or writes bytes [offset, offset + bytes) of the
 /// calling block's UB (offset from the UB's start). `api` is copied.
+/// `exact`: a read of these bytes and no fewer (not a span that covers
+/// masked-off lanes or stride gaps); only such reads go to the init check.
 void NoteUbAccess(SyncPipe pipe, const char* api, uint64_t offset,
-                  uint64_t bytes, bool write);
+                  uint64_t bytes, bool write, bool exact = false);
 /// The same for the first `bytes` bytes of `tensor`, from `from` bytes in.
 void NoteTensorAccess(SyncPipe pipe, const char* api, const TensorView& tensor,
-                      uint64_t from, uint64_t bytes, bool write);
+                      uint64_t from, uint64_t bytes, bool write,
+                      bool exact = false);
+
+/// An allocation hands out UB bytes [offset, offset + bytes) of the
+/// calling block's core: the init check takes them as unwritten. `owner`
+/// names them ("buffer 0 of TQue<VECIN, 1>"), `api` the call
+/// ("AllocTensor"); both are copied.
+void NoteUbAllocation(uint32_t offset, uint64_t bytes, const char* owner,
+                      const char* api);
+/// An API took a pointer to `view`'s bytes (TensorView::data()): the init
+/// check takes them as written once the API call ends.
+void NoteUbData(const TensorView& view);
+/// An outermost API call begins (core.cc): the bytes NoteUbData gave
+/// before it count as written.
+void FlushUbData();
+
+/// While one is open on a thread, NoteUbData records nothing: the code that
+/// runs tells the hooks every UB byte it writes (the vector executor, for
+/// an instruction whose results all go to its destination operand).
+extern thread_local int t_ub_writes_declared;
+class UbWritesDeclared {
+ public:
+  explicit UbWritesDeclared(bool declared) : declared_(declared) {
+    if (declared_) ++t_ub_writes_declared;
+  }
+  ~UbWritesDeclared() {
+    if (declared_) --t_ub_writes_declared;
+  }
+  UbWritesDeclared(const UbWritesDeclared&) = delete;
+  UbWritesDeclared& operator=(const UbWritesDeclared&) = delete;
+
+ private:
+  bool declared_;
+};
 /// A copy on MTE2 reads, or on MTE3 writes, GM bytes [p, p + bytes).
 void NoteGmCopy(SyncPipe pipe, const char* api, const void* p, uint64_t bytes);
 

@@ -50,8 +50,17 @@ struct TensorView {
   const BufferLease* lease = nullptr;
   uint32_t generation = 0;
 
-  /// The first byte in the emulated UB (null for an empty tensor).
-  uint8_t* data() const { return core ? core->ub() + offset : nullptr; }
+  /// The first byte in the emulated UB (null for an empty tensor). The init
+  /// check takes the bytes as written by the calling API (sync_check.h).
+  uint8_t* data() const {
+    if (SyncCheckOn()) NoteUbData(*this);
+    return declared_data();
+  }
+  /// The same pointer for an API that tells the hooks every UB byte it
+  /// writes through it (the copies: data_copy.h).
+  uint8_t* declared_data() const {
+    return core ? core->ub() + offset : nullptr;
+  }
 
   /// Every API that takes a LocalTensor calls this first: a tensor whose
   /// buffer was freed (FreeTensor) or whose pipe ended is a KernelError
@@ -298,7 +307,7 @@ class LocalTensor {
   void NoteScalar(const char* method, uint32_t i, bool write) const {
     normgrad_ascendc::NoteTensorAccess(
         normgrad_ascendc::SyncPipe::kS, Api(method), view_,
-        uint64_t{i} * sizeof(T), sizeof(T), write);
+        uint64_t{i} * sizeof(T), sizeof(T), write, /*exact=*/true);
   }
 
   // Element i's first byte; after CheckIndex, so the tensor is not empty.
