@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 
+#include "ascendc/runtime/gm_registry.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/profile.h"
@@ -368,9 +370,183 @@ void TPipe::Init(normgrad_ascendc::CallSite site) {
 
 void TPipe::Destroy(normgrad_ascendc::CallSite site) {
   const normgrad_ascendc::ApiCall call(site);
+  DestroyAs("TPipe::Destroy");
+}
+
+void TPipe::DestroyWithoutPipeAll(normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  DestroyAs("TPipe::DestroyWithoutPipeAll");
+}
+
+void TPipe::DestroyAs(const char* by) {
   if (core_->pipe() != this) return;  // destroyed already
-  End("TPipe::Destroy");
+  End(by);
   core_->DetachPipe(this);
+}
+
+uint8_t* TPipe::GetBaseAddr(int8_t logicPos, normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  const auto position = static_cast<TPosition>(logicPos);
+  if (logicPos < 0 || position >= TPosition::MAX) {
+    Fail("TPipe::GetBaseAddr: logicPos %d is not a TPosition", logicPos);
+  }
+  if (!normgrad_ascendc::IsVectorPosition(position)) {
+    Fail(
+        "TPipe::GetBaseAddr: logicPos %d (%s) has no emulated memory; "
+        "normgrad emulates the unified buffer (VECIN, VECOUT, VECCALC)",
+        logicPos, normgrad_ascendc::PositionName(position));
+  }
+  return core_->ub();
+}
+
+void TPipe::InitSpm(uint8_t* gm, const void* base, uint64_t limit,
+                    int32_t bytes) {
+  if (gm == nullptr) {
+    Fail(
+        "TPipe::InitSpmBuffer: workspace has no address (call "
+        "SetGlobalBuffer first)");
+  }
+  if (bytes <= 0) {
+    Fail("TPipe::InitSpmBuffer: bufferSize %d is not positive", bytes);
+  }
+  if (static_cast<uint64_t>(bytes) > limit) {
+    Fail(
+        "TPipe::InitSpmBuffer: bufferSize %d bytes is more than workspace's "
+        "%llu bytes",
+        bytes, static_cast<unsigned long long>(limit));
+  }
+  spm_ = {};
+  spm_.gm = gm;
+  spm_.base = base;
+  spm_.bytes = static_cast<uint32_t>(bytes);
+}
+
+void TPipe::InitSpmBuffer(const int32_t bufferSize,
+                          normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  if (core_->profile().profile != normgrad_ascendc::Profile::k310P) {
+    Fail(
+        "TPipe::InitSpmBuffer(bufferSize): the SPM buffer in L1 is not "
+        "available on profile %s; pass a GM workspace "
+        "(InitSpmBuffer(workspace, bufferSize))",
+        core_->profile().name);
+  }
+  if (bufferSize <= 0) {
+    Fail("TPipe::InitSpmBuffer: bufferSize %d is not positive", bufferSize);
+  }
+  spm_ = {};
+  spm_.l1.assign(static_cast<size_t>(bufferSize), 0);
+  spm_.bytes = static_cast<uint32_t>(bufferSize);
+}
+
+uint8_t* TPipe::SpmArea(const char* api, const char* type) {
+  if (spm_.bytes == 0) {
+    Fail("TPipe::%s<%s>: the pipe has no SPM buffer (call InitSpmBuffer first)",
+         api, type);
+  }
+  return spm_.gm != nullptr ? spm_.gm : spm_.l1.data();
+}
+
+namespace {
+
+// The byte span of `count` blocks of `len` bytes with `gap` bytes between.
+uint64_t BlockSpan(uint32_t count, uint32_t len, uint32_t gap) {
+  return uint64_t{count - 1} * (len + gap) + len;
+}
+
+}  // namespace
+
+void TPipe::SpmBlocks(const char* api, const char* type,
+                      const normgrad_ascendc::TensorView& local,
+                      const DataCopyParams& params, int32_t offset,
+                      bool write) {
+  char name[64];
+  std::snprintf(name, sizeof name, "TPipe::%s<%s>", api, type);
+  uint8_t* area = SpmArea(api, type);
+  local.CheckUbOperand(name, write ? "writeBuffer" : "readBuffer");
+  if (params.blockCount < 1 || params.blockCount > 4095) {
+    Fail("%s: blockCount %u is out of range (1..4095)", name,
+         params.blockCount);
+  }
+  if (params.blockLen < 1) {
+    Fail("%s: blockLen %u is out of range (1..65535 blocks of 32 bytes)", name,
+         params.blockLen);
+  }
+  if (offset < 0) Fail("%s: offset %d is negative", name, offset);
+  const uint32_t len = uint32_t{params.blockLen} * 32;
+  const uint32_t ub_gap = uint32_t{write ? params.srcGap : params.dstGap} * 32;
+  const uint32_t spm_gap = uint32_t{write ? params.dstGap : params.srcGap} * 32;
+  const uint64_t ub_span = BlockSpan(params.blockCount, len, ub_gap);
+  const uint64_t spm_span = BlockSpan(params.blockCount, len, spm_gap);
+  if (ub_span > local.bytes) {
+    Fail("%s: the blocks span %llu bytes of %s, which has %u", name,
+         static_cast<unsigned long long>(ub_span),
+         write ? "writeBuffer" : "readBuffer", local.bytes);
+  }
+  if (static_cast<uint64_t>(offset) + spm_span > spm_.bytes) {
+    Fail(
+        "%s: the blocks span SPM bytes %d..%llu, past the SPM buffer of %u "
+        "bytes",
+        name, offset,
+        static_cast<unsigned long long>(static_cast<uint64_t>(offset) + spm_span -
+                                        1),
+        spm_.bytes);
+  }
+  if (spm_.gm != nullptr) {
+    normgrad_ascendc::CheckGmAccess(name, spm_.base, spm_.gm + offset,
+                                    spm_span, write);
+  }
+  for (uint32_t i = 0; i < params.blockCount; ++i) {
+    uint8_t* ub = local.data() + uint64_t{i} * (len + ub_gap);
+    uint8_t* spm = area + offset + uint64_t{i} * (len + spm_gap);
+    if (write) {
+      std::memcpy(spm, ub, len);
+    } else {
+      std::memcpy(ub, spm, len);
+    }
+  }
+}
+
+void TPipe::SpmRun(const char* api, const char* type,
+                   const normgrad_ascendc::TensorView& local, int32_t count,
+                   uint32_t elem_bytes, int32_t offset, bool write) {
+  char name[64];
+  std::snprintf(name, sizeof name, "TPipe::%s<%s>", api, type);
+  uint8_t* area = SpmArea(api, type);
+  const char* which = write ? "writeBuffer" : "readBuffer";
+  local.CheckUbOperand(name, which);
+  const char* size_name = write ? "writeSize" : "readSize";
+  if (count < 0) Fail("%s: %s %d is negative", name, size_name, count);
+  if (offset < 0) Fail("%s: offset %d is negative", name, offset);
+  const uint64_t bytes = uint64_t{static_cast<uint32_t>(count)} * elem_bytes;
+  if (spm_.gm == nullptr && (bytes % 32 != 0 || offset % 32 != 0)) {
+    Fail(
+        "%s: %s %d (%llu bytes) and offset %d must be multiples of 32 bytes "
+        "for an SPM buffer in L1",
+        name, size_name, count, static_cast<unsigned long long>(bytes),
+        offset);
+  }
+  if (bytes > local.bytes) {
+    Fail("%s: %s %d is more than %s's %u elements", name, size_name, count,
+         which, local.bytes / elem_bytes);
+  }
+  if (static_cast<uint64_t>(offset) + bytes > spm_.bytes) {
+    Fail(
+        "%s: %s %d at offset %d runs past the SPM buffer of %u bytes (to byte "
+        "%llu)",
+        name, size_name, count, offset, spm_.bytes,
+        static_cast<unsigned long long>(static_cast<uint64_t>(offset) + bytes));
+  }
+  if (bytes == 0) return;
+  if (spm_.gm != nullptr) {
+    normgrad_ascendc::CheckGmAccess(name, spm_.base, spm_.gm + offset, bytes,
+                                    write);
+  }
+  if (write) {
+    std::memcpy(area + offset, local.data(), bytes);
+  } else {
+    std::memcpy(local.data(), area + offset, bytes);
+  }
 }
 
 void TPipe::End(const char* by) {
@@ -383,6 +559,7 @@ void TPipe::End(const char* by) {
   buffers_ = 0;
   requests_ = 0;
   pad_register_ = {};
+  spm_ = {};
 }
 
 void TPipe::CheckPool(const char* api, const PoolState& pool) {

@@ -289,4 +289,180 @@ TEST(TensorDesc, GetDataObjViewsTheDataPointer) {
   EXPECT_EQ(y[0], 8.0f);
 }
 
+// ---- TPipe and TQueBind members ------------------------------------------------
+
+// DestroyWithoutPipeAll ends the pipe as Destroy does, and names itself.
+TEST(TPipeMembers, DestroyWithoutPipeAllReleasesTheBuffers) {
+  TPipe pipe;
+  AscendC::TQue<TPosition::VECOUT, 1> que;
+  pipe.InitBuffer(que, 2, 128);
+  LocalTensor<float> t = que.AllocTensor<float>();
+  pipe.DestroyWithoutPipeAll();
+  EXPECT_TRUE(FailsWith([&] { t.GetValue(0); },
+                        "TPipe::DestroyWithoutPipeAll"));
+  // The core is free for another pipe (or this one after Init).
+  TPipe second;
+  TBuf<TPosition::VECCALC> buf;
+  EXPECT_TRUE(second.InitBuffer(buf, 64));
+}
+
+TEST(TPipeMembers, GetBaseAddrIsTheUnifiedBuffersStart) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 100);
+  pipe.InitBuffer(b, 64);
+  // b is carved after a's 100 bytes rounded up to 32: offset 128.
+  uint8_t* base = pipe.GetBaseAddr(static_cast<int8_t>(TPosition::VECIN));
+  EXPECT_EQ(b.Get<uint8_t>().GetPhyAddr() - base, 128);
+  EXPECT_EQ(AscendC::GetTPipePtr()->GetBaseAddr(
+                static_cast<int8_t>(TPosition::VECCALC)),
+            base);
+  EXPECT_TRUE(FailsWith(
+      [&] { pipe.GetBaseAddr(static_cast<int8_t>(TPosition::A1)); },
+      "TPipe::GetBaseAddr: logicPos 1 (A1) has no emulated memory"));
+  EXPECT_TRUE(FailsWith([&] { pipe.GetBaseAddr(40); },
+                        "TPipe::GetBaseAddr: logicPos 40 is not a TPosition"));
+}
+
+// The page's example: after FreeAllEvent the queue is used as before.
+TEST(TQueBindMembers, FreeAllEventKeepsTheQueueUsable) {
+  TPipe pipe;
+  AscendC::TQueBind<TPosition::VECIN, TPosition::VECOUT, 1> que;
+  pipe.InitBuffer(que, 4, 1024);
+  LocalTensor<half> t = que.AllocTensor<half>();
+  que.EnQue(t);
+  t = que.DeQue<half>();
+  que.FreeTensor(t);
+  que.FreeAllEvent();
+  for (int i = 0; i < 4; ++i) que.AllocTensor<half>();
+  EXPECT_FALSE(que.HasIdleBuffer());
+}
+
+// ---- SPM buffer ----------------------------------------------------------------
+
+// The page's DataCopyParams example {2, 2, 1, 1} at offset 32: two blocks of
+// 64 bytes, a 32-byte gap after each in the UB and in the SPM.
+TEST(SpmBuffer, BlocksGoOutAndComeBackWithTheirGaps) {
+  std::vector<uint8_t> workspace(1024, 0xEE);
+  AscendC::GlobalTensor<uint8_t> gm;
+  gm.SetGlobalBuffer(workspace.data(), workspace.size());
+  TPipe pipe;
+  pipe.InitSpmBuffer(gm, 512);
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<half> local = buf.Get<half>();
+  for (uint32_t i = 0; i < 128; ++i) local.SetValue(i, half(float(i)));
+  AscendC::DataCopyParams params{2, 2, 1, 1};
+  pipe.WriteSpmBuffer(local, params, 32);
+  // SPM bytes 32..95 are UB bytes 0..63; SPM 128..191 are UB 96..159.
+  const auto* ub = reinterpret_cast<const uint8_t*>(local.GetPhyAddr());
+  for (uint32_t k = 0; k < 256; ++k) {
+    uint8_t want = 0xEE;
+    if (k >= 32 && k < 96) want = ub[k - 32];
+    if (k >= 128 && k < 192) want = ub[k - 128 + 96];
+    EXPECT_EQ(workspace[k], want) << k;
+  }
+  for (uint32_t i = 0; i < 128; ++i) local.SetValue(i, half(-1.0f));
+  pipe.ReadSpmBuffer(local, params, 32);
+  for (uint32_t i = 0; i < 128; ++i) {
+    const bool copied = i < 32 || (i >= 48 && i < 80);
+    EXPECT_EQ(float(local.GetValue(i)), copied ? float(i) : -1.0f) << i;
+  }
+}
+
+TEST(SpmBuffer, ContiguousElementsAtAByteOffset) {
+  std::vector<float> workspace(64, 0.0f);
+  AscendC::GlobalTensor<float> gm;
+  gm.SetGlobalBuffer(workspace.data(), workspace.size());
+  TPipe pipe;
+  pipe.InitSpmBuffer(gm, 64 * sizeof(float));
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 128);
+  LocalTensor<float> local = buf.Get<float>();
+  for (uint32_t i = 0; i < 32; ++i) local.SetValue(i, 0.5f * i);
+  pipe.WriteSpmBuffer(local, 5, 32);
+  for (uint32_t i = 0; i < 64; ++i) {
+    EXPECT_EQ(workspace[i], i >= 8 && i < 13 ? 0.5f * (i - 8) : 0.0f) << i;
+  }
+  workspace[8] = 42.0f;
+  pipe.ReadSpmBuffer(local[16], 3, 32);
+  EXPECT_EQ(local.GetValue(16), 42.0f);
+  EXPECT_EQ(local.GetValue(18), 1.0f);
+  EXPECT_EQ(local.GetValue(19), 9.5f);
+}
+
+TEST(SpmBuffer, CopiesStayInsideTheBufferAndTheTensor) {
+  std::vector<uint8_t> workspace(256);
+  AscendC::GlobalTensor<uint8_t> gm;
+  gm.SetGlobalBuffer(workspace.data(), workspace.size());
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 128);
+  LocalTensor<int16_t> local = buf.Get<int16_t>();
+  EXPECT_TRUE(FailsWith(
+      [&] { pipe.WriteSpmBuffer(local, 4); },
+      "TPipe::WriteSpmBuffer<int16_t>: the pipe has no SPM buffer (call "
+      "InitSpmBuffer first)"));
+  EXPECT_TRUE(FailsWith([&] { pipe.InitSpmBuffer(gm, 300); },
+                        "TPipe::InitSpmBuffer: bufferSize 300 bytes is more "
+                        "than workspace's 256 bytes"));
+  EXPECT_TRUE(FailsWith([&] { pipe.InitSpmBuffer(gm, 0); },
+                        "TPipe::InitSpmBuffer: bufferSize 0 is not positive"));
+  pipe.InitSpmBuffer(gm, 128);
+  EXPECT_TRUE(FailsWith([&] { pipe.WriteSpmBuffer(local, 64, 32); },
+                        "TPipe::WriteSpmBuffer<int16_t>: writeSize 64 at "
+                        "offset 32 runs past the SPM buffer of 128 bytes"));
+  EXPECT_TRUE(FailsWith([&] { pipe.ReadSpmBuffer(local, 65); },
+                        "TPipe::ReadSpmBuffer<int16_t>: readSize 65 is more "
+                        "than readBuffer's 64 elements"));
+  AscendC::DataCopyParams three{3, 1, 1, 0};
+  EXPECT_TRUE(FailsWith([&] { pipe.WriteSpmBuffer(local, three); },
+                        "TPipe::WriteSpmBuffer<int16_t>: the blocks span 160 "
+                        "bytes of writeBuffer, which has 128"));
+  AscendC::DataCopyParams none{0, 1, 0, 0};
+  EXPECT_TRUE(FailsWith([&] { pipe.ReadSpmBuffer(local, none); },
+                        "TPipe::ReadSpmBuffer<int16_t>: blockCount 0 is out "
+                        "of range (1..4095)"));
+  AscendC::DataCopyParams far{2, 1, 0, 3};
+  EXPECT_TRUE(FailsWith([&] { pipe.WriteSpmBuffer(local, far, 32); },
+                        "TPipe::WriteSpmBuffer<int16_t>: the blocks span SPM "
+                        "bytes 32..191, past the SPM buffer of 128 bytes"));
+  // The buffer ends with the pipe.
+  pipe.Destroy();
+  pipe.Init();
+  TBuf<TPosition::VECCALC> again;
+  pipe.InitBuffer(again, 64);
+  EXPECT_TRUE(FailsWith([&] { pipe.WriteSpmBuffer(again.Get<int16_t>(), 4); },
+                        "the pipe has no SPM buffer"));
+}
+
+// The L1 form exists only on the Atlas inference series (and training
+// products) and moves whole 32-byte blocks there.
+TEST(SpmBuffer, TheL1FormOnlyWhereThePageHasIt) {
+  {
+    compat_test::ProfileScope scope(normgrad_ascendc::Profile::kA2);
+    TPipe pipe;
+    EXPECT_TRUE(FailsWith([&] { pipe.InitSpmBuffer(1024); },
+                          "TPipe::InitSpmBuffer(bufferSize): the SPM buffer "
+                          "in L1 is not available on profile Atlas A2/A3"));
+  }
+  compat_test::ProfileScope scope(normgrad_ascendc::Profile::k310P);
+  TPipe pipe;
+  pipe.InitSpmBuffer(1024);
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 64);
+  LocalTensor<int32_t> local = buf.Get<int32_t>();
+  for (uint32_t i = 0; i < 16; ++i) local.SetValue(i, int32_t(i * 3));
+  pipe.WriteSpmBuffer(local, 8, 64);
+  for (uint32_t i = 0; i < 16; ++i) local.SetValue(i, -1);
+  pipe.ReadSpmBuffer(local[8], 8, 64);
+  for (uint32_t i = 0; i < 16; ++i) {
+    EXPECT_EQ(local.GetValue(i), i < 8 ? -1 : int32_t((i - 8) * 3)) << i;
+  }
+  EXPECT_TRUE(FailsWith([&] { pipe.WriteSpmBuffer(local, 4, 64); },
+                        "TPipe::WriteSpmBuffer<int32_t>: writeSize 4 (16 "
+                        "bytes) and offset 64 must be multiples of 32 bytes "
+                        "for an SPM buffer in L1"));
+}
+
 }  // namespace

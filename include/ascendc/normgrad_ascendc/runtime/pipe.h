@@ -30,12 +30,23 @@
 //    A2/A3)".
 // Queues and buffers are named by their type and the number of the InitBuffer
 // call that gave them memory (#1 is the pipe's first).
+//
+// SPM buffer (InitSpmBuffer, WriteSpmBuffer, ReadSpmBuffer): a pipe's area
+// for data the UB has no room for: bufferSize bytes of a GM workspace the
+// kernel names, or, on the Atlas inference series and training products
+// only, bufferSize bytes the pipe keeps itself (the L1 form). Copies move
+// whole 32-byte blocks (DataCopyParams) or a count of elements between a
+// LocalTensor and the area at a byte offset; a copy past either end is a
+// KernelError. The area ends with the pipe (Destroy, Reset, the destructor).
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/data_copy_params.h"
+#include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/sync.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -422,6 +433,71 @@ class TPipe {
   /// gave memory end, and the core is free for another TPipe. The pipe
   /// gives memory again (InitBuffer, InitBufPool) only after Init.
   void Destroy(normgrad_ascendc::CallSite site = {});
+  /// Destroy without the barrier over every pipe the device puts first;
+  /// the same on the CPU, where instructions finish in program order.
+  void DestroyWithoutPipeAll(normgrad_ascendc::CallSite site = {});
+  /// The first byte of `logicPos`'s memory: the core's emulated UB for
+  /// VECIN, VECOUT and VECCALC (a tensor's offset there is its address minus
+  /// this); other positions have no emulated memory and are a KernelError.
+  uint8_t* GetBaseAddr(int8_t logicPos, normgrad_ascendc::CallSite site = {});
+
+  /// Makes `bufferSize` bytes of GM from `workspace`'s address this pipe's
+  /// SPM buffer (bufferSize > 0 and, when workspace has a size, inside it).
+  template <typename T>
+  void InitSpmBuffer(const GlobalTensor<T>& workspace, const int32_t bufferSize,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    InitSpm(reinterpret_cast<uint8_t*>(workspace.GetPhyAddr()),
+            workspace.base(),
+            workspace.sized() ? workspace.GetSize() * sizeof(T) : UINT64_MAX,
+            bufferSize);
+  }
+  /// An SPM buffer of `bufferSize` bytes the pipe keeps (the L1 form; not
+  /// on Atlas A2/A3 or the 950, as the page says).
+  void InitSpmBuffer(const int32_t bufferSize,
+                     normgrad_ascendc::CallSite site = {});
+  /// Copies blocks of `writeBuffer` into the SPM buffer at byte
+  /// `writeOffset` (srcGap between blocks in the UB, dstGap in the SPM).
+  template <typename T>
+  void WriteSpmBuffer(const LocalTensor<T>& writeBuffer,
+                      const DataCopyParams& copyParams,
+                      int32_t writeOffset = 0,
+                      normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmBlocks("WriteSpmBuffer", normgrad_ascendc::TypeName<T>(),
+              writeBuffer.view(), copyParams, writeOffset, true);
+  }
+  /// Copies `writeSize` elements of `writeBuffer` into the SPM buffer at
+  /// byte `writeOffset`.
+  template <typename T>
+  void WriteSpmBuffer(const LocalTensor<T>& writeBuffer,
+                      const int32_t writeSize, int32_t writeOffset = 0,
+                      normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmRun("WriteSpmBuffer", normgrad_ascendc::TypeName<T>(),
+           writeBuffer.view(), writeSize, sizeof(T), writeOffset, true);
+  }
+  /// Copies blocks from the SPM buffer at byte `readOffset` into
+  /// `readBuffer` (srcGap between blocks in the SPM, dstGap in the UB).
+  template <typename T>
+  void ReadSpmBuffer(const LocalTensor<T>& readBuffer,
+                     const DataCopyParams& copyParams, int32_t readOffset = 0,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmBlocks("ReadSpmBuffer", normgrad_ascendc::TypeName<T>(),
+              readBuffer.view(), copyParams, readOffset, false);
+  }
+  /// Copies `readSize` elements from the SPM buffer at byte `readOffset`
+  /// into `readBuffer`.
+  template <typename T>
+  void ReadSpmBuffer(const LocalTensor<T>& readBuffer, const int32_t readSize,
+                     int32_t readOffset = 0,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmRun("ReadSpmBuffer", normgrad_ascendc::TypeName<T>(),
+           readBuffer.view(), readSize, sizeof(T), readOffset, false);
+  }
+
   /// Returns the pipe to its initial state, as Destroy and Init together.
   void Reset(normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
@@ -486,6 +562,19 @@ class TPipe {
                                        uint32_t offset,
                                        const normgrad_ascendc::Name& owner,
                                        uint32_t index);
+  /// Ends the pipe for Destroy and DestroyWithoutPipeAll (`by` names it).
+  void DestroyAs(const char* by);
+  /// The SPM buffer's setup and copies (pipe.cc).
+  void InitSpm(uint8_t* gm, const void* base, uint64_t limit, int32_t bytes);
+  void SpmBlocks(const char* api, const char* type,
+                 const normgrad_ascendc::TensorView& local,
+                 const DataCopyParams& params, int32_t offset, bool write);
+  void SpmRun(const char* api, const char* type,
+              const normgrad_ascendc::TensorView& local, int32_t count,
+              uint32_t elem_bytes, int32_t offset, bool write);
+  /// The SPM area's first byte; an error naming `api` before InitSpmBuffer.
+  uint8_t* SpmArea(const char* api, const char* type);
+
   /// An error if the pool's pipe ended since the pool got its memory.
   void CheckPool(const char* api, const normgrad_ascendc::PoolState& pool);
   /// Ends every tensor, queue, buffer and pool of the pipe; `by` names the
@@ -500,6 +589,14 @@ class TPipe {
   normgrad_ascendc::BufferLease* leases_[normgrad_ascendc::kMaxPipeBuffers] =
       {};
   normgrad_ascendc::PadRegister pad_register_;
+  /// The SPM buffer: GM (gm, the workspace's base for the GM checks) or
+  /// the pipe's own bytes (l1); bytes 0 before InitSpmBuffer.
+  struct Spm {
+    uint8_t* gm = nullptr;
+    const void* base = nullptr;
+    std::vector<uint8_t> l1;
+    uint32_t bytes = 0;
+  } spm_;
 };
 
 template <TPosition pos, uint32_t bufIDSize>
