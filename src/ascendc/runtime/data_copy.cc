@@ -381,4 +381,138 @@ void WriteGmScalar(const char* api_format, const char* type_name,
             bytes);
 }
 
+namespace {
+
+// The NDDMA instruction exists on the 950 only.
+void CheckNdDmaProfile(const char* api) {
+  const ProfileInfo& profile = CurrentCore().profile();
+  if (profile.profile != Profile::k950) {
+    Fail("%s: NDDMA is not available on profile %s (Ascend 950 only)", api,
+         profile.name);
+  }
+}
+
+}  // namespace
+
+void NdDmaDciImpl() { CheckNdDmaProfile("NdDmaDci"); }
+
+void DataCopyNdDmaImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const NdDmaCopy& copy) {
+  char api[64];
+  std::snprintf(api, sizeof api, "DataCopy<%s> GM->UB (NDDMA)", type_name);
+  CheckNdDmaProfile(api);
+  const OpName op("DataCopy", type_name, dst, src);
+  CheckEnd(op, "dst", dst);
+  CheckEnd(op, "src", src);
+  const uint32_t n = copy.dims;
+  bool pad_is_zero = true;
+  for (uint32_t b = 0; b < elem_bytes; ++b) {
+    pad_is_zero &= static_cast<const uint8_t*>(copy.pad)[b] == 0;
+  }
+  if (elem_bytes == 8 && copy.nearest) {
+    Fail("%s: isNearestValueMode must be false for 64-bit elements", api);
+  }
+  if (elem_bytes == 8 && !pad_is_zero) {
+    Fail("%s: constantValue must be 0 for 64-bit elements", api);
+  }
+  // Each loop: its ranges, and how many destination positions it has.
+  uint64_t extent[5];
+  uint64_t dst_last = 0;  // the last destination element written
+  uint64_t src_last = 0;  // the last source element read
+  bool empty = false;
+  for (uint32_t d = 0; d < n; ++d) {
+    if (copy.src_stride[d] >= (uint64_t{1} << 40)) {
+      Fail("%s: loopInfo.loopSrcStride[%u] %llu is out of range (0 to 2^40 - 1)",
+           api, d, static_cast<unsigned long long>(copy.src_stride[d]));
+    }
+    if (copy.dst_stride[d] >= (1u << 20)) {
+      Fail("%s: loopInfo.loopDstStride[%u] %u is out of range (0 to 2^20 - 1)",
+           api, d, copy.dst_stride[d]);
+    }
+    if (copy.size[d] >= (1u << 20)) {
+      Fail("%s: loopInfo.loopSize[%u] %u is out of range (0 to 2^20 - 1)", api,
+           d, copy.size[d]);
+    }
+    if (copy.size[d] == 0 && copy.nearest && copy.lp[d] + copy.rp[d] != 0) {
+      Fail(
+          "%s: loop %u pads with the nearest element but moves none "
+          "(loopSize 0)",
+          api, d);
+    }
+    extent[d] = uint64_t{copy.lp[d]} + copy.size[d] + copy.rp[d];
+    if (extent[d] == 0) empty = true;
+  }
+  if (empty) return;
+  // When the destination strides ascend, a loop's steps may not reach into
+  // the span of the loops inside it (the page: the loops may not interleave).
+  bool ascending = true;
+  for (uint32_t d = 1; d < n; ++d) {
+    ascending &= copy.dst_stride[d] >= copy.dst_stride[d - 1];
+  }
+  for (uint32_t d = 0; d < n; ++d) {
+    if (ascending && d > 0 && extent[d] > 1 &&
+        dst_last + 1 > copy.dst_stride[d]) {
+      Fail(
+          "%s: loopDstStride[%u] %u is less than the %llu elements loops 0 to "
+          "%u span; with ascending strides the loops may not interleave",
+          api, d, copy.dst_stride[d],
+          static_cast<unsigned long long>(dst_last + 1), d - 1);
+    }
+    dst_last += (extent[d] - 1) * copy.dst_stride[d];
+    if (copy.size[d] > 0) src_last += (copy.size[d] - 1) * copy.src_stride[d];
+  }
+  if (dst_last >= dst.elems) {
+    Fail(
+        "%s: the loops write element %llu of dst, past the end of the "
+        "LocalTensor of %llu elements",
+        api, static_cast<unsigned long long>(dst_last),
+        static_cast<unsigned long long>(dst.elems));
+  }
+  bool reads = true;  // some position takes a source element
+  for (uint32_t d = 0; d < n; ++d) reads &= copy.size[d] > 0 || copy.nearest;
+  if (reads) {
+    if (src.sized && src_last >= src.elems) {
+      Fail(
+          "%s: the loops read element %llu of src, past the end of the "
+          "GlobalTensor of %llu elements",
+          api, static_cast<unsigned long long>(src_last),
+          static_cast<unsigned long long>(src.elems));
+    }
+    const uint64_t src_bytes = (src_last + 1) * elem_bytes;
+    CheckGmAccess(op.text, src.base, src.data, src_bytes, false);
+    NoteGmRead(op.text, src.data, src_bytes);
+  }
+  const uint64_t dst_bytes = (dst_last + 1) * elem_bytes;
+  NoteCopy(op, dst, dst.data, src, src.data, dst_bytes);
+  // Every destination position, innermost loop fastest.
+  uint64_t pos[5] = {};
+  for (;;) {
+    uint64_t to = 0;
+    uint64_t from = 0;
+    bool padding = false;
+    for (uint32_t d = 0; d < n; ++d) {
+      to += pos[d] * copy.dst_stride[d];
+      uint64_t j;  // the source element of this loop
+      if (pos[d] < copy.lp[d]) {
+        padding = true;
+        j = 0;
+      } else if (pos[d] >= copy.lp[d] + uint64_t{copy.size[d]}) {
+        padding = true;
+        j = copy.size[d] == 0 ? 0 : copy.size[d] - 1;
+      } else {
+        j = pos[d] - copy.lp[d];
+      }
+      from += j * copy.src_stride[d];
+    }
+    const uint8_t* value =
+        padding && !copy.nearest ? static_cast<const uint8_t*>(copy.pad)
+                                 : src.data + from * elem_bytes;
+    std::memcpy(dst.data + to * elem_bytes, value, elem_bytes);
+    uint32_t d = 0;
+    while (d < n && ++pos[d] == extent[d]) pos[d++] = 0;
+    if (d == n) break;
+  }
+}
+
 }  // namespace normgrad_ascendc

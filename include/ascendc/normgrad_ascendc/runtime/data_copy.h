@@ -34,6 +34,9 @@
 //
 // A copy allocates nothing, reads no environment (after the first) and starts
 // no thread. UB→UB copies may overlap.
+//
+// The multi-dimensional GM → UB form of the 950 (NDDMA: NdDmaParams,
+// NdDmaLoopInfo, NdDmaConfig, NdDmaDci) is at the end of this file.
 #pragma once
 
 #include <cstdint>
@@ -86,6 +89,27 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
 /// Checks and performs Copy: `count` elements, UB to UB (any count).
 void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
               const CopyEnd& src, uint32_t count);
+
+/// One NDDMA copy, its element type erased: `dims` loops (0 innermost), each
+/// lp[d] padding positions, size[d] source elements and rp[d] padding
+/// positions, position i at dst_stride[d] * i in dst; source element j at
+/// src_stride[d] * j. Padding takes *pad (constant mode) or the nearest
+/// source element of that dimension (nearest mode).
+struct NdDmaCopy {
+  uint32_t dims;
+  const uint64_t* src_stride;
+  const uint32_t* dst_stride;
+  const uint32_t* size;
+  uint32_t lp[5];
+  uint32_t rp[5];
+  bool nearest;
+  const void* pad;  ///< elem_bytes bytes
+};
+void DataCopyNdDmaImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const NdDmaCopy& copy);
+/// NdDmaDci's check: the 950 only.
+void NdDmaDciImpl();
 
 template <typename T>
 CopyEnd UbEnd(const AscendC::LocalTensor<T>& t) {
@@ -189,6 +213,93 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   normgrad_ascendc::DataCopySliceImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
       normgrad_ascendc::UbEnd(src), dstSliceInfo, srcSliceInfo, dimValue);
+}
+
+/// NDDMA options: the padding's kind and sizes for every loop at once.
+struct NdDmaConfig {
+  static constexpr uint16_t unsetPad = 0xffff;
+  bool isNearestValueMode = false;  ///< pad with the nearest element
+  uint16_t loopLpSize = unsetPad;   ///< left padding of every loop, if set
+  uint16_t loopRpSize = unsetPad;   ///< right padding of every loop, if set
+  bool ascOptimize = false;         ///< reserved: must stay false
+};
+inline constexpr NdDmaConfig kDefaultNdDmaConfig{};
+
+/// Per loop (index 0 the innermost of `dim` loops, 1 to 5): strides in
+/// elements, the source elements moved and the padding on each side.
+template <uint8_t dim>
+struct NdDmaLoopInfo {
+  static_assert(dim >= 1 && dim <= 5,
+                "NdDmaLoopInfo<dim>: dim must be 1 to 5");
+  uint64_t loopSrcStride[dim] = {0};
+  uint32_t loopDstStride[dim] = {0};
+  uint32_t loopSize[dim] = {0};
+  uint8_t loopLpSize[dim] = {0};
+  uint8_t loopRpSize[dim] = {0};
+};
+// The pages write NdDmaLoopInfo loopInfo{{...}, {...}, {...}, {...}, {...}}:
+// dim comes from the arrays' length.
+template <size_t n>
+NdDmaLoopInfo(const uint64_t (&)[n], const uint32_t (&)[n],
+              const uint32_t (&)[n], const uint8_t (&)[n],
+              const uint8_t (&)[n]) -> NdDmaLoopInfo<static_cast<uint8_t>(n)>;
+
+/// The loops and the constant padding value.
+template <typename T, uint8_t dim>
+struct NdDmaParams {
+  NdDmaLoopInfo<dim> loopInfo;
+  T constantValue;
+};
+template <uint8_t dim, typename T>
+NdDmaParams(NdDmaLoopInfo<dim>, T) -> NdDmaParams<T, dim>;
+
+/// GM → UB, multi-dimensional (NDDMA; the 950 only): see NdDmaCopy. The
+/// padding value may be given in another type (the pages write
+/// `NdDmaParams params{loopInfo, 0}`); it is converted to T.
+template <typename T, uint8_t dim, const NdDmaConfig& config = kDefaultNdDmaConfig,
+          typename U>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const NdDmaParams<U, dim>& params,
+              normgrad_ascendc::CallSite site = {}) {
+  static_assert(!config.ascOptimize,
+                "DataCopy (NDDMA): NdDmaConfig::ascOptimize is reserved and "
+                "must be false");
+  static_assert(config.loopLpSize == NdDmaConfig::unsetPad ||
+                    config.loopLpSize <= 255,
+                "DataCopy (NDDMA): NdDmaConfig::loopLpSize must be unsetPad or "
+                "0 to 255");
+  static_assert(config.loopRpSize == NdDmaConfig::unsetPad ||
+                    config.loopRpSize <= 255,
+                "DataCopy (NDDMA): NdDmaConfig::loopRpSize must be unsetPad or "
+                "0 to 255");
+  const normgrad_ascendc::ApiCall call(site);
+  const T pad = static_cast<T>(params.constantValue);
+  normgrad_ascendc::NdDmaCopy copy{dim,
+                                   params.loopInfo.loopSrcStride,
+                                   params.loopInfo.loopDstStride,
+                                   params.loopInfo.loopSize,
+                                   {},
+                                   {},
+                                   config.isNearestValueMode,
+                                   &pad};
+  for (uint32_t d = 0; d < dim; ++d) {
+    copy.lp[d] = config.loopLpSize != NdDmaConfig::unsetPad
+                     ? config.loopLpSize
+                     : params.loopInfo.loopLpSize[d];
+    copy.rp[d] = config.loopRpSize != NdDmaConfig::unsetPad
+                     ? config.loopRpSize
+                     : params.loopInfo.loopRpSize[d];
+  }
+  normgrad_ascendc::DataCopyNdDmaImpl(normgrad_ascendc::TypeName<T>(),
+                                      sizeof(T), normgrad_ascendc::UbEnd(dst),
+                                      normgrad_ascendc::GmEnd(src), copy);
+}
+
+/// Refreshes the NDDMA data cache before an NDDMA DataCopy (the 950 only).
+/// The CPU has no such cache: only the profile is checked.
+inline void NdDmaDci(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::NdDmaDciImpl();
 }
 
 /// UB → UB: `count` elements (any count; isSetMask has no effect).
