@@ -95,9 +95,12 @@ void FillElements(uint8_t* at, uint64_t bytes, const uint8_t* value,
 
 }  // namespace
 
-void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
-                       const CopyEnd& dst, const CopyEnd& src,
-                       const PadBlocks& b, const PadFill& fill) {
+namespace {
+
+// DataCopyPadInImpl and DataCopyPadOutImpl for one loop-mode iteration (or
+// the whole copy without loop mode).
+void PadIn(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+           const CopyEnd& src, const PadBlocks& b, const PadFill& fill) {
   const Op op(type_name, "GM->UB");
   dst.ub->CheckUbOperand(op.text, "dst");
   CheckGm(op, "src", src);
@@ -166,9 +169,8 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
   }
 }
 
-void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
-                        const CopyEnd& dst, const CopyEnd& src,
-                        const PadBlocks& b) {
+void PadOut(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+            const CopyEnd& src, const PadBlocks& b) {
   const Op op(type_name, "UB->GM");
   CheckGm(op, "dst", dst);
   src.ub->CheckUbOperand(op.text, "src");
@@ -189,6 +191,26 @@ void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
     StoreToGm(op.text, dst.data + k * dst_pitch, src.data + k * src_pitch,
               b.len);
   }
+}
+
+}  // namespace
+
+void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const PadBlocks& blocks, const PadFill& fill) {
+  const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
+    PadIn(type_name, elem_bytes, d, s, blocks, fill);
+  };
+  if (!RunLoopMode("DataCopyPad", elem_bytes, dst, src, once)) once(dst, src);
+}
+
+void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
+                        const CopyEnd& dst, const CopyEnd& src,
+                        const PadBlocks& blocks) {
+  const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
+    PadOut(type_name, elem_bytes, d, s, blocks);
+  };
+  if (!RunLoopMode("DataCopyPad", elem_bytes, dst, src, once)) once(dst, src);
 }
 
 void SetPadValueImpl(const void* value, uint32_t bytes) {

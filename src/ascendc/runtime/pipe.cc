@@ -488,13 +488,13 @@ void TPipe::SpmBlocks(const char* api, const char* type,
         "%s: the blocks span SPM bytes %d..%llu, past the SPM buffer of %u "
         "bytes",
         name, offset,
-        static_cast<unsigned long long>(static_cast<uint64_t>(offset) + spm_span -
-                                        1),
+        static_cast<unsigned long long>(static_cast<uint64_t>(offset) +
+                                        spm_span - 1),
         spm_.bytes);
   }
   if (spm_.gm != nullptr) {
-    normgrad_ascendc::CheckGmAccess(name, spm_.base, spm_.gm + offset,
-                                    spm_span, write);
+    normgrad_ascendc::CheckGmAccess(name, spm_.base, spm_.gm + offset, spm_span,
+                                    write);
   }
   for (uint32_t i = 0; i < params.blockCount; ++i) {
     uint8_t* ub = local.data() + uint64_t{i} * (len + ub_gap);
@@ -523,8 +523,7 @@ void TPipe::SpmRun(const char* api, const char* type,
     Fail(
         "%s: %s %d (%llu bytes) and offset %d must be multiples of 32 bytes "
         "for an SPM buffer in L1",
-        name, size_name, count, static_cast<unsigned long long>(bytes),
-        offset);
+        name, size_name, count, static_cast<unsigned long long>(bytes), offset);
   }
   if (bytes > local.bytes) {
     Fail("%s: %s %d is more than %s's %u elements", name, size_name, count,
@@ -559,6 +558,7 @@ void TPipe::End(const char* by) {
   buffers_ = 0;
   requests_ = 0;
   pad_register_ = {};
+  loop_mode_ = {};
   spm_ = {};
 }
 

@@ -289,7 +289,8 @@ TEST(TensorDesc, GetDataObjViewsTheDataPointer) {
   EXPECT_EQ(y[0], 8.0f);
 }
 
-// ---- TPipe and TQueBind members ------------------------------------------------
+// ---- TPipe and TQueBind members
+// ------------------------------------------------
 
 // DestroyWithoutPipeAll ends the pipe as Destroy does, and names itself.
 TEST(TPipeMembers, DestroyWithoutPipeAllReleasesTheBuffers) {
@@ -298,8 +299,8 @@ TEST(TPipeMembers, DestroyWithoutPipeAllReleasesTheBuffers) {
   pipe.InitBuffer(que, 2, 128);
   LocalTensor<float> t = que.AllocTensor<float>();
   pipe.DestroyWithoutPipeAll();
-  EXPECT_TRUE(FailsWith([&] { t.GetValue(0); },
-                        "TPipe::DestroyWithoutPipeAll"));
+  EXPECT_TRUE(
+      FailsWith([&] { t.GetValue(0); }, "TPipe::DestroyWithoutPipeAll"));
   // The core is free for another pipe (or this one after Init).
   TPipe second;
   TBuf<TPosition::VECCALC> buf;
@@ -317,9 +318,9 @@ TEST(TPipeMembers, GetBaseAddrIsTheUnifiedBuffersStart) {
   EXPECT_EQ(AscendC::GetTPipePtr()->GetBaseAddr(
                 static_cast<int8_t>(TPosition::VECCALC)),
             base);
-  EXPECT_TRUE(FailsWith(
-      [&] { pipe.GetBaseAddr(static_cast<int8_t>(TPosition::A1)); },
-      "TPipe::GetBaseAddr: logicPos 1 (A1) has no emulated memory"));
+  EXPECT_TRUE(
+      FailsWith([&] { pipe.GetBaseAddr(static_cast<int8_t>(TPosition::A1)); },
+                "TPipe::GetBaseAddr: logicPos 1 (A1) has no emulated memory"));
   EXPECT_TRUE(FailsWith([&] { pipe.GetBaseAddr(40); },
                         "TPipe::GetBaseAddr: logicPos 40 is not a TPosition"));
 }
@@ -338,7 +339,8 @@ TEST(TQueBindMembers, FreeAllEventKeepsTheQueueUsable) {
   EXPECT_FALSE(que.HasIdleBuffer());
 }
 
-// ---- SPM buffer ----------------------------------------------------------------
+// ---- SPM buffer
+// ----------------------------------------------------------------
 
 // The page's DataCopyParams example {2, 2, 1, 1} at offset 32: two blocks of
 // 64 bytes, a 32-byte gap after each in the UB and in the SPM.

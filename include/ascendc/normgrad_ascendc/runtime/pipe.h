@@ -194,6 +194,13 @@ class PoolState {
 
 /// The value DataCopyPad pads with (SetPadValue): a register of the core,
 /// kept in its TPipe.
+/// The 950's loop-mode registers (SetLoopModePara), one per direction
+/// (DataCopyMVType: 0 UB to GM, 1 GM to UB).
+struct LoopModeRegister {
+  bool set[2] = {false, false};
+  AscendC::LoopModeParams params[2];
+};
+
 struct PadRegister {
   bool set = false;
   uint8_t value[8] = {};
@@ -460,8 +467,7 @@ class TPipe {
   /// `writeOffset` (srcGap between blocks in the UB, dstGap in the SPM).
   template <typename T>
   void WriteSpmBuffer(const LocalTensor<T>& writeBuffer,
-                      const DataCopyParams& copyParams,
-                      int32_t writeOffset = 0,
+                      const DataCopyParams& copyParams, int32_t writeOffset = 0,
                       normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     SpmBlocks("WriteSpmBuffer", normgrad_ascendc::TypeName<T>(),
@@ -494,8 +500,8 @@ class TPipe {
                      int32_t readOffset = 0,
                      normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    SpmRun("ReadSpmBuffer", normgrad_ascendc::TypeName<T>(),
-           readBuffer.view(), readSize, sizeof(T), readOffset, false);
+    SpmRun("ReadSpmBuffer", normgrad_ascendc::TypeName<T>(), readBuffer.view(),
+           readSize, sizeof(T), readOffset, false);
   }
 
   /// Returns the pipe to its initial state, as Destroy and Init together.
@@ -539,6 +545,8 @@ class TPipe {
   uint32_t used_bytes() const { return region_.used; }
   /// normgrad: the core's pad value register (data_copy_pad.h).
   normgrad_ascendc::PadRegister& pad_register() { return pad_register_; }
+  /// normgrad: the core's loop-mode registers (data_copy.h).
+  normgrad_ascendc::LoopModeRegister& loop_mode() { return loop_mode_; }
 
   // normgrad: carving for TPipe and TBufPool (`pool` null: the pipe's own
   // region).
@@ -589,6 +597,7 @@ class TPipe {
   normgrad_ascendc::BufferLease* leases_[normgrad_ascendc::kMaxPipeBuffers] =
       {};
   normgrad_ascendc::PadRegister pad_register_;
+  normgrad_ascendc::LoopModeRegister loop_mode_;
   /// The SPM buffer: GM (gm, the workspace's base for the GM checks) or
   /// the pipe's own bytes (l1); bytes 0 before InitSpmBuffer.
   struct Spm {
