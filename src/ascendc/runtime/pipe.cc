@@ -118,8 +118,13 @@ TensorView QueueState::Alloc() {
     if (state_[i] == State::kFree) {
       state_[i] = State::kAllocated;
       next_ = (i + 1) % count_;
-      TensorView view{core_, first_offset_ + i * buffer_stride_, buffer_bytes_,
-                      position_};
+      if (!placed_[i]) {
+        Fail(
+            "%s::AllocTensor: buffer %u has no memory (a custom TBufPool "
+            "gives each buffer memory with InitBufHandle)",
+            name().text, i);
+      }
+      TensorView view{core_, buffer_offset_[i], buffer_bytes_, position_};
       view.lease = lease_[i];
       view.generation = lease_[i]->generation;
       NoteQueueEvent(QueueEvent::kAlloc, view.offset);
@@ -134,10 +139,10 @@ TensorView QueueState::Alloc() {
 
 uint32_t QueueState::BufferOf(const char* api, const TensorView& tensor) const {
   CheckLive(api);
-  if (tensor.core == core_ && tensor.offset >= first_offset_) {
-    const uint32_t delta = tensor.offset - first_offset_;
-    const uint32_t i = buffer_stride_ == 0 ? 0 : delta / buffer_stride_;
-    if (i < count_ && delta == i * buffer_stride_) return i;
+  if (tensor.core == core_) {
+    for (uint32_t i = 0; i < count_; ++i) {
+      if (placed_[i] && buffer_offset_[i] == tensor.offset) return i;
+    }
   }
   Fail(
       "%s::%s: the tensor at UB offset %u (%u bytes) is not a buffer of this "
@@ -187,8 +192,7 @@ TensorView QueueState::DeQue() {
   fifo_head_ = (fifo_head_ + 1) % kMaxPipeBuffers;
   --fifo_size_;
   state_[i] = State::kDequeued;
-  TensorView view{core_, first_offset_ + i * buffer_stride_, queued_bytes_[i],
-                  position_};
+  TensorView view{core_, buffer_offset_[i], queued_bytes_[i], position_};
   view.lease = lease_[i];
   view.generation = lease_[i]->generation;
   NoteQueueEvent(QueueEvent::kDeQue, view.offset);
@@ -253,6 +257,12 @@ void BufferState::CheckInitialized(const char* api) const {
     Fail(
         "%s::%s: the buffer has no memory (TPipe::InitBuffer was not called "
         "for it)",
+        name().text, api);
+  }
+  if (lease_ == nullptr) {
+    Fail(
+        "%s::%s: the buffer has no memory yet (a custom TBufPool gives it "
+        "with InitBufHandle)",
         name().text, api);
   }
   if (life_->epoch != epoch_) {
@@ -320,6 +330,79 @@ AscendC::TPipe* PoolState::pipe(const char* api) const {
   return pipe_;
 }
 
+CustomPoolState::CustomPoolState(TPosition position, uint32_t handles)
+    : pool_(position), handles_(handles) {
+  for (uint32_t i = 0; i < kMaxPipeBuffers; ++i) slots_[i] = {this, i};
+}
+
+uint8_t* CustomPoolState::Handle(uint32_t offset) {
+  if (offset >= handles_) {
+    Fail(
+        "GetBufHandle: offset %u is past the custom TBufPool's %u buffer "
+        "handles (BUFID_SIZE)",
+        offset, handles_);
+  }
+  return reinterpret_cast<uint8_t*>(&slots_[offset]);
+}
+
+BufSlot& CustomPoolState::SlotOf(const char* api, uint8_t* handle,
+                                 uint32_t index) {
+  if (handle == nullptr) {
+    Fail("%s: the buffer handle is null (take one from GetBufHandle)", api);
+  }
+  const BufSlot& start = *reinterpret_cast<const BufSlot*>(handle);
+  CustomPoolState* pool = start.pool;
+  if (pool == nullptr || start.index >= kMaxPipeBuffers ||
+      &pool->slots_[start.index] != &start) {
+    Fail("%s: the buffer handle is not one of a custom TBufPool's", api);
+  }
+  if (uint64_t{start.index} + index >= pool->handles_) {
+    Fail(
+        "%s: handle %u + index %u is past the custom TBufPool's %u buffer "
+        "handles (BUFID_SIZE)",
+        api, start.index, index, pool->handles_);
+  }
+  return pool->slots_[start.index + index];
+}
+
+void StartBufHandles(QueueState& que, uint8_t* handle, uint8_t num,
+                     uint32_t len) {
+  BufSlot& start = CustomPoolState::SlotOf("InitStartBufHandle", handle, 0);
+  start.pool->pool()
+      .pipe("InitStartBufHandle")
+      ->StartHandles(&que, nullptr, start, num, len);
+}
+
+void StartBufHandles(BufferState& buf, uint8_t* handle, uint8_t num,
+                     uint32_t len) {
+  BufSlot& start = CustomPoolState::SlotOf("InitStartBufHandle", handle, 0);
+  start.pool->pool()
+      .pipe("InitStartBufHandle")
+      ->StartHandles(nullptr, &buf, start, num, len);
+}
+
+void PlaceBufHandle(QueueState& que, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len) {
+  const BufSlot& slot = CustomPoolState::SlotOf("InitBufHandle", handle, index);
+  if (slot.pool != &owner) {
+    Fail("InitBufHandle: the handle belongs to another custom TBufPool");
+  }
+  owner.pool()
+      .pipe("InitBufHandle")
+      ->PlaceHandle(&que, nullptr, owner, index, addr, len);
+}
+
+void PlaceBufHandle(BufferState& buf, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len) {
+  const BufSlot& slot = CustomPoolState::SlotOf("InitBufHandle", handle, index);
+  if (slot.pool != &owner) {
+    Fail("InitBufHandle: the handle belongs to another custom TBufPool");
+  }
+  owner.pool()
+      .pipe("InitBufHandle")
+      ->PlaceHandle(nullptr, &buf, owner, index, addr, len);
+}
+
 void PoolState::Reset() {
   pipe("TBufPool::Reset");
   for (uint32_t i = 0; i < leases_; ++i) EndLease(lease_[i], "TBufPool::Reset");
@@ -344,9 +427,13 @@ TensorView FrameworkScratch(TPosition position, uint64_t written) {
 namespace AscendC {
 
 using normgrad_ascendc::BufferLease;
+using normgrad_ascendc::BufferState;
+using normgrad_ascendc::BufSlot;
+using normgrad_ascendc::CustomPoolState;
 using normgrad_ascendc::Fail;
 using normgrad_ascendc::Name;
 using normgrad_ascendc::PoolState;
+using normgrad_ascendc::QueueState;
 
 TPipe::TPipe()
     : core_(&normgrad_ascendc::CurrentCore()),
@@ -639,14 +726,15 @@ void TPipe::InitQueue(normgrad_ascendc::QueueState& que, PoolState* pool,
     Fail("%s: %s: num is 0; a queue needs at least 1 buffer", api,
          que.name().text);
   }
-  que.first_offset_ =
-      Carve(api, que.name(), pool, num, len, &que.buffer_stride_);
+  uint32_t stride = 0;
+  const uint32_t first = Carve(api, que.name(), pool, num, len, &stride);
   que.buffer_bytes_ = len;
   que.count_ = num;
   const Name name = que.name();
   for (uint32_t i = 0; i < num; ++i) {
-    que.lease_[i] =
-        Lease(pool, que.first_offset_ + i * que.buffer_stride_, name, i);
+    que.buffer_offset_[i] = first + i * stride;
+    que.placed_[i] = true;
+    que.lease_[i] = Lease(pool, que.buffer_offset_[i], name, i);
   }
   que.core_ = core_;
   que.life_ = life_;
@@ -676,6 +764,105 @@ void TPipe::InitBuf(normgrad_ascendc::BufferState& buf, PoolState* pool,
   buf.core_ = core_;
   buf.life_ = life_;
   buf.epoch_ = life_->epoch;
+}
+
+void TPipe::StartHandles(QueueState* que, BufferState* buf, BufSlot& start,
+                         uint8_t num, uint32_t len) {
+  const char* api = "InitStartBufHandle";
+  const Name name = que != nullptr ? que->name() : buf->name();
+  const TPosition position = que != nullptr ? que->position_ : buf->position_;
+  const bool live =
+      que != nullptr
+          ? que->core_ != nullptr && que->life_->epoch == que->epoch_
+          : buf->core_ != nullptr && buf->life_->epoch == buf->epoch_;
+  if (live) {
+    Fail("%s: %s already has memory; a queue or buffer is initialized once",
+         api, name.text);
+  }
+  if (!normgrad_ascendc::IsVectorPosition(position)) {
+    Fail(
+        "%s: %s: position %s is not in the unified buffer; normgrad emulates "
+        "VECIN, VECOUT and VECCALC",
+        api, name.text, normgrad_ascendc::PositionName(position));
+  }
+  if (num == 0 || (buf != nullptr && num != 1)) {
+    Fail("%s: %s: num %u; a %s takes %s", api, name.text, num,
+         buf != nullptr ? "TBuf" : "queue",
+         buf != nullptr ? "exactly 1 buffer" : "at least 1 buffer");
+  }
+  CustomPoolState::SlotOf(api, reinterpret_cast<uint8_t*>(&start),
+                          num - 1u);  // the last handle exists
+  if (buffers_ + num > normgrad_ascendc::kMaxPipeBuffers) {
+    Fail("%s: %s: %u more buffers would make %u; a TPipe holds at most %u", api,
+         name.text, num, buffers_ + num, normgrad_ascendc::kMaxPipeBuffers);
+  }
+  if (que != nullptr) {
+    *que = QueueState(que->src_, que->dst_, que->depth_, que->bind_);
+    que->request_ = ++requests_;
+    que->buffer_bytes_ = len;
+    que->count_ = num;
+    que->core_ = core_;
+    que->life_ = life_;
+    que->epoch_ = life_->epoch;
+  } else {
+    buf->request_ = ++requests_;
+    buf->bytes_ = len;
+    buf->lease_ = nullptr;
+    buf->core_ = core_;
+    buf->life_ = life_;
+    buf->epoch_ = life_->epoch;
+  }
+}
+
+void TPipe::PlaceHandle(QueueState* que, BufferState* buf,
+                        CustomPoolState& owner, uint32_t index, uint32_t addr,
+                        uint32_t len) {
+  const char* api = "InitBufHandle";
+  const Name name = que != nullptr ? que->name() : buf->name();
+  const bool started =
+      que != nullptr
+          ? que->core_ != nullptr && que->life_->epoch == que->epoch_
+          : buf->core_ != nullptr && buf->life_->epoch == buf->epoch_;
+  if (!started) {
+    Fail("%s: %s has no buffers yet (call InitStartBufHandle first)", api,
+         name.text);
+  }
+  const uint32_t count = que != nullptr ? que->count_ : 1;
+  const uint32_t bytes = que != nullptr ? que->buffer_bytes_ : buf->bytes_;
+  if (index >= count) {
+    Fail("%s: %s: index %u is past its %u buffers", api, name.text, index,
+         count);
+  }
+  if (len != bytes) {
+    Fail(
+        "%s: %s: len %u differs from the %u bytes InitStartBufHandle gave "
+        "each buffer",
+        api, name.text, len, bytes);
+  }
+  const normgrad_ascendc::Region& region = owner.pool().region_;
+  if (addr % 32 != 0) {
+    Fail("%s: %s: curPoolAddr %u is not a multiple of 32 bytes", api, name.text,
+         addr);
+  }
+  if (uint64_t{addr} + len > region.size) {
+    Fail("%s: %s: %u bytes at curPoolAddr %u run past %s's %u bytes", api,
+         name.text, len, addr, owner.pool().name().text, region.size);
+  }
+  if (buffers_ >= normgrad_ascendc::kMaxPipeBuffers) {
+    Fail("%s: %s: a TPipe holds at most %u buffers", api, name.text,
+         normgrad_ascendc::kMaxPipeBuffers);
+  }
+  const uint32_t offset = region.base + addr;
+  BufferLease* lease = Lease(&owner.pool(), offset, name, index);
+  core_->Touch(offset + len);
+  if (que != nullptr) {
+    que->buffer_offset_[index] = offset;
+    que->placed_[index] = true;
+    que->lease_[index] = lease;
+  } else {
+    buf->offset_ = offset;
+    buf->lease_ = lease;
+  }
 }
 
 void TPipe::InitPool(PoolState& sub, PoolState* pool, PoolState* share,

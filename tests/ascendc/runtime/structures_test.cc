@@ -1,8 +1,11 @@
 // structures_test.cc — the data structures' long tail (docs/runtime.md,
-// "Layout, Coordinate and TensorTrait" and "Pipe members"), each from its
+// "Layout, Coordinate and TensorTrait" and "Memory and queues"), each from its
 // page: Layout, Shape, Stride, Coord, Crd2Idx, is_layout; TensorTrait,
 // MakeTensorTrait, is_tensorTrait; LocalTensor and GlobalTensor operator();
-// GlobalTensor::ReinterpretCast; TensorDesc::GetDataObj.
+// GlobalTensor::ReinterpretCast; TensorDesc::GetDataObj; TPipe's
+// DestroyWithoutPipeAll and GetBaseAddr, TQueBind::FreeAllEvent; the SPM
+// buffer; a custom TBufPool (EXTERN_IMPL_BUFPOOL, InitStartBufHandle,
+// InitBufHandle); SetSysWorkSpace.
 //
 // Extending: one TEST per behaviour; values against a reference computed
 // here from the page's formula; every error a FailsWith line with its message.
@@ -465,6 +468,126 @@ TEST(SpmBuffer, TheL1FormOnlyWhereThePageHasIt) {
                         "TPipe::WriteSpmBuffer<int32_t>: writeSize 4 (16 "
                         "bytes) and offset 64 must be multiples of 32 bytes "
                         "for an SPM buffer in L1"));
+}
+
+// ---- A custom TBufPool (EXTERN_IMPL_BUFPOOL)
+// --------------------------------------
+
+// The page's MyBufPool: its InitBuffer functions place each queue's and
+// TBuf's buffers one after another from the pool's current address, one
+// buffer handle each.
+class MyBufPool {
+ public:
+  MyBufPool() { Init(); }
+
+  template <class T>
+  bool InitBuffer(T& que, uint8_t num, uint32_t len) {
+    AscendC::TBufHandle handle = GetBufHandle(GetCurBufSize());
+    que.InitStartBufHandle(handle, num, len);
+    uint32_t addr = GetCurAddr();
+    for (uint8_t i = 0; i < num; ++i) {
+      que.InitBufHandle(this, i, handle, addr + i * len, len);
+    }
+    SetCurAddr(addr + num * len);
+    SetCurBufSize(static_cast<uint8_t>(GetCurBufSize() + num));
+    return true;
+  }
+  template <TPosition bufPos>
+  bool InitBuffer(TBuf<bufPos>& buf, uint32_t len) {
+    AscendC::TBufHandle handle = GetBufHandle(GetCurBufSize());
+    buf.InitStartBufHandle(handle, 1, len);
+    buf.InitBufHandle(this, 0, handle, GetCurAddr(), len);
+    SetCurAddr(GetCurAddr() + len);
+    SetCurBufSize(static_cast<uint8_t>(GetCurBufSize() + 1));
+    return true;
+  }
+
+  EXTERN_IMPL_BUFPOOL(MyBufPool, TPosition::VECCALC, 16);
+};
+
+TEST(CustomTBufPool, PlacesQueuesAndBuffersWhereItsInitBufferSays) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> before;
+  pipe.InitBuffer(before, 64);  // the pool starts at UB offset 64
+  AscendC::TQue<TPosition::VECIN, 1> que;
+  TBuf<TPosition::VECIN> buf;
+  MyBufPool pool;
+  pipe.InitBufPool(pool, 1024 * 3);
+  EXPECT_EQ(pool.GetCurAddr(), 0u);
+  pool.InitBuffer(que, 2, 1024);
+  pool.InitBuffer(buf, 1024);
+  EXPECT_EQ(pool.GetCurAddr(), 3072u);
+  EXPECT_EQ(pool.GetCurBufSize(), 3);
+  uint8_t* base = pipe.GetBaseAddr(static_cast<int8_t>(TPosition::VECIN));
+  LocalTensor<float> a = que.AllocTensor<float>();
+  EXPECT_EQ(reinterpret_cast<uint8_t*>(a.GetPhyAddr()) - base, 64);
+  EXPECT_EQ(a.GetSize(), 256u);
+  LocalTensor<float> b = que.AllocTensor<float>();
+  EXPECT_EQ(reinterpret_cast<uint8_t*>(b.GetPhyAddr()) - base, 64 + 1024);
+  LocalTensor<float> c = buf.Get<float>();
+  EXPECT_EQ(reinterpret_cast<uint8_t*>(c.GetPhyAddr()) - base, 64 + 2048);
+  a.SetValue(3, 1.5f);
+  que.EnQue(a);
+  LocalTensor<float> d = que.DeQue<float>();
+  EXPECT_EQ(d.GetValue(3), 1.5f);
+  que.FreeTensor(d);
+  // Reset ends the pool's tensors; Init sets its counters back.
+  pool.Reset();
+  EXPECT_TRUE(FailsWith([&] { c.GetValue(0); }, "TBufPool::Reset"));
+  pool.Init();
+  EXPECT_EQ(pool.GetCurAddr(), 0u);
+  EXPECT_EQ(pool.GetCurBufSize(), 0);
+}
+
+TEST(CustomTBufPool, Errors) {
+  TPipe pipe;
+  MyBufPool pool;
+  pipe.InitBufPool(pool, 2048);
+  EXPECT_TRUE(FailsWith([&] { pool.GetBufHandle(16); },
+                        "GetBufHandle: offset 16 is past the custom "
+                        "TBufPool's 16 buffer handles (BUFID_SIZE)"));
+  AscendC::TQue<TPosition::VECOUT, 1> que;
+  AscendC::TBufHandle h = pool.GetBufHandle(0);
+  EXPECT_TRUE(FailsWith([&] { que.InitBufHandle(&pool, 0, h, 0, 64); },
+                        "InitBufHandle: TQue<VECOUT, 1> has no buffers yet "
+                        "(call InitStartBufHandle first)"));
+  que.InitStartBufHandle(h, 2, 1024);
+  que.InitBufHandle(&pool, 0, h, 0, 1024);
+  EXPECT_TRUE(FailsWith([&] { que.InitBufHandle(&pool, 1, h, 1056, 1024); },
+                        "1024 bytes at curPoolAddr 1056 run past"));
+  EXPECT_TRUE(FailsWith([&] { que.InitBufHandle(&pool, 1, h, 1000, 1024); },
+                        "curPoolAddr 1000 is not a multiple of 32 bytes"));
+  EXPECT_TRUE(FailsWith([&] { que.InitBufHandle(&pool, 2, h, 0, 1024); },
+                        "index 2 is past its 2 buffers"));
+  que.AllocTensor<half>();
+  EXPECT_TRUE(FailsWith([&] { que.AllocTensor<half>(); },
+                        "AllocTensor: buffer 1 has no memory (a custom "
+                        "TBufPool gives each buffer memory with "
+                        "InitBufHandle)"));
+  TBuf<TPosition::VECCALC> buf;
+  EXPECT_TRUE(FailsWith(
+      [&] { buf.InitStartBufHandle(pool.GetBufHandle(4), 2, 64); },
+      "InitStartBufHandle: TBuf<VECCALC>: num 2; a TBuf takes exactly 1 "
+      "buffer"));
+  buf.InitStartBufHandle(pool.GetBufHandle(4), 1, 64);
+  EXPECT_TRUE(FailsWith([&] { buf.Get<float>(); },
+                        "the buffer has no memory yet (a custom TBufPool "
+                        "gives it with InitBufHandle)"));
+}
+
+// ---- SetSysWorkSpace
+// -------------------------------------------------------------
+
+// The page's spelling: the workspace argument is accepted as the system
+// workspace (GetSysWorkSpacePtr keeps normgrad's); null is refused.
+TEST(SetSysWorkSpace, AcceptsTheWorkspaceAndRefusesNull) {
+  std::vector<uint8_t> workspace(1024);
+  GM_ADDR before = AscendC::GetSysWorkSpacePtr();
+  AscendC::SetSysWorkSpace(workspace.data());
+  EXPECT_NE(AscendC::GetSysWorkSpacePtr(), nullptr);
+  EXPECT_EQ(AscendC::GetSysWorkSpacePtr(), before);
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetSysWorkSpace(nullptr); },
+                        "SetSysWorkspace: workspace is null"));
 }
 
 }  // namespace

@@ -123,11 +123,13 @@ class QueueState {
   bool bind_;
   Core* core_ = nullptr;
   const PipeLife* life_ = nullptr;
-  uint64_t epoch_ = 0;    ///< life_->epoch when it got memory
-  uint32_t request_ = 0;  ///< the InitBuffer call number; 0 before it
-  uint32_t first_offset_ = 0;
-  uint32_t buffer_stride_ = 0;  ///< len rounded up to 32
-  uint32_t buffer_bytes_ = 0;   ///< len
+  uint64_t epoch_ = 0;         ///< life_->epoch when it got memory
+  uint32_t request_ = 0;       ///< the InitBuffer call number; 0 before it
+  uint32_t buffer_bytes_ = 0;  ///< len
+  /// Each buffer's UB offset (a custom TBufPool places them one by one).
+  uint32_t buffer_offset_[kMaxPipeBuffers] = {};
+  /// Custom pools: which buffers InitBufHandle placed so far.
+  bool placed_[kMaxPipeBuffers] = {};
   uint32_t count_ = 0;
   uint32_t next_ = 0;  ///< where the round-robin search for a free one starts
   State state_[kMaxPipeBuffers] = {};
@@ -192,6 +194,39 @@ class PoolState {
   BufferLease* lease_[kMaxPipeBuffers] = {};
 };
 
+class CustomPoolState;
+
+/// One of a custom TBufPool's buffer handles (TBufHandle points at one).
+struct BufSlot {
+  CustomPoolState* pool = nullptr;
+  uint32_t index = 0;
+};
+
+/// A custom TBufPool's state (EXTERN_IMPL_BUFPOOL): the pool's region (a
+/// PoolState carved by TPipe::InitBufPool), its BUFID_SIZE handles and the
+/// two counters the pool's own InitBuffer keeps (GetCurAddr,
+/// GetCurBufSize).
+class CustomPoolState {
+ public:
+  CustomPoolState(AscendC::TPosition position, uint32_t handles);
+  CustomPoolState(const CustomPoolState&) = delete;
+  CustomPoolState& operator=(const CustomPoolState&) = delete;
+
+  PoolState& pool() { return pool_; }
+  uint8_t* Handle(uint32_t offset);
+  /// The slot `handle` + `index`; an error naming `api` if it is not one of
+  /// a live custom pool's handles.
+  static BufSlot& SlotOf(const char* api, uint8_t* handle, uint32_t index);
+
+  uint32_t cur_addr = 0;
+  uint8_t cur_buf_size = 0;
+
+ private:
+  PoolState pool_;
+  uint32_t handles_;
+  BufSlot slots_[kMaxPipeBuffers];
+};
+
 /// The value DataCopyPad pads with (SetPadValue): a register of the core,
 /// kept in its TPipe.
 /// The 950's loop-mode registers (SetLoopModePara), one per direction
@@ -212,6 +247,18 @@ struct PadRegister {
 /// them after the block: Core::Touch).
 TensorView FrameworkScratch(AscendC::TPosition position, uint64_t written);
 
+/// A custom TBufPool's calls on a queue or TBuf (pipe.cc):
+/// InitStartBufHandle (the buffers' count and length, from `handle` on) and
+/// InitBufHandle (buffer `index` at byte `addr` of `owner`'s region).
+void StartBufHandles(QueueState& que, uint8_t* handle, uint8_t num,
+                     uint32_t len);
+void StartBufHandles(BufferState& buf, uint8_t* handle, uint8_t num,
+                     uint32_t len);
+void PlaceBufHandle(QueueState& que, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len);
+void PlaceBufHandle(BufferState& buf, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len);
+
 /// Base of the queue classes: what TPipe and TBufPool give memory to.
 class QueueBase {
  public:
@@ -230,6 +277,9 @@ inline constexpr bool kIsQueue = std::is_base_of_v<QueueBase, Q>;
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
+
+/// A custom TBufPool's buffer handle (GetBufHandle).
+using TBufHandle = uint8_t*;
 
 /// A queue from logical position `src` to `dst` of `depth` (see the file
 /// comment) over buffers that TPipe::InitBuffer or TBufPool::InitBuffer
@@ -290,6 +340,24 @@ class TQueBind : public normgrad_ascendc::QueueBase {
   /// Releases the queue's synchronization events: nothing to do on the CPU.
   void FreeAllEvent() {}
 
+  /// For a custom TBufPool's InitBuffer: the queue gets `num` buffers of
+  /// `len` bytes, the pool's handles from `startBufhandle` on; each is then
+  /// placed with InitBufHandle.
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len,
+                          normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::StartBufHandles(state_, startBufhandle, num, len);
+  }
+  /// Places buffer `index` at byte `curPoolAddr` of `bufPool`'s memory.
+  template <typename T>
+  void InitBufHandle(T* bufPool, uint32_t index, TBufHandle bufhandle,
+                     uint32_t curPoolAddr, uint32_t len,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::PlaceBufHandle(state_, bufPool->custom_pool_state(),
+                                     index, bufhandle, curPoolAddr, len);
+  }
+
  protected:
   TQueBind(TPosition s, TPosition d, int32_t n, bool bind)
       : QueueBase(s, d, n, bind) {}
@@ -336,6 +404,21 @@ class TBuf {
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     tensor.view().Check("TBuf::FreeTensor");
+  }
+  /// For a custom TBufPool's InitBuffer (as TQueBind's; num must be 1).
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len,
+                          normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::StartBufHandles(state_, startBufhandle, num, len);
+  }
+  /// Places the buffer at byte `curPoolAddr` of `bufPool`'s memory.
+  template <typename T>
+  void InitBufHandle(T* bufPool, uint32_t index, TBufHandle bufhandle,
+                     uint32_t curPoolAddr, uint32_t len,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::PlaceBufHandle(state_, bufPool->custom_pool_state(),
+                                     index, bufhandle, curPoolAddr, len);
   }
   /// `size` elements from `bufOffset` bytes (a multiple of 32) in.
   template <typename T>
@@ -548,6 +631,16 @@ class TPipe {
   /// normgrad: the core's loop-mode registers (data_copy.h).
   normgrad_ascendc::LoopModeRegister& loop_mode() { return loop_mode_; }
 
+  // normgrad: a custom TBufPool's handles (StartBufHandles, PlaceBufHandle).
+  void StartHandles(normgrad_ascendc::QueueState* que,
+                    normgrad_ascendc::BufferState* buf,
+                    normgrad_ascendc::BufSlot& start, uint8_t num,
+                    uint32_t len);
+  void PlaceHandle(normgrad_ascendc::QueueState* que,
+                   normgrad_ascendc::BufferState* buf,
+                   normgrad_ascendc::CustomPoolState& owner, uint32_t index,
+                   uint32_t addr, uint32_t len);
+
   // normgrad: carving for TPipe and TBufPool (`pool` null: the pipe's own
   // region).
   void InitQueue(normgrad_ascendc::QueueState& que,
@@ -665,3 +758,46 @@ bool PopStackBuffer(LocalTensor<T>& out) {
 // Programs call GetTPipePtr() unqualified without `using namespace AscendC`
 // (docs/program-surface.md, "Unqualified framework calls").
 using AscendC::GetTPipePtr;
+
+/// Makes the class it is written in a custom TBufPool at POSITION with
+/// BUFID_SIZE buffer handles: Init, Reset, GetBufHandle, GetCurAddr,
+/// SetCurAddr, GetCurBufSize and SetCurBufSize (and what TPipe::InitBufPool
+/// and InitBufHandle need). The class's own InitBuffer functions place its
+/// queues' and buffers' memory (InitStartBufHandle, InitBufHandle). Leaves
+/// the class in its public part.
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                 \
+ private:                                                                      \
+  static_assert(                                                               \
+      (BUFID_SIZE) > 0 && (BUFID_SIZE) <= ::normgrad_ascendc::kMaxPipeBuffers, \
+      "EXTERN_IMPL_BUFPOOL: BUFID_SIZE must be 1 to 64");                      \
+  ::normgrad_ascendc::CustomPoolState normgrad_custom_pool_{(POSITION),        \
+                                                            (BUFID_SIZE)};     \
+                                                                               \
+ public:                                                                       \
+  ::normgrad_ascendc::PoolState& pool_state() {                                \
+    return normgrad_custom_pool_.pool();                                       \
+  }                                                                            \
+  ::normgrad_ascendc::CustomPoolState& custom_pool_state() {                   \
+    return normgrad_custom_pool_;                                              \
+  }                                                                            \
+  void Init() {                                                                \
+    normgrad_custom_pool_.cur_addr = 0;                                        \
+    normgrad_custom_pool_.cur_buf_size = 0;                                    \
+  }                                                                            \
+  void Reset(::normgrad_ascendc::CallSite site = {}) {                         \
+    const ::normgrad_ascendc::ApiCall call(site);                              \
+    normgrad_custom_pool_.pool().Reset();                                      \
+  }                                                                            \
+  ::AscendC::TBufHandle GetBufHandle(uint8_t offset,                           \
+                                     ::normgrad_ascendc::CallSite site = {}) { \
+    const ::normgrad_ascendc::ApiCall call(site);                              \
+    return normgrad_custom_pool_.Handle(offset);                               \
+  }                                                                            \
+  uint32_t GetCurAddr() { return normgrad_custom_pool_.cur_addr; }             \
+  void SetCurAddr(uint32_t curAddr) {                                          \
+    normgrad_custom_pool_.cur_addr = curAddr;                                  \
+  }                                                                            \
+  uint8_t GetCurBufSize() { return normgrad_custom_pool_.cur_buf_size; }       \
+  void SetCurBufSize(uint8_t curBufSize) {                                     \
+    normgrad_custom_pool_.cur_buf_size = curBufSize;                           \
+  }
