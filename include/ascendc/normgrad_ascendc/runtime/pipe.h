@@ -227,15 +227,15 @@ class CustomPoolState {
   BufSlot slots_[kMaxPipeBuffers];
 };
 
-/// The value DataCopyPad pads with (SetPadValue): a register of the core,
-/// kept in its TPipe.
 /// The 950's loop-mode registers (SetLoopModePara), one per direction
-/// (DataCopyMVType: 0 UB to GM, 1 GM to UB).
+/// (DataCopyMVType: 0 UB to GM, 1 GM to UB): registers of the core, kept
+/// in its TPipe, as is the value DataCopyPad pads with (PadRegister,
+/// SetPadValue).
 struct LoopModeRegister {
   bool set[2] = {false, false};
   AscendC::LoopModeParams params[2];
 };
-
+/// The value DataCopyPad pads with (SetPadValue).
 struct PadRegister {
   bool set = false;
   uint8_t value[8] = {};
