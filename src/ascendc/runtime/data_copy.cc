@@ -24,6 +24,7 @@
 #include "ascendc/runtime/race_check.h"
 #include "engine/dispatch.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
 #include "normgrad_ascendc/runtime/sync_check.h"
 
@@ -171,9 +172,12 @@ DataCopyMode GetDataCopyMode() { return g_mode.Get(); }
 
 void SetDataCopyMode(DataCopyMode mode) { g_mode.Set(mode); }
 
-void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
-                  const CopyEnd& dst, const CopyEnd& src, uint32_t count,
-                  const char* api) {
+namespace {
+
+// DataCopyImpl and DataCopyStridedImpl for one loop-mode iteration (or the
+// whole copy without loop mode).
+void CountCopy(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+               const CopyEnd& src, uint32_t count, const char* api) {
   const OpName op(api, type_name, dst, src);
   CheckEnd(op, "dst", dst);
   CheckEnd(op, "src", src);
@@ -208,10 +212,9 @@ void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
   }
 }
 
-void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
-                         const CopyEnd& dst, const CopyEnd& src,
-                         const AscendC::DataCopyParams& params,
-                         const char* api) {
+void StridedCopy(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+                 const CopyEnd& src, const AscendC::DataCopyParams& params,
+                 const char* api) {
   const OpName op(api, type_name, dst, src);
   CheckEnd(op, "dst", dst);
   CheckEnd(op, "src", src);
@@ -235,6 +238,27 @@ void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
   CheckRuns(op, "src", src, elem_bytes, from, how);
   CheckRuns(op, "dst", dst, elem_bytes, to, how);
   MoveRuns(op, dst, src, params.blockCount, bytes, from.pitch, to.pitch);
+}
+
+}  // namespace
+
+void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
+                  const CopyEnd& dst, const CopyEnd& src, uint32_t count,
+                  const char* api) {
+  const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
+    CountCopy(type_name, elem_bytes, d, s, count, api);
+  };
+  if (!RunLoopMode(api, elem_bytes, dst, src, once)) once(dst, src);
+}
+
+void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
+                         const CopyEnd& dst, const CopyEnd& src,
+                         const AscendC::DataCopyParams& params,
+                         const char* api) {
+  const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
+    StridedCopy(type_name, elem_bytes, d, s, params, api);
+  };
+  if (!RunLoopMode(api, elem_bytes, dst, src, once)) once(dst, src);
 }
 
 namespace {
@@ -386,6 +410,257 @@ void WriteGmScalar(const char* api_format, const char* type_name,
   if (GmChecksRun()) std::snprintf(api, sizeof api, api_format, type_name);
   StoreToGm(api, static_cast<uint8_t*>(gm), static_cast<const uint8_t*>(value),
             bytes);
+}
+
+namespace {
+
+// The NDDMA instruction exists on the 950 only.
+void CheckNdDmaProfile(const char* api) {
+  const ProfileInfo& profile = CurrentCore().profile();
+  if (profile.profile != Profile::k950) {
+    Fail("%s: NDDMA is not available on profile %s (Ascend 950 only)", api,
+         profile.name);
+  }
+}
+
+}  // namespace
+
+void NdDmaDciImpl() { CheckNdDmaProfile("NdDmaDci"); }
+
+void DataCopyNdDmaImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const NdDmaCopy& copy) {
+  char api[64];
+  std::snprintf(api, sizeof api, "DataCopy<%s> GM->UB (NDDMA)", type_name);
+  CheckNdDmaProfile(api);
+  const OpName op("DataCopy", type_name, dst, src);
+  CheckEnd(op, "dst", dst);
+  CheckEnd(op, "src", src);
+  const uint32_t n = copy.dims;
+  bool pad_is_zero = true;
+  for (uint32_t b = 0; b < elem_bytes; ++b) {
+    pad_is_zero &= static_cast<const uint8_t*>(copy.pad)[b] == 0;
+  }
+  if (elem_bytes == 8 && copy.nearest) {
+    Fail("%s: isNearestValueMode must be false for 64-bit elements", api);
+  }
+  if (elem_bytes == 8 && !pad_is_zero) {
+    Fail("%s: constantValue must be 0 for 64-bit elements", api);
+  }
+  // Each loop: its ranges, and how many destination positions it has.
+  uint64_t extent[5];
+  uint64_t dst_last = 0;  // the last destination element written
+  uint64_t src_last = 0;  // the last source element read
+  bool empty = false;
+  for (uint32_t d = 0; d < n; ++d) {
+    if (copy.src_stride[d] >= (uint64_t{1} << 40)) {
+      Fail(
+          "%s: loopInfo.loopSrcStride[%u] %llu is out of range (0 to 2^40 - 1)",
+          api, d, static_cast<unsigned long long>(copy.src_stride[d]));
+    }
+    if (copy.dst_stride[d] >= (1u << 20)) {
+      Fail("%s: loopInfo.loopDstStride[%u] %u is out of range (0 to 2^20 - 1)",
+           api, d, copy.dst_stride[d]);
+    }
+    if (copy.size[d] >= (1u << 20)) {
+      Fail("%s: loopInfo.loopSize[%u] %u is out of range (0 to 2^20 - 1)", api,
+           d, copy.size[d]);
+    }
+    if (copy.size[d] == 0 && copy.nearest && copy.lp[d] + copy.rp[d] != 0) {
+      Fail(
+          "%s: loop %u pads with the nearest element but moves none "
+          "(loopSize 0)",
+          api, d);
+    }
+    extent[d] = uint64_t{copy.lp[d]} + copy.size[d] + copy.rp[d];
+    if (extent[d] == 0) empty = true;
+  }
+  if (empty) return;
+  // When the destination strides ascend, a loop's steps may not reach into
+  // the span of the loops inside it (the page: the loops may not interleave).
+  bool ascending = true;
+  for (uint32_t d = 1; d < n; ++d) {
+    ascending &= copy.dst_stride[d] >= copy.dst_stride[d - 1];
+  }
+  for (uint32_t d = 0; d < n; ++d) {
+    if (ascending && d > 0 && extent[d] > 1 &&
+        dst_last + 1 > copy.dst_stride[d]) {
+      Fail(
+          "%s: loopDstStride[%u] %u is less than the %llu elements loops 0 to "
+          "%u span; with ascending strides the loops may not interleave",
+          api, d, copy.dst_stride[d],
+          static_cast<unsigned long long>(dst_last + 1), d - 1);
+    }
+    dst_last += (extent[d] - 1) * copy.dst_stride[d];
+    if (copy.size[d] > 0) src_last += (copy.size[d] - 1) * copy.src_stride[d];
+  }
+  if (dst_last >= dst.elems) {
+    Fail(
+        "%s: the loops write element %llu of dst, past the end of the "
+        "LocalTensor of %llu elements",
+        api, static_cast<unsigned long long>(dst_last),
+        static_cast<unsigned long long>(dst.elems));
+  }
+  bool reads = true;  // some position takes a source element
+  for (uint32_t d = 0; d < n; ++d) reads &= copy.size[d] > 0 || copy.nearest;
+  if (reads) {
+    if (src.sized && src_last >= src.elems) {
+      Fail(
+          "%s: the loops read element %llu of src, past the end of the "
+          "GlobalTensor of %llu elements",
+          api, static_cast<unsigned long long>(src_last),
+          static_cast<unsigned long long>(src.elems));
+    }
+    const uint64_t src_bytes = (src_last + 1) * elem_bytes;
+    CheckGmAccess(op.text, src.base, src.data, src_bytes, false);
+    NoteGmRead(op.text, src.data, src_bytes);
+  }
+  const uint64_t dst_bytes = (dst_last + 1) * elem_bytes;
+  NoteCopy(op, dst, dst.data, src, src.data, dst_bytes);
+  // Every destination position, innermost loop fastest.
+  uint64_t pos[5] = {};
+  for (;;) {
+    uint64_t to = 0;
+    uint64_t from = 0;
+    bool padding = false;
+    for (uint32_t d = 0; d < n; ++d) {
+      to += pos[d] * copy.dst_stride[d];
+      uint64_t j;  // the source element of this loop
+      if (pos[d] < copy.lp[d]) {
+        padding = true;
+        j = 0;
+      } else if (pos[d] >= copy.lp[d] + uint64_t{copy.size[d]}) {
+        padding = true;
+        j = copy.size[d] == 0 ? 0 : copy.size[d] - 1;
+      } else {
+        j = pos[d] - copy.lp[d];
+      }
+      from += j * copy.src_stride[d];
+    }
+    const uint8_t* value = padding && !copy.nearest
+                               ? static_cast<const uint8_t*>(copy.pad)
+                               : src.data + from * elem_bytes;
+    std::memcpy(dst.data + to * elem_bytes, value, elem_bytes);
+    uint32_t d = 0;
+    while (d < n && ++pos[d] == extent[d]) pos[d++] = 0;
+    if (d == n) break;
+  }
+}
+
+namespace {
+
+// The current core's loop-mode registers: its TPipe's, else the thread's.
+LoopModeRegister& CurrentLoopMode() {
+  AscendC::TPipe* pipe = CurrentCore().pipe();
+  if (pipe != nullptr) return pipe->loop_mode();
+  thread_local LoopModeRegister without_pipe;
+  return without_pipe;
+}
+
+const char* DirectionName(AscendC::DataCopyMVType type) {
+  return type == AscendC::DataCopyMVType::OUT_TO_UB ? "OUT_TO_UB" : "UB_TO_OUT";
+}
+
+uint32_t DirectionIndex(const char* api, AscendC::DataCopyMVType type) {
+  const auto index = static_cast<uint32_t>(type);
+  if (index > 1) {
+    Fail("%s: type %u is not a DataCopyMVType (UB_TO_OUT 0, OUT_TO_UB 1)", api,
+         index);
+  }
+  const ProfileInfo& profile = CurrentCore().profile();
+  if (profile.profile != Profile::k950) {
+    Fail("%s: loop mode is not available on profile %s (Ascend 950 only)", api,
+         profile.name);
+  }
+  return index;
+}
+
+}  // namespace
+
+const AscendC::LoopModeParams* ActiveLoopMode(bool to_ub) {
+  if (CurrentCore().profile().profile != Profile::k950) return nullptr;
+  const LoopModeRegister& reg = CurrentLoopMode();
+  const uint32_t index = to_ub ? 1 : 0;
+  return reg.set[index] ? &reg.params[index] : nullptr;
+}
+
+CopyEnd LoopShifted(const char* api, const char* which, const CopyEnd& end,
+                    uint64_t bytes, uint32_t elem_bytes, uint32_t i1,
+                    uint32_t i2, TensorView* view) {
+  if (bytes % elem_bytes != 0) {
+    Fail(
+        "%s: loop mode moves %s %llu bytes at iteration (%u, %u), not a "
+        "whole number of %u-byte elements",
+        api, which, static_cast<unsigned long long>(bytes), i1, i2, elem_bytes);
+  }
+  if (end.sized && bytes > end.elems * elem_bytes) {
+    Fail(
+        "%s: loop mode moves %s %llu bytes at iteration (%u, %u), past the "
+        "end of its %llu bytes",
+        api, which, static_cast<unsigned long long>(bytes), i1, i2,
+        static_cast<unsigned long long>(end.elems * elem_bytes));
+  }
+  CopyEnd moved = end;
+  moved.data = end.data + bytes;
+  if (end.sized) moved.elems = end.elems - bytes / elem_bytes;
+  if (end.ub != nullptr) {
+    *view = *end.ub;
+    view->offset += static_cast<uint32_t>(bytes);
+    view->bytes -= static_cast<uint32_t>(bytes);
+    moved.ub = view;
+  }
+  return moved;
+}
+
+void SetLoopModeParaImpl(const AscendC::LoopModeParams& params,
+                         AscendC::DataCopyMVType type) {
+  const char* api = "SetLoopModePara";
+  const uint32_t index = DirectionIndex(api, type);
+  const bool to_ub = type == AscendC::DataCopyMVType::OUT_TO_UB;
+  constexpr uint64_t k21 = uint64_t{1} << 21;
+  constexpr uint64_t k40 = uint64_t{1} << 40;
+  for (const auto& [name, size] :
+       {std::pair<const char*, uint32_t>{"loop1Size", params.loop1Size},
+        {"loop2Size", params.loop2Size}}) {
+    if (size >= k21) {
+      Fail("%s: loopParams.%s %u is out of range (0 to 2^21 - 1)", api, name,
+           size);
+    }
+  }
+  // The UB side's strides: below 2^21 and whole 32-byte blocks; GM's below
+  // 2^40.
+  const struct {
+    const char* name;
+    uint64_t value;
+    bool ub;
+  } strides[] = {{"loop1SrcStride", params.loop1SrcStride, !to_ub},
+                 {"loop1DstStride", params.loop1DstStride, to_ub},
+                 {"loop2SrcStride", params.loop2SrcStride, !to_ub},
+                 {"loop2DstStride", params.loop2DstStride, to_ub}};
+  for (const auto& stride : strides) {
+    if (stride.value >= (stride.ub ? k21 : k40)) {
+      Fail("%s: loopParams.%s %llu is out of range for %s (0 to 2^%d - 1)", api,
+           stride.name, static_cast<unsigned long long>(stride.value),
+           DirectionName(type), stride.ub ? 21 : 40);
+    }
+    if (stride.ub && stride.value % 32 != 0) {
+      Fail(
+          "%s: loopParams.%s %llu is not a multiple of 32 bytes (the UB "
+          "side's strides are, for %s)",
+          api, stride.name, static_cast<unsigned long long>(stride.value),
+          DirectionName(type));
+    }
+  }
+  LoopModeRegister& reg = CurrentLoopMode();
+  reg.set[index] = true;
+  reg.params[index] = params;
+}
+
+void ResetLoopModeParaImpl(AscendC::DataCopyMVType type) {
+  const uint32_t index = DirectionIndex("ResetLoopModePara", type);
+  LoopModeRegister& reg = CurrentLoopMode();
+  reg.set[index] = false;
+  reg.params[index] = {};
 }
 
 }  // namespace normgrad_ascendc

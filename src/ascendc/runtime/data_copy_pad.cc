@@ -101,10 +101,13 @@ void FillElements(uint8_t* at, uint64_t bytes, const uint8_t* value,
 
 }  // namespace
 
-void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
-                       const CopyEnd& dst, const CopyEnd& src,
-                       const PadBlocks& b, const PadFill& fill,
-                       const char* api) {
+namespace {
+
+// DataCopyPadInImpl and DataCopyPadOutImpl for one loop-mode iteration (or
+// the whole copy without loop mode).
+void PadIn(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+           const CopyEnd& src, const PadBlocks& b, const PadFill& fill,
+           const char* api) {
   const Op op(type_name, "GM->UB", api);
   dst.ub->CheckUbOperand(op.text, "dst");
   CheckGm(op, "src", src);
@@ -173,9 +176,8 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
   }
 }
 
-void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
-                        const CopyEnd& dst, const CopyEnd& src,
-                        const PadBlocks& b, const char* api) {
+void PadOut(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
+            const CopyEnd& src, const PadBlocks& b, const char* api) {
   const Op op(type_name, "UB->GM", api);
   CheckGm(op, "dst", dst);
   src.ub->CheckUbOperand(op.text, "src");
@@ -197,6 +199,31 @@ void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
     }
     StoreToGm(op.text, dst.data + k * dst_pitch, src.data + k * src_pitch,
               b.len);
+  }
+}
+
+}  // namespace
+
+void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const PadBlocks& blocks, const PadFill& fill,
+                       const char* api) {
+  const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
+    PadIn(type_name, elem_bytes, d, s, blocks, fill, api);
+  };
+  if (!RunLoopMode(api ? api : "DataCopyPad", elem_bytes, dst, src, once)) {
+    once(dst, src);
+  }
+}
+
+void DataCopyPadOutImpl(const char* type_name, uint32_t elem_bytes,
+                        const CopyEnd& dst, const CopyEnd& src,
+                        const PadBlocks& blocks, const char* api) {
+  const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
+    PadOut(type_name, elem_bytes, d, s, blocks, api);
+  };
+  if (!RunLoopMode(api ? api : "DataCopyPad", elem_bytes, dst, src, once)) {
+    once(dst, src);
   }
 }
 

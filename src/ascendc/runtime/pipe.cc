@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <unordered_map>
 
+#include "ascendc/runtime/gm_registry.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/profile.h"
@@ -116,8 +118,13 @@ TensorView QueueState::Alloc() {
     if (state_[i] == State::kFree) {
       state_[i] = State::kAllocated;
       next_ = (i + 1) % count_;
-      TensorView view{core_, first_offset_ + i * buffer_stride_, buffer_bytes_,
-                      position_};
+      if (!placed_[i]) {
+        Fail(
+            "%s::AllocTensor: buffer %u has no memory (a custom TBufPool "
+            "gives each buffer memory with InitBufHandle)",
+            name().text, i);
+      }
+      TensorView view{core_, buffer_offset_[i], buffer_bytes_, position_};
       view.lease = lease_[i];
       view.generation = lease_[i]->generation;
       NoteQueueEvent(QueueEvent::kAlloc, view.offset);
@@ -137,10 +144,10 @@ TensorView QueueState::Alloc() {
 
 uint32_t QueueState::BufferOf(const char* api, const TensorView& tensor) const {
   CheckLive(api);
-  if (tensor.core == core_ && tensor.offset >= first_offset_) {
-    const uint32_t delta = tensor.offset - first_offset_;
-    const uint32_t i = buffer_stride_ == 0 ? 0 : delta / buffer_stride_;
-    if (i < count_ && delta == i * buffer_stride_) return i;
+  if (tensor.core == core_) {
+    for (uint32_t i = 0; i < count_; ++i) {
+      if (placed_[i] && buffer_offset_[i] == tensor.offset) return i;
+    }
   }
   Fail(
       "%s::%s: the tensor at UB offset %u (%u bytes) is not a buffer of this "
@@ -190,8 +197,7 @@ TensorView QueueState::DeQue() {
   fifo_head_ = (fifo_head_ + 1) % kMaxPipeBuffers;
   --fifo_size_;
   state_[i] = State::kDequeued;
-  TensorView view{core_, first_offset_ + i * buffer_stride_, queued_bytes_[i],
-                  position_};
+  TensorView view{core_, buffer_offset_[i], queued_bytes_[i], position_};
   view.lease = lease_[i];
   view.generation = lease_[i]->generation;
   NoteQueueEvent(QueueEvent::kDeQue, view.offset);
@@ -256,6 +262,12 @@ void BufferState::CheckInitialized(const char* api) const {
     Fail(
         "%s::%s: the buffer has no memory (TPipe::InitBuffer was not called "
         "for it)",
+        name().text, api);
+  }
+  if (lease_ == nullptr) {
+    Fail(
+        "%s::%s: the buffer has no memory yet (a custom TBufPool gives it "
+        "with InitBufHandle)",
         name().text, api);
   }
   if (life_->epoch != epoch_) {
@@ -323,6 +335,79 @@ AscendC::TPipe* PoolState::pipe(const char* api) const {
   return pipe_;
 }
 
+CustomPoolState::CustomPoolState(TPosition position, uint32_t handles)
+    : pool_(position), handles_(handles) {
+  for (uint32_t i = 0; i < kMaxPipeBuffers; ++i) slots_[i] = {this, i};
+}
+
+uint8_t* CustomPoolState::Handle(uint32_t offset) {
+  if (offset >= handles_) {
+    Fail(
+        "GetBufHandle: offset %u is past the custom TBufPool's %u buffer "
+        "handles (BUFID_SIZE)",
+        offset, handles_);
+  }
+  return reinterpret_cast<uint8_t*>(&slots_[offset]);
+}
+
+BufSlot& CustomPoolState::SlotOf(const char* api, uint8_t* handle,
+                                 uint32_t index) {
+  if (handle == nullptr) {
+    Fail("%s: the buffer handle is null (take one from GetBufHandle)", api);
+  }
+  const BufSlot& start = *reinterpret_cast<const BufSlot*>(handle);
+  CustomPoolState* pool = start.pool;
+  if (pool == nullptr || start.index >= kMaxPipeBuffers ||
+      &pool->slots_[start.index] != &start) {
+    Fail("%s: the buffer handle is not one of a custom TBufPool's", api);
+  }
+  if (uint64_t{start.index} + index >= pool->handles_) {
+    Fail(
+        "%s: handle %u + index %u is past the custom TBufPool's %u buffer "
+        "handles (BUFID_SIZE)",
+        api, start.index, index, pool->handles_);
+  }
+  return pool->slots_[start.index + index];
+}
+
+void StartBufHandles(QueueState& que, uint8_t* handle, uint8_t num,
+                     uint32_t len) {
+  BufSlot& start = CustomPoolState::SlotOf("InitStartBufHandle", handle, 0);
+  start.pool->pool()
+      .pipe("InitStartBufHandle")
+      ->StartHandles(&que, nullptr, start, num, len);
+}
+
+void StartBufHandles(BufferState& buf, uint8_t* handle, uint8_t num,
+                     uint32_t len) {
+  BufSlot& start = CustomPoolState::SlotOf("InitStartBufHandle", handle, 0);
+  start.pool->pool()
+      .pipe("InitStartBufHandle")
+      ->StartHandles(nullptr, &buf, start, num, len);
+}
+
+void PlaceBufHandle(QueueState& que, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len) {
+  const BufSlot& slot = CustomPoolState::SlotOf("InitBufHandle", handle, index);
+  if (slot.pool != &owner) {
+    Fail("InitBufHandle: the handle belongs to another custom TBufPool");
+  }
+  owner.pool()
+      .pipe("InitBufHandle")
+      ->PlaceHandle(&que, nullptr, owner, index, addr, len);
+}
+
+void PlaceBufHandle(BufferState& buf, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len) {
+  const BufSlot& slot = CustomPoolState::SlotOf("InitBufHandle", handle, index);
+  if (slot.pool != &owner) {
+    Fail("InitBufHandle: the handle belongs to another custom TBufPool");
+  }
+  owner.pool()
+      .pipe("InitBufHandle")
+      ->PlaceHandle(nullptr, &buf, owner, index, addr, len);
+}
+
 void PoolState::Reset() {
   pipe("TBufPool::Reset");
   for (uint32_t i = 0; i < leases_; ++i) EndLease(lease_[i], "TBufPool::Reset");
@@ -347,9 +432,13 @@ TensorView FrameworkScratch(TPosition position, uint64_t written) {
 namespace AscendC {
 
 using normgrad_ascendc::BufferLease;
+using normgrad_ascendc::BufferState;
+using normgrad_ascendc::BufSlot;
+using normgrad_ascendc::CustomPoolState;
 using normgrad_ascendc::Fail;
 using normgrad_ascendc::Name;
 using normgrad_ascendc::PoolState;
+using normgrad_ascendc::QueueState;
 
 TPipe::TPipe()
     : core_(&normgrad_ascendc::CurrentCore()),
@@ -373,9 +462,182 @@ void TPipe::Init(normgrad_ascendc::CallSite site) {
 
 void TPipe::Destroy(normgrad_ascendc::CallSite site) {
   const normgrad_ascendc::ApiCall call(site);
+  DestroyAs("TPipe::Destroy");
+}
+
+void TPipe::DestroyWithoutPipeAll(normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  DestroyAs("TPipe::DestroyWithoutPipeAll");
+}
+
+void TPipe::DestroyAs(const char* by) {
   if (core_->pipe() != this) return;  // destroyed already
-  End("TPipe::Destroy");
+  End(by);
   core_->DetachPipe(this);
+}
+
+uint8_t* TPipe::GetBaseAddr(int8_t logicPos, normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  const auto position = static_cast<TPosition>(logicPos);
+  if (logicPos < 0 || position >= TPosition::MAX) {
+    Fail("TPipe::GetBaseAddr: logicPos %d is not a TPosition", logicPos);
+  }
+  if (!normgrad_ascendc::IsVectorPosition(position)) {
+    Fail(
+        "TPipe::GetBaseAddr: logicPos %d (%s) has no emulated memory; "
+        "normgrad emulates the unified buffer (VECIN, VECOUT, VECCALC)",
+        logicPos, normgrad_ascendc::PositionName(position));
+  }
+  return core_->ub();
+}
+
+void TPipe::InitSpm(uint8_t* gm, const void* base, uint64_t limit,
+                    int32_t bytes) {
+  if (gm == nullptr) {
+    Fail(
+        "TPipe::InitSpmBuffer: workspace has no address (call "
+        "SetGlobalBuffer first)");
+  }
+  if (bytes <= 0) {
+    Fail("TPipe::InitSpmBuffer: bufferSize %d is not positive", bytes);
+  }
+  if (static_cast<uint64_t>(bytes) > limit) {
+    Fail(
+        "TPipe::InitSpmBuffer: bufferSize %d bytes is more than workspace's "
+        "%llu bytes",
+        bytes, static_cast<unsigned long long>(limit));
+  }
+  spm_ = {};
+  spm_.gm = gm;
+  spm_.base = base;
+  spm_.bytes = static_cast<uint32_t>(bytes);
+}
+
+void TPipe::InitSpmBuffer(const int32_t bufferSize,
+                          normgrad_ascendc::CallSite site) {
+  const normgrad_ascendc::ApiCall call(site);
+  if (core_->profile().profile != normgrad_ascendc::Profile::k310P) {
+    Fail(
+        "TPipe::InitSpmBuffer(bufferSize): the SPM buffer in L1 is not "
+        "available on profile %s; pass a GM workspace "
+        "(InitSpmBuffer(workspace, bufferSize))",
+        core_->profile().name);
+  }
+  if (bufferSize <= 0) {
+    Fail("TPipe::InitSpmBuffer: bufferSize %d is not positive", bufferSize);
+  }
+  spm_ = {};
+  spm_.l1.assign(static_cast<size_t>(bufferSize), 0);
+  spm_.bytes = static_cast<uint32_t>(bufferSize);
+}
+
+uint8_t* TPipe::SpmArea(const char* api, const char* type) {
+  if (spm_.bytes == 0) {
+    Fail("TPipe::%s<%s>: the pipe has no SPM buffer (call InitSpmBuffer first)",
+         api, type);
+  }
+  return spm_.gm != nullptr ? spm_.gm : spm_.l1.data();
+}
+
+namespace {
+
+// The byte span of `count` blocks of `len` bytes with `gap` bytes between.
+uint64_t BlockSpan(uint32_t count, uint32_t len, uint32_t gap) {
+  return uint64_t{count - 1} * (len + gap) + len;
+}
+
+}  // namespace
+
+void TPipe::SpmBlocks(const char* api, const char* type,
+                      const normgrad_ascendc::TensorView& local,
+                      const DataCopyParams& params, int32_t offset,
+                      bool write) {
+  char name[64];
+  std::snprintf(name, sizeof name, "TPipe::%s<%s>", api, type);
+  uint8_t* area = SpmArea(api, type);
+  local.CheckUbOperand(name, write ? "writeBuffer" : "readBuffer");
+  if (params.blockCount < 1 || params.blockCount > 4095) {
+    Fail("%s: blockCount %u is out of range (1..4095)", name,
+         params.blockCount);
+  }
+  if (params.blockLen < 1) {
+    Fail("%s: blockLen %u is out of range (1..65535 blocks of 32 bytes)", name,
+         params.blockLen);
+  }
+  if (offset < 0) Fail("%s: offset %d is negative", name, offset);
+  const uint32_t len = uint32_t{params.blockLen} * 32;
+  const uint32_t ub_gap = uint32_t{write ? params.srcGap : params.dstGap} * 32;
+  const uint32_t spm_gap = uint32_t{write ? params.dstGap : params.srcGap} * 32;
+  const uint64_t ub_span = BlockSpan(params.blockCount, len, ub_gap);
+  const uint64_t spm_span = BlockSpan(params.blockCount, len, spm_gap);
+  if (ub_span > local.bytes) {
+    Fail("%s: the blocks span %llu bytes of %s, which has %u", name,
+         static_cast<unsigned long long>(ub_span),
+         write ? "writeBuffer" : "readBuffer", local.bytes);
+  }
+  if (static_cast<uint64_t>(offset) + spm_span > spm_.bytes) {
+    Fail(
+        "%s: the blocks span SPM bytes %d..%llu, past the SPM buffer of %u "
+        "bytes",
+        name, offset,
+        static_cast<unsigned long long>(static_cast<uint64_t>(offset) +
+                                        spm_span - 1),
+        spm_.bytes);
+  }
+  if (spm_.gm != nullptr) {
+    normgrad_ascendc::CheckGmAccess(name, spm_.base, spm_.gm + offset, spm_span,
+                                    write);
+  }
+  for (uint32_t i = 0; i < params.blockCount; ++i) {
+    uint8_t* ub = local.data() + uint64_t{i} * (len + ub_gap);
+    uint8_t* spm = area + offset + uint64_t{i} * (len + spm_gap);
+    if (write) {
+      std::memcpy(spm, ub, len);
+    } else {
+      std::memcpy(ub, spm, len);
+    }
+  }
+}
+
+void TPipe::SpmRun(const char* api, const char* type,
+                   const normgrad_ascendc::TensorView& local, int32_t count,
+                   uint32_t elem_bytes, int32_t offset, bool write) {
+  char name[64];
+  std::snprintf(name, sizeof name, "TPipe::%s<%s>", api, type);
+  uint8_t* area = SpmArea(api, type);
+  const char* which = write ? "writeBuffer" : "readBuffer";
+  local.CheckUbOperand(name, which);
+  const char* size_name = write ? "writeSize" : "readSize";
+  if (count < 0) Fail("%s: %s %d is negative", name, size_name, count);
+  if (offset < 0) Fail("%s: offset %d is negative", name, offset);
+  const uint64_t bytes = uint64_t{static_cast<uint32_t>(count)} * elem_bytes;
+  if (spm_.gm == nullptr && (bytes % 32 != 0 || offset % 32 != 0)) {
+    Fail(
+        "%s: %s %d (%llu bytes) and offset %d must be multiples of 32 bytes "
+        "for an SPM buffer in L1",
+        name, size_name, count, static_cast<unsigned long long>(bytes), offset);
+  }
+  if (bytes > local.bytes) {
+    Fail("%s: %s %d is more than %s's %u elements", name, size_name, count,
+         which, local.bytes / elem_bytes);
+  }
+  if (static_cast<uint64_t>(offset) + bytes > spm_.bytes) {
+    Fail(
+        "%s: %s %d at offset %d runs past the SPM buffer of %u bytes (to byte "
+        "%llu)",
+        name, size_name, count, offset, spm_.bytes,
+        static_cast<unsigned long long>(static_cast<uint64_t>(offset) + bytes));
+  }
+  if (bytes == 0) return;
+  if (spm_.gm != nullptr) {
+    normgrad_ascendc::CheckGmAccess(name, spm_.base, spm_.gm + offset, bytes,
+                                    write);
+  }
+  if (write) {
+    std::memcpy(area + offset, local.data(), bytes);
+  } else {
+    std::memcpy(local.data(), area + offset, bytes);
+  }
 }
 
 void TPipe::End(const char* by) {
@@ -388,6 +650,8 @@ void TPipe::End(const char* by) {
   buffers_ = 0;
   requests_ = 0;
   pad_register_ = {};
+  loop_mode_ = {};
+  spm_ = {};
 }
 
 void TPipe::CheckPool(const char* api, const PoolState& pool) {
@@ -467,14 +731,15 @@ void TPipe::InitQueue(normgrad_ascendc::QueueState& que, PoolState* pool,
     Fail("%s: %s: num is 0; a queue needs at least 1 buffer", api,
          que.name().text);
   }
-  que.first_offset_ =
-      Carve(api, que.name(), pool, num, len, &que.buffer_stride_);
+  uint32_t stride = 0;
+  const uint32_t first = Carve(api, que.name(), pool, num, len, &stride);
   que.buffer_bytes_ = len;
   que.count_ = num;
   const Name name = que.name();
   for (uint32_t i = 0; i < num; ++i) {
-    que.lease_[i] =
-        Lease(pool, que.first_offset_ + i * que.buffer_stride_, name, i);
+    que.buffer_offset_[i] = first + i * stride;
+    que.placed_[i] = true;
+    que.lease_[i] = Lease(pool, que.buffer_offset_[i], name, i);
   }
   que.core_ = core_;
   que.life_ = life_;
@@ -509,6 +774,105 @@ void TPipe::InitBuf(normgrad_ascendc::BufferState& buf, PoolState* pool,
   buf.core_ = core_;
   buf.life_ = life_;
   buf.epoch_ = life_->epoch;
+}
+
+void TPipe::StartHandles(QueueState* que, BufferState* buf, BufSlot& start,
+                         uint8_t num, uint32_t len) {
+  const char* api = "InitStartBufHandle";
+  const Name name = que != nullptr ? que->name() : buf->name();
+  const TPosition position = que != nullptr ? que->position_ : buf->position_;
+  const bool live =
+      que != nullptr
+          ? que->core_ != nullptr && que->life_->epoch == que->epoch_
+          : buf->core_ != nullptr && buf->life_->epoch == buf->epoch_;
+  if (live) {
+    Fail("%s: %s already has memory; a queue or buffer is initialized once",
+         api, name.text);
+  }
+  if (!normgrad_ascendc::IsVectorPosition(position)) {
+    Fail(
+        "%s: %s: position %s is not in the unified buffer; normgrad emulates "
+        "VECIN, VECOUT and VECCALC",
+        api, name.text, normgrad_ascendc::PositionName(position));
+  }
+  if (num == 0 || (buf != nullptr && num != 1)) {
+    Fail("%s: %s: num %u; a %s takes %s", api, name.text, num,
+         buf != nullptr ? "TBuf" : "queue",
+         buf != nullptr ? "exactly 1 buffer" : "at least 1 buffer");
+  }
+  CustomPoolState::SlotOf(api, reinterpret_cast<uint8_t*>(&start),
+                          num - 1u);  // the last handle exists
+  if (buffers_ + num > normgrad_ascendc::kMaxPipeBuffers) {
+    Fail("%s: %s: %u more buffers would make %u; a TPipe holds at most %u", api,
+         name.text, num, buffers_ + num, normgrad_ascendc::kMaxPipeBuffers);
+  }
+  if (que != nullptr) {
+    *que = QueueState(que->src_, que->dst_, que->depth_, que->bind_);
+    que->request_ = ++requests_;
+    que->buffer_bytes_ = len;
+    que->count_ = num;
+    que->core_ = core_;
+    que->life_ = life_;
+    que->epoch_ = life_->epoch;
+  } else {
+    buf->request_ = ++requests_;
+    buf->bytes_ = len;
+    buf->lease_ = nullptr;
+    buf->core_ = core_;
+    buf->life_ = life_;
+    buf->epoch_ = life_->epoch;
+  }
+}
+
+void TPipe::PlaceHandle(QueueState* que, BufferState* buf,
+                        CustomPoolState& owner, uint32_t index, uint32_t addr,
+                        uint32_t len) {
+  const char* api = "InitBufHandle";
+  const Name name = que != nullptr ? que->name() : buf->name();
+  const bool started =
+      que != nullptr
+          ? que->core_ != nullptr && que->life_->epoch == que->epoch_
+          : buf->core_ != nullptr && buf->life_->epoch == buf->epoch_;
+  if (!started) {
+    Fail("%s: %s has no buffers yet (call InitStartBufHandle first)", api,
+         name.text);
+  }
+  const uint32_t count = que != nullptr ? que->count_ : 1;
+  const uint32_t bytes = que != nullptr ? que->buffer_bytes_ : buf->bytes_;
+  if (index >= count) {
+    Fail("%s: %s: index %u is past its %u buffers", api, name.text, index,
+         count);
+  }
+  if (len != bytes) {
+    Fail(
+        "%s: %s: len %u differs from the %u bytes InitStartBufHandle gave "
+        "each buffer",
+        api, name.text, len, bytes);
+  }
+  const normgrad_ascendc::Region& region = owner.pool().region_;
+  if (addr % 32 != 0) {
+    Fail("%s: %s: curPoolAddr %u is not a multiple of 32 bytes", api, name.text,
+         addr);
+  }
+  if (uint64_t{addr} + len > region.size) {
+    Fail("%s: %s: %u bytes at curPoolAddr %u run past %s's %u bytes", api,
+         name.text, len, addr, owner.pool().name().text, region.size);
+  }
+  if (buffers_ >= normgrad_ascendc::kMaxPipeBuffers) {
+    Fail("%s: %s: a TPipe holds at most %u buffers", api, name.text,
+         normgrad_ascendc::kMaxPipeBuffers);
+  }
+  const uint32_t offset = region.base + addr;
+  BufferLease* lease = Lease(&owner.pool(), offset, name, index);
+  core_->Touch(offset + len);
+  if (que != nullptr) {
+    que->buffer_offset_[index] = offset;
+    que->placed_[index] = true;
+    que->lease_[index] = lease;
+  } else {
+    buf->offset_ = offset;
+    buf->lease_ = lease;
+  }
 }
 
 void TPipe::InitPool(PoolState& sub, PoolState* pool, PoolState* share,

@@ -2,15 +2,19 @@
 // DataCopy (docs/runtime.md, "Data movement"), through kernel_operator.h:
 // DataCopy with DataCopyParams in the three directions, the slice form,
 // DataCopyPad both ways (both parameter structs, paddings, filler, the pad
-// value register, Compact mode), Copy, the dcache-bypass scalar accesses;
-// each documented limit with its message and the caller's line.
+// value register, Compact mode), Copy, the dcache-bypass scalar accesses,
+// the 950's multi-dimensional DataCopy (NDDMA) and loop mode
+// (SetLoopModePara); each documented limit with its message and the caller's
+// line.
 //
 // Extending: one TEST per behaviour; expected layouts are written out by hand
 // from the documented units (never computed by the code under test); a new
 // check gets a FailsWith line with its message.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "compat_test.h"
@@ -374,6 +378,314 @@ TEST(ByPassDCache, ReadsAndWritesGlobalMemory) {
   EXPECT_EQ(AscendC::ReadGmByPassDCache(gm.data() + 2), 3);
   AscendC::WriteGmByPassDCache(gm.data() + 1, int32_t{-5});
   EXPECT_EQ(gm, (std::vector<int32_t>{1, -5, 3, 4}));
+}
+
+// ---- NDDMA: the 950's multi-dimensional GM -> UB copy
+// -------------------------
+
+// A 950 pipe with one UB buffer of `bytes`, filled with 0xA5 bytes.
+struct Ub950 {
+  explicit Ub950(uint32_t bytes) {
+    pipe.InitBuffer(buf, bytes);
+    std::memset(buf.Get<uint8_t>().GetPhyAddr(), 0xA5, bytes);
+  }
+  compat_test::ProfileScope scope{normgrad_ascendc::Profile::k950};
+  TPipe pipe;
+  TBuf<TPosition::VECIN> buf;
+};
+
+// The expected 2D result of the page's loops, written from the loop model:
+// row r of `rows` (top padding `top`), column c of `cols` (left padding
+// `left`); real element (r - top, c - left) is src[(r - top) * src_row + c -
+// left]; padding is `pad` or, in nearest mode, the clamped element.
+std::vector<float> Padded2D(const std::vector<float>& src, uint32_t src_row,
+                            uint32_t n_rows, uint32_t n_cols, uint32_t top,
+                            uint32_t left, uint32_t rows, uint32_t cols,
+                            float pad, bool nearest) {
+  std::vector<float> out(rows * cols);
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      const bool inside =
+          r >= top && r < top + n_rows && c >= left && c < left + n_cols;
+      const int64_t sr =
+          std::min<int64_t>(std::max<int64_t>(int64_t{r} - top, 0), n_rows - 1);
+      const int64_t sc = std::min<int64_t>(
+          std::max<int64_t>(int64_t{c} - left, 0), n_cols - 1);
+      out[r * cols + c] = inside || nearest ? src[sr * src_row + sc] : pad;
+    }
+  }
+  return out;
+}
+
+// The NdDmaDci page's worked example: [2, 8] padded to [4, 16] (left 3, top
+// 1, right 5, bottom 1) with 0.
+TEST(NdDma, PageExamplePadsWithZero) {
+  Ub950 ub(256);
+  std::vector<float> gm = Iota(17);
+  gm.erase(gm.begin());  // 1 .. 16
+  GlobalTensor<float> x;
+  x.SetGlobalBuffer(gm.data(), gm.size());
+  AscendC::NdDmaLoopInfo loopInfo{{1, 8}, {1, 16}, {8, 2}, {3, 1}, {5, 1}};
+  AscendC::NdDmaParams params{loopInfo, 0};
+  AscendC::NdDmaDci();
+  LocalTensor<float> local = ub.buf.Get<float>();
+  DataCopy(local, x, params);
+  const float want[4][16] = {
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+      {0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 0, 0, 0, 0},
+      {0, 0, 0, 9, 10, 11, 12, 13, 14, 15, 16, 0, 0, 0, 0, 0},
+      {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+  for (uint32_t r = 0; r < 4; ++r) {
+    for (uint32_t c = 0; c < 16; ++c) {
+      EXPECT_EQ(local.GetValue(r * 16 + c), want[r][c]) << r << "," << c;
+    }
+  }
+}
+
+// The page's scenario 1 ([16, 32] into [32, 64], constant 0) and scenario 2
+// ([28, 15] into [32, 32], nearest values).
+TEST(NdDma, PagePaddingScenarios) {
+  {
+    Ub950 ub(32 * 64 * 4);
+    std::vector<float> gm = Iota(16 * 32);
+    GlobalTensor<float> x;
+    x.SetGlobalBuffer(gm.data(), gm.size());
+    AscendC::NdDmaLoopInfo loopInfo{
+        {1, 32}, {1, 64}, {32, 16}, {15, 13}, {17, 3}};
+    AscendC::NdDmaParams params{loopInfo, 0};
+    DataCopy(ub.buf.Get<float>(), x, params);
+    EXPECT_EQ(Read(ub.buf.Get<float>(), 32 * 64),
+              Padded2D(gm, 32, 16, 32, 13, 15, 32, 64, 0.0f, false));
+  }
+  {
+    Ub950 ub(32 * 32 * 4);
+    std::vector<float> gm = Iota(28 * 15);
+    GlobalTensor<float> x;
+    x.SetGlobalBuffer(gm.data(), gm.size());
+    AscendC::NdDmaLoopInfo loopInfo{
+        {1, 15}, {1, 32}, {15, 28}, {11, 3}, {6, 1}};
+    AscendC::NdDmaParams params{loopInfo, 0};
+    static constexpr AscendC::NdDmaConfig kNearest = {true};
+    DataCopy<float, 2, kNearest>(ub.buf.Get<float>(), x, params);
+    EXPECT_EQ(Read(ub.buf.Get<float>(), 32 * 32),
+              Padded2D(gm, 15, 28, 15, 3, 11, 32, 32, 0.0f, true));
+  }
+}
+
+// The page's transpose ([16, 64] into [64, 16]) and broadcast ([1, 16] into
+// [3, 16]) scenarios.
+TEST(NdDma, PageTransposeAndBroadcast) {
+  Ub950 ub(64 * 16 * 4);
+  std::vector<float> gm = Iota(16 * 64);
+  GlobalTensor<float> x;
+  x.SetGlobalBuffer(gm.data(), gm.size());
+  AscendC::NdDmaLoopInfo transpose{{1, 64}, {16, 1}, {64, 16}, {0, 0}, {0, 0}};
+  DataCopy(ub.buf.Get<float>(), x, AscendC::NdDmaParams{transpose, 0});
+  for (uint32_t r = 0; r < 64; ++r) {
+    for (uint32_t c = 0; c < 16; ++c) {
+      ASSERT_EQ(ub.buf.Get<float>().GetValue(r * 16 + c), gm[c * 64 + r]);
+    }
+  }
+  AscendC::NdDmaLoopInfo broadcast{{1, 0}, {1, 16}, {16, 3}, {0, 0}, {0, 0}};
+  DataCopy(ub.buf.Get<float>(), x, AscendC::NdDmaParams{broadcast, 0});
+  for (uint32_t k = 0; k < 48; ++k) {
+    EXPECT_EQ(ub.buf.Get<float>().GetValue(k), gm[k % 16]) << k;
+  }
+}
+
+// Three loops of int16_t with the config's padding for every loop and a
+// constant of -1; the positions outside the loops keep their bytes.
+TEST(NdDma, ConfigPaddingOverridesEveryLoop) {
+  Ub950 ub(1024);
+  std::vector<int16_t> gm(2 * 3 * 4);
+  for (size_t i = 0; i < gm.size(); ++i) gm[i] = static_cast<int16_t>(i + 1);
+  GlobalTensor<int16_t> x;
+  x.SetGlobalBuffer(gm.data(), gm.size());
+  // Source [2][3][4]; every loop padded by 1 on both sides: [4][5][6].
+  AscendC::NdDmaLoopInfo<3> loopInfo{
+      {1, 4, 12}, {1, 6, 30}, {4, 3, 2}, {9, 9, 9}, {9, 9, 9}};
+  static constexpr AscendC::NdDmaConfig kOne = {false, 1, 1};
+  LocalTensor<int16_t> local = ub.buf.Get<int16_t>();
+  DataCopy<int16_t, 3, kOne>(local, x, AscendC::NdDmaParams{loopInfo, -1});
+  for (uint32_t a = 0; a < 4; ++a) {
+    for (uint32_t b = 0; b < 5; ++b) {
+      for (uint32_t c = 0; c < 6; ++c) {
+        const bool inside =
+            a >= 1 && a <= 2 && b >= 1 && b <= 3 && c >= 1 && c <= 4;
+        const int16_t want =
+            inside ? gm[(a - 1) * 12 + (b - 1) * 4 + (c - 1)] : int16_t{-1};
+        ASSERT_EQ(local.GetValue(a * 30 + b * 6 + c), want)
+            << a << "," << b << "," << c;
+      }
+    }
+  }
+  EXPECT_EQ(local.GetValue(120), static_cast<int16_t>(0xA5A5));
+}
+
+TEST(NdDma, Errors) {
+  std::vector<float> gm = Iota(64);
+  GlobalTensor<float> x;
+  x.SetGlobalBuffer(gm.data(), gm.size());
+  AscendC::NdDmaLoopInfo ok{{1, 8}, {1, 8}, {8, 8}, {0, 0}, {0, 0}};
+  {
+    compat_test::ProfileScope scope(normgrad_ascendc::Profile::kA2);
+    Ub ub;
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          DataCopy(ub.a, x, AscendC::NdDmaParams{ok, 0});
+        },
+        "DataCopy<float> GM->UB (NDDMA): NDDMA is not available on profile "
+        "Atlas A2/A3 (Ascend 950 only)"));
+    EXPECT_TRUE(FailsWith([&] { AscendC::NdDmaDci(); },
+                          "NdDmaDci: NDDMA is not available on profile"));
+  }
+  Ub950 ub(256);
+  LocalTensor<float> local = ub.buf.Get<float>();
+  AscendC::NdDmaLoopInfo wide{{1, 8}, {1, 9}, {8, 8}, {0, 0}, {0, 0}};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DataCopy(local, x, AscendC::NdDmaParams{wide, 0});
+      },
+      "DataCopy<float> GM->UB (NDDMA): the loops write element 70 of dst, "
+      "past the end of the LocalTensor of 64 elements"));
+  AscendC::NdDmaLoopInfo far{{1, 9}, {1, 8}, {8, 8}, {0, 0}, {0, 0}};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DataCopy(local, x, AscendC::NdDmaParams{far, 0});
+      },
+      "the loops read element 70 of src, past the end of the GlobalTensor of "
+      "64 elements"));
+  AscendC::NdDmaLoopInfo overlap{{1, 8}, {1, 2}, {2, 4}, {1, 0}, {0, 0}};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DataCopy(local, x, AscendC::NdDmaParams{overlap, 0});
+      },
+      "loopDstStride[1] 2 is less than the 3 elements loops 0 to 0 span; "
+      "with ascending strides the loops may not interleave"));
+  AscendC::NdDmaLoopInfo big{{1, 8}, {1, 1u << 20}, {8, 1}, {0, 0}, {0, 0}};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DataCopy(local, x, AscendC::NdDmaParams{big, 0});
+      },
+      "loopInfo.loopDstStride[1] 1048576 is out of range (0 to 2^20 - 1)"));
+  std::vector<int64_t> wide_gm(8, 5);
+  GlobalTensor<int64_t> w;
+  w.SetGlobalBuffer(wide_gm.data(), wide_gm.size());
+  AscendC::NdDmaLoopInfo<1> one{{1}, {1}, {4}, {1}, {0}};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DataCopy(ub.buf.Get<int64_t>(), w,
+                 AscendC::NdDmaParams<int64_t, 1>{one, 3});
+      },
+      "DataCopy<int64_t> GM->UB (NDDMA): constantValue must be 0 for 64-bit "
+      "elements"));
+  static constexpr AscendC::NdDmaConfig kNearest = {true};
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        DataCopy<int64_t, 1, kNearest>(
+            ub.buf.Get<int64_t>(), w, AscendC::NdDmaParams<int64_t, 1>{one, 0});
+      },
+      "isNearestValueMode must be false for 64-bit elements"));
+  // 64-bit elements with constant 0 padding copy as any other.
+  DataCopy(ub.buf.Get<int64_t>(), w, AscendC::NdDmaParams<int64_t, 1>{one, 0});
+  EXPECT_EQ(ub.buf.Get<int64_t>().GetValue(0), 0);
+  EXPECT_EQ(ub.buf.Get<int64_t>().GetValue(4), 5);
+}
+
+// ---- Loop mode (SetLoopModePara) on the 950
+// ----------------------------------
+
+// The page's int8_t example: DataCopyPad of 2 blocks of 48 bytes, repeated
+// 2 x 2 times, source iterations 96 and 192 bytes apart, destination
+// iterations 128 and 288 bytes apart.
+TEST(LoopMode, PageExampleRepeatsDataCopyPad) {
+  Ub950 ub(1024);
+  std::vector<int8_t> gm(384);
+  for (size_t i = 0; i < gm.size(); ++i) gm[i] = static_cast<int8_t>(i * 7);
+  GlobalTensor<int8_t> x;
+  x.SetGlobalBuffer(gm.data(), gm.size());
+  LocalTensor<int8_t> local = ub.buf.Get<int8_t>();
+  AscendC::LoopModeParams loop{2, 2, 96, 128, 192, 288};
+  AscendC::SetLoopModePara(loop, AscendC::DataCopyMVType::OUT_TO_UB);
+  DataCopyPad(local, x, DataCopyExtParams{2, 48, 0, 0, 0},
+              DataCopyPadExtParams<int8_t>{false, 0, 0, 0});
+  AscendC::ResetLoopModePara(AscendC::DataCopyMVType::OUT_TO_UB);
+  for (uint32_t i2 = 0; i2 < 2; ++i2) {
+    for (uint32_t i1 = 0; i1 < 2; ++i1) {
+      for (uint32_t k = 0; k < 2; ++k) {
+        for (uint32_t j = 0; j < 48; ++j) {
+          ASSERT_EQ(local.GetValue(i2 * 288 + i1 * 128 + k * 64 + j),
+                    gm[i2 * 192 + i1 * 96 + k * 48 + j])
+              << i2 << "," << i1 << "," << k << "," << j;
+        }
+      }
+    }
+  }
+  // The 32 bytes between the outer iterations are not written.
+  for (uint32_t b = 256; b < 288; ++b) {
+    EXPECT_EQ(static_cast<uint8_t>(local.GetValue(b)), 0xA5) << b;
+  }
+  // After the reset one DataCopyPad is one copy again.
+  std::memset(local.GetPhyAddr(), 0, 1024);
+  DataCopyPad(local, x, DataCopyExtParams{1, 32, 0, 0, 0},
+              DataCopyPadExtParams<int8_t>{false, 0, 0, 0});
+  EXPECT_EQ(local.GetValue(31), gm[31]);
+  EXPECT_EQ(local.GetValue(128), 0);
+}
+
+// UB_TO_OUT with the count form of DataCopy: 3 iterations of 8 floats, 64
+// bytes apart in the UB and 40 bytes apart in GM (loop2Size 0 runs once).
+TEST(LoopMode, UbToOutRepeatsDataCopy) {
+  Ub950 ub(256);
+  LocalTensor<float> local = ub.buf.Get<float>();
+  for (uint32_t i = 0; i < 64; ++i) local.SetValue(i, float(i));
+  std::vector<float> gm(40, -1.0f);
+  GlobalTensor<float> y;
+  y.SetGlobalBuffer(gm.data(), gm.size());
+  AscendC::SetLoopModePara({3, 0, 64, 40, 0, 0},
+                           AscendC::DataCopyMVType::UB_TO_OUT);
+  DataCopy(y, local, 8);
+  AscendC::ResetLoopModePara(AscendC::DataCopyMVType::UB_TO_OUT);
+  for (uint32_t i = 0; i < 40; ++i) {
+    const uint32_t it = i / 10, k = i % 10;
+    EXPECT_EQ(gm[i], it < 3 && k < 8 ? float(it * 16 + k) : -1.0f) << i;
+  }
+}
+
+TEST(LoopMode, Errors) {
+  {
+    compat_test::ProfileScope scope(normgrad_ascendc::Profile::kA2);
+    EXPECT_TRUE(FailsWith(
+        [&] {
+          AscendC::SetLoopModePara({}, AscendC::DataCopyMVType::OUT_TO_UB);
+        },
+        "SetLoopModePara: loop mode is not available on profile Atlas A2/A3 "
+        "(Ascend 950 only)"));
+  }
+  Ub950 ub(256);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::SetLoopModePara({2, 1, 0, 48, 0, 0},
+                                 AscendC::DataCopyMVType::OUT_TO_UB);
+      },
+      "SetLoopModePara: loopParams.loop1DstStride 48 is not a multiple of 32 "
+      "bytes (the UB side's strides are, for OUT_TO_UB)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::SetLoopModePara({1u << 21, 1, 0, 0, 0, 0},
+                                 AscendC::DataCopyMVType::UB_TO_OUT);
+      },
+      "SetLoopModePara: loopParams.loop1Size 2097152 is out of range (0 to "
+      "2^21 - 1)"));
+  std::vector<float> gm(64);
+  GlobalTensor<float> x;
+  x.SetGlobalBuffer(gm.data(), gm.size());
+  AscendC::SetLoopModePara({6, 1, 0, 64, 0, 0},
+                           AscendC::DataCopyMVType::OUT_TO_UB);
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(ub.buf.Get<float>(), x, 16); },
+      "DataCopy: loop mode moves dst 320 bytes at iteration (5, 0), past the "
+      "end of its 256 bytes"));
 }
 
 }  // namespace

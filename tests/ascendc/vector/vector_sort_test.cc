@@ -631,6 +631,33 @@ TEST(ProposalConcatExtract, MoveOneFieldPerProposal) {
   }
 }
 
+// repeatTime 32 on half: 512 elements into the fields of 512 proposals (8 KB)
+// and back; a source of only 512 halves holds 64 proposals, fewer than the
+// 512 that 32 repeats read (the page asks the caller to provide them all).
+TEST(ProposalConcatExtract, ThirtyTwoRepeatsOfHalf) {
+  ProfileScope scope(Profile::k310P);
+  Ub ub;
+  std::vector<uint16_t> elements(512);
+  for (uint32_t i = 0; i < 512; ++i) {
+    elements[i] = static_cast<uint16_t>(0x3C00 + i);
+  }
+  std::memcpy(ub.At(0, 0), elements.data(), 512 * sizeof(half));
+  AscendC::ProposalConcat(ub.Get<half>(1), ub.Get<half>(0), 32, 5);
+  for (uint32_t i = 0; i < 512; ++i) {
+    uint16_t label;
+    std::memcpy(&label, ub.At(1, (i * 8 + 5) * 2), 2);
+    ASSERT_EQ(label, elements[i]) << i;
+  }
+  AscendC::ProposalExtract(ub.Get<half>(2), ub.Get<half>(1), 32, 5);
+  EXPECT_EQ(std::memcmp(ub.At(2, 0), elements.data(), 1024), 0);
+  LocalTensor<half> small = ub.Get<half>(0);
+  small.SetSize(512);
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::ProposalExtract(ub.Get<half>(2), small, 32, 4); },
+      "ProposalExtract<half>: src has 512 elements (1024 bytes), fewer than "
+      "the 8192 bytes of the 512 proposals repeatTime 32 covers"));
+}
+
 // The documented RpSort16 example: 32 half scores into the score fields,
 // sorted per 16.
 TEST(RpSort16, DocumentedExample) {

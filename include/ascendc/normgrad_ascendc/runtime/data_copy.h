@@ -34,6 +34,9 @@
 //
 // A copy allocates nothing, reads no environment (after the first) and starts
 // no thread. UB→UB copies may overlap.
+//
+// The multi-dimensional GM → UB form of the 950 (NDDMA: NdDmaParams,
+// NdDmaLoopInfo, NdDmaConfig, NdDmaDci) is at the end of this file.
 #pragma once
 
 #include <cstdint>
@@ -86,6 +89,81 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
 /// Checks and performs Copy: `count` elements, UB to UB (any count).
 void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
               const CopyEnd& src, uint32_t count);
+
+/// The loop mode SetLoopModePara set for copies into the UB (to_ub) or out
+/// of it, or null (none set, or the profile is not the 950).
+const AscendC::LoopModeParams* ActiveLoopMode(bool to_ub);
+/// `end` moved `bytes` further for loop-mode iteration (i1, i2); a UB end's
+/// moved view is kept in *view. Past the end of a sized tensor, or not a
+/// whole number of elements, is an error naming `api` and `which`.
+CopyEnd LoopShifted(const char* api, const char* which, const CopyEnd& end,
+                    uint64_t bytes, uint32_t elem_bytes, uint32_t i1,
+                    uint32_t i2, TensorView* view);
+/// Runs `once(dst, src)` for every iteration of the loop mode set for the
+/// copy's direction (GM to UB or UB to GM) and returns true; false when no
+/// loop mode applies (the caller then copies once). A loop size of 0 runs
+/// its loop once.
+template <typename Once>
+bool RunLoopMode(const char* api, uint32_t elem_bytes, const CopyEnd& dst,
+                 const CopyEnd& src, Once&& once) {
+  if ((dst.ub == nullptr) == (src.ub == nullptr)) return false;
+  const AscendC::LoopModeParams* loop = ActiveLoopMode(dst.ub != nullptr);
+  if (loop == nullptr) return false;
+  const uint32_t n1 = loop->loop1Size == 0 ? 1 : loop->loop1Size;
+  const uint32_t n2 = loop->loop2Size == 0 ? 1 : loop->loop2Size;
+  {
+    // The last iteration moves furthest: check it before copying anything.
+    TensorView view;
+    LoopShifted(
+        api, "dst", dst,
+        (n1 - 1) * loop->loop1DstStride + (n2 - 1) * loop->loop2DstStride,
+        elem_bytes, n1 - 1, n2 - 1, &view);
+    LoopShifted(
+        api, "src", src,
+        (n1 - 1) * loop->loop1SrcStride + (n2 - 1) * loop->loop2SrcStride,
+        elem_bytes, n1 - 1, n2 - 1, &view);
+  }
+  for (uint32_t i2 = 0; i2 < n2; ++i2) {
+    for (uint32_t i1 = 0; i1 < n1; ++i1) {
+      TensorView dst_view, src_view;
+      const CopyEnd d =
+          LoopShifted(api, "dst", dst,
+                      i1 * loop->loop1DstStride + i2 * loop->loop2DstStride,
+                      elem_bytes, i1, i2, &dst_view);
+      const CopyEnd s =
+          LoopShifted(api, "src", src,
+                      i1 * loop->loop1SrcStride + i2 * loop->loop2SrcStride,
+                      elem_bytes, i1, i2, &src_view);
+      once(d, s);
+    }
+  }
+  return true;
+}
+/// SetLoopModePara's and ResetLoopModePara's checks and register writes.
+void SetLoopModeParaImpl(const AscendC::LoopModeParams& params,
+                         AscendC::DataCopyMVType type);
+void ResetLoopModeParaImpl(AscendC::DataCopyMVType type);
+
+/// One NDDMA copy, its element type erased: `dims` loops (0 innermost), each
+/// lp[d] padding positions, size[d] source elements and rp[d] padding
+/// positions, position i at dst_stride[d] * i in dst; source element j at
+/// src_stride[d] * j. Padding takes *pad (constant mode) or the nearest
+/// source element of that dimension (nearest mode).
+struct NdDmaCopy {
+  uint32_t dims;
+  const uint64_t* src_stride;
+  const uint32_t* dst_stride;
+  const uint32_t* size;
+  uint32_t lp[5];
+  uint32_t rp[5];
+  bool nearest;
+  const void* pad;  ///< elem_bytes bytes
+};
+void DataCopyNdDmaImpl(const char* type_name, uint32_t elem_bytes,
+                       const CopyEnd& dst, const CopyEnd& src,
+                       const NdDmaCopy& copy);
+/// NdDmaDci's check: the 950 only.
+void NdDmaDciImpl();
 
 // The copies tell the hooks each UB byte they write (data_copy.cc).
 template <typename T>
@@ -190,6 +268,108 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
   normgrad_ascendc::DataCopySliceImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
       normgrad_ascendc::UbEnd(src), dstSliceInfo, srcSliceInfo, dimValue);
+}
+
+/// NDDMA options: the padding's kind and sizes for every loop at once.
+struct NdDmaConfig {
+  static constexpr uint16_t unsetPad = 0xffff;
+  bool isNearestValueMode = false;  ///< pad with the nearest element
+  uint16_t loopLpSize = unsetPad;   ///< left padding of every loop, if set
+  uint16_t loopRpSize = unsetPad;   ///< right padding of every loop, if set
+  bool ascOptimize = false;         ///< reserved: must stay false
+};
+inline constexpr NdDmaConfig kDefaultNdDmaConfig{};
+
+/// Per loop (index 0 the innermost of `dim` loops, 1 to 5): strides in
+/// elements, the source elements moved and the padding on each side.
+template <uint8_t dim>
+struct NdDmaLoopInfo {
+  static_assert(dim >= 1 && dim <= 5, "NdDmaLoopInfo<dim>: dim must be 1 to 5");
+  uint64_t loopSrcStride[dim] = {0};
+  uint32_t loopDstStride[dim] = {0};
+  uint32_t loopSize[dim] = {0};
+  uint8_t loopLpSize[dim] = {0};
+  uint8_t loopRpSize[dim] = {0};
+};
+// The pages write NdDmaLoopInfo loopInfo{{...}, {...}, {...}, {...}, {...}}:
+// dim comes from the arrays' length.
+template <size_t n>
+NdDmaLoopInfo(const uint64_t (&)[n], const uint32_t (&)[n],
+              const uint32_t (&)[n], const uint8_t (&)[n], const uint8_t (&)[n])
+    -> NdDmaLoopInfo<static_cast<uint8_t>(n)>;
+
+/// The loops and the constant padding value.
+template <typename T, uint8_t dim>
+struct NdDmaParams {
+  NdDmaLoopInfo<dim> loopInfo;
+  T constantValue;
+};
+template <uint8_t dim, typename T>
+NdDmaParams(NdDmaLoopInfo<dim>, T) -> NdDmaParams<T, dim>;
+
+/// GM → UB, multi-dimensional (NDDMA; the 950 only): see NdDmaCopy. The
+/// padding value may be given in another type (the pages write
+/// `NdDmaParams params{loopInfo, 0}`); it is converted to T.
+template <typename T, uint8_t dim,
+          const NdDmaConfig& config = kDefaultNdDmaConfig, typename U>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const NdDmaParams<U, dim>& params,
+              normgrad_ascendc::CallSite site = {}) {
+  static_assert(!config.ascOptimize,
+                "DataCopy (NDDMA): NdDmaConfig::ascOptimize is reserved and "
+                "must be false");
+  static_assert(
+      config.loopLpSize == NdDmaConfig::unsetPad || config.loopLpSize <= 255,
+      "DataCopy (NDDMA): NdDmaConfig::loopLpSize must be unsetPad or "
+      "0 to 255");
+  static_assert(
+      config.loopRpSize == NdDmaConfig::unsetPad || config.loopRpSize <= 255,
+      "DataCopy (NDDMA): NdDmaConfig::loopRpSize must be unsetPad or "
+      "0 to 255");
+  const normgrad_ascendc::ApiCall call(site);
+  const T pad = static_cast<T>(params.constantValue);
+  normgrad_ascendc::NdDmaCopy copy{dim,
+                                   params.loopInfo.loopSrcStride,
+                                   params.loopInfo.loopDstStride,
+                                   params.loopInfo.loopSize,
+                                   {},
+                                   {},
+                                   config.isNearestValueMode,
+                                   &pad};
+  for (uint32_t d = 0; d < dim; ++d) {
+    copy.lp[d] = config.loopLpSize != NdDmaConfig::unsetPad
+                     ? config.loopLpSize
+                     : params.loopInfo.loopLpSize[d];
+    copy.rp[d] = config.loopRpSize != NdDmaConfig::unsetPad
+                     ? config.loopRpSize
+                     : params.loopInfo.loopRpSize[d];
+  }
+  normgrad_ascendc::DataCopyNdDmaImpl(normgrad_ascendc::TypeName<T>(),
+                                      sizeof(T), normgrad_ascendc::UbEnd(dst),
+                                      normgrad_ascendc::GmEnd(src), copy);
+}
+
+/// Refreshes the NDDMA data cache before an NDDMA DataCopy (the 950 only).
+/// The CPU has no such cache: only the profile is checked.
+inline void NdDmaDci(normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::NdDmaDciImpl();
+}
+
+/// Turns on loop mode for DataCopy and DataCopyPad in one direction (the
+/// 950 only): each later copy that way repeats as LoopModeParams says, until
+/// ResetLoopModePara.
+inline void SetLoopModePara(const LoopModeParams& loopParams,
+                            DataCopyMVType type,
+                            normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::SetLoopModeParaImpl(loopParams, type);
+}
+/// Turns loop mode off for one direction (the 950 only).
+inline void ResetLoopModePara(DataCopyMVType type,
+                              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::ResetLoopModeParaImpl(type);
 }
 
 /// UB → UB: `count` elements (any count; isSetMask has no effect).

@@ -118,4 +118,22 @@ struct SliceInfo {
   uint32_t shapeValue = 0;
 };
 
+/// The direction SetLoopModePara and ResetLoopModePara configure.
+enum class DataCopyMVType : uint8_t {
+  UB_TO_OUT = 0,
+  OUT_TO_UB = 1,
+};
+
+/// Loop mode (the 950): the copy repeats loop1Size times (inner) and
+/// loop2Size times (outer), each iteration's source and destination moved by
+/// the loops' strides in bytes (start to start).
+struct LoopModeParams {
+  uint32_t loop1Size = 0;
+  uint32_t loop2Size = 0;
+  uint64_t loop1SrcStride = 0;
+  uint64_t loop1DstStride = 0;
+  uint64_t loop2SrcStride = 0;
+  uint64_t loop2DstStride = 0;
+};
+
 }  // namespace AscendC

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -122,6 +123,32 @@ class GlobalTensor {
                                     data_ + i, &value, sizeof(T));
   }
 
+  /// Element i itself, to read or to assign (operator() of the page); with
+  /// a size, i must be < GetSize(). The element is checked as GetValue
+  /// checks it; a write through the reference is a plain store (not under
+  /// the core's atomic mode, which SetValue follows).
+  T& operator()(uint64_t i) const {
+    CheckIndex("operator()", i);
+    T value;
+    normgrad_ascendc::ReadGmScalar("GlobalTensor<%s>::operator()",
+                                   normgrad_ascendc::TypeName<T>(), &value,
+                                   base_, data_ + i, sizeof(T));
+    return data_[i];
+  }
+
+  /// The same memory seen as elements of U: the size becomes the byte size
+  /// / sizeof(U), rounded down (with a warning on stderr when bytes are left
+  /// over, as the page says the CPU run warns).
+  template <typename U>
+  GlobalTensor<U> ReinterpretCast() const {
+    GlobalTensor<U> cast;
+    cast.Reinterpret(reinterpret_cast<U*>(data_),
+                     reinterpret_cast<const U*>(base_), size_ * sizeof(T),
+                     sized_, normgrad_ascendc::TypeName<T>());
+    cast.cache_mode_ = cache_mode_;
+    return cast;
+  }
+
   /// The first element (null before SetGlobalBuffer).
   __gm__ T* GetPhyAddr() const { return data_; }
   /// The address `offset` elements further (not checked).
@@ -157,6 +184,28 @@ class GlobalTensor {
   const void* base() const { return base_; }
 
  private:
+  template <typename U>
+  friend class GlobalTensor;
+
+  // ReinterpretCast's target: `bytes` of memory at `data` seen as T.
+  void Reinterpret(T* data, const T* base, uint64_t bytes, bool sized,
+                   const char* from) {
+    data_ = data;
+    base_ = base;
+    sized_ = sized;
+    size_ = sized ? bytes / sizeof(T) : 0;
+    if (sized && bytes % sizeof(T) != 0) {
+      std::fprintf(stderr,
+                   "normgrad: warning: GlobalTensor<%s>::ReinterpretCast<%s>: "
+                   "%llu bytes are not a whole number of %s elements; the "
+                   "size is rounded down to %llu\n",
+                   from, normgrad_ascendc::TypeName<T>(),
+                   static_cast<unsigned long long>(bytes),
+                   normgrad_ascendc::TypeName<T>(),
+                   static_cast<unsigned long long>(size_));
+    }
+  }
+
   void CheckIndex(const char* api, uint64_t i) const {
     if (data_ == nullptr) {
       normgrad_ascendc::Fail(

@@ -30,12 +30,23 @@
 //    A2/A3)".
 // Queues and buffers are named by their type and the number of the InitBuffer
 // call that gave them memory (#1 is the pipe's first).
+//
+// SPM buffer (InitSpmBuffer, WriteSpmBuffer, ReadSpmBuffer): a pipe's area
+// for data the UB has no room for: bufferSize bytes of a GM workspace the
+// kernel names, or, on the Atlas inference series and training products
+// only, bufferSize bytes the pipe keeps itself (the L1 form). Copies move
+// whole 32-byte blocks (DataCopyParams) or a count of elements between a
+// LocalTensor and the area at a byte offset; a copy past either end is a
+// KernelError. The area ends with the pipe (Destroy, Reset, the destructor).
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/data_copy_params.h"
+#include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/sync.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -112,11 +123,13 @@ class QueueState {
   bool bind_;
   Core* core_ = nullptr;
   const PipeLife* life_ = nullptr;
-  uint64_t epoch_ = 0;    ///< life_->epoch when it got memory
-  uint32_t request_ = 0;  ///< the InitBuffer call number; 0 before it
-  uint32_t first_offset_ = 0;
-  uint32_t buffer_stride_ = 0;  ///< len rounded up to 32
-  uint32_t buffer_bytes_ = 0;   ///< len
+  uint64_t epoch_ = 0;         ///< life_->epoch when it got memory
+  uint32_t request_ = 0;       ///< the InitBuffer call number; 0 before it
+  uint32_t buffer_bytes_ = 0;  ///< len
+  /// Each buffer's UB offset (a custom TBufPool places them one by one).
+  uint32_t buffer_offset_[kMaxPipeBuffers] = {};
+  /// Custom pools: which buffers InitBufHandle placed so far.
+  bool placed_[kMaxPipeBuffers] = {};
   uint32_t count_ = 0;
   uint32_t next_ = 0;  ///< where the round-robin search for a free one starts
   State state_[kMaxPipeBuffers] = {};
@@ -181,8 +194,48 @@ class PoolState {
   BufferLease* lease_[kMaxPipeBuffers] = {};
 };
 
-/// The value DataCopyPad pads with (SetPadValue): a register of the core,
-/// kept in its TPipe.
+class CustomPoolState;
+
+/// One of a custom TBufPool's buffer handles (TBufHandle points at one).
+struct BufSlot {
+  CustomPoolState* pool = nullptr;
+  uint32_t index = 0;
+};
+
+/// A custom TBufPool's state (EXTERN_IMPL_BUFPOOL): the pool's region (a
+/// PoolState carved by TPipe::InitBufPool), its BUFID_SIZE handles and the
+/// two counters the pool's own InitBuffer keeps (GetCurAddr,
+/// GetCurBufSize).
+class CustomPoolState {
+ public:
+  CustomPoolState(AscendC::TPosition position, uint32_t handles);
+  CustomPoolState(const CustomPoolState&) = delete;
+  CustomPoolState& operator=(const CustomPoolState&) = delete;
+
+  PoolState& pool() { return pool_; }
+  uint8_t* Handle(uint32_t offset);
+  /// The slot `handle` + `index`; an error naming `api` if it is not one of
+  /// a live custom pool's handles.
+  static BufSlot& SlotOf(const char* api, uint8_t* handle, uint32_t index);
+
+  uint32_t cur_addr = 0;
+  uint8_t cur_buf_size = 0;
+
+ private:
+  PoolState pool_;
+  uint32_t handles_;
+  BufSlot slots_[kMaxPipeBuffers];
+};
+
+/// The 950's loop-mode registers (SetLoopModePara), one per direction
+/// (DataCopyMVType: 0 UB to GM, 1 GM to UB): registers of the core, kept
+/// in its TPipe, as is the value DataCopyPad pads with (PadRegister,
+/// SetPadValue).
+struct LoopModeRegister {
+  bool set[2] = {false, false};
+  AscendC::LoopModeParams params[2];
+};
+/// The value DataCopyPad pads with (SetPadValue).
 struct PadRegister {
   bool set = false;
   uint8_t value[8] = {};
@@ -193,6 +246,18 @@ struct PadRegister {
 /// The caller will write at most its first `written` bytes (the core zeroes
 /// them after the block: Core::Touch).
 TensorView FrameworkScratch(AscendC::TPosition position, uint64_t written);
+
+/// A custom TBufPool's calls on a queue or TBuf (pipe.cc):
+/// InitStartBufHandle (the buffers' count and length, from `handle` on) and
+/// InitBufHandle (buffer `index` at byte `addr` of `owner`'s region).
+void StartBufHandles(QueueState& que, uint8_t* handle, uint8_t num,
+                     uint32_t len);
+void StartBufHandles(BufferState& buf, uint8_t* handle, uint8_t num,
+                     uint32_t len);
+void PlaceBufHandle(QueueState& que, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len);
+void PlaceBufHandle(BufferState& buf, CustomPoolState& owner, uint32_t index,
+                    uint8_t* handle, uint32_t addr, uint32_t len);
 
 /// Base of the queue classes: what TPipe and TBufPool give memory to.
 class QueueBase {
@@ -212,6 +277,9 @@ inline constexpr bool kIsQueue = std::is_base_of_v<QueueBase, Q>;
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
+
+/// A custom TBufPool's buffer handle (GetBufHandle).
+using TBufHandle = uint8_t*;
 
 /// A queue from logical position `src` to `dst` of `depth` (see the file
 /// comment) over buffers that TPipe::InitBuffer or TBufPool::InitBuffer
@@ -272,6 +340,24 @@ class TQueBind : public normgrad_ascendc::QueueBase {
   /// Releases the queue's synchronization events: nothing to do on the CPU.
   void FreeAllEvent() {}
 
+  /// For a custom TBufPool's InitBuffer: the queue gets `num` buffers of
+  /// `len` bytes, the pool's handles from `startBufhandle` on; each is then
+  /// placed with InitBufHandle.
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len,
+                          normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::StartBufHandles(state_, startBufhandle, num, len);
+  }
+  /// Places buffer `index` at byte `curPoolAddr` of `bufPool`'s memory.
+  template <typename T>
+  void InitBufHandle(T* bufPool, uint32_t index, TBufHandle bufhandle,
+                     uint32_t curPoolAddr, uint32_t len,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::PlaceBufHandle(state_, bufPool->custom_pool_state(),
+                                     index, bufhandle, curPoolAddr, len);
+  }
+
  protected:
   TQueBind(TPosition s, TPosition d, int32_t n, bool bind)
       : QueueBase(s, d, n, bind) {}
@@ -322,6 +408,21 @@ class TBuf {
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     tensor.view().Check("TBuf::FreeTensor");
+  }
+  /// For a custom TBufPool's InitBuffer (as TQueBind's; num must be 1).
+  void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len,
+                          normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::StartBufHandles(state_, startBufhandle, num, len);
+  }
+  /// Places the buffer at byte `curPoolAddr` of `bufPool`'s memory.
+  template <typename T>
+  void InitBufHandle(T* bufPool, uint32_t index, TBufHandle bufhandle,
+                     uint32_t curPoolAddr, uint32_t len,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    normgrad_ascendc::PlaceBufHandle(state_, bufPool->custom_pool_state(),
+                                     index, bufhandle, curPoolAddr, len);
   }
   /// `size` elements from `bufOffset` bytes (a multiple of 32) in.
   template <typename T>
@@ -430,6 +531,70 @@ class TPipe {
   /// gave memory end, and the core is free for another TPipe. The pipe
   /// gives memory again (InitBuffer, InitBufPool) only after Init.
   void Destroy(normgrad_ascendc::CallSite site = {});
+  /// Destroy without the barrier over every pipe the device puts first;
+  /// the same on the CPU, where instructions finish in program order.
+  void DestroyWithoutPipeAll(normgrad_ascendc::CallSite site = {});
+  /// The first byte of `logicPos`'s memory: the core's emulated UB for
+  /// VECIN, VECOUT and VECCALC (a tensor's offset there is its address minus
+  /// this); other positions have no emulated memory and are a KernelError.
+  uint8_t* GetBaseAddr(int8_t logicPos, normgrad_ascendc::CallSite site = {});
+
+  /// Makes `bufferSize` bytes of GM from `workspace`'s address this pipe's
+  /// SPM buffer (bufferSize > 0 and, when workspace has a size, inside it).
+  template <typename T>
+  void InitSpmBuffer(const GlobalTensor<T>& workspace, const int32_t bufferSize,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    InitSpm(reinterpret_cast<uint8_t*>(workspace.GetPhyAddr()),
+            workspace.base(),
+            workspace.sized() ? workspace.GetSize() * sizeof(T) : UINT64_MAX,
+            bufferSize);
+  }
+  /// An SPM buffer of `bufferSize` bytes the pipe keeps (the L1 form; not
+  /// on Atlas A2/A3 or the 950, as the page says).
+  void InitSpmBuffer(const int32_t bufferSize,
+                     normgrad_ascendc::CallSite site = {});
+  /// Copies blocks of `writeBuffer` into the SPM buffer at byte
+  /// `writeOffset` (srcGap between blocks in the UB, dstGap in the SPM).
+  template <typename T>
+  void WriteSpmBuffer(const LocalTensor<T>& writeBuffer,
+                      const DataCopyParams& copyParams, int32_t writeOffset = 0,
+                      normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmBlocks("WriteSpmBuffer", normgrad_ascendc::TypeName<T>(),
+              writeBuffer.view(), copyParams, writeOffset, true);
+  }
+  /// Copies `writeSize` elements of `writeBuffer` into the SPM buffer at
+  /// byte `writeOffset`.
+  template <typename T>
+  void WriteSpmBuffer(const LocalTensor<T>& writeBuffer,
+                      const int32_t writeSize, int32_t writeOffset = 0,
+                      normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmRun("WriteSpmBuffer", normgrad_ascendc::TypeName<T>(),
+           writeBuffer.view(), writeSize, sizeof(T), writeOffset, true);
+  }
+  /// Copies blocks from the SPM buffer at byte `readOffset` into
+  /// `readBuffer` (srcGap between blocks in the SPM, dstGap in the UB).
+  template <typename T>
+  void ReadSpmBuffer(const LocalTensor<T>& readBuffer,
+                     const DataCopyParams& copyParams, int32_t readOffset = 0,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmBlocks("ReadSpmBuffer", normgrad_ascendc::TypeName<T>(),
+              readBuffer.view(), copyParams, readOffset, false);
+  }
+  /// Copies `readSize` elements from the SPM buffer at byte `readOffset`
+  /// into `readBuffer`.
+  template <typename T>
+  void ReadSpmBuffer(const LocalTensor<T>& readBuffer, const int32_t readSize,
+                     int32_t readOffset = 0,
+                     normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    SpmRun("ReadSpmBuffer", normgrad_ascendc::TypeName<T>(), readBuffer.view(),
+           readSize, sizeof(T), readOffset, false);
+  }
+
   /// Returns the pipe to its initial state, as Destroy and Init together.
   void Reset(normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
@@ -471,6 +636,18 @@ class TPipe {
   uint32_t used_bytes() const { return region_.used; }
   /// normgrad: the core's pad value register (data_copy_pad.h).
   normgrad_ascendc::PadRegister& pad_register() { return pad_register_; }
+  /// normgrad: the core's loop-mode registers (data_copy.h).
+  normgrad_ascendc::LoopModeRegister& loop_mode() { return loop_mode_; }
+
+  // normgrad: a custom TBufPool's handles (StartBufHandles, PlaceBufHandle).
+  void StartHandles(normgrad_ascendc::QueueState* que,
+                    normgrad_ascendc::BufferState* buf,
+                    normgrad_ascendc::BufSlot& start, uint8_t num,
+                    uint32_t len);
+  void PlaceHandle(normgrad_ascendc::QueueState* que,
+                   normgrad_ascendc::BufferState* buf,
+                   normgrad_ascendc::CustomPoolState& owner, uint32_t index,
+                   uint32_t addr, uint32_t len);
 
   // normgrad: carving for TPipe and TBufPool (`pool` null: the pipe's own
   // region).
@@ -494,6 +671,19 @@ class TPipe {
                                        uint32_t offset,
                                        const normgrad_ascendc::Name& owner,
                                        uint32_t index);
+  /// Ends the pipe for Destroy and DestroyWithoutPipeAll (`by` names it).
+  void DestroyAs(const char* by);
+  /// The SPM buffer's setup and copies (pipe.cc).
+  void InitSpm(uint8_t* gm, const void* base, uint64_t limit, int32_t bytes);
+  void SpmBlocks(const char* api, const char* type,
+                 const normgrad_ascendc::TensorView& local,
+                 const DataCopyParams& params, int32_t offset, bool write);
+  void SpmRun(const char* api, const char* type,
+              const normgrad_ascendc::TensorView& local, int32_t count,
+              uint32_t elem_bytes, int32_t offset, bool write);
+  /// The SPM area's first byte; an error naming `api` before InitSpmBuffer.
+  uint8_t* SpmArea(const char* api, const char* type);
+
   /// An error if the pool's pipe ended since the pool got its memory.
   void CheckPool(const char* api, const normgrad_ascendc::PoolState& pool);
   /// Ends every tensor, queue, buffer and pool of the pipe; `by` names the
@@ -508,6 +698,15 @@ class TPipe {
   normgrad_ascendc::BufferLease* leases_[normgrad_ascendc::kMaxPipeBuffers] =
       {};
   normgrad_ascendc::PadRegister pad_register_;
+  normgrad_ascendc::LoopModeRegister loop_mode_;
+  /// The SPM buffer: GM (gm, the workspace's base for the GM checks) or
+  /// the pipe's own bytes (l1); bytes 0 before InitSpmBuffer.
+  struct Spm {
+    uint8_t* gm = nullptr;
+    const void* base = nullptr;
+    std::vector<uint8_t> l1;
+    uint32_t bytes = 0;
+  } spm_;
 };
 
 template <TPosition pos, uint32_t bufIDSize>
@@ -567,3 +766,46 @@ bool PopStackBuffer(LocalTensor<T>& out) {
 // Programs call GetTPipePtr() unqualified without `using namespace AscendC`
 // (docs/program-surface.md, "Unqualified framework calls").
 using AscendC::GetTPipePtr;
+
+/// Makes the class it is written in a custom TBufPool at POSITION with
+/// BUFID_SIZE buffer handles: Init, Reset, GetBufHandle, GetCurAddr,
+/// SetCurAddr, GetCurBufSize and SetCurBufSize (and what TPipe::InitBufPool
+/// and InitBufHandle need). The class's own InitBuffer functions place its
+/// queues' and buffers' memory (InitStartBufHandle, InitBufHandle). Leaves
+/// the class in its public part.
+#define EXTERN_IMPL_BUFPOOL(EXT_BUFPOOL, POSITION, BUFID_SIZE)                 \
+ private:                                                                      \
+  static_assert(                                                               \
+      (BUFID_SIZE) > 0 && (BUFID_SIZE) <= ::normgrad_ascendc::kMaxPipeBuffers, \
+      "EXTERN_IMPL_BUFPOOL: BUFID_SIZE must be 1 to 64");                      \
+  ::normgrad_ascendc::CustomPoolState normgrad_custom_pool_{(POSITION),        \
+                                                            (BUFID_SIZE)};     \
+                                                                               \
+ public:                                                                       \
+  ::normgrad_ascendc::PoolState& pool_state() {                                \
+    return normgrad_custom_pool_.pool();                                       \
+  }                                                                            \
+  ::normgrad_ascendc::CustomPoolState& custom_pool_state() {                   \
+    return normgrad_custom_pool_;                                              \
+  }                                                                            \
+  void Init() {                                                                \
+    normgrad_custom_pool_.cur_addr = 0;                                        \
+    normgrad_custom_pool_.cur_buf_size = 0;                                    \
+  }                                                                            \
+  void Reset(::normgrad_ascendc::CallSite site = {}) {                         \
+    const ::normgrad_ascendc::ApiCall call(site);                              \
+    normgrad_custom_pool_.pool().Reset();                                      \
+  }                                                                            \
+  ::AscendC::TBufHandle GetBufHandle(uint8_t offset,                           \
+                                     ::normgrad_ascendc::CallSite site = {}) { \
+    const ::normgrad_ascendc::ApiCall call(site);                              \
+    return normgrad_custom_pool_.Handle(offset);                               \
+  }                                                                            \
+  uint32_t GetCurAddr() { return normgrad_custom_pool_.cur_addr; }             \
+  void SetCurAddr(uint32_t curAddr) {                                          \
+    normgrad_custom_pool_.cur_addr = curAddr;                                  \
+  }                                                                            \
+  uint8_t GetCurBufSize() { return normgrad_custom_pool_.cur_buf_size; }       \
+  void SetCurBufSize(uint8_t curBufSize) {                                     \
+    normgrad_custom_pool_.cur_buf_size = curBufSize;                           \
+  }

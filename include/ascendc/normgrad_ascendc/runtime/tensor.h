@@ -256,6 +256,14 @@ class LocalTensor {
     std::memcpy(Element(i), &value, sizeof(T));
   }
 
+  /// Element i itself, to read or to assign (operator() of the page);
+  /// i must be < GetSize(). The sync check sees it as a scalar read.
+  T& operator()(uint32_t i) const {
+    CheckIndex("operator()", i);
+    if (normgrad_ascendc::SyncCheckOn()) NoteScalar("operator()", i, false);
+    return *reinterpret_cast<T*>(Element(i));
+  }
+
   /// The first element in the emulated UB (null for an empty tensor).
   T* GetPhyAddr(normgrad_ascendc::CallSite site = {}) const {
     const normgrad_ascendc::ApiCall call(site);
