@@ -86,6 +86,19 @@ void CheckHolds(const char* api, const char* which, const TensorView& v,
   }
 }
 
+// ProposalConcat's and ProposalExtract's rule: the device bounds their
+// operands by the UB only (a program may let them run past a tensor's size
+// into the buffers after it), so the bytes must end inside the UB.
+void CheckInUb(const char* api, const char* which, const TensorView& v,
+               uint64_t bytes, const char* what) {
+  const uint32_t ub = v.core->ub_size();
+  if (v.offset + bytes > ub) {
+    Fail("%s: %s at UB offset %u: the %llu bytes %s end past the %u-byte UB",
+         api, which, v.offset, static_cast<unsigned long long>(bytes), what,
+         ub);
+  }
+}
+
 // Whether bytes [a.offset, a.offset + a_bytes) and [b.offset, b.offset +
 // b_bytes) of one core's UB intersect.
 bool Meet(const TensorView& a, uint64_t a_bytes, const TensorView& b,
@@ -382,11 +395,11 @@ void ProposalFieldImpl(const char* type, uint32_t elem_bytes, bool concat,
   std::snprintf(what, sizeof what,
                 "of the %u proposals repeatTime %d covers (16 per repeat)", n,
                 repeat_time);
-  CheckHolds(api, proposals_name, proposals, elem_bytes, proposal_bytes, what);
+  CheckInUb(api, proposals_name, proposals, proposal_bytes, what);
   std::snprintf(what, sizeof what,
                 "of the %u elements repeatTime %d covers (16 per repeat)", n,
                 repeat_time);
-  CheckHolds(api, elements_name, elements, elem_bytes, element_bytes, what);
+  CheckInUb(api, elements_name, elements, element_bytes, what);
   CheckApart(api, dst, concat ? proposal_bytes : element_bytes, "src", src,
              concat ? element_bytes : proposal_bytes);
   const uint64_t field_at = static_cast<uint64_t>(mode_number) * elem_bytes;

@@ -28,6 +28,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -632,8 +633,9 @@ TEST(ProposalConcatExtract, MoveOneFieldPerProposal) {
 }
 
 // repeatTime 32 on half: 512 elements into the fields of 512 proposals (8 KB)
-// and back; a source of only 512 halves holds 64 proposals, fewer than the
-// 512 that 32 repeats read (the page asks the caller to provide them all).
+// and back. The device bounds these operands by the UB only, so an extract
+// whose source tensor was given 512 elements still reads all 512 proposals
+// (from the bytes after the tensor) when the UB holds them.
 TEST(ProposalConcatExtract, ThirtyTwoRepeatsOfHalf) {
   ProfileScope scope(Profile::k310P);
   Ub ub;
@@ -650,12 +652,11 @@ TEST(ProposalConcatExtract, ThirtyTwoRepeatsOfHalf) {
   }
   AscendC::ProposalExtract(ub.Get<half>(2), ub.Get<half>(1), 32, 5);
   EXPECT_EQ(std::memcmp(ub.At(2, 0), elements.data(), 1024), 0);
-  LocalTensor<half> small = ub.Get<half>(0);
+  LocalTensor<half> small = ub.Get<half>(1);
   small.SetSize(512);
-  EXPECT_TRUE(FailsWith(
-      [&] { AscendC::ProposalExtract(ub.Get<half>(2), small, 32, 4); },
-      "ProposalExtract<half>: src has 512 elements (1024 bytes), fewer than "
-      "the 8192 bytes of the 512 proposals repeatTime 32 covers"));
+  std::memset(ub.At(2, 0), 0, 1024);
+  AscendC::ProposalExtract(ub.Get<half>(2), small, 32, 5);
+  EXPECT_EQ(std::memcmp(ub.At(2, 0), elements.data(), 1024), 0);
 }
 
 // The documented RpSort16 example: 32 half scores into the score fields,
@@ -926,14 +927,21 @@ TEST(SortChecks, ProposalInstructions) {
   EXPECT_TRUE(FailsWith([&] { AscendC::ProposalConcat(b, a, 256, 0); },
                         "ProposalConcat<half>: repeatTime 256 is out of range "
                         "(0..255)"));
+  // Their operands may run past a tensor's size, not past the UB's end.
+  const uint32_t ub_end = normgrad_ascendc::CurrentCore().ub_size();
+  const LocalTensor<half> last(TPosition::VECCALC, ub_end - 256, 128);
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::ProposalConcat(b[3968], a, 2, 0); },
-      "ProposalConcat<half>: dst has 128 elements (256 bytes), fewer than the "
-      "512 bytes of the 32 proposals repeatTime 2 covers (16 per repeat)"));
+      [&] { AscendC::ProposalConcat(last, a, 2, 0); },
+      "ProposalConcat<half>: dst at UB offset " + std::to_string(ub_end - 256) +
+          ": the 512 bytes of the 32 proposals repeatTime 2 covers (16 per "
+          "repeat) end past the " +
+          std::to_string(ub_end) + "-byte UB"));
   EXPECT_TRUE(FailsWith(
-      [&] { AscendC::ProposalExtract(b[4080], a, 2, 0); },
-      "ProposalExtract<half>: dst has 16 elements (32 bytes), fewer than the "
-      "64 bytes of the 32 elements repeatTime 2 covers (16 per repeat)"));
+      [&] { AscendC::ProposalExtract(last[112], a, 2, 0); },
+      "ProposalExtract<half>: dst at UB offset " + std::to_string(ub_end - 32) +
+          ": the 64 bytes of the 32 elements repeatTime 2 covers (16 per "
+          "repeat) end past the " +
+          std::to_string(ub_end) + "-byte UB"));
   EXPECT_TRUE(FailsWith(
       [&] { AscendC::ProposalConcat(a, a[64], 1, 0); },
       "ProposalConcat<half>: dst (UB bytes 0..255) overlaps src (UB bytes "
