@@ -43,3 +43,4 @@
 #include "normgrad_ascendc/tiling/tiling_data.h"
 #include "securec.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "utils/log/asc_cpu_log.h"

@@ -111,6 +111,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   deq_scale_ = kDeqScaleReset;
   cmp_mask_ = CmpMaskRegister();
   ctrl_ = DefaultCtrl(CurrentProfile());
+  spr_ar_ = 0;
   if (this == ShownCore()) PublishBlock(this);
 }
 

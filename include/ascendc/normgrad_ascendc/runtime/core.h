@@ -147,6 +147,13 @@ class Core {
   /// The CTRL register (ctrl_spr.h); a block starts with the profile's
   /// default in it.
   uint64_t& ctrl() { return ctrl_; }
+  /// The special-purpose register AR (system_query.h: GetSpr, ClearSpr); a
+  /// block starts with 0 in it.
+  int64_t& spr_ar() { return spr_ar_; }
+  /// The core's SSBuffer (system_query.h: GetSsbufBaseAddr), 32-byte
+  /// aligned; its bytes are not cleared between blocks, as on the device.
+  static constexpr uint32_t kSsbufBytes = 1024;
+  uint8_t* ssbuf() { return ssbuf_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -180,6 +187,8 @@ class Core {
   uint64_t deq_scale_ = kDeqScaleReset;
   CmpMaskRegister cmp_mask_;
   uint64_t ctrl_ = 0;
+  int64_t spr_ar_ = 0;
+  alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
 };
 
 /// This thread's current core.
