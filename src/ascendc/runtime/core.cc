@@ -112,6 +112,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   cmp_mask_ = CmpMaskRegister();
   ctrl_ = DefaultCtrl(CurrentProfile());
   spr_ar_ = 0;
+  reduce_spr_ = ReduceSpr();
   if (this == ShownCore()) PublishBlock(this);
 }
 

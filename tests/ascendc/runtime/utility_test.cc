@@ -22,11 +22,46 @@
 #include <string>
 #include <vector>
 
+#include "ascendc/host_api/tiling/template_argument.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "utils/debug/asc_dump.h"
 #include "utils/log/asc_cpu_log.h"
+
+// ---- Tiling template programming: the parameters and combinations a
+// program's tiling-key header declares (the guide's add example) ----------
+
+ASCENDC_TPL_ARGS_DECL(
+    AddCustomTemplate,
+    ASCENDC_TPL_DATATYPE_DECL(D_T_X, C_DT_FLOAT16, C_DT_FLOAT),
+    ASCENDC_TPL_DATATYPE_DECL(D_T_Y, C_DT_FLOAT16, C_DT_FLOAT),
+    ASCENDC_TPL_UINT_DECL(TILE_NUM, ASCENDC_TPL_8_BW, ASCENDC_TPL_UI_MIX, 2, 0,
+                          2, 3, 5, 10, 12, 13, 9, 8),
+    ASCENDC_TPL_BOOL_DECL(IS_SPLIT, 0, 1), );
+ASCENDC_TPL_SEL(
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T_X, C_DT_FLOAT16),
+                         ASCENDC_TPL_DATATYPE_SEL(D_T_Y, C_DT_FLOAT16),
+                         ASCENDC_TPL_UINT_SEL(TILE_NUM, ASCENDC_TPL_UI_LIST, 1,
+                                              8),
+                         ASCENDC_TPL_BOOL_SEL(IS_SPLIT, 0, 1)),
+    ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_DATATYPE_SEL(D_T_X, C_DT_FLOAT),
+                         ASCENDC_TPL_DATATYPE_SEL(D_T_Y, C_DT_FLOAT),
+                         ASCENDC_TPL_UINT_SEL(TILE_NUM, ASCENDC_TPL_UI_RANGE, 1,
+                                              3, 5),
+                         ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
+                         ASCENDC_TPL_TILING_STRUCT_SEL(SomeTiling)), );
+
+// The kernel template of those parameters: it finds the launch's key to be
+// the one its own parameters encode, and reports them.
+template <uint32_t D_T_X, uint32_t D_T_Y, uint32_t TILE_NUM, uint32_t IS_SPLIT>
+void TemplateKernel(GM_ADDR out) {
+  auto* slots = reinterpret_cast<uint64_t*>(out);
+  slots[0] =
+      TILING_KEY_IS(GET_TPL_TILING_KEY(D_T_X, D_T_Y, TILE_NUM, IS_SPLIT));
+  slots[1] = TILE_NUM;
+  if constexpr (IS_SPLIT == 1) slots[2] = 1;
+}
 
 // ---- REGISTER_NONE_TILING (a kernel at namespace scope, as programs write
 // them) --------------------------------------------------------------------
@@ -442,6 +477,116 @@ TEST(Async, RunsTheVectorFunctionAndSkipsTheCubeOne) {
   EXPECT_EQ(total, 5);
 }
 
+// ---- The reductions' registers ----------------------------------------------
+
+// Three float tensors of 256 elements on one TBuf: src, dst, tmp.
+struct ReduceUb {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  AscendC::LocalTensor<float> src, dst, tmp;
+  ReduceUb() {
+    pipe.InitBuffer(buf, 3 * 1024);
+    AscendC::LocalTensor<float> all = buf.Get<float>();
+    src = all;
+    dst = all[256];
+    tmp = all[512];
+  }
+};
+
+TEST(ReduceSpr, SumIsWhatTheLastReduceSumLeft) {
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  ReduceUb ub;
+  EXPECT_EQ(AscendC::GetReduceRepeatSumSpr<float>(), 0.0f);
+  for (uint32_t i = 0; i < 256; ++i) ub.src.SetValue(i, float(i + 1));
+  AscendC::ReduceSum(ub.dst, ub.src, ub.tmp, 100);  // one repeat and a half
+  EXPECT_EQ(AscendC::GetReduceRepeatSumSpr<float>(), 5050.0f);
+  AscendC::ReduceSum(ub.dst, ub.src, ub.tmp, 256);
+  EXPECT_EQ(AscendC::GetReduceRepeatSumSpr<float>(), 256.0f * 257 / 2);
+  AscendC::ReduceSum(ub.dst, ub.src, ub.tmp, 10);
+  EXPECT_EQ(AscendC::GetReduceRepeatSumSpr<float>(), 55.0f);
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  EXPECT_EQ(AscendC::GetReduceRepeatSumSpr<float>(), 0.0f);
+}
+
+TEST(ReduceSpr, HalfSumReadsAsHalf) {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 1024);
+  AscendC::LocalTensor<half> all = buf.Get<half>();
+  for (uint32_t i = 0; i < 16; ++i) all.SetValue(i, half(0.5f));
+  AscendC::ReduceSum(all[128], all, all[256], 16);
+  EXPECT_EQ(static_cast<float>(AscendC::GetReduceRepeatSumSpr<half>()), 8.0f);
+}
+
+uint32_t FloatIndex(float f) { return FloatToBits(f); }
+
+TEST(ReduceSpr, MaxMinOfReduceMaxAndReduceMin) {
+  ReduceUb ub;
+  for (uint32_t i = 0; i < 256; ++i) ub.src.SetValue(i, float(i % 50));
+  ub.src.SetValue(137, 99.0f);
+  ub.src.SetValue(201, -7.0f);
+  float value = 0, index = 0;
+  AscendC::ReduceMax(ub.dst, ub.src, ub.tmp, 256, true);
+  AscendC::GetReduceRepeatMaxMinSpr(value, index);
+  EXPECT_EQ(value, 99.0f);
+  EXPECT_EQ(FloatIndex(index), 137u);
+  AscendC::ReduceMin(ub.dst, ub.src, ub.tmp, 256, false);
+  AscendC::GetReduceRepeatMaxMinSpr(value, index);
+  EXPECT_EQ(value, -7.0f);
+  EXPECT_EQ(FloatIndex(index), 0u);  // no index asked for
+}
+
+TEST(ReduceSpr, ReduceRepeatLeavesTheExtremeOfItsRepeats) {
+  ReduceUb ub;
+  for (uint32_t i = 0; i < 256; ++i) ub.src.SetValue(i, 1.0f);
+  ub.src.SetValue(22, 5.0f);        // repeat 0, lane 22
+  ub.src.SetValue(64 + 3, 8.0f);    // repeat 1, lane 3
+  ub.src.SetValue(128 + 40, 8.0f);  // repeat 2, lane 40: equal, later
+  ub.src.SetValue(192 + 9, -3.0f);  // repeat 3, lane 9
+  float value = 0, index = 0;
+  AscendC::ReduceRepeat<AscendC::ReduceType::MAX>(ub.dst, ub.src, 64, 4, 1, 1,
+                                                  8);
+  AscendC::GetReduceRepeatMaxMinSpr(value, index);
+  EXPECT_EQ(value, 8.0f);
+  EXPECT_EQ(FloatIndex(index), 67u);
+  AscendC::ReduceRepeat<AscendC::ReduceType::MIN>(ub.dst, ub.src, 64, 4, 1, 1,
+                                                  8);
+  AscendC::GetReduceRepeatMaxMinSpr(value, index);
+  EXPECT_EQ(value, -3.0f);
+  EXPECT_EQ(FloatIndex(index), 201u);
+  AscendC::ReduceRepeat<AscendC::ReduceType::MAX>(
+      ub.dst, ub.src, 64, 3, 1, 1, 8, AscendC::ReduceOrder::ORDER_INDEX_VALUE);
+  AscendC::GetReduceRepeatMaxMinSpr(value, index);
+  EXPECT_EQ(value, 8.0f);
+  EXPECT_EQ(FloatIndex(index), 67u);
+}
+
+TEST(ReduceSpr, FormsPerProfile) {
+  {
+    ProfileScope on(Profile::k310P);
+    ReduceUb ub;
+    for (uint32_t i = 0; i < 128; ++i) ub.src.SetValue(i, float(i));
+    AscendC::ReduceRepeat<AscendC::ReduceType::MAX>(ub.dst, ub.src, 64, 2, 1, 1,
+                                                    8);
+    float value = 0, index = 0;
+    AscendC::GetReduceRepeatMaxMinSpr(value);
+    EXPECT_EQ(value, 127.0f);
+    EXPECT_TRUE(
+        FailsWith([&] { AscendC::GetReduceRepeatMaxMinSpr(value, index); },
+                  "GetReduceRepeatMaxMinSpr (value and index): not "
+                  "supported on Atlas inference series (it exists on "
+                  "Atlas A2/A3)"));
+    EXPECT_TRUE(FailsWith([] { AscendC::GetReduceRepeatSumSpr<float>(); },
+                          "GetReduceRepeatSumSpr: not supported on Atlas "
+                          "inference series"));
+  }
+  float value = 0;
+  EXPECT_TRUE(FailsWith([&] { AscendC::GetReduceRepeatMaxMinSpr(value); },
+                        "GetReduceRepeatMaxMinSpr (value only): not supported "
+                        "on Atlas A2/A3 (it exists on the Atlas inference "
+                        "series)"));
+}
+
 // ---- Platform queries -------------------------------------------------------
 
 TEST(Platform, WorkspaceBandwidthAndRegisterQueries) {
@@ -510,6 +655,78 @@ TEST(RegisterNoneTiling, TheWithStructFormsReadTheTiling) {
       reinterpret_cast<GM_ADDR>(&out),
       reinterpret_cast<GM_ADDR>(const_cast<NoneTilingStruct*>(&tiling)));
   EXPECT_EQ(out, 4.5f);
+}
+
+// ---- Tiling template programming --------------------------------------------
+
+// Packs (value, bits) pairs from bit 0 up: the documented encoding, written
+// independently of the library.
+uint64_t Pack(std::initializer_list<std::pair<uint64_t, int>> fields) {
+  uint64_t key = 0;
+  int shift = 0;
+  for (const auto& f : fields) {
+    key |= f.first << shift;
+    shift += f.second;
+  }
+  return key;
+}
+
+struct FakeTilingContext {
+  uint64_t key = 0;
+  void SetTilingKey(uint64_t k) { key = k; }
+};
+
+TEST(TemplateTiling, KeysPackTheValuesByTheirWidthsInDeclarationOrder) {
+  EXPECT_EQ(GET_TPL_TILING_KEY(C_DT_FLOAT16, C_DT_FLOAT16, 8, 1),
+            Pack({{1, 8}, {1, 8}, {8, 8}, {1, 1}}));
+  EXPECT_EQ(GET_TPL_TILING_KEY(C_DT_FLOAT16, C_DT_FLOAT16, 1, 0),
+            Pack({{1, 8}, {1, 8}, {1, 8}, {0, 1}}));
+  // The second combination: TILE_NUM from its range 1..3; IS_SPLIT unnamed.
+  EXPECT_EQ(GET_TPL_TILING_KEY(C_DT_FLOAT, C_DT_FLOAT, 3, 1),
+            Pack({{0, 8}, {0, 8}, {3, 8}, {1, 1}}));
+  FakeTilingContext context;
+  ASCENDC_TPL_SEL_PARAM(&context, ge::DT_FLOAT16, ge::DT_FLOAT16, 8, 0);
+  EXPECT_EQ(context.key, Pack({{1, 8}, {1, 8}, {8, 8}, {0, 1}}));
+}
+
+TEST(TemplateTiling, ValuesOutsideTheDeclarationsOrSelectionsAreReported) {
+  const struct {
+    std::vector<uint64_t> values;
+    const char* message;
+  } kRows[] = {
+      {{1, 1, 7, 0},
+       "parameter TILE_NUM: value 7 is not one its declaration lists"},
+      {{1, 1, 2, 2},
+       "parameter IS_SPLIT: value 2 is not one its declaration lists"},
+      {{1, 0, 8, 0},
+       "the values (D_T_X=1, D_T_Y=0, TILE_NUM=8, IS_SPLIT=0) match no "
+       "ASCENDC_TPL_ARGS_SEL of ASCENDC_TPL_SEL"},
+      {{0, 0, 8, 0}, "match no ASCENDC_TPL_ARGS_SEL"},
+      {{1, 1, 8},
+       "3 values given; ASCENDC_TPL_ARGS_DECL declares 4 "
+       "parameters"},
+  };
+  for (const auto& row : kRows) {
+    testing::internal::CaptureStderr();
+    const uint64_t key = AscendC::EncodeTilingKey(
+        g_tilingDeclareParams, g_tilingSelectParams, row.values);
+    const std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(key, ~uint64_t{0}) << row.message;
+    EXPECT_EQ(err.rfind("normgrad: GET_TPL_TILING_KEY: ", 0), 0u) << err;
+    EXPECT_NE(err.find(row.message), std::string::npos) << err;
+    EXPECT_EQ(err.find('\n'), err.size() - 1) << "one line: " << err;
+  }
+}
+
+TEST(TemplateTiling, TheHostKeySelectsTheKernelInstantiation) {
+  const uint64_t key = GET_TPL_TILING_KEY(C_DT_FLOAT16, C_DT_FLOAT16, 8, 1);
+  ICPU_SET_TILING_KEY(key);
+  std::vector<uint64_t> out(3, 0);
+  LaunchKernel("TemplateKernel", 1, 0, nullptr,
+               TemplateKernel<ge::DT_FLOAT16, ge::DT_FLOAT16, 8, 1>,
+               reinterpret_cast<GM_ADDR>(out.data()));
+  EXPECT_EQ(out, (std::vector<uint64_t>{1, 8, 1}));
+  ICPU_SET_TILING_KEY(0);
 }
 
 // ---- Debugging output -------------------------------------------------------

@@ -106,6 +106,15 @@ struct MergeRecord {
   uint16_t consumed[4] = {0, 0, 0, 0};
 };
 
+/// What the reductions last left for GetReduceRepeatSumSpr and
+/// GetReduceRepeatMaxMinSpr (vector_reduce.h), in the bits of their element
+/// type; 0 when a block starts.
+struct ReduceSpr {
+  uint64_t sum = 0;
+  uint64_t extreme = 0;
+  uint64_t index = 0;
+};
+
 /// One emulated AI core. Not copyable; used by one thread at a time.
 class Core {
  public:
@@ -154,6 +163,8 @@ class Core {
   /// aligned; its bytes are not cleared between blocks, as on the device.
   static constexpr uint32_t kSsbufBytes = 1024;
   uint8_t* ssbuf() { return ssbuf_; }
+  /// The reduction results the SPR getters read (vector_reduce.h).
+  ReduceSpr& reduce_spr() { return reduce_spr_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -188,6 +199,7 @@ class Core {
   CmpMaskRegister cmp_mask_;
   uint64_t ctrl_ = 0;
   int64_t spr_ar_ = 0;
+  ReduceSpr reduce_spr_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
 };
 
