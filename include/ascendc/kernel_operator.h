@@ -25,6 +25,7 @@
 // utils.h: DivCeil, AscendCUtils. type_traits.h: AscendC::Std traits,
 // Conditional, IsSameType. ctrl_spr.h: SetCtrlSpr/GetCtrlSpr/ResetCtrlSpr.
 // cache.h: DataCacheCleanAndInvalid, DataCachePreload.
+// vector_bilinear.h: BilinearInterpolation.
 // scalar.h: GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit,
 // GetSFFValue, Nop, the bfloat16_t scalar Cast. numeric_limits.h:
 // NumericLimits. system_query.h: GetVecLen, GetDataBlockSizeInBytes,
@@ -105,6 +106,7 @@
 #include "normgrad_ascendc/runtime/utils.h"
 #include "normgrad_ascendc/runtime/workspace.h"
 #include "normgrad_ascendc/tiling/kernel_tiling.h"
+#include "normgrad_ascendc/vector/vector_bilinear.h"
 #include "normgrad_ascendc/vector/vector_compound.h"
 #include "normgrad_ascendc/vector/vector_convert.h"
 #include "normgrad_ascendc/vector/vector_layout.h"

@@ -587,6 +587,209 @@ TEST(ReduceSpr, FormsPerProfile) {
                         "series)"));
 }
 
+// ---- BilinearInterpolation --------------------------------------------------
+
+// The operands of one BilinearInterpolation call and of the reference, each
+// on a TBuf of its own.
+struct BilinearUb {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> b_src0, b_off, b_src1, b_tmp,
+      b_dst, b_gathered, b_weights, b_ref;
+  AscendC::LocalTensor<half> src0, src1, dst, gathered, weights, ref;
+  AscendC::LocalTensor<uint32_t> offsets;
+  AscendC::LocalTensor<uint8_t> tmp;
+  BilinearUb() {
+    pipe.InitBuffer(b_src0, 1024);
+    pipe.InitBuffer(b_off, 256);
+    pipe.InitBuffer(b_src1, 128);
+    pipe.InitBuffer(b_tmp, 512 * 32 + 64 * 32);
+    pipe.InitBuffer(b_dst, 2048);
+    pipe.InitBuffer(b_gathered, 8 * 256);
+    pipe.InitBuffer(b_weights, 64 * 32);
+    pipe.InitBuffer(b_ref, 2048);
+    src0 = b_src0.Get<half>();
+    offsets = b_off.Get<uint32_t>();
+    src1 = b_src1.Get<half>();
+    tmp = b_tmp.Get<uint8_t>();
+    dst = b_dst.Get<half>();
+    gathered = b_gathered.Get<half>();
+    weights = b_weights.Get<half>();
+    ref = b_ref.Get<half>();
+  }
+};
+
+// Deterministic halves in [-4, 4) with fractions, so products and sums round.
+half TestHalf(uint32_t i) {
+  const uint32_t x = (i * 2654435761u) >> 20;
+  return half(static_cast<float>(x % 2048) / 256.0f - 4.0f);
+}
+
+// The page's four steps with the vector unit's own Gatherb, Brcb, Mul and
+// Add: the reference for every form below.
+template <typename Mask>
+void BilinearByTheSteps(BilinearUb& ub, Mask mask, uint8_t h, bool mode,
+                        uint16_t dst_blk, uint16_t v_off, uint8_t v) {
+  const uint8_t n = h * v;
+  // Gatherb moves 16-bit elements as uint16_t on this profile: the bits.
+  AscendC::Gatherb(ub.gathered.ReinterpretCast<uint16_t>(),
+                   ub.src0.ReinterpretCast<uint16_t>(), ub.offsets, n, {1, 8});
+  const uint32_t w = mode ? n * 8u : n;
+  AscendC::Brcb(ub.weights, ub.src1, static_cast<uint8_t>((w + 7) / 8), {1, 8});
+  AscendC::BinaryRepeatParams mul(1, 1, mode ? 1 : 0, 8, 8, mode ? 8 : 1);
+  AscendC::Mul(ub.gathered, ub.gathered, ub.weights, mask, n, mul);
+  AscendC::BinaryRepeatParams add(static_cast<uint8_t>(dst_blk), 1, 1, 8, 8, 8);
+  for (uint8_t row = 0; row < v; ++row) {
+    AscendC::LocalTensor<half> out = ub.ref[row * v_off];
+    AscendC::LocalTensor<half> first = ub.gathered[row * h * 128];
+    if (h == 1) {
+      AscendC::Muls(out, first, half(1.0f), mask, 1, {dst_blk, 1, 8, 8});
+      continue;
+    }
+    AscendC::Add(out, first, ub.gathered[(row * h + 1) * 128], mask, 1, add);
+    for (uint8_t k = 2; k < h; ++k) {
+      AscendC::Add(out, out, ub.gathered[(row * h + k) * 128], mask, 1, add);
+    }
+  }
+}
+
+void FillBilinear(BilinearUb& ub, uint32_t seed) {
+  for (uint32_t i = 0; i < 512; ++i) ub.src0.SetValue(i, TestHalf(i + seed));
+  for (uint32_t i = 0; i < 64; ++i) {
+    ub.offsets.SetValue(i, ((i * 7 + seed) % 32) * 32);
+    ub.src1.SetValue(i, TestHalf(1000 + i + seed));
+  }
+  for (uint32_t i = 0; i < 1024; ++i) {
+    ub.dst.SetValue(i, half(-9.0f));
+    ub.ref.SetValue(i, half(-9.0f));
+  }
+}
+
+uint16_t HalfBits(half h) { return static_cast<uint16_t>(BitsOf(h)); }
+
+TEST(BilinearInterpolation, MatchesThePagesStepsBitForBit) {
+  const struct {
+    uint8_t h;
+    bool mode;
+    uint16_t dst_blk;
+    uint16_t v_off;
+    uint8_t v;
+    uint64_t mask;
+  } kCases[] = {{2, false, 1, 128, 2, 128},
+                {3, true, 1, 256, 2, 100},
+                {2, true, 2, 256, 1, 128},
+                {1, false, 1, 128, 3, 17},
+                {4, false, 1, 384, 2, 64}};
+  uint32_t seed = 0;
+  for (const auto& c : kCases) {
+    BilinearUb ub;
+    FillBilinear(ub, ++seed);
+    AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1, c.mask,
+                                   c.h, c.mode, c.dst_blk, c.v_off, c.v,
+                                   ub.tmp);
+    BilinearByTheSteps(ub, c.mask, c.h, c.mode, c.dst_blk, c.v_off, c.v);
+    for (uint32_t i = 0; i < 1024; ++i) {
+      ASSERT_EQ(HalfBits(ub.dst.GetValue(i)), HalfBits(ub.ref.GetValue(i)))
+          << "case h=" << int(c.h) << " mode=" << c.mode << " element " << i;
+    }
+  }
+  // The bit-mask form: every other lane.
+  BilinearUb ub;
+  FillBilinear(ub, 99);
+  uint64_t bits[2] = {0x5555555555555555ULL, 0xAAAAAAAAAAAAAAAAULL};
+  AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1, bits, 2,
+                                 false, 1, 128, 2, ub.tmp);
+  BilinearByTheSteps(ub, bits, 2, false, 1, 128, 2);
+  for (uint32_t i = 0; i < 1024; ++i) {
+    ASSERT_EQ(HalfBits(ub.dst.GetValue(i)), HalfBits(ub.ref.GetValue(i))) << i;
+  }
+}
+
+TEST(BilinearInterpolation, ThePagesExample) {
+  // src0 = 1..512, offsets 0, 32, ..., src1 = 2..33, hRepeat = vRepeat = 2,
+  // mask 128, vROffset 128, repeatMode false: dst[0:127] = 2·x + 3·(x+128).
+  BilinearUb ub;
+  for (uint32_t i = 0; i < 512; ++i) ub.src0.SetValue(i, half(float(i + 1)));
+  for (uint32_t i = 0; i < 32; ++i) {
+    ub.offsets.SetValue(i, i * 32);
+    ub.src1.SetValue(i, half(float(i + 2)));
+  }
+  AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1,
+                                 uint64_t{128}, 2, false, 1, 128, 2, ub.tmp);
+  for (uint32_t e = 0; e < 128; ++e) {
+    const float top =
+        float(half(2.0f * (e + 1))) + float(half(3.0f * (e + 129)));
+    const float bottom =
+        float(half(4.0f * (e + 257))) + float(half(5.0f * (e + 385)));
+    ASSERT_EQ(float(ub.dst.GetValue(e)), float(half(top))) << e;
+    ASSERT_EQ(float(ub.dst.GetValue(128 + e)), float(half(bottom))) << e;
+  }
+}
+
+TEST(BilinearInterpolation, BadArgumentsNameTheRule) {
+  BilinearUb ub;
+  FillBilinear(ub, 1);
+  const auto call = [&](uint64_t mask, uint8_t h, uint16_t v_off, uint8_t v) {
+    AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1, mask,
+                                   h, false, 1, v_off, v, ub.tmp);
+  };
+  EXPECT_TRUE(FailsWith([&] { call(128, 0, 128, 1); },
+                        "BilinearInterpolation: hRepeat 0 is out of range "
+                        "1..255"));
+  EXPECT_TRUE(FailsWith([&] { call(128, 1, 100, 1); },
+                        "BilinearInterpolation: vROffset 100 is out of range "
+                        "128..65534"));
+  EXPECT_TRUE(FailsWith([&] { call(128, 1, 136, 1); },
+                        "vROffset 136 halves (272 bytes) is not a multiple of "
+                        "32 bytes"));
+  EXPECT_TRUE(FailsWith([&] { call(129, 1, 128, 1); },
+                        "BilinearInterpolation: mask 129 is out of range "
+                        "1..128"));
+  EXPECT_TRUE(FailsWith([&] { call(128, 9, 128, 1); },
+                        "src0Offset holds 64 offsets; 9 iterations read 72"));
+  EXPECT_TRUE(FailsWith([&] { call(128, 1, 1024, 2); },
+                        "dst holds 1024 halves; vertical iteration 1 writes "
+                        "element 1024"));
+  ub.offsets.SetValue(3, 40);
+  EXPECT_TRUE(FailsWith([&] { call(128, 1, 128, 1); },
+                        "src0Offset[3] is 40 bytes; an offset must be a "
+                        "multiple of 32 with its data block inside src0 "
+                        "(1024 bytes)"));
+  ub.offsets.SetValue(3, 0);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1,
+                                       uint64_t{128}, 1, false, 1, 128, 1,
+                                       ub.gathered.ReinterpretCast<uint8_t>());
+      },
+      "BilinearInterpolation: sharedTmpBuffer has 2048 bytes; Atlas A2/A3 "
+      "needs at least 18432"));
+}
+
+TEST(BilinearInterpolation, TheScratchEachProfileNeeds) {
+  {
+    ProfileScope on(Profile::k950);  // none
+    BilinearUb ub;
+    FillBilinear(ub, 3);
+    AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1,
+                                   uint64_t{128}, 1, false, 1, 128, 1,
+                                   AscendC::LocalTensor<uint8_t>());
+  }
+  ProfileScope on(Profile::k310P);  // src0Offset.GetSize() * 4 bytes
+  BilinearUb ub;
+  FillBilinear(ub, 4);
+  AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1,
+                                 uint64_t{128}, 1, false, 1, 128, 1,
+                                 ub.tmp[ub.tmp.GetSize() - 256]);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::BilinearInterpolation(ub.dst, ub.src0, ub.offsets, ub.src1,
+                                       uint64_t{128}, 1, false, 1, 128, 1,
+                                       ub.tmp[ub.tmp.GetSize() - 224]);
+      },
+      "sharedTmpBuffer has 224 bytes; Atlas inference series needs at least "
+      "256"));
+}
+
 // ---- Platform queries -------------------------------------------------------
 
 TEST(Platform, WorkspaceBandwidthAndRegisterQueries) {
