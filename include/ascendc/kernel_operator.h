@@ -25,7 +25,7 @@
 // utils.h: DivCeil, AscendCUtils. type_traits.h: AscendC::Std traits,
 // Conditional, IsSameType. ctrl_spr.h: SetCtrlSpr/GetCtrlSpr/ResetCtrlSpr.
 // cache.h: DataCacheCleanAndInvalid, DataCachePreload.
-// vector_bilinear.h: BilinearInterpolation.
+// vector_bilinear.h: BilinearInterpolation. vector_padding.h: VectorPadding.
 // scalar.h: GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit,
 // GetSFFValue, Nop, the bfloat16_t scalar Cast. numeric_limits.h:
 // NumericLimits. system_query.h: GetVecLen, GetDataBlockSizeInBytes,
@@ -113,6 +113,7 @@
 #include "normgrad_ascendc/vector/vector_math.h"
 #include "normgrad_ascendc/vector/vector_operators.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
+#include "normgrad_ascendc/vector/vector_padding.h"
 #include "normgrad_ascendc/vector/vector_reduce.h"
 #include "normgrad_ascendc/vector/vector_select.h"
 #include "normgrad_ascendc/vector/vector_sort.h"

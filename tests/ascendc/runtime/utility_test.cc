@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -788,6 +789,151 @@ TEST(BilinearInterpolation, TheScratchEachProfileNeeds) {
       },
       "sharedTmpBuffer has 224 bytes; Atlas inference series needs at least "
       "256"));
+}
+
+// ---- VectorPadding ----------------------------------------------------------
+
+// The padding the page draws beside a block: the values met going outward
+// from the block's edge (a, b, c … leftward from a; p, o, n … rightward from
+// p), then laid in memory order.
+template <typename T>
+std::vector<T> PagePadding(const std::vector<T>& block, int mode, bool right) {
+  const int n = static_cast<int>(block.size());
+  std::vector<T> outward;
+  for (int k = 0; k < n; ++k) {
+    const int from_edge = mode == 0 ? 0 : mode == 1 ? k : k + 1;
+    if (from_edge >= n) {
+      outward.push_back(T(0));
+    } else {
+      outward.push_back(block[right ? n - 1 - from_edge : from_edge]);
+    }
+  }
+  if (!right) std::reverse(outward.begin(), outward.end());
+  return outward;
+}
+
+template <typename T>
+struct PaddingUb {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> b_src, b_dst;
+  AscendC::LocalTensor<T> src, dst;
+  PaddingUb() {
+    pipe.InitBuffer(b_src, 1024);
+    pipe.InitBuffer(b_dst, 1024);
+    src = b_src.Get<T>();
+    dst = b_dst.Get<T>();
+    for (uint32_t i = 0; i < src.GetSize(); ++i) {
+      src.SetValue(i, T(static_cast<float>((i * 37) % 101) - 50.0f));
+      dst.SetValue(i, T(99));
+    }
+  }
+  std::vector<T> SrcBlock(uint32_t first, uint32_t n) const {
+    std::vector<T> b;
+    for (uint32_t i = 0; i < n; ++i) b.push_back(src.GetValue(first + i));
+    return b;
+  }
+};
+
+template <typename T>
+void CheckCountForm() {
+  const uint32_t per_block = 32 / sizeof(T);
+  for (int mode = 0; mode <= 2; ++mode) {
+    for (const bool right : {false, true}) {
+      PaddingUb<T> ub;
+      const uint32_t count = 3 * per_block + 5;  // a partial last block
+      AscendC::VectorPadding(ub.dst, ub.src, static_cast<uint8_t>(mode), right,
+                             count);
+      for (uint32_t k = 0; k < 4; ++k) {
+        const std::vector<T> want =
+            PagePadding(ub.SrcBlock(k * per_block, per_block), mode, right);
+        for (uint32_t j = 0; j < per_block; ++j) {
+          const uint32_t at = k * per_block + j;
+          const T expect = at < count ? want[j] : T(99);
+          ASSERT_EQ(BitsOf(ub.dst.GetValue(at)), BitsOf(expect))
+              << "mode " << mode << " right " << right << " element " << at;
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorPadding, CountFormPadsEachBlockAsThePageDraws) {
+  ProfileScope on(Profile::k310P);
+  CheckCountForm<half>();
+  CheckCountForm<float>();
+  CheckCountForm<int16_t>();
+  CheckCountForm<uint32_t>();
+}
+
+TEST(VectorPadding, ThePagesExampleAndInPlace) {
+  ProfileScope on(Profile::k310P);
+  PaddingUb<half> ub;
+  ub.src.SetValue(0, half(6.938f));
+  AscendC::VectorPadding(ub.dst, ub.src, 0, false, 512);
+  for (uint32_t j = 0; j < 16; ++j) {
+    EXPECT_EQ(BitsOf(ub.dst.GetValue(j)), BitsOf(half(6.938f)));
+  }
+  const std::vector<half> block = ub.SrcBlock(16, 16);
+  AscendC::VectorPadding(ub.src, ub.src, 2, true, 32);  // dst is src
+  const std::vector<half> want = PagePadding(block, 2, true);
+  for (uint32_t j = 0; j < 16; ++j) {
+    EXPECT_EQ(BitsOf(ub.src.GetValue(16 + j)), BitsOf(want[j])) << j;
+  }
+}
+
+TEST(VectorPadding, Level0FormsWriteTheMaskedLanesOfEachRepeat) {
+  ProfileScope on(Profile::k310P);
+  {
+    PaddingUb<half> ub;
+    // 2 repeats, the first 40 lanes each: blocks 0, 1 and half of block 2;
+    // dst blocks two apart, repeats 16 blocks apart.
+    AscendC::VectorPadding(ub.dst, ub.src, 1, false, uint64_t{40}, 2,
+                           {2, 1, 16, 8});
+    for (uint32_t r = 0; r < 2; ++r) {
+      for (uint32_t b = 0; b < 8; ++b) {
+        const std::vector<half> want =
+            PagePadding(ub.SrcBlock((r * 8 + b) * 16, 16), 1, false);
+        for (uint32_t j = 0; j < 16; ++j) {
+          const uint32_t at = (r * 16 + b * 2) * 16 + j;
+          const bool written = b * 16 + j < 40;
+          ASSERT_EQ(BitsOf(ub.dst.GetValue(at)),
+                    BitsOf(written ? want[j] : half(99.0f)))
+              << r << " " << b << " " << j;
+        }
+      }
+    }
+  }
+  PaddingUb<float> f;
+  uint64_t bits[2] = {0xF0F0F0F0F0F0F0F0ULL, 0};
+  AscendC::VectorPadding(f.dst, f.src, 2, false, bits, 1, {1, 1, 8, 8});
+  for (uint32_t b = 0; b < 8; ++b) {
+    const std::vector<float> want = PagePadding(f.SrcBlock(b * 8, 8), 2, false);
+    for (uint32_t j = 0; j < 8; ++j) {
+      ASSERT_EQ(f.dst.GetValue(b * 8 + j), j >= 4 ? want[j] : 99.0f) << b;
+    }
+  }
+}
+
+TEST(VectorPadding, ChecksProfileModeAndExtents) {
+  {
+    PaddingUb<half> ub;
+    EXPECT_TRUE(FailsWith(
+        [&] { AscendC::VectorPadding(ub.dst, ub.src, 0, false, 16); },
+        "VectorPadding: not supported on Atlas A2/A3 (it exists on the Atlas "
+        "inference series)"));
+  }
+  ProfileScope on(Profile::k310P);
+  PaddingUb<half> ub;
+  EXPECT_TRUE(
+      FailsWith([&] { AscendC::VectorPadding(ub.dst, ub.src, 3, false, 16); },
+                "VectorPadding<half>: padMode 3 is out of range 0..2"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::VectorPadding(ub.dst[496], ub.src, 0, false, 32); },
+      "VectorPadding<half>: element 16 is past the end of dst (16 elements)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::VectorPadding(ub.dst, ub.src[496], 0, false, 32); },
+      "VectorPadding<half>: the source block at element 16 is past the end of "
+      "src (16 elements)"));
 }
 
 // ---- Platform queries -------------------------------------------------------
