@@ -361,6 +361,7 @@ int32_t WriteTensorFile(const char* file_name, const void* data,
 void AscDump(const char* api, AscDumpMemory memory, const void* input,
              uint32_t desc, uint32_t dump_size, const char* type_name,
              uint32_t elem_bytes, char kind) {
+  if (input == nullptr) Fail("%s: input is null", api);
   const Core& core = CurrentCore();
   const auto* p = static_cast<const uint8_t*>(input);
   const bool in_ub = p >= core.ub() && p < core.ub() + core.ub_size();
@@ -371,7 +372,6 @@ void AscDump(const char* api, AscDumpMemory memory, const void* input,
     Fail("%s: input %p is in the unified buffer, not in global memory", api,
          input);
   }
-  if (input == nullptr) Fail("%s: input is null", api);
   if (in_ub) {
     const uint64_t offset = static_cast<uint64_t>(p - core.ub());
     DumpValues(api, "desc", desc, offset, type_name, "UB", 0, dump_size,

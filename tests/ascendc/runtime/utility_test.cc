@@ -428,7 +428,7 @@ void WriteSsbuf(GM_ADDR out) {
   for (uint32_t i = 0; i < 1024; ++i) ssbuf[i] = static_cast<uint8_t>(i);
 }
 
-TEST(SystemQueries, SsbufIsEachCoresAlignedKilobyteOnThe950) {
+TEST(SystemQueries, SsbufIsAnAlignedKilobyteOfTheCoreOnThe950) {
   ProfileScope on(Profile::k950);
   std::vector<uint64_t> addr(2, 0);
   LaunchKernel("WriteSsbuf", 2, 0, nullptr, WriteSsbuf,
@@ -1204,6 +1204,9 @@ TEST(AscDump, TheMemoryFormsCheckWhereTheInputIs) {
       reinterpret_cast<const float*>(normgrad_ascendc::CurrentCore().ub());
   EXPECT_TRUE(FailsWith([&] { asc_dump_gm(ub, 1, 1); },
                         "is in the unified buffer, not in global memory"));
+  EXPECT_TRUE(
+      FailsWith([] { asc_dump(static_cast<const float*>(nullptr), 1, 1); },
+                "asc_dump: input is null"));
 }
 
 void PrintKernel() {

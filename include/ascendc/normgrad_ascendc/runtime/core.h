@@ -139,8 +139,9 @@ class Core {
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
   /// register, DEQSCALE, the comparison-result register, the CTRL register,
-  /// the merge record): a launcher, before running a block. On the calling
-  /// thread's current core it also sets block_idx and block_num (sys_var.h).
+  /// AR, the reductions' registers, the merge record): a launcher, before
+  /// running a block. On the calling thread's current core it also sets
+  /// block_idx and block_num (sys_var.h).
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
