@@ -24,7 +24,12 @@
 // sys_var.h: block_idx, block_num, g_coreType, ASC_UB_SIZE, GetRuntimeUBSize.
 // utils.h: DivCeil, AscendCUtils. type_traits.h: AscendC::Std traits,
 // Conditional, IsSameType. ctrl_spr.h: SetCtrlSpr/GetCtrlSpr/ResetCtrlSpr.
-// cache.h: DataCacheCleanAndInvalid.
+// cache.h: DataCacheCleanAndInvalid, DataCachePreload.
+// vector_bilinear.h: BilinearInterpolation. vector_padding.h: VectorPadding.
+// scalar.h: GetBitCount, CountLeadingZero, CountBitsCntSameAsSignBit,
+// GetSFFValue, Nop, the bfloat16_t scalar Cast. numeric_limits.h:
+// NumericLimits. system_query.h: GetVecLen, GetDataBlockSizeInBytes,
+// GetArchVersion, GetProgramCounter, GetSsbufBaseAddr, GetSpr/ClearSpr, Async.
 // debug.h: printf, KERNEL_LOG, the asserts, DumpTensor, Trap (its printf and
 // assert macros come last, so no header here is affected by them).
 #pragma once
@@ -87,26 +92,31 @@
 #include "normgrad_ascendc/runtime/layout.h"
 #include "normgrad_ascendc/runtime/list_tensor_desc.h"
 #include "normgrad_ascendc/runtime/local_mem_allocator.h"
+#include "normgrad_ascendc/runtime/numeric_limits.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
+#include "normgrad_ascendc/runtime/scalar.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
 #include "normgrad_ascendc/runtime/sub_block.h"
 #include "normgrad_ascendc/runtime/sync.h"
 #include "normgrad_ascendc/runtime/sys_var.h"
+#include "normgrad_ascendc/runtime/system_query.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 #include "normgrad_ascendc/runtime/tensor_trait.h"
 #include "normgrad_ascendc/runtime/type_traits.h"
 #include "normgrad_ascendc/runtime/utils.h"
 #include "normgrad_ascendc/runtime/workspace.h"
 #include "normgrad_ascendc/tiling/kernel_tiling.h"
+#include "normgrad_ascendc/vector/vector_bilinear.h"
 #include "normgrad_ascendc/vector/vector_compound.h"
 #include "normgrad_ascendc/vector/vector_convert.h"
 #include "normgrad_ascendc/vector/vector_layout.h"
 #include "normgrad_ascendc/vector/vector_math.h"
 #include "normgrad_ascendc/vector/vector_operators.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
+#include "normgrad_ascendc/vector/vector_padding.h"
 #include "normgrad_ascendc/vector/vector_reduce.h"
 #include "normgrad_ascendc/vector/vector_select.h"
 #include "normgrad_ascendc/vector/vector_sort.h"

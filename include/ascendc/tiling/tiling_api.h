@@ -40,6 +40,8 @@
 #include "normgrad_ascendc/lib/transform/transform_host_tiling.h"
 #include "normgrad_ascendc/runtime/data_type.h"
 #include "normgrad_ascendc/tiling/shape.h"
+#include "normgrad_ascendc/tiling/template_tiling.h"
 #include "normgrad_ascendc/tiling/tiling_data.h"
 #include "securec.h"
 #include "tiling/platform/platform_ascendc.h"
+#include "utils/log/asc_cpu_log.h"

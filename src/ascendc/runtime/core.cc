@@ -120,6 +120,8 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   ctrl_ = DefaultCtrl(CurrentProfile());
   capi_ = CapiRegisters();
   reduce_extreme_ = ReduceExtremeRegister();
+  spr_ar_ = 0;
+  reduce_spr_ = ReduceSpr();
   if (this == ShownCore()) PublishBlock(this);
 }
 

@@ -1,15 +1,20 @@
 // debug.cc — the kernel's debugging output (normgrad_ascendc/runtime/debug.h):
 // each block's text buffered with a "[block <i>/<n>] " prefix per line and
-// printed in block order when the launch ends; KERNEL_LOG, asserts, DumpTensor.
+// printed in block order when the launch ends; KERNEL_LOG, asserts,
+// DumpTensor, asc_dump, LocalTensor::Print/ToFile and the profiling marks.
 #include "normgrad_ascendc/runtime/debug.h"
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/launch_state.h"
 
 namespace normgrad_ascendc {
@@ -240,6 +245,57 @@ std::string FormatTyped(const char* format, const PrintArg* args,
   return out;
 }
 
+namespace {
+
+// One element at p as debug output prints it (see DumpKind).
+std::string FormatValue(const uint8_t* p, const char* type_name,
+                        uint32_t elem_bytes, char kind) {
+  char value[64];
+  if (kind == 'f') {
+    float f = 0;
+    if (elem_bytes == 4) {
+      std::memcpy(&f, p, 4);
+    } else if (std::strcmp(type_name, "bfloat16") == 0) {
+      bfloat16_t b;
+      std::memcpy(&b, p, 2);
+      f = b;
+    } else {
+      half h;
+      std::memcpy(&h, p, 2);
+      f = h;
+    }
+    std::snprintf(value, sizeof value, "%f", static_cast<double>(f));
+    return value;
+  }
+  uint64_t u = 0;
+  std::memcpy(&u, p, elem_bytes);
+  if (kind == 's' && elem_bytes < 8 && (u >> (elem_bytes * 8 - 1) & 1)) {
+    u |= ~uint64_t{0} << (elem_bytes * 8);  // sign-extend
+  }
+  if (kind == 's') {
+    std::snprintf(value, sizeof value, "%lld", static_cast<long long>(u));
+  } else {
+    std::snprintf(value, sizeof value, "%llu",
+                  static_cast<unsigned long long>(u));
+  }
+  return value;
+}
+
+// "a, b, c": elements [first, first + count) at data.
+std::string FormatValues(const void* data, uint64_t first, uint64_t count,
+                         const char* type_name, uint32_t elem_bytes,
+                         char kind) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  std::string text;
+  for (uint64_t i = first; i < first + count; ++i) {
+    if (i > first) text += ", ";
+    text += FormatValue(bytes + i * elem_bytes, type_name, elem_bytes, kind);
+  }
+  return text;
+}
+
+}  // namespace
+
 void DumpValues(const char* api, const char* label_name, uint32_t label,
                 uint64_t addr, const char* type_name, const char* position,
                 uint64_t offset, uint32_t dump_size, uint64_t available,
@@ -255,42 +311,86 @@ void DumpValues(const char* api, const char* label_name, uint32_t label,
             " elements there; printing those)";
     count = available;
   }
-  text += "\n[";
-  const auto* bytes = static_cast<const uint8_t*>(data);
-  char value[64];
-  for (uint64_t i = 0; i < count; ++i) {
-    const uint8_t* p = bytes + i * elem_bytes;
-    if (kind == 'f') {
-      float f = 0;
-      if (elem_bytes == 4) {
-        std::memcpy(&f, p, 4);
-      } else if (std::strcmp(type_name, "bfloat16") == 0) {
-        bfloat16_t b;
-        std::memcpy(&b, p, 2);
-        f = b;
-      } else {
-        half h;
-        std::memcpy(&h, p, 2);
-        f = h;
-      }
-      std::snprintf(value, sizeof value, "%f", static_cast<double>(f));
-    } else {
-      uint64_t u = 0;
-      std::memcpy(&u, p, elem_bytes);
-      if (kind == 's' && elem_bytes < 8 && (u >> (elem_bytes * 8 - 1) & 1)) {
-        u |= ~uint64_t{0} << (elem_bytes * 8);  // sign-extend
-      }
-      if (kind == 's') {
-        std::snprintf(value, sizeof value, "%lld", static_cast<long long>(u));
-      } else {
-        std::snprintf(value, sizeof value, "%llu",
-                      static_cast<unsigned long long>(u));
-      }
-    }
-    if (i > 0) text += ", ";
-    text += value;
+  Emit(text + "\n[" +
+       FormatValues(data, 0, count, type_name, elem_bytes, kind) + "]\n");
+}
+
+void PrintTensorBlocks(const char* type_name, char kind, uint64_t ub_offset,
+                       const void* data, uint32_t elem_bytes, uint32_t len,
+                       uint32_t size) {
+  std::string text = std::string("LocalTensor::Print: addr=") +
+                     std::to_string(ub_offset) + ", data_type=" + type_name +
+                     ", len=" + std::to_string(len);
+  uint64_t count = len;
+  if (count > size) {
+    text += " (the tensor has " + std::to_string(size) +
+            " elements; printing those)";
+    count = size;
   }
-  Emit(text + "]\n");
+  text += "\n";
+  const uint64_t per_block = 32 / elem_bytes;
+  for (uint64_t at = 0; at < count; at += per_block) {
+    const uint64_t n = std::min<uint64_t>(per_block, count - at);
+    text +=
+        "[" + FormatValues(data, at, n, type_name, elem_bytes, kind) + "]\n";
+  }
+  Emit(text);
+}
+
+int32_t WriteTensorFile(const char* file_name, const void* data,
+                        uint64_t bytes) {
+  std::FILE* file = std::fopen(file_name, "wb");
+  if (file == nullptr) {
+    std::fprintf(stderr,
+                 "normgrad: LocalTensor::ToFile: cannot open \"%s\" for "
+                 "writing: %s\n",
+                 file_name, std::strerror(errno));
+    return -1;
+  }
+  const bool written = bytes == 0 || std::fwrite(data, 1, bytes, file) == bytes;
+  const bool closed = std::fclose(file) == 0;
+  if (!written || !closed) {
+    std::fprintf(stderr,
+                 "normgrad: LocalTensor::ToFile: writing \"%s\" failed\n",
+                 file_name);
+    return -1;
+  }
+  return 0;
+}
+
+void AscDump(const char* api, AscDumpMemory memory, const void* input,
+             uint32_t desc, uint32_t dump_size, const char* type_name,
+             uint32_t elem_bytes, char kind) {
+  if (input == nullptr) Fail("%s: input is null", api);
+  const Core& core = CurrentCore();
+  const auto* p = static_cast<const uint8_t*>(input);
+  const bool in_ub = p >= core.ub() && p < core.ub() + core.ub_size();
+  if (memory == AscDumpMemory::kUb && !in_ub) {
+    Fail("%s: input %p is not in this core's unified buffer", api, input);
+  }
+  if (memory == AscDumpMemory::kGm && in_ub) {
+    Fail("%s: input %p is in the unified buffer, not in global memory", api,
+         input);
+  }
+  if (in_ub) {
+    const uint64_t offset = static_cast<uint64_t>(p - core.ub());
+    DumpValues(api, "desc", desc, offset, type_name, "UB", 0, dump_size,
+               (core.ub_size() - offset) / elem_bytes, input, elem_bytes, kind);
+    return;
+  }
+  // Global memory: as far as its allocation goes, where normgrad knows it.
+  uint64_t available = dump_size;
+  GmBlock block;
+  if (FindGmBlock(input, &block)) {
+    available = (block.start + block.size - reinterpret_cast<uintptr_t>(p)) /
+                elem_bytes;
+  }
+  DumpValues(api, "desc", desc, reinterpret_cast<uintptr_t>(input), type_name,
+             "GM", 0, dump_size, available, input, elem_bytes, kind);
+}
+
+void ProfileMarkLine(const std::string& what) {
+  Emit(what + ", timeStamp is " + std::to_string(SystemCycle()) + ".\n");
 }
 
 uint64_t UbOffset(const void* p) {

@@ -14,6 +14,10 @@ namespace platform_ascendc {
 
 namespace {
 
+// The GM bytes a group barrier keeps per core of its group (as
+// GroupBarrier::GetWorkspaceLen counts them, block_sync.h).
+constexpr uint32_t kGroupWorkspaceBytesPerCore = 512;
+
 const normgrad_ascendc::ProfileInfo& Profile() {
   return normgrad_ascendc::GetProfileInfo(normgrad_ascendc::CurrentProfile());
 }
@@ -108,6 +112,20 @@ void PlatformAscendC::ReserveLocalMemory(ReservedSize size) {
       reservedUb_ = 32 * 1024;
       break;
   }
+}
+
+void PlatformAscendC::GetCoreMemBw(const CoreMemType& memType,
+                                   uint64_t& bwSize) const {
+  static_cast<void>(memType);
+  bwSize = 0;
+}
+
+uint32_t PlatformAscendC::GetResCubeGroupWorkSpaceSize() const {
+  return kGroupWorkspaceBytesPerCore * GetCoreNumAic();
+}
+
+uint32_t PlatformAscendC::GetResGroupBarrierWorkSpaceSize() const {
+  return kGroupWorkspaceBytesPerCore * GetCoreNumAiv();
 }
 
 PlatformAscendC* PlatformAscendCManager::GetInstance() {

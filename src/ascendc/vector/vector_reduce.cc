@@ -16,6 +16,7 @@
 #include "ascendc/vector/vector_loops.h"
 #include "normgrad/convert.h"
 #include "normgrad_ascendc/runtime/profile.h"
+#include "normgrad_ascendc/runtime/system_query.h"
 #include "normgrad_ascendc/vector/vector_ops.h"
 
 namespace normgrad_ascendc {
@@ -441,6 +442,78 @@ bool Is64(ReduceElem e) {
   return e == ReduceElem::kInt64 || e == ReduceElem::kUint64;
 }
 
+// ---- the registers the SPR getters read (GetReduceRepeatSumSpr,
+// GetReduceRepeatMaxMinSpr) ----
+
+// The bits of the `bytes`-byte element at p.
+uint64_t ElementBits(const uint8_t* p, uint32_t bytes) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, bytes);
+  return bits;
+}
+
+// After ReduceSum / ReduceMax / ReduceMin of half or float: dst's first
+// element (and, for calIndex, the index after it) as the registers hold them.
+void RecordWholeResult(const ReduceCall& c, bool cal_index) {
+  if (!IsFloat(c.dst_type)) return;
+  const uint32_t bytes = SizeOf(c.dst_type);
+  const uint8_t* d = c.dst->data();
+  ReduceSpr& spr = CurrentCore().reduce_spr();
+  if (c.op == ReduceType::SUM) {
+    spr.sum = ElementBits(d, bytes);
+    return;
+  }
+  spr.extreme = ElementBits(d, bytes);
+  spr.index = cal_index ? ElementBits(d + bytes, bytes) : 0;
+}
+
+// After ReduceRepeat<MAX/MIN> of half or float: the extreme of every
+// repeat's stored result (a NaN first, else the first of equal values) and
+// its element index in the source read contiguously (repeat · lanes + the
+// lane stored). An order that stores no index leaves index 0, one that
+// stores no value leaves the value 0.
+void RecordRepeatExtremes(const ReduceCall& c, ReduceOrder order,
+                          int32_t repeat_time, uint64_t repeat_bytes,
+                          uint32_t lanes) {
+  if (!IsFloat(c.dst_type) || c.op == ReduceType::SUM || repeat_time <= 0) {
+    return;
+  }
+  const uint32_t bytes = SizeOf(c.dst_type);
+  const bool has_value = order != ReduceOrder::ORDER_ONLY_INDEX;
+  const bool has_index = order != ReduceOrder::ORDER_ONLY_VALUE;
+  const uint32_t value_at = order == ReduceOrder::ORDER_INDEX_VALUE ? bytes : 0;
+  const uint32_t index_at = order == ReduceOrder::ORDER_VALUE_INDEX ? bytes : 0;
+  const uint32_t index_bytes =
+      order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : bytes;
+  const auto as_float = [&](uint64_t bits) {
+    if (bytes == 2) return static_cast<float>(half::FromBits(bits & 0xFFFF));
+    float f;
+    const uint32_t b32 = static_cast<uint32_t>(bits);
+    std::memcpy(&f, &b32, 4);
+    return f;
+  };
+  uint64_t best_value = 0, best_index = 0;
+  for (int32_t r = 0; r < repeat_time; ++r) {
+    const uint8_t* at = c.dst->data() + r * repeat_bytes;
+    const uint64_t value = has_value ? ElementBits(at + value_at, bytes) : 0;
+    const uint64_t index =
+        (has_index ? ElementBits(at + index_at, index_bytes) : 0) +
+        uint64_t{static_cast<uint32_t>(r)} * lanes;
+    const float v = as_float(value), best = as_float(best_value);
+    const bool better =
+        r == 0 ||
+        (!std::isnan(best) &&
+         (std::isnan(v) || (c.op == ReduceType::MAX ? v > best : v < best)));
+    if (better) {
+      best_value = value;
+      best_index = index;
+    }
+  }
+  ReduceSpr& spr = CurrentCore().reduce_spr();
+  spr.extreme = best_value;
+  spr.index = has_index ? best_index : 0;
+}
+
 [[noreturn]] void FailType(const ReduceCall& c, const char* supported) {
   Fail("%s: this type is not supported on %s (%s)", c.name(),
        ProfileName(ThisProfile(c)), supported);
@@ -577,6 +650,9 @@ void ReduceLevel0(const ReduceCall& c, ReduceGroup group, int32_t repeat_time,
   in.params = &p;
   in.reduce = &layout;
   ExecuteRepeats(in, repeat_time);
+  if (group == ReduceGroup::kRepeat) {
+    RecordRepeatExtremes(c, order, repeat_time, layout.repeat_bytes, lanes);
+  }
 }
 
 namespace {
@@ -968,14 +1044,15 @@ bool ReduceSumDirect(const TensorView& dst, const TensorView& src,
   if (is_half) {
     if (n == 1) {  // passed up untouched
       std::memmove(to, from, 2);
-      return true;
+    } else {
+      const half sum = SequentialSum(reinterpret_cast<const half*>(from), n);
+      std::memcpy(to, &sum, sizeof sum);
     }
-    const half sum = SequentialSum(reinterpret_cast<const half*>(from), n);
+  } else {
+    const float sum = SequentialSum(reinterpret_cast<const float*>(from), n);
     std::memcpy(to, &sum, sizeof sum);
-    return true;
   }
-  const float sum = SequentialSum(reinterpret_cast<const float*>(from), n);
-  std::memcpy(to, &sum, sizeof sum);
+  CurrentCore().reduce_spr().sum = ElementBits(to, size);
   return true;
 }
 
@@ -1008,8 +1085,10 @@ void ReduceAllCount(const ReduceCall& c, const TensorView& tmp, int32_t count,
   w.sum_order = SumOrderOf(p, true, true, n, c.dst_type);
   if (n == 0) return;
   CheckWhole(w, tmp);
-  if (ExtremeDirect(w)) return;
-  RunWholeTyped(w, [&](VecInstruction& in) { ExecuteCount(in, n); });
+  if (!ExtremeDirect(w)) {
+    RunWholeTyped(w, [&](VecInstruction& in) { ExecuteCount(in, n); });
+  }
+  RecordWholeResult(c, cal_index);
 }
 
 void ReduceAllRepeats(const ReduceCall& c, const TensorView& tmp,
@@ -1038,6 +1117,25 @@ void ReduceAllRepeats(const ReduceCall& c, const TensorView& tmp,
     in.operand[1].repeat_stride = static_cast<uint32_t>(src_rep_stride);
     ExecuteRepeats(in, repeat_time);
   });
+  RecordWholeResult(c, cal_index);
+}
+
+uint64_t ReduceSumSpr() {
+  RequireProfile("GetReduceRepeatSumSpr", {Profile::kA2, Profile::k950},
+                 "Atlas A2/A3 and the 950");
+  return CurrentCore().reduce_spr().sum;
+}
+
+void ReduceMaxMinSpr(bool with_index, uint64_t* value, uint64_t* index) {
+  if (with_index) {
+    RequireProfile("GetReduceRepeatMaxMinSpr (value and index)", {Profile::kA2},
+                   "Atlas A2/A3");
+    *index = CurrentCore().reduce_spr().index;
+  } else {
+    RequireProfile("GetReduceRepeatMaxMinSpr (value only)", {Profile::k310P},
+                   "the Atlas inference series");
+  }
+  *value = CurrentCore().reduce_spr().extreme;
 }
 
 }  // namespace normgrad_ascendc

@@ -1,6 +1,6 @@
 // normgrad_ascendc/runtime/cache.h — the core's data cache
 // (docs/program-surface.md, "Utilities"): DataCacheCleanAndInvalid with
-// CacheLine and DcciDst.
+// CacheLine and DcciDst, and DataCachePreload.
 //
 // On the device a scalar access to GM goes through a per-core data cache,
 // and this call writes it back and drops it. The emulated core's scalar
@@ -10,10 +10,14 @@
 //     live LocalTensor);
 //   - the forms with dcciDst do not exist on the Atlas inference series;
 //   - DcciDst::CACHELINE_ATOMIC exists only on the 950.
+// DataCachePreload loads one cache line into the data cache; there is no
+// cache to fill here, so it checks that src has memory and that cacheOffset
+// is int16_t or int64_t (another type does not compile), on every profile.
 // A broken rule is a KernelError naming the call, the argument and the rule.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
@@ -74,6 +78,23 @@ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst,
   normgrad_ascendc::CheckDataCacheCall("DataCacheCleanAndInvalid", false,
                                        DcciDst::CACHELINE_OUT,
                                        dst.GetPhyAddr() != nullptr);
+}
+
+/// Loads the cache line at src's address + cacheOffset bytes into the data
+/// cache (nothing to load here: see the file comment).
+template <typename T>
+inline void DataCachePreload(const GlobalTensor<uint64_t>& src,
+                             const T cacheOffset,
+                             normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, int16_t> || std::is_same_v<T, int64_t>,
+                "DataCachePreload: cacheOffset must be int16_t or int64_t");
+  static_cast<void>(cacheOffset);
+  const normgrad_ascendc::ApiCall call(site);
+  if (src.GetPhyAddr() == nullptr) {
+    normgrad_ascendc::Fail(
+        "DataCachePreload: src has no memory (a GlobalTensor needs "
+        "SetGlobalBuffer)");
+  }
 }
 
 }  // namespace AscendC

@@ -140,6 +140,15 @@ struct CapiRegisters {
   uint8_t va_set = 0;
 };
 
+/// What the reductions last left for GetReduceRepeatSumSpr and
+/// GetReduceRepeatMaxMinSpr (vector_reduce.h), in the bits of their element
+/// type; 0 when a block starts.
+struct ReduceSpr {
+  uint64_t sum = 0;
+  uint64_t extreme = 0;
+  uint64_t index = 0;
+};
+
 /// One emulated AI core. Not copyable; used by one thread at a time.
 class Core {
  public:
@@ -164,9 +173,10 @@ class Core {
   int64_t block_num() const { return block_num_; }
   /// Sets the block index and count and resets the block's state (the mask
   /// register, DEQSCALE, the comparison-result register, the CTRL register,
-  /// the merge record, the C API's registers, the reduction extreme): a
-  /// launcher, before running a block. On the calling thread's current core it
-  /// also sets block_idx and block_num (sys_var.h).
+  /// AR, the reductions' registers, the merge record, the C API's
+  /// registers, the reduction extreme): a launcher, before running a block.
+  /// On the calling thread's current core it also sets block_idx and
+  /// block_num (sys_var.h).
   void SetBlock(int64_t idx, int64_t num);
 
   /// The vector unit's mask register (vector_unit.h).
@@ -186,6 +196,15 @@ class Core {
   CapiRegisters& capi() { return capi_; }
   /// The extreme of the last whole-repeat max / min reduction.
   ReduceExtremeRegister& reduce_extreme() { return reduce_extreme_; }
+  /// The special-purpose register AR (system_query.h: GetSpr, ClearSpr); a
+  /// block starts with 0 in it.
+  int64_t& spr_ar() { return spr_ar_; }
+  /// The core's SSBuffer (system_query.h: GetSsbufBaseAddr), 32-byte
+  /// aligned; its bytes are not cleared between blocks, as on the device.
+  static constexpr uint32_t kSsbufBytes = 1024;
+  uint8_t* ssbuf() { return ssbuf_; }
+  /// The reduction results the SPR getters read (vector_reduce.h).
+  ReduceSpr& reduce_spr() { return reduce_spr_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -221,6 +240,9 @@ class Core {
   uint64_t ctrl_ = 0;
   CapiRegisters capi_;
   ReduceExtremeRegister reduce_extreme_;
+  int64_t spr_ar_ = 0;
+  ReduceSpr reduce_spr_;
+  alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
 };
 
 /// This thread's current core.

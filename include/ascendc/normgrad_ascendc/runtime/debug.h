@@ -1,9 +1,17 @@
 // normgrad_ascendc/runtime/debug.h — debugging a kernel on the CPU
 // (docs/runtime.md, "Debugging"): printf/PRINTF, KERNEL_LOG,
 // assert/ascendc_assert/ASSERT/ ASCENDC_ASSERT, DumpTensor, DumpAccChkPoint,
-// PrintTimeStamp, Trap, GetSystemCycle, and the profiler marks
-// MetricsProfStart/MetricsProfStop/ MarkStamp (no effect: they only feed the
-// device's profiler).
+// PrintTimeStamp, Trap, GetSystemCycle, LocalTensor's Print/ToFile (tensor.h,
+// written here), the Utils API's asc_dump, asc_time_stamp, asc_prof_start/
+// stop, asc_mark_stamp and TRACE_START/TRACE_STOP, and the profiler marks
+// MetricsProfStart/MetricsProfStop/MarkStamp.
+//
+// The profiler marks feed the device's profiler; here, in a program built
+// with ASCENDC_TRACE_ON (the switch the trace pages document), each prints
+// "<mark>, timeStamp is <cycle>." into the block output, and MarkStamp's
+// index (0..255), asc_mark_stamp's (0..4095) and TRACE_START's apid (0x0 …
+// 0x9) are checked. Without it they print nothing (MarkStamp still checks
+// its index).
 //
 // Output of a block is buffered and printed on stdout when the launch ends
 // (also when it fails, before the error lines), block after block, every
@@ -192,43 +200,109 @@ void DumpValues(const char* api, const char* label_name, uint32_t label,
                 uint64_t offset, uint32_t dump_size, uint64_t available,
                 const void* data, uint32_t elem_bytes, char kind);
 
-/// The element kind of T for DumpValues: 'f' floating (printed with %f),
-/// 's' signed, 'u' unsigned, 'b' bool.
-template <typename T>
-constexpr char DumpKind() {
-  if constexpr (std::is_same_v<T, bool>) {
-    return 'b';
-  } else if constexpr (std::is_integral_v<T>) {
-    return std::is_signed_v<T> ? 's' : 'u';
-  } else {
-    return 'f';
-  }
-}
-
-/// The name DumpTensor prints for T.
-template <typename T>
-constexpr const char* DumpTypeName() {
-  if constexpr (std::is_same_v<T, half>) return "float16";
-  if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16";
-  if constexpr (std::is_same_v<T, float>) return "float32";
-  if constexpr (std::is_same_v<T, bool>) return "bool";
-  if constexpr (std::is_same_v<T, int8_t>) return "int8";
-  if constexpr (std::is_same_v<T, uint8_t>) return "uint8";
-  if constexpr (std::is_same_v<T, int16_t>) return "int16";
-  if constexpr (std::is_same_v<T, uint16_t>) return "uint16";
-  if constexpr (std::is_same_v<T, int32_t>) return "int32";
-  if constexpr (std::is_same_v<T, uint32_t>) return "uint32";
-  if constexpr (std::is_same_v<T, int64_t>) return "int64";
-  if constexpr (std::is_same_v<T, uint64_t>) return "uint64";
-  return "unknown";
-}
-
 /// The byte offset of a UB pointer in the current core's UB.
 uint64_t UbOffset(const void* p);
 
 /// The system cycle counter (GetSystemCycle): nanoseconds of a monotonic
 /// clock.
 int64_t SystemCycle();
+
+/// Where asc_dump looks for its input: wherever the pointer is (asc_dump),
+/// or only global memory (asc_dump_gm) or only the UB (asc_dump_ubuf).
+enum class AscDumpMemory : uint8_t { kAny, kGm, kUb };
+
+/// asc_dump's output: DumpTensor's lines for dump_size elements at input,
+/// from the UB (position UB, addr the UB offset) or global memory (position
+/// GM; as far as the allocation goes where normgrad knows it).
+void AscDump(const char* api, AscDumpMemory memory, const void* input,
+             uint32_t desc, uint32_t dump_size, const char* type_name,
+             uint32_t elem_bytes, char kind);
+
+/// The profiling marks' line: "<what>, timeStamp is <cycle>." in the block
+/// output.
+void ProfileMarkLine(const std::string& what);
+
+/// A pipe's name as kernel code spells it.
+constexpr const char* PipeTName(pipe_t pipe) {
+  switch (pipe) {
+    case PIPE_S:
+      return "PIPE_S";
+    case PIPE_V:
+      return "PIPE_V";
+    case PIPE_M:
+      return "PIPE_M";
+    case PIPE_MTE1:
+      return "PIPE_MTE1";
+    case PIPE_MTE2:
+      return "PIPE_MTE2";
+    case PIPE_MTE3:
+      return "PIPE_MTE3";
+    case PIPE_ALL:
+      return "PIPE_ALL";
+    case PIPE_FIX:
+      return "PIPE_FIX";
+  }
+  return "PIPE_?";
+}
+
+/// Whether the profiling marks print (the program was built with
+/// ASCENDC_TRACE_ON, the switch the trace pages document).
+#ifdef ASCENDC_TRACE_ON
+inline constexpr bool kTraceOn = true;
+#else
+inline constexpr bool kTraceOn = false;
+#endif
+
+/// MarkStamp and asc_mark_stamp: checks index against `limit` (exclusive)
+/// and prints the mark when the marks are on.
+inline void MarkStampLine(const char* api, pipe_t pipe, uint32_t index,
+                          uint32_t limit) {
+  if (index >= limit) {
+    Fail("%s: index %u is out of range 0..%u", api, index, limit - 1);
+  }
+  if (kTraceOn) {
+    ProfileMarkLine(std::string(api) + " index " + std::to_string(index) +
+                    " (" + PipeTName(pipe) + ")");
+  }
+}
+
+/// TRACE_START / TRACE_STOP: apid must be one of the ten user trace ids.
+inline void Trace(const char* api, pipe_t pipe, uint32_t apid) {
+  if (!kTraceOn) return;
+  if (apid > 9) {
+    Fail("%s: apid 0x%x is not a user trace id (0x0 ... 0x9)", api, apid);
+  }
+  char id[8];
+  std::snprintf(id, sizeof id, "0x%x", apid);
+  ProfileMarkLine(std::string(api) + " apid " + id + " (" + PipeTName(pipe) +
+                  ")");
+}
+inline void Trace(const char* api, uint32_t apid) { Trace(api, PIPE_S, apid); }
+
+/// The time-stamp line of PrintTimeStamp and asc_time_stamp, printed when
+/// the program is built with ASCENDC_TIME_STAMP_ON (as on the device).
+inline void TimeStampLine(uint32_t descId) {
+#ifdef ASCENDC_TIME_STAMP_ON
+  char line[160];
+  std::snprintf(line, sizeof line,
+                "descId is %u, rsv is 0, timeStamp is %lld, pcPtr is 0, "
+                "entry is 0.\n",
+                descId, static_cast<long long>(SystemCycle()));
+  DebugWrite(line);
+#else
+  static_cast<void>(descId);
+#endif
+}
+
+/// asc_dump's typed front: prints nothing with ASCENDC_DUMP=0.
+template <typename T>
+void AscDumpTyped(const char* api, AscDumpMemory memory, const T* input,
+                  uint32_t desc, uint32_t dump_size, const CallSite& site) {
+  const ApiCall call(site);
+  if (!NORMGRAD_ASCENDC_DUMP) return;
+  AscDump(api, memory, input, desc, dump_size, DumpTypeName<T>(), sizeof(T),
+          DumpKind<T>());
+}
 
 }  // namespace normgrad_ascendc
 
@@ -361,16 +435,7 @@ inline int64_t GetSystemCycle() { return normgrad_ascendc::SystemCycle(); }
 /// Prints a time stamp line when the program is built with
 /// ASCENDC_TIME_STAMP_ON (as on the device); else nothing.
 inline void PrintTimeStamp(uint32_t descId) {
-#ifdef ASCENDC_TIME_STAMP_ON
-  char line[160];
-  std::snprintf(line, sizeof line,
-                "descId is %u, rsv is 0, timeStamp is %lld, pcPtr is 0, "
-                "entry is 0.\n",
-                descId, static_cast<long long>(GetSystemCycle()));
-  normgrad_ascendc::DebugWrite(line);
-#else
-  static_cast<void>(descId);
-#endif
+  normgrad_ascendc::TimeStampLine(descId);
 }
 
 /// Stops the kernel, as an assert does on the CPU.
@@ -379,15 +444,98 @@ inline void Trap(normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::Fail("Trap: the kernel called Trap()");
 }
 
-/// Profiler marks: no effect on the CPU (they only feed the device's
-/// profiler).
-inline void MetricsProfStart() {}
-inline void MetricsProfStop() {}
+/// The profiler's marks: with ASCENDC_TRACE_ON each prints a line with the
+/// cycle counter into the block output; else they only check their index.
+inline void MetricsProfStart() {
+  if (normgrad_ascendc::kTraceOn) {
+    normgrad_ascendc::ProfileMarkLine("MetricsProfStart");
+  }
+}
+inline void MetricsProfStop() {
+  if (normgrad_ascendc::kTraceOn) {
+    normgrad_ascendc::ProfileMarkLine("MetricsProfStop");
+  }
+}
 template <pipe_t pipe, uint16_t index>
-inline void MarkStamp() {}
+inline void MarkStamp(normgrad_ascendc::CallSite site = {}) {
+  static_assert(index < 256, "MarkStamp: index must be in 0..255");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::MarkStampLine("MarkStamp", pipe, index, 256);
+}
 template <pipe_t pipe>
-inline void MarkStamp(uint16_t index) {
-  static_cast<void>(index);
+inline void MarkStamp(uint16_t index, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::MarkStampLine("MarkStamp", pipe, index, 256);
 }
 
 }  // namespace AscendC
+
+// ---- The Utils API's debugging functions (global names) --------------------
+
+/// Prints desc and dump_size elements at input, wherever it points (the UB
+/// or global memory), as DumpTensor does.
+template <typename T>
+inline void asc_dump(const T* input, uint32_t desc, uint32_t dump_size,
+                     normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::AscDumpTyped("asc_dump",
+                                 normgrad_ascendc::AscDumpMemory::kAny, input,
+                                 desc, dump_size, site);
+}
+/// The same for input in global memory only.
+template <typename T>
+inline void asc_dump_gm(const T* input, uint32_t desc, uint32_t dump_size,
+                        normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::AscDumpTyped("asc_dump_gm",
+                                 normgrad_ascendc::AscDumpMemory::kGm, input,
+                                 desc, dump_size, site);
+}
+/// The same for input in the UB only.
+template <typename T>
+inline void asc_dump_ubuf(const T* input, uint32_t desc, uint32_t dump_size,
+                          normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::AscDumpTyped("asc_dump_ubuf",
+                                 normgrad_ascendc::AscDumpMemory::kUb, input,
+                                 desc, dump_size, site);
+}
+
+/// PrintTimeStamp's line, with ASCENDC_TIME_STAMP_ON.
+inline void asc_time_stamp(uint32_t desc_id) {
+  normgrad_ascendc::TimeStampLine(desc_id);
+}
+
+/// MetricsProfStart / MetricsProfStop under their Utils names.
+inline void asc_prof_start() { AscendC::MetricsProfStart(); }
+inline void asc_prof_stop() { AscendC::MetricsProfStop(); }
+
+/// MarkStamp under its Utils name: idx in 0..4095.
+template <pipe_t pipe = PIPE_S>
+inline void asc_mark_stamp(uint16_t idx, normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::MarkStampLine("asc_mark_stamp", pipe, idx, 4096);
+}
+template <pipe_t pipe = PIPE_S, uint16_t idx>
+inline void asc_mark_stamp(normgrad_ascendc::CallSite site = {}) {
+  static_assert(idx < 4096, "asc_mark_stamp: idx must be in 0..4095");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::MarkStampLine("asc_mark_stamp", pipe, idx, 4096);
+}
+
+/// The user trace ids of TRACE_START / TRACE_STOP.
+enum TraceId : uint32_t {
+  USER_DEFINE_0 = 0x0,
+  USER_DEFINE_1,
+  USER_DEFINE_2,
+  USER_DEFINE_3,
+  USER_DEFINE_4,
+  USER_DEFINE_5,
+  USER_DEFINE_6,
+  USER_DEFINE_7,
+  USER_DEFINE_8,
+  USER_DEFINE_9,
+};
+
+/// TRACE_START(apid) and TRACE_START(pipe, apid) (the pipe counts on the 950
+/// only; PIPE_S is printed for the one-argument form): with
+/// ASCENDC_TRACE_ON a line with the id and the cycle counter, else nothing.
+#define TRACE_START(...) ::normgrad_ascendc::Trace("TRACE_START", __VA_ARGS__)
+#define TRACE_STOP(...) ::normgrad_ascendc::Trace("TRACE_STOP", __VA_ARGS__)

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include "normgrad_ascendc/runtime/core.h"
@@ -119,6 +120,46 @@ constexpr const char* TypeName() {
 /// (int4b_t: 2, runtime/int4.h); 0 for the others.
 template <typename T>
 inline constexpr uint32_t kElementsPerByte = 0;
+/// How debug output prints a T: 'f' floating (with %f), 's' signed, 'u'
+/// unsigned, 'b' bool.
+template <typename T>
+constexpr char DumpKind() {
+  if constexpr (std::is_same_v<T, bool>) {
+    return 'b';
+  } else if constexpr (std::is_integral_v<T>) {
+    return std::is_signed_v<T> ? 's' : 'u';
+  } else {
+    return 'f';
+  }
+}
+
+/// The name debug output gives T ("float32", "int8", ...).
+template <typename T>
+constexpr const char* DumpTypeName() {
+  if constexpr (std::is_same_v<T, half>) return "float16";
+  if constexpr (std::is_same_v<T, bfloat16_t>) return "bfloat16";
+  if constexpr (std::is_same_v<T, float>) return "float32";
+  if constexpr (std::is_same_v<T, bool>) return "bool";
+  if constexpr (std::is_same_v<T, int8_t>) return "int8";
+  if constexpr (std::is_same_v<T, uint8_t>) return "uint8";
+  if constexpr (std::is_same_v<T, int16_t>) return "int16";
+  if constexpr (std::is_same_v<T, uint16_t>) return "uint16";
+  if constexpr (std::is_same_v<T, int32_t>) return "int32";
+  if constexpr (std::is_same_v<T, uint32_t>) return "uint32";
+  if constexpr (std::is_same_v<T, int64_t>) return "int64";
+  if constexpr (std::is_same_v<T, uint64_t>) return "uint64";
+  return "unknown";
+}
+
+/// LocalTensor::Print: the first `len` of `size` elements at `data`, one
+/// 32-byte data block a line (debug.cc).
+void PrintTensorBlocks(const char* type_name, char kind, uint64_t ub_offset,
+                       const void* data, uint32_t elem_bytes, uint32_t len,
+                       uint32_t size);
+/// LocalTensor::ToFile: writes `bytes` at `data` to `file_name`; 0 on
+/// success, else -1 with the reason on stderr (debug.cc).
+int32_t WriteTensorFile(const char* file_name, const void* data,
+                        uint64_t bytes);
 
 }  // namespace normgrad_ascendc
 
@@ -284,6 +325,23 @@ class LocalTensor {
 
   /// normgrad: the untyped view (core, offset, bytes, position).
   const normgrad_ascendc::TensorView& view() const { return view_; }
+
+  /// CPU debugging: prints the tensor's elements (the first len with len),
+  /// one 32-byte data block a line.
+  void Print() const { Print(GetSize()); }
+  void Print(uint32_t len) const {
+    CheckLife("Print");
+    normgrad_ascendc::PrintTensorBlocks(
+        normgrad_ascendc::DumpTypeName<T>(), normgrad_ascendc::DumpKind<T>(),
+        view_.offset, view_.data(), sizeof(T), len, GetSize());
+  }
+  /// CPU debugging: writes the tensor's bytes to fileName (relative to the
+  /// working directory); 0 on success, -1 on failure.
+  int32_t ToFile(const std::string& fileName) const {
+    CheckLife("ToFile");
+    return normgrad_ascendc::WriteTensorFile(fileName.c_str(), view_.data(),
+                                             view_.bytes);
+  }
 
  private:
   // "LocalTensor<float>::GetValue", for the lifetime message.

@@ -25,6 +25,15 @@
 // An index is stored in the bits of the result type (uint16_t in a half,
 // uint32_t in a float), except ORDER_ONLY_INDEX: a uint32_t.
 //
+// The reductions' registers. Every ReduceSum of half or float leaves its sum
+// for GetReduceRepeatSumSpr (Atlas A2/A3, 950); every ReduceMax/ReduceMin of
+// half or float its extreme (and, with calIndex, the index it wrote; else 0)
+// and every ReduceRepeat<MAX/MIN> the extreme of its repeats' results with
+// that result's element index in a contiguous source (repeat · lanes + the
+// stored lane) for GetReduceRepeatMaxMinSpr (the value and index on Atlas
+// A2/A3, the value alone on the inference series). A block starts with 0 in
+// them.
+//
 // The types and ReduceOrder values each profile supports are checked at run
 // time (a KernelError naming the profile), as are the strides' ranges, the
 // destination's documented alignment and extent, and sharedTmpBuffer's
@@ -161,6 +170,25 @@ bool ReduceSumDirect(const TensorView& dst, const TensorView& src,
 void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
                       int32_t repeat_time, int32_t src_rep_stride,
                       bool cal_index);
+
+/// The registers of GetReduceRepeatSumSpr and GetReduceRepeatMaxMinSpr
+/// (core.h's ReduceSpr), each checking its profile: the sum's bits; the
+/// extreme's and (with_index) its index's bits.
+uint64_t ReduceSumSpr();
+void ReduceMaxMinSpr(bool with_index, uint64_t* value, uint64_t* index);
+
+/// A register's bits as a half or float.
+template <typename T>
+T FromSprBits(uint64_t bits) {
+  if constexpr (std::is_same_v<T, half>) {
+    return half::FromBits(static_cast<uint16_t>(bits));
+  } else {
+    const uint32_t b = static_cast<uint32_t>(bits);
+    T out;
+    std::memcpy(&out, &b, sizeof out);
+    return out;
+  }
+}
 
 /// The level-0 arguments a reduction's overloads share after its mask.
 struct ReduceRepeats {
@@ -402,6 +430,42 @@ void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   normgrad_ascendc::ReduceAllCountCall("ReduceMin", ReduceType::MIN, dst, src,
                                        sharedTmpBuffer, count, calIndex, false,
                                        site);
+}
+
+/// The sum the last ReduceSum count form left (half or float; Atlas A2/A3
+/// and the 950).
+template <typename T>
+T GetReduceRepeatSumSpr(normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "GetReduceRepeatSumSpr: T must be half or float");
+  const normgrad_ascendc::ApiCall call(site);
+  return normgrad_ascendc::FromSprBits<T>(normgrad_ascendc::ReduceSumSpr());
+}
+
+/// The extreme the last ReduceRepeat<MAX/MIN>, ReduceMax or ReduceMin left,
+/// and its index in the bits of T (Atlas A2/A3).
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex,
+                              normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "GetReduceRepeatMaxMinSpr: T must be half or float");
+  const normgrad_ascendc::ApiCall call(site);
+  uint64_t value = 0, index = 0;
+  normgrad_ascendc::ReduceMaxMinSpr(true, &value, &index);
+  maxMinValue = normgrad_ascendc::FromSprBits<T>(value);
+  maxMinIndex = normgrad_ascendc::FromSprBits<T>(index);
+}
+
+/// The extreme alone (the Atlas inference series).
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue,
+                              normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
+                "GetReduceRepeatMaxMinSpr: T must be half or float");
+  const normgrad_ascendc::ApiCall call(site);
+  uint64_t value = 0;
+  normgrad_ascendc::ReduceMaxMinSpr(false, &value, nullptr);
+  maxMinValue = normgrad_ascendc::FromSprBits<T>(value);
 }
 
 }  // namespace AscendC

@@ -105,6 +105,15 @@ class PlatformAscendC {
   /// Keeps `size` of the unified buffer back from GetCoreMemSize(UB); the
   /// last call counts.
   void ReserveLocalMemory(ReservedSize size);
+  /// The bandwidth of a memory in bytes per cycle: 0 for every memory, as
+  /// normgrad models no timing (docs/decisions.md).
+  void GetCoreMemBw(const CoreMemType& memType, uint64_t& bwSize) const;
+  /// The workspace CreateCubeResGroup needs: 512 bytes per cube core.
+  uint32_t GetResCubeGroupWorkSpaceSize() const;
+  /// The workspace a GroupBarrier needs at most: 512 bytes per vector core
+  /// (a group of every vector core; GroupBarrier::GetWorkspaceLen is the
+  /// exact size for given group sizes).
+  uint32_t GetResGroupBarrierWorkSpaceSize() const;
 
  private:
   [[maybe_unused]] fe::PlatFormInfos* platformInfo_;
