@@ -453,65 +453,24 @@ uint64_t ElementBits(const uint8_t* p, uint32_t bytes) {
 }
 
 // After ReduceSum / ReduceMax / ReduceMin of half or float: dst's first
-// element (and, for calIndex, the index after it) as the registers hold them.
+// element (and, for calIndex, the index after it) as the registers hold them:
+// the sum register, or the extreme register that ReduceRepeat<MAX/MIN> also
+// sets.
 void RecordWholeResult(const ReduceCall& c, bool cal_index) {
   if (!IsFloat(c.dst_type)) return;
   const uint32_t bytes = SizeOf(c.dst_type);
   const uint8_t* d = c.dst->data();
-  ReduceSpr& spr = CurrentCore().reduce_spr();
   if (c.op == ReduceType::SUM) {
-    spr.sum = ElementBits(d, bytes);
+    CurrentCore().reduce_spr().sum = ElementBits(d, bytes);
     return;
   }
-  spr.extreme = ElementBits(d, bytes);
-  spr.index = cal_index ? ElementBits(d + bytes, bytes) : 0;
-}
-
-// After ReduceRepeat<MAX/MIN> of half or float: the extreme of every
-// repeat's stored result (a NaN first, else the first of equal values) and
-// its element index in the source read contiguously (repeat · lanes + the
-// lane stored). An order that stores no index leaves index 0, one that
-// stores no value leaves the value 0.
-void RecordRepeatExtremes(const ReduceCall& c, ReduceOrder order,
-                          int32_t repeat_time, uint64_t repeat_bytes,
-                          uint32_t lanes) {
-  if (!IsFloat(c.dst_type) || c.op == ReduceType::SUM || repeat_time <= 0) {
-    return;
-  }
-  const uint32_t bytes = SizeOf(c.dst_type);
-  const bool has_value = order != ReduceOrder::ORDER_ONLY_INDEX;
-  const bool has_index = order != ReduceOrder::ORDER_ONLY_VALUE;
-  const uint32_t value_at = order == ReduceOrder::ORDER_INDEX_VALUE ? bytes : 0;
-  const uint32_t index_at = order == ReduceOrder::ORDER_VALUE_INDEX ? bytes : 0;
-  const uint32_t index_bytes =
-      order == ReduceOrder::ORDER_ONLY_INDEX ? 4 : bytes;
-  const auto as_float = [&](uint64_t bits) {
-    if (bytes == 2) return static_cast<float>(half::FromBits(bits & 0xFFFF));
-    float f;
-    const uint32_t b32 = static_cast<uint32_t>(bits);
-    std::memcpy(&f, &b32, 4);
-    return f;
-  };
-  uint64_t best_value = 0, best_index = 0;
-  for (int32_t r = 0; r < repeat_time; ++r) {
-    const uint8_t* at = c.dst->data() + r * repeat_bytes;
-    const uint64_t value = has_value ? ElementBits(at + value_at, bytes) : 0;
-    const uint64_t index =
-        (has_index ? ElementBits(at + index_at, index_bytes) : 0) +
-        uint64_t{static_cast<uint32_t>(r)} * lanes;
-    const float v = as_float(value), best = as_float(best_value);
-    const bool better =
-        r == 0 ||
-        (!std::isnan(best) &&
-         (std::isnan(v) || (c.op == ReduceType::MAX ? v > best : v < best)));
-    if (better) {
-      best_value = value;
-      best_index = index;
-    }
-  }
-  ReduceSpr& spr = CurrentCore().reduce_spr();
-  spr.extreme = best_value;
-  spr.index = has_index ? best_index : 0;
+  ReduceExtremeRegister& reg = CurrentCore().reduce_extreme();
+  reg.op = c.op == ReduceType::MAX ? ReduceExtremeRegister::Op::kMax
+                                   : ReduceExtremeRegister::Op::kMin;
+  reg.value_bytes = static_cast<uint8_t>(bytes);
+  reg.has = true;
+  reg.value_bits = ElementBits(d, bytes);
+  reg.index = cal_index ? ElementBits(d + bytes, bytes) : 0;
 }
 
 [[noreturn]] void FailType(const ReduceCall& c, const char* supported) {
@@ -651,7 +610,6 @@ void ReduceLevel0(const ReduceCall& c, ReduceGroup group, int32_t repeat_time,
   in.reduce = &layout;
   ExecuteRepeats(in, repeat_time);
   if (group == ReduceGroup::kRepeat) {
-    RecordRepeatExtremes(c, order, repeat_time, layout.repeat_bytes, lanes);
   }
 }
 
@@ -1130,12 +1088,12 @@ void ReduceMaxMinSpr(bool with_index, uint64_t* value, uint64_t* index) {
   if (with_index) {
     RequireProfile("GetReduceRepeatMaxMinSpr (value and index)", {Profile::kA2},
                    "Atlas A2/A3");
-    *index = CurrentCore().reduce_spr().index;
+    *index = CurrentCore().reduce_extreme().index;
   } else {
     RequireProfile("GetReduceRepeatMaxMinSpr (value only)", {Profile::k310P},
                    "the Atlas inference series");
   }
-  *value = CurrentCore().reduce_spr().extreme;
+  *value = CurrentCore().reduce_extreme().value_bits;
 }
 
 }  // namespace normgrad_ascendc

@@ -110,12 +110,14 @@ struct MergeRecord {
   uint16_t consumed[4] = {0, 0, 0, 0};
 };
 
-/// The extreme of all repeats that the last WholeReduceMax/Min (ReduceRepeat
-/// with MAX or MIN; the C API's asc_repeat_reduce_max/min) found, the
-/// register asc_get_reduce_max_cnt/min_cnt read: which reduction left it,
-/// its element size, whether any lane was selected, the value's bits and
-/// its position in the instruction's lanes (repeat · lanes + lane; the
-/// earliest of equal extremes).
+/// The extreme register: what the last WholeReduceMax/Min (ReduceRepeat
+/// with MAX or MIN; the C API's asc_repeat_reduce_max/min) found over all
+/// its repeats, or the result of the last ReduceMax/ReduceMin of half or
+/// float. asc_get_reduce_max_cnt/min_cnt and GetReduceRepeatMaxMinSpr read
+/// it: which reduction left it, its element size, whether any lane was
+/// selected, the value's bits and its position (repeat · lanes + lane, the
+/// earliest of equal extremes; for ReduceMax/ReduceMin the index it wrote
+/// with calIndex, else 0).
 struct ReduceExtremeRegister {
   enum class Op : uint8_t { kNone, kMax, kMin };
   Op op = Op::kNone;
@@ -140,13 +142,10 @@ struct CapiRegisters {
   uint8_t va_set = 0;
 };
 
-/// What the reductions last left for GetReduceRepeatSumSpr and
-/// GetReduceRepeatMaxMinSpr (vector_reduce.h), in the bits of their element
-/// type; 0 when a block starts.
+/// The sum the last ReduceSum of half or float left for GetReduceRepeatSumSpr
+/// (vector_reduce.h), in the bits of its type; 0 when a block starts.
 struct ReduceSpr {
   uint64_t sum = 0;
-  uint64_t extreme = 0;
-  uint64_t index = 0;
 };
 
 /// One emulated AI core. Not copyable; used by one thread at a time.
@@ -203,7 +202,7 @@ class Core {
   /// aligned; its bytes are not cleared between blocks, as on the device.
   static constexpr uint32_t kSsbufBytes = 1024;
   uint8_t* ssbuf() { return ssbuf_; }
-  /// The reduction results the SPR getters read (vector_reduce.h).
+  /// The sum GetReduceRepeatSumSpr reads (vector_reduce.h).
   ReduceSpr& reduce_spr() { return reduce_spr_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or

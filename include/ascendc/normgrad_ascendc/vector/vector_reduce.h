@@ -28,11 +28,11 @@
 // The reductions' registers. Every ReduceSum of half or float leaves its sum
 // for GetReduceRepeatSumSpr (Atlas A2/A3, 950); every ReduceMax/ReduceMin of
 // half or float its extreme (and, with calIndex, the index it wrote; else 0)
-// and every ReduceRepeat<MAX/MIN> the extreme of its repeats' results with
-// that result's element index in a contiguous source (repeat · lanes + the
-// stored lane) for GetReduceRepeatMaxMinSpr (the value and index on Atlas
-// A2/A3, the value alone on the inference series). A block starts with 0 in
-// them.
+// and every ReduceRepeat<MAX/MIN> the extreme of all its selected lanes with
+// its element index (repeat · lanes + lane; core.h's extreme register, which
+// the C API reads too) for GetReduceRepeatMaxMinSpr (the value and index on
+// Atlas A2/A3, the value alone on the inference series). A block starts with 0
+// in them.
 //
 // The types and ReduceOrder values each profile supports are checked at run
 // time (a KernelError naming the profile), as are the strides' ranges, the
@@ -172,8 +172,8 @@ void ReduceAllRepeats(const ReduceCall& call, const TensorView& tmp,
                       bool cal_index);
 
 /// The registers of GetReduceRepeatSumSpr and GetReduceRepeatMaxMinSpr
-/// (core.h's ReduceSpr), each checking its profile: the sum's bits; the
-/// extreme's and (with_index) its index's bits.
+/// (core.h's ReduceSpr and extreme register), each checking its profile: the
+/// sum's bits; the extreme's and (with_index) its index's bits.
 uint64_t ReduceSumSpr();
 void ReduceMaxMinSpr(bool with_index, uint64_t* value, uint64_t* index);
 
