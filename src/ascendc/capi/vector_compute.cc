@@ -100,9 +100,9 @@ void SetVaRegister(const char* api, const char* type, ub_addr8_t addr,
     Fail("%s: src_array is a null pointer; it holds 8 UB addresses", api);
   }
   CapiRegisters& regs = CurrentCore().capi();
-  for (int i = 0; i < 8; ++i) {
-    char which[16];
-    std::snprintf(which, sizeof which, "src_array[%d]", i);
+  for (unsigned i = 0; i < 8; ++i) {
+    char which[24];
+    std::snprintf(which, sizeof which, "src_array[%u]", i);
     regs.va[addr][i] = UbPointerView(api, type, which, addresses[i]).offset;
   }
   regs.va_set = static_cast<uint8_t>(regs.va_set | 1u << addr);
