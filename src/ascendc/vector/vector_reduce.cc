@@ -452,6 +452,18 @@ uint64_t ElementBits(const uint8_t* p, uint32_t bytes) {
   return bits;
 }
 
+// The core's extreme register, cleared and set to hold what a max or min
+// reduction of `value_bytes` elements finds (nothing yet).
+ReduceExtremeRegister& ClaimExtremeRegister(ReduceType op,
+                                            uint32_t value_bytes) {
+  ReduceExtremeRegister& reg = CurrentCore().reduce_extreme();
+  reg = ReduceExtremeRegister();
+  reg.op = op == ReduceType::MAX ? ReduceExtremeRegister::Op::kMax
+                                 : ReduceExtremeRegister::Op::kMin;
+  reg.value_bytes = static_cast<uint8_t>(value_bytes);
+  return reg;
+}
+
 // After ReduceSum / ReduceMax / ReduceMin of half or float: dst's first
 // element (and, for calIndex, the index after it) as the registers hold them:
 // the sum register, or the extreme register that ReduceRepeat<MAX/MIN> also
@@ -464,10 +476,7 @@ void RecordWholeResult(const ReduceCall& c, bool cal_index) {
     CurrentCore().reduce_spr().sum = ElementBits(d, bytes);
     return;
   }
-  ReduceExtremeRegister& reg = CurrentCore().reduce_extreme();
-  reg.op = c.op == ReduceType::MAX ? ReduceExtremeRegister::Op::kMax
-                                   : ReduceExtremeRegister::Op::kMin;
-  reg.value_bytes = static_cast<uint8_t>(bytes);
+  ReduceExtremeRegister& reg = ClaimExtremeRegister(c.op, bytes);
   reg.has = true;
   reg.value_bits = ElementBits(d, bytes);
   reg.index = cal_index ? ElementBits(d + bytes, bytes) : 0;
@@ -572,12 +581,7 @@ void ReduceLevel0(const ReduceCall& c, ReduceGroup group, int32_t repeat_time,
     case ReduceGroup::kRepeat:
       p.result_bytes = ResultBytes(c.op, order, d_bytes);
       if (c.op != ReduceType::SUM) {
-        ReduceExtremeRegister& reg = CurrentCore().reduce_extreme();
-        reg = ReduceExtremeRegister();
-        reg.op = c.op == ReduceType::MAX ? ReduceExtremeRegister::Op::kMax
-                                         : ReduceExtremeRegister::Op::kMin;
-        reg.value_bytes = static_cast<uint8_t>(d_bytes);
-        p.extreme = &reg;
+        p.extreme = &ClaimExtremeRegister(c.op, d_bytes);
       }
       layout = {
           lanes, p.result_bytes,
