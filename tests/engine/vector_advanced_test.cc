@@ -545,8 +545,7 @@ TEST(VectorAdvanced, InversePassesRoundTheFunctionOnce) {
         const bool close = std::isinf(y) ? static_cast<double>(got[i]) == y
                                          : std::fabs(static_cast<double>(got[i]) - y) <=
                                                (0.5 + 0x1p-16) * UlpAt(y);
-        if (std::isnan(y) ? std::isnan(got[i])
-                          : close && std::signbit(got[i]) == std::signbit(y)) {
+        if (std::isnan(y) ? std::isnan(got[i]) : close && std::signbit(got[i]) == std::signbit(y)) {
           continue;
         }
         ADD_FAILURE() << "input " << std::hexfloat << in[i] << ": " << got[i] << ", want " << y;
