@@ -1,6 +1,6 @@
 // advanced_apis.cc — the advanced APIs most operators call (SoftMax,
 // SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax; Floor, Round,
-// Frac, Sign, Sin, Cos, Tanh, ClampMax) over a whole rows × cols matrix in half and
+// Frac, Sign, Sin, Cos, Tanh, Atan, Asinh, ClampMax) over a whole rows × cols matrix in half and
 // float, TopK (the 50 largest of rows of 32000, as many elements in all) in
 // half and float, and AscendQuant (half to int8_t per channel) over the
 // matrix (build/bin/normgrad_advanced_apis), next to a plain loop a user
@@ -74,6 +74,8 @@ enum class Api {
   kSin,
   kCos,
   kTanh,
+  kAtan,
+  kAsinh,
   kClampMax,
   kSum,
   kReduceMax
@@ -93,7 +95,8 @@ constexpr ApiInfo kApis[] = {
     {Api::kFloor, "Floor", false, false},     {Api::kRound, "Round", false, false},
     {Api::kFrac, "Frac", false, false},       {Api::kSign, "Sign", false, false},
     {Api::kSin, "Sin", false, false},         {Api::kCos, "Cos", false, false},
-    {Api::kTanh, "Tanh", false, false},       {Api::kClampMax, "ClampMax", false, false},
+    {Api::kTanh, "Tanh", false, false},       {Api::kAtan, "Atan", false, false},
+    {Api::kAsinh, "Asinh", false, false},     {Api::kClampMax, "ClampMax", false, false},
     {Api::kSum, "Sum", false, true},          {Api::kReduceMax, "ReduceMax", false, true},
 };
 
@@ -210,6 +213,12 @@ class ApiTile {
         return;
       case Api::kTanh:
         A::Tanh<T>(out, in, tmp, n);
+        return;
+      case Api::kAtan:
+        A::Atan<T>(out, in, tmp, n);
+        return;
+      case Api::kAsinh:
+        A::Asinh<T>(out, in, tmp, n);
         return;
       case Api::kClampMax:
         A::ClampMax<T>(out, in, tmp, T(kClampScalar), n);
@@ -338,6 +347,12 @@ void Elementwise(Api api, float* v, const float* gate, size_t n) {
       return;
     case Api::kTanh:
       for (size_t i = 0; i < n; ++i) v[i] = std::tanh(v[i]);
+      return;
+    case Api::kAtan:
+      for (size_t i = 0; i < n; ++i) v[i] = std::atan(v[i]);
+      return;
+    case Api::kAsinh:
+      for (size_t i = 0; i < n; ++i) v[i] = std::asinh(v[i]);
       return;
     case Api::kClampMax:
       for (size_t i = 0; i < n; ++i) v[i] = v[i] > kClampScalar ? kClampScalar : v[i];

@@ -18,7 +18,9 @@
 //   its double-lane passes (Sin, Cos, Tan, Tanh, Sinh, Cosh) against the
 //   double functions: within half an ulp and 2^-16 ulp of them, and where
 //   Sin, Cos and Tan hand an element to the C library, its float function's
-//   bits;
+//   bits; the inverse functions' passes (Asin, Acos, Atan, Asinh, Acosh,
+//   Atanh) the same way, over a sweep of every exponent and dense near the
+//   domains' edges;
 // - the binary call shape's loops (bits_u8, truths_u8, select_u8,
 //   classify, clamp_to_scalar, fma_f32, hypot_f32) on every set against
 //   the operations written here on the same bits.
@@ -199,7 +201,10 @@ TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
                 {k::MathStep::kLog2, 0, "Log2"},       {k::MathStep::kLog10, 0, "Log10"},
                 {k::MathStep::kSin, 0, "Sin"},         {k::MathStep::kCos, 0, "Cos"},
                 {k::MathStep::kTan, 0, "Tan"},         {k::MathStep::kTanh, 0, "Tanh"},
-                {k::MathStep::kSinh, 0, "Sinh"},       {k::MathStep::kCosh, 0, "Cosh"}};
+                {k::MathStep::kSinh, 0, "Sinh"},       {k::MathStep::kCosh, 0, "Cosh"},
+                {k::MathStep::kAsin, 0, "Asin"},       {k::MathStep::kAcos, 0, "Acos"},
+                {k::MathStep::kAtan, 0, "Atan"},       {k::MathStep::kAsinh, 0, "Asinh"},
+                {k::MathStep::kAcosh, 0, "Acosh"},     {k::MathStep::kAtanh, 0, "Atanh"}};
   for (const auto& p : passes) {
     const auto of = [&](const k::AdvancedKernels& set) {
       return InPieces(
@@ -496,6 +501,56 @@ TEST(VectorAdvanced, FmaAndHypotLoopsRoundOnce) {
                          : root >= 0x1.ffffffp127             ? INFINITY
                                                               : static_cast<float>(root);
       ASSERT_TRUE(SameFloat(hypot[i], want)) << a[i] << ", " << b[i] << ": " << hypot[i];
+    }
+  }
+}
+
+// The inverse functions' passes against the double functions: within half
+// an ulp and 2^-16 ulp of them (the infinities and the sign of a zero
+// exact, NaN where they are NaN), on MathInputs, every 2^13-th float of
+// either sign (all exponents), [-1.25, 1.25] in steps of 2^-13, and the
+// 2048 floats on each side of ±1 (the edges of Asin's, Acos's, Acosh's and
+// Atanh's domains).
+TEST(VectorAdvanced, InversePassesRoundTheFunctionOnce) {
+  std::vector<float> in = MathInputs(20000);
+  for (uint32_t b = 0; b < 0x7f800000u; b += 8192) in.insert(in.end(), {FromBits(b), -FromBits(b)});
+  for (int i = -10240; i <= 10240; ++i) in.push_back(static_cast<float>(i) * 0x1p-13f);
+  for (uint32_t d = 1; d <= 2048; ++d) {
+    for (const uint32_t b : {0x3f800000u - d, 0x3f800000u + d}) {
+      in.insert(in.end(), {FromBits(b), -FromBits(b)});
+    }
+  }
+  const struct {
+    k::MathStep step;
+    double (*want)(double);
+    const char* name;
+  } passes[] = {{k::MathStep::kAsin, [](double x) { return std::asin(x); }, "Asin"},
+                {k::MathStep::kAcos, [](double x) { return std::acos(x); }, "Acos"},
+                {k::MathStep::kAtan, [](double x) { return std::atan(x); }, "Atan"},
+                {k::MathStep::kAsinh, [](double x) { return std::asinh(x); }, "Asinh"},
+                {k::MathStep::kAcosh, [](double x) { return std::acosh(x); }, "Acosh"},
+                {k::MathStep::kAtanh, [](double x) { return std::atanh(x); }, "Atanh"}};
+  for (const auto& p : passes) {
+    std::vector<double> want(in.size());
+    for (size_t i = 0; i < in.size(); ++i) want[i] = p.want(static_cast<double>(in[i]));
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(testing::Message() << isa.name << ": " << p.name);
+      const std::vector<float> got = InPieces(in, [&](float* v, size_t n) {
+        k::AdvancedKernelsOf(isa).math_f32[static_cast<int>(p.step)](v, n, 0);
+      });
+      size_t shown = 0;
+      for (size_t i = 0; i < in.size() && shown < 5; ++i) {
+        const double y = want[i];
+        const bool close = std::isinf(y) ? static_cast<double>(got[i]) == y
+                                         : std::fabs(static_cast<double>(got[i]) - y) <=
+                                               (0.5 + 0x1p-16) * UlpAt(y);
+        if (std::isnan(y) ? std::isnan(got[i]) : close && std::signbit(got[i]) == std::signbit(y)) {
+          continue;
+        }
+        ADD_FAILURE() << "input " << std::hexfloat << in[i] << ": " << got[i] << ", want " << y;
+        ++shown;
+      }
     }
   }
 }

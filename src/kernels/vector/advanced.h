@@ -15,7 +15,8 @@ namespace normgrad::kernels {
 /// The float passes of the advanced Math APIs (AdvancedKernels::math_f32):
 /// Exp (with its taylorExpandLevel), Log, Log2, Log10; the exact rounding
 /// family (kNearestEven is Round's and Rint's), Frac and Sign; and the
-/// trigonometric and hyperbolic functions computed in double lanes.
+/// trigonometric and hyperbolic functions computed in double lanes, then
+/// their inverses (advanced_inverse_inl.h), in double lanes too.
 enum class MathStep : uint8_t {
   kExp,
   kLog,
@@ -32,9 +33,15 @@ enum class MathStep : uint8_t {
   kTan,
   kTanh,
   kSinh,
-  kCosh
+  kCosh,
+  kAsin,
+  kAcos,
+  kAtan,
+  kAsinh,
+  kAcosh,
+  kAtanh
 };
-inline constexpr int kMathSteps = 16;
+inline constexpr int kMathSteps = 22;
 
 /// The bit operations of the Bitwise APIs and Xor (AdvancedKernels::bits_u8).
 enum class BitStep : uint8_t { kAnd, kOr, kXor, kNot };

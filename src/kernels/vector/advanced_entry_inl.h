@@ -1,11 +1,13 @@
 // kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
-// (kernels::AdvancedKernels) for one instruction set. Included by
+// and advanced_inverse_inl.h's (kernels::AdvancedKernels) for one
+// instruction set, whose target region includes both headers first. Included by
 // vector/advanced_<isa>.cc after its target region: the table is filled by
 // baseline code (see isa_entry_inl.h for why).
 #pragma once
 
 #include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_inl.h"
+#include "kernels/vector/advanced_inverse_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -53,6 +55,12 @@ AdvancedKernels AdvancedLoops() {
   k.clamp_to_scalar = ClampToScalar;
   k.fma_f32 = FmaFloats;
   k.hypot_f32 = HypotFloats;
+  k.math_f32[static_cast<int>(MathStep::kAsin)] = Each<AsinInDouble>;
+  k.math_f32[static_cast<int>(MathStep::kAcos)] = Each<AcosInDouble>;
+  k.math_f32[static_cast<int>(MathStep::kAtan)] = Each<AtanInDouble>;
+  k.math_f32[static_cast<int>(MathStep::kAsinh)] = Each<AsinhInDouble>;
+  k.math_f32[static_cast<int>(MathStep::kAcosh)] = Each<AcoshInDouble>;
+  k.math_f32[static_cast<int>(MathStep::kAtanh)] = Each<AtanhInDouble>;
   return k;
 }
 

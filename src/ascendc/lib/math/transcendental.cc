@@ -10,14 +10,15 @@
 // the argument, a polynomial, selects for the special values) run by the
 // instruction set's loops (src/kernels/vector/advanced_inl.h, which has
 // their steps; the same bits on every set); so are Sin, Cos, SinCos, Tan,
-// Tanh, Sinh and Cosh, computed in double lanes from the float input and
-// rounded once (Sin, Cos and Tan beyond |x| = 65536, at ±inf and NaN the C
-// library's float functions); Exp with a taylorExpandLevel
+// Tanh, Sinh, Cosh and the inverse functions (Asin, Acos, Atan, Asinh,
+// Acosh, Atanh: advanced_inverse_inl.h), computed in double lanes from the
+// float input and rounded once (Sin, Cos and Tan beyond |x| = 65536, at
+// ±inf and NaN the C library's float functions); Exp with a taylorExpandLevel
 // above 0 follows its page: e^x = e^floor(x) · Σ_{k=0..level} f^k/k! with
 // f = x − floor(x). Digamma is the recurrence ψ(x) = ψ(x+1) − 1/x up to
 // x ≥ 6 and the asymptotic series there, with the reflection
-// ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others (Erf, Erfc, the inverse
-// functions, Lgamma) are the C library's float functions. The error bound of
+// ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others (Erf, Erfc, Lgamma) are the
+// C library's float functions. The error bound of
 // each, derived in docs/numerics.md ("Math: transcendental"), is checked by the
 // tests against a float64 reference.
 #include <cmath>
@@ -42,12 +43,6 @@ void Each(float* v, size_t n, uint32_t) {
 
 float ErfOf(float x) { return std::erf(x); }
 float ErfcOf(float x) { return std::erfc(x); }
-float AsinOf(float x) { return std::asin(x); }
-float AcosOf(float x) { return std::acos(x); }
-float AtanOf(float x) { return std::atan(x); }
-float AsinhOf(float x) { return std::asinh(x); }
-float AcoshOf(float x) { return std::acosh(x); }
-float AtanhOf(float x) { return std::atanh(x); }
 
 // ln|Γ(x)|; the reentrant form, as blocks run on threads at once (the sign
 // it also gives is not wanted).
@@ -228,12 +223,12 @@ constexpr ElementwiseRule kRules[] = {
     Unary("Sinh", true, ThroughLoops<MathStep::kSinh>),
     Unary("Cosh", true, ThroughLoops<MathStep::kCosh>),
     Unary("Tan", true, ThroughLoops<MathStep::kTan>, CheckTan),
-    Unary("Asin", true, Each<AsinOf>),
-    Unary("Acos", true, Each<AcosOf>),
-    Unary("Atan", true, Each<AtanOf>, CheckAtan),
-    Unary("Asinh", true, Each<AsinhOf>),
-    Unary("Acosh", true, Each<AcoshOf>),
-    Unary("Atanh", true, Each<AtanhOf>),
+    Unary("Asin", true, ThroughLoops<MathStep::kAsin>),
+    Unary("Acos", true, ThroughLoops<MathStep::kAcos>),
+    Unary("Atan", true, ThroughLoops<MathStep::kAtan>, CheckAtan),
+    Unary("Asinh", true, ThroughLoops<MathStep::kAsinh>),
+    Unary("Acosh", true, ThroughLoops<MathStep::kAcosh>),
+    Unary("Atanh", true, ThroughLoops<MathStep::kAtanh>),
     Unary("Digamma", true, Each<DigammaOf>),
     Unary("Lgamma", true, Each<LgammaOf>),
 };
