@@ -10,6 +10,7 @@
 
 #include "c_api/sync/sync.h"
 #include "normgrad_ascendc/capi/capi_call.h"
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
 using normgrad_ascendc::CallSite;
@@ -79,6 +80,7 @@ void asc_set_ctrl(uint64_t config, CallSite site) {
         static_cast<unsigned long long>(config), __builtin_ctzll(changed));
   }
   core.ctrl() = config & ~(uint64_t{1} << kMaskModeBit);
+  normgrad_ascendc::NoteCtrlWritten();
   if ((config >> kMaskModeBit & 1) != 0) {
     AscendC::SetMaskCount();
   } else {

@@ -2,10 +2,13 @@
 // global memory (normgrad_ascendc/runtime/atomic.h): element by element,
 // computing in the mode's type (half and bfloat16 widen to float, combine and
 // round back to nearest even, which gives the bits of computing in the 16-bit
-// type; integers wrap around).
+// type, then saturate in the FLOAT saturation mode, ctrl_spr.h; integers wrap
+// around).
 #include "normgrad_ascendc/runtime/atomic.h"
 
 #include <cstring>
+
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/launch_state.h"
@@ -92,9 +95,13 @@ void ApplyWrite(uint8_t* dst, const uint8_t* src, uint64_t bytes,
     case AtomicDtype::ATOMIC_F32:
       return CombineAll<float>(mode.op, dst, src, bytes);
     case AtomicDtype::ATOMIC_F16:
-      return CombineAll<half>(mode.op, dst, src, bytes);
+      CombineAll<half>(mode.op, dst, src, bytes);
+      if (mode.saturate) SaturateFloat16(false, dst, bytes / 2);
+      return;
     case AtomicDtype::ATOMIC_BF16:
-      return CombineAll<bfloat16_t>(mode.op, dst, src, bytes);
+      CombineAll<bfloat16_t>(mode.op, dst, src, bytes);
+      if (mode.saturate) SaturateFloat16(true, dst, bytes / 2);
+      return;
     case AtomicDtype::ATOMIC_S32:
       return CombineAll<int32_t>(mode.op, dst, src, bytes);
     case AtomicDtype::ATOMIC_S16:

@@ -1,8 +1,10 @@
 // ctrl_spr.cc — the CTRL register of an emulated core (ctrl_spr.h): its
-// default per profile, the documented bit ranges and the reads and writes.
+// default per profile, the documented bit ranges, the reads and writes, and
+// the saturation flags of Atlas A2/A3, which are bits 48 and 59 of it.
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace normgrad_ascendc {
 
@@ -21,6 +23,30 @@ constexpr BitRange k950Ranges[] = {
     {50, 50, true}, {53, 53, true}, {59, 59, true},  {60, 60, true}};
 
 constexpr uint64_t k950Default = uint64_t{1} << 60;
+// CTRL[48] = 1: the INF/NAN mode (docs/decisions.md, "Saturation flags").
+constexpr int kFloatBit = 48;
+// CTRL[59] = 0: conversions saturate (the 950 page's meaning of the bit).
+constexpr int kCastBit = 59;
+constexpr uint64_t kA2Default = uint64_t{1} << kFloatBit;
+
+bool Bit(uint64_t ctrl, int bit) { return (ctrl >> bit & 1) != 0; }
+
+// The bit a saturation mode is, and whether the mode is on when it is set:
+// FLOAT saturates when CTRL[48] is 0, CAST keeps low bits when CTRL[59] is 1.
+int BitOf(AscendC::SaturationMode mode) {
+  return mode == AscendC::SaturationMode::FLOAT ? kFloatBit : kCastBit;
+}
+
+// Fails unless the running profile has the saturation flags.
+void CheckSaturationProfile(const char* api) {
+  const ProfileInfo& info = CurrentCore().profile();
+  if (info.profile != Profile::kA2) {
+    Fail(
+        "%s: not supported on %s (the saturation flags exist on Atlas A2/A3 "
+        "only)",
+        api, info.name);
+  }
+}
 
 uint64_t FieldMask(int start, int end) {
   const int width = end - start + 1;
@@ -63,8 +89,59 @@ void CheckRange(const char* api, int start, int end, bool reset) {
 
 }  // namespace
 
+std::atomic<bool> g_ctrl_written{false};
+
 uint64_t DefaultCtrl(Profile profile) {
-  return profile == Profile::k950 ? k950Default : 0;
+  switch (profile) {
+    case Profile::kA2:
+      return kA2Default;
+    case Profile::k950:
+      return k950Default;
+    case Profile::k310P:
+      break;
+  }
+  return 0;
+}
+
+bool FloatSaturationOnCore() {
+  Core& core = CurrentCore();
+  return core.profile().profile == Profile::kA2 && !Bit(core.ctrl(), kFloatBit);
+}
+
+bool CastTruncatesOnCore() {
+  Core& core = CurrentCore();
+  return core.profile().profile == Profile::kA2 && Bit(core.ctrl(), kCastBit);
+}
+
+void SaturateFloat16(bool bfloat16, void* data, uint64_t n) {
+  // An exponent of all ones is inf (mantissa 0) or NaN; MAX is the largest
+  // finite value.
+  const uint16_t exponent = bfloat16 ? 0x7F80 : 0x7C00;
+  const uint16_t max = bfloat16 ? 0x7F7F : 0x7BFF;
+  auto* p = static_cast<uint8_t*>(data);
+  for (uint64_t i = 0; i < n; ++i) {
+    uint16_t v;
+    std::memcpy(&v, p + 2 * i, 2);
+    if ((v & exponent) != exponent) continue;
+    const bool nan = (v & ~(exponent | 0x8000u)) != 0;
+    v = nan ? 0 : static_cast<uint16_t>((v & 0x8000u) | max);
+    std::memcpy(p + 2 * i, &v, 2);
+  }
+}
+
+void SetSaturationFlagImpl(const char* api, AscendC::SaturationMode mode,
+                           bool enable) {
+  CheckSaturationProfile(api);
+  const int bit = BitOf(mode);
+  uint64_t& ctrl = CurrentCore().ctrl();
+  // Both bits are set when the mode is off (INF/NAN kept, low bits kept).
+  ctrl = (ctrl & ~(uint64_t{1} << bit)) | (uint64_t{!enable} << bit);
+  NoteCtrlWritten();
+}
+
+bool GetSaturationFlagImpl(const char* api, AscendC::SaturationMode mode) {
+  CheckSaturationProfile(api);
+  return !Bit(CurrentCore().ctrl(), BitOf(mode));
 }
 
 void SetCtrlSprImpl(int start, int end, int64_t value) {
@@ -80,6 +157,7 @@ void SetCtrlSprImpl(int start, int end, int64_t value) {
   uint64_t& ctrl = CurrentCore().ctrl();
   const uint64_t mask = FieldMask(start, end);
   ctrl = (ctrl & ~mask) | (static_cast<uint64_t>(value) << start);
+  NoteCtrlWritten();
 }
 
 int64_t GetCtrlSprImpl(int start, int end) {
@@ -93,6 +171,7 @@ void ResetCtrlSprImpl(int start, int end) {
   const uint64_t mask = FieldMask(start, end);
   core.ctrl() =
       (core.ctrl() & ~mask) | (DefaultCtrl(core.profile().profile) & mask);
+  NoteCtrlWritten();
 }
 
 }  // namespace normgrad_ascendc

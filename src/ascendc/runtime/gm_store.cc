@@ -8,6 +8,7 @@
 #include "ascendc/runtime/launch_state.h"
 #include "ascendc/runtime/race_check.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 
 namespace normgrad_ascendc {
 
@@ -32,7 +33,8 @@ void StoreToGm(const char* api, uint8_t* dst, const uint8_t* src,
                uint64_t bytes) {
   Launch& launch = CurrentLaunch();
   BlockState& block = CurrentBlock();
-  const AtomicMode mode = block.atomic;
+  AtomicMode mode = block.atomic;
+  mode.saturate = mode.op != AtomicModeOp::kNone && FloatSaturationOn();
   NoteGmAccess(api, dst, bytes, true, mode.op != AtomicModeOp::kNone);
   if (mode.op != AtomicModeOp::kNone) {
     const uint32_t element = AtomicElementBytes(mode.type);

@@ -31,6 +31,9 @@ namespace normgrad_ascendc {
 struct AtomicMode {
   AtomicModeOp op = AtomicModeOp::kNone;
   AscendC::AtomicDtype type = AscendC::AtomicDtype::ATOMIC_NONE;
+  /// A half or bfloat16_t result saturates (ctrl_spr.h: the FLOAT mode
+  /// when the write was made; a deferred write keeps it).
+  bool saturate = false;
 };
 
 /// One deferred write into global memory, in the block's program order.

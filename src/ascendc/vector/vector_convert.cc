@@ -817,8 +817,52 @@ void QuantSpan(const SpanArgs& a) {
   }
 }
 
+namespace {
+// Bytes of an integer TypeBit.
+uint32_t IntegerBytes(uint32_t bit) {
+  switch (bit) {
+    case kTypeInt8:
+    case kTypeUint8:
+      return 1;
+    case kTypeInt16:
+    case kTypeUint16:
+      return 2;
+    case kTypeInt32:
+    case kTypeUint32:
+      return 4;
+    default:
+      return 8;
+  }
+}
+
+// An integer destination with the CAST saturation mode off (ctrl_spr.h):
+// the value rounded by `mode` keeps its low bits, as two's complement. A
+// finite value of 2^64 or more has none set that fit (a float that large is
+// a multiple of 2^41); NaN gives 0 and ±inf the ends, as when saturating
+// (docs/decisions.md, "Saturation flags").
+void ConvertKeepingLowBits(uint32_t dst_bit, void* dst, uint32_t src_bit,
+                           const void* src, RoundMode mode, uint32_t n) {
+  const uint32_t bytes = IntegerBytes(dst_bit);
+  auto* out = static_cast<uint8_t*>(dst);
+  for (uint32_t i = 0; i < n; ++i) {
+    const Exact x = RoundIntegral(Decode(src_bit, src, i), mode);
+    if (x.kind != Exact::kFinite) {
+      Store(dst_bit, dst, i, x, mode);
+      continue;
+    }
+    const uint64_t magnitude = x.e >= 64 ? 0 : x.m << x.e;
+    const uint64_t bits = x.neg ? ~magnitude + 1 : magnitude;
+    std::memcpy(out + uint64_t{i} * bytes, &bits, bytes);  // little-endian
+  }
+}
+}  // namespace
+
 void ConvertImpl(uint32_t dst_bit, void* dst, uint32_t src_bit, const void* src,
                  RoundMode mode, uint32_t n) {
+  if (!IsFloatBit(dst_bit) && CastTruncates()) {
+    ConvertKeepingLowBits(dst_bit, dst, src_bit, src, mode, n);
+    return;
+  }
   // The two casts kernels make most, through the engine's vectorized
   // conversions: half → float (exact) and float → half to nearest even.
   if (src_bit == kTypeHalf && dst_bit == kTypeFloat) {

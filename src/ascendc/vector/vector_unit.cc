@@ -112,6 +112,56 @@ bool WritesDst(const VecInstruction& in) {
   return in.reduce == nullptr || in.reduce->sink == nullptr;
 }
 
+// The FLOAT saturation mode (ctrl_spr.h), applied where the unit stores
+// results: a half or bfloat16_t result that is ±inf becomes the type's ±MAX
+// and a NaN becomes +0. The instruction's type string names its
+// destination's type first ("half", "half, float").
+enum class Saturated : uint8_t { kNone, kHalf, kBfloat16 };
+
+// Instructions that move or select values, or write masks, rather than
+// compute: the boundary-value appendix gives them no saturated results.
+bool MovesValues(const char* api) {
+  static constexpr const char* kMoves[] = {
+      "Duplicate", "Copy",     "Select",         "Brcb",
+      "Gather",    "Gatherb",  "GatherMask",     "Transpose",
+      "Compare",   "Compares", "TransDataTo5HD", "CompareScalar"};
+  for (const char* name : kMoves) {
+    if (std::strcmp(api, name) == 0) return true;
+  }
+  return false;
+}
+
+Saturated SaturatedDst(const VecInstruction& in) {
+  if (!FloatSaturationOn() || in.operand[0].elem_bytes != 2 ||
+      MovesValues(in.api)) {
+    return Saturated::kNone;
+  }
+  const char* type = in.type;
+  const size_t length = std::strcspn(type, ",");
+  const auto is = [&](const char* name) {
+    return length == std::strlen(name) && std::strncmp(type, name, length) == 0;
+  };
+  if (is("half")) return Saturated::kHalf;
+  if (is("bfloat16_t")) return Saturated::kBfloat16;
+  return Saturated::kNone;
+}
+
+// Saturates n 16-bit results at `data` of the kind `kind`.
+void Saturate(Saturated kind, void* data, uint64_t n) {
+  if (kind != Saturated::kNone)
+    SaturateFloat16(kind == Saturated::kBfloat16, data, n);
+}
+
+// Saturates the results of one span of a reduction that stores them (not
+// those handed to a sink, which are intermediate) when each is a 16-bit
+// value alone; a value and index pair is left as it is (docs/runtime.md,
+// "Control register and saturation").
+void SaturateResults(const VecInstruction& in, Saturated kind, void* results,
+                     uint64_t groups) {
+  if (in.reduce->sink == nullptr && in.reduce->result_bytes == 2)
+    Saturate(kind, results, groups);
+}
+
 // Tells the sync check what the instruction reads and writes on PIPE_V:
 // the first reach(i) bytes of operand i (at most its tensor), the
 // destination written (and read where the instruction reads it). `exact`:
@@ -431,6 +481,7 @@ void RunRepeats(const VecInstruction& in, const Plan& plan, int64_t first) {
   SpanArgs args{};
   args.params = in.params;
   for (int i = 0; i < in.operands; ++i) args.operand[i] = rows[i];
+  const Saturated saturated = SaturatedDst(in);
   Walk walks[4];
   for (int i = 0; i < in.operands; ++i) walks[i] = WalkOf(in.operand[i]);
 
@@ -463,9 +514,11 @@ void RunRepeats(const VecInstruction& in, const Plan& plan, int64_t first) {
     args.first_lane = static_cast<uint64_t>(r) * in.lanes;
     in.span(args);
     if (in.reduce != nullptr) {
+      SaturateResults(in, saturated, rows[0], in.lanes / in.reduce->group);
       StoreResults(in, set, r, rows[0]);
       continue;
     }
+    Saturate(saturated, rows[0], in.lanes);
     const Walk& w = walks[0];
     uint8_t* base = in.operand[0].view->data();
     for (uint32_t k = 0; k < in.lanes; ++k) {
@@ -502,6 +555,7 @@ bool RunFlat(const VecInstruction& in, uint64_t n) {
   args.n = static_cast<uint32_t>(n);
   args.every_lane = true;
   in.span(args);
+  Saturate(SaturatedDst(in), args.operand[0], n);
   return true;
 }
 
@@ -536,6 +590,7 @@ bool RunFlatResults(const VecInstruction& in, int64_t count) {
   args.n = static_cast<uint32_t>(n);
   args.every_lane = true;
   in.span(args);
+  SaturateResults(in, SaturatedDst(in), args.operand[0], n / l.group);
   return true;
 }
 

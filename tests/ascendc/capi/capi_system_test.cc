@@ -222,8 +222,11 @@ TEST_F(CapiSystem, StoreAtomicConfig) {
 // CTRL as its page describes it: bits 48, 53 and 59 are kept, bit 56 is
 // the mask register's mode; other bits are refused.
 TEST_F(CapiSystem, CtrlRegister) {
-  EXPECT_EQ(asc_get_ctrl(), 0);
   const uint64_t bit48 = uint64_t{1} << 48;
+  // The A2 default: CTRL[48] set, the INF/NAN mode (ctrl_spr.h).
+  EXPECT_EQ(static_cast<uint64_t>(asc_get_ctrl()), bit48);
+  asc_set_ctrl(0);
+  EXPECT_EQ(asc_get_ctrl(), 0);
   asc_set_ctrl(static_cast<uint64_t>(asc_get_ctrl()) | bit48);
   EXPECT_EQ(static_cast<uint64_t>(asc_get_ctrl()), bit48);
   EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 1);

@@ -165,13 +165,14 @@ TEST(CtrlSpr, A2HasBit48StoredAndReset) {
   const ProfileScope a2(Profile::kA2);
   normgrad_ascendc::Core core;
   const normgrad_ascendc::ScopedCore scope(core);
-  EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 0);
-  EXPECT_EQ((AscendC::GetCtrlSpr<0, 63>()), 0);
-  AscendC::SetCtrlSpr<48, 48>(1);
+  // A block starts with CTRL[48] = 1, the INF/NAN mode (ctrl_spr.h).
   EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 1);
   EXPECT_EQ((AscendC::GetCtrlSpr<0, 63>()), int64_t{1} << 48);
-  AscendC::ResetCtrlSpr<48, 48>();
+  AscendC::SetCtrlSpr<48, 48>(0);
   EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 0);
+  EXPECT_EQ((AscendC::GetCtrlSpr<0, 63>()), 0);
+  AscendC::ResetCtrlSpr<48, 48>();
+  EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 1);
   EXPECT_TRUE(FailsWith([] { AscendC::SetCtrlSpr<6, 8>(1); },
                         "SetCtrlSpr: CTRL[8:6] is not a field it accepts on "
                         "Atlas A2/A3; it accepts CTRL[48]"));

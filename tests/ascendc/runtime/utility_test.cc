@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -1293,3 +1294,383 @@ TEST(AscCpuLog, PrintsLevelFileFunctionAndMessage) {
 }
 
 }  // namespace
+
+// ---- Saturation flags: SetSaturationFlag / GetSaturationFlag (Atlas A2/A3)
+// and their effect, each value from the boundary-value appendix's tables
+// (Memory vector compute and Cast). A block starts in the INF/NAN mode with
+// conversions saturating (docs/decisions.md, "Saturation flags").
+
+namespace {
+
+constexpr uint16_t kBitsMax = 0x7BFF;
+constexpr uint16_t kBitsLowest = 0xFBFF;  // -65504
+constexpr uint16_t kBitsInf = 0x7C00;
+constexpr uint16_t kBitsNegInf = 0xFC00;
+constexpr uint16_t kBitsNan = 0x7E00;
+constexpr uint16_t kBitsZero = 0x0000;
+constexpr uint16_t kBitsNegZero = 0x8000;
+constexpr uint16_t kBitsOne = 0x3C00;
+
+bool IsHalfNan(uint16_t bits) {
+  return (bits & 0x7C00u) == 0x7C00u && (bits & 0x03FFu) != 0;
+}
+
+// Starts a block on the A2 profile (CTRL at its default) and starts the next
+// test's block the same way, whatever this one set.
+struct SaturationBlock {
+  SaturationBlock() : profile(Profile::kA2) {
+    normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  }
+  ~SaturationBlock() { normgrad_ascendc::CurrentCore().SetBlock(0, 1); }
+  ProfileScope profile;
+};
+
+// Three 16-half (32-byte) tensors of one TBuf: dst, src0, src1.
+struct HalfUb {
+  HalfUb() {
+    pipe.InitBuffer(buf, 3 * 32);
+    dst = buf.Get<half>(16);
+    src0 = buf.Get<half>()[16];
+    src1 = buf.Get<half>()[32];
+  }
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  AscendC::LocalTensor<half> dst, src0, src1;
+};
+
+struct Case {
+  const char* api;
+  uint16_t a, b;       // inputs (b unused by the one-source instructions)
+  uint16_t inf_nan;    // the INF/NAN mode's result
+  uint16_t saturated;  // the saturation mode's result
+};
+
+// The instruction `api` on lane 0 of dst from lane 0 of the sources.
+void RunHalf(HalfUb& ub, const char* api) {
+  const std::string name = api;
+  if (name == "Exp") AscendC::Exp(ub.dst, ub.src0, 16);
+  if (name == "Ln") AscendC::Ln(ub.dst, ub.src0, 16);
+  if (name == "Sqrt") AscendC::Sqrt(ub.dst, ub.src0, 16);
+  if (name == "Reciprocal") AscendC::Reciprocal(ub.dst, ub.src0, 16);
+  if (name == "Abs") AscendC::Abs(ub.dst, ub.src0, 16);
+  if (name == "Add") AscendC::Add(ub.dst, ub.src0, ub.src1, 16);
+  if (name == "Sub") AscendC::Sub(ub.dst, ub.src0, ub.src1, 16);
+  if (name == "Mul") AscendC::Mul(ub.dst, ub.src0, ub.src1, 16);
+  if (name == "Div") AscendC::Div(ub.dst, ub.src0, ub.src1, 16);
+  if (name == "Add (mask 1)") {  // the executor's walk of repeats
+    AscendC::Add(ub.dst, ub.src0, ub.src1, uint64_t{1}, 1,
+                 AscendC::BinaryRepeatParams());
+  }
+}
+
+constexpr Case kHalfCases[] = {
+    {"Exp", kBitsMax, 0, kBitsInf, kBitsMax},
+    {"Exp", kBitsNan, 0, kBitsNan, kBitsZero},
+    {"Exp", kBitsInf, 0, kBitsInf, kBitsMax},
+    {"Exp", kBitsNegInf, 0, kBitsZero, kBitsZero},
+    {"Exp", kBitsNegZero, 0, kBitsOne, kBitsOne},
+    {"Ln", kBitsZero, 0, kBitsNegInf, kBitsLowest},
+    {"Ln", kBitsLowest, 0, kBitsNan, kBitsZero},
+    {"Ln", kBitsNegInf, 0, kBitsNan, kBitsZero},
+    {"Sqrt", kBitsInf, 0, kBitsInf, kBitsMax},
+    {"Sqrt", kBitsLowest, 0, kBitsNan, kBitsZero},
+    {"Sqrt", kBitsNegZero, 0, kBitsNegZero, kBitsNegZero},
+    {"Reciprocal", kBitsNegZero, 0, kBitsNegInf, kBitsLowest},
+    {"Abs", kBitsNegInf, 0, kBitsInf, kBitsMax},
+    {"Add", kBitsMax, kBitsMax, kBitsInf, kBitsMax},
+    {"Add", kBitsLowest, kBitsNegInf, kBitsNegInf, kBitsLowest},
+    {"Add", kBitsInf, kBitsNegInf, kBitsNan, kBitsZero},
+    {"Add", kBitsNegZero, kBitsNegZero, kBitsNegZero, kBitsNegZero},
+    {"Sub", kBitsLowest, kBitsMax, kBitsNegInf, kBitsLowest},
+    {"Mul", kBitsLowest, kBitsLowest, kBitsInf, kBitsMax},
+    {"Mul", kBitsZero, kBitsInf, kBitsNan, kBitsZero},
+    {"Mul", kBitsLowest, kBitsZero, kBitsNegZero, kBitsNegZero},
+    {"Div", kBitsMax, kBitsNegZero, kBitsNegInf, kBitsLowest},
+    {"Div", kBitsZero, kBitsZero, kBitsNan, kBitsZero},
+    {"Div", kBitsLowest, kBitsLowest, kBitsOne, kBitsOne},
+    {"Add (mask 1)", kBitsMax, kBitsInf, kBitsInf, kBitsMax},
+    {"Add (mask 1)", kBitsNan, kBitsOne, kBitsNan, kBitsZero},
+};
+
+uint16_t HalfBits(const AscendC::LocalTensor<half>& t, uint32_t i) {
+  const half h = t.GetValue(i);
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+half HalfOf(uint16_t bits) {
+  half h;
+  std::memcpy(static_cast<void*>(&h), &bits, 2);
+  return h;
+}
+
+}  // namespace
+
+TEST(SaturationFlag, ABlockStartsInTheInfNanModeWithCastsSaturating) {
+  const SaturationBlock block;
+  EXPECT_FALSE(AscendC::GetSaturationFlag<AscendC::SaturationMode::FLOAT>());
+  EXPECT_TRUE(AscendC::GetSaturationFlag<AscendC::SaturationMode::CAST>());
+  EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 1);
+  EXPECT_EQ((AscendC::GetCtrlSpr<59, 59>()), 0);
+}
+
+TEST(SaturationFlag, TheFlagsAreCtrlBits48And59AndEachBlockResetsThem) {
+  const SaturationBlock block;
+  using AscendC::SaturationMode;
+  AscendC::SetSaturationFlag<SaturationMode::FLOAT>(true);
+  EXPECT_TRUE(AscendC::GetSaturationFlag<SaturationMode::FLOAT>());
+  EXPECT_EQ((AscendC::GetCtrlSpr<48, 48>()), 0);
+  AscendC::SetCtrlSpr<48, 48>(1);  // the non-saturating mode, by the register
+  EXPECT_FALSE(AscendC::GetSaturationFlag<SaturationMode::FLOAT>());
+  AscendC::SetCtrlSpr<48, 48>(0);
+  EXPECT_TRUE(AscendC::GetSaturationFlag<SaturationMode::FLOAT>());
+  AscendC::ResetCtrlSpr<48, 48>();
+  EXPECT_FALSE(AscendC::GetSaturationFlag<SaturationMode::FLOAT>());
+
+  AscendC::SetSaturationFlag<SaturationMode::CAST>(false);
+  EXPECT_FALSE(AscendC::GetSaturationFlag<SaturationMode::CAST>());
+  EXPECT_EQ((AscendC::GetCtrlSpr<59, 59>()), 1);
+  AscendC::SetSaturationFlag<SaturationMode::CAST>(true);
+  EXPECT_TRUE(AscendC::GetSaturationFlag<SaturationMode::CAST>());
+
+  AscendC::SetSaturationFlag<SaturationMode::FLOAT>(true);
+  AscendC::SetSaturationFlag<SaturationMode::CAST>(false);
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  EXPECT_FALSE(AscendC::GetSaturationFlag<SaturationMode::FLOAT>());
+  EXPECT_TRUE(AscendC::GetSaturationFlag<SaturationMode::CAST>());
+}
+
+TEST(SaturationFlag, HalfResultsFollowTheAppendixInBothModes) {
+  const SaturationBlock block;
+  HalfUb ub;
+  for (const bool saturate : {false, true}) {
+    AscendC::SetSaturationFlag<AscendC::SaturationMode::FLOAT>(saturate);
+    for (const Case& c : kHalfCases) {
+      for (uint32_t i = 0; i < 16; ++i) {
+        ub.src0.SetValue(i, HalfOf(c.a));
+        ub.src1.SetValue(i, HalfOf(c.b));
+        ub.dst.SetValue(i, HalfOf(0x1234));
+      }
+      RunHalf(ub, c.api);
+      const uint16_t want = saturate ? c.saturated : c.inf_nan;
+      const uint16_t got = HalfBits(ub.dst, 0);
+      SCOPED_TRACE(std::string(c.api) + (saturate ? " saturated" : " inf/nan"));
+      if (IsHalfNan(want)) {
+        EXPECT_TRUE(IsHalfNan(got))
+            << std::hex << c.a << " " << c.b << ": " << got;
+      } else {
+        EXPECT_EQ(got, want) << std::hex << c.a << " " << c.b;
+      }
+    }
+  }
+}
+
+TEST(SaturationFlag, FloatResultsAndOtherLanesAreUnaffected) {
+  const SaturationBlock block;
+  AscendC::SetSaturationFlag<AscendC::SaturationMode::FLOAT>(true);
+  {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+    pipe.InitBuffer(buf, 64);
+    AscendC::LocalTensor<float> dst = buf.Get<float>(8);
+    AscendC::LocalTensor<float> src = buf.Get<float>()[8];
+    const float max = std::numeric_limits<float>::max();
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (uint32_t i = 0; i < 8; ++i) src.SetValue(i, i % 2 == 0 ? max : nan);
+    AscendC::Exp(dst, src, 8);
+    EXPECT_EQ(dst.GetValue(0), std::numeric_limits<float>::infinity());
+    EXPECT_TRUE(std::isnan(dst.GetValue(1)));
+  }
+  // A half lane the mask leaves out keeps its bits, even an infinity.
+  HalfUb ub;
+  for (uint32_t i = 0; i < 16; ++i) {
+    ub.src0.SetValue(i, HalfOf(kBitsOne));
+    ub.src1.SetValue(i, HalfOf(kBitsOne));
+    ub.dst.SetValue(i, HalfOf(kBitsInf));
+  }
+  AscendC::Add(ub.dst, ub.src0, ub.src1, uint64_t{1}, 1,
+               AscendC::BinaryRepeatParams());
+  EXPECT_EQ(HalfBits(ub.dst, 0), 0x4000);  // 2.0
+  EXPECT_EQ(HalfBits(ub.dst, 1), kBitsInf);
+}
+
+TEST(SaturationFlag, ReduceRepeatSumSaturatesItsResult) {
+  const SaturationBlock block;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 512);
+  AscendC::LocalTensor<half> src = buf.Get<half>(128);
+  AscendC::LocalTensor<half> dst = buf.Get<half>()[128];
+  // All MAX: inf, or MAX; all NaN: NaN, or 0 (the appendix's
+  // ReduceRepeat<SUM>).
+  for (const bool saturate : {false, true}) {
+    AscendC::SetSaturationFlag<AscendC::SaturationMode::FLOAT>(saturate);
+    for (const uint16_t in : {kBitsMax, kBitsNan, kBitsNegInf}) {
+      for (uint32_t i = 0; i < 128; ++i) src.SetValue(i, HalfOf(in));
+      AscendC::WholeReduceSum(dst, src, 128, 1, 1, 1, 8);
+      const uint16_t got = HalfBits(dst, 0);
+      if (in == kBitsNan) {
+        EXPECT_TRUE(saturate ? got == kBitsZero : IsHalfNan(got)) << got;
+      } else if (in == kBitsMax) {
+        EXPECT_EQ(got, saturate ? kBitsMax : kBitsInf);
+      } else {
+        EXPECT_EQ(got, saturate ? kBitsLowest : kBitsNegInf);
+      }
+    }
+  }
+}
+
+TEST(SaturationFlag, CastSaturatesOrKeepsTheLowBits) {
+  const SaturationBlock block;
+  using AscendC::RoundMode;
+  using AscendC::SaturationMode;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 1024);
+  auto f32 = buf.Get<float>()[0];
+  auto i32 = buf.Get<int32_t>()[64];
+  auto f16 = buf.Get<half>()[256];
+  auto i16 = buf.Get<int16_t>()[384];
+  auto i8 = buf.Get<int8_t>()[896];
+  for (const bool saturate : {true, false}) {
+    AscendC::SetSaturationFlag<SaturationMode::CAST>(saturate);
+    // float → int16_t: 70000 is 0x11170; the appendix's ±inf go to the ends.
+    f32.SetValue(0, 70000.0f);
+    f32.SetValue(1, -70000.0f);
+    f32.SetValue(2, std::numeric_limits<float>::infinity());
+    f32.SetValue(3, std::numeric_limits<float>::quiet_NaN());
+    f32.SetValue(4, 1234.5f);  // in range: nearest even either way
+    f32.SetValue(5, std::numeric_limits<float>::max());  // a multiple of 2^104
+    for (uint32_t i = 6; i < 8; ++i) f32.SetValue(i, 0.0f);
+    AscendC::Cast(i16, f32, RoundMode::CAST_RINT, 8);
+    EXPECT_EQ(i16.GetValue(0), saturate ? 32767 : 0x1170);
+    EXPECT_EQ(i16.GetValue(1), saturate ? -32768 : -0x1170);
+    EXPECT_EQ(i16.GetValue(2), 32767);
+    EXPECT_EQ(i16.GetValue(3), 0);
+    EXPECT_EQ(i16.GetValue(4), 1234);
+    EXPECT_EQ(i16.GetValue(5), saturate ? 32767 : 0);
+    // int32_t → int16_t: 100000 is 0x186A0.
+    for (uint32_t i = 0; i < 8; ++i) i32.SetValue(i, 0);
+    i32.SetValue(0, 100000);
+    i32.SetValue(1, INT32_MIN);
+    i32.SetValue(2, -5);
+    AscendC::Cast(i16, i32, RoundMode::CAST_NONE, 8);
+    EXPECT_EQ(i16.GetValue(0), saturate ? 32767 : int16_t(0x86A0 - 0x10000));
+    EXPECT_EQ(i16.GetValue(1), saturate ? -32768 : 0);
+    EXPECT_EQ(i16.GetValue(2), -5);
+    // half → int8_t: 300 is 0x12C; the appendix's +inf gives 127.
+    for (uint32_t i = 0; i < 32; ++i) f16.SetValue(i, half(0.0f));
+    f16.SetValue(0, half(300.0f));
+    f16.SetValue(1, half(-300.0f));
+    f16.SetValue(2, HalfOf(kBitsInf));
+    AscendC::Cast(i8, f16, RoundMode::CAST_NONE, 32);
+    EXPECT_EQ(i8.GetValue(0), saturate ? 127 : 0x2C);
+    EXPECT_EQ(i8.GetValue(1), saturate ? -128 : -0x2C);
+    EXPECT_EQ(i8.GetValue(2), 127);
+  }
+}
+
+TEST(SaturationFlag, FloatToHalfAndBfloat16FollowTheFloatMode) {
+  const SaturationBlock block;
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  auto f32 = buf.Get<float>()[0];
+  auto f16 = buf.Get<half>()[64];
+  auto bf16 = buf.Get<bfloat16_t>()[96];
+  const float max = std::numeric_limits<float>::max();
+  for (uint32_t i = 0; i < 16; ++i) f32.SetValue(i, 1.0f);
+  f32.SetValue(0, max);
+  f32.SetValue(1, -std::numeric_limits<float>::infinity());
+  f32.SetValue(2, std::numeric_limits<float>::quiet_NaN());
+  for (const bool saturate : {false, true}) {
+    AscendC::SetSaturationFlag<AscendC::SaturationMode::FLOAT>(saturate);
+    AscendC::Cast(f16, f32, AscendC::RoundMode::CAST_RINT, 16);
+    AscendC::Cast(bf16, f32, AscendC::RoundMode::CAST_RINT, 16);
+    const auto bits16 = [&](auto t, uint32_t i) {
+      uint16_t b;
+      const auto v = t.GetValue(i);
+      std::memcpy(&b, &v, 2);
+      return b;
+    };
+    EXPECT_EQ(bits16(f16, 0), saturate ? kBitsMax : kBitsInf);
+    EXPECT_EQ(bits16(f16, 1), saturate ? kBitsLowest : kBitsNegInf);
+    EXPECT_TRUE(saturate ? bits16(f16, 2) == 0 : IsHalfNan(bits16(f16, 2)));
+    EXPECT_EQ(bits16(f16, 3), kBitsOne);
+    EXPECT_EQ(bits16(bf16, 0), saturate ? 0x7F7F : 0x7F80);
+    EXPECT_EQ(bits16(bf16, 1), saturate ? 0xFF7F : 0xFF80);
+    EXPECT_EQ(bits16(bf16, 3), 0x3F80);
+  }
+}
+
+TEST(SaturationFlag, OtherProfilesDoNotHaveIt) {
+  for (const Profile p : {Profile::k950, Profile::k310P}) {
+    const ProfileScope scope(p);
+    const char* name = normgrad_ascendc::GetProfileInfo(p).name;
+    EXPECT_TRUE(FailsWith(
+        [] {
+          AscendC::SetSaturationFlag<AscendC::SaturationMode::FLOAT>(true);
+        },
+        std::string("SetSaturationFlag<FLOAT>: not supported on ") + name));
+    EXPECT_TRUE(FailsWith(
+        [] { AscendC::GetSaturationFlag<AscendC::SaturationMode::CAST>(); },
+        std::string("GetSaturationFlag<CAST>: not supported on ") + name +
+            " (the saturation flags exist on Atlas A2/A3 only)"));
+  }
+}
+
+namespace {
+
+// Block 0 adds its 16 halves into `dst` under SetAtomicAdd<half>, block 1
+// adds zeros; both in the FLOAT saturation mode `saturate`.
+void SaturatingAtomicAdd(GM_ADDR src, GM_ADDR dst, uint32_t saturate) {
+  AscendC::SetSaturationFlag<AscendC::SaturationMode::FLOAT>(saturate != 0);
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 32);
+  AscendC::LocalTensor<half> t = buf.Get<half>();
+  AscendC::GlobalTensor<half> in;
+  AscendC::GlobalTensor<half> out;
+  in.SetGlobalBuffer(
+      reinterpret_cast<__gm__ half*>(src) + 16 * AscendC::GetBlockIdx(), 16);
+  out.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(dst), 16);
+  AscendC::DataCopy(t, in, 16);
+  AscendC::SetAtomicAdd<half>();
+  AscendC::DataCopy(out, t, 16);
+  AscendC::DisableDmaAtomic();
+}
+
+}  // namespace
+
+TEST(SaturationFlag, AtomicAddFollowsTheAtomicsAppendix) {
+  const ProfileScope a2(Profile::kA2);
+  // {value in global memory, value added, INF/NAN result, saturated result}
+  const uint16_t rows[][4] = {
+      {kBitsLowest, kBitsLowest, kBitsNegInf, kBitsLowest},
+      {kBitsMax, kBitsInf, kBitsInf, kBitsMax},
+      {kBitsLowest, kBitsNan, kBitsNan, kBitsZero},
+      {kBitsInf, kBitsNegInf, kBitsNan, kBitsZero},
+      {kBitsLowest, kBitsMax, kBitsZero, kBitsZero},
+      {kBitsZero, kBitsNegInf, kBitsNegInf, kBitsLowest},
+  };
+  for (const uint32_t saturate : {0u, 1u}) {
+    std::vector<uint16_t> src(32, kBitsZero);
+    std::vector<uint16_t> dst(16, kBitsOne);
+    for (uint32_t i = 6; i < 16; ++i) src[i] = kBitsOne;
+    for (uint32_t i = 0; i < 6; ++i) {
+      dst[i] = rows[i][0];
+      src[i] = rows[i][1];
+    }
+    LaunchKernel("SaturatingAtomicAdd", 2, 0, nullptr, SaturatingAtomicAdd,
+                 src.data(), dst.data(), saturate);
+    for (uint32_t i = 0; i < 6; ++i) {
+      const uint16_t want = rows[i][saturate != 0 ? 3 : 2];
+      if (IsHalfNan(want)) {
+        EXPECT_TRUE(IsHalfNan(dst[i])) << i << ": " << std::hex << dst[i];
+      } else {
+        EXPECT_EQ(dst[i], want) << i << (saturate ? " saturated" : "");
+      }
+    }
+    for (uint32_t i = 6; i < 16; ++i) EXPECT_EQ(dst[i], 0x4000) << i;  // 2.0
+  }
+}

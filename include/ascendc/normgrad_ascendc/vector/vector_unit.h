@@ -42,6 +42,7 @@
 #include <initializer_list>
 
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 #include "normgrad_ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -224,9 +225,11 @@ void ExecuteRepeats(const VecInstruction& instr, int64_t repeat_time);
 /// flat run computes the same lanes in the same order; where a condition
 /// fails, the API takes the executor, which reports the error or walks.
 /// Under the sync check every call takes the executor, which tells the
-/// check what it reads and writes.
+/// check what it reads and writes; so does every call while half results
+/// saturate (ctrl_spr.h), the executor being where results are saturated.
 inline bool FlatDst(const TensorView& d, uint64_t bytes) {
-  return d.IsUbOperand() && bytes <= d.bytes && !SyncCheckOn();
+  return d.IsUbOperand() && bytes <= d.bytes && !SyncCheckOn() &&
+         !FloatSaturationOn();
 }
 inline bool FlatSrc(const TensorView& d, const TensorView& s, uint64_t bytes) {
   return s.IsUbOperand() && bytes <= s.bytes &&
