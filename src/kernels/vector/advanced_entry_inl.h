@@ -1,10 +1,12 @@
 // kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
-// (kernels::AdvancedKernels) for one instruction set. Included by
+// and advanced_binary_inl.h's (kernels::AdvancedKernels) for one
+// instruction set, whose target region includes those headers first. Included by
 // vector/advanced_<isa>.cc after its target region: the table is filled by
 // baseline code (see isa_entry_inl.h for why).
 #pragma once
 
 #include "kernels/vector/advanced.h"
+#include "kernels/vector/advanced_binary_inl.h"
 #include "kernels/vector/advanced_inl.h"
 
 namespace normgrad::kernels {
@@ -53,6 +55,12 @@ AdvancedKernels AdvancedLoops() {
   k.clamp_to_scalar = ClampToScalar;
   k.fma_f32 = FmaFloats;
   k.hypot_f32 = HypotFloats;
+  k.fmod_f32 = FmodFloats;
+  k.power_f32 = PowerFloats;
+  k.power_u32 = PowerIntegers;
+  k.axpy_f32 = AxpyFloats;
+  k.cumsum_f32 = CumSumFloats;
+  k.clamp = ClampElements;
   return k;
 }
 
