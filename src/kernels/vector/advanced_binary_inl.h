@@ -46,6 +46,7 @@ inline double Pow2Double(int64_t k) { return DoubleOf(static_cast<uint64_t>(k + 
 // 2^52: below it, adding and subtracting it rounds a double to the nearest
 // integer (ties to even).
 constexpr double kTwo52 = 4503599627370496.0;
+constexpr double kLargestFloat = 0x1.fffffep127;
 
 // The integer part of q, for 0 <= q < 2^52.
 inline double TruncOfSmall(double q) {
@@ -74,24 +75,26 @@ void FmodFloats(float* __restrict dst, const float* __restrict a, const float* _
                 size_t n) {
   constexpr size_t kBlock = 256;
   double rest[kBlock], divisor[kBlock];
-  int64_t gap[kBlock];
   int32_t special[kBlock];
   for (size_t start = 0; start < n; start += kBlock) {
     const size_t m = n - start < kBlock ? n - start : kBlock;
     const float* x = a + start;
     const float* y = b + start;
+    int64_t widest = 0;
     for (size_t i = 0; i < m; ++i) {
       const double ax = std::fabs(static_cast<double>(x[i]));
       const double ay = std::fabs(static_cast<double>(y[i]));
-      // false at NaN
-      const bool regular = ax <= 0x1.fffffep127 && ay > 0.0 && ay <= 0x1.fffffep127;
-      rest[i] = regular ? ax : 0.0;
-      divisor[i] = regular ? ay : 1.0;
-      gap[i] = ExponentOf(rest[i]) - ExponentOf(divisor[i]);
+      // false at NaN; & rather than && keeps the loop free of branches
+      const bool regular = (ax <= kLargestFloat) & (ay > 0.0) & (ay <= kLargestFloat);
+      // Special elements go through the steps too (their results, NaN or
+      // anything, are replaced below) but do not count towards them.
+      rest[i] = ax;
+      divisor[i] = ay;
+      const int64_t gap = ExponentOf(ax) - ExponentOf(ay);
+      const int64_t counted = regular ? gap : 0;
+      widest = counted > widest ? counted : widest;
       special[i] = !regular;
     }
-    int64_t widest = 0;
-    for (size_t i = 0; i < m; ++i) widest = gap[i] > widest ? gap[i] : widest;
     for (int64_t step = 0; step <= widest / kFmodStepBits; ++step) {
       for (size_t i = 0; i < m; ++i) {
         const int64_t g = ExponentOf(rest[i]) - ExponentOf(divisor[i]) - kFmodStepBits;
@@ -128,7 +131,6 @@ void FmodFloats(float* __restrict dst, const float* __restrict a, const float* _
 // the widened values rounded to float, as before. For a < 0 and an integral
 // b the sign is b's parity.
 constexpr uint64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdull;  // √½ as a double
-constexpr double kLargestFloat = 0x1.fffffep127;
 // From 2^24 on, every float is an even integer.
 constexpr double kTwo24 = 16777216.0;
 
@@ -184,21 +186,26 @@ void PowerFloats(float* __restrict dst, const float* __restrict a, const float* 
       // b's integrality and parity, meaningful below 2^24.
       const double whole = (ay + kTwo52) - kTwo52;
       const double half_whole = whole * 0.5;
-      const bool odd = ay < kTwo24 && (half_whole + kTwo52) - kTwo52 != half_whole;
-      const bool integral = ay >= kTwo24 || whole == ay;
+      // Conditions combined by & and |, not && and ||: no branches, so the
+      // compiler vectorizes the loop.
+      const bool odd = (ay < kTwo24) & ((half_whole + kTwo52) - kTwo52 != half_whole);
+      const bool integral = (ay >= kTwo24) | (whole == ay);
       // false at NaN
-      const bool finite = ax > 0.0 && ax <= kLargestFloat && ay <= kLargestFloat;
-      const bool regular = finite && (wx > 0.0 || integral);
-      const LnParts ln = LnPartsOf(regular ? ax : 1.0);
-      const double by = regular ? wy : 0.0;
-      const double scaled_exponent = by * ln.exponent;
-      const double t = scaled_exponent * kExpLn2Hi + (scaled_exponent * kExpLn2Lo + by * ln.ln_m);
-      const bool in_range = t >= -87.0 && t <= 88.0;  // false at NaN
-      const double magnitude = ExpInDouble(in_range ? t : 0.0);
+      const bool finite = (ax > 0.0) & (ax <= kLargestFloat) & (ay <= kLargestFloat);
+      const bool regular = finite & ((wx > 0.0) | integral);
+      // Every lane computes every step (a meaningless t where a is not
+      // regular, and e^(0·t) out of range: neither is used). Selecting a
+      // constant input instead would let the compiler fold the steps for it
+      // and branch around them, and a loop with branches is not vectorized.
+      const LnParts ln = LnPartsOf(ax);
+      const double scaled_exponent = wy * ln.exponent;
+      const double t = scaled_exponent * kExpLn2Hi + (scaled_exponent * kExpLn2Lo + wy * ln.ln_m);
+      const bool in_range = regular & (t >= -87.0) & (t <= 88.0);  // false at NaN
+      const double magnitude = ExpInDouble(in_range ? t : 0.0 * t);
       const double negated = -magnitude;
-      const double value = wx < 0.0 && odd ? negated : magnitude;
+      const double value = (wx < 0.0) & odd ? negated : magnitude;
       out[i] = static_cast<float>(value);
-      hard[i] = !regular || !in_range || NearFloatMidpoint(magnitude);
+      hard[i] = !in_range | NearFloatMidpoint(magnitude);
     }
     int32_t any_hard = 0;
     for (size_t i = 0; i < m; ++i) any_hard |= hard[i];
@@ -309,12 +316,13 @@ void CumSumAlong(float* v, size_t rows, size_t cols) {
       for (size_t g = 0; g < group; ++g) {
         for (size_t c = 0; c < width; ++c) tile[c][g] = v[(r0 + g) * cols + c0 + c];
       }
-      // The first column starts each sum: its terms are kept as they are
-      // (+0 + x would turn −0 into +0).
-      const size_t from = c0 == 0 ? 1 : 0;
-      for (size_t c = from; c < width; ++c) {
-        const float* __restrict previous = c == 0 ? acc : tile[c - 1];
-        for (size_t g = 0; g < kRows; ++g) tile[c][g] = tile[c][g] + previous[g];
+      // The matrix's first column starts each sum: its terms are kept as
+      // they are (+0 + x would turn −0 into +0).
+      if (c0 != 0) {
+        for (size_t g = 0; g < kRows; ++g) tile[0][g] = tile[0][g] + acc[g];
+      }
+      for (size_t c = 1; c < width; ++c) {
+        for (size_t g = 0; g < kRows; ++g) tile[c][g] = tile[c][g] + tile[c - 1][g];
       }
       for (size_t g = 0; g < kRows; ++g) acc[g] = tile[width - 1][g];
       for (size_t g = 0; g < group; ++g) {
