@@ -122,7 +122,7 @@ void FmodFloats(float* __restrict dst, const float* __restrict a, const float* _
 // series to s^21 (the next term below 2^-54 of the sum), t = b·e·ln 2 (ln 2
 // in ExpInDouble's two parts) + b · ln m, and e^t by ExpInDouble. Where the
 // float result is normal (t in [−87, 88]) each part of t is at most 2|t|,
-// so t is within 2^-43 of b · ln|a| and the result within 2^-42 of a^b
+// so t is within 2^-42.8 of b · ln|a| and the result within 2^-42 of a^b
 // (docs/numerics.md, "Math: binary"); the C library's pow is within 2^-52.
 // So where the result is more than 2^-40 of itself from a midpoint between
 // two floats both round to the same float (NearFloatMidpoint). Elsewhere,
