@@ -119,7 +119,7 @@ void FmodFloats(float* __restrict dst, const float* __restrict a, const float* _
 
 // a^b = ±e^t, t = b · ln|a|, in double lanes: |a| = 2^e · m with m in
 // [√½, √2), ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| <= 0.1716, by its
-// series to s^21 (the next term below 2^-54 of the sum), t = b·e·ln 2 (ln 2
+// series to s^21 (the remainder below 2^-60 of the sum), t = b·e·ln 2 (ln 2
 // in ExpInDouble's two parts) + b · ln m, and e^t by ExpInDouble. Where the
 // float result is normal (t in [−87, 88]) each part of t is at most 2|t|,
 // so t is within 2^-42.8 of b · ln|a| and the result within 2^-42 of a^b
@@ -167,8 +167,6 @@ inline LnParts LnPartsOf(double x) {
   return {static_cast<double>(e), 2.0 * s * q};
 }
 
-inline double PowInDouble(double x, double y) { return std::pow(x, y); }
-
 void PowerFloats(float* __restrict dst, const float* __restrict a, const float* __restrict b,
                  size_t n) {
   constexpr size_t kBlock = 256;
@@ -194,14 +192,16 @@ void PowerFloats(float* __restrict dst, const float* __restrict a, const float* 
       const bool finite = (ax > 0.0) & (ax <= kLargestFloat) & (ay <= kLargestFloat);
       const bool regular = finite & ((wx > 0.0) | integral);
       // Every lane computes every step (a meaningless t where a is not
-      // regular, and e^(0·t) out of range: neither is used). Selecting a
-      // constant input instead would let the compiler fold the steps for it
-      // and branch around them, and a loop with branches is not vectorized.
+      // regular, and e^0 out of range: neither is used). Out of range the
+      // input of ExpInDouble is 0 as 0 · e (e is an integer, so this is ±0)
+      // rather than the constant 0, which would let the compiler fold the
+      // steps for it and branch around them: a loop with branches is not
+      // vectorized.
       const LnParts ln = LnPartsOf(ax);
       const double scaled_exponent = wy * ln.exponent;
       const double t = scaled_exponent * kExpLn2Hi + (scaled_exponent * kExpLn2Lo + wy * ln.ln_m);
       const bool in_range = regular & (t >= -87.0) & (t <= 88.0);  // false at NaN
-      const double magnitude = ExpInDouble(in_range ? t : 0.0 * t);
+      const double magnitude = ExpInDouble(in_range ? t : 0.0 * ln.exponent);
       const double negated = -magnitude;
       const double value = (wx < 0.0) & odd ? negated : magnitude;
       out[i] = static_cast<float>(value);
@@ -211,7 +211,9 @@ void PowerFloats(float* __restrict dst, const float* __restrict a, const float* 
     for (size_t i = 0; i < m; ++i) any_hard |= hard[i];
     if (any_hard != 0) {
       for (size_t i = 0; i < m; ++i) {
-        if (hard[i] != 0) out[i] = RoundedToFloat(PowInDouble(x[i], y[i]));
+        if (hard[i] != 0) {
+          out[i] = RoundedToFloat(std::pow(static_cast<double>(x[i]), static_cast<double>(y[i])));
+        }
       }
     }
   }

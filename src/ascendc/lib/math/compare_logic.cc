@@ -1,19 +1,16 @@
 // compare_logic.cc — the rules of the Math APIs of the binary call shape
 // (binary.h), in one table (Fma, Fmod, Hypot, Axpy and Power, whose results
-// round,
-// have
-// their arithmetic in float_binary.cc), and the arithmetic of the exact
-// ones: the clamps (Clamp, ClampMax, ClampMin), the predicates
-// (IsFinite, IsInf, IsNan), the bit operations (BitwiseAnd, BitwiseOr,
-// BitwiseXor, BitwiseNot, Xor), the logical ones (LogicalAnd, LogicalAnds,
-// LogicalOr, LogicalOrs, LogicalNot, LogicalXor) and Where. Every result is
-// exact: a comparison, a selection of one operand's bits, or a bit
-// operation (docs/numerics.md, "Math: binary"). Whole tensors go through the
-// instruction set's loops (kernels::AdvancedKernels: bits_u8, truths_u8,
-// select_u8, classify, clamp_to_scalar, clamp); the scalars of Where,
-// LogicalAnds and LogicalOrs element by element.
+// round, have their arithmetic in float_binary.cc), and the arithmetic of the
+// exact ones: the clamps (Clamp, ClampMax, ClampMin), the predicates (IsFinite,
+// IsInf, IsNan), the bit operations (BitwiseAnd, BitwiseOr, BitwiseXor,
+// BitwiseNot, Xor), the logical ones (LogicalAnd, LogicalAnds, LogicalOr,
+// LogicalOrs, LogicalNot, LogicalXor) and Where. Every result is exact: a
+// comparison, a selection of one operand's bits, or a bit operation
+// (docs/numerics.md, "Math: binary"). Whole tensors go through the instruction
+// set's loops (kernels::AdvancedKernels: bits_u8, truths_u8, select_u8,
+// classify, clamp_to_scalar, clamp); the scalars of Where, LogicalAnds and
+// LogicalOrs element by element.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <vector>
 

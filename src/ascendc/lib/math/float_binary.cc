@@ -1,12 +1,13 @@
 // float_binary.cc — the arithmetic of the Math APIs of the binary call
-// shape whose results round: Fma, Fmod, Hypot and Axpy (their rules are
-// entries of compare_logic.cc's table). Fma, Fmod and Hypot compute in
-// float or wider and round once to float (Fmod's remainder is exact); a
-// half or bfloat16_t result is that float rounded again (to nearest, ties
-// to even; beyond the type's range ±inf, as the pages' inf results ask).
-// Axpy follows its page's two steps. All run on the instruction set's
-// loops (kernels::AdvancedKernels: fma_f32, hypot_f32, fmod_f32,
-// power_f32, power_u32, axpy_f32), a block of elements at a time. The bounds:
+// shape whose results round: Fma, Fmod, Hypot, Axpy and Power (their rules
+// are entries of compare_logic.cc's table). Fma, Fmod, Hypot and Power on
+// floats compute in float or wider and round once to float (Fmod's
+// remainder is exact; integer Power wraps around); a half or bfloat16_t
+// result is that float rounded again (to nearest, ties to even; beyond the
+// type's range ±inf, as the pages' inf results ask). Axpy follows its
+// page's two steps. All run on the instruction set's loops
+// (kernels::AdvancedKernels: fma_f32, hypot_f32, fmod_f32, power_f32,
+// power_u32, axpy_f32), a block of elements at a time. The bounds:
 // docs/numerics.md, "Math: binary".
 #include <algorithm>
 #include <cmath>
