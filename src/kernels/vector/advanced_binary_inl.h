@@ -340,7 +340,7 @@ void CumSumAlong(float* v, size_t rows, size_t cols) {
 // each line of its upper half.
 void SklanskyLines(float* v, size_t k, size_t stride, size_t width) {
   for (size_t half = 1; half < k; half *= 2) {
-    for (size_t block = 0; block < k; block += 2 * half) {
+    for (size_t block = 0; block + half < k; block += 2 * half) {
       const float* pivot = v + (block + half - 1) * stride;
       const size_t end = block + 2 * half < k ? block + 2 * half : k;
       for (size_t line = block + half; line < end; ++line) {
@@ -357,7 +357,8 @@ void SklanskyAlong(float* v, size_t rows, size_t cols) {
   for (size_t i = 0; i < rows; ++i) {
     float* row = v + i * cols;
     for (size_t half = 1; half < cols; half *= 2) {
-      for (size_t block = 0; block < cols; block += 2 * half) {
+      // Only blocks with an upper half: the last may end within its lower.
+      for (size_t block = 0; block + half < cols; block += 2 * half) {
         const float pivot = row[block + half - 1];
         const size_t end = block + 2 * half < cols ? block + 2 * half : cols;
         for (size_t j = block + half; j < end; ++j) row[j] = row[j] + pivot;
