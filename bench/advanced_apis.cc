@@ -1,11 +1,10 @@
 // advanced_apis.cc — the advanced APIs most operators call (SoftMax,
 // SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax; Floor, Round,
-// Frac, Sign, Sin, Cos, Tanh, Atan, Asinh, ClampMax) over a whole rows × cols matrix in half and
-// float, TopK (the 50 largest of rows of 32000, as many elements in all) in
-// half and float, and AscendQuant (half to int8_t per channel) over the
-// matrix (build/bin/normgrad_advanced_apis), next to a plain loop a user
-// would write over the same bytes and a read baseline, in rounds that
-// alternate the three.
+// Frac, Sign, Sin, Cos, Tanh, Atan, Asinh, ClampMax, Fmod, Power, CumSum) over a whole rows × cols matrix in
+// half and float, TopK (the 50 largest of rows of 32000, as many elements in all) in half and
+// float, and AscendQuant (half to int8_t per channel) over the matrix
+// (build/bin/normgrad_advanced_apis), next to a plain loop a user would write over the same bytes
+// and a read baseline, in rounds that alternate the three.
 //
 //   normgrad_advanced_apis [--rows R] [--cols C] [--rounds N] [--only TEXT]
 //
@@ -77,6 +76,9 @@ enum class Api {
   kAtan,
   kAsinh,
   kClampMax,
+  kFmod,
+  kPower,
+  kCumSum,
   kSum,
   kReduceMax
 };
@@ -89,19 +91,32 @@ struct ApiInfo {
 };
 
 constexpr ApiInfo kApis[] = {
-    {Api::kSoftMax, "SoftMax", false, false}, {Api::kFlashV2, "SoftmaxFlashV2", false, false},
-    {Api::kGelu, "Gelu", false, false},       {Api::kSwiGlu, "SwiGLU", true, false},
-    {Api::kExp, "Exp", false, false},         {Api::kLog, "Log", false, false},
-    {Api::kFloor, "Floor", false, false},     {Api::kRound, "Round", false, false},
-    {Api::kFrac, "Frac", false, false},       {Api::kSign, "Sign", false, false},
-    {Api::kSin, "Sin", false, false},         {Api::kCos, "Cos", false, false},
-    {Api::kTanh, "Tanh", false, false},       {Api::kAtan, "Atan", false, false},
-    {Api::kAsinh, "Asinh", false, false},     {Api::kClampMax, "ClampMax", false, false},
-    {Api::kSum, "Sum", false, true},          {Api::kReduceMax, "ReduceMax", false, true},
+    {Api::kSoftMax, "SoftMax", false, false},
+    {Api::kFlashV2, "SoftmaxFlashV2", false, false},
+    {Api::kGelu, "Gelu", false, false},
+    {Api::kSwiGlu, "SwiGLU", true, false},
+    {Api::kExp, "Exp", false, false},
+    {Api::kLog, "Log", false, false},
+    {Api::kFloor, "Floor", false, false},
+    {Api::kRound, "Round", false, false},
+    {Api::kFrac, "Frac", false, false},
+    {Api::kSign, "Sign", false, false},
+    {Api::kSin, "Sin", false, false},
+    {Api::kCos, "Cos", false, false},
+    {Api::kTanh, "Tanh", false, false},
+    {Api::kAtan, "Atan", false, false},
+    {Api::kAsinh, "Asinh", false, false},
+    {Api::kClampMax, "ClampMax", false, false},
+    {Api::kFmod, "Fmod", true, false},
+    {Api::kPower, "Power", true, false},
+    {Api::kCumSum, "CumSum", false, false},
+    {Api::kSum, "Sum", false, true},
+    {Api::kReduceMax, "ReduceMax", false, true},
 };
 
-// The matrix in host memory ("global memory"): x (positive for Log), the
-// gate of SwiGLU, and the outputs of the API and of the loop.
+// The matrix in host memory ("global memory"): x (positive for Log and
+// Power's base), the gate of SwiGLU (Fmod's divisor, Power's exponent), and
+// the outputs of the API and of the loop.
 template <typename T>
 struct Matrix {
   Matrix(uint32_t row_count, uint32_t col_count, bool positive)
@@ -223,6 +238,19 @@ class ApiTile {
       case Api::kClampMax:
         A::ClampMax<T>(out, in, tmp, T(kClampScalar), n);
         return;
+      case Api::kFmod:
+        A::Fmod<T>(out, in, gate, tmp, n);
+        return;
+      case Api::kPower:
+        A::Power<T>(out, in, gate, tmp, n);
+        return;
+      case Api::kCumSum: {
+        LocalTensor<T> dst = out;
+        LocalTensor<T> last_row = ub_.sum_buf.template Get<T>();  // not written
+        LocalTensor<uint8_t> scratch = tmp;
+        A::CumSum<T>(dst, last_row, in, scratch, A::CumSumInfo{rows, cols_});
+        return;
+      }
       case Api::kSum:
         A::Sum<T>(out, in, tmp, A::SumParams{rows, cols_, cols_});
         return;
@@ -357,6 +385,12 @@ void Elementwise(Api api, float* v, const float* gate, size_t n) {
     case Api::kClampMax:
       for (size_t i = 0; i < n; ++i) v[i] = v[i] > kClampScalar ? kClampScalar : v[i];
       return;
+    case Api::kFmod:
+      for (size_t i = 0; i < n; ++i) v[i] = std::fmod(v[i], gate[i]);
+      return;
+    case Api::kPower:
+      for (size_t i = 0; i < n; ++i) v[i] = std::pow(v[i], gate[i]);
+      return;
     default:
       return;
   }
@@ -395,6 +429,10 @@ void RunLoop(Api api, Matrix<T>& m) {
         FlashRow(row.data(), m.cols, m.run_max[slot], m.run_sum[slot]);
       }
       Store(row.data(), m.loop_out.data() + at, m.cols);
+    } else if (api == Api::kCumSum) {
+      Load(m.x.data() + at, row.data(), m.cols);
+      for (uint32_t c = 1; c < m.cols; ++c) row[c] += row[c - 1];
+      Store(row.data(), m.loop_out.data() + at, m.cols);
     } else if (api == Api::kSum || api == Api::kReduceMax) {
       Load(m.x.data() + at, row.data(), m.cols);
       float acc = api == Api::kSum ? 0.0f : row[0];
@@ -409,7 +447,9 @@ void RunLoop(Api api, Matrix<T>& m) {
       for (size_t c = 0; c < m.cols; c += kPiece) {
         const size_t n = std::min<size_t>(kPiece, m.cols - c);
         Load(m.x.data() + at + c, piece.data(), n);
-        if (api == Api::kSwiGlu) Load(m.gate.data() + at + c, gate.data(), n);
+        if (api == Api::kSwiGlu || api == Api::kFmod || api == Api::kPower) {
+          Load(m.gate.data() + at + c, gate.data(), n);
+        }
         Elementwise(api, piece.data(), gate.data(), n);
         Store(piece.data(), m.loop_out.data() + at + c, n);
       }
@@ -495,7 +535,7 @@ void Report(const char* name, const char* type, uint32_t rows, uint32_t cols, si
 
 template <typename T>
 void Bench(const ApiInfo& info, const char* type, uint32_t rows, uint32_t cols, int rounds) {
-  Matrix<T> m(rows, cols, info.api == Api::kLog);
+  Matrix<T> m(rows, cols, info.api == Api::kLog || info.api == Api::kPower);
   const uint32_t tile_rows = std::max<uint32_t>(1, kTileBytes / (cols * sizeof(T)));
   Ub<T> ub(tile_rows * cols);
   ApiTile<T> tile(info.api, ub, tile_rows, cols);

@@ -23,7 +23,13 @@
 //   domains' edges;
 // - the binary call shape's loops (bits_u8, truths_u8, select_u8,
 //   classify, clamp_to_scalar, fma_f32, hypot_f32) on every set against
-//   the operations written here on the same bits.
+//   the operations written here on the same bits;
+// - Fmod's, Power's, Axpy's, CumSum's and Clamp's loops (fmod_f32,
+//   power_f32, power_u32, axpy_f32, cumsum_f32, clamp) on every set: Fmod
+//   against the remainder in double, Power against the C library's pow in
+//   double rounded once, Axpy against its two steps in double, CumSum
+//   against its documented order and Clamp against its rule written here,
+//   bit for bit.
 //
 // A NaN matches a NaN (compilers may swap the operands of + and ×, whose
 // NaN payload then differs); every other value matches bit for bit.
@@ -143,6 +149,12 @@ TEST(VectorAdvanced, EverySetHasItsOwnLoops) {
     EXPECT_NE(set.clamp_to_scalar, scalar.clamp_to_scalar);
     EXPECT_NE(set.fma_f32, scalar.fma_f32);
     EXPECT_NE(set.hypot_f32, scalar.hypot_f32);
+    EXPECT_NE(set.fmod_f32, scalar.fmod_f32);
+    EXPECT_NE(set.power_f32, scalar.power_f32);
+    EXPECT_NE(set.power_u32, scalar.power_u32);
+    EXPECT_NE(set.axpy_f32, scalar.axpy_f32);
+    EXPECT_NE(set.cumsum_f32, scalar.cumsum_f32);
+    EXPECT_NE(set.clamp, scalar.clamp);
   }
 }
 
@@ -552,6 +564,323 @@ TEST(VectorAdvanced, InversePassesRoundTheFunctionOnce) {
         ++shown;
       }
     }
+  }
+}
+
+// ---- Fmod, Power, Axpy, CumSum and Clamp -------------------------------------
+
+// Pairs of floats: every special value with every other, and `random`
+// pairs of random bit patterns whose exponents lie within `spread` of each
+// other (by the top bits), so that the quotients range from below 1 to
+// 2^spread and past.
+void PairsInto(std::vector<float>& a, std::vector<float>& b, size_t random, uint32_t spread,
+               uint32_t seed) {
+  for (const float x : SpecialValues()) {
+    for (const float y : SpecialValues()) {
+      a.push_back(x);
+      b.push_back(y);
+    }
+  }
+  std::mt19937 gen(seed);
+  for (size_t i = 0; i < random; ++i) {
+    const uint32_t x = gen();
+    const int32_t shift =
+        static_cast<int32_t>(gen() % (2 * spread + 1)) - static_cast<int32_t>(spread);
+    const int64_t exponent = std::clamp<int64_t>(((x >> 23) & 0xff) + shift, 0, 254);
+    const uint32_t y = (gen() & 0x807fffffu) | static_cast<uint32_t>(exponent) << 23;
+    a.push_back(FromBits(x));
+    b.push_back(FromBits(y));
+  }
+}
+
+TEST(VectorAdvanced, FmodLoopIsTheExactRemainder) {
+  std::vector<float> a, b;
+  PairsInto(a, b, 60000, 20, 11);   // quotients up to about 2^20
+  PairsInto(a, b, 20000, 255, 12);  // any gap, up to 2^276
+  // Quotients just below and at integers, and the page's examples.
+  for (const float y : {1.5f, 1.1f, 3.0f, 0.1f, 7.0e-45f}) {
+    for (int q = 1; q < 40; ++q) {
+      const float x = y * static_cast<float>(q);
+      for (const float z : {x, std::nextafter(x, 0.0f), std::nextafter(x, INFINITY), -x}) {
+        a.push_back(z);
+        b.push_back(y);
+      }
+    }
+  }
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    std::vector<float> got(a.size());
+    k::AdvancedKernelsOf(isa).fmod_f32(got.data(), a.data(), b.data(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      // fmod of the widened values: exact, and a float.
+      const float want = static_cast<float>(std::fmod(double{a[i]}, double{b[i]}));
+      ASSERT_TRUE(SameFloat(got[i], want))
+          << std::hexfloat << a[i] << " fmod " << b[i] << ": " << got[i] << ", want " << want;
+    }
+  }
+}
+
+// pow of the widened values rounded once to float (±inf from halfway past
+// the largest float).
+float PowRounded(float x, float y) {
+  const double p = std::pow(double{x}, double{y});
+  if (std::fabs(p) >= 0x1.ffffffp127) return p < 0 ? -INFINITY : INFINITY;
+  return static_cast<float>(p);
+}
+
+TEST(VectorAdvanced, PowerLoopIsPowRoundedOnce) {
+  std::vector<float> a, b;
+  PairsInto(a, b, 2000, 0, 13);
+  std::mt19937 gen(14);
+  std::uniform_real_distribution<float> exponents(-40.0f, 40.0f);
+  std::uniform_real_distribution<float> small(-1.0f, 1.0f);
+  // Bases across the float range with exponents that keep most results in
+  // range, bases near 1 with large exponents, negative bases with integral
+  // exponents, and every half as a base.
+  for (int i = 0; i < 150000; ++i) {
+    const float base = FromBits((gen() % 0x7f800000u));
+    a.push_back(base);
+    const float e = exponents(gen);
+    b.push_back(i % 4 == 0 ? std::round(e) : e / (1.0f + std::fabs(std::log2(base)) / 8.0f));
+  }
+  for (int i = 0; i < 30000; ++i) {
+    a.push_back(1.0f + small(gen) * 0x1p-10f);
+    b.push_back(exponents(gen) * 2048.0f);
+    a.push_back(-FromBits(0x3c000000u + gen() % 0x8000000u));
+    b.push_back(std::round(exponents(gen)));
+  }
+  for (uint32_t h = 0; h < 65536; ++h) {
+    a.push_back(normgrad::bits::HalfToFloat(static_cast<uint16_t>(h)));
+    b.push_back(h % 3 == 0 ? 2.5f : -1.25f);
+  }
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    std::vector<float> got(a.size());
+    k::AdvancedKernelsOf(isa).power_f32(got.data(), a.data(), b.data(), a.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      const float want = PowRounded(a[i], b[i]);
+      ASSERT_TRUE(SameFloat(got[i], want))
+          << std::hexfloat << a[i] << " ^ " << b[i] << ": " << got[i] << ", want " << want;
+    }
+  }
+}
+
+// base^exp modulo 2^32 by plain multiplication of the halves of exp.
+uint32_t WrappedPower(uint32_t base, uint32_t exp) {
+  if (exp == 0) return 1;
+  const uint32_t root = WrappedPower(base, exp / 2);
+  const uint32_t square = root * root;
+  return exp % 2 != 0 ? square * base : square;
+}
+
+TEST(VectorAdvanced, IntegerPowerLoopWrapsAround) {
+  std::vector<uint32_t> base, exp;
+  std::mt19937 gen(15);
+  for (const uint32_t x : {0u, 1u, 2u, 3u, 0xffffffffu, 0xfffffffeu, 0x80000000u, 7u}) {
+    for (const uint32_t e :
+         {0u, 1u, 2u, 31u, 32u, 33u, 0x7fffffffu, 0x80000000u, 0xffffffffu, 0xfffffffeu, 5u}) {
+      base.push_back(x);
+      exp.push_back(e);
+    }
+  }
+  for (int i = 0; i < 20000; ++i) {
+    base.push_back(gen() >> (gen() % 32));
+    exp.push_back(i % 2 == 0 ? gen() % 40 : gen());
+  }
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    for (const bool is_signed : {false, true}) {
+      std::vector<uint32_t> got(base.size());
+      k::AdvancedKernelsOf(isa).power_u32(got.data(), base.data(), exp.data(), base.size(),
+                                          is_signed);
+      for (size_t i = 0; i < base.size(); ++i) {
+        uint32_t want = WrappedPower(base[i], exp[i]);
+        if (is_signed && static_cast<int32_t>(exp[i]) < 0) {
+          want = base[i] == 1u ? 1u : base[i] == 0xffffffffu ? (exp[i] % 2 ? 0xffffffffu : 1u) : 0u;
+        }
+        ASSERT_EQ(got[i], want) << base[i] << " ^ " << exp[i] << (is_signed ? " signed" : "");
+      }
+    }
+  }
+}
+
+TEST(VectorAdvanced, AxpyLoopRoundsTheProductThenTheSum) {
+  std::vector<float> src, acc;
+  for (uint32_t h = 0; h < 65536; ++h) {
+    src.push_back(normgrad::bits::HalfToFloat(static_cast<uint16_t>(h)));
+    acc.push_back(normgrad::bits::HalfToFloat(static_cast<uint16_t>(h * 40503u)));
+  }
+  const std::vector<float> floats = MathInputs(20000);
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const float s : {1.0f, -2.5f, 0.3330078125f, 1024.0f, 6.1035156e-05f, 0.0f}) {
+      std::vector<float> got = acc;
+      set.axpy_f32(got.data(), src.data(), src.size(), s, true);
+      for (size_t i = 0; i < src.size(); ++i) {
+        // The product of two halves is exact in double; rounded to half,
+        // then added to the half in double and rounded to float.
+        const double product = double{src[i]} * s;
+        const float product_half =
+            normgrad::bits::HalfToFloat(normgrad::bits::FloatToHalf(static_cast<float>(product)));
+        const float want = static_cast<float>(double{acc[i]} + product_half);
+        ASSERT_TRUE(SameFloat(got[i], want)) << src[i] << " * " << s << " + " << acc[i];
+      }
+      std::vector<float> sums(floats.rbegin(), floats.rend());
+      const std::vector<float> before = sums;
+      set.axpy_f32(sums.data(), floats.data(), floats.size(), s, false);
+      for (size_t i = 0; i < floats.size(); ++i) {
+        const float product = static_cast<float>(double{floats[i]} * s);
+        const float want = static_cast<float>(double{before[i]} + product);
+        ASSERT_TRUE(SameFloat(sums[i], want)) << floats[i] << " * " << s << " + " << before[i];
+      }
+    }
+  }
+}
+
+// CumSum's documented orders, written plainly: each line the previous
+// line's sums plus its own terms, or Sklansky's halving steps.
+void CumSumReference(std::vector<float>& v, size_t rows, size_t cols, bool last_axis,
+                     bool sklansky) {
+  const size_t k = last_axis ? cols : rows;
+  const size_t lines = last_axis ? rows : cols;
+  const size_t stride = last_axis ? 1 : cols;
+  const size_t step = last_axis ? cols : 1;
+  for (size_t line = 0; line < lines; ++line) {
+    float* x = v.data() + line * step;
+    if (!sklansky) {
+      for (size_t i = 1; i < k; ++i) x[i * stride] = x[i * stride] + x[(i - 1) * stride];
+      continue;
+    }
+    for (size_t half = 1; half < k; half *= 2) {
+      for (size_t block = 0; block < k; block += 2 * half) {
+        for (size_t j = block + half; j < std::min(k, block + 2 * half); ++j) {
+          x[j * stride] = x[j * stride] + x[(block + half - 1) * stride];
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorAdvanced, CumSumLoopKeepsTheDocumentedOrder) {
+  std::mt19937 gen(16);
+  std::uniform_real_distribution<float> terms(-100.0f, 100.0f);
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    for (const size_t rows : {1u, 3u, 16u, 17u, 40u}) {
+      for (const size_t cols : {1u, 8u, 63u, 64u, 65u, 200u}) {
+        std::vector<float> in(rows * cols);
+        for (float& x : in) x = terms(gen);
+        in[0] = -0.0f;  // a first term of −0 stays −0
+        if (in.size() > 5) in[5] = NAN;
+        for (const bool last_axis : {false, true}) {
+          for (const bool sklansky : {false, true}) {
+            std::vector<float> want = in, got = in;
+            CumSumReference(want, rows, cols, last_axis, sklansky);
+            k::AdvancedKernelsOf(isa).cumsum_f32(got.data(), rows, cols, last_axis, sklansky);
+            SCOPED_TRACE(testing::Message()
+                         << rows << " x " << cols << (last_axis ? " last" : " first")
+                         << (sklansky ? " Sklansky" : ""));
+            ExpectSame(in, got, want);
+          }
+        }
+      }
+    }
+  }
+}
+
+// Clamp's rule on values: NaN x kept; hi where lo > hi or x > hi; lo where
+// lo > x; else x (a NaN bound compares false).
+template <typename V>
+V ClampReference(V x, V lo, V hi) {
+  if (x != x) return x;
+  if (lo > hi || x > hi) return hi;
+  if (lo > x) return lo;
+  return x;
+}
+
+template <typename T, typename V = T>
+void ExpectClamp(const k::AdvancedKernels& set, k::ClampType type, V (*value)(T),
+                 const std::vector<T>& x, const std::vector<T>& lo, const std::vector<T>& hi) {
+  std::vector<T> got(x.size());
+  set.clamp(got.data(), x.data(), lo.data(), hi.data(), x.size(), type);
+  for (size_t i = 0; i < x.size(); ++i) {
+    const V want = ClampReference(value(x[i]), value(lo[i]), value(hi[i]));
+    // The element chosen, by its bits: x, lo or hi (±0 are equal values,
+    // so the rule decides which zero).
+    const T chosen = want != want                                                  ? x[i]
+                     : (value(lo[i]) > value(hi[i]) || value(x[i]) > value(hi[i])) ? hi[i]
+                     : value(lo[i]) > value(x[i])                                  ? lo[i]
+                                                                                   : x[i];
+    ASSERT_EQ(got[i], chosen) << "element " << i << " of type " << static_cast<int>(type);
+  }
+}
+
+template <typename T>
+T Itself(T v) {
+  return v;
+}
+
+template <typename T>
+std::vector<T> RandomElements(size_t n, std::mt19937& gen) {
+  std::vector<T> v(n);
+  for (T& e : v) {
+    const uint64_t bits = (uint64_t{gen()} << 32) | gen();
+    std::memcpy(&e, &bits, sizeof e);
+  }
+  return v;
+}
+
+TEST(VectorAdvanced, ClampLoopHoldsEveryTypeToItsBounds) {
+  std::mt19937 gen(17);
+  constexpr size_t kN = 5003;
+  std::vector<uint16_t> every16(65536);
+  for (uint32_t h = 0; h < 65536; ++h) every16[h] = static_cast<uint16_t>(h);
+  const std::vector<float> floats = MathInputs(20000);
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    auto ints = [&](auto tag, k::ClampType type) {
+      using T = decltype(tag);
+      // Bounds from few values, so that x, lo and hi often tie.
+      auto narrow = [&] {
+        std::vector<T> v = RandomElements<T>(kN, gen);
+        for (size_t i = 0; i < kN; i += 2) v[i] = static_cast<T>(v[i] % 5);
+        return v;
+      };
+      ExpectClamp<T>(set, type, Itself<T>, narrow(), narrow(), narrow());
+    };
+    ints(int8_t{}, k::ClampType::kInt8);
+    ints(uint8_t{}, k::ClampType::kUint8);
+    ints(int16_t{}, k::ClampType::kInt16);
+    ints(uint16_t{}, k::ClampType::kUint16);
+    ints(int32_t{}, k::ClampType::kInt32);
+    ints(uint32_t{}, k::ClampType::kUint32);
+    ints(int64_t{}, k::ClampType::kInt64);
+    ints(uint64_t{}, k::ClampType::kUint64);
+    // Every half and bfloat16 value against shuffled bounds.
+    std::vector<uint16_t> lo = every16, hi = every16;
+    std::shuffle(lo.begin(), lo.end(), gen);
+    std::shuffle(hi.begin(), hi.end(), gen);
+    ExpectClamp<uint16_t, float>(set, k::ClampType::kHalf, kFormats16[0].to_float, every16, lo, hi);
+    ExpectClamp<uint16_t, float>(set, k::ClampType::kBfloat16, kFormats16[1].to_float, every16, hi,
+                                 lo);
+    std::vector<float> flo = floats, fhi = floats;
+    std::shuffle(flo.begin(), flo.end(), gen);
+    std::shuffle(fhi.begin(), fhi.end(), gen);
+    std::vector<uint32_t> x(floats.size()), l(floats.size()), h(floats.size());
+    for (size_t i = 0; i < floats.size(); ++i) {
+      x[i] = Bits(floats[i]);
+      l[i] = Bits(flo[i]);
+      h[i] = Bits(fhi[i]);
+    }
+    ExpectClamp<uint32_t, float>(set, k::ClampType::kFloat, FromBits, x, l, h);
   }
 }
 

@@ -77,6 +77,21 @@ enum class ActivationStep : uint8_t {
 };
 inline constexpr int kActivationSteps = 9;
 
+/// The element types of Clamp (AdvancedKernels::clamp).
+enum class ClampType : uint8_t {
+  kInt8,
+  kUint8,
+  kInt16,
+  kUint16,
+  kInt32,
+  kUint32,
+  kInt64,
+  kUint64,
+  kHalf,
+  kBfloat16,
+  kFloat
+};
+
 /// The passes of one instruction set, each the documented algorithm in
 /// float with the same bits on every set.
 struct AdvancedKernels {
@@ -129,6 +144,33 @@ struct AdvancedKernels {
   /// dst = √(a² + b²) in double rounded once to float; +inf where either is
   /// ±inf (Hypot).
   void (*hypot_f32)(float* dst, const float* a, const float* b, size_t n);
+
+  // ---- Fmod, Power, Axpy, CumSum and Clamp (advanced_binary_inl.h) --------
+
+  /// dst = the exact remainder a − Trunc(a / b) · b with a's sign (Fmod);
+  /// where b is ±0 or ±inf, or a is ±inf or NaN, the C library's fmodf.
+  void (*fmod_f32)(float* dst, const float* a, const float* b, size_t n);
+  /// dst = a^b, the float nearest to the C library's pow of the widened
+  /// values, bit for bit (Power on floating types).
+  void (*power_f32)(float* dst, const float* a, const float* b, size_t n);
+  /// dst = base^exp by repeated squaring, modulo 2^32 (Power on integers,
+  /// each operand sign- or zero-extended to 32 bits by the caller); with
+  /// `is_signed` a negative exponent gives 1 for base 1, ±1 for base −1
+  /// and 0 for any other base.
+  void (*power_u32)(uint32_t* dst, const uint32_t* base, const uint32_t* exp, size_t n,
+                    bool is_signed);
+  /// acc += src · scalar, the product rounded to float, and further to a
+  /// half value (in float) with `half_product` (Axpy's Muls then Add).
+  void (*axpy_f32)(float* acc, const float* src, size_t n, float scalar, bool half_product);
+  /// The running sums of CumSum in place over a rows × cols matrix of
+  /// floats: along each row (`last_axis`) or down each column, one term
+  /// after the other or by Sklansky's halving steps (`sklansky`).
+  void (*cumsum_f32)(float* v, size_t rows, size_t cols, bool last_axis, bool sklansky);
+  /// dst = src held to [lo, hi] element by element (Clamp): NaN kept, hi
+  /// where lo > hi; floating elements compared by value (±0 equal, a NaN
+  /// bound compares false).
+  void (*clamp)(void* dst, const void* src, const void* lo, const void* hi, size_t n,
+                ClampType type);
 };
 
 /// The table of `isa`, an entry of Isas().

@@ -1,11 +1,13 @@
 // kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
-// and advanced_inverse_inl.h's (kernels::AdvancedKernels) for one
-// instruction set, whose target region includes both headers first. Included by
+// and of its companion headers (advanced_inverse_inl.h, advanced_binary_inl.h):
+// kernels::AdvancedKernels for one instruction set, whose target region
+// includes those headers first. Included by
 // vector/advanced_<isa>.cc after its target region: the table is filled by
 // baseline code (see isa_entry_inl.h for why).
 #pragma once
 
 #include "kernels/vector/advanced.h"
+#include "kernels/vector/advanced_binary_inl.h"
 #include "kernels/vector/advanced_inl.h"
 #include "kernels/vector/advanced_inverse_inl.h"
 
@@ -61,6 +63,12 @@ AdvancedKernels AdvancedLoops() {
   k.math_f32[static_cast<int>(MathStep::kAsinh)] = Each<AsinhInDouble>;
   k.math_f32[static_cast<int>(MathStep::kAcosh)] = Each<AcoshInDouble>;
   k.math_f32[static_cast<int>(MathStep::kAtanh)] = Each<AtanhInDouble>;
+  k.fmod_f32 = FmodFloats;
+  k.power_f32 = PowerFloats;
+  k.power_u32 = PowerIntegers;
+  k.axpy_f32 = AxpyFloats;
+  k.cumsum_f32 = CumSumFloats;
+  k.clamp = ClampElements;
   return k;
 }
 

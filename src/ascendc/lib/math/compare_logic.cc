@@ -1,19 +1,16 @@
 // compare_logic.cc — the rules of the Math APIs of the binary call shape
 // (binary.h), in one table (Fma, Fmod, Hypot, Axpy and Power, whose results
-// round,
-// have
-// their arithmetic in float_binary.cc), and the arithmetic of the exact
-// ones: the clamps (Clamp, ClampMax, ClampMin), the predicates
-// (IsFinite, IsInf, IsNan), the bit operations (BitwiseAnd, BitwiseOr,
-// BitwiseXor, BitwiseNot, Xor), the logical ones (LogicalAnd, LogicalAnds,
-// LogicalOr, LogicalOrs, LogicalNot, LogicalXor) and Where. Every result is
-// exact: a comparison, a selection of one operand's bits, or a bit
-// operation (docs/numerics.md, "Math: binary"). Whole tensors go through the
-// instruction set's loops (kernels::AdvancedKernels: bits_u8, truths_u8,
-// select_u8, classify, clamp_to_scalar); Clamp and the scalars of Where,
-// LogicalAnds and LogicalOrs element by element.
+// round, have their arithmetic in float_binary.cc), and the arithmetic of the
+// exact ones: the clamps (Clamp, ClampMax, ClampMin), the predicates (IsFinite,
+// IsInf, IsNan), the bit operations (BitwiseAnd, BitwiseOr, BitwiseXor,
+// BitwiseNot, Xor), the logical ones (LogicalAnd, LogicalAnds, LogicalOr,
+// LogicalOrs, LogicalNot, LogicalXor) and Where. Every result is exact: a
+// comparison, a selection of one operand's bits, or a bit operation
+// (docs/numerics.md, "Math: binary"). Whole tensors go through the instruction
+// set's loops (kernels::AdvancedKernels: bits_u8, truths_u8, select_u8,
+// classify, clamp_to_scalar, clamp); the scalars of Where, LogicalAnds and
+// LogicalOrs element by element.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -21,26 +18,6 @@
 
 namespace normgrad_ascendc {
 namespace {
-
-// a > b by value: half and bfloat16_t compared as the floats they are
-// (exact); any comparison with NaN is false.
-template <typename T>
-bool Greater(T a, T b) {
-  if constexpr (kIsMathFloating<T>) {
-    return static_cast<float>(a) > static_cast<float>(b);
-  } else {
-    return a > b;
-  }
-}
-
-template <typename T>
-bool IsNanValue(T v) {
-  if constexpr (kIsMathFloating<T>) {
-    return std::isnan(static_cast<float>(v));
-  } else {
-    return false;
-  }
-}
 
 // A value is true when it is not zero: ±0 is false, NaN true; bool is read
 // as its byte.
@@ -56,24 +33,64 @@ bool Truth(T v) {
 // ---- Clamps -----------------------------------------------------------------
 
 // NaN stays NaN; min above max gives max; else x held to [min, max]. A NaN
-// bound compares false, so it holds nothing (docs/decisions.md).
-template <typename T>
-T ClampOne(T x, T lo, T hi) {
-  if (IsNanValue(x)) return x;
-  if (Greater(lo, hi) || Greater(x, hi)) return hi;
-  if (Greater(lo, x)) return lo;
-  return x;
+// bound compares false, so it holds nothing (docs/decisions.md). On the
+// loops (clamp), a block at a time; a scalar bound (or a tensor's element
+// 0) is repeated through a block once.
+normgrad::kernels::ClampType ClampTypeOf(ValueType type) {
+  using normgrad::kernels::ClampType;
+  switch (type) {
+    case ValueType::kInt8:
+      return ClampType::kInt8;
+    case ValueType::kInt16:
+      return ClampType::kInt16;
+    case ValueType::kUint16:
+      return ClampType::kUint16;
+    case ValueType::kInt32:
+      return ClampType::kInt32;
+    case ValueType::kUint32:
+      return ClampType::kUint32;
+    case ValueType::kInt64:
+      return ClampType::kInt64;
+    case ValueType::kUint64:
+      return ClampType::kUint64;
+    case ValueType::kHalf:
+      return ClampType::kHalf;
+    case ValueType::kBfloat16:
+      return ClampType::kBfloat16;
+    case ValueType::kFloat:
+      return ClampType::kFloat;
+    default:  // uint8_t (bool is not a Clamp type)
+      return ClampType::kUint8;
+  }
 }
 
 void ClampValues(const MathCallArgs& a, uint32_t n) {
-  WithType(a.dst_type, [&](auto tag) {
-    using T = typename decltype(tag)::Type;
-    for (uint32_t i = 0; i < n; ++i) {
-      Store(a.dst, i,
-            ClampOne(Load<T>(a.inputs[0], i), Load<T>(a.inputs[1], i),
-                     Load<T>(a.inputs[2], i)));
+  constexpr uint32_t kBlock = 512;
+  const uint32_t bytes = ValueTypeBytes(a.dst_type);
+  uint64_t repeated[2][kBlock];  // a scalar bound through a block
+  const uint8_t* bounds[2] = {};
+  bool tensor[2] = {};
+  for (uint32_t k = 0; k < 2; ++k) {
+    const MathOperand& op = a.inputs[k + 1];
+    tensor[k] = op.is_tensor && !op.single_point;
+    if (tensor[k]) continue;
+    auto* fill = reinterpret_cast<uint8_t*>(repeated[k]);
+    const void* value = op.is_tensor ? static_cast<const void*>(op.view.data())
+                                     : static_cast<const void*>(&op.scalar);
+    for (uint32_t i = 0; i < kBlock; ++i) {
+      std::memcpy(fill + i * bytes, value, bytes);
     }
-  });
+    bounds[k] = fill;
+  }
+  const normgrad::kernels::ClampType type = ClampTypeOf(a.dst_type);
+  for (uint32_t start = 0; start < n; start += kBlock) {
+    const uint32_t m = std::min(kBlock, n - start);
+    const uint64_t at = uint64_t{start} * bytes;
+    const uint8_t* lo = tensor[0] ? a.inputs[1].view.data() + at : bounds[0];
+    const uint8_t* hi = tensor[1] ? a.inputs[2].view.data() + at : bounds[1];
+    Loops().clamp(a.dst.data() + at, a.inputs[0].view.data() + at, lo, hi, m,
+                  type);
+  }
 }
 
 // ClampMax: above the scalar becomes the scalar. ClampMin: below it. T is

@@ -12,35 +12,22 @@
 // The sums run in float (half widened), each output the running float sum
 // rounded to T: line by line, each line the previous line's sums plus its
 // own elements; or by Sklansky's scheme, which adds, at each halving step,
-// the last sum of a block's lower half to every sum of its upper half. The
-// bounds: docs/numerics.md, "Math: binary".
+// the last sum of a block's lower half to every sum of its upper half. They
+// run on the instruction set's loops (kernels::AdvancedKernels::cumsum_f32:
+// down the columns a row at a time, along the rows many rows side by side).
+// The bounds: docs/numerics.md, "Math: binary".
 #include <algorithm>
 #include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad_ascendc/lib/math/cumsum_call.h"
 
 namespace normgrad_ascendc {
 namespace {
 
 constexpr char kApi[] = "CumSum";
-
-// Running sums of the `k` values at v[0], v[stride], ... in place.
-void LineByLine(float* v, uint32_t k, uint32_t stride) {
-  for (uint32_t i = 1; i < k; ++i) v[i * stride] += v[(i - 1) * stride];
-}
-
-void Sklansky(float* v, uint32_t k, uint32_t stride) {
-  for (uint32_t half = 1; half < k; half *= 2) {
-    for (uint32_t block = 0; block < k; block += 2 * half) {
-      const uint32_t pivot = block + half - 1;
-      const uint32_t end = std::min(k, block + 2 * half);
-      for (uint32_t j = block + half; j < end; ++j) {
-        v[j * stride] += v[pivot * stride];
-      }
-    }
-  }
-}
 
 void CheckShape(const CumSumArgs& a, const Element& e) {
   if (a.outter == 0 || a.inner == 0) {
@@ -135,12 +122,8 @@ void RunCumSum(const CumSumArgs& a) {
   } else {
     std::copy(FloatData(a.src), FloatData(a.src) + n, v.begin());
   }
-  void (*sum)(float*, uint32_t, uint32_t) = a.sklansky ? Sklansky : LineByLine;
-  if (a.last_axis) {
-    for (uint32_t i = 0; i < a.outter; ++i) sum(&v[i * a.inner], a.inner, 1);
-  } else {
-    for (uint32_t j = 0; j < a.inner; ++j) sum(&v[j], a.outter, a.inner);
-  }
+  normgrad::kernels::AdvancedKernelsOf(VectorLoops())
+      .cumsum_f32(v.data(), a.outter, a.inner, a.last_axis, a.sklansky);
   // The last line: the last row (first axis) or each row's last element.
   std::vector<float> last;
   if (a.output_last_row) {

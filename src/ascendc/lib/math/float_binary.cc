@@ -1,11 +1,13 @@
 // float_binary.cc — the arithmetic of the Math APIs of the binary call
-// shape whose results round: Fma, Fmod, Hypot and Axpy (their rules are
-// entries of compare_logic.cc's table). Fma, Fmod and Hypot compute in
-// float or wider and round once to float; a half or bfloat16_t result is
-// that float rounded again (to nearest, ties to even; beyond the type's
-// range ±inf, as the pages' inf results ask). Axpy follows its page's two
-// steps. Fma and Hypot run on the instruction set's loops
-// (kernels::AdvancedKernels: fma_f32, hypot_f32). The bounds:
+// shape whose results round: Fma, Fmod, Hypot, Axpy and Power (their rules
+// are entries of compare_logic.cc's table). Fma, Fmod, Hypot and Power on
+// floats compute in float or wider and round once to float (Fmod's
+// remainder is exact; integer Power wraps around); a half or bfloat16_t
+// result is that float rounded again (to nearest, ties to even; beyond the
+// type's range ±inf, as the pages' inf results ask). Axpy follows its
+// page's two steps. All run on the instruction set's loops
+// (kernels::AdvancedKernels: fma_f32, hypot_f32, fmod_f32, power_f32,
+// power_u32, axpy_f32), a block of elements at a time. The bounds:
 // docs/numerics.md, "Math: binary".
 #include <algorithm>
 #include <cmath>
@@ -18,70 +20,77 @@
 namespace normgrad_ascendc {
 namespace {
 
-// Element i of a floating operand, widened exactly.
-template <typename T>
-float At(const MathOperand& op, uint32_t i) {
-  return static_cast<float>(Load<T>(op, i));
+constexpr uint32_t kBlock = 1024;
+
+// The raw 16-bit elements of a half or bfloat16_t tensor.
+template <typename Raw>
+const Raw* RawData(const TensorView& t) {
+  return reinterpret_cast<const Raw*>(t.data());
 }
 
-// dst[i] = f(i) for the floating T of dst, rounded to T.
-template <typename F>
-void EachFloating(const MathCallArgs& a, uint32_t n, F&& f) {
-  WithType(a.dst_type, [&](auto tag) {
+// The floats of a floating operand for its elements [start, start + m): a
+// float tensor's own memory; else `buffer` (m floats) filled with a half or
+// bfloat16_t tensor's elements widened exactly, or the scalar (or a
+// tensor's element 0) repeated.
+const float* FloatsOf(const MathOperand& op, uint32_t start, uint32_t m,
+                      float* buffer) {
+  if (op.is_tensor && !op.single_point) {
+    switch (op.type) {
+      case ValueType::kFloat:
+        return reinterpret_cast<const float*>(op.view.data()) + start;
+      case ValueType::kHalf:
+        normgrad::Widen(RawData<normgrad::float16>(op.view) + start, buffer, m);
+        return buffer;
+      default:  // bfloat16_t
+        normgrad::Widen(RawData<normgrad::bfloat16>(op.view) + start, buffer,
+                        m);
+        return buffer;
+    }
+  }
+  float value = 0.0f;
+  WithType(op.type, [&](auto tag) {
     using T = typename decltype(tag)::Type;
     if constexpr (kIsMathFloating<T>) {
-      for (uint32_t i = 0; i < n; ++i) {
-        Store(a.dst, i, static_cast<T>(f(tag, i)));
-      }
+      value = static_cast<float>(Load<T>(op, 0));
     }
   });
+  std::fill(buffer, buffer + m, value);
+  return buffer;
 }
 
-// Calls kernel(dst, sources, m) on the operands (whole tensors of dst's
-// floating type) as floats: a float call's own memory, a half or
-// bfloat16_t call's in blocks widened exactly, the results rounded to the
-// type (to nearest, ties to even; ±inf beyond its range).
+// Rounds m floats to dst's half or bfloat16_t elements from `start` (to
+// nearest, ties to even; ±inf beyond the type's range).
+void NarrowInto(const TensorView& dst, ValueType type, uint32_t start,
+                uint32_t m, const float* v) {
+  if (type == ValueType::kHalf) {
+    normgrad::Narrow(
+        v, reinterpret_cast<normgrad::float16*>(dst.data()) + start, m);
+  } else {
+    normgrad::Narrow(
+        v, reinterpret_cast<normgrad::bfloat16*>(dst.data()) + start, m);
+  }
+}
+
+// Calls kernel(dst, sources, m) on the operands as floats (FloatsOf), a
+// block of elements at a time: a float dst's own memory, a half or
+// bfloat16_t dst's results rounded to the type.
 template <typename Kernel>
 void InFloatBlocks(const MathCallArgs& a, uint32_t n, Kernel&& kernel) {
   constexpr uint32_t kMaxSources = 3;
-  const float* sources[kMaxSources] = {};
-  if (a.dst_type == ValueType::kFloat) {
-    for (uint32_t k = 0; k < a.input_count; ++k) {
-      sources[k] = reinterpret_cast<const float*>(a.inputs[k].view.data());
-    }
-    kernel(reinterpret_cast<float*>(a.dst.data()), sources, n);
-    return;
-  }
-  constexpr uint32_t kBlock = 1024;
   float widened[kMaxSources][kBlock];
   float result[kBlock];
-  for (uint32_t k = 0; k < a.input_count; ++k) sources[k] = widened[k];
-  WithType(a.dst_type, [&](auto tag) {
-    using T = typename decltype(tag)::Type;
-    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>) {
-      using Raw = std::conditional_t<std::is_same_v<T, half>, normgrad::float16,
-                                     normgrad::bfloat16>;
-      for (uint32_t start = 0; start < n; start += kBlock) {
-        const uint32_t m = std::min(kBlock, n - start);
-        for (uint32_t k = 0; k < a.input_count; ++k) {
-          normgrad::Widen(
-              reinterpret_cast<const Raw*>(a.inputs[k].view.data()) + start,
-              widened[k], m);
-        }
-        kernel(result, sources, m);
-        normgrad::Narrow(result, reinterpret_cast<Raw*>(a.dst.data()) + start,
-                         m);
-      }
+  const float* sources[kMaxSources] = {};
+  const bool float_dst = a.dst_type == ValueType::kFloat;
+  for (uint32_t start = 0; start < n; start += kBlock) {
+    const uint32_t m = std::min(kBlock, n - start);
+    for (uint32_t k = 0; k < a.input_count; ++k) {
+      sources[k] = FloatsOf(a.inputs[k], start, m, widened[k]);
     }
-  });
-}
-
-// A double rounded to float, to nearest: ±inf from halfway past the
-// largest float on (C++ leaves a conversion out of range undefined).
-float RoundToFloat(double d) {
-  constexpr double kHalfwayPastMax = 0x1.ffffffp127;
-  if (std::fabs(d) >= kHalfwayPastMax) return std::copysign(INFINITY, d);
-  return static_cast<float>(d);
+    float* out =
+        float_dst ? reinterpret_cast<float*>(a.dst.data()) + start : result;
+    kernel(out, sources, m);
+    if (!float_dst) NarrowInto(a.dst, a.dst_type, start, m, result);
+  }
 }
 
 // Atlas inference AI Core: Fmod's inputs in [-2147483647, 2147483647].
@@ -106,25 +115,42 @@ void CheckFmodRange310p(const MathCallArgs& a, uint32_t n) {
   }
 }
 
-// base^exp for integers: repeated squaring with wrap-around (every product
-// modulo 2^bits); a negative exponent gives the integer part of 1 / base^-exp:
-// 1 for base 1, ±1 for base -1, else 0 (docs/decisions.md).
+// The elements [start, start + m) of an integer operand as 32-bit words,
+// sign- or zero-extended by its type: a 32-bit tensor's own memory, else
+// `buffer` filled (a scalar, or a tensor's element 0, repeated).
 template <typename T>
-T IntegerPower(T base, T exp) {
-  if constexpr (std::is_signed_v<T>) {
-    if (exp < 0) {
-      if (base == 1) return 1;
-      if (base == -1) return (exp % 2 != 0) ? T(-1) : T(1);
-      return 0;
+const uint32_t* WordsOf(const MathOperand& op, uint32_t start, uint32_t m,
+                        uint32_t* buffer) {
+  if (sizeof(T) == 4 && op.is_tensor && !op.single_point) {
+    return reinterpret_cast<const uint32_t*>(op.view.data()) + start;
+  }
+  for (uint32_t i = 0; i < m; ++i) {
+    buffer[i] = static_cast<uint32_t>(Load<T>(op, start + i));
+  }
+  return buffer;
+}
+
+// base^exp for integers on the loops (power_u32): repeated squaring with
+// wrap-around (every product modulo 2^bits, as modulo 2^32 and then
+// truncated); a negative exponent gives the integer part of
+// 1 / base^-exp: 1 for base 1, ±1 for base -1, else 0 (docs/decisions.md).
+template <typename T>
+void IntegerPowers(const MathCallArgs& a, uint32_t n) {
+  uint32_t bases[kBlock], exps[kBlock], result[kBlock];
+  for (uint32_t start = 0; start < n; start += kBlock) {
+    const uint32_t m = std::min(kBlock, n - start);
+    uint32_t* out = sizeof(T) == 4
+                        ? reinterpret_cast<uint32_t*>(a.dst.data()) + start
+                        : result;
+    Loops().power_u32(out, WordsOf<T>(a.inputs[0], start, m, bases),
+                      WordsOf<T>(a.inputs[1], start, m, exps), m,
+                      std::is_signed_v<T>);
+    if (sizeof(T) != 4) {
+      for (uint32_t i = 0; i < m; ++i) {
+        Store(a.dst, start + i, static_cast<T>(result[i]));
+      }
     }
   }
-  uint64_t result = 1;
-  uint64_t square = static_cast<uint64_t>(base);
-  for (uint64_t e = static_cast<uint64_t>(exp); e != 0; e >>= 1) {
-    if (e & 1) result *= square;
-    square *= square;
-  }
-  return static_cast<T>(result);
 }
 
 // What Power takes on the core's profile: T (half, float and int32_t
@@ -175,8 +201,8 @@ void FmaValues(const MathCallArgs& a, uint32_t n) {
 }
 
 // The exact remainder a - Trunc(a / b) * b, with a's sign: it is always a
-// value of T, so nothing rounds. IEEE's special cases: NaN for b = ±0 or
-// a = ±inf, a itself for b = ±inf (docs/decisions.md).
+// value of T, so nothing rounds (fmod_f32). IEEE's special cases: NaN for
+// b = ±0 or a = ±inf, a itself for b = ±inf (docs/decisions.md).
 void FmodValues(const MathCallArgs& a, uint32_t n) {
   const ProfileInfo& profile = a.dst.core->profile();
   if (a.mode != 0 && profile.profile != Profile::k950) {
@@ -187,9 +213,8 @@ void FmodValues(const MathCallArgs& a, uint32_t n) {
         profile.name, profile.key);
   }
   if (profile.profile == Profile::k310P) CheckFmodRange310p(a, n);
-  EachFloating(a, n, [&](auto tag, uint32_t i) {
-    using T = typename decltype(tag)::Type;
-    return std::fmod(At<T>(a.inputs[0], i), At<T>(a.inputs[1], i));
+  InFloatBlocks(a, n, [](float* dst, const float* const* x, size_t m) {
+    Loops().fmod_f32(dst, x[0], x[1], m);
   });
 }
 
@@ -203,44 +228,39 @@ void HypotValues(const MathCallArgs& a, uint32_t n) {
 
 // Muls then Add, as the page builds it: the product src * scalarValue
 // rounded to dst's type, then added to dst and rounded again (half: both in
-// half; float and half into float: both in float, the product exact).
+// half; float and half into float: both in float, the product exact) —
+// axpy_f32 on dst's floats (a half dst widened and rounded back).
 void AxpyValues(const MathCallArgs& a, uint32_t n) {
-  WithType(a.inputs[0].type, [&](auto src_tag) {
-    using U = typename decltype(src_tag)::Type;
-    if constexpr (kIsMathFloating<U>) {
-      MathOperand dst;  // dst is read as well as written
-      dst.is_tensor = true;
-      dst.type = a.dst_type;
-      dst.view = a.dst;
-      const float scalar = At<U>(a.inputs[1], 0);
-      EachFloating(a, n, [&](auto tag, uint32_t i) {
-        using T = typename decltype(tag)::Type;
-        const T product = static_cast<T>(At<U>(a.inputs[0], i) * scalar);
-        return static_cast<float>(Load<T>(dst, i)) +
-               static_cast<float>(product);
-      });
+  float scalar = 0.0f;
+  FloatsOf(a.inputs[1], 0, 1, &scalar);
+  const bool float_dst = a.dst_type == ValueType::kFloat;
+  float widened[kBlock], sums[kBlock];
+  for (uint32_t start = 0; start < n; start += kBlock) {
+    const uint32_t m = std::min(kBlock, n - start);
+    const float* src = FloatsOf(a.inputs[0], start, m, widened);
+    float* acc =
+        float_dst ? reinterpret_cast<float*>(a.dst.data()) + start : sums;
+    if (!float_dst) {
+      normgrad::Widen(RawData<normgrad::float16>(a.dst) + start, sums, m);
     }
-  });
+    Loops().axpy_f32(acc, src, m, scalar, !float_dst);
+    if (!float_dst) NarrowInto(a.dst, a.dst_type, start, m, sums);
+  }
 }
 
-// Floats: base^exp in double, rounded to float (then to half or
-// bfloat16_t), with C's pow for the special cases and negative bases with
-// integral exponents; both PowerConfig algorithms give it. Integers:
-// IntegerPower.
+// Floats: base^exp, the float nearest to C's pow in double (then rounded
+// to half or bfloat16_t), on the loops (power_f32); both PowerConfig
+// algorithms give it. Integers: IntegerPowers.
 void PowerValues(const MathCallArgs& a, uint32_t n) {
   CheckPower(a, n);
   WithType(a.dst_type, [&](auto tag) {
     using T = typename decltype(tag)::Type;
-    for (uint32_t i = 0; i < n; ++i) {
-      const T base = Load<T>(a.inputs[0], i);
-      const T exp = Load<T>(a.inputs[1], i);
-      if constexpr (kIsMathFloating<T>) {
-        const double p = std::pow(static_cast<double>(static_cast<float>(base)),
-                                  static_cast<double>(static_cast<float>(exp)));
-        Store(a.dst, i, static_cast<T>(RoundToFloat(p)));
-      } else {
-        Store(a.dst, i, IntegerPower(base, exp));
-      }
+    if constexpr (kIsMathFloating<T>) {
+      InFloatBlocks(a, n, [](float* dst, const float* const* x, size_t m) {
+        Loops().power_f32(dst, x[0], x[1], m);
+      });
+    } else if constexpr (sizeof(T) <= 4) {
+      IntegerPowers<T>(a, n);
     }
   });
 }
