@@ -21,7 +21,11 @@
 //   bits;
 // - the binary call shape's loops (bits_u8, truths_u8, select_u8,
 //   classify, clamp_to_scalar, fma_f32, hypot_f32) on every set against
-//   the operations written here on the same bits.
+//   the operations written here on the same bits;
+// - the loops of LogSoftMax, the scalar selections, Filter and Index
+//   (log10_rounded_f32 against the float nearest to std::log10 of the
+//   widened value, bit for bit; select_scalar_u8, bit_truths_u8,
+//   scale_kept_f32 and arange_int against the operations written here).
 //
 // A NaN matches a NaN (compilers may swap the operands of + and ×, whose
 // NaN payload then differs); every other value matches bit for bit.
@@ -496,6 +500,153 @@ TEST(VectorAdvanced, FmaAndHypotLoopsRoundOnce) {
                          : root >= 0x1.ffffffp127             ? INFINITY
                                                               : static_cast<float>(root);
       ASSERT_TRUE(SameFloat(hypot[i], want)) << a[i] << ", " << b[i] << ": " << hypot[i];
+    }
+  }
+}
+
+// ---- LogSoftMax, the scalar selections, Filter and Index (advanced_filter_inl.h)
+
+TEST(VectorAdvanced, FilterLoopsAreEachSetsOwn) {
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
+  for (const k::Isa& isa : k::Isas()) {
+    if (std::string(isa.name) == "scalar") continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    EXPECT_NE(set.log10_rounded_f32, scalar.log10_rounded_f32);
+    EXPECT_NE(set.select_scalar_u8, scalar.select_scalar_u8);
+    EXPECT_NE(set.bit_truths_u8, scalar.bit_truths_u8);
+    EXPECT_NE(set.scale_kept_f32, scalar.scale_kept_f32);
+    EXPECT_NE(set.arange_int, scalar.arange_int);
+  }
+}
+
+TEST(VectorAdvanced, Log10RoundedIsTheCLibrarysLog10RoundedOnce) {
+  // Every 2^12-th float of either sign (about 2 · 520 000 with the negative
+  // ones in half the steps), every 2^6-th in [0.5, 2) where the results
+  // come near 0, and the special values.
+  std::vector<float> in = SpecialValues();
+  for (uint32_t b = 0; b <= 0x7f800000u; b += 4096) in.push_back(FromBits(b));
+  for (uint32_t b = 0x80000000u; b <= 0xff800000u; b += 1u << 20) in.push_back(FromBits(b));
+  for (uint32_t b = 0x3f000000u; b < 0x40000000u; b += 64) in.push_back(FromBits(b));
+  std::vector<float> want(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    want[i] = static_cast<float>(std::log10(static_cast<double>(in[i])));
+  }
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    ExpectSame(in,
+               InPieces(in, [&](float* v,
+                                size_t n) { k::AdvancedKernelsOf(isa).log10_rounded_f32(v, n); }),
+               want);
+  }
+}
+
+TEST(VectorAdvanced, SelectScalarPutsTheScalarOnItsSide) {
+  constexpr size_t kBytes = 8 * 1003;
+  const std::vector<uint8_t> tensor = RandomBytes(kBytes, 3), mask = RandomBytes(kBytes, 4);
+  const uint64_t scalar = 0x0123456789abcdefu;
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+      const size_t n = kBytes / bytes;
+      std::vector<uint8_t> truth(n);
+      for (size_t i = 0; i < n; ++i) truth[i] = mask[i] % 3;  // 0, 1 or 2
+      for (const bool when_true : {false, true}) {
+        for (const bool in_place : {false, true}) {
+          std::vector<uint8_t> got = in_place ? tensor : std::vector<uint8_t>(kBytes, 0x5a);
+          set.select_scalar_u8(got.data(), in_place ? got.data() : tensor.data(), scalar,
+                               truth.data(), n, bytes, when_true);
+          for (size_t i = 0; i < kBytes; ++i) {
+            const size_t e = i / bytes;
+            const bool pick_scalar = (truth[e] != 0) == when_true;
+            const auto scalar_byte = static_cast<uint8_t>(scalar >> (8 * (i % bytes)));
+            ASSERT_EQ(got[i], pick_scalar ? scalar_byte : tensor[i])
+                << bytes << " bytes, byte " << i << ", scalar when true " << when_true
+                << ", in place " << in_place;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorAdvanced, BitTruthsReadEachByteFromItsTopBit) {
+  const std::vector<uint8_t> bits = RandomBytes(300, 5);
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    for (const uint64_t first : {0u, 1u, 7u, 8u, 13u, 64u, 100u}) {
+      const size_t n = 300 * 8 - first;
+      std::vector<uint8_t> truth(n, 9);
+      k::AdvancedKernelsOf(isa).bit_truths_u8(truth.data(), bits.data(), first, n);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t j = first + i;
+        // Bit j counts from the top of byte j / 8: 0x80 is its first.
+        const int want = (bits[j / 8] & (0x80 >> (j % 8))) != 0 ? 1 : 0;
+        ASSERT_EQ(truth[i], want) << "first bit " << first << ", element " << i;
+      }
+    }
+  }
+  // The page's example: 169 = 0b10101001 keeps elements 0, 2, 4 and 7.
+  const uint8_t example = 169;
+  uint8_t truth[8];
+  k::AdvancedKernelsOf(k::ScalarIsa()).bit_truths_u8(truth, &example, 0, 8);
+  EXPECT_EQ(std::vector<uint8_t>(truth, truth + 8), (std::vector<uint8_t>{1, 0, 1, 0, 1, 0, 0, 1}));
+}
+
+TEST(VectorAdvanced, ScaleKeptRoundsTheProductOnceAndDropsToPlusZero) {
+  std::vector<float> in = MathInputs(20000);
+  const std::vector<uint8_t> mask = RandomBytes(in.size(), 6);
+  for (const float scale : {1.25f, 10.0f, 1.0f / 0.3f, 3.0e38f}) {
+    std::vector<float> want(in.size());
+    for (size_t i = 0; i < in.size(); ++i) want[i] = (mask[i] & 1) != 0 ? in[i] * scale : 0.0f;
+    std::vector<uint8_t> truth(in.size());
+    for (size_t i = 0; i < in.size(); ++i) truth[i] = (mask[i] & 1) != 0 ? (mask[i] | 1) : 0;
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(std::string(isa.name) + ", scale " + std::to_string(scale));
+      std::vector<float> got(in.size(), 7.0f);
+      k::AdvancedKernelsOf(isa).scale_kept_f32(got.data(), in.data(), truth.data(), scale,
+                                               in.size());
+      ExpectSame(in, got, want);
+      got = in;  // in place
+      k::AdvancedKernelsOf(isa).scale_kept_f32(got.data(), got.data(), truth.data(), scale,
+                                               in.size());
+      ExpectSame(in, got, want);
+    }
+  }
+}
+
+TEST(VectorAdvanced, ArangeIntWrapsInTheElementsWidth) {
+  struct Case {
+    uint64_t first, diff;
+  };
+  const Case cases[] = {{0, 1},
+                        {5, 3},
+                        {0xfff0u, 7},
+                        {0x7ffffff0u, 0x10001u},
+                        {0xfffffffffffffff0u, 0x123456789u},
+                        {0x8000u, 0xffffu}};
+  constexpr size_t kN = 1037;
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    for (const Case& c : cases) {
+      for (const uint32_t bytes : {2u, 4u, 8u}) {
+        std::vector<uint8_t> got(kN * bytes);
+        k::AdvancedKernelsOf(isa).arange_int(got.data(), c.first, c.diff, kN, bytes);
+        for (size_t i = 0; i < kN; ++i) {
+          const uint64_t full = c.first + i * c.diff;  // modulo 2^64
+          uint64_t element = 0;
+          std::memcpy(&element, got.data() + i * bytes, bytes);
+          const uint64_t mask = bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
+          ASSERT_EQ(element, full & mask)
+              << bytes << " bytes, first " << c.first << ", diff " << c.diff << ", i " << i;
+        }
+      }
     }
   }
 }

@@ -11,6 +11,7 @@
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
+#include "kernels/vector/advanced_filter_inl.h"
 #include "kernels/vector/advanced_inl.h"
 #pragma GCC pop_options
 

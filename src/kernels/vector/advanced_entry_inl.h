@@ -5,6 +5,7 @@
 #pragma once
 
 #include "kernels/vector/advanced.h"
+#include "kernels/vector/advanced_filter_inl.h"
 #include "kernels/vector/advanced_inl.h"
 
 namespace normgrad::kernels {
@@ -53,6 +54,11 @@ AdvancedKernels AdvancedLoops() {
   k.clamp_to_scalar = ClampToScalar;
   k.fma_f32 = FmaFloats;
   k.hypot_f32 = HypotFloats;
+  k.log10_rounded_f32 = Log10Rounded;
+  k.select_scalar_u8 = SelectScalar;
+  k.bit_truths_u8 = BitTruths;
+  k.scale_kept_f32 = ScaleKept;
+  k.arange_int = ArangeInt;
   return k;
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "kernels/vector/advanced.h"
+#include "kernels/vector/advanced_filter_inl.h"
 #include "kernels/vector/advanced_inl.h"
 
 #include "kernels/vector/advanced_entry_inl.h"
