@@ -830,6 +830,28 @@ TEST(Arange, FloatsFollowThePagesSteps) {
   }
 }
 
+// The bound of docs/numerics.md ("Index: Arange"): element m within
+// 6u · (|firstValue| + m · diffValue) of the exact value, u = 2^-24 (float).
+TEST(Arange, FloatsStayWithinTheirBound) {
+  const ProfileScope scope(Profile::kA2);
+  std::mt19937 rng(Seed());
+  std::uniform_real_distribution<float> value(-1000, 1000);
+  std::uniform_real_distribution<float> step(0, 10);
+  for (int trial = 0; trial < 8; ++trial) {
+    const float first = value(rng);
+    const float diff = step(rng);
+    const int count = 1000;
+    const auto f = RunArange<float>(first, diff, count);
+    for (int m = 0; m < count; ++m) {
+      const double exact = double{first} + m * double{diff};
+      const double bound =
+          6 * 0x1p-24 * (std::fabs(double{first}) + m * double{diff});
+      ASSERT_LE(std::fabs(f[m] - exact), bound)
+          << "first " << first << " diff " << diff << " m " << m;
+    }
+  }
+}
+
 // Where every value is exact, the sequence is firstValue + i * diffValue.
 TEST(Arange, ExactSequences) {
   for (const Profile p : {Profile::kA2, Profile::k310P, Profile::k950}) {
