@@ -25,7 +25,9 @@
 // - the loops of LogSoftMax, the scalar selections, Filter and Index
 //   (log10_rounded_f32 against the float nearest to std::log10 of the
 //   widened value, bit for bit; select_scalar_u8, bit_truths_u8,
-//   scale_kept_f32 and arange_int against the operations written here).
+//   scale_kept_f32 and arange_int against the operations written here;
+//   philox_words against Philox4x32 written here from the paper, and its
+//   known answer).
 //
 // A NaN matches a NaN (compilers may swap the operands of + and ×, whose
 // NaN payload then differs); every other value matches bit for bit.
@@ -517,6 +519,7 @@ TEST(VectorAdvanced, FilterLoopsAreEachSetsOwn) {
     EXPECT_NE(set.bit_truths_u8, scalar.bit_truths_u8);
     EXPECT_NE(set.scale_kept_f32, scalar.scale_kept_f32);
     EXPECT_NE(set.arange_int, scalar.arange_int);
+    EXPECT_NE(set.philox_words, scalar.philox_words);
   }
 }
 
@@ -649,6 +652,73 @@ TEST(VectorAdvanced, ArangeIntWrapsInTheElementsWidth) {
       }
     }
   }
+}
+
+// Philox4x32 as the paper writes it, one counter at a time.
+void PhiloxReference(uint32_t c[4], const uint32_t key[2], uint32_t rounds) {
+  uint32_t k0 = key[0], k1 = key[1];
+  for (uint32_t r = 0; r < rounds; ++r) {
+    const uint64_t p0 = uint64_t{0xD2511F53u} * c[0];
+    const uint64_t p1 = uint64_t{0xCD9E8D57u} * c[2];
+    const uint32_t next[4] = {
+        static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k0, static_cast<uint32_t>(p1),
+        static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k1, static_cast<uint32_t>(p0)};
+    std::memcpy(c, next, sizeof next);
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+}
+
+TEST(VectorAdvanced, PhiloxWordsAreThePapersGeneratorPerCounter) {
+  // Counters whose low words carry into the next ones as first + g grows.
+  const uint32_t counters[][4] = {{0, 0, 0, 0},
+                                  {0xfffffff0u, 0, 0, 0},
+                                  {0xfffffff8u, 0xffffffffu, 0xffffffffu, 7},
+                                  {0x12345678u, 0x9abcdef0u, 0x0fedcba9u, 0x87654321u}};
+  const uint32_t key[2] = {0xa4093822u, 0x299f31d0u};
+  const uint64_t firsts[] = {0, 5, 0xfffffffeu, 0x100000003u};
+  constexpr size_t kGroups = 37;
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const auto& counter : counters) {
+      for (const uint64_t first : firsts) {
+        for (const uint32_t rounds : {7u, 10u}) {
+          for (const bool unit : {false, true}) {
+            std::vector<uint32_t> got(4 * kGroups);
+            set.philox_words(got.data(), counter, first, kGroups, key, rounds, unit);
+            for (size_t g = 0; g < kGroups; ++g) {
+              // counter + first + g as 128-bit numbers: word by word with
+              // the carry.
+              const uint64_t add = first + g;
+              uint32_t c[4];
+              uint64_t carry = 0;
+              for (int i = 0; i < 4; ++i) {
+                const uint64_t part = i < 2 ? (add >> (32 * i)) & 0xFFFFFFFFu : 0;
+                const uint64_t sum = uint64_t{counter[i]} + part + carry;
+                c[i] = static_cast<uint32_t>(sum);
+                carry = sum >> 32;
+              }
+              PhiloxReference(c, key, rounds);
+              for (int i = 0; i < 4; ++i) {
+                const uint32_t want =
+                    unit ? Bits(static_cast<float>(c[i] & 0x7FFFFFu) * 0x1p-23f) : c[i];
+                ASSERT_EQ(got[4 * g + i], want) << "group " << g << ", word " << i << ", first "
+                                                << first << ", rounds " << rounds;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  // The known answer of the paper's Philox4x32-10 at counter 0, key 0.
+  const uint32_t zero[4] = {0, 0, 0, 0}, zero_key[2] = {0, 0};
+  uint32_t words[4];
+  k::AdvancedKernelsOf(k::ScalarIsa()).philox_words(words, zero, 0, 1, zero_key, 10, false);
+  EXPECT_EQ(std::vector<uint32_t>(words, words + 4),
+            (std::vector<uint32_t>{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}));
 }
 
 }  // namespace

@@ -143,6 +143,12 @@ struct AdvancedKernels {
   /// dst[i] = first + i · diff modulo 2^(8·bytes), elements of 2, 4 or 8
   /// bytes (Arange's integers).
   void (*arange_int)(void* dst, uint64_t first, uint64_t diff, size_t n, uint32_t bytes);
+  /// words[4g + i] = word i of Philox4x32 with `rounds` rounds of the
+  /// 128-bit counter (counter[0] least significant) + first + g under key
+  /// (2 words), for g < groups; with as_unit_float each word's float in
+  /// [0, 1) instead (its low 23 bits as a fraction, as bits).
+  void (*philox_words)(uint32_t* words, const uint32_t* counter, uint64_t first, size_t groups,
+                       const uint32_t* key, uint32_t rounds, bool as_unit_float);
 };
 
 /// The table of `isa`, an entry of Isas().

@@ -59,6 +59,7 @@ AdvancedKernels AdvancedLoops() {
   k.bit_truths_u8 = BitTruths;
   k.scale_kept_f32 = ScaleKept;
   k.arange_int = ArangeInt;
+  k.philox_words = PhiloxWords;
   return k;
 }
 

@@ -1,7 +1,8 @@
 // kernels/vector/advanced_filter_inl.h — the loops of kernels::AdvancedKernels
 // (advanced.h) that LogSoftMax, Where and the logical APIs with a scalar,
-// Select, DropOut and Arange use: log10_rounded_f32, select_scalar_u8,
-// bit_truths_u8, scale_kept_f32 and arange_int. Written once, like
+// Select, DropOut, Arange and PhiloxRandom use: log10_rounded_f32,
+// select_scalar_u8, bit_truths_u8, scale_kept_f32, arange_int and
+// philox_words. Written once, like
 // advanced_inl.h, and compiled inside each instruction set's target region
 // (advanced_<isa>.cc), so every set vectorizes them and gives the same bits:
 // each is exact (a selection, an integer step) or one rounding per
@@ -160,6 +161,63 @@ void ArangeInt(void* dst, uint64_t first, uint64_t diff, size_t n, uint32_t byte
       return ArangeOf<uint32_t>(dst, static_cast<uint32_t>(first), static_cast<uint32_t>(diff), n);
     default:
       return ArangeOf<uint64_t>(dst, first, diff, n);
+  }
+}
+
+// ---- PhiloxRandom: counters in lanes ---------------------------------------------
+
+constexpr uint32_t kPhiloxMultiplier0 = 0xD2511F53u;
+constexpr uint32_t kPhiloxMultiplier1 = 0xCD9E8D57u;
+constexpr uint32_t kPhiloxWeyl0 = 0x9E3779B9u;
+constexpr uint32_t kPhiloxWeyl1 = 0xBB67AE85u;
+
+// words[4g .. 4g + 3] = Philox4x32 with `rounds` rounds of the 128-bit
+// counter + first + g (counter[0] least significant, carries rippling up)
+// under `key`, for g < groups; with as_unit_float each word w becomes the
+// bits of the float (1 + (w mod 2^23) / 2^23) − 1 instead (exact). A block
+// of 16 counters at a time, one lane each: every step is a loop over the
+// block (32-bit products into 64 bits, exclusive-ors, additions).
+void PhiloxWords(uint32_t* __restrict words, const uint32_t* __restrict counter, uint64_t first,
+                 size_t groups, const uint32_t* __restrict key, uint32_t rounds,
+                 bool as_unit_float) {
+  constexpr size_t kBlock = 16;
+  uint32_t c[4][kBlock];
+  for (size_t start = 0; start < groups; start += kBlock) {
+    const size_t m = groups - start < kBlock ? groups - start : kBlock;
+    for (size_t j = 0; j < kBlock; ++j) {
+      uint64_t carry = first + start + j;
+      for (int i = 0; i < 4; ++i) {
+        const uint64_t sum = uint64_t{counter[i]} + (carry & 0xFFFFFFFFu);
+        c[i][j] = static_cast<uint32_t>(sum);
+        carry = (carry >> 32) + (sum >> 32);
+      }
+    }
+    uint32_t k0 = key[0];
+    uint32_t k1 = key[1];
+    for (uint32_t round = 0; round < rounds; ++round) {
+      for (size_t j = 0; j < kBlock; ++j) {
+        const uint64_t p0 = uint64_t{kPhiloxMultiplier0} * c[0][j];
+        const uint64_t p1 = uint64_t{kPhiloxMultiplier1} * c[2][j];
+        const uint32_t n0 = static_cast<uint32_t>(p1 >> 32) ^ c[1][j] ^ k0;
+        const uint32_t n2 = static_cast<uint32_t>(p0 >> 32) ^ c[3][j] ^ k1;
+        c[0][j] = n0;
+        c[1][j] = static_cast<uint32_t>(p1);
+        c[2][j] = n2;
+        c[3][j] = static_cast<uint32_t>(p0);
+      }
+      k0 += kPhiloxWeyl0;
+      k1 += kPhiloxWeyl1;
+    }
+    if (as_unit_float) {
+      for (int i = 0; i < 4; ++i) {
+        for (size_t j = 0; j < kBlock; ++j) {
+          c[i][j] = BitsOf(FloatOf(0x3F800000u | (c[i][j] & 0x7FFFFFu)) - 1.0f);
+        }
+      }
+    }
+    for (size_t j = 0; j < m; ++j) {
+      for (int i = 0; i < 4; ++i) words[4 * (start + j) + i] = c[i][j];
+    }
   }
 }
 
