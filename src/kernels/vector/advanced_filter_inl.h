@@ -175,12 +175,12 @@ constexpr uint32_t kPhiloxWeyl1 = 0xBB67AE85u;
 // counter + first + g (counter[0] least significant, carries rippling up)
 // under `key`, for g < groups; with as_unit_float each word w becomes the
 // bits of the float (1 + (w mod 2^23) / 2^23) − 1 instead (exact). A block
-// of 16 counters at a time, one lane each: every step is a loop over the
+// of 64 counters at a time, one lane each: every step is a loop over the
 // block (32-bit products into 64 bits, exclusive-ors, additions).
 void PhiloxWords(uint32_t* __restrict words, const uint32_t* __restrict counter, uint64_t first,
                  size_t groups, const uint32_t* __restrict key, uint32_t rounds,
                  bool as_unit_float) {
-  constexpr size_t kBlock = 16;
+  constexpr size_t kBlock = 64;
   uint32_t c[4][kBlock];
   for (size_t start = 0; start < groups; start += kBlock) {
     const size_t m = groups - start < kBlock ? groups - start : kBlock;

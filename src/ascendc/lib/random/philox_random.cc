@@ -11,7 +11,7 @@
 // C + r * stride / 4 + g (a 128-bit sum, word 0 least significant), so the
 // stride form writes the very numbers the consecutive form would write at
 // the same positions of a stride-wide block. The words come from the
-// instruction set's loops (kernels::AdvancedKernels::philox_words, sixteen
+// instruction set's loops (kernels::AdvancedKernels::philox_words, 64
 // counters side by side).
 #include <cstdint>
 #include <cstring>
