@@ -29,7 +29,13 @@
 //   against the remainder in double, Power against the C library's pow in
 //   double rounded once, Axpy against its two steps in double, CumSum
 //   against its documented order and Clamp against its rule written here,
-//   bit for bit.
+//   bit for bit;
+// - the loops of LogSoftMax, the scalar selections, Filter and Index
+//   (log10_rounded_f32 against the float nearest to std::log10 of the
+//   widened value, bit for bit; select_scalar_u8, bit_truths_u8,
+//   scale_kept_f32 and arange_int against the operations written here;
+//   philox_words against Philox4x32 written here from the paper, and its
+//   known answer).
 //
 // A NaN matches a NaN (compilers may swap the operands of + and ×, whose
 // NaN payload then differs); every other value matches bit for bit.
@@ -882,6 +888,221 @@ TEST(VectorAdvanced, ClampLoopHoldsEveryTypeToItsBounds) {
     }
     ExpectClamp<uint32_t, float>(set, k::ClampType::kFloat, FromBits, x, l, h);
   }
+}
+
+// ---- LogSoftMax, the scalar selections, Filter and Index (advanced_filter_inl.h)
+
+TEST(VectorAdvanced, FilterLoopsAreEachSetsOwn) {
+  const k::AdvancedKernels& scalar = k::AdvancedKernelsOf(k::ScalarIsa());
+  for (const k::Isa& isa : k::Isas()) {
+    if (std::string(isa.name) == "scalar") continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    EXPECT_NE(set.log10_rounded_f32, scalar.log10_rounded_f32);
+    EXPECT_NE(set.select_scalar_u8, scalar.select_scalar_u8);
+    EXPECT_NE(set.bit_truths_u8, scalar.bit_truths_u8);
+    EXPECT_NE(set.scale_kept_f32, scalar.scale_kept_f32);
+    EXPECT_NE(set.arange_int, scalar.arange_int);
+    EXPECT_NE(set.philox_words, scalar.philox_words);
+  }
+}
+
+TEST(VectorAdvanced, Log10RoundedIsTheCLibrarysLog10RoundedOnce) {
+  // Every 2^12-th float of either sign (about 2 · 520 000 with the negative
+  // ones in half the steps), every 2^6-th in [0.5, 2) where the results
+  // come near 0, and the special values.
+  std::vector<float> in = SpecialValues();
+  for (uint32_t b = 0; b <= 0x7f800000u; b += 4096) in.push_back(FromBits(b));
+  for (uint32_t b = 0x80000000u; b <= 0xff800000u; b += 1u << 20) in.push_back(FromBits(b));
+  for (uint32_t b = 0x3f000000u; b < 0x40000000u; b += 64) in.push_back(FromBits(b));
+  std::vector<float> want(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    want[i] = static_cast<float>(std::log10(static_cast<double>(in[i])));
+  }
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    ExpectSame(in,
+               InPieces(in, [&](float* v,
+                                size_t n) { k::AdvancedKernelsOf(isa).log10_rounded_f32(v, n); }),
+               want);
+  }
+}
+
+TEST(VectorAdvanced, SelectScalarPutsTheScalarOnItsSide) {
+  constexpr size_t kBytes = 8 * 1003;
+  const std::vector<uint8_t> tensor = RandomBytes(kBytes, 3), mask = RandomBytes(kBytes, 4);
+  const uint64_t scalar = 0x0123456789abcdefu;
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+      const size_t n = kBytes / bytes;
+      std::vector<uint8_t> truth(n);
+      for (size_t i = 0; i < n; ++i) truth[i] = mask[i] % 3;  // 0, 1 or 2
+      for (const bool when_true : {false, true}) {
+        for (const bool in_place : {false, true}) {
+          std::vector<uint8_t> got = in_place ? tensor : std::vector<uint8_t>(kBytes, 0x5a);
+          set.select_scalar_u8(got.data(), in_place ? got.data() : tensor.data(), scalar,
+                               truth.data(), n, bytes, when_true);
+          for (size_t i = 0; i < kBytes; ++i) {
+            const size_t e = i / bytes;
+            const bool pick_scalar = (truth[e] != 0) == when_true;
+            const auto scalar_byte = static_cast<uint8_t>(scalar >> (8 * (i % bytes)));
+            ASSERT_EQ(got[i], pick_scalar ? scalar_byte : tensor[i])
+                << bytes << " bytes, byte " << i << ", scalar when true " << when_true
+                << ", in place " << in_place;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(VectorAdvanced, BitTruthsReadEachByteFromItsTopBit) {
+  const std::vector<uint8_t> bits = RandomBytes(300, 5);
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    for (const uint64_t first : {0u, 1u, 7u, 8u, 13u, 64u, 100u}) {
+      const size_t n = 300 * 8 - first;
+      std::vector<uint8_t> truth(n, 9);
+      k::AdvancedKernelsOf(isa).bit_truths_u8(truth.data(), bits.data(), first, n);
+      for (size_t i = 0; i < n; ++i) {
+        const uint64_t j = first + i;
+        // Bit j counts from the top of byte j / 8: 0x80 is its first.
+        const int want = (bits[j / 8] & (0x80 >> (j % 8))) != 0 ? 1 : 0;
+        ASSERT_EQ(truth[i], want) << "first bit " << first << ", element " << i;
+      }
+    }
+  }
+  // The page's example: 169 = 0b10101001 keeps elements 0, 2, 4 and 7.
+  const uint8_t example = 169;
+  uint8_t truth[8];
+  k::AdvancedKernelsOf(k::ScalarIsa()).bit_truths_u8(truth, &example, 0, 8);
+  EXPECT_EQ(std::vector<uint8_t>(truth, truth + 8), (std::vector<uint8_t>{1, 0, 1, 0, 1, 0, 0, 1}));
+}
+
+TEST(VectorAdvanced, ScaleKeptRoundsTheProductOnceAndDropsToPlusZero) {
+  std::vector<float> in = MathInputs(20000);
+  const std::vector<uint8_t> mask = RandomBytes(in.size(), 6);
+  for (const float scale : {1.25f, 10.0f, 1.0f / 0.3f, 3.0e38f}) {
+    std::vector<float> want(in.size());
+    for (size_t i = 0; i < in.size(); ++i) want[i] = (mask[i] & 1) != 0 ? in[i] * scale : 0.0f;
+    std::vector<uint8_t> truth(in.size());
+    for (size_t i = 0; i < in.size(); ++i) truth[i] = (mask[i] & 1) != 0 ? (mask[i] | 1) : 0;
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(std::string(isa.name) + ", scale " + std::to_string(scale));
+      std::vector<float> got(in.size(), 7.0f);
+      k::AdvancedKernelsOf(isa).scale_kept_f32(got.data(), in.data(), truth.data(), scale,
+                                               in.size());
+      ExpectSame(in, got, want);
+      got = in;  // in place
+      k::AdvancedKernelsOf(isa).scale_kept_f32(got.data(), got.data(), truth.data(), scale,
+                                               in.size());
+      ExpectSame(in, got, want);
+    }
+  }
+}
+
+TEST(VectorAdvanced, ArangeIntWrapsInTheElementsWidth) {
+  struct Case {
+    uint64_t first, diff;
+  };
+  const Case cases[] = {{0, 1},
+                        {5, 3},
+                        {0xfff0u, 7},
+                        {0x7ffffff0u, 0x10001u},
+                        {0xfffffffffffffff0u, 0x123456789u},
+                        {0x8000u, 0xffffu}};
+  constexpr size_t kN = 1037;
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    for (const Case& c : cases) {
+      for (const uint32_t bytes : {2u, 4u, 8u}) {
+        std::vector<uint8_t> got(kN * bytes);
+        k::AdvancedKernelsOf(isa).arange_int(got.data(), c.first, c.diff, kN, bytes);
+        for (size_t i = 0; i < kN; ++i) {
+          const uint64_t full = c.first + i * c.diff;  // modulo 2^64
+          uint64_t element = 0;
+          std::memcpy(&element, got.data() + i * bytes, bytes);
+          const uint64_t mask = bytes == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
+          ASSERT_EQ(element, full & mask)
+              << bytes << " bytes, first " << c.first << ", diff " << c.diff << ", i " << i;
+        }
+      }
+    }
+  }
+}
+
+// Philox4x32 as the paper writes it, one counter at a time.
+void PhiloxReference(uint32_t c[4], const uint32_t key[2], uint32_t rounds) {
+  uint32_t k0 = key[0], k1 = key[1];
+  for (uint32_t r = 0; r < rounds; ++r) {
+    const uint64_t p0 = uint64_t{0xD2511F53u} * c[0];
+    const uint64_t p1 = uint64_t{0xCD9E8D57u} * c[2];
+    const uint32_t next[4] = {
+        static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k0, static_cast<uint32_t>(p1),
+        static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k1, static_cast<uint32_t>(p0)};
+    std::memcpy(c, next, sizeof next);
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+}
+
+TEST(VectorAdvanced, PhiloxWordsAreThePapersGeneratorPerCounter) {
+  // Counters whose low words carry into the next ones as first + g grows.
+  const uint32_t counters[][4] = {{0, 0, 0, 0},
+                                  {0xfffffff0u, 0, 0, 0},
+                                  {0xfffffff8u, 0xffffffffu, 0xffffffffu, 7},
+                                  {0x12345678u, 0x9abcdef0u, 0x0fedcba9u, 0x87654321u}};
+  const uint32_t key[2] = {0xa4093822u, 0x299f31d0u};
+  const uint64_t firsts[] = {0, 5, 0xfffffffeu, 0x100000003u};
+  constexpr size_t kGroups = 37;
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const auto& counter : counters) {
+      for (const uint64_t first : firsts) {
+        for (const uint32_t rounds : {7u, 10u}) {
+          for (const bool unit : {false, true}) {
+            std::vector<uint32_t> got(4 * kGroups);
+            set.philox_words(got.data(), counter, first, kGroups, key, rounds, unit);
+            for (size_t g = 0; g < kGroups; ++g) {
+              // counter + first + g as 128-bit numbers: word by word with
+              // the carry.
+              const uint64_t add = first + g;
+              uint32_t c[4];
+              uint64_t carry = 0;
+              for (int i = 0; i < 4; ++i) {
+                const uint64_t part = i < 2 ? (add >> (32 * i)) & 0xFFFFFFFFu : 0;
+                const uint64_t sum = uint64_t{counter[i]} + part + carry;
+                c[i] = static_cast<uint32_t>(sum);
+                carry = sum >> 32;
+              }
+              PhiloxReference(c, key, rounds);
+              for (int i = 0; i < 4; ++i) {
+                const uint32_t want =
+                    unit ? Bits(static_cast<float>(c[i] & 0x7FFFFFu) * 0x1p-23f) : c[i];
+                ASSERT_EQ(got[4 * g + i], want) << "group " << g << ", word " << i << ", first "
+                                                << first << ", rounds " << rounds;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  // The known answer of the paper's Philox4x32-10 at counter 0, key 0.
+  const uint32_t zero[4] = {0, 0, 0, 0}, zero_key[2] = {0, 0};
+  uint32_t words[4];
+  k::AdvancedKernelsOf(k::ScalarIsa()).philox_words(words, zero, 0, 1, zero_key, 10, false);
+  EXPECT_EQ(std::vector<uint32_t>(words, words + 4),
+            (std::vector<uint32_t>{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}));
 }
 
 }  // namespace

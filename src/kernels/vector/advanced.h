@@ -171,6 +171,32 @@ struct AdvancedKernels {
   /// bound compares false).
   void (*clamp)(void* dst, const void* src, const void* lo, const void* hi, size_t n,
                 ClampType type);
+  // ---- LogSoftMax, the scalar selections, Filter and Index -----------------
+  // (advanced_filter_inl.h)
+
+  /// v[i] = log10 of the widened v[i] in double rounded once to float: the
+  /// float nearest to the C library's, bit for bit (LogSoftMax).
+  void (*log10_rounded_f32)(float* v, size_t n);
+  /// dst[i] = the scalar's low `bytes` bytes where truth[i] is not 0 (with
+  /// scalar_when_true; where it is 0 without), else tensor[i]: elements of
+  /// 1, 2, 4 or 8 bytes (Where, Select). dst may be tensor.
+  void (*select_scalar_u8)(void* dst, const void* tensor, uint64_t scalar, const uint8_t* truth,
+                           size_t n, uint32_t bytes, bool scalar_when_true);
+  /// truth[i] = bit first_bit + i of `bits`, each byte's bits read from the
+  /// most significant down (DropOut's bit masks).
+  void (*bit_truths_u8)(uint8_t* truth, const uint8_t* bits, uint64_t first_bit, size_t n);
+  /// dst[i] = truth[i] ? src[i] · scale rounded once : +0 (DropOut). dst
+  /// may be src.
+  void (*scale_kept_f32)(float* dst, const float* src, const uint8_t* truth, float scale, size_t n);
+  /// dst[i] = first + i · diff modulo 2^(8·bytes), elements of 2, 4 or 8
+  /// bytes (Arange's integers).
+  void (*arange_int)(void* dst, uint64_t first, uint64_t diff, size_t n, uint32_t bytes);
+  /// words[4g + i] = word i of Philox4x32 with `rounds` rounds of the
+  /// 128-bit counter (counter[0] least significant) + first + g under key
+  /// (2 words), for g < groups; with as_unit_float each word's float in
+  /// [0, 1) instead (its low 23 bits as a fraction, as bits).
+  void (*philox_words)(uint32_t* words, const uint32_t* counter, uint64_t first, size_t groups,
+                       const uint32_t* key, uint32_t rounds, bool as_unit_float);
 };
 
 /// The table of `isa`, an entry of Isas().

@@ -12,6 +12,7 @@
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,f16c")
 #include "kernels/vector/advanced_binary_inl.h"
+#include "kernels/vector/advanced_filter_inl.h"
 #include "kernels/vector/advanced_inl.h"
 #include "kernels/vector/advanced_inverse_inl.h"
 #pragma GCC pop_options

@@ -1,13 +1,14 @@
 // kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
-// and of its companion headers (advanced_inverse_inl.h, advanced_binary_inl.h):
-// kernels::AdvancedKernels for one instruction set, whose target region
-// includes those headers first. Included by
+// and of its companion headers (advanced_inverse_inl.h, advanced_binary_inl.h,
+// advanced_filter_inl.h): kernels::AdvancedKernels for one instruction set,
+// whose target region includes those headers first. Included by
 // vector/advanced_<isa>.cc after its target region: the table is filled by
 // baseline code (see isa_entry_inl.h for why).
 #pragma once
 
 #include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_binary_inl.h"
+#include "kernels/vector/advanced_filter_inl.h"
 #include "kernels/vector/advanced_inl.h"
 #include "kernels/vector/advanced_inverse_inl.h"
 
@@ -69,6 +70,12 @@ AdvancedKernels AdvancedLoops() {
   k.axpy_f32 = AxpyFloats;
   k.cumsum_f32 = CumSumFloats;
   k.clamp = ClampElements;
+  k.log10_rounded_f32 = Log10Rounded;
+  k.select_scalar_u8 = SelectScalar;
+  k.bit_truths_u8 = BitTruths;
+  k.scale_kept_f32 = ScaleKept;
+  k.arange_int = ArangeInt;
+  k.philox_words = PhiloxWords;
   return k;
 }
 

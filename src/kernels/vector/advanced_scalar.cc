@@ -9,6 +9,7 @@
 
 #include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_binary_inl.h"
+#include "kernels/vector/advanced_filter_inl.h"
 #include "kernels/vector/advanced_inl.h"
 #include "kernels/vector/advanced_inverse_inl.h"
 

@@ -3,19 +3,20 @@
 // FRACTAL_Z_3D for 16-bit types, with C (and N) split into blocks of 16. The
 // overloads: sharedTmpBuffer or the framework scratch.
 //
-// The shapes come from params.srcLayout and params.dstLayout: any layout
-// whose GetShape() returns a tuple of the format's dimensions, read with
-// get<i>(shape) (std::get, or the get of the tuple's own namespace, found by
-// argument-dependent lookup) — the documented Layout, and a std::tuple-based
-// stand-in.
+// The shapes come from params.srcLayout and params.dstLayout, each an
+// AscendC::Layout (MakeLayout(MakeShape(...), MakeStride()), as the page
+// builds them) whose shape has the format's dimensions, one integer each;
+// anything else is a compile error naming the rule.
 #pragma once
 
 #include <cstddef>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 #include "normgrad_ascendc/lib/transform/transdata_config.h"
 #include "normgrad_ascendc/lib/transform/transform_call.h"
+#include "normgrad_ascendc/runtime/layout.h"
 
 namespace AscendC {
 
@@ -45,13 +46,19 @@ struct TransDataArgs {
 /// Checks and runs TransData (src/ascendc/lib/transform/transdata.cc).
 void RunTransData(const TransDataArgs& args);
 
-/// The first R dimensions of a layout's shape, as integers.
+/// The number of modes of a Layout's shape.
+template <typename Layout>
+constexpr size_t LayoutRank() {
+  return std::tuple_size_v<std::decay_t<
+      decltype(std::declval<const std::remove_cv_t<Layout>&>().GetShape())>>;
+}
+
+/// The dimensions of a layout's shape, as integers.
 template <size_t... I, typename Layout>
 void LayoutDims(const Layout& layout, uint64_t* dims,
                 std::index_sequence<I...>) {
-  using std::get;
-  const auto shape = layout.GetShape();
-  ((dims[I] = static_cast<uint64_t>(get<I>(shape))), ...);
+  const auto& shape = layout.GetShape();
+  ((dims[I] = static_cast<uint64_t>(std::get<I>(shape))), ...);
 }
 
 /// The body of TransData's overloads.
@@ -67,6 +74,18 @@ void TransDataCall(const CallSite& site, const AscendC::LocalTensor<T>& dst,
   static_assert(IsTransDataConversion(config.srcFormat, config.dstFormat),
                 "TransData: config must be NCDHW -> NDC1HWC0, NDC1HWC0 -> "
                 "NCDHW, NCDHW -> FRACTAL_Z_3D or FRACTAL_Z_3D -> NCDHW");
+  static_assert(AscendC::is_layout<std::remove_cv_t<U>>::value &&
+                    AscendC::is_layout<std::remove_cv_t<S>>::value,
+                "TransData: params.srcLayout and params.dstLayout must be "
+                "AscendC::Layout (MakeLayout(MakeShape(...), MakeStride()))");
+  static_assert(LayoutRank<U>() == TransDataRank(config.srcFormat),
+                "TransData: params.srcLayout's shape must have as many "
+                "dimensions as config.srcFormat (NCDHW 5, NDC1HWC0 6, "
+                "FRACTAL_Z_3D 7)");
+  static_assert(LayoutRank<S>() == TransDataRank(config.dstFormat),
+                "TransData: params.dstLayout's shape must have as many "
+                "dimensions as config.dstFormat (NCDHW 5, NDC1HWC0 6, "
+                "FRACTAL_Z_3D 7)");
   const ApiCall call(site);
   TransDataArgs a{};
   a.type = TransformElemOf<T>();

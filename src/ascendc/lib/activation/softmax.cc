@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/vector/vector_loops.h"
@@ -484,11 +485,6 @@ inline float ExpOf(float x) {
   return static_cast<float>(std::exp(static_cast<double>(x)));
 }
 
-// log10 the same way: the double logarithm rounded once to float.
-inline float Log10Of(float x) {
-  return static_cast<float>(std::log10(static_cast<double>(x)));
-}
-
 // Row r of a per-row operand of `width` elements of `e` (a block's first).
 float RowValue(const TensorView& t, const Element& e, uint32_t width,
                uint32_t r) {
@@ -549,6 +545,19 @@ void DivideBy(float* x, float s, uint32_t n) {
   Loops().scalar_f32[static_cast<int>(VectorOp::kDiv)](x, x, s, n);
 }
 
+// x[j] = log10(x[j] / s) for j < n: the division, then the double
+// logarithm rounded once to float (LogSoftMax).
+void Log10OfQuotient(float* x, float s, uint32_t n) {
+  DivideBy(x, s, n);
+  AdvancedLoops().log10_rounded_f32(x, n);
+}
+
+// d[j] = a[j] · b[j] for j < n, in this order (SoftmaxGrad's products).
+void Multiply(float* d, const float* a, const float* b, uint32_t n) {
+  using normgrad::kernels::VectorOp;
+  Loops().binary_f32[static_cast<int>(VectorOp::kMul)](d, a, b, n);
+}
+
 // The documented row sum of the n floats (FoldedRowSum's bits): folded onto
 // 64 lanes in order, then the lanes' tree of adjacent pairs.
 float RowSum(const float* x, uint32_t n) {
@@ -579,6 +588,8 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
   const uint32_t ori_k = p.shape.ori_k;
   float* work = p.scratch;
   float* reduce = p.scratch + p.tiling.splitSize;
+  std::vector<float> grad_row;
+  std::vector<float> y_row;
   for (uint32_t i = 0; i < rows; ++i) {
     const uint32_t r = row0 + i;
     const uint64_t at = uint64_t{r} * k;
@@ -591,20 +602,22 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     }
     if (IsGrad(a)) {
       // x holds the row of src (y); the products grad·y, their sum d, then
-      // (grad - d)·y, or d alone for the front part.
-      for (uint32_t j = 0; j < k; ++j) {
-        x[j] = ValueAt(*a.grad, a.is_half, at + j) * x[j];
-      }
+      // (grad - d)·y, or d alone for the front part. The rows of grad and y
+      // in float live in host memory beside the scratch (the device's
+      // scratch holds one row per row of the chunk).
+      grad_row.resize(k);
+      const float* grad = AsFloats(*a.grad, a.is_half, at, k, grad_row.data());
+      Multiply(x, grad, x, k);
       const float d = RowSum(x, ori_k);
       std::fill(block, block + kSoftMaxReduceFloats, d);
       if (a.front) {
         WriteRowValue(a.dst, p.e, p.t_width, r, d, p.saturate);
         continue;
       }
-      for (uint32_t j = 0; j < k; ++j) {
-        x[j] = (ValueAt(*a.grad, a.is_half, at + j) - d) *
-               ValueAt(a.src, a.is_half, at + j);
-      }
+      using normgrad::kernels::VectorOp;
+      Loops().scalar_f32[static_cast<int>(VectorOp::kSub)](x, grad, d, k);
+      y_row.resize(k);
+      Multiply(x, x, AsFloats(a.src, a.is_half, at, k, y_row.data()), k);
       StoreRow(a, p, at, x, k);
       continue;
     }
@@ -640,9 +653,7 @@ void RunChunk(const SoftMaxArgs& a, const Plan& p, uint32_t row0,
     if (a.api == SoftMaxApi::kFlash && a.update) {
       exp_max = exp_max * in_sum / sum;
     }
-    if (a.api == SoftMaxApi::kLogSoftMax) {
-      for (uint32_t j = 0; j < k; ++j) x[j] = Log10Of(x[j] / sum);
-    }
+    if (a.api == SoftMaxApi::kLogSoftMax) Log10OfQuotient(x, sum, k);
     StoreRow(a, p, at, x, k);
     if (a.sum != nullptr) {
       WriteRowValue(*a.sum, p.stats, p.width, r, sum, p.saturate);

@@ -11,11 +11,16 @@
 // The arithmetic: a kept element is src * (1 / keepProb), the reciprocal
 // computed in float and, for half and bfloat16_t, rounded to T first, as a
 // multiplication by a scalar of T does; the product is rounded once to T. A
-// dropped element is +0.
+// dropped element is +0. Both run on the instruction set's loops
+// (kernels::AdvancedKernels: truths_u8, bit_truths_u8, scale_kept_f32).
 #include <cstdio>
+#include <type_traits>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/filter/filter_checks.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad_ascendc/lib/filter/filter_call.h"
 #include "normgrad_ascendc/lib/filter/filter_host_tiling.h"
 
@@ -98,42 +103,51 @@ uint64_t CheckShape(const AscendC::DropOutShapeInfo& s, uint32_t mode) {
   return 0;
 }
 
-// Whether element (r, c) is kept in `mode`. Bits are read from the most
-// significant bit of each byte down, as the page's example (169 keeps
-// elements 0, 2, 4 and 7) shows.
-bool Kept(const uint8_t* mask, uint32_t mode,
-          const AscendC::DropOutShapeInfo& s, uint64_t r, uint64_t c) {
+const normgrad::kernels::AdvancedKernels& Loops() {
+  return normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+}
+
+// truth[c] = whether element (r, c) is kept in `mode`, for the row's k
+// elements. Bits are read from the most significant bit of each byte down,
+// as the page's example (169 keeps elements 0, 2, 4 and 7) shows.
+void RowTruths(uint8_t* truth, const uint8_t* mask, uint32_t mode,
+               const AscendC::DropOutShapeInfo& s, uint64_t r) {
+  const uint64_t k = s.srcLastAxis;
   switch (mode) {
     case kBytes:
-      return mask[r * s.srcLastAxis + c] != 0;
+      return Loops().truths_u8(truth, mask + r * k, k, 1, false, false);
     case kBytesPadded:
-      return mask[r * s.maskLastAxis + c] != 0;
-    case kBits: {
-      const uint64_t i = r * s.srcLastAxis + c;
-      return (mask[i / 8] >> (7 - i % 8)) & 1;
-    }
+      return Loops().truths_u8(truth, mask + r * s.maskLastAxis, k, 1, false,
+                               false);
+    case kBits:
+      return Loops().bit_truths_u8(truth, mask, r * k, k);
     default:
       break;
   }
-  return (mask[r * s.maskLastAxis + c / 8] >> (7 - c % 8)) & 1;
+  Loops().bit_truths_u8(truth, mask + r * s.maskLastAxis, 0, k);
 }
 
+// A multiplication by a scalar of T: the reciprocal rounded to T; for half
+// and bfloat16_t the product of two such values is exact in float, so
+// rounding it once to T is the multiplication in T. Row by row on the
+// loops: the row's truths, the kept products in float (half and
+// bfloat16_t widened first and narrowed after, exactly and once).
 template <typename T>
 void Compute(const DropOutArgs& a, uint32_t mode) {
-  // A multiplication by a scalar of T: the reciprocal rounded to T; for
-  // half and bfloat16_t the product of two such values is exact in float,
-  // so rounding it once to T is the multiplication in T.
   const float scale = static_cast<float>(static_cast<T>(1.0f / a.keep_prob));
   const T* src = reinterpret_cast<const T*>(a.src.data());
   T* dst = reinterpret_cast<T*>(a.dst.data());
-  const uint8_t* mask = a.mask.data();
   const uint64_t k = a.info.srcLastAxis;
+  std::vector<uint8_t> truth(k);
+  std::vector<float> row(std::is_same_v<T, float> ? 0 : k);
   for (uint64_t r = 0; r < a.info.firstAxis; ++r) {
-    for (uint64_t c = 0; c < k; ++c) {
-      const uint64_t i = r * k + c;
-      dst[i] = Kept(mask, mode, a.info, r, c)
-                   ? static_cast<T>(static_cast<float>(src[i]) * scale)
-                   : static_cast<T>(0.0f);
+    RowTruths(truth.data(), a.mask.data(), mode, a.info, r);
+    if constexpr (std::is_same_v<T, float>) {
+      Loops().scale_kept_f32(dst + r * k, src + r * k, truth.data(), scale, k);
+    } else {
+      normgrad::Widen(src + r * k, row.data(), k);
+      Loops().scale_kept_f32(row.data(), row.data(), truth.data(), scale, k);
+      normgrad::Narrow(row.data(), dst + r * k, k);
     }
   }
 }

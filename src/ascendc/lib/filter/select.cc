@@ -12,11 +12,15 @@
 // the mask's element (r, c): zero picks src0, anything else src1. A mask
 // value is zero exactly when all its bytes are, so only sizeof(U) matters.
 // The values are copied, never rounded: the result holds the operands'
-// bits.
+// bits. Both steps run on the instruction set's loops
+// (kernels::AdvancedKernels: truths_u8, select_scalar_u8).
 #include <cstring>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/filter/filter_checks.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad_ascendc/lib/filter/filter_call.h"
 #include "normgrad_ascendc/lib/filter/filter_host_tiling.h"
 
@@ -63,25 +67,29 @@ void CheckShape(const SelectArgs& a, uint32_t elem_bytes) {
   }
 }
 
-template <typename T>
-void Compute(const SelectArgs& a) {
-  const uint32_t m = a.info.firstAxis;
-  const uint32_t k = a.info.srcLastAxis;
-  const uint32_t k2 = a.info.maskLastAxis;
-  const T scalar = static_cast<T>(a.scalar);
-  const T* src = reinterpret_cast<const T*>(a.src.data());
-  T* dst = reinterpret_cast<T*>(a.dst.data());
-  const uint8_t* mask = a.mask.data();
-  const uint8_t zero[4] = {0, 0, 0, 0};
+// Row by row on the instruction set's loops: the truths of the mask row,
+// then the scalar put where its side of the mask holds.
+void Compute(const SelectArgs& a, const Element& e) {
+  const auto& loops = normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+  const uint64_t m = a.info.firstAxis;
+  const uint64_t k = a.info.srcLastAxis;
+  const uint64_t k2 = a.info.maskLastAxis;
+  uint64_t scalar = 0;
+  if (e.bytes == 2) {
+    const half h = static_cast<half>(a.scalar);
+    std::memcpy(&scalar, &h, sizeof h);
+  } else {
+    const float f = a.scalar;
+    std::memcpy(&scalar, &f, sizeof f);
+  }
+  std::vector<uint8_t> truth(k);
   for (uint64_t r = 0; r < m; ++r) {
-    for (uint64_t c = 0; c < k; ++c) {
-      const uint64_t i = r * k + c;
-      const bool nonzero = std::memcmp(mask + (r * k2 + c) * a.mask_bytes, zero,
-                                       a.mask_bytes) != 0;
-      // zero picks src0, nonzero src1; the scalar is src0 or src1.
-      const bool pick_scalar = nonzero != a.scalar_first;
-      dst[i] = pick_scalar ? scalar : src[i];
-    }
+    loops.truths_u8(truth.data(), a.mask.data() + r * k2 * a.mask_bytes, k,
+                    a.mask_bytes, false, false);
+    // zero picks src0, nonzero src1; the scalar is src0 or src1.
+    loops.select_scalar_u8(a.dst.data() + r * k * e.bytes,
+                           a.src.data() + r * k * e.bytes, scalar, truth.data(),
+                           k, e.bytes, !a.scalar_first);
   }
 }
 
@@ -130,11 +138,7 @@ void RunSelect(const SelectArgs& a) {
   // dst against the mask and the scratch; the scratch against the rest.
   CheckOverlaps(kApi, ops, 3);
   CheckOverlaps(kApi, ops + 2, 2);
-  if (a.is_half) {
-    Compute<half>(a);
-  } else {
-    Compute<float>(a);
-  }
+  Compute(a, e);
 }
 
 }  // namespace normgrad_ascendc

@@ -12,10 +12,16 @@
 //   v[8j + i]     = v[i] + (8j * diffValue)               0 < j < 8, i < 8
 //   v[64k + i]    = v[i] + (64k * diffValue)              k > 0,     i < 64
 // the scalar added (in parentheses) rounded to T first, as an addition of a
-// scalar of T does.
+// scalar of T does. The integers and each block of 64 run on the
+// instruction set's loops (kernels::AdvancedKernels::arange_int,
+// VectorKernels::scalar_f32's addition).
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "lib/index/arange.h"
 
 namespace normgrad_ascendc {
@@ -53,41 +59,61 @@ uint32_t BytesOf(ArangeType t) {
   return 8;
 }
 
+const normgrad::kernels::Isa& Isa() { return VectorLoops(); }
+
+// firstValue + i * diffValue in T's width, on the loops.
+void FillIntegers(const ArangeArgs& a, uint32_t bytes) {
+  normgrad::kernels::AdvancedKernelsOf(Isa()).arange_int(
+      a.dst.data(), static_cast<uint64_t>(a.first_int),
+      static_cast<uint64_t>(a.diff_int), static_cast<size_t>(a.count), bytes);
+}
+
+// n elements of T from float values, rounded once (float: copied).
 template <typename T>
-void FillIntegers(const ArangeArgs& a) {
-  T* dst = reinterpret_cast<T*>(a.dst.data());
-  const uint64_t first = static_cast<uint64_t>(a.first_int);
-  const uint64_t diff = static_cast<uint64_t>(a.diff_int);
-  for (uint64_t i = 0; i < static_cast<uint64_t>(a.count); ++i) {
-    dst[i] = static_cast<T>(first + i * diff);  // wraps in T's width
+void StoreAs(T* dst, const float* v, size_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    std::memcpy(dst, v, n * sizeof(float));
+  } else {
+    normgrad::Narrow(v, dst, n);
   }
 }
 
+// The three steps in float: the first 64 values (the first 8, then their
+// blocks of 8), each later block of 64 from them by one scalar addition on
+// the loops, each result rounded to T.
 template <typename T>
 void FillFloats(const ArangeArgs& a) {
   T* dst = reinterpret_cast<T*>(a.dst.data());
   const uint64_t n = static_cast<uint64_t>(a.count);
   const float first = a.first_float;
   const float diff = a.diff_float;
+  const auto add = Isa().vector.scalar_f32[static_cast<int>(
+      normgrad::kernels::VectorOp::kAdd)];
   // The scalar n * diffValue as a scalar of T.
   auto step = [&](uint64_t n_steps) {
     return static_cast<float>(
         static_cast<T>(static_cast<float>(n_steps) * diff));
   };
-  for (uint64_t i = 0; i < n && i < 8; ++i) {
-    dst[i] = static_cast<T>(first + static_cast<float>(i) * diff);
+  // head[i]: element i of the first 64 as T's value in float.
+  float head[64];
+  float block[64];
+  const uint64_t first8 = n < 8 ? n : 8;
+  for (uint64_t i = 0; i < first8; ++i) {
+    head[i] = static_cast<float>(
+        static_cast<T>(first + static_cast<float>(i) * diff));
   }
   for (uint64_t j = 1; j < 8 && 8 * j < n; ++j) {
-    const float add = step(8 * j);
-    for (uint64_t i = 0; i < 8 && 8 * j + i < n; ++i) {
-      dst[8 * j + i] = static_cast<T>(static_cast<float>(dst[i]) + add);
-    }
+    const uint64_t m = n - 8 * j < 8 ? n - 8 * j : 8;
+    add(block, head, step(8 * j), m);
+    StoreAs(dst + 8 * j, block, m);
+    for (uint64_t i = 0; i < m; ++i)
+      head[8 * j + i] = static_cast<float>(dst[8 * j + i]);
   }
+  StoreAs(dst, head, first8);
   for (uint64_t k = 1; 64 * k < n; ++k) {
-    const float add = step(64 * k);
-    for (uint64_t i = 0; i < 64 && 64 * k + i < n; ++i) {
-      dst[64 * k + i] = static_cast<T>(static_cast<float>(dst[i]) + add);
-    }
+    const uint64_t m = n - 64 * k < 64 ? n - 64 * k : 64;
+    add(block, head, step(64 * k), m);
+    StoreAs(dst + 64 * k, block, m);
   }
 }
 
@@ -122,11 +148,9 @@ void RunArange(const ArangeArgs& a) {
               {"dst", a.dst, static_cast<uint64_t>(a.count), "count"});
   switch (a.type) {
     case ArangeType::kInt16:
-      return FillIntegers<int16_t>(a);
     case ArangeType::kInt32:
-      return FillIntegers<int32_t>(a);
     case ArangeType::kInt64:
-      return FillIntegers<int64_t>(a);
+      return FillIntegers(a, bytes);
     case ArangeType::kHalf:
       return FillFloats<half>(a);
     case ArangeType::kFloat:

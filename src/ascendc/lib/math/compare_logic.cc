@@ -6,10 +6,10 @@
 // BitwiseNot, Xor), the logical ones (LogicalAnd, LogicalAnds, LogicalOr,
 // LogicalOrs, LogicalNot, LogicalXor) and Where. Every result is exact: a
 // comparison, a selection of one operand's bits, or a bit operation
-// (docs/numerics.md, "Math: binary"). Whole tensors go through the instruction
-// set's loops (kernels::AdvancedKernels: bits_u8, truths_u8, select_u8,
-// classify, clamp_to_scalar, clamp); the scalars of Where, LogicalAnds and
-// LogicalOrs element by element.
+// (docs/numerics.md, "Math: binary"). Whole tensors and the scalars of Where,
+// LogicalAnds and LogicalOrs go through the instruction set's loops
+// (kernels::AdvancedKernels: bits_u8, truths_u8, select_u8, select_scalar_u8,
+// classify, clamp_to_scalar, clamp).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -132,7 +132,8 @@ void Bitwise(const MathCallArgs& a, uint32_t n) {
 // ---- Logical operations -----------------------------------------------------
 
 // The truth of each of the n elements an operand gives (the opposite with
-// `negate`): a whole tensor's on the loops, a scalar's once for all.
+// `negate`): a whole tensor's on the loops, a scalar's once for all and
+// filled in (a byte fill, which the C library does in vectors).
 std::vector<uint8_t> Truths(const MathOperand& op, uint32_t n,
                             bool negate = false) {
   std::vector<uint8_t> t(n);
@@ -168,23 +169,49 @@ void LogicalNotValues(const MathCallArgs& a, uint32_t n) {
 
 // ---- Where ------------------------------------------------------------------
 
-// src0's element where condition is true, src1's elsewhere, bit for bit:
-// two whole tensors on the loops, a scalar among them element by element.
+bool IsWholeTensor(const MathOperand& op) {
+  return op.is_tensor && !op.single_point;
+}
+
+// The bytes of a scalar operand (a value, or a tensor's element 0), as the
+// low `bytes` bytes of the result.
+uint64_t ScalarBits(const MathOperand& op, uint32_t bytes) {
+  if (!op.is_tensor) return op.scalar;
+  uint64_t bits = 0;
+  std::memcpy(&bits, op.view.data(), bytes);
+  return bits;
+}
+
+// src0's element where condition is true, src1's elsewhere, bit for bit, on
+// the loops: two whole tensors in one selection; a scalar put where its
+// side of the condition holds (two scalars: src0's, then src1's over it).
 void WhereValues(const MathCallArgs& a, uint32_t n) {
   const std::vector<uint8_t> condition = Truths(a.inputs[2], n);
   const MathOperand& x = a.inputs[0];
   const MathOperand& y = a.inputs[1];
-  if (x.is_tensor && !x.single_point && y.is_tensor && !y.single_point) {
+  const uint32_t bytes = ValueTypeBytes(a.dst_type);
+  if (IsWholeTensor(x) && IsWholeTensor(y)) {
     Loops().select_u8(a.dst.data(), x.view.data(), y.view.data(),
-                      condition.data(), n, ValueTypeBytes(a.dst_type));
+                      condition.data(), n, bytes);
     return;
   }
-  WithType(a.dst_type, [&](auto tag) {
-    using T = typename decltype(tag)::Type;
-    for (uint32_t i = 0; i < n; ++i) {
-      Store(a.dst, i, condition[i] ? Load<T>(x, i) : Load<T>(y, i));
-    }
-  });
+  if (IsWholeTensor(x)) {
+    Loops().select_scalar_u8(a.dst.data(), x.view.data(), ScalarBits(y, bytes),
+                             condition.data(), n, bytes, false);
+    return;
+  }
+  // Both scalars' bytes are read before dst is written.
+  const uint64_t x_bits = ScalarBits(x, bytes);
+  if (IsWholeTensor(y)) {
+    Loops().select_scalar_u8(a.dst.data(), y.view.data(), x_bits,
+                             condition.data(), n, bytes, true);
+    return;
+  }
+  const uint64_t y_bits = ScalarBits(y, bytes);
+  Loops().select_scalar_u8(a.dst.data(), a.dst.data(), x_bits, condition.data(),
+                           n, bytes, true);
+  Loops().select_scalar_u8(a.dst.data(), a.dst.data(), y_bits, condition.data(),
+                           n, bytes, false);
 }
 
 constexpr char kDst[] = "dst";

@@ -10,60 +10,22 @@
 // Weyl increments. Row r's group g of four elements comes from the counter
 // C + r * stride / 4 + g (a 128-bit sum, word 0 least significant), so the
 // stride form writes the very numbers the consecutive form would write at
-// the same positions of a stride-wide block.
+// the same positions of a stride-wide block. The words come from the
+// instruction set's loops (kernels::AdvancedKernels::philox_words, 64
+// counters side by side).
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "lib/random/philox_random.h"
 
 namespace normgrad_ascendc {
 namespace {
 
 constexpr const char* kApi = "PhiloxRandom";
-
-constexpr uint32_t kMultiplier0 = 0xD2511F53u;
-constexpr uint32_t kMultiplier1 = 0xCD9E8D57u;
-constexpr uint32_t kWeyl0 = 0x9E3779B9u;
-constexpr uint32_t kWeyl1 = 0xBB67AE85u;
-
-// Philox4x32 with `rounds` rounds of the counter under the key.
-void Philox(const uint32_t counter[4], const uint32_t key[2], uint16_t rounds,
-            uint32_t out[4]) {
-  uint32_t c[4] = {counter[0], counter[1], counter[2], counter[3]};
-  uint32_t k0 = key[0];
-  uint32_t k1 = key[1];
-  for (uint16_t round = 0; round < rounds; ++round) {
-    const uint64_t p0 = uint64_t{kMultiplier0} * c[0];
-    const uint64_t p1 = uint64_t{kMultiplier1} * c[2];
-    const uint32_t next[4] = {
-        static_cast<uint32_t>(p1 >> 32) ^ c[1] ^ k0, static_cast<uint32_t>(p1),
-        static_cast<uint32_t>(p0 >> 32) ^ c[3] ^ k1, static_cast<uint32_t>(p0)};
-    std::memcpy(c, next, sizeof c);
-    k0 += kWeyl0;
-    k1 += kWeyl1;
-  }
-  std::memcpy(out, c, sizeof c);
-}
-
-// counter + n as 128-bit numbers.
-void AddToCounter(const uint32_t counter[4], uint64_t n, uint32_t out[4]) {
-  uint64_t carry = n;
-  for (int i = 0; i < 4; ++i) {
-    const uint64_t sum = uint64_t{counter[i]} + (carry & 0xFFFFFFFFu);
-    out[i] = static_cast<uint32_t>(sum);
-    carry = (carry >> 32) + (sum >> 32);
-  }
-}
-
-// A word as a float in [0, 1): its low 23 bits as the fraction of a number
-// in [1, 2), minus 1 (exact).
-float UnitFloat(uint32_t word) {
-  const uint32_t bits = 0x3F800000u | (word & 0x7FFFFFu);
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f - 1.0f;
-}
 
 }  // namespace
 
@@ -104,24 +66,16 @@ void RunPhiloxRandom(const PhiloxArgs& a) {
   }
   CheckLength(kApi, Element{4, "elements"}, {"dstLocal", a.dst, extent, rule});
 
-  uint8_t* dst = a.dst.data();
+  // Row r's group g uses the counter + r * stride / 4 + g: a row's words
+  // from the loops, then its first `column` copied to the row's place.
+  const auto& loops = normgrad::kernels::AdvancedKernelsOf(VectorLoops());
   const uint64_t groups_per_row = (uint64_t{p.column} + 3) / 4;
+  std::vector<uint32_t> words(groups_per_row * 4);
+  uint8_t* dst = a.dst.data();
   for (uint64_t r = 0; r < p.row; ++r) {
-    for (uint64_t g = 0; g < groups_per_row; ++g) {
-      uint32_t counter[4];
-      AddToCounter(a.counter, r * (p.stride / 4) + g, counter);
-      uint32_t words[4];
-      Philox(counter, a.key, a.rounds, words);
-      for (uint64_t w = 0; w < 4 && 4 * g + w < p.column; ++w) {
-        uint8_t* out = dst + (r * p.stride + 4 * g + w) * 4;
-        if (a.is_float) {
-          const float f = UnitFloat(words[w]);
-          std::memcpy(out, &f, 4);
-        } else {
-          std::memcpy(out, &words[w], 4);
-        }
-      }
-    }
+    loops.philox_words(words.data(), a.counter, r * (p.stride / 4),
+                       groups_per_row, a.key, a.rounds, a.is_float);
+    std::memcpy(dst + r * p.stride * 4, words.data(), uint64_t{p.column} * 4);
   }
 }
 

@@ -146,21 +146,32 @@ void RunBroadcast(const BroadcastArgs& a) {
                          dst_elems * bytes, a.dynamic ? "src" : "srcLocal",
                          a.src, src_elems * bytes, a.shared_tmp);
 
-  // Walk the destination in order, carrying the source index: along a
-  // broadcast axis the source stride is 0.
+  // Walk the destination a row (its last axis) at a time, carrying the
+  // source index of the row's first element: along a broadcast axis the
+  // source stride is 0. A row is a copy of the source row, or where the last
+  // axis is broadcast one element repeated.
+  const uint32_t last = a.rank - 1;
   uint64_t src_stride[AscendC::kBroadcastMaxRank];
   uint64_t stride = 1;
   for (uint32_t d = a.rank; d-- > 0;) {
     src_stride[d] = a.src_shape[d] == 1 ? 0 : stride;
     stride *= a.src_shape[d];
   }
+  const uint64_t row = a.dst_shape[last];
+  const uint64_t row_bytes = row * bytes;
+  const bool repeat = src_stride[last] == 0;
   uint32_t index[AscendC::kBroadcastMaxRank] = {};
   const uint8_t* src = a.src.data();
   uint8_t* dst = a.dst.data();
   uint64_t from = 0;
-  for (uint64_t o = 0; o < dst_elems; ++o) {
-    std::memcpy(dst + o * bytes, src + from * bytes, bytes);
-    for (uint32_t d = a.rank; d-- > 0;) {
+  for (uint64_t o = 0; o < dst_elems; o += row) {
+    uint8_t* out = dst + o * bytes;
+    if (repeat) {
+      RepeatElement(out, src + from * bytes, bytes, row_bytes);
+    } else {
+      std::memcpy(out, src + from * bytes, row_bytes);
+    }
+    for (uint32_t d = last; d-- > 0;) {
       from += src_stride[d];
       if (++index[d] < a.dst_shape[d]) break;
       from -= src_stride[d] * index[d];

@@ -119,15 +119,11 @@ void RunPadOnly(const PadArgs& a, uint32_t bytes) {
   uint8_t* dst = a.dst.data();
   for (uint64_t r = 0; r < t.srcHeight; ++r) {
     uint8_t* row = dst + r * aligned * bytes;
-    for (uint32_t c = 0; c < a.left; ++c) {
-      std::memcpy(row + uint64_t{c} * bytes, value, bytes);
-    }
+    RepeatElement(row, value, bytes, uint64_t{a.left} * bytes);
     std::memcpy(row + uint64_t{a.left} * bytes, src + r * t.srcWidth * bytes,
                 uint64_t{t.srcOriWidth} * bytes);
-    for (uint32_t c = 0; c < a.right; ++c) {
-      std::memcpy(row + (uint64_t{a.left} + t.srcOriWidth + c) * bytes, value,
-                  bytes);
-    }
+    RepeatElement(row + (uint64_t{a.left} + t.srcOriWidth) * bytes, value,
+                  bytes, uint64_t{a.right} * bytes);
   }
 }
 

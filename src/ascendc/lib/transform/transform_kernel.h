@@ -1,11 +1,14 @@
-// src/ascendc/lib/transform/transform_kernel.h — the kernel-side checks the
-// Tensor transform APIs share (internal, not installed), on lib/common's
-// pieces: the scratch argument, and the rule that what a call writes shares
-// memory with no other operand (the pages refuse dst over src; normgrad
-// applies it to every API of the family, docs/decisions.md).
+// src/ascendc/lib/transform/transform_kernel.h — the kernel-side pieces the
+// Tensor transform APIs share (internal, not installed), on lib/common's:
+// the checks of the scratch argument and of the rule that what a call writes
+// shares memory with no other operand (the pages refuse dst over src;
+// normgrad applies it to every API of the family, docs/decisions.md); and the
+// moves as row copies: RepeatElement, and RunCopier, which moves an index
+// map's elements as runs.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "ascendc/lib/common/advanced_api.h"
 
@@ -32,5 +35,57 @@ inline void CheckTransformOperands(const char* api, const char* dst_name,
     CheckOverlaps(api, ops, 2);
   }
 }
+
+/// Fills `total` bytes at out (a whole number of elements) with the element
+/// of `bytes` bytes at value, which lies apart from them: the element once,
+/// then the filled part copied after itself, doubling each time.
+inline void RepeatElement(uint8_t* out, const uint8_t* value, uint32_t bytes,
+                          uint64_t total) {
+  if (total == 0) return;
+  std::memcpy(out, value, bytes);
+  for (uint64_t done = bytes; done < total;) {
+    const uint64_t n = done < total - done ? done : total - done;
+    std::memcpy(out + done, out, n);
+    done += n;
+  }
+}
+
+/// Moves elements of `bytes` bytes from src index i to dst index o, in the
+/// order an index map gives them, as one memcpy per run: a pair that
+/// continues the current run on both sides (i and o each one past its end)
+/// extends it, anything else copies the run and starts a new one. Flush()
+/// copies the last run. Where the map walks contiguous rows (the NZ
+/// scenarios' runs of 16 elements, whole ND rows) the copies are rows.
+class RunCopier {
+ public:
+  RunCopier(const uint8_t* src, uint8_t* dst, uint32_t bytes)
+      : src_(src), dst_(dst), bytes_(bytes) {}
+
+  void operator()(uint64_t i, uint64_t o) {
+    if (length_ != 0 && i == in_ + length_ && o == out_ + length_) {
+      ++length_;
+      return;
+    }
+    Flush();
+    in_ = i;
+    out_ = o;
+    length_ = 1;
+  }
+
+  void Flush() {
+    if (length_ != 0) {
+      std::memcpy(dst_ + out_ * bytes_, src_ + in_ * bytes_, length_ * bytes_);
+    }
+    length_ = 0;
+  }
+
+ private:
+  const uint8_t* src_;
+  uint8_t* dst_;
+  uint32_t bytes_;
+  uint64_t in_ = 0;
+  uint64_t out_ = 0;
+  uint64_t length_ = 0;
+};
 
 }  // namespace normgrad_ascendc

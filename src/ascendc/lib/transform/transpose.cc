@@ -3,8 +3,10 @@
 // source to its place in the destination, written out below from the
 // layouts the page gives. A matrix [R, C] in the NZ layout is
 // [C/16, R/16, 16, 16]: element (r, c) at (c / 16) * R * 16 + r * 16 + c % 16.
-// Elements move as bytes; a destination element no source element maps to
-// (the padding of scenarios 3 and 4) is not written.
+// Elements move as bytes, in runs where the map is contiguous on both sides
+// (RunCopier: the NZ scenarios' runs of 16, whole rows of scenario 14); a
+// destination element no source element maps to (the padding of scenarios
+// 3 and 4) is not written.
 #include <cstring>
 
 #include "ascendc/lib/transform/transform_kernel.h"
@@ -20,18 +22,8 @@ uint64_t Nz(uint64_t r, uint64_t c, uint64_t rows) {
   return (c / kFractal) * rows * kFractal + r * kFractal + c % kFractal;
 }
 
-// Moves one element of `bytes` bytes from src index i to dst index o.
-struct Mover {
-  const uint8_t* src;
-  uint8_t* dst;
-  uint32_t bytes;
-  void operator()(uint64_t i, uint64_t o) const {
-    std::memcpy(dst + o * bytes, src + i * bytes, bytes);
-  }
-};
-
 // Scenarios 1-6 over the origin shape [B, N, S, W] (W = H/N, H = N * W).
-void RunNz(uint32_t t, const uint64_t* d, const Mover& move) {
+void RunNz(uint32_t t, const uint64_t* d, RunCopier& move) {
   const uint64_t B = d[0], N = d[1], S = d[2], W = d[3], H = N * W;
   const uint64_t wp = RoundUp16(W);  // scenarios 3 and 4: padded rows
   for (uint64_t b = 0; b < B; ++b) {
@@ -73,7 +65,7 @@ void RunNz(uint32_t t, const uint64_t* d, const Mover& move) {
 }
 
 // Scenarios 7 and 13-16 over the ND source [H, W] or [N, H, W].
-void RunNd(uint32_t t, uint32_t rank, const uint64_t* d, const Mover& move) {
+void RunNd(uint32_t t, uint32_t rank, const uint64_t* d, RunCopier& move) {
   if (rank == 2) {
     const uint64_t H = d[0], W = d[1];
     for (uint64_t h = 0; h < H; ++h) {
@@ -162,12 +154,13 @@ void RunTranspose(const TransposeArgs& a) {
   CheckTransformOperands(kApi, "dst", a.dst, dst_elems * bytes, "src", a.src,
                          src_elems * bytes, a.shared_tmp);
 
-  const Mover move{a.src.data(), a.dst.data(), bytes};
+  RunCopier move(a.src.data(), a.dst.data(), bytes);
   if (type <= 6) {
     RunNz(type, shape.dims, move);
   } else {
     RunNd(type, shape.rank, shape.dims, move);
   }
+  move.Flush();
 }
 
 }  // namespace normgrad_ascendc

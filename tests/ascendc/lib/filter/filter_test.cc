@@ -691,6 +691,45 @@ TEST(DropOut, InPlaceOnTheSource) {
   EXPECT_EQ(Read(s, 8), (std::vector<float>{4, 8, 12, 16, 0, 0, 0, 0}));
 }
 
+// The special values through the kept products: NaN stays NaN, ±inf and
+// ±0 keep their sign, a product past T's largest finite value becomes inf,
+// subnormals scale; a dropped element is +0 whatever its source.
+template <typename T>
+void CheckDropOutSpecials(const std::vector<float>& values) {
+  std::vector<T> src(32);
+  for (size_t i = 0; i < src.size(); ++i)
+    src[i] = static_cast<T>(values[i % values.size()]);
+  const std::vector<uint8_t> mask = {0xff, 0xf0, 0x0f, 0xff};  // mode 3
+  const float keep_prob = 0.3f;
+  const float scale = static_cast<float>(static_cast<T>(1.0f / keep_prob));
+  const auto out = RunDropOut<T>(src, mask, keep_prob, 1, 32, 4, 3, true);
+  for (uint32_t i = 0; i < 32; ++i) {
+    const bool kept = (mask[i / 8] & (0x80 >> (i % 8))) != 0;
+    const double product =
+        static_cast<double>(static_cast<float>(src[i])) * scale;
+    const T want =
+        kept ? compat_test::RoundTo<T>(product) : static_cast<T>(0.0f);
+    if (std::isnan(product) && kept) {
+      ASSERT_TRUE(std::isnan(static_cast<float>(out[i]))) << i;
+    } else {
+      ASSERT_TRUE(SameBits(out[i], want))
+          << i << ": " << static_cast<float>(out[i]);
+    }
+  }
+}
+
+TEST(DropOut, SpecialValuesRoundOnce) {
+  const std::vector<float> specials = {
+      0.0f,    -0.0f,     INFINITY, -INFINITY, NAN,  65504.0f, -60000.0f,
+      6.0e-8f, -1.0e-40f, 3.0e38f,  -3.0e38f,  1.0f, 1.5f};
+  for (const Profile p : {Profile::kA2, Profile::k950}) {
+    const ProfileScope scope(p);
+    CheckDropOutSpecials<float>(specials);
+    CheckDropOutSpecials<half>(specials);
+    if (p == Profile::k950) CheckDropOutSpecials<bfloat16_t>(specials);
+  }
+}
+
 TEST(DropOut, TmpSizesFollowTheRule) {
   // The page's call passes {16, 64, 64} with typeSize 2: rows of 64 halves
   // (128 bytes) and their 64 mask bytes; 16 * 64 rows.
@@ -787,6 +826,28 @@ TEST(Arange, FloatsFollowThePagesSteps) {
         ASSERT_TRUE(SameBits(h[i], hw[i]))
             << "half count " << count << " i " << i;
       }
+    }
+  }
+}
+
+// The bound of docs/numerics.md ("Index: Arange"): element m within
+// 6u · (|firstValue| + m · diffValue) of the exact value, u = 2^-24 (float).
+TEST(Arange, FloatsStayWithinTheirBound) {
+  const ProfileScope scope(Profile::kA2);
+  std::mt19937 rng(Seed());
+  std::uniform_real_distribution<float> value(-1000, 1000);
+  std::uniform_real_distribution<float> step(0, 10);
+  for (int trial = 0; trial < 8; ++trial) {
+    const float first = value(rng);
+    const float diff = step(rng);
+    const int count = 1000;
+    const auto f = RunArange<float>(first, diff, count);
+    for (int m = 0; m < count; ++m) {
+      const double exact = double{first} + m * double{diff};
+      const double bound =
+          6 * 0x1p-24 * (std::fabs(double{first}) + m * double{diff});
+      ASSERT_LE(std::fabs(f[m] - exact), bound)
+          << "first " << first << " diff " << diff << " m " << m;
     }
   }
 }

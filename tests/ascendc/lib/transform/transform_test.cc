@@ -5,7 +5,7 @@
 // pages give (walking the destination and asking which source element
 // belongs there, the other way round from src/); every type per profile;
 // every overload; every check's message; the tilings' fields and bad input;
-// TransData's four conversions with a std::tuple-based layout; Fill on
+// TransData's four conversions with the documented Layout; Fill on
 // global memory.
 //
 // To add a case: a shape to a scenario's list in TransposeScenarios, or a
@@ -1081,16 +1081,11 @@ TEST(Broadcast, DynamicShapeOn950) {
 
 // ---- TransData ----------------------------------------------------------
 
-// A layout whose GetShape() is a std::tuple, as TransData reads it.
+// The page's layout of a shape: MakeLayout(MakeShape(dims...), MakeStride()).
 template <typename... Ts>
-struct TupleLayout {
-  std::tuple<Ts...> shape;
-  const std::tuple<Ts...>& GetShape() const { return shape; }
-};
-
-template <typename... Ts>
-TupleLayout<Ts...> LayoutOf(Ts... dims) {
-  return {std::make_tuple(dims...)};
+auto LayoutOf(Ts... dims) {
+  return AscendC::MakeLayout(AscendC::MakeShape(dims...),
+                             AscendC::MakeStride());
 }
 
 using AscendC::DataFormat;
@@ -1111,9 +1106,16 @@ TEST(TransData, PageExampleNcdhwToNdc1hwc0) {
   const ProfileScope scope(Profile::kA2);
   Tensors<half> t(512, 512);
   for (int i = 0; i < 512; ++i) t.Src()[i] = half(static_cast<float>(i));
-  const auto src = LayoutOf(1, 32, 1, 2, 8);
-  const auto dst = LayoutOf(1, 1, 2, 2, 8, 16);
-  AscendC::TransDataParams<decltype(src), decltype(dst)> params = {src, dst};
+  // Built as the page builds its layouts (C0 as a constant here).
+  const int n = 1, c = 32, d = 1, h = 2, w = 8, blocks = 2;
+  AscendC::Layout ncdhwLayout = AscendC::MakeLayout(
+      AscendC::MakeShape(n, c, d, h, w), AscendC::MakeStride());
+  AscendC::Layout ndc1hwc0Layout = AscendC::MakeLayout(
+      AscendC::MakeShape(n, d, blocks, h, w, AscendC::Std::Int<16>{}),
+      AscendC::MakeStride());
+  static_assert(AscendC::is_layout<decltype(ncdhwLayout)>::value);
+  AscendC::TransDataParams<decltype(ncdhwLayout), decltype(ndc1hwc0Layout)>
+      params = {ncdhwLayout, ndc1hwc0Layout};
   AscendC::TransData<kToNdc1hwc0>(t.dst, t.src, t.tmp, params);
   for (int c1 = 0; c1 < 2; ++c1) {
     for (int hw = 0; hw < 16; ++hw) {
