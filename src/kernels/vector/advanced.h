@@ -15,7 +15,9 @@ namespace normgrad::kernels {
 /// The float passes of the advanced Math APIs (AdvancedKernels::math_f32):
 /// Exp (with its taylorExpandLevel), Log, Log2, Log10; the exact rounding
 /// family (kNearestEven is Round's and Rint's), Frac and Sign; and the
-/// trigonometric and hyperbolic functions computed in double lanes.
+/// trigonometric and hyperbolic functions computed in double lanes; the
+/// special functions Erf, Erfc, Lgamma and Digamma, in double lanes too
+/// (advanced_special_inl.h).
 enum class MathStep : uint8_t {
   kExp,
   kLog,
@@ -32,9 +34,13 @@ enum class MathStep : uint8_t {
   kTan,
   kTanh,
   kSinh,
-  kCosh
+  kCosh,
+  kErf,
+  kErfc,
+  kLgamma,
+  kDigamma
 };
-inline constexpr int kMathSteps = 16;
+inline constexpr int kMathSteps = 20;
 
 /// The bit operations of the Bitwise APIs and Xor (AdvancedKernels::bits_u8).
 enum class BitStep : uint8_t { kAnd, kOr, kXor, kNot };

@@ -12,6 +12,7 @@
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
 #include "kernels/vector/advanced_inl.h"
+#include "kernels/vector/advanced_special_inl.h"
 #pragma GCC pop_options
 
 #include "kernels/vector/advanced_entry_inl.h"

@@ -1,11 +1,13 @@
 // kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
-// (kernels::AdvancedKernels) for one instruction set. Included by
+// and advanced_special_inl.h's (kernels::AdvancedKernels) for one
+// instruction set. Included by
 // vector/advanced_<isa>.cc after its target region: the table is filled by
 // baseline code (see isa_entry_inl.h for why).
 #pragma once
 
 #include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_inl.h"
+#include "kernels/vector/advanced_special_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -53,6 +55,10 @@ AdvancedKernels AdvancedLoops() {
   k.clamp_to_scalar = ClampToScalar;
   k.fma_f32 = FmaFloats;
   k.hypot_f32 = HypotFloats;
+  k.math_f32[static_cast<int>(MathStep::kErf)] = ErfFloats;
+  k.math_f32[static_cast<int>(MathStep::kErfc)] = ErfcFloats;
+  k.math_f32[static_cast<int>(MathStep::kLgamma)] = LgammaFloats;
+  k.math_f32[static_cast<int>(MathStep::kDigamma)] = DigammaFloats;
   return k;
 }
 

@@ -9,6 +9,7 @@
 
 #include "kernels/vector/advanced.h"
 #include "kernels/vector/advanced_inl.h"
+#include "kernels/vector/advanced_special_inl.h"
 
 #include "kernels/vector/advanced_entry_inl.h"
 
