@@ -5,11 +5,11 @@
 // region. Each is computed in double lanes from the exact float input and
 // rounded once to float; the error of the double result is derived in
 // docs/numerics.md ("Math: transcendental"). No branches and no library
-// calls: the special values are selects, and every loop whose length is
-// fixed (a series, a continued fraction, a recurrence) runs over a block of
-// elements at a time, so that each of its steps is a loop the compiler
-// vectorizes. Built without contraction into fused multiply-add, as the
-// rest: the same bits on every set.
+// calls: the special values are selects made of bit operations (Pick), and
+// every loop whose length is fixed (a series, a continued fraction, a
+// recurrence) runs over a block of elements at a time, so that each of its
+// steps is a loop the compiler vectorizes. Built without contraction into
+// fused multiply-add, as the rest: the same bits on every set.
 #pragma once
 
 #include <cfloat>
@@ -46,10 +46,24 @@ inline double DoubleOf(uint64_t b) {
   return d;
 }
 
+// `chosen ? a : b` by the bits. A conditional expression whose arm is
+// computed only for it lets g++ move that arithmetic into a branch (it may
+// trap, as the build leaves -ftrapping-math on), and a loop with a branch
+// is not vectorized; masks keep both arms computed and the loop straight.
+inline double Pick(bool chosen, double a, double b) {
+  const uint64_t mask = uint64_t{0} - static_cast<uint64_t>(chosen);
+  return DoubleOf((BitsOfDouble(a) & mask) | (BitsOfDouble(b) & ~mask));
+}
+
+inline float PickFloat(bool chosen, float a, float b) {
+  const uint32_t mask = uint32_t{0} - static_cast<uint32_t>(chosen);
+  return FloatOf((BitsOf(a) & mask) | (BitsOf(b) & ~mask));
+}
+
 // A double result rounded once to float, ±inf from the halfway point past
 // the largest float on (a conversion beyond float's range is undefined).
 inline float RoundToFloat(double d) {
-  return static_cast<float>(std::fabs(d) >= kFloatOverflow ? std::copysign(INFINITY, d) : d);
+  return static_cast<float>(Pick(std::fabs(d) >= kFloatOverflow, std::copysign(INFINITY, d), d));
 }
 
 // ln y for a finite normal y > 0, in double: y = 2^e · m with m in [√½, √2)
@@ -94,33 +108,33 @@ struct SinCosPi {
 inline SinCosPi SinCosOfPiTimes(double r) {
   const double a = std::fabs(r);
   const bool low = a <= 0.25;
-  const double arg = kPi * (low ? a : 0.5 - a);
+  const double arg = kPi * Pick(low, a, 0.5 - a);
   const double s = SinOfReduced(arg);
   const double c = CosOfReduced(arg);
-  return {std::copysign(low ? s : c, r), low ? c : s};
+  return {std::copysign(Pick(low, s, c), r), Pick(low, c, s)};
 }
 
-// The parts of x the gamma functions share: whether x is below 0, x −
-// nearest integer (0 for |x| >= 2^23, where every float is one), and the
-// argument y > 0 the recurrence starts from: x, or 1 − x below 0 (the
-// reflection); 1 where y is not a positive finite value (0, ±inf, NaN: the
-// callers select those results).
+// The parts of x the gamma functions share: r = x − the nearest integer
+// (0 for |x| >= 2^23, where every float is one, and at ±inf and NaN), and
+// the argument y > 0 the recurrence starts from: x, or 1 − x below 0 (the
+// reflection; exact); 1 where y is not a positive finite value (0, ±inf,
+// NaN: the callers select those results).
 struct GammaArgument {
-  bool negative;
-  bool integral;
   double r;
   double y;
 };
 
 inline GammaArgument GammaArgumentOf(float x) {
   const double xd = static_cast<double>(x);
-  const bool inside = std::fabs(xd) < kFloatIntegral;  // false at ±inf, NaN
-  const double held = inside ? xd : 0.0;
+  const double held = Pick(std::fabs(xd) < kFloatIntegral, xd, 0.0);
   const double r = held - ((held + kExpShifter) - kExpShifter);
-  const bool negative = xd < 0.0;
-  const double y = negative ? 1.0 - xd : xd;  // exact
-  const bool usable = y > 0.0 && y <= static_cast<double>(FLT_MAX);
-  return {negative, !inside || r == 0.0, r, usable ? y : 1.0};
+  const double y = Pick(xd < 0.0, 1.0 - xd, xd);
+  return {r, Pick((y > 0.0) & (y <= static_cast<double>(FLT_MAX)), y, 1.0)};
+}
+
+// Whether x is a pole of both functions below 0: a negative integer or −inf.
+inline bool NegativePole(float x, double r) {
+  return (x < 0.0f) & ((r == 0.0) | !(std::fabs(x) < static_cast<float>(kFloatIntegral)));
 }
 
 // ---- Erf and Erfc --------------------------------------------------------------
@@ -128,43 +142,50 @@ inline GammaArgument GammaArgumentOf(float x) {
 // Below kErfSplit, erf|x| by the series of positive terms
 // erf a = (2/√π)·a·e^(−a²)·Σ_{n>=0} (2a²)^n / (3·5···(2n+1)), to n = 36
 // (nested as 1 + (2a²/3)(1 + (2a²/5)(…)); the rest is below 2^-52 of the
-// sum at a = 2.5); from it on erfc|x| by the continued fraction
-// erfc a = (e^(−a²)/√π) · 1/(a + (1/2)/(a + 1/(a + (3/2)/(a + …)))), 40
-// levels, evaluated forwards as the quotient of its convergents' numerator
-// and denominator (every term positive: no cancellation; below 2^-50 of it at
-// a = 2.5). e^(−a²) is ExpInDouble's: a² of a float is exact in double, and
-// |a| is held to 10.5 (a² <= 110.25), where erfc has long rounded to +0.
+// sum at a = 2.5); from it on erfc|x| by the even part of Laplace's
+// continued fraction, erfc a = (e^(−a²)/√π) · 2a/(2a² + 1 − 1·2/(2a² + 5 −
+// 3·4/(2a² + 9 − …))), 20 levels, evaluated forwards as the quotient of its
+// convergents' numerator and denominator (one division; within 2^-50 of the
+// fraction from a = 2.5 on, closer as a grows). e^(−a²) is ExpInDouble's:
+// a² of a float is exact in double, and |a| is held to 10.5 (a² <= 110.25),
+// where erfc has long rounded to +0.
 constexpr double kErfSplit = 2.5;
 constexpr double kErfHold = 10.5;
 constexpr int kErfSeriesTerms = 36;
-constexpr int kErfcFractionLevels = 40;
+constexpr int kErfcFractionLevels = 20;
 
 // erf|x| and erfc|x| of a block of m floats, in double.
 inline void ErfOfMagnitudes(const float* x, size_t m, double* erf_of, double* erfc_of) {
-  double a[kSpecialBlock], small[kSpecialBlock], large[kSpecialBlock], series[kSpecialBlock];
-  double num[kSpecialBlock], den[kSpecialBlock], num_prev[kSpecialBlock], den_prev[kSpecialBlock];
+  double a[kSpecialBlock], small[kSpecialBlock], twice_square[kSpecialBlock];
+  double series[kSpecialBlock], num[kSpecialBlock], den[kSpecialBlock];
+  double num_prev[kSpecialBlock], den_prev[kSpecialBlock];
   for (size_t i = 0; i < m; ++i) {
     const double magnitude = std::fabs(static_cast<double>(x[i]));
-    a[i] = magnitude < kErfHold ? magnitude : kErfHold;  // NaN: held too
-    const double below = a[i] < kErfSplit ? a[i] : kErfSplit;
-    small[i] = below * below;
-    large[i] = a[i] < kErfSplit ? kErfSplit : a[i];
+    a[i] = Pick(magnitude < kErfHold, magnitude, kErfHold);  // NaN: held too
+    const bool below = a[i] < kErfSplit;
+    const double of_series = Pick(below, a[i], kErfSplit);
+    small[i] = of_series * of_series;
+    const double large = Pick(below, kErfSplit, a[i]);
+    twice_square[i] = 2.0 * (large * large);
     series[i] = 1.0;
-    // The convergents 0/1 and 1/a (the first level).
+    // The convergents 0/1 and 2a/(2a² + 1) (the first level).
     num_prev[i] = 0.0;
     den_prev[i] = 1.0;
-    num[i] = 1.0;
-    den[i] = large[i];
+    num[i] = 2.0 * large;
+    den[i] = twice_square[i] + 1.0;
   }
   for (int n = kErfSeriesTerms; n >= 1; --n) {
     const double ratio = 2.0 / (2 * n + 1);
     for (size_t i = 0; i < m; ++i) series[i] = 1.0 + series[i] * (small[i] * ratio);
   }
   for (int level = 2; level <= kErfcFractionLevels; ++level) {
-    const double partial = 0.5 * (level - 1);
+    // Level n: the partial numerator −(2n − 3)(2n − 2), denominator 2a² + 4n − 3.
+    const double partial = -static_cast<double>((2 * level - 3) * (2 * level - 2));
+    const double offset = 4.0 * level - 3.0;
     for (size_t i = 0; i < m; ++i) {
-      const double next_num = large[i] * num[i] + partial * num_prev[i];
-      const double next_den = large[i] * den[i] + partial * den_prev[i];
+      const double b = twice_square[i] + offset;
+      const double next_num = b * num[i] + partial * num_prev[i];
+      const double next_den = b * den[i] + partial * den_prev[i];
       num_prev[i] = num[i];
       den_prev[i] = den[i];
       num[i] = next_num;
@@ -176,10 +197,8 @@ inline void ErfOfMagnitudes(const float* x, size_t m, double* erf_of, double* er
     const double by_series = kTwoOverSqrtPi * a[i] * e * series[i];
     const double by_fraction = kOneOverSqrtPi * e * (num[i] / den[i]);
     const bool below = a[i] < kErfSplit;
-    const double erf_by_fraction = 1.0 - by_fraction;
-    const double erfc_by_series = 1.0 - by_series;
-    erf_of[i] = below ? by_series : erf_by_fraction;
-    erfc_of[i] = below ? erfc_by_series : by_fraction;
+    erf_of[i] = Pick(below, by_series, 1.0 - by_fraction);
+    erfc_of[i] = Pick(below, 1.0 - by_series, by_fraction);
   }
 }
 
@@ -192,7 +211,7 @@ void ErfFloats(float* v, size_t n, uint32_t) {
     ErfOfMagnitudes(x, m, erf_of, erfc_of);
     for (size_t i = 0; i < m; ++i) {
       const float magnitude = static_cast<float>(erf_of[i]);
-      x[i] = x[i] == x[i] ? std::copysign(magnitude, x[i]) : x[i];
+      x[i] = PickFloat(x[i] == x[i], std::copysign(magnitude, x[i]), x[i]);
     }
   }
 }
@@ -206,9 +225,8 @@ void ErfcFloats(float* v, size_t n, uint32_t) {
     const size_t m = n - start < kSpecialBlock ? n - start : kSpecialBlock;
     ErfOfMagnitudes(x, m, erf_of, erfc_of);
     for (size_t i = 0; i < m; ++i) {
-      const double of_negative = 1.0 + erf_of[i];
-      const float rounded = static_cast<float>(x[i] < 0.0f ? of_negative : erfc_of[i]);
-      x[i] = x[i] == x[i] ? rounded : x[i];
+      const float rounded = static_cast<float>(Pick(x[i] < 0.0f, 1.0 + erf_of[i], erfc_of[i]));
+      x[i] = PickFloat(x[i] == x[i], rounded, x[i]);
     }
   }
 }
@@ -268,28 +286,25 @@ void LgammaFloats(float* v, size_t n, uint32_t) {
     for (int step = 0; step < kGammaSteps; ++step) {
       for (size_t i = 0; i < m; ++i) {
         const bool below = t[i] < kAsymptoticFrom;
-        product[i] = product[i] * (below ? t[i] : 1.0);
-        t[i] = below ? t[i] + 1.0 : t[i];
+        product[i] = product[i] * Pick(below, t[i], 1.0);
+        t[i] = Pick(below, t[i] + 1.0, t[i]);
       }
     }
     for (size_t i = 0; i < m; ++i) {
       const GammaArgument g = GammaArgumentOf(x[i]);
+      const bool negative = x[i] < 0.0f;
+      const bool pole = NegativePole(x[i], g.r);
       const double sin_pi = std::fabs(SinCosOfPiTimes(g.r).sin);
-      const double reflected = kPi * product[i] / sin_pi;
-      const bool pole = g.integral && g.negative;
-      // At a pole sin(πr) is 0: Q is held to 1 there (the result is +inf).
-      const double q = g.negative && !pole ? reflected : product[i];
+      // At a pole sin(πr) is 0: Q is the product there (the result is +inf).
+      const double q = Pick(negative & !pole, kPi * product[i] / sin_pi, product[i]);
       const double ln_q = LogInDouble(q);
       const double ln_gamma_t = LnGammaAsymptotic(t[i]);
-      const double of_negative = ln_q - ln_gamma_t;
-      const double of_positive = ln_gamma_t - ln_q;
-      const float rounded = RoundToFloat(g.negative ? of_negative : of_positive);
+      const float rounded = RoundToFloat(Pick(negative, ln_q - ln_gamma_t, ln_gamma_t - ln_q));
       // Γ(1) = Γ(2) = 1: +0 exactly there, where the difference would leave
       // its rounding error (about 2^-49).
-      const float value = x[i] == 1.0f || x[i] == 2.0f ? 0.0f : rounded;
-      const bool infinite = x[i] == 0.0f || std::fabs(x[i]) == INFINITY || pole;
-      const float special = infinite ? INFINITY : value;
-      x[i] = x[i] == x[i] ? special : x[i];
+      const float value = PickFloat((x[i] == 1.0f) | (x[i] == 2.0f), 0.0f, rounded);
+      const bool infinite = (x[i] == 0.0f) | (std::fabs(x[i]) == INFINITY) | pole;
+      x[i] = PickFloat(x[i] == x[i], PickFloat(infinite, INFINITY, value), x[i]);
     }
   }
 }
@@ -312,11 +327,9 @@ void DigammaFloats(float* v, size_t n, uint32_t) {
     for (int step = 0; step < kGammaSteps; ++step) {
       for (size_t i = 0; i < m; ++i) {
         const bool below = t[i] < kAsymptoticFrom;
-        const double next_num = num[i] * t[i] + den[i];
-        const double next_den = den[i] * t[i];
-        num[i] = below ? next_num : num[i];
-        den[i] = below ? next_den : den[i];
-        t[i] = below ? t[i] + 1.0 : t[i];
+        num[i] = Pick(below, num[i] * t[i] + den[i], num[i]);
+        den[i] = Pick(below, den[i] * t[i], den[i]);
+        t[i] = Pick(below, t[i] + 1.0, t[i]);
       }
     }
     for (size_t i = 0; i < m; ++i) {
@@ -324,12 +337,11 @@ void DigammaFloats(float* v, size_t n, uint32_t) {
       const SinCosPi sc = SinCosOfPiTimes(g.r);
       const double of_y = DigammaAsymptotic(t[i]) - num[i] / den[i];
       const double reflected = of_y - kPi * sc.cos / sc.sin;
-      const float value = RoundToFloat(g.negative ? reflected : of_y);
-      const float at_zero = std::copysign(INFINITY, -x[i]);
-      const float nonzero = x[i] == INFINITY ? INFINITY : value;
-      const float finite_or_pole = g.negative && g.integral ? NAN : nonzero;
-      const float special = x[i] == 0.0f ? at_zero : finite_or_pole;
-      x[i] = x[i] == x[i] ? special : x[i];
+      const float value = RoundToFloat(Pick(x[i] < 0.0f, reflected, of_y));
+      const float nonzero = PickFloat(x[i] == INFINITY, INFINITY, value);
+      const float finite_or_pole = PickFloat(NegativePole(x[i], g.r), NAN, nonzero);
+      const float special = PickFloat(x[i] == 0.0f, std::copysign(INFINITY, -x[i]), finite_or_pole);
+      x[i] = PickFloat(x[i] == x[i], special, x[i]);
     }
   }
 }
