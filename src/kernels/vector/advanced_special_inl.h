@@ -141,14 +141,15 @@ inline bool NegativePole(float x, double r) {
 
 // Below kErfSplit, erf|x| by the series of positive terms
 // erf a = (2/√π)·a·e^(−a²)·Σ_{n>=0} (2a²)^n / (3·5···(2n+1)), to n = 36
-// (nested as 1 + (2a²/3)(1 + (2a²/5)(…)); the rest is below 2^-52 of the
+// (nested as 1 + (2a²/3)(1 + (2a²/5)(…)); the rest is below 2^-55 of the
 // sum at a = 2.5); from it on erfc|x| by the even part of Laplace's
 // continued fraction, erfc a = (e^(−a²)/√π) · 2a/(2a² + 1 − 1·2/(2a² + 5 −
 // 3·4/(2a² + 9 − …))), 20 levels, evaluated forwards as the quotient of its
-// convergents' numerator and denominator (one division; within 2^-50 of the
-// fraction from a = 2.5 on, closer as a grows). e^(−a²) is ExpInDouble's:
-// a² of a float is exact in double, and |a| is held to 10.5 (a² <= 110.25),
-// where erfc has long rounded to +0.
+// convergents' numerator and denominator (one division; within 2^-48 of the
+// fraction's value from a = 2.5 on, roundings included). e^(−a²) is
+// ExpInDouble's: a² of a float is exact in double, and |a| is held to 10.5
+// (a² <= 110.25, where erfc has long rounded to +0), so its reduction stays
+// exact and 2^k (k >= −160) a normal double.
 constexpr double kErfSplit = 2.5;
 constexpr double kErfHold = 10.5;
 constexpr int kErfSeriesTerms = 36;
