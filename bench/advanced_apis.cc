@@ -1,10 +1,10 @@
 // advanced_apis.cc — the advanced APIs most operators call (SoftMax,
 // SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax; Floor, Round,
-// Frac, Sign, Sin, Cos, Tanh, Atan, Asinh, ClampMax, Fmod, Power, CumSum) over a whole rows × cols matrix in
-// half and float, TopK (the 50 largest of rows of 32000, as many elements in all) in half and
-// float, and AscendQuant (half to int8_t per channel) over the matrix
-// (build/bin/normgrad_advanced_apis), next to a plain loop a user would write over the same bytes
-// and a read baseline, in rounds that alternate the three.
+// Frac, Sign, Sin, Cos, Tanh, Atan, Asinh, ClampMax, Fmod, Power, CumSum, Erf, Erfc, Lgamma)
+// over a whole rows × cols matrix in half and float, TopK (the 50 largest of rows of 32000, as
+// many elements in all) in half and float, and AscendQuant (half to int8_t per channel) over the
+// matrix (build/bin/normgrad_advanced_apis), next to a plain loop a user would write over the same
+// bytes and a read baseline, in rounds that alternate the three.
 //
 //   normgrad_advanced_apis [--rows R] [--cols C] [--rounds N] [--only TEXT]
 //
@@ -12,12 +12,12 @@
 // matrix streams through the unified buffer a tile of rows at a time (16 KiB
 // of each input; copied in and out with memcpy, as a DataCopy would), and
 // each tile is one API call. The plain loop computes the same formula in
-// float on the same thread (half widened and narrowed in short pieces; Exp
-// and Log through the C library's expf and logf, one element at a time, as
-// an operator writer's loop does; TopK a partial sort of the row's
-// positions, AscendQuant x · scale + offset in float, held to the int8_t
-// range and rounded to nearest even). The read baseline sums the inputs' bytes
-// as floats. Prints for each row the median time of each, the API's GB/s
+// float on the same thread (half widened and narrowed in short pieces; Exp,
+// Log, Erf, Erfc and Lgamma through the C library's expf, logf, erff, erfcf
+// and lgammaf, one element at a time, as an operator writer's loop does; TopK a partial sort of the
+// row's positions, AscendQuant x · scale + offset in float, held to the int8_t range and rounded to
+// nearest even). The read baseline sums the inputs' bytes as floats. Prints for each row the median
+// time of each, the API's GB/s
 // ((bytes read + bytes written) / median time), and the medians of the
 // rounds' ratios: "x loop" (the loop's time ÷ the API's: above 1 the API is
 // faster) and "x base" (the API's GB/s ÷ the baseline's), and how far the
@@ -80,7 +80,10 @@ enum class Api {
   kPower,
   kCumSum,
   kSum,
-  kReduceMax
+  kReduceMax,
+  kErf,
+  kErfc,
+  kLgamma
 };
 
 struct ApiInfo {
@@ -112,6 +115,9 @@ constexpr ApiInfo kApis[] = {
     {Api::kCumSum, "CumSum", false, false},
     {Api::kSum, "Sum", false, true},
     {Api::kReduceMax, "ReduceMax", false, true},
+    {Api::kErf, "Erf", false, false},
+    {Api::kErfc, "Erfc", false, false},
+    {Api::kLgamma, "Lgamma", false, false},
 };
 
 // The matrix in host memory ("global memory"): x (positive for Log and
@@ -259,6 +265,15 @@ class ApiTile {
         A::ReduceMax<T, A::Pattern::Reduce::AR>(out, in, tmp, shape, true);
         return;
       }
+      case Api::kErf:
+        A::Erf<T>(out, in, tmp, n);
+        return;
+      case Api::kErfc:
+        A::Erfc<T>(out, in, tmp, n);
+        return;
+      case Api::kLgamma:
+        A::Lgamma<T>(out, in, tmp, n);
+        return;
     }
   }
 
@@ -390,6 +405,15 @@ void Elementwise(Api api, float* v, const float* gate, size_t n) {
       return;
     case Api::kPower:
       for (size_t i = 0; i < n; ++i) v[i] = std::pow(v[i], gate[i]);
+      return;
+    case Api::kErf:
+      for (size_t i = 0; i < n; ++i) v[i] = std::erf(v[i]);
+      return;
+    case Api::kErfc:
+      for (size_t i = 0; i < n; ++i) v[i] = std::erfc(v[i]);
+      return;
+    case Api::kLgamma:
+      for (size_t i = 0; i < n; ++i) v[i] = std::lgamma(v[i]);
       return;
     default:
       return;

@@ -20,7 +20,9 @@
 //   Sin, Cos and Tan hand an element to the C library, its float function's
 //   bits; the inverse functions' passes (Asin, Acos, Atan, Asinh, Acosh,
 //   Atanh) the same way, over a sweep of every exponent and dense near the
-//   domains' edges;
+//   domains' edges; Erf, Erfc, Lgamma and Digamma against float64 references
+//   within half an ulp and 2^-16 ulp (Erfc 2^-8), plus the absolute part of
+//   Lgamma's and Digamma's bounds near their roots;
 // - the binary call shape's loops (bits_u8, truths_u8, select_u8,
 //   classify, clamp_to_scalar, fma_f32, hypot_f32) on every set against
 //   the operations written here on the same bits;
@@ -222,7 +224,9 @@ TEST(VectorAdvanced, MathPassesGiveTheScalarSetsBits) {
                 {k::MathStep::kSinh, 0, "Sinh"},       {k::MathStep::kCosh, 0, "Cosh"},
                 {k::MathStep::kAsin, 0, "Asin"},       {k::MathStep::kAcos, 0, "Acos"},
                 {k::MathStep::kAtan, 0, "Atan"},       {k::MathStep::kAsinh, 0, "Asinh"},
-                {k::MathStep::kAcosh, 0, "Acosh"},     {k::MathStep::kAtanh, 0, "Atanh"}};
+                {k::MathStep::kAcosh, 0, "Acosh"},     {k::MathStep::kAtanh, 0, "Atanh"},
+                {k::MathStep::kErf, 0, "Erf"},         {k::MathStep::kErfc, 0, "Erfc"},
+                {k::MathStep::kLgamma, 0, "Lgamma"},   {k::MathStep::kDigamma, 0, "Digamma"}};
   for (const auto& p : passes) {
     const auto of = [&](const k::AdvancedKernels& set) {
       return InPieces(
@@ -367,6 +371,114 @@ TEST(VectorAdvanced, DoubleLanePassesRoundTheFunctionOnce) {
           }
         }
         ADD_FAILURE() << "input " << std::hexfloat << x << ": " << got[i];
+        ++shown;
+      }
+    }
+  }
+}
+
+// ψ(x) in double, written for this test: the poles (−inf at +0, +inf at
+// −0, NaN at the negative integers and −inf), the reflection
+// ψ(x) = ψ(1 − x) − π/tan(πx) below 0, the recurrence up to 20 and the
+// asymptotic series there.
+double DigammaOf(double x) {
+  if (std::isnan(x) || x == -INFINITY) return NAN;
+  if (x == INFINITY) return INFINITY;
+  if (x == 0) return std::signbit(x) ? INFINITY : -INFINITY;
+  double reflection = 0;
+  if (x < 0) {
+    const double r = x - std::nearbyint(x);
+    if (r == 0) return NAN;
+    reflection = -M_PI / std::tan(M_PI * r);
+    x = 1 - x;
+  }
+  double sum = 0;
+  for (; x < 20; x += 1) sum += 1 / x;
+  const double z = 1 / (x * x);
+  const double series =
+      z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 - z / 132))));
+  return std::log(x) - 0.5 / x - series - sum + reflection;
+}
+
+// ln|Γ(x)| with the C library's poles: +inf at 0, the negative integers and
+// ±inf.
+double LgammaOf(double x) { return std::lgamma(x); }
+
+// Erf, Erfc, Lgamma and Digamma on every set against float64 references:
+// the double result rounded once, so within half an ulp and 2^-16 ulp
+// (Erfc: 2^-8, where 1 − erf x cancels), plus (Lgamma, Digamma) the absolute part their sums leave
+// near the roots (docs/numerics.md, "Math: transcendental"); the special values exactly. Dense over
+// the ranges where the functions turn: every 2^-11 in [-12, 12] (Erf, Erfc), every 2^-9 in [-40,
+// 40] (Lgamma, Digamma), and the 400 floats around each of their roots and around the ends of Erf's
+// two methods.
+TEST(VectorAdvanced, SpecialFunctionPassesRoundTheFunctionOnce) {
+  std::vector<float> common = MathInputs(20000);
+  for (const float f : {1.0f, 2.0f, 3.0f, -1.5f, 1e-30f, -1e-30f, 9.0f, 10.0f, 10.06f, 10.5f, -4.0f,
+                        4.0f, 0x1p23f, -0x1p23f, -0x1.fffffep22f, 1e37f, 3e38f}) {
+    common.insert(common.end(), {f, -f});
+  }
+  const auto around = [](std::vector<float>& v, float at) {
+    float below = at, above = at;
+    for (int i = 0; i < 200; ++i) {
+      below = std::nextafter(below, -INFINITY);
+      above = std::nextafter(above, INFINITY);
+      v.insert(v.end(), {below, above});
+    }
+  };
+  std::vector<float> erf_in = common;
+  for (int i = -12 * 2048; i <= 12 * 2048; ++i) erf_in.push_back(std::ldexp(float(i), -11));
+  for (const float at : {2.5f, -2.5f, 10.5f}) around(erf_in, at);
+  std::vector<float> gamma_in = common;
+  for (int i = -40 * 512; i <= 40 * 512; ++i) gamma_in.push_back(std::ldexp(float(i), -9));
+  for (const float at : {1.0f, 2.0f, 1.46163214f, -0.504083008f, -2.45705485f, -2.74768233f,
+                         -3.14358479f, -9.99999751f, 10.0f, 9.0f, 0.25f, -0.25f}) {
+    around(gamma_in, at);
+  }
+  const struct {
+    k::MathStep step;
+    double (*want)(double);
+    double beyond_half;  // ulps beyond half an ulp: the double result's error
+    double (*absolute)(double);
+    const std::vector<float>* in;
+    const char* name;
+  } passes[] = {
+      {k::MathStep::kErf, [](double x) { return std::erf(x); }, 0x1p-16, nullptr, &erf_in, "Erf"},
+      {k::MathStep::kErfc, [](double x) { return std::erfc(x); }, 0x1p-8, nullptr, &erf_in, "Erfc"},
+      {k::MathStep::kLgamma, LgammaOf, 0x1p-16,
+       [](double x) {
+         const double t = std::fabs(x) + 11;
+         return std::ldexp(t * std::log(t), -49);
+       },
+       &gamma_in, "Lgamma"},
+      {k::MathStep::kDigamma, DigammaOf, 0x1p-16,
+       [](double x) { return std::ldexp(2 + std::log1p(std::fabs(x)), -46); }, &gamma_in,
+       "Digamma"}};
+  for (const auto& p : passes) {
+    const std::vector<float>& in = *p.in;
+    for (const k::Isa& isa : k::Isas()) {
+      if (!isa.available()) continue;
+      SCOPED_TRACE(testing::Message() << isa.name << ": " << p.name);
+      const std::vector<float> got = InPieces(in, [&](float* v, size_t n) {
+        k::AdvancedKernelsOf(isa).math_f32[static_cast<int>(p.step)](v, n, 0);
+      });
+      size_t shown = 0;
+      for (size_t i = 0; i < in.size() && shown < 5; ++i) {
+        const double x = in[i];
+        const double y = p.want(x);
+        const bool overflows = std::fabs(y) >= 0x1.ffffffp127;
+        bool ok;
+        if (std::isnan(y)) {
+          ok = std::isnan(got[i]);
+        } else if (std::isinf(y) || overflows) {
+          ok = got[i] == static_cast<float>(std::copysign(INFINITY, y));
+        } else {
+          const double bound =
+              (0.5 + p.beyond_half) * UlpAt(y) + (p.absolute ? p.absolute(x) : 0.0);
+          ok = std::fabs(static_cast<double>(got[i]) - y) <= bound &&
+               (y == 0 || std::signbit(got[i]) == std::signbit(y));
+        }
+        if (ok) continue;
+        ADD_FAILURE() << "input " << std::hexfloat << in[i] << ": " << got[i] << ", want " << y;
         ++shown;
       }
     }

@@ -16,7 +16,8 @@ namespace normgrad::kernels {
 /// Exp (with its taylorExpandLevel), Log, Log2, Log10; the exact rounding
 /// family (kNearestEven is Round's and Rint's), Frac and Sign; and the
 /// trigonometric and hyperbolic functions computed in double lanes, then
-/// their inverses (advanced_inverse_inl.h), in double lanes too.
+/// their inverses (advanced_inverse_inl.h) and the special functions Erf,
+/// Erfc, Lgamma and Digamma (advanced_special_inl.h), in double lanes too.
 enum class MathStep : uint8_t {
   kExp,
   kLog,
@@ -39,9 +40,13 @@ enum class MathStep : uint8_t {
   kAtan,
   kAsinh,
   kAcosh,
-  kAtanh
+  kAtanh,
+  kErf,
+  kErfc,
+  kLgamma,
+  kDigamma
 };
-inline constexpr int kMathSteps = 22;
+inline constexpr int kMathSteps = 26;
 
 /// The bit operations of the Bitwise APIs and Xor (AdvancedKernels::bits_u8).
 enum class BitStep : uint8_t { kAnd, kOr, kXor, kNot };

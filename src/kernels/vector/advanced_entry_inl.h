@@ -1,7 +1,8 @@
 // kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
-// and of its companion headers (advanced_inverse_inl.h, advanced_binary_inl.h,
-// advanced_filter_inl.h): kernels::AdvancedKernels for one instruction set,
-// whose target region includes those headers first. Included by
+// and of its companion headers (advanced_inverse_inl.h, advanced_special_inl.h,
+// advanced_binary_inl.h, advanced_filter_inl.h): kernels::AdvancedKernels for
+// one instruction set, whose target region includes those headers first.
+// Included by
 // vector/advanced_<isa>.cc after its target region: the table is filled by
 // baseline code (see isa_entry_inl.h for why).
 #pragma once
@@ -11,6 +12,7 @@
 #include "kernels/vector/advanced_filter_inl.h"
 #include "kernels/vector/advanced_inl.h"
 #include "kernels/vector/advanced_inverse_inl.h"
+#include "kernels/vector/advanced_special_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -76,6 +78,10 @@ AdvancedKernels AdvancedLoops() {
   k.scale_kept_f32 = ScaleKept;
   k.arange_int = ArangeInt;
   k.philox_words = PhiloxWords;
+  k.math_f32[static_cast<int>(MathStep::kErf)] = ErfFloats;
+  k.math_f32[static_cast<int>(MathStep::kErfc)] = ErfcFloats;
+  k.math_f32[static_cast<int>(MathStep::kLgamma)] = LgammaFloats;
+  k.math_f32[static_cast<int>(MathStep::kDigamma)] = DigammaFloats;
   return k;
 }
 

@@ -365,9 +365,11 @@ inline double SinOfReduced(double r) {
   p = p * z - 1.0 / 5040.0;
   p = p * z + 1.0 / 120.0;
   p = p * z - 1.0 / 6.0;
-  // At r = ±0 the sum would be +0: sin(−0) is −0.
+  // At r = ±0 the sum would be +0: sin(−0) is −0. Elsewhere the sum has
+  // r's sign already (|z·p| < 1); copysign, a bit operation, keeps the
+  // callers' loops free of branches.
   const double sum = r + r * z * p;
-  return r == 0.0 ? r : sum;
+  return std::copysign(sum, r);
 }
 
 inline double CosOfReduced(double r) {

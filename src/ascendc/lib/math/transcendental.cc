@@ -10,16 +10,15 @@
 // the argument, a polynomial, selects for the special values) run by the
 // instruction set's loops (src/kernels/vector/advanced_inl.h, which has
 // their steps; the same bits on every set); so are Sin, Cos, SinCos, Tan,
-// Tanh, Sinh, Cosh and the inverse functions (Asin, Acos, Atan, Asinh,
-// Acosh, Atanh: advanced_inverse_inl.h), computed in double lanes from the
-// float input and rounded once (Sin, Cos and Tan beyond |x| = 65536, at
-// ±inf and NaN the C library's float functions); Exp with a taylorExpandLevel
-// above 0 follows its page: e^x = e^floor(x) · Σ_{k=0..level} f^k/k! with
-// f = x − floor(x). Digamma is the recurrence ψ(x) = ψ(x+1) − 1/x up to
-// x ≥ 6 and the asymptotic series there, with the reflection
-// ψ(x) = ψ(1−x) − π/tan(πx) below 0. The others (Erf, Erfc, Lgamma) are the
-// C library's float functions. The error bound of
-// each, derived in docs/numerics.md ("Math: transcendental"), is checked by the
+// Tanh, Sinh, Cosh, the inverse functions (Asin, Acos, Atan, Asinh, Acosh,
+// Atanh: advanced_inverse_inl.h) and Erf, Erfc, Lgamma and Digamma
+// (advanced_special_inl.h: a series and a continued fraction; the
+// recurrence, the asymptotic series and the reflection), computed in double
+// lanes from the float input and rounded once (Sin, Cos and Tan beyond
+// |x| = 65536, at ±inf and NaN the C library's float functions); Exp with a
+// taylorExpandLevel above 0 follows its page: e^x = e^floor(x) ·
+// Σ_{k=0..level} f^k/k! with f = x − floor(x). The error bound of each,
+// derived in docs/numerics.md ("Math: transcendental"), is checked by the
 // tests against a float64 reference.
 #include <cmath>
 #include <cstdio>
@@ -41,43 +40,6 @@ void Each(float* v, size_t n, uint32_t) {
   for (size_t i = 0; i < n; ++i) v[i] = f(v[i]);
 }
 
-float ErfOf(float x) { return std::erf(x); }
-float ErfcOf(float x) { return std::erfc(x); }
-
-// ln|Γ(x)|; the reentrant form, as blocks run on threads at once (the sign
-// it also gives is not wanted).
-float LgammaOf(float x) {
-  int sign = 0;
-  return ::lgammaf_r(x, &sign);
-}
-
-// ψ(x) in float: poles at 0 and the negative integers (−inf at +0, +inf at
-// −0 as −1/x gives, NaN at the negative integers and −inf), +inf at +inf.
-float DigammaOf(float x) {
-  constexpr float kPi = 3.14159265358979f;
-  if (std::isnan(x) || x == -INFINITY) return NAN;
-  if (x == INFINITY) return INFINITY;
-  if (x == 0.0f) return std::signbit(x) ? INFINITY : -INFINITY;
-  float reflection = 0.0f;
-  if (x < 0.0f) {
-    const float r = x - std::nearbyint(x);  // exact; |r| <= 1/2
-    if (r == 0.0f) return NAN;
-    reflection = -kPi / std::tan(kPi * r);  // tan(πx) = tan(πr)
-    x = 1.0f - x;  // exact: a negative non-integer has |x| < 2^23
-  }
-  float shifted = 0.0f;  // Σ 1/x over the recurrence's steps
-  while (x < 6.0f) {
-    shifted += 1.0f / x;
-    x += 1.0f;
-  }
-  const float inv = 1.0f / x;
-  const float inv2 = inv * inv;
-  // ln x − 1/(2x) − Σ B_2k / (2k x^2k), k = 1..4.
-  const float series =
-      inv2 * (1.0f / 12 -
-              inv2 * (1.0f / 120 - inv2 * (1.0f / 252 - inv2 * (1.0f / 240))));
-  return std::log(x) - 0.5f * inv - series - shifted + reflection;
-}
 
 // Cos's pass on a copy into `second`, then Sin's in place.
 void SinCosFloats(float* values, float* second, size_t n) {
@@ -218,8 +180,8 @@ constexpr ElementwiseRule kRules[] = {
     Unary("Cos", true, ThroughLoops<MathStep::kCos>, CheckSinOrCos),
     {"SinCos", "dst0", "src", "count", true, false, false, DstOnSrc::kNever,
      false, nullptr, nullptr, "dst1", SinCosFloats, nullptr},
-    Unary("Erf", true, Each<ErfOf>, CheckErf),
-    Unary("Erfc", true, Each<ErfcOf>),
+    Unary("Erf", true, ThroughLoops<MathStep::kErf>, CheckErf),
+    Unary("Erfc", true, ThroughLoops<MathStep::kErfc>),
     Unary("Sinh", true, ThroughLoops<MathStep::kSinh>),
     Unary("Cosh", true, ThroughLoops<MathStep::kCosh>),
     Unary("Tan", true, ThroughLoops<MathStep::kTan>, CheckTan),
@@ -229,8 +191,8 @@ constexpr ElementwiseRule kRules[] = {
     Unary("Asinh", true, ThroughLoops<MathStep::kAsinh>),
     Unary("Acosh", true, ThroughLoops<MathStep::kAcosh>),
     Unary("Atanh", true, ThroughLoops<MathStep::kAtanh>),
-    Unary("Digamma", true, Each<DigammaOf>),
-    Unary("Lgamma", true, Each<LgammaOf>),
+    Unary("Digamma", true, ThroughLoops<MathStep::kDigamma>),
+    Unary("Lgamma", true, ThroughLoops<MathStep::kLgamma>),
 };
 
 static_assert(sizeof kRules / sizeof kRules[0] ==
