@@ -53,6 +53,9 @@ AdvancedKernels AdvancedLoops() {
   k.clamp_to_scalar = ClampToScalar;
   k.fma_f32 = FmaFloats;
   k.hypot_f32 = HypotFloats;
+  k.topk_priorities = TopKPriorities;
+  k.group_maxima = GroupMaxima;
+  k.collect_at_least = CollectAtLeast;
   return k;
 }
 
