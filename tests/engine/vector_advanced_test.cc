@@ -37,7 +37,11 @@
 //   widened value, bit for bit; select_scalar_u8, bit_truths_u8,
 //   scale_kept_f32 and arange_int against the operations written here;
 //   philox_words against Philox4x32 written here from the paper, and its
-//   known answer).
+//   known answer);
+// - TopK's loops (topk_priorities, group_maxima, collect_at_least): the
+//   priorities against the order of the values (every half and bfloat16,
+//   the float inputs and the special values), the others against plain
+//   loops.
 //
 // A NaN matches a NaN (compilers may swap the operands of + and ×, whose
 // NaN payload then differs); every other value matches bit for bit.
@@ -1215,6 +1219,100 @@ TEST(VectorAdvanced, PhiloxWordsAreThePapersGeneratorPerCounter) {
   k::AdvancedKernelsOf(k::ScalarIsa()).philox_words(words, zero, 0, 1, zero_key, 10, false);
   EXPECT_EQ(std::vector<uint32_t>(words, words + 4),
             (std::vector<uint32_t>{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u}));
+}
+
+// TopK's priorities order the values as the Sort family does (docs/sort.md,
+// "Order"): by value, −0 equal to +0, every NaN above every number and all
+// NaNs equal; inverted for the smallest, but NaN first either way. Checked
+// on every half, bfloat16 and float pattern of the set below, sorted by
+// value here: equal values equal priorities, larger values larger ones.
+template <typename Bits>
+void ExpectPrioritiesOrderValues(const k::AdvancedKernels& set, const std::vector<Bits>& patterns,
+                                 k::FloatFormat format, float (*value)(Bits)) {
+  for (const bool largest : {true, false}) {
+    std::vector<uint32_t> priority(patterns.size());
+    set.topk_priorities(priority.data(), patterns.data(), patterns.size(), format, largest);
+    std::vector<size_t> order(patterns.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    // Numbers by value, then the NaNs.
+    const auto key = [&](size_t i) {
+      const float x = value(patterns[i]);
+      return std::make_pair(std::isnan(x), std::isnan(x) ? 0.0f : x);
+    };
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return key(x) < key(y); });
+    for (size_t n = 1; n < order.size(); ++n) {
+      const size_t lo = order[n - 1], hi = order[n];
+      const bool nan = std::isnan(value(patterns[hi]));
+      uint32_t p_lo = priority[lo], p_hi = priority[hi];
+      if (nan) {
+        ASSERT_EQ(p_hi, UINT32_MAX) << "NaN pattern " << +patterns[hi];
+        continue;
+      }
+      ASSERT_NE(p_hi, UINT32_MAX) << "number " << +patterns[hi];  // NaN's alone
+      if (!largest) std::swap(p_lo, p_hi);                        // the order turned over
+      if (key(lo) == key(hi)) {
+        ASSERT_EQ(priority[lo], priority[hi]) << +patterns[lo] << " and " << +patterns[hi];
+      } else {
+        ASSERT_LT(p_lo, p_hi) << +patterns[lo] << " below " << +patterns[hi] << ", largest "
+                              << largest;
+      }
+    }
+  }
+}
+
+TEST(VectorAdvanced, TopKPrioritiesOrderEveryValue) {
+  std::vector<uint16_t> every16(65536);
+  for (size_t i = 0; i < every16.size(); ++i) every16[i] = static_cast<uint16_t>(i);
+  std::vector<uint32_t> floats;
+  for (const float x : MathInputs(20000)) floats.push_back(Bits(x));
+  for (const uint32_t special : {0x7fc00001u, 0xffc00000u, 0x7f800001u, 0x80000000u, 0u}) {
+    floats.push_back(special);  // NaNs of either sign, ±0
+  }
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const Format16& f : kFormats16) {
+      SCOPED_TRACE(f.name);
+      ExpectPrioritiesOrderValues<uint16_t>(set, every16, f.format, f.to_float);
+    }
+    ExpectPrioritiesOrderValues<uint32_t>(set, floats, kFloatFormat, FromBits);
+  }
+}
+
+TEST(VectorAdvanced, TopKGroupMaximaAndCollectMatchPlainLoops) {
+  std::mt19937 gen(7);
+  std::vector<uint32_t> priorities(1001);
+  for (uint32_t& p : priorities) p = static_cast<uint32_t>(gen()) >> (gen() % 32);
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const size_t n : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1001}}) {
+      for (const size_t groups : {size_t{1}, size_t{3}, n}) {
+        if (groups > n) continue;
+        std::vector<uint32_t> maxima(groups, 7);
+        set.group_maxima(maxima.data(), priorities.data(), n, groups);
+        const size_t size = n / groups;
+        for (size_t g = 0; g < groups; ++g) {
+          const auto first = priorities.begin() + static_cast<long>(g * size);
+          const auto last = g + 1 == groups ? priorities.begin() + static_cast<long>(n)
+                                            : first + static_cast<long>(size);
+          ASSERT_EQ(maxima[g], *std::max_element(first, last)) << n << " in " << groups;
+        }
+      }
+      for (const uint32_t floor : {0u, 1u << 20, 1u << 30, 3u << 30, UINT32_MAX}) {
+        std::vector<uint32_t> positions(n, 9), want;
+        const size_t count = set.collect_at_least(positions.data(), priorities.data(), n, floor);
+        for (size_t i = 0; i < n; ++i) {
+          if (priorities[i] >= floor) want.push_back(static_cast<uint32_t>(i));
+        }
+        ASSERT_EQ(count, want.size()) << n << " at floor " << floor;
+        positions.resize(count);
+        ASSERT_EQ(positions, want) << n << " at floor " << floor;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -119,12 +119,17 @@ void CheckRuns(const OpName& op, const char* which, const CopyEnd& end,
 
 // Tells the sync check of one run of a copy between GM and UB: GM -> UB runs
 // on MTE2 (reads GM, writes UB), UB -> GM on MTE3. UB -> UB copies are not
-// followed by the sync check (docs/checks.md); the init check learns of
-// them here, as the copies' UB pointers are not announced (UbEnd).
+// followed by the sync check (docs/checks.md); the init check and
+// CheckLocalMemoryIA's registers learn of them here, as the copies' UB
+// pointers are not announced (UbEnd).
 void NoteCopy(const OpName& op, const CopyEnd& dst, const uint8_t* to,
               const CopyEnd& src, const uint8_t* from, uint64_t bytes) {
   if (!SyncCheckOn()) return;
   if (dst.ub != nullptr && src.ub != nullptr) {
+    CheckLocalMemoryAccess(kIaMteRead, op.text, from - src.ub->core->ub(),
+                           bytes);
+    CheckLocalMemoryAccess(kIaMteWrite, op.text, to - dst.ub->core->ub(),
+                           bytes);
     InitUbAccess(op.text, from - src.ub->core->ub(), bytes, false, true);
     InitUbAccess(op.text, to - dst.ub->core->ub(), bytes, true, false);
   } else if (dst.ub != nullptr) {

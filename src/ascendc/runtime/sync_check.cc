@@ -198,11 +198,25 @@ std::string ConflictText(const SyncState& s, uint32_t site, SyncPipe pipe,
   return text;
 }
 
+// The kind of access CheckLocalMemoryIA's registers see in an access of
+// `pipe`: the copies' pipes are MTE.
+IaKind IaKindOf(SyncPipe pipe, bool write) {
+  switch (pipe) {
+    case SyncPipe::kS:
+      return write ? kIaScalarWrite : kIaScalarRead;
+    case SyncPipe::kV:
+      return write ? kIaVectorWrite : kIaVectorRead;
+    default:
+      return write ? kIaMteWrite : kIaMteRead;
+  }
+}
+
 }  // namespace
 
 void NoteUbAccess(SyncPipe pipe, const char* api, uint64_t offset,
                   uint64_t bytes, bool write, bool exact) {
   if (bytes == 0 || pipe == SyncPipe::kNone) return;
+  CheckLocalMemoryAccess(IaKindOf(pipe, write), api, offset, bytes);
   InitUbAccess(api, offset, bytes, write, exact);
   SyncState* state = State();
   if (state == nullptr) return;

@@ -73,8 +73,19 @@ struct FlagState {
   std::string name;  ///< "SetFlag<HardEvent::MTE2_V>(0)"
 };
 
-/// A block's part of the check.
+/// One of CheckLocalMemoryIA's exception registers of a core.
+struct IaRegister {
+  uint8_t kinds = 0;   ///< IaKind bits; 0 while the register is clear
+  uint32_t start = 0;  ///< the range (start, end] in units of 32 bytes
+  uint32_t end = 0;
+};
+inline constexpr uint32_t kIaRegisters = 4;
+
+/// A block's part of the check, and its core's exception registers (a
+/// fresh block starts with them clear).
 struct SyncState {
+  IaRegister ia[kIaRegisters];
+  bool ia_armed = false;  ///< some register is armed
   bool started = false;
   PipeClock clock[kSyncPipes] = {};
   uint32_t barrier[kSyncPipes] = {};     ///< own time at the last PipeBarrier

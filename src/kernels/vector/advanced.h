@@ -202,6 +202,22 @@ struct AdvancedKernels {
   /// [0, 1) instead (its low 23 bits as a fraction, as bits).
   void (*philox_words)(uint32_t* words, const uint32_t* counter, uint64_t first, size_t groups,
                        const uint32_t* key, uint32_t rounds, bool as_unit_float);
+
+  // ---- TopK (topk_inl.h) --------------------------------------------------
+
+  /// priorities[i] = element i of src (half, bfloat16 or float by `format`)
+  /// ranked in 32 bits in the Sort family's order (NaN above every number,
+  /// −0 equal to +0; docs/sort.md), inverted for the smallest (`largest`
+  /// false) but for NaN's UINT32_MAX, which comes first either way.
+  void (*topk_priorities)(uint32_t* priorities, const void* src, size_t n, FloatFormat format,
+                          bool largest);
+  /// maxima[g] = the largest priority of group g, for `groups` groups of
+  /// n / groups in order (the last takes the rest; 1 <= groups <= n).
+  void (*group_maxima)(uint32_t* maxima, const uint32_t* priorities, size_t n, size_t groups);
+  /// Writes to positions, in order, every i < n with priorities[i] >= floor
+  /// and returns their count (positions holds n).
+  size_t (*collect_at_least)(uint32_t* positions, const uint32_t* priorities, size_t n,
+                             uint32_t floor);
 };
 
 /// The table of `isa`, an entry of Isas().

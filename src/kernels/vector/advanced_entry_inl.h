@@ -82,6 +82,9 @@ AdvancedKernels AdvancedLoops() {
   k.math_f32[static_cast<int>(MathStep::kErfc)] = ErfcFloats;
   k.math_f32[static_cast<int>(MathStep::kLgamma)] = LgammaFloats;
   k.math_f32[static_cast<int>(MathStep::kDigamma)] = DigammaFloats;
+  k.topk_priorities = TopKPriorities;
+  k.group_maxima = GroupMaxima;
+  k.collect_at_least = CollectAtLeast;
   return k;
 }
 

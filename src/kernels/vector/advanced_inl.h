@@ -767,3 +767,6 @@ void ReGluFloats(float* v, const float* gate, size_t n, float) {
 }  // namespace advanced
 }  // namespace
 }  // namespace normgrad::kernels
+
+// TopK's passes, in the same target region.
+#include "kernels/vector/topk_inl.h"

@@ -5,6 +5,11 @@
 // the dcache-bypass accesses), released blocks, and host memory the registry
 // does not know, which stays unchecked.
 //
+// Also CheckLocalMemoryIA's UB exception registers (docs/checks.md): each
+// access kind against a range, the range's ends, the four registers and
+// their clearing, the message's call site, the argument rules and a
+// block's fresh registers.
+//
 // Extending: one TEST per access path or rule; GlobalTensors are set up
 // without a size (SetGlobalBuffer(p)) so that only the allocation check can
 // catch the access.
@@ -171,6 +176,239 @@ TEST(GmCheck, HostMemoryTheRegistryDoesNotKnowIsNotChecked) {
   DataCopy(ub.t, g, 64);
   DataCopy(g, ub.t, 64);
   EXPECT_EQ(g.GetValue(63), 1.0f);
+}
+
+// ---- CheckLocalMemoryIA: the core's UB exception registers -----------------
+//
+// Tensors a and b of 256 floats each (a's 1024 bytes are 32 units of 32
+// bytes), filled; `unit` is a's first unit (its UB offset / 32). Every test
+// clears the four registers when it ends (they belong to the test thread's
+// block outside a launch).
+
+using normgrad_ascendc::IaKind;
+
+class LocalMemoryIA : public ::testing::Test {
+ protected:
+  LocalMemoryIA() {
+    pipe.InitBuffer(a_buf, 1024);
+    pipe.InitBuffer(b_buf, 1024);
+    a = a_buf.Get<float>();
+    b = b_buf.Get<float>();
+    unit =
+        static_cast<uint32_t>(normgrad_ascendc::UbOffset(a.GetPhyAddr()) / 32);
+    AscendC::Duplicate(a, 1.0f, 256);
+    AscendC::Duplicate(b, 2.0f, 256);
+    g = Unsized(gm.floats());
+    DataCopy(g, b, 256);
+  }
+  ~LocalMemoryIA() override {
+    for (uint32_t reg = 0; reg < 4; ++reg) {
+      AscendC::CheckLocalMemoryIAParam clear;
+      clear.enableBit = reg;
+      AscendC::CheckLocalMemoryIA(clear);
+    }
+  }
+  // Arms register `reg` over a's units (unit + from, unit + to] for the
+  // kinds in `kinds` (IaKind bits).
+  void Arm(uint32_t reg, uint32_t from, uint32_t to, uint8_t kinds) const {
+    AscendC::CheckLocalMemoryIA(
+        {reg, unit + from, unit + to,
+         (kinds & normgrad_ascendc::kIaScalarRead) != 0,
+         (kinds & normgrad_ascendc::kIaScalarWrite) != 0,
+         (kinds & normgrad_ascendc::kIaVectorRead) != 0,
+         (kinds & normgrad_ascendc::kIaVectorWrite) != 0,
+         (kinds & normgrad_ascendc::kIaMteRead) != 0,
+         (kinds & normgrad_ascendc::kIaMteWrite) != 0, true});
+  }
+  // a's UB bytes [first, last) in a message: "[96, 128)".
+  std::string Bytes(uint64_t first, uint64_t last) const {
+    const uint64_t base = uint64_t{unit} * 32;
+    return "[" + std::to_string(base + first) + ", " +
+           std::to_string(base + last) + ")";
+  }
+
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a_buf, b_buf;
+  LocalTensor<float> a, b;
+  uint32_t unit = 0;
+  DeviceBlock gm{1024};
+  GlobalTensor<float> g;
+};
+
+// One access of each kind to a's bytes [32, 36) at least (a's unit + 1).
+struct IaAccess {
+  IaKind kind;
+  const char* text;  ///< the message's start: "<api>: a <kind> (<field>)"
+  void (*run)(const LocalTensor<float>& a, const LocalTensor<float>& b,
+              const GlobalTensor<float>& g);
+};
+
+const IaAccess kIaAccesses[] = {
+    {normgrad_ascendc::kIaScalarRead,
+     "LocalTensor<float>::GetValue: a scalar read (isScalarRead)",
+     [](const LocalTensor<float>& a, const LocalTensor<float>&,
+        const GlobalTensor<float>&) { static_cast<void>(a.GetValue(8)); }},
+    {normgrad_ascendc::kIaScalarWrite,
+     "LocalTensor<float>::SetValue: a scalar write (isScalarWrite)",
+     [](const LocalTensor<float>& a, const LocalTensor<float>&,
+        const GlobalTensor<float>&) { a.SetValue(8, 3.0f); }},
+    {normgrad_ascendc::kIaVectorRead,
+     "Adds<float>: a vector read (isVectorRead)",
+     [](const LocalTensor<float>& a, const LocalTensor<float>& b,
+        const GlobalTensor<float>&) { AscendC::Adds(b, a, 1.0f, 256); }},
+    {normgrad_ascendc::kIaVectorWrite,
+     "Adds<float>: a vector write (isVectorWrite)",
+     [](const LocalTensor<float>& a, const LocalTensor<float>& b,
+        const GlobalTensor<float>&) { AscendC::Adds(a, b, 1.0f, 256); }},
+    {normgrad_ascendc::kIaMteRead,
+     "DataCopy<float> UB->GM: a MTE read (isMteRead)",
+     [](const LocalTensor<float>& a, const LocalTensor<float>&,
+        const GlobalTensor<float>& g) { DataCopy(g, a, 256); }},
+    {normgrad_ascendc::kIaMteWrite,
+     "DataCopy<float> GM->UB: a MTE write (isMteWrite)",
+     [](const LocalTensor<float>& a, const LocalTensor<float>&,
+        const GlobalTensor<float>& g) { DataCopy(a, g, 256); }},
+};
+
+TEST_F(LocalMemoryIA, EachKindStopsItsOwnAccessesOnly) {
+  for (const IaAccess& armed : kIaAccesses) {
+    Arm(0, 0, 1, armed.kind);
+    for (const IaAccess& access : kIaAccesses) {
+      SCOPED_TRACE(std::string(armed.text) + " armed; running " + access.text);
+      if (access.kind != armed.kind) {
+        access.run(a, b, g);
+        continue;
+      }
+      // The access's bytes in the range (unit, unit + 1]: the unit after
+      // the start, a's bytes [32, 64).
+      EXPECT_TRUE(FailsWith(
+          [&] { access.run(a, b, g); },
+          std::string(access.text) + " of UB bytes " +
+              (access.kind <= normgrad_ascendc::kIaScalarWrite
+                   ? Bytes(32, 36)
+                   : Bytes(32, 64)) +
+              " falls in the range of CheckLocalMemoryIA's exception register "
+              "0 (startAddr " +
+              std::to_string(unit) + ", endAddr " + std::to_string(unit + 1) +
+              ": UB bytes " + Bytes(32, 64) +
+              "), armed for this kind of access"));
+    }
+  }
+}
+
+TEST_F(LocalMemoryIA, TheRangeLeavesOutItsStartUnitAndHoldsItsEndUnit) {
+  Arm(2, 2, 4, normgrad_ascendc::kIaScalarRead);  // units 3 and 4 of a
+  const auto read = [&](uint32_t i) {
+    return [this, i] { static_cast<void>(a.GetValue(i)); };
+  };
+  for (uint32_t i : {0u, 16u, 23u, 40u, 255u}) {  // units 0, 2, 2, 5, 31
+    EXPECT_NO_THROW(read(i)()) << "element " << i;
+  }
+  EXPECT_TRUE(FailsWith(read(24), "UB bytes " + Bytes(96, 100)));   // unit 3
+  EXPECT_TRUE(FailsWith(read(39), "UB bytes " + Bytes(156, 160)));  // unit 4
+  EXPECT_TRUE(FailsWith(read(24), "exception register 2 (startAddr " +
+                                      std::to_string(unit + 2) + ", endAddr " +
+                                      std::to_string(unit + 4)));
+}
+
+TEST_F(LocalMemoryIA, EveryRegisterChecksAndAClearedOneNoLonger) {
+  for (uint32_t reg = 0; reg < 4; ++reg) {
+    Arm(reg, 0, 32, normgrad_ascendc::kIaScalarWrite);
+    EXPECT_TRUE(FailsWith([&] { a.SetValue(255, 1.0f); },
+                          "exception register " + std::to_string(reg) + " "));
+    AscendC::CheckLocalMemoryIA(
+        {reg, unit, unit + 32, false, true, false, false, false, false, false});
+    a.SetValue(255, 1.0f);
+  }
+  // An empty range (start = end) and a register armed for no kind check
+  // nothing.
+  Arm(1, 5, 5, normgrad_ascendc::kIaScalarWrite);
+  Arm(3, 0, 32, 0);
+  a.SetValue(0, 1.0f);
+  a.SetValue(255, 1.0f);
+}
+
+TEST_F(LocalMemoryIA, TheMessageNamesTheCallersLine) {
+  Arm(0, 0, 32, normgrad_ascendc::kIaVectorWrite);
+  const auto write = [&] { AscendC::Adds(a, b, 1.0f, 64); };
+  const std::string site = std::string(__FILE__) + ":" +
+                           std::to_string(__LINE__ - 2) + ": Adds<float>: ";
+  EXPECT_TRUE(FailsWith(write, site +
+                                   "a vector write (isVectorWrite) of UB "
+                                   "bytes " +
+                                   Bytes(32, 256)));
+}
+
+TEST_F(LocalMemoryIA, BadArgumentsAreErrorsNamingTheRule) {
+  const auto set = [](AscendC::CheckLocalMemoryIAParam p) {
+    return [p] { AscendC::CheckLocalMemoryIA(p); };
+  };
+  EXPECT_TRUE(FailsWith(
+      set({4, 0, 1, true, false, false, false, false, false, true}),
+      "CheckLocalMemoryIA: checkParams.enableBit is 4; it names one of the "
+      "exception registers 0 to 3"));
+  EXPECT_TRUE(FailsWith(
+      set({0, 65536, 65536, true, false, false, false, false, false, true}),
+      "CheckLocalMemoryIA: checkParams.startAddr is 65536; it must be in [0, "
+      "65535] (units of 32 bytes)"));
+  EXPECT_TRUE(FailsWith(
+      set({0, 0, 70000, true, false, false, false, false, false, true}),
+      "CheckLocalMemoryIA: checkParams.endAddr is 70000; it must be in [0, "
+      "65535]"));
+  EXPECT_TRUE(FailsWith(
+      set({1, 40, 8, true, false, false, false, false, false, true}),
+      "CheckLocalMemoryIA: checkParams.startAddr 40 is greater than "
+      "checkParams.endAddr 8; the range (startAddr, endAddr] needs startAddr "
+      "<= endAddr"));
+  const auto& profile = normgrad_ascendc::CurrentCore().profile();
+  const uint32_t units = profile.ub_bytes / 32;
+  set({0, 0, units, true, false, false, false, false, false, false})();
+  EXPECT_TRUE(FailsWith(
+      set({0, 0, units + 1, true, false, false, false, false, false, true}),
+      "CheckLocalMemoryIA: checkParams.endAddr is " +
+          std::to_string(units + 1) + " (UB byte " +
+          std::to_string(uint64_t{units + 1} * 32) + "), past the " +
+          std::to_string(profile.ub_bytes) +
+          "-byte unified buffer of profile a2; it must be at most " +
+          std::to_string(units)));
+}
+
+// The page gives the 950 no exception registers (a core without a TPipe
+// takes the process profile).
+TEST(LocalMemoryIAProfiles, TheAscend950HasNone) {
+  compat_test::ProfileScope p950{normgrad_ascendc::Profile::k950};
+  EXPECT_TRUE(FailsWith(
+      [] {
+        AscendC::CheckLocalMemoryIA(
+            {0, 0, 1, true, false, false, false, false, false, true});
+      },
+      "CheckLocalMemoryIA: not available on profile 950 (Ascend 950"));
+}
+
+// A block arms register 0 over its tensor's units and ends without clearing
+// it; a block writes its tensor.
+__global__ __aicore__ void ArmOrWrite(GM_ADDR arm_flags) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 1024);
+  LocalTensor<float> t = buf.Get<float>();
+  const auto unit =
+      static_cast<uint32_t>(normgrad_ascendc::UbOffset(t.GetPhyAddr()) / 32);
+  if (arm_flags[AscendC::GetBlockIdx()] != 0) {
+    AscendC::CheckLocalMemoryIA(
+        {0, unit, unit + 32, false, false, false, true, false, false, true});
+  } else {
+    AscendC::Duplicate(t, 1.0f, 256);
+  }
+}
+
+TEST(LocalMemoryIABlocks, EachBlockStartsWithEveryRegisterClear) {
+  using normgrad_ascendc::LaunchKernel;
+  uint8_t arm[2] = {1, 0};
+  uint8_t write[1] = {0};
+  EXPECT_EQ(LaunchKernel("ArmOrWrite", 1, 0, nullptr, ArmOrWrite, arm), 0);
+  EXPECT_EQ(LaunchKernel("ArmOrWrite", 1, 0, nullptr, ArmOrWrite, write), 0);
+  EXPECT_EQ(LaunchKernel("ArmOrWrite", 2, 0, nullptr, ArmOrWrite, arm), 0);
 }
 
 }  // namespace

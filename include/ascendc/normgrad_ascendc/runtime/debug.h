@@ -1,9 +1,10 @@
 // normgrad_ascendc/runtime/debug.h — debugging a kernel on the CPU
 // (docs/runtime.md, "Debugging"): printf/PRINTF, KERNEL_LOG,
 // assert/ascendc_assert/ASSERT/ ASCENDC_ASSERT, DumpTensor, DumpAccChkPoint,
-// PrintTimeStamp, Trap, GetSystemCycle, LocalTensor's Print/ToFile (tensor.h,
-// written here), the Utils API's asc_dump, asc_time_stamp, asc_prof_start/
-// stop, asc_mark_stamp and TRACE_START/TRACE_STOP, and the profiler marks
+// PrintTimeStamp, Trap, CheckLocalMemoryIA, GetSystemCycle, LocalTensor's
+// Print/ToFile (tensor.h, written here), the Utils API's asc_dump,
+// asc_time_stamp, asc_prof_start/ stop, asc_mark_stamp and
+// TRACE_START/TRACE_STOP, and the profiler marks
 // MetricsProfStart/MetricsProfStop/MarkStamp.
 //
 // The profiler marks feed the device's profiler; here, in a program built
@@ -43,6 +44,7 @@
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
 #include "normgrad_ascendc/runtime/sync.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
@@ -442,6 +444,42 @@ inline void PrintTimeStamp(uint32_t descId) {
 inline void Trap(normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Fail("Trap: the kernel called Trap()");
+}
+
+/// The settings of one of the core's four UB exception registers
+/// (CheckLocalMemoryIA): addresses in units of 32 bytes from the UB's start.
+struct CheckLocalMemoryIAParam {
+  uint32_t enableBit = 0;  ///< the register, 0..3
+  uint32_t startAddr = 0;  ///< the range (startAddr, endAddr], 0..65535
+  uint32_t endAddr = 0;
+  bool isScalarRead = false;
+  bool isScalarWrite = false;
+  bool isVectorRead = false;
+  bool isVectorWrite = false;
+  bool isMteRead = false;
+  bool isMteWrite = false;
+  bool isEnable = false;  ///< false clears the register
+  uint32_t reserved = 0;
+};
+
+/// Arms (or clears) one UB exception register of the calling block's core:
+/// from then on, an access of a checked kind to the range stops the kernel
+/// as the device's exception would (docs/checks.md, "CheckLocalMemoryIA").
+/// Each block starts with every register clear.
+inline void CheckLocalMemoryIA(const CheckLocalMemoryIAParam& checkParams,
+                               normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  const CheckLocalMemoryIAParam& c = checkParams;
+  namespace ng = normgrad_ascendc;
+  const uint8_t kinds =
+      static_cast<uint8_t>((c.isScalarRead ? ng::kIaScalarRead : 0) |
+                           (c.isScalarWrite ? ng::kIaScalarWrite : 0) |
+                           (c.isVectorRead ? ng::kIaVectorRead : 0) |
+                           (c.isVectorWrite ? ng::kIaVectorWrite : 0) |
+                           (c.isMteRead ? ng::kIaMteRead : 0) |
+                           (c.isMteWrite ? ng::kIaMteWrite : 0));
+  normgrad_ascendc::SetLocalMemoryIA(c.enableBit, c.startAddr, c.endAddr, kinds,
+                                     c.isEnable);
 }
 
 /// The profiler's marks: with ASCENDC_TRACE_ON each prints a line with the

@@ -16,6 +16,9 @@
 // call reads, no more), plus the allocations that hand UB bytes out
 // (NoteUbAllocation) and every TensorView::data() pointer an API takes
 // (NoteUbData: the call may write through it).
+//
+// CheckLocalMemoryIA's exception registers (local_memory_ia.cc) look at
+// every UB access NoteUbAccess is told of; arming one turns the hooks on.
 #pragma once
 
 #include <atomic>
@@ -30,11 +33,11 @@ struct TensorView;
 enum class SyncPipe : uint8_t { kS, kV, kMte2, kMte3, kCount, kNone = kCount };
 
 /// Set once, by the first launch that runs the sync or the init check
-/// (launch.cc).
+/// (launch.cc), or the first CheckLocalMemoryIA that arms a register.
 extern std::atomic<bool> g_sync_check_on;
 
-/// Whether any launch runs the sync or the init check: the hooks test this
-/// first.
+/// Whether any launch runs the sync or the init check, or a register of
+/// CheckLocalMemoryIA was armed: the hooks test this first.
 inline bool SyncCheckOn() {
   return g_sync_check_on.load(std::memory_order_relaxed);
 }
@@ -108,6 +111,32 @@ class UbWritesDeclared {
 };
 /// A copy on MTE2 reads, or on MTE3 writes, GM bytes [p, p + bytes).
 void NoteGmCopy(SyncPipe pipe, const char* api, const void* p, uint64_t bytes);
+
+/// The kinds of UB access CheckLocalMemoryIA's exception registers tell
+/// apart (a register holds a set of them): GetValue/SetValue are scalar,
+/// the vector instructions vector, the copies MTE (a copy into the UB
+/// writes it, out of the UB reads it).
+enum IaKind : uint8_t {
+  kIaScalarRead = 1,
+  kIaScalarWrite = 2,
+  kIaVectorRead = 4,
+  kIaVectorWrite = 8,
+  kIaMteRead = 16,
+  kIaMteWrite = 32,
+};
+/// CheckLocalMemoryIA: arms (or, with `enable` false, clears) exception
+/// register `reg` of the calling block's core for the accesses of `kinds`
+/// (IaKind bits) to 32-byte units (start, end] of the UB. Arming one turns
+/// the hooks on (g_sync_check_on) for the rest of the process.
+void SetLocalMemoryIA(uint32_t reg, uint32_t start, uint32_t end, uint8_t kinds,
+                      bool enable);
+/// `api` accesses UB bytes [offset, offset + bytes) of the calling block in
+/// the way `kind` says: a KernelError when an armed exception register of
+/// the block catches it. NoteUbAccess calls it for every access it is told
+/// of; the copies UB -> UB, which the sync check does not follow, call it
+/// themselves.
+void CheckLocalMemoryAccess(IaKind kind, const char* api, uint64_t offset,
+                            uint64_t bytes);
 
 /// SetFlag<event>(id) (set) or WaitFlag<event>(id): `event` a HardEvent
 /// value.

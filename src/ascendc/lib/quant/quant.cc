@@ -106,6 +106,21 @@ void CheckScaleRange(float s, const char* name, uint32_t index,
       kQuant, name, static_cast<double>(s));
 }
 
+// op(v[i], by[i % by.size()]) for every i, v's size a multiple of by's: a
+// period at a time, without a remainder per element.
+template <typename Op>
+void ApplyByPeriod(std::vector<float>& v, const std::vector<float>& by, Op op) {
+  const size_t period = by.size();
+  if (period == 1) {
+    for (float& x : v) op(x, by[0]);
+    return;
+  }
+  for (size_t base = 0; base < v.size(); base += period) {
+    float* row = v.data() + base;
+    for (size_t j = 0; j < period; ++j) op(row[j], by[j]);
+  }
+}
+
 }  // namespace
 
 void RunAscendQuant(const QuantArgs& a) {
@@ -184,10 +199,11 @@ void RunAscendQuant(const QuantArgs& a) {
     RoundThroughHalf(offsets);
   }
   std::vector<float> v = FloatsOf(a.src, a.src_type, 0, c.cal);
+  // A half is a float that rounds to half as itself.
+  if (through_half && a.src_type != QuantType::kHalf) RoundThroughHalf(v);
+  ApplyByPeriod(v, scales, [](float& x, float s) { x *= s; });
   if (through_half) RoundThroughHalf(v);
-  for (uint32_t i = 0; i < c.cal; ++i) v[i] *= scales[i % period];
-  if (through_half) RoundThroughHalf(v);
-  for (uint32_t i = 0; i < c.cal; ++i) v[i] += offsets[i % period];
+  ApplyByPeriod(v, offsets, [](float& x, float o) { x += o; });
   if (through_half) RoundThroughHalf(v);
   Convert(QuantType::kInt8, a.dst.data(), QuantType::kFloat, v.data(), c.cal);
 }

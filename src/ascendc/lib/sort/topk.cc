@@ -6,11 +6,15 @@
 // the largest, its inverse for the smallest, NaN first either way; equal
 // priorities keep their order.
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "ascendc/lib/common/advanced_api.h"
 #include "ascendc/lib/sort/sort_order.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad_ascendc/lib/sort/sort_call.h"
 
 namespace normgrad_ascendc {
@@ -107,15 +111,126 @@ void CheckTiling(const TopKArgs& a, uint32_t unit) {
                 "profile"}});
 }
 
-// A candidate of a row: its priority and position.
-struct Candidate {
-  uint64_t priority;
-  uint32_t position;
+// A row's candidates as keys: the priority in the high bits and the
+// position's complement in the low 32, so that the larger key comes first
+// and equal priorities keep their order. Every type but the 64-bit integers
+// ranks in 32 bits (uint64_t keys); those need 64 (Wide keys).
+__extension__ typedef unsigned __int128 Wide;
+
+template <typename Key>
+Key KeyOf(Key priority, uint32_t position) {
+  return priority << 32 | Key{~position};
+}
+template <typename Key>
+uint32_t PositionOf(Key key) {
+  return ~static_cast<uint32_t>(key);
+}
+template <typename Key>
+Key PriorityOf(Key key) {
+  return key >> 32;
+}
+
+// Leaves in keys[0, k) the k largest of keys[0, count) (count >= k, all
+// distinct): by priority (sorted), or else those above the k-th priority,
+// then those equal to it, each in source order.
+template <typename Key>
+void KeepLargest(Key* keys, uint32_t count, uint32_t k, bool sorted) {
+  const std::greater<Key> larger;
+  if (count > k) std::nth_element(keys, keys + (k - 1), keys + count, larger);
+  std::sort(keys, keys + k, larger);
+  if (sorted) return;
+  const Key kth = PriorityOf(keys[k - 1]);
+  std::sort(keys, keys + k, [kth](Key x, Key y) {
+    const bool x_above = PriorityOf(x) > kth;
+    const bool y_above = PriorityOf(y) > kth;
+    if (x_above != y_above) return x_above;
+    return PositionOf(x) < PositionOf(y);
+  });
+}
+
+// The priorities of a row of n elements whose rank fits 32 bits: the rank
+// for the largest, inverted for the smallest (NaN's UINT32_MAX first either
+// way). The floating types' come from the instruction set's loops.
+void Priorities(SortElem type, const uint8_t* values, uint32_t n, bool largest,
+                uint32_t* priorities) {
+  const normgrad::kernels::AdvancedKernels& loops =
+      normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+  switch (type) {
+    case SortElem::kFloat:
+      return loops.topk_priorities(priorities, values, n,
+                                   {4, 0x7f800000u, 0x3f800000u}, largest);
+    case SortElem::kHalf:
+      return loops.topk_priorities(priorities, values, n, {2, 0x7c00u, 0x3c00u},
+                                   largest);
+    case SortElem::kBfloat16:
+      return loops.topk_priorities(priorities, values, n, {2, 0x7f80u, 0x3f80u},
+                                   largest);
+    default:
+      break;
+  }
+  // The integers of at most 32 bits: RankAt's order, moved to 32 bits.
+  const uint32_t flip = largest ? 0 : UINT32_MAX;
+  const bool is_signed = type == SortElem::kInt8 || type == SortElem::kInt16 ||
+                         type == SortElem::kInt32;
+  const uint64_t low =
+      is_signed ? (uint64_t{1} << 63) - (uint64_t{1} << 31) : 0;
+  for (uint32_t j = 0; j < n; ++j) {
+    priorities[j] = static_cast<uint32_t>(RankAt(type, values, j) - low) ^ flip;
+  }
+}
+
+// The work space of a call's rows of n elements.
+struct RowSpace {
+  std::vector<uint32_t> priorities;
+  std::vector<uint32_t> maxima;
+  std::vector<uint32_t> positions;
+  std::vector<uint64_t> keys;
+  std::vector<Wide> wide_keys;
+  // Room for rows of n, kept when there is.
+  void Fit(uint32_t n) {
+    if (priorities.size() >= n) return;
+    priorities.resize(n);
+    maxima.resize(n);
+    positions.resize(n);
+    keys.resize(n);
+    wide_keys.resize(n);
+  }
 };
 
-bool First(const Candidate& x, const Candidate& y) {
-  return x.priority != y.priority ? x.priority > y.priority
-                                  : x.position < y.position;
+// The k chosen positions of a row of n elements, in output order.
+void ChooseRow(SortElem type, const uint8_t* values, uint32_t n, uint32_t k,
+               bool largest, bool sorted, RowSpace& space, uint32_t* chosen) {
+  if (SortElemBytes(type) == 8) {
+    for (uint32_t j = 0; j < n; ++j) {
+      const Wide rank = RankAt(type, values, j);
+      space.wide_keys[j] = KeyOf<Wide>(largest ? rank : rank ^ UINT64_MAX, j);
+    }
+    KeepLargest(space.wide_keys.data(), n, k, sorted);
+    for (uint32_t i = 0; i < k; ++i) chosen[i] = PositionOf(space.wide_keys[i]);
+    return;
+  }
+  uint32_t* priorities = space.priorities.data();
+  Priorities(type, values, n, largest, priorities);
+  const normgrad::kernels::AdvancedKernels& loops =
+      normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+  // Of 2k groups' largest priorities, the k-th largest has k priorities of
+  // the row at or above it, so the row's k largest are too: those below need
+  // no more look (on random rows, about 1.4 k pass).
+  const uint32_t groups = std::min(n, 2 * k);
+  uint32_t* maxima = space.maxima.data();
+  loops.group_maxima(maxima, priorities, n, groups);
+  std::nth_element(maxima, maxima + (k - 1), maxima + groups,
+                   std::greater<uint32_t>());
+  const uint32_t floor = maxima[k - 1];
+  const uint32_t count = static_cast<uint32_t>(
+      loops.collect_at_least(space.positions.data(), priorities, n, floor));
+  uint64_t* keys = space.keys.data();
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t j = space.positions[i];
+    keys[i] = KeyOf<uint64_t>(priorities[j], j);
+  }
+  KeepLargest(keys, count, k, sorted);
+  for (uint32_t i = 0; i < k; ++i) chosen[i] = PositionOf(keys[i]);
 }
 
 }  // namespace
@@ -216,38 +331,18 @@ void RunTopK(const TopKArgs& a) {
   if (a.config.order == AscendC::TopKOrder::LARGEST) largest = true;
   if (a.config.order == AscendC::TopKOrder::SMALLEST) largest = false;
   const bool sorted = !radix || a.config.sorted;
-  std::vector<Candidate> row(n);
-  std::vector<Candidate> chosen;
+  // Kept on the thread from call to call: a call needs no fresh memory.
+  thread_local RowSpace space;
+  space.Fit(n);
+  std::vector<uint32_t> chosen(k);
   int32_t* dst_index = reinterpret_cast<int32_t*>(a.dst_index.data());
   for (uint64_t r = 0; r < outter; ++r) {
     const uint8_t* values = a.src.data() + r * inner * elem;
-    for (uint32_t j = 0; j < n; ++j) {
-      const uint64_t rank = RankAt(a.type, values, j);
-      const bool nan = IsNanRank(a.type, rank);
-      row[j] = {nan || largest ? rank : ~rank, j};
-    }
-    if (sorted) {
-      std::partial_sort(row.begin(), row.begin() + k, row.end(), First);
-      chosen.assign(row.begin(), row.begin() + k);
-    } else {
-      // Those above the k-th priority, then those equal to it, each in
-      // source order.
-      std::vector<Candidate> order = row;
-      std::nth_element(order.begin(), order.begin() + (k - 1), order.end(),
-                       First);
-      const uint64_t kth = order[k - 1].priority;
-      chosen.clear();
-      for (const Candidate& c : row) {
-        if (c.priority > kth) chosen.push_back(c);
-      }
-      for (const Candidate& c : row) {
-        if (chosen.size() < k && c.priority == kth) chosen.push_back(c);
-      }
-    }
+    ChooseRow(a.type, values, n, k, largest, sorted, space, chosen.data());
     const bool finished = a.has_finish && a.finish.data()[r] != 0;
     const uint64_t index_base = a.small ? r * inner : 0;
     for (uint32_t i = 0; i < k; ++i) {
-      const uint32_t j = chosen[i].position;
+      const uint32_t j = chosen[i];
       std::memcpy(a.dst_value.data() + (r * value_row + i) * elem,
                   values + uint64_t{j} * elem, elem);
       int32_t index =
