@@ -25,27 +25,12 @@ namespace normgrad::kernels {
 namespace {
 namespace advanced {
 
-inline uint64_t BitsOfDouble(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-inline double DoubleOf(uint64_t b) {
-  double d;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
-
 // The unbiased exponent of a positive double (−1023 at +0).
 inline int64_t ExponentOf(double d) { return static_cast<int64_t>(BitsOfDouble(d) >> 52) - 1023; }
 
 // 2^k for an integer k in [−1022, 1023], from its bits.
 inline double Pow2Double(int64_t k) { return DoubleOf(static_cast<uint64_t>(k + 1023) << 52); }
 
-// 2^52: below it, adding and subtracting it rounds a double to the nearest
-// integer (ties to even).
-constexpr double kTwo52 = 4503599627370496.0;
 constexpr double kLargestFloat = 0x1.fffffep127;
 
 // The integer part of q, for 0 <= q < 2^52.
@@ -130,7 +115,6 @@ void FmodFloats(float* __restrict dst, const float* __restrict a, const float* _
 // integer, or t is outside [−87, 88], the element is the C library's pow of
 // the widened values rounded to float, as before. For a < 0 and an integral
 // b the sign is b's parity.
-constexpr uint64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdull;  // √½ as a double
 // From 2^24 on, every float is an even integer.
 constexpr double kTwo24 = 16777216.0;
 
@@ -139,32 +123,6 @@ constexpr double kTwo24 = 16777216.0;
 inline float RoundedToFloat(double d) {
   const float infinite = d < 0.0 ? -INFINITY : INFINITY;
   return std::fabs(d) >= kFloatOverflow ? infinite : static_cast<float>(d);
-}
-
-// ln x = exponent · ln 2 + ln_m, for a positive normal double x.
-struct LnParts {
-  double exponent;
-  double ln_m;
-};
-
-inline LnParts LnPartsOf(double x) {
-  const uint64_t bits = BitsOfDouble(x);
-  const int64_t e = static_cast<int64_t>(bits - kSqrtHalfBits) >> 52;
-  const double m = DoubleOf(bits - (static_cast<uint64_t>(e) << 52));
-  const double s = (m - 1.0) / (m + 1.0);
-  const double z = s * s;
-  double q = 1.0 / 21;
-  q = q * z + 1.0 / 19;
-  q = q * z + 1.0 / 17;
-  q = q * z + 1.0 / 15;
-  q = q * z + 1.0 / 13;
-  q = q * z + 1.0 / 11;
-  q = q * z + 1.0 / 9;
-  q = q * z + 1.0 / 7;
-  q = q * z + 1.0 / 5;
-  q = q * z + 1.0 / 3;
-  q = q * z + 1.0;
-  return {static_cast<double>(e), 2.0 * s * q};
 }
 
 void PowerFloats(float* __restrict dst, const float* __restrict a, const float* __restrict b,

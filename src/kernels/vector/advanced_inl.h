@@ -58,6 +58,74 @@ constexpr double kExpShifter = 6755399441055744.0;        // 1.5·2^52
 constexpr double kBelowOne = 1.0 - 0x1p-40;
 constexpr double kAboveOne = 1.0 + 0x1p-40;
 
+// ---- Doubles by their bits, and ln in double lanes ---------------------------
+//
+// Shared by the passes computed in double lanes (advanced_inverse_inl.h,
+// advanced_special_inl.h, advanced_binary_inl.h).
+
+constexpr double kPi = 0x1.921fb54442d18p+1;
+// 2^52 and its bits: adding and subtracting 2^52 rounds a double below 2^51
+// to the nearest integer (ties to even), and an integer k below 2^52
+// becomes a double as the bits of 2^52 + k, less 2^52 (AVX2 has no
+// conversion of 64-bit integers).
+constexpr double kTwo52 = 4503599627370496.0;
+constexpr uint64_t kTwo52Bits = 0x4330000000000000u;
+// The bits of √½ as a double: subtracting them from a double's bits puts
+// the exponent field of its mantissa m at 0 for m in [√½, √2).
+constexpr uint64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdu;
+
+inline uint64_t BitsOfDouble(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, sizeof b);
+  return b;
+}
+
+inline double DoubleOf(uint64_t b) {
+  double d;
+  std::memcpy(&d, &b, sizeof d);
+  return d;
+}
+
+// ln x = exponent · ln 2 + ln_m, for a finite normal double x > 0.
+struct LnParts {
+  double exponent;
+  double ln_m;
+};
+
+// x = 2^e · m with m in [√½, √2) read from the bits, ln m = 2·atanh(s) with
+// s = (m − 1)/(m + 1) (m − 1 exact), |s| <= 0.1716, by its odd series to
+// s^21 (the rest is below 2^-60 of the sum). Unsigned 64-bit steps only
+// (shifts, adds), which every set vectorizes: e comes out biased by 1024
+// and becomes a double through the bits of 2^52 + e.
+inline LnParts LnPartsOf(double x) {
+  constexpr uint64_t kBias = uint64_t{1024} << 52;
+  const uint64_t bits = BitsOfDouble(x);
+  const uint64_t biased = (bits - kSqrtHalfBits + kBias) >> 52;
+  const double e = DoubleOf(kTwo52Bits | biased) - (kTwo52 + 1024.0);
+  const double m = DoubleOf(bits - ((biased - 1024) << 52));
+  const double s = (m - 1.0) / (m + 1.0);
+  const double z = s * s;
+  double q = 1.0 / 21;
+  q = q * z + 1.0 / 19;
+  q = q * z + 1.0 / 17;
+  q = q * z + 1.0 / 15;
+  q = q * z + 1.0 / 13;
+  q = q * z + 1.0 / 11;
+  q = q * z + 1.0 / 9;
+  q = q * z + 1.0 / 7;
+  q = q * z + 1.0 / 5;
+  q = q * z + 1.0 / 3;
+  q = q * z + 1.0;
+  return {e, 2.0 * s * q};
+}
+
+// ln x for a finite normal double x > 0: e·ln2 in ExpInDouble's two parts
+// of ln 2 (e·kExpLn2Hi exact) plus ln m.
+inline double LnInDouble(double x) {
+  const LnParts parts = LnPartsOf(x);
+  return parts.exponent * kExpLn2Hi + (parts.exponent * kExpLn2Lo + parts.ln_m);
+}
+
 // e^c for c in [-87, 88] in double lanes.
 inline double ExpInDouble(double c) {
   const double shifted = c * kExpLog2e + kExpShifter;

@@ -28,7 +28,6 @@ constexpr double kTanEighthPi = 0.41421356237309503;
 constexpr double kTanThreeEighthsPi = 2.414213562373095;
 constexpr double kQuarterPi = 0x1.921fb54442d18p-1;
 constexpr double kHalfPi = 0x1.921fb54442d18p+0;
-constexpr double kPi = 0x1.921fb54442d18p+1;
 
 // atan u for |u| <= tan(π/8) (and a rounding more): its Taylor series to
 // u^31 by Horner in u²; the first term left out is below 2^-45 of the sum.
@@ -101,50 +100,6 @@ inline float AtanInDouble(float x) {
 
 // ---- ln(1 + t) -----------------------------------------------------------------
 
-// The bits of √½ as a double: subtracting them puts the exponent field of m
-// at 0 for m in [√½, √2).
-constexpr uint64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdu;
-// 2^52 and its bits: an integer k below 2^52 becomes a double as the bits
-// of 2^52 + k, less 2^52 (AVX2 has no conversion of 64-bit integers).
-constexpr double kTwo52 = 4503599627370496.0;
-constexpr uint64_t kTwo52Bits = 0x4330000000000000u;
-
-inline uint64_t BitsOfDouble(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-inline double DoubleOf(uint64_t b) {
-  double d;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
-
-// ln s for a finite s >= 1: s = 2^k · m with m in [√½, √2) from the bits,
-// ln m = 2·atanh(r), r = (m − 1)/(m + 1) (m − 1 exact), |r| <= 0.1716, by
-// its odd series to r^17 (the rest below 2^-50 of the sum), then
-// k·ln2_hi + (k·ln2_lo + ln m) with k·ln2_hi exact (ExpInDouble's two
-// parts of ln 2).
-inline double LnAtLeastOne(double s) {
-  const uint64_t bits = BitsOfDouble(s);
-  const uint64_t k = (bits - kSqrtHalfBits) >> 52;
-  const double m = DoubleOf(bits - (k << 52));
-  const double kd = DoubleOf(kTwo52Bits | k) - kTwo52;
-  const double r = (m - 1.0) / (m + 1.0);
-  const double z = r * r;
-  double q = 1.0 / 17;
-  q = q * z + 1.0 / 15;
-  q = q * z + 1.0 / 13;
-  q = q * z + 1.0 / 11;
-  q = q * z + 1.0 / 9;
-  q = q * z + 1.0 / 7;
-  q = q * z + 1.0 / 5;
-  q = q * z + 1.0 / 3;
-  const double ln_m = 2.0 * r + 2.0 * r * z * q;
-  return kd * kExpLn2Hi + (kd * kExpLn2Lo + ln_m);
-}
-
 // ln(1 + t) for t in [0, +inf]: s = 1 + t rounds, and its rounding error e
 // (Knuth's two-sum, exact) enters as e/s (ln(s + e) = ln s + e/s, the next
 // term below 2^-106). +inf at +inf.
@@ -152,7 +107,7 @@ inline double LnOnePlus(double t) {
   const double s = 1.0 + t;
   const double t_part = s - t;
   const double e = (1.0 - t_part) + (t - (s - t_part));
-  const double finite = LnAtLeastOne(s) + e / s;
+  const double finite = LnInDouble(s) + e / s;
   return t == INFINITY ? INFINITY : finite;
 }
 

@@ -27,24 +27,11 @@ namespace advanced {
 // Elements per block of the passes below.
 constexpr size_t kSpecialBlock = 64;
 
-constexpr double kPi = 0x1.921fb54442d18p+1;
 constexpr double kTwoOverSqrtPi = 0x1.20dd750429b6dp+0;
 constexpr double kOneOverSqrtPi = 0x1.20dd750429b6dp-1;
 constexpr double kHalfLnTwoPi = 0x1.d67f1c864beb5p-1;  // ln(2π)/2
 // 2^23: from it on every float is an integer.
 constexpr double kFloatIntegral = 8388608.0;
-
-inline uint64_t BitsOfDouble(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
-
-inline double DoubleOf(uint64_t b) {
-  double d;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
 
 // `chosen ? a : b` by the bits. A conditional expression whose arm is
 // computed only for it lets g++ move that arithmetic into a branch (it may
@@ -64,36 +51,6 @@ inline float PickFloat(bool chosen, float a, float b) {
 // the largest float on (a conversion beyond float's range is undefined).
 inline float RoundToFloat(double d) {
   return static_cast<float>(Pick(std::fabs(d) >= kFloatOverflow, std::copysign(INFINITY, d), d));
-}
-
-// ln y for a finite normal y > 0, in double: y = 2^e · m with m in [√½, √2)
-// read from the bits, ln m = 2·atanh(s) with s = (m − 1)/(m + 1), |s| <=
-// 0.1716, by its odd series to s^21 (the rest is below 2^-60 of the sum),
-// then e·ln2 in the two parts of ExpInDouble (e·kExpLn2Hi exact). Unsigned
-// 64-bit steps only (shifts, adds), which every set vectorizes: e comes out
-// biased by 1024 and becomes a double through the bits of 2^52 + e.
-inline double LogInDouble(double y) {
-  constexpr uint64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdull;
-  constexpr uint64_t kBias = uint64_t{1024} << 52;
-  constexpr uint64_t kTwo52Bits = 0x4330000000000000ull;
-  const uint64_t bits = BitsOfDouble(y);
-  const uint64_t biased = (bits - kSqrtHalfBits + kBias) >> 52;
-  const double e = DoubleOf(kTwo52Bits | biased) - (4503599627370496.0 + 1024.0);
-  const double m = DoubleOf(bits - ((biased - 1024) << 52));
-  const double s = (m - 1.0) / (m + 1.0);  // m − 1 is exact
-  const double z = s * s;
-  double q = 1.0 / 21;
-  q = q * z + 1.0 / 19;
-  q = q * z + 1.0 / 17;
-  q = q * z + 1.0 / 15;
-  q = q * z + 1.0 / 13;
-  q = q * z + 1.0 / 11;
-  q = q * z + 1.0 / 9;
-  q = q * z + 1.0 / 7;
-  q = q * z + 1.0 / 5;
-  q = q * z + 1.0 / 3;
-  q = q * z + 1.0;
-  return e * kExpLn2Hi + (e * kExpLn2Lo + (s + s) * q);
 }
 
 // sin(πr) and cos(πr) for |r| <= 1/2 (r = x − the nearest integer, exact):
@@ -253,7 +210,7 @@ inline double LnGammaAsymptotic(double t) {
   p = p * w2 + 1.0 / 1260;
   p = p * w2 - 1.0 / 360;
   p = p * w2 + 1.0 / 12;
-  return ((t - 0.5) * LogInDouble(t) - t) + (kHalfLnTwoPi + w * p);
+  return ((t - 0.5) * LnInDouble(t) - t) + (kHalfLnTwoPi + w * p);
 }
 
 // ψ(t) for t >= 10: ln t − 1/(2t) − Σ_{k=1..7} B_2k / (2k·t^2k).
@@ -267,7 +224,7 @@ inline double DigammaAsymptotic(double t) {
   p = p * w2 + 1.0 / 252;
   p = p * w2 - 1.0 / 120;
   p = p * w2 + 1.0 / 12;
-  return (LogInDouble(t) - 0.5 * w) - w2 * p;
+  return (LnInDouble(t) - 0.5 * w) - w2 * p;
 }
 
 // ln|Γ(x)|: for y = x > 0, ln Γ(t) − ln P with P = y(y+1)···(t−1); below 0
@@ -298,7 +255,7 @@ void LgammaFloats(float* v, size_t n, uint32_t) {
       const double sin_pi = std::fabs(SinCosOfPiTimes(g.r).sin);
       // At a pole sin(πr) is 0: Q is the product there (the result is +inf).
       const double q = Pick(negative & !pole, kPi * product[i] / sin_pi, product[i]);
-      const double ln_q = LogInDouble(q);
+      const double ln_q = LnInDouble(q);
       const double ln_gamma_t = LnGammaAsymptotic(t[i]);
       const float rounded = RoundToFloat(Pick(negative, ln_q - ln_gamma_t, ln_gamma_t - ln_q));
       // Γ(1) = Γ(2) = 1: +0 exactly there, where the difference would leave
