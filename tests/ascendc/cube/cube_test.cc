@@ -174,6 +174,13 @@ TEST_F(CubeTest, PlatformReportsTheCubeMemories) {
     platform.GetCoreMemSize(type, size);
     EXPECT_EQ(size, bytes) << static_cast<int>(type);
   }
+  // The other profiles do not emulate the cube memories yet.
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+  uint64_t l0c = 1;
+  platform_ascendc::PlatformAscendC(nullptr).GetCoreMemSize(CoreMemType::L0_C,
+                                                            l0c);
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+  EXPECT_EQ(l0c, 0u);
 }
 
 TEST_F(CubeTest, VectorInstructionsRefuseCubeTensors) {
