@@ -211,6 +211,9 @@ TEST_F(CubeTest, ContiguousCopiesBetweenGmAndL1) {
   DataCopy(t[128], gin[128], blocks);
   DataCopy(gout, t, 256);
   for (int i = 0; i < 256; ++i) EXPECT_EQ(out[i].Bits(), in[i].Bits()) << i;
+  EXPECT_TRUE(FailsWith([&] { DataCopy(gout, t[16], 512); },
+                        "DataCopy<half> L1->GM: count 512 exceeds the src "
+                        "LocalTensor of 496 elements"));
   EXPECT_TRUE(FailsWith([&] { DataCopy(t, gin, 100); },
                         "DataCopy<half> GM->L1: count 100 (200 bytes) is not "
                         "a multiple of 32 bytes"));
@@ -318,6 +321,18 @@ TEST_F(CubeTest, Nd2NzRules) {
       [&] { DataCopy(dst, g, Nd2NzParams(4096, 4, 8, 0, 8, 4, 1, 0)); },
       "intriParams.ndNum 4096 is out of range [0, 4095]"));
   EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(dst, g, Nd2NzParams(1, 16385, 8, 0, 8, 4, 1, 0)); },
+      "intriParams.nValue 16385 is out of range [0, 16384]"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(dst, g, Nd2NzParams(1, 4, 8, 0, 0, 4, 1, 0)); },
+                "intriParams.srcDValue 0 is out of range [1, 65535]"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(dst, g, Nd2NzParams(1, 4, 8, 0, 8, 4, 0, 0)); },
+                "intriParams.dstNzNStride 0 is out of range [1, 16384]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(dst, g, Nd2NzParams(2, 4, 8, 0, 8, 4, 1, 16385)); },
+      "intriParams.dstNzMatrixStride 16385 is out of range [0, 16384]"));
+  EXPECT_TRUE(FailsWith(
       [&] { DataCopy(dst, g, Nd2NzParams(1, 16, 8, 0, 8, 16, 3, 0)); },
       "DataCopy<float> GM->L1 (Nd2NzParams): the Nz matrices reaches 1472 "
       "bytes into dst, past the end of its 1024 bytes"));
@@ -416,6 +431,10 @@ TEST_F(CubeTest, LoadData2DRules) {
   EXPECT_TRUE(FailsWith(
       [&] { LoadData(dst, src, LoadData2DParams(0, 1, 0, 0, 0, false, 1)); },
       "loadDataParams.addrMode 1; only 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, dst, LoadData2DParams(0, 1, 0, 0, 0, false, 0)); },
+      "LoadData<float> L1->L0A: src LocalTensor is at position A2; it must be "
+      "at A1, B1 or C1 (L1)"));
   std::vector<half> gm(256);
   GlobalTensor<half> g = Gm(gm);
   TBuf<TPosition::B2> l0b;
@@ -635,6 +654,15 @@ TEST_F(CubeTest, MmadRules) {
   p.unitFlag = 1;
   EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, p); },
                         "mmadParams.unitFlag 1 is not 0, 2 or 3"));
+  p.unitFlag = 0;
+  p.disableGemv = true;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, p); },
+                        "mmadParams.disableGemv is true; only the Ascend 950 "
+                        "turns GEMV off"));
+  p.disableGemv = false;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, c, p); },
+                        "bias LocalTensor is at position CO1; it must be at "
+                        "C2 (the bias table)"));
   p.unitFlag = 3;
   p.cmatrixInitVal = false;
   p.cmatrixSource = true;
@@ -779,6 +807,22 @@ TEST_F(CubeTest, FixpipeRules) {
                         "the access reaches element 496 of dst, past the end "
                         "of the GlobalTensor of 256 elements"));
   p.dstStride = 16;
+  p.unitFlag = 1;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gf, c, p); },
+                        "intriParams.unitFlag 1 is not 0, 2 or 3"));
+  p.unitFlag = 2;
+  p.srcNdStride = 513;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe(gf, c, p); },
+                "intriParams.srcNdStride 513 is out of range [0, 512]"));
+  p.srcNdStride = 0;
+  p.ndNum = 2;
+  p.dstNdStride = 100;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe(gf, c, p); },
+                "intriParams.dstNdStride 100 is less than one ND matrix "
+                "(256 elements): the matrices would overlap"));
+  p.ndNum = 1;
   p.channelSplit = true;
   EXPECT_TRUE(
       FailsWith([&] { Fixpipe(gf, c, p); },
