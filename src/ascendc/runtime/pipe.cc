@@ -63,9 +63,9 @@ void TensorView::CheckUbOperand(const char* api, const char* which) const {
   }
   if (IsCubePosition(position)) {
     Fail(
-        "%s: %s LocalTensor is at position %s, in the cube core's %s, not in "
-        "the unified buffer",
-        api, which, PositionName(position),
+        "%s: %s is in position %s; it must be VECIN, VECOUT or VECCALC (%s "
+        "is in the cube core's %s, not in the unified buffer)",
+        api, which, PositionName(position), PositionName(position),
         CubeMemoryName(CubeMemoryOf(position)));
   }
   if (offset % 32 != 0) {

@@ -189,8 +189,9 @@ TEST_F(CubeTest, VectorInstructionsRefuseCubeTensors) {
   pipe.InitBuffer(l1, 1024);
   const LocalTensor<float> t = l1.Get<float>();
   EXPECT_TRUE(FailsWith([&] { AscendC::Adds(t, t, 1.0f, 64); },
-                        "dst LocalTensor is at position A1, in the cube "
-                        "core's L1, not in the unified buffer"));
+                        "dst is in position A1; it must be VECIN, VECOUT or "
+                        "VECCALC (A1 is in the cube core's L1, not in the "
+                        "unified buffer)"));
 }
 
 // ---- DataCopy GM <-> L1
