@@ -13,6 +13,7 @@
 #include <new>
 #include <string>
 
+#include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/runtime/sync_check.h"
@@ -99,11 +100,30 @@ Core::Core() : ub_(static_cast<uint8_t*>(std::aligned_alloc(64, kMaxUbBytes))) {
   ctrl_ = DefaultCtrl(CurrentProfile());
 }
 
-Core::~Core() { std::free(ub_); }
+Core::~Core() {
+  std::free(ub_);
+  for (uint8_t* memory : cube_memory_) std::free(memory);
+}
+
+uint8_t* Core::cube_memory(CubeMemory memory) {
+  uint8_t*& bytes = cube_memory_[static_cast<uint32_t>(memory)];
+  if (bytes == nullptr) {
+    const uint32_t size = MaxCubeMemoryBytes(memory);
+    bytes = static_cast<uint8_t*>(std::aligned_alloc(1024, size));
+    if (bytes == nullptr) throw std::bad_alloc();
+    std::memset(bytes, 0, size);
+  }
+  return bytes;
+}
 
 void Core::ZeroTouched() {
   std::memset(ub_, 0, touched_);
   touched_ = 0;
+  for (uint32_t i = 0; i < kCubeMemoryCount; ++i) {
+    if (cube_touched_[i] != 0)
+      std::memset(cube_memory_[i], 0, cube_touched_[i]);
+    cube_touched_[i] = 0;
+  }
 }
 
 void Core::SetBlock(int64_t idx, int64_t num) {
@@ -113,6 +133,7 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   }
   block_idx_ = idx;
   block_num_ = num;
+  cube_ = false;
   vector_mask_ = VectorMask();
   merge_record_ = MergeRecord();
   deq_scale_ = kDeqScaleReset;

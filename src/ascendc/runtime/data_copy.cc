@@ -48,7 +48,16 @@ EnvSetting<DataCopyMode> g_mode{"NORMGRAD_DATACOPY", ParseMode};
 // Copies of at least this many bytes go as interleaved streams.
 constexpr uint64_t kStreamedCopyBytes = 16 * 1024;
 
-const char* Side(const CopyEnd& end) { return end.ub != nullptr ? "UB" : "GM"; }
+// A LocalTensor end may lie in a cube core's L1 (GM <-> L1 copies); the
+// sync and init checks follow the UB only.
+bool IsCubeEnd(const CopyEnd& end) {
+  return end.ub != nullptr && IsCubePosition(end.ub->position);
+}
+
+const char* Side(const CopyEnd& end) {
+  if (IsCubeEnd(end)) return CubeMemoryName(CubeMemoryOf(end.ub->position));
+  return end.ub != nullptr ? "UB" : "GM";
+}
 
 // The API as messages name it: "DataCopy<float> GM->UB", or without a type
 // ("asc_copy_gm2ub GM->UB") when type_name is empty.
@@ -67,7 +76,9 @@ struct OpName {
 
 // An end must have memory, and a UB end must start at a 32-byte boundary.
 void CheckEnd(const OpName& op, const char* which, const CopyEnd& end) {
-  if (end.ub != nullptr) {
+  if (IsCubeEnd(end)) {
+    CheckL1CopyEnd(op.text, which, *end.ub);
+  } else if (end.ub != nullptr) {
     end.ub->CheckUbOperand(op.text, which);
   } else if (end.data == nullptr) {
     Fail("%s: %s GlobalTensor has no buffer (call SetGlobalBuffer first)",
@@ -124,7 +135,7 @@ void CheckRuns(const OpName& op, const char* which, const CopyEnd& end,
 // pointers are not announced (UbEnd).
 void NoteCopy(const OpName& op, const CopyEnd& dst, const uint8_t* to,
               const CopyEnd& src, const uint8_t* from, uint64_t bytes) {
-  if (!SyncCheckOn()) return;
+  if (!SyncCheckOn() || IsCubeEnd(dst) || IsCubeEnd(src)) return;
   if (dst.ub != nullptr && src.ub != nullptr) {
     CheckLocalMemoryAccess(kIaMteRead, op.text, from - src.ub->core->ub(),
                            bytes);

@@ -373,14 +373,6 @@ bool IsCubeKernel(const void* function) {
          at < __stop_normgrad_cube_kernels;
 }
 
-int RefuseCubeKernel(const char* name) {
-  std::fprintf(stderr,
-               "normgrad: kernel %s: cube kernels (__cube__) are not "
-               "supported yet; normgrad runs vector kernels only\n",
-               name);
-  return Conclude(GetKernelErrorPolicy(), kInvalidLaunchCode);
-}
-
 int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
               void* context) {
   const KernelErrorPolicy policy = GetKernelErrorPolicy();

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "ascendc/runtime/gm_registry.h"
+#include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/profile.h"
@@ -60,6 +61,13 @@ void TensorView::CheckUbOperand(const char* api, const char* which) const {
   if (core == nullptr) {
     Fail("%s: %s LocalTensor is empty (no unified-buffer memory)", api, which);
   }
+  if (IsCubePosition(position)) {
+    Fail(
+        "%s: %s is in position %s; it must be VECIN, VECOUT or VECCALC (%s "
+        "is in the cube core's %s, not in the unified buffer)",
+        api, which, PositionName(position), PositionName(position),
+        CubeMemoryName(CubeMemoryOf(position)));
+  }
   if (offset % 32 != 0) {
     Fail(
         "%s: %s LocalTensor starts at UB offset %u, which is not 32-byte "
@@ -80,7 +88,7 @@ void FailStaleTensor(const char* api, const BufferLease& lease,
 QueueState::QueueState(TPosition src, TPosition dst, int32_t depth, bool bind)
     : src_(src),
       dst_(dst),
-      position_(IsVectorPosition(src) ? src : dst),
+      position_(IsVectorPosition(src) || IsCubePosition(src) ? src : dst),
       depth_(depth),
       bind_(bind) {}
 
@@ -128,7 +136,7 @@ TensorView QueueState::Alloc() {
       view.lease = lease_[i];
       view.generation = lease_[i]->generation;
       NoteQueueEvent(QueueEvent::kAlloc, view.offset);
-      if (SyncCheckOn()) {
+      if (SyncCheckOn() && !IsCubePosition(position_)) {
         char owner[80];
         std::snprintf(owner, sizeof owner, "buffer %u of %s", i, name().text);
         NoteUbAllocation(view.offset, buffer_bytes_, owner, "AllocTensor");
@@ -225,7 +233,7 @@ void QueueState::Free(const TensorView& tensor) {
 }
 
 void QueueState::NoteQueueEvent(QueueEvent event, uint32_t offset) const {
-  if (!SyncCheckOn()) return;
+  if (!SyncCheckOn() || IsCubePosition(position_)) return;
   SyncQueueEvent(event, static_cast<uint8_t>(src_), static_cast<uint8_t>(dst_),
                  offset);
 }
@@ -647,11 +655,52 @@ void TPipe::End(const char* by) {
   ++life_->epoch;
   life_->ended_by = by;
   region_.used = 0;
+  for (normgrad_ascendc::Region& region : cube_regions_) region.used = 0;
   buffers_ = 0;
   requests_ = 0;
   pad_register_ = {};
   loop_mode_ = {};
   spm_ = {};
+}
+
+void TPipe::CheckPosition(const char* api, const Name& who, TPosition position,
+                          const PoolState* pool) {
+  const char* name = normgrad_ascendc::PositionName(position);
+  if (normgrad_ascendc::IsCubePosition(position)) {
+    const char* memory = normgrad_ascendc::CubeMemoryName(
+        normgrad_ascendc::CubeMemoryOf(position));
+    if (!core_->is_cube()) {
+      Fail(
+          "%s: %s: position %s is in the cube core's %s; this kernel runs on "
+          "a vector core (declare it __cube__ or "
+          "KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY))",
+          api, who.text, name, memory);
+    }
+    if (normgrad_ascendc::CubeMemoryBytes(
+            core_->profile().profile,
+            normgrad_ascendc::CubeMemoryOf(position)) == 0) {
+      Fail("%s: %s: position %s (%s) is not emulated on profile %s", api,
+           who.text, name, memory, core_->profile().name);
+    }
+    if (pool != nullptr) {
+      Fail("%s: %s: position %s: a TBufPool carves the unified buffer only",
+           api, who.text, name);
+    }
+    return;
+  }
+  if (!normgrad_ascendc::IsVectorPosition(position)) {
+    Fail(
+        "%s: %s: position %s has no emulated memory; normgrad emulates "
+        "VECIN, VECOUT and VECCALC (the unified buffer) and, on a cube core, "
+        "A1, B1, C1, A2, B2, CO1, C2 and C2PIPE2GM",
+        api, who.text, name);
+  }
+  if (core_->is_cube()) {
+    Fail(
+        "%s: %s: position %s is in the unified buffer, which a cube core "
+        "(AIC) does not have",
+        api, who.text, name);
+  }
 }
 
 void TPipe::CheckPool(const char* api, const PoolState& pool) {
@@ -661,7 +710,8 @@ void TPipe::CheckPool(const char* api, const PoolState& pool) {
 }
 
 uint32_t TPipe::Carve(const char* api, const Name& who, PoolState* pool,
-                      uint32_t num, uint32_t len, uint32_t* stride) {
+                      uint32_t num, uint32_t len, uint32_t* stride,
+                      TPosition position) {
   if (core_->pipe() != this) {
     Fail(
         "%s: %s: its TPipe was destroyed (TPipe::Destroy); call Init() on "
@@ -671,6 +721,9 @@ uint32_t TPipe::Carve(const char* api, const Name& who, PoolState* pool,
   if (buffers_ + num > normgrad_ascendc::kMaxPipeBuffers) {
     Fail("%s: %s: %u more buffers would make %u; a TPipe holds at most %u", api,
          who.text, num, buffers_ + num, normgrad_ascendc::kMaxPipeBuffers);
+  }
+  if (normgrad_ascendc::IsCubePosition(position)) {
+    return CarveCube(api, who, num, len, stride, position);
   }
   normgrad_ascendc::Region& region = pool != nullptr ? pool->region_ : region_;
   const uint64_t block = (uint64_t{len} + 31) / 32 * 32;
@@ -700,9 +753,53 @@ uint32_t TPipe::Carve(const char* api, const Name& who, PoolState* pool,
   return offset;
 }
 
+uint32_t TPipe::CarveCube(const char* api, const Name& who, uint32_t num,
+                          uint32_t len, uint32_t* stride, TPosition position) {
+  using normgrad_ascendc::CubeMemory;
+  const CubeMemory memory = normgrad_ascendc::CubeMemoryOf(position);
+  normgrad_ascendc::Region& region =
+      cube_regions_[static_cast<uint32_t>(memory)];
+  region.size =
+      normgrad_ascendc::CubeMemoryBytes(core_->profile().profile, memory);
+  const uint32_t align = normgrad_ascendc::CubeMemoryAlignment(memory);
+  const uint64_t block = (uint64_t{len} + align - 1) / align * align;
+  const uint64_t total = block * num;
+  const uint32_t left = region.size - region.used;
+  if (total > left) {
+    char rounded[64] = "";
+    if (block != len) {
+      std::snprintf(rounded, sizeof rounded,
+                    " (len rounded up to a multiple of %u)", align);
+    }
+    Fail(
+        "%s: %s requests %u x %llu bytes%s, which exceeds the cube core's %s "
+        "(position %s): %u of %u bytes left (profile %s)",
+        api, who.text, num, static_cast<unsigned long long>(block), rounded,
+        normgrad_ascendc::CubeMemoryName(memory),
+        normgrad_ascendc::PositionName(position), left, region.size,
+        core_->profile().name);
+  }
+  const uint32_t offset = region.used;
+  region.used += static_cast<uint32_t>(total);
+  core_->cube_memory(memory);
+  core_->TouchCube(memory, region.used);
+  ++requests_;
+  *stride = static_cast<uint32_t>(block);
+  return offset;
+}
+
 BufferLease* TPipe::Lease(PoolState* pool, uint32_t offset, const Name& owner,
-                          uint32_t index) {
-  BufferLease* lease = &normgrad_ascendc::RecordsOf(core_).leases[offset];
+                          uint32_t index, TPosition position) {
+  // Each memory's buffers have their own records: a cube memory's offsets
+  // are kept apart from the UB's above bit 24.
+  const uint32_t key =
+      normgrad_ascendc::IsCubePosition(position)
+          ? offset + ((static_cast<uint32_t>(
+                           normgrad_ascendc::CubeMemoryOf(position)) +
+                       1)
+                      << 24)
+          : offset;
+  BufferLease* lease = &normgrad_ascendc::RecordsOf(core_).leases[key];
   std::snprintf(lease->owner, sizeof lease->owner, "%s", owner.text);
   lease->index = index;
   leases_[buffers_++] = lease;
@@ -721,25 +818,21 @@ void TPipe::InitQueue(normgrad_ascendc::QueueState& que, PoolState* pool,
   }
   que = normgrad_ascendc::QueueState(que.src_, que.dst_, que.depth_, que.bind_);
   que.request_ = requests_ + 1;
-  if (!normgrad_ascendc::IsVectorPosition(que.position_)) {
-    Fail(
-        "%s: %s: position %s is not in the unified buffer; normgrad emulates "
-        "VECIN, VECOUT and VECCALC",
-        api, que.name().text, normgrad_ascendc::PositionName(que.position_));
-  }
+  CheckPosition(api, que.name(), que.position_, pool);
   if (num == 0) {
     Fail("%s: %s: num is 0; a queue needs at least 1 buffer", api,
          que.name().text);
   }
   uint32_t stride = 0;
-  const uint32_t first = Carve(api, que.name(), pool, num, len, &stride);
+  const uint32_t first =
+      Carve(api, que.name(), pool, num, len, &stride, que.position_);
   que.buffer_bytes_ = len;
   que.count_ = num;
   const Name name = que.name();
   for (uint32_t i = 0; i < num; ++i) {
     que.buffer_offset_[i] = first + i * stride;
     que.placed_[i] = true;
-    que.lease_[i] = Lease(pool, que.buffer_offset_[i], name, i);
+    que.lease_[i] = Lease(pool, que.buffer_offset_[i], name, i, que.position_);
   }
   que.core_ = core_;
   que.life_ = life_;
@@ -756,21 +849,17 @@ void TPipe::InitBuf(normgrad_ascendc::BufferState& buf, PoolState* pool,
          buf.name().text);
   }
   buf.request_ = requests_ + 1;
-  if (!normgrad_ascendc::IsVectorPosition(buf.position_)) {
-    Fail(
-        "%s: %s: position %s is not in the unified buffer; normgrad emulates "
-        "VECIN, VECOUT and VECCALC",
-        api, buf.name().text, normgrad_ascendc::PositionName(buf.position_));
-  }
+  CheckPosition(api, buf.name(), buf.position_, pool);
   uint32_t stride = 0;
-  buf.offset_ = Carve(api, buf.name(), pool, 1, len, &stride);
+  buf.offset_ = Carve(api, buf.name(), pool, 1, len, &stride, buf.position_);
   buf.bytes_ = len;
   // A TBuf's memory is handed out here: Get hands out the same bytes, with
   // what was written to them, every time.
-  if (normgrad_ascendc::SyncCheckOn()) {
+  if (normgrad_ascendc::SyncCheckOn() &&
+      !normgrad_ascendc::IsCubePosition(buf.position_)) {
     normgrad_ascendc::NoteUbAllocation(buf.offset_, len, buf.name().text, api);
   }
-  buf.lease_ = Lease(pool, buf.offset_, buf.name(), 0);
+  buf.lease_ = Lease(pool, buf.offset_, buf.name(), 0, buf.position_);
   buf.core_ = core_;
   buf.life_ = life_;
   buf.epoch_ = life_->epoch;
@@ -863,7 +952,8 @@ void TPipe::PlaceHandle(QueueState* que, BufferState* buf,
          normgrad_ascendc::kMaxPipeBuffers);
   }
   const uint32_t offset = region.base + addr;
-  BufferLease* lease = Lease(&owner.pool(), offset, name, index);
+  BufferLease* lease =
+      Lease(&owner.pool(), offset, name, index, TPosition::VECCALC);
   core_->Touch(offset + len);
   if (que != nullptr) {
     que->buffer_offset_[index] = offset;
@@ -900,7 +990,8 @@ void TPipe::InitPool(PoolState& sub, PoolState* pool, PoolState* share,
     ++requests_;
   } else {
     uint32_t stride = 0;
-    sub.region_.base = Carve(api, sub.name(), pool, 1, len, &stride);
+    sub.region_.base =
+        Carve(api, sub.name(), pool, 1, len, &stride, TPosition::VECCALC);
   }
   sub.region_.size = rounded;
   sub.pipe_ = this;

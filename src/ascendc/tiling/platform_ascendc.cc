@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
 namespace platform_ascendc {
@@ -93,7 +94,34 @@ uint32_t PlatformAscendC::CalcTschNumBlocks(uint32_t sliceNum,
 
 void PlatformAscendC::GetCoreMemSize(const CoreMemType& memType,
                                      uint64_t& size) const {
-  size = memType == CoreMemType::UB ? Profile().ub_bytes - reservedUb_ : 0;
+  using normgrad_ascendc::CubeMemory;
+  const normgrad_ascendc::Profile profile = Profile().profile;
+  switch (memType) {
+    case CoreMemType::UB:
+      size = Profile().ub_bytes - reservedUb_;
+      return;
+    case CoreMemType::L1:
+      size = normgrad_ascendc::CubeMemoryBytes(profile, CubeMemory::kL1);
+      return;
+    case CoreMemType::L0_A:
+      size = normgrad_ascendc::CubeMemoryBytes(profile, CubeMemory::kL0A);
+      return;
+    case CoreMemType::L0_B:
+      size = normgrad_ascendc::CubeMemoryBytes(profile, CubeMemory::kL0B);
+      return;
+    case CoreMemType::L0_C:
+      size = normgrad_ascendc::CubeMemoryBytes(profile, CubeMemory::kL0C);
+      return;
+    case CoreMemType::BT:
+      size = normgrad_ascendc::CubeMemoryBytes(profile, CubeMemory::kBiasTable);
+      return;
+    case CoreMemType::FB:
+      size = normgrad_ascendc::CubeMemoryBytes(profile, CubeMemory::kFixpipe);
+      return;
+    default:
+      size = 0;  // L2, HBM: not emulated
+      return;
+  }
 }
 
 uint32_t PlatformAscendC::GetLibApiWorkSpaceSize() const {

@@ -300,7 +300,8 @@ TEST(TPipe, RejectsBadRequests) {
                         "TPipe::InitBuffer: TQue<VECIN, 1> #1: num is 0"));
   EXPECT_TRUE(
       FailsWith([&] { pipe.InitBuffer(l1, 1, 32); },
-                "TQue<A1, 1> #1: position A1 is not in the unified buffer"));
+                "TQue<A1, 1> #1: position A1 is in the cube core's L1; this "
+                "kernel runs on a vector core"));
   pipe.InitBuffer(que, 1, 32);
   pipe.InitBuffer(buf, 32);
   EXPECT_TRUE(

@@ -101,7 +101,7 @@ TEST_F(PlatformTest, ReservedLocalMemoryComesOffTheUnifiedBuffer) {
   EXPECT_EQ(ub, 196608u - 8192u);
   uint64_t l1 = 1;
   platform.GetCoreMemSize(CoreMemType::L1, l1);
-  EXPECT_EQ(l1, 0u);  // not emulated
+  EXPECT_EQ(l1, 512u * 1024u);  // the cube core's L1: no reservation
 }
 
 TEST_F(PlatformTest, CalcTschNumBlocks) {

@@ -32,6 +32,7 @@
 #include <initializer_list>
 #include <stdexcept>
 
+#include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/vector/vector_mask.h"
 
@@ -216,6 +217,20 @@ class Core {
   /// each block, so that every block starts on a zeroed UB).
   void ZeroTouched();
 
+  /// Whether the core runs as a cube core (AIC): a __cube__ or
+  /// KERNEL_TYPE_AIC_ONLY kernel (cube/cube_memory.h). SetBlock makes every
+  /// block start as a vector core.
+  bool is_cube() const { return cube_; }
+  void set_cube(bool cube) { cube_ = cube; }
+  /// The first byte of a cube memory (its largest size over the profiles
+  /// reserved, zeroed), allocated at the first call.
+  uint8_t* cube_memory(CubeMemory memory);
+  /// Records that a cube memory's bytes [0, end) are in use (as Touch).
+  void TouchCube(CubeMemory memory, uint32_t end) {
+    uint32_t& touched = cube_touched_[static_cast<uint32_t>(memory)];
+    if (end > touched) touched = end;
+  }
+
   /// The TPipe alive on this core, or null.
   AscendC::TPipe* pipe() const { return pipe_; }
   /// Called by TPipe's constructor and TPipe::Init: one TPipe per core at a
@@ -242,6 +257,9 @@ class Core {
   int64_t spr_ar_ = 0;
   ReduceSpr reduce_spr_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
+  bool cube_ = false;
+  uint8_t* cube_memory_[kCubeMemoryCount] = {};
+  uint32_t cube_touched_[kCubeMemoryCount] = {};
 };
 
 /// This thread's current core.

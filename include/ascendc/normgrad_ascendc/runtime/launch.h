@@ -42,10 +42,10 @@
 //     too), and the program goes on.
 // numBlocks outside 1..65535 is reported as
 //   normgrad: kernel <name>: numBlocks <n> is out of range (1..65535)
-// and handled the same way, with kInvalidLaunchCode; so is the launch of a
-// kernel declared __cube__ (qualifiers.h), which the emulated vector cores
-// cannot run: "normgrad: kernel <name>: cube kernels (__cube__) are not
-// supported yet". (A __cube__ function template is not told apart.) The
+// and handled the same way, with kInvalidLaunchCode. The blocks of a kernel
+// declared __cube__ (qualifiers.h) run on cube cores (cube/cube_memory.h);
+// a __cube__ function template is not told apart, and states its type with
+// KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY) instead. The
 // environment is read once, at the first launch; SetKernelErrorPolicy overrides
 // it.
 #pragma once
@@ -94,9 +94,8 @@ int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
 /// Whether `function` is a kernel declared __cube__ (it lies in the section
 /// that qualifier places kernels in).
 bool IsCubeKernel(const void* function);
-/// Reports that the cube kernel `name` cannot run and handles it as the file
-/// comment says; returns the error code.
-int RefuseCubeKernel(const char* name);
+/// Makes the current core a cube core (cube/cube.cc).
+void SetCubeCore(bool cube);
 
 /// The argument as the kernel's parameter type P: object pointers convert to
 /// other object pointer types; anything else converts implicitly.
@@ -149,14 +148,16 @@ int LaunchKernel(const char* name, uint32_t num_blocks, DynUb dyn_ub_size,
   static_cast<void>(dyn_ub_size);
   static_cast<void>(stream);
   using Decayed = std::decay_t<Kernel>;
+  bool cube = false;
   if constexpr (std::is_pointer_v<Decayed> &&
                 std::is_function_v<std::remove_pointer_t<Decayed>>) {
     const Decayed function = kernel;
-    if (IsCubeKernel(reinterpret_cast<const void*>(function))) {
-      return RefuseCubeKernel(name);
-    }
+    cube = IsCubeKernel(reinterpret_cast<const void*>(function));
   }
-  auto block = [&kernel, &args...] { InvokeKernel(kernel, args...); };
+  auto block = [&kernel, &args..., cube] {
+    if (cube) SetCubeCore(true);
+    InvokeKernel(kernel, args...);
+  };
   using Block = decltype(block);
   return RunBlocks(
       name, num_blocks,

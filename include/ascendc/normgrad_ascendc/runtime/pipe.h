@@ -17,7 +17,12 @@
 // (TensorView::lease, tensor.h). FreeTensor ends the tensors of that buffer;
 // TBufPool::Reset those of the pool's buffers; TPipe::Reset, Destroy and the
 // destructor end every tensor of the pipe and the queues, buffers and pools
-// it carved, which may be given memory again (InitBuffer) afterwards. Using
+// it carved, which may be given memory again (InitBuffer) afterwards.
+//
+// On a cube core (cube/cube_memory.h) a pipe carves the cube memories
+// instead, one region each (A1, B1 and C1 share L1), each buffer's length
+// rounded up to its memory's alignment; a UB position there, or a cube
+// position on a vector core, is a KernelError. Using
 // an ended tensor is a KernelError naming the call, the tensor's buffer and
 // what ended it.
 //
@@ -665,12 +670,23 @@ class TPipe {
   /// *stride to the rounded length. `api` names the call in messages.
   uint32_t Carve(const char* api, const normgrad_ascendc::Name& who,
                  normgrad_ascendc::PoolState* pool, uint32_t num, uint32_t len,
-                 uint32_t* stride);
+                 uint32_t* stride, TPosition position);
+  /// Carve for a cube position: from the front of its cube memory, each
+  /// length rounded up to the memory's alignment (cube/cube_memory.h).
+  uint32_t CarveCube(const char* api, const normgrad_ascendc::Name& who,
+                     uint32_t num, uint32_t len, uint32_t* stride,
+                     TPosition position);
+  /// An error unless a queue or buffer at `position` can have memory here:
+  /// a UB position on a vector core, a cube position on a cube core (not
+  /// from a TBufPool).
+  void CheckPosition(const char* api, const normgrad_ascendc::Name& who,
+                     TPosition position,
+                     const normgrad_ascendc::PoolState* pool);
   /// The lease record of the buffer at `offset`, named for messages.
   normgrad_ascendc::BufferLease* Lease(normgrad_ascendc::PoolState* pool,
                                        uint32_t offset,
                                        const normgrad_ascendc::Name& owner,
-                                       uint32_t index);
+                                       uint32_t index, TPosition position);
   /// Ends the pipe for Destroy and DestroyWithoutPipeAll (`by` names it).
   void DestroyAs(const char* by);
   /// The SPM buffer's setup and copies (pipe.cc).
@@ -693,6 +709,8 @@ class TPipe {
   normgrad_ascendc::Core* core_;
   normgrad_ascendc::PipeLife* life_;
   normgrad_ascendc::Region region_;
+  /// The cube memories' regions (a cube core's pipe), by CubeMemory.
+  normgrad_ascendc::Region cube_regions_[normgrad_ascendc::kCubeMemoryCount];
   uint32_t buffers_ = 0;
   uint32_t requests_ = 0;
   normgrad_ascendc::BufferLease* leases_[normgrad_ascendc::kMaxPipeBuffers] =

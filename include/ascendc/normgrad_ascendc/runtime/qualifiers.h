@@ -3,7 +3,7 @@
 // constants"). On the CPU the qualifiers expand to nothing, so kernels are
 // ordinary C++ functions; except __cube__, which places the kernel in a
 // section of its own (normgrad_cube_kernels) so that a launch can tell a cube
-// kernel and refuse it (launch.h): the emulated cores are vector cores.
+// kernel and run its blocks on cube cores (launch.h, cube/cube_memory.h).
 #pragma once
 
 #include <cstdint>
@@ -19,8 +19,19 @@
 /// A kernel parameter pointing into global memory.
 #define GM_ADDR __gm__ uint8_t*
 
-/// Declares the kernel's core type; a statement that does nothing on the CPU.
-#define KERNEL_TASK_TYPE_DEFAULT(type) static_cast<void>(type)
+namespace normgrad_ascendc {
+/// KERNEL_TASK_TYPE_DEFAULT's effect on the current core (cube/cube.cc):
+/// KERNEL_TYPE_AIC_ONLY and KERNEL_TYPE_MIX_AIC_1_0 make it a cube core,
+/// KERNEL_TYPE_AIV_ONLY and KERNEL_TYPE_MIX_AIV_1_0 a vector core; the
+/// mixed cube-and-vector types are a KernelError (not emulated yet); the
+/// others change nothing.
+void DeclareKernelType(int type);
+}  // namespace normgrad_ascendc
+
+/// Declares the kernel's core type: the block's core becomes a cube or a
+/// vector core (DeclareKernelType).
+#define KERNEL_TASK_TYPE_DEFAULT(type) \
+  ::normgrad_ascendc::DeclareKernelType(static_cast<int>(type))
 
 /// The core types a kernel can be declared for (KERNEL_TASK_TYPE_DEFAULT).
 enum KernelMetaType : uint8_t {

@@ -14,6 +14,7 @@
 #include <string>
 #include <type_traits>
 
+#include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/position.h"
@@ -54,13 +55,19 @@ struct TensorView {
   /// The first byte in the emulated UB (null for an empty tensor). The init
   /// check takes the bytes as written by the calling API (sync_check.h).
   uint8_t* data() const {
-    if (SyncCheckOn()) NoteUbData(*this);
+    if (SyncCheckOn() && !IsCubePosition(position)) NoteUbData(*this);
     return declared_data();
   }
   /// The same pointer for an API that tells the hooks every UB byte it
-  /// writes through it (the copies: data_copy.h).
+  /// writes through it (the copies: data_copy.h). A tensor at a cube
+  /// position lies in its cube memory (cube/cube_memory.h); the checks and
+  /// hooks of the UB do not follow the cube memories.
   uint8_t* declared_data() const {
-    return core ? core->ub() + offset : nullptr;
+    if (core == nullptr) return nullptr;
+    if (IsCubePosition(position)) {
+      return core->cube_memory(CubeMemoryOf(position)) + offset;
+    }
+    return core->ub() + offset;
   }
 
   /// Every API that takes a LocalTensor calls this first: a tensor whose
@@ -81,7 +88,8 @@ struct TensorView {
   /// Whether CheckUbOperand passes: hot paths test this first and build the
   /// API's name for CheckUbOperand's message only when it fails.
   bool IsUbOperand() const {
-    return IsLive() && core != nullptr && offset % 32 == 0;
+    return IsLive() && core != nullptr && offset % 32 == 0 &&
+           !IsCubePosition(position);
   }
 };
 
@@ -187,6 +195,13 @@ class LocalTensor {
     const normgrad_ascendc::ApiCall call(site);
     normgrad_ascendc::Core& core = normgrad_ascendc::CurrentCore();
     const uint64_t bytes = uint64_t{tileSize} * sizeof(T);
+    if (normgrad_ascendc::IsCubePosition(pos)) {
+      normgrad_ascendc::CheckCubePlacement("LocalTensor(pos, addr, tileSize)",
+                                           normgrad_ascendc::TypeName<T>(), pos,
+                                           addr, bytes);
+      view_ = {&core, addr, static_cast<uint32_t>(bytes), pos};
+      return;
+    }
     if (addr % 32 != 0) {
       normgrad_ascendc::Fail(
           "LocalTensor<%s>(pos, addr, tileSize): addr %u is not a multiple "
@@ -371,6 +386,7 @@ class LocalTensor {
 
   // Tells the sync check of a scalar access of element i (PIPE_S).
   void NoteScalar(const char* method, uint32_t i, bool write) const {
+    if (normgrad_ascendc::IsCubePosition(view_.position)) return;
     normgrad_ascendc::NoteTensorAccess(
         normgrad_ascendc::SyncPipe::kS, Api(method), view_,
         uint64_t{i} * sizeof(T), sizeof(T), write, /*exact=*/true);
@@ -378,7 +394,7 @@ class LocalTensor {
 
   // Element i's first byte; after CheckIndex, so the tensor is not empty.
   uint8_t* Element(uint32_t i) const {
-    return view_.core->ub() + view_.offset + uint64_t{i} * sizeof(T);
+    return view_.declared_data() + uint64_t{i} * sizeof(T);
   }
 
   normgrad_ascendc::TensorView view_;

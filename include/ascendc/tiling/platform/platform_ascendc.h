@@ -16,8 +16,9 @@
 // Vector Cores beside them (0 elsewhere).
 //
 // GetCoreMemSize knows the unified buffer (CoreMemType::UB: the profile's UB
-// minus what ReserveLocalMemory reserved); the other memories are not
-// emulated and report 0.
+// minus what ReserveLocalMemory reserved) and the cube core's memories (L1,
+// L0_A, L0_B, L0_C, BT, FB: normgrad_ascendc/cube/cube_memory.h, 0 on the
+// profiles that do not emulate them); L2 and HBM report 0.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,305 @@
+// normgrad_ascendc/cube/cube_api.h — the cube unit's basic data path
+// (docs/cube.md): DataCopy GM → L1 with ND2NZ (Nd2NzParams), LoadData 2D
+// L1/GM → L0A/L0B (LoadData2DParams), Mmad L0A × L0B → L0C (MmadParams) and
+// Fixpipe L0C → GM with NZ2ND (FixpipeParamsV220), as the Atlas A2/A3 pages
+// give them. The contiguous DataCopy forms between GM and L1 are the
+// DataCopy overloads of data_copy.h, which tell an L1 tensor by its position.
+//
+// Each call checks its operands (position, alignment, bounds) and parameters
+// (documented ranges and rules) and reports a broken rule as a KernelError
+// naming the call, the argument, the value and the rule. The computation is
+// in src/ascendc/cube/cube_ops.cc; the layouts and the accumulation order are
+// in docs/cube.md and docs/numerics.md.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/global_tensor.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+
+namespace AscendC {
+
+/// DataCopy GM → L1 with the ND → Nz conversion (units in the comments).
+struct Nd2NzParams {
+  Nd2NzParams() = default;
+  Nd2NzParams(uint16_t ndNumIn, uint16_t nValueIn, uint16_t dValueIn,
+              uint16_t srcNdMatrixStrideIn, uint16_t srcDValueIn,
+              uint16_t dstNzC0StrideIn, uint16_t dstNzNStrideIn,
+              uint16_t dstNzMatrixStrideIn)
+      : ndNum(ndNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcNdMatrixStride(srcNdMatrixStrideIn),
+        srcDValue(srcDValueIn),
+        dstNzC0Stride(dstNzC0StrideIn),
+        dstNzNStride(dstNzNStrideIn),
+        dstNzMatrixStride(dstNzMatrixStrideIn) {}
+  uint16_t ndNum = 0;              ///< ND matrices, 0..4095 (0: nothing)
+  uint16_t nValue = 0;             ///< rows of each, 0..16384 (0: nothing)
+  uint16_t dValue = 0;             ///< columns of each (0: nothing)
+  uint16_t srcNdMatrixStride = 0;  ///< elements between source matrices
+  uint16_t srcDValue = 0;          ///< elements of a source row, >= 1
+  uint16_t dstNzC0Stride = 0;      ///< 32-byte units between column blocks
+  uint16_t dstNzNStride = 0;       ///< 32-byte units between rows
+  uint16_t dstNzMatrixStride = 0;  ///< elements between destination matrices
+};
+
+/// LoadData 2D: repeatTimes 512-byte fractals from fractal startIndex of
+/// src, srcStride fractals apart, into dst with dstGap fractals between.
+struct LoadData2DParams {
+  LoadData2DParams() = default;
+  LoadData2DParams(uint16_t startIndexIn, uint8_t repeatTimesIn,
+                   uint16_t srcStrideIn, uint8_t sidIn, uint16_t dstGapIn,
+                   bool ifTransposeIn, uint8_t addrModeIn)
+      : startIndex(startIndexIn),
+        repeatTimes(repeatTimesIn),
+        srcStride(srcStrideIn),
+        sid(sidIn),
+        dstGap(dstGapIn),
+        ifTranspose(ifTransposeIn),
+        addrMode(addrModeIn) {}
+  uint16_t startIndex = 0;
+  uint8_t repeatTimes = 0;  ///< 0: nothing
+  uint16_t srcStride = 0;
+  uint8_t sid = 0;  ///< reserved; ignored
+  uint16_t dstGap = 0;
+  bool ifTranspose = false;  ///< transpose each fractal (b16, from L1)
+  uint8_t addrMode = 0;      ///< 0: the fractal index grows
+};
+
+/// Mmad: C (m × n, L0C) = A (m × k, L0A) × B (k × n, L0B) + the initial C.
+struct MmadParams {
+  uint16_t m = 0;  ///< 0..4095 (0: nothing)
+  uint16_t n = 0;
+  uint16_t k = 0;
+  bool cmatrixInitVal = true;    ///< C starts at 0
+  bool cmatrixSource = false;    ///< C starts from the bias table
+  bool isBias = false;           ///< deprecated: C += A × B
+  bool disableGemv = false;      ///< the 950 only
+  uint8_t unitFlag = 0;          ///< 0, 2 or 3
+  bool kDirectionAlign = false;  ///< float: K aligned to 16 instead of 8
+  int32_t fmOffset = 0;          ///< not used on Atlas A2/A3
+  bool enSsparse = false;        ///< not used on Atlas A2/A3
+  bool enWinogradA = false;      ///< not used on Atlas A2/A3
+  bool enWinogradB = false;      ///< not used on Atlas A2/A3
+};
+
+/// Fixpipe's conversion of the L0C values on their way out.
+enum QuantMode_t {
+  NoQuant,
+  F322F16,
+  F322BF16,
+  DEQF16,
+  VDEQF16,
+  QF322B8_PRE,
+  VQF322B8_PRE,
+  REQ8,
+  VREQ8,
+};
+
+/// Fixpipe's output layout.
+enum class CO2Layout : uint8_t { NZ, ROW_MAJOR, COLUMN_MAJOR };
+struct FixpipeConfig {
+  CO2Layout format;
+};
+/// NZ2ND: the output is row major (ND).
+inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
+/// NZ2NZ: the output keeps the Nz layout.
+inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
+
+/// Fixpipe L0C → GM (Atlas A2/A3 form).
+struct FixpipeParamsV220 {
+  uint16_t nSize = 0;      ///< columns (N) of the source, 0..4095
+  uint16_t mSize = 0;      ///< rows (M); NZ2ND: 0..8192
+  uint16_t srcStride = 0;  ///< 16-element units between column blocks
+  uint32_t dstStride = 0;  ///< NZ2ND: elements of a destination row
+  QuantMode_t quantPre = NoQuant;
+  uint64_t deqScalar = 0;
+  uint16_t ndNum = 1;        ///< matrices (0: nothing)
+  uint16_t srcNdStride = 0;  ///< 16-element units between source matrices
+  uint32_t dstNdStride = 0;  ///< elements between destination matrices
+  bool reluEn = false;
+  uint8_t unitFlag = 0;  ///< 0, 2 or 3
+  bool channelSplit = false;
+};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// The element types the cube calls tell apart.
+enum class CubeType : uint8_t {
+  kInt8,
+  kUint8,
+  kInt16,
+  kUint16,
+  kHalf,
+  kBfloat16,
+  kInt32,
+  kUint32,
+  kFloat,
+  kOther,
+};
+
+template <typename T>
+constexpr CubeType CubeTypeOf() {
+  if constexpr (std::is_same_v<T, int8_t>) return CubeType::kInt8;
+  if constexpr (std::is_same_v<T, uint8_t>) return CubeType::kUint8;
+  if constexpr (std::is_same_v<T, int16_t>) return CubeType::kInt16;
+  if constexpr (std::is_same_v<T, uint16_t>) return CubeType::kUint16;
+  if constexpr (std::is_same_v<T, half>) return CubeType::kHalf;
+  if constexpr (std::is_same_v<T, bfloat16_t>) return CubeType::kBfloat16;
+  if constexpr (std::is_same_v<T, int32_t>) return CubeType::kInt32;
+  if constexpr (std::is_same_v<T, uint32_t>) return CubeType::kUint32;
+  if constexpr (std::is_same_v<T, float>) return CubeType::kFloat;
+  return CubeType::kOther;
+}
+
+/// The types LoadData 2D and ND2NZ move on Atlas A2/A3 (int4b_t is not
+/// emulated yet).
+template <typename T>
+inline constexpr bool kCubeMoveType = CubeTypeOf<T>() != CubeType::kOther;
+
+/// A GlobalTensor's side of a cube call.
+struct GmSide {
+  uint8_t* data;
+  uint64_t elems;
+  bool sized;
+  const void* base;
+};
+
+template <typename T>
+GmSide GmSideOf(const AscendC::GlobalTensor<T>& t) {
+  return {reinterpret_cast<uint8_t*>(t.GetPhyAddr()), t.GetSize(), t.sized(),
+          t.base()};
+}
+
+void RunNd2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
+              const GmSide& src, const AscendC::Nd2NzParams& params);
+/// `src_local` or `src_gm` is the source (the other null).
+void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
+                   const TensorView& dst, const TensorView* src_local,
+                   const GmSide* src_gm,
+                   const AscendC::LoadData2DParams& params);
+/// `bias` null: the form without a bias tensor.
+void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
+             const TensorView& dst, const TensorView& fm,
+             const TensorView& filter, const TensorView* bias,
+             CubeType bias_type, const AscendC::MmadParams& params);
+void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
+                const GmSide& dst, const TensorView& src,
+                const AscendC::FixpipeParamsV220& params);
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+/// GM → L1 with the ND → Nz conversion.
+template <typename T>
+void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const Nd2NzParams& intriParams,
+              normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCubeMoveType<T>,
+                "DataCopy(Nd2NzParams): T must be int8_t, uint8_t, int16_t, "
+                "uint16_t, half, bfloat16_t, int32_t, uint32_t or float");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunNd2Nz(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                             dst.view(), normgrad_ascendc::GmSideOf(src),
+                             intriParams);
+}
+
+/// L1 → L0A / L0B, fractal by fractal.
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+              const LoadData2DParams& loadDataParams,
+              normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCubeMoveType<T>,
+                "LoadData: T must be int8_t, uint8_t, int16_t, uint16_t, "
+                "half, bfloat16_t, int32_t, uint32_t or float");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunLoadData2D(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                                  dst.view(), &src.view(), nullptr,
+                                  loadDataParams);
+}
+
+/// GM → L0A / L0B, fractal by fractal (no transpose).
+template <typename T>
+void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
+              const LoadData2DParams& loadDataParams,
+              normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCubeMoveType<T>,
+                "LoadData: T must be int8_t, uint8_t, int16_t, uint16_t, "
+                "half, bfloat16_t, int32_t, uint32_t or float");
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(src);
+  normgrad_ascendc::RunLoadData2D(normgrad_ascendc::TypeName<T>(), sizeof(T),
+                                  dst.view(), nullptr, &gm, loadDataParams);
+}
+
+namespace cube_detail {
+// The Atlas A2/A3 type pairs of Mmad: dst, fm, filter.
+template <typename T, typename U, typename S>
+inline constexpr bool kMmadPair =
+    (std::is_same_v<T, int32_t> && std::is_same_v<U, int8_t> &&
+     std::is_same_v<S, int8_t>) ||
+    (std::is_same_v<T, float> && std::is_same_v<U, S> &&
+     (std::is_same_v<U, half> || std::is_same_v<U, bfloat16_t> ||
+      std::is_same_v<U, float>));
+
+}  // namespace cube_detail
+
+/// C = A × B (+ the initial C the parameters choose).
+template <typename T, typename U, typename S>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
+          const LocalTensor<S>& filter, const MmadParams& mmadParams,
+          normgrad_ascendc::CallSite site = {}) {
+  static_assert(cube_detail::kMmadPair<T, U, S>,
+                "Mmad: (dst, fm, filter) must be (int32_t, int8_t, int8_t), "
+                "(float, half, half), (float, bfloat16_t, bfloat16_t) or "
+                "(float, float, float)");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunMmad(
+      normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
+      normgrad_ascendc::CubeTypeOf<S>(), dst.view(), fm.view(), filter.view(),
+      nullptr, normgrad_ascendc::CubeType::kOther, mmadParams);
+}
+
+/// C = bias (broadcast over the rows) + A × B.
+template <typename T, typename U, typename S, typename V>
+void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
+          const LocalTensor<S>& filter, const LocalTensor<V>& bias,
+          const MmadParams& mmadParams, normgrad_ascendc::CallSite site = {}) {
+  static_assert(cube_detail::kMmadPair<T, U, S>,
+                "Mmad: (dst, fm, filter) must be (int32_t, int8_t, int8_t), "
+                "(float, half, half), (float, bfloat16_t, bfloat16_t) or "
+                "(float, float, float)");
+  static_assert(std::is_same_v<V, T>,
+                "Mmad: the bias type must be the dst type (int32_t or float)");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunMmad(
+      normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
+      normgrad_ascendc::CubeTypeOf<S>(), dst.view(), fm.view(), filter.view(),
+      &bias.view(), normgrad_ascendc::CubeTypeOf<V>(), mmadParams);
+}
+
+/// L0C → GM (T: the GM type, U: the L0C type).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
+                "Fixpipe: the L0C type U must be float or int32_t");
+  static_assert(
+      normgrad_ascendc::CubeTypeOf<T>() != normgrad_ascendc::CubeType::kOther,
+      "Fixpipe: T must be a documented output type (float, half, "
+      "bfloat16_t, int32_t, int8_t, uint8_t)");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunFixpipe(
+      normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
+      config.format, normgrad_ascendc::GmSideOf(dst), src.view(), intriParams);
+}
+
+}  // namespace AscendC

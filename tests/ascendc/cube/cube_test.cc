@@ -1,0 +1,922 @@
+// cube_test.cc — the cube unit's basic data path (docs/cube.md): the cube
+// core's memories and their pipes, GM <-> L1 DataCopy, ND2NZ, LoadData 2D,
+// Mmad and Fixpipe NZ2ND, each against a reference written here from the
+// pages' layouts (the fractal formats as pad / reshape / transpose index
+// maps), and every documented rule's message; then cube kernels launched.
+//
+// Extending: one TEST per behaviour; a new rule gets a FailsWith line with
+// its message. Tests run on the calling thread's core made a cube core by
+// the fixture (CubeTest), as a kernel's KERNEL_TASK_TYPE_DEFAULT does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "compat_test.h"
+#include "kernel_operator.h"
+#include "tiling/platform/platform_ascendc.h"
+
+namespace {
+
+using AscendC::DataCopy;
+using AscendC::Fixpipe;
+using AscendC::FixpipeParamsV220;
+using AscendC::GlobalTensor;
+using AscendC::LoadData;
+using AscendC::LoadData2DParams;
+using AscendC::LocalTensor;
+using AscendC::Mmad;
+using AscendC::MmadParams;
+using AscendC::Nd2NzParams;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using AscendC::TQue;
+using compat_test::FailsWith;
+
+// Each test runs on a cube core, and leaves the core a vector core.
+class CubeTest : public testing::Test {
+ protected:
+  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
+  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+};
+
+// A GlobalTensor over a vector's elements.
+template <typename T>
+GlobalTensor<T> Gm(std::vector<T>& v) {
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(v.data(), v.size());
+  return g;
+}
+
+// ---- Memories and pipes ----------------------------------------------------
+
+TEST_F(CubeTest, EachCubePositionHasItsMemoryAndCapacity) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C2> bt;
+  TBuf<TPosition::C2PIPE2GM> fb;
+  pipe.InitBuffer(l1, 512 * 1024);
+  pipe.InitBuffer(l0a, 64 * 1024);
+  pipe.InitBuffer(l0b, 64 * 1024);
+  pipe.InitBuffer(l0c, 128 * 1024);
+  pipe.InitBuffer(bt, 1024);
+  pipe.InitBuffer(fb, 2048);
+  // Six memories, each from its own byte 0: six distinct addresses.
+  const uint8_t* at[] = {
+      l1.Get<uint8_t>().GetPhyAddr(),  l0a.Get<uint8_t>().GetPhyAddr(),
+      l0b.Get<uint8_t>().GetPhyAddr(), l0c.Get<uint8_t>().GetPhyAddr(),
+      bt.Get<uint8_t>().GetPhyAddr(),  fb.Get<uint8_t>().GetPhyAddr()};
+  for (int i = 0; i < 6; ++i) {
+    for (int j = i + 1; j < 6; ++j) EXPECT_NE(at[i], at[j]);
+  }
+  EXPECT_EQ(l0c.Get<float>().GetSize(), 32u * 1024u);
+  EXPECT_EQ(l1.Get<half>().GetPosition(), TPosition::A1);
+  TBuf<TPosition::B1> more;
+  EXPECT_TRUE(FailsWith(
+      [&] { pipe.InitBuffer(more, 32); },
+      "TPipe::InitBuffer: TBuf<B1> #7 requests 1 x 32 bytes, which exceeds "
+      "the cube core's L1 (position B1): 0 of 524288 bytes left (profile "
+      "Atlas A2/A3)"));
+}
+
+TEST_F(CubeTest, BuffersAreRoundedToTheirMemorysAlignment) {
+  TPipe pipe;
+  TQue<TPosition::A2, 2> a2;
+  TBuf<TPosition::A2> next;
+  TQue<TPosition::CO1, 1> co1;
+  TBuf<TPosition::CO1> after;
+  pipe.InitBuffer(a2, 2, 100);  // two buffers 512 bytes apart
+  pipe.InitBuffer(next, 32);
+  pipe.InitBuffer(co1, 1, 100);  // 128 bytes (64-byte multiples)
+  pipe.InitBuffer(after, 64);
+  const LocalTensor<half> first = a2.AllocTensor<half>();
+  const LocalTensor<half> second = a2.AllocTensor<half>();
+  const LocalTensor<half> third = next.Get<half>();
+  EXPECT_EQ(second.GetPhyAddr() - first.GetPhyAddr(), 256);  // 512 bytes
+  EXPECT_EQ(third.GetPhyAddr() - first.GetPhyAddr(), 512);
+  const LocalTensor<float> c = co1.AllocTensor<float>();
+  EXPECT_EQ(after.Get<float>().GetPhyAddr() - c.GetPhyAddr(), 32);
+  // Queues work at cube positions as in the UB.
+  a2.EnQue(first);
+  const LocalTensor<half> back = a2.DeQue<half>();
+  EXPECT_EQ(back.GetPhyAddr(), first.GetPhyAddr());
+  a2.FreeTensor(back);
+  a2.FreeTensor(second);
+  TQue<TPosition::A2, 1> big;
+  EXPECT_TRUE(FailsWith([&] { pipe.InitBuffer(big, 1, 63 * 1024); },
+                        "TQue<A2, 1> #5 requests 1 x 64512 bytes, which "
+                        "exceeds the cube core's L0A (position A2): 64000 of "
+                        "65536 bytes left"));
+}
+
+TEST_F(CubeTest, KindsOfCoreKeepToTheirMemories) {
+  {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ub;
+    EXPECT_TRUE(FailsWith([&] { pipe.InitBuffer(ub, 32); },
+                          "TBuf<VECCALC> #1: position VECCALC is in the "
+                          "unified buffer, which a cube core (AIC) does not "
+                          "have"));
+  }
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  {
+    TPipe pipe;
+    TQue<TPosition::B2, 1> l0b;
+    EXPECT_TRUE(FailsWith([&] { pipe.InitBuffer(l0b, 1, 512); },
+                          "TQue<B2, 1> #1: position B2 is in the cube core's "
+                          "L0B; this kernel runs on a vector core"));
+    EXPECT_TRUE(FailsWith(
+        [&] { LocalTensor<float> t(TPosition::CO1, 0, 16); },
+        "LocalTensor(pos, addr, tileSize)<float>: position CO1 is in the "
+        "cube core's L0C; this kernel runs on a vector core"));
+  }
+  EXPECT_TRUE(FailsWith(
+      [&] { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2); },
+      "KERNEL_TASK_TYPE_DEFAULT: type 5 mixes cube and vector cores in one "
+      "kernel, which normgrad does not emulate yet"));
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+  TPipe pipe;
+  EXPECT_TRUE(FailsWith(
+      [&] { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); },
+      "KERNEL_TASK_TYPE_DEFAULT: the core already has a TPipe as a cube core"));
+}
+
+TEST_F(CubeTest, StaticTensorsAtCubePositions) {
+  const LocalTensor<half> a(TPosition::A1, 1024, 256);
+  EXPECT_EQ(a.GetSize(), 256u);
+  EXPECT_TRUE(FailsWith(
+      [&] { LocalTensor<half> t(TPosition::A2, 100, 16); },
+      "LocalTensor(pos, addr, tileSize)<half>: addr 100 is not a multiple of "
+      "512 bytes (L0A addresses)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LocalTensor<float> t(TPosition::C2, 512, 256); },
+      "LocalTensor(pos, addr, tileSize)<float>: 1024 bytes at addr 512 run "
+      "past the end of the bias table (1024 bytes, profile Atlas A2/A3)"));
+}
+
+TEST_F(CubeTest, PlatformReportsTheCubeMemories) {
+  const platform_ascendc::PlatformAscendC platform(nullptr);
+  using platform_ascendc::CoreMemType;
+  const std::pair<CoreMemType, uint64_t> expected[] = {
+      {CoreMemType::L1, 512 * 1024},  {CoreMemType::L0_A, 64 * 1024},
+      {CoreMemType::L0_B, 64 * 1024}, {CoreMemType::L0_C, 128 * 1024},
+      {CoreMemType::BT, 1024},        {CoreMemType::FB, 2048}};
+  for (const auto& [type, bytes] : expected) {
+    uint64_t size = 1;
+    platform.GetCoreMemSize(type, size);
+    EXPECT_EQ(size, bytes) << static_cast<int>(type);
+  }
+  // The other profiles do not emulate the cube memories yet.
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+  uint64_t l0c = 1;
+  platform_ascendc::PlatformAscendC(nullptr).GetCoreMemSize(CoreMemType::L0_C,
+                                                            l0c);
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+  EXPECT_EQ(l0c, 0u);
+}
+
+TEST_F(CubeTest, VectorInstructionsRefuseCubeTensors) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 1024);
+  const LocalTensor<float> t = l1.Get<float>();
+  EXPECT_TRUE(FailsWith([&] { AscendC::Adds(t, t, 1.0f, 64); },
+                        "dst is in position A1; it must be VECIN, VECOUT or "
+                        "VECCALC (A1 is in the cube core's L1, not in the "
+                        "unified buffer)"));
+}
+
+// ---- DataCopy GM <-> L1
+// ------------------------------------------------------
+
+TEST_F(CubeTest, ContiguousCopiesBetweenGmAndL1) {
+  TPipe pipe;
+  TQue<TPosition::A1, 1> l1;
+  pipe.InitBuffer(l1, 1, 1024);
+  std::vector<half> in(256), out(256, half(0.0f));
+  for (int i = 0; i < 256; ++i) in[i] = half(static_cast<float>(i) - 100.0f);
+  GlobalTensor<half> gin = Gm(in), gout = Gm(out);
+  LocalTensor<half> t = l1.AllocTensor<half>();
+  DataCopy(t, gin, 128);
+  AscendC::DataCopyParams blocks;  // the second half: 4 blocks of 2 x 32 B
+  blocks.blockCount = 4;
+  blocks.blockLen = 2;
+  DataCopy(t[128], gin[128], blocks);
+  DataCopy(gout, t, 256);
+  for (int i = 0; i < 256; ++i) EXPECT_EQ(out[i].Bits(), in[i].Bits()) << i;
+  EXPECT_TRUE(FailsWith([&] { DataCopy(gout, t[16], 512); },
+                        "DataCopy<half> L1->GM: count 512 exceeds the src "
+                        "LocalTensor of 496 elements"));
+  EXPECT_TRUE(FailsWith([&] { DataCopy(t, gin, 100); },
+                        "DataCopy<half> GM->L1: count 100 (200 bytes) is not "
+                        "a multiple of 32 bytes"));
+  EXPECT_TRUE(FailsWith([&] { DataCopy(t, gin, 1024); },
+                        "DataCopy<half> GM->L1: count 1024 exceeds the src "
+                        "GlobalTensor of 256 elements"));
+  TBuf<TPosition::A2> l0a;
+  pipe.InitBuffer(l0a, 512);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(l0a.Get<half>(), gin, 16); },
+                        "DataCopy<half> GM->L0A: dst LocalTensor is at "
+                        "position A2 (L0A); DataCopy moves between GM and L1 "
+                        "(A1, B1, C1) only"));
+}
+
+// ---- ND2NZ
+// -------------------------------------------------------------------
+
+// The page's ND -> Nz transform of an (m, n) matrix, element by element:
+// pad to (M1 * 16, N1 * c0), reshape (M1, 16, N1, c0), transpose to
+// (N1, M1, 16, c0). Returns the Nz index of ND element (r, c).
+size_t NzIndex(size_t r, size_t c, size_t m_padded, size_t c0) {
+  const size_t n1 = c / c0, m1 = r / 16, m0 = r % 16, n0 = c % c0;
+  return ((n1 * (m_padded / 16) + m1) * 16 + m0) * c0 + n0;
+}
+
+TEST_F(CubeTest, Nd2NzMatchesThePagesTransform) {
+  // The page's example: M = 40, K = 56 half, into Nz padded to 48 x 64.
+  const uint32_t m = 40, k = 56, m_pad = 48, k_pad = 64;
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, m_pad * k_pad * 2);
+  LocalTensor<half> nz = l1.Get<half>();
+  std::vector<half> fill(m_pad * k_pad, half(-7.0f));
+  GlobalTensor<half> gfill = Gm(fill);
+  DataCopy(nz, gfill, m_pad * k_pad);  // marks the bytes ND2NZ must not touch
+  std::vector<half> nd(m * k);
+  for (uint32_t i = 0; i < m * k; ++i)
+    nd[i] = half(static_cast<float>(i % 2000));
+  GlobalTensor<half> gnd = Gm(nd);
+  Nd2NzParams p;
+  p.ndNum = 1;
+  p.nValue = m;
+  p.dValue = k;
+  p.srcDValue = k;
+  p.dstNzC0Stride = m_pad;
+  p.dstNzNStride = 1;
+  DataCopy(nz, gnd, p);
+  const half* got = nz.GetPhyAddr();
+  for (uint32_t r = 0; r < m_pad; ++r) {
+    for (uint32_t c = 0; c < k_pad; ++c) {
+      const size_t at = NzIndex(r, c, m_pad, 16);
+      // k = 56 fills 3.5 column blocks: the last block's 8 spare columns of
+      // each written row are zeros; rows past m keep what was there.
+      const float want = r >= m  ? -7.0f
+                         : c < k ? static_cast<float>((r * k + c) % 2000)
+                                 : 0.0f;
+      ASSERT_EQ(static_cast<float>(got[at]), want) << r << "," << c;
+    }
+  }
+}
+
+TEST_F(CubeTest, Nd2NzSeveralMatricesWithStrides) {
+  // The page's non-continuous example (half): two 8 x 23 matrices of a
+  // source with 32-element rows, 384 elements apart; destination rows 2
+  // C0 apart, column blocks 37 C0 apart, matrices 320 elements apart.
+  TPipe pipe;
+  TBuf<TPosition::B1> l1;
+  pipe.InitBuffer(l1, 4096);
+  LocalTensor<half> dst = l1.Get<half>();
+  std::vector<half> zeros(2048, half(0.0f));
+  GlobalTensor<half> gz = Gm(zeros);
+  DataCopy(dst, gz, 2048);
+  std::vector<half> src(800);
+  for (uint32_t i = 0; i < src.size(); ++i)
+    src[i] = half(static_cast<float>(i));
+  GlobalTensor<half> gsrc = Gm(src);
+  const Nd2NzParams p(2, 8, 23, 384, 32, 37, 2, 320);
+  DataCopy(dst, gsrc, p);
+  const half* got = dst.GetPhyAddr();
+  for (uint32_t i = 0; i < 2; ++i) {
+    for (uint32_t r = 0; r < 8; ++r) {
+      for (uint32_t c = 0; c < 32; ++c) {
+        const size_t at = i * 320 + (c / 16) * 37 * 16 + r * 2 * 16 + c % 16;
+        const float want =
+            c < 23 ? static_cast<float>(i * 384 + r * 32 + c) : 0.0f;
+        ASSERT_EQ(static_cast<float>(got[at]), want) << i << r << c;
+      }
+    }
+  }
+  EXPECT_EQ(static_cast<float>(got[16]), 0.0f);  // row 0 of block 0 ends at 16
+}
+
+TEST_F(CubeTest, Nd2NzRules) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 1024);
+  LocalTensor<float> dst = l1.Get<float>();
+  std::vector<float> src(256, 1.0f);
+  GlobalTensor<float> g = Gm(src);
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(dst, g, Nd2NzParams(1, 4, 8, 0, 8, 0, 1, 0)); },
+      "DataCopy<float> GM->L1 (Nd2NzParams): intriParams.dstNzC0Stride 0 is "
+      "out of range [1, 16384]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(dst, g, Nd2NzParams(4096, 4, 8, 0, 8, 4, 1, 0)); },
+      "intriParams.ndNum 4096 is out of range [0, 4095]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(dst, g, Nd2NzParams(1, 16385, 8, 0, 8, 4, 1, 0)); },
+      "intriParams.nValue 16385 is out of range [0, 16384]"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(dst, g, Nd2NzParams(1, 4, 8, 0, 0, 4, 1, 0)); },
+                "intriParams.srcDValue 0 is out of range [1, 65535]"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(dst, g, Nd2NzParams(1, 4, 8, 0, 8, 4, 0, 0)); },
+                "intriParams.dstNzNStride 0 is out of range [1, 16384]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(dst, g, Nd2NzParams(2, 4, 8, 0, 8, 4, 1, 16385)); },
+      "intriParams.dstNzMatrixStride 16385 is out of range [0, 16384]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(dst, g, Nd2NzParams(1, 16, 8, 0, 8, 16, 3, 0)); },
+      "DataCopy<float> GM->L1 (Nd2NzParams): the Nz matrices reaches 1472 "
+      "bytes into dst, past the end of its 1024 bytes"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(dst, g, Nd2NzParams(1, 8, 8, 0, 64, 8, 1, 0)); },
+                "the access reaches element 456 of src, past the end of the "
+                "GlobalTensor of 256 elements"));
+  // ndNum, nValue or dValue 0: nothing moves, whatever the rest holds.
+  const float before = dst.GetValue(0);
+  DataCopy(dst, g, Nd2NzParams(1, 0, 8, 0, 0, 0, 0, 0));
+  EXPECT_EQ(dst.GetValue(0), before);
+}
+
+// ---- LoadData 2D
+// -------------------------------------------------------------
+
+TEST_F(CubeTest, LoadData2DMovesFractalsWithStartStrideAndGap) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::A2> l0a;
+  pipe.InitBuffer(l1, 16 * 512);
+  pipe.InitBuffer(l0a, 16 * 512);
+  LocalTensor<float> src = l1.Get<float>();
+  LocalTensor<float> dst = l0a.Get<float>();
+  for (uint32_t i = 0; i < 16 * 128; ++i)
+    src.SetValue(i, static_cast<float>(i));
+  for (uint32_t i = 0; i < 16 * 128; ++i) dst.SetValue(i, -1.0f);
+  // The page's example: startIndex 1, 4 repeats, srcStride 2, dstGap 2.
+  LoadData(dst, src, LoadData2DParams(1, 4, 2, 0, 2, false, 0));
+  for (uint32_t f = 0; f < 16; ++f) {
+    // Destination fractal f holds source fractal 1 + 2 * (f / 3) when f is a
+    // multiple of 3 below 12; the rest are untouched.
+    const bool written = f % 3 == 0 && f < 12;
+    for (uint32_t e = 0; e < 128; ++e) {
+      const float want =
+          written ? static_cast<float>((1 + 2 * (f / 3)) * 128 + e) : -1.0f;
+      ASSERT_EQ(dst.GetValue(f * 128 + e), want) << f << "," << e;
+    }
+  }
+}
+
+TEST_F(CubeTest, LoadData2DTransposesHalfFractals) {
+  TPipe pipe;
+  TBuf<TPosition::B1> l1;
+  TBuf<TPosition::B2> l0b;
+  pipe.InitBuffer(l1, 2 * 512);
+  pipe.InitBuffer(l0b, 2 * 512);
+  LocalTensor<half> src = l1.Get<half>();
+  LocalTensor<half> dst = l0b.Get<half>();
+  for (uint32_t i = 0; i < 512; ++i)
+    src.SetValue(i, half(static_cast<float>(i)));
+  LoadData(dst, src, LoadData2DParams(0, 2, 1, 0, 0, true, 0));
+  for (uint32_t f = 0; f < 2; ++f) {
+    for (uint32_t r = 0; r < 16; ++r) {
+      for (uint32_t c = 0; c < 16; ++c) {
+        ASSERT_EQ(static_cast<float>(dst.GetValue(f * 256 + r * 16 + c)),
+                  static_cast<float>(f * 256 + c * 16 + r));
+      }
+    }
+  }
+  // From GM too (no transpose).
+  std::vector<half> gm(256);
+  for (uint32_t i = 0; i < 256; ++i) gm[i] = half(static_cast<float>(1000 + i));
+  GlobalTensor<half> g = Gm(gm);
+  LoadData(dst, g, LoadData2DParams(0, 1, 0, 0, 0, false, 0));
+  EXPECT_EQ(static_cast<float>(dst.GetValue(255)), 1255.0f);
+}
+
+TEST_F(CubeTest, LoadData2DRules) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::A2> l0a;
+  pipe.InitBuffer(l1, 1024);
+  pipe.InitBuffer(l0a, 1024);
+  LocalTensor<float> src = l1.Get<float>();
+  LocalTensor<float> dst = l0a.Get<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, src, LoadData2DParams(0, 1, 1, 0, 0, true, 0)); },
+      "LoadData<float> L1->L0A: loadDataParams.ifTranspose is true for a "
+      "4-byte type; the transpose moves 16-bit types only"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(src, src, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); },
+      "dst LocalTensor is at position A1; it must be at A2 (L0A) or B2 (L0B)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst[8], src, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); },
+      "dst LocalTensor starts at L0A offset 32, which is not a multiple of "
+      "512 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, src, LoadData2DParams(1, 2, 1, 0, 0, false, 0)); },
+      "the fractals read reaches 1536 bytes into src, past the end of its "
+      "1024 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, src, LoadData2DParams(0, 2, 0, 0, 1, false, 0)); },
+      "the fractals written reaches 1536 bytes into dst, past the end of its "
+      "1024 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, src, LoadData2DParams(0, 1, 0, 0, 0, false, 1)); },
+      "loadDataParams.addrMode 1; only 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, dst, LoadData2DParams(0, 1, 0, 0, 0, false, 0)); },
+      "LoadData<float> L1->L0A: src LocalTensor is at position A2; it must be "
+      "at A1, B1 or C1 (L1)"));
+  std::vector<half> gm(256);
+  GlobalTensor<half> g = Gm(gm);
+  TBuf<TPosition::B2> l0b;
+  pipe.InitBuffer(l0b, 512);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(l0b.Get<half>(), g, LoadData2DParams(0, 1, 0, 0, 0, true, 0));
+      },
+      "LoadData<half> GM->L0B: loadDataParams.ifTranspose is true; only the "
+      "L1 -> L0A/L0B paths transpose"));
+  const float kept = dst.GetValue(0);
+  LoadData(dst, src, LoadData2DParams(0, 0, 1, 0, 0, false, 0));  // a NOP
+  EXPECT_EQ(dst.GetValue(0), kept);
+}
+
+// ---- Mmad
+// --------------------------------------------------------------------
+
+// Matrices in the cube's layouts, placed by independent index maps: A (m x k)
+// Zz, B (k x n) Zn, C (m x n) Nz with 16 x 16 fractals.
+size_t ZzIndex(size_t r, size_t c, size_t k1, size_t c0) {
+  return ((r / 16) * k1 + c / c0) * 16 * c0 + (r % 16) * c0 + c % c0;
+}
+size_t ZnIndex(size_t r, size_t c, size_t n1, size_t c0) {
+  return ((r / c0) * n1 + c / 16) * 16 * c0 + (c % 16) * c0 + r % c0;
+}
+size_t NzOutIndex(size_t r, size_t c, size_t m1) {
+  return ((c / 16) * m1 + r / 16) * 256 + (r % 16) * 16 + c % 16;
+}
+
+// Runs one Mmad of (m, k) x (k, n) with A and B given row major, laid out
+// by the maps above; returns C row major. `init` fills C first.
+template <typename Out, typename In>
+std::vector<Out> RunMmad(uint32_t m, uint32_t k, uint32_t n,
+                         const std::vector<In>& a, const std::vector<In>& b,
+                         MmadParams p, const std::vector<Out>* bias = nullptr,
+                         Out init = Out(0)) {
+  const uint32_t c0 = 32 / sizeof(In);
+  const uint32_t m1 = (m + 15) / 16, n1 = (n + 15) / 16;
+  const uint32_t k1 = (k + c0 - 1) / c0;
+  TPipe pipe;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C2> bt;
+  pipe.InitBuffer(l0a, m1 * k1 * 512);
+  pipe.InitBuffer(l0b, k1 * n1 * 512);
+  pipe.InitBuffer(l0c, m1 * n1 * 1024);
+  pipe.InitBuffer(bt, 1024);
+  LocalTensor<In> la = l0a.Get<In>();
+  LocalTensor<In> lb = l0b.Get<In>();
+  LocalTensor<Out> lc = l0c.Get<Out>();
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < k; ++c) {
+      la.SetValue(m == 1 ? c : ZzIndex(r, c, k1, c0), a[r * k + c]);
+    }
+  }
+  for (uint32_t r = 0; r < k; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      lb.SetValue(ZnIndex(r, c, n1, c0), b[r * n + c]);
+    }
+  }
+  for (uint32_t i = 0; i < m1 * n1 * 256; ++i) lc.SetValue(i, init);
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  if (bias != nullptr) {
+    LocalTensor<Out> lbias = bt.Get<Out>();
+    for (uint32_t c = 0; c < n; ++c) lbias.SetValue(c, (*bias)[c]);
+    Mmad(lc, la, lb, lbias, p);
+  } else {
+    Mmad(lc, la, lb, p);
+  }
+  std::vector<Out> c(m * n);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      c[r * n + col] = lc.GetValue(NzOutIndex(r, col, m1));
+    }
+  }
+  return c;
+}
+
+TEST_F(CubeTest, MmadHalfIntoFloatIsExactOnSmallIntegers) {
+  const uint32_t m = 30, k = 70, n = 40;  // the page's partial fractals
+  std::vector<half> a(m * k), b(k * n);
+  for (uint32_t i = 0; i < a.size(); ++i)
+    a[i] = half(float(int(i * 7 % 9) - 4));
+  for (uint32_t i = 0; i < b.size(); ++i)
+    b[i] = half(float(int(i * 5 % 7) - 3));
+  const std::vector<float> c = RunMmad<float>(m, k, n, a, b, MmadParams{});
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      double want = 0;
+      for (uint32_t i = 0; i < k; ++i) {
+        want += double(float(a[r * k + i])) * double(float(b[i * n + col]));
+      }
+      ASSERT_EQ(c[r * n + col], want) << r << "," << col;
+    }
+  }
+}
+
+TEST_F(CubeTest, MmadRoundsOncePerAccumulationInKOrder) {
+  // Float products along k: 2^24, then 1 sixteen times, then -2^24. Adding
+  // in k order with one rounding each loses every 1 (2^24 + 1 rounds back
+  // to 2^24): the result is 0, where the exact sum is 16.
+  const uint32_t m = 2, k = 18, n = 16;
+  std::vector<float> a(m * k, 1.0f), b(k * n, 1.0f);
+  for (uint32_t col = 0; col < n; ++col) {
+    b[0 * n + col] = 16777216.0f;
+    b[(k - 1) * n + col] = -16777216.0f;
+  }
+  const std::vector<float> c = RunMmad<float>(m, k, n, a, b, MmadParams{});
+  for (const float v : c) EXPECT_EQ(v, 0.0f);
+  // The same values with the cancelling pair first: exact.
+  for (uint32_t col = 0; col < n; ++col) b[1 * n + col] = -16777216.0f;
+  for (uint32_t col = 0; col < n; ++col) b[(k - 1) * n + col] = 1.0f;
+  const std::vector<float> d = RunMmad<float>(m, k, n, a, b, MmadParams{});
+  for (const float v : d) EXPECT_EQ(v, 16.0f);
+}
+
+TEST_F(CubeTest, MmadFloatRandomMatchesSequentialFloatReference) {
+  const uint32_t m = 17, k = 20, n = 33;
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> a(m * k), b(k * n), bias(n);
+  for (float& v : a) v = dist(rng);
+  for (float& v : b) v = dist(rng);
+  for (float& v : bias) v = dist(rng);
+  const std::vector<float> c =
+      RunMmad<float>(m, k, n, a, b, MmadParams{}, &bias);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      float acc = bias[col];
+      for (uint32_t i = 0; i < k; ++i) {
+        const float product = a[r * k + i] * b[i * n + col];
+        acc = acc + product;
+      }
+      ASSERT_EQ(c[r * n + col], acc) << r << "," << col;
+    }
+  }
+}
+
+TEST_F(CubeTest, MmadInt8IntoInt32AndAccumulation) {
+  const uint32_t m = 20, k = 40, n = 24;
+  std::vector<int8_t> a(m * k), b(k * n);
+  for (uint32_t i = 0; i < a.size(); ++i)
+    a[i] = int8_t(int(i * 37 % 255) - 127);
+  for (uint32_t i = 0; i < b.size(); ++i)
+    b[i] = int8_t(int(i * 53 % 256) - 128);
+  MmadParams keep;
+  keep.cmatrixInitVal = false;  // C += A x B onto the 5 already there
+  const std::vector<int32_t> c =
+      RunMmad<int32_t>(m, k, n, a, b, keep, nullptr, 5);
+  MmadParams deprecated;
+  deprecated.isBias = true;  // the deprecated flag: the same
+  const std::vector<int32_t> d =
+      RunMmad<int32_t>(m, k, n, a, b, deprecated, nullptr, 5);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      int64_t want = 5;
+      for (uint32_t i = 0; i < k; ++i) {
+        want += int64_t{a[r * k + i]} * int64_t{b[i * n + col]};
+      }
+      ASSERT_EQ(c[r * n + col], want);
+      ASSERT_EQ(d[r * n + col], want);
+    }
+  }
+  // Integer accumulation saturates.
+  std::vector<int8_t> big(16 * 32, int8_t(-128));
+  const std::vector<int32_t> s =
+      RunMmad<int32_t>(16, 32, 16, big, big, keep, nullptr, 2147483000);
+  EXPECT_EQ(s[0], 2147483647);
+}
+
+TEST_F(CubeTest, MmadBfloat16AndGemv) {
+  const uint32_t k = 48, n = 16;
+  std::vector<bfloat16_t> a(k), b(k * n);
+  for (uint32_t i = 0; i < k; ++i) a[i] = bfloat16_t(float(int(i % 5) - 2));
+  for (uint32_t i = 0; i < b.size(); ++i)
+    b[i] = bfloat16_t(float(int(i % 3) - 1) * 0.5f);
+  // m = 1: A is read as one ND row (GEMV).
+  const std::vector<float> c = RunMmad<float>(1, k, n, a, b, MmadParams{});
+  for (uint32_t col = 0; col < n; ++col) {
+    double want = 0;
+    for (uint32_t i = 0; i < k; ++i)
+      want += double(float(a[i])) * double(float(b[i * n + col]));
+    EXPECT_EQ(c[col], want);
+  }
+}
+
+TEST_F(CubeTest, MmadRules) {
+  TPipe pipe;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0a, 512);
+  pipe.InitBuffer(l0b, 512);
+  pipe.InitBuffer(l0c, 1024);
+  LocalTensor<half> a = l0a.Get<half>();
+  LocalTensor<half> b = l0b.Get<half>();
+  LocalTensor<float> c = l0c.Get<float>();
+  MmadParams p;
+  p.m = 16;
+  p.n = 16;
+  p.k = 32;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, p); },
+                        "Mmad<float, half, half>: A (m x k) reaches 1024 "
+                        "bytes into fm, past the end of its 512 bytes"));
+  p.k = 16;
+  p.m = 4096;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, p); },
+                        "mmadParams.m 4096 is out of range [0, 4095]"));
+  p.m = 16;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, b, b, p); },
+                        "fm LocalTensor is at position B2; it must be at A2 "
+                        "(L0A)"));
+  p.unitFlag = 1;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, p); },
+                        "mmadParams.unitFlag 1 is not 0, 2 or 3"));
+  p.unitFlag = 0;
+  p.disableGemv = true;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, p); },
+                        "mmadParams.disableGemv is true; only the Ascend 950 "
+                        "turns GEMV off"));
+  p.disableGemv = false;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, c, p); },
+                        "bias LocalTensor is at position CO1; it must be at "
+                        "C2 (the bias table)"));
+  p.unitFlag = 3;
+  p.cmatrixInitVal = false;
+  p.cmatrixSource = true;
+  EXPECT_TRUE(FailsWith([&] { Mmad(c, a, b, p); },
+                        "mmadParams.cmatrixSource is true, but this form has "
+                        "no bias tensor"));
+  p.cmatrixSource = false;
+  Mmad(c, a, b, p);  // unitFlag 3 is accepted
+  MmadParams nop;    // m = n = k = 0: nothing happens
+  c.SetValue(0, 3.5f);
+  Mmad(c, a, b, nop);
+  EXPECT_EQ(c.GetValue(0), 3.5f);
+}
+
+// ---- Fixpipe
+// -----------------------------------------------------------------
+
+TEST_F(CubeTest, FixpipeNz2NdFloatHalfAndRelu) {
+  const uint32_t m = 20, n = 40, m1 = 2, n1 = 3;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, m1 * n1 * 1024);
+  LocalTensor<float> c = l0c.Get<float>();
+  const auto value = [](uint32_t r, uint32_t col) {
+    // Ties of half's rounding (1 + odd / 2^11) and negatives.
+    return (float(r) - 10.0f) * 4.0f + 1.0f + float(2 * col + 1) / 2048.0f;
+  };
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col)
+      c.SetValue(NzOutIndex(r, col, m1), value(r, col));
+  }
+  FixpipeParamsV220 p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = m1 * 16;
+  p.dstStride = 48;  // ND rows 48 elements apart
+  std::vector<float> out(m * 48, -9.0f);
+  GlobalTensor<float> gout = Gm(out);
+  Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(gout, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < 48; ++col) {
+      ASSERT_EQ(out[r * 48 + col], col < n ? value(r, col) : -9.0f);
+    }
+  }
+  p.quantPre = AscendC::F322F16;
+  p.reluEn = true;
+  p.dstStride = n;
+  std::vector<half> h(m * n);
+  GlobalTensor<half> gh = Gm(h);
+  Fixpipe(gh, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const float v = std::max(value(r, col), 0.0f);
+      // Half keeps 11 significant bits: ties go to the even neighbour.
+      const float ulp = v >= 1.0f ? std::ldexp(1.0f, std::ilogb(v) - 10) : 0;
+      float want = v;
+      if (ulp != 0) {
+        const float below = std::floor(v / ulp) * ulp;
+        const float rest = v - below;
+        const bool even = std::fmod(below / ulp, 2.0f) == 0.0f;
+        want =
+            rest * 2 < ulp || (rest * 2 == ulp && even) ? below : below + ulp;
+      }
+      ASSERT_EQ(float(h[r * n + col]), want) << r << "," << col;
+    }
+  }
+}
+
+TEST_F(CubeTest, FixpipeSeveralMatricesAndInt32) {
+  // The NZ2ND page's example: two 48 x 32 NZ matrices (srcStride 64,
+  // srcNdStride 256), ND rows of 64, matrices 4096 elements apart.
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 32 * 1024);
+  LocalTensor<int32_t> c = l0c.Get<int32_t>();
+  for (uint32_t i = 0; i < 8192; ++i) c.SetValue(i, int32_t(i) - 4000);
+  FixpipeParamsV220 p;
+  p.ndNum = 2;
+  p.nSize = 32;
+  p.mSize = 48;
+  p.srcStride = 64;
+  p.dstStride = 64;
+  p.srcNdStride = 256;
+  p.dstNdStride = 4096;
+  p.reluEn = true;
+  std::vector<int32_t> out(8192, 7);
+  GlobalTensor<int32_t> g = Gm(out);
+  Fixpipe(g, c, p);
+  for (uint32_t i = 0; i < 2; ++i) {
+    for (uint32_t r = 0; r < 48; ++r) {
+      for (uint32_t col = 0; col < 64; ++col) {
+        const int32_t src =
+            int32_t(i * 256 * 16 + (col / 16) * 64 * 16 + r * 16 + col % 16) -
+            4000;
+        ASSERT_EQ(out[i * 4096 + r * 64 + col],
+                  col < 32 ? std::max(src, 0) : 7);
+      }
+    }
+  }
+}
+
+TEST_F(CubeTest, FixpipeRules) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 1024);
+  LocalTensor<float> c = l0c.Get<float>();
+  std::vector<half> h(256);
+  GlobalTensor<half> gh = Gm(h);
+  std::vector<float> f(256);
+  GlobalTensor<float> gf = Gm(f);
+  FixpipeParamsV220 p;
+  p.mSize = 16;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gh, c, p); },
+                        "Fixpipe<half, float> L0C->GM: intriParams.quantPre 0 "
+                        "does not turn float into half"));
+  p.quantPre = AscendC::DEQF16;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gh, c, p); },
+                        "intriParams.quantPre 3 is a quantization mode, which "
+                        "normgrad does not emulate yet"));
+  p.quantPre = AscendC::NoQuant;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe<float, float, AscendC::CFG_NZ>(gf, c, p); },
+                "config CFG_NZ: normgrad emulates the NZ2ND output "
+                "(CFG_ROW_MAJOR) only"));
+  p.dstStride = 8;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gf, c, p); },
+                        "intriParams.dstStride 8 is less than nSize 16"));
+  p.dstStride = 16;
+  p.mSize = 8193;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gf, c, p); },
+                        "intriParams.mSize 8193 is out of range [0, 8192]"));
+  p.mSize = 32;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gf, c, p); },
+                        "the NZ matrices reaches 2048 bytes into src, past "
+                        "the end of its 1024 bytes"));
+  p.mSize = 16;
+  p.dstStride = 32;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gf, c, p); },
+                        "the access reaches element 496 of dst, past the end "
+                        "of the GlobalTensor of 256 elements"));
+  p.dstStride = 16;
+  p.unitFlag = 1;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gf, c, p); },
+                        "intriParams.unitFlag 1 is not 0, 2 or 3"));
+  p.unitFlag = 2;
+  p.srcNdStride = 513;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe(gf, c, p); },
+                "intriParams.srcNdStride 513 is out of range [0, 512]"));
+  p.srcNdStride = 0;
+  p.ndNum = 2;
+  p.dstNdStride = 100;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe(gf, c, p); },
+                "intriParams.dstNdStride 100 is less than one ND matrix "
+                "(256 elements): the matrices would overlap"));
+  p.ndNum = 1;
+  p.channelSplit = true;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe(gf, c, p); },
+                "intriParams.channelSplit does not combine with NZ2ND"));
+}
+
+// ---- Cube kernels
+// --------------------------------------------------------------
+
+// One 16 x 16 x 16 half matmul per block through the whole path: block i
+// multiplies A_i by B into C_i.
+extern "C" __global__ __cube__ void cube_test_block_matmul(GM_ADDR a, GM_ADDR b,
+                                                           GM_ADDR c) {
+  const int64_t i = AscendC::GetBlockIdx();
+  GlobalTensor<half> ga, gb;
+  GlobalTensor<float> gc;
+  ga.SetGlobalBuffer(reinterpret_cast<half*>(a) + i * 256, 256);
+  gb.SetGlobalBuffer(reinterpret_cast<half*>(b), 256);
+  gc.SetGlobalBuffer(reinterpret_cast<float*>(c) + i * 256, 256);
+  TPipe pipe;
+  TQue<TPosition::A1, 1> qa1;
+  TQue<TPosition::B1, 1> qb1;
+  TQue<TPosition::A2, 1> qa2;
+  TQue<TPosition::B2, 1> qb2;
+  TQue<TPosition::CO1, 1> qc;
+  pipe.InitBuffer(qa1, 1, 512);
+  pipe.InitBuffer(qb1, 1, 512);
+  pipe.InitBuffer(qa2, 1, 512);
+  pipe.InitBuffer(qb2, 1, 512);
+  pipe.InitBuffer(qc, 1, 1024);
+  LocalTensor<half> a1 = qa1.AllocTensor<half>();
+  LocalTensor<half> b1 = qb1.AllocTensor<half>();
+  DataCopy(a1, ga, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+  DataCopy(b1, gb, Nd2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
+  LocalTensor<half> a2 = qa2.AllocTensor<half>();
+  LocalTensor<half> b2 = qb2.AllocTensor<half>();
+  LoadData(a2, a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+  // B (k x n) in Nz on L1 is Zn after transposing the fractal.
+  LoadData(b2, b1, LoadData2DParams(0, 1, 1, 0, 0, true, 0));
+  LocalTensor<float> c1 = qc.AllocTensor<float>();
+  MmadParams mm;
+  mm.m = 16;
+  mm.n = 16;
+  mm.k = 16;
+  Mmad(c1, a2, b2, mm);
+  FixpipeParamsV220 fp;
+  fp.mSize = 16;
+  fp.nSize = 16;
+  fp.srcStride = 16;
+  fp.dstStride = 16;
+  Fixpipe(gc, c1, fp);
+}
+
+// A kernel that states its type instead of __cube__.
+void cube_test_declared(GM_ADDR out) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+  TPipe pipe;
+  TBuf<TPosition::B1> l1;
+  pipe.InitBuffer(l1, 64);
+  reinterpret_cast<int32_t*>(out)[AscendC::GetBlockIdx()] =
+      static_cast<int32_t>(l1.Get<int32_t>().GetSize());
+}
+
+TEST(CubeKernel, ACubeKernelRunsItsBlocksOnCubeCores) {
+  const uint32_t blocks = 3;
+  std::vector<half> a(blocks * 256), b(256);
+  for (uint32_t i = 0; i < a.size(); ++i) a[i] = half(float(int(i % 7) - 3));
+  for (uint32_t i = 0; i < b.size(); ++i) b[i] = half(float(int(i % 5) - 2));
+  std::vector<float> c(blocks * 256, -1.0f);
+  ASSERT_EQ(normgrad_ascendc::LaunchKernel(
+                "cube_test_block_matmul", blocks, 0, nullptr,
+                cube_test_block_matmul, reinterpret_cast<uint8_t*>(a.data()),
+                reinterpret_cast<uint8_t*>(b.data()),
+                reinterpret_cast<uint8_t*>(c.data())),
+            0);
+  for (uint32_t blk = 0; blk < blocks; ++blk) {
+    for (uint32_t r = 0; r < 16; ++r) {
+      for (uint32_t col = 0; col < 16; ++col) {
+        double want = 0;
+        for (uint32_t k = 0; k < 16; ++k) {
+          want += double(float(a[blk * 256 + r * 16 + k])) *
+                  double(float(b[k * 16 + col]));
+        }
+        ASSERT_EQ(c[blk * 256 + r * 16 + col], want) << blk << r << col;
+      }
+    }
+  }
+  std::vector<int32_t> sizes(2, 0);
+  ASSERT_EQ(normgrad_ascendc::LaunchKernel(
+                "cube_test_declared", 2, 0, nullptr, cube_test_declared,
+                reinterpret_cast<uint8_t*>(sizes.data())),
+            0);
+  EXPECT_EQ(sizes, (std::vector<int32_t>{16, 16}));
+}
+
+}  // namespace
