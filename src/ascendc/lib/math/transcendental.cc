@@ -40,7 +40,6 @@ void Each(float* v, size_t n, uint32_t) {
   for (size_t i = 0; i < n; ++i) v[i] = f(v[i]);
 }
 
-
 // Cos's pass on a copy into `second`, then Sin's in place.
 void SinCosFloats(float* values, float* second, size_t n) {
   std::memcpy(second, values, n * sizeof(float));
