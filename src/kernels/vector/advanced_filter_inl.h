@@ -25,34 +25,16 @@ namespace advanced {
 
 // ---- LogSoftMax's log10 rounded once -------------------------------------------
 
-// log10 of a positive normal float in double lanes: x = 2^e · m with m in
-// [√½, √2), ln m = 2·atanh(s), s = (m − 1)/(m + 1), |s| <= 0.1716, by its
-// series to s^23 (the next term is below 2^-58 of the sum), then
-// log10 x = e·log10(2) + ln m·log10(e). The error is below 2^-48 of the
+// log10 of a positive normal float in double lanes: ln x's parts from the
+// shared LnPartsOf (advanced_inl.h: x = 2^e · m, ln m by the atanh series),
+// then log10 x = e·log10(2) + ln m·log10(e). The error is below 2^-48 of the
 // result (a dozen double roundings; the two parts have the same sign or
 // |e·log10 2| >= 0.3 > 2·|ln m·log10 e|, so no cancellation).
 inline double Log10InDouble(float x) {
-  const uint32_t bits = BitsOf(x);
-  // The bits of √½ as a float: subtracting them puts m's exponent at 0.
-  const int32_t e = static_cast<int32_t>(bits - 0x3f3504f3u) >> 23;
-  const double m = static_cast<double>(FloatOf(bits - (static_cast<uint32_t>(e) << 23)));
-  const double s = (m - 1.0) / (m + 1.0);
-  const double z = s * s;
-  double q = 1.0 / 23;
-  q = q * z + 1.0 / 21;
-  q = q * z + 1.0 / 19;
-  q = q * z + 1.0 / 17;
-  q = q * z + 1.0 / 15;
-  q = q * z + 1.0 / 13;
-  q = q * z + 1.0 / 11;
-  q = q * z + 1.0 / 9;
-  q = q * z + 1.0 / 7;
-  q = q * z + 1.0 / 5;
-  q = q * z + 1.0 / 3;
-  q = q * z + 1.0;
   constexpr double kLog10Of2 = 0.30102999566398119521;
   constexpr double kLog10OfE = 0.43429448190325182765;
-  return static_cast<double>(e) * kLog10Of2 + (2.0 * s * q) * kLog10OfE;
+  const LnParts parts = LnPartsOf(static_cast<double>(x));
+  return parts.exponent * kLog10Of2 + parts.ln_m * kLog10OfE;
 }
 
 inline float Log10OfWidened(float x) {
