@@ -25,23 +25,23 @@ void SetCubeCore(bool cube) {
 }
 
 void DeclareKernelType(int type) {
+  // In a mixed launch the launcher chose each core's kind.
+  const bool mixed = CurrentCore().role().mixed;
   switch (type) {
     case KERNEL_TYPE_AIC_ONLY:
     case KERNEL_TYPE_MIX_AIC_1_0:
-      SetCubeCore(true);
+      if (!mixed) SetCubeCore(true);
       return;
     case KERNEL_TYPE_AIV_ONLY:
     case KERNEL_TYPE_MIX_AIV_1_0:
-      SetCubeCore(false);
+      if (!mixed) SetCubeCore(false);
       return;
     case KERNEL_TYPE_MIX_AIC_1_1:
+      DeclareMixedKernel(1);
+      return;
     case KERNEL_TYPE_MIX_AIC_1_2:
-      Fail(
-          "KERNEL_TASK_TYPE_DEFAULT: type %d mixes cube and vector cores in "
-          "one kernel, which normgrad does not emulate yet; a kernel runs on "
-          "cube cores (KERNEL_TYPE_AIC_ONLY) or vector cores "
-          "(KERNEL_TYPE_AIV_ONLY)",
-          type);
+      DeclareMixedKernel(2);
+      return;
     default:
       return;  // the types of products whose AI Core holds both units
   }

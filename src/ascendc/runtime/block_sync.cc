@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "ascendc/runtime/launch_state.h"
 #include "normgrad_ascendc/runtime/sync.h"
@@ -34,19 +35,6 @@ std::string Ordinal(uint64_t n) {
   return std::to_string(n) + suffix;
 }
 
-void CheckMode0(const char* api, uint8_t mode, uint16_t flag_id) {
-  if (mode != 0) {
-    Fail(
-        "%s: modeId %u synchronizes cube and vector cores (or the two vector "
-        "cores of one AI core) of a mix kernel; normgrad emulates vector "
-        "cores only and supports mode 0 (all vector cores)",
-        api, mode);
-  }
-  if (flag_id > 15) {
-    Fail("%s: flagId %u is out of range; mode 0 flags are 0..15", api, flag_id);
-  }
-}
-
 // The race check's acquire after a wait returned (race_check.h); for the
 // sync check, a wait for other blocks orders every pipe of this one.
 void AcquireAfterWait(Launch& launch, BlockState& self,
@@ -55,6 +43,106 @@ void AcquireAfterWait(Launch& launch, BlockState& self,
   if (!launch.race_check()) return;
   const std::lock_guard<std::mutex> lock(launch.mutex());
   RaceAcquire(launch, self, channel);
+}
+
+// ---- CrossCoreSetFlag / CrossCoreWaitFlag ----------------------------------
+//
+// Each core keeps a counter per (modeId, flagId). A round of sets completes
+// when every core the mode names has set the flag once more; each
+// completed round adds 1 to the counters of the cores it releases, and a
+// wait takes 1 (blocking while the counter is 0):
+//   mode 0: the cores of one kind (all vector cores, or all cube cores)
+//           release each other;
+//   mode 1: the vector cores of one AI Core release each other;
+//   mode 2: a cube core's set releases each of its vector cores; the sets
+//           of all its vector cores release the cube core.
+
+// The most a flag's counter holds.
+constexpr uint64_t kMaxFlagCount = 15;
+
+// The launch's blocks (indices) of the cube or vector side of AI Core
+// `ai_core` (all AI Cores when ai_core is UINT32_MAX).
+std::vector<uint32_t> CoresOf(Launch& launch, bool cube, uint32_t ai_core) {
+  std::vector<uint32_t> cores;
+  for (uint32_t i = 0; i < launch.num_blocks(); ++i) {
+    const BlockState& b = launch.block(i);
+    if (b.cube == cube && (ai_core == UINT32_MAX || b.ai_core == ai_core)) {
+      cores.push_back(i);
+    }
+  }
+  return cores;
+}
+
+// The cores whose sets release `self`'s waits in `mode`.
+std::vector<uint32_t> Setters(Launch& launch, const BlockState& self,
+                              uint8_t mode) {
+  if (mode == 0) return CoresOf(launch, self.cube, UINT32_MAX);
+  if (mode == 1) return CoresOf(launch, false, self.ai_core);
+  return CoresOf(launch, !self.cube, self.ai_core);
+}
+
+// The cores that `self`'s sets in `mode` count towards.
+std::vector<uint32_t> Receivers(Launch& launch, const BlockState& self,
+                                uint8_t mode) {
+  return Setters(launch, self, mode);  // each mode's relation is symmetric
+}
+
+// The completed rounds of sets that release `self` on (mode, flag_id).
+uint64_t Granted(Launch& launch, const BlockState& self, uint8_t mode,
+                 uint16_t flag_id) {
+  uint64_t rounds = UINT64_MAX;
+  for (const uint32_t i : Setters(launch, self, mode)) {
+    const auto& sets = launch.block(i).cross_sets;
+    const auto it = sets.find({mode, flag_id});
+    rounds = std::min(rounds, it == sets.end() ? 0 : it->second);
+  }
+  return rounds == UINT64_MAX ? 0 : rounds;
+}
+
+// The race check's channel of a set (`set`) or of the wait it releases.
+std::string FlagChannel(Launch& launch, const BlockState& self, uint8_t mode,
+                        uint16_t flag_id, bool set) {
+  std::string channel = "CrossCoreSetFlag " + std::to_string(flag_id) +
+                        " mode " + std::to_string(mode);
+  if (mode == 0) return channel + (self.cube ? " AIC" : " AIV");
+  channel += " AI Core " + std::to_string(self.ai_core);
+  if (mode == 1 || launch.mix_ratio() == 0) return channel;
+  // Mode 2 carries the order from one side to the other.
+  return channel + (self.cube == set ? " from AIC" : " from AIV");
+}
+
+// The documented rules of modeId and flagId for the calling core.
+void CheckCrossCore(Launch& launch, const char* api, uint8_t mode,
+                    uint16_t flag_id) {
+  if (mode == 4) {
+    Fail(
+        "%s: modeId 4 (a cube core with one of its vector cores) exists on "
+        "the Ascend 950 only, and normgrad does not emulate it yet; Atlas "
+        "A2/A3 have modes 0, 1 and 2",
+        api);
+  }
+  if (mode > 2) {
+    Fail("%s: modeId %u is not a synchronization mode; use 0, 1 or 2", api,
+         mode);
+  }
+  if (flag_id > 15) {
+    Fail("%s: flagId %u is out of range; modes 0, 1 and 2 have flags 0..15",
+         api, flag_id);
+  }
+  if (mode == 0) return;
+  if (launch.mix_ratio() == 0) {
+    Fail(
+        "%s: modeId %u synchronizes the cores of one AI Core in a mixed "
+        "kernel (KERNEL_TYPE_MIX_AIC_1_1 or _1_2, __mix__(1, 1) or (1, "
+        "2)); this kernel runs on %s cores only",
+        api, mode, CurrentCore().is_cube() ? "cube" : "vector");
+  }
+  if (mode == 1 && CurrentBlock().cube) {
+    Fail(
+        "%s: modeId 1 synchronizes the vector cores of one AI Core; a cube "
+        "core takes no part (modeId 2 pairs it with its vector cores)",
+        api);
+  }
 }
 
 }  // namespace
@@ -76,6 +164,7 @@ void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes, uint64_t gm_needed,
 void SyncAllImpl(uint32_t used_cores) {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("SyncAll");
+  launch.RequireSingleKind("SyncAll");
   BlockState& self = CurrentBlock();
   const uint32_t expected = used_cores == 0 ? launch.num_blocks() : used_cores;
   const uint64_t round = ++self.sync_all_calls;
@@ -123,6 +212,7 @@ std::string IbChannel(const void* gm, int32_t block, int32_t event_id) {
 void IBSetImpl(const void* gm, int32_t block, int32_t event_id) {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("IBSet");
+  launch.RequireSingleKind("IBSet");
   if (block < 0 || static_cast<uint32_t>(block) >= launch.num_blocks()) {
     Fail("IBSet: blockIdx %d is out of range 0..%u (numBlocks - 1)", block,
          launch.num_blocks() - 1);
@@ -136,6 +226,7 @@ void IBSetImpl(const void* gm, int32_t block, int32_t event_id) {
 void IBWaitImpl(const void* gm, int32_t block, int32_t event_id) {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("IBWait");
+  launch.RequireSingleKind("IBWait");
   if (block < 0 || static_cast<uint32_t>(block) >= launch.num_blocks()) {
     Fail("IBWait: blockIdx %d is out of range 0..%u (numBlocks - 1)", block,
          launch.num_blocks() - 1);
@@ -149,33 +240,51 @@ void IBWaitImpl(const void* gm, int32_t block, int32_t event_id) {
 }
 
 void CrossCoreSetFlagImpl(uint8_t mode, uint16_t flag_id, const char* api) {
-  CheckMode0(api, mode, flag_id);
   Launch& launch = CurrentLaunch();
+  CheckCrossCore(launch, api, mode, flag_id);
   launch.RequireConcurrent(api);
+  BlockState& self = CurrentBlock();
   launch.Change([&] {
-    ++launch.cross_sets[flag_id];
-    RaceRelease(launch, CurrentBlock(),
-                "CrossCoreSetFlag " + std::to_string(flag_id));
+    ++self.cross_sets[{mode, flag_id}];
+    for (const uint32_t r : Receivers(launch, self, mode)) {
+      BlockState& receiver = launch.block(r);
+      const uint64_t counter =
+          Granted(launch, receiver, mode, flag_id) -
+          std::min(Granted(launch, receiver, mode, flag_id),
+                   receiver.cross_waits[{mode, flag_id}]);
+      if (counter > kMaxFlagCount) {
+        Fail(
+            "%s: flagId %u (modeId %u) would count %llu on %s, which has not "
+            "waited for them; a flag counts at most %llu (pair each "
+            "CrossCoreSetFlag with a CrossCoreWaitFlag)",
+            api, flag_id, mode, static_cast<unsigned long long>(counter),
+            launch.CoreName(r).c_str(),
+            static_cast<unsigned long long>(kMaxFlagCount));
+      }
+    }
+    RaceRelease(launch, self, FlagChannel(launch, self, mode, flag_id, true));
   });
 }
 
 void CrossCoreWaitFlagImpl(uint8_t mode, uint16_t flag_id, const char* api) {
-  CheckMode0(api, mode, flag_id);
   Launch& launch = CurrentLaunch();
+  CheckCrossCore(launch, api, mode, flag_id);
   launch.RequireConcurrent(api);
   BlockState& self = CurrentBlock();
-  const uint64_t n = ++self.cross_wait_calls[flag_id];
-  const uint64_t needed = n * launch.num_blocks();
-  launch.Wait(self,
-              At(std::string(api) + "(flagId " + std::to_string(flag_id) +
-                 ", its " + Ordinal(n) + " wait)"),
-              [&] { return launch.cross_sets[flag_id] >= needed; });
-  AcquireAfterWait(launch, self, "CrossCoreSetFlag " + std::to_string(flag_id));
+  uint64_t n = 0;
+  launch.Change([&] { n = ++self.cross_waits[{mode, flag_id}]; });
+  std::string what = std::string(api) + "(flagId " + std::to_string(flag_id);
+  if (mode != 0) what += ", modeId " + std::to_string(mode);
+  launch.Wait(self, At(what + ", its " + Ordinal(n) + " wait)"),
+              [&] { return Granted(launch, self, mode, flag_id) >= n; });
+  AcquireAfterWait(launch, self,
+                   FlagChannel(launch, self, mode, flag_id, false));
 }
 
 void WaitPreBlockImpl() {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("WaitPreBlock");
+  launch.RequireSingleKind("WaitPreBlock");
   BlockState& self = CurrentBlock();
   const uint64_t round = ++self.wait_pre_calls;
   // Block 0 passes its first round at once and then follows the last
@@ -195,6 +304,7 @@ void WaitPreBlockImpl() {
 void NotifyNextBlockImpl() {
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("NotifyNextBlock");
+  launch.RequireSingleKind("NotifyNextBlock");
   BlockState& self = CurrentBlock();
   launch.Change([&] {
     ++self.notify_calls;
@@ -330,6 +440,7 @@ void GroupBarrierArriveImpl(const void* workspace, uint32_t arrive_size,
   }
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("GroupBarrier::Arrive");
+  launch.RequireSingleKind("GroupBarrier::Arrive");
   launch.Change([&] {
     GroupBarrierState& state = BarrierOf(launch, "GroupBarrier::Arrive",
                                          workspace, arrive_size, wait_size);
@@ -354,6 +465,7 @@ void GroupBarrierWaitImpl(const void* workspace, uint32_t arrive_size,
   }
   Launch& launch = CurrentLaunch();
   launch.RequireConcurrent("GroupBarrier::Wait");
+  launch.RequireSingleKind("GroupBarrier::Wait");
   uint64_t round = 0;
   GroupBarrierState* state = nullptr;
   launch.Change([&] {

@@ -1,7 +1,7 @@
 // core.cc — the emulated AI core (core.h): Fail and KernelError, the Core
 // with its unified buffer (UB) and block index, each thread's current core,
-// and the built-in variables block_idx and block_num (sys_var.h) that follow
-// it.
+// and the built-in variables block_idx, block_num and g_coreType (sys_var.h)
+// that follow it.
 #include "normgrad_ascendc/runtime/core.h"
 
 #include <algorithm>
@@ -39,6 +39,8 @@ const Core* ShownCore() {
 void PublishBlock(const Core* core) {
   ::block_idx = core != nullptr ? core->block_idx() : 0;
   ::block_num = core != nullptr ? core->block_num() : 1;
+  ::g_coreType =
+      core != nullptr && core->is_cube() ? AscendC::AIC : AscendC::AIV;
 }
 
 }  // namespace
@@ -126,14 +128,17 @@ void Core::ZeroTouched() {
   }
 }
 
-void Core::SetBlock(int64_t idx, int64_t num) {
-  if (num < 1 || idx < 0 || idx >= num) {
-    Fail("Core::SetBlock: block %lld of %lld is out of range (0 <= idx < num)",
-         static_cast<long long>(idx), static_cast<long long>(num));
+void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
+  if (num < 1 || idx < 0 || idx >= num * role.task_ratio) {
+    Fail(
+        "Core::SetBlock: block %lld of %lld is out of range (0 <= idx < num "
+        "· task ratio %lld)",
+        static_cast<long long>(idx), static_cast<long long>(num),
+        static_cast<long long>(role.task_ratio));
   }
   block_idx_ = idx;
   block_num_ = num;
-  cube_ = false;
+  role_ = role;
   vector_mask_ = VectorMask();
   merge_record_ = MergeRecord();
   deq_scale_ = kDeqScaleReset;
@@ -143,6 +148,11 @@ void Core::SetBlock(int64_t idx, int64_t num) {
   reduce_extreme_ = ReduceExtremeRegister();
   spr_ar_ = 0;
   reduce_spr_ = ReduceSpr();
+  if (this == ShownCore()) PublishBlock(this);
+}
+
+void Core::set_cube(bool cube) {
+  role_.cube = cube;
   if (this == ShownCore()) PublishBlock(this);
 }
 

@@ -29,8 +29,7 @@ void Emit(const std::string& text) {
     return;
   }
   BlockState& block = CurrentBlock();
-  const std::string prefix = "[block " + std::to_string(block.index) + "/" +
-                             std::to_string(launch->num_blocks()) + "] ";
+  const std::string prefix = "[" + launch->CoreTitle(block.index) + "] ";
   const std::lock_guard<std::mutex> lock(launch->mutex());
   for (const char c : text) {
     if (block.at_line_start) block.output += prefix;

@@ -29,12 +29,21 @@
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
-// The bounds of the section __cube__ places kernels in (qualifiers.h), which
-// the linker defines when the program has one; null otherwise.
+// The bounds of the sections __cube__ and __mix__ place kernels in
+// (qualifiers.h), which the linker defines when the program has one; null
+// otherwise.
 extern "C" {
 extern const char __start_normgrad_cube_kernels[]
     __attribute__((weak, visibility("hidden")));
 extern const char __stop_normgrad_cube_kernels[]
+    __attribute__((weak, visibility("hidden")));
+extern const char __start_normgrad_mix11_kernels[]
+    __attribute__((weak, visibility("hidden")));
+extern const char __stop_normgrad_mix11_kernels[]
+    __attribute__((weak, visibility("hidden")));
+extern const char __start_normgrad_mix12_kernels[]
+    __attribute__((weak, visibility("hidden")));
+extern const char __stop_normgrad_mix12_kernels[]
     __attribute__((weak, visibility("hidden")));
 }
 
@@ -44,17 +53,27 @@ namespace normgrad_ascendc {
 // ------------------------------------------------------------------
 
 Launch::Launch(const char* name, uint32_t num_blocks, bool concurrent,
-               uint32_t vector_cores, unsigned checks)
+               uint32_t vector_cores, unsigned checks, uint32_t mix_ratio)
     : name_(name),
-      num_blocks_(num_blocks),
+      num_blocks_(num_blocks * (mix_ratio == 0 ? 1 : 1 + mix_ratio)),
+      logical_blocks_(num_blocks),
+      mix_ratio_(mix_ratio),
       concurrent_(concurrent),
       vector_cores_(vector_cores),
-      race_check_((checks & kCheckRace) != 0 && num_blocks > 1),
+      race_check_((checks & kCheckRace) != 0 && num_blocks_ > 1),
       sync_check_((checks & kCheckSync) != 0),
       init_check_((checks & kCheckInit) != 0),
-      blocks_(num_blocks),
-      running_(num_blocks) {
-  for (uint32_t i = 0; i < num_blocks; ++i) blocks_[i].index = i;
+      blocks_(num_blocks_),
+      running_(num_blocks_) {
+  for (uint32_t i = 0; i < num_blocks_; ++i) {
+    BlockState& b = blocks_[i];
+    b.index = i;
+    if (mix_ratio == 0) continue;
+    b.cube = i < num_blocks;
+    const uint32_t vector = i - num_blocks;
+    b.ai_core = b.cube ? i : vector / mix_ratio;
+    b.sub_block = b.cube ? 0 : vector % mix_ratio;
+  }
   if (sync_check_ || init_check_) {
     g_sync_check_on.store(true, std::memory_order_relaxed);
   }
@@ -69,6 +88,28 @@ void Launch::RequireConcurrent(const char* api) const {
       "at once, so such a launch may have at most as many blocks as the "
       "profile has vector cores (the device would hang)",
       api, num_blocks_, vector_cores_, profile.key, profile.name);
+}
+
+std::string Launch::CoreName(uint32_t i) const {
+  if (mix_ratio_ == 0) return "block " + std::to_string(i);
+  if (blocks_[i].cube) return "AIC " + std::to_string(i);
+  return "AIV " + std::to_string(i - logical_blocks_);
+}
+
+std::string Launch::CoreTitle(uint32_t i) const {
+  uint32_t of = num_blocks_;
+  if (mix_ratio_ != 0) {
+    of = blocks_[i].cube ? logical_blocks_ : logical_blocks_ * mix_ratio_;
+  }
+  return CoreName(i) + "/" + std::to_string(of);
+}
+
+void Launch::RequireSingleKind(const char* api) const {
+  if (mix_ratio_ == 0) return;
+  Fail(
+      "%s: not emulated in a mixed cube-and-vector kernel yet (1:%u); "
+      "synchronize its cores with CrossCoreSetFlag/CrossCoreWaitFlag",
+      api, mix_ratio_);
 }
 
 bool Launch::Stuck() const {
@@ -89,8 +130,7 @@ std::string Launch::DeadlockMessage(const BlockState& self) const {
   const char* separator = "";
   for (uint32_t i = 0; i < num_blocks_; ++i) {
     if (i == self.index) continue;
-    text +=
-        separator + ("block " + std::to_string(i) + " ") + deadlock_picture_[i];
+    text += separator + CoreName(i) + " " + deadlock_picture_[i];
     separator = "; ";
   }
   return text + ")";
@@ -232,18 +272,19 @@ class Failures {
   }
   bool empty() const { return messages_.empty(); }
 
-  // Prints the first kMaxReportedBlocks in block order, then a count.
-  void Report(const char* name, uint32_t num_blocks) const {
+  // Prints the first kMaxReportedBlocks in block order, then a count; each
+  // core named as Launch::CoreTitle says.
+  void Report(const Launch& launch) const {
     size_t printed = 0;
     for (const auto& [block, message] : messages_) {
       if (printed == kMaxReportedBlocks) break;
-      std::fprintf(stderr, "normgrad: kernel %s block %u/%u: %s\n", name, block,
-                   num_blocks, message.c_str());
+      std::fprintf(stderr, "normgrad: kernel %s %s: %s\n", launch.name(),
+                   launch.CoreTitle(block).c_str(), message.c_str());
       ++printed;
     }
     if (messages_.size() > printed) {
       std::fprintf(stderr, "normgrad: kernel %s: %zu more blocks failed\n",
-                   name, messages_.size() - printed);
+                   launch.name(), messages_.size() - printed);
     }
   }
 
@@ -262,19 +303,43 @@ int Conclude(KernelErrorPolicy policy, int code) {
   return code;
 }
 
+// A kernel of a plain launch stated a mixed type (DeclareMixedKernel): the
+// block stops and the launch starts again as a mixed one. Not a
+// std::exception, so that nothing on the way treats it as a failure.
+struct MixedRelaunch {
+  uint32_t ratio;
+};
+
+// The role (core.h) of block i of `launch`; `cube` for a launch of cube
+// cores.
+CoreRole RoleOf(const Launch& launch, uint32_t i, bool cube) {
+  const uint32_t ratio = launch.mix_ratio();
+  if (ratio == 0) return CoreRole{cube, false, 0, 1, 1};
+  const BlockState& b = launch.block(i);
+  if (b.cube) return CoreRole{true, true, 0, 1, 1};
+  return CoreRole{false, true, b.sub_block, ratio, ratio};
+}
+
 // Runs block i of `launch` on the calling thread, on the thread's core.
 // Cores outlive the launch: a launch of small blocks costs no fresh UB.
-void RunBlock(Launch& launch, uint32_t i, void (*block)(void*), void* context,
-              Failures& failures) {
+void RunBlock(Launch& launch, uint32_t i, bool cube, void (*block)(void*),
+              void* context, Failures& failures,
+              std::atomic<uint32_t>& relaunch) {
   thread_local Core core;  // zeroed where the previous block touched it
   PrepareThreadForBlocks();
   const ScopedCore scope(core);
   const ScopedBlock current(launch, i);
-  core.SetBlock(i, launch.num_blocks());
+  // A cube core's GetBlockIdx() is its AI Core, a vector core's its index
+  // among the vector cores.
+  const uint32_t cubes = launch.logical_blocks();
+  const uint32_t idx = launch.mix_ratio() == 0 || i < cubes ? i : i - cubes;
+  core.SetBlock(idx, cubes, RoleOf(launch, i, cube));
   launch.BlockStarted(i, ThisThreadApiCalls());
   try {
     block(context);
     FinishSyncCheck(launch.block(i));
+  } catch (const MixedRelaunch& request) {
+    relaunch.store(request.ratio);
   } catch (const KernelError& e) {
     failures.Add(i, e.what());
   } catch (const std::exception& e) {
@@ -366,21 +431,104 @@ int TakeLaunchError() { return g_pending_error.exchange(0); }
 
 void SetLaunchThreads(unsigned threads) { g_threads.store(threads); }
 
-bool IsCubeKernel(const void* function) {
+namespace {
+
+bool InSection(const void* function, const char* start, const char* stop) {
   const char* at = static_cast<const char*>(function);
-  return __start_normgrad_cube_kernels != nullptr &&
-         at >= __start_normgrad_cube_kernels &&
-         at < __stop_normgrad_cube_kernels;
+  return start != nullptr && at >= start && at < stop;
 }
 
-int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
-              void* context) {
+const char* MixedTypeName(uint32_t ratio) {
+  return ratio == 1 ? "KERNEL_TYPE_MIX_AIC_1_1" : "KERNEL_TYPE_MIX_AIC_1_2";
+}
+
+// Whether the profile can start num_blocks AI Cores of a mixed kernel with
+// `ratio` vector cores each; else prints why.
+bool MixedLaunchFits(const char* name, uint32_t num_blocks, uint32_t ratio) {
+  const ProfileInfo& profile = GetProfileInfo(CurrentProfile());
+  if (profile.profile == Profile::k310P) {
+    std::fprintf(stderr,
+                 "normgrad: kernel %s: %s starts cube and vector cores "
+                 "together, but the %s profile (%s) has AI Cores that hold "
+                 "both units, not separate cube and vector cores; its kernels "
+                 "are KERNEL_TYPE_AICORE or KERNEL_TYPE_MIX_VECTOR_CORE\n",
+                 name, MixedTypeName(ratio), profile.key, profile.name);
+    return false;
+  }
+  if (num_blocks > profile.aic_cores ||
+      num_blocks * ratio > profile.aiv_cores) {
+    std::fprintf(stderr,
+                 "normgrad: kernel %s: numBlocks %u of a %s kernel starts %u "
+                 "cube cores and %u vector cores, more than the %u cube and "
+                 "%u vector cores of the %s profile (%s)\n",
+                 name, num_blocks, MixedTypeName(ratio), num_blocks,
+                 num_blocks * ratio, profile.aic_cores, profile.aiv_cores,
+                 profile.key, profile.name);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+KernelCores KernelCoresOf(const void* function) {
+  if (InSection(function, __start_normgrad_cube_kernels,
+                __stop_normgrad_cube_kernels)) {
+    return KernelCores::kCube;
+  }
+  if (InSection(function, __start_normgrad_mix11_kernels,
+                __stop_normgrad_mix11_kernels)) {
+    return KernelCores::kMix1To1;
+  }
+  if (InSection(function, __start_normgrad_mix12_kernels,
+                __stop_normgrad_mix12_kernels)) {
+    return KernelCores::kMix1To2;
+  }
+  return KernelCores::kVector;
+}
+
+bool IsCubeKernel(const void* function) {
+  return KernelCoresOf(function) == KernelCores::kCube;
+}
+
+void DeclareMixedKernel(uint32_t ratio) {
+  Launch* launch = RunningLaunch();
+  if (launch == nullptr) {
+    Fail(
+        "KERNEL_TASK_TYPE_DEFAULT: %s starts cube and vector cores together; "
+        "state it inside a kernel that a launch runs",
+        MixedTypeName(ratio));
+  }
+  if (launch->mix_ratio() == ratio) return;  // the launch runs as stated
+  if (launch->mix_ratio() != 0) {
+    Fail(
+        "KERNEL_TASK_TYPE_DEFAULT: %s differs from the %s the kernel runs as "
+        "(its __mix__ qualifier or an earlier statement)",
+        MixedTypeName(ratio), MixedTypeName(launch->mix_ratio()));
+  }
+  if (CurrentCore().pipe() != nullptr) {
+    Fail(
+        "KERNEL_TASK_TYPE_DEFAULT: the core already has a TPipe as a %s "
+        "core; state the kernel type before creating the TPipe",
+        CurrentCore().is_cube() ? "cube" : "vector");
+  }
+  throw MixedRelaunch{ratio};
+}
+
+int RunBlocks(const char* name, uint32_t num_blocks, KernelCores cores,
+              void (*block)(void*), void* context) {
   const KernelErrorPolicy policy = GetKernelErrorPolicy();
   if (num_blocks < 1 || num_blocks > kMaxBlocks) {
     std::fprintf(stderr,
                  "normgrad: kernel %s: numBlocks %u is out of range "
                  "(1..%u)\n",
                  name, num_blocks, kMaxBlocks);
+    return Conclude(policy, kInvalidLaunchCode);
+  }
+  const uint32_t mix_ratio = cores == KernelCores::kMix1To1   ? 1
+                             : cores == KernelCores::kMix1To2 ? 2
+                                                              : 0;
+  if (mix_ratio != 0 && !MixedLaunchFits(name, num_blocks, mix_ratio)) {
     return Conclude(policy, kInvalidLaunchCode);
   }
   std::string check_error;
@@ -391,28 +539,41 @@ int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
     return Conclude(policy, kInvalidLaunchCode);
   }
   const uint32_t vector_cores = GetProfileInfo(CurrentProfile()).aiv_cores;
-  const bool concurrent = num_blocks <= vector_cores;
-  Launch launch(name, num_blocks, concurrent, vector_cores, checks);
+  // A mixed launch fits the profile (checked above): its cores run at once.
+  const bool concurrent = mix_ratio != 0 || num_blocks <= vector_cores;
+  const bool cube = cores == KernelCores::kCube;
+  std::atomic<uint32_t> relaunch{0};
+  Launch launch(name, num_blocks, concurrent, vector_cores, checks, mix_ratio);
+  const uint32_t count = launch.num_blocks();
   Failures failures;
   InstallKernelSignalHandlers();
   const KernelWatchdog watchdog(launch);
 
   if (concurrent) {
-    BlockThreads::Get().Run(num_blocks, [&](uint32_t i) {
-      RunBlock(launch, i, block, context, failures);
+    BlockThreads::Get().Run(count, [&](uint32_t i) {
+      RunBlock(launch, i, cube, block, context, failures, relaunch);
     });
   } else {
     unsigned threads = g_threads.load();
     if (threads == 0) threads = std::thread::hardware_concurrency();
-    threads = std::clamp(threads, 1u, num_blocks);
+    threads = std::clamp(threads, 1u, count);
     std::atomic<uint32_t> next{0};
 #pragma omp parallel num_threads(threads)
-    for (uint32_t i = next++; i < num_blocks; i = next++) {
-      RunBlock(launch, i, block, context, failures);
+    for (uint32_t i = next++; i < count; i = next++) {
+      RunBlock(launch, i, cube, block, context, failures, relaunch);
     }
   }
   watchdog.Finish();
-  launch.FlushPending(0, num_blocks);
+  // The kernel stated a mixed type: run it again on cube and vector cores
+  // (what this run did before the statement is dropped but for its GM
+  // writes; docs/cube.md, "Cube cores").
+  if (relaunch.load() != 0) {
+    return RunBlocks(
+        name, num_blocks,
+        relaunch.load() == 1 ? KernelCores::kMix1To1 : KernelCores::kMix1To2,
+        block, context);
+  }
+  launch.FlushPending(0, count);
   PrintBlockOutputs(launch);
 
   // Races and sync findings are reported after the blocks' own failures,
@@ -431,7 +592,7 @@ int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
     }
   }
   if (failures.empty() && races.empty()) return 0;
-  failures.Report(name, num_blocks);
+  failures.Report(launch);
   for (const std::string& race : races) {
     const std::string line =
         std::string("normgrad: kernel ") + name + ": " + race;

@@ -53,7 +53,12 @@ struct GroupBarrierState {
 
 /// The per-block state of a launch.
 struct BlockState {
-  uint32_t index = 0;
+  uint32_t index = 0;  ///< the launch's own numbering of its cores
+  /// In a mixed cube-and-vector launch: whether the block runs on a cube
+  /// core, the logical AI Core it belongs to and its sub-block there.
+  bool cube = false;
+  uint32_t ai_core = 0;
+  uint32_t sub_block = 0;
   bool running = false;  ///< started and not ended
   bool ended = false;
   /// The API calls of the thread running the block (from its start).
@@ -75,7 +80,9 @@ struct BlockState {
   uint64_t sync_all_calls = 0;
   uint64_t notify_calls = 0;
   uint64_t wait_pre_calls = 0;
-  std::map<uint16_t, uint64_t> cross_wait_calls;  ///< by flagId
+  /// CrossCoreSetFlag and CrossCoreWaitFlag calls by (modeId, flagId).
+  std::map<std::pair<uint8_t, uint16_t>, uint64_t> cross_sets;
+  std::map<std::pair<uint8_t, uint16_t>, uint64_t> cross_waits;
   // Intra-core mutex IDs taken with AllocMutexID, and locked ones.
   uint32_t mutex_ids = 0;
   uint32_t mutex_locked = 0;
@@ -94,13 +101,31 @@ class Launch {
   /// `concurrent`: every block has a thread of its own, so blocks may wait
   /// for each other.
   /// `checks`: the CheckBits this launch runs (check.h).
+  /// `mix_ratio`: 0 for a launch of one kind of core; 1 or 2 for a mixed
+  /// launch of num_blocks logical AI Cores, each one cube core and
+  /// mix_ratio vector cores (blocks 0 .. num_blocks − 1 are the cube cores,
+  /// then the vector cores in order).
   Launch(const char* name, uint32_t num_blocks, bool concurrent,
-         uint32_t vector_cores, unsigned checks = 0);
+         uint32_t vector_cores, unsigned checks = 0, uint32_t mix_ratio = 0);
   Launch(const Launch&) = delete;
   Launch& operator=(const Launch&) = delete;
 
   const char* name() const { return name_; }
+  /// The emulated cores the launch runs (in a mixed launch more than the
+  /// kernel's numBlocks: see the constructor).
   uint32_t num_blocks() const { return num_blocks_; }
+  /// The kernel's numBlocks (GetBlockNum()).
+  uint32_t logical_blocks() const { return logical_blocks_; }
+  /// 0, or the vector cores per AI Core of a mixed launch.
+  uint32_t mix_ratio() const { return mix_ratio_; }
+  /// "block 3", or in a mixed launch "AIC 1" / "AIV 3" (the core's kind
+  /// and its GetBlockIdx()), for messages.
+  std::string CoreName(uint32_t i) const;
+  /// CoreName(i) with the count of its kind: "block 3/4", "AIV 3/4".
+  std::string CoreTitle(uint32_t i) const;
+  /// Fails (KernelError) in a mixed launch: `api` synchronizes the blocks
+  /// of a launch of one kind of core only.
+  void RequireSingleKind(const char* api) const;
   /// The race check runs (NORMGRAD_CHECK=race and more than one block).
   bool race_check() const { return race_check_; }
   /// The sync check runs (NORMGRAD_CHECK=sync).
@@ -108,6 +133,7 @@ class Launch {
   /// The init check runs (NORMGRAD_CHECK=init).
   bool init_check() const { return init_check_; }
   BlockState& block(uint32_t i) { return blocks_[i]; }
+  const BlockState& block(uint32_t i) const { return blocks_[i]; }
   /// Atomic writes are deferred (logged and applied in block order) when
   /// more than one block could race on them.
   bool defers_atomics() const { return num_blocks_ > 1; }
@@ -137,8 +163,6 @@ class Launch {
   /// SyncAll round -> (the blocks that arrived, how many are expected).
   std::map<uint64_t, std::pair<std::vector<uint32_t>, uint32_t>> sync_rounds;
   std::map<std::tuple<const void*, int32_t, int32_t>, bool> ib_flags;
-  std::map<uint16_t, uint64_t>
-      cross_sets;  ///< flagId -> CrossCoreSetFlag calls
   /// GroupBarriers by workspace address.
   std::map<const void*, GroupBarrierState> group_barriers;
   /// The race check's synchronization channels (race_check.h).
@@ -154,6 +178,8 @@ class Launch {
 
   const char* name_;
   uint32_t num_blocks_;
+  uint32_t logical_blocks_;
+  uint32_t mix_ratio_;
   bool concurrent_;
   uint32_t vector_cores_;
   bool race_check_;

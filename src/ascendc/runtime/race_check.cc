@@ -233,10 +233,10 @@ std::vector<std::string> FindRaces(Launch& launch, size_t limit) {
       break;
     }
     std::string line =
-        "race on global memory: block " + std::to_string(g->first_block) + " " +
+        "race on global memory: " + launch.CoreName(g->first_block) + " " +
         (g->first->write ? "writes " : "reads ") +
-        GmRangeText(g->begin, g->end) + " in " + Site(*g->first) + ", block " +
-        std::to_string(g->second_block) + " " +
+        GmRangeText(g->begin, g->end) + " in " + Site(*g->first) + ", " +
+        launch.CoreName(g->second_block) + " " +
         (g->second->write ? "writes" : "reads") + " them in " +
         Site(*g->second) +
         ", and nothing orders the two (SyncAll, a "

@@ -140,8 +140,8 @@ TEST_F(CubeTest, KindsOfCoreKeepToTheirMemories) {
   }
   EXPECT_TRUE(FailsWith(
       [&] { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2); },
-      "KERNEL_TASK_TYPE_DEFAULT: type 5 mixes cube and vector cores in one "
-      "kernel, which normgrad does not emulate yet"));
+      "KERNEL_TASK_TYPE_DEFAULT: KERNEL_TYPE_MIX_AIC_1_2 starts cube and "
+      "vector cores together; state it inside a kernel that a launch runs"));
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
   TPipe pipe;
   EXPECT_TRUE(FailsWith(

@@ -31,12 +31,12 @@ inline int64_t asc_get_core_id(normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::CapiCall call("asc_get_core_id", site);
   return AscendC::GetBlockIdx();
 }
-/// The block's vector core inside its AI Core (sub_block.h: always 0).
+/// The block's core inside its AI Core (sub_block.h: 0 but in mixed kernels).
 inline int64_t asc_get_sub_block_id(normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::CapiCall call("asc_get_sub_block_id", site);
   return AscendC::GetSubBlockIdx();
 }
-/// Vector cores per AI Core as normgrad runs them (sub_block.h: 1).
+/// Cores of the running kind per AI Core (sub_block.h: 1 but in mixed kernels).
 inline int64_t asc_get_sub_block_num(normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::CapiCall call("asc_get_sub_block_num", site);
   return AscendC::GetSubBlockNum();

@@ -1,6 +1,6 @@
 // normgrad_ascendc/runtime/block_sync.h — synchronization between the blocks of
 // a launch (docs/runtime.md, "Synchronization"): SyncAll (hard and soft forms),
-// IBSet/IBWait, CrossCoreSetFlag/CrossCoreWaitFlag (mode 0),
+// IBSet/IBWait, CrossCoreSetFlag/CrossCoreWaitFlag (modes 0, 1 and 2),
 // InitDetermineComputeWorkspace/WaitPreBlock/NotifyNextBlock; the task-level
 // SetNextTaskStart/WaitPreTaskEnd; the core-local Mutex with
 // AllocMutexID/ReleaseMutexID; and GroupBarrier (Arrive/Wait between a group
@@ -122,8 +122,12 @@ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace,
   normgrad_ascendc::IBWaitImpl(gmWorkspace.GetPhyAddr(), blockIdx, eventID);
 }
 
-/// Mode 0 (every vector core): reports this block's arrival at flagId
-/// (0..15).
+/// Reports this core's arrival at flagId (0..15) in modeId: 0, every core
+/// of its kind; 1, the vector cores of its AI Core; 2, its AI Core's cube
+/// core and vector cores (modes 1 and 2 in mixed kernels only). A flag's
+/// counter on a core holds at most 15 arrivals it has not waited for.
+/// `pipe` is accepted: a core's earlier instructions have ended when it
+/// runs.
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId,
                              normgrad_ascendc::CallSite site = {}) {
@@ -131,8 +135,10 @@ inline void CrossCoreSetFlag(uint16_t flagId,
   normgrad_ascendc::CrossCoreSetFlagImpl(modeId, flagId);
 }
 
-/// Mode 0: the block's n-th wait on flagId returns once every block has
-/// called CrossCoreSetFlag on it n times.
+/// The core's n-th wait on (modeId, flagId) returns once the cores that
+/// release it have each set it n times: mode 0, every core of its kind;
+/// mode 1, the vector cores of its AI Core; mode 2, the cube core for a
+/// vector core and all the vector cores for the cube core.
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId,
                               normgrad_ascendc::CallSite site = {}) {

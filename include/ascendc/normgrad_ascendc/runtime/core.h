@@ -150,6 +150,22 @@ struct ReduceSpr {
 };
 
 /// One emulated AI core. Not copyable; used by one thread at a time.
+/// Where a core sits in its launch. Outside mixed cube-and-vector launches
+/// (KERNEL_TYPE_MIX_AIC_1_1 / _1_2, __mix__(1, 1) / (1, 2)) every block is
+/// a core of its own: sub-block 0 of 1, ratio 1. In a mixed launch of
+/// numBlocks logical AI Cores with `ratio` vector cores each, a cube core
+/// is sub-block 0 of 1 with ratio 1, and vector core v (0 ..
+/// ratio · numBlocks − 1) belongs to AI Core v / ratio as sub-block
+/// v % ratio of `ratio`, with task ratio `ratio` (docs/cube.md, "Cube
+/// cores").
+struct CoreRole {
+  bool cube = false;
+  bool mixed = false;
+  int64_t sub_block_idx = 0;
+  int64_t sub_block_num = 1;
+  int64_t task_ratio = 1;
+};
+
 class Core {
  public:
   /// A core with a zeroed UB, block 0 of 1.
@@ -176,8 +192,12 @@ class Core {
   /// AR, the reductions' registers, the merge record, the C API's
   /// registers, the reduction extreme): a launcher, before running a block.
   /// On the calling thread's current core it also sets block_idx and
-  /// block_num (sys_var.h).
-  void SetBlock(int64_t idx, int64_t num);
+  /// block_num (sys_var.h). `role` places the core in a mixed
+  /// cube-and-vector launch (CoreRole); idx may then reach num · ratio.
+  void SetBlock(int64_t idx, int64_t num, const CoreRole& role = {});
+  /// The core's place in its launch (sub_block.h: GetSubBlockIdx,
+  /// GetSubBlockNum, GetTaskRatio).
+  const CoreRole& role() const { return role_; }
 
   /// The vector unit's mask register (vector_unit.h).
   VectorMask& vector_mask() { return vector_mask_; }
@@ -218,10 +238,12 @@ class Core {
   void ZeroTouched();
 
   /// Whether the core runs as a cube core (AIC): a __cube__ or
-  /// KERNEL_TYPE_AIC_ONLY kernel (cube/cube_memory.h). SetBlock makes every
-  /// block start as a vector core.
-  bool is_cube() const { return cube_; }
-  void set_cube(bool cube) { cube_ = cube; }
+  /// KERNEL_TYPE_AIC_ONLY kernel, or the cube side of a mixed one
+  /// (cube/cube_memory.h). SetBlock makes a block start as its role says
+  /// (a vector core outside mixed launches). On the calling thread's
+  /// current core set_cube also sets g_coreType (sys_var.h).
+  bool is_cube() const { return role_.cube; }
+  void set_cube(bool cube);
   /// The first byte of a cube memory (its largest size over the profiles
   /// reserved, zeroed), allocated at the first call.
   uint8_t* cube_memory(CubeMemory memory);
@@ -257,7 +279,7 @@ class Core {
   int64_t spr_ar_ = 0;
   ReduceSpr reduce_spr_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
-  bool cube_ = false;
+  CoreRole role_;
   uint8_t* cube_memory_[kCubeMemoryCount] = {};
   uint32_t cube_touched_[kCubeMemoryCount] = {};
 };

@@ -45,7 +45,13 @@
 // and handled the same way, with kInvalidLaunchCode. The blocks of a kernel
 // declared __cube__ (qualifiers.h) run on cube cores (cube/cube_memory.h);
 // a __cube__ function template is not told apart, and states its type with
-// KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY) instead. The
+// KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY) instead. A kernel declared
+// __mix__(1, 1) or __mix__(1, 2), or stating KERNEL_TYPE_MIX_AIC_1_1 /
+// _1_2 (the launch then starts again as a mixed one), runs numBlocks cube
+// cores and numBlocks or 2 · numBlocks vector cores, all at once (CoreRole
+// in core.h; docs/cube.md, "Cube cores"); a mixed launch beyond the
+// profile's cube or vector cores, or on a profile without separate ones,
+// is reported like a numBlocks out of range. The
 // environment is read once, at the first launch; SetKernelErrorPolicy overrides
 // it.
 #pragma once
@@ -85,15 +91,30 @@ int TakeLaunchError();
 /// at most; 0 (the default) means std::thread::hardware_concurrency().
 void SetLaunchThreads(unsigned threads);
 
-/// Runs block(context) on `num_blocks` emulated cores and handles errors as
-/// the file comment says; returns 0 or the error code. (LaunchKernel's
-/// untyped part.)
-int RunBlocks(const char* name, uint32_t num_blocks, void (*block)(void*),
-              void* context);
+/// The kinds of core a kernel's blocks run on, as its qualifier says.
+enum class KernelCores : uint8_t {
+  kVector,   ///< every block on a vector core
+  kCube,     ///< __cube__: every block on a cube core
+  kMix1To1,  ///< __mix__(1, 1): a cube and a vector core per block
+  kMix1To2,  ///< __mix__(1, 2): a cube and two vector cores per block
+};
 
-/// Whether `function` is a kernel declared __cube__ (it lies in the section
-/// that qualifier places kernels in).
+/// Runs block(context) on `num_blocks` emulated cores (more in a mixed
+/// launch) and handles errors as the file comment says; returns 0 or the
+/// error code. (LaunchKernel's untyped part.)
+int RunBlocks(const char* name, uint32_t num_blocks, KernelCores cores,
+              void (*block)(void*), void* context);
+
+/// The cores `function` runs on, by the section its qualifier placed it in.
+KernelCores KernelCoresOf(const void* function);
+/// Whether `function` is a kernel declared __cube__.
 bool IsCubeKernel(const void* function);
+/// KERNEL_TASK_TYPE_DEFAULT of a mixed type with `ratio` vector cores per
+/// cube core (1 or 2): nothing when the launch runs so; in a launch of one
+/// kind of core, stops the block so that the launch starts again as a mixed
+/// one; a KernelError outside a launch, after a TPipe, or against the
+/// kernel's other mixed type.
+void DeclareMixedKernel(uint32_t ratio);
 /// Makes the current core a cube core (cube/cube.cc).
 void SetCubeCore(bool cube);
 
@@ -148,19 +169,16 @@ int LaunchKernel(const char* name, uint32_t num_blocks, DynUb dyn_ub_size,
   static_cast<void>(dyn_ub_size);
   static_cast<void>(stream);
   using Decayed = std::decay_t<Kernel>;
-  bool cube = false;
+  KernelCores cores = KernelCores::kVector;
   if constexpr (std::is_pointer_v<Decayed> &&
                 std::is_function_v<std::remove_pointer_t<Decayed>>) {
     const Decayed function = kernel;
-    cube = IsCubeKernel(reinterpret_cast<const void*>(function));
+    cores = KernelCoresOf(reinterpret_cast<const void*>(function));
   }
-  auto block = [&kernel, &args..., cube] {
-    if (cube) SetCubeCore(true);
-    InvokeKernel(kernel, args...);
-  };
+  auto block = [&kernel, &args...] { InvokeKernel(kernel, args...); };
   using Block = decltype(block);
   return RunBlocks(
-      name, num_blocks,
+      name, num_blocks, cores,
       [](void* context) { (*static_cast<Block*>(context))(); }, &block);
 }
 

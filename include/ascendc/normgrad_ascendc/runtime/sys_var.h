@@ -10,8 +10,11 @@
 // template. They are meant to be read: writing one changes only what the
 // writing block reads back.
 //
-// Every emulated core is a vector core (AIV), so g_coreType is AscendC::AIV,
-// ASCEND_IS_AIV is true and ASCEND_IS_AIC false. ASC_UB_SIZE is the UB of
+// g_coreType follows the block's kind of core the same way: AscendC::AIC on a
+// cube core (a __cube__ or KERNEL_TYPE_AIC_ONLY kernel, the cube side of a
+// mixed one), AscendC::AIV on a vector core, so `if ASCEND_IS_AIC { ... }`
+// picks a mixed kernel's cube part at run time (the device compiles the
+// kernel once per kind of core instead). ASC_UB_SIZE is the UB of
 // the profile the program was compiled for (__NPU_ARCH__: 2002 → 256 KiB,
 // 3510 → 248 KiB, else 192 KiB).
 #pragma once
@@ -36,13 +39,14 @@ inline constexpr int32_t AIV = 2;  ///< a vector core
 
 }  // namespace AscendC
 
-/// The kind of core running the code: always a vector core here.
-inline constexpr int32_t g_coreType = AscendC::AIV;
+/// The kind of core running the block (see the file comment).
+inline thread_local int32_t g_coreType = AscendC::AIV;
 namespace AscendC {
 using ::g_coreType;
 }  // namespace AscendC
 
-/// Conditions for `if ASCEND_IS_AIV { ... }`: true on vector cores.
+/// Conditions for `if ASCEND_IS_AIV { ... }`: true on vector cores (and
+/// ASCEND_IS_AIC on cube cores).
 #define ASCEND_IS_AIV (g_coreType == AscendC::AIV)
 #define ASCEND_IS_AIC (g_coreType == AscendC::AIC)
 
