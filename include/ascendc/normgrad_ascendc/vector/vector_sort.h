@@ -152,11 +152,12 @@ template <typename T>
 void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             const LocalTensor<uint32_t>& src1, const int32_t repeatTime,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Sort32", normgrad_ascendc::kPairSortTypes, /*count_form=*/true, site);
-  normgrad_ascendc::Sort32Impl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                               dst.view(), src0.view(), src1.view(),
-                               repeatTime);
+  normgrad_ascendc::Sort32Impl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src0).view(),
+      src1.view(), repeatTime);
 }
 
 /// Merges up to four lists of (score, index) pairs, each sorted highest
@@ -170,10 +171,11 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
 /// Merges up to four lists of Region Proposals, each sorted by score
 /// highest first, into dst (Atlas inference series AI Core).
 template <typename T>
-void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
+void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<PrimT<T>>& src,
               const MrgSort4Info& params,
               normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::Merge("MrgSort4", true, dst, src, params, site);
+  normgrad_ascendc::Merge("MrgSort4", true, normgrad_ascendc::Plain(dst), src,
+                          params, site);
 }
 
 /// Sorts 16 Region Proposals per repeat by score, highest first; dst may be
@@ -181,10 +183,12 @@ void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
 template <typename T>
 void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const int32_t repeatTime, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "RpSort16", normgrad_ascendc::kProposalTypes, /*count_form=*/true, site);
-  normgrad_ascendc::RpSort16Impl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                                 dst.view(), src.view(), repeatTime);
+  normgrad_ascendc::RpSort16Impl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src).view(),
+      repeatTime);
 }
 
 /// Writes src[i] into field modeNumber (0 x1, 1 y1, 2 x2, 3 y2, 4 score,
@@ -194,8 +198,9 @@ template <typename T>
 void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                     const int32_t repeatTime, const int32_t modeNumber,
                     normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ProposalField("ProposalConcat", true, dst, src, repeatTime,
-                                  modeNumber, site);
+  normgrad_ascendc::ProposalField(
+      "ProposalConcat", true, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), repeatTime, modeNumber, site);
 }
 
 /// Reads field modeNumber of proposal i of src into dst[i], 16 per repeat
@@ -204,8 +209,9 @@ template <typename T>
 void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                      const int32_t repeatTime, const int32_t modeNumber,
                      normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ProposalField("ProposalExtract", false, dst, src,
-                                  repeatTime, modeNumber, site);
+  normgrad_ascendc::ProposalField(
+      "ProposalExtract", false, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), repeatTime, modeNumber, site);
 }
 
 /// The structures the last MrgSort (MrgSort4 on the Atlas inference series
