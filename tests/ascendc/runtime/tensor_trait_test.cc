@@ -382,6 +382,99 @@ TEST(TensorTraitApis, BilinearInterpolation) {
   });
 }
 
+// Every API of the page's table that normgrad has compiles on trait tensors
+// (the cases above run one of each header; this function is compiled, not
+// run).
+using F = TensorTrait<float>;
+using H = TensorTrait<half>;
+using I32 = TensorTrait<int32_t>;
+using U16 = TensorTrait<uint16_t>;
+using U32 = TensorTrait<uint32_t>;
+using U8 = TensorTrait<uint8_t>;
+[[maybe_unused]] void EveryTableApiTakesTraitTensors(
+    const LocalTensor<F>& f, const LocalTensor<H>& h, const LocalTensor<I32>& i,
+    const LocalTensor<U16>& u16, const LocalTensor<U32>& u32,
+    const LocalTensor<U8>& u8, const GlobalTensor<F>& g) {
+  using namespace AscendC;
+  Exp(f, f, 1);
+  Ln(f, f, 1);
+  Abs(f, f, 1);
+  Reciprocal(f, f, 1);
+  Sqrt(f, f, 1);
+  Rsqrt(f, f, 1);
+  Relu(f, f, 1);
+  Add(f, f, f, 1);
+  Sub(f, f, f, 1);
+  Mul(f, f, f, 1);
+  Div(f, f, f, 1);
+  Max(f, f, f, 1);
+  Min(f, f, f, 1);
+  Adds(f, f, 1.0f, 1);
+  Muls(f, f, 1.0f, 1);
+  Maxs(f, f, 1.0f, 1);
+  Mins(f, f, 1.0f, 1);
+  VectorPadding(h, h, 0, false, 1);
+  uint64_t bits[2] = {1, 0};
+  BilinearInterpolation(h, h, u32, h, bits, 1, false, 1, 128, 1,
+                        u8.ReinterpretCast<uint8_t>());
+  Prelu(f, f, f, 1);
+  Mull(i, i, i, i, 1);
+  LeakyRelu(f, f, 0.5f, 1);
+  And(u16, u16, u16, 1);
+  Or(u16, u16, u16, 1);
+  ShiftRight(u16, u16, uint16_t{1}, 1);
+  ShiftLeft(u16, u16, uint16_t{1}, 1);
+  CastDequant(h, i, 1);
+  AddRelu(f, f, f, 1);
+  AddDeqRelu(h, i, i, 1);
+  SubRelu(f, f, f, 1);
+  MulAddDst(f, h, h, 1);
+  FusedMulAdd(f, f, f, 1);
+  MulAddRelu(f, f, f, 1);
+  AddReluCast(h, f, f, 1u);
+  ExpSub(f, h, h, 1u);
+  AbsSub(f, f, f, 1);
+  SubReluCast(h, f, f, 1u);
+  MulCast(h, f, f, 1u);
+  DataCopy(f, g, 8);
+  DataCopy(g, f, 8);
+  DataCopy(f, f, 8);
+  DataCopy(f, g, DataCopyParams{1, 1, 0, 0});
+  DataCopy(g, f, DataCopyParams{1, 1, 0, 0});
+  DataCopy(f, f, DataCopyParams{1, 1, 0, 0});
+  Copy(f, f, uint64_t{64}, 1, CopyRepeatParams{});
+  Compare(u8, f, f, CMPMODE::LT, 64);
+  Compare(f, f, CMPMODE::LT, uint64_t{64}, BinaryRepeatParams{});
+  GetCmpMask(u8);
+  SetCmpMask(u8);
+  Select(f, u8, f, f, SELMODE::VSEL_TENSOR_TENSOR_MODE, 64);
+  uint64_t kept = 0;
+  GatherMask(f, f, u32, false, 0, {1, 1, 8, 0}, kept);
+  Cast(h, f, RoundMode::CAST_ROUND, 1);
+  Truncate<F, RoundMode::CAST_FLOOR>(f, f, 1);
+  ReduceMax(f, f, f, 1);
+  ReduceMin(f, f, f, 1);
+  ReduceSum(f, f, f, 1);
+  ReduceDataBlock<ReduceType::SUM>(f, f, 64, 1, 1, 1, 8);
+  ReduceRepeat<ReduceType::SUM>(f, f, 64, 1, 1, 1, 8);
+  ReducePairElem<ReduceType::SUM>(f, f, 64, 1, 1, 1, 8);
+  Transpose(h, h);
+  LocalTensor<H> list[NCHW_CONV_ADDR_LIST_SIZE];
+  TransDataTo5HD<H>(list, list, TransDataTo5HDParams{});
+  Brcb(f, f, 1, BrcbRepeatParams(1, 8));
+  Duplicate(f, f, 1);
+  Gather(f, f, u32, 0, 1);
+  Gatherb(u32, u32, u32, 1, GatherRepeatParams{});
+  Scatter(f, f, u32, 0, 1);
+  Interleave(f, f, f, f, 2);
+  DeInterleave(f, f, f, f, 2);
+  ProposalConcat(h, h, 1, 0);
+  ProposalExtract(h, h, 1, 0);
+  RpSort16(h, h, 1);
+  MrgSort4(h, MrgSortSrcList<H>(h, h, h, h), MrgSort4Info{});
+  Sort32(f, f, u32, 1);
+}
+
 // An API call that mixes trait and plain tensors does not deduce (the page:
 // one call takes one kind).
 template <typename D, typename S, typename = void>

@@ -3,10 +3,11 @@
 // Coordinate and TensorTrait"): one overload per cube entry point, taking
 // LocalTensor<TensorTrait<T>> / GlobalTensor<TensorTrait<T>> and calling the
 // entry point on the plain tensors they are (normgrad_ascendc::Plain). Each is
-// more specialized than the entry point's template, so it is the one chosen
-// for trait tensors; a call mixing trait and plain tensors matches neither
-// for every argument, or fails its element-type check: it does not
-// compile, as the TensorTrait page says.
+// more specialized than the entry point's template (where the entry point
+// takes one element type T for two tensors, so does its overload: one trait
+// type), so it is the one chosen for trait tensors; a call mixing trait and
+// plain tensors matches neither for every argument, or fails its element-type
+// check: it does not compile, as the TensorTrait page says.
 #pragma once
 
 #include "normgrad_ascendc/cube/cube_api.h"
@@ -17,10 +18,9 @@
 namespace AscendC {
 
 /// DataCopy (Nd2NzParams) on trait tensors.
-template <typename T, TPosition dstPos, typename DstLayout, TPosition srcPos,
-          typename SrcLayout>
-void DataCopy(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
-              const GlobalTensor<TensorTrait<T, srcPos, SrcLayout>>& src,
+template <typename T, TPosition pos, typename LayoutType>
+void DataCopy(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+              const GlobalTensor<TensorTrait<T, pos, LayoutType>>& src,
               const Nd2NzParams& intriParams,
               normgrad_ascendc::CallSite site = {}) {
   DataCopy(normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
@@ -28,10 +28,9 @@ void DataCopy(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
 }
 
 /// LoadData L1 → L0A / L0B on trait tensors.
-template <typename T, TPosition dstPos, typename DstLayout, TPosition srcPos,
-          typename SrcLayout>
-void LoadData(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
-              const LocalTensor<TensorTrait<T, srcPos, SrcLayout>>& src,
+template <typename T, TPosition pos, typename LayoutType>
+void LoadData(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+              const LocalTensor<TensorTrait<T, pos, LayoutType>>& src,
               const LoadData2DParams& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   LoadData(normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
@@ -39,10 +38,9 @@ void LoadData(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
 }
 
 /// LoadData GM → L0A / L0B on trait tensors.
-template <typename T, TPosition dstPos, typename DstLayout, TPosition srcPos,
-          typename SrcLayout>
-void LoadData(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
-              const GlobalTensor<TensorTrait<T, srcPos, SrcLayout>>& src,
+template <typename T, TPosition pos, typename LayoutType>
+void LoadData(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+              const GlobalTensor<TensorTrait<T, pos, LayoutType>>& src,
               const LoadData2DParams& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   LoadData(normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),

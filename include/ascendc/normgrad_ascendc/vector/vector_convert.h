@@ -330,8 +330,8 @@ void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                 "CAST_FLOOR, CAST_CEIL or CAST_TRUNC");
   const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Truncate", normgrad_ascendc::kTruncateTypes, /*count_form=*/true, site);
-  // Rounding to integral keeps the type: the span converts PrimT<T> to
-  // PrimT<T>.
+  // Rounding to integral keeps the type: the span converts the element type
+  // to itself.
   const normgrad_ascendc::ConvertParams params{roundMode, 0};
   normgrad_ascendc::ExecuteCount(
       normgrad_ascendc::UnaryOf("Truncate", normgrad_ascendc::Plain(dst),

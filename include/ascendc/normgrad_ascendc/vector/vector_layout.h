@@ -653,16 +653,16 @@ void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
                     uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
       /*count_form=*/false, site);
-  const char* type = normgrad_ascendc::TypeName<T>();
+  const char* type = normgrad_ascendc::TypeName<PrimT<T>>();
   normgrad_ascendc::BlockRef dst[16], src[16];
   for (int i = 0; i < 16; ++i) {
     dst[i] = normgrad_ascendc::AddressBlock(type, "dstList", i, dstList[i]);
     src[i] = normgrad_ascendc::AddressBlock(type, "srcList", i, srcList[i]);
   }
-  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(T),
+  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(PrimT<T>),
                                        nchwconvParams);
 }
 /// TransDataTo5HD with the addresses held in LocalTensor<uint64_t>s.
@@ -671,10 +671,10 @@ void TransDataTo5HD(const LocalTensor<uint64_t>& dst,
                     const LocalTensor<uint64_t>& src,
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
       /*count_form=*/false, site);
-  const char* type = normgrad_ascendc::TypeName<T>();
+  const char* type = normgrad_ascendc::TypeName<PrimT<T>>();
   uint64_t dst_list[16], src_list[16];
   normgrad_ascendc::AddressList(type, "dst", dst.view(), dst_list);
   normgrad_ascendc::AddressList(type, "src", src.view(), src_list);
@@ -683,7 +683,8 @@ void TransDataTo5HD(const LocalTensor<uint64_t>& dst,
     d[i] = normgrad_ascendc::AddressBlock(type, "dst", i, dst_list[i]);
     s[i] = normgrad_ascendc::AddressBlock(type, "src", i, src_list[i]);
   }
-  normgrad_ascendc::TransDataTo5HDImpl(type, d, s, sizeof(T), nchwconvParams);
+  normgrad_ascendc::TransDataTo5HDImpl(type, d, s, sizeof(PrimT<T>),
+                                       nchwconvParams);
 }
 /// TransDataTo5HD with lists of LocalTensors.
 template <typename T>
@@ -691,10 +692,10 @@ void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
       /*count_form=*/false, site);
-  const char* type = normgrad_ascendc::TypeName<T>();
+  const char* type = normgrad_ascendc::TypeName<PrimT<T>>();
   normgrad_ascendc::BlockRef dst[16], src[16];
   for (int i = 0; i < 16; ++i) {
     dst[i] =
@@ -702,7 +703,7 @@ void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
     src[i] =
         normgrad_ascendc::TensorBlock(type, "srcList", i, srcList[i].view());
   }
-  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(T),
+  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(PrimT<T>),
                                        nchwconvParams);
 }
 

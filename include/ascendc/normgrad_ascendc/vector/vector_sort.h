@@ -117,10 +117,11 @@ void ProposalFieldImpl(const char* type, uint32_t elem_bytes, bool concat,
                        const TensorView& dst, const TensorView& src,
                        int32_t repeat_time, int32_t mode_number);
 
-/// MrgSort (proposals = false) or MrgSort4.
-template <typename T>
+/// MrgSort (proposals = false) or MrgSort4; the lists' tensors are of T, or
+/// over a TensorTrait of T (only their views are read).
+template <typename T, typename ListT>
 void Merge(const char* api, bool proposals, const AscendC::LocalTensor<T>& dst,
-           const AscendC::MrgSortSrcList<T>& src,
+           const AscendC::MrgSortSrcList<ListT>& src,
            const AscendC::MrgSort4Info& params, const CallSite& site) {
   const InstructionCall<T> call(api,
                                 proposals ? kProposalTypes : kPairSortTypes,
@@ -171,7 +172,7 @@ void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
 /// Merges up to four lists of Region Proposals, each sorted by score
 /// highest first, into dst (Atlas inference series AI Core).
 template <typename T>
-void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<PrimT<T>>& src,
+void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
               const MrgSort4Info& params,
               normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::Merge("MrgSort4", true, normgrad_ascendc::Plain(dst), src,
