@@ -63,8 +63,8 @@ static_assert(
 static_assert(!std::is_assignable_v<GlobalTensor<float>&, const TraitGlobal&>);
 static_assert(
     !std::is_constructible_v<TraitGlobal, const GlobalTensor<float>&>);
-static_assert(std::is_copy_constructible_v<TraitLocal>);
-static_assert(std::is_copy_assignable_v<TraitGlobal>);
+static_assert(std::is_trivially_copyable_v<TraitLocal>);
+static_assert(std::is_trivially_copyable_v<TraitGlobal>);
 static_assert(
     std::is_same_v<decltype(std::declval<TraitLocal&>()[1]), TraitLocal>);
 static_assert(

@@ -252,13 +252,11 @@ class GlobalTensor<TensorTrait<T, pos, LayoutType>> : public GlobalTensor<T> {
 
  public:
   GlobalTensor() = default;
-  // Copies go through the base's own copy (the base refuses a trait tensor
-  // as its argument).
-  GlobalTensor(const GlobalTensor& other) : Base(other.plain()) {}
-  GlobalTensor& operator=(const GlobalTensor& other) {
-    Base::operator=(other.plain());
-    return *this;
-  }
+  // A copy copies the base subobject as a plain tensor, which the base's
+  // own copy takes (its refusal is for a whole trait tensor only); a trait
+  // tensor stays trivially copyable, as a plain one is.
+  GlobalTensor(const GlobalTensor&) = default;
+  GlobalTensor& operator=(const GlobalTensor&) = default;
 
   /// The view starting `offset` elements further, as a trait tensor.
   GlobalTensor operator[](uint64_t offset) const {
@@ -271,7 +269,6 @@ class GlobalTensor<TensorTrait<T, pos, LayoutType>> : public GlobalTensor<T> {
 
  private:
   explicit GlobalTensor(const Base& plain) : Base(plain) {}
-  const Base& plain() const { return *this; }
 };
 
 }  // namespace AscendC

@@ -434,13 +434,11 @@ class LocalTensor<TensorTrait<T, pos, LayoutType>> : public LocalTensor<T> {
   LocalTensor(TPosition position, uint32_t addr, uint32_t tileSize,
               normgrad_ascendc::CallSite site = {})
       : Base(position, addr, tileSize, site) {}
-  // Copies go through the base's own copy (the base refuses a trait tensor
-  // as its argument).
-  LocalTensor(const LocalTensor& other) : Base(other.plain()) {}
-  LocalTensor& operator=(const LocalTensor& other) {
-    Base::operator=(other.plain());
-    return *this;
-  }
+  // A copy copies the base subobject as a plain tensor, which the base's
+  // own copy takes (its refusal is for a whole trait tensor only); a trait
+  // tensor stays trivially copyable, as a plain one is.
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
 
   /// The view starting `offset` elements further, as a trait tensor.
   LocalTensor operator[](uint32_t offset) const {
@@ -450,9 +448,6 @@ class LocalTensor<TensorTrait<T, pos, LayoutType>> : public LocalTensor<T> {
   /// Tensors over a TensorTrait carry no ShapeInfo (the page says so).
   void SetShapeInfo(const ShapeInfo&) = delete;
   ShapeInfo GetShapeInfo() const = delete;
-
- private:
-  const Base& plain() const { return *this; }
 };
 
 }  // namespace AscendC
