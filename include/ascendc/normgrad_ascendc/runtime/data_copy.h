@@ -186,9 +186,10 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
               const uint32_t count, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                                 normgrad_ascendc::UbEnd(dst),
-                                 normgrad_ascendc::GmEnd(src), count);
+  normgrad_ascendc::DataCopyImpl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::GmEnd(normgrad_ascendc::Plain(src)), count);
 }
 
 /// UB → GM: `count` elements from `src` to `dst`.
@@ -196,9 +197,10 @@ template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
               const uint32_t count, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                                 normgrad_ascendc::GmEnd(dst),
-                                 normgrad_ascendc::UbEnd(src), count);
+  normgrad_ascendc::DataCopyImpl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::GmEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(src)), count);
 }
 
 /// UB → UB: `count` elements from `src` to `dst` (they may overlap).
@@ -206,9 +208,10 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const uint32_t count, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::DataCopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                                 normgrad_ascendc::UbEnd(dst),
-                                 normgrad_ascendc::UbEnd(src), count);
+  normgrad_ascendc::DataCopyImpl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(src)), count);
 }
 
 /// GM → UB in blocks: repeatParams.blockCount blocks of blockLen 32-byte
@@ -219,8 +222,9 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
               normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyStridedImpl(
-      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
-      normgrad_ascendc::GmEnd(src), repeatParams);
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::GmEnd(normgrad_ascendc::Plain(src)), repeatParams);
 }
 
 /// UB → GM in blocks (units as GM → UB).
@@ -230,8 +234,9 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
               normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyStridedImpl(
-      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
-      normgrad_ascendc::UbEnd(src), repeatParams);
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::GmEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(src)), repeatParams);
 }
 
 /// UB → UB in blocks (units as GM → UB).
@@ -241,8 +246,9 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopyStridedImpl(
-      normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
-      normgrad_ascendc::UbEnd(src), repeatParams);
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(src)), repeatParams);
 }
 
 /// GM → UB slice: the bursts srcSliceInfo selects (dimValue dimensions, the
@@ -252,6 +258,9 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
               const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
               const uint32_t dimValue = 1,
               normgrad_ascendc::CallSite site = {}) {
+  static_assert(!is_tensorTrait<T>::value,
+                "DataCopy (SliceInfo form): a tensor over a TensorTrait has "
+                "no ShapeInfo, which the slice form needs");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopySliceImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::UbEnd(dst),
@@ -264,6 +273,9 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src,
               const SliceInfo dstSliceInfo[], const SliceInfo srcSliceInfo[],
               const uint32_t dimValue = 1,
               normgrad_ascendc::CallSite site = {}) {
+  static_assert(!is_tensorTrait<T>::value,
+                "DataCopy (SliceInfo form): a tensor over a TensorTrait has "
+                "no ShapeInfo, which the slice form needs");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::DataCopySliceImpl(
       normgrad_ascendc::TypeName<T>(), sizeof(T), normgrad_ascendc::GmEnd(dst),
@@ -327,7 +339,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
       "DataCopy (NDDMA): NdDmaConfig::loopRpSize must be unsetPad or "
       "0 to 255");
   const normgrad_ascendc::ApiCall call(site);
-  const T pad = static_cast<T>(params.constantValue);
+  const PrimT<T> pad = static_cast<PrimT<T>>(params.constantValue);
   normgrad_ascendc::NdDmaCopy copy{dim,
                                    params.loopInfo.loopSrcStride,
                                    params.loopInfo.loopDstStride,
@@ -344,9 +356,10 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                      ? config.loopRpSize
                      : params.loopInfo.loopRpSize[d];
   }
-  normgrad_ascendc::DataCopyNdDmaImpl(normgrad_ascendc::TypeName<T>(),
-                                      sizeof(T), normgrad_ascendc::UbEnd(dst),
-                                      normgrad_ascendc::GmEnd(src), copy);
+  normgrad_ascendc::DataCopyNdDmaImpl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::GmEnd(normgrad_ascendc::Plain(src)), copy);
 }
 
 /// Refreshes the NDDMA data cache before an NDDMA DataCopy (the 950 only).
@@ -377,9 +390,10 @@ template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const uint32_t count, normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::CopyImpl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                             normgrad_ascendc::UbEnd(dst),
-                             normgrad_ascendc::UbEnd(src), count);
+  normgrad_ascendc::CopyImpl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(dst)),
+      normgrad_ascendc::UbEnd(normgrad_ascendc::Plain(src)), count);
 }
 
 /// One scalar read from GM that bypasses the data cache. On the CPU there is

@@ -16,6 +16,10 @@
 // SetL2CacheHint records the tensor's L2 cache mode (CacheMode); the host's
 // caches are not steered by it, so it changes no result. CACHE_MODE_PERSISTENT
 // is documented as not available yet and is a KernelError.
+//
+// GlobalTensor<TensorTrait<T>> is a GlobalTensor<T> without a ShapeInfo, as
+// LocalTensor<TensorTrait<T>> is (tensor.h); normgrad_ascendc::Plain gives
+// the GlobalTensor<T> an API computes on.
 #pragma once
 
 #include <cstdint>
@@ -67,6 +71,13 @@ class GlobalTensor {
 
   /// An empty tensor: no address, size 0.
   GlobalTensor() = default;
+  /// A tensor over a TensorTrait is not copied into a plain one (the
+  /// TensorTrait page's constraint; see LocalTensor).
+  template <typename U, TPosition pos, typename LayoutType>
+  GlobalTensor(const GlobalTensor<TensorTrait<U, pos, LayoutType>>&) = delete;
+  template <typename U, TPosition pos, typename LayoutType>
+  GlobalTensor& operator=(
+      const GlobalTensor<TensorTrait<U, pos, LayoutType>>&) = delete;
 
   /// Views `count` elements at `buffer`.
   void SetGlobalBuffer(__gm__ T* buffer, uint64_t count) {
@@ -231,4 +242,46 @@ class GlobalTensor {
   ShapeInfo shape_info_;
 };
 
+/// A global tensor over a TensorTrait (GlobalTensor<TensorTrait<float>>):
+/// the GlobalTensor<T> of the trait's element type without a ShapeInfo.
+/// SetGlobalBuffer takes `__gm__ T*`; GetSize, GetValue and operator[] count
+/// elements of T; operator[] keeps the trait type.
+template <typename T, TPosition pos, typename LayoutType>
+class GlobalTensor<TensorTrait<T, pos, LayoutType>> : public GlobalTensor<T> {
+  using Base = GlobalTensor<T>;
+
+ public:
+  GlobalTensor() = default;
+  // A copy copies the base subobject as a plain tensor, which the base's
+  // own copy takes (its refusal is for a whole trait tensor only); a trait
+  // tensor stays trivially copyable, as a plain one is.
+  GlobalTensor(const GlobalTensor&) = default;
+  GlobalTensor& operator=(const GlobalTensor&) = default;
+
+  /// The view starting `offset` elements further, as a trait tensor.
+  GlobalTensor operator[](uint64_t offset) const {
+    return GlobalTensor(Base::operator[](offset));
+  }
+
+  /// Tensors over a TensorTrait carry no ShapeInfo (the page says so).
+  void SetShapeInfo(const ShapeInfo&) = delete;
+  ShapeInfo GetShapeInfo() const = delete;
+
+ private:
+  explicit GlobalTensor(const Base& plain) : Base(plain) {}
+};
+
 }  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// The global tensor an API computes on: a GlobalTensor<TensorTrait<T>> seen
+/// as the GlobalTensor<T> it is, any other itself (as Plain of a
+/// LocalTensor, tensor.h).
+template <typename T>
+const AscendC::GlobalTensor<AscendC::PrimT<T>>& Plain(
+    const AscendC::GlobalTensor<T>& tensor) {
+  return tensor;
+}
+
+}  // namespace normgrad_ascendc

@@ -392,12 +392,13 @@ class TBuf {
   template <typename T>
   LocalTensor<T> Get(uint32_t count, normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    static_assert(normgrad_ascendc::kElementsPerByte<T> == 0,
+    static_assert(normgrad_ascendc::kElementsPerByte<PrimT<T>> == 0,
                   "TBuf: the element-count forms of Get take whole-byte "
                   "types; for int4b_t take Get<int4b_t>() or a uint8_t "
                   "tensor's ReinterpretCast<int4b_t>()");
-    return LocalTensor<T>(state_.Get("Get", normgrad_ascendc::TypeName<T>(),
-                                     count, sizeof(T), 0));
+    return LocalTensor<T>(state_.Get("Get",
+                                     normgrad_ascendc::TypeName<PrimT<T>>(),
+                                     count, sizeof(PrimT<T>), 0));
   }
   /// The whole buffer, as Get: a TBuf has one buffer, its own for the
   /// pipe's life, so allocating takes nothing from a pool.
@@ -434,13 +435,13 @@ class TBuf {
   LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset,
                                normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    static_assert(normgrad_ascendc::kElementsPerByte<T> == 0,
+    static_assert(normgrad_ascendc::kElementsPerByte<PrimT<T>> == 0,
                   "TBuf: the element-count forms of Get take whole-byte "
                   "types; for int4b_t take Get<int4b_t>() or a uint8_t "
                   "tensor's ReinterpretCast<int4b_t>()");
     return LocalTensor<T>(state_.Get("GetWithOffset",
-                                     normgrad_ascendc::TypeName<T>(), size,
-                                     sizeof(T), bufOffset));
+                                     normgrad_ascendc::TypeName<PrimT<T>>(),
+                                     size, sizeof(PrimT<T>), bufOffset));
   }
 
  private:

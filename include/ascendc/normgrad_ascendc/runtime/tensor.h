@@ -6,6 +6,12 @@
 // byte length / sizeof(T). Tensors come from TQue::AllocTensor/DeQue,
 // TBuf::Get and PopStackBuffer (pipe.h); index and length errors are
 // KernelErrors (core.h).
+//
+// LocalTensor<TensorTrait<T>> (tensor_trait.h) is a LocalTensor<T> without a
+// ShapeInfo: it derives from LocalTensor<T>, so an API reaches its elements
+// through normgrad_ascendc::Plain (below); copies and assignments between it
+// and a plain tensor are refused at compile time, as the TensorTrait page
+// says.
 #pragma once
 
 #include <cstdint>
@@ -20,6 +26,7 @@
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
 #include "normgrad_ascendc/runtime/sync_check.h"
+#include "normgrad_ascendc/runtime/tensor_trait.h"
 
 namespace normgrad_ascendc {
 
@@ -187,6 +194,14 @@ class LocalTensor {
   /// normgrad: a tensor over an explicit view (pipes, launchers, tests).
   explicit LocalTensor(const normgrad_ascendc::TensorView& view)
       : view_(view) {}
+  /// A tensor over a TensorTrait is not copied into a plain one (the
+  /// TensorTrait page's constraint); these templates match such a tensor
+  /// better than the copy through its base class does, and are refused.
+  template <typename U, TPosition pos, typename LayoutType>
+  LocalTensor(const LocalTensor<TensorTrait<U, pos, LayoutType>>&) = delete;
+  template <typename U, TPosition pos, typename LayoutType>
+  LocalTensor& operator=(const LocalTensor<TensorTrait<U, pos, LayoutType>>&) =
+      delete;
   /// `tileSize` elements at byte address `addr` of the current core's UB
   /// (static tensor programming, without a TPipe): addr a multiple of 32,
   /// the tensor inside the UB.
@@ -402,4 +417,51 @@ class LocalTensor {
   TTagType tag_ = 0;
 };
 
+/// A tensor over a TensorTrait (LocalTensor<TensorTrait<float>>): the
+/// LocalTensor<T> of the trait's element type without a ShapeInfo (no
+/// SetShapeInfo/GetShapeInfo). GetSize, GetValue, operator[] and the rest
+/// count elements of T; operator[] keeps the trait type.
+template <typename T, TPosition pos, typename LayoutType>
+class LocalTensor<TensorTrait<T, pos, LayoutType>> : public LocalTensor<T> {
+  using Base = LocalTensor<T>;
+
+ public:
+  LocalTensor() = default;
+  /// normgrad: a tensor over an explicit view (TQue::AllocTensor, DeQue,
+  /// TBuf::Get over the trait type).
+  explicit LocalTensor(const normgrad_ascendc::TensorView& view) : Base(view) {}
+  /// As LocalTensor<T>'s static-tensor constructor.
+  LocalTensor(TPosition position, uint32_t addr, uint32_t tileSize,
+              normgrad_ascendc::CallSite site = {})
+      : Base(position, addr, tileSize, site) {}
+  // A copy copies the base subobject as a plain tensor, which the base's
+  // own copy takes (its refusal is for a whole trait tensor only); a trait
+  // tensor stays trivially copyable, as a plain one is.
+  LocalTensor(const LocalTensor&) = default;
+  LocalTensor& operator=(const LocalTensor&) = default;
+
+  /// The view starting `offset` elements further, as a trait tensor.
+  LocalTensor operator[](uint32_t offset) const {
+    return LocalTensor(Base::operator[](offset).view());
+  }
+
+  /// Tensors over a TensorTrait carry no ShapeInfo (the page says so).
+  void SetShapeInfo(const ShapeInfo&) = delete;
+  ShapeInfo GetShapeInfo() const = delete;
+};
+
 }  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+/// The tensor an API computes on: a LocalTensor<TensorTrait<T>> seen as the
+/// LocalTensor<T> it is, any other tensor itself. Every public API taking
+/// tensors hands them to its body through this, with PrimT<T> as the
+/// element type, so that one body serves both.
+template <typename T>
+const AscendC::LocalTensor<AscendC::PrimT<T>>& Plain(
+    const AscendC::LocalTensor<T>& tensor) {
+  return tensor;
+}
+
+}  // namespace normgrad_ascendc

@@ -4,9 +4,10 @@
 // MakeTensorTrait, is_tensorTrait and PrimT (a TensorTrait's element type, or
 // the type itself).
 //
-// The struct and its functions are complete; LocalTensor and GlobalTensor
-// over a TensorTrait (LocalTensor<TensorTrait<float>>) are not provided yet
-// (docs/runtime.md says why).
+// LocalTensor and GlobalTensor over a TensorTrait (LocalTensor<TensorTrait<
+// float>>) are in tensor.h and global_tensor.h; the APIs of the page's table
+// take them through normgrad_ascendc::Plain and PrimT (the vector headers,
+// data_copy.h, cube/cube_tensor_trait.h).
 #pragma once
 
 #include <cstdint>

@@ -66,13 +66,14 @@ void BilinearInterpolation(const LocalTensor<T>& dst,
                            uint8_t vRepeat,
                            const LocalTensor<uint8_t>& sharedTmpBuffer,
                            normgrad_ascendc::CallSite site = {}) {
-  static_assert(std::is_same_v<T, half>,
+  static_assert(std::is_same_v<PrimT<T>, half>,
                 "BilinearInterpolation: T must be half");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::BilinearInterpolationImpl(
-      {&dst.view(), &src0.view(), &src0Offset.view(), &src1.view(),
-       &sharedTmpBuffer.view(), mask, 0, hRepeat, repeatMode, dstBlkStride,
-       vROffset, vRepeat});
+      {&normgrad_ascendc::Plain(dst).view(),
+       &normgrad_ascendc::Plain(src0).view(), &src0Offset.view(),
+       &normgrad_ascendc::Plain(src1).view(), &sharedTmpBuffer.view(), mask, 0,
+       hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat});
 }
 
 /// The continuous-mask form: the first `mask` lanes of each iteration.
@@ -86,13 +87,14 @@ void BilinearInterpolation(const LocalTensor<T>& dst,
                            uint8_t vRepeat,
                            const LocalTensor<uint8_t>& sharedTmpBuffer,
                            normgrad_ascendc::CallSite site = {}) {
-  static_assert(std::is_same_v<T, half>,
+  static_assert(std::is_same_v<PrimT<T>, half>,
                 "BilinearInterpolation: T must be half");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::BilinearInterpolationImpl(
-      {&dst.view(), &src0.view(), &src0Offset.view(), &src1.view(),
-       &sharedTmpBuffer.view(), nullptr, mask, hRepeat, repeatMode,
-       dstBlkStride, vROffset, vRepeat});
+      {&normgrad_ascendc::Plain(dst).view(),
+       &normgrad_ascendc::Plain(src0).view(), &src0Offset.view(),
+       &normgrad_ascendc::Plain(src1).view(), &sharedTmpBuffer.view(), nullptr,
+       mask, hRepeat, repeatMode, dstBlkStride, vROffset, vRepeat});
 }
 
 }  // namespace AscendC

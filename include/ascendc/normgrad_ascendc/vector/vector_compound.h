@@ -239,7 +239,8 @@ void AxpyCall(const AscendC::LocalTensor<T>& dst,
             const LocalTensor<U>& src1, Count count,                          \
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::CompoundCall<kOp, kFlat>(                               \
-        #Name, dst, src0, &src1, nullptr,                                     \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        &normgrad_ascendc::Plain(src1), nullptr,                              \
         normgrad_ascendc::CountForm{count, site});                            \
   }                                                                           \
   template <typename T, typename U, bool isSetMask = true, typename Mask>     \
@@ -248,7 +249,8 @@ void AxpyCall(const AscendC::LocalTensor<T>& dst,
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::CompoundCall<kOp, kFlat>(                               \
-        #Name, dst, src0, &src1, nullptr,                                     \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        &normgrad_ascendc::Plain(src1), nullptr,                              \
         normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
                                                   repeatParams, site));       \
   }
@@ -261,7 +263,8 @@ void AxpyCall(const AscendC::LocalTensor<T>& dst,
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::CompoundCall<                                           \
         kOp, normgrad_ascendc::CompoundFlat::kBeforeCall>(                    \
-        #Name, dst, src0, &src1, nullptr,                                     \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        &normgrad_ascendc::Plain(src1), nullptr,                              \
         normgrad_ascendc::CountForm{count, site});                            \
   }                                                                           \
   template <typename T, bool isSetMask = true, typename Mask>                 \
@@ -271,7 +274,8 @@ void AxpyCall(const AscendC::LocalTensor<T>& dst,
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::CompoundCall<                                           \
         kOp, normgrad_ascendc::CompoundFlat::kBeforeCall>(                    \
-        #Name, dst, src0, &src1, nullptr,                                     \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        &normgrad_ascendc::Plain(src1), nullptr,                              \
         normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
                                                   repeatParams, site));       \
   }
@@ -339,7 +343,8 @@ void AbsSub(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::CompoundCall<normgrad_ascendc::Compound::kAbsSub,
                                  normgrad_ascendc::CompoundFlat::kNone>(
-      "AbsSub", dst, src0, &src1, nullptr,
+      "AbsSub", normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),
+      &normgrad_ascendc::Plain(src1), nullptr,
       normgrad_ascendc::CountForm{count, site});
 }
 
@@ -351,7 +356,8 @@ void ExpSub(const LocalTensor<T>& dst, const LocalTensor<U>& src0,
             normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::CompoundCall<normgrad_ascendc::Compound::kExpSub,
                                  normgrad_ascendc::CompoundFlat::kNone>(
-      "ExpSub", dst, src0, &src1, nullptr,
+      "ExpSub", normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),
+      &normgrad_ascendc::Plain(src1), nullptr,
       normgrad_ascendc::CountForm{count, site});
 }
 

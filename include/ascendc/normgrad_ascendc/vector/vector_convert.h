@@ -286,7 +286,8 @@ template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const RoundMode& roundMode, const uint32_t count,
           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CastCall(dst, src, roundMode,
+  normgrad_ascendc::CastCall(normgrad_ascendc::Plain(dst),
+                             normgrad_ascendc::Plain(src), roundMode,
                              normgrad_ascendc::CountForm{count, site});
 }
 /// Cast's repeat form with a bit mask; lanes are those of the wider type.
@@ -295,7 +296,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const RoundMode& roundMode, const uint64_t mask[],
           const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CastCall(dst, src, roundMode,
+  normgrad_ascendc::CastCall(normgrad_ascendc::Plain(dst),
+                             normgrad_ascendc::Plain(src), roundMode,
                              normgrad_ascendc::RepeatFormOf<isSetMask>(
                                  mask, repeatTime, repeatParams, site));
 }
@@ -305,7 +307,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
           const RoundMode& roundMode, const uint64_t mask,
           const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CastCall(dst, src, roundMode,
+  normgrad_ascendc::CastCall(normgrad_ascendc::Plain(dst),
+                             normgrad_ascendc::Plain(src), roundMode,
                              normgrad_ascendc::RepeatFormOf<isSetMask>(
                                  mask, repeatTime, repeatParams, site));
 }
@@ -316,7 +319,7 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src,
 template <typename T, RoundMode roundMode>
 void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kIsFloatElement<T>,
+  static_assert(normgrad_ascendc::kIsFloatElement<PrimT<T>>,
                 "Truncate: T must be half, float or bfloat16_t");
   static_assert(roundMode == RoundMode::CAST_RINT ||
                     roundMode == RoundMode::CAST_ROUND ||
@@ -325,13 +328,16 @@ void Truncate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                     roundMode == RoundMode::CAST_TRUNC,
                 "Truncate: roundMode must be CAST_RINT, CAST_ROUND, "
                 "CAST_FLOOR, CAST_CEIL or CAST_TRUNC");
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Truncate", normgrad_ascendc::kTruncateTypes, /*count_form=*/true, site);
-  // Rounding to integral keeps the type: the span converts T to T.
+  // Rounding to integral keeps the type: the span converts the element type
+  // to itself.
   const normgrad_ascendc::ConvertParams params{roundMode, 0};
   normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::UnaryOf("Truncate", dst, src,
-                                &normgrad_ascendc::CastSpan<T, T>, &params),
+      normgrad_ascendc::UnaryOf("Truncate", normgrad_ascendc::Plain(dst),
+                                normgrad_ascendc::Plain(src),
+                                &normgrad_ascendc::CastSpan<PrimT<T>, PrimT<T>>,
+                                &params),
       count);
 }
 
@@ -548,8 +554,9 @@ namespace AscendC {
 template <typename T, typename U, bool isVecDeq = true, bool halfBlock = true>
 void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CastDequantCall<T, U, isVecDeq, halfBlock>(
-      dst, src, normgrad_ascendc::CountForm{count, site});
+  normgrad_ascendc::CastDequantCall<PrimT<T>, PrimT<U>, isVecDeq, halfBlock>(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
+      normgrad_ascendc::CountForm{count, site});
 }
 /// CastDequant's repeat form with a bit mask (64 lanes: int32_t's).
 template <typename T, typename U, bool isSetMask = true, bool isVecDeq = true,
@@ -558,8 +565,8 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  const uint64_t mask[], uint8_t repeatTime,
                  const UnaryRepeatParams& repeatParams,
                  normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CastDequantCall<T, U, isVecDeq, halfBlock>(
-      dst, src,
+  normgrad_ascendc::CastDequantCall<PrimT<T>, PrimT<U>, isVecDeq, halfBlock>(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
       normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
                                                 site));
 }
@@ -570,8 +577,8 @@ void CastDequant(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                  const int32_t mask, uint8_t repeatTime,
                  const UnaryRepeatParams& repeatParams,
                  normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CastDequantCall<T, U, isVecDeq, halfBlock>(
-      dst, src,
+  normgrad_ascendc::CastDequantCall<PrimT<T>, PrimT<U>, isVecDeq, halfBlock>(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
       normgrad_ascendc::RepeatFormOf<isSetMask>(
           static_cast<uint64_t>(mask < 0 ? 0 : mask), repeatTime, repeatParams,
           site));

@@ -31,10 +31,11 @@
 namespace normgrad_ascendc {
 
 /// T itself, in a context where it is not deduced (scalars take the
-/// tensors' type: Adds(halfTensor, halfTensor, 2.0f, n) converts 2.0f).
+/// tensors' type: Adds(halfTensor, halfTensor, 2.0f, n) converts 2.0f); for
+/// a TensorTrait, its element type.
 template <typename T>
 struct NonDeduced {
-  using type = T;
+  using type = AscendC::PrimT<T>;
 };
 
 /// The element types of the vector instructions, one bit each: a TypeRule

@@ -453,31 +453,33 @@ template <typename T>
 void Duplicate(const LocalTensor<T>& dst,
                const typename normgrad_ascendc::NonDeduced<T>::type& scalar,
                const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::DuplicateCall(dst, scalar,
+  normgrad_ascendc::DuplicateCall(normgrad_ascendc::Plain(dst), scalar,
                                   normgrad_ascendc::CountForm{count, site});
 }
 /// dst[i] = src[0], i < count (the 950 profile).
 template <typename T>
 void Duplicate(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Duplicate", normgrad_ascendc::kDuplicateTypes, /*count_form=*/true,
       site);
   if (!normgrad_ascendc::OnProfile950()) {
     normgrad_ascendc::Fail(
         "Duplicate<%s>(dst, src, count): the LocalTensor source form is "
         "available on profile Ascend 950 only",
-        normgrad_ascendc::TypeName<T>());
+        normgrad_ascendc::TypeName<PrimT<T>>());
   }
-  src.view().CheckUbOperand("Duplicate", "src");
-  if (src.view().bytes < sizeof(T)) {
+  normgrad_ascendc::Plain(src).view().CheckUbOperand("Duplicate", "src");
+  if (normgrad_ascendc::Plain(src).view().bytes < sizeof(PrimT<T>)) {
     normgrad_ascendc::Fail("Duplicate<%s>: src has no element to duplicate",
-                           normgrad_ascendc::TypeName<T>());
+                           normgrad_ascendc::TypeName<PrimT<T>>());
   }
-  T value;
-  std::memcpy(static_cast<void*>(&value), src.view().data(), sizeof(T));
-  normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::DuplicateInstruction(dst, value), count);
+  PrimT<T> value;
+  std::memcpy(static_cast<void*>(&value),
+              normgrad_ascendc::Plain(src).view().data(), sizeof(PrimT<T>));
+  normgrad_ascendc::ExecuteCount(normgrad_ascendc::DuplicateInstruction(
+                                     normgrad_ascendc::Plain(dst), value),
+                                 count);
 }
 /// Duplicate's repeat forms: a bit mask (uint64_t[]) or a continuous mask.
 template <typename T, bool isSetMask = true, typename Mask>
@@ -486,7 +488,7 @@ void Duplicate(const LocalTensor<T>& dst,
                const Mask& mask, const uint8_t repeatTime,
                const uint16_t dstBlockStride, const uint8_t dstRepeatStride,
                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::DuplicateCall(dst, scalar,
+  normgrad_ascendc::DuplicateCall(normgrad_ascendc::Plain(dst), scalar,
                                   normgrad_ascendc::RepeatFormOf<isSetMask>(
                                       mask, repeatTime,
                                       normgrad_ascendc::FirstOperandStrides{
@@ -522,10 +524,12 @@ template <typename T>
 void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const uint8_t repeatTime, const BrcbRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Brcb", normgrad_ascendc::kBrcbTypes, /*count_form=*/false, site);
-  normgrad_ascendc::BrcbImpl(normgrad_ascendc::TypeName<T>(), dst.view(),
-                             src.view(), sizeof(T), repeatTime, repeatParams);
+  normgrad_ascendc::BrcbImpl(normgrad_ascendc::TypeName<PrimT<T>>(),
+                             normgrad_ascendc::Plain(dst).view(),
+                             normgrad_ascendc::Plain(src).view(),
+                             sizeof(PrimT<T>), repeatTime, repeatParams);
 }
 
 /// dst[i] = src[(srcBaseAddr + srcOffset[i]) / sizeof(T)], i < count.
@@ -534,8 +538,8 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
             const LocalTensor<uint32_t>& srcOffset, const uint32_t srcBaseAddr,
             const uint32_t count, normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::IndexedCall<false>(
-      dst, src, srcOffset, srcBaseAddr,
-      normgrad_ascendc::CountForm{count, site});
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), srcOffset,
+      srcBaseAddr, normgrad_ascendc::CountForm{count, site});
 }
 /// Gather's repeat forms: a bit mask or a continuous mask; repeat r writes
 /// dst from block r·dstRepStride and reads srcOffset contiguously.
@@ -545,7 +549,8 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src,
             const Mask& mask, const uint8_t repeatTime,
             const uint16_t dstRepStride, normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::IndexedCall<false>(
-      dst, src, srcOffset, srcBaseAddr,
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), srcOffset,
+      srcBaseAddr,
       normgrad_ascendc::RepeatFormOf<true>(
           mask, repeatTime,
           normgrad_ascendc::FirstOperandStrides{1, dstRepStride}, site));
@@ -559,11 +564,12 @@ void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src,
              const LocalTensor<uint32_t>& offset, const uint8_t repeatTime,
              const GatherRepeatParams& repeatParams,
              normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Gatherb", normgrad_ascendc::kGatherbTypes, /*count_form=*/false, site);
-  normgrad_ascendc::GatherbImpl(normgrad_ascendc::TypeName<T>(), dst.view(),
-                                src.view(), offset.view(), repeatTime,
-                                repeatParams);
+  normgrad_ascendc::GatherbImpl(normgrad_ascendc::TypeName<PrimT<T>>(),
+                                normgrad_ascendc::Plain(dst).view(),
+                                normgrad_ascendc::Plain(src).view(),
+                                offset.view(), repeatTime, repeatParams);
 }
 
 /// dst[(dstBaseAddr + dstOffset[i]) / sizeof(T)] = src[i], i < count.
@@ -571,8 +577,9 @@ template <typename T>
 void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
              const LocalTensor<uint32_t>& dstOffset, const uint32_t dstBaseAddr,
              const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::IndexedCall<true>(src, dst, dstOffset, dstBaseAddr,
-                                      normgrad_ascendc::CountForm{count, site});
+  normgrad_ascendc::IndexedCall<true>(
+      normgrad_ascendc::Plain(src), normgrad_ascendc::Plain(dst), dstOffset,
+      dstBaseAddr, normgrad_ascendc::CountForm{count, site});
 }
 /// Scatter's repeat forms: repeat r reads src from block r·srcRepStride and
 /// dstOffset contiguously.
@@ -582,7 +589,8 @@ void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
              const Mask& mask, const uint8_t repeatTime,
              const uint8_t srcRepStride, normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::IndexedCall<true>(
-      src, dst, dstOffset, dstBaseAddr,
+      normgrad_ascendc::Plain(src), normgrad_ascendc::Plain(dst), dstOffset,
+      dstBaseAddr,
       normgrad_ascendc::RepeatFormOf<true>(
           mask, repeatTime,
           normgrad_ascendc::FirstOperandStrides{1, srcRepStride}, site));
@@ -592,11 +600,12 @@ void Scatter(const LocalTensor<T>& dst, const LocalTensor<T>& src,
 template <typename T>
 void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Transpose", normgrad_ascendc::kTransposeTypes, /*count_form=*/false,
       site);
   normgrad_ascendc::Transpose16Impl(
-      "Transpose", normgrad_ascendc::TypeName<T>(), dst.view(), src.view());
+      "Transpose", normgrad_ascendc::TypeName<PrimT<T>>(),
+      normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src).view());
 }
 /// The extended Transpose: TRANSPOSE_ND2ND_B16 (the 16×16 transpose),
 /// TRANSPOSE_NCHW2NHWC and TRANSPOSE_NHWC2NCHW (with sharedTmpBuffer of the
@@ -611,26 +620,29 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
     case TransposeType::TRANSPOSE_TYPE_NONE:
       return;
     case TransposeType::TRANSPOSE_ND2ND_B16:
-      normgrad_ascendc::CheckType<T>(
+      normgrad_ascendc::CheckType<PrimT<T>>(
           "Transpose", normgrad_ascendc::kTransposeExtB16Types, false);
       normgrad_ascendc::Transpose16Impl("Transpose(TRANSPOSE_ND2ND_B16)",
-                                        normgrad_ascendc::TypeName<T>(),
-                                        dst.view(), src.view());
+                                        normgrad_ascendc::TypeName<PrimT<T>>(),
+                                        normgrad_ascendc::Plain(dst).view(),
+                                        normgrad_ascendc::Plain(src).view());
       return;
     case TransposeType::TRANSPOSE_NCHW2NHWC:
     case TransposeType::TRANSPOSE_NHWC2NCHW:
-      normgrad_ascendc::CheckType<T>(
+      normgrad_ascendc::CheckType<PrimT<T>>(
           "Transpose", normgrad_ascendc::kTransposeNchwTypes, false);
       normgrad_ascendc::TransposeNchwImpl(
-          normgrad_ascendc::TypeName<T>(), dst.view(), src.view(),
-          sharedTmpBuffer.view(), sizeof(T), transposeParams);
+          normgrad_ascendc::TypeName<PrimT<T>>(),
+          normgrad_ascendc::Plain(dst).view(),
+          normgrad_ascendc::Plain(src).view(), sharedTmpBuffer.view(),
+          sizeof(PrimT<T>), transposeParams);
       return;
     default:
       normgrad_ascendc::Fail(
           "Transpose<%s>: transposeParams.transposeType %d is not supported "
           "(TRANSPOSE_ND2ND_B16, TRANSPOSE_NCHW2NHWC, TRANSPOSE_NHWC2NCHW or "
           "TRANSPOSE_TYPE_NONE)",
-          normgrad_ascendc::TypeName<T>(),
+          normgrad_ascendc::TypeName<PrimT<T>>(),
           static_cast<int>(transposeParams.transposeType));
   }
 }
@@ -641,16 +653,16 @@ void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE],
                     uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
       /*count_form=*/false, site);
-  const char* type = normgrad_ascendc::TypeName<T>();
+  const char* type = normgrad_ascendc::TypeName<PrimT<T>>();
   normgrad_ascendc::BlockRef dst[16], src[16];
   for (int i = 0; i < 16; ++i) {
     dst[i] = normgrad_ascendc::AddressBlock(type, "dstList", i, dstList[i]);
     src[i] = normgrad_ascendc::AddressBlock(type, "srcList", i, srcList[i]);
   }
-  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(T),
+  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(PrimT<T>),
                                        nchwconvParams);
 }
 /// TransDataTo5HD with the addresses held in LocalTensor<uint64_t>s.
@@ -659,10 +671,10 @@ void TransDataTo5HD(const LocalTensor<uint64_t>& dst,
                     const LocalTensor<uint64_t>& src,
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
       /*count_form=*/false, site);
-  const char* type = normgrad_ascendc::TypeName<T>();
+  const char* type = normgrad_ascendc::TypeName<PrimT<T>>();
   uint64_t dst_list[16], src_list[16];
   normgrad_ascendc::AddressList(type, "dst", dst.view(), dst_list);
   normgrad_ascendc::AddressList(type, "src", src.view(), src_list);
@@ -671,7 +683,8 @@ void TransDataTo5HD(const LocalTensor<uint64_t>& dst,
     d[i] = normgrad_ascendc::AddressBlock(type, "dst", i, dst_list[i]);
     s[i] = normgrad_ascendc::AddressBlock(type, "src", i, src_list[i]);
   }
-  normgrad_ascendc::TransDataTo5HDImpl(type, d, s, sizeof(T), nchwconvParams);
+  normgrad_ascendc::TransDataTo5HDImpl(type, d, s, sizeof(PrimT<T>),
+                                       nchwconvParams);
 }
 /// TransDataTo5HD with lists of LocalTensors.
 template <typename T>
@@ -679,10 +692,10 @@ void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const LocalTensor<T> (&srcList)[NCHW_CONV_ADDR_LIST_SIZE],
                     const TransDataTo5HDParams& nchwconvParams,
                     normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "TransDataTo5HD", normgrad_ascendc::kTransDataTo5HDTypes,
       /*count_form=*/false, site);
-  const char* type = normgrad_ascendc::TypeName<T>();
+  const char* type = normgrad_ascendc::TypeName<PrimT<T>>();
   normgrad_ascendc::BlockRef dst[16], src[16];
   for (int i = 0; i < 16; ++i) {
     dst[i] =
@@ -690,7 +703,7 @@ void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_ADDR_LIST_SIZE],
     src[i] =
         normgrad_ascendc::TensorBlock(type, "srcList", i, srcList[i].view());
   }
-  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(T),
+  normgrad_ascendc::TransDataTo5HDImpl(type, dst, src, sizeof(PrimT<T>),
                                        nchwconvParams);
 }
 
@@ -700,12 +713,15 @@ template <typename T>
 void Interleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                 const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                 const int32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Interleave", normgrad_ascendc::kInterleaveTypes, /*count_form=*/true,
       site);
-  normgrad_ascendc::InterleaveImpl(normgrad_ascendc::TypeName<T>(), dst0.view(),
-                                   dst1.view(), src0.view(), src1.view(),
-                                   sizeof(T), count);
+  normgrad_ascendc::InterleaveImpl(normgrad_ascendc::TypeName<PrimT<T>>(),
+                                   normgrad_ascendc::Plain(dst0).view(),
+                                   normgrad_ascendc::Plain(dst1).view(),
+                                   normgrad_ascendc::Plain(src0).view(),
+                                   normgrad_ascendc::Plain(src1).view(),
+                                   sizeof(PrimT<T>), count);
 }
 /// The even elements of src0 followed by src1 into dst0, the odd ones into
 /// dst1, count each (the 950 profile; count even).
@@ -713,12 +729,15 @@ template <typename T>
 void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                   const LocalTensor<T>& src0, const LocalTensor<T>& src1,
                   const int32_t count, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "DeInterleave", normgrad_ascendc::kInterleaveTypes, /*count_form=*/true,
       site);
-  normgrad_ascendc::DeInterleaveImpl(normgrad_ascendc::TypeName<T>(),
-                                     dst0.view(), dst1.view(), src0.view(),
-                                     &src1.view(), sizeof(T), count);
+  normgrad_ascendc::DeInterleaveImpl(normgrad_ascendc::TypeName<PrimT<T>>(),
+                                     normgrad_ascendc::Plain(dst0).view(),
+                                     normgrad_ascendc::Plain(dst1).view(),
+                                     normgrad_ascendc::Plain(src0).view(),
+                                     &normgrad_ascendc::Plain(src1).view(),
+                                     sizeof(PrimT<T>), count);
 }
 /// The even elements of src's first srcCount into dst0, the odd ones into
 /// dst1 (the 950 profile; srcCount even).
@@ -726,12 +745,14 @@ template <typename T>
 void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
                   const LocalTensor<T>& src, const int32_t srcCount,
                   normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "DeInterleave", normgrad_ascendc::kInterleaveTypes, /*count_form=*/true,
       site);
-  normgrad_ascendc::DeInterleaveImpl(normgrad_ascendc::TypeName<T>(),
-                                     dst0.view(), dst1.view(), src.view(),
-                                     nullptr, sizeof(T), srcCount);
+  normgrad_ascendc::DeInterleaveImpl(normgrad_ascendc::TypeName<PrimT<T>>(),
+                                     normgrad_ascendc::Plain(dst0).view(),
+                                     normgrad_ascendc::Plain(dst1).view(),
+                                     normgrad_ascendc::Plain(src).view(),
+                                     nullptr, sizeof(PrimT<T>), srcCount);
 }
 
 }  // namespace AscendC

@@ -436,76 +436,84 @@ void UnaryScalarCall(const char* api, const TypeRule& rule,
 }  // namespace normgrad_ascendc
 
 // The three forms of a one-source instruction computing ExactUnary<kOp>.
-#define NORMGRAD_UNARY_INSTRUCTION(Name, kRule, kOp)                        \
-  template <typename T>                                                     \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
-    normgrad_ascendc::UnaryCall(                                            \
-        #Name, kRule, dst, src, &normgrad_ascendc::ExactUnarySpan<kOp, T>,  \
-        nullptr, normgrad_ascendc::CountForm{count, site});                 \
-  }                                                                         \
-  template <typename T, bool isSetMask = true>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const uint64_t mask[], const uint8_t repeatTime,                \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    normgrad_ascendc::UnaryCall(#Name, kRule, dst, src,                     \
-                                &normgrad_ascendc::ExactUnarySpan<kOp, T>,  \
-                                nullptr,                                    \
-                                normgrad_ascendc::RepeatFormOf<isSetMask>(  \
-                                    mask, repeatTime, repeatParams, site)); \
-  }                                                                         \
-  template <typename T, bool isSetMask = true>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const uint64_t mask, const uint8_t repeatTime,                  \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    normgrad_ascendc::UnaryCall(#Name, kRule, dst, src,                     \
-                                &normgrad_ascendc::ExactUnarySpan<kOp, T>,  \
-                                nullptr,                                    \
-                                normgrad_ascendc::RepeatFormOf<isSetMask>(  \
-                                    mask, repeatTime, repeatParams, site)); \
+#define NORMGRAD_UNARY_INSTRUCTION(Name, kRule, kOp)                      \
+  template <typename T>                                                   \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) { \
+    normgrad_ascendc::UnaryCall(                                          \
+        #Name, kRule, normgrad_ascendc::Plain(dst),                       \
+        normgrad_ascendc::Plain(src),                                     \
+        &normgrad_ascendc::ExactUnarySpan<kOp, PrimT<T>>, nullptr,        \
+        normgrad_ascendc::CountForm{count, site});                        \
+  }                                                                       \
+  template <typename T, bool isSetMask = true>                            \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const uint64_t mask[], const uint8_t repeatTime,              \
+            const UnaryRepeatParams& repeatParams,                        \
+            normgrad_ascendc::CallSite site = {}) {                       \
+    normgrad_ascendc::UnaryCall(                                          \
+        #Name, kRule, normgrad_ascendc::Plain(dst),                       \
+        normgrad_ascendc::Plain(src),                                     \
+        &normgrad_ascendc::ExactUnarySpan<kOp, PrimT<T>>, nullptr,        \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,       \
+                                                  repeatParams, site));   \
+  }                                                                       \
+  template <typename T, bool isSetMask = true>                            \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const uint64_t mask, const uint8_t repeatTime,                \
+            const UnaryRepeatParams& repeatParams,                        \
+            normgrad_ascendc::CallSite site = {}) {                       \
+    normgrad_ascendc::UnaryCall(                                          \
+        #Name, kRule, normgrad_ascendc::Plain(dst),                       \
+        normgrad_ascendc::Plain(src),                                     \
+        &normgrad_ascendc::ExactUnarySpan<kOp, PrimT<T>>, nullptr,        \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,       \
+                                                  repeatParams, site));   \
   }
 
 // The three forms of Exp, Ln, ... with their configuration (Config, whose
 // algo is an Algo; MathCall).
-#define NORMGRAD_MATH_INSTRUCTION(Name, kOp, Config, kDefault, kRule)       \
-  template <typename T, const Config& config = kDefault>                    \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
-    static_assert(                                                          \
-        normgrad_ascendc::kIsVectorFloat<T> || std::is_integral_v<T>,       \
-        #Name ": T must be half or float");                                 \
-    normgrad_ascendc::MathCall<kOp, kRule>(                                 \
-        #Name, config, dst, src, normgrad_ascendc::CountForm{count, site}); \
-  }                                                                         \
-  template <typename T, bool isSetMask = true,                              \
-            const Config& config = kDefault>                                \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const uint64_t mask[], const uint8_t repeatTime,                \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    static_assert(                                                          \
-        normgrad_ascendc::kIsVectorFloat<T> || std::is_integral_v<T>,       \
-        #Name ": T must be half or float");                                 \
-    normgrad_ascendc::MathCall<kOp, kRule>(                                 \
-        #Name, config, dst, src,                                            \
-        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
-                                                  repeatParams, site));     \
-  }                                                                         \
-  template <typename T, bool isSetMask = true,                              \
-            const Config& config = kDefault>                                \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const uint64_t mask, const uint8_t repeatTime,                  \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    static_assert(                                                          \
-        normgrad_ascendc::kIsVectorFloat<T> || std::is_integral_v<T>,       \
-        #Name ": T must be half or float");                                 \
-    normgrad_ascendc::MathCall<kOp, kRule>(                                 \
-        #Name, config, dst, src,                                            \
-        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
-                                                  repeatParams, site));     \
+#define NORMGRAD_MATH_INSTRUCTION(Name, kOp, Config, kDefault, kRule)     \
+  template <typename T, const Config& config = kDefault>                  \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) { \
+    static_assert(normgrad_ascendc::kIsVectorFloat<PrimT<T>> ||           \
+                      std::is_integral_v<PrimT<T>>,                       \
+                  #Name ": T must be half or float");                     \
+    normgrad_ascendc::MathCall<kOp, kRule>(                               \
+        #Name, config, normgrad_ascendc::Plain(dst),                      \
+        normgrad_ascendc::Plain(src),                                     \
+        normgrad_ascendc::CountForm{count, site});                        \
+  }                                                                       \
+  template <typename T, bool isSetMask = true,                            \
+            const Config& config = kDefault>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const uint64_t mask[], const uint8_t repeatTime,              \
+            const UnaryRepeatParams& repeatParams,                        \
+            normgrad_ascendc::CallSite site = {}) {                       \
+    static_assert(normgrad_ascendc::kIsVectorFloat<PrimT<T>> ||           \
+                      std::is_integral_v<PrimT<T>>,                       \
+                  #Name ": T must be half or float");                     \
+    normgrad_ascendc::MathCall<kOp, kRule>(                               \
+        #Name, config, normgrad_ascendc::Plain(dst),                      \
+        normgrad_ascendc::Plain(src),                                     \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,       \
+                                                  repeatParams, site));   \
+  }                                                                       \
+  template <typename T, bool isSetMask = true,                            \
+            const Config& config = kDefault>                              \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,         \
+            const uint64_t mask, const uint8_t repeatTime,                \
+            const UnaryRepeatParams& repeatParams,                        \
+            normgrad_ascendc::CallSite site = {}) {                       \
+    static_assert(normgrad_ascendc::kIsVectorFloat<PrimT<T>> ||           \
+                      std::is_integral_v<PrimT<T>>,                       \
+                  #Name ": T must be half or float");                     \
+    normgrad_ascendc::MathCall<kOp, kRule>(                               \
+        #Name, config, normgrad_ascendc::Plain(dst),                      \
+        normgrad_ascendc::Plain(src),                                     \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,       \
+                                                  repeatParams, site));   \
   }
 
 namespace normgrad_ascendc {
@@ -595,12 +603,12 @@ void LeakyRelu(
     const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const typename normgrad_ascendc::NonDeduced<T>::type& scalarValue,
     const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kIsVectorFloat<T>,
+  static_assert(normgrad_ascendc::kIsVectorFloat<PrimT<T>>,
                 "LeakyRelu: T must be half or float");
   normgrad_ascendc::UnaryScalarCall(
-      "LeakyRelu", normgrad_ascendc::kMathTypes, dst, src,
-      &normgrad_ascendc::LeakyReluSpan<T>, scalarValue,
-      normgrad_ascendc::CountForm{count, site});
+      "LeakyRelu", normgrad_ascendc::kMathTypes, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), &normgrad_ascendc::LeakyReluSpan<PrimT<T>>,
+      scalarValue, normgrad_ascendc::CountForm{count, site});
 }
 /// LeakyRelu's repeat forms (bit mask or continuous mask).
 template <typename T, bool isSetMask = true, typename Mask>
@@ -610,11 +618,12 @@ void LeakyRelu(
     const Mask& mask, const uint8_t repeatTime,
     const UnaryRepeatParams& repeatParams,
     normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kIsVectorFloat<T>,
+  static_assert(normgrad_ascendc::kIsVectorFloat<PrimT<T>>,
                 "LeakyRelu: T must be half or float");
   normgrad_ascendc::UnaryScalarCall(
-      "LeakyRelu", normgrad_ascendc::kMathTypes, dst, src,
-      &normgrad_ascendc::LeakyReluSpan<T>, scalarValue,
+      "LeakyRelu", normgrad_ascendc::kMathTypes, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), &normgrad_ascendc::LeakyReluSpan<PrimT<T>>,
+      scalarValue,
       normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
                                                 site));
 }
@@ -628,7 +637,9 @@ void LeakyRelu(
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::LogicCall<kOp>(                                         \
-        #Name, dst, src0, src1, normgrad_ascendc::CountForm{count, site});    \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        normgrad_ascendc::Plain(src1),                                        \
+        normgrad_ascendc::CountForm{count, site});                            \
   }                                                                           \
   template <typename T, bool isSetMask = true, typename Mask>                 \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
@@ -636,49 +647,54 @@ void LeakyRelu(
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::LogicCall<kOp>(                                         \
-        #Name, dst, src0, src1,                                               \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        normgrad_ascendc::Plain(src1),                                        \
         normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
                                                   repeatParams, site));       \
   }
 
 // Ands and Ors, with the scalar after or before the tensor.
-#define NORMGRAD_LOGIC_SCALAR_INSTRUCTION(Name, kOp)                         \
-  template <typename T>                                                      \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {    \
-    normgrad_ascendc::UnaryScalarCall(                                       \
-        #Name, normgrad_ascendc::kAndsOrsTypes, dst, src,                    \
-        &normgrad_ascendc::LogicSpan<kOp, T, true>, scalar,                  \
-        normgrad_ascendc::CountForm{count, site});                           \
-  }                                                                          \
-  template <typename T>                                                      \
-  void Name(const LocalTensor<T>& dst,                                       \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
-            const LocalTensor<T>& src, const int32_t& count,                 \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    Name(dst, src, scalar, count, site);                                     \
-  }                                                                          \
-  template <typename T, bool isSetMask = true, typename Mask>                \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
-            const Mask& mask, const uint8_t repeatTime,                      \
-            const UnaryRepeatParams& repeatParams,                           \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    normgrad_ascendc::UnaryScalarCall(                                       \
-        #Name, normgrad_ascendc::kAndsOrsTypes, dst, src,                    \
-        &normgrad_ascendc::LogicSpan<kOp, T, true>, scalar,                  \
-        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,          \
-                                                  repeatParams, site));      \
-  }                                                                          \
-  template <typename T, bool isSetMask = true, typename Mask>                \
-  void Name(const LocalTensor<T>& dst,                                       \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,    \
-            const LocalTensor<T>& src, const Mask& mask,                     \
-            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    Name<T, isSetMask>(dst, src, scalar, mask, repeatTime, repeatParams,     \
-                       site);                                                \
+#define NORMGRAD_LOGIC_SCALAR_INSTRUCTION(Name, kOp)                          \
+  template <typename T>                                                       \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,             \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {     \
+    normgrad_ascendc::UnaryScalarCall(                                        \
+        #Name, normgrad_ascendc::kAndsOrsTypes, normgrad_ascendc::Plain(dst), \
+        normgrad_ascendc::Plain(src),                                         \
+        &normgrad_ascendc::LogicSpan<kOp, PrimT<T>, true>, scalar,            \
+        normgrad_ascendc::CountForm{count, site});                            \
+  }                                                                           \
+  template <typename T>                                                       \
+  void Name(const LocalTensor<T>& dst,                                        \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
+            const LocalTensor<T>& src, const int32_t& count,                  \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    Name(normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), scalar,  \
+         count, site);                                                        \
+  }                                                                           \
+  template <typename T, bool isSetMask = true, typename Mask>                 \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,             \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
+            const Mask& mask, const uint8_t repeatTime,                       \
+            const UnaryRepeatParams& repeatParams,                            \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    normgrad_ascendc::UnaryScalarCall(                                        \
+        #Name, normgrad_ascendc::kAndsOrsTypes, normgrad_ascendc::Plain(dst), \
+        normgrad_ascendc::Plain(src),                                         \
+        &normgrad_ascendc::LogicSpan<kOp, PrimT<T>, true>, scalar,            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
+                                                  repeatParams, site));       \
+  }                                                                           \
+  template <typename T, bool isSetMask = true, typename Mask>                 \
+  void Name(const LocalTensor<T>& dst,                                        \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,     \
+            const LocalTensor<T>& src, const Mask& mask,                      \
+            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams,  \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    Name<PrimT<T>, isSetMask>(normgrad_ascendc::Plain(dst),                   \
+                              normgrad_ascendc::Plain(src), scalar, mask,     \
+                              repeatTime, repeatParams, site);                \
   }
 
 namespace AscendC {
@@ -784,11 +800,13 @@ template <typename T>
 void Prelu(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
            const LocalTensor<T>& src1, const uint32_t count,
            normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Prelu", normgrad_ascendc::kPreluTypes, /*count_form=*/true, site);
   normgrad_ascendc::ExecuteCount(
-      normgrad_ascendc::BinaryOf("Prelu", dst, src0, src1,
-                                 &normgrad_ascendc::PreluSpan<T>),
+      normgrad_ascendc::BinaryOf("Prelu", normgrad_ascendc::Plain(dst),
+                                 normgrad_ascendc::Plain(src0),
+                                 normgrad_ascendc::Plain(src1),
+                                 &normgrad_ascendc::PreluSpan<PrimT<T>>),
       count);
 }
 
@@ -799,7 +817,10 @@ template <typename T>
 void Mull(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1,
           const LocalTensor<T>& src0, const LocalTensor<T>& src1,
           const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::MullCall(dst0, dst1, src0, src1, count, site);
+  normgrad_ascendc::MullCall(normgrad_ascendc::Plain(dst0),
+                             normgrad_ascendc::Plain(dst1),
+                             normgrad_ascendc::Plain(src0),
+                             normgrad_ascendc::Plain(src1), count, site);
 }
 
 }  // namespace AscendC
@@ -841,8 +862,9 @@ void ShiftLeft(
     const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const typename normgrad_ascendc::NonDeduced<T>::type& scalarValue,
     const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ShiftCall("ShiftLeft", dst, src, scalarValue, true, false,
-                              normgrad_ascendc::CountForm{count, site});
+  normgrad_ascendc::ShiftCall("ShiftLeft", normgrad_ascendc::Plain(dst),
+                              normgrad_ascendc::Plain(src), scalarValue, true,
+                              false, normgrad_ascendc::CountForm{count, site});
 }
 /// ShiftLeft's repeat forms.
 template <typename T, bool isSetMask = true, typename Mask>
@@ -852,7 +874,9 @@ void ShiftLeft(
     const Mask& mask, const uint8_t repeatTime,
     const UnaryRepeatParams& repeatParams,
     normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ShiftCall("ShiftLeft", dst, src, scalarValue, true, false,
+  normgrad_ascendc::ShiftCall("ShiftLeft", normgrad_ascendc::Plain(dst),
+                              normgrad_ascendc::Plain(src), scalarValue, true,
+                              false,
                               normgrad_ascendc::RepeatFormOf<isSetMask>(
                                   mask, repeatTime, repeatParams, site));
 }
@@ -864,8 +888,9 @@ void ShiftRight(
     const LocalTensor<T>& dst, const LocalTensor<T>& src,
     const typename normgrad_ascendc::NonDeduced<T>::type& scalarValue,
     const int32_t& count, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ShiftCall("ShiftRight", dst, src, scalarValue, false, false,
-                              normgrad_ascendc::CountForm{count, site});
+  normgrad_ascendc::ShiftCall("ShiftRight", normgrad_ascendc::Plain(dst),
+                              normgrad_ascendc::Plain(src), scalarValue, false,
+                              false, normgrad_ascendc::CountForm{count, site});
 }
 /// ShiftRight's repeat forms; roundEn adds the last bit shifted out
 /// (int16_t and int32_t).
@@ -876,7 +901,8 @@ void ShiftRight(
     const Mask& mask, const uint8_t repeatTime,
     const UnaryRepeatParams& repeatParams, bool roundEn = false,
     normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ShiftCall("ShiftRight", dst, src, scalarValue, false,
+  normgrad_ascendc::ShiftCall("ShiftRight", normgrad_ascendc::Plain(dst),
+                              normgrad_ascendc::Plain(src), scalarValue, false,
                               roundEn,
                               normgrad_ascendc::RepeatFormOf<isSetMask>(
                                   mask, repeatTime, repeatParams, site));
@@ -887,16 +913,18 @@ template <typename T, typename U>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                const LocalTensor<U>& src1, const int32_t& count,
                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::TensorShift("ShiftLeft", dst, src0, src1, count, true,
-                                site);
+  normgrad_ascendc::TensorShift(
+      "ShiftLeft", normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),
+      normgrad_ascendc::Plain(src1), count, true, site);
 }
 /// dst[i] = src0[i] >> src1[i] (the 950 profile; counts at least 0).
 template <typename T, typename U>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 const LocalTensor<U>& src1, const int32_t& count,
                 normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::TensorShift("ShiftRight", dst, src0, src1, count, false,
-                                site);
+  normgrad_ascendc::TensorShift(
+      "ShiftRight", normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),
+      normgrad_ascendc::Plain(src1), count, false, site);
 }
 
 }  // namespace AscendC

@@ -417,7 +417,9 @@ void ScalarCall(const char* api, const AscendC::LocalTensor<T>& dst,
             const LocalTensor<T>& src1, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::BinaryCall<kOp, kRule>(                                 \
-        #Name, dst, src0, src1, normgrad_ascendc::CountForm{count, site});    \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        normgrad_ascendc::Plain(src1),                                        \
+        normgrad_ascendc::CountForm{count, site});                            \
   }                                                                           \
   template <typename T, bool isSetMask = true>                                \
   void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src0,            \
@@ -425,7 +427,8 @@ void ScalarCall(const char* api, const AscendC::LocalTensor<T>& dst,
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::BinaryCall<kOp, kRule>(                                 \
-        #Name, dst, src0, src1,                                               \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        normgrad_ascendc::Plain(src1),                                        \
         normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
                                                   repeatParams, site));       \
   }                                                                           \
@@ -435,41 +438,45 @@ void ScalarCall(const char* api, const AscendC::LocalTensor<T>& dst,
             const uint8_t repeatTime, const BinaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                           \
     normgrad_ascendc::BinaryCall<kOp, kRule>(                                 \
-        #Name, dst, src0, src1,                                               \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),   \
+        normgrad_ascendc::Plain(src1),                                        \
         normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,           \
                                                   repeatParams, site));       \
   }
 
 // The three forms of an instruction with a tensor and a scalar source.
-#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp, kRule)                       \
-  template <typename T>                                                     \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
-            const int32_t& count, normgrad_ascendc::CallSite site = {}) {   \
-    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                        \
-        #Name, dst, src, scalar, normgrad_ascendc::CountForm{count, site}); \
-  }                                                                         \
-  template <typename T, bool isSetMask = true>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
-            const uint64_t mask[], const uint8_t repeatTime,                \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                        \
-        #Name, dst, src, scalar,                                            \
-        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
-                                                  repeatParams, site));     \
-  }                                                                         \
-  template <typename T, bool isSetMask = true>                              \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,           \
-            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,   \
-            const uint64_t mask, const uint8_t repeatTime,                  \
-            const UnaryRepeatParams& repeatParams,                          \
-            normgrad_ascendc::CallSite site = {}) {                         \
-    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                        \
-        #Name, dst, src, scalar,                                            \
-        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,         \
-                                                  repeatParams, site));     \
+#define NORMGRAD_SCALAR_INSTRUCTION(Name, kOp, kRule)                      \
+  template <typename T>                                                    \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,          \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,  \
+            const int32_t& count, normgrad_ascendc::CallSite site = {}) {  \
+    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                       \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), \
+        scalar, normgrad_ascendc::CountForm{count, site});                 \
+  }                                                                        \
+  template <typename T, bool isSetMask = true>                             \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,          \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,  \
+            const uint64_t mask[], const uint8_t repeatTime,               \
+            const UnaryRepeatParams& repeatParams,                         \
+            normgrad_ascendc::CallSite site = {}) {                        \
+    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                       \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), \
+        scalar,                                                            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,        \
+                                                  repeatParams, site));    \
+  }                                                                        \
+  template <typename T, bool isSetMask = true>                             \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,          \
+            const typename normgrad_ascendc::NonDeduced<T>::type& scalar,  \
+            const uint64_t mask, const uint8_t repeatTime,                 \
+            const UnaryRepeatParams& repeatParams,                         \
+            normgrad_ascendc::CallSite site = {}) {                        \
+    normgrad_ascendc::ScalarCall<kOp, kRule, false>(                       \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), \
+        scalar,                                                            \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,        \
+                                                  repeatParams, site));    \
   }
 
 // The two forms of a flexible-scalar-position instruction with the scalar
@@ -482,7 +489,8 @@ void ScalarCall(const char* api, const AscendC::LocalTensor<T>& dst,
             const LocalTensor<T>& src, const int32_t& count,                 \
             normgrad_ascendc::CallSite site = {}) {                          \
     normgrad_ascendc::ScalarCall<kOp, kRule, true>(                          \
-        #Name, dst, src, scalar, normgrad_ascendc::CountForm{count, site});  \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),   \
+        scalar, normgrad_ascendc::CountForm{count, site});                   \
   }                                                                          \
   template <typename T, bool isSetMask = true, typename Mask>                \
   void Name(const LocalTensor<T>& dst,                                       \
@@ -491,7 +499,8 @@ void ScalarCall(const char* api, const AscendC::LocalTensor<T>& dst,
             const uint8_t repeatTime, const UnaryRepeatParams& repeatParams, \
             normgrad_ascendc::CallSite site = {}) {                          \
     normgrad_ascendc::ScalarCall<kOp, kRule, true>(                          \
-        #Name, dst, src, scalar,                                             \
+        #Name, normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),   \
+        scalar,                                                              \
         normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,          \
                                                   repeatParams, site));      \
   }
@@ -632,7 +641,9 @@ template <typename T, const DivConfig& config = DEFAULT_DIV_CONFIG>
 void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const int32_t& count,
          normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::DivCall(dst, src0, src1, config,
+  normgrad_ascendc::DivCall(normgrad_ascendc::Plain(dst),
+                            normgrad_ascendc::Plain(src0),
+                            normgrad_ascendc::Plain(src1), config,
                             normgrad_ascendc::CountForm{count, site});
 }
 /// Div's repeat form with a bit mask.
@@ -642,7 +653,9 @@ void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const uint64_t mask[],
          const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
          normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::DivCall(dst, src0, src1, config,
+  normgrad_ascendc::DivCall(normgrad_ascendc::Plain(dst),
+                            normgrad_ascendc::Plain(src0),
+                            normgrad_ascendc::Plain(src1), config,
                             normgrad_ascendc::RepeatFormOf<isSetMask>(
                                 mask, repeatTime, repeatParams, site));
 }
@@ -653,7 +666,9 @@ void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
          const LocalTensor<T>& src1, const uint64_t mask,
          const uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
          normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::DivCall(dst, src0, src1, config,
+  normgrad_ascendc::DivCall(normgrad_ascendc::Plain(dst),
+                            normgrad_ascendc::Plain(src0),
+                            normgrad_ascendc::Plain(src1), config,
                             normgrad_ascendc::RepeatFormOf<isSetMask>(
                                 mask, repeatTime, repeatParams, site));
 }
@@ -732,7 +747,8 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const uint64_t mask[], const uint8_t repeatTime,
           const CopyRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CopyCall(dst, src,
+  normgrad_ascendc::CopyCall(normgrad_ascendc::Plain(dst),
+                             normgrad_ascendc::Plain(src),
                              normgrad_ascendc::RepeatFormOf<isSetMask>(
                                  mask, repeatTime, repeatParams, site));
 }
@@ -742,7 +758,8 @@ void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
           const uint64_t mask, const uint8_t repeatTime,
           const CopyRepeatParams& repeatParams,
           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CopyCall(dst, src,
+  normgrad_ascendc::CopyCall(normgrad_ascendc::Plain(dst),
+                             normgrad_ascendc::Plain(src),
                              normgrad_ascendc::RepeatFormOf<isSetMask>(
                                  mask, repeatTime, repeatParams, site));
 }

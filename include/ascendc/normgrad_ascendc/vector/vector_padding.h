@@ -65,15 +65,15 @@ template <typename T>
 void VectorPadding(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                    const uint8_t padMode, const bool padSide,
                    const uint32_t count, normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kPaddingType<T>,
+  static_assert(normgrad_ascendc::kPaddingType<PrimT<T>>,
                 "VectorPadding: T must be int16_t, uint16_t, half, int32_t, "
                 "uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::CheckPaddingProfile();
-  normgrad_ascendc::VectorPaddingImpl({normgrad_ascendc::TypeName<T>(),
-                                       &dst.view(),
-                                       &src.view(),
-                                       sizeof(T),
+  normgrad_ascendc::VectorPaddingImpl({normgrad_ascendc::TypeName<PrimT<T>>(),
+                                       &normgrad_ascendc::Plain(dst).view(),
+                                       &normgrad_ascendc::Plain(src).view(),
+                                       sizeof(PrimT<T>),
                                        padMode,
                                        padSide,
                                        true,
@@ -89,15 +89,18 @@ void VectorPadding(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                    const uint64_t mask[], const uint8_t repeatTime,
                    const UnaryRepeatParams& repeatParams,
                    normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kPaddingType<T>,
+  static_assert(normgrad_ascendc::kPaddingType<PrimT<T>>,
                 "VectorPadding: T must be int16_t, uint16_t, half, int32_t, "
                 "uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::CheckPaddingProfile();
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, 256 / sizeof(T));
-  normgrad_ascendc::VectorPaddingImpl(
-      {normgrad_ascendc::TypeName<T>(), &dst.view(), &src.view(), sizeof(T),
-       padMode, padSide, false, 0, repeatTime, repeatParams});
+  if (isSetMask)
+    normgrad_ascendc::SetMaskArgument(mask, 256 / sizeof(PrimT<T>));
+  normgrad_ascendc::VectorPaddingImpl({normgrad_ascendc::TypeName<PrimT<T>>(),
+                                       &normgrad_ascendc::Plain(dst).view(),
+                                       &normgrad_ascendc::Plain(src).view(),
+                                       sizeof(PrimT<T>), padMode, padSide,
+                                       false, 0, repeatTime, repeatParams});
 }
 
 /// Repeats under a continuous mask (the first `mask` lanes).
@@ -107,15 +110,18 @@ void VectorPadding(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                    const uint64_t mask, const uint8_t repeatTime,
                    const UnaryRepeatParams& repeatParams,
                    normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kPaddingType<T>,
+  static_assert(normgrad_ascendc::kPaddingType<PrimT<T>>,
                 "VectorPadding: T must be int16_t, uint16_t, half, int32_t, "
                 "uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::CheckPaddingProfile();
-  if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, 256 / sizeof(T));
-  normgrad_ascendc::VectorPaddingImpl(
-      {normgrad_ascendc::TypeName<T>(), &dst.view(), &src.view(), sizeof(T),
-       padMode, padSide, false, 0, repeatTime, repeatParams});
+  if (isSetMask)
+    normgrad_ascendc::SetMaskArgument(mask, 256 / sizeof(PrimT<T>));
+  normgrad_ascendc::VectorPaddingImpl({normgrad_ascendc::TypeName<PrimT<T>>(),
+                                       &normgrad_ascendc::Plain(dst).view(),
+                                       &normgrad_ascendc::Plain(src).view(),
+                                       sizeof(PrimT<T>), padMode, padSide,
+                                       false, 0, repeatTime, repeatParams});
 }
 
 }  // namespace AscendC

@@ -260,7 +260,8 @@ void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
                     normgrad_ascendc::CallSite site = {}) {                    \
     normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
         "ReduceRepeat", reduceType, true,                                      \
-        normgrad_ascendc::ReduceGroup::kRepeat, dst, src, mask,                \
+        normgrad_ascendc::ReduceGroup::kRepeat, normgrad_ascendc::Plain(dst),  \
+        normgrad_ascendc::Plain(src), mask,                                    \
         {repeatTime, dstRepStride, srcBlkStride, srcRepStride}, order, site);  \
   }                                                                            \
   template <ReduceType reduceType, typename T, typename U,                     \
@@ -272,7 +273,8 @@ void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
                        normgrad_ascendc::CallSite site = {}) {                 \
     normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
         "ReduceDataBlock", reduceType, true,                                   \
-        normgrad_ascendc::ReduceGroup::kDataBlock, dst, src, mask,             \
+        normgrad_ascendc::ReduceGroup::kDataBlock,                             \
+        normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), mask,      \
         {repeatTime, dstRepStride, srcBlkStride, srcRepStride},                \
         ReduceOrder::ORDER_ONLY_VALUE, site);                                  \
   }                                                                            \
@@ -285,7 +287,8 @@ void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
                       normgrad_ascendc::CallSite site = {}) {                  \
     normgrad_ascendc::ReduceLevel0Call<isSetMask>(                             \
         "ReducePairElem", reduceType, true,                                    \
-        normgrad_ascendc::ReduceGroup::kPair, dst, src, mask,                  \
+        normgrad_ascendc::ReduceGroup::kPair, normgrad_ascendc::Plain(dst),    \
+        normgrad_ascendc::Plain(src), mask,                                    \
         {repeatTime, dstRepStride, srcBlkStride, srcRepStride},                \
         ReduceOrder::ORDER_ONLY_VALUE, site);                                  \
   }
@@ -300,24 +303,25 @@ void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
             const int32_t srcRepStride,                             \
             normgrad_ascendc::CallSite site = {}) {                 \
     normgrad_ascendc::ReduceLevel0Call<isSetMask>(                  \
-        #Name, kOp, false, Group, dst, src, mask,                   \
+        #Name, kOp, false, Group, normgrad_ascendc::Plain(dst),     \
+        normgrad_ascendc::Plain(src), mask,                         \
         {repeatTime, dstRepStride, srcBlkStride, srcRepStride},     \
         ReduceOrder::ORDER_ONLY_VALUE, site);                       \
   }
 
 // WholeReduceSum/Max/Min: ReduceRepeat's parameter order.
-#define NORMGRAD_REDUCE_WHOLE(Name, kOp, MaskType)                           \
-  template <typename T, bool isSetMask = true>                               \
-  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,            \
-            MaskType mask, const int32_t repeatTime,                         \
-            const int32_t dstRepStride, const int32_t srcBlkStride,          \
-            const int32_t srcRepStride,                                      \
-            ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,              \
-            normgrad_ascendc::CallSite site = {}) {                          \
-    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                           \
-        #Name, kOp, false, normgrad_ascendc::ReduceGroup::kRepeat, dst, src, \
-        mask, {repeatTime, dstRepStride, srcBlkStride, srcRepStride}, order, \
-        site);                                                               \
+#define NORMGRAD_REDUCE_WHOLE(Name, kOp, MaskType)                            \
+  template <typename T, bool isSetMask = true>                                \
+  void Name(const LocalTensor<T>& dst, const LocalTensor<T>& src,             \
+            MaskType mask, const int32_t repeatTime,                          \
+            const int32_t dstRepStride, const int32_t srcBlkStride,           \
+            const int32_t srcRepStride,                                       \
+            ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX,               \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    normgrad_ascendc::ReduceLevel0Call<isSetMask>(                            \
+        #Name, kOp, false, normgrad_ascendc::ReduceGroup::kRepeat,            \
+        normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src), mask,     \
+        {repeatTime, dstRepStride, srcBlkStride, srcRepStride}, order, site); \
   }
 
 // RepeatReduceSum: ReduceRepeat<SUM> with repeatTime before the mask and,
@@ -340,16 +344,18 @@ void ReduceAllCountCall(const char* api, AscendC::ReduceType op,
   }
 
 // The two level-0 forms of ReduceSum (no index), ReduceMax and ReduceMin.
-#define NORMGRAD_REDUCE_ALL(Name, kOp, MaskType)                               \
-  template <typename T>                                                        \
-  void Name(                                                                   \
-      const LocalTensor<T>& dst, const LocalTensor<T>& src,                    \
-      const LocalTensor<T>& sharedTmpBuffer, MaskType mask,                    \
-      const int32_t repeatTime, const int32_t srcRepStride,                    \
-      NORMGRAD_REDUCE_INDEX_PARAM normgrad_ascendc::CallSite site = {}) {      \
-    normgrad_ascendc::ReduceAllRepeatsCall(                                    \
-        #Name, kOp, dst, src, sharedTmpBuffer, mask, repeatTime, srcRepStride, \
-        NORMGRAD_REDUCE_INDEX, site);                                          \
+#define NORMGRAD_REDUCE_ALL(Name, kOp, MaskType)                          \
+  template <typename T>                                                   \
+  void Name(                                                              \
+      const LocalTensor<T>& dst, const LocalTensor<T>& src,               \
+      const LocalTensor<T>& sharedTmpBuffer, MaskType mask,               \
+      const int32_t repeatTime, const int32_t srcRepStride,               \
+      NORMGRAD_REDUCE_INDEX_PARAM normgrad_ascendc::CallSite site = {}) { \
+    normgrad_ascendc::ReduceAllRepeatsCall(                               \
+        #Name, kOp, normgrad_ascendc::Plain(dst),                         \
+        normgrad_ascendc::Plain(src),                                     \
+        normgrad_ascendc::Plain(sharedTmpBuffer), mask, repeatTime,       \
+        srcRepStride, NORMGRAD_REDUCE_INDEX, site);                       \
   }
 
 namespace AscendC {
@@ -401,35 +407,40 @@ template <typename T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
                normgrad_ascendc::CallSite site = {}) {
-  if constexpr (isSetMask &&
-                (std::is_same_v<T, half> || std::is_same_v<T, float>)) {
-    if (normgrad_ascendc::ReduceSumDirect(dst.view(), src.view(),
-                                          sharedTmpBuffer.view(), count,
-                                          std::is_same_v<T, half>)) {
+  if constexpr (isSetMask && (std::is_same_v<PrimT<T>, half> ||
+                              std::is_same_v<PrimT<T>, float>)) {
+    if (normgrad_ascendc::ReduceSumDirect(
+            normgrad_ascendc::Plain(dst).view(),
+            normgrad_ascendc::Plain(src).view(),
+            normgrad_ascendc::Plain(sharedTmpBuffer).view(), count,
+            std::is_same_v<PrimT<T>, half>)) {
       return;
     }
   }
-  normgrad_ascendc::ReduceAllCountCall("ReduceSum", ReduceType::SUM, dst, src,
-                                       sharedTmpBuffer, count, false,
-                                       !isSetMask, site);
+  normgrad_ascendc::ReduceAllCountCall(
+      "ReduceSum", ReduceType::SUM, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), normgrad_ascendc::Plain(sharedTmpBuffer),
+      count, false, !isSetMask, site);
 }
 /// ReduceMax over the first `count` elements, with its index for calIndex.
 template <typename T>
 void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
                bool calIndex = 0, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ReduceAllCountCall("ReduceMax", ReduceType::MAX, dst, src,
-                                       sharedTmpBuffer, count, calIndex, false,
-                                       site);
+  normgrad_ascendc::ReduceAllCountCall(
+      "ReduceMax", ReduceType::MAX, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), normgrad_ascendc::Plain(sharedTmpBuffer),
+      count, calIndex, false, site);
 }
 /// ReduceMin over the first `count` elements, with its index for calIndex.
 template <typename T>
 void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                const LocalTensor<T>& sharedTmpBuffer, const int32_t count,
                bool calIndex = 0, normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ReduceAllCountCall("ReduceMin", ReduceType::MIN, dst, src,
-                                       sharedTmpBuffer, count, calIndex, false,
-                                       site);
+  normgrad_ascendc::ReduceAllCountCall(
+      "ReduceMin", ReduceType::MIN, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), normgrad_ascendc::Plain(sharedTmpBuffer),
+      count, calIndex, false, site);
 }
 
 /// The sum the last ReduceSum count form left (half or float; Atlas A2/A3

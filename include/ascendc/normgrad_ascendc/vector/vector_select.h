@@ -285,11 +285,13 @@ template <typename T, typename U>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
              const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,
              normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kIsBitsElement<U>,
+  static_assert(normgrad_ascendc::kIsBitsElement<PrimT<U>>,
                 "Compare: dst holds bits as uint8_t or int8_t");
-  normgrad_ascendc::CompareCall<T, false>(
-      "Compare", normgrad_ascendc::kCompareTypes, dst.view(), src0, &src1,
-      cmpMode, T{}, false, normgrad_ascendc::CountForm{count, site});
+  normgrad_ascendc::CompareCall<PrimT<T>, false>(
+      "Compare", normgrad_ascendc::kCompareTypes,
+      normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src0),
+      &normgrad_ascendc::Plain(src1), cmpMode, PrimT<T>{}, false,
+      normgrad_ascendc::CountForm{count, site});
 }
 /// Compare's level-0 forms with a bit mask or a continuous mask (the mask
 /// is read on the 950 profile only).
@@ -298,11 +300,12 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
              const LocalTensor<T>& src1, CMPMODE cmpMode, const Mask& mask,
              uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
              normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kIsBitsElement<U>,
+  static_assert(normgrad_ascendc::kIsBitsElement<PrimT<U>>,
                 "Compare: dst holds bits as uint8_t or int8_t");
-  normgrad_ascendc::CompareCall<T, false>(
-      "Compare", normgrad_ascendc::kCompareTypes, dst.view(), src0, &src1,
-      cmpMode, T{}, false,
+  normgrad_ascendc::CompareCall<PrimT<T>, false>(
+      "Compare", normgrad_ascendc::kCompareTypes,
+      normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src0),
+      &normgrad_ascendc::Plain(src1), cmpMode, PrimT<T>{}, false,
       normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
                                                 site));
 }
@@ -316,52 +319,62 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0,
 //   src1, count form and level-0 forms.
 // The count form covers count rounded down to whole 256-byte units; the
 // level-0 forms' mask is read on the 950 profile only.
-#define NORMGRAD_COMPARES(Name)                                                \
-  template <typename T, typename U>                                            \
-  void Name(const LocalTensor<U>& dst, const LocalTensor<T>& src0,             \
-            const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar,   \
-            CMPMODE cmpMode, uint32_t count,                                   \
-            normgrad_ascendc::CallSite site = {}) {                            \
-    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
-    normgrad_ascendc::CompareCall<T, true>(                                    \
-        #Name, normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,     \
-        cmpMode, src1Scalar, false, normgrad_ascendc::CountForm{count, site}); \
-  }                                                                            \
-  template <typename T, typename U, bool isSetMask = true, typename Mask>      \
-  void Name(const LocalTensor<U>& dst, const LocalTensor<T>& src0,             \
-            const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar,   \
-            CMPMODE cmpMode, const Mask& mask, uint8_t repeatTime,             \
-            const UnaryRepeatParams& repeatParams,                             \
-            normgrad_ascendc::CallSite site = {}) {                            \
-    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
-    normgrad_ascendc::CompareCall<T, true>(                                    \
-        #Name, normgrad_ascendc::kCompareTypes, dst.view(), src0, nullptr,     \
-        cmpMode, src1Scalar, false,                                            \
-        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,            \
-                                                  repeatParams, site));        \
-  }                                                                            \
-  template <typename T, typename U>                                            \
-  void Name(const LocalTensor<U>& dst,                                         \
-            const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar,   \
-            const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,       \
-            normgrad_ascendc::CallSite site = {}) {                            \
-    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
-    normgrad_ascendc::CompareCall<T, true>(                                    \
-        #Name, normgrad_ascendc::kCompareFlexTypes, dst.view(), src1, nullptr, \
-        cmpMode, src0Scalar, true, normgrad_ascendc::CountForm{count, site});  \
-  }                                                                            \
-  template <typename T, typename U, bool isSetMask = true, typename Mask>      \
-  void Name(const LocalTensor<U>& dst,                                         \
-            const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar,   \
-            const LocalTensor<T>& src1, CMPMODE cmpMode, const Mask& mask,     \
-            uint8_t repeatTime, const UnaryRepeatParams& repeatParams,         \
-            normgrad_ascendc::CallSite site = {}) {                            \
-    static_assert(std::is_same_v<U, uint8_t>, #Name ": dst is uint8_t");       \
-    normgrad_ascendc::CompareCall<T, true>(                                    \
-        #Name, normgrad_ascendc::kCompareFlexTypes, dst.view(), src1, nullptr, \
-        cmpMode, src0Scalar, true,                                             \
-        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,            \
-                                                  repeatParams, site));        \
+#define NORMGRAD_COMPARES(Name)                                              \
+  template <typename T, typename U>                                          \
+  void Name(const LocalTensor<U>& dst, const LocalTensor<T>& src0,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar, \
+            CMPMODE cmpMode, uint32_t count,                                 \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    static_assert(std::is_same_v<PrimT<U>, uint8_t>,                         \
+                  #Name ": dst is uint8_t");                                 \
+    normgrad_ascendc::CompareCall<PrimT<T>, true>(                           \
+        #Name, normgrad_ascendc::kCompareTypes,                              \
+        normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src0),  \
+        nullptr, cmpMode, src1Scalar, false,                                 \
+        normgrad_ascendc::CountForm{count, site});                           \
+  }                                                                          \
+  template <typename T, typename U, bool isSetMask = true, typename Mask>    \
+  void Name(const LocalTensor<U>& dst, const LocalTensor<T>& src0,           \
+            const typename normgrad_ascendc::NonDeduced<T>::type src1Scalar, \
+            CMPMODE cmpMode, const Mask& mask, uint8_t repeatTime,           \
+            const UnaryRepeatParams& repeatParams,                           \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    static_assert(std::is_same_v<PrimT<U>, uint8_t>,                         \
+                  #Name ": dst is uint8_t");                                 \
+    normgrad_ascendc::CompareCall<PrimT<T>, true>(                           \
+        #Name, normgrad_ascendc::kCompareTypes,                              \
+        normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src0),  \
+        nullptr, cmpMode, src1Scalar, false,                                 \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,          \
+                                                  repeatParams, site));      \
+  }                                                                          \
+  template <typename T, typename U>                                          \
+  void Name(const LocalTensor<U>& dst,                                       \
+            const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar, \
+            const LocalTensor<T>& src1, CMPMODE cmpMode, uint32_t count,     \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    static_assert(std::is_same_v<PrimT<U>, uint8_t>,                         \
+                  #Name ": dst is uint8_t");                                 \
+    normgrad_ascendc::CompareCall<PrimT<T>, true>(                           \
+        #Name, normgrad_ascendc::kCompareFlexTypes,                          \
+        normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src1),  \
+        nullptr, cmpMode, src0Scalar, true,                                  \
+        normgrad_ascendc::CountForm{count, site});                           \
+  }                                                                          \
+  template <typename T, typename U, bool isSetMask = true, typename Mask>    \
+  void Name(const LocalTensor<U>& dst,                                       \
+            const typename normgrad_ascendc::NonDeduced<T>::type src0Scalar, \
+            const LocalTensor<T>& src1, CMPMODE cmpMode, const Mask& mask,   \
+            uint8_t repeatTime, const UnaryRepeatParams& repeatParams,       \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    static_assert(std::is_same_v<PrimT<U>, uint8_t>,                         \
+                  #Name ": dst is uint8_t");                                 \
+    normgrad_ascendc::CompareCall<PrimT<T>, true>(                           \
+        #Name, normgrad_ascendc::kCompareFlexTypes,                          \
+        normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src1),  \
+        nullptr, cmpMode, src0Scalar, true,                                  \
+        normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime,          \
+                                                  repeatParams, site));      \
   }
 
 namespace AscendC {
@@ -382,18 +395,21 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1,
              CMPMODE cmpMode, const Mask& mask,
              const BinaryRepeatParams& repeatParams,
              normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Compare", normgrad_ascendc::kCompareRegisterTypes, /*count_form=*/false,
       site);
-  normgrad_ascendc::CheckCmpMode("Compare", normgrad_ascendc::TypeName<T>(),
-                                 normgrad_ascendc::TypeBitOf<T>(), cmpMode);
-  const normgrad_ascendc::CompareParams<T> params{cmpMode, T{}};
-  const uint32_t lanes = normgrad_ascendc::LanesOf(sizeof(T));
+  normgrad_ascendc::CheckCmpMode(
+      "Compare", normgrad_ascendc::TypeName<PrimT<T>>(),
+      normgrad_ascendc::TypeBitOf<PrimT<T>>(), cmpMode);
+  const normgrad_ascendc::CompareParams<PrimT<T>> params{cmpMode, PrimT<T>{}};
+  const uint32_t lanes = normgrad_ascendc::LanesOf(sizeof(PrimT<T>));
   const auto layout = normgrad_ascendc::CompareLayout(lanes);
-  // The results go to the register: src0's view stands in for the
-  // destination operand, which is not written.
-  auto in = normgrad_ascendc::CompareInstruction<T, false>(
-      "Compare", src0.view(), src0, &src1, params, layout);
+  // The results go to the register: normgrad_ascendc::Plain(src0)'s view stands
+  // in for the destination operand, which is not written.
+  auto in = normgrad_ascendc::CompareInstruction<PrimT<T>, false>(
+      "Compare", normgrad_ascendc::Plain(src0).view(),
+      normgrad_ascendc::Plain(src0), &normgrad_ascendc::Plain(src1), params,
+      layout);
   normgrad_ascendc::SetStrides(in, repeatParams);
   if (isSetMask) normgrad_ascendc::SetMaskArgument(mask, lanes);
   normgrad_ascendc::RunCompareToRegister(in);
@@ -591,10 +607,11 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const LocalTensor<T>& src0, const LocalTensor<T>& src1,
             SELMODE selMode, uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::SelectCall<T, false>(
-      normgrad_ascendc::SelMaskView(selMask), dst, src0, &src1, T{}, false,
-      selMode, normgrad_ascendc::kSelectTypes,
-      normgrad_ascendc::CountForm{count, site});
+  normgrad_ascendc::SelectCall<PrimT<T>, false>(
+      normgrad_ascendc::SelMaskView(normgrad_ascendc::Plain(selMask)),
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),
+      &normgrad_ascendc::Plain(src1), PrimT<T>{}, false, selMode,
+      normgrad_ascendc::kSelectTypes, normgrad_ascendc::CountForm{count, site});
 }
 /// dst[i] = bit i of selMask ? src0[i] : src1, i < count, in mode
 /// VSEL_TENSOR_SCALAR_MODE.
@@ -604,9 +621,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const typename normgrad_ascendc::NonDeduced<T>::type src1,
             SELMODE selMode, uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::SelectCall<T, true>(
-      normgrad_ascendc::SelMaskView(selMask), dst, src0, nullptr, src1, false,
-      selMode, normgrad_ascendc::kSelectTypes,
+  normgrad_ascendc::SelectCall<PrimT<T>, true>(
+      normgrad_ascendc::SelMaskView(normgrad_ascendc::Plain(selMask)),
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0), nullptr,
+      src1, false, selMode, normgrad_ascendc::kSelectTypes,
       normgrad_ascendc::CountForm{count, site});
 }
 /// The flexible scalar position (the 950 profile, mode
@@ -616,9 +634,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const typename normgrad_ascendc::NonDeduced<T>::type src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint32_t count,
             normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::SelectCall<T, true>(
-      normgrad_ascendc::SelMaskView(selMask), dst, src1, nullptr, src0, true,
-      selMode, normgrad_ascendc::kSelectFlexTypes,
+  normgrad_ascendc::SelectCall<PrimT<T>, true>(
+      normgrad_ascendc::SelMaskView(normgrad_ascendc::Plain(selMask)),
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src1), nullptr,
+      src0, true, selMode, normgrad_ascendc::kSelectFlexTypes,
       normgrad_ascendc::CountForm{count, site});
 }
 
@@ -630,9 +649,11 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             SELMODE selMode, const Mask& mask, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::SelectCall<T, false>(
-      normgrad_ascendc::SelMaskView(selMask), dst, src0, &src1, T{}, false,
-      selMode, normgrad_ascendc::kSelectTypes,
+  normgrad_ascendc::SelectCall<PrimT<T>, false>(
+      normgrad_ascendc::SelMaskView(normgrad_ascendc::Plain(selMask)),
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),
+      &normgrad_ascendc::Plain(src1), PrimT<T>{}, false, selMode,
+      normgrad_ascendc::kSelectTypes,
       normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
                                                 site));
 }
@@ -644,9 +665,10 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             SELMODE selMode, const Mask& mask, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::SelectCall<T, true>(
-      normgrad_ascendc::SelMaskView(selMask), dst, src0, nullptr, src1, false,
-      selMode, normgrad_ascendc::kSelectTypes,
+  normgrad_ascendc::SelectCall<PrimT<T>, true>(
+      normgrad_ascendc::SelMaskView(normgrad_ascendc::Plain(selMask)),
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0), nullptr,
+      src1, false, selMode, normgrad_ascendc::kSelectTypes,
       normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, repeatParams,
                                                 site));
 }
@@ -657,12 +679,14 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const LocalTensor<T>& src1, SELMODE selMode, const Mask& mask,
             uint8_t repeatTime, const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  BinaryRepeatParams rp = repeatParams;  // the tensor is src1
+  BinaryRepeatParams rp =
+      repeatParams;  // the tensor is normgrad_ascendc::Plain(src1)
   rp.src0BlkStride = repeatParams.src1BlkStride;
   rp.src0RepStride = repeatParams.src1RepStride;
-  normgrad_ascendc::SelectCall<T, true>(
-      normgrad_ascendc::SelMaskView(selMask), dst, src1, nullptr, src0, true,
-      selMode, normgrad_ascendc::kSelectFlexTypes,
+  normgrad_ascendc::SelectCall<PrimT<T>, true>(
+      normgrad_ascendc::SelMaskView(normgrad_ascendc::Plain(selMask)),
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src1), nullptr,
+      src0, true, selMode, normgrad_ascendc::kSelectFlexTypes,
       normgrad_ascendc::RepeatFormOf<isSetMask>(mask, repeatTime, rp, site));
 }
 
@@ -673,11 +697,13 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask,
             const LocalTensor<T>& src0, uint8_t repeatTime,
             const BinaryRepeatParams& repeatParams,
             normgrad_ascendc::CallSite site = {}) {
-  T scalar{};
-  normgrad_ascendc::ScalarFromRegister(&scalar, sizeof(T));
-  normgrad_ascendc::SelectCall<T, true>(
-      normgrad_ascendc::SelMaskView(selMask), dst, src0, nullptr, scalar, false,
-      SELMODE::VSEL_TENSOR_SCALAR_MODE, normgrad_ascendc::kSelectTypes,
+  PrimT<T> scalar{};
+  normgrad_ascendc::ScalarFromRegister(&scalar, sizeof(PrimT<T>));
+  normgrad_ascendc::SelectCall<PrimT<T>, true>(
+      normgrad_ascendc::SelMaskView(normgrad_ascendc::Plain(selMask)),
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0), nullptr,
+      scalar, false, SELMODE::VSEL_TENSOR_SCALAR_MODE,
+      normgrad_ascendc::kSelectTypes,
       normgrad_ascendc::RepeatFormOf<false>(MASK_PLACEHOLDER, repeatTime,
                                             repeatParams, site));
 }
@@ -691,16 +717,17 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             normgrad_ascendc::CallSite site = {}) {
   static_assert(selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE,
                 "Select: mode VSEL_TENSOR_SCALAR_MODE takes a selMask");
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Select", normgrad_ascendc::kSelectTypes, /*count_form=*/false, site);
-  const uint32_t lanes = normgrad_ascendc::LanesOf(sizeof(T));
-  normgrad_ascendc::SelectParams<T> params{
+  const uint32_t lanes = normgrad_ascendc::LanesOf(sizeof(PrimT<T>));
+  normgrad_ascendc::SelectParams<PrimT<T>> params{
       normgrad_ascendc::SelectionFromRegister(
-          normgrad_ascendc::TypeName<T>(), selMode, lanes,
+          normgrad_ascendc::TypeName<PrimT<T>>(), selMode, lanes,
           normgrad_ascendc::LevelZeroLaneEnd(lanes, repeatTime)),
-      T{}, false};
-  auto in = normgrad_ascendc::SelectInstruction<T, false>(dst, src0, "src0",
-                                                          &src1, params);
+      PrimT<T>{}, false};
+  auto in = normgrad_ascendc::SelectInstruction<PrimT<T>, false>(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0), "src0",
+      &normgrad_ascendc::Plain(src1), params);
   normgrad_ascendc::SetStrides(in, repeatParams);
   normgrad_ascendc::ExecuteRepeats(in, repeatTime);
 }
@@ -711,8 +738,10 @@ template <typename T>
 void GetCmpMask(const LocalTensor<T>& dst,
                 normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(sizeof(T) <= 4, "GetCmpMask: T is a b8, b16 or b32 type");
-  normgrad_ascendc::GetCmpMaskImpl(normgrad_ascendc::TypeName<T>(), dst.view());
+  static_assert(sizeof(PrimT<T>) <= 4,
+                "GetCmpMask: T is a b8, b16 or b32 type");
+  normgrad_ascendc::GetCmpMaskImpl(normgrad_ascendc::TypeName<PrimT<T>>(),
+                                   normgrad_ascendc::Plain(dst).view());
 }
 /// Loads the CMPMASK register with src's first 16 bytes (src 16-byte
 /// aligned).
@@ -720,8 +749,9 @@ template <typename T>
 void SetCmpMask(const LocalTensor<T>& src,
                 normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  static_assert(sizeof(T) <= 8, "SetCmpMask: T is a b8 to b64 type");
-  normgrad_ascendc::SetCmpMaskImpl(normgrad_ascendc::TypeName<T>(), src.view());
+  static_assert(sizeof(PrimT<T>) <= 8, "SetCmpMask: T is a b8 to b64 type");
+  normgrad_ascendc::SetCmpMaskImpl(normgrad_ascendc::TypeName<PrimT<T>>(),
+                                   normgrad_ascendc::Plain(src).view());
 }
 
 /// Gathers the elements of src0 whose bit in the user pattern is 1 into dst,
@@ -731,12 +761,14 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 const LocalTensor<U>& src1Pattern, const bool reduceMode,
                 const uint32_t mask, const GatherMaskParams& gatherMaskParams,
                 uint64_t& rsvdCnt, normgrad_ascendc::CallSite site = {}) {
-  static_assert(std::is_unsigned_v<U> && sizeof(U) == sizeof(T),
-                "GatherMask: the pattern type is the unsigned integer of T's "
-                "size");
-  rsvdCnt = normgrad_ascendc::GatherMaskCall(dst, src0, &src1Pattern.view(), 0,
-                                             reduceMode, mask, gatherMaskParams,
-                                             site);
+  static_assert(
+      std::is_unsigned_v<PrimT<U>> && sizeof(PrimT<U>) == sizeof(PrimT<T>),
+      "GatherMask: the pattern type is the unsigned integer of T's "
+      "size");
+  rsvdCnt = normgrad_ascendc::GatherMaskCall(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0),
+      &normgrad_ascendc::Plain(src1Pattern).view(), 0, reduceMode, mask,
+      gatherMaskParams, site);
 }
 /// GatherMask with a built-in pattern (1..7, see the file comment).
 template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
@@ -744,9 +776,9 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
                 const uint8_t src1Pattern, const bool reduceMode,
                 const uint32_t mask, const GatherMaskParams& gatherMaskParams,
                 uint64_t& rsvdCnt, normgrad_ascendc::CallSite site = {}) {
-  rsvdCnt = normgrad_ascendc::GatherMaskCall(dst, src0, nullptr, src1Pattern,
-                                             reduceMode, mask, gatherMaskParams,
-                                             site);
+  rsvdCnt = normgrad_ascendc::GatherMaskCall(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src0), nullptr,
+      src1Pattern, reduceMode, mask, gatherMaskParams, site);
 }
 
 }  // namespace AscendC

@@ -117,10 +117,11 @@ void ProposalFieldImpl(const char* type, uint32_t elem_bytes, bool concat,
                        const TensorView& dst, const TensorView& src,
                        int32_t repeat_time, int32_t mode_number);
 
-/// MrgSort (proposals = false) or MrgSort4.
-template <typename T>
+/// MrgSort (proposals = false) or MrgSort4; the lists' tensors are of T, or
+/// over a TensorTrait of T (only their views are read).
+template <typename T, typename ListT>
 void Merge(const char* api, bool proposals, const AscendC::LocalTensor<T>& dst,
-           const AscendC::MrgSortSrcList<T>& src,
+           const AscendC::MrgSortSrcList<ListT>& src,
            const AscendC::MrgSort4Info& params, const CallSite& site) {
   const InstructionCall<T> call(api,
                                 proposals ? kProposalTypes : kPairSortTypes,
@@ -152,11 +153,12 @@ template <typename T>
 void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0,
             const LocalTensor<uint32_t>& src1, const int32_t repeatTime,
             normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "Sort32", normgrad_ascendc::kPairSortTypes, /*count_form=*/true, site);
-  normgrad_ascendc::Sort32Impl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                               dst.view(), src0.view(), src1.view(),
-                               repeatTime);
+  normgrad_ascendc::Sort32Impl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src0).view(),
+      src1.view(), repeatTime);
 }
 
 /// Merges up to four lists of (score, index) pairs, each sorted highest
@@ -173,7 +175,8 @@ template <typename T>
 void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
               const MrgSort4Info& params,
               normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::Merge("MrgSort4", true, dst, src, params, site);
+  normgrad_ascendc::Merge("MrgSort4", true, normgrad_ascendc::Plain(dst), src,
+                          params, site);
 }
 
 /// Sorts 16 Region Proposals per repeat by score, highest first; dst may be
@@ -181,10 +184,12 @@ void MrgSort4(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src,
 template <typename T>
 void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const int32_t repeatTime, normgrad_ascendc::CallSite site = {}) {
-  const normgrad_ascendc::InstructionCall<T> call(
+  const normgrad_ascendc::InstructionCall<PrimT<T>> call(
       "RpSort16", normgrad_ascendc::kProposalTypes, /*count_form=*/true, site);
-  normgrad_ascendc::RpSort16Impl(normgrad_ascendc::TypeName<T>(), sizeof(T),
-                                 dst.view(), src.view(), repeatTime);
+  normgrad_ascendc::RpSort16Impl(
+      normgrad_ascendc::TypeName<PrimT<T>>(), sizeof(PrimT<T>),
+      normgrad_ascendc::Plain(dst).view(), normgrad_ascendc::Plain(src).view(),
+      repeatTime);
 }
 
 /// Writes src[i] into field modeNumber (0 x1, 1 y1, 2 x2, 3 y2, 4 score,
@@ -194,8 +199,9 @@ template <typename T>
 void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                     const int32_t repeatTime, const int32_t modeNumber,
                     normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ProposalField("ProposalConcat", true, dst, src, repeatTime,
-                                  modeNumber, site);
+  normgrad_ascendc::ProposalField(
+      "ProposalConcat", true, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), repeatTime, modeNumber, site);
 }
 
 /// Reads field modeNumber of proposal i of src into dst[i], 16 per repeat
@@ -204,8 +210,9 @@ template <typename T>
 void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                      const int32_t repeatTime, const int32_t modeNumber,
                      normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::ProposalField("ProposalExtract", false, dst, src,
-                                  repeatTime, modeNumber, site);
+  normgrad_ascendc::ProposalField(
+      "ProposalExtract", false, normgrad_ascendc::Plain(dst),
+      normgrad_ascendc::Plain(src), repeatTime, modeNumber, site);
 }
 
 /// The structures the last MrgSort (MrgSort4 on the Atlas inference series
