@@ -1,9 +1,10 @@
 // normgrad_ascendc/cube/cube_api.h — the cube unit's basic data path
 // (docs/cube.md): DataCopy GM → L1 with ND2NZ (Nd2NzParams), LoadData 2D
 // L1/GM → L0A/L0B (LoadData2DParams), Mmad L0A × L0B → L0C (MmadParams) and
-// Fixpipe L0C → GM with NZ2ND (FixpipeParamsV220), as the Atlas A2/A3 pages
-// give them. The contiguous DataCopy forms between GM and L1 are the
-// DataCopy overloads of data_copy.h, which tell an L1 tensor by its position.
+// Fixpipe L0C → GM (NZ2ND or NZ2NZ) and L0C → L1 (FixpipeParamsV220) with
+// its casts and quantization modes, as the Atlas A2/A3 pages give them. The
+// contiguous DataCopy forms between GM and L1 are the DataCopy overloads of
+// data_copy.h, which tell an L1 tensor by its position.
 //
 // Each call checks its operands (position, alignment, bounds) and parameters
 // (documented ranges and rules) and reports a broken rule as a KernelError
@@ -110,14 +111,16 @@ inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
 /// NZ2NZ: the output keeps the Nz layout.
 inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
 
-/// Fixpipe L0C → GM (Atlas A2/A3 form).
+/// Fixpipe L0C → GM or L1 (Atlas A2/A3 form).
 struct FixpipeParamsV220 {
   uint16_t nSize = 0;      ///< columns (N) of the source, 0..4095
-  uint16_t mSize = 0;      ///< rows (M); NZ2ND: 0..8192
+  uint16_t mSize = 0;      ///< rows (M); NZ2ND: 0..8192, NZ: 0..65535
   uint16_t srcStride = 0;  ///< 16-element units between column blocks
-  uint32_t dstStride = 0;  ///< NZ2ND: elements of a destination row
+  /// NZ2ND: elements of a destination row; NZ: 32-byte units between the
+  /// destination's column blocks.
+  uint32_t dstStride = 0;
   QuantMode_t quantPre = NoQuant;
-  uint64_t deqScalar = 0;
+  uint64_t deqScalar = 0;    ///< the scalar modes' parameter (QUANT_PRE)
   uint16_t ndNum = 1;        ///< matrices (0: nothing)
   uint16_t srcNdStride = 0;  ///< 16-element units between source matrices
   uint32_t dstNdStride = 0;  ///< elements between destination matrices
@@ -189,8 +192,12 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
              const TensorView& dst, const TensorView& fm,
              const TensorView& filter, const TensorView* bias,
              CubeType bias_type, const AscendC::MmadParams& params);
+/// Fixpipe writes to GM (`dst_gm`) or to an L1 tensor (`dst_l1`), the other
+/// null; `workspace` (the per-channel quantization parameters in L1) is null
+/// in the forms without cbufWorkspace.
 void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
-                const GmSide& dst, const TensorView& src,
+                const GmSide* dst_gm, const TensorView* dst_l1,
+                const TensorView& src, const TensorView* workspace,
                 const AscendC::FixpipeParamsV220& params);
 
 }  // namespace normgrad_ascendc
@@ -285,21 +292,78 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
       &bias.view(), normgrad_ascendc::CubeTypeOf<V>(), mmadParams);
 }
 
-/// L0C → GM (T: the GM type, U: the L0C type).
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
-             const FixpipeParamsV220& intriParams,
-             normgrad_ascendc::CallSite site = {}) {
+namespace cube_detail {
+// Fixpipe's operand types, checked at compile time.
+template <typename T, typename U>
+constexpr void CheckFixpipeTypes() {
   static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
                 "Fixpipe: the L0C type U must be float or int32_t");
   static_assert(
       normgrad_ascendc::CubeTypeOf<T>() != normgrad_ascendc::CubeType::kOther,
       "Fixpipe: T must be a documented output type (float, half, "
       "bfloat16_t, int32_t, int8_t, uint8_t)");
+}
+}  // namespace cube_detail
+
+/// L0C → GM (T: the GM type, U: the L0C type).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(dst);
+  normgrad_ascendc::RunFixpipe(normgrad_ascendc::CubeTypeOf<T>(),
+                               normgrad_ascendc::CubeTypeOf<U>(), config.format,
+                               &gm, nullptr, src.view(), nullptr, intriParams);
+}
+
+/// L0C → GM with per-channel quantization parameters (cbufWorkspace in L1,
+/// one uint64_t per column).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          typename S = uint64_t>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  static_assert(std::is_same_v<S, uint64_t>,
+                "Fixpipe: cbufWorkspace must be a LocalTensor<uint64_t>");
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(dst);
+  normgrad_ascendc::RunFixpipe(normgrad_ascendc::CubeTypeOf<T>(),
+                               normgrad_ascendc::CubeTypeOf<U>(), config.format,
+                               &gm, nullptr, src.view(), &cbufWorkspace.view(),
+                               intriParams);
+}
+
+/// L0C → L1 (NZ output only).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunFixpipe(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
-      config.format, normgrad_ascendc::GmSideOf(dst), src.view(), intriParams);
+      config.format, nullptr, &dst.view(), src.view(), nullptr, intriParams);
+}
+
+/// L0C → L1 with per-channel quantization parameters.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          typename S = uint64_t>
+void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+             const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  static_assert(std::is_same_v<S, uint64_t>,
+                "Fixpipe: cbufWorkspace must be a LocalTensor<uint64_t>");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunFixpipe(normgrad_ascendc::CubeTypeOf<T>(),
+                               normgrad_ascendc::CubeTypeOf<U>(), config.format,
+                               nullptr, &dst.view(), src.view(),
+                               &cbufWorkspace.view(), intriParams);
 }
 
 }  // namespace AscendC
