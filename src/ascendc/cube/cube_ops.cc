@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "ascendc/cube/cube_checks.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/race_check.h"
@@ -55,9 +56,27 @@ const char* CubeTypeName(CubeType type) {
 
 uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-// The operand rule of the cube instructions: a live, non-empty LocalTensor
-// at one of `positions` (their names in `expected`), starting at a multiple
-// of `align` bytes.
+// An error unless the GM side has a buffer and [p, p + bytes) is inside it.
+void CheckGmSide(const char* api, const char* which, const GmSide& gm,
+                 uint32_t elem_bytes, uint64_t end_elem, bool write) {
+  if (gm.data == nullptr) {
+    Fail("%s: %s GlobalTensor has no buffer (call SetGlobalBuffer first)", api,
+         which);
+  }
+  if (gm.sized && end_elem > gm.elems) {
+    Fail(
+        "%s: the access reaches element %llu of %s, past the end of the "
+        "GlobalTensor of %llu elements",
+        api, static_cast<unsigned long long>(end_elem), which,
+        static_cast<unsigned long long>(gm.elems));
+  }
+  CheckGmAccess(api, gm.base, gm.data, end_elem * elem_bytes, write);
+}
+
+}  // namespace
+
+// ---- Shared checks (cube_checks.h) ----------------------------------------
+
 void CheckOperand(const char* api, const char* which, const TensorView& view,
                   std::initializer_list<TPosition> positions,
                   const char* expected, uint32_t align) {
@@ -80,7 +99,6 @@ void CheckOperand(const char* api, const char* which, const TensorView& view,
   }
 }
 
-// An error unless `needed` bytes fit in the operand's `bytes`.
 void CheckFits(const char* api, const char* which, uint64_t needed,
                uint32_t bytes, const char* what) {
   if (needed > bytes) {
@@ -89,7 +107,6 @@ void CheckFits(const char* api, const char* which, uint64_t needed,
   }
 }
 
-// An error unless `value` is in [lo, hi].
 void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
                 uint64_t hi) {
   if (value < lo || value > hi) {
@@ -99,25 +116,6 @@ void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
          static_cast<unsigned long long>(hi));
   }
 }
-
-// An error unless the GM side has a buffer and [p, p + bytes) is inside it.
-void CheckGmSide(const char* api, const char* which, const GmSide& gm,
-                 uint32_t elem_bytes, uint64_t end_elem, bool write) {
-  if (gm.data == nullptr) {
-    Fail("%s: %s GlobalTensor has no buffer (call SetGlobalBuffer first)", api,
-         which);
-  }
-  if (gm.sized && end_elem > gm.elems) {
-    Fail(
-        "%s: the access reaches element %llu of %s, past the end of the "
-        "GlobalTensor of %llu elements",
-        api, static_cast<unsigned long long>(end_elem), which,
-        static_cast<unsigned long long>(gm.elems));
-  }
-  CheckGmAccess(api, gm.base, gm.data, end_elem * elem_bytes, write);
-}
-
-}  // namespace
 
 // ---- DataCopy GM -> L1 with ND2NZ ------------------------------------------
 

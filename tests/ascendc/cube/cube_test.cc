@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -1196,15 +1197,28 @@ TEST_F(CubeTest, FixpipeNz2NzToGmAndL1) {
   p.nSize = n;
   p.srcStride = 64;
   p.dstStride = 100;  // column blocks 100 x 32 bytes apart in GM
-  std::vector<float> out(3 * 800, -1.0f);
-  GlobalTensor<float> g = Gm(out);
+  // An NZ output in GM starts at a 32-byte boundary.
+  struct alignas(32) Out {
+    float v[3 * 800 + 1];
+  };
+  const auto storage = std::make_unique<Out>();
+  float* const out = storage->v;
+  std::fill(out, out + 3 * 800 + 1, -1.0f);
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(out, 3 * 800);
   Fixpipe<float, float, AscendC::CFG_NZ>(g, c, p);
-  for (size_t i = 0; i < out.size(); ++i) {
+  for (size_t i = 0; i < 3 * 800; ++i) {
     const uint32_t block = uint32_t(i / 800), row = uint32_t(i % 800 / 16);
     const float want =
         row < m ? value(row, block * 16 + uint32_t(i % 16)) : -1.0f;
     ASSERT_EQ(out[i], want) << i;
   }
+  GlobalTensor<float> off;
+  off.SetGlobalBuffer(out + 1, 3 * 800);
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<float, float, AscendC::CFG_NZ>(off, c, p); },
+      "Fixpipe<float, float> L0C->GM: dst GM address is not 32-byte aligned "
+      "(NZ output)"));
   // To L1: F322F16, column blocks m x 16 halves apart (dstStride 24).
   TBuf<TPosition::A1> l1;
   pipe.InitBuffer(l1, 3 * 24 * 32);
@@ -1393,6 +1407,185 @@ TEST_F(CubeTest, QuantizedInt8MatmulEndToEnd) {
         sum += int64_t{a[r * k + i]} * int64_t{b[i * n + col]};
       const float s = RefScaled(double(sum), params[col], false);
       ASSERT_EQ(out[r * n + col], RefToB8(s, params[col])) << r << "," << col;
+    }
+  }
+}
+
+// ---- DataCopy into the bias table and the fixpipe buffer -------------------
+
+TEST_F(CubeTest, BiasTableCopiesFromL1WithGapsAndHalfWidening) {
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2> bt;
+  pipe.InitBuffer(l1, 512);
+  pipe.InitBuffer(bt, 1024);
+  LocalTensor<half> src_h = l1.Get<half>();
+  LocalTensor<int32_t> src_i = l1.Get<int32_t>();
+  LocalTensor<float> dst_f = bt.Get<float>();
+  LocalTensor<int32_t> dst_i = bt.Get<int32_t>();
+  for (uint32_t i = 0; i < 256; ++i) {
+    src_h.SetValue(i, half(float(i) * 0.25f - 20.0f));  // exact in half
+  }
+  for (uint32_t i = 0; i < 256; ++i) dst_f.SetValue(i, -1.0f);
+  // Two blocks of 64 bytes of float (16 values from 32 bytes of half), a
+  // 32-byte source gap and a 64-byte destination gap, end to start.
+  DataCopy(dst_f, src_h, AscendC::DataCopyParams(2, 1, 1, 1));
+  for (uint32_t i = 0; i < 64; ++i) {
+    float want = -1.0f;
+    if (i < 16) want = float(i) * 0.25f - 20.0f;
+    if (i >= 32 && i < 48) want = float(i) * 0.25f - 20.0f;  // src 32..47
+    ASSERT_EQ(dst_f.GetValue(i), want) << i;
+  }
+  // int32_t, the count form: 20 elements are 80 bytes, rounded down to 64.
+  for (uint32_t i = 0; i < 128; ++i) src_i.SetValue(i, int32_t(i) * 3 - 7);
+  for (uint32_t i = 0; i < 64; ++i) dst_i.SetValue(i, 555);
+  DataCopy(dst_i, src_i, 20);
+  for (uint32_t i = 0; i < 24; ++i) {
+    ASSERT_EQ(dst_i.GetValue(i), i < 16 ? int32_t(i) * 3 - 7 : 555) << i;
+  }
+  // The same-type DataCopyParams form: blockLen 2 (128 bytes), no gaps.
+  DataCopy(dst_i, src_i, AscendC::DataCopyParams(1, 2, 0, 0));
+  for (uint32_t i = 0; i < 40; ++i) {
+    ASSERT_EQ(dst_i.GetValue(i), i < 32 ? int32_t(i) * 3 - 7 : 555) << i;
+  }
+}
+
+TEST_F(CubeTest, FixpipeBufferCopiesUint64StartToStart) {
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2PIPE2GM> fb;
+  pipe.InitBuffer(l1, 1024);
+  pipe.InitBuffer(fb, 1024);
+  LocalTensor<uint64_t> src = l1.Get<uint64_t>();
+  LocalTensor<uint64_t> dst = fb.Get<uint64_t>();
+  for (uint32_t i = 0; i < 128; ++i) {
+    src.SetValue(i, 0x1000000000ull * i + i);
+    dst.SetValue(i, 7);
+  }
+  // Two 128-byte blocks; sources 5 x 32 bytes apart, destinations 2 x 128
+  // bytes apart, start to start.
+  DataCopy(dst, src, AscendC::DataCopyParams(2, 1, 5, 2));
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint64_t want = 7;
+    if (i < 16) want = 0x1000000000ull * i + i;
+    if (i >= 32 && i < 48) want = 0x1000000000ull * (i - 12) + (i - 12);
+    ASSERT_EQ(dst.GetValue(i), want) << i;
+  }
+  DataCopy(dst[64], src, 5);  // 40 bytes: one 32-byte block, 4 values
+  for (uint32_t i = 64; i < 70; ++i) {
+    ASSERT_EQ(dst.GetValue(i),
+              i < 68 ? 0x1000000000ull * (i - 64) + i - 64 : 7ull);
+  }
+}
+
+TEST_F(CubeTest, CubeTableCopyRules) {
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::C2> bt;
+  TBuf<TPosition::C2PIPE2GM> fb;
+  pipe.InitBuffer(l1, 512);
+  pipe.InitBuffer(a1, 512);
+  pipe.InitBuffer(bt, 256);
+  pipe.InitBuffer(fb, 256);
+  LocalTensor<half> src_h = l1.Get<half>();
+  LocalTensor<float> src_f = l1.Get<float>();
+  LocalTensor<float> a1_f = a1.Get<float>();
+  LocalTensor<uint64_t> src_u = l1.Get<uint64_t>();
+  LocalTensor<int32_t> bt_i = bt.Get<int32_t>();
+  LocalTensor<float> bt_f = bt.Get<float>();
+  LocalTensor<uint64_t> fb_u = fb.Get<uint64_t>();
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(bt_i, src_h, AscendC::DataCopyParams(1, 1, 0, 0)); },
+      "DataCopy<int32_t, half> L1->BiasTable: the types (dst int32_t, src "
+      "half) are not documented for this path"));
+  EXPECT_TRUE(FailsWith([&] { DataCopy(bt_f, a1_f, 16); },
+                        "DataCopy<float> L1->BiasTable: src LocalTensor is at "
+                        "position A1; it must be at C1 (L1)"));
+  EXPECT_TRUE(FailsWith([&] { DataCopy(bt_f[8], src_f, 16); },
+                        "DataCopy<float> L1->BiasTable: dst LocalTensor starts "
+                        "at bias table offset 32, which is not a multiple of "
+                        "64 "
+                        "bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(bt_f, src_f, AscendC::DataCopyParams(2, 2, 0, 1)); },
+      "the blocks written reaches 320 bytes into dst, past the end of its "
+      "256 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(bt_f, src_f, AscendC::DataCopyParams(4096, 1, 0, 0)); },
+      "repeatParams.blockCount 4096 is out of range [0, 4095]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(fb_u, src_u, AscendC::DataCopyParams(2, 1, 4, 0)); },
+      "DataCopy<uint64_t> L1->FixpipeBuffer: repeatParams.dstGap 0 with "
+      "blockCount 2: the fixpipe buffer's dstGap is in [1, 65535]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(fb_u, src_u, AscendC::DataCopyParams(2, 1, 16, 1)); },
+      "the blocks read reaches 640 bytes into src, past the end of its 512 "
+      "bytes"));
+  LocalTensor<float> fb_f = fb.Get<float>();
+  EXPECT_TRUE(FailsWith([&] { DataCopy(fb_f, src_f, 32); },
+                        "DataCopy<float> L1->FixpipeBuffer: the types (dst "
+                        "float, src float) are not documented"));
+  std::vector<float> g(64);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(bt_f, Gm(g), 16); },
+                        "DataCopy<float> L1->BiasTable: src is a GlobalTensor; "
+                        "the bias table is filled from L1 (C1) only"));
+}
+
+// Mmad's bias form end to end from GM: the bias goes GM -> L1 -> bias table.
+TEST_F(CubeTest, MmadBiasFromGmThroughTheBiasTable) {
+  const uint32_t m = 16, k = 16, n = 32, n1 = 2;
+  std::vector<float> bias(n);
+  for (uint32_t c = 0; c < n; ++c) bias[c] = float(c) * 1.5f - 9.0f;
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2> bt;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l1, n * 4);
+  pipe.InitBuffer(bt, n * 4);
+  pipe.InitBuffer(l0a, 512);
+  pipe.InitBuffer(l0b, n1 * 512);
+  pipe.InitBuffer(l0c, n1 * 1024);
+  LocalTensor<float> lbias = l1.Get<float>();
+  LocalTensor<float> tbias = bt.Get<float>();
+  LocalTensor<half> la = l0a.Get<half>();
+  LocalTensor<half> lb = l0b.Get<half>();
+  LocalTensor<float> lc = l0c.Get<float>();
+  DataCopy(lbias, Gm(bias), n);
+  DataCopy(tbias, lbias, AscendC::DataCopyParams(1, n * 4 / 64, 0, 0));
+  const auto a = [](uint32_t r, uint32_t c) {
+    return float(int(r + c) % 5 - 2);
+  };
+  const auto b = [](uint32_t r, uint32_t c) {
+    return float(int(r * c) % 3 - 1);
+  };
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < k; ++c)
+      la.SetValue(ZzIndex(r, c, 1, 16), half(a(r, c)));
+  }
+  for (uint32_t r = 0; r < k; ++r) {
+    for (uint32_t c = 0; c < n; ++c)
+      lb.SetValue(ZnIndex(r, c, n1, 16), half(b(r, c)));
+  }
+  MmadParams mp;
+  mp.m = m;
+  mp.n = n;
+  mp.k = k;
+  Mmad(lc, la, lb, tbias, mp);
+  FixpipeParamsV220 fp;
+  fp.mSize = m;
+  fp.nSize = n;
+  fp.srcStride = 16;
+  fp.dstStride = n;
+  std::vector<float> out(m * n);
+  Fixpipe(Gm(out), lc, fp);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      float want = bias[c];
+      for (uint32_t i = 0; i < k; ++i) want += a(r, i) * b(i, c);
+      ASSERT_EQ(out[r * n + c], want) << r << "," << c;
     }
   }
 }

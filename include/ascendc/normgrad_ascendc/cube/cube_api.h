@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "normgrad_ascendc/cube/cube_table_copy.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/half.h"
@@ -244,6 +245,20 @@ void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(src);
   normgrad_ascendc::RunLoadData2D(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                   dst.view(), nullptr, &gm, loadDataParams);
+}
+
+/// L1 → bias table with a conversion (float from half): blockLen and
+/// dstGap in 64 bytes of dst, srcGap in 32 bytes of src. The same-type
+/// forms are the DataCopy overloads of data_copy.h.
+template <typename T, typename U>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunL1ToCubeTable(
+      {normgrad_ascendc::TypeName<T>(), sizeof(T)},
+      {normgrad_ascendc::TypeName<U>(), sizeof(U)}, dst.view(), &src.view(), 0,
+      &repeatParams);
 }
 
 namespace cube_detail {
