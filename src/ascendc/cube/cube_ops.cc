@@ -585,15 +585,35 @@ uint32_t CubeTypeBytes(CubeType type) {
   }
 }
 
-}  // namespace
+// How a call names itself and where its per-column parameters lie: the
+// Fixpipe forms (cbufWorkspace in L1) and DataCopy L0C -> GM (the fixpipe
+// registers, the parameters in the fixpipe buffer).
+struct FixpipeCall {
+  const char* op;
+  const char* workspace;
+  TPosition workspace_position;
+  const char* workspace_expected;
+  uint32_t workspace_align;
+  const char* scalar;
+};
+constexpr FixpipeCall kFixpipeCall{
+    "Fixpipe", "cbufWorkspace",        TPosition::C1, "C1 (L1)",
+    32,        "intriParams.deqScalar"};
+constexpr FixpipeCall kDataCopyCall{"DataCopy",
+                                    "SetFixPipeConfig's tensor",
+                                    TPosition::C2PIPE2GM,
+                                    "C2PIPE2GM (the fixpipe buffer)",
+                                    128,
+                                    "SetFixpipePreQuantFlag's config"};
 
-void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
-                const GmSide* dst_gm, const TensorView* dst_l1,
-                const TensorView& src, const TensorView* workspace,
-                const AscendC::FixpipeParamsV220& p) {
+void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
+                 AscendC::CO2Layout layout, const GmSide* dst_gm,
+                 const TensorView* dst_l1, const TensorView& src,
+                 const TensorView* workspace,
+                 const AscendC::FixpipeParamsV220& p) {
   const bool to_gm = dst_gm != nullptr;
   char api[64];
-  std::snprintf(api, sizeof api, "Fixpipe<%s, %s> L0C->%s",
+  std::snprintf(api, sizeof api, "%s<%s, %s> L0C->%s", how.op,
                 CubeTypeName(dst_type), CubeTypeName(src_type),
                 to_gm ? "GM" : "L1");
   CheckOperand(api, "src", src, {TPosition::CO1}, "CO1 (L0C)", 64);
@@ -603,8 +623,8 @@ void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
                  "A1, B1 or C1 (L1)", 32);
   }
   if (workspace != nullptr) {
-    CheckOperand(api, "cbufWorkspace", *workspace, {TPosition::C1}, "C1 (L1)",
-                 32);
+    CheckOperand(api, how.workspace, *workspace, {how.workspace_position},
+                 how.workspace_expected, how.workspace_align);
   }
   if (layout == AscendC::CO2Layout::COLUMN_MAJOR) {
     Fail("%s: config CFG_COLUMN_MAJOR (NZ2DN) is the Ascend 950's only", api);
@@ -728,17 +748,17 @@ void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
                      p.quantPre != AscendC::F322F16 &&
                      p.quantPre != AscendC::F322BF16;
   if (quant && !vector_mode) {
-    params.push_back(DecodeQuantParam(api, "intriParams.deqScalar", p.deqScalar,
-                                      p.quantPre, dst_type));
+    params.push_back(
+        DecodeQuantParam(api, how.scalar, p.deqScalar, p.quantPre, dst_type));
   } else if (vector_mode) {
-    CheckFits(api, "cbufWorkspace", uint64_t{p.nSize} * 8, workspace->bytes,
+    CheckFits(api, how.workspace, uint64_t{p.nSize} * 8, workspace->bytes,
               "one parameter per column (nSize x 8 bytes)");
     const uint8_t* ws = workspace->declared_data();
     for (uint32_t n = 0; n < p.nSize; ++n) {
       uint64_t bits;
       std::memcpy(&bits, ws + uint64_t{n} * 8, 8);
-      char where[48];
-      std::snprintf(where, sizeof where, "cbufWorkspace[%u]", n);
+      char where[64];
+      std::snprintf(where, sizeof where, "%s[%u]", how.workspace, n);
       params.push_back(
           DecodeQuantParam(api, where, bits, p.quantPre, dst_type));
     }
@@ -772,6 +792,119 @@ void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
       }
     }
   }
+}
+
+}  // namespace
+
+void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
+                const GmSide* dst_gm, const TensorView* dst_l1,
+                const TensorView& src, const TensorView* workspace,
+                const AscendC::FixpipeParamsV220& params) {
+  FixpipeImpl(kFixpipeCall, dst_type, src_type, layout, dst_gm, dst_l1, src,
+              workspace, params);
+}
+
+// ---- DataCopy L0C -> GM and the fixpipe registers --------------------------
+
+void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
+                        const TensorView& src,
+                        const AscendC::DataCopyCO12DstParams& p) {
+  char api[64];
+  std::snprintf(api, sizeof api, "DataCopy<%s, %s> L0C->GM",
+                CubeTypeName(dst_type), CubeTypeName(src_type));
+  Core& core = CurrentCore();
+  const FixpipeRegisters& regs = core.fixpipe_registers();
+  if (p.reluPre > 1) {
+    Fail("%s: intriParams.reluPre %u is not 0 (no ReLU) or 1 (Normal ReLU)",
+         api, p.reluPre);
+  }
+  AscendC::FixpipeParamsV220 v;
+  v.nSize = p.nSize;
+  v.mSize = p.mSize;
+  v.srcStride = p.srcStride;
+  v.dstStride = p.dstStride;
+  v.quantPre = p.quantPre;
+  v.reluEn = p.reluPre == 1;
+  v.unitFlag = p.unitFlag;
+  v.channelSplit = p.channelSplit;
+  if (p.nz2ndEn) {
+    if (!regs.nz2nd_set) {
+      Fail(
+          "%s: intriParams.nz2ndEn is true, but SetFixpipeNz2ndFlag was not "
+          "called in this block; set the NZ2ND setting first",
+          api);
+    }
+    v.ndNum = regs.nd_num;
+    v.srcNdStride = regs.src_nd_stride;
+    v.dstNdStride = regs.dst_nd_stride;
+  }
+  const bool scalar = p.quantPre == AscendC::DEQF16 ||
+                      p.quantPre == AscendC::QF322B8_PRE ||
+                      p.quantPre == AscendC::REQ8;
+  if (scalar) {
+    if (!regs.quant_set) {
+      Fail(
+          "%s: intriParams.quantPre %s takes its parameter from "
+          "SetFixpipePreQuantFlag, which was not called in this block",
+          api, QuantModeName(p.quantPre));
+    }
+    v.deqScalar = regs.quant_pre;
+  }
+  TensorView table;
+  const bool vector = IsVectorMode(p.quantPre);
+  if (vector) {
+    if (!regs.config_set) {
+      Fail(
+          "%s: intriParams.quantPre %s reads one parameter per column from "
+          "the fixpipe buffer, but SetFixPipeConfig was not called in this "
+          "block",
+          api, QuantModeName(p.quantPre));
+    }
+    table.core = &core;
+    table.offset = regs.config_offset;
+    table.bytes = regs.config_bytes;
+    table.position = TPosition::C2PIPE2GM;
+  }
+  FixpipeImpl(
+      kDataCopyCall, dst_type, src_type,
+      p.nz2ndEn ? AscendC::CO2Layout::ROW_MAJOR : AscendC::CO2Layout::NZ, &dst,
+      nullptr, src, vector ? &table : nullptr, v);
+}
+
+void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu) {
+  const char* api = "SetFixPipeConfig";
+  if (relu != nullptr && relu->core != nullptr) {
+    Fail(
+        "%s: reluPre is a tensor at position %s; it is reserved: pass an "
+        "empty LocalTensor",
+        api, PositionName(relu->position));
+  }
+  if (quant == nullptr) return;  // clears the unit flags only
+  CheckOperand(api, "quantPre", *quant, {TPosition::C2PIPE2GM},
+               "C2PIPE2GM (the fixpipe buffer)", 128);
+  FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  regs.config_set = true;
+  regs.config_offset = quant->offset;
+  regs.config_bytes = quant->bytes;
+}
+
+void RunSetFixpipeNz2ndFlag(uint16_t nd_num, uint16_t src_nd_stride,
+                            uint16_t dst_nd_stride) {
+  const char* api = "SetFixpipeNz2ndFlag";
+  CheckRange(api, "ndNum", nd_num, 1, 65535);
+  if (nd_num > 1) CheckRange(api, "srcNdStride", src_nd_stride, 1, 512);
+  CheckRange(api, "dstNdStride", dst_nd_stride, 1, 65535);
+  FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  regs.nz2nd_set = true;
+  regs.nd_num = nd_num;
+  regs.src_nd_stride = src_nd_stride;
+  regs.dst_nd_stride = dst_nd_stride;
+}
+
+void RunSetFixpipePreQuantFlag(uint64_t config) {
+  FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  regs.quant_set = true;
+  regs.quant_pre = config;
 }
 
 }  // namespace normgrad_ascendc

@@ -1589,3 +1589,136 @@ TEST_F(CubeTest, MmadBiasFromGmThroughTheBiasTable) {
     }
   }
 }
+
+// ---- DataCopy L0C -> GM with the fixpipe registers
+// ---------------------------
+
+TEST_F(CubeTest, DataCopyL0cToGmUsesTheFixpipeRegisters) {
+  // A fresh block: the registers start unset.
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+  const uint32_t m = 20, n = 32, m1 = 2;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2PIPE2GM> fb;
+  LocalTensor<int32_t> c = FillL0c<int32_t>(pipe, l0c, m, n, SmallInt);
+  pipe.InitBuffer(l1, n * 8);
+  pipe.InitBuffer(fb, n * 8);
+  LocalTensor<uint64_t> l1_params = l1.Get<uint64_t>();
+  LocalTensor<uint64_t> fb_params = fb.Get<uint64_t>();
+  AscendC::DataCopyCO12DstParams p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = m1 * 16;
+  p.dstStride = n;
+  p.nz2ndEn = true;
+  p.quantPre = AscendC::REQ8;
+  std::vector<int8_t> b8(m * n);
+  GlobalTensor<int8_t> gb = Gm(b8);
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(gb, c, p); },
+                "DataCopy<int8_t, int32_t> L0C->GM: intriParams.nz2ndEn "
+                "is true, but SetFixpipeNz2ndFlag was not called in "
+                "this block"));
+  AscendC::SetFixpipeNz2ndFlag(1, 0, 1);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(gb, c, p); },
+                        "intriParams.quantPre REQ8 takes its parameter from "
+                        "SetFixpipePreQuantFlag, which was not called in this "
+                        "block"));
+  const uint64_t req = QuantBits(FloatBits(0.7f), 2, true, 11, true);
+  AscendC::SetFixpipePreQuantFlag(req);
+  p.reluPre = 1;
+  DataCopy(gb, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const int32_t v = SmallInt(r, col);
+      const float s =
+          v < 0 ? 0.0f : RefScaled(RefInt32Input(v, req), req, false);
+      ASSERT_EQ(b8[r * n + col], RefToB8(s, req)) << r << "," << col;
+    }
+  }
+  // VDEQF16: the parameters go GM -> L1 -> fixpipe buffer.
+  std::vector<uint64_t> params(n);
+  for (uint32_t col = 0; col < n; ++col) {
+    params[col] =
+        QuantBits(FloatBits(0.125f * float(col + 1)), 1, false, 0, false);
+  }
+  DataCopy(l1_params, Gm(params), n);
+  p.quantPre = AscendC::VDEQF16;
+  p.reluPre = 0;
+  std::vector<half> h(m * n);
+  GlobalTensor<half> gh = Gm(h);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(gh, c, p); },
+                        "intriParams.quantPre VDEQF16 reads one parameter per "
+                        "column from the fixpipe buffer, but SetFixPipeConfig "
+                        "was not called in this block"));
+  DataCopy(fb_params, l1_params, AscendC::DataCopyParams(1, n * 8 / 128, 0, 0));
+  AscendC::SetFixPipeConfig(fb_params);
+  DataCopy(gh, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const float s = RefScaled(SmallInt(r, col), params[col], false);
+      ASSERT_EQ(float(h[r * n + col]), RefHalf(s)) << r << "," << col;
+    }
+  }
+  // NZ output (nz2ndEn false): int32_t, column blocks 64 x 32 bytes apart.
+  p.nz2ndEn = false;
+  p.quantPre = AscendC::NoQuant;
+  p.dstStride = 64;
+  struct alignas(32) Out {
+    int32_t v[2 * 512];
+  };
+  const auto storage = std::make_unique<Out>();
+  std::fill(storage->v, storage->v + 1024, -1);
+  GlobalTensor<int32_t> gnz;
+  gnz.SetGlobalBuffer(storage->v, 1024);
+  DataCopy(gnz, c, p);
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const uint32_t block = i / 512, row = i % 512 / 16;
+    ASSERT_EQ(storage->v[i], row < m ? SmallInt(row, block * 16 + i % 16) : -1)
+        << i;
+  }
+  // Two ND matrices: srcNdStride 16 (16 x 16 elements of L0C, as Fixpipe's
+  // srcNdStride: docs/decisions.md), dstNdStride 300.
+  p.nz2ndEn = true;
+  p.mSize = 16;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  AscendC::SetFixpipeNz2ndFlag(2, 16, 300);
+  std::vector<int32_t> two(600, 9);
+  GlobalTensor<int32_t> g2 = Gm(two);
+  DataCopy(g2, c, p);
+  for (uint32_t i = 0; i < 600; ++i) {
+    const uint32_t mat = i / 300, at = i % 300;
+    // Matrix 1 is L0C's second fractal: rows 16..19 of columns 0..15.
+    const int32_t want =
+        at >= 256 ? 9 : c.GetValue(mat * 256 + (at / 16) * 16 + at % 16);
+    ASSERT_EQ(two[i], want) << i;
+  }
+  // The setters' rules.
+  p.reluPre = 2;
+  EXPECT_TRUE(FailsWith([&] { DataCopy(g2, c, p); },
+                        "intriParams.reluPre 2 is not 0 (no ReLU) or 1 (Normal "
+                        "ReLU)"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixpipeNz2ndFlag(0, 0, 1); },
+                        "SetFixpipeNz2ndFlag: ndNum 0 is out of range [1, "
+                        "65535]"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixpipeNz2ndFlag(2, 0, 1); },
+                        "SetFixpipeNz2ndFlag: srcNdStride 0 is out of range "
+                        "[1, 512]"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixpipeNz2ndFlag(1, 0, 0); },
+                        "SetFixpipeNz2ndFlag: dstNdStride 0 is out of range "
+                        "[1, 65535]"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixPipeConfig(l1_params); },
+                        "SetFixPipeConfig: quantPre LocalTensor is at position "
+                        "C1; it must be at C2PIPE2GM (the fixpipe buffer)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::SetFixPipeConfig(fb_params, fb_params); },
+      "SetFixPipeConfig: reluPre is a tensor at position C2PIPE2GM; it is "
+      "reserved: pass an empty LocalTensor"));
+  AscendC::SetFixPipeConfig(LocalTensor<uint64_t>(), fb_params);
+  LocalTensor<uint64_t> co1 = l0c.Get<uint64_t>();
+  AscendC::SetFixPipeConfig(co1, true);  // clears the unit flags only
+}

@@ -130,6 +130,22 @@ struct FixpipeParamsV220 {
   bool channelSplit = false;
 };
 
+/// DataCopy L0C → GM: the Fixpipe of FixpipeParamsV220 with its settings in
+/// the fixpipe registers (SetFixpipePreQuantFlag, SetFixPipeConfig,
+/// SetFixpipeNz2ndFlag).
+struct DataCopyCO12DstParams {
+  uint8_t sid = 0;         ///< reserved; ignored
+  uint16_t nSize = 0;      ///< as FixpipeParamsV220
+  uint16_t mSize = 0;      ///< as FixpipeParamsV220
+  uint32_t dstStride = 0;  ///< as FixpipeParamsV220
+  uint16_t srcStride = 0;  ///< as FixpipeParamsV220
+  uint8_t unitFlag = 0;    ///< 0, 2 or 3
+  QuantMode_t quantPre = NoQuant;
+  uint8_t reluPre = 0;  ///< 0: no ReLU, 1: Normal ReLU
+  bool channelSplit = false;
+  bool nz2ndEn = false;  ///< ND output with SetFixpipeNz2ndFlag's setting
+};
+
 }  // namespace AscendC
 
 namespace normgrad_ascendc {
@@ -200,6 +216,16 @@ void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
                 const GmSide* dst_gm, const TensorView* dst_l1,
                 const TensorView& src, const TensorView* workspace,
                 const AscendC::FixpipeParamsV220& params);
+/// DataCopy L0C → GM with the fixpipe registers.
+void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
+                        const TensorView& src,
+                        const AscendC::DataCopyCO12DstParams& params);
+/// SetFixPipeConfig: `quant` null clears the unit flags only (no effect on
+/// the CPU).
+void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu);
+void RunSetFixpipeNz2ndFlag(uint16_t nd_num, uint16_t src_nd_stride,
+                            uint16_t dst_nd_stride);
+void RunSetFixpipePreQuantFlag(uint64_t config);
 
 }  // namespace normgrad_ascendc
 
@@ -379,6 +405,64 @@ void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
                                normgrad_ascendc::CubeTypeOf<U>(), config.format,
                                nullptr, &dst.view(), src.view(),
                                &cbufWorkspace.view(), intriParams);
+}
+
+/// L0C → GM as set up by the fixpipe registers (T: the GM type, U: the L0C
+/// type).
+template <typename T, typename U>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+              const DataCopyCO12DstParams& intriParams,
+              normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunDataCopyL0cToGm(
+      normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
+      normgrad_ascendc::GmSideOf(dst), src.view(), intriParams);
+}
+
+/// Points the per-column quantization at `quantPre` in the fixpipe buffer;
+/// `reluPre` is reserved (an empty tensor).
+template <typename T>
+void SetFixPipeConfig(const LocalTensor<T>& reluPre,
+                      const LocalTensor<T>& quantPre, bool isUnitFlag = false,
+                      normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, uint64_t>,
+                "SetFixPipeConfig: T must be uint64_t");
+  (void)isUnitFlag;  // clears L0C's unit flags: nothing to do on the CPU
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunSetFixPipeConfig(&quantPre.view(), &reluPre.view());
+}
+
+/// The one-tensor form: `preData` is the quantization tensor in the fixpipe
+/// buffer, or (to clear the unit flags only) a tensor at CO1.
+template <typename T, bool setRelu = false>
+void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false,
+                      normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, uint64_t>,
+                "SetFixPipeConfig: T must be uint64_t");
+  static_assert(!setRelu,
+                "SetFixPipeConfig: setRelu must be false (the one tensor is "
+                "the quantization tensor)");
+  const normgrad_ascendc::ApiCall call(site);
+  const bool clear_only =
+      isUnitFlag && preData.view().position == TPosition::CO1;
+  normgrad_ascendc::RunSetFixPipeConfig(clear_only ? nullptr : &preData.view(),
+                                        nullptr);
+}
+
+/// The NZ2ND setting of DataCopy L0C → GM.
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride,
+                                uint16_t dstNdStride,
+                                normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunSetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride);
+}
+
+/// The scalar quantization parameter of DataCopy L0C → GM.
+inline void SetFixpipePreQuantFlag(uint64_t config,
+                                   normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunSetFixpipePreQuantFlag(config);
 }
 
 }  // namespace AscendC
