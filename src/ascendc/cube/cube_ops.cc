@@ -237,6 +237,42 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
   }
 }
 
+// ---- Fill ------------------------------------------------------------------
+
+void RunFill(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
+             uint32_t repeat_times, uint32_t block_num, uint32_t dst_gap,
+             const void* value) {
+  char api[32];
+  std::snprintf(api, sizeof api, "Fill<%s>", type_name);
+  CheckOperand(api, "dst", dst,
+               {TPosition::A1, TPosition::B1, TPosition::A2, TPosition::B2},
+               "A1, B1 (L1), A2 (L0A) or B2 (L0B)", 32);
+  const bool l0 =
+      dst.position == TPosition::A2 || dst.position == TPosition::B2;
+  const uint32_t block = l0 ? kFractalBytes : 32;
+  if (l0 && dst.offset % kFractalBytes != 0) {
+    Fail(
+        "%s: dst LocalTensor starts at %s offset %u, which is not a multiple "
+        "of 512 bytes",
+        api, CubeMemoryName(CubeMemoryOf(dst.position)), dst.offset);
+  }
+  CheckRange(api, "initConstValueParams.repeatTimes", repeat_times, 0, 32767);
+  CheckRange(api, "initConstValueParams.blockNum", block_num, 0, 32767);
+  CheckRange(api, "initConstValueParams.dstGap", dst_gap, 0, 32767);
+  if (repeat_times == 0 || block_num == 0) return;  // a NOP
+  const uint64_t run = uint64_t{block_num} * block;
+  const uint64_t pitch = run + uint64_t{dst_gap} * block;
+  CheckFits(api, "dst", (repeat_times - 1u) * pitch + run, dst.bytes,
+            "the blocks filled");
+  uint8_t* out = dst.declared_data();
+  for (uint32_t r = 0; r < repeat_times; ++r) {
+    uint8_t* to = out + r * pitch;
+    for (uint64_t b = 0; b < run; b += elem_bytes) {
+      std::memcpy(to + b, value, elem_bytes);
+    }
+  }
+}
+
 // ---- Mmad ------------------------------------------------------------------
 
 namespace {

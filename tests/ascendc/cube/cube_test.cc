@@ -1722,3 +1722,53 @@ TEST_F(CubeTest, DataCopyL0cToGmUsesTheFixpipeRegisters) {
   LocalTensor<uint64_t> co1 = l0c.Get<uint64_t>();
   AscendC::SetFixPipeConfig(co1, true);  // clears the unit flags only
 }
+
+// ---- Fill ------------------------------------------------------------------
+
+TEST_F(CubeTest, FillSetsBlocksWithGapsInL1AndL0) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::B2> l0b;
+  pipe.InitBuffer(l1, 2048);
+  pipe.InitBuffer(l0b, 8 * 512);
+  LocalTensor<half> a = l1.Get<half>();
+  LocalTensor<float> b = l0b.Get<float>();
+  for (uint32_t i = 0; i < 1024; ++i) a.SetValue(i, half(-1.0f));
+  for (uint32_t i = 0; i < 1024; ++i) b.SetValue(i, -1.0f);
+  // The page's L1 picture: 5 repeats of 3 blocks of 32 bytes, 5 blocks of
+  // gap: repeat r covers bytes [r * 256, r * 256 + 96).
+  Fill(a, AscendC::InitConstValueParams<half>(5, 3, 5, half(2.5f)));
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const uint32_t byte = i * 2;
+    const bool filled = byte < 5 * 256 && byte % 256 < 96;
+    ASSERT_EQ(float(a.GetValue(i)), filled ? 2.5f : -1.0f) << i;
+  }
+  // L0B: blocks of 512 bytes; 2 repeats of 2 blocks with a gap of 3.
+  Fill(b, AscendC::InitConstValueParams<float>(2, 2, 3, 7.0f));
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const uint32_t block = i * 4 / 512;
+    const bool filled = block < 2 || (block >= 5 && block < 7);
+    ASSERT_EQ(b.GetValue(i), filled ? 7.0f : -1.0f) << i;
+  }
+  Fill(b, AscendC::InitConstValueParams<float>(0, 2, 3, 9.0f));  // a NOP
+  ASSERT_EQ(b.GetValue(0), 7.0f);
+  TBuf<TPosition::C1> c1;
+  pipe.InitBuffer(c1, 64);
+  LocalTensor<float> c = c1.Get<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(c, AscendC::InitConstValueParams<float>(1, 1, 0, 1.0f)); },
+      "Fill<float>: dst LocalTensor is at position C1; it must be at A1, B1 "
+      "(L1), A2 (L0A) or B2 (L0B)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(b[8], AscendC::InitConstValueParams<float>(1, 1, 0, 1.0f)); },
+      "Fill<float>: dst LocalTensor starts at L0B offset 32, which is not a "
+      "multiple of 512 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(b, AscendC::InitConstValueParams<float>(2, 4, 1, 1.0f)); },
+      "the blocks filled reaches 4608 bytes into dst, past the end of its "
+      "4096 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(b, AscendC::InitConstValueParams<float>(32768, 1, 0, 1.0f)); },
+      "Fill<float>: initConstValueParams.repeatTimes 32768 is out of range "
+      "[0, 32767]"));
+}

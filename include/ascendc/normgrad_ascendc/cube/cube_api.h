@@ -146,6 +146,23 @@ struct DataCopyCO12DstParams {
   bool nz2ndEn = false;  ///< ND output with SetFixpipeNz2ndFlag's setting
 };
 
+/// Fill: repeatTimes repeats of blockNum blocks set to initValue, dstGap
+/// blocks between repeats (blocks of 32 bytes in L1, 512 in L0A/L0B).
+template <typename U>
+struct InitConstValueParams {
+  InitConstValueParams() = default;
+  InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn,
+                       uint16_t dstGapIn, U initValueIn)
+      : repeatTimes(repeatTimesIn),
+        blockNum(blockNumIn),
+        dstGap(dstGapIn),
+        initValue(initValueIn) {}
+  uint16_t repeatTimes = 0;  ///< 0..32767 (0: nothing)
+  uint16_t blockNum = 0;     ///< 0..32767 (0: nothing)
+  uint16_t dstGap = 0;       ///< 0..32767
+  U initValue{};
+};
+
 }  // namespace AscendC
 
 namespace normgrad_ascendc {
@@ -216,6 +233,10 @@ void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
                 const GmSide* dst_gm, const TensorView* dst_l1,
                 const TensorView& src, const TensorView* workspace,
                 const AscendC::FixpipeParamsV220& params);
+/// Fill: the `elem_bytes` bytes at `value` repeated over the blocks.
+void RunFill(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
+             uint32_t repeat_times, uint32_t block_num, uint32_t dst_gap,
+             const void* value);
 /// DataCopy L0C → GM with the fixpipe registers.
 void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
                         const TensorView& src,
@@ -463,6 +484,23 @@ inline void SetFixpipePreQuantFlag(uint64_t config,
                                    normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunSetFixpipePreQuantFlag(config);
+}
+
+/// Sets blocks of an L1, L0A or L0B tensor to one value.
+template <typename T, typename U = T>
+void Fill(const LocalTensor<T>& dst,
+          const InitConstValueParams<U>& initConstValueParams,
+          normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, U>,
+                "Fill: the value's type U must be the dst type T");
+  static_assert(normgrad_ascendc::kCubeMoveType<T>,
+                "Fill: T must be int8_t, uint8_t, int16_t, uint16_t, half, "
+                "bfloat16_t, int32_t, uint32_t or float");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunFill(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), dst.view(),
+      initConstValueParams.repeatTimes, initConstValueParams.blockNum,
+      initConstValueParams.dstGap, &initConstValueParams.initValue);
 }
 
 }  // namespace AscendC
