@@ -173,12 +173,24 @@ void RunNd2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
 void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
                    const TensorView& dst, const TensorView* src_local,
                    const GmSide* src_gm, const AscendC::LoadData2DParams& p) {
+  // GM -> L1 (A1/B1) moves fractals too, into 32-byte aligned L1.
+  const bool to_l1 = src_gm != nullptr && (dst.position == TPosition::A1 ||
+                                           dst.position == TPosition::B1);
   char api[48];
   std::snprintf(api, sizeof api, "LoadData<%s> %s->%s", type_name,
                 src_local != nullptr ? "L1" : "GM",
-                dst.position == TPosition::B2 ? "L0B" : "L0A");
-  CheckOperand(api, "dst", dst, {TPosition::A2, TPosition::B2},
-               "A2 (L0A) or B2 (L0B)", kFractalBytes);
+                to_l1                           ? "L1"
+                : dst.position == TPosition::B2 ? "L0B"
+                                                : "L0A");
+  if (src_gm != nullptr) {
+    CheckOperand(api, "dst", dst,
+                 {TPosition::A1, TPosition::B1, TPosition::A2, TPosition::B2},
+                 "A1, B1 (L1), A2 (L0A) or B2 (L0B)",
+                 to_l1 ? 32 : kFractalBytes);
+  } else {
+    CheckOperand(api, "dst", dst, {TPosition::A2, TPosition::B2},
+                 "A2 (L0A) or B2 (L0B)", kFractalBytes);
+  }
   if (src_local != nullptr) {
     CheckOperand(api, "src", *src_local,
                  {TPosition::A1, TPosition::B1, TPosition::C1},
@@ -196,16 +208,25 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
         "transpose moves 16-bit types only",
         api, elem_bytes);
   }
-  if (p.addrMode != 0) {
-    Fail(
-        "%s: loadDataParams.addrMode %u; only 0 (fractal index growing) "
-        "applies to the L1/GM -> L0A/L0B paths",
-        api, p.addrMode);
+  // addrMode 1 (the fractal index falls) is the GM -> L1 page's only.
+  if (p.addrMode > (to_l1 ? 1 : 0)) {
+    Fail("%s: loadDataParams.addrMode %u; %s", api, p.addrMode,
+         to_l1 ? "0 (fractal index growing) or 1 (falling)"
+               : "only 0 (fractal index growing) applies to the L1/GM -> "
+                 "L0A/L0B paths");
   }
   if (p.repeatTimes == 0) return;  // a NOP
   const uint64_t last = p.repeatTimes - 1u;
+  const bool falling = p.addrMode == 1;
+  if (falling && last * p.srcStride > p.startIndex) {
+    Fail(
+        "%s: loadDataParams.addrMode 1 from startIndex %u steps %llu "
+        "fractals down (repeatTimes %u x srcStride %u): below fractal 0",
+        api, p.startIndex, static_cast<unsigned long long>(last * p.srcStride),
+        p.repeatTimes, p.srcStride);
+  }
   const uint64_t src_end =
-      (p.startIndex + last * p.srcStride + 1) * kFractalBytes;
+      (p.startIndex + (falling ? 0 : last * p.srcStride) + 1) * kFractalBytes;
   const uint64_t dst_end = (last * (1u + p.dstGap) + 1) * kFractalBytes;
   CheckFits(api, "dst", dst_end, dst.bytes, "the fractals written");
   const uint8_t* from = nullptr;
@@ -218,8 +239,10 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
   }
   uint8_t* to = dst.declared_data();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint64_t step = uint64_t{i} * p.srcStride;
     const uint8_t* fractal =
-        from + (p.startIndex + uint64_t{i} * p.srcStride) * kFractalBytes;
+        from +
+        (falling ? p.startIndex - step : p.startIndex + step) * kFractalBytes;
     uint8_t* out = to + uint64_t{i} * (1u + p.dstGap) * kFractalBytes;
     if (src_local == nullptr) NoteGmRead(api, fractal, kFractalBytes);
     if (!p.ifTranspose) {
@@ -544,7 +567,11 @@ uint8_t RoundToB8(float v, bool is_signed) {
   const float lo = is_signed ? -128.0f : 0.0f;
   const float hi = is_signed ? 127.0f : 255.0f;
   if (std::isnan(v)) return 0;
-  const float r = std::min(std::max(std::nearbyint(v), lo), hi);
+  // Ties to even without the floating-point environment's rounding mode.
+  float r = std::floor(v);
+  const float rest = v - r;  // exact for |v| < 2^24; 0 beyond
+  if (rest > 0.5f || (rest == 0.5f && std::fmod(r, 2.0f) != 0.0f)) r += 1.0f;
+  r = std::min(std::max(r, lo), hi);
   return is_signed ? static_cast<uint8_t>(static_cast<int8_t>(r))
                    : static_cast<uint8_t>(r);
 }

@@ -1752,6 +1752,14 @@ TEST_F(CubeTest, FillSetsBlocksWithGapsInL1AndL0) {
   }
   Fill(b, AscendC::InitConstValueParams<float>(0, 2, 3, 9.0f));  // a NOP
   ASSERT_EQ(b.GetValue(0), 7.0f);
+  // The page's braced form: one repeat of two 512-byte blocks set to 1.
+  Fill(b, {1, 2, 0, 1});
+  for (uint32_t i = 0; i < 1024; ++i) {
+    ASSERT_EQ(b.GetValue(i), i < 256                 ? 1.0f
+                             : (i >= 640 && i < 896) ? 7.0f
+                                                     : -1.0f)
+        << i;
+  }
   TBuf<TPosition::C1> c1;
   pipe.InitBuffer(c1, 64);
   LocalTensor<float> c = c1.Get<float>();
@@ -1771,4 +1779,64 @@ TEST_F(CubeTest, FillSetsBlocksWithGapsInL1AndL0) {
       [&] { Fill(b, AscendC::InitConstValueParams<float>(32768, 1, 0, 1.0f)); },
       "Fill<float>: initConstValueParams.repeatTimes 32768 is out of range "
       "[0, 32767]"));
+}
+
+// ---- LoadData GM -> L1 -----------------------------------------------------
+
+TEST_F(CubeTest, LoadData2DFromGmIntoL1) {
+  // Eight 512-byte fractals of half in GM, each holding its index * 256 +
+  // its element (integers below 2048: exact in half).
+  std::vector<half> gm(8 * 256);
+  for (uint32_t i = 0; i < gm.size(); ++i) {
+    gm[i] = half(float(i));
+  }
+  GlobalTensor<half> g = Gm(gm);
+  TPipe pipe;
+  TBuf<TPosition::B1> l1;
+  pipe.InitBuffer(l1, 8 * 512);
+  LocalTensor<half> dst = l1.Get<half>();
+  for (uint32_t i = 0; i < 8 * 256; ++i) dst.SetValue(i, half(-1.0f));
+  // Fractals 1, 3, 5 to L1 fractals 0, 2, 4 (dstGap 1).
+  LoadData(dst, g, LoadData2DParams(1, 3, 2, 0, 1, false, 0));
+  const auto fractal_of = [&](uint32_t f) {
+    const float first = float(dst.GetValue(f * 256));
+    for (uint32_t e = 0; e < 256; ++e) {
+      const float v = float(dst.GetValue(f * 256 + e));
+      if (v != (first < 0 ? -1.0f : first + float(e))) return -2;
+    }
+    return first < 0 ? -1 : int(first) / 256;
+  };
+  const int want[] = {1, -1, 3, -1, 5, -1, -1, -1};
+  for (uint32_t f = 0; f < 8; ++f) ASSERT_EQ(fractal_of(f), want[f]) << f;
+  // addrMode 1: the index falls, fractals 7, 4, 1 to L1 fractals 5, 6, 7.
+  LoadData(dst[5 * 256], g, LoadData2DParams(7, 3, 3, 0, 0, false, 1));
+  const int falling[] = {1, -1, 3, -1, 5, 7, 4, 1};
+  for (uint32_t f = 0; f < 8; ++f) ASSERT_EQ(fractal_of(f), falling[f]) << f;
+  TBuf<TPosition::C1> c1;
+  pipe.InitBuffer(c1, 512);
+  LocalTensor<half> c = c1.Get<half>();
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(c, g, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); },
+      "LoadData<half> GM->L0A: dst LocalTensor is at position C1; it must be "
+      "at A1, B1 (L1), A2 (L0A) or B2 (L0B)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst[8], g, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); },
+      "LoadData<half> GM->L1: dst LocalTensor starts at L1 offset 16, which "
+      "is not a multiple of 32 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(2, 3, 2, 0, 0, false, 1)); },
+      "LoadData<half> GM->L1: loadDataParams.addrMode 1 from startIndex 2 "
+      "steps 4 fractals down (repeatTimes 3 x srcStride 2): below fractal 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(0, 1, 1, 0, 0, false, 2)); },
+      "LoadData<half> GM->L1: loadDataParams.addrMode 2; 0 (fractal index "
+      "growing) or 1 (falling)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(0, 1, 1, 0, 0, true, 0)); },
+      "LoadData<half> GM->L1: loadDataParams.ifTranspose is true; only the "
+      "L1 -> L0A/L0B paths transpose"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(6, 2, 2, 0, 0, false, 0)); },
+      "the access reaches element 2304 of src, past the end of the "
+      "GlobalTensor of 2048 elements"));
 }

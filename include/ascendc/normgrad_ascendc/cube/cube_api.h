@@ -151,11 +151,16 @@ struct DataCopyCO12DstParams {
 template <typename U>
 struct InitConstValueParams {
   InitConstValueParams() = default;
-  InitConstValueParams(uint16_t repeatTimesIn, uint16_t blockNumIn,
-                       uint16_t dstGapIn, U initValueIn)
-      : repeatTimes(repeatTimesIn),
-        blockNum(blockNumIn),
-        dstGap(dstGapIn),
+  // The counts must be integers: a braced list of four floats (a test's
+  // own Fill helper, say) is then no InitConstValueParams.
+  template <typename R, typename B, typename G,
+            typename = std::enable_if_t<std::is_integral_v<R> &&
+                                        std::is_integral_v<B> &&
+                                        std::is_integral_v<G>>>
+  InitConstValueParams(R repeatTimesIn, B blockNumIn, G dstGapIn, U initValueIn)
+      : repeatTimes(static_cast<uint16_t>(repeatTimesIn)),
+        blockNum(static_cast<uint16_t>(blockNumIn)),
+        dstGap(static_cast<uint16_t>(dstGapIn)),
         initValue(initValueIn) {}
   uint16_t repeatTimes = 0;  ///< 0..32767 (0: nothing)
   uint16_t blockNum = 0;     ///< 0..32767 (0: nothing)
