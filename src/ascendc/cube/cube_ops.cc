@@ -1,7 +1,8 @@
 // cube_ops.cc — the cube unit's basic data path (normgrad_ascendc/cube/
 // cube_api.h, docs/cube.md): ND2NZ DataCopy GM → L1, LoadData 2D into
-// L0A/L0B, Mmad into L0C and Fixpipe NZ2ND out to GM, each checked against
-// its page's rules before it moves a byte.
+// L0A/L0B, Mmad into L0C and Fixpipe out to GM (NZ2ND, NZ2NZ) or L1 with its
+// casts and quantization modes, each checked against its page's rules before
+// it moves a byte.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "ascendc/cube/cube_checks.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/race_check.h"
@@ -54,9 +56,27 @@ const char* CubeTypeName(CubeType type) {
 
 uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-// The operand rule of the cube instructions: a live, non-empty LocalTensor
-// at one of `positions` (their names in `expected`), starting at a multiple
-// of `align` bytes.
+// An error unless the GM side has a buffer and [p, p + bytes) is inside it.
+void CheckGmSide(const char* api, const char* which, const GmSide& gm,
+                 uint32_t elem_bytes, uint64_t end_elem, bool write) {
+  if (gm.data == nullptr) {
+    Fail("%s: %s GlobalTensor has no buffer (call SetGlobalBuffer first)", api,
+         which);
+  }
+  if (gm.sized && end_elem > gm.elems) {
+    Fail(
+        "%s: the access reaches element %llu of %s, past the end of the "
+        "GlobalTensor of %llu elements",
+        api, static_cast<unsigned long long>(end_elem), which,
+        static_cast<unsigned long long>(gm.elems));
+  }
+  CheckGmAccess(api, gm.base, gm.data, end_elem * elem_bytes, write);
+}
+
+}  // namespace
+
+// ---- Shared checks (cube_checks.h) ----------------------------------------
+
 void CheckOperand(const char* api, const char* which, const TensorView& view,
                   std::initializer_list<TPosition> positions,
                   const char* expected, uint32_t align) {
@@ -79,7 +99,6 @@ void CheckOperand(const char* api, const char* which, const TensorView& view,
   }
 }
 
-// An error unless `needed` bytes fit in the operand's `bytes`.
 void CheckFits(const char* api, const char* which, uint64_t needed,
                uint32_t bytes, const char* what) {
   if (needed > bytes) {
@@ -88,7 +107,6 @@ void CheckFits(const char* api, const char* which, uint64_t needed,
   }
 }
 
-// An error unless `value` is in [lo, hi].
 void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
                 uint64_t hi) {
   if (value < lo || value > hi) {
@@ -98,25 +116,6 @@ void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
          static_cast<unsigned long long>(hi));
   }
 }
-
-// An error unless the GM side has a buffer and [p, p + bytes) is inside it.
-void CheckGmSide(const char* api, const char* which, const GmSide& gm,
-                 uint32_t elem_bytes, uint64_t end_elem, bool write) {
-  if (gm.data == nullptr) {
-    Fail("%s: %s GlobalTensor has no buffer (call SetGlobalBuffer first)", api,
-         which);
-  }
-  if (gm.sized && end_elem > gm.elems) {
-    Fail(
-        "%s: the access reaches element %llu of %s, past the end of the "
-        "GlobalTensor of %llu elements",
-        api, static_cast<unsigned long long>(end_elem), which,
-        static_cast<unsigned long long>(gm.elems));
-  }
-  CheckGmAccess(api, gm.base, gm.data, end_elem * elem_bytes, write);
-}
-
-}  // namespace
 
 // ---- DataCopy GM -> L1 with ND2NZ ------------------------------------------
 
@@ -174,12 +173,24 @@ void RunNd2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
 void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
                    const TensorView& dst, const TensorView* src_local,
                    const GmSide* src_gm, const AscendC::LoadData2DParams& p) {
+  // GM -> L1 (A1/B1) moves fractals too, into 32-byte aligned L1.
+  const bool to_l1 = src_gm != nullptr && (dst.position == TPosition::A1 ||
+                                           dst.position == TPosition::B1);
   char api[48];
   std::snprintf(api, sizeof api, "LoadData<%s> %s->%s", type_name,
                 src_local != nullptr ? "L1" : "GM",
-                dst.position == TPosition::B2 ? "L0B" : "L0A");
-  CheckOperand(api, "dst", dst, {TPosition::A2, TPosition::B2},
-               "A2 (L0A) or B2 (L0B)", kFractalBytes);
+                to_l1                           ? "L1"
+                : dst.position == TPosition::B2 ? "L0B"
+                                                : "L0A");
+  if (src_gm != nullptr) {
+    CheckOperand(api, "dst", dst,
+                 {TPosition::A1, TPosition::B1, TPosition::A2, TPosition::B2},
+                 "A1, B1 (L1), A2 (L0A) or B2 (L0B)",
+                 to_l1 ? 32 : kFractalBytes);
+  } else {
+    CheckOperand(api, "dst", dst, {TPosition::A2, TPosition::B2},
+                 "A2 (L0A) or B2 (L0B)", kFractalBytes);
+  }
   if (src_local != nullptr) {
     CheckOperand(api, "src", *src_local,
                  {TPosition::A1, TPosition::B1, TPosition::C1},
@@ -197,16 +208,25 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
         "transpose moves 16-bit types only",
         api, elem_bytes);
   }
-  if (p.addrMode != 0) {
-    Fail(
-        "%s: loadDataParams.addrMode %u; only 0 (fractal index growing) "
-        "applies to the L1/GM -> L0A/L0B paths",
-        api, p.addrMode);
+  // addrMode 1 (the fractal index falls) is the GM -> L1 page's only.
+  if (p.addrMode > (to_l1 ? 1 : 0)) {
+    Fail("%s: loadDataParams.addrMode %u; %s", api, p.addrMode,
+         to_l1 ? "0 (fractal index growing) or 1 (falling)"
+               : "only 0 (fractal index growing) applies to the L1/GM -> "
+                 "L0A/L0B paths");
   }
   if (p.repeatTimes == 0) return;  // a NOP
   const uint64_t last = p.repeatTimes - 1u;
+  const bool falling = p.addrMode == 1;
+  if (falling && last * p.srcStride > p.startIndex) {
+    Fail(
+        "%s: loadDataParams.addrMode 1 from startIndex %u steps %llu "
+        "fractals down (repeatTimes %u x srcStride %u): below fractal 0",
+        api, p.startIndex, static_cast<unsigned long long>(last * p.srcStride),
+        p.repeatTimes, p.srcStride);
+  }
   const uint64_t src_end =
-      (p.startIndex + last * p.srcStride + 1) * kFractalBytes;
+      (p.startIndex + (falling ? 0 : last * p.srcStride) + 1) * kFractalBytes;
   const uint64_t dst_end = (last * (1u + p.dstGap) + 1) * kFractalBytes;
   CheckFits(api, "dst", dst_end, dst.bytes, "the fractals written");
   const uint8_t* from = nullptr;
@@ -219,8 +239,10 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
   }
   uint8_t* to = dst.declared_data();
   for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint64_t step = uint64_t{i} * p.srcStride;
     const uint8_t* fractal =
-        from + (p.startIndex + uint64_t{i} * p.srcStride) * kFractalBytes;
+        from +
+        (falling ? p.startIndex - step : p.startIndex + step) * kFractalBytes;
     uint8_t* out = to + uint64_t{i} * (1u + p.dstGap) * kFractalBytes;
     if (src_local == nullptr) NoteGmRead(api, fractal, kFractalBytes);
     if (!p.ifTranspose) {
@@ -235,6 +257,42 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
       for (uint32_t c = 0; c < 16; ++c) turned[c * 16 + r] = in[r * 16 + c];
     }
     std::memcpy(out, turned, sizeof turned);
+  }
+}
+
+// ---- Fill ------------------------------------------------------------------
+
+void RunFill(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
+             uint32_t repeat_times, uint32_t block_num, uint32_t dst_gap,
+             const void* value) {
+  char api[32];
+  std::snprintf(api, sizeof api, "Fill<%s>", type_name);
+  CheckOperand(api, "dst", dst,
+               {TPosition::A1, TPosition::B1, TPosition::A2, TPosition::B2},
+               "A1, B1 (L1), A2 (L0A) or B2 (L0B)", 32);
+  const bool l0 =
+      dst.position == TPosition::A2 || dst.position == TPosition::B2;
+  const uint32_t block = l0 ? kFractalBytes : 32;
+  if (l0 && dst.offset % kFractalBytes != 0) {
+    Fail(
+        "%s: dst LocalTensor starts at %s offset %u, which is not a multiple "
+        "of 512 bytes",
+        api, CubeMemoryName(CubeMemoryOf(dst.position)), dst.offset);
+  }
+  CheckRange(api, "initConstValueParams.repeatTimes", repeat_times, 0, 32767);
+  CheckRange(api, "initConstValueParams.blockNum", block_num, 0, 32767);
+  CheckRange(api, "initConstValueParams.dstGap", dst_gap, 0, 32767);
+  if (repeat_times == 0 || block_num == 0) return;  // a NOP
+  const uint64_t run = uint64_t{block_num} * block;
+  const uint64_t pitch = run + uint64_t{dst_gap} * block;
+  CheckFits(api, "dst", (repeat_times - 1u) * pitch + run, dst.bytes,
+            "the blocks filled");
+  uint8_t* out = dst.declared_data();
+  for (uint32_t r = 0; r < repeat_times; ++r) {
+    uint8_t* to = out + r * pitch;
+    for (uint64_t b = 0; b < run; b += elem_bytes) {
+      std::memcpy(to + b, value, elem_bytes);
+    }
   }
 }
 
@@ -398,126 +456,518 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   }
 }
 
-// ---- Fixpipe L0C -> GM -----------------------------------------------------
+// ---- Fixpipe L0C -> GM / L1 -----------------------------------------------
 
-void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
-                const GmSide& dst, const TensorView& src,
-                const AscendC::FixpipeParamsV220& p) {
-  char api[64];
-  std::snprintf(api, sizeof api, "Fixpipe<%s, %s> L0C->GM",
-                CubeTypeName(dst_type), CubeTypeName(src_type));
-  CheckOperand(api, "src", src, {TPosition::CO1}, "CO1 (L0C)", 64);
-  if (layout != AscendC::CO2Layout::ROW_MAJOR) {
-    Fail(
-        "%s: config %s: normgrad emulates the NZ2ND output (CFG_ROW_MAJOR) "
-        "only so far",
-        api, layout == AscendC::CO2Layout::NZ ? "CFG_NZ" : "COLUMN_MAJOR");
-  }
-  // The documented (L0C type, GM type, quantPre) combinations emulated.
-  const bool from_float = src_type == CubeType::kFloat;
-  CubeType expected = CubeType::kOther;
-  switch (p.quantPre) {
+namespace {
+
+using AscendC::QuantMode_t;
+
+const char* QuantModeName(QuantMode_t mode) {
+  switch (mode) {
     case AscendC::NoQuant:
-      expected = src_type;
-      break;
+      return "NoQuant";
     case AscendC::F322F16:
-      expected = from_float ? CubeType::kHalf : CubeType::kOther;
-      break;
+      return "F322F16";
     case AscendC::F322BF16:
-      expected = from_float ? CubeType::kBfloat16 : CubeType::kOther;
-      break;
-    default:
-      Fail(
-          "%s: intriParams.quantPre %d is a quantization mode, which "
-          "normgrad does not emulate yet (NoQuant, F322F16 and F322BF16 "
-          "are)",
-          api, static_cast<int>(p.quantPre));
+      return "F322BF16";
+    case AscendC::DEQF16:
+      return "DEQF16";
+    case AscendC::VDEQF16:
+      return "VDEQF16";
+    case AscendC::QF322B8_PRE:
+      return "QF322B8_PRE";
+    case AscendC::VQF322B8_PRE:
+      return "VQF322B8_PRE";
+    case AscendC::REQ8:
+      return "REQ8";
+    case AscendC::VREQ8:
+      return "VREQ8";
   }
-  if (expected != dst_type) {
+  return "unknown";
+}
+
+// The modes that read one parameter per column from cbufWorkspace.
+bool IsVectorMode(QuantMode_t mode) {
+  return mode == AscendC::VDEQF16 || mode == AscendC::VQF322B8_PRE ||
+         mode == AscendC::VREQ8;
+}
+
+// Whether `mode` turns L0C values of `src` into `dst` (the Atlas A2/A3
+// table: float -> float, half, bfloat16_t, int8_t, uint8_t; int32_t ->
+// int32_t, half, int8_t, uint8_t).
+bool ModeConverts(QuantMode_t mode, CubeType src, CubeType dst) {
+  const bool from_float = src == CubeType::kFloat;
+  const bool to_b8 = dst == CubeType::kInt8 || dst == CubeType::kUint8;
+  switch (mode) {
+    case AscendC::NoQuant:
+      return dst == src;
+    case AscendC::F322F16:
+      return from_float && dst == CubeType::kHalf;
+    case AscendC::F322BF16:
+      return from_float && dst == CubeType::kBfloat16;
+    case AscendC::DEQF16:
+    case AscendC::VDEQF16:
+      return !from_float && dst == CubeType::kHalf;
+    case AscendC::QF322B8_PRE:
+    case AscendC::VQF322B8_PRE:
+      return from_float && to_b8;
+    case AscendC::REQ8:
+    case AscendC::VREQ8:
+      return !from_float && to_b8;
+  }
+  return false;
+}
+
+// One quantization parameter (QUANT_PRE, the 2201 bit table): the scale M1
+// in bits 0..31 read as a float with only its top 10 mantissa bits, the
+// right shift N (bits 32..35, 1..16) applied when MCB (bit 36) is set, the
+// 9-bit Offset (bits 37..45) and the Sign bit 46 (1: int8_t results).
+struct QuantParam {
+  float scale;
+  bool shift_on;
+  uint32_t shift;
+  int32_t offset;
+  bool is_signed;
+};
+
+// Decodes and checks `bits`; `where` names it in messages.
+QuantParam DecodeQuantParam(const char* api, const char* where, uint64_t bits,
+                            QuantMode_t mode, CubeType dst_type) {
+  QuantParam q{};
+  const uint32_t scale_bits = static_cast<uint32_t>(bits) & 0xFFFFE000u;
+  std::memcpy(&q.scale, &scale_bits, 4);
+  if (!std::isfinite(q.scale) ||
+      (q.scale != 0.0f && std::fpclassify(q.scale) == FP_SUBNORMAL)) {
     Fail(
-        "%s: intriParams.quantPre %d does not turn %s into %s (NoQuant keeps "
-        "the L0C type; F322F16 makes half and F322BF16 bfloat16_t, from "
-        "float)",
-        api, static_cast<int>(p.quantPre), CubeTypeName(src_type),
+        "%s: %s 0x%016llx has the scale %g in bits 0..31, which is inf, NaN "
+        "or subnormal; quantization parameters must be normal or zero",
+        api, where, static_cast<unsigned long long>(bits), q.scale);
+  }
+  q.shift = static_cast<uint32_t>((bits >> 32) & 0xFu) + 1u;
+  q.shift_on = ((bits >> 36) & 1u) != 0;
+  const uint32_t offset9 = static_cast<uint32_t>((bits >> 37) & 0x1FFu);
+  q.offset = offset9 >= 256 ? static_cast<int32_t>(offset9) - 512
+                            : static_cast<int32_t>(offset9);
+  q.is_signed = ((bits >> 46) & 1u) != 0;
+  const bool to_b8 = mode != AscendC::DEQF16 && mode != AscendC::VDEQF16;
+  if (to_b8 && q.is_signed != (dst_type == CubeType::kInt8)) {
+    Fail(
+        "%s: %s 0x%016llx has the sign bit 46 %s, which makes %s results, "
+        "but dst is %s",
+        api, where, static_cast<unsigned long long>(bits),
+        q.is_signed ? "set" : "clear", q.is_signed ? "int8_t" : "uint8_t",
         CubeTypeName(dst_type));
   }
+  return q;
+}
+
+// Rounds to the nearest integer, ties to even, and saturates to the 8-bit
+// range; NaN becomes 0 (integers have only the saturating mode).
+uint8_t RoundToB8(float v, bool is_signed) {
+  const float lo = is_signed ? -128.0f : 0.0f;
+  const float hi = is_signed ? 127.0f : 255.0f;
+  if (std::isnan(v)) return 0;
+  // Ties to even without the floating-point environment's rounding mode.
+  float r = std::floor(v);
+  const float rest = v - r;  // exact for |v| < 2^24; 0 beyond
+  if (rest > 0.5f || (rest == 0.5f && std::fmod(r, 2.0f) != 0.0f)) r += 1.0f;
+  r = std::min(std::max(r, lo), hi);
+  return is_signed ? static_cast<uint8_t>(static_cast<int8_t>(r))
+                   : static_cast<uint8_t>(r);
+}
+
+// One L0C value at `at` through Fixpipe's ReLU and conversion into `to`.
+// `q` is the column's quantization parameter (null for the casts).
+void ConvertOut(CubeType src_type, CubeType dst_type, bool relu,
+                const QuantParam* q, const uint8_t* at, uint8_t* to) {
+  if (q == nullptr) {
+    if (src_type == CubeType::kInt32) {
+      int32_t v;
+      std::memcpy(&v, at, 4);
+      if (relu && v < 0) v = 0;
+      std::memcpy(to, &v, 4);
+      return;
+    }
+    float v;
+    std::memcpy(&v, at, 4);
+    // ReLU keeps the positive values; the rest (negative, zeros of either
+    // sign, NaN) become +0.
+    if (relu && !(v > 0.0f)) v = 0.0f;
+    uint16_t h = 0;
+    if (dst_type == CubeType::kHalf) {
+      h = normgrad::bits::FloatToHalf(v);
+    } else if (dst_type == CubeType::kBfloat16) {
+      h = normgrad::bits::FloatToBfloat16(v);
+    } else {
+      std::memcpy(to, &v, 4);
+      return;
+    }
+    std::memcpy(to, &h, 2);
+    return;
+  }
+  // The quantization modes: x * M1 for x >= 0, x * M2 for x < 0, with M2 the
+  // scale too, or 0 under ReLU (which gives +0).
+  float x = 0.0f;
+  bool negative = false;
+  if (src_type == CubeType::kInt32) {
+    int32_t v;
+    std::memcpy(&v, at, 4);
+    negative = v < 0;
+    int64_t w = v;
+    if (q->shift_on) {
+      // MCB: shifted right by N (arithmetically), then made int16_t.
+      w = std::min<int64_t>(std::max<int64_t>(w >> q->shift, INT16_MIN),
+                            INT16_MAX);
+    }
+    x = static_cast<float>(w);
+  } else {
+    std::memcpy(&x, at, 4);
+    negative = x < 0.0f;
+  }
+  const float scaled = relu && negative ? 0.0f : x * q->scale;
+  if (dst_type == CubeType::kHalf) {  // (V)DEQF16: no offset
+    const uint16_t h = normgrad::bits::FloatToHalf(scaled);
+    std::memcpy(to, &h, 2);
+    return;
+  }
+  *to = RoundToB8(scaled + static_cast<float>(q->offset), q->is_signed);
+}
+
+uint32_t CubeTypeBytes(CubeType type) {
+  switch (type) {
+    case CubeType::kInt8:
+    case CubeType::kUint8:
+      return 1;
+    case CubeType::kInt16:
+    case CubeType::kUint16:
+    case CubeType::kHalf:
+    case CubeType::kBfloat16:
+      return 2;
+    default:
+      return 4;
+  }
+}
+
+// How a call names itself and where its per-column parameters lie: the
+// Fixpipe forms (cbufWorkspace in L1) and DataCopy L0C -> GM (the fixpipe
+// registers, the parameters in the fixpipe buffer).
+struct FixpipeCall {
+  const char* op;
+  const char* workspace;
+  TPosition workspace_position;
+  const char* workspace_expected;
+  uint32_t workspace_align;
+  const char* scalar;
+};
+constexpr FixpipeCall kFixpipeCall{
+    "Fixpipe", "cbufWorkspace",        TPosition::C1, "C1 (L1)",
+    32,        "intriParams.deqScalar"};
+constexpr FixpipeCall kDataCopyCall{"DataCopy",
+                                    "SetFixPipeConfig's tensor",
+                                    TPosition::C2PIPE2GM,
+                                    "C2PIPE2GM (the fixpipe buffer)",
+                                    128,
+                                    "SetFixpipePreQuantFlag's config"};
+
+void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
+                 AscendC::CO2Layout layout, const GmSide* dst_gm,
+                 const TensorView* dst_l1, const TensorView& src,
+                 const TensorView* workspace,
+                 const AscendC::FixpipeParamsV220& p) {
+  const bool to_gm = dst_gm != nullptr;
+  char api[64];
+  std::snprintf(api, sizeof api, "%s<%s, %s> L0C->%s", how.op,
+                CubeTypeName(dst_type), CubeTypeName(src_type),
+                to_gm ? "GM" : "L1");
+  CheckOperand(api, "src", src, {TPosition::CO1}, "CO1 (L0C)", 64);
+  if (!to_gm) {
+    CheckOperand(api, "dst", *dst_l1,
+                 {TPosition::A1, TPosition::B1, TPosition::C1},
+                 "A1, B1 or C1 (L1)", 32);
+  }
+  if (workspace != nullptr) {
+    CheckOperand(api, how.workspace, *workspace, {how.workspace_position},
+                 how.workspace_expected, how.workspace_align);
+  }
+  if (layout == AscendC::CO2Layout::COLUMN_MAJOR) {
+    Fail("%s: config CFG_COLUMN_MAJOR (NZ2DN) is the Ascend 950's only", api);
+  }
+  const bool nz = layout == AscendC::CO2Layout::NZ;
+  if (!to_gm && !nz) {
+    Fail("%s: config CFG_ROW_MAJOR: the L0C -> L1 path writes NZ only (CFG_NZ)",
+         api);
+  }
+  const char* mode = QuantModeName(p.quantPre);
+  if (!ModeConverts(p.quantPre, src_type, dst_type)) {
+    Fail(
+        "%s: intriParams.quantPre %s does not turn %s into %s (float: "
+        "NoQuant to float, F322F16 to half, F322BF16 to bfloat16_t, "
+        "QF322B8_PRE or VQF322B8_PRE to int8_t/uint8_t; int32_t: NoQuant to "
+        "int32_t, DEQF16 or VDEQF16 to half, REQ8 or VREQ8 to int8_t/uint8_t)",
+        api, mode, CubeTypeName(src_type), CubeTypeName(dst_type));
+  }
+  if (!to_gm && p.quantPre == AscendC::NoQuant) {
+    Fail("%s: intriParams.quantPre NoQuant: the L0C -> L1 path always converts",
+         api);
+  }
+  const bool vector_mode = IsVectorMode(p.quantPre);
+  if (vector_mode && workspace == nullptr) {
+    Fail(
+        "%s: intriParams.quantPre %s reads one parameter per column from "
+        "cbufWorkspace; use the Fixpipe form with cbufWorkspace",
+        api, mode);
+  }
+  if (!vector_mode && workspace != nullptr) {
+    Fail(
+        "%s: cbufWorkspace is given, but intriParams.quantPre %s is not a "
+        "per-column mode (VDEQF16, VQF322B8_PRE, VREQ8)",
+        api, mode);
+  }
+  const uint32_t out_bytes = CubeTypeBytes(dst_type);
   CheckRange(api, "intriParams.nSize", p.nSize, 0, 4095);
-  CheckRange(api, "intriParams.mSize", p.mSize, 0, 8192);
-  CheckRange(api, "intriParams.srcNdStride", p.srcNdStride, 0, 512);
+  CheckRange(api, "intriParams.mSize", p.mSize, 0, nz ? 65535 : 8192);
   if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3) {
     Fail("%s: intriParams.unitFlag %u is not 0, 2 or 3", api, p.unitFlag);
   }
-  if (p.channelSplit) {
+  if (p.channelSplit && !nz) {
     Fail("%s: intriParams.channelSplit does not combine with NZ2ND", api);
   }
-  if (p.nSize == 0 || p.mSize == 0 || p.ndNum == 0) return;  // a NOP
-  if (p.dstStride < p.nSize) {
-    Fail(
-        "%s: intriParams.dstStride %u is less than nSize %u: the rows of the "
-        "ND output would overlap",
-        api, p.dstStride, p.nSize);
+  if (p.channelSplit) {
+    Fail("%s: intriParams.channelSplit (F32 Channel Split) is not emulated yet",
+         api);
   }
-  if (p.ndNum > 1 &&
-      p.dstNdStride < uint64_t{p.mSize - 1u} * p.dstStride + p.nSize) {
+  if (nz && out_bytes == 1) {
     Fail(
-        "%s: intriParams.dstNdStride %u is less than one ND matrix (%llu "
-        "elements): the matrices would overlap",
-        api, p.dstNdStride,
-        static_cast<unsigned long long>(uint64_t{p.mSize - 1u} * p.dstStride +
-                                        p.nSize));
+        "%s: an NZ output of %s merges channels into 16 x 32 fractals (Int8 "
+        "Channel Merge), which is not emulated yet",
+        api, CubeTypeName(dst_type));
   }
-  const uint32_t out_bytes =
-      dst_type == CubeType::kHalf || dst_type == CubeType::kBfloat16 ? 2 : 4;
+  if (nz && p.nSize % kCubeBlock != 0) {
+    Fail("%s: intriParams.nSize %u is not a multiple of 16 (NZ output)", api,
+         p.nSize);
+  }
+  if (!nz) CheckRange(api, "intriParams.srcNdStride", p.srcNdStride, 0, 512);
+  // NZ2NZ moves one matrix: ndNum and its strides belong to NZ2ND.
+  const uint32_t nd_num = nz ? 1u : p.ndNum;
+  if (p.nSize == 0 || p.mSize == 0 || nd_num == 0) return;  // a NOP
   const uint32_t blocks = CeilDiv(p.nSize, kCubeBlock);
-  const uint64_t last = p.ndNum - 1u;
+  const uint64_t last = nd_num - 1u;
+  if (nz) {
+    if (p.dstStride == 0) {
+      Fail("%s: intriParams.dstStride is 0; NZ2NZ needs it >= 1 (32 bytes)",
+           api);
+    }
+    if (uint64_t{p.dstStride} * 32 <
+        uint64_t{p.mSize} * kCubeBlock * out_bytes) {
+      Fail(
+          "%s: intriParams.dstStride %u (x 32 bytes) is less than one column "
+          "of fractals (mSize %u x 16 x %u bytes): the NZ output would overlap",
+          api, p.dstStride, p.mSize, out_bytes);
+    }
+  } else {
+    if (p.dstStride < p.nSize) {
+      Fail(
+          "%s: intriParams.dstStride %u is less than nSize %u: the rows of "
+          "the ND output would overlap",
+          api, p.dstStride, p.nSize);
+    }
+    if (nd_num > 1 &&
+        p.dstNdStride < uint64_t{p.mSize - 1u} * p.dstStride + p.nSize) {
+      Fail(
+          "%s: intriParams.dstNdStride %u is less than one ND matrix (%llu "
+          "elements): the matrices would overlap",
+          api, p.dstNdStride,
+          static_cast<unsigned long long>(uint64_t{p.mSize - 1u} * p.dstStride +
+                                          p.nSize));
+    }
+  }
   // In elements of L0C (16 of them are one C0_Size).
   const uint64_t src_end =
       (last * p.srcNdStride + uint64_t{blocks - 1} * p.srcStride) * kCubeBlock +
       uint64_t{p.mSize} * kCubeBlock;
   CheckFits(api, "src", src_end * 4, src.bytes, "the NZ matrices");
-  const uint64_t dst_end =
-      last * p.dstNdStride + uint64_t{p.mSize - 1u} * p.dstStride + p.nSize;
-  CheckGmSide(api, "dst", dst, out_bytes, dst_end, true);
-  const uint8_t* l0c = src.declared_data();
-  std::vector<uint8_t> row(uint64_t{p.nSize} * out_bytes);
-  for (uint32_t i = 0; i < p.ndNum; ++i) {
-    const uint64_t src_base = uint64_t{i} * p.srcNdStride * kCubeBlock;
-    const uint64_t dst_base = uint64_t{i} * p.dstNdStride;
-    for (uint32_t m = 0; m < p.mSize; ++m) {
-      for (uint32_t n = 0; n < p.nSize; ++n) {
-        const uint8_t* at =
-            l0c +
-            (src_base + uint64_t{n / kCubeBlock} * p.srcStride * kCubeBlock +
-             uint64_t{m} * kCubeBlock + n % kCubeBlock) *
-                4;
-        uint8_t* to = row.data() + uint64_t{n} * out_bytes;
-        if (src_type == CubeType::kInt32) {
-          int32_t v;
-          std::memcpy(&v, at, 4);
-          if (p.reluEn && v < 0) v = 0;
-          std::memcpy(to, &v, 4);
-          continue;
-        }
-        float v;
-        std::memcpy(&v, at, 4);
-        // ReLU keeps the positive values; the rest (negative, zeros of
-        // either sign, NaN) become +0.
-        if (p.reluEn && !(v > 0.0f)) v = 0.0f;
-        if (dst_type == CubeType::kHalf) {
-          const uint16_t h = normgrad::bits::FloatToHalf(v);
-          std::memcpy(to, &h, 2);
-        } else if (dst_type == CubeType::kBfloat16) {
-          const uint16_t h = normgrad::bits::FloatToBfloat16(v);
-          std::memcpy(to, &h, 2);
-        } else {
-          std::memcpy(to, &v, 4);
-        }
-      }
-      uint8_t* out =
-          dst.data + (dst_base + uint64_t{m} * p.dstStride) * out_bytes;
-      StoreToGm(api, out, row.data(), row.size());
+  // The destination: element (m, n) of matrix i at `DstIndex` elements.
+  const uint64_t block_elems = uint64_t{p.dstStride} * 32 / out_bytes;
+  const auto dst_index = [&](uint32_t i, uint32_t m, uint32_t n) {
+    return nz ? uint64_t{n / kCubeBlock} * block_elems + uint64_t{m} * 16 +
+                    n % kCubeBlock
+              : uint64_t{i} * p.dstNdStride + uint64_t{m} * p.dstStride + n;
+  };
+  const uint64_t dst_end = dst_index(nd_num - 1, p.mSize - 1, p.nSize - 1) + 1;
+  uint8_t* out_base = nullptr;
+  if (to_gm) {
+    if (nz && reinterpret_cast<uintptr_t>(dst_gm->data) % 32 != 0) {
+      Fail("%s: dst GM address is not 32-byte aligned (NZ output)", api);
+    }
+    CheckGmSide(api, "dst", *dst_gm, out_bytes, dst_end, true);
+    out_base = dst_gm->data;
+  } else {
+    CheckFits(api, "dst", dst_end * out_bytes, dst_l1->bytes, "the NZ output");
+    out_base = dst_l1->declared_data();
+  }
+  // The quantization parameters: one for all, or one per column.
+  std::vector<QuantParam> params;
+  const bool quant = p.quantPre != AscendC::NoQuant &&
+                     p.quantPre != AscendC::F322F16 &&
+                     p.quantPre != AscendC::F322BF16;
+  if (quant && !vector_mode) {
+    params.push_back(
+        DecodeQuantParam(api, how.scalar, p.deqScalar, p.quantPre, dst_type));
+  } else if (vector_mode) {
+    CheckFits(api, how.workspace, uint64_t{p.nSize} * 8, workspace->bytes,
+              "one parameter per column (nSize x 8 bytes)");
+    const uint8_t* ws = workspace->declared_data();
+    for (uint32_t n = 0; n < p.nSize; ++n) {
+      uint64_t bits;
+      std::memcpy(&bits, ws + uint64_t{n} * 8, 8);
+      char where[64];
+      std::snprintf(where, sizeof where, "%s[%u]", how.workspace, n);
+      params.push_back(
+          DecodeQuantParam(api, where, bits, p.quantPre, dst_type));
     }
   }
+  const uint8_t* l0c = src.declared_data();
+  // One destination run at a time: an ND row, or 16 elements of an NZ row.
+  const uint32_t run = nz ? kCubeBlock : p.nSize;
+  std::vector<uint8_t> staged(uint64_t{run} * out_bytes);
+  for (uint32_t i = 0; i < nd_num; ++i) {
+    const uint64_t src_base = uint64_t{i} * p.srcNdStride * kCubeBlock;
+    for (uint32_t m = 0; m < p.mSize; ++m) {
+      for (uint32_t n0 = 0; n0 < p.nSize; n0 += run) {
+        for (uint32_t n = n0; n < n0 + run; ++n) {
+          const uint8_t* at =
+              l0c +
+              (src_base + uint64_t{n / kCubeBlock} * p.srcStride * kCubeBlock +
+               uint64_t{m} * kCubeBlock + n % kCubeBlock) *
+                  4;
+          const QuantParam* q = params.empty()       ? nullptr
+                                : params.size() == 1 ? &params[0]
+                                                     : &params[n];
+          ConvertOut(src_type, dst_type, p.reluEn, q, at,
+                     staged.data() + uint64_t{n - n0} * out_bytes);
+        }
+        uint8_t* out = out_base + dst_index(i, m, n0) * out_bytes;
+        if (to_gm) {
+          StoreToGm(api, out, staged.data(), staged.size());
+        } else {
+          std::memcpy(out, staged.data(), staged.size());
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
+                const GmSide* dst_gm, const TensorView* dst_l1,
+                const TensorView& src, const TensorView* workspace,
+                const AscendC::FixpipeParamsV220& params) {
+  FixpipeImpl(kFixpipeCall, dst_type, src_type, layout, dst_gm, dst_l1, src,
+              workspace, params);
+}
+
+// ---- DataCopy L0C -> GM and the fixpipe registers --------------------------
+
+void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
+                        const TensorView& src,
+                        const AscendC::DataCopyCO12DstParams& p) {
+  char api[64];
+  std::snprintf(api, sizeof api, "DataCopy<%s, %s> L0C->GM",
+                CubeTypeName(dst_type), CubeTypeName(src_type));
+  Core& core = CurrentCore();
+  const FixpipeRegisters& regs = core.fixpipe_registers();
+  if (p.reluPre > 1) {
+    Fail("%s: intriParams.reluPre %u is not 0 (no ReLU) or 1 (Normal ReLU)",
+         api, p.reluPre);
+  }
+  AscendC::FixpipeParamsV220 v;
+  v.nSize = p.nSize;
+  v.mSize = p.mSize;
+  v.srcStride = p.srcStride;
+  v.dstStride = p.dstStride;
+  v.quantPre = p.quantPre;
+  v.reluEn = p.reluPre == 1;
+  v.unitFlag = p.unitFlag;
+  v.channelSplit = p.channelSplit;
+  if (p.nz2ndEn) {
+    if (!regs.nz2nd_set) {
+      Fail(
+          "%s: intriParams.nz2ndEn is true, but SetFixpipeNz2ndFlag was not "
+          "called in this block; set the NZ2ND setting first",
+          api);
+    }
+    v.ndNum = regs.nd_num;
+    v.srcNdStride = regs.src_nd_stride;
+    v.dstNdStride = regs.dst_nd_stride;
+  }
+  const bool scalar = p.quantPre == AscendC::DEQF16 ||
+                      p.quantPre == AscendC::QF322B8_PRE ||
+                      p.quantPre == AscendC::REQ8;
+  if (scalar) {
+    if (!regs.quant_set) {
+      Fail(
+          "%s: intriParams.quantPre %s takes its parameter from "
+          "SetFixpipePreQuantFlag, which was not called in this block",
+          api, QuantModeName(p.quantPre));
+    }
+    v.deqScalar = regs.quant_pre;
+  }
+  TensorView table;
+  const bool vector = IsVectorMode(p.quantPre);
+  if (vector) {
+    if (!regs.config_set) {
+      Fail(
+          "%s: intriParams.quantPre %s reads one parameter per column from "
+          "the fixpipe buffer, but SetFixPipeConfig was not called in this "
+          "block",
+          api, QuantModeName(p.quantPre));
+    }
+    table.core = &core;
+    table.offset = regs.config_offset;
+    table.bytes = regs.config_bytes;
+    table.position = TPosition::C2PIPE2GM;
+  }
+  FixpipeImpl(
+      kDataCopyCall, dst_type, src_type,
+      p.nz2ndEn ? AscendC::CO2Layout::ROW_MAJOR : AscendC::CO2Layout::NZ, &dst,
+      nullptr, src, vector ? &table : nullptr, v);
+}
+
+void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu) {
+  const char* api = "SetFixPipeConfig";
+  if (relu != nullptr && relu->core != nullptr) {
+    Fail(
+        "%s: reluPre is a tensor at position %s; it is reserved: pass an "
+        "empty LocalTensor",
+        api, PositionName(relu->position));
+  }
+  if (quant == nullptr) return;  // clears the unit flags only
+  CheckOperand(api, "quantPre", *quant, {TPosition::C2PIPE2GM},
+               "C2PIPE2GM (the fixpipe buffer)", 128);
+  FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  regs.config_set = true;
+  regs.config_offset = quant->offset;
+  regs.config_bytes = quant->bytes;
+}
+
+void RunSetFixpipeNz2ndFlag(uint16_t nd_num, uint16_t src_nd_stride,
+                            uint16_t dst_nd_stride) {
+  const char* api = "SetFixpipeNz2ndFlag";
+  CheckRange(api, "ndNum", nd_num, 1, 65535);
+  if (nd_num > 1) CheckRange(api, "srcNdStride", src_nd_stride, 1, 512);
+  CheckRange(api, "dstNdStride", dst_nd_stride, 1, 65535);
+  FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  regs.nz2nd_set = true;
+  regs.nd_num = nd_num;
+  regs.src_nd_stride = src_nd_stride;
+  regs.dst_nd_stride = dst_nd_stride;
+}
+
+void RunSetFixpipePreQuantFlag(uint64_t config) {
+  FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  regs.quant_set = true;
+  regs.quant_pre = config;
 }
 
 }  // namespace normgrad_ascendc

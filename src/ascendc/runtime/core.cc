@@ -148,6 +148,7 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   reduce_extreme_ = ReduceExtremeRegister();
   spr_ar_ = 0;
   reduce_spr_ = ReduceSpr();
+  fixpipe_registers_ = FixpipeRegisters();
   if (this == ShownCore()) PublishBlock(this);
 }
 

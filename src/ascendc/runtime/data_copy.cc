@@ -23,6 +23,7 @@
 #include "ascendc/runtime/init_check.h"
 #include "ascendc/runtime/race_check.h"
 #include "engine/dispatch.h"
+#include "normgrad_ascendc/cube/cube_table_copy.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/shape_info.h"
@@ -261,6 +262,11 @@ void StridedCopy(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
 void DataCopyImpl(const char* type_name, uint32_t elem_bytes,
                   const CopyEnd& dst, const CopyEnd& src, uint32_t count,
                   const char* api) {
+  if (dst.ub != nullptr && IsCubeTablePosition(dst.ub->position)) {
+    RunL1ToCubeTable({type_name, elem_bytes}, {type_name, elem_bytes}, *dst.ub,
+                     src.ub, count, nullptr);
+    return;
+  }
   const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
     CountCopy(type_name, elem_bytes, d, s, count, api);
   };
@@ -271,6 +277,11 @@ void DataCopyStridedImpl(const char* type_name, uint32_t elem_bytes,
                          const CopyEnd& dst, const CopyEnd& src,
                          const AscendC::DataCopyParams& params,
                          const char* api) {
+  if (dst.ub != nullptr && IsCubeTablePosition(dst.ub->position)) {
+    RunL1ToCubeTable({type_name, elem_bytes}, {type_name, elem_bytes}, *dst.ub,
+                     src.ub, 0, &params);
+    return;
+  }
   const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
     StridedCopy(type_name, elem_bytes, d, s, params, api);
   };

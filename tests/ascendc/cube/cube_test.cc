@@ -13,6 +13,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -780,17 +782,17 @@ TEST_F(CubeTest, FixpipeRules) {
   p.srcStride = 16;
   p.dstStride = 16;
   EXPECT_TRUE(FailsWith([&] { Fixpipe(gh, c, p); },
-                        "Fixpipe<half, float> L0C->GM: intriParams.quantPre 0 "
-                        "does not turn float into half"));
+                        "Fixpipe<half, float> L0C->GM: intriParams.quantPre "
+                        "NoQuant does not turn float into half"));
   p.quantPre = AscendC::DEQF16;
   EXPECT_TRUE(FailsWith([&] { Fixpipe(gh, c, p); },
-                        "intriParams.quantPre 3 is a quantization mode, which "
-                        "normgrad does not emulate yet"));
+                        "intriParams.quantPre DEQF16 does not turn float into "
+                        "half"));
   p.quantPre = AscendC::NoQuant;
+  p.dstStride = 0;
   EXPECT_TRUE(
       FailsWith([&] { Fixpipe<float, float, AscendC::CFG_NZ>(gf, c, p); },
-                "config CFG_NZ: normgrad emulates the NZ2ND output "
-                "(CFG_ROW_MAJOR) only"));
+                "intriParams.dstStride is 0; NZ2NZ needs it >= 1 (32 bytes)"));
   p.dstStride = 8;
   EXPECT_TRUE(FailsWith([&] { Fixpipe(gf, c, p); },
                         "intriParams.dstStride 8 is less than nSize 16"));
@@ -920,3 +922,921 @@ TEST(CubeKernel, ACubeKernelRunsItsBlocksOnCubeCores) {
 }
 
 }  // namespace
+
+// ---- Fixpipe: quantization, NZ2NZ and L0C -> L1 ----------------------------
+
+// A quantization parameter built field by field from the 2201 bit table:
+// the scale's 32 float bits, the shift N (1..16) with its MCB flag, the
+// 9-bit offset and the sign bit.
+uint64_t QuantBits(uint32_t scale_bits, uint32_t n, bool mcb, int32_t offset,
+                   bool is_signed) {
+  return uint64_t{scale_bits} | uint64_t{(n - 1) & 0xF} << 32 |
+         uint64_t{mcb} << 36 | uint64_t(uint32_t(offset) & 0x1FF) << 37 |
+         uint64_t{is_signed} << 46;
+}
+uint32_t FloatBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// The reference of one quantized value, from the pages: the scale keeps
+// sign, exponent and the top 10 mantissa bits; x * scale is one float
+// rounding (the double product of an int32 or float and an 11-bit
+// significand is exact), + offset another, then the nearest integer (ties
+// to even) saturated to 8 bits; NaN gives 0.
+double RefScale(uint64_t bits) {
+  const uint32_t b = uint32_t(bits);
+  const int exponent = int(b >> 23 & 0xFF);
+  const double mantissa = 1.0 + double(b >> 13 & 0x3FF) / 1024.0;
+  const double v = exponent == 0 ? 0.0 : std::ldexp(mantissa, exponent - 127);
+  return (b >> 31) != 0 ? -v : v;
+}
+float RefScaled(double x, uint64_t bits, bool relu) {
+  if (relu && x < 0) return 0.0f;
+  return float(x * RefScale(bits));
+}
+int RefToB8(float scaled, uint64_t bits) {
+  const uint32_t off9 = uint32_t(bits >> 37 & 0x1FF);
+  const int offset = off9 >= 256 ? int(off9) - 512 : int(off9);
+  const float v = float(double(scaled) + offset);
+  const bool is_signed = (bits >> 46 & 1) != 0;
+  if (std::isnan(v)) return 0;
+  const double lo = is_signed ? -128 : 0, hi = is_signed ? 127 : 255;
+  if (v <= lo) return int(lo);
+  if (v >= hi) return int(hi);
+  double r = std::floor(double(v));
+  const double rest = double(v) - r;
+  if (rest > 0.5 || (rest == 0.5 && std::fmod(r, 2.0) != 0)) r += 1;
+  return int(r);
+}
+// int32_t input with MCB: shifted right by N and saturated to int16_t.
+double RefInt32Input(int32_t v, uint64_t bits) {
+  if ((bits >> 36 & 1) == 0) return double(float(v));
+  const int n = int(bits >> 32 & 0xF) + 1;
+  const double s = std::floor(double(v) / std::ldexp(1.0, n));
+  return std::min(std::max(s, -32768.0), 32767.0);
+}
+// Round to half, nearest even, for values in half's normal range or zero.
+float RefHalf(float v) {
+  if (v == 0.0f) return v;
+  const float a = std::fabs(v);
+  const float ulp = std::ldexp(1.0f, std::max(std::ilogb(a), -14) - 10);
+  float below = std::floor(a / ulp) * ulp;
+  const float rest = a - below;
+  if (rest * 2 > ulp ||
+      (rest * 2 == ulp && std::fmod(below / ulp, 2.0f) != 0.0f))
+    below += ulp;
+  return v < 0 ? -below : below;
+}
+
+// An L0C buffer of int32_t or float values placed by NzOutIndex.
+template <typename T>
+LocalTensor<T> FillL0c(TPipe& pipe, TBuf<TPosition::CO1>& buf, uint32_t m,
+                       uint32_t n, T (*value)(uint32_t, uint32_t)) {
+  const uint32_t m1 = (m + 15) / 16, n1 = (n + 15) / 16;
+  pipe.InitBuffer(buf, m1 * n1 * 1024);
+  LocalTensor<T> c = buf.Get<T>();
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col)
+      c.SetValue(NzOutIndex(r, col, m1), value(r, col));
+  }
+  return c;
+}
+
+int32_t WideInt(uint32_t r, uint32_t c) {
+  // Small values, values past int16_t after the shift, and extremes.
+  if (r == 0 && c == 0) return std::numeric_limits<int32_t>::max();
+  if (r == 0 && c == 1) return std::numeric_limits<int32_t>::min();
+  const int32_t base = int32_t(r * 37 + c * 11) - 300;
+  return r % 3 == 2 ? base * 9973 : base;
+}
+
+TEST_F(CubeTest, FixpipeReq8ScalarShiftOffsetAndRelu) {
+  const uint32_t m = 18, n = 24, m1 = 2;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  LocalTensor<int32_t> c = FillL0c<int32_t>(pipe, l0c, m, n, WideInt);
+  FixpipeParamsV220 p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = m1 * 16;
+  p.dstStride = n;
+  p.quantPre = AscendC::REQ8;
+  // 0.3 has mantissa bits below the top 10: the scale drops them.
+  const uint64_t cases[] = {
+      QuantBits(FloatBits(0.3f), 1, false, -5, true),
+      QuantBits(FloatBits(0.3f), 4, true, 200, true),
+      QuantBits(FloatBits(-1.75f), 16, true, -256, true),
+  };
+  for (const uint64_t bits : cases) {
+    for (const bool relu : {false, true}) {
+      p.deqScalar = bits;
+      p.reluEn = relu;
+      std::vector<int8_t> out(m * n, 99);
+      GlobalTensor<int8_t> g = Gm(out);
+      Fixpipe(g, c, p);
+      for (uint32_t r = 0; r < m; ++r) {
+        for (uint32_t col = 0; col < n; ++col) {
+          const int32_t v = WideInt(r, col);
+          const double x = RefInt32Input(v, bits);
+          const float s = relu && v < 0 ? 0.0f : RefScaled(x, bits, false);
+          ASSERT_EQ(out[r * n + col], RefToB8(s, bits))
+              << r << "," << col << " " << relu;
+        }
+      }
+    }
+  }
+  // uint8_t results with the sign bit clear.
+  p.deqScalar = QuantBits(FloatBits(0.5f), 1, false, 3, false);
+  p.reluEn = false;
+  std::vector<uint8_t> u(m * n);
+  GlobalTensor<uint8_t> gu = Gm(u);
+  Fixpipe(gu, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const float s =
+          RefScaled(double(float(WideInt(r, col))), p.deqScalar, false);
+      ASSERT_EQ(u[r * n + col], RefToB8(s, p.deqScalar)) << r << "," << col;
+    }
+  }
+}
+
+float SpreadFloat(uint32_t r, uint32_t c) {
+  if (r == 1 && c == 2) return std::numeric_limits<float>::quiet_NaN();
+  if (r == 1 && c == 3) return std::numeric_limits<float>::infinity();
+  if (r == 1 && c == 4) return -std::numeric_limits<float>::infinity();
+  // Halves (ties of the integer rounding) and values past 8 bits.
+  return (float(int(r * 16 + c) - 150)) * 0.5f + (c % 5 == 0 ? 0.25f : 0.0f);
+}
+
+TEST_F(CubeTest, FixpipeVectorQuantReadsOneParameterPerColumn) {
+  const uint32_t m = 16, n = 32;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C1> l1;
+  LocalTensor<float> c = FillL0c<float>(pipe, l0c, m, n, SpreadFloat);
+  pipe.InitBuffer(l1, n * 8);
+  LocalTensor<uint64_t> ws = l1.Get<uint64_t>();
+  std::vector<uint64_t> params(n);
+  for (uint32_t col = 0; col < n; ++col) {
+    params[col] = QuantBits(FloatBits(float(col % 4 + 1) * 0.75f), 1, false,
+                            int32_t(col) - 16, true);
+    ws.SetValue(col, params[col]);
+  }
+  FixpipeParamsV220 p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = 16;
+  p.dstStride = n;
+  p.quantPre = AscendC::VQF322B8_PRE;
+  for (const bool relu : {false, true}) {
+    p.reluEn = relu;
+    std::vector<int8_t> out(m * n);
+    GlobalTensor<int8_t> g = Gm(out);
+    Fixpipe(g, c, ws, p);
+    for (uint32_t r = 0; r < m; ++r) {
+      for (uint32_t col = 0; col < n; ++col) {
+        const float x = SpreadFloat(r, col);
+        const float s = std::isnan(x) ? x : RefScaled(x, params[col], relu);
+        ASSERT_EQ(out[r * n + col], RefToB8(s, params[col]))
+            << r << "," << col << " " << relu;
+      }
+    }
+  }
+  // Scalar QF322B8_PRE: the same parameter for every column.
+  p.quantPre = AscendC::QF322B8_PRE;
+  p.reluEn = false;
+  p.deqScalar = params[5];
+  std::vector<int8_t> out(m * n);
+  GlobalTensor<int8_t> g = Gm(out);
+  Fixpipe(g, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const float x = SpreadFloat(r, col);
+      const float s = std::isnan(x) ? x : RefScaled(x, params[5], false);
+      ASSERT_EQ(out[r * n + col], RefToB8(s, params[5])) << r << "," << col;
+    }
+  }
+}
+
+int32_t SmallInt(uint32_t r, uint32_t c) {
+  return int32_t(r * 29 + c * 7) % 201 - 100;
+}
+
+TEST_F(CubeTest, FixpipeDeqf16ScalarAndVector) {
+  const uint32_t m = 20, n = 32, m1 = 2;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C1> l1;
+  LocalTensor<int32_t> c = FillL0c<int32_t>(pipe, l0c, m, n, SmallInt);
+  pipe.InitBuffer(l1, n * 8);
+  LocalTensor<uint64_t> ws = l1.Get<uint64_t>();
+  std::vector<uint64_t> params(n);
+  for (uint32_t col = 0; col < n; ++col) {
+    // Offsets are ignored by DEQF16; MCB shifts by N.
+    params[col] = QuantBits(FloatBits(0.01f * float(col + 1)), 2, col % 2 == 1,
+                            77, false);
+    ws.SetValue(col, params[col]);
+  }
+  FixpipeParamsV220 p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = m1 * 16;
+  p.dstStride = n;
+  p.quantPre = AscendC::VDEQF16;
+  for (const bool relu : {false, true}) {
+    p.reluEn = relu;
+    std::vector<half> h(m * n);
+    GlobalTensor<half> g = Gm(h);
+    Fixpipe(g, c, ws, p);
+    for (uint32_t r = 0; r < m; ++r) {
+      for (uint32_t col = 0; col < n; ++col) {
+        const int32_t v = SmallInt(r, col);
+        const float s = relu && v < 0 ? 0.0f
+                                      : RefScaled(RefInt32Input(v, params[col]),
+                                                  params[col], false);
+        const float got = float(h[r * n + col]);
+        ASSERT_EQ(got, RefHalf(s)) << r << "," << col;
+        if (relu && v < 0) {
+          ASSERT_FALSE(std::signbit(got));  // +0
+        }
+      }
+    }
+  }
+  p.quantPre = AscendC::DEQF16;
+  p.reluEn = false;
+  p.deqScalar = QuantBits(FloatBits(-3.0e-3f), 1, false, 0, false);
+  std::vector<half> h(m * n);
+  GlobalTensor<half> g = Gm(h);
+  Fixpipe(g, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const float s = RefScaled(SmallInt(r, col), p.deqScalar, false);
+      ASSERT_EQ(float(h[r * n + col]), RefHalf(s)) << r << "," << col;
+    }
+  }
+}
+
+TEST_F(CubeTest, FixpipeNz2NzToGmAndL1) {
+  // The NZ2NZ page's shape: N 48, M 24, srcStride 64 C0 apart in L0C.
+  const uint32_t m = 24, n = 48;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 3 * 64 * 16 * 4);
+  LocalTensor<float> c = l0c.Get<float>();
+  const auto value = [](uint32_t r, uint32_t col) {
+    return float(r * 100 + col) + 1.0f / 4096.0f;  // rounds away in half
+  };
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col)
+      c.SetValue((col / 16) * 64 * 16 + r * 16 + col % 16, value(r, col));
+  }
+  FixpipeParamsV220 p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = 64;
+  p.dstStride = 100;  // column blocks 100 x 32 bytes apart in GM
+  // An NZ output in GM starts at a 32-byte boundary.
+  struct alignas(32) Out {
+    float v[3 * 800 + 1];
+  };
+  const auto storage = std::make_unique<Out>();
+  float* const out = storage->v;
+  std::fill(out, out + 3 * 800 + 1, -1.0f);
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(out, 3 * 800);
+  Fixpipe<float, float, AscendC::CFG_NZ>(g, c, p);
+  for (size_t i = 0; i < 3 * 800; ++i) {
+    const uint32_t block = uint32_t(i / 800), row = uint32_t(i % 800 / 16);
+    const float want =
+        row < m ? value(row, block * 16 + uint32_t(i % 16)) : -1.0f;
+    ASSERT_EQ(out[i], want) << i;
+  }
+  GlobalTensor<float> off;
+  off.SetGlobalBuffer(out + 1, 3 * 800);
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<float, float, AscendC::CFG_NZ>(off, c, p); },
+      "Fixpipe<float, float> L0C->GM: dst GM address is not 32-byte aligned "
+      "(NZ output)"));
+  // To L1: F322F16, column blocks m x 16 halves apart (dstStride 24).
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 3 * 24 * 32);
+  LocalTensor<half> a = l1.Get<half>();
+  p.quantPre = AscendC::F322F16;
+  p.dstStride = 24;
+  Fixpipe<half, float, AscendC::CFG_NZ>(a, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      ASSERT_EQ(float(a.GetValue((col / 16) * 24 * 16 + r * 16 + col % 16)),
+                RefHalf(value(r, col)));
+    }
+  }
+}
+
+TEST_F(CubeTest, FixpipeQuantAndNzRules) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::A1> a1;
+  pipe.InitBuffer(l0c, 1024);
+  pipe.InitBuffer(l1, 64);
+  pipe.InitBuffer(a1, 512);
+  LocalTensor<int32_t> c = l0c.Get<int32_t>();
+  LocalTensor<float> cf = l0c.Get<float>();
+  LocalTensor<uint64_t> ws = l1.Get<uint64_t>();
+  LocalTensor<uint64_t> ws_a1 = a1.Get<uint64_t>();
+  LocalTensor<half> dst_l1 = a1.Get<half>();
+  std::vector<int8_t> b(256);
+  GlobalTensor<int8_t> gb = Gm(b);
+  std::vector<half> h(256);
+  GlobalTensor<half> gh = Gm(h);
+  FixpipeParamsV220 p;
+  p.mSize = 16;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  p.quantPre = AscendC::REQ8;
+  p.deqScalar = QuantBits(FloatBits(1.0f), 1, false, 0, false);
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, p); },
+                        "Fixpipe<int8_t, int32_t> L0C->GM: "
+                        "intriParams.deqScalar 0x000000003f800000 has the sign "
+                        "bit 46 clear, which makes uint8_t results, but dst is "
+                        "int8_t"));
+  p.deqScalar = QuantBits(0x7F800000u, 1, false, 0, true);
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, p); },
+                        "intriParams.deqScalar 0x000040007f800000 has the "
+                        "scale inf in bits 0..31, which is inf, NaN or "
+                        "subnormal"));
+  p.quantPre = AscendC::VREQ8;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, p); },
+                        "intriParams.quantPre VREQ8 reads one parameter per "
+                        "column from cbufWorkspace; use the Fixpipe form with "
+                        "cbufWorkspace"));
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, ws_a1, p); },
+                        "cbufWorkspace LocalTensor is at position A1; it must "
+                        "be at C1 (L1)"));
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, ws, p); },
+                        "one parameter per column (nSize x 8 bytes) reaches "
+                        "128 bytes into cbufWorkspace, past the end of its 64 "
+                        "bytes"));
+  for (uint32_t i = 0; i < 8; ++i)
+    ws.SetValue(i, QuantBits(FloatBits(1.0f), 1, false, 0, true));
+  ws.SetValue(3, QuantBits(0x00000001u << 13, 1, false, 0, true));
+  p.nSize = 8;
+  p.dstStride = 8;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, ws, p); },
+                        "cbufWorkspace[3] 0x0000400000002000 has the scale"));
+  p.nSize = 16;
+  p.dstStride = 16;
+  p.quantPre = AscendC::REQ8;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, ws, p); },
+                        "cbufWorkspace is given, but intriParams.quantPre "
+                        "REQ8 is not a per-column mode"));
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gh, c, p); },
+                        "Fixpipe<half, int32_t> L0C->GM: intriParams.quantPre "
+                        "REQ8 does not turn int32_t into half"));
+  p.quantPre = AscendC::QF322B8_PRE;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(gb, c, p); },
+                        "intriParams.quantPre QF322B8_PRE does not turn "
+                        "int32_t into int8_t"));
+  // NZ2NZ and L0C -> L1.
+  p.quantPre = AscendC::REQ8;
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<int8_t, int32_t, AscendC::CFG_NZ>(gb, c, p); },
+      "an NZ output of int8_t merges channels into 16 x 32 fractals (Int8 "
+      "Channel Merge), which is not emulated yet"));
+  p.quantPre = AscendC::F322F16;
+  p.nSize = 8;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe<half, float, AscendC::CFG_NZ>(gh, cf, p); },
+                "intriParams.nSize 8 is not a multiple of 16 (NZ output)"));
+  p.nSize = 16;
+  p.dstStride = 15;
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<half, float, AscendC::CFG_NZ>(gh, cf, p); },
+      "intriParams.dstStride 15 (x 32 bytes) is less than one column of "
+      "fractals (mSize 16 x 16 x 2 bytes): the NZ output would overlap"));
+  p.dstStride = 16;
+  p.channelSplit = true;
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<half, float, AscendC::CFG_NZ>(gh, cf, p); },
+      "intriParams.channelSplit (F32 Channel Split) is not emulated yet"));
+  p.channelSplit = false;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe(dst_l1, cf, p); },
+                        "Fixpipe<half, float> L0C->L1: config CFG_ROW_MAJOR: "
+                        "the L0C -> L1 path writes NZ only (CFG_NZ)"));
+  p.quantPre = AscendC::NoQuant;
+  LocalTensor<float> f_l1 = a1.Get<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<float, float, AscendC::CFG_NZ>(f_l1, cf, p); },
+      "intriParams.quantPre NoQuant: the L0C -> L1 path always converts"));
+  p.quantPre = AscendC::F322F16;
+  p.nSize = 32;
+  p.srcStride = 0;  // both column blocks read the one fractal
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<half, float, AscendC::CFG_NZ>(dst_l1, cf, p); },
+      "the NZ output reaches 1024 bytes into dst, past the end of its 512 "
+      "bytes"));
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.mSize = 17;
+  p.dstStride = 17;
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<half, float, AscendC::CFG_NZ>(dst_l1, cf, p); },
+      "the NZ matrices reaches 1088 bytes into src, past the end of its 1024 "
+      "bytes"));
+}
+
+// A quantized matmul end to end from GM: int8 A (Zz) and B (Zn) loaded
+// into L0A/L0B, Mmad into int32_t, the per-column parameters copied GM ->
+// L1, and Fixpipe VREQ8 to an int8 ND matrix in GM.
+TEST_F(CubeTest, QuantizedInt8MatmulEndToEnd) {
+  const uint32_t m = 32, k = 64, n = 32, c0 = 32;
+  const uint32_t m1 = 2, k1 = 2, n1 = 2;
+  std::vector<int8_t> a(m * k), b(k * n);
+  for (uint32_t i = 0; i < a.size(); ++i) a[i] = int8_t(int(i * 7 % 17) - 8);
+  for (uint32_t i = 0; i < b.size(); ++i) b[i] = int8_t(int(i * 5 % 13) - 6);
+  std::vector<int8_t> a_zz(m1 * k1 * 512), b_zn(k1 * n1 * 512);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < k; ++col)
+      a_zz[ZzIndex(r, col, k1, c0)] = a[r * k + col];
+  }
+  for (uint32_t r = 0; r < k; ++r) {
+    for (uint32_t col = 0; col < n; ++col)
+      b_zn[ZnIndex(r, col, n1, c0)] = b[r * n + col];
+  }
+  std::vector<uint64_t> params(n);
+  for (uint32_t col = 0; col < n; ++col) {
+    params[col] = QuantBits(FloatBits(1.0f / float(8 + col)), 1, false,
+                            int32_t(col % 7) - 3, true);
+  }
+  TPipe pipe;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C1> l1;
+  pipe.InitBuffer(l0a, a_zz.size());
+  pipe.InitBuffer(l0b, b_zn.size());
+  pipe.InitBuffer(l0c, m1 * n1 * 1024);
+  pipe.InitBuffer(l1, n * 8);
+  LocalTensor<int8_t> la = l0a.Get<int8_t>();
+  LocalTensor<int8_t> lb = l0b.Get<int8_t>();
+  LocalTensor<int32_t> lc = l0c.Get<int32_t>();
+  LocalTensor<uint64_t> ws = l1.Get<uint64_t>();
+  LoadData(la, Gm(a_zz), LoadData2DParams(0, m1 * k1, 1, 0, 0, false, 0));
+  LoadData(lb, Gm(b_zn), LoadData2DParams(0, k1 * n1, 1, 0, 0, false, 0));
+  DataCopy(ws, Gm(params), n);
+  MmadParams mp;
+  mp.m = m;
+  mp.n = n;
+  mp.k = k;
+  Mmad(lc, la, lb, mp);
+  FixpipeParamsV220 fp;
+  fp.mSize = m;
+  fp.nSize = n;
+  fp.srcStride = m1 * 16;
+  fp.dstStride = n;
+  fp.quantPre = AscendC::VREQ8;
+  std::vector<int8_t> out(m * n);
+  Fixpipe(Gm(out), lc, ws, fp);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      int64_t sum = 0;
+      for (uint32_t i = 0; i < k; ++i)
+        sum += int64_t{a[r * k + i]} * int64_t{b[i * n + col]};
+      const float s = RefScaled(double(sum), params[col], false);
+      ASSERT_EQ(out[r * n + col], RefToB8(s, params[col])) << r << "," << col;
+    }
+  }
+}
+
+// ---- DataCopy into the bias table and the fixpipe buffer -------------------
+
+TEST_F(CubeTest, BiasTableCopiesFromL1WithGapsAndHalfWidening) {
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2> bt;
+  pipe.InitBuffer(l1, 512);
+  pipe.InitBuffer(bt, 1024);
+  LocalTensor<half> src_h = l1.Get<half>();
+  LocalTensor<int32_t> src_i = l1.Get<int32_t>();
+  LocalTensor<float> dst_f = bt.Get<float>();
+  LocalTensor<int32_t> dst_i = bt.Get<int32_t>();
+  for (uint32_t i = 0; i < 256; ++i) {
+    src_h.SetValue(i, half(float(i) * 0.25f - 20.0f));  // exact in half
+  }
+  for (uint32_t i = 0; i < 256; ++i) dst_f.SetValue(i, -1.0f);
+  // Two blocks of 64 bytes of float (16 values from 32 bytes of half), a
+  // 32-byte source gap and a 64-byte destination gap, end to start.
+  DataCopy(dst_f, src_h, AscendC::DataCopyParams(2, 1, 1, 1));
+  for (uint32_t i = 0; i < 64; ++i) {
+    float want = -1.0f;
+    if (i < 16) want = float(i) * 0.25f - 20.0f;
+    if (i >= 32 && i < 48) want = float(i) * 0.25f - 20.0f;  // src 32..47
+    ASSERT_EQ(dst_f.GetValue(i), want) << i;
+  }
+  // int32_t, the count form: 20 elements are 80 bytes, rounded down to 64.
+  for (uint32_t i = 0; i < 128; ++i) src_i.SetValue(i, int32_t(i) * 3 - 7);
+  for (uint32_t i = 0; i < 64; ++i) dst_i.SetValue(i, 555);
+  DataCopy(dst_i, src_i, 20);
+  for (uint32_t i = 0; i < 24; ++i) {
+    ASSERT_EQ(dst_i.GetValue(i), i < 16 ? int32_t(i) * 3 - 7 : 555) << i;
+  }
+  // The same-type DataCopyParams form: blockLen 2 (128 bytes), no gaps.
+  DataCopy(dst_i, src_i, AscendC::DataCopyParams(1, 2, 0, 0));
+  for (uint32_t i = 0; i < 40; ++i) {
+    ASSERT_EQ(dst_i.GetValue(i), i < 32 ? int32_t(i) * 3 - 7 : 555) << i;
+  }
+}
+
+TEST_F(CubeTest, FixpipeBufferCopiesUint64StartToStart) {
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2PIPE2GM> fb;
+  pipe.InitBuffer(l1, 1024);
+  pipe.InitBuffer(fb, 1024);
+  LocalTensor<uint64_t> src = l1.Get<uint64_t>();
+  LocalTensor<uint64_t> dst = fb.Get<uint64_t>();
+  for (uint32_t i = 0; i < 128; ++i) {
+    src.SetValue(i, 0x1000000000ull * i + i);
+    dst.SetValue(i, 7);
+  }
+  // Two 128-byte blocks; sources 5 x 32 bytes apart, destinations 2 x 128
+  // bytes apart, start to start.
+  DataCopy(dst, src, AscendC::DataCopyParams(2, 1, 5, 2));
+  for (uint32_t i = 0; i < 64; ++i) {
+    uint64_t want = 7;
+    if (i < 16) want = 0x1000000000ull * i + i;
+    if (i >= 32 && i < 48) want = 0x1000000000ull * (i - 12) + (i - 12);
+    ASSERT_EQ(dst.GetValue(i), want) << i;
+  }
+  DataCopy(dst[64], src, 5);  // 40 bytes: one 32-byte block, 4 values
+  for (uint32_t i = 64; i < 70; ++i) {
+    ASSERT_EQ(dst.GetValue(i),
+              i < 68 ? 0x1000000000ull * (i - 64) + i - 64 : 7ull);
+  }
+}
+
+TEST_F(CubeTest, CubeTableCopyRules) {
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::C2> bt;
+  TBuf<TPosition::C2PIPE2GM> fb;
+  pipe.InitBuffer(l1, 512);
+  pipe.InitBuffer(a1, 512);
+  pipe.InitBuffer(bt, 256);
+  pipe.InitBuffer(fb, 256);
+  LocalTensor<half> src_h = l1.Get<half>();
+  LocalTensor<float> src_f = l1.Get<float>();
+  LocalTensor<float> a1_f = a1.Get<float>();
+  LocalTensor<uint64_t> src_u = l1.Get<uint64_t>();
+  LocalTensor<int32_t> bt_i = bt.Get<int32_t>();
+  LocalTensor<float> bt_f = bt.Get<float>();
+  LocalTensor<uint64_t> fb_u = fb.Get<uint64_t>();
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(bt_i, src_h, AscendC::DataCopyParams(1, 1, 0, 0)); },
+      "DataCopy<int32_t, half> L1->BiasTable: the types (dst int32_t, src "
+      "half) are not documented for this path"));
+  EXPECT_TRUE(FailsWith([&] { DataCopy(bt_f, a1_f, 16); },
+                        "DataCopy<float> L1->BiasTable: src LocalTensor is at "
+                        "position A1; it must be at C1 (L1)"));
+  EXPECT_TRUE(FailsWith([&] { DataCopy(bt_f[8], src_f, 16); },
+                        "DataCopy<float> L1->BiasTable: dst LocalTensor starts "
+                        "at bias table offset 32, which is not a multiple of "
+                        "64 "
+                        "bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(bt_f, src_f, AscendC::DataCopyParams(2, 2, 0, 1)); },
+      "the blocks written reaches 320 bytes into dst, past the end of its "
+      "256 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(bt_f, src_f, AscendC::DataCopyParams(4096, 1, 0, 0)); },
+      "repeatParams.blockCount 4096 is out of range [0, 4095]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(fb_u, src_u, AscendC::DataCopyParams(2, 1, 4, 0)); },
+      "DataCopy<uint64_t> L1->FixpipeBuffer: repeatParams.dstGap 0 with "
+      "blockCount 2: the fixpipe buffer's dstGap is in [1, 65535]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(fb_u, src_u, AscendC::DataCopyParams(2, 1, 16, 1)); },
+      "the blocks read reaches 640 bytes into src, past the end of its 512 "
+      "bytes"));
+  LocalTensor<float> fb_f = fb.Get<float>();
+  EXPECT_TRUE(FailsWith([&] { DataCopy(fb_f, src_f, 32); },
+                        "DataCopy<float> L1->FixpipeBuffer: the types (dst "
+                        "float, src float) are not documented"));
+  std::vector<float> g(64);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(bt_f, Gm(g), 16); },
+                        "DataCopy<float> L1->BiasTable: src is a GlobalTensor; "
+                        "the bias table is filled from L1 (C1) only"));
+}
+
+// Mmad's bias form end to end from GM: the bias goes GM -> L1 -> bias table.
+TEST_F(CubeTest, MmadBiasFromGmThroughTheBiasTable) {
+  const uint32_t m = 16, k = 16, n = 32, n1 = 2;
+  std::vector<float> bias(n);
+  for (uint32_t c = 0; c < n; ++c) bias[c] = float(c) * 1.5f - 9.0f;
+  TPipe pipe;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2> bt;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l1, n * 4);
+  pipe.InitBuffer(bt, n * 4);
+  pipe.InitBuffer(l0a, 512);
+  pipe.InitBuffer(l0b, n1 * 512);
+  pipe.InitBuffer(l0c, n1 * 1024);
+  LocalTensor<float> lbias = l1.Get<float>();
+  LocalTensor<float> tbias = bt.Get<float>();
+  LocalTensor<half> la = l0a.Get<half>();
+  LocalTensor<half> lb = l0b.Get<half>();
+  LocalTensor<float> lc = l0c.Get<float>();
+  DataCopy(lbias, Gm(bias), n);
+  DataCopy(tbias, lbias, AscendC::DataCopyParams(1, n * 4 / 64, 0, 0));
+  const auto a = [](uint32_t r, uint32_t c) {
+    return float(int(r + c) % 5 - 2);
+  };
+  const auto b = [](uint32_t r, uint32_t c) {
+    return float(int(r * c) % 3 - 1);
+  };
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < k; ++c)
+      la.SetValue(ZzIndex(r, c, 1, 16), half(a(r, c)));
+  }
+  for (uint32_t r = 0; r < k; ++r) {
+    for (uint32_t c = 0; c < n; ++c)
+      lb.SetValue(ZnIndex(r, c, n1, 16), half(b(r, c)));
+  }
+  MmadParams mp;
+  mp.m = m;
+  mp.n = n;
+  mp.k = k;
+  Mmad(lc, la, lb, tbias, mp);
+  FixpipeParamsV220 fp;
+  fp.mSize = m;
+  fp.nSize = n;
+  fp.srcStride = 16;
+  fp.dstStride = n;
+  std::vector<float> out(m * n);
+  Fixpipe(Gm(out), lc, fp);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      float want = bias[c];
+      for (uint32_t i = 0; i < k; ++i) want += a(r, i) * b(i, c);
+      ASSERT_EQ(out[r * n + c], want) << r << "," << c;
+    }
+  }
+}
+
+// ---- DataCopy L0C -> GM with the fixpipe registers
+// ---------------------------
+
+TEST_F(CubeTest, DataCopyL0cToGmUsesTheFixpipeRegisters) {
+  // A fresh block: the registers start unset.
+  normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+  const uint32_t m = 20, n = 32, m1 = 2;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C1> l1;
+  TBuf<TPosition::C2PIPE2GM> fb;
+  LocalTensor<int32_t> c = FillL0c<int32_t>(pipe, l0c, m, n, SmallInt);
+  pipe.InitBuffer(l1, n * 8);
+  pipe.InitBuffer(fb, n * 8);
+  LocalTensor<uint64_t> l1_params = l1.Get<uint64_t>();
+  LocalTensor<uint64_t> fb_params = fb.Get<uint64_t>();
+  AscendC::DataCopyCO12DstParams p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = m1 * 16;
+  p.dstStride = n;
+  p.nz2ndEn = true;
+  p.quantPre = AscendC::REQ8;
+  std::vector<int8_t> b8(m * n);
+  GlobalTensor<int8_t> gb = Gm(b8);
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopy(gb, c, p); },
+                "DataCopy<int8_t, int32_t> L0C->GM: intriParams.nz2ndEn "
+                "is true, but SetFixpipeNz2ndFlag was not called in "
+                "this block"));
+  AscendC::SetFixpipeNz2ndFlag(1, 0, 1);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(gb, c, p); },
+                        "intriParams.quantPre REQ8 takes its parameter from "
+                        "SetFixpipePreQuantFlag, which was not called in this "
+                        "block"));
+  const uint64_t req = QuantBits(FloatBits(0.7f), 2, true, 11, true);
+  AscendC::SetFixpipePreQuantFlag(req);
+  p.reluPre = 1;
+  DataCopy(gb, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const int32_t v = SmallInt(r, col);
+      const float s =
+          v < 0 ? 0.0f : RefScaled(RefInt32Input(v, req), req, false);
+      ASSERT_EQ(b8[r * n + col], RefToB8(s, req)) << r << "," << col;
+    }
+  }
+  // VDEQF16: the parameters go GM -> L1 -> fixpipe buffer.
+  std::vector<uint64_t> params(n);
+  for (uint32_t col = 0; col < n; ++col) {
+    params[col] =
+        QuantBits(FloatBits(0.125f * float(col + 1)), 1, false, 0, false);
+  }
+  DataCopy(l1_params, Gm(params), n);
+  p.quantPre = AscendC::VDEQF16;
+  p.reluPre = 0;
+  std::vector<half> h(m * n);
+  GlobalTensor<half> gh = Gm(h);
+  EXPECT_TRUE(FailsWith([&] { DataCopy(gh, c, p); },
+                        "intriParams.quantPre VDEQF16 reads one parameter per "
+                        "column from the fixpipe buffer, but SetFixPipeConfig "
+                        "was not called in this block"));
+  DataCopy(fb_params, l1_params, AscendC::DataCopyParams(1, n * 8 / 128, 0, 0));
+  AscendC::SetFixPipeConfig(fb_params);
+  DataCopy(gh, c, p);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const float s = RefScaled(SmallInt(r, col), params[col], false);
+      ASSERT_EQ(float(h[r * n + col]), RefHalf(s)) << r << "," << col;
+    }
+  }
+  // NZ output (nz2ndEn false): int32_t, column blocks 64 x 32 bytes apart.
+  p.nz2ndEn = false;
+  p.quantPre = AscendC::NoQuant;
+  p.dstStride = 64;
+  struct alignas(32) Out {
+    int32_t v[2 * 512];
+  };
+  const auto storage = std::make_unique<Out>();
+  std::fill(storage->v, storage->v + 1024, -1);
+  GlobalTensor<int32_t> gnz;
+  gnz.SetGlobalBuffer(storage->v, 1024);
+  DataCopy(gnz, c, p);
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const uint32_t block = i / 512, row = i % 512 / 16;
+    ASSERT_EQ(storage->v[i], row < m ? SmallInt(row, block * 16 + i % 16) : -1)
+        << i;
+  }
+  // Two ND matrices: srcNdStride 16 (16 x 16 elements of L0C, as Fixpipe's
+  // srcNdStride: docs/decisions.md), dstNdStride 300.
+  p.nz2ndEn = true;
+  p.mSize = 16;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  AscendC::SetFixpipeNz2ndFlag(2, 16, 300);
+  std::vector<int32_t> two(600, 9);
+  GlobalTensor<int32_t> g2 = Gm(two);
+  DataCopy(g2, c, p);
+  for (uint32_t i = 0; i < 600; ++i) {
+    const uint32_t mat = i / 300, at = i % 300;
+    // Matrix 1 is L0C's second fractal: rows 16..19 of columns 0..15.
+    const int32_t want =
+        at >= 256 ? 9 : c.GetValue(mat * 256 + (at / 16) * 16 + at % 16);
+    ASSERT_EQ(two[i], want) << i;
+  }
+  // The setters' rules.
+  p.reluPre = 2;
+  EXPECT_TRUE(FailsWith([&] { DataCopy(g2, c, p); },
+                        "intriParams.reluPre 2 is not 0 (no ReLU) or 1 (Normal "
+                        "ReLU)"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixpipeNz2ndFlag(0, 0, 1); },
+                        "SetFixpipeNz2ndFlag: ndNum 0 is out of range [1, "
+                        "65535]"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixpipeNz2ndFlag(2, 0, 1); },
+                        "SetFixpipeNz2ndFlag: srcNdStride 0 is out of range "
+                        "[1, 512]"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixpipeNz2ndFlag(1, 0, 0); },
+                        "SetFixpipeNz2ndFlag: dstNdStride 0 is out of range "
+                        "[1, 65535]"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetFixPipeConfig(l1_params); },
+                        "SetFixPipeConfig: quantPre LocalTensor is at position "
+                        "C1; it must be at C2PIPE2GM (the fixpipe buffer)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::SetFixPipeConfig(fb_params, fb_params); },
+      "SetFixPipeConfig: reluPre is a tensor at position C2PIPE2GM; it is "
+      "reserved: pass an empty LocalTensor"));
+  AscendC::SetFixPipeConfig(LocalTensor<uint64_t>(), fb_params);
+  LocalTensor<uint64_t> co1 = l0c.Get<uint64_t>();
+  AscendC::SetFixPipeConfig(co1, true);  // clears the unit flags only
+}
+
+// ---- Fill ------------------------------------------------------------------
+
+TEST_F(CubeTest, FillSetsBlocksWithGapsInL1AndL0) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::B2> l0b;
+  pipe.InitBuffer(l1, 2048);
+  pipe.InitBuffer(l0b, 8 * 512);
+  LocalTensor<half> a = l1.Get<half>();
+  LocalTensor<float> b = l0b.Get<float>();
+  for (uint32_t i = 0; i < 1024; ++i) a.SetValue(i, half(-1.0f));
+  for (uint32_t i = 0; i < 1024; ++i) b.SetValue(i, -1.0f);
+  // The page's L1 picture: 5 repeats of 3 blocks of 32 bytes, 5 blocks of
+  // gap: repeat r covers bytes [r * 256, r * 256 + 96).
+  Fill(a, AscendC::InitConstValueParams<half>(5, 3, 5, half(2.5f)));
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const uint32_t byte = i * 2;
+    const bool filled = byte < 5 * 256 && byte % 256 < 96;
+    ASSERT_EQ(float(a.GetValue(i)), filled ? 2.5f : -1.0f) << i;
+  }
+  // L0B: blocks of 512 bytes; 2 repeats of 2 blocks with a gap of 3.
+  Fill(b, AscendC::InitConstValueParams<float>(2, 2, 3, 7.0f));
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const uint32_t block = i * 4 / 512;
+    const bool filled = block < 2 || (block >= 5 && block < 7);
+    ASSERT_EQ(b.GetValue(i), filled ? 7.0f : -1.0f) << i;
+  }
+  Fill(b, AscendC::InitConstValueParams<float>(0, 2, 3, 9.0f));  // a NOP
+  ASSERT_EQ(b.GetValue(0), 7.0f);
+  // The page's braced form: one repeat of two 512-byte blocks set to 1.
+  Fill(b, {1, 2, 0, 1});
+  for (uint32_t i = 0; i < 1024; ++i) {
+    ASSERT_EQ(b.GetValue(i), i < 256                 ? 1.0f
+                             : (i >= 640 && i < 896) ? 7.0f
+                                                     : -1.0f)
+        << i;
+  }
+  TBuf<TPosition::C1> c1;
+  pipe.InitBuffer(c1, 64);
+  LocalTensor<float> c = c1.Get<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(c, AscendC::InitConstValueParams<float>(1, 1, 0, 1.0f)); },
+      "Fill<float>: dst LocalTensor is at position C1; it must be at A1, B1 "
+      "(L1), A2 (L0A) or B2 (L0B)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(b[8], AscendC::InitConstValueParams<float>(1, 1, 0, 1.0f)); },
+      "Fill<float>: dst LocalTensor starts at L0B offset 32, which is not a "
+      "multiple of 512 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(b, AscendC::InitConstValueParams<float>(2, 4, 1, 1.0f)); },
+      "the blocks filled reaches 4608 bytes into dst, past the end of its "
+      "4096 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { Fill(b, AscendC::InitConstValueParams<float>(32768, 1, 0, 1.0f)); },
+      "Fill<float>: initConstValueParams.repeatTimes 32768 is out of range "
+      "[0, 32767]"));
+}
+
+// ---- LoadData GM -> L1 -----------------------------------------------------
+
+TEST_F(CubeTest, LoadData2DFromGmIntoL1) {
+  // Eight 512-byte fractals of half in GM, each holding its index * 256 +
+  // its element (integers below 2048: exact in half).
+  std::vector<half> gm(8 * 256);
+  for (uint32_t i = 0; i < gm.size(); ++i) {
+    gm[i] = half(float(i));
+  }
+  GlobalTensor<half> g = Gm(gm);
+  TPipe pipe;
+  TBuf<TPosition::B1> l1;
+  pipe.InitBuffer(l1, 8 * 512);
+  LocalTensor<half> dst = l1.Get<half>();
+  for (uint32_t i = 0; i < 8 * 256; ++i) dst.SetValue(i, half(-1.0f));
+  // Fractals 1, 3, 5 to L1 fractals 0, 2, 4 (dstGap 1).
+  LoadData(dst, g, LoadData2DParams(1, 3, 2, 0, 1, false, 0));
+  const auto fractal_of = [&](uint32_t f) {
+    const float first = float(dst.GetValue(f * 256));
+    for (uint32_t e = 0; e < 256; ++e) {
+      const float v = float(dst.GetValue(f * 256 + e));
+      if (v != (first < 0 ? -1.0f : first + float(e))) return -2;
+    }
+    return first < 0 ? -1 : int(first) / 256;
+  };
+  const int want[] = {1, -1, 3, -1, 5, -1, -1, -1};
+  for (uint32_t f = 0; f < 8; ++f) ASSERT_EQ(fractal_of(f), want[f]) << f;
+  // addrMode 1: the index falls, fractals 7, 4, 1 to L1 fractals 5, 6, 7.
+  LoadData(dst[5 * 256], g, LoadData2DParams(7, 3, 3, 0, 0, false, 1));
+  const int falling[] = {1, -1, 3, -1, 5, 7, 4, 1};
+  for (uint32_t f = 0; f < 8; ++f) ASSERT_EQ(fractal_of(f), falling[f]) << f;
+  TBuf<TPosition::C1> c1;
+  pipe.InitBuffer(c1, 512);
+  LocalTensor<half> c = c1.Get<half>();
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(c, g, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); },
+      "LoadData<half> GM->L0A: dst LocalTensor is at position C1; it must be "
+      "at A1, B1 (L1), A2 (L0A) or B2 (L0B)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst[8], g, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); },
+      "LoadData<half> GM->L1: dst LocalTensor starts at L1 offset 16, which "
+      "is not a multiple of 32 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(2, 3, 2, 0, 0, false, 1)); },
+      "LoadData<half> GM->L1: loadDataParams.addrMode 1 from startIndex 2 "
+      "steps 4 fractals down (repeatTimes 3 x srcStride 2): below fractal 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(0, 1, 1, 0, 0, false, 2)); },
+      "LoadData<half> GM->L1: loadDataParams.addrMode 2; 0 (fractal index "
+      "growing) or 1 (falling)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(0, 1, 1, 0, 0, true, 0)); },
+      "LoadData<half> GM->L1: loadDataParams.ifTranspose is true; only the "
+      "L1 -> L0A/L0B paths transpose"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(dst, g, LoadData2DParams(6, 2, 2, 0, 0, false, 0)); },
+      "the access reaches element 2304 of src, past the end of the "
+      "GlobalTensor of 2048 elements"));
+}

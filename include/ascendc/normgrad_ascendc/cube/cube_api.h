@@ -1,9 +1,10 @@
 // normgrad_ascendc/cube/cube_api.h — the cube unit's basic data path
 // (docs/cube.md): DataCopy GM → L1 with ND2NZ (Nd2NzParams), LoadData 2D
 // L1/GM → L0A/L0B (LoadData2DParams), Mmad L0A × L0B → L0C (MmadParams) and
-// Fixpipe L0C → GM with NZ2ND (FixpipeParamsV220), as the Atlas A2/A3 pages
-// give them. The contiguous DataCopy forms between GM and L1 are the
-// DataCopy overloads of data_copy.h, which tell an L1 tensor by its position.
+// Fixpipe L0C → GM (NZ2ND or NZ2NZ) and L0C → L1 (FixpipeParamsV220) with
+// its casts and quantization modes, as the Atlas A2/A3 pages give them. The
+// contiguous DataCopy forms between GM and L1 are the DataCopy overloads of
+// data_copy.h, which tell an L1 tensor by its position.
 //
 // Each call checks its operands (position, alignment, bounds) and parameters
 // (documented ranges and rules) and reports a broken rule as a KernelError
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "normgrad_ascendc/cube/cube_table_copy.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/half.h"
@@ -110,20 +112,60 @@ inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
 /// NZ2NZ: the output keeps the Nz layout.
 inline constexpr FixpipeConfig CFG_NZ{CO2Layout::NZ};
 
-/// Fixpipe L0C → GM (Atlas A2/A3 form).
+/// Fixpipe L0C → GM or L1 (Atlas A2/A3 form).
 struct FixpipeParamsV220 {
   uint16_t nSize = 0;      ///< columns (N) of the source, 0..4095
-  uint16_t mSize = 0;      ///< rows (M); NZ2ND: 0..8192
+  uint16_t mSize = 0;      ///< rows (M); NZ2ND: 0..8192, NZ: 0..65535
   uint16_t srcStride = 0;  ///< 16-element units between column blocks
-  uint32_t dstStride = 0;  ///< NZ2ND: elements of a destination row
+  /// NZ2ND: elements of a destination row; NZ: 32-byte units between the
+  /// destination's column blocks.
+  uint32_t dstStride = 0;
   QuantMode_t quantPre = NoQuant;
-  uint64_t deqScalar = 0;
+  uint64_t deqScalar = 0;    ///< the scalar modes' parameter (QUANT_PRE)
   uint16_t ndNum = 1;        ///< matrices (0: nothing)
   uint16_t srcNdStride = 0;  ///< 16-element units between source matrices
   uint32_t dstNdStride = 0;  ///< elements between destination matrices
   bool reluEn = false;
   uint8_t unitFlag = 0;  ///< 0, 2 or 3
   bool channelSplit = false;
+};
+
+/// DataCopy L0C → GM: the Fixpipe of FixpipeParamsV220 with its settings in
+/// the fixpipe registers (SetFixpipePreQuantFlag, SetFixPipeConfig,
+/// SetFixpipeNz2ndFlag).
+struct DataCopyCO12DstParams {
+  uint8_t sid = 0;         ///< reserved; ignored
+  uint16_t nSize = 0;      ///< as FixpipeParamsV220
+  uint16_t mSize = 0;      ///< as FixpipeParamsV220
+  uint32_t dstStride = 0;  ///< as FixpipeParamsV220
+  uint16_t srcStride = 0;  ///< as FixpipeParamsV220
+  uint8_t unitFlag = 0;    ///< 0, 2 or 3
+  QuantMode_t quantPre = NoQuant;
+  uint8_t reluPre = 0;  ///< 0: no ReLU, 1: Normal ReLU
+  bool channelSplit = false;
+  bool nz2ndEn = false;  ///< ND output with SetFixpipeNz2ndFlag's setting
+};
+
+/// Fill: repeatTimes repeats of blockNum blocks set to initValue, dstGap
+/// blocks between repeats (blocks of 32 bytes in L1, 512 in L0A/L0B).
+template <typename U>
+struct InitConstValueParams {
+  InitConstValueParams() = default;
+  // The counts must be integers: a braced list of four floats (a test's
+  // own Fill helper, say) is then no InitConstValueParams.
+  template <typename R, typename B, typename G,
+            typename = std::enable_if_t<std::is_integral_v<R> &&
+                                        std::is_integral_v<B> &&
+                                        std::is_integral_v<G>>>
+  InitConstValueParams(R repeatTimesIn, B blockNumIn, G dstGapIn, U initValueIn)
+      : repeatTimes(static_cast<uint16_t>(repeatTimesIn)),
+        blockNum(static_cast<uint16_t>(blockNumIn)),
+        dstGap(static_cast<uint16_t>(dstGapIn)),
+        initValue(initValueIn) {}
+  uint16_t repeatTimes = 0;  ///< 0..32767 (0: nothing)
+  uint16_t blockNum = 0;     ///< 0..32767 (0: nothing)
+  uint16_t dstGap = 0;       ///< 0..32767
+  U initValue{};
 };
 
 }  // namespace AscendC
@@ -189,9 +231,27 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
              const TensorView& dst, const TensorView& fm,
              const TensorView& filter, const TensorView* bias,
              CubeType bias_type, const AscendC::MmadParams& params);
+/// Fixpipe writes to GM (`dst_gm`) or to an L1 tensor (`dst_l1`), the other
+/// null; `workspace` (the per-channel quantization parameters in L1) is null
+/// in the forms without cbufWorkspace.
 void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
-                const GmSide& dst, const TensorView& src,
+                const GmSide* dst_gm, const TensorView* dst_l1,
+                const TensorView& src, const TensorView* workspace,
                 const AscendC::FixpipeParamsV220& params);
+/// Fill: the `elem_bytes` bytes at `value` repeated over the blocks.
+void RunFill(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
+             uint32_t repeat_times, uint32_t block_num, uint32_t dst_gap,
+             const void* value);
+/// DataCopy L0C → GM with the fixpipe registers.
+void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
+                        const TensorView& src,
+                        const AscendC::DataCopyCO12DstParams& params);
+/// SetFixPipeConfig: `quant` null clears the unit flags only (no effect on
+/// the CPU).
+void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu);
+void RunSetFixpipeNz2ndFlag(uint16_t nd_num, uint16_t src_nd_stride,
+                            uint16_t dst_nd_stride);
+void RunSetFixpipePreQuantFlag(uint64_t config);
 
 }  // namespace normgrad_ascendc
 
@@ -237,6 +297,20 @@ void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
   const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(src);
   normgrad_ascendc::RunLoadData2D(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                   dst.view(), nullptr, &gm, loadDataParams);
+}
+
+/// L1 → bias table with a conversion (float from half): blockLen and
+/// dstGap in 64 bytes of dst, srcGap in 32 bytes of src. The same-type
+/// forms are the DataCopy overloads of data_copy.h.
+template <typename T, typename U>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunL1ToCubeTable(
+      {normgrad_ascendc::TypeName<T>(), sizeof(T)},
+      {normgrad_ascendc::TypeName<U>(), sizeof(U)}, dst.view(), &src.view(), 0,
+      &repeatParams);
 }
 
 namespace cube_detail {
@@ -285,21 +359,153 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
       &bias.view(), normgrad_ascendc::CubeTypeOf<V>(), mmadParams);
 }
 
-/// L0C → GM (T: the GM type, U: the L0C type).
-template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
-void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
-             const FixpipeParamsV220& intriParams,
-             normgrad_ascendc::CallSite site = {}) {
+namespace cube_detail {
+// Fixpipe's operand types, checked at compile time.
+template <typename T, typename U>
+constexpr void CheckFixpipeTypes() {
   static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
                 "Fixpipe: the L0C type U must be float or int32_t");
   static_assert(
       normgrad_ascendc::CubeTypeOf<T>() != normgrad_ascendc::CubeType::kOther,
       "Fixpipe: T must be a documented output type (float, half, "
       "bfloat16_t, int32_t, int8_t, uint8_t)");
+}
+}  // namespace cube_detail
+
+/// L0C → GM (T: the GM type, U: the L0C type).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(dst);
+  normgrad_ascendc::RunFixpipe(normgrad_ascendc::CubeTypeOf<T>(),
+                               normgrad_ascendc::CubeTypeOf<U>(), config.format,
+                               &gm, nullptr, src.view(), nullptr, intriParams);
+}
+
+/// L0C → GM with per-channel quantization parameters (cbufWorkspace in L1,
+/// one uint64_t per column).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          typename S = uint64_t>
+void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+             const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  static_assert(std::is_same_v<S, uint64_t>,
+                "Fixpipe: cbufWorkspace must be a LocalTensor<uint64_t>");
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(dst);
+  normgrad_ascendc::RunFixpipe(normgrad_ascendc::CubeTypeOf<T>(),
+                               normgrad_ascendc::CubeTypeOf<U>(), config.format,
+                               &gm, nullptr, src.view(), &cbufWorkspace.view(),
+                               intriParams);
+}
+
+/// L0C → L1 (NZ output only).
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunFixpipe(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
-      config.format, normgrad_ascendc::GmSideOf(dst), src.view(), intriParams);
+      config.format, nullptr, &dst.view(), src.view(), nullptr, intriParams);
+}
+
+/// L0C → L1 with per-channel quantization parameters.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR,
+          typename S = uint64_t>
+void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+             const LocalTensor<S>& cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  static_assert(std::is_same_v<S, uint64_t>,
+                "Fixpipe: cbufWorkspace must be a LocalTensor<uint64_t>");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunFixpipe(normgrad_ascendc::CubeTypeOf<T>(),
+                               normgrad_ascendc::CubeTypeOf<U>(), config.format,
+                               nullptr, &dst.view(), src.view(),
+                               &cbufWorkspace.view(), intriParams);
+}
+
+/// L0C → GM as set up by the fixpipe registers (T: the GM type, U: the L0C
+/// type).
+template <typename T, typename U>
+void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+              const DataCopyCO12DstParams& intriParams,
+              normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunDataCopyL0cToGm(
+      normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
+      normgrad_ascendc::GmSideOf(dst), src.view(), intriParams);
+}
+
+/// Points the per-column quantization at `quantPre` in the fixpipe buffer;
+/// `reluPre` is reserved (an empty tensor).
+template <typename T>
+void SetFixPipeConfig(const LocalTensor<T>& reluPre,
+                      const LocalTensor<T>& quantPre, bool isUnitFlag = false,
+                      normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, uint64_t>,
+                "SetFixPipeConfig: T must be uint64_t");
+  (void)isUnitFlag;  // clears L0C's unit flags: nothing to do on the CPU
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunSetFixPipeConfig(&quantPre.view(), &reluPre.view());
+}
+
+/// The one-tensor form: `preData` is the quantization tensor in the fixpipe
+/// buffer, or (to clear the unit flags only) a tensor at CO1.
+template <typename T, bool setRelu = false>
+void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false,
+                      normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, uint64_t>,
+                "SetFixPipeConfig: T must be uint64_t");
+  static_assert(!setRelu,
+                "SetFixPipeConfig: setRelu must be false (the one tensor is "
+                "the quantization tensor)");
+  const normgrad_ascendc::ApiCall call(site);
+  const bool clear_only =
+      isUnitFlag && preData.view().position == TPosition::CO1;
+  normgrad_ascendc::RunSetFixPipeConfig(clear_only ? nullptr : &preData.view(),
+                                        nullptr);
+}
+
+/// The NZ2ND setting of DataCopy L0C → GM.
+inline void SetFixpipeNz2ndFlag(uint16_t ndNum, uint16_t srcNdStride,
+                                uint16_t dstNdStride,
+                                normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunSetFixpipeNz2ndFlag(ndNum, srcNdStride, dstNdStride);
+}
+
+/// The scalar quantization parameter of DataCopy L0C → GM.
+inline void SetFixpipePreQuantFlag(uint64_t config,
+                                   normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunSetFixpipePreQuantFlag(config);
+}
+
+/// Sets blocks of an L1, L0A or L0B tensor to one value.
+template <typename T, typename U = T>
+void Fill(const LocalTensor<T>& dst,
+          const InitConstValueParams<U>& initConstValueParams,
+          normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, U>,
+                "Fill: the value's type U must be the dst type T");
+  static_assert(normgrad_ascendc::kCubeMoveType<T>,
+                "Fill: T must be int8_t, uint8_t, int16_t, uint16_t, half, "
+                "bfloat16_t, int32_t, uint32_t or float");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunFill(
+      normgrad_ascendc::TypeName<T>(), sizeof(T), dst.view(),
+      initConstValueParams.repeatTimes, initConstValueParams.blockNum,
+      initConstValueParams.dstGap, &initConstValueParams.initValue);
 }
 
 }  // namespace AscendC

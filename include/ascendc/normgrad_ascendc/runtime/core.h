@@ -143,6 +143,22 @@ struct CapiRegisters {
   uint8_t va_set = 0;
 };
 
+/// The cube core's fixpipe registers (cube/cube_api.h), which DataCopy L0C
+/// -> GM reads: the scalar quantization parameter (SetFixpipePreQuantFlag),
+/// the per-column parameters' bytes in the fixpipe buffer (SetFixPipeConfig)
+/// and the NZ2ND setting (SetFixpipeNz2ndFlag). Unset when a block starts.
+struct FixpipeRegisters {
+  bool quant_set = false;
+  uint64_t quant_pre = 0;
+  bool config_set = false;
+  uint32_t config_offset = 0;  ///< bytes into the fixpipe buffer
+  uint32_t config_bytes = 0;
+  bool nz2nd_set = false;
+  uint16_t nd_num = 1;
+  uint16_t src_nd_stride = 0;
+  uint16_t dst_nd_stride = 0;
+};
+
 /// The sum the last ReduceSum of half or float left for GetReduceRepeatSumSpr
 /// (vector_reduce.h), in the bits of its type; 0 when a block starts.
 struct ReduceSpr {
@@ -190,7 +206,8 @@ class Core {
   /// Sets the block index and count and resets the block's state (the mask
   /// register, DEQSCALE, the comparison-result register, the CTRL register,
   /// AR, the reductions' registers, the merge record, the C API's
-  /// registers, the reduction extreme): a launcher, before running a block.
+  /// registers, the reduction extreme, the fixpipe registers): a launcher,
+  /// before running a block.
   /// On the calling thread's current core it also sets block_idx and
   /// block_num (sys_var.h). `role` places the core in a mixed
   /// cube-and-vector launch (CoreRole); idx may then reach num · ratio.
@@ -225,6 +242,8 @@ class Core {
   uint8_t* ssbuf() { return ssbuf_; }
   /// The sum GetReduceRepeatSumSpr reads (vector_reduce.h).
   ReduceSpr& reduce_spr() { return reduce_spr_; }
+  /// The fixpipe's registers (FixpipeRegisters).
+  FixpipeRegisters& fixpipe_registers() { return fixpipe_registers_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -278,6 +297,7 @@ class Core {
   ReduceExtremeRegister reduce_extreme_;
   int64_t spr_ar_ = 0;
   ReduceSpr reduce_spr_;
+  FixpipeRegisters fixpipe_registers_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
   CoreRole role_;
   uint8_t* cube_memory_[kCubeMemoryCount] = {};
