@@ -1781,6 +1781,25 @@ TEST_F(CubeTest, FillSetsBlocksWithGapsInL1AndL0) {
       "[0, 32767]"));
 }
 
+// Fill on a tensor over a TensorTrait, in the braced form of the TensorTrait
+// page's cube example, sets the same bytes as on the plain tensor.
+TEST_F(CubeTest, FillTakesTraitTensors) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 2 * 1024);
+  LocalTensor<half> plain = l1.Get<half>();
+  for (uint32_t i = 0; i < 1024; ++i) plain.SetValue(i, half(-1.0f));
+  LocalTensor<AscendC::TensorTrait<half>> trait =
+      l1.Get<AscendC::TensorTrait<half>>();
+  Fill(trait[512], {2, 3, 1, 3});
+  Fill(plain, AscendC::InitConstValueParams<half>(2, 3, 1, half(3.0f)));
+  for (uint32_t i = 0; i < 512; ++i) {
+    ASSERT_EQ(plain.GetValue(i).Bits(), trait.GetValue(512 + i).Bits()) << i;
+  }
+  ASSERT_EQ(float(trait.GetValue(512)), 3.0f);
+  ASSERT_EQ(float(trait.GetValue(512 + 48)), -1.0f);  // the gap
+}
+
 // ---- LoadData GM -> L1 -----------------------------------------------------
 
 TEST_F(CubeTest, LoadData2DFromGmIntoL1) {

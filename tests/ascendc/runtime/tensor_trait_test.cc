@@ -473,6 +473,14 @@ using U8 = TensorTrait<uint8_t>;
   RpSort16(h, h, 1);
   MrgSort4(h, MrgSortSrcList<H>(h, h, h, h), MrgSort4Info{});
   Sort32(f, f, u32, 1);
+  // The cube's forms (tensor positions do not matter to compile them).
+  const LocalTensor<TensorTrait<uint64_t>> params;
+  Fixpipe(g, f, params, FixpipeParamsV220{});
+  Fixpipe(h, f, FixpipeParamsV220{});
+  Fixpipe(h, f, params, FixpipeParamsV220{});
+  Fill(h, {1, 2, 0, 1});
+  DataCopy(f, h, DataCopyParams{});
+  DataCopy(g, f, DataCopyCO12DstParams{});
 }
 
 // An API call that mixes trait and plain tensors does not deduce (the page:

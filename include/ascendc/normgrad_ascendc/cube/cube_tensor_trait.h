@@ -86,4 +86,79 @@ void Fixpipe(const GlobalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
                         normgrad_ascendc::Plain(src), intriParams, site);
 }
 
+/// Fixpipe L0C → GM with per-channel parameters on trait tensors.
+template <typename T, TPosition dstPos, typename DstLayout, typename U,
+          TPosition srcPos, typename SrcLayout, TPosition wsPos,
+          typename WsLayout, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const GlobalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
+             const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
+             const LocalTensor<TensorTrait<uint64_t, wsPos, WsLayout>>&
+                 cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  Fixpipe<T, U, config>(normgrad_ascendc::Plain(dst),
+                        normgrad_ascendc::Plain(src),
+                        normgrad_ascendc::Plain(cbufWorkspace), intriParams,
+                        site);
+}
+
+/// Fixpipe L0C → L1 on trait tensors.
+template <typename T, TPosition dstPos, typename DstLayout, typename U,
+          TPosition srcPos, typename SrcLayout,
+          const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
+             const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  Fixpipe<T, U, config>(normgrad_ascendc::Plain(dst),
+                        normgrad_ascendc::Plain(src), intriParams, site);
+}
+
+/// Fixpipe L0C → L1 with per-channel parameters on trait tensors.
+template <typename T, TPosition dstPos, typename DstLayout, typename U,
+          TPosition srcPos, typename SrcLayout, TPosition wsPos,
+          typename WsLayout, const FixpipeConfig& config = CFG_ROW_MAJOR>
+void Fixpipe(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
+             const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
+             const LocalTensor<TensorTrait<uint64_t, wsPos, WsLayout>>&
+                 cbufWorkspace,
+             const FixpipeParamsV220& intriParams,
+             normgrad_ascendc::CallSite site = {}) {
+  Fixpipe<T, U, config>(normgrad_ascendc::Plain(dst),
+                        normgrad_ascendc::Plain(src),
+                        normgrad_ascendc::Plain(cbufWorkspace), intriParams,
+                        site);
+}
+
+/// DataCopy L1 → bias table with a conversion on trait tensors.
+template <typename T, TPosition dstPos, typename DstLayout, typename U,
+          TPosition srcPos, typename SrcLayout>
+void DataCopy(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
+              const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
+              const DataCopyParams& repeatParams,
+              normgrad_ascendc::CallSite site = {}) {
+  DataCopy(normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
+           repeatParams, site);
+}
+
+/// DataCopy L0C → GM (the fixpipe registers' path) on trait tensors.
+template <typename T, TPosition dstPos, typename DstLayout, typename U,
+          TPosition srcPos, typename SrcLayout>
+void DataCopy(const GlobalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
+              const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
+              const DataCopyCO12DstParams& intriParams,
+              normgrad_ascendc::CallSite site = {}) {
+  DataCopy(normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
+           intriParams, site);
+}
+
+/// Fill of an L1, L0A or L0B trait tensor (the value's type defaults to the
+/// element type, so the page's braced parameters convert).
+template <typename T, TPosition pos, typename LayoutType, typename U = T>
+void Fill(const LocalTensor<TensorTrait<T, pos, LayoutType>>& dst,
+          const InitConstValueParams<U>& initConstValueParams,
+          normgrad_ascendc::CallSite site = {}) {
+  Fill<T, U>(normgrad_ascendc::Plain(dst), initConstValueParams, site);
+}
+
 }  // namespace AscendC
