@@ -10,6 +10,8 @@
 // check: it does not compile, as the TensorTrait page says.
 #pragma once
 
+#include <type_traits>
+
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -130,9 +132,11 @@ void Fixpipe(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
                         site);
 }
 
-/// DataCopy L1 → bias table with a conversion on trait tensors.
+/// DataCopy L1 → bias table with a conversion on trait tensors (two element
+/// types; the same-type form is data_copy.h's).
 template <typename T, TPosition dstPos, typename DstLayout, typename U,
-          TPosition srcPos, typename SrcLayout>
+          TPosition srcPos, typename SrcLayout,
+          typename = std::enable_if_t<!std::is_same_v<T, U>>>
 void DataCopy(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
               const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
               const DataCopyParams& repeatParams,
