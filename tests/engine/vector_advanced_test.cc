@@ -1333,8 +1333,8 @@ void ExpectTransposed(const k::AdvancedKernels& set, size_t rows, size_t cols, s
     }
   }
   set.transpose_bits(dst.data(), src.data(), rows, cols, src_stride, dst_stride, bytes);
-  ASSERT_EQ(dst, want) << rows << " x " << cols << " strides " << src_stride << ", "
-                       << dst_stride << " of " << bytes << "-byte elements";
+  ASSERT_EQ(dst, want) << rows << " x " << cols << " strides " << src_stride << ", " << dst_stride
+                       << " of " << bytes << "-byte elements";
 }
 
 TEST(VectorAdvanced, TransposeBitsIsTheIndexMap) {
