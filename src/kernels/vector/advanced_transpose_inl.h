@@ -45,7 +45,9 @@ inline void TransposePart(T* __restrict dst, const T* __restrict src, size_t row
 
 // The rows × cols block in K × K tiles, a band of K source rows at a time
 // (K source rows and K destination rows are in use at once, which stay in
-// the first-level cache); the right and bottom tails element by element.
+// the first-level cache); the right and bottom tails element by element,
+// addressed only where there are tails (past the block's last row or column
+// the address could lie beyond the arrays).
 template <typename T, size_t K>
 void TransposeOf(void* dst_bytes, const void* src_bytes, size_t rows, size_t cols,
                  size_t src_stride, size_t dst_stride) {
@@ -58,11 +60,15 @@ void TransposeOf(void* dst_bytes, const void* src_bytes, size_t rows, size_t col
       TransposeTile<T, K>(dst + c * dst_stride + r, src + r * src_stride + c, src_stride,
                           dst_stride);
     }
-    TransposePart(dst + whole_cols * dst_stride + r, src + r * src_stride + whole_cols, K,
-                  cols - whole_cols, src_stride, dst_stride);
+    if (whole_cols < cols) {
+      TransposePart(dst + whole_cols * dst_stride + r, src + r * src_stride + whole_cols, K,
+                    cols - whole_cols, src_stride, dst_stride);
+    }
   }
-  TransposePart(dst + whole_rows, src + whole_rows * src_stride, rows - whole_rows, cols,
-                src_stride, dst_stride);
+  if (whole_rows < rows) {
+    TransposePart(dst + whole_rows, src + whole_rows * src_stride, rows - whole_rows, cols,
+                  src_stride, dst_stride);
+  }
 }
 
 // Tiles of 8 × 8 four-byte elements (a row of 32 bytes) and 16 × 16 two- and
