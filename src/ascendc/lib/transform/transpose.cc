@@ -3,10 +3,10 @@
 // source to its place in the destination, written out below from the
 // layouts the page gives. A matrix [R, C] in the NZ layout is
 // [C/16, R/16, 16, 16]: element (r, c) at (c / 16) * R * 16 + r * 16 + c % 16.
-// Elements move as bytes: the true transposes (scenarios 7, 13 and 15) as
-// batches of strided 2-D transposes (TransposeBlock), the others in runs
+// Elements move as bytes: the true transposes (scenarios 7, 13, 15 and 16)
+// as batches of strided 2-D transposes (TransposeBlock), the others in runs
 // where the map is contiguous on both sides (RunCopier: the NZ scenarios'
-// runs of 16, whole rows of scenario 14, pairs of scenario 16); a
+// runs of 16, whole rows of scenario 14); a
 // destination element no source element maps to (the padding of scenarios
 // 3 and 4) is not written.
 #include <cstring>
@@ -66,13 +66,19 @@ void RunNz(uint32_t t, const uint64_t* d, RunCopier& move) {
   }
 }
 
-// Scenarios 7, 13 and 15 over the ND source [H, W] or [N, H, W], as 2-D
-// transposes: 7 and 13 of [H, W] one of H × W into [W, H]; 13 of [N, H, W]
-// N of them, matrix by matrix, into [N, W, H]; 15 into [W, H, N] one for
-// each h, of the N × W matrix whose rows (n) lie H·W apart in the source
-// and whose columns (w) become rows H·N apart in the destination.
+// Scenarios 7, 13, 15 and 16 over the ND source [H, W] or [N, H, W], as
+// 2-D transposes: 7 and 13 of [H, W] one of H × W into [W, H]; 13 of
+// [N, H, W] N of them, matrix by matrix, into [N, W, H]; 15 into [W, H, N]
+// one for each h, of the N × W matrix whose rows (n) lie H·W apart in the
+// source and whose columns (w) become rows H·N apart in the destination; 16
+// (int8_t into NZ [W/2, H/16, 16, 2]) one of H × W/2 pairs of bytes, each
+// pair moved as one 2-byte element.
 void RunNdTranspose(uint32_t t, uint32_t rank, const uint64_t* d,
                     const uint8_t* src, uint8_t* dst, uint32_t bytes) {
+  if (t == 16) {
+    TransposeBlock(dst, src, d[0], d[1] / 2, d[1] / 2, d[0], 2 * bytes);
+    return;
+  }
   if (rank == 2) {
     TransposeBlock(dst, src, d[0], d[1], d[1], d[0], bytes);
     return;
@@ -91,18 +97,9 @@ void RunNdTranspose(uint32_t t, uint32_t rank, const uint64_t* d,
   }
 }
 
-// Scenarios 14 and 16, whose maps keep neighbours together, as runs.
-void RunNdRuns(uint32_t t, const uint64_t* d, RunCopier& move) {
-  if (t == 16) {  // [H, W] to NZ [W/2, H/16, 16, 2]
-    const uint64_t H = d[0], W = d[1];
-    for (uint64_t h = 0; h < H; ++h) {
-      for (uint64_t w = 0; w < W; ++w) {
-        move(h * W + w, (w / 2) * H * 2 + h * 2 + w % 2);
-      }
-    }
-    return;
-  }
-  const uint64_t N = d[0], H = d[1], W = d[2];  // 14: [N, H, W] to [H, N, W]
+// Scenario 14 ([N, H, W] to [H, N, W]), whose map keeps rows whole, as runs.
+void RunNdRuns(const uint64_t* d, RunCopier& move) {
+  const uint64_t N = d[0], H = d[1], W = d[2];
   for (uint64_t n = 0; n < N; ++n) {
     for (uint64_t h = 0; h < H; ++h) {
       for (uint64_t w = 0; w < W; ++w) {
@@ -166,7 +163,7 @@ void RunTranspose(const TransposeArgs& a) {
   CheckTransformOperands(kApi, "dst", a.dst, dst_elems * bytes, "src", a.src,
                          src_elems * bytes, a.shared_tmp);
 
-  if (type == 7 || type == 13 || type == 15) {
+  if (type == 7 || type == 13 || type == 15 || type == 16) {
     RunNdTranspose(type, shape.rank, shape.dims, a.src.data(), a.dst.data(),
                    bytes);
     return;
@@ -175,7 +172,7 @@ void RunTranspose(const TransposeArgs& a) {
   if (type <= 6) {
     RunNz(type, shape.dims, move);
   } else {
-    RunNdRuns(type, shape.dims, move);
+    RunNdRuns(shape.dims, move);
   }
   move.Flush();
 }

@@ -309,7 +309,7 @@ TEST(Transpose, NdScenariosOn950) {
     CheckScenario<float>(s);
   }
   for (const Scenario& s :
-       std::vector<Scenario>{{16, {16, 2}}, {16, {32, 6}}}) {
+       std::vector<Scenario>{{16, {16, 2}}, {16, {32, 6}}, {16, {48, 38}}}) {
     CheckScenario<int8_t>(s);
     CheckScenario<uint8_t>(s);
   }
