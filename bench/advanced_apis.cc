@@ -2,9 +2,10 @@
 // SoftmaxFlashV2, Gelu, SwiGLU, Exp, Log, Sum, ReduceMax; Floor, Round,
 // Frac, Sign, Sin, Cos, Tanh, Atan, Asinh, ClampMax, Fmod, Power, CumSum, Erf, Erfc, Lgamma)
 // over a whole rows × cols matrix in half and float, TopK (the 50 largest of rows of 32000, as
-// many elements in all) in half and float, and AscendQuant (half to int8_t per channel) over the
-// matrix (build/bin/normgrad_advanced_apis), next to a plain loop a user would write over the same
-// bytes and a read baseline, in rounds that alternate the three.
+// many elements in all) in half and float, AscendQuant (half to int8_t per channel) over the
+// matrix, and the true transposes Transpose (scenario 7, by blocks of 64 x 64, half and float) and
+// TransData (NCDHW to NDC1HWC0, half) (build/bin/normgrad_advanced_apis), next to a plain loop a
+// user would write over the same bytes and a read baseline, in rounds that alternate the three.
 //
 //   normgrad_advanced_apis [--rows R] [--cols C] [--rounds N] [--only TEXT]
 //
@@ -778,6 +779,105 @@ void BenchQuant(uint32_t rows, uint32_t cols, int rounds) {
   Report("AscendQuant", "half", rows, cols, m.x.size() * sizeof(half), out.size(), rounds, t);
 }
 
+// ---- Transpose and TransData: true transposes ------------------------------
+
+// 0 where the two results are the same bits, else 1 (a move changes no bit).
+template <typename T>
+double BitsDifference(const std::vector<T>& api, const std::vector<T>& loop) {
+  return std::memcmp(api.data(), loop.data(), api.size() * sizeof(T)) == 0 ? 0.0 : 1.0;
+}
+
+// The rows x cols matrix transposed into cols x rows, a block of kBlock x
+// kBlock at a time: each block copied into the unified buffer row by row (as
+// a strided DataCopy would), turned by Transpose's scenario 7 ([H, W] to
+// [W, H]), and copied out row by row to its place. The loop a user writes:
+// out[c · rows + r] = in[r · cols + c], one element at a time.
+template <typename T>
+void BenchTranspose(const char* type, uint32_t rows, uint32_t cols, int rounds) {
+  namespace A = AscendC;
+  constexpr uint32_t kBlock = 64;
+  const Matrix<T> m(rows, cols, false);
+  std::vector<T> out(m.x.size()), loop_out(m.x.size());
+  A::tiling::ConfusionTransposeTiling tiling{};
+  A::GetTransposeTilingInfo(ge::Shape(std::vector<int64_t>{kBlock, kBlock}), 0, sizeof(T), 7,
+                            tiling);
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> in_buf, out_buf;
+  pipe.InitBuffer(in_buf, kBlock * kBlock * sizeof(T));
+  pipe.InitBuffer(out_buf, kBlock * kBlock * sizeof(T));
+  const LocalTensor<T> in = in_buf.Get<T>(), turned = out_buf.Get<T>();
+  Timed t;
+  t.api = [&] {
+    for (uint32_t r0 = 0; r0 < rows; r0 += kBlock) {
+      for (uint32_t c0 = 0; c0 < cols; c0 += kBlock) {
+        for (uint32_t r = 0; r < kBlock; ++r) {
+          std::memcpy(in.GetPhyAddr() + r * kBlock, m.x.data() + size_t{r0 + r} * cols + c0,
+                      kBlock * sizeof(T));
+        }
+        A::Transpose(turned, in, A::TransposeType::TRANSPOSE_ND2ND_ONLY, tiling);
+        for (uint32_t c = 0; c < kBlock; ++c) {
+          std::memcpy(out.data() + size_t{c0 + c} * rows + r0, turned.GetPhyAddr() + c * kBlock,
+                      kBlock * sizeof(T));
+        }
+      }
+    }
+  };
+  t.loop = [&] {
+    for (uint32_t r = 0; r < rows; ++r) {
+      for (uint32_t c = 0; c < cols; ++c)
+        loop_out[size_t{c} * rows + r] = m.x[size_t{r} * cols + c];
+    }
+  };
+  t.base = [&] { return ReadBaseline(m.x.data(), nullptr, m.x.size() * sizeof(T)); };
+  t.difference = [&] { return BitsDifference(out, loop_out); };
+  Report("Transpose 7", type, rows, cols, m.x.size() * sizeof(T), out.size() * sizeof(T), rounds,
+         t);
+}
+
+constexpr AscendC::TransDataConfig kNcdhwToNdc1hwc0 = {AscendC::DataFormat::NCDHW,
+                                                       AscendC::DataFormat::NDC1HWC0};
+
+// The rows x cols matrix of halves as NCDHW with C = 16, D = 1 and H x W =
+// 16 x 32, converted to NDC1HWC0 one n (16 x 512 halves, 16 KiB) per call:
+// each 16 channels of a place side by side. The loop a user writes:
+// out[(n · 512 + hw) · 16 + c] = in[(n · 16 + c) · 512 + hw].
+void BenchTransData(uint32_t rows, uint32_t cols, int rounds) {
+  namespace A = AscendC;
+  constexpr uint32_t kC = 16, kH = 16, kW = 32, kHw = kH * kW, kPerN = kC * kHw;
+  const Matrix<half> m(rows, cols, false);
+  const uint32_t batches = static_cast<uint32_t>(m.x.size() / kPerN);
+  std::vector<half> out(size_t{batches} * kPerN), loop_out(out.size());
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> in_buf, out_buf;
+  pipe.InitBuffer(in_buf, kPerN * sizeof(half));
+  pipe.InitBuffer(out_buf, kPerN * sizeof(half));
+  const LocalTensor<half> in = in_buf.Get<half>(), blocked = out_buf.Get<half>();
+  const auto nd = A::MakeLayout(A::MakeShape(1u, kC, 1u, kH, kW), A::MakeStride());
+  const auto ndc = A::MakeLayout(A::MakeShape(1u, 1u, 1u, kH, kW, kC), A::MakeStride());
+  const A::TransDataParams<decltype(nd), decltype(ndc)> params{nd, ndc};
+  Timed t;
+  t.api = [&] {
+    for (uint32_t n = 0; n < batches; ++n) {
+      std::memcpy(in.GetPhyAddr(), m.x.data() + size_t{n} * kPerN, kPerN * sizeof(half));
+      A::TransData<kNcdhwToNdc1hwc0>(blocked, in, params);
+      std::memcpy(out.data() + size_t{n} * kPerN, blocked.GetPhyAddr(), kPerN * sizeof(half));
+    }
+  };
+  t.loop = [&] {
+    for (uint32_t n = 0; n < batches; ++n) {
+      const half* x = m.x.data() + size_t{n} * kPerN;
+      half* o = loop_out.data() + size_t{n} * kPerN;
+      for (uint32_t c = 0; c < kC; ++c) {
+        for (uint32_t hw = 0; hw < kHw; ++hw) o[hw * kC + c] = x[c * kHw + hw];
+      }
+    }
+  };
+  t.base = [&] { return ReadBaseline(m.x.data(), nullptr, m.x.size() * sizeof(half)); };
+  t.difference = [&] { return BitsDifference(out, loop_out); };
+  Report("TransData", "half", rows, cols, out.size() * sizeof(half), out.size() * sizeof(half),
+         rounds, t);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -833,6 +933,25 @@ int main(int argc, char** argv) {
   }
   if (only.empty() || std::string("AscendQuant half").find(only) != std::string::npos) {
     BenchQuant(rows, cols, rounds);
+  }
+  // Whole blocks of 64 x 64 (Transpose) and of 16 x 512 (TransData).
+  if (rows % 64 == 0 && cols % 64 == 0) {
+    for (const bool is_half : {true, false}) {
+      if (!only.empty() &&
+          std::string(is_half ? "Transpose 7 half" : "Transpose 7 float").find(only) ==
+              std::string::npos) {
+        continue;
+      }
+      if (is_half) {
+        BenchTranspose<half>("half", rows, cols, rounds);
+      } else {
+        BenchTranspose<float>("float", rows, cols, rounds);
+      }
+    }
+  }
+  if ((only.empty() || std::string("TransData half").find(only) != std::string::npos) &&
+      uint64_t{rows} * cols % (16 * 512) == 0) {
+    BenchTransData(rows, cols, rounds);
   }
   return 0;
 }

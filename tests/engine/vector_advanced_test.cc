@@ -41,7 +41,10 @@
 // - TopK's loops (topk_priorities, group_maxima, collect_at_least): the
 //   priorities against the order of the values (every half and bfloat16,
 //   the float inputs and the special values), the others against plain
-//   loops.
+//   loops;
+// - the transpose loop (transpose_bits) for elements of 1, 2 and 4 bytes
+//   against the index map written here, on shapes around the tile sizes
+//   and with strides wider than the block.
 //
 // A NaN matches a NaN (compilers may swap the operands of + and ×, whose
 // NaN payload then differs); every other value matches bit for bit.
@@ -1311,6 +1314,45 @@ TEST(VectorAdvanced, TopKGroupMaximaAndCollectMatchPlainLoops) {
         positions.resize(count);
         ASSERT_EQ(positions, want) << n << " at floor " << floor;
       }
+    }
+  }
+}
+
+// Every element of a rows × cols block of `bytes`-byte elements moved by
+// transpose_bits with strides src_stride and dst_stride, against the index
+// map; the destination's elements outside the block keep their marker.
+void ExpectTransposed(const k::AdvancedKernels& set, size_t rows, size_t cols, size_t src_stride,
+                      size_t dst_stride, uint32_t bytes) {
+  std::vector<uint8_t> src(rows * src_stride * bytes);
+  for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<uint8_t>(i * 7 + i / 251);
+  std::vector<uint8_t> dst(cols * dst_stride * bytes, 0xA5);
+  std::vector<uint8_t> want = dst;
+  for (size_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < cols; ++c) {
+      std::memcpy(&want[(c * dst_stride + r) * bytes], &src[(r * src_stride + c) * bytes], bytes);
+    }
+  }
+  set.transpose_bits(dst.data(), src.data(), rows, cols, src_stride, dst_stride, bytes);
+  ASSERT_EQ(dst, want) << rows << " x " << cols << " strides " << src_stride << ", " << dst_stride
+                       << " of " << bytes << "-byte elements";
+}
+
+TEST(VectorAdvanced, TransposeBitsIsTheIndexMap) {
+  const size_t sizes[] = {1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 37, 64};
+  for (const k::Isa& isa : k::Isas()) {
+    if (!isa.available()) continue;
+    SCOPED_TRACE(isa.name);
+    const k::AdvancedKernels& set = k::AdvancedKernelsOf(isa);
+    for (const uint32_t bytes : {1u, 2u, 4u}) {
+      for (const size_t rows : sizes) {
+        for (const size_t cols : sizes) {
+          ExpectTransposed(set, rows, cols, cols, rows, bytes);
+        }
+      }
+      ExpectTransposed(set, 1, 257, 257, 1, bytes);
+      ExpectTransposed(set, 257, 1, 1, 257, bytes);
+      ExpectTransposed(set, 19, 23, 29, 31, bytes);
+      ExpectTransposed(set, 48, 40, 53, 61, bytes);
     }
   }
 }

@@ -218,6 +218,14 @@ struct AdvancedKernels {
   /// and returns their count (positions holds n).
   size_t (*collect_at_least)(uint32_t* positions, const uint32_t* priorities, size_t n,
                              uint32_t floor);
+
+  // ---- Transpose (advanced_transpose_inl.h) ---------------------------------
+
+  /// dst[c · dst_stride + r] = src[r · src_stride + c] for r < rows and
+  /// c < cols, elements of `bytes` bytes (1, 2 or 4) moved as bits (the
+  /// Tensor transform family's true transposes). dst and src do not overlap.
+  void (*transpose_bits)(void* dst, const void* src, size_t rows, size_t cols, size_t src_stride,
+                         size_t dst_stride, uint32_t bytes);
 };
 
 /// The table of `isa`, an entry of Isas().

@@ -1,6 +1,7 @@
 // kernels/vector/advanced_entry_inl.h — the table of advanced_inl.h's loops
 // and of its companion headers (advanced_inverse_inl.h, advanced_special_inl.h,
-// advanced_binary_inl.h, advanced_filter_inl.h): kernels::AdvancedKernels for
+// advanced_binary_inl.h, advanced_filter_inl.h,
+// advanced_transpose_inl.h): kernels::AdvancedKernels for
 // one instruction set, whose target region includes those headers first.
 // Included by
 // vector/advanced_<isa>.cc after its target region: the table is filled by
@@ -13,6 +14,7 @@
 #include "kernels/vector/advanced_inl.h"
 #include "kernels/vector/advanced_inverse_inl.h"
 #include "kernels/vector/advanced_special_inl.h"
+#include "kernels/vector/advanced_transpose_inl.h"
 
 namespace normgrad::kernels {
 namespace {
@@ -85,6 +87,7 @@ AdvancedKernels AdvancedLoops() {
   k.topk_priorities = TopKPriorities;
   k.group_maxima = GroupMaxima;
   k.collect_at_least = CollectAtLeast;
+  k.transpose_bits = TransposeBits;
   return k;
 }
 

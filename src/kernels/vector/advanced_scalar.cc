@@ -13,6 +13,7 @@
 #include "kernels/vector/advanced_inl.h"
 #include "kernels/vector/advanced_inverse_inl.h"
 #include "kernels/vector/advanced_special_inl.h"
+#include "kernels/vector/advanced_transpose_inl.h"
 
 #include "kernels/vector/advanced_entry_inl.h"
 

@@ -6,9 +6,14 @@
 //   NDC1HWC0     (n, d, c1, hw, c0)        at (((n*D + d)*C1 + c1)*HW + hw)*16
 //   + c0 FRACTAL_Z_3D (d, c1, hw, n1, n0, c0)   at ((((d*C1 + c1)*HW + hw)*N1 +
 //   n1)*16 + n0)*16 + c0
-// with c = c1*16 + c0 and n = n1*16 + n0. Converting from NCDHW writes every
-// destination element, 0 where c >= C or n >= N; converting to NCDHW writes
-// the HW elements of each (n, c, d) row, not its padding up to HWp.
+// with c = c1*16 + c0 and n = n1*16 + n0. For each (n, d, c1) the up to 16
+// channels c0 of C present form a c0 × HW matrix in NCDHW (its rows D*HWp
+// apart) whose transpose is the HW × c0 block of the other format (rows 16
+// apart in NDC1HWC0, N1*256 apart in FRACTAL_Z_3D): the move is a batch of
+// strided 2-D transposes (TransposeBlock). Converting from NCDHW writes
+// every destination element, 0 where c >= C or n >= N (the destination is
+// zeroed first when it has such places); converting to NCDHW writes the HW
+// elements of each (n, c, d) row, not its padding up to HWp.
 #include <cstring>
 #include <string>
 
@@ -25,34 +30,32 @@ constexpr TransformTypes kTransDataTypes =
     TypeBit(TransformElem::kInt16) | TypeBit(TransformElem::kUint16) |
     TypeBit(TransformElem::kHalf) | TypeBit(TransformElem::kBfloat16);
 
-// Calls f(ncdhw_index, other_index, valid) for every element of the format
-// that is not NCDHW, in its order; valid is false for the channels (and
-// batches) past C (and N).
+// Calls f(ncdhw, blocked, blocked_stride, channels) for every block of the
+// format that is not NCDHW: the element offsets of its first element on
+// either side, the distance between its HW rows in that format, and the
+// channels of C it holds (the rows of the NCDHW side, D*HWp apart).
 template <typename F>
-void ForEachBlocked(AscendC::DataFormat other, const TransDataShape& s, F f) {
+void ForEachBlock(AscendC::DataFormat other, const TransDataShape& s, F f) {
   const uint64_t C1 = s.c1, HW = s.hw, HWp = s.hwp, D = s.d;
-  uint64_t o = 0;
+  auto channels = [&](uint64_t c1) {
+    return s.c - c1 * kFractal < kFractal ? s.c - c1 * kFractal : kFractal;
+  };
   if (other == AscendC::DataFormat::NDC1HWC0) {
     for (uint64_t n = 0; n < s.n; ++n)
       for (uint64_t d = 0; d < D; ++d)
-        for (uint64_t c1 = 0; c1 < C1; ++c1)
-          for (uint64_t hw = 0; hw < HW; ++hw)
-            for (uint64_t c0 = 0; c0 < kFractal; ++c0, ++o) {
-              const uint64_t c = c1 * kFractal + c0;
-              f(((n * s.c + c) * D + d) * HWp + hw, o, c < s.c);
-            }
+        for (uint64_t c1 = 0; c1 < C1; ++c1) {
+          f(((n * s.c + c1 * kFractal) * D + d) * HWp,
+            ((n * D + d) * C1 + c1) * HW * kFractal, kFractal, channels(c1));
+        }
     return;
   }
+  const uint64_t row = s.n1 * kFractal * kFractal;
   for (uint64_t d = 0; d < D; ++d)
     for (uint64_t c1 = 0; c1 < C1; ++c1)
-      for (uint64_t hw = 0; hw < HW; ++hw)
-        for (uint64_t n1 = 0; n1 < s.n1; ++n1)
-          for (uint64_t n0 = 0; n0 < kFractal; ++n0)
-            for (uint64_t c0 = 0; c0 < kFractal; ++c0, ++o) {
-              const uint64_t c = c1 * kFractal + c0;
-              const uint64_t n = n1 * kFractal + n0;
-              f(((n * s.c + c) * D + d) * HWp + hw, o, c < s.c && n < s.n);
-            }
+      for (uint64_t n = 0; n < s.n; ++n) {
+        f(((n * s.c + c1 * kFractal) * D + d) * HWp,
+          (d * C1 + c1) * HW * row + n * kFractal, row, channels(c1));
+      }
 }
 
 }  // namespace
@@ -85,18 +88,25 @@ void RunTransData(const TransDataArgs& a) {
 
   const uint8_t* src = a.src.data();
   uint8_t* dst = a.dst.data();
+  const uint64_t rows_apart = s.d * s.hwp;  // the NCDHW side's channel rows
   if (a.src_format == AscendC::DataFormat::NCDHW) {
-    ForEachBlocked(a.dst_format, s, [&](uint64_t i, uint64_t o, bool valid) {
-      if (valid) {
-        std::memcpy(dst + o * bytes, src + i * bytes, bytes);
-      } else {
-        std::memset(dst + o * bytes, 0, bytes);
-      }
-    });
+    const bool padded = s.c % kFractal != 0 ||
+                        (a.dst_format == AscendC::DataFormat::FRACTAL_Z_3D &&
+                         s.n % kFractal != 0);
+    if (padded) std::memset(dst, 0, dst_elems * bytes);
+    ForEachBlock(
+        a.dst_format, s,
+        [&](uint64_t nd, uint64_t blocked, uint64_t stride, uint64_t channels) {
+          TransposeBlock(dst + blocked * bytes, src + nd * bytes, channels,
+                         s.hw, rows_apart, stride, bytes);
+        });
   } else {
-    ForEachBlocked(a.src_format, s, [&](uint64_t o, uint64_t i, bool valid) {
-      if (valid) std::memcpy(dst + o * bytes, src + i * bytes, bytes);
-    });
+    ForEachBlock(
+        a.src_format, s,
+        [&](uint64_t nd, uint64_t blocked, uint64_t stride, uint64_t channels) {
+          TransposeBlock(dst + nd * bytes, src + blocked * bytes, s.hw,
+                         channels, stride, rows_apart, bytes);
+        });
   }
 }
 

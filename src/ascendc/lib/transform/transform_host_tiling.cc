@@ -152,7 +152,7 @@ bool TransposeInputs(const char* fn, const ge::Shape& src_shape,
     Report(fn,
            "typeSize " + std::to_string(type_size) +
                " is not supported: scenario " + std::to_string(type) +
-               " takes " + sizes + " (" + TypesText(sizes_of) + ")",
+               " takes " + sizes + " (" + TransformTypesText(sizes_of) + ")",
            consequence);
     return false;
   }

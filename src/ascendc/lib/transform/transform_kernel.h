@@ -2,15 +2,18 @@
 // Tensor transform APIs share (internal, not installed), on lib/common's:
 // the checks of the scratch argument and of the rule that what a call writes
 // shares memory with no other operand (the pages refuse dst over src;
-// normgrad applies it to every API of the family, docs/decisions.md); and the
+// normgrad applies it to every API of the family, docs/decisions.md); the
 // moves as row copies: RepeatElement, and RunCopier, which moves an index
-// map's elements as runs.
+// map's elements as runs; and TransposeBlock, the true transposes' move on
+// the instruction set's transpose loop.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
 #include "ascendc/lib/common/advanced_api.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 
 namespace normgrad_ascendc {
 
@@ -48,6 +51,18 @@ inline void RepeatElement(uint8_t* out, const uint8_t* value, uint32_t bytes,
     std::memcpy(out + done, out, n);
     done += n;
   }
+}
+
+/// Moves a rows × cols block of elements of `bytes` bytes (1, 2 or 4), whose
+/// rows lie src_stride elements apart from src, to dst transposed: source
+/// column c becomes destination row c, the rows dst_stride elements apart.
+/// The instruction set's loop moves it in square tiles (advanced.h,
+/// transpose_bits). dst and src do not overlap.
+inline void TransposeBlock(uint8_t* dst, const uint8_t* src, uint64_t rows,
+                           uint64_t cols, uint64_t src_stride,
+                           uint64_t dst_stride, uint32_t bytes) {
+  normgrad::kernels::AdvancedKernelsOf(VectorLoops())
+      .transpose_bits(dst, src, rows, cols, src_stride, dst_stride, bytes);
 }
 
 /// Moves elements of `bytes` bytes from src index i to dst index o, in the

@@ -93,7 +93,7 @@ uint32_t ElemBytes(TransformElem e) {
   return 0;
 }
 
-std::string TypesText(TransformTypes types) {
+std::string TransformTypesText(TransformTypes types) {
   std::string text;
   for (uint32_t i = 0; i < static_cast<uint32_t>(TransformElem::kOther); ++i) {
     if ((types & (TransformTypes{1} << i)) == 0) continue;
@@ -108,7 +108,7 @@ void CheckTypeOn(const char* api, TransformElem type, TransformTypes types,
   if ((types & TypeBit(type)) == 0) {
     Fail("%s: T is %s, which profile %s (%s) does not take: %s takes %s there",
          api, ElemName(type), profile.key, profile.name, api,
-         TypesText(types).c_str());
+         TransformTypesText(types).c_str());
   }
 }
 

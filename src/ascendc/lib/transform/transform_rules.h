@@ -31,7 +31,7 @@ const char* ElemPlural(TransformElem e);
 uint32_t ElemBytes(TransformElem e);
 
 /// "half, float": the names of a set, in TransformElem order.
-std::string TypesText(TransformTypes types);
+std::string TransformTypesText(TransformTypes types);
 
 /// Fails (KernelError) unless `api` on `profile` takes `type`, which is in
 /// `types`: "<api>: T is <type>, which profile <key> (<name>) does not take:

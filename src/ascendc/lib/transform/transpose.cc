@@ -3,8 +3,10 @@
 // source to its place in the destination, written out below from the
 // layouts the page gives. A matrix [R, C] in the NZ layout is
 // [C/16, R/16, 16, 16]: element (r, c) at (c / 16) * R * 16 + r * 16 + c % 16.
-// Elements move as bytes, in runs where the map is contiguous on both sides
-// (RunCopier: the NZ scenarios' runs of 16, whole rows of scenario 14); a
+// Elements move as bytes: the true transposes (scenarios 7, 13, 15 and 16)
+// as batches of strided 2-D transposes (TransposeBlock), the others in runs
+// where the map is contiguous on both sides (RunCopier: the NZ scenarios'
+// runs of 16, whole rows of scenario 14); a
 // destination element no source element maps to (the padding of scenarios
 // 3 and 4) is not written.
 #include <cstring>
@@ -64,37 +66,44 @@ void RunNz(uint32_t t, const uint64_t* d, RunCopier& move) {
   }
 }
 
-// Scenarios 7 and 13-16 over the ND source [H, W] or [N, H, W].
-void RunNd(uint32_t t, uint32_t rank, const uint64_t* d, RunCopier& move) {
+// Scenarios 7, 13, 15 and 16 over the ND source [H, W] or [N, H, W], as
+// 2-D transposes: 7 and 13 of [H, W] one of H × W into [W, H]; 13 of
+// [N, H, W] N of them, matrix by matrix, into [N, W, H]; 15 into [W, H, N]
+// one for each h, of the N × W matrix whose rows (n) lie H·W apart in the
+// source and whose columns (w) become rows H·N apart in the destination; 16
+// (int8_t into NZ [W/2, H/16, 16, 2]) one of H × W/2 pairs of bytes, each
+// pair moved as one 2-byte element.
+void RunNdTranspose(uint32_t t, uint32_t rank, const uint64_t* d,
+                    const uint8_t* src, uint8_t* dst, uint32_t bytes) {
+  if (t == 16) {
+    TransposeBlock(dst, src, d[0], d[1] / 2, d[1] / 2, d[0], 2 * bytes);
+    return;
+  }
   if (rank == 2) {
-    const uint64_t H = d[0], W = d[1];
-    for (uint64_t h = 0; h < H; ++h) {
-      for (uint64_t w = 0; w < W; ++w) {
-        // 7, 13: [W, H]; 16: NZ [W/2, H/16, 16, 2].
-        const uint64_t out =
-            t == 16 ? (w / 2) * H * 2 + h * 2 + w % 2 : w * H + h;
-        move(h * W + w, out);
-      }
+    TransposeBlock(dst, src, d[0], d[1], d[1], d[0], bytes);
+    return;
+  }
+  const uint64_t N = d[0], H = d[1], W = d[2];
+  if (t == 13) {
+    for (uint64_t n = 0; n < N; ++n) {
+      const uint64_t matrix = n * H * W * bytes;
+      TransposeBlock(dst + matrix, src + matrix, H, W, W, H, bytes);
     }
     return;
   }
+  for (uint64_t h = 0; h < H; ++h) {
+    TransposeBlock(dst + h * N * bytes, src + h * W * bytes, N, W, H * W, H * N,
+                   bytes);
+  }
+}
+
+// Scenario 14 ([N, H, W] to [H, N, W]), whose map keeps rows whole, as runs.
+void RunNdRuns(const uint64_t* d, RunCopier& move) {
   const uint64_t N = d[0], H = d[1], W = d[2];
   for (uint64_t n = 0; n < N; ++n) {
     for (uint64_t h = 0; h < H; ++h) {
       for (uint64_t w = 0; w < W; ++w) {
-        uint64_t out = 0;
-        switch (t) {
-          case 13:  // [N, W, H]
-            out = (n * W + w) * H + h;
-            break;
-          case 14:  // [H, N, W]
-            out = (h * N + n) * W + w;
-            break;
-          default:  // 15: [W, H, N]
-            out = (w * H + h) * N + n;
-            break;
-        }
-        move((n * H + h) * W + w, out);
+        move((n * H + h) * W + w, (h * N + n) * W + w);
       }
     }
   }
@@ -154,11 +163,16 @@ void RunTranspose(const TransposeArgs& a) {
   CheckTransformOperands(kApi, "dst", a.dst, dst_elems * bytes, "src", a.src,
                          src_elems * bytes, a.shared_tmp);
 
+  if (type == 7 || type == 13 || type == 15 || type == 16) {
+    RunNdTranspose(type, shape.rank, shape.dims, a.src.data(), a.dst.data(),
+                   bytes);
+    return;
+  }
   RunCopier move(a.src.data(), a.dst.data(), bytes);
   if (type <= 6) {
     RunNz(type, shape.dims, move);
   } else {
-    RunNd(type, shape.rank, shape.dims, move);
+    RunNdRuns(shape.dims, move);
   }
   move.Flush();
 }

@@ -264,8 +264,16 @@ const std::vector<Scenario>& NzScenarios() {
 
 const std::vector<Scenario>& Nd950Scenarios() {
   static const std::vector<Scenario> kList = {
-      {13, {5, 7}},     {13, {3, 4, 9}}, {14, {3, 5, 7}},
-      {14, {1, 2, 33}}, {15, {4, 3, 5}}, {15, {2, 17, 1}},
+      {13, {5, 7}},
+      {13, {3, 4, 9}},
+      {14, {3, 5, 7}},
+      {14, {1, 2, 33}},
+      {15, {4, 3, 5}},
+      {15, {2, 17, 1}},
+      // Whole tiles and tails of the tiled transpose (8 and 16 wide).
+      {13, {33, 17}},
+      {13, {2, 19, 35}},
+      {15, {17, 9, 33}},
   };
   return kList;
 }
@@ -301,7 +309,7 @@ TEST(Transpose, NdScenariosOn950) {
     CheckScenario<float>(s);
   }
   for (const Scenario& s :
-       std::vector<Scenario>{{16, {16, 2}}, {16, {32, 6}}}) {
+       std::vector<Scenario>{{16, {16, 2}}, {16, {32, 6}}, {16, {48, 38}}}) {
     CheckScenario<int8_t>(s);
     CheckScenario<uint8_t>(s);
   }
@@ -1204,6 +1212,8 @@ void TransDataEveryConversion() {
       CheckTransData<T>(to_blocked, fractal, 1, 32, 2, 2, 8, true);
       CheckTransData<T>(to_blocked, fractal, 2, 5, 3, 3, 5, false);
       CheckTransData<T>(to_blocked, fractal, 17, 20, 1, 1, 16, true);
+      // HW of 35: whole tiles of 16 and a tail of 3.
+      CheckTransData<T>(to_blocked, fractal, 3, 19, 2, 5, 7, false);
     }
   }
 }
