@@ -92,16 +92,15 @@ void Fixpipe(const GlobalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
 template <typename T, TPosition dstPos, typename DstLayout, typename U,
           TPosition srcPos, typename SrcLayout, TPosition wsPos,
           typename WsLayout, const FixpipeConfig& config = CFG_ROW_MAJOR>
-void Fixpipe(const GlobalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
-             const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
-             const LocalTensor<TensorTrait<uint64_t, wsPos, WsLayout>>&
-                 cbufWorkspace,
-             const FixpipeParamsV220& intriParams,
-             normgrad_ascendc::CallSite site = {}) {
-  Fixpipe<T, U, config>(normgrad_ascendc::Plain(dst),
-                        normgrad_ascendc::Plain(src),
-                        normgrad_ascendc::Plain(cbufWorkspace), intriParams,
-                        site);
+void Fixpipe(
+    const GlobalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
+    const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
+    const LocalTensor<TensorTrait<uint64_t, wsPos, WsLayout>>& cbufWorkspace,
+    const FixpipeParamsV220& intriParams,
+    normgrad_ascendc::CallSite site = {}) {
+  Fixpipe<T, U, config>(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
+      normgrad_ascendc::Plain(cbufWorkspace), intriParams, site);
 }
 
 /// Fixpipe L0C → L1 on trait tensors.
@@ -120,16 +119,15 @@ void Fixpipe(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
 template <typename T, TPosition dstPos, typename DstLayout, typename U,
           TPosition srcPos, typename SrcLayout, TPosition wsPos,
           typename WsLayout, const FixpipeConfig& config = CFG_ROW_MAJOR>
-void Fixpipe(const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
-             const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
-             const LocalTensor<TensorTrait<uint64_t, wsPos, WsLayout>>&
-                 cbufWorkspace,
-             const FixpipeParamsV220& intriParams,
-             normgrad_ascendc::CallSite site = {}) {
-  Fixpipe<T, U, config>(normgrad_ascendc::Plain(dst),
-                        normgrad_ascendc::Plain(src),
-                        normgrad_ascendc::Plain(cbufWorkspace), intriParams,
-                        site);
+void Fixpipe(
+    const LocalTensor<TensorTrait<T, dstPos, DstLayout>>& dst,
+    const LocalTensor<TensorTrait<U, srcPos, SrcLayout>>& src,
+    const LocalTensor<TensorTrait<uint64_t, wsPos, WsLayout>>& cbufWorkspace,
+    const FixpipeParamsV220& intriParams,
+    normgrad_ascendc::CallSite site = {}) {
+  Fixpipe<T, U, config>(
+      normgrad_ascendc::Plain(dst), normgrad_ascendc::Plain(src),
+      normgrad_ascendc::Plain(cbufWorkspace), intriParams, site);
 }
 
 /// DataCopy L1 → bias table with a conversion on trait tensors (two element
