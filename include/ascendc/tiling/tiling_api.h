@@ -22,6 +22,7 @@
 #include "normgrad_ascendc/lib/filter/filter_host_tiling.h"
 #include "normgrad_ascendc/lib/index/arange_host_tiling.h"
 #include "normgrad_ascendc/lib/math/math_host_tiling.h"
+#include "normgrad_ascendc/lib/matmul/matmul_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/batchnorm_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/deepnorm_host_tiling.h"
 #include "normgrad_ascendc/lib/normalization/groupnorm_host_tiling.h"

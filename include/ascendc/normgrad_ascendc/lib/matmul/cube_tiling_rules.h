@@ -1,0 +1,95 @@
+// normgrad_ascendc/lib/matmul/cube_tiling_rules.h — the rules a TCubeTiling
+// must obey (docs/matmul_tiling.md, "Rules"), in one place: the host's
+// GetTiling checks its own result with CheckCubeTiling, and the kernel-side
+// Matmul can check the tiling it is given with the same function. The
+// context names what the tiling alone does not say: the element widths, the
+// transposes and formats, bias, the template (Norm or MDL), whether K is
+// split across cores, and the cube core's capacities (ProfileCubeContext
+// fills those from a product profile).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "normgrad_ascendc/lib/matmul/cube_tiling.h"
+#include "normgrad_ascendc/runtime/profile.h"
+
+namespace normgrad_ascendc {
+namespace matmul {
+
+/// What a TCubeTiling is checked against besides its own fields.
+struct CubeTilingContext {
+  uint32_t a_bits = 16;     ///< A's element width in bits (int4b_t: 4)
+  uint32_t b_bits = 16;     ///< B's element width in bits
+  uint32_t bias_bits = 32;  ///< the bias element width in bits
+  bool a_transpose = false;
+  bool b_transpose = false;
+  bool a_nz = false;     ///< A is given in the NZ format
+  bool b_nz = false;     ///< B is given in the NZ format
+  bool bias = false;     ///< the Matmul adds a bias (isBias must agree)
+  bool mdl = false;      ///< the MDL template (its extra rules apply)
+  bool split_k = false;  ///< K is split across cores (singleCoreK < K)
+  uint64_t l1_bytes = 0;
+  uint64_t l0a_bytes = 0;
+  uint64_t l0b_bytes = 0;
+  uint64_t l0c_bytes = 0;
+  uint64_t bias_table_bytes = 0;
+  uint32_t core_num = 0;  ///< the most cores usedCoreNum may name
+};
+
+/// A context with `profile`'s cube capacities and core count (the larger of
+/// its cube and vector core counts: a Matmul launched from vector cores
+/// counts those) and every other member at its default.
+CubeTilingContext ProfileCubeContext(Profile profile);
+
+/// The rules, in the order CheckCubeTiling applies them.
+enum class CubeTilingRule {
+  kNone,
+  kUsedCoreNum,    ///< 1 <= usedCoreNum <= core_num
+  kShape,          ///< M, N, Ka, Kb >= 1
+  kShapeNzAlign,   ///< NZ inputs: M, N to 16, Ka, Kb to C0
+  kSingleShape,    ///< 1 <= singleCore* <= the whole shape; K unsplit
+  kSingleNzAlign,  ///< NZ inputs: singleCoreM/N to 16, singleCoreK to C0
+  kCoreSplit,      ///< usedCoreNum <= the blocks the single shapes cut
+  kBasePositive,   ///< baseM, baseN, baseK >= 1
+  kBaseAlign,      ///< fractal alignment of the bases
+  kStepPositive,   ///< depths and steps >= 1
+  kIsBias,         ///< isBias is 0 or 1 and agrees with the context
+  kIterateOrder,   ///< 0 or 1
+  kDoubleBuffer,   ///< dbL0A, dbL0B, dbL0C are 1 or 2
+  kL0A,            ///< baseM * baseK * A * dbL0A fits L0A
+  kL0B,            ///< baseN * baseK * B * dbL0B fits L0B
+  kL0C,            ///< baseM * baseN * 4 * dbL0C fits L0C
+  kBiasTable,      ///< baseN * bias fits the bias table
+  kDepthA1,        ///< depthA1 = stepM * stepKa * (1 or 2)
+  kDepthB1,        ///< depthB1 = stepN * stepKb * (1 or 2)
+  kL1,             ///< A's and B's L1 blocks (and bias) fit L1
+  kMdlStepM,       ///< MDL: stepM = 1 unless Ka is loaded whole
+  kMdlStepN,       ///< MDL: stepN = 1 unless Kb is loaded whole
+  kMdlKSteps,      ///< MDL: the Ka and Kb step counts divide one another
+};
+
+/// The first rule `tiling` breaks and its message (naming the field, its
+/// value and the rule); {kNone, ""} when it breaks none.
+struct CubeTilingViolation {
+  CubeTilingRule rule = CubeTilingRule::kNone;
+  std::string message;
+};
+CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& tiling,
+                                            const CubeTilingContext& context);
+
+/// The message of the first rule `tiling` breaks; empty when it is valid.
+std::string CheckCubeTiling(const TCubeTiling& tiling,
+                            const CubeTilingContext& context);
+
+/// C0_size: the elements of one 32-byte fractal row for a width in bits
+/// (float 8, half 16, int8 32, int4 64).
+constexpr uint32_t C0Elements(uint32_t bits) { return 256 / bits; }
+
+/// The L1 bytes of A's buffered blocks (depthA1 of them), of B's, and of
+/// the bias row when the context has a bias: what the kL1 rule bounds.
+uint64_t CubeL1Bytes(const TCubeTiling& tiling,
+                     const CubeTilingContext& context);
+
+}  // namespace matmul
+}  // namespace normgrad_ascendc
