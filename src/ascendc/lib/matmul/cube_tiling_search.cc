@@ -6,6 +6,7 @@
 #include "ascendc/lib/matmul/cube_tiling_search.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <tuple>
 #include <vector>
@@ -66,6 +67,14 @@ struct Split {
 int32_t Shrink(int32_t value, int32_t unit, int32_t floor) {
   const int32_t shrunk = std::max({value / 2 / unit * unit, unit, floor});
   return std::min(shrunk, value);
+}
+
+// db * step * step_k, saturated at INT32_MAX (a depth that large breaks the
+// depth or L1 rule, and the search tries a smaller step).
+int32_t Depth(int32_t db, int32_t step, int32_t step_k) {
+  const int64_t depth = int64_t(db) * step * step_k;
+  return static_cast<int32_t>(
+      std::min<int64_t>(depth, std::numeric_limits<int32_t>::max()));
 }
 
 // A base axis: the unit, the smallest and largest allowed value, the value.
@@ -238,8 +247,8 @@ class Search {
       t.stepN = step_n;
       t.stepKa = step_k;
       t.stepKb = step_k;
-      t.depthA1 = db_a1 * step_m * step_k;
-      t.depthB1 = db_b1 * step_n * step_k;
+      t.depthA1 = Depth(db_a1, step_m, step_k);
+      t.depthB1 = Depth(db_b1, step_n, step_k);
     };
     for (;;) {
       set_steps(1, 1, 1);
