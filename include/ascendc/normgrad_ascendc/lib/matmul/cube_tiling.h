@@ -5,7 +5,8 @@
 // class optiling::TCubeTiling, both made from one field list so their bytes
 // agree. Every field is an int32_t, in the order of the documented table
 // (the TCubeTiling page: usedCoreNum first, mxTypePara last); the meaning of
-// each field and the rules a valid tiling obeys are in docs/matmul.md.
+// each field is in docs/matmul.md; the rules a valid tiling obeys are in
+// docs/matmul_tiling.md and checked by cube_tiling_rules.h's CheckCubeTiling.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +41,7 @@
   X(int32_t, dbL0B)        /* 1 or 2: of L0B */                          \
   X(int32_t, dbL0C)        /* 1 or 2: of L0C */                          \
   X(int32_t, shareMode)    /* reserved */                                \
-  X(int32_t, shareL1Size)  /* reserved */                                \
+  X(int32_t, shareL1Size)  /* reserved: GetTiling's L1 bytes */          \
   X(int32_t, shareL0CSize) /* reserved */                                \
   X(int32_t, shareUbSize)  /* reserved */                                \
   X(int32_t, batchM)       /* reserved */                                \
