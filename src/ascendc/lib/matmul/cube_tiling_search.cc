@@ -16,11 +16,10 @@ namespace matmul {
 
 namespace {
 
-// The recommended bases and the cap on how many core splits are tried.
+// The recommended bases.
 constexpr int32_t kPreferredBaseM = 128;
 constexpr int32_t kPreferredBaseN = 256;
 constexpr int32_t kPreferredBaseK = 64;
-constexpr size_t kMaxSplitsTried = 64;
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t AlignUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
@@ -103,7 +102,7 @@ class Search {
     std::vector<Split> splits = Splits(&out.problem);
     if (splits.empty()) return out;
     std::string first_problem;
-    for (size_t i = 0; i < splits.size() && i < kMaxSplitsTried; ++i) {
+    for (size_t i = 0; i < splits.size(); ++i) {
       std::string problem;
       if (Tile(splits[i], &out.tiling, &problem)) {
         out.ok = true;

@@ -596,6 +596,23 @@ TEST(MatmulTilingSweep, FixedSingleShapesAndBasesAreKept) {
   EXPECT_EQ(t.usedCoreNum, 4 * 4);
 }
 
+TEST(MatmulTilingSweep, FixedBasesChooseASplitTheyFit) {
+  // The least work per core (8 x 6 cores of 128 x 176) is too narrow for a
+  // fixed baseN of 256: the search moves on to a split that holds it.
+  matmul_tiling::MultiCoreMatmulTiling tiling;
+  tiling.SetDim(48);
+  tiling.SetShape(1024, 1024, 1024);
+  ASSERT_EQ(tiling.SetFixSplit(128, 256), 0);
+  AscendC::tiling::TCubeTiling t{};
+  ASSERT_EQ(tiling.GetTiling(t), 0);
+  EXPECT_EQ(t.baseM, 128);
+  EXPECT_EQ(t.baseN, 256);
+  EXPECT_GE(t.singleCoreN, 256);
+  EXPECT_GT(t.usedCoreNum, 1);
+  ExpectSound(t, kTypeRows[1], false, false, false, false, false, 1024, 1024,
+              1024, 48);
+}
+
 TEST(MatmulTilingSweep, UbPositionsSetTransLength) {
   matmul_tiling::MatmulApiTiling tiling;
   tiling.SetAType(TPosition::VECOUT, CubeFormat::ND, DataType::DT_FLOAT16);
