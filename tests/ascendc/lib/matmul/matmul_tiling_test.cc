@@ -596,6 +596,83 @@ TEST(MatmulTilingSweep, FixedSingleShapesAndBasesAreKept) {
   EXPECT_EQ(t.usedCoreNum, 4 * 4);
 }
 
+TEST(MatmulTilingSweep, AtlasA2TypeTable) {
+  // The Matmul usage page's table for Atlas A2/A3, row by row:
+  // {A and B, bias, C}.
+  using D = DataType;
+  const std::vector<std::vector<D>> rows = {
+      {D::DT_FLOAT, D::DT_FLOAT, D::DT_FLOAT},
+      {D::DT_FLOAT, D::DT_FLOAT, D::DT_FLOAT16},
+      {D::DT_FLOAT, D::DT_FLOAT, D::DT_BFLOAT16},
+      {D::DT_FLOAT, D::DT_FLOAT16, D::DT_FLOAT},
+      {D::DT_FLOAT, D::DT_FLOAT16, D::DT_FLOAT16},
+      {D::DT_FLOAT, D::DT_FLOAT16, D::DT_BFLOAT16},
+      {D::DT_FLOAT16, D::DT_FLOAT, D::DT_FLOAT},
+      {D::DT_FLOAT16, D::DT_FLOAT16, D::DT_FLOAT},
+      {D::DT_FLOAT16, D::DT_FLOAT16, D::DT_BFLOAT16},
+      {D::DT_FLOAT16, D::DT_FLOAT, D::DT_INT8},
+      {D::DT_FLOAT16, D::DT_FLOAT, D::DT_FLOAT16},
+      {D::DT_FLOAT16, D::DT_FLOAT, D::DT_BFLOAT16},
+      {D::DT_FLOAT16, D::DT_FLOAT16, D::DT_FLOAT16},
+      {D::DT_INT8, D::DT_INT32, D::DT_INT32},
+      {D::DT_INT8, D::DT_INT32, D::DT_FLOAT16},
+      {D::DT_INT8, D::DT_INT32, D::DT_INT8},
+      {D::DT_INT4, D::DT_INT32, D::DT_INT32},
+      {D::DT_INT4, D::DT_INT32, D::DT_FLOAT16},
+      {D::DT_BFLOAT16, D::DT_FLOAT, D::DT_FLOAT},
+      {D::DT_BFLOAT16, D::DT_FLOAT16, D::DT_FLOAT},
+      {D::DT_BFLOAT16, D::DT_FLOAT16, D::DT_FLOAT16},
+      {D::DT_BFLOAT16, D::DT_FLOAT, D::DT_INT8},
+      {D::DT_BFLOAT16, D::DT_FLOAT, D::DT_BFLOAT16},
+      {D::DT_BFLOAT16, D::DT_FLOAT, D::DT_FLOAT16},
+  };
+  auto listed = [&](D ab, bool bias, D bias_type, D c) {
+    for (const auto& row : rows) {
+      if (row[0] == ab && (!bias || row[1] == bias_type) && row[2] == c) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const D inputs[] = {D::DT_FLOAT, D::DT_FLOAT16, D::DT_BFLOAT16, D::DT_INT8,
+                      D::DT_INT4};
+  const D biases[] = {D::DT_FLOAT, D::DT_FLOAT16, D::DT_INT32, D::DT_BFLOAT16};
+  const D outputs[] = {D::DT_FLOAT, D::DT_FLOAT16, D::DT_BFLOAT16, D::DT_INT8,
+                       D::DT_INT32};
+  int accepted = 0;
+  for (D ab : inputs) {
+    for (D c : outputs) {
+      for (int bias = 0; bias < 2; ++bias) {
+        for (D bias_type : biases) {
+          SCOPED_TRACE(std::to_string(int(ab)) + " " + std::to_string(int(c)) +
+                       " " + std::to_string(bias) + " " +
+                       std::to_string(int(bias_type)));
+          matmul_tiling::MatmulApiTiling tiling;
+          tiling.SetAType(TPosition::GM, CubeFormat::ND, ab);
+          tiling.SetBType(TPosition::GM, CubeFormat::ND, ab);
+          tiling.SetCType(TPosition::GM, CubeFormat::ND, c);
+          tiling.SetBiasType(TPosition::GM, CubeFormat::ND, bias_type);
+          tiling.EnableBias(bias != 0);
+          tiling.SetShape(64, 64, 64);
+          AscendC::tiling::TCubeTiling t{};
+          const bool expected = listed(ab, bias != 0, bias_type, c);
+          int64_t ret = 0;
+          const std::string err = StderrOf([&] { ret = tiling.GetTiling(t); });
+          EXPECT_EQ(ret, expected ? 0 : -1) << err;
+          if (!expected) {
+            EXPECT_NE(err.find("is not a type combination of Atlas A2/A3's "
+                               "Matmul"),
+                      std::string::npos)
+                << err;
+          }
+          accepted += expected ? 1 : 0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(accepted, 0);
+}
+
 TEST(MatmulTilingSweep, FixedBasesChooseASplitTheyFit) {
   // The least work per core (8 x 6 cores of 128 x 176) is too narrow for a
   // fixed baseN of 256: the search moves on to a split that holds it.
