@@ -108,7 +108,6 @@ class Search {
         out.ok = true;
         out.m_dim = splits[i].m.parts;
         out.n_dim = splits[i].n.parts;
-        out.k_dim = splits[i].k.parts;
         return out;
       }
       if (first_problem.empty()) first_problem = problem;

@@ -38,7 +38,7 @@ struct CubeTilingOutcome {
   bool ok = false;
   std::string problem;  ///< why there is no tiling (when !ok)
   TCubeTiling tiling{};
-  int32_t m_dim = 0, n_dim = 0, k_dim = 0;  ///< the cores along M, N, K
+  int32_t m_dim = 0, n_dim = 0;  ///< the cores along M and N
 };
 
 CubeTilingOutcome SearchCubeTiling(const CubeTilingRequest& request);
