@@ -3,6 +3,7 @@
 // L0A/L0B, Mmad into L0C and Fixpipe out to GM (NZ2ND, NZ2NZ) or L1 with its
 // casts and quantization modes, each checked against its page's rules before
 // it moves a byte.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/race_check.h"
+#include "ascendc/vector/vector_loops.h"
+#include "kernels/vector/advanced.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
@@ -340,6 +343,18 @@ int32_t SaturateInt32(int64_t v) {
   return static_cast<int32_t>(v);
 }
 
+// Mmad's working copies of A, B and a row of C, kept per host thread (each
+// emulated core runs on its own) so repeated Mmads do not allocate.
+struct MmadScratch {
+  std::vector<float> fa, fb, fc;
+  std::vector<int32_t> ia, ib, isum;
+};
+
+MmadScratch& Scratch() {
+  thread_local MmadScratch scratch;
+  return scratch;
+}
+
 }  // namespace
 
 void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
@@ -407,52 +422,91 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   // C starts from the bias, from what L0C holds, or from 0.
   const bool from_bias = bias != nullptr;
   const bool keep = !from_bias && (p.isBias || !p.cmatrixInitVal);
-  std::vector<const uint8_t*> a_row(p.k);
-  for (uint32_t m = 0; m < p.m; ++m) {
-    for (uint32_t k = 0; k < p.k; ++k) {
-      a_row[k] =
-          gemv ? a + uint64_t{k} * in_bytes
-               : a + (uint64_t{m / kCubeBlock} * k1 + k / k0) * kFractalBytes +
-                     (uint64_t{m % kCubeBlock} * k0 + k % k0) * in_bytes;
-    }
-    for (uint32_t n = 0; n < p.n; ++n) {
-      uint8_t* out =
-          c +
-          (uint64_t{n / kCubeBlock} * m1 + m / kCubeBlock) * kCubeBlock *
-              kCubeBlock * 4 +
-          (uint64_t{m % kCubeBlock} * kCubeBlock + n % kCubeBlock) * 4;
-      const auto b_at = [&](uint32_t k) {
-        return b + (uint64_t{k / k0} * n1 + n / kCubeBlock) * kFractalBytes +
-               (uint64_t{n % kCubeBlock} * k0 + k % k0) * in_bytes;
-      };
-      if (dst_type == CubeType::kInt32) {
-        int64_t acc = 0;
+  const uint32_t m_count = p.m, n_count = p.n, k_count = p.k;
+  const auto a_at = [&](uint32_t m, uint32_t k) {
+    return gemv ? a + uint64_t{k} * in_bytes
+                : a + (uint64_t{m / kCubeBlock} * k1 + k / k0) * kFractalBytes +
+                      (uint64_t{m % kCubeBlock} * k0 + k % k0) * in_bytes;
+  };
+  const auto b_at = [&](uint32_t k, uint32_t n) {
+    return b + (uint64_t{k / k0} * n1 + n / kCubeBlock) * kFractalBytes +
+           (uint64_t{n % kCubeBlock} * k0 + k % k0) * in_bytes;
+  };
+  const auto c_at = [&](uint32_t m, uint32_t n) {
+    return c +
+           (uint64_t{n / kCubeBlock} * m1 + m / kCubeBlock) * kCubeBlock *
+               kCubeBlock * 4 +
+           (uint64_t{m % kCubeBlock} * kCubeBlock + n % kCubeBlock) * 4;
+  };
+  MmadScratch& s = Scratch();
+  if (dst_type == CubeType::kInt32) {
+    // Products of int8 values are at most 2^14 in size, so k <= 4095 of
+    // them sum exactly in int32; the initial value is added in 64 bits and
+    // the total saturated once, as the page says.
+    s.ia.resize(uint64_t{m_count} * k_count);
+    s.ib.resize(uint64_t{k_count} * n_count);
+    s.isum.resize(n_count);
+    for (uint32_t m = 0; m < m_count; ++m)
+      for (uint32_t k = 0; k < k_count; ++k)
+        s.ia[uint64_t{m} * k_count + k] =
+            static_cast<int32_t>(Element(fm_type, a_at(m, k)));
+    for (uint32_t k = 0; k < k_count; ++k)
+      for (uint32_t n = 0; n < n_count; ++n)
+        s.ib[uint64_t{k} * n_count + n] =
+            static_cast<int32_t>(Element(filter_type, b_at(k, n)));
+    for (uint32_t m = 0; m < m_count; ++m) {
+      int32_t* __restrict sum = s.isum.data();
+      std::fill(s.isum.begin(), s.isum.end(), 0);
+      for (uint32_t k = 0; k < k_count; ++k) {
+        const int32_t a_mk = s.ia[uint64_t{m} * k_count + k];
+        const int32_t* __restrict b_k = s.ib.data() + uint64_t{k} * n_count;
+        for (uint32_t n = 0; n < n_count; ++n) sum[n] += a_mk * b_k[n];
+      }
+      for (uint32_t n = 0; n < n_count; ++n) {
+        uint8_t* out = c_at(m, n);
+        int64_t init = 0;
         if (from_bias)
-          acc = static_cast<int64_t>(
+          init = static_cast<int64_t>(
               Element(bias_type, bias_data + uint64_t{n} * 4));
-        if (keep) acc = static_cast<int64_t>(Element(CubeType::kInt32, out));
-        for (uint32_t k = 0; k < p.k; ++k) {
-          acc += static_cast<int64_t>(Element(fm_type, a_row[k])) *
-                 static_cast<int64_t>(Element(filter_type, b_at(k)));
-        }
-        const int32_t v = SaturateInt32(acc);
+        if (keep) init = static_cast<int64_t>(Element(CubeType::kInt32, out));
+        const int32_t v = SaturateInt32(init + sum[n]);
         std::memcpy(out, &v, 4);
-        continue;
       }
-      float acc = 0.0f;
-      if (from_bias)
-        acc =
-            static_cast<float>(Element(bias_type, bias_data + uint64_t{n} * 4));
-      if (keep) acc = static_cast<float>(Element(CubeType::kFloat, out));
-      // k in order, each product rounded to float (exact for half and
-      // bfloat16 inputs), then one rounding per accumulation.
-      for (uint32_t k = 0; k < p.k; ++k) {
-        const float product = static_cast<float>(Element(fm_type, a_row[k])) *
-                              static_cast<float>(Element(filter_type, b_at(k)));
-        acc = acc + product;
-      }
-      std::memcpy(out, &acc, 4);
     }
+    return;
+  }
+  // Float results: A and B as floats in row-major matrices, then per row of
+  // C one axpy per k (acc = acc + fl(a[m][k] * b[k][n]) for all n at once):
+  // each element's k terms in order, each product rounded to float (exact
+  // for half and bfloat16 inputs), then one rounding per accumulation.
+  s.fa.resize(uint64_t{m_count} * k_count);
+  s.fb.resize(uint64_t{k_count} * n_count);
+  s.fc.resize(n_count);
+  for (uint32_t m = 0; m < m_count; ++m)
+    for (uint32_t k = 0; k < k_count; ++k)
+      s.fa[uint64_t{m} * k_count + k] =
+          static_cast<float>(Element(fm_type, a_at(m, k)));
+  for (uint32_t k = 0; k < k_count; ++k)
+    for (uint32_t n = 0; n < n_count; ++n)
+      s.fb[uint64_t{k} * n_count + n] =
+          static_cast<float>(Element(filter_type, b_at(k, n)));
+  const normgrad::kernels::AdvancedKernels& loops =
+      normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+  for (uint32_t m = 0; m < m_count; ++m) {
+    float* acc = s.fc.data();
+    for (uint32_t n = 0; n < n_count; ++n) {
+      acc[n] = 0.0f;
+      if (from_bias)
+        acc[n] =
+            static_cast<float>(Element(bias_type, bias_data + uint64_t{n} * 4));
+      if (keep)
+        acc[n] = static_cast<float>(Element(CubeType::kFloat, c_at(m, n)));
+    }
+    for (uint32_t k = 0; k < k_count; ++k) {
+      loops.axpy_f32(acc, s.fb.data() + uint64_t{k} * n_count, n_count,
+                     s.fa[uint64_t{m} * k_count + k], false);
+    }
+    for (uint32_t n = 0; n < n_count; ++n) std::memcpy(c_at(m, n), &acc[n], 4);
   }
 }
 
