@@ -75,6 +75,7 @@
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
+#include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/cube/cube_tensor_trait.h"
 #include "normgrad_ascendc/lib/normalization/layernorm_tiling.h"
 #include "normgrad_ascendc/lib/normalization/layernormgrad_tiling.h"

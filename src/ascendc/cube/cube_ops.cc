@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ascendc/cube/cube_checks.h"
+#include "ascendc/cube/hf32_round.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/race_check.h"
@@ -407,6 +408,10 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   // C starts from the bias, from what L0C holds, or from 0.
   const bool from_bias = bias != nullptr;
   const bool keep = !from_bias && (p.isBias || !p.cmatrixInitVal);
+  // SetHF32Mode rounds float inputs to HF32 (docs/numerics.md).
+  const MmadModes& modes = CurrentCore().mmad_modes();
+  const bool hf32 = modes.hf32 && fm_type == CubeType::kFloat;
+  const bool hf32_ties_away = modes.hf32_trans == 1;
   std::vector<const uint8_t*> a_row(p.k);
   for (uint32_t m = 0; m < p.m; ++m) {
     for (uint32_t k = 0; k < p.k; ++k) {
@@ -445,11 +450,16 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
             static_cast<float>(Element(bias_type, bias_data + uint64_t{n} * 4));
       if (keep) acc = static_cast<float>(Element(CubeType::kFloat, out));
       // k in order, each product rounded to float (exact for half and
-      // bfloat16 inputs), then one rounding per accumulation.
+      // bfloat16 inputs, and for float inputs rounded to HF32), then one
+      // rounding per accumulation.
       for (uint32_t k = 0; k < p.k; ++k) {
-        const float product = static_cast<float>(Element(fm_type, a_row[k])) *
-                              static_cast<float>(Element(filter_type, b_at(k)));
-        acc = acc + product;
+        float a_k = static_cast<float>(Element(fm_type, a_row[k]));
+        float b_k = static_cast<float>(Element(filter_type, b_at(k)));
+        if (hf32) {
+          a_k = RoundToHf32(a_k, hf32_ties_away);
+          b_k = RoundToHf32(b_k, hf32_ties_away);
+        }
+        acc = acc + a_k * b_k;
       }
       std::memcpy(out, &acc, 4);
     }

@@ -150,6 +150,7 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   reduce_spr_ = ReduceSpr();
   fixpipe_registers_ = FixpipeRegisters();
   img2col_registers_ = Img2colRegisters();
+  mmad_modes_ = MmadModes();
   if (this == ShownCore()) PublishBlock(this);
 }
 

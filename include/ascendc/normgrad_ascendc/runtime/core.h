@@ -181,6 +181,14 @@ struct Img2colRegisters {
   uint8_t repeat_mode = 0;
 };
 
+/// The cube core's Mmad modes (cube/cube_mmad_modes.h): HF32 on or off and
+/// its rounding (0: ties to even, 1: ties away from zero). A block starts
+/// with HF32 off and ties to even.
+struct MmadModes {
+  bool hf32 = false;
+  uint8_t hf32_trans = 0;
+};
+
 /// The sum the last ReduceSum of half or float left for GetReduceRepeatSumSpr
 /// (vector_reduce.h), in the bits of its type; 0 when a block starts.
 struct ReduceSpr {
@@ -268,6 +276,8 @@ class Core {
   FixpipeRegisters& fixpipe_registers() { return fixpipe_registers_; }
   /// The img2col registers (Img2colRegisters).
   Img2colRegisters& img2col_registers() { return img2col_registers_; }
+  /// The Mmad modes (MmadModes).
+  MmadModes& mmad_modes() { return mmad_modes_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -323,6 +333,7 @@ class Core {
   ReduceSpr reduce_spr_;
   FixpipeRegisters fixpipe_registers_;
   Img2colRegisters img2col_registers_;
+  MmadModes mmad_modes_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
   CoreRole role_;
   uint8_t* cube_memory_[kCubeMemoryCount] = {};
