@@ -52,6 +52,17 @@ void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bytes,
   const uint64_t frac_step = fractals > 1 ? 1u + p.dstFracGap : 0;
   const uint64_t dst_end =
       (last * (1u + p.dstGap) + (fractals - 1) * frac_step + 1) * kFractalBytes;
+  // The page leaves no overlap to the caller: a square's second fractal may
+  // not land on a later square's first.
+  if (fractals > 1 && frac_step % (1u + p.dstGap) == 0 &&
+      frac_step / (1u + p.dstGap) <= last) {
+    Fail(
+        "%s: loadDataParams.dstFracGap %u and dstGap %u put the second "
+        "fractal of square 0 on the first of square %llu; the transposed "
+        "fractals must not overlap",
+        api, p.dstFracGap, p.dstGap,
+        static_cast<unsigned long long>(frac_step / (1u + p.dstGap)));
+  }
   CheckFits(api, "dst", dst_end, dst.bytes, "the fractals written");
   const uint8_t* from = src.declared_data();
   uint8_t* to = dst.declared_data();

@@ -501,3 +501,29 @@ TEST_F(Img2colTest, Rules) {
 }
 
 }  // namespace
+
+namespace {
+
+// LoadData 3D on tensors over a TensorTrait: the element type is the
+// trait's (PrimT), the same bytes as on plain tensors.
+TEST_F(Img2colTest, TraitTensorsMoveTheSameBytes) {
+  const Conv cv{16, 4, 4, 3, 3, 1, 1, 1, 1, {1, 1, 1, 1}};
+  const std::vector<half> fm = Counting<half>(16 * 4 * 4, 13);
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> plain;
+  TBuf<TPosition::A2> trait;
+  pipe.InitBuffer(a1, 8 * 1024);
+  pipe.InitBuffer(plain, 8 * 1024);
+  pipe.InitBuffer(trait, 8 * 1024);
+  const LocalTensor<half> src = Put(a1.Get<half>(), ToC1hwc0(fm, cv));
+  const auto p = Params<half>(cv, 16, 144, half(1.0f));
+  LoadData(plain.Get<half>(), src, p);
+  LoadData(trait.Get<AscendC::TensorTrait<half>>(),
+           a1.Get<AscendC::TensorTrait<half>>(), p);
+  EXPECT_EQ(std::memcmp(plain.Get<half>().GetPhyAddr(),
+                        trait.Get<half>().GetPhyAddr(), 16 * 144 * 2),
+            0);
+}
+
+}  // namespace

@@ -156,8 +156,41 @@ TEST_F(LoadTransposeTest, Rules) {
                               LoadData2dTransposeParams(0, 1, 0, 0, 0, 0));
       },
       "dst LocalTensor is at position A1; it must be at A2 (L0A) or B2 (L0B)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(dst, src,
+                              LoadData2dTransposeParams(0, 2, 0, 0, 0, 0));
+      },
+      "loadDataParams.dstFracGap 0 and dstGap 0 put the second fractal of "
+      "square 0 on the first of square 1; the transposed fractals must not "
+      "overlap"));
   // repeatTimes 0 moves nothing.
   LoadDataWithTranspose(dst, src, LoadData2dTransposeParams(9, 0, 0, 0, 0, 0));
+}
+
+}  // namespace
+
+namespace {
+
+// LoadDataWithTranspose on tensors over a TensorTrait moves the same bytes.
+TEST_F(LoadTransposeTest, TraitTensorsMoveTheSameBytes) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::B2> plain;
+  TBuf<TPosition::B2> trait;
+  pipe.InitBuffer(a1, 2048);
+  pipe.InitBuffer(plain, 2048);
+  pipe.InitBuffer(trait, 2048);
+  LocalTensor<float> src = a1.Get<float>();
+  for (uint32_t i = 0; i < 512; ++i) src.SetValue(i, float(i));
+  const LoadData2dTransposeParams p(0, 2, 1, 1, 0, 0);  // fractals 0..3
+  LoadDataWithTranspose(plain.Get<float>(), src, p);
+  LoadDataWithTranspose(trait.Get<AscendC::TensorTrait<float>>(),
+                        a1.Get<AscendC::TensorTrait<float>>(), p);
+  EXPECT_EQ(std::memcmp(plain.Get<float>().GetPhyAddr(),
+                        trait.Get<float>().GetPhyAddr(), 2048),
+            0);
+  EXPECT_EQ(float(plain.Get<float>().GetValue(1)), 8.0f);  // (0, 1) <- (1, 0)
 }
 
 }  // namespace
