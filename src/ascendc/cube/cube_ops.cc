@@ -49,6 +49,8 @@ const char* CubeTypeName(CubeType type) {
       return "uint32_t";
     case CubeType::kFloat:
       return "float";
+    case CubeType::kInt4:
+      return "int4b_t";
     case CubeType::kOther:
       break;
   }
@@ -378,10 +380,12 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
         api);
   }
   if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
-  const uint32_t in_bytes = fm_type == CubeType::kInt8    ? 1
-                            : fm_type == CubeType::kFloat ? 4
-                                                          : 2;
-  const uint32_t k0 = 32 / in_bytes;  // K of one fractal
+  const uint32_t in_bits = fm_type == CubeType::kInt4    ? 4
+                           : fm_type == CubeType::kInt8  ? 8
+                           : fm_type == CubeType::kFloat ? 32
+                                                         : 16;
+  const uint32_t k0 = 256 / in_bits;  // K of one fractal (32 bytes)
+  const uint64_t fractal_elems = kFractalBytes * 8 / in_bits;
   // The K extent of A's rows of fractals: float aligns K to 8 (k0), or to
   // 16 with kDirectionAlign.
   const uint32_t k_aligned = fm_type == CubeType::kFloat && p.kDirectionAlign
@@ -391,8 +395,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   const uint32_t m1 = CeilDiv(p.m, kCubeBlock);
   const uint32_t n1 = CeilDiv(p.n, kCubeBlock);
   const bool gemv = p.m == 1;  // A is read as one ND row
-  const uint64_t a_bytes =
-      gemv ? uint64_t{p.k} * in_bytes : uint64_t{m1} * k1 * kFractalBytes;
+  const uint64_t a_bytes = gemv ? (uint64_t{p.k} * in_bits + 7) / 8
+                                : uint64_t{m1} * k1 * kFractalBytes;
   const uint64_t b_bytes = uint64_t{CeilDiv(p.k, k0)} * n1 * kFractalBytes;
   const uint64_t c_bytes = uint64_t{m1} * n1 * kCubeBlock * kCubeBlock * 4;
   CheckFits(api, "fm", a_bytes, fm.bytes, "A (m x k)");
@@ -412,13 +416,18 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   const MmadModes& modes = CurrentCore().mmad_modes();
   const bool hf32 = modes.hf32 && fm_type == CubeType::kFloat;
   const bool hf32_ties_away = modes.hf32_trans == 1;
-  std::vector<const uint8_t*> a_row(p.k);
+  // Inputs by element index (int4b_t: two a byte, the low nibble first).
+  const auto input = [&](CubeType type, const uint8_t* base, uint64_t i) {
+    return type == CubeType::kInt4 ? static_cast<double>(Int4At(base, i))
+                                   : Element(type, base + i * in_bits / 8);
+  };
+  std::vector<uint64_t> a_row(p.k);
   for (uint32_t m = 0; m < p.m; ++m) {
     for (uint32_t k = 0; k < p.k; ++k) {
       a_row[k] =
-          gemv ? a + uint64_t{k} * in_bytes
-               : a + (uint64_t{m / kCubeBlock} * k1 + k / k0) * kFractalBytes +
-                     (uint64_t{m % kCubeBlock} * k0 + k % k0) * in_bytes;
+          gemv ? k
+               : (uint64_t{m / kCubeBlock} * k1 + k / k0) * fractal_elems +
+                     uint64_t{m % kCubeBlock} * k0 + k % k0;
     }
     for (uint32_t n = 0; n < p.n; ++n) {
       uint8_t* out =
@@ -427,8 +436,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
               kCubeBlock * 4 +
           (uint64_t{m % kCubeBlock} * kCubeBlock + n % kCubeBlock) * 4;
       const auto b_at = [&](uint32_t k) {
-        return b + (uint64_t{k / k0} * n1 + n / kCubeBlock) * kFractalBytes +
-               (uint64_t{n % kCubeBlock} * k0 + k % k0) * in_bytes;
+        return (uint64_t{k / k0} * n1 + n / kCubeBlock) * fractal_elems +
+               uint64_t{n % kCubeBlock} * k0 + k % k0;
       };
       if (dst_type == CubeType::kInt32) {
         int64_t acc = 0;
@@ -437,8 +446,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
               Element(bias_type, bias_data + uint64_t{n} * 4));
         if (keep) acc = static_cast<int64_t>(Element(CubeType::kInt32, out));
         for (uint32_t k = 0; k < p.k; ++k) {
-          acc += static_cast<int64_t>(Element(fm_type, a_row[k])) *
-                 static_cast<int64_t>(Element(filter_type, b_at(k)));
+          acc += static_cast<int64_t>(input(fm_type, a, a_row[k])) *
+                 static_cast<int64_t>(input(filter_type, b, b_at(k)));
         }
         const int32_t v = SaturateInt32(acc);
         std::memcpy(out, &v, 4);
@@ -453,8 +462,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
       // bfloat16 inputs, and for float inputs rounded to HF32), then one
       // rounding per accumulation.
       for (uint32_t k = 0; k < p.k; ++k) {
-        float a_k = static_cast<float>(Element(fm_type, a_row[k]));
-        float b_k = static_cast<float>(Element(filter_type, b_at(k)));
+        float a_k = static_cast<float>(input(fm_type, a, a_row[k]));
+        float b_k = static_cast<float>(input(filter_type, b, b_at(k)));
         if (hf32) {
           a_k = RoundToHf32(a_k, hf32_ties_away);
           b_k = RoundToHf32(b_k, hf32_ties_away);

@@ -1,0 +1,164 @@
+// cube_int4_test.cc — int4b_t on the cube's data path (docs/cube.md, "int4b_t
+// on the cube"): ND2NZ set up as for bytes, LoadData 2D L1 → L0A/L0B, and
+// Mmad int4b_t × int4b_t → int32_t (Zz / Zn fractals of 16 × 64 values),
+// exact against an integer reference that packs the nibbles itself.
+//
+// Extending: one TEST per behaviour; a new rule gets a FailsWith line.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <tuple>
+#include <vector>
+
+#include "compat_test.h"
+#include "kernel_operator.h"
+
+namespace {
+
+using AscendC::GlobalTensor;
+using AscendC::int4b_t;
+using AscendC::LocalTensor;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+
+class CubeInt4Test : public testing::Test {
+ protected:
+  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
+  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+};
+
+// Nibble i of packed bytes: the low nibble holds the even element.
+int Nibble(const uint8_t* bytes, size_t i) {
+  const int v = (bytes[i / 2] >> (i % 2 ? 4 : 0)) & 0xF;
+  return v >= 8 ? v - 16 : v;
+}
+void SetNibble(uint8_t* bytes, size_t i, int v) {
+  const int shift = i % 2 ? 4 : 0;
+  bytes[i / 2] =
+      uint8_t((bytes[i / 2] & ~(0xF << shift)) | ((v & 0xF) << shift));
+}
+
+int Value(size_t i) { return int(i * 5 % 16) - 8; }  // -8..7
+
+TEST_F(CubeInt4Test, Nd2NzMovesTheBytesAsB8) {
+  const uint32_t rows = 20, cols = 100, padded = 32;  // 2 blocks of 64
+  std::vector<uint8_t> nd(rows * cols / 2, 0);
+  for (size_t i = 0; i < rows * cols; ++i) SetNibble(nd.data(), i, Value(i));
+  GlobalTensor<int4b_t> gm;
+  gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(nd.data()), rows * cols);
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  pipe.InitBuffer(a1, 2 * padded * 32);
+  LocalTensor<int4b_t> l1 = a1.Get<int4b_t>();
+  AscendC::Nd2NzParams p;  // in bytes, as for int8_t
+  p.ndNum = 1;
+  p.nValue = rows;
+  p.dValue = cols / 2;
+  p.srcDValue = cols / 2;
+  p.dstNzC0Stride = padded;
+  p.dstNzNStride = 1;
+  AscendC::DataCopy(l1, gm, p);
+  const uint8_t* nz = l1.ReinterpretCast<uint8_t>().GetPhyAddr();
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < 128; ++c) {
+      const size_t at = (size_t{c / 64} * padded + r) * 64 + c % 64;
+      ASSERT_EQ(Nibble(nz, at), c < cols ? Value(r * cols + c) : 0)
+          << r << ", " << c;
+    }
+  }
+  // The GM side is counted in bytes: one more row does not fit.
+  p.nValue = rows + 1;
+  EXPECT_TRUE(FailsWith([&] { AscendC::DataCopy(l1, gm, p); },
+                        "DataCopy<int4b_t> GM->L1 (Nd2NzParams): the access "
+                        "reaches element 1050 of src, past the end of the "
+                        "GlobalTensor of 1000 elements"));
+}
+
+TEST_F(CubeInt4Test, LoadData2DMovesFractalsAndRefusesTheTranspose) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(a1, 1024);
+  pipe.InitBuffer(b2, 1024);
+  LocalTensor<int4b_t> src = a1.Get<int4b_t>();
+  LocalTensor<int4b_t> dst = b2.Get<int4b_t>();
+  for (uint32_t i = 0; i < 2048; ++i) src.SetValue(i, int4b_t(Value(i)));
+  AscendC::LoadData2DParams p;
+  p.startIndex = 1;
+  p.repeatTimes = 1;
+  AscendC::LoadData(dst, src, p);
+  for (uint32_t i = 0; i < 1024; ++i) {
+    ASSERT_EQ(int(dst.GetValue(i)), Value(1024 + i)) << i;
+  }
+  p.ifTranspose = true;
+  EXPECT_TRUE(FailsWith([&] { AscendC::LoadData(dst, src, p); },
+                        "LoadData<int4b_t> L1->L0B: loadDataParams.ifTranspose "
+                        "is true for a 1-byte type"));
+}
+
+// C = A · B for int4 A (m x k) in L0A (Zz) and B (k x n) in L0B (Zn).
+std::vector<int32_t> RunInt4Mmad(uint32_t m, uint32_t k, uint32_t n) {
+  const uint32_t m1 = (m + 15) / 16, k1 = (k + 63) / 64, n1 = (n + 15) / 16;
+  TPipe pipe;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  TBuf<TPosition::CO1> co1;
+  pipe.InitBuffer(a2, m1 * k1 * 512);
+  pipe.InitBuffer(b2, k1 * n1 * 512);
+  pipe.InitBuffer(co1, m1 * n1 * 1024);
+  uint8_t* a = a2.Get<uint8_t>().GetPhyAddr();
+  uint8_t* b = b2.Get<uint8_t>().GetPhyAddr();
+  std::memset(a, 0, m1 * k1 * 512);
+  std::memset(b, 0, k1 * n1 * 512);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < k; ++c) {
+      const size_t at = m == 1 ? c
+                               : (size_t{r / 16} * k1 + c / 64) * 1024 +
+                                     (r % 16) * 64 + c % 64;
+      SetNibble(a, at, Value(r * k + c));
+    }
+  }
+  for (uint32_t r = 0; r < k; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      const size_t at =
+          (size_t{r / 64} * n1 + c / 16) * 1024 + (c % 16) * 64 + r % 64;
+      SetNibble(b, at, Value(7 + r * n + c * 3));
+    }
+  }
+  AscendC::MmadParams p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  LocalTensor<int32_t> c = co1.Get<int32_t>();
+  AscendC::Mmad(c, a2.Get<int4b_t>(), b2.Get<int4b_t>(), p);
+  std::vector<int32_t> out(m * n);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      out[r * n + col] =
+          c.GetValue((col / 16 * m1 + r / 16) * 256 + (r % 16) * 16 + col % 16);
+    }
+  }
+  return out;
+}
+
+TEST_F(CubeInt4Test, MmadInt4IntoInt32IsExact) {
+  for (const auto& [m, k, n] :
+       {std::tuple<uint32_t, uint32_t, uint32_t>{20, 100, 24}, {1, 130, 16}}) {
+    const std::vector<int32_t> got = RunInt4Mmad(m, k, n);
+    for (uint32_t r = 0; r < m; ++r) {
+      for (uint32_t c = 0; c < n; ++c) {
+        int64_t want = 0;
+        for (uint32_t i = 0; i < k; ++i) {
+          want += int64_t{Value(r * k + i)} * Value(7 + i * n + c * 3);
+        }
+        ASSERT_EQ(got[r * n + c], want)
+            << m << "x" << k << "x" << n << " (" << r << ", " << c << ")";
+      }
+    }
+  }
+}
+
+}  // namespace
