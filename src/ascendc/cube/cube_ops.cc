@@ -68,10 +68,12 @@ void CheckGmSide(const char* api, const char* which, const GmSide& gm,
   }
   if (gm.sized && end_elem > gm.elems) {
     Fail(
-        "%s: the access reaches element %llu of %s, past the end of the "
-        "GlobalTensor of %llu elements",
-        api, static_cast<unsigned long long>(end_elem), which,
-        static_cast<unsigned long long>(gm.elems));
+        "%s: the access reaches %s %llu of %s, past the end of the "
+        "GlobalTensor of %llu %s",
+        api, gm.int4 ? "byte" : "element",
+        static_cast<unsigned long long>(end_elem), which,
+        static_cast<unsigned long long>(gm.elems),
+        gm.int4 ? "bytes (two int4b_t a byte)" : "elements");
   }
   CheckGmAccess(api, gm.base, gm.data, end_elem * elem_bytes, write);
 }

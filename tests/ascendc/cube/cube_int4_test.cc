@@ -73,8 +73,8 @@ TEST_F(CubeInt4Test, Nd2NzMovesTheBytesAsB8) {
   p.nValue = rows + 1;
   EXPECT_TRUE(FailsWith([&] { AscendC::DataCopy(l1, gm, p); },
                         "DataCopy<int4b_t> GM->L1 (Nd2NzParams): the access "
-                        "reaches element 1050 of src, past the end of the "
-                        "GlobalTensor of 1000 elements"));
+                        "reaches byte 1050 of src, past the end of the "
+                        "GlobalTensor of 1000 bytes (two int4b_t a byte)"));
 }
 
 TEST_F(CubeInt4Test, LoadData2DMovesFractalsAndRefusesTheTranspose) {

@@ -219,6 +219,7 @@ struct GmSide {
   uint64_t elems;
   bool sized;
   const void* base;
+  bool int4 = false;  ///< `elems` counts bytes of two int4b_t each
 };
 
 template <typename T>
@@ -229,7 +230,7 @@ GmSide GmSideOf(const AscendC::GlobalTensor<T>& t) {
 /// An int4b_t GlobalTensor's side counts its bytes.
 inline GmSide GmSideOf(const AscendC::GlobalTensor<AscendC::int4b_t>& t) {
   return {reinterpret_cast<uint8_t*>(t.GetPhyAddr()), (t.GetSize() + 1) / 2,
-          t.sized(), t.base()};
+          t.sized(), t.base(), true};
 }
 
 void RunNd2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
