@@ -161,4 +161,44 @@ TEST_F(CubeInt4Test, MmadInt4IntoInt32IsExact) {
   }
 }
 
+TEST_F(CubeInt4Test, LoadDataWithTransposeTurns64x64SquaresIntoL0b) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(a1, 3 * 2048);
+  pipe.InitBuffer(a2, 512);
+  pipe.InitBuffer(b2, 16 * 512);
+  uint8_t* l1 = a1.Get<uint8_t>().GetPhyAddr();
+  for (size_t i = 0; i < 3 * 4096; ++i) SetNibble(l1, i, Value(i * 3 + 1));
+  const LocalTensor<int4b_t> src = a1.Get<int4b_t>();
+  const LocalTensor<int4b_t> dst = b2.Get<int4b_t>();
+  // Squares 2 and 0 (addrMode 1), their four fractals 2 apart (dstFracGap
+  // 1), the squares one fractal apart (dstGap 0).
+  AscendC::LoadDataWithTranspose(
+      dst, src, AscendC::LoadData2dTransposeParams(2, 2, 2, 0, 1, 1));
+  const uint8_t* out = b2.Get<uint8_t>().GetPhyAddr();
+  for (uint32_t i = 0; i < 2; ++i) {
+    const uint32_t square = 2 - 2 * i;
+    for (uint32_t r = 0; r < 64; ++r) {
+      for (uint32_t c = 0; c < 64; ++c) {
+        // Element (r, c) of the transposed square is (c, r) of the source;
+        // both are four 16 x 64 fractals one above the other.
+        const size_t from = square * 4096 + (c / 16) * 1024 + (c % 16) * 64 + r;
+        const size_t to = (i + (r / 16) * 2) * 1024 + (r % 16) * 64 + c;
+        ASSERT_EQ(Nibble(out, to), Nibble(l1, from))
+            << i << ": " << r << ", " << c;
+      }
+    }
+  }
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LoadDataWithTranspose(
+            a2.Get<int4b_t>(), src,
+            AscendC::LoadData2dTransposeParams(0, 1, 0, 0, 0, 0));
+      },
+      "LoadDataWithTranspose<int4b_t> L1->L0A: int4b_t moves into L0B (B2) "
+      "only"));
+}
+
 }  // namespace

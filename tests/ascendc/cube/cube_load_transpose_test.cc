@@ -161,9 +161,8 @@ TEST_F(LoadTransposeTest, Rules) {
         LoadDataWithTranspose(dst, src,
                               LoadData2dTransposeParams(0, 2, 0, 0, 0, 0));
       },
-      "loadDataParams.dstFracGap 0 and dstGap 0 put the second fractal of "
-      "square 0 on the first of square 1; the transposed fractals must not "
-      "overlap"));
+      "loadDataParams.dstFracGap 0 and dstGap 0 put fractal 1 of square 0 "
+      "on fractal 0 of square 1; the transposed fractals must not overlap"));
   // repeatTimes 0 moves nothing.
   LoadDataWithTranspose(dst, src, LoadData2dTransposeParams(9, 0, 0, 0, 0, 0));
 }

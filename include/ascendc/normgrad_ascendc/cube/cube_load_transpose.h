@@ -2,8 +2,9 @@
 // Atlas A2/A3 (docs/cube.md, "LoadDataWithTranspose"): L1 → L0A / L0B by
 // square blocks of 512-byte fractals, each square transposed on the way
 // (16 × 16 halves: one fractal; 16 × 16 of a 32-bit type: two 16 × 8
-// fractals side by side; 32 × 32 of an 8-bit type: two 16 × 32 fractals one
-// above the other), with LoadData2dTransposeParams. T may be a TensorTrait
+// fractals side by side; 32 × 32 of an 8-bit type: two 16 × 32 fractals, and
+// 64 × 64 int4b_t (into L0B only): four 16 × 64 fractals, one above the
+// other), with LoadData2dTransposeParams. T may be a TensorTrait
 // (its element type is PrimT<T>). The move and its checks are in
 // src/ascendc/cube/cube_load_transpose.cc.
 #pragma once
@@ -41,7 +42,8 @@ struct LoadData2dTransposeParams {
 
 namespace normgrad_ascendc {
 
-void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bytes,
+/// `elem_bits`: 4 (int4b_t), 8, 16 or 32.
+void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bits,
                               const TensorView& dst, const TensorView& src,
                               const AscendC::LoadData2dTransposeParams& params);
 
@@ -55,13 +57,15 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const LoadData2dTransposeParams& loadDataParams,
                            normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
-  static_assert(normgrad_ascendc::kCubeMoveType<U> &&
+  static_assert(normgrad_ascendc::kCubeMoveOrInt4<U> &&
                     !std::is_same_v<U, int16_t> && !std::is_same_v<U, uint16_t>,
-                "LoadDataWithTranspose: T must be int8_t, uint8_t, half, "
-                "bfloat16_t, int32_t, uint32_t or float");
+                "LoadDataWithTranspose: T must be int4b_t (into L0B), int8_t, "
+                "uint8_t, half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
+  constexpr uint32_t bits =
+      std::is_same_v<U, int4b_t> ? 4 : static_cast<uint32_t>(sizeof(U) * 8);
   normgrad_ascendc::RunLoadDataWithTranspose(normgrad_ascendc::TypeName<U>(),
-                                             sizeof(U), dst.view(), src.view(),
+                                             bits, dst.view(), src.view(),
                                              loadDataParams);
 }
 
