@@ -3,6 +3,7 @@
 // the registers it reads (SetFmatrix, SetLoadDataPaddingValue,
 // SetLoadDataBoundary, SetLoadDataRepeat), each checked against its page's
 // rules before it moves a byte.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/int4.h"
 
 namespace normgrad_ascendc {
 
@@ -25,21 +27,24 @@ constexpr uint32_t kFractalRows = 16;
 uint32_t RoundUp(uint32_t a, uint32_t b) { return (a + b - 1) / b * b; }
 
 // Whether `channels` is one of the channel counts the page lists for an
-// element of `elem_bytes` bytes (C0 = 32 / elem_bytes): whole C0 blocks,
-// optionally followed by one shorter block of 4, 8 or (8-bit) 16 channels.
-bool ChannelSizeAllowed(uint32_t channels, uint32_t elem_bytes) {
-  const uint32_t c0 = 32 / elem_bytes;
+// element of `bits` bits (C0 = 256 / bits): whole C0 blocks, optionally
+// followed by one shorter block (4; 8 for 8- and 16-bit types; 16 for 8-bit
+// ones; 8, 16 or 32 for int4b_t).
+bool ChannelSizeAllowed(uint32_t channels, uint32_t bits) {
+  const uint32_t c0 = 256 / bits;
   const uint32_t tail = channels % c0;
   if (tail == 0) return true;
-  return tail == 4 || (tail == 8 && elem_bytes <= 2) ||
-         (tail == 16 && elem_bytes == 1);
+  if (bits == 4) return tail == 8 || tail == 16 || tail == 32;
+  return tail == 4 || (tail == 8 && bits <= 16) || (tail == 16 && bits == 8);
 }
 
-const char* ChannelSizeRule(uint32_t elem_bytes) {
-  switch (elem_bytes) {
-    case 1:
+const char* ChannelSizeRule(uint32_t bits) {
+  switch (bits) {
+    case 4:
+      return "8, 16, 32, N*64, N*64+8, N*64+16 or N*64+32";
+    case 8:
       return "4, 8, 16, N*32, N*32+4, N*32+8 or N*32+16";
-    case 2:
+    case 16:
       return "4, 8, N*16, N*16+4 or N*16+8";
     default:
       return "4, N*8 or N*8+4";
@@ -72,7 +77,7 @@ Img2colFields Img2colFieldsOf(const AscendC::LoadData3DParamsV2Pro& p) {
   return f;
 }
 
-void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
+void RunLoadData3D(const char* type_name, uint32_t elem_bits,
                    const TensorView& dst, const TensorView& src,
                    const Img2colFields& f, const void* pad_value) {
   const bool to_b = dst.position == TPosition::B2;
@@ -83,13 +88,13 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
                "A2 (L0A) or B2 (L0B)", kFractalBytes);
   CheckOperand(api, "src", src, {TPosition::A1, TPosition::B1}, "A1 or B1 (L1)",
                32);
-  if (to_b && elem_bytes == 1) {
+  if (to_b && elem_bits <= 8) {
     Fail(
         "%s: dst is at B2 (L0B) and T is %s; img2col into L0B moves 16- and "
         "32-bit types only",
         api, type_name);
   }
-  if (f.transpose && !to_b && elem_bytes == 1) {
+  if (f.transpose && !to_b && elem_bits <= 8) {
     Fail(
         "%s: loadDataParams.enTranspose is true and T is %s; the transpose "
         "into L0A moves 16- and 32-bit types only",
@@ -124,8 +129,8 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
   if (f.set_padding) {
     regs.pad_set = true;
     regs.pad_bits = 0;
-    std::memcpy(&regs.pad_bits, pad_value, elem_bytes);
-    regs.pad_bytes = elem_bytes;
+    std::memcpy(&regs.pad_bits, pad_value, elem_bits == 4 ? 1 : elem_bits / 8);
+    regs.pad_width = elem_bits;
     regs.pad_type = type_name;
   } else if (!regs.pad_set) {
     Fail(
@@ -133,13 +138,13 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
         "the v2 Pro form), but SetLoadDataPaddingValue was not called in "
         "this block",
         api);
-  } else if (regs.pad_bytes != elem_bytes) {
+  } else if (regs.pad_width != elem_bits) {
     Fail(
         "%s: SetLoadDataPaddingValue set a %s pad value, which is not a "
         "%s: set the pad value in the type LoadData moves",
         api, regs.pad_type, type_name);
   }
-  const uint32_t c0 = 32 / elem_bytes;
+  const uint32_t c0 = 256 / elem_bits;
   CheckRange(api, "loadDataParams.mStartPt", f.m_start, 0, 32767);
   CheckRange(api, "loadDataParams.strideW", f.stride_w, 0, 63);
   CheckRange(api, "loadDataParams.strideH", f.stride_h, 0, 63);
@@ -158,9 +163,9 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
       kernel_h == 0 || repeat_time == 0) {
     return;
   }
-  if (!ChannelSizeAllowed(f.channel_size, elem_bytes)) {
+  if (!ChannelSizeAllowed(f.channel_size, elem_bits)) {
     Fail("%s: loadDataParams.channelSize %u is not one of %s (for %s)", api,
-         f.channel_size, ChannelSizeRule(elem_bytes), type_name);
+         f.channel_size, ChannelSizeRule(elem_bits), type_name);
   }
   if (f.stride_w == 0 || f.stride_h == 0) {
     Fail(
@@ -204,7 +209,7 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
         api, f.k_extension, c0, f.k_start,
         static_cast<unsigned long long>(cols));
   }
-  if (elem_bytes != 4 && f.m_extension % kFractalRows != 0 &&
+  if (elem_bits != 32 && f.m_extension % kFractalRows != 0 &&
       uint64_t{f.m_start} + f.m_extension <=
           RoundUp(rows, kFractalRows) - kFractalRows) {
     Fail(
@@ -240,6 +245,15 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
   const uint64_t src_end = uint64_t{src.offset} + src.bytes;
   std::vector<uint8_t> out(fractals * kFractalBytes, 0);
   const uint8_t* pad = reinterpret_cast<const uint8_t*>(&regs.pad_bits);
+  // Writes element `to` of the output from `from` (int4b_t: its nibble
+  // `nibble`; the pad value's nibble is its low one).
+  const auto put = [&](uint64_t to, const uint8_t* from, uint32_t nibble) {
+    if (elem_bits == 4) {
+      SetInt4At(out.data(), to, Int4At(from, nibble));
+    } else {
+      std::memcpy(out.data() + to * (elem_bits / 8), from, elem_bits / 8);
+    }
+  };
   for (uint32_t r = 0; r < all_rows; ++r) {
     const uint32_t it_r = along_k ? 0 : r / win_rows;
     if (r % win_rows >= f.m_extension) continue;
@@ -263,7 +277,6 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
                  : ((uint64_t{r / kFractalRows} * (out_cols / c0) + c / c0) *
                         kFractalRows * c0 +
                     uint64_t{r % kFractalRows} * c0 + c % c0);
-      uint8_t* slot = out.data() + to * elem_bytes;
       if (m >= rows || k >= cols) continue;  // past the matrix: 0
       // k runs over channel blocks, then kernel rows and columns, then the
       // block's channels (C0, or the short last block's).
@@ -280,18 +293,20 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
       const int64_t w = static_cast<int64_t>(m % out_w) * f.stride_w -
                         pad_left + int64_t{kw} * f.dilation_w;
       if (h < 0 || w < 0 || h >= regs.l1_h || w >= regs.l1_w) {
-        std::memcpy(slot, pad, elem_bytes);
+        put(to, pad, 0);
         continue;
       }
+      // The element's byte in L1 (int4b_t: the odd channel in the high
+      // nibble of the byte).
       uint64_t at = src.offset +
                     ((uint64_t{block} * regs.l1_h + static_cast<uint64_t>(h)) *
                          regs.l1_w +
                      static_cast<uint64_t>(w)) *
                         32 +
-                    uint64_t{channel} * elem_bytes;
+                    uint64_t{channel} * elem_bits / 8;
       if (boundary != 0) {
         at %= boundary;
-      } else if (at + elem_bytes > src_end) {
+      } else if (at + std::max(1u, elem_bits / 8) > src_end) {
         Fail(
             "%s: the feature map's element (channel %u, h %lld, w %lld) is "
             "at L1 byte %llu, past the end of src (%u bytes from byte %u)",
@@ -299,7 +314,7 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
             static_cast<long long>(w), static_cast<unsigned long long>(at),
             src.bytes, src.offset);
       }
-      std::memcpy(slot, l1 + at, elem_bytes);
+      put(to, l1 + at, channel % 2);
     }
   }
   std::memcpy(dst.declared_data(), out.data(), out.size());
@@ -327,7 +342,7 @@ void RunSetLoadDataPaddingValue(const char* type_name, uint32_t elem_bytes,
   regs.pad_set = true;
   regs.pad_bits = 0;
   std::memcpy(&regs.pad_bits, value, elem_bytes);
-  regs.pad_bytes = elem_bytes;
+  regs.pad_width = elem_bytes * 8;
   regs.pad_type = type_name;
 }
 

@@ -201,4 +201,65 @@ TEST_F(CubeInt4Test, LoadDataWithTransposeTurns64x64SquaresIntoL0b) {
       "only"));
 }
 
+TEST_F(CubeInt4Test, Img2colIntoL0aWithAShortChannelBlock) {
+  // 72 channels (a block of 64 and one of 8), 4 x 5, kernel 2 x 2, padding
+  // 1 on every side: 5 x 6 = 30 rows, 2 * 2 * 72 = 288 columns.
+  const uint32_t ch = 72, h = 4, w = 5, kh = 2, kw = 2, pad = 1;
+  const uint32_t ow = w + 2 * pad - kw + 1, oh = h + 2 * pad - kh + 1;
+  const uint32_t rows = oh * ow, cols = kh * kw * ch;
+  auto fm = [&](uint32_t c, uint32_t y, uint32_t x) {
+    return Value(c * 31 + y * 7 + x);
+  };
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 2 * h * w * 32);
+  pipe.InitBuffer(a2, 2 * 5 * 512);  // 32 rows x 320 columns
+  uint8_t* l1 = a1.Get<uint8_t>().GetPhyAddr();
+  std::memset(l1, 0, 2 * h * w * 32);
+  for (uint32_t c = 0; c < ch; ++c) {
+    for (uint32_t y = 0; y < h; ++y) {
+      for (uint32_t x = 0; x < w; ++x) {
+        SetNibble(l1, ((size_t{c / 64} * h + y) * w + x) * 64 + c % 64,
+                  fm(c, y, x));
+      }
+    }
+  }
+  AscendC::LoadData3DParamsV2<int4b_t> p;
+  for (auto& v : p.padList) v = pad;
+  p.l1H = h;
+  p.l1W = w;
+  p.channelSize = ch;
+  p.mExtension = rows;
+  p.kExtension = cols;
+  p.filterH = kh;
+  p.filterW = kw;
+  p.padValue = int4b_t(-3);
+  AscendC::LoadData(a2.Get<int4b_t>(), a1.Get<int4b_t>(), p);
+  const uint8_t* out = a2.Get<uint8_t>().GetPhyAddr();
+  for (uint32_t r = 0; r < 32; ++r) {
+    for (uint32_t k = 0; k < 320; ++k) {
+      int want = 0;  // past the matrix
+      if (r < rows && k < cols) {
+        // Columns: the 64-channel block's taps, then the 8-channel block's.
+        const uint32_t block = k < kh * kw * 64 ? 0 : 1;
+        const uint32_t width = block == 0 ? 64 : 8;
+        const uint32_t in = k - block * kh * kw * 64;
+        const uint32_t tap = in / width, c = block * 64 + in % width;
+        const int y = int(r / ow) - int(pad) + int(tap / kw);
+        const int x = int(r % ow) - int(pad) + int(tap % kw);
+        want = y < 0 || x < 0 || y >= int(h) || x >= int(w) ? -3 : fm(c, y, x);
+      }
+      const size_t at =
+          (size_t{r / 16} * 5 + k / 64) * 1024 + (r % 16) * 64 + k % 64;
+      ASSERT_EQ(Nibble(out, at), want) << r << ", " << k;
+    }
+  }
+  p.channelSize = 68;  // 64 + 4: not an int4 count
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::LoadData(a2.Get<int4b_t>(), a1.Get<int4b_t>(), p); },
+      "loadDataParams.channelSize 68 is not one of 8, 16, 32, N*64, N*64+8, "
+      "N*64+16 or N*64+32 (for int4b_t)"));
+}
+
 }  // namespace

@@ -152,9 +152,10 @@ Img2colFields Img2colFieldsOf(const AscendC::LoadData3DParamsV2<T>& p) {
 /// the pad value from the registers.
 Img2colFields Img2colFieldsOf(const AscendC::LoadData3DParamsV2Pro& p);
 
-/// LoadData 3D L1 → L0A / L0B. `pad_value` points at the call's pad value
-/// (`elem_bytes` bytes; used when `fields.set_padding`).
-void RunLoadData3D(const char* type_name, uint32_t elem_bytes,
+/// LoadData 3D L1 → L0A / L0B for elements of `elem_bits` bits (4: int4b_t).
+/// `pad_value` points at the call's pad value (a T; used when
+/// `fields.set_padding`).
+void RunLoadData3D(const char* type_name, uint32_t elem_bits,
                    const TensorView& dst, const TensorView& src,
                    const Img2colFields& fields, const void* pad_value);
 void RunSetFmatrix(uint16_t l1_h, uint16_t l1_w, const uint8_t pad_list[4],
@@ -165,11 +166,17 @@ void RunSetLoadDataBoundary(uint32_t boundary);
 void RunSetLoadDataRepeat(const AscendC::LoadDataRepeatParam& params);
 
 /// The types LoadData 3D moves on Atlas A2/A3 (into L0A; L0B takes the 16-
-/// and 32-bit ones, checked at run time; int4b_t is not emulated yet).
+/// and 32-bit ones, checked at run time).
 template <typename T>
 inline constexpr bool kImg2colType =
-    kCubeMoveType<T> && !std::is_same_v<T, int16_t> &&
+    kCubeMoveOrInt4<T> && !std::is_same_v<T, int16_t> &&
     !std::is_same_v<T, uint16_t>;
+/// The bits of an element of T.
+template <typename T>
+inline constexpr uint32_t kImg2colBits = std::is_same_v<T, AscendC::int4b_t>
+                                             ? 4
+                                             : static_cast<uint32_t>(sizeof(T) *
+                                                                     8);
 
 }  // namespace normgrad_ascendc
 
@@ -186,16 +193,16 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const LoadData3DParamsV2<U>& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   static_assert(normgrad_ascendc::kImg2colType<U>,
-                "LoadData(LoadData3DParamsV2): T must be int8_t, uint8_t, "
-                "half, bfloat16_t, int32_t, uint32_t or float");
+                "LoadData(LoadData3DParamsV2): T must be int4b_t, int8_t, "
+                "uint8_t, half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::Img2colFields fields =
       normgrad_ascendc::Img2colFieldsOf(loadDataParams);
   fields.set_fmatrix = defaultConfig.isSetFMatrix;
   fields.set_padding = defaultConfig.isSetPadding;
-  normgrad_ascendc::RunLoadData3D(normgrad_ascendc::TypeName<U>(), sizeof(U),
-                                  dst.view(), src.view(), fields,
-                                  &loadDataParams.padValue);
+  normgrad_ascendc::RunLoadData3D(normgrad_ascendc::TypeName<U>(),
+                                  normgrad_ascendc::kImg2colBits<U>, dst.view(),
+                                  src.view(), fields, &loadDataParams.padValue);
 }
 
 /// LoadData 3D v2 Pro: img2col L1 → L0A / L0B from the registers.
@@ -205,12 +212,13 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
   static_assert(normgrad_ascendc::kImg2colType<U>,
-                "LoadData(LoadData3DParamsV2Pro): T must be int8_t, uint8_t, "
-                "half, bfloat16_t, int32_t, uint32_t or float");
+                "LoadData(LoadData3DParamsV2Pro): T must be int4b_t, int8_t, "
+                "uint8_t, half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunLoadData3D(
-      normgrad_ascendc::TypeName<U>(), sizeof(U), dst.view(), src.view(),
-      normgrad_ascendc::Img2colFieldsOf(loadDataParams), nullptr);
+      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kImg2colBits<U>,
+      dst.view(), src.view(), normgrad_ascendc::Img2colFieldsOf(loadDataParams),
+      nullptr);
 }
 
 /// Sets the feature-map registers (shape and padding) LoadData 3D reads.

@@ -170,8 +170,8 @@ struct Img2colRegisters {
   uint16_t l1_w = 0;
   uint8_t pad_list[4] = {};  ///< left, right, top, bottom
   bool pad_set = false;
-  uint32_t pad_bits = 0;  ///< the pad value's bytes
-  uint32_t pad_bytes = 0;
+  uint32_t pad_bits = 0;   ///< the pad value's bytes
+  uint32_t pad_width = 0;  ///< the pad value's type's bits
   const char* pad_type = "";
   bool boundary_set = false;
   uint32_t boundary = 0;  ///< bytes; 0: the whole L1
