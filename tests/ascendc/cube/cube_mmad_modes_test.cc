@@ -142,4 +142,63 @@ TEST_F(MmadModesTest, Hf32LeavesHalfInputsAndRowColumnMajorChangeNothing) {
   EXPECT_EQ(run(), plain);
 }
 
+// Random float inputs: the HF32 product stays within numerics.md's bound
+// (K · u + 2 u_h + u_h²) · Σ|a·b| of the exact product of the float inputs,
+// and is not the plain float result (the rounding shows).
+TEST_F(MmadModesTest, Hf32RandomStaysWithinTheDerivedBound) {
+  const uint32_t m = 16, n = 16, k = 64;
+  TPipe pipe;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  TBuf<TPosition::CO1> co1;
+  pipe.InitBuffer(a2, m * k * 4);
+  pipe.InitBuffer(b2, k * n * 4);
+  pipe.InitBuffer(co1, m * n * 4);
+  LocalTensor<float> fm = a2.Get<float>();
+  LocalTensor<float> filter = b2.Get<float>();
+  LocalTensor<float> c = co1.Get<float>();
+  uint32_t seed = 2032;
+  const auto next = [&] {
+    seed = seed * 1664525u + 1013904223u;
+    return float(int32_t(seed >> 8) - (1 << 23)) / float(1 << 22);
+  };
+  std::vector<float> a(m * k), b(k * n);
+  for (float& v : a) v = next();
+  for (float& v : b) v = next();
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t i = 0; i < k; ++i) {
+      fm.SetValue((i / 8) * 128 + r * 8 + i % 8, a[r * k + i]);  // Zz, m1 = 1
+    }
+  }
+  for (uint32_t i = 0; i < k; ++i) {
+    for (uint32_t col = 0; col < n; ++col) {
+      filter.SetValue((i / 8) * 128 + col * 8 + i % 8, b[i * n + col]);  // Zn
+    }
+  }
+  MmadParams p;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  AscendC::SetHF32Mode(HF32Mode::ENABLE);
+  AscendC::Mmad(c, fm, filter, p);
+  const double u = std::ldexp(1.0, -24), uh = std::ldexp(1.0, -12);
+  bool differs = false;
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      double exact = 0, magnitude = 0, plain = 0;
+      for (uint32_t i = 0; i < k; ++i) {
+        const double t = double(a[r * k + i]) * double(b[i * n + col]);
+        exact += t;
+        magnitude += std::fabs(t);
+        plain = float(plain + float(t));
+      }
+      const double got = c.GetValue(r * 16 + col);
+      EXPECT_LE(std::fabs(got - exact), (k * u + 2 * uh + uh * uh) * magnitude)
+          << r << ", " << col;
+      differs = differs || got != plain;
+    }
+  }
+  EXPECT_TRUE(differs);
+}
+
 }  // namespace
