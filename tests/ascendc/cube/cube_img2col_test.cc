@@ -428,6 +428,72 @@ TEST_F(Img2colTest, BoundaryWrapsReadsToL1sStart) {
       "past the end of src"));
 }
 
+// The page's use of the transpose: a float A stored transposed ([k, m], ND
+// in GM) goes to L1 as Nz by ND2NZ, which is a C1HWC0 map of height 1, width
+// k (padded to 16) and m channels; img2col with a 1 x 1 kernel and
+// enTranspose writes A (m x k) into L0A as Zz with K padded to 16, which
+// Mmad reads with kDirectionAlign. C = A · B against a double reference.
+TEST_F(Img2colTest, TransposedFloatMatrixFeedsMmadAsThePageShows) {
+  const uint32_t m = 24, k = 40, n = 16, kPad = 48, mPad = 32;
+  std::vector<float> at(k * m), b(k * n);  // at: A transposed, [k][m]
+  for (uint32_t i = 0; i < at.size(); ++i) at[i] = float(int(i * 7 % 19) - 9);
+  for (uint32_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 5 % 13) - 6);
+  AscendC::GlobalTensor<float> gm;
+  gm.SetGlobalBuffer(at.data(), at.size());
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  TBuf<TPosition::CO1> co1;
+  pipe.InitBuffer(a1, kPad * mPad * 4);
+  pipe.InitBuffer(a2, mPad * kPad * 4);
+  pipe.InitBuffer(b2, kPad * n * 4);
+  pipe.InitBuffer(co1, mPad * n * 4);
+  std::memset(static_cast<void*>(a1.Get<float>().GetPhyAddr()), 0,
+              kPad * mPad * 4);
+  AscendC::Nd2NzParams nz;
+  nz.ndNum = 1;
+  nz.nValue = k;
+  nz.dValue = m;
+  nz.srcDValue = m;
+  nz.dstNzC0Stride = kPad;
+  nz.dstNzNStride = 1;
+  AscendC::DataCopy(a1.Get<float>(), gm, nz);
+  LoadData3DParamsV2<float> p;
+  p.l1H = 1;
+  p.l1W = kPad;
+  p.channelSize = m;
+  p.kExtension = m;
+  p.mExtension = kPad;
+  p.enTranspose = true;
+  LoadData(a2.Get<float>(), a1.Get<float>(), p);
+  // B (k x n) into L0B as Zn (8 x 16 fractals, column major inside).
+  LocalTensor<float> filter = b2.Get<float>();
+  for (uint32_t i = 0; i < kPad * n; ++i) filter.SetValue(i, 0.0f);
+  for (uint32_t r = 0; r < k; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      filter.SetValue(Zn(r, c, n, 8), b[r * n + c]);
+    }
+  }
+  AscendC::MmadParams mm;
+  mm.m = m;
+  mm.n = n;
+  mm.k = k;
+  mm.kDirectionAlign = true;
+  LocalTensor<float> c = co1.Get<float>();
+  AscendC::Mmad(c, a2.Get<float>(), filter, mm);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      double want = 0;
+      for (uint32_t i = 0; i < k; ++i) {
+        want += double(at[i * m + r]) * b[i * n + col];
+      }
+      ASSERT_EQ(c.GetValue((r / 16) * 256 + (r % 16) * 16 + col), want)
+          << r << ", " << col;
+    }
+  }
+}
+
 TEST_F(Img2colTest, Rules) {
   const Conv cv{16, 4, 4, 3, 3};
   TPipe pipe;
