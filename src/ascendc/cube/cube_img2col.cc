@@ -242,6 +242,7 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
         api, src.offset, boundary);
   }
   const uint8_t* l1 = CurrentCore().cube_memory(CubeMemory::kL1);
+  const uint32_t l1_bytes = MaxCubeMemoryBytes(CubeMemory::kL1);
   const uint64_t src_end = uint64_t{src.offset} + src.bytes;
   std::vector<uint8_t> out(fractals * kFractalBytes, 0);
   const uint8_t* pad = reinterpret_cast<const uint8_t*>(&regs.pad_bits);
@@ -304,9 +305,17 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
                      static_cast<uint64_t>(w)) *
                         32 +
                     uint64_t{channel} * elem_bits / 8;
+      const uint32_t size = std::max(1u, elem_bits / 8);
       if (boundary != 0) {
         at %= boundary;
-      } else if (at + std::max(1u, elem_bits / 8) > src_end) {
+        if (at + size > l1_bytes) {
+          Fail(
+              "%s: the feature map's element (channel %u) wraps to L1 byte "
+              "%llu, whose %u bytes pass the end of L1 (%u bytes)",
+              api, block * c0 + channel, static_cast<unsigned long long>(at),
+              size, l1_bytes);
+        }
+      } else if (at + size > src_end) {
         Fail(
             "%s: the feature map's element (channel %u, h %lld, w %lld) is "
             "at L1 byte %llu, past the end of src (%u bytes from byte %u)",

@@ -417,6 +417,23 @@ TEST_F(Img2colTest, BoundaryWrapsReadsToL1sStart) {
       [&] { LoadData(a2.Get<half>(), src, Params<half>(cv, 64, 16, half(0))); },
       "src starts at L1 byte 1024, not inside the boundary of 1024 bytes "
       "SetLoadDataBoundary set"));
+  // A boundary that is not a multiple of the element's bytes can wrap an
+  // element across L1's end: a 2 x 24576 float map, kernel 2 x 1, whose
+  // element (h 1, w 24575, channel 7) is at byte 1572860, 524286 after the
+  // wrap at 524287.
+  {
+    TBuf<TPosition::A2> a2f;
+    pipe.InitBuffer(a2f, 512);
+    AscendC::SetLoadDataBoundary(524287);
+    auto wide = Params<float>(Conv{8, 2, 24576, 2, 1}, 16, 8, 0.0f);
+    wide.mStartPt = 24560;
+    wide.kStartPt = 8;  // the kernel's second row
+    EXPECT_TRUE(FailsWith(
+        [&] { LoadData(a2f.Get<float>(), all.ReinterpretCast<float>(), wide); },
+        "LoadData<float> L1->L0A (LoadData3DParamsV2): the feature map's "
+        "element (channel 7) wraps to L1 byte 524286, whose 4 bytes pass the "
+        "end of L1 (524288 bytes)"));
+  }
   // Without a boundary the map must lie inside src.
   AscendC::SetLoadDataBoundary(0);
   EXPECT_TRUE(FailsWith(
