@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ascendc/cube/cube_checks.h"
+#include "ascendc/cube/hf32_round.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/race_check.h"
@@ -51,6 +52,8 @@ const char* CubeTypeName(CubeType type) {
       return "uint32_t";
     case CubeType::kFloat:
       return "float";
+    case CubeType::kInt4:
+      return "int4b_t";
     case CubeType::kOther:
       break;
   }
@@ -68,10 +71,12 @@ void CheckGmSide(const char* api, const char* which, const GmSide& gm,
   }
   if (gm.sized && end_elem > gm.elems) {
     Fail(
-        "%s: the access reaches element %llu of %s, past the end of the "
-        "GlobalTensor of %llu elements",
-        api, static_cast<unsigned long long>(end_elem), which,
-        static_cast<unsigned long long>(gm.elems));
+        "%s: the access reaches %s %llu of %s, past the end of the "
+        "GlobalTensor of %llu %s",
+        api, gm.int4 ? "byte" : "element",
+        static_cast<unsigned long long>(end_elem), which,
+        static_cast<unsigned long long>(gm.elems),
+        gm.int4 ? "bytes (two int4b_t a byte)" : "elements");
   }
   CheckGmAccess(api, gm.base, gm.data, end_elem * elem_bytes, write);
 }
@@ -392,10 +397,12 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
         api);
   }
   if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
-  const uint32_t in_bytes = fm_type == CubeType::kInt8    ? 1
-                            : fm_type == CubeType::kFloat ? 4
-                                                          : 2;
-  const uint32_t k0 = 32 / in_bytes;  // K of one fractal
+  const uint32_t in_bits = fm_type == CubeType::kInt4    ? 4
+                           : fm_type == CubeType::kInt8  ? 8
+                           : fm_type == CubeType::kFloat ? 32
+                                                         : 16;
+  const uint32_t k0 = 256 / in_bits;  // K of one fractal (32 bytes)
+  const uint64_t fractal_elems = kFractalBytes * 8 / in_bits;
   // The K extent of A's rows of fractals: float aligns K to 8 (k0), or to
   // 16 with kDirectionAlign.
   const uint32_t k_aligned = fm_type == CubeType::kFloat && p.kDirectionAlign
@@ -405,8 +412,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   const uint32_t m1 = CeilDiv(p.m, kCubeBlock);
   const uint32_t n1 = CeilDiv(p.n, kCubeBlock);
   const bool gemv = p.m == 1;  // A is read as one ND row
-  const uint64_t a_bytes =
-      gemv ? uint64_t{p.k} * in_bytes : uint64_t{m1} * k1 * kFractalBytes;
+  const uint64_t a_bytes = gemv ? (uint64_t{p.k} * in_bits + 7) / 8
+                                : uint64_t{m1} * k1 * kFractalBytes;
   const uint64_t b_bytes = uint64_t{CeilDiv(p.k, k0)} * n1 * kFractalBytes;
   const uint64_t c_bytes = uint64_t{m1} * n1 * kCubeBlock * kCubeBlock * 4;
   CheckFits(api, "fm", a_bytes, fm.bytes, "A (m x k)");
@@ -422,15 +429,23 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   // C starts from the bias, from what L0C holds, or from 0.
   const bool from_bias = bias != nullptr;
   const bool keep = !from_bias && (p.isBias || !p.cmatrixInitVal);
-  const uint32_t m_count = p.m, n_count = p.n, k_count = p.k;
-  const auto a_at = [&](uint32_t m, uint32_t k) {
-    return gemv ? a + uint64_t{k} * in_bytes
-                : a + (uint64_t{m / kCubeBlock} * k1 + k / k0) * kFractalBytes +
-                      (uint64_t{m % kCubeBlock} * k0 + k % k0) * in_bytes;
+  // SetHF32Mode rounds float inputs to HF32 (docs/numerics.md).
+  const MmadModes& modes = CurrentCore().mmad_modes();
+  const bool hf32 = modes.hf32 && fm_type == CubeType::kFloat;
+  const bool hf32_ties_away = modes.hf32_trans == 1;
+  // Inputs by element index (int4b_t: two a byte, the low nibble first).
+  const auto input = [&](CubeType type, const uint8_t* base, uint64_t i) {
+    return type == CubeType::kInt4 ? static_cast<double>(Int4At(base, i))
+                                   : Element(type, base + i * in_bits / 8);
   };
-  const auto b_at = [&](uint32_t k, uint32_t n) {
-    return b + (uint64_t{k / k0} * n1 + n / kCubeBlock) * kFractalBytes +
-           (uint64_t{n % kCubeBlock} * k0 + k % k0) * in_bytes;
+  const auto a_index = [&](uint32_t m, uint32_t k) {
+    return gemv ? uint64_t{k}
+                : (uint64_t{m / kCubeBlock} * k1 + k / k0) * fractal_elems +
+                      uint64_t{m % kCubeBlock} * k0 + k % k0;
+  };
+  const auto b_index = [&](uint32_t k, uint32_t n) {
+    return (uint64_t{k / k0} * n1 + n / kCubeBlock) * fractal_elems +
+           uint64_t{n % kCubeBlock} * k0 + k % k0;
   };
   const auto c_at = [&](uint32_t m, uint32_t n) {
     return c +
@@ -438,22 +453,23 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
                kCubeBlock * 4 +
            (uint64_t{m % kCubeBlock} * kCubeBlock + n % kCubeBlock) * 4;
   };
+  const uint32_t m_count = p.m, n_count = p.n, k_count = p.k;
   MmadScratch& s = Scratch();
   if (dst_type == CubeType::kInt32) {
-    // Products of int8 values are at most 2^14 in size, so k <= 4095 of
-    // them sum exactly in int32; the initial value is added in 64 bits and
-    // the total saturated once, as the page says.
+    // Products of int8 (or int4) values are at most 2^14 in size, so k <=
+    // 4095 of them sum exactly in int32; the initial value is added in 64
+    // bits and the total saturated once, as the page says.
     s.ia.resize(uint64_t{m_count} * k_count);
     s.ib.resize(uint64_t{k_count} * n_count);
     s.isum.resize(n_count);
     for (uint32_t m = 0; m < m_count; ++m)
       for (uint32_t k = 0; k < k_count; ++k)
         s.ia[uint64_t{m} * k_count + k] =
-            static_cast<int32_t>(Element(fm_type, a_at(m, k)));
+            static_cast<int32_t>(input(fm_type, a, a_index(m, k)));
     for (uint32_t k = 0; k < k_count; ++k)
       for (uint32_t n = 0; n < n_count; ++n)
         s.ib[uint64_t{k} * n_count + n] =
-            static_cast<int32_t>(Element(filter_type, b_at(k, n)));
+            static_cast<int32_t>(input(filter_type, b, b_index(k, n)));
     for (uint32_t m = 0; m < m_count; ++m) {
       int32_t* __restrict sum = s.isum.data();
       std::fill(s.isum.begin(), s.isum.end(), 0);
@@ -475,21 +491,24 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
     }
     return;
   }
-  // Float results: A and B as floats in row-major matrices, then per row of
-  // C one axpy per k (acc = acc + fl(a[m][k] * b[k][n]) for all n at once):
-  // each element's k terms in order, each product rounded to float (exact
-  // for half and bfloat16 inputs), then one rounding per accumulation.
+  // Float results: A and B as floats in row-major matrices (float inputs
+  // rounded to HF32 in that mode), then per row of C one axpy per k
+  // (acc = acc + fl(a[m][k] * b[k][n]) for all n at once): each element's k
+  // terms in order, each product rounded to float (exact for half, bfloat16
+  // and HF32 inputs), then one rounding per accumulation.
+  const auto as_float = [&](CubeType type, const uint8_t* base, uint64_t i) {
+    const float v = static_cast<float>(input(type, base, i));
+    return hf32 ? RoundToHf32(v, hf32_ties_away) : v;
+  };
   s.fa.resize(uint64_t{m_count} * k_count);
   s.fb.resize(uint64_t{k_count} * n_count);
   s.fc.resize(n_count);
   for (uint32_t m = 0; m < m_count; ++m)
     for (uint32_t k = 0; k < k_count; ++k)
-      s.fa[uint64_t{m} * k_count + k] =
-          static_cast<float>(Element(fm_type, a_at(m, k)));
+      s.fa[uint64_t{m} * k_count + k] = as_float(fm_type, a, a_index(m, k));
   for (uint32_t k = 0; k < k_count; ++k)
     for (uint32_t n = 0; n < n_count; ++n)
-      s.fb[uint64_t{k} * n_count + n] =
-          static_cast<float>(Element(filter_type, b_at(k, n)));
+      s.fb[uint64_t{k} * n_count + n] = as_float(filter_type, b, b_index(k, n));
   const normgrad::kernels::AdvancedKernels& loops =
       normgrad::kernels::AdvancedKernelsOf(VectorLoops());
   for (uint32_t m = 0; m < m_count; ++m) {

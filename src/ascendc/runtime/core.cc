@@ -149,6 +149,8 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   spr_ar_ = 0;
   reduce_spr_ = ReduceSpr();
   fixpipe_registers_ = FixpipeRegisters();
+  img2col_registers_ = Img2colRegisters();
+  mmad_modes_ = MmadModes();
   if (this == ShownCore()) PublishBlock(this);
 }
 

@@ -20,6 +20,7 @@
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/int4.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace AscendC {
@@ -183,6 +184,7 @@ enum class CubeType : uint8_t {
   kInt32,
   kUint32,
   kFloat,
+  kInt4,
   kOther,
 };
 
@@ -197,13 +199,19 @@ constexpr CubeType CubeTypeOf() {
   if constexpr (std::is_same_v<T, int32_t>) return CubeType::kInt32;
   if constexpr (std::is_same_v<T, uint32_t>) return CubeType::kUint32;
   if constexpr (std::is_same_v<T, float>) return CubeType::kFloat;
+  if constexpr (std::is_same_v<T, AscendC::int4b_t>) return CubeType::kInt4;
   return CubeType::kOther;
 }
 
-/// The types LoadData 2D and ND2NZ move on Atlas A2/A3 (int4b_t is not
-/// emulated yet).
+/// The types of a byte or more the cube's moves take on Atlas A2/A3.
 template <typename T>
-inline constexpr bool kCubeMoveType = CubeTypeOf<T>() != CubeType::kOther;
+inline constexpr bool kCubeMoveType =
+    CubeTypeOf<T>() != CubeType::kOther&& CubeTypeOf<T>() != CubeType::kInt4;
+/// ND2NZ and LoadData 2D L1 → L0A/L0B also take int4b_t, moved as its bytes
+/// (the ND2NZ page: a b4 matrix is set up as b8).
+template <typename T>
+inline constexpr bool kCubeMoveOrInt4 =
+    kCubeMoveType<T> || std::is_same_v<T, AscendC::int4b_t>;
 
 /// A GlobalTensor's side of a cube call.
 struct GmSide {
@@ -211,12 +219,18 @@ struct GmSide {
   uint64_t elems;
   bool sized;
   const void* base;
+  bool int4 = false;  ///< `elems` counts bytes of two int4b_t each
 };
 
 template <typename T>
 GmSide GmSideOf(const AscendC::GlobalTensor<T>& t) {
   return {reinterpret_cast<uint8_t*>(t.GetPhyAddr()), t.GetSize(), t.sized(),
           t.base()};
+}
+/// An int4b_t GlobalTensor's side counts its bytes.
+inline GmSide GmSideOf(const AscendC::GlobalTensor<AscendC::int4b_t>& t) {
+  return {reinterpret_cast<uint8_t*>(t.GetPhyAddr()), (t.GetSize() + 1) / 2,
+          t.sized(), t.base(), true};
 }
 
 void RunNd2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
@@ -262,9 +276,10 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
               const Nd2NzParams& intriParams,
               normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCubeMoveType<T>,
-                "DataCopy(Nd2NzParams): T must be int8_t, uint8_t, int16_t, "
-                "uint16_t, half, bfloat16_t, int32_t, uint32_t or float");
+  static_assert(normgrad_ascendc::kCubeMoveOrInt4<T>,
+                "DataCopy(Nd2NzParams): T must be int4b_t, int8_t, uint8_t, "
+                "int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t or "
+                "float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunNd2Nz(normgrad_ascendc::TypeName<T>(), sizeof(T),
                              dst.view(), normgrad_ascendc::GmSideOf(src),
@@ -276,9 +291,9 @@ template <typename T>
 void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const LoadData2DParams& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCubeMoveType<T>,
-                "LoadData: T must be int8_t, uint8_t, int16_t, uint16_t, "
-                "half, bfloat16_t, int32_t, uint32_t or float");
+  static_assert(normgrad_ascendc::kCubeMoveOrInt4<T>,
+                "LoadData: T must be int4b_t, int8_t, uint8_t, int16_t, "
+                "uint16_t, half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunLoadData2D(normgrad_ascendc::TypeName<T>(), sizeof(T),
                                   dst.view(), &src.view(), nullptr,
@@ -319,6 +334,8 @@ template <typename T, typename U, typename S>
 inline constexpr bool kMmadPair =
     (std::is_same_v<T, int32_t> && std::is_same_v<U, int8_t> &&
      std::is_same_v<S, int8_t>) ||
+    (std::is_same_v<T, int32_t> && std::is_same_v<U, AscendC::int4b_t> &&
+     std::is_same_v<S, AscendC::int4b_t>) ||
     (std::is_same_v<T, float> && std::is_same_v<U, S> &&
      (std::is_same_v<U, half> || std::is_same_v<U, bfloat16_t> ||
       std::is_same_v<U, float>));
@@ -332,8 +349,8 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
           normgrad_ascendc::CallSite site = {}) {
   static_assert(cube_detail::kMmadPair<T, U, S>,
                 "Mmad: (dst, fm, filter) must be (int32_t, int8_t, int8_t), "
-                "(float, half, half), (float, bfloat16_t, bfloat16_t) or "
-                "(float, float, float)");
+                "(int32_t, int4b_t, int4b_t), (float, half, half), (float, "
+                "bfloat16_t, bfloat16_t) or (float, float, float)");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunMmad(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
@@ -352,6 +369,9 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
                 "(float, float, float)");
   static_assert(std::is_same_v<V, T>,
                 "Mmad: the bias type must be the dst type (int32_t or float)");
+  static_assert(!std::is_same_v<U, AscendC::int4b_t>,
+                "Mmad: the bias form takes no int4b_t inputs (its page's "
+                "table lists none)");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunMmad(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
@@ -365,10 +385,9 @@ template <typename T, typename U>
 constexpr void CheckFixpipeTypes() {
   static_assert(std::is_same_v<U, float> || std::is_same_v<U, int32_t>,
                 "Fixpipe: the L0C type U must be float or int32_t");
-  static_assert(
-      normgrad_ascendc::CubeTypeOf<T>() != normgrad_ascendc::CubeType::kOther,
-      "Fixpipe: T must be a documented output type (float, half, "
-      "bfloat16_t, int32_t, int8_t, uint8_t)");
+  static_assert(normgrad_ascendc::kCubeMoveType<T>,
+                "Fixpipe: T must be a documented output type (float, half, "
+                "bfloat16_t, int32_t, int8_t, uint8_t)");
 }
 }  // namespace cube_detail
 

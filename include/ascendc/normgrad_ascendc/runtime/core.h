@@ -159,6 +159,36 @@ struct FixpipeRegisters {
   uint16_t dst_nd_stride = 0;
 };
 
+/// The cube core's img2col registers (cube/cube_img2col.h), which LoadData 3D
+/// reads: the feature map's shape and padding (SetFmatrix, or a LoadData whose
+/// IsResetLoad3dConfig sets them), the pad value (SetLoadDataPaddingValue, or
+/// LoadData), the L1 boundary (SetLoadDataBoundary) and the repeat
+/// (SetLoadDataRepeat). Unset when a block starts.
+struct Img2colRegisters {
+  bool fmatrix_set = false;
+  uint16_t l1_h = 0;
+  uint16_t l1_w = 0;
+  uint8_t pad_list[4] = {};  ///< left, right, top, bottom
+  bool pad_set = false;
+  uint32_t pad_bits = 0;   ///< the pad value's bytes
+  uint32_t pad_width = 0;  ///< the pad value's type's bits
+  const char* pad_type = "";
+  bool boundary_set = false;
+  uint32_t boundary = 0;  ///< bytes; 0: the whole L1
+  bool repeat_set = false;
+  uint16_t repeat_stride = 0;
+  uint8_t repeat_time = 1;
+  uint8_t repeat_mode = 0;
+};
+
+/// The cube core's Mmad modes (cube/cube_mmad_modes.h): HF32 on or off and
+/// its rounding (0: ties to even, 1: ties away from zero). A block starts
+/// with HF32 off and ties to even.
+struct MmadModes {
+  bool hf32 = false;
+  uint8_t hf32_trans = 0;
+};
+
 /// The sum the last ReduceSum of half or float left for GetReduceRepeatSumSpr
 /// (vector_reduce.h), in the bits of its type; 0 when a block starts.
 struct ReduceSpr {
@@ -244,6 +274,10 @@ class Core {
   ReduceSpr& reduce_spr() { return reduce_spr_; }
   /// The fixpipe's registers (FixpipeRegisters).
   FixpipeRegisters& fixpipe_registers() { return fixpipe_registers_; }
+  /// The img2col registers (Img2colRegisters).
+  Img2colRegisters& img2col_registers() { return img2col_registers_; }
+  /// The Mmad modes (MmadModes).
+  MmadModes& mmad_modes() { return mmad_modes_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -298,6 +332,8 @@ class Core {
   int64_t spr_ar_ = 0;
   ReduceSpr reduce_spr_;
   FixpipeRegisters fixpipe_registers_;
+  Img2colRegisters img2col_registers_;
+  MmadModes mmad_modes_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
   CoreRole role_;
   uint8_t* cube_memory_[kCubeMemoryCount] = {};
