@@ -1,0 +1,898 @@
+// normgrad_ascendc/lib/matmul/matmul.h — the kernel-side Matmul object
+// (docs/matmul.md): Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>,
+// REGIST_MATMUL_OBJ and the members a kernel calls (Init, SetTensorA/B,
+// SetBias, SetOrgShape, SetSingleShape, SetTail, Iterate, GetTensorC,
+// IterateAll, End, ...).
+//
+// The object computes C = A · B (+ bias) of its core's single shape in base
+// blocks of baseM × baseN, each over K in steps of baseK, with the cube
+// instructions of cube/cube_api.h and nothing else: GM → L1 by DataCopy
+// with ND2NZ, L1 → L0A/L0B by LoadData, Mmad into L0C (the first K step
+// from the bias or 0, the others accumulating), Fixpipe L0C → GM. So a
+// Matmul's bits are the basic data path's, and its operands meet the same
+// checks. Its L1, L0A, L0B, L0C and bias-table buffers are sized from the
+// tiling and carved by a TPipe of a cube core: the kernel's own on a cube
+// core, or (called from a vector core) one of a cube-core context the
+// object keeps for its vector core (docs/matmul.md, "Where it runs").
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <type_traits>
+#include <utility>
+
+#include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/lib/matmul/cube_tiling.h"
+#include "normgrad_ascendc/lib/matmul/matmul_config.h"
+#include "normgrad_ascendc/runtime/atomic.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/data_copy.h"
+#include "normgrad_ascendc/runtime/global_tensor.h"
+#include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/tensor.h"
+
+namespace normgrad_ascendc {
+
+/// Where a Matmul object's cube work runs (matmul.cc decides).
+enum class MatmulSide : uint8_t {
+  kHere,       ///< on the current core, a cube core
+  kForVector,  ///< on a cube-core context serving the current vector core
+};
+
+/// Decides where the object runs from the current core; on the cube core
+/// of a mixed launch without ASCENDC_CUBE_ONLY the block ends here (that
+/// core only serves its vector cores' objects).
+MatmulSide MatmulSideForCurrentCore(bool cube_only);
+
+/// A cube core standing for the AI Core of the current vector core: its
+/// block index and count are the AI Core's.
+std::unique_ptr<Core> NewMatmulCubeContext();
+
+/// The L1 bytes a (rows × cols) operand takes in Nz (rows to 16, cols to
+/// C0 = 32 bytes of elements).
+constexpr uint64_t MatmulNzBytes(uint64_t rows, uint64_t cols,
+                                 uint32_t elem_bytes) {
+  const uint64_t c0 = 32 / elem_bytes;
+  return (rows + 15) / 16 * 16 * ((cols + c0 - 1) / c0 * c0) * elem_bytes;
+}
+
+/// The tiling's rules a Matmul object relies on and its buffers' fit in the
+/// profile's cube memories (KernelError naming the field, value and rule).
+struct MatmulBufferBytes {
+  uint64_t l1_a, l1_b, l1_bias, l0a, l0b, l0c, bias_table;
+};
+MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t, uint32_t a_bytes,
+                                    uint32_t b_bytes, uint32_t bias_bytes,
+                                    uint32_t l0c_bytes, bool trans_possible);
+
+}  // namespace normgrad_ascendc
+
+namespace AscendC {
+
+namespace matmul_detail {
+
+template <typename T>
+constexpr bool kSixteenBit =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t>;
+
+// The Atlas A2/A3 type rows of the Matmul page's table 2 that the cube
+// instructions emulate today: (A, B, bias, C).
+template <typename A, typename B, typename Bias, typename C>
+constexpr bool kEmulatedPair =
+    (std::is_same_v<A, B> &&
+     ((kSixteenBit<A> && std::is_same_v<Bias, float> &&
+       (std::is_same_v<C, float> || std::is_same_v<C, half> ||
+        std::is_same_v<C, bfloat16_t>)) ||
+      (std::is_same_v<A, half> && std::is_same_v<Bias, half> &&
+       (std::is_same_v<C, float> || std::is_same_v<C, half> ||
+        std::is_same_v<C, bfloat16_t>)) ||
+      (std::is_same_v<A, bfloat16_t> && std::is_same_v<Bias, half> &&
+       (std::is_same_v<C, float> || std::is_same_v<C, half>)) ||
+      (std::is_same_v<A, float> &&
+       (std::is_same_v<Bias, float> || std::is_same_v<Bias, half>)&&(
+           std::is_same_v<C, float> || std::is_same_v<C, half> ||
+           std::is_same_v<C, bfloat16_t>)) ||
+      (std::is_same_v<A, int8_t> && std::is_same_v<Bias, int32_t> &&
+       std::is_same_v<C, int32_t>)));
+
+// Fixpipe's conversion from the L0C type to C's.
+template <typename L0cT, typename C>
+constexpr QuantMode_t kOutQuant = std::is_same_v<L0cT, C>   ? NoQuant
+                                  : std::is_same_v<C, half> ? F322F16
+                                                            : F322BF16;
+
+}  // namespace matmul_detail
+
+#ifdef ASCENDC_CUBE_ONLY
+inline constexpr bool kNormgradMatmulCubeOnly = true;
+#else
+inline constexpr bool kNormgradMatmulCubeOnly = false;
+#endif
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
+          const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+class Matmul {
+ public:
+  using SrcAT = typename A_TYPE::T;
+  using SrcBT = typename B_TYPE::T;
+  using DstT = typename C_TYPE::T;
+  using BiasT = typename BIAS_TYPE::T;
+  /// L0C holds int32_t for 8-bit inputs, float otherwise.
+  using L0cT =
+      std::conditional_t<std::is_same_v<SrcAT, int8_t>, int32_t, float>;
+
+  Matmul() = default;
+  ~Matmul() {
+    if (context_ == nullptr) return;
+    const normgrad_ascendc::ScopedCore on(*context_);
+    pipe_.reset();
+  }
+  Matmul(const Matmul&) = delete;
+  Matmul& operator=(const Matmul&) = delete;
+
+  /// Takes the tiling and carves the object's buffers (REGIST_MATMUL_OBJ
+  /// with a tiling calls it).
+  void Init(const TCubeTiling* __restrict cubeTiling, TPipe* tpipe = nullptr,
+            normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    if (cubeTiling == nullptr) {
+      normgrad_ascendc::Fail("Matmul::Init: cubeTiling is null");
+    }
+    Place(tpipe);
+    const Here here(*this);
+    CheckTypes();
+    tiling_ = *cubeTiling;
+    const normgrad_ascendc::MatmulBufferBytes need =
+        normgrad_ascendc::CheckMatmulTiling(
+            tiling_, sizeof(SrcAT), sizeof(SrcBT), sizeof(BiasT), sizeof(L0cT),
+            A_TYPE::isTrans || B_TYPE::isTrans);
+    TPipe* pipe = pipe_ != nullptr ? pipe_.get() : tpipe_;
+    if (pipe == nullptr) pipe = GetTPipePtr();
+    if (pipe == nullptr) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: tpipe is null and the core has no TPipe; pass the "
+          "kernel's TPipe to REGIST_MATMUL_OBJ or Init");
+    }
+    if (!buffers_carved_) {
+      pipe->InitBuffer(a1_, static_cast<uint32_t>(need.l1_a));
+      pipe->InitBuffer(b1_, static_cast<uint32_t>(need.l1_b));
+      if (need.l1_bias > 0) {
+        pipe->InitBuffer(bias1_, static_cast<uint32_t>(need.l1_bias));
+        pipe->InitBuffer(bias2_, static_cast<uint32_t>(need.bias_table));
+      }
+      pipe->InitBuffer(a2_, static_cast<uint32_t>(need.l0a));
+      pipe->InitBuffer(b2_, static_cast<uint32_t>(need.l0b));
+      if constexpr (C_TYPE::pos != TPosition::CO1) {
+        pipe->InitBuffer(c1_, static_cast<uint32_t>(need.l0c));
+      }
+      carved_ = need;
+      buffers_carved_ = true;
+    } else if (need.l1_a > carved_.l1_a || need.l1_b > carved_.l1_b ||
+               need.l0a > carved_.l0a || need.l0b > carved_.l0b ||
+               need.l0c > carved_.l0c || need.l1_bias > carved_.l1_bias) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: the new tiling needs larger buffers than the first "
+          "Init carved (L1 %llu + %llu, L0A %llu, L0B %llu, L0C %llu bytes); "
+          "a later Init may only shrink the base blocks",
+          ull(need.l1_a), ull(need.l1_b), ull(need.l0a), ull(need.l0b),
+          ull(need.l0c));
+    }
+    carved_valid_ = true;
+    org_m_ = tiling_.M;
+    org_n_ = tiling_.N;
+    org_ka_ = tiling_.Ka;
+    org_kb_ = tiling_.Kb;
+    org_kc_ = 0;
+    single_m_ = tiling_.singleCoreM;
+    single_n_ = tiling_.singleCoreN;
+    single_k_ = tiling_.singleCoreK;
+    bias_on_ = false;
+    a_set_ = b_set_ = false;
+    ResetIteration();
+  }
+
+  /// The GM form of the tiling (not for CPU debugging, the page says).
+  void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetTensorA");
+    if (isTransposeA && !A_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorA: isTransposeA is true, but A_TYPE's ISTRANS is "
+          "false; declare MatmulType<..., ISTRANS = true> for A to transpose "
+          "it");
+    }
+    if (isTransposeA && !matmul_detail::kSixteenBit<SrcAT>) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorA: a transposed A of %s needs LoadData with "
+          "transpose of 32-bit or 8-bit fractals, which is not emulated yet "
+          "(half and bfloat16_t A may be transposed)",
+          normgrad_ascendc::TypeName<SrcAT>());
+    }
+    a_gm_ = gm;
+    trans_a_ = isTransposeA;
+    a_set_ = true;
+    ResetIteration();
+  }
+
+  void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetTensorB");
+    if (isTransposeB && !B_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorB: isTransposeB is true, but B_TYPE's ISTRANS is "
+          "false; declare MatmulType<..., ISTRANS = true> for B to transpose "
+          "it");
+    }
+    if (!isTransposeB && !matmul_detail::kSixteenBit<SrcBT>) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorB: B of %s in [K, N] order needs LoadData with "
+          "transpose of 32-bit or 8-bit fractals, which is not emulated yet; "
+          "give B as [N, K] (ISTRANS = true and isTransposeB = true)",
+          normgrad_ascendc::TypeName<SrcBT>());
+    }
+    b_gm_ = gm;
+    trans_b_ = isTransposeB;
+    b_set_ = true;
+    ResetIteration();
+  }
+
+  void SetBias(const GlobalTensor<BiasT>& biasGlobal,
+               normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetBias");
+    if (tiling_.isBias != 1) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetBias: the tiling's isBias is %d; a bias needs a tiling "
+          "made with isBias 1 (its buffers are sized then)",
+          tiling_.isBias);
+    }
+    bias_gm_ = biasGlobal;
+    bias_on_ = true;
+    ResetIteration();
+  }
+
+  /// The next Iterate computes without the bias.
+  void DisableBias(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    bias_on_ = false;
+  }
+  void ClearBias(normgrad_ascendc::CallSite site = {}) { DisableBias(site); }
+
+  void SetOrgShape(int orgM, int orgN, int orgK,
+                   normgrad_ascendc::CallSite site = {}) {
+    SetOrgShape(orgM, orgN, orgK, orgK, 0, site);
+  }
+  void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0,
+                   normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetOrgShape");
+    CheckPositive("SetOrgShape", "orgM", orgM);
+    CheckPositive("SetOrgShape", "orgN", orgN);
+    CheckPositive("SetOrgShape", "orgKa", orgKa);
+    CheckPositive("SetOrgShape", "orgKb", orgKb);
+    if (orgKa != orgKb) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetOrgShape: orgKa %d differs from orgKb %d; A's columns "
+          "and B's rows are the same K",
+          orgKa, orgKb);
+    }
+    if (orgKc < 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetOrgShape: orgKc %d is negative; it is C's row length, "
+          "or 0 for B's N",
+          orgKc);
+    }
+    org_m_ = orgM;
+    org_n_ = orgN;
+    org_ka_ = orgKa;
+    org_kb_ = orgKb;
+    org_kc_ = orgKc;
+    ResetIteration();
+  }
+
+  void SetSingleShape(int singleM, int singleN, int singleK,
+                      normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetSingleShape");
+    SetShape("SetSingleShape", "singleM", singleM, org_m_, "orgM");
+    SetShape("SetSingleShape", "singleN", singleN, org_n_, "orgN");
+    SetShape("SetSingleShape", "singleK", singleK, org_ka_, "orgKa");
+    single_m_ = singleM;
+    single_n_ = singleN;
+    single_k_ = singleK;
+    ResetIteration();
+  }
+
+  /// -1 keeps a value; a tail is at most the tiling's single shape.
+  void SetTail(int tailM = -1, int tailN = -1, int tailK = -1,
+               normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetTail");
+    if (tailM != -1) {
+      SetShape("SetTail", "tailM", tailM, tiling_.singleCoreM, "singleCoreM");
+      single_m_ = tailM;
+    }
+    if (tailN != -1) {
+      SetShape("SetTail", "tailN", tailN, tiling_.singleCoreN, "singleCoreN");
+      single_n_ = tailN;
+    }
+    if (tailK != -1) {
+      SetShape("SetTail", "tailK", tailK, tiling_.singleCoreK, "singleCoreK");
+      single_k_ = tailK;
+    }
+    ResetIteration();
+  }
+
+  /// Computes the next baseM × baseN block of C into the object's L0C;
+  /// false once the single shape is done. `sync` is accepted: the CPU
+  /// computes at the call either way.
+  template <bool sync = true>
+  bool Iterate(bool enPartialSum = false,
+               normgrad_ascendc::CallSite site = {}) {
+    static_assert(C_TYPE::pos != TPosition::CO1,
+                  "Matmul::Iterate: with C at CO1 pass the L0C tensor "
+                  "(Iterate(enPartialSum, localCmatrix))");
+    const normgrad_ascendc::ApiCall call(site);
+    const Here here(*this);
+    if (!Advance("Iterate")) return false;
+    ComputeBlock(c1_.template Get<L0cT>(), enPartialSum, "Iterate");
+    have_block_ = true;
+    return true;
+  }
+
+  /// The form with the user's L0C tensor (C at CO1, NZ, float or int32_t).
+  template <bool sync = true, typename T>
+  bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix,
+               normgrad_ascendc::CallSite site = {}) {
+    static_assert(C_TYPE::pos == TPosition::CO1,
+                  "Matmul::Iterate(enPartialSum, localCmatrix): C_TYPE's "
+                  "position must be CO1");
+    static_assert(std::is_same_v<T, L0cT>,
+                  "Matmul::Iterate: localCmatrix's type must be the L0C type "
+                  "(int32_t for int8_t inputs, float otherwise)");
+    const normgrad_ascendc::ApiCall call(site);
+    const Here here(*this);
+    if (!Advance("Iterate")) return false;
+    ComputeBlock(localCmatrix, enPartialSum, "Iterate");
+    return true;
+  }
+
+  /// Moves the block the last Iterate computed to `gm`, at its place in
+  /// the single shape (or at gm's start, rows baseN apart, with
+  /// enSequentialWrite). enAtomic: 0 none, 1 add, 2 max, 3 min.
+  template <bool sync = true>
+  void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    const Here here(*this);
+    if (!have_block_) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: no block to move; call Iterate first (each "
+          "Iterate that returns true gives one block)");
+    }
+    WriteBlock(gm, enAtomic, enSequentialWrite);
+    have_block_ = false;
+  }
+
+  /// All blocks of the single shape into `gm`. The asynchronous form
+  /// (sync false) has finished when it returns as well; WaitIterateAll
+  /// then returns at once.
+  template <bool sync = true>
+  void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false, bool waitIterateAll = false,
+                  bool fakeMsg = false, normgrad_ascendc::CallSite site = {}) {
+    static_assert(C_TYPE::pos != TPosition::CO1,
+                  "Matmul::IterateAll: C_TYPE's position must not be CO1");
+    const normgrad_ascendc::ApiCall call(site);
+    (void)waitIterateAll;
+    if (fakeMsg) return;  // IBShare's pairing call: no computation
+    const Here here(*this);
+    ResetIteration();
+    while (Advance("IterateAll")) {
+      ComputeBlock(c1_.template Get<L0cT>(), false, "IterateAll");
+      have_block_ = true;
+      WriteBlock(gm, enAtomic, enSequentialWrite);
+      have_block_ = false;
+    }
+  }
+
+  void WaitIterateAll(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+  }
+
+  /// Ends the object's current computation; it may be set up again.
+  void End(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    ResetIteration();
+  }
+
+  /// HF32 for float inputs: normgrad refuses it until Mmad emulates it.
+  void SetHF32(bool enableHF32 = false, int32_t transMode = 0,
+               normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    if (enableHF32) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetHF32: enableHF32 true (transMode %d) is not emulated "
+          "yet: Mmad computes float inputs as float",
+          transMode);
+    }
+  }
+
+  /// The workspace of the asynchronous forms: accepted (the CPU computes
+  /// at each call, so nothing is staged there).
+  template <typename T>
+  void SetWorkspace(const GlobalTensor<T>& addr,
+                    normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    workspace_ = addr.GetPhyAddr();
+  }
+  template <typename T>
+  void SetWorkspace(__gm__ const T* addr, int size,
+                    normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    (void)size;
+    workspace_ = addr;
+  }
+
+  void SetSubBlockIdx(uint8_t subBlockIdx) { sub_block_idx_ = subBlockIdx; }
+  uint8_t GetSubBlockIdx() { return sub_block_idx_; }
+
+  /// The callbacks' own data (MM_CB): kept for them.
+  void SetUserDefInfo(const uint64_t tilingPtr) { user_def_info_ = tilingPtr; }
+  template <typename T>
+  void SetSelfDefineData(T dataPtr) {
+    self_define_data_ = static_cast<uint64_t>(dataPtr);
+  }
+
+  /// Where the object runs: called by REGIST_MATMUL_OBJ before Init.
+  void Register(TPipe* tpipe) { Place(tpipe); }
+
+ private:
+  static unsigned long long ull(uint64_t v) { return v; }
+
+  // Makes the object's cube core the current core for a call's duration.
+  class Here {
+   public:
+    explicit Here(Matmul& m) {
+      if (m.context_ != nullptr) scope_.emplace(*m.context_);
+    }
+
+   private:
+    std::optional<normgrad_ascendc::ScopedCore> scope_;
+  };
+
+  void Place(TPipe* tpipe) {
+    if (placed_) return;
+    placed_ = true;
+    if (normgrad_ascendc::MatmulSideForCurrentCore(kNormgradMatmulCubeOnly) ==
+        normgrad_ascendc::MatmulSide::kForVector) {
+      context_ = normgrad_ascendc::NewMatmulCubeContext();
+      const normgrad_ascendc::ScopedCore on(*context_);
+      pipe_ = std::make_unique<TPipe>();
+    } else {
+      tpipe_ = tpipe;
+    }
+  }
+
+  static void CheckTypes() {
+    static_assert(!MM_CB::kUserCopies,
+                  "Matmul: MatmulCallBackFunc with user copies is not "
+                  "emulated yet");
+    if constexpr (!matmul_detail::kEmulatedPair<SrcAT, SrcBT, BiasT, DstT>) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is not one "
+          "normgrad emulates on Atlas A2/A3 (docs/matmul.md lists the rows; "
+          "int4b_t and the quantized outputs are not emulated yet)",
+          normgrad_ascendc::TypeName<SrcAT>(),
+          normgrad_ascendc::TypeName<SrcBT>(),
+          normgrad_ascendc::TypeName<BiasT>(),
+          normgrad_ascendc::TypeName<DstT>());
+    }
+    CheckOperandPlace("A_TYPE", A_TYPE::pos, A_TYPE::format, false);
+    CheckOperandPlace("B_TYPE", B_TYPE::pos, B_TYPE::format, false);
+    CheckOperandPlace("BIAS_TYPE", BIAS_TYPE::pos, BIAS_TYPE::format, false);
+    CheckOperandPlace("C_TYPE", C_TYPE::pos, C_TYPE::format, true);
+  }
+
+  static void CheckOperandPlace(const char* which, TPosition pos,
+                                CubeFormat format, bool is_c) {
+    const char* pos_name = normgrad_ascendc::PositionName(pos);
+    if (is_c) {
+      if (pos == TPosition::CO1) {
+        if (format != CubeFormat::NZ) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: C_TYPE at CO1 must have format NZ (CO1 holds "
+              "C as the cube leaves it)");
+        }
+        return;
+      }
+      if (pos == TPosition::GM) {
+        if (format != CubeFormat::ND && format != CubeFormat::ND_ALIGN &&
+            format != CubeFormat::NZ) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: C_TYPE in GM has format %d; C takes ND, "
+              "ND_ALIGN or NZ",
+              static_cast<int>(format));
+        }
+        return;
+      }
+      if (pos == TPosition::VECIN) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: C_TYPE at VECIN (a result in the UB) is not "
+            "emulated yet; put C in GM or at CO1");
+      }
+      normgrad_ascendc::Fail(
+          "Matmul::Init: C_TYPE's position %s is not one C takes on Atlas "
+          "A2/A3 (GM, VECIN, CO1)",
+          pos_name);
+    }
+    if (pos == TPosition::GM) {
+      if (format != CubeFormat::ND) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: %s in GM with format %d is not emulated yet; "
+            "A, B and the bias are read as ND",
+            which, static_cast<int>(format));
+      }
+      return;
+    }
+    if (pos == TPosition::VECOUT || pos == TPosition::TSCM) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s at %s (a local operand) is not emulated yet; "
+          "give it in GM",
+          which, pos_name);
+    }
+    normgrad_ascendc::Fail(
+        "Matmul::Init: %s's position %s is not one it takes on Atlas A2/A3 "
+        "(GM, VECOUT, TSCM)",
+        which, pos_name);
+  }
+
+  void RequireInit(const char* api) const {
+    if (!carved_valid_) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: the object has no tiling; pass one to "
+          "REGIST_MATMUL_OBJ or call Init first",
+          api);
+    }
+  }
+
+  static void CheckPositive(const char* api, const char* arg, int value) {
+    if (value <= 0) {
+      normgrad_ascendc::Fail("Matmul::%s: %s %d must be at least 1", api, arg,
+                             value);
+    }
+  }
+
+  static void SetShape(const char* api, const char* arg, int value, int limit,
+                       const char* limit_name) {
+    CheckPositive(api, arg, value);
+    if (value > limit) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s %d is beyond %s %d; a core computes at most that "
+          "much",
+          api, arg, value, limit_name, limit);
+    }
+  }
+
+  void ResetIteration() {
+    next_ = 0;
+    have_block_ = false;
+  }
+
+  // Picks the next block (m_idx_, n_idx_); false when all are done.
+  bool Advance(const char* api) {
+    RequireInit(api);
+    if (!a_set_ || !b_set_) {
+      normgrad_ascendc::Fail("Matmul::%s: %s is not set; call %s first", api,
+                             a_set_ ? "B" : "A",
+                             a_set_ ? "SetTensorB" : "SetTensorA");
+    }
+    const uint32_t m_iter = CeilDiv(single_m_, tiling_.baseM);
+    const uint32_t n_iter = CeilDiv(single_n_, tiling_.baseN);
+    if (next_ >= m_iter * n_iter) return false;
+    if (tiling_.iterateOrder == 0) {
+      m_idx_ = next_ % m_iter;
+      n_idx_ = next_ / m_iter;
+    } else {
+      n_idx_ = next_ % n_iter;
+      m_idx_ = next_ / n_iter;
+    }
+    ++next_;
+    return true;
+  }
+
+  static uint32_t CeilDiv(int a, int b) {
+    return static_cast<uint32_t>((a + b - 1) / b);
+  }
+  static uint32_t Ceil16(uint32_t x) { return (x + 15) / 16 * 16; }
+  template <typename T>
+  static uint32_t CeilC0(uint32_t x) {
+    constexpr uint32_t c0 = 32 / sizeof(T);
+    return (x + c0 - 1) / c0 * c0;
+  }
+
+  uint32_t CurM() const {
+    return std::min<uint32_t>(tiling_.baseM,
+                              single_m_ - m_idx_ * tiling_.baseM);
+  }
+  uint32_t CurN() const {
+    return std::min<uint32_t>(tiling_.baseN,
+                              single_n_ - n_idx_ * tiling_.baseN);
+  }
+
+  // C's block (m_idx_, n_idx_) = A's rows × B's columns (+ the bias), K in
+  // baseK steps, into `c` at L0C.
+  void ComputeBlock(const LocalTensor<L0cT>& c, bool partial, const char* api) {
+    if (partial && (single_m_ != tiling_.baseM || single_n_ != tiling_.baseN)) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: enPartialSum needs singleCoreM == baseM and "
+          "singleCoreN == baseN (one block per core), not %d x %d with base "
+          "%d x %d",
+          api, single_m_, single_n_, tiling_.baseM, tiling_.baseN);
+    }
+    const uint32_t cur_m = CurM(), cur_n = CurN();
+    const uint32_t m0 = m_idx_ * tiling_.baseM, n0 = n_idx_ * tiling_.baseN;
+    const uint32_t k_steps = CeilDiv(single_k_, tiling_.baseK);
+    const bool bias = bias_on_ && !partial;
+    if (bias) LoadBias(n0, cur_n);
+    for (uint32_t s = 0; s < k_steps; ++s) {
+      const uint32_t k0 = s * tiling_.baseK;
+      const uint32_t cur_k = std::min<uint32_t>(tiling_.baseK, single_k_ - k0);
+      LoadA(m0, k0, cur_m, cur_k);
+      LoadB(k0, n0, cur_k, cur_n);
+      MmadParams p;
+      p.m = static_cast<uint16_t>(cur_m);
+      p.n = static_cast<uint16_t>(cur_n);
+      p.k = static_cast<uint16_t>(cur_k);
+      p.cmatrixInitVal = s == 0 && !partial;
+      const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
+      const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
+      if (s == 0 && bias) {
+        Mmad(c, a2, b2, bias2_.template Get<L0cT>(), p);
+      } else {
+        Mmad(c, a2, b2, p);
+      }
+    }
+  }
+
+  // A's (cur_m × cur_k) part at (m0, k0): GM → L1 (Nz) → L0A (Zz).
+  void LoadA(uint32_t m0, uint32_t k0, uint32_t cur_m, uint32_t cur_k) {
+    constexpr uint32_t frac = 512 / sizeof(SrcAT);
+    const LocalTensor<SrcAT> a1 = a1_.template Get<SrcAT>();
+    const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
+    Nd2NzParams nz;
+    nz.ndNum = 1;
+    nz.dstNzNStride = 1;
+    const uint32_t m_pad = Ceil16(cur_m);
+    const uint32_t k_pad = CeilC0<SrcAT>(cur_k);
+    if (!trans_a_) {  // A is [M, K]: rows of M, C0 blocks of K
+      nz.nValue = static_cast<uint16_t>(cur_m);
+      nz.dValue = static_cast<uint16_t>(cur_k);
+      nz.srcDValue = static_cast<uint16_t>(org_ka_);
+      nz.dstNzC0Stride = static_cast<uint16_t>(m_pad);
+      DataCopy(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz);
+      const uint32_t m1 = m_pad / 16, k1 = k_pad / (32 / sizeof(SrcAT));
+      LoadData2DParams load;
+      load.repeatTimes = static_cast<uint8_t>(k1);
+      load.srcStride = static_cast<uint16_t>(m1);
+      for (uint32_t i = 0; i < m1; ++i) {
+        LoadData(a2[i * k1 * frac], a1[i * frac], load);
+      }
+    } else {  // A is [K, M] (16-bit): each 16 x 16 fractal transposed
+      const uint32_t k_rows = Ceil16(cur_k);
+      nz.nValue = static_cast<uint16_t>(cur_k);
+      nz.dValue = static_cast<uint16_t>(cur_m);
+      nz.srcDValue = static_cast<uint16_t>(org_m_);
+      nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
+      DataCopy(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz);
+      const uint32_t m1 = m_pad / 16, k1 = k_rows / 16;
+      LoadData2DParams load;
+      load.repeatTimes = static_cast<uint8_t>(k1);
+      load.srcStride = 1;
+      load.ifTranspose = true;
+      for (uint32_t i = 0; i < m1; ++i) {
+        LoadData(a2[i * k1 * frac], a1[i * k1 * frac], load);
+      }
+    }
+  }
+
+  // B's (cur_k × cur_n) part at (k0, n0): GM → L1 (Nz) → L0B (Zn).
+  void LoadB(uint32_t k0, uint32_t n0, uint32_t cur_k, uint32_t cur_n) {
+    constexpr uint32_t frac = 512 / sizeof(SrcBT);
+    const LocalTensor<SrcBT> b1 = b1_.template Get<SrcBT>();
+    const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
+    Nd2NzParams nz;
+    nz.ndNum = 1;
+    nz.dstNzNStride = 1;
+    const uint32_t n_pad = Ceil16(cur_n);
+    if (!trans_b_) {  // B is [K, N] (16-bit): each fractal transposed
+      const uint32_t k_rows = Ceil16(cur_k);
+      nz.nValue = static_cast<uint16_t>(cur_k);
+      nz.dValue = static_cast<uint16_t>(cur_n);
+      nz.srcDValue = static_cast<uint16_t>(org_n_);
+      nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
+      DataCopy(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz);
+      const uint32_t k1 = k_rows / 16, n1 = n_pad / 16;
+      LoadData2DParams load;
+      load.repeatTimes = static_cast<uint8_t>(n1);
+      load.srcStride = static_cast<uint16_t>(k1);
+      load.ifTranspose = true;
+      for (uint32_t i = 0; i < k1; ++i) {
+        LoadData(b2[i * n1 * frac], b1[i * frac], load);
+      }
+    } else {  // B is [N, K]: its Nz is B's Zn
+      nz.nValue = static_cast<uint16_t>(cur_n);
+      nz.dValue = static_cast<uint16_t>(cur_k);
+      nz.srcDValue = static_cast<uint16_t>(org_kb_);
+      nz.dstNzC0Stride = static_cast<uint16_t>(n_pad);
+      DataCopy(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz);
+      const uint32_t k1 = CeilC0<SrcBT>(cur_k) / (32 / sizeof(SrcBT));
+      const uint32_t n1 = n_pad / 16;
+      LoadData2DParams load;
+      load.repeatTimes = static_cast<uint8_t>(n1);
+      load.srcStride = 1;
+      for (uint32_t i = 0; i < k1; ++i) {
+        LoadData(b2[i * n1 * frac], b1[i * n1 * frac], load);
+      }
+    }
+  }
+
+  // The bias's cur_n values at n0: GM → L1 (C1) → bias table (C2).
+  void LoadBias(uint32_t n0, uint32_t cur_n) {
+    const LocalTensor<BiasT> l1 = bias1_.template Get<BiasT>();
+    Nd2NzParams nz;
+    nz.ndNum = 1;
+    nz.nValue = 1;
+    nz.dValue = static_cast<uint16_t>(cur_n);
+    nz.srcDValue = static_cast<uint16_t>(cur_n);
+    nz.dstNzC0Stride = 1;
+    nz.dstNzNStride = 1;
+    DataCopy(l1, bias_gm_[n0], nz);
+    DataCopyParams move;
+    move.blockCount = 1;
+    move.blockLen = static_cast<uint16_t>((uint64_t{cur_n} * 4 + 63) / 64);
+    const LocalTensor<L0cT> table = bias2_.template Get<L0cT>();
+    if constexpr (std::is_same_v<BiasT, L0cT>) {
+      DataCopy(table, l1, move);
+    } else {
+      DataCopy<L0cT, BiasT>(table, l1, move);
+    }
+  }
+
+  // The computed block from L0C to `gm`.
+  void WriteBlock(const GlobalTensor<DstT>& gm, uint8_t atomic,
+                  bool sequential) {
+    if (atomic > 3) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: enAtomic %u is not 0 (none), 1 (add), 2 (max) "
+          "or 3 (min)",
+          static_cast<unsigned>(atomic));
+    }
+    const uint32_t cur_m = CurM(), cur_n = CurN();
+    const uint32_t m0 = m_idx_ * tiling_.baseM, n0 = n_idx_ * tiling_.baseN;
+    FixpipeParamsV220 out;
+    out.mSize = static_cast<uint16_t>(cur_m);
+    out.nSize = static_cast<uint16_t>(cur_n);
+    out.srcStride = static_cast<uint16_t>(Ceil16(cur_m));
+    out.quantPre = matmul_detail::kOutQuant<L0cT, DstT>;
+    const uint32_t row = org_kc_ > 0 ? org_kc_ : org_n_;
+    uint64_t offset = 0;
+    if constexpr (C_TYPE::format == CubeFormat::NZ) {
+      if (cur_n % 16 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::GetTensorC: C in NZ needs N blocks of whole 16 columns; "
+            "this block has %u (singleCoreN %d, baseN %d)",
+            cur_n, single_n_, tiling_.baseN);
+      }
+      const uint64_t col_rows = sequential ? Ceil16(cur_m) : Ceil16(org_m_);
+      out.dstStride = static_cast<uint32_t>(col_rows * 16 * sizeof(DstT) / 32);
+      offset = sequential ? 0 : uint64_t{n0} * col_rows + uint64_t{m0} * 16;
+    } else {
+      uint32_t stride = sequential ? tiling_.baseN : row;
+      if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
+        constexpr uint32_t per32 = 32 / sizeof(DstT);
+        stride = (stride + per32 - 1) / per32 * per32;
+      }
+      out.dstStride = stride;
+      offset = sequential ? 0 : uint64_t{m0} * stride + n0;
+    }
+    SetAtomic(atomic);
+    const LocalTensor<L0cT> c = c1_.template Get<L0cT>();
+    if constexpr (C_TYPE::format == CubeFormat::NZ) {
+      Fixpipe<DstT, L0cT, CFG_NZ>(gm[offset], c, out);
+    } else {
+      Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[offset], c, out);
+    }
+    if (atomic != 0) SetAtomicNone();
+  }
+
+  static void SetAtomic(uint8_t atomic) {
+    if (atomic == 1) SetAtomicAdd<DstT>();
+    if (atomic == 2) SetAtomicMax<DstT>();
+    if (atomic == 3) SetAtomicMin<DstT>();
+  }
+
+  TCubeTiling tiling_{};
+  bool placed_ = false;
+  bool carved_valid_ = false;    // Init has run
+  bool buffers_carved_ = false;  // the first Init carved the buffers
+  normgrad_ascendc::MatmulBufferBytes carved_{};
+  TPipe* tpipe_ = nullptr;
+  std::unique_ptr<normgrad_ascendc::Core> context_;
+  std::unique_ptr<TPipe> pipe_;
+  TBuf<TPosition::A1> a1_;
+  TBuf<TPosition::B1> b1_;
+  TBuf<TPosition::C1> bias1_;
+  TBuf<TPosition::C2> bias2_;
+  TBuf<TPosition::A2> a2_;
+  TBuf<TPosition::B2> b2_;
+  TBuf<TPosition::CO1> c1_;
+  GlobalTensor<SrcAT> a_gm_;
+  GlobalTensor<SrcBT> b_gm_;
+  GlobalTensor<BiasT> bias_gm_;
+  bool a_set_ = false, b_set_ = false, bias_on_ = false;
+  bool trans_a_ = false, trans_b_ = false;
+  int org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0, org_kc_ = 0;
+  int single_m_ = 0, single_n_ = 0, single_k_ = 0;
+  uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
+  bool have_block_ = false;
+  const void* workspace_ = nullptr;
+  uint8_t sub_block_idx_ = 0;
+  uint64_t user_def_info_ = 0;
+  uint64_t self_define_data_ = 0;
+};
+
+}  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+inline void RegisterMatmulObjects(const CallSite&, AscendC::TPipe*) {}
+template <typename M, typename T, typename... Rest>
+void RegisterMatmulTiling(const CallSite& site, AscendC::TPipe* pipe, M& mm,
+                          T&& next, Rest&&... rest);
+
+/// REGIST_MATMUL_OBJ's pairs: each object, optionally followed by its
+/// tiling (a TCubeTiling pointer).
+template <typename M, typename... Rest>
+void RegisterMatmulObjects(const CallSite& site, AscendC::TPipe* pipe, M& mm,
+                           Rest&&... rest) {
+  {
+    const ApiCall call(site);
+    mm.Register(pipe);
+  }
+  if constexpr (sizeof...(Rest) > 0) {
+    RegisterMatmulTiling(site, pipe, mm, std::forward<Rest>(rest)...);
+  }
+}
+
+template <typename M, typename T, typename... Rest>
+void RegisterMatmulTiling(const CallSite& site, AscendC::TPipe* pipe, M& mm,
+                          T&& next, Rest&&... rest) {
+  using Next = std::decay_t<T>;
+  if constexpr (std::is_convertible_v<Next, const TCubeTiling*>) {
+    mm.Init(next, pipe, site);
+    RegisterMatmulObjects(site, pipe, std::forward<Rest>(rest)...);
+  } else if constexpr (std::is_same_v<Next, TCubeTiling>) {
+    mm.Init(&next, pipe, site);
+    RegisterMatmulObjects(site, pipe, std::forward<Rest>(rest)...);
+  } else {
+    RegisterMatmulObjects(site, pipe, next, std::forward<Rest>(rest)...);
+  }
+}
+
+}  // namespace normgrad_ascendc
+
+/// Registers up to four Matmul objects with the kernel's TPipe, each
+/// followed by its tiling (or Init later).
+#define REGIST_MATMUL_OBJ(tpipe, workspace, ...)                               \
+  do {                                                                         \
+    static_cast<void>(workspace); /* the system workspace: unused */           \
+    ::normgrad_ascendc::RegisterMatmulObjects(                                 \
+        ::normgrad_ascendc::CallSite(__FILE__, __LINE__), tpipe, __VA_ARGS__); \
+  } while (0)
