@@ -1,0 +1,520 @@
+// matmul_kernel_test.cc — the kernel-side Matmul object (docs/matmul.md) on
+// a cube core: C = A · B + bias against a reference written here from the
+// documented order (docs/numerics.md, "Cube: Mmad": per element, the bias
+// first, then k ascending, each product and add rounded once to float), bit
+// for bit; the iterate orders, the output formats (ND, ND_ALIGN, NZ, CO1),
+// enAtomic, enSequentialWrite, enPartialSum, several objects and reuse;
+// then every rule's message.
+//
+// Extending: one TEST per behaviour; a new rule gets a FailsWith line with
+// its message. Tests run on the calling thread's core made a cube core by
+// the fixture, as a kernel's KERNEL_TASK_TYPE_DEFAULT does.
+#define ASCENDC_CUBE_ONLY
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "compat_test.h"
+#include "kernel_operator.h"
+#include "lib/matmul/matmul_intf.h"
+
+namespace {
+
+using AscendC::CubeFormat;
+using AscendC::GlobalTensor;
+using AscendC::LocalTensor;
+using AscendC::Matmul;
+using AscendC::MatmulType;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+
+class MatmulTest : public testing::Test {
+ protected:
+  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
+  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+};
+
+template <typename T>
+GlobalTensor<T> Gm(std::vector<T>& v) {
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(v.data(), v.size());
+  return g;
+}
+
+// A tiling of one core: the whole M × N × K, base blocks as given.
+TCubeTiling Tiling(int m, int n, int k, int base_m, int base_n, int base_k,
+                   bool bias = true, int order = 0) {
+  TCubeTiling t{};
+  t.usedCoreNum = 1;
+  t.M = t.singleCoreM = m;
+  t.N = t.singleCoreN = n;
+  t.Ka = t.Kb = t.singleCoreK = k;
+  t.baseM = base_m;
+  t.baseN = base_n;
+  t.baseK = base_k;
+  t.depthA1 = t.depthB1 = 1;
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.isBias = bias ? 1 : 0;
+  t.iterateOrder = order;
+  t.dbL0A = t.dbL0B = t.dbL0C = 1;
+  return t;
+}
+
+// The documented order: acc = bias[n]; acc = fl(acc + a·b) for k ascending
+// (the half products are exact in float).
+std::vector<float> Reference(const std::vector<half>& a,
+                             const std::vector<half>& b,
+                             const std::vector<float>* bias, int m, int n,
+                             int k) {
+  std::vector<float> c(size_t{1} * m * n);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      float acc = bias != nullptr ? (*bias)[j] : 0.0f;
+      for (int p = 0; p < k; ++p) {
+        const float prod = static_cast<float>(a[size_t{1} * i * k + p]) *
+                           static_cast<float>(b[size_t{1} * p * n + j]);
+        acc = acc + prod;
+      }
+      c[size_t{1} * i * n + j] = acc;
+    }
+  }
+  return c;
+}
+
+struct Inputs {
+  std::vector<half> a, b;
+  std::vector<float> bias;
+};
+
+Inputs RandomInputs(int m, int n, int k, uint32_t seed = 32) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  Inputs in;
+  for (int i = 0; i < m * k; ++i) in.a.push_back(half(normal(rng)));
+  for (int i = 0; i < k * n; ++i) in.b.push_back(half(normal(rng)));
+  for (int i = 0; i < n; ++i) in.bias.push_back(normal(rng));
+  return in;
+}
+
+using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using HalfGmT = MatmulType<TPosition::GM, CubeFormat::ND, half, true>;
+using FloatGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+using HalfMatmul = Matmul<HalfGm, HalfGm, FloatGm, FloatGm>;
+
+bool SameBits(const std::vector<float>& x, const std::vector<float>& y) {
+  return x.size() == y.size() &&
+         std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+}
+
+// ---- Results ---------------------------------------------------------------
+
+TEST_F(MatmulTest, IterateAllIsTheDocumentedOrderBitForBit) {
+  const int m = 50, n = 40, k = 70;  // tails in M, N and K
+  Inputs in = RandomInputs(m, n, k);
+  std::vector<float> c(size_t{1} * m * n, -1.0f);
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32);
+  TPipe pipe;
+  HalfMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(in.a));
+  mm.SetTensorB(Gm(in.b));
+  mm.SetBias(Gm(in.bias));
+  mm.IterateAll(Gm(c));
+  mm.End();
+  EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, &in.bias, m, n, k)));
+}
+
+TEST_F(MatmulTest, IterateVisitsBlocksMFirstOrNFirst) {
+  // 2 × 3 blocks of 16 × 16, written one after the other
+  // (enSequentialWrite): their order is the tiling's iterateOrder.
+  const int m = 32, n = 48, k = 16;
+  Inputs in = RandomInputs(m, n, k);
+  const std::vector<float> want = Reference(in.a, in.b, nullptr, m, n, k);
+  for (int order = 0; order < 2; ++order) {
+    const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16, false, order);
+    TPipe pipe;
+    HalfMatmul mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(Gm(in.a));
+    mm.SetTensorB(Gm(in.b));
+    std::vector<float> block(16 * 16);
+    int count = 0;
+    while (mm.Iterate()) {
+      mm.GetTensorC(Gm(block), 0, true);
+      const int bm = order == 0 ? count % 2 : count / 3;
+      const int bn = order == 0 ? count / 2 : count % 3;
+      for (int r = 0; r < 16; ++r) {
+        for (int col = 0; col < 16; ++col) {
+          ASSERT_EQ(block[r * 16 + col],
+                    want[size_t{1} * (bm * 16 + r) * n + bn * 16 + col])
+              << "order " << order << " block " << count;
+        }
+      }
+      ++count;
+    }
+    EXPECT_EQ(count, 6);
+  }
+}
+
+TEST_F(MatmulTest, TransposedOperandsGiveTheSameProduct) {
+  const int m = 40, n = 24, k = 36;
+  Inputs in = RandomInputs(m, n, k);
+  std::vector<half> at(in.a.size()), bt(in.b.size());
+  for (int i = 0; i < m; ++i)
+    for (int p = 0; p < k; ++p) at[size_t{1} * p * m + i] = in.a[i * k + p];
+  for (int p = 0; p < k; ++p)
+    for (int j = 0; j < n; ++j) bt[size_t{1} * j * k + p] = in.b[p * n + j];
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 16, 16);
+  TPipe pipe;
+  Matmul<HalfGmT, HalfGmT, FloatGm, FloatGm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<float> c(size_t{1} * m * n);
+  mm.SetTensorA(Gm(at), true);
+  mm.SetTensorB(Gm(bt), true);
+  mm.SetBias(Gm(in.bias));
+  mm.IterateAll(Gm(c));
+  EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, &in.bias, m, n, k)));
+}
+
+TEST_F(MatmulTest, Int8GivesExactInt32) {
+  const int m = 20, n = 32, k = 100;
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> value(-128, 127);
+  std::vector<int8_t> a(m * k), bt(n * k);
+  std::vector<int32_t> bias(n);
+  for (auto& x : a) x = static_cast<int8_t>(value(rng));
+  for (auto& x : bt) x = static_cast<int8_t>(value(rng));
+  for (auto& x : bias) x = value(rng) * 1000;
+  using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
+  using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 64);
+  TPipe pipe;
+  Matmul<I8, I8, I32, I32> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<int32_t> c(m * n);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(bt), true);
+  mm.SetBias(Gm(bias));
+  mm.IterateAll(Gm(c));
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      int64_t want = bias[j];
+      for (int p = 0; p < k; ++p) want += a[i * k + p] * bt[j * k + p];
+      ASSERT_EQ(c[i * n + j], want) << i << ", " << j;
+    }
+  }
+}
+
+TEST_F(MatmulTest, HalfOutputIsTheFloatResultRoundedOnce) {
+  const int m = 16, n = 16, k = 48;
+  Inputs in = RandomInputs(m, n, k);
+  using HalfOut = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16);
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, HalfOut, FloatGm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<half> c(m * n);
+  mm.SetTensorA(Gm(in.a));
+  mm.SetTensorB(Gm(in.b));
+  mm.SetBias(Gm(in.bias));
+  mm.IterateAll(Gm(c));
+  const std::vector<float> want = Reference(in.a, in.b, &in.bias, m, n, k);
+  for (int i = 0; i < m * n; ++i) {
+    ASSERT_EQ(static_cast<float>(c[i]), static_cast<float>(half(want[i])));
+  }
+}
+
+TEST_F(MatmulTest, NdAlignAndNzOutputsPlaceTheValues) {
+  const int m = 20, n = 20, k = 16;
+  Inputs in = RandomInputs(m, n, k);
+  const std::vector<float> want = Reference(in.a, in.b, nullptr, m, n, k);
+  {
+    // ND_ALIGN: rows of 24 floats (20 rounded up to 32 bytes).
+    using Aligned = MatmulType<TPosition::GM, CubeFormat::ND_ALIGN, float>;
+    const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16, false);
+    TPipe pipe;
+    Matmul<HalfGm, HalfGm, Aligned, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    std::vector<float> c(m * 24, -1.0f);
+    mm.SetTensorA(Gm(in.a));
+    mm.SetTensorB(Gm(in.b));
+    mm.IterateAll(Gm(c));
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) ASSERT_EQ(c[i * 24 + j], want[i * n + j]);
+      for (int j = n; j < 24; ++j) ASSERT_EQ(c[i * 24 + j], -1.0f);
+    }
+  }
+  {
+    // NZ: column blocks of 16, each Ceil16(M) = 32 rows of 16 values.
+    const int n16 = 32;
+    Inputs wide = RandomInputs(m, n16, k, 5);
+    const std::vector<float> want16 =
+        Reference(wide.a, wide.b, nullptr, m, n16, k);
+    using Nz = MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+    const TCubeTiling tiling = Tiling(m, n16, k, 16, 16, 16, false);
+    TPipe pipe;
+    Matmul<HalfGm, HalfGm, Nz, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    // An NZ output starts 32-byte aligned.
+    std::vector<float> store(32 * n16 + 8, -1.0f);
+    float* c = store.data();
+    while (reinterpret_cast<uintptr_t>(c) % 32 != 0) ++c;
+    GlobalTensor<float> cGm;
+    cGm.SetGlobalBuffer(c, 32 * n16);
+    mm.SetTensorA(Gm(wide.a));
+    mm.SetTensorB(Gm(wide.b));
+    mm.IterateAll(cGm);
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n16; ++j) {
+        ASSERT_EQ(c[(j / 16) * 32 * 16 + i * 16 + j % 16], want16[i * n16 + j]);
+      }
+    }
+  }
+}
+
+TEST_F(MatmulTest, EnAtomicAddsToWhatGmHolds) {
+  const int m = 16, n = 32, k = 32;
+  Inputs in = RandomInputs(m, n, k);
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16, false);
+  TPipe pipe;
+  HalfMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<float> c(m * n, 0.5f);
+  mm.SetTensorA(Gm(in.a));
+  mm.SetTensorB(Gm(in.b));
+  mm.IterateAll(Gm(c), 1);
+  const std::vector<float> want = Reference(in.a, in.b, nullptr, m, n, k);
+  for (int i = 0; i < m * n; ++i) ASSERT_EQ(c[i], 0.5f + want[i]);
+}
+
+TEST_F(MatmulTest, UserL0cIterateAccumulatesWithEnPartialSum) {
+  // C at CO1: the object computes into the kernel's L0C tensor; the second
+  // Iterate with enPartialSum adds the same product again.
+  const int m = 16, n = 16, k = 32;
+  Inputs in = RandomInputs(m, n, k);
+  using Co1 = MatmulType<TPosition::CO1, CubeFormat::NZ, float>;
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16, false);
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, Co1, FloatGm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  AscendC::TQue<TPosition::CO1, 1> co1;
+  pipe.InitBuffer(co1, 1, 16 * 16 * 4);
+  LocalTensor<float> l0c = co1.AllocTensor<float>();
+  mm.SetTensorA(Gm(in.a));
+  mm.SetTensorB(Gm(in.b));
+  ASSERT_TRUE(mm.Iterate(false, l0c));
+  EXPECT_FALSE(mm.Iterate(false, l0c));
+  mm.SetTensorA(Gm(in.a));  // the same block again
+  ASSERT_TRUE(mm.Iterate(true, l0c));
+  AscendC::FixpipeParamsV220 out;
+  out.mSize = m;
+  out.nSize = n;
+  out.srcStride = 16;
+  out.dstStride = n;
+  std::vector<float> c(m * n);
+  AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(Gm(c), l0c, out);
+  // Reference: the sum over k run twice, the second from the first's end.
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (int rep = 0; rep < 2; ++rep) {
+        for (int p = 0; p < k; ++p) {
+          acc += static_cast<float>(in.a[i * k + p]) *
+                 static_cast<float>(in.b[p * n + j]);
+        }
+      }
+      ASSERT_EQ(c[i * n + j], acc);
+    }
+  }
+  co1.FreeTensor(l0c);
+}
+
+TEST_F(MatmulTest, TwoObjectsAndReuseWithNewShapes) {
+  const int m = 32, n = 32, k = 32;
+  Inputs in = RandomInputs(m, n, k);
+  const TCubeTiling t1 = Tiling(m, n, k, 16, 16, 16);
+  const TCubeTiling t2 = Tiling(m, n, k, 32, 32, 32, false, 1);
+  TPipe pipe;
+  HalfMatmul mm1, mm2;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm1, &t1, mm2, &t2);
+  std::vector<float> c1(m * n), c2(m * n);
+  mm1.SetTensorA(Gm(in.a));
+  mm1.SetTensorB(Gm(in.b));
+  mm1.SetBias(Gm(in.bias));
+  mm2.SetTensorA(Gm(in.a));
+  mm2.SetTensorB(Gm(in.b));
+  mm1.IterateAll(Gm(c1));
+  mm2.IterateAll(Gm(c2));
+  EXPECT_TRUE(SameBits(c1, Reference(in.a, in.b, &in.bias, m, n, k)));
+  EXPECT_TRUE(SameBits(c2, Reference(in.a, in.b, nullptr, m, n, k)));
+  // Reuse: the top-left 16 × 24 × 20 of the same matrices (SetOrgShape
+  // keeps the rows' lengths), then without the bias.
+  mm1.SetOrgShape(m, n, k);
+  mm1.SetSingleShape(16, 24, 20);
+  mm1.SetTensorA(Gm(in.a));
+  mm1.SetTensorB(Gm(in.b));
+  mm1.SetBias(Gm(in.bias));
+  mm1.DisableBias();
+  std::vector<float> part(m * n, -1.0f);
+  mm1.IterateAll(Gm(part));
+  for (int i = 0; i < 16; ++i) {
+    for (int j = 0; j < 24; ++j) {
+      float acc = 0.0f;
+      for (int p = 0; p < 20; ++p) {
+        acc += static_cast<float>(in.a[i * k + p]) *
+               static_cast<float>(in.b[p * n + j]);
+      }
+      ASSERT_EQ(part[i * n + j], acc);
+    }
+    ASSERT_EQ(part[i * n + 24], -1.0f);
+  }
+}
+
+// ---- Rules -----------------------------------------------------------------
+
+TEST_F(MatmulTest, TilingRulesAreChecked) {
+  TPipe pipe;
+  {
+    HalfMatmul mm;
+    TCubeTiling t = Tiling(32, 32, 32, 16, 16, 16);
+    t.Kb = 48;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: tiling Ka 32 differs from Kb 48; A's "
+                          "columns and B's rows are the same K"));
+  }
+  {
+    HalfMatmul mm;
+    const TCubeTiling t = Tiling(512, 512, 32, 256, 256, 16);
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.Init(&t, &pipe); },
+        "Matmul::Init: the tiling's C blocks (baseM x baseN x dbL0C) need "
+        "262144 bytes of L0C, more than its 131072 bytes (profile Atlas "
+        "A2/A3)"));
+  }
+  {
+    HalfMatmul mm;
+    TCubeTiling t = Tiling(32, 32, 32, 16, 16, 16);
+    t.iterateOrder = 2;
+    EXPECT_TRUE(
+        FailsWith([&] { mm.Init(&t, &pipe); },
+                  "Matmul::Init: tiling iterateOrder 2 must be 0 or 1"));
+  }
+  {
+    HalfMatmul mm;
+    TCubeTiling t = Tiling(32, 32, 32, 16, 16, 16);
+    t.singleCoreM = 40;
+    EXPECT_TRUE(
+        FailsWith([&] { mm.Init(&t, &pipe); },
+                  "Matmul::Init: tiling singleCoreM 40 is larger than M 32"));
+  }
+}
+
+TEST_F(MatmulTest, ShapeAndOperandRulesAreChecked) {
+  std::vector<half> a(32 * 32), b(32 * 32);
+  std::vector<float> bias(32), c(32 * 32);
+  TPipe pipe;
+  HalfMatmul mm;
+  const TCubeTiling t = Tiling(32, 32, 32, 16, 16, 16, false);
+  EXPECT_TRUE(FailsWith([&] { mm.SetTensorA(Gm(a)); },
+                        "Matmul::SetTensorA: the object has no tiling"));
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+  EXPECT_TRUE(FailsWith(
+      [&] { mm.SetTensorA(Gm(a), true); },
+      "Matmul::SetTensorA: isTransposeA is true, but A_TYPE's ISTRANS is "
+      "false; declare MatmulType<..., ISTRANS = true> for A to transpose it"));
+  EXPECT_TRUE(FailsWith(
+      [&] { mm.SetTensorB(Gm(b), true); },
+      "Matmul::SetTensorB: isTransposeB is true, but B_TYPE's ISTRANS is "
+      "false"));
+  EXPECT_TRUE(FailsWith([&] { mm.SetTail(48); },
+                        "Matmul::SetTail: tailM 48 is beyond singleCoreM 32; a "
+                        "core computes at most that much"));
+  EXPECT_TRUE(
+      FailsWith([&] { mm.SetSingleShape(16, 16, 0); },
+                "Matmul::SetSingleShape: singleK 0 must be at least 1"));
+  EXPECT_TRUE(FailsWith([&] { mm.SetOrgShape(32, 32, 32, 16); },
+                        "Matmul::SetOrgShape: orgKa 32 differs from orgKb 16; "
+                        "A's columns and B's rows are the same K"));
+  EXPECT_TRUE(FailsWith(
+      [&] { mm.SetBias(Gm(bias)); },
+      "Matmul::SetBias: the tiling's isBias is 0; a bias needs a tiling made "
+      "with isBias 1"));
+  EXPECT_TRUE(
+      FailsWith([&] { mm.Iterate(); },
+                "Matmul::Iterate: A is not set; call SetTensorA first"));
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  EXPECT_TRUE(FailsWith([&] { mm.GetTensorC(Gm(c)); },
+                        "Matmul::GetTensorC: no block to move; call Iterate "
+                        "first"));
+  ASSERT_TRUE(mm.Iterate());
+  EXPECT_TRUE(FailsWith(
+      [&] { mm.GetTensorC(Gm(c), 4); },
+      "Matmul::GetTensorC: enAtomic 4 is not 0 (none), 1 (add), 2 (max) or 3 "
+      "(min)"));
+  EXPECT_TRUE(FailsWith([&] { mm.SetHF32(true); },
+                        "Matmul::SetHF32: enableHF32 true (transMode 0) is not "
+                        "emulated yet"));
+  mm.SetHF32(false);
+}
+
+TEST_F(MatmulTest, TypesAndPlacesNotTakenAreNamed) {
+  const TCubeTiling t = Tiling(32, 32, 32, 16, 16, 16, false);
+  TPipe pipe;
+  {
+    using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+    Matmul<HalfGm, HalfGm, I32, FloatGm> mm;
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.Init(&t, &pipe); },
+        "Matmul::Init: the type row (A half, B half, bias float, C int32_t) "
+        "is not one normgrad emulates on Atlas A2/A3"));
+  }
+  {
+    using Co1Nd = MatmulType<TPosition::CO1, CubeFormat::ND, float>;
+    Matmul<HalfGm, HalfGm, Co1Nd, FloatGm> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: C_TYPE at CO1 must have format NZ"));
+  }
+  {
+    using Vecout = MatmulType<TPosition::VECOUT, CubeFormat::ND, half>;
+    Matmul<Vecout, HalfGm, FloatGm, FloatGm> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: A_TYPE at VECOUT (a local operand) is "
+                          "not emulated yet; give it in GM"));
+  }
+  {
+    using A2 = MatmulType<TPosition::A2, CubeFormat::ND, half>;
+    Matmul<HalfGm, A2, FloatGm, FloatGm> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: B_TYPE's position A2 is not one it "
+                          "takes on Atlas A2/A3 (GM, VECOUT, TSCM)"));
+  }
+  {
+    using F = MatmulType<TPosition::GM, CubeFormat::ND, float, true>;
+    Matmul<F, F, FloatGm, FloatGm> mm;
+    mm.Init(&t, &pipe);
+    std::vector<float> x(32 * 32);
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.SetTensorB(Gm(x)); },
+        "Matmul::SetTensorB: B of float in [K, N] order needs LoadData with "
+        "transpose of 32-bit or 8-bit fractals, which is not emulated yet"));
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.SetTensorA(Gm(x), true); },
+        "Matmul::SetTensorA: a transposed A of float needs LoadData with "
+        "transpose"));
+  }
+}
+
+TEST_F(MatmulTest, AnErrorNamesTheUsersLine) {
+  TPipe pipe;
+  HalfMatmul mm;
+  TCubeTiling t = Tiling(32, 32, 32, 16, 16, 16);
+  t.dbL0A = 3;
+  EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); }, "matmul_kernel_test.cc:"));
+}
+
+}  // namespace
