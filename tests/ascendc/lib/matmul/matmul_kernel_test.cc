@@ -374,6 +374,56 @@ TEST_F(MatmulTest, TwoObjectsAndReuseWithNewShapes) {
   }
 }
 
+TEST_F(MatmulTest, AsyncFormsAndBookkeepingMembers) {
+  const int m = 16, n = 16, k = 16;
+  Inputs in = RandomInputs(m, n, k);
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16);
+  TPipe pipe;
+  HalfMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm);
+  mm.Init(&tiling, &pipe);
+  std::vector<float> work(m * n), c(m * n);
+  mm.SetWorkspace(Gm(work));
+  mm.SetSubBlockIdx(1);
+  EXPECT_EQ(mm.GetSubBlockIdx(), 1);
+  mm.SetTensorA(Gm(in.a));
+  mm.SetTensorB(Gm(in.b));
+  mm.SetBias(Gm(in.bias));
+  mm.ClearBias();  // as DisableBias
+  mm.IterateAll<false>(Gm(c), 0, false, true);
+  mm.WaitIterateAll();  // the CPU finished at the call
+  EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, nullptr, m, n, k)));
+  mm.End();
+}
+
+TEST_F(MatmulTest, ConfigPresetsAndBuilders) {
+  static_assert(AscendC::CFG_NORM.doNorm && !AscendC::CFG_NORM.doMultiDataLoad);
+  static_assert(AscendC::CFG_MDL.doMultiDataLoad);
+  static_assert(AscendC::CFG_IBSHARE_NORM.doIBShareNorm);
+  static_assert(AscendC::MM_CFG_BB.doBasicBlock);
+  constexpr AscendC::MatmulConfig basic = AscendC::GetBasicConfig(64, 32, 16);
+  static_assert(basic.basicM == 64 && basic.basicN == 32 && basic.basicK == 16);
+  constexpr AscendC::MatmulConfig special = AscendC::GetSpecialMDLConfig();
+  static_assert(special.doSpecialMDL);
+  constexpr AscendC::MatmulConfig normal = AscendC::GetNormalConfig(
+      false, false, false, AscendC::BatchMode::BATCH_LESS_THAN_L1, true,
+      AscendC::IterateOrder::ORDER_N);
+  static_assert(normal.iterateOrder == AscendC::IterateOrder::ORDER_N);
+  // Every template computes the same blocks in the same order.
+  const int m = 32, n = 32, k = 48;
+  Inputs in = RandomInputs(m, n, k);
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16);
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, FloatGm, FloatGm, AscendC::CFG_MDL> mdl;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mdl, tiling);
+  std::vector<float> c(m * n);
+  mdl.SetTensorA(Gm(in.a));
+  mdl.SetTensorB(Gm(in.b));
+  mdl.SetBias(Gm(in.bias));
+  mdl.IterateAll(Gm(c));
+  EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, &in.bias, m, n, k)));
+}
+
 // ---- Rules -----------------------------------------------------------------
 
 TEST_F(MatmulTest, TilingRulesAreChecked) {
