@@ -12,6 +12,7 @@
 #define ASCENDC_CUBE_ONLY
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
@@ -422,6 +423,98 @@ TEST_F(MatmulTest, ConfigPresetsAndBuilders) {
   mdl.SetBias(Gm(in.bias));
   mdl.IterateAll(Gm(c));
   EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, &in.bias, m, n, k)));
+}
+
+// A Fixpipe quantization parameter: the float scale's bits, and bit 46 for
+// an int8_t output.
+uint64_t QuantParam(float scale, bool to_int8) {
+  uint32_t bits;
+  std::memcpy(&bits, &scale, 4);
+  return uint64_t{bits} | (to_int8 ? uint64_t{1} << 46 : 0);
+}
+
+TEST_F(MatmulTest, QuantizedOutputsGoThroughFixpipesModes) {
+  // Small integers: every sum, scale and rounding is exact.
+  const int m = 16, n = 32, k = 40;
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> value(-2, 2);
+  std::vector<int8_t> a(m * k), bt(n * k);
+  std::vector<int32_t> bias(n);
+  for (auto& x : a) x = static_cast<int8_t>(value(rng));
+  for (auto& x : bt) x = static_cast<int8_t>(value(rng));
+  for (auto& x : bias) x = value(rng);
+  auto sum = [&](int i, int j) {
+    int32_t acc = bias[j];
+    for (int p = 0; p < k; ++p) acc += a[i * k + p] * bt[j * k + p];
+    return acc;
+  };
+  using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
+  using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 32);
+  {
+    // int8_t -> half, one scale (DEQF16), then one per column (VDEQF16).
+    TPipe pipe;
+    Matmul<I8, I8, H, I32> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    std::vector<half> c(m * n);
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(bt), true);
+    mm.SetBias(Gm(bias));
+    EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                          "Matmul::GetTensorC: C of half from int8_t inputs is "
+                          "quantized on its way out; call SetQuantScalar or "
+                          "SetQuantVector first"));
+    mm.SetQuantScalar(QuantParam(0.5f, false));
+    mm.IterateAll(Gm(c));
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        ASSERT_EQ(static_cast<float>(c[i * n + j]), 0.5f * sum(i, j));
+      }
+    }
+    std::vector<uint64_t> scales(n);
+    for (int j = 0; j < n; ++j) {
+      scales[j] = QuantParam(std::ldexp(1.0f, j % 4 - 2), false);
+    }
+    mm.SetQuantVector(Gm(scales));
+    mm.IterateAll(Gm(c));
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        ASSERT_EQ(static_cast<float>(c[i * n + j]),
+                  std::ldexp(static_cast<float>(sum(i, j)), j % 4 - 2));
+      }
+    }
+  }
+  {
+    // half -> int8_t (QF322B8_PRE), scale 1.
+    std::vector<half> ah(m * k), bh(k * n);
+    for (int i = 0; i < m; ++i)
+      for (int p = 0; p < k; ++p) ah[i * k + p] = half(float(a[i * k + p]));
+    for (int p = 0; p < k; ++p)
+      for (int j = 0; j < n; ++j) bh[p * n + j] = half(float(bt[j * k + p]));
+    std::vector<float> fbias(bias.begin(), bias.end());
+    using O8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+    TPipe pipe;
+    Matmul<HalfGm, HalfGm, O8, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    std::vector<int8_t> c(m * n);
+    mm.SetTensorA(Gm(ah));
+    mm.SetTensorB(Gm(bh));
+    mm.SetBias(Gm(fbias));
+    mm.SetQuantScalar(QuantParam(1.0f, true));
+    mm.IterateAll(Gm(c));
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) ASSERT_EQ(c[i * n + j], sum(i, j));
+    }
+  }
+  {
+    TPipe pipe;
+    HalfMatmul mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    EXPECT_TRUE(FailsWith([&] { mm.SetQuantScalar(1); },
+                          "Matmul::SetQuantScalar: C of float from half inputs "
+                          "is not quantized"));
+  }
 }
 
 // ---- Rules -----------------------------------------------------------------

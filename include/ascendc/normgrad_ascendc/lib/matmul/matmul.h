@@ -95,13 +95,33 @@ constexpr bool kEmulatedPair =
            std::is_same_v<C, float> || std::is_same_v<C, half> ||
            std::is_same_v<C, bfloat16_t>)) ||
       (std::is_same_v<A, int8_t> && std::is_same_v<Bias, int32_t> &&
-       std::is_same_v<C, int32_t>)));
+       (std::is_same_v<C, int32_t> || std::is_same_v<C, half> ||
+        std::is_same_v<C, int8_t>)) ||
+      (kSixteenBit<A> && std::is_same_v<Bias, float> &&
+       std::is_same_v<C, int8_t>)));
 
-// Fixpipe's conversion from the L0C type to C's.
+// The rows whose output Fixpipe quantizes: a parameter from SetQuantScalar
+// or SetQuantVector.
 template <typename L0cT, typename C>
-constexpr QuantMode_t kOutQuant = std::is_same_v<L0cT, C>   ? NoQuant
-                                  : std::is_same_v<C, half> ? F322F16
-                                                            : F322BF16;
+constexpr bool kQuantized = std::is_same_v<C, int8_t> ||
+                            (std::is_same_v<L0cT, int32_t> &&
+                             std::is_same_v<C, half>);
+
+// Fixpipe's conversion from the L0C type to C's: a cast, or the scalar
+// (vector: false) or per-column (true) quantization mode.
+template <typename L0cT, typename C>
+constexpr QuantMode_t OutQuant(bool vector) {
+  if constexpr (std::is_same_v<L0cT, C>) return NoQuant;
+  if constexpr (std::is_same_v<L0cT, int32_t>) {
+    if constexpr (std::is_same_v<C, half>) return vector ? VDEQF16 : DEQF16;
+    return vector ? VREQ8 : REQ8;
+  }
+  if constexpr (std::is_same_v<C, int8_t>) {
+    return vector ? VQF322B8_PRE : QF322B8_PRE;
+  }
+  if constexpr (std::is_same_v<C, half>) return F322F16;
+  return F322BF16;
+}
 
 }  // namespace matmul_detail
 
@@ -123,6 +143,8 @@ class Matmul {
   /// L0C holds int32_t for 8-bit inputs, float otherwise.
   using L0cT =
       std::conditional_t<std::is_same_v<SrcAT, int8_t>, int32_t, float>;
+  /// Whether Fixpipe quantizes C (SetQuantScalar / SetQuantVector).
+  static constexpr bool kQuantOut = matmul_detail::kQuantized<L0cT, DstT>;
 
   Matmul() = default;
   ~Matmul() {
@@ -168,6 +190,10 @@ class Matmul {
       if constexpr (C_TYPE::pos != TPosition::CO1) {
         pipe->InitBuffer(c1_, static_cast<uint32_t>(need.l0c));
       }
+      if constexpr (kQuantOut) {
+        // The per-column parameters of a block (uint64_t each), in L1.
+        pipe->InitBuffer(quant1_, (tiling_.baseN * 8 + 31) / 32 * 32);
+      }
       carved_ = need;
       buffers_carved_ = true;
     } else if (need.l1_a > carved_.l1_a || need.l1_b > carved_.l1_b ||
@@ -191,7 +217,30 @@ class Matmul {
     single_k_ = tiling_.singleCoreK;
     bias_on_ = false;
     a_set_ = b_set_ = false;
+    quant_ = QuantSource::kNone;
     ResetIteration();
+  }
+
+  /// One quantization parameter for all of C (the Fixpipe parameter's
+  /// bits), for the rows whose output is quantized.
+  void SetQuantScalar(const uint64_t quantScalar,
+                      normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetQuantScalar");
+    RequireQuantRow("SetQuantScalar");
+    quant_scalar_ = quantScalar;
+    quant_ = QuantSource::kScalar;
+  }
+
+  /// One parameter per column of C, from GM (the core's first column's
+  /// entry first, as the bias).
+  void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor,
+                      normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("SetQuantVector");
+    RequireQuantRow("SetQuantVector");
+    quant_gm_ = quantTensor;
+    quant_ = QuantSource::kVector;
   }
 
   /// The GM form of the tiling (not for CPU debugging, the page says).
@@ -780,7 +829,18 @@ class Matmul {
     out.mSize = static_cast<uint16_t>(cur_m);
     out.nSize = static_cast<uint16_t>(cur_n);
     out.srcStride = static_cast<uint16_t>(Ceil16(cur_m));
-    out.quantPre = matmul_detail::kOutQuant<L0cT, DstT>;
+    out.quantPre =
+        matmul_detail::OutQuant<L0cT, DstT>(quant_ == QuantSource::kVector);
+    if constexpr (kQuantOut) {
+      if (quant_ == QuantSource::kNone) {
+        normgrad_ascendc::Fail(
+            "Matmul::GetTensorC: C of %s from %s inputs is quantized on its "
+            "way out; call SetQuantScalar or SetQuantVector first",
+            normgrad_ascendc::TypeName<DstT>(),
+            normgrad_ascendc::TypeName<SrcAT>());
+      }
+      out.deqScalar = quant_scalar_;
+    }
     const uint32_t row = org_kc_ > 0 ? org_kc_ : org_n_;
     uint64_t offset = 0;
     if constexpr (C_TYPE::format == CubeFormat::NZ) {
@@ -804,12 +864,50 @@ class Matmul {
     }
     SetAtomic(atomic);
     const LocalTensor<L0cT> c = c1_.template Get<L0cT>();
-    if constexpr (C_TYPE::format == CubeFormat::NZ) {
+    if (quant_ == QuantSource::kVector) {
+      const LocalTensor<uint64_t> params = LoadQuantVector(n0, cur_n);
+      if constexpr (C_TYPE::format == CubeFormat::NZ) {
+        Fixpipe<DstT, L0cT, CFG_NZ>(gm[offset], c, params, out);
+      } else {
+        Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[offset], c, params, out);
+      }
+    } else if constexpr (C_TYPE::format == CubeFormat::NZ) {
       Fixpipe<DstT, L0cT, CFG_NZ>(gm[offset], c, out);
     } else {
       Fixpipe<DstT, L0cT, CFG_ROW_MAJOR>(gm[offset], c, out);
     }
     if (atomic != 0) SetAtomicNone();
+  }
+
+  // The block's cur_n per-column parameters at n0: GM → L1 (C1), moved
+  // as pairs of uint32_t (ND2NZ pads the last 32 bytes).
+  LocalTensor<uint64_t> LoadQuantVector(uint32_t n0, uint32_t cur_n) {
+    const LocalTensor<uint64_t> l1 = quant1_.template Get<uint64_t>();
+    GlobalTensor<uint32_t> words;
+    words.SetGlobalBuffer(
+        reinterpret_cast<__gm__ uint32_t*>(quant_gm_.GetPhyAddr()),
+        quant_gm_.GetSize() * 2);
+    Nd2NzParams nz;
+    nz.ndNum = 1;
+    nz.nValue = 1;
+    nz.dValue = static_cast<uint16_t>(cur_n * 2);
+    nz.srcDValue = static_cast<uint16_t>(cur_n * 2);
+    nz.dstNzC0Stride = 1;
+    nz.dstNzNStride = 1;
+    DataCopy(l1.template ReinterpretCast<uint32_t>(), words[uint64_t{n0} * 2],
+             nz);
+    return l1;
+  }
+
+  void RequireQuantRow(const char* api) const {
+    if constexpr (!kQuantOut) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: C of %s from %s inputs is not quantized; the "
+          "parameter serves int8_t inputs into half or int8_t, and half or "
+          "bfloat16_t inputs into int8_t",
+          api, normgrad_ascendc::TypeName<DstT>(),
+          normgrad_ascendc::TypeName<SrcAT>());
+    }
   }
 
   static void SetAtomic(uint8_t atomic) {
@@ -833,6 +931,11 @@ class Matmul {
   TBuf<TPosition::A2> a2_;
   TBuf<TPosition::B2> b2_;
   TBuf<TPosition::CO1> c1_;
+  TBuf<TPosition::C1> quant1_;
+  enum class QuantSource : uint8_t { kNone, kScalar, kVector };
+  QuantSource quant_ = QuantSource::kNone;
+  uint64_t quant_scalar_ = 0;
+  GlobalTensor<uint64_t> quant_gm_;
   GlobalTensor<SrcAT> a_gm_;
   GlobalTensor<SrcBT> b_gm_;
   GlobalTensor<BiasT> bias_gm_;
