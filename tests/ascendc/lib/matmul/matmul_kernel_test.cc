@@ -630,6 +630,14 @@ TEST_F(MatmulTest, TypesAndPlacesNotTakenAreNamed) {
                           "not emulated yet; give it in GM"));
   }
   {
+    using Vecin = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;
+    Matmul<HalfGm, HalfGm, Vecin, FloatGm> mm;
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.Init(&t, &pipe); },
+        "Matmul::Init: C_TYPE at VECIN puts the result in a vector core's UB, "
+        "but this object runs on a cube core, which has none"));
+  }
+  {
     using A2 = MatmulType<TPosition::A2, CubeFormat::ND, half>;
     Matmul<HalfGm, A2, FloatGm, FloatGm> mm;
     EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },

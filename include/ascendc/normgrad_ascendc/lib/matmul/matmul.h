@@ -22,6 +22,7 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
@@ -145,6 +146,8 @@ class Matmul {
       std::conditional_t<std::is_same_v<SrcAT, int8_t>, int32_t, float>;
   /// Whether Fixpipe quantizes C (SetQuantScalar / SetQuantVector).
   static constexpr bool kQuantOut = matmul_detail::kQuantized<L0cT, DstT>;
+  /// Whether C goes to the UB (VECIN).
+  static constexpr bool kLocalC = C_TYPE::pos == TPosition::VECIN;
 
   Matmul() = default;
   ~Matmul() {
@@ -206,6 +209,7 @@ class Matmul {
           ull(need.l1_a), ull(need.l1_b), ull(need.l0a), ull(need.l0b),
           ull(need.l0c));
     }
+    if constexpr (kLocalC) PrepareLocalC();
     carved_valid_ = true;
     org_m_ = tiling_.M;
     org_n_ = tiling_.N;
@@ -429,6 +433,69 @@ class Matmul {
     have_block_ = false;
   }
 
+  /// The block the last Iterate computed into the UB (C at VECIN, on a
+  /// vector core): rows baseN apart from the tensor's start.
+  template <bool sync = true>
+  void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    (void)enSequentialWrite;  // a block in the UB always starts at its start
+    RequireLocalC("GetTensorC", enAtomic);
+    uint32_t cur_m = 0;
+    {
+      const Here here(*this);
+      if (!have_block_) {
+        normgrad_ascendc::Fail(
+            "Matmul::GetTensorC: no block to move; call Iterate first (each "
+            "Iterate that returns true gives one block)");
+      }
+      WriteBlock(scratch_gm_, 0, true);
+      have_block_ = false;
+      cur_m = CurM();
+    }
+    // On the vector core: the block from the cube's output into the UB.
+    DataCopy(co2Local, scratch_gm_, cur_m * tiling_.baseN);
+  }
+
+  /// All blocks of the single shape into the UB (C at VECIN, on a vector
+  /// core): rows singleCoreN apart.
+  template <bool sync = true>
+  void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireLocalC("IterateAll", enAtomic);
+    constexpr uint32_t per32 = 32 / sizeof(DstT);
+    if (single_n_ % per32 != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::IterateAll: singleCoreN %d of %s is not a whole number of "
+          "32-byte blocks; a result in the UB has rows of whole blocks",
+          single_n_, normgrad_ascendc::TypeName<DstT>());
+    }
+    ResetIteration();
+    for (;;) {
+      uint32_t m0 = 0, n0 = 0, cur_m = 0, cur_n = 0;
+      {
+        const Here here(*this);
+        if (!Advance("IterateAll")) break;
+        ComputeBlock(c1_.template Get<L0cT>(), false, "IterateAll");
+        have_block_ = true;
+        WriteBlock(scratch_gm_, 0, true);
+        have_block_ = false;
+        m0 = m_idx_ * tiling_.baseM;
+        n0 = n_idx_ * tiling_.baseN;
+        cur_m = CurM();
+        cur_n = CurN();
+      }
+      DataCopyParams rows;
+      rows.blockCount = static_cast<uint16_t>(cur_m);
+      rows.blockLen = static_cast<uint16_t>(cur_n / per32);
+      rows.srcStride = static_cast<uint16_t>((tiling_.baseN - cur_n) / per32);
+      rows.dstStride = static_cast<uint16_t>((single_n_ - cur_n) / per32);
+      DataCopy(ubCmatrix[uint64_t{m0} * single_n_ + n0], scratch_gm_, rows);
+    }
+  }
+
   /// All blocks of the single shape into `gm`. The asynchronous form
   /// (sync false) has finished when it returns as well; WaitIterateAll
   /// then returns at once.
@@ -529,6 +596,41 @@ class Matmul {
     }
   }
 
+  // C at VECIN: the object serves a vector core, whose UB takes the
+  // result through a staging area of one block (the cube's output).
+  void PrepareLocalC() {
+    if (context_ == nullptr) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: C_TYPE at VECIN puts the result in a vector core's "
+          "UB, but this object runs on a cube core, which has none");
+    }
+    constexpr uint32_t per32 = 32 / sizeof(DstT);
+    if (tiling_.baseN % per32 != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: tiling baseN %d of %s is not a whole number of "
+          "32-byte blocks; a result in the UB (C_TYPE at VECIN) has rows of "
+          "whole blocks",
+          tiling_.baseN, normgrad_ascendc::TypeName<DstT>());
+    }
+    const size_t elems = size_t{1} * tiling_.baseM * tiling_.baseN;
+    scratch_.assign(elems * sizeof(DstT) + 32, 0);
+    uint8_t* start = scratch_.data();
+    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
+    scratch_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), elems);
+  }
+
+  void RequireLocalC(const char* api, uint8_t atomic) const {
+    static_assert(kLocalC,
+                  "Matmul: the LocalTensor forms of GetTensorC and IterateAll "
+                  "need C_TYPE at VECIN");
+    RequireInit(api);
+    if (atomic != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: enAtomic %u into the UB is not emulated yet (0 only)",
+          api, static_cast<unsigned>(atomic));
+    }
+  }
+
   static void CheckTypes() {
     static_assert(!MM_CB::kUserCopies,
                   "Matmul: MatmulCallBackFunc with user copies is not "
@@ -572,9 +674,13 @@ class Matmul {
         return;
       }
       if (pos == TPosition::VECIN) {
-        normgrad_ascendc::Fail(
-            "Matmul::Init: C_TYPE at VECIN (a result in the UB) is not "
-            "emulated yet; put C in GM or at CO1");
+        if (format != CubeFormat::ND) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: C_TYPE at VECIN with format %d is not emulated "
+              "yet; a result in the UB is ND",
+              static_cast<int>(format));
+        }
+        return;
       }
       normgrad_ascendc::Fail(
           "Matmul::Init: C_TYPE's position %s is not one C takes on Atlas "
@@ -936,6 +1042,8 @@ class Matmul {
   QuantSource quant_ = QuantSource::kNone;
   uint64_t quant_scalar_ = 0;
   GlobalTensor<uint64_t> quant_gm_;
+  std::vector<uint8_t> scratch_;  // C at VECIN: one block from the cube
+  GlobalTensor<DstT> scratch_gm_;
   GlobalTensor<SrcAT> a_gm_;
   GlobalTensor<SrcBT> b_gm_;
   GlobalTensor<BiasT> bias_gm_;
