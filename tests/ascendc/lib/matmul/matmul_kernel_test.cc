@@ -625,9 +625,18 @@ TEST_F(MatmulTest, TypesAndPlacesNotTakenAreNamed) {
   {
     using Vecout = MatmulType<TPosition::VECOUT, CubeFormat::ND, half>;
     Matmul<Vecout, HalfGm, FloatGm, FloatGm> mm;
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.Init(&t, &pipe); },
+        "Matmul::Init: an operand at VECOUT comes from a vector core's UB, "
+        "but this object runs on a cube core, which has none"));
+  }
+  {
+    using Tscm = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
+    Matmul<HalfGm, Tscm, FloatGm, FloatGm> mm;
     EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
-                          "Matmul::Init: A_TYPE at VECOUT (a local operand) is "
-                          "not emulated yet; give it in GM"));
+                          "Matmul::Init: B_TYPE at TSCM (an operand already in "
+                          "L1) is not emulated yet; give it in GM or at "
+                          "VECOUT"));
   }
   {
     using Vecin = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;

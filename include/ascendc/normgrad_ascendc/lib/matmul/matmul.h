@@ -30,6 +30,7 @@
 #include "normgrad_ascendc/runtime/atomic.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
+#include "normgrad_ascendc/runtime/data_copy_pad.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -210,6 +211,15 @@ class Matmul {
           ull(need.l0c));
     }
     if constexpr (kLocalC) PrepareLocalC();
+    if constexpr (A_TYPE::pos == TPosition::VECOUT ||
+                  B_TYPE::pos == TPosition::VECOUT ||
+                  BIAS_TYPE::pos == TPosition::VECOUT) {
+      if (context_ == nullptr) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: an operand at VECOUT comes from a vector core's "
+            "UB, but this object runs on a cube core, which has none");
+      }
+    }
     carved_valid_ = true;
     org_m_ = tiling_.M;
     org_n_ = tiling_.N;
@@ -309,6 +319,36 @@ class Matmul {
     ResetIteration();
   }
 
+  /// A, B and the bias in the UB of the calling vector core (position
+  /// VECOUT), addressed as in GM (rows of the org shape); read when the
+  /// computation starts.
+  void SetTensorA(const LocalTensor<SrcAT>& leftMatrix,
+                  bool isTransposeA = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    static_assert(A_TYPE::pos == TPosition::VECOUT,
+                  "Matmul::SetTensorA(LocalTensor): A_TYPE's position must "
+                  "be VECOUT");
+    SetTensorA(GlobalTensor<SrcAT>(), isTransposeA, site);
+    a_local_ = leftMatrix;
+  }
+  void SetTensorB(const LocalTensor<SrcBT>& rightMatrix,
+                  bool isTransposeB = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    static_assert(B_TYPE::pos == TPosition::VECOUT,
+                  "Matmul::SetTensorB(LocalTensor): B_TYPE's position must "
+                  "be VECOUT");
+    SetTensorB(GlobalTensor<SrcBT>(), isTransposeB, site);
+    b_local_ = rightMatrix;
+  }
+  void SetBias(const LocalTensor<BiasT>& inputBias,
+               normgrad_ascendc::CallSite site = {}) {
+    static_assert(BIAS_TYPE::pos == TPosition::VECOUT,
+                  "Matmul::SetBias(LocalTensor): BIAS_TYPE's position must "
+                  "be VECOUT");
+    SetBias(GlobalTensor<BiasT>(), site);
+    bias_local_ = inputBias;
+  }
+
   /// The next Iterate computes without the bias.
   void DisableBias(normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
@@ -391,6 +431,7 @@ class Matmul {
                   "Matmul::Iterate: with C at CO1 pass the L0C tensor "
                   "(Iterate(enPartialSum, localCmatrix))");
     const normgrad_ascendc::ApiCall call(site);
+    StageLocalInputs("Iterate");
     const Here here(*this);
     if (!Advance("Iterate")) return false;
     ComputeBlock(c1_.template Get<L0cT>(), enPartialSum, "Iterate");
@@ -409,6 +450,7 @@ class Matmul {
                   "Matmul::Iterate: localCmatrix's type must be the L0C type "
                   "(int32_t for int8_t inputs, float otherwise)");
     const normgrad_ascendc::ApiCall call(site);
+    StageLocalInputs("Iterate");
     const Here here(*this);
     if (!Advance("Iterate")) return false;
     ComputeBlock(localCmatrix, enPartialSum, "Iterate");
@@ -473,6 +515,7 @@ class Matmul {
           single_n_, normgrad_ascendc::TypeName<DstT>());
     }
     ResetIteration();
+    StageLocalInputs("IterateAll");
     for (;;) {
       uint32_t m0 = 0, n0 = 0, cur_m = 0, cur_n = 0;
       {
@@ -508,8 +551,9 @@ class Matmul {
     const normgrad_ascendc::ApiCall call(site);
     (void)waitIterateAll;
     if (fakeMsg) return;  // IBShare's pairing call: no computation
-    const Here here(*this);
     ResetIteration();
+    StageLocalInputs("IterateAll");
+    const Here here(*this);
     while (Advance("IterateAll")) {
       ComputeBlock(c1_.template Get<L0cT>(), false, "IterateAll");
       have_block_ = true;
@@ -619,6 +663,54 @@ class Matmul {
     scratch_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), elems);
   }
 
+  // An operand at VECOUT: at the start of a computation (the first Iterate
+  // or IterateAll), the elements its single shape reads move from the
+  // vector core's UB to a staging area the cube's loads read as GM.
+  template <typename T>
+  static void Stage(const char* api, const char* which,
+                    const LocalTensor<T>& local, uint64_t elems,
+                    std::vector<uint8_t>& store, GlobalTensor<T>& gm) {
+    if (local.GetSize() < elems) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s in the UB holds %llu elements; the single shape "
+          "reads %llu (rows as the org shape gives them)",
+          api, which, ull(local.GetSize()), ull(elems));
+    }
+    store.assign(elems * sizeof(T) + 32, 0);
+    uint8_t* start = store.data();
+    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
+    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(start), elems);
+    DataCopyPad(gm, local,
+                DataCopyExtParams(1, static_cast<uint32_t>(elems * sizeof(T)),
+                                  0, 0, 0));
+  }
+
+  void StageLocalInputs(const char* api) {
+    if (next_ != 0) return;  // staged when the computation started
+    if constexpr (A_TYPE::pos == TPosition::VECOUT) {
+      if (a_set_) {
+        const uint64_t elems =
+            trans_a_ ? uint64_t{1} * (single_k_ - 1) * org_m_ + single_m_
+                     : uint64_t{1} * (single_m_ - 1) * org_ka_ + single_k_;
+        Stage(api, "A", a_local_, elems, a_stage_, a_gm_);
+      }
+    }
+    if constexpr (B_TYPE::pos == TPosition::VECOUT) {
+      if (b_set_) {
+        const uint64_t elems =
+            trans_b_ ? uint64_t{1} * (single_n_ - 1) * org_kb_ + single_k_
+                     : uint64_t{1} * (single_k_ - 1) * org_n_ + single_n_;
+        Stage(api, "B", b_local_, elems, b_stage_, b_gm_);
+      }
+    }
+    if constexpr (BIAS_TYPE::pos == TPosition::VECOUT) {
+      if (bias_on_) {
+        Stage(api, "the bias", bias_local_, uint64_t{1} * single_n_,
+              bias_stage_, bias_gm_);
+      }
+    }
+  }
+
   void RequireLocalC(const char* api, uint8_t atomic) const {
     static_assert(kLocalC,
                   "Matmul: the LocalTensor forms of GetTensorC and IterateAll "
@@ -696,11 +788,20 @@ class Matmul {
       }
       return;
     }
-    if (pos == TPosition::VECOUT || pos == TPosition::TSCM) {
+    if (pos == TPosition::VECOUT) {
+      if (format != CubeFormat::ND) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: %s at VECOUT with format %d is not emulated yet; "
+            "an operand in the UB is read as ND",
+            which, static_cast<int>(format));
+      }
+      return;
+    }
+    if (pos == TPosition::TSCM) {
       normgrad_ascendc::Fail(
-          "Matmul::Init: %s at %s (a local operand) is not emulated yet; "
-          "give it in GM",
-          which, pos_name);
+          "Matmul::Init: %s at TSCM (an operand already in L1) is not "
+          "emulated yet; give it in GM or at VECOUT",
+          which);
     }
     normgrad_ascendc::Fail(
         "Matmul::Init: %s's position %s is not one it takes on Atlas A2/A3 "
@@ -1042,6 +1143,10 @@ class Matmul {
   QuantSource quant_ = QuantSource::kNone;
   uint64_t quant_scalar_ = 0;
   GlobalTensor<uint64_t> quant_gm_;
+  LocalTensor<SrcAT> a_local_;  // operands at VECOUT, and their staging
+  LocalTensor<SrcBT> b_local_;
+  LocalTensor<BiasT> bias_local_;
+  std::vector<uint8_t> a_stage_, b_stage_, bias_stage_;
   std::vector<uint8_t> scratch_;  // C at VECIN: one block from the cube
   GlobalTensor<DstT> scratch_gm_;
   GlobalTensor<SrcAT> a_gm_;
