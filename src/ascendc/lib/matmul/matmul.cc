@@ -81,7 +81,8 @@ uint64_t Ceil16(int32_t x) { return (static_cast<uint64_t>(x) + 15) / 16 * 16; }
 
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t, uint32_t a_bytes,
                                     uint32_t b_bytes, uint32_t bias_bytes,
-                                    uint32_t l0c_bytes, bool trans_possible) {
+                                    uint32_t l0c_bytes, bool trans_possible,
+                                    bool quantized) {
   RequireAtLeast("M", t.M, 1);
   RequireAtLeast("N", t.N, 1);
   RequireAtLeast("Ka", t.Ka, 1);
@@ -128,14 +129,20 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t, uint32_t a_bytes,
     bytes.l1_bias = Ceil16(t.baseN) * bias_bytes;
     bytes.bias_table = Ceil16(t.baseN) * 4;
   }
+  if (quantized) {
+    bytes.l1_quant = (static_cast<uint64_t>(t.baseN) * 8 + 31) / 32 * 32;
+  }
   bytes.l0a =
       MatmulNzBytes(t.baseM, t.baseK, a_bytes) * static_cast<uint64_t>(t.dbL0A);
   bytes.l0b =
       MatmulNzBytes(t.baseN, t.baseK, b_bytes) * static_cast<uint64_t>(t.dbL0B);
   bytes.l0c = Ceil16(t.baseM) * Ceil16(t.baseN) * l0c_bytes *
               static_cast<uint64_t>(t.dbL0C);
-  RequireFits("L1", "A and B blocks (depthA1, depthB1) and bias",
-              bytes.l1_a + bytes.l1_b + bytes.l1_bias, CubeMemory::kL1);
+  RequireFits("L1",
+              "A and B blocks (depthA1, depthB1), bias and quantization "
+              "parameters",
+              bytes.l1_a + bytes.l1_b + bytes.l1_bias + bytes.l1_quant,
+              CubeMemory::kL1);
   RequireFits("L0A", "A blocks (baseM x baseK x dbL0A)", bytes.l0a,
               CubeMemory::kL0A);
   RequireFits("L0B", "B blocks (baseK x baseN x dbL0B)", bytes.l0b,

@@ -43,6 +43,14 @@ enum class MatmulSide : uint8_t {
   kForVector,  ///< on a cube-core context serving the current vector core
 };
 
+/// Whether the kernel defined ASCENDC_CUBE_ONLY before including the Matmul
+/// header: its objects then run on the kernel's own cube core.
+#ifdef ASCENDC_CUBE_ONLY
+inline constexpr bool kMatmulCubeOnly = true;
+#else
+inline constexpr bool kMatmulCubeOnly = false;
+#endif
+
 /// Decides where the object runs from the current core; on the cube core
 /// of a mixed launch without ASCENDC_CUBE_ONLY the block ends here (that
 /// core only serves its vector cores' objects).
@@ -62,12 +70,15 @@ constexpr uint64_t MatmulNzBytes(uint64_t rows, uint64_t cols,
 
 /// The tiling's rules a Matmul object relies on and its buffers' fit in the
 /// profile's cube memories (KernelError naming the field, value and rule).
+/// `quantized`: the object keeps a block's per-column quantization
+/// parameters in L1 too.
 struct MatmulBufferBytes {
-  uint64_t l1_a, l1_b, l1_bias, l0a, l0b, l0c, bias_table;
+  uint64_t l1_a, l1_b, l1_bias, l1_quant, l0a, l0b, l0c, bias_table;
 };
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t, uint32_t a_bytes,
                                     uint32_t b_bytes, uint32_t bias_bytes,
-                                    uint32_t l0c_bytes, bool trans_possible);
+                                    uint32_t l0c_bytes, bool trans_possible,
+                                    bool quantized);
 
 }  // namespace normgrad_ascendc
 
@@ -127,12 +138,6 @@ constexpr QuantMode_t OutQuant(bool vector) {
 
 }  // namespace matmul_detail
 
-#ifdef ASCENDC_CUBE_ONLY
-inline constexpr bool kNormgradMatmulCubeOnly = true;
-#else
-inline constexpr bool kNormgradMatmulCubeOnly = false;
-#endif
-
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
           const auto& MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
@@ -174,7 +179,7 @@ class Matmul {
     const normgrad_ascendc::MatmulBufferBytes need =
         normgrad_ascendc::CheckMatmulTiling(
             tiling_, sizeof(SrcAT), sizeof(SrcBT), sizeof(BiasT), sizeof(L0cT),
-            A_TYPE::isTrans || B_TYPE::isTrans);
+            A_TYPE::isTrans || B_TYPE::isTrans, kQuantOut);
     TPipe* pipe = pipe_ != nullptr ? pipe_.get() : tpipe_;
     if (pipe == nullptr) pipe = GetTPipePtr();
     if (pipe == nullptr) {
@@ -196,7 +201,7 @@ class Matmul {
       }
       if constexpr (kQuantOut) {
         // The per-column parameters of a block (uint64_t each), in L1.
-        pipe->InitBuffer(quant1_, (tiling_.baseN * 8 + 31) / 32 * 32);
+        pipe->InitBuffer(quant1_, static_cast<uint32_t>(need.l1_quant));
       }
       carved_ = need;
       buffers_carved_ = true;
@@ -590,25 +595,18 @@ class Matmul {
   void SetWorkspace(const GlobalTensor<T>& addr,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    workspace_ = addr.GetPhyAddr();
+    (void)addr;
   }
   template <typename T>
   void SetWorkspace(__gm__ const T* addr, int size,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
+    (void)addr;
     (void)size;
-    workspace_ = addr;
   }
 
   void SetSubBlockIdx(uint8_t subBlockIdx) { sub_block_idx_ = subBlockIdx; }
   uint8_t GetSubBlockIdx() { return sub_block_idx_; }
-
-  /// The callbacks' own data (MM_CB): kept for them.
-  void SetUserDefInfo(const uint64_t tilingPtr) { user_def_info_ = tilingPtr; }
-  template <typename T>
-  void SetSelfDefineData(T dataPtr) {
-    self_define_data_ = static_cast<uint64_t>(dataPtr);
-  }
 
   /// Where the object runs: called by REGIST_MATMUL_OBJ before Init.
   void Register(TPipe* tpipe) { Place(tpipe); }
@@ -630,7 +628,8 @@ class Matmul {
   void Place(TPipe* tpipe) {
     if (placed_) return;
     placed_ = true;
-    if (normgrad_ascendc::MatmulSideForCurrentCore(kNormgradMatmulCubeOnly) ==
+    if (normgrad_ascendc::MatmulSideForCurrentCore(
+            normgrad_ascendc::kMatmulCubeOnly) ==
         normgrad_ascendc::MatmulSide::kForVector) {
       context_ = normgrad_ascendc::NewMatmulCubeContext();
       const normgrad_ascendc::ScopedCore on(*context_);
@@ -731,7 +730,7 @@ class Matmul {
       normgrad_ascendc::Fail(
           "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is not one "
           "normgrad emulates on Atlas A2/A3 (docs/matmul.md lists the rows; "
-          "int4b_t and the quantized outputs are not emulated yet)",
+          "int4b_t is not emulated yet)",
           normgrad_ascendc::TypeName<SrcAT>(),
           normgrad_ascendc::TypeName<SrcBT>(),
           normgrad_ascendc::TypeName<BiasT>(),
@@ -1158,10 +1157,7 @@ class Matmul {
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
   bool have_block_ = false;
-  const void* workspace_ = nullptr;
   uint8_t sub_block_idx_ = 0;
-  uint64_t user_def_info_ = 0;
-  uint64_t self_define_data_ = 0;
 };
 
 }  // namespace AscendC
