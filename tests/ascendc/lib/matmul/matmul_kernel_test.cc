@@ -517,6 +517,49 @@ TEST_F(MatmulTest, QuantizedOutputsGoThroughFixpipesModes) {
   }
 }
 
+// A kernel's CopyA1 (MatmulCallBackFunc): the base block (row, col) of A
+// into L1 in the object's layout (Nz, column blocks Ceil16(useM) rows
+// apart), counting its calls in the int dataPtr points to.
+void CopyA1ByHand(const LocalTensor<int8_t>& aMatrix, const __gm__ void* gm,
+                  int row, int col, int useM, int useK,
+                  const uint64_t tilingPtr, const uint64_t dataPtr) {
+  const TCubeTiling& t = *reinterpret_cast<const TCubeTiling*>(tilingPtr);
+  ++*reinterpret_cast<int*>(dataPtr);
+  GlobalTensor<half> a;
+  a.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(const_cast<void*>(gm)),
+                    size_t{1} * t.M * t.Ka);
+  AscendC::Nd2NzParams nz;
+  nz.ndNum = 1;
+  nz.nValue = static_cast<uint16_t>(useM);
+  nz.dValue = static_cast<uint16_t>(useK);
+  nz.srcDValue = static_cast<uint16_t>(t.Ka);
+  nz.dstNzC0Stride = static_cast<uint16_t>((useM + 15) / 16 * 16);
+  nz.dstNzNStride = 1;
+  AscendC::DataCopy(aMatrix.ReinterpretCast<half>(),
+                    a[size_t{1} * row * t.baseM * t.Ka + col * t.baseK], nz);
+}
+
+TEST_F(MatmulTest, CopyA1CallbackFillsL1) {
+  const int m = 40, n = 32, k = 48;
+  Inputs in = RandomInputs(m, n, k);
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 16, 32);
+  using Callbacks = AscendC::MatmulCallBackFunc<nullptr, CopyA1ByHand, nullptr>;
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, FloatGm, FloatGm, AscendC::CFG_NORM, Callbacks> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  int calls = 0;
+  mm.SetUserDefInfo(reinterpret_cast<uint64_t>(&tiling));
+  mm.SetSelfDefineData(reinterpret_cast<uint64_t>(&calls));
+  std::vector<float> c(m * n);
+  mm.SetTensorA(Gm(in.a));
+  mm.SetTensorB(Gm(in.b));
+  mm.SetBias(Gm(in.bias));
+  mm.IterateAll(Gm(c));
+  // 2 blocks along M x 2 along N, each over 2 steps of K.
+  EXPECT_EQ(calls, 8);
+  EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, &in.bias, m, n, k)));
+}
+
 // ---- Rules -----------------------------------------------------------------
 
 TEST_F(MatmulTest, TilingRulesAreChecked) {

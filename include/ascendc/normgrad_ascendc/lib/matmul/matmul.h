@@ -605,6 +605,12 @@ class Matmul {
     (void)size;
   }
 
+  /// What the callbacks (MM_CB) receive as tilingPtr and dataPtr.
+  void SetUserDefInfo(const uint64_t tilingPtr) { user_def_info_ = tilingPtr; }
+  void SetSelfDefineData(const uint64_t dataPtr) {
+    self_define_data_ = dataPtr;
+  }
+
   void SetSubBlockIdx(uint8_t subBlockIdx) { sub_block_idx_ = subBlockIdx; }
   uint8_t GetSubBlockIdx() { return sub_block_idx_; }
 
@@ -723,9 +729,9 @@ class Matmul {
   }
 
   static void CheckTypes() {
-    static_assert(!MM_CB::kUserCopies,
-                  "Matmul: MatmulCallBackFunc with user copies is not "
-                  "emulated yet");
+    static_assert(!MM_CB::kDataCopyOut,
+                  "Matmul: MatmulCallBackFunc's DataCopyOut is not emulated "
+                  "yet (CopyA1 and CopyB1 are)");
     if constexpr (!matmul_detail::kEmulatedPair<SrcAT, SrcBT, BiasT, DstT>) {
       normgrad_ascendc::Fail(
           "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is not one "
@@ -916,6 +922,42 @@ class Matmul {
     }
   }
 
+  // A's base block into L1 as the object's layout wants it: the ND2NZ move
+  // `nz` from `src`, or the kernel's CopyA1 callback (MM_CB), which gets
+  // the block's indices along M and K and its size and must write the same
+  // layout.
+  void CopyA1(const LocalTensor<SrcAT>& a1, const GlobalTensor<SrcAT>& src,
+              const Nd2NzParams& nz, uint32_t m0, uint32_t k0, uint32_t cur_m,
+              uint32_t cur_k) {
+    if constexpr (MM_CB::kCopyA1) {
+      MM_CB::CopyA1Ptr(a1.template ReinterpretCast<int8_t>(),
+                       reinterpret_cast<__gm__ void*>(a_gm_.GetPhyAddr()),
+                       static_cast<int>(m0 / tiling_.baseM),
+                       static_cast<int>(k0 / tiling_.baseK),
+                       static_cast<int>(cur_m), static_cast<int>(cur_k),
+                       user_def_info_, self_define_data_);
+    } else {
+      DataCopy(a1, src, nz);
+    }
+  }
+
+  // B's base block into L1: ND2NZ, or the CopyB1 callback (indices along
+  // K and N).
+  void CopyB1(const LocalTensor<SrcBT>& b1, const GlobalTensor<SrcBT>& src,
+              const Nd2NzParams& nz, uint32_t k0, uint32_t n0, uint32_t cur_k,
+              uint32_t cur_n) {
+    if constexpr (MM_CB::kCopyB1) {
+      MM_CB::CopyB1Ptr(b1.template ReinterpretCast<int8_t>(),
+                       reinterpret_cast<__gm__ void*>(b_gm_.GetPhyAddr()),
+                       static_cast<int>(k0 / tiling_.baseK),
+                       static_cast<int>(n0 / tiling_.baseN),
+                       static_cast<int>(cur_k), static_cast<int>(cur_n),
+                       user_def_info_, self_define_data_);
+    } else {
+      DataCopy(b1, src, nz);
+    }
+  }
+
   // A's (cur_m × cur_k) part at (m0, k0): GM → L1 (Nz) → L0A (Zz).
   void LoadA(uint32_t m0, uint32_t k0, uint32_t cur_m, uint32_t cur_k) {
     constexpr uint32_t frac = 512 / sizeof(SrcAT);
@@ -931,7 +973,7 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_k);
       nz.srcDValue = static_cast<uint16_t>(org_ka_);
       nz.dstNzC0Stride = static_cast<uint16_t>(m_pad);
-      DataCopy(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz);
+      CopyA1(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz, m0, k0, cur_m, cur_k);
       const uint32_t m1 = m_pad / 16, k1 = k_pad / (32 / sizeof(SrcAT));
       LoadData2DParams load;
       load.repeatTimes = static_cast<uint8_t>(k1);
@@ -945,7 +987,7 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_m);
       nz.srcDValue = static_cast<uint16_t>(org_m_);
       nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      DataCopy(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz);
+      CopyA1(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz, m0, k0, cur_m, cur_k);
       const uint32_t m1 = m_pad / 16, k1 = k_rows / 16;
       LoadData2DParams load;
       load.repeatTimes = static_cast<uint8_t>(k1);
@@ -972,7 +1014,7 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_n);
       nz.srcDValue = static_cast<uint16_t>(org_n_);
       nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      DataCopy(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz);
+      CopyB1(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz, k0, n0, cur_k, cur_n);
       const uint32_t k1 = k_rows / 16, n1 = n_pad / 16;
       LoadData2DParams load;
       load.repeatTimes = static_cast<uint8_t>(n1);
@@ -986,7 +1028,7 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_k);
       nz.srcDValue = static_cast<uint16_t>(org_kb_);
       nz.dstNzC0Stride = static_cast<uint16_t>(n_pad);
-      DataCopy(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz);
+      CopyB1(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz, k0, n0, cur_k, cur_n);
       const uint32_t k1 = CeilC0<SrcBT>(cur_k) / (32 / sizeof(SrcBT));
       const uint32_t n1 = n_pad / 16;
       LoadData2DParams load;
@@ -1158,6 +1200,8 @@ class Matmul {
   uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
   bool have_block_ = false;
   uint8_t sub_block_idx_ = 0;
+  uint64_t user_def_info_ = 0;     // the callbacks' tilingPtr
+  uint64_t self_define_data_ = 0;  // the callbacks' dataPtr
 };
 
 }  // namespace AscendC

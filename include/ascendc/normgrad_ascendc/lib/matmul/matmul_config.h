@@ -228,16 +228,19 @@ inline constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 inline constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 inline constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
 
-/// User copies in and out of the Matmul's buffers (MM_CB). Null: the
-/// object's own moves. normgrad refuses a non-null one (docs/matmul.md).
+/// The kernel's own copies of a base block into the Matmul's buffers
+/// (MM_CB): C from L0C to GM, A and B from GM to L1; a null pointer keeps
+/// the object's own move. CopyA1 and CopyB1 are emulated, DataCopyOut not
+/// yet (docs/matmul.md).
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr,
           auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {
   constexpr static auto DataCopyOutPtr = DataCopyOut;
   constexpr static auto CopyA1Ptr = CopyA1;
   constexpr static auto CopyB1Ptr = CopyB1;
-  constexpr static bool kUserCopies =
-      !(DataCopyOut == nullptr && CopyA1 == nullptr && CopyB1 == nullptr);
+  constexpr static bool kDataCopyOut = DataCopyOut != nullptr;
+  constexpr static bool kCopyA1 = CopyA1 != nullptr;
+  constexpr static bool kCopyB1 = CopyB1 != nullptr;
 };
 
 }  // namespace AscendC
