@@ -505,6 +505,31 @@ class Matmul {
     DataCopy(co2Local, scratch_gm_, cur_m * tiling_.baseN);
   }
 
+  /// The block both to `gm` (as the GM form) and into the UB (as the
+  /// LocalTensor form); C at VECIN, on a vector core.
+  template <bool sync = true>
+  void GetTensorC(const GlobalTensor<DstT>& gm,
+                  const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                  bool enSequentialWrite = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireLocalC("GetTensorC", 0);
+    uint32_t cur_m = 0;
+    {
+      const Here here(*this);
+      if (!have_block_) {
+        normgrad_ascendc::Fail(
+            "Matmul::GetTensorC: no block to move; call Iterate first (each "
+            "Iterate that returns true gives one block)");
+      }
+      WriteBlock(gm, enAtomic, enSequentialWrite);
+      WriteBlock(scratch_gm_, 0, true);
+      have_block_ = false;
+      cur_m = CurM();
+    }
+    DataCopy(co2Local, scratch_gm_, cur_m * tiling_.baseN);
+  }
+
   /// All blocks of the single shape into the UB (C at VECIN, on a vector
   /// core): rows singleCoreN apart.
   template <bool sync = true>
