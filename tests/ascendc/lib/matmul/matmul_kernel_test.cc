@@ -642,6 +642,16 @@ TEST_F(MatmulTest, ShapeAndOperandRulesAreChecked) {
       [&] { mm.GetTensorC(Gm(c), 4); },
       "Matmul::GetTensorC: enAtomic 4 is not 0 (none), 1 (add), 2 (max) or 3 "
       "(min)"));
+  {
+    HalfMatmul wide;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), wide, &t);
+    wide.SetOrgShape(32, 70000, 32);
+    wide.SetTensorA(Gm(a));
+    wide.SetTensorB(Gm(b));
+    EXPECT_TRUE(FailsWith([&] { wide.Iterate(); },
+                          "Matmul: orgN 70000 makes GM rows longer than the "
+                          "65535 elements one ND2NZ move reads (srcDValue)"));
+  }
   EXPECT_TRUE(FailsWith([&] { mm.SetHF32(true); },
                         "Matmul::SetHF32: enableHF32 true (transMode 0) is not "
                         "emulated yet"));

@@ -947,6 +947,36 @@ class Matmul {
     }
   }
 
+  // A GM row length as ND2NZ's srcDValue, which has 16 bits.
+  static uint16_t RowLength(const char* name, int value) {
+    if (value > 65535) {
+      normgrad_ascendc::Fail(
+          "Matmul: %s %d makes GM rows longer than the 65535 elements one "
+          "ND2NZ move reads (srcDValue); longer rows are not emulated yet",
+          name, value);
+    }
+    return static_cast<uint16_t>(value);
+  }
+
+  // `count` fractals from `src`, `src_stride` fractals apart, into `dst`
+  // one after the other, by LoadData 2D calls of at most 255 repeats (its
+  // repeatTimes is 8 bits).
+  template <typename T>
+  static void LoadFractals(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                           uint32_t count, uint32_t src_stride,
+                           bool transpose) {
+    constexpr uint32_t frac = 512 / sizeof(T);
+    constexpr uint32_t kMaxRepeats = 255;
+    LoadData2DParams load;
+    load.srcStride = static_cast<uint16_t>(src_stride);
+    load.ifTranspose = transpose;
+    for (uint32_t done = 0; done < count; done += kMaxRepeats) {
+      load.repeatTimes =
+          static_cast<uint8_t>(std::min(kMaxRepeats, count - done));
+      LoadData(dst[done * frac], src[done * src_stride * frac], load);
+    }
+  }
+
   // A's base block into L1 as the object's layout wants it: the ND2NZ move
   // `nz` from `src`, or the kernel's CopyA1 callback (MM_CB), which gets
   // the block's indices along M and K and its size and must write the same
@@ -996,30 +1026,23 @@ class Matmul {
     if (!trans_a_) {  // A is [M, K]: rows of M, C0 blocks of K
       nz.nValue = static_cast<uint16_t>(cur_m);
       nz.dValue = static_cast<uint16_t>(cur_k);
-      nz.srcDValue = static_cast<uint16_t>(org_ka_);
+      nz.srcDValue = RowLength("orgKa", org_ka_);
       nz.dstNzC0Stride = static_cast<uint16_t>(m_pad);
       CopyA1(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz, m0, k0, cur_m, cur_k);
       const uint32_t m1 = m_pad / 16, k1 = k_pad / (32 / sizeof(SrcAT));
-      LoadData2DParams load;
-      load.repeatTimes = static_cast<uint8_t>(k1);
-      load.srcStride = static_cast<uint16_t>(m1);
       for (uint32_t i = 0; i < m1; ++i) {
-        LoadData(a2[i * k1 * frac], a1[i * frac], load);
+        LoadFractals(a2[i * k1 * frac], a1[i * frac], k1, m1, false);
       }
     } else {  // A is [K, M] (16-bit): each 16 x 16 fractal transposed
       const uint32_t k_rows = Ceil16(cur_k);
       nz.nValue = static_cast<uint16_t>(cur_k);
       nz.dValue = static_cast<uint16_t>(cur_m);
-      nz.srcDValue = static_cast<uint16_t>(org_m_);
+      nz.srcDValue = RowLength("orgM", org_m_);
       nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
       CopyA1(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz, m0, k0, cur_m, cur_k);
       const uint32_t m1 = m_pad / 16, k1 = k_rows / 16;
-      LoadData2DParams load;
-      load.repeatTimes = static_cast<uint8_t>(k1);
-      load.srcStride = 1;
-      load.ifTranspose = true;
       for (uint32_t i = 0; i < m1; ++i) {
-        LoadData(a2[i * k1 * frac], a1[i * k1 * frac], load);
+        LoadFractals(a2[i * k1 * frac], a1[i * k1 * frac], k1, 1, true);
       }
     }
   }
@@ -1037,30 +1060,23 @@ class Matmul {
       const uint32_t k_rows = Ceil16(cur_k);
       nz.nValue = static_cast<uint16_t>(cur_k);
       nz.dValue = static_cast<uint16_t>(cur_n);
-      nz.srcDValue = static_cast<uint16_t>(org_n_);
+      nz.srcDValue = RowLength("orgN", org_n_);
       nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
       CopyB1(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz, k0, n0, cur_k, cur_n);
       const uint32_t k1 = k_rows / 16, n1 = n_pad / 16;
-      LoadData2DParams load;
-      load.repeatTimes = static_cast<uint8_t>(n1);
-      load.srcStride = static_cast<uint16_t>(k1);
-      load.ifTranspose = true;
       for (uint32_t i = 0; i < k1; ++i) {
-        LoadData(b2[i * n1 * frac], b1[i * frac], load);
+        LoadFractals(b2[i * n1 * frac], b1[i * frac], n1, k1, true);
       }
     } else {  // B is [N, K]: its Nz is B's Zn
       nz.nValue = static_cast<uint16_t>(cur_n);
       nz.dValue = static_cast<uint16_t>(cur_k);
-      nz.srcDValue = static_cast<uint16_t>(org_kb_);
+      nz.srcDValue = RowLength("orgKb", org_kb_);
       nz.dstNzC0Stride = static_cast<uint16_t>(n_pad);
       CopyB1(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz, k0, n0, cur_k, cur_n);
       const uint32_t k1 = CeilC0<SrcBT>(cur_k) / (32 / sizeof(SrcBT));
       const uint32_t n1 = n_pad / 16;
-      LoadData2DParams load;
-      load.repeatTimes = static_cast<uint8_t>(n1);
-      load.srcStride = 1;
       for (uint32_t i = 0; i < k1; ++i) {
-        LoadData(b2[i * n1 * frac], b1[i * n1 * frac], load);
+        LoadFractals(b2[i * n1 * frac], b1[i * n1 * frac], n1, 1, false);
       }
     }
   }
