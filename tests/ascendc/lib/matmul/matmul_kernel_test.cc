@@ -410,6 +410,15 @@ TEST_F(MatmulTest, ConfigPresetsAndBuilders) {
       false, false, false, AscendC::BatchMode::BATCH_LESS_THAN_L1, true,
       AscendC::IterateOrder::ORDER_N);
   static_assert(normal.iterateOrder == AscendC::IterateOrder::ORDER_N);
+  constexpr AscendC::MatmulShapeParams shape = {128, 128, 128, 64, 64, 64};
+  constexpr AscendC::MatmulQuantParams quant = {false, false};
+  constexpr AscendC::MatmulBatchParams batch{false};
+  constexpr AscendC::MatmulFuncParams func{false, true};
+  constexpr AscendC::MatmulConfig parts =
+      AscendC::GetMMConfig<AscendC::MatmulConfigMode::CONFIG_MDL>(shape, quant,
+                                                                  batch, func);
+  static_assert(parts.doMultiDataLoad && parts.basicK == 64 &&
+                parts.singleCoreM == 128 && parts.enVecND2NZ);
   // Every template computes the same blocks in the same order.
   const int m = 32, n = 32, k = 48;
   Inputs in = RandomInputs(m, n, k);

@@ -4,9 +4,10 @@
 // MatmulConfig with the template presets (CFG_NORM, CFG_MDL,
 // CFG_IBSHARE_NORM, MM_CFG_BB) and the constexpr functions that build one
 // (GetNormalConfig, GetMDLConfig, GetSpecialMDLConfig, GetIBShareNormConfig,
-// GetBasicConfig), and MatmulCallBackFunc. The templates differ on the
-// device in how data is staged; on the CPU every template computes the same
-// base blocks in the same order, so a config is accepted and recorded.
+// GetBasicConfig, and GetMMConfig from its parts), and MatmulCallBackFunc. The
+// templates differ on the device in how data is staged; on the CPU every
+// template computes the same base blocks in the same order, so a config is
+// accepted and recorded.
 #pragma once
 
 #include <cstdint>
@@ -119,6 +120,7 @@ struct MatmulConfig {
   BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
   bool enableRelu = false;
   bool isMsgReuse = true;
+  bool enableL1BankConflictOptimise = false;
 };
 
 /// The Norm template with its switches.
@@ -220,6 +222,106 @@ constexpr MatmulConfig GetBasicConfig(
   c.intrinsicsCheck = intrinsicsLimit;
   c.isNBatch = batchLoop;
   c.batchMode = bmmMode;
+  return c;
+}
+
+/// GetMMConfig: a template's defaults, then the parts given.
+enum class MatmulConfigMode : uint8_t {
+  CONFIG_NORM,
+  CONFIG_MDL,
+  CONFIG_SPECIALMDL,
+  CONFIG_IBSHARE,
+};
+
+struct MatmulShapeParams {
+  uint32_t singleCoreM = 0;
+  uint32_t singleCoreN = 0;
+  uint32_t singleCoreK = 0;
+  uint32_t basicM = 0;
+  uint32_t basicN = 0;
+  uint32_t basicK = 0;
+};
+
+struct MatmulQuantParams {
+  bool isPerTensor = false;
+  bool hasAntiQuantOffset = false;
+};
+
+struct MatmulBatchParams {
+  bool isNBatch = false;
+  BatchMode batchMode = BatchMode::BATCH_LESS_THAN_L1;
+  bool isBiasBatch = true;
+  BatchOutMode bmmOutMode = BatchOutMode::SINGLE_BATCH;
+};
+
+struct MatmulFuncParams {
+  bool intrinsicsLimit = false;
+  bool enVecND2NZ = false;
+  bool enableDoubleCache = false;
+  bool enableL1CacheUB = false;
+  uint32_t doMTE2Preload = 0;
+  IterateOrder iterateOrder = IterateOrder::UNDEF;
+  ScheduleType scheduleType = ScheduleType::INNER_PRODUCT;
+  bool enableReuse = true;
+  bool enableUBReuse = false;
+  bool isPartialOutput = false;
+  bool isA2B2Shared = false;
+  bool isEnableChannelSplit = false;
+  bool enableKdimReorderLoad = false;
+  bool enableL1BankConflictOptimise = false;
+};
+
+namespace matmul_config_detail {
+
+constexpr void Apply(MatmulConfig& c, const MatmulShapeParams& p) {
+  c.singleCoreM = p.singleCoreM;
+  c.singleCoreN = p.singleCoreN;
+  c.singleCoreK = p.singleCoreK;
+  c.basicM = p.basicM;
+  c.basicN = p.basicN;
+  c.basicK = p.basicK;
+}
+constexpr void Apply(MatmulConfig& c, const MatmulQuantParams& p) {
+  c.isPerTensor = p.isPerTensor;
+  c.hasAntiQuantOffset = p.hasAntiQuantOffset;
+}
+constexpr void Apply(MatmulConfig& c, const MatmulBatchParams& p) {
+  c.isNBatch = p.isNBatch;
+  c.batchMode = p.batchMode;
+  c.isBiasBatch = p.isBiasBatch;
+  c.bmmOutMode = p.bmmOutMode;
+}
+constexpr void Apply(MatmulConfig& c, const MatmulFuncParams& p) {
+  c.intrinsicsCheck = p.intrinsicsLimit;
+  c.enVecND2NZ = p.enVecND2NZ;
+  c.enableDoubleCache = p.enableDoubleCache;
+  c.enableL1CacheUB = p.enableL1CacheUB;
+  c.doMTE2Preload = p.doMTE2Preload;
+  c.iterateOrder = p.iterateOrder;
+  c.scheduleType = p.scheduleType;
+  c.enableReuse = p.enableReuse;
+  c.enableUBReuse = p.enableUBReuse;
+  c.isPartialOutput = p.isPartialOutput;
+  c.isA2B2Shared = p.isA2B2Shared;
+  c.isEnableChannelSplit = p.isEnableChannelSplit;
+  c.enableKdimReorderLoad = p.enableKdimReorderLoad;
+  c.enableL1BankConflictOptimise = p.enableL1BankConflictOptimise;
+}
+
+}  // namespace matmul_config_detail
+
+/// The `configMode` template's config with the given parts (any of
+/// MatmulShapeParams, MatmulQuantParams, MatmulBatchParams,
+/// MatmulFuncParams, in any order) applied.
+template <MatmulConfigMode configMode, typename... ArgTypes>
+constexpr MatmulConfig GetMMConfig(ArgTypes&&... args) {
+  MatmulConfig c = configMode == MatmulConfigMode::CONFIG_MDL ? GetMDLConfig()
+                   : configMode == MatmulConfigMode::CONFIG_SPECIALMDL
+                       ? GetSpecialMDLConfig()
+                   : configMode == MatmulConfigMode::CONFIG_IBSHARE
+                       ? GetIBShareNormConfig()
+                       : GetNormalConfig();
+  (matmul_config_detail::Apply(c, args), ...);
   return c;
 }
 
