@@ -569,6 +569,54 @@ TEST_F(MatmulTest, CopyA1CallbackFillsL1) {
   EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, &in.bias, m, n, k)));
 }
 
+TEST_F(MatmulTest, TriangularPoliciesLeaveOutTheOtherSide) {
+  // 3 × 3 blocks of 16 × 16: upper keeps the blocks with block row <= block
+  // column, lower those with block row >= block column; the others keep
+  // what GM held.
+  const int m = 48, n = 48, k = 32;
+  Inputs in = RandomInputs(m, n, k);
+  const std::vector<float> want = Reference(in.a, in.b, nullptr, m, n, k);
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16, false);
+  // The pages' examples spell CubeFormat unqualified.
+  using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using F = MatmulType<TPosition::GM, ::CubeFormat::ND, float>;
+  std::vector<float> upper(m * n, -1.0f), lower(m * n, -1.0f);
+  {
+    TPipe pipe;
+    Matmul<H, H, F, F, AscendC::CFG_NORM,
+           AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+           AscendC::Impl::Detail::TrianUpperMatmulPolicy>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(Gm(in.a));
+    mm.SetTensorB(Gm(in.b));
+    mm.IterateAll(Gm(upper));
+  }
+  {
+    TPipe pipe;
+    Matmul<H, H, F, F, AscendC::CFG_NORM,
+           AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+           AscendC::Impl::Detail::TrianLowerMatmulPolicy>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(Gm(in.a));
+    mm.SetTensorB(Gm(in.b));
+    int blocks = 0;
+    while (mm.Iterate()) {
+      mm.GetTensorC(Gm(lower));
+      ++blocks;
+    }
+    EXPECT_EQ(blocks, 6);
+  }
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      const int bi = i / 16, bj = j / 16;
+      ASSERT_EQ(upper[i * n + j], bi <= bj ? want[i * n + j] : -1.0f);
+      ASSERT_EQ(lower[i * n + j], bi >= bj ? want[i * n + j] : -1.0f);
+    }
+  }
+}
+
 // ---- Rules -----------------------------------------------------------------
 
 TEST_F(MatmulTest, TilingRulesAreChecked) {

@@ -140,7 +140,8 @@ constexpr QuantMode_t OutQuant(bool vector) {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
           const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          MATMUL_POLICY_DEFAULT_OF(MatmulPolicy)>
 class Matmul {
  public:
   using SrcAT = typename A_TYPE::T;
@@ -148,6 +149,10 @@ class Matmul {
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
   /// L0C holds int32_t for 8-bit inputs, float otherwise.
+  using Policy = MATMUL_POLICY<MM_CFG>;
+  static_assert(Policy::kEmulated,
+                "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
+                "SplitN dual outputs are not emulated yet");
   using L0cT =
       std::conditional_t<std::is_same_v<SrcAT, int8_t>, int32_t, float>;
   /// Whether Fixpipe quantizes C (SetQuantScalar / SetQuantVector).
@@ -881,16 +886,22 @@ class Matmul {
     }
     const uint32_t m_iter = CeilDiv(single_m_, tiling_.baseM);
     const uint32_t n_iter = CeilDiv(single_n_, tiling_.baseN);
-    if (next_ >= m_iter * n_iter) return false;
-    if (tiling_.iterateOrder == 0) {
-      m_idx_ = next_ % m_iter;
-      n_idx_ = next_ / m_iter;
-    } else {
-      n_idx_ = next_ % n_iter;
-      m_idx_ = next_ / n_iter;
+    for (;;) {
+      if (next_ >= m_iter * n_iter) return false;
+      if (tiling_.iterateOrder == 0) {
+        m_idx_ = next_ % m_iter;
+        n_idx_ = next_ / m_iter;
+      } else {
+        n_idx_ = next_ % n_iter;
+        m_idx_ = next_ / n_iter;
+      }
+      ++next_;
+      // The triangular policies leave out the blocks on the other side of
+      // the diagonal of blocks.
+      if (Policy::kTriangle > 0 && m_idx_ > n_idx_) continue;
+      if (Policy::kTriangle < 0 && m_idx_ < n_idx_) continue;
+      return true;
     }
-    ++next_;
-    return true;
   }
 
   static uint32_t CeilDiv(int a, int b) {

@@ -345,4 +345,62 @@ struct MatmulCallBackFunc {
   constexpr static bool kCopyB1 = CopyB1 != nullptr;
 };
 
+namespace Impl {
+namespace Detail {
+
+/// The Matmul's module policies (its last template parameter). The
+/// default and NBuffer33 (a staging of A in L1) compute every block as
+/// the default does; the triangular ones leave out the blocks below (upper)
+/// or above (lower) the diagonal of blocks (docs/matmul.md). MxMatmul's
+/// scale policy (the 950's) and the SplitM/SplitN dual outputs are not
+/// emulated yet: a compile error says so.
+template <const auto& MM_CFG = CFG_NORM, typename... Rest>
+struct MatmulPolicy {
+  static constexpr int kTriangle = 0;  ///< 0 all, 1 upper, -1 lower
+  static constexpr bool kEmulated = true;
+};
+template <const auto& MM_CFG = CFG_NORM, typename... Rest>
+struct TrianUpperMatmulPolicy {
+  static constexpr int kTriangle = 1;
+  static constexpr bool kEmulated = true;
+};
+template <const auto& MM_CFG = CFG_NORM, typename... Rest>
+struct TrianLowerMatmulPolicy {
+  static constexpr int kTriangle = -1;
+  static constexpr bool kEmulated = true;
+};
+template <const auto& MM_CFG = CFG_NORM, typename... Rest>
+struct NBuffer33MatmulPolicy {
+  static constexpr int kTriangle = 0;
+  static constexpr bool kEmulated = true;
+};
+template <const auto& MM_CFG = CFG_NORM, typename... Rest>
+struct MatmulWithScalePolicy {
+  static constexpr int kTriangle = 0;
+  static constexpr bool kEmulated = false;
+};
+template <const auto& MM_CFG = CFG_NORM, typename... Rest>
+struct SplitMMatmulPolicy {
+  static constexpr int kTriangle = 0;
+  static constexpr bool kEmulated = false;
+};
+template <const auto& MM_CFG = CFG_NORM, typename... Rest>
+struct SplitNMatmulPolicy {
+  static constexpr int kTriangle = 0;
+  static constexpr bool kEmulated = false;
+};
+
+}  // namespace Detail
+}  // namespace Impl
+
+/// The Matmul's policy parameter, defaulting to `DEFAULT`.
+#define MATMUL_POLICY_DEFAULT_OF(DEFAULT)      \
+  template <const auto& = MM_CFG, typename...> \
+  class MATMUL_POLICY = AscendC::Impl::Detail::DEFAULT
+
 }  // namespace AscendC
+
+// Kernels spell the format and layout unqualified in MatmulType's
+// arguments, as the pages' examples do.
+using AscendC::CubeFormat;
+using AscendC::LayoutMode;
