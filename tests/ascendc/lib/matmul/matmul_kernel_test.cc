@@ -709,6 +709,10 @@ TEST_F(MatmulTest, ShapeAndOperandRulesAreChecked) {
                           "Matmul: orgN 70000 makes GM rows longer than the "
                           "65535 elements one ND2NZ move reads (srcDValue)"));
   }
+  EXPECT_TRUE(FailsWith(
+      [&] { mm.SetTensorA(LocalTensor<half>()); },
+      "Matmul::SetTensorA: A_TYPE's position is GM, but this form takes the "
+      "operand at VECOUT; pass a GlobalTensor"));
   EXPECT_TRUE(FailsWith([&] { mm.SetHF32(true); },
                         "Matmul::SetHF32: enableHF32 true (transMode 0) is not "
                         "emulated yet"));

@@ -148,11 +148,11 @@ class Matmul {
   using SrcBT = typename B_TYPE::T;
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
-  /// L0C holds int32_t for 8-bit inputs, float otherwise.
   using Policy = MATMUL_POLICY<MM_CFG>;
   static_assert(Policy::kEmulated,
                 "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
                 "SplitN dual outputs are not emulated yet");
+  /// L0C holds int32_t for 8-bit inputs, float otherwise.
   using L0cT =
       std::conditional_t<std::is_same_v<SrcAT, int8_t>, int32_t, float>;
   /// Whether Fixpipe quantizes C (SetQuantScalar / SetQuantVector).
@@ -267,66 +267,27 @@ class Matmul {
     quant_ = QuantSource::kVector;
   }
 
-  /// The GM form of the tiling (not for CPU debugging, the page says).
+  /// A in GM from the core's first element ([M, K], or [K, M] with
+  /// isTransposeA); B likewise ([K, N], or [N, K]).
   void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false,
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    RequireInit("SetTensorA");
-    if (isTransposeA && !A_TYPE::isTrans) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorA: isTransposeA is true, but A_TYPE's ISTRANS is "
-          "false; declare MatmulType<..., ISTRANS = true> for A to transpose "
-          "it");
-    }
-    if (isTransposeA && !matmul_detail::kSixteenBit<SrcAT>) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorA: a transposed A of %s needs LoadData with "
-          "transpose of 32-bit or 8-bit fractals, which is not emulated yet "
-          "(half and bfloat16_t A may be transposed)",
-          normgrad_ascendc::TypeName<SrcAT>());
-    }
-    a_gm_ = gm;
-    trans_a_ = isTransposeA;
-    a_set_ = true;
-    ResetIteration();
+    RequireOperandIn("SetTensorA", "A_TYPE", A_TYPE::pos, TPosition::GM);
+    SetA(gm, isTransposeA);
   }
 
   void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false,
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    RequireInit("SetTensorB");
-    if (isTransposeB && !B_TYPE::isTrans) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorB: isTransposeB is true, but B_TYPE's ISTRANS is "
-          "false; declare MatmulType<..., ISTRANS = true> for B to transpose "
-          "it");
-    }
-    if (!isTransposeB && !matmul_detail::kSixteenBit<SrcBT>) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorB: B of %s in [K, N] order needs LoadData with "
-          "transpose of 32-bit or 8-bit fractals, which is not emulated yet; "
-          "give B as [N, K] (ISTRANS = true and isTransposeB = true)",
-          normgrad_ascendc::TypeName<SrcBT>());
-    }
-    b_gm_ = gm;
-    trans_b_ = isTransposeB;
-    b_set_ = true;
-    ResetIteration();
+    RequireOperandIn("SetTensorB", "B_TYPE", B_TYPE::pos, TPosition::GM);
+    SetB(gm, isTransposeB);
   }
 
   void SetBias(const GlobalTensor<BiasT>& biasGlobal,
                normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    RequireInit("SetBias");
-    if (tiling_.isBias != 1) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetBias: the tiling's isBias is %d; a bias needs a tiling "
-          "made with isBias 1 (its buffers are sized then)",
-          tiling_.isBias);
-    }
-    bias_gm_ = biasGlobal;
-    bias_on_ = true;
-    ResetIteration();
+    RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::GM);
+    SetBiasGm(biasGlobal);
   }
 
   /// A, B and the bias in the UB of the calling vector core (position
@@ -335,30 +296,26 @@ class Matmul {
   void SetTensorA(const LocalTensor<SrcAT>& leftMatrix,
                   bool isTransposeA = false,
                   normgrad_ascendc::CallSite site = {}) {
-    static_assert(A_TYPE::pos == TPosition::VECOUT,
-                  "Matmul::SetTensorA(LocalTensor): A_TYPE's position must "
-                  "be VECOUT");
-    SetTensorA(GlobalTensor<SrcAT>(), isTransposeA, site);
+    const normgrad_ascendc::ApiCall call(site);
+    RequireOperandIn("SetTensorA", "A_TYPE", A_TYPE::pos, TPosition::VECOUT);
+    SetA(GlobalTensor<SrcAT>(), isTransposeA);
     a_local_ = leftMatrix;
   }
   void SetTensorB(const LocalTensor<SrcBT>& rightMatrix,
                   bool isTransposeB = false,
                   normgrad_ascendc::CallSite site = {}) {
-    static_assert(B_TYPE::pos == TPosition::VECOUT,
-                  "Matmul::SetTensorB(LocalTensor): B_TYPE's position must "
-                  "be VECOUT");
-    SetTensorB(GlobalTensor<SrcBT>(), isTransposeB, site);
+    const normgrad_ascendc::ApiCall call(site);
+    RequireOperandIn("SetTensorB", "B_TYPE", B_TYPE::pos, TPosition::VECOUT);
+    SetB(GlobalTensor<SrcBT>(), isTransposeB);
     b_local_ = rightMatrix;
   }
   void SetBias(const LocalTensor<BiasT>& inputBias,
                normgrad_ascendc::CallSite site = {}) {
-    static_assert(BIAS_TYPE::pos == TPosition::VECOUT,
-                  "Matmul::SetBias(LocalTensor): BIAS_TYPE's position must "
-                  "be VECOUT");
-    SetBias(GlobalTensor<BiasT>(), site);
+    const normgrad_ascendc::ApiCall call(site);
+    RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::VECOUT);
+    SetBiasGm(GlobalTensor<BiasT>());
     bias_local_ = inputBias;
   }
-
   /// The next Iterate computes without the bias.
   void DisableBias(normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
@@ -648,6 +605,75 @@ class Matmul {
   void Register(TPipe* tpipe) { Place(tpipe); }
 
  private:
+  // The operand's position is the form's (GM or VECOUT).
+  static void RequireOperandIn(const char* api, const char* which,
+                               TPosition declared, TPosition form) {
+    if (declared != form) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s's position is %s, but this form takes the operand "
+          "at %s; pass a %s",
+          api, which, normgrad_ascendc::PositionName(declared),
+          normgrad_ascendc::PositionName(form),
+          form == TPosition::GM ? "LocalTensor" : "GlobalTensor");
+    }
+  }
+
+  // The checks and state of SetTensorA / SetTensorB / SetBias.
+  void SetA(const GlobalTensor<SrcAT>& gm, bool isTransposeA) {
+    RequireInit("SetTensorA");
+    if (isTransposeA && !A_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorA: isTransposeA is true, but A_TYPE's ISTRANS is "
+          "false; declare MatmulType<..., ISTRANS = true> for A to transpose "
+          "it");
+    }
+    if (isTransposeA && !matmul_detail::kSixteenBit<SrcAT>) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorA: a transposed A of %s needs LoadData with "
+          "transpose of 32-bit or 8-bit fractals, which is not emulated yet "
+          "(half and bfloat16_t A may be transposed)",
+          normgrad_ascendc::TypeName<SrcAT>());
+    }
+    a_gm_ = gm;
+    trans_a_ = isTransposeA;
+    a_set_ = true;
+    ResetIteration();
+  }
+
+  void SetB(const GlobalTensor<SrcBT>& gm, bool isTransposeB) {
+    RequireInit("SetTensorB");
+    if (isTransposeB && !B_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorB: isTransposeB is true, but B_TYPE's ISTRANS is "
+          "false; declare MatmulType<..., ISTRANS = true> for B to transpose "
+          "it");
+    }
+    if (!isTransposeB && !matmul_detail::kSixteenBit<SrcBT>) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetTensorB: B of %s in [K, N] order needs LoadData with "
+          "transpose of 32-bit or 8-bit fractals, which is not emulated yet; "
+          "give B as [N, K] (ISTRANS = true and isTransposeB = true)",
+          normgrad_ascendc::TypeName<SrcBT>());
+    }
+    b_gm_ = gm;
+    trans_b_ = isTransposeB;
+    b_set_ = true;
+    ResetIteration();
+  }
+
+  void SetBiasGm(const GlobalTensor<BiasT>& biasGlobal) {
+    RequireInit("SetBias");
+    if (tiling_.isBias != 1) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetBias: the tiling's isBias is %d; a bias needs a tiling "
+          "made with isBias 1 (its buffers are sized then)",
+          tiling_.isBias);
+    }
+    bias_gm_ = biasGlobal;
+    bias_on_ = true;
+    ResetIteration();
+  }
+
   static unsigned long long ull(uint64_t v) { return v; }
 
   // Makes the object's cube core the current core for a call's duration.
