@@ -783,6 +783,17 @@ TEST_F(MatmulTest, TypesAndPlacesNotTakenAreNamed) {
   }
 }
 
+TEST(MatmulOnVectorCore, CubeOnlyObjectsRefuseAVectorCore) {
+  // This file defines ASCENDC_CUBE_ONLY: its objects run on a cube core.
+  const TCubeTiling t = Tiling(32, 32, 32, 16, 16, 16);
+  TPipe pipe;
+  HalfMatmul mm;
+  EXPECT_TRUE(FailsWith(
+      [&] { REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t); },
+      "REGIST_MATMUL_OBJ: ASCENDC_CUBE_ONLY is defined, so the Matmul object "
+      "runs on a cube core, but this is a vector core"));
+}
+
 TEST_F(MatmulTest, AnErrorNamesTheUsersLine) {
   TPipe pipe;
   HalfMatmul mm;
