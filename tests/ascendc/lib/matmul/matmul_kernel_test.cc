@@ -617,6 +617,54 @@ TEST_F(MatmulTest, TriangularPoliciesLeaveOutTheOtherSide) {
   }
 }
 
+TEST_F(MatmulTest, IterateBatchNormalLayout) {
+  // 3 batches of 20 × 24 × 32; B once per batch, then one B for all.
+  const int batches = 3, m = 20, n = 24, k = 32;
+  using HB = MatmulType<TPosition::GM, CubeFormat::ND, half, false,
+                        AscendC::LayoutMode::NORMAL>;
+  using FB = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
+                        AscendC::LayoutMode::NORMAL>;
+  std::vector<Inputs> in;
+  for (int b = 0; b < batches; ++b) in.push_back(RandomInputs(m, n, k, 10 + b));
+  std::vector<half> a, bs;
+  std::vector<float> bias;
+  for (const Inputs& x : in) {
+    a.insert(a.end(), x.a.begin(), x.a.end());
+    bs.insert(bs.end(), x.b.begin(), x.b.end());
+    bias.insert(bias.end(), x.bias.begin(), x.bias.end());
+  }
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16);
+  for (int shared_b = 0; shared_b < 2; ++shared_b) {
+    TPipe pipe;
+    Matmul<HB, HB, FB, FB> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    std::vector<float> c(size_t{1} * batches * m * n, -1.0f);
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(bs));
+    mm.SetBias(Gm(bias));
+    mm.SetBatchNum(batches, shared_b ? 1 : batches);
+    mm.IterateBatch(Gm(c), false, 0, false);
+    for (int b = 0; b < batches; ++b) {
+      const std::vector<float> want = Reference(
+          in[b].a, shared_b ? in[0].b : in[b].b, &in[b].bias, m, n, k);
+      const std::vector<float> got(c.begin() + b * m * n,
+                                   c.begin() + (b + 1) * m * n);
+      EXPECT_TRUE(SameBits(got, want))
+          << "batch " << b << ", shared B " << shared_b;
+    }
+  }
+  TPipe pipe;
+  Matmul<HB, HB, FB, FB> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(bs));
+  mm.SetBatchNum(3, 2);
+  std::vector<float> c(size_t{1} * batches * m * n);
+  EXPECT_TRUE(FailsWith([&] { mm.IterateBatch(Gm(c), false, 0, false); },
+                        "Matmul::IterateBatch: batchA 3 and batchB 2 must be "
+                        "equal, or one of them 1"));
+}
+
 // ---- Rules -----------------------------------------------------------------
 
 TEST_F(MatmulTest, TilingRulesAreChecked) {

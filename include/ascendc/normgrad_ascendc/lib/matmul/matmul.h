@@ -554,6 +554,57 @@ class Matmul {
     }
   }
 
+  /// Batches of the NORMAL layout ([batch, M, K] · [batch, K, N] →
+  /// [batch, M, N]): each batch a whole Matmul of the single shape, its
+  /// matrices matrixStrideA / matrixStrideB elements apart (0: one whole
+  /// matrix of the org shape), C's a whole C apart, the bias batchC·N long
+  /// when MM_CFG.isBiasBatch. batchA and batchB are equal, or one is 1 (its
+  /// matrix serves every batch). The kernel's form without ASCENDC_CUBE_ONLY.
+  template <bool sync = true, bool waitIterateBatch = false,
+            bool kCube = normgrad_ascendc::kMatmulCubeOnly,
+            typename = std::enable_if_t<!kCube>>
+  void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA,
+                    uint32_t batchB, bool enSequentialWrite,
+                    const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0,
+                    const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                    normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    (void)matrixStrideC;  // reserved
+    RunBatches(gm, batchA, batchB, enSequentialWrite, matrixStrideA,
+               matrixStrideB, enPartialSum, enAtomic);
+  }
+
+  /// The pure cube form: the batch counts from SetBatchNum.
+  template <bool kCube = normgrad_ascendc::kMatmulCubeOnly,
+            typename = std::enable_if_t<kCube>>
+  void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum,
+                    uint8_t enAtomic, bool enSequentialWrite,
+                    const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0,
+                    normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    (void)matrixStrideC;  // reserved
+    RunBatches(gm, batch_a_, batch_b_, enSequentialWrite, matrixStrideA,
+               matrixStrideB, enPartialSum, enAtomic);
+  }
+
+  /// The batch counts of the pure cube form of IterateBatch.
+  void SetBatchNum(int32_t batchA, int32_t batchB,
+                   normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    CheckPositive("SetBatchNum", "batchA", batchA);
+    CheckPositive("SetBatchNum", "batchB", batchB);
+    batch_a_ = static_cast<uint32_t>(batchA);
+    batch_b_ = static_cast<uint32_t>(batchB);
+  }
+
+  void WaitIterateBatch(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+  }
+
   void WaitIterateAll(normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
   }
@@ -722,6 +773,60 @@ class Matmul {
     uint8_t* start = scratch_.data();
     while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
     scratch_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), elems);
+  }
+
+  // IterateBatch: every batch as one IterateAll on shifted operands.
+  void RunBatches(const GlobalTensor<DstT>& gm, uint32_t batch_a,
+                  uint32_t batch_b, bool sequential, uint32_t stride_a,
+                  uint32_t stride_b, bool partial, uint8_t atomic) {
+    static_assert(A_TYPE::layout == LayoutMode::NORMAL &&
+                      B_TYPE::layout == LayoutMode::NORMAL &&
+                      C_TYPE::layout == LayoutMode::NORMAL,
+                  "Matmul::IterateBatch: the NORMAL layout is emulated (A, B "
+                  "and C with LayoutMode::NORMAL); BSNGD, SBNGD and BNGS1S2 "
+                  "are not yet");
+    static_assert(C_TYPE::pos == TPosition::GM && !kQuantOut,
+                  "Matmul::IterateBatch: C in GM, not quantized");
+    RequireInit("IterateBatch");
+    if (batch_a == 0 || batch_b == 0 ||
+        (batch_a != batch_b && batch_a != 1 && batch_b != 1)) {
+      normgrad_ascendc::Fail(
+          "Matmul::IterateBatch: batchA %u and batchB %u must be equal, or "
+          "one of them 1 (other multiples are not emulated yet)",
+          batch_a, batch_b);
+    }
+    if (A_TYPE::pos != TPosition::GM || B_TYPE::pos != TPosition::GM) {
+      normgrad_ascendc::Fail(
+          "Matmul::IterateBatch: A and B in GM are emulated; operands at "
+          "VECOUT are not yet");
+    }
+    const uint64_t a_step =
+        stride_a != 0 ? stride_a : uint64_t{1} * org_m_ * org_ka_;
+    const uint64_t b_step =
+        stride_b != 0 ? stride_b : uint64_t{1} * org_kb_ * org_n_;
+    const uint64_t c_step = uint64_t{1} * org_m_ * org_n_;
+    const uint32_t batches = std::max(batch_a, batch_b);
+    const GlobalTensor<SrcAT> a0 = a_gm_;
+    const GlobalTensor<SrcBT> b0 = b_gm_;
+    const GlobalTensor<BiasT> bias0 = bias_gm_;
+    const Here here(*this);
+    for (uint32_t b = 0; b < batches; ++b) {
+      a_gm_ = a0[batch_a == 1 ? 0 : b * a_step];
+      b_gm_ = b0[batch_b == 1 ? 0 : b * b_step];
+      if (bias_on_ && MM_CFG.isBiasBatch) {
+        bias_gm_ = bias0[uint64_t{b} * org_n_];
+      }
+      ResetIteration();
+      while (Advance("IterateBatch")) {
+        ComputeBlock(c1_.template Get<L0cT>(), partial, "IterateBatch");
+        have_block_ = true;
+        WriteBlock(gm[b * c_step], atomic, sequential);
+        have_block_ = false;
+      }
+    }
+    a_gm_ = a0;
+    b_gm_ = b0;
+    bias_gm_ = bias0;
   }
 
   // An operand at VECOUT: at the start of a computation (the first Iterate
@@ -1278,8 +1383,9 @@ class Matmul {
   uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
   bool have_block_ = false;
   uint8_t sub_block_idx_ = 0;
-  uint64_t user_def_info_ = 0;     // the callbacks' tilingPtr
-  uint64_t self_define_data_ = 0;  // the callbacks' dataPtr
+  uint32_t batch_a_ = 1, batch_b_ = 1;  // SetBatchNum
+  uint64_t user_def_info_ = 0;          // the callbacks' tilingPtr
+  uint64_t self_define_data_ = 0;       // the callbacks' dataPtr
 };
 
 }  // namespace AscendC
