@@ -43,14 +43,6 @@ enum class MatmulSide : uint8_t {
   kForVector,  ///< on a cube-core context serving the current vector core
 };
 
-/// Whether the kernel defined ASCENDC_CUBE_ONLY before including the Matmul
-/// header: its objects then run on the kernel's own cube core.
-#ifdef ASCENDC_CUBE_ONLY
-inline constexpr bool kMatmulCubeOnly = true;
-#else
-inline constexpr bool kMatmulCubeOnly = false;
-#endif
-
 /// Decides where the object runs from the current core; on the cube core
 /// of a mixed launch without ASCENDC_CUBE_ONLY the block ends here (that
 /// core only serves its vector cores' objects).
@@ -138,6 +130,20 @@ constexpr QuantMode_t OutQuant(bool vector) {
 
 }  // namespace matmul_detail
 
+// Whether the kernel defined ASCENDC_CUBE_ONLY before including this
+// header decides where its objects run, so the class lives in an inline
+// namespace named after it: a program whose files include it both ways
+// gets two distinct classes rather than one with two meanings.
+#ifdef ASCENDC_CUBE_ONLY
+#define NORMGRAD_MATMUL_MODE matmul_cube_only
+#define NORMGRAD_MATMUL_CUBE_ONLY true
+#else
+#define NORMGRAD_MATMUL_MODE matmul_mixed
+#define NORMGRAD_MATMUL_CUBE_ONLY false
+#endif
+
+inline namespace NORMGRAD_MATMUL_MODE {
+
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE,
           const auto& MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
@@ -148,6 +154,8 @@ class Matmul {
   using SrcBT = typename B_TYPE::T;
   using DstT = typename C_TYPE::T;
   using BiasT = typename BIAS_TYPE::T;
+  /// ASCENDC_CUBE_ONLY: the object runs on the kernel's own cube core.
+  static constexpr bool kCubeOnly = NORMGRAD_MATMUL_CUBE_ONLY;
   using Policy = MATMUL_POLICY<MM_CFG>;
   static_assert(Policy::kEmulated,
                 "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
@@ -561,8 +569,7 @@ class Matmul {
   /// when MM_CFG.isBiasBatch. batchA and batchB are equal, or one is 1 (its
   /// matrix serves every batch). The kernel's form without ASCENDC_CUBE_ONLY.
   template <bool sync = true, bool waitIterateBatch = false,
-            bool kCube = normgrad_ascendc::kMatmulCubeOnly,
-            typename = std::enable_if_t<!kCube>>
+            bool kCube = kCubeOnly, typename = std::enable_if_t<!kCube>>
   void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA,
                     uint32_t batchB, bool enSequentialWrite,
                     const uint32_t matrixStrideA = 0,
@@ -577,8 +584,7 @@ class Matmul {
   }
 
   /// The pure cube form: the batch counts from SetBatchNum.
-  template <bool kCube = normgrad_ascendc::kMatmulCubeOnly,
-            typename = std::enable_if_t<kCube>>
+  template <bool kCube = kCubeOnly, typename = std::enable_if_t<kCube>>
   void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum,
                     uint8_t enAtomic, bool enSequentialWrite,
                     const uint32_t matrixStrideA = 0,
@@ -741,8 +747,7 @@ class Matmul {
   void Place(TPipe* tpipe) {
     if (placed_) return;
     placed_ = true;
-    if (normgrad_ascendc::MatmulSideForCurrentCore(
-            normgrad_ascendc::kMatmulCubeOnly) ==
+    if (normgrad_ascendc::MatmulSideForCurrentCore(kCubeOnly) ==
         normgrad_ascendc::MatmulSide::kForVector) {
       context_ = normgrad_ascendc::NewMatmulCubeContext();
       const normgrad_ascendc::ScopedCore on(*context_);
@@ -1387,6 +1392,8 @@ class Matmul {
   uint64_t user_def_info_ = 0;          // the callbacks' tilingPtr
   uint64_t self_define_data_ = 0;       // the callbacks' dataPtr
 };
+
+}  // namespace NORMGRAD_MATMUL_MODE
 
 }  // namespace AscendC
 
