@@ -665,6 +665,56 @@ TEST_F(MatmulTest, IterateBatchNormalLayout) {
                         "equal, or one of them 1"));
 }
 
+// A row-major matrix in the Nz layout of half (fractal-format page):
+// element (r, c) at column block c / 16, Ceil16(rows) rows of 16 values.
+std::vector<half> ToNz(const std::vector<half>& nd, int rows, int cols) {
+  const int rows16 = (rows + 15) / 16 * 16, cols16 = (cols + 15) / 16 * 16;
+  std::vector<half> nz(size_t{1} * rows16 * cols16, half(0.0f));
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      nz[size_t{1} * (c / 16) * rows16 * 16 + r * 16 + c % 16] =
+          nd[size_t{1} * r * cols + c];
+    }
+  }
+  return nz;
+}
+
+TEST_F(MatmulTest, NzInputsGiveTheSameProduct) {
+  const int m = 40, n = 40, k = 56;  // tails in every direction
+  Inputs in = RandomInputs(m, n, k, 21);
+  std::vector<half> a_nz = ToNz(in.a, m, k), b_nz = ToNz(in.b, k, n);
+  std::vector<half> at(in.a.size()), bt(in.b.size());
+  for (int i = 0; i < m; ++i)
+    for (int p = 0; p < k; ++p) at[size_t{1} * p * m + i] = in.a[i * k + p];
+  for (int p = 0; p < k; ++p)
+    for (int j = 0; j < n; ++j) bt[size_t{1} * j * k + p] = in.b[p * n + j];
+  std::vector<half> at_nz = ToNz(at, k, m), bt_nz = ToNz(bt, n, k);
+  using NzT = MatmulType<TPosition::GM, CubeFormat::NZ, half, true>;
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 16, 32);
+  const std::vector<float> want = Reference(in.a, in.b, &in.bias, m, n, k);
+  for (int trans = 0; trans < 2; ++trans) {
+    TPipe pipe;
+    Matmul<NzT, NzT, FloatGm, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    std::vector<float> c(m * n);
+    mm.SetTensorA(Gm(trans ? at_nz : a_nz), trans != 0);
+    mm.SetTensorB(Gm(trans ? bt_nz : b_nz), trans != 0);
+    mm.SetBias(Gm(in.bias));
+    mm.IterateAll(Gm(c));
+    EXPECT_TRUE(SameBits(c, want)) << "transposed " << trans;
+  }
+  TPipe pipe;
+  Matmul<NzT, NzT, FloatGm, FloatGm> mm;
+  const TCubeTiling odd = Tiling(m, n, k, 24, 16, 32);
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &odd);
+  std::vector<float> c(m * n);
+  mm.SetTensorA(Gm(a_nz));
+  mm.SetTensorB(Gm(b_nz));
+  EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                        "Matmul: A in NZ is read in whole fractals, but a base "
+                        "block starts at row 24, column 0 of it"));
+}
+
 // ---- Rules -----------------------------------------------------------------
 
 TEST_F(MatmulTest, TilingRulesAreChecked) {

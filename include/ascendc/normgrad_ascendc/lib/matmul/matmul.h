@@ -951,10 +951,11 @@ class Matmul {
           pos_name);
     }
     if (pos == TPosition::GM) {
-      if (format != CubeFormat::ND) {
+      const bool bias = which[0] == 'B' && which[1] == 'I';
+      if (format != CubeFormat::ND && (bias || format != CubeFormat::NZ)) {
         normgrad_ascendc::Fail(
-            "Matmul::Init: %s in GM with format %d is not emulated yet; "
-            "A, B and the bias are read as ND",
+            "Matmul::Init: %s in GM with format %d is not emulated yet; A "
+            "and B are read as ND or NZ, the bias as ND",
             which, static_cast<int>(format));
       }
       return;
@@ -1124,13 +1125,44 @@ class Matmul {
     }
   }
 
+  // Where a base block lies in an operand given in NZ: its first row and
+  // column in the operand as stored (the transposed shape for a transposed
+  // operand), its rows and columns, and the stored matrix's rows rounded
+  // up to 16 (one column block's length).
+  struct NzPart {
+    uint32_t row0, col0, rows, cols, whole_rows;
+  };
+
+  // A base block of an operand stored in NZ: its column blocks are
+  // contiguous runs of rows in GM, so one strided DataCopy moves them into
+  // the layout ND2NZ would have made (column blocks Ceil16(rows) apart).
+  template <typename T>
+  static void CopyNzPart(const LocalTensor<T>& dst, const GlobalTensor<T>& nz,
+                         const NzPart& p, const char* which) {
+    constexpr uint32_t c0 = 32 / sizeof(T);
+    if (p.row0 % 16 != 0 || p.col0 % c0 != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul: %s in NZ is read in whole fractals, but a base block "
+          "starts at row %u, column %u of it (rows in 16s, columns in %u "
+          "for %s: make the base blocks such multiples)",
+          which, p.row0, p.col0, c0, normgrad_ascendc::TypeName<T>());
+    }
+    const uint32_t rows = Ceil16(p.rows);
+    DataCopyParams move;
+    move.blockCount = static_cast<uint16_t>((p.cols + c0 - 1) / c0);
+    move.blockLen = static_cast<uint16_t>(rows);  // 32-byte rows
+    move.srcStride = static_cast<uint16_t>(p.whole_rows - rows);
+    DataCopy(dst, nz[(uint64_t{p.col0} / c0 * p.whole_rows + p.row0) * c0],
+             move);
+  }
+
   // A's base block into L1 as the object's layout wants it: the ND2NZ move
   // `nz` from `src`, or the kernel's CopyA1 callback (MM_CB), which gets
   // the block's indices along M and K and its size and must write the same
   // layout.
   void CopyA1(const LocalTensor<SrcAT>& a1, const GlobalTensor<SrcAT>& src,
-              const Nd2NzParams& nz, uint32_t m0, uint32_t k0, uint32_t cur_m,
-              uint32_t cur_k) {
+              const Nd2NzParams& nz, const NzPart& part, uint32_t m0,
+              uint32_t k0, uint32_t cur_m, uint32_t cur_k) {
     if constexpr (MM_CB::kCopyA1) {
       MM_CB::CopyA1Ptr(a1.template ReinterpretCast<int8_t>(),
                        reinterpret_cast<__gm__ void*>(a_gm_.GetPhyAddr()),
@@ -1138,6 +1170,8 @@ class Matmul {
                        static_cast<int>(k0 / tiling_.baseK),
                        static_cast<int>(cur_m), static_cast<int>(cur_k),
                        user_def_info_, self_define_data_);
+    } else if constexpr (A_TYPE::format == CubeFormat::NZ) {
+      CopyNzPart(a1, a_gm_, part, "A");
     } else {
       DataCopy(a1, src, nz);
     }
@@ -1146,8 +1180,8 @@ class Matmul {
   // B's base block into L1: ND2NZ, or the CopyB1 callback (indices along
   // K and N).
   void CopyB1(const LocalTensor<SrcBT>& b1, const GlobalTensor<SrcBT>& src,
-              const Nd2NzParams& nz, uint32_t k0, uint32_t n0, uint32_t cur_k,
-              uint32_t cur_n) {
+              const Nd2NzParams& nz, const NzPart& part, uint32_t k0,
+              uint32_t n0, uint32_t cur_k, uint32_t cur_n) {
     if constexpr (MM_CB::kCopyB1) {
       MM_CB::CopyB1Ptr(b1.template ReinterpretCast<int8_t>(),
                        reinterpret_cast<__gm__ void*>(b_gm_.GetPhyAddr()),
@@ -1155,6 +1189,8 @@ class Matmul {
                        static_cast<int>(n0 / tiling_.baseN),
                        static_cast<int>(cur_k), static_cast<int>(cur_n),
                        user_def_info_, self_define_data_);
+    } else if constexpr (B_TYPE::format == CubeFormat::NZ) {
+      CopyNzPart(b1, b_gm_, part, "B");
     } else {
       DataCopy(b1, src, nz);
     }
@@ -1175,7 +1211,8 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_k);
       nz.srcDValue = RowLength("orgKa", org_ka_);
       nz.dstNzC0Stride = static_cast<uint16_t>(m_pad);
-      CopyA1(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz, m0, k0, cur_m, cur_k);
+      CopyA1(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz,
+             {m0, k0, cur_m, cur_k, Ceil16(org_m_)}, m0, k0, cur_m, cur_k);
       const uint32_t m1 = m_pad / 16, k1 = k_pad / (32 / sizeof(SrcAT));
       for (uint32_t i = 0; i < m1; ++i) {
         LoadFractals(a2[i * k1 * frac], a1[i * frac], k1, m1, false);
@@ -1186,7 +1223,8 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_m);
       nz.srcDValue = RowLength("orgM", org_m_);
       nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      CopyA1(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz, m0, k0, cur_m, cur_k);
+      CopyA1(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz,
+             {k0, m0, cur_k, cur_m, Ceil16(org_ka_)}, m0, k0, cur_m, cur_k);
       const uint32_t m1 = m_pad / 16, k1 = k_rows / 16;
       for (uint32_t i = 0; i < m1; ++i) {
         LoadFractals(a2[i * k1 * frac], a1[i * k1 * frac], k1, 1, true);
@@ -1209,7 +1247,8 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_n);
       nz.srcDValue = RowLength("orgN", org_n_);
       nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      CopyB1(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz, k0, n0, cur_k, cur_n);
+      CopyB1(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz,
+             {k0, n0, cur_k, cur_n, Ceil16(org_kb_)}, k0, n0, cur_k, cur_n);
       const uint32_t k1 = k_rows / 16, n1 = n_pad / 16;
       for (uint32_t i = 0; i < k1; ++i) {
         LoadFractals(b2[i * n1 * frac], b1[i * frac], n1, k1, true);
@@ -1219,7 +1258,8 @@ class Matmul {
       nz.dValue = static_cast<uint16_t>(cur_k);
       nz.srcDValue = RowLength("orgKb", org_kb_);
       nz.dstNzC0Stride = static_cast<uint16_t>(n_pad);
-      CopyB1(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz, k0, n0, cur_k, cur_n);
+      CopyB1(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz,
+             {n0, k0, cur_n, cur_k, Ceil16(org_n_)}, k0, n0, cur_k, cur_n);
       const uint32_t k1 = CeilC0<SrcBT>(cur_k) / (32 / sizeof(SrcBT));
       const uint32_t n1 = n_pad / 16;
       for (uint32_t i = 0; i < k1; ++i) {
