@@ -1,5 +1,6 @@
 // normgrad_ascendc/lib/matmul/matmul.h — the kernel-side Matmul object
-// (docs/matmul.md): Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB>,
+// (docs/matmul.md): Matmul<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB,
+// MATMUL_POLICY>,
 // REGIST_MATMUL_OBJ and the members a kernel calls (Init, SetTensorA/B,
 // SetBias, SetOrgShape, SetSingleShape, SetTail, Iterate, GetTensorC,
 // IterateAll, End, ...).
@@ -238,7 +239,7 @@ class Matmul {
             "UB, but this object runs on a cube core, which has none");
       }
     }
-    carved_valid_ = true;
+    initialized_ = true;
     org_m_ = tiling_.M;
     org_n_ = tiling_.N;
     org_ka_ = tiling_.Ka;
@@ -982,7 +983,7 @@ class Matmul {
   }
 
   void RequireInit(const char* api) const {
-    if (!carved_valid_) {
+    if (!initialized_) {
       normgrad_ascendc::Fail(
           "Matmul::%s: the object has no tiling; pass one to "
           "REGIST_MATMUL_OBJ or call Init first",
@@ -1394,7 +1395,7 @@ class Matmul {
 
   TCubeTiling tiling_{};
   bool placed_ = false;
-  bool carved_valid_ = false;    // Init has run
+  bool initialized_ = false;     // Init has run
   bool buffers_carved_ = false;  // the first Init carved the buffers
   normgrad_ascendc::MatmulBufferBytes carved_{};
   TPipe* tpipe_ = nullptr;
