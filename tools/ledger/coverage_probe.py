@@ -43,7 +43,7 @@ import sys
 STATUSES = ("implemented", "planned", "left out")
 HEADER = re.compile(r"^\|\s*API\s*\|\s*status\s*\|")
 INCLUDES = {
-    "kernel": ['"kernel_operator.h"'],
+    "kernel": ['"kernel_operator.h"', '"lib/matmul_intf.h"'],
     "host": ['"tiling/tiling_api.h"', '"acl/acl.h"', '"tiling/platform/platform_ascendc.h"'],
 }
 QUALIFIED = re.compile(r"(::)?[A-Za-z_]\w*(::[A-Za-z_]\w*)*")

@@ -310,6 +310,10 @@ struct MixedRelaunch {
   uint32_t ratio;
 };
 
+// A block that ends before its kernel returns (EndBlockHere). Not a
+// std::exception, for the reason MixedRelaunch is not.
+struct BlockEnd {};
+
 // The role (core.h) of block i of `launch`; `cube` for a launch of cube
 // cores.
 CoreRole RoleOf(const Launch& launch, uint32_t i, bool cube) {
@@ -337,6 +341,8 @@ void RunBlock(Launch& launch, uint32_t i, bool cube, void (*block)(void*),
   launch.BlockStarted(i, ThisThreadApiCalls());
   try {
     block(context);
+    FinishSyncCheck(launch.block(i));
+  } catch (const BlockEnd&) {
     FinishSyncCheck(launch.block(i));
   } catch (const MixedRelaunch& request) {
     relaunch.store(request.ratio);
@@ -489,6 +495,16 @@ KernelCores KernelCoresOf(const void* function) {
 
 bool IsCubeKernel(const void* function) {
   return KernelCoresOf(function) == KernelCores::kCube;
+}
+
+void EndBlockHere(const char* api) {
+  if (RunningLaunch() == nullptr) {
+    Fail(
+        "%s: ends the block of a kernel; call it inside a kernel that a "
+        "launch runs",
+        api);
+  }
+  throw BlockEnd{};
 }
 
 void DeclareMixedKernel(uint32_t ratio) {

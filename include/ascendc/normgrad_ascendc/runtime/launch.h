@@ -117,6 +117,10 @@ bool IsCubeKernel(const void* function);
 void DeclareMixedKernel(uint32_t ratio);
 /// Makes the current core a cube core (cube/cube.cc).
 void SetCubeCore(bool cube);
+/// Ends the running block here, as if its kernel had returned: the cube
+/// core of a mixed launch that only serves its vector cores' Matmul
+/// objects (lib/matmul/matmul.h). A KernelError outside a launch.
+[[noreturn]] void EndBlockHere(const char* api);
 
 /// The argument as the kernel's parameter type P: object pointers convert to
 /// other object pointer types; anything else converts implicitly.

@@ -1,0 +1,157 @@
+// matmul.cc — the non-template parts of the kernel-side Matmul object
+// (normgrad_ascendc/lib/matmul/matmul.h): which core its cube work runs on,
+// the cube-core context that serves a vector core's object, and the tiling
+// rules the object relies on, with its buffers' fit in the cube memories.
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+
+#include "normgrad_ascendc/cube/cube_memory.h"
+#include "normgrad_ascendc/lib/matmul/matmul.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/launch.h"
+
+namespace normgrad_ascendc {
+
+MatmulSide MatmulSideForCurrentCore(bool cube_only) {
+  Core& core = CurrentCore();
+  if (core.is_cube()) {
+    // Without ASCENDC_CUBE_ONLY the cube core of a mixed kernel serves the
+    // objects of its vector cores and runs none of the kernel's own code.
+    if (core.role().mixed && !cube_only) EndBlockHere("REGIST_MATMUL_OBJ");
+    return MatmulSide::kHere;
+  }
+  if (cube_only) {
+    Fail(
+        "REGIST_MATMUL_OBJ: ASCENDC_CUBE_ONLY is defined, so the Matmul "
+        "object runs on a cube core, but this is a vector core (declare the "
+        "kernel __cube__ or KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY), "
+        "or keep the object under ASCEND_IS_AIC)");
+  }
+  return MatmulSide::kForVector;
+}
+
+std::unique_ptr<Core> NewMatmulCubeContext() {
+  const Core& vector_core = CurrentCore();
+  const CoreRole& role = vector_core.role();
+  auto cube = std::make_unique<Core>();
+  cube->SetBlock(vector_core.block_idx() / role.task_ratio,
+                 vector_core.block_num(), CoreRole{true, role.mixed, 0, 1, 1});
+  return cube;
+}
+
+namespace {
+
+void RequireAtLeast(const char* field, int32_t value, int32_t least) {
+  if (value < least) {
+    Fail("Matmul::Init: tiling %s %d must be at least %d", field, value, least);
+  }
+}
+
+void RequireOneOf(const char* field, int32_t value, int32_t a, int32_t b) {
+  if (value != a && value != b) {
+    Fail("Matmul::Init: tiling %s %d must be %d or %d", field, value, a, b);
+  }
+}
+
+void RequireNotAbove(const char* field, int32_t value, const char* limit_name,
+                     int32_t limit) {
+  if (value > limit) {
+    Fail("Matmul::Init: tiling %s %d is larger than %s %d", field, value,
+         limit_name, limit);
+  }
+}
+
+void RequireFits(const char* memory, const char* what, uint64_t bytes,
+                 CubeMemory which) {
+  const Core& core = CurrentCore();
+  const uint32_t size = CubeMemoryBytes(core.profile().profile, which);
+  if (bytes > size) {
+    Fail(
+        "Matmul::Init: the tiling's %s need %llu bytes of %s, more than its "
+        "%u bytes (profile %s)",
+        what, static_cast<unsigned long long>(bytes), memory, size,
+        core.profile().name);
+  }
+}
+
+uint64_t Ceil16(int32_t x) { return (static_cast<uint64_t>(x) + 15) / 16 * 16; }
+
+}  // namespace
+
+MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t, uint32_t a_bytes,
+                                    uint32_t b_bytes, uint32_t bias_bytes,
+                                    uint32_t l0c_bytes, bool trans_possible,
+                                    bool quantized) {
+  RequireAtLeast("M", t.M, 1);
+  RequireAtLeast("N", t.N, 1);
+  RequireAtLeast("Ka", t.Ka, 1);
+  RequireAtLeast("Kb", t.Kb, 1);
+  if (t.Ka != t.Kb) {
+    Fail(
+        "Matmul::Init: tiling Ka %d differs from Kb %d; A's columns and B's "
+        "rows are the same K",
+        t.Ka, t.Kb);
+  }
+  RequireAtLeast("singleCoreM", t.singleCoreM, 1);
+  RequireAtLeast("singleCoreN", t.singleCoreN, 1);
+  RequireAtLeast("singleCoreK", t.singleCoreK, 1);
+  RequireNotAbove("singleCoreM", t.singleCoreM, "M", t.M);
+  RequireNotAbove("singleCoreN", t.singleCoreN, "N", t.N);
+  RequireNotAbove("singleCoreK", t.singleCoreK, "Ka", t.Ka);
+  RequireAtLeast("baseM", t.baseM, 1);
+  RequireAtLeast("baseN", t.baseN, 1);
+  RequireAtLeast("baseK", t.baseK, 1);
+  // One Mmad and one Fixpipe move a base block: their field limits.
+  RequireNotAbove("baseM", t.baseM, "Mmad's m limit", 4095);
+  RequireNotAbove("baseN", t.baseN, "Mmad's n limit", 4095);
+  RequireNotAbove("baseK", t.baseK, "Mmad's k limit", 4095);
+  RequireAtLeast("depthA1", t.depthA1, 1);
+  RequireAtLeast("depthB1", t.depthB1, 1);
+  RequireOneOf("isBias", t.isBias, 0, 1);
+  RequireOneOf("iterateOrder", t.iterateOrder, 0, 1);
+  RequireOneOf("dbL0A", t.dbL0A, 1, 2);
+  RequireOneOf("dbL0B", t.dbL0B, 1, 2);
+  RequireOneOf("dbL0C", t.dbL0C, 1, 2);
+
+  MatmulBufferBytes bytes{};
+  // An L1 base block of A is baseM × baseK in Nz, or baseK × baseM when A
+  // may come transposed; likewise B.
+  uint64_t a_block = MatmulNzBytes(t.baseM, t.baseK, a_bytes);
+  uint64_t b_block = MatmulNzBytes(t.baseK, t.baseN, b_bytes);
+  if (trans_possible) {
+    a_block = std::max(a_block, MatmulNzBytes(t.baseK, t.baseM, a_bytes));
+    b_block = std::max(b_block, MatmulNzBytes(t.baseN, t.baseK, b_bytes));
+  }
+  bytes.l1_a = a_block * static_cast<uint64_t>(t.depthA1);
+  bytes.l1_b = b_block * static_cast<uint64_t>(t.depthB1);
+  if (t.isBias == 1) {
+    bytes.l1_bias = Ceil16(t.baseN) * bias_bytes;
+    bytes.bias_table = Ceil16(t.baseN) * 4;
+  }
+  if (quantized) {
+    bytes.l1_quant = (static_cast<uint64_t>(t.baseN) * 8 + 31) / 32 * 32;
+  }
+  bytes.l0a =
+      MatmulNzBytes(t.baseM, t.baseK, a_bytes) * static_cast<uint64_t>(t.dbL0A);
+  bytes.l0b =
+      MatmulNzBytes(t.baseN, t.baseK, b_bytes) * static_cast<uint64_t>(t.dbL0B);
+  bytes.l0c = Ceil16(t.baseM) * Ceil16(t.baseN) * l0c_bytes *
+              static_cast<uint64_t>(t.dbL0C);
+  RequireFits("L1",
+              "A and B blocks (depthA1, depthB1), bias and quantization "
+              "parameters",
+              bytes.l1_a + bytes.l1_b + bytes.l1_bias + bytes.l1_quant,
+              CubeMemory::kL1);
+  RequireFits("L0A", "A blocks (baseM x baseK x dbL0A)", bytes.l0a,
+              CubeMemory::kL0A);
+  RequireFits("L0B", "B blocks (baseK x baseN x dbL0B)", bytes.l0b,
+              CubeMemory::kL0B);
+  RequireFits("L0C", "C blocks (baseM x baseN x dbL0C)", bytes.l0c,
+              CubeMemory::kL0C);
+  RequireFits("the bias table", "bias (baseN)", bytes.bias_table,
+              CubeMemory::kBiasTable);
+  return bytes;
+}
+
+}  // namespace normgrad_ascendc

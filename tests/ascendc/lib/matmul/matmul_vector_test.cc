@@ -1,0 +1,97 @@
+// matmul_vector_test.cc — the Matmul object called from a vector core
+// (docs/matmul.md, "Where it runs"), without ASCENDC_CUBE_ONLY: the object
+// keeps a cube-core context of its own and computes there, and the forms
+// of a kernel with vector cores (IterateBatch with the batch counts) work.
+// The results are checked against the documented order, as
+// matmul_kernel_test.cc does on a cube core.
+//
+// Extending: one TEST per behaviour of the vector-core side.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "compat_test.h"
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+
+namespace {
+
+using AscendC::GlobalTensor;
+using AscendC::Matmul;
+using AscendC::MatmulType;
+using AscendC::TPipe;
+using AscendC::TPosition;
+
+template <typename T>
+GlobalTensor<T> Gm(std::vector<T>& v) {
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(v.data(), v.size());
+  return g;
+}
+
+// C = A · B per the documented order (k ascending, one rounding per step).
+std::vector<float> Reference(const half* a, const half* b, int m, int n,
+                             int k) {
+  std::vector<float> c(size_t{1} * m * n);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      float acc = 0.0f;
+      for (int p = 0; p < k; ++p) {
+        acc +=
+            static_cast<float>(a[i * k + p]) * static_cast<float>(b[p * n + j]);
+      }
+      c[size_t{1} * i * n + j] = acc;
+    }
+  }
+  return c;
+}
+
+TEST(MatmulOnVectorCore, AnObjectComputesOnItsOwnCubeContext) {
+  // The test thread's core is a vector core: the object's buffers are
+  // carved from its context's cube memories, not from this TPipe.
+  ASSERT_FALSE(normgrad_ascendc::CurrentCore().is_cube());
+  const int batches = 2, m = 16, n = 32, k = 48;
+  std::mt19937 rng(9);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<half> a(batches * m * k), b(batches * k * n);
+  for (auto& x : a) x = half(normal(rng));
+  for (auto& x : b) x = half(normal(rng));
+  TCubeTiling t{};
+  t.usedCoreNum = 1;
+  t.M = t.singleCoreM = m;
+  t.N = t.singleCoreN = n;
+  t.Ka = t.Kb = t.singleCoreK = k;
+  t.baseM = t.baseN = t.baseK = 16;
+  t.depthA1 = t.depthB1 = 1;
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.dbL0A = t.dbL0B = t.dbL0C = 1;
+  using HB = MatmulType<TPosition::GM, CubeFormat::ND, half, false,
+                        LayoutMode::NORMAL>;
+  using FB = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
+                        LayoutMode::NORMAL>;
+  TPipe pipe;
+  Matmul<HB, HB, FB, FB> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+  ASSERT_FALSE(normgrad_ascendc::CurrentCore().is_cube());
+  std::vector<float> c(batches * m * n, -1.0f);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.IterateBatch(Gm(c), batches, batches, false);
+  mm.WaitIterateBatch();
+  for (int bt = 0; bt < batches; ++bt) {
+    const std::vector<float> want =
+        Reference(a.data() + bt * m * k, b.data() + bt * k * n, m, n, k);
+    ASSERT_EQ(std::memcmp(c.data() + bt * m * n, want.data(),
+                          want.size() * sizeof(float)),
+              0)
+        << "batch " << bt;
+  }
+  // The vector core's own pipe is untouched: its UB is all free.
+  AscendC::TBuf<TPosition::VECCALC> ub;
+  EXPECT_TRUE(pipe.InitBuffer(ub, 64 * 1024));
+}
+
+}  // namespace
