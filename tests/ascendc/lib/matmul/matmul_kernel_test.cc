@@ -210,6 +210,77 @@ TEST_F(MatmulTest, Int8GivesExactInt32) {
   }
 }
 
+// A float rounded to 12 significant bits (HF32), to nearest with ties to
+// even or away from zero, computed in double from the value (normal inputs).
+float RoundedToHf32(float x, bool ties_away) {
+  if (x == 0.0f) return x;
+  int exponent = 0;
+  std::frexp(static_cast<double>(x), &exponent);
+  const double scaled = std::ldexp(static_cast<double>(x), 12 - exponent);
+  const double whole = ties_away ? std::round(scaled) : std::nearbyint(scaled);
+  return static_cast<float>(std::ldexp(whole, exponent - 12));
+}
+
+TEST_F(MatmulTest, SetHF32RoundsFloatInputsInTheChosenMode) {
+  const int m = 16, n = 16, k = 40;
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  // Every third input sits exactly halfway between two HF32 values, so the
+  // two tie rules give different products.
+  const auto input = [&](int i) {
+    float v = normal(rng);
+    if (i % 3 == 0) {
+      uint32_t bits;
+      std::memcpy(&bits, &v, 4);
+      bits = (bits & ~0xfffu) | 0x800u;
+      std::memcpy(&v, &bits, 4);
+    }
+    return v;
+  };
+  std::vector<float> a(m * k), bt(n * k);
+  for (int i = 0; i < m * k; ++i) a[i] = input(i);
+  for (int i = 0; i < n * k; ++i) bt[i] = input(i + 1);
+  const auto reference = [&](int hf32) {  // 0 off, 1 ties even, 2 away
+    std::vector<float> c(m * n);
+    const auto in = [&](float x) {
+      return hf32 == 0 ? x : RoundedToHf32(x, hf32 == 2);
+    };
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        float acc = 0.0f;
+        for (int p = 0; p < k; ++p) {
+          const float prod = in(a[i * k + p]) * in(bt[j * k + p]);
+          acc = acc + prod;
+        }
+        c[i * n + j] = acc;
+      }
+    }
+    return c;
+  };
+  using FloatGmT = MatmulType<TPosition::GM, CubeFormat::ND, float, true>;
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16, false);
+  TPipe pipe;
+  Matmul<FloatGmT, FloatGmT, FloatGm, FloatGm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<float> c(m * n);
+  const auto run = [&] {
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(bt), true);
+    mm.IterateAll(Gm(c));
+    return c;
+  };
+  mm.SetHF32(true);
+  const std::vector<float> even = run();
+  EXPECT_TRUE(SameBits(even, reference(1)));
+  mm.SetHF32(true, 1);
+  const std::vector<float> away = run();
+  EXPECT_TRUE(SameBits(away, reference(2)));
+  EXPECT_FALSE(SameBits(even, away));
+  mm.SetHF32(false);
+  EXPECT_TRUE(SameBits(run(), reference(0)));
+  mm.End();
+}
+
 TEST_F(MatmulTest, HalfOutputIsTheFloatResultRoundedOnce) {
   const int m = 16, n = 16, k = 48;
   Inputs in = RandomInputs(m, n, k);
@@ -811,9 +882,9 @@ TEST_F(MatmulTest, ShapeAndOperandRulesAreChecked) {
       [&] { mm.SetTensorA(LocalTensor<half>()); },
       "Matmul::SetTensorA: A_TYPE's position is GM, but this form takes the "
       "operand at VECOUT; pass a GlobalTensor"));
-  EXPECT_TRUE(FailsWith([&] { mm.SetHF32(true); },
-                        "Matmul::SetHF32: enableHF32 true (transMode 0) is not "
-                        "emulated yet"));
+  EXPECT_TRUE(FailsWith([&] { mm.SetHF32(true, 2); },
+                        "Matmul::SetHF32: transMode 2 is not 0 (ties to even) "
+                        "or 1 (ties away from zero)"));
   mm.SetHF32(false);
 }
 

@@ -89,6 +89,11 @@ TEST(MatmulOnVectorCore, AnObjectComputesOnItsOwnCubeContext) {
               0)
         << "batch " << bt;
   }
+  // HF32 is a pure Cube mode setting (its page): refused on a vector core.
+  EXPECT_TRUE(compat_test::FailsWith(
+      [&] { mm.SetHF32(true); },
+      "Matmul::SetHF32: called on a vector core; the HF32 mode is set only in "
+      "pure Cube mode"));
   // The vector core's own pipe is untouched: its UB is all free.
   AscendC::TBuf<TPosition::VECCALC> ub;
   EXPECT_TRUE(pipe.InitBuffer(ub, 64 * 1024));

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/matmul_config.h"
 #include "normgrad_ascendc/runtime/atomic.h"
@@ -626,12 +627,25 @@ class Matmul {
   void SetHF32(bool enableHF32 = false, int32_t transMode = 0,
                normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    if (enableHF32) {
+    if (!normgrad_ascendc::CurrentCore().is_cube()) {
       normgrad_ascendc::Fail(
-          "Matmul::SetHF32: enableHF32 true (transMode %d) is not emulated "
-          "yet: Mmad computes float inputs as float",
+          "Matmul::SetHF32: called on a vector core; the HF32 mode is set "
+          "only in pure Cube mode (ASCENDC_CUBE_ONLY, the object on a cube "
+          "core)");
+    }
+    if (transMode != 0 && transMode != 1) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetHF32: transMode %d is not 0 (ties to even) or 1 (ties "
+          "away from zero)",
           transMode);
     }
+    // The object's Mmads run on this cube core, so its mode registers are
+    // the HF32 switch (docs/cube.md, "Mmad modes").
+    normgrad_ascendc::RunSetHF32Mode(enableHF32 ? AscendC::HF32Mode::ENABLE
+                                                : AscendC::HF32Mode::DISABLE);
+    normgrad_ascendc::RunSetHF32TransMode(
+        transMode == 1 ? AscendC::HF32TransMode::NEAREST_ZERO
+                       : AscendC::HF32TransMode::NEAREST_EVEN);
   }
 
   /// The workspace of the asynchronous forms: accepted (the CPU computes
