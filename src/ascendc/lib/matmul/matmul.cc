@@ -1,12 +1,16 @@
 // matmul.cc — the non-template parts of the kernel-side Matmul object
 // (normgrad_ascendc/lib/matmul/matmul.h): which core its cube work runs on,
-// the cube-core context that serves a vector core's object, and the tiling
-// rules the object relies on, with its buffers' fit in the cube memories.
+// the cube-core context that serves a vector core's object, and the check of
+// the tiling Init is given: the page's rules (CheckCubeTiling, shared with
+// the host's GetTiling), those the object relies on besides, and its
+// buffers' fit in the cube memories.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "normgrad_ascendc/cube/cube_memory.h"
+#include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
 #include "normgrad_ascendc/lib/matmul/matmul.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/launch.h"
@@ -42,18 +46,6 @@ std::unique_ptr<Core> NewMatmulCubeContext() {
 
 namespace {
 
-void RequireAtLeast(const char* field, int32_t value, int32_t least) {
-  if (value < least) {
-    Fail("Matmul::Init: tiling %s %d must be at least %d", field, value, least);
-  }
-}
-
-void RequireOneOf(const char* field, int32_t value, int32_t a, int32_t b) {
-  if (value != a && value != b) {
-    Fail("Matmul::Init: tiling %s %d must be %d or %d", field, value, a, b);
-  }
-}
-
 void RequireNotAbove(const char* field, int32_t value, const char* limit_name,
                      int32_t limit) {
   if (value > limit) {
@@ -79,40 +71,25 @@ uint64_t Ceil16(int32_t x) { return (static_cast<uint64_t>(x) + 15) / 16 * 16; }
 
 }  // namespace
 
-MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t, uint32_t a_bytes,
-                                    uint32_t b_bytes, uint32_t bias_bytes,
-                                    uint32_t l0c_bytes, bool trans_possible,
-                                    bool quantized) {
-  RequireAtLeast("M", t.M, 1);
-  RequireAtLeast("N", t.N, 1);
-  RequireAtLeast("Ka", t.Ka, 1);
-  RequireAtLeast("Kb", t.Kb, 1);
+MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
+                                    const matmul::CubeTilingContext& rules,
+                                    uint32_t a_bytes, uint32_t b_bytes,
+                                    uint32_t bias_bytes, uint32_t l0c_bytes,
+                                    bool trans_possible, bool quantized) {
+  // The page's rules, as the host's GetTiling checks them.
+  const std::string broken = matmul::CheckCubeTiling(t, rules);
+  if (!broken.empty()) Fail("Matmul::Init: %s", broken.c_str());
+  // What the object itself relies on besides them.
   if (t.Ka != t.Kb) {
     Fail(
         "Matmul::Init: tiling Ka %d differs from Kb %d; A's columns and B's "
         "rows are the same K",
         t.Ka, t.Kb);
   }
-  RequireAtLeast("singleCoreM", t.singleCoreM, 1);
-  RequireAtLeast("singleCoreN", t.singleCoreN, 1);
-  RequireAtLeast("singleCoreK", t.singleCoreK, 1);
-  RequireNotAbove("singleCoreM", t.singleCoreM, "M", t.M);
-  RequireNotAbove("singleCoreN", t.singleCoreN, "N", t.N);
-  RequireNotAbove("singleCoreK", t.singleCoreK, "Ka", t.Ka);
-  RequireAtLeast("baseM", t.baseM, 1);
-  RequireAtLeast("baseN", t.baseN, 1);
-  RequireAtLeast("baseK", t.baseK, 1);
   // One Mmad and one Fixpipe move a base block: their field limits.
   RequireNotAbove("baseM", t.baseM, "Mmad's m limit", 4095);
   RequireNotAbove("baseN", t.baseN, "Mmad's n limit", 4095);
   RequireNotAbove("baseK", t.baseK, "Mmad's k limit", 4095);
-  RequireAtLeast("depthA1", t.depthA1, 1);
-  RequireAtLeast("depthB1", t.depthB1, 1);
-  RequireOneOf("isBias", t.isBias, 0, 1);
-  RequireOneOf("iterateOrder", t.iterateOrder, 0, 1);
-  RequireOneOf("dbL0A", t.dbL0A, 1, 2);
-  RequireOneOf("dbL0B", t.dbL0B, 1, 2);
-  RequireOneOf("dbL0C", t.dbL0C, 1, 2);
 
   MatmulBufferBytes bytes{};
   // An L1 base block of A is baseM × baseK in Nz, or baseK × baseM when A

@@ -751,7 +751,9 @@ std::vector<half> ToNz(const std::vector<half>& nd, int rows, int cols) {
 }
 
 TEST_F(MatmulTest, NzInputsGiveTheSameProduct) {
-  const int m = 40, n = 40, k = 56;  // tails in every direction
+  // NZ inputs have M and N multiples of 16 and K of C0 (the page's table):
+  // these still leave tails of the base blocks in every direction.
+  const int m = 48, n = 48, k = 80;
   Inputs in = RandomInputs(m, n, k, 21);
   std::vector<half> a_nz = ToNz(in.a, m, k), b_nz = ToNz(in.b, k, n);
   std::vector<half> at(in.a.size()), bt(in.b.size());
@@ -761,7 +763,7 @@ TEST_F(MatmulTest, NzInputsGiveTheSameProduct) {
     for (int j = 0; j < n; ++j) bt[size_t{1} * j * k + p] = in.b[p * n + j];
   std::vector<half> at_nz = ToNz(at, k, m), bt_nz = ToNz(bt, n, k);
   using NzT = MatmulType<TPosition::GM, CubeFormat::NZ, half, true>;
-  const TCubeTiling tiling = Tiling(m, n, k, 32, 16, 32);
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32);
   const std::vector<float> want = Reference(in.a, in.b, &in.bias, m, n, k);
   for (int trans = 0; trans < 2; ++trans) {
     TPipe pipe;
@@ -774,16 +776,13 @@ TEST_F(MatmulTest, NzInputsGiveTheSameProduct) {
     mm.IterateAll(Gm(c));
     EXPECT_TRUE(SameBits(c, want)) << "transposed " << trans;
   }
+  // A base block must be whole fractals (the TCubeTiling page's alignment).
   TPipe pipe;
   Matmul<NzT, NzT, FloatGm, FloatGm> mm;
   const TCubeTiling odd = Tiling(m, n, k, 24, 16, 32);
-  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &odd);
-  std::vector<float> c(m * n);
-  mm.SetTensorA(Gm(a_nz));
-  mm.SetTensorB(Gm(b_nz));
-  EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
-                        "Matmul: A in NZ is read in whole fractals, but a base "
-                        "block starts at row 24, column 0 of it"));
+  EXPECT_TRUE(FailsWith([&] { mm.Init(&odd, &pipe); },
+                        "Matmul::Init: TCubeTiling.baseM 24 is not a multiple "
+                        "of 16: baseM is aligned to 16 (fractal alignment)"));
 }
 
 // ---- Rules -----------------------------------------------------------------
@@ -803,9 +802,9 @@ TEST_F(MatmulTest, TilingRulesAreChecked) {
     const TCubeTiling t = Tiling(512, 512, 32, 256, 256, 16);
     EXPECT_TRUE(FailsWith(
         [&] { mm.Init(&t, &pipe); },
-        "Matmul::Init: the tiling's C blocks (baseM x baseN x dbL0C) need "
-        "262144 bytes of L0C, more than its 131072 bytes (profile Atlas "
-        "A2/A3)"));
+        "Matmul::Init: TCubeTiling.baseM * baseN * 4 * dbL0C = 262144 bytes "
+        "exceeds L0C (131072 bytes): C's base block (float or int32_t) fits "
+        "L0C"));
   }
   {
     HalfMatmul mm;
@@ -813,7 +812,8 @@ TEST_F(MatmulTest, TilingRulesAreChecked) {
     t.iterateOrder = 2;
     EXPECT_TRUE(
         FailsWith([&] { mm.Init(&t, &pipe); },
-                  "Matmul::Init: tiling iterateOrder 2 must be 0 or 1"));
+                  "Matmul::Init: TCubeTiling.iterateOrder 2 is neither 0 nor "
+                  "1: iterateOrder is 0 (M first) or 1 (N first)"));
   }
   {
     HalfMatmul mm;
@@ -821,7 +821,8 @@ TEST_F(MatmulTest, TilingRulesAreChecked) {
     t.singleCoreM = 40;
     EXPECT_TRUE(
         FailsWith([&] { mm.Init(&t, &pipe); },
-                  "Matmul::Init: tiling singleCoreM 40 is larger than M 32"));
+                  "Matmul::Init: TCubeTiling.singleCoreM 40 exceeds M 32: "
+                  "singleCoreM <= M"));
   }
 }
 

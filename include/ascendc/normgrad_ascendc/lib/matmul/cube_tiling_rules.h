@@ -1,7 +1,7 @@
 // normgrad_ascendc/lib/matmul/cube_tiling_rules.h — the rules a TCubeTiling
 // must obey (docs/matmul_tiling.md, "Rules"), in one place: the host's
 // GetTiling checks its own result with CheckCubeTiling, and the kernel-side
-// Matmul can check the tiling it is given with the same function. The
+// Matmul checks the tiling its Init is given with the same function. The
 // context names what the tiling alone does not say: the element widths, the
 // transposes and formats, bias, the template (Norm or MDL), whether K is
 // split across cores, and the cube core's capacities (ProfileCubeContext

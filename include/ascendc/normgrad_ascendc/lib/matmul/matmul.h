@@ -28,6 +28,7 @@
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
+#include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
 #include "normgrad_ascendc/lib/matmul/matmul_config.h"
 #include "normgrad_ascendc/runtime/atomic.h"
 #include "normgrad_ascendc/runtime/core.h"
@@ -62,17 +63,19 @@ constexpr uint64_t MatmulNzBytes(uint64_t rows, uint64_t cols,
   return (rows + 15) / 16 * 16 * ((cols + c0 - 1) / c0 * c0) * elem_bytes;
 }
 
-/// The tiling's rules a Matmul object relies on and its buffers' fit in the
-/// profile's cube memories (KernelError naming the field, value and rule).
+/// The tiling's rules (the page's, CheckCubeTiling with `rules`, and those
+/// the object relies on besides) and its buffers' fit in the profile's cube
+/// memories: a KernelError naming the field, value and rule.
 /// `quantized`: the object keeps a block's per-column quantization
 /// parameters in L1 too.
 struct MatmulBufferBytes {
   uint64_t l1_a, l1_b, l1_bias, l1_quant, l0a, l0b, l0c, bias_table;
 };
-MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t, uint32_t a_bytes,
-                                    uint32_t b_bytes, uint32_t bias_bytes,
-                                    uint32_t l0c_bytes, bool trans_possible,
-                                    bool quantized);
+MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
+                                    const matmul::CubeTilingContext& rules,
+                                    uint32_t a_bytes, uint32_t b_bytes,
+                                    uint32_t bias_bytes, uint32_t l0c_bytes,
+                                    bool trans_possible, bool quantized);
 
 }  // namespace normgrad_ascendc
 
@@ -193,8 +196,8 @@ class Matmul {
     tiling_ = *cubeTiling;
     const normgrad_ascendc::MatmulBufferBytes need =
         normgrad_ascendc::CheckMatmulTiling(
-            tiling_, sizeof(SrcAT), sizeof(SrcBT), sizeof(BiasT), sizeof(L0cT),
-            A_TYPE::isTrans || B_TYPE::isTrans, kQuantOut);
+            tiling_, TilingRules(), sizeof(SrcAT), sizeof(SrcBT), sizeof(BiasT),
+            sizeof(L0cT), A_TYPE::isTrans || B_TYPE::isTrans, kQuantOut);
     TPipe* pipe = pipe_ != nullptr ? pipe_.get() : tpipe_;
     if (pipe == nullptr) pipe = GetTPipePtr();
     if (pipe == nullptr) {
@@ -907,6 +910,26 @@ class Matmul {
           "Matmul::%s: enAtomic %u into the UB is not emulated yet (0 only)",
           api, static_cast<unsigned>(atomic));
     }
+  }
+
+  // What the page's tiling rules need besides the tiling: the operands'
+  // widths, formats and whether they may come transposed, the bias, the
+  // template, a split K, and this core's cube capacities.
+  normgrad_ascendc::matmul::CubeTilingContext TilingRules() const {
+    normgrad_ascendc::matmul::CubeTilingContext rules =
+        normgrad_ascendc::matmul::ProfileCubeContext(
+            normgrad_ascendc::CurrentCore().profile().profile);
+    rules.a_bits = 8 * sizeof(SrcAT);
+    rules.b_bits = 8 * sizeof(SrcBT);
+    rules.bias_bits = 8 * sizeof(BiasT);
+    rules.a_transpose = A_TYPE::isTrans;
+    rules.b_transpose = B_TYPE::isTrans;
+    rules.a_nz = A_TYPE::format == CubeFormat::NZ;
+    rules.b_nz = B_TYPE::format == CubeFormat::NZ;
+    rules.bias = tiling_.isBias == 1;
+    rules.mdl = MM_CFG.doMultiDataLoad || MM_CFG.doSpecialMDL;
+    rules.split_k = tiling_.singleCoreK < tiling_.Ka;
+    return rules;
   }
 
   static void CheckTypes() {
