@@ -116,6 +116,11 @@ TEST(SystemVariables, CoreTypeAndUbSize) {
   EXPECT_TRUE(ASCEND_IS_AIV && !ASCEND_IS_AIC);
   // These tests are compiled without __NPU_ARCH__: the a2 profile's 192 KiB.
   static_assert(ASC_UB_SIZE == 192 * 1024);
+  // And its cube memories (docs/cube.md, "Memories").
+  static_assert(ASC_L1_SIZE == 512 * 1024);
+  static_assert(ASC_L0A_SIZE == 64 * 1024 && ASC_L0B_SIZE == 64 * 1024);
+  static_assert(ASC_L0C_SIZE == 128 * 1024);
+  static_assert(ASC_BT_SIZE == 1024);
   {
     const ProfileScope a2(Profile::kA2);
     normgrad_ascendc::Core core;
