@@ -39,6 +39,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "bench_stats.h"
 #include "engine/dispatch.h"
 #include "kernel_operator.h"
 #include "normgrad/convert.h"
@@ -507,10 +508,7 @@ double Difference(const Matrix<T>& m, size_t n) {
   return size > 0.0 ? diff / size : diff;
 }
 
-double Median(std::vector<double> v, double q = 0.5) {
-  std::sort(v.begin(), v.end());
-  return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
-}
+using bench::Median;
 
 // Times the API path, the plain loop and the read baseline in `rounds`
 // rounds that alternate them (each goes first in turn, after one warm-up of

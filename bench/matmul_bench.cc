@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "cpu_debug_launch.h"
 #include "lib/matmul_intf.h"
 #include "normgrad/float16.h"
@@ -65,10 +66,7 @@ extern "C" __global__ __aicore__ void matmul_half(GM_ADDR a, GM_ADDR b, GM_ADDR 
 
 namespace {
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+using bench::Median;
 
 struct Side {
   const char* name;

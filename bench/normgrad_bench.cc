@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_stats.h"
 #include "normgrad/float16.h"
 #include "normgrad/layer_norm.h"
 #include "normgrad/layer_norm_grad_beta.h"
@@ -83,10 +84,7 @@ const Inputs& InputsFor(DType t, size_t rows, size_t cols) {
 
 using normgrad::bench::SumTwoArrays;
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
+using bench::Median;
 
 void SetRate(benchmark::State& state, double bytes, double seconds) {
   state.counters["GB/s"] = bytes / seconds / 1e9;

@@ -68,6 +68,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench_stats.h"
 #include "engine/blocked_order.h"
 #include "engine/parallel.h"
 #include "engine/row_norms.h"
@@ -521,11 +522,7 @@ double TimeCalls(Variant& v, int calls) {
   return Now() - t0;
 }
 
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+using bench::Median;
 
 double LoadAverage() {
   double one = -1;

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_stats.h"
 #include "engine/dispatch.h"
 #include "kernel_operator.h"
 #include "plain_loops.h"
@@ -486,10 +487,7 @@ std::vector<Row> Rows(Ub& ub) {
   };
 }
 
-double Median(std::vector<double> v, double q = 0.5) {
-  std::sort(v.begin(), v.end());
-  return v[static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
-}
+using bench::Median;
 
 }  // namespace
 
@@ -556,7 +554,7 @@ int main(int argc, char** argv) {
         r.push_back(u.back() / l.back());
       }
       std::printf("%-14s %-16s %10.3f %10.3f %7.2f %7.2f-%-7.2f\n", row.family, row.type, Median(u),
-                  Median(l), Median(r), Median(r, 0.25), Median(r, 0.75));
+                  Median(l), Median(r), bench::Quantile(r, 0.25), bench::Quantile(r, 0.75));
     }
   }
   return 0;
