@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "ascendc/cube/cube_checks.h"
@@ -348,12 +349,49 @@ int32_t SaturateInt32(int64_t v) {
   return static_cast<int32_t>(v);
 }
 
-// Mmad's working copies of A, B and a row of C, kept per host thread (each
-// emulated core runs on its own) so repeated Mmads do not allocate.
+// Mmad's working copies of A, B, the bias and a row of C, kept per host
+// thread (each emulated core runs on its own) so repeated Mmads do not
+// allocate.
 struct MmadScratch {
-  std::vector<float> fa, fb, fc;
-  std::vector<int32_t> ia, ib, isum;
+  std::vector<float> fa, fb, fraw, frow, fc, fbias;
+  std::vector<int32_t> ia, ib, iraw, irow, isum;
 };
+
+// `count` consecutive inputs of `type` from element index `first` of
+// `base` (int4b_t: two a byte, the low nibble first) into `out`, exactly:
+// 16-bit floats by the instruction set's widening, a run at a time.
+template <typename T>
+void InputRun(CubeType type, const uint8_t* base, uint64_t first,
+              uint32_t count, T* out) {
+  if constexpr (std::is_same_v<T, float>) {
+    const normgrad::kernels::Isa& isa = VectorLoops();
+    const auto bits16 = [&] {
+      return reinterpret_cast<const uint16_t*>(base + first * 2);
+    };
+    switch (type) {
+      case CubeType::kHalf:
+        isa.widen_f16(bits16(), out, count);
+        return;
+      case CubeType::kBfloat16:
+        isa.widen_bf16(bits16(), out, count);
+        return;
+      case CubeType::kFloat:
+        std::memcpy(out, base + first * 4, uint64_t{count} * 4);
+        return;
+      default:
+        break;
+    }
+  }
+  const uint64_t bytes =
+      type == CubeType::kInt8                                  ? 1
+      : type == CubeType::kHalf || type == CubeType::kBfloat16 ? 2
+                                                               : 4;
+  for (uint32_t i = 0; i < count; ++i) {
+    out[i] = type == CubeType::kInt4
+                 ? static_cast<T>(Int4At(base, first + i))
+                 : static_cast<T>(Element(type, base + (first + i) * bytes));
+  }
+}
 
 MmadScratch& Scratch() {
   thread_local MmadScratch scratch;
@@ -433,11 +471,6 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   const MmadModes& modes = CurrentCore().mmad_modes();
   const bool hf32 = modes.hf32 && fm_type == CubeType::kFloat;
   const bool hf32_ties_away = modes.hf32_trans == 1;
-  // Inputs by element index (int4b_t: two a byte, the low nibble first).
-  const auto input = [&](CubeType type, const uint8_t* base, uint64_t i) {
-    return type == CubeType::kInt4 ? static_cast<double>(Int4At(base, i))
-                                   : Element(type, base + i * in_bits / 8);
-  };
   const auto a_index = [&](uint32_t m, uint32_t k) {
     return gemv ? uint64_t{k}
                 : (uint64_t{m / kCubeBlock} * k1 + k / k0) * fractal_elems +
@@ -447,39 +480,68 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
     return (uint64_t{k / k0} * n1 + n / kCubeBlock) * fractal_elems +
            uint64_t{n % kCubeBlock} * k0 + k % k0;
   };
-  const auto c_at = [&](uint32_t m, uint32_t n) {
+  // C's row m from column block nb on (L0C is Nz: 16 columns a run).
+  const auto c_run = [&](uint32_t m, uint32_t nb) {
     return c +
-           (uint64_t{n / kCubeBlock} * m1 + m / kCubeBlock) * kCubeBlock *
-               kCubeBlock * 4 +
-           (uint64_t{m % kCubeBlock} * kCubeBlock + n % kCubeBlock) * 4;
+           (uint64_t{nb} * m1 + m / kCubeBlock) * kCubeBlock * kCubeBlock * 4 +
+           uint64_t{m % kCubeBlock} * kCubeBlock * 4;
   };
   const uint32_t m_count = p.m, n_count = p.n, k_count = p.k;
+  // A and B as T, each widened in one run of all its fractals: A stays in
+  // its L0A layout (read by a_index), B becomes a row-major [k][n] matrix,
+  // the rows the axpy loops want, by turning each of its fractals.
+  const uint64_t a_elems = gemv ? k_count : a_bytes * 8 / in_bits;
+  const uint32_t b_k1 = CeilDiv(k_count, k0);
+  const auto unpack = [&](auto& fa, auto& fb, auto& b_fractals) {
+    fa.resize(a_elems);
+    InputRun(fm_type, a, 0, static_cast<uint32_t>(a_elems), fa.data());
+    b_fractals.resize(uint64_t{b_k1} * n1 * fractal_elems);
+    InputRun(filter_type, b, 0, static_cast<uint32_t>(b_fractals.size()),
+             b_fractals.data());
+    fb.resize(uint64_t{k_count} * n_count);
+    for (uint32_t k = 0; k < k_count; k += k0) {
+      const uint32_t k_run = std::min(k0, k_count - k);
+      for (uint32_t n = 0; n < n_count; n += kCubeBlock) {
+        const auto* fractal = b_fractals.data() + b_index(k, n);
+        const uint32_t n_run = std::min(kCubeBlock, n_count - n);
+        for (uint32_t i = 0; i < k_run; ++i) {
+          auto* row = fb.data() + uint64_t{k + i} * n_count + n;
+          for (uint32_t j = 0; j < n_run; ++j) row[j] = fractal[j * k0 + i];
+        }
+      }
+    }
+  };
+  // Row m of A in k order, out of A's fractals.
+  const auto a_row = [&](const auto& fa, uint32_t m, auto* row) {
+    if (gemv) {  // A is the one ND row
+      std::copy_n(fa.data(), k_count, row);
+      return;
+    }
+    const auto* first = fa.data() + a_index(m, 0);
+    for (uint32_t k = 0; k < k_count; k += k0) {
+      std::copy_n(first + uint64_t{k / k0} * fractal_elems,
+                  std::min(k0, k_count - k), row + k);
+    }
+  };
   MmadScratch& s = Scratch();
   if (dst_type == CubeType::kInt32) {
     // Products of int8 (or int4) values are at most 2^14 in size, so k <=
     // 4095 of them sum exactly in int32; the initial value is added in 64
     // bits and the total saturated once, as the page says.
-    s.ia.resize(uint64_t{m_count} * k_count);
-    s.ib.resize(uint64_t{k_count} * n_count);
+    unpack(s.ia, s.ib, s.iraw);
     s.isum.resize(n_count);
-    for (uint32_t m = 0; m < m_count; ++m)
-      for (uint32_t k = 0; k < k_count; ++k)
-        s.ia[uint64_t{m} * k_count + k] =
-            static_cast<int32_t>(input(fm_type, a, a_index(m, k)));
-    for (uint32_t k = 0; k < k_count; ++k)
-      for (uint32_t n = 0; n < n_count; ++n)
-        s.ib[uint64_t{k} * n_count + n] =
-            static_cast<int32_t>(input(filter_type, b, b_index(k, n)));
+    s.irow.resize(k_count);
     for (uint32_t m = 0; m < m_count; ++m) {
       int32_t* __restrict sum = s.isum.data();
       std::fill(s.isum.begin(), s.isum.end(), 0);
+      a_row(s.ia, m, s.irow.data());
       for (uint32_t k = 0; k < k_count; ++k) {
-        const int32_t a_mk = s.ia[uint64_t{m} * k_count + k];
+        const int32_t a_mk = s.irow[k];
         const int32_t* __restrict b_k = s.ib.data() + uint64_t{k} * n_count;
         for (uint32_t n = 0; n < n_count; ++n) sum[n] += a_mk * b_k[n];
       }
       for (uint32_t n = 0; n < n_count; ++n) {
-        uint8_t* out = c_at(m, n);
+        uint8_t* out = c_run(m, n / kCubeBlock) + (n % kCubeBlock) * 4;
         int64_t init = 0;
         if (from_bias)
           init = static_cast<int64_t>(
@@ -491,41 +553,45 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
     }
     return;
   }
-  // Float results: A and B as floats in row-major matrices (float inputs
-  // rounded to HF32 in that mode), then per row of C one axpy per k
-  // (acc = acc + fl(a[m][k] * b[k][n]) for all n at once): each element's k
-  // terms in order, each product rounded to float (exact for half, bfloat16
-  // and HF32 inputs), then one rounding per accumulation.
-  const auto as_float = [&](CubeType type, const uint8_t* base, uint64_t i) {
-    const float v = static_cast<float>(input(type, base, i));
-    return hf32 ? RoundToHf32(v, hf32_ties_away) : v;
-  };
-  s.fa.resize(uint64_t{m_count} * k_count);
-  s.fb.resize(uint64_t{k_count} * n_count);
+  // Float results: A and B as floats (float inputs rounded to HF32 in that
+  // mode), then per row of C one axpy per k (acc = acc + fl(a[m][k] *
+  // b[k][n]) for all n at once): each element's k terms in order, each
+  // product rounded to float (exact for half, bfloat16 and HF32 inputs),
+  // then one rounding per accumulation.
+  unpack(s.fa, s.fb, s.fraw);
   s.fc.resize(n_count);
-  for (uint32_t m = 0; m < m_count; ++m)
-    for (uint32_t k = 0; k < k_count; ++k)
-      s.fa[uint64_t{m} * k_count + k] = as_float(fm_type, a, a_index(m, k));
-  for (uint32_t k = 0; k < k_count; ++k)
-    for (uint32_t n = 0; n < n_count; ++n)
-      s.fb[uint64_t{k} * n_count + n] = as_float(filter_type, b, b_index(k, n));
+  s.frow.resize(k_count);
+  if (hf32) {
+    for (float& v : s.fa) v = RoundToHf32(v, hf32_ties_away);
+    for (float& v : s.fb) v = RoundToHf32(v, hf32_ties_away);
+  }
+  if (from_bias) {
+    s.fbias.resize(n_count);
+    InputRun(bias_type, bias_data, 0, n_count, s.fbias.data());
+  }
   const normgrad::kernels::AdvancedKernels& loops =
       normgrad::kernels::AdvancedKernelsOf(VectorLoops());
   for (uint32_t m = 0; m < m_count; ++m) {
     float* acc = s.fc.data();
-    for (uint32_t n = 0; n < n_count; ++n) {
-      acc[n] = 0.0f;
-      if (from_bias)
-        acc[n] =
-            static_cast<float>(Element(bias_type, bias_data + uint64_t{n} * 4));
-      if (keep)
-        acc[n] = static_cast<float>(Element(CubeType::kFloat, c_at(m, n)));
+    for (uint32_t n = 0; n < n_count; n += kCubeBlock) {
+      const uint32_t run = std::min(kCubeBlock, n_count - n) * 4;
+      if (keep) {
+        std::memcpy(acc + n, c_run(m, n / kCubeBlock), run);
+      } else if (from_bias) {
+        std::memcpy(acc + n, s.fbias.data() + n, run);
+      } else {
+        std::memset(acc + n, 0, run);
+      }
     }
+    a_row(s.fa, m, s.frow.data());
     for (uint32_t k = 0; k < k_count; ++k) {
       loops.axpy_f32(acc, s.fb.data() + uint64_t{k} * n_count, n_count,
-                     s.fa[uint64_t{m} * k_count + k], false);
+                     s.frow[k], false);
     }
-    for (uint32_t n = 0; n < n_count; ++n) std::memcpy(c_at(m, n), &acc[n], 4);
+    for (uint32_t n = 0; n < n_count; n += kCubeBlock) {
+      std::memcpy(c_run(m, n / kCubeBlock), acc + n,
+                  std::min(kCubeBlock, n_count - n) * 4);
+    }
   }
 }
 
