@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -29,14 +30,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class Img2colTest : public testing::Test {
- protected:
-  void SetUp() override {
-    normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // registers unset
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-  }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+class Img2colTest : public CubeCoreTest {};
 
 // A convolution's shape: feature map C × H × W, kernel, stride, dilation,
 // padding (left, right, top, bottom).

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -24,11 +25,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class CubeInt4Test : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+class CubeInt4Test : public CubeCoreTest {};
 
 // Nibble i of packed bytes: the low nibble holds the even element.
 int Nibble(const uint8_t* bytes, size_t i) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -24,11 +25,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class LoadTransposeTest : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+class LoadTransposeTest : public CubeCoreTest {};
 
 // Square q of a run of squares as a side x side matrix: for 32-bit types two
 // 16 x 8 fractals side by side, for 8-bit types two 16 x 32 fractals one

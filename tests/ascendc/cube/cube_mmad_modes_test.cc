@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -26,14 +27,7 @@ using AscendC::TBuf;
 using AscendC::TPipe;
 using AscendC::TPosition;
 
-class MmadModesTest : public testing::Test {
- protected:
-  void SetUp() override {
-    normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // modes reset
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-  }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+class MmadModesTest : public CubeCoreTest {};
 
 // C[m][0] = a[m] · b for a 16 x 8 float A (a[m] at k = 0, the rest 0) and a
 // B whose only non-zero is b at (0, 0): one fractal each.

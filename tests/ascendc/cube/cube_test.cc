@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -41,11 +42,7 @@ using AscendC::TQue;
 using compat_test::FailsWith;
 
 // Each test runs on a cube core, and leaves the core a vector core.
-class CubeTest : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+class CubeTest : public CubeCoreTest {};
 
 // A GlobalTensor over a vector's elements.
 template <typename T>
