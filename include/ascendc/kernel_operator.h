@@ -74,6 +74,7 @@
 #include "lib/transform/transform_apis.h"
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
+#include "normgrad_ascendc/cube/cube_l1_moves.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/cube/cube_tensor_trait.h"

@@ -1,11 +1,14 @@
 // cube_checks.h — the operand and parameter rules the cube instructions
-// share (cube_ops.cc, cube_table_copy.cc); each failure is a KernelError
-// naming the call, the argument, the value and the rule.
+// share (cube_ops.cc, cube_table_copy.cc, cube_l1_moves.cc); each failure is
+// a KernelError naming the call, the argument, the value and the rule. Also
+// the ND2NZ move both of its destinations (L1 and the UB) share.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 
+#include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
@@ -21,5 +24,27 @@ void CheckFits(const char* api, const char* which, uint64_t needed,
 /// `value` is in [lo, hi].
 void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
                 uint64_t hi);
+/// The GM side has a buffer, and its first `end_elem` elements lie inside
+/// the GlobalTensor and its allocation.
+void CheckGmSide(const char* api, const char* which, const GmSide& gm,
+                 uint32_t elem_bytes, uint64_t end_elem, bool write);
+
+/// How far an ND2NZ move reaches: one past the last source element read, and
+/// the end of the last 32 bytes written, from dst's start.
+struct Nd2NzExtent {
+  uint64_t src_elems;
+  uint64_t dst_bytes;
+};
+/// For a move that moves something (ndNum, nValue and dValue not 0).
+Nd2NzExtent Nd2NzExtentOf(uint32_t elem_bytes, const AscendC::Nd2NzParams& p);
+/// The ND2NZ move into `out` (a checked destination), as docs/cube.md gives
+/// it; `piece`, when set, hears of each 32-byte piece written: its source
+/// bytes, how many of them are data (the rest is zero padding) and its
+/// offset from `out`.
+using Nd2NzPiece =
+    std::function<void(const uint8_t* from, uint32_t data_bytes, uint64_t to)>;
+void MoveNd2Nz(const char* api, uint32_t elem_bytes, uint8_t* out,
+               const GmSide& src, const AscendC::Nd2NzParams& p,
+               const Nd2NzPiece& piece);
 
 }  // namespace normgrad_ascendc

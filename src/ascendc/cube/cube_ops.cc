@@ -21,6 +21,7 @@
 #include "kernels/vector/advanced.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_l1_moves.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
 
@@ -63,7 +64,10 @@ const char* CubeTypeName(CubeType type) {
 
 uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
-// An error unless the GM side has a buffer and [p, p + bytes) is inside it.
+}  // namespace
+
+// ---- Shared checks (cube_checks.h) ----------------------------------------
+
 void CheckGmSide(const char* api, const char* which, const GmSide& gm,
                  uint32_t elem_bytes, uint64_t end_elem, bool write) {
   if (gm.data == nullptr) {
@@ -81,10 +85,6 @@ void CheckGmSide(const char* api, const char* which, const GmSide& gm,
   }
   CheckGmAccess(api, gm.base, gm.data, end_elem * elem_bytes, write);
 }
-
-}  // namespace
-
-// ---- Shared checks (cube_checks.h) ----------------------------------------
 
 void CheckOperand(const char* api, const char* which, const TensorView& view,
                   std::initializer_list<TPosition> positions,
@@ -126,10 +126,56 @@ void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
   }
 }
 
-// ---- DataCopy GM -> L1 with ND2NZ ------------------------------------------
+// ---- DataCopy GM -> L1 (or UB) with ND2NZ ----------------------------------
+
+Nd2NzExtent Nd2NzExtentOf(uint32_t elem_bytes, const AscendC::Nd2NzParams& p) {
+  const uint32_t c0 = 32 / elem_bytes;  // elements of one 32-byte row piece
+  const uint32_t blocks = CeilDiv(p.dValue, c0);
+  const uint64_t last = p.ndNum - 1u;
+  return {last * p.srcNdMatrixStride + uint64_t{p.nValue - 1u} * p.srcDValue +
+              p.dValue,
+          (last * p.dstNzMatrixStride +
+           (uint64_t{blocks - 1} * p.dstNzC0Stride +
+            uint64_t{p.nValue - 1u} * p.dstNzNStride + 1) *
+               c0) *
+              elem_bytes};
+}
+
+void MoveNd2Nz(const char* api, uint32_t elem_bytes, uint8_t* out,
+               const GmSide& src, const AscendC::Nd2NzParams& p,
+               const Nd2NzPiece& piece) {
+  const uint32_t c0 = 32 / elem_bytes;
+  const uint32_t blocks = CeilDiv(p.dValue, c0);
+  for (uint32_t i = 0; i < p.ndNum; ++i) {
+    const uint8_t* matrix =
+        src.data + uint64_t{i} * p.srcNdMatrixStride * elem_bytes;
+    const uint64_t nz = uint64_t{i} * p.dstNzMatrixStride * elem_bytes;
+    for (uint32_t r = 0; r < p.nValue; ++r) {
+      const uint8_t* row = matrix + uint64_t{r} * p.srcDValue * elem_bytes;
+      NoteGmRead(api, row, uint64_t{p.dValue} * elem_bytes);
+      for (uint32_t j = 0; j < blocks; ++j) {
+        const uint64_t to =
+            nz +
+            (uint64_t{j} * p.dstNzC0Stride + uint64_t{r} * p.dstNzNStride) * 32;
+        const uint32_t valid = std::min(c0, p.dValue - j * c0);
+        const uint8_t* from = row + uint64_t{j} * 32;
+        if (piece) piece(from, valid * elem_bytes, to);
+        std::memcpy(out + to, from, uint64_t{valid} * elem_bytes);
+        // A row shorter than its 32 bytes is padded with zeros.
+        std::memset(out + to + valid * elem_bytes, 0,
+                    (c0 - valid) * elem_bytes);
+      }
+    }
+  }
+}
 
 void RunNd2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
               const GmSide& src, const AscendC::Nd2NzParams& p) {
+  // A destination in the UB is the vector core's form (cube_l1_moves.cc).
+  if (!IsCubePosition(dst.position)) {
+    RunNd2NzToUb(type_name, elem_bytes, dst, src, p);
+    return;
+  }
   char api[64];
   std::snprintf(api, sizeof api, "DataCopy<%s> GM->L1 (Nd2NzParams)",
                 type_name);
@@ -143,38 +189,10 @@ void RunNd2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
   CheckRange(api, "intriParams.dstNzNStride", p.dstNzNStride, 1, 16384);
   CheckRange(api, "intriParams.dstNzMatrixStride", p.dstNzMatrixStride, 0,
              16384);
-  const uint32_t c0 = 32 / elem_bytes;  // elements of one 32-byte row piece
-  const uint32_t blocks = CeilDiv(p.dValue, c0);
-  const uint64_t last = p.ndNum - 1u;
-  // The last element read and the end of the last 32 bytes written.
-  const uint64_t src_end = last * p.srcNdMatrixStride +
-                           uint64_t{p.nValue - 1u} * p.srcDValue + p.dValue;
-  const uint64_t dst_end = (last * p.dstNzMatrixStride +
-                            (uint64_t{blocks - 1} * p.dstNzC0Stride +
-                             uint64_t{p.nValue - 1u} * p.dstNzNStride + 1) *
-                                c0) *
-                           elem_bytes;
-  CheckFits(api, "dst", dst_end, dst.bytes, "the Nz matrices");
-  CheckGmSide(api, "src", src, elem_bytes, src_end, false);
-  uint8_t* out = dst.declared_data();
-  for (uint32_t i = 0; i < p.ndNum; ++i) {
-    const uint8_t* matrix =
-        src.data + uint64_t{i} * p.srcNdMatrixStride * elem_bytes;
-    uint8_t* nz = out + uint64_t{i} * p.dstNzMatrixStride * elem_bytes;
-    for (uint32_t r = 0; r < p.nValue; ++r) {
-      const uint8_t* row = matrix + uint64_t{r} * p.srcDValue * elem_bytes;
-      NoteGmRead(api, row, uint64_t{p.dValue} * elem_bytes);
-      for (uint32_t j = 0; j < blocks; ++j) {
-        uint8_t* to =
-            nz +
-            (uint64_t{j} * p.dstNzC0Stride + uint64_t{r} * p.dstNzNStride) * 32;
-        const uint32_t valid = std::min(c0, p.dValue - j * c0);
-        std::memcpy(to, row + uint64_t{j} * 32, uint64_t{valid} * elem_bytes);
-        // A row shorter than its 32 bytes is padded with zeros.
-        std::memset(to + valid * elem_bytes, 0, (c0 - valid) * elem_bytes);
-      }
-    }
-  }
+  const Nd2NzExtent extent = Nd2NzExtentOf(elem_bytes, p);
+  CheckFits(api, "dst", extent.dst_bytes, dst.bytes, "the Nz matrices");
+  CheckGmSide(api, "src", src, elem_bytes, extent.src_elems, false);
+  MoveNd2Nz(api, elem_bytes, dst.declared_data(), src, p, nullptr);
 }
 
 // ---- LoadData 2D -----------------------------------------------------------

@@ -271,7 +271,8 @@ void RunSetFixpipePreQuantFlag(uint64_t config);
 
 namespace AscendC {
 
-/// GM → L1 with the ND → Nz conversion.
+/// GM → L1 with the ND → Nz conversion; with dst in the UB, the vector
+/// core's GM → UB form (cube_l1_moves.h).
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
               const Nd2NzParams& intriParams,
