@@ -443,6 +443,27 @@ TEST(CubeMovesVector, UbToGmNz2NdTypesAndEdgeValues) {
   Nz2NdCase<half>(Nz2NdParamsFull{0, 1, 16, 1, 1, 16, 1}, 16, 16);
 }
 
+TEST(CubeMovesVector, UbToGmNz2NdWritesThroughTheAtomicMode) {
+  // Under SetAtomicAdd the ND elements add to what GM holds; the gaps
+  // between rows keep theirs.
+  TPipe pipe;
+  TBuf<TPosition::VECOUT> ub;
+  pipe.InitBuffer(ub, 2 * 256 * 4);
+  std::vector<float> src = Iota<float>(512, 1), out(2 * 40, 100.0f);
+  GlobalTensor<float> gsrc = Gm(src), gout = Gm(out);
+  DataCopy(ub.Get<float>(), gsrc, 512);
+  AscendC::SetAtomicAdd<float>();
+  DataCopy(gout, ub.Get<float>(), Nz2NdParamsFull{1, 2, 32, 1, 2, 40, 1});
+  AscendC::DisableDmaAtomic();
+  const std::vector<float> before(out.size(), 100.0f);
+  std::vector<float> want =
+      Nz2NdReference(src, std::vector<float>(out.size(), 0.0f),
+                     Nz2NdParamsFull{1, 2, 32, 1, 2, 40, 1});
+  for (size_t e = 0; e < out.size(); ++e) {
+    EXPECT_EQ(out[e], before[e] + want[e]) << "element " << e;
+  }
+}
+
 TEST(CubeMovesVector, Nd2NzThenNz2NdGivesTheMatrixBack) {
   // A 24 x 48 float matrix into Nz with column blocks of 16 floats (NZ2ND's
   // blocks), and back.
