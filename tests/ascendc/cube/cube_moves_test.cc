@@ -10,7 +10,7 @@
 //
 // Extending: one TEST per behaviour; a new rule gets a FailsWith line with
 // its message. The L1 tests run on the thread's core made a cube core by the
-// fixture (CubeMovesTest); the UB tests on the thread's vector core.
+// fixture (CubeCoreTest); the UB tests on the thread's vector core.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -35,12 +36,8 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-// Each test runs on a cube core, and leaves the core a vector core.
-class CubeMovesTest : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+// The L1 tests run on a cube core.
+class CubeMovesTest : public CubeCoreTest {};
 
 template <typename T>
 GlobalTensor<T> Gm(std::vector<T>& v) {
