@@ -1,8 +1,9 @@
 // cube_ops.cc — the cube unit's basic data path (normgrad_ascendc/cube/
 // cube_api.h, docs/cube.md): ND2NZ DataCopy GM → L1, LoadData 2D into
-// L0A/L0B, Mmad into L0C and Fixpipe out to GM (NZ2ND, NZ2NZ) or L1 with its
-// casts and quantization modes, each checked against its page's rules before
-// it moves a byte.
+// L0A/L0B, Mmad into L0C, Fixpipe out to GM (NZ2ND, NZ2NZ with F32 Channel
+// Split and Int8 Channel Merge) or L1 with its casts and quantization modes,
+// and DataCopy L0C -> GM / L1 with the fixpipe registers, each checked
+// against its page's rules before it moves a byte.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -805,6 +806,28 @@ uint32_t CubeTypeBytes(CubeType type) {
   }
 }
 
+// Where an NZ output puts column n: in column block `block` (dstStride x 32
+// bytes apart), row m at m x `pitch` elements, `column` into the row. F32
+// Channel Split cuts each 16 x 16 fractal into two 16 x 8 ones (blocks of 8
+// channels); an 8-bit output merges two 16 x 16 fractals into one 16 x 32
+// (Int8 Channel Merge), and when N is an odd number of 16s the last 16
+// channels stay a 16 x 16 fractal of their own. Otherwise blocks of 16.
+struct NzOutPlace {
+  bool split;
+  bool merge;
+  uint32_t n_size;
+  struct Spot {
+    uint32_t block, pitch, column;
+  };
+  Spot Of(uint32_t n) const {
+    if (split) return {n / 8, 8, n % 8};
+    if (!merge) return {n / kCubeBlock, kCubeBlock, n % kCubeBlock};
+    const uint32_t merged = n_size / 32;  // whole 16 x 32 fractals
+    if (n < merged * 32) return {n / 32, 32, n % 32};
+    return {merged, kCubeBlock, n - merged * 32};
+  }
+};
+
 // How a call names itself and where its per-column parameters lie: the
 // Fixpipe forms (cbufWorkspace in L1) and DataCopy L0C -> GM (the fixpipe
 // registers, the parameters in the fixpipe buffer).
@@ -889,19 +912,30 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
   if (p.channelSplit && !nz) {
     Fail("%s: intriParams.channelSplit does not combine with NZ2ND", api);
   }
-  if (p.channelSplit) {
-    Fail("%s: intriParams.channelSplit (F32 Channel Split) is not emulated yet",
-         api);
-  }
-  if (nz && out_bytes == 1) {
+  // F32 Channel Split: float in L0C and out, NZ into GM, without unitFlag.
+  if (p.channelSplit && !to_gm) {
     Fail(
-        "%s: an NZ output of %s merges channels into 16 x 32 fractals (Int8 "
-        "Channel Merge), which is not emulated yet",
-        api, CubeTypeName(dst_type));
+        "%s: intriParams.channelSplit is true; F32 Channel Split takes effect "
+        "only on the L0C -> GM path (set it false)",
+        api);
   }
-  if (nz && p.nSize % kCubeBlock != 0) {
-    Fail("%s: intriParams.nSize %u is not a multiple of 16 (NZ output)", api,
-         p.nSize);
+  if (p.channelSplit &&
+      (src_type != CubeType::kFloat || dst_type != CubeType::kFloat)) {
+    Fail(
+        "%s: intriParams.channelSplit is true for %s -> %s; F32 Channel Split "
+        "needs float in L0C and float out",
+        api, CubeTypeName(src_type), CubeTypeName(dst_type));
+  }
+  if (p.channelSplit && p.unitFlag != 0) {
+    Fail(
+        "%s: intriParams.channelSplit does not combine with unitFlag %u (set "
+        "unitFlag 0)",
+        api, p.unitFlag);
+  }
+  const uint32_t n_multiple = p.channelSplit ? 8 : kCubeBlock;
+  if (nz && p.nSize % n_multiple != 0) {
+    Fail("%s: intriParams.nSize %u is not a multiple of %u (NZ output%s)", api,
+         p.nSize, n_multiple, p.channelSplit ? " with channelSplit" : "");
   }
   if (!nz) CheckRange(api, "intriParams.srcNdStride", p.srcNdStride, 0, 512);
   // NZ2NZ moves one matrix: ndNum and its strides belong to NZ2ND.
@@ -909,17 +943,18 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
   if (p.nSize == 0 || p.mSize == 0 || nd_num == 0) return;  // a NOP
   const uint32_t blocks = CeilDiv(p.nSize, kCubeBlock);
   const uint64_t last = nd_num - 1u;
+  const NzOutPlace place{p.channelSplit, out_bytes == 1, p.nSize};
   if (nz) {
     if (p.dstStride == 0) {
       Fail("%s: intriParams.dstStride is 0; NZ2NZ needs it >= 1 (32 bytes)",
            api);
     }
-    if (uint64_t{p.dstStride} * 32 <
-        uint64_t{p.mSize} * kCubeBlock * out_bytes) {
+    const uint32_t pitch = place.Of(0).pitch;
+    if (uint64_t{p.dstStride} * 32 < uint64_t{p.mSize} * pitch * out_bytes) {
       Fail(
           "%s: intriParams.dstStride %u (x 32 bytes) is less than one column "
-          "of fractals (mSize %u x 16 x %u bytes): the NZ output would overlap",
-          api, p.dstStride, p.mSize, out_bytes);
+          "of fractals (mSize %u x %u x %u bytes): the NZ output would overlap",
+          api, p.dstStride, p.mSize, pitch, out_bytes);
     }
   } else {
     if (p.dstStride < p.nSize) {
@@ -943,12 +978,13 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
       (last * p.srcNdStride + uint64_t{blocks - 1} * p.srcStride) * kCubeBlock +
       uint64_t{p.mSize} * kCubeBlock;
   CheckFits(api, "src", src_end * 4, src.bytes, "the NZ matrices");
-  // The destination: element (m, n) of matrix i at `DstIndex` elements.
+  // The destination: element (m, n) of matrix i at `dst_index` elements.
   const uint64_t block_elems = uint64_t{p.dstStride} * 32 / out_bytes;
   const auto dst_index = [&](uint32_t i, uint32_t m, uint32_t n) {
-    return nz ? uint64_t{n / kCubeBlock} * block_elems + uint64_t{m} * 16 +
-                    n % kCubeBlock
-              : uint64_t{i} * p.dstNdStride + uint64_t{m} * p.dstStride + n;
+    if (!nz) return uint64_t{i} * p.dstNdStride + uint64_t{m} * p.dstStride + n;
+    const NzOutPlace::Spot spot = place.Of(n);
+    return uint64_t{spot.block} * block_elems + uint64_t{m} * spot.pitch +
+           spot.column;
   };
   const uint64_t dst_end = dst_index(nd_num - 1, p.mSize - 1, p.nSize - 1) + 1;
   uint8_t* out_base = nullptr;
@@ -984,8 +1020,9 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
     }
   }
   const uint8_t* l0c = src.declared_data();
-  // One destination run at a time: an ND row, or 16 elements of an NZ row.
-  const uint32_t run = nz ? kCubeBlock : p.nSize;
+  // One destination run at a time: an ND row, or the elements of an NZ row
+  // that lie side by side (16, or 8 split channels).
+  const uint32_t run = nz ? n_multiple : p.nSize;
   std::vector<uint8_t> staged(uint64_t{run} * out_bytes);
   for (uint32_t i = 0; i < nd_num; ++i) {
     const uint64_t src_base = uint64_t{i} * p.srcNdStride * kCubeBlock;
@@ -1024,14 +1061,34 @@ void RunFixpipe(CubeType dst_type, CubeType src_type, AscendC::CO2Layout layout,
               workspace, params);
 }
 
-// ---- DataCopy L0C -> GM and the fixpipe registers --------------------------
+// ---- DataCopy L0C -> GM / L1 and the fixpipe registers ---------------------
 
-void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
-                        const TensorView& src,
-                        const AscendC::DataCopyCO12DstParams& p) {
+namespace {
+
+// DataCopy out of L0C into GM (`dst_gm`) or L1 (`dst_l1`, the other null):
+// the Fixpipe of the same parameters with its settings read from the fixpipe
+// registers.
+void DataCopyFromL0c(CubeType dst_type, CubeType src_type, const GmSide* dst_gm,
+                     const TensorView* dst_l1, const TensorView& src,
+                     const AscendC::DataCopyCO12DstParams& p) {
   char api[64];
-  std::snprintf(api, sizeof api, "DataCopy<%s, %s> L0C->GM",
-                CubeTypeName(dst_type), CubeTypeName(src_type));
+  std::snprintf(api, sizeof api, "DataCopy<%s, %s> L0C->%s",
+                CubeTypeName(dst_type), CubeTypeName(src_type),
+                dst_gm != nullptr ? "GM" : "L1");
+  // On Atlas A2/A3 the L0C -> L1 path writes NZ and never splits channels;
+  // a program that asks for either would get what it did not ask for.
+  if (dst_l1 != nullptr && p.nz2ndEn) {
+    Fail(
+        "%s: intriParams.nz2ndEn is true; the L0C -> L1 path of Atlas A2/A3 "
+        "writes NZ only (set it false)",
+        api);
+  }
+  if (dst_l1 != nullptr && p.channelSplit) {
+    Fail(
+        "%s: intriParams.channelSplit is true; F32 Channel Split takes effect "
+        "only on the L0C -> GM path (set it false)",
+        api);
+  }
   Core& core = CurrentCore();
   const FixpipeRegisters& regs = core.fixpipe_registers();
   if (p.reluPre > 1) {
@@ -1087,8 +1144,22 @@ void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
   }
   FixpipeImpl(
       kDataCopyCall, dst_type, src_type,
-      p.nz2ndEn ? AscendC::CO2Layout::ROW_MAJOR : AscendC::CO2Layout::NZ, &dst,
-      nullptr, src, vector ? &table : nullptr, v);
+      p.nz2ndEn ? AscendC::CO2Layout::ROW_MAJOR : AscendC::CO2Layout::NZ,
+      dst_gm, dst_l1, src, vector ? &table : nullptr, v);
+}
+
+}  // namespace
+
+void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
+                        const TensorView& src,
+                        const AscendC::DataCopyCO12DstParams& params) {
+  DataCopyFromL0c(dst_type, src_type, &dst, nullptr, src, params);
+}
+
+void RunDataCopyL0cToL1(CubeType dst_type, CubeType src_type,
+                        const TensorView& dst, const TensorView& src,
+                        const AscendC::DataCopyCO12DstParams& params) {
+  DataCopyFromL0c(dst_type, src_type, nullptr, &dst, src, params);
 }
 
 void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu) {

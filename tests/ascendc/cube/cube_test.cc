@@ -1298,11 +1298,6 @@ TEST_F(CubeTest, FixpipeQuantAndNzRules) {
                         "intriParams.quantPre QF322B8_PRE does not turn "
                         "int32_t into int8_t"));
   // NZ2NZ and L0C -> L1.
-  p.quantPre = AscendC::REQ8;
-  EXPECT_TRUE(FailsWith(
-      [&] { Fixpipe<int8_t, int32_t, AscendC::CFG_NZ>(gb, c, p); },
-      "an NZ output of int8_t merges channels into 16 x 32 fractals (Int8 "
-      "Channel Merge), which is not emulated yet"));
   p.quantPre = AscendC::F322F16;
   p.nSize = 8;
   EXPECT_TRUE(
@@ -1318,7 +1313,8 @@ TEST_F(CubeTest, FixpipeQuantAndNzRules) {
   p.channelSplit = true;
   EXPECT_TRUE(FailsWith(
       [&] { Fixpipe<half, float, AscendC::CFG_NZ>(gh, cf, p); },
-      "intriParams.channelSplit (F32 Channel Split) is not emulated yet"));
+      "intriParams.channelSplit is true for float -> half; F32 Channel Split "
+      "needs float in L0C and float out"));
   p.channelSplit = false;
   EXPECT_TRUE(FailsWith([&] { Fixpipe(dst_l1, cf, p); },
                         "Fixpipe<half, float> L0C->L1: config CFG_ROW_MAJOR: "

@@ -1,10 +1,12 @@
 // normgrad_ascendc/cube/cube_api.h — the cube unit's basic data path
 // (docs/cube.md): DataCopy GM → L1 with ND2NZ (Nd2NzParams), LoadData 2D
 // L1/GM → L0A/L0B (LoadData2DParams), Mmad L0A × L0B → L0C (MmadParams) and
-// Fixpipe L0C → GM (NZ2ND or NZ2NZ) and L0C → L1 (FixpipeParamsV220) with
-// its casts and quantization modes, as the Atlas A2/A3 pages give them. The
-// contiguous DataCopy forms between GM and L1 are the DataCopy overloads of
-// data_copy.h, which tell an L1 tensor by its position.
+// Fixpipe L0C → GM (NZ2ND or NZ2NZ, with F32 Channel Split and Int8 Channel
+// Merge) and L0C → L1 (FixpipeParamsV220) with its casts and quantization
+// modes, and DataCopy L0C → GM / L1 with the fixpipe registers, as the Atlas
+// A2/A3 pages give them. The contiguous DataCopy forms between GM and L1 are
+// the DataCopy overloads of data_copy.h, which tell an L1 tensor by its
+// position.
 //
 // Each call checks its operands (position, alignment, bounds) and parameters
 // (documented ranges and rules) and reports a broken rule as a KernelError
@@ -260,6 +262,10 @@ void RunFill(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
 void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
                         const TensorView& src,
                         const AscendC::DataCopyCO12DstParams& params);
+/// DataCopy L0C -> L1 (NZ) with the fixpipe registers.
+void RunDataCopyL0cToL1(CubeType dst_type, CubeType src_type,
+                        const TensorView& dst, const TensorView& src,
+                        const AscendC::DataCopyCO12DstParams& params);
 /// SetFixPipeConfig: `quant` null clears the unit flags only (no effect on
 /// the CPU).
 void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu);
@@ -464,6 +470,19 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
   normgrad_ascendc::RunDataCopyL0cToGm(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
       normgrad_ascendc::GmSideOf(dst), src.view(), intriParams);
+}
+
+/// L0C → L1 as set up by the fixpipe registers: NZ, always converted (T: the
+/// L1 type, U: the L0C type).
+template <typename T, typename U>
+void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+              const DataCopyCO12DstParams& intriParams,
+              normgrad_ascendc::CallSite site = {}) {
+  cube_detail::CheckFixpipeTypes<T, U>();
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunDataCopyL0cToL1(normgrad_ascendc::CubeTypeOf<T>(),
+                                       normgrad_ascendc::CubeTypeOf<U>(),
+                                       dst.view(), src.view(), intriParams);
 }
 
 /// Points the per-column quantization at `quantPre` in the fixpipe buffer;
