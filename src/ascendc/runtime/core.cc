@@ -151,6 +151,7 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   fixpipe_registers_ = FixpipeRegisters();
   img2col_registers_ = Img2colRegisters();
   mmad_modes_ = MmadModes();
+  sparse_index_.Reset();
   if (this == ShownCore()) PublishBlock(this);
 }
 

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <stdexcept>
 
 #include "normgrad_ascendc/runtime/position.h"
@@ -189,6 +190,29 @@ struct MmadModes {
   uint8_t hf32_trans = 0;
 };
 
+/// The cube core's sparse index buffer (cube/cube_sparse.h): the 2-bit
+/// indices LoadDataWithSparse moves beside the L0B fractals it fills, 128
+/// bytes for each 512-byte L0B fractal (a quarter of L0B), which
+/// MmadWithSparse reads for its filter's fractals. A block starts with no
+/// fractal's index loaded.
+struct SparseIndexBuffer {
+  static constexpr uint32_t kFractals = 128;  ///< L0B's 64 KiB in fractals
+  static constexpr uint32_t kFractalBytes = 128;
+  uint64_t loaded[kFractals / 64] = {};  ///< bit f: fractal f's index
+  /// kFractals x kFractalBytes, allocated by the first LoadDataWithSparse.
+  std::unique_ptr<uint8_t[]> bytes;
+
+  bool IsLoaded(uint32_t fractal) const {
+    return (loaded[fractal / 64] >> (fractal % 64) & 1u) != 0;
+  }
+  void MarkLoaded(uint32_t fractal) {
+    loaded[fractal / 64] |= uint64_t{1} << (fractal % 64);
+  }
+  void Reset() {
+    for (uint64_t& word : loaded) word = 0;
+  }
+};
+
 /// The sum the last ReduceSum of half or float left for GetReduceRepeatSumSpr
 /// (vector_reduce.h), in the bits of its type; 0 when a block starts.
 struct ReduceSpr {
@@ -278,6 +302,8 @@ class Core {
   Img2colRegisters& img2col_registers() { return img2col_registers_; }
   /// The Mmad modes (MmadModes).
   MmadModes& mmad_modes() { return mmad_modes_; }
+  /// The sparse index buffer (SparseIndexBuffer).
+  SparseIndexBuffer& sparse_index() { return sparse_index_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -334,6 +360,7 @@ class Core {
   FixpipeRegisters fixpipe_registers_;
   Img2colRegisters img2col_registers_;
   MmadModes mmad_modes_;
+  SparseIndexBuffer sparse_index_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
   CoreRole role_;
   uint8_t* cube_memory_[kCubeMemoryCount] = {};
