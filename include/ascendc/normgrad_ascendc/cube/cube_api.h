@@ -109,6 +109,7 @@ enum QuantMode_t {
 enum class CO2Layout : uint8_t { NZ, ROW_MAJOR, COLUMN_MAJOR };
 struct FixpipeConfig {
   CO2Layout format;
+  bool isToUB = false;  ///< L0C → UB: not on Atlas A2/A3
 };
 /// NZ2ND: the output is row major (ND).
 inline constexpr FixpipeConfig CFG_ROW_MAJOR{CO2Layout::ROW_MAJOR};
@@ -396,6 +397,13 @@ constexpr void CheckFixpipeTypes() {
                 "Fixpipe: T must be a documented output type (float, half, "
                 "bfloat16_t, int32_t, int8_t, uint8_t)");
 }
+// The L0C -> UB path is the Ascend 950's and Atlas 200I/500 A2's only.
+template <const FixpipeConfig& config>
+constexpr void CheckFixpipeConfig() {
+  static_assert(!config.isToUB,
+                "Fixpipe: config.isToUB (L0C -> UB) is not on Atlas A2/A3: "
+                "its page lists the Ascend 950 and Atlas 200I/500 A2 only");
+}
 }  // namespace cube_detail
 
 /// L0C → GM (T: the GM type, U: the L0C type).
@@ -404,6 +412,7 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsV220& intriParams,
              normgrad_ascendc::CallSite site = {}) {
   cube_detail::CheckFixpipeTypes<T, U>();
+  cube_detail::CheckFixpipeConfig<config>();
   const normgrad_ascendc::ApiCall call(site);
   const normgrad_ascendc::GmSide gm = normgrad_ascendc::GmSideOf(dst);
   normgrad_ascendc::RunFixpipe(normgrad_ascendc::CubeTypeOf<T>(),
@@ -420,6 +429,7 @@ void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsV220& intriParams,
              normgrad_ascendc::CallSite site = {}) {
   cube_detail::CheckFixpipeTypes<T, U>();
+  cube_detail::CheckFixpipeConfig<config>();
   static_assert(std::is_same_v<S, uint64_t>,
                 "Fixpipe: cbufWorkspace must be a LocalTensor<uint64_t>");
   const normgrad_ascendc::ApiCall call(site);
@@ -436,6 +446,7 @@ void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsV220& intriParams,
              normgrad_ascendc::CallSite site = {}) {
   cube_detail::CheckFixpipeTypes<T, U>();
+  cube_detail::CheckFixpipeConfig<config>();
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunFixpipe(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
@@ -450,6 +461,7 @@ void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
              const FixpipeParamsV220& intriParams,
              normgrad_ascendc::CallSite site = {}) {
   cube_detail::CheckFixpipeTypes<T, U>();
+  cube_detail::CheckFixpipeConfig<config>();
   static_assert(std::is_same_v<S, uint64_t>,
                 "Fixpipe: cbufWorkspace must be a LocalTensor<uint64_t>");
   const normgrad_ascendc::ApiCall call(site);
