@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -32,15 +33,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class CubeFixpipeLayoutTest : public testing::Test {
- protected:
-  void SetUp() override {
-    // A fresh block: the fixpipe registers start unset.
-    normgrad_ascendc::CurrentCore().SetBlock(0, 1);
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-  }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+class CubeFixpipeLayoutTest : public CubeCoreTest {};
 
 // An NZ output in GM starts at a 32-byte boundary.
 template <typename T>

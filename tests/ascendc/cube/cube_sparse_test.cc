@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "compat_test.h"
+#include "cube_core_test.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -33,15 +34,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class CubeSparseTest : public testing::Test {
- protected:
-  void SetUp() override {
-    // A fresh block: no index loaded.
-    normgrad_ascendc::CurrentCore().SetBlock(0, 1);
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-  }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+class CubeSparseTest : public CubeCoreTest {};
 
 uint32_t Up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
