@@ -202,19 +202,18 @@ void CheckLayouts(const std::vector<float>& c, const std::vector<half>& a,
           for (int j = 0; j < n; ++j) {
             double sum = 0;
             for (int p = 0; p < k; ++p) {
-              const size_t ea = trans_a ? pa(ax, bb, p, nn, ga, i)
-                                        : pa(ax, bb, i, nn, ga, p);
-              const size_t eb = trans_b ? pb(bx, bb, j, nn, gb, p)
-                                        : pb(bx, bb, p, nn, gb, j);
+              const size_t ea =
+                  trans_a ? pa(ax, bb, p, nn, ga, i) : pa(ax, bb, i, nn, ga, p);
+              const size_t eb =
+                  trans_b ? pb(bx, bb, j, nn, gb, p) : pb(bx, bb, p, nn, gb, j);
               sum += double(float(a[ea])) * double(float(b[eb]));
             }
             const size_t ec = pc(cx, bb, i, nn, gc, j);
             want[ec] += sum;
             if (bias != nullptr && !biased[ec]) {
               biased[ec] = true;
-              want[ec] += (*bias)[((size_t{1} * bb * cx.n + nn) * cx.g + gc) *
-                                      n +
-                                  j];
+              want[ec] +=
+                  (*bias)[((size_t{1} * bb * cx.n + nn) * cx.g + gc) * n + j];
             }
           }
         }
@@ -232,10 +231,10 @@ TEST(MatmulBatch, BsngdInputsIntoBngs1s2) {
   // batchB = N · G; the kernel moves each call's start to its B.
   const int m = 20, n = 24, k = 40;
   const Axes ax{2, m, 2, 2, k}, bx{2, n, 2, 2, k}, cx{2, m, 2, 2, n};
-  using A = MatmulType<TPosition::GM, CubeFormat::ND, half, false,
-                       LayoutMode::BSNGD>;
-  using B = MatmulType<TPosition::GM, CubeFormat::ND, half, true,
-                       LayoutMode::BSNGD>;
+  using A =
+      MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
+  using B =
+      MatmulType<TPosition::GM, CubeFormat::ND, half, true, LayoutMode::BSNGD>;
   using C = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
                        LayoutMode::BNGS1S2>;
   std::vector<half> a = SmallInts(size_t{1} * 2 * m * 4 * k, 21);
@@ -262,8 +261,8 @@ TEST(MatmulBatch, SbngdBroadcastsBAlongG) {
   // (batchA 4, batchB 2 per call, one call per B). C is SBNGD too.
   const int m = 20, n = 24, k = 40;
   const Axes ax{2, m, 1, 4, k}, bx{2, k, 1, 2, n}, cx{2, m, 1, 4, n};
-  using A = MatmulType<TPosition::GM, CubeFormat::ND, half, false,
-                       LayoutMode::SBNGD>;
+  using A =
+      MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::SBNGD>;
   using C = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
                        LayoutMode::SBNGD>;
   std::vector<half> a = SmallInts(size_t{1} * m * 2 * 4 * k, 31);
@@ -279,8 +278,8 @@ TEST(MatmulBatch, SbngdBroadcastsBAlongG) {
     mm.SetTensorB(Gm(b)[size_t{1} * call * 2 * n]);
     mm.IterateBatch(Gm(c)[size_t{1} * call * 4 * n], 4, 2, false);
   }
-  CheckLayouts(c, a, b, nullptr, ax, bx, cx, Sbngd, Sbngd, Sbngd, false,
-               false, m, n, k);
+  CheckLayouts(c, a, b, nullptr, ax, bx, cx, Sbngd, Sbngd, Sbngd, false, false,
+               m, n, k);
 }
 
 TEST(MatmulBatch, Bngs1s2ReducesCAlongG) {
@@ -312,7 +311,7 @@ TEST(MatmulBatch, Bngs1s2ReducesCAlongG) {
 // ---- IterateNBatch ---------------------------------------------------------
 
 constexpr AscendC::MatmulConfig kNBatchConfig =
-    AscendC::GetNormalConfig(false, true);
+    AscendC::GetNormalConfig(false, true);  // batchLoop: isNBatch
 
 TEST(MatmulBatch, IterateNBatchFillsTheWorkspaceLoopByLoop) {
   // Three loops of batchA 2, batchB 1 over NORMAL matrices: loop l takes
@@ -372,6 +371,33 @@ TEST(MatmulBatch, IterateNBatchFillsTheWorkspaceLoopByLoop) {
       "taken)"));
 }
 
+TEST(MatmulBatch, IterateNBatchWalksBsngdAcrossB) {
+  // BSNGD with B 2, N 1, G 2: loop l takes the two (N, G) matrices of B
+  // index l, so the second loop starts a whole S · N · G · D further on.
+  const int m = 20, n = 24, k = 40;
+  const Axes ax{2, m, 1, 2, k}, bx{2, k, 1, 2, n}, cx{2, m, 1, 2, n};
+  using A =
+      MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
+                       LayoutMode::BNGS1S2>;
+  std::vector<half> a = SmallInts(size_t{1} * 2 * m * 2 * k, 71);
+  std::vector<half> b = SmallInts(size_t{1} * 2 * k * 2 * n, 72);
+  std::vector<float> workspace(size_t{1} * 2 * 2 * m * n, -1.0f);
+  TCubeTiling tiling = Tiling(m, n, k, false);
+  SetLayouts(tiling, ax, bx, cx, 2);
+  TPipe pipe;
+  Matmul<A, A, C, FloatBias, kNBatchConfig> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetWorkspace(Gm(workspace));
+  mm.IterateNBatch(2, 2, 2, false);
+  // The workspace holds the batches (b, g) one after another: BNGS1S2's
+  // order with N 1.
+  CheckLayouts(workspace, a, b, nullptr, ax, bx, cx, Bsngd, Bsngd, Bngs1s2,
+               false, false, m, n, k);
+}
+
 // ---- Refusals --------------------------------------------------------------
 
 TEST(MatmulBatch, RefusalsNameTheRule) {
@@ -414,8 +440,8 @@ TEST(MatmulBatch, RefusalsNameTheRule) {
                           "Matmul::GetBatchTensorC: batchA 2 and batchB 1 "
                           "differ from IterateNBatch's 2 and 2"));
   }
-  using A = MatmulType<TPosition::GM, CubeFormat::ND, half, false,
-                       LayoutMode::BSNGD>;
+  using A =
+      MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
   using CB = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
                         LayoutMode::BSNGD>;
   {  // a layout without its axes in the tiling
