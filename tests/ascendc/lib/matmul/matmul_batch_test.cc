@@ -398,6 +398,43 @@ TEST(MatmulBatch, IterateNBatchWalksBsngdAcrossB) {
                false, false, m, n, k);
 }
 
+TEST(MatmulBatch, IterateNBatchPadsNdAlignRows) {
+  // C in ND_ALIGN with N 20 floats: each row of the workspace takes 24
+  // (whole 32-byte blocks), the padding left as it was.
+  const int m = 20, n = 20, k = 40;
+  using FloatAlign = MatmulType<TPosition::GM, CubeFormat::ND_ALIGN, float,
+                                false, LayoutMode::NORMAL>;
+  std::vector<half> a = SmallInts(size_t{1} * 2 * m * k, 81);
+  std::vector<half> b = SmallInts(size_t{1} * 2 * k * n, 82);
+  std::vector<float> workspace(size_t{1} * 2 * m * 24, -1.0f);
+  const TCubeTiling tiling = Tiling(m, n, k, false);
+  TPipe pipe;
+  Matmul<HalfNormal, HalfNormal, FloatAlign, FloatBias, kNBatchConfig> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetWorkspace(Gm(workspace));
+  mm.IterateNBatch(1, 2, 2, false);
+  const GlobalTensor<float> slice = mm.GetBatchC(2, 2);
+  ASSERT_EQ(slice.GetSize(), size_t{1} * 2 * m * 24);
+  for (int bt = 0; bt < 2; ++bt) {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < 24; ++j) {
+        double want = -1.0;
+        if (j < n) {
+          want = 0;
+          for (int p = 0; p < k; ++p) {
+            want += double(float(a[(size_t{1} * bt * m + i) * k + p])) *
+                    double(float(b[(size_t{1} * bt * k + p) * n + j]));
+          }
+        }
+        ASSERT_EQ(slice.GetValue((bt * m + i) * 24 + j), want)
+            << "batch " << bt << " at (" << i << ", " << j << ")";
+      }
+    }
+  }
+}
+
 // ---- Refusals --------------------------------------------------------------
 
 TEST(MatmulBatch, RefusalsNameTheRule) {
