@@ -149,6 +149,44 @@ TEST(MatmulBatch, NormalRatiosShareConsecutiveBatches) {
   }
 }
 
+constexpr AscendC::MatmulConfig kSharedBiasConfig = [] {
+  AscendC::MatmulConfig config = AscendC::GetNormalConfig();
+  config.isBiasBatch = false;
+  return config;
+}();
+
+TEST(MatmulBatch, AsyncSharedBiasAndAtomicAdd) {
+  // The asynchronous form with WaitIterateBatch, isBiasBatch false (one
+  // bias row for every batch) and enAtomic 1 (C added to what GM holds).
+  const int m = 20, n = 24, k = 40, batches = 2;
+  std::vector<half> a = SmallInts(size_t{1} * batches * m * k, 91);
+  std::vector<half> b = SmallInts(size_t{1} * batches * k * n, 92);
+  std::vector<float> bias = SmallBias(n, 93);
+  std::vector<float> c(size_t{1} * batches * m * n, 5.0f);
+  const TCubeTiling tiling = Tiling(m, n, k, true);
+  TPipe pipe;
+  Matmul<HalfNormal, HalfNormal, FloatNormal, FloatBias, kSharedBiasConfig> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetBias(Gm(bias));
+  mm.IterateBatch<false>(Gm(c), batches, batches, false, 0, 0, 0, false, 1);
+  mm.WaitIterateBatch();
+  for (int bt = 0; bt < batches; ++bt) {
+    for (int i = 0; i < m; ++i) {
+      for (int j = 0; j < n; ++j) {
+        double want = 5.0 + bias[j];
+        for (int p = 0; p < k; ++p) {
+          want += double(float(a[(size_t{1} * bt * m + i) * k + p])) *
+                  double(float(b[(size_t{1} * bt * k + p) * n + j]));
+        }
+        ASSERT_EQ(c[(size_t{1} * bt * m + i) * n + j], want)
+            << "batch " << bt << " at (" << i << ", " << j << ")";
+      }
+    }
+  }
+}
+
 TEST(MatmulBatch, IterateBatchIntoTheUb) {
   // C at VECIN: the batches one after another in the vector core's UB.
   const int m = 20, n = 24, k = 40, batches = 3;

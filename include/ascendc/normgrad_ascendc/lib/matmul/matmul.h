@@ -659,6 +659,7 @@ class Matmul {
     static_assert(C_TYPE::format != CubeFormat::NZ,
                   "Matmul::IterateNBatch: C in ND or ND_ALIGN (the workspace "
                   "holds whole row-major matrices)");
+    CheckBatchTypes();
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;      // reserved
     (void)enSequentialWrite;  // the workspace holds whole matrices either way
@@ -977,6 +978,9 @@ class Matmul {
                   "SetQuantVector rows)");
     static_assert(!MM_CFG.doMultiDataLoad && !MM_CFG.doSpecialMDL,
                   "Matmul: batches run with the Norm template only");
+    static_assert(!MM_CFG.enableMixDualMaster,
+                  "Matmul: batches are not computed with enableMixDualMaster "
+                  "(MixDualMaster) set");
     static_assert(kInLayout == LayoutMode::NORMAL ||
                       kInLayout == LayoutMode::BNGS1S2 ||
                       (A_TYPE::format == CubeFormat::ND &&
