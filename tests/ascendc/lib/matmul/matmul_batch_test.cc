@@ -515,6 +515,28 @@ TEST(MatmulBatch, RefusalsNameTheRule) {
                           "Matmul::GetBatchTensorC: batchA 2 and batchB 1 "
                           "differ from IterateNBatch's 2 and 2"));
   }
+  {  // C into the UB: rows of whole 32-byte blocks, room for every batch
+    using FloatUb = MatmulType<TPosition::VECIN, CubeFormat::ND, float, false,
+                               LayoutMode::NORMAL>;
+    TPipe pipe;
+    AscendC::TBuf<TPosition::VECIN> buf;
+    pipe.InitBuffer(buf, 2 * m * n * sizeof(float));
+    const LocalTensor<float> ub = buf.Get<float>();
+    const TCubeTiling wide = Tiling(m, n, k, false);
+    Matmul<HalfNormal, HalfNormal, FloatUb, FloatBias> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &wide);
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(b));
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.IterateBatch(ub, 3, 3, true); },
+        "Matmul::IterateBatch: ubCmatrix holds 960 elements; max(batchA, "
+        "batchB) 3 batches of singleCoreM 20 x singleCoreN 24 are 1440"));
+    mm.SetTail(-1, 20);
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.IterateBatch(ub, 1, 1, true); },
+        "Matmul::IterateBatch: singleCoreN 20 of float is not a whole number "
+        "of 32-byte blocks; batches in the UB have rows of whole blocks"));
+  }
   using A =
       MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
   using CB = MatmulType<TPosition::GM, CubeFormat::ND, float, false,

@@ -666,8 +666,7 @@ class Matmul {
     RequireInit("IterateNBatch");
     if (batchLoop == 0) {
       normgrad_ascendc::Fail(
-          "Matmul::IterateNBatch: batchLoop 0 must be at "
-          "least 1");
+          "Matmul::IterateNBatch: batchLoop 0 must be at least 1");
     }
     if (!workspace_set_) {
       normgrad_ascendc::Fail(
@@ -726,8 +725,8 @@ class Matmul {
     CopyBatchSlice("GetBatchTensorC", c, batchA, batchB);
   }
 
-  /// GetBatchTensorC's older name, in both the synchronous and the
-  /// asynchronous form.
+  /// What GetBatchTensorC does (its page recommends that name), in both
+  /// the synchronous and the asynchronous form.
   template <bool sync = true>
   GlobalTensor<DstT> GetBatchC(uint32_t batchA, uint32_t batchB,
                                bool enSequentialWrite = false,
