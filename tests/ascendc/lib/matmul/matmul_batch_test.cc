@@ -537,6 +537,24 @@ TEST(MatmulBatch, RefusalsNameTheRule) {
         "Matmul::IterateBatch: singleCoreN 20 of float is not a whole number "
         "of 32-byte blocks; batches in the UB have rows of whole blocks"));
   }
+  {  // C's G sums two batches: a call of one batch would split the sum
+    using A3 = MatmulType<TPosition::GM, CubeFormat::ND, half, false,
+                          LayoutMode::BNGS1S2>;
+    using C3 = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
+                          LayoutMode::BNGS1S2>;
+    TCubeTiling tiling = Tiling(m, n, k, false);
+    SetLayouts(tiling, {1, m, 1, 2, k}, {1, k, 1, 2, n}, {1, m, 1, 1, n}, 2);
+    TPipe pipe;
+    Matmul<A3, A3, C3, FloatBias> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(b));
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.IterateBatch(Gm(c), 1, 1, false); },
+        "Matmul::IterateBatch: C's G axis (CLayoutInfoG 1) sums 2 batches "
+        "into one C, but the call has max(batchA, batchB) 1; a call covers "
+        "whole sums"));
+  }
   using A =
       MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::BSNGD>;
   using CB = MatmulType<TPosition::GM, CubeFormat::ND, float, false,
