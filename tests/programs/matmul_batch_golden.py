@@ -4,18 +4,20 @@
 The batches are (b, h, g) over B batches, H heads and G groups; batch
 (b, h, g) computes C = A · B + bias with A M × K, B K × N, bias N values.
 Writes, raw little-endian, into DIR, each tensor in the layout --layout
-names (normal: A [B·H·G, M, K], B [B·H·G, K, N]; bsngd: A [B, M, H, G, K],
-B [B, K, H, G, N], the layouts' S rows of D elements; C [B·H·G, M, N] in
-both, which is BNGS1S2's order too):
+names (normal: A [B·H·G, M, K], B [B·H·G, K, N], C [B·H·G, M, N]; bsngd:
+A [B, M, H, G, K], B [B, K, H, G, N], the layouts' S rows of D elements, C
+[B, H, G, M, N] (BNGS1S2); sbngd: A [M, B, H, G, K], B [K, B, H, G, N], C
+[M, B, H, G, N]):
   a.bin    A, half: small integers in [-4, 4] (--fill exact: every product
            and partial sum is exact in float) or normal values of standard
            deviation 1 (--fill random);
   b.bin    B, half, filled alike;
   bias.bin [B·H·G, N] float;
   c.bin    C in float64: A · B + bias from the stored values;
-  abs.bin  |bias| + |A| · |B| in float64, what the error bound scales.
+  abs.bin  |bias| + |A| · |B| in float64, what the error bound scales (in
+           C's layout).
 
-Usage: python3 matmul_batch_golden.py --layout normal|bsngd --batch B --heads H
+Usage: python3 matmul_batch_golden.py --layout normal|bsngd|sbngd --batch B --heads H
        --groups G --m M --k K --n N --fill exact|random [--seed S] --out DIR
 """
 import argparse
@@ -26,7 +28,7 @@ import numpy as np
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--layout", choices=["normal", "bsngd"], required=True)
+    parser.add_argument("--layout", choices=["normal", "bsngd", "sbngd"], required=True)
     for dim in ("batch", "heads", "groups", "m", "k", "n"):
         parser.add_argument("--" + dim, type=int, required=True)
     parser.add_argument("--fill", choices=["exact", "random"], required=True)
@@ -52,6 +54,10 @@ def main():
         # [B, H, G, S, D] -> [B, S, H, G, D]
         a = np.ascontiguousarray(a.transpose(0, 3, 1, 2, 4))
         b = np.ascontiguousarray(b.transpose(0, 3, 1, 2, 4))
+    elif args.layout == "sbngd":
+        # [B, H, G, S, D] -> [S, B, H, G, D], C too
+        a, b, c, magnitude = (np.ascontiguousarray(x.transpose(3, 0, 1, 2, 4))
+                              for x in (a, b, c, magnitude))
     os.makedirs(args.out, exist_ok=True)
     a.tofile(os.path.join(args.out, "a.bin"))
     b.tofile(os.path.join(args.out, "b.bin"))
