@@ -107,6 +107,95 @@ uint64_t CubeL1Bytes(const TCubeTiling& t, const CubeTilingContext& c) {
   return ab > kU64Max - bias ? kU64Max : ab + bias;
 }
 
+namespace {
+
+// The batch layout fields (SetALayout, SetBLayout, SetCLayout, SetBatchNum
+// or SetBatchInfoForNormal): all 0 when the tiling has no layout.
+CubeTilingViolation FindBatchViolation(const TCubeTiling& t,
+                                       const CubeTilingContext& c) {
+  using R = CubeTilingRule;
+  if (t.BatchNum < 0) {
+    return Broken(R::kBatchLayout,
+                  Field("BatchNum", t.BatchNum) +
+                      " is negative: it is the most batches one IterateBatch "
+                      "computes (0 when the tiling has none)");
+  }
+  const NamedField axes[] = {
+      {"ALayoutInfoB", t.ALayoutInfoB},  {"ALayoutInfoS", t.ALayoutInfoS},
+      {"ALayoutInfoN", t.ALayoutInfoN},  {"ALayoutInfoG", t.ALayoutInfoG},
+      {"ALayoutInfoD", t.ALayoutInfoD},  {"BLayoutInfoB", t.BLayoutInfoB},
+      {"BLayoutInfoS", t.BLayoutInfoS},  {"BLayoutInfoN", t.BLayoutInfoN},
+      {"BLayoutInfoG", t.BLayoutInfoG},  {"BLayoutInfoD", t.BLayoutInfoD},
+      {"CLayoutInfoB", t.CLayoutInfoB},  {"CLayoutInfoS1", t.CLayoutInfoS1},
+      {"CLayoutInfoN", t.CLayoutInfoN},  {"CLayoutInfoG", t.CLayoutInfoG},
+      {"CLayoutInfoS2", t.CLayoutInfoS2}};
+  bool any = false;
+  for (const NamedField& f : axes) any = any || f.value != 0;
+  if (!any) return {};
+  for (const NamedField& f : axes) {
+    if (f.value < 1) {
+      return Broken(R::kBatchLayout,
+                    Field(f.name, f.value) +
+                        " is not positive while other layout axes are set: "
+                        "SetALayout, SetBLayout and SetCLayout each give all "
+                        "five axes, at least 1");
+    }
+  }
+  if (t.BatchNum < 1) {
+    return Broken(R::kBatchLayout,
+                  Field("BatchNum", t.BatchNum) +
+                      " is not positive while the layouts are set: "
+                      "SetBatchNum gives the most batches one IterateBatch "
+                      "computes");
+  }
+  if (t.ALayoutInfoB != t.BLayoutInfoB || t.ALayoutInfoB != t.CLayoutInfoB ||
+      t.ALayoutInfoN != t.BLayoutInfoN || t.ALayoutInfoN != t.CLayoutInfoN) {
+    return Broken(R::kBatchPairing,
+                  "TCubeTiling: the B axes (A " +
+                      std::to_string(t.ALayoutInfoB) + ", B " +
+                      std::to_string(t.BLayoutInfoB) + ", C " +
+                      std::to_string(t.CLayoutInfoB) + ") and N axes (A " +
+                      std::to_string(t.ALayoutInfoN) + ", B " +
+                      std::to_string(t.BLayoutInfoN) + ", C " +
+                      std::to_string(t.CLayoutInfoN) +
+                      ") differ: batches pair up along B and N, only G may "
+                      "broadcast");
+  }
+  const int32_t g = std::max(t.ALayoutInfoG, t.BLayoutInfoG);
+  if (g % t.ALayoutInfoG != 0 || g % t.BLayoutInfoG != 0 ||
+      g % t.CLayoutInfoG != 0) {
+    return Broken(R::kBatchPairing,
+                  "TCubeTiling: the G axes (ALayoutInfoG " +
+                      std::to_string(t.ALayoutInfoG) + ", BLayoutInfoG " +
+                      std::to_string(t.BLayoutInfoG) + ", CLayoutInfoG " +
+                      std::to_string(t.CLayoutInfoG) +
+                      ") do not divide the larger of A's and B's: an input "
+                      "broadcasts and C reduces along G by whole multiples");
+  }
+  // Every batch of A and B one IterateBatch takes, in Nz (rows to 16,
+  // columns to C0; either orientation where the operand may transpose).
+  auto nz = [](int32_t rows, int32_t cols, uint32_t bits, bool trans) {
+    const uint32_t c0 = C0Elements(bits);
+    uint64_t e = Mul(AlignUp(rows, 16), AlignUp(cols, c0));
+    if (trans) e = std::max(e, Mul(AlignUp(cols, 16), AlignUp(rows, c0)));
+    return Bytes(e, bits);
+  };
+  const uint64_t a = nz(t.M, t.Ka, c.a_bits, c.a_transpose);
+  const uint64_t b = nz(t.Kb, t.N, c.b_bits, c.b_transpose);
+  const uint64_t l1 = Mul(t.BatchNum, a > kU64Max - b ? kU64Max : a + b);
+  if (l1 > c.l1_bytes) {
+    return Broken(R::kBatchL1,
+                  Field("BatchNum", t.BatchNum) + " batches of A and B take " +
+                      std::to_string(l1) + " bytes in Nz, more than L1 (" +
+                      std::to_string(c.l1_bytes) +
+                      " bytes): with the BSNGD, SBNGD and BNGS1S2 layouts "
+                      "one IterateBatch's matrices fit L1 together");
+  }
+  return {};
+}
+
+}  // namespace
+
 CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& t,
                                             const CubeTilingContext& c) {
   using R = CubeTilingRule;
@@ -325,7 +414,7 @@ CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& t,
                         "in the MDL template one divides the other");
     }
   }
-  return {};
+  return FindBatchViolation(t, c);
 }
 
 std::string CheckCubeTiling(const TCubeTiling& tiling,

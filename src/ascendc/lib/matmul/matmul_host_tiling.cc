@@ -424,22 +424,31 @@ int32_t MatmulApiTilingBase::CheckPositive(
   return 0;
 }
 
+int32_t MatmulApiTilingBase::SetLayout(const char* function, int32_t (&axes)[5],
+                                       int32_t b, int32_t s, int32_t n,
+                                       int32_t g, int32_t d) {
+  if (CheckPositive(function,
+                    {{"b", b}, {"s", s}, {"n", n}, {"g", g}, {"d", d}}) != 0) {
+    return -1;
+  }
+  const int32_t given[5] = {b, s, n, g, d};
+  std::copy(given, given + 5, axes);
+  return 0;
+}
+
 int32_t MatmulApiTilingBase::SetALayout(int32_t b, int32_t s, int32_t n,
                                         int32_t g, int32_t d) {
-  return CheckPositive("SetALayout",
-                       {{"b", b}, {"s", s}, {"n", n}, {"g", g}, {"d", d}});
+  return SetLayout("SetALayout", layout_[0], b, s, n, g, d);
 }
 
 int32_t MatmulApiTilingBase::SetBLayout(int32_t b, int32_t s, int32_t n,
                                         int32_t g, int32_t d) {
-  return CheckPositive("SetBLayout",
-                       {{"b", b}, {"s", s}, {"n", n}, {"g", g}, {"d", d}});
+  return SetLayout("SetBLayout", layout_[1], b, s, n, g, d);
 }
 
 int32_t MatmulApiTilingBase::SetCLayout(int32_t b, int32_t s, int32_t n,
                                         int32_t g, int32_t d) {
-  return CheckPositive("SetCLayout",
-                       {{"b", b}, {"s", s}, {"n", n}, {"g", g}, {"d", d}});
+  return SetLayout("SetCLayout", layout_[2], b, s, n, g, d);
 }
 
 int32_t MatmulApiTilingBase::SetBatchInfoForNormal(int32_t batchA,
@@ -952,14 +961,36 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
   r.base[1] = fixed_base_[1];
   r.iterate_order = traverse_ == MatrixTraverse::FIRSTN ? 1 : 0;
 
-  const normgrad_ascendc::matmul::CubeTilingOutcome out =
+  normgrad_ascendc::matmul::CubeTilingOutcome out =
       normgrad_ascendc::matmul::SearchCubeTiling(r);
   if (!out.ok) return fail(out.problem);
+  {
+    const std::string broken =
+        normgrad_ascendc::matmul::CheckCubeTiling(out.tiling, c);
+    if (!broken.empty()) {
+      return fail("internal error, the tiling made breaks a rule: " + broken);
+    }
+  }
+  // The batch fields: the search leaves them 0, so a rule they break is
+  // the caller's (the layout setters, SetBatchNum), reported as such.
+  out.tiling.BatchNum =
+      batch_num_ > 0 ? batch_num_ : std::max(batch_a_, batch_b_);
+  int32_t* const layout_fields[3][5] = {
+      {&out.tiling.ALayoutInfoB, &out.tiling.ALayoutInfoS,
+       &out.tiling.ALayoutInfoN, &out.tiling.ALayoutInfoG,
+       &out.tiling.ALayoutInfoD},
+      {&out.tiling.BLayoutInfoB, &out.tiling.BLayoutInfoS,
+       &out.tiling.BLayoutInfoN, &out.tiling.BLayoutInfoG,
+       &out.tiling.BLayoutInfoD},
+      {&out.tiling.CLayoutInfoB, &out.tiling.CLayoutInfoS1,
+       &out.tiling.CLayoutInfoN, &out.tiling.CLayoutInfoG,
+       &out.tiling.CLayoutInfoS2}};
+  for (int w = 0; w < 3; ++w) {
+    for (int i = 0; i < 5; ++i) *layout_fields[w][i] = layout_[w][i];
+  }
   const std::string broken =
       normgrad_ascendc::matmul::CheckCubeTiling(out.tiling, c);
-  if (!broken.empty()) {
-    return fail("internal error, the tiling made breaks a rule: " + broken);
-  }
+  if (!broken.empty()) return fail(broken);
   result_ = out.tiling;
   m_dim_ = out.m_dim;
   n_dim_ = out.n_dim;

@@ -733,7 +733,7 @@ TEST_F(MatmulTest, IterateBatchNormalLayout) {
   std::vector<float> c(size_t{1} * batches * m * n);
   EXPECT_TRUE(FailsWith([&] { mm.IterateBatch(Gm(c), false, 0, false); },
                         "Matmul::IterateBatch: batchA 3 and batchB 2 must be "
-                        "equal, or one of them 1"));
+                        "equal, or one a multiple of the other"));
 }
 
 // A row-major matrix in the Nz layout of half (fractal-format page):

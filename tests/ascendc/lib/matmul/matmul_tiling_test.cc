@@ -1377,4 +1377,140 @@ TEST(MatmulTmpBufSize, RefusesATilingGetTilingDidNotMake) {
   EXPECT_EQ(ret, -1);
 }
 
+// ------------------------------------------------------------ batch layouts
+
+// The layout page's example (A [2, 32, 1, 3, 64], B [2, 256, 1, 3, 64], C
+// [2, 32, 1, 3, 256], 3 batches a call) through GetTiling.
+AscendC::tiling::TCubeTiling LayoutExample(
+    void (*change)(matmul_tiling::MultiCoreMatmulTiling&) = nullptr,
+    std::string* err = nullptr) {
+  matmul_tiling::MultiCoreMatmulTiling tiling;
+  tiling.SetDim(1);
+  tiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16, true);
+  tiling.SetShape(32, 256, 64);
+  tiling.SetOrgShape(32, 256, 64);
+  tiling.SetBias(true);
+  EXPECT_EQ(tiling.SetALayout(2, 32, 1, 3, 64), 0);
+  EXPECT_EQ(tiling.SetBLayout(2, 256, 1, 3, 64), 0);
+  EXPECT_EQ(tiling.SetCLayout(2, 32, 1, 3, 256), 0);
+  EXPECT_EQ(tiling.SetBatchNum(3), 0);
+  if (change != nullptr) change(tiling);
+  AscendC::tiling::TCubeTiling t{};
+  int64_t ret = 0;
+  const std::string stderr_text = StderrOf([&] { ret = tiling.GetTiling(t); });
+  if (err != nullptr) {
+    *err = stderr_text;
+  } else {
+    EXPECT_EQ(ret, 0) << stderr_text;
+  }
+  return t;
+}
+
+TEST(MatmulTilingBatch, LayoutSettersFillTheLayoutFields) {
+  const AscendC::tiling::TCubeTiling t = LayoutExample();
+  const int32_t want[16] = {2, 32, 1, 3,  64, 2, 256, 1,
+                            3, 64, 2, 32, 1,  3, 256, 3};
+  const int32_t got[16] = {
+      t.ALayoutInfoB, t.ALayoutInfoS, t.ALayoutInfoN,  t.ALayoutInfoG,
+      t.ALayoutInfoD, t.BLayoutInfoB, t.BLayoutInfoS,  t.BLayoutInfoN,
+      t.BLayoutInfoG, t.BLayoutInfoD, t.CLayoutInfoB,  t.CLayoutInfoS1,
+      t.CLayoutInfoN, t.CLayoutInfoG, t.CLayoutInfoS2, t.BatchNum};
+  for (int i = 0; i < 16; ++i) EXPECT_EQ(got[i], want[i]) << "field " << i;
+  // The host class carries them too.
+  matmul_tiling::MultiCoreMatmulTiling tiling;
+  tiling.SetShape(32, 256, 64);
+  tiling.SetALayout(2, 32, 1, 3, 64);
+  tiling.SetBLayout(2, 64, 1, 3, 256);
+  tiling.SetCLayout(2, 32, 1, 3, 256);
+  tiling.SetBatchNum(3);
+  optiling::TCubeTiling host;
+  ASSERT_EQ(tiling.GetTiling(host), 0);
+  EXPECT_EQ(host.get_BLayoutInfoS(), 64);
+  EXPECT_EQ(host.get_CLayoutInfoS2(), 256);
+  EXPECT_EQ(host.get_BatchNum(), 3);
+}
+
+TEST(MatmulTilingBatch, NormalBatchesRecordTheLargerCount) {
+  // SetBatchInfoForNormal without SetBatchNum: BatchNum is the larger of
+  // batchA and batchB; no layout axes.
+  matmul_tiling::BatchMatmulTiling tiling;
+  tiling.SetShape(32, 256, 64);
+  ASSERT_EQ(tiling.SetBatchInfoForNormal(2, 6, 32, 256, 64), 0);
+  AscendC::tiling::TCubeTiling t{};
+  ASSERT_EQ(tiling.GetTiling(t), 0);
+  EXPECT_EQ(t.BatchNum, 6);
+  EXPECT_EQ(t.ALayoutInfoB, 0);
+  EXPECT_EQ(t.CLayoutInfoS2, 0);
+}
+
+TEST(MatmulTilingBatch, EachBatchRuleBreaksAlone) {
+  struct Case {
+    const char* name;
+    CubeTilingRule rule;
+    void (*breakIt)(AscendC::tiling::TCubeTiling*);
+    const char* message;
+  };
+  const Case cases[] = {
+      {"BatchNum negative", CubeTilingRule::kBatchLayout,
+       [](auto* t) { t->BatchNum = -1; },
+       "TCubeTiling.BatchNum -1 is negative: it is the most batches one "
+       "IterateBatch computes (0 when the tiling has none)"},
+      {"an axis missing", CubeTilingRule::kBatchLayout,
+       [](auto* t) { t->CLayoutInfoG = 0; },
+       "TCubeTiling.CLayoutInfoG 0 is not positive while other layout axes "
+       "are set: SetALayout, SetBLayout and SetCLayout each give all five "
+       "axes, at least 1"},
+      {"no BatchNum", CubeTilingRule::kBatchLayout,
+       [](auto* t) { t->BatchNum = 0; },
+       "TCubeTiling.BatchNum 0 is not positive while the layouts are set: "
+       "SetBatchNum gives the most batches one IterateBatch computes"},
+      {"B axes", CubeTilingRule::kBatchPairing,
+       [](auto* t) { t->BLayoutInfoB = 3; },
+       "TCubeTiling: the B axes (A 2, B 3, C 2) and N axes (A 1, B 1, C 1) "
+       "differ: batches pair up along B and N, only G may broadcast"},
+      {"G axes", CubeTilingRule::kBatchPairing,
+       [](auto* t) { t->BLayoutInfoG = 2; },
+       "TCubeTiling: the G axes (ALayoutInfoG 3, BLayoutInfoG 2, "
+       "CLayoutInfoG 3) do not divide the larger of A's and B's: an input "
+       "broadcasts and C reduces along G by whole multiples"},
+      {"C's G", CubeTilingRule::kBatchPairing,
+       [](auto* t) { t->CLayoutInfoG = 2; },
+       "TCubeTiling: the G axes (ALayoutInfoG 3, BLayoutInfoG 3, "
+       "CLayoutInfoG 2) do not divide"},
+      {"L1", CubeTilingRule::kBatchL1, [](auto* t) { t->BatchNum = 20; },
+       // A 32 x 64 and B 256 x 64 (either orientation) of half: 36864
+       // bytes a batch.
+       "TCubeTiling.BatchNum 20 batches of A and B take 737280 bytes in Nz, "
+       "more than L1 (524288 bytes): with the BSNGD, SBNGD and BNGS1S2 "
+       "layouts one IterateBatch's matrices fit L1 together"},
+  };
+  CubeTilingContext c = ProfileCubeContext(Profile::kA2);
+  c.b_transpose = true;
+  c.bias = true;
+  const AscendC::tiling::TCubeTiling valid = LayoutExample();
+  EXPECT_EQ(CheckCubeTiling(valid, c), "");
+  for (const Case& rc : cases) {
+    SCOPED_TRACE(rc.name);
+    AscendC::tiling::TCubeTiling t = valid;
+    rc.breakIt(&t);
+    const auto violation = FindCubeTilingViolation(t, c);
+    EXPECT_EQ(violation.rule, rc.rule);
+    EXPECT_EQ(violation.message.rfind(rc.message, 0), 0u) << violation.message;
+  }
+}
+
+TEST(MatmulTilingBatch, GetTilingRefusesInconsistentLayouts) {
+  std::string err;
+  LayoutExample([](auto& t) { t.SetBLayout(3, 256, 1, 3, 64); }, &err);
+  EXPECT_EQ(err, std::string(kPrefix) +
+                     "TCubeTiling: the B axes (A 2, B 3, C 2) and N axes (A "
+                     "1, B 1, C 1) differ: batches pair up along B and N, "
+                     "only G may broadcast" +
+                     kSuffix);
+  LayoutExample([](auto& t) { t.SetBatchNum(20); }, &err);
+  EXPECT_NE(err.find("TCubeTiling.BatchNum 20 batches of A and B take"),
+            std::string::npos)
+      << err;
+}
+
 }  // namespace

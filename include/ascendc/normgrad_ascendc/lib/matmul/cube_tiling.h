@@ -4,8 +4,10 @@
 // struct (global TCubeTiling and AscendC::tiling::TCubeTiling) and the host
 // class optiling::TCubeTiling, both made from one field list so their bytes
 // agree. Every field is an int32_t, in the order of the documented table
-// (the TCubeTiling page: usedCoreNum first, mxTypePara last); the meaning of
-// each field is in docs/matmul.md; the rules a valid tiling obeys are in
+// (the TCubeTiling page: usedCoreNum first, mxTypePara last), then the
+// batch layout fields the kernel-side batch pages read (ALayoutInfoB ...
+// BatchNum; docs/decisions.md says why they follow mxTypePara); the meaning
+// of each field is in docs/matmul.md; the rules a valid tiling obeys are in
 // docs/matmul_tiling.md and checked by cube_tiling_rules.h's CheckCubeTiling.
 #pragma once
 
@@ -48,7 +50,23 @@
   X(int32_t, batchN)       /* reserved */                                \
   X(int32_t, singleBatchM) /* reserved */                                \
   X(int32_t, singleBatchN) /* reserved */                                \
-  X(int32_t, mxTypePara)   /* MxMatmul's scale factors (950 only) */
+  X(int32_t, mxTypePara)   /* MxMatmul's scale factors (950 only) */     \
+  X(int32_t, ALayoutInfoB) /* A's batch layout: B, S, N, G, D axes */    \
+  X(int32_t, ALayoutInfoS)                                               \
+  X(int32_t, ALayoutInfoN)                                               \
+  X(int32_t, ALayoutInfoG)                                               \
+  X(int32_t, ALayoutInfoD)                                               \
+  X(int32_t, BLayoutInfoB) /* B's */                                     \
+  X(int32_t, BLayoutInfoS)                                               \
+  X(int32_t, BLayoutInfoN)                                               \
+  X(int32_t, BLayoutInfoG)                                               \
+  X(int32_t, BLayoutInfoD)                                               \
+  X(int32_t, CLayoutInfoB) /* C's: B, S1 (rows), N, G, S2 (columns) */   \
+  X(int32_t, CLayoutInfoS1)                                              \
+  X(int32_t, CLayoutInfoN)                                               \
+  X(int32_t, CLayoutInfoG)                                               \
+  X(int32_t, CLayoutInfoS2)                                              \
+  X(int32_t, BatchNum) /* the most batches one IterateBatch computes */
 
 namespace AscendC {
 namespace tiling {

@@ -67,6 +67,9 @@ enum class CubeTilingRule {
   kMdlStepM,       ///< MDL: stepM = 1 unless Ka is loaded whole
   kMdlStepN,       ///< MDL: stepN = 1 unless Kb is loaded whole
   kMdlKSteps,      ///< MDL: the Ka and Kb step counts divide one another
+  kBatchLayout,    ///< layout axes all 0 or all >= 1, BatchNum >= 0
+  kBatchPairing,   ///< A's, B's, C's B and N agree; G axes divide
+  kBatchL1,        ///< layouts: BatchNum of A's and B's matrices fit L1
 };
 
 /// The first rule `tiling` breaks and its message (naming the field, its

@@ -29,6 +29,7 @@
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
+#include "normgrad_ascendc/lib/matmul/matmul_batch_layout.h"
 #include "normgrad_ascendc/lib/matmul/matmul_config.h"
 #include "normgrad_ascendc/runtime/atomic.h"
 #include "normgrad_ascendc/runtime/core.h"
@@ -567,12 +568,14 @@ class Matmul {
     }
   }
 
-  /// Batches of the NORMAL layout ([batch, M, K] · [batch, K, N] →
-  /// [batch, M, N]): each batch a whole Matmul of the single shape, its
-  /// matrices matrixStrideA / matrixStrideB elements apart (0: one whole
-  /// matrix of the org shape), C's a whole C apart, the bias batchC·N long
-  /// when MM_CFG.isBiasBatch. batchA and batchB are equal, or one is 1 (its
-  /// matrix serves every batch). The kernel's form without ASCENDC_CUBE_ONLY.
+  /// Batches (docs/matmul.md, "Batches"): one call computes max(batchA,
+  /// batchB) matrices of the single shape, C_c = A · B (+ bias_c), the
+  /// smaller count's matrices each shared by consecutive batches. A, B and
+  /// C lie as their LayoutMode says: NORMAL matrices one after another
+  /// (matrixStrideA / matrixStrideB elements apart, 0: one whole matrix),
+  /// BSNGD, SBNGD and BNGS1S2 as the tiling's layout axes place them. The
+  /// kernel's form without ASCENDC_CUBE_ONLY; the asynchronous form has
+  /// finished when it returns too.
   template <bool sync = true, bool waitIterateBatch = false,
             bool kCube = kCubeOnly, typename = std::enable_if_t<!kCube>>
   void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA,
@@ -584,11 +587,33 @@ class Matmul {
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;  // reserved
-    RunBatches(gm, batchA, batchB, enSequentialWrite, matrixStrideA,
-               matrixStrideB, enPartialSum, enAtomic);
+    BatchToGm({"IterateBatch", batchA, batchB, 0, matrixStrideA, matrixStrideB,
+               enSequentialWrite, enPartialSum, enAtomic},
+              gm);
   }
 
-  /// The pure cube form: the batch counts from SetBatchNum.
+  /// The batches into the UB (C at VECIN, on a vector core): each a whole
+  /// single shape after the previous one, rows singleCoreN apart.
+  template <bool sync = true, bool kCube = kCubeOnly,
+            typename = std::enable_if_t<!kCube>>
+  void IterateBatch(const LocalTensor<DstT>& ubCmatrix, uint32_t batchA,
+                    uint32_t batchB, bool enSequentialWrite,
+                    const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0,
+                    const bool enPartialSum = false, const uint8_t enAtomic = 0,
+                    normgrad_ascendc::CallSite site = {}) {
+    static_assert(sync,
+                  "Matmul::IterateBatch: the asynchronous form (sync = false) "
+                  "does not move C into the UB");
+    const normgrad_ascendc::ApiCall call(site);
+    (void)matrixStrideC;
+    BatchToUb({"IterateBatch", batchA, batchB, 0, matrixStrideA, matrixStrideB,
+               enSequentialWrite, enPartialSum, enAtomic},
+              ubCmatrix);
+  }
+
+  /// The pure cube forms: the batch counts from SetBatchNum.
   template <bool kCube = kCubeOnly, typename = std::enable_if_t<kCube>>
   void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum,
                     uint8_t enAtomic, bool enSequentialWrite,
@@ -598,8 +623,125 @@ class Matmul {
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;  // reserved
-    RunBatches(gm, batch_a_, batch_b_, enSequentialWrite, matrixStrideA,
-               matrixStrideB, enPartialSum, enAtomic);
+    BatchToGm({"IterateBatch", batch_a_, batch_b_, 0, matrixStrideA,
+               matrixStrideB, enSequentialWrite, enPartialSum, enAtomic},
+              gm);
+  }
+  template <bool kCube = kCubeOnly, typename = std::enable_if_t<kCube>>
+  void IterateBatch(const LocalTensor<DstT>& ubCmatrix, bool enPartialSum,
+                    uint8_t enAtomic, bool enSequentialWrite,
+                    const uint32_t matrixStrideA = 0,
+                    const uint32_t matrixStrideB = 0,
+                    const uint32_t matrixStrideC = 0,
+                    normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    (void)matrixStrideC;
+    BatchToUb({"IterateBatch", batch_a_, batch_b_, 0, matrixStrideA,
+               matrixStrideB, enSequentialWrite, enPartialSum, enAtomic},
+              ubCmatrix);
+  }
+
+  /// batchLoop IterateBatch calls, each taking the next batchA matrices of
+  /// A and batchB of B from SetTensorA's and SetTensorB's start, their C
+  /// into the workspace (SetWorkspace): loop after loop, each max(batchA,
+  /// batchB) whole single shapes, rows singleCoreN apart (rounded up to 32
+  /// bytes for C in ND_ALIGN). GetBatchTensorC hands them out in order.
+  template <bool sync = true, bool waitIterateBatch = false>
+  void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                     bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                     const uint32_t matrixStrideB = 0,
+                     const uint32_t matrixStrideC = 0,
+                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(MM_CFG.isNBatch,
+                  "Matmul::IterateNBatch: set MatmulConfig.isNBatch to true "
+                  "(GetNormalConfig's batchLoop) to compute several batch "
+                  "calls into the workspace");
+    static_assert(C_TYPE::format != CubeFormat::NZ,
+                  "Matmul::IterateNBatch: C in ND or ND_ALIGN (the workspace "
+                  "holds whole row-major matrices)");
+    CheckBatchTypes();
+    const normgrad_ascendc::ApiCall call(site);
+    (void)matrixStrideC;      // reserved
+    (void)enSequentialWrite;  // the workspace holds whole matrices either way
+    RequireInit("IterateNBatch");
+    if (batchLoop == 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::IterateNBatch: batchLoop 0 must be at least 1");
+    }
+    if (!workspace_set_) {
+      normgrad_ascendc::Fail(
+          "Matmul::IterateNBatch: no workspace; call SetWorkspace first (the "
+          "results go there)");
+    }
+    const uint32_t batches = std::max(batchA, batchB);
+    const uint64_t need =
+        uint64_t{1} * batchLoop * batches * single_m_ * PackedRowLength();
+    if (workspace_elems_ != 0 && workspace_elems_ < need) {
+      normgrad_ascendc::Fail(
+          "Matmul::IterateNBatch: the workspace holds %llu elements of %s; "
+          "batchLoop %u x max(batchA, batchB) %u x singleCoreM %d x %llu "
+          "(a row) = %llu are written",
+          ull(workspace_elems_), normgrad_ascendc::TypeName<DstT>(), batchLoop,
+          batches, single_m_, ull(PackedRowLength()), ull(need));
+    }
+    GlobalTensor<DstT> out = workspace_;
+    if (workspace_elems_ == 0) {
+      out.SetGlobalBuffer(
+          reinterpret_cast<__gm__ DstT*>(workspace_.GetPhyAddr()), need);
+    }
+    const Here here(*this);
+    for (uint32_t loop = 0; loop < batchLoop; ++loop) {
+      RunBatchCall({"IterateNBatch", batchA, batchB, loop, matrixStrideA,
+                    matrixStrideB, false, false, 0},
+                   out, true);
+    }
+    nbatch_ = {batchLoop, 0, batchA, batchB};
+  }
+
+  /// The next loop's results of IterateNBatch: max(batchA, batchB) single
+  /// shapes in the workspace.
+  template <bool sync = true>
+  GlobalTensor<DstT> GetBatchTensorC(uint32_t batchA, uint32_t batchB,
+                                     bool enSequentialWrite = false,
+                                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(!sync,
+                  "Matmul::GetBatchTensorC: only the asynchronous form "
+                  "(sync = false) exists");
+    const normgrad_ascendc::ApiCall call(site);
+    (void)enSequentialWrite;  // reserved
+    return NextBatchSlice("GetBatchTensorC", batchA, batchB);
+  }
+  /// The same results copied into the UB from `c`'s start (on a vector
+  /// core).
+  template <bool sync = true>
+  void GetBatchTensorC(const LocalTensor<DstT>& c, uint32_t batchA,
+                       uint32_t batchB, bool enSequentialWrite = false,
+                       normgrad_ascendc::CallSite site = {}) {
+    static_assert(!sync,
+                  "Matmul::GetBatchTensorC: only the asynchronous form "
+                  "(sync = false) exists");
+    const normgrad_ascendc::ApiCall call(site);
+    (void)enSequentialWrite;  // reserved
+    CopyBatchSlice("GetBatchTensorC", c, batchA, batchB);
+  }
+
+  /// What GetBatchTensorC does (its page recommends that name), in both
+  /// the synchronous and the asynchronous form.
+  template <bool sync = true>
+  GlobalTensor<DstT> GetBatchC(uint32_t batchA, uint32_t batchB,
+                               bool enSequentialWrite = false,
+                               normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    (void)enSequentialWrite;  // the slices are whole matrices
+    return NextBatchSlice("GetBatchC", batchA, batchB);
+  }
+  template <bool sync = true>
+  void GetBatchC(const LocalTensor<DstT>& c, uint32_t batchA, uint32_t batchB,
+                 bool enSequentialWrite = false,
+                 normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    (void)enSequentialWrite;
+    CopyBatchSlice("GetBatchC", c, batchA, batchB);
   }
 
   /// The batch counts of the pure cube form of IterateBatch.
@@ -651,20 +793,20 @@ class Matmul {
                        : AscendC::HF32TransMode::NEAREST_EVEN);
   }
 
-  /// The workspace of the asynchronous forms: accepted (the CPU computes
-  /// at each call, so nothing is staged there).
+  /// The workspace: IterateNBatch writes its results there (the other
+  /// asynchronous forms compute at the call and leave it unused). `size`
+  /// counts elements of T; 0 leaves it unknown (unchecked).
   template <typename T>
   void SetWorkspace(const GlobalTensor<T>& addr,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    (void)addr;
+    KeepWorkspace(addr.GetPhyAddr(), addr.GetSize() * sizeof(T));
   }
   template <typename T>
   void SetWorkspace(__gm__ const T* addr, int size,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    (void)addr;
-    (void)size;
+    KeepWorkspace(addr, size > 0 ? uint64_t(size) * sizeof(T) : 0);
   }
 
   /// What the callbacks (MM_CB) receive as tilingPtr and dataPtr.
@@ -798,58 +940,376 @@ class Matmul {
     scratch_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), elems);
   }
 
-  // IterateBatch: every batch as one IterateAll on shifted operands.
-  void RunBatches(const GlobalTensor<DstT>& gm, uint32_t batch_a,
-                  uint32_t batch_b, bool sequential, uint32_t stride_a,
-                  uint32_t stride_b, bool partial, uint8_t atomic) {
-    static_assert(A_TYPE::layout == LayoutMode::NORMAL &&
-                      B_TYPE::layout == LayoutMode::NORMAL &&
-                      C_TYPE::layout == LayoutMode::NORMAL,
-                  "Matmul::IterateBatch: the NORMAL layout is emulated (A, B "
-                  "and C with LayoutMode::NORMAL); BSNGD, SBNGD and BNGS1S2 "
-                  "are not yet");
-    static_assert(C_TYPE::pos == TPosition::GM && !kQuantOut,
-                  "Matmul::IterateBatch: C in GM, not quantized");
-    RequireInit("IterateBatch");
-    if (batch_a == 0 || batch_b == 0 ||
-        (batch_a != batch_b && batch_a != 1 && batch_b != 1)) {
+  // ---- Batches (docs/matmul.md, "Batches") ----
+
+  // One IterateBatch's worth of batches: `loop` earlier calls' batches of
+  // A, B and C come before them (IterateNBatch's loops; 0 for IterateBatch,
+  // whose operands start at the call's first batch).
+  struct BatchCall {
+    const char* api;
+    uint32_t batch_a, batch_b;
+    uint32_t loop;
+    uint32_t stride_a, stride_b;  // NORMAL: matrixStrideA / matrixStrideB
+    bool sequential, partial;
+    uint8_t atomic;
+  };
+
+  static constexpr LayoutMode kInLayout = A_TYPE::layout;
+  static constexpr bool kLayoutBatches = kInLayout != LayoutMode::NORMAL;
+
+  static constexpr bool IsBatchLayout(LayoutMode mode) {
+    return mode == LayoutMode::BSNGD || mode == LayoutMode::SBNGD ||
+           mode == LayoutMode::BNGS1S2;
+  }
+
+  static constexpr void CheckBatchTypes() {
+    static_assert(A_TYPE::layout == B_TYPE::layout,
+                  "Matmul: batches need A_TYPE and B_TYPE of one LayoutMode");
+    static_assert(kInLayout == LayoutMode::NORMAL || IsBatchLayout(kInLayout),
+                  "Matmul: batches need A_TYPE and B_TYPE with a LayoutMode "
+                  "(NORMAL, BSNGD, SBNGD or BNGS1S2)");
+    static_assert(kLayoutBatches ? IsBatchLayout(C_TYPE::layout)
+                                 : C_TYPE::layout == LayoutMode::NORMAL,
+                  "Matmul: C_TYPE's LayoutMode is NORMAL with NORMAL inputs, "
+                  "and BSNGD, SBNGD or BNGS1S2 with those layouts");
+    static_assert(!kQuantOut,
+                  "Matmul: batches are not quantized (no SetQuantScalar or "
+                  "SetQuantVector rows)");
+    static_assert(!MM_CFG.doMultiDataLoad && !MM_CFG.doSpecialMDL,
+                  "Matmul: batches run with the Norm template only");
+    static_assert(!MM_CFG.enableMixDualMaster,
+                  "Matmul: batches are not computed with enableMixDualMaster "
+                  "(MixDualMaster) set");
+    static_assert(kInLayout == LayoutMode::NORMAL ||
+                      kInLayout == LayoutMode::BNGS1S2 ||
+                      (A_TYPE::format == CubeFormat::ND &&
+                       B_TYPE::format == CubeFormat::ND),
+                  "Matmul: A and B in BSNGD or SBNGD are ND");
+    static_assert(!kLayoutBatches || C_TYPE::format != CubeFormat::NZ,
+                  "Matmul: C in a batch layout is ND or ND_ALIGN");
+  }
+
+  // IterateBatch into GM, C where its layout puts it.
+  void BatchToGm(const BatchCall& call, const GlobalTensor<DstT>& gm) {
+    CheckBatchTypes();
+    static_assert(C_TYPE::pos == TPosition::GM,
+                  "Matmul::IterateBatch: this form writes C in GM; C_TYPE's "
+                  "position must be GM");
+    const Here here(*this);
+    RunBatchCall(call, gm, false);
+  }
+
+  // IterateBatch into the UB: the batches through a staging area (the
+  // cube's output), then one DataCopy on the vector core.
+  void BatchToUb(const BatchCall& call, const LocalTensor<DstT>& ub) {
+    CheckBatchTypes();
+    static_assert(C_TYPE::format != CubeFormat::NZ,
+                  "Matmul::IterateBatch: C in the UB is ND");
+    RequireLocalC(call.api, call.atomic);
+    const uint64_t row = PackedRowLength();
+    if (row * sizeof(DstT) % 32 != 0) {
       normgrad_ascendc::Fail(
-          "Matmul::IterateBatch: batchA %u and batchB %u must be equal, or "
-          "one of them 1 (other multiples are not emulated yet)",
-          batch_a, batch_b);
+          "Matmul::%s: singleCoreN %d of %s is not a whole number of 32-byte "
+          "blocks; batches in the UB have rows of whole blocks",
+          call.api, single_n_, normgrad_ascendc::TypeName<DstT>());
     }
+    const uint64_t elems =
+        uint64_t{1} * std::max(call.batch_a, call.batch_b) * single_m_ * row;
+    if (ub.GetSize() < elems) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: ubCmatrix holds %llu elements; max(batchA, batchB) %u "
+          "batches of singleCoreM %d x singleCoreN %d are %llu",
+          call.api, ull(ub.GetSize()), std::max(call.batch_a, call.batch_b),
+          single_m_, single_n_, ull(elems));
+    }
+    batch_stage_.assign(elems * sizeof(DstT) + 32, 0);
+    uint8_t* start = batch_stage_.data();
+    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
+    GlobalTensor<DstT> stage;
+    stage.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), elems);
+    {
+      const Here here(*this);
+      RunBatchCall(call, stage, true);
+    }
+    DataCopy(ub, stage, static_cast<uint32_t>(elems));
+  }
+
+  // A row of C when batches lie one after another (the workspace, the UB):
+  // singleCoreN, rounded up to 32 bytes for ND_ALIGN.
+  uint64_t PackedRowLength() const {
+    constexpr uint32_t per32 = 32 / sizeof(DstT);
+    if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
+      return (uint64_t(single_n_) + per32 - 1) / per32 * per32;
+    }
+    return uint64_t(single_n_);
+  }
+
+  // The checks of one call's batch counts against the pages' rules; the
+  // number of batches.
+  uint32_t CheckBatchCall(const BatchCall& call) const {
+    RequireInit(call.api);
     if (A_TYPE::pos != TPosition::GM || B_TYPE::pos != TPosition::GM) {
       normgrad_ascendc::Fail(
-          "Matmul::IterateBatch: A and B in GM are emulated; operands at "
-          "VECOUT are not yet");
+          "Matmul::%s: A and B in GM are emulated; operands at VECOUT are "
+          "not yet",
+          call.api);
     }
-    const uint64_t a_step =
-        stride_a != 0 ? stride_a : uint64_t{1} * org_m_ * org_ka_;
-    const uint64_t b_step =
-        stride_b != 0 ? stride_b : uint64_t{1} * org_kb_ * org_n_;
-    const uint64_t c_step = uint64_t{1} * org_m_ * org_n_;
-    const uint32_t batches = std::max(batch_a, batch_b);
+    const uint32_t a = call.batch_a, b = call.batch_b;
+    const uint32_t batches = std::max(a, b);
+    if (a == 0 || b == 0 || batches % a != 0 || batches % b != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: batchA %u and batchB %u must be equal, or one a "
+          "multiple of the other (consecutive batches share the fewer "
+          "matrices)",
+          call.api, a, b);
+    }
+    if (tiling_.BatchNum > 0 && batches > uint32_t(tiling_.BatchNum)) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: max(batchA, batchB) %u exceeds the tiling's BatchNum "
+          "%d, the most batches one call computes (the host's SetBatchNum or "
+          "SetBatchInfoForNormal)",
+          call.api, batches, tiling_.BatchNum);
+    }
+    if (call.sequential && (C_TYPE::layout == LayoutMode::BSNGD ||
+                            C_TYPE::layout == LayoutMode::SBNGD)) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: enSequentialWrite is true, but C's layout %s has no "
+          "sequential write (its rows lie apart)",
+          call.api, normgrad_ascendc::matmul::LayoutName(C_TYPE::layout));
+    }
+    if constexpr (kLayoutBatches) CheckLayoutCall(call);
+    return batches;
+  }
+
+  void CheckLayoutCall(const BatchCall& call) const {
+    const TCubeTiling& t = tiling_;
+    const char* layout = normgrad_ascendc::matmul::LayoutName(kInLayout);
+    if (t.ALayoutInfoB == 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: A_TYPE's layout is %s, but the tiling has no layout "
+          "axes (ALayoutInfoB 0); the host gives them with SetALayout, "
+          "SetBLayout, SetCLayout and SetBatchNum",
+          call.api, layout);
+    }
+    if (uint64_t{1} * t.ALayoutInfoG * call.batch_b !=
+        uint64_t{1} * t.BLayoutInfoG * call.batch_a) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: ALayoutInfoG / batchA (%d / %u) differs from "
+          "BLayoutInfoG / batchB (%d / %u); a call takes the same share of "
+          "A's and B's G axes",
+          call.api, t.ALayoutInfoG, call.batch_a, t.BLayoutInfoG, call.batch_b);
+    }
+    if (kInLayout == LayoutMode::BSNGD) {
+      const int64_t a_rows = int64_t{1} * t.ALayoutInfoN * t.ALayoutInfoG;
+      const int64_t b_rows = int64_t{1} * t.BLayoutInfoN * t.BLayoutInfoG;
+      if (a_rows % call.batch_a != 0 || b_rows % call.batch_b != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: in BSNGD, ALayoutInfoN * ALayoutInfoG = %lld must "
+            "be a multiple of batchA %u and BLayoutInfoN * BLayoutInfoG = "
+            "%lld of batchB %u; a call stays within one B (the kernel loops "
+            "over the rest)",
+            call.api, static_cast<long long>(a_rows), call.batch_a,
+            static_cast<long long>(b_rows), call.batch_b);
+      }
+    }
+    const uint32_t reduce = CReduce();
+    if (std::max(call.batch_a, call.batch_b) % reduce != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: C's G axis (CLayoutInfoG %d) sums %u batches into one "
+          "C, but the call has max(batchA, batchB) %u; a call covers whole "
+          "sums",
+          call.api, t.CLayoutInfoG, reduce,
+          std::max(call.batch_a, call.batch_b));
+    }
+    // Each matrix of the layouts holds the single shape it gives.
+    struct Fit {
+      const char* what;
+      int value;
+      const char* field;
+      int32_t axis;
+    };
+    const Fit fits[] = {
+        {trans_a_ ? "singleCoreK" : "singleCoreM",
+         trans_a_ ? single_k_ : single_m_, "ALayoutInfoS", t.ALayoutInfoS},
+        {trans_a_ ? "singleCoreM" : "singleCoreK",
+         trans_a_ ? single_m_ : single_k_, "ALayoutInfoD", t.ALayoutInfoD},
+        {trans_b_ ? "singleCoreN" : "singleCoreK",
+         trans_b_ ? single_n_ : single_k_, "BLayoutInfoS", t.BLayoutInfoS},
+        {trans_b_ ? "singleCoreK" : "singleCoreN",
+         trans_b_ ? single_k_ : single_n_, "BLayoutInfoD", t.BLayoutInfoD},
+        {"singleCoreM", single_m_, "CLayoutInfoS1", t.CLayoutInfoS1},
+        {"singleCoreN", single_n_, "CLayoutInfoS2", t.CLayoutInfoS2}};
+    for (const Fit& f : fits) {
+      if (f.value > f.axis) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: %s %d exceeds the tiling's %s %d; a batch's matrix "
+            "in the layout holds the single shape (S rows of D elements)",
+            call.api, f.what, f.value, f.field, f.axis);
+      }
+    }
+  }
+
+  // Layout C: how many consecutive batches one C sums (C's G axis smaller
+  // than the inputs').
+  uint32_t CReduce() const {
+    if constexpr (!kLayoutBatches) return 1;
+    const int32_t g = std::max(tiling_.ALayoutInfoG, tiling_.BLayoutInfoG);
+    return static_cast<uint32_t>(g / std::max(1, tiling_.CLayoutInfoG));
+  }
+
+  // Computes one call's batches into `out`: at C's layout places, or
+  // (`packed`) one whole single shape after another. The operands' row
+  // lengths become the layouts' for the call (the org widths LoadA, LoadB
+  // and WriteBlock read), and every batch is one IterateAll on shifted
+  // operands.
+  void RunBatchCall(const BatchCall& call, const GlobalTensor<DstT>& out,
+                    bool packed) {
+    namespace mm = normgrad_ascendc::matmul;
+    const uint32_t batches = CheckBatchCall(call);
+    const uint32_t per_a = batches / call.batch_a;
+    const uint32_t per_b = batches / call.batch_b;
+    const uint32_t reduce = packed ? 1 : CReduce();
+    const mm::LayoutAxes ax = mm::LayoutAxesA(tiling_);
+    const mm::LayoutAxes bx = mm::LayoutAxesB(tiling_);
+    const mm::LayoutAxes cx = mm::LayoutAxesC(tiling_);
     const GlobalTensor<SrcAT> a0 = a_gm_;
     const GlobalTensor<SrcBT> b0 = b_gm_;
     const GlobalTensor<BiasT> bias0 = bias_gm_;
-    const Here here(*this);
-    for (uint32_t b = 0; b < batches; ++b) {
-      a_gm_ = a0[batch_a == 1 ? 0 : b * a_step];
-      b_gm_ = b0[batch_b == 1 ? 0 : b * b_step];
-      if (bias_on_ && MM_CFG.isBiasBatch) {
-        bias_gm_ = bias0[uint64_t{b} * org_n_];
+    const bool bias_on = bias_on_;
+    const int org[5] = {org_m_, org_n_, org_ka_, org_kb_, org_kc_};
+    const uint64_t a_step =
+        call.stride_a != 0 ? call.stride_a : uint64_t{1} * org_m_ * org_ka_;
+    const uint64_t b_step =
+        call.stride_b != 0 ? call.stride_b : uint64_t{1} * org_kb_ * org_n_;
+    const uint64_t bias_n = kLayoutBatches ? cx.d : uint64_t(org_n_);
+    if constexpr (kLayoutBatches) {
+      const int row_a =
+          RowField(call.api, mm::LayoutRowLength(kInLayout, ax), "A");
+      const int row_b =
+          RowField(call.api, mm::LayoutRowLength(kInLayout, bx), "B");
+      (trans_a_ ? org_m_ : org_ka_) = row_a;
+      (trans_b_ ? org_kb_ : org_n_) = row_b;
+      org_kc_ =
+          RowField(call.api, mm::LayoutRowLength(C_TYPE::layout, cx), "C");
+    }
+    if (packed) org_kc_ = single_n_;
+    const uint64_t first = uint64_t{1} * call.loop * batches;
+    for (uint32_t c = 0; c < batches; ++c) {
+      const uint64_t ia = uint64_t{1} * call.loop * call.batch_a + c / per_a;
+      const uint64_t ib = uint64_t{1} * call.loop * call.batch_b + c / per_b;
+      const uint64_t ic = first + c / reduce;
+      if constexpr (kLayoutBatches) {
+        a_gm_ = a0[mm::LayoutBatchOffset(kInLayout, ax, ia)];
+        b_gm_ = b0[mm::LayoutBatchOffset(kInLayout, bx, ib)];
+      } else {
+        a_gm_ = a0[ia * a_step];
+        b_gm_ = b0[ib * b_step];
+      }
+      // The first batch of a sum starts C (with the bias); the others add.
+      const bool starts = c % reduce == 0;
+      bias_on_ = bias_on && starts;
+      if (bias_on_ && MM_CFG.isBiasBatch) bias_gm_ = bias0[ic * bias_n];
+      uint64_t c_offset = 0;
+      if (packed) {
+        c_offset = (first + c) * single_m_ * PackedRowLength();
+      } else if constexpr (kLayoutBatches) {
+        c_offset = mm::LayoutBatchOffset(C_TYPE::layout, cx, ic);
+      } else {
+        c_offset = ic * org[0] * org[1];
       }
       ResetIteration();
-      while (Advance("IterateBatch")) {
-        ComputeBlock(c1_.template Get<L0cT>(), partial, "IterateBatch");
+      while (Advance(call.api)) {
+        ComputeBlock(c1_.template Get<L0cT>(), call.partial, call.api);
         have_block_ = true;
-        WriteBlock(gm[b * c_step], atomic, sequential);
+        WriteBlock(out[c_offset], starts ? call.atomic : uint8_t{1},
+                   call.sequential && !packed);
         have_block_ = false;
       }
     }
     a_gm_ = a0;
     b_gm_ = b0;
     bias_gm_ = bias0;
+    bias_on_ = bias_on;
+    org_m_ = org[0];
+    org_n_ = org[1];
+    org_ka_ = org[2];
+    org_kb_ = org[3];
+    org_kc_ = org[4];
+    ResetIteration();
+  }
+
+  // A layout's row length as the org width the loads read.
+  static int RowField(const char* api, uint64_t row, const char* which) {
+    if (row > 0x7fffffffu) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s's layout rows are %llu elements apart, beyond an "
+          "int",
+          api, which, ull(row));
+    }
+    return static_cast<int>(row);
+  }
+
+  // IterateNBatch's results: the workspace (SetWorkspace) and which loop
+  // GetBatchTensorC hands out next.
+  struct NBatchState {
+    uint32_t loops = 0, read = 0, batch_a = 0, batch_b = 0;
+  };
+
+  void KeepWorkspace(__gm__ const void* addr, uint64_t bytes) {
+    workspace_.SetGlobalBuffer(
+        reinterpret_cast<__gm__ DstT*>(const_cast<__gm__ void*>(addr)),
+        bytes / sizeof(DstT));
+    workspace_elems_ = bytes / sizeof(DstT);
+    workspace_set_ = addr != nullptr;
+  }
+
+  GlobalTensor<DstT> NextBatchSlice(const char* api, uint32_t batch_a,
+                                    uint32_t batch_b) {
+    RequireInit(api);
+    if (nbatch_.read >= nbatch_.loops) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: no IterateNBatch result left (%u loops computed, %u "
+          "taken); each IterateNBatch loop gives one slice",
+          api, nbatch_.loops, nbatch_.read);
+    }
+    if (batch_a != nbatch_.batch_a || batch_b != nbatch_.batch_b) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: batchA %u and batchB %u differ from IterateNBatch's "
+          "%u and %u",
+          api, batch_a, batch_b, nbatch_.batch_a, nbatch_.batch_b);
+    }
+    const uint64_t elems = uint64_t{1} * std::max(batch_a, batch_b) *
+                           single_m_ * PackedRowLength();
+    GlobalTensor<DstT> slice;
+    slice.SetGlobalBuffer(
+        reinterpret_cast<__gm__ DstT*>(workspace_.GetPhyAddr()) +
+            elems * nbatch_.read,
+        elems);
+    ++nbatch_.read;
+    return slice;
+  }
+
+  void CopyBatchSlice(const char* api, const LocalTensor<DstT>& c,
+                      uint32_t batch_a, uint32_t batch_b) {
+    if (context_ == nullptr) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: the LocalTensor form copies into a vector core's UB, "
+          "but this object runs on a cube core, which has none",
+          api);
+    }
+    const GlobalTensor<DstT> slice = NextBatchSlice(api, batch_a, batch_b);
+    if (PackedRowLength() * sizeof(DstT) % 32 != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: singleCoreN %d of %s is not a whole number of 32-byte "
+          "blocks; C into the UB needs C_TYPE's format ND_ALIGN then",
+          api, single_n_, normgrad_ascendc::TypeName<DstT>());
+    }
+    if (c.GetSize() < slice.GetSize()) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: c holds %llu elements; the slice has %llu", api,
+          ull(c.GetSize()), ull(slice.GetSize()));
+    }
+    DataCopy(c, slice, static_cast<uint32_t>(slice.GetSize()));
   }
 
   // An operand at VECOUT: at the start of a computation (the first Iterate
@@ -1467,8 +1927,13 @@ class Matmul {
   bool have_block_ = false;
   uint8_t sub_block_idx_ = 0;
   uint32_t batch_a_ = 1, batch_b_ = 1;  // SetBatchNum
-  uint64_t user_def_info_ = 0;          // the callbacks' tilingPtr
-  uint64_t self_define_data_ = 0;       // the callbacks' dataPtr
+  std::vector<uint8_t> batch_stage_;    // IterateBatch into the UB
+  GlobalTensor<DstT> workspace_;        // SetWorkspace
+  uint64_t workspace_elems_ = 0;        // 0: size unknown
+  bool workspace_set_ = false;
+  NBatchState nbatch_;
+  uint64_t user_def_info_ = 0;     // the callbacks' tilingPtr
+  uint64_t self_define_data_ = 0;  // the callbacks' dataPtr
 };
 
 }  // namespace NORMGRAD_MATMUL_MODE

@@ -203,6 +203,9 @@ class MatmulApiTilingBase {
   /// 0, or -1 after reporting the first argument below 1.
   int32_t CheckPositive(const char* function,
                         std::initializer_list<NamedValue> args) const;
+  /// A layout setter: checks the five axes and keeps them in `axes`.
+  int32_t SetLayout(const char* function, int32_t (&axes)[5], int32_t b,
+                    int32_t s, int32_t n, int32_t g, int32_t d);
   /// The cores of the platform (GetCoreNum).
   int32_t PlatformCores() const { return platform_cores_; }
 
@@ -230,6 +233,8 @@ class MatmulApiTilingBase {
   int32_t shape_[3] = {-1, -1, -1};    ///< SetShape m, n, k
   int32_t org_[4] = {-1, -1, -1, -1};  ///< SetOrgShape M, N, Ka, Kb
   int32_t batch_a_ = 0, batch_b_ = 0, batch_num_ = 0;
+  /// SetALayout, SetBLayout, SetCLayout: b, s, n, g, d (0: not set).
+  int32_t layout_[3][5] = {};
   int32_t fixed_base_[2] = {-1, -1};
   int32_t base_max_[3] = {-1, -1, -1};
   int32_t base_min_[3] = {-1, -1, -1};
