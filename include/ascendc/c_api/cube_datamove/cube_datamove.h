@@ -1,0 +1,401 @@
+// c_api/cube_datamove/cube_datamove.h — the C API's matrix data movement on
+// Atlas A2/A3 (docs/capi.md, "The cube side"): GM → L1 (bytes, bursts,
+// 512-byte fractals, ND → Nz), L1 → GM, L1 → L0A/L0B (fractals), L0C → GM
+// with the fixpipe settings, and the fills of L1, L0A and L0B. Each function
+// runs the C++ cube instruction it names in its comment on the same core
+// (cube/cube_api.h, runtime/data_copy.h), so the bytes are the same by
+// construction; its pointers are mapped as normgrad_ascendc/capi/capi_cube.h
+// says, its own argument ranges are checked with its argument names, and the
+// C++ instruction's rules follow under the asc_* name. Every function is
+// cube-only: on a vector core it is refused as the C++ instructions are.
+// The _sync forms compute the same thing (docs/capi.md, "Pipes and _sync").
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "normgrad_ascendc/capi/capi_cube.h"
+#include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/int4.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+
+/// The repeats, blocks and gap of asc_fill_l0a/l0b/l1: `repeat` runs of
+/// `blk_num` blocks with `dst_gap` blocks from one run's end to the next
+/// one's start; a block is 32 bytes in L1 and 512 bytes in L0A/L0B. Each
+/// field is 15 bits wide (0..32767), at bits 0, 16 and 32 of `config`.
+constexpr uint64_t ASC_FILL_VALUE_DEFAULT_VALUE = 0;
+union asc_fill_value_config {
+  uint64_t config = ASC_FILL_VALUE_DEFAULT_VALUE;
+  __extension__ struct {
+    uint64_t repeat : 15;
+    uint64_t reserved1 : 1;
+    uint64_t blk_num : 15;
+    uint64_t reserved2 : 1;
+    uint64_t dst_gap : 15;
+    uint64_t reserved3 : 17;
+  };
+};
+
+namespace normgrad_ascendc {
+
+/// An element type as the C API's cube functions pass it on.
+struct CapiCubeType {
+  const char* name;
+  uint32_t bytes;  ///< sizeof(T), as the C++ instruction's template passes
+  CubeType type;
+};
+template <typename T>
+constexpr CapiCubeType CapiCubeTypeOf() {
+  return {TypeName<T>(), sizeof(T), CubeTypeOf<T>()};
+}
+
+/// GM → L1 or L1 → GM: `size` bytes (count form) or bursts (DataCopy).
+struct CapiBursts {
+  bool count_form;
+  uint32_t size;
+  uint16_t n_burst;
+  uint16_t len_burst;
+  uint16_t src_gap;
+  uint16_t dst_gap;
+};
+void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
+                  const CapiBursts& bursts, const CallSite& site);
+/// GM → L1 by 512-byte fractals (LoadData GM → A1).
+void CapiCopyGmToL1Fractals(const char* api, const CapiCubeType& type,
+                            void* dst, void* src, uint16_t base_idx,
+                            uint8_t repeat, uint16_t src_stride,
+                            uint16_t dst_gap, const CallSite& site);
+/// GM → L1 with ND → Nz (DataCopy with Nd2NzParams).
+void CapiCopyNd2Nz(const char* api, const CapiCubeType& type, void* dst,
+                   void* src, const AscendC::Nd2NzParams& params,
+                   const CallSite& site);
+/// L1 → L0A (A2) or L0B (B2) by 512-byte fractals (LoadData 2D).
+void CapiCopyL1ToL0(const char* api, const CapiCubeType& type,
+                    AscendC::TPosition to, void* dst, void* src,
+                    uint16_t start_index, uint8_t repeat, uint16_t src_stride,
+                    uint16_t dst_gap, const CallSite& site);
+/// The arguments of asc_copy_l0c2gm, as its page names them.
+struct CapiL0cCopy {
+  uint16_t n_size;
+  uint16_t m_size;
+  uint32_t dst_stride_dst_d;
+  uint16_t src_stride;
+  uint8_t unit_flag_mode;
+  uint64_t quant_pre;
+  uint8_t relu_pre;
+  bool channel_split;
+  bool nz2nd_en;
+};
+/// L0C → GM through the fixpipe settings (DataCopy L0C → GM).
+void CapiCopyL0cToGm(const char* api, const CapiCubeType& dst_type,
+                     const CapiCubeType& src_type, void* dst, void* src,
+                     const CapiL0cCopy& args, const CallSite& site);
+/// asc_set_l0c_copy_params (SetFixpipeNz2ndFlag) and
+/// asc_set_l0c_copy_prequant (SetFixpipePreQuantFlag).
+void CapiSetL0cCopyParams(uint16_t nd_num, uint16_t src_nd_stride,
+                          uint16_t dst_nd_stride, const CallSite& site);
+void CapiSetL0cCopyPrequant(uint64_t config, const CallSite& site);
+/// Fill of L1 (A1), L0A (A2) or L0B (B2): `value_bytes` bytes at `value`
+/// make each element of `type` (docs/capi.md says which pairs are taken).
+void CapiFill(const char* api, const CapiCubeType& type, AscendC::TPosition to,
+              void* dst, const void* value, const char* value_type,
+              uint32_t value_bytes, const asc_fill_value_config& config,
+              const CallSite& site);
+
+/// The element types of each family, as their pages list them.
+template <typename T>
+inline constexpr bool kCapiGm2L1FractalType =
+    std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half> ||
+    std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, int8_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, uint8_t>;
+template <typename T>
+inline constexpr bool kCapiNd2NzType =
+    std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> ||
+    std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half> ||
+    std::is_same_v<T, int16_t> || std::is_same_v<T, float> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>;
+template <typename T>
+inline constexpr bool kCapiL12L0Type =
+    std::is_same_v<T, AscendC::int4b_t> || std::is_same_v<T, uint8_t> ||
+    std::is_same_v<T, int8_t> || std::is_same_v<T, half> ||
+    std::is_same_v<T, bfloat16_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, float>;
+template <typename D, typename S>
+inline constexpr bool kCapiL0c2GmPair =
+    (std::is_same_v<S, float> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t> ||
+      std::is_same_v<D, float>)) ||
+    (std::is_same_v<S, int32_t> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, int16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, int32_t>));
+template <typename T>
+inline constexpr bool kCapiFillType =
+    std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> ||
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, float>;
+/// A fill value: half or uint32_t for every type, bfloat16_t for bfloat16_t.
+template <typename T, typename V>
+inline constexpr bool kCapiFillValue = std::is_same_v<V, half> ||
+                                       std::is_same_v<V, uint32_t> ||
+                                       (std::is_same_v<V, bfloat16_t> &&
+                                        std::is_same_v<T, bfloat16_t>);
+
+}  // namespace normgrad_ascendc
+
+// ---- GM → L1 ----------------------------------------------------------------
+
+/// GM → L1: the first `size` bytes (a multiple of 32), as DataCopy GM → L1.
+inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src, uint32_t size,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1("asc_copy_gm2l1", true, dst, src,
+                                 {true, size, 0, 0, 0, 0}, site);
+}
+/// GM → L1: n_burst (1..4095) bursts of len_burst (1..65535) 32-byte blocks,
+/// src_gap and dst_gap blocks from one burst's end to the next one's start.
+inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src,
+                           uint16_t n_burst, uint16_t len_burst,
+                           uint16_t src_gap, uint16_t dst_gap,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1(
+      "asc_copy_gm2l1", true, dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
+}
+inline void asc_copy_gm2l1_sync(__cbuf__ void* dst, __gm__ void* src,
+                                uint32_t size,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1("asc_copy_gm2l1_sync", true, dst, src,
+                                 {true, size, 0, 0, 0, 0}, site);
+}
+
+/// GM → L1 by 512-byte fractals: `repeat` fractals from fractal base_idx of
+/// src, src_stride fractals apart, dst_gap fractals between them in L1
+/// (LoadData GM → L1).
+template <typename T, typename = std::enable_if_t<
+                          normgrad_ascendc::kCapiGm2L1FractalType<T>>>
+void asc_copy_gm2l1(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
+                    uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                    normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmToL1Fractals(
+      "asc_copy_gm2l1", normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,
+      base_idx, repeat, src_stride, dst_gap, site);
+}
+template <typename T, typename = std::enable_if_t<
+                          normgrad_ascendc::kCapiGm2L1FractalType<T>>>
+void asc_copy_gm2l1_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
+                         uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                         normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmToL1Fractals(
+      "asc_copy_gm2l1_sync", normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,
+      base_idx, repeat, src_stride, dst_gap, site);
+}
+
+/// GM → L1 with ND → Nz: nd_num matrices of n_value rows and d_value
+/// columns (DataCopy with Nd2NzParams, field for field).
+template <typename T>
+void asc_copy_gm2l1_nd2nz(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num,
+                          uint16_t n_value, uint16_t d_value,
+                          uint16_t src_nd_matrix_stride, uint16_t src_d_value,
+                          uint16_t dst_nz_c0_stride, uint16_t dst_nz_n_stride,
+                          uint16_t dst_nz_matrix_stride,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiNd2NzType<T>,
+                "asc_copy_gm2l1_nd2nz: T must be int8_t, uint8_t, bfloat16_t, "
+                "half, int16_t, float, int32_t or uint32_t");
+  normgrad_ascendc::CapiCopyNd2Nz(
+      "asc_copy_gm2l1_nd2nz", normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,
+      AscendC::Nd2NzParams(nd_num, n_value, d_value, src_nd_matrix_stride,
+                           src_d_value, dst_nz_c0_stride, dst_nz_n_stride,
+                           dst_nz_matrix_stride),
+      site);
+}
+template <typename T>
+void asc_copy_gm2l1_nd2nz_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num,
+                               uint16_t n_value, uint16_t d_value,
+                               uint16_t src_nd_matrix_stride,
+                               uint16_t src_d_value, uint16_t dst_nz_c0_stride,
+                               uint16_t dst_nz_n_stride,
+                               uint16_t dst_nz_matrix_stride,
+                               normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiNd2NzType<T>,
+                "asc_copy_gm2l1_nd2nz_sync: T must be int8_t, uint8_t, "
+                "bfloat16_t, half, int16_t, float, int32_t or uint32_t");
+  normgrad_ascendc::CapiCopyNd2Nz(
+      "asc_copy_gm2l1_nd2nz_sync", normgrad_ascendc::CapiCubeTypeOf<T>(), dst,
+      src,
+      AscendC::Nd2NzParams(nd_num, n_value, d_value, src_nd_matrix_stride,
+                           src_d_value, dst_nz_c0_stride, dst_nz_n_stride,
+                           dst_nz_matrix_stride),
+      site);
+}
+
+// ---- L1 → GM ----------------------------------------------------------------
+
+/// L1 → GM: bursts as asc_copy_gm2l1's (DataCopy L1 → GM).
+inline void asc_copy_l12gm(__gm__ void* dst, __cbuf__ void* src,
+                           uint16_t n_burst, uint16_t len_burst,
+                           uint16_t src_gap, uint16_t dst_gap,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1(
+      "asc_copy_l12gm", false, dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
+}
+inline void asc_copy_l12gm_sync(__gm__ void* dst, __cbuf__ void* src,
+                                uint16_t n_burst, uint16_t len_burst,
+                                uint16_t src_gap, uint16_t dst_gap,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1(
+      "asc_copy_l12gm_sync", false, dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
+}
+
+// ---- L1 → L0A / L0B ---------------------------------------------------------
+
+/// L1 → L0A: `repeat` (1..255) fractals from fractal start_index of src,
+/// src_stride fractals apart, dst_gap fractals between them in L0A
+/// (LoadData 2D, no transpose).
+template <typename T>
+void asc_copy_l12l0a(__ca__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                     uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                     normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0a: T must be int4b_t, uint8_t, int8_t, half, "
+                "bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0a", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+template <typename T>
+void asc_copy_l12l0a_sync(__ca__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                          uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0a_sync: T must be int4b_t, uint8_t, int8_t, "
+                "half, bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0a_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+/// L1 → L0B, as asc_copy_l12l0a.
+template <typename T>
+void asc_copy_l12l0b(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                     uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                     normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0b: T must be int4b_t, uint8_t, int8_t, half, "
+                "bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0b", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+template <typename T>
+void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                          uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0b_sync: T must be int4b_t, uint8_t, int8_t, "
+                "half, bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0b_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+
+// ---- L0C → GM ---------------------------------------------------------------
+
+/// L0C → GM: n_size × m_size values, converted by quant_pre (a QuantMode_t
+/// number: NoQuant 0, F322F16 1, F322BF16 2, DEQF16 3, VDEQF16 4,
+/// QF322B8_PRE 5, VQF322B8_PRE 6, REQ8 7, VREQ8 8), relu_pre 0 or 1, the
+/// output NZ or (nz2nd_en) ND with asc_set_l0c_copy_params's setting; a
+/// scalar mode takes asc_set_l0c_copy_prequant's parameter (DataCopy L0C →
+/// GM with DataCopyCO12DstParams, field for field).
+template <typename D, typename S>
+void asc_copy_l0c2gm(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
+                     uint16_t m_size, uint32_t dst_stride_dst_d,
+                     uint16_t src_stride, uint8_t unit_flag_mode,
+                     uint64_t quant_pre, uint8_t relu_pre, bool channel_split,
+                     bool nz2nd_en, normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL0c2GmPair<D, S>,
+                "asc_copy_l0c2gm: (dst, src) must be (half, float), "
+                "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
+                "(float, float), (half, int32_t), (int16_t, int32_t), "
+                "(int8_t, int32_t) or (int32_t, int32_t)");
+  normgrad_ascendc::CapiCopyL0cToGm(
+      "asc_copy_l0c2gm", normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
+      {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
+       relu_pre, channel_split, nz2nd_en},
+      site);
+}
+template <typename D, typename S>
+void asc_copy_l0c2gm_sync(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
+                          uint16_t m_size, uint32_t dst_stride_dst_d,
+                          uint16_t src_stride, uint8_t unit_flag_mode,
+                          uint64_t quant_pre, uint8_t relu_pre,
+                          bool channel_split, bool nz2nd_en,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL0c2GmPair<D, S>,
+                "asc_copy_l0c2gm_sync: (dst, src) must be (half, float), "
+                "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
+                "(float, float), (half, int32_t), (int16_t, int32_t), "
+                "(int8_t, int32_t) or (int32_t, int32_t)");
+  normgrad_ascendc::CapiCopyL0cToGm(
+      "asc_copy_l0c2gm_sync", normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
+      {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
+       relu_pre, channel_split, nz2nd_en},
+      site);
+}
+
+/// The NZ → ND setting of asc_copy_l0c2gm (SetFixpipeNz2ndFlag): nd_num
+/// matrices (1..65535), src_nd_stride (1..512) and dst_nd_stride (1..65535)
+/// apart.
+inline void asc_set_l0c_copy_params(uint16_t nd_num, uint16_t src_nd_stride,
+                                    uint16_t dst_nd_stride,
+                                    normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0cCopyParams(nd_num, src_nd_stride, dst_nd_stride,
+                                         site);
+}
+/// The scalar quantization parameter of asc_copy_l0c2gm
+/// (SetFixpipePreQuantFlag).
+inline void asc_set_l0c_copy_prequant(uint64_t config,
+                                      normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0cCopyPrequant(config, site);
+}
+
+// ---- Fill -------------------------------------------------------------------
+
+#define NORMGRAD_CAPI_FILL(name, qualifier, position)                        \
+  template <typename T, typename V>                                          \
+  void name(qualifier T* dst, V value, const asc_fill_value_config& config,  \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    static_assert(normgrad_ascendc::kCapiFillType<T>, #name                  \
+                  ": T must be int16_t, uint16_t, half, bfloat16_t, "        \
+                  "int32_t, uint32_t or float");                             \
+    static_assert(normgrad_ascendc::kCapiFillValue<T, V>, #name              \
+                  ": value must be half or uint32_t (or bfloat16_t "         \
+                  "for a bfloat16_t dst)");                                  \
+    normgrad_ascendc::CapiFill(                                              \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, &value, \
+        normgrad_ascendc::TypeName<V>(), sizeof(V), config, site);           \
+  }
+
+/// Sets config.repeat runs of config.blk_num blocks of dst to value's bits
+/// (Fill): 512-byte blocks of L0A / L0B, 32-byte blocks of L1. A value of
+/// dst's size gives each element its bits; a uint32_t for a 16-bit dst must
+/// fit in 16 bits; a half for a 32-bit dst is refused (docs/capi.md).
+NORMGRAD_CAPI_FILL(asc_fill_l0a, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_FILL(asc_fill_l0a_sync, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_FILL(asc_fill_l0b, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_FILL(asc_fill_l0b_sync, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_FILL(asc_fill_l1, __cbuf__, AscendC::TPosition::A1)
+NORMGRAD_CAPI_FILL(asc_fill_l1_sync, __cbuf__, AscendC::TPosition::A1)
+
+#undef NORMGRAD_CAPI_FILL
