@@ -45,7 +45,7 @@ TensorView CubePointerView(const char* api, const char* type, const char* which,
         "%s: %s %p is not an address of the %s; on a cube core take one "
         "from asc_get_phy_buf_addr(offset), offset 0 to %u (%u bytes on "
         "profile %s); a __cbuf__/__ca__/__cb__/__cc__ array declared in the "
-        "kernel lives on the host stack, not in the %s",
+        "kernel lives in host memory, not in the %s",
         name.text, which, p, CubeMemoryName(memory), size - 1, size,
         core.profile().name, CubeMemoryName(memory));
   }

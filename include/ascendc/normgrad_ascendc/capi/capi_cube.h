@@ -15,8 +15,9 @@
 // defined. A LocalTensor's GetPhyAddr() at a cube position (the host address
 // of that byte of the emulated memory) is taken too, so the C and C++ APIs
 // can share data. Anything else (a host array declared `__cbuf__ half
-// a[256]` in the kernel, a GM or UB pointer, null) is a KernelError naming
-// the function, the operand, the address and the memory's range.
+// a[256]` in the kernel: host memory; a GM or UB pointer; null) is a
+// KernelError naming the function, the operand, the address and the memory's
+// range.
 #pragma once
 
 #include <cstdint>
