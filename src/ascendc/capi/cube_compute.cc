@@ -1,6 +1,7 @@
 // cube_compute.cc — the C API's matrix computation
-// (c_api/cube_compute/cube_compute.h) on Mmad (RunMmad) and its mode
-// registers (RunSetHF32Mode, RunSetHF32TransMode).
+// (c_api/cube_compute/cube_compute.h) on Mmad (RunMmad), its mode registers
+// (RunSetHF32Mode, RunSetHF32TransMode) and the fixpipe configuration
+// (RunSetFixPipeConfig).
 #include "c_api/cube_compute/cube_compute.h"
 
 #include <cstdint>
@@ -86,6 +87,40 @@ void CapiSetHf32Trans(uint32_t mode, const CallSite& site) {
         api, mode);
   }
   RunSetHF32TransMode(static_cast<AscendC::HF32TransMode>(mode));
+}
+
+void CapiSetL0c2GmConfig(uint64_t relu_pre, uint64_t quant_pre,
+                         bool enable_unit_flag, const CallSite& site) {
+  const char* api = "asc_set_l0c2gm_config";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  if (relu_pre != 0) {
+    Fail(
+        "%s: relu_pre 0x%llx is not 0; the ReLU parameters are reserved on "
+        "Atlas A2/A3 (pass 0)",
+        api, static_cast<unsigned long long>(relu_pre));
+  }
+  const TensorView quant = CubePointerView(
+      api, nullptr, "quant_pre", reinterpret_cast<const void*>(quant_pre),
+      AscendC::TPosition::C2PIPE2GM);
+  RunAsCapi(api, [&] { RunSetFixPipeConfig(&quant, nullptr); });
+  CurrentCore().fixpipe_registers().unit_flag = enable_unit_flag;
+}
+
+uint64_t CapiGetL0c2Gm(const char* api, L0c2GmSetting setting,
+                       const CallSite& site) {
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  const FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  switch (setting) {
+    case L0c2GmSetting::kPrequant:
+      return regs.config_set ? CubeAddress(regs.config_offset) : 0;
+    case L0c2GmSetting::kUnitFlag:
+      return regs.unit_flag ? 1 : 0;
+    case L0c2GmSetting::kRelu:
+      break;
+  }
+  return 0;  // the ReLU parameters: reserved, always 0
 }
 
 void CapiSetMmadDirection(const char* api, const CallSite& site) {

@@ -3,7 +3,8 @@
 // DataCopy GM <-> L1 (DataCopyImpl, DataCopyStridedImpl), LoadData 2D
 // (RunLoadData2D), DataCopy with Nd2NzParams (RunNd2Nz), DataCopy L0C -> GM
 // and its fixpipe registers (RunDataCopyL0cToGm, RunSetFixpipeNz2ndFlag,
-// RunSetFixpipePreQuantFlag) and Fill (RunFill).
+// RunSetFixpipePreQuantFlag), Fixpipe L0C -> L1 (RunFixpipe) and Fill
+// (RunFill).
 #include "c_api/cube_datamove/cube_datamove.h"
 
 #include <cstdint>
@@ -63,17 +64,17 @@ void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
       api);
 }
 
-void CapiCopyGmToL1Fractals(const char* api, const CapiCubeType& type,
-                            void* dst, void* src, uint16_t base_idx,
-                            uint8_t repeat, uint16_t src_stride,
-                            uint16_t dst_gap, const CallSite& site) {
+void CapiCopyGmFractals(const char* api, const CapiCubeType& type, TPosition to,
+                        void* dst, void* src, uint16_t base_idx, uint8_t repeat,
+                        uint16_t src_stride, uint16_t dst_gap,
+                        const CallSite& site) {
   const CapiCall call(api, site);
   const CapiCubeName name(api, type.name);
-  const TensorView to =
-      CubePointerView(api, type.name, "dst", dst, TPosition::A1);
+  const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
   const GmSide from = GmPointer(name.text, "src", src);
+  if (to != TPosition::A1) CheckArg(name.text, "repeat", repeat, 1, 255);
   RunAsCapi(name.text, [&] {
-    RunLoadData2D(type.name, type.bytes, to, nullptr, &from,
+    RunLoadData2D(type.name, type.bytes, d, nullptr, &from,
                   AscendC::LoadData2DParams(base_idx, repeat, src_stride, 0,
                                             dst_gap, false, 0));
   });
@@ -111,33 +112,100 @@ void CapiCopyL1ToL0(const char* api, const CapiCubeType& type, TPosition to,
   });
 }
 
-void CapiCopyL0cToGm(const char* api, const CapiCubeType& dst_type,
-                     const CapiCubeType& src_type, void* dst, void* src,
-                     const CapiL0cCopy& a, const CallSite& site) {
+void CapiCopyL0cOut(bool to_l1, const char* api, const CapiCubeType& dst_type,
+                    const CapiCubeType& src_type, void* dst, void* src,
+                    const CapiL0cCopy& a, const CallSite& site) {
   const CapiCall call(api, site);
   char types[48];
   JoinName(types, sizeof types, {dst_type.name, ", ", src_type.name});
   const CapiCubeName name(api, types);
   const TensorView from =
       CubePointerView(api, types, "src", src, TPosition::CO1);
-  const GmSide to = GmPointer(name.text, "dst", dst);
+  const char* stride = to_l1 ? "dst_stride" : "dst_stride_dst_d";
   CheckArg(name.text, "quant_pre", a.quant_pre, AscendC::NoQuant,
            AscendC::VREQ8);
   CheckArg(name.text, "n_size", a.n_size, 1, 4095);
   CheckArg(name.text, "m_size", a.m_size, 1, a.nz2nd_en ? 8192 : 65535);
-  CheckArg(name.text, "dst_stride_dst_d", a.dst_stride_dst_d, 1, UINT32_MAX);
-  AscendC::DataCopyCO12DstParams p;
+  CheckArg(name.text, stride, a.dst_stride_dst_d, 1, UINT32_MAX);
+  CheckArg(name.text, "relu_pre", a.relu_pre, 0, 1);
+  // The C API pages count the NZ output's stride in elements, the C++
+  // instruction's in 32-byte blocks (docs/decisions.md).
+  uint64_t dst_stride = a.dst_stride_dst_d;
+  if (!a.nz2nd_en && dst_type.bytes != 0) {
+    const uint64_t bytes = dst_stride * dst_type.bytes;
+    if (bytes % 32 != 0) {
+      Fail(
+          "%s: %s %u elements (%llu bytes) is not a multiple of 32 bytes; in "
+          "the NZ output it runs from one column block's start to the next "
+          "one's, which start on 32 bytes",
+          name.text, stride, a.dst_stride_dst_d,
+          static_cast<unsigned long long>(bytes));
+    }
+    dst_stride = bytes / 32;
+  }
+  const auto mode = static_cast<AscendC::QuantMode_t>(a.quant_pre);
+  if (!to_l1) {
+    const GmSide to = GmPointer(name.text, "dst", dst);
+    AscendC::DataCopyCO12DstParams p;
+    p.nSize = a.n_size;
+    p.mSize = a.m_size;
+    p.dstStride = static_cast<uint32_t>(dst_stride);
+    p.srcStride = a.src_stride;
+    p.unitFlag = a.unit_flag_mode;
+    p.quantPre = mode;
+    p.reluPre = a.relu_pre;
+    p.channelSplit = a.channel_split;
+    p.nz2ndEn = a.nz2nd_en;
+    RunAsCapi(name.text, [&] {
+      RunDataCopyL0cToGm(dst_type.type, src_type.type, to, from, p);
+    });
+    return;
+  }
+  const TensorView to = CubePointerView(api, types, "dst", dst, TPosition::A1);
+  if (dst_type.bytes == 0) {
+    Fail("%s: a void dst (the int4b_t outputs) is not emulated", name.text);
+  }
+  if (a.nz2nd_en) {
+    Fail(
+        "%s: enable_nz2nd is true; the L0C -> L1 path writes NZ only (pass "
+        "false)",
+        name.text);
+  }
+  AscendC::FixpipeParamsV220 p;
   p.nSize = a.n_size;
   p.mSize = a.m_size;
-  p.dstStride = a.dst_stride_dst_d;
   p.srcStride = a.src_stride;
+  p.dstStride = static_cast<uint32_t>(dst_stride);
+  p.quantPre = mode;
+  p.reluEn = a.relu_pre == 1;
   p.unitFlag = a.unit_flag_mode;
-  p.quantPre = static_cast<AscendC::QuantMode_t>(a.quant_pre);
-  p.reluPre = a.relu_pre;
   p.channelSplit = a.channel_split;
-  p.nz2ndEn = a.nz2nd_en;
+  const FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  switch (mode) {
+    case AscendC::DEQF16:
+    case AscendC::QF322B8_PRE:
+    case AscendC::REQ8:
+      if (!regs.quant_set) {
+        Fail(
+            "%s: quant_pre %llu is a scalar mode, whose parameter "
+            "asc_set_l0c_copy_prequant sets; it was not called in this block",
+            name.text, static_cast<unsigned long long>(a.quant_pre));
+      }
+      p.deqScalar = regs.quant_pre;
+      break;
+    case AscendC::VDEQF16:
+    case AscendC::VQF322B8_PRE:
+    case AscendC::VREQ8:
+      Fail(
+          "%s: quant_pre %llu is a vector mode; its per-column parameters "
+          "into L1 are not emulated yet",
+          name.text, static_cast<unsigned long long>(a.quant_pre));
+    default:
+      break;
+  }
   RunAsCapi(name.text, [&] {
-    RunDataCopyL0cToGm(dst_type.type, src_type.type, to, from, p);
+    RunFixpipe(dst_type.type, src_type.type, AscendC::CO2Layout::NZ, nullptr,
+               &to, from, nullptr, p);
   });
 }
 

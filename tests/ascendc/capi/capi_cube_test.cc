@@ -77,8 +77,7 @@ class CapiCube : public ::testing::Test {
   uint8_t* out_;
 };
 
-// ---- GM <-> L1
-// ---------------------------------------------------------------
+// ---- GM <-> L1 -------------------------------------------------------------
 
 TEST_F(CapiCube, Gm2L1AndL12GmMatchDataCopy) {
   asc_copy_gm2l1(At<void>(0), gm_, 1024);
@@ -149,8 +148,7 @@ TEST_F(CapiCube, Nd2NzMatchesDataCopy) {
             0);
 }
 
-// ---- L1 -> L0A / L0B
-// ---------------------------------------------------------
+// ---- L1 -> L0A / L0B -------------------------------------------------------
 
 TEST_F(CapiCube, L12L0MatchLoadData) {
   std::memcpy(Bytes(CubeMemory::kL1, 0), gm_, 8192);
@@ -176,8 +174,7 @@ TEST_F(CapiCube, L12L0MatchLoadData) {
   EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 16384), gm_ + 512, 1024), 0);
 }
 
-// ---- Mmad and its modes
-// ------------------------------------------------------
+// ---- Mmad and its modes ----------------------------------------------------
 
 // Fills L0A and L0B with the same small values both APIs read.
 void FillOperands(uint32_t a_bytes, uint32_t b_bytes) {
@@ -299,8 +296,7 @@ TEST_F(CapiCube, Hf32ModesMatchSetHF32Mode) {
   same("after the direction settings");
 }
 
-// ---- L0C -> GM
-// ---------------------------------------------------------------
+// ---- L0C -> GM -------------------------------------------------------------
 
 TEST_F(CapiCube, L0c2GmMatchesDataCopy) {
   for (uint32_t i = 0; i < 1024; ++i) {
@@ -329,8 +325,9 @@ TEST_F(CapiCube, L0c2GmMatchesDataCopy) {
   std::memcpy(&got, out_ + 4 * (24 + 17), 4);
   EXPECT_EQ(got, want > 0 ? want : 0.0f);
 
-  // NZ, float -> half (F322F16 = 1), the _sync form.
-  asc_copy_l0c2gm_sync(reinterpret_cast<half*>(out_), At<float>(0), 16, 32, 32,
+  // NZ, float -> half (F322F16 = 1), the _sync form: the C API's stride is
+  // 512 elements, 32 blocks of 32 bytes, the C++ instruction's unit.
+  asc_copy_l0c2gm_sync(reinterpret_cast<half*>(out_), At<float>(0), 16, 32, 512,
                        32, 0, AscendC::F322F16, 0, false, false);
   p.nSize = 16;
   p.dstStride = 32;
@@ -363,8 +360,113 @@ TEST_F(CapiCube, L0c2GmMatchesDataCopy) {
   }
 }
 
-// ---- Fill
-// --------------------------------------------------------------------
+TEST_F(CapiCube, L0c2GmVectorModeMatchesDataCopy) {
+  // int32 -> half by VDEQF16: one scale per column from the fixpipe buffer.
+  for (uint32_t i = 0; i < 512; ++i) {
+    const int32_t v = static_cast<int32_t>(i % 61) - 30;
+    std::memcpy(Bytes(CubeMemory::kL0C, 4 * i), &v, 4);
+  }
+  uint8_t* fb = Bytes(CubeMemory::kFixpipe, 0);
+  for (uint32_t n = 0; n < 32; ++n) {
+    const float scale = 0.25f * static_cast<float>(n % 5 + 1);
+    uint32_t bits;
+    std::memcpy(&bits, &scale, 4);
+    const uint64_t param = bits;
+    std::memcpy(fb + 8 * n, &param, 8);
+  }
+  EXPECT_EQ(asc_get_l0c2gm_prequant(), 0u);  // not set in this block
+  asc_set_l0c2gm_config(0, asc_get_phy_buf_addr(0), true);
+  EXPECT_EQ(asc_get_l0c2gm_prequant(), asc_get_phy_buf_addr(0));
+  EXPECT_EQ(asc_get_l0c2gm_relu(), 0u);
+  EXPECT_EQ(asc_get_l0c2gm_unitflag(), 1u);
+  asc_set_l0c_copy_params(1, 1, 1);
+  asc_copy_l0c2gm(reinterpret_cast<half*>(out_), At<int32_t>(0), 32, 16, 32, 16,
+                  0, AscendC::VDEQF16, 0, false, true);
+  AscendC::SetFixPipeConfig(LocalTensor<uint64_t>(TPosition::C2PIPE2GM, 0, 32));
+  AscendC::SetFixpipeNz2ndFlag(1, 1, 1);
+  AscendC::DataCopyCO12DstParams p;
+  p.nSize = 32;
+  p.mSize = 16;
+  p.dstStride = 32;
+  p.srcStride = 16;
+  p.quantPre = AscendC::VDEQF16;
+  p.nz2ndEn = true;
+  AscendC::DataCopy(Gm<half>(out_ + 8192),
+                    LocalTensor<int32_t>(TPosition::CO1, 0, 512), p);
+  EXPECT_EQ(std::memcmp(out_, out_ + 8192, 16 * 32 * 2), 0);
+  half h;
+  std::memcpy(&h, out_ + 2 * (3 * 32 + 17), 2);  // row 3, column 17
+  const int32_t v = static_cast<int32_t>((256 + 3 * 16 + 1) % 61) - 30;
+  EXPECT_EQ(static_cast<float>(h), static_cast<float>(v) * 0.25f * 3);
+}
+
+TEST_F(CapiCube, L0c2L1MatchesFixpipe) {
+  for (uint32_t i = 0; i < 1024; ++i) {
+    const float v = static_cast<float>(static_cast<int>(i % 89) - 44) / 4.0f;
+    std::memcpy(Bytes(CubeMemory::kL0C, 4 * i), &v, 4);
+  }
+  // NZ float -> bfloat16 with ReLU: 32 x 32, column blocks 32 rows (512
+  // elements) apart.
+  asc_copy_l0c2l1(At<bfloat16_t>(0), At<float>(0), 32, 32, 512, 32, 0,
+                  AscendC::F322BF16, 1, false, false);
+  AscendC::FixpipeParamsV220 p;
+  p.nSize = 32;
+  p.mSize = 32;
+  p.srcStride = 32;
+  p.dstStride = 32;
+  p.quantPre = AscendC::F322BF16;
+  p.reluEn = true;
+  AscendC::Fixpipe<bfloat16_t, float, AscendC::CFG_NZ>(
+      LocalTensor<bfloat16_t>(TPosition::A1, 8192, 1024),
+      LocalTensor<float>(TPosition::CO1, 0, 1024), p);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL1, 0), Bytes(CubeMemory::kL1, 8192),
+                        2048),
+            0);
+  // A scalar mode takes asc_set_l0c_copy_prequant's parameter.
+  const float scale = 2.0f;
+  uint32_t bits;
+  std::memcpy(&bits, &scale, 4);
+  asc_set_l0c_copy_prequant(bits);
+  asc_copy_l0c2l1_sync(At<half>(4096), At<int32_t>(0), 16, 16, 256, 16, 0,
+                       AscendC::DEQF16, 0, false, false);
+  p.nSize = 16;
+  p.mSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  p.quantPre = AscendC::DEQF16;
+  p.deqScalar = bits;
+  p.reluEn = false;
+  AscendC::Fixpipe<half, int32_t, AscendC::CFG_NZ>(
+      LocalTensor<half>(TPosition::A1, 12288, 256),
+      LocalTensor<int32_t>(TPosition::CO1, 0, 256), p);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL1, 4096),
+                        Bytes(CubeMemory::kL1, 12288), 512),
+            0);
+}
+
+TEST_F(CapiCube, Gm2L0MatchesLoadData) {
+  asc_copy_gm2l0a(At<float>(0), reinterpret_cast<float*>(gm_), 1, 3, 2, 1);
+  asc_copy_gm2l0b_sync(At<int8_t>(0), reinterpret_cast<int8_t*>(gm_), 0, 2, 1,
+                       0);
+  AscendC::LoadData(LocalTensor<float>(TPosition::A2, 8192, 1280),
+                    Gm<float>(gm_),
+                    AscendC::LoadData2DParams(1, 3, 2, 0, 1, false, 0));
+  AscendC::LoadData(LocalTensor<int8_t>(TPosition::B2, 8192, 1024),
+                    Gm<int8_t>(gm_),
+                    AscendC::LoadData2DParams(0, 2, 1, 0, 0, false, 0));
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0A, 0),
+                        Bytes(CubeMemory::kL0A, 8192), 5 * 512),
+            0);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0A, 2048), gm_ + 5 * 512, 512), 0);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 0), gm_, 1024), 0);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_gm2l0a(At<half>(0), reinterpret_cast<half*>(gm_), 0, 0, 0, 0);
+      },
+      "asc_copy_gm2l0a<half>: repeat 0 is out of range [1, 255]"));
+}
+
+// ---- Fill ------------------------------------------------------------------
 
 TEST_F(CapiCube, FillsMatchFill) {
   asc_fill_value_config config;
@@ -411,8 +513,7 @@ TEST_F(CapiCube, FillsMatchFill) {
   }
 }
 
-// ---- A C-API-only kernel
-// -----------------------------------------------------
+// ---- A C-API-only kernel ---------------------------------------------------
 
 // C (M x N, float) = A (M x K, half) x B (K x N, half) from GM to GM: A by
 // ND2NZ into L1 and row by row of fractals into L0A (Zz); B given as Bᵀ
@@ -457,8 +558,7 @@ TEST_F(CapiCube, KernelMatchesFloat64Reference) {
   }
 }
 
-// ---- Pointers and messages
-// ---------------------------------------------------
+// ---- Pointers and messages -------------------------------------------------
 
 TEST_F(CapiCube, PointersFromGetPhyAddrAndOffsetsAgree) {
   // GetPhyAddr of a tensor at a cube position is the same byte.
@@ -549,6 +649,45 @@ TEST_F(CapiCube, Messages) {
                         16, 16, 0, 0, 0, false, true);
       },
       "SetFixpipeNz2ndFlag was not called in this block"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2gm(reinterpret_cast<half*>(out_), At<float>(0), 16, 16, 24,
+                        16, 0, AscendC::F322F16, 0, false, false);
+      },
+      "asc_copy_l0c2gm<half, float>: dst_stride_dst_d 24 elements (48 bytes) "
+      "is not a multiple of 32 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2l1(At<half>(0), At<float>(0), 16, 16, 256, 16, 0,
+                        AscendC::F322F16, 0, false, true);
+      },
+      "asc_copy_l0c2l1<half, float>: enable_nz2nd is true; the L0C -> L1 "
+      "path writes NZ only"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2l1(At<half>(0), At<int32_t>(0), 16, 16, 256, 16, 0,
+                        AscendC::DEQF16, 0, false, false);
+      },
+      "asc_copy_l0c2l1<half, int32_t>: quant_pre 3 is a scalar mode, whose "
+      "parameter asc_set_l0c_copy_prequant sets; it was not called"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2l1(At<half>(0), At<float>(0), 16, 16, 256, 16, 0,
+                        AscendC::NoQuant, 0, false, false);
+      },
+      "asc_copy_l0c2l1<half, float>: Fixpipe"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2l1(At<void>(0), At<float>(0), 16, 16, 256, 16, 0,
+                        AscendC::F322F16, 0, false, false);
+      },
+      "asc_copy_l0c2l1<void, float>: a void dst (the int4b_t outputs) is not "
+      "emulated"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_l0c2gm_config(64, 0, false); },
+                        "asc_set_l0c2gm_config: relu_pre 0x40 is not 0"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_set_l0c2gm_config(0, asc_get_phy_buf_addr(64), false); },
+      "asc_set_l0c2gm_config: quant_pre is at fixpipe"));
   EXPECT_TRUE(FailsWith([&] { asc_set_l0c_copy_params(1, 600, 1); },
                         "asc_set_l0c_copy_params: src_nd_stride 600 is out of "
                         "range [1, 512]"));

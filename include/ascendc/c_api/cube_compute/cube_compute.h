@@ -5,7 +5,9 @@
 // asc_set_fp32_mode, asc_enable_hf32_trans: SetHF32Mode and
 // SetHF32TransMode) and the order the cube walks its output
 // (asc_set_mmad_direction_m/n: SetMMColumnMajor/SetMMRowMajor, which change
-// no value). Pointers are mapped as normgrad_ascendc/capi/capi_cube.h says;
+// no value); and the fixpipe buffer's quantization parameters for
+// asc_copy_l0c2gm (asc_set_l0c2gm_config: SetFixPipeConfig) with their
+// getters. Pointers are mapped as normgrad_ascendc/capi/capi_cube.h says;
 // every function is cube-only.
 #pragma once
 
@@ -35,6 +37,12 @@ struct CapiMmadArgs {
 /// Mmad on the L0C, L0A and L0B operands the pointers name.
 void CapiMmad(const char* api, CubeType c_type, CubeType ab_type, void* c,
               void* a, void* b, const CapiMmadArgs& args, const CallSite& site);
+/// The fixpipe settings of asc_set_l0c2gm_config and their getters.
+void CapiSetL0c2GmConfig(uint64_t relu_pre, uint64_t quant_pre,
+                         bool enable_unit_flag, const CallSite& site);
+enum class L0c2GmSetting : uint8_t { kPrequant, kRelu, kUnitFlag };
+uint64_t CapiGetL0c2Gm(const char* api, L0c2GmSetting setting,
+                       const CallSite& site);
 /// The mode registers (each cube-only).
 void CapiSetHf32(const char* api, bool on, const CallSite& site);
 void CapiSetHf32Trans(uint32_t mode, const CallSite& site);
@@ -133,4 +141,32 @@ inline void asc_set_mmad_direction_m(normgrad_ascendc::CallSite site = {}) {
 }
 inline void asc_set_mmad_direction_n(normgrad_ascendc::CallSite site = {}) {
   normgrad_ascendc::CapiSetMmadDirection("asc_set_mmad_direction_n", site);
+}
+
+/// The per-column quantization parameters of asc_copy_l0c2gm's vector modes:
+/// `quant_pre` is their fixpipe-buffer address (from asc_get_phy_buf_addr);
+/// `relu_pre` is reserved and must be 0 (SetFixPipeConfig's reluPre);
+/// `enable_unit_flag` is kept for asc_get_l0c2gm_unitflag.
+inline void asc_set_l0c2gm_config(uint64_t relu_pre, uint64_t quant_pre,
+                                  bool enable_unit_flag,
+                                  normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0c2GmConfig(relu_pre, quant_pre, enable_unit_flag,
+                                        site);
+}
+/// What asc_set_l0c2gm_config set in this block (0 before it): the quant
+/// parameters' address as asc_get_phy_buf_addr gives it, the ReLU address
+/// (0), the unit flag (0 or 1).
+inline uint64_t asc_get_l0c2gm_prequant(normgrad_ascendc::CallSite site = {}) {
+  return normgrad_ascendc::CapiGetL0c2Gm(
+      "asc_get_l0c2gm_prequant", normgrad_ascendc::L0c2GmSetting::kPrequant,
+      site);
+}
+inline uint64_t asc_get_l0c2gm_relu(normgrad_ascendc::CallSite site = {}) {
+  return normgrad_ascendc::CapiGetL0c2Gm(
+      "asc_get_l0c2gm_relu", normgrad_ascendc::L0c2GmSetting::kRelu, site);
+}
+inline uint64_t asc_get_l0c2gm_unitflag(normgrad_ascendc::CallSite site = {}) {
+  return normgrad_ascendc::CapiGetL0c2Gm(
+      "asc_get_l0c2gm_unitflag", normgrad_ascendc::L0c2GmSetting::kUnitFlag,
+      site);
 }

@@ -50,6 +50,16 @@ template <typename T>
 constexpr CapiCubeType CapiCubeTypeOf() {
   return {TypeName<T>(), sizeof(T), CubeTypeOf<T>()};
 }
+/// asc_copy_l0c2l1's `void` destination (the int4b_t outputs, which are not
+/// emulated) is refused at run time with the rest of its rules.
+template <typename T>
+constexpr CapiCubeType CapiL0c2L1TypeOf() {
+  if constexpr (std::is_same_v<T, void>) {
+    return {"void", 0, CubeType::kOther};
+  } else {
+    return CapiCubeTypeOf<T>();
+  }
+}
 
 /// GM → L1 or L1 → GM: `size` bytes (count form) or bursts (DataCopy).
 struct CapiBursts {
@@ -62,11 +72,12 @@ struct CapiBursts {
 };
 void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
                   const CapiBursts& bursts, const CallSite& site);
-/// GM → L1 by 512-byte fractals (LoadData GM → A1).
-void CapiCopyGmToL1Fractals(const char* api, const CapiCubeType& type,
-                            void* dst, void* src, uint16_t base_idx,
-                            uint8_t repeat, uint16_t src_stride,
-                            uint16_t dst_gap, const CallSite& site);
+/// GM → L1 (A1), L0A (A2) or L0B (B2) by 512-byte fractals (LoadData 2D
+/// from GM).
+void CapiCopyGmFractals(const char* api, const CapiCubeType& type,
+                        AscendC::TPosition to, void* dst, void* src,
+                        uint16_t base_idx, uint8_t repeat, uint16_t src_stride,
+                        uint16_t dst_gap, const CallSite& site);
 /// GM → L1 with ND → Nz (DataCopy with Nd2NzParams).
 void CapiCopyNd2Nz(const char* api, const CapiCubeType& type, void* dst,
                    void* src, const AscendC::Nd2NzParams& params,
@@ -88,10 +99,11 @@ struct CapiL0cCopy {
   bool channel_split;
   bool nz2nd_en;
 };
-/// L0C → GM through the fixpipe settings (DataCopy L0C → GM).
-void CapiCopyL0cToGm(const char* api, const CapiCubeType& dst_type,
-                     const CapiCubeType& src_type, void* dst, void* src,
-                     const CapiL0cCopy& args, const CallSite& site);
+/// L0C → GM through the fixpipe settings (DataCopy L0C → GM), or (`dst` in
+/// L1) L0C → L1 (Fixpipe L0C → L1 with the same settings).
+void CapiCopyL0cOut(bool to_l1, const char* api, const CapiCubeType& dst_type,
+                    const CapiCubeType& src_type, void* dst, void* src,
+                    const CapiL0cCopy& args, const CallSite& site);
 /// asc_set_l0c_copy_params (SetFixpipeNz2ndFlag) and
 /// asc_set_l0c_copy_prequant (SetFixpipePreQuantFlag).
 void CapiSetL0cCopyParams(uint16_t nd_num, uint16_t src_nd_stride,
@@ -111,6 +123,11 @@ inline constexpr bool kCapiGm2L1FractalType =
     std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
     std::is_same_v<T, int8_t> || std::is_same_v<T, uint32_t> ||
     std::is_same_v<T, uint8_t>;
+/// GM → L0A/L0B: the fractal types of the GM → L0 LoadData (its page lists
+/// int4b_t too, which the C++ GM form does not take: docs/capi.md).
+template <typename T>
+inline constexpr bool kCapiGm2L0Type =
+    kCapiGm2L1FractalType<T> && !std::is_same_v<T, AscendC::int4b_t>;
 template <typename T>
 inline constexpr bool kCapiNd2NzType =
     std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> ||
@@ -132,6 +149,15 @@ inline constexpr bool kCapiL0c2GmPair =
     (std::is_same_v<S, int32_t> &&
      (std::is_same_v<D, half> || std::is_same_v<D, int16_t> ||
       std::is_same_v<D, int8_t> || std::is_same_v<D, int32_t>));
+template <typename D, typename S>
+inline constexpr bool kCapiL0c2L1Pair =
+    (std::is_same_v<S, float> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, void>)) ||
+    (std::is_same_v<S, int32_t> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, int16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t> ||
+      std::is_same_v<D, void>));
 template <typename T>
 inline constexpr bool kCapiFillType =
     std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> ||
@@ -180,18 +206,20 @@ template <typename T, typename = std::enable_if_t<
 void asc_copy_gm2l1(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
                     uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
                     normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmToL1Fractals(
-      "asc_copy_gm2l1", normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,
-      base_idx, repeat, src_stride, dst_gap, site);
+  normgrad_ascendc::CapiCopyGmFractals(
+      "asc_copy_gm2l1", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A1, dst, src, base_idx, repeat, src_stride, dst_gap,
+      site);
 }
 template <typename T, typename = std::enable_if_t<
                           normgrad_ascendc::kCapiGm2L1FractalType<T>>>
 void asc_copy_gm2l1_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
                          uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
                          normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmToL1Fractals(
-      "asc_copy_gm2l1_sync", normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,
-      base_idx, repeat, src_stride, dst_gap, site);
+  normgrad_ascendc::CapiCopyGmFractals(
+      "asc_copy_gm2l1_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A1, dst, src, base_idx, repeat, src_stride, dst_gap,
+      site);
 }
 
 /// GM → L1 with ND → Nz: nd_num matrices of n_value rows and d_value
@@ -232,6 +260,27 @@ void asc_copy_gm2l1_nd2nz_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num,
                            dst_nz_matrix_stride),
       site);
 }
+
+// ---- GM → L0A / L0B ---------------------------------------------------------
+
+#define NORMGRAD_CAPI_GM2L0(name, qualifier, position)                        \
+  template <typename T,                                                       \
+            typename = std::enable_if_t<normgrad_ascendc::kCapiGm2L0Type<T>>> \
+  void name(qualifier T* dst, __gm__ T* src, uint16_t base_idx,               \
+            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,            \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    normgrad_ascendc::CapiCopyGmFractals(                                     \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src,     \
+        base_idx, repeat, src_stride, dst_gap, site);                         \
+  }
+/// GM → L0A / L0B: `repeat` (1..255) 512-byte fractals from fractal base_idx
+/// of src, src_stride fractals apart, dst_gap fractals between them
+/// (LoadData 2D from GM).
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0a, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0a_sync, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0b, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0b_sync, __cb__, AscendC::TPosition::B2)
+#undef NORMGRAD_CAPI_GM2L0
 
 // ---- L1 → GM ----------------------------------------------------------------
 
@@ -310,8 +359,10 @@ void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
 
 // ---- L0C → GM ---------------------------------------------------------------
 
-/// L0C → GM: n_size × m_size values, converted by quant_pre (a QuantMode_t
-/// number: NoQuant 0, F322F16 1, F322BF16 2, DEQF16 3, VDEQF16 4,
+/// L0C → GM: n_size × m_size values (dst_stride_dst_d: elements from one
+/// column block's start to the next one's in the NZ output, a multiple of 32
+/// bytes; elements of a row in the ND output), converted by quant_pre (a
+/// QuantMode_t number: NoQuant 0, F322F16 1, F322BF16 2, DEQF16 3, VDEQF16 4,
 /// QF322B8_PRE 5, VQF322B8_PRE 6, REQ8 7, VREQ8 8), relu_pre 0 or 1, the
 /// output NZ or (nz2nd_en) ND with asc_set_l0c_copy_params's setting; a
 /// scalar mode takes asc_set_l0c_copy_prequant's parameter (DataCopy L0C →
@@ -327,8 +378,8 @@ void asc_copy_l0c2gm(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
                 "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
                 "(float, float), (half, int32_t), (int16_t, int32_t), "
                 "(int8_t, int32_t) or (int32_t, int32_t)");
-  normgrad_ascendc::CapiCopyL0cToGm(
-      "asc_copy_l0c2gm", normgrad_ascendc::CapiCubeTypeOf<D>(),
+  normgrad_ascendc::CapiCopyL0cOut(
+      false, "asc_copy_l0c2gm", normgrad_ascendc::CapiCubeTypeOf<D>(),
       normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
       {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
        relu_pre, channel_split, nz2nd_en},
@@ -346,13 +397,38 @@ void asc_copy_l0c2gm_sync(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
                 "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
                 "(float, float), (half, int32_t), (int16_t, int32_t), "
                 "(int8_t, int32_t) or (int32_t, int32_t)");
-  normgrad_ascendc::CapiCopyL0cToGm(
-      "asc_copy_l0c2gm_sync", normgrad_ascendc::CapiCubeTypeOf<D>(),
+  normgrad_ascendc::CapiCopyL0cOut(
+      false, "asc_copy_l0c2gm_sync", normgrad_ascendc::CapiCubeTypeOf<D>(),
       normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
       {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
        relu_pre, channel_split, nz2nd_en},
       site);
 }
+
+/// L0C → L1: as asc_copy_l0c2gm into L1, NZ only (Fixpipe L0C → L1, which
+/// always converts: quant_pre F322F16, F322BF16, DEQF16, QF322B8_PRE or
+/// REQ8, the scalar modes with asc_set_l0c_copy_prequant's parameter).
+#define NORMGRAD_CAPI_L0C2L1(name)                                            \
+  template <typename D, typename S>                                           \
+  void name(__cbuf__ D* dst, __cc__ S* src, uint16_t n_size, uint16_t m_size, \
+            uint32_t dst_stride, uint16_t src_stride, uint8_t unit_flag_mode, \
+            uint64_t quant_pre, uint8_t relu_pre, bool enable_channel_split,  \
+            bool enable_nz2nd, normgrad_ascendc::CallSite site = {}) {        \
+    static_assert(normgrad_ascendc::kCapiL0c2L1Pair<D, S>, #name              \
+                  ": (dst, src) must be (half, float), (bfloat16_t, "         \
+                  "float), (int8_t, float), (void, float), (half, "           \
+                  "int32_t), (int16_t, int32_t), (int8_t, int32_t), "         \
+                  "(uint8_t, int32_t) or (void, int32_t)");                   \
+    normgrad_ascendc::CapiCopyL0cOut(                                         \
+        true, #name, normgrad_ascendc::CapiL0c2L1TypeOf<D>(),                 \
+        normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,                      \
+        {n_size, m_size, dst_stride, src_stride, unit_flag_mode, quant_pre,   \
+         relu_pre, enable_channel_split, enable_nz2nd},                       \
+        site);                                                                \
+  }
+NORMGRAD_CAPI_L0C2L1(asc_copy_l0c2l1)
+NORMGRAD_CAPI_L0C2L1(asc_copy_l0c2l1_sync)
+#undef NORMGRAD_CAPI_L0C2L1
 
 /// The NZ → ND setting of asc_copy_l0c2gm (SetFixpipeNz2ndFlag): nd_num
 /// matrices (1..65535), src_nd_stride (1..512) and dst_nd_stride (1..65535)
