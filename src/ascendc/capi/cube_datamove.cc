@@ -3,8 +3,9 @@
 // DataCopy GM <-> L1 (DataCopyImpl, DataCopyStridedImpl), LoadData 2D
 // (RunLoadData2D), DataCopy with Nd2NzParams (RunNd2Nz), DataCopy L0C -> GM
 // and its fixpipe registers (RunDataCopyL0cToGm, RunSetFixpipeNz2ndFlag,
-// RunSetFixpipePreQuantFlag), Fixpipe L0C -> L1 (RunFixpipe) and Fill
-// (RunFill).
+// RunSetFixpipePreQuantFlag), Fixpipe L0C -> L1 (RunFixpipe), LoadData 3D
+// and its registers (RunLoadData3D, RunSetFmatrix, ...),
+// LoadDataWithTranspose (RunLoadDataWithTranspose) and Fill (RunFill).
 #include "c_api/cube_datamove/cube_datamove.h"
 
 #include <cstdint>
@@ -13,6 +14,8 @@
 #include "normgrad_ascendc/capi/capi_call.h"
 #include "normgrad_ascendc/capi/capi_cube.h"
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_img2col.h"
+#include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
 
 namespace normgrad_ascendc {
@@ -110,6 +113,89 @@ void CapiCopyL1ToL0(const char* api, const CapiCubeType& type, TPosition to,
                   AscendC::LoadData2DParams(start_index, repeat, src_stride, 0,
                                             dst_gap, false, 0));
   });
+}
+
+void CapiCopyL1ToL0Img2col(const char* api, const CapiCubeType& type,
+                           uint32_t elem_bits, TPosition to, void* dst,
+                           void* src, const Img2colFields& fields,
+                           const CallSite& site) {
+  const CapiCall call(api, site);
+  const CapiCubeName name(api, type.name);
+  const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
+  const TensorView s =
+      CubePointerView(api, type.name, "src", src, TPosition::A1);
+  CheckArg(name.text, "k_extension", fields.k_extension, 1, 65535);
+  CheckArg(name.text, "m_extension", fields.m_extension, 1, 65535);
+  RunAsCapi(name.text, [&] {
+    RunLoadData3D(type.name, elem_bits, d, s, fields, nullptr);
+  });
+}
+
+void CapiCopyL1ToL0Transposed(const char* api, const CapiCubeType& type,
+                              TPosition to, void* dst, void* src,
+                              const AscendC::LoadData2dTransposeParams& params,
+                              const CallSite& site) {
+  const CapiCall call(api, site);
+  const CapiCubeName name(api, type.name);
+  const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
+  const TensorView s =
+      CubePointerView(api, type.name, "src", src, TPosition::A1);
+  RunAsCapi(name.text, [&] {
+    RunLoadDataWithTranspose(type.name, type.bytes * 8, d, s, params);
+  });
+}
+
+void CapiSetL13dFmatrix(const char* api, const asc_l13d_fmatrix_config& config,
+                        AscendC::FmatrixMode mode, const CallSite& site) {
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  const uint8_t pads[4] = {config.padding_left_size, config.padding_right_size,
+                           config.padding_top_size, config.padding_bottom_size};
+  RunAsCapi(api, [&] {
+    RunSetFmatrix(config.l1_height, config.l1_width, pads, mode);
+  });
+}
+
+void CapiSetL13dPadding(const char* type, uint32_t bytes, const void* value,
+                        const CallSite& site) {
+  const char* api = "asc_set_l13d_padding";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  if (bytes == 8) {
+    // The uint64_t form: the bits of a 32-bit element (docs/capi.md).
+    uint64_t wide;
+    std::memcpy(&wide, value, 8);
+    if (wide > UINT32_MAX) {
+      Fail(
+          "%s: config 0x%llx does not fit 32 bits; the uint64_t form gives "
+          "the bits of a 32-bit element",
+          api, static_cast<unsigned long long>(wide));
+    }
+    const auto narrow = static_cast<uint32_t>(wide);
+    RunAsCapi(api, [&] { RunSetLoadDataPaddingValue("uint32_t", 4, &narrow); });
+    return;
+  }
+  RunAsCapi(api, [&] { RunSetLoadDataPaddingValue(type, bytes, value); });
+}
+
+void CapiSetL13dRepeat(const asc_load3d_v2_config& config,
+                       const CallSite& site) {
+  const char* api = "asc_set_l13d_rpt";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  AscendC::LoadDataRepeatParam p;
+  p.repeatStride = static_cast<uint16_t>(config.rpt_stride);
+  p.repeatTime = static_cast<uint8_t>(config.rpt_time);
+  p.repeatMode = static_cast<uint8_t>(config.rpt_mode);
+  RunAsCapi(api, [&] { RunSetLoadDataRepeat(p); });
+}
+
+void CapiSetL13dSize(uint64_t value, const CallSite& site) {
+  const char* api = "asc_set_l13d_size";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  CheckArg(api, "value", value, 0, UINT32_MAX);
+  RunAsCapi(api, [&] { RunSetLoadDataBoundary(static_cast<uint32_t>(value)); });
 }
 
 void CapiCopyL0cOut(bool to_l1, const char* api, const CapiCubeType& dst_type,

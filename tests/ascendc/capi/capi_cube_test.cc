@@ -466,6 +466,153 @@ TEST_F(CapiCube, Gm2L0MatchesLoadData) {
       "asc_copy_gm2l0a<half>: repeat 0 is out of range [1, 255]"));
 }
 
+// ---- Img2col and transposed loads
+// ---------------------------------------------
+
+// A 4 x 4 feature map of 16 half channels (C1HWC0: one block of 16 pixels
+// of 32 bytes), a 3 x 3 kernel with padding 1: 16 windows of 144 columns.
+void FillFeatureMap() {
+  for (uint32_t i = 0; i < 256; ++i) {
+    const half v = static_cast<float>(static_cast<int>(i % 19) - 9);
+    std::memcpy(Bytes(CubeMemory::kL1, 2 * i), &v, 2);
+  }
+}
+
+AscendC::LoadData3DParamsV2<half> WindowParams() {
+  AscendC::LoadData3DParamsV2<half> p;
+  for (uint8_t& pad : p.padList) pad = 1;
+  p.l1H = 4;
+  p.l1W = 4;
+  p.channelSize = 16;
+  p.kExtension = 144;
+  p.mExtension = 16;
+  p.filterW = 3;
+  p.filterH = 3;
+  p.padValue = half(2.0f);
+  return p;
+}
+
+TEST_F(CapiCube, Img2colMatchesLoadData3D) {
+  FillFeatureMap();
+  asc_l13d_fmatrix_config fmatrix;
+  fmatrix.l1_height = 4;
+  fmatrix.l1_width = 4;
+  fmatrix.padding_left_size = 1;
+  fmatrix.padding_right_size = 1;
+  fmatrix.padding_top_size = 1;
+  fmatrix.padding_bottom_size = 1;
+  EXPECT_EQ(fmatrix.config, 4u | (4u << 16) | (uint64_t{0x01010101} << 32));
+  asc_set_l13d_fmatrix(fmatrix);
+  asc_set_l13d_padding(half(2.0f));
+  asc_copy_l12l0a(At<half>(0), At<half>(0), 144, 16, 0, 0, 1, 1, 3, 3, 1, 1,
+                  false, false, false, false, 16);
+  asc_copy_l12l0b_sync(At<half>(0), At<half>(0), 144, 16, 0, 0, 1, 1, 3, 3, 1,
+                       1, false, false, false, false, 16);
+  const AscendC::LoadData3DParamsV2<half> p = WindowParams();
+  LocalTensor<half> l1(TPosition::A1, 0, 256);
+  AscendC::LoadData(LocalTensor<half>(TPosition::A2, 16384, 2304), l1, p);
+  AscendC::LoadData(LocalTensor<half>(TPosition::B2, 16384, 2304), l1, p);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0A, 0),
+                        Bytes(CubeMemory::kL0A, 16384), 4608),
+            0);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 0),
+                        Bytes(CubeMemory::kL0B, 16384), 4608),
+            0);
+  // Row 0, column 0 is the top-left padding: the pad value.
+  half corner;
+  std::memcpy(&corner, Bytes(CubeMemory::kL0A, 0), 2);
+  EXPECT_EQ(static_cast<float>(corner), 2.0f);
+
+  // Two windows along the rows (asc_set_l13d_rpt), within an L1 boundary.
+  asc_load3d_v2_config repeat;
+  EXPECT_EQ(repeat.config, ASC_DEFAULT_LOAD3D_V2_CONFIG_VALUE);
+  EXPECT_EQ(repeat.rpt_time, 1u);
+  repeat.rpt_time = 2;
+  repeat.rpt_stride = 0;
+  asc_set_l13d_rpt(repeat);
+  asc_set_l13d_size(2048);
+  asc_copy_l12l0a(At<half>(0), At<half>(0), 144, 16, 0, 0, 1, 1, 3, 3, 1, 1,
+                  false, false, false, false, 16);
+  AscendC::LoadDataRepeatParam rp;
+  rp.repeatTime = 2;
+  AscendC::SetLoadDataRepeat(rp);
+  AscendC::SetLoadDataBoundary(2048);
+  AscendC::LoadData(LocalTensor<half>(TPosition::A2, 16384, 4608), l1, p);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0A, 0),
+                        Bytes(CubeMemory::kL0A, 16384), 9216),
+            0);
+}
+
+TEST_F(CapiCube, TransposedLoadsMatchLoadDataWithTranspose) {
+  for (uint32_t i = 0; i < 8192; ++i) {
+    Bytes(CubeMemory::kL1, 0)[i] = static_cast<uint8_t>(i * 31 + 7);
+  }
+  asc_copy_l12l0b_trans(At<half>(0), At<half>(0), 1, 3, 2, 1, false, 0);
+  AscendC::LoadDataWithTranspose(
+      LocalTensor<half>(TPosition::B2, 16384, 2560),
+      LocalTensor<half>(TPosition::A1, 0, 4096),
+      AscendC::LoadData2dTransposeParams(1, 3, 2, 1, 0, 0));
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 0),
+                        Bytes(CubeMemory::kL0B, 16384), 5 * 512),
+            0);
+  // 32-bit squares (two 16 x 8 fractals), falling, one fractal between.
+  asc_copy_l12l0a_trans_sync(At<float>(0), At<float>(0), 3, 2, 1, 0, true, 1);
+  AscendC::LoadDataWithTranspose(
+      LocalTensor<float>(TPosition::A2, 16384, 1024),
+      LocalTensor<float>(TPosition::A1, 0, 2048),
+      AscendC::LoadData2dTransposeParams(3, 2, 1, 0, 1, 1));
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0A, 0),
+                        Bytes(CubeMemory::kL0A, 16384), 4 * 512),
+            0);
+  // The first square's first fractal is the transpose of square 3's
+  // first-fractal columns: element (0, 1) of dst is (1, 0) of the square.
+  float got, want;
+  std::memcpy(&got, Bytes(CubeMemory::kL0A, 4), 4);
+  std::memcpy(&want, Bytes(CubeMemory::kL1, 3 * 1024 + 32), 4);
+  EXPECT_EQ(std::memcmp(&got, &want, 4), 0);
+}
+
+TEST_F(CapiCube, Img2colMessages) {
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l12l0a(At<half>(0), At<half>(0), 144, 16, 0, 0, 1, 1, 3, 3, 1,
+                        1, false, false, false, false, 16);
+      },
+      "asc_copy_l12l0a<half>: LoadData"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l12l0a(At<half>(0), At<half>(0), 144, 16, 0, 0, 1, 1, 3, 3, 1,
+                        1, false, false, false, false, 16);
+      },
+      "SetFmatrix"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l12l0a(At<half>(0), At<half>(0), 0, 16, 0, 0, 1, 1, 3, 3, 1, 1,
+                        false, false, false, false, 16);
+      },
+      "asc_copy_l12l0a<half>: k_extension 0 is out of range [1, 65535]"));
+  asc_l13d_fmatrix_config fmatrix;
+  fmatrix.l1_height = 4;
+  fmatrix.l1_width = 4;
+  EXPECT_TRUE(FailsWith([&] { asc_set_l13d_fmatrix_b(fmatrix); },
+                        "asc_set_l13d_fmatrix_b: SetFmatrix: fmatrixMode 1; "
+                        "only FMATRIX_LEFT (0) is supported"));
+  fmatrix.l1_height = 0;
+  EXPECT_TRUE(FailsWith([&] { asc_set_l13d_fmatrix(fmatrix); },
+                        "asc_set_l13d_fmatrix: SetFmatrix: l1H 0 is out of "
+                        "range"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_l13d_size(100); },
+                        "asc_set_l13d_size: SetLoadDataBoundary"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_l13d_padding(uint64_t{1} << 40); },
+                        "asc_set_l13d_padding: config 0x10000000000 does not "
+                        "fit 32 bits"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l12l0a_trans(At<half>(0), At<half>(0), 0, 2, 1, 0, true, 0);
+      },
+      "asc_copy_l12l0a_trans<half>: LoadDataWithTranspose"));
+}
+
 // ---- Fill ------------------------------------------------------------------
 
 TEST_F(CapiCube, FillsMatchFill) {

@@ -1,9 +1,10 @@
 // c_api/cube_datamove/cube_datamove.h — the C API's matrix data movement on
 // Atlas A2/A3 (docs/capi.md, "The cube side"): GM → L1 (bytes, bursts,
-// 512-byte fractals, ND → Nz), L1 → GM, L1 → L0A/L0B (fractals), L0C → GM
-// with the fixpipe settings, and the fills of L1, L0A and L0B. Each function
-// runs the C++ cube instruction it names in its comment on the same core
-// (cube/cube_api.h, runtime/data_copy.h), so the bytes are the same by
+// 512-byte fractals, ND → Nz), GM → L0A/L0B, L1 → GM, L1 → L0A/L0B
+// (fractals, img2col with its registers, transposed squares), L0C → GM and
+// L0C → L1 with the fixpipe settings, and the fills of L1, L0A and L0B. Each
+// function runs the C++ cube instruction it names in its comment on the same
+// core (cube/cube_api.h, runtime/data_copy.h), so the bytes are the same by
 // construction; its pointers are mapped as normgrad_ascendc/capi/capi_cube.h
 // says, its own argument ranges are checked with its argument names, and the
 // C++ instruction's rules follow under the asc_* name. Every function is
@@ -16,6 +17,8 @@
 
 #include "normgrad_ascendc/capi/capi_cube.h"
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_img2col.h"
+#include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/int4.h"
@@ -35,6 +38,36 @@ union asc_fill_value_config {
     uint64_t reserved2 : 1;
     uint64_t dst_gap : 15;
     uint64_t reserved3 : 17;
+  };
+};
+
+/// The feature map of the 3D copies (asc_set_l13d_fmatrix/_b): its height
+/// and width (1..32767) and its padding on each side (0..255), from the low
+/// byte of `config` up.
+constexpr uint64_t ASC_DEFAULT_L13D_FMATRIX_CONFIG_VALUE = 0;
+union asc_l13d_fmatrix_config {
+  uint64_t config = ASC_DEFAULT_L13D_FMATRIX_CONFIG_VALUE;
+  __extension__ struct {
+    uint16_t l1_height;
+    uint16_t l1_width;
+    uint8_t padding_left_size;
+    uint8_t padding_right_size;
+    uint8_t padding_top_size;
+    uint8_t padding_bottom_size;
+  };
+};
+
+/// The repeat of the 3D copies (asc_set_l13d_rpt): rpt_time windows (bits
+/// 16..23, 1 by default), each rpt_stride (bits 0..15) further along the
+/// rows (rpt_mode 0, bit 24) or the columns (1).
+constexpr uint64_t ASC_DEFAULT_LOAD3D_V2_CONFIG_VALUE = 0x0000000000010000;
+union asc_load3d_v2_config {
+  uint64_t config = ASC_DEFAULT_LOAD3D_V2_CONFIG_VALUE;
+  __extension__ struct {
+    uint64_t rpt_stride : 16;
+    uint64_t rpt_time : 8;
+    uint64_t rpt_mode : 1;
+    uint64_t reserved2 : 39;
   };
 };
 
@@ -78,6 +111,29 @@ void CapiCopyGmFractals(const char* api, const CapiCubeType& type,
                         AscendC::TPosition to, void* dst, void* src,
                         uint16_t base_idx, uint8_t repeat, uint16_t src_stride,
                         uint16_t dst_gap, const CallSite& site);
+/// L1 → L0A (A2) or L0B (B2) by img2col from the feature-map registers
+/// (LoadData 3D, as the v2 Pro form: the map and the pad value come from
+/// asc_set_l13d_fmatrix and asc_set_l13d_padding).
+void CapiCopyL1ToL0Img2col(const char* api, const CapiCubeType& type,
+                           uint32_t elem_bits, AscendC::TPosition to, void* dst,
+                           void* src, const Img2colFields& fields,
+                           const CallSite& site);
+/// L1 → L0A (A2) or L0B (B2), square by square, each transposed
+/// (LoadDataWithTranspose).
+void CapiCopyL1ToL0Transposed(const char* api, const CapiCubeType& type,
+                              AscendC::TPosition to, void* dst, void* src,
+                              const AscendC::LoadData2dTransposeParams& params,
+                              const CallSite& site);
+/// The 3D copies' registers: SetFmatrix (left or right), the pad value
+/// (SetLoadDataPaddingValue), the repeat (SetLoadDataRepeat) and the L1
+/// boundary (SetLoadDataBoundary).
+void CapiSetL13dFmatrix(const char* api, const asc_l13d_fmatrix_config& config,
+                        AscendC::FmatrixMode mode, const CallSite& site);
+void CapiSetL13dPadding(const char* type, uint32_t bytes, const void* value,
+                        const CallSite& site);
+void CapiSetL13dRepeat(const asc_load3d_v2_config& config,
+                       const CallSite& site);
+void CapiSetL13dSize(uint64_t value, const CallSite& site);
 /// GM → L1 with ND → Nz (DataCopy with Nd2NzParams).
 void CapiCopyNd2Nz(const char* api, const CapiCubeType& type, void* dst,
                    void* src, const AscendC::Nd2NzParams& params,
@@ -128,6 +184,20 @@ inline constexpr bool kCapiGm2L1FractalType =
 template <typename T>
 inline constexpr bool kCapiGm2L0Type =
     kCapiGm2L1FractalType<T> && !std::is_same_v<T, AscendC::int4b_t>;
+/// The 3D copies' types: into L0A those of LoadData 3D, into L0B the 16-
+/// and 32-bit ones.
+template <typename T>
+inline constexpr bool kCapiL13dL0bType =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, float>;
+/// The transposing copies' types (LoadDataWithTranspose's, less int4b_t).
+template <typename T>
+inline constexpr bool kCapiTransType =
+    std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, float>;
 template <typename T>
 inline constexpr bool kCapiNd2NzType =
     std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> ||
@@ -356,6 +426,154 @@ void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
       AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
       dst_gap, site);
 }
+
+// ---- L1 → L0A / L0B by img2col ----------------------------------------------
+
+namespace normgrad_ascendc {
+/// The 3D copies' arguments as LoadData 3D's fields; the feature map and
+/// the pad value are the registers'.
+inline Img2colFields CapiImg2colFields(
+    uint16_t k_extension, uint16_t m_extension, uint16_t k_start_pt,
+    uint16_t m_start_pt, uint8_t stride_w, uint8_t stride_h, uint8_t filter_w,
+    uint8_t filter_h, uint8_t dilation_filter_w, uint8_t dilation_filter_h,
+    bool filter_size_w, bool filter_size_h, bool transpose, bool f_matrix_ctrl,
+    uint16_t channel_size) {
+  Img2colFields f;
+  f.channel_size = channel_size;
+  f.k_extension = k_extension;
+  f.m_extension = m_extension;
+  f.k_start = k_start_pt;
+  f.m_start = m_start_pt;
+  f.stride_w = stride_w;
+  f.stride_h = stride_h;
+  f.filter_w = filter_w;
+  f.filter_h = filter_h;
+  f.dilation_w = dilation_filter_w;
+  f.dilation_h = dilation_filter_h;
+  f.transpose = transpose;
+  f.filter_size_w = filter_size_w;
+  f.filter_size_h = filter_size_h;
+  f.fmatrix_ctrl = f_matrix_ctrl;
+  f.set_fmatrix = false;
+  f.set_padding = false;
+  return f;
+}
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_L13D(name, qualifier, position, type_rule, types)        \
+  template <typename T>                                                        \
+  void name(qualifier T* dst, __cbuf__ T* src, uint16_t k_extension,           \
+            uint16_t m_extension, uint16_t k_start_pt, uint16_t m_start_pt,    \
+            uint8_t stride_w, uint8_t stride_h, uint8_t filter_w,              \
+            uint8_t filter_h, uint8_t dilation_filter_w,                       \
+            uint8_t dilation_filter_h, bool filter_size_w, bool filter_size_h, \
+            bool transpose, bool f_matrix_ctrl, uint16_t channel_size,         \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(type_rule, #name " (3D): T must be " types);                 \
+    normgrad_ascendc::CapiCopyL1ToL0Img2col(                                   \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(),                          \
+        normgrad_ascendc::kImg2colBits<T>, position, dst, src,                 \
+        normgrad_ascendc::CapiImg2colFields(                                   \
+            k_extension, m_extension, k_start_pt, m_start_pt, stride_w,        \
+            stride_h, filter_w, filter_h, dilation_filter_w,                   \
+            dilation_filter_h, filter_size_w, filter_size_h, transpose,        \
+            f_matrix_ctrl, channel_size),                                      \
+        site);                                                                 \
+  }
+/// L1 → L0A / L0B by img2col: the window k_extension × m_extension from
+/// (m_start_pt, k_start_pt) of the feature map's convolution matrix, the
+/// map (C1HWC0 in L1) as asc_set_l13d_fmatrix set it, the padding as
+/// asc_set_l13d_padding, repeated as asc_set_l13d_rpt (LoadData 3D v2).
+NORMGRAD_CAPI_L13D(asc_copy_l12l0a, __ca__, AscendC::TPosition::A2,
+                   normgrad_ascendc::kImg2colType<T>,
+                   "int4b_t, uint8_t, int8_t, half, bfloat16_t, uint32_t, "
+                   "int32_t or float")
+NORMGRAD_CAPI_L13D(asc_copy_l12l0a_sync, __ca__, AscendC::TPosition::A2,
+                   normgrad_ascendc::kImg2colType<T>,
+                   "int4b_t, uint8_t, int8_t, half, bfloat16_t, uint32_t, "
+                   "int32_t or float")
+NORMGRAD_CAPI_L13D(asc_copy_l12l0b, __cb__, AscendC::TPosition::B2,
+                   normgrad_ascendc::kCapiL13dL0bType<T>,
+                   "half, bfloat16_t, uint32_t, int32_t or float")
+NORMGRAD_CAPI_L13D(asc_copy_l12l0b_sync, __cb__, AscendC::TPosition::B2,
+                   normgrad_ascendc::kCapiL13dL0bType<T>,
+                   "half, bfloat16_t, uint32_t, int32_t or float")
+#undef NORMGRAD_CAPI_L13D
+
+/// The feature map the 3D copies read with f_matrix_ctrl false (SetFmatrix
+/// FMATRIX_LEFT); asc_set_l13d_fmatrix_b sets the right one, which Atlas
+/// A2/A3's copies do not read (f_matrix_ctrl must be false).
+inline void asc_set_l13d_fmatrix(asc_l13d_fmatrix_config& config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dFmatrix(
+      "asc_set_l13d_fmatrix", config, AscendC::FmatrixMode::FMATRIX_LEFT, site);
+}
+inline void asc_set_l13d_fmatrix_b(asc_l13d_fmatrix_config& config,
+                                   normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dFmatrix("asc_set_l13d_fmatrix_b", config,
+                                       AscendC::FmatrixMode::FMATRIX_RIGHT,
+                                       site);
+}
+/// The value the 3D copies write for the padding: a half, int16_t or
+/// uint16_t for the 16-bit types; the uint64_t form gives the bits of a
+/// 32-bit element (it must fit 32 bits: docs/capi.md).
+inline void asc_set_l13d_padding(half config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("half", 2, &config, site);
+}
+inline void asc_set_l13d_padding(int16_t config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("int16_t", 2, &config, site);
+}
+inline void asc_set_l13d_padding(uint16_t config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("uint16_t", 2, &config, site);
+}
+inline void asc_set_l13d_padding(uint64_t config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("uint64_t", 8, &config, site);
+}
+/// The 3D copies' repeat (SetLoadDataRepeat).
+inline void asc_set_l13d_rpt(asc_load3d_v2_config& config,
+                             normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dRepeat(config, site);
+}
+/// The L1 byte where the 3D copies' reads wrap to L1's start: 0 (none) or
+/// 1024 and more (SetLoadDataBoundary).
+inline void asc_set_l13d_size(uint64_t value,
+                              normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dSize(value, site);
+}
+
+// ---- L1 → L0A / L0B transposed --------------------------------------------
+
+#define NORMGRAD_CAPI_TRANS(name, qualifier, position)                     \
+  template <typename T>                                                    \
+  void name(qualifier T* dst, __cbuf__ T* src, uint16_t index_id,          \
+            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,         \
+            bool enable_addr_decrement, uint16_t dst_frac_gap,             \
+            normgrad_ascendc::CallSite site = {}) {                        \
+    static_assert(normgrad_ascendc::kCapiTransType<T>, #name               \
+                  ": T must be uint8_t, int8_t, half, bfloat16_t, "        \
+                  "uint32_t, int32_t or float");                           \
+    normgrad_ascendc::CapiCopyL1ToL0Transposed(                            \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src,  \
+        AscendC::LoadData2dTransposeParams(index_id, repeat, src_stride,   \
+                                           dst_gap, dst_frac_gap,          \
+                                           enable_addr_decrement ? 1 : 0), \
+        site);                                                             \
+  }
+/// L1 → L0A / L0B, `repeat` squares from square index_id, src_stride squares
+/// apart (falling with enable_addr_decrement), each transposed: a 16 × 16
+/// fractal of half or bfloat16_t, two 16 × 8 fractals of a 32-bit type, two
+/// 16 × 32 fractals of an 8-bit type; dst_gap fractals between the squares'
+/// first fractals' end and start, dst_frac_gap between a square's fractals
+/// (LoadDataWithTranspose).
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans_sync, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans_sync, __cb__, AscendC::TPosition::B2)
+#undef NORMGRAD_CAPI_TRANS
 
 // ---- L0C → GM ---------------------------------------------------------------
 
