@@ -466,8 +466,7 @@ TEST_F(CapiCube, Gm2L0MatchesLoadData) {
       "asc_copy_gm2l0a<half>: repeat 0 is out of range [1, 255]"));
 }
 
-// ---- Img2col and transposed loads
-// ---------------------------------------------
+// ---- Img2col and transposed loads -----------------------------------------
 
 // A 4 x 4 feature map of 16 half channels (C1HWC0: one block of 16 pixels
 // of 32 bytes), a 3 x 3 kernel with padding 1: 16 windows of 144 columns.
