@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "c_api/asc_simd.h"
@@ -749,6 +750,18 @@ TEST_F(CapiCube, Messages) {
       },
       "asc_copy_gm2l1_nd2nz<half>: DataCopy<half> GM->L1 (Nd2NzParams): "
       "intriParams.nValue 20000 is out of range"));
+  // The C++ instruction's message keeps one call site, the caller's.
+  try {
+    asc_mmad(At<float>(0), At<half>(0), At<half>(0), 5000, 16, 16, 0, false,
+             false, true);
+    ADD_FAILURE() << "no KernelError";
+  } catch (const normgrad_ascendc::KernelError& e) {
+    const std::string message = e.what();
+    const std::string file = "capi_cube_test.cc:";
+    EXPECT_EQ(message.find(file), message.rfind(file)) << message;
+    EXPECT_NE(message.find(": asc_mmad<float, half>: Mmad"), std::string::npos)
+        << message;
+  }
   EXPECT_TRUE(FailsWith([&] { asc_copy_gm2l1(At<void>(0), gm_, 3, 0, 0, 0); },
                         "asc_copy_gm2l1: len_burst 0 is out of range [1, "
                         "65535]"));
