@@ -56,7 +56,7 @@ void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
   const CopyEnd& d = to_l1 ? l1_end : gm_end;
   const CopyEnd& s = to_l1 ? gm_end : l1_end;
   if (b.count_form) {
-    DataCopyImpl("", 1, d, s, b.size, api);
+    DataCopyImpl("", 1, d, s, CapiCopySize(api, b.size), api);
     return;
   }
   CheckArg(api, "n_burst", b.n_burst, 1, 4095);

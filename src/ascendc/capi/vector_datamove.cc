@@ -43,15 +43,7 @@ void CopyCount(const char* api, Memory to, void* dst, Memory from, void* src,
   const CapiCall call(api, site);
   const End d(api, "dst", to, dst);
   const End s(api, "src", from, src);
-  const bool truncate = GetDataCopyMode() == DataCopyMode::kTruncate;
-  if (size % 32 != 0 && !truncate) {
-    Fail(
-        "%s: size %u bytes is not a multiple of 32 bytes; the device would "
-        "silently drop the last %u bytes (NORMGRAD_DATACOPY=truncate mimics "
-        "that)",
-        api, size, size % 32);
-  }
-  const uint32_t moved = size / 32 * 32;
+  const uint32_t moved = CapiCopySize(api, size);
   s.CheckReach(api, "src", moved);
   d.CheckReach(api, "dst", moved);
   DataCopyImpl("", 1, d.copy, s.copy, moved, api);

@@ -765,8 +765,9 @@ TEST_F(CapiCube, Messages) {
   EXPECT_TRUE(FailsWith([&] { asc_copy_gm2l1(At<void>(0), gm_, 3, 0, 0, 0); },
                         "asc_copy_gm2l1: len_burst 0 is out of range [1, "
                         "65535]"));
-  EXPECT_TRUE(FailsWith([&] { asc_copy_gm2l1(At<void>(0), gm_, 100); },
-                        "count 100 (100 bytes) is not a multiple of 32 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2l1(At<void>(0), gm_, 100); },
+      "asc_copy_gm2l1: size 100 bytes is not a multiple of 32 bytes"));
   EXPECT_TRUE(FailsWith([&] { asc_copy_gm2l1(At<void>(0), nullptr, 64); },
                         "asc_copy_gm2l1: src is a null pointer"));
   EXPECT_TRUE(FailsWith(

@@ -61,6 +61,11 @@ AscendC::LocalTensor<T> UbTensor(const char* api, const char* which,
 void CheckUbBytes(const char* api, const char* which, const TensorView& view,
                   uint64_t bytes);
 
+/// The bytes a count-form copy of `size` bytes moves: all of them when
+/// `size` is a multiple of 32; else a KernelError naming `api`, or (with
+/// NORMGRAD_DATACOPY=truncate, as DataCopy) `size` rounded down to 32 bytes.
+uint32_t CapiCopySize(const char* api, uint32_t size);
+
 /// Fails when a global-memory operand is null.
 void CheckGmPointer(const char* api, const char* which, const void* p);
 
