@@ -100,6 +100,16 @@ uint32_t CapiCopySize(const char* api, uint32_t size) {
   return size / 32 * 32;
 }
 
+void CheckCapiBursts(const char* api, uint16_t n_burst, uint16_t len_burst) {
+  if (n_burst < 1 || n_burst > 4095) {
+    Fail("%s: n_burst %u is out of range [1, 4095]", api, n_burst);
+  }
+  if (len_burst < 1) {
+    Fail("%s: len_burst %u is out of range [1, 65535] (32-byte blocks)", api,
+         len_burst);
+  }
+}
+
 void CheckGmPointer(const char* api, const char* which, const void* p) {
   if (p == nullptr) {
     Fail(

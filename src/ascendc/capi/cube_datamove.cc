@@ -59,8 +59,7 @@ void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
     DataCopyImpl("", 1, d, s, CapiCopySize(api, b.size), api);
     return;
   }
-  CheckArg(api, "n_burst", b.n_burst, 1, 4095);
-  CheckArg(api, "len_burst", b.len_burst, 1, 65535);
+  CheckCapiBursts(api, b.n_burst, b.len_burst);
   DataCopyStridedImpl(
       "", 1, d, s,
       AscendC::DataCopyParams(b.n_burst, b.len_burst, b.src_gap, b.dst_gap),

@@ -55,13 +55,7 @@ void CopyBursts(const char* api, Memory to, void* dst, Memory from, void* src,
   const CapiCall call(api, site);
   const End d(api, "dst", to, dst);
   const End s(api, "src", from, src);
-  if (n_burst < 1 || n_burst > 4095) {
-    Fail("%s: n_burst %u is out of range [1, 4095]", api, n_burst);
-  }
-  if (len_burst < 1) {
-    Fail("%s: len_burst %u is out of range [1, 65535] (32-byte blocks)", api,
-         len_burst);
-  }
+  CheckCapiBursts(api, n_burst, len_burst);
   // Bytes from the first burst's start to the last one's end.
   const auto reach = [&](uint16_t gap) {
     return (uint64_t{n_burst} - 1) * (uint64_t{len_burst} + gap) * 32 +

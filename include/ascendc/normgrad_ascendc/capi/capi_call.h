@@ -66,6 +66,10 @@ void CheckUbBytes(const char* api, const char* which, const TensorView& view,
 /// NORMGRAD_DATACOPY=truncate, as DataCopy) `size` rounded down to 32 bytes.
 uint32_t CapiCopySize(const char* api, uint32_t size);
 
+/// The burst form's rule: n_burst in [1, 4095], len_burst (32-byte blocks)
+/// in [1, 65535].
+void CheckCapiBursts(const char* api, uint16_t n_burst, uint16_t len_burst);
+
 /// Fails when a global-memory operand is null.
 void CheckGmPointer(const char* api, const char* which, const void* p);
 
