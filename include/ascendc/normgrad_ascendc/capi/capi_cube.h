@@ -70,16 +70,17 @@ void CheckCapiCubeCore(const char* api);
 TensorView CubePointerView(const char* api, const char* type, const char* which,
                            const void* p, AscendC::TPosition position);
 
-/// The name of a C API call in its messages: "asc_mmad<float, half, half>".
+/// The name of a C API call in its messages: "asc_mmad<float, half>".
 struct CapiCubeName {
   CapiCubeName(const char* api, const char* type);
   char text[112];
 };
 
 /// Runs `body` (the C++ instruction) so that its KernelError names the
-/// asc_* function first: "asc_copy_l12l0a<half>: LoadData<half> L1->L0A:
-/// loadDataParams.repeatTimes ..." (the C++ instruction's rules and field
-/// names follow; docs/capi.md maps the fields onto the C arguments).
+/// asc_* function first, after the call site: "asc_copy_l12l0b<half>:
+/// LoadData<half> L1->L0B: the fractals written reaches ..." (the C++
+/// instruction's rules and field names follow; docs/capi.md maps the fields
+/// onto the C arguments). RethrowAsCapi builds that message from `error`.
 [[noreturn]] void RethrowAsCapi(const char* name, const KernelError& error);
 template <typename F>
 void RunAsCapi(const char* name, F&& body) {
