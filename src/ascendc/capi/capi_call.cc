@@ -6,6 +6,7 @@
 
 #include "ascendc/runtime/gm_registry.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/data_copy.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
 namespace normgrad_ascendc {
@@ -86,6 +87,27 @@ void CheckUbBytes(const char* api, const char* which, const TensorView& view,
       "buffer (%u bytes)",
       api, which, view.offset, static_cast<unsigned long long>(bytes),
       view.core->ub_size());
+}
+
+uint32_t CapiCopySize(const char* api, uint32_t size) {
+  if (size % 32 != 0 && GetDataCopyMode() != DataCopyMode::kTruncate) {
+    Fail(
+        "%s: size %u bytes is not a multiple of 32 bytes; the device would "
+        "silently drop the last %u bytes (NORMGRAD_DATACOPY=truncate mimics "
+        "that)",
+        api, size, size % 32);
+  }
+  return size / 32 * 32;
+}
+
+void CheckCapiBursts(const char* api, uint16_t n_burst, uint16_t len_burst) {
+  if (n_burst < 1 || n_burst > 4095) {
+    Fail("%s: n_burst %u is out of range [1, 4095]", api, n_burst);
+  }
+  if (len_burst < 1) {
+    Fail("%s: len_burst %u is out of range [1, 65535] (32-byte blocks)", api,
+         len_burst);
+  }
 }
 
 void CheckGmPointer(const char* api, const char* which, const void* p) {

@@ -10,6 +10,8 @@
 
 #include "c_api/sync/sync.h"
 #include "normgrad_ascendc/capi/capi_call.h"
+#include "normgrad_ascendc/capi/capi_cube.h"
+#include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
@@ -18,6 +20,20 @@ using normgrad_ascendc::CallSite;
 uint64_t asc_get_phy_buf_addr(uint64_t offset, CallSite site) {
   const normgrad_ascendc::CapiCall call("asc_get_phy_buf_addr", site);
   normgrad_ascendc::Core& core = normgrad_ascendc::CurrentCore();
+  if (core.is_cube()) {
+    // Each cube memory is addressed from its own byte 0, and the pointer
+    // type the address is cast to names the memory
+    // (normgrad_ascendc/capi/capi_cube.h).
+    const uint32_t l1 = normgrad_ascendc::CubeMemoryBytes(
+        core.profile().profile, normgrad_ascendc::CubeMemory::kL1);
+    if (offset > l1) {
+      normgrad_ascendc::Fail(
+          "asc_get_phy_buf_addr: offset %llu is past the cube core's largest "
+          "memory, the L1's %u bytes (profile %s); it must be 0 to %u",
+          static_cast<unsigned long long>(offset), l1, core.profile().name, l1);
+    }
+    return normgrad_ascendc::CubeAddress(offset);
+  }
   if (offset > core.ub_size()) {
     normgrad_ascendc::Fail(
         "asc_get_phy_buf_addr: offset %llu is past the unified buffer's %u "

@@ -43,15 +43,7 @@ void CopyCount(const char* api, Memory to, void* dst, Memory from, void* src,
   const CapiCall call(api, site);
   const End d(api, "dst", to, dst);
   const End s(api, "src", from, src);
-  const bool truncate = GetDataCopyMode() == DataCopyMode::kTruncate;
-  if (size % 32 != 0 && !truncate) {
-    Fail(
-        "%s: size %u bytes is not a multiple of 32 bytes; the device would "
-        "silently drop the last %u bytes (NORMGRAD_DATACOPY=truncate mimics "
-        "that)",
-        api, size, size % 32);
-  }
-  const uint32_t moved = size / 32 * 32;
+  const uint32_t moved = CapiCopySize(api, size);
   s.CheckReach(api, "src", moved);
   d.CheckReach(api, "dst", moved);
   DataCopyImpl("", 1, d.copy, s.copy, moved, api);
@@ -63,13 +55,7 @@ void CopyBursts(const char* api, Memory to, void* dst, Memory from, void* src,
   const CapiCall call(api, site);
   const End d(api, "dst", to, dst);
   const End s(api, "src", from, src);
-  if (n_burst < 1 || n_burst > 4095) {
-    Fail("%s: n_burst %u is out of range [1, 4095]", api, n_burst);
-  }
-  if (len_burst < 1) {
-    Fail("%s: len_burst %u is out of range [1, 65535] (32-byte blocks)", api,
-         len_burst);
-  }
+  CheckCapiBursts(api, n_burst, len_burst);
   // Bytes from the first burst's start to the last one's end.
   const auto reach = [&](uint16_t gap) {
     return (uint64_t{n_burst} - 1) * (uint64_t{len_burst} + gap) * 32 +

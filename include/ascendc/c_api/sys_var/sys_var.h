@@ -44,7 +44,11 @@ inline int64_t asc_get_sub_block_num(normgrad_ascendc::CallSite site = {}) {
 
 /// The address of UB byte `offset` (0 … the UB's size) of the calling core,
 /// as an integer: cast it to a `__ubuf__ T*`. The whole UB is the program's
-/// and is zeroed before each block, as the UB a TPipe hands out is.
+/// and is zeroed before each block, as the UB a TPipe hands out is. On a
+/// cube core it is the address of byte `offset` (0 … the L1's size) of
+/// whichever cube memory the `__cbuf__`/`__ca__`/`__cb__`/`__cc__` pointer
+/// it is cast to names: each is addressed from its own byte 0
+/// (capi/capi_cube.h).
 uint64_t asc_get_phy_buf_addr(uint64_t offset,
                               normgrad_ascendc::CallSite site = {});
 

@@ -61,6 +61,15 @@ AscendC::LocalTensor<T> UbTensor(const char* api, const char* which,
 void CheckUbBytes(const char* api, const char* which, const TensorView& view,
                   uint64_t bytes);
 
+/// The bytes a count-form copy of `size` bytes moves: all of them when
+/// `size` is a multiple of 32; else a KernelError naming `api`, or (with
+/// NORMGRAD_DATACOPY=truncate, as DataCopy) `size` rounded down to 32 bytes.
+uint32_t CapiCopySize(const char* api, uint32_t size);
+
+/// The burst form's rule: n_burst in [1, 4095], len_burst (32-byte blocks)
+/// in [1, 65535].
+void CheckCapiBursts(const char* api, uint16_t n_burst, uint16_t len_burst);
+
 /// Fails when a global-memory operand is null.
 void CheckGmPointer(const char* api, const char* which, const void* p);
 

@@ -158,6 +158,9 @@ struct FixpipeRegisters {
   uint16_t nd_num = 1;
   uint16_t src_nd_stride = 0;
   uint16_t dst_nd_stride = 0;
+  /// The C API's unit-flag setting (asc_set_l0c2gm_config), read back by
+  /// asc_get_l0c2gm_unitflag; it changes nothing on the CPU.
+  bool unit_flag = false;
 };
 
 /// The cube core's img2col registers (cube/cube_img2col.h), which LoadData 3D

@@ -1,0 +1,172 @@
+// c_api/cube_compute/cube_compute.h — the C API's matrix computation on
+// Atlas A2/A3 (docs/capi.md, "The cube side"): asc_mmad (Mmad: C = A × B
+// plus the initial C), asc_mmad_s4 (int4b_t inputs), and the Mmad mode
+// registers: HF32 rounding of float inputs (asc_enable_hf32,
+// asc_set_fp32_mode, asc_enable_hf32_trans: SetHF32Mode and
+// SetHF32TransMode) and the order the cube walks its output
+// (asc_set_mmad_direction_m/n: SetMMColumnMajor/SetMMRowMajor, which change
+// no value); and the fixpipe buffer's quantization parameters for
+// asc_copy_l0c2gm (asc_set_l0c2gm_config: SetFixPipeConfig) with their
+// getters. Pointers are mapped as normgrad_ascendc/capi/capi_cube.h says;
+// every function is cube-only.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "normgrad_ascendc/capi/capi_cube.h"
+#include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/int4.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+
+namespace normgrad_ascendc {
+
+/// The arguments of asc_mmad, as its page names them.
+struct CapiMmadArgs {
+  uint16_t left_height;  ///< M
+  uint16_t n_dim;        ///< K: A's width and B's height
+  uint16_t right_width;  ///< N
+  uint8_t unit_flag;
+  bool k_direction_align;
+  bool is_weight_offset;
+  bool c_matrix_source;
+  bool c_matrix_init_val;
+};
+/// Mmad on the L0C, L0A and L0B operands the pointers name.
+void CapiMmad(const char* api, CubeType c_type, CubeType ab_type, void* c,
+              void* a, void* b, const CapiMmadArgs& args, const CallSite& site);
+/// The fixpipe settings of asc_set_l0c2gm_config and their getters.
+void CapiSetL0c2GmConfig(uint64_t relu_pre, uint64_t quant_pre,
+                         bool enable_unit_flag, const CallSite& site);
+enum class L0c2GmSetting : uint8_t { kPrequant, kRelu, kUnitFlag };
+uint64_t CapiGetL0c2Gm(const char* api, L0c2GmSetting setting,
+                       const CallSite& site);
+/// The mode registers (each cube-only).
+void CapiSetHf32(const char* api, bool on, const CallSite& site);
+void CapiSetHf32Trans(uint32_t mode, const CallSite& site);
+void CapiSetMmadDirection(const char* api, const CallSite& site);
+
+/// The Atlas A2/A3 pairs of asc_mmad: (C, A and B).
+template <typename C, typename A>
+inline constexpr bool kCapiMmadPair = (std::is_same_v<C, int32_t> &&
+                                       std::is_same_v<A, int8_t>) ||
+                                      (std::is_same_v<C, float> &&
+                                       (std::is_same_v<A, half> ||
+                                        std::is_same_v<A, float> ||
+                                        std::is_same_v<A, bfloat16_t>));
+
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_MMAD(name, pair_rule, pairs)                             \
+  template <typename C, typename A>                                            \
+  void name(__cc__ C* c_matrix, __ca__ A* a_matrix, __cb__ A* b_matrix,        \
+            uint16_t left_height, uint16_t n_dim, uint16_t right_width,        \
+            uint8_t unit_flag, bool k_direction_align, bool c_matrix_source,   \
+            bool c_matrix_init_val, normgrad_ascendc::CallSite site = {}) {    \
+    static_assert(pair_rule, #name                                             \
+                  ": (c_matrix, a_matrix and b_matrix) "                       \
+                  "must be " pairs);                                           \
+    normgrad_ascendc::CapiMmad(                                                \
+        #name, normgrad_ascendc::CubeTypeOf<C>(),                              \
+        normgrad_ascendc::CubeTypeOf<A>(), c_matrix, a_matrix, b_matrix,       \
+        {left_height, n_dim, right_width, unit_flag, k_direction_align, false, \
+         c_matrix_source, c_matrix_init_val},                                  \
+        site);                                                                 \
+  }                                                                            \
+  /* The form with the sparse weight offset: feat_offset is reserved, and */   \
+  /* is_weight_offset must be false (no weight offset is emulated). */         \
+  template <typename C, typename A>                                            \
+  void name(__cc__ C* c_matrix, __ca__ A* a_matrix, __cb__ A* b_matrix,        \
+            uint16_t left_height, uint16_t n_dim, uint16_t right_width,        \
+            uint8_t feat_offset, uint8_t smask_offset, uint8_t unit_flag,      \
+            bool k_direction_align, bool is_weight_offset,                     \
+            bool c_matrix_source, bool c_matrix_init_val,                      \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(pair_rule, #name                                             \
+                  ": (c_matrix, a_matrix and b_matrix) "                       \
+                  "must be " pairs);                                           \
+    (void)feat_offset;                                                         \
+    (void)smask_offset;                                                        \
+    normgrad_ascendc::CapiMmad(                                                \
+        #name, normgrad_ascendc::CubeTypeOf<C>(),                              \
+        normgrad_ascendc::CubeTypeOf<A>(), c_matrix, a_matrix, b_matrix,       \
+        {left_height, n_dim, right_width, unit_flag, k_direction_align,        \
+         is_weight_offset, c_matrix_source, c_matrix_init_val},                \
+        site);                                                                 \
+  }
+
+#define NORMGRAD_CAPI_MMAD_PAIRS                                 \
+  "(int32_t, int8_t), (float, half), (float, float) or (float, " \
+  "bfloat16_t)"
+/// C (left_height × right_width, L0C, Nz) = A (left_height × n_dim, L0A, Zz)
+/// × B (n_dim × right_width, L0B, Zn), starting from 0
+/// (c_matrix_init_val) or from what L0C holds (c_matrix_source false).
+NORMGRAD_CAPI_MMAD(asc_mmad, (normgrad_ascendc::kCapiMmadPair<C, A>),
+                   NORMGRAD_CAPI_MMAD_PAIRS)
+NORMGRAD_CAPI_MMAD(asc_mmad_sync, (normgrad_ascendc::kCapiMmadPair<C, A>),
+                   NORMGRAD_CAPI_MMAD_PAIRS)
+/// asc_mmad on int4b_t inputs (two a byte) into int32_t.
+NORMGRAD_CAPI_MMAD(asc_mmad_s4,
+                   (std::is_same_v<C, int32_t> &&
+                    std::is_same_v<A, AscendC::int4b_t>),
+                   "(int32_t, int4b_t)")
+NORMGRAD_CAPI_MMAD(asc_mmad_s4_sync,
+                   (std::is_same_v<C, int32_t> &&
+                    std::is_same_v<A, AscendC::int4b_t>),
+                   "(int32_t, int4b_t)")
+#undef NORMGRAD_CAPI_MMAD_PAIRS
+#undef NORMGRAD_CAPI_MMAD
+
+/// Mmad rounds float inputs to HF32 (SetHF32Mode(ENABLE)).
+inline void asc_enable_hf32(normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetHf32("asc_enable_hf32", true, site);
+}
+/// Mmad takes float inputs as they are (SetHF32Mode(DISABLE)).
+inline void asc_set_fp32_mode(normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetHf32("asc_set_fp32_mode", false, site);
+}
+/// The HF32 rounding: 0 ties to even, 1 ties away from zero
+/// (SetHF32TransMode NEAREST_EVEN / NEAREST_ZERO); other modes are refused.
+inline void asc_enable_hf32_trans(uint32_t mode,
+                                  normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetHf32Trans(mode, site);
+}
+/// The cube walks its output along M first, or along N first: every value
+/// and its place in L0C are the same either way (docs/cube.md, "Mmad
+/// modes"), so these only check that the core is a cube core.
+inline void asc_set_mmad_direction_m(normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetMmadDirection("asc_set_mmad_direction_m", site);
+}
+inline void asc_set_mmad_direction_n(normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetMmadDirection("asc_set_mmad_direction_n", site);
+}
+
+/// The per-column quantization parameters of asc_copy_l0c2gm's vector modes:
+/// `quant_pre` is their fixpipe-buffer address (from asc_get_phy_buf_addr);
+/// `relu_pre` is reserved and must be 0 (SetFixPipeConfig's reluPre);
+/// `enable_unit_flag` is kept for asc_get_l0c2gm_unitflag.
+inline void asc_set_l0c2gm_config(uint64_t relu_pre, uint64_t quant_pre,
+                                  bool enable_unit_flag,
+                                  normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0c2GmConfig(relu_pre, quant_pre, enable_unit_flag,
+                                        site);
+}
+/// What asc_set_l0c2gm_config set in this block (0 before it): the quant
+/// parameters' address as asc_get_phy_buf_addr gives it, the ReLU address
+/// (0), the unit flag (0 or 1).
+inline uint64_t asc_get_l0c2gm_prequant(normgrad_ascendc::CallSite site = {}) {
+  return normgrad_ascendc::CapiGetL0c2Gm(
+      "asc_get_l0c2gm_prequant", normgrad_ascendc::L0c2GmSetting::kPrequant,
+      site);
+}
+inline uint64_t asc_get_l0c2gm_relu(normgrad_ascendc::CallSite site = {}) {
+  return normgrad_ascendc::CapiGetL0c2Gm(
+      "asc_get_l0c2gm_relu", normgrad_ascendc::L0c2GmSetting::kRelu, site);
+}
+inline uint64_t asc_get_l0c2gm_unitflag(normgrad_ascendc::CallSite site = {}) {
+  return normgrad_ascendc::CapiGetL0c2Gm(
+      "asc_get_l0c2gm_unitflag", normgrad_ascendc::L0c2GmSetting::kUnitFlag,
+      site);
+}

@@ -1,0 +1,695 @@
+// c_api/cube_datamove/cube_datamove.h — the C API's matrix data movement on
+// Atlas A2/A3 (docs/capi.md, "The cube side"): GM → L1 (bytes, bursts,
+// 512-byte fractals, ND → Nz), GM → L0A/L0B, L1 → GM, L1 → L0A/L0B
+// (fractals, img2col with its registers, transposed squares), L0C → GM and
+// L0C → L1 with the fixpipe settings, and the fills of L1, L0A and L0B. Each
+// function runs the C++ cube instruction it names in its comment on the same
+// core (cube/cube_api.h, runtime/data_copy.h), so the bytes are the same by
+// construction; its pointers are mapped as normgrad_ascendc/capi/capi_cube.h
+// says, its own argument ranges are checked with its argument names, and the
+// C++ instruction's rules follow under the asc_* name. Every function is
+// cube-only: on a vector core it is refused as the C++ instructions are.
+// The _sync forms compute the same thing (docs/capi.md, "Pipes and _sync").
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "normgrad_ascendc/capi/capi_cube.h"
+#include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_img2col.h"
+#include "normgrad_ascendc/cube/cube_load_transpose.h"
+#include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/half.h"
+#include "normgrad_ascendc/runtime/int4.h"
+#include "normgrad_ascendc/runtime/qualifiers.h"
+
+/// The repeats, blocks and gap of asc_fill_l0a/l0b/l1: `repeat` runs of
+/// `blk_num` blocks with `dst_gap` blocks from one run's end to the next
+/// one's start; a block is 32 bytes in L1 and 512 bytes in L0A/L0B. Each
+/// field is 15 bits wide (0..32767), at bits 0, 16 and 32 of `config`.
+constexpr uint64_t ASC_FILL_VALUE_DEFAULT_VALUE = 0;
+union asc_fill_value_config {
+  uint64_t config = ASC_FILL_VALUE_DEFAULT_VALUE;
+  __extension__ struct {
+    uint64_t repeat : 15;
+    uint64_t reserved1 : 1;
+    uint64_t blk_num : 15;
+    uint64_t reserved2 : 1;
+    uint64_t dst_gap : 15;
+    uint64_t reserved3 : 17;
+  };
+};
+
+/// The feature map of the 3D copies (asc_set_l13d_fmatrix/_b): its height
+/// and width (1..32767) and its padding on each side (0..255), from the low
+/// byte of `config` up.
+constexpr uint64_t ASC_DEFAULT_L13D_FMATRIX_CONFIG_VALUE = 0;
+union asc_l13d_fmatrix_config {
+  uint64_t config = ASC_DEFAULT_L13D_FMATRIX_CONFIG_VALUE;
+  __extension__ struct {
+    uint16_t l1_height;
+    uint16_t l1_width;
+    uint8_t padding_left_size;
+    uint8_t padding_right_size;
+    uint8_t padding_top_size;
+    uint8_t padding_bottom_size;
+  };
+};
+
+/// The repeat of the 3D copies (asc_set_l13d_rpt): rpt_time windows (bits
+/// 16..23, 1 by default), each rpt_stride (bits 0..15) further along the
+/// rows (rpt_mode 0, bit 24) or the columns (1).
+constexpr uint64_t ASC_DEFAULT_LOAD3D_V2_CONFIG_VALUE = 0x0000000000010000;
+union asc_load3d_v2_config {
+  uint64_t config = ASC_DEFAULT_LOAD3D_V2_CONFIG_VALUE;
+  __extension__ struct {
+    uint64_t rpt_stride : 16;
+    uint64_t rpt_time : 8;
+    uint64_t rpt_mode : 1;
+    uint64_t reserved2 : 39;
+  };
+};
+
+namespace normgrad_ascendc {
+
+/// An element type as the C API's cube functions pass it on.
+struct CapiCubeType {
+  const char* name;
+  uint32_t bytes;  ///< sizeof(T), as the C++ instruction's template passes
+  CubeType type;
+};
+template <typename T>
+constexpr CapiCubeType CapiCubeTypeOf() {
+  return {TypeName<T>(), sizeof(T), CubeTypeOf<T>()};
+}
+/// asc_copy_l0c2l1's `void` destination (the int4b_t outputs, which are not
+/// emulated) is refused at run time with the rest of its rules.
+template <typename T>
+constexpr CapiCubeType CapiL0c2L1TypeOf() {
+  if constexpr (std::is_same_v<T, void>) {
+    return {"void", 0, CubeType::kOther};
+  } else {
+    return CapiCubeTypeOf<T>();
+  }
+}
+
+/// GM → L1 or L1 → GM: `size` bytes (count form) or bursts (DataCopy).
+struct CapiBursts {
+  bool count_form;
+  uint32_t size;
+  uint16_t n_burst;
+  uint16_t len_burst;
+  uint16_t src_gap;
+  uint16_t dst_gap;
+};
+void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
+                  const CapiBursts& bursts, const CallSite& site);
+/// GM → L1 (A1), L0A (A2) or L0B (B2) by 512-byte fractals (LoadData 2D
+/// from GM).
+void CapiCopyGmFractals(const char* api, const CapiCubeType& type,
+                        AscendC::TPosition to, void* dst, void* src,
+                        uint16_t base_idx, uint8_t repeat, uint16_t src_stride,
+                        uint16_t dst_gap, const CallSite& site);
+/// L1 → L0A (A2) or L0B (B2) by img2col from the feature-map registers
+/// (LoadData 3D, as the v2 Pro form: the map and the pad value come from
+/// asc_set_l13d_fmatrix and asc_set_l13d_padding).
+void CapiCopyL1ToL0Img2col(const char* api, const CapiCubeType& type,
+                           uint32_t elem_bits, AscendC::TPosition to, void* dst,
+                           void* src, const Img2colFields& fields,
+                           const CallSite& site);
+/// L1 → L0A (A2) or L0B (B2), square by square, each transposed
+/// (LoadDataWithTranspose).
+void CapiCopyL1ToL0Transposed(const char* api, const CapiCubeType& type,
+                              AscendC::TPosition to, void* dst, void* src,
+                              const AscendC::LoadData2dTransposeParams& params,
+                              const CallSite& site);
+/// The 3D copies' registers: SetFmatrix (left or right), the pad value
+/// (SetLoadDataPaddingValue), the repeat (SetLoadDataRepeat) and the L1
+/// boundary (SetLoadDataBoundary).
+void CapiSetL13dFmatrix(const char* api, const asc_l13d_fmatrix_config& config,
+                        AscendC::FmatrixMode mode, const CallSite& site);
+void CapiSetL13dPadding(const char* type, uint32_t bytes, const void* value,
+                        const CallSite& site);
+void CapiSetL13dRepeat(const asc_load3d_v2_config& config,
+                       const CallSite& site);
+void CapiSetL13dSize(uint64_t value, const CallSite& site);
+/// GM → L1 with ND → Nz (DataCopy with Nd2NzParams).
+void CapiCopyNd2Nz(const char* api, const CapiCubeType& type, void* dst,
+                   void* src, const AscendC::Nd2NzParams& params,
+                   const CallSite& site);
+/// L1 → L0A (A2) or L0B (B2) by 512-byte fractals (LoadData 2D).
+void CapiCopyL1ToL0(const char* api, const CapiCubeType& type,
+                    AscendC::TPosition to, void* dst, void* src,
+                    uint16_t start_index, uint8_t repeat, uint16_t src_stride,
+                    uint16_t dst_gap, const CallSite& site);
+/// The arguments of asc_copy_l0c2gm, as its page names them.
+struct CapiL0cCopy {
+  uint16_t n_size;
+  uint16_t m_size;
+  uint32_t dst_stride_dst_d;
+  uint16_t src_stride;
+  uint8_t unit_flag_mode;
+  uint64_t quant_pre;
+  uint8_t relu_pre;
+  bool channel_split;
+  bool nz2nd_en;
+};
+/// L0C → GM through the fixpipe settings (DataCopy L0C → GM), or (`dst` in
+/// L1) L0C → L1 (Fixpipe L0C → L1 with the same settings).
+void CapiCopyL0cOut(bool to_l1, const char* api, const CapiCubeType& dst_type,
+                    const CapiCubeType& src_type, void* dst, void* src,
+                    const CapiL0cCopy& args, const CallSite& site);
+/// asc_set_l0c_copy_params (SetFixpipeNz2ndFlag) and
+/// asc_set_l0c_copy_prequant (SetFixpipePreQuantFlag).
+void CapiSetL0cCopyParams(uint16_t nd_num, uint16_t src_nd_stride,
+                          uint16_t dst_nd_stride, const CallSite& site);
+void CapiSetL0cCopyPrequant(uint64_t config, const CallSite& site);
+/// Fill of L1 (A1), L0A (A2) or L0B (B2): `value_bytes` bytes at `value`
+/// make each element of `type` (docs/capi.md says which pairs are taken).
+void CapiFill(const char* api, const CapiCubeType& type, AscendC::TPosition to,
+              void* dst, const void* value, const char* value_type,
+              uint32_t value_bytes, const asc_fill_value_config& config,
+              const CallSite& site);
+
+/// The element types of each family, as their pages list them.
+template <typename T>
+inline constexpr bool kCapiGm2L1FractalType =
+    std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half> ||
+    std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, int8_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, uint8_t>;
+/// GM → L0A/L0B: the fractal types of the GM → L0 LoadData (its page lists
+/// int4b_t too, which the C++ GM form does not take: docs/capi.md).
+template <typename T>
+inline constexpr bool kCapiGm2L0Type =
+    kCapiGm2L1FractalType<T> && !std::is_same_v<T, AscendC::int4b_t>;
+/// The 3D copies' types: into L0A those of LoadData 3D, into L0B the 16-
+/// and 32-bit ones.
+template <typename T>
+inline constexpr bool kCapiL13dL0bType =
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, float>;
+/// The transposing copies' types (LoadDataWithTranspose's, less int4b_t).
+template <typename T>
+inline constexpr bool kCapiTransType =
+    std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> ||
+    std::is_same_v<T, float>;
+template <typename T>
+inline constexpr bool kCapiNd2NzType =
+    std::is_same_v<T, int8_t> || std::is_same_v<T, uint8_t> ||
+    std::is_same_v<T, bfloat16_t> || std::is_same_v<T, half> ||
+    std::is_same_v<T, int16_t> || std::is_same_v<T, float> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t>;
+template <typename T>
+inline constexpr bool kCapiL12L0Type =
+    std::is_same_v<T, AscendC::int4b_t> || std::is_same_v<T, uint8_t> ||
+    std::is_same_v<T, int8_t> || std::is_same_v<T, half> ||
+    std::is_same_v<T, bfloat16_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, float>;
+template <typename D, typename S>
+inline constexpr bool kCapiL0c2GmPair =
+    (std::is_same_v<S, float> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t> ||
+      std::is_same_v<D, float>)) ||
+    (std::is_same_v<S, int32_t> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, int16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, int32_t>));
+template <typename D, typename S>
+inline constexpr bool kCapiL0c2L1Pair =
+    (std::is_same_v<S, float> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, void>)) ||
+    (std::is_same_v<S, int32_t> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, int16_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t> ||
+      std::is_same_v<D, void>));
+template <typename T>
+inline constexpr bool kCapiFillType =
+    std::is_same_v<T, int16_t> || std::is_same_v<T, uint16_t> ||
+    std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
+    std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
+    std::is_same_v<T, float>;
+/// A fill value: half or uint32_t for every type, bfloat16_t for bfloat16_t.
+template <typename T, typename V>
+inline constexpr bool kCapiFillValue = std::is_same_v<V, half> ||
+                                       std::is_same_v<V, uint32_t> ||
+                                       (std::is_same_v<V, bfloat16_t> &&
+                                        std::is_same_v<T, bfloat16_t>);
+
+}  // namespace normgrad_ascendc
+
+// ---- GM → L1 ----------------------------------------------------------------
+
+/// GM → L1: the first `size` bytes (a multiple of 32), as DataCopy GM → L1.
+inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src, uint32_t size,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1("asc_copy_gm2l1", true, dst, src,
+                                 {true, size, 0, 0, 0, 0}, site);
+}
+/// GM → L1: n_burst (1..4095) bursts of len_burst (1..65535) 32-byte blocks,
+/// src_gap and dst_gap blocks from one burst's end to the next one's start.
+inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src,
+                           uint16_t n_burst, uint16_t len_burst,
+                           uint16_t src_gap, uint16_t dst_gap,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1(
+      "asc_copy_gm2l1", true, dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
+}
+inline void asc_copy_gm2l1_sync(__cbuf__ void* dst, __gm__ void* src,
+                                uint32_t size,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1("asc_copy_gm2l1_sync", true, dst, src,
+                                 {true, size, 0, 0, 0, 0}, site);
+}
+
+/// GM → L1 by 512-byte fractals: `repeat` fractals from fractal base_idx of
+/// src, src_stride fractals apart, dst_gap fractals between them in L1
+/// (LoadData GM → L1).
+template <typename T, typename = std::enable_if_t<
+                          normgrad_ascendc::kCapiGm2L1FractalType<T>>>
+void asc_copy_gm2l1(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
+                    uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                    normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmFractals(
+      "asc_copy_gm2l1", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A1, dst, src, base_idx, repeat, src_stride, dst_gap,
+      site);
+}
+template <typename T, typename = std::enable_if_t<
+                          normgrad_ascendc::kCapiGm2L1FractalType<T>>>
+void asc_copy_gm2l1_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
+                         uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                         normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmFractals(
+      "asc_copy_gm2l1_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A1, dst, src, base_idx, repeat, src_stride, dst_gap,
+      site);
+}
+
+/// GM → L1 with ND → Nz: nd_num matrices of n_value rows and d_value
+/// columns (DataCopy with Nd2NzParams, field for field).
+template <typename T>
+void asc_copy_gm2l1_nd2nz(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num,
+                          uint16_t n_value, uint16_t d_value,
+                          uint16_t src_nd_matrix_stride, uint16_t src_d_value,
+                          uint16_t dst_nz_c0_stride, uint16_t dst_nz_n_stride,
+                          uint16_t dst_nz_matrix_stride,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiNd2NzType<T>,
+                "asc_copy_gm2l1_nd2nz: T must be int8_t, uint8_t, bfloat16_t, "
+                "half, int16_t, float, int32_t or uint32_t");
+  normgrad_ascendc::CapiCopyNd2Nz(
+      "asc_copy_gm2l1_nd2nz", normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,
+      AscendC::Nd2NzParams(nd_num, n_value, d_value, src_nd_matrix_stride,
+                           src_d_value, dst_nz_c0_stride, dst_nz_n_stride,
+                           dst_nz_matrix_stride),
+      site);
+}
+template <typename T>
+void asc_copy_gm2l1_nd2nz_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num,
+                               uint16_t n_value, uint16_t d_value,
+                               uint16_t src_nd_matrix_stride,
+                               uint16_t src_d_value, uint16_t dst_nz_c0_stride,
+                               uint16_t dst_nz_n_stride,
+                               uint16_t dst_nz_matrix_stride,
+                               normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiNd2NzType<T>,
+                "asc_copy_gm2l1_nd2nz_sync: T must be int8_t, uint8_t, "
+                "bfloat16_t, half, int16_t, float, int32_t or uint32_t");
+  normgrad_ascendc::CapiCopyNd2Nz(
+      "asc_copy_gm2l1_nd2nz_sync", normgrad_ascendc::CapiCubeTypeOf<T>(), dst,
+      src,
+      AscendC::Nd2NzParams(nd_num, n_value, d_value, src_nd_matrix_stride,
+                           src_d_value, dst_nz_c0_stride, dst_nz_n_stride,
+                           dst_nz_matrix_stride),
+      site);
+}
+
+// ---- GM → L0A / L0B ---------------------------------------------------------
+
+#define NORMGRAD_CAPI_GM2L0(name, qualifier, position)                        \
+  template <typename T,                                                       \
+            typename = std::enable_if_t<normgrad_ascendc::kCapiGm2L0Type<T>>> \
+  void name(qualifier T* dst, __gm__ T* src, uint16_t base_idx,               \
+            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,            \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    normgrad_ascendc::CapiCopyGmFractals(                                     \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src,     \
+        base_idx, repeat, src_stride, dst_gap, site);                         \
+  }
+/// GM → L0A / L0B: `repeat` (1..255) 512-byte fractals from fractal base_idx
+/// of src, src_stride fractals apart, dst_gap fractals between them
+/// (LoadData 2D from GM).
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0a, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0a_sync, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0b, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0b_sync, __cb__, AscendC::TPosition::B2)
+#undef NORMGRAD_CAPI_GM2L0
+
+// ---- L1 → GM ----------------------------------------------------------------
+
+/// L1 → GM: bursts as asc_copy_gm2l1's (DataCopy L1 → GM).
+inline void asc_copy_l12gm(__gm__ void* dst, __cbuf__ void* src,
+                           uint16_t n_burst, uint16_t len_burst,
+                           uint16_t src_gap, uint16_t dst_gap,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1(
+      "asc_copy_l12gm", false, dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
+}
+inline void asc_copy_l12gm_sync(__gm__ void* dst, __cbuf__ void* src,
+                                uint16_t n_burst, uint16_t len_burst,
+                                uint16_t src_gap, uint16_t dst_gap,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyGmL1(
+      "asc_copy_l12gm_sync", false, dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
+}
+
+// ---- L1 → L0A / L0B ---------------------------------------------------------
+
+/// L1 → L0A: `repeat` (1..255) fractals from fractal start_index of src,
+/// src_stride fractals apart, dst_gap fractals between them in L0A
+/// (LoadData 2D, no transpose).
+template <typename T>
+void asc_copy_l12l0a(__ca__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                     uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                     normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0a: T must be int4b_t, uint8_t, int8_t, half, "
+                "bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0a", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+template <typename T>
+void asc_copy_l12l0a_sync(__ca__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                          uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0a_sync: T must be int4b_t, uint8_t, int8_t, "
+                "half, bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0a_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::A2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+/// L1 → L0B, as asc_copy_l12l0a.
+template <typename T>
+void asc_copy_l12l0b(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                     uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                     normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0b: T must be int4b_t, uint8_t, int8_t, half, "
+                "bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0b", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+template <typename T>
+void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
+                          uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
+                "asc_copy_l12l0b_sync: T must be int4b_t, uint8_t, int8_t, "
+                "half, bfloat16_t, uint32_t, int32_t or float");
+  normgrad_ascendc::CapiCopyL1ToL0(
+      "asc_copy_l12l0b_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
+      AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
+      dst_gap, site);
+}
+
+// ---- L1 → L0A / L0B by img2col ----------------------------------------------
+
+namespace normgrad_ascendc {
+/// The 3D copies' arguments as LoadData 3D's fields; the feature map and
+/// the pad value are the registers'.
+inline Img2colFields CapiImg2colFields(
+    uint16_t k_extension, uint16_t m_extension, uint16_t k_start_pt,
+    uint16_t m_start_pt, uint8_t stride_w, uint8_t stride_h, uint8_t filter_w,
+    uint8_t filter_h, uint8_t dilation_filter_w, uint8_t dilation_filter_h,
+    bool filter_size_w, bool filter_size_h, bool transpose, bool f_matrix_ctrl,
+    uint16_t channel_size) {
+  Img2colFields f;
+  f.channel_size = channel_size;
+  f.k_extension = k_extension;
+  f.m_extension = m_extension;
+  f.k_start = k_start_pt;
+  f.m_start = m_start_pt;
+  f.stride_w = stride_w;
+  f.stride_h = stride_h;
+  f.filter_w = filter_w;
+  f.filter_h = filter_h;
+  f.dilation_w = dilation_filter_w;
+  f.dilation_h = dilation_filter_h;
+  f.transpose = transpose;
+  f.filter_size_w = filter_size_w;
+  f.filter_size_h = filter_size_h;
+  f.fmatrix_ctrl = f_matrix_ctrl;
+  f.set_fmatrix = false;
+  f.set_padding = false;
+  return f;
+}
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_L13D(name, qualifier, position, type_rule, types)        \
+  template <typename T>                                                        \
+  void name(qualifier T* dst, __cbuf__ T* src, uint16_t k_extension,           \
+            uint16_t m_extension, uint16_t k_start_pt, uint16_t m_start_pt,    \
+            uint8_t stride_w, uint8_t stride_h, uint8_t filter_w,              \
+            uint8_t filter_h, uint8_t dilation_filter_w,                       \
+            uint8_t dilation_filter_h, bool filter_size_w, bool filter_size_h, \
+            bool transpose, bool f_matrix_ctrl, uint16_t channel_size,         \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(type_rule, #name " (3D): T must be " types);                 \
+    normgrad_ascendc::CapiCopyL1ToL0Img2col(                                   \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(),                          \
+        normgrad_ascendc::kImg2colBits<T>, position, dst, src,                 \
+        normgrad_ascendc::CapiImg2colFields(                                   \
+            k_extension, m_extension, k_start_pt, m_start_pt, stride_w,        \
+            stride_h, filter_w, filter_h, dilation_filter_w,                   \
+            dilation_filter_h, filter_size_w, filter_size_h, transpose,        \
+            f_matrix_ctrl, channel_size),                                      \
+        site);                                                                 \
+  }
+/// L1 → L0A / L0B by img2col: the window k_extension × m_extension from
+/// (m_start_pt, k_start_pt) of the feature map's convolution matrix, the
+/// map (C1HWC0 in L1) as asc_set_l13d_fmatrix set it, the padding as
+/// asc_set_l13d_padding, repeated as asc_set_l13d_rpt (LoadData 3D v2).
+NORMGRAD_CAPI_L13D(asc_copy_l12l0a, __ca__, AscendC::TPosition::A2,
+                   normgrad_ascendc::kImg2colType<T>,
+                   "int4b_t, uint8_t, int8_t, half, bfloat16_t, uint32_t, "
+                   "int32_t or float")
+NORMGRAD_CAPI_L13D(asc_copy_l12l0a_sync, __ca__, AscendC::TPosition::A2,
+                   normgrad_ascendc::kImg2colType<T>,
+                   "int4b_t, uint8_t, int8_t, half, bfloat16_t, uint32_t, "
+                   "int32_t or float")
+NORMGRAD_CAPI_L13D(asc_copy_l12l0b, __cb__, AscendC::TPosition::B2,
+                   normgrad_ascendc::kCapiL13dL0bType<T>,
+                   "half, bfloat16_t, uint32_t, int32_t or float")
+NORMGRAD_CAPI_L13D(asc_copy_l12l0b_sync, __cb__, AscendC::TPosition::B2,
+                   normgrad_ascendc::kCapiL13dL0bType<T>,
+                   "half, bfloat16_t, uint32_t, int32_t or float")
+#undef NORMGRAD_CAPI_L13D
+
+/// The feature map the 3D copies read with f_matrix_ctrl false (SetFmatrix
+/// FMATRIX_LEFT); asc_set_l13d_fmatrix_b sets the right one, which Atlas
+/// A2/A3's copies do not read (f_matrix_ctrl must be false).
+inline void asc_set_l13d_fmatrix(asc_l13d_fmatrix_config& config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dFmatrix(
+      "asc_set_l13d_fmatrix", config, AscendC::FmatrixMode::FMATRIX_LEFT, site);
+}
+inline void asc_set_l13d_fmatrix_b(asc_l13d_fmatrix_config& config,
+                                   normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dFmatrix("asc_set_l13d_fmatrix_b", config,
+                                       AscendC::FmatrixMode::FMATRIX_RIGHT,
+                                       site);
+}
+/// The value the 3D copies write for the padding: a half, int16_t or
+/// uint16_t for the 16-bit types; the uint64_t form gives the bits of a
+/// 32-bit element (it must fit 32 bits: docs/capi.md).
+inline void asc_set_l13d_padding(half config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("half", 2, &config, site);
+}
+inline void asc_set_l13d_padding(int16_t config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("int16_t", 2, &config, site);
+}
+inline void asc_set_l13d_padding(uint16_t config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("uint16_t", 2, &config, site);
+}
+inline void asc_set_l13d_padding(uint64_t config,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dPadding("uint64_t", 8, &config, site);
+}
+/// The 3D copies' repeat (SetLoadDataRepeat).
+inline void asc_set_l13d_rpt(asc_load3d_v2_config& config,
+                             normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dRepeat(config, site);
+}
+/// The L1 byte where the 3D copies' reads wrap to L1's start: 0 (none) or
+/// 1024 and more (SetLoadDataBoundary).
+inline void asc_set_l13d_size(uint64_t value,
+                              normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL13dSize(value, site);
+}
+
+// ---- L1 → L0A / L0B transposed --------------------------------------------
+
+#define NORMGRAD_CAPI_TRANS(name, qualifier, position)                     \
+  template <typename T>                                                    \
+  void name(qualifier T* dst, __cbuf__ T* src, uint16_t index_id,          \
+            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,         \
+            bool enable_addr_decrement, uint16_t dst_frac_gap,             \
+            normgrad_ascendc::CallSite site = {}) {                        \
+    static_assert(normgrad_ascendc::kCapiTransType<T>, #name               \
+                  ": T must be uint8_t, int8_t, half, bfloat16_t, "        \
+                  "uint32_t, int32_t or float");                           \
+    normgrad_ascendc::CapiCopyL1ToL0Transposed(                            \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src,  \
+        AscendC::LoadData2dTransposeParams(index_id, repeat, src_stride,   \
+                                           dst_gap, dst_frac_gap,          \
+                                           enable_addr_decrement ? 1 : 0), \
+        site);                                                             \
+  }
+/// L1 → L0A / L0B, `repeat` squares from square index_id, src_stride squares
+/// apart (falling with enable_addr_decrement), each transposed: a 16 × 16
+/// fractal of half or bfloat16_t, two 16 × 8 fractals of a 32-bit type, two
+/// 16 × 32 fractals of an 8-bit type; dst_gap fractals between the squares'
+/// first fractals' end and start, dst_frac_gap between a square's fractals
+/// (LoadDataWithTranspose).
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans_sync, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans_sync, __cb__, AscendC::TPosition::B2)
+#undef NORMGRAD_CAPI_TRANS
+
+// ---- L0C → GM ---------------------------------------------------------------
+
+/// L0C → GM: n_size × m_size values (dst_stride_dst_d: elements from one
+/// column block's start to the next one's in the NZ output, a multiple of 32
+/// bytes; elements of a row in the ND output), converted by quant_pre (a
+/// QuantMode_t number: NoQuant 0, F322F16 1, F322BF16 2, DEQF16 3, VDEQF16 4,
+/// QF322B8_PRE 5, VQF322B8_PRE 6, REQ8 7, VREQ8 8), relu_pre 0 or 1, the
+/// output NZ or (nz2nd_en) ND with asc_set_l0c_copy_params's setting; a
+/// scalar mode takes asc_set_l0c_copy_prequant's parameter (DataCopy L0C →
+/// GM with DataCopyCO12DstParams, field for field).
+template <typename D, typename S>
+void asc_copy_l0c2gm(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
+                     uint16_t m_size, uint32_t dst_stride_dst_d,
+                     uint16_t src_stride, uint8_t unit_flag_mode,
+                     uint64_t quant_pre, uint8_t relu_pre, bool channel_split,
+                     bool nz2nd_en, normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL0c2GmPair<D, S>,
+                "asc_copy_l0c2gm: (dst, src) must be (half, float), "
+                "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
+                "(float, float), (half, int32_t), (int16_t, int32_t), "
+                "(int8_t, int32_t) or (int32_t, int32_t)");
+  normgrad_ascendc::CapiCopyL0cOut(
+      false, "asc_copy_l0c2gm", normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
+      {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
+       relu_pre, channel_split, nz2nd_en},
+      site);
+}
+template <typename D, typename S>
+void asc_copy_l0c2gm_sync(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
+                          uint16_t m_size, uint32_t dst_stride_dst_d,
+                          uint16_t src_stride, uint8_t unit_flag_mode,
+                          uint64_t quant_pre, uint8_t relu_pre,
+                          bool channel_split, bool nz2nd_en,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL0c2GmPair<D, S>,
+                "asc_copy_l0c2gm_sync: (dst, src) must be (half, float), "
+                "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
+                "(float, float), (half, int32_t), (int16_t, int32_t), "
+                "(int8_t, int32_t) or (int32_t, int32_t)");
+  normgrad_ascendc::CapiCopyL0cOut(
+      false, "asc_copy_l0c2gm_sync", normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
+      {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
+       relu_pre, channel_split, nz2nd_en},
+      site);
+}
+
+/// L0C → L1: as asc_copy_l0c2gm into L1, NZ only (Fixpipe L0C → L1, which
+/// always converts: quant_pre F322F16, F322BF16, DEQF16, QF322B8_PRE or
+/// REQ8, the scalar modes with asc_set_l0c_copy_prequant's parameter).
+#define NORMGRAD_CAPI_L0C2L1(name)                                            \
+  template <typename D, typename S>                                           \
+  void name(__cbuf__ D* dst, __cc__ S* src, uint16_t n_size, uint16_t m_size, \
+            uint32_t dst_stride, uint16_t src_stride, uint8_t unit_flag_mode, \
+            uint64_t quant_pre, uint8_t relu_pre, bool enable_channel_split,  \
+            bool enable_nz2nd, normgrad_ascendc::CallSite site = {}) {        \
+    static_assert(normgrad_ascendc::kCapiL0c2L1Pair<D, S>, #name              \
+                  ": (dst, src) must be (half, float), (bfloat16_t, "         \
+                  "float), (int8_t, float), (void, float), (half, "           \
+                  "int32_t), (int16_t, int32_t), (int8_t, int32_t), "         \
+                  "(uint8_t, int32_t) or (void, int32_t)");                   \
+    normgrad_ascendc::CapiCopyL0cOut(                                         \
+        true, #name, normgrad_ascendc::CapiL0c2L1TypeOf<D>(),                 \
+        normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,                      \
+        {n_size, m_size, dst_stride, src_stride, unit_flag_mode, quant_pre,   \
+         relu_pre, enable_channel_split, enable_nz2nd},                       \
+        site);                                                                \
+  }
+NORMGRAD_CAPI_L0C2L1(asc_copy_l0c2l1)
+NORMGRAD_CAPI_L0C2L1(asc_copy_l0c2l1_sync)
+#undef NORMGRAD_CAPI_L0C2L1
+
+/// The NZ → ND setting of asc_copy_l0c2gm (SetFixpipeNz2ndFlag): nd_num
+/// matrices (1..65535), src_nd_stride (1..512) and dst_nd_stride (1..65535)
+/// apart.
+inline void asc_set_l0c_copy_params(uint16_t nd_num, uint16_t src_nd_stride,
+                                    uint16_t dst_nd_stride,
+                                    normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0cCopyParams(nd_num, src_nd_stride, dst_nd_stride,
+                                         site);
+}
+/// The scalar quantization parameter of asc_copy_l0c2gm
+/// (SetFixpipePreQuantFlag).
+inline void asc_set_l0c_copy_prequant(uint64_t config,
+                                      normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0cCopyPrequant(config, site);
+}
+
+// ---- Fill -------------------------------------------------------------------
+
+#define NORMGRAD_CAPI_FILL(name, qualifier, position)                        \
+  template <typename T, typename V>                                          \
+  void name(qualifier T* dst, V value, const asc_fill_value_config& config,  \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    static_assert(normgrad_ascendc::kCapiFillType<T>, #name                  \
+                  ": T must be int16_t, uint16_t, half, bfloat16_t, "        \
+                  "int32_t, uint32_t or float");                             \
+    static_assert(normgrad_ascendc::kCapiFillValue<T, V>, #name              \
+                  ": value must be half or uint32_t (or bfloat16_t "         \
+                  "for a bfloat16_t dst)");                                  \
+    normgrad_ascendc::CapiFill(                                              \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, &value, \
+        normgrad_ascendc::TypeName<V>(), sizeof(V), config, site);           \
+  }
+
+/// Sets config.repeat runs of config.blk_num blocks of dst to value's bits
+/// (Fill): 512-byte blocks of L0A / L0B, 32-byte blocks of L1. A value of
+/// dst's size gives each element its bits; a uint32_t for a 16-bit dst must
+/// fit in 16 bits; a half for a 32-bit dst is refused (docs/capi.md).
+NORMGRAD_CAPI_FILL(asc_fill_l0a, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_FILL(asc_fill_l0a_sync, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_FILL(asc_fill_l0b, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_FILL(asc_fill_l0b_sync, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_FILL(asc_fill_l1, __cbuf__, AscendC::TPosition::A1)
+NORMGRAD_CAPI_FILL(asc_fill_l1_sync, __cbuf__, AscendC::TPosition::A1)
+
+#undef NORMGRAD_CAPI_FILL

@@ -1,0 +1,354 @@
+// cube_datamove.cc — the C API's matrix data movement
+// (c_api/cube_datamove/cube_datamove.h) on the C++ cube instructions:
+// DataCopy GM <-> L1 (DataCopyImpl, DataCopyStridedImpl), LoadData 2D
+// (RunLoadData2D), DataCopy with Nd2NzParams (RunNd2Nz), DataCopy L0C -> GM
+// and its fixpipe registers (RunDataCopyL0cToGm, RunSetFixpipeNz2ndFlag,
+// RunSetFixpipePreQuantFlag), Fixpipe L0C -> L1 (RunFixpipe), LoadData 3D
+// and its registers (RunLoadData3D, RunSetFmatrix, ...),
+// LoadDataWithTranspose (RunLoadDataWithTranspose) and Fill (RunFill).
+#include "c_api/cube_datamove/cube_datamove.h"
+
+#include <cstdint>
+#include <cstring>
+
+#include "normgrad_ascendc/capi/capi_call.h"
+#include "normgrad_ascendc/capi/capi_cube.h"
+#include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_img2col.h"
+#include "normgrad_ascendc/cube/cube_load_transpose.h"
+#include "normgrad_ascendc/runtime/data_copy.h"
+
+namespace normgrad_ascendc {
+
+namespace {
+
+using AscendC::TPosition;
+
+// A GM operand as the cube instructions take it: an address of unknown
+// size, checked against its allocation.
+GmSide GmPointer(const char* api, const char* which, void* p) {
+  CheckGmPointer(api, which, p);
+  return {static_cast<uint8_t*>(p), 0, false, p};
+}
+
+// `value` of the C argument `arg` in [lo, hi], else the page's rule.
+void CheckArg(const char* api, const char* arg, uint64_t value, uint64_t lo,
+              uint64_t hi) {
+  if (value >= lo && value <= hi) return;
+  Fail("%s: %s %llu is out of range [%llu, %llu]", api, arg,
+       static_cast<unsigned long long>(value),
+       static_cast<unsigned long long>(lo),
+       static_cast<unsigned long long>(hi));
+}
+
+}  // namespace
+
+void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
+                  const CapiBursts& b, const CallSite& site) {
+  const CapiCall call(api, site);
+  void* l1 = to_l1 ? dst : src;
+  void* gm = to_l1 ? src : dst;
+  const TensorView view =
+      CubePointerView(api, nullptr, to_l1 ? "dst" : "src", l1, TPosition::A1);
+  CheckGmPointer(api, to_l1 ? "src" : "dst", gm);
+  const CopyEnd l1_end{view.declared_data(), &view, view.bytes, true, nullptr};
+  const CopyEnd gm_end{static_cast<uint8_t*>(gm), nullptr, 0, false, gm};
+  const CopyEnd& d = to_l1 ? l1_end : gm_end;
+  const CopyEnd& s = to_l1 ? gm_end : l1_end;
+  if (b.count_form) {
+    DataCopyImpl("", 1, d, s, CapiCopySize(api, b.size), api);
+    return;
+  }
+  CheckCapiBursts(api, b.n_burst, b.len_burst);
+  DataCopyStridedImpl(
+      "", 1, d, s,
+      AscendC::DataCopyParams(b.n_burst, b.len_burst, b.src_gap, b.dst_gap),
+      api);
+}
+
+void CapiCopyGmFractals(const char* api, const CapiCubeType& type, TPosition to,
+                        void* dst, void* src, uint16_t base_idx, uint8_t repeat,
+                        uint16_t src_stride, uint16_t dst_gap,
+                        const CallSite& site) {
+  const CapiCall call(api, site);
+  const CapiCubeName name(api, type.name);
+  const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
+  const GmSide from = GmPointer(name.text, "src", src);
+  if (to != TPosition::A1) CheckArg(name.text, "repeat", repeat, 1, 255);
+  RunAsCapi(name.text, [&] {
+    RunLoadData2D(type.name, type.bytes, d, nullptr, &from,
+                  AscendC::LoadData2DParams(base_idx, repeat, src_stride, 0,
+                                            dst_gap, false, 0));
+  });
+}
+
+void CapiCopyNd2Nz(const char* api, const CapiCubeType& type, void* dst,
+                   void* src, const AscendC::Nd2NzParams& params,
+                   const CallSite& site) {
+  const CapiCall call(api, site);
+  const CapiCubeName name(api, type.name);
+  const TensorView to =
+      CubePointerView(api, type.name, "dst", dst, TPosition::A1);
+  const GmSide from = GmPointer(name.text, "src", src);
+  // The page's ranges where they are narrower than Nd2NzParams's.
+  CheckArg(name.text, "dst_nz_matrix_stride", params.dstNzMatrixStride,
+           params.ndNum > 1 ? 1 : 0, 65535);
+  RunAsCapi(name.text,
+            [&] { RunNd2Nz(type.name, type.bytes, to, from, params); });
+}
+
+void CapiCopyL1ToL0(const char* api, const CapiCubeType& type, TPosition to,
+                    void* dst, void* src, uint16_t start_index, uint8_t repeat,
+                    uint16_t src_stride, uint16_t dst_gap,
+                    const CallSite& site) {
+  const CapiCall call(api, site);
+  const CapiCubeName name(api, type.name);
+  const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
+  const TensorView s =
+      CubePointerView(api, type.name, "src", src, TPosition::A1);
+  CheckArg(name.text, "repeat", repeat, 1, 255);
+  RunAsCapi(name.text, [&] {
+    RunLoadData2D(type.name, type.bytes, d, &s, nullptr,
+                  AscendC::LoadData2DParams(start_index, repeat, src_stride, 0,
+                                            dst_gap, false, 0));
+  });
+}
+
+void CapiCopyL1ToL0Img2col(const char* api, const CapiCubeType& type,
+                           uint32_t elem_bits, TPosition to, void* dst,
+                           void* src, const Img2colFields& fields,
+                           const CallSite& site) {
+  const CapiCall call(api, site);
+  const CapiCubeName name(api, type.name);
+  const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
+  const TensorView s =
+      CubePointerView(api, type.name, "src", src, TPosition::A1);
+  CheckArg(name.text, "k_extension", fields.k_extension, 1, 65535);
+  CheckArg(name.text, "m_extension", fields.m_extension, 1, 65535);
+  RunAsCapi(name.text, [&] {
+    RunLoadData3D(type.name, elem_bits, d, s, fields, nullptr);
+  });
+}
+
+void CapiCopyL1ToL0Transposed(const char* api, const CapiCubeType& type,
+                              TPosition to, void* dst, void* src,
+                              const AscendC::LoadData2dTransposeParams& params,
+                              const CallSite& site) {
+  const CapiCall call(api, site);
+  const CapiCubeName name(api, type.name);
+  const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
+  const TensorView s =
+      CubePointerView(api, type.name, "src", src, TPosition::A1);
+  RunAsCapi(name.text, [&] {
+    RunLoadDataWithTranspose(type.name, type.bytes * 8, d, s, params);
+  });
+}
+
+void CapiSetL13dFmatrix(const char* api, const asc_l13d_fmatrix_config& config,
+                        AscendC::FmatrixMode mode, const CallSite& site) {
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  const uint8_t pads[4] = {config.padding_left_size, config.padding_right_size,
+                           config.padding_top_size, config.padding_bottom_size};
+  RunAsCapi(api, [&] {
+    RunSetFmatrix(config.l1_height, config.l1_width, pads, mode);
+  });
+}
+
+void CapiSetL13dPadding(const char* type, uint32_t bytes, const void* value,
+                        const CallSite& site) {
+  const char* api = "asc_set_l13d_padding";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  if (bytes == 8) {
+    // The uint64_t form: the bits of a 32-bit element (docs/capi.md).
+    uint64_t wide;
+    std::memcpy(&wide, value, 8);
+    if (wide > UINT32_MAX) {
+      Fail(
+          "%s: config 0x%llx does not fit 32 bits; the uint64_t form gives "
+          "the bits of a 32-bit element",
+          api, static_cast<unsigned long long>(wide));
+    }
+    const auto narrow = static_cast<uint32_t>(wide);
+    RunAsCapi(api, [&] { RunSetLoadDataPaddingValue("uint32_t", 4, &narrow); });
+    return;
+  }
+  RunAsCapi(api, [&] { RunSetLoadDataPaddingValue(type, bytes, value); });
+}
+
+void CapiSetL13dRepeat(const asc_load3d_v2_config& config,
+                       const CallSite& site) {
+  const char* api = "asc_set_l13d_rpt";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  AscendC::LoadDataRepeatParam p;
+  p.repeatStride = static_cast<uint16_t>(config.rpt_stride);
+  p.repeatTime = static_cast<uint8_t>(config.rpt_time);
+  p.repeatMode = static_cast<uint8_t>(config.rpt_mode);
+  RunAsCapi(api, [&] { RunSetLoadDataRepeat(p); });
+}
+
+void CapiSetL13dSize(uint64_t value, const CallSite& site) {
+  const char* api = "asc_set_l13d_size";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  CheckArg(api, "value", value, 0, UINT32_MAX);
+  RunAsCapi(api, [&] { RunSetLoadDataBoundary(static_cast<uint32_t>(value)); });
+}
+
+void CapiCopyL0cOut(bool to_l1, const char* api, const CapiCubeType& dst_type,
+                    const CapiCubeType& src_type, void* dst, void* src,
+                    const CapiL0cCopy& a, const CallSite& site) {
+  const CapiCall call(api, site);
+  char types[48];
+  JoinName(types, sizeof types, {dst_type.name, ", ", src_type.name});
+  const CapiCubeName name(api, types);
+  const TensorView from =
+      CubePointerView(api, types, "src", src, TPosition::CO1);
+  const char* stride = to_l1 ? "dst_stride" : "dst_stride_dst_d";
+  CheckArg(name.text, "quant_pre", a.quant_pre, AscendC::NoQuant,
+           AscendC::VREQ8);
+  CheckArg(name.text, "n_size", a.n_size, 1, 4095);
+  CheckArg(name.text, "m_size", a.m_size, 1, a.nz2nd_en ? 8192 : 65535);
+  CheckArg(name.text, stride, a.dst_stride_dst_d, 1, UINT32_MAX);
+  CheckArg(name.text, "relu_pre", a.relu_pre, 0, 1);
+  // The C API pages count the NZ output's stride in elements, the C++
+  // instruction's in 32-byte blocks (docs/decisions.md).
+  uint64_t dst_stride = a.dst_stride_dst_d;
+  if (!a.nz2nd_en && dst_type.bytes != 0) {
+    const uint64_t bytes = dst_stride * dst_type.bytes;
+    if (bytes % 32 != 0) {
+      Fail(
+          "%s: %s %u elements (%llu bytes) is not a multiple of 32 bytes; in "
+          "the NZ output it runs from one column block's start to the next "
+          "one's, which start on 32 bytes",
+          name.text, stride, a.dst_stride_dst_d,
+          static_cast<unsigned long long>(bytes));
+    }
+    dst_stride = bytes / 32;
+  }
+  const auto mode = static_cast<AscendC::QuantMode_t>(a.quant_pre);
+  if (!to_l1) {
+    const GmSide to = GmPointer(name.text, "dst", dst);
+    AscendC::DataCopyCO12DstParams p;
+    p.nSize = a.n_size;
+    p.mSize = a.m_size;
+    p.dstStride = static_cast<uint32_t>(dst_stride);
+    p.srcStride = a.src_stride;
+    p.unitFlag = a.unit_flag_mode;
+    p.quantPre = mode;
+    p.reluPre = a.relu_pre;
+    p.channelSplit = a.channel_split;
+    p.nz2ndEn = a.nz2nd_en;
+    RunAsCapi(name.text, [&] {
+      RunDataCopyL0cToGm(dst_type.type, src_type.type, to, from, p);
+    });
+    return;
+  }
+  const TensorView to = CubePointerView(api, types, "dst", dst, TPosition::A1);
+  if (dst_type.bytes == 0) {
+    Fail("%s: a void dst (the int4b_t outputs) is not emulated", name.text);
+  }
+  if (a.nz2nd_en) {
+    Fail(
+        "%s: enable_nz2nd is true; the L0C -> L1 path writes NZ only (pass "
+        "false)",
+        name.text);
+  }
+  AscendC::FixpipeParamsV220 p;
+  p.nSize = a.n_size;
+  p.mSize = a.m_size;
+  p.srcStride = a.src_stride;
+  p.dstStride = static_cast<uint32_t>(dst_stride);
+  p.quantPre = mode;
+  p.reluEn = a.relu_pre == 1;
+  p.unitFlag = a.unit_flag_mode;
+  p.channelSplit = a.channel_split;
+  const FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+  switch (mode) {
+    case AscendC::DEQF16:
+    case AscendC::QF322B8_PRE:
+    case AscendC::REQ8:
+      if (!regs.quant_set) {
+        Fail(
+            "%s: quant_pre %llu is a scalar mode, whose parameter "
+            "asc_set_l0c_copy_prequant sets; it was not called in this block",
+            name.text, static_cast<unsigned long long>(a.quant_pre));
+      }
+      p.deqScalar = regs.quant_pre;
+      break;
+    case AscendC::VDEQF16:
+    case AscendC::VQF322B8_PRE:
+    case AscendC::VREQ8:
+      Fail(
+          "%s: quant_pre %llu is a vector mode; its per-column parameters "
+          "into L1 are not emulated yet",
+          name.text, static_cast<unsigned long long>(a.quant_pre));
+    default:
+      break;
+  }
+  RunAsCapi(name.text, [&] {
+    RunFixpipe(dst_type.type, src_type.type, AscendC::CO2Layout::NZ, nullptr,
+               &to, from, nullptr, p);
+  });
+}
+
+void CapiSetL0cCopyParams(uint16_t nd_num, uint16_t src_nd_stride,
+                          uint16_t dst_nd_stride, const CallSite& site) {
+  const char* api = "asc_set_l0c_copy_params";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  CheckArg(api, "nd_num", nd_num, 1, 65535);
+  CheckArg(api, "src_nd_stride", src_nd_stride, 1, 512);
+  CheckArg(api, "dst_nd_stride", dst_nd_stride, 1, 65535);
+  RunAsCapi(api, [&] {
+    RunSetFixpipeNz2ndFlag(nd_num, src_nd_stride, dst_nd_stride);
+  });
+}
+
+void CapiSetL0cCopyPrequant(uint64_t config, const CallSite& site) {
+  const char* api = "asc_set_l0c_copy_prequant";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  RunSetFixpipePreQuantFlag(config);
+}
+
+void CapiFill(const char* api, const CapiCubeType& type, TPosition to,
+              void* dst, const void* value, const char* value_type,
+              uint32_t value_bytes, const asc_fill_value_config& config,
+              const CallSite& site) {
+  const CapiCall call(api, site);
+  char types[48];
+  JoinName(types, sizeof types, {type.name, ", ", value_type});
+  const CapiCubeName name(api, types);
+  const TensorView d = CubePointerView(api, types, "dst", dst, to);
+  // The element's bits: the value's own when the sizes agree; the low half
+  // of a uint32_t for a 16-bit element when its high half is 0.
+  uint8_t bits[4] = {};
+  if (value_bytes == type.bytes) {
+    std::memcpy(bits, value, value_bytes);
+  } else if (value_bytes == 4) {
+    uint32_t wide;
+    std::memcpy(&wide, value, 4);
+    if (wide > 0xffffu) {
+      Fail(
+          "%s: value 0x%x does not fit the 16 bits of a %s element; pass "
+          "the element's bits (0 to 0xffff) or a half",
+          name.text, wide, type.name);
+    }
+    const auto narrow = static_cast<uint16_t>(wide);
+    std::memcpy(bits, &narrow, 2);
+  } else {
+    Fail(
+        "%s: a 16-bit value for a 32-bit %s element: the page does not say "
+        "which bits it writes; pass the element's bits as a uint32_t",
+        name.text, type.name);
+  }
+  RunAsCapi(name.text, [&] {
+    RunFill(type.name, type.bytes, d, config.repeat, config.blk_num,
+            config.dst_gap, bits);
+  });
+}
+
+}  // namespace normgrad_ascendc
