@@ -225,12 +225,11 @@ const BlockState* EndedServer(Launch& launch, const CubeResGroupState& g,
   if (server.ended_by != nullptr &&
       std::strcmp(server.ended_by, kRegistMatmul) == 0) {
     Fail(
-        "%sended in REGIST_MATMUL_OBJ (a Matmul object registered or "
-        "initialized on the cube core of a mixed kernel without "
-        "ASCENDC_CUBE_ONLY serves the vector cores' objects instead); "
-        "CreateCubeResGroup cannot be used together with REGIST_MATMUL_OBJ: "
-        "define ASCENDC_CUBE_ONLY so that the CallBack's object runs on its "
-        "cube core",
+        "%sended in REGIST_MATMUL_OBJ, where a cube core of a mixed kernel "
+        "turns to serving the vector cores' Matmul objects (REGIST_MATMUL_OBJ, "
+        "or a Matmul object's Init there without ASCENDC_CUBE_ONLY): "
+        "CreateCubeResGroup cannot be used together with REGIST_MATMUL_OBJ, "
+        "and a CallBack's Matmul object needs ASCENDC_CUBE_ONLY",
         head.c_str());
   }
   if (!g.servers[g.ServerOf(queue)].looping) {

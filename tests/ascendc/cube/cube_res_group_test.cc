@@ -21,6 +21,7 @@
 
 #include "compat_test.h"
 #include "kernel_operator.h"
+#include "lib/matmul_intf.h"
 
 namespace {
 
@@ -386,6 +387,23 @@ extern "C" __global__ __aicore__ void group_vector_only(GM_ADDR workspace,
   CreateCubeResGroup<1, Scaler, Ignore, Job>(desc, 0, 2, 2, tiling);
 }
 
+// The framework's Matmul objects (REGIST_MATMUL_OBJ) beside a group: the
+// cube core ends at REGIST_MATMUL_OBJ to serve them.
+extern "C" __global__ __mix__(1, 2) void group_with_regist(GM_ADDR workspace,
+                                                           GM_ADDR tiling) {
+  using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using FloatGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  Matmul<HalfGm, HalfGm, FloatGm, FloatGm> mm;
+  TPipe pipe;
+  REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm);
+  KfcWorkspace desc(workspace);
+  auto handle =
+      CreateCubeResGroup<1, Scaler, Ignore, Job>(desc, 0, 2, 2, tiling);
+  handle.AssignQueue(GetBlockIdx());
+  Job job{};
+  handle.Wait(handle.PostMessage(handle.AllocMessage(), job));
+}
+
 class CubeResGroupRules : public testing::Test {
  protected:
   // Launches group_broken in `mode` on `blocks` AI Cores; returns stderr.
@@ -495,6 +513,21 @@ TEST_F(CubeResGroupRules, AMessageIsWholeBlocksOf64Bytes) {
   Has(text,
       "CreateCubeResGroup: the message type CubeMsgType is 48 bytes, not a "
       "multiple of 64; a message is whole 64-byte blocks");
+}
+
+TEST_F(CubeResGroupRules, AGroupDoesNotGoWithRegistMatmulObj) {
+  int rc = 0;
+  const std::string text = Failing(
+      [&] {
+        return LaunchKernel("group_with_regist", 1, 0, nullptr,
+                            group_with_regist, ws_.data.get(), Bytes(tiling_));
+      },
+      &rc);
+  EXPECT_EQ(rc, normgrad_ascendc::kKernelErrorCode);
+  // Whether the vector core finds the cube core ended when it makes the
+  // group or when it waits, the message names the combination.
+  Has(text, "normgrad: kernel group_with_regist AIV 0/2: ");
+  Has(text, "cannot be used together with REGIST_MATMUL_OBJ");
 }
 
 TEST_F(CubeResGroupRules, AGroupNeedsAMixedKernel) {
