@@ -145,9 +145,6 @@ class CubeResGroupHandle {
   static_assert(std::is_trivially_copyable_v<CubeMsgType>,
                 "CubeResGroupHandle: the message type must be a plain struct "
                 "(it is copied into GM)");
-  static_assert(std::is_same_v<decltype(CubeMsgType::head), CubeGroupMsgHead>,
-                "CubeResGroupHandle: the message type's first member must be "
-                "a CubeGroupMsgHead named head");
 
  public:
   CubeResGroupHandle() = default;
@@ -255,6 +252,10 @@ class CubeResGroupHandle {
                                                    uint8_t blockSize,
                                                    uint8_t msgQueueSize,
                                                    int64_t groupId) {
+    static_assert(
+        std::is_same_v<decltype(CubeMsgType::head), CubeGroupMsgHead>,
+        "CubeResGroupHandle: the message type's first member must be a "
+        "CubeGroupMsgHead named head");
     return {area,         blockStart,          blockSize,
             msgQueueSize, sizeof(CubeMsgType), offsetof(CubeMsgType, head),
             groupId};
