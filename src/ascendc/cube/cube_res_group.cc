@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "ascendc/runtime/launch_state.h"
+#include "ascendc/runtime/ub_tail.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
@@ -46,6 +47,8 @@ namespace {
 constexpr uint32_t kPlaces = 4;         // a queue's depth (the pages)
 constexpr uint64_t kMessageAlign = 64;  // a message is whole 64-byte blocks
 constexpr const char* kRegistMatmul = "REGIST_MATMUL_OBJ";
+// What a group keeps at the end of a vector core's UB, besides one message.
+constexpr uint32_t kUbTailBytes = 1600;
 
 const char* StateName(CubeMsgState state) {
   switch (state) {
@@ -436,6 +439,10 @@ CubeResGroupState* CubeResGroupJoin(const CubeResGroupShape& shape) {
     made.servers.resize(made.cubes());
     group = &made;
   });
+  if (!CurrentBlock().cube) {
+    KeepUbTail(CurrentCore(),
+               kUbTailBytes + static_cast<uint32_t>(shape.msg_bytes), api);
+  }
   return group;
 }
 

@@ -276,7 +276,14 @@ enum Broken : int32_t {
   kPostForeign,
   kBadOffset,
   kFreeOnVector,
+  kUbPastTail,
+  kUbBeforeGroup,
 };
+
+// The a2 profile's UB as a pipe hands it out, and what a group keeps at its
+// end: 1600 bytes and one message.
+constexpr uint32_t kUbForPipe = 192 * 1024 - 128;
+constexpr uint32_t kGroupTail = 1600 + sizeof(Job);
 
 // A message of 48 bytes.
 struct ShortJob {
@@ -356,6 +363,22 @@ extern "C" __global__ __mix__(1, 2) void group_broken(GM_ADDR workspace,
       const uint16_t offset = handle.PostMessage(handle.AllocMessage(), job);
       handle.Wait(offset);  // line:no_server
     }
+  }
+  if (mode == kUbPastTail || mode == kUbBeforeGroup) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> upToTail, past;
+    if (mode == kUbBeforeGroup && ASCEND_IS_AIV) {
+      pipe.InitBuffer(upToTail, kUbForPipe - kGroupTail + 32);
+    }
+    auto handle =
+        CreateCubeResGroup<1, Scaler, Ignore, Job>(desc, 0, 2, 2, tiling);
+    if ASCEND_IS_AIC {
+      return;
+    }
+    handle.AssignQueue(GetBlockIdx());
+    handle.SetQuit(handle.AllocMessage());
+    pipe.InitBuffer(upToTail, kUbForPipe - kGroupTail);  // fits
+    pipe.InitBuffer(past, 32);
   }
   if (mode == kQueueOutOfRange || mode == kQueueTwice || mode == kPostForeign ||
       mode == kBadOffset || mode == kFreeOnVector) {
@@ -468,6 +491,22 @@ TEST_F(CubeResGroupRules, QueuesAndMessagesAreTheHandles) {
   Has(Broken(kFreeOnVector),
       "CubeResGroupHandle::FreeMessage: a cube core's call, made in the "
       "CallBack's Call; this is a vector core");
+}
+
+TEST_F(CubeResGroupRules, AGroupKeepsTheEndOfEachVectorCoresUb) {
+  std::string text = Broken(kUbPastTail);
+  Has(text, "normgrad: kernel group_broken AIV 0/2: ");
+  Has(text,
+      "TPipe::InitBuffer: TBuf<VECCALC> #2 requests 1 x 32 bytes, which "
+      "exceeds the unified buffer: 0 of 194816 bytes left (profile Atlas "
+      "A2/A3; its last 1664 bytes are kept by CreateCubeResGroup)");
+  EXPECT_EQ(text.find("AIC 0/1"), std::string::npos) << text;
+  text = Broken(kUbBeforeGroup);
+  Has(text,
+      "CreateCubeResGroup: keeps the last 1664 bytes of the unified buffer "
+      "(from byte 194816), but the core's TPipe has handed out bytes up to "
+      "194848 already; make the group before the buffers, or leave its bytes "
+      "free");
 }
 
 TEST_F(CubeResGroupRules, SetSkipMsgPassesOverFakeMessagesOnly) {
