@@ -2,8 +2,9 @@
 // groups"): KfcWorkspace, CreateCubeResGroup and the CubeResGroupHandle
 // members in mixed kernels — messages from vector cores run by the callback
 // of the cube core that serves their queue, on one and several cube cores;
-// queues deeper than four messages; fake messages, merged ones with
-// SetSkipMsg; Wait without waiting; and each rule's message, with the
+// queues deeper than four messages; two groups sharing the vector cores;
+// fake messages, merged ones with SetSkipMsg; Wait without waiting; the UB
+// a group keeps; and each rule's message, with the
 // deadlock reports of a loop no queue quits and of a cube core that never
 // serves. Part of compat_cube_test.
 //
@@ -240,6 +241,57 @@ TEST(CubeResGroup, FakeMessagesAreFreedWithoutACall) {
             0);
   EXPECT_EQ(results, (std::vector<int32_t>{20, 0, 1, 1, 1, 1}));
   EXPECT_EQ(tiling[1], 1);  // one Call: the merged job
+}
+
+// Two groups from one KfcWorkspace: AIC 0 serves group 1, AIC 1 group 2,
+// and every vector core binds a queue of each (a vector core may belong to
+// several groups). Vector core v's job in group g writes results[(v · 2 +
+// g − 1) · 2 ..].
+extern "C" __global__ __mix__(1, 2) void group_two(GM_ADDR workspace,
+                                                   GM_ADDR tiling,
+                                                   GM_ADDR results) {
+  KfcWorkspace desc(workspace);
+  auto first =
+      CreateCubeResGroup<1, Scaler, ScaleJobs, Job>(desc, 0, 2, 4, tiling);
+  auto second =
+      CreateCubeResGroup<2, Scaler, ScaleJobs, Job>(desc, 2, 2, 4, tiling);
+  if ASCEND_IS_AIC {
+    return;
+  }
+  const int32_t v = static_cast<int32_t>(GetBlockIdx());
+  int32_t* out = reinterpret_cast<int32_t*>(results) + v * 4;
+  CubeResGroupHandle<Job>* handles[2] = {&first, &second};
+  uint16_t offsets[2] = {0, 0};
+  for (int32_t g = 0; g < 2; ++g) {
+    handles[g]->AssignQueue(v);
+    Job job{};
+    job.head = {CubeMsgState::VALID, static_cast<uint8_t>(v)};
+    job.value = v + 10 * g;
+    job.out = reinterpret_cast<uint64_t>(out + 2 * g);
+    offsets[g] = handles[g]->PostMessage(handles[g]->AllocMessage(), job);
+  }
+  for (int32_t g = 0; g < 2; ++g) {
+    handles[g]->Wait(offsets[g]);
+    handles[g]->SetQuit(handles[g]->AllocMessage());
+  }
+}
+
+TEST(CubeResGroup, TwoGroupsShareTheVectorCores) {
+  Workspace ws(64 * 1024);
+  std::vector<int32_t> tiling = {3, 0};
+  std::vector<int32_t> results(16, -1);
+  ASSERT_EQ(LaunchKernel("group_two", 2, 0, nullptr, group_two, ws.data.get(),
+                         Bytes(tiling), Bytes(results)),
+            0);
+  std::vector<int32_t> want;
+  for (int32_t v = 0; v < 4; ++v) {
+    for (int32_t g = 0; g < 2; ++g) {
+      want.push_back((v + 10 * g) * 3);
+      want.push_back(g);  // group 1 on AIC 0, group 2 on AIC 1
+    }
+  }
+  EXPECT_EQ(results, want);
+  EXPECT_EQ(tiling[1], 8);
 }
 
 TEST(CubeResGroup, AMessageIsWholeBlocksOf64BytesInFourPlacesPerQueue) {

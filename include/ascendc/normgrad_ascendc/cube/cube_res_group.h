@@ -45,6 +45,12 @@ namespace normgrad_ascendc {
 /// One group's record in the launch (cube_res_group.cc).
 struct CubeResGroupState;
 
+/// CreateCubeResGroup's body (below): a class, so that KfcWorkspace and the
+/// handle can let it in.
+template <int groupID, class MatmulApiType,
+          template <class, class> class CallBack, typename CubeMsgType>
+class CubeResGroupFactory;
+
 /// What a handle is made with; `group_id` is -1 for the constructor.
 struct CubeResGroupShape {
   uint8_t* area;
@@ -132,7 +138,7 @@ class KfcWorkspace {
  private:
   template <int groupID, class MatmulApiType,
             template <class, class> class CallBack, typename CubeMsgType>
-  friend class CubeResGroupFactory;
+  friend class normgrad_ascendc::CubeResGroupFactory;
 
   GM_ADDR next_;
   bool manual_ = false;       ///< GetKfcWorkspace / UpdateKfcWorkspace used
@@ -245,7 +251,7 @@ class CubeResGroupHandle {
  private:
   template <int groupID, class MatmulApiType,
             template <class, class> class CallBack, typename MsgType>
-  friend class CubeResGroupFactory;
+  friend class normgrad_ascendc::CubeResGroupFactory;
 
   static normgrad_ascendc::CubeResGroupShape Shape(GM_ADDR area,
                                                    uint8_t blockStart,
@@ -268,51 +274,6 @@ class CubeResGroupHandle {
   int32_t queue_ = -1;  ///< bound by AssignQueue
 };
 
-/// CreateCubeResGroup's body: a class so that KfcWorkspace and the handle
-/// can let it in.
-template <int groupID, class MatmulApiType,
-          template <class, class> class CallBack, typename CubeMsgType>
-class CubeResGroupFactory {
- public:
-  static CubeResGroupHandle<CubeMsgType> Create(
-      KfcWorkspace& desc, uint8_t blockStart, uint8_t blockSize,
-      uint8_t msgQueueSize, GM_ADDR tiling,
-      const normgrad_ascendc::CallSite& site) {
-    CubeResGroupHandle<CubeMsgType> handle;
-    {
-      const normgrad_ascendc::ApiCall call(site);
-      normgrad_ascendc::CheckKfcWorkspaceForGroups(desc.manual_);
-      handle.group_ = normgrad_ascendc::CubeResGroupJoin(
-          CubeResGroupHandle<CubeMsgType>::Shape(
-              desc.next_, blockStart, blockSize, msgQueueSize, groupID));
-      desc.gave_groups_ = true;
-      desc.next_ += normgrad_ascendc::CubeResGroupAreaBytes(
-          msgQueueSize, sizeof(CubeMsgType));
-      if (!normgrad_ascendc::CubeResGroupServes(handle.group_)) return handle;
-    }
-    // The group's cube core: the callbacks run as the program's own code
-    // (their API calls name their own lines), the loop's steps as this
-    // call.
-    using Funcs = CallBack<MatmulApiType, CubeMsgType>;
-    MatmulApiType mm;
-    Funcs funcs{};
-    Funcs::Init(funcs, mm, tiling);
-    normgrad_ascendc::CubeResGroupState& group = *handle.group_;
-    while (true) {
-      void* msg = nullptr;
-      {
-        const normgrad_ascendc::ApiCall call(site);
-        msg = normgrad_ascendc::CubeResGroupTake(group);
-      }
-      if (msg == nullptr) break;
-      Funcs::Call(mm, static_cast<__gm__ CubeMsgType*>(msg), handle);
-      const normgrad_ascendc::ApiCall call(site);
-      normgrad_ascendc::CubeResGroupCallEnded(group);
-    }
-    return handle;
-  }
-};
-
 /// Makes the group's handle from the next part of desc. On each of the
 /// group's cube cores it then builds a MatmulApiType and a
 /// CallBack<MatmulApiType, CubeMsgType>, calls its Init(callBack, mm,
@@ -324,9 +285,56 @@ CubeResGroupHandle<CubeMsgType> CreateCubeResGroup(
     KfcWorkspace& desc, uint8_t blockStart, uint8_t blockSize,
     uint8_t msgQueueSize, GM_ADDR tiling,
     normgrad_ascendc::CallSite site = {}) {
-  return CubeResGroupFactory<groupID, MatmulApiType, CallBack,
-                             CubeMsgType>::Create(desc, blockStart, blockSize,
-                                                  msgQueueSize, tiling, site);
+  return normgrad_ascendc::CubeResGroupFactory<
+      groupID, MatmulApiType, CallBack, CubeMsgType>::Create(desc, blockStart,
+                                                             blockSize,
+                                                             msgQueueSize,
+                                                             tiling, site);
 }
 
 }  // namespace AscendC
+
+namespace normgrad_ascendc {
+
+template <int groupID, class MatmulApiType,
+          template <class, class> class CallBack, typename CubeMsgType>
+class CubeResGroupFactory {
+ public:
+  static AscendC::CubeResGroupHandle<CubeMsgType> Create(
+      AscendC::KfcWorkspace& desc, uint8_t blockStart, uint8_t blockSize,
+      uint8_t msgQueueSize, GM_ADDR tiling, const CallSite& site) {
+    AscendC::CubeResGroupHandle<CubeMsgType> handle;
+    {
+      const ApiCall call(site);
+      CheckKfcWorkspaceForGroups(desc.manual_);
+      handle.group_ =
+          CubeResGroupJoin(AscendC::CubeResGroupHandle<CubeMsgType>::Shape(
+              desc.next_, blockStart, blockSize, msgQueueSize, groupID));
+      desc.gave_groups_ = true;
+      desc.next_ += CubeResGroupAreaBytes(msgQueueSize, sizeof(CubeMsgType));
+      if (!CubeResGroupServes(handle.group_)) return handle;
+    }
+    // The group's cube core: the callbacks run as the program's own code
+    // (their API calls name their own lines), the loop's steps as this
+    // call.
+    using Funcs = CallBack<MatmulApiType, CubeMsgType>;
+    MatmulApiType mm;
+    Funcs funcs{};
+    Funcs::Init(funcs, mm, tiling);
+    CubeResGroupState& group = *handle.group_;
+    while (true) {
+      void* msg = nullptr;
+      {
+        const ApiCall call(site);
+        msg = CubeResGroupTake(group);
+      }
+      if (msg == nullptr) break;
+      Funcs::Call(mm, static_cast<__gm__ CubeMsgType*>(msg), handle);
+      const ApiCall call(site);
+      CubeResGroupCallEnded(group);
+    }
+    return handle;
+  }
+};
+
+}  // namespace normgrad_ascendc
