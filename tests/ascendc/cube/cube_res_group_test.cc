@@ -330,6 +330,8 @@ enum Broken : int32_t {
   kFreeOnVector,
   kUbPastTail,
   kUbBeforeGroup,
+  kMte3Fake,
+  kAllocAfterQuit,
 };
 
 // The a2 profile's UB as a pipe hands it out, and what a group keeps at its
@@ -433,7 +435,8 @@ extern "C" __global__ __mix__(1, 2) void group_broken(GM_ADDR workspace,
     pipe.InitBuffer(past, 32);
   }
   if (mode == kQueueOutOfRange || mode == kQueueTwice || mode == kPostForeign ||
-      mode == kBadOffset || mode == kFreeOnVector) {
+      mode == kBadOffset || mode == kFreeOnVector || mode == kMte3Fake ||
+      mode == kAllocAfterQuit) {
     auto handle =
         CreateCubeResGroup<1, Scaler, Ignore, Job>(desc, 0, 2, 2, tiling);
     if ASCEND_IS_AIC {
@@ -447,6 +450,13 @@ extern "C" __global__ __mix__(1, 2) void group_broken(GM_ADDR workspace,
     if (mode == kPostForeign) handle.PostMessage(msg + 1, job);
     if (mode == kBadOffset) handle.Wait(3);
     if (mode == kFreeOnVector) handle.FreeMessage(msg);
+    if (mode == kMte3Fake) {
+      handle.PostFakeMsg(handle.AllocMessage<PipeMode::MTE3_MODE>());
+    }
+    if (mode == kAllocAfterQuit) {
+      handle.SetQuit(msg);
+      handle.AllocMessage();
+    }
   }
 }
 
@@ -540,6 +550,13 @@ TEST_F(CubeResGroupRules, QueuesAndMessagesAreTheHandles) {
   Has(Broken(kBadOffset),
       "CubeResGroupHandle::Wait: offset 3 is not one that PostMessage "
       "returns for queue ");
+  Has(Broken(kMte3Fake),
+      "CubeResGroupHandle::PostFakeMsg: the message was taken with "
+      "AllocMessage<PipeMode::MTE3_MODE>; after "
+      "AllocMessage<PipeMode::MTE3_MODE> only PostMessage sends it");
+  Has(Broken(kAllocAfterQuit), "CubeResGroupHandle::AllocMessage: queue ");
+  Has(Broken(kAllocAfterQuit),
+      " has quit (SetQuit); it takes no more messages");
   Has(Broken(kFreeOnVector),
       "CubeResGroupHandle::FreeMessage: a cube core's call, made in the "
       "CallBack's Call; this is a vector core");
