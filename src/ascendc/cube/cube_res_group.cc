@@ -15,9 +15,12 @@
 // and a wait for a cube core that has ended is an error naming why. For the
 // race check a post orders the poster's earlier accesses before the Call
 // that takes the message, and a free orders the cube core's before the
-// Wait (or AllocMessage) that sees it.
+// Wait (or AllocMessage) that sees it. A vector core that joins a group
+// keeps the pages' 1600 bytes and one message at the end of its UB
+// (ub_tail.h).
 //
-// Layout of the area (the device's, as far as the pages show it): the
+// Layout of the area (what the pages' merging code implies; the rest is
+// docs/decisions.md's choice): the
 // queues of cube core k of the group form one block of 4 · n_k messages,
 // the blocks in the order of the cube cores; inside a block place p of
 // local queue l is message p · n_k + l, so that `msg + i` is the same place
