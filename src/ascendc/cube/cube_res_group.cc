@@ -3,29 +3,27 @@
 // groups").
 //
 // A group's state lives in its launch, keyed by its message area: for every
-// queue the vector core bound to it and its four places, each with its
-// state and how many messages were posted there; for every cube core of the
-// group its loop's cursor and the message its Call runs. A cube core's loop
-// serves its queues in turn, one message of each (the queues' places in
-// rows), waiting for the next one of the queue it is at, until every queue
-// has quit: so the order of the Calls is fixed, and a message's FAKE
-// stand-ins in the following queues are still to come when its Call runs. Every
-// wait (a FREE place for AllocMessage, a freed message for Wait, a message for
-// the loop, a state for FreeMessage) is the launch's deadlock-detecting wait,
-// and a wait for a cube core that has ended is an error naming why. For the
-// race check a post orders the poster's earlier accesses before the Call
-// that takes the message, and a free orders the cube core's before the
-// Wait (or AllocMessage) that sees it. A vector core that joins a group
-// keeps the pages' 1600 bytes and one message at the end of its UB
-// (ub_tail.h).
+// queue the vector core bound to it and its four places, each with its state
+// and how many messages were posted there; for every cube core of the group its
+// loop's cursor and the message its Call runs. A cube core's loop serves its
+// queues in turn, one message of each (the queues' places in rows), waiting for
+// the next one of the queue it is at, until every queue has quit: so the order
+// of the Calls is fixed, and a message's FAKE stand-ins in the following queues
+// are still to come when its Call runs. Every wait (a FREE place for
+// AllocMessage, a freed message for Wait, a message for the loop, a state for
+// FreeMessage) is the launch's deadlock-detecting wait, and a wait for a cube
+// core that has ended is an error naming why. For the race check a post orders
+// the poster's earlier accesses before the Call that takes the message, and a
+// free orders the cube core's before the Wait (or AllocMessage) that sees it. A
+// vector core that joins a group keeps the pages' 1600 bytes and one message at
+// the end of its UB (ub_tail.h).
 //
 // Layout of the area (what the pages' merging code implies; the rest is
-// docs/decisions.md's choice): the
-// queues of cube core k of the group form one block of 4 · n_k messages,
-// the blocks in the order of the cube cores; inside a block place p of
-// local queue l is message p · n_k + l, so that `msg + i` is the same place
-// of the i-th next queue (the pages' merged messages) and a queue's
-// offsets are 0, n_k, 2 · n_k, 3 · n_k messages.
+// docs/decisions.md's choice): the queues of cube core k of the group form one
+// block of 4 · n_k messages, the blocks in the order of the cube cores; inside
+// a block place p of local queue l is message p · n_k + l, so that `msg + i` is
+// the same place of the i-th next queue (the pages' merged messages) and a
+// queue's offsets are 0, n_k, 2 · n_k, 3 · n_k messages.
 #include "normgrad_ascendc/cube/cube_res_group.h"
 
 #include <cstdio>
