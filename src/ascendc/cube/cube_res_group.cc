@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/launch_state.h"
 #include "ascendc/runtime/ub_tail.h"
 #include "normgrad_ascendc/runtime/core.h"
@@ -306,6 +307,22 @@ void CheckShape(Launch& launch, const CubeResGroupShape& s) {
         "%s: msgQueueSize %u is out of range 1..%u (the %s profile's vector "
         "cores)",
         api, s.queue_count, aiv, info.key);
+  }
+  GmBlock block;
+  const uint64_t bytes = CubeResGroupAreaBytes(s.queue_count, s.msg_bytes);
+  if (FindGmBlock(s.area, &block)) {
+    const uint64_t offset = reinterpret_cast<uintptr_t>(s.area) - block.start;
+    if (offset + bytes > block.size) {
+      Fail(
+          "%s: the group's %u queues of four %llu-byte messages take bytes "
+          "[%llu, %llu) of the %llu-byte %s block at %p, past its end; the "
+          "workspace needs room for every group's messages",
+          api, s.queue_count, static_cast<unsigned long long>(s.msg_bytes),
+          static_cast<unsigned long long>(offset),
+          static_cast<unsigned long long>(offset + bytes),
+          static_cast<unsigned long long>(block.size), GmOwnerName(block.owner),
+          reinterpret_cast<void*>(block.start));
+    }
   }
   const uint32_t first = s.block_start / 2, cubes = s.block_size / 2;
   if (first + cubes > launch.logical_blocks()) {

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "acl/acl.h"
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
@@ -636,6 +637,28 @@ TEST_F(CubeResGroupRules, AGroupDoesNotGoWithRegistMatmulObj) {
   // group or when it waits, the message names the combination.
   Has(text, "normgrad: kernel group_with_regist AIV 0/2: ");
   Has(text, "cannot be used together with REGIST_MATMUL_OBJ");
+}
+
+TEST_F(CubeResGroupRules, TheMessagesFitTheWorkspace) {
+  // Two queues of four 64-byte messages need 512 bytes.
+  void* small = nullptr;
+  ASSERT_EQ(aclrtMalloc(&small, 256, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  std::vector<int32_t> results(8, -1);
+  int rc = 0;
+  const std::string text = Failing(
+      [&] {
+        return LaunchKernel("group_jobs", 1, 0, nullptr, group_jobs,
+                            static_cast<uint8_t*>(small), Bytes(tiling_),
+                            Bytes(results), 0, 2, 2, 1);
+      },
+      &rc);
+  EXPECT_EQ(rc, normgrad_ascendc::kKernelErrorCode);
+  Has(text,
+      "CreateCubeResGroup: the group's 2 queues of four 64-byte messages "
+      "take bytes [0, 512) of the 256-byte aclrtMalloc block at ");
+  Has(text,
+      ", past its end; the workspace needs room for every group's messages");
+  EXPECT_EQ(aclrtFree(small), ACL_SUCCESS);
 }
 
 TEST_F(CubeResGroupRules, AGroupNeedsAMixedKernel) {
