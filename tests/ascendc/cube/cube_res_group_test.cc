@@ -198,6 +198,41 @@ TEST(CubeResGroup, EachCubeCoreServesItsShareOfTheQueues) {
   }
 }
 
+// The same in a 1:1 kernel: blockStart and blockSize still count two per
+// cube core; one vector core per cube core, one queue each.
+extern "C" __global__ __mix__(1,
+                              1) void group_jobs_one_to_one(GM_ADDR workspace,
+                                                            GM_ADDR tiling,
+                                                            GM_ADDR results) {
+  KfcWorkspace desc(workspace);
+  const uint8_t cores = static_cast<uint8_t>(GetBlockNum());
+  auto handle = CreateCubeResGroup<1, Scaler, ScaleJobs, Job>(
+      desc, 0, 2 * cores, cores, tiling);
+  if ASCEND_IS_AIC {
+    return;
+  }
+  const int32_t v = static_cast<int32_t>(GetBlockIdx());
+  handle.AssignQueue(v);
+  Job job{};
+  job.head = {CubeMsgState::VALID, static_cast<uint8_t>(v)};
+  job.value = v * 100;
+  job.out =
+      reinterpret_cast<uint64_t>(reinterpret_cast<int32_t*>(results) + 2 * v);
+  handle.Wait(handle.PostMessage(handle.AllocMessage(), job));
+  handle.SetQuit(handle.AllocMessage());
+}
+
+TEST(CubeResGroup, AOneToOneKernelHasAQueuePerCubeCore) {
+  Workspace ws(64 * 1024);
+  std::vector<int32_t> tiling = {5, 0};
+  std::vector<int32_t> results(6, -1);
+  ASSERT_EQ(LaunchKernel("group_jobs_one_to_one", 3, 0, nullptr,
+                         group_jobs_one_to_one, ws.data.get(), Bytes(tiling),
+                         Bytes(results)),
+            0);
+  EXPECT_EQ(results, ExpectedJobs(3, 3, 1, 5, 0, 1));
+}
+
 // Vector cores 0..3 on one cube core's four queues: vector core 0's job
 // stands for the FAKE messages of 1..3 (SetSkipMsg 3); then each posts a
 // FAKE message alone, which the loop frees without a Call; Wait<false>
