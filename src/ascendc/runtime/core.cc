@@ -13,6 +13,7 @@
 #include <new>
 #include <string>
 
+#include "ascendc/runtime/ub_tail.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/runtime/profile.h"
@@ -152,6 +153,7 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   img2col_registers_ = Img2colRegisters();
   mmad_modes_ = MmadModes();
   sparse_index_.Reset();
+  ClearUbTail(*this);
   if (this == ShownCore()) PublishBlock(this);
 }
 

@@ -504,6 +504,7 @@ void EndBlockHere(const char* api) {
         "launch runs",
         api);
   }
+  CurrentBlock().ended_by = api;
   throw BlockEnd{};
 }
 

@@ -2,7 +2,7 @@
 // (internal to src/ascendc): each block's buffered debug output, atomic mode
 // and pending atomic writes, and the one lock under which blocks wait for
 // each other (SyncAll, IBWait, CrossCoreWaitFlag, WaitPreBlock,
-// GroupBarrier) with
+// GroupBarrier, the cube resource groups' messages) with
 // deadlock detection. launch.cc creates one per launch; block_sync.cc,
 // atomic.cc, gm_store.cc and debug.cc reach it through CurrentLaunch() and
 // CurrentBlock(). Code running outside any launch (a test calling an API
@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <tuple>
@@ -61,6 +62,9 @@ struct BlockState {
   uint32_t sub_block = 0;
   bool running = false;  ///< started and not ended
   bool ended = false;
+  /// The API that ended the block before its kernel returned
+  /// (EndBlockHere), or null: messages about a core that ended early.
+  const char* ended_by = nullptr;
   /// The API calls of the thread running the block (from its start).
   const ApiCallTrace* api_calls = nullptr;
   // Debug output (under mutex()), printed in block order when the launch
@@ -167,6 +171,9 @@ class Launch {
   std::map<const void*, GroupBarrierState> group_barriers;
   /// The race check's synchronization channels (race_check.h).
   std::map<std::string, std::vector<uint32_t>> race_channels;
+  /// The cube resource groups of the launch (cube/cube_res_group.cc, which
+  /// alone knows the type), created at their first use.
+  std::shared_ptr<void> cube_res_groups;
 
   std::mutex& mutex() { return mutex_; }
 

@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "ascendc/runtime/gm_registry.h"
+#include "ascendc/runtime/ub_tail.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/position.h"
@@ -430,9 +431,10 @@ TensorView FrameworkScratch(TPosition position, uint64_t written) {
   }
   Core& core = CurrentCore();
   const uint32_t start = core.pipe() != nullptr ? core.pipe()->used_bytes() : 0;
+  const uint32_t end = core.scratch_end() - UbTailKept(core);
   core.Touch(static_cast<uint32_t>(
-      std::min<uint64_t>(uint64_t{start} + written, core.scratch_end())));
-  return {&core, start, core.scratch_end() - start, position};
+      std::min<uint64_t>(uint64_t{start} + written, end)));
+  return {&core, start, end > start ? end - start : 0, position};
 }
 
 }  // namespace normgrad_ascendc
@@ -728,7 +730,11 @@ uint32_t TPipe::Carve(const char* api, const Name& who, PoolState* pool,
   normgrad_ascendc::Region& region = pool != nullptr ? pool->region_ : region_;
   const uint64_t block = (uint64_t{len} + 31) / 32 * 32;
   const uint64_t total = block * num;
-  const uint32_t left = region.size - region.used;
+  // The pipe's own region ends where the bytes an API keeps begin.
+  const uint32_t kept =
+      pool != nullptr ? 0 : normgrad_ascendc::UbTailKept(*core_);
+  const uint32_t size = region.size - std::min(kept, region.size);
+  const uint32_t left = size > region.used ? size - region.used : 0;
   if (total > left) {
     if (pool != nullptr) {
       Fail(
@@ -737,6 +743,16 @@ uint32_t TPipe::Carve(const char* api, const Name& who, PoolState* pool,
           api, who.text, num, static_cast<unsigned long long>(block),
           block != len ? " (len rounded up to a multiple of 32)" : "",
           pool->name().text, left, region.size);
+    }
+    if (kept > 0) {
+      Fail(
+          "%s: %s requests %u x %llu bytes%s, which exceeds the unified "
+          "buffer: %u of %u bytes left (profile %s; its last %u bytes are "
+          "kept by %s)",
+          api, who.text, num, static_cast<unsigned long long>(block),
+          block != len ? " (len rounded up to a multiple of 32)" : "", left,
+          size, core_->profile().name, kept,
+          normgrad_ascendc::UbTailKeeper(*core_));
     }
     Fail(
         "%s: %s requests %u x %llu bytes%s, which exceeds the unified buffer: "
