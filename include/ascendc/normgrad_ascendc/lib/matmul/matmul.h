@@ -8,8 +8,10 @@
 // The object computes C = A · B (+ bias) of its core's single shape in base
 // blocks of baseM × baseN, each over K in steps of baseK, with the cube
 // instructions of cube/cube_api.h and nothing else: GM → L1 by DataCopy
-// with ND2NZ, L1 → L0A/L0B by LoadData, Mmad into L0C (the first K step
-// from the bias or 0, the others accumulating), Fixpipe L0C → GM. So a
+// with ND2NZ (an operand at TSCM is in L1 already), L1 → L0A/L0B by
+// LoadData or LoadDataWithTranspose (one path for A and B: LoadOperand),
+// Mmad into L0C (the first K step from the bias or 0, the others
+// accumulating), Fixpipe L0C → GM. So a
 // Matmul's bits are the basic data path's, and its operands meet the same
 // checks. Its L1, L0A, L0B, L0C and bias-table buffers are sized from the
 // tiling and carved by a TPipe of a cube core: the kernel's own on a cube
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
@@ -63,6 +66,44 @@ constexpr uint64_t MatmulNzBytes(uint64_t rows, uint64_t cols,
   return (rows + 15) / 16 * 16 * ((cols + c0 - 1) / c0 * c0) * elem_bytes;
 }
 
+/// The L1 bytes of an operand's base block stored as (rows × cols), as the
+/// object keeps it there. `k_rows`: the stored rows run along K (A
+/// transposed, B as [K, N]), so its load into L0 transposes: 16-bit types
+/// fractal by fractal from Nz; int8_t by squares of two fractals one above
+/// the other, so its column blocks hold whole squares (rows to 32); float by
+/// squares of two fractals side by side, so it is kept in bands of 16 rows,
+/// each band's fractals one after the other (columns to 16).
+constexpr uint64_t MatmulL1BlockBytes(uint64_t rows, uint64_t cols,
+                                      uint32_t elem_bytes, bool k_rows) {
+  if (k_rows && elem_bytes == 1)
+    return (rows + 31) / 32 * 32 * ((cols + 31) / 32 * 32);
+  if (k_rows && elem_bytes == 4) {
+    return (rows + 15) / 16 * 16 * ((cols + 15) / 16 * 16) * 4;
+  }
+  return MatmulNzBytes(rows, cols, elem_bytes);
+}
+
+/// The L0A / L0B bytes of an operand's (mn × k) base block: Zz / Zn of 16
+/// rows of M (N) by C0 of K. A float block loaded by squares spans K
+/// rounded up to 16 (A's Mmad reads it so: kDirectionAlign); an int8_t one
+/// has one fractal more, where the second half of a last square that
+/// overhangs M (N) lands.
+constexpr uint64_t MatmulL0BlockBytes(uint64_t mn, uint64_t k,
+                                      uint32_t elem_bytes, bool k_rows) {
+  if (k_rows && elem_bytes == 4) {
+    return (mn + 15) / 16 * 16 * ((k + 15) / 16 * 16) * 4;
+  }
+  if (k_rows && elem_bytes == 1) return MatmulNzBytes(mn, k, 1) + 512;
+  return MatmulNzBytes(mn, k, elem_bytes);
+}
+
+/// The orientations each operand may come in (A as [M, K] "plain" or [K,
+/// M]; B as [K, N] "plain" or [N, K]) and whether the object moves it into
+/// L1 itself (not for an operand at TSCM, already there).
+struct MatmulOperandForms {
+  bool a_plain, a_trans, a_to_l1, b_plain, b_trans, b_to_l1;
+};
+
 /// The tiling's rules (the page's, CheckCubeTiling with `rules`, and those
 /// the object relies on besides) and its buffers' fit in the profile's cube
 /// memories: a KernelError naming the field, value and rule.
@@ -75,7 +116,8 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     const matmul::CubeTilingContext& rules,
                                     uint32_t a_bytes, uint32_t b_bytes,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
-                                    bool trans_possible, bool quantized);
+                                    const MatmulOperandForms& forms,
+                                    bool quantized);
 
 }  // namespace normgrad_ascendc
 
@@ -197,7 +239,7 @@ class Matmul {
     const normgrad_ascendc::MatmulBufferBytes need =
         normgrad_ascendc::CheckMatmulTiling(
             tiling_, TilingRules(), sizeof(SrcAT), sizeof(SrcBT), sizeof(BiasT),
-            sizeof(L0cT), A_TYPE::isTrans || B_TYPE::isTrans, kQuantOut);
+            sizeof(L0cT), OperandForms(), kQuantOut);
     TPipe* pipe = pipe_ != nullptr ? pipe_.get() : tpipe_;
     if (pipe == nullptr) pipe = GetTPipePtr();
     if (pipe == nullptr) {
@@ -206,8 +248,12 @@ class Matmul {
           "kernel's TPipe to REGIST_MATMUL_OBJ or Init");
     }
     if (!buffers_carved_) {
-      pipe->InitBuffer(a1_, static_cast<uint32_t>(need.l1_a));
-      pipe->InitBuffer(b1_, static_cast<uint32_t>(need.l1_b));
+      if (need.l1_a > 0) {
+        pipe->InitBuffer(a1_, static_cast<uint32_t>(need.l1_a));
+      }
+      if (need.l1_b > 0) {
+        pipe->InitBuffer(b1_, static_cast<uint32_t>(need.l1_b));
+      }
       if (need.l1_bias > 0) {
         pipe->InitBuffer(bias1_, static_cast<uint32_t>(need.l1_bias));
         pipe->InitBuffer(bias2_, static_cast<uint32_t>(need.bias_table));
@@ -241,6 +287,16 @@ class Matmul {
         normgrad_ascendc::Fail(
             "Matmul::Init: an operand at VECOUT comes from a vector core's "
             "UB, but this object runs on a cube core, which has none");
+      }
+    }
+    if constexpr (A_TYPE::pos == TPosition::TSCM ||
+                  B_TYPE::pos == TPosition::TSCM) {
+      if (context_ != nullptr) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: an operand at TSCM lies in the L1 of the cube core "
+            "that runs the object, but this object serves a vector core "
+            "(which has no L1); use TSCM operands on a cube core "
+            "(ASCENDC_CUBE_ONLY or a pure cube kernel)");
       }
     }
     initialized_ = true;
@@ -303,14 +359,15 @@ class Matmul {
     SetBiasGm(biasGlobal);
   }
 
-  /// A, B and the bias in the UB of the calling vector core (position
-  /// VECOUT), addressed as in GM (rows of the org shape); read when the
-  /// computation starts.
+  /// A and B at VECOUT: in the UB of the calling vector core, addressed as
+  /// in GM (rows of the org shape) and read when the computation starts.
+  /// At TSCM: the core's whole single-shape matrix already in L1, in Nz
+  /// (docs/matmul.md), which the cube's loads read in place.
   void SetTensorA(const LocalTensor<SrcAT>& leftMatrix,
                   bool isTransposeA = false,
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    RequireOperandIn("SetTensorA", "A_TYPE", A_TYPE::pos, TPosition::VECOUT);
+    RequireLocalOperand("SetTensorA", "A_TYPE", A_TYPE::pos, leftMatrix);
     SetA(GlobalTensor<SrcAT>(), isTransposeA);
     a_local_ = leftMatrix;
   }
@@ -318,10 +375,11 @@ class Matmul {
                   bool isTransposeB = false,
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    RequireOperandIn("SetTensorB", "B_TYPE", B_TYPE::pos, TPosition::VECOUT);
+    RequireLocalOperand("SetTensorB", "B_TYPE", B_TYPE::pos, rightMatrix);
     SetB(GlobalTensor<SrcBT>(), isTransposeB);
     b_local_ = rightMatrix;
   }
+  /// The bias in the UB of the calling vector core (VECOUT), as in GM.
   void SetBias(const LocalTensor<BiasT>& inputBias,
                normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
@@ -693,22 +751,52 @@ class Matmul {
     }
   }
 
-  // The checks and state of SetTensorA / SetTensorB / SetBias.
+  // The LocalTensor form of SetTensorA/B: the operand declared at VECOUT
+  // (a UB tensor) or at TSCM (an L1 tensor, as the cube's loads read it).
+  template <typename T>
+  static void RequireLocalOperand(const char* api, const char* which,
+                                  TPosition declared,
+                                  const LocalTensor<T>& tensor) {
+    if (declared == TPosition::TSCM) {
+      const TPosition at = tensor.GetPosition();
+      if (at != TPosition::A1 && at != TPosition::B1 && at != TPosition::C1) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: %s is at TSCM, but the tensor is at %s; an operand "
+            "at TSCM is a tensor in L1 (A1, B1 or C1)",
+            api, which, normgrad_ascendc::PositionName(at));
+      }
+      return;
+    }
+    RequireOperandIn(api, which, declared, TPosition::VECOUT);
+  }
+
+  // The checks and state of SetTensorA / SetTensorB / SetBias. A float or
+  // int8_t operand comes transposed exactly when its MatmulType says
+  // ISTRANS: the page ties the two (with the host tiling's isTrans), since
+  // the L1 space of the two orientations differs for them.
+  template <typename T>
+  static void CheckTranspose(const char* api, const char* arg,
+                             const char* which, bool trans, bool declared) {
+    if (trans && !declared) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s is true, but %s's ISTRANS is false; declare "
+          "MatmulType<..., ISTRANS = true> for %c to transpose it",
+          api, arg, which, which[0]);
+    }
+    if (!matmul_detail::kSixteenBit<T> && trans != declared) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s is %s, but %s's ISTRANS is true; for %s (not half "
+          "or bfloat16_t) the transpose must equal ISTRANS (and the host "
+          "tiling's isTrans)",
+          api, arg, trans ? "true" : "false", which,
+          normgrad_ascendc::TypeName<T>());
+    }
+  }
+
   void SetA(const GlobalTensor<SrcAT>& gm, bool isTransposeA) {
     RequireInit("SetTensorA");
-    if (isTransposeA && !A_TYPE::isTrans) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorA: isTransposeA is true, but A_TYPE's ISTRANS is "
-          "false; declare MatmulType<..., ISTRANS = true> for A to transpose "
-          "it");
-    }
-    if (isTransposeA && !matmul_detail::kSixteenBit<SrcAT>) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorA: a transposed A of %s needs LoadData with "
-          "transpose of 32-bit or 8-bit fractals, which is not emulated yet "
-          "(half and bfloat16_t A may be transposed)",
-          normgrad_ascendc::TypeName<SrcAT>());
-    }
+    CheckTranspose<SrcAT>("SetTensorA", "isTransposeA", "A_TYPE", isTransposeA,
+                          A_TYPE::isTrans);
     a_gm_ = gm;
     trans_a_ = isTransposeA;
     a_set_ = true;
@@ -717,19 +805,8 @@ class Matmul {
 
   void SetB(const GlobalTensor<SrcBT>& gm, bool isTransposeB) {
     RequireInit("SetTensorB");
-    if (isTransposeB && !B_TYPE::isTrans) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorB: isTransposeB is true, but B_TYPE's ISTRANS is "
-          "false; declare MatmulType<..., ISTRANS = true> for B to transpose "
-          "it");
-    }
-    if (!isTransposeB && !matmul_detail::kSixteenBit<SrcBT>) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorB: B of %s in [K, N] order needs LoadData with "
-          "transpose of 32-bit or 8-bit fractals, which is not emulated yet; "
-          "give B as [N, K] (ISTRANS = true and isTransposeB = true)",
-          normgrad_ascendc::TypeName<SrcBT>());
-    }
+    CheckTranspose<SrcBT>("SetTensorB", "isTransposeB", "B_TYPE", isTransposeB,
+                          B_TYPE::isTrans);
     b_gm_ = gm;
     trans_b_ = isTransposeB;
     b_set_ = true;
@@ -912,6 +989,19 @@ class Matmul {
     }
   }
 
+  // The orientations each operand may come in: half and bfloat16_t either
+  // way when ISTRANS, float and int8_t only the way ISTRANS says.
+  static constexpr normgrad_ascendc::MatmulOperandForms OperandForms() {
+    constexpr bool a16 = matmul_detail::kSixteenBit<SrcAT>;
+    constexpr bool b16 = matmul_detail::kSixteenBit<SrcBT>;
+    return {a16 || !A_TYPE::isTrans,
+            A_TYPE::isTrans,
+            A_TYPE::pos != TPosition::TSCM,
+            b16 || !B_TYPE::isTrans,
+            B_TYPE::isTrans,
+            B_TYPE::pos != TPosition::TSCM};
+  }
+
   // What the page's tiling rules need besides the tiling: the operands'
   // widths, formats and whether they may come transposed, the bias, the
   // template, a split K, and this core's cube capacities.
@@ -945,6 +1035,27 @@ class Matmul {
           normgrad_ascendc::TypeName<SrcBT>(),
           normgrad_ascendc::TypeName<BiasT>(),
           normgrad_ascendc::TypeName<DstT>());
+    }
+    // A float or int8_t operand at TSCM whose stored rows run along K would
+    // load by squares of two fractals; the object's own L1 blocks are laid
+    // out for that, a whole matrix in Nz is not.
+    if constexpr (A_TYPE::pos == TPosition::TSCM &&
+                  !matmul_detail::kSixteenBit<SrcAT> && A_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: A_TYPE at TSCM of %s with ISTRANS true ([K, M]) is "
+          "not emulated yet: its load transposes squares of two fractals, "
+          "which a whole matrix in Nz does not keep together; give A as [M, "
+          "K] or in GM",
+          normgrad_ascendc::TypeName<SrcAT>());
+    }
+    if constexpr (B_TYPE::pos == TPosition::TSCM &&
+                  !matmul_detail::kSixteenBit<SrcBT> && !B_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: B_TYPE at TSCM of %s with ISTRANS false ([K, N]) is "
+          "not emulated yet: its load transposes squares of two fractals, "
+          "which a whole matrix in Nz does not keep together; give B as [N, "
+          "K] or in GM",
+          normgrad_ascendc::TypeName<SrcBT>());
     }
     CheckOperandPlace("A_TYPE", A_TYPE::pos, A_TYPE::format, false);
     CheckOperandPlace("B_TYPE", B_TYPE::pos, B_TYPE::format, false);
@@ -1008,10 +1119,18 @@ class Matmul {
       return;
     }
     if (pos == TPosition::TSCM) {
-      normgrad_ascendc::Fail(
-          "Matmul::Init: %s at TSCM (an operand already in L1) is not "
-          "emulated yet; give it in GM or at VECOUT",
-          which);
+      if (which[0] == 'B' && which[1] == 'I') {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: BIAS_TYPE at TSCM is not one the bias takes on "
+            "Atlas A2/A3 (GM or VECOUT; TSCM is the Ascend 950's)");
+      }
+      if (format != CubeFormat::NZ) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: %s at TSCM has format %d; an operand already in "
+            "L1 is read in place by the cube's loads, so it must be NZ",
+            which, static_cast<int>(format));
+      }
+      return;
     }
     normgrad_ascendc::Fail(
         "Matmul::Init: %s's position %s is not one it takes on Atlas A2/A3 "
@@ -1083,11 +1202,6 @@ class Matmul {
     return static_cast<uint32_t>((a + b - 1) / b);
   }
   static uint32_t Ceil16(uint32_t x) { return (x + 15) / 16 * 16; }
-  template <typename T>
-  static uint32_t CeilC0(uint32_t x) {
-    constexpr uint32_t c0 = 32 / sizeof(T);
-    return (x + c0 - 1) / c0 * c0;
-  }
 
   uint32_t CurM() const {
     return std::min<uint32_t>(tiling_.baseM,
@@ -1116,12 +1230,17 @@ class Matmul {
     for (uint32_t s = 0; s < k_steps; ++s) {
       const uint32_t k0 = s * tiling_.baseK;
       const uint32_t cur_k = std::min<uint32_t>(tiling_.baseK, single_k_ - k0);
-      LoadA(m0, k0, cur_m, cur_k);
-      LoadB(k0, n0, cur_k, cur_n);
+      LoadOperand<true>(m0, k0, cur_m, cur_k);
+      LoadOperand<false>(n0, k0, cur_n, cur_k);
       MmadParams p;
-      p.m = static_cast<uint16_t>(cur_m);
+      // Mmad reads A of one row as an ND row (GEMV); the block's A lies in
+      // L0A in Zz, so a one-row block computes its whole fractal row, of
+      // which Fixpipe moves the first.
+      p.m = static_cast<uint16_t>(cur_m == 1 ? 16 : cur_m);
       p.n = static_cast<uint16_t>(cur_n);
       p.k = static_cast<uint16_t>(cur_k);
+      // A float A loaded by squares lies in L0A with K to 16.
+      p.kDirectionAlign = sizeof(SrcAT) == 4 && trans_a_;
       p.cmatrixInitVal = s == 0 && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
@@ -1163,146 +1282,311 @@ class Matmul {
     }
   }
 
-  // Where a base block lies in an operand given in NZ: its first row and
-  // column in the operand as stored (the transposed shape for a transposed
-  // operand), its rows and columns, and the stored matrix's rows rounded
-  // up to 16 (one column block's length).
-  struct NzPart {
-    uint32_t row0, col0, rows, cols, whole_rows;
+  // One operand's base block on its way to L0A (A, in Zz) or L0B (B, in
+  // Zn): its place along M (N for B) and K, and whether the stored rows run
+  // along K (A transposed, B as [K, N]). A and B take one path, so each
+  // layout rule lives once; both L0 layouts are fractals of 16 rows of M (N)
+  // by C0 of K, A's in row-major order of fractals, B's K-major.
+  struct OperandBlock {
+    uint32_t mn0, k0;  // the block's first row of M (N) and of K
+    uint32_t mn, k;    // its extent along M (N) and K
+    bool k_rows;       // the stored rows run along K
+    // The block as the operand stores it: first row and column, extents.
+    uint32_t row0() const { return k_rows ? k0 : mn0; }
+    uint32_t col0() const { return k_rows ? mn0 : k0; }
+    uint32_t rows() const { return k_rows ? k : mn; }
+    uint32_t cols() const { return k_rows ? mn : k; }
   };
 
-  // A base block of an operand stored in NZ: its column blocks are
-  // contiguous runs of rows in GM, so one strided DataCopy moves them into
-  // the layout ND2NZ would have made (column blocks Ceil16(rows) apart).
+  template <bool kIsA>
+  using OperandT = std::conditional_t<kIsA, SrcAT, SrcBT>;
+  template <bool kIsA>
+  using OperandType = std::conditional_t<kIsA, A_TYPE, B_TYPE>;
+
+  template <bool kIsA>
+  const GlobalTensor<OperandT<kIsA>>& OperandGm() const {
+    if constexpr (kIsA) {
+      return a_gm_;
+    } else {
+      return b_gm_;
+    }
+  }
+  template <bool kIsA>
+  const LocalTensor<OperandT<kIsA>>& OperandLocal() const {
+    if constexpr (kIsA) {
+      return a_local_;
+    } else {
+      return b_local_;
+    }
+  }
+  // The stored matrix's row length (an ND row in GM) and its rows, with
+  // their names for messages; at TSCM its rows are the single shape's.
+  template <bool kIsA>
+  std::pair<const char*, int> StoredRowLength(bool trans) const {
+    if constexpr (kIsA) {
+      return trans ? std::pair{"orgM", org_m_} : std::pair{"orgKa", org_ka_};
+    } else {
+      return trans ? std::pair{"orgKb", org_kb_} : std::pair{"orgN", org_n_};
+    }
+  }
+  template <bool kIsA>
+  uint32_t StoredRows(bool trans) const {
+    if constexpr (OperandType<kIsA>::pos == TPosition::TSCM) {
+      if constexpr (kIsA) return trans ? single_k_ : single_m_;
+      return trans ? single_n_ : single_k_;
+    } else if constexpr (kIsA) {
+      return trans ? org_ka_ : org_m_;
+    } else {
+      return trans ? org_n_ : org_kb_;
+    }
+  }
+
+  // The height of a column block of the object's L1 block (its stored rows
+  // rounded up: to 32 where int8_t squares are loaded; docs/matmul.md).
   template <typename T>
-  static void CopyNzPart(const LocalTensor<T>& dst, const GlobalTensor<T>& nz,
-                         const NzPart& p, const char* which) {
+  static uint32_t L1Height(const OperandBlock& blk) {
+    const uint32_t unit = blk.k_rows && sizeof(T) == 1 ? 32 : 16;
+    return (blk.rows() + unit - 1) / unit * unit;
+  }
+
+  // A's (B's) base block into L0A (L0B): moved GM → L1 first (by the
+  // object, or by the kernel's CopyA1 / CopyB1 callback), or read in place
+  // from the kernel's L1 tensor at TSCM.
+  template <bool kIsA>
+  void LoadOperand(uint32_t mn0, uint32_t k0, uint32_t mn, uint32_t k) {
+    using T = OperandT<kIsA>;
+    const bool trans = kIsA ? trans_a_ : trans_b_;
+    const OperandBlock blk{mn0, k0, mn, k, kIsA == trans};
+    LocalTensor<T> l0;
+    LocalTensor<T> l1;
+    if constexpr (kIsA) {
+      l0 = a2_.template Get<T>();
+    } else {
+      l0 = b2_.template Get<T>();
+    }
+    if constexpr (OperandType<kIsA>::pos == TPosition::TSCM) {
+      constexpr uint32_t c0 = 32 / sizeof(T);
+      const char* which = kIsA ? "A" : "B";
+      if (blk.row0() % 16 != 0 || blk.col0() % c0 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s at TSCM is read in whole fractals, but a base block "
+            "starts at row %u, column %u of it (rows in 16s, columns in %u "
+            "for %s: make the base blocks such multiples)",
+            which, blk.row0(), blk.col0(), c0, normgrad_ascendc::TypeName<T>());
+      }
+      const uint32_t height = Ceil16(StoredRows<kIsA>(trans));
+      const uint64_t whole_cols = kIsA ? (trans ? single_m_ : single_k_)
+                                       : (trans ? single_k_ : single_n_);
+      const uint64_t need =
+          normgrad_ascendc::MatmulNzBytes(height, whole_cols, sizeof(T));
+      const LocalTensor<T>& scm = OperandLocal<kIsA>();
+      if (uint64_t{scm.GetSize()} * sizeof(T) < need) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s at TSCM holds %llu bytes; the single shape in Nz "
+            "(%u x %llu stored, rows to 16, columns to 32 bytes) takes %llu",
+            which, ull(uint64_t{scm.GetSize()} * sizeof(T)), height,
+            ull(whole_cols), ull(need));
+      }
+      LoadToL0<kIsA>(l0, scm, height, blk.row0(), blk.col0(), blk);
+    } else {
+      if constexpr (kIsA) {
+        l1 = a1_.template Get<T>();
+      } else {
+        l1 = b1_.template Get<T>();
+      }
+      CopyToL1<kIsA>(l1, blk, trans);
+      LoadToL0<kIsA>(l0, l1, L1Height<T>(blk), 0, 0, blk);
+    }
+  }
+
+  // The base block GM → L1: by the kernel's callback (MM_CB), which gets
+  // the block's indices (A: along M and K; B: along K and N) and size and
+  // must write the layout below; from an operand stored in NZ by strided
+  // DataCopy of whole fractals; from ND by DataCopy with ND2NZ. The layout:
+  // Nz, column blocks L1Height apart, except a float block whose stored
+  // rows run along K, kept in bands of 16 rows, each band's fractals one
+  // after the other (16-column pairs side by side, as its squares read).
+  template <bool kIsA>
+  void CopyToL1(const LocalTensor<OperandT<kIsA>>& l1, const OperandBlock& blk,
+                bool trans) {
+    using T = OperandT<kIsA>;
+    using Type = OperandType<kIsA>;
     constexpr uint32_t c0 = 32 / sizeof(T);
-    if (p.row0 % 16 != 0 || p.col0 % c0 != 0) {
-      normgrad_ascendc::Fail(
-          "Matmul: %s in NZ is read in whole fractals, but a base block "
-          "starts at row %u, column %u of it (rows in 16s, columns in %u "
-          "for %s: make the base blocks such multiples)",
-          which, p.row0, p.col0, c0, normgrad_ascendc::TypeName<T>());
-    }
-    const uint32_t rows = Ceil16(p.rows);
-    DataCopyParams move;
-    move.blockCount = static_cast<uint16_t>((p.cols + c0 - 1) / c0);
-    move.blockLen = static_cast<uint16_t>(rows);  // 32-byte rows
-    move.srcStride = static_cast<uint16_t>(p.whole_rows - rows);
-    DataCopy(dst, nz[(uint64_t{p.col0} / c0 * p.whole_rows + p.row0) * c0],
-             move);
-  }
-
-  // A's base block into L1 as the object's layout wants it: the ND2NZ move
-  // `nz` from `src`, or the kernel's CopyA1 callback (MM_CB), which gets
-  // the block's indices along M and K and its size and must write the same
-  // layout.
-  void CopyA1(const LocalTensor<SrcAT>& a1, const GlobalTensor<SrcAT>& src,
-              const Nd2NzParams& nz, const NzPart& part, uint32_t m0,
-              uint32_t k0, uint32_t cur_m, uint32_t cur_k) {
-    if constexpr (MM_CB::kCopyA1) {
-      MM_CB::CopyA1Ptr(a1.template ReinterpretCast<int8_t>(),
-                       reinterpret_cast<__gm__ void*>(a_gm_.GetPhyAddr()),
-                       static_cast<int>(m0 / tiling_.baseM),
-                       static_cast<int>(k0 / tiling_.baseK),
-                       static_cast<int>(cur_m), static_cast<int>(cur_k),
+    constexpr uint32_t frac = 512 / sizeof(T);
+    const GlobalTensor<T>& gm = OperandGm<kIsA>();
+    if constexpr (kIsA && MM_CB::kCopyA1) {
+      MM_CB::CopyA1Ptr(l1.template ReinterpretCast<int8_t>(),
+                       reinterpret_cast<__gm__ void*>(gm.GetPhyAddr()),
+                       static_cast<int>(blk.mn0 / tiling_.baseM),
+                       static_cast<int>(blk.k0 / tiling_.baseK),
+                       static_cast<int>(blk.mn), static_cast<int>(blk.k),
                        user_def_info_, self_define_data_);
-    } else if constexpr (A_TYPE::format == CubeFormat::NZ) {
-      CopyNzPart(a1, a_gm_, part, "A");
-    } else {
-      DataCopy(a1, src, nz);
+      return;
     }
-  }
-
-  // B's base block into L1: ND2NZ, or the CopyB1 callback (indices along
-  // K and N).
-  void CopyB1(const LocalTensor<SrcBT>& b1, const GlobalTensor<SrcBT>& src,
-              const Nd2NzParams& nz, const NzPart& part, uint32_t k0,
-              uint32_t n0, uint32_t cur_k, uint32_t cur_n) {
-    if constexpr (MM_CB::kCopyB1) {
-      MM_CB::CopyB1Ptr(b1.template ReinterpretCast<int8_t>(),
-                       reinterpret_cast<__gm__ void*>(b_gm_.GetPhyAddr()),
-                       static_cast<int>(k0 / tiling_.baseK),
-                       static_cast<int>(n0 / tiling_.baseN),
-                       static_cast<int>(cur_k), static_cast<int>(cur_n),
+    if constexpr (!kIsA && MM_CB::kCopyB1) {
+      MM_CB::CopyB1Ptr(l1.template ReinterpretCast<int8_t>(),
+                       reinterpret_cast<__gm__ void*>(gm.GetPhyAddr()),
+                       static_cast<int>(blk.k0 / tiling_.baseK),
+                       static_cast<int>(blk.mn0 / tiling_.baseN),
+                       static_cast<int>(blk.k), static_cast<int>(blk.mn),
                        user_def_info_, self_define_data_);
-    } else if constexpr (B_TYPE::format == CubeFormat::NZ) {
-      CopyNzPart(b1, b_gm_, part, "B");
+      return;
+    }
+    const bool bands = blk.k_rows && sizeof(T) == 4;
+    const uint32_t rows = blk.rows(), cols = blk.cols();
+    const uint32_t band_fracs = Ceil16(cols) / 8;  // float bands: C1 to even
+    const uint32_t height = L1Height<T>(blk);
+    if constexpr (Type::format == CubeFormat::NZ) {
+      // Column blocks of the stored matrix are runs of whole_rows rows.
+      const uint32_t whole_rows = Ceil16(StoredRows<kIsA>(trans));
+      if (blk.row0() % 16 != 0 || blk.col0() % c0 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s in NZ is read in whole fractals, but a base block "
+            "starts at row %u, column %u of it (rows in 16s, columns in %u "
+            "for %s: make the base blocks such multiples)",
+            kIsA ? "A" : "B", blk.row0(), blk.col0(), c0,
+            normgrad_ascendc::TypeName<T>());
+      }
+      const uint64_t first =
+          uint64_t{blk.col0()} / c0 * whole_rows + blk.row0();
+      DataCopyParams move;
+      move.blockCount = static_cast<uint16_t>(CeilDiv(cols, c0));
+      if (!bands) {
+        move.blockLen = static_cast<uint16_t>(Ceil16(rows));  // 32-byte rows
+        move.srcStride = static_cast<uint16_t>(whole_rows - Ceil16(rows));
+        move.dstStride = static_cast<uint16_t>(height - Ceil16(rows));
+        DataCopy(l1, gm[first * c0], move);
+        return;
+      }
+      move.blockLen = 16;
+      move.srcStride = static_cast<uint16_t>(whole_rows - 16);
+      for (uint32_t b = 0; b < Ceil16(rows) / 16; ++b) {
+        DataCopy(l1[b * band_fracs * frac], gm[(first + 16 * b) * c0], move);
+      }
     } else {
-      DataCopy(b1, src, nz);
-    }
-  }
-
-  // A's (cur_m × cur_k) part at (m0, k0): GM → L1 (Nz) → L0A (Zz).
-  void LoadA(uint32_t m0, uint32_t k0, uint32_t cur_m, uint32_t cur_k) {
-    constexpr uint32_t frac = 512 / sizeof(SrcAT);
-    const LocalTensor<SrcAT> a1 = a1_.template Get<SrcAT>();
-    const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
-    Nd2NzParams nz;
-    nz.ndNum = 1;
-    nz.dstNzNStride = 1;
-    const uint32_t m_pad = Ceil16(cur_m);
-    const uint32_t k_pad = CeilC0<SrcAT>(cur_k);
-    if (!trans_a_) {  // A is [M, K]: rows of M, C0 blocks of K
-      nz.nValue = static_cast<uint16_t>(cur_m);
-      nz.dValue = static_cast<uint16_t>(cur_k);
-      nz.srcDValue = RowLength("orgKa", org_ka_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(m_pad);
-      CopyA1(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz,
-             {m0, k0, cur_m, cur_k, Ceil16(org_m_)}, m0, k0, cur_m, cur_k);
-      const uint32_t m1 = m_pad / 16, k1 = k_pad / (32 / sizeof(SrcAT));
-      for (uint32_t i = 0; i < m1; ++i) {
-        LoadFractals(a2[i * k1 * frac], a1[i * frac], k1, m1, false);
+      const auto [row_name, row_len] = StoredRowLength<kIsA>(trans);
+      Nd2NzParams nz;
+      nz.ndNum = 1;
+      nz.dValue = static_cast<uint16_t>(cols);
+      nz.srcDValue = RowLength(row_name, row_len);
+      nz.dstNzNStride = 1;
+      const uint64_t first = uint64_t{blk.row0()} * row_len + blk.col0();
+      if (!bands) {
+        nz.nValue = static_cast<uint16_t>(rows);
+        nz.dstNzC0Stride = static_cast<uint16_t>(height);
+        DataCopy(l1, gm[first], nz);
+        return;
       }
-    } else {  // A is [K, M] (16-bit): each 16 x 16 fractal transposed
-      const uint32_t k_rows = Ceil16(cur_k);
-      nz.nValue = static_cast<uint16_t>(cur_k);
-      nz.dValue = static_cast<uint16_t>(cur_m);
-      nz.srcDValue = RowLength("orgM", org_m_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      CopyA1(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz,
-             {k0, m0, cur_k, cur_m, Ceil16(org_ka_)}, m0, k0, cur_m, cur_k);
-      const uint32_t m1 = m_pad / 16, k1 = k_rows / 16;
-      for (uint32_t i = 0; i < m1; ++i) {
-        LoadFractals(a2[i * k1 * frac], a1[i * k1 * frac], k1, 1, true);
+      nz.dstNzC0Stride = 16;
+      for (uint32_t b = 0; b * 16 < rows; ++b) {
+        nz.nValue =
+            static_cast<uint16_t>(std::min<uint32_t>(16, rows - 16 * b));
+        DataCopy(l1[b * band_fracs * frac],
+                 gm[first + uint64_t{16} * b * row_len], nz);
       }
     }
   }
 
-  // B's (cur_k × cur_n) part at (k0, n0): GM → L1 (Nz) → L0B (Zn).
-  void LoadB(uint32_t k0, uint32_t n0, uint32_t cur_k, uint32_t cur_n) {
-    constexpr uint32_t frac = 512 / sizeof(SrcBT);
-    const LocalTensor<SrcBT> b1 = b1_.template Get<SrcBT>();
-    const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
-    Nd2NzParams nz;
-    nz.ndNum = 1;
-    nz.dstNzNStride = 1;
-    const uint32_t n_pad = Ceil16(cur_n);
-    if (!trans_b_) {  // B is [K, N] (16-bit): each fractal transposed
-      const uint32_t k_rows = Ceil16(cur_k);
-      nz.nValue = static_cast<uint16_t>(cur_k);
-      nz.dValue = static_cast<uint16_t>(cur_n);
-      nz.srcDValue = RowLength("orgN", org_n_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      CopyB1(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz,
-             {k0, n0, cur_k, cur_n, Ceil16(org_kb_)}, k0, n0, cur_k, cur_n);
-      const uint32_t k1 = k_rows / 16, n1 = n_pad / 16;
-      for (uint32_t i = 0; i < k1; ++i) {
-        LoadFractals(b2[i * n1 * frac], b1[i * frac], n1, k1, true);
+  // The block from L1 (`src`: column blocks `height` rows apart, the block
+  // at stored row `row0`, column `col0`) into L0. Where the stored rows run
+  // along M (N), each L1 fractal is an L0 fractal (LoadData); along K, each
+  // 16-bit fractal is transposed (LoadData with ifTranspose), and int8_t
+  // and float blocks go by squares of two fractals (LoadDataWithTranspose).
+  template <bool kIsA>
+  void LoadToL0(const LocalTensor<OperandT<kIsA>>& l0,
+                const LocalTensor<OperandT<kIsA>>& src, uint32_t height,
+                uint32_t row0, uint32_t col0, const OperandBlock& blk) {
+    using T = OperandT<kIsA>;
+    constexpr uint32_t c0 = 32 / sizeof(T);
+    constexpr uint32_t frac = 512 / sizeof(T);
+    const uint32_t mn1 = Ceil16(blk.mn) / 16;
+    // A float A whose rows are loaded by squares spans K to 16
+    // (kDirectionAlign in its Mmad).
+    const uint32_t k1 = kIsA && blk.k_rows && sizeof(T) == 4
+                            ? Ceil16(blk.k) / 8
+                            : CeilDiv(blk.k, c0);
+    // L0 fractal (mi, ki): Zz for A, Zn for B.
+    const auto dst_at = [&](uint32_t mi, uint32_t ki) -> uint32_t {
+      return kIsA ? mi * k1 + ki : ki * mn1 + mi;
+    };
+    if (!blk.k_rows || sizeof(T) == 2) {
+      // The L1 fractal holding L0 fractal (mi, ki), counted from src.
+      const auto src_at = [&](uint32_t mi, uint32_t ki) -> uint64_t {
+        return blk.k_rows
+                   ? (uint64_t{col0 / c0 + mi} * height + row0 + 16 * ki) / 16
+                   : (uint64_t{col0 / c0 + ki} * height + row0 + 16 * mi) / 16;
+      };
+      // A row of L0 fractals (A: along K; B: along N) per call.
+      const uint32_t outer = kIsA ? mn1 : k1, inner = kIsA ? k1 : mn1;
+      for (uint32_t o = 0; o < outer; ++o) {
+        const uint32_t mi = kIsA ? o : 0, ki = kIsA ? 0 : o;
+        const uint64_t first = src_at(mi, ki);
+        const uint64_t next = kIsA ? src_at(mi, 1) : src_at(1, ki);
+        LoadFractals(l0[dst_at(mi, ki) * frac], src[first * frac], inner,
+                     static_cast<uint32_t>(next - first), blk.k_rows);
       }
-    } else {  // B is [N, K]: its Nz is B's Zn
-      nz.nValue = static_cast<uint16_t>(cur_n);
-      nz.dValue = static_cast<uint16_t>(cur_k);
-      nz.srcDValue = RowLength("orgKb", org_kb_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(n_pad);
-      CopyB1(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz,
-             {n0, k0, cur_n, cur_k, Ceil16(org_n_)}, k0, n0, cur_k, cur_n);
-      const uint32_t k1 = CeilC0<SrcBT>(cur_k) / (32 / sizeof(SrcBT));
-      const uint32_t n1 = n_pad / 16;
-      for (uint32_t i = 0; i < k1; ++i) {
-        LoadFractals(b2[i * n1 * frac], b1[i * n1 * frac], n1, 1, false);
+      return;
+    }
+    if constexpr (sizeof(T) == 1) {
+      // int8_t: a square is 32 stored rows (K) by 32 columns (M or N), two
+      // fractals one above the other in a column block; transposed, its
+      // fractals are L0 (2j, q) and (2j + 1, q). Where M (N) has an odd
+      // number of 16s, the last squares' second fractals fall past the
+      // block, into the one fractal the buffer has beyond it.
+      const uint32_t spill = mn1 * k1;
+      for (uint32_t j = 0; 2 * j < mn1; ++j) {
+        const uint64_t first = (uint64_t{col0 / c0 + j} * height + row0) / 16;
+        const LocalTensor<T> from = src[first * frac];
+        const uint32_t t0 = dst_at(2 * j, 0);
+        if (2 * j + 1 < mn1) {
+          LoadSquares(l0[t0 * frac], from, k1, 1, dst_at(2 * j, 1) - t0,
+                      dst_at(2 * j + 1, 0) - t0);
+          continue;
+        }
+        for (uint32_t q = 0; q < k1; ++q) {
+          const uint32_t at = dst_at(2 * j, q);
+          LoadSquares(l0[at * frac], from[2 * q * frac], 1, 1, 1, spill - at);
+        }
       }
+    } else {
+      // float: a square is 16 stored rows (K) by 16 columns (M or N), two
+      // fractals side by side in a band of the L1 block; transposed, its
+      // fractals are L0 (p, 2b) and (p, 2b + 1).
+      const uint32_t band_count = Ceil16(blk.k) / 16;
+      const uint32_t band_fracs = Ceil16(blk.mn) / 8;
+      if constexpr (kIsA) {
+        for (uint32_t p = 0; p < mn1; ++p) {
+          LoadSquares(l0[dst_at(p, 0) * frac], src[2 * p * frac], band_count,
+                      band_fracs / 2, 2, 1);
+        }
+      } else {
+        for (uint32_t b = 0; b < band_count; ++b) {
+          LoadSquares(l0[dst_at(0, 2 * b) * frac], src[b * band_fracs * frac],
+                      mn1, 1, 1, mn1);
+        }
+      }
+    }
+  }
+
+  // `count` squares from `src`, `src_stride` squares apart, each
+  // transposed by LoadDataWithTranspose: square i's first fractal to
+  // fractal i · dst_step of `dst`, its second `t1_step` fractals after it
+  // (calls of at most 255 repeats: repeatTimes has 8 bits).
+  template <typename T>
+  static void LoadSquares(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                          uint32_t count, uint32_t src_stride,
+                          uint32_t dst_step, uint32_t t1_step) {
+    constexpr uint32_t frac = 512 / sizeof(T);
+    constexpr uint32_t kMaxRepeats = 255;
+    LoadData2dTransposeParams load;
+    load.srcStride = static_cast<uint16_t>(src_stride);
+    load.dstGap = static_cast<uint16_t>(dst_step - 1);
+    load.dstFracGap = static_cast<uint16_t>(t1_step - 1);
+    for (uint32_t done = 0; done < count; done += kMaxRepeats) {
+      load.repeatTimes =
+          static_cast<uint8_t>(std::min(kMaxRepeats, count - done));
+      LoadDataWithTranspose(dst[done * dst_step * frac],
+                            src[done * src_stride * 2 * frac], load);
     }
   }
 

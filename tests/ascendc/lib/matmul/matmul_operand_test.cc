@@ -1,0 +1,460 @@
+// matmul_operand_test.cc — the Matmul object's operands on a cube core
+// (docs/matmul.md, "The contract" and "How a result is computed"): A as
+// [M, K] or [K, M] and B as [K, N] or [N, K], for half, bfloat16_t, float
+// and int8_t, given in ND or NZ, with tails in M, N and K and a bias; A and
+// B at TSCM (already in L1, filled by the kernel with DataCopy ND2NZ); and
+// the rules of each.
+//
+// The oracle is a float64 (int64 for int8_t) product written here: with
+// small-integer fills every partial sum is exact in float, so every
+// orientation must equal it exactly; with random fills every orientation
+// must give the bits of A as [M, K] and B as [N, K] (the path whose loads
+// transpose nothing: the Mmad order is the same) and lie within the Mmad
+// bound of docs/numerics.md.
+//
+// Extending: a new operand form gets a Run* case in the sweep of its test;
+// a new rule a FailsWith line with its message.
+#define ASCENDC_CUBE_ONLY
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "compat_test.h"
+#include "kernel_operator.h"
+#include "lib/matmul/matmul_intf.h"
+
+namespace {
+
+using AscendC::CubeFormat;
+using AscendC::GlobalTensor;
+using AscendC::LocalTensor;
+using AscendC::Matmul;
+using AscendC::MatmulType;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+
+class MatmulOperandTest : public testing::Test {
+ protected:
+  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
+  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+};
+
+template <typename T>
+GlobalTensor<T> Gm(std::vector<T>& v) {
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(v.data(), v.size());
+  return g;
+}
+
+// C and the bias: int32_t for int8_t inputs, float otherwise.
+template <typename T>
+using OutT = std::conditional_t<std::is_same_v<T, int8_t>, int32_t, float>;
+
+TCubeTiling Tiling(int m, int n, int k, int base_m, int base_n, int base_k,
+                   bool bias = true) {
+  TCubeTiling t{};
+  t.usedCoreNum = 1;
+  t.M = t.singleCoreM = m;
+  t.N = t.singleCoreN = n;
+  t.Ka = t.Kb = t.singleCoreK = k;
+  t.baseM = base_m;
+  t.baseN = base_n;
+  t.baseK = base_k;
+  t.depthA1 = t.depthB1 = 1;
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.isBias = bias ? 1 : 0;
+  t.dbL0A = t.dbL0B = t.dbL0C = 1;
+  return t;
+}
+
+// A logical matrix (rows × cols, row major) in doubles, and its stored
+// form: transposed or not, then ND or Nz (column blocks of C0 = 32 bytes,
+// each of the stored rows rounded up to 16, zero padded).
+struct Matrix {
+  int rows = 0, cols = 0;
+  std::vector<double> v;
+  double at(int r, int c) const { return v[size_t{1} * r * cols + c]; }
+};
+
+template <typename T>
+std::vector<T> Stored(const Matrix& x, bool trans, bool nz) {
+  const int rows = trans ? x.cols : x.rows, cols = trans ? x.rows : x.cols;
+  const auto value = [&](int r, int c) {
+    return trans ? x.at(c, r) : x.at(r, c);
+  };
+  if (!nz) {
+    std::vector<T> out(size_t{1} * rows * cols);
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c)
+        out[size_t{1} * r * cols + c] = static_cast<T>(value(r, c));
+    return out;
+  }
+  const int c0 = 32 / static_cast<int>(sizeof(T));
+  const int height = (rows + 15) / 16 * 16;
+  const int blocks = (cols + c0 - 1) / c0;
+  std::vector<T> out(size_t{1} * blocks * height * c0, static_cast<T>(0));
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      out[(size_t{1} * (c / c0) * height + r) * c0 + c % c0] =
+          static_cast<T>(value(r, c));
+  return out;
+}
+
+// A matrix of small integers (exact sums) or of normal values, each
+// already representable in T.
+template <typename T>
+Matrix Fill(int rows, int cols, bool small, std::mt19937& rng) {
+  Matrix x{rows, cols, std::vector<double>(size_t{1} * rows * cols)};
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_int_distribution<int> narrow(-4, 4), wide(-128, 127);
+  for (double& e : x.v) {
+    if (std::is_same_v<T, int8_t>) {
+      e = wide(rng);
+    } else {
+      e = static_cast<double>(static_cast<float>(
+          static_cast<T>(small ? narrow(rng) : normal(rng))));
+    }
+  }
+  return x;
+}
+
+struct Product {
+  std::vector<double> c;    // bias + A · B, in float64 (exact in int64 range)
+  std::vector<double> mag;  // |bias| + Σ|a·b| (the Mmad bound's sum)
+};
+
+Product Reference(const Matrix& a, const Matrix& b,
+                  const std::vector<double>& bias) {
+  Product p;
+  for (int i = 0; i < a.rows; ++i) {
+    for (int j = 0; j < b.cols; ++j) {
+      double sum = bias[j], mag = std::fabs(bias[j]);
+      for (int q = 0; q < a.cols; ++q) {
+        sum += a.at(i, q) * b.at(q, j);
+        mag += std::fabs(a.at(i, q) * b.at(q, j));
+      }
+      p.c.push_back(sum);
+      p.mag.push_back(mag);
+    }
+  }
+  return p;
+}
+
+// One Matmul of A (m × k) and B (k × n) plus a bias, the operands stored as
+// TA / TB and FORMAT say, C in ND.
+template <typename T, CubeFormat FORMAT, bool TA, bool TB>
+std::vector<OutT<T>> RunGm(const Matrix& a, const Matrix& b,
+                           const std::vector<double>& bias,
+                           const TCubeTiling& tiling) {
+  using O = OutT<T>;
+  using AType = MatmulType<TPosition::GM, FORMAT, T, TA>;
+  using BType = MatmulType<TPosition::GM, FORMAT, T, TB>;
+  using CType = MatmulType<TPosition::GM, CubeFormat::ND, O>;
+  const bool nz = FORMAT == CubeFormat::NZ;
+  std::vector<T> as = Stored<T>(a, TA, nz), bs = Stored<T>(b, TB, nz);
+  std::vector<O> bias_v(bias.begin(), bias.end());
+  std::vector<O> c(size_t{1} * a.rows * b.cols, O(-1));
+  TPipe pipe;
+  Matmul<AType, BType, CType, CType> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(as), TA);
+  mm.SetTensorB(Gm(bs), TB);
+  mm.SetBias(Gm(bias_v));
+  mm.IterateAll(Gm(c));
+  mm.End();
+  return c;
+}
+
+template <typename T, CubeFormat FORMAT>
+std::vector<std::vector<OutT<T>>> AllOrientations(
+    const Matrix& a, const Matrix& b, const std::vector<double>& bias,
+    const TCubeTiling& tiling) {
+  return {RunGm<T, FORMAT, false, true>(a, b, bias, tiling),
+          RunGm<T, FORMAT, false, false>(a, b, bias, tiling),
+          RunGm<T, FORMAT, true, true>(a, b, bias, tiling),
+          RunGm<T, FORMAT, true, false>(a, b, bias, tiling)};
+}
+
+const char* const kOrientation[] = {"A [M, K], B [N, K]", "A [M, K], B [K, N]",
+                                    "A [K, M], B [N, K]", "A [K, M], B [K, N]"};
+
+template <typename T, CubeFormat FORMAT>
+void CheckShape(int m, int n, int k, int base_m, int base_n, int base_k,
+                uint32_t seed) {
+  const std::string what = std::string(normgrad_ascendc::TypeName<T>()) +
+                           (FORMAT == CubeFormat::NZ ? " NZ " : " ND ") +
+                           std::to_string(m) + "x" + std::to_string(n) + "x" +
+                           std::to_string(k);
+  const TCubeTiling tiling = Tiling(m, n, k, base_m, base_n, base_k);
+  std::mt19937 rng(seed);
+  // Small integers: every orientation is the exact product.
+  {
+    const Matrix a = Fill<T>(m, k, true, rng), b = Fill<T>(k, n, true, rng);
+    std::vector<double> bias(n);
+    for (int j = 0; j < n; ++j) bias[j] = (j % 7) - 3;
+    const Product want = Reference(a, b, bias);
+    const auto got = AllOrientations<T, FORMAT>(a, b, bias, tiling);
+    for (size_t o = 0; o < got.size(); ++o) {
+      for (size_t i = 0; i < want.c.size(); ++i) {
+        ASSERT_EQ(static_cast<double>(got[o][i]), want.c[i])
+            << what << ", " << kOrientation[o] << ", element " << i;
+      }
+    }
+  }
+  if (std::is_same_v<T, int8_t>) return;  // int8_t above spans its range
+  // Random values: the bits of the path that transposes nothing, within
+  // K · 2^-24 · (|bias| + Σ|a·b|) of the float64 product.
+  const Matrix a = Fill<T>(m, k, false, rng), b = Fill<T>(k, n, false, rng);
+  std::vector<double> bias(n);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (double& x : bias) x = static_cast<float>(normal(rng));
+  const Product want = Reference(a, b, bias);
+  const auto got = AllOrientations<T, FORMAT>(a, b, bias, tiling);
+  for (size_t o = 1; o < got.size(); ++o) {
+    ASSERT_EQ(std::memcmp(got[o].data(), got[0].data(),
+                          got[0].size() * sizeof(got[0][0])),
+              0)
+        << what << ", " << kOrientation[o] << " differs from "
+        << kOrientation[0];
+  }
+  for (size_t i = 0; i < want.c.size(); ++i) {
+    const double bound = k * std::ldexp(1.0, -24) * want.mag[i];
+    ASSERT_LE(std::fabs(got[0][i] - want.c[i]), bound)
+        << what << ", element " << i;
+  }
+}
+
+// ---- Transposes ------------------------------------------------------------
+
+// Shapes with tails in M, N and K: blocks whose 16-row count is odd (the
+// int8_t squares' overhang), K tails shorter than a fractal, several K steps.
+template <typename T>
+void CheckNdShapes() {
+  CheckShape<T, CubeFormat::ND>(40, 40, 70, 48, 48, 32, 1);
+  CheckShape<T, CubeFormat::ND>(50, 37, 100, 32, 32, 64, 2);
+  CheckShape<T, CubeFormat::ND>(17, 9, 5, 32, 16, 32, 3);
+  CheckShape<T, CubeFormat::ND>(33, 16, 70, 32, 16, 32, 3);
+}
+
+TEST_F(MatmulOperandTest, HalfEveryOrientationInNd) { CheckNdShapes<half>(); }
+TEST_F(MatmulOperandTest, Bfloat16EveryOrientationInNd) {
+  CheckNdShapes<bfloat16_t>();
+}
+TEST_F(MatmulOperandTest, FloatEveryOrientationInNd) { CheckNdShapes<float>(); }
+TEST_F(MatmulOperandTest, Int8EveryOrientationInNd) { CheckNdShapes<int8_t>(); }
+
+// NZ operands are read in whole fractals: the shapes align to 16 and C0 and
+// the base blocks start on fractals; tails of whole fractals remain.
+template <typename T>
+void CheckNzShapes() {
+  CheckShape<T, CubeFormat::NZ>(48, 80, 96, 32, 32, 64, 4);
+  CheckShape<T, CubeFormat::NZ>(64, 32, 128, 64, 32, 32, 5);
+}
+
+TEST_F(MatmulOperandTest, HalfEveryOrientationInNz) { CheckNzShapes<half>(); }
+TEST_F(MatmulOperandTest, Bfloat16EveryOrientationInNz) {
+  CheckNzShapes<bfloat16_t>();
+}
+TEST_F(MatmulOperandTest, FloatEveryOrientationInNz) { CheckNzShapes<float>(); }
+TEST_F(MatmulOperandTest, Int8EveryOrientationInNz) { CheckNzShapes<int8_t>(); }
+
+TEST_F(MatmulOperandTest, FloatAndInt8TransposeExactlyAsIstransSays) {
+  const TCubeTiling t = Tiling(32, 32, 32, 16, 16, 32, false);
+  TPipe pipe;
+  using F = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  using FT = MatmulType<TPosition::GM, CubeFormat::ND, float, true>;
+  using I8T = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
+  using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  std::vector<float> x(32 * 32);
+  std::vector<int8_t> y(32 * 32);
+  {
+    Matmul<FT, F, F, F> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.SetTensorA(Gm(x)); },
+        "Matmul::SetTensorA: isTransposeA is false, but A_TYPE's ISTRANS is "
+        "true; for float (not half or bfloat16_t) the transpose must equal "
+        "ISTRANS (and the host tiling's isTrans)"));
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.SetTensorB(Gm(x), true); },
+        "Matmul::SetTensorB: isTransposeB is true, but B_TYPE's ISTRANS is "
+        "false; declare MatmulType<..., ISTRANS = true> for B to transpose "
+        "it"));
+  }
+  {
+    Matmul<I8T, I8T, I32, I32> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    EXPECT_TRUE(FailsWith([&] { mm.SetTensorB(Gm(y), false); },
+                          "Matmul::SetTensorB: isTransposeB is false, but "
+                          "B_TYPE's ISTRANS is true; for int8_t"));
+  }
+}
+
+// ---- TSCM ------------------------------------------------------------------
+
+// The single shape's stored matrix (rows × cols, row length row_len in GM)
+// into an L1 tensor in Nz by DataCopy with ND2NZ, as a kernel fills TSCM.
+template <typename T>
+void FillL1(const LocalTensor<T>& l1, const GlobalTensor<T>& gm, int rows,
+            int cols) {
+  AscendC::Nd2NzParams nz;
+  nz.ndNum = 1;
+  nz.nValue = static_cast<uint16_t>(rows);
+  nz.dValue = static_cast<uint16_t>(cols);
+  nz.srcDValue = static_cast<uint16_t>(cols);
+  nz.dstNzC0Stride = static_cast<uint16_t>((rows + 15) / 16 * 16);
+  nz.dstNzNStride = 1;
+  AscendC::DataCopy(l1, gm, nz);
+}
+
+// A, or B, or both at TSCM (format NZ), the others in GM (ND).
+template <typename T, bool A_SCM, bool B_SCM, bool TA, bool TB>
+std::vector<OutT<T>> RunTscm(const Matrix& a, const Matrix& b,
+                             const std::vector<double>& bias,
+                             const TCubeTiling& tiling) {
+  using O = OutT<T>;
+  using AType = MatmulType<A_SCM ? TPosition::TSCM : TPosition::GM,
+                           A_SCM ? CubeFormat::NZ : CubeFormat::ND, T, TA>;
+  using BType = MatmulType<B_SCM ? TPosition::TSCM : TPosition::GM,
+                           B_SCM ? CubeFormat::NZ : CubeFormat::ND, T, TB>;
+  using CType = MatmulType<TPosition::GM, CubeFormat::ND, O>;
+  std::vector<T> as = Stored<T>(a, TA, false), bs = Stored<T>(b, TB, false);
+  std::vector<O> bias_v(bias.begin(), bias.end());
+  std::vector<O> c(size_t{1} * a.rows * b.cols, O(-1));
+  TPipe pipe;
+  Matmul<AType, BType, CType, CType> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  // The kernel's own L1 buffers, after the object's.
+  AscendC::TBuf<TPosition::A1> a_l1;
+  AscendC::TBuf<TPosition::B1> b_l1;
+  if constexpr (A_SCM) {
+    pipe.InitBuffer(
+        a_l1, static_cast<uint32_t>(normgrad_ascendc::MatmulNzBytes(
+                  TA ? a.cols : a.rows, TA ? a.rows : a.cols, sizeof(T))));
+    const LocalTensor<T> l1 = a_l1.Get<T>();
+    FillL1(l1, Gm(as), TA ? a.cols : a.rows, TA ? a.rows : a.cols);
+    mm.SetTensorA(l1, TA);
+  } else {
+    mm.SetTensorA(Gm(as), TA);
+  }
+  if constexpr (B_SCM) {
+    pipe.InitBuffer(
+        b_l1, static_cast<uint32_t>(normgrad_ascendc::MatmulNzBytes(
+                  TB ? b.cols : b.rows, TB ? b.rows : b.cols, sizeof(T))));
+    const LocalTensor<T> l1 = b_l1.Get<T>();
+    FillL1(l1, Gm(bs), TB ? b.cols : b.rows, TB ? b.rows : b.cols);
+    mm.SetTensorB(l1, TB);
+  } else {
+    mm.SetTensorB(Gm(bs), TB);
+  }
+  mm.SetBias(Gm(bias_v));
+  mm.IterateAll(Gm(c));
+  mm.End();
+  return c;
+}
+
+template <typename T>
+void ExpectExact(const std::vector<T>& got, const Product& want,
+                 const char* what) {
+  for (size_t i = 0; i < want.c.size(); ++i) {
+    ASSERT_EQ(static_cast<double>(got[i]), want.c[i])
+        << what << ", element " << i;
+  }
+}
+
+TEST_F(MatmulOperandTest, TscmOperandsAreReadInPlace) {
+  // Tails of whole fractals in M and N, K in two steps.
+  const int m = 48, n = 80, k = 64;
+  std::mt19937 rng(8);
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32);
+  std::vector<double> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = (j % 5) - 2;
+  {
+    const Matrix a = Fill<half>(m, k, true, rng),
+                 b = Fill<half>(k, n, true, rng);
+    const Product want = Reference(a, b, bias);
+    ExpectExact(RunTscm<half, true, false, false, false>(a, b, bias, tiling),
+                want, "half A [M, K] at TSCM");
+    ExpectExact(RunTscm<half, true, false, true, false>(a, b, bias, tiling),
+                want, "half A [K, M] at TSCM");
+    ExpectExact(RunTscm<half, false, true, false, false>(a, b, bias, tiling),
+                want, "half B [K, N] at TSCM");
+    ExpectExact(RunTscm<half, false, true, false, true>(a, b, bias, tiling),
+                want, "half B [N, K] at TSCM");
+    ExpectExact(RunTscm<half, true, true, true, true>(a, b, bias, tiling), want,
+                "half A [K, M] and B [N, K] at TSCM");
+  }
+  {
+    const Matrix a = Fill<float>(m, k, true, rng),
+                 b = Fill<float>(k, n, true, rng);
+    const Product want = Reference(a, b, bias);
+    ExpectExact(RunTscm<float, true, true, false, true>(a, b, bias, tiling),
+                want, "float A [M, K] and B [N, K] at TSCM");
+  }
+  {
+    const Matrix a = Fill<int8_t>(m, k, true, rng),
+                 b = Fill<int8_t>(k, n, true, rng);
+    const Product want = Reference(a, b, bias);
+    ExpectExact(RunTscm<int8_t, true, true, false, true>(a, b, bias, tiling),
+                want, "int8_t A [M, K] and B [N, K] at TSCM");
+  }
+}
+
+TEST_F(MatmulOperandTest, TscmRulesAreChecked) {
+  const TCubeTiling t = Tiling(32, 32, 32, 16, 16, 32, false);
+  TPipe pipe;
+  using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using FloatGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  {
+    using Bias = MatmulType<TPosition::TSCM, CubeFormat::ND, float>;
+    Matmul<HalfGm, HalfGm, FloatGm, Bias> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: BIAS_TYPE at TSCM is not one the "
+                          "bias takes on Atlas A2/A3 (GM or VECOUT"));
+  }
+  {
+    using Nd = MatmulType<TPosition::TSCM, CubeFormat::ND, half>;
+    Matmul<Nd, HalfGm, FloatGm, FloatGm> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: A_TYPE at TSCM has format 0; an "
+                          "operand already in L1 is read in place by the "
+                          "cube's loads, so it must be NZ"));
+  }
+  {
+    using B = MatmulType<TPosition::TSCM, CubeFormat::NZ, float>;
+    Matmul<FloatGm, B, FloatGm, FloatGm> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: B_TYPE at TSCM of float with ISTRANS "
+                          "false ([K, N]) is not emulated yet"));
+  }
+  {
+    using A = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
+    Matmul<A, HalfGm, FloatGm, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TBuf<TPosition::A2> l0a;
+    pipe.InitBuffer(l0a, 4096);
+    EXPECT_TRUE(FailsWith([&] { mm.SetTensorA(l0a.Get<half>()); },
+                          "Matmul::SetTensorA: A_TYPE is at TSCM, but the "
+                          "tensor is at A2; an operand at TSCM is a tensor in "
+                          "L1 (A1, B1 or C1)"));
+    AscendC::TBuf<TPosition::A1> small;
+    pipe.InitBuffer(small, 512);
+    std::vector<half> b(32 * 32);
+    std::vector<float> c(32 * 32);
+    mm.SetTensorA(small.Get<half>());
+    mm.SetTensorB(Gm(b));
+    EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                          "Matmul: A at TSCM holds 512 bytes; the single "
+                          "shape in Nz (32 x 32 stored, rows to 16, columns "
+                          "to 32 bytes) takes 2048"));
+  }
+}
+
+}  // namespace
