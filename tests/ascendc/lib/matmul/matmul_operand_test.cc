@@ -17,6 +17,7 @@
 #define ASCENDC_CUBE_ONLY
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -297,6 +298,70 @@ TEST_F(MatmulOperandTest, FloatAndInt8TransposeExactlyAsIstransSays) {
   }
 }
 
+// ---- Asynchronous results and block offsets --------------------------------
+
+template <typename T>
+void ExpectExact(const std::vector<T>& got, const Product& want,
+                 const char* what) {
+  for (size_t i = 0; i < want.c.size(); ++i) {
+    ASSERT_EQ(static_cast<double>(got[i]), want.c[i])
+        << what << ", element " << i;
+  }
+}
+
+TEST_F(MatmulOperandTest, AsynchronousIterateServesEveryGetTensorC) {
+  // One Iterate<false>, then one GetTensorC<false> per block, as the page's
+  // example does: the same C as IterateAll. GetOffsetC names each block.
+  const int m = 40, n = 48, k = 32;
+  std::mt19937 rng(12);
+  const Matrix a = Fill<half>(m, k, true, rng), b = Fill<half>(k, n, true, rng);
+  std::vector<half> as = Stored<half>(a, false, false);
+  std::vector<half> bs = Stored<half>(b, false, false);
+  const Product want = Reference(a, b, std::vector<double>(n, 0.0));
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32, false);
+  using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using FloatGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, FloatGm, FloatGm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<float> c(m * n, -1.0f), work(4 * 32 * 32);
+  mm.SetTensorA(Gm(as));
+  mm.SetTensorB(Gm(bs));
+  EXPECT_TRUE(FailsWith([&] { mm.GetOffsetC(); },
+                        "Matmul::GetOffsetC: no block computed yet; call "
+                        "Iterate first"));
+  mm.Iterate<false>();
+  EXPECT_TRUE(FailsWith(
+      [&] { mm.GetTensorC<false>(Gm(c)); },
+      "Matmul::GetTensorC: the asynchronous form (sync false) caches the "
+      "results in the workspace; call SetWorkspace before Iterate"));
+  mm.SetWorkspace(Gm(work));
+  // 2 blocks along M (32, 8 rows) x 2 along N (32, 16 columns), M first.
+  const int rows[] = {0, 32, 0, 32}, cols[] = {0, 0, 32, 32};
+  const int heights[] = {32, 8, 32, 8}, widths[] = {32, 32, 16, 16};
+  for (int i = 0; i < 4; ++i) {
+    if (i > 0) mm.Iterate<false>();  // also the pattern of a loop
+    const AscendC::MatrixOffset at = mm.GetOffsetC();
+    EXPECT_EQ(at.row, rows[i]) << "block " << i;
+    EXPECT_EQ(at.col, cols[i]) << "block " << i;
+    EXPECT_EQ(at.height, heights[i]) << "block " << i;
+    EXPECT_EQ(at.width, widths[i]) << "block " << i;
+    EXPECT_EQ(at.offset, rows[i] * n + cols[i]) << "block " << i;
+    mm.GetTensorC<false>(Gm(c));
+  }
+  mm.WaitGetTensorC();
+  ExpectExact(c, want, "Iterate<false> once per block");
+  // Iterate<false> once: each GetTensorC<false> computes the next block.
+  std::fill(c.begin(), c.end(), -1.0f);
+  mm.SetTensorA(Gm(as));
+  mm.Iterate<false>();
+  for (int i = 0; i < 4; ++i) mm.GetTensorC<false>(Gm(c));
+  ExpectExact(c, want, "one Iterate<false>");
+  EXPECT_TRUE(FailsWith([&] { mm.GetTensorC<false>(Gm(c)); },
+                        "Matmul::GetTensorC: every block of the asynchronous "
+                        "Iterate has been taken (4)"));
+}
+
 // ---- TSCM ------------------------------------------------------------------
 
 // The single shape's stored matrix (rows × cols, row length row_len in GM)
@@ -358,15 +423,6 @@ std::vector<OutT<T>> RunTscm(const Matrix& a, const Matrix& b,
   mm.IterateAll(Gm(c));
   mm.End();
   return c;
-}
-
-template <typename T>
-void ExpectExact(const std::vector<T>& got, const Product& want,
-                 const char* what) {
-  for (size_t i = 0; i < want.c.size(); ++i) {
-    ASSERT_EQ(static_cast<double>(got[i]), want.c[i])
-        << what << ", element " << i;
-  }
 }
 
 TEST_F(MatmulOperandTest, TscmOperandsAreReadInPlace) {

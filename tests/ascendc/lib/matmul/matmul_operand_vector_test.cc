@@ -107,6 +107,60 @@ TEST(MatmulOperandOnVectorCore, FloatAndInt8EveryOrientation) {
   CheckFromVectorCore<int8_t, true, false>(40, 24, 70, 8);
 }
 
+TEST(MatmulOperandOnVectorCore, AsynchronousResultsInTheWorkspaceAndUb) {
+  // C at VECIN: GetTensorC<false>() leaves block i in slot i of the
+  // workspace (rows baseN apart) and returns it; AsyncGetTensorC moves the
+  // next block into the UB.
+  const int m = 32, n = 32, k = 16;
+  std::vector<half> a(m * k), b(k * n);
+  for (int i = 0; i < m * k; ++i) a[i] = half(float(i % 7 - 3));
+  for (int i = 0; i < k * n; ++i) b[i] = half(float(i % 5 - 2));
+  const auto want = [&](int i, int j) {
+    float sum = 0;
+    for (int p = 0; p < k; ++p) {
+      sum +=
+          static_cast<float>(a[i * k + p]) * static_cast<float>(b[p * n + j]);
+    }
+    return sum;
+  };
+  TCubeTiling t = Tiling(m, n, k, 16);
+  t.isBias = 0;
+  using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using Vecin = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;
+  using FloatGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, Vecin, FloatGm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+  std::vector<float> work(2 * 16 * 16);
+  mm.SetWorkspace(Gm(work));
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.Iterate<false>();
+  // Blocks along M first: (0, 0), (1, 0), (0, 1), (1, 1).
+  for (int blk = 0; blk < 2; ++blk) {
+    const GlobalTensor<float> got = mm.GetTensorC<false>();
+    ASSERT_EQ(got.GetPhyAddr(), work.data() + blk * 256);
+    for (int r = 0; r < 16; ++r)
+      for (int col = 0; col < 16; ++col)
+        ASSERT_EQ(got.GetValue(r * 16 + col), want(blk * 16 + r, col))
+            << "block " << blk << " at " << r << ", " << col;
+  }
+  EXPECT_TRUE(compat_test::FailsWith(
+      [&] { mm.GetTensorC<false>(); },
+      "Matmul::GetTensorC: the workspace holds 2048 bytes; block 2 of the "
+      "computation takes its slot of baseM x baseN = 256 values, up to byte "
+      "3072"));
+  AscendC::TBuf<TPosition::VECIN> ub;
+  ASSERT_TRUE(pipe.InitBuffer(ub, 16 * 16 * sizeof(float)));
+  const AscendC::LocalTensor<float> c = ub.Get<float>();
+  mm.AsyncGetTensorC(c);  // block (0, 1): the refused call took none
+  mm.WaitGetTensorC();
+  for (int r = 0; r < 16; ++r)
+    for (int col = 0; col < 16; ++col)
+      ASSERT_EQ(c.GetValue(r * 16 + col), want(r, 16 + col))
+          << r << ", " << col;
+}
+
 TEST(MatmulOperandOnVectorCore, TscmNeedsTheObjectOnACubeCore) {
   using Tscm = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
   using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;

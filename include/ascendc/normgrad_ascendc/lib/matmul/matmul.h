@@ -123,6 +123,14 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
 
 namespace AscendC {
 
+/// Where a block of C lies (Matmul::GetOffsetC): its first element's
+/// offset, first row and column, height and width.
+struct MatrixOffset {
+  int32_t offset;
+  int32_t row, col;
+  int32_t height, width;
+};
+
 namespace matmul_detail {
 
 template <typename T>
@@ -460,8 +468,10 @@ class Matmul {
   }
 
   /// Computes the next baseM × baseN block of C into the object's L0C;
-  /// false once the single shape is done. `sync` is accepted: the CPU
-  /// computes at the call either way.
+  /// false once the single shape is done. The asynchronous form (sync
+  /// false) starts the computation of every block: the CPU computes the
+  /// first at the call and each further one when GetTensorC<false> asks
+  /// for it, so one Iterate<false> may serve all of them.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false,
                normgrad_ascendc::CallSite site = {}) {
@@ -474,6 +484,7 @@ class Matmul {
     if (!Advance("Iterate")) return false;
     ComputeBlock(c1_.template Get<L0cT>(), enPartialSum, "Iterate");
     have_block_ = true;
+    async_ = !sync;
     return true;
   }
 
@@ -504,13 +515,78 @@ class Matmul {
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     const Here here(*this);
-    if (!have_block_) {
-      normgrad_ascendc::Fail(
-          "Matmul::GetTensorC: no block to move; call Iterate first (each "
-          "Iterate that returns true gives one block)");
-    }
+    TakeBlock(!sync, "GetTensorC");
     WriteBlock(gm, enAtomic, enSequentialWrite);
     have_block_ = false;
+  }
+
+  /// The asynchronous form that moves nothing: the block goes to its slot
+  /// of the workspace (SetWorkspace), rows baseN apart, and the tensor of
+  /// that slot (baseM × baseN values) is returned for the kernel to copy.
+  /// Block i of the computation has slot i. C at VECIN, as its page says.
+  template <bool sync = false>
+  GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0,
+                                bool enSequentialWrite = false,
+                                normgrad_ascendc::CallSite site = {}) {
+    static_assert(!sync,
+                  "Matmul::GetTensorC(): the form returning the workspace's "
+                  "block is asynchronous only (GetTensorC<false>())");
+    static_assert(kLocalC,
+                  "Matmul::GetTensorC(): the form returning the workspace's "
+                  "block needs C_TYPE at VECIN");
+    const normgrad_ascendc::ApiCall call(site);
+    (void)enSequentialWrite;  // the slot is written row after row
+    RequireLocalC("GetTensorC", enAtomic);
+    const Here here(*this);
+    const uint32_t index = blocks_taken_;  // the next block's slot
+    const uint64_t slot = uint64_t{1} * tiling_.baseM * tiling_.baseN;
+    const uint64_t need = (uint64_t{index} + 1) * slot * sizeof(DstT);
+    if (workspace_bytes_ < need) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: the workspace holds %llu bytes; block %u of "
+          "the computation takes its slot of baseM x baseN = %llu values, up "
+          "to byte %llu",
+          ull(workspace_bytes_), index, ull(slot), ull(need));
+    }
+    TakeBlock(true, "GetTensorC");
+    GlobalTensor<DstT> block;
+    block.SetGlobalBuffer(
+        reinterpret_cast<__gm__ DstT*>(workspace_) + uint64_t{index} * slot,
+        slot);
+    WriteBlock(block, 0, true);
+    have_block_ = false;
+    return block;
+  }
+
+  /// The asynchronous GetTensorC into the UB, under its older name.
+  void AsyncGetTensorC(const LocalTensor<DstT>& c,
+                       normgrad_ascendc::CallSite site = {}) {
+    GetTensorC<false>(c, 0, false, site);
+  }
+
+  /// Orders the asynchronous GetTensorC before the kernel's vector work:
+  /// the CPU has finished each at its call, so this returns at once.
+  void WaitGetTensorC(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+  }
+
+  /// Where the block the last Iterate computed lies in the core's C: its
+  /// first row and column, its height and width, and the offset of its
+  /// first element in C's rows (orgN, or orgKc when set, apart).
+  MatrixOffset GetOffsetC(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("GetOffsetC");
+    if (next_ == 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetOffsetC: no block computed yet; call Iterate first");
+    }
+    MatrixOffset at;
+    at.row = static_cast<int32_t>(m_idx_ * tiling_.baseM);
+    at.col = static_cast<int32_t>(n_idx_ * tiling_.baseN);
+    at.height = static_cast<int32_t>(CurM());
+    at.width = static_cast<int32_t>(CurN());
+    at.offset = at.row * (org_kc_ > 0 ? org_kc_ : org_n_) + at.col;
+    return at;
   }
 
   /// The block the last Iterate computed into the UB (C at VECIN, on a
@@ -525,11 +601,7 @@ class Matmul {
     uint32_t cur_m = 0;
     {
       const Here here(*this);
-      if (!have_block_) {
-        normgrad_ascendc::Fail(
-            "Matmul::GetTensorC: no block to move; call Iterate first (each "
-            "Iterate that returns true gives one block)");
-      }
+      TakeBlock(!sync, "GetTensorC");
       WriteBlock(scratch_gm_, 0, true);
       have_block_ = false;
       cur_m = CurM();
@@ -550,11 +622,7 @@ class Matmul {
     uint32_t cur_m = 0;
     {
       const Here here(*this);
-      if (!have_block_) {
-        normgrad_ascendc::Fail(
-            "Matmul::GetTensorC: no block to move; call Iterate first (each "
-            "Iterate that returns true gives one block)");
-      }
+      TakeBlock(!sync, "GetTensorC");
       WriteBlock(gm, enAtomic, enSequentialWrite);
       WriteBlock(scratch_gm_, 0, true);
       have_block_ = false;
@@ -715,14 +783,21 @@ class Matmul {
   void SetWorkspace(const GlobalTensor<T>& addr,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    (void)addr;
+    workspace_ = reinterpret_cast<__gm__ uint8_t*>(addr.GetPhyAddr());
+    workspace_bytes_ = uint64_t{addr.GetSize()} * sizeof(T);
   }
   template <typename T>
   void SetWorkspace(__gm__ const T* addr, int size,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    (void)addr;
-    (void)size;
+    if (size < 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetWorkspace: size %d is negative; it counts the "
+          "workspace's elements",
+          size);
+    }
+    workspace_ = reinterpret_cast<__gm__ uint8_t*>(const_cast<T*>(addr));
+    workspace_bytes_ = uint64_t(size) * sizeof(T);
   }
 
   /// What the callbacks (MM_CB) receive as tilingPtr and dataPtr.
@@ -1168,6 +1243,39 @@ class Matmul {
   void ResetIteration() {
     next_ = 0;
     have_block_ = false;
+    async_ = false;
+    blocks_taken_ = 0;
+  }
+
+  // The block a GetTensorC moves: the one Iterate computed, or, after an
+  // asynchronous Iterate, the next one (computed here). The asynchronous
+  // forms cache results in the workspace, which SetWorkspace gives.
+  void TakeBlock(bool asynchronous, const char* api) {
+    if (asynchronous && workspace_ == nullptr) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: the asynchronous form (sync false) caches the results "
+          "in the workspace; call SetWorkspace before Iterate",
+          api);
+    }
+    if (!have_block_ && asynchronous && async_) {
+      if (!Advance(api)) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: every block of the asynchronous Iterate has been "
+            "taken (%u)",
+            api, blocks_taken_);
+      }
+      ComputeBlock(c1_.template Get<L0cT>(), false, api);
+      have_block_ = true;
+      ++blocks_taken_;
+      return;
+    }
+    if (!have_block_) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: no block to move; call Iterate first (each Iterate "
+          "that returns true gives one block)",
+          api);
+    }
+    if (asynchronous) ++blocks_taken_;
   }
 
   // Picks the next block (m_idx_, n_idx_); false when all are done.
@@ -1749,6 +1857,10 @@ class Matmul {
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
   bool have_block_ = false;
+  bool async_ = false;         // the last Iterate was Iterate<false>
+  uint32_t blocks_taken_ = 0;  // blocks the asynchronous GetTensorC took
+  __gm__ uint8_t* workspace_ = nullptr;  // SetWorkspace
+  uint64_t workspace_bytes_ = 0;
   uint8_t sub_block_idx_ = 0;
   uint32_t batch_a_ = 1, batch_b_ = 1;  // SetBatchNum
   uint64_t user_def_info_ = 0;          // the callbacks' tilingPtr
