@@ -73,7 +73,7 @@ uint64_t Ceil16(int32_t x) { return (static_cast<uint64_t>(x) + 15) / 16 * 16; }
 
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     const matmul::CubeTilingContext& rules,
-                                    uint32_t a_bytes, uint32_t b_bytes,
+                                    uint32_t a_bits, uint32_t b_bits,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
                                     const MatmulOperandForms& forms,
                                     bool quantized) {
@@ -98,18 +98,18 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
   // forms the operand may come in.
   uint64_t a_block = 0, b_block = 0;
   if (forms.a_plain) {
-    a_block = MatmulL1BlockBytes(t.baseM, t.baseK, a_bytes, false);
+    a_block = MatmulL1BlockBytes(t.baseM, t.baseK, a_bits, false);
   }
   if (forms.a_trans) {
     a_block =
-        std::max(a_block, MatmulL1BlockBytes(t.baseK, t.baseM, a_bytes, true));
+        std::max(a_block, MatmulL1BlockBytes(t.baseK, t.baseM, a_bits, true));
   }
   if (forms.b_plain) {
-    b_block = MatmulL1BlockBytes(t.baseK, t.baseN, b_bytes, true);
+    b_block = MatmulL1BlockBytes(t.baseK, t.baseN, b_bits, true);
   }
   if (forms.b_trans) {
     b_block =
-        std::max(b_block, MatmulL1BlockBytes(t.baseN, t.baseK, b_bytes, false));
+        std::max(b_block, MatmulL1BlockBytes(t.baseN, t.baseK, b_bits, false));
   }
   bytes.l1_a = forms.a_to_l1 ? a_block * static_cast<uint64_t>(t.depthA1) : 0;
   bytes.l1_b = forms.b_to_l1 ? b_block * static_cast<uint64_t>(t.depthB1) : 0;
@@ -120,17 +120,17 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
   if (quantized) {
     bytes.l1_quant = (static_cast<uint64_t>(t.baseN) * 8 + 31) / 32 * 32;
   }
-  bytes.l0a =
-      MatmulNzBytes(t.baseM, t.baseK, a_bytes) * static_cast<uint64_t>(t.dbL0A);
+  bytes.l0a = MatmulNzBytesOfBits(t.baseM, t.baseK, a_bits) *
+              static_cast<uint64_t>(t.dbL0A);
   if (forms.a_trans) {
-    bytes.l0a = std::max(bytes.l0a,
-                         MatmulL0BlockBytes(t.baseM, t.baseK, a_bytes, true));
+    bytes.l0a =
+        std::max(bytes.l0a, MatmulL0BlockBytes(t.baseM, t.baseK, a_bits, true));
   }
-  bytes.l0b =
-      MatmulNzBytes(t.baseN, t.baseK, b_bytes) * static_cast<uint64_t>(t.dbL0B);
+  bytes.l0b = MatmulNzBytesOfBits(t.baseN, t.baseK, b_bits) *
+              static_cast<uint64_t>(t.dbL0B);
   if (forms.b_plain) {
-    bytes.l0b = std::max(bytes.l0b,
-                         MatmulL0BlockBytes(t.baseN, t.baseK, b_bytes, true));
+    bytes.l0b =
+        std::max(bytes.l0b, MatmulL0BlockBytes(t.baseN, t.baseK, b_bits, true));
   }
   bytes.l0c = Ceil16(t.baseM) * Ceil16(t.baseN) * l0c_bytes *
               static_cast<uint64_t>(t.dbL0C);

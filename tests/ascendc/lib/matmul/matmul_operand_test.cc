@@ -362,6 +362,143 @@ TEST_F(MatmulOperandTest, AsynchronousIterateServesEveryGetTensorC) {
                         "Iterate has been taken (4)"));
 }
 
+// ---- int4b_t ---------------------------------------------------------------
+
+// int4b_t: A as [M, K] (the page: an int4b_t A is not transposed on Atlas
+// A2/A3), B either way, two values a byte (the even element in the low
+// nibble), C int32_t, no bias (see the rule below); exact.
+template <bool TB>
+std::vector<int32_t> RunInt4(const Matrix& a, const Matrix& b,
+                             const TCubeTiling& tiling) {
+  using AscendC::int4b_t;
+  const auto pack = [](const std::vector<int8_t>& v) {
+    std::vector<uint8_t> bytes((v.size() + 1) / 2);
+    for (size_t i = 0; i < v.size(); ++i) {
+      bytes[i / 2] |= static_cast<uint8_t>((v[i] & 0xf) << (i % 2 * 4));
+    }
+    return bytes;
+  };
+  std::vector<uint8_t> as = pack(Stored<int8_t>(a, false, false));
+  std::vector<uint8_t> bs = pack(Stored<int8_t>(b, TB, false));
+  GlobalTensor<int4b_t> a_gm, b_gm;
+  a_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(as.data()), a.v.size());
+  b_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(bs.data()), b.v.size());
+  using AType = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>;
+  using BType = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t, TB>;
+  using CType = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  std::vector<int32_t> c(size_t{1} * a.rows * b.cols, -1);
+  TPipe pipe;
+  Matmul<AType, BType, CType, CType> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(a_gm);
+  mm.SetTensorB(b_gm, TB);
+  mm.IterateAll(Gm(c));
+  mm.End();
+  return c;
+}
+
+TEST_F(MatmulOperandTest, Int4BothOrientationsOfB) {
+  // Tails: N blocks whose 16s are not a multiple of four (the squares
+  // overhang), beside whole squares or alone; K not a multiple of 64, in
+  // one or two squares a step.
+  struct Shape {
+    int m, n, k, base_m, base_n, base_k;
+  };
+  for (const Shape& sh :
+       {Shape{40, 88, 200, 32, 80, 128}, Shape{40, 88, 200, 32, 48, 64},
+        Shape{17, 30, 130, 32, 16, 64}}) {
+    std::mt19937 rng(sh.k);
+    std::uniform_int_distribution<int> value(-8, 7);
+    Matrix a{sh.m, sh.k, std::vector<double>(size_t{1} * sh.m * sh.k)};
+    Matrix b{sh.k, sh.n, std::vector<double>(size_t{1} * sh.k * sh.n)};
+    for (double& x : a.v) x = value(rng);
+    for (double& x : b.v) x = value(rng);
+    const Product want = Reference(a, b, std::vector<double>(sh.n, 0.0));
+    const TCubeTiling tiling =
+        Tiling(sh.m, sh.n, sh.k, sh.base_m, sh.base_n, sh.base_k, false);
+    ExpectExact(RunInt4<false>(a, b, tiling), want, "int4b_t B [K, N]");
+    ExpectExact(RunInt4<true>(a, b, tiling), want, "int4b_t B [N, K]");
+  }
+}
+
+TEST_F(MatmulOperandTest, Int4IntoHalfIsDequantized) {
+  // C of half: Fixpipe's DEQF16 with the scale 0.5 (the parameter's bits 0
+  // to 31 are the float scale); small sums, so every value is exact.
+  using AscendC::int4b_t;
+  const int m = 16, n = 32, k = 64;
+  std::vector<uint8_t> as(m * k / 2), bs(k * n / 2);
+  for (size_t i = 0; i < as.size(); ++i) as[i] = static_cast<uint8_t>(i % 5);
+  for (size_t i = 0; i < bs.size(); ++i) bs[i] = static_cast<uint8_t>(i % 3);
+  const auto nibble = [](const std::vector<uint8_t>& v, int i) {
+    return static_cast<int>(v[i / 2] >> (i % 2 * 4) & 0xf);  // 0 to 4
+  };
+  GlobalTensor<int4b_t> a_gm, b_gm;
+  a_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(as.data()), m * k);
+  b_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(bs.data()), k * n);
+  using I4 = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>;
+  using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  const TCubeTiling t = Tiling(m, n, k, 16, 32, 64, false);
+  TPipe pipe;
+  Matmul<I4, I4, H, I32> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+  float half_scale = 0.5f;
+  uint32_t bits = 0;
+  std::memcpy(&bits, &half_scale, 4);
+  mm.SetQuantScalar(bits);
+  mm.SetTensorA(a_gm);
+  mm.SetTensorB(b_gm);
+  std::vector<half> c(m * n);
+  mm.IterateAll(Gm(c));
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      int sum = 0;
+      for (int p = 0; p < k; ++p) {
+        sum += nibble(as, i * k + p) * nibble(bs, p * n + j);
+      }
+      ASSERT_EQ(static_cast<float>(c[i * n + j]), 0.5f * sum) << i << ", " << j;
+    }
+  }
+}
+
+TEST_F(MatmulOperandTest, Int4RulesAreChecked) {
+  using AscendC::int4b_t;
+  using I4 = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>;
+  using I4T = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t, true>;
+  using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  TPipe pipe;
+  {
+    const TCubeTiling t = Tiling(32, 32, 64, 16, 16, 64, false);
+    Matmul<I4T, I4, I32, I32> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                          "Matmul::Init: A_TYPE of int4b_t has ISTRANS true; "
+                          "on Atlas A2/A3 an int4b_t A is not transposed"));
+  }
+  {
+    const TCubeTiling t = Tiling(32, 32, 64, 16, 16, 64, true);
+    Matmul<I4, I4, I32, I32> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    std::vector<int32_t> bias(32);
+    EXPECT_TRUE(FailsWith([&] { mm.SetBias(Gm(bias)); },
+                          "Matmul::SetBias: a bias with int4b_t inputs is not "
+                          "emulated yet"));
+  }
+  {
+    const TCubeTiling t = Tiling(32, 32, 63, 16, 16, 16, false);
+    Matmul<I4, I4, I32, I32> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    std::vector<uint8_t> x(32 * 32);
+    std::vector<int32_t> c(32 * 32);
+    GlobalTensor<int4b_t> g;
+    g.SetGlobalBuffer(reinterpret_cast<int4b_t*>(x.data()), 32 * 63);
+    mm.SetTensorA(g);
+    mm.SetTensorB(g);
+    EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                          "Matmul: A of int4b_t has an odd number of elements "
+                          "along its inner axis (orgKa 63, a block of 16)"));
+  }
+}
+
 // ---- TSCM ------------------------------------------------------------------
 
 // The single shape's stored matrix (rows × cols, row length row_len in GM)

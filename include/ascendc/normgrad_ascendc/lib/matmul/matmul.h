@@ -58,43 +58,56 @@ MatmulSide MatmulSideForCurrentCore(bool cube_only);
 /// block index and count are the AI Core's.
 std::unique_ptr<Core> NewMatmulCubeContext();
 
-/// The L1 bytes a (rows × cols) operand takes in Nz (rows to 16, cols to
-/// C0 = 32 bytes of elements).
+/// The bytes a (rows × cols) operand of `elem_bits`-bit elements (int4b_t:
+/// 4) takes in Nz (rows to 16, cols to C0 = 32 bytes of elements).
+constexpr uint64_t MatmulNzBytesOfBits(uint64_t rows, uint64_t cols,
+                                       uint32_t elem_bits) {
+  const uint64_t c0 = 256 / elem_bits;
+  return (rows + 15) / 16 * 16 * ((cols + c0 - 1) / c0 * c0) * elem_bits / 8;
+}
+
+/// The same for whole-byte elements.
 constexpr uint64_t MatmulNzBytes(uint64_t rows, uint64_t cols,
                                  uint32_t elem_bytes) {
-  const uint64_t c0 = 32 / elem_bytes;
-  return (rows + 15) / 16 * 16 * ((cols + c0 - 1) / c0 * c0) * elem_bytes;
+  return MatmulNzBytesOfBits(rows, cols, 8 * elem_bytes);
 }
 
 /// The L1 bytes of an operand's base block stored as (rows × cols), as the
 /// object keeps it there. `k_rows`: the stored rows run along K (A
 /// transposed, B as [K, N]), so its load into L0 transposes: 16-bit types
-/// fractal by fractal from Nz; int8_t by squares of two fractals one above
-/// the other, so its column blocks hold whole squares (rows to 32); float by
-/// squares of two fractals side by side, so it is kept in bands of 16 rows,
-/// each band's fractals one after the other (columns to 16).
+/// fractal by fractal from Nz; int8_t (int4b_t) by squares of two (four)
+/// fractals one above the other, so its column blocks hold whole squares
+/// (rows to 32, 64); float by squares of two fractals side by side, so it
+/// is kept in bands of 16 rows, each band's fractals one after the other
+/// (columns to 16).
 constexpr uint64_t MatmulL1BlockBytes(uint64_t rows, uint64_t cols,
-                                      uint32_t elem_bytes, bool k_rows) {
-  if (k_rows && elem_bytes == 1)
-    return (rows + 31) / 32 * 32 * ((cols + 31) / 32 * 32);
-  if (k_rows && elem_bytes == 4) {
+                                      uint32_t elem_bits, bool k_rows) {
+  if (k_rows && (elem_bits == 8 || elem_bits == 4)) {
+    const uint64_t side = 256 / elem_bits;  // a square's rows and columns
+    return (rows + side - 1) / side * side * ((cols + side - 1) / side * side) *
+           elem_bits / 8;
+  }
+  if (k_rows && elem_bits == 32) {
     return (rows + 15) / 16 * 16 * ((cols + 15) / 16 * 16) * 4;
   }
-  return MatmulNzBytes(rows, cols, elem_bytes);
+  return MatmulNzBytesOfBits(rows, cols, elem_bits);
 }
 
 /// The L0A / L0B bytes of an operand's (mn × k) base block: Zz / Zn of 16
 /// rows of M (N) by C0 of K. A float block loaded by squares spans K
-/// rounded up to 16 (A's Mmad reads it so: kDirectionAlign); an int8_t one
-/// has one fractal more, where the second half of a last square that
-/// overhangs M (N) lands.
+/// rounded up to 16 (A's Mmad reads it so: kDirectionAlign); an int8_t
+/// (int4b_t) one has one (three) fractals more, where the part of a last
+/// square that overhangs M (N) lands.
 constexpr uint64_t MatmulL0BlockBytes(uint64_t mn, uint64_t k,
-                                      uint32_t elem_bytes, bool k_rows) {
-  if (k_rows && elem_bytes == 4) {
+                                      uint32_t elem_bits, bool k_rows) {
+  if (k_rows && elem_bits == 32) {
     return (mn + 15) / 16 * 16 * ((k + 15) / 16 * 16) * 4;
   }
-  if (k_rows && elem_bytes == 1) return MatmulNzBytes(mn, k, 1) + 512;
-  return MatmulNzBytes(mn, k, elem_bytes);
+  if (k_rows && elem_bits == 8) return MatmulNzBytesOfBits(mn, k, 8) + 512;
+  if (k_rows && elem_bits == 4) {
+    return MatmulNzBytesOfBits(mn, k, 4) + 3 * 512;
+  }
+  return MatmulNzBytesOfBits(mn, k, elem_bits);
 }
 
 /// The orientations each operand may come in (A as [M, K] "plain" or [K,
@@ -114,7 +127,7 @@ struct MatmulBufferBytes {
 };
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     const matmul::CubeTilingContext& rules,
-                                    uint32_t a_bytes, uint32_t b_bytes,
+                                    uint32_t a_bits, uint32_t b_bits,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
                                     const MatmulOperandForms& forms,
                                     bool quantized);
@@ -132,6 +145,12 @@ struct MatrixOffset {
 };
 
 namespace matmul_detail {
+
+// An element's width in bits (int4b_t: 4, two a byte).
+template <typename T>
+constexpr uint32_t kBits = std::is_same_v<T, int4b_t>
+                               ? 4
+                               : static_cast<uint32_t>(8 * sizeof(T));
 
 template <typename T>
 constexpr bool kSixteenBit =
@@ -157,6 +176,8 @@ constexpr bool kEmulatedPair =
       (std::is_same_v<A, int8_t> && std::is_same_v<Bias, int32_t> &&
        (std::is_same_v<C, int32_t> || std::is_same_v<C, half> ||
         std::is_same_v<C, int8_t>)) ||
+      (std::is_same_v<A, int4b_t> && std::is_same_v<Bias, int32_t> &&
+       (std::is_same_v<C, int32_t> || std::is_same_v<C, half>)) ||
       (kSixteenBit<A> && std::is_same_v<Bias, float> &&
        std::is_same_v<C, int8_t>)));
 
@@ -215,9 +236,11 @@ class Matmul {
   static_assert(Policy::kEmulated,
                 "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
                 "SplitN dual outputs are not emulated yet");
-  /// L0C holds int32_t for 8-bit inputs, float otherwise.
-  using L0cT =
-      std::conditional_t<std::is_same_v<SrcAT, int8_t>, int32_t, float>;
+  /// L0C holds int32_t for 8-bit and 4-bit inputs, float otherwise.
+  using L0cT = std::conditional_t<std::is_same_v<SrcAT, int8_t> ||
+                                      std::is_same_v<SrcAT, int4b_t>,
+                                  int32_t, float>;
+  static constexpr bool kInt4 = std::is_same_v<SrcAT, int4b_t>;
   /// Whether Fixpipe quantizes C (SetQuantScalar / SetQuantVector).
   static constexpr bool kQuantOut = matmul_detail::kQuantized<L0cT, DstT>;
   /// Whether C goes to the UB (VECIN).
@@ -246,8 +269,9 @@ class Matmul {
     tiling_ = *cubeTiling;
     const normgrad_ascendc::MatmulBufferBytes need =
         normgrad_ascendc::CheckMatmulTiling(
-            tiling_, TilingRules(), sizeof(SrcAT), sizeof(SrcBT), sizeof(BiasT),
-            sizeof(L0cT), OperandForms(), kQuantOut);
+            tiling_, TilingRules(), matmul_detail::kBits<SrcAT>,
+            matmul_detail::kBits<SrcBT>, sizeof(BiasT), sizeof(L0cT),
+            OperandForms(), kQuantOut);
     TPipe* pipe = pipe_ != nullptr ? pipe_.get() : tpipe_;
     if (pipe == nullptr) pipe = GetTPipePtr();
     if (pipe == nullptr) {
@@ -890,6 +914,12 @@ class Matmul {
 
   void SetBiasGm(const GlobalTensor<BiasT>& biasGlobal) {
     RequireInit("SetBias");
+    if constexpr (kInt4) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetBias: a bias with int4b_t inputs is not emulated yet: "
+          "normgrad starts C from the bias in Mmad, whose bias form takes no "
+          "int4b_t inputs");
+    }
     if (tiling_.isBias != 1) {
       normgrad_ascendc::Fail(
           "Matmul::SetBias: the tiling's isBias is %d; a bias needs a tiling "
@@ -1084,8 +1114,8 @@ class Matmul {
     normgrad_ascendc::matmul::CubeTilingContext rules =
         normgrad_ascendc::matmul::ProfileCubeContext(
             normgrad_ascendc::CurrentCore().profile().profile);
-    rules.a_bits = 8 * sizeof(SrcAT);
-    rules.b_bits = 8 * sizeof(SrcBT);
+    rules.a_bits = matmul_detail::kBits<SrcAT>;
+    rules.b_bits = matmul_detail::kBits<SrcBT>;
     rules.bias_bits = 8 * sizeof(BiasT);
     rules.a_transpose = A_TYPE::isTrans;
     rules.b_transpose = B_TYPE::isTrans;
@@ -1131,6 +1161,11 @@ class Matmul {
           "which a whole matrix in Nz does not keep together; give B as [N, "
           "K] or in GM",
           normgrad_ascendc::TypeName<SrcBT>());
+    }
+    if constexpr (kInt4 && A_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: A_TYPE of int4b_t has ISTRANS true; on Atlas A2/A3 "
+          "an int4b_t A is not transposed (its SetTensorA page)");
     }
     CheckOperandPlace("A_TYPE", A_TYPE::pos, A_TYPE::format, false);
     CheckOperandPlace("B_TYPE", B_TYPE::pos, B_TYPE::format, false);
@@ -1348,11 +1383,13 @@ class Matmul {
       p.n = static_cast<uint16_t>(cur_n);
       p.k = static_cast<uint16_t>(cur_k);
       // A float A loaded by squares lies in L0A with K to 16.
-      p.kDirectionAlign = sizeof(SrcAT) == 4 && trans_a_;
+      p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_;
       p.cmatrixInitVal = s == 0 && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
-      if (s == 0 && bias) {
+      if constexpr (kInt4) {
+        Mmad(c, a2, b2, p);  // SetBias refuses a bias for int4b_t
+      } else if (s == 0 && bias) {
         Mmad(c, a2, b2, bias2_.template Get<L0cT>(), p);
       } else {
         Mmad(c, a2, b2, p);
@@ -1378,7 +1415,7 @@ class Matmul {
   static void LoadFractals(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            uint32_t count, uint32_t src_stride,
                            bool transpose) {
-    constexpr uint32_t frac = 512 / sizeof(T);
+    constexpr uint32_t frac = 4096 / matmul_detail::kBits<T>;
     constexpr uint32_t kMaxRepeats = 255;
     LoadData2DParams load;
     load.srcStride = static_cast<uint16_t>(src_stride);
@@ -1453,7 +1490,8 @@ class Matmul {
   // rounded up: to 32 where int8_t squares are loaded; docs/matmul.md).
   template <typename T>
   static uint32_t L1Height(const OperandBlock& blk) {
-    const uint32_t unit = blk.k_rows && sizeof(T) == 1 ? 32 : 16;
+    constexpr uint32_t bits = matmul_detail::kBits<T>;
+    const uint32_t unit = blk.k_rows && bits <= 8 ? 256 / bits : 16;
     return (blk.rows() + unit - 1) / unit * unit;
   }
 
@@ -1473,7 +1511,7 @@ class Matmul {
       l0 = b2_.template Get<T>();
     }
     if constexpr (OperandType<kIsA>::pos == TPosition::TSCM) {
-      constexpr uint32_t c0 = 32 / sizeof(T);
+      constexpr uint32_t c0 = 256 / matmul_detail::kBits<T>;
       const char* which = kIsA ? "A" : "B";
       if (blk.row0() % 16 != 0 || blk.col0() % c0 != 0) {
         normgrad_ascendc::Fail(
@@ -1485,15 +1523,16 @@ class Matmul {
       const uint32_t height = Ceil16(StoredRows<kIsA>(trans));
       const uint64_t whole_cols = kIsA ? (trans ? single_m_ : single_k_)
                                        : (trans ? single_k_ : single_n_);
-      const uint64_t need =
-          normgrad_ascendc::MatmulNzBytes(height, whole_cols, sizeof(T));
+      const uint64_t need = normgrad_ascendc::MatmulNzBytesOfBits(
+          height, whole_cols, matmul_detail::kBits<T>);
       const LocalTensor<T>& scm = OperandLocal<kIsA>();
-      if (uint64_t{scm.GetSize()} * sizeof(T) < need) {
+      const uint64_t have =
+          uint64_t{scm.GetSize()} * matmul_detail::kBits<T> / 8;
+      if (have < need) {
         normgrad_ascendc::Fail(
             "Matmul: %s at TSCM holds %llu bytes; the single shape in Nz "
             "(%u x %llu stored, rows to 16, columns to 32 bytes) takes %llu",
-            which, ull(uint64_t{scm.GetSize()} * sizeof(T)), height,
-            ull(whole_cols), ull(need));
+            which, ull(have), height, ull(whole_cols), ull(need));
       }
       LoadToL0<kIsA>(l0, scm, height, blk.row0(), blk.col0(), blk);
     } else {
@@ -1519,8 +1558,9 @@ class Matmul {
                 bool trans) {
     using T = OperandT<kIsA>;
     using Type = OperandType<kIsA>;
-    constexpr uint32_t c0 = 32 / sizeof(T);
-    constexpr uint32_t frac = 512 / sizeof(T);
+    constexpr uint32_t bits = matmul_detail::kBits<T>;
+    constexpr uint32_t c0 = 256 / bits;
+    constexpr uint32_t frac = 4096 / bits;
     const GlobalTensor<T>& gm = OperandGm<kIsA>();
     if constexpr (kIsA && MM_CB::kCopyA1) {
       MM_CB::CopyA1Ptr(l1.template ReinterpretCast<int8_t>(),
@@ -1540,7 +1580,7 @@ class Matmul {
                        user_def_info_, self_define_data_);
       return;
     }
-    const bool bands = blk.k_rows && sizeof(T) == 4;
+    const bool bands = blk.k_rows && bits == 32;
     const uint32_t rows = blk.rows(), cols = blk.cols();
     const uint32_t band_fracs = Ceil16(cols) / 8;  // float bands: C1 to even
     const uint32_t height = L1Height<T>(blk);
@@ -1573,12 +1613,23 @@ class Matmul {
       }
     } else {
       const auto [row_name, row_len] = StoredRowLength<kIsA>(trans);
+      const uint64_t first = uint64_t{blk.row0()} * row_len + blk.col0();
+      // int4b_t moves as its bytes: ND2NZ's lengths count bytes then, so
+      // rows and blocks start on whole bytes.
+      constexpr uint32_t per_unit = bits == 4 ? 2 : 1;
+      if (bits == 4 && (row_len % 2 != 0 || cols % 2 != 0)) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s of int4b_t has an odd number of elements along its "
+            "inner axis (%s %d, a block of %u); int4b_t matrices have an "
+            "even inner axis (two elements a byte)",
+            kIsA ? "A" : "B", row_name, row_len, cols);
+      }
       Nd2NzParams nz;
       nz.ndNum = 1;
-      nz.dValue = static_cast<uint16_t>(cols);
-      nz.srcDValue = RowLength(row_name, row_len);
+      nz.dValue = static_cast<uint16_t>(cols / per_unit);
+      nz.srcDValue =
+          static_cast<uint16_t>(RowLength(row_name, row_len) / per_unit);
       nz.dstNzNStride = 1;
-      const uint64_t first = uint64_t{blk.row0()} * row_len + blk.col0();
       if (!bands) {
         nz.nValue = static_cast<uint16_t>(rows);
         nz.dstNzC0Stride = static_cast<uint16_t>(height);
@@ -1605,19 +1656,19 @@ class Matmul {
                 const LocalTensor<OperandT<kIsA>>& src, uint32_t height,
                 uint32_t row0, uint32_t col0, const OperandBlock& blk) {
     using T = OperandT<kIsA>;
-    constexpr uint32_t c0 = 32 / sizeof(T);
-    constexpr uint32_t frac = 512 / sizeof(T);
+    constexpr uint32_t bits = matmul_detail::kBits<T>;
+    constexpr uint32_t c0 = 256 / bits;
+    constexpr uint32_t frac = 4096 / bits;
     const uint32_t mn1 = Ceil16(blk.mn) / 16;
     // A float A whose rows are loaded by squares spans K to 16
     // (kDirectionAlign in its Mmad).
-    const uint32_t k1 = kIsA && blk.k_rows && sizeof(T) == 4
-                            ? Ceil16(blk.k) / 8
-                            : CeilDiv(blk.k, c0);
+    const uint32_t k1 = kIsA && blk.k_rows && bits == 32 ? Ceil16(blk.k) / 8
+                                                         : CeilDiv(blk.k, c0);
     // L0 fractal (mi, ki): Zz for A, Zn for B.
     const auto dst_at = [&](uint32_t mi, uint32_t ki) -> uint32_t {
       return kIsA ? mi * k1 + ki : ki * mn1 + mi;
     };
-    if (!blk.k_rows || sizeof(T) == 2) {
+    if (!blk.k_rows || bits == 16) {
       // The L1 fractal holding L0 fractal (mi, ki), counted from src.
       const auto src_at = [&](uint32_t mi, uint32_t ki) -> uint64_t {
         return blk.k_rows
@@ -1635,7 +1686,7 @@ class Matmul {
       }
       return;
     }
-    if constexpr (sizeof(T) == 1) {
+    if constexpr (bits == 8) {
       // int8_t: a square is 32 stored rows (K) by 32 columns (M or N), two
       // fractals one above the other in a column block; transposed, its
       // fractals are L0 (2j, q) and (2j + 1, q). Where M (N) has an odd
@@ -1648,12 +1699,36 @@ class Matmul {
         const uint32_t t0 = dst_at(2 * j, 0);
         if (2 * j + 1 < mn1) {
           LoadSquares(l0[t0 * frac], from, k1, 1, dst_at(2 * j, 1) - t0,
-                      dst_at(2 * j + 1, 0) - t0);
+                      dst_at(2 * j + 1, 0) - t0, 2);
           continue;
         }
         for (uint32_t q = 0; q < k1; ++q) {
           const uint32_t at = dst_at(2 * j, q);
-          LoadSquares(l0[at * frac], from[2 * q * frac], 1, 1, 1, spill - at);
+          LoadSquares(l0[at * frac], from[2 * q * frac], 1, 1, 1, spill - at,
+                      2);
+        }
+      }
+    } else if constexpr (bits == 4) {
+      // int4b_t (B as [K, N] only: an int4b_t A is never transposed): a
+      // square is 64 stored rows (K) by 64 columns (N), four fractals one
+      // above the other in a column block; transposed, its fractals are L0
+      // (4j + f, q), one after the other. Where N has no multiple of four
+      // 16s, the last squares' overhanging fractals fall on the next K
+      // row's first ones, which the other column blocks (loaded after it)
+      // or the next square write again, and past the block into the three
+      // fractals the buffer has beyond it.
+      const uint32_t blocks = CeilDiv(mn1, 4);
+      for (uint32_t jj = blocks; jj-- > 0;) {
+        const uint64_t first = (uint64_t{col0 / c0 + jj} * height + row0) / 16;
+        const LocalTensor<T> from = src[first * frac];
+        const uint32_t t0 = dst_at(4 * jj, 0);
+        if (4 * jj + 3 < mn1) {
+          LoadSquares(l0[t0 * frac], from, k1, 1, dst_at(4 * jj, 1) - t0, 1, 4);
+          continue;
+        }
+        for (uint32_t q = 0; q < k1; ++q) {
+          LoadSquares(l0[dst_at(4 * jj, q) * frac], from[4 * q * frac], 1, 1, 1,
+                      1, 4);
         }
       }
     } else {
@@ -1665,26 +1740,28 @@ class Matmul {
       if constexpr (kIsA) {
         for (uint32_t p = 0; p < mn1; ++p) {
           LoadSquares(l0[dst_at(p, 0) * frac], src[2 * p * frac], band_count,
-                      band_fracs / 2, 2, 1);
+                      band_fracs / 2, 2, 1, 2);
         }
       } else {
         for (uint32_t b = 0; b < band_count; ++b) {
           LoadSquares(l0[dst_at(0, 2 * b) * frac], src[b * band_fracs * frac],
-                      mn1, 1, 1, mn1);
+                      mn1, 1, 1, mn1, 2);
         }
       }
     }
   }
 
-  // `count` squares from `src`, `src_stride` squares apart, each
-  // transposed by LoadDataWithTranspose: square i's first fractal to
-  // fractal i · dst_step of `dst`, its second `t1_step` fractals after it
-  // (calls of at most 255 repeats: repeatTimes has 8 bits).
+  // `count` squares of `fractals` fractals from `src`, `src_stride`
+  // squares apart, each transposed by LoadDataWithTranspose: square i's
+  // first fractal to fractal i · dst_step of `dst`, each further one
+  // `t1_step` fractals after the one before (calls of at most 255 repeats:
+  // repeatTimes has 8 bits).
   template <typename T>
   static void LoadSquares(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                           uint32_t count, uint32_t src_stride,
-                          uint32_t dst_step, uint32_t t1_step) {
-    constexpr uint32_t frac = 512 / sizeof(T);
+                          uint32_t dst_step, uint32_t t1_step,
+                          uint32_t fractals) {
+    constexpr uint32_t frac = 4096 / matmul_detail::kBits<T>;
     constexpr uint32_t kMaxRepeats = 255;
     LoadData2dTransposeParams load;
     load.srcStride = static_cast<uint16_t>(src_stride);
@@ -1694,7 +1771,7 @@ class Matmul {
       load.repeatTimes =
           static_cast<uint8_t>(std::min(kMaxRepeats, count - done));
       LoadDataWithTranspose(dst[done * dst_step * frac],
-                            src[done * src_stride * 2 * frac], load);
+                            src[done * src_stride * fractals * frac], load);
     }
   }
 
