@@ -499,6 +499,86 @@ TEST_F(MatmulOperandTest, Int4RulesAreChecked) {
   }
 }
 
+// ---- Static tilings
+// ----------------------------------------------------------
+
+constexpr AscendC::MatmulConfig kFullShapeCfg =
+    AscendC::GetMMConfig<AscendC::MatmulConfigMode::CONFIG_NORM>(
+        AscendC::MatmulShapeParams{40, 48, 64, 32, 32, 32});
+constexpr AscendC::MatmulConfig kBaseShapeCfg =
+    AscendC::GetMMConfig<AscendC::MatmulConfigMode::CONFIG_MDL>(
+        AscendC::MatmulShapeParams{0, 0, 0, 32, 16, 32});
+using StaticHalf = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using StaticFloat = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+constexpr AscendC::MatmulApiStaticTiling kFullTiling =
+    AscendC::GetMatmulApiTiling<StaticHalf, StaticHalf, StaticFloat,
+                                StaticFloat>(kFullShapeCfg);
+constexpr AscendC::MatmulApiStaticTiling kBaseTiling =
+    AscendC::GetMatmulApiTiling<StaticHalf, StaticHalf, StaticFloat,
+                                StaticFloat>(kBaseShapeCfg, 256 * 1024);
+
+// What the constants are, at compile time.
+static_assert(kFullTiling.M == 40 && kFullTiling.N == 48 &&
+              kFullTiling.Ka == 64 && kFullTiling.Kb == 64);
+static_assert(kFullTiling.singleCoreM == 40 && kFullTiling.baseK == 32);
+static_assert(kFullTiling.depthA1 == 1 && kFullTiling.dbL0A == 2 &&
+              kFullTiling.isBias == 1 && kFullTiling.usedCoreNum == 1);
+static_assert(kFullTiling.shareL1Size == AscendC::Impl::L1_SIZE);
+static_assert(kBaseTiling.baseN == 16 && kBaseTiling.M == -1 &&
+              kBaseTiling.singleCoreK == -1 && kBaseTiling.shareL1Size == -1);
+static_assert(kBaseTiling.cfg.doMultiDataLoad);
+
+TEST_F(MatmulOperandTest, StaticTilingsFromGetMatmulApiTiling) {
+  const int m = 40, n = 48, k = 64;
+  std::mt19937 rng(21);
+  const Matrix a = Fill<half>(m, k, true, rng), b = Fill<half>(k, n, true, rng);
+  std::vector<half> as = Stored<half>(a, false, false);
+  std::vector<half> bs = Stored<half>(b, false, false);
+  std::vector<double> bias_d(n);
+  for (int j = 0; j < n; ++j) bias_d[j] = j % 3;
+  std::vector<float> bias(bias_d.begin(), bias_d.end());
+  const Product want = Reference(a, b, bias_d);
+  TPipe pipe;
+  {
+    // A full static tiling: REGIST_MATMUL_OBJ with a null tiling.
+    Matmul<StaticHalf, StaticHalf, StaticFloat, StaticFloat, kFullTiling> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, nullptr);
+    std::vector<float> c(m * n, -1.0f);
+    mm.SetTensorA(Gm(as));
+    mm.SetTensorB(Gm(bs));
+    mm.SetBias(Gm(bias));
+    mm.IterateAll(Gm(c));
+    ExpectExact(c, want, "full static tiling");
+  }
+  {
+    // A partial one (the base shape): the runtime tiling gives the rest
+    // and must agree with the constants.
+    Matmul<StaticHalf, StaticHalf, StaticFloat, StaticFloat, kBaseTiling> mm;
+    TCubeTiling t = Tiling(m, n, k, 32, 16, 32);
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    std::vector<float> c(m * n, -1.0f);
+    mm.SetTensorA(Gm(as));
+    mm.SetTensorB(Gm(bs));
+    mm.SetBias(Gm(bias));
+    mm.IterateAll(Gm(c));
+    ExpectExact(c, want, "partial static tiling");
+    t.baseN = 32;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&t); },
+                          "Matmul::Init: tiling baseN 32 differs from MM_CFG's "
+                          "static tiling's 16 (GetMatmulApiTiling); the "
+                          "constants must equal the runtime tiling's"));
+    EXPECT_TRUE(FailsWith([&] { mm.Init(nullptr); },
+                          "Matmul::Init: cubeTiling is null, but MM_CFG's "
+                          "static tiling fixes the base shape only"));
+  }
+  {
+    Matmul<StaticHalf, StaticHalf, StaticFloat, StaticFloat> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(nullptr, &pipe); },
+                          "Matmul::Init: cubeTiling is null; only a Matmul "
+                          "whose MM_CFG is a full static tiling"));
+  }
+}
+
 // ---- TSCM ------------------------------------------------------------------
 
 // The single shape's stored matrix (rows × cols, row length row_len in GM)

@@ -33,6 +33,7 @@
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
 #include "normgrad_ascendc/lib/matmul/matmul_config.h"
+#include "normgrad_ascendc/lib/matmul/matmul_static_tiling.h"
 #include "normgrad_ascendc/runtime/atomic.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
@@ -233,6 +234,9 @@ class Matmul {
   /// ASCENDC_CUBE_ONLY: the object runs on the kernel's own cube core.
   static constexpr bool kCubeOnly = NORMGRAD_MATMUL_CUBE_ONLY;
   using Policy = MATMUL_POLICY<MM_CFG>;
+  /// MM_CFG's config (its `cfg` when MM_CFG is a MatmulApiStaticTiling).
+  static constexpr const MatmulConfig& kConfig =
+      matmul_detail::ConfigOf(MM_CFG);
   static_assert(Policy::kEmulated,
                 "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
                 "SplitN dual outputs are not emulated yet");
@@ -260,13 +264,10 @@ class Matmul {
   void Init(const TCubeTiling* __restrict cubeTiling, TPipe* tpipe = nullptr,
             normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    if (cubeTiling == nullptr) {
-      normgrad_ascendc::Fail("Matmul::Init: cubeTiling is null");
-    }
     Place(tpipe);
     const Here here(*this);
     CheckTypes();
-    tiling_ = *cubeTiling;
+    tiling_ = StaticOrGiven(cubeTiling);
     const normgrad_ascendc::MatmulBufferBytes need =
         normgrad_ascendc::CheckMatmulTiling(
             tiling_, TilingRules(), matmul_detail::kBits<SrcAT>,
@@ -933,6 +934,48 @@ class Matmul {
 
   static unsigned long long ull(uint64_t v) { return v; }
 
+  // The tiling Init runs with: the given one, which must agree with the
+  // constants of a static tiling (MM_CFG a MatmulApiStaticTiling), or, when
+  // none is given, a full static tiling's.
+  static TCubeTiling StaticOrGiven(const TCubeTiling* given) {
+    if constexpr (matmul_detail::kIsStaticTiling<decltype(MM_CFG)>) {
+      if (given == nullptr) {
+        if (MM_CFG.M < 0) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: cubeTiling is null, but MM_CFG's static tiling "
+              "fixes the base shape only (GetMatmulApiTiling of a config "
+              "without singleCoreM/N/K); pass the runtime tiling");
+        }
+        TCubeTiling t{};
+#define NORMGRAD_STATIC_TILING_COPY(type, name) t.name = MM_CFG.name;
+        NORMGRAD_TCUBE_TILING_FIELDS(NORMGRAD_STATIC_TILING_COPY)
+#undef NORMGRAD_STATIC_TILING_COPY
+        return t;
+      }
+      const auto agree = [&](const char* field, int32_t constant,
+                             int32_t value) {
+        if (constant >= 0 && constant != value) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: tiling %s %d differs from MM_CFG's static "
+              "tiling's %d (GetMatmulApiTiling); the constants must equal "
+              "the runtime tiling's",
+              field, value, constant);
+        }
+      };
+      agree("baseM", MM_CFG.baseM, given->baseM);
+      agree("baseN", MM_CFG.baseN, given->baseN);
+      agree("baseK", MM_CFG.baseK, given->baseK);
+      agree("singleCoreM", MM_CFG.singleCoreM, given->singleCoreM);
+      agree("singleCoreN", MM_CFG.singleCoreN, given->singleCoreN);
+      agree("singleCoreK", MM_CFG.singleCoreK, given->singleCoreK);
+    } else if (given == nullptr) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: cubeTiling is null; only a Matmul whose MM_CFG is "
+          "a full static tiling (GetMatmulApiTiling) runs without one");
+    }
+    return *given;
+  }
+
   // Makes the object's cube core the current core for a call's duration.
   class Here {
    public:
@@ -1122,7 +1165,7 @@ class Matmul {
     rules.a_nz = A_TYPE::format == CubeFormat::NZ;
     rules.b_nz = B_TYPE::format == CubeFormat::NZ;
     rules.bias = tiling_.isBias == 1;
-    rules.mdl = MM_CFG.doMultiDataLoad || MM_CFG.doSpecialMDL;
+    rules.mdl = kConfig.doMultiDataLoad || kConfig.doSpecialMDL;
     rules.split_k = tiling_.singleCoreK < tiling_.Ka;
     return rules;
   }
