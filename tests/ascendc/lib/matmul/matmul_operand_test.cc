@@ -84,8 +84,10 @@ struct Matrix {
   double at(int r, int c) const { return v[size_t{1} * r * cols + c]; }
 };
 
+// `c0`: a column block's elements (int4b_t's 64 for values kept in int8_t).
 template <typename T>
-std::vector<T> Stored(const Matrix& x, bool trans, bool nz) {
+std::vector<T> Stored(const Matrix& x, bool trans, bool nz,
+                      int c0 = 32 / static_cast<int>(sizeof(T))) {
   const int rows = trans ? x.cols : x.rows, cols = trans ? x.rows : x.cols;
   const auto value = [&](int r, int c) {
     return trans ? x.at(c, r) : x.at(r, c);
@@ -97,7 +99,6 @@ std::vector<T> Stored(const Matrix& x, bool trans, bool nz) {
         out[size_t{1} * r * cols + c] = static_cast<T>(value(r, c));
     return out;
   }
-  const int c0 = 32 / static_cast<int>(sizeof(T));
   const int height = (rows + 15) / 16 * 16;
   const int blocks = (cols + c0 - 1) / c0;
   std::vector<T> out(size_t{1} * blocks * height * c0, static_cast<T>(0));
@@ -367,7 +368,7 @@ TEST_F(MatmulOperandTest, AsynchronousIterateServesEveryGetTensorC) {
 // int4b_t: A as [M, K] (the page: an int4b_t A is not transposed on Atlas
 // A2/A3), B either way, two values a byte (the even element in the low
 // nibble), C int32_t, no bias (see the rule below); exact.
-template <bool TB>
+template <bool TB, CubeFormat FORMAT = CubeFormat::ND>
 std::vector<int32_t> RunInt4(const Matrix& a, const Matrix& b,
                              const TCubeTiling& tiling) {
   using AscendC::int4b_t;
@@ -378,13 +379,15 @@ std::vector<int32_t> RunInt4(const Matrix& a, const Matrix& b,
     }
     return bytes;
   };
-  std::vector<uint8_t> as = pack(Stored<int8_t>(a, false, false));
-  std::vector<uint8_t> bs = pack(Stored<int8_t>(b, TB, false));
+  const bool nz = FORMAT == CubeFormat::NZ;
+  const std::vector<int8_t> a8 = Stored<int8_t>(a, false, nz, 64);
+  const std::vector<int8_t> b8 = Stored<int8_t>(b, TB, nz, 64);
+  std::vector<uint8_t> as = pack(a8), bs = pack(b8);
   GlobalTensor<int4b_t> a_gm, b_gm;
-  a_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(as.data()), a.v.size());
-  b_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(bs.data()), b.v.size());
-  using AType = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>;
-  using BType = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t, TB>;
+  a_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(as.data()), a8.size());
+  b_gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(bs.data()), b8.size());
+  using AType = MatmulType<TPosition::GM, FORMAT, int4b_t>;
+  using BType = MatmulType<TPosition::GM, FORMAT, int4b_t, TB>;
   using CType = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
   std::vector<int32_t> c(size_t{1} * a.rows * b.cols, -1);
   TPipe pipe;
@@ -419,6 +422,21 @@ TEST_F(MatmulOperandTest, Int4BothOrientationsOfB) {
     ExpectExact(RunInt4<false>(a, b, tiling), want, "int4b_t B [K, N]");
     ExpectExact(RunInt4<true>(a, b, tiling), want, "int4b_t B [N, K]");
   }
+  // In NZ: shapes of whole fractals (16 rows, 64 columns), base blocks
+  // starting on them, tails of whole fractals.
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> value(-8, 7);
+  const int m = 48, n = 192, k = 256;
+  Matrix a{m, k, std::vector<double>(size_t{1} * m * k)};
+  Matrix b{k, n, std::vector<double>(size_t{1} * k * n)};
+  for (double& x : a.v) x = value(rng);
+  for (double& x : b.v) x = value(rng);
+  const Product want = Reference(a, b, std::vector<double>(n, 0.0));
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 128, 128, false);
+  ExpectExact(RunInt4<false, CubeFormat::NZ>(a, b, tiling), want,
+              "int4b_t NZ B [K, N]");
+  ExpectExact(RunInt4<true, CubeFormat::NZ>(a, b, tiling), want,
+              "int4b_t NZ B [N, K]");
 }
 
 TEST_F(MatmulOperandTest, Int4IntoHalfIsDequantized) {

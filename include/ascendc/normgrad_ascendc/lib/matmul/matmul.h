@@ -1084,6 +1084,9 @@ class Matmul {
   static void Stage(const char* api, const char* which,
                     const LocalTensor<T>& local, uint64_t elems,
                     std::vector<uint8_t>& store, GlobalTensor<T>& gm) {
+    static_assert(!std::is_same_v<T, int4b_t>,
+                  "Matmul: an int4b_t operand at VECOUT is not emulated yet "
+                  "(it is staged by DataCopyPad, which takes no int4b_t)");
     if (local.GetSize() < elems) {
       normgrad_ascendc::Fail(
           "Matmul::%s: %s in the UB holds %llu elements; the single shape "
