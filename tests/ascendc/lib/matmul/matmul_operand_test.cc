@@ -698,6 +698,41 @@ TEST_F(MatmulOperandTest, TscmOperandsAreReadInPlace) {
   }
 }
 
+TEST_F(MatmulOperandTest, TscmInt8TransposedByItsSquares) {
+  // int8_t A as [K, M] and B as [K, N] at TSCM load by 32 x 32 squares
+  // from the whole Nz matrix.
+  std::mt19937 rng(31);
+  const int m = 64, n = 96, k = 64;
+  const Matrix a = Fill<int8_t>(m, k, true, rng),
+               b = Fill<int8_t>(k, n, true, rng);
+  std::vector<double> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = j - 40;
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 64, 32);
+  ExpectExact(RunTscm<int8_t, true, true, true, false>(a, b, bias, tiling),
+              Reference(a, b, bias), "int8_t A [K, M] and B [K, N] at TSCM");
+  // A tail K of 48 ends half a square into the last fractal row: the last
+  // column block's last square reads one fractal past a tensor of exactly
+  // the single shape.
+  using A = MatmulType<TPosition::TSCM, CubeFormat::NZ, int8_t, true>;
+  using B = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  TPipe pipe;
+  Matmul<A, B, C, C> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  AscendC::TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 48 * 64);
+  std::vector<int8_t> bs(k * n);
+  std::vector<int32_t> c(m * n);
+  mm.SetTail(-1, -1, 48);
+  mm.SetTensorA(l1.Get<int8_t>(), true);
+  mm.SetTensorB(Gm(bs));
+  EXPECT_TRUE(FailsWith(
+      [&] { mm.IterateAll(Gm(c)); },
+      "Matmul: A of int8_t at TSCM is loaded by squares of 32 rows of K; the "
+      "last one reads up to byte 3584 of the tensor, which holds 3072: "
+      "allocate the tensor that long (the rows past K are read, not used)"));
+}
+
 TEST_F(MatmulOperandTest, TscmRulesAreChecked) {
   const TCubeTiling t = Tiling(32, 32, 32, 16, 16, 32, false);
   TPipe pipe;

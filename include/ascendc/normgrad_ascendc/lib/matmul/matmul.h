@@ -1187,26 +1187,24 @@ class Matmul {
           normgrad_ascendc::TypeName<BiasT>(),
           normgrad_ascendc::TypeName<DstT>());
     }
-    // A float or int8_t operand at TSCM whose stored rows run along K would
-    // load by squares of two fractals; the object's own L1 blocks are laid
-    // out for that, a whole matrix in Nz is not.
+    // A float operand at TSCM whose stored rows run along K would load by
+    // squares of two fractals side by side; the object's own L1 blocks are
+    // laid out for that, a whole matrix in Nz is not.
     if constexpr (A_TYPE::pos == TPosition::TSCM &&
-                  !matmul_detail::kSixteenBit<SrcAT> && A_TYPE::isTrans) {
+                  matmul_detail::kBits<SrcAT> == 32 && A_TYPE::isTrans) {
       normgrad_ascendc::Fail(
-          "Matmul::Init: A_TYPE at TSCM of %s with ISTRANS true ([K, M]) is "
-          "not emulated yet: its load transposes squares of two fractals, "
-          "which a whole matrix in Nz does not keep together; give A as [M, "
-          "K] or in GM",
-          normgrad_ascendc::TypeName<SrcAT>());
+          "Matmul::Init: A_TYPE at TSCM of float with ISTRANS true ([K, M]) "
+          "is not emulated yet: its load transposes squares of two fractals "
+          "side by side, which a whole matrix in Nz does not keep together; "
+          "give A as [M, K] or in GM");
     }
     if constexpr (B_TYPE::pos == TPosition::TSCM &&
-                  !matmul_detail::kSixteenBit<SrcBT> && !B_TYPE::isTrans) {
+                  matmul_detail::kBits<SrcBT> == 32 && !B_TYPE::isTrans) {
       normgrad_ascendc::Fail(
-          "Matmul::Init: B_TYPE at TSCM of %s with ISTRANS false ([K, N]) is "
-          "not emulated yet: its load transposes squares of two fractals, "
-          "which a whole matrix in Nz does not keep together; give B as [N, "
-          "K] or in GM",
-          normgrad_ascendc::TypeName<SrcBT>());
+          "Matmul::Init: B_TYPE at TSCM of float with ISTRANS false ([K, N]) "
+          "is not emulated yet: its load transposes squares of two fractals "
+          "side by side, which a whole matrix in Nz does not keep together; "
+          "give B as [N, K] or in GM");
     }
     if constexpr (kInt4 && A_TYPE::isTrans) {
       normgrad_ascendc::Fail(
@@ -1579,6 +1577,25 @@ class Matmul {
             "Matmul: %s at TSCM holds %llu bytes; the single shape in Nz "
             "(%u x %llu stored, rows to 16, columns to 32 bytes) takes %llu",
             which, ull(have), height, ull(whole_cols), ull(need));
+      }
+      if constexpr (matmul_detail::kBits<T> <= 8) {
+        // int8_t / int4b_t rows along K load by squares of c0 rows: the
+        // last column block's last square reads that far past its start.
+        if (blk.k_rows) {
+          const uint64_t last_block = blk.col0() / c0 + (blk.mn - 1) / c0;
+          const uint64_t end = ((last_block * height + blk.row0()) / 16 +
+                                uint64_t{CeilDiv(blk.k, c0)} * (c0 / 16)) *
+                               512;
+          if (end > have) {
+            normgrad_ascendc::Fail(
+                "Matmul: %s of %s at TSCM is loaded by squares of %u rows of "
+                "K; the last one reads up to byte %llu of the tensor, which "
+                "holds %llu: allocate the tensor that long (the rows past K "
+                "are read, not used)",
+                which, normgrad_ascendc::TypeName<T>(), c0, ull(end),
+                ull(have));
+          }
+        }
       }
       LoadToL0<kIsA>(l0, scm, height, blk.row0(), blk.col0(), blk);
     } else {
