@@ -733,6 +733,57 @@ TEST_F(MatmulOperandTest, TscmInt8TransposedByItsSquares) {
       "allocate the tensor that long (the rows past K are read, not used)"));
 }
 
+TEST_F(MatmulOperandTest, TscmInt4OperandsIncludingSquares) {
+  // int4b_t A as [M, K] and B as [K, N] (loaded by 64 x 64 squares, N with
+  // 16s not a multiple of four) at TSCM, filled by ND2NZ counting bytes.
+  using AscendC::int4b_t;
+  const int m = 32, n = 80, k = 128;
+  std::mt19937 rng(41);
+  std::uniform_int_distribution<int> value(-8, 7);
+  std::vector<uint8_t> as(m * k / 2), bs(k * n / 2);
+  std::vector<int> av(m * k), bv(k * n);
+  for (int i = 0; i < m * k; ++i) av[i] = value(rng);
+  for (int i = 0; i < k * n; ++i) bv[i] = value(rng);
+  for (int i = 0; i < m * k; ++i) as[i / 2] |= (av[i] & 0xf) << (i % 2 * 4);
+  for (int i = 0; i < k * n; ++i) bs[i / 2] |= (bv[i] & 0xf) << (i % 2 * 4);
+  using A = MatmulType<TPosition::TSCM, CubeFormat::NZ, int4b_t>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 80, 64, false);
+  TPipe pipe;
+  Matmul<A, A, C, C> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  AscendC::TBuf<TPosition::A1> a_l1;
+  AscendC::TBuf<TPosition::B1> b_l1;
+  pipe.InitBuffer(a_l1, m * k / 2);
+  pipe.InitBuffer(b_l1, k * ((n + 63) / 64 * 64) / 2);
+  const auto fill = [](const LocalTensor<int4b_t>& l1, std::vector<uint8_t>& v,
+                       int rows, int cols) {
+    GlobalTensor<int4b_t> gm;
+    gm.SetGlobalBuffer(reinterpret_cast<int4b_t*>(v.data()), rows * cols);
+    AscendC::Nd2NzParams nz;  // int4b_t: the lengths count bytes
+    nz.ndNum = 1;
+    nz.nValue = static_cast<uint16_t>(rows);
+    nz.dValue = static_cast<uint16_t>(cols / 2);
+    nz.srcDValue = static_cast<uint16_t>(cols / 2);
+    nz.dstNzC0Stride = static_cast<uint16_t>(rows);
+    nz.dstNzNStride = 1;
+    AscendC::DataCopy(l1, gm, nz);
+  };
+  fill(a_l1.Get<int4b_t>(), as, m, k);
+  fill(b_l1.Get<int4b_t>(), bs, k, n);
+  mm.SetTensorA(a_l1.Get<int4b_t>());
+  mm.SetTensorB(b_l1.Get<int4b_t>());
+  std::vector<int32_t> c(m * n, -1);
+  mm.IterateAll(Gm(c));
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      int want = 0;
+      for (int p = 0; p < k; ++p) want += av[i * k + p] * bv[p * n + j];
+      ASSERT_EQ(c[i * n + j], want) << i << ", " << j;
+    }
+  }
+}
+
 TEST_F(MatmulOperandTest, TscmRulesAreChecked) {
   const TCubeTiling t = Tiling(32, 32, 32, 16, 16, 32, false);
   TPipe pipe;
