@@ -12,7 +12,8 @@ Writes, raw little-endian, into DIR:
   epi.bin  M × N float64: max(float32(c) + residual, 0), the epilogue's
            result (exact for the small-integer fill).
 Fills: exact — small integers (every product and partial sum is exact in
-float and int32); random — normal values of standard deviation 1.
+float and int32); random — normal values of standard deviation 1 (half or
+float inputs).
 
 Usage: python3 matmul_golden.py --type half|bfloat16|float|int8 --m M --k K --n N
        --fill exact|random [--seed S] --out DIR
@@ -45,10 +46,11 @@ def main():
         bias = rng.integers(-8, 9, n).astype(np.float64)
         res = rng.integers(-64, 65, (m, n)).astype(np.float64)
     else:
-        if args.type != "half":
-            parser.error("the random fill is for half inputs")
-        a = rng.normal(0.0, 1.0, (m, k)).astype(np.float16).astype(np.float64)
-        b = rng.normal(0.0, 1.0, (k, n)).astype(np.float16).astype(np.float64)
+        if args.type not in ("half", "float"):
+            parser.error("the random fill is for half or float inputs")
+        kept = np.float16 if args.type == "half" else np.float32
+        a = rng.normal(0.0, 1.0, (m, k)).astype(kept).astype(np.float64)
+        b = rng.normal(0.0, 1.0, (k, n)).astype(kept).astype(np.float64)
         bias = rng.normal(0.0, 1.0, n).astype(np.float32).astype(np.float64)
         res = rng.normal(0.0, 1.0, (m, n)).astype(np.float32).astype(np.float64)
     if args.type == "half":

@@ -73,9 +73,10 @@ uint64_t Ceil16(int32_t x) { return (static_cast<uint64_t>(x) + 15) / 16 * 16; }
 
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     const matmul::CubeTilingContext& rules,
-                                    uint32_t a_bytes, uint32_t b_bytes,
+                                    uint32_t a_bits, uint32_t b_bits,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
-                                    bool trans_possible, bool quantized) {
+                                    const MatmulOperandForms& forms,
+                                    bool quantized) {
   // The page's rules, as the host's GetTiling checks them.
   const std::string broken = matmul::CheckCubeTiling(t, rules);
   if (!broken.empty()) Fail("Matmul::Init: %s", broken.c_str());
@@ -92,16 +93,26 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
   RequireNotAbove("baseK", t.baseK, "Mmad's k limit", 4095);
 
   MatmulBufferBytes bytes{};
-  // An L1 base block of A is baseM × baseK in Nz, or baseK × baseM when A
-  // may come transposed; likewise B.
-  uint64_t a_block = MatmulNzBytes(t.baseM, t.baseK, a_bytes);
-  uint64_t b_block = MatmulNzBytes(t.baseK, t.baseN, b_bytes);
-  if (trans_possible) {
-    a_block = std::max(a_block, MatmulNzBytes(t.baseK, t.baseM, a_bytes));
-    b_block = std::max(b_block, MatmulNzBytes(t.baseN, t.baseK, b_bytes));
+  // An L1 base block of A is baseM × baseK as stored ([M, K]), or baseK ×
+  // baseM ([K, M], the stored rows along K); likewise B. The larger of the
+  // forms the operand may come in.
+  uint64_t a_block = 0, b_block = 0;
+  if (forms.a_plain) {
+    a_block = MatmulL1BlockBytes(t.baseM, t.baseK, a_bits, false);
   }
-  bytes.l1_a = a_block * static_cast<uint64_t>(t.depthA1);
-  bytes.l1_b = b_block * static_cast<uint64_t>(t.depthB1);
+  if (forms.a_trans) {
+    a_block =
+        std::max(a_block, MatmulL1BlockBytes(t.baseK, t.baseM, a_bits, true));
+  }
+  if (forms.b_plain) {
+    b_block = MatmulL1BlockBytes(t.baseK, t.baseN, b_bits, true);
+  }
+  if (forms.b_trans) {
+    b_block =
+        std::max(b_block, MatmulL1BlockBytes(t.baseN, t.baseK, b_bits, false));
+  }
+  bytes.l1_a = forms.a_to_l1 ? a_block * static_cast<uint64_t>(t.depthA1) : 0;
+  bytes.l1_b = forms.b_to_l1 ? b_block * static_cast<uint64_t>(t.depthB1) : 0;
   if (t.isBias == 1) {
     bytes.l1_bias = Ceil16(t.baseN) * bias_bytes;
     bytes.bias_table = Ceil16(t.baseN) * 4;
@@ -109,10 +120,18 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
   if (quantized) {
     bytes.l1_quant = (static_cast<uint64_t>(t.baseN) * 8 + 31) / 32 * 32;
   }
-  bytes.l0a =
-      MatmulNzBytes(t.baseM, t.baseK, a_bytes) * static_cast<uint64_t>(t.dbL0A);
-  bytes.l0b =
-      MatmulNzBytes(t.baseN, t.baseK, b_bytes) * static_cast<uint64_t>(t.dbL0B);
+  bytes.l0a = MatmulNzBytesOfBits(t.baseM, t.baseK, a_bits) *
+              static_cast<uint64_t>(t.dbL0A);
+  if (forms.a_trans) {
+    bytes.l0a =
+        std::max(bytes.l0a, MatmulL0BlockBytes(t.baseM, t.baseK, a_bits, true));
+  }
+  bytes.l0b = MatmulNzBytesOfBits(t.baseN, t.baseK, b_bits) *
+              static_cast<uint64_t>(t.dbL0B);
+  if (forms.b_plain) {
+    bytes.l0b =
+        std::max(bytes.l0b, MatmulL0BlockBytes(t.baseN, t.baseK, b_bits, true));
+  }
   bytes.l0c = Ceil16(t.baseM) * Ceil16(t.baseN) * l0c_bytes *
               static_cast<uint64_t>(t.dbL0C);
   RequireFits("L1",

@@ -190,11 +190,13 @@ TEST_F(MatmulTest, Int8GivesExactInt32) {
   for (auto& x : a) x = static_cast<int8_t>(value(rng));
   for (auto& x : bt) x = static_cast<int8_t>(value(rng));
   for (auto& x : bias) x = value(rng) * 1000;
-  using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
+  // A as [M, K], B as [N, K]: for int8_t the transpose is ISTRANS.
+  using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+  using I8T = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
   using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
   const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 64);
   TPipe pipe;
-  Matmul<I8, I8, I32, I32> mm;
+  Matmul<I8, I8T, I32, I32> mm;
   REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
   std::vector<int32_t> c(m * n);
   mm.SetTensorA(Gm(a));
@@ -260,7 +262,7 @@ TEST_F(MatmulTest, SetHF32RoundsFloatInputsInTheChosenMode) {
   using FloatGmT = MatmulType<TPosition::GM, CubeFormat::ND, float, true>;
   const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 16, false);
   TPipe pipe;
-  Matmul<FloatGmT, FloatGmT, FloatGm, FloatGm> mm;
+  Matmul<FloatGm, FloatGmT, FloatGm, FloatGm> mm;
   REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
   std::vector<float> c(m * n);
   const auto run = [&] {
@@ -528,14 +530,15 @@ TEST_F(MatmulTest, QuantizedOutputsGoThroughFixpipesModes) {
     for (int p = 0; p < k; ++p) acc += a[i * k + p] * bt[j * k + p];
     return acc;
   };
-  using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
+  using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+  using I8T = MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>;
   using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
   using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
   const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 32);
   {
     // int8_t -> half, one scale (DEQF16), then one per column (VDEQF16).
     TPipe pipe;
-    Matmul<I8, I8, H, I32> mm;
+    Matmul<I8, I8T, H, I32> mm;
     REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
     std::vector<half> c(m * n);
     mm.SetTensorA(Gm(a));
@@ -915,14 +918,6 @@ TEST_F(MatmulTest, TypesAndPlacesNotTakenAreNamed) {
         "but this object runs on a cube core, which has none"));
   }
   {
-    using Tscm = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
-    Matmul<HalfGm, Tscm, FloatGm, FloatGm> mm;
-    EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
-                          "Matmul::Init: B_TYPE at TSCM (an operand already in "
-                          "L1) is not emulated yet; give it in GM or at "
-                          "VECOUT"));
-  }
-  {
     using Vecin = MatmulType<TPosition::VECIN, CubeFormat::ND, float>;
     Matmul<HalfGm, HalfGm, Vecin, FloatGm> mm;
     EXPECT_TRUE(FailsWith(
@@ -936,20 +931,6 @@ TEST_F(MatmulTest, TypesAndPlacesNotTakenAreNamed) {
     EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
                           "Matmul::Init: B_TYPE's position A2 is not one it "
                           "takes on Atlas A2/A3 (GM, VECOUT, TSCM)"));
-  }
-  {
-    using F = MatmulType<TPosition::GM, CubeFormat::ND, float, true>;
-    Matmul<F, F, FloatGm, FloatGm> mm;
-    mm.Init(&t, &pipe);
-    std::vector<float> x(32 * 32);
-    EXPECT_TRUE(FailsWith(
-        [&] { mm.SetTensorB(Gm(x)); },
-        "Matmul::SetTensorB: B of float in [K, N] order needs LoadData with "
-        "transpose of 32-bit or 8-bit fractals, which is not emulated yet"));
-    EXPECT_TRUE(FailsWith(
-        [&] { mm.SetTensorA(Gm(x), true); },
-        "Matmul::SetTensorA: a transposed A of float needs LoadData with "
-        "transpose"));
   }
 }
 

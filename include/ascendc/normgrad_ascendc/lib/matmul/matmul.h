@@ -8,8 +8,10 @@
 // The object computes C = A · B (+ bias) of its core's single shape in base
 // blocks of baseM × baseN, each over K in steps of baseK, with the cube
 // instructions of cube/cube_api.h and nothing else: GM → L1 by DataCopy
-// with ND2NZ, L1 → L0A/L0B by LoadData, Mmad into L0C (the first K step
-// from the bias or 0, the others accumulating), Fixpipe L0C → GM. So a
+// with ND2NZ (an operand at TSCM is in L1 already), L1 → L0A/L0B by
+// LoadData or LoadDataWithTranspose (one path for A and B: LoadOperand),
+// Mmad into L0C (the first K step from the bias or 0, the others
+// accumulating), Fixpipe L0C → GM. So a
 // Matmul's bits are the basic data path's, and its operands meet the same
 // checks. Its L1, L0A, L0B, L0C and bias-table buffers are sized from the
 // tiling and carved by a TPipe of a cube core: the kernel's own on a cube
@@ -26,11 +28,13 @@
 #include <vector>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
 #include "normgrad_ascendc/lib/matmul/matmul_batch_layout.h"
 #include "normgrad_ascendc/lib/matmul/matmul_config.h"
+#include "normgrad_ascendc/lib/matmul/matmul_static_tiling.h"
 #include "normgrad_ascendc/runtime/atomic.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
@@ -56,13 +60,64 @@ MatmulSide MatmulSideForCurrentCore(bool cube_only);
 /// block index and count are the AI Core's.
 std::unique_ptr<Core> NewMatmulCubeContext();
 
-/// The L1 bytes a (rows × cols) operand takes in Nz (rows to 16, cols to
-/// C0 = 32 bytes of elements).
+/// The bytes a (rows × cols) operand of `elem_bits`-bit elements (int4b_t:
+/// 4) takes in Nz (rows to 16, cols to C0 = 32 bytes of elements).
+constexpr uint64_t MatmulNzBytesOfBits(uint64_t rows, uint64_t cols,
+                                       uint32_t elem_bits) {
+  const uint64_t c0 = 256 / elem_bits;
+  return (rows + 15) / 16 * 16 * ((cols + c0 - 1) / c0 * c0) * elem_bits / 8;
+}
+
+/// The same for whole-byte elements.
 constexpr uint64_t MatmulNzBytes(uint64_t rows, uint64_t cols,
                                  uint32_t elem_bytes) {
-  const uint64_t c0 = 32 / elem_bytes;
-  return (rows + 15) / 16 * 16 * ((cols + c0 - 1) / c0 * c0) * elem_bytes;
+  return MatmulNzBytesOfBits(rows, cols, 8 * elem_bytes);
 }
+
+/// The L1 bytes of an operand's base block stored as (rows × cols), as the
+/// object keeps it there. `k_rows`: the stored rows run along K (A
+/// transposed, B as [K, N]), so its load into L0 transposes: 16-bit types
+/// fractal by fractal from Nz; int8_t (int4b_t) by squares of two (four)
+/// fractals one above the other, so its column blocks hold whole squares
+/// (rows to 32, 64); float by squares of two fractals side by side, so it
+/// is kept in bands of 16 rows, each band's fractals one after the other
+/// (columns to 16).
+constexpr uint64_t MatmulL1BlockBytes(uint64_t rows, uint64_t cols,
+                                      uint32_t elem_bits, bool k_rows) {
+  if (k_rows && (elem_bits == 8 || elem_bits == 4)) {
+    const uint64_t side = 256 / elem_bits;  // a square's rows and columns
+    return (rows + side - 1) / side * side * ((cols + side - 1) / side * side) *
+           elem_bits / 8;
+  }
+  if (k_rows && elem_bits == 32) {
+    return (rows + 15) / 16 * 16 * ((cols + 15) / 16 * 16) * 4;
+  }
+  return MatmulNzBytesOfBits(rows, cols, elem_bits);
+}
+
+/// The L0A / L0B bytes of an operand's (mn × k) base block: Zz / Zn of 16
+/// rows of M (N) by C0 of K. A float block loaded by squares spans K
+/// rounded up to 16 (A's Mmad reads it so: kDirectionAlign); an int8_t
+/// (int4b_t) one has one (three) fractals more, where the part of a last
+/// square that overhangs M (N) lands.
+constexpr uint64_t MatmulL0BlockBytes(uint64_t mn, uint64_t k,
+                                      uint32_t elem_bits, bool k_rows) {
+  if (k_rows && elem_bits == 32) {
+    return (mn + 15) / 16 * 16 * ((k + 15) / 16 * 16) * 4;
+  }
+  if (k_rows && elem_bits == 8) return MatmulNzBytesOfBits(mn, k, 8) + 512;
+  if (k_rows && elem_bits == 4) {
+    return MatmulNzBytesOfBits(mn, k, 4) + 3 * 512;
+  }
+  return MatmulNzBytesOfBits(mn, k, elem_bits);
+}
+
+/// The orientations each operand may come in (A as [M, K] "plain" or [K,
+/// M]; B as [K, N] "plain" or [N, K]) and whether the object moves it into
+/// L1 itself (not for an operand at TSCM, already there).
+struct MatmulOperandForms {
+  bool a_plain, a_trans, a_to_l1, b_plain, b_trans, b_to_l1;
+};
 
 /// The tiling's rules (the page's, CheckCubeTiling with `rules`, and those
 /// the object relies on besides) and its buffers' fit in the profile's cube
@@ -74,15 +129,30 @@ struct MatmulBufferBytes {
 };
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     const matmul::CubeTilingContext& rules,
-                                    uint32_t a_bytes, uint32_t b_bytes,
+                                    uint32_t a_bits, uint32_t b_bits,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
-                                    bool trans_possible, bool quantized);
+                                    const MatmulOperandForms& forms,
+                                    bool quantized);
 
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
 
+/// Where a block of C lies (Matmul::GetOffsetC): its first element's
+/// offset, first row and column, height and width.
+struct MatrixOffset {
+  int32_t offset;
+  int32_t row, col;
+  int32_t height, width;
+};
+
 namespace matmul_detail {
+
+// An element's width in bits (int4b_t: 4, two a byte).
+template <typename T>
+constexpr uint32_t kBits = std::is_same_v<T, int4b_t>
+                               ? 4
+                               : static_cast<uint32_t>(8 * sizeof(T));
 
 template <typename T>
 constexpr bool kSixteenBit =
@@ -108,6 +178,8 @@ constexpr bool kEmulatedPair =
       (std::is_same_v<A, int8_t> && std::is_same_v<Bias, int32_t> &&
        (std::is_same_v<C, int32_t> || std::is_same_v<C, half> ||
         std::is_same_v<C, int8_t>)) ||
+      (std::is_same_v<A, int4b_t> && std::is_same_v<Bias, int32_t> &&
+       (std::is_same_v<C, int32_t> || std::is_same_v<C, half>)) ||
       (kSixteenBit<A> && std::is_same_v<Bias, float> &&
        std::is_same_v<C, int8_t>)));
 
@@ -163,12 +235,17 @@ class Matmul {
   /// ASCENDC_CUBE_ONLY: the object runs on the kernel's own cube core.
   static constexpr bool kCubeOnly = NORMGRAD_MATMUL_CUBE_ONLY;
   using Policy = MATMUL_POLICY<MM_CFG>;
+  /// MM_CFG's config (its `cfg` when MM_CFG is a MatmulApiStaticTiling).
+  static constexpr const MatmulConfig& kConfig =
+      matmul_detail::ConfigOf(MM_CFG);
   static_assert(Policy::kEmulated,
                 "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
                 "SplitN dual outputs are not emulated yet");
-  /// L0C holds int32_t for 8-bit inputs, float otherwise.
-  using L0cT =
-      std::conditional_t<std::is_same_v<SrcAT, int8_t>, int32_t, float>;
+  /// L0C holds int32_t for 8-bit and 4-bit inputs, float otherwise.
+  using L0cT = std::conditional_t<std::is_same_v<SrcAT, int8_t> ||
+                                      std::is_same_v<SrcAT, int4b_t>,
+                                  int32_t, float>;
+  static constexpr bool kInt4 = std::is_same_v<SrcAT, int4b_t>;
   /// Whether Fixpipe quantizes C (SetQuantScalar / SetQuantVector).
   static constexpr bool kQuantOut = matmul_detail::kQuantized<L0cT, DstT>;
   /// Whether C goes to the UB (VECIN).
@@ -188,17 +265,15 @@ class Matmul {
   void Init(const TCubeTiling* __restrict cubeTiling, TPipe* tpipe = nullptr,
             normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    if (cubeTiling == nullptr) {
-      normgrad_ascendc::Fail("Matmul::Init: cubeTiling is null");
-    }
     Place(tpipe);
     const Here here(*this);
     CheckTypes();
-    tiling_ = *cubeTiling;
+    tiling_ = StaticOrGiven(cubeTiling);
     const normgrad_ascendc::MatmulBufferBytes need =
         normgrad_ascendc::CheckMatmulTiling(
-            tiling_, TilingRules(), sizeof(SrcAT), sizeof(SrcBT), sizeof(BiasT),
-            sizeof(L0cT), A_TYPE::isTrans || B_TYPE::isTrans, kQuantOut);
+            tiling_, TilingRules(), matmul_detail::kBits<SrcAT>,
+            matmul_detail::kBits<SrcBT>, sizeof(BiasT), sizeof(L0cT),
+            OperandForms(), kQuantOut);
     TPipe* pipe = pipe_ != nullptr ? pipe_.get() : tpipe_;
     if (pipe == nullptr) pipe = GetTPipePtr();
     if (pipe == nullptr) {
@@ -207,8 +282,12 @@ class Matmul {
           "kernel's TPipe to REGIST_MATMUL_OBJ or Init");
     }
     if (!buffers_carved_) {
-      pipe->InitBuffer(a1_, static_cast<uint32_t>(need.l1_a));
-      pipe->InitBuffer(b1_, static_cast<uint32_t>(need.l1_b));
+      if (need.l1_a > 0) {
+        pipe->InitBuffer(a1_, static_cast<uint32_t>(need.l1_a));
+      }
+      if (need.l1_b > 0) {
+        pipe->InitBuffer(b1_, static_cast<uint32_t>(need.l1_b));
+      }
       if (need.l1_bias > 0) {
         pipe->InitBuffer(bias1_, static_cast<uint32_t>(need.l1_bias));
         pipe->InitBuffer(bias2_, static_cast<uint32_t>(need.bias_table));
@@ -242,6 +321,16 @@ class Matmul {
         normgrad_ascendc::Fail(
             "Matmul::Init: an operand at VECOUT comes from a vector core's "
             "UB, but this object runs on a cube core, which has none");
+      }
+    }
+    if constexpr (A_TYPE::pos == TPosition::TSCM ||
+                  B_TYPE::pos == TPosition::TSCM) {
+      if (context_ != nullptr) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: an operand at TSCM lies in the L1 of the cube core "
+            "that runs the object, but this object serves a vector core "
+            "(which has no L1); use TSCM operands on a cube core "
+            "(ASCENDC_CUBE_ONLY or a pure cube kernel)");
       }
     }
     initialized_ = true;
@@ -304,14 +393,15 @@ class Matmul {
     SetBiasGm(biasGlobal);
   }
 
-  /// A, B and the bias in the UB of the calling vector core (position
-  /// VECOUT), addressed as in GM (rows of the org shape); read when the
-  /// computation starts.
+  /// A and B at VECOUT: in the UB of the calling vector core, addressed as
+  /// in GM (rows of the org shape) and read when the computation starts.
+  /// At TSCM: the core's whole single-shape matrix already in L1, in Nz
+  /// (docs/matmul.md), which the cube's loads read in place.
   void SetTensorA(const LocalTensor<SrcAT>& leftMatrix,
                   bool isTransposeA = false,
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    RequireOperandIn("SetTensorA", "A_TYPE", A_TYPE::pos, TPosition::VECOUT);
+    RequireLocalOperand("SetTensorA", "A_TYPE", A_TYPE::pos, leftMatrix);
     SetA(GlobalTensor<SrcAT>(), isTransposeA);
     a_local_ = leftMatrix;
   }
@@ -319,10 +409,11 @@ class Matmul {
                   bool isTransposeB = false,
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    RequireOperandIn("SetTensorB", "B_TYPE", B_TYPE::pos, TPosition::VECOUT);
+    RequireLocalOperand("SetTensorB", "B_TYPE", B_TYPE::pos, rightMatrix);
     SetB(GlobalTensor<SrcBT>(), isTransposeB);
     b_local_ = rightMatrix;
   }
+  /// The bias in the UB of the calling vector core (VECOUT), as in GM.
   void SetBias(const LocalTensor<BiasT>& inputBias,
                normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
@@ -403,8 +494,10 @@ class Matmul {
   }
 
   /// Computes the next baseM × baseN block of C into the object's L0C;
-  /// false once the single shape is done. `sync` is accepted: the CPU
-  /// computes at the call either way.
+  /// false once the single shape is done. The asynchronous form (sync
+  /// false) starts the computation of every block: the CPU computes the
+  /// first at the call and each further one when GetTensorC<false> asks
+  /// for it, so one Iterate<false> may serve all of them.
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false,
                normgrad_ascendc::CallSite site = {}) {
@@ -417,6 +510,7 @@ class Matmul {
     if (!Advance("Iterate")) return false;
     ComputeBlock(c1_.template Get<L0cT>(), enPartialSum, "Iterate");
     have_block_ = true;
+    async_ = !sync;
     return true;
   }
 
@@ -447,13 +541,80 @@ class Matmul {
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     const Here here(*this);
-    if (!have_block_) {
-      normgrad_ascendc::Fail(
-          "Matmul::GetTensorC: no block to move; call Iterate first (each "
-          "Iterate that returns true gives one block)");
-    }
+    TakeBlock(!sync, "GetTensorC");
     WriteBlock(gm, enAtomic, enSequentialWrite);
     have_block_ = false;
+  }
+
+  /// The asynchronous form that moves nothing: the block goes to its slot
+  /// of the workspace (SetWorkspace), rows baseN apart, and the tensor of
+  /// that slot (baseM × baseN values) is returned for the kernel to copy.
+  /// Block i of the computation has slot i. C at VECIN, as its page says.
+  template <bool sync = false>
+  GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0,
+                                bool enSequentialWrite = false,
+                                normgrad_ascendc::CallSite site = {}) {
+    static_assert(!sync,
+                  "Matmul::GetTensorC(): the form returning the workspace's "
+                  "block is asynchronous only (GetTensorC<false>())");
+    static_assert(kLocalC,
+                  "Matmul::GetTensorC(): the form returning the workspace's "
+                  "block needs C_TYPE at VECIN");
+    const normgrad_ascendc::ApiCall call(site);
+    (void)enSequentialWrite;  // the slot is written row after row
+    RequireLocalC("GetTensorC", enAtomic);
+    const Here here(*this);
+    const uint32_t index = blocks_taken_;  // the next block's slot
+    const uint64_t slot = uint64_t{1} * tiling_.baseM * tiling_.baseN;
+    const uint64_t need = (uint64_t{index} + 1) * slot;
+    if (workspace_elems_ != 0 && workspace_elems_ < need) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: the workspace holds %llu elements of %s; "
+          "block %u of the computation takes its slot of baseM x baseN = "
+          "%llu values, up to element %llu",
+          ull(workspace_elems_), normgrad_ascendc::TypeName<DstT>(), index,
+          ull(slot), ull(need));
+    }
+    TakeBlock(true, "GetTensorC");
+    GlobalTensor<DstT> block;
+    block.SetGlobalBuffer(
+        reinterpret_cast<__gm__ DstT*>(workspace_.GetPhyAddr()) +
+            uint64_t{index} * slot,
+        slot);
+    WriteBlock(block, 0, true);
+    have_block_ = false;
+    return block;
+  }
+
+  /// The asynchronous GetTensorC into the UB, under its older name.
+  void AsyncGetTensorC(const LocalTensor<DstT>& c,
+                       normgrad_ascendc::CallSite site = {}) {
+    GetTensorC<false>(c, 0, false, site);
+  }
+
+  /// Orders the asynchronous GetTensorC before the kernel's vector work:
+  /// the CPU has finished each at its call, so this returns at once.
+  void WaitGetTensorC(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+  }
+
+  /// Where the block the last Iterate computed lies in the core's C: its
+  /// first row and column, its height and width, and the offset of its
+  /// first element in C's rows (orgN, or orgKc when set, apart).
+  MatrixOffset GetOffsetC(normgrad_ascendc::CallSite site = {}) {
+    const normgrad_ascendc::ApiCall call(site);
+    RequireInit("GetOffsetC");
+    if (next_ == 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetOffsetC: no block computed yet; call Iterate first");
+    }
+    MatrixOffset at;
+    at.row = static_cast<int32_t>(m_idx_ * tiling_.baseM);
+    at.col = static_cast<int32_t>(n_idx_ * tiling_.baseN);
+    at.height = static_cast<int32_t>(CurM());
+    at.width = static_cast<int32_t>(CurN());
+    at.offset = at.row * (org_kc_ > 0 ? org_kc_ : org_n_) + at.col;
+    return at;
   }
 
   /// The block the last Iterate computed into the UB (C at VECIN, on a
@@ -468,11 +629,7 @@ class Matmul {
     uint32_t cur_m = 0;
     {
       const Here here(*this);
-      if (!have_block_) {
-        normgrad_ascendc::Fail(
-            "Matmul::GetTensorC: no block to move; call Iterate first (each "
-            "Iterate that returns true gives one block)");
-      }
+      TakeBlock(!sync, "GetTensorC");
       WriteBlock(scratch_gm_, 0, true);
       have_block_ = false;
       cur_m = CurM();
@@ -493,11 +650,7 @@ class Matmul {
     uint32_t cur_m = 0;
     {
       const Here here(*this);
-      if (!have_block_) {
-        normgrad_ascendc::Fail(
-            "Matmul::GetTensorC: no block to move; call Iterate first (each "
-            "Iterate that returns true gives one block)");
-      }
+      TakeBlock(!sync, "GetTensorC");
       WriteBlock(gm, enAtomic, enSequentialWrite);
       WriteBlock(scratch_gm_, 0, true);
       have_block_ = false;
@@ -652,7 +805,7 @@ class Matmul {
                      const uint32_t matrixStrideB = 0,
                      const uint32_t matrixStrideC = 0,
                      normgrad_ascendc::CallSite site = {}) {
-    static_assert(MM_CFG.isNBatch,
+    static_assert(kConfig.isNBatch,
                   "Matmul::IterateNBatch: set MatmulConfig.isNBatch to true "
                   "(GetNormalConfig's batchLoop) to compute several batch "
                   "calls into the workspace");
@@ -800,13 +953,19 @@ class Matmul {
   void SetWorkspace(const GlobalTensor<T>& addr,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    KeepWorkspace(addr.GetPhyAddr(), addr.GetSize() * sizeof(T));
+    KeepWorkspace(addr.GetPhyAddr(), uint64_t{addr.GetSize()} * sizeof(T));
   }
   template <typename T>
   void SetWorkspace(__gm__ const T* addr, int size,
                     normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
-    KeepWorkspace(addr, size > 0 ? uint64_t(size) * sizeof(T) : 0);
+    if (size < 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetWorkspace: size %d is negative; it counts the "
+          "workspace's elements",
+          size);
+    }
+    KeepWorkspace(addr, uint64_t(size) * sizeof(T));
   }
 
   /// What the callbacks (MM_CB) receive as tilingPtr and dataPtr.
@@ -835,22 +994,52 @@ class Matmul {
     }
   }
 
-  // The checks and state of SetTensorA / SetTensorB / SetBias.
+  // The LocalTensor form of SetTensorA/B: the operand declared at VECOUT
+  // (a UB tensor) or at TSCM (an L1 tensor, as the cube's loads read it).
+  template <typename T>
+  static void RequireLocalOperand(const char* api, const char* which,
+                                  TPosition declared,
+                                  const LocalTensor<T>& tensor) {
+    if (declared == TPosition::TSCM) {
+      const TPosition at = tensor.GetPosition();
+      if (at != TPosition::A1 && at != TPosition::B1 && at != TPosition::C1) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: %s is at TSCM, but the tensor is at %s; an operand "
+            "at TSCM is a tensor in L1 (A1, B1 or C1)",
+            api, which, normgrad_ascendc::PositionName(at));
+      }
+      return;
+    }
+    RequireOperandIn(api, which, declared, TPosition::VECOUT);
+  }
+
+  // The checks and state of SetTensorA / SetTensorB / SetBias. A float or
+  // int8_t operand comes transposed exactly when its MatmulType says
+  // ISTRANS: the page ties the two (with the host tiling's isTrans), since
+  // the L1 space of the two orientations differs for them.
+  template <typename T>
+  static void CheckTranspose(const char* api, const char* arg,
+                             const char* which, bool trans, bool declared) {
+    if (trans && !declared) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s is true, but %s's ISTRANS is false; declare "
+          "MatmulType<..., ISTRANS = true> for %c to transpose it",
+          api, arg, which, which[0]);
+    }
+    if (!matmul_detail::kSixteenBit<T> && trans != declared) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: %s is %s, but %s's ISTRANS is true; for %s (not half "
+          "or bfloat16_t) the transpose must equal ISTRANS (and the host "
+          "tiling's isTrans)",
+          api, arg, trans ? "true" : "false", which,
+          normgrad_ascendc::TypeName<T>());
+    }
+  }
+
   void SetA(const GlobalTensor<SrcAT>& gm, bool isTransposeA) {
     RequireInit("SetTensorA");
-    if (isTransposeA && !A_TYPE::isTrans) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorA: isTransposeA is true, but A_TYPE's ISTRANS is "
-          "false; declare MatmulType<..., ISTRANS = true> for A to transpose "
-          "it");
-    }
-    if (isTransposeA && !matmul_detail::kSixteenBit<SrcAT>) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorA: a transposed A of %s needs LoadData with "
-          "transpose of 32-bit or 8-bit fractals, which is not emulated yet "
-          "(half and bfloat16_t A may be transposed)",
-          normgrad_ascendc::TypeName<SrcAT>());
-    }
+    CheckTranspose<SrcAT>("SetTensorA", "isTransposeA", "A_TYPE", isTransposeA,
+                          A_TYPE::isTrans);
     a_gm_ = gm;
     trans_a_ = isTransposeA;
     a_set_ = true;
@@ -859,19 +1048,8 @@ class Matmul {
 
   void SetB(const GlobalTensor<SrcBT>& gm, bool isTransposeB) {
     RequireInit("SetTensorB");
-    if (isTransposeB && !B_TYPE::isTrans) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorB: isTransposeB is true, but B_TYPE's ISTRANS is "
-          "false; declare MatmulType<..., ISTRANS = true> for B to transpose "
-          "it");
-    }
-    if (!isTransposeB && !matmul_detail::kSixteenBit<SrcBT>) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetTensorB: B of %s in [K, N] order needs LoadData with "
-          "transpose of 32-bit or 8-bit fractals, which is not emulated yet; "
-          "give B as [N, K] (ISTRANS = true and isTransposeB = true)",
-          normgrad_ascendc::TypeName<SrcBT>());
-    }
+    CheckTranspose<SrcBT>("SetTensorB", "isTransposeB", "B_TYPE", isTransposeB,
+                          B_TYPE::isTrans);
     b_gm_ = gm;
     trans_b_ = isTransposeB;
     b_set_ = true;
@@ -880,6 +1058,12 @@ class Matmul {
 
   void SetBiasGm(const GlobalTensor<BiasT>& biasGlobal) {
     RequireInit("SetBias");
+    if constexpr (kInt4) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetBias: a bias with int4b_t inputs is not emulated yet: "
+          "normgrad starts C from the bias in Mmad, whose bias form takes no "
+          "int4b_t inputs");
+    }
     if (tiling_.isBias != 1) {
       normgrad_ascendc::Fail(
           "Matmul::SetBias: the tiling's isBias is %d; a bias needs a tiling "
@@ -892,6 +1076,48 @@ class Matmul {
   }
 
   static unsigned long long ull(uint64_t v) { return v; }
+
+  // The tiling Init runs with: the given one, which must agree with the
+  // constants of a static tiling (MM_CFG a MatmulApiStaticTiling), or, when
+  // none is given, a full static tiling's.
+  static TCubeTiling StaticOrGiven(const TCubeTiling* given) {
+    if constexpr (matmul_detail::kIsStaticTiling<decltype(MM_CFG)>) {
+      if (given == nullptr) {
+        if (MM_CFG.M < 0) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: cubeTiling is null, but MM_CFG's static tiling "
+              "fixes the base shape only (GetMatmulApiTiling of a config "
+              "without singleCoreM/N/K); pass the runtime tiling");
+        }
+        TCubeTiling t{};
+#define NORMGRAD_STATIC_TILING_COPY(type, name) t.name = MM_CFG.name;
+        NORMGRAD_TCUBE_TILING_FIELDS(NORMGRAD_STATIC_TILING_COPY)
+#undef NORMGRAD_STATIC_TILING_COPY
+        return t;
+      }
+      const auto agree = [&](const char* field, int32_t constant,
+                             int32_t value) {
+        if (constant >= 0 && constant != value) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: tiling %s %d differs from MM_CFG's static "
+              "tiling's %d (GetMatmulApiTiling); the constants must equal "
+              "the runtime tiling's",
+              field, value, constant);
+        }
+      };
+      agree("baseM", MM_CFG.baseM, given->baseM);
+      agree("baseN", MM_CFG.baseN, given->baseN);
+      agree("baseK", MM_CFG.baseK, given->baseK);
+      agree("singleCoreM", MM_CFG.singleCoreM, given->singleCoreM);
+      agree("singleCoreN", MM_CFG.singleCoreN, given->singleCoreN);
+      agree("singleCoreK", MM_CFG.singleCoreK, given->singleCoreK);
+    } else if (given == nullptr) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: cubeTiling is null; only a Matmul whose MM_CFG is "
+          "a full static tiling (GetMatmulApiTiling) runs without one");
+    }
+    return *given;
+  }
 
   // Makes the object's cube core the current core for a call's duration.
   class Here {
@@ -975,9 +1201,9 @@ class Matmul {
     static_assert(!kQuantOut,
                   "Matmul: batches are not quantized (no SetQuantScalar or "
                   "SetQuantVector rows)");
-    static_assert(!MM_CFG.doMultiDataLoad && !MM_CFG.doSpecialMDL,
+    static_assert(!kConfig.doMultiDataLoad && !kConfig.doSpecialMDL,
                   "Matmul: batches run with the Norm template only");
-    static_assert(!MM_CFG.enableMixDualMaster,
+    static_assert(!kConfig.enableMixDualMaster,
                   "Matmul: batches are not computed with enableMixDualMaster "
                   "(MixDualMaster) set");
     static_assert(kInLayout == LayoutMode::NORMAL ||
@@ -1208,7 +1434,7 @@ class Matmul {
       // The first batch of a sum starts C (with the bias); the others add.
       const bool starts = c % reduce == 0;
       bias_on_ = bias_on && starts;
-      if (bias_on_ && MM_CFG.isBiasBatch) bias_gm_ = bias0[ic * bias_n];
+      if (bias_on_ && kConfig.isBiasBatch) bias_gm_ = bias0[ic * bias_n];
       uint64_t c_offset = 0;
       if (packed) {
         c_offset = (first + c) * single_m_ * PackedRowLength();
@@ -1319,6 +1545,9 @@ class Matmul {
   static void Stage(const char* api, const char* which,
                     const LocalTensor<T>& local, uint64_t elems,
                     std::vector<uint8_t>& store, GlobalTensor<T>& gm) {
+    static_assert(!std::is_same_v<T, int4b_t>,
+                  "Matmul: an int4b_t operand at VECOUT is not emulated yet "
+                  "(it is staged by DataCopyPad, which takes no int4b_t)");
     if (local.GetSize() < elems) {
       normgrad_ascendc::Fail(
           "Matmul::%s: %s in the UB holds %llu elements; the single shape "
@@ -1372,6 +1601,19 @@ class Matmul {
     }
   }
 
+  // The orientations each operand may come in: half and bfloat16_t either
+  // way when ISTRANS, float and int8_t only the way ISTRANS says.
+  static constexpr normgrad_ascendc::MatmulOperandForms OperandForms() {
+    constexpr bool a16 = matmul_detail::kSixteenBit<SrcAT>;
+    constexpr bool b16 = matmul_detail::kSixteenBit<SrcBT>;
+    return {a16 || !A_TYPE::isTrans,
+            A_TYPE::isTrans,
+            A_TYPE::pos != TPosition::TSCM,
+            b16 || !B_TYPE::isTrans,
+            B_TYPE::isTrans,
+            B_TYPE::pos != TPosition::TSCM};
+  }
+
   // What the page's tiling rules need besides the tiling: the operands'
   // widths, formats and whether they may come transposed, the bias, the
   // template, a split K, and this core's cube capacities.
@@ -1379,15 +1621,15 @@ class Matmul {
     normgrad_ascendc::matmul::CubeTilingContext rules =
         normgrad_ascendc::matmul::ProfileCubeContext(
             normgrad_ascendc::CurrentCore().profile().profile);
-    rules.a_bits = 8 * sizeof(SrcAT);
-    rules.b_bits = 8 * sizeof(SrcBT);
+    rules.a_bits = matmul_detail::kBits<SrcAT>;
+    rules.b_bits = matmul_detail::kBits<SrcBT>;
     rules.bias_bits = 8 * sizeof(BiasT);
     rules.a_transpose = A_TYPE::isTrans;
     rules.b_transpose = B_TYPE::isTrans;
     rules.a_nz = A_TYPE::format == CubeFormat::NZ;
     rules.b_nz = B_TYPE::format == CubeFormat::NZ;
     rules.bias = tiling_.isBias == 1;
-    rules.mdl = MM_CFG.doMultiDataLoad || MM_CFG.doSpecialMDL;
+    rules.mdl = kConfig.doMultiDataLoad || kConfig.doSpecialMDL;
     rules.split_k = tiling_.singleCoreK < tiling_.Ka;
     return rules;
   }
@@ -1405,6 +1647,30 @@ class Matmul {
           normgrad_ascendc::TypeName<SrcBT>(),
           normgrad_ascendc::TypeName<BiasT>(),
           normgrad_ascendc::TypeName<DstT>());
+    }
+    // A float operand at TSCM whose stored rows run along K would load by
+    // squares of two fractals side by side; the object's own L1 blocks are
+    // laid out for that, a whole matrix in Nz is not.
+    if constexpr (A_TYPE::pos == TPosition::TSCM &&
+                  matmul_detail::kBits<SrcAT> == 32 && A_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: A_TYPE at TSCM of float with ISTRANS true ([K, M]) "
+          "is not emulated yet: its load transposes squares of two fractals "
+          "side by side, which a whole matrix in Nz does not keep together; "
+          "give A as [M, K] or in GM");
+    }
+    if constexpr (B_TYPE::pos == TPosition::TSCM &&
+                  matmul_detail::kBits<SrcBT> == 32 && !B_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: B_TYPE at TSCM of float with ISTRANS false ([K, N]) "
+          "is not emulated yet: its load transposes squares of two fractals "
+          "side by side, which a whole matrix in Nz does not keep together; "
+          "give B as [N, K] or in GM");
+    }
+    if constexpr (kInt4 && A_TYPE::isTrans) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: A_TYPE of int4b_t has ISTRANS true; on Atlas A2/A3 "
+          "an int4b_t A is not transposed (its SetTensorA page)");
     }
     CheckOperandPlace("A_TYPE", A_TYPE::pos, A_TYPE::format, false);
     CheckOperandPlace("B_TYPE", B_TYPE::pos, B_TYPE::format, false);
@@ -1468,10 +1734,18 @@ class Matmul {
       return;
     }
     if (pos == TPosition::TSCM) {
-      normgrad_ascendc::Fail(
-          "Matmul::Init: %s at TSCM (an operand already in L1) is not "
-          "emulated yet; give it in GM or at VECOUT",
-          which);
+      if (which[0] == 'B' && which[1] == 'I') {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: BIAS_TYPE at TSCM is not one the bias takes on "
+            "Atlas A2/A3 (GM or VECOUT; TSCM is the Ascend 950's)");
+      }
+      if (format != CubeFormat::NZ) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: %s at TSCM has format %d; an operand already in "
+            "L1 is read in place by the cube's loads, so it must be NZ",
+            which, static_cast<int>(format));
+      }
+      return;
     }
     normgrad_ascendc::Fail(
         "Matmul::Init: %s's position %s is not one it takes on Atlas A2/A3 "
@@ -1509,6 +1783,39 @@ class Matmul {
   void ResetIteration() {
     next_ = 0;
     have_block_ = false;
+    async_ = false;
+    blocks_taken_ = 0;
+  }
+
+  // The block a GetTensorC moves: the one Iterate computed, or, after an
+  // asynchronous Iterate, the next one (computed here). The asynchronous
+  // forms cache results in the workspace, which SetWorkspace gives.
+  void TakeBlock(bool asynchronous, const char* api) {
+    if (asynchronous && !workspace_set_) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: the asynchronous form (sync false) caches the results "
+          "in the workspace; call SetWorkspace before Iterate",
+          api);
+    }
+    if (!have_block_ && asynchronous && async_) {
+      if (!Advance(api)) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: every block of the asynchronous Iterate has been "
+            "taken (%u)",
+            api, blocks_taken_);
+      }
+      ComputeBlock(c1_.template Get<L0cT>(), false, api);
+      have_block_ = true;
+      ++blocks_taken_;
+      return;
+    }
+    if (!have_block_) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: no block to move; call Iterate first (each Iterate "
+          "that returns true gives one block)",
+          api);
+    }
+    if (asynchronous) ++blocks_taken_;
   }
 
   // Picks the next block (m_idx_, n_idx_); false when all are done.
@@ -1543,11 +1850,6 @@ class Matmul {
     return static_cast<uint32_t>((a + b - 1) / b);
   }
   static uint32_t Ceil16(uint32_t x) { return (x + 15) / 16 * 16; }
-  template <typename T>
-  static uint32_t CeilC0(uint32_t x) {
-    constexpr uint32_t c0 = 32 / sizeof(T);
-    return (x + c0 - 1) / c0 * c0;
-  }
 
   uint32_t CurM() const {
     return std::min<uint32_t>(tiling_.baseM,
@@ -1576,16 +1878,23 @@ class Matmul {
     for (uint32_t s = 0; s < k_steps; ++s) {
       const uint32_t k0 = s * tiling_.baseK;
       const uint32_t cur_k = std::min<uint32_t>(tiling_.baseK, single_k_ - k0);
-      LoadA(m0, k0, cur_m, cur_k);
-      LoadB(k0, n0, cur_k, cur_n);
+      LoadOperand<true>(m0, k0, cur_m, cur_k);
+      LoadOperand<false>(n0, k0, cur_n, cur_k);
       MmadParams p;
-      p.m = static_cast<uint16_t>(cur_m);
+      // Mmad reads A of one row as an ND row (GEMV); the block's A lies in
+      // L0A in Zz, so a one-row block computes its whole fractal row, of
+      // which Fixpipe moves the first.
+      p.m = static_cast<uint16_t>(cur_m == 1 ? 16 : cur_m);
       p.n = static_cast<uint16_t>(cur_n);
       p.k = static_cast<uint16_t>(cur_k);
+      // A float A loaded by squares lies in L0A with K to 16.
+      p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_;
       p.cmatrixInitVal = s == 0 && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
-      if (s == 0 && bias) {
+      if constexpr (kInt4) {
+        Mmad(c, a2, b2, p);  // SetBias refuses a bias for int4b_t
+      } else if (s == 0 && bias) {
         Mmad(c, a2, b2, bias2_.template Get<L0cT>(), p);
       } else {
         Mmad(c, a2, b2, p);
@@ -1611,7 +1920,7 @@ class Matmul {
   static void LoadFractals(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            uint32_t count, uint32_t src_stride,
                            bool transpose) {
-    constexpr uint32_t frac = 512 / sizeof(T);
+    constexpr uint32_t frac = 4096 / matmul_detail::kBits<T>;
     constexpr uint32_t kMaxRepeats = 255;
     LoadData2DParams load;
     load.srcStride = static_cast<uint16_t>(src_stride);
@@ -1623,146 +1932,370 @@ class Matmul {
     }
   }
 
-  // Where a base block lies in an operand given in NZ: its first row and
-  // column in the operand as stored (the transposed shape for a transposed
-  // operand), its rows and columns, and the stored matrix's rows rounded
-  // up to 16 (one column block's length).
-  struct NzPart {
-    uint32_t row0, col0, rows, cols, whole_rows;
+  // One operand's base block on its way to L0A (A, in Zz) or L0B (B, in
+  // Zn): its place along M (N for B) and K, and whether the stored rows run
+  // along K (A transposed, B as [K, N]). A and B take one path, so each
+  // layout rule lives once; both L0 layouts are fractals of 16 rows of M (N)
+  // by C0 of K, A's in row-major order of fractals, B's K-major.
+  struct OperandBlock {
+    uint32_t mn0, k0;  // the block's first row of M (N) and of K
+    uint32_t mn, k;    // its extent along M (N) and K
+    bool k_rows;       // the stored rows run along K
+    // The block as the operand stores it: first row and column, extents.
+    uint32_t row0() const { return k_rows ? k0 : mn0; }
+    uint32_t col0() const { return k_rows ? mn0 : k0; }
+    uint32_t rows() const { return k_rows ? k : mn; }
+    uint32_t cols() const { return k_rows ? mn : k; }
   };
 
-  // A base block of an operand stored in NZ: its column blocks are
-  // contiguous runs of rows in GM, so one strided DataCopy moves them into
-  // the layout ND2NZ would have made (column blocks Ceil16(rows) apart).
+  template <bool kIsA>
+  using OperandT = std::conditional_t<kIsA, SrcAT, SrcBT>;
+  template <bool kIsA>
+  using OperandType = std::conditional_t<kIsA, A_TYPE, B_TYPE>;
+
+  template <bool kIsA>
+  const GlobalTensor<OperandT<kIsA>>& OperandGm() const {
+    if constexpr (kIsA) {
+      return a_gm_;
+    } else {
+      return b_gm_;
+    }
+  }
+  template <bool kIsA>
+  const LocalTensor<OperandT<kIsA>>& OperandLocal() const {
+    if constexpr (kIsA) {
+      return a_local_;
+    } else {
+      return b_local_;
+    }
+  }
+  // The stored matrix's row length (an ND row in GM) and its rows, with
+  // their names for messages; at TSCM its rows are the single shape's.
+  template <bool kIsA>
+  std::pair<const char*, int> StoredRowLength(bool trans) const {
+    if constexpr (kIsA) {
+      return trans ? std::pair{"orgM", org_m_} : std::pair{"orgKa", org_ka_};
+    } else {
+      return trans ? std::pair{"orgKb", org_kb_} : std::pair{"orgN", org_n_};
+    }
+  }
+  template <bool kIsA>
+  uint32_t StoredRows(bool trans) const {
+    if constexpr (OperandType<kIsA>::pos == TPosition::TSCM) {
+      if constexpr (kIsA) return trans ? single_k_ : single_m_;
+      return trans ? single_n_ : single_k_;
+    } else if constexpr (kIsA) {
+      return trans ? org_ka_ : org_m_;
+    } else {
+      return trans ? org_n_ : org_kb_;
+    }
+  }
+
+  // The height of a column block of the object's L1 block (its stored rows
+  // rounded up: to 32 where int8_t squares are loaded; docs/matmul.md).
   template <typename T>
-  static void CopyNzPart(const LocalTensor<T>& dst, const GlobalTensor<T>& nz,
-                         const NzPart& p, const char* which) {
-    constexpr uint32_t c0 = 32 / sizeof(T);
-    if (p.row0 % 16 != 0 || p.col0 % c0 != 0) {
-      normgrad_ascendc::Fail(
-          "Matmul: %s in NZ is read in whole fractals, but a base block "
-          "starts at row %u, column %u of it (rows in 16s, columns in %u "
-          "for %s: make the base blocks such multiples)",
-          which, p.row0, p.col0, c0, normgrad_ascendc::TypeName<T>());
-    }
-    const uint32_t rows = Ceil16(p.rows);
-    DataCopyParams move;
-    move.blockCount = static_cast<uint16_t>((p.cols + c0 - 1) / c0);
-    move.blockLen = static_cast<uint16_t>(rows);  // 32-byte rows
-    move.srcStride = static_cast<uint16_t>(p.whole_rows - rows);
-    DataCopy(dst, nz[(uint64_t{p.col0} / c0 * p.whole_rows + p.row0) * c0],
-             move);
+  static uint32_t L1Height(const OperandBlock& blk) {
+    constexpr uint32_t bits = matmul_detail::kBits<T>;
+    const uint32_t unit = blk.k_rows && bits <= 8 ? 256 / bits : 16;
+    return (blk.rows() + unit - 1) / unit * unit;
   }
 
-  // A's base block into L1 as the object's layout wants it: the ND2NZ move
-  // `nz` from `src`, or the kernel's CopyA1 callback (MM_CB), which gets
-  // the block's indices along M and K and its size and must write the same
-  // layout.
-  void CopyA1(const LocalTensor<SrcAT>& a1, const GlobalTensor<SrcAT>& src,
-              const Nd2NzParams& nz, const NzPart& part, uint32_t m0,
-              uint32_t k0, uint32_t cur_m, uint32_t cur_k) {
-    if constexpr (MM_CB::kCopyA1) {
-      MM_CB::CopyA1Ptr(a1.template ReinterpretCast<int8_t>(),
-                       reinterpret_cast<__gm__ void*>(a_gm_.GetPhyAddr()),
-                       static_cast<int>(m0 / tiling_.baseM),
-                       static_cast<int>(k0 / tiling_.baseK),
-                       static_cast<int>(cur_m), static_cast<int>(cur_k),
-                       user_def_info_, self_define_data_);
-    } else if constexpr (A_TYPE::format == CubeFormat::NZ) {
-      CopyNzPart(a1, a_gm_, part, "A");
+  // A's (B's) base block into L0A (L0B): moved GM → L1 first (by the
+  // object, or by the kernel's CopyA1 / CopyB1 callback), or read in place
+  // from the kernel's L1 tensor at TSCM.
+  template <bool kIsA>
+  void LoadOperand(uint32_t mn0, uint32_t k0, uint32_t mn, uint32_t k) {
+    using T = OperandT<kIsA>;
+    const bool trans = kIsA ? trans_a_ : trans_b_;
+    const OperandBlock blk{mn0, k0, mn, k, kIsA == trans};
+    LocalTensor<T> l0;
+    LocalTensor<T> l1;
+    if constexpr (kIsA) {
+      l0 = a2_.template Get<T>();
     } else {
-      DataCopy(a1, src, nz);
+      l0 = b2_.template Get<T>();
     }
-  }
-
-  // B's base block into L1: ND2NZ, or the CopyB1 callback (indices along
-  // K and N).
-  void CopyB1(const LocalTensor<SrcBT>& b1, const GlobalTensor<SrcBT>& src,
-              const Nd2NzParams& nz, const NzPart& part, uint32_t k0,
-              uint32_t n0, uint32_t cur_k, uint32_t cur_n) {
-    if constexpr (MM_CB::kCopyB1) {
-      MM_CB::CopyB1Ptr(b1.template ReinterpretCast<int8_t>(),
-                       reinterpret_cast<__gm__ void*>(b_gm_.GetPhyAddr()),
-                       static_cast<int>(k0 / tiling_.baseK),
-                       static_cast<int>(n0 / tiling_.baseN),
-                       static_cast<int>(cur_k), static_cast<int>(cur_n),
-                       user_def_info_, self_define_data_);
-    } else if constexpr (B_TYPE::format == CubeFormat::NZ) {
-      CopyNzPart(b1, b_gm_, part, "B");
+    if constexpr (OperandType<kIsA>::pos == TPosition::TSCM) {
+      constexpr uint32_t c0 = 256 / matmul_detail::kBits<T>;
+      const char* which = kIsA ? "A" : "B";
+      if (blk.row0() % 16 != 0 || blk.col0() % c0 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s at TSCM is read in whole fractals, but a base block "
+            "starts at row %u, column %u of it (rows in 16s, columns in %u "
+            "for %s: make the base blocks such multiples)",
+            which, blk.row0(), blk.col0(), c0, normgrad_ascendc::TypeName<T>());
+      }
+      const uint32_t height = Ceil16(StoredRows<kIsA>(trans));
+      const uint64_t whole_cols = kIsA ? (trans ? single_m_ : single_k_)
+                                       : (trans ? single_k_ : single_n_);
+      const uint64_t need = normgrad_ascendc::MatmulNzBytesOfBits(
+          height, whole_cols, matmul_detail::kBits<T>);
+      const LocalTensor<T>& scm = OperandLocal<kIsA>();
+      const uint64_t have =
+          uint64_t{scm.GetSize()} * matmul_detail::kBits<T> / 8;
+      if (have < need) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s at TSCM holds %llu bytes; the single shape in Nz "
+            "(%u x %llu stored, rows to 16, columns to 32 bytes) takes %llu",
+            which, ull(have), height, ull(whole_cols), ull(need));
+      }
+      if constexpr (matmul_detail::kBits<T> <= 8) {
+        // int8_t / int4b_t rows along K load by squares of c0 rows: the
+        // last column block's last square reads that far past its start.
+        if (blk.k_rows) {
+          const uint64_t last_block = blk.col0() / c0 + (blk.mn - 1) / c0;
+          const uint64_t end = ((last_block * height + blk.row0()) / 16 +
+                                uint64_t{CeilDiv(blk.k, c0)} * (c0 / 16)) *
+                               512;
+          if (end > have) {
+            normgrad_ascendc::Fail(
+                "Matmul: %s of %s at TSCM is loaded by squares of %u rows of "
+                "K; the last one reads up to byte %llu of the tensor, which "
+                "holds %llu: allocate the tensor that long (the rows past K "
+                "are read, not used)",
+                which, normgrad_ascendc::TypeName<T>(), c0, ull(end),
+                ull(have));
+          }
+        }
+      }
+      LoadToL0<kIsA>(l0, scm, height, blk.row0(), blk.col0(), blk);
     } else {
-      DataCopy(b1, src, nz);
+      if constexpr (kIsA) {
+        l1 = a1_.template Get<T>();
+      } else {
+        l1 = b1_.template Get<T>();
+      }
+      CopyToL1<kIsA>(l1, blk, trans);
+      LoadToL0<kIsA>(l0, l1, L1Height<T>(blk), 0, 0, blk);
     }
   }
 
-  // A's (cur_m × cur_k) part at (m0, k0): GM → L1 (Nz) → L0A (Zz).
-  void LoadA(uint32_t m0, uint32_t k0, uint32_t cur_m, uint32_t cur_k) {
-    constexpr uint32_t frac = 512 / sizeof(SrcAT);
-    const LocalTensor<SrcAT> a1 = a1_.template Get<SrcAT>();
-    const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
-    Nd2NzParams nz;
-    nz.ndNum = 1;
-    nz.dstNzNStride = 1;
-    const uint32_t m_pad = Ceil16(cur_m);
-    const uint32_t k_pad = CeilC0<SrcAT>(cur_k);
-    if (!trans_a_) {  // A is [M, K]: rows of M, C0 blocks of K
-      nz.nValue = static_cast<uint16_t>(cur_m);
-      nz.dValue = static_cast<uint16_t>(cur_k);
-      nz.srcDValue = RowLength("orgKa", org_ka_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(m_pad);
-      CopyA1(a1, a_gm_[uint64_t{m0} * org_ka_ + k0], nz,
-             {m0, k0, cur_m, cur_k, Ceil16(org_m_)}, m0, k0, cur_m, cur_k);
-      const uint32_t m1 = m_pad / 16, k1 = k_pad / (32 / sizeof(SrcAT));
-      for (uint32_t i = 0; i < m1; ++i) {
-        LoadFractals(a2[i * k1 * frac], a1[i * frac], k1, m1, false);
+  // The base block GM → L1: by the kernel's callback (MM_CB), which gets
+  // the block's indices (A: along M and K; B: along K and N) and size and
+  // must write the layout below; from an operand stored in NZ by strided
+  // DataCopy of whole fractals; from ND by DataCopy with ND2NZ. The layout:
+  // Nz, column blocks L1Height apart, except a float block whose stored
+  // rows run along K, kept in bands of 16 rows, each band's fractals one
+  // after the other (16-column pairs side by side, as its squares read).
+  template <bool kIsA>
+  void CopyToL1(const LocalTensor<OperandT<kIsA>>& l1, const OperandBlock& blk,
+                bool trans) {
+    using T = OperandT<kIsA>;
+    using Type = OperandType<kIsA>;
+    constexpr uint32_t bits = matmul_detail::kBits<T>;
+    constexpr uint32_t c0 = 256 / bits;
+    constexpr uint32_t frac = 4096 / bits;
+    const GlobalTensor<T>& gm = OperandGm<kIsA>();
+    if constexpr (kIsA && MM_CB::kCopyA1) {
+      MM_CB::CopyA1Ptr(l1.template ReinterpretCast<int8_t>(),
+                       reinterpret_cast<__gm__ void*>(gm.GetPhyAddr()),
+                       static_cast<int>(blk.mn0 / tiling_.baseM),
+                       static_cast<int>(blk.k0 / tiling_.baseK),
+                       static_cast<int>(blk.mn), static_cast<int>(blk.k),
+                       user_def_info_, self_define_data_);
+      return;
+    }
+    if constexpr (!kIsA && MM_CB::kCopyB1) {
+      MM_CB::CopyB1Ptr(l1.template ReinterpretCast<int8_t>(),
+                       reinterpret_cast<__gm__ void*>(gm.GetPhyAddr()),
+                       static_cast<int>(blk.k0 / tiling_.baseK),
+                       static_cast<int>(blk.mn0 / tiling_.baseN),
+                       static_cast<int>(blk.k), static_cast<int>(blk.mn),
+                       user_def_info_, self_define_data_);
+      return;
+    }
+    const bool bands = blk.k_rows && bits == 32;
+    const uint32_t rows = blk.rows(), cols = blk.cols();
+    const uint32_t band_fracs = Ceil16(cols) / 8;  // float bands: C1 to even
+    const uint32_t height = L1Height<T>(blk);
+    if constexpr (Type::format == CubeFormat::NZ) {
+      // Column blocks of the stored matrix are runs of whole_rows rows.
+      const uint32_t whole_rows = Ceil16(StoredRows<kIsA>(trans));
+      if (blk.row0() % 16 != 0 || blk.col0() % c0 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s in NZ is read in whole fractals, but a base block "
+            "starts at row %u, column %u of it (rows in 16s, columns in %u "
+            "for %s: make the base blocks such multiples)",
+            kIsA ? "A" : "B", blk.row0(), blk.col0(), c0,
+            normgrad_ascendc::TypeName<T>());
       }
-    } else {  // A is [K, M] (16-bit): each 16 x 16 fractal transposed
-      const uint32_t k_rows = Ceil16(cur_k);
-      nz.nValue = static_cast<uint16_t>(cur_k);
-      nz.dValue = static_cast<uint16_t>(cur_m);
-      nz.srcDValue = RowLength("orgM", org_m_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      CopyA1(a1, a_gm_[uint64_t{k0} * org_m_ + m0], nz,
-             {k0, m0, cur_k, cur_m, Ceil16(org_ka_)}, m0, k0, cur_m, cur_k);
-      const uint32_t m1 = m_pad / 16, k1 = k_rows / 16;
-      for (uint32_t i = 0; i < m1; ++i) {
-        LoadFractals(a2[i * k1 * frac], a1[i * k1 * frac], k1, 1, true);
+      const uint64_t first =
+          uint64_t{blk.col0()} / c0 * whole_rows + blk.row0();
+      DataCopyParams move;
+      move.blockCount = static_cast<uint16_t>(CeilDiv(cols, c0));
+      if (!bands) {
+        move.blockLen = static_cast<uint16_t>(Ceil16(rows));  // 32-byte rows
+        move.srcStride = static_cast<uint16_t>(whole_rows - Ceil16(rows));
+        move.dstStride = static_cast<uint16_t>(height - Ceil16(rows));
+        DataCopy(l1, gm[first * c0], move);
+        return;
+      }
+      move.blockLen = 16;
+      move.srcStride = static_cast<uint16_t>(whole_rows - 16);
+      for (uint32_t b = 0; b < Ceil16(rows) / 16; ++b) {
+        DataCopy(l1[b * band_fracs * frac], gm[(first + 16 * b) * c0], move);
+      }
+    } else {
+      const auto [row_name, row_len] = StoredRowLength<kIsA>(trans);
+      const uint64_t first = uint64_t{blk.row0()} * row_len + blk.col0();
+      // int4b_t moves as its bytes: ND2NZ's lengths count bytes then, so
+      // rows and blocks start on whole bytes.
+      constexpr uint32_t per_unit = bits == 4 ? 2 : 1;
+      if (bits == 4 && (row_len % 2 != 0 || cols % 2 != 0)) {
+        normgrad_ascendc::Fail(
+            "Matmul: %s of int4b_t has an odd number of elements along its "
+            "inner axis (%s %d, a block of %u); int4b_t matrices have an "
+            "even inner axis (two elements a byte)",
+            kIsA ? "A" : "B", row_name, row_len, cols);
+      }
+      Nd2NzParams nz;
+      nz.ndNum = 1;
+      nz.dValue = static_cast<uint16_t>(cols / per_unit);
+      nz.srcDValue =
+          static_cast<uint16_t>(RowLength(row_name, row_len) / per_unit);
+      nz.dstNzNStride = 1;
+      if (!bands) {
+        nz.nValue = static_cast<uint16_t>(rows);
+        nz.dstNzC0Stride = static_cast<uint16_t>(height);
+        DataCopy(l1, gm[first], nz);
+        return;
+      }
+      nz.dstNzC0Stride = 16;
+      for (uint32_t b = 0; b * 16 < rows; ++b) {
+        nz.nValue =
+            static_cast<uint16_t>(std::min<uint32_t>(16, rows - 16 * b));
+        DataCopy(l1[b * band_fracs * frac],
+                 gm[first + uint64_t{16} * b * row_len], nz);
       }
     }
   }
 
-  // B's (cur_k × cur_n) part at (k0, n0): GM → L1 (Nz) → L0B (Zn).
-  void LoadB(uint32_t k0, uint32_t n0, uint32_t cur_k, uint32_t cur_n) {
-    constexpr uint32_t frac = 512 / sizeof(SrcBT);
-    const LocalTensor<SrcBT> b1 = b1_.template Get<SrcBT>();
-    const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
-    Nd2NzParams nz;
-    nz.ndNum = 1;
-    nz.dstNzNStride = 1;
-    const uint32_t n_pad = Ceil16(cur_n);
-    if (!trans_b_) {  // B is [K, N] (16-bit): each fractal transposed
-      const uint32_t k_rows = Ceil16(cur_k);
-      nz.nValue = static_cast<uint16_t>(cur_k);
-      nz.dValue = static_cast<uint16_t>(cur_n);
-      nz.srcDValue = RowLength("orgN", org_n_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(k_rows);
-      CopyB1(b1, b_gm_[uint64_t{k0} * org_n_ + n0], nz,
-             {k0, n0, cur_k, cur_n, Ceil16(org_kb_)}, k0, n0, cur_k, cur_n);
-      const uint32_t k1 = k_rows / 16, n1 = n_pad / 16;
-      for (uint32_t i = 0; i < k1; ++i) {
-        LoadFractals(b2[i * n1 * frac], b1[i * frac], n1, k1, true);
+  // The block from L1 (`src`: column blocks `height` rows apart, the block
+  // at stored row `row0`, column `col0`) into L0. Where the stored rows run
+  // along M (N), each L1 fractal is an L0 fractal (LoadData); along K, each
+  // 16-bit fractal is transposed (LoadData with ifTranspose), and int8_t
+  // and float blocks go by squares of two fractals (LoadDataWithTranspose).
+  template <bool kIsA>
+  void LoadToL0(const LocalTensor<OperandT<kIsA>>& l0,
+                const LocalTensor<OperandT<kIsA>>& src, uint32_t height,
+                uint32_t row0, uint32_t col0, const OperandBlock& blk) {
+    using T = OperandT<kIsA>;
+    constexpr uint32_t bits = matmul_detail::kBits<T>;
+    constexpr uint32_t c0 = 256 / bits;
+    constexpr uint32_t frac = 4096 / bits;
+    const uint32_t mn1 = Ceil16(blk.mn) / 16;
+    // A float A whose rows are loaded by squares spans K to 16
+    // (kDirectionAlign in its Mmad).
+    const uint32_t k1 = kIsA && blk.k_rows && bits == 32 ? Ceil16(blk.k) / 8
+                                                         : CeilDiv(blk.k, c0);
+    // L0 fractal (mi, ki): Zz for A, Zn for B.
+    const auto dst_at = [&](uint32_t mi, uint32_t ki) -> uint32_t {
+      return kIsA ? mi * k1 + ki : ki * mn1 + mi;
+    };
+    if (!blk.k_rows || bits == 16) {
+      // The L1 fractal holding L0 fractal (mi, ki), counted from src.
+      const auto src_at = [&](uint32_t mi, uint32_t ki) -> uint64_t {
+        return blk.k_rows
+                   ? (uint64_t{col0 / c0 + mi} * height + row0 + 16 * ki) / 16
+                   : (uint64_t{col0 / c0 + ki} * height + row0 + 16 * mi) / 16;
+      };
+      // A row of L0 fractals (A: along K; B: along N) per call.
+      const uint32_t outer = kIsA ? mn1 : k1, inner = kIsA ? k1 : mn1;
+      for (uint32_t o = 0; o < outer; ++o) {
+        const uint32_t mi = kIsA ? o : 0, ki = kIsA ? 0 : o;
+        const uint64_t first = src_at(mi, ki);
+        const uint64_t next = kIsA ? src_at(mi, 1) : src_at(1, ki);
+        LoadFractals(l0[dst_at(mi, ki) * frac], src[first * frac], inner,
+                     static_cast<uint32_t>(next - first), blk.k_rows);
       }
-    } else {  // B is [N, K]: its Nz is B's Zn
-      nz.nValue = static_cast<uint16_t>(cur_n);
-      nz.dValue = static_cast<uint16_t>(cur_k);
-      nz.srcDValue = RowLength("orgKb", org_kb_);
-      nz.dstNzC0Stride = static_cast<uint16_t>(n_pad);
-      CopyB1(b1, b_gm_[uint64_t{n0} * org_kb_ + k0], nz,
-             {n0, k0, cur_n, cur_k, Ceil16(org_n_)}, k0, n0, cur_k, cur_n);
-      const uint32_t k1 = CeilC0<SrcBT>(cur_k) / (32 / sizeof(SrcBT));
-      const uint32_t n1 = n_pad / 16;
-      for (uint32_t i = 0; i < k1; ++i) {
-        LoadFractals(b2[i * n1 * frac], b1[i * n1 * frac], n1, 1, false);
+      return;
+    }
+    if constexpr (bits == 8) {
+      // int8_t: a square is 32 stored rows (K) by 32 columns (M or N), two
+      // fractals one above the other in a column block; transposed, its
+      // fractals are L0 (2j, q) and (2j + 1, q). Where M (N) has an odd
+      // number of 16s, the last squares' second fractals fall past the
+      // block, into the one fractal the buffer has beyond it.
+      const uint32_t spill = mn1 * k1;
+      for (uint32_t j = 0; 2 * j < mn1; ++j) {
+        const uint64_t first = (uint64_t{col0 / c0 + j} * height + row0) / 16;
+        const LocalTensor<T> from = src[first * frac];
+        const uint32_t t0 = dst_at(2 * j, 0);
+        if (2 * j + 1 < mn1) {
+          LoadSquares(l0[t0 * frac], from, k1, 1, dst_at(2 * j, 1) - t0,
+                      dst_at(2 * j + 1, 0) - t0, 2);
+          continue;
+        }
+        for (uint32_t q = 0; q < k1; ++q) {
+          const uint32_t at = dst_at(2 * j, q);
+          LoadSquares(l0[at * frac], from[2 * q * frac], 1, 1, 1, spill - at,
+                      2);
+        }
       }
+    } else if constexpr (bits == 4) {
+      // int4b_t (B as [K, N] only: an int4b_t A is never transposed): a
+      // square is 64 stored rows (K) by 64 columns (N), four fractals one
+      // above the other in a column block; transposed, its fractals are L0
+      // (4j + f, q), one after the other. Where N has no multiple of four
+      // 16s, the last squares' overhanging fractals fall on the next K
+      // row's first ones, which the other column blocks (loaded after it)
+      // or the next square write again, and past the block into the three
+      // fractals the buffer has beyond it.
+      const uint32_t blocks = CeilDiv(mn1, 4);
+      for (uint32_t jj = blocks; jj-- > 0;) {
+        const uint64_t first = (uint64_t{col0 / c0 + jj} * height + row0) / 16;
+        const LocalTensor<T> from = src[first * frac];
+        const uint32_t t0 = dst_at(4 * jj, 0);
+        if (4 * jj + 3 < mn1) {
+          LoadSquares(l0[t0 * frac], from, k1, 1, dst_at(4 * jj, 1) - t0, 1, 4);
+          continue;
+        }
+        for (uint32_t q = 0; q < k1; ++q) {
+          LoadSquares(l0[dst_at(4 * jj, q) * frac], from[4 * q * frac], 1, 1, 1,
+                      1, 4);
+        }
+      }
+    } else {
+      // float: a square is 16 stored rows (K) by 16 columns (M or N), two
+      // fractals side by side in a band of the L1 block; transposed, its
+      // fractals are L0 (p, 2b) and (p, 2b + 1).
+      const uint32_t band_count = Ceil16(blk.k) / 16;
+      const uint32_t band_fracs = Ceil16(blk.mn) / 8;
+      if constexpr (kIsA) {
+        for (uint32_t p = 0; p < mn1; ++p) {
+          LoadSquares(l0[dst_at(p, 0) * frac], src[2 * p * frac], band_count,
+                      band_fracs / 2, 2, 1, 2);
+        }
+      } else {
+        for (uint32_t b = 0; b < band_count; ++b) {
+          LoadSquares(l0[dst_at(0, 2 * b) * frac], src[b * band_fracs * frac],
+                      mn1, 1, 1, mn1, 2);
+        }
+      }
+    }
+  }
+
+  // `count` squares of `fractals` fractals from `src`, `src_stride`
+  // squares apart, each transposed by LoadDataWithTranspose: square i's
+  // first fractal to fractal i · dst_step of `dst`, each further one
+  // `t1_step` fractals after the one before (calls of at most 255 repeats:
+  // repeatTimes has 8 bits).
+  template <typename T>
+  static void LoadSquares(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                          uint32_t count, uint32_t src_stride,
+                          uint32_t dst_step, uint32_t t1_step,
+                          uint32_t fractals) {
+    constexpr uint32_t frac = 4096 / matmul_detail::kBits<T>;
+    constexpr uint32_t kMaxRepeats = 255;
+    LoadData2dTransposeParams load;
+    load.srcStride = static_cast<uint16_t>(src_stride);
+    load.dstGap = static_cast<uint16_t>(dst_step - 1);
+    load.dstFracGap = static_cast<uint16_t>(t1_step - 1);
+    for (uint32_t done = 0; done < count; done += kMaxRepeats) {
+      load.repeatTimes =
+          static_cast<uint8_t>(std::min(kMaxRepeats, count - done));
+      LoadDataWithTranspose(dst[done * dst_step * frac],
+                            src[done * src_stride * fractals * frac], load);
     }
   }
 
@@ -1925,6 +2458,8 @@ class Matmul {
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
   bool have_block_ = false;
+  bool async_ = false;         // the last Iterate was Iterate<false>
+  uint32_t blocks_taken_ = 0;  // blocks the asynchronous GetTensorC took
   uint8_t sub_block_idx_ = 0;
   uint32_t batch_a_ = 1, batch_b_ = 1;  // SetBatchNum
   std::vector<uint8_t> batch_stage_;    // IterateBatch into the UB
