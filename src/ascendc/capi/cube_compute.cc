@@ -103,7 +103,7 @@ void CapiSetL0c2GmConfig(uint64_t relu_pre, uint64_t quant_pre,
   const TensorView quant = CubePointerView(
       api, nullptr, "quant_pre", reinterpret_cast<const void*>(quant_pre),
       AscendC::TPosition::C2PIPE2GM);
-  RunAsCapi(api, [&] { RunSetFixPipeConfig(&quant, nullptr); });
+  RunAsCapi(api, [&] { RunSetFixPipeConfig(&quant, nullptr, false); });
   CurrentCore().fixpipe_registers().unit_flag = enable_unit_flag;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ascendc/cube/cube_checks.h"
+#include "ascendc/cube/cube_unit_flag.h"
 #include "ascendc/cube/hf32_round.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
@@ -479,6 +480,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   if (bias != nullptr) {
     CheckFits(api, "bias", uint64_t{p.n} * 4, bias->bytes, "the bias (1 x n)");
   }
+  RunUnitFlag("Mmad", api, "mmadParams.unitFlag", UnitFlagSide::kWrite,
+              p.unitFlag, MmadL0cBlocks(dst.offset, p.m, p.n));
   const uint8_t* a = fm.declared_data();
   const uint8_t* b = filter.declared_data();
   const uint8_t* bias_data = bias != nullptr ? bias->declared_data() : nullptr;
@@ -838,16 +841,18 @@ struct FixpipeCall {
   const char* workspace_expected;
   uint32_t workspace_align;
   const char* scalar;
+  const char* unit_flag;
 };
 constexpr FixpipeCall kFixpipeCall{
-    "Fixpipe", "cbufWorkspace",        TPosition::C1, "C1 (L1)",
-    32,        "intriParams.deqScalar"};
+    "Fixpipe", "cbufWorkspace",         TPosition::C1,         "C1 (L1)",
+    32,        "intriParams.deqScalar", "intriParams.unitFlag"};
 constexpr FixpipeCall kDataCopyCall{"DataCopy",
                                     "SetFixPipeConfig's tensor",
                                     TPosition::C2PIPE2GM,
                                     "C2PIPE2GM (the fixpipe buffer)",
                                     128,
-                                    "SetFixpipePreQuantFlag's config"};
+                                    "SetFixpipePreQuantFlag's config",
+                                    "intriParams.unitFlag"};
 
 void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
                  AscendC::CO2Layout layout, const GmSide* dst_gm,
@@ -978,6 +983,20 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
       (last * p.srcNdStride + uint64_t{blocks - 1} * p.srcStride) * kCubeBlock +
       uint64_t{p.mSize} * kCubeBlock;
   CheckFits(api, "src", src_end * 4, src.bytes, "the NZ matrices");
+  if (p.unitFlag != 0) {
+    // The L0C blocks read: mSize rows of 16 values in each column block.
+    L0cBlockSet read;
+    for (uint32_t i = 0; i < nd_num; ++i) {
+      for (uint32_t b = 0; b < blocks; ++b) {
+        const uint64_t start = src.offset + (uint64_t{i} * p.srcNdStride +
+                                             uint64_t{b} * p.srcStride) *
+                                                kCubeBlock * 4;
+        read.AddBytes(start, start + uint64_t{p.mSize} * kCubeBlock * 4);
+      }
+    }
+    RunUnitFlag(how.op, api, how.unit_flag, UnitFlagSide::kRead, p.unitFlag,
+                read);
+  }
   // The destination: element (m, n) of matrix i at `dst_index` elements.
   const uint64_t block_elems = uint64_t{p.dstStride} * 32 / out_bytes;
   const auto dst_index = [&](uint32_t i, uint32_t m, uint32_t n) {
@@ -1162,7 +1181,8 @@ void RunDataCopyL0cToL1(CubeType dst_type, CubeType src_type,
   DataCopyFromL0c(dst_type, src_type, nullptr, &dst, src, params);
 }
 
-void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu) {
+void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu,
+                         bool clear_unit_flags) {
   const char* api = "SetFixPipeConfig";
   if (relu != nullptr && relu->core != nullptr) {
     Fail(
@@ -1170,6 +1190,7 @@ void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu) {
         "empty LocalTensor",
         api, PositionName(relu->position));
   }
+  if (clear_unit_flags) ClearUnitFlags();
   if (quant == nullptr) return;  // clears the unit flags only
   CheckOperand(api, "quantPre", *quant, {TPosition::C2PIPE2GM},
                "C2PIPE2GM (the fixpipe buffer)", 128);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ascendc/cube/cube_checks.h"
+#include "ascendc/cube/cube_unit_flag.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/cube/cube_sparse.h"
 #include "normgrad_ascendc/runtime/core.h"
@@ -124,6 +125,9 @@ void RunMmadWithSparse(const TensorView& dst, const TensorView& fm,
           api, f, f * kFractalBytes, (f + 1) * kFractalBytes - 1);
     }
   }
+  RunUnitFlag("MmadWithSparse", api, "mmadParams.unitFlag",
+              UnitFlagSide::kWrite, p.unitFlag,
+              MmadL0cBlocks(dst.offset, p.m, p.n));
   const auto* a = reinterpret_cast<const int8_t*>(fm.declared_data());
   const auto* b = reinterpret_cast<const int8_t*>(filter.declared_data());
   const uint8_t* index = buffer.bytes.get();

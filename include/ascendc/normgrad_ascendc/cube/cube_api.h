@@ -267,9 +267,10 @@ void RunDataCopyL0cToGm(CubeType dst_type, CubeType src_type, const GmSide& dst,
 void RunDataCopyL0cToL1(CubeType dst_type, CubeType src_type,
                         const TensorView& dst, const TensorView& src,
                         const AscendC::DataCopyCO12DstParams& params);
-/// SetFixPipeConfig: `quant` null clears the unit flags only (no effect on
-/// the CPU).
-void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu);
+/// SetFixPipeConfig: `quant` null sets no quantization tensor;
+/// `clear_unit_flags` (isUnitFlag) sets every unit flag of L0C to 0.
+void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu,
+                         bool clear_unit_flags);
 void RunSetFixpipeNz2ndFlag(uint16_t nd_num, uint16_t src_nd_stride,
                             uint16_t dst_nd_stride);
 void RunSetFixpipePreQuantFlag(uint64_t config);
@@ -505,9 +506,9 @@ void SetFixPipeConfig(const LocalTensor<T>& reluPre,
                       normgrad_ascendc::CallSite site = {}) {
   static_assert(std::is_same_v<T, uint64_t>,
                 "SetFixPipeConfig: T must be uint64_t");
-  (void)isUnitFlag;  // clears L0C's unit flags: nothing to do on the CPU
   const normgrad_ascendc::ApiCall call(site);
-  normgrad_ascendc::RunSetFixPipeConfig(&quantPre.view(), &reluPre.view());
+  normgrad_ascendc::RunSetFixPipeConfig(&quantPre.view(), &reluPre.view(),
+                                        isUnitFlag);
 }
 
 /// The one-tensor form: `preData` is the quantization tensor in the fixpipe
@@ -524,7 +525,7 @@ void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUnitFlag = false,
   const bool clear_only =
       isUnitFlag && preData.view().position == TPosition::CO1;
   normgrad_ascendc::RunSetFixPipeConfig(clear_only ? nullptr : &preData.view(),
-                                        nullptr);
+                                        nullptr, isUnitFlag);
 }
 
 /// The NZ2ND setting of DataCopy L0C → GM.

@@ -216,6 +216,25 @@ struct SparseIndexBuffer {
   }
 };
 
+/// L0C's unit flags (cube/cube_unit_flag.cc): one per 512-byte block, which
+/// Mmad and Fixpipe with unitFlag 2 or 3 wait on and change, with the call
+/// that last changed each (for the report of a wait that cannot end). All 0
+/// when a block starts and after SetFixPipeConfig with isUnitFlag.
+struct L0cUnitFlags {
+  static constexpr uint32_t kBlockBytes = 512;
+  static constexpr uint32_t kBlocks = 256;  ///< L0C's 128 KiB in blocks
+  struct Block {
+    bool set = false;
+    const char* by = nullptr;  ///< the instruction's name; null: none
+    const char* file = nullptr;
+    unsigned line = 0;
+  };
+  Block blocks[kBlocks];
+  void Reset() {
+    for (Block& block : blocks) block = Block();
+  }
+};
+
 /// The sum the last ReduceSum of half or float left for GetReduceRepeatSumSpr
 /// (vector_reduce.h), in the bits of its type; 0 when a block starts.
 struct ReduceSpr {
@@ -307,6 +326,8 @@ class Core {
   MmadModes& mmad_modes() { return mmad_modes_; }
   /// The sparse index buffer (SparseIndexBuffer).
   SparseIndexBuffer& sparse_index() { return sparse_index_; }
+  /// L0C's unit flags (L0cUnitFlags).
+  L0cUnitFlags& unit_flags() { return unit_flags_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -364,6 +385,7 @@ class Core {
   Img2colRegisters img2col_registers_;
   MmadModes mmad_modes_;
   SparseIndexBuffer sparse_index_;
+  L0cUnitFlags unit_flags_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
   CoreRole role_;
   uint8_t* cube_memory_[kCubeMemoryCount] = {};
