@@ -1,5 +1,6 @@
 // cube_compute.cc — the C API's matrix computation
-// (c_api/cube_compute/cube_compute.h) on Mmad (RunMmad), its mode registers
+// (c_api/cube_compute/cube_compute.h) on Mmad (RunMmad) and MmadWithSparse
+// (RunMmadWithSparse), its mode registers
 // (RunSetHF32Mode, RunSetHF32TransMode) and the fixpipe configuration
 // (RunSetFixPipeConfig).
 #include "c_api/cube_compute/cube_compute.h"
@@ -10,6 +11,7 @@
 #include "normgrad_ascendc/capi/capi_cube.h"
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
+#include "normgrad_ascendc/cube/cube_sparse.h"
 
 namespace normgrad_ascendc {
 
@@ -68,6 +70,27 @@ void CapiMmad(const char* api, CubeType c_type, CubeType ab_type, void* c,
     RunMmad(c_type, ab_type, ab_type, dst, fm, filter, nullptr,
             CubeType::kOther, p);
   });
+}
+
+void CapiMmadSparse(const char* api, void* c, void* a, void* b, uint16_t m,
+                    uint16_t k, uint16_t n, uint8_t unit_flag,
+                    bool c_matrix_source, bool c_matrix_init_val,
+                    const CallSite& site) {
+  const CapiCall call(api, site);
+  const TensorView dst =
+      CubePointerView(api, nullptr, "c", c, AscendC::TPosition::CO1);
+  const TensorView fm =
+      CubePointerView(api, nullptr, "a", a, AscendC::TPosition::A2);
+  const TensorView filter =
+      CubePointerView(api, nullptr, "b", b, AscendC::TPosition::B2);
+  AscendC::MmadParams p;
+  p.m = m;
+  p.k = k;
+  p.n = n;
+  p.unitFlag = unit_flag;
+  p.cmatrixInitVal = c_matrix_init_val;
+  p.cmatrixSource = c_matrix_source;
+  RunAsCapi(api, [&] { RunMmadWithSparse(dst, fm, filter, p); });
 }
 
 void CapiSetHf32(const char* api, bool on, const CallSite& site) {

@@ -5,7 +5,8 @@
 // and its fixpipe registers (RunDataCopyL0cToGm, RunSetFixpipeNz2ndFlag,
 // RunSetFixpipePreQuantFlag), Fixpipe L0C -> L1 (RunFixpipe), LoadData 3D
 // and its registers (RunLoadData3D, RunSetFmatrix, ...),
-// LoadDataWithTranspose (RunLoadDataWithTranspose) and Fill (RunFill).
+// LoadDataWithTranspose (RunLoadDataWithTranspose), LoadDataWithSparse
+// (RunLoadDataWithSparse) and Fill (RunFill).
 #include "c_api/cube_datamove/cube_datamove.h"
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
+#include "normgrad_ascendc/cube/cube_sparse.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
 
 namespace normgrad_ascendc {
@@ -111,6 +113,21 @@ void CapiCopyL1ToL0(const char* api, const CapiCubeType& type, TPosition to,
     RunLoadData2D(type.name, type.bytes, d, &s, nullptr,
                   AscendC::LoadData2DParams(start_index, repeat, src_stride, 0,
                                             dst_gap, false, 0));
+  });
+}
+
+void CapiCopyL1ToL0bSparse(const char* api, void* dst, void* src, void* index,
+                           uint16_t start_index, uint8_t repeat,
+                           const CallSite& site) {
+  const CapiCall call(api, site);
+  const TensorView d = CubePointerView(api, nullptr, "dst", dst, TPosition::B2);
+  const TensorView s = CubePointerView(api, nullptr, "src", src, TPosition::B1);
+  const TensorView i =
+      CubePointerView(api, nullptr, "index", index, TPosition::B1);
+  RunAsCapi(api, [&] {
+    RunLoadDataWithSparse(
+        d, s, i,
+        AscendC::LoadData2DParams(start_index, repeat, 0, 0, 0, false, 0));
   });
 }
 

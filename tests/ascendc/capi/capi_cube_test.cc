@@ -254,6 +254,84 @@ TEST_F(CapiCube, MmadInt8AndInt4MatchMmad) {
             0);
 }
 
+// The 4:2 sparse path: the densified B and its indices into L0B, then the
+// sparse Mmad, each against its C++ instruction on the same bytes.
+TEST_F(CapiCube, SparseLoadAndMmadMatchLoadDataWithSparseAndMmadWithSparse) {
+  // M 16, K 128, N 32: A 1 x 4 fractals; the dense B (64 x 32) 2 x 2.
+  uint8_t* l1 = Bytes(CubeMemory::kL1, 0);
+  for (uint32_t i = 0; i < 4 * 512; ++i) {
+    l1[i] = static_cast<uint8_t>(static_cast<int>(i * 7 % 9) - 4);
+    Bytes(CubeMemory::kL0A, 0)[i] = static_cast<uint8_t>(i * 13 + 5);
+  }
+  // Four 2-bit indices a byte, each 0, 1 or 2.
+  for (uint32_t i = 0; i < 4 * 128; ++i) {
+    uint8_t byte = 0;
+    for (uint32_t f = 0; f < 4; ++f) byte |= ((i + f * 5) % 3) << (2 * f);
+    l1[8192 + i] = byte;
+  }
+  asc_copy_l12l0b_sparse(At<int8_t>(0), At<int8_t>(0), At<int8_t>(8192), 0, 4);
+  AscendC::LoadDataWithSparse(
+      LocalTensor<int8_t>(TPosition::B2, 16384, 2048),
+      LocalTensor<int8_t>(TPosition::B1, 0, 2048),
+      LocalTensor<uint8_t>(TPosition::B1, 8192, 512),
+      AscendC::LoadData2DParams(0, 4, 0, 0, 0, false, 0));
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 0),
+                        Bytes(CubeMemory::kL0B, 16384), 2048),
+            0);
+  asc_mmad_sparse(At<int32_t>(0), At<int8_t>(0), At<int8_t>(0), 16, 128, 32, 0,
+                  false, true);
+  AscendC::MmadParams p;
+  p.m = 16;
+  p.k = 128;
+  p.n = 32;
+  AscendC::MmadWithSparse(LocalTensor<int32_t>(TPosition::CO1, 8192, 512),
+                          LocalTensor<int8_t>(TPosition::A2, 0, 2048),
+                          LocalTensor<int8_t>(TPosition::B2, 16384, 2048), p);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0C, 0),
+                        Bytes(CubeMemory::kL0C, 8192), 2048),
+            0);
+  // Accumulating onto L0C (c_matrix_init_val false), and the _sync forms
+  // from fractal 2 on.
+  asc_mmad_sparse_sync(At<int32_t>(0), At<int8_t>(0), At<int8_t>(0), 16, 128,
+                       32, 0, false, false);
+  p.cmatrixInitVal = false;
+  AscendC::MmadWithSparse(LocalTensor<int32_t>(TPosition::CO1, 8192, 512),
+                          LocalTensor<int8_t>(TPosition::A2, 0, 2048),
+                          LocalTensor<int8_t>(TPosition::B2, 16384, 2048), p);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0C, 0),
+                        Bytes(CubeMemory::kL0C, 8192), 2048),
+            0);
+  asc_copy_l12l0b_sparse_sync(At<int8_t>(32768), At<int8_t>(0),
+                              At<int8_t>(8192), 2, 2);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 32768), l1 + 1024, 1024), 0);
+  asc_copy_l12l0b_sparse(At<int8_t>(49152), At<int8_t>(0), At<int8_t>(8192), 0,
+                         0);  // repeat 0 moves nothing
+  EXPECT_EQ(Bytes(CubeMemory::kL0B, 49152)[0], 0);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_mmad_sparse(At<int32_t>(0), At<int8_t>(0), At<int8_t>(49152), 16,
+                        128, 32, 0, false, true);
+      },
+      "asc_mmad_sparse: MmadWithSparse<int32_t, int8_t>: filter's L0B fractal "
+      "96 (bytes 49152..49663 of L0B) has no index: no LoadDataWithSparse "
+      "loaded it in this block"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_mmad_sparse(At<int32_t>(0), At<int8_t>(0), At<int8_t>(0), 16, 128,
+                        32, 0, true, false);
+      },
+      "asc_mmad_sparse: MmadWithSparse<int32_t, int8_t>: "
+      "mmadParams.cmatrixSource is true, but MmadWithSparse has no bias "
+      "tensor to start C from"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l12l0b_sparse(At<int8_t>(0), At<int8_t>(16), At<int8_t>(8192),
+                               0, 1);
+      },
+      "asc_copy_l12l0b_sparse: src is at L1 byte 16, which is not a multiple "
+      "of 32 bytes"));
+}
+
 TEST_F(CapiCube, Hf32ModesMatchSetHF32Mode) {
   // Float inputs with bits below HF32's last place.
   for (uint32_t i = 0; i < 256; ++i) {

@@ -37,6 +37,11 @@ struct CapiMmadArgs {
 /// Mmad on the L0C, L0A and L0B operands the pointers name.
 void CapiMmad(const char* api, CubeType c_type, CubeType ab_type, void* c,
               void* a, void* b, const CapiMmadArgs& args, const CallSite& site);
+/// MmadWithSparse on the L0C, L0A and L0B operands the pointers name.
+void CapiMmadSparse(const char* api, void* c, void* a, void* b, uint16_t m,
+                    uint16_t k, uint16_t n, uint8_t unit_flag,
+                    bool c_matrix_source, bool c_matrix_init_val,
+                    const CallSite& site);
 /// The fixpipe settings of asc_set_l0c2gm_config and their getters.
 void CapiSetL0c2GmConfig(uint64_t relu_pre, uint64_t quant_pre,
                          bool enable_unit_flag, const CallSite& site);
@@ -118,6 +123,28 @@ NORMGRAD_CAPI_MMAD(asc_mmad_s4_sync,
                    "(int32_t, int4b_t)")
 #undef NORMGRAD_CAPI_MMAD_PAIRS
 #undef NORMGRAD_CAPI_MMAD
+
+/// C (m × n, int32_t, L0C) = A (m × k, int8_t, L0A) × the 4:2 sparse B whose
+/// densified values and indices asc_copy_l12l0b_sparse loaded into L0B
+/// (MmadWithSparse), starting from 0 (c_matrix_init_val) or from L0C.
+inline void asc_mmad_sparse(__cc__ int32_t* c, __ca__ int8_t* a,
+                            __cb__ int8_t* b, uint16_t m, uint16_t k,
+                            uint16_t n, uint8_t unit_flag, bool c_matrix_source,
+                            bool c_matrix_init_val,
+                            normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiMmadSparse("asc_mmad_sparse", c, a, b, m, k, n,
+                                   unit_flag, c_matrix_source,
+                                   c_matrix_init_val, site);
+}
+inline void asc_mmad_sparse_sync(__cc__ int32_t* c, __ca__ int8_t* a,
+                                 __cb__ int8_t* b, uint16_t m, uint16_t k,
+                                 uint16_t n, uint8_t unit_flag,
+                                 bool c_matrix_source, bool c_matrix_init_val,
+                                 normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiMmadSparse("asc_mmad_sparse_sync", c, a, b, m, k, n,
+                                   unit_flag, c_matrix_source,
+                                   c_matrix_init_val, site);
+}
 
 /// Mmad rounds float inputs to HF32 (SetHF32Mode(ENABLE)).
 inline void asc_enable_hf32(normgrad_ascendc::CallSite site = {}) {

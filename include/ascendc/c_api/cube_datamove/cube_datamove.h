@@ -143,6 +143,12 @@ void CapiCopyL1ToL0(const char* api, const CapiCubeType& type,
                     AscendC::TPosition to, void* dst, void* src,
                     uint16_t start_index, uint8_t repeat, uint16_t src_stride,
                     uint16_t dst_gap, const CallSite& site);
+/// L1 → L0B of the densified 4:2 sparse B with its index fractals beside
+/// (LoadDataWithSparse): `repeat` 512-byte fractals from fractal
+/// `start_index` of `src`, and as many 128-byte fractals of `index`.
+void CapiCopyL1ToL0bSparse(const char* api, void* dst, void* src, void* index,
+                           uint16_t start_index, uint8_t repeat,
+                           const CallSite& site);
 /// The arguments of asc_copy_l0c2gm, as its page names them.
 struct CapiL0cCopy {
   uint16_t n_size;
@@ -425,6 +431,26 @@ void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
       "asc_copy_l12l0b_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
       AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
       dst_gap, site);
+}
+
+/// L1 → L0B of a densified 4:2 sparse B (int8_t) and its 2-bit indices, the
+/// operand asc_mmad_sparse reads (docs/cube.md, "Sparse Mmad"); `repeat` 0
+/// moves nothing.
+inline void asc_copy_l12l0b_sparse(__cb__ int8_t* dst, __cbuf__ int8_t* src,
+                                   __cbuf__ int8_t* index, uint16_t start_index,
+                                   uint8_t repeat,
+                                   normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToL0bSparse("asc_copy_l12l0b_sparse", dst, src,
+                                          index, start_index, repeat, site);
+}
+inline void asc_copy_l12l0b_sparse_sync(__cb__ int8_t* dst,
+                                        __cbuf__ int8_t* src,
+                                        __cbuf__ int8_t* index,
+                                        uint16_t start_index, uint8_t repeat,
+                                        normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToL0bSparse("asc_copy_l12l0b_sparse_sync", dst,
+                                          src, index, start_index, repeat,
+                                          site);
 }
 
 // ---- L1 → L0A / L0B by img2col ----------------------------------------------
