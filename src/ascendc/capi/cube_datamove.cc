@@ -6,7 +6,8 @@
 // RunSetFixpipePreQuantFlag), Fixpipe L0C -> L1 (RunFixpipe), LoadData 3D
 // and its registers (RunLoadData3D, RunSetFmatrix, ...),
 // LoadDataWithTranspose (RunLoadDataWithTranspose), LoadDataWithSparse
-// (RunLoadDataWithSparse) and Fill (RunFill).
+// (RunLoadDataWithSparse), the copies into the bias table and the fixpipe
+// buffer (RunL1ToCubeTable) and Fill (RunFill).
 #include "c_api/cube_datamove/cube_datamove.h"
 
 #include <cstdint>
@@ -18,6 +19,7 @@
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_sparse.h"
+#include "normgrad_ascendc/cube/cube_table_copy.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
 
 namespace normgrad_ascendc {
@@ -114,6 +116,90 @@ void CapiCopyL1ToL0(const char* api, const CapiCubeType& type, TPosition to,
                   AscendC::LoadData2DParams(start_index, repeat, src_stride, 0,
                                             dst_gap, false, 0));
   });
+}
+
+namespace {
+
+// `value` (a count of the C API's 32-byte blocks) as a whole number of
+// DataCopy's `unit`-byte blocks, else the rule.
+uint16_t InUnits(const char* api, const char* arg, uint64_t value,
+                 uint32_t unit, const char* what) {
+  const uint64_t blocks = value * 32 / unit;
+  if (value * 32 % unit != 0 || blocks > 65535) {
+    Fail(
+        "%s: %s %llu (x 32 bytes) is not a whole number of the %s's %u-byte "
+        "blocks up to 65535 (the unit of DataCopy L1 -> %s on Atlas A2/A3)",
+        api, arg, static_cast<unsigned long long>(value), what, unit, what);
+  }
+  return static_cast<uint16_t>(blocks);
+}
+
+}  // namespace
+
+void CapiCopyL1ToBiasTable(const char* api, uint64_t dst, void* src,
+                           const CapiBursts& b, uint16_t conv_control,
+                           const CallSite& site) {
+  const CapiCall call(api, site);
+  if (dst > UINT64_MAX / 16) {
+    Fail(
+        "%s: dst 0x%llx is not a bias-table address / 16 (take "
+        "asc_get_phy_buf_addr(offset) / 16)",
+        api, static_cast<unsigned long long>(dst));
+  }
+  const TensorView d =
+      CubePointerView(api, nullptr, "dst (x 16)",
+                      reinterpret_cast<void*>(dst * 16), TPosition::C2);
+  const TensorView s = CubePointerView(api, nullptr, "src", src, TPosition::C1);
+  if (conv_control > 1) {
+    Fail("%s: conv_control %u is not 0 (no conversion) or 1 (half to float)",
+         api, conv_control);
+  }
+  const TableCopyType to{"float", 4};
+  const TableCopyType from = conv_control == 1 ? TableCopyType{"half", 2} : to;
+  if (b.count_form) {
+    const uint32_t size = CapiCopySize(api, b.size);
+    RunAsCapi(api,
+              [&] { RunL1ToCubeTable(to, from, d, &s, size / 4, nullptr); });
+    return;
+  }
+  CheckCapiBursts(api, b.n_burst, b.len_burst);
+  // DataCopy counts the table's side in 64 bytes and the gaps from a
+  // block's end to the next one's start, as the C API does.
+  const AscendC::DataCopyParams p(
+      b.n_burst, InUnits(api, "len_burst", b.len_burst, 64, "bias table"),
+      b.src_gap, InUnits(api, "dst_gap", b.dst_gap, 64, "bias table"));
+  RunAsCapi(api, [&] { RunL1ToCubeTable(to, from, d, &s, 0, &p); });
+}
+
+void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
+                               const CapiBursts& b, const CallSite& site) {
+  const CapiCall call(api, site);
+  const TensorView d =
+      CubePointerView(api, nullptr, "dst", dst, TPosition::C2PIPE2GM);
+  const TensorView s = CubePointerView(api, nullptr, "src", src, TPosition::C1);
+  const TableCopyType type{"uint64_t", 8};
+  if (b.count_form) {
+    const uint32_t size = CapiCopySize(api, b.size);
+    RunAsCapi(api,
+              [&] { RunL1ToCubeTable(type, type, d, &s, size / 8, nullptr); });
+    return;
+  }
+  CheckCapiBursts(api, b.n_burst, b.len_burst);
+  // DataCopy counts the buffer's side in 128 bytes, and both gaps from one
+  // block's start to the next one's; the C API's run from end to start.
+  const uint64_t src_pitch = uint64_t{b.len_burst} + b.src_gap;
+  if (src_pitch > 65535) {
+    Fail(
+        "%s: len_burst %u + src_gap_size %u is more than 65535 32-byte "
+        "blocks from one burst's start to the next",
+        api, b.len_burst, b.src_gap);
+  }
+  const AscendC::DataCopyParams p(
+      b.n_burst, InUnits(api, "len_burst", b.len_burst, 128, "fixpipe buffer"),
+      static_cast<uint16_t>(src_pitch),
+      InUnits(api, "len_burst + dst_gap_size",
+              uint64_t{b.len_burst} + b.dst_gap, 128, "fixpipe buffer"));
+  RunAsCapi(api, [&] { RunL1ToCubeTable(type, type, d, &s, 0, &p); });
 }
 
 void CapiCopyL1ToL0bSparse(const char* api, void* dst, void* src, void* index,

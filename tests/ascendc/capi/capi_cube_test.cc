@@ -149,6 +149,91 @@ TEST_F(CapiCube, Nd2NzMatchesDataCopy) {
             0);
 }
 
+// ---- L1 -> bias table / fixpipe buffer -------------------------------------
+
+// The C API counts bursts and gaps in 32-byte blocks (gaps end to start);
+// DataCopy counts the bias table in 64 bytes and the fixpipe buffer in 128
+// bytes (its gaps start to start): the same moves, in each page's units.
+TEST_F(CapiCube, TableCopiesMatchDataCopy) {
+  uint8_t* l1 = Bytes(CubeMemory::kL1, 0);
+  std::memcpy(l1, gm_, 4096);
+  const uint64_t bt0 = reinterpret_cast<uint64_t>(At<void>(0)) / 16;
+  uint8_t* bt = Bytes(CubeMemory::kBiasTable, 0);
+  uint8_t* fb = Bytes(CubeMemory::kFixpipe, 0);
+  std::memset(bt, 0xEE, 1024);
+  std::memset(fb, 0xEE, 2048);
+  // size: 128 bytes.
+  asc_copy_l12bt(bt0, At<void>(0), 128);
+  AscendC::DataCopy(LocalTensor<float>(TPosition::C2, 512, 128),
+                    LocalTensor<float>(TPosition::C1, 0, 1024), 32);
+  EXPECT_EQ(std::memcmp(bt, bt + 512, 128), 0);
+  EXPECT_EQ(std::memcmp(bt, gm_, 128), 0);
+  // 2 bursts of 2 blocks (64 bytes), 1 block apart in L1, 2 in the table.
+  std::memset(bt, 0xEE, 1024);
+  asc_copy_l12bt(bt0, At<void>(0), 0, 2, 2, 1, 2);
+  AscendC::DataCopy(LocalTensor<float>(TPosition::C2, 512, 128),
+                    LocalTensor<float>(TPosition::C1, 0, 1024),
+                    AscendC::DataCopyParams(2, 1, 1, 1));
+  EXPECT_EQ(std::memcmp(bt, bt + 512, 256), 0);
+  EXPECT_EQ(std::memcmp(bt + 128, gm_ + 96, 64), 0);
+  // conv_control 1: half in L1 widened to float, len_burst counting the
+  // table's side.
+  std::memset(bt, 0xEE, 1024);
+  for (uint32_t i = 0; i < 64; ++i) {
+    const half v = static_cast<float>(static_cast<int>(i) - 20) * 0.25f;
+    std::memcpy(l1 + 2048 + 2 * i, &v, 2);
+  }
+  asc_copy_l12bt_sync(bt0 + 4, At<void>(2048), 64);  // at byte 64, no widening
+  asc_copy_l12bt(bt0, At<void>(2048), 1, 1, 2, 0, 0);
+  AscendC::DataCopy(LocalTensor<float>(TPosition::C2, 512, 16),
+                    LocalTensor<half>(TPosition::C1, 2048, 32),
+                    AscendC::DataCopyParams(1, 1, 0, 0));
+  EXPECT_EQ(std::memcmp(bt, bt + 512, 64), 0);
+  EXPECT_EQ(reinterpret_cast<float*>(bt)[3], -4.25f);
+
+  // The fixpipe buffer: size 256; 2 bursts of 4 blocks (128 bytes), 4
+  // blocks apart in L1 and 4 in the buffer.
+  asc_copy_l12fb(At<void>(0), At<void>(0), 256);
+  AscendC::DataCopy(LocalTensor<uint64_t>(TPosition::C2PIPE2GM, 1024, 32),
+                    LocalTensor<uint64_t>(TPosition::C1, 0, 128), 32);
+  EXPECT_EQ(std::memcmp(fb, fb + 1024, 256), 0);
+  std::memset(fb, 0xEE, 2048);
+  asc_copy_l12fb(At<void>(0), At<void>(0), 2, 4, 4, 4);
+  AscendC::DataCopy(LocalTensor<uint64_t>(TPosition::C2PIPE2GM, 1024, 64),
+                    LocalTensor<uint64_t>(TPosition::C1, 0, 128),
+                    AscendC::DataCopyParams(2, 1, 8, 2));
+  EXPECT_EQ(std::memcmp(fb, fb + 1024, 512), 0);
+  EXPECT_EQ(std::memcmp(fb + 256, gm_ + 256, 128), 0);
+  asc_copy_l12fb_sync(At<void>(1536), At<void>(32), 32);
+  EXPECT_EQ(std::memcmp(fb + 1536, gm_ + 32, 32), 0);
+
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_l12bt(bt0, At<void>(0), 0, 1, 3, 0, 0); },
+      "asc_copy_l12bt: len_burst 3 (x 32 bytes) is not a whole number of the "
+      "bias table's 64-byte blocks up to 65535 (the unit of DataCopy L1 -> "
+      "bias table on Atlas A2/A3)"));
+  EXPECT_TRUE(
+      FailsWith([&] { asc_copy_l12bt(bt0, At<void>(0), 0, 2, 2, 0, 1); },
+                "asc_copy_l12bt: dst_gap 1 (x 32 bytes) is not a whole number "
+                "of the bias table's 64-byte blocks"));
+  EXPECT_TRUE(
+      FailsWith([&] { asc_copy_l12bt(bt0, At<void>(0), 2, 1, 2, 0, 0); },
+                "asc_copy_l12bt: conv_control 2 is not 0 (no conversion) or 1 "
+                "(half to float)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_l12bt(bt0 + 2, At<void>(0), 64); },
+      "asc_copy_l12bt: dst (x 16) is at bias table byte 32, which is not a "
+      "multiple of 64 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_l12fb(At<void>(0), At<void>(0), 2, 4, 0, 2); },
+      "asc_copy_l12fb: len_burst + dst_gap_size 6 (x 32 bytes) is not a whole "
+      "number of the fixpipe buffer's 128-byte blocks"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_l12fb(At<void>(0), At<void>(0), 1, 80, 0, 0); },
+      "asc_copy_l12fb: DataCopy<uint64_t> L1->FixpipeBuffer: the blocks "
+      "written reaches 2560 bytes into dst"));
+}
+
 // ---- L1 -> L0A / L0B -------------------------------------------------------
 
 TEST_F(CapiCube, L12L0MatchLoadData) {

@@ -105,6 +105,16 @@ struct CapiBursts {
 };
 void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
                   const CapiBursts& bursts, const CallSite& site);
+/// L1 → the bias table (asc_copy_l12bt: `dst` the bias-table address / 16,
+/// as the page's example encodes it; `convert` widens half to float) or the
+/// fixpipe buffer (asc_copy_l12fb), in the C API pages' units: `size` bytes,
+/// or bursts of 32-byte blocks with gaps from a burst's end to the next one's
+/// start (docs/capi.md maps them onto DataCopy's units).
+void CapiCopyL1ToBiasTable(const char* api, uint64_t dst, void* src,
+                           const CapiBursts& bursts, uint16_t conv_control,
+                           const CallSite& site);
+void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
+                               const CapiBursts& bursts, const CallSite& site);
 /// GM → L1 (A1), L0A (A2) or L0B (B2) by 512-byte fractals (LoadData 2D
 /// from GM).
 void CapiCopyGmFractals(const char* api, const CapiCubeType& type,
@@ -431,6 +441,55 @@ void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
       "asc_copy_l12l0b_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
       AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
       dst_gap, site);
+}
+
+// ---- L1 → bias table / fixpipe buffer --------------------------------------
+
+/// `size` bytes (a multiple of 32) of L1 into the bias table at `dst` (the
+/// table's byte address / 16).
+inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src, uint32_t size,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToBiasTable("asc_copy_l12bt", dst, src,
+                                          {true, size, 0, 0, 0, 0}, 0, site);
+}
+/// `n_burst` bursts of `len_burst` 32-byte blocks of the bias table, the
+/// gaps in 32-byte blocks; `conv_control` 1 widens half in L1 to float.
+inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src,
+                           uint16_t conv_control, uint16_t n_burst,
+                           uint16_t len_burst, uint16_t source_gap,
+                           uint16_t dst_gap,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToBiasTable(
+      "asc_copy_l12bt", dst, src,
+      {false, 0, n_burst, len_burst, source_gap, dst_gap}, conv_control, site);
+}
+inline void asc_copy_l12bt_sync(uint64_t dst, __cbuf__ void* src, uint32_t size,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToBiasTable("asc_copy_l12bt_sync", dst, src,
+                                          {true, size, 0, 0, 0, 0}, 0, site);
+}
+/// `size` bytes (a multiple of 32) of L1 into the fixpipe buffer.
+inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
+                           uint32_t size,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToFixpipeBuffer("asc_copy_l12fb", dst, src,
+                                              {true, size, 0, 0, 0, 0}, site);
+}
+/// `n_burst` bursts of `len_burst` 32-byte blocks, the gaps in 32-byte
+/// blocks from a burst's end to the next one's start.
+inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
+                           uint16_t n_burst, uint16_t len_burst,
+                           uint16_t src_gap_size, uint16_t dst_gap_size,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToFixpipeBuffer(
+      "asc_copy_l12fb", dst, src,
+      {false, 0, n_burst, len_burst, src_gap_size, dst_gap_size}, site);
+}
+inline void asc_copy_l12fb_sync(__fbuf__ void* dst, __cbuf__ void* src,
+                                uint32_t size,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToFixpipeBuffer("asc_copy_l12fb_sync", dst, src,
+                                              {true, size, 0, 0, 0, 0}, site);
 }
 
 /// L1 → L0B of a densified 4:2 sparse B (int8_t) and its 2-bit indices, the
