@@ -202,6 +202,17 @@ void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
   RunAsCapi(api, [&] { RunL1ToCubeTable(type, type, d, &s, 0, &p); });
 }
 
+void CapiSetL0c2GmLreluAlpha(float alpha, const CallSite& site) {
+  const char* api = "asc_set_l0c2gm_lrelu_alpha";
+  const CapiCall call(api, site);
+  CheckCapiCubeCore(api);
+  Fail(
+      "%s: config %g: no Atlas A2/A3 copy out of L0C reads a Leaky ReLU "
+      "alpha (asc_copy_l0c2gm and asc_copy_l0c2l1 take relu_pre 0, no ReLU, "
+      "or 1, ReLU; Fixpipe's reluEn likewise), so the setting is not emulated",
+      api, static_cast<double>(alpha));
+}
+
 void CapiCopyL1ToL0bSparse(const char* api, void* dst, void* src, void* index,
                            uint16_t start_index, uint8_t repeat,
                            const CallSite& site) {

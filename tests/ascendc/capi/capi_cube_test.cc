@@ -882,6 +882,20 @@ TEST_F(CapiCube, PointersFromGetPhyAddrAndOffsetsAgree) {
                         "core's largest memory, the L1's 524288 bytes"));
 }
 
+// No Atlas A2/A3 copy reads a Leaky ReLU alpha: setting one is refused.
+TEST_F(CapiCube, LreluAlphaIsRefused) {
+  half h = 0.5f;
+  float f = 0.25f;
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_set_l0c2gm_lrelu_alpha(h); },
+      "asc_set_l0c2gm_lrelu_alpha: config 0.5: no Atlas A2/A3 copy out of L0C "
+      "reads a Leaky ReLU alpha (asc_copy_l0c2gm and asc_copy_l0c2l1 take "
+      "relu_pre 0, no ReLU, or 1, ReLU; Fixpipe's reluEn likewise), so the "
+      "setting is not emulated"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_l0c2gm_lrelu_alpha(f); },
+                        "asc_set_l0c2gm_lrelu_alpha: config 0.25"));
+}
+
 TEST_F(CapiCube, Messages) {
   half host[256];  // an array in the kernel: host memory
   EXPECT_TRUE(FailsWith([&] { asc_copy_l12l0a(At<half>(0), host, 0, 1, 0, 0); },

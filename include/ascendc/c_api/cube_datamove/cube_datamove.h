@@ -115,6 +115,9 @@ void CapiCopyL1ToBiasTable(const char* api, uint64_t dst, void* src,
                            const CallSite& site);
 void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
                                const CapiBursts& bursts, const CallSite& site);
+/// asc_set_l0c2gm_lrelu_alpha: refused (docs/capi.md): no Atlas A2/A3 copy
+/// out of L0C reads a Leaky ReLU alpha.
+[[noreturn]] void CapiSetL0c2GmLreluAlpha(float alpha, const CallSite& site);
 /// GM → L1 (A1), L0A (A2) or L0B (B2) by 512-byte fractals (LoadData 2D
 /// from GM).
 void CapiCopyGmFractals(const char* api, const CapiCubeType& type,
@@ -441,6 +444,18 @@ void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
       "asc_copy_l12l0b_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
       AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
       dst_gap, site);
+}
+
+/// The Leaky ReLU alpha of the copies out of L0C. Their Atlas A2/A3 pages
+/// take relu_pre as ReLU on or off only, so nothing would read it: the call
+/// is a KernelError saying so.
+inline void asc_set_l0c2gm_lrelu_alpha(half& config,
+                                       normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0c2GmLreluAlpha(static_cast<float>(config), site);
+}
+inline void asc_set_l0c2gm_lrelu_alpha(float& config,
+                                       normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetL0c2GmLreluAlpha(config, site);
 }
 
 // ---- L1 → bias table / fixpipe buffer --------------------------------------
