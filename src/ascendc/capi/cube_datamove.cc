@@ -7,12 +7,15 @@
 // and its registers (RunLoadData3D, RunSetFmatrix, ...),
 // LoadDataWithTranspose (RunLoadDataWithTranspose), LoadDataWithSparse
 // (RunLoadDataWithSparse), the copies into the bias table and the fixpipe
-// buffer (RunL1ToCubeTable) and Fill (RunFill).
+// buffer (RunL1ToCubeTable) and Fill (RunFill); L1 -> L0C, which has no C++
+// instruction, is its own move here.
 #include "c_api/cube_datamove/cube_datamove.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 
+#include "normgrad/float16.h"
 #include "normgrad_ascendc/capi/capi_call.h"
 #include "normgrad_ascendc/capi/capi_cube.h"
 #include "normgrad_ascendc/cube/cube_api.h"
@@ -200,6 +203,59 @@ void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
       InUnits(api, "len_burst + dst_gap_size",
               uint64_t{b.len_burst} + b.dst_gap, 128, "fixpipe buffer"));
   RunAsCapi(api, [&] { RunL1ToCubeTable(type, type, d, &s, 0, &p); });
+}
+
+void CapiCopyL1ToL0c(const char* api, const CapiCubeType& dst_type,
+                     const CapiCubeType& src_type, void* dst, void* src,
+                     const CapiBursts& b, const CallSite& site) {
+  const CapiCall call(api, site);
+  char types[40];
+  std::snprintf(types, sizeof types, "%s, %s", dst_type.name, src_type.name);
+  const CapiCubeName name(api, types);
+  const TensorView d = CubePointerView(api, types, "dst", dst, TPosition::CO1);
+  const TensorView s = CubePointerView(api, types, "src", src, TPosition::A1);
+  CheckArg(name.text, "n_burst", b.n_burst, 1, 4095);
+  CheckArg(name.text, "len_burst", b.len_burst, 1, 65535);
+  // len_burst counts L0C's side; a float source of a 16-bit burst is twice
+  // as long.
+  const uint64_t ratio = src_type.bytes / dst_type.bytes;
+  const uint64_t dst_block = uint64_t{b.len_burst} * 32;
+  const uint64_t src_block = dst_block * ratio;
+  const uint64_t dst_pitch = dst_block + uint64_t{b.dst_gap} * 32;
+  const uint64_t src_pitch = src_block + uint64_t{b.src_gap} * 32;
+  const uint64_t last = b.n_burst - 1u;
+  const uint64_t dst_end = last * dst_pitch + dst_block;
+  const uint64_t src_end = last * src_pitch + src_block;
+  if (dst_end > d.bytes) {
+    Fail(
+        "%s: the bursts reach %llu bytes into dst, past the end of L0C (%u "
+        "bytes from dst)",
+        name.text, static_cast<unsigned long long>(dst_end), d.bytes);
+  }
+  if (src_end > s.bytes) {
+    Fail(
+        "%s: the bursts reach %llu bytes into src, past the end of L1 (%u "
+        "bytes from src)",
+        name.text, static_cast<unsigned long long>(src_end), s.bytes);
+  }
+  uint8_t* to = d.declared_data();
+  const uint8_t* from = s.declared_data();
+  const bool bf16 = dst_type.type == CubeType::kBfloat16;
+  for (uint64_t i = 0; i < b.n_burst; ++i) {
+    uint8_t* out = to + i * dst_pitch;
+    const uint8_t* in = from + i * src_pitch;
+    if (ratio == 1) {
+      std::memmove(out, in, dst_block);
+      continue;
+    }
+    for (uint64_t e = 0; e < dst_block / 2; ++e) {
+      float f;
+      std::memcpy(&f, in + e * 4, 4);
+      const uint16_t bits = bf16 ? normgrad::bits::FloatToBfloat16(f)
+                                 : normgrad::bits::FloatToHalf(f);
+      std::memcpy(out + e * 2, &bits, 2);
+    }
+  }
 }
 
 void CapiSetL0c2GmLreluAlpha(float alpha, const CallSite& site) {

@@ -882,6 +882,54 @@ TEST_F(CapiCube, PointersFromGetPhyAddrAndOffsetsAgree) {
                         "core's largest memory, the L1's 524288 bytes"));
 }
 
+// L1 -> L0C has no C++ instruction: against the page's burst walk written
+// here (32-byte blocks of L0C, gaps from a burst's end to the next start).
+TEST_F(CapiCube, L12L0cMovesBurstsAndNarrowsFloat) {
+  uint8_t* l1 = Bytes(CubeMemory::kL1, 0);
+  uint8_t* l0c = Bytes(CubeMemory::kL0C, 0);
+  std::memcpy(l1, gm_, 4096);
+  // half -> half: 3 bursts of 2 blocks, 1 block apart in L1, 2 in L0C.
+  std::memset(l0c, 0xEE, 1024);
+  asc_copy_l12l0c(At<half>(0), At<half>(0), 3, 2, 1, 2);
+  for (uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(std::memcmp(l0c + i * 128, gm_ + i * 96, 64), 0) << i;
+    EXPECT_EQ(l0c[i * 128 + 64], 0xEE) << i;  // the gap is not written
+  }
+  asc_copy_l12l0c_sync(At<int32_t>(1024), At<int32_t>(64), 1, 4, 0, 0);
+  EXPECT_EQ(std::memcmp(l0c + 1024, gm_ + 64, 128), 0);
+  // float -> half: len_burst counts L0C's 32-byte blocks, so each burst
+  // reads 64 bytes (16 floats) of L1; values exact in half, and two ties.
+  float* f = reinterpret_cast<float*>(l1 + 2048);
+  for (uint32_t i = 0; i < 32; ++i) f[i] = static_cast<float>(i) * 0.5f - 4.0f;
+  f[1] = 1.0f + 0x1p-11f;      // a tie: to 1.0 (even)
+  f[2] = 1.0f + 3 * 0x1p-11f;  // a tie: to 1 + 2^-9 (even)
+  asc_copy_l12l0c(At<half>(2048), At<float>(2048), 2, 1, 0, 1);
+  const uint16_t* h = reinterpret_cast<const uint16_t*>(l0c + 2048);
+  EXPECT_EQ(h[0], 0xC400);  // -4.0
+  EXPECT_EQ(h[1], 0x3C00);
+  EXPECT_EQ(h[2], 0x3C02);
+  EXPECT_EQ(h[3], 0xC100);   // -2.5
+  EXPECT_EQ(h[32], 0x4400);  // the second burst, 64 bytes on: float 16, 4.0
+  EXPECT_EQ(h[33], 0x4480);  // 4.5
+  // float -> bfloat16_t keeps the top 16 bits when the rest is 0.
+  asc_copy_l12l0c(At<bfloat16_t>(3072), At<float>(2048), 1, 1, 0, 0);
+  const uint16_t* b = reinterpret_cast<const uint16_t*>(l0c + 3072);
+  EXPECT_EQ(b[0], 0xC080);  // -4.0
+  EXPECT_EQ(b[3], 0xC020);  // -2.5
+
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_l12l0c(At<half>(0), At<half>(0), 0, 1, 0, 0); },
+      "asc_copy_l12l0c<half, half>: n_burst 0 is out of range [1, 4095]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_l12l0c(At<float>(131008), At<float>(0), 3, 1, 0, 0); },
+      "asc_copy_l12l0c<float, float>: the bursts reach 96 bytes into dst, "
+      "past the end of L0C (64 bytes from dst)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_l12l0c(At<half>(32), At<half>(0), 1, 1, 0, 0); },
+      "asc_copy_l12l0c<half, half>: dst is at L0C byte 32, which is not a "
+      "multiple of 64 bytes"));
+}
+
 // No Atlas A2/A3 copy reads a Leaky ReLU alpha: setting one is refused.
 TEST_F(CapiCube, LreluAlphaIsRefused) {
   half h = 0.5f;

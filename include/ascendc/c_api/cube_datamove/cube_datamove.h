@@ -115,6 +115,22 @@ void CapiCopyL1ToBiasTable(const char* api, uint64_t dst, void* src,
                            const CallSite& site);
 void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
                                const CapiBursts& bursts, const CallSite& site);
+/// L1 → L0C (asc_copy_l12l0c): `n_burst` bursts of `len_burst` 32-byte
+/// blocks of L0C, the gaps in 32-byte blocks from a burst's end to the next
+/// one's start on each side; float into half or bfloat16_t rounds to nearest
+/// even, and its source bursts are twice as long (docs/capi.md).
+void CapiCopyL1ToL0c(const char* api, const CapiCubeType& dst_type,
+                     const CapiCubeType& src_type, void* dst, void* src,
+                     const CapiBursts& bursts, const CallSite& site);
+/// The (L0C, L1) type pairs of asc_copy_l12l0c's page.
+template <typename D, typename S>
+inline constexpr bool kCapiL12L0cPair =
+    (std::is_same_v<D, S> &&
+     (std::is_same_v<D, bfloat16_t> || std::is_same_v<D, half> ||
+      std::is_same_v<D, float> || std::is_same_v<D, int32_t> ||
+      std::is_same_v<D, uint32_t>)) ||
+    ((std::is_same_v<D, half> ||
+      std::is_same_v<D, bfloat16_t>)&&std::is_same_v<S, float>);
 /// asc_set_l0c2gm_lrelu_alpha: refused (docs/capi.md): no Atlas A2/A3 copy
 /// out of L0C reads a Leaky ReLU alpha.
 [[noreturn]] void CapiSetL0c2GmLreluAlpha(float alpha, const CallSite& site);
@@ -444,6 +460,36 @@ void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
       "asc_copy_l12l0b_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
       AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
       dst_gap, site);
+}
+
+/// L1 → L0C in bursts (docs/capi.md): the same type, or float narrowed to
+/// half or bfloat16_t.
+template <typename D, typename S>
+void asc_copy_l12l0c(__cc__ D* dst, __cbuf__ S* src, uint16_t n_burst,
+                     uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap,
+                     normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0cPair<D, S>,
+                "asc_copy_l12l0c: (dst, src) must be the same of bfloat16_t, "
+                "half, float, int32_t, uint32_t, or (half or bfloat16_t, "
+                "float)");
+  normgrad_ascendc::CapiCopyL1ToL0c(
+      "asc_copy_l12l0c", normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
+}
+template <typename D, typename S>
+void asc_copy_l12l0c_sync(__cc__ D* dst, __cbuf__ S* src, uint16_t n_burst,
+                          uint16_t len_burst, uint16_t src_gap,
+                          uint16_t dst_gap,
+                          normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL12L0cPair<D, S>,
+                "asc_copy_l12l0c_sync: (dst, src) must be the same of "
+                "bfloat16_t, half, float, int32_t, uint32_t, or (half or "
+                "bfloat16_t, float)");
+  normgrad_ascendc::CapiCopyL1ToL0c(
+      "asc_copy_l12l0c_sync", normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
+      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
 }
 
 /// The Leaky ReLU alpha of the copies out of L0C. Their Atlas A2/A3 pages
