@@ -930,6 +930,27 @@ TEST_F(CapiCube, L12L0cMovesBurstsAndNarrowsFloat) {
       "multiple of 64 bytes"));
 }
 
+// unit_flag and unit_flag_mode are the C++ instructions' unitFlag: the
+// handshake on L0C's blocks (docs/cube.md, "UnitFlag").
+TEST_F(CapiCube, UnitFlagsTakePartInTheHandshake) {
+  FillOperands(512, 512);
+  asc_mmad(At<float>(0), At<half>(0), At<half>(0), 16, 16, 16, 3, false, false,
+           true);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_mmad(At<float>(0), At<half>(0), At<half>(0), 16, 16, 16, 2, false,
+                 false, true);
+      },
+      "asc_mmad<float, half>: Mmad<float, half, half>: mmadParams.unitFlag 2 "
+      "waits for L0C block 0 (bytes 0..511) to have its unit flag 0, but it "
+      "is 1"));
+  asc_set_l0c_copy_params(1, 1, 1);
+  asc_copy_l0c2gm(reinterpret_cast<float*>(out_), At<float>(0), 16, 16, 16, 16,
+                  3, 0, 0, false, true);
+  asc_mmad(At<float>(0), At<half>(0), At<half>(0), 16, 16, 16, 3, false, false,
+           true);  // the copy's 3 gave the blocks back
+}
+
 // No Atlas A2/A3 copy reads a Leaky ReLU alpha: setting one is refused.
 TEST_F(CapiCube, LreluAlphaIsRefused) {
   half h = 0.5f;
