@@ -118,8 +118,8 @@ void CheckImageAlignment(const char* which, const GmSide& gm,
   }
 }
 
-void CheckSwapFits(bool set, const char* flag, const char* format,
-                   bool applies, const char* formats) {
+void CheckSwapFits(bool set, const char* flag, const char* format, bool applies,
+                   const char* formats) {
   if (set && !applies) {
     Fail("%s: config.swapParams.%s is true for a %s image; it applies to %s",
          kSetApi, flag, format, formats);
@@ -289,8 +289,8 @@ void RunSetAippFunctions(const GmSide& src0, const GmSide* src1,
     CheckImageAlignment("src0", src0, format, 4);
   }
   CheckRange(kSetApi, "config.paddingParams.paddingMode", s.padding_mode, 0, 3);
-  CheckRange(kSetApi, "config.cPaddingParams.cPaddingMode", s.c_padding_mode,
-             0, 1);
+  CheckRange(kSetApi, "config.cPaddingParams.cPaddingMode", s.c_padding_mode, 0,
+             1);
   if (s.dtc.dtcRoundMode != 0) {
     Fail(
         "%s: config.dtcParams.dtcRoundMode is %u; only Atlas 200I/500 A2 "
@@ -357,6 +357,12 @@ void RunLoadImageToLocal(const char* api, const char* type_name,
                          const AippSizeRanges& ranges) {
   CheckOperand(api, "dst", dst, {TPosition::A1, TPosition::B1}, "A1 or B1 (L1)",
                32);
+  if (std::strcmp(type_name, "uint8_t") == 0) {
+    Fail(
+        "%s: dst is of uint8_t; LoadImageToLocal on Atlas A2/A3 writes int8_t "
+        "or half only",
+        api);
+  }
   const AippRegisters& regs = CurrentCore().aipp_registers();
   if (!regs.set) {
     Fail(
@@ -462,8 +468,7 @@ void RunLoadImageToLocal(const char* api, const char* type_name,
     CheckGmSide(api, "src1", ImageSide(regs.src1), 1,
                 last_row / 2 * stride + uv_end, false);
     for (uint64_t r = row0 / 2; r <= last_row / 2; ++r) {
-      NoteGmRead(api, regs.src1.data + r * stride + uv_col0,
-                 uv_end - uv_col0);
+      NoteGmRead(api, regs.src1.data + r * stride + uv_col0, uv_end - uv_col0);
     }
   }
 
@@ -498,8 +503,8 @@ void RunLoadImageToLocal(const char* api, const char* type_name,
         }
         continue;
       }
-      const uint32_t sy = PaddedIndex(y, height, p.topPadSize, p.botPadSize,
-                                      regs.padding_mode);
+      const uint32_t sy =
+          PaddedIndex(y, height, p.topPadSize, p.botPadSize, regs.padding_mode);
       const uint32_t sx = PaddedIndex(x, width, p.leftPadSize, p.rightPadSize,
                                       regs.padding_mode);
       const uint16_t* px = &image[(size_t{sy} * width + sx) * channels];

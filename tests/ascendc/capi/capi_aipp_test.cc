@@ -59,8 +59,7 @@ class CapiAipp : public ::testing::Test {
   // LoadImageToLocal at L1 byte 0 and the C API call at kCapiOffset, then
   // the two regions compared over `bytes`.
   template <typename T, typename Capi>
-  void ExpectSame(const LoadImageToLocalParams& p, uint32_t bytes,
-                  Capi capi) {
+  void ExpectSame(const LoadImageToLocalParams& p, uint32_t bytes, Capi capi) {
     TPipe pipe;
     TBuf<TPosition::A1> a1;
     pipe.InitBuffer(a1, kCapiOffset);
@@ -110,12 +109,10 @@ TEST_F(CapiAipp, Yuv420spIntoHalfMatchesLoadImageToLocal) {
   p.topPadSize = 2;
   p.leftPadSize = 3;
   p.rightPadSize = 1;
-  ExpectSame<half>(p, 24 * 12 * 32, [](auto... a) {
-    asc_load_image_to_cbuf(a...);
-  });
-  ExpectSame<half>(p, 24 * 12 * 32, [](auto... a) {
-    asc_load_image_to_cbuf_sync(a...);
-  });
+  ExpectSame<half>(p, 24 * 12 * 32,
+                   [](auto... a) { asc_load_image_to_cbuf(a...); });
+  ExpectSame<half>(p, 24 * 12 * 32,
+                   [](auto... a) { asc_load_image_to_cbuf_sync(a...); });
 }
 
 TEST_F(CapiAipp, Rgb888IntoInt8MatchesLoadImageToLocal) {
@@ -128,9 +125,8 @@ TEST_F(CapiAipp, Rgb888IntoInt8MatchesLoadImageToLocal) {
   LoadImageToLocalParams p = Window(12, 7, 6, 3, 32);
   p.leftPadSize = 2;
   p.rightPadSize = 5;
-  ExpectSame<int8_t>(p, 19 * 7 * 32, [](auto... a) {
-    asc_load_image_to_cbuf(a...);
-  });
+  ExpectSame<int8_t>(p, 19 * 7 * 32,
+                     [](auto... a) { asc_load_image_to_cbuf(a...); });
 }
 
 TEST_F(CapiAipp, TheCApiPagesRangesAndMessages) {
@@ -162,13 +158,13 @@ TEST_F(CapiAipp, TheCApiPagesRangesAndMessages) {
       "asc_load_image_to_cbuf<int8_t>: top_pad_size 1 and bot_pad_size 0 "
       "with padding mode 0 (constant)"));
   EXPECT_TRUE(FailsWith(
-      [&] {
-        asc_load_image_to_cbuf(At<half>(0), 2, 2, 0, 0, 4, 0, 0, 0, 0);
-      },
+      [&] { asc_load_image_to_cbuf(At<half>(0), 2, 2, 0, 0, 4, 0, 0, 0, 0); },
       "asc_load_image_to_cbuf<half>: dst is of half, but SetAippFunctions "
       "set the output type U to int8_t"));
   EXPECT_TRUE(FailsWith(
-      [&] { asc_load_image_to_cbuf(At<int8_t>(16), 2, 2, 0, 0, 4, 0, 0, 0, 0); },
+      [&] {
+        asc_load_image_to_cbuf(At<int8_t>(16), 2, 2, 0, 0, 4, 0, 0, 0, 0);
+      },
       "asc_load_image_to_cbuf<int8_t>: dst is at L1 byte 16, which is not a "
       "multiple of 32 bytes"));
 }

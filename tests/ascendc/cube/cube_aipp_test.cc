@@ -68,8 +68,7 @@ uint16_t HalfBitsOf(double v) {
 double HalfOf(uint16_t bits) {
   const int e = bits >> 10 & 0x1f;
   const int m = bits & 0x3ff;
-  const double mag =
-      e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+  const double mag = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
   return bits & 0x8000 ? -mag : mag;
 }
 
@@ -116,7 +115,7 @@ std::vector<int> SourcePixel(const Image& im, uint32_t r, uint32_t c,
       std::vector<int> x = {im.y[4 * i], im.y[4 * i + 1], im.y[4 * i + 2],
                             im.y[4 * i + 3]};
       if (swap.isSwapAX) x = {x[1], x[2], x[3], x[0]};  // XRGB -> RGBX
-      ch = {x[0], x[1], x[2]};                           // the 4th dropped
+      ch = {x[0], x[1], x[2]};                          // the 4th dropped
       break;
     }
     case AippInputFormat::YUV420SP_U8: {
@@ -138,13 +137,12 @@ std::vector<int> SourcePixel(const Image& im, uint32_t r, uint32_t c,
 std::vector<int> Csc(const std::vector<int>& in,
                      const AscendC::AippColorSpaceConvParams& p,
                      bool from_yuv) {
-  const double m[3][3] = {
-      {double(p.cscMatrixR0C0), double(p.cscMatrixR0C1),
-       double(p.cscMatrixR0C2)},
-      {double(p.cscMatrixR1C0), double(p.cscMatrixR1C1),
-       double(p.cscMatrixR1C2)},
-      {double(p.cscMatrixR2C0), double(p.cscMatrixR2C1),
-       double(p.cscMatrixR2C2)}};
+  const double m[3][3] = {{double(p.cscMatrixR0C0), double(p.cscMatrixR0C1),
+                           double(p.cscMatrixR0C2)},
+                          {double(p.cscMatrixR1C0), double(p.cscMatrixR1C1),
+                           double(p.cscMatrixR1C2)},
+                          {double(p.cscMatrixR2C0), double(p.cscMatrixR2C1),
+                           double(p.cscMatrixR2C2)}};
   const double bias_in[3] = {double(p.cscBiasIn0), double(p.cscBiasIn1),
                              double(p.cscBiasIn2)};
   const double bias_out[3] = {double(p.cscBiasOut0), double(p.cscBiasOut1),
@@ -184,9 +182,11 @@ std::vector<uint16_t> Reference(const Image& im, const AippParams<U>& cfg,
       cfg.paddingParams.paddingValueCh2, cfg.paddingParams.paddingValueCh3};
   const auto& d = cfg.dtcParams;
   const int mean[3] = {d.dtcMeanCh0, d.dtcMeanCh1, d.dtcMeanCh2};
-  const double mins[3] = {double(float(d.dtcMinCh0)), double(float(d.dtcMinCh1)),
+  const double mins[3] = {double(float(d.dtcMinCh0)),
+                          double(float(d.dtcMinCh1)),
                           double(float(d.dtcMinCh2))};
-  const double vars[3] = {double(float(d.dtcVarCh0)), double(float(d.dtcVarCh1)),
+  const double vars[3] = {double(float(d.dtcVarCh0)),
+                          double(float(d.dtcVarCh1)),
                           double(float(d.dtcVarCh2))};
   const uint32_t mode = cfg.paddingParams.paddingMode;
   // Where output row/column o of an edge-padded axis reads from.
@@ -213,13 +213,11 @@ std::vector<uint16_t> Reference(const Image& im, const AippParams<U>& cfg,
       }
       const int64_t sy = source(y, h, lp.topPadSize, lp.botPadSize);
       const int64_t sx = source(x, w, lp.leftPadSize, lp.rightPadSize);
-      std::vector<int> ch =
-          SourcePixel(im, static_cast<uint32_t>(lp.vertStartPos + sy),
-                      static_cast<uint32_t>(lp.horizStartPos + sx),
-                      cfg.swapParams);
+      std::vector<int> ch = SourcePixel(
+          im, static_cast<uint32_t>(lp.vertStartPos + sy),
+          static_cast<uint32_t>(lp.horizStartPos + sx), cfg.swapParams);
       if (cfg.cscParams.isEnableCsc) {
-        ch = Csc(ch, cfg.cscParams,
-                 im.format == AippInputFormat::YUV420SP_U8);
+        ch = Csc(ch, cfg.cscParams, im.format == AippInputFormat::YUV420SP_U8);
       }
       for (uint32_t c = 0; c < per_pixel; ++c) {
         if (c >= real) {
@@ -357,8 +355,7 @@ TEST_F(AippTest, Rgb888IntoInt8SaturatesAndSwapsRb) {
   ExpectMatches(im, cfg, Window(8, 4, 0, 0, 8));
   // Channel 0 of pixel 0 is the source's B, less mean 0, saturated.
   const int b = im.y[2];
-  const std::vector<uint16_t> got =
-      Load(im, cfg, Window(8, 4, 0, 0, 8), 4);
+  const std::vector<uint16_t> got = Load(im, cfg, Window(8, 4, 0, 0, 8), 4);
   EXPECT_EQ(static_cast<int8_t>(got[0]), std::min(b, 127));
   EXPECT_EQ(static_cast<int8_t>(got[3]), -7);
 }
@@ -427,14 +424,15 @@ TEST_F(AippTest, ColorSpaceConversionBothWays) {
 
   // A known pixel: white RGB (255, 255, 255) is Y 235, U 128, V 128 (the
   // matrix's rows sum to 220, 0 and 0 in 1/256 units: 219.14.. → 219 + 16).
-  Image white{AippInputFormat::RGB888_U8, 2, 2, std::vector<uint8_t>(12, 255),
-              {}};
+  Image white{
+      AippInputFormat::RGB888_U8, 2, 2, std::vector<uint8_t>(12, 255), {}};
   AippParams<int8_t> plain;
   plain.cscParams = RgbToYuv();
   plain.dtcParams.dtcMeanCh0 = 128;
   plain.dtcParams.dtcMeanCh1 = 128;
   plain.dtcParams.dtcMeanCh2 = 128;
-  const std::vector<uint16_t> got = Load(white, plain, Window(2, 2, 0, 0, 2), 3);
+  const std::vector<uint16_t> got =
+      Load(white, plain, Window(2, 2, 0, 0, 2), 3);
   EXPECT_EQ(static_cast<int8_t>(got[0]), 235 - 128);
   EXPECT_EQ(static_cast<int8_t>(got[1]), 0);
   EXPECT_EQ(static_cast<int8_t>(got[2]), 0);
@@ -525,8 +523,7 @@ TEST_F(AippTest, TheRegistersLastUntilTheNextCall) {
   Image im = RandomImage(AippInputFormat::YUV400_U8, 4, 4, 12);
   AippParams<int8_t> cfg;
   cfg.cPaddingParams.cPaddingMode = 1;
-  const std::vector<uint16_t> first =
-      Load(im, cfg, Window(4, 4, 0, 0, 4), 64);
+  const std::vector<uint16_t> first = Load(im, cfg, Window(4, 4, 0, 0, 4), 64);
   // A second LoadImageToLocal without SetAippFunctions reads the same image.
   TPipe pipe;
   TBuf<TPosition::B1> b1;
@@ -623,9 +620,8 @@ TEST_F(AippTest, LoadImageToLocalRules) {
   const LocalTensor<int8_t> dst = a1.Get<int8_t>();
   const std::string api = "LoadImageToLocal<int8_t>: ";
   EXPECT_TRUE(FailsWith([&] { LoadImageToLocal(dst, Window(4, 4, 0, 0, 8)); },
-                        api +
-                            "no image to load: SetAippFunctions was not "
-                            "called in this block"));
+                        api + "no image to load: SetAippFunctions was not "
+                              "called in this block"));
   AippParams<int8_t> cfg;
   cfg.cPaddingParams.cPaddingMode = 1;
   SetAippFunctions(gm, AippInputFormat::RGB888_U8, cfg);
@@ -646,8 +642,9 @@ TEST_F(AippTest, LoadImageToLocalRules) {
                     "4095]"));
   LoadImageToLocalParams lp = Window(4, 4, 0, 0, 8);
   lp.leftPadSize = 33;
-  EXPECT_TRUE(fails(lp, "loadDataParams.leftPadSize 33 is out of range [0, "
-                        "32]"));
+  EXPECT_TRUE(fails(lp,
+                    "loadDataParams.leftPadSize 33 is out of range [0, "
+                    "32]"));
   EXPECT_TRUE(fails(Window(4, 4, 1, 0, 8),
                     "loadDataParams.horizStartPos 1 is odd; it must be even "
                     "for a RGB888_U8 image"));
@@ -667,6 +664,10 @@ TEST_F(AippTest, LoadImageToLocalRules) {
   EXPECT_TRUE(FailsWith(
       [&] { LoadImageToLocal(a2.Get<int8_t>(), Window(4, 4, 0, 0, 8)); },
       "dst LocalTensor is at position A2; it must be at A1 or B1 (L1)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadImageToLocal(a1.Get<uint8_t>(), Window(4, 4, 0, 0, 8)); },
+      "LoadImageToLocal<uint8_t>: dst is of uint8_t; LoadImageToLocal on "
+      "Atlas A2/A3 writes int8_t or half only"));
   EXPECT_TRUE(FailsWith(
       [&] { LoadImageToLocal(a1.Get<half>(), Window(4, 4, 0, 0, 8)); },
       "LoadImageToLocal<half>: dst is of half, but SetAippFunctions set the "
