@@ -701,6 +701,18 @@ TEST_F(AippTest, LoadImageToLocalRules) {
   EXPECT_TRUE(fails(Window(4, 4, 0, 0, 9),
                     "loadDataParams.srcHorizSize 9 is odd; it must be even "
                     "for a YUV420SP_U8 image"));
+  // The UV plane holds 32 rows of 64 bytes: rows 62..65 of the image need
+  // UV row 32.
+  GlobalTensor<uint8_t> y_plane;
+  y_plane.SetGlobalBuffer(bytes.data(), 64 * 66);
+  SetAippFunctions(y_plane, uv_gm, AippInputFormat::YUV420SP_U8, cfg);
+  EXPECT_TRUE(fails(Window(4, 4, 0, 62, 64),
+                    "the access reaches element 2052 of src1, past the end "
+                    "of the GlobalTensor of 2048 elements"));
+  GlobalTensor<uint8_t> none;
+  EXPECT_TRUE(FailsWith(
+      [&] { SetAippFunctions(gm, none, AippInputFormat::YUV420SP_U8, cfg); },
+      "SetAippFunctions: src1 GlobalTensor has no buffer"));
 }
 
 TEST_F(AippTest, VectorCoreRefused) {
