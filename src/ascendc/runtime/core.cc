@@ -153,6 +153,7 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   img2col_registers_ = Img2colRegisters();
   mmad_modes_ = MmadModes();
   sparse_index_.Reset();
+  aipp_registers_ = AippRegisters();
   ClearUbTail(*this);
   if (this == ShownCore()) PublishBlock(this);
 }
