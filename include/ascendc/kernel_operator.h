@@ -72,6 +72,7 @@
 #include "lib/reduce/reduce_apis.h"
 #include "lib/sort/sort_apis.h"
 #include "lib/transform/transform_apis.h"
+#include "normgrad_ascendc/cube/cube_aipp.h"
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_l1_moves.h"

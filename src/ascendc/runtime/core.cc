@@ -154,6 +154,7 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   mmad_modes_ = MmadModes();
   sparse_index_.Reset();
   unit_flags_.Reset();
+  aipp_registers_ = AippRegisters();
   ClearUbTail(*this);
   if (this == ShownCore()) PublishBlock(this);
 }

@@ -839,3 +839,44 @@ NORMGRAD_CAPI_FILL(asc_fill_l1, __cbuf__, AscendC::TPosition::A1)
 NORMGRAD_CAPI_FILL(asc_fill_l1_sync, __cbuf__, AscendC::TPosition::A1)
 
 #undef NORMGRAD_CAPI_FILL
+
+// ---- Image loads with AIPP --------------------------------------------------
+
+#include "normgrad_ascendc/cube/cube_aipp.h"  // LoadImageToLocalParams
+
+namespace normgrad_ascendc {
+/// asc_load_image_to_cbuf (src/ascendc/capi/load_image.cc): LoadImageToLocal
+/// into the L1 byte `dst` names, with the C API page's ranges.
+void CapiLoadImageToCbuf(const char* api, const char* type, uint32_t bytes,
+                         void* dst, const AscendC::LoadImageToLocalParams& p,
+                         const CallSite& site);
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_LOAD_IMAGE(name, T)                                    \
+  inline void name(                                                          \
+      __cbuf__ T* dst, uint16_t hor_size, uint16_t ver_size,                 \
+      uint16_t hor_start_pos, uint16_t ver_start_pos, uint16_t src_hor_size, \
+      uint8_t top_pad_size, uint8_t bot_pad_size, uint16_t left_pad_size,    \
+      uint16_t right_pad_size, normgrad_ascendc::CallSite site = {}) {       \
+    AscendC::LoadImageToLocalParams p;                                       \
+    p.horizSize = hor_size;                                                  \
+    p.vertSize = ver_size;                                                   \
+    p.horizStartPos = hor_start_pos;                                         \
+    p.vertStartPos = ver_start_pos;                                          \
+    p.srcHorizSize = src_hor_size;                                           \
+    p.topPadSize = top_pad_size;                                             \
+    p.botPadSize = bot_pad_size;                                             \
+    p.leftPadSize = left_pad_size;                                           \
+    p.rightPadSize = right_pad_size;                                         \
+    normgrad_ascendc::CapiLoadImageToCbuf(                                   \
+        #name, normgrad_ascendc::TypeName<T>(), sizeof(T), dst, p, site);    \
+  }
+
+/// GM → L1: the image SetAippFunctions set (the C API has no settings of
+/// its own), cropped, preprocessed and padded as LoadImageToLocal does it.
+NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf, int8_t)
+NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf, half)
+NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, int8_t)
+NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, half)
+
+#undef NORMGRAD_CAPI_LOAD_IMAGE

@@ -235,6 +235,37 @@ struct L0cUnitFlags {
   }
 };
 
+/// The cube core's AIPP registers (cube/cube_aipp.h): the source image and
+/// the preprocessing SetAippFunctions set, which LoadImageToLocal reads.
+/// Unset when a block starts.
+struct AippRegisters {
+  bool set = false;
+  uint8_t format = 0;  ///< AscendC::AippInputFormat
+  const char* out_type = "";
+  uint32_t out_bytes = 0;  ///< 1: int8_t, 2: half
+  struct Image {
+    const uint8_t* data = nullptr;
+    uint64_t elems = 0;  ///< the GlobalTensor's size (when sized)
+    bool sized = false;
+    const void* base = nullptr;  ///< SetGlobalBuffer's address
+  } src0, src1;
+  uint32_t padding_mode = 0;
+  uint16_t padding_value[4] = {};  ///< the output type's bits, channels 0..3
+  bool swap_rb = false;
+  bool swap_uv = false;
+  bool swap_ax = false;
+  bool single_line = false;
+  uint8_t dtc_mean[3] = {};
+  uint16_t dtc_min[3] = {};  ///< half bits
+  uint16_t dtc_var[3] = {};  ///< half bits
+  uint32_t c_padding_mode = 0;
+  uint16_t c_padding_value = 0;  ///< the output type's bits
+  bool csc = false;
+  int16_t csc_matrix[9] = {};  ///< row major
+  uint8_t csc_bias_in[3] = {};
+  uint8_t csc_bias_out[3] = {};
+};
+
 /// The sum the last ReduceSum of half or float left for GetReduceRepeatSumSpr
 /// (vector_reduce.h), in the bits of its type; 0 when a block starts.
 struct ReduceSpr {
@@ -328,6 +359,8 @@ class Core {
   SparseIndexBuffer& sparse_index() { return sparse_index_; }
   /// L0C's unit flags (L0cUnitFlags).
   L0cUnitFlags& unit_flags() { return unit_flags_; }
+  /// The AIPP registers (AippRegisters).
+  AippRegisters& aipp_registers() { return aipp_registers_; }
 
   /// Records that the UB's bytes [0, end) are in use: a pipe's buffers or
   /// the framework scratch, everything a kernel can reach.
@@ -386,6 +419,7 @@ class Core {
   MmadModes mmad_modes_;
   SparseIndexBuffer sparse_index_;
   L0cUnitFlags unit_flags_;
+  AippRegisters aipp_registers_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
   CoreRole role_;
   uint8_t* cube_memory_[kCubeMemoryCount] = {};
