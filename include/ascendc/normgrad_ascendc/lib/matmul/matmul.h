@@ -241,6 +241,26 @@ class Matmul {
   static_assert(Policy::kEmulated,
                 "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
                 "SplitN dual outputs are not emulated yet");
+  // MatmulConfig switches that change what the object computes or writes
+  // and that it does not honour are refused here, never ignored.
+  static_assert(!kConfig.isPartialOutput || kConfig.doMultiDataLoad,
+                "Matmul: MatmulConfig.isPartialOutput true needs the MDL "
+                "template (GetMDLConfig, or GetMMConfig<CONFIG_MDL>)");
+  static_assert(!kConfig.enableRelu,
+                "Matmul: MatmulConfig.enableRelu true is not supported on "
+                "Atlas A2/A3 (its MatmulConfig page)");
+  static_assert(!kConfig.intraBlockPartSum,
+                "Matmul: MatmulConfig.intraBlockPartSum true is not supported "
+                "on Atlas A2/A3 (its MatmulConfig page)");
+  static_assert(!kConfig.isCO1Shared,
+                "Matmul: MatmulConfig.isCO1Shared true is not supported on "
+                "Atlas A2/A3 (its MatmulConfig page)");
+  static_assert(!kConfig.isEnableChannelSplit,
+                "Matmul: MatmulConfig.isEnableChannelSplit true is not "
+                "emulated yet");
+  static_assert(A_TYPE::format != CubeFormat::VECTOR || !A_TYPE::isTrans,
+                "Matmul: A_TYPE in CubeFormat::VECTOR (GEMV) has ISTRANS true; "
+                "a vector A is not transposed");
   /// L0C holds int32_t for 8-bit and 4-bit inputs, float otherwise.
   using L0cT = std::conditional_t<std::is_same_v<SrcAT, int8_t> ||
                                       std::is_same_v<SrcAT, int4b_t>,
@@ -504,6 +524,9 @@ class Matmul {
     static_assert(C_TYPE::pos != TPosition::CO1,
                   "Matmul::Iterate: with C at CO1 pass the L0C tensor "
                   "(Iterate(enPartialSum, localCmatrix))");
+    static_assert(sync || !kConfig.isPartialOutput,
+                  "Matmul::Iterate<false>: the asynchronous Iterate with "
+                  "MatmulConfig.isPartialOutput true is not emulated yet");
     const normgrad_ascendc::ApiCall call(site);
     StageLocalInputs("Iterate");
     const Here here(*this);
@@ -540,6 +563,7 @@ class Matmul {
                   bool enSequentialWrite = false,
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
+    RequireSequentialForPartial(enSequentialWrite);
     const Here here(*this);
     TakeBlock(!sync, "GetTensorC");
     WriteBlock(gm, enAtomic, enSequentialWrite);
@@ -647,6 +671,7 @@ class Matmul {
                   normgrad_ascendc::CallSite site = {}) {
     const normgrad_ascendc::ApiCall call(site);
     RequireLocalC("GetTensorC", 0);
+    RequireSequentialForPartial(enSequentialWrite);
     uint32_t cur_m = 0;
     {
       const Here here(*this);
@@ -664,6 +689,10 @@ class Matmul {
   template <bool sync = true>
   void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(!kConfig.isPartialOutput,
+                  "Matmul::IterateAll: MatmulConfig.isPartialOutput is true; "
+                  "take the K steps' blocks with Iterate and GetTensorC "
+                  "(sequential write)");
     const normgrad_ascendc::ApiCall call(site);
     RequireLocalC("IterateAll", enAtomic);
     constexpr uint32_t per32 = 32 / sizeof(DstT);
@@ -707,6 +736,10 @@ class Matmul {
                   bool fakeMsg = false, normgrad_ascendc::CallSite site = {}) {
     static_assert(C_TYPE::pos != TPosition::CO1,
                   "Matmul::IterateAll: C_TYPE's position must not be CO1");
+    static_assert(!kConfig.isPartialOutput,
+                  "Matmul::IterateAll: MatmulConfig.isPartialOutput is true; "
+                  "take the K steps' blocks with Iterate and GetTensorC "
+                  "(sequential write)");
     const normgrad_ascendc::ApiCall call(site);
     (void)waitIterateAll;
     if (fakeMsg) return;  // IBShare's pairing call: no computation
@@ -1040,6 +1073,16 @@ class Matmul {
     RequireInit("SetTensorA");
     CheckTranspose<SrcAT>("SetTensorA", "isTransposeA", "A_TYPE", isTransposeA,
                           A_TYPE::isTrans);
+    if constexpr (A_TYPE::format == CubeFormat::VECTOR) {
+      const auto address = reinterpret_cast<uintptr_t>(gm.GetPhyAddr());
+      if (address % 16 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::SetTensorA: A in CubeFormat::VECTOR (GEMV) starts at "
+            "GM address %#llx, which is not 16-byte aligned; a vector A in "
+            "GM is 16-byte aligned",
+            ull(address));
+      }
+    }
     a_gm_ = gm;
     trans_a_ = isTransposeA;
     a_set_ = true;
@@ -1058,6 +1101,11 @@ class Matmul {
 
   void SetBiasGm(const GlobalTensor<BiasT>& biasGlobal) {
     RequireInit("SetBias");
+    if constexpr (kConfig.isPartialOutput) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetBias: MatmulConfig.isPartialOutput is true; a Matmul "
+          "with partial output takes no bias");
+    }
     if constexpr (kInt4) {
       normgrad_ascendc::Fail(
           "Matmul::SetBias: a bias with int4b_t inputs is not emulated yet: "
@@ -1716,10 +1764,14 @@ class Matmul {
     }
     if (pos == TPosition::GM) {
       const bool bias = which[0] == 'B' && which[1] == 'I';
-      if (format != CubeFormat::ND && (bias || format != CubeFormat::NZ)) {
+      const bool a = which[0] == 'A';
+      const bool taken = format == CubeFormat::ND ||
+                         (!bias && format == CubeFormat::NZ) ||
+                         (a && format == CubeFormat::VECTOR);
+      if (!taken) {
         normgrad_ascendc::Fail(
             "Matmul::Init: %s in GM with format %d is not emulated yet; A "
-            "and B are read as ND or NZ, the bias as ND",
+            "is read as ND, NZ or VECTOR, B as ND or NZ, the bias as ND",
             which, static_cast<int>(format));
       }
       return;
@@ -1753,6 +1805,17 @@ class Matmul {
         which, pos_name);
   }
 
+  // isPartialOutput: GetTensorC writes each K step's block in sequential
+  // write mode only (its page).
+  static void RequireSequentialForPartial(bool sequential) {
+    if (kConfig.isPartialOutput && !sequential) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: enSequentialWrite is false, but "
+          "MatmulConfig.isPartialOutput is true; partial output is taken in "
+          "sequential write mode only (enSequentialWrite true)");
+    }
+  }
+
   void RequireInit(const char* api) const {
     if (!initialized_) {
       normgrad_ascendc::Fail(
@@ -1782,6 +1845,7 @@ class Matmul {
 
   void ResetIteration() {
     next_ = 0;
+    k_step_ = 0;
     have_block_ = false;
     async_ = false;
     blocks_taken_ = 0;
@@ -1818,13 +1882,29 @@ class Matmul {
     if (asynchronous) ++blocks_taken_;
   }
 
-  // Picks the next block (m_idx_, n_idx_); false when all are done.
+  // Picks the next block (m_idx_, n_idx_); false when all are done. With
+  // isPartialOutput each block is taken once per K step (k_step_), its
+  // steps one after another before the next block.
   bool Advance(const char* api) {
     RequireInit(api);
     if (!a_set_ || !b_set_) {
       normgrad_ascendc::Fail("Matmul::%s: %s is not set; call %s first", api,
                              a_set_ ? "B" : "A",
                              a_set_ ? "SetTensorB" : "SetTensorA");
+    }
+    if constexpr (A_TYPE::format == CubeFormat::VECTOR) {
+      if (org_m_ != 1) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: orgM is %d; A in CubeFormat::VECTOR (GEMV) is one "
+            "row, so M must be 1",
+            api, org_m_);
+      }
+    }
+    if constexpr (kConfig.isPartialOutput) {
+      if (next_ > 0 && k_step_ + 1 < CeilDiv(single_k_, tiling_.baseK)) {
+        ++k_step_;
+        return true;
+      }
     }
     const uint32_t m_iter = CeilDiv(single_m_, tiling_.baseM);
     const uint32_t n_iter = CeilDiv(single_n_, tiling_.baseN);
@@ -1842,6 +1922,7 @@ class Matmul {
       // the diagonal of blocks.
       if (Policy::kTriangle > 0 && m_idx_ > n_idx_) continue;
       if (Policy::kTriangle < 0 && m_idx_ < n_idx_) continue;
+      k_step_ = 0;
       return true;
     }
   }
@@ -1872,10 +1953,14 @@ class Matmul {
     }
     const uint32_t cur_m = CurM(), cur_n = CurN();
     const uint32_t m0 = m_idx_ * tiling_.baseM, n0 = n_idx_ * tiling_.baseN;
-    const uint32_t k_steps = CeilDiv(single_k_, tiling_.baseK);
+    // isPartialOutput: one K step (k_step_) per Iterate, not accumulated.
+    const uint32_t s_first = kConfig.isPartialOutput ? k_step_ : 0;
+    const uint32_t s_end = kConfig.isPartialOutput
+                               ? k_step_ + 1
+                               : CeilDiv(single_k_, tiling_.baseK);
     const bool bias = bias_on_ && !partial;
     if (bias) LoadBias(n0, cur_n);
-    for (uint32_t s = 0; s < k_steps; ++s) {
+    for (uint32_t s = s_first; s < s_end; ++s) {
       const uint32_t k0 = s * tiling_.baseK;
       const uint32_t cur_k = std::min<uint32_t>(tiling_.baseK, single_k_ - k0);
       LoadOperand<true>(m0, k0, cur_m, cur_k);
@@ -1889,12 +1974,12 @@ class Matmul {
       p.k = static_cast<uint16_t>(cur_k);
       // A float A loaded by squares lies in L0A with K to 16.
       p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_;
-      p.cmatrixInitVal = s == 0 && !partial;
+      p.cmatrixInitVal = s == s_first && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
       if constexpr (kInt4) {
         Mmad(c, a2, b2, p);  // SetBias refuses a bias for int4b_t
-      } else if (s == 0 && bias) {
+      } else if (s == s_first && bias) {
         Mmad(c, a2, b2, bias2_.template Get<L0cT>(), p);
       } else {
         Mmad(c, a2, b2, p);
@@ -2457,6 +2542,7 @@ class Matmul {
   int org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0, org_kc_ = 0;
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
+  uint32_t k_step_ = 0;  // isPartialOutput: the block's K step
   bool have_block_ = false;
   bool async_ = false;         // the last Iterate was Iterate<false>
   uint32_t blocks_taken_ = 0;  // blocks the asynchronous GetTensorC took

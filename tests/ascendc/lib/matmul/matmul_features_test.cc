@@ -1,0 +1,293 @@
+// matmul_features_test.cc — the Matmul feature scenarios of the
+// programming guide (docs/matmul.md, "Features"): GEMV (A in
+// CubeFormat::VECTOR, M = 1) and Partial Output (MatmulConfig's
+// isPartialOutput with the MDL template: one K step per Iterate, not
+// accumulated), each against a float64 reference written here, exact with
+// small-integer fills, with tails in N and K; then each refusal's message.
+//
+// Extending: one TEST per behaviour; a new refusal gets a FailsWith line
+// with its message. Tests run on the calling thread's core made a cube core
+// by the fixture, as a kernel's KERNEL_TASK_TYPE_DEFAULT does.
+#define ASCENDC_CUBE_ONLY
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "compat_test.h"
+#include "kernel_operator.h"
+#include "lib/matmul/matmul_intf.h"
+
+namespace {
+
+using AscendC::CubeFormat;
+using AscendC::GlobalTensor;
+using AscendC::Matmul;
+using AscendC::MatmulConfig;
+using AscendC::MatmulType;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+
+class MatmulFeaturesTest : public testing::Test {
+ protected:
+  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
+  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+};
+
+template <typename T>
+GlobalTensor<T> Gm(std::vector<T>& v) {
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(v.data(), v.size());
+  return g;
+}
+
+// A tiling of one core: the whole M × N × K, base blocks as given.
+TCubeTiling Tiling(int m, int n, int k, int base_m, int base_n, int base_k,
+                   bool bias) {
+  TCubeTiling t{};
+  t.usedCoreNum = 1;
+  t.M = t.singleCoreM = m;
+  t.N = t.singleCoreN = n;
+  t.Ka = t.Kb = t.singleCoreK = k;
+  t.baseM = base_m;
+  t.baseN = base_n;
+  t.baseK = base_k;
+  t.depthA1 = t.depthB1 = 1;
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.isBias = bias ? 1 : 0;
+  t.dbL0A = t.dbL0B = t.dbL0C = 1;
+  return t;
+}
+
+// Small integers (-4 to 4) as half: every product and partial sum below is
+// an exact float, so the cube's result equals the float64 one.
+std::vector<half> SmallInts(int count, int seed) {
+  std::vector<half> v;
+  for (int i = 0; i < count; ++i) {
+    v.push_back(half(static_cast<float>((i * 7 + seed * 13) % 9 - 4)));
+  }
+  return v;
+}
+
+// C[i][j] = bias[j] + Σ_{k0 ≤ p < k1} A[i][p] · B[p][j] in float64; A is
+// [m, k], B [k, n].
+std::vector<double> Reference(const std::vector<half>& a,
+                              const std::vector<half>& b,
+                              const std::vector<float>* bias, int m, int n,
+                              int k, int k0, int k1) {
+  std::vector<double> c(size_t{1} * m * n);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double acc = bias != nullptr ? (*bias)[j] : 0.0;
+      for (int p = k0; p < k1; ++p) {
+        acc +=
+            static_cast<double>(static_cast<float>(a[size_t{1} * i * k + p])) *
+            static_cast<float>(b[size_t{1} * p * n + j]);
+      }
+      c[size_t{1} * i * n + j] = acc;
+    }
+  }
+  return c;
+}
+
+using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+using HalfVector = MatmulType<TPosition::GM, CubeFormat::VECTOR, half>;
+using FloatGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+
+// ---- GEMV ------------------------------------------------------------------
+
+TEST_F(MatmulFeaturesTest, GemvMultipliesOneRowWithBias) {
+  // The guide's shape (K 256, N 32) and one with tails in N and K.
+  const int shapes[][5] = {{256, 32, 16, 32, 64}, {70, 40, 16, 32, 32}};
+  for (const auto& s : shapes) {
+    const int k = s[0], n = s[1];
+    std::vector<half> a = SmallInts(k, 1), b = SmallInts(k * n, 2);
+    std::vector<float> bias;
+    for (int j = 0; j < n; ++j) bias.push_back(static_cast<float>(j % 5 - 2));
+    std::vector<float> c(n, -1.0f);
+    const TCubeTiling tiling = Tiling(1, n, k, s[2], s[3], s[4], true);
+    TPipe pipe;
+    Matmul<HalfVector, HalfGm, FloatGm, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(b));
+    mm.SetBias(Gm(bias));
+    mm.IterateAll(Gm(c));
+    mm.End();
+    const std::vector<double> want = Reference(a, b, &bias, 1, n, k, 0, k);
+    for (int j = 0; j < n; ++j) {
+      ASSERT_EQ(static_cast<double>(c[j]), want[j]) << "K " << k << " n " << j;
+    }
+  }
+}
+
+TEST_F(MatmulFeaturesTest, GemvIterateWritesEachBlock) {
+  const int k = 48, n = 40;  // blocks of 16 columns, the last 8 wide
+  std::vector<half> a = SmallInts(k, 3), b = SmallInts(k * n, 4);
+  std::vector<float> c(n, -1.0f);
+  const TCubeTiling tiling = Tiling(1, n, k, 16, 16, 32, false);
+  TPipe pipe;
+  Matmul<HalfVector, HalfGm, FloatGm, FloatGm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  int blocks = 0;
+  while (mm.Iterate()) {
+    mm.GetTensorC(Gm(c));
+    ++blocks;
+  }
+  EXPECT_EQ(blocks, 3);
+  const std::vector<double> want = Reference(a, b, nullptr, 1, n, k, 0, k);
+  for (int j = 0; j < n; ++j) ASSERT_EQ(static_cast<double>(c[j]), want[j]);
+}
+
+TEST_F(MatmulFeaturesTest, GemvRefusals) {
+  const int k = 32, n = 16;
+  std::vector<half> a = SmallInts(2 * k + 8, 1), b = SmallInts(k * n, 2);
+  std::vector<float> c(2 * n);
+  {
+    // M of 2 with A in VECTOR.
+    const TCubeTiling tiling = Tiling(2, n, k, 16, 16, 32, false);
+    TPipe pipe;
+    Matmul<HalfVector, HalfGm, FloatGm, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(b));
+    EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                          "Matmul::IterateAll: orgM is 2; A in "
+                          "CubeFormat::VECTOR (GEMV) is one row, so M must "
+                          "be 1"));
+  }
+  {
+    // A starting 2 bytes past a 16-byte boundary (the vector's data is
+    // 32-byte aligned, one half further is not).
+    const TCubeTiling tiling = Tiling(1, n, k, 16, 16, 32, false);
+    TPipe pipe;
+    Matmul<HalfVector, HalfGm, FloatGm, FloatGm> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    GlobalTensor<half> whole = Gm(a);
+    EXPECT_TRUE(FailsWith([&] { mm.SetTensorA(whole[1]); },
+                          "which is not 16-byte aligned; a vector A in GM is "
+                          "16-byte aligned"));
+  }
+  {
+    // B in VECTOR: only A takes that format.
+    using HalfVectorB = MatmulType<TPosition::GM, CubeFormat::VECTOR, half>;
+    const TCubeTiling tiling = Tiling(1, n, k, 16, 16, 32, false);
+    TPipe pipe;
+    Matmul<HalfGm, HalfVectorB, FloatGm, FloatGm> mm;
+    EXPECT_TRUE(
+        FailsWith([&] { mm.Init(&tiling, &pipe); },
+                  "Matmul::Init: B_TYPE in GM with format 7 is not emulated "
+                  "yet; A is read as ND, NZ or VECTOR, B as ND or NZ"));
+  }
+}
+
+// ---- Partial Output --------------------------------------------------------
+
+constexpr AscendC::MatmulFuncParams kPartialParams = {
+    false,
+    false,
+    false,
+    false,
+    0,
+    AscendC::IterateOrder::UNDEF,
+    AscendC::ScheduleType::INNER_PRODUCT,
+    true,
+    true,
+    true /* partial */};
+constexpr MatmulConfig CFG_PARTIAL =
+    AscendC::GetMMConfig<AscendC::MatmulConfigMode::CONFIG_MDL>(kPartialParams);
+using PartialMatmul = Matmul<HalfGm, HalfGm, FloatGm, FloatGm, CFG_PARTIAL>;
+
+TEST_F(MatmulFeaturesTest, PartialOutputGivesEachKStepAlone) {
+  static_assert(CFG_PARTIAL.isPartialOutput && CFG_PARTIAL.doMultiDataLoad);
+  // 2 × 2 blocks of 16 × 16 (tails 8 in M and N), K 100 in steps of 32
+  // (the last 4): 16 Iterates, each block's steps one after another.
+  const int m = 24, n = 24, k = 100, bm = 16, bn = 16, bk = 32;
+  std::vector<half> a = SmallInts(m * k, 5), b = SmallInts(k * n, 6);
+  const int steps = (k + bk - 1) / bk;
+  std::vector<float> out(size_t{4} * steps * bm * bn, -7.0f);
+  const TCubeTiling tiling = Tiling(m, n, k, bm, bn, bk, false);
+  TPipe pipe;
+  PartialMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  GlobalTensor<float> c = Gm(out);
+  uint64_t dst = 0;
+  int iterates = 0;
+  while (mm.Iterate()) {
+    mm.GetTensorC(c[dst], 0, true);
+    dst += bm * bn;
+    ++iterates;
+  }
+  ASSERT_EQ(iterates, 4 * steps);
+  EXPECT_FALSE(mm.Iterate());  // stays done
+  // iterateOrder 0: blocks along M first.
+  int at = 0;
+  for (int bj = 0; bj < 2; ++bj) {
+    for (int bi = 0; bi < 2; ++bi) {
+      for (int s = 0; s < steps; ++s, ++at) {
+        const int k0 = s * bk, k1 = std::min(k, k0 + bk);
+        const std::vector<double> want =
+            Reference(a, b, nullptr, m, n, k, k0, k1);
+        const int rows = std::min(bm, m - bi * bm);
+        const int cols = std::min(bn, n - bj * bn);
+        for (int i = 0; i < rows; ++i) {
+          for (int j = 0; j < cols; ++j) {
+            ASSERT_EQ(
+                static_cast<double>(out[size_t{1} * at * bm * bn + i * bn + j]),
+                want[size_t{1} * (bi * bm + i) * n + bj * bn + j])
+                << "block (" << bi << ", " << bj << ") step " << s << " at ("
+                << i << ", " << j << ")";
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_F(MatmulFeaturesTest, PartialOutputStepsAddUpToTheProduct) {
+  // Summing the steps' blocks gives C (exact: small integers).
+  const int m = 16, n = 32, k = 96, bk = 32;
+  std::vector<half> a = SmallInts(m * k, 7), b = SmallInts(k * n, 8);
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 32, bk, false);
+  TPipe pipe;
+  PartialMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  std::vector<float> step(size_t{1} * m * n), sum(size_t{1} * m * n, 0.0f);
+  while (mm.Iterate()) {
+    mm.GetTensorC(Gm(step), 0, true);
+    for (size_t i = 0; i < sum.size(); ++i) sum[i] += step[i];
+  }
+  const std::vector<double> want = Reference(a, b, nullptr, m, n, k, 0, k);
+  for (size_t i = 0; i < sum.size(); ++i) {
+    ASSERT_EQ(static_cast<double>(sum[i]), want[i]);
+  }
+}
+
+TEST_F(MatmulFeaturesTest, PartialOutputRefusals) {
+  const int m = 16, n = 16, k = 64;
+  std::vector<half> a = SmallInts(m * k, 1), b = SmallInts(k * n, 2);
+  std::vector<float> bias(n), c(m * n);
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 32, true);
+  TPipe pipe;
+  PartialMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  EXPECT_TRUE(FailsWith([&] { mm.SetBias(Gm(bias)); },
+                        "Matmul::SetBias: MatmulConfig.isPartialOutput is "
+                        "true; a Matmul with partial output takes no bias"));
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  ASSERT_TRUE(mm.Iterate());
+  EXPECT_TRUE(FailsWith([&] { mm.GetTensorC(Gm(c)); },
+                        "Matmul::GetTensorC: enSequentialWrite is false, but "
+                        "MatmulConfig.isPartialOutput is true; partial output "
+                        "is taken in sequential write mode only"));
+}
+
+}  // namespace
