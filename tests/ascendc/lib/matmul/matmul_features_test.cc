@@ -1,9 +1,11 @@
 // matmul_features_test.cc — the Matmul feature scenarios of the
 // programming guide (docs/matmul.md, "Features"): GEMV (A in
-// CubeFormat::VECTOR, M = 1) and Partial Output (MatmulConfig's
+// CubeFormat::VECTOR, M = 1), Partial Output (MatmulConfig's
 // isPartialOutput with the MDL template: one K step per Iterate, not
-// accumulated), each against a float64 reference written here, exact with
-// small-integer fills, with tails in N and K; then each refusal's message.
+// accumulated), the DataCopyOut callback (the kernel moves C out of L0C)
+// and the channel split (float C in NZ of 16 x 8 fractals), each against a
+// float64 reference written here, exact with small-integer fills, with
+// tails in M, N and K; then each refusal's message.
 //
 // Extending: one TEST per behaviour; a new refusal gets a FailsWith line
 // with its message. Tests run on the calling thread's core made a cube core
@@ -288,6 +290,138 @@ TEST_F(MatmulFeaturesTest, PartialOutputRefusals) {
                         "Matmul::GetTensorC: enSequentialWrite is false, but "
                         "MatmulConfig.isPartialOutput is true; partial output "
                         "is taken in sequential write mode only"));
+}
+
+// ---- DataCopyOut callback -------------------------------------------------
+
+// The kernel's move of a block out of L0C: Fixpipe NZ2ND with the geometry
+// the object passes, each value doubled by adding the block to itself
+// through the atomic add, counting its calls at dataPtr and checking
+// tilingPtr.
+void CopyOutTwice(const __gm__ void* gm,
+                  const AscendC::LocalTensor<int8_t>& co1,
+                  const void* dataCopyOutParams, const uint64_t tilingPtr,
+                  const uint64_t dataPtr) {
+  const auto* p =
+      static_cast<const AscendC::DataCopyOutParams*>(dataCopyOutParams);
+  GlobalTensor<float> dst;
+  dst.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(const_cast<void*>(gm)),
+                      uint64_t{p->cBurstNum - 1u} * p->dstStride + p->burstLen);
+  AscendC::FixpipeParamsV220 f;
+  f.mSize = p->cBurstNum;
+  f.nSize = p->burstLen;
+  f.srcStride = p->srcStride;
+  f.dstStride = p->dstStride;
+  const AscendC::LocalTensor<float> c = co1.ReinterpretCast<float>();
+  AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(dst, c, f);
+  AscendC::SetAtomicAdd<float>();
+  AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(dst, c, f);
+  AscendC::SetAtomicNone();
+  EXPECT_EQ(tilingPtr, 0x5151u);
+  ++*reinterpret_cast<int*>(dataPtr);
+}
+
+TEST_F(MatmulFeaturesTest, DataCopyOutMovesEachBlock) {
+  const int m = 40, n = 24, k = 48;  // 3 x 2 blocks of 16 x 16, tails 8
+  std::vector<half> a = SmallInts(m * k, 9), b = SmallInts(k * n, 10);
+  std::vector<float> bias;
+  for (int j = 0; j < n; ++j) bias.push_back(static_cast<float>(j % 3));
+  std::vector<float> c(size_t{1} * m * n, 0.0f);
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 32, true);
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, FloatGm, FloatGm, AscendC::CFG_NORM,
+         AscendC::MatmulCallBackFunc<CopyOutTwice, nullptr, nullptr>>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  int calls = 0;
+  mm.SetUserDefInfo(0x5151u);
+  mm.SetSelfDefineData(reinterpret_cast<uint64_t>(&calls));
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetBias(Gm(bias));
+  mm.IterateAll(Gm(c));
+  EXPECT_EQ(calls, 6);
+  const std::vector<double> want = Reference(a, b, &bias, m, n, k, 0, k);
+  for (size_t i = 0; i < c.size(); ++i) {
+    ASSERT_EQ(static_cast<double>(c[i]), 2 * want[i]) << "element " << i;
+  }
+}
+
+// ---- Channel split ---------------------------------------------------------
+
+// The first 32-byte aligned element of `store` (an NZ output in GM starts
+// so); `store` holds 8 floats more than the output.
+float* Aligned32(std::vector<float>& store) {
+  float* p = store.data();
+  while (reinterpret_cast<uintptr_t>(p) % 32 != 0) ++p;
+  return p;
+}
+
+constexpr AscendC::MatmulFuncParams kSplitParams = {
+    false,
+    false,
+    false,
+    false,
+    0,
+    AscendC::IterateOrder::ORDER_M,
+    AscendC::ScheduleType::INNER_PRODUCT,
+    true,
+    false,
+    false,
+    false,
+    true /* isEnableChannelSplit */};
+constexpr MatmulConfig CFG_SPLIT =
+    AscendC::GetMMConfig<AscendC::MatmulConfigMode::CONFIG_NORM>(kSplitParams);
+
+TEST_F(MatmulFeaturesTest, ChannelSplitWritesSixteenByEightFractals) {
+  static_assert(CFG_SPLIT.isEnableChannelSplit);
+  // N 40: blocks of 16 columns, the last 8; M 24 in blocks of 16 (tail 8),
+  // so C's column blocks of 8 are 32 rows (M to 16) of 8 floats.
+  const int m = 24, n = 40, k = 40;
+  std::vector<half> a = SmallInts(m * k, 11), b = SmallInts(k * n, 12);
+  std::vector<float> bias;
+  for (int j = 0; j < n; ++j) bias.push_back(static_cast<float>(j % 4 - 1));
+  const int rows16 = (m + 15) / 16 * 16;
+  std::vector<float> store(size_t{1} * rows16 * n + 8, -9.0f);
+  float* const c = Aligned32(store);
+  GlobalTensor<float> cGm;
+  cGm.SetGlobalBuffer(c, size_t{1} * rows16 * n);
+  using FloatNz = MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 32, true);
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, FloatNz, FloatGm, CFG_SPLIT> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetBias(Gm(bias));
+  mm.IterateAll(cGm);
+  const std::vector<double> want = Reference(a, b, &bias, m, n, k, 0, k);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      ASSERT_EQ(static_cast<double>(
+                    c[size_t{1} * (j / 8) * rows16 * 8 + i * 8 + j % 8]),
+                want[size_t{1} * i * n + j])
+          << "(" << i << ", " << j << ")";
+    }
+  }
+}
+
+TEST_F(MatmulFeaturesTest, ChannelSplitNeedsWholeEightColumnBlocks) {
+  const int m = 16, n = 20, k = 32;  // the last block of N is 4 wide
+  std::vector<half> a = SmallInts(m * k, 1), b = SmallInts(k * n, 2);
+  std::vector<float> store(size_t{1} * m * 24 + 8);
+  GlobalTensor<float> cGm;
+  cGm.SetGlobalBuffer(Aligned32(store), size_t{1} * m * 24);
+  using FloatNz = MatmulType<TPosition::GM, CubeFormat::NZ, float>;
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 16, 32, false);
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, FloatNz, FloatGm, CFG_SPLIT> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  EXPECT_TRUE(FailsWith([&] { mm.IterateAll(cGm); },
+                        "Matmul::GetTensorC: C in NZ needs N blocks of whole "
+                        "8 columns (channel split); this block has 4"));
 }
 
 }  // namespace

@@ -255,9 +255,18 @@ class Matmul {
   static_assert(!kConfig.isCO1Shared,
                 "Matmul: MatmulConfig.isCO1Shared true is not supported on "
                 "Atlas A2/A3 (its MatmulConfig page)");
-  static_assert(!kConfig.isEnableChannelSplit,
-                "Matmul: MatmulConfig.isEnableChannelSplit true is not "
-                "emulated yet");
+  static_assert(!kConfig.isEnableChannelSplit ||
+                    (C_TYPE::pos == TPosition::GM &&
+                     C_TYPE::format == CubeFormat::NZ &&
+                     std::is_same_v<DstT, float> &&
+                     !std::is_same_v<SrcAT, int8_t> &&
+                     !std::is_same_v<SrcAT, int4b_t>),
+                "Matmul: MatmulConfig.isEnableChannelSplit true needs C_TYPE "
+                "in GM, format NZ, type float, from a float L0C (half, "
+                "bfloat16_t or float inputs)");
+  static_assert(!MM_CB::kDataCopyOut || C_TYPE::pos == TPosition::GM,
+                "Matmul: MatmulCallBackFunc's DataCopyOut moves C from L0C to "
+                "GM; C_TYPE's position must be GM");
   static_assert(A_TYPE::format != CubeFormat::VECTOR || !A_TYPE::isTrans,
                 "Matmul: A_TYPE in CubeFormat::VECTOR (GEMV) has ISTRANS true; "
                 "a vector A is not transposed");
@@ -1683,9 +1692,6 @@ class Matmul {
   }
 
   static void CheckTypes() {
-    static_assert(!MM_CB::kDataCopyOut,
-                  "Matmul: MatmulCallBackFunc's DataCopyOut is not emulated "
-                  "yet (CopyA1 and CopyB1 are)");
     if constexpr (!matmul_detail::kEmulatedPair<SrcAT, SrcBT, BiasT, DstT>) {
       normgrad_ascendc::Fail(
           "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is not one "
@@ -2436,15 +2442,21 @@ class Matmul {
     const uint32_t row = org_kc_ > 0 ? org_kc_ : org_n_;
     uint64_t offset = 0;
     if constexpr (C_TYPE::format == CubeFormat::NZ) {
-      if (cur_n % 16 != 0) {
+      // Column blocks of 16 columns, or of 8 with the channel split
+      // (float in 16 x 8 fractals).
+      constexpr uint32_t width = kConfig.isEnableChannelSplit ? 8 : 16;
+      if (cur_n % width != 0) {
         normgrad_ascendc::Fail(
-            "Matmul::GetTensorC: C in NZ needs N blocks of whole 16 columns; "
+            "Matmul::GetTensorC: C in NZ needs N blocks of whole %u columns%s; "
             "this block has %u (singleCoreN %d, baseN %d)",
+            width, kConfig.isEnableChannelSplit ? " (channel split)" : "",
             cur_n, single_n_, tiling_.baseN);
       }
       const uint64_t col_rows = sequential ? Ceil16(cur_m) : Ceil16(org_m_);
-      out.dstStride = static_cast<uint32_t>(col_rows * 16 * sizeof(DstT) / 32);
-      offset = sequential ? 0 : uint64_t{n0} * col_rows + uint64_t{m0} * 16;
+      out.dstStride =
+          static_cast<uint32_t>(col_rows * width * sizeof(DstT) / 32);
+      out.channelSplit = kConfig.isEnableChannelSplit;
+      offset = sequential ? 0 : uint64_t{n0} * col_rows + uint64_t{m0} * width;
     } else {
       uint32_t stride = sequential ? tiling_.baseN : row;
       if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
@@ -2456,6 +2468,25 @@ class Matmul {
     }
     SetAtomic(atomic);
     const LocalTensor<L0cT> c = c1_.template Get<L0cT>();
+    if constexpr (MM_CB::kDataCopyOut) {
+      // The kernel's own move: the block's place in GM, L0C, and the
+      // geometry the object's Fixpipe would use (docs/matmul.md).
+      DataCopyOutParams params;
+      params.cBurstNum = out.mSize;
+      params.burstLen = out.nSize;
+      params.srcStride = out.srcStride;
+      params.dstStride = out.dstStride;
+      params.oriNSize = out.nSize;
+      params.enUnitFlag = false;
+      params.quantScalar = quant_scalar_;
+      params.cbufWorkspaceAddr = 0;
+      MM_CB::DataCopyOutPtr(
+          reinterpret_cast<__gm__ void*>(gm[offset].GetPhyAddr()),
+          c.template ReinterpretCast<int8_t>(), &params, user_def_info_,
+          self_define_data_);
+      if (atomic != 0) SetAtomicNone();
+      return;
+    }
     if (quant_ == QuantSource::kVector) {
       const LocalTensor<uint64_t> params = LoadQuantVector(n0, cur_n);
       if constexpr (C_TYPE::format == CubeFormat::NZ) {
