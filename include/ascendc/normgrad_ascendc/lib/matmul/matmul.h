@@ -246,6 +246,10 @@ class Matmul {
   static_assert(!kConfig.isPartialOutput || kConfig.doMultiDataLoad,
                 "Matmul: MatmulConfig.isPartialOutput true needs the MDL "
                 "template (GetMDLConfig, or GetMMConfig<CONFIG_MDL>)");
+  static_assert(!A_TYPE::isSparse && !B_TYPE::isSparse,
+                "Matmul: SparseMatmulType (the 4:2 sparse Matmul) is not "
+                "emulated yet; the cube's LoadDataWithSparse and "
+                "MmadWithSparse are");
   static_assert(!kConfig.enableRelu,
                 "Matmul: MatmulConfig.enableRelu true is not supported on "
                 "Atlas A2/A3 (its MatmulConfig page)");
@@ -399,6 +403,18 @@ class Matmul {
     quant_ = QuantSource::kVector;
   }
 
+  /// The 4:2 sparse Matmul's index matrix: not emulated yet, so a call is a
+  /// compile error (a Matmul with a SparseMatmulType B is one already).
+  template <typename T>
+  void SetSparseIndex(const GlobalTensor<T>& indexGlobal,
+                      normgrad_ascendc::CallSite site = {}) {
+    static_assert(sizeof(T) == 0,
+                  "Matmul::SetSparseIndex: the 4:2 sparse Matmul is not "
+                  "emulated yet");
+    (void)indexGlobal;
+    (void)site;
+  }
+
   /// A in GM from the core's first element ([M, K], or [K, M] with
   /// isTransposeA); B likewise ([K, N], or [N, K]).
   void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false,
@@ -530,6 +546,9 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(AllowsIterate(IterateMode::ITERATE_MODE_NORMAL),
+                  "Matmul::Iterate: MatmulConfig.iterateMode leaves Iterate "
+                  "out (ITERATE_MODE_NORMAL is not set)");
     static_assert(C_TYPE::pos != TPosition::CO1,
                   "Matmul::Iterate: with C at CO1 pass the L0C tensor "
                   "(Iterate(enPartialSum, localCmatrix))");
@@ -550,6 +569,9 @@ class Matmul {
   template <bool sync = true, typename T>
   bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(AllowsIterate(IterateMode::ITERATE_MODE_NORMAL),
+                  "Matmul::Iterate: MatmulConfig.iterateMode leaves Iterate "
+                  "out (ITERATE_MODE_NORMAL is not set)");
     static_assert(C_TYPE::pos == TPosition::CO1,
                   "Matmul::Iterate(enPartialSum, localCmatrix): C_TYPE's "
                   "position must be CO1");
@@ -698,6 +720,10 @@ class Matmul {
   template <bool sync = true>
   void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_ALL),
+        "Matmul::IterateAll: MatmulConfig.iterateMode leaves IterateAll "
+        "out (ITERATE_MODE_ALL is not set)");
     static_assert(!kConfig.isPartialOutput,
                   "Matmul::IterateAll: MatmulConfig.isPartialOutput is true; "
                   "take the K steps' blocks with Iterate and GetTensorC "
@@ -743,6 +769,10 @@ class Matmul {
   void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, bool waitIterateAll = false,
                   bool fakeMsg = false, normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_ALL),
+        "Matmul::IterateAll: MatmulConfig.iterateMode leaves IterateAll "
+        "out (ITERATE_MODE_ALL is not set)");
     static_assert(C_TYPE::pos != TPosition::CO1,
                   "Matmul::IterateAll: C_TYPE's position must not be CO1");
     static_assert(!kConfig.isPartialOutput,
@@ -780,6 +810,10 @@ class Matmul {
                     const uint32_t matrixStrideC = 0,
                     const bool enPartialSum = false, const uint8_t enAtomic = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;  // reserved
     BatchToGm({"IterateBatch", batchA, batchB, 0, matrixStrideA, matrixStrideB,
@@ -798,6 +832,10 @@ class Matmul {
                     const uint32_t matrixStrideC = 0,
                     const bool enPartialSum = false, const uint8_t enAtomic = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     static_assert(sync,
                   "Matmul::IterateBatch: the asynchronous form (sync = false) "
                   "does not move C into the UB");
@@ -816,6 +854,10 @@ class Matmul {
                     const uint32_t matrixStrideB = 0,
                     const uint32_t matrixStrideC = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;  // reserved
     BatchToGm({"IterateBatch", batch_a_, batch_b_, 0, matrixStrideA,
@@ -829,6 +871,10 @@ class Matmul {
                     const uint32_t matrixStrideB = 0,
                     const uint32_t matrixStrideC = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;
     BatchToUb({"IterateBatch", batch_a_, batch_b_, 0, matrixStrideA,
@@ -847,6 +893,10 @@ class Matmul {
                      const uint32_t matrixStrideB = 0,
                      const uint32_t matrixStrideC = 0,
                      normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_N_BATCH),
+        "Matmul::IterateNBatch: MatmulConfig.iterateMode leaves IterateNBatch "
+        "out (ITERATE_MODE_N_BATCH is not set)");
     static_assert(kConfig.isNBatch,
                   "Matmul::IterateNBatch: set MatmulConfig.isNBatch to true "
                   "(GetNormalConfig's batchLoop) to compute several batch "
@@ -1809,6 +1859,12 @@ class Matmul {
         "Matmul::Init: %s's position %s is not one it takes on Atlas A2/A3 "
         "(GM, VECOUT, TSCM)",
         which, pos_name);
+  }
+
+  // Whether MatmulConfig.iterateMode keeps an Iterate family (on the device
+  // the others are compiled out).
+  static constexpr bool AllowsIterate(IterateMode mode) {
+    return (kConfig.iterateMode & static_cast<uint8_t>(mode)) != 0;
   }
 
   // isPartialOutput: GetTensorC writes each K step's block in sequential

@@ -50,6 +50,19 @@ struct MatmulType {
   constexpr static LayoutMode layout = LAYOUT;
   constexpr static bool ibShare = IBSHARE;
   constexpr static TPosition srcPos = SRCPOS;
+  constexpr static bool isSparse = false;
+};
+
+/// B of a 4:2 sparse Matmul (densified B and its index matrix, whose
+/// position is INDEX_POSITION). The sparse Matmul is not emulated yet: a
+/// Matmul with such a B is a compile error (docs/matmul.md).
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT,
+          typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType
+    : MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+  constexpr static TPosition indexPosition = INDEX_POSITION;
+  constexpr static bool isSparse = true;
 };
 
 enum class BatchMode : uint8_t {
