@@ -385,6 +385,9 @@ class Matmul {
   /// bits), for the rows whose output is quantized.
   void SetQuantScalar(const uint64_t quantScalar,
                       normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableQuantVector,
+                  "Matmul::SetQuantScalar: MatmulConfig.enableQuantVector is "
+                  "false, which compiles SetQuantScalar out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetQuantScalar");
     RequireQuantRow("SetQuantScalar");
@@ -396,6 +399,9 @@ class Matmul {
   /// entry first, as the bias).
   void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor,
                       normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableQuantVector,
+                  "Matmul::SetQuantVector: MatmulConfig.enableQuantVector is "
+                  "false, which compiles SetQuantVector out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetQuantVector");
     RequireQuantRow("SetQuantVector");
@@ -433,6 +439,9 @@ class Matmul {
 
   void SetBias(const GlobalTensor<BiasT>& biasGlobal,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetBias,
+                  "Matmul::SetBias: MatmulConfig.enableSetBias is false, which "
+                  "compiles SetBias out");
     const normgrad_ascendc::ApiCall call(site);
     RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::GM);
     SetBiasGm(biasGlobal);
@@ -461,6 +470,9 @@ class Matmul {
   /// The bias in the UB of the calling vector core (VECOUT), as in GM.
   void SetBias(const LocalTensor<BiasT>& inputBias,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetBias,
+                  "Matmul::SetBias: MatmulConfig.enableSetBias is false, which "
+                  "compiles SetBias out");
     const normgrad_ascendc::ApiCall call(site);
     RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::VECOUT);
     SetBiasGm(GlobalTensor<BiasT>());
@@ -479,6 +491,9 @@ class Matmul {
   }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0,
                    normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetOrgShape,
+                  "Matmul::SetOrgShape: MatmulConfig.enableSetOrgShape is "
+                  "false, which compiles SetOrgShape out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetOrgShape");
     CheckPositive("SetOrgShape", "orgM", orgM);
@@ -521,6 +536,9 @@ class Matmul {
   /// -1 keeps a value; a tail is at most the tiling's single shape.
   void SetTail(int tailM = -1, int tailN = -1, int tailK = -1,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetTail,
+                  "Matmul::SetTail: MatmulConfig.enableSetTail is false, which "
+                  "compiles SetTail out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetTail");
     if (tailM != -1) {
@@ -546,6 +564,9 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(!kConfig.enableMixDualMaster,
+                  "Matmul::Iterate: with MatmulConfig.enableMixDualMaster "
+                  "the result is taken by IterateAll only");
     static_assert(AllowsIterate(IterateMode::ITERATE_MODE_NORMAL),
                   "Matmul::Iterate: MatmulConfig.iterateMode leaves Iterate "
                   "out (ITERATE_MODE_NORMAL is not set)");
@@ -569,6 +590,9 @@ class Matmul {
   template <bool sync = true, typename T>
   bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(!kConfig.enableMixDualMaster,
+                  "Matmul::Iterate: with MatmulConfig.enableMixDualMaster "
+                  "the result is taken by IterateAll only");
     static_assert(AllowsIterate(IterateMode::ITERATE_MODE_NORMAL),
                   "Matmul::Iterate: MatmulConfig.iterateMode leaves Iterate "
                   "out (ITERATE_MODE_NORMAL is not set)");
@@ -593,6 +617,9 @@ class Matmul {
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     const normgrad_ascendc::ApiCall call(site);
     RequireSequentialForPartial(enSequentialWrite);
     const Here here(*this);
@@ -609,6 +636,9 @@ class Matmul {
   GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0,
                                 bool enSequentialWrite = false,
                                 normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     static_assert(!sync,
                   "Matmul::GetTensorC(): the form returning the workspace's "
                   "block is asynchronous only (GetTensorC<false>())");
@@ -678,6 +708,9 @@ class Matmul {
   void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     const normgrad_ascendc::ApiCall call(site);
     (void)enSequentialWrite;  // a block in the UB always starts at its start
     RequireLocalC("GetTensorC", enAtomic);
@@ -700,6 +733,9 @@ class Matmul {
                   const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     const normgrad_ascendc::ApiCall call(site);
     RequireLocalC("GetTensorC", 0);
     RequireSequentialForPartial(enSequentialWrite);
@@ -1009,6 +1045,9 @@ class Matmul {
 
   /// Ends the object's current computation; it may be set up again.
   void End(normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        kConfig.enableEnd,
+        "Matmul::End: MatmulConfig.enableEnd is false, which compiles End out");
     const normgrad_ascendc::ApiCall call(site);
     ResetIteration();
   }
@@ -1063,6 +1102,9 @@ class Matmul {
   /// What the callbacks (MM_CB) receive as tilingPtr and dataPtr.
   void SetUserDefInfo(const uint64_t tilingPtr) { user_def_info_ = tilingPtr; }
   void SetSelfDefineData(const uint64_t dataPtr) {
+    static_assert(kConfig.enableSetDefineData,
+                  "Matmul::SetSelfDefineData: MatmulConfig.enableSetDefineData "
+                  "is false, which compiles SetSelfDefineData out");
     self_define_data_ = dataPtr;
   }
 
