@@ -144,6 +144,37 @@ TEST_F(MatmulFeaturesTest, GemvIterateWritesEachBlock) {
   for (int j = 0; j < n; ++j) ASSERT_EQ(static_cast<double>(c[j]), want[j]);
 }
 
+TEST_F(MatmulFeaturesTest, GemvInt8IsExactInInt32) {
+  // int8_t A (one row) by int8_t B into int32_t with an int32_t bias; K
+  // with a tail of the 32-element C0, N with a tail of the base.
+  const int k = 100, n = 40;
+  std::vector<int8_t> a, b;
+  for (int p = 0; p < k; ++p)
+    a.push_back(static_cast<int8_t>(p * 37 % 255 - 127));
+  for (int i = 0; i < k * n; ++i) {
+    b.push_back(static_cast<int8_t>(i * 53 % 255 - 127));
+  }
+  std::vector<int32_t> bias, c(n, -1);
+  for (int j = 0; j < n; ++j) bias.push_back(j * 1000 - 20000);
+  using I8Vector = MatmulType<TPosition::GM, CubeFormat::VECTOR, int8_t>;
+  using I8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+  using I32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  const TCubeTiling tiling = Tiling(1, n, k, 16, 32, 64, true);
+  TPipe pipe;
+  Matmul<I8Vector, I8, I32, I32> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetBias(Gm(bias));
+  mm.IterateAll(Gm(c));
+  for (int j = 0; j < n; ++j) {
+    int64_t want = bias[j];
+    for (int p = 0; p < k; ++p)
+      want += int64_t{a[p]} * b[size_t{1} * p * n + j];
+    ASSERT_EQ(c[j], want) << "column " << j;
+  }
+}
+
 TEST_F(MatmulFeaturesTest, GemvRefusals) {
   const int k = 32, n = 16;
   std::vector<half> a = SmallInts(2 * k + 8, 1), b = SmallInts(k * n, 2);
