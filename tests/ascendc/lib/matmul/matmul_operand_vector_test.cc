@@ -147,9 +147,9 @@ TEST(MatmulOperandOnVectorCore, AsynchronousResultsInTheWorkspaceAndUb) {
   }
   EXPECT_TRUE(compat_test::FailsWith(
       [&] { mm.GetTensorC<false>(); },
-      "Matmul::GetTensorC: the workspace holds 2048 bytes; block 2 of the "
-      "computation takes its slot of baseM x baseN = 256 values, up to byte "
-      "3072"));
+      "Matmul::GetTensorC: the workspace holds 512 elements of float; block "
+      "2 of the computation takes its slot of baseM x baseN = 256 values, up "
+      "to element 768"));
   AscendC::TBuf<TPosition::VECIN> ub;
   ASSERT_TRUE(pipe.InitBuffer(ub, 16 * 16 * sizeof(float)));
   const AscendC::LocalTensor<float> c = ub.Get<float>();

@@ -92,6 +92,14 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(
   t.shareUbSize = 0;
   t.batchM = t.batchN = t.singleBatchM = t.singleBatchN = 0;
   t.mxTypePara = 0;
+  // No batch layout: one matrix per call.
+  t.ALayoutInfoB = t.ALayoutInfoS = t.ALayoutInfoN = t.ALayoutInfoG =
+      t.ALayoutInfoD = 0;
+  t.BLayoutInfoB = t.BLayoutInfoS = t.BLayoutInfoN = t.BLayoutInfoG =
+      t.BLayoutInfoD = 0;
+  t.CLayoutInfoB = t.CLayoutInfoS1 = t.CLayoutInfoN = t.CLayoutInfoG =
+      t.CLayoutInfoS2 = 0;
+  t.BatchNum = 0;
   return t;
 }
 
