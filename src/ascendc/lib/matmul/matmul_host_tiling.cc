@@ -883,6 +883,16 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
                   "C0_size");
     }
   }
+  // A in VECTOR format (GEMV) is one row: M is 1, and it is not transposed.
+  if (a_.format == CubeFormat::VECTOR && org_m != 1) {
+    return fail(Arg("M", org_m) +
+                " is not 1: A in CubeFormat::VECTOR (GEMV) is a single row");
+  }
+  if (a_.format == CubeFormat::VECTOR && a_.transpose) {
+    return fail(
+        "A in CubeFormat::VECTOR (GEMV) with isTrans true: a vector A is not "
+        "transposed");
+  }
   if (cores_.split_k && bias_on_) {
     return fail(
         "EnableMultiCoreSplitK(true) with a bias is not supported: split-K "

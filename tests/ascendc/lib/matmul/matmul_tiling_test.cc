@@ -543,6 +543,27 @@ TEST(MatmulTilingSweep, NzFormats) {
   }
 }
 
+TEST(MatmulTilingSweep, GemvVectorA) {
+  // The GEMV page's host calls: A in CubeFormat::VECTOR, M = 1.
+  for (int32_t k : {256, 70, 4096}) {
+    for (int32_t n : {32, 40, 1024}) {
+      matmul_tiling::MatmulApiTiling tiling;
+      tiling.SetAType(TPosition::GM, CubeFormat::VECTOR, DataType::DT_FLOAT16);
+      tiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+      tiling.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+      tiling.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+      tiling.SetShape(1, n, k);
+      tiling.SetOrgShape(1, n, k);
+      tiling.EnableBias(true);
+      AscendC::tiling::TCubeTiling t{};
+      ASSERT_EQ(tiling.GetTiling(t), 0) << "K " << k << " N " << n;
+      EXPECT_EQ(t.M, 1);
+      EXPECT_EQ(t.singleCoreM, 1);
+      EXPECT_GE(t.baseM, 1);
+    }
+  }
+}
+
 TEST(MatmulTilingSweep, MultiCoreSplits) {
   for (const TypeRow& row : {kTypeRows[1], kTypeRows[4]}) {
     for (int32_t dim : {1, 2, 3, 7, 24, 48}) {
@@ -1268,6 +1289,20 @@ const TilingRefusal kTilingRefusals[] = {
      },
      "SetBatchNum batch 2 is less than SetBatchInfoForNormal's batchA 3 / "
      "batchB 2: it is the larger of the two"},
+    {"GEMV with M 2",
+     [](auto& t) {
+       t.SetAType(TPosition::GM, CubeFormat::VECTOR, DataType::DT_FLOAT16);
+       t.SetShape(2, 64, 64);
+     },
+     "M 2 is not 1: A in CubeFormat::VECTOR (GEMV) is a single row"},
+    {"GEMV transposed",
+     [](auto& t) {
+       t.SetAType(TPosition::GM, CubeFormat::VECTOR, DataType::DT_FLOAT16,
+                  true);
+       t.SetShape(1, 64, 64);
+     },
+     "A in CubeFormat::VECTOR (GEMV) with isTrans true: a vector A is not "
+     "transposed"},
 };
 
 TEST(MatmulTilingRefusals, GetTilingSaysWhy) {

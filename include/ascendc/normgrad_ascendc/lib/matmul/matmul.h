@@ -241,6 +241,39 @@ class Matmul {
   static_assert(Policy::kEmulated,
                 "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
                 "SplitN dual outputs are not emulated yet");
+  // MatmulConfig switches that change what the object computes or writes
+  // and that it does not honour are refused here, never ignored.
+  static_assert(!kConfig.isPartialOutput || kConfig.doMultiDataLoad,
+                "Matmul: MatmulConfig.isPartialOutput true needs the MDL "
+                "template (GetMDLConfig, or GetMMConfig<CONFIG_MDL>)");
+  static_assert(!A_TYPE::isSparse && !B_TYPE::isSparse,
+                "Matmul: SparseMatmulType (the 4:2 sparse Matmul) is not "
+                "emulated yet; the cube's LoadDataWithSparse and "
+                "MmadWithSparse are");
+  static_assert(!kConfig.enableRelu,
+                "Matmul: MatmulConfig.enableRelu true is not supported on "
+                "Atlas A2/A3 (its MatmulConfig page)");
+  static_assert(!kConfig.intraBlockPartSum,
+                "Matmul: MatmulConfig.intraBlockPartSum true is not supported "
+                "on Atlas A2/A3 (its MatmulConfig page)");
+  static_assert(!kConfig.isCO1Shared,
+                "Matmul: MatmulConfig.isCO1Shared true is not supported on "
+                "Atlas A2/A3 (its MatmulConfig page)");
+  static_assert(!kConfig.isEnableChannelSplit ||
+                    (C_TYPE::pos == TPosition::GM &&
+                     C_TYPE::format == CubeFormat::NZ &&
+                     std::is_same_v<DstT, float> &&
+                     !std::is_same_v<SrcAT, int8_t> &&
+                     !std::is_same_v<SrcAT, int4b_t>),
+                "Matmul: MatmulConfig.isEnableChannelSplit true needs C_TYPE "
+                "in GM, format NZ, type float, from a float L0C (half, "
+                "bfloat16_t or float inputs)");
+  static_assert(!MM_CB::kDataCopyOut || C_TYPE::pos == TPosition::GM,
+                "Matmul: MatmulCallBackFunc's DataCopyOut moves C from L0C to "
+                "GM; C_TYPE's position must be GM");
+  static_assert(A_TYPE::format != CubeFormat::VECTOR || !A_TYPE::isTrans,
+                "Matmul: A_TYPE in CubeFormat::VECTOR (GEMV) has ISTRANS true; "
+                "a vector A is not transposed");
   /// L0C holds int32_t for 8-bit and 4-bit inputs, float otherwise.
   using L0cT = std::conditional_t<std::is_same_v<SrcAT, int8_t> ||
                                       std::is_same_v<SrcAT, int4b_t>,
@@ -352,6 +385,9 @@ class Matmul {
   /// bits), for the rows whose output is quantized.
   void SetQuantScalar(const uint64_t quantScalar,
                       normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableQuantVector,
+                  "Matmul::SetQuantScalar: MatmulConfig.enableQuantVector is "
+                  "false, which compiles SetQuantScalar out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetQuantScalar");
     RequireQuantRow("SetQuantScalar");
@@ -363,11 +399,26 @@ class Matmul {
   /// entry first, as the bias).
   void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor,
                       normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableQuantVector,
+                  "Matmul::SetQuantVector: MatmulConfig.enableQuantVector is "
+                  "false, which compiles SetQuantVector out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetQuantVector");
     RequireQuantRow("SetQuantVector");
     quant_gm_ = quantTensor;
     quant_ = QuantSource::kVector;
+  }
+
+  /// The 4:2 sparse Matmul's index matrix: not emulated yet, so a call is a
+  /// compile error (a Matmul with a SparseMatmulType B is one already).
+  template <typename T>
+  void SetSparseIndex(const GlobalTensor<T>& indexGlobal,
+                      normgrad_ascendc::CallSite site = {}) {
+    static_assert(sizeof(T) == 0,
+                  "Matmul::SetSparseIndex: the 4:2 sparse Matmul is not "
+                  "emulated yet");
+    (void)indexGlobal;
+    (void)site;
   }
 
   /// A in GM from the core's first element ([M, K], or [K, M] with
@@ -388,6 +439,9 @@ class Matmul {
 
   void SetBias(const GlobalTensor<BiasT>& biasGlobal,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetBias,
+                  "Matmul::SetBias: MatmulConfig.enableSetBias is false, which "
+                  "compiles SetBias out");
     const normgrad_ascendc::ApiCall call(site);
     RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::GM);
     SetBiasGm(biasGlobal);
@@ -416,6 +470,9 @@ class Matmul {
   /// The bias in the UB of the calling vector core (VECOUT), as in GM.
   void SetBias(const LocalTensor<BiasT>& inputBias,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetBias,
+                  "Matmul::SetBias: MatmulConfig.enableSetBias is false, which "
+                  "compiles SetBias out");
     const normgrad_ascendc::ApiCall call(site);
     RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::VECOUT);
     SetBiasGm(GlobalTensor<BiasT>());
@@ -434,6 +491,9 @@ class Matmul {
   }
   void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0,
                    normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetOrgShape,
+                  "Matmul::SetOrgShape: MatmulConfig.enableSetOrgShape is "
+                  "false, which compiles SetOrgShape out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetOrgShape");
     CheckPositive("SetOrgShape", "orgM", orgM);
@@ -476,6 +536,9 @@ class Matmul {
   /// -1 keeps a value; a tail is at most the tiling's single shape.
   void SetTail(int tailM = -1, int tailN = -1, int tailK = -1,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableSetTail,
+                  "Matmul::SetTail: MatmulConfig.enableSetTail is false, which "
+                  "compiles SetTail out");
     const normgrad_ascendc::ApiCall call(site);
     RequireInit("SetTail");
     if (tailM != -1) {
@@ -501,9 +564,18 @@ class Matmul {
   template <bool sync = true>
   bool Iterate(bool enPartialSum = false,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(!kConfig.enableMixDualMaster,
+                  "Matmul::Iterate: with MatmulConfig.enableMixDualMaster "
+                  "the result is taken by IterateAll only");
+    static_assert(AllowsIterate(IterateMode::ITERATE_MODE_NORMAL),
+                  "Matmul::Iterate: MatmulConfig.iterateMode leaves Iterate "
+                  "out (ITERATE_MODE_NORMAL is not set)");
     static_assert(C_TYPE::pos != TPosition::CO1,
                   "Matmul::Iterate: with C at CO1 pass the L0C tensor "
                   "(Iterate(enPartialSum, localCmatrix))");
+    static_assert(sync || !kConfig.isPartialOutput,
+                  "Matmul::Iterate<false>: the asynchronous Iterate with "
+                  "MatmulConfig.isPartialOutput true is not emulated yet");
     const normgrad_ascendc::ApiCall call(site);
     StageLocalInputs("Iterate");
     const Here here(*this);
@@ -518,6 +590,12 @@ class Matmul {
   template <bool sync = true, typename T>
   bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix,
                normgrad_ascendc::CallSite site = {}) {
+    static_assert(!kConfig.enableMixDualMaster,
+                  "Matmul::Iterate: with MatmulConfig.enableMixDualMaster "
+                  "the result is taken by IterateAll only");
+    static_assert(AllowsIterate(IterateMode::ITERATE_MODE_NORMAL),
+                  "Matmul::Iterate: MatmulConfig.iterateMode leaves Iterate "
+                  "out (ITERATE_MODE_NORMAL is not set)");
     static_assert(C_TYPE::pos == TPosition::CO1,
                   "Matmul::Iterate(enPartialSum, localCmatrix): C_TYPE's "
                   "position must be CO1");
@@ -539,7 +617,11 @@ class Matmul {
   void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     const normgrad_ascendc::ApiCall call(site);
+    RequireSequentialForPartial(enSequentialWrite);
     const Here here(*this);
     TakeBlock(!sync, "GetTensorC");
     WriteBlock(gm, enAtomic, enSequentialWrite);
@@ -554,6 +636,9 @@ class Matmul {
   GlobalTensor<DstT> GetTensorC(uint8_t enAtomic = 0,
                                 bool enSequentialWrite = false,
                                 normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     static_assert(!sync,
                   "Matmul::GetTensorC(): the form returning the workspace's "
                   "block is asynchronous only (GetTensorC<false>())");
@@ -623,6 +708,9 @@ class Matmul {
   void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     const normgrad_ascendc::ApiCall call(site);
     (void)enSequentialWrite;  // a block in the UB always starts at its start
     RequireLocalC("GetTensorC", enAtomic);
@@ -645,8 +733,12 @@ class Matmul {
                   const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(kConfig.enableGetTensorC,
+                  "Matmul::GetTensorC: MatmulConfig.enableGetTensorC is false, "
+                  "which compiles GetTensorC out");
     const normgrad_ascendc::ApiCall call(site);
     RequireLocalC("GetTensorC", 0);
+    RequireSequentialForPartial(enSequentialWrite);
     uint32_t cur_m = 0;
     {
       const Here here(*this);
@@ -664,6 +756,14 @@ class Matmul {
   template <bool sync = true>
   void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0,
                   normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_ALL),
+        "Matmul::IterateAll: MatmulConfig.iterateMode leaves IterateAll "
+        "out (ITERATE_MODE_ALL is not set)");
+    static_assert(!kConfig.isPartialOutput,
+                  "Matmul::IterateAll: MatmulConfig.isPartialOutput is true; "
+                  "take the K steps' blocks with Iterate and GetTensorC "
+                  "(sequential write)");
     const normgrad_ascendc::ApiCall call(site);
     RequireLocalC("IterateAll", enAtomic);
     constexpr uint32_t per32 = 32 / sizeof(DstT);
@@ -705,8 +805,16 @@ class Matmul {
   void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
                   bool enSequentialWrite = false, bool waitIterateAll = false,
                   bool fakeMsg = false, normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_ALL),
+        "Matmul::IterateAll: MatmulConfig.iterateMode leaves IterateAll "
+        "out (ITERATE_MODE_ALL is not set)");
     static_assert(C_TYPE::pos != TPosition::CO1,
                   "Matmul::IterateAll: C_TYPE's position must not be CO1");
+    static_assert(!kConfig.isPartialOutput,
+                  "Matmul::IterateAll: MatmulConfig.isPartialOutput is true; "
+                  "take the K steps' blocks with Iterate and GetTensorC "
+                  "(sequential write)");
     const normgrad_ascendc::ApiCall call(site);
     (void)waitIterateAll;
     if (fakeMsg) return;  // IBShare's pairing call: no computation
@@ -738,6 +846,10 @@ class Matmul {
                     const uint32_t matrixStrideC = 0,
                     const bool enPartialSum = false, const uint8_t enAtomic = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;  // reserved
     BatchToGm({"IterateBatch", batchA, batchB, 0, matrixStrideA, matrixStrideB,
@@ -756,6 +868,10 @@ class Matmul {
                     const uint32_t matrixStrideC = 0,
                     const bool enPartialSum = false, const uint8_t enAtomic = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     static_assert(sync,
                   "Matmul::IterateBatch: the asynchronous form (sync = false) "
                   "does not move C into the UB");
@@ -774,6 +890,10 @@ class Matmul {
                     const uint32_t matrixStrideB = 0,
                     const uint32_t matrixStrideC = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;  // reserved
     BatchToGm({"IterateBatch", batch_a_, batch_b_, 0, matrixStrideA,
@@ -787,6 +907,10 @@ class Matmul {
                     const uint32_t matrixStrideB = 0,
                     const uint32_t matrixStrideC = 0,
                     normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_BATCH),
+        "Matmul::IterateBatch: MatmulConfig.iterateMode leaves IterateBatch "
+        "out (ITERATE_MODE_BATCH is not set)");
     const normgrad_ascendc::ApiCall call(site);
     (void)matrixStrideC;
     BatchToUb({"IterateBatch", batch_a_, batch_b_, 0, matrixStrideA,
@@ -805,6 +929,10 @@ class Matmul {
                      const uint32_t matrixStrideB = 0,
                      const uint32_t matrixStrideC = 0,
                      normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        AllowsIterate(IterateMode::ITERATE_MODE_N_BATCH),
+        "Matmul::IterateNBatch: MatmulConfig.iterateMode leaves IterateNBatch "
+        "out (ITERATE_MODE_N_BATCH is not set)");
     static_assert(kConfig.isNBatch,
                   "Matmul::IterateNBatch: set MatmulConfig.isNBatch to true "
                   "(GetNormalConfig's batchLoop) to compute several batch "
@@ -917,6 +1045,9 @@ class Matmul {
 
   /// Ends the object's current computation; it may be set up again.
   void End(normgrad_ascendc::CallSite site = {}) {
+    static_assert(
+        kConfig.enableEnd,
+        "Matmul::End: MatmulConfig.enableEnd is false, which compiles End out");
     const normgrad_ascendc::ApiCall call(site);
     ResetIteration();
   }
@@ -971,6 +1102,9 @@ class Matmul {
   /// What the callbacks (MM_CB) receive as tilingPtr and dataPtr.
   void SetUserDefInfo(const uint64_t tilingPtr) { user_def_info_ = tilingPtr; }
   void SetSelfDefineData(const uint64_t dataPtr) {
+    static_assert(kConfig.enableSetDefineData,
+                  "Matmul::SetSelfDefineData: MatmulConfig.enableSetDefineData "
+                  "is false, which compiles SetSelfDefineData out");
     self_define_data_ = dataPtr;
   }
 
@@ -1040,6 +1174,16 @@ class Matmul {
     RequireInit("SetTensorA");
     CheckTranspose<SrcAT>("SetTensorA", "isTransposeA", "A_TYPE", isTransposeA,
                           A_TYPE::isTrans);
+    if constexpr (A_TYPE::format == CubeFormat::VECTOR) {
+      const auto address = reinterpret_cast<uintptr_t>(gm.GetPhyAddr());
+      if (address % 16 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::SetTensorA: A in CubeFormat::VECTOR (GEMV) starts at "
+            "GM address %#llx, which is not 16-byte aligned; a vector A in "
+            "GM is 16-byte aligned",
+            ull(address));
+      }
+    }
     a_gm_ = gm;
     trans_a_ = isTransposeA;
     a_set_ = true;
@@ -1058,6 +1202,11 @@ class Matmul {
 
   void SetBiasGm(const GlobalTensor<BiasT>& biasGlobal) {
     RequireInit("SetBias");
+    if constexpr (kConfig.isPartialOutput) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetBias: MatmulConfig.isPartialOutput is true; a Matmul "
+          "with partial output takes no bias");
+    }
     if constexpr (kInt4) {
       normgrad_ascendc::Fail(
           "Matmul::SetBias: a bias with int4b_t inputs is not emulated yet: "
@@ -1635,9 +1784,6 @@ class Matmul {
   }
 
   static void CheckTypes() {
-    static_assert(!MM_CB::kDataCopyOut,
-                  "Matmul: MatmulCallBackFunc's DataCopyOut is not emulated "
-                  "yet (CopyA1 and CopyB1 are)");
     if constexpr (!matmul_detail::kEmulatedPair<SrcAT, SrcBT, BiasT, DstT>) {
       normgrad_ascendc::Fail(
           "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is not one "
@@ -1716,10 +1862,14 @@ class Matmul {
     }
     if (pos == TPosition::GM) {
       const bool bias = which[0] == 'B' && which[1] == 'I';
-      if (format != CubeFormat::ND && (bias || format != CubeFormat::NZ)) {
+      const bool a = which[0] == 'A';
+      const bool taken = format == CubeFormat::ND ||
+                         (!bias && format == CubeFormat::NZ) ||
+                         (a && format == CubeFormat::VECTOR);
+      if (!taken) {
         normgrad_ascendc::Fail(
             "Matmul::Init: %s in GM with format %d is not emulated yet; A "
-            "and B are read as ND or NZ, the bias as ND",
+            "is read as ND, NZ or VECTOR, B as ND or NZ, the bias as ND",
             which, static_cast<int>(format));
       }
       return;
@@ -1753,6 +1903,23 @@ class Matmul {
         which, pos_name);
   }
 
+  // Whether MatmulConfig.iterateMode keeps an Iterate family (on the device
+  // the others are compiled out).
+  static constexpr bool AllowsIterate(IterateMode mode) {
+    return (kConfig.iterateMode & static_cast<uint8_t>(mode)) != 0;
+  }
+
+  // isPartialOutput: GetTensorC writes each K step's block in sequential
+  // write mode only (its page).
+  static void RequireSequentialForPartial(bool sequential) {
+    if (kConfig.isPartialOutput && !sequential) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: enSequentialWrite is false, but "
+          "MatmulConfig.isPartialOutput is true; partial output is taken in "
+          "sequential write mode only (enSequentialWrite true)");
+    }
+  }
+
   void RequireInit(const char* api) const {
     if (!initialized_) {
       normgrad_ascendc::Fail(
@@ -1782,6 +1949,7 @@ class Matmul {
 
   void ResetIteration() {
     next_ = 0;
+    k_step_ = 0;
     have_block_ = false;
     async_ = false;
     blocks_taken_ = 0;
@@ -1818,13 +1986,29 @@ class Matmul {
     if (asynchronous) ++blocks_taken_;
   }
 
-  // Picks the next block (m_idx_, n_idx_); false when all are done.
+  // Picks the next block (m_idx_, n_idx_); false when all are done. With
+  // isPartialOutput each block is taken once per K step (k_step_), its
+  // steps one after another before the next block.
   bool Advance(const char* api) {
     RequireInit(api);
     if (!a_set_ || !b_set_) {
       normgrad_ascendc::Fail("Matmul::%s: %s is not set; call %s first", api,
                              a_set_ ? "B" : "A",
                              a_set_ ? "SetTensorB" : "SetTensorA");
+    }
+    if constexpr (A_TYPE::format == CubeFormat::VECTOR) {
+      if (org_m_ != 1) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: orgM is %d; A in CubeFormat::VECTOR (GEMV) is one "
+            "row, so M must be 1",
+            api, org_m_);
+      }
+    }
+    if constexpr (kConfig.isPartialOutput) {
+      if (next_ > 0 && k_step_ + 1 < CeilDiv(single_k_, tiling_.baseK)) {
+        ++k_step_;
+        return true;
+      }
     }
     const uint32_t m_iter = CeilDiv(single_m_, tiling_.baseM);
     const uint32_t n_iter = CeilDiv(single_n_, tiling_.baseN);
@@ -1842,6 +2026,7 @@ class Matmul {
       // the diagonal of blocks.
       if (Policy::kTriangle > 0 && m_idx_ > n_idx_) continue;
       if (Policy::kTriangle < 0 && m_idx_ < n_idx_) continue;
+      k_step_ = 0;
       return true;
     }
   }
@@ -1872,10 +2057,14 @@ class Matmul {
     }
     const uint32_t cur_m = CurM(), cur_n = CurN();
     const uint32_t m0 = m_idx_ * tiling_.baseM, n0 = n_idx_ * tiling_.baseN;
-    const uint32_t k_steps = CeilDiv(single_k_, tiling_.baseK);
+    // isPartialOutput: one K step (k_step_) per Iterate, not accumulated.
+    const uint32_t s_first = kConfig.isPartialOutput ? k_step_ : 0;
+    const uint32_t s_end = kConfig.isPartialOutput
+                               ? k_step_ + 1
+                               : CeilDiv(single_k_, tiling_.baseK);
     const bool bias = bias_on_ && !partial;
     if (bias) LoadBias(n0, cur_n);
-    for (uint32_t s = 0; s < k_steps; ++s) {
+    for (uint32_t s = s_first; s < s_end; ++s) {
       const uint32_t k0 = s * tiling_.baseK;
       const uint32_t cur_k = std::min<uint32_t>(tiling_.baseK, single_k_ - k0);
       LoadOperand<true>(m0, k0, cur_m, cur_k);
@@ -1889,12 +2078,12 @@ class Matmul {
       p.k = static_cast<uint16_t>(cur_k);
       // A float A loaded by squares lies in L0A with K to 16.
       p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_;
-      p.cmatrixInitVal = s == 0 && !partial;
+      p.cmatrixInitVal = s == s_first && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
       if constexpr (kInt4) {
         Mmad(c, a2, b2, p);  // SetBias refuses a bias for int4b_t
-      } else if (s == 0 && bias) {
+      } else if (s == s_first && bias) {
         Mmad(c, a2, b2, bias2_.template Get<L0cT>(), p);
       } else {
         Mmad(c, a2, b2, p);
@@ -2351,15 +2540,21 @@ class Matmul {
     const uint32_t row = org_kc_ > 0 ? org_kc_ : org_n_;
     uint64_t offset = 0;
     if constexpr (C_TYPE::format == CubeFormat::NZ) {
-      if (cur_n % 16 != 0) {
+      // Column blocks of 16 columns, or of 8 with the channel split
+      // (float in 16 x 8 fractals).
+      constexpr uint32_t width = kConfig.isEnableChannelSplit ? 8 : 16;
+      if (cur_n % width != 0) {
         normgrad_ascendc::Fail(
-            "Matmul::GetTensorC: C in NZ needs N blocks of whole 16 columns; "
+            "Matmul::GetTensorC: C in NZ needs N blocks of whole %u columns%s; "
             "this block has %u (singleCoreN %d, baseN %d)",
+            width, kConfig.isEnableChannelSplit ? " (channel split)" : "",
             cur_n, single_n_, tiling_.baseN);
       }
       const uint64_t col_rows = sequential ? Ceil16(cur_m) : Ceil16(org_m_);
-      out.dstStride = static_cast<uint32_t>(col_rows * 16 * sizeof(DstT) / 32);
-      offset = sequential ? 0 : uint64_t{n0} * col_rows + uint64_t{m0} * 16;
+      out.dstStride =
+          static_cast<uint32_t>(col_rows * width * sizeof(DstT) / 32);
+      out.channelSplit = kConfig.isEnableChannelSplit;
+      offset = sequential ? 0 : uint64_t{n0} * col_rows + uint64_t{m0} * width;
     } else {
       uint32_t stride = sequential ? tiling_.baseN : row;
       if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
@@ -2371,6 +2566,25 @@ class Matmul {
     }
     SetAtomic(atomic);
     const LocalTensor<L0cT> c = c1_.template Get<L0cT>();
+    if constexpr (MM_CB::kDataCopyOut) {
+      // The kernel's own move: the block's place in GM, L0C, and the
+      // geometry the object's Fixpipe would use (docs/matmul.md).
+      DataCopyOutParams params;
+      params.cBurstNum = out.mSize;
+      params.burstLen = out.nSize;
+      params.srcStride = out.srcStride;
+      params.dstStride = out.dstStride;
+      params.oriNSize = out.nSize;
+      params.enUnitFlag = false;
+      params.quantScalar = quant_scalar_;
+      params.cbufWorkspaceAddr = 0;
+      MM_CB::DataCopyOutPtr(
+          reinterpret_cast<__gm__ void*>(gm[offset].GetPhyAddr()),
+          c.template ReinterpretCast<int8_t>(), &params, user_def_info_,
+          self_define_data_);
+      if (atomic != 0) SetAtomicNone();
+      return;
+    }
     if (quant_ == QuantSource::kVector) {
       const LocalTensor<uint64_t> params = LoadQuantVector(n0, cur_n);
       if constexpr (C_TYPE::format == CubeFormat::NZ) {
@@ -2457,6 +2671,7 @@ class Matmul {
   int org_m_ = 0, org_n_ = 0, org_ka_ = 0, org_kb_ = 0, org_kc_ = 0;
   int single_m_ = 0, single_n_ = 0, single_k_ = 0;
   uint32_t next_ = 0, m_idx_ = 0, n_idx_ = 0;
+  uint32_t k_step_ = 0;  // isPartialOutput: the block's K step
   bool have_block_ = false;
   bool async_ = false;         // the last Iterate was Iterate<false>
   uint32_t blocks_taken_ = 0;  // blocks the asynchronous GetTensorC took

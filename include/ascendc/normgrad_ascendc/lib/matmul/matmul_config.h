@@ -4,10 +4,13 @@
 // MatmulConfig with the template presets (CFG_NORM, CFG_MDL,
 // CFG_IBSHARE_NORM, MM_CFG_BB) and the constexpr functions that build one
 // (GetNormalConfig, GetMDLConfig, GetSpecialMDLConfig, GetIBShareNormConfig,
-// GetBasicConfig, and GetMMConfig from its parts), and MatmulCallBackFunc. The
+// GetBasicConfig, and GetMMConfig from its parts), MatmulCallBackFunc and
+// the DataCopyOutParams its DataCopyOut callback receives. The
 // templates differ on the device in how data is staged; on the CPU every
-// template computes the same base blocks in the same order, so a config is
-// accepted and recorded.
+// template computes the same base blocks in the same order, so the staging
+// switches are accepted and recorded, while those that change the results
+// (isPartialOutput, isEnableChannelSplit, ...) are honoured or refused by
+// the Matmul class (matmul.h).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +50,19 @@ struct MatmulType {
   constexpr static LayoutMode layout = LAYOUT;
   constexpr static bool ibShare = IBSHARE;
   constexpr static TPosition srcPos = SRCPOS;
+  constexpr static bool isSparse = false;
+};
+
+/// B of a 4:2 sparse Matmul (densified B and its index matrix, whose
+/// position is INDEX_POSITION). The sparse Matmul is not emulated yet: a
+/// Matmul with such a B is a compile error (docs/matmul.md).
+template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT,
+          typename TYPE, bool ISTRANS = false,
+          LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>
+struct SparseMatmulType
+    : MatmulType<POSITION, FORMAT, TYPE, ISTRANS, LAYOUT, IBSHARE> {
+  constexpr static TPosition indexPosition = INDEX_POSITION;
+  constexpr static bool isSparse = true;
 };
 
 enum class BatchMode : uint8_t {
@@ -330,10 +346,24 @@ inline constexpr MatmulConfig CFG_MDL = GetMDLConfig();
 inline constexpr MatmulConfig CFG_IBSHARE_NORM = GetIBShareNormConfig();
 inline constexpr MatmulConfig MM_CFG_BB = GetBasicConfig(128, 128, 128);
 
-/// The kernel's own copies of a base block into the Matmul's buffers
-/// (MM_CB): C from L0C to GM, A and B from GM to L1; a null pointer keeps
-/// the object's own move. CopyA1 and CopyB1 are emulated, DataCopyOut not
-/// yet (docs/matmul.md).
+/// What the object passes to a DataCopyOut callback (by pointer, as
+/// `const void*`): the block's move out of L0C as its own Fixpipe would
+/// make it (docs/matmul.md: rows, columns, L0C's column-block height in
+/// 16s, the GM row stride, ...).
+struct DataCopyOutParams {
+  uint16_t cBurstNum;          ///< the block's rows (Fixpipe's mSize)
+  uint16_t burstLen;           ///< its columns (nSize)
+  uint16_t srcStride;          ///< L0C column-block height (srcStride)
+  uint32_t dstStride;          ///< Fixpipe's dstStride for C's format
+  uint16_t oriNSize;           ///< the block's columns, for NZ to ND
+  bool enUnitFlag;             ///< always false: no unit flag here
+  uint64_t quantScalar;        ///< SetQuantScalar's value (0 if none)
+  uint64_t cbufWorkspaceAddr;  ///< 0: per-column parameters not passed
+};
+
+/// The kernel's own copies of a base block into or out of the Matmul's
+/// buffers (MM_CB): C from L0C to GM, A and B from GM to L1; a null
+/// pointer keeps the object's own move (docs/matmul.md).
 template <auto DataCopyOut = nullptr, auto CopyA1 = nullptr,
           auto CopyB1 = nullptr>
 struct MatmulCallBackFunc {
