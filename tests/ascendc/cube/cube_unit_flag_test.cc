@@ -9,7 +9,9 @@
 // and B all ones in L0A and L0B, so that C holds k everywhere (exact).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <memory>
 #include <vector>
 
@@ -200,9 +202,10 @@ TEST_F(UnitFlagTest, DataCopyL0cToGmWaitsAndClears) {
   p.srcStride = 16;
   p.dstStride = 16 * 16 * 4 / 32;  // one NZ column block
   p.unitFlag = 3;
-  std::vector<float> out(256, -1.0f);
+  alignas(32) float out[256];  // an NZ output in GM starts 32-byte aligned
+  std::fill(std::begin(out), std::end(out), -1.0f);
   GlobalTensor<float> g;
-  g.SetGlobalBuffer(out.data(), out.size());
+  g.SetGlobalBuffer(out, 256);
   EXPECT_TRUE(FailsWith([&] { AscendC::DataCopy(g, c_, p); },
                         "DataCopy<float, float> L0C->GM: intriParams.unitFlag "
                         "3 waits for L0C block 0"));
