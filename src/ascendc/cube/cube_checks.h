@@ -24,6 +24,11 @@ void CheckFits(const char* api, const char* which, uint64_t needed,
 /// `value` is in [lo, hi].
 void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
                 uint64_t hi);
+/// What every Mmad form checks first: dst at CO1, fm at A2, filter at B2,
+/// `m`, `n`, `k` ≤ 4095, `unitFlag` 0, 2 or 3, and GEMV left on.
+void CheckMmadOperands(const char* api, const TensorView& dst,
+                       const TensorView& fm, const TensorView& filter,
+                       const AscendC::MmadParams& p);
 /// The GM side has a buffer, and its first `end_elem` elements lie inside
 /// the GlobalTensor and its allocation.
 void CheckGmSide(const char* api, const char* which, const GmSide& gm,

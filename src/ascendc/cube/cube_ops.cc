@@ -128,6 +128,27 @@ void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
   }
 }
 
+void CheckMmadOperands(const char* api, const TensorView& dst,
+                       const TensorView& fm, const TensorView& filter,
+                       const AscendC::MmadParams& p) {
+  CheckOperand(api, "dst", dst, {TPosition::CO1}, "CO1 (L0C)", 1024);
+  CheckOperand(api, "fm", fm, {TPosition::A2}, "A2 (L0A)", kFractalBytes);
+  CheckOperand(api, "filter", filter, {TPosition::B2}, "B2 (L0B)",
+               kFractalBytes);
+  CheckRange(api, "mmadParams.m", p.m, 0, 4095);
+  CheckRange(api, "mmadParams.n", p.n, 0, 4095);
+  CheckRange(api, "mmadParams.k", p.k, 0, 4095);
+  if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3) {
+    Fail("%s: mmadParams.unitFlag %u is not 0, 2 or 3", api, p.unitFlag);
+  }
+  if (p.disableGemv) {
+    Fail(
+        "%s: mmadParams.disableGemv is true; only the Ascend 950 turns GEMV "
+        "off (profile %s)",
+        api, CurrentCore().profile().name);
+  }
+}
+
 // ---- DataCopy GM -> L1 (or UB) with ND2NZ ----------------------------------
 
 Nd2NzExtent Nd2NzExtentOf(uint32_t elem_bytes, const AscendC::Nd2NzParams& p) {
@@ -427,26 +448,11 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   char api[64];
   std::snprintf(api, sizeof api, "Mmad<%s, %s, %s>", CubeTypeName(dst_type),
                 CubeTypeName(fm_type), CubeTypeName(filter_type));
-  CheckOperand(api, "dst", dst, {TPosition::CO1}, "CO1 (L0C)", 1024);
-  CheckOperand(api, "fm", fm, {TPosition::A2}, "A2 (L0A)", kFractalBytes);
-  CheckOperand(api, "filter", filter, {TPosition::B2}, "B2 (L0B)",
-               kFractalBytes);
   if (bias != nullptr) {
     CheckOperand(api, "bias", *bias, {TPosition::C2}, "C2 (the bias table)",
                  64);
   }
-  CheckRange(api, "mmadParams.m", p.m, 0, 4095);
-  CheckRange(api, "mmadParams.n", p.n, 0, 4095);
-  CheckRange(api, "mmadParams.k", p.k, 0, 4095);
-  if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3) {
-    Fail("%s: mmadParams.unitFlag %u is not 0, 2 or 3", api, p.unitFlag);
-  }
-  if (p.disableGemv) {
-    Fail(
-        "%s: mmadParams.disableGemv is true; only the Ascend 950 turns GEMV "
-        "off (profile %s)",
-        api, CurrentCore().profile().name);
-  }
+  CheckMmadOperands(api, dst, fm, filter, p);
   if (bias == nullptr && !p.isBias && !p.cmatrixInitVal && p.cmatrixSource) {
     Fail(
         "%s: mmadParams.cmatrixSource is true, but this form has no bias "

@@ -75,27 +75,12 @@ void RunLoadDataWithSparse(const TensorView& dst, const TensorView& src,
 void RunMmadWithSparse(const TensorView& dst, const TensorView& fm,
                        const TensorView& filter, const AscendC::MmadParams& p) {
   const char* api = "MmadWithSparse<int32_t, int8_t>";
-  CheckOperand(api, "dst", dst, {TPosition::CO1}, "CO1 (L0C)", 1024);
-  CheckOperand(api, "fm", fm, {TPosition::A2}, "A2 (L0A)", kFractalBytes);
-  CheckOperand(api, "filter", filter, {TPosition::B2}, "B2 (L0B)",
-               kFractalBytes);
-  CheckRange(api, "mmadParams.m", p.m, 0, 4095);
-  CheckRange(api, "mmadParams.n", p.n, 0, 4095);
-  CheckRange(api, "mmadParams.k", p.k, 0, 4095);
-  if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3) {
-    Fail("%s: mmadParams.unitFlag %u is not 0, 2 or 3", api, p.unitFlag);
-  }
+  CheckMmadOperands(api, dst, fm, filter, p);
   if (p.kDirectionAlign) {
     Fail(
         "%s: mmadParams.kDirectionAlign is true; the sparse Mmad takes int8_t "
         "and does not align K (set it false)",
         api);
-  }
-  if (p.disableGemv) {
-    Fail(
-        "%s: mmadParams.disableGemv is true; only the Ascend 950 turns GEMV "
-        "off (profile %s)",
-        api, CurrentCore().profile().name);
   }
   if (!p.isBias && !p.cmatrixInitVal && p.cmatrixSource) {
     Fail(
