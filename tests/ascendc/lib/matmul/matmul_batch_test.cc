@@ -23,8 +23,12 @@
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
+#include "matmul_test_support.h"
 
 namespace {
+
+using matmul_test::Gm;
+using matmul_test::Tiling;
 
 using AscendC::CubeFormat;
 using AscendC::GlobalTensor;
@@ -35,13 +39,6 @@ using AscendC::MatmulType;
 using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
-
-template <typename T>
-GlobalTensor<T> Gm(std::vector<T>& v) {
-  GlobalTensor<T> g;
-  g.SetGlobalBuffer(v.data(), v.size());
-  return g;
-}
 
 // Integers in [-3, 3] (bias: [-8, 8]): products and sums stay exact.
 std::vector<half> SmallInts(size_t count, uint32_t seed) {
@@ -61,17 +58,7 @@ std::vector<float> SmallBias(size_t count, uint32_t seed) {
 
 // One core's tiling of an m × n × k matrix, bases of 16.
 TCubeTiling Tiling(int m, int n, int k, bool bias) {
-  TCubeTiling t{};
-  t.usedCoreNum = 1;
-  t.M = t.singleCoreM = m;
-  t.N = t.singleCoreN = n;
-  t.Ka = t.Kb = t.singleCoreK = k;
-  t.baseM = t.baseN = t.baseK = 16;
-  t.depthA1 = t.depthB1 = 1;
-  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
-  t.isBias = bias ? 1 : 0;
-  t.dbL0A = t.dbL0B = t.dbL0C = 1;
-  return t;
+  return matmul_test::Tiling(m, n, k, 16, 16, 16, bias);
 }
 
 struct Axes {

@@ -19,8 +19,12 @@
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "lib/matmul/matmul_intf.h"
+#include "matmul_test_support.h"
 
 namespace {
+
+using matmul_test::Gm;
+using matmul_test::Tiling;
 
 using AscendC::CubeFormat;
 using AscendC::GlobalTensor;
@@ -36,31 +40,6 @@ class MatmulFeaturesTest : public testing::Test {
   void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
   void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
 };
-
-template <typename T>
-GlobalTensor<T> Gm(std::vector<T>& v) {
-  GlobalTensor<T> g;
-  g.SetGlobalBuffer(v.data(), v.size());
-  return g;
-}
-
-// A tiling of one core: the whole M × N × K, base blocks as given.
-TCubeTiling Tiling(int m, int n, int k, int base_m, int base_n, int base_k,
-                   bool bias) {
-  TCubeTiling t{};
-  t.usedCoreNum = 1;
-  t.M = t.singleCoreM = m;
-  t.N = t.singleCoreN = n;
-  t.Ka = t.Kb = t.singleCoreK = k;
-  t.baseM = base_m;
-  t.baseN = base_n;
-  t.baseK = base_k;
-  t.depthA1 = t.depthB1 = 1;
-  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
-  t.isBias = bias ? 1 : 0;
-  t.dbL0A = t.dbL0B = t.dbL0C = 1;
-  return t;
-}
 
 // Small integers (-4 to 4) as half: every product and partial sum below is
 // an exact float, so the cube's result equals the float64 one.

@@ -29,8 +29,12 @@
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "lib/matmul/matmul_intf.h"
+#include "matmul_test_support.h"
 
 namespace {
+
+using matmul_test::Gm;
+using matmul_test::Tiling;
 
 using AscendC::CubeFormat;
 using AscendC::GlobalTensor;
@@ -47,33 +51,9 @@ class MatmulOperandTest : public testing::Test {
   void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
 };
 
-template <typename T>
-GlobalTensor<T> Gm(std::vector<T>& v) {
-  GlobalTensor<T> g;
-  g.SetGlobalBuffer(v.data(), v.size());
-  return g;
-}
-
 // C and the bias: int32_t for int8_t inputs, float otherwise.
 template <typename T>
 using OutT = std::conditional_t<std::is_same_v<T, int8_t>, int32_t, float>;
-
-TCubeTiling Tiling(int m, int n, int k, int base_m, int base_n, int base_k,
-                   bool bias = true) {
-  TCubeTiling t{};
-  t.usedCoreNum = 1;
-  t.M = t.singleCoreM = m;
-  t.N = t.singleCoreN = n;
-  t.Ka = t.Kb = t.singleCoreK = k;
-  t.baseM = base_m;
-  t.baseN = base_n;
-  t.baseK = base_k;
-  t.depthA1 = t.depthB1 = 1;
-  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
-  t.isBias = bias ? 1 : 0;
-  t.dbL0A = t.dbL0B = t.dbL0C = 1;
-  return t;
-}
 
 // A logical matrix (rows × cols, row major) in doubles, and its stored
 // form: transposed or not, then ND or Nz (column blocks of C0 = 32 bytes,

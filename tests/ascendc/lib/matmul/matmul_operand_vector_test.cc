@@ -16,8 +16,12 @@
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
+#include "matmul_test_support.h"
 
 namespace {
+
+using matmul_test::Gm;
+using matmul_test::Tiling;
 
 using AscendC::CubeFormat;
 using AscendC::GlobalTensor;
@@ -26,25 +30,8 @@ using AscendC::MatmulType;
 using AscendC::TPipe;
 using AscendC::TPosition;
 
-template <typename T>
-GlobalTensor<T> Gm(std::vector<T>& v) {
-  GlobalTensor<T> g;
-  g.SetGlobalBuffer(v.data(), v.size());
-  return g;
-}
-
 TCubeTiling Tiling(int m, int n, int k, int base) {
-  TCubeTiling t{};
-  t.usedCoreNum = 1;
-  t.M = t.singleCoreM = m;
-  t.N = t.singleCoreN = n;
-  t.Ka = t.Kb = t.singleCoreK = k;
-  t.baseM = t.baseN = t.baseK = base;
-  t.depthA1 = t.depthB1 = 1;
-  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
-  t.isBias = 1;
-  t.dbL0A = t.dbL0B = t.dbL0C = 1;
-  return t;
+  return matmul_test::Tiling(m, n, k, base, base, base);
 }
 
 // C = A · B + bias with A (m × k) and B (k × n) stored as TA / TB say, from

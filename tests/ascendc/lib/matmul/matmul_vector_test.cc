@@ -16,21 +16,17 @@
 #include "compat_test.h"
 #include "kernel_operator.h"
 #include "lib/matmul_intf.h"
+#include "matmul_test_support.h"
 
 namespace {
+
+using matmul_test::Gm;
 
 using AscendC::GlobalTensor;
 using AscendC::Matmul;
 using AscendC::MatmulType;
 using AscendC::TPipe;
 using AscendC::TPosition;
-
-template <typename T>
-GlobalTensor<T> Gm(std::vector<T>& v) {
-  GlobalTensor<T> g;
-  g.SetGlobalBuffer(v.data(), v.size());
-  return g;
-}
 
 // C = A · B per the documented order (k ascending, one rounding per step).
 std::vector<float> Reference(const half* a, const half* b, int m, int n,

@@ -1,0 +1,38 @@
+// matmul_test_support.h — what the Matmul object's tests share: a GM view of
+// a host vector and the tiling of a one-core Matmul with the base blocks
+// given (what a host GetTiling would hand a single core).
+#pragma once
+
+#include <vector>
+
+#include "kernel_operator.h"
+
+namespace matmul_test {
+
+template <typename T>
+AscendC::GlobalTensor<T> Gm(std::vector<T>& v) {
+  AscendC::GlobalTensor<T> g;
+  g.SetGlobalBuffer(v.data(), v.size());
+  return g;
+}
+
+// A tiling of one core: the whole M × N × K, base blocks as given.
+inline TCubeTiling Tiling(int m, int n, int k, int base_m, int base_n,
+                          int base_k, bool bias = true, int order = 0) {
+  TCubeTiling t{};
+  t.usedCoreNum = 1;
+  t.M = t.singleCoreM = m;
+  t.N = t.singleCoreN = n;
+  t.Ka = t.Kb = t.singleCoreK = k;
+  t.baseM = base_m;
+  t.baseN = base_n;
+  t.baseK = base_k;
+  t.depthA1 = t.depthB1 = 1;
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.isBias = bias ? 1 : 0;
+  t.iterateOrder = order;
+  t.dbL0A = t.dbL0B = t.dbL0C = 1;
+  return t;
+}
+
+}  // namespace matmul_test
