@@ -9,6 +9,7 @@
 #include <initializer_list>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
@@ -24,8 +25,17 @@ void CheckFits(const char* api, const char* which, uint64_t needed,
 /// `value` is in [lo, hi].
 void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
                 uint64_t hi);
+/// The current profile is one of `profiles`; else a KernelError naming the
+/// call, the profile and `why` (what the other product has instead: the 950
+/// removed some Atlas A2/A3 paths and added others).
+void RequireCubeProfile(const char* api,
+                        std::initializer_list<Profile> profiles,
+                        const char* why);
+/// Whether the current core runs the 950 profile (its L0A holds Nz).
+bool OnCube950();
 /// What every Mmad form checks first: dst at CO1, fm at A2, filter at B2,
-/// `m`, `n`, `k` ≤ 4095, `unitFlag` 0, 2 or 3, and GEMV left on.
+/// `m`, `n`, `k` ≤ 4095, `unitFlag` 0, 2 or 3, and GEMV left on except on
+/// the 950.
 void CheckMmadOperands(const char* api, const TensorView& dst,
                        const TensorView& fm, const TensorView& filter,
                        const AscendC::MmadParams& p);

@@ -357,6 +357,8 @@ void RunSetLoadDataPaddingValue(const char* type_name, uint32_t elem_bytes,
 
 void RunSetLoadDataBoundary(uint32_t boundary) {
   const char* api = "SetLoadDataBoundary";
+  RequireCubeProfile(api, {Profile::kA2},
+                     "the 950 has no L1 boundary register");
   const uint32_t l1 = MaxCubeMemoryBytes(CubeMemory::kL1);
   if (boundary != 0 && (boundary < 1024 || boundary > l1)) {
     Fail(

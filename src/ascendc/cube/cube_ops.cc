@@ -128,6 +128,18 @@ void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
   }
 }
 
+void RequireCubeProfile(const char* api,
+                        std::initializer_list<Profile> profiles,
+                        const char* why) {
+  const ProfileInfo& info = CurrentCore().profile();
+  for (const Profile p : profiles) {
+    if (p == info.profile) return;
+  }
+  Fail("%s: not available on profile %s: %s", api, info.name, why);
+}
+
+bool OnCube950() { return CurrentCore().profile().profile == Profile::k950; }
+
 void CheckMmadOperands(const char* api, const TensorView& dst,
                        const TensorView& fm, const TensorView& filter,
                        const AscendC::MmadParams& p) {
@@ -141,7 +153,13 @@ void CheckMmadOperands(const char* api, const TensorView& dst,
   if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3) {
     Fail("%s: mmadParams.unitFlag %u is not 0, 2 or 3", api, p.unitFlag);
   }
-  if (p.disableGemv) {
+  if (p.kDirectionAlign && OnCube950()) {
+    Fail(
+        "%s: mmadParams.kDirectionAlign is true; the 950 aligns float K to 8 "
+        "only (kDirectionAlign false)",
+        api);
+  }
+  if (p.disableGemv && !OnCube950()) {
     Fail(
         "%s: mmadParams.disableGemv is true; only the Ascend 950 turns GEMV "
         "off (profile %s)",
@@ -246,10 +264,21 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
                  {TPosition::A1, TPosition::B1, TPosition::C1},
                  "A1, B1 or C1 (L1)", 32);
   }
+  if (src_gm != nullptr && !to_l1) {
+    RequireCubeProfile(api, {Profile::kA2},
+                       "the 950 has no GM -> L0A/L0B path; move into L1 "
+                       "first, then LoadData L1 -> L0A/L0B");
+  }
   if (p.ifTranspose && src_local == nullptr) {
     Fail(
         "%s: loadDataParams.ifTranspose is true; only the L1 -> L0A/L0B "
         "paths transpose",
+        api);
+  }
+  if (p.ifTranspose && dst.position == TPosition::A2 && OnCube950()) {
+    Fail(
+        "%s: loadDataParams.ifTranspose is true; the 950's L1 -> L0A load "
+        "does not transpose (its L0A holds A as Nz fractals)",
         api);
   }
   if (p.ifTranspose && elem_bytes != 2) {
@@ -322,6 +351,11 @@ void RunFill(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
                "A1, B1 (L1), A2 (L0A) or B2 (L0B)", 32);
   const bool l0 =
       dst.position == TPosition::A2 || dst.position == TPosition::B2;
+  if (l0) {
+    RequireCubeProfile(api, {Profile::kA2},
+                       "the 950 cannot fill L0A/L0B; fill an L1 tensor and "
+                       "load it");
+  }
   const uint32_t block = l0 ? kFractalBytes : 32;
   if (l0 && dst.offset % kFractalBytes != 0) {
     Fail(
@@ -460,6 +494,11 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
         "tensor)",
         api);
   }
+  if (fm_type == CubeType::kInt4) {
+    RequireCubeProfile(api, {Profile::kA2},
+                       "the 950's cube has no int4 inputs; Cast int4b_t to "
+                       "int8_t first");
+  }
   if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
   const uint32_t in_bits = fm_type == CubeType::kInt4    ? 4
                            : fm_type == CubeType::kInt8  ? 8
@@ -475,7 +514,10 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   const uint32_t k1 = k_aligned / k0;
   const uint32_t m1 = CeilDiv(p.m, kCubeBlock);
   const uint32_t n1 = CeilDiv(p.n, kCubeBlock);
-  const bool gemv = p.m == 1;  // A is read as one ND row
+  const bool gemv = p.m == 1 && !p.disableGemv;  // A is one ND row
+  // A's fractals: Zz on Atlas A2/A3 (fractal rows one after another), Nz on
+  // the 950 (fractal columns one after another).
+  const bool a_nz = OnCube950();
   const uint64_t a_bytes = gemv ? (uint64_t{p.k} * in_bits + 7) / 8
                                 : uint64_t{m1} * k1 * kFractalBytes;
   const uint64_t b_bytes = uint64_t{CeilDiv(p.k, k0)} * n1 * kFractalBytes;
@@ -500,10 +542,14 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   const bool hf32 = modes.hf32 && fm_type == CubeType::kFloat;
   const bool hf32_ties_away = modes.hf32_trans == 1;
   const auto a_index = [&](uint32_t m, uint32_t k) {
+    const uint64_t fractal = a_nz ? uint64_t{k / k0} * m1 + m / kCubeBlock
+                                  : uint64_t{m / kCubeBlock} * k1 + k / k0;
     return gemv ? uint64_t{k}
-                : (uint64_t{m / kCubeBlock} * k1 + k / k0) * fractal_elems +
-                      uint64_t{m % kCubeBlock} * k0 + k % k0;
+                : fractal * fractal_elems + uint64_t{m % kCubeBlock} * k0 +
+                      k % k0;
   };
+  // From one of A's fractals to the next along k.
+  const uint64_t a_k_step = (a_nz ? m1 : 1) * fractal_elems;
   const auto b_index = [&](uint32_t k, uint32_t n) {
     return (uint64_t{k / k0} * n1 + n / kCubeBlock) * fractal_elems +
            uint64_t{n % kCubeBlock} * k0 + k % k0;
@@ -547,7 +593,7 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
     }
     const auto* first = fa.data() + a_index(m, 0);
     for (uint32_t k = 0; k < k_count; k += k0) {
-      std::copy_n(first + uint64_t{k / k0} * fractal_elems,
+      std::copy_n(first + uint64_t{k / k0} * a_k_step,
                   std::min(k0, k_count - k), row + k);
     }
   };

@@ -30,6 +30,9 @@ constexpr uint32_t kIndexBytes = SparseIndexBuffer::kFractalBytes;
 static_assert(MaxCubeMemoryBytes(CubeMemory::kL0B) / kFractalBytes ==
               SparseIndexBuffer::kFractals);
 
+constexpr const char* kNoSparseOn950 =
+    "the 950's cube has no 4:2 sparse matrices; densify B on the vector core";
+
 uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
 }  // namespace
@@ -38,6 +41,7 @@ void RunLoadDataWithSparse(const TensorView& dst, const TensorView& src,
                            const TensorView& idx,
                            const AscendC::LoadData2DParams& p) {
   const char* api = "LoadDataWithSparse<int8_t> L1->L0B";
+  RequireCubeProfile(api, {Profile::kA2}, kNoSparseOn950);
   CheckOperand(api, "dst", dst, {TPosition::B2}, "B2 (L0B)", kFractalBytes);
   CheckOperand(api, "src", src, {TPosition::B1}, "B1 (L1)", 32);
   CheckOperand(api, "idx", idx, {TPosition::B1}, "B1 (L1)", 32);
@@ -75,6 +79,7 @@ void RunLoadDataWithSparse(const TensorView& dst, const TensorView& src,
 void RunMmadWithSparse(const TensorView& dst, const TensorView& fm,
                        const TensorView& filter, const AscendC::MmadParams& p) {
   const char* api = "MmadWithSparse<int32_t, int8_t>";
+  RequireCubeProfile(api, {Profile::kA2}, kNoSparseOn950);
   CheckMmadOperands(api, dst, fm, filter, p);
   if (p.kDirectionAlign) {
     Fail(

@@ -87,6 +87,19 @@ void CheckEnd(const OpName& op, const char* which, const CopyEnd& end) {
   }
 }
 
+// Both ends; the 950 has no L1 -> GM path.
+void CheckEnds(const OpName& op, const CopyEnd& dst, const CopyEnd& src) {
+  CheckEnd(op, "dst", dst);
+  CheckEnd(op, "src", src);
+  if (IsCubeEnd(src) && dst.ub == nullptr &&
+      CurrentCore().profile().profile == Profile::k950) {
+    Fail(
+        "%s: not available on profile %s: the 950 has no L1 -> GM path; "
+        "multiply by an identity matrix into L0C and Fixpipe it to GM",
+        op.text, CurrentCore().profile().name);
+  }
+}
+
 void CheckRange(const OpName& op, const char* which, const CopyEnd& end,
                 uint32_t count, uint32_t asked) {
   if (!end.sized || count <= end.elems) return;
@@ -196,8 +209,7 @@ namespace {
 void CountCopy(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
                const CopyEnd& src, uint32_t count, const char* api) {
   const OpName op(api, type_name, dst, src);
-  CheckEnd(op, "dst", dst);
-  CheckEnd(op, "src", src);
+  CheckEnds(op, dst, src);
   const uint32_t asked = count;
   const uint64_t bytes = uint64_t{count} * elem_bytes;
   if (bytes % 32 != 0) {
@@ -233,8 +245,7 @@ void StridedCopy(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
                  const CopyEnd& src, const AscendC::DataCopyParams& params,
                  const char* api) {
   const OpName op(api, type_name, dst, src);
-  CheckEnd(op, "dst", dst);
-  CheckEnd(op, "src", src);
+  CheckEnds(op, dst, src);
   if (params.blockCount > 4095) {
     Fail("%s: repeatParams.blockCount %u is out of range: it must be 0 to 4095",
          op.text, params.blockCount);
@@ -345,8 +356,7 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
                        const AscendC::SliceInfo dst_slices[],
                        const AscendC::SliceInfo src_slices[], uint32_t dims) {
   const OpName op("DataCopy", type_name, dst, src);
-  CheckEnd(op, "dst", dst);
-  CheckEnd(op, "src", src);
+  CheckEnds(op, dst, src);
   if (dims == 0 || dims > static_cast<uint32_t>(AscendC::K_MAX_DIM)) {
     Fail("%s: dimValue %u is out of range: it must be 1 to K_MAX_DIM (%d)",
          op.text, dims, AscendC::K_MAX_DIM);
@@ -392,8 +402,7 @@ void DataCopySliceImpl(const char* type_name, uint32_t elem_bytes,
 void CopyImpl(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
               const CopyEnd& src, uint32_t count) {
   const OpName op("Copy", type_name, dst, src);
-  CheckEnd(op, "dst", dst);
-  CheckEnd(op, "src", src);
+  CheckEnds(op, dst, src);
   CheckRange(op, "src", src, count, count);
   CheckRange(op, "dst", dst, count, count);
   const uint64_t bytes = uint64_t{count} * elem_bytes;
@@ -461,8 +470,7 @@ void DataCopyNdDmaImpl(const char* type_name, uint32_t elem_bytes,
   std::snprintf(api, sizeof api, "DataCopy<%s> GM->UB (NDDMA)", type_name);
   CheckNdDmaProfile(api);
   const OpName op("DataCopy", type_name, dst, src);
-  CheckEnd(op, "dst", dst);
-  CheckEnd(op, "src", src);
+  CheckEnds(op, dst, src);
   const uint32_t n = copy.dims;
   bool pad_is_zero = true;
   for (uint32_t b = 0; b < elem_bytes; ++b) {

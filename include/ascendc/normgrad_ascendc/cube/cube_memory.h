@@ -2,17 +2,18 @@
 // core (AIC) and their capacities per product profile (docs/cube.md,
 // "Memories").
 //
-//   memory          positions      a2 (Atlas A2/A3)   alignment of a tensor
-//   L1              A1, B1, C1     512 KiB            32 bytes
-//   L0A             A2             64 KiB             512 bytes
-//   L0B             B2             64 KiB             512 bytes
-//   L0C             CO1            128 KiB            64 bytes
-//   bias table      C2             1 KiB              64 bytes
-//   fixpipe buffer  C2PIPE2GM      2 KiB              128 bytes
+//   memory          positions      a2 (Atlas A2/A3)  950       alignment
+//   L1              A1, B1, C1     512 KiB           512 KiB   32 bytes
+//   L0A             A2             64 KiB            64 KiB    512 bytes
+//   L0B             B2             64 KiB            64 KiB    512 bytes
+//   L0C             CO1            128 KiB           256 KiB   64 bytes
+//   bias table      C2             1 KiB             4 KiB     64 bytes
+//   fixpipe buffer  C2PIPE2GM      2 KiB             4 KiB     128 bytes
 //
-// The cube memories are emulated on the a2 profile only (the 310p and 950
-// profiles report 0 and refuse cube positions). A core becomes a cube core
-// when it runs a kernel declared __cube__ or one that states
+// The 310p profile has no separate cube core: it reports 0 and refuses cube
+// positions. On the 950, L0A holds A as Nz fractals instead of Zz
+// (docs/cube.md, "The Ascend 950"). A core becomes a cube core when it runs a
+// kernel declared __cube__ or one that states
 // KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); a cube core has no unified
 // buffer and a vector core no cube memories: a TPipe, a LocalTensor or an
 // instruction that reaches the other kind's memory is a KernelError.
@@ -25,9 +26,10 @@
 
 namespace normgrad_ascendc {
 
-/// The bytes of `memory` on `profile`'s cube core; 0 where not emulated.
+/// The bytes of `memory` on `profile`'s cube core; 0 where there is none.
 constexpr uint32_t CubeMemoryBytes(Profile profile, CubeMemory memory) {
-  if (profile != Profile::kA2) return 0;
+  if (profile == Profile::k310P) return 0;
+  const bool p950 = profile == Profile::k950;
   switch (memory) {
     case CubeMemory::kL1:
       return 512 * 1024;
@@ -35,18 +37,20 @@ constexpr uint32_t CubeMemoryBytes(Profile profile, CubeMemory memory) {
     case CubeMemory::kL0B:
       return 64 * 1024;
     case CubeMemory::kL0C:
-      return 128 * 1024;
+      return (p950 ? 256 : 128) * 1024;
     case CubeMemory::kBiasTable:
-      return 1024;
+      return (p950 ? 4 : 1) * 1024;
     case CubeMemory::kFixpipe:
-      return 2048;
+      return (p950 ? 4 : 2) * 1024;
   }
   return 0;
 }
 
 /// The largest size of `memory` over the profiles: what a core reserves.
 constexpr uint32_t MaxCubeMemoryBytes(CubeMemory memory) {
-  return CubeMemoryBytes(Profile::kA2, memory);
+  const uint32_t a2 = CubeMemoryBytes(Profile::kA2, memory);
+  const uint32_t p950 = CubeMemoryBytes(Profile::k950, memory);
+  return a2 > p950 ? a2 : p950;
 }
 
 /// The alignment a tensor's start in `memory` must have, in bytes.

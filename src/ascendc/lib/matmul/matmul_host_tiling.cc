@@ -787,8 +787,8 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
                 ") reports no cube memories (L1 " + std::to_string(l1_) +
                 ", L0A " + std::to_string(l0a_) + ", L0B " +
                 std::to_string(l0b_) + ", L0C " + std::to_string(l0c_) +
-                " bytes): normgrad emulates the cube on Atlas A2/A3 "
-                "(NORMGRAD_PROFILE=a2)");
+                " bytes): normgrad emulates the cube on Atlas A2/A3 and the "
+                "950 (NORMGRAD_PROFILE=a2 or 950)");
   }
   if (config_set_) {
     if (config_.mmConfigType != 0 && config_.mmConfigType != 1) {

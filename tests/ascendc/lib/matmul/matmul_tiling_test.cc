@@ -1328,9 +1328,9 @@ TEST(MatmulTilingRefusals, ProfileWithoutCube) {
   EXPECT_EQ(StderrOf([&] { ret = tiling.GetTiling(t); }),
             "matmul_tiling::MatmulApiTiling::GetTiling: the platform (Atlas "
             "inference series) reports no cube memories (L1 0, L0A 0, L0B 0, "
-            "L0C 0 bytes): normgrad emulates the cube on Atlas A2/A3 "
-            "(NORMGRAD_PROFILE=a2); no tiling was made (GetTiling returns "
-            "-1).\n");
+            "L0C 0 bytes): normgrad emulates the cube on Atlas A2/A3 and "
+            "the 950 (NORMGRAD_PROFILE=a2 or 950); no tiling was made "
+            "(GetTiling returns -1).\n");
   EXPECT_EQ(ret, -1);
 }
 

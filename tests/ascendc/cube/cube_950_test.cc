@@ -1,0 +1,252 @@
+// cube_950_test.cc — the cube core of the Ascend 950 profile (docs/cube.md,
+// "The Ascend 950"): its memories' capacities, Mmad reading A from L0A as Nz
+// fractals and its GEMV switch, and the Atlas A2/A3 paths the 950 removed,
+// each refused with its message. References are written here from the
+// pages' layouts (Nz for A: fractal columns one after another).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "compat_test.h"
+#include "cube_core_test.h"
+#include "kernel_operator.h"
+
+namespace {
+
+using AscendC::DataCopy;
+using AscendC::GlobalTensor;
+using AscendC::LoadData;
+using AscendC::LoadData2DParams;
+using AscendC::LocalTensor;
+using AscendC::Mmad;
+using AscendC::MmadParams;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+using normgrad_ascendc::Profile;
+
+// Each test runs on a cube core of the 950 profile.
+class Cube950Test : public CubeCoreTest {
+ protected:
+  void SetUp() override {
+    normgrad_ascendc::SetProfile(Profile::k950);
+    CubeCoreTest::SetUp();
+  }
+  void TearDown() override {
+    CubeCoreTest::TearDown();
+    normgrad_ascendc::SetProfile(Profile::kA2);
+  }
+};
+
+// A (m x k) in Nz: fractal (r / 16, c / c0) at index (c / c0) * m1 + r / 16,
+// rows of c0 elements inside it. B (k x n) in Zn and C (m x n) in Nz as on
+// Atlas A2/A3.
+size_t NzAIndex(size_t r, size_t c, size_t m1, size_t c0) {
+  return ((c / c0) * m1 + r / 16) * 16 * c0 + (r % 16) * c0 + c % c0;
+}
+size_t ZnIndex(size_t r, size_t c, size_t n1, size_t c0) {
+  return ((r / c0) * n1 + c / 16) * 16 * c0 + (c % 16) * c0 + r % c0;
+}
+size_t NzOutIndex(size_t r, size_t c, size_t m1) {
+  return ((c / 16) * m1 + r / 16) * 256 + (r % 16) * 16 + c % 16;
+}
+
+// One Mmad of row-major A (m x k) and B (k x n), A placed by `a_index`
+// (row, column, m1, k1, c0); C comes back row major.
+template <typename Out, typename In, typename AIndex>
+std::vector<Out> RunMmad(uint32_t m, uint32_t k, uint32_t n,
+                         const std::vector<In>& a, const std::vector<In>& b,
+                         MmadParams p, AIndex a_index) {
+  const uint32_t c0 = 32 / sizeof(In);
+  const uint32_t m1 = (m + 15) / 16, n1 = (n + 15) / 16;
+  const uint32_t k1 = (k + c0 - 1) / c0;
+  TPipe pipe;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0a, m1 * k1 * 512);
+  pipe.InitBuffer(l0b, k1 * n1 * 512);
+  pipe.InitBuffer(l0c, m1 * n1 * 1024);
+  LocalTensor<In> la = l0a.Get<In>();
+  LocalTensor<In> lb = l0b.Get<In>();
+  LocalTensor<Out> lc = l0c.Get<Out>();
+  for (uint32_t i = 0; i < m1 * k1 * 512 / sizeof(In); ++i) {
+    la.SetValue(i, In(0));
+  }
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t c = 0; c < k; ++c) {
+      la.SetValue(a_index(r, c, m1, c0), a[r * k + c]);
+    }
+  }
+  for (uint32_t r = 0; r < k; ++r) {
+    for (uint32_t c = 0; c < n; ++c) {
+      lb.SetValue(ZnIndex(r, c, n1, c0), b[r * n + c]);
+    }
+  }
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  Mmad(lc, la, lb, p);
+  std::vector<Out> c(m * n);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      c[r * n + col] = lc.GetValue(NzOutIndex(r, col, m1));
+    }
+  }
+  return c;
+}
+
+const auto kNz = [](uint32_t r, uint32_t c, uint32_t m1, uint32_t c0) {
+  return NzAIndex(r, c, m1, c0);
+};
+
+template <typename In, typename Acc>
+Acc Dot(const std::vector<In>& a, const std::vector<In>& b, uint32_t k,
+        uint32_t n, uint32_t r, uint32_t col) {
+  Acc sum = 0;
+  for (uint32_t i = 0; i < k; ++i) {
+    sum += Acc(float(a[r * k + i])) * Acc(float(b[i * n + col]));
+  }
+  return sum;
+}
+
+TEST_F(Cube950Test, MemoriesHaveThe950sCapacities) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::C2> bias_table;
+  TBuf<TPosition::C2PIPE2GM> fixpipe;
+  pipe.InitBuffer(l0c, 256 * 1024);  // twice Atlas A2/A3's L0C
+  pipe.InitBuffer(bias_table, 4096);
+  pipe.InitBuffer(fixpipe, 4096);
+  EXPECT_EQ(l0c.Get<float>().GetSize(), 64u * 1024);
+  EXPECT_TRUE(FailsWith(
+      [&] { LocalTensor<float> t(TPosition::CO1, 256 * 1024 - 64, 32); },
+      "128 bytes at addr 262080 run past the end of the L0C (262144 bytes, "
+      "profile Ascend 950)"));
+}
+
+TEST_F(Cube950Test, MmadReadsAAsNzFractals) {
+  const uint32_t m = 30, k = 70, n = 40;  // partial fractals in m, k and n
+  std::vector<half> a(m * k), b(k * n);
+  for (uint32_t i = 0; i < a.size(); ++i) {
+    a[i] = half(float(int(i * 7 % 9) - 4));
+  }
+  for (uint32_t i = 0; i < b.size(); ++i) {
+    b[i] = half(float(int(i * 5 % 7) - 3));
+  }
+  const std::vector<float> c = RunMmad<float>(m, k, n, a, b, MmadParams{}, kNz);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      ASSERT_EQ(c[r * n + col], (Dot<half, double>(a, b, k, n, r, col)))
+          << r << "," << col;
+    }
+  }
+}
+
+TEST_F(Cube950Test, MmadInt8IntoInt32ReadsAAsNz) {
+  const uint32_t m = 20, k = 72, n = 24;
+  std::vector<int8_t> a(m * k), b(k * n);
+  for (uint32_t i = 0; i < a.size(); ++i) {
+    a[i] = int8_t(int(i * 37 % 255) - 127);
+  }
+  for (uint32_t i = 0; i < b.size(); ++i) {
+    b[i] = int8_t(int(i * 53 % 256) - 128);
+  }
+  const std::vector<int32_t> c =
+      RunMmad<int32_t>(m, k, n, a, b, MmadParams{}, kNz);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      int64_t want = 0;
+      for (uint32_t i = 0; i < k; ++i) {
+        want += int64_t{a[r * k + i]} * int64_t{b[i * n + col]};
+      }
+      ASSERT_EQ(c[r * n + col], want) << r << "," << col;
+    }
+  }
+}
+
+TEST_F(Cube950Test, GemvReadsOneNdRowUnlessDisabled) {
+  const uint32_t k = 48, n = 16;
+  std::vector<half> a(k), b(k * n);
+  for (uint32_t i = 0; i < k; ++i) a[i] = half(float(int(i % 5) - 2));
+  for (uint32_t i = 0; i < b.size(); ++i) b[i] = half(float(int(i % 3) - 1));
+  // m = 1 with GEMV on: A is the ND row at L0A's start.
+  const auto nd = [](uint32_t, uint32_t c, uint32_t, uint32_t) { return c; };
+  const std::vector<float> gemv = RunMmad<float>(1, k, n, a, b, MmadParams{}, nd);
+  // disableGemv: the row is row 0 of A's Nz fractals.
+  MmadParams off;
+  off.disableGemv = true;
+  const std::vector<float> fractal = RunMmad<float>(1, k, n, a, b, off, kNz);
+  for (uint32_t col = 0; col < n; ++col) {
+    const double want = Dot<half, double>(a, b, k, n, 0, col);
+    EXPECT_EQ(gemv[col], want) << col;
+    EXPECT_EQ(fractal[col], want) << col;
+  }
+}
+
+TEST_F(Cube950Test, TheRemovedPathsAreRefused) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l1, 4096);
+  pipe.InitBuffer(l0a, 2048);
+  pipe.InitBuffer(l0b, 2048);
+  pipe.InitBuffer(l0c, 4096);
+  std::vector<half> host(1024);
+  GlobalTensor<half> gm;
+  gm.SetGlobalBuffer(host.data(), host.size());
+  LocalTensor<half> a1 = l1.Get<half>();
+  LocalTensor<half> a2 = l0a.Get<half>();
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(a2, gm, LoadData2DParams(0, 1, 0, 0, 0, false, 0)); },
+      "LoadData<half> GM->L0A: not available on profile Ascend 950: the 950 "
+      "has no GM -> L0A/L0B path; move into L1 first"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(a2, a1, LoadData2DParams(0, 1, 0, 0, 0, true, 0)); },
+      "LoadData<half> L1->L0A: loadDataParams.ifTranspose is true; the 950's "
+      "L1 -> L0A load does not transpose"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopy(gm, a1, 256); },
+      "DataCopy<half> L1->GM: not available on profile Ascend 950: the 950 "
+      "has no L1 -> GM path"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::InitConstValueParams<half> fill(1, 1, 0, half(1.0f));
+        AscendC::Fill(a2, fill);
+      },
+      "Fill<half>: not available on profile Ascend 950: the 950 cannot fill "
+      "L0A/L0B"));
+  EXPECT_TRUE(FailsWith([&] { AscendC::SetLoadDataBoundary(2048); },
+                        "SetLoadDataBoundary: not available on profile Ascend "
+                        "950: the 950 has no L1 boundary register"));
+  MmadParams p;
+  p.m = p.n = 16;
+  p.k = 64;
+  LocalTensor<float> c = l0c.Get<float>();
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        Mmad(l0c.Get<int32_t>(), l0a.Get<AscendC::int4b_t>(),
+             l0b.Get<AscendC::int4b_t>(), p);
+      },
+      "not available on profile Ascend 950: the 950's cube has no int4 "
+      "inputs; Cast int4b_t to int8_t first"));
+  p.k = 16;
+  p.kDirectionAlign = true;
+  EXPECT_TRUE(FailsWith(
+      [&] { Mmad(c, l0a.Get<float>(), l0b.Get<float>(), p); },
+      "mmadParams.kDirectionAlign is true; the 950 aligns float K to 8 only"));
+  p.kDirectionAlign = false;
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::MmadWithSparse(l0c.Get<int32_t>(), l0a.Get<int8_t>(),
+                                l0b.Get<int8_t>(), p);
+      },
+      "MmadWithSparse<int32_t, int8_t>: not available on profile Ascend 950: "
+      "the 950's cube has no 4:2 sparse matrices"));
+}
+
+}  // namespace
