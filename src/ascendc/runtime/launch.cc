@@ -21,6 +21,7 @@
 #include <thread>
 #include <vector>
 
+#include "ascendc/cube/cube_ub_handover.h"
 #include "ascendc/runtime/check.h"
 #include "ascendc/runtime/env_setting.h"
 #include "ascendc/runtime/kernel_guard.h"
@@ -338,6 +339,7 @@ void RunBlock(Launch& launch, uint32_t i, bool cube, void (*block)(void*),
   const uint32_t cubes = launch.logical_blocks();
   const uint32_t idx = launch.mix_ratio() == 0 || i < cubes ? i : i - cubes;
   core.SetBlock(idx, cubes, RoleOf(launch, i, cube));
+  launch.block(i).core = &core;
   launch.BlockStarted(i, ThisThreadApiCalls());
   try {
     block(context);
@@ -607,6 +609,9 @@ int RunBlocks(const char* name, uint32_t num_blocks, KernelCores cores,
     for (std::string& line : InitReports(launch, kMaxReportedBlocks)) {
       races.push_back(std::move(line));
     }
+  }
+  for (std::string& line : CubeUbReports(launch, kMaxReportedBlocks)) {
+    races.push_back(std::move(line));
   }
   if (failures.empty() && races.empty()) return 0;
   failures.Report(launch);

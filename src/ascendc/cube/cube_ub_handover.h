@@ -1,0 +1,49 @@
+// cube_ub_handover.h — a cube core's writes into the UB of a vector core of
+// its AI Core (Fixpipe L0C -> UB on the Ascend 950; docs/cube.md, "The Ascend
+// 950: out of L0C, and UB ↔ L1"), internal to src/ascendc: the write itself,
+// made while the vector core runs; its hand-over to the init check of the
+// vector core when that core next returns from a wait for other cores; and
+// the race check's rule that the vector core must wait for a flag the cube
+// core set after the write (CrossCoreSetFlag / CrossCoreWaitFlag) before it
+// reads the bytes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace normgrad_ascendc {
+
+class Launch;
+struct BlockState;
+
+/// `bytes` bytes of `data` from byte `data_at`, for destination number
+/// `share`, at byte `offset` from the destination's start.
+struct OutRun {
+  uint32_t share;
+  uint64_t offset;
+  uint32_t bytes;
+  size_t data_at;
+};
+
+/// Writes `runs` into the UBs of the calling cube core's vector cores
+/// `sub_blocks[share]`, from UB byte `ub_offset`: a KernelError for a launch
+/// without vector cores or a sub-block the launch does not have, or a vector
+/// core that has ended. `api` names the call.
+void WriteVectorCoreUbs(const char* api,
+                        const std::vector<uint32_t>& sub_blocks,
+                        uint32_t ub_offset, const std::vector<OutRun>& runs,
+                        const std::vector<uint8_t>& data);
+
+/// The calling vector core returned from a wait for other cores: the bytes
+/// its cube core wrote into its UB so far count as written for the init
+/// check.
+void TakeCubeUbWrites(Launch& launch, BlockState& self);
+
+/// The race check's findings of a launch whose blocks have ended (one line
+/// each, without "normgrad: kernel <name>: "): each cube write into a
+/// vector core's UB that no wait of that vector core follows.
+std::vector<std::string> CubeUbReports(Launch& launch, size_t limit);
+
+}  // namespace normgrad_ascendc
