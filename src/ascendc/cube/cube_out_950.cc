@@ -3,7 +3,7 @@
 // parameters checked against the pages' rules, then every value walked from
 // its place in L0C to its place in the destination (NZ, ND or DN; GM, L1, or
 // the UB of one or both vector cores of the AI Core) through the conversion
-// the Atlas A2/A3 Fixpipe uses (fixpipe_convert.h).
+// the Atlas A2/A3 Fixpipe uses (fixpipe_convert.h); and DataCopyL1ToUB.
 #include "normgrad_ascendc/cube/cube_out_950.h"
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include "ascendc/cube/cube_unit_flag.h"
 #include "ascendc/cube/fixpipe_convert.h"
 #include "ascendc/runtime/gm_store.h"
+#include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
 namespace normgrad_ascendc {
@@ -168,16 +169,6 @@ void CheckParams(const char* api, Target target, CubeType dst_type,
   }
 }
 
-// The FixpipeParamsArch3510 forms are the Ascend 950's.
-void RequireCubeProfile950(const char* api) {
-  const ProfileInfo& profile = GetProfileInfo(CurrentProfile());
-  if (profile.profile == Profile::k950) return;
-  Fail(
-      "%s: FixpipeParamsArch3510 is the Ascend 950's (profile 950); the "
-      "profile is %s (%s), whose Fixpipe takes FixpipeParamsV220",
-      api, profile.key, profile.name);
-}
-
 }  // namespace
 
 void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
@@ -194,7 +185,9 @@ void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
                 target == Target::kGm   ? "GM"
                 : target == Target::kL1 ? "L1"
                                         : "UB");
-  RequireCubeProfile950(api);
+  RequireCubeProfile(api, {Profile::k950},
+                     "FixpipeParamsArch3510 is the Ascend 950's; Atlas A2/A3 "
+                     "takes FixpipeParamsV220");
   CheckOperand(api, "src", src, {TPosition::CO1}, "CO1 (L0C)", 64);
   if (target == Target::kL1) {
     CheckOperand(api, "dst", *dst_local,
@@ -390,8 +383,41 @@ void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
   } else {
     std::vector<uint32_t> sub_blocks;
     for (const Share& s : shares) sub_blocks.push_back(s.sub_block);
-    WriteVectorCoreUbs(api, sub_blocks, dst_local->offset, runs, data);
+    WriteVectorCoreUbs(api, sub_blocks, false, dst_local->offset, runs, data);
   }
+}
+
+void RunDataCopyL1ToUb(const char* type_name, uint32_t sub_block,
+                       const TensorView& dst, const TensorView& src,
+                       uint32_t block_count, uint32_t block_len,
+                       uint32_t src_gap, uint32_t dst_gap) {
+  char api[64];
+  JoinName(api, sizeof api, {"DataCopyL1ToUB<", type_name, "> L1->UB"});
+  RequireCubeProfile(api, {Profile::k950},
+                     "the L1 -> UB copy is the Ascend 950's");
+  CheckOperand(api, "src", src, {TPosition::A1, TPosition::B1, TPosition::C1},
+               "A1, B1 or C1 (L1)", 32);
+  CheckOperand(api, "dst", dst,
+               {TPosition::VECIN, TPosition::VECOUT, TPosition::VECCALC},
+               "VECIN, VECOUT or VECCALC (the UB)", 32);
+  if (block_count == 0 && block_len == 0) return;  // count under 32 bytes
+  CheckRange(api, "repeatParams.blockCount", block_count, 1, 4095);
+  CheckRange(api, "repeatParams.blockLen", block_len, 1, 65535);
+  const uint64_t last = uint64_t{block_count} - 1u;
+  CheckFits(api, "src", (last * (block_len + src_gap) + block_len) * 32,
+            src.bytes, "the copy");
+  CheckFits(api, "dst", (last * (block_len + dst_gap) + block_len) * 32,
+            dst.bytes, "the copy");
+  const uint8_t* from = src.declared_data();
+  std::vector<uint8_t> data;
+  std::vector<OutRun> runs;
+  for (uint64_t b = 0; b <= last; ++b) {
+    const uint8_t* at = from + b * (block_len + src_gap) * 32;
+    runs.push_back(
+        {0, b * (block_len + dst_gap) * 32, block_len * 32u, data.size()});
+    data.insert(data.end(), at, at + uint64_t{block_len} * 32);
+  }
+  WriteVectorCoreUbs(api, {sub_block}, true, dst.offset, runs, data);
 }
 
 }  // namespace normgrad_ascendc

@@ -49,16 +49,23 @@ CubeUbLog& LogOf(Launch& launch) {
 
 void WriteVectorCoreUbs(const char* api,
                         const std::vector<uint32_t>& sub_blocks,
-                        uint32_t ub_offset, const std::vector<OutRun>& runs,
+                        bool one_to_two, uint32_t ub_offset,
+                        const std::vector<OutRun>& runs,
                         const std::vector<uint8_t>& data) {
   Launch& launch = CurrentLaunch();
   const uint32_t ratio = launch.mix_ratio();
   if (ratio == 0) {
     Fail(
-        "%s: config.isToUB writes the UB of a vector core of this AI Core, "
+        "%s: the destination is the UB of a vector core of this AI Core, "
         "but the kernel runs no vector cores beside its cube cores (launch "
         "it as a mixed kernel: KERNEL_TYPE_MIX_AIC_1_2 or __mix__(1, 2))",
         api);
+  }
+  if (one_to_two && ratio != 2) {
+    Fail(
+        "%s: the kernel runs %u vector core per AI Core (1:%u); the copy "
+        "into a vector core's UB needs a 1:2 mixed kernel",
+        api, ratio, ratio);
   }
   BlockState& self = CurrentBlock();
   std::vector<uint32_t> targets;

@@ -29,11 +29,13 @@ struct OutRun {
 
 /// Writes `runs` into the UBs of the calling cube core's vector cores
 /// `sub_blocks[share]`, from UB byte `ub_offset`: a KernelError for a launch
-/// without vector cores or a sub-block the launch does not have, or a vector
-/// core that has ended. `api` names the call.
+/// without vector cores (or, with `one_to_two`, other than 1:2) or a
+/// sub-block the launch does not have, or a vector core that has ended.
+/// `api` names the call.
 void WriteVectorCoreUbs(const char* api,
                         const std::vector<uint32_t>& sub_blocks,
-                        uint32_t ub_offset, const std::vector<OutRun>& runs,
+                        bool one_to_two, uint32_t ub_offset,
+                        const std::vector<OutRun>& runs,
                         const std::vector<uint8_t>& data);
 
 /// The calling vector core returned from a wait for other cores: the bytes

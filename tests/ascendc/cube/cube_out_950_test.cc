@@ -253,8 +253,9 @@ TEST_F(CubeCoreTest, Arch3510FormsAreTheAscend950s) {
   p.dstStride = 16;
   EXPECT_TRUE(FailsWith([&] { Fixpipe<float, float, CFG_ROW_MAJOR>(g, c, p); },
                         "Fixpipe<float, float> L0C->GM "
-                        "(FixpipeParamsArch3510): FixpipeParamsArch3510 is "
-                        "the Ascend 950's (profile 950); the profile is a2"));
+                        "(FixpipeParamsArch3510): not available on profile "
+                        "Atlas A2/A3: FixpipeParamsArch3510 is the Ascend "
+                        "950's"));
 }
 
 TEST_F(CubeOut950Test, ParameterRules) {
@@ -385,11 +386,26 @@ TEST_F(CubeOut950Test, ParameterRules) {
   LocalTensor<float> ub(TPosition::VECOUT, 0, 1024);
   p = nd();
   EXPECT_TRUE(FailsWith([&] { Fixpipe<float, float, kToUbNd>(ub, c, p); },
-                        "config.isToUB writes the UB of a vector core of "
-                        "this AI Core, but the kernel runs no vector cores"));
+                        "the destination is the UB of a vector core of this "
+                        "AI Core, but the kernel runs no vector cores"));
   EXPECT_TRUE(FailsWith([&] { Fixpipe<float, float, kToUbNd>(d, c, p); },
                         "dst LocalTensor is at position A1; it must be at "
                         "VECIN, VECOUT or VECCALC"));
+  // DataCopyL1ToUB's rules.
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopyL1ToUB<float, 0>(ub, d, DataCopyParams(0, 1, 0, 0)); },
+      "DataCopyL1ToUB<float> L1->UB: repeatParams.blockCount 0 is out of "
+      "range [1, 4095]"));
+  EXPECT_TRUE(FailsWith(
+      [&] { DataCopyL1ToUB<float, 0>(ub, d, DataCopyParams(2, 200, 0, 0)); },
+      "the copy reaches 12800 bytes into src, past the end of its 8192 "
+      "bytes"));
+  EXPECT_TRUE(FailsWith([&] { DataCopyL1ToUB<float, 0>(ub, ub, 64); },
+                        "src LocalTensor is at position VECOUT; it must be "
+                        "at A1, B1 or C1 (L1)"));
+  EXPECT_TRUE(
+      FailsWith([&] { DataCopyL1ToUB<float, 1>(ub, d, 64); },
+                "DataCopyL1ToUB<float> L1->UB: the destination is the UB"));
   // A nothing-to-move call (mSize 0) checks its parameters and moves nothing.
   p = nd();
   p.mSize = 0;
@@ -401,11 +417,36 @@ TEST_F(CubeOut950Test, ParameterRules) {
 // The cases the mixed kernel runs: the cube core puts a 32 x 32 float matrix
 // (Value) into the UB at byte 0 and sets flag 1; each vector core waits for
 // it and copies kUbFloats of its UB to GM row GetBlockIdx().
-enum UbCase : int32_t { kOneUbNd, kRowsSplitNd, kColumnsSplitNz, kOneUbDn };
+enum UbCase : int32_t {
+  kOneUbNd,
+  kRowsSplitNd,
+  kColumnsSplitNz,
+  kOneUbDn,
+  kL1ToUb,  // DataCopyL1ToUB: 96 floats into UB 0, two gapped blocks into 1
+};
 constexpr uint32_t kUbFloats = 1024;
 int32_t g_ub_case = kOneUbNd;
 
+// DataCopyL1ToUB from L1 holding 0, 1, 2, ...: by count (100 floats, cut to
+// 96: whole 32-byte blocks) into vector core 0's UB, and two blocks of 8 x 32
+// bytes, 1 block apart in L1 and 2 apart in the UB, into vector core 1's.
+void CubeL1ToUb() {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 4096);
+  LocalTensor<float> src = l1.Get<float>();
+  for (uint32_t k = 0; k < 1024; ++k) src.SetValue(k, float(k));
+  LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
+  DataCopyL1ToUB<float, 0>(ub, src, 100);
+  DataCopyL1ToUB<float, 1>(ub, src, DataCopyParams(2, 8, 1, 2));
+  CrossCoreSetFlag<2, PIPE_MTE1>(1);
+}
+
 void CubeToUb() {
+  if (g_ub_case == kL1ToUb) {
+    CubeL1ToUb();
+    return;
+  }
   TPipe pipe;
   TBuf<TPosition::CO1> l0c;
   LocalTensor<float> c = FillL0c(pipe, l0c, 32, 32, 32);
@@ -519,8 +560,20 @@ TEST_F(CubeOut950UbTest, DnIntoOneUb) {
   }
 }
 
-TEST_F(CubeOut950UbTest, SubBlockOneNeedsTwoVectorCores) {
-  g_ub_case = kOneUbNd;
+TEST_F(CubeOut950UbTest, L1ToUbByCountAndInBlocks) {
+  const std::vector<float> out = Run(kL1ToUb);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    ASSERT_EQ(out[k], k < 96 ? float(k) : 0.0f) << k;
+    // Block b of 64 floats: from L1 float b x 72, to UB float b x 80.
+    const uint32_t b = k / 80, in = k % 80;
+    const float want = b < 2 && in < 64 ? float(b * 72 + in) : 0.0f;
+    ASSERT_EQ(out[kUbFloats + k], want) << k;
+  }
+}
+
+// Runs the 1:1 kernel for `which` and returns its stderr.
+std::string RunOneToOne(UbCase which) {
+  g_ub_case = which;
   std::vector<float> out(2 * kUbFloats, -1.0f);
   const KernelErrorPolicy previous = normgrad_ascendc::GetKernelErrorPolicy();
   normgrad_ascendc::SetKernelErrorPolicy(KernelErrorPolicy::kReturn);
@@ -532,9 +585,23 @@ TEST_F(CubeOut950UbTest, SubBlockOneNeedsTwoVectorCores) {
   normgrad_ascendc::SetKernelErrorPolicy(previous);
   normgrad_ascendc::TakeLaunchError();
   EXPECT_NE(rc, 0);
+  return text;
+}
+
+TEST_F(CubeOut950UbTest, SubBlockOneNeedsTwoVectorCores) {
+  const std::string text = RunOneToOne(kOneUbNd);
   EXPECT_NE(text.find("the write goes to vector core 1 of the AI Core "
                       "(intriParams.subBlockId), but the kernel runs 1 "
                       "vector core per AI Core (1:1)"),
+            std::string::npos)
+      << text;
+}
+
+TEST_F(CubeOut950UbTest, L1ToUbNeedsAOneToTwoKernel) {
+  const std::string text = RunOneToOne(kL1ToUb);
+  EXPECT_NE(text.find("DataCopyL1ToUB<float> L1->UB: the kernel runs 1 "
+                      "vector core per AI Core (1:1); the copy into a vector "
+                      "core's UB needs a 1:2 mixed kernel"),
             std::string::npos)
       << text;
 }

@@ -4,7 +4,8 @@
 // L0C → L1 and L0C → UB (the UB of a vector core of the same AI Core, or of
 // both in the dual-destination mode), each with an NZ, ND (NZ2ND) or DN
 // (NZ2DN) output and the casts, quantization modes and ReLU that the Atlas
-// A2/A3 Fixpipe has (cube_api.h), computed by the same code.
+// A2/A3 Fixpipe has (cube_api.h), computed by the same code; and
+// DataCopyL1ToUB, the cube core's copy from L1 into a vector core's UB.
 //
 // The forms run on the 950 profile only; on another profile a call is a
 // KernelError naming the profile. The checks and the element walk are in
@@ -16,6 +17,7 @@
 
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/data_copy_params.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
@@ -141,9 +143,51 @@ void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
                    const TensorView& src, const TensorView* workspace,
                    const Fixpipe950Params& params);
 
+/// DataCopyL1ToUB: `block_count` blocks of `block_len` 32-byte units from L1
+/// `src` into the UB of vector core `sub_block`, `src_gap` / `dst_gap` units
+/// between blocks.
+void RunDataCopyL1ToUb(const char* type_name, uint32_t sub_block,
+                       const TensorView& dst, const TensorView& src,
+                       uint32_t block_count, uint32_t block_len,
+                       uint32_t src_gap, uint32_t dst_gap);
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
+
+/// L1 → the UB of vector core subBlockId of this AI Core (1:2 kernels):
+/// count elements, cut down to whole 32-byte blocks.
+template <typename T, uint8_t subBlockId = 0>
+void DataCopyL1ToUB(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                    const uint32_t count,
+                    normgrad_ascendc::CallSite site = {}) {
+  static_assert(
+      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+      "DataCopyL1ToUB: T must be a b8, b16, b32 or b64 type");
+  static_assert(subBlockId <= 1, "DataCopyL1ToUB: subBlockId must be 0 or 1");
+  const normgrad_ascendc::ApiCall call(site);
+  const uint64_t blocks = uint64_t{count} * sizeof(T) / 32;
+  normgrad_ascendc::RunDataCopyL1ToUb(
+      normgrad_ascendc::TypeName<T>(), subBlockId, dst.view(), src.view(),
+      blocks == 0 ? 0 : 1, static_cast<uint32_t>(blocks), 0, 0);
+}
+
+/// L1 → the UB of vector core subBlockId in blocks (DataCopyParams: units
+/// of 32 bytes).
+template <typename T, uint8_t subBlockId = 0>
+void DataCopyL1ToUB(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                    const DataCopyParams& repeatParams,
+                    normgrad_ascendc::CallSite site = {}) {
+  static_assert(
+      sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8,
+      "DataCopyL1ToUB: T must be a b8, b16, b32 or b64 type");
+  static_assert(subBlockId <= 1, "DataCopyL1ToUB: subBlockId must be 0 or 1");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunDataCopyL1ToUb(
+      normgrad_ascendc::TypeName<T>(), subBlockId, dst.view(), src.view(),
+      repeatParams.blockCount, repeatParams.blockLen, repeatParams.srcStride,
+      repeatParams.dstStride);
+}
 
 /// L0C → GM, Ascend 950 form (T: the GM type, U: the L0C type).
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
