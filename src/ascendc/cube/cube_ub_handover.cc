@@ -129,6 +129,12 @@ void TakeCubeUbWrites(Launch& launch, BlockState& self) {
     if (!launch.cube_ub_writes) return;
     for (CubeUbWrite& w : LogOf(launch).writes) {
       if (w.target != self.index || w.taken) continue;
+      // With the race check's clocks, only a write this core's waits have
+      // ordered before it; without them, every write made so far.
+      if (launch.race_check() &&
+          (self.race.clock.empty() || self.race.clock[w.cube] < w.time)) {
+        continue;
+      }
       w.taken = true;
       taken.push_back(w);
     }

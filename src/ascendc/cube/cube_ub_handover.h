@@ -2,7 +2,7 @@
 // its AI Core (Fixpipe L0C -> UB on the Ascend 950; docs/cube.md, "The Ascend
 // 950: out of L0C, and UB ↔ L1"), internal to src/ascendc: the write itself,
 // made while the vector core runs; its hand-over to the init check of the
-// vector core when that core next returns from a wait for other cores; and
+// vector core when that core returns from a wait that orders it; and
 // the race check's rule that the vector core must wait for a flag the cube
 // core set after the write (CrossCoreSetFlag / CrossCoreWaitFlag) before it
 // reads the bytes.
@@ -39,8 +39,9 @@ void WriteVectorCoreUbs(const char* api,
                         const std::vector<uint8_t>& data);
 
 /// The calling vector core returned from a wait for other cores: the bytes
-/// its cube core wrote into its UB so far count as written for the init
-/// check.
+/// its cube core wrote into its UB count as written for the init check, if
+/// the wait orders the write before this core (under the race check's
+/// clocks), or else if the write was made before the wait returned.
 void TakeCubeUbWrites(Launch& launch, BlockState& self);
 
 /// The race check's findings of a launch whose blocks have ended (one line

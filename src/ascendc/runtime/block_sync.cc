@@ -38,14 +38,15 @@ std::string Ordinal(uint64_t n) {
 
 // The race check's acquire after a wait returned (race_check.h); for the
 // sync check, a wait for other blocks orders every pipe of this one; the
-// init check takes what a cube core wrote into this core's UB so far.
+// init check takes what a cube core wrote into this core's UB before it.
 void AcquireAfterWait(Launch& launch, BlockState& self,
                       const std::string& channel) {
   if (launch.sync_check()) SyncPipeBarrier(PIPE_ALL);
+  if (launch.race_check()) {
+    const std::lock_guard<std::mutex> lock(launch.mutex());
+    RaceAcquire(launch, self, channel);
+  }
   TakeCubeUbWrites(launch, self);
-  if (!launch.race_check()) return;
-  const std::lock_guard<std::mutex> lock(launch.mutex());
-  RaceAcquire(launch, self, channel);
 }
 
 // ---- CrossCoreSetFlag / CrossCoreWaitFlag ----------------------------------
