@@ -880,3 +880,84 @@ NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, int8_t)
 NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, half)
 
 #undef NORMGRAD_CAPI_LOAD_IMAGE
+
+// ---- The Ascend 950: L0C → UB (asc_copy_l0c2ub) ---------------------------
+
+namespace normgrad_ascendc {
+
+/// asc_copy_l0c2ub's arguments, as its page names them.
+struct CapiL0cToUb {
+  uint16_t n_size;
+  uint16_t m_size;
+  uint32_t loop_dst_stride;
+  uint16_t loop_src_stride;
+  uint8_t dual_dst_ctl;
+  bool sub_blockid;
+  uint8_t clip_relu_pre;
+  uint8_t unit_flag_ctl;
+  uint64_t quant_pre;
+  uint8_t relu_pre;
+  bool split_en;
+  bool nz2nd_en;
+  uint64_t quant_post;
+  uint8_t relu_post;
+  bool clip_relu_post;
+  uint8_t eltwise_op;
+  bool eltwise_antq_en;
+  bool c0_pad_en;
+  bool broadcast_en;
+  bool nz2dn_en;
+};
+/// L0C → the UB of a vector core of this AI Core on the 950 (Fixpipe with
+/// FixpipeParamsArch3510 and config.isToUB, docs/capi.md).
+void CapiCopyL0cToUb(const CapiCubeType& dst_type, const CapiCubeType& src_type,
+                     void* dst, void* src, const CapiL0cToUb& args,
+                     const CallSite& site);
+
+/// The (dst, src) pairs of asc_copy_l0c2ub that normgrad emulates.
+template <typename D, typename S>
+inline constexpr bool kCapiL0c2UbPair =
+    (std::is_same_v<S, float> &&
+     (std::is_same_v<D, bfloat16_t> || std::is_same_v<D, half> ||
+      std::is_same_v<D, float> || std::is_same_v<D, int8_t> ||
+      std::is_same_v<D, uint8_t>)) ||
+    (std::is_same_v<S, int32_t> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, int32_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>));
+
+}  // namespace normgrad_ascendc
+
+/// L0C → UB on the Ascend 950: n_size × m_size values into the UB of vector
+/// core sub_blockid (or both, dual_dst_ctl 1: rows split, 2: columns split)
+/// at dst_addr's offset, NZ, or ND with nz2nd_en, or DN with nz2dn_en
+/// (loop_dst_stride in elements), through quant_pre (a QuantMode_t number;
+/// NoQuant, F322F16 and F322BF16 here) and relu_pre (0 or 1). The ND and DN
+/// outputs move one matrix; the post-processing arguments (quant_post,
+/// relu_post, clip_relu_pre/post, eltwise_*, c0_pad_en, broadcast_en) must
+/// be 0 / false.
+template <typename D, typename S>
+void asc_copy_l0c2ub(__ubuf__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
+                     uint16_t m_size, uint32_t loop_dst_stride,
+                     uint16_t loop_src_stride, uint8_t dual_dst_ctl,
+                     bool sub_blockid, uint8_t clip_relu_pre,
+                     uint8_t unit_flag_ctl, uint64_t quant_pre,
+                     uint8_t relu_pre, bool split_en, bool nz2nd_en,
+                     uint64_t quant_post, uint8_t relu_post,
+                     bool clip_relu_post, uint8_t eltwise_op,
+                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
+                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCapiL0c2UbPair<D, S>,
+                "asc_copy_l0c2ub: (dst, src) must be (bfloat16_t, float), "
+                "(half, float), (float, float), (int8_t, float), (uint8_t, "
+                "float), (half, int32_t), (int32_t, int32_t), (int8_t, "
+                "int32_t) or (uint8_t, int32_t)");
+  normgrad_ascendc::CapiCopyL0cToUb(
+      normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst_addr, src_addr,
+      {n_size,          m_size,      loop_dst_stride, loop_src_stride,
+       dual_dst_ctl,    sub_blockid, clip_relu_pre,   unit_flag_ctl,
+       quant_pre,       relu_pre,    split_en,        nz2nd_en,
+       quant_post,      relu_post,   clip_relu_post,  eltwise_op,
+       eltwise_antq_en, c0_pad_en,   broadcast_en,    nz2dn_en},
+      site);
+}
