@@ -1,12 +1,14 @@
-// cube_out_950.cc — the C API's L0C → UB copy of the Ascend 950
-// (asc_copy_l0c2ub in c_api/cube_datamove/cube_datamove.h, docs/capi.md):
-// its arguments checked and mapped onto the C++ Fixpipe with
+// cube_out_950.cc — the C API's copies out of L0C on the Ascend 950
+// (asc_copy_l0c2ub and the 3510 forms of asc_copy_l0c2gm and
+// asc_copy_l0c2l1 in c_api/cube_datamove/cube_datamove.h, docs/capi.md):
+// their arguments checked and mapped onto the C++ Fixpipe with
 // FixpipeParamsArch3510 (cube/cube_out_950.h), which moves the values. The
-// rest of the C API maps Atlas A2/A3; this function is the 950's only.
+// rest of the C API maps Atlas A2/A3; these forms are the 950's only.
 #include <cstdint>
 
 #include "ascendc/cube/cube_checks.h"
 #include "c_api/cube_datamove/cube_datamove.h"
+#include "normgrad_ascendc/capi/capi_call.h"
 #include "normgrad_ascendc/capi/capi_cube.h"
 #include "normgrad_ascendc/cube/cube_out_950.h"
 #include "normgrad_ascendc/runtime/core.h"
@@ -56,19 +58,18 @@ void RequireOff(const char* api, const char* arg, uint64_t value) {
 
 }  // namespace
 
-void CapiCopyL0cToUb(const CapiCubeType& dst_type, const CapiCubeType& src_type,
-                     void* dst, void* src, const CapiL0cToUb& a,
-                     const CallSite& site) {
+void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
+                       const CapiCubeType& dst_type,
+                       const CapiCubeType& src_type, void* dst, void* src,
+                       const CapiL0cOut950& a, const CallSite& site) {
   const ApiCall call(site);
   const SyncCheckPause unfollowed;  // as every C API call (capi_call.h)
-  const CapiCubeName name("asc_copy_l0c2ub", dst_type.name);
+  const CapiCubeName name(api, dst_type.name);
   RequireCubeProfile(name.text, {Profile::k950},
-                     "asc_copy_l0c2ub is the Ascend 950's");
+                     "this form is the Ascend 950's (arch 3510)");
   CheckCapiCubeCore(name.text);
   const TensorView s =
-      CubePointerView("asc_copy_l0c2ub", src_type.name, "src_addr", src,
-                      AscendC::TPosition::CO1);
-  const TensorView d = CubeSideUbView(name.text, dst);
+      CubePointerView(api, dst_type.name, "src", src, AscendC::TPosition::CO1);
   RequireOff(name.text, "clip_relu_pre", a.clip_relu_pre);
   RequireOff(name.text, "quant_post", a.quant_post);
   RequireOff(name.text, "relu_post", a.relu_post);
@@ -105,9 +106,22 @@ void CapiCopyL0cToUb(const CapiCubeType& dst_type, const CapiCubeType& src_type,
   p.dual_dst = a.dual_dst_ctl;
   p.sub_block = a.sub_blockid ? 1 : 0;
   p.channel_split = a.split_en;
+  if (target == CapiL0cTarget::kGm) {
+    CheckGmPointer(name.text, "dst", dst);
+    const GmSide gm{static_cast<uint8_t*>(dst), 0, false, dst};
+    RunAsCapi(name.text, [&] {
+      RunFixpipe950(dst_type.type, src_type.type, false, &gm, nullptr, s,
+                    nullptr, p);
+    });
+    return;
+  }
+  const TensorView d = target == CapiL0cTarget::kUb
+                           ? CubeSideUbView(name.text, dst)
+                           : CubePointerView(api, dst_type.name, "dst", dst,
+                                             AscendC::TPosition::A1);
   RunAsCapi(name.text, [&] {
-    RunFixpipe950(dst_type.type, src_type.type, true, nullptr, &d, s, nullptr,
-                  p);
+    RunFixpipe950(dst_type.type, src_type.type, target == CapiL0cTarget::kUb,
+                  nullptr, &d, s, nullptr, p);
   });
 }
 

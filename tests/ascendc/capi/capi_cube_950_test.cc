@@ -2,8 +2,9 @@
 // "The Ascend 950: asc_copy_l0c2ub"): asc_copy_l0c2ub against the C++
 // Fixpipe with FixpipeParamsArch3510 on the same L0C in one mixed kernel
 // (vector core 0's UB written by the C API, vector core 1's by the C++ API,
-// bit for bit and against the NZ2ND placement), and each message. Part of
-// capi_cube_test.
+// bit for bit and against the NZ2ND placement), the 3510 forms of
+// asc_copy_l0c2gm (NZ2DN) and asc_copy_l0c2l1 (NZ, F322F16) against the C++
+// Fixpipe on the same L0C, and each message. Part of capi_cube_test.
 //
 // Extending: a new 950 C API function gets a comparison with its C++
 // instruction in the mixed kernel and its messages in the direct test. The
@@ -91,7 +92,9 @@ TEST(CapiCube950Test, CopyL0cToUbMatchesFixpipe) {
   }
 }
 
-// Each rule's message, from a cube core outside a mixed kernel.
+// The 950's asc_copy_l0c2gm and asc_copy_l0c2l1 forms against the C++
+// Fixpipe, from a cube core outside a mixed kernel; then each rule's
+// message.
 class CapiCube950RulesTest : public testing::Test {
  protected:
   void SetUp() override {
@@ -100,6 +103,52 @@ class CapiCube950RulesTest : public testing::Test {
   }
   void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
 };
+
+TEST_F(CapiCube950RulesTest, GmAndL1FormsMatchFixpipe) {
+  const ProfileScope profile(Profile::k950);
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  LocalTensor<float> c = FillL0c(pipe, l0c);
+  float* src = reinterpret_cast<float*>(c.GetPhyAddr());
+  // NZ2DN into GM: row n of the output holds column n.
+  alignas(32) static float by_capi[kUbFloats], by_fixpipe[kUbFloats];
+  asc_copy_l0c2gm(by_capi, src, kN, kM, kM, kM, 0, 0, 0, 0, 0, false, false, 0,
+                  0, false, 0, false, false, false, true);
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(by_fixpipe, kUbFloats);
+  FixpipeParamsArch3510<CO2Layout::COLUMN_MAJOR> dn;
+  dn.mSize = kM;
+  dn.nSize = kN;
+  dn.srcStride = kM;
+  dn.dstStride = kM;
+  dn.params.srcNzC0Stride = 1;
+  Fixpipe<float, float, CFG_COLUMN_MAJOR>(g, c, dn);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    ASSERT_EQ(by_capi[k], Value(k % kM, k / kM)) << k;
+    ASSERT_EQ(by_capi[k], by_fixpipe[k]) << k;
+  }
+  // NZ into L1 with F322F16: the two halves of one L1 buffer compared.
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 2 * kUbFloats * 2);
+  LocalTensor<half> both = l1.Get<half>();
+  asc_copy_l0c2l1(reinterpret_cast<half*>(both.GetPhyAddr()), src, kN, kM,
+                  kM * 16, kM, 0, 0, AscendC::F322F16, 0, false, false, 0, 0,
+                  false, 0, 0, false);
+  FixpipeParamsArch3510<CO2Layout::NZ> nz;
+  nz.mSize = kM;
+  nz.nSize = kN;
+  nz.srcStride = kM;
+  nz.dstStride = kM * 16;
+  nz.quantPre = AscendC::F322F16;
+  Fixpipe<half, float, CFG_NZ>(both[kUbFloats], c, nz);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    const uint32_t r = k % (kM * 16) / 16, col = k / (kM * 16) * 16 + k % 16;
+    ASSERT_EQ(static_cast<float>(both.GetValue(k)), Value(r, col)) << k;
+    ASSERT_EQ(static_cast<float>(both.GetValue(k)),
+              static_cast<float>(both.GetValue(kUbFloats + k)))
+        << k;
+  }
+}
 
 TEST_F(CapiCube950RulesTest, Messages) {
   {
@@ -111,7 +160,8 @@ TEST_F(CapiCube950RulesTest, Messages) {
         LocalTensor<float>(TPosition::VECOUT, 0, kUbFloats).GetPhyAddr());
     EXPECT_TRUE(FailsWith([&] { CopyNd(dst, src, false); },
                           "asc_copy_l0c2ub<float>: not available on profile "
-                          "Atlas A2/A3: asc_copy_l0c2ub is the Ascend 950's"));
+                          "Atlas A2/A3: this form is the Ascend 950's (arch "
+                          "3510)"));
   }
   const ProfileScope profile(Profile::k950);
   TPipe pipe;

@@ -881,12 +881,14 @@ NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, half)
 
 #undef NORMGRAD_CAPI_LOAD_IMAGE
 
-// ---- The Ascend 950: L0C → UB (asc_copy_l0c2ub) ---------------------------
+// ---- The Ascend 950: out of L0C (asc_copy_l0c2ub, and the 3510 forms of
+// asc_copy_l0c2gm and asc_copy_l0c2l1) ----------------------------------------
 
 namespace normgrad_ascendc {
 
-/// asc_copy_l0c2ub's arguments, as its page names them.
-struct CapiL0cToUb {
+/// The arguments of the 950's copies out of L0C, as their pages name them
+/// (an argument a form does not have is 0 / false).
+struct CapiL0cOut950 {
   uint16_t n_size;
   uint16_t m_size;
   uint32_t loop_dst_stride;
@@ -903,20 +905,24 @@ struct CapiL0cToUb {
   uint8_t relu_post;
   bool clip_relu_post;
   uint8_t eltwise_op;
-  bool eltwise_antq_en;
+  uint8_t eltwise_antq_en;
   bool c0_pad_en;
   bool broadcast_en;
   bool nz2dn_en;
 };
-/// L0C → the UB of a vector core of this AI Core on the 950 (Fixpipe with
-/// FixpipeParamsArch3510 and config.isToUB, docs/capi.md).
-void CapiCopyL0cToUb(const CapiCubeType& dst_type, const CapiCubeType& src_type,
-                     void* dst, void* src, const CapiL0cToUb& args,
-                     const CallSite& site);
+/// Where a 950 copy out of L0C writes.
+enum class CapiL0cTarget : uint8_t { kGm, kL1, kUb };
+/// The 950's copies out of L0C (Fixpipe with FixpipeParamsArch3510,
+/// docs/capi.md).
+void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
+                       const CapiCubeType& dst_type,
+                       const CapiCubeType& src_type, void* dst, void* src,
+                       const CapiL0cOut950& args, const CallSite& site);
 
-/// The (dst, src) pairs of asc_copy_l0c2ub that normgrad emulates.
+/// The (dst, src) pairs of the 950's copies out of L0C that normgrad
+/// emulates.
 template <typename D, typename S>
-inline constexpr bool kCapiL0c2UbPair =
+inline constexpr bool kCapiL0cOut950Pair =
     (std::is_same_v<S, float> &&
      (std::is_same_v<D, bfloat16_t> || std::is_same_v<D, half> ||
       std::is_same_v<D, float> || std::is_same_v<D, int8_t> ||
@@ -926,6 +932,13 @@ inline constexpr bool kCapiL0c2UbPair =
       std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>));
 
 }  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_L0C_OUT_950_PAIRS(name)                                 \
+  static_assert(normgrad_ascendc::kCapiL0cOut950Pair<D, S>, name              \
+                ": (dst, src) must be (bfloat16_t, float), (half, "           \
+                "float), (float, float), (int8_t, float), (uint8_t, float), " \
+                "(half, int32_t), (int32_t, int32_t), (int8_t, int32_t) or "  \
+                "(uint8_t, int32_t) on the Ascend 950")
 
 /// L0C → UB on the Ascend 950: n_size × m_size values into the UB of vector
 /// core sub_blockid (or both, dual_dst_ctl 1: rows split, 2: columns split)
@@ -946,12 +959,9 @@ void asc_copy_l0c2ub(__ubuf__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
                      bool clip_relu_post, uint8_t eltwise_op,
                      bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
                      bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL0c2UbPair<D, S>,
-                "asc_copy_l0c2ub: (dst, src) must be (bfloat16_t, float), "
-                "(half, float), (float, float), (int8_t, float), (uint8_t, "
-                "float), (half, int32_t), (int32_t, int32_t), (int8_t, "
-                "int32_t) or (uint8_t, int32_t)");
-  normgrad_ascendc::CapiCopyL0cToUb(
+  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2ub");
+  normgrad_ascendc::CapiCopyL0cOut950(
+      normgrad_ascendc::CapiL0cTarget::kUb, "asc_copy_l0c2ub",
       normgrad_ascendc::CapiCubeTypeOf<D>(),
       normgrad_ascendc::CapiCubeTypeOf<S>(), dst_addr, src_addr,
       {n_size,          m_size,      loop_dst_stride, loop_src_stride,
@@ -961,3 +971,85 @@ void asc_copy_l0c2ub(__ubuf__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
        eltwise_antq_en, c0_pad_en,   broadcast_en,    nz2dn_en},
       site);
 }
+
+/// L0C → GM, the Ascend 950's form (asc_copy_l0c2gm_arch_3510): as
+/// asc_copy_l0c2ub into GM, without the UB's dual_dst_ctl and sub_blockid;
+/// l2_cache_ctl (the L2 cache policy) changes nothing on the CPU.
+template <typename D, typename S>
+void asc_copy_l0c2gm(__gm__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
+                     uint16_t m_size, uint32_t loop_dst_stride,
+                     uint16_t loop_src_stride, uint8_t l2_cache_ctl,
+                     uint8_t clip_relu_pre, uint8_t unit_flag_ctl,
+                     uint64_t quant_pre, uint8_t relu_pre, bool split_en,
+                     bool nz2nd_en, uint64_t quant_post, uint8_t relu_post,
+                     bool clip_relu_post, uint8_t eltwise_op,
+                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
+                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
+  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2gm");
+  (void)l2_cache_ctl;
+  normgrad_ascendc::CapiCopyL0cOut950(normgrad_ascendc::CapiL0cTarget::kGm,
+                                      "asc_copy_l0c2gm",
+                                      normgrad_ascendc::CapiCubeTypeOf<D>(),
+                                      normgrad_ascendc::CapiCubeTypeOf<S>(),
+                                      dst_addr, src_addr, {n_size,
+                                                           m_size,
+                                                           loop_dst_stride,
+                                                           loop_src_stride,
+                                                           0,
+                                                           false,
+                                                           clip_relu_pre,
+                                                           unit_flag_ctl,
+                                                           quant_pre,
+                                                           relu_pre,
+                                                           split_en,
+                                                           nz2nd_en,
+                                                           quant_post,
+                                                           relu_post,
+                                                           clip_relu_post,
+                                                           eltwise_op,
+                                                           eltwise_antq_en,
+                                                           c0_pad_en,
+                                                           broadcast_en,
+                                                           nz2dn_en},
+                                      site);
+}
+
+/// L0C → L1, the Ascend 950's form (asc_copy_l0c2l1_arch_3510): NZ, or ND
+/// with nz2nd_en, as asc_copy_l0c2ub into L1.
+template <typename D, typename S>
+void asc_copy_l0c2l1(__cbuf__ D* dst, __cc__ S* src, uint16_t n_size,
+                     uint16_t m_size, uint32_t dst_stride, uint16_t src_stride,
+                     uint8_t clip_relu_pre, uint8_t unit_flag_mode,
+                     uint64_t quant_pre, uint8_t relu_pre, bool channel_split,
+                     bool nz2nd_en, uint64_t quant_post, uint8_t relu_post,
+                     bool clip_relu_post, uint8_t eltwise_op,
+                     uint8_t eltwise_antq_en, bool c0_pad_en,
+                     normgrad_ascendc::CallSite site = {}) {
+  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2l1");
+  normgrad_ascendc::CapiCopyL0cOut950(
+      normgrad_ascendc::CapiL0cTarget::kL1, "asc_copy_l0c2l1",
+      normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src, {n_size,
+                                                        m_size,
+                                                        dst_stride,
+                                                        src_stride,
+                                                        0,
+                                                        false,
+                                                        clip_relu_pre,
+                                                        unit_flag_mode,
+                                                        quant_pre,
+                                                        relu_pre,
+                                                        channel_split,
+                                                        nz2nd_en,
+                                                        quant_post,
+                                                        relu_post,
+                                                        clip_relu_post,
+                                                        eltwise_op,
+                                                        eltwise_antq_en,
+                                                        c0_pad_en,
+                                                        false,
+                                                        false},
+      site);
+}
+
+#undef NORMGRAD_CAPI_L0C_OUT_950_PAIRS
