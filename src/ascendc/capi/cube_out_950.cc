@@ -1,8 +1,9 @@
-// cube_out_950.cc — the C API's copies out of L0C on the Ascend 950
-// (asc_copy_l0c2ub and the 3510 forms of asc_copy_l0c2gm and
-// asc_copy_l0c2l1 in c_api/cube_datamove/cube_datamove.h, docs/capi.md):
-// their arguments checked and mapped onto the C++ Fixpipe with
-// FixpipeParamsArch3510 (cube/cube_out_950.h), which moves the values. The
+// cube_out_950.cc — the C API's copies out of the cube core on the Ascend
+// 950 (asc_copy_l0c2ub, the 3510 forms of asc_copy_l0c2gm and
+// asc_copy_l0c2l1, asc_copy_l12ub in c_api/cube_datamove/cube_datamove.h,
+// docs/capi.md): their arguments checked and mapped onto the C++ Fixpipe
+// with FixpipeParamsArch3510 and DataCopyL1ToUB (cube/cube_out_950.h), which
+// move the values. The
 // rest of the C API maps Atlas A2/A3; these forms are the 950's only.
 #include <cstdint>
 
@@ -122,6 +123,22 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
   RunAsCapi(name.text, [&] {
     RunFixpipe950(dst_type.type, src_type.type, target == CapiL0cTarget::kUb,
                   nullptr, &d, s, nullptr, p);
+  });
+}
+
+void CapiCopyL1ToUb(const char* api, void* dst, void* src, bool sub_blockid,
+                    uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
+                    uint16_t dst_gap, const CallSite& site) {
+  const ApiCall call(site);
+  const SyncCheckPause unfollowed;  // as every C API call (capi_call.h)
+  RequireCubeProfile(api, {Profile::k950}, "this copy is the Ascend 950's");
+  CheckCapiCubeCore(api);
+  const TensorView s =
+      CubePointerView(api, nullptr, "src_addr", src, AscendC::TPosition::A1);
+  const TensorView d = CubeSideUbView(api, dst);
+  RunAsCapi(api, [&] {
+    RunDataCopyL1ToUb("void", sub_blockid ? 1 : 0, d, s, n_burst, len_burst,
+                      src_gap, dst_gap);
   });
 }
 

@@ -92,6 +92,47 @@ TEST(CapiCube950Test, CopyL0cToUbMatchesFixpipe) {
   }
 }
 
+// asc_copy_l12ub into vector core 0's UB, DataCopyL1ToUB with the same
+// bursts into vector core 1's, from L1 holding 0, 1, 2, ...
+extern "C" __global__ __mix__(1, 2) void capi_l12ub(GM_ADDR out) {
+  if (ASCEND_IS_AIC) {
+    TPipe pipe;
+    TBuf<TPosition::A1> l1;
+    pipe.InitBuffer(l1, kUbFloats * 4);
+    LocalTensor<float> src = l1.Get<float>();
+    for (uint32_t k = 0; k < kUbFloats; ++k) src.SetValue(k, float(k));
+    LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
+    asc_copy_l12ub(reinterpret_cast<void*>(ub.GetPhyAddr()),
+                   reinterpret_cast<void*>(src.GetPhyAddr()), false, 3, 2, 1,
+                   4);
+    DataCopyL1ToUB<float, 1>(ub, src, DataCopyParams(3, 2, 1, 4));
+    CrossCoreSetFlag<2, PIPE_MTE1>(1);
+  } else {
+    CrossCoreWaitFlag<2, PIPE_MTE3>(1);
+    LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(
+        reinterpret_cast<__gm__ float*>(out) + GetBlockIdx() * kUbFloats,
+        kUbFloats);
+    DataCopy(g, ub, kUbFloats);
+  }
+}
+
+TEST(CapiCube950Test, CopyL1ToUbMatchesDataCopyL1ToUb) {
+  const ProfileScope profile(Profile::k950);
+  std::vector<float> out(2 * kUbFloats, -1.0f);
+  ASSERT_EQ(LaunchKernel("capi_l12ub", 1, 0, nullptr, capi_l12ub,
+                         reinterpret_cast<uint8_t*>(out.data())),
+            0);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    // Burst b (16 floats) from L1 float b x 24 to UB float b x 48.
+    const uint32_t b = k / 48, in = k % 48;
+    const float want = b < 3 && in < 16 ? float(b * 24 + in) : 0.0f;
+    ASSERT_EQ(out[k], want) << k;
+    ASSERT_EQ(out[k], out[kUbFloats + k]) << k;
+  }
+}
+
 // The 950's asc_copy_l0c2gm and asc_copy_l0c2l1 forms against the C++
 // Fixpipe, from a cube core outside a mixed kernel; then each rule's
 // message.

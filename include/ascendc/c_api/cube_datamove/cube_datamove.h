@@ -1053,3 +1053,35 @@ void asc_copy_l0c2l1(__cbuf__ D* dst, __cc__ S* src, uint16_t n_size,
 }
 
 #undef NORMGRAD_CAPI_L0C_OUT_950_PAIRS
+
+namespace normgrad_ascendc {
+/// L1 → the UB of vector core `sub_blockid` on the 950 (DataCopyL1ToUB with
+/// DataCopyParams, docs/capi.md).
+void CapiCopyL1ToUb(const char* api, void* dst, void* src, bool sub_blockid,
+                    uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
+                    uint16_t dst_gap, const CallSite& site);
+}  // namespace normgrad_ascendc
+
+/// L1 → UB on the Ascend 950: n_burst bursts of len_burst 32-byte blocks from
+/// src_addr into the UB of vector core sub_blockid of this AI Core (1:2
+/// kernels) at dst_addr's offset, src_gap / dst_gap blocks from one burst's
+/// end to the next one's start. The _sync form is the same call (the
+/// emulated copy is done when it returns).
+inline void asc_copy_l12ub(__ubuf__ void* dst_addr, __cbuf__ void* src_addr,
+                           bool sub_blockid, uint16_t n_burst,
+                           uint16_t len_burst, uint16_t src_gap,
+                           uint16_t dst_gap,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToUb("asc_copy_l12ub", dst_addr, src_addr,
+                                   sub_blockid, n_burst, len_burst, src_gap,
+                                   dst_gap, site);
+}
+inline void asc_copy_l12ub_sync(__ubuf__ void* dst_addr,
+                                __cbuf__ void* src_addr, bool sub_blockid,
+                                uint16_t n_burst, uint16_t len_burst,
+                                uint16_t src_gap, uint16_t dst_gap,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToUb("asc_copy_l12ub_sync", dst_addr, src_addr,
+                                   sub_blockid, n_burst, len_burst, src_gap,
+                                   dst_gap, site);
+}
