@@ -3,12 +3,9 @@
 #include "ascendc/cube/cube_ub_handover.h"
 
 #include <algorithm>
-#include <cinttypes>
-#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -142,40 +139,6 @@ void TakeCubeUbWrites(Launch& launch, BlockState& self) {
   for (const CubeUbWrite& w : taken) {
     InitUbAccess(w.api.c_str(), w.begin, w.end - w.begin, true, true);
   }
-}
-
-std::vector<std::string> CubeUbReports(Launch& launch, size_t limit) {
-  std::vector<std::string> lines;
-  if (!launch.race_check() || !launch.cube_ub_writes) return lines;
-  std::set<std::pair<std::string, uint32_t>> seen;
-  size_t more = 0;
-  for (const CubeUbWrite& w : LogOf(launch).writes) {
-    const RaceClock& reader = launch.block(w.target).race;
-    if (!reader.clock.empty() && reader.clock[w.cube] >= w.time) continue;
-    if (!seen.insert({w.site, w.target}).second) continue;
-    if (lines.size() == limit) {
-      ++more;
-      continue;
-    }
-    char range[64];
-    std::snprintf(range, sizeof range, "UB bytes [%" PRIu64 ", %" PRIu64 ")",
-                  w.begin, w.end);
-    const std::string cube = launch.CoreName(w.cube);
-    const std::string vector = launch.CoreName(w.target);
-    lines.push_back(
-        "race: " + w.site + ": " + w.api + " on " + cube + " writes " + range +
-        " of " + vector + ", and " + vector + " never waits for a flag that " +
-        cube +
-        " sets after the write (CrossCoreSetFlag after the Fixpipe, "
-        "CrossCoreWaitFlag before the reads): its reads of those bytes are "
-        "not ordered after the write");
-  }
-  if (more != 0) {
-    lines.push_back("race: " + std::to_string(more) +
-                    " more cube writes into a vector core's UB without a "
-                    "hand-over");
-  }
-  return lines;
 }
 
 }  // namespace normgrad_ascendc

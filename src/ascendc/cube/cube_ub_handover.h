@@ -1,16 +1,14 @@
 // cube_ub_handover.h — a cube core's writes into the UB of a vector core of
 // its AI Core (Fixpipe L0C -> UB on the Ascend 950; docs/cube.md, "The Ascend
 // 950: out of L0C, and UB ↔ L1"), internal to src/ascendc: the write itself,
-// made while the vector core runs; its hand-over to the init check of the
-// vector core when that core returns from a wait that orders it; and
-// the race check's rule that the vector core must wait for a flag the cube
-// core set after the write (CrossCoreSetFlag / CrossCoreWaitFlag) before it
-// reads the bytes.
+// made while the vector core runs, and its hand-over to the init check of
+// the vector core when that core returns from a wait that orders it (a flag
+// the cube core set after the write: CrossCoreSetFlag / CrossCoreWaitFlag),
+// so that a read before the hand-over is the init check's finding.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace normgrad_ascendc {
@@ -43,10 +41,5 @@ void WriteVectorCoreUbs(const char* api,
 /// the wait orders the write before this core (under the race check's
 /// clocks), or else if the write was made before the wait returned.
 void TakeCubeUbWrites(Launch& launch, BlockState& self);
-
-/// The race check's findings of a launch whose blocks have ended (one line
-/// each, without "normgrad: kernel <name>: "): each cube write into a
-/// vector core's UB that no wait of that vector core follows.
-std::vector<std::string> CubeUbReports(Launch& launch, size_t limit);
 
 }  // namespace normgrad_ascendc

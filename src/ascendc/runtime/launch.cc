@@ -21,7 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "ascendc/cube/cube_ub_handover.h"
 #include "ascendc/runtime/check.h"
 #include "ascendc/runtime/env_setting.h"
 #include "ascendc/runtime/kernel_guard.h"
@@ -609,9 +608,6 @@ int RunBlocks(const char* name, uint32_t num_blocks, KernelCores cores,
     for (std::string& line : InitReports(launch, kMaxReportedBlocks)) {
       races.push_back(std::move(line));
     }
-  }
-  for (std::string& line : CubeUbReports(launch, kMaxReportedBlocks)) {
-    races.push_back(std::move(line));
   }
   if (failures.empty() && races.empty()) return 0;
   failures.Report(launch);
