@@ -15,6 +15,7 @@
 
 #include "ascendc/cube/cube_checks.h"
 #include "ascendc/cube/cube_unit_flag.h"
+#include "ascendc/cube/fixpipe_convert.h"
 #include "ascendc/cube/hf32_round.h"
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
@@ -35,7 +36,9 @@ namespace {
 using AscendC::TPosition;
 
 constexpr uint32_t kFractalBytes = 512;  // one L0A/L0B fractal
-constexpr uint32_t kCubeBlock = 16;      // rows of a fractal; L0C's C0
+uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+}  // namespace
 
 const char* CubeTypeName(CubeType type) {
   switch (type) {
@@ -64,10 +67,6 @@ const char* CubeTypeName(CubeType type) {
   }
   return "T";
 }
-
-uint32_t CeilDiv(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
-
-}  // namespace
 
 // ---- Shared checks (cube_checks.h) ----------------------------------------
 
@@ -675,8 +674,6 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
 
 // ---- Fixpipe L0C -> GM / L1 -----------------------------------------------
 
-namespace {
-
 using AscendC::QuantMode_t;
 
 const char* QuantModeName(QuantMode_t mode) {
@@ -703,7 +700,6 @@ const char* QuantModeName(QuantMode_t mode) {
   return "unknown";
 }
 
-// The modes that read one parameter per column from cbufWorkspace.
 bool IsVectorMode(QuantMode_t mode) {
   return mode == AscendC::VDEQF16 || mode == AscendC::VQF322B8_PRE ||
          mode == AscendC::VREQ8;
@@ -735,17 +731,10 @@ bool ModeConverts(QuantMode_t mode, CubeType src, CubeType dst) {
   return false;
 }
 
-// One quantization parameter (QUANT_PRE, the 2201 bit table): the scale M1
-// in bits 0..31 read as a float with only its top 10 mantissa bits, the
-// right shift N (bits 32..35, 1..16) applied when MCB (bit 36) is set, the
-// 9-bit Offset (bits 37..45) and the Sign bit 46 (1: int8_t results).
-struct QuantParam {
-  float scale;
-  bool shift_on;
-  uint32_t shift;
-  int32_t offset;
-  bool is_signed;
-};
+bool ModeQuantizes(QuantMode_t mode) {
+  return mode != AscendC::NoQuant && mode != AscendC::F322F16 &&
+         mode != AscendC::F322BF16;
+}
 
 // Decodes and checks `bits`; `where` names it in messages.
 QuantParam DecodeQuantParam(const char* api, const char* where, uint64_t bits,
@@ -870,27 +859,7 @@ uint32_t CubeTypeBytes(CubeType type) {
   }
 }
 
-// Where an NZ output puts column n: in column block `block` (dstStride x 32
-// bytes apart), row m at m x `pitch` elements, `column` into the row. F32
-// Channel Split cuts each 16 x 16 fractal into two 16 x 8 ones (blocks of 8
-// channels); an 8-bit output merges two 16 x 16 fractals into one 16 x 32
-// (Int8 Channel Merge), and when N is an odd number of 16s the last 16
-// channels stay a 16 x 16 fractal of their own. Otherwise blocks of 16.
-struct NzOutPlace {
-  bool split;
-  bool merge;
-  uint32_t n_size;
-  struct Spot {
-    uint32_t block, pitch, column;
-  };
-  Spot Of(uint32_t n) const {
-    if (split) return {n / 8, 8, n % 8};
-    if (!merge) return {n / kCubeBlock, kCubeBlock, n % kCubeBlock};
-    const uint32_t merged = n_size / 32;  // whole 16 x 32 fractals
-    if (n < merged * 32) return {n / 32, 32, n % 32};
-    return {merged, kCubeBlock, n - merged * 32};
-  }
-};
+namespace {
 
 // How a call names itself and where its per-column parameters lie: the
 // Fixpipe forms (cbufWorkspace in L1) and DataCopy L0C -> GM (the fixpipe
@@ -1080,9 +1049,7 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
   }
   // The quantization parameters: one for all, or one per column.
   std::vector<QuantParam> params;
-  const bool quant = p.quantPre != AscendC::NoQuant &&
-                     p.quantPre != AscendC::F322F16 &&
-                     p.quantPre != AscendC::F322BF16;
+  const bool quant = ModeQuantizes(p.quantPre);
   if (quant && !vector_mode) {
     params.push_back(
         DecodeQuantParam(api, how.scalar, p.deqScalar, p.quantPre, dst_type));

@@ -11,6 +11,7 @@
 #include <tuple>
 #include <vector>
 
+#include "ascendc/cube/cube_ub_handover.h"
 #include "ascendc/runtime/launch_state.h"
 #include "normgrad_ascendc/runtime/sync.h"
 #include "normgrad_ascendc/runtime/sync_check.h"
@@ -36,13 +37,16 @@ std::string Ordinal(uint64_t n) {
 }
 
 // The race check's acquire after a wait returned (race_check.h); for the
-// sync check, a wait for other blocks orders every pipe of this one.
+// sync check, a wait for other blocks orders every pipe of this one; the
+// init check takes what a cube core wrote into this core's UB before it.
 void AcquireAfterWait(Launch& launch, BlockState& self,
                       const std::string& channel) {
   if (launch.sync_check()) SyncPipeBarrier(PIPE_ALL);
-  if (!launch.race_check()) return;
-  const std::lock_guard<std::mutex> lock(launch.mutex());
-  RaceAcquire(launch, self, channel);
+  if (launch.race_check()) {
+    const std::lock_guard<std::mutex> lock(launch.mutex());
+    RaceAcquire(launch, self, channel);
+  }
+  TakeCubeUbWrites(launch, self);
 }
 
 // ---- CrossCoreSetFlag / CrossCoreWaitFlag ----------------------------------

@@ -338,6 +338,7 @@ void RunBlock(Launch& launch, uint32_t i, bool cube, void (*block)(void*),
   const uint32_t cubes = launch.logical_blocks();
   const uint32_t idx = launch.mix_ratio() == 0 || i < cubes ? i : i - cubes;
   core.SetBlock(idx, cubes, RoleOf(launch, i, cube));
+  launch.block(i).core = &core;
   launch.BlockStarted(i, ThisThreadApiCalls());
   try {
     block(context);

@@ -60,6 +60,9 @@ struct BlockState {
   bool cube = false;
   uint32_t ai_core = 0;
   uint32_t sub_block = 0;
+  /// The core the block runs on, from its start (a cube core writes into
+  /// its vector cores' UBs: cube/cube_ub_handover.h).
+  Core* core = nullptr;
   bool running = false;  ///< started and not ended
   bool ended = false;
   /// The API that ended the block before its kernel returned
@@ -174,6 +177,9 @@ class Launch {
   /// The cube resource groups of the launch (cube/cube_res_group.cc, which
   /// alone knows the type), created at their first use.
   std::shared_ptr<void> cube_res_groups;
+  /// A cube core's writes into its vector cores' UBs
+  /// (cube/cube_ub_handover.cc, which alone knows the type), at the first.
+  std::shared_ptr<void> cube_ub_writes;
 
   std::mutex& mutex() { return mutex_; }
 

@@ -880,3 +880,208 @@ NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, int8_t)
 NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, half)
 
 #undef NORMGRAD_CAPI_LOAD_IMAGE
+
+// ---- The Ascend 950: out of L0C (asc_copy_l0c2ub, and the 3510 forms of
+// asc_copy_l0c2gm and asc_copy_l0c2l1) ----------------------------------------
+
+namespace normgrad_ascendc {
+
+/// The arguments of the 950's copies out of L0C, as their pages name them
+/// (an argument a form does not have is 0 / false).
+struct CapiL0cOut950 {
+  uint16_t n_size;
+  uint16_t m_size;
+  uint32_t loop_dst_stride;
+  uint16_t loop_src_stride;
+  uint8_t dual_dst_ctl;
+  bool sub_blockid;
+  uint8_t clip_relu_pre;
+  uint8_t unit_flag_ctl;
+  uint64_t quant_pre;
+  uint8_t relu_pre;
+  bool split_en;
+  bool nz2nd_en;
+  uint64_t quant_post;
+  uint8_t relu_post;
+  bool clip_relu_post;
+  uint8_t eltwise_op;
+  uint8_t eltwise_antq_en;
+  bool c0_pad_en;
+  bool broadcast_en;
+  bool nz2dn_en;
+};
+/// Where a 950 copy out of L0C writes.
+enum class CapiL0cTarget : uint8_t { kGm, kL1, kUb };
+/// The 950's copies out of L0C (Fixpipe with FixpipeParamsArch3510,
+/// docs/capi.md).
+void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
+                       const CapiCubeType& dst_type,
+                       const CapiCubeType& src_type, void* dst, void* src,
+                       const CapiL0cOut950& args, const CallSite& site);
+
+/// The (dst, src) pairs of the 950's copies out of L0C that normgrad
+/// emulates.
+template <typename D, typename S>
+inline constexpr bool kCapiL0cOut950Pair =
+    (std::is_same_v<S, float> &&
+     (std::is_same_v<D, bfloat16_t> || std::is_same_v<D, half> ||
+      std::is_same_v<D, float> || std::is_same_v<D, int8_t> ||
+      std::is_same_v<D, uint8_t>)) ||
+    (std::is_same_v<S, int32_t> &&
+     (std::is_same_v<D, half> || std::is_same_v<D, int32_t> ||
+      std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>));
+
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_L0C_OUT_950_PAIRS(name)                                 \
+  static_assert(normgrad_ascendc::kCapiL0cOut950Pair<D, S>, name              \
+                ": (dst, src) must be (bfloat16_t, float), (half, "           \
+                "float), (float, float), (int8_t, float), (uint8_t, float), " \
+                "(half, int32_t), (int32_t, int32_t), (int8_t, int32_t) or "  \
+                "(uint8_t, int32_t) on the Ascend 950")
+
+/// L0C → UB on the Ascend 950: n_size × m_size values into the UB of vector
+/// core sub_blockid (or both, dual_dst_ctl 1: rows split, 2: columns split)
+/// at dst_addr's offset, NZ, or ND with nz2nd_en, or DN with nz2dn_en
+/// (loop_dst_stride in elements), through quant_pre (a QuantMode_t number;
+/// NoQuant, F322F16 and F322BF16 here) and relu_pre (0 or 1). The ND and DN
+/// outputs move one matrix; the post-processing arguments (quant_post,
+/// relu_post, clip_relu_pre/post, eltwise_*, c0_pad_en, broadcast_en) must
+/// be 0 / false.
+template <typename D, typename S>
+void asc_copy_l0c2ub(__ubuf__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
+                     uint16_t m_size, uint32_t loop_dst_stride,
+                     uint16_t loop_src_stride, uint8_t dual_dst_ctl,
+                     bool sub_blockid, uint8_t clip_relu_pre,
+                     uint8_t unit_flag_ctl, uint64_t quant_pre,
+                     uint8_t relu_pre, bool split_en, bool nz2nd_en,
+                     uint64_t quant_post, uint8_t relu_post,
+                     bool clip_relu_post, uint8_t eltwise_op,
+                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
+                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
+  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2ub");
+  normgrad_ascendc::CapiCopyL0cOut950(
+      normgrad_ascendc::CapiL0cTarget::kUb, "asc_copy_l0c2ub",
+      normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst_addr, src_addr,
+      {n_size,          m_size,      loop_dst_stride, loop_src_stride,
+       dual_dst_ctl,    sub_blockid, clip_relu_pre,   unit_flag_ctl,
+       quant_pre,       relu_pre,    split_en,        nz2nd_en,
+       quant_post,      relu_post,   clip_relu_post,  eltwise_op,
+       eltwise_antq_en, c0_pad_en,   broadcast_en,    nz2dn_en},
+      site);
+}
+
+/// L0C → GM, the Ascend 950's form (asc_copy_l0c2gm_arch_3510): as
+/// asc_copy_l0c2ub into GM, without the UB's dual_dst_ctl and sub_blockid;
+/// l2_cache_ctl (the L2 cache policy) changes nothing on the CPU.
+template <typename D, typename S>
+void asc_copy_l0c2gm(__gm__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
+                     uint16_t m_size, uint32_t loop_dst_stride,
+                     uint16_t loop_src_stride, uint8_t l2_cache_ctl,
+                     uint8_t clip_relu_pre, uint8_t unit_flag_ctl,
+                     uint64_t quant_pre, uint8_t relu_pre, bool split_en,
+                     bool nz2nd_en, uint64_t quant_post, uint8_t relu_post,
+                     bool clip_relu_post, uint8_t eltwise_op,
+                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
+                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
+  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2gm");
+  (void)l2_cache_ctl;
+  normgrad_ascendc::CapiCopyL0cOut950(normgrad_ascendc::CapiL0cTarget::kGm,
+                                      "asc_copy_l0c2gm",
+                                      normgrad_ascendc::CapiCubeTypeOf<D>(),
+                                      normgrad_ascendc::CapiCubeTypeOf<S>(),
+                                      dst_addr, src_addr, {n_size,
+                                                           m_size,
+                                                           loop_dst_stride,
+                                                           loop_src_stride,
+                                                           0,
+                                                           false,
+                                                           clip_relu_pre,
+                                                           unit_flag_ctl,
+                                                           quant_pre,
+                                                           relu_pre,
+                                                           split_en,
+                                                           nz2nd_en,
+                                                           quant_post,
+                                                           relu_post,
+                                                           clip_relu_post,
+                                                           eltwise_op,
+                                                           eltwise_antq_en,
+                                                           c0_pad_en,
+                                                           broadcast_en,
+                                                           nz2dn_en},
+                                      site);
+}
+
+/// L0C → L1, the Ascend 950's form (asc_copy_l0c2l1_arch_3510): NZ, or ND
+/// with nz2nd_en, as asc_copy_l0c2ub into L1.
+template <typename D, typename S>
+void asc_copy_l0c2l1(__cbuf__ D* dst, __cc__ S* src, uint16_t n_size,
+                     uint16_t m_size, uint32_t dst_stride, uint16_t src_stride,
+                     uint8_t clip_relu_pre, uint8_t unit_flag_mode,
+                     uint64_t quant_pre, uint8_t relu_pre, bool channel_split,
+                     bool nz2nd_en, uint64_t quant_post, uint8_t relu_post,
+                     bool clip_relu_post, uint8_t eltwise_op,
+                     uint8_t eltwise_antq_en, bool c0_pad_en,
+                     normgrad_ascendc::CallSite site = {}) {
+  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2l1");
+  normgrad_ascendc::CapiCopyL0cOut950(
+      normgrad_ascendc::CapiL0cTarget::kL1, "asc_copy_l0c2l1",
+      normgrad_ascendc::CapiCubeTypeOf<D>(),
+      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src, {n_size,
+                                                        m_size,
+                                                        dst_stride,
+                                                        src_stride,
+                                                        0,
+                                                        false,
+                                                        clip_relu_pre,
+                                                        unit_flag_mode,
+                                                        quant_pre,
+                                                        relu_pre,
+                                                        channel_split,
+                                                        nz2nd_en,
+                                                        quant_post,
+                                                        relu_post,
+                                                        clip_relu_post,
+                                                        eltwise_op,
+                                                        eltwise_antq_en,
+                                                        c0_pad_en,
+                                                        false,
+                                                        false},
+      site);
+}
+
+#undef NORMGRAD_CAPI_L0C_OUT_950_PAIRS
+
+namespace normgrad_ascendc {
+/// L1 → the UB of vector core `sub_blockid` on the 950 (DataCopyL1ToUB with
+/// DataCopyParams, docs/capi.md).
+void CapiCopyL1ToUb(const char* api, void* dst, void* src, bool sub_blockid,
+                    uint16_t n_burst, uint16_t len_burst, uint16_t src_gap,
+                    uint16_t dst_gap, const CallSite& site);
+}  // namespace normgrad_ascendc
+
+/// L1 → UB on the Ascend 950: n_burst bursts of len_burst 32-byte blocks from
+/// src_addr into the UB of vector core sub_blockid of this AI Core (1:2
+/// kernels) at dst_addr's offset, src_gap / dst_gap blocks from one burst's
+/// end to the next one's start. The _sync form is the same call (the
+/// emulated copy is done when it returns).
+inline void asc_copy_l12ub(__ubuf__ void* dst_addr, __cbuf__ void* src_addr,
+                           bool sub_blockid, uint16_t n_burst,
+                           uint16_t len_burst, uint16_t src_gap,
+                           uint16_t dst_gap,
+                           normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToUb("asc_copy_l12ub", dst_addr, src_addr,
+                                   sub_blockid, n_burst, len_burst, src_gap,
+                                   dst_gap, site);
+}
+inline void asc_copy_l12ub_sync(__ubuf__ void* dst_addr,
+                                __cbuf__ void* src_addr, bool sub_blockid,
+                                uint16_t n_burst, uint16_t len_burst,
+                                uint16_t src_gap, uint16_t dst_gap,
+                                normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiCopyL1ToUb("asc_copy_l12ub_sync", dst_addr, src_addr,
+                                   sub_blockid, n_burst, len_burst, src_gap,
+                                   dst_gap, site);
+}

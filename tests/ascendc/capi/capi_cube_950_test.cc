@@ -1,0 +1,244 @@
+// capi_cube_950_test.cc — the C API's Ascend 950 cube side (docs/capi.md,
+// "The Ascend 950: asc_copy_l0c2ub"): asc_copy_l0c2ub against the C++
+// Fixpipe with FixpipeParamsArch3510 on the same L0C in one mixed kernel
+// (vector core 0's UB written by the C API, vector core 1's by the C++ API,
+// bit for bit and against the NZ2ND placement), the 3510 forms of
+// asc_copy_l0c2gm (NZ2DN) and asc_copy_l0c2l1 (NZ, F322F16) against the C++
+// Fixpipe on the same L0C, and each message. Part of capi_cube_test.
+//
+// Extending: a new 950 C API function gets a comparison with its C++
+// instruction in the mixed kernel and its messages in the direct test. The
+// pointers come from LocalTensor::GetPhyAddr(): the rest of the C API
+// (asc_get_phy_buf_addr included) maps Atlas A2/A3 only.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "c_api/asc_simd.h"
+#include "compat_test.h"
+#include "kernel_operator.h"
+
+namespace {
+
+using namespace AscendC;  // NOLINT: kernels are written this way
+using compat_test::FailsWith;
+using compat_test::ProfileScope;
+using normgrad_ascendc::LaunchKernel;
+using normgrad_ascendc::Profile;
+
+constexpr uint32_t kM = 32, kN = 32, kUbFloats = kM * kN;
+constexpr FixpipeConfig kToUbNd{CO2Layout::ROW_MAJOR, true};
+
+float Value(uint32_t r, uint32_t c) { return float(r * 64 + c + 1); }
+
+// L0C holding Value(r, c) in Nz (column blocks of kM rows).
+LocalTensor<float> FillL0c(TPipe& pipe, TBuf<TPosition::CO1>& buf) {
+  pipe.InitBuffer(buf, kM * kN * 4);
+  LocalTensor<float> c = buf.Get<float>();
+  for (uint32_t r = 0; r < kM; ++r) {
+    for (uint32_t col = 0; col < kN; ++col)
+      c.SetValue((col / 16) * kM * 16 + r * 16 + col % 16, Value(r, col));
+  }
+  return c;
+}
+
+// The calls under test, with only the layout, the destination and the
+// vector core set.
+template <typename D, typename S>
+void CopyNd(D* dst, S* src, bool sub_block, uint64_t quant_post = 0,
+            bool nz2dn = false) {
+  asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, sub_block, 0, 0, 0, 0, false,
+                  true, quant_post, 0, false, 0, false, false, false, nz2dn);
+}
+
+extern "C" __global__ __mix__(1, 2) void capi_l0c2ub(GM_ADDR out) {
+  if (ASCEND_IS_AIC) {
+    TPipe pipe;
+    TBuf<TPosition::CO1> l0c;
+    LocalTensor<float> c = FillL0c(pipe, l0c);
+    LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
+    CopyNd(reinterpret_cast<float*>(ub.GetPhyAddr()),
+           reinterpret_cast<float*>(c.GetPhyAddr()), false);
+    FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p;
+    p.mSize = kM;
+    p.nSize = kN;
+    p.srcStride = kM;
+    p.dstStride = kN;
+    p.subBlockId = 1;
+    Fixpipe<float, float, kToUbNd>(ub, c, p);
+    CrossCoreSetFlag<2, PIPE_FIX>(1);
+  } else {
+    CrossCoreWaitFlag<2, PIPE_MTE3>(1);
+    LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(
+        reinterpret_cast<__gm__ float*>(out) + GetBlockIdx() * kUbFloats,
+        kUbFloats);
+    DataCopy(g, ub, kUbFloats);
+  }
+}
+
+TEST(CapiCube950Test, CopyL0cToUbMatchesFixpipe) {
+  const ProfileScope profile(Profile::k950);
+  std::vector<float> out(2 * kUbFloats, -1.0f);
+  ASSERT_EQ(LaunchKernel("capi_l0c2ub", 1, 0, nullptr, capi_l0c2ub,
+                         reinterpret_cast<uint8_t*>(out.data())),
+            0);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    ASSERT_EQ(out[k], Value(k / kN, k % kN)) << k;
+    ASSERT_EQ(out[k], out[kUbFloats + k]) << k;
+  }
+}
+
+// asc_copy_l12ub into vector core 0's UB, DataCopyL1ToUB with the same
+// bursts into vector core 1's, from L1 holding 0, 1, 2, ...
+extern "C" __global__ __mix__(1, 2) void capi_l12ub(GM_ADDR out) {
+  if (ASCEND_IS_AIC) {
+    TPipe pipe;
+    TBuf<TPosition::A1> l1;
+    pipe.InitBuffer(l1, kUbFloats * 4);
+    LocalTensor<float> src = l1.Get<float>();
+    for (uint32_t k = 0; k < kUbFloats; ++k) src.SetValue(k, float(k));
+    LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
+    asc_copy_l12ub(reinterpret_cast<void*>(ub.GetPhyAddr()),
+                   reinterpret_cast<void*>(src.GetPhyAddr()), false, 3, 2, 1,
+                   4);
+    DataCopyL1ToUB<float, 1>(ub, src, DataCopyParams(3, 2, 1, 4));
+    CrossCoreSetFlag<2, PIPE_MTE1>(1);
+  } else {
+    CrossCoreWaitFlag<2, PIPE_MTE3>(1);
+    LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer(
+        reinterpret_cast<__gm__ float*>(out) + GetBlockIdx() * kUbFloats,
+        kUbFloats);
+    DataCopy(g, ub, kUbFloats);
+  }
+}
+
+TEST(CapiCube950Test, CopyL1ToUbMatchesDataCopyL1ToUb) {
+  const ProfileScope profile(Profile::k950);
+  std::vector<float> out(2 * kUbFloats, -1.0f);
+  ASSERT_EQ(LaunchKernel("capi_l12ub", 1, 0, nullptr, capi_l12ub,
+                         reinterpret_cast<uint8_t*>(out.data())),
+            0);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    // Burst b (16 floats) from L1 float b x 24 to UB float b x 48.
+    const uint32_t b = k / 48, in = k % 48;
+    const float want = b < 3 && in < 16 ? float(b * 24 + in) : 0.0f;
+    ASSERT_EQ(out[k], want) << k;
+    ASSERT_EQ(out[k], out[kUbFloats + k]) << k;
+  }
+}
+
+// The 950's asc_copy_l0c2gm and asc_copy_l0c2l1 forms against the C++
+// Fixpipe, from a cube core outside a mixed kernel; then each rule's
+// message.
+class CapiCube950RulesTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    normgrad_ascendc::CurrentCore().SetBlock(0, 1);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+  }
+  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+};
+
+TEST_F(CapiCube950RulesTest, GmAndL1FormsMatchFixpipe) {
+  const ProfileScope profile(Profile::k950);
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  LocalTensor<float> c = FillL0c(pipe, l0c);
+  float* src = reinterpret_cast<float*>(c.GetPhyAddr());
+  // NZ2DN into GM: row n of the output holds column n.
+  alignas(32) static float by_capi[kUbFloats], by_fixpipe[kUbFloats];
+  asc_copy_l0c2gm(by_capi, src, kN, kM, kM, kM, 0, 0, 0, 0, 0, false, false, 0,
+                  0, false, 0, false, false, false, true);
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(by_fixpipe, kUbFloats);
+  FixpipeParamsArch3510<CO2Layout::COLUMN_MAJOR> dn;
+  dn.mSize = kM;
+  dn.nSize = kN;
+  dn.srcStride = kM;
+  dn.dstStride = kM;
+  dn.params.srcNzC0Stride = 1;
+  Fixpipe<float, float, CFG_COLUMN_MAJOR>(g, c, dn);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    ASSERT_EQ(by_capi[k], Value(k % kM, k / kM)) << k;
+    ASSERT_EQ(by_capi[k], by_fixpipe[k]) << k;
+  }
+  // NZ into L1 with F322F16: the two halves of one L1 buffer compared.
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 2 * kUbFloats * 2);
+  LocalTensor<half> both = l1.Get<half>();
+  asc_copy_l0c2l1(reinterpret_cast<half*>(both.GetPhyAddr()), src, kN, kM,
+                  kM * 16, kM, 0, 0, AscendC::F322F16, 0, false, false, 0, 0,
+                  false, 0, 0, false);
+  FixpipeParamsArch3510<CO2Layout::NZ> nz;
+  nz.mSize = kM;
+  nz.nSize = kN;
+  nz.srcStride = kM;
+  nz.dstStride = kM * 16;
+  nz.quantPre = AscendC::F322F16;
+  Fixpipe<half, float, CFG_NZ>(both[kUbFloats], c, nz);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    const uint32_t r = k % (kM * 16) / 16, col = k / (kM * 16) * 16 + k % 16;
+    ASSERT_EQ(static_cast<float>(both.GetValue(k)), Value(r, col)) << k;
+    ASSERT_EQ(static_cast<float>(both.GetValue(k)),
+              static_cast<float>(both.GetValue(kUbFloats + k)))
+        << k;
+  }
+}
+
+TEST_F(CapiCube950RulesTest, Messages) {
+  {
+    TPipe pipe;
+    TBuf<TPosition::CO1> l0c;
+    LocalTensor<float> c = FillL0c(pipe, l0c);
+    float* src = reinterpret_cast<float*>(c.GetPhyAddr());
+    float* dst = reinterpret_cast<float*>(
+        LocalTensor<float>(TPosition::VECOUT, 0, kUbFloats).GetPhyAddr());
+    EXPECT_TRUE(FailsWith([&] { CopyNd(dst, src, false); },
+                          "asc_copy_l0c2ub<float>: not available on profile "
+                          "Atlas A2/A3: this form is the Ascend 950's (arch "
+                          "3510)"));
+  }
+  const ProfileScope profile(Profile::k950);
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  LocalTensor<float> c = FillL0c(pipe, l0c);
+  float* src = reinterpret_cast<float*>(c.GetPhyAddr());
+  float* dst = reinterpret_cast<float*>(
+      LocalTensor<float>(TPosition::VECOUT, 0, kUbFloats).GetPhyAddr());
+  EXPECT_TRUE(FailsWith(
+      [&] { CopyNd(dst, src, false, 3); },
+      "asc_copy_l0c2ub<float>: quant_post 3: the post-processing stage"));
+  EXPECT_TRUE(FailsWith([&] { CopyNd(dst, src, false, 0, true); },
+                        "asc_copy_l0c2ub<float>: nz2nd_en and nz2dn_en are "
+                        "both true"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0, 3, 0, false,
+                        true, 0, 0, false, 0, false, false, false, false);
+      },
+      "asc_copy_l0c2ub<float>: quant_pre 3: only NoQuant (0), F322F16 (1) "
+      "and F322BF16 (2) are emulated here"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0, 0, 2, false,
+                        true, 0, 0, false, 0, false, false, false, false);
+      },
+      "asc_copy_l0c2ub<float>: relu_pre 2 is out of range [0, 1]"));
+  EXPECT_TRUE(
+      FailsWith([&] { CopyNd(reinterpret_cast<float*>(&pipe), src, false); },
+                "asc_copy_l0c2ub<float>: dst_addr"));
+  // The C++ Fixpipe's rules follow the asc_* name.
+  EXPECT_TRUE(FailsWith([&] { CopyNd(dst, src, false); },
+                        "asc_copy_l0c2ub<float>: Fixpipe<float, float> "
+                        "L0C->UB (FixpipeParamsArch3510): the destination "
+                        "is the UB of a vector core of this AI Core, but "
+                        "the kernel runs no vector cores"));
+}
+
+}  // namespace
