@@ -30,15 +30,6 @@ constexpr uint64_t kMax40Bits = (uint64_t{1} << 40) - 1;
 
 uint64_t RoundUp32(uint64_t bytes) { return (bytes + 31) / 32 * 32; }
 
-// The paths of this file are the 950's.
-void RequireThe950(const char* api) {
-  const ProfileInfo& profile = CurrentCore().profile();
-  if (profile.profile != Profile::k950) {
-    Fail("%s: this path exists on the Ascend 950 only (profile %s)", api,
-         profile.name);
-  }
-}
-
 // Marks each destination byte a move writes, to find two writes to one byte
 // (the pages leave the order of overlapping writes undefined).
 class WriteMap {
@@ -62,6 +53,14 @@ class WriteMap {
 };
 
 }  // namespace
+
+void RequireThe950(const char* api) {
+  const ProfileInfo& profile = CurrentCore().profile();
+  if (profile.profile != Profile::k950) {
+    Fail("%s: this path exists on the Ascend 950 only (profile %s)", api,
+         profile.name);
+  }
+}
 
 // ---- DataCopy GM -> L1 with DN2NZ ------------------------------------------
 

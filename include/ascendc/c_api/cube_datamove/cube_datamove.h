@@ -880,3 +880,49 @@ NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, int8_t)
 NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, half)
 
 #undef NORMGRAD_CAPI_LOAD_IMAGE
+
+// ---- The Ascend 950: GM → L1 with ND2NZ and DN2NZ (cube_gm2l1_950.cc) -------
+//
+// The 950's forms take one matrix's shape and its source strides in bytes
+// (loop1_src_stride: from one source line to the next; loop4_src_stride:
+// from one source matrix to the next); the matrix count and the
+// destination strides come from MTE2_NZ_PARA (asc_set_gm2l1_nz_para, which
+// must have been called in the block). They run DataCopy with Nd2NzParams
+// or Dn2NzParams (cube/cube_gm_l1_950.h) field for field; l2_cache_ctl (0,
+// 1, 2 or 4) changes nothing on the CPU. On another profile they are
+// refused.
+
+namespace normgrad_ascendc {
+
+/// `dn`: DN2NZ (else ND2NZ).
+void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
+                        void* dst, void* src, uint64_t loop1_src_stride,
+                        uint8_t l2_cache_ctl, uint16_t n_value,
+                        uint32_t d_value, uint64_t loop4_src_stride,
+                        bool smallc0_en, const CallSite& site);
+
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_GM2L1_NZ_950(name, dn)                                \
+  template <typename T>                                                     \
+  void name(__cbuf__ T* dst, __gm__ T* src, uint64_t loop1_src_stride,      \
+            uint8_t l2_cache_ctl, uint16_t n_value, uint32_t d_value,       \
+            uint64_t loop4_src_stride, bool smallc0_en,                     \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    static_assert(normgrad_ascendc::kCubeMoveType<T>, #name                 \
+                  ": T must be int8_t, uint8_t, int16_t, uint16_t, "        \
+                  "half, bfloat16_t, int32_t, uint32_t or float");          \
+    normgrad_ascendc::CapiCopyGm2L1Nz950(                                   \
+        #name, dn, normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,         \
+        loop1_src_stride, l2_cache_ctl, n_value, d_value, loop4_src_stride, \
+        smallc0_en, site);                                                  \
+  }
+
+/// GM (DN) → L1 (Nz): DataCopy with Dn2NzParams.
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_dn2nz, true)
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_dn2nz_sync, true)
+/// GM (ND) → L1 (Nz), the 950's form: DataCopy with Nd2NzParams.
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_nd2nz, false)
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_nd2nz_sync, false)
+
+#undef NORMGRAD_CAPI_GM2L1_NZ_950

@@ -1,0 +1,171 @@
+// capi_cube_gm2l1_950_test.cc — the C API's Ascend 950 moves from GM into L1
+// (c_api/cube_datamove/cube_datamove.h, asc_set_gm2l1_nz_para of
+// c_api/sys_var/sys_var.h; docs/capi.md "The 950's moves into L1"): each
+// function against the C++ instruction it maps onto (DataCopy with
+// Dn2NzParams or Nd2NzParams), on the same GM data into two regions of the
+// same L1, bit for bit; and its messages (the asc_* function, the argument,
+// the value and the rule).
+//
+// Extending: a new function gets a comparison with its C++ instruction and
+// its messages.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "c_api/asc_simd.h"
+#include "compat_test.h"
+#include "kernel_operator.h"
+
+namespace {
+
+using AscendC::Dn2NzParams;
+using AscendC::GlobalTensor;
+using AscendC::LocalTensor;
+using AscendC::Nd2NzParams;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+using normgrad_ascendc::CubeMemory;
+using normgrad_ascendc::Profile;
+
+template <typename T>
+T* At(uint32_t offset) {
+  return reinterpret_cast<T*>(asc_get_phy_buf_addr(offset));
+}
+
+uint8_t* L1Bytes(uint32_t offset) {
+  return normgrad_ascendc::CurrentCore().cube_memory(CubeMemory::kL1) + offset;
+}
+
+// MTE2_NZ_PARA from its four fields (bits 0, 16, 32 and 48).
+uint64_t NzPara(uint64_t matrices, uint64_t n_stride, uint64_t c0_stride,
+                uint64_t matrix_stride) {
+  return matrices | n_stride << 16 | c0_stride << 32 | matrix_stride << 48;
+}
+
+// Where the C API writes, and where the C++ instruction writes.
+constexpr uint32_t kCapiAt = 0;
+constexpr uint32_t kCppAt = 64 * 1024;
+constexpr uint32_t kCompared = 32 * 1024;
+
+class CapiCubeGm2L1950 : public ::testing::Test {
+ protected:
+  CapiCubeGm2L1950()
+      : profile_(Profile::k950),
+        gm_(static_cast<uint8_t*>(AscendC::GmAlloc(kGmBytes))) {
+    normgrad_ascendc::CurrentCore().SetBlock(0, 1);  // registers reset
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    for (uint32_t i = 0; i < kGmBytes; ++i) {
+      gm_[i] = static_cast<uint8_t>(i * 7 + 3);
+    }
+    std::memset(L1Bytes(0), 0xA5, 2 * kCppAt);
+  }
+  ~CapiCubeGm2L1950() override {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+    AscendC::GmFree(gm_);
+  }
+
+  template <typename T>
+  GlobalTensor<T> Gm() {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer(reinterpret_cast<T*>(gm_), kGmBytes / sizeof(T));
+    return g;
+  }
+  template <typename T>
+  LocalTensor<T> CppL1() {
+    return LocalTensor<T>(TPosition::A1, kCppAt, kCompared / sizeof(T));
+  }
+  void ExpectSameL1() {
+    EXPECT_EQ(std::memcmp(L1Bytes(kCapiAt), L1Bytes(kCppAt), kCompared), 0);
+    // And something was written.
+    std::vector<uint8_t> untouched(kCompared, 0xA5);
+    EXPECT_NE(std::memcmp(L1Bytes(kCapiAt), untouched.data(), kCompared), 0);
+  }
+
+  static constexpr uint32_t kGmBytes = 16384;
+  compat_test::ProfileScope profile_;
+  uint8_t* gm_;
+};
+
+TEST_F(CapiCubeGm2L1950, Dn2NzIsDataCopyWithDn2NzParams) {
+  // Two half matrices of 8 columns and 23 lines: lines 32 bytes apart,
+  // matrices 800 bytes apart; rows 2 blocks, C0 pieces 37 blocks and
+  // matrices 320 elements apart in L1.
+  asc_set_gm2l1_nz_para(NzPara(2, 2, 37, 320));
+  asc_copy_gm2l1_dn2nz(At<half>(kCapiAt), reinterpret_cast<half*>(gm_), 32, 0,
+                       8, 23, 800, false);
+  AscendC::DataCopy(CppL1<half>(), Gm<half>(),
+                    Dn2NzParams(2, 8, 23, 400, 16, 37, 2, 320));
+  ExpectSameL1();
+}
+
+TEST_F(CapiCubeGm2L1950, Dn2NzSmallC0IsTheSmallC0DataCopy) {
+  asc_set_gm2l1_nz_para(NzPara(3, 0, 0, 24));
+  asc_copy_gm2l1_dn2nz_sync(At<float>(kCapiAt), reinterpret_cast<float*>(gm_),
+                            28, 4, 6, 3, 256, true);
+  AscendC::DataCopy<float, true>(CppL1<float>(), Gm<float>(),
+                                 Dn2NzParams(3, 6, 3, 64, 7, 0, 0, 24));
+  ExpectSameL1();
+}
+
+TEST_F(CapiCubeGm2L1950, Nd2NzIsDataCopyWithNd2NzParams) {
+  // int8_t: 3 matrices of 20 rows and 40 columns, rows 48 bytes and
+  // matrices 1000 bytes apart in GM.
+  asc_set_gm2l1_nz_para(NzPara(3, 1, 20, 1280));
+  asc_copy_gm2l1_nd2nz(At<int8_t>(kCapiAt), reinterpret_cast<int8_t*>(gm_), 48,
+                       0, 20, 40, 1000, false);
+  AscendC::DataCopy(CppL1<int8_t>(), Gm<int8_t>(),
+                    Nd2NzParams(3, 20, 40, 1000, 48, 20, 1, 1280));
+  ExpectSameL1();
+  asc_copy_gm2l1_nd2nz_sync(At<int8_t>(kCapiAt), reinterpret_cast<int8_t*>(gm_),
+                            48, 0, 20, 40, 1000, false);
+  ExpectSameL1();
+}
+
+TEST_F(CapiCubeGm2L1950, TheMessagesNameTheFunctionAndTheArgument) {
+  half* src = reinterpret_cast<half*>(gm_);
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2l1_dn2nz(At<half>(0), src, 32, 0, 16, 16, 0, false); },
+      "asc_copy_gm2l1_dn2nz<half>: MTE2_NZ_PARA was not set in this block "
+      "(call asc_set_gm2l1_nz_para first"));
+  asc_set_gm2l1_nz_para(NzPara(1, 1, 16, 0));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2l1_dn2nz(At<half>(0), src, 33, 0, 16, 16, 0, false); },
+      "asc_copy_gm2l1_dn2nz<half>: loop1_src_stride 33 bytes is not a whole "
+      "number of 2-byte elements"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2l1_dn2nz(At<half>(0), src, 32, 3, 16, 16, 0, false); },
+      "asc_copy_gm2l1_dn2nz<half>: l2_cache_ctl 3 is not 0, 1, 2 or 4"));
+  // The C++ instruction's rules follow under the C API's name.
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2l1_dn2nz(At<half>(0), src, 32, 0, 16, 5, 0, true); },
+      "asc_copy_gm2l1_dn2nz<half>: DataCopy<half> GM->L1 (Dn2NzParams): "
+      "enableSmallC0 with intriParams.dValue 5"));
+  EXPECT_TRUE(FailsWith(
+      [&] { asc_copy_gm2l1_nd2nz(At<half>(0), src, 32, 0, 16, 4, 0, true); },
+      "asc_copy_gm2l1_nd2nz<half>: smallc0_en is true; SmallC0 is emulated "
+      "for DN2NZ only"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_gm2l1_nd2nz(At<half>(0), src, 32, 0, 16, 65536, 0, false);
+      },
+      "asc_copy_gm2l1_nd2nz<half>: d_value 65536 is out of range [0, "
+      "65535]"));
+}
+
+TEST_F(CapiCubeGm2L1950, TheFunctionsAreTheAscend950s) {
+  compat_test::ProfileScope a2(Profile::kA2);
+  EXPECT_TRUE(FailsWith([&] { asc_set_gm2l1_nz_para(NzPara(1, 1, 1, 0)); },
+                        "asc_set_gm2l1_nz_para: this path exists on the "
+                        "Ascend 950 only (profile Atlas A2/A3)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_gm2l1_dn2nz(At<half>(0), reinterpret_cast<half*>(gm_), 32, 0,
+                             16, 16, 0, false);
+      },
+      "asc_copy_gm2l1_dn2nz<half>: this path exists on the Ascend 950 only "
+      "(profile Atlas A2/A3)"));
+}
+
+}  // namespace
