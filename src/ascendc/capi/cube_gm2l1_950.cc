@@ -59,9 +59,12 @@ void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
                         uint8_t l2_cache_ctl, uint16_t n_value,
                         uint32_t d_value, uint64_t loop4_src_stride,
                         bool smallc0_en, const CallSite& site) {
-  const CapiCall call(api, site);
+  const CapiCall call(site, CapiCall::Ascend950{});
   const CapiCubeName name(api, type.name);
-  RequireThe950(name.text);
+  RequireCubeProfile(name.text, {Profile::k950},
+                     dn ? "DN2NZ is the Ascend 950's"
+                        : "this form is the Ascend 950's (Atlas A2/A3 take "
+                          "the ten-argument asc_copy_gm2l1_nd2nz)");
   const TensorView to =
       CubePointerView(api, type.name, "dst", dst, TPosition::A1);
   CheckGmPointer(name.text, "src", src);
@@ -105,8 +108,11 @@ void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
 }  // namespace normgrad_ascendc
 
 void asc_set_gm2l1_nz_para(uint64_t config, normgrad_ascendc::CallSite site) {
-  const normgrad_ascendc::CapiCall call("asc_set_gm2l1_nz_para", site);
-  normgrad_ascendc::RequireThe950("asc_set_gm2l1_nz_para");
+  const normgrad_ascendc::CapiCall call(
+      site, normgrad_ascendc::CapiCall::Ascend950{});
+  normgrad_ascendc::RequireCubeProfile("asc_set_gm2l1_nz_para",
+                                       {normgrad_ascendc::Profile::k950},
+                                       "MTE2_NZ_PARA is the Ascend 950's");
   normgrad_ascendc::CapiRegisters& regs =
       normgrad_ascendc::CurrentCore().capi();
   regs.nz_para_set = true;

@@ -54,14 +54,6 @@ class WriteMap {
 
 }  // namespace
 
-void RequireThe950(const char* api) {
-  const ProfileInfo& profile = CurrentCore().profile();
-  if (profile.profile != Profile::k950) {
-    Fail("%s: this path exists on the Ascend 950 only (profile %s)", api,
-         profile.name);
-  }
-}
-
 // ---- DataCopy GM -> L1 with DN2NZ ------------------------------------------
 
 void RunDn2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
@@ -69,7 +61,8 @@ void RunDn2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
   char api[64];
   std::snprintf(api, sizeof api, "DataCopy<%s> GM->L1 (Dn2NzParams)",
                 type_name);
-  RequireThe950(api);
+  RequireCubeProfile(api, {Profile::k950},
+                     "DN2NZ is the Ascend 950's (Atlas A2/A3 take ND2NZ)");
   CheckOperand(api, "dst", dst, {TPosition::A1, TPosition::B1}, "A1 or B1 (L1)",
                kC0Bytes);
   CheckRange(api, "intriParams.dnNum", p.dnNum, 0, 4095);
@@ -162,7 +155,9 @@ void RunLoadDataGmToL1V2(const char* type_name, uint32_t elem_bytes,
   char api[64];
   std::snprintf(api, sizeof api, "LoadData<%s> GM->L1 (LoadData2DParamsV2)",
                 type_name);
-  RequireThe950(api);
+  RequireCubeProfile(api, {Profile::k950},
+                     "LoadData2DParamsV2 is the Ascend 950's (Atlas A2/A3 "
+                     "take LoadData2DParams)");
   CheckOperand(api, "dst", dst, {TPosition::A1, TPosition::B1}, "A1 or B1 (L1)",
                kC0Bytes);
   CheckRange(api, "loadDataParams.mStep", p.mStep, 0, 255);
@@ -202,7 +197,9 @@ void RunLoadDataGmToL1V2(const char* type_name, uint32_t elem_bytes,
 // ---- DataCopyPad GM -> L1 --------------------------------------------------
 
 void CheckPadIntoL1(const char* api, const TensorView& dst) {
-  RequireThe950(api);
+  RequireCubeProfile(api, {Profile::k950},
+                     "DataCopyPad into L1 is the Ascend 950's (Atlas A2/A3 "
+                     "copy GM -> L1 in whole 32-byte blocks with DataCopy)");
   CheckL1CopyEnd(api, "dst", dst);
 }
 

@@ -29,9 +29,12 @@ using compat_test::FailsWith;
 using normgrad_ascendc::CubeMemory;
 using normgrad_ascendc::Profile;
 
+// A pointer to byte `offset` of L1: the address of an L1 LocalTensor's
+// byte (asc_get_phy_buf_addr is the C API of Atlas A2/A3).
 template <typename T>
 T* At(uint32_t offset) {
-  return reinterpret_cast<T*>(asc_get_phy_buf_addr(offset));
+  return reinterpret_cast<T*>(
+      LocalTensor<uint8_t>(TPosition::A1, offset, 32).GetPhyAddr());
 }
 
 uint8_t* L1Bytes(uint32_t offset) {
@@ -157,15 +160,15 @@ TEST_F(CapiCubeGm2L1950, TheMessagesNameTheFunctionAndTheArgument) {
 TEST_F(CapiCubeGm2L1950, TheFunctionsAreTheAscend950s) {
   compat_test::ProfileScope a2(Profile::kA2);
   EXPECT_TRUE(FailsWith([&] { asc_set_gm2l1_nz_para(NzPara(1, 1, 1, 0)); },
-                        "asc_set_gm2l1_nz_para: this path exists on the "
-                        "Ascend 950 only (profile Atlas A2/A3)"));
+                        "asc_set_gm2l1_nz_para: not available on profile "
+                        "Atlas A2/A3: MTE2_NZ_PARA is the Ascend 950's"));
   EXPECT_TRUE(FailsWith(
       [&] {
         asc_copy_gm2l1_dn2nz(At<half>(0), reinterpret_cast<half*>(gm_), 32, 0,
                              16, 16, 0, false);
       },
-      "asc_copy_gm2l1_dn2nz<half>: this path exists on the Ascend 950 only "
-      "(profile Atlas A2/A3)"));
+      "asc_copy_gm2l1_dn2nz<half>: not available on profile Atlas A2/A3: "
+      "DN2NZ is the Ascend 950's"));
 }
 
 }  // namespace

@@ -477,22 +477,24 @@ TEST_F(CubeGmL1950Test, TheMovesAreTheAscend950s) {
   std::vector<half> src = Counting<half>(256);
   EXPECT_TRUE(FailsWith(
       [&] { DataCopy(l1.t, Gm(src), Dn2NzParams(1, 16, 16, 0, 16, 16, 1, 0)); },
-      "DataCopy<half> GM->L1 (Dn2NzParams): this path exists on the Ascend "
-      "950 only (profile Atlas A2/A3)"));
+      "DataCopy<half> GM->L1 (Dn2NzParams): not available on profile Atlas "
+      "A2/A3: DN2NZ is the Ascend 950's (Atlas A2/A3 take ND2NZ)"));
   LoadData2DParamsV2 p;
   p.mStep = 1;
   p.kStep = 1;
   EXPECT_TRUE(FailsWith([&] { LoadData(l1.t, Gm(src), p); },
-                        "LoadData<half> GM->L1 (LoadData2DParamsV2): this "
-                        "path exists on the Ascend 950 only (profile Atlas "
-                        "A2/A3)"));
+                        "LoadData<half> GM->L1 (LoadData2DParamsV2): not "
+                        "available on profile Atlas A2/A3: LoadData2DParamsV2 "
+                        "is the Ascend 950's (Atlas A2/A3 take "
+                        "LoadData2DParams)"));
   EXPECT_TRUE(FailsWith(
       [&] {
         DataCopyPad(l1.t, Gm(src), DataCopyExtParams(1, 32, 0, 0, 0),
                     DataCopyPadExtParams<half>(false, 0, 0, Val<half>(0)));
       },
-      "DataCopyPad<half> GM->L1: this path exists on the Ascend 950 only "
-      "(profile Atlas A2/A3)"));
+      "DataCopyPad<half> GM->L1: not available on profile Atlas A2/A3: "
+      "DataCopyPad into L1 is the Ascend 950's (Atlas A2/A3 copy GM -> L1 in "
+      "whole 32-byte blocks with DataCopy)"));
 }
 
 }  // namespace

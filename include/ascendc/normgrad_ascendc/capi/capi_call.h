@@ -37,6 +37,10 @@ class CapiCall {
   CapiCall(const char* api, const CallSite& site) : call_(site) {
     CheckCapiProfile(api);
   }
+  /// The prologue of a function of the Ascend 950's own (its page lists the
+  /// 950 only): the function checks its profile itself.
+  struct Ascend950 {};
+  CapiCall(const CallSite& site, Ascend950) : call_(site) {}
 
  private:
   ApiCall call_;

@@ -72,9 +72,6 @@ inline constexpr bool kLoadV2Type =
     kCubeMoveType<T> && !std::is_same_v<T, int16_t> &&
     !std::is_same_v<T, uint16_t>;
 
-/// Fails unless the profile is the 950's: the paths of this file (and the
-/// C API's forms of them) are its only.
-void RequireThe950(const char* api);
 void RunDn2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
               const GmSide& src, const AscendC::Dn2NzParams& params,
               bool small_c0);
