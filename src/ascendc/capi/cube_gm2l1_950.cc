@@ -2,8 +2,12 @@
 // (c_api/cube_datamove/cube_datamove.h, c_api/sys_var/sys_var.h; docs/capi.md
 // "The 950's moves into L1"): asc_copy_gm2l1_nd2nz / _dn2nz on DataCopy with
 // Nd2NzParams / Dn2NzParams (RunNd2Nz, RunDn2Nz), with the matrix count and
-// destination strides of MTE2_NZ_PARA (asc_set_gm2l1_nz_para).
+// destination strides of MTE2_NZ_PARA (asc_set_gm2l1_nz_para); and
+// asc_copy_gm2l1_align on DataCopyPad GM -> L1 (DataCopyPadInImpl), repeated
+// over the loops of asc_set_gm2l1_loop_size / _loop1_stride / _loop2_stride,
+// padding with the value of asc_set_gm2l1_pad.
 #include <cstdint>
+#include <cstring>
 
 #include "ascendc/cube/cube_checks.h"
 #include "c_api/cube_datamove/cube_datamove.h"
@@ -13,6 +17,8 @@
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_gm_l1_950.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/data_copy.h"
+#include "normgrad_ascendc/runtime/data_copy_pad.h"
 
 namespace normgrad_ascendc {
 
@@ -52,7 +58,98 @@ uint64_t InElements(const char* api, const char* arg, uint64_t bytes,
   return bytes / elem_bytes;
 }
 
+void CheckL2CacheCtl(const char* api, uint8_t l2_cache_ctl) {
+  if (l2_cache_ctl != 0 && l2_cache_ctl != 1 && l2_cache_ctl != 2 &&
+      l2_cache_ctl != 4) {
+    Fail("%s: l2_cache_ctl %u is not 0, 1, 2 or 4 (the page's modes)", api,
+         l2_cache_ctl);
+  }
+}
+
+// The GM -> L1 registers' setters: the 950's, ranges checked.
+CapiRegisters& Gm2L1Registers(const char* api) {
+  RequireCubeProfile(api, {Profile::k950},
+                     "the GM -> L1 loop and pad registers are the Ascend "
+                     "950's");
+  return CurrentCore().capi();
+}
+
+void SetLoopStrides(const char* api, uint32_t loop, uint64_t src_stride,
+                    uint64_t dst_stride, const char* src_arg,
+                    const char* dst_arg) {
+  CapiRegisters& regs = Gm2L1Registers(api);
+  CheckRange(api, src_arg, src_stride, 0, uint64_t{1} << 40);
+  CheckRange(api, dst_arg, dst_stride, 0, uint64_t{1} << 21);
+  if (dst_stride % 32 != 0) {
+    Fail("%s: %s %llu bytes is not a multiple of 32", api, dst_arg,
+         static_cast<unsigned long long>(dst_stride));
+  }
+  regs.gm2l1_loop_src_stride[loop] = src_stride;
+  regs.gm2l1_loop_dst_stride[loop] = dst_stride;
+}
+
 }  // namespace
+
+void CapiCopyGm2L1Align(const char* api, const CapiCubeType& type, void* dst,
+                        void* src, uint32_t n_burst, uint32_t len_burst,
+                        uint8_t left_padding_count, uint8_t right_padding_count,
+                        bool data_select_bit, uint8_t l2_cache_ctl,
+                        uint64_t burst_src_stride, uint32_t burst_dst_stride,
+                        const CallSite& site) {
+  const CapiCall call(site, CapiCall::Ascend950{});
+  const CapiCubeName name(api, type.name);
+  RequireCubeProfile(name.text, {Profile::k950},
+                     "asc_copy_gm2l1_align is the Ascend 950's");
+  CheckGmPointer(name.text, "src", src);
+  CheckL2CacheCtl(name.text, l2_cache_ctl);
+  if (data_select_bit) {
+    Fail(
+        "%s: data_select_bit is true; its page allows false only (padding "
+        "from asc_set_gm2l1_pad, filler from the block's first element)",
+        name.text);
+  }
+  CheckRange(name.text, "n_burst", n_burst, 0, 4095);
+  CheckRange(name.text, "burst_src_stride", burst_src_stride, 0, UINT32_MAX);
+  const CapiRegisters& regs = CurrentCore().capi();
+  const bool padded = left_padding_count != 0 || right_padding_count != 0;
+  if (padded && !regs.gm2l1_pad_set) {
+    Fail(
+        "%s: left_padding_count %u, right_padding_count %u, but the padding "
+        "value was not set in this block (call asc_set_gm2l1_pad first)",
+        name.text, left_padding_count, right_padding_count);
+  }
+  PadFill fill{padded, left_padding_count, right_padding_count, {}};
+  std::memcpy(
+      fill.value, &regs.gm2l1_pad,
+      type.bytes < sizeof regs.gm2l1_pad ? type.bytes : sizeof regs.gm2l1_pad);
+  const PadBlocks blocks{"bursts",         n_burst,          len_burst, 2097151,
+                         burst_src_stride, burst_dst_stride, false};
+  const uint32_t n1 =
+      regs.gm2l1_loop_size[0] == 0 ? 1 : regs.gm2l1_loop_size[0];
+  const uint32_t n2 =
+      regs.gm2l1_loop_size[1] == 0 ? 1 : regs.gm2l1_loop_size[1];
+  const auto run = [&](uint32_t i1, uint32_t i2, bool copy) {
+    const uint64_t src_at = i1 * regs.gm2l1_loop_src_stride[0] +
+                            uint64_t{i2} * regs.gm2l1_loop_src_stride[1];
+    const uint64_t dst_at = i1 * regs.gm2l1_loop_dst_stride[0] +
+                            uint64_t{i2} * regs.gm2l1_loop_dst_stride[1];
+    const TensorView to =
+        CubePointerView(api, type.name, "dst",
+                        static_cast<uint8_t*>(dst) + dst_at, TPosition::A1);
+    uint8_t* from = static_cast<uint8_t*>(src) + src_at;
+    CheckGmPointer(name.text, "src", from);
+    if (!copy) return;
+    const CopyEnd d{to.declared_data(), &to, to.bytes / type.bytes, true,
+                    nullptr};
+    const CopyEnd s{from, nullptr, 0, false, from};
+    DataCopyPadInImpl(type.name, type.bytes, d, s, blocks, fill, api);
+  };
+  // The last iteration moves furthest: its operands are checked first.
+  run(n1 - 1, n2 - 1, false);
+  for (uint32_t i2 = 0; i2 < n2; ++i2) {
+    for (uint32_t i1 = 0; i1 < n1; ++i1) run(i1, i2, true);
+  }
+}
 
 void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
                         void* dst, void* src, uint64_t loop1_src_stride,
@@ -69,11 +166,7 @@ void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
       CubePointerView(api, type.name, "dst", dst, TPosition::A1);
   CheckGmPointer(name.text, "src", src);
   const GmSide from{static_cast<uint8_t*>(src), 0, false, src};
-  if (l2_cache_ctl != 0 && l2_cache_ctl != 1 && l2_cache_ctl != 2 &&
-      l2_cache_ctl != 4) {
-    Fail("%s: l2_cache_ctl %u is not 0, 1, 2 or 4 (the page's modes)",
-         name.text, l2_cache_ctl);
-  }
+  CheckL2CacheCtl(name.text, l2_cache_ctl);
   const NzPara para = ReadNzPara(name.text);
   const uint64_t line =
       InElements(name.text, "loop1_src_stride", loop1_src_stride, type.bytes);
@@ -117,4 +210,42 @@ void asc_set_gm2l1_nz_para(uint64_t config, normgrad_ascendc::CallSite site) {
       normgrad_ascendc::CurrentCore().capi();
   regs.nz_para_set = true;
   regs.nz_para = config;
+}
+
+void asc_set_gm2l1_loop_size(uint64_t loop1_size, uint64_t loop2_size,
+                             normgrad_ascendc::CallSite site) {
+  using namespace normgrad_ascendc;
+  const CapiCall call(site, CapiCall::Ascend950{});
+  const char* api = "asc_set_gm2l1_loop_size";
+  CapiRegisters& regs = Gm2L1Registers(api);
+  CheckRange(api, "loop1_size", loop1_size, 0, uint64_t{1} << 21);
+  CheckRange(api, "loop2_size", loop2_size, 0, uint64_t{1} << 21);
+  regs.gm2l1_loop_size[0] = static_cast<uint32_t>(loop1_size);
+  regs.gm2l1_loop_size[1] = static_cast<uint32_t>(loop2_size);
+}
+
+void asc_set_gm2l1_loop1_stride(uint64_t loop1_src_stride,
+                                uint64_t loop1_dst_stride,
+                                normgrad_ascendc::CallSite site) {
+  using namespace normgrad_ascendc;
+  const CapiCall call(site, CapiCall::Ascend950{});
+  SetLoopStrides("asc_set_gm2l1_loop1_stride", 0, loop1_src_stride,
+                 loop1_dst_stride, "loop1_src_stride", "loop1_dst_stride");
+}
+
+void asc_set_gm2l1_loop2_stride(uint64_t loop2_src_stride,
+                                uint64_t loop2_dst_stride,
+                                normgrad_ascendc::CallSite site) {
+  using namespace normgrad_ascendc;
+  const CapiCall call(site, CapiCall::Ascend950{});
+  SetLoopStrides("asc_set_gm2l1_loop2_stride", 1, loop2_src_stride,
+                 loop2_dst_stride, "loop2_src_stride", "loop2_dst_stride");
+}
+
+void asc_set_gm2l1_pad(uint32_t pad_val, normgrad_ascendc::CallSite site) {
+  using namespace normgrad_ascendc;
+  const CapiCall call(site, CapiCall::Ascend950{});
+  CapiRegisters& regs = Gm2L1Registers("asc_set_gm2l1_pad");
+  regs.gm2l1_pad_set = true;
+  regs.gm2l1_pad = pad_val;
 }

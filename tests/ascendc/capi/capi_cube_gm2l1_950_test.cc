@@ -157,6 +157,90 @@ TEST_F(CapiCubeGm2L1950, TheMessagesNameTheFunctionAndTheArgument) {
       "65535]"));
 }
 
+TEST_F(CapiCubeGm2L1950, AlignIsDataCopyPadIntoL1) {
+  // half: 2 blocks of 10 bytes, 4 bytes apart in GM; rows of 2 + 5 + 1
+  // elements padded with 7, then filler to 32 bytes; 1 block between rows.
+  half seven(7.0f);
+  uint16_t bits = 0;
+  std::memcpy(&bits, &seven, sizeof bits);
+  asc_set_gm2l1_pad(bits);
+  asc_copy_gm2l1_align(At<half>(kCapiAt), reinterpret_cast<half*>(gm_), 2, 10,
+                       2, 1, false, 0, 4, 1);
+  AscendC::DataCopyPad(CppL1<half>(), Gm<half>(),
+                       AscendC::DataCopyExtParams(2, 10, 4, 1, 0),
+                       AscendC::DataCopyPadExtParams<half>(true, 2, 1, seven));
+  ExpectSameL1();
+  // Without paddings no pad value is needed (the filler repeats the first
+  // element).
+  asc_copy_gm2l1_align_sync(At<float>(kCapiAt), reinterpret_cast<float*>(gm_),
+                            3, 20, 0, 0, false, 4, 0, 0);
+  AscendC::DataCopyPad(CppL1<float>(), Gm<float>(),
+                       AscendC::DataCopyExtParams(3, 20, 0, 0, 0),
+                       AscendC::DataCopyPadExtParams<float>(false, 0, 0, 0.0f));
+  ExpectSameL1();
+}
+
+TEST_F(CapiCubeGm2L1950, AlignRepeatsOverTheLoops) {
+  // The pages' example: 2 x 2 iterations, the inner one 96 bytes on in GM
+  // and 128 in L1, the outer one 192 and 288; each a copy of 2 blocks of 64
+  // bytes.
+  asc_set_gm2l1_loop_size(2, 2);
+  asc_set_gm2l1_loop1_stride(96, 128);
+  asc_set_gm2l1_loop2_stride(192, 288);
+  asc_copy_gm2l1_align(At<half>(kCapiAt), reinterpret_cast<half*>(gm_), 2, 64,
+                       0, 0, false, 0, 0, 0);
+  asc_set_gm2l1_loop_size(1, 1);
+  for (uint32_t i2 = 0; i2 < 2; ++i2) {
+    for (uint32_t i1 = 0; i1 < 2; ++i1) {
+      GlobalTensor<half> g;
+      g.SetGlobalBuffer(reinterpret_cast<half*>(gm_ + i1 * 96 + i2 * 192), 256);
+      AscendC::DataCopyPad(
+          LocalTensor<half>(TPosition::A1, kCppAt + i1 * 128 + i2 * 288, 256),
+          g, AscendC::DataCopyExtParams(2, 64, 0, 0, 0),
+          AscendC::DataCopyPadExtParams<half>(false, 0, 0, half(0.0f)));
+    }
+  }
+  ExpectSameL1();
+  // Sizes back to 1: one copy.
+  std::memset(L1Bytes(kCapiAt), 0xA5, 1024);
+  asc_copy_gm2l1_align(At<half>(kCapiAt), reinterpret_cast<half*>(gm_), 1, 64,
+                       0, 0, false, 0, 0, 0);
+  EXPECT_EQ(std::memcmp(L1Bytes(kCapiAt), gm_, 64), 0);
+  EXPECT_EQ(*L1Bytes(kCapiAt + 64), 0xA5);
+}
+
+TEST_F(CapiCubeGm2L1950, AlignAndItsRegistersCheckTheirArguments) {
+  half* src = reinterpret_cast<half*>(gm_);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_gm2l1_align(At<half>(0), src, 1, 32, 1, 0, false, 0, 0, 0);
+      },
+      "asc_copy_gm2l1_align<half>: left_padding_count 1, right_padding_count "
+      "0, but the padding value was not set in this block (call "
+      "asc_set_gm2l1_pad first)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_gm2l1_align(At<half>(0), src, 1, 32, 0, 0, true, 0, 0, 0);
+      },
+      "asc_copy_gm2l1_align<half>: data_select_bit is true; its page allows "
+      "false only"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_gm2l1_align(At<half>(0), src, 1, 3, 0, 0, false, 0, 0, 0);
+      },
+      "asc_copy_gm2l1_align<half>: bursts.blockLen 3 bytes is not a multiple "
+      "of the element size 2"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_gm2l1_loop1_stride(0, 48); },
+                        "asc_set_gm2l1_loop1_stride: loop1_dst_stride 48 "
+                        "bytes is not a multiple of 32"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_gm2l1_loop2_stride(0, 1u << 22); },
+                        "asc_set_gm2l1_loop2_stride: loop2_dst_stride 4194304 "
+                        "is out of range [0, 2097152]"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_gm2l1_loop_size(1, (1u << 21) + 1); },
+                        "asc_set_gm2l1_loop_size: loop2_size 2097153 is out "
+                        "of range [0, 2097152]"));
+}
+
 TEST_F(CapiCubeGm2L1950, TheFunctionsAreTheAscend950s) {
   compat_test::ProfileScope a2(Profile::kA2);
   EXPECT_TRUE(FailsWith([&] { asc_set_gm2l1_nz_para(NzPara(1, 1, 1, 0)); },
@@ -169,6 +253,16 @@ TEST_F(CapiCubeGm2L1950, TheFunctionsAreTheAscend950s) {
       },
       "asc_copy_gm2l1_dn2nz<half>: not available on profile Atlas A2/A3: "
       "DN2NZ is the Ascend 950's"));
+  EXPECT_TRUE(FailsWith([&] { asc_set_gm2l1_pad(0); },
+                        "asc_set_gm2l1_pad: not available on profile Atlas "
+                        "A2/A3: the GM -> L1 loop and pad registers are the "
+                        "Ascend 950's"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_gm2l1_align(At<half>(0), reinterpret_cast<half*>(gm_), 1, 32,
+                             0, 0, false, 0, 0, 0);
+      },
+      "asc_copy_gm2l1_align<half>: not available on profile Atlas A2/A3"));
 }
 
 }  // namespace
