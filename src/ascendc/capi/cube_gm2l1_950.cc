@@ -96,7 +96,7 @@ void CapiCopyGm2L1Align(const char* api, const CapiCubeType& type, void* dst,
                         bool data_select_bit, uint8_t l2_cache_ctl,
                         uint64_t burst_src_stride, uint32_t burst_dst_stride,
                         const CallSite& site) {
-  const CapiCall call(site, CapiCall::Ascend950{});
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   const CapiCubeName name(api, type.name);
   RequireCubeProfile(name.text, {Profile::k950},
                      "asc_copy_gm2l1_align is the Ascend 950's");
@@ -156,7 +156,7 @@ void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
                         uint8_t l2_cache_ctl, uint16_t n_value,
                         uint32_t d_value, uint64_t loop4_src_stride,
                         bool smallc0_en, const CallSite& site) {
-  const CapiCall call(site, CapiCall::Ascend950{});
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   const CapiCubeName name(api, type.name);
   RequireCubeProfile(name.text, {Profile::k950},
                      dn ? "DN2NZ is the Ascend 950's"
@@ -202,7 +202,7 @@ void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
 
 void asc_set_gm2l1_nz_para(uint64_t config, normgrad_ascendc::CallSite site) {
   const normgrad_ascendc::CapiCall call(
-      site, normgrad_ascendc::CapiCall::Ascend950{});
+      "asc_set_gm2l1_nz_para", site, normgrad_ascendc::CapiProfiles::kA2And950);
   normgrad_ascendc::RequireCubeProfile("asc_set_gm2l1_nz_para",
                                        {normgrad_ascendc::Profile::k950},
                                        "MTE2_NZ_PARA is the Ascend 950's");
@@ -215,8 +215,8 @@ void asc_set_gm2l1_nz_para(uint64_t config, normgrad_ascendc::CallSite site) {
 void asc_set_gm2l1_loop_size(uint64_t loop1_size, uint64_t loop2_size,
                              normgrad_ascendc::CallSite site) {
   using namespace normgrad_ascendc;
-  const CapiCall call(site, CapiCall::Ascend950{});
   const char* api = "asc_set_gm2l1_loop_size";
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   CapiRegisters& regs = Gm2L1Registers(api);
   CheckRange(api, "loop1_size", loop1_size, 0, uint64_t{1} << 21);
   CheckRange(api, "loop2_size", loop2_size, 0, uint64_t{1} << 21);
@@ -228,7 +228,8 @@ void asc_set_gm2l1_loop1_stride(uint64_t loop1_src_stride,
                                 uint64_t loop1_dst_stride,
                                 normgrad_ascendc::CallSite site) {
   using namespace normgrad_ascendc;
-  const CapiCall call(site, CapiCall::Ascend950{});
+  const CapiCall call("asc_set_gm2l1_loop1_stride", site,
+                      CapiProfiles::kA2And950);
   SetLoopStrides("asc_set_gm2l1_loop1_stride", 0, loop1_src_stride,
                  loop1_dst_stride, "loop1_src_stride", "loop1_dst_stride");
 }
@@ -237,14 +238,15 @@ void asc_set_gm2l1_loop2_stride(uint64_t loop2_src_stride,
                                 uint64_t loop2_dst_stride,
                                 normgrad_ascendc::CallSite site) {
   using namespace normgrad_ascendc;
-  const CapiCall call(site, CapiCall::Ascend950{});
+  const CapiCall call("asc_set_gm2l1_loop2_stride", site,
+                      CapiProfiles::kA2And950);
   SetLoopStrides("asc_set_gm2l1_loop2_stride", 1, loop2_src_stride,
                  loop2_dst_stride, "loop2_src_stride", "loop2_dst_stride");
 }
 
 void asc_set_gm2l1_pad(uint32_t pad_val, normgrad_ascendc::CallSite site) {
   using namespace normgrad_ascendc;
-  const CapiCall call(site, CapiCall::Ascend950{});
+  const CapiCall call("asc_set_gm2l1_pad", site, CapiProfiles::kA2And950);
   CapiRegisters& regs = Gm2L1Registers("asc_set_gm2l1_pad");
   regs.gm2l1_pad_set = true;
   regs.gm2l1_pad = pad_val;

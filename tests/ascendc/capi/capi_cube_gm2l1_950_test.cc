@@ -29,12 +29,10 @@ using compat_test::FailsWith;
 using normgrad_ascendc::CubeMemory;
 using normgrad_ascendc::Profile;
 
-// A pointer to byte `offset` of L1: the address of an L1 LocalTensor's
-// byte (asc_get_phy_buf_addr is the C API of Atlas A2/A3).
+// A pointer to byte `offset` of L1, as a C API program makes it.
 template <typename T>
 T* At(uint32_t offset) {
-  return reinterpret_cast<T*>(
-      LocalTensor<uint8_t>(TPosition::A1, offset, 32).GetPhyAddr());
+  return reinterpret_cast<T*>(asc_get_phy_buf_addr(offset));
 }
 
 uint8_t* L1Bytes(uint32_t offset) {
