@@ -169,7 +169,13 @@ void RunLoadDataGmToL1V2(const char* type_name, uint32_t elem_bytes,
         api);
   }
   if (p.mStep == 0 || p.kStep == 0) return;  // a NOP
-  const uint64_t src_stride = p.srcStride;
+  if (p.srcStride < 0) {
+    Fail(
+        "%s: loadDataParams.srcStride %d is negative; it counts the fractals "
+        "from one K column of the source to the next",
+        api, p.srcStride);
+  }
+  const uint64_t src_stride = static_cast<uint64_t>(p.srcStride);
   if (p.kStep > 1 && p.dstStride < p.mStep) {
     Fail(
         "%s: loadDataParams.dstStride %u is less than mStep %u: the "

@@ -391,6 +391,10 @@ TEST_F(CubeGmL1950Test, LoadDataV2ChecksItsRulesAndStepsOf0MoveNothing) {
                     "the fractals written reaches 3072 bytes into dst, past "
                     "the end of its 2048 bytes"));
   q.kStep = 1;
+  q.srcStride = -1;
+  EXPECT_TRUE(fails(q,
+                    "loadDataParams.srcStride -1 is negative; it counts the "
+                    "fractals from one K column of the source to the next"));
   q.kStartPosition = 8;
   q.srcStride = 2;
   EXPECT_TRUE(fails(q, "the access reaches element 4608 of src"));

@@ -48,18 +48,30 @@ struct Dn2NzParams {
   uint16_t dstNzMatrixStride = 0;  ///< elements between Nz matrices
 };
 
-/// LoadData GM → L1 (the 950's V2 form): mStep × kStep fractals of 512 bytes
-/// (16 rows × 32 bytes) of an Nz source, from fractal row mStartPosition and
-/// fractal column kStartPosition.
+/// LoadData 2D on the 950: fractal (m, k) of the source Nz matrix lies at
+/// fractal (kStartPosition + k) × srcStride + mStartPosition + m of src and
+/// lands at fractal k × dstStride + m of dst.
 struct LoadData2DParamsV2 {
-  uint32_t mStartPosition = 0;  ///< 16-row units
-  uint32_t kStartPosition = 0;  ///< 32-byte units
-  uint16_t mStep = 0;           ///< 16-row units, 0..255 (0: nothing)
-  uint16_t kStep = 0;           ///< 32-byte units, 0..255 (0: nothing)
-  uint16_t srcStride = 0;    ///< fractals from one K fractal to the next, src
-  uint16_t dstStride = 0;    ///< fractals from one K fractal to the next, dst
-  bool ifTranspose = false;  ///< not on the GM → L1 path
-  uint8_t sid = 0;           ///< reserved; ignored
+  LoadData2DParamsV2() = default;
+  LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn,
+                     uint16_t mStepIn, uint16_t kStepIn, int32_t srcStrideIn,
+                     uint16_t dstStrideIn, bool ifTransposeIn, uint8_t sidIn)
+      : mStartPosition(mStartPositionIn),
+        kStartPosition(kStartPositionIn),
+        mStep(mStepIn),
+        kStep(kStepIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        ifTranspose(ifTransposeIn),
+        sid(sidIn) {}
+  uint32_t mStartPosition = 0;  ///< first fractal row (16 elements each)
+  uint32_t kStartPosition = 0;  ///< first fractal column (32 bytes each)
+  uint16_t mStep = 0;           ///< fractal rows moved, 0..255 (0: nothing)
+  uint16_t kStep = 0;           ///< fractal columns moved, 0..255 (0: nothing)
+  int32_t srcStride = 0;        ///< fractals between src's columns, >= 0
+  uint16_t dstStride = 0;       ///< fractals between dst's columns
+  bool ifTranspose = false;     ///< transpose each square of fractals
+  uint8_t sid = 0;              ///< reserved; ignored
 };
 
 }  // namespace AscendC
