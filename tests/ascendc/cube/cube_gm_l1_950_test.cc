@@ -435,6 +435,22 @@ TEST_F(CubeGmL1950Test, DataCopyPadNormalPadsOnBothSidesAndKeepsTheGaps) {
   for (size_t e = 16; e < 32; ++e) ASSERT_TRUE(Same(h.at(e), Val<half>(-3)));
 }
 
+TEST_F(CubeGmL1950Test, DataCopyPadWithoutIsPadKeepsWhatL1Held) {
+  // The page leaves the paddings undefined without isPad: L1 keeps its
+  // bytes, and the UB's pad register (SetPadValue) does not reach L1.
+  std::vector<int8_t> src = Counting<int8_t>(96);
+  L1Tensor<int8_t> l1(128, -3);
+  AscendC::SetPadValue<int8_t>(5);
+  DataCopyPad(l1.t, Gm(src), DataCopyExtParams(2, 48, 0, 0, 0),
+              DataCopyPadExtParams<int8_t>(false, 0, 16, 9));
+  for (size_t k = 0; k < 2; ++k) {
+    for (size_t b = 0; b < 64; ++b) {
+      const int8_t want = b < 48 ? src[k * 48 + b] : int8_t{-3};
+      ASSERT_EQ(l1.at(k * 64 + b), want) << "row " << k << " byte " << b;
+    }
+  }
+}
+
 TEST_F(CubeGmL1950Test, DataCopyPadCompactPacksTheBlocks) {
   // The page's Compact example: 3 blocks of 48 bytes packed into 144 bytes,
   // the end padded to 160; nothing after.
