@@ -10,6 +10,7 @@
 #include "ascendc/runtime/gm_registry.h"
 #include "ascendc/runtime/gm_store.h"
 #include "ascendc/runtime/race_check.h"
+#include "normgrad_ascendc/cube/cube_gm_l1_950.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/pipe.h"
 #include "normgrad_ascendc/runtime/sync_check.h"
@@ -108,8 +109,15 @@ namespace {
 void PadIn(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
            const CopyEnd& src, const PadBlocks& b, const PadFill& fill,
            const char* api) {
-  const Op op(type_name, "GM->UB", api);
-  dst.ub->CheckUbOperand(op.text, "dst");
+  // An L1 destination is the 950's GM -> L1 form (cube_gm_l1_950.h): the
+  // same rows, without the UB's pad register and sync tracking.
+  const bool to_l1 = IsCubePosition(dst.ub->position);
+  const Op op(type_name, to_l1 ? "GM->L1" : "GM->UB", api);
+  if (to_l1) {
+    CheckPadIntoL1(op.text, *dst.ub);
+  } else {
+    dst.ub->CheckUbOperand(op.text, "dst");
+  }
   CheckGm(op, "src", src);
   for (const auto& [name, count] :
        {std::pair<const char*, uint32_t>{"leftPadding", fill.left},
@@ -136,8 +144,10 @@ void PadIn(const char* type_name, uint32_t elem_bytes, const CopyEnd& dst,
   CheckSpan(op, "dst", dst, elem_bytes, dst_span, b, true);
 
   const PadRegister& reg = CurrentPadRegister();
-  const uint8_t* pad = fill.is_pad ? fill.value : reg.set ? reg.value : nullptr;
-  if (SyncCheckOn()) {
+  const uint8_t* pad = fill.is_pad         ? fill.value
+                       : reg.set && !to_l1 ? reg.value
+                                           : nullptr;
+  if (SyncCheckOn() && !to_l1) {
     // MTE2 writes the rows with their paddings and fillers.
     for (uint32_t k = 0; k < b.count; ++k) {
       NoteGmCopy(SyncPipe::kMte2, op.text, src.data + k * src_pitch, b.len);
@@ -211,7 +221,9 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
   const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
     PadIn(type_name, elem_bytes, d, s, blocks, fill, api);
   };
-  if (!RunLoopMode(api ? api : "DataCopyPad", elem_bytes, dst, src, once)) {
+  // SetLoopModePara's loop mode is the UB's; an L1 destination copies once.
+  if (IsCubePosition(dst.ub->position) ||
+      !RunLoopMode(api ? api : "DataCopyPad", elem_bytes, dst, src, once)) {
     once(dst, src);
   }
 }

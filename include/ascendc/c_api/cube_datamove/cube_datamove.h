@@ -1085,3 +1085,109 @@ inline void asc_copy_l12ub_sync(__ubuf__ void* dst_addr,
                                    sub_blockid, n_burst, len_burst, src_gap,
                                    dst_gap, site);
 }
+// ---- The Ascend 950: GM → L1 with ND2NZ and DN2NZ (cube_gm2l1_950.cc) -------
+//
+// The 950's forms take one matrix's shape and its source strides in bytes
+// (loop1_src_stride: from one source line to the next; loop4_src_stride:
+// from one source matrix to the next); the matrix count and the
+// destination strides come from MTE2_NZ_PARA (asc_set_gm2l1_nz_para, which
+// must have been called in the block). They run DataCopy with Nd2NzParams
+// or Dn2NzParams (cube/cube_gm_l1_950.h) field for field; l2_cache_ctl (0,
+// 1, 2 or 4) changes nothing on the CPU. On another profile they are
+// refused.
+
+namespace normgrad_ascendc {
+
+/// `dn`: DN2NZ (else ND2NZ).
+void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
+                        void* dst, void* src, uint64_t loop1_src_stride,
+                        uint8_t l2_cache_ctl, uint16_t n_value,
+                        uint32_t d_value, uint64_t loop4_src_stride,
+                        bool smallc0_en, const CallSite& site);
+
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_GM2L1_NZ_950(name, dn)                                \
+  template <typename T>                                                     \
+  void name(__cbuf__ T* dst, __gm__ T* src, uint64_t loop1_src_stride,      \
+            uint8_t l2_cache_ctl, uint16_t n_value, uint32_t d_value,       \
+            uint64_t loop4_src_stride, bool smallc0_en,                     \
+            normgrad_ascendc::CallSite site = {}) {                         \
+    static_assert(normgrad_ascendc::kCubeMoveType<T>, #name                 \
+                  ": T must be int8_t, uint8_t, int16_t, uint16_t, "        \
+                  "half, bfloat16_t, int32_t, uint32_t or float");          \
+    normgrad_ascendc::CapiCopyGm2L1Nz950(                                   \
+        #name, dn, normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,         \
+        loop1_src_stride, l2_cache_ctl, n_value, d_value, loop4_src_stride, \
+        smallc0_en, site);                                                  \
+  }
+
+/// GM (DN) → L1 (Nz): DataCopy with Dn2NzParams.
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_dn2nz, true)
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_dn2nz_sync, true)
+/// GM (ND) → L1 (Nz), the 950's form: DataCopy with Nd2NzParams.
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_nd2nz, false)
+NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_nd2nz_sync, false)
+
+#undef NORMGRAD_CAPI_GM2L1_NZ_950
+
+// ---- The Ascend 950: GM → L1 with padding (cube_gm2l1_950.cc) --------------
+//
+// asc_copy_gm2l1_align runs DataCopyPad GM → L1 (cube/cube_gm_l1_950.h)
+// field for field: n_burst blocks of len_burst bytes, left/right_padding_count
+// elements of padding, burst_src_stride bytes and burst_dst_stride 32-byte
+// blocks from one block's end to the next one's start. The paddings take the
+// value of asc_set_gm2l1_pad (which must have been called in the block when a
+// padding is asked for); without paddings a row's filler repeats its first
+// element (data_select_bit false, the only value its page allows). The copy
+// repeats over the loops asc_set_gm2l1_loop_size, _loop1_stride and
+// _loop2_stride set. The 950 only.
+
+namespace normgrad_ascendc {
+
+void CapiCopyGm2L1Align(const char* api, const CapiCubeType& type, void* dst,
+                        void* src, uint32_t n_burst, uint32_t len_burst,
+                        uint8_t left_padding_count, uint8_t right_padding_count,
+                        bool data_select_bit, uint8_t l2_cache_ctl,
+                        uint64_t burst_src_stride, uint32_t burst_dst_stride,
+                        const CallSite& site);
+
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_GM2L1_ALIGN(name)                                        \
+  template <typename T>                                                        \
+  void name(__cbuf__ T* dst, __gm__ T* src, uint32_t n_burst,                  \
+            uint32_t len_burst, uint8_t left_padding_count,                    \
+            uint8_t right_padding_count, bool data_select_bit,                 \
+            uint8_t l2_cache_ctl, uint64_t burst_src_stride,                   \
+            uint32_t burst_dst_stride, normgrad_ascendc::CallSite site = {}) { \
+    static_assert(normgrad_ascendc::kCubeMoveType<T>, #name                    \
+                  ": T must be int8_t, uint8_t, int16_t, uint16_t, "           \
+                  "half, bfloat16_t, int32_t, uint32_t or float");             \
+    normgrad_ascendc::CapiCopyGm2L1Align(                                      \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src, n_burst,       \
+        len_burst, left_padding_count, right_padding_count, data_select_bit,   \
+        l2_cache_ctl, burst_src_stride, burst_dst_stride, site);               \
+  }
+
+/// GM → L1 with padding: DataCopyPad GM → L1.
+NORMGRAD_CAPI_GM2L1_ALIGN(asc_copy_gm2l1_align)
+NORMGRAD_CAPI_GM2L1_ALIGN(asc_copy_gm2l1_align_sync)
+
+#undef NORMGRAD_CAPI_GM2L1_ALIGN
+
+/// The loop counts of asc_copy_gm2l1_align, each 0 .. 2^21 (0 or 1: once).
+void asc_set_gm2l1_loop_size(uint64_t loop1_size, uint64_t loop2_size,
+                             normgrad_ascendc::CallSite site = {});
+/// The inner loop's strides: source 0 .. 2^40 bytes, destination 0 .. 2^21
+/// bytes and a multiple of 32.
+void asc_set_gm2l1_loop1_stride(uint64_t loop1_src_stride,
+                                uint64_t loop1_dst_stride,
+                                normgrad_ascendc::CallSite site = {});
+/// The outer loop's strides, with the inner loop's ranges.
+void asc_set_gm2l1_loop2_stride(uint64_t loop2_src_stride,
+                                uint64_t loop2_dst_stride,
+                                normgrad_ascendc::CallSite site = {});
+/// The padding value of asc_copy_gm2l1_align: its low sizeof(T) bytes are
+/// the element.
+void asc_set_gm2l1_pad(uint32_t pad_val, normgrad_ascendc::CallSite site = {});

@@ -90,3 +90,12 @@ int64_t asc_get_phy_stack_base(normgrad_ascendc::CallSite site = {});
 int64_t asc_get_sys_virtual_base(normgrad_ascendc::CallSite site = {});
 /// The SMMU tag version: 0, a CPU core has no SMMU.
 int64_t asc_get_smmu_tag_version(normgrad_ascendc::CallSite site = {});
+
+// ---- The Ascend 950's MTE2_NZ_PARA (cube_gm2l1_950.cc) ---------------------
+
+/// Sets MTE2_NZ_PARA, which the 950's asc_copy_gm2l1_nd2nz and
+/// asc_copy_gm2l1_dn2nz read: bits 0..15 the matrix count, 16..31 the
+/// destination's N stride, 32..47 its C0 stride (both in 32-byte units),
+/// 48..63 its matrix stride (elements). The 950 only.
+void asc_set_gm2l1_nz_para(uint64_t config,
+                           normgrad_ascendc::CallSite site = {});

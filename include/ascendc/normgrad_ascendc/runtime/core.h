@@ -142,6 +142,18 @@ struct CapiRegisters {
   int64_t rsvd_count = 0;
   uint32_t va[8][8] = {};
   uint8_t va_set = 0;
+  /// The 950's MTE2_NZ_PARA (asc_set_gm2l1_nz_para), which the C API's ND2NZ
+  /// and DN2NZ copies into L1 read; nz_para_set: set in this block.
+  bool nz_para_set = false;
+  uint64_t nz_para = 0;
+  /// The 950's GM -> L1 loops and pad value, which asc_copy_gm2l1_align
+  /// reads (asc_set_gm2l1_loop_size, _loop1_stride, _loop2_stride, _pad):
+  /// sizes 0 or unset run a loop once; strides in bytes.
+  uint32_t gm2l1_loop_size[2] = {};
+  uint64_t gm2l1_loop_src_stride[2] = {};
+  uint64_t gm2l1_loop_dst_stride[2] = {};
+  bool gm2l1_pad_set = false;
+  uint32_t gm2l1_pad = 0;
 };
 
 /// The cube core's fixpipe registers (cube/cube_api.h), which DataCopy L0C

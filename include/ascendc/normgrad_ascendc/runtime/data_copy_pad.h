@@ -12,6 +12,10 @@
 // takes the padding's value. In PaddingMode::Compact the blocks are packed
 // one after another and only the end is padded (rightPadding, then filler).
 //
+// GM → L1 (the Ascend 950; cube/cube_gm_l1_950.h checks the L1 side): the
+// same rows in an L1 tensor; the pad register and loop mode are the UB's and
+// do not apply, so without isPad the paddings keep what L1 held.
+//
 // UB → GM: block k is read at src + k·(blockLen rounded up to 32 +
 // srcStride·32) (packed in Compact mode) and its blockLen bytes are written
 // at dst + k·(blockLen + dstStride) bytes; the filler is dropped.
