@@ -76,6 +76,7 @@
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_l1_moves.h"
+#include "normgrad_ascendc/cube/cube_load_950.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/cube/cube_res_group.h"

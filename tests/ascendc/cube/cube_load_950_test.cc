@@ -1,0 +1,368 @@
+// cube_load_950_test.cc — the Ascend 950's loads into L0A / L0B (docs/cube.md,
+// "The Ascend 950: loads into L0A and L0B"): LoadData with
+// LoadData2DParamsV2 (blocks of an Nz matrix, plain and transposed for 8-,
+// 16- and 32-bit types), LoadDataWithTranspose with
+// LoadData2dTransposeParamsV2, the Atlas A2/A3 forms' 950 rules, and Mmad on
+// the 950 after these loads against a float64 product. The references index
+// the matrices element by element from the pages' formulas; they share no
+// code with the moves.
+//
+// Extending: one TEST per behaviour; a new rule gets a FailsWith line.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "compat_test.h"
+#include "cube_core_test.h"
+#include "kernel_operator.h"
+#include "normgrad_ascendc/runtime/profile.h"
+
+namespace {
+
+using AscendC::LoadData;
+using AscendC::LoadData2DParamsV2;
+using AscendC::LoadData2dTransposeParams;
+using AscendC::LoadData2dTransposeParamsV2;
+using AscendC::LoadDataWithTranspose;
+using AscendC::LocalTensor;
+using AscendC::TBuf;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using compat_test::FailsWith;
+using normgrad_ascendc::Profile;
+
+// Each test runs on the 950 profile, the profile before it given back after.
+class Load950Test : public CubeCoreTest {
+ private:
+  compat_test::ProfileScope profile_{Profile::k950};
+};
+
+// Element (r, c) of an Nz matrix whose fractal columns are `stride`
+// fractals apart: fractal (r / 16, c / c0) is fractal (c / c0) * stride +
+// r / 16, row major inside.
+template <typename T>
+uint64_t NzIndex(uint32_t r, uint32_t c, uint32_t stride) {
+  const uint32_t c0 = 32 / sizeof(T);
+  return (uint64_t{c / c0} * stride + r / 16) * (512 / sizeof(T)) +
+         (r % 16) * c0 + c % c0;
+}
+
+template <typename T>
+std::vector<T> Pattern(size_t n) {
+  std::vector<T> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = T(int(i % 119) - 59);
+  return v;
+}
+
+// LoadData2DParamsV2 against the page: the block of mStep x kStep fractals
+// at (mStartPosition, kStartPosition) of src (an Nz matrix with srcStride
+// fractals per column) lands in dst as an Nz matrix with dstStride fractals
+// per column; transposed, each side x side square of the block is mirrored
+// where it stands (side 32 for 8-bit types, 16 otherwise).
+template <typename T>
+void CheckV2(const LoadData2DParamsV2& p, TPosition where) {
+  const uint32_t c0 = 32 / sizeof(T);
+  const uint32_t side = sizeof(T) == 1 ? 32 : 16;
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(a1, 64 * 1024);
+  pipe.InitBuffer(a2, 32 * 1024);
+  pipe.InitBuffer(b2, 32 * 1024);
+  LocalTensor<T> src = a1.Get<T>();
+  const std::vector<T> values = Pattern<T>(64 * 1024 / sizeof(T));
+  std::memcpy(static_cast<void*>(src.GetPhyAddr()), values.data(), 64 * 1024);
+  LocalTensor<T> dst = where == TPosition::B2 ? b2.Get<T>() : a2.Get<T>();
+  const std::vector<T> before = Pattern<T>(32 * 1024 / sizeof(T));
+  std::vector<T> zero(32 * 1024 / sizeof(T), T(0));
+  std::memcpy(static_cast<void*>(dst.GetPhyAddr()), zero.data(), 32 * 1024);
+  LoadData(dst, src, p);
+  const uint32_t rows = 16u * p.mStep;
+  const uint32_t cols = c0 * p.kStep;
+  const uint32_t row0 = 16u * p.mStartPosition;
+  const uint32_t col0 = c0 * p.kStartPosition;
+  for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t c = 0; c < cols; ++c) {
+      uint32_t sr = r, sc = c;
+      if (p.ifTranspose) {
+        const uint32_t r_base = r - r % side, c_base = c - c % side;
+        sr = r_base + (c - c_base);
+        sc = c_base + (r - r_base);
+      }
+      const T want =
+          values[NzIndex<T>(row0 + sr, col0 + sc, uint32_t(p.srcStride))];
+      ASSERT_EQ(float(dst.GetValue(NzIndex<T>(r, c, p.dstStride))), float(want))
+          << "dst element (" << r << ", " << c << ")";
+    }
+  }
+}
+
+TEST_F(Load950Test, V2MovesABlockOfAnNzMatrix) {
+  // The page's example: start (2, 2), 2 x 3 fractals, strides 5 and 3.
+  CheckV2<half>(LoadData2DParamsV2(2, 2, 2, 3, 5, 3, false, 0), TPosition::A2);
+  CheckV2<float>(LoadData2DParamsV2(1, 0, 3, 2, 4, 3, false, 0), TPosition::B2);
+  CheckV2<int8_t>(LoadData2DParamsV2(0, 1, 2, 2, 2, 2, false, 0),
+                  TPosition::A2);
+  CheckV2<bfloat16_t>(LoadData2DParamsV2(0, 0, 4, 2, 4, 6, false, 0),
+                      TPosition::A2);  // dst columns 6 fractals apart
+}
+
+TEST_F(Load950Test, V2TransposesEachSquareWhereItStands) {
+  CheckV2<half>(LoadData2DParamsV2(1, 1, 3, 2, 4, 3, true, 0), TPosition::B2);
+  // 8-bit: squares of two fractal rows (mStep even).
+  CheckV2<int8_t>(LoadData2DParamsV2(0, 1, 4, 2, 6, 4, true, 0), TPosition::B2);
+  CheckV2<uint8_t>(LoadData2DParamsV2(2, 0, 2, 1, 4, 2, true, 0),
+                   TPosition::A2);
+  // 32-bit: squares of two fractal columns (kStep even).
+  CheckV2<float>(LoadData2DParamsV2(1, 0, 2, 4, 3, 2, true, 0), TPosition::B2);
+  CheckV2<int32_t>(LoadData2DParamsV2(0, 2, 1, 2, 2, 1, true, 0),
+                   TPosition::A2);
+}
+
+TEST_F(Load950Test, V2StepsOfZeroMoveNothing) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 512);
+  pipe.InitBuffer(a2, 512);
+  LocalTensor<half> dst = a2.Get<half>();
+  dst.SetValue(0, half(7.0f));
+  // Far past both ends, yet a NOP: nothing is read or written.
+  LoadData(dst, a1.Get<half>(),
+           LoadData2DParamsV2(90, 90, 0, 4, 9, 9, false, 0));
+  LoadData(dst, a1.Get<half>(),
+           LoadData2DParamsV2(90, 90, 4, 0, 9, 9, false, 0));
+  EXPECT_EQ(float(dst.GetValue(0)), 7.0f);
+}
+
+TEST_F(Load950Test, V2Rules) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 4096);
+  pipe.InitBuffer(a2, 2048);
+  const LocalTensor<float> src = a1.Get<float>();
+  const LocalTensor<float> dst = a2.Get<float>();
+  const std::string api = "LoadData<float>(LoadData2DParamsV2) L1->L0A: ";
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(dst, src, LoadData2DParamsV2(0, 0, 256, 1, 1, 1, false, 0));
+      },
+      api + "loadDataParams.mStep 256 is out of range [0, 255]"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 300, 1, 1, false, 0));
+      },
+      api + "loadDataParams.kStep 300 is out of range [0, 255]"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 1, -2, 1, false, 0));
+      },
+      api + "loadDataParams.srcStride -2 is negative; it counts the fractals "
+            "between two columns of src"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 3, 1, 1, true, 0));
+      },
+      api + "loadDataParams.kStep 3 with ifTranspose; a 32-bit type "
+            "transposes squares of 2 fractal columns, so kStep must be a "
+            "multiple of 2"));
+  // src: fractal (kStart 1 + 1) x 3 + 1 = 7 ends at 4096 (fits); 8 does not.
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(dst, src, LoadData2DParamsV2(2, 1, 1, 2, 3, 1, false, 0));
+      },
+      api + "the fractals read reaches 4608 bytes into src, past the end of "
+            "its 4096 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 2, 1, 4, false, 0));
+      },
+      api + "the fractals written reaches 2560 bytes into dst, past the end "
+            "of its 2048 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(src, src, LoadData2DParamsV2(0, 0, 1, 1, 1, 1, false, 0));
+      },
+      "dst LocalTensor is at position A1; it must be at A2 (L0A) or B2 (L0B)"));
+  const LocalTensor<int8_t> src8 = a1.Get<int8_t>();
+  const LocalTensor<int8_t> dst8 = a2.Get<int8_t>();
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(dst8, src8, LoadData2DParamsV2(0, 0, 3, 1, 4, 4, true, 0));
+      },
+      "LoadData<int8_t>(LoadData2DParamsV2) L1->L0A: loadDataParams.mStep 3 "
+      "with ifTranspose; a 8-bit type transposes squares of 2 fractal rows, "
+      "so mStep must be a multiple of 2"));
+}
+
+TEST_F(Load950Test, V2IsThe950s) {
+  normgrad_ascendc::SetProfile(Profile::kA2);
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 512);
+  pipe.InitBuffer(a2, 512);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadData(a2.Get<half>(), a1.Get<half>(),
+                 LoadData2DParamsV2(0, 0, 1, 1, 1, 1, false, 0));
+      },
+      "LoadData<half>(LoadData2DParamsV2) L1->L0A: not supported on Atlas "
+      "A2/A3 (it exists on the 950)"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(a2.Get<half>(), a1.Get<half>(),
+                              LoadData2dTransposeParamsV2(0, 1, 0, 0, 0, 0, 0));
+      },
+      "LoadDataWithTranspose<half>(LoadData2dTransposeParamsV2) L1->L0B: not "
+      "supported on Atlas A2/A3 (it exists on the 950)"));
+}
+
+// LoadData2dTransposeParamsV2: square i's fractal j is read at startIndex ±
+// i x srcStride + j x (1 + srcFracGap) and written at i x (1 + dstGap) +
+// j x (1 + dstFracGap), the square transposed as a matrix (two 16 x 8
+// fractals side by side for 32-bit types, two 16 x 32 one above the other
+// for 8-bit types, one 16 x 16 for 16-bit types).
+template <typename T>
+void CheckTransposeV2(const LoadData2dTransposeParamsV2& p) {
+  const uint32_t c0 = 32 / sizeof(T);
+  const uint32_t per = 512 / sizeof(T);
+  const uint32_t side = sizeof(T) == 1 ? 32 : 16;
+  const uint32_t fractals = sizeof(T) == 2 ? 1 : 2;
+  TPipe pipe;
+  TBuf<TPosition::B1> b1;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(b1, 32 * 1024);
+  pipe.InitBuffer(b2, 32 * 1024);
+  LocalTensor<T> src = b1.Get<T>();
+  const std::vector<T> values = Pattern<T>(32 * 1024 / sizeof(T));
+  std::memcpy(static_cast<void*>(src.GetPhyAddr()), values.data(), 32 * 1024);
+  LocalTensor<T> dst = b2.Get<T>();
+  LoadDataWithTranspose(dst, src, p);
+  // Element (r, c) of a square: its fractal and the element in it.
+  const auto place = [&](uint32_t r, uint32_t c, uint32_t* frac) {
+    *frac = sizeof(T) == 4 ? c / c0 : r / 16;
+    return (r % 16) * c0 + c % c0;
+  };
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint32_t first = p.addrMode == 1 ? p.startIndex - i * p.srcStride
+                                           : p.startIndex + i * p.srcStride;
+    for (uint32_t r = 0; r < side; ++r) {
+      for (uint32_t c = 0; c < side; ++c) {
+        uint32_t sf = 0, df = 0;
+        const uint32_t se = place(c, r, &sf);
+        const uint32_t de = place(r, c, &df);
+        const uint32_t from =
+            first + (fractals > 1 ? sf * (1u + p.srcFracGap) : 0);
+        const uint32_t to =
+            i * (1u + p.dstGap) + (fractals > 1 ? df * (1u + p.dstFracGap) : 0);
+        ASSERT_EQ(float(dst.GetValue(to * per + de)),
+                  float(values[from * per + se]))
+            << "square " << i << " element (" << r << ", " << c << ")";
+      }
+    }
+  }
+}
+
+TEST_F(Load950Test, TransposeV2ReadsTheSquaresFractalsApart) {
+  CheckTransposeV2<half>(LoadData2dTransposeParamsV2(1, 3, 2, 1, 0, 0, 0));
+  CheckTransposeV2<bfloat16_t>(
+      LoadData2dTransposeParamsV2(6, 3, 3, 0, 0, 0, 1));  // 6, 3, 0
+  CheckTransposeV2<float>(LoadData2dTransposeParamsV2(0, 3, 2, 1, 0, 0, 0));
+  CheckTransposeV2<float>(LoadData2dTransposeParamsV2(1, 2, 1, 0, 2, 3, 0));
+  CheckTransposeV2<int32_t>(LoadData2dTransposeParamsV2(2, 2, 4, 0, 1, 1, 0));
+  CheckTransposeV2<int8_t>(LoadData2dTransposeParamsV2(0, 3, 2, 1, 0, 0, 0));
+  CheckTransposeV2<uint8_t>(LoadData2dTransposeParamsV2(3, 2, 5, 0, 3, 2, 0));
+}
+
+TEST_F(Load950Test, TransposeV2Rules) {
+  TPipe pipe;
+  TBuf<TPosition::B1> b1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(b1, 2048);
+  pipe.InitBuffer(a2, 1024);
+  pipe.InitBuffer(b2, 1024);
+  const LocalTensor<float> src = b1.Get<float>();
+  const LocalTensor<float> dst = b2.Get<float>();
+  const std::string api =
+      "LoadDataWithTranspose<float>(LoadData2dTransposeParamsV2) L1->L0B: ";
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(dst, src,
+                              LoadData2dTransposeParamsV2(0, 0, 0, 0, 0, 0, 0));
+      },
+      api + "loadDataParams.repeatTimes 0 is out of range [1, 255]"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(dst, src,
+                              LoadData2dTransposeParamsV2(0, 1, 0, 0, 0, 0, 2));
+      },
+      api + "loadDataParams.addrMode 2 is out of range [0, 1]"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(dst, src,
+                              LoadData2dTransposeParamsV2(1, 3, 1, 1, 0, 0, 1));
+      },
+      api + "loadDataParams.addrMode 1 from startIndex 1 steps 2 fractals "
+            "down (repeatTimes 3 x srcStride 1): below fractal 0"));
+  // Square 0 reads fractals 1 and 1 + 3 = 4: past 2048 bytes.
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(dst, src,
+                              LoadData2dTransposeParamsV2(1, 1, 0, 0, 0, 2, 0));
+      },
+      api + "the fractals read reaches 2560 bytes into src, past the end of "
+            "its 2048 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(dst, src,
+                              LoadData2dTransposeParamsV2(0, 1, 0, 0, 1, 0, 0));
+      },
+      api + "the fractals written reaches 1536 bytes into dst, past the end "
+            "of its 1024 bytes"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(dst, src,
+                              LoadData2dTransposeParamsV2(0, 2, 0, 0, 0, 0, 0));
+      },
+      api + "loadDataParams.dstFracGap 0 and dstGap 0 put fractal 1 of "
+            "square 0 on fractal 0 of square 1; the transposed fractals must "
+            "not overlap"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(a2.Get<float>(), src,
+                              LoadData2dTransposeParamsV2(0, 1, 0, 0, 0, 0, 0));
+      },
+      "dst LocalTensor is at position A2; it must be at B2 (L0B)"));
+}
+
+// The Atlas A2/A3 form keeps its L1 -> L0B path on the 950 and loses L0A.
+TEST_F(Load950Test, TransposeWithA2ParamsMovesIntoL0BOnly) {
+  TPipe pipe;
+  TBuf<TPosition::B1> b1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(b1, 512);
+  pipe.InitBuffer(a2, 512);
+  pipe.InitBuffer(b2, 512);
+  LocalTensor<half> src = b1.Get<half>();
+  for (uint32_t i = 0; i < 256; ++i) src.SetValue(i, half(float(i % 64)));
+  LoadDataWithTranspose(b2.Get<half>(), src,
+                        LoadData2dTransposeParams(0, 1, 0, 0, 0, 0));
+  EXPECT_EQ(float(b2.Get<half>().GetValue(1)), 16.0f);  // (0, 1) <- (1, 0)
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        LoadDataWithTranspose(a2.Get<half>(), src,
+                              LoadData2dTransposeParams(0, 1, 0, 0, 0, 0));
+      },
+      "LoadDataWithTranspose<half> L1->L0A: not supported on Ascend 950: its "
+      "LoadDataWithTranspose moves into L0B (B2) only"));
+}
+
+}  // namespace
