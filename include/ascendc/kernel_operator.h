@@ -74,6 +74,7 @@
 #include "lib/transform/transform_apis.h"
 #include "normgrad_ascendc/cube/cube_aipp.h"
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_bit_mode.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_l1_moves.h"
 #include "normgrad_ascendc/cube/cube_load_950.h"

@@ -2,10 +2,11 @@
 // "The Ascend 950: loads into L0A and L0B"): LoadData with
 // LoadData2DParamsV2 (blocks of an Nz matrix, plain and transposed for 8-,
 // 16- and 32-bit types), LoadDataWithTranspose with
-// LoadData2dTransposeParamsV2, the Atlas A2/A3 forms' 950 rules, and Mmad on
-// the 950 after these loads against a float64 product. The references index
-// the matrices element by element from the pages' formulas; they share no
-// code with the moves.
+// LoadData2dTransposeParamsV2, the Atlas A2/A3 forms' 950 rules, the BitMode
+// forms (Load2DBitModeParam, MmadBitModeParams) against the forms they pack,
+// and Mmad on the 950 after these loads against a float64 product. The
+// references index the matrices element by element from the pages' formulas;
+// they share no code with the moves.
 //
 // Extending: one TEST per behaviour; a new rule gets a FailsWith line.
 #include <gtest/gtest.h>
@@ -363,6 +364,166 @@ TEST_F(Load950Test, TransposeWithA2ParamsMovesIntoL0BOnly) {
       },
       "LoadDataWithTranspose<half> L1->L0A: not supported on Ascend 950: its "
       "LoadDataWithTranspose moves into L0B (B2) only"));
+}
+
+// Load2DBitModeParam: the fields in their bits, and the move LoadData2DParamsV2
+// makes.
+TEST_F(Load950Test, Load2DBitModePacksTheV2Fields) {
+  const LoadData2DParamsV2 v2(2, 1, 3, 2, -5, 7, true, 0);
+  const AscendC::Load2DBitModeParam packed(v2);
+  EXPECT_EQ(packed.GetConfig0(),
+            2ull | (1ull << 16) | (3ull << 32) | (2ull << 40));
+  EXPECT_EQ(packed.GetConfig1(), 0xfffbull | (7ull << 16));
+  EXPECT_EQ(packed.GetSrcStride(), -5);
+  EXPECT_EQ(packed.GetDstStride(), 7);
+  EXPECT_TRUE(packed.ifTranspose);
+  AscendC::Load2DBitModeParam set;
+  set.SetMStartPosition(9);
+  set.SetKStep(255);
+  set.config1BitMode.dstStride = 4;  // the bits, as the page allows
+  EXPECT_EQ(set.GetMStartPosition(), 9u);
+  EXPECT_EQ(set.GetKStep(), 255);
+  EXPECT_EQ(set.GetDstStride(), 4);
+}
+
+TEST_F(Load950Test, Load2DBitModeMovesAsV2) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 16384);
+  pipe.InitBuffer(a2, 16384);
+  LocalTensor<half> src = a1.Get<half>();
+  const std::vector<half> values = Pattern<half>(8192);
+  std::memcpy(static_cast<void*>(src.GetPhyAddr()), values.data(), 16384);
+  const LoadData2DParamsV2 v2(1, 1, 2, 3, 4, 2, true, 0);
+  LoadData(a2.Get<half>()[0], src, v2);
+  AscendC::LoadData<TPosition::A2, TPosition::A1>(
+      a2.Get<half>()[4096], src, AscendC::Load2DBitModeParam(v2));
+  EXPECT_EQ(std::memcmp(a2.Get<half>().GetPhyAddr(),
+                        a2.Get<half>()[4096].GetPhyAddr(), 8192),
+            0);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LoadData<TPosition::B2, TPosition::A1>(
+            a2.Get<half>(), src, AscendC::Load2DBitModeParam(v2));
+      },
+      "LoadData<half>(Load2DBitModeParam): dst LocalTensor is at position "
+      "A2, not the Dst template argument B2"));
+  normgrad_ascendc::SetProfile(Profile::kA2);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LoadData<TPosition::A2, TPosition::A1>(
+            a2.Get<half>(), src, AscendC::Load2DBitModeParam(v2));
+      },
+      "LoadData<half>(Load2DBitModeParam): not supported on Atlas A2/A3 (it "
+      "exists on the 950)"));
+}
+
+TEST_F(Load950Test, MmadBitModePacksMmadParams) {
+  AscendC::MmadBitModeParams p;
+  EXPECT_TRUE(p.GetCmatrixInitVal());  // C starts at 0, as MmadParams's
+  p.SetM(4095);
+  p.SetK(64);
+  p.SetN(3);
+  p.SetUnitFlag(2);
+  p.SetDisableGemv(true);
+  p.SetCmatrixInitVal(false);
+  EXPECT_EQ(p.GetConfig0(), 4095ull | (64ull << 12) | (3ull << 24) |
+                                (2ull << 36) | (1ull << 38));
+  const AscendC::MmadBitModeParams copy(p);
+  EXPECT_EQ(copy.GetM(), 4095);
+  EXPECT_EQ(copy.GetUnitFlag(), 2);
+  EXPECT_FALSE(copy.GetCmatrixSource());
+}
+
+TEST_F(Load950Test, MmadBitModeRules) {
+  TPipe pipe;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  TBuf<TPosition::CO1> co1;
+  pipe.InitBuffer(a2, 4096);
+  pipe.InitBuffer(b2, 4096);
+  pipe.InitBuffer(co1, 8192);
+  AscendC::MmadBitModeParams p;
+  p.SetM(16);
+  p.SetN(16);
+  p.SetK(32);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Mmad(co1.Get<float>(), a2.Get<half>(), b2.Get<half>(), p);
+      },
+      "Mmad(MmadBitModeParams): mmadParams k 32 is not a multiple of 64"));
+  p.SetK(64);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::Mmad(co1.Get<float>()[64], a2.Get<half>(), b2.Get<half>(), p);
+      },
+      "Mmad(MmadBitModeParams): dst LocalTensor starts at L0C byte 256, "
+      "which is not a multiple of 1024 bytes"));
+}
+
+// A (M x K) and B^T (N x K) as Nz matrices in L1, moved by LoadData2DParamsV2
+// into L0A (Nz) and L0B (B^T's Nz fractals are B's Zn ones), multiplied by
+// Mmad and by Mmad with MmadBitModeParams: C (Nz in L0C) against the float64
+// product, exactly (small integers), and the two forms bit for bit.
+TEST_F(Load950Test, MmadAfterV2LoadsIsTheFloat64Product) {
+  constexpr uint32_t m = 40, k = 64, n = 24;  // M and N not whole fractals
+  constexpr uint32_t m1 = 3, n1 = 2, kc = 4;  // fractal rows; 16-half columns
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::B1> b1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  TBuf<TPosition::CO1> co1;
+  pipe.InitBuffer(a1, m1 * kc * 512);
+  pipe.InitBuffer(b1, n1 * kc * 512);
+  pipe.InitBuffer(a2, m1 * kc * 512);
+  pipe.InitBuffer(b2, n1 * kc * 512);
+  pipe.InitBuffer(co1, 2 * 8192);
+  std::vector<double> a(m * k), bt(n * k);
+  LocalTensor<half> a1t = a1.Get<half>();
+  LocalTensor<half> b1t = b1.Get<half>();
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < k; ++j) {
+      a[i * k + j] = double(int((i * 7 + j * 3) % 9) - 4);
+      a1t.SetValue(uint32_t(NzIndex<half>(i, j, m1)),
+                   half(float(a[i * k + j])));
+    }
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t j = 0; j < k; ++j) {
+      bt[i * k + j] = double(int((i * 5 + j) % 7) - 3);
+      b1t.SetValue(uint32_t(NzIndex<half>(i, j, n1)),
+                   half(float(bt[i * k + j])));
+    }
+  }
+  LoadData(a2.Get<half>(), a1t,
+           LoadData2DParamsV2(0, 0, m1, kc, m1, m1, false, 0));
+  LoadData(b2.Get<half>(), b1t,
+           LoadData2DParamsV2(0, 0, n1, kc, n1, n1, false, 0));
+  AscendC::MmadParams params;
+  params.m = m;
+  params.n = n;
+  params.k = k;
+  LocalTensor<float> c = co1.Get<float>();
+  AscendC::Mmad(c, a2.Get<half>(), b2.Get<half>(), params);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      double want = 0;
+      for (uint32_t x = 0; x < k; ++x) want += a[i * k + x] * bt[j * k + x];
+      // L0C is Nz: fractal (i / 16, j / 16) at (j / 16) x m1 + i / 16.
+      const uint32_t at =
+          ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
+      ASSERT_EQ(double(c.GetValue(at)), want) << "C(" << i << ", " << j << ")";
+    }
+  }
+  AscendC::MmadBitModeParams bits;
+  bits.SetM(m);
+  bits.SetN(n);
+  bits.SetK(k);
+  AscendC::Mmad(c[2048], a2.Get<half>(), b2.Get<half>(), bits);
+  EXPECT_EQ(std::memcmp(c.GetPhyAddr(), c[2048].GetPhyAddr(), m1 * n1 * 1024),
+            0);
 }
 
 }  // namespace
