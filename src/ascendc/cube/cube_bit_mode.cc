@@ -10,7 +10,6 @@
 #include "normgrad_ascendc/cube/cube_bit_mode.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/position.h"
-#include "normgrad_ascendc/runtime/system_query.h"
 
 namespace normgrad_ascendc {
 
@@ -20,7 +19,9 @@ AscendC::LoadData2DParamsV2 UnpackLoad2DBitMode(
     const TensorView& src, const AscendC::Load2DBitModeParam& p) {
   char api[64];
   std::snprintf(api, sizeof api, "LoadData<%s>(Load2DBitModeParam)", type_name);
-  RequireProfile(api, {Profile::k950}, "the 950");
+  RequireCubeProfile(api, {Profile::k950},
+                     "Load2DBitModeParam is the 950's; Atlas A2/A3 loads with "
+                     "LoadData2DParams");
   // The template arguments name the operands' positions.
   if (dst.position != dst_template) {
     Fail(
@@ -39,16 +40,11 @@ AscendC::LoadData2DParamsV2 UnpackLoad2DBitMode(
       p.GetSrcStride(), p.GetDstStride(), p.ifTranspose, 0);
 }
 
-AscendC::MmadParams UnpackMmadBitMode(const TensorView& dst,
-                                      const AscendC::MmadBitModeParams& p) {
+AscendC::MmadParams UnpackMmadBitMode(const AscendC::MmadBitModeParams& p) {
   const char* api = "Mmad(MmadBitModeParams)";
-  RequireProfile(api, {Profile::k950}, "the 950");
-  if (dst.offset % 1024 != 0) {
-    Fail(
-        "%s: dst LocalTensor starts at L0C byte %u, which is not a multiple "
-        "of 1024 bytes",
-        api, dst.offset);
-  }
+  RequireCubeProfile(api, {Profile::k950},
+                     "MmadBitModeParams is the 950's; Atlas A2/A3 takes "
+                     "MmadParams");
   if (p.GetK() % 64 != 0) {
     Fail("%s: mmadParams k %u is not a multiple of 64", api, p.GetK());
   }

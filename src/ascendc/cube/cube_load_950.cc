@@ -13,7 +13,6 @@
 #include "normgrad_ascendc/cube/cube_load_950.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/runtime/core.h"
-#include "normgrad_ascendc/runtime/system_query.h"
 
 namespace normgrad_ascendc {
 
@@ -30,7 +29,9 @@ void RunLoadData2DV2(const char* type_name, uint32_t elem_bits,
   char api[80];
   std::snprintf(api, sizeof api, "LoadData<%s>(LoadData2DParamsV2) L1->%s",
                 type_name, to_b ? "L0B" : "L0A");
-  RequireProfile(api, {Profile::k950}, "the 950");
+  RequireCubeProfile(api, {Profile::k950},
+                     "LoadData2DParamsV2 is the 950's; Atlas A2/A3 loads with "
+                     "LoadData2DParams");
   CheckOperand(api, "dst", dst,
                {AscendC::TPosition::A2, AscendC::TPosition::B2},
                "A2 (L0A) or B2 (L0B)", kFractalBytes);
@@ -126,7 +127,9 @@ void RunLoadDataWithTransposeV2(const char* type_name, uint32_t elem_bits,
                 "LoadDataWithTranspose<%s>(LoadData2dTransposeParamsV2) "
                 "L1->L0B",
                 type_name);
-  RequireProfile(api, {Profile::k950}, "the 950");
+  RequireCubeProfile(api, {Profile::k950},
+                     "LoadData2dTransposeParamsV2 is the 950's; Atlas A2/A3 "
+                     "transposes with LoadData2dTransposeParams");
   CheckOperand(api, "dst", dst, {AscendC::TPosition::B2}, "B2 (L0B)",
                kFractalBytes);
   CheckOperand(

@@ -29,11 +29,10 @@ void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bits,
       {AscendC::TPosition::A1, AscendC::TPosition::B1, AscendC::TPosition::C1},
       "A1, B1 or C1 (L1)", 32);
   // The 950 keeps this form's L1 -> L0B path only.
-  if (!to_b && CurrentCore().profile().profile == Profile::k950) {
-    Fail(
-        "%s: not supported on %s: its LoadDataWithTranspose moves into L0B "
-        "(B2) only",
-        api, CurrentCore().profile().name);
+  if (!to_b) {
+    RequireCubeProfile(api, {Profile::kA2},
+                       "the 950's LoadDataWithTranspose moves into L0B (B2) "
+                       "only");
   }
   if (elem_bits == 4 && !to_b) {
     Fail("%s: int4b_t moves into L0B (B2) only", api);

@@ -4,8 +4,8 @@
 // its fields, lowest field first. LoadData with Load2DBitModeParam is
 // LoadData with LoadData2DParamsV2 (cube_load_950.h); Mmad with
 // MmadBitModeParams is Mmad with MmadParams (cube_api.h) plus the BitMode
-// page's own rules. Both exist on the 950 profile only; the unpacking and
-// the rules are in src/ascendc/cube/cube_bit_mode.cc.
+// page's own rule (k a multiple of 64). Both exist on the 950 profile only; the
+// unpacking and the rules are in src/ascendc/cube/cube_bit_mode.cc.
 #pragma once
 
 #include <cstdint>
@@ -143,10 +143,9 @@ AscendC::LoadData2DParamsV2 UnpackLoad2DBitMode(
     const char* type_name, AscendC::TPosition dst_template,
     AscendC::TPosition src_template, const TensorView& dst,
     const TensorView& src, const AscendC::Load2DBitModeParam& params);
-/// MmadBitModeParams as MmadParams, after the BitMode page's own rules (the
-/// 950 only, dst 1024-byte aligned, k a multiple of 64).
-AscendC::MmadParams UnpackMmadBitMode(const TensorView& dst,
-                                      const AscendC::MmadBitModeParams& params);
+/// MmadBitModeParams as MmadParams, after the BitMode page's own rule (the
+/// 950 only, k a multiple of 64; Mmad checks dst's 1024-byte alignment).
+AscendC::MmadParams UnpackMmadBitMode(const AscendC::MmadBitModeParams& params);
 
 }  // namespace normgrad_ascendc
 
@@ -192,7 +191,7 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
       normgrad_ascendc::CubeTypeOf<S>(), dst.view(), fm.view(), filter.view(),
       nullptr, normgrad_ascendc::CubeType::kOther,
-      normgrad_ascendc::UnpackMmadBitMode(dst.view(), mmadParams));
+      normgrad_ascendc::UnpackMmadBitMode(mmadParams));
 }
 
 /// C = bias (broadcast over the rows) + A × B on the 950.
@@ -214,7 +213,7 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
       normgrad_ascendc::CubeTypeOf<S>(), dst.view(), fm.view(), filter.view(),
       &bias.view(), normgrad_ascendc::CubeTypeOf<V>(),
-      normgrad_ascendc::UnpackMmadBitMode(dst.view(), mmadParams));
+      normgrad_ascendc::UnpackMmadBitMode(mmadParams));
 }
 
 }  // namespace AscendC
