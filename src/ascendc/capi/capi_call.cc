@@ -34,14 +34,19 @@ const char* Elsewhere(const void* p) {
 
 }  // namespace
 
-void CheckCapiProfile(const char* api) {
+void CheckCapiProfile(const char* api, CapiProfiles profiles) {
   const ProfileInfo& info = CurrentCore().profile();
-  if (info.profile != Profile::kA2) {
-    Fail(
-        "%s: not available on profile %s; normgrad maps the C API of Atlas "
-        "A2/A3 only",
-        api, info.name);
+  if (info.profile == Profile::kA2) return;
+  if (profiles == CapiProfiles::kA2And950 && info.profile == Profile::k950) {
+    return;
   }
+  Fail(
+      "%s: not available on profile %s; normgrad maps the C API of Atlas "
+      "A2/A3 only%s",
+      api, info.name,
+      info.profile == Profile::k950
+          ? " (on the 950: asc_get_phy_buf_addr and the loads into L0A / L0B)"
+          : "");
 }
 
 TensorView UbPointerView(const char* api, const char* type, const char* which,

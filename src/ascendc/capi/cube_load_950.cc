@@ -25,7 +25,7 @@ void CapiCopyL1ToL0V2(const char* api, const CapiCubeType& type,
                       AscendC::TPosition to, void* dst, void* src,
                       const AscendC::LoadData2DParamsV2& params,
                       const CallSite& site) {
-  const CapiCall call(api, site);
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   const CapiCubeName name(api, type.name);
   const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
   const TensorView s =
@@ -38,7 +38,7 @@ void CapiCopyL1ToL0bTransV2(const char* api, const CapiCubeType& type,
                             void* dst, void* src,
                             const AscendC::LoadData2dTransposeParamsV2& params,
                             const CallSite& site) {
-  const CapiCall call(api, site);
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   const CapiCubeName name(api, type.name);
   const TensorView d =
       CubePointerView(api, type.name, "dst", dst, AscendC::TPosition::B2);

@@ -18,7 +18,8 @@
 using normgrad_ascendc::CallSite;
 
 uint64_t asc_get_phy_buf_addr(uint64_t offset, CallSite site) {
-  const normgrad_ascendc::CapiCall call("asc_get_phy_buf_addr", site);
+  const normgrad_ascendc::CapiCall call(
+      "asc_get_phy_buf_addr", site, normgrad_ascendc::CapiProfiles::kA2And950);
   normgrad_ascendc::Core& core = normgrad_ascendc::CurrentCore();
   if (core.is_cube()) {
     // Each cube memory is addressed from its own byte 0, and the pointer

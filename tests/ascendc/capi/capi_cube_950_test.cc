@@ -107,7 +107,8 @@ TEST_F(CapiCube950, Messages) {
   EXPECT_TRUE(FailsWith(
       [] { asc_copy_l12l0a(At<half>(0), At<half>(0), 0, 0, 1, 1, 1, 1); },
       "asc_copy_l12l0a<half>: LoadData<half>(LoadData2DParamsV2) L1->L0A: "
-      "not supported on Atlas A2/A3 (it exists on the 950)"));
+      "not available on profile Atlas A2/A3: LoadData2DParamsV2 is the "
+      "950's"));
 }
 
 }  // namespace

@@ -27,15 +27,23 @@
 
 namespace normgrad_ascendc {
 
-/// Fails unless the current core runs the Atlas A2/A3 profile.
-void CheckCapiProfile(const char* api);
+/// The profiles a C API function runs on: Atlas A2/A3's, or also the 950
+/// for the few functions mapped there (asc_get_phy_buf_addr and the 950's
+/// loads into L0A / L0B, docs/capi.md).
+enum class CapiProfiles : uint8_t { kA2, kA2And950 };
+
+/// Fails unless the current core runs one of `profiles`.
+void CheckCapiProfile(const char* api,
+                      CapiProfiles profiles = CapiProfiles::kA2);
 
 /// The prologue of a C API function: the call site recorded for the call's
 /// duration (ApiCall), then the profile checked.
 class CapiCall {
  public:
-  CapiCall(const char* api, const CallSite& site) : call_(site) {
-    CheckCapiProfile(api);
+  CapiCall(const char* api, const CallSite& site,
+           CapiProfiles profiles = CapiProfiles::kA2)
+      : call_(site) {
+    CheckCapiProfile(api, profiles);
   }
 
  private:
