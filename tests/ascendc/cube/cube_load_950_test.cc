@@ -536,4 +536,26 @@ TEST_F(Load950Test, MmadAfterV2LoadsIsTheFloat64Product) {
   }
 }
 
+// LoadData with LoadData2DParams on the 950: its page says dstGap has no
+// effect, so the fractals land one after another.
+TEST_F(Load950Test, LoadData2DIgnoresDstGap) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(a1, 4096);
+  pipe.InitBuffer(b2, 4096);
+  LocalTensor<half> src = a1.Get<half>();
+  for (uint32_t i = 0; i < 2048; ++i) src.SetValue(i, half(float(i % 512)));
+  LocalTensor<half> dst = b2.Get<half>();
+  // Fractals 1, 3 and 5 of src; dstGap 2 would put them 3 fractals apart.
+  LoadData(dst, src, AscendC::LoadData2DParams(1, 3, 2, 0, 2, false, 0));
+  for (uint32_t i = 0; i < 3; ++i) {
+    for (uint32_t e = 0; e < 256; ++e) {
+      ASSERT_EQ(float(dst.GetValue(i * 256 + e)),
+                float(src.GetValue((1 + 2 * i) * 256 + e)))
+          << "fractal " << i << " element " << e;
+    }
+  }
+}
+
 }  // namespace
