@@ -2,8 +2,9 @@
 // (normgrad_ascendc/cube/cube_load_950.h, docs/cube.md "The Ascend 950: loads
 // into L0A and L0B"): LoadData with LoadData2DParamsV2 and
 // LoadDataWithTranspose with LoadData2dTransposeParamsV2, each checked
-// before a byte moves. The squares are transposed by cube_load_transpose.cc's
-// TransposeSquare.
+// before a byte moves, and LoadDataWithStride's profile rule before
+// cube_img2col.cc's img2col move. The squares are transposed by
+// cube_load_transpose.cc's TransposeSquare.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -186,6 +187,17 @@ void RunLoadDataWithTransposeV2(const char* type_name, uint32_t elem_bits,
     }
     TransposeSquare(elem_bits, in, out);
   }
+}
+
+void RunLoadDataWithStride(const char* type_name, uint32_t elem_bits,
+                           const TensorView& dst, const TensorView& src,
+                           const Img2colFields& fields, const void* pad_value) {
+  char api[64];
+  std::snprintf(api, sizeof api, "LoadDataWithStride<%s>", type_name);
+  RequireCubeProfile(api, {Profile::k950},
+                     "LoadDataWithStride is the 950's; Atlas A2/A3 unfolds "
+                     "with LoadData and LoadData3DParamsV2");
+  RunLoadData3D(type_name, elem_bits, dst, src, fields, pad_value);
 }
 
 }  // namespace normgrad_ascendc

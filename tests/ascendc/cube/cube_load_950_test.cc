@@ -4,7 +4,11 @@
 // 16- and 32-bit types), LoadDataWithTranspose with
 // LoadData2dTransposeParamsV2, the Atlas A2/A3 forms' 950 rules, the BitMode
 // forms (Load2DBitModeParam, MmadBitModeParams) against the forms they pack,
-// and Mmad on the 950 after these loads against a float64 product. The
+// img2col into the 950's Nz L0A (LoadData 3D with SetLoadDataRepeat's
+// dstStride, LoadDataWithStride with SetLoadDataRepeatWithStride, the BitMode
+// img2col load after SetFmatrix's BitMode form) against the convolution
+// windows indexed in the test, and Mmad on the 950 after
+// these loads against a float64 product. The
 // references index the matrices element by element from the pages' formulas;
 // they share no code with the moves.
 //
@@ -556,6 +560,203 @@ TEST_F(Load950Test, LoadData2DIgnoresDstGap) {
           << "fractal " << i << " element " << e;
     }
   }
+}
+
+// A feature map of 2 channel blocks (C1 2, C0 16 halves), 4 high and 10
+// wide, in L1 as C1HWC0; a 2 x 2 kernel, stride 1, padding 1 left and top.
+// The img2col matrix: row m is the output point (m / outW, m % outW), column
+// k the kernel point (k / 16 / 4 blocks, then (k / 16 % 4) / 2, % 2) and
+// channel k % 16 (the page's order: channel block, kernel row, kernel
+// column, channel).
+class Img2col950 : public Load950Test {
+ protected:
+  static constexpr uint32_t kH = 4, kW = 10, kC1 = 2;
+  static constexpr uint32_t kOutW = kW, kOutH = kH;  // (10 + 1 - 2) + 1
+  static constexpr uint32_t kRows = kOutH * kOutW;   // 40: 3 fractal rows
+  static constexpr uint32_t kCols = kC1 * 4 * 16;    // 128: 8 columns
+
+  void Fill(LocalTensor<half> l1) {
+    for (uint32_t i = 0; i < kC1 * kH * kW * 16; ++i) {
+      l1.SetValue(i, half(float(int(i % 61) - 30)));
+    }
+  }
+  AscendC::LoadData3DParamsV2<half> Params() const {
+    AscendC::LoadData3DParamsV2<half> p;
+    p.padList[0] = 1;  // left
+    p.padList[2] = 1;  // top
+    p.l1H = kH;
+    p.l1W = kW;
+    p.channelSize = kC1 * 16;
+    p.kExtension = kCols;
+    p.mExtension = kRows;
+    p.filterW = 2;
+    p.filterH = 2;
+    p.padValue = half(7.0f);
+    return p;
+  }
+  float Want(const LocalTensor<half>& l1, uint32_t m, uint32_t k) const {
+    if (m >= kRows) return 0.0f;  // the last fractal row's padding rows
+    const uint32_t block = k / 64, point = k / 16 % 4, channel = k % 16;
+    const int h = int(m / kOutW) - 1 + int(point / 2);
+    const int w = int(m % kOutW) - 1 + int(point % 2);
+    if (h < 0 || w < 0) return 7.0f;
+    return float(l1.GetValue(((block * kH + h) * kW + w) * 16 + channel));
+  }
+  // dst as the 950's Nz: column of fractals k / 16 at k / 16 x dstStride.
+  void Check(const LocalTensor<half>& l1, const LocalTensor<half>& dst,
+             uint32_t dst_stride) const {
+    for (uint32_t m = 0; m < 48; ++m) {
+      for (uint32_t k = 0; k < kCols; ++k) {
+        const uint32_t at =
+            ((k / 16) * dst_stride + m / 16) * 256 + (m % 16) * 16 + k % 16;
+        ASSERT_EQ(float(dst.GetValue(at)), Want(l1, m, k))
+            << "row " << m << " column " << k;
+      }
+    }
+  }
+};
+
+TEST_F(Img2col950, LoadData3DWritesNzColumnsDstStrideApart) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 4096);
+  pipe.InitBuffer(a2, 8 * 4 * 512);
+  LocalTensor<half> l1 = a1.Get<half>();
+  Fill(l1);
+  AscendC::LoadDataRepeatParam repeat;
+  repeat.dstStride = 4;  // one fractal between the columns' 3
+  AscendC::SetLoadDataRepeat(repeat);
+  LoadData(a2.Get<half>(), l1, Params());
+  Check(l1, a2.Get<half>(), 4);
+}
+
+TEST_F(Img2col950, LoadDataWithStrideTakesItsOwnRepeat) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 4096);
+  pipe.InitBuffer(a2, 8 * 3 * 512);
+  LocalTensor<half> l1 = a1.Get<half>();
+  Fill(l1);
+  AscendC::LoadDataRepeatParamWithStride repeat;
+  repeat.dstStride = 3;  // the columns one after another
+  AscendC::SetLoadDataRepeatWithStride(repeat);
+  AscendC::LoadDataWithStride(a2.Get<half>(), l1, Params());
+  Check(l1, a2.Get<half>(), 3);
+}
+
+TEST_F(Img2col950, Rules) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  pipe.InitBuffer(a1, 4096);
+  pipe.InitBuffer(a2, 8 * 4 * 512);
+  pipe.InitBuffer(b2, 512);
+  LocalTensor<half> l1 = a1.Get<half>();
+  const std::string api = "LoadData<half> L1->L0A (LoadData3DParamsV2): ";
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(a2.Get<half>(), l1, Params()); },
+      api + "dstStride 0 (SetLoadDataRepeat or SetLoadDataRepeatWithStride, "
+            "not called in this block) is less than the output's 3 fractal "
+            "rows: on the 950 each column of fractals lands dstStride "
+            "fractals after the previous one, and they must not overlap"));
+  AscendC::LoadDataRepeatParam repeat;
+  repeat.dstStride = 2;
+  AscendC::SetLoadDataRepeat(repeat);
+  EXPECT_TRUE(FailsWith([&] { LoadData(a2.Get<half>(), l1, Params()); },
+                        "dstStride 2 (SetLoadDataRepeat or "
+                        "SetLoadDataRepeatWithStride) is less than the "
+                        "output's 3 fractal rows"));
+  repeat.dstStride = 5;  // 7 x 5 + 3 fractals: past the 32 of dst
+  AscendC::SetLoadDataRepeat(repeat);
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(a2.Get<half>(), l1, Params()); },
+      api + "the fractals written reaches 19456 bytes into dst, past the end "
+            "of its 16384 bytes"));
+  AscendC::LoadData3DParamsV2<half> turned = Params();
+  turned.enTranspose = true;
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(a2.Get<half>(), l1, turned); },
+      api + "loadDataParams.enTranspose true on the 950 is not emulated yet "
+            "(only the untransposed move into L0A)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { LoadData(b2.Get<half>(), l1, Params()); },
+      "LoadData<half> L1->L0B (LoadData3DParamsV2): img2col into L0B on the "
+      "950 is not emulated yet (only the untransposed move into L0A)"));
+}
+
+TEST_F(Load950Test, LoadDataWithStrideIsThe950s) {
+  normgrad_ascendc::SetProfile(Profile::kA2);
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 512);
+  pipe.InitBuffer(a2, 512);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LoadDataWithStride(a2.Get<half>(), a1.Get<half>(),
+                                    AscendC::LoadData3DParamsV2<half>());
+      },
+      "LoadDataWithStride<half>: not available on profile Atlas A2/A3: "
+      "LoadDataWithStride is the 950's"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::SetLoadDataRepeatWithStride(
+            AscendC::LoadDataRepeatParamWithStride());
+      },
+      "SetLoadDataRepeatWithStride: not available on profile Atlas A2/A3"));
+}
+
+TEST_F(Img2col950, BitModeLoadAfterBitModeSetFmatrix) {
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 4096);
+  pipe.InitBuffer(a2, 8 * 4 * 512);
+  LocalTensor<half> l1 = a1.Get<half>();
+  Fill(l1);
+  const AscendC::SetFMatrixBitModeParams fmatrix(Params());
+  EXPECT_EQ(fmatrix.GetConfig0(),
+            kH | (kW << 16) | (1ull << 32) | (1ull << 48));
+  AscendC::SetFmatrix(fmatrix, AscendC::FmatrixMode::FMATRIX_LEFT);
+  AscendC::SetLoadDataPaddingValue(half(7.0f));
+  AscendC::LoadDataRepeatParam repeat;
+  repeat.dstStride = 4;
+  AscendC::SetLoadDataRepeat(repeat);
+  const AscendC::Load3DBitModeParam packed(Params());
+  EXPECT_EQ(packed.GetConfig0(), kCols | (kRows << 16));
+  // strideW 1, strideH 1 << 6, filterW 2 << 12, filterH 2 << 20,
+  // dilations 1 << 28 and 1 << 36, channelSize 32 << 48.
+  EXPECT_EQ(packed.GetConfig1(), 1ull | (1ull << 6) | (2ull << 12) |
+                                     (2ull << 20) | (1ull << 28) |
+                                     (1ull << 36) | (32ull << 48));
+  AscendC::LoadData<TPosition::A2, TPosition::A1>(a2.Get<half>(), l1, packed);
+  Check(l1, a2.Get<half>(), 4);
+}
+
+TEST_F(Load950Test, Img2colBitModesAreThe950s) {
+  normgrad_ascendc::SetProfile(Profile::kA2);
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::A2> a2;
+  pipe.InitBuffer(a1, 512);
+  pipe.InitBuffer(a2, 512);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::SetFmatrix(AscendC::SetFMatrixBitModeParams(),
+                            AscendC::FmatrixMode::FMATRIX_LEFT);
+      },
+      "SetFmatrix(SetFMatrixBitModeParams): not available on profile Atlas "
+      "A2/A3"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LoadData<TPosition::A2, TPosition::A1>(
+            a2.Get<half>(), a1.Get<half>(), AscendC::Load3DBitModeParam());
+      },
+      "LoadData<half>(Load3DBitModeParam): not available on profile Atlas "
+      "A2/A3"));
 }
 
 }  // namespace

@@ -2,15 +2,18 @@
 // L0A / L0B (docs/cube.md, "The Ascend 950: loads into L0A and L0B"):
 // LoadData with LoadData2DParamsV2 (a block of mStep × kStep fractals of an
 // Nz matrix, each fractal or square of fractals transposed on request) and
-// LoadDataWithTranspose with LoadData2dTransposeParamsV2 (into L0B only).
-// Both exist on the 950 profile only. The moves and their checks are in
-// src/ascendc/cube/cube_load_950.cc.
+// LoadDataWithTranspose with LoadData2dTransposeParamsV2 (into L0B only), and
+// LoadDataWithStride, the img2col load (cube_img2col.h) whose output
+// columns lie the dstStride of SetLoadDataRepeatWithStride apart. All exist
+// on the 950 profile only. The moves and their checks are in
+// src/ascendc/cube/cube_load_950.cc (LoadDataWithStride: cube_img2col.cc).
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/int4.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -69,6 +72,15 @@ struct LoadData2dTransposeParamsV2 {
   uint8_t addrMode = 0;     ///< 0: the index grows; 1: it falls
 };
 
+/// SetLoadDataRepeatWithStride's parameters: SetLoadDataRepeat's, with
+/// dstStride the fractals between the output's columns of fractals.
+struct LoadDataRepeatParamWithStride {
+  uint16_t repeatStride = 0;  ///< rows: 16 elements; columns: 32 bytes
+  uint8_t repeatTime = 1;     ///< 0: the load does nothing
+  uint8_t repeatMode = 0;     ///< 0: along the rows (M); 1: the columns (K)
+  uint16_t dstStride = 0;     ///< fractals between the output's columns
+};
+
 }  // namespace AscendC
 
 namespace normgrad_ascendc {
@@ -80,6 +92,13 @@ void RunLoadData2DV2(const char* type_name, uint32_t elem_bits,
 void RunLoadDataWithTransposeV2(
     const char* type_name, uint32_t elem_bits, const TensorView& dst,
     const TensorView& src, const AscendC::LoadData2dTransposeParamsV2& params);
+
+void RunSetLoadDataRepeatWithStride(
+    const AscendC::LoadDataRepeatParamWithStride& params);
+/// LoadData 3D (RunLoadData3D) as LoadDataWithStride: the 950 only.
+void RunLoadDataWithStride(const char* type_name, uint32_t elem_bits,
+                           const TensorView& dst, const TensorView& src,
+                           const Img2colFields& fields, const void* pad_value);
 
 template <typename T>
 inline constexpr uint32_t kCubeElemBits =
@@ -121,6 +140,40 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   normgrad_ascendc::RunLoadDataWithTransposeV2(
       normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kCubeElemBits<U>,
       dst.view(), src.view(), loadDataParams);
+}
+
+/// Sets the repeat and the output's column stride of LoadDataWithStride.
+inline void SetLoadDataRepeatWithStride(
+    const LoadDataRepeatParamWithStride& repeatParams,
+    normgrad_ascendc::CallSite site = {}) {
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::RunSetLoadDataRepeatWithStride(repeatParams);
+}
+
+/// img2col L1 → L0A on the 950, the output's columns dstStride fractals
+/// apart.
+template <
+    typename T,
+    const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG,
+    typename U = PrimT<T>,
+    typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type =
+        true>
+void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                        const LoadData3DParamsV2<U>& loadDataParams,
+                        normgrad_ascendc::CallSite site = {}) {
+  static_assert(normgrad_ascendc::kCubeMoveType<U> &&
+                    !std::is_same_v<U, int16_t> && !std::is_same_v<U, uint16_t>,
+                "LoadDataWithStride: T must be int8_t, uint8_t, half, "
+                "bfloat16_t, int32_t, uint32_t or float");
+  const normgrad_ascendc::ApiCall call(site);
+  normgrad_ascendc::Img2colFields fields =
+      normgrad_ascendc::Img2colFieldsOf(loadDataParams);
+  fields.set_fmatrix = defaultConfig.isSetFMatrix;
+  fields.set_padding = defaultConfig.isSetPadding;
+  fields.form = "LoadDataWithStride";
+  normgrad_ascendc::RunLoadDataWithStride(
+      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kCubeElemBits<U>,
+      dst.view(), src.view(), fields, &loadDataParams.padValue);
 }
 
 }  // namespace AscendC
