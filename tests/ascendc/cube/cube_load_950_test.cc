@@ -562,6 +562,64 @@ TEST_F(Load950Test, LoadData2DIgnoresDstGap) {
   }
 }
 
+// B as K x N (not transposed) in L1's Nz: its Nz fractals, 16 rows of K by
+// 16 of N, are the transposes of B's Zn ones, so LoadData2DParamsV2 with
+// ifTranspose moves one row of fractals per call into Zn's place (K block
+// kr's fractals at kr x n1). Mmad on the 950 against the float64 product.
+TEST_F(Load950Test, MmadAfterTransposedV2LoadOfB) {
+  constexpr uint32_t m = 20, k = 48, n = 40;
+  constexpr uint32_t m1 = 2, k1 = 3, n1 = 3;  // 16-element blocks
+  TPipe pipe;
+  TBuf<TPosition::A1> a1;
+  TBuf<TPosition::B1> b1;
+  TBuf<TPosition::A2> a2;
+  TBuf<TPosition::B2> b2;
+  TBuf<TPosition::CO1> co1;
+  pipe.InitBuffer(a1, m1 * k1 * 512);
+  pipe.InitBuffer(b1, k1 * n1 * 512);
+  pipe.InitBuffer(a2, m1 * k1 * 512);
+  pipe.InitBuffer(b2, k1 * n1 * 512);
+  pipe.InitBuffer(co1, m1 * n1 * 1024);
+  std::vector<double> a(m * k), b(k * n);
+  LocalTensor<half> a1t = a1.Get<half>();
+  LocalTensor<half> b1t = b1.Get<half>();
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < k; ++j) {
+      a[i * k + j] = double(int((i * 3 + j * 5) % 11) - 5);
+      a1t.SetValue(uint32_t(NzIndex<half>(i, j, m1)),
+                   half(float(a[i * k + j])));
+    }
+  }
+  for (uint32_t i = 0; i < k; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      b[i * n + j] = double(int((i * 7 + j) % 9) - 4);
+      b1t.SetValue(uint32_t(NzIndex<half>(i, j, k1)),
+                   half(float(b[i * n + j])));
+    }
+  }
+  LoadData(a2.Get<half>(), a1t,
+           LoadData2DParamsV2(0, 0, m1, k1, m1, m1, false, 0));
+  for (uint32_t kr = 0; kr < k1; ++kr) {
+    LoadData(b2.Get<half>()[kr * n1 * 256], b1t,
+             LoadData2DParamsV2(kr, 0, 1, n1, k1, 1, true, 0));
+  }
+  AscendC::MmadParams params;
+  params.m = m;
+  params.n = n;
+  params.k = k;
+  LocalTensor<float> c = co1.Get<float>();
+  AscendC::Mmad(c, a2.Get<half>(), b2.Get<half>(), params);
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      double want = 0;
+      for (uint32_t x = 0; x < k; ++x) want += a[i * k + x] * b[x * n + j];
+      const uint32_t at =
+          ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
+      ASSERT_EQ(double(c.GetValue(at)), want) << "C(" << i << ", " << j << ")";
+    }
+  }
+}
+
 // A feature map of 2 channel blocks (C1 2, C0 16 halves), 4 high and 10
 // wide, in L1 as C1HWC0; a 2 x 2 kernel, stride 1, padding 1 left and top.
 // The img2col matrix: row m is the output point (m / outW, m % outW), column
