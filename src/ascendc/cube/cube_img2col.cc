@@ -1,8 +1,11 @@
 // cube_img2col.cc — the cube's img2col path (normgrad_ascendc/cube/
 // cube_img2col.h, docs/cube.md "Img2col"): LoadData 3D L1 → L0A / L0B and
 // the registers it reads (SetFmatrix, SetLoadDataPaddingValue,
-// SetLoadDataBoundary, SetLoadDataRepeat), each checked against its page's
-// rules before it moves a byte.
+// SetLoadDataBoundary, SetLoadDataRepeat and the 950's
+// SetLoadDataRepeatWithStride), each checked against its page's rules before
+// it moves a byte. On the 950 the output in L0A is Nz, its columns of
+// fractals dstStride apart (docs/cube.md, "The Ascend 950: loads into L0A and
+// L0B").
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
