@@ -3,8 +3,8 @@
 // the registers it reads (SetFmatrix, SetLoadDataPaddingValue,
 // SetLoadDataBoundary, SetLoadDataRepeat and the 950's
 // SetLoadDataRepeatWithStride), each checked against its page's rules before
-// it moves a byte. On the 950 the output in L0A is Nz, its columns of
-// fractals dstStride apart (docs/cube.md, "The Ascend 950: loads into L0A and
+// it moves a byte. On the 950 the output is Nz, its columns of fractals
+// dstStride apart (docs/cube.md, "The Ascend 950: loads into L0A and
 // L0B").
 #include <algorithm>
 #include <cstdint>
@@ -104,14 +104,16 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
                "A2 (L0A) or B2 (L0B)", kFractalBytes);
   CheckOperand(api, "src", src, {TPosition::A1, TPosition::B1}, "A1 or B1 (L1)",
                32);
-  // The 950's L0A holds the matrix as Nz, its columns of fractals
-  // dstStride fractals apart; its other img2col outputs are not emulated.
+  // The 950 writes the matrix as Nz into L0A and L0B alike (L0B's Zn of B
+  // is the Nz of the img2col matrix, as on Atlas A2/A3), its columns of
+  // fractals dstStride fractals apart; its transpose into L0A is not
+  // emulated.
   const bool nz_a = OnCube950();
-  if (nz_a && (to_b || f.transpose)) {
+  if (nz_a && f.transpose && !to_b) {
     Fail(
-        "%s: %s on the 950 is not emulated yet (only the untransposed move "
-        "into L0A)",
-        api, to_b ? "img2col into L0B" : "loadDataParams.enTranspose true");
+        "%s: loadDataParams.enTranspose true on the 950 is not emulated yet "
+        "(its transposed layout is given by figures only)",
+        api);
   }
   if (nz_a && elem_bits == 4) {
     Fail("%s: T is int4b_t, which the 950's img2col does not move", api);
