@@ -2,7 +2,8 @@
 // (c_api/cube_datamove/cube_datamove.h, docs/capi.md "The 950's loads into
 // L0A and L0B"): the 2D forms of asc_copy_l12l0a / asc_copy_l12l0b and
 // their _transpose and _sync forms against LoadData with LoadData2DParamsV2
-// on the same data, bit for bit, and their messages. (The 950's
+// on the same data, bit for bit (int4b_t, which has no C++ V2 form, against
+// its transposed square element by element), and their messages. (The 950's
 // asc_copy_l12l0b_trans is declared for programs compiled for the 950:
 // tests/programs/cube950_basic.asc.)
 //
@@ -90,6 +91,26 @@ TEST_F(CapiCube950, TransposeFormsMatchLoadDataV2) {
             0);
 }
 
+// int4b_t has no C++ V2 form: the square of four 16 x 64 fractals against
+// its transpose, element by element (two elements a byte, the even one in
+// the low nibble).
+TEST_F(CapiCube950, Int4SquaresTranspose) {
+  asc_copy_l12l0b_transpose(At<AscendC::int4b_t>(0), At<AscendC::int4b_t>(0), 0,
+                            0, 4, 1, 4, 4);
+  const auto nibble = [](const uint8_t* bytes, uint32_t i) {
+    return (bytes[i / 2] >> (4 * (i % 2))) & 0xF;
+  };
+  // Square element (r, c): fractal r / 16, its row r % 16 of 64 elements.
+  const auto at = [](uint32_t r, uint32_t c) { return r * 64 + c; };
+  for (uint32_t r = 0; r < 64; ++r) {
+    for (uint32_t c = 0; c < 64; ++c) {
+      ASSERT_EQ(nibble(Bytes(CubeMemory::kL0B, 0), at(r, c)),
+                nibble(Bytes(CubeMemory::kL1, 0), at(c, r)))
+          << "element (" << r << ", " << c << ")";
+    }
+  }
+}
+
 TEST_F(CapiCube950, Messages) {
   EXPECT_TRUE(FailsWith(
       [] {
@@ -103,6 +124,16 @@ TEST_F(CapiCube950, Messages) {
       },
       "asc_copy_l12l0b<int32_t>: LoadData<int32_t>(LoadData2DParamsV2) "
       "L1->L0B: the fractals written reaches 102912 bytes into dst"));
+  // int4b_t (the C API's b4): squares of four fractal rows.
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_copy_l12l0b_transpose(At<AscendC::int4b_t>(0),
+                                  At<AscendC::int4b_t>(0), 0, 0, 2, 1, 4, 4);
+      },
+      "asc_copy_l12l0b_transpose<int4b_t>: LoadData<int4b_t>"
+      "(LoadData2DParamsV2) L1->L0B: loadDataParams.mStep 2 with ifTranspose; "
+      "a 4-bit type transposes squares of 4 fractal rows, so mStep must be a "
+      "multiple of 4"));
   normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
   EXPECT_TRUE(FailsWith(
       [] { asc_copy_l12l0a(At<half>(0), At<half>(0), 0, 0, 1, 1, 1, 1); },
