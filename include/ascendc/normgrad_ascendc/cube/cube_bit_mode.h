@@ -345,7 +345,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
       normgrad_ascendc::TypeName<U>(), Dst, Src, dst.view(), src.view(),
       loadDataParams);
   normgrad_ascendc::RunLoadData2DV2(normgrad_ascendc::TypeName<U>(),
-                                    normgrad_ascendc::kCubeElemBits<U>,
+                                    normgrad_ascendc::kImg2colBits<U>,
                                     dst.view(), src.view(), p);
 }
 
@@ -366,7 +366,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                 "half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunLoadData3D(
-      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kCubeElemBits<U>,
+      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kImg2colBits<U>,
       dst.view(), src.view(),
       normgrad_ascendc::UnpackLoad3DBitMode(normgrad_ascendc::TypeName<U>(),
                                             Dst, Src, dst.view(), src.view(),

@@ -100,11 +100,6 @@ void RunLoadDataWithStride(const char* type_name, uint32_t elem_bits,
                            const TensorView& dst, const TensorView& src,
                            const Img2colFields& fields, const void* pad_value);
 
-template <typename T>
-inline constexpr uint32_t kCubeElemBits =
-    std::is_same_v<T, AscendC::int4b_t> ? 4
-                                        : static_cast<uint32_t>(sizeof(T) * 8);
-
 }  // namespace normgrad_ascendc
 
 namespace AscendC {
@@ -121,7 +116,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                 "half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunLoadData2DV2(normgrad_ascendc::TypeName<U>(),
-                                    normgrad_ascendc::kCubeElemBits<U>,
+                                    normgrad_ascendc::kImg2colBits<U>,
                                     dst.view(), src.view(), loadDataParams);
 }
 
@@ -138,7 +133,7 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                 "float");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunLoadDataWithTransposeV2(
-      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kCubeElemBits<U>,
+      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kImg2colBits<U>,
       dst.view(), src.view(), loadDataParams);
 }
 
@@ -172,7 +167,7 @@ void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
   fields.set_padding = defaultConfig.isSetPadding;
   fields.form = "LoadDataWithStride";
   normgrad_ascendc::RunLoadDataWithStride(
-      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kCubeElemBits<U>,
+      normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kImg2colBits<U>,
       dst.view(), src.view(), fields, &loadDataParams.padValue);
 }
 
