@@ -48,11 +48,11 @@ void RunLoadData2DV2(const char* type_name, uint32_t elem_bits,
         "between two columns of src",
         api, p.srcStride);
   }
+  // A transposed square spans `rows` fractal rows (4 for b4, 2 for b8) and
+  // `columns` fractal columns (2 for b32).
+  const uint32_t rows = elem_bits == 4 ? 4 : elem_bits == 8 ? 2 : 1;
+  const uint32_t columns = elem_bits == 32 ? 2 : 1;
   if (p.ifTranspose) {
-    // A square spans mStep rows of 4 (b4) or 2 (b8) fractals, or kStep
-    // columns of 2 (b32).
-    const uint32_t rows = elem_bits == 4 ? 4 : elem_bits == 8 ? 2 : 1;
-    const uint32_t columns = elem_bits == 32 ? 2 : 1;
     if (p.mStep % rows != 0) {
       Fail(
           "%s: loadDataParams.mStep %u with ifTranspose; a %u-bit type "
@@ -102,8 +102,6 @@ void RunLoadData2DV2(const char* type_name, uint32_t elem_bits,
   // Each square is transposed where it stands: its fractal j (a fractal row
   // down for b4 and b8, a column across for b32) lands where source
   // fractal j of the square would have landed.
-  const uint32_t rows = elem_bits == 4 ? 4 : elem_bits == 8 ? 2 : 1;
-  const uint32_t columns = elem_bits == 32 ? 2 : 1;
   const uint32_t fractals = SquareFractals(elem_bits);
   for (uint32_t k = 0; k < p.kStep; k += columns) {
     for (uint32_t m = 0; m < p.mStep; m += rows) {
