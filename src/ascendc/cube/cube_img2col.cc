@@ -105,16 +105,10 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
   CheckOperand(api, "src", src, {TPosition::A1, TPosition::B1}, "A1 or B1 (L1)",
                32);
   // The 950 writes the matrix as Nz into L0A and L0B alike (L0B's Zn of B
-  // is the Nz of the img2col matrix, as on Atlas A2/A3), its columns of
-  // fractals dstStride fractals apart; its transpose into L0A is not
-  // emulated.
+  // is the Nz of the img2col matrix, as on Atlas A2/A3), and with
+  // enTranspose into L0A the transposed matrix as Nz; the columns of
+  // fractals lie dstStride fractals apart.
   const bool nz_a = OnCube950();
-  if (nz_a && f.transpose && !to_b) {
-    Fail(
-        "%s: loadDataParams.enTranspose true on the 950 is not emulated yet "
-        "(its transposed layout is given by figures only)",
-        api);
-  }
   if (nz_a && elem_bits == 4) {
     Fail("%s: T is int4b_t, which the 950's img2col does not move", api);
   }
@@ -124,7 +118,7 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
         "32-bit types only",
         api, type_name);
   }
-  if (f.transpose && !to_b && elem_bits <= 8) {
+  if (f.transpose && !to_b && elem_bits <= 8 && !nz_a) {
     Fail(
         "%s: loadDataParams.enTranspose is true and T is %s; the transpose "
         "into L0A moves 16- and 32-bit types only",
@@ -311,10 +305,16 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
                          r % win_rows;
       const uint64_t k =
           f.k_start + uint64_t{it_c} * regs.repeat_stride * c0 + c % win_cols;
+      // Transposed, element (r, c) is the transpose's (c, r): Zz on Atlas
+      // A2/A3, Nz on the 950.
       const uint64_t to =
-          turn_a ? ((uint64_t{c / kFractalRows} * (out_cols / c0) + r / c0) *
-                        kFractalRows * c0 +
-                    uint64_t{c % kFractalRows} * c0 + r % c0)
+          turn_a && nz_a ? ((uint64_t{r / c0} * (out_rows / kFractalRows) +
+                             c / kFractalRows) *
+                                kFractalRows * c0 +
+                            uint64_t{c % kFractalRows} * c0 + r % c0)
+          : turn_a ? ((uint64_t{c / kFractalRows} * (out_cols / c0) + r / c0) *
+                          kFractalRows * c0 +
+                      uint64_t{c % kFractalRows} * c0 + r % c0)
           : to_b || nz_a
               ? ((uint64_t{c / c0} * (out_rows / kFractalRows) +
                   r / kFractalRows) *
