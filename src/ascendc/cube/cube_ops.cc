@@ -26,6 +26,7 @@
 #include "normgrad_ascendc/cube/cube_l1_moves.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 
 namespace normgrad_ascendc {
 
@@ -647,6 +648,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   }
   const normgrad::kernels::AdvancedKernels& loops =
       normgrad::kernels::AdvancedKernelsOf(VectorLoops());
+  // CTRL[48] = 0 (SetOverflow(0)): inf results become ±MAX and NaN 0.
+  const bool saturate = FloatSaturationOn();
   for (uint32_t m = 0; m < m_count; ++m) {
     float* acc = s.fc.data();
     for (uint32_t n = 0; n < n_count; n += kCubeBlock) {
@@ -664,6 +667,7 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
       loops.axpy_f32(acc, s.fb.data() + uint64_t{k} * n_count, n_count,
                      s.frow[k], false);
     }
+    if (saturate) SaturateFloat32(acc, n_count);
     for (uint32_t n = 0; n < n_count; n += kCubeBlock) {
       std::memcpy(c_run(m, n / kCubeBlock), acc + n,
                   std::min(kCubeBlock, n_count - n) * 4);
@@ -814,8 +818,12 @@ void ConvertOut(CubeType src_type, CubeType dst_type, bool relu,
     } else if (dst_type == CubeType::kBfloat16) {
       h = normgrad::bits::FloatToBfloat16(v);
     } else {
+      if (FloatSaturationOn()) SaturateFloat32(&v, 1);
       std::memcpy(to, &v, 4);
       return;
+    }
+    if (FloatSaturationOn()) {
+      SaturateFloat16(dst_type == CubeType::kBfloat16, &h, 1);
     }
     std::memcpy(to, &h, 2);
     return;
@@ -841,7 +849,8 @@ void ConvertOut(CubeType src_type, CubeType dst_type, bool relu,
   }
   const float scaled = relu && negative ? 0.0f : x * q->scale;
   if (dst_type == CubeType::kHalf) {  // (V)DEQF16: no offset
-    const uint16_t h = normgrad::bits::FloatToHalf(scaled);
+    uint16_t h = normgrad::bits::FloatToHalf(scaled);
+    if (FloatSaturationOn()) SaturateFloat16(false, &h, 1);
     std::memcpy(to, &h, 2);
     return;
   }

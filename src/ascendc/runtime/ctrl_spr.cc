@@ -3,8 +3,10 @@
 // the saturation flags of Atlas A2/A3, which are bits 48 and 59 of it.
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace normgrad_ascendc {
 
@@ -127,6 +129,26 @@ void SaturateFloat16(bool bfloat16, void* data, uint64_t n) {
     v = nan ? 0 : static_cast<uint16_t>((v & 0x8000u) | max);
     std::memcpy(p + 2 * i, &v, 2);
   }
+}
+
+void SaturateFloat32(float* data, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    const float v = data[i];
+    if (std::isnan(v)) {
+      data[i] = 0.0f;
+    } else if (std::isinf(v)) {
+      data[i] = std::copysign(std::numeric_limits<float>::max(), v);
+    }
+  }
+}
+
+void SetOverflowImpl(uint64_t value) {
+  Core& core = CurrentCore();
+  if (core.profile().profile == Profile::k310P) return;
+  uint64_t& ctrl = core.ctrl();
+  ctrl = (ctrl & ~(uint64_t{1} << kFloatBit)) |
+         (uint64_t{value != 0} << kFloatBit);
+  NoteCtrlWritten();
 }
 
 void SetSaturationFlagImpl(const char* api, AscendC::SaturationMode mode,

@@ -174,7 +174,8 @@ TEST_F(Cube950Test, GemvReadsOneNdRowUnlessDisabled) {
   for (uint32_t i = 0; i < b.size(); ++i) b[i] = half(float(int(i % 3) - 1));
   // m = 1 with GEMV on: A is the ND row at L0A's start.
   const auto nd = [](uint32_t, uint32_t c, uint32_t, uint32_t) { return c; };
-  const std::vector<float> gemv = RunMmad<float>(1, k, n, a, b, MmadParams{}, nd);
+  const std::vector<float> gemv =
+      RunMmad<float>(1, k, n, a, b, MmadParams{}, nd);
   // disableGemv: the row is row 0 of A's Nz fractals.
   MmadParams off;
   off.disableGemv = true;

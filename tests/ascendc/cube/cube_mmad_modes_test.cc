@@ -196,3 +196,80 @@ TEST_F(MmadModesTest, Hf32RandomStaysWithinTheDerivedBound) {
 }
 
 }  // namespace
+
+// ---- CTRL[48]: the FLOAT saturation mode (SetOverflow(0) on the pages)
+
+TEST_F(MmadModesTest, SetOverflowZeroSaturatesMmadsInfAndNaN) {
+  const float big = std::ldexp(1.0f, 100);  // big · big overflows float
+  const float inf = std::numeric_limits<float>::infinity();
+  const float max = std::numeric_limits<float>::max();
+  // IEEE by default (CTRL[48] = 1): inf and NaN stay.
+  std::vector<float> c = ColumnTimes({big, -big, 3.0f}, big);
+  EXPECT_EQ(c[0], inf);
+  EXPECT_EQ(c[1], -inf);
+  EXPECT_TRUE(std::isnan(ColumnTimes({inf}, 0.0f)[0]));  // inf · 0
+  AscendC::AscendCUtils::SetOverflow(0);
+  c = ColumnTimes({big, -big, 3.0f}, big);
+  EXPECT_EQ(c[0], max);
+  EXPECT_EQ(c[1], -max);
+  EXPECT_EQ(c[2], 3.0f * big);  // finite results are untouched
+  const float nan_result = ColumnTimes({inf}, 0.0f)[0];
+  EXPECT_EQ(nan_result, 0.0f);
+  EXPECT_FALSE(std::signbit(nan_result));
+  AscendC::AscendCUtils::SetOverflow(1);  // back to IEEE
+  EXPECT_EQ(ColumnTimes({big}, big)[0], inf);
+}
+
+TEST_F(MmadModesTest, SetOverflowZeroSaturatesFixpipesFloatingOutputs) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> co1;
+  pipe.InitBuffer(co1, 1024);
+  LocalTensor<float> c = co1.Get<float>();
+  const float inf = std::numeric_limits<float>::infinity();
+  // Row 0 of one fractal: 1e6 (overflows half), inf, NaN, -1e6 and a value
+  // every output keeps.
+  const float row[] = {1e6f, inf, std::nanf(""), -1e6f, 2.5f};
+  for (uint32_t i = 0; i < 256; ++i) c.SetValue(i, 0.0f);
+  for (uint32_t col = 0; col < 5; ++col) c.SetValue(col, row[col]);
+  AscendC::FixpipeParamsV220 p;
+  p.mSize = 1;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  std::vector<half> h(16);
+  std::vector<bfloat16_t> bf(16);
+  std::vector<float> f(16);
+  AscendC::GlobalTensor<half> gh;
+  AscendC::GlobalTensor<bfloat16_t> gbf;
+  AscendC::GlobalTensor<float> gf;
+  gh.SetGlobalBuffer(h.data(), h.size());
+  gbf.SetGlobalBuffer(bf.data(), bf.size());
+  gf.SetGlobalBuffer(f.data(), f.size());
+  const auto run = [&] {
+    p.quantPre = AscendC::F322F16;
+    AscendC::Fixpipe(gh, c, p);
+    p.quantPre = AscendC::F322BF16;
+    AscendC::Fixpipe(gbf, c, p);
+    p.quantPre = AscendC::NoQuant;
+    AscendC::Fixpipe(gf, c, p);
+  };
+  run();  // IEEE
+  EXPECT_EQ(float(h[0]), inf);
+  EXPECT_TRUE(std::isnan(float(h[2])));
+  EXPECT_EQ(float(bf[1]), inf);
+  EXPECT_EQ(f[1], inf);
+  AscendC::AscendCUtils::SetOverflow(0);
+  run();
+  EXPECT_EQ(float(h[0]), 65504.0f);
+  EXPECT_EQ(float(h[1]), 65504.0f);
+  EXPECT_EQ(float(h[2]), 0.0f);
+  EXPECT_EQ(float(h[3]), -65504.0f);
+  EXPECT_EQ(float(h[4]), 2.5f);
+  const float bf_max = std::ldexp(float(0xFF), 120);  // 0x7F7F
+  EXPECT_EQ(float(bf[1]), bf_max);
+  EXPECT_EQ(float(bf[2]), 0.0f);
+  EXPECT_EQ(f[1], std::numeric_limits<float>::max());
+  EXPECT_EQ(f[2], 0.0f);
+  EXPECT_EQ(f[0], 1e6f);
+  AscendC::AscendCUtils::SetOverflow(1);
+}

@@ -8,7 +8,8 @@
 // INF/NAN mode, docs/decisions.md), CTRL[60] = 1 on the 950, every other bit
 // 0. On Atlas A2/A3 two bits change results: CTRL[48] = 0 (the FLOAT
 // saturation mode) saturates the half and bfloat16_t results of the vector
-// instructions (vector_unit.cc), and CTRL[59] = 1 (the CAST mode turned off)
+// instructions (vector_unit.cc) and the float results of the cube's Mmad and
+// Fixpipe (cube_ops.cc), and CTRL[59] = 1 (the CAST mode turned off)
 // makes Cast keep the low bits of an integer result that overflows
 // (vector_convert.cc). The other fields are stored and read back only
 // (atomic modes are set with SetAtomicAdd and the like, atomic.h; the 950's
@@ -70,6 +71,14 @@ inline bool CastTruncates() {
 /// with `bfloat16`, bfloat16_t) values at `data` that is ±inf becomes the
 /// type's ±MAX and each NaN becomes +0.
 void SaturateFloat16(bool bfloat16, void* data, uint64_t n);
+/// The same rule for float values (the cube's results: Mmad into L0C and
+/// Fixpipe's float outputs): ±inf to ±FLT_MAX, NaN to +0.
+void SaturateFloat32(float* data, uint64_t n);
+
+/// AscendCUtils::SetOverflow(value): CTRL[48] = (value != 0), the FLOAT
+/// saturation mode's bit, as the Mmad and Fixpipe pages use it; no effect on
+/// the Atlas inference series, which has no such bit.
+void SetOverflowImpl(uint64_t value);
 
 /// The untyped parts of SetSaturationFlag and GetSaturationFlag
 /// (ctrl_spr.cc): on profiles other than Atlas A2/A3 a KernelError naming

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "normgrad_ascendc/runtime/ctrl_spr.h"
 #include "normgrad_ascendc/vector/vector_unit.h"
 
 namespace AscendC {
@@ -23,10 +24,12 @@ constexpr auto DivCeil(T a, U b) {
 
 /// Helpers of the core's state that kernel examples call.
 struct AscendCUtils {
-  /// Chooses how integer results that overflow are handled. Accepted and
-  /// without effect: the emulated core's integer instructions behave as
-  /// their pages say whatever was chosen here.
-  static void SetOverflow(uint64_t ctrlValue) { static_cast<void>(ctrlValue); }
+  /// Sets CTRL[48] to (ctrlValue != 0): 0 turns the FLOAT saturation mode
+  /// on (ctrl_spr.h), as the Mmad and Fixpipe pages' examples do with
+  /// SetOverflow(0); no effect on the Atlas inference series.
+  static void SetOverflow(uint64_t ctrlValue) {
+    normgrad_ascendc::SetOverflowImpl(ctrlValue);
+  }
   /// With isSetMask, sets the mask register as SetVectorMask<T>(maskHigh,
   /// maskLow) does; without, leaves it.
   template <typename T, bool isSetMask = true>
