@@ -1,8 +1,11 @@
 // cube_img2col.cc — the cube's img2col path (normgrad_ascendc/cube/
 // cube_img2col.h, docs/cube.md "Img2col"): LoadData 3D L1 → L0A / L0B and
 // the registers it reads (SetFmatrix, SetLoadDataPaddingValue,
-// SetLoadDataBoundary, SetLoadDataRepeat), each checked against its page's
-// rules before it moves a byte.
+// SetLoadDataBoundary, SetLoadDataRepeat and the 950's
+// SetLoadDataRepeatWithStride), each checked against its page's rules before
+// it moves a byte. On the 950 the output is Nz, its columns of fractals
+// dstStride apart (docs/cube.md, "The Ascend 950: loads into L0A and
+// L0B").
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -11,6 +14,7 @@
 
 #include "ascendc/cube/cube_checks.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
+#include "normgrad_ascendc/cube/cube_load_950.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/int4.h"
@@ -36,6 +40,18 @@ bool ChannelSizeAllowed(uint32_t channels, uint32_t bits) {
   if (tail == 0) return true;
   if (bits == 4) return tail == 8 || tail == 16 || tail == 32;
   return tail == 4 || (tail == 8 && bits <= 16) || (tail == 16 && bits == 8);
+}
+
+// The repeat registers SetLoadDataRepeat and SetLoadDataRepeatWithStride
+// set (dstStride: the 950's only).
+void SetRepeatRegisters(uint16_t stride, uint8_t time, uint8_t mode,
+                        uint16_t dst_stride) {
+  Img2colRegisters& regs = CurrentCore().img2col_registers();
+  regs.repeat_set = true;
+  regs.repeat_stride = stride;
+  regs.repeat_time = time;
+  regs.repeat_mode = mode;
+  regs.dst_stride = dst_stride;
 }
 
 const char* ChannelSizeRule(uint32_t bits) {
@@ -88,13 +104,21 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
                "A2 (L0A) or B2 (L0B)", kFractalBytes);
   CheckOperand(api, "src", src, {TPosition::A1, TPosition::B1}, "A1 or B1 (L1)",
                32);
+  // The 950 writes the matrix as Nz into L0A and L0B alike (L0B's Zn of B
+  // is the Nz of the img2col matrix, as on Atlas A2/A3), and with
+  // enTranspose into L0A the transposed matrix as Nz; the columns of
+  // fractals lie dstStride fractals apart.
+  const bool nz_a = OnCube950();
+  if (nz_a && elem_bits == 4) {
+    Fail("%s: T is int4b_t, which the 950's img2col does not move", api);
+  }
   if (to_b && elem_bits <= 8) {
     Fail(
         "%s: dst is at B2 (L0B) and T is %s; img2col into L0B moves 16- and "
         "32-bit types only",
         api, type_name);
   }
-  if (f.transpose && !to_b && elem_bits <= 8) {
+  if (f.transpose && !to_b && elem_bits <= 8 && !nz_a) {
     Fail(
         "%s: loadDataParams.enTranspose is true and T is %s; the transpose "
         "into L0A moves 16- and 32-bit types only",
@@ -230,9 +254,23 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
   const bool turn_a = f.transpose && !to_b;
   const uint32_t out_rows = turn_a ? RoundUp(all_cols, kFractalRows) : all_rows;
   const uint32_t out_cols = turn_a ? RoundUp(all_rows, c0) : all_cols;
-  const uint64_t fractals = uint64_t{out_rows / kFractalRows} * (out_cols / c0);
-  CheckFits(api, "dst", fractals * kFractalBytes, dst.bytes,
-            "the fractals written");
+  const uint32_t frac_rows = out_rows / kFractalRows;
+  const uint32_t frac_cols = out_cols / c0;
+  const uint64_t fractals = uint64_t{frac_rows} * frac_cols;
+  // On the 950 the columns of fractals land dstStride fractals apart.
+  const uint32_t dst_stride = nz_a ? regs.dst_stride : frac_rows;
+  if (nz_a && (!regs.repeat_set || dst_stride < frac_rows)) {
+    Fail(
+        "%s: dstStride %u (SetLoadDataRepeat or SetLoadDataRepeatWithStride%s) "
+        "is less than the output's %u fractal rows: on the 950 each column of "
+        "fractals lands dstStride fractals after the previous one, and they "
+        "must not overlap",
+        api, dst_stride, regs.repeat_set ? "" : ", not called in this block",
+        frac_rows);
+  }
+  CheckFits(api, "dst",
+            (uint64_t{frac_cols - 1} * dst_stride + frac_rows) * kFractalBytes,
+            dst.bytes, "the fractals written");
   // The L1 boundary: reads at or past it wrap to L1's start.
   const uint32_t boundary = regs.boundary_set ? regs.boundary : 0;
   if (boundary != 0 && src.offset >= boundary) {
@@ -267,17 +305,24 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
                          r % win_rows;
       const uint64_t k =
           f.k_start + uint64_t{it_c} * regs.repeat_stride * c0 + c % win_cols;
+      // Transposed, element (r, c) is the transpose's (c, r): Zz on Atlas
+      // A2/A3, Nz on the 950.
       const uint64_t to =
-          turn_a ? ((uint64_t{c / kFractalRows} * (out_cols / c0) + r / c0) *
-                        kFractalRows * c0 +
-                    uint64_t{c % kFractalRows} * c0 + r % c0)
-          : to_b ? ((uint64_t{c / c0} * (out_rows / kFractalRows) +
-                     r / kFractalRows) *
-                        kFractalRows * c0 +
-                    uint64_t{r % kFractalRows} * c0 + c % c0)
-                 : ((uint64_t{r / kFractalRows} * (out_cols / c0) + c / c0) *
-                        kFractalRows * c0 +
-                    uint64_t{r % kFractalRows} * c0 + c % c0);
+          turn_a && nz_a ? ((uint64_t{r / c0} * (out_rows / kFractalRows) +
+                             c / kFractalRows) *
+                                kFractalRows * c0 +
+                            uint64_t{c % kFractalRows} * c0 + r % c0)
+          : turn_a ? ((uint64_t{c / kFractalRows} * (out_cols / c0) + r / c0) *
+                          kFractalRows * c0 +
+                      uint64_t{c % kFractalRows} * c0 + r % c0)
+          : to_b || nz_a
+              ? ((uint64_t{c / c0} * (out_rows / kFractalRows) +
+                  r / kFractalRows) *
+                     kFractalRows * c0 +
+                 uint64_t{r % kFractalRows} * c0 + c % c0)
+              : ((uint64_t{r / kFractalRows} * (out_cols / c0) + c / c0) *
+                     kFractalRows * c0 +
+                 uint64_t{r % kFractalRows} * c0 + c % c0);
       if (m >= rows || k >= cols) continue;  // past the matrix: 0
       // k runs over channel blocks, then kernel rows and columns, then the
       // block's channels (C0, or the short last block's).
@@ -326,7 +371,13 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
       put(to, l1 + at, channel % 2);
     }
   }
-  std::memcpy(dst.declared_data(), out.data(), out.size());
+  // Column of fractals j (Nz: its fractal rows one after another) at
+  // fractal j x dst_stride; Zz and Zn fill dst in one run.
+  const uint64_t column = uint64_t{frac_rows} * kFractalBytes;
+  for (uint32_t j = 0; j < (nz_a ? frac_cols : 1u); ++j) {
+    std::memcpy(dst.declared_data() + uint64_t{j} * dst_stride * kFractalBytes,
+                out.data() + j * column, nz_a ? column : out.size());
+  }
 }
 
 void RunSetFmatrix(uint16_t l1_h, uint16_t l1_w, const uint8_t pad_list[4],
@@ -374,17 +425,23 @@ void RunSetLoadDataBoundary(uint32_t boundary) {
 void RunSetLoadDataRepeat(const AscendC::LoadDataRepeatParam& p) {
   const char* api = "SetLoadDataRepeat";
   CheckRange(api, "repeatParams.repeatMode", p.repeatMode, 0, 1);
-  if (p.dstStride != 0) {
+  if (p.dstStride != 0 && !OnCube950()) {
     Fail(
         "%s: repeatParams.dstStride %u; Atlas A2/A3 has no dstStride (the "
         "Ascend 950's): leave it 0",
         api, p.dstStride);
   }
-  Img2colRegisters& regs = CurrentCore().img2col_registers();
-  regs.repeat_set = true;
-  regs.repeat_stride = p.repeatStride;
-  regs.repeat_time = p.repeatTime;
-  regs.repeat_mode = p.repeatMode;
+  SetRepeatRegisters(p.repeatStride, p.repeatTime, p.repeatMode, p.dstStride);
+}
+
+void RunSetLoadDataRepeatWithStride(
+    const AscendC::LoadDataRepeatParamWithStride& p) {
+  const char* api = "SetLoadDataRepeatWithStride";
+  RequireCubeProfile(api, {Profile::k950},
+                     "SetLoadDataRepeatWithStride is the 950's; Atlas A2/A3 "
+                     "sets the repeat with SetLoadDataRepeat");
+  CheckRange(api, "repeatParams.repeatMode", p.repeatMode, 0, 1);
+  SetRepeatRegisters(p.repeatStride, p.repeatTime, p.repeatMode, p.dstStride);
 }
 
 }  // namespace normgrad_ascendc

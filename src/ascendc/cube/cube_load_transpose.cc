@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <vector>
 
 #include "ascendc/cube/cube_checks.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
@@ -29,6 +28,12 @@ void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bits,
       api, "src", src,
       {AscendC::TPosition::A1, AscendC::TPosition::B1, AscendC::TPosition::C1},
       "A1, B1 or C1 (L1)", 32);
+  // The 950 keeps this form's L1 -> L0B path only.
+  if (!to_b) {
+    RequireCubeProfile(api, {Profile::kA2},
+                       "the 950's LoadDataWithTranspose moves into L0B (B2) "
+                       "only");
+  }
   if (elem_bits == 4 && !to_b) {
     Fail("%s: int4b_t moves into L0B (B2) only", api);
   }
@@ -37,9 +42,7 @@ void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bits,
   // A square: one 16 x 16 fractal (16-bit); two 16 x 8 fractals side by side
   // (32-bit); two 16 x 32 (8-bit) or four 16 x 64 (4-bit) fractals one above
   // the other.
-  const uint32_t fractals = elem_bits == 16 ? 1 : elem_bits == 4 ? 4 : 2;
-  const uint32_t side = elem_bits == 32 ? 16 : 256 / elem_bits;
-  const uint32_t c0 = 256 / elem_bits;  // columns of a fractal
+  const uint32_t fractals = SquareFractals(elem_bits);
   const uint32_t square_bytes = fractals * kFractalBytes;
   const uint64_t last = p.repeatTimes - 1u;
   const bool falling = p.addrMode == 1;
@@ -74,8 +77,34 @@ void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bits,
   CheckFits(api, "dst", dst_end, dst.bytes, "the fractals written");
   const uint8_t* from = src.declared_data();
   uint8_t* to = dst.declared_data();
-  std::vector<uint8_t> square(square_bytes);
-  std::vector<uint8_t> turned(square_bytes);
+  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
+    const uint64_t step = uint64_t{i} * p.srcStride;
+    const uint64_t index = falling ? p.startIndex - step : p.startIndex + step;
+    const uint8_t* in[4];
+    uint8_t* out[4];
+    for (uint32_t j = 0; j < fractals; ++j) {
+      in[j] = from + (index * fractals + j) * kFractalBytes;
+      out[j] = to + (i * iter_step + j * frac_step) * kFractalBytes;
+    }
+    TransposeSquare(elem_bits, in, out);
+  }
+}
+
+uint32_t SquareFractals(uint32_t elem_bits) {
+  return elem_bits == 16 ? 1 : elem_bits == 4 ? 4 : 2;
+}
+
+void TransposeSquare(uint32_t elem_bits, const uint8_t* const* from,
+                     uint8_t* const* to) {
+  constexpr uint32_t kFractalBytes = 512;
+  const uint32_t fractals = SquareFractals(elem_bits);
+  const uint32_t side = elem_bits == 32 ? 16 : 256 / elem_bits;
+  const uint32_t c0 = 256 / elem_bits;  // columns of a fractal
+  uint8_t square[4 * kFractalBytes];
+  uint8_t turned[4 * kFractalBytes];
+  for (uint32_t j = 0; j < fractals; ++j) {
+    std::memcpy(square + j * kFractalBytes, from[j], kFractalBytes);
+  }
   // Square element (r, c) as an element index: 32-bit squares split the
   // columns over their fractals, the others the rows.
   const auto at = [&](uint32_t r, uint32_t c) -> uint64_t {
@@ -84,24 +113,18 @@ void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bits,
            uint64_t{r % 16} * c0 + c % c0;
   };
   const uint32_t elem_bytes = elem_bits / 8;
-  for (uint32_t i = 0; i < p.repeatTimes; ++i) {
-    const uint64_t step = uint64_t{i} * p.srcStride;
-    const uint64_t index = falling ? p.startIndex - step : p.startIndex + step;
-    std::memcpy(square.data(), from + index * square_bytes, square_bytes);
-    for (uint32_t r = 0; r < side; ++r) {
-      for (uint32_t c = 0; c < side; ++c) {
-        if (elem_bits == 4) {
-          SetInt4At(turned.data(), at(c, r), Int4At(square.data(), at(r, c)));
-        } else {
-          std::memcpy(&turned[at(c, r) * elem_bytes],
-                      &square[at(r, c) * elem_bytes], elem_bytes);
-        }
+  for (uint32_t r = 0; r < side; ++r) {
+    for (uint32_t c = 0; c < side; ++c) {
+      if (elem_bits == 4) {
+        SetInt4At(turned, at(c, r), Int4At(square, at(r, c)));
+      } else {
+        std::memcpy(&turned[at(c, r) * elem_bytes],
+                    &square[at(r, c) * elem_bytes], elem_bytes);
       }
     }
-    for (uint32_t j = 0; j < fractals; ++j) {
-      std::memcpy(to + (i * iter_step + j * frac_step) * kFractalBytes,
-                  &turned[uint64_t{j} * kFractalBytes], kFractalBytes);
-    }
+  }
+  for (uint32_t j = 0; j < fractals; ++j) {
+    std::memcpy(to[j], turned + j * kFractalBytes, kFractalBytes);
   }
 }
 

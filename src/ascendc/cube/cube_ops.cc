@@ -306,7 +306,9 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
   }
   const uint64_t src_end =
       (p.startIndex + (falling ? 0 : last * p.srcStride) + 1) * kFractalBytes;
-  const uint64_t dst_end = (last * (1u + p.dstGap) + 1) * kFractalBytes;
+  // The 950 ignores dstGap: its fractals land one after another.
+  const uint64_t dst_gap = OnCube950() ? 0 : p.dstGap;
+  const uint64_t dst_end = (last * (1u + dst_gap) + 1) * kFractalBytes;
   CheckFits(api, "dst", dst_end, dst.bytes, "the fractals written");
   const uint8_t* from = nullptr;
   if (src_local != nullptr) {
@@ -322,7 +324,7 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
     const uint8_t* fractal =
         from +
         (falling ? p.startIndex - step : p.startIndex + step) * kFractalBytes;
-    uint8_t* out = to + uint64_t{i} * (1u + p.dstGap) * kFractalBytes;
+    uint8_t* out = to + uint64_t{i} * (1u + dst_gap) * kFractalBytes;
     if (src_local == nullptr) NoteGmRead(api, fractal, kFractalBytes);
     if (!p.ifTranspose) {
       std::memmove(out, fractal, kFractalBytes);

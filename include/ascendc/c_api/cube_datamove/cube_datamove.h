@@ -717,8 +717,12 @@ inline void asc_set_l13d_size(uint64_t value,
 /// (LoadDataWithTranspose).
 NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans, __ca__, AscendC::TPosition::A2)
 NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans_sync, __ca__, AscendC::TPosition::A2)
+// A program compiled for the 950 has that product's asc_copy_l12l0b_trans
+// (its own block at the end of this file) in place of this one.
+#if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 3510
 NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans, __cb__, AscendC::TPosition::B2)
 NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans_sync, __cb__, AscendC::TPosition::B2)
+#endif
 #undef NORMGRAD_CAPI_TRANS
 
 // ---- L0C → GM ---------------------------------------------------------------
@@ -1191,3 +1195,89 @@ void asc_set_gm2l1_loop2_stride(uint64_t loop2_src_stride,
 /// The padding value of asc_copy_gm2l1_align: its low sizeof(T) bytes are
 /// the element.
 void asc_set_gm2l1_pad(uint32_t pad_val, normgrad_ascendc::CallSite site = {});
+// ---- The Ascend 950's L1 → L0A / L0B (src/ascendc/capi/cube_load_950.cc) ----
+
+#include "normgrad_ascendc/cube/cube_load_950.h"  // LoadData2DParamsV2
+
+namespace normgrad_ascendc {
+/// LoadData with LoadData2DParamsV2 into `to` (A2 or B2), the C API's
+/// arguments in its fields.
+void CapiCopyL1ToL0V2(const char* api, const CapiCubeType& type,
+                      AscendC::TPosition to, void* dst, void* src,
+                      const AscendC::LoadData2DParamsV2& params,
+                      const CallSite& site);
+/// LoadDataWithTranspose with LoadData2dTransposeParamsV2 into L0B.
+void CapiCopyL1ToL0bTransV2(const char* api, const CapiCubeType& type,
+                            void* dst, void* src,
+                            const AscendC::LoadData2dTransposeParamsV2& params,
+                            const CallSite& site);
+/// The 950 pages' types of the 2D loads into L0A / L0B.
+template <typename T>
+inline constexpr bool kCapiL12L0V2Type =
+    kCapiL12L0Type<T> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, uint16_t>;
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_L12L0_V2(name, qualifier, position, transpose)          \
+  template <typename T>                                                       \
+  void name(qualifier T* dst, __cbuf__ T* src, uint16_t m_start_position,     \
+            uint16_t k_start_position, uint8_t m_step, uint8_t k_step,        \
+            int16_t src_stride, uint16_t dst_stride,                          \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    static_assert(normgrad_ascendc::kCapiL12L0V2Type<T>, #name                \
+                  ": T must be int4b_t, uint8_t, int8_t, uint16_t, int16_t, " \
+                  "half, bfloat16_t, uint32_t, int32_t or float");            \
+    normgrad_ascendc::CapiCopyL1ToL0V2(                                       \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src,     \
+        AscendC::LoadData2DParamsV2(m_start_position, k_start_position,       \
+                                    m_step, k_step, src_stride, dst_stride,   \
+                                    transpose, 0),                            \
+        site);                                                                \
+  }
+/// The 950's L1 → L0A / L0B (its asc_copy_l12l0a/b pages, 2D forms): the
+/// block of m_step × k_step fractals at (m_start_position, k_start_position)
+/// of an Nz matrix with src_stride fractals per column, into an Nz matrix
+/// with dst_stride fractals per column; the _transpose forms transpose each
+/// square (LoadData with LoadData2DParamsV2).
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a, __ca__, AscendC::TPosition::A2, false)
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a_sync, __ca__, AscendC::TPosition::A2,
+                       false)
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a_transpose, __ca__,
+                       AscendC::TPosition::A2, true)
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a_transpose_sync, __ca__,
+                       AscendC::TPosition::A2, true)
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b, __cb__, AscendC::TPosition::B2, false)
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b_sync, __cb__, AscendC::TPosition::B2,
+                       false)
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b_transpose, __cb__,
+                       AscendC::TPosition::B2, true)
+NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b_transpose_sync, __cb__,
+                       AscendC::TPosition::B2, true)
+#undef NORMGRAD_CAPI_L12L0_V2
+
+#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
+#define NORMGRAD_CAPI_L12L0B_TRANS_V2(name)                                    \
+  template <typename T>                                                        \
+  void name(__cb__ T* dst, __cbuf__ T* src, uint16_t index_id, uint8_t repeat, \
+            uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap,      \
+            uint16_t src_frac_gap, normgrad_ascendc::CallSite site = {}) {     \
+    static_assert(normgrad_ascendc::kCapiTransType<T>, #name                   \
+                  ": T must be uint8_t, int8_t, half, bfloat16_t, "            \
+                  "uint32_t, int32_t or float");                               \
+    normgrad_ascendc::CapiCopyL1ToL0bTransV2(                                  \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,                \
+        AscendC::LoadData2dTransposeParamsV2(index_id, repeat, src_stride,     \
+                                             dst_gap, dst_frac_gap,            \
+                                             src_frac_gap, 0),                 \
+        site);                                                                 \
+  }
+/// The 950's L1 → L0B transposed (its asc_copy_l12l0b_trans page): `repeat`
+/// squares, the first at fractal index_id, src_stride fractals apart,
+/// src_frac_gap fractals between one square's fractals in L1, dst_gap and
+/// dst_frac_gap as on Atlas A2/A3 (LoadDataWithTranspose with
+/// LoadData2dTransposeParamsV2). Declared where the program is compiled for
+/// the 950, whose header has this form in place of Atlas A2/A3's.
+NORMGRAD_CAPI_L12L0B_TRANS_V2(asc_copy_l12l0b_trans)
+NORMGRAD_CAPI_L12L0B_TRANS_V2(asc_copy_l12l0b_trans_sync)
+#undef NORMGRAD_CAPI_L12L0B_TRANS_V2
+#endif

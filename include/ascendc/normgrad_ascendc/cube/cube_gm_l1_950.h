@@ -1,7 +1,8 @@
 // normgrad_ascendc/cube/cube_gm_l1_950.h — the Ascend 950's moves from global
 // memory into L1 (docs/cube.md, "The Ascend 950: moves into L1"): DataCopy
 // with the DN → Nz conversion (Dn2NzParams, with its SmallC0 mode) and
-// LoadData of whole 512-byte fractals by M and K steps (LoadData2DParamsV2).
+// LoadData of whole 512-byte fractals by M and K steps (LoadData2DParamsV2,
+// declared with the loads into L0A / L0B in cube_load_950.h).
 // DataCopyPad GM → L1 is the DataCopyPad of data_copy_pad.h with an L1
 // destination; CheckPadIntoL1 is its L1 side.
 //
@@ -15,6 +16,7 @@
 #include <type_traits>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_load_950.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -46,32 +48,6 @@ struct Dn2NzParams {
   uint16_t dstNzC0Stride = 0;      ///< 32-byte units between C0 pieces of a row
   uint16_t dstNzNStride = 0;       ///< 32-byte units between Nz rows
   uint16_t dstNzMatrixStride = 0;  ///< elements between Nz matrices
-};
-
-/// LoadData 2D on the 950: fractal (m, k) of the source Nz matrix lies at
-/// fractal (kStartPosition + k) × srcStride + mStartPosition + m of src and
-/// lands at fractal k × dstStride + m of dst.
-struct LoadData2DParamsV2 {
-  LoadData2DParamsV2() = default;
-  LoadData2DParamsV2(uint32_t mStartPositionIn, uint32_t kStartPositionIn,
-                     uint16_t mStepIn, uint16_t kStepIn, int32_t srcStrideIn,
-                     uint16_t dstStrideIn, bool ifTransposeIn, uint8_t sidIn)
-      : mStartPosition(mStartPositionIn),
-        kStartPosition(kStartPositionIn),
-        mStep(mStepIn),
-        kStep(kStepIn),
-        srcStride(srcStrideIn),
-        dstStride(dstStrideIn),
-        ifTranspose(ifTransposeIn),
-        sid(sidIn) {}
-  uint32_t mStartPosition = 0;  ///< first fractal row (16 elements each)
-  uint32_t kStartPosition = 0;  ///< first fractal column (32 bytes each)
-  uint16_t mStep = 0;           ///< fractal rows moved, 0..255 (0: nothing)
-  uint16_t kStep = 0;           ///< fractal columns moved, 0..255 (0: nothing)
-  int32_t srcStride = 0;        ///< fractals between src's columns, >= 0
-  uint16_t dstStride = 0;       ///< fractals between dst's columns
-  bool ifTranspose = false;     ///< transpose each square of fractals
-  uint8_t sid = 0;              ///< reserved; ignored
 };
 
 }  // namespace AscendC

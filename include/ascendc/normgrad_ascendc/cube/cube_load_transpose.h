@@ -47,6 +47,15 @@ void RunLoadDataWithTranspose(const char* type_name, uint32_t elem_bits,
                               const TensorView& dst, const TensorView& src,
                               const AscendC::LoadData2dTransposeParams& params);
 
+/// The fractals of one transposed square for `elem_bits` (4: four 16 × 64
+/// one above the other, 8: two 16 × 32 one above the other, 16: one 16 × 16,
+/// 32: two 16 × 8 side by side).
+uint32_t SquareFractals(uint32_t elem_bits);
+/// Transposes one square: `from[j]` is its fractal j in the source, `to[j]`
+/// where fractal j of the transposed square goes (the two may overlap).
+void TransposeSquare(uint32_t elem_bits, const uint8_t* const* from,
+                     uint8_t* const* to);
+
 }  // namespace normgrad_ascendc
 
 namespace AscendC {

@@ -195,6 +195,7 @@ struct Img2colRegisters {
   uint16_t repeat_stride = 0;
   uint8_t repeat_time = 1;
   uint8_t repeat_mode = 0;
+  uint16_t dst_stride = 0;  ///< the 950's: fractals between L0A's columns
 };
 
 /// The cube core's Mmad modes (cube/cube_mmad_modes.h): HF32 on or off and
