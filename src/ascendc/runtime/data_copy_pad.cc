@@ -221,9 +221,7 @@ void DataCopyPadInImpl(const char* type_name, uint32_t elem_bytes,
   const auto once = [&](const CopyEnd& d, const CopyEnd& s) {
     PadIn(type_name, elem_bytes, d, s, blocks, fill, api);
   };
-  // SetLoopModePara's loop mode is the UB's; an L1 destination copies once.
-  if (IsCubePosition(dst.ub->position) ||
-      !RunLoopMode(api ? api : "DataCopyPad", elem_bytes, dst, src, once)) {
+  if (!RunLoopMode(api ? api : "DataCopyPad", elem_bytes, dst, src, once)) {
     once(dst, src);
   }
 }

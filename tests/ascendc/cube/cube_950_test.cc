@@ -187,6 +187,30 @@ TEST_F(Cube950Test, GemvReadsOneNdRowUnlessDisabled) {
   }
 }
 
+TEST_F(Cube950Test, LoopModeLeavesGmToL1CopiesAlone) {
+  // SetLoopModePara's directions are GM <-> UB: a DataCopy into L1 moves
+  // its count once even while the GM -> UB loop mode is set.
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 256);
+  LocalTensor<half> a1 = l1.Get<half>();
+  for (uint32_t i = 0; i < 128; ++i) a1.SetValue(i, half(-1.0f));
+  std::vector<half> host(128);
+  for (uint32_t i = 0; i < host.size(); ++i) host[i] = half(float(i));
+  GlobalTensor<half> gm;
+  gm.SetGlobalBuffer(host.data(), host.size());
+  AscendC::LoopModeParams loop;
+  loop.loop1Size = 2;
+  loop.loop1SrcStride = 64;
+  loop.loop1DstStride = 64;
+  AscendC::SetLoopModePara(loop, AscendC::DataCopyMVType::OUT_TO_UB);
+  DataCopy(a1, gm, 32);
+  AscendC::ResetLoopModePara(AscendC::DataCopyMVType::OUT_TO_UB);
+  for (uint32_t i = 0; i < 64; ++i) {
+    EXPECT_EQ(float(a1.GetValue(i)), i < 32 ? float(i) : -1.0f) << i;
+  }
+}
+
 TEST_F(Cube950Test, TheRemovedPathsAreRefused) {
   TPipe pipe;
   TBuf<TPosition::A1> l1;

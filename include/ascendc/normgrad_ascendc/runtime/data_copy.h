@@ -107,6 +107,9 @@ template <typename Once>
 bool RunLoopMode(const char* api, uint32_t elem_bytes, const CopyEnd& dst,
                  const CopyEnd& src, Once&& once) {
   if ((dst.ub == nullptr) == (src.ub == nullptr)) return false;
+  // SetLoopModePara's directions are GM <-> UB only: an L1 end is not looped.
+  const CopyEnd& local = dst.ub != nullptr ? dst : src;
+  if (IsCubePosition(local.ub->position)) return false;
   const AscendC::LoopModeParams* loop = ActiveLoopMode(dst.ub != nullptr);
   if (loop == nullptr) return false;
   const uint32_t n1 = loop->loop1Size == 0 ? 1 : loop->loop1Size;
