@@ -94,6 +94,7 @@
 #include "normgrad_ascendc/runtime/data_copy.h"
 #include "normgrad_ascendc/runtime/data_copy_pad.h"
 #include "normgrad_ascendc/runtime/data_copy_params.h"
+#include "normgrad_ascendc/runtime/float8.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/int4.h"
