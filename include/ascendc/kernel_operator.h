@@ -78,6 +78,7 @@
 #include "normgrad_ascendc/cube/cube_l1_moves.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
+#include "normgrad_ascendc/cube/cube_mx.h"
 #include "normgrad_ascendc/cube/cube_res_group.h"
 #include "normgrad_ascendc/cube/cube_sparse.h"
 #include "normgrad_ascendc/cube/cube_tensor_trait.h"

@@ -75,8 +75,8 @@ double RefHif8(uint32_t code) {
     int e_bits;
     int m_bits;
   };
-  const Dot dots[] = {{"11", 4, 1},  {"10", 3, 2},  {"01", 2, 3},
-                      {"001", 1, 3}, {"0001", 0, 3}};
+  const Dot dots[] = {
+      {"11", 4, 1}, {"10", 3, 2}, {"01", 2, 3}, {"001", 1, 3}, {"0001", 0, 3}};
   for (const Dot& dot : dots) {
     const std::string d = dot.d;
     if (rest.compare(0, d.size(), d) != 0) continue;
