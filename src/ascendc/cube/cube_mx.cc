@@ -34,15 +34,14 @@ const char* Float8Name(CubeType type) {
   return kind != nullptr ? Float8KindName(*kind) : "T";
 }
 
-// The 950's rule for every call of this file.
+// The 950's rule for every call of this file: `what` is the call's subject.
 void Require950(const char* api, const char* what) {
-  const ProfileInfo& profile = CurrentCore().profile();
-  if (profile.profile != Profile::k950) {
-    Fail(
-        "%s: %s exists on the Ascend 950 only (profile %s); run on the 950 "
-        "profile (NORMGRAD_PROFILE=950)",
-        api, what, profile.name);
-  }
+  char why[256];
+  std::snprintf(why, sizeof why,
+                "%s exists on the Ascend 950 only (run on the 950 profile: "
+                "NORMGRAD_PROFILE=950)",
+                what);
+  RequireCubeProfile(api, {Profile::k950}, why);
 }
 
 // Byte of scale (row, kb) in an MX buffer from `base`: fractals of 16 rows ×
@@ -95,7 +94,7 @@ CubeType MmadInputType(const char* api, const char* which, CubeType type) {
   const bool float8 = type == CubeType::kFp8E4m3 ||
                       type == CubeType::kFp8E5m2 || type == CubeType::kHif8;
   if (!float8) return type;
-  char what[64];
+  char what[48];
   std::snprintf(what, sizeof what, "a %s %s", Float8Name(type), which);
   Require950(api, what);
   switch (CurrentCore().mmad_modes().float8) {

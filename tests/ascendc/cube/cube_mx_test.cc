@@ -193,15 +193,15 @@ TEST_F(CubeMxTest, Float8MmadIsTheNineFiftysOnly) {
         AscendC::Mmad(l0c.Get<float>(), l0a.Get<fp8_e4m3fn_t>(),
                       l0b.Get<fp8_e5m2_t>(), p);
       },
-      "Mmad<float, fp8_e4m3fn_t, fp8_e5m2_t>: a fp8_e4m3fn_t fm exists on the "
-      "Ascend 950 only (profile Atlas A2/A3)"));
+      "Mmad<float, fp8_e4m3fn_t, fp8_e5m2_t>: not available on profile Atlas "
+      "A2/A3: a fp8_e4m3fn_t fm exists on the Ascend 950 only"));
   EXPECT_TRUE(FailsWith(
       [&] {
         AscendC::MmadMx(l0c.Get<float>(), l0a.Get<fp8_e4m3fn_t>(),
                         l0b.Get<fp8_e5m2_t>(), p);
       },
-      "MmadMx<float, fp8_e4m3fn_t, fp8_e5m2_t>: MmadMx exists on the Ascend "
-      "950 only (profile Atlas A2/A3)"));
+      "MmadMx<float, fp8_e4m3fn_t, fp8_e5m2_t>: not available on profile "
+      "Atlas A2/A3: MmadMx exists on the Ascend 950 only"));
 }
 
 // ---- MmadMx
