@@ -244,7 +244,7 @@ void LoadScales(normgrad_ascendc::MxSide side, uint32_t operand_offset,
   p.yStep = uint8_t(k / 64);
   p.srcStride = uint16_t(k / 64);
   p.dstStride = uint16_t(k / 64);
-  normgrad_ascendc::RunLoadMxScales("LoadData", side, operand_offset / 16,
+  normgrad_ascendc::RunLoadMxScales("LoadData (MX)", side, operand_offset / 16,
                                     l1.Get<fp8_e8m0_t>().view(), p);
 }
 
@@ -360,8 +360,9 @@ TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
   p.yStep = 2;
   p.srcStride = 4;
   p.dstStride = 3;
-  normgrad_ascendc::RunLoadMxScales("LoadData", normgrad_ascendc::MxSide::kB,
-                                    64, l1.Get<fp8_e8m0_t>().view(), p);
+  normgrad_ascendc::RunLoadMxScales("LoadData (MX)",
+                                    normgrad_ascendc::MxSide::kB, 64,
+                                    l1.Get<fp8_e8m0_t>().view(), p);
   const normgrad_ascendc::MxScaleBuffers& mx =
       normgrad_ascendc::CurrentCore().mx_scales();
   // Row x, fractal y lands at 64 + (x * 3 + y) * 32 from fractal 5 + x * 4
@@ -399,15 +400,17 @@ TEST_F(CubeMxTest, Rules) {
   lp.xStep = 1;
   lp.yStep = 1;
   const auto load = [&](const LocalTensor<fp8_e8m0_t>& src, uint64_t addr) {
-    normgrad_ascendc::RunLoadMxScales("LoadData", normgrad_ascendc::MxSide::kA,
-                                      addr, src.view(), lp);
+    normgrad_ascendc::RunLoadMxScales(
+        "LoadData (MX)", normgrad_ascendc::MxSide::kA, addr, src.view(), lp);
   };
-  EXPECT_TRUE(FailsWith([&] { load(c1.Get<fp8_e8m0_t>(), 0); },
-                        "LoadData: srcMx LocalTensor is at position C1; it "
-                        "must be at A1 or B1 (L1)"));
-  EXPECT_TRUE(FailsWith([&] { load(l1.Get<fp8_e8m0_t>(), 16); },
-                        "LoadData: the scales go to L0A_MX byte 16, which is "
-                        "not a multiple of 32"));
+  EXPECT_TRUE(
+      FailsWith([&] { load(c1.Get<fp8_e8m0_t>(), 0); },
+                "LoadData (MX): srcMx LocalTensor is at position C1; it "
+                "must be at A1 or B1 (L1)"));
+  EXPECT_TRUE(
+      FailsWith([&] { load(l1.Get<fp8_e8m0_t>(), 16); },
+                "LoadData (MX): the scales go to L0A_MX byte 16, which is "
+                "not a multiple of 32"));
   lp.xStep = 2;
   lp.dstStride = 64;
   EXPECT_TRUE(FailsWith([&] { load(l1.Get<fp8_e8m0_t>(), 2048); },

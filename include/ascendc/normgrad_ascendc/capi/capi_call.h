@@ -27,7 +27,8 @@
 
 namespace normgrad_ascendc {
 
-/// Fails unless the current core runs the Atlas A2/A3 profile.
+/// Fails unless the current core runs the Atlas A2/A3 profile, or is a cube
+/// core of the 950 profile.
 void CheckCapiProfile(const char* api);
 
 /// The prologue of a C API function: the call site recorded for the call's
