@@ -336,10 +336,6 @@ TEST_F(CubeMxTest, MmadMxEveryPairOfItsPage) {
   CheckMmadMx<fp4x2_e1m2_t, fp4x2_e1m2_t>(kE1m2, kE1m2, 2, 64, 3, true);
 }
 
-}  // namespace
-
-namespace {
-
 TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
   TPipe pipe;
   TBuf<TPosition::A1> l1;
@@ -461,6 +457,65 @@ TEST_F(CubeMxTest, Rules) {
                 "fm LocalTensor is at position CO1; it must be at A2 (L0A)"));
   p.k = 0;
   AscendC::MmadMx(c, a, b, p);  // a NOP: nothing checked past the operands
+}
+
+// m = 1: with GEMV on, A is one ND row of k codes; with disableGemv, row 0
+// of its Nz fractals. The scales are row 0's either way. Also Mmad's bias
+// form on 8-bit floats (the page's table 6).
+TEST_F(CubeMxTest, MmadMxGemvAndFloat8MmadWithBias) {
+  constexpr uint32_t k = 128, n = 16;
+  std::mt19937 rng = Rng();
+  const Matrix a = Random(rng, kE4m3, 1, k);
+  const Matrix b = Random(rng, kE4m3, k, n);
+  const Scales sa = RandomScales(rng, 1, k);
+  const Scales sb = RandomScales(rng, n, k);
+  TPipe pipe;
+  TBuf<TPosition::A2> l0a;
+  TBuf<TPosition::B2> l0b;
+  TBuf<TPosition::CO1> l0c;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::C2> bt;
+  pipe.InitBuffer(l0a, 1024 + 4 * 512);  // ND row at 0, Nz row 0 at 1024
+  pipe.InitBuffer(l0b, 4 * 512);
+  pipe.InitBuffer(l0c, 3 * 1024);
+  pipe.InitBuffer(l1, 4096);
+  pipe.InitBuffer(bt, 64);
+  LocalTensor<uint8_t> ra = l0a.Get<uint8_t>();
+  LocalTensor<uint8_t> rb = l0b.Get<uint8_t>();
+  for (uint32_t t = 0; t < k; ++t) {
+    ra.SetValue(t, a.code[t]);
+    ra.SetValue(uint32_t(1024 + NzA(0, t, 1, 32)), a.code[t]);
+    for (uint32_t j = 0; j < n; ++j)
+      rb.SetValue(uint32_t(ZnB(t, j, 1, 32)), b.code[size_t{t} * n + j]);
+  }
+  LoadScales(normgrad_ascendc::MxSide::kA, 0, sa, 1, k, l1);
+  LoadScales(normgrad_ascendc::MxSide::kA, 1024, sa, 1, k, l1);
+  LoadScales(normgrad_ascendc::MxSide::kB, 0, sb, n, k, l1);
+  LocalTensor<float> bias = bt.Get<float>();
+  for (uint32_t j = 0; j < n; ++j) bias.SetValue(j, float(j) - 4.0f);
+  MmadParams p;
+  p.m = 1;
+  p.k = k;
+  p.n = n;
+  const LocalTensor<float> c = l0c.Get<float>();
+  AscendC::MmadMx(c, l0a.Get<fp8_e4m3fn_t>(), l0b.Get<fp8_e4m3fn_t>(), p);
+  p.disableGemv = true;
+  AscendC::MmadMx(c[256], l0a.Get<fp8_e4m3fn_t>()[1024],
+                  l0b.Get<fp8_e4m3fn_t>(), p);
+  p.disableGemv = false;
+  AscendC::Mmad(c[512], l0a.Get<fp8_e4m3fn_t>(), l0b.Get<fp8_e4m3fn_t>(), bias,
+                p);
+  for (uint32_t j = 0; j < n; ++j) {
+    double mx = 0, plain = double(j) - 4.0;
+    for (uint32_t t = 0; t < k; ++t) {
+      mx += a.value[t] * sa.value[t / 32] * b.value[size_t{t} * n + j] *
+            sb.value[size_t{j} * (k / 32) + t / 32];
+      plain += a.value[t] * b.value[size_t{t} * n + j];
+    }
+    EXPECT_EQ(double(c.GetValue(j)), mx) << j;
+    EXPECT_EQ(double(c.GetValue(256 + j)), mx) << j;
+    EXPECT_EQ(double(c.GetValue(512 + j)), plain) << j;
+  }
 }
 
 }  // namespace
