@@ -120,6 +120,29 @@ TEST_F(CapiCubeMx, MixedFp8MmadMatchesMmad) {
             0);
 }
 
+// On the 950 asc_mmad's tenth argument is disable_gemv: with m = 1 and it
+// true, A is row 0 of its Nz fractals, as Mmad with disableGemv reads it.
+TEST_F(CapiCubeMx, AscMmadTakesDisableGemvOnThe950) {
+  asc_mmad(At<float>(0), At<fp8_e4m3fn_t>(0), At<fp8_e4m3fn_t>(0), 1, 64, 16, 0,
+           true, false, true);
+  asc_mmad(At<float>(4096), At<fp8_e4m3fn_t>(0), At<fp8_e4m3fn_t>(0), 1, 64, 16,
+           0, false, false, true);
+  AscendC::MmadParams mp;
+  mp.m = 1;
+  mp.k = 64;
+  mp.n = 16;
+  mp.disableGemv = true;
+  AscendC::Mmad(Tensor<float>(TPosition::CO1, 8192, 1024),
+                Tensor<fp8_e4m3fn_t>(TPosition::A2, 0, 2048),
+                Tensor<fp8_e4m3fn_t>(TPosition::B2, 0, 2048), mp);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0C, 0),
+                        Bytes(CubeMemory::kL0C, 8192), 64),
+            0);
+  EXPECT_NE(std::memcmp(Bytes(CubeMemory::kL0C, 0),
+                        Bytes(CubeMemory::kL0C, 4096), 64),
+            0);
+}
+
 TEST_F(CapiCubeMx, Hif8ModeReadsEightBitFloatsAsHifloat8) {
   // HiF8 mode: fp8_e4m3fn_t operands are read as hifloat8_t.
   asc_mmad(At<float>(0), At<hifloat8_t>(0), At<hifloat8_t>(0), 16, 64, 16, 0,
