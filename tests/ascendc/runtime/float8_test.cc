@@ -178,6 +178,9 @@ TEST(Float8, TypesAreOneByteCodes) {
   EXPECT_EQ(static_cast<float>(hifloat8_t::FromBits(0x08)), 1.0f);
   EXPECT_EQ(static_cast<float>(fp8_e8m0_t::FromBits(128)), 2.0f);
   EXPECT_STREQ(normgrad_ascendc::TypeName<hifloat8_t>(), "hifloat8_t");
+  // Debug output prints the codes, not a 16-bit float read from them.
+  static_assert(normgrad_ascendc::DumpKind<fp8_e5m2_t>() == 'u' &&
+                normgrad_ascendc::DumpKind<fp4x2_e1m2_t>() == 'u');
 }
 
 }  // namespace

@@ -123,4 +123,31 @@ constexpr const char* TypeName<AscendC::fp4x2_e1m2_t>() {
   return "fp4x2_e1m2_t";
 }
 
+// Debug output (LocalTensor::Print, DumpTensor) prints these types' codes as
+// unsigned bytes: they are not the 16- or 32-bit floats it decodes.
+template <>
+constexpr char DumpKind<AscendC::fp8_e4m3fn_t>() {
+  return 'u';
+}
+template <>
+constexpr char DumpKind<AscendC::fp8_e5m2_t>() {
+  return 'u';
+}
+template <>
+constexpr char DumpKind<AscendC::hifloat8_t>() {
+  return 'u';
+}
+template <>
+constexpr char DumpKind<AscendC::fp8_e8m0_t>() {
+  return 'u';
+}
+template <>
+constexpr char DumpKind<AscendC::fp4x2_e2m1_t>() {
+  return 'u';
+}
+template <>
+constexpr char DumpKind<AscendC::fp4x2_e1m2_t>() {
+  return 'u';
+}
+
 }  // namespace normgrad_ascendc
