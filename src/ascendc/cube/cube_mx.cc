@@ -55,7 +55,7 @@ uint64_t ScaleByte(uint64_t base, uint32_t row, uint32_t kb, uint32_t kb1) {
 // the buffer and to have been loaded in this block; as floats, [row][kb].
 std::vector<float> ReadScales(const char* api, const char* which, MxSide side,
                               uint64_t base, uint32_t rows, uint32_t k) {
-  const MxScaleBuffers& mx = CurrentCore().mx_scales();
+  MxScaleBuffers& mx = CurrentCore().mx_scales();
   const uint32_t kb1 = k / kMxK;
   const uint32_t row_fractals = CeilDiv(rows, kCubeBlock);
   // Inside the buffer: an operand that fits in L0A / L0B has its scales
@@ -80,7 +80,7 @@ std::vector<float> ReadScales(const char* api, const char* which, MxSide side,
   for (uint32_t r = 0; r < rows; ++r) {
     for (uint32_t kb = 0; kb < k / kMxBlock; ++kb) {
       out[uint64_t{r} * (k / kMxBlock) + kb] =
-          e8m0[mx.bytes[s][ScaleByte(base, r, kb, kb1)]];
+          e8m0[mx.buffer(s)[ScaleByte(base, r, kb, kb1)]];
     }
   }
   return out;
@@ -159,7 +159,7 @@ void RunLoadMxScales(const char* api, MxSide side, uint64_t mx_addr,
     for (uint32_t y = 0; y < p.yStep; ++y) {
       const uint64_t in = (first + uint64_t{x} * p.srcStride + y) * 32;
       const uint64_t out = mx_addr + (uint64_t{x} * p.dstStride + y) * 32;
-      std::memmove(mx.bytes[s] + out, from + in, 32);
+      std::memmove(mx.buffer(s) + out, from + in, 32);
       mx.MarkLoaded(s, static_cast<uint32_t>(out / 32));
     }
   }

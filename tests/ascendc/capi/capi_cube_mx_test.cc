@@ -81,10 +81,10 @@ TEST_F(CapiCubeMx, MxScalesAndMmadMxMatchTheCxxForms) {
   normgrad_ascendc::RunLoadMxScales(
       "LoadData (MX)", normgrad_ascendc::MxSide::kB, 8192 / 16,
       Tensor<fp8_e8m0_t>(TPosition::B1, 128, 128).view(), p);
-  const normgrad_ascendc::MxScaleBuffers& mx =
+  normgrad_ascendc::MxScaleBuffers& mx =
       normgrad_ascendc::CurrentCore().mx_scales();
-  EXPECT_EQ(std::memcmp(mx.bytes[0], mx.bytes[0] + 512, 128), 0);
-  EXPECT_EQ(std::memcmp(mx.bytes[1], mx.bytes[1] + 512, 128), 0);
+  EXPECT_EQ(std::memcmp(mx.buffer(0), mx.buffer(0) + 512, 128), 0);
+  EXPECT_EQ(std::memcmp(mx.buffer(1), mx.buffer(1) + 512, 128), 0);
 
   asc_mmad_mx(At<float>(0), At<fp8_e4m3fn_t>(0), At<fp8_e5m2_t>(0), 32, 128, 32,
               0, false, false, true);

@@ -359,7 +359,7 @@ TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
   normgrad_ascendc::RunLoadMxScales("LoadData (MX)",
                                     normgrad_ascendc::MxSide::kB, 64,
                                     l1.Get<fp8_e8m0_t>().view(), p);
-  const normgrad_ascendc::MxScaleBuffers& mx =
+  normgrad_ascendc::MxScaleBuffers& mx =
       normgrad_ascendc::CurrentCore().mx_scales();
   // Row x, fractal y lands at 64 + (x * 3 + y) * 32 from fractal 5 + x * 4
   // + y.
@@ -368,7 +368,7 @@ TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
     for (uint32_t y = 0; y < 2; ++y) {
       const uint32_t at = 64 + (x * 3 + y) * 32;
       for (uint32_t i = 0; i < 32; ++i) {
-        ASSERT_EQ(mx.bytes[1][at + i], want[x][y]) << x << ", " << y;
+        ASSERT_EQ(mx.buffer(1)[at + i], want[x][y]) << x << ", " << y;
       }
       EXPECT_TRUE(mx.IsLoaded(1, at / 32));
     }

@@ -201,21 +201,32 @@ struct MmadModes {
 /// The 950 cube core's MX scale buffers (cube/cube_mx.h): L0A_MX and L0B_MX,
 /// 4 KiB each, addressed as L0A's and L0B's byte address / 16; the MX form
 /// of LoadData fills them in 32-byte fractals and MmadMx reads them. A block
-/// starts with them zeroed and no fractal loaded.
+/// starts with no fractal loaded (MmadMx refuses one that is not, so the
+/// bytes need no clearing).
 struct MxScaleBuffers {
   static constexpr uint32_t kBytes = 4096;
   static constexpr uint32_t kFractalBytes = 32;
   static constexpr uint32_t kFractals = kBytes / kFractalBytes;
-  uint8_t bytes[2][kBytes] = {};  ///< [0]: L0A_MX, [1]: L0B_MX
-  uint64_t loaded[2][kFractals / 64] = {};
+  uint64_t loaded[2][kFractals / 64] = {};  ///< [0]: L0A_MX, [1]: L0B_MX
+  /// Both buffers, L0A_MX first, allocated by the first move.
+  std::unique_ptr<uint8_t[]> bytes;
 
+  /// `side`'s buffer (0: L0A_MX, 1: L0B_MX), allocated on first use.
+  uint8_t* buffer(int side) {
+    if (!bytes) bytes.reset(new uint8_t[2 * kBytes]());
+    return bytes.get() + side * kBytes;
+  }
   bool IsLoaded(int side, uint32_t fractal) const {
     return (loaded[side][fractal / 64] >> (fractal % 64) & 1u) != 0;
   }
   void MarkLoaded(int side, uint32_t fractal) {
     loaded[side][fractal / 64] |= uint64_t{1} << (fractal % 64);
   }
-  void Reset() { *this = MxScaleBuffers(); }
+  void Reset() {
+    for (auto& side : loaded) {
+      for (uint64_t& word : side) word = 0;
+    }
+  }
 };
 
 /// The cube core's sparse index buffer (cube/cube_sparse.h): the 2-bit
