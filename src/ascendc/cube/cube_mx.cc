@@ -4,7 +4,6 @@
 // 8-bit float operands, each checked against its page's rules first.
 #include "normgrad_ascendc/cube/cube_mx.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -12,7 +11,6 @@
 
 #include "ascendc/cube/cube_checks.h"
 #include "ascendc/cube/cube_unit_flag.h"
-#include "normgrad_ascendc/cube/cube_memory.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
@@ -51,15 +49,15 @@ uint64_t ScaleByte(uint64_t base, uint32_t row, uint32_t kb, uint32_t kb1) {
          uint64_t{row % kCubeBlock} * 2 + kb % 2;
 }
 
-// The scales of `rows` rows × k / 32 blocks from `base`, checked to lie in
-// the buffer and to have been loaded in this block; as floats, [row][kb].
+// The scales of `rows` rows × k / 32 blocks from `base`, each of their
+// fractals checked to have been loaded in this block; as floats, [row][kb].
 std::vector<float> ReadScales(const char* api, const char* which, MxSide side,
                               uint64_t base, uint32_t rows, uint32_t k) {
   MxScaleBuffers& mx = CurrentCore().mx_scales();
   const uint32_t kb1 = k / kMxK;
   const uint32_t row_fractals = CeilDiv(rows, kCubeBlock);
-  // Inside the buffer: an operand that fits in L0A / L0B has its scales
-  // (a 32nd of its bytes, or a 16th for fp4) inside L0A_MX / L0B_MX.
+  // No bound to check: an operand that fits in L0A / L0B has its scales (a
+  // 32nd of its bytes, or a 16th for fp4) inside L0A_MX / L0B_MX.
   const uint64_t end = base + uint64_t{row_fractals} * kb1 * 32;
   const char* buffer = side == MxSide::kA ? "L0A_MX" : "L0B_MX";
   const int s = static_cast<int>(side);
