@@ -45,7 +45,8 @@ void CheckCapiProfile(const char* api, CapiProfiles profiles) {
       "A2/A3 only%s",
       api, info.name,
       info.profile == Profile::k950
-          ? " (on the 950: asc_get_phy_buf_addr and the loads into L0A / L0B)"
+          ? " (on the 950, the cube-side functions whose pages list it: "
+            "docs/capi.md)"
           : "");
 }
 

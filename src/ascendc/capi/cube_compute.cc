@@ -6,6 +6,7 @@
 #include "c_api/cube_compute/cube_compute.h"
 
 #include <cstdint>
+#include <cstdio>
 
 #include "normgrad_ascendc/capi/capi_call.h"
 #include "normgrad_ascendc/capi/capi_cube.h"
@@ -17,27 +18,52 @@ namespace normgrad_ascendc {
 
 namespace {
 
-const char* MmadTypes(CubeType c, CubeType ab) {
-  if (c == CubeType::kInt32) {
-    return ab == CubeType::kInt4 ? "int32_t, int4b_t" : "int32_t, int8_t";
-  }
+const char* AbName(CubeType ab) {
   switch (ab) {
+    case CubeType::kInt8:
+      return "int8_t";
+    case CubeType::kInt4:
+      return "int4b_t";
     case CubeType::kHalf:
-      return "float, half";
+      return "half";
     case CubeType::kBfloat16:
-      return "float, bfloat16_t";
+      return "bfloat16_t";
+    case CubeType::kFloat:
+      return "float";
+    case CubeType::kFp8E4m3:
+      return "fp8_e4m3fn_t";
+    case CubeType::kFp8E5m2:
+      return "fp8_e5m2_t";
+    case CubeType::kHif8:
+      return "hifloat8_t";
     default:
-      return "float, float";
+      return "T";
   }
 }
 
+// "float, half"; with two input types (the 950's mixed FP8 pairs) "float,
+// fp8_e4m3fn_t, fp8_e5m2_t".
+struct MmadTypes {
+  MmadTypes(CubeType c, CubeType a, CubeType b) {
+    const char* c_name = c == CubeType::kInt32 ? "int32_t" : "float";
+    if (a == b) {
+      std::snprintf(text, sizeof text, "%s, %s", c_name, AbName(a));
+    } else {
+      std::snprintf(text, sizeof text, "%s, %s, %s", c_name, AbName(a),
+                    AbName(b));
+    }
+  }
+  char text[48];
+};
+
 }  // namespace
 
-void CapiMmad(const char* api, CubeType c_type, CubeType ab_type, void* c,
-              void* a, void* b, const CapiMmadArgs& args,
-              const CallSite& site) {
-  const CapiCall call(api, site);
-  const char* types = MmadTypes(c_type, ab_type);
+void CapiMmad(const char* api, CubeType c_type, CubeType a_type,
+              CubeType b_type, void* c, void* a, void* b,
+              const CapiMmadArgs& args, const CallSite& site) {
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
+  const MmadTypes mmad_types(c_type, a_type, b_type);
+  const char* types = mmad_types.text;
   const CapiCubeName name(api, types);
   const TensorView dst =
       CubePointerView(api, types, "c_matrix", c, AscendC::TPosition::CO1);
@@ -63,12 +89,18 @@ void CapiMmad(const char* api, CubeType c_type, CubeType ab_type, void* c,
   p.k = args.n_dim;
   p.n = args.right_width;
   p.unitFlag = args.unit_flag;
-  p.kDirectionAlign = args.k_direction_align;
+  // The tenth argument is k_direction_align on Atlas A2/A3 and disable_gemv
+  // on the 950 (its page's prototypes for that product).
+  if (CurrentCore().profile().profile == Profile::k950) {
+    p.disableGemv = args.k_direction_align;
+  } else {
+    p.kDirectionAlign = args.k_direction_align;
+  }
   p.cmatrixInitVal = args.c_matrix_init_val;
   p.cmatrixSource = false;
   RunAsCapi(name.text, [&] {
-    RunMmad(c_type, ab_type, ab_type, dst, fm, filter, nullptr,
-            CubeType::kOther, p);
+    RunMmad(c_type, a_type, b_type, dst, fm, filter, nullptr, CubeType::kOther,
+            p);
   });
 }
 

@@ -9,10 +9,17 @@
 #include <initializer_list>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/runtime/float8.h"
 #include "normgrad_ascendc/runtime/profile.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
+
+/// The bits one element of `type` takes (4 for int4b_t and each value of a
+/// packed fp4x2 type; 32 for kOther).
+uint32_t CubeTypeBits(CubeType type);
+/// The float8.h format of an 8-bit or 4-bit float type; null for the others.
+const Float8Kind* Float8KindOf(CubeType type);
 
 /// A live, non-empty LocalTensor at one of `positions` (their names in
 /// `expected`), starting at a multiple of `align` bytes.

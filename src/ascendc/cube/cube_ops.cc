@@ -26,6 +26,7 @@
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_l1_moves.h"
 #include "normgrad_ascendc/cube/cube_memory.h"
+#include "normgrad_ascendc/cube/cube_mx.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
 
@@ -62,10 +63,71 @@ const char* CubeTypeName(CubeType type) {
       return "float";
     case CubeType::kInt4:
       return "int4b_t";
+    case CubeType::kFp8E4m3:
+      return "fp8_e4m3fn_t";
+    case CubeType::kFp8E5m2:
+      return "fp8_e5m2_t";
+    case CubeType::kHif8:
+      return "hifloat8_t";
+    case CubeType::kFp8E8m0:
+      return "fp8_e8m0_t";
+    case CubeType::kFp4E2m1:
+      return "fp4x2_e2m1_t";
+    case CubeType::kFp4E1m2:
+      return "fp4x2_e1m2_t";
     case CubeType::kOther:
       break;
   }
   return "T";
+}
+
+uint32_t CubeTypeBits(CubeType type) {
+  switch (type) {
+    case CubeType::kInt4:
+    case CubeType::kFp4E2m1:
+    case CubeType::kFp4E1m2:
+      return 4;
+    case CubeType::kInt8:
+    case CubeType::kUint8:
+    case CubeType::kFp8E4m3:
+    case CubeType::kFp8E5m2:
+    case CubeType::kHif8:
+    case CubeType::kFp8E8m0:
+      return 8;
+    case CubeType::kInt16:
+    case CubeType::kUint16:
+    case CubeType::kHalf:
+    case CubeType::kBfloat16:
+      return 16;
+    case CubeType::kInt32:
+    case CubeType::kUint32:
+    case CubeType::kFloat:
+    case CubeType::kOther:
+      break;
+  }
+  return 32;
+}
+
+const Float8Kind* Float8KindOf(CubeType type) {
+  static constexpr Float8Kind kKinds[] = {
+      Float8Kind::kE4m3fn, Float8Kind::kE5m2, Float8Kind::kHif8,
+      Float8Kind::kE8m0,   Float8Kind::kE2m1, Float8Kind::kE1m2};
+  switch (type) {
+    case CubeType::kFp8E4m3:
+      return &kKinds[0];
+    case CubeType::kFp8E5m2:
+      return &kKinds[1];
+    case CubeType::kHif8:
+      return &kKinds[2];
+    case CubeType::kFp8E8m0:
+      return &kKinds[3];
+    case CubeType::kFp4E2m1:
+      return &kKinds[4];
+    case CubeType::kFp4E1m2:
+      return &kKinds[5];
+    default:
+      return nullptr;
+  }
 }
 
 // ---- Shared checks (cube_checks.h) ----------------------------------------
@@ -388,6 +450,9 @@ namespace {
 
 // An element of A, B or the bias as a double (exact for every input type).
 double Element(CubeType type, const uint8_t* p) {
+  if (const Float8Kind* kind = Float8KindOf(type)) {
+    return DecodeFloat8(*kind, *p);
+  }
   switch (type) {
     case CubeType::kInt8:
       return static_cast<int8_t>(*p);
@@ -459,10 +524,18 @@ void InputRun(CubeType type, const uint8_t* base, uint64_t first,
         break;
     }
   }
-  const uint64_t bytes =
-      type == CubeType::kInt8                                  ? 1
-      : type == CubeType::kHalf || type == CubeType::kBfloat16 ? 2
-                                                               : 4;
+  if (const Float8Kind* kind = Float8KindOf(type)) {
+    // 8-bit floats a byte each; 4-bit ones two a byte, the low nibble first.
+    const float* table = Float8Table(*kind);
+    const bool fp4 = CubeTypeBits(type) == 4;
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint64_t e = first + i;
+      const uint8_t byte = base[fp4 ? e / 2 : e];
+      out[i] = static_cast<T>(table[fp4 ? (byte >> (e % 2 * 4)) & 0xF : byte]);
+    }
+    return;
+  }
+  const uint64_t bytes = CubeTypeBits(type) / 8;
   for (uint32_t i = 0; i < count; ++i) {
     out[i] = type == CubeType::kInt4
                  ? static_cast<T>(Int4At(base, first + i))
@@ -484,6 +557,9 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   char api[64];
   std::snprintf(api, sizeof api, "Mmad<%s, %s, %s>", CubeTypeName(dst_type),
                 CubeTypeName(fm_type), CubeTypeName(filter_type));
+  // The 950's 8-bit floats, read as the HiF8 / FP8 mode says (cube_mx.cc).
+  fm_type = MmadInputType(api, "fm", fm_type);
+  filter_type = MmadInputType(api, "filter", filter_type);
   if (bias != nullptr) {
     CheckOperand(api, "bias", *bias, {TPosition::C2}, "C2 (the bias table)",
                  64);
@@ -502,10 +578,7 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
                        "int8_t first");
   }
   if (p.m == 0 || p.n == 0 || p.k == 0) return;  // a NOP
-  const uint32_t in_bits = fm_type == CubeType::kInt4    ? 4
-                           : fm_type == CubeType::kInt8  ? 8
-                           : fm_type == CubeType::kFloat ? 32
-                                                         : 16;
+  const uint32_t in_bits = CubeTypeBits(fm_type);
   const uint32_t k0 = 256 / in_bits;  // K of one fractal (32 bytes)
   const uint64_t fractal_elems = kFractalBytes * 8 / in_bits;
   // The K extent of A's rows of fractals: float aligns K to 8 (k0), or to
@@ -846,20 +919,7 @@ void ConvertOut(CubeType src_type, CubeType dst_type, bool relu,
   *to = RoundToB8(scaled + static_cast<float>(q->offset), q->is_signed);
 }
 
-uint32_t CubeTypeBytes(CubeType type) {
-  switch (type) {
-    case CubeType::kInt8:
-    case CubeType::kUint8:
-      return 1;
-    case CubeType::kInt16:
-    case CubeType::kUint16:
-    case CubeType::kHalf:
-    case CubeType::kBfloat16:
-      return 2;
-    default:
-      return 4;
-  }
-}
+uint32_t CubeTypeBytes(CubeType type) { return CubeTypeBits(type) / 8; }
 
 namespace {
 

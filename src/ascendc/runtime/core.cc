@@ -153,6 +153,7 @@ void Core::SetBlock(int64_t idx, int64_t num, const CoreRole& role) {
   img2col_registers_ = Img2colRegisters();
   mmad_modes_ = MmadModes();
   sparse_index_.Reset();
+  mx_scales_.Reset();
   unit_flags_.Reset();
   aipp_registers_ = AippRegisters();
   ClearUbTail(*this);

@@ -1,5 +1,5 @@
-// capi_cube_load_950_test.cc — the C API's loads into L0A / L0B on the Ascend 950
-// (c_api/cube_datamove/cube_datamove.h, docs/capi.md "The 950's loads into
+// capi_cube_load_950_test.cc — the C API's loads into L0A / L0B on the Ascend
+// 950 (c_api/cube_datamove/cube_datamove.h, docs/capi.md "The 950's loads into
 // L0A and L0B"): the 2D forms of asc_copy_l12l0a / asc_copy_l12l0b and
 // their _transpose and _sync forms against LoadData with LoadData2DParamsV2
 // on the same data, bit for bit (int4b_t, which has no C++ V2 form, against
@@ -49,7 +49,9 @@ class CapiCubeLoad950 : public ::testing::Test {
     std::memset(Bytes(CubeMemory::kL0A, 0), 0, 32768);
     std::memset(Bytes(CubeMemory::kL0B, 0), 0, 32768);
   }
-  ~CapiCubeLoad950() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+  ~CapiCubeLoad950() override {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  }
 
   compat_test::ProfileScope profile_;
 };

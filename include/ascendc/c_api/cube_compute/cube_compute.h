@@ -16,7 +16,9 @@
 
 #include "normgrad_ascendc/capi/capi_cube.h"
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_mx.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/float8.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/int4.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
@@ -29,14 +31,15 @@ struct CapiMmadArgs {
   uint16_t n_dim;        ///< K: A's width and B's height
   uint16_t right_width;  ///< N
   uint8_t unit_flag;
-  bool k_direction_align;
+  bool k_direction_align;  ///< disable_gemv on the 950
   bool is_weight_offset;
   bool c_matrix_source;
   bool c_matrix_init_val;
 };
 /// Mmad on the L0C, L0A and L0B operands the pointers name.
-void CapiMmad(const char* api, CubeType c_type, CubeType ab_type, void* c,
-              void* a, void* b, const CapiMmadArgs& args, const CallSite& site);
+void CapiMmad(const char* api, CubeType c_type, CubeType a_type,
+              CubeType b_type, void* c, void* a, void* b,
+              const CapiMmadArgs& args, const CallSite& site);
 /// MmadWithSparse on the L0C, L0A and L0B operands the pointers name.
 void CapiMmadSparse(const char* api, void* c, void* a, void* b, uint16_t m,
                     uint16_t k, uint16_t n, uint8_t unit_flag,
@@ -53,14 +56,14 @@ void CapiSetHf32(const char* api, bool on, const CallSite& site);
 void CapiSetHf32Trans(uint32_t mode, const CallSite& site);
 void CapiSetMmadDirection(const char* api, const CallSite& site);
 
-/// The Atlas A2/A3 pairs of asc_mmad: (C, A and B).
+/// The pairs of asc_mmad: (C, A and B); the 8-bit floats are the 950's.
 template <typename C, typename A>
-inline constexpr bool kCapiMmadPair = (std::is_same_v<C, int32_t> &&
-                                       std::is_same_v<A, int8_t>) ||
-                                      (std::is_same_v<C, float> &&
-                                       (std::is_same_v<A, half> ||
-                                        std::is_same_v<A, float> ||
-                                        std::is_same_v<A, bfloat16_t>));
+inline constexpr bool kCapiMmadPair =
+    (std::is_same_v<C, int32_t> && std::is_same_v<A, int8_t>) ||
+    (std::is_same_v<C, float> &&
+     (std::is_same_v<A, half> || std::is_same_v<A, float> ||
+      std::is_same_v<A, bfloat16_t> || std::is_same_v<A, fp8_e4m3fn_t> ||
+      std::is_same_v<A, fp8_e5m2_t> || std::is_same_v<A, hifloat8_t>));
 
 }  // namespace normgrad_ascendc
 
@@ -75,7 +78,8 @@ inline constexpr bool kCapiMmadPair = (std::is_same_v<C, int32_t> &&
                   "must be " pairs);                                           \
     normgrad_ascendc::CapiMmad(                                                \
         #name, normgrad_ascendc::CubeTypeOf<C>(),                              \
-        normgrad_ascendc::CubeTypeOf<A>(), c_matrix, a_matrix, b_matrix,       \
+        normgrad_ascendc::CubeTypeOf<A>(), normgrad_ascendc::CubeTypeOf<A>(),  \
+        c_matrix, a_matrix, b_matrix,                                          \
         {left_height, n_dim, right_width, unit_flag, k_direction_align, false, \
          c_matrix_source, c_matrix_init_val},                                  \
         site);                                                                 \
@@ -96,15 +100,16 @@ inline constexpr bool kCapiMmadPair = (std::is_same_v<C, int32_t> &&
     (void)smask_offset;                                                        \
     normgrad_ascendc::CapiMmad(                                                \
         #name, normgrad_ascendc::CubeTypeOf<C>(),                              \
-        normgrad_ascendc::CubeTypeOf<A>(), c_matrix, a_matrix, b_matrix,       \
+        normgrad_ascendc::CubeTypeOf<A>(), normgrad_ascendc::CubeTypeOf<A>(),  \
+        c_matrix, a_matrix, b_matrix,                                          \
         {left_height, n_dim, right_width, unit_flag, k_direction_align,        \
          is_weight_offset, c_matrix_source, c_matrix_init_val},                \
         site);                                                                 \
   }
 
-#define NORMGRAD_CAPI_MMAD_PAIRS                                 \
-  "(int32_t, int8_t), (float, half), (float, float) or (float, " \
-  "bfloat16_t)"
+#define NORMGRAD_CAPI_MMAD_PAIRS                                            \
+  "(int32_t, int8_t), (float, half), (float, float), (float, bfloat16_t), " \
+  "(float, fp8_e4m3fn_t), (float, fp8_e5m2_t) or (float, hifloat8_t)"
 /// C (left_height × right_width, L0C, Nz) = A (left_height × n_dim, L0A, Zz)
 /// × B (n_dim × right_width, L0B, Zn), starting from 0
 /// (c_matrix_init_val) or from what L0C holds (c_matrix_source false).
@@ -196,4 +201,72 @@ inline uint64_t asc_get_l0c2gm_unitflag(normgrad_ascendc::CallSite site = {}) {
   return normgrad_ascendc::CapiGetL0c2Gm(
       "asc_get_l0c2gm_unitflag", normgrad_ascendc::L0c2GmSetting::kUnitFlag,
       site);
+}
+
+// ---- The 950's 8-bit floats and MX (docs/capi.md, "The 950's 8-bit floats
+// and MX"; cube/cube_mx.h) ----
+
+namespace normgrad_ascendc {
+
+/// MmadMx on the L0C, L0A and L0B operands the pointers name (the scales at
+/// their addresses / 16); `args.k_direction_align` is disable_gemv.
+void CapiMmadMx(const char* api, CubeType a_type, CubeType b_type, void* c,
+                void* a, void* b, const CapiMmadArgs& args,
+                const CallSite& site);
+/// asc_enable_hif8 (`hif8` true) and asc_enable_fp8.
+void CapiSetFloat8Mode(const char* api, bool hif8, const CallSite& site);
+
+/// The 950's mixed FP8 pairs of asc_mmad (A's type is not B's).
+template <typename A, typename B>
+inline constexpr bool kCapiMixedFp8 =
+    !std::is_same_v<A, B> &&
+    (std::is_same_v<A, fp8_e4m3fn_t> || std::is_same_v<A, fp8_e5m2_t>)&&(
+        std::is_same_v<B, fp8_e4m3fn_t> || std::is_same_v<B, fp8_e5m2_t>);
+
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_MMAD_950(name, run, pair_rule)                        \
+  template <typename A, typename B, std::enable_if_t<(pair_rule), int> = 0> \
+  void name(__cc__ float* c_matrix, __ca__ A* a_matrix, __cb__ B* b_matrix, \
+            uint16_t left_height, uint16_t n_dim, uint16_t right_width,     \
+            uint8_t unit_flag, bool disable_gemv, bool c_matrix_source,     \
+            bool c_matrix_init_val, normgrad_ascendc::CallSite site = {}) { \
+    normgrad_ascendc::run(                                                  \
+        #name, normgrad_ascendc::CubeTypeOf<A>(),                           \
+        normgrad_ascendc::CubeTypeOf<B>(), c_matrix, a_matrix, b_matrix,    \
+        {left_height, n_dim, right_width, unit_flag, disable_gemv, false,   \
+         c_matrix_source, c_matrix_init_val},                               \
+        site);                                                              \
+  }
+
+namespace normgrad_ascendc {
+inline void CapiMmadFloat(const char* api, CubeType a_type, CubeType b_type,
+                          void* c, void* a, void* b, const CapiMmadArgs& args,
+                          const CallSite& site) {
+  CapiMmad(api, CubeType::kFloat, a_type, b_type, c, a, b, args, site);
+}
+}  // namespace normgrad_ascendc
+
+/// asc_mmad with A fp8_e4m3fn_t and B fp8_e5m2_t or the other way round
+/// (the same-type 8-bit float pairs are asc_mmad's own template above).
+NORMGRAD_CAPI_MMAD_950(asc_mmad, CapiMmadFloat,
+                       (normgrad_ascendc::kCapiMixedFp8<A, B>))
+NORMGRAD_CAPI_MMAD_950(asc_mmad_sync, CapiMmadFloat,
+                       (normgrad_ascendc::kCapiMixedFp8<A, B>))
+/// C (float, L0C) = (scaleA ⊗ A) × (scaleB ⊗ B) + the initial C: MmadMx,
+/// the scales in L0A_MX / L0B_MX at A's and B's addresses / 16.
+NORMGRAD_CAPI_MMAD_950(asc_mmad_mx, CapiMmadMx,
+                       (AscendC::cube_detail::kMmadMxPair<A, B>))
+NORMGRAD_CAPI_MMAD_950(asc_mmad_mx_sync, CapiMmadMx,
+                       (AscendC::cube_detail::kMmadMxPair<A, B>))
+#undef NORMGRAD_CAPI_MMAD_950
+
+/// Mmad reads every 8-bit float operand (fp8_e4m3fn_t, fp8_e5m2_t,
+/// hifloat8_t) as hifloat8_t.
+inline void asc_enable_hif8(normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetFloat8Mode("asc_enable_hif8", true, site);
+}
+/// Mmad reads FP8 operands as their types and refuses hifloat8_t ones.
+inline void asc_enable_fp8(normgrad_ascendc::CallSite site = {}) {
+  normgrad_ascendc::CapiSetFloat8Mode("asc_enable_fp8", false, site);
 }

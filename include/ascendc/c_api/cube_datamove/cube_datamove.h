@@ -19,6 +19,7 @@
 #include "normgrad_ascendc/cube/cube_api.h"
 #include "normgrad_ascendc/cube/cube_img2col.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
+#include "normgrad_ascendc/cube/cube_mx.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/int4.h"
@@ -1281,3 +1282,30 @@ NORMGRAD_CAPI_L12L0B_TRANS_V2(asc_copy_l12l0b_trans)
 NORMGRAD_CAPI_L12L0B_TRANS_V2(asc_copy_l12l0b_trans_sync)
 #undef NORMGRAD_CAPI_L12L0B_TRANS_V2
 #endif
+// ---- The 950's MX scale moves (docs/capi.md, "The 950's 8-bit floats and
+// MX"; cube/cube_mx.h) ----
+
+namespace normgrad_ascendc {
+/// The scale move of LoadData's MX form into L0A_MX (`side` kA) or L0B_MX:
+/// `dst` is the L0A / L0B address (asc_get_phy_buf_addr) / 16.
+void CapiCopyL1ToMx(const char* api, MxSide side, uint64_t dst, const void* src,
+                    uint16_t x_start_pos, uint16_t y_start_pos, uint8_t x_step,
+                    uint8_t y_step, uint16_t src_stride, uint16_t dst_stride,
+                    const CallSite& site);
+}  // namespace normgrad_ascendc
+
+#define NORMGRAD_CAPI_COPY_MX(name, side)                                      \
+  inline void name(uint64_t dst, __cbuf__ fp8_e8m0_t* src,                     \
+                   uint16_t x_start_pos, uint16_t y_start_pos, uint8_t x_step, \
+                   uint8_t y_step, uint16_t src_stride, uint16_t dst_stride,   \
+                   normgrad_ascendc::CallSite site = {}) {                     \
+    normgrad_ascendc::CapiCopyL1ToMx(                                          \
+        #name, normgrad_ascendc::MxSide::side, dst, src, x_start_pos,          \
+        y_start_pos, x_step, y_step, src_stride, dst_stride, site);            \
+  }
+/// L1 → L0A_MX / L0B_MX: x_step rows of y_step 32-byte scale fractals.
+NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0a_mx, kA)
+NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0a_mx_sync, kA)
+NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0b_mx, kB)
+NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0b_mx_sync, kB)
+#undef NORMGRAD_CAPI_COPY_MX

@@ -28,8 +28,8 @@
 namespace normgrad_ascendc {
 
 /// The profiles a C API function runs on: Atlas A2/A3's, or also the 950
-/// for the few functions mapped there (asc_get_phy_buf_addr and the 950's
-/// loads into L0A / L0B, docs/capi.md).
+/// for the cube-side functions whose pages list it (docs/capi.md); each of
+/// those keeps the profile rules of the C++ instruction it calls.
 enum class CapiProfiles : uint8_t { kA2, kA2And950 };
 
 /// Fails unless the current core runs one of `profiles`.

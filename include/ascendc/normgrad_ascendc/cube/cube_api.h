@@ -20,6 +20,7 @@
 
 #include "normgrad_ascendc/cube/cube_table_copy.h"
 #include "normgrad_ascendc/runtime/core.h"
+#include "normgrad_ascendc/runtime/float8.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/half.h"
 #include "normgrad_ascendc/runtime/int4.h"
@@ -188,6 +189,14 @@ enum class CubeType : uint8_t {
   kUint32,
   kFloat,
   kInt4,
+  // The Ascend 950's 8-bit floats and the MX scale (runtime/float8.h), and
+  // its packed 4-bit floats (two a byte).
+  kFp8E4m3,
+  kFp8E5m2,
+  kHif8,
+  kFp8E8m0,
+  kFp4E2m1,
+  kFp4E1m2,
   kOther,
 };
 
@@ -203,6 +212,12 @@ constexpr CubeType CubeTypeOf() {
   if constexpr (std::is_same_v<T, uint32_t>) return CubeType::kUint32;
   if constexpr (std::is_same_v<T, float>) return CubeType::kFloat;
   if constexpr (std::is_same_v<T, AscendC::int4b_t>) return CubeType::kInt4;
+  if constexpr (std::is_same_v<T, fp8_e4m3fn_t>) return CubeType::kFp8E4m3;
+  if constexpr (std::is_same_v<T, fp8_e5m2_t>) return CubeType::kFp8E5m2;
+  if constexpr (std::is_same_v<T, hifloat8_t>) return CubeType::kHif8;
+  if constexpr (std::is_same_v<T, fp8_e8m0_t>) return CubeType::kFp8E8m0;
+  if constexpr (std::is_same_v<T, fp4x2_e2m1_t>) return CubeType::kFp4E2m1;
+  if constexpr (std::is_same_v<T, fp4x2_e1m2_t>) return CubeType::kFp4E1m2;
   return CubeType::kOther;
 }
 
@@ -338,7 +353,16 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
 }
 
 namespace cube_detail {
-// The Atlas A2/A3 type pairs of Mmad: dst, fm, filter.
+// The 8-bit float inputs of the Ascend 950's Mmad: the two FP8 formats mix,
+// hifloat8_t pairs only with itself.
+template <typename U, typename S>
+inline constexpr bool kMmadFloat8Pair =
+    ((std::is_same_v<U, fp8_e4m3fn_t> ||
+      std::is_same_v<U, fp8_e5m2_t>)&&(std::is_same_v<S, fp8_e4m3fn_t> ||
+                                       std::is_same_v<S, fp8_e5m2_t>)) ||
+    (std::is_same_v<U, hifloat8_t> && std::is_same_v<S, hifloat8_t>);
+// The type pairs of Mmad: dst, fm, filter (Atlas A2/A3 and the 950's 8-bit
+// floats, which RunMmad refuses on other profiles).
 template <typename T, typename U, typename S>
 inline constexpr bool kMmadPair =
     (std::is_same_v<T, int32_t> && std::is_same_v<U, int8_t> &&
@@ -347,7 +371,8 @@ inline constexpr bool kMmadPair =
      std::is_same_v<S, AscendC::int4b_t>) ||
     (std::is_same_v<T, float> && std::is_same_v<U, S> &&
      (std::is_same_v<U, half> || std::is_same_v<U, bfloat16_t> ||
-      std::is_same_v<U, float>));
+      std::is_same_v<U, float>)) ||
+    (std::is_same_v<T, float> && kMmadFloat8Pair<U, S>);
 
 }  // namespace cube_detail
 
@@ -359,7 +384,9 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
   static_assert(cube_detail::kMmadPair<T, U, S>,
                 "Mmad: (dst, fm, filter) must be (int32_t, int8_t, int8_t), "
                 "(int32_t, int4b_t, int4b_t), (float, half, half), (float, "
-                "bfloat16_t, bfloat16_t) or (float, float, float)");
+                "bfloat16_t, bfloat16_t), (float, float, float), (float, "
+                "fp8_e4m3fn_t or fp8_e5m2_t, fp8_e4m3fn_t or fp8_e5m2_t) or "
+                "(float, hifloat8_t, hifloat8_t)");
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunMmad(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
@@ -374,8 +401,10 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
           const MmadParams& mmadParams, normgrad_ascendc::CallSite site = {}) {
   static_assert(cube_detail::kMmadPair<T, U, S>,
                 "Mmad: (dst, fm, filter) must be (int32_t, int8_t, int8_t), "
-                "(float, half, half), (float, bfloat16_t, bfloat16_t) or "
-                "(float, float, float)");
+                "(float, half, half), (float, bfloat16_t, bfloat16_t), "
+                "(float, float, float), (float, fp8_e4m3fn_t or fp8_e5m2_t, "
+                "fp8_e4m3fn_t or fp8_e5m2_t) or (float, hifloat8_t, "
+                "hifloat8_t)");
   static_assert(std::is_same_v<V, T>,
                 "Mmad: the bias type must be the dst type (int32_t or float)");
   static_assert(!std::is_same_v<U, AscendC::int4b_t>,

@@ -204,6 +204,42 @@ struct Img2colRegisters {
 struct MmadModes {
   bool hf32 = false;
   uint8_t hf32_trans = 0;
+  /// How Mmad reads 8-bit float operands on the 950 (cube/cube_mx.h:
+  /// asc_enable_hif8, asc_enable_fp8): each as its type until either is
+  /// called.
+  enum class Float8Mode : uint8_t { kAsTyped, kHif8, kFp8 };
+  Float8Mode float8 = Float8Mode::kAsTyped;
+};
+
+/// The 950 cube core's MX scale buffers (cube/cube_mx.h): L0A_MX and L0B_MX,
+/// 4 KiB each, addressed as L0A's and L0B's byte address / 16; the MX form
+/// of LoadData fills them in 32-byte fractals and MmadMx reads them. A block
+/// starts with no fractal loaded (MmadMx refuses one that is not, so the
+/// bytes need no clearing).
+struct MxScaleBuffers {
+  static constexpr uint32_t kBytes = 4096;
+  static constexpr uint32_t kFractalBytes = 32;
+  static constexpr uint32_t kFractals = kBytes / kFractalBytes;
+  uint64_t loaded[2][kFractals / 64] = {};  ///< [0]: L0A_MX, [1]: L0B_MX
+  /// Both buffers, L0A_MX first, allocated by the first move.
+  std::unique_ptr<uint8_t[]> bytes;
+
+  /// `side`'s buffer (0: L0A_MX, 1: L0B_MX), allocated on first use.
+  uint8_t* buffer(int side) {
+    if (!bytes) bytes.reset(new uint8_t[2 * kBytes]());
+    return bytes.get() + side * kBytes;
+  }
+  bool IsLoaded(int side, uint32_t fractal) const {
+    return (loaded[side][fractal / 64] >> (fractal % 64) & 1u) != 0;
+  }
+  void MarkLoaded(int side, uint32_t fractal) {
+    loaded[side][fractal / 64] |= uint64_t{1} << (fractal % 64);
+  }
+  void Reset() {
+    for (auto& side : loaded) {
+      for (uint64_t& word : side) word = 0;
+    }
+  }
 };
 
 /// The cube core's sparse index buffer (cube/cube_sparse.h): the 2-bit
@@ -370,6 +406,8 @@ class Core {
   MmadModes& mmad_modes() { return mmad_modes_; }
   /// The sparse index buffer (SparseIndexBuffer).
   SparseIndexBuffer& sparse_index() { return sparse_index_; }
+  /// The MX scale buffers (MxScaleBuffers).
+  MxScaleBuffers& mx_scales() { return mx_scales_; }
   /// L0C's unit flags (L0cUnitFlags).
   L0cUnitFlags& unit_flags() { return unit_flags_; }
   /// The AIPP registers (AippRegisters).
@@ -431,6 +469,7 @@ class Core {
   Img2colRegisters img2col_registers_;
   MmadModes mmad_modes_;
   SparseIndexBuffer sparse_index_;
+  MxScaleBuffers mx_scales_;
   L0cUnitFlags unit_flags_;
   AippRegisters aipp_registers_;
   alignas(32) uint8_t ssbuf_[kSsbufBytes] = {};
