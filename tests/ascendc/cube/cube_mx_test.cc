@@ -377,6 +377,41 @@ TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
   EXPECT_FALSE(mx.IsLoaded(0, 64 / 32));      // L0A_MX untouched
 }
 
+TEST_F(CubeMxTest, LoadDataMxMovesTheMatrixAndItsScales) {
+  TPipe pipe;
+  TBuf<TPosition::A1> l1;
+  TBuf<TPosition::A2> l0a;
+  pipe.InitBuffer(l1, 2048);
+  pipe.InitBuffer(l0a, 2048);
+  LocalTensor<uint8_t> raw = l1.Get<uint8_t>();
+  for (uint32_t i = 0; i < 2048; ++i) raw.SetValue(i, uint8_t(i * 7 + 3));
+  // The matrix: fractal columns k = 0, 1 of fractal row 0 (L1 bytes 0 and
+  // 512, srcStride 1) into L0A from byte 512 on (dstStride 1). Its scales:
+  // two 32-byte fractals of row 0 from L1 byte 1024 (srcStride 2).
+  const AscendC::LoadData2DParamsV2 matrix(0, 0, 1, 2, 1, 1, false, 0);
+  AscendC::LoadData2DMxParams scales;
+  scales.xStep = 1;
+  scales.yStep = 2;
+  scales.srcStride = 2;
+  scales.dstStride = 2;
+  LocalTensor<fp8_e4m3fn_t> dst = l0a.Get<fp8_e4m3fn_t>()[512];
+  AscendC::LoadData(dst, l1.Get<fp8_e4m3fn_t>(), l1.Get<fp8_e8m0_t>()[1024],
+                    matrix, scales);
+  // Fractal k lands at k x dstStride + m = k, from k x srcStride + m = k.
+  LocalTensor<uint8_t> l0a_bytes = l0a.Get<uint8_t>();
+  for (uint32_t i = 0; i < 1024; ++i) {
+    ASSERT_EQ(l0a_bytes.GetValue(512 + i), raw.GetValue(i)) << i;
+  }
+  // The scales land in L0A_MX from 512 / 16 = 32 on, fractal y at y x 32.
+  normgrad_ascendc::MxScaleBuffers& mx =
+      normgrad_ascendc::CurrentCore().mx_scales();
+  for (uint32_t i = 0; i < 64; ++i) {
+    ASSERT_EQ(mx.buffer(0)[32 + i], raw.GetValue(1024 + i)) << i;
+  }
+  EXPECT_TRUE(mx.IsLoaded(0, 1));
+  EXPECT_TRUE(mx.IsLoaded(0, 2));
+}
+
 TEST_F(CubeMxTest, Rules) {
   TPipe pipe;
   TBuf<TPosition::A1> l1;

@@ -4,7 +4,8 @@
 //
 //   - the MX scale buffers L0A_MX and L0B_MX (4 KiB each; the scales of an
 //     operand at L0A or L0B byte address X are at X / 16), filled by the MX
-//     LoadData's scale part (RunLoadMxScales, the C API's
+//     LoadData (its matrix part is LoadData2DParamsV2's move,
+//     cube_load_950.h) and its scale part (RunLoadMxScales, the C API's
 //     asc_copy_l12l0a_mx / asc_copy_l12l0b_mx) in 32-byte fractals of 16
 //     rows × 2 fp8_e8m0_t scales;
 //   - MmadMx: C = (scaleA ⊗ A) × (scaleB ⊗ B) + the initial C, one scale per
@@ -21,6 +22,7 @@
 #include <type_traits>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_load_950.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/float8.h"
 #include "normgrad_ascendc/runtime/tensor.h"
@@ -112,5 +114,31 @@ void MmadMx(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
 }
 
 #undef NORMGRAD_MMAD_MX_TYPES
+
+/// LoadData's MX form: src's fractals into dst (L0A or L0B) as
+/// LoadData2DParamsV2 moves them, then srcMx's scale fractals into L0A_MX /
+/// L0B_MX at dst's address / 16 as LoadData2DMxParams says.
+template <typename T, typename U>
+void LoadData(const LocalTensor<U>& dst, const LocalTensor<T>& src,
+              const LocalTensor<fp8_e8m0_t>& srcMx,
+              const LoadData2DParamsV2& loadDataParams,
+              const LoadData2DMxParams& loadMxDataParams,
+              normgrad_ascendc::CallSite site = {}) {
+  static_assert(std::is_same_v<T, U> && cube_detail::kMmadMxPair<T, T>,
+                "LoadData (MX): src and dst must be one of fp4x2_e2m1_t, "
+                "fp4x2_e1m2_t, fp8_e4m3fn_t and fp8_e5m2_t");
+  constexpr bool kFp4 =
+      std::is_same_v<T, fp4x2_e2m1_t> || std::is_same_v<T, fp4x2_e1m2_t>;
+  const normgrad_ascendc::ApiCall call(site);
+  const normgrad_ascendc::TensorView& to = dst.view();
+  normgrad_ascendc::RunLoadData2DV2(normgrad_ascendc::TypeName<T>(),
+                                    kFp4 ? 4 : 8, to, src.view(),
+                                    loadDataParams);
+  normgrad_ascendc::RunLoadMxScales(
+      "LoadData (MX)",
+      to.position == TPosition::B2 ? normgrad_ascendc::MxSide::kB
+                                   : normgrad_ascendc::MxSide::kA,
+      to.offset / 16, srcMx.view(), loadMxDataParams);
+}
 
 }  // namespace AscendC
