@@ -780,6 +780,23 @@ bool IsVectorMode(QuantMode_t mode) {
          mode == AscendC::VREQ8;
 }
 
+void CheckQuantWorkspace(const char* api, QuantMode_t mode,
+                         bool has_workspace) {
+  const bool vector_mode = IsVectorMode(mode);
+  if (vector_mode && !has_workspace) {
+    Fail(
+        "%s: intriParams.quantPre %s reads one parameter per column from "
+        "cbufWorkspace; use the Fixpipe form with cbufWorkspace",
+        api, QuantModeName(mode));
+  }
+  if (!vector_mode && has_workspace) {
+    Fail(
+        "%s: cbufWorkspace is given, but intriParams.quantPre %s is not a "
+        "per-column mode (VDEQF16, VQF322B8_PRE, VREQ8)",
+        api, QuantModeName(mode));
+  }
+}
+
 // Whether `mode` turns L0C values of `src` into `dst` (the Atlas A2/A3
 // table: float -> float, half, bfloat16_t, int8_t, uint8_t; int32_t ->
 // int32_t, half, int8_t, uint8_t).
@@ -987,19 +1004,8 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
     Fail("%s: intriParams.quantPre NoQuant: the L0C -> L1 path always converts",
          api);
   }
+  CheckQuantWorkspace(api, p.quantPre, workspace != nullptr);
   const bool vector_mode = IsVectorMode(p.quantPre);
-  if (vector_mode && workspace == nullptr) {
-    Fail(
-        "%s: intriParams.quantPre %s reads one parameter per column from "
-        "cbufWorkspace; use the Fixpipe form with cbufWorkspace",
-        api, mode);
-  }
-  if (!vector_mode && workspace != nullptr) {
-    Fail(
-        "%s: cbufWorkspace is given, but intriParams.quantPre %s is not a "
-        "per-column mode (VDEQF16, VQF322B8_PRE, VREQ8)",
-        api, mode);
-  }
   const uint32_t out_bytes = CubeTypeBytes(dst_type);
   CheckRange(api, "intriParams.nSize", p.nSize, 0, 4095);
   CheckRange(api, "intriParams.mSize", p.mSize, 0, nz ? 65535 : 8192);

@@ -65,19 +65,7 @@ void CheckParams(const char* api, Target target, CubeType dst_type,
         "the same types are not emulated)",
         api, mode, CubeTypeName(src_type), CubeTypeName(dst_type));
   }
-  const bool vector_mode = IsVectorMode(p.quant_pre);
-  if (vector_mode && workspace == nullptr) {
-    Fail(
-        "%s: intriParams.quantPre %s reads one parameter per column from "
-        "cbufWorkspace; use the Fixpipe form with cbufWorkspace",
-        api, mode);
-  }
-  if (!vector_mode && workspace != nullptr) {
-    Fail(
-        "%s: cbufWorkspace is given, but intriParams.quantPre %s is not a "
-        "per-column mode (VDEQF16, VQF322B8_PRE, VREQ8)",
-        api, mode);
-  }
+  CheckQuantWorkspace(api, p.quant_pre, workspace != nullptr);
   CheckRange(api, "intriParams.nSize", p.n_size, 0, 4095);
   if (p.unit_flag != 0 && p.unit_flag != 2 && p.unit_flag != 3) {
     Fail("%s: intriParams.unitFlag %u is not 0, 2 or 3", api, p.unit_flag);

@@ -24,6 +24,10 @@ uint32_t CubeTypeBytes(CubeType type);
 const char* QuantModeName(AscendC::QuantMode_t mode);
 /// The modes that read one parameter per column from cbufWorkspace.
 bool IsVectorMode(AscendC::QuantMode_t mode);
+/// A per-column mode has a cbufWorkspace and no other mode has one; else a
+/// KernelError naming `api` and the mode.
+void CheckQuantWorkspace(const char* api, AscendC::QuantMode_t mode,
+                         bool has_workspace);
 /// Whether `mode` turns L0C values of `src` into `dst`.
 bool ModeConverts(AscendC::QuantMode_t mode, CubeType src, CubeType dst);
 /// Whether `mode` takes a quantization parameter (not NoQuant, not a cast).
