@@ -10,6 +10,7 @@
 
 #include "compat_test.h"
 #include "cube_core_test.h"
+#include "cube_mmad_run.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -40,67 +41,8 @@ class Cube950Test : public CubeCoreTest {
   }
 };
 
-// A (m x k) in Nz: fractal (r / 16, c / c0) at index (c / c0) * m1 + r / 16,
-// rows of c0 elements inside it. B (k x n) in Zn and C (m x n) in Nz as on
-// Atlas A2/A3.
-size_t NzAIndex(size_t r, size_t c, size_t m1, size_t c0) {
-  return ((c / c0) * m1 + r / 16) * 16 * c0 + (r % 16) * c0 + c % c0;
-}
-size_t ZnIndex(size_t r, size_t c, size_t n1, size_t c0) {
-  return ((r / c0) * n1 + c / 16) * 16 * c0 + (c % 16) * c0 + r % c0;
-}
-size_t NzOutIndex(size_t r, size_t c, size_t m1) {
-  return ((c / 16) * m1 + r / 16) * 256 + (r % 16) * 16 + c % 16;
-}
-
-// One Mmad of row-major A (m x k) and B (k x n), A placed by `a_index`
-// (row, column, m1, k1, c0); C comes back row major.
-template <typename Out, typename In, typename AIndex>
-std::vector<Out> RunMmad(uint32_t m, uint32_t k, uint32_t n,
-                         const std::vector<In>& a, const std::vector<In>& b,
-                         MmadParams p, AIndex a_index) {
-  const uint32_t c0 = 32 / sizeof(In);
-  const uint32_t m1 = (m + 15) / 16, n1 = (n + 15) / 16;
-  const uint32_t k1 = (k + c0 - 1) / c0;
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0a, m1 * k1 * 512);
-  pipe.InitBuffer(l0b, k1 * n1 * 512);
-  pipe.InitBuffer(l0c, m1 * n1 * 1024);
-  LocalTensor<In> la = l0a.Get<In>();
-  LocalTensor<In> lb = l0b.Get<In>();
-  LocalTensor<Out> lc = l0c.Get<Out>();
-  for (uint32_t i = 0; i < m1 * k1 * 512 / sizeof(In); ++i) {
-    la.SetValue(i, In(0));
-  }
-  for (uint32_t r = 0; r < m; ++r) {
-    for (uint32_t c = 0; c < k; ++c) {
-      la.SetValue(a_index(r, c, m1, c0), a[r * k + c]);
-    }
-  }
-  for (uint32_t r = 0; r < k; ++r) {
-    for (uint32_t c = 0; c < n; ++c) {
-      lb.SetValue(ZnIndex(r, c, n1, c0), b[r * n + c]);
-    }
-  }
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  Mmad(lc, la, lb, p);
-  std::vector<Out> c(m * n);
-  for (uint32_t r = 0; r < m; ++r) {
-    for (uint32_t col = 0; col < n; ++col) {
-      c[r * n + col] = lc.GetValue(NzOutIndex(r, col, m1));
-    }
-  }
-  return c;
-}
-
-const auto kNz = [](uint32_t r, uint32_t c, uint32_t m1, uint32_t c0) {
-  return NzAIndex(r, c, m1, c0);
-};
+using cube_test::ALayout;
+using cube_test::RunMmad;
 
 template <typename In, typename Acc>
 Acc Dot(const std::vector<In>& a, const std::vector<In>& b, uint32_t k,
@@ -136,7 +78,8 @@ TEST_F(Cube950Test, MmadReadsAAsNzFractals) {
   for (uint32_t i = 0; i < b.size(); ++i) {
     b[i] = half(float(int(i * 5 % 7) - 3));
   }
-  const std::vector<float> c = RunMmad<float>(m, k, n, a, b, MmadParams{}, kNz);
+  const std::vector<float> c =
+      RunMmad<float>(m, k, n, a, b, MmadParams{}, ALayout::kNz);
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t col = 0; col < n; ++col) {
       ASSERT_EQ(c[r * n + col], (Dot<half, double>(a, b, k, n, r, col)))
@@ -155,7 +98,7 @@ TEST_F(Cube950Test, MmadInt8IntoInt32ReadsAAsNz) {
     b[i] = int8_t(int(i * 53 % 256) - 128);
   }
   const std::vector<int32_t> c =
-      RunMmad<int32_t>(m, k, n, a, b, MmadParams{}, kNz);
+      RunMmad<int32_t>(m, k, n, a, b, MmadParams{}, ALayout::kNz);
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t col = 0; col < n; ++col) {
       int64_t want = 0;
@@ -173,13 +116,13 @@ TEST_F(Cube950Test, GemvReadsOneNdRowUnlessDisabled) {
   for (uint32_t i = 0; i < k; ++i) a[i] = half(float(int(i % 5) - 2));
   for (uint32_t i = 0; i < b.size(); ++i) b[i] = half(float(int(i % 3) - 1));
   // m = 1 with GEMV on: A is the ND row at L0A's start.
-  const auto nd = [](uint32_t, uint32_t c, uint32_t, uint32_t) { return c; };
   const std::vector<float> gemv =
-      RunMmad<float>(1, k, n, a, b, MmadParams{}, nd);
+      RunMmad<float>(1, k, n, a, b, MmadParams{}, ALayout::kNdRow);
   // disableGemv: the row is row 0 of A's Nz fractals.
   MmadParams off;
   off.disableGemv = true;
-  const std::vector<float> fractal = RunMmad<float>(1, k, n, a, b, off, kNz);
+  const std::vector<float> fractal =
+      RunMmad<float>(1, k, n, a, b, off, ALayout::kNz);
   for (uint32_t col = 0; col < n; ++col) {
     const double want = Dot<half, double>(a, b, k, n, 0, col);
     EXPECT_EQ(gemv[col], want) << col;

@@ -20,6 +20,7 @@
 
 #include "compat_test.h"
 #include "cube_core_test.h"
+#include "cube_mmad_run.h"
 #include "kernel_operator.h"
 #include "tiling/platform/platform_ascendc.h"
 
@@ -40,6 +41,9 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using AscendC::TQue;
 using compat_test::FailsWith;
+using cube_test::NzOutIndex;
+using cube_test::ZnIndex;
+using cube_test::ZzIndex;
 
 // Each test runs on a cube core, and leaves the core a vector core.
 class CubeTest : public CubeCoreTest {};
@@ -461,68 +465,17 @@ TEST_F(CubeTest, LoadData2DRules) {
 // ---- Mmad
 // --------------------------------------------------------------------
 
-// Matrices in the cube's layouts, placed by independent index maps: A (m x k)
-// Zz, B (k x n) Zn, C (m x n) Nz with 16 x 16 fractals.
-size_t ZzIndex(size_t r, size_t c, size_t k1, size_t c0) {
-  return ((r / 16) * k1 + c / c0) * 16 * c0 + (r % 16) * c0 + c % c0;
-}
-size_t ZnIndex(size_t r, size_t c, size_t n1, size_t c0) {
-  return ((r / c0) * n1 + c / 16) * 16 * c0 + (c % 16) * c0 + r % c0;
-}
-size_t NzOutIndex(size_t r, size_t c, size_t m1) {
-  return ((c / 16) * m1 + r / 16) * 256 + (r % 16) * 16 + c % 16;
-}
-
-// Runs one Mmad of (m, k) x (k, n) with A and B given row major, laid out
-// by the maps above; returns C row major. `init` fills C first.
+// One Mmad with Atlas A2/A3's layouts (cube_mmad_run.h): A in Zz, or the
+// one ND row GEMV reads when m is 1.
 template <typename Out, typename In>
 std::vector<Out> RunMmad(uint32_t m, uint32_t k, uint32_t n,
                          const std::vector<In>& a, const std::vector<In>& b,
                          MmadParams p, const std::vector<Out>* bias = nullptr,
                          Out init = Out(0)) {
-  const uint32_t c0 = 32 / sizeof(In);
-  const uint32_t m1 = (m + 15) / 16, n1 = (n + 15) / 16;
-  const uint32_t k1 = (k + c0 - 1) / c0;
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  TBuf<TPosition::C2> bt;
-  pipe.InitBuffer(l0a, m1 * k1 * 512);
-  pipe.InitBuffer(l0b, k1 * n1 * 512);
-  pipe.InitBuffer(l0c, m1 * n1 * 1024);
-  pipe.InitBuffer(bt, 1024);
-  LocalTensor<In> la = l0a.Get<In>();
-  LocalTensor<In> lb = l0b.Get<In>();
-  LocalTensor<Out> lc = l0c.Get<Out>();
-  for (uint32_t r = 0; r < m; ++r) {
-    for (uint32_t c = 0; c < k; ++c) {
-      la.SetValue(m == 1 ? c : ZzIndex(r, c, k1, c0), a[r * k + c]);
-    }
-  }
-  for (uint32_t r = 0; r < k; ++r) {
-    for (uint32_t c = 0; c < n; ++c) {
-      lb.SetValue(ZnIndex(r, c, n1, c0), b[r * n + c]);
-    }
-  }
-  for (uint32_t i = 0; i < m1 * n1 * 256; ++i) lc.SetValue(i, init);
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  if (bias != nullptr) {
-    LocalTensor<Out> lbias = bt.Get<Out>();
-    for (uint32_t c = 0; c < n; ++c) lbias.SetValue(c, (*bias)[c]);
-    Mmad(lc, la, lb, lbias, p);
-  } else {
-    Mmad(lc, la, lb, p);
-  }
-  std::vector<Out> c(m * n);
-  for (uint32_t r = 0; r < m; ++r) {
-    for (uint32_t col = 0; col < n; ++col) {
-      c[r * n + col] = lc.GetValue(NzOutIndex(r, col, m1));
-    }
-  }
-  return c;
+  return cube_test::RunMmad<Out>(
+      m, k, n, a, b, p,
+      m == 1 ? cube_test::ALayout::kNdRow : cube_test::ALayout::kZz, bias,
+      init);
 }
 
 TEST_F(CubeTest, MmadHalfIntoFloatIsExactOnSmallIntegers) {
