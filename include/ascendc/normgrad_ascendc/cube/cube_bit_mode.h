@@ -336,8 +336,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                 "LoadData(Load2DBitModeParam): Dst must be A2 or B2");
   static_assert(Src == TPosition::A1 || Src == TPosition::B1,
                 "LoadData(Load2DBitModeParam): Src must be A1 or B1");
-  static_assert(normgrad_ascendc::kCubeMoveType<U> &&
-                    !std::is_same_v<U, int16_t> && !std::is_same_v<U, uint16_t>,
+  static_assert(normgrad_ascendc::kLoadV2Type<U>,
                 "LoadData(Load2DBitModeParam): T must be int8_t, uint8_t, "
                 "half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
@@ -360,8 +359,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                 "LoadData(Load3DBitModeParam): Dst must be A2 or B2");
   static_assert(Src == TPosition::A1 || Src == TPosition::B1,
                 "LoadData(Load3DBitModeParam): Src must be A1 or B1");
-  static_assert(normgrad_ascendc::kCubeMoveType<U> &&
-                    !std::is_same_v<U, int16_t> && !std::is_same_v<U, uint16_t>,
+  static_assert(normgrad_ascendc::kLoadV2Type<U>,
                 "LoadData(Load3DBitModeParam): T must be int8_t, uint8_t, "
                 "half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);

@@ -54,12 +54,6 @@ struct Dn2NzParams {
 
 namespace normgrad_ascendc {
 
-/// LoadData GM → L1 (V2) takes no 16-bit integers (its page's list).
-template <typename T>
-inline constexpr bool kLoadV2Type =
-    kCubeMoveType<T> && !std::is_same_v<T, int16_t> &&
-    !std::is_same_v<T, uint16_t>;
-
 void RunDn2Nz(const char* type_name, uint32_t elem_bytes, const TensorView& dst,
               const GmSide& src, const AscendC::Dn2NzParams& params,
               bool small_c0);

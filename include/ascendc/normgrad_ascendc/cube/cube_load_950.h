@@ -85,6 +85,14 @@ struct LoadDataRepeatParamWithStride {
 
 namespace normgrad_ascendc {
 
+/// The types the 950's V2 loads take (LoadData2DParamsV2, GM → L1 and
+/// L1 → L0A / L0B, and their BitMode forms): the cube's, but no 16-bit
+/// integers (their pages' lists).
+template <typename T>
+inline constexpr bool kLoadV2Type =
+    kCubeMoveType<T> && !std::is_same_v<T, int16_t> &&
+    !std::is_same_v<T, uint16_t>;
+
 /// `elem_bits`: 4 (int4b_t), 8, 16 or 32.
 void RunLoadData2DV2(const char* type_name, uint32_t elem_bits,
                      const TensorView& dst, const TensorView& src,
@@ -110,8 +118,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const LoadData2DParamsV2& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
-  static_assert(normgrad_ascendc::kCubeMoveType<U> &&
-                    !std::is_same_v<U, int16_t> && !std::is_same_v<U, uint16_t>,
+  static_assert(normgrad_ascendc::kLoadV2Type<U>,
                 "LoadData(LoadData2DParamsV2): T must be int8_t, uint8_t, "
                 "half, bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
@@ -126,8 +133,7 @@ void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                            const LoadData2dTransposeParamsV2& loadDataParams,
                            normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
-  static_assert(normgrad_ascendc::kCubeMoveType<U> &&
-                    !std::is_same_v<U, int16_t> && !std::is_same_v<U, uint16_t>,
+  static_assert(normgrad_ascendc::kLoadV2Type<U>,
                 "LoadDataWithTranspose(LoadData2dTransposeParamsV2): T must "
                 "be int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t or "
                 "float");
@@ -156,8 +162,7 @@ template <
 void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                         const LoadData3DParamsV2<U>& loadDataParams,
                         normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCubeMoveType<U> &&
-                    !std::is_same_v<U, int16_t> && !std::is_same_v<U, uint16_t>,
+  static_assert(normgrad_ascendc::kLoadV2Type<U>,
                 "LoadDataWithStride: T must be int8_t, uint8_t, half, "
                 "bfloat16_t, int32_t, uint32_t or float");
   const normgrad_ascendc::ApiCall call(site);
