@@ -77,14 +77,6 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
                                     const MatmulOperandForms& forms,
                                     bool quantized) {
-  const ProfileInfo& profile = CurrentCore().profile();
-  if (profile.profile == Profile::k950) {
-    Fail(
-        "Matmul::Init: Matmul<> is not emulated on profile %s yet (its L0A "
-        "holds A as Nz fractals, and normgrad's Matmul loads A as on Atlas "
-        "A2/A3); the cube instructions are (docs/matmul.md)",
-        profile.name);
-  }
   // The page's rules, as the host's GetTiling checks them.
   const std::string broken = matmul::CheckCubeTiling(t, rules);
   if (!broken.empty()) Fail("Matmul::Init: %s", broken.c_str());

@@ -107,19 +107,6 @@ TEST_F(MatmulTest, IterateAllIsTheDocumentedOrderBitForBit) {
   EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, &in.bias, m, n, k)));
 }
 
-TEST_F(MatmulTest, InitRefusesThe950) {
-  const TCubeTiling tiling = Tiling(32, 32, 32, 32, 32, 32);
-  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
-  TPipe pipe;
-  HalfMatmul mm;
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
-      },
-      "Matmul::Init: Matmul<> is not emulated on profile Ascend 950 yet"));
-  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
-}
-
 TEST_F(MatmulTest, IterateVisitsBlocksMFirstOrNFirst) {
   // 2 × 3 blocks of 16 × 16, written one after the other
   // (enSequentialWrite): their order is the tiling's iterateOrder.

@@ -814,4 +814,87 @@ TEST_F(MatmulOperandTest, TscmRulesAreChecked) {
   }
 }
 
+// ---- The Ascend 950 --------------------------------------------------------
+
+// The same operands on the 950 profile, whose Mmad reads A from L0A as Nz
+// and whose loads of A are LoadData2DParamsV2 (with its square transposes):
+// every orientation, format and place must give the same exact products.
+class MatmulOperand950Test : public MatmulOperandTest {
+ protected:
+  void SetUp() override {
+    MatmulOperandTest::SetUp();
+    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+  }
+  void TearDown() override {
+    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+    MatmulOperandTest::TearDown();
+  }
+};
+
+TEST_F(MatmulOperand950Test, EveryOrientationInNd) {
+  CheckNdShapes<half>();
+  CheckNdShapes<bfloat16_t>();
+  CheckNdShapes<float>();
+  CheckNdShapes<int8_t>();
+}
+
+TEST_F(MatmulOperand950Test, EveryOrientationInNz) {
+  CheckNzShapes<half>();
+  CheckNzShapes<float>();
+  CheckNzShapes<int8_t>();
+}
+
+TEST_F(MatmulOperand950Test, TscmOperandsAreReadInPlace) {
+  // A as [K, M] at TSCM for every width: the 950 transposes the squares of
+  // the whole Nz matrix (float too, which Atlas A2/A3 refuses).
+  const int m = 48, n = 80, k = 64;
+  std::mt19937 rng(9);
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32);
+  std::vector<double> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = (j % 5) - 2;
+  {
+    const Matrix a = Fill<half>(m, k, true, rng),
+                 b = Fill<half>(k, n, true, rng);
+    ExpectExact(RunTscm<half, true, true, true, true>(a, b, bias, tiling),
+                Reference(a, b, bias), "half A [K, M] and B [N, K] at TSCM");
+  }
+  {
+    const Matrix a = Fill<float>(m, k, true, rng),
+                 b = Fill<float>(k, n, true, rng);
+    ExpectExact(RunTscm<float, true, false, true, true>(a, b, bias, tiling),
+                Reference(a, b, bias), "float A [K, M] at TSCM");
+  }
+  {
+    const Matrix a = Fill<int8_t>(64, k, true, rng),
+                 b = Fill<int8_t>(k, n, true, rng);
+    ExpectExact(RunTscm<int8_t, true, false, true, true>(
+                    a, b, bias, Tiling(64, n, k, 32, 32, 32)),
+                Reference(a, b, bias), "int8_t A [K, M] at TSCM");
+  }
+}
+
+TEST_F(MatmulOperand950Test, PlacesThe950DoesNotTakeAreRefused) {
+  using HalfGm = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using FloatGm = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  using Co1 = MatmulType<TPosition::CO1, CubeFormat::NZ, float>;
+  const TCubeTiling t = Tiling(32, 32, 32, 32, 32, 32, false);
+  TPipe pipe;
+  Matmul<HalfGm, HalfGm, Co1, FloatGm> mm;
+  EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                        "Matmul::Init: C_TYPE at CO1 is not one C takes on "
+                        "profile Ascend 950 (GM or VECIN)"));
+}
+
+TEST_F(MatmulOperand950Test, Int4IsRefused) {
+  using AscendC::int4b_t;
+  using A = MatmulType<TPosition::GM, CubeFormat::ND, int4b_t>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  const TCubeTiling t = Tiling(32, 32, 64, 32, 32, 64, false);
+  TPipe pipe;
+  Matmul<A, A, C, C> mm;
+  EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                        "Matmul::Init: int4b_t operands on profile Ascend "
+                        "950: its cube has no int4b_t Mmad"));
+}
+
 }  // namespace

@@ -9,7 +9,8 @@
 // blocks of baseM × baseN, each over K in steps of baseK, with the cube
 // instructions of cube/cube_api.h and nothing else: GM → L1 by DataCopy
 // with ND2NZ (an operand at TSCM is in L1 already), L1 → L0A/L0B by
-// LoadData or LoadDataWithTranspose (one path for A and B: LoadOperand),
+// LoadData or LoadDataWithTranspose (one path for A and B: LoadOperand;
+// on the Ascend 950, A by LoadData2DParamsV2 into its Nz),
 // Mmad into L0C (the first K step from the bias or 0, the others
 // accumulating), Fixpipe L0C → GM. So a
 // Matmul's bits are the basic data path's, and its operands meet the same
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_load_950.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
@@ -204,6 +206,13 @@ constexpr QuantMode_t OutQuant(bool vector) {
   }
   if constexpr (std::is_same_v<C, half>) return F322F16;
   return F322BF16;
+}
+
+// Whether the object runs on the Ascend 950, whose L0A holds A as Nz
+// (Atlas A2/A3: Zz) and which loads A by LoadData2DParamsV2.
+inline bool OnAscend950() {
+  return normgrad_ascendc::CurrentCore().profile().profile ==
+         normgrad_ascendc::Profile::k950;
 }
 
 }  // namespace matmul_detail
@@ -1797,13 +1806,14 @@ class Matmul {
     // A float operand at TSCM whose stored rows run along K would load by
     // squares of two fractals side by side; the object's own L1 blocks are
     // laid out for that, a whole matrix in Nz is not.
-    if constexpr (A_TYPE::pos == TPosition::TSCM &&
-                  matmul_detail::kBits<SrcAT> == 32 && A_TYPE::isTrans) {
+    if (A_TYPE::pos == TPosition::TSCM && matmul_detail::kBits<SrcAT> == 32 &&
+        A_TYPE::isTrans && !matmul_detail::OnAscend950()) {
       normgrad_ascendc::Fail(
           "Matmul::Init: A_TYPE at TSCM of float with ISTRANS true ([K, M]) "
-          "is not emulated yet: its load transposes squares of two fractals "
-          "side by side, which a whole matrix in Nz does not keep together; "
-          "give A as [M, K] or in GM");
+          "is not emulated on Atlas A2/A3 (the Ascend 950 profile has it): "
+          "its load transposes squares of two fractals side by side, which "
+          "a whole matrix in Nz does not keep together; give A as [M, K] or "
+          "in GM");
     }
     if constexpr (B_TYPE::pos == TPosition::TSCM &&
                   matmul_detail::kBits<SrcBT> == 32 && !B_TYPE::isTrans) {
@@ -1818,6 +1828,12 @@ class Matmul {
           "Matmul::Init: A_TYPE of int4b_t has ISTRANS true; on Atlas A2/A3 "
           "an int4b_t A is not transposed (its SetTensorA page)");
     }
+    if (kInt4 && matmul_detail::OnAscend950()) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: int4b_t operands on profile Ascend 950: its cube "
+          "has no int4b_t Mmad and its Matmul type table no int4b_t row; "
+          "Cast the operands to int8_t first");
+    }
     CheckOperandPlace("A_TYPE", A_TYPE::pos, A_TYPE::format, false);
     CheckOperandPlace("B_TYPE", B_TYPE::pos, B_TYPE::format, false);
     CheckOperandPlace("BIAS_TYPE", BIAS_TYPE::pos, BIAS_TYPE::format, false);
@@ -1829,6 +1845,11 @@ class Matmul {
     const char* pos_name = normgrad_ascendc::PositionName(pos);
     if (is_c) {
       if (pos == TPosition::CO1) {
+        if (matmul_detail::OnAscend950()) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: C_TYPE at CO1 is not one C takes on profile "
+              "Ascend 950 (GM or VECIN)");
+        }
         if (format != CubeFormat::NZ) {
           normgrad_ascendc::Fail(
               "Matmul::Init: C_TYPE at CO1 must have format NZ (CO1 holds "
@@ -2076,8 +2097,10 @@ class Matmul {
       p.m = static_cast<uint16_t>(cur_m == 1 ? 16 : cur_m);
       p.n = static_cast<uint16_t>(cur_n);
       p.k = static_cast<uint16_t>(cur_k);
-      // A float A loaded by squares lies in L0A with K to 16.
-      p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_;
+      // A float A loaded by squares lies in L0A with K to 16; the 950's
+      // Nz keeps K's columns of 8 apart, as its Mmad reads them.
+      p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_ &&
+                          !matmul_detail::OnAscend950();
       p.cmatrixInitVal = s == s_first && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
@@ -2293,7 +2316,7 @@ class Matmul {
                        user_def_info_, self_define_data_);
       return;
     }
-    const bool bands = blk.k_rows && bits == 32;
+    const bool bands = FloatBands<kIsA>(blk);
     const uint32_t rows = blk.rows(), cols = blk.cols();
     const uint32_t band_fracs = Ceil16(cols) / 8;  // float bands: C1 to even
     const uint32_t height = L1Height<T>(blk);
@@ -2359,6 +2382,15 @@ class Matmul {
     }
   }
 
+  // Whether a float block whose stored rows run along K is kept in L1 in
+  // bands of 16 rows, for LoadDataWithTranspose's squares: not A on the
+  // 950, whose V2 loads transpose squares of an Nz matrix.
+  template <bool kIsA>
+  static bool FloatBands(const OperandBlock& blk) {
+    return blk.k_rows && matmul_detail::kBits<OperandT<kIsA>> == 32 &&
+           !(kIsA && matmul_detail::OnAscend950());
+  }
+
   // The block from L1 (`src`: column blocks `height` rows apart, the block
   // at stored row `row0`, column `col0`) into L0. Where the stored rows run
   // along M (N), each L1 fractal is an L0 fractal (LoadData); along K, each
@@ -2372,6 +2404,12 @@ class Matmul {
     constexpr uint32_t bits = matmul_detail::kBits<T>;
     constexpr uint32_t c0 = 256 / bits;
     constexpr uint32_t frac = 4096 / bits;
+    if constexpr (kIsA && bits >= 8) {
+      if (matmul_detail::OnAscend950()) {
+        LoadANz(l0, src, height, row0, col0, blk);
+        return;
+      }
+    }
     const uint32_t mn1 = Ceil16(blk.mn) / 16;
     // A float A whose rows are loaded by squares spans K to 16
     // (kDirectionAlign in its Mmad).
@@ -2461,6 +2499,75 @@ class Matmul {
                       mn1, 1, 1, mn1, 2);
         }
       }
+    }
+  }
+
+  // A's block into L0A as the 950's Nz (fractal (mi, ki) at ki · mn1 + mi)
+  // by LoadData2DParamsV2, from L1's Nz (src as in LoadToL0). Rows along M:
+  // one move of the whole block. Rows along K, each square of the block is
+  // transposed where the move puts it, so the moves place the squares:
+  // 16-bit, one move per fractal row of K (its fractals to M's places);
+  // 8-bit, per two fractal rows (a 32 x 32 square is two L0 fractals along
+  // M; where M has an odd number of 16s the last square's second fractal
+  // lands on the next K column's first, which the next move writes again,
+  // or in the fractal the buffer has past the block); 32-bit, per square of
+  // two fractal columns (two L0 fractals along K).
+  void LoadANz(const LocalTensor<SrcAT>& l0, const LocalTensor<SrcAT>& src,
+               uint32_t height, uint32_t row0, uint32_t col0,
+               const OperandBlock& blk) {
+    constexpr uint32_t bits = matmul_detail::kBits<SrcAT>;
+    constexpr uint32_t c0 = 256 / bits;
+    constexpr uint32_t frac = 4096 / bits;
+    const uint32_t mn1 = Ceil16(blk.mn) / 16;
+    const uint32_t first_row = row0 / 16, first_col = col0 / c0;
+    const uint32_t src_stride = height / 16;
+    if (!blk.k_rows) {
+      LoadNz(l0, src, first_row, first_col, mn1, CeilDiv(blk.k, c0), src_stride,
+             mn1, false);
+      return;
+    }
+    if constexpr (bits == 16) {
+      for (uint32_t r = 0; r < CeilDiv(blk.k, 16); ++r) {
+        LoadNz(l0[r * mn1 * frac], src, first_row + r, first_col, 1, mn1,
+               src_stride, 1, true);
+      }
+    } else if constexpr (bits == 8) {
+      for (uint32_t q = 0; q < CeilDiv(blk.k, 32); ++q) {
+        LoadNz(l0[q * mn1 * frac], src, first_row + 2 * q, first_col, 2,
+               CeilDiv(mn1, 2), src_stride, 2, true);
+      }
+    } else {
+      for (uint32_t r = 0; r < CeilDiv(blk.k, 16); ++r) {
+        for (uint32_t p = 0; p < mn1; ++p) {
+          LoadNz(l0[(2 * r * mn1 + p) * frac], src, first_row + r,
+                 first_col + 2 * p, 1, 2, src_stride, mn1, true);
+        }
+      }
+    }
+  }
+
+  // LoadData2DParamsV2 moves of m_steps x k_steps fractals of `src` from
+  // fractal row `m0`, column `k0` into `dst`, column by column
+  // `dst_stride` fractals apart, in calls of at most 255 columns (kStep
+  // has 8 bits; mStep needs no split: one fractal column of 128 fractal
+  // rows fills the 950's L0A).
+  template <typename T>
+  static void LoadNz(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                     uint32_t m0, uint32_t k0, uint32_t m_steps,
+                     uint32_t k_steps, uint32_t src_stride, uint32_t dst_stride,
+                     bool transpose) {
+    constexpr uint32_t frac = 4096 / matmul_detail::kBits<T>;
+    constexpr uint32_t kMaxSteps = 255;
+    LoadData2DParamsV2 load;
+    load.mStartPosition = m0;
+    load.mStep = static_cast<uint16_t>(m_steps);
+    load.srcStride = static_cast<int32_t>(src_stride);
+    load.dstStride = static_cast<uint16_t>(dst_stride);
+    load.ifTranspose = transpose;
+    for (uint32_t done = 0; done < k_steps; done += kMaxSteps) {
+      load.kStartPosition = k0 + done;
+      load.kStep = static_cast<uint16_t>(std::min(kMaxSteps, k_steps - done));
+      LoadData(dst[uint64_t{done} * dst_stride * frac], src, load);
     }
   }
 
