@@ -64,6 +64,27 @@ struct Matrix {
   double at(int r, int c) const { return v[size_t{1} * r * cols + c]; }
 };
 
+// The Ascend 950's 8-bit floats, which nothing converts into: v's code,
+// found among the 256 (v is one of their values).
+template <typename T>
+constexpr bool kFloat8 =
+    std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t> ||
+    std::is_same_v<T, hifloat8_t>;
+
+template <typename T>
+T ToElement(double v) {
+  if constexpr (kFloat8<T>) {
+    for (int code = 0; code < 256; ++code) {
+      const T x = T::FromBits(static_cast<uint8_t>(code));
+      if (static_cast<double>(static_cast<float>(x)) == v) return x;
+    }
+    ADD_FAILURE() << v << " is no value of " << normgrad_ascendc::TypeName<T>();
+    return T::FromBits(0);
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
 // `c0`: a column block's elements (int4b_t's 64 for values kept in int8_t).
 template <typename T>
 std::vector<T> Stored(const Matrix& x, bool trans, bool nz,
@@ -76,16 +97,16 @@ std::vector<T> Stored(const Matrix& x, bool trans, bool nz,
     std::vector<T> out(size_t{1} * rows * cols);
     for (int r = 0; r < rows; ++r)
       for (int c = 0; c < cols; ++c)
-        out[size_t{1} * r * cols + c] = static_cast<T>(value(r, c));
+        out[size_t{1} * r * cols + c] = ToElement<T>(value(r, c));
     return out;
   }
   const int height = (rows + 15) / 16 * 16;
   const int blocks = (cols + c0 - 1) / c0;
-  std::vector<T> out(size_t{1} * blocks * height * c0, static_cast<T>(0));
+  std::vector<T> out(size_t{1} * blocks * height * c0, ToElement<T>(0));
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c)
       out[(size_t{1} * (c / c0) * height + r) * c0 + c % c0] =
-          static_cast<T>(value(r, c));
+          ToElement<T>(value(r, c));
   return out;
 }
 
@@ -97,8 +118,10 @@ Matrix Fill(int rows, int cols, bool small, std::mt19937& rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   std::uniform_int_distribution<int> narrow(-4, 4), wide(-128, 127);
   for (double& e : x.v) {
-    if (std::is_same_v<T, int8_t>) {
+    if constexpr (std::is_same_v<T, int8_t>) {
       e = wide(rng);
+    } else if constexpr (kFloat8<T>) {
+      e = narrow(rng);  // the small integers only
     } else {
       e = static_cast<double>(static_cast<float>(
           static_cast<T>(small ? narrow(rng) : normal(rng))));
@@ -131,16 +154,17 @@ Product Reference(const Matrix& a, const Matrix& b,
 
 // One Matmul of A (m × k) and B (k × n) plus a bias, the operands stored as
 // TA / TB and FORMAT say, C in ND.
-template <typename T, CubeFormat FORMAT, bool TA, bool TB>
+template <typename T, CubeFormat FORMAT, bool TA, bool TB, typename U = T>
 std::vector<OutT<T>> RunGm(const Matrix& a, const Matrix& b,
                            const std::vector<double>& bias,
                            const TCubeTiling& tiling) {
   using O = OutT<T>;
   using AType = MatmulType<TPosition::GM, FORMAT, T, TA>;
-  using BType = MatmulType<TPosition::GM, FORMAT, T, TB>;
+  using BType = MatmulType<TPosition::GM, FORMAT, U, TB>;
   using CType = MatmulType<TPosition::GM, CubeFormat::ND, O>;
   const bool nz = FORMAT == CubeFormat::NZ;
-  std::vector<T> as = Stored<T>(a, TA, nz), bs = Stored<T>(b, TB, nz);
+  std::vector<T> as = Stored<T>(a, TA, nz);
+  std::vector<U> bs = Stored<U>(b, TB, nz);
   std::vector<O> bias_v(bias.begin(), bias.end());
   std::vector<O> c(size_t{1} * a.rows * b.cols, O(-1));
   TPipe pipe;
@@ -154,35 +178,37 @@ std::vector<OutT<T>> RunGm(const Matrix& a, const Matrix& b,
   return c;
 }
 
-template <typename T, CubeFormat FORMAT>
+template <typename T, CubeFormat FORMAT, typename U = T>
 std::vector<std::vector<OutT<T>>> AllOrientations(
     const Matrix& a, const Matrix& b, const std::vector<double>& bias,
     const TCubeTiling& tiling) {
-  return {RunGm<T, FORMAT, false, true>(a, b, bias, tiling),
-          RunGm<T, FORMAT, false, false>(a, b, bias, tiling),
-          RunGm<T, FORMAT, true, true>(a, b, bias, tiling),
-          RunGm<T, FORMAT, true, false>(a, b, bias, tiling)};
+  return {RunGm<T, FORMAT, false, true, U>(a, b, bias, tiling),
+          RunGm<T, FORMAT, false, false, U>(a, b, bias, tiling),
+          RunGm<T, FORMAT, true, true, U>(a, b, bias, tiling),
+          RunGm<T, FORMAT, true, false, U>(a, b, bias, tiling)};
 }
 
 const char* const kOrientation[] = {"A [M, K], B [N, K]", "A [M, K], B [K, N]",
                                     "A [K, M], B [N, K]", "A [K, M], B [K, N]"};
 
-template <typename T, CubeFormat FORMAT>
+template <typename T, CubeFormat FORMAT, typename U = T>
 void CheckShape(int m, int n, int k, int base_m, int base_n, int base_k,
                 uint32_t seed) {
-  const std::string what = std::string(normgrad_ascendc::TypeName<T>()) +
-                           (FORMAT == CubeFormat::NZ ? " NZ " : " ND ") +
-                           std::to_string(m) + "x" + std::to_string(n) + "x" +
-                           std::to_string(k);
+  const std::string what =
+      std::string(normgrad_ascendc::TypeName<T>()) +
+      (std::is_same_v<T, U> ? "" : " x ") +
+      (std::is_same_v<T, U> ? std::string() : normgrad_ascendc::TypeName<U>()) +
+      (FORMAT == CubeFormat::NZ ? " NZ " : " ND ") + std::to_string(m) + "x" +
+      std::to_string(n) + "x" + std::to_string(k);
   const TCubeTiling tiling = Tiling(m, n, k, base_m, base_n, base_k);
   std::mt19937 rng(seed);
   // Small integers: every orientation is the exact product.
   {
-    const Matrix a = Fill<T>(m, k, true, rng), b = Fill<T>(k, n, true, rng);
+    const Matrix a = Fill<T>(m, k, true, rng), b = Fill<U>(k, n, true, rng);
     std::vector<double> bias(n);
     for (int j = 0; j < n; ++j) bias[j] = (j % 7) - 3;
     const Product want = Reference(a, b, bias);
-    const auto got = AllOrientations<T, FORMAT>(a, b, bias, tiling);
+    const auto got = AllOrientations<T, FORMAT, U>(a, b, bias, tiling);
     for (size_t o = 0; o < got.size(); ++o) {
       for (size_t i = 0; i < want.c.size(); ++i) {
         ASSERT_EQ(static_cast<double>(got[o][i]), want.c[i])
@@ -190,26 +216,31 @@ void CheckShape(int m, int n, int k, int base_m, int base_n, int base_k,
       }
     }
   }
-  if (std::is_same_v<T, int8_t>) return;  // int8_t above spans its range
-  // Random values: the bits of the path that transposes nothing, within
-  // K · 2^-24 · (|bias| + Σ|a·b|) of the float64 product.
-  const Matrix a = Fill<T>(m, k, false, rng), b = Fill<T>(k, n, false, rng);
-  std::vector<double> bias(n);
-  std::normal_distribution<double> normal(0.0, 1.0);
-  for (double& x : bias) x = static_cast<float>(normal(rng));
-  const Product want = Reference(a, b, bias);
-  const auto got = AllOrientations<T, FORMAT>(a, b, bias, tiling);
-  for (size_t o = 1; o < got.size(); ++o) {
-    ASSERT_EQ(std::memcmp(got[o].data(), got[0].data(),
-                          got[0].size() * sizeof(got[0][0])),
-              0)
-        << what << ", " << kOrientation[o] << " differs from "
-        << kOrientation[0];
-  }
-  for (size_t i = 0; i < want.c.size(); ++i) {
-    const double bound = k * std::ldexp(1.0, -24) * want.mag[i];
-    ASSERT_LE(std::fabs(got[0][i] - want.c[i]), bound)
-        << what << ", element " << i;
+  // int8_t above spans its range; the 8-bit floats' products and their
+  // sums are exact for these values, so the exact product is the check.
+  if constexpr (std::is_same_v<T, int8_t> || kFloat8<T>) {
+    return;
+  } else {
+    // Random values: the bits of the path that transposes nothing, within
+    // K · 2^-24 · (|bias| + Σ|a·b|) of the float64 product.
+    const Matrix a = Fill<T>(m, k, false, rng), b = Fill<T>(k, n, false, rng);
+    std::vector<double> bias(n);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    for (double& x : bias) x = static_cast<float>(normal(rng));
+    const Product want = Reference(a, b, bias);
+    const auto got = AllOrientations<T, FORMAT>(a, b, bias, tiling);
+    for (size_t o = 1; o < got.size(); ++o) {
+      ASSERT_EQ(std::memcmp(got[o].data(), got[0].data(),
+                            got[0].size() * sizeof(got[0][0])),
+                0)
+          << what << ", " << kOrientation[o] << " differs from "
+          << kOrientation[0];
+    }
+    for (size_t i = 0; i < want.c.size(); ++i) {
+      const double bound = k * std::ldexp(1.0, -24) * want.mag[i];
+      ASSERT_LE(std::fabs(got[0][i] - want.c[i]), bound)
+          << what << ", element " << i;
+    }
   }
 }
 
@@ -844,6 +875,59 @@ TEST_F(MatmulOperand950Test, EveryOrientationInNz) {
   CheckNzShapes<int8_t>();
 }
 
+TEST_F(MatmulOperand950Test, EightBitFloatsInEveryOrientation) {
+  // Small integers are values of every 8-bit float and their sums are
+  // exact: each orientation must equal the float64 product. E4M3 with
+  // E5M2 too (the 950's Mmad pairs them).
+  CheckShape<fp8_e4m3fn_t, CubeFormat::ND>(40, 40, 70, 48, 48, 64, 11);
+  CheckShape<fp8_e5m2_t, CubeFormat::ND>(17, 9, 5, 32, 16, 32, 12);
+  CheckShape<hifloat8_t, CubeFormat::ND>(33, 16, 70, 32, 16, 32, 13);
+  CheckShape<fp8_e4m3fn_t, CubeFormat::ND, fp8_e5m2_t>(50, 37, 100, 32, 32, 64,
+                                                       14);
+  CheckShape<fp8_e5m2_t, CubeFormat::NZ>(64, 32, 128, 64, 32, 32, 15);
+}
+
+TEST_F(MatmulOperand950Test, EightBitFloatsWithAHalfBiasIntoHalfAndBfloat16) {
+  // The sums are exact in float (small integers), so C is the exact product
+  // rounded once to C's type (Fixpipe's round to nearest even).
+  const int m = 32, n = 48, k = 64;
+  std::mt19937 rng(16);
+  const Matrix a = Fill<fp8_e4m3fn_t>(m, k, true, rng),
+               b8 = Fill<fp8_e5m2_t>(k, n, true, rng);
+  std::vector<double> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = (j % 9) - 4;
+  using A = MatmulType<TPosition::GM, CubeFormat::ND, fp8_e4m3fn_t>;
+  using B = MatmulType<TPosition::GM, CubeFormat::ND, fp8_e5m2_t>;
+  using Bias = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 64);
+  std::vector<fp8_e4m3fn_t> as = Stored<fp8_e4m3fn_t>(a, false, false);
+  std::vector<fp8_e5m2_t> bs = Stored<fp8_e5m2_t>(b8, false, false);
+  std::vector<half> bias_v;
+  for (double x : bias) bias_v.push_back(half(static_cast<float>(x)));
+  const Product want = Reference(a, b8, bias);
+  const auto run = [&](auto out) {
+    using O = decltype(out);
+    using C = MatmulType<TPosition::GM, CubeFormat::ND, O>;
+    std::vector<O> c(size_t{1} * m * n, O(-1.0f));
+    TPipe pipe;
+    Matmul<A, B, C, Bias> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(Gm(as));
+    mm.SetTensorB(Gm(bs));
+    mm.SetBias(Gm(bias_v));
+    mm.IterateAll(Gm(c));
+    mm.End();
+    for (size_t i = 0; i < want.c.size(); ++i) {
+      const float rounded =
+          static_cast<float>(O(static_cast<float>(want.c[i])));
+      ASSERT_EQ(static_cast<float>(c[i]), rounded)
+          << normgrad_ascendc::TypeName<O>() << " C, element " << i;
+    }
+  };
+  run(half(0.0f));
+  run(bfloat16_t(0.0f));
+}
+
 TEST_F(MatmulOperand950Test, TscmOperandsAreReadInPlace) {
   // A as [K, M] at TSCM for every width: the 950 transposes the squares of
   // the whole Nz matrix (float too, which Atlas A2/A3 refuses).
@@ -883,6 +967,18 @@ TEST_F(MatmulOperand950Test, PlacesThe950DoesNotTakeAreRefused) {
   EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
                         "Matmul::Init: C_TYPE at CO1 is not one C takes on "
                         "profile Ascend 950 (GM or VECIN)"));
+}
+
+TEST_F(MatmulOperandTest, EightBitFloatRowsAreThe950s) {
+  using A = MatmulType<TPosition::GM, CubeFormat::ND, fp8_e4m3fn_t>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  const TCubeTiling t = Tiling(32, 32, 64, 32, 32, 64, false);
+  TPipe pipe;
+  Matmul<A, A, C, C> mm;
+  EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                        "Matmul::Init: the type row (A fp8_e4m3fn_t, B "
+                        "fp8_e4m3fn_t, bias float, C float) is the Ascend "
+                        "950's; profile Atlas A2/A3 has no 8-bit float Mmad"));
 }
 
 TEST_F(MatmulOperand950Test, Int4IsRefused) {

@@ -185,6 +185,23 @@ constexpr bool kEmulatedPair =
       (kSixteenBit<A> && std::is_same_v<Bias, float> &&
        std::is_same_v<C, int8_t>)));
 
+template <typename T>
+constexpr bool kFp8 =
+    std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t>;
+
+// The Ascend 950's 8-bit float rows of the type table that normgrad
+// emulates: E4M3 / E5M2 on either side (mixed too) or HiFloat8 on both, a
+// float or half bias, C in float, half or bfloat16_t (C in the 8-bit types
+// needs the 950's quantization modes).
+template <typename A, typename B, typename Bias, typename C>
+constexpr bool kEmulated950Row =
+    ((kFp8<A> && kFp8<B>) ||
+     (std::is_same_v<A, hifloat8_t> && std::is_same_v<B, hifloat8_t>)) &&
+    (std::is_same_v<Bias, float> ||
+     std::is_same_v<Bias, half>)&&(std::is_same_v<C, float> ||
+                                   std::is_same_v<C, half> ||
+                                   std::is_same_v<C, bfloat16_t>);
+
 // The rows whose output Fixpipe quantizes: a parameter from SetQuantScalar
 // or SetQuantVector.
 template <typename L0cT, typename C>
@@ -1793,7 +1810,18 @@ class Matmul {
   }
 
   static void CheckTypes() {
-    if constexpr (!matmul_detail::kEmulatedPair<SrcAT, SrcBT, BiasT, DstT>) {
+    if constexpr (matmul_detail::kEmulated950Row<SrcAT, SrcBT, BiasT, DstT>) {
+      if (!matmul_detail::OnAscend950()) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
+            "Ascend 950's; profile Atlas A2/A3 has no 8-bit float Mmad",
+            normgrad_ascendc::TypeName<SrcAT>(),
+            normgrad_ascendc::TypeName<SrcBT>(),
+            normgrad_ascendc::TypeName<BiasT>(),
+            normgrad_ascendc::TypeName<DstT>());
+      }
+    } else if constexpr (!matmul_detail::kEmulatedPair<SrcAT, SrcBT, BiasT,
+                                                       DstT>) {
       normgrad_ascendc::Fail(
           "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is not one "
           "normgrad emulates on Atlas A2/A3 (docs/matmul.md lists the rows; "
