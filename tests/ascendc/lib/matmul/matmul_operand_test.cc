@@ -820,7 +820,7 @@ TEST_F(MatmulOperandTest, TscmRulesAreChecked) {
     Matmul<FloatGm, B, FloatGm, FloatGm> mm;
     EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
                           "Matmul::Init: B_TYPE at TSCM of float with ISTRANS "
-                          "false ([K, N]) is not emulated yet"));
+                          "false ([K, N]) is not emulated on Atlas A2/A3"));
   }
   {
     using A = MatmulType<TPosition::TSCM, CubeFormat::NZ, half>;
@@ -929,8 +929,9 @@ TEST_F(MatmulOperand950Test, EightBitFloatsWithAHalfBiasIntoHalfAndBfloat16) {
 }
 
 TEST_F(MatmulOperand950Test, TscmOperandsAreReadInPlace) {
-  // A as [K, M] at TSCM for every width: the 950 transposes the squares of
-  // the whole Nz matrix (float too, which Atlas A2/A3 refuses).
+  // A as [K, M] at TSCM for every width, and float B as [K, N]: the 950
+  // transposes the squares of the whole Nz matrix (float too, which Atlas
+  // A2/A3 refuses).
   const int m = 48, n = 80, k = 64;
   std::mt19937 rng(9);
   const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32);
@@ -947,6 +948,8 @@ TEST_F(MatmulOperand950Test, TscmOperandsAreReadInPlace) {
                  b = Fill<float>(k, n, true, rng);
     ExpectExact(RunTscm<float, true, false, true, true>(a, b, bias, tiling),
                 Reference(a, b, bias), "float A [K, M] at TSCM");
+    ExpectExact(RunTscm<float, false, true, false, false>(a, b, bias, tiling),
+                Reference(a, b, bias), "float B [K, N] at TSCM");
   }
   {
     const Matrix a = Fill<int8_t>(64, k, true, rng),

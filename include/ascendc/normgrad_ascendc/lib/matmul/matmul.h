@@ -1843,13 +1843,14 @@ class Matmul {
           "a whole matrix in Nz does not keep together; give A as [M, K] or "
           "in GM");
     }
-    if constexpr (B_TYPE::pos == TPosition::TSCM &&
-                  matmul_detail::kBits<SrcBT> == 32 && !B_TYPE::isTrans) {
+    if (B_TYPE::pos == TPosition::TSCM && matmul_detail::kBits<SrcBT> == 32 &&
+        !B_TYPE::isTrans && !matmul_detail::OnAscend950()) {
       normgrad_ascendc::Fail(
           "Matmul::Init: B_TYPE at TSCM of float with ISTRANS false ([K, N]) "
-          "is not emulated yet: its load transposes squares of two fractals "
-          "side by side, which a whole matrix in Nz does not keep together; "
-          "give B as [N, K] or in GM");
+          "is not emulated on Atlas A2/A3 (the Ascend 950 profile has it): "
+          "its load transposes squares of two fractals side by side, which "
+          "a whole matrix in Nz does not keep together; give B as [N, K] or "
+          "in GM");
     }
     if constexpr (kInt4 && A_TYPE::isTrans) {
       normgrad_ascendc::Fail(
@@ -2411,12 +2412,12 @@ class Matmul {
   }
 
   // Whether a float block whose stored rows run along K is kept in L1 in
-  // bands of 16 rows, for LoadDataWithTranspose's squares: not A on the
-  // 950, whose V2 loads transpose squares of an Nz matrix.
+  // bands of 16 rows, for LoadDataWithTranspose's squares: not on the 950,
+  // whose V2 loads transpose squares of an Nz matrix.
   template <bool kIsA>
   static bool FloatBands(const OperandBlock& blk) {
     return blk.k_rows && matmul_detail::kBits<OperandT<kIsA>> == 32 &&
-           !(kIsA && matmul_detail::OnAscend950());
+           !matmul_detail::OnAscend950();
   }
 
   // The block from L1 (`src`: column blocks `height` rows apart, the block
@@ -2432,9 +2433,9 @@ class Matmul {
     constexpr uint32_t bits = matmul_detail::kBits<T>;
     constexpr uint32_t c0 = 256 / bits;
     constexpr uint32_t frac = 4096 / bits;
-    if constexpr (kIsA && bits >= 8) {
+    if constexpr (bits >= 8) {
       if (matmul_detail::OnAscend950()) {
-        LoadANz(l0, src, height, row0, col0, blk);
+        Load950(l0, src, height, row0, col0, blk);
         return;
       }
     }
@@ -2530,9 +2531,10 @@ class Matmul {
     }
   }
 
-  // A's block into L0A as the 950's Nz (fractal (mi, ki) at ki · mn1 + mi)
-  // by LoadData2DParamsV2, from L1's Nz (src as in LoadToL0). Rows along M:
-  // one move of the whole block. Rows along K, each square of the block is
+  // A's block into L0A as the 950's Nz, or B's into L0B as Zn (both:
+  // fractal (mi, ki) of 16 rows of M (N) by C0 of K at ki · mn1 + mi) by
+  // LoadData2DParamsV2, from L1's Nz (src as in LoadToL0). Rows along M
+  // (N): one move of the whole block. Rows along K, each square of the block is
   // transposed where the move puts it, so the moves place the squares:
   // 16-bit, one move per fractal row of K (its fractals to M's places);
   // 8-bit, per two fractal rows (a 32 x 32 square is two L0 fractals along
@@ -2540,10 +2542,11 @@ class Matmul {
   // lands on the next K column's first, which the next move writes again,
   // or in the fractal the buffer has past the block); 32-bit, per square of
   // two fractal columns (two L0 fractals along K).
-  void LoadANz(const LocalTensor<SrcAT>& l0, const LocalTensor<SrcAT>& src,
+  template <typename T>
+  void Load950(const LocalTensor<T>& l0, const LocalTensor<T>& src,
                uint32_t height, uint32_t row0, uint32_t col0,
                const OperandBlock& blk) {
-    constexpr uint32_t bits = matmul_detail::kBits<SrcAT>;
+    constexpr uint32_t bits = matmul_detail::kBits<T>;
     constexpr uint32_t c0 = 256 / bits;
     constexpr uint32_t frac = 4096 / bits;
     const uint32_t mn1 = Ceil16(blk.mn) / 16;
