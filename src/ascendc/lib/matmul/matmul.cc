@@ -76,7 +76,7 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     uint32_t a_bits, uint32_t b_bits,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
                                     const MatmulOperandForms& forms,
-                                    bool quantized) {
+                                    bool quantized, bool mx) {
   // The page's rules, as the host's GetTiling checks them.
   const std::string broken = matmul::CheckCubeTiling(t, rules);
   if (!broken.empty()) Fail("Matmul::Init: %s", broken.c_str());
@@ -120,6 +120,13 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
   if (quantized) {
     bytes.l1_quant = (static_cast<uint64_t>(t.baseN) * 8 + 31) / 32 * 32;
   }
+  if (mx) {
+    // One scale per 32 of K, rows to 16 (docs/matmul.md, "MxMatmul").
+    bytes.l1_scale_a = Ceil16(t.baseM) * static_cast<uint64_t>(t.baseK) / 32 *
+                       static_cast<uint64_t>(t.depthA1);
+    bytes.l1_scale_b = Ceil16(t.baseN) * static_cast<uint64_t>(t.baseK) / 32 *
+                       static_cast<uint64_t>(t.depthB1);
+  }
   bytes.l0a = MatmulNzBytesOfBits(t.baseM, t.baseK, a_bits) *
               static_cast<uint64_t>(t.dbL0A);
   if (forms.a_trans) {
@@ -135,9 +142,10 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
   bytes.l0c = Ceil16(t.baseM) * Ceil16(t.baseN) * l0c_bytes *
               static_cast<uint64_t>(t.dbL0C);
   RequireFits("L1",
-              "A and B blocks (depthA1, depthB1), bias and quantization "
-              "parameters",
-              bytes.l1_a + bytes.l1_b + bytes.l1_bias + bytes.l1_quant,
+              "A and B blocks (depthA1, depthB1), their scales, bias and "
+              "quantization parameters",
+              bytes.l1_a + bytes.l1_b + bytes.l1_scale_a + bytes.l1_scale_b +
+                  bytes.l1_bias + bytes.l1_quant,
               CubeMemory::kL1);
   RequireFits("L0A", "A blocks (baseM x baseK x dbL0A)", bytes.l0a,
               CubeMemory::kL0A);

@@ -928,6 +928,154 @@ TEST_F(MatmulOperand950Test, EightBitFloatsWithAHalfBiasIntoHalfAndBfloat16) {
   run(bfloat16_t(0.0f));
 }
 
+// ---- MxMatmul ---------------------------------------------------------------
+
+// The scale layouts of the MxMatmul guide page, one fp8_e8m0_t per 32 of K
+// (kp = 2 · ⌈K/64⌉ of them a row or column): scaleA (m, kb) as [M, kp] or,
+// transposed, [⌈K/64⌉, M, 2]; scaleB (kb, n) as [⌈K/64⌉, N, 2] or,
+// transposed, [N, kp].
+size_t ScaleAAt(int m, int kb, int rows, int kp, bool trans) {
+  return trans ? size_t{1} * (kb / 2) * rows * 2 + m * 2 + kb % 2
+               : size_t{1} * m * kp + kb;
+}
+size_t ScaleBAt(int kb, int n, int cols, int kp, bool trans) {
+  return trans ? size_t{1} * n * kp + kb
+               : size_t{1} * (kb / 2) * cols * 2 + n * 2 + kb % 2;
+}
+
+// C = (scaleA ⊗ A)(scaleB ⊗ B) + bias for MXFP8 operands, against float64:
+// small-integer elements and scales 2^-1 .. 2^1 keep every partial sum exact
+// in float, so the result must be exact.
+template <typename TA, typename TB, bool kTransA, bool kTransB, bool kTransSA,
+          bool kTransSB>
+void CheckMx(int m, int n, int k, int base_m, int base_n, int base_k,
+             uint32_t seed) {
+  std::mt19937 rng(seed);
+  const Matrix a = Fill<TA>(m, k, true, rng), b = Fill<TB>(k, n, true, rng);
+  const int kp = (k + 63) / 64 * 2;
+  std::uniform_int_distribution<int> code(126, 128);
+  std::vector<fp8_e8m0_t> sa(size_t{1} * m * kp), sb(size_t{1} * n * kp);
+  std::vector<double> sav(size_t{1} * m * kp), sbv(size_t{1} * n * kp);
+  for (int i = 0; i < m; ++i) {
+    for (int kb = 0; kb < kp; ++kb) {
+      const int c = code(rng);
+      sa[ScaleAAt(i, kb, m, kp, kTransSA)] = fp8_e8m0_t::FromBits(c);
+      sav[size_t{1} * i * kp + kb] = std::ldexp(1.0, c - 127);
+    }
+  }
+  for (int j = 0; j < n; ++j) {
+    for (int kb = 0; kb < kp; ++kb) {
+      const int c = code(rng);
+      sb[ScaleBAt(kb, j, n, kp, kTransSB)] = fp8_e8m0_t::FromBits(c);
+      sbv[size_t{1} * j * kp + kb] = std::ldexp(1.0, c - 127);
+    }
+  }
+  std::vector<float> bias(n);
+  for (int j = 0; j < n; ++j) bias[j] = static_cast<float>((j % 7) - 3);
+  std::vector<double> want(size_t{1} * m * n);
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      double sum = bias[j];
+      for (int q = 0; q < k; ++q) {
+        sum += sav[size_t{1} * i * kp + q / 32] * a.at(i, q) *
+               sbv[size_t{1} * j * kp + q / 32] * b.at(q, j);
+      }
+      want[size_t{1} * i * n + j] = sum;
+    }
+  }
+  using G = TPosition;
+  using AType =
+      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, TA, kTransA,
+                                   G::GM, CubeFormat::ND, kTransSA>;
+  using BType =
+      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, TB, kTransB,
+                                   G::GM, CubeFormat::ND, kTransSB>;
+  using CType = MatmulType<G::GM, CubeFormat::ND, float>;
+  std::vector<TA> as = Stored<TA>(a, kTransA, false);
+  std::vector<TB> bs = Stored<TB>(b, kTransB, false);
+  std::vector<float> c(size_t{1} * m * n, -1.0f);
+  const TCubeTiling tiling = Tiling(m, n, k, base_m, base_n, base_k);
+  TPipe pipe;
+  Matmul<AType, BType, CType, CType, AscendC::CFG_NORM,
+         AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+         AscendC::Impl::Detail::MatmulWithScalePolicy>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(as), kTransA);
+  mm.SetTensorB(Gm(bs), kTransB);
+  mm.SetTensorScaleA(Gm(sa), kTransSA);
+  mm.SetTensorScaleB(Gm(sb), kTransSB);
+  mm.SetBias(Gm(bias));
+  mm.IterateAll(Gm(c));
+  mm.End();
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(static_cast<double>(c[i]), want[i])
+        << normgrad_ascendc::TypeName<TA>() << " x "
+        << normgrad_ascendc::TypeName<TB>() << (kTransA ? " A^T" : "")
+        << (kTransB ? " B^T" : "") << (kTransSA ? " scaleA^T" : "")
+        << (kTransSB ? " scaleB^T" : "") << ", element " << i;
+  }
+}
+
+TEST_F(MatmulOperand950Test, MxMatmulScalesEachOperandAlongK) {
+  // Tails in M and N, two K steps, every orientation of A, B and their
+  // scales.
+  CheckMx<fp8_e4m3fn_t, fp8_e5m2_t, false, false, false, false>(48, 40, 128, 32,
+                                                                32, 64, 21);
+  CheckMx<fp8_e5m2_t, fp8_e4m3fn_t, true, true, true, true>(33, 17, 128, 32, 16,
+                                                            64, 22);
+  CheckMx<fp8_e4m3fn_t, fp8_e4m3fn_t, true, false, false, true>(64, 48, 192, 64,
+                                                                32, 64, 23);
+  CheckMx<fp8_e5m2_t, fp8_e5m2_t, false, true, true, false>(16, 64, 64, 16, 64,
+                                                            64, 24);
+}
+
+TEST_F(MatmulOperand950Test, MxMatmulRulesAreChecked) {
+  using G = TPosition;
+  using A =
+      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, fp8_e4m3fn_t>;
+  using C = MatmulType<G::GM, CubeFormat::ND, float>;
+  using Mx = Matmul<A, A, C, C, AscendC::CFG_NORM,
+                    AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+                    AscendC::Impl::Detail::MatmulWithScalePolicy>;
+  std::vector<fp8_e4m3fn_t> x(64 * 96, fp8_e4m3fn_t::FromBits(0));
+  std::vector<fp8_e8m0_t> scales(64 * 4, fp8_e8m0_t::FromBits(127));
+  std::vector<float> c(64 * 64);
+  TPipe pipe;
+  {
+    const TCubeTiling t = Tiling(32, 32, 64, 32, 32, 64, false);
+    Mx mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(Gm(x));
+    mm.SetTensorB(Gm(x));
+    mm.SetTensorScaleA(Gm(scales));
+    EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                          "Matmul::IterateAll: the scales of B are not set; "
+                          "call SetTensorScaleB first"));
+    EXPECT_TRUE(FailsWith(
+        [&] { mm.SetTensorScaleB(Gm(scales), true); },
+        "Matmul::SetTensorScaleB: isTransposeScaleB is true, but B_TYPE's "
+        "SCALE_ISTRANS is false"));
+    std::vector<fp8_e8m0_t> few(16);
+    EXPECT_TRUE(FailsWith([&] { mm.SetTensorScaleB(Gm(few)); },
+                          "Matmul::SetTensorScaleB: the scale tensor holds 16 "
+                          "fp8_e8m0_t; the single shape needs at least "
+                          "singleCoreN x K / 32 = 64"));
+  }
+  {
+    const TCubeTiling t = Tiling(32, 32, 96, 32, 32, 64, false);
+    Mx mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    mm.SetTensorA(Gm(x));
+    mm.SetTensorB(Gm(x));
+    mm.SetTensorScaleA(Gm(scales));
+    mm.SetTensorScaleB(Gm(scales));
+    EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                          "Matmul::IterateAll: MxMatmul with a K of 96: a K "
+                          "that is not a multiple of 64 is not emulated yet"));
+  }
+}
+
 TEST_F(MatmulOperand950Test, TscmOperandsAreReadInPlace) {
   // A as [K, M] at TSCM for every width, and float B as [K, N]: the 950
   // transposes the squares of the whole Nz matrix (float too, which Atlas

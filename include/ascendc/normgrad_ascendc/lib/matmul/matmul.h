@@ -29,9 +29,11 @@
 #include <vector>
 
 #include "normgrad_ascendc/cube/cube_api.h"
+#include "normgrad_ascendc/cube/cube_gm_l1_950.h"
 #include "normgrad_ascendc/cube/cube_load_950.h"
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
+#include "normgrad_ascendc/cube/cube_mx.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
 #include "normgrad_ascendc/lib/matmul/matmul_batch_layout.h"
@@ -128,13 +130,15 @@ struct MatmulOperandForms {
 /// parameters in L1 too.
 struct MatmulBufferBytes {
   uint64_t l1_a, l1_b, l1_bias, l1_quant, l0a, l0b, l0c, bias_table;
+  uint64_t l1_scale_a, l1_scale_b;  // MxMatmul: the blocks' scales
 };
+/// `mx`: an MxMatmul, whose blocks' scales take L1 too.
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
                                     const matmul::CubeTilingContext& rules,
                                     uint32_t a_bits, uint32_t b_bits,
                                     uint32_t bias_bytes, uint32_t l0c_bytes,
                                     const MatmulOperandForms& forms,
-                                    bool quantized);
+                                    bool quantized, bool mx);
 
 }  // namespace normgrad_ascendc
 
@@ -225,6 +229,24 @@ constexpr QuantMode_t OutQuant(bool vector) {
   return F322BF16;
 }
 
+// Whether an operand type is a MatmulTypeWithScale (has scales).
+template <typename T, typename = void>
+constexpr bool kWithScale = false;
+template <typename T>
+constexpr bool kWithScale<T, std::void_t<decltype(T::scalePosition)>> = true;
+
+// Whether an operand's scales, if it has any, are in GM as ND (what
+// normgrad emulates).
+template <typename T>
+constexpr bool GmNdScales() {
+  if constexpr (kWithScale<T>) {
+    return T::scalePosition == TPosition::GM &&
+           T::scaleFormat == CubeFormat::ND;
+  } else {
+    return true;
+  }
+}
+
 // Whether the object runs on the Ascend 950, whose L0A holds A as Nz
 // (Atlas A2/A3: Zz) and which loads A by LoadData2DParamsV2.
 inline bool OnAscend950() {
@@ -265,8 +287,33 @@ class Matmul {
   static constexpr const MatmulConfig& kConfig =
       matmul_detail::ConfigOf(MM_CFG);
   static_assert(Policy::kEmulated,
-                "Matmul: MatmulWithScalePolicy (MxMatmul) and the SplitM / "
-                "SplitN dual outputs are not emulated yet");
+                "Matmul: the SplitM / SplitN dual outputs are not emulated "
+                "yet");
+  /// MxMatmul: A and B carry scale matrices (MatmulWithScalePolicy).
+  static constexpr bool kMx =
+      std::is_same_v<Policy, Impl::Detail::MatmulWithScalePolicy<MM_CFG>>;
+  static_assert(!kMx || (matmul_detail::kWithScale<A_TYPE> &&
+                         matmul_detail::kWithScale<B_TYPE>),
+                "Matmul: MatmulWithScalePolicy needs A_TYPE and B_TYPE "
+                "declared with MatmulTypeWithScale");
+  static_assert(!kMx || (matmul_detail::kFp8<typename A_TYPE::T> &&
+                         matmul_detail::kFp8<typename B_TYPE::T>),
+                "Matmul: MxMatmul is emulated for MXFP8 (A and B "
+                "fp8_e4m3fn_t or fp8_e5m2_t); MXFP4 (fp4x2_e2m1_t, "
+                "fp4x2_e1m2_t) is not emulated yet");
+  static_assert(matmul_detail::GmNdScales<A_TYPE>() &&
+                    matmul_detail::GmNdScales<B_TYPE>(),
+                "Matmul: MxMatmul's scale matrices are emulated in GM as ND; "
+                "at VECOUT or TSCM, or in NZ or VECTOR, not yet");
+  static_assert(!kMx || (A_TYPE::format == CubeFormat::ND &&
+                         B_TYPE::format == CubeFormat::ND &&
+                         A_TYPE::pos == TPosition::GM &&
+                         B_TYPE::pos == TPosition::GM),
+                "Matmul: MxMatmul is emulated with A and B in GM as ND; "
+                "other places and formats not yet");
+  static_assert(!kMx || kConfig.doNorm || kConfig.doMultiDataLoad,
+                "Matmul: MxMatmul runs with the Norm and MDL templates only "
+                "(its guide page)");
   // MatmulConfig switches that change what the object computes or writes
   // and that it does not honour are refused here, never ignored.
   static_assert(!kConfig.isPartialOutput || kConfig.doMultiDataLoad,
@@ -332,7 +379,7 @@ class Matmul {
         normgrad_ascendc::CheckMatmulTiling(
             tiling_, TilingRules(), matmul_detail::kBits<SrcAT>,
             matmul_detail::kBits<SrcBT>, sizeof(BiasT), sizeof(L0cT),
-            OperandForms(), kQuantOut);
+            OperandForms(), kQuantOut, kMx);
     TPipe* pipe = pipe_ != nullptr ? pipe_.get() : tpipe_;
     if (pipe == nullptr) pipe = GetTPipePtr();
     if (pipe == nullptr) {
@@ -346,6 +393,10 @@ class Matmul {
       }
       if (need.l1_b > 0) {
         pipe->InitBuffer(b1_, static_cast<uint32_t>(need.l1_b));
+      }
+      if (need.l1_scale_a > 0) {
+        pipe->InitBuffer(scale_a1_, static_cast<uint32_t>(need.l1_scale_a));
+        pipe->InitBuffer(scale_b1_, static_cast<uint32_t>(need.l1_scale_b));
       }
       if (need.l1_bias > 0) {
         pipe->InitBuffer(bias1_, static_cast<uint32_t>(need.l1_bias));
@@ -364,7 +415,9 @@ class Matmul {
       buffers_carved_ = true;
     } else if (need.l1_a > carved_.l1_a || need.l1_b > carved_.l1_b ||
                need.l0a > carved_.l0a || need.l0b > carved_.l0b ||
-               need.l0c > carved_.l0c || need.l1_bias > carved_.l1_bias) {
+               need.l0c > carved_.l0c || need.l1_bias > carved_.l1_bias ||
+               need.l1_scale_a > carved_.l1_scale_a ||
+               need.l1_scale_b > carved_.l1_scale_b) {
       normgrad_ascendc::Fail(
           "Matmul::Init: the new tiling needs larger buffers than the first "
           "Init carved (L1 %llu + %llu, L0A %llu, L0B %llu, L0C %llu bytes); "
@@ -461,6 +514,31 @@ class Matmul {
     const normgrad_ascendc::ApiCall call(site);
     RequireOperandIn("SetTensorB", "B_TYPE", B_TYPE::pos, TPosition::GM);
     SetB(gm, isTransposeB);
+  }
+
+  /// MxMatmul: A's scales in GM, one fp8_e8m0_t per 32 elements of K, as
+  /// [M, 2 * ceil(K / 64)] row major, or with isTransposeScaleA as
+  /// [ceil(K / 64), M, 2] (docs/matmul.md, "MxMatmul").
+  void SetTensorScaleA(const GlobalTensor<fp8_e8m0_t>& gm,
+                       bool isTransposeScaleA = false,
+                       normgrad_ascendc::CallSite site = {}) {
+    static_assert(kMx,
+                  "Matmul::SetTensorScaleA belongs to MxMatmul (a Matmul "
+                  "with MatmulWithScalePolicy)");
+    const normgrad_ascendc::ApiCall call(site);
+    SetScale<true>(gm, isTransposeScaleA);
+  }
+
+  /// MxMatmul: B's scales, as [ceil(K / 64), N, 2], or with
+  /// isTransposeScaleB as [N, 2 * ceil(K / 64)].
+  void SetTensorScaleB(const GlobalTensor<fp8_e8m0_t>& gm,
+                       bool isTransposeScaleB = false,
+                       normgrad_ascendc::CallSite site = {}) {
+    static_assert(kMx,
+                  "Matmul::SetTensorScaleB belongs to MxMatmul (a Matmul "
+                  "with MatmulWithScalePolicy)");
+    const normgrad_ascendc::ApiCall call(site);
+    SetScale<false>(gm, isTransposeScaleB);
   }
 
   void SetBias(const GlobalTensor<BiasT>& biasGlobal,
@@ -1223,6 +1301,42 @@ class Matmul {
     b_gm_ = gm;
     trans_b_ = isTransposeB;
     b_set_ = true;
+    ResetIteration();
+  }
+
+  template <bool kIsA>
+  void SetScale(const GlobalTensor<fp8_e8m0_t>& gm, bool trans) {
+    const char* api = kIsA ? "SetTensorScaleA" : "SetTensorScaleB";
+    RequireInit(api);
+    const bool declared = kIsA ? A_TYPE::isScaleTrans : B_TYPE::isScaleTrans;
+    if (trans && !declared) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: isTransposeScale%c is true, but %s_TYPE's "
+          "SCALE_ISTRANS is false; declare MatmulTypeWithScale<..., "
+          "SCALE_ISTRANS = true> to transpose the scales",
+          api, kIsA ? 'A' : 'B', kIsA ? "A" : "B");
+    }
+    // The page's rule: the scales of the single shape, one per 32 of K.
+    const uint64_t need =
+        uint64_t{static_cast<uint32_t>(kIsA ? single_m_ : single_n_)} *
+        static_cast<uint32_t>(single_k_) / 32;
+    if (gm.GetSize() != 0 && gm.GetSize() < need) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: the scale tensor holds %llu fp8_e8m0_t; the single "
+          "shape needs at least %s x K / 32 = %llu (one scale per 32 "
+          "elements of K)",
+          api, ull(gm.GetSize()), kIsA ? "singleCoreM" : "singleCoreN",
+          ull(need));
+    }
+    if constexpr (kIsA) {
+      scale_a_gm_ = gm;
+      trans_scale_a_ = trans;
+      scale_a_set_ = true;
+    } else {
+      scale_b_gm_ = gm;
+      trans_scale_b_ = trans;
+      scale_b_set_ = true;
+    }
     ResetIteration();
   }
 
@@ -2046,6 +2160,21 @@ class Matmul {
                              a_set_ ? "B" : "A",
                              a_set_ ? "SetTensorB" : "SetTensorA");
     }
+    if constexpr (kMx) {
+      if (!scale_a_set_ || !scale_b_set_) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: the scales of %s are not set; call %s first", api,
+            scale_a_set_ ? "B" : "A",
+            scale_a_set_ ? "SetTensorScaleB" : "SetTensorScaleA");
+      }
+      if (single_k_ % 64 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: MxMatmul with a K of %d: a K that is not a "
+            "multiple of 64 is not emulated yet (MmadMx multiplies K in 64s; "
+            "pad A, B and their scales with zeros along K)",
+            api, single_k_);
+      }
+    }
     if constexpr (A_TYPE::format == CubeFormat::VECTOR) {
       if (org_m_ != 1) {
         normgrad_ascendc::Fail(
@@ -2133,7 +2262,13 @@ class Matmul {
       p.cmatrixInitVal = s == s_first && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
-      if constexpr (kInt4) {
+      if constexpr (kMx) {
+        if (s == s_first && bias) {
+          MmadMx(c, a2, b2, bias2_.template Get<L0cT>(), p);
+        } else {
+          MmadMx(c, a2, b2, p);
+        }
+      } else if constexpr (kInt4) {
         Mmad(c, a2, b2, p);  // SetBias refuses a bias for int4b_t
       } else if (s == s_first && bias) {
         Mmad(c, a2, b2, bias2_.template Get<L0cT>(), p);
@@ -2307,6 +2442,11 @@ class Matmul {
         l1 = b1_.template Get<T>();
       }
       CopyToL1<kIsA>(l1, blk, trans);
+      if constexpr (kMx) {
+        const MxScales scales = CopyScalesToL1<kIsA>(blk);
+        Load950(l0, l1, L1Height<T>(blk), 0, 0, blk, &scales);
+        return;
+      }
       LoadToL0<kIsA>(l0, l1, L1Height<T>(blk), 0, 0, blk);
     }
   }
@@ -2531,6 +2671,60 @@ class Matmul {
     }
   }
 
+  // An operand block's scales in L1, as fractals of 16 rows (of M or N) by
+  // two scales (64 elements of K), and their move into L0A_MX / L0B_MX,
+  // which goes with the block's first load (LoadData's MX form).
+  struct MxScales {
+    LocalTensor<fp8_e8m0_t> l1;
+    LoadData2DMxParams params;
+  };
+
+  // The block's scales GM -> L1, two scales (a uint16_t) a unit: scales
+  // whose rows run along M (N) (A's [M, 2 ceil(K/64)], B's transposed) by
+  // DN2NZ, each row's pairs becoming one column of the fractals; rows along
+  // K (A's transposed [ceil(K/64), M, 2], B's [ceil(K/64), N, 2]) by ND2NZ.
+  // Either way scale (r, kb) of the block lands at byte ((r / 16) · pairs +
+  // kb / 2) · 32 + (r % 16) · 2 + kb % 2, the layout MmadMx reads.
+  template <bool kIsA>
+  MxScales CopyScalesToL1(const OperandBlock& blk) {
+    const LocalTensor<fp8_e8m0_t> l1 =
+        kIsA ? scale_a1_.template Get<fp8_e8m0_t>()
+             : scale_b1_.template Get<fp8_e8m0_t>();
+    const GlobalTensor<uint16_t> gm =
+        (kIsA ? scale_a_gm_ : scale_b_gm_).template ReinterpretCast<uint16_t>();
+    const LocalTensor<uint16_t> to = l1.template ReinterpretCast<uint16_t>();
+    const bool trans = kIsA ? trans_scale_a_ : trans_scale_b_;
+    const uint32_t pairs = blk.k / 64, pair0 = blk.k0 / 64;
+    if (kIsA != trans) {
+      const int org_k = kIsA ? org_ka_ : org_kb_;
+      const uint64_t row_pairs = CeilDiv(static_cast<uint32_t>(org_k), 64);
+      Dn2NzParams dn;
+      dn.dnNum = 1;
+      dn.dValue = blk.mn;
+      dn.nValue = static_cast<uint16_t>(pairs);
+      dn.srcDValue = row_pairs;
+      dn.dstNzC0Stride = static_cast<uint16_t>(pairs);
+      dn.dstNzNStride = 1;
+      DataCopy(to, gm[blk.mn0 * row_pairs + pair0], dn);
+    } else {
+      const int row_len = kIsA ? org_m_ : org_n_;
+      Nd2NzParams nz;
+      nz.ndNum = 1;
+      nz.nValue = static_cast<uint16_t>(pairs);
+      nz.dValue = static_cast<uint16_t>(blk.mn);
+      nz.srcDValue = RowLength(kIsA ? "orgM" : "orgN", row_len);
+      nz.dstNzC0Stride = static_cast<uint16_t>(pairs);
+      nz.dstNzNStride = 1;
+      DataCopy(to, gm[uint64_t{pair0} * row_len + blk.mn0], nz);
+    }
+    MxScales scales{l1, {}};
+    scales.params.xStep = static_cast<uint8_t>(Ceil16(blk.mn) / 16);
+    scales.params.yStep = static_cast<uint8_t>(pairs);
+    scales.params.srcStride = static_cast<uint16_t>(pairs);
+    scales.params.dstStride = static_cast<uint16_t>(pairs);
+    return scales;
+  }
+
   // A's block into L0A as the 950's Nz, or B's into L0B as Zn (both:
   // fractal (mi, ki) of 16 rows of M (N) by C0 of K at ki · mn1 + mi) by
   // LoadData2DParamsV2, from L1's Nz (src as in LoadToL0). Rows along M
@@ -2545,7 +2739,7 @@ class Matmul {
   template <typename T>
   void Load950(const LocalTensor<T>& l0, const LocalTensor<T>& src,
                uint32_t height, uint32_t row0, uint32_t col0,
-               const OperandBlock& blk) {
+               const OperandBlock& blk, const MxScales* mx = nullptr) {
     constexpr uint32_t bits = matmul_detail::kBits<T>;
     constexpr uint32_t c0 = 256 / bits;
     constexpr uint32_t frac = 4096 / bits;
@@ -2554,7 +2748,7 @@ class Matmul {
     const uint32_t src_stride = height / 16;
     if (!blk.k_rows) {
       LoadNz(l0, src, first_row, first_col, mn1, CeilDiv(blk.k, c0), src_stride,
-             mn1, false);
+             mn1, false, mx);
       return;
     }
     if constexpr (bits == 16) {
@@ -2565,7 +2759,7 @@ class Matmul {
     } else if constexpr (bits == 8) {
       for (uint32_t q = 0; q < CeilDiv(blk.k, 32); ++q) {
         LoadNz(l0[q * mn1 * frac], src, first_row + 2 * q, first_col, 2,
-               CeilDiv(mn1, 2), src_stride, 2, true);
+               CeilDiv(mn1, 2), src_stride, 2, true, q == 0 ? mx : nullptr);
       }
     } else {
       for (uint32_t r = 0; r < CeilDiv(blk.k, 16); ++r) {
@@ -2586,7 +2780,7 @@ class Matmul {
   static void LoadNz(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                      uint32_t m0, uint32_t k0, uint32_t m_steps,
                      uint32_t k_steps, uint32_t src_stride, uint32_t dst_stride,
-                     bool transpose) {
+                     bool transpose, const MxScales* mx = nullptr) {
     constexpr uint32_t frac = 4096 / matmul_detail::kBits<T>;
     constexpr uint32_t kMaxSteps = 255;
     LoadData2DParamsV2 load;
@@ -2598,6 +2792,12 @@ class Matmul {
     for (uint32_t done = 0; done < k_steps; done += kMaxSteps) {
       load.kStartPosition = k0 + done;
       load.kStep = static_cast<uint16_t>(std::min(kMaxSteps, k_steps - done));
+      if constexpr (cube_detail::kMmadMxPair<T, T>) {
+        if (mx != nullptr && done == 0) {
+          LoadData(dst, src, mx->l1, load, mx->params);
+          continue;
+        }
+      }
       LoadData(dst[uint64_t{done} * dst_stride * frac], src, load);
     }
   }
@@ -2803,6 +3003,12 @@ class Matmul {
   GlobalTensor<DstT> scratch_gm_;
   GlobalTensor<SrcAT> a_gm_;
   GlobalTensor<SrcBT> b_gm_;
+  // MxMatmul: the scales in GM and each operand block's scales in L1.
+  GlobalTensor<fp8_e8m0_t> scale_a_gm_, scale_b_gm_;
+  bool scale_a_set_ = false, scale_b_set_ = false;
+  bool trans_scale_a_ = false, trans_scale_b_ = false;
+  TBuf<TPosition::A1> scale_a1_;
+  TBuf<TPosition::B1> scale_b1_;
   GlobalTensor<BiasT> bias_gm_;
   bool a_set_ = false, b_set_ = false, bias_on_ = false;
   bool trans_a_ = false, trans_b_ = false;

@@ -65,6 +65,21 @@ struct SparseMatmulType
   constexpr static bool isSparse = true;
 };
 
+/// A or B of an MxMatmul (MatmulWithScalePolicy): the operand and its
+/// scale matrix (fp8_e8m0_t, one scale per 32 elements along K), with the
+/// scales' position, format, transpose and source position.
+template <TPosition POSITION, TPosition SCALE_POSITION, CubeFormat FORMAT,
+          typename TYPE, bool ISTRANS = false, TPosition SRCPOS = TPosition::GM,
+          CubeFormat SCALE_FORMAT = FORMAT, bool SCALE_ISTRANS = ISTRANS,
+          TPosition SCALE_SRCPOS = SRCPOS>
+struct MatmulTypeWithScale : MatmulType<POSITION, FORMAT, TYPE, ISTRANS,
+                                        LayoutMode::NONE, false, SRCPOS> {
+  constexpr static TPosition scalePosition = SCALE_POSITION;
+  constexpr static CubeFormat scaleFormat = SCALE_FORMAT;
+  constexpr static bool isScaleTrans = SCALE_ISTRANS;
+  constexpr static TPosition srcScalePos = SCALE_SRCPOS;
+};
+
 enum class BatchMode : uint8_t {
   NONE = 0,
   BATCH_LESS_THAN_L1,
@@ -407,7 +422,7 @@ struct NBuffer33MatmulPolicy {
 template <const auto& MM_CFG = CFG_NORM, typename... Rest>
 struct MatmulWithScalePolicy {
   static constexpr int kTriangle = 0;
-  static constexpr bool kEmulated = false;
+  static constexpr bool kEmulated = true;
 };
 template <const auto& MM_CFG = CFG_NORM, typename... Rest>
 struct SplitMMatmulPolicy {
