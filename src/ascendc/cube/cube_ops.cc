@@ -1029,6 +1029,17 @@ constexpr FixpipeCall kDataCopyCall{"DataCopy",
                                     "SetFixpipePreQuantFlag's config",
                                     "intriParams.unitFlag"};
 
+// The Atlas A2/A3 forms (FixpipeParamsV220, DataCopyCO12DstParams) have the
+// nine modes of their pages; the 950's added ones are refused, named.
+void RefuseModeOf950(const char* api, QuantMode_t mode) {
+  if (!ModeIs950s(mode)) return;
+  Fail(
+      "%s: intriParams.quantPre %s is one of the Ascend 950's modes, set in "
+      "FixpipeParamsArch3510; this form has NoQuant, F322F16, F322BF16, "
+      "DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8 and VREQ8",
+      api, QuantModeName(mode));
+}
+
 void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
                  AscendC::CO2Layout layout, const GmSide* dst_gm,
                  const TensorView* dst_l1, const TensorView& src,
@@ -1058,13 +1069,7 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
          api);
   }
   const char* mode = QuantModeName(p.quantPre);
-  if (ModeIs950s(p.quantPre)) {
-    Fail(
-        "%s: intriParams.quantPre %s is one of the Ascend 950's modes, set "
-        "in FixpipeParamsArch3510; this form has NoQuant, F322F16, F322BF16, "
-        "DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8 and VREQ8",
-        api, mode);
-  }
+  RefuseModeOf950(api, p.quantPre);
   if (!ModeConverts(p.quantPre, src_type, dst_type)) {
     Fail(
         "%s: intriParams.quantPre %s does not turn %s into %s (float: "
@@ -1277,6 +1282,8 @@ void DataCopyFromL0c(CubeType dst_type, CubeType src_type, const GmSide* dst_gm,
         "only on the L0C -> GM path (set it false)",
         api);
   }
+  // Before the registers a mode reads are looked at.
+  RefuseModeOf950(api, p.quantPre);
   Core& core = CurrentCore();
   const FixpipeRegisters& regs = core.fixpipe_registers();
   if (p.reluPre > 1) {

@@ -748,6 +748,17 @@ TEST_F(CubeCoreTest, AddedQuantModesAreNotAtlasA2s) {
                         "in FixpipeParamsArch3510; this form has NoQuant, "
                         "F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, "
                         "VQF322B8_PRE, REQ8 and VREQ8"));
+  // DataCopy names the mode before it looks for the registers the mode
+  // would read (SetFixPipeConfig's tensor for a V mode).
+  DataCopyCO12DstParams d;
+  d.mSize = 16;
+  d.nSize = 16;
+  d.srcStride = 16;
+  d.dstStride = 16;
+  d.quantPre = VQF322F16_PRE;
+  EXPECT_TRUE(FailsWith([&] { DataCopy(g, c, d); },
+                        "DataCopy<half, float> L0C->GM: intriParams.quantPre "
+                        "VQF322F16_PRE is one of the Ascend 950's modes"));
 }
 
 // ---- Into the UB of the vector cores (mixed kernels) -----------------------
