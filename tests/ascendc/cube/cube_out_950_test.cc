@@ -1,7 +1,9 @@
 // cube_out_950_test.cc — the Ascend 950's Fixpipe with FixpipeParamsArch3510
 // (docs/cube.md, "The Ascend 950: out of L0C, and UB ↔ L1"): NZ2ND, NZ2NZ
 // and NZ2DN into GM and L1, the casts and quantization it shares with the
-// Atlas A2/A3 Fixpipe, L0C → UB into one vector core's UB or both (the
+// Atlas A2/A3 Fixpipe, the quantization modes the 950 added (each against
+// the page's formula on exactly representable values, and the roundings'
+// edges), L0C → UB into one vector core's UB or both (the
 // dual-destination mode split by rows or by columns) in mixed kernels, and
 // each rule's message. Part of compat_cube_test.
 //
