@@ -479,7 +479,8 @@ void CapiSetL0cCopyParams(uint16_t nd_num, uint16_t src_nd_stride,
 
 void CapiSetL0cCopyPrequant(uint64_t config, const CallSite& site) {
   const char* api = "asc_set_l0c_copy_prequant";
-  const CapiCall call(api, site);
+  // Its page lists the 950: the 950's copies out of L0C read it.
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   CheckCapiCubeCore(api);
   RunSetFixpipePreQuantFlag(config);
 }

@@ -3,11 +3,13 @@
 // asc_copy_l0c2l1, asc_copy_l12ub in c_api/cube_datamove/cube_datamove.h,
 // docs/capi.md): their arguments checked and mapped onto the C++ Fixpipe
 // with FixpipeParamsArch3510 and DataCopyL1ToUB (cube/cube_out_950.h), which
-// move the values. The
-// rest of the C API maps Atlas A2/A3; these forms are the 950's only.
+// move the values; a scalar quantization mode takes its parameter from
+// asc_set_l0c_copy_prequant. The rest of the C API maps Atlas A2/A3; these
+// forms are the 950's only.
 #include <cstdint>
 
 #include "ascendc/cube/cube_checks.h"
+#include "ascendc/cube/fixpipe_convert.h"
 #include "c_api/cube_datamove/cube_datamove.h"
 #include "normgrad_ascendc/capi/capi_call.h"
 #include "normgrad_ascendc/capi/capi_cube.h"
@@ -83,12 +85,17 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
     Fail("%s: nz2nd_en and nz2dn_en are both true; choose one output layout",
          name.text);
   }
-  if (a.quant_pre > AscendC::F322BF16) {
+  CheckRange(name.text, "quant_pre", a.quant_pre, AscendC::NoQuant,
+             AscendC::VQF322F32_PRE);
+  const auto mode = static_cast<AscendC::QuantMode_t>(a.quant_pre);
+  if (IsVectorMode(mode)) {
     Fail(
-        "%s: quant_pre %llu: only NoQuant (0), F322F16 (1) and F322BF16 (2) "
-        "are emulated here (the quantization modes' parameters have no "
-        "setter on the 950's C API in normgrad yet)",
-        name.text, static_cast<unsigned long long>(a.quant_pre));
+        "%s: quant_pre %llu (%s) is a vector mode; its per-column parameters "
+        "in the fixpipe buffer (asc_set_l0c2gm_config) are not emulated yet: "
+        "use the scalar mode with asc_set_l0c_copy_prequant, or the C++ "
+        "Fixpipe with cbufWorkspace",
+        name.text, static_cast<unsigned long long>(a.quant_pre),
+        QuantModeName(mode));
   }
   CheckRange(name.text, "relu_pre", a.relu_pre, 0, 1);
   Fixpipe950Params p{};
@@ -99,7 +106,18 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
   p.m_size = a.m_size;
   p.src_stride = a.loop_src_stride;
   p.dst_stride = a.loop_dst_stride;
-  p.quant_pre = static_cast<AscendC::QuantMode_t>(a.quant_pre);
+  p.quant_pre = mode;
+  if (ModeQuantizes(mode)) {
+    const FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+    if (!regs.quant_set) {
+      Fail(
+          "%s: quant_pre %llu (%s) is a scalar mode, whose parameter "
+          "asc_set_l0c_copy_prequant sets; it was not called in this block",
+          name.text, static_cast<unsigned long long>(a.quant_pre),
+          QuantModeName(mode));
+    }
+    p.deq_scalar = regs.quant_pre;
+  }
   p.relu = a.relu_pre != 0;
   p.unit_flag = a.unit_flag_ctl;
   p.num = 1;

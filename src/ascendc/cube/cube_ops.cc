@@ -29,6 +29,7 @@
 #include "normgrad_ascendc/cube/cube_mx.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/ctrl_spr.h"
+#include "normgrad_ascendc/runtime/float8.h"
 
 namespace normgrad_ascendc {
 
@@ -751,33 +752,77 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
 
 using AscendC::QuantMode_t;
 
+namespace {
+
+// What a quantization mode writes (besides NoQuant's type of L0C).
+enum class ModeOut : uint8_t { kSame, kHalf, kBf16, kB8, kFloat, kFp8, kHif8 };
+
+// Each mode, in the order of QuantMode_t: its name, whether it reads one
+// parameter per column, whether it takes a parameter at all, the L0C type it
+// reads (kOther: either), what it writes, and whether it is the Ascend
+// 950's only.
+struct QuantModeInfo {
+  const char* name;
+  bool vector;
+  bool quantizes;
+  CubeType from;
+  ModeOut to;
+  bool only_950;
+};
+constexpr CubeType kF32 = CubeType::kFloat;
+constexpr CubeType kS32 = CubeType::kInt32;
+constexpr QuantModeInfo kQuantModes[] = {
+    {"NoQuant", false, false, CubeType::kOther, ModeOut::kSame, false},
+    {"F322F16", false, false, kF32, ModeOut::kHalf, false},
+    {"F322BF16", false, false, kF32, ModeOut::kBf16, false},
+    {"DEQF16", false, true, kS32, ModeOut::kHalf, false},
+    {"VDEQF16", true, true, kS32, ModeOut::kHalf, false},
+    {"QF322B8_PRE", false, true, kF32, ModeOut::kB8, false},
+    {"VQF322B8_PRE", true, true, kF32, ModeOut::kB8, false},
+    {"REQ8", false, true, kS32, ModeOut::kB8, false},
+    {"VREQ8", true, true, kS32, ModeOut::kB8, false},
+    {"QF322FP8_PRE", false, true, kF32, ModeOut::kFp8, true},
+    {"VQF322FP8_PRE", true, true, kF32, ModeOut::kFp8, true},
+    {"QF322HIF8_PRE", false, true, kF32, ModeOut::kHif8, true},
+    {"VQF322HIF8_PRE", true, true, kF32, ModeOut::kHif8, true},
+    {"QF322HIF8_PRE_HYBRID", false, true, kF32, ModeOut::kHif8, true},
+    {"VQF322HIF8_PRE_HYBRID", true, true, kF32, ModeOut::kHif8, true},
+    {"QS322BF16_PRE", false, true, kS32, ModeOut::kBf16, true},
+    {"VQS322BF16_PRE", true, true, kS32, ModeOut::kBf16, true},
+    {"QF322F16_PRE", false, true, kF32, ModeOut::kHalf, true},
+    {"VQF322F16_PRE", true, true, kF32, ModeOut::kHalf, true},
+    {"QF322BF16_PRE", false, true, kF32, ModeOut::kBf16, true},
+    {"VQF322BF16_PRE", true, true, kF32, ModeOut::kBf16, true},
+    {"QF322F32_PRE", false, true, kF32, ModeOut::kFloat, true},
+    {"VQF322F32_PRE", true, true, kF32, ModeOut::kFloat, true},
+};
+static_assert(sizeof kQuantModes / sizeof kQuantModes[0] ==
+                  AscendC::VQF322F32_PRE + 1u,
+              "kQuantModes: one row per QuantMode_t value, in order");
+
+// The row of `mode`; null for a value outside the enumeration (a number
+// passed through the C API, say).
+const QuantModeInfo* InfoOf(QuantMode_t mode) {
+  const auto i = static_cast<uint32_t>(mode);
+  return i < sizeof kQuantModes / sizeof kQuantModes[0] ? &kQuantModes[i]
+                                                        : nullptr;
+}
+
+}  // namespace
+
 const char* QuantModeName(QuantMode_t mode) {
-  switch (mode) {
-    case AscendC::NoQuant:
-      return "NoQuant";
-    case AscendC::F322F16:
-      return "F322F16";
-    case AscendC::F322BF16:
-      return "F322BF16";
-    case AscendC::DEQF16:
-      return "DEQF16";
-    case AscendC::VDEQF16:
-      return "VDEQF16";
-    case AscendC::QF322B8_PRE:
-      return "QF322B8_PRE";
-    case AscendC::VQF322B8_PRE:
-      return "VQF322B8_PRE";
-    case AscendC::REQ8:
-      return "REQ8";
-    case AscendC::VREQ8:
-      return "VREQ8";
-  }
-  return "unknown";
+  const QuantModeInfo* info = InfoOf(mode);
+  return info != nullptr ? info->name : "unknown";
 }
 
 bool IsVectorMode(QuantMode_t mode) {
-  return mode == AscendC::VDEQF16 || mode == AscendC::VQF322B8_PRE ||
-         mode == AscendC::VREQ8;
+  const QuantModeInfo* info = InfoOf(mode);
+  return info != nullptr && info->vector;
+}
+
+bool ModeIs950s(QuantMode_t mode) {
+  const QuantModeInfo* info = InfoOf(mode);
+  return info != nullptr && info->only_950;
 }
 
 void CheckQuantWorkspace(const char* api, QuantMode_t mode,
@@ -792,40 +837,39 @@ void CheckQuantWorkspace(const char* api, QuantMode_t mode,
   if (!vector_mode && has_workspace) {
     Fail(
         "%s: cbufWorkspace is given, but intriParams.quantPre %s is not a "
-        "per-column mode (VDEQF16, VQF322B8_PRE, VREQ8)",
+        "per-column mode (a V mode: VDEQF16, VQF322B8_PRE, VREQ8; on the "
+        "Ascend 950 also VQF322FP8_PRE, VQF322HIF8_PRE(_HYBRID), "
+        "VQS322BF16_PRE, VQF322F16_PRE, VQF322BF16_PRE, VQF322F32_PRE)",
         api, QuantModeName(mode));
   }
 }
 
-// Whether `mode` turns L0C values of `src` into `dst` (the Atlas A2/A3
-// table: float -> float, half, bfloat16_t, int8_t, uint8_t; int32_t ->
-// int32_t, half, int8_t, uint8_t).
 bool ModeConverts(QuantMode_t mode, CubeType src, CubeType dst) {
-  const bool from_float = src == CubeType::kFloat;
-  const bool to_b8 = dst == CubeType::kInt8 || dst == CubeType::kUint8;
-  switch (mode) {
-    case AscendC::NoQuant:
+  const QuantModeInfo* info = InfoOf(mode);
+  if (info == nullptr) return false;
+  if (info->from != CubeType::kOther && info->from != src) return false;
+  switch (info->to) {
+    case ModeOut::kSame:
       return dst == src;
-    case AscendC::F322F16:
-      return from_float && dst == CubeType::kHalf;
-    case AscendC::F322BF16:
-      return from_float && dst == CubeType::kBfloat16;
-    case AscendC::DEQF16:
-    case AscendC::VDEQF16:
-      return !from_float && dst == CubeType::kHalf;
-    case AscendC::QF322B8_PRE:
-    case AscendC::VQF322B8_PRE:
-      return from_float && to_b8;
-    case AscendC::REQ8:
-    case AscendC::VREQ8:
-      return !from_float && to_b8;
+    case ModeOut::kHalf:
+      return dst == CubeType::kHalf;
+    case ModeOut::kBf16:
+      return dst == CubeType::kBfloat16;
+    case ModeOut::kB8:
+      return dst == CubeType::kInt8 || dst == CubeType::kUint8;
+    case ModeOut::kFloat:
+      return dst == CubeType::kFloat;
+    case ModeOut::kFp8:
+      return dst == CubeType::kFp8E4m3;
+    case ModeOut::kHif8:
+      return dst == CubeType::kHif8;
   }
   return false;
 }
 
 bool ModeQuantizes(QuantMode_t mode) {
-  return mode != AscendC::NoQuant && mode != AscendC::F322F16 &&
-         mode != AscendC::F322BF16;
+  const QuantModeInfo* info = InfoOf(mode);
+  return info != nullptr && info->quantizes;
 }
 
 // Decodes and checks `bits`; `where` names it in messages.
@@ -841,14 +885,19 @@ QuantParam DecodeQuantParam(const char* api, const char* where, uint64_t bits,
         "or subnormal; quantization parameters must be normal or zero",
         api, where, static_cast<unsigned long long>(bits), q.scale);
   }
+  // The right shift N and its MCB flag (bits 32..36) are Atlas A2/A3's; the
+  // 950's parameter leaves those bits unused.
   q.shift = static_cast<uint32_t>((bits >> 32) & 0xFu) + 1u;
-  q.shift_on = ((bits >> 36) & 1u) != 0;
+  q.shift_on = ((bits >> 36) & 1u) != 0 && !OnCube950();
   const uint32_t offset9 = static_cast<uint32_t>((bits >> 37) & 0x1FFu);
   q.offset = offset9 >= 256 ? static_cast<int32_t>(offset9) - 512
                             : static_cast<int32_t>(offset9);
   q.is_signed = ((bits >> 46) & 1u) != 0;
-  const bool to_b8 = mode != AscendC::DEQF16 && mode != AscendC::VDEQF16;
-  if (to_b8 && q.is_signed != (dst_type == CubeType::kInt8)) {
+  q.hybrid = mode == AscendC::QF322HIF8_PRE_HYBRID ||
+             mode == AscendC::VQF322HIF8_PRE_HYBRID;
+  const QuantModeInfo* info = InfoOf(mode);
+  if (info != nullptr && info->to == ModeOut::kB8 &&
+      q.is_signed != (dst_type == CubeType::kInt8)) {
     Fail(
         "%s: %s 0x%016llx has the sign bit 46 %s, which makes %s results, "
         "but dst is %s",
@@ -874,6 +923,16 @@ uint8_t RoundToB8(float v, bool is_signed) {
                    : static_cast<uint8_t>(r);
 }
 
+// A float result narrowed to half or bfloat16_t (ties to even), saturated
+// in the FLOAT saturation mode.
+void StoreFloat16(CubeType dst_type, float v, uint8_t* to) {
+  const bool bf16 = dst_type == CubeType::kBfloat16;
+  uint16_t h = bf16 ? normgrad::bits::FloatToBfloat16(v)
+                    : normgrad::bits::FloatToHalf(v);
+  if (FloatSaturationOn()) SaturateFloat16(bf16, &h, 1);
+  std::memcpy(to, &h, 2);
+}
+
 // One L0C value at `at` through Fixpipe's ReLU and conversion into `to`.
 // `q` is the column's quantization parameter (null for the casts).
 void ConvertOut(CubeType src_type, CubeType dst_type, bool relu,
@@ -891,20 +950,12 @@ void ConvertOut(CubeType src_type, CubeType dst_type, bool relu,
     // ReLU keeps the positive values; the rest (negative, zeros of either
     // sign, NaN) become +0.
     if (relu && !(v > 0.0f)) v = 0.0f;
-    uint16_t h = 0;
-    if (dst_type == CubeType::kHalf) {
-      h = normgrad::bits::FloatToHalf(v);
-    } else if (dst_type == CubeType::kBfloat16) {
-      h = normgrad::bits::FloatToBfloat16(v);
-    } else {
+    if (dst_type == CubeType::kFloat) {
       if (FloatSaturationOn()) SaturateFloat32(&v, 1);
       std::memcpy(to, &v, 4);
       return;
     }
-    if (FloatSaturationOn()) {
-      SaturateFloat16(dst_type == CubeType::kBfloat16, &h, 1);
-    }
-    std::memcpy(to, &h, 2);
+    StoreFloat16(dst_type, v, to);
     return;
   }
   // The quantization modes: x * M1 for x >= 0, x * M2 for x < 0, with M2 the
@@ -927,13 +978,28 @@ void ConvertOut(CubeType src_type, CubeType dst_type, bool relu,
     negative = x < 0.0f;
   }
   const float scaled = relu && negative ? 0.0f : x * q->scale;
-  if (dst_type == CubeType::kHalf) {  // (V)DEQF16: no offset
-    uint16_t h = normgrad::bits::FloatToHalf(scaled);
-    if (FloatSaturationOn()) SaturateFloat16(false, &h, 1);
-    std::memcpy(to, &h, 2);
-    return;
+  switch (dst_type) {
+    case CubeType::kHalf:  // (V)DEQF16, (V)QF322F16_PRE: no offset
+    case CubeType::kBfloat16:
+      StoreFloat16(dst_type, scaled, to);
+      return;
+    case CubeType::kFloat: {
+      float v = scaled;
+      if (FloatSaturationOn()) SaturateFloat32(&v, 1);
+      std::memcpy(to, &v, 4);
+      return;
+    }
+    case CubeType::kFp8E4m3:
+      *to = EncodeFp8E4m3fn(scaled);
+      return;
+    case CubeType::kHif8:
+      *to = EncodeHif8(scaled,
+                       q->hybrid ? Hif8Round::kHybrid : Hif8Round::kHalfAway);
+      return;
+    default:
+      *to = RoundToB8(scaled + static_cast<float>(q->offset), q->is_signed);
+      return;
   }
-  *to = RoundToB8(scaled + static_cast<float>(q->offset), q->is_signed);
 }
 
 uint32_t CubeTypeBytes(CubeType type) { return CubeTypeBits(type) / 8; }
@@ -962,6 +1028,17 @@ constexpr FixpipeCall kDataCopyCall{"DataCopy",
                                     128,
                                     "SetFixpipePreQuantFlag's config",
                                     "intriParams.unitFlag"};
+
+// The Atlas A2/A3 forms (FixpipeParamsV220, DataCopyCO12DstParams) have the
+// nine modes of their pages; the 950's added ones are refused, named.
+void RefuseModeOf950(const char* api, QuantMode_t mode) {
+  if (!ModeIs950s(mode)) return;
+  Fail(
+      "%s: intriParams.quantPre %s is one of the Ascend 950's modes, set in "
+      "FixpipeParamsArch3510; this form has NoQuant, F322F16, F322BF16, "
+      "DEQF16, VDEQF16, QF322B8_PRE, VQF322B8_PRE, REQ8 and VREQ8",
+      api, QuantModeName(mode));
+}
 
 void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
                  AscendC::CO2Layout layout, const GmSide* dst_gm,
@@ -992,6 +1069,7 @@ void FixpipeImpl(const FixpipeCall& how, CubeType dst_type, CubeType src_type,
          api);
   }
   const char* mode = QuantModeName(p.quantPre);
+  RefuseModeOf950(api, p.quantPre);
   if (!ModeConverts(p.quantPre, src_type, dst_type)) {
     Fail(
         "%s: intriParams.quantPre %s does not turn %s into %s (float: "
@@ -1204,6 +1282,8 @@ void DataCopyFromL0c(CubeType dst_type, CubeType src_type, const GmSide* dst_gm,
         "only on the L0C -> GM path (set it false)",
         api);
   }
+  // Before the registers a mode reads are looked at.
+  RefuseModeOf950(api, p.quantPre);
   Core& core = CurrentCore();
   const FixpipeRegisters& regs = core.fixpipe_registers();
   if (p.reluPre > 1) {

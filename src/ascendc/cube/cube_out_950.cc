@@ -58,11 +58,14 @@ void CheckParams(const char* api, Target target, CubeType dst_type,
   if (!ModeConverts(p.quant_pre, src_type, dst_type)) {
     Fail(
         "%s: intriParams.quantPre %s does not turn %s into %s (float: "
-        "NoQuant to float, F322F16 to half, F322BF16 to bfloat16_t, "
-        "QF322B8_PRE or VQF322B8_PRE to int8_t/uint8_t; int32_t: NoQuant to "
-        "int32_t, DEQF16 or VDEQF16 to half, REQ8 or VREQ8 to "
-        "int8_t/uint8_t; the Ascend 950's fp8, hifloat8 and *_PRE modes of "
-        "the same types are not emulated)",
+        "NoQuant to float, F322F16, QF322F16_PRE or VQF322F16_PRE to half, "
+        "F322BF16, QF322BF16_PRE or VQF322BF16_PRE to bfloat16_t, "
+        "QF322F32_PRE or VQF322F32_PRE to float, QF322B8_PRE or VQF322B8_PRE "
+        "to int8_t/uint8_t, QF322FP8_PRE or VQF322FP8_PRE to fp8_e4m3fn_t, "
+        "QF322HIF8_PRE(_HYBRID) or VQF322HIF8_PRE(_HYBRID) to hifloat8_t; "
+        "int32_t: NoQuant to int32_t, DEQF16 or VDEQF16 to half, "
+        "QS322BF16_PRE or VQS322BF16_PRE to bfloat16_t, REQ8 or VREQ8 to "
+        "int8_t/uint8_t)",
         api, mode, CubeTypeName(src_type), CubeTypeName(dst_type));
   }
   CheckQuantWorkspace(api, p.quant_pre, workspace != nullptr);

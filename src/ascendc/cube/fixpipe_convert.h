@@ -1,10 +1,11 @@
 // fixpipe_convert.h — what every way out of L0C shares (internal to
 // src/ascendc/cube): the element types' names and sizes, the quantization
 // modes' names and type pairs, the decoded quantization parameter, the
-// conversion of one L0C value on its way out (ReLU, cast or quantization)
-// and the placement of a column in an NZ output. Defined in cube_ops.cc
-// (Fixpipe and DataCopy out of L0C, Atlas A2/A3) and used by cube_out_950.cc
-// (the Ascend 950's FixpipeParamsArch3510 forms).
+// conversion of one L0C value on its way out (ReLU, cast or quantization,
+// the Ascend 950's modes into fp8_e4m3fn_t, hifloat8_t, half, bfloat16_t and
+// float included) and the placement of a column in an NZ output. Defined in
+// cube_ops.cc (Fixpipe and DataCopy out of L0C, Atlas A2/A3) and used by
+// cube_out_950.cc (the Ascend 950's FixpipeParamsArch3510 forms).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ const char* CubeTypeName(CubeType type);
 uint32_t CubeTypeBytes(CubeType type);
 
 const char* QuantModeName(AscendC::QuantMode_t mode);
+/// Whether `mode` is one the Ascend 950 added (QF322FP8_PRE and after):
+/// FixpipeParamsArch3510 takes them, the Atlas A2/A3 forms do not.
+bool ModeIs950s(AscendC::QuantMode_t mode);
 /// The modes that read one parameter per column from cbufWorkspace.
 bool IsVectorMode(AscendC::QuantMode_t mode);
 /// A per-column mode has a cbufWorkspace and no other mode has one; else a
@@ -35,14 +39,17 @@ bool ModeQuantizes(AscendC::QuantMode_t mode);
 
 /// One quantization parameter (QUANT_PRE): the scale M1 in bits 0..31 read
 /// as a float with only its top 10 mantissa bits, the right shift N (bits
-/// 32..35, 1..16) applied when MCB (bit 36) is set, the 9-bit Offset (bits
-/// 37..45) and the Sign bit 46 (1: int8_t results).
+/// 32..35, 1..16) applied when MCB (bit 36) is set (Atlas A2/A3 only), the
+/// 9-bit Offset (bits 37..45) and the Sign bit 46 (1: int8_t results), both
+/// for the 8-bit integer outputs; and whether the mode rounds into
+/// hifloat8_t by the hybrid rounding.
 struct QuantParam {
   float scale;
   bool shift_on;
   uint32_t shift;
   int32_t offset;
   bool is_signed;
+  bool hybrid;
 };
 
 /// Decodes and checks `bits`; `where` names it in messages.

@@ -1,11 +1,13 @@
 // float8.cc — exact decoding of the Ascend 950's 8-bit and 4-bit floating
 // codes (normgrad_ascendc/runtime/float8.h), by bit arithmetic, into tables
-// built once.
+// built once; and the encoders from float into fp8_e4m3fn_t and hifloat8_t.
 #include "normgrad_ascendc/runtime/float8.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace normgrad_ascendc {
@@ -151,6 +153,96 @@ const char* Float8KindName(Float8Kind kind) {
       return "fp4x2_e1m2_t";
   }
   return "float8";
+}
+
+uint8_t EncodeFp8E4m3fn(float v) {
+  const uint8_t sign = std::signbit(v) ? 0x80 : 0x00;
+  if (!std::isfinite(v)) return sign | 0x7F;
+  const float a = std::fabs(v);
+  // The quantum of a's binade: 2^(e - 3) for the normal exponents e >= -6,
+  // 2^-9 for the subnormals below.
+  int frexp_e = 0;
+  std::frexp(a, &frexp_e);
+  const int e = a == 0.0f ? -6 : std::max(frexp_e - 1, -6);
+  const float quantum = std::ldexp(1.0f, e - 3);
+  const float r = a / quantum;  // exact: below 16
+  float n = std::floor(r);
+  const float rest = r - n;
+  if (rest > 0.5f || (rest == 0.5f && std::fmod(n, 2.0f) != 0.0f)) n += 1.0f;
+  if (n * quantum > 448.0f) return sign | 0x7F;
+  // Codes count up with the value: binade e starts at (e + 7) * 8, the
+  // subnormals (e = -6, n < 8) at 0; n = 16 is the next binade's first code.
+  return sign | static_cast<uint8_t>(((e + 7) << 3) + static_cast<int>(n) - 8);
+}
+
+namespace {
+
+// The hifloat8_t code of the finite magnitude 2^e x (1 + m / 2^m_bits) for
+// -15 <= e <= 15 (m_bits as the dot field gives it), or of 2^e for the
+// denormal exponents -22 .. -16, without the sign.
+uint8_t PackHif8(int e, uint32_t m) {
+  if (e <= -16) return static_cast<uint8_t>(e + 23);  // D 0000
+  const uint32_t mag = static_cast<uint32_t>(e < 0 ? -e : e);
+  const uint32_t e_sign = e < 0 ? 1u : 0u;
+  uint32_t rest = 0;
+  if (mag == 0) {
+    rest = 0x08 | m;  // D 0001
+  } else if (mag == 1) {
+    rest = 0x10 | e_sign << 3 | m;  // D 001
+  } else if (mag <= 3) {
+    rest = 0x20 | (e_sign << 1 | (mag & 1u)) << 3 | m;  // D 01
+  } else if (mag <= 7) {
+    rest = 0x40 | (e_sign << 2 | (mag & 3u)) << 2 | m;  // D 10
+  } else {
+    rest = 0x60 | (e_sign << 3 | (mag & 7u)) << 1 | m;  // D 11
+  }
+  return static_cast<uint8_t>(rest);
+}
+
+}  // namespace
+
+uint8_t EncodeHif8(float v, Hif8Round round) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, 4);
+  const uint8_t sign = (bits >> 31) != 0 ? 0x80 : 0x00;
+  const int ev = static_cast<int>((bits >> 23) & 0xFFu) - 127;
+  const uint32_t mant = bits & 0x7FFFFFu;
+  // The hybrid rounding's threshold. A value on a code (its dropped bits,
+  // and so these, all 0) is kept, not rounded up by 0 >= 0.
+  const uint32_t thr = bits & 0x3FFFu;
+  const bool hybrid = round == Hif8Round::kHybrid;
+  constexpr uint8_t kInfCode = 0x6F;
+  if (ev == 128) return mant != 0 ? 0x80 : sign | kInfCode;
+  if (ev > 15) return sign | kInfCode;
+  if (ev < -23) return 0x00;
+  if (ev == -23) {  // between 0 and the smallest denormal, 2^-22
+    const uint32_t frac = 1u << 13 | mant >> 10;
+    return !hybrid || frac >= thr ? sign | 0x01 : 0x00;
+  }
+  int e = ev;
+  uint32_t m = 0;
+  bool up = false;
+  if (ev <= -16) {  // the denormals are powers of two: 2^ev or 2^(ev + 1)
+    up = hybrid ? mant != 0 && (mant >> 9) >= thr : (mant >> 22) != 0;
+    if (up) ++e;
+  } else {
+    const int mag = ev < 0 ? -ev : ev;
+    const int m_bits = mag <= 3 ? 3 : mag <= 7 ? 2 : 1;
+    const int drop = 23 - m_bits;
+    m = mant >> drop;
+    const bool a_bit = ((mant >> (drop - 1)) & 1u) != 0;
+    const uint32_t frac = (mant >> (drop - 14)) & 0x3FFFu;
+    const bool exact = (mant & ((1u << drop) - 1)) == 0;
+    up = hybrid && mag > 3 ? !exact && frac >= thr : a_bit;
+    if (up && ++m == (1u << m_bits)) {
+      m = 0;
+      ++e;
+    }
+  }
+  // 2^15 x 1.5 is the infinity code itself; the carry out of 2^15 also
+  // overflows.
+  if (e > 15) return sign | kInfCode;
+  return sign | PackHif8(e, m);
 }
 
 }  // namespace normgrad_ascendc

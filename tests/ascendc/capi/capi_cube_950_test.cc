@@ -3,8 +3,10 @@
 // Fixpipe with FixpipeParamsArch3510 on the same L0C in one mixed kernel
 // (vector core 0's UB written by the C API, vector core 1's by the C++ API,
 // bit for bit and against the NZ2ND placement), the 3510 forms of
-// asc_copy_l0c2gm (NZ2DN) and asc_copy_l0c2l1 (NZ, F322F16) against the C++
-// Fixpipe on the same L0C, and each message. Part of capi_cube_test.
+// asc_copy_l0c2gm (NZ2DN, and the scalar quantization modes with
+// asc_set_l0c_copy_prequant's parameter) and asc_copy_l0c2l1 (NZ, F322F16)
+// against the C++ Fixpipe on the same L0C, and each message. Part of
+// capi_cube_test.
 //
 // Extending: a new 950 C API function gets a comparison with its C++
 // instruction in the mixed kernel and its messages in the direct test. The
@@ -191,6 +193,55 @@ TEST_F(CapiCube950RulesTest, GmAndL1FormsMatchFixpipe) {
   }
 }
 
+// The scalar quantization modes take asc_set_l0c_copy_prequant's parameter:
+// QF322FP8_PRE with ReLU into GM (ND) and QS322BF16_PRE from int32_t, each
+// bit for bit against the C++ Fixpipe with the same deqScalar.
+TEST_F(CapiCube950RulesTest, ScalarQuantModesTakeThePrequantParameter) {
+  const ProfileScope profile(Profile::k950);
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  LocalTensor<float> c = FillL0c(pipe, l0c);
+  const uint64_t scale = 0x3D800000ull;  // 2^-4
+  asc_set_l0c_copy_prequant(scale);
+  alignas(32) static fp8_e4m3fn_t by_capi[kUbFloats], by_fixpipe[kUbFloats];
+  asc_copy_l0c2gm(by_capi, reinterpret_cast<float*>(c.GetPhyAddr()), kN, kM, kN,
+                  kM, 0, 0, 0, AscendC::QF322FP8_PRE, 1, false, true, 0, 0,
+                  false, 0, false, false, false, false);
+  GlobalTensor<fp8_e4m3fn_t> g;
+  g.SetGlobalBuffer(by_fixpipe, kUbFloats);
+  FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> nd;
+  nd.mSize = kM;
+  nd.nSize = kN;
+  nd.srcStride = kM;
+  nd.dstStride = kN;
+  nd.quantPre = AscendC::QF322FP8_PRE;
+  nd.deqScalar = scale;
+  nd.reluEn = true;
+  Fixpipe<fp8_e4m3fn_t, float, CFG_ROW_MAJOR>(g, c, nd);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    ASSERT_EQ(by_capi[k].bits, by_fixpipe[k].bits) << k;
+  }
+  EXPECT_EQ(static_cast<float>(by_capi[0]), 0.0625f);  // Value(0, 0) / 16
+  TBuf<TPosition::CO1> l0ci;
+  pipe.InitBuffer(l0ci, kM * kN * 4);
+  LocalTensor<int32_t> ci = l0ci.Get<int32_t>();
+  for (uint32_t k = 0; k < kM * kN; ++k) ci.SetValue(k, int32_t(k) - 500);
+  alignas(32) static bfloat16_t b_capi[kUbFloats], b_fixpipe[kUbFloats];
+  asc_copy_l0c2gm(b_capi, reinterpret_cast<int32_t*>(ci.GetPhyAddr()), kN, kM,
+                  kN, kM, 0, 0, 0, AscendC::QS322BF16_PRE, 0, false, true, 0, 0,
+                  false, 0, false, false, false, false);
+  GlobalTensor<bfloat16_t> gb;
+  gb.SetGlobalBuffer(b_fixpipe, kUbFloats);
+  nd.quantPre = AscendC::QS322BF16_PRE;
+  nd.reluEn = false;
+  Fixpipe<bfloat16_t, int32_t, CFG_ROW_MAJOR>(gb, ci, nd);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    ASSERT_EQ(static_cast<float>(b_capi[k]), static_cast<float>(b_fixpipe[k]))
+        << k;
+  }
+  EXPECT_EQ(static_cast<float>(b_capi[0]), -500.0f / 16);
+}
+
 TEST_F(CapiCube950RulesTest, Messages) {
   {
     TPipe pipe;
@@ -222,8 +273,35 @@ TEST_F(CapiCube950RulesTest, Messages) {
         asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0, 3, 0, false,
                         true, 0, 0, false, 0, false, false, false, false);
       },
-      "asc_copy_l0c2ub<float>: quant_pre 3: only NoQuant (0), F322F16 (1) "
-      "and F322BF16 (2) are emulated here"));
+      "asc_copy_l0c2ub<float>: quant_pre 3 (DEQF16) is a scalar mode, whose "
+      "parameter asc_set_l0c_copy_prequant sets; it was not called in this "
+      "block"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0,
+                        AscendC::VQF322FP8_PRE, 0, false, true, 0, 0, false, 0,
+                        false, false, false, false);
+      },
+      "asc_copy_l0c2ub<float>: quant_pre 10 (VQF322FP8_PRE) is a vector "
+      "mode; its per-column parameters in the fixpipe buffer "
+      "(asc_set_l0c2gm_config) are not emulated yet"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0, 23, 0, false,
+                        true, 0, 0, false, 0, false, false, false, false);
+      },
+      "asc_copy_l0c2ub<float>: quant_pre 23 is out of range [0, 22]"));
+  // With the parameter set, the mode's type pair is the C++ Fixpipe's rule.
+  asc_set_l0c_copy_prequant(0x3F800000ull);
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0,
+                        AscendC::QF322FP8_PRE, 0, false, true, 0, 0, false, 0,
+                        false, false, false, false);
+      },
+      "asc_copy_l0c2ub<float>: Fixpipe<float, float> L0C->UB "
+      "(FixpipeParamsArch3510): intriParams.quantPre QF322FP8_PRE does not "
+      "turn float into float"));
   EXPECT_TRUE(FailsWith(
       [&] {
         asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0, 0, 2, false,

@@ -1,7 +1,9 @@
 // cube_out_950_test.cc — the Ascend 950's Fixpipe with FixpipeParamsArch3510
 // (docs/cube.md, "The Ascend 950: out of L0C, and UB ↔ L1"): NZ2ND, NZ2NZ
 // and NZ2DN into GM and L1, the casts and quantization it shares with the
-// Atlas A2/A3 Fixpipe, L0C → UB into one vector core's UB or both (the
+// Atlas A2/A3 Fixpipe, the quantization modes the 950 added (each against
+// the page's formula on exactly representable values, and the roundings'
+// edges), L0C → UB into one vector core's UB or both (the
 // dual-destination mode split by rows or by columns) in mixed kernels, and
 // each rule's message. Part of compat_cube_test.
 //
@@ -12,8 +14,10 @@
 // fixture, on the 950 profile; the UB tests launch mixed kernels.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -236,6 +240,231 @@ TEST_F(CubeOut950Test, ScalarDequantizationIntoGm) {
   }
 }
 
+// ---- The 950's added quantization modes ------------------------------------
+
+// A QUANT_PRE parameter holding `scale` in bits 0..31 (its low 13 bits are
+// dropped by the device), with the other fields 0 unless `extra` sets them.
+uint64_t QuantBits(float scale, uint64_t extra = 0) {
+  uint32_t bits;
+  std::memcpy(&bits, &scale, 4);
+  return bits | extra;
+}
+
+// L0C values of the quantization tests: the integers -15 .. 15 (one of each
+// sign per column pair), which times a scale 2^-k (k 0 .. 3) every output
+// type holds exactly (four significant bits, exponents -3 .. 3).
+float QuantInput(uint32_t r, uint32_t c) {
+  return float(int32_t((r * 32 + c) % 31) - 15);
+}
+float ColumnScale(uint32_t c) { return std::ldexp(1.0f, -int(c % 4)); }
+
+// One float-input mode into GM (ND, 16 x 32), with the scalar parameter
+// 0.5 or (`vector`) ColumnScale per column from cbufWorkspace, with or
+// without ReLU; checks each element against the page's formula, x x M1 for
+// x >= 0 and x x M2 (M1, or 0 under ReLU) otherwise, exact here.
+template <typename T>
+void CheckFloatMode(QuantMode_t mode, bool vector, bool relu) {
+  SCOPED_TRACE(std::string("mode ") + std::to_string(int(mode)) +
+               (vector ? " vector" : " scalar") + (relu ? " relu" : ""));
+  const uint32_t m = 16, n = 32;
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 4096);
+  LocalTensor<float> c = l0c.Get<float>();
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col)
+      c.SetValue((col / 16) * m * 16 + r * 16 + col % 16, QuantInput(r, col));
+  }
+  TBuf<TPosition::C1> ws;
+  pipe.InitBuffer(ws, n * 8);
+  LocalTensor<uint64_t> w = ws.Get<uint64_t>();
+  for (uint32_t col = 0; col < n; ++col)
+    w.SetValue(col, QuantBits(ColumnScale(col)));
+  alignas(32) static uint8_t out[m * n * 4];
+  std::memset(out, 0xA5, sizeof out);
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(reinterpret_cast<T*>(out), m * n);
+  FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p;
+  p.mSize = m;
+  p.nSize = n;
+  p.srcStride = m;
+  p.dstStride = n;
+  p.quantPre = mode;
+  p.reluEn = relu;
+  if (vector) {
+    Fixpipe<T, float, CFG_ROW_MAJOR>(g, c, w, p);
+  } else {
+    p.deqScalar = QuantBits(0.5f);
+    Fixpipe<T, float, CFG_ROW_MAJOR>(g, c, p);
+  }
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      const float x = QuantInput(r, col);
+      const float scale = vector ? ColumnScale(col) : 0.5f;
+      const float want = relu && x < 0 ? 0.0f : x * scale;
+      T got;
+      std::memcpy(&got, out + (r * n + col) * sizeof(T), sizeof(T));
+      ASSERT_EQ(static_cast<float>(got), want) << r << "," << col;
+    }
+  }
+}
+
+TEST_F(CubeOut950Test, FloatQuantModesScaleEachValue) {
+  for (const bool vector : {false, true}) {
+    for (const bool relu : {false, true}) {
+      CheckFloatMode<fp8_e4m3fn_t>(vector ? VQF322FP8_PRE : QF322FP8_PRE,
+                                   vector, relu);
+      CheckFloatMode<hifloat8_t>(vector ? VQF322HIF8_PRE : QF322HIF8_PRE,
+                                 vector, relu);
+      CheckFloatMode<hifloat8_t>(
+          vector ? VQF322HIF8_PRE_HYBRID : QF322HIF8_PRE_HYBRID, vector, relu);
+      CheckFloatMode<half>(vector ? VQF322F16_PRE : QF322F16_PRE, vector, relu);
+      CheckFloatMode<bfloat16_t>(vector ? VQF322BF16_PRE : QF322BF16_PRE,
+                                 vector, relu);
+      CheckFloatMode<float>(vector ? VQF322F32_PRE : QF322F32_PRE, vector,
+                            relu);
+    }
+  }
+}
+
+// One float-input mode on a single 16 x 16 block whose row 0 holds
+// `inputs` (the rest 0), scalar parameter `bits`; returns row 0's outputs
+// as floats.
+template <typename T>
+std::vector<float> RowThrough(QuantMode_t mode, uint64_t bits,
+                              const std::vector<float>& inputs) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 1024);
+  LocalTensor<float> c = l0c.Get<float>();
+  for (uint32_t k = 0; k < 256; ++k)
+    c.SetValue(k, k < inputs.size() ? inputs[k] : 0.0f);
+  alignas(32) static uint8_t out[256 * 4];
+  GlobalTensor<T> g;
+  g.SetGlobalBuffer(reinterpret_cast<T*>(out), 256);
+  FixpipeParamsArch3510<CO2Layout::NZ> p;
+  p.mSize = 16;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16 * 32;  // one 16 x 32 fractal of 1-byte outputs
+  p.quantPre = mode;
+  p.deqScalar = bits;
+  Fixpipe<T, float, CFG_NZ>(g, c, p);
+  std::vector<float> row;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    T v;
+    std::memcpy(&v, out + k * sizeof(T), sizeof(T));
+    row.push_back(static_cast<float>(v));
+  }
+  return row;
+}
+
+// The roundings the pages name: fp8_e4m3fn_t to the nearest, ties to even,
+// NaN past 448 (it has no infinity); hifloat8_t half away from zero, or
+// hybrid, which rounds up when the dropped bits reach the float's own low 14
+// bits (17 = 16 + a quarter step, low bits 0: up to 20); infinity past
+// 32768. Each input is twice the value: the scale is 0.5.
+TEST_F(CubeOut950Test, EightBitFloatModesRoundAsTheirPagesSay) {
+  const uint64_t half_scale = QuantBits(0.5f);
+  const std::vector<float> fp8 =
+      RowThrough<fp8_e4m3fn_t>(QF322FP8_PRE, half_scale,
+                               {2 * 2.625f, 2 * 2.875f, 2 * 464.0f, 2 * 465.0f,
+                                -2 * 1e6f, 2 * 0.001953125f});
+  EXPECT_EQ(fp8[0], 2.5f);
+  EXPECT_EQ(fp8[1], 3.0f);
+  EXPECT_EQ(fp8[2], 448.0f);
+  EXPECT_TRUE(std::isnan(fp8[3]));
+  EXPECT_TRUE(std::isnan(fp8[4]));
+  EXPECT_EQ(fp8[5], 0.001953125f);  // 2^-9, the smallest subnormal
+  const std::vector<float> in = {2 * 17.0f, 2 * 18.0f, 2 * 1.0625f,
+                                 2 * 40960.0f, 2 * -17.0f};
+  const std::vector<float> away =
+      RowThrough<hifloat8_t>(QF322HIF8_PRE, half_scale, in);
+  EXPECT_EQ(away[0], 16.0f);
+  EXPECT_EQ(away[1], 20.0f);
+  EXPECT_EQ(away[2], 1.125f);
+  EXPECT_TRUE(std::isinf(away[3]));
+  EXPECT_EQ(away[4], -16.0f);
+  const std::vector<float> hybrid =
+      RowThrough<hifloat8_t>(QF322HIF8_PRE_HYBRID, half_scale, in);
+  EXPECT_EQ(hybrid[0], 20.0f);
+  EXPECT_EQ(hybrid[1], 20.0f);
+  EXPECT_EQ(hybrid[2], 1.125f);
+  EXPECT_TRUE(std::isinf(hybrid[3]));
+  EXPECT_EQ(hybrid[4], -20.0f);
+}
+
+// The scale keeps its top 10 mantissa bits (QF322F32_PRE included), and the
+// 950's parameter has no shift, offset or sign for these modes: bits 32..46
+// set change nothing.
+TEST_F(CubeOut950Test, QuantParameterOnThe950) {
+  const uint64_t all_fields = 0x7FFFull << 32;
+  const std::vector<float> f32 = RowThrough<float>(
+      QF322F32_PRE, QuantBits(1.0f + std::ldexp(1.0f, -11), all_fields),
+      {3.0f, -1.0f});
+  EXPECT_EQ(f32[0], 3.0f);
+  EXPECT_EQ(f32[1], -1.0f);
+  const std::vector<float> f16 = RowThrough<half>(
+      QF322F16_PRE, QuantBits(1.0f + std::ldexp(1.0f, -10), all_fields),
+      {1024.0f});
+  EXPECT_EQ(f16[0], 1025.0f);
+}
+
+// QS322BF16_PRE: int32_t made float, times the scale, rounded to
+// bfloat16_t (ties to even: 257 -> 256, 259 -> 260); REQ8 on the 950 does
+// not shift by N even with the MCB bit set (those bits are unused there).
+TEST_F(CubeOut950Test, Int32QuantModesOnThe950) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 1024);
+  LocalTensor<int32_t> c = l0c.Get<int32_t>();
+  const int32_t inputs[] = {257, 259, -6, 100, 40, -300};
+  for (uint32_t k = 0; k < 256; ++k) c.SetValue(k, k < 6 ? inputs[k] : 0);
+  alignas(32) static bfloat16_t out[256];
+  GlobalTensor<bfloat16_t> g;
+  g.SetGlobalBuffer(out, 256);
+  FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p;
+  p.mSize = 16;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  p.quantPre = QS322BF16_PRE;
+  p.deqScalar = QuantBits(1.0f);
+  Fixpipe<bfloat16_t, int32_t, CFG_ROW_MAJOR>(g, c, p);
+  const float want[] = {256.0f, 260.0f, -6.0f, 100.0f, 40.0f, -300.0f};
+  for (uint32_t k = 0; k < 6; ++k)
+    EXPECT_EQ(static_cast<float>(out[k]), want[k]) << k;
+  // Per column, with ReLU: column k scaled by 2^-k, negatives to 0 (129.5
+  // is the tie between 129 and 130).
+  TBuf<TPosition::C1> ws;
+  pipe.InitBuffer(ws, 16 * 8);
+  LocalTensor<uint64_t> w = ws.Get<uint64_t>();
+  for (uint32_t k = 0; k < 16; ++k)
+    w.SetValue(k, QuantBits(std::ldexp(1.0f, -int(k))));
+  p.quantPre = VQS322BF16_PRE;
+  p.reluEn = true;
+  Fixpipe<bfloat16_t, int32_t, CFG_ROW_MAJOR>(g, c, w, p);
+  const float want_v[] = {256.0f, 130.0f, 0.0f, 12.5f, 2.5f, 0.0f};
+  for (uint32_t k = 0; k < 6; ++k)
+    EXPECT_EQ(static_cast<float>(out[k]), want_v[k]) << k;
+  // REQ8 with N = 16 and MCB set: on the 950 the value is not shifted.
+  alignas(32) static int8_t out8[512];
+  GlobalTensor<int8_t> g8;
+  g8.SetGlobalBuffer(out8, 512);
+  p.quantPre = REQ8;
+  p.reluEn = false;
+  p.dstStride = 32;
+  p.nSize = 32;
+  p.srcStride = 16;
+  TBuf<TPosition::CO1> l0c2;
+  pipe.InitBuffer(l0c2, 2048);
+  LocalTensor<int32_t> c2 = l0c2.Get<int32_t>();
+  for (uint32_t k = 0; k < 512; ++k) c2.SetValue(k, k == 0 ? 100 : 0);
+  p.deqScalar = QuantBits(1.0f, 0xFull << 32 | 1ull << 36 | 1ull << 46);
+  Fixpipe<int8_t, int32_t, CFG_ROW_MAJOR>(g8, c2, p);
+  EXPECT_EQ(out8[0], 100);
+}
+
 // ---- The rules -------------------------------------------------------------
 
 TEST_F(CubeCoreTest, Arch3510FormsAreTheAscend950s) {
@@ -410,6 +639,128 @@ TEST_F(CubeOut950Test, ParameterRules) {
   p = nd();
   p.mSize = 0;
   Fixpipe<float, float, CFG_ROW_MAJOR>(g, c, p);
+}
+
+// The added modes' rules: the type pair each requires, the parameter's
+// place (cbufWorkspace for the V modes only), a finite scale, and no
+// conversion in the dual-destination mode.
+TEST_F(CubeOut950Test, AddedQuantModesRules) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 2048);
+  LocalTensor<float> c = l0c.Get<float>();
+  LocalTensor<int32_t> ci = l0c.Get<int32_t>();
+  TBuf<TPosition::C1> ws;
+  pipe.InitBuffer(ws, 256);
+  LocalTensor<uint64_t> w = ws.Get<uint64_t>();
+  alignas(32) static uint8_t out[2048];
+  GlobalTensor<half> gh;
+  gh.SetGlobalBuffer(reinterpret_cast<half*>(out), 1024);
+  GlobalTensor<fp8_e4m3fn_t> g8;
+  g8.SetGlobalBuffer(reinterpret_cast<fp8_e4m3fn_t*>(out), 2048);
+  GlobalTensor<bfloat16_t> gb;
+  gb.SetGlobalBuffer(reinterpret_cast<bfloat16_t*>(out), 1024);
+  FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p;
+  p.mSize = 16;
+  p.nSize = 32;
+  p.srcStride = 16;
+  p.dstStride = 32;
+  p.deqScalar = QuantBits(1.0f);
+  p.quantPre = QF322FP8_PRE;
+  EXPECT_TRUE(FailsWith([&] { Fixpipe<half, float, CFG_ROW_MAJOR>(gh, c, p); },
+                        "Fixpipe<half, float> L0C->GM (FixpipeParamsArch3510):"
+                        " intriParams.quantPre QF322FP8_PRE does not turn "
+                        "float into half (float: NoQuant to float, F322F16, "
+                        "QF322F16_PRE or VQF322F16_PRE to half"));
+  p.quantPre = QS322BF16_PRE;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe<bfloat16_t, float, CFG_ROW_MAJOR>(gb, c, p); },
+                "intriParams.quantPre QS322BF16_PRE does not turn float into "
+                "bfloat16_t"));
+  p.quantPre = QF322BF16_PRE;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe<bfloat16_t, int32_t, CFG_ROW_MAJOR>(gb, ci, p); },
+                "intriParams.quantPre QF322BF16_PRE does not turn int32_t "
+                "into bfloat16_t"));
+  p.quantPre = QF322HIF8_PRE_HYBRID;
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<fp8_e4m3fn_t, float, CFG_ROW_MAJOR>(g8, c, p); },
+      "intriParams.quantPre QF322HIF8_PRE_HYBRID does not turn float into "
+      "fp8_e4m3fn_t"));
+  p.quantPre = NoQuant;
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<fp8_e4m3fn_t, float, CFG_ROW_MAJOR>(g8, c, p); },
+      "intriParams.quantPre NoQuant does not turn float into fp8_e4m3fn_t"));
+  p.quantPre = VQF322F32_PRE;
+  GlobalTensor<float> gf;
+  gf.SetGlobalBuffer(reinterpret_cast<float*>(out), 512);
+  EXPECT_TRUE(FailsWith([&] { Fixpipe<float, float, CFG_ROW_MAJOR>(gf, c, p); },
+                        "intriParams.quantPre VQF322F32_PRE reads one "
+                        "parameter per column from cbufWorkspace"));
+  p.quantPre = QF322F16_PRE;
+  EXPECT_TRUE(
+      FailsWith([&] { Fixpipe<half, float, CFG_ROW_MAJOR>(gh, c, w, p); },
+                "cbufWorkspace is given, but intriParams.quantPre "
+                "QF322F16_PRE is not a per-column mode"));
+  p.deqScalar = QuantBits(std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(FailsWith([&] { Fixpipe<half, float, CFG_ROW_MAJOR>(gh, c, p); },
+                        "intriParams.deqScalar 0x000000007f800000 has the "
+                        "scale inf in bits 0..31, which is inf, NaN or "
+                        "subnormal"));
+  // A per-column parameter is checked as the scalar one is.
+  for (uint32_t k = 0; k < 32; ++k) w.SetValue(k, QuantBits(1.0f));
+  w.SetValue(5, QuantBits(std::numeric_limits<float>::quiet_NaN()));
+  p.quantPre = VQF322HIF8_PRE;
+  GlobalTensor<hifloat8_t> gh8;
+  gh8.SetGlobalBuffer(reinterpret_cast<hifloat8_t*>(out), 2048);
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<hifloat8_t, float, CFG_ROW_MAJOR>(gh8, c, w, p); },
+      "cbufWorkspace[5] 0x000000007fc00000 has the scale nan"));
+  LocalTensor<half> ub(TPosition::VECOUT, 0, 1024);
+  p.deqScalar = QuantBits(1.0f);
+  p.quantPre = QF322F16_PRE;
+  p.dualDstCtrl = 1;
+  EXPECT_TRUE(FailsWith(
+      [&] { Fixpipe<half, float, kToUbNd>(ub, c, p); },
+      "intriParams.dualDstCtrl 1 with quantPre QF322F16_PRE and reluEn "
+      "false; the dual-destination mode moves the values unconverted"));
+}
+
+// The added modes are the 950's: the Atlas A2/A3 forms (FixpipeParamsV220,
+// and DataCopy with DataCopyCO12DstParams, which shares its checks) refuse
+// them, naming the mode.
+TEST_F(CubeCoreTest, AddedQuantModesAreNotAtlasA2s) {
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  pipe.InitBuffer(l0c, 1024);
+  LocalTensor<float> c = l0c.Get<float>();
+  alignas(32) static half out[256];
+  GlobalTensor<half> g;
+  g.SetGlobalBuffer(out, 256);
+  FixpipeParamsV220 p;
+  p.mSize = 16;
+  p.nSize = 16;
+  p.srcStride = 16;
+  p.dstStride = 16;
+  p.quantPre = QF322F16_PRE;
+  p.deqScalar = QuantBits(1.0f);
+  EXPECT_TRUE(FailsWith([&] { Fixpipe<half, float, CFG_ROW_MAJOR>(g, c, p); },
+                        "Fixpipe<half, float> L0C->GM: intriParams.quantPre "
+                        "QF322F16_PRE is one of the Ascend 950's modes, set "
+                        "in FixpipeParamsArch3510; this form has NoQuant, "
+                        "F322F16, F322BF16, DEQF16, VDEQF16, QF322B8_PRE, "
+                        "VQF322B8_PRE, REQ8 and VREQ8"));
+  // DataCopy names the mode before it looks for the registers the mode
+  // would read (SetFixPipeConfig's tensor for a V mode).
+  DataCopyCO12DstParams d;
+  d.mSize = 16;
+  d.nSize = 16;
+  d.srcStride = 16;
+  d.dstStride = 16;
+  d.quantPre = VQF322F16_PRE;
+  EXPECT_TRUE(FailsWith([&] { DataCopy(g, c, d); },
+                        "DataCopy<half, float> L0C->GM: intriParams.quantPre "
+                        "VQF322F16_PRE is one of the Ascend 950's modes"));
 }
 
 // ---- Into the UB of the vector cores (mixed kernels) -----------------------

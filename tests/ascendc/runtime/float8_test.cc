@@ -2,16 +2,24 @@
 // the 4-bit ones) decoded by normgrad_ascendc/runtime/float8.h, against a
 // decoder written here from the formats' definitions (the built-in data type
 // page's formula and hifloat8_t's dot-field table), in double, reading the
-// code as a string of bits. To extend: add a format's reference decoder and
-// a TEST that walks its codes.
+// code as a string of bits; and the encoders from float into fp8_e4m3fn_t
+// and hifloat8_t against encoders written here as a search for the nearest
+// value among those decoded codes. To extend: add a format's reference
+// decoder and a TEST that walks its codes.
 #include "normgrad_ascendc/runtime/float8.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <limits>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 
@@ -181,6 +189,226 @@ TEST(Float8, TypesAreOneByteCodes) {
   // Debug output prints the codes, not a 16-bit float read from them.
   static_assert(normgrad_ascendc::DumpKind<fp8_e5m2_t>() == 'u' &&
                 normgrad_ascendc::DumpKind<fp4x2_e1m2_t>() == 'u');
+}
+
+// ---- Encoding -------------------------------------------------------------
+
+using normgrad_ascendc::EncodeFp8E4m3fn;
+using normgrad_ascendc::EncodeHif8;
+using normgrad_ascendc::Hif8Round;
+
+const float kInfF = std::numeric_limits<float>::infinity();
+
+// The non-negative finite values of a format by code (from the reference
+// decoders above), with `overflow` standing for the first value past the
+// largest one: a value that rounds there has no finite code.
+struct Candidate {
+  double value;
+  uint32_t code;  // 256: overflow
+};
+std::vector<Candidate> Candidates(double (*ref)(uint32_t), double overflow) {
+  std::vector<Candidate> c;
+  for (uint32_t code = 0; code < 128; ++code) {
+    const double v = ref(code);
+    if (std::isfinite(v)) c.push_back({v, code});
+  }
+  c.push_back({overflow, 256});
+  return c;
+}
+
+// The candidates just below (or at) and just above `a`.
+std::pair<Candidate, Candidate> Bracket(const std::vector<Candidate>& c,
+                                        double a) {
+  Candidate down{-1, 0};
+  Candidate up{kInf, 0};
+  for (const Candidate& x : c) {
+    if (x.value <= a && x.value > down.value) down = x;
+    if (x.value > a && x.value < up.value) up = x;
+  }
+  return {down, up};
+}
+
+// fp8_e4m3fn_t: the nearest value, ties to the even code (the mantissa's
+// last bit); 480 (code 0x7F, odd) stands for overflow, which gives NaN.
+uint8_t RefEncodeE4m3fn(float v) {
+  static const std::vector<Candidate> c = Candidates(RefE4m3fn, 480.0);
+  const uint8_t sign = std::signbit(v) ? 0x80 : 0;
+  if (!std::isfinite(v)) return sign | 0x7F;
+  const double a = std::fabs(static_cast<double>(v));
+  const auto [down, up] = Bracket(c, a);
+  if (up.value == kInf) return sign | 0x7F;
+  const double below = a - down.value;
+  const double above = up.value - a;
+  uint32_t code = below < above          ? down.code
+                  : above < below        ? up.code
+                  : (down.code % 2 == 0) ? down.code
+                                         : up.code;
+  if (code == 256) code = 0x7F;
+  return sign | static_cast<uint8_t>(code);
+}
+
+// hifloat8_t: 49152 (2^15 x 1.5, the infinity code's place) stands for
+// overflow, which gives infinity. Half away from zero: the nearest, ties to
+// the larger magnitude. Hybrid: away from zero when the fraction of the gap
+// crossed, in 14 bits, is at least the float's low 14 bits, except for the
+// exponents -3 .. 3, which round half away, and below 2^-23, which gives 0.
+uint8_t RefEncodeHif8(float v, Hif8Round round) {
+  static const std::vector<Candidate> c = Candidates(RefHif8, 49152.0);
+  if (std::isnan(v)) return 0x80;
+  const uint8_t sign = std::signbit(v) ? 0x80 : 0;
+  if (std::isinf(v)) return sign | 0x6F;
+  const double a = std::fabs(static_cast<double>(v));
+  const auto [down, up] = Bracket(c, a);
+  if (up.value == kInf) return sign | 0x6F;
+  const double f = (a - down.value) / (up.value - down.value);
+  bool away = f >= 0.5;
+  const int exponent = a == 0 ? 0 : std::ilogb(a);
+  if (round == Hif8Round::kHybrid && exponent < -23) {
+    away = false;  // below half the smallest denormal: 0 in both modes
+  } else if (round == Hif8Round::kHybrid && (exponent < -3 || exponent > 3)) {
+    uint32_t bits = 0;
+    std::memcpy(&bits, &v, 4);
+    away = std::floor(f * 16384.0) >= static_cast<double>(bits & 0x3FFFu);
+  }
+  uint32_t code = down.value == a ? down.code : away ? up.code : down.code;
+  if (code == 256) code = 0x6F;
+  if (code == 0) return 0x00;  // one zero, no sign
+  return sign | static_cast<uint8_t>(code);
+}
+
+// Each value, its neighbouring floats, and the same negated.
+std::vector<float> AroundEach(const std::vector<float>& values) {
+  std::vector<float> out;
+  for (float x : values) {
+    for (float y : {x, std::nextafter(x, 0.0f), std::nextafter(x, kInfF)}) {
+      out.push_back(y);
+      out.push_back(-y);
+    }
+  }
+  return out;
+}
+
+// Every finite code's value, the midpoints between neighbours, the edges
+// past the largest value, and the special values.
+std::vector<float> EdgeValues(double (*ref)(uint32_t), double overflow) {
+  std::vector<Candidate> c = Candidates(ref, overflow);
+  std::vector<double> values;
+  for (const Candidate& x : c) values.push_back(x.value);
+  std::sort(values.begin(), values.end());
+  std::vector<float> points;
+  for (size_t i = 0; i < values.size(); ++i) {
+    points.push_back(static_cast<float>(values[i]));
+    if (i + 1 < values.size()) {
+      points.push_back(static_cast<float>((values[i] + values[i + 1]) / 2));
+    }
+  }
+  for (float x : {1e30f, std::numeric_limits<float>::max(), 65536.0f,
+                  std::numeric_limits<float>::denorm_min(),
+                  std::numeric_limits<float>::min(), std::ldexp(1.0f, -23),
+                  std::ldexp(1.0f, -24), std::ldexp(1.5f, -23)}) {
+    points.push_back(x);
+  }
+  std::vector<float> out = AroundEach(points);
+  out.push_back(kInfF);
+  out.push_back(-kInfF);
+  out.push_back(std::numeric_limits<float>::quiet_NaN());
+  out.push_back(-std::numeric_limits<float>::quiet_NaN());
+  return out;
+}
+
+// Random floats across the formats' binades (and past them), every low bit
+// pattern likely: the seed is fixed.
+std::vector<float> RandomValues() {
+  std::mt19937 rng(20260407u);
+  std::uniform_int_distribution<uint32_t> mantissa(0, 0x7FFFFF);
+  std::uniform_int_distribution<int> exponent(-26, 17);
+  std::vector<float> out;
+  for (int i = 0; i < 100000; ++i) {
+    const float m = 1.0f + static_cast<float>(mantissa(rng)) / 8388608.0f;
+    const float v = std::ldexp(m, exponent(rng));
+    out.push_back(i % 2 == 0 ? v : -v);
+  }
+  return out;
+}
+
+std::string Hex(float v) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, 4);
+  char s[48];
+  std::snprintf(s, sizeof s, "%.9g (0x%08x)", static_cast<double>(v), bits);
+  return s;
+}
+
+TEST(Float8Encode, E4m3fnEdgesAndRandom) {
+  std::vector<float> values = EdgeValues(RefE4m3fn, 480.0);
+  const std::vector<float> random = RandomValues();
+  values.insert(values.end(), random.begin(), random.end());
+  int mismatches = 0;
+  for (float v : values) {
+    const uint8_t want = RefEncodeE4m3fn(v);
+    const uint8_t got = EncodeFp8E4m3fn(v);
+    if (want != got && ++mismatches <= 8) {
+      ADD_FAILURE() << Hex(v) << ": got 0x" << std::hex << int{got}
+                    << ", want 0x" << int{want};
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+  // Ties to even (2.5 + 0.125 lies between 2.5, mantissa 010, and 2.75) and
+  // the overflow edge: 464 is the tie between 448 and the missing 480.
+  EXPECT_EQ(EncodeFp8E4m3fn(2.625f), 0x42);
+  EXPECT_EQ(EncodeFp8E4m3fn(2.875f), 0x44);
+  EXPECT_EQ(EncodeFp8E4m3fn(464.0f), 0x7E);
+  EXPECT_EQ(EncodeFp8E4m3fn(std::nextafter(464.0f, kInfF)), 0x7F);
+  EXPECT_EQ(EncodeFp8E4m3fn(-kInfF), 0xFF);
+}
+
+void CheckHif8(Hif8Round round) {
+  std::vector<float> values = EdgeValues(RefHif8, 49152.0);
+  const std::vector<float> random = RandomValues();
+  values.insert(values.end(), random.begin(), random.end());
+  int mismatches = 0;
+  for (float v : values) {
+    const uint8_t want = RefEncodeHif8(v, round);
+    const uint8_t got = EncodeHif8(v, round);
+    if (want != got && ++mismatches <= 8) {
+      ADD_FAILURE() << Hex(v) << ": got 0x" << std::hex << int{got}
+                    << ", want 0x" << int{want};
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(Float8Encode, Hif8HalfAwayEdgesAndRandom) {
+  CheckHif8(Hif8Round::kHalfAway);
+  // A tie between 1 and 1.125 goes away from zero.
+  EXPECT_EQ(DecodeFloat8(Float8Kind::kHif8,
+                         EncodeHif8(1.0625f, Hif8Round::kHalfAway)),
+            1.125f);
+  EXPECT_EQ(EncodeHif8(-2.5f * 1024.0f, Hif8Round::kHalfAway),
+            EncodeHif8(-3.0f * 1024.0f, Hif8Round::kHalfAway));
+  EXPECT_EQ(EncodeHif8(40960.0f, Hif8Round::kHalfAway), 0x6F);
+  EXPECT_EQ(EncodeHif8(std::nextafter(40960.0f, 0.0f), Hif8Round::kHalfAway),
+            0x6E);
+}
+
+TEST(Float8Encode, Hif8HybridEdgesAndRandom) {
+  CheckHif8(Hif8Round::kHybrid);
+  // 17 lies a quarter of the way from 16 to 20 (exponent 4, two mantissa
+  // bits) and its low 14 bits are 0: hybrid rounding takes it up, half away
+  // down; 16 plus 0x3FFF float ulps (low bits 0x3FFF) stays at 16.
+  const auto hif8 = [](float v, Hif8Round r) {
+    return DecodeFloat8(Float8Kind::kHif8, EncodeHif8(v, r));
+  };
+  EXPECT_EQ(hif8(17.0f, Hif8Round::kHybrid), 20.0f);
+  EXPECT_EQ(hif8(17.0f, Hif8Round::kHalfAway), 16.0f);
+  EXPECT_EQ(hif8(16.0f + 0x3FFF * std::ldexp(1.0f, -19), Hif8Round::kHybrid),
+            16.0f);
+  // Exponents -3 .. 3 round half away in both modes; a value on a code
+  // stays (its dropped bits are all 0, as are its low 14).
+  EXPECT_EQ(hif8(1.03125f, Hif8Round::kHybrid), 1.0f);
+  EXPECT_EQ(hif8(16.0f, Hif8Round::kHybrid), 16.0f);
+  EXPECT_EQ(hif8(std::ldexp(1.0f, -20), Hif8Round::kHybrid),
+            std::ldexp(1.0f, -20));
 }
 
 }  // namespace

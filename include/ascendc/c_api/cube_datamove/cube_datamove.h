@@ -931,10 +931,12 @@ inline constexpr bool kCapiL0cOut950Pair =
     (std::is_same_v<S, float> &&
      (std::is_same_v<D, bfloat16_t> || std::is_same_v<D, half> ||
       std::is_same_v<D, float> || std::is_same_v<D, int8_t> ||
-      std::is_same_v<D, uint8_t>)) ||
+      std::is_same_v<D, uint8_t> || std::is_same_v<D, fp8_e4m3fn_t> ||
+      std::is_same_v<D, hifloat8_t>)) ||
     (std::is_same_v<S, int32_t> &&
-     (std::is_same_v<D, half> || std::is_same_v<D, int32_t> ||
-      std::is_same_v<D, int8_t> || std::is_same_v<D, uint8_t>));
+     (std::is_same_v<D, half> || std::is_same_v<D, bfloat16_t> ||
+      std::is_same_v<D, int32_t> || std::is_same_v<D, int8_t> ||
+      std::is_same_v<D, uint8_t>));
 
 }  // namespace normgrad_ascendc
 
@@ -942,14 +944,16 @@ inline constexpr bool kCapiL0cOut950Pair =
   static_assert(normgrad_ascendc::kCapiL0cOut950Pair<D, S>, name              \
                 ": (dst, src) must be (bfloat16_t, float), (half, "           \
                 "float), (float, float), (int8_t, float), (uint8_t, float), " \
-                "(half, int32_t), (int32_t, int32_t), (int8_t, int32_t) or "  \
-                "(uint8_t, int32_t) on the Ascend 950")
+                "(fp8_e4m3fn_t, float), (hifloat8_t, float), (half, "         \
+                "int32_t), (bfloat16_t, int32_t), (int32_t, int32_t), "       \
+                "(int8_t, int32_t) or (uint8_t, int32_t) on the Ascend 950")
 
 /// L0C → UB on the Ascend 950: n_size × m_size values into the UB of vector
 /// core sub_blockid (or both, dual_dst_ctl 1: rows split, 2: columns split)
 /// at dst_addr's offset, NZ, or ND with nz2nd_en, or DN with nz2dn_en
-/// (loop_dst_stride in elements), through quant_pre (a QuantMode_t number;
-/// NoQuant, F322F16 and F322BF16 here) and relu_pre (0 or 1). The ND and DN
+/// (loop_dst_stride in elements), through quant_pre (a QuantMode_t number,
+/// 0 .. 22: the casts, and the scalar modes with asc_set_l0c_copy_prequant's
+/// parameter; not the V modes) and relu_pre (0 or 1). The ND and DN
 /// outputs move one matrix; the post-processing arguments (quant_post,
 /// relu_post, clip_relu_pre/post, eltwise_*, c0_pad_en, broadcast_en) must
 /// be 0 / false.

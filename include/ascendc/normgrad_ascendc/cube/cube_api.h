@@ -93,7 +93,11 @@ struct MmadParams {
   bool enWinogradB = false;      ///< not used on Atlas A2/A3
 };
 
-/// Fixpipe's conversion of the L0C values on their way out.
+/// Fixpipe's conversion of the L0C values on their way out (the V forms read
+/// one parameter per column). The modes from QF322FP8_PRE on are the Ascend
+/// 950's: float into fp8_e4m3fn_t, hifloat8_t (rounding half away from zero,
+/// or the hybrid rounding), half, bfloat16_t or float, and int32_t into
+/// bfloat16_t, each times a scale.
 enum QuantMode_t {
   NoQuant,
   F322F16,
@@ -104,6 +108,20 @@ enum QuantMode_t {
   VQF322B8_PRE,
   REQ8,
   VREQ8,
+  QF322FP8_PRE,
+  VQF322FP8_PRE,
+  QF322HIF8_PRE,
+  VQF322HIF8_PRE,
+  QF322HIF8_PRE_HYBRID,
+  VQF322HIF8_PRE_HYBRID,
+  QS322BF16_PRE,
+  VQS322BF16_PRE,
+  QF322F16_PRE,
+  VQF322F16_PRE,
+  QF322BF16_PRE,
+  VQF322BF16_PRE,
+  QF322F32_PRE,
+  VQF322F32_PRE,
 };
 
 /// Fixpipe's output layout.

@@ -4,7 +4,9 @@
 // L0C → L1 and L0C → UB (the UB of a vector core of the same AI Core, or of
 // both in the dual-destination mode), each with an NZ, ND (NZ2ND) or DN
 // (NZ2DN) output and the casts, quantization modes and ReLU that the Atlas
-// A2/A3 Fixpipe has (cube_api.h), computed by the same code; and
+// A2/A3 Fixpipe has (cube_api.h) plus the 950's added quantization modes
+// (into fp8_e4m3fn_t, hifloat8_t, half, bfloat16_t and float), computed by
+// the same code; and
 // DataCopyL1ToUB, the cube core's copy from L1 into a vector core's UB.
 //
 // The forms run on the 950 profile only; on another profile a call is a

@@ -22,8 +22,9 @@
 //                 e2m1 (bias 1, ±0 .. ±6) and e1m2 (bias 1, ±0 .. ±1.75), every
 //                 code a finite number.
 //
-// Encoding from float is not provided: no emulated instruction writes these
-// types.
+// Encoding from float is provided for the two types the 950's Fixpipe
+// writes (fp8_e4m3fn_t and hifloat8_t), in the non-saturating mode
+// (docs/cube.md, "The Ascend 950: out of L0C, and UB ↔ L1").
 #pragma once
 
 #include <cstdint>
@@ -52,6 +53,25 @@ const float* Float8Table(Float8Kind kind);
 
 /// The type's name, as the pages spell it.
 const char* Float8KindName(Float8Kind kind);
+
+/// `v` rounded to fp8_e4m3fn_t, to the nearest code with ties to the even
+/// mantissa, subnormals included (zero keeps v's sign). A rounded magnitude
+/// above 448, an infinity or a NaN gives the NaN code with v's sign: the
+/// type has no infinity and this is the non-saturating mode.
+uint8_t EncodeFp8E4m3fn(float v);
+
+/// The two roundings into hifloat8_t: half away from zero, and the hybrid
+/// rounding, which rounds up when the dropped bits (the first 14 of them)
+/// are at least the low 14 bits of the float itself, except for the
+/// exponents -3 .. 3 (three mantissa bits), where it rounds half away from
+/// zero too.
+enum class Hif8Round : uint8_t { kHalfAway, kHybrid };
+
+/// `v` as a hifloat8_t code under `round` (the float → hifloat8_t rule of
+/// the vector Cast page): NaN 0x80; ±inf and magnitudes from 2^16, or that
+/// round up past 32768, ±inf (0x6F / 0xEF); below 2^-23, 0x00 (the type has
+/// one zero).
+uint8_t EncodeHif8(float v, Hif8Round round);
 
 }  // namespace normgrad_ascendc
 
