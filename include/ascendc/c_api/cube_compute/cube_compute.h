@@ -203,6 +203,17 @@ inline uint64_t asc_get_l0c2gm_unitflag(normgrad_ascendc::CallSite site = {}) {
       site);
 }
 
+/// The Ascend 950's NZ2ND register, which its copies out of L0C
+/// (asc_copy_l0c2gm, asc_copy_l0c2l1, asc_copy_l0c2ub) read with nz2nd_en:
+/// nd_num matrices (1..65535), src_nd_stride (0..65535) 16-value rows of
+/// L0C from one source matrix's start to the next one's, dst_nd_stride
+/// (1..2^32 - 1) elements between the destination matrices (docs/capi.md
+/// on the unit of src_nd_stride). Not set in the block: one matrix.
+/// Refused on Atlas A2/A3 (asc_set_l0c_copy_params sets theirs).
+void asc_set_l0c2gm_nz2nd(uint64_t nd_num, uint64_t src_nd_stride,
+                          uint64_t dst_nd_stride,
+                          normgrad_ascendc::CallSite site = {});
+
 // ---- The 950's 8-bit floats and MX (docs/capi.md, "The 950's 8-bit floats
 // and MX"; cube/cube_mx.h) ----
 

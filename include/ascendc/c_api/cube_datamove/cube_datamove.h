@@ -25,6 +25,14 @@
 #include "normgrad_ascendc/runtime/int4.h"
 #include "normgrad_ascendc/runtime/qualifiers.h"
 
+/// The _sync twins (docs/capi.md, "Pipes and _sync"): `define(name, ...)`
+/// defines one function, its text naming it #name;
+/// NORMGRAD_CAPI_WITH_SYNC(define, name, args...) defines `name` and
+/// `name_sync` from the same definition, so the two cannot drift apart.
+/// `args` holds at least one argument.
+#define NORMGRAD_CAPI_WITH_SYNC(define, name, ...) \
+  define(name, __VA_ARGS__) define(name##_sync, __VA_ARGS__)
+
 /// The repeats, blocks and gap of asc_fill_l0a/l0b/l1: `repeat` runs of
 /// `blk_num` blocks with `dst_gap` blocks from one run's end to the next
 /// one's start; a block is 32 bytes in L1 and 512 bytes in L0A/L0B. Each
@@ -107,13 +115,15 @@ struct CapiBursts {
 void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
                   const CapiBursts& bursts, const CallSite& site);
 /// L1 → the bias table (asc_copy_l12bt: `dst` the bias-table address / 16,
-/// as the page's example encodes it; `convert` widens half to float) or the
-/// fixpipe buffer (asc_copy_l12fb), in the C API pages' units: `size` bytes,
-/// or bursts of 32-byte blocks with gaps from a burst's end to the next one's
-/// start (docs/capi.md maps them onto DataCopy's units).
-void CapiCopyL1ToBiasTable(const char* api, uint64_t dst, void* src,
-                           const CapiBursts& bursts, uint16_t conv_control,
-                           const CallSite& site);
+/// as the page's example encodes it; `src_type` the source pointer's element
+/// type, "void" for the untyped form; `conv_control` widens half, and on the
+/// 950 bfloat16_t, to float) or the fixpipe buffer (asc_copy_l12fb), in the
+/// C API pages' units: `size` bytes, or bursts with gaps from a burst's end
+/// to the next one's start (docs/capi.md maps them onto DataCopy's units,
+/// which differ between Atlas A2/A3 and the 950).
+void CapiCopyL1ToBiasTable(const char* api, const char* src_type, uint64_t dst,
+                           void* src, const CapiBursts& bursts,
+                           uint16_t conv_control, const CallSite& site);
 void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
                                const CapiBursts& bursts, const CallSite& site);
 /// L1 → L0C (asc_copy_l12l0c): `n_burst` bursts of `len_burst` 32-byte
@@ -506,39 +516,54 @@ inline void asc_set_l0c2gm_lrelu_alpha(float& config,
 }
 
 // ---- L1 → bias table / fixpipe buffer --------------------------------------
+//
+// One name serves both profiles: the Atlas A2/A3 page's units and rules
+// where the program runs on Atlas A2/A3, the 950 page's on the 950
+// (docs/capi.md, "The 950's bias table and fixpipe buffer copies").
 
+#define NORMGRAD_CAPI_L12BT_COUNT(name, T)                       \
+  inline void name(uint64_t dst, __cbuf__ T* src, uint32_t size, \
+                   normgrad_ascendc::CallSite site = {}) {       \
+    normgrad_ascendc::CapiCopyL1ToBiasTable(                     \
+        #name, #T, dst, src, {true, size, 0, 0, 0, 0}, 0, site); \
+  }
+#define NORMGRAD_CAPI_L12BT(T)                                                \
+  NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12BT_COUNT, asc_copy_l12bt, T)       \
+  inline void asc_copy_l12bt(                                                 \
+      uint64_t dst, __cbuf__ T* src, uint16_t conv_control, uint16_t n_burst, \
+      uint16_t len_burst, uint16_t source_gap, uint16_t dst_gap,              \
+      normgrad_ascendc::CallSite site = {}) {                                 \
+    normgrad_ascendc::CapiCopyL1ToBiasTable(                                  \
+        "asc_copy_l12bt", #T, dst, src,                                       \
+        {false, 0, n_burst, len_burst, source_gap, dst_gap}, conv_control,    \
+        site);                                                                \
+  }
 /// `size` bytes (a multiple of 32) of L1 into the bias table at `dst` (the
-/// table's byte address / 16).
-inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src, uint32_t size,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToBiasTable("asc_copy_l12bt", dst, src,
-                                          {true, size, 0, 0, 0, 0}, 0, site);
-}
-/// `n_burst` bursts of `len_burst` 32-byte blocks of the bias table, the
-/// gaps in 32-byte blocks; `conv_control` 1 widens half in L1 to float.
-inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src,
-                           uint16_t conv_control, uint16_t n_burst,
-                           uint16_t len_burst, uint16_t source_gap,
-                           uint16_t dst_gap,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToBiasTable(
-      "asc_copy_l12bt", dst, src,
-      {false, 0, n_burst, len_burst, source_gap, dst_gap}, conv_control, site);
-}
-inline void asc_copy_l12bt_sync(uint64_t dst, __cbuf__ void* src, uint32_t size,
-                                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToBiasTable("asc_copy_l12bt_sync", dst, src,
-                                          {true, size, 0, 0, 0, 0}, 0, site);
-}
+/// table's byte address / 16), or `n_burst` bursts of `len_burst` 32-byte
+/// blocks of the bias table, the gaps in 32-byte blocks; `conv_control` 1
+/// widens half (on the 950 also bfloat16_t) in L1 to float. The typed forms
+/// are the 950 page's: there the pointer's type says what L1 holds; on
+/// Atlas A2/A3 they are the untyped form.
+NORMGRAD_CAPI_L12BT(void)
+NORMGRAD_CAPI_L12BT(bfloat16_t)
+NORMGRAD_CAPI_L12BT(half)
+NORMGRAD_CAPI_L12BT(float)
+NORMGRAD_CAPI_L12BT(int32_t)
+#undef NORMGRAD_CAPI_L12BT
+#undef NORMGRAD_CAPI_L12BT_COUNT
+
+#define NORMGRAD_CAPI_L12FB_COUNT(name, T)                          \
+  inline void name(__fbuf__ T* dst, __cbuf__ T* src, uint32_t size, \
+                   normgrad_ascendc::CallSite site = {}) {          \
+    normgrad_ascendc::CapiCopyL1ToFixpipeBuffer(                    \
+        #name, dst, src, {true, size, 0, 0, 0, 0}, site);           \
+  }
 /// `size` bytes (a multiple of 32) of L1 into the fixpipe buffer.
-inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
-                           uint32_t size,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToFixpipeBuffer("asc_copy_l12fb", dst, src,
-                                              {true, size, 0, 0, 0, 0}, site);
-}
-/// `n_burst` bursts of `len_burst` 32-byte blocks, the gaps in 32-byte
-/// blocks from a burst's end to the next one's start.
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12FB_COUNT, asc_copy_l12fb, void)
+#undef NORMGRAD_CAPI_L12FB_COUNT
+/// `n_burst` bursts of `len_burst` blocks, the gaps from a burst's end to
+/// the next one's start: src_gap_size in 32-byte blocks; len_burst and
+/// dst_gap_size in 32-byte blocks on Atlas A2/A3, 64-byte ones on the 950.
 inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
                            uint16_t n_burst, uint16_t len_burst,
                            uint16_t src_gap_size, uint16_t dst_gap_size,
@@ -546,12 +571,6 @@ inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
   normgrad_ascendc::CapiCopyL1ToFixpipeBuffer(
       "asc_copy_l12fb", dst, src,
       {false, 0, n_burst, len_burst, src_gap_size, dst_gap_size}, site);
-}
-inline void asc_copy_l12fb_sync(__fbuf__ void* dst, __cbuf__ void* src,
-                                uint32_t size,
-                                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToFixpipeBuffer("asc_copy_l12fb_sync", dst, src,
-                                              {true, size, 0, 0, 0, 0}, site);
 }
 
 /// L1 → L0B of a densified 4:2 sparse B (int8_t) and its 2-bit indices, the
