@@ -1,15 +1,18 @@
 // capi_cube_950_test.cc — the C API's Ascend 950 cube side (docs/capi.md,
-// "The Ascend 950: asc_copy_l0c2ub"): asc_copy_l0c2ub against the C++
+// "The Ascend 950: the copies out of L0C" and "The 950's bias table,
+// fixpipe buffer and NZ2ND register"): asc_copy_l0c2ub against the C++
 // Fixpipe with FixpipeParamsArch3510 on the same L0C in one mixed kernel
 // (vector core 0's UB written by the C API, vector core 1's by the C++ API,
 // bit for bit and against the NZ2ND placement), the 3510 forms of
-// asc_copy_l0c2gm (NZ2DN) and asc_copy_l0c2l1 (NZ, F322F16) against the C++
-// Fixpipe on the same L0C, and each message. Part of capi_cube_test.
+// asc_copy_l0c2gm (NZ2DN, and NZ2ND with asc_set_l0c2gm_nz2nd's matrices)
+// and asc_copy_l0c2l1 (NZ, F322F16) against the C++ Fixpipe on the same L0C,
+// asc_copy_l12bt / asc_copy_l12fb against the C++ DataCopy in the 950's
+// units, and each message. Part of capi_cube_test.
 //
 // Extending: a new 950 C API function gets a comparison with its C++
-// instruction in the mixed kernel and its messages in the direct test. The
-// pointers come from LocalTensor::GetPhyAddr(): the rest of the C API
-// (asc_get_phy_buf_addr included) maps Atlas A2/A3 only.
+// instruction (in the mixed kernel where it writes a vector core's UB) and
+// its messages. The pointers come from LocalTensor::GetPhyAddr() or
+// asc_get_phy_buf_addr (which runs on the 950 too).
 #include <gtest/gtest.h>
 
 #include <cstdint>
