@@ -156,9 +156,12 @@ TEST_F(CapiCube950RulesTest, GmAndL1FormsMatchFixpipe) {
   LocalTensor<float> c = FillL0c(pipe, l0c);
   float* src = reinterpret_cast<float*>(c.GetPhyAddr());
   // NZ2DN into GM: row n of the output holds column n.
-  alignas(32) static float by_capi[kUbFloats], by_fixpipe[kUbFloats];
+  alignas(32) static float by_capi[kUbFloats], by_sync[kUbFloats],
+      by_fixpipe[kUbFloats];
   asc_copy_l0c2gm(by_capi, src, kN, kM, kM, kM, 0, 0, 0, 0, 0, false, false, 0,
                   0, false, 0, false, false, false, true);
+  asc_copy_l0c2gm_sync(by_sync, src, kN, kM, kM, kM, 0, 0, 0, 0, 0, false,
+                       false, 0, 0, false, 0, false, false, false, true);
   GlobalTensor<float> g;
   g.SetGlobalBuffer(by_fixpipe, kUbFloats);
   FixpipeParamsArch3510<CO2Layout::COLUMN_MAJOR> dn;
@@ -171,6 +174,7 @@ TEST_F(CapiCube950RulesTest, GmAndL1FormsMatchFixpipe) {
   for (uint32_t k = 0; k < kUbFloats; ++k) {
     ASSERT_EQ(by_capi[k], Value(k % kM, k / kM)) << k;
     ASSERT_EQ(by_capi[k], by_fixpipe[k]) << k;
+    ASSERT_EQ(by_sync[k], by_fixpipe[k]) << k;
   }
   // NZ into L1 with F322F16: the two halves of one L1 buffer compared.
   TBuf<TPosition::A1> l1;
@@ -243,6 +247,15 @@ TEST_F(CapiCube950RulesTest, Messages) {
                         "L0C->UB (FixpipeParamsArch3510): the destination "
                         "is the UB of a vector core of this AI Core, but "
                         "the kernel runs no vector cores"));
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        asc_copy_l0c2ub_sync(dst, src, kN, kM, kN, kM, 0, false, 0, 0, 0, 0,
+                             false, true, 0, 0, false, 0, false, false, false,
+                             false);
+      },
+      "asc_copy_l0c2ub_sync<float>: Fixpipe<float, float> L0C->UB "
+      "(FixpipeParamsArch3510): the destination is the UB of a vector core of "
+      "this AI Core, but the kernel runs no vector cores"));
 }
 
 // ---- asc_set_l0c2gm_nz2nd ---------------------------------------------------

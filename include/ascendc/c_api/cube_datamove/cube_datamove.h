@@ -844,79 +844,85 @@ inline constexpr bool kCapiL0cOut950Pair =
                 "(half, int32_t), (int32_t, int32_t), (int8_t, int32_t) or "  \
                 "(uint8_t, int32_t) on the Ascend 950")
 
+#define NORMGRAD_CAPI_L0C2UB_950(name, qualifier)                             \
+  template <typename D, typename S>                                           \
+  void name(qualifier D* dst_addr, __cc__ S* src_addr, uint16_t n_size,       \
+            uint16_t m_size, uint32_t loop_dst_stride,                        \
+            uint16_t loop_src_stride, uint8_t dual_dst_ctl, bool sub_blockid, \
+            uint8_t clip_relu_pre, uint8_t unit_flag_ctl, uint64_t quant_pre, \
+            uint8_t relu_pre, bool split_en, bool nz2nd_en,                   \
+            uint64_t quant_post, uint8_t relu_post, bool clip_relu_post,      \
+            uint8_t eltwise_op, bool eltwise_antq_en, bool c0_pad_en,         \
+            bool broadcast_en, bool nz2dn_en,                                 \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    NORMGRAD_CAPI_L0C_OUT_950_PAIRS(#name);                                   \
+    normgrad_ascendc::CapiCopyL0cOut950(                                      \
+        normgrad_ascendc::CapiL0cTarget::kUb, #name,                          \
+        normgrad_ascendc::CapiCubeTypeOf<D>(),                                \
+        normgrad_ascendc::CapiCubeTypeOf<S>(), dst_addr, src_addr,            \
+        {n_size,          m_size,      loop_dst_stride, loop_src_stride,      \
+         dual_dst_ctl,    sub_blockid, clip_relu_pre,   unit_flag_ctl,        \
+         quant_pre,       relu_pre,    split_en,        nz2nd_en,             \
+         quant_post,      relu_post,   clip_relu_post,  eltwise_op,           \
+         eltwise_antq_en, c0_pad_en,   broadcast_en,    nz2dn_en},            \
+        site);                                                                \
+  }
 /// L0C → UB on the Ascend 950: n_size × m_size values into the UB of vector
 /// core sub_blockid (or both, dual_dst_ctl 1: rows split, 2: columns split)
 /// at dst_addr's offset, NZ, or ND with nz2nd_en, or DN with nz2dn_en
 /// (loop_dst_stride in elements), through quant_pre (a QuantMode_t number;
-/// NoQuant, F322F16 and F322BF16 here) and relu_pre (0 or 1). The ND and DN
-/// outputs move one matrix; the post-processing arguments (quant_post,
+/// NoQuant, F322F16 and F322BF16 here) and relu_pre (0 or 1). The ND output
+/// moves the matrices of asc_set_l0c2gm_nz2nd (one if it was not called),
+/// the DN output one matrix; the post-processing arguments (quant_post,
 /// relu_post, clip_relu_pre/post, eltwise_*, c0_pad_en, broadcast_en) must
 /// be 0 / false.
-template <typename D, typename S>
-void asc_copy_l0c2ub(__ubuf__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
-                     uint16_t m_size, uint32_t loop_dst_stride,
-                     uint16_t loop_src_stride, uint8_t dual_dst_ctl,
-                     bool sub_blockid, uint8_t clip_relu_pre,
-                     uint8_t unit_flag_ctl, uint64_t quant_pre,
-                     uint8_t relu_pre, bool split_en, bool nz2nd_en,
-                     uint64_t quant_post, uint8_t relu_post,
-                     bool clip_relu_post, uint8_t eltwise_op,
-                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
-                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
-  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2ub");
-  normgrad_ascendc::CapiCopyL0cOut950(
-      normgrad_ascendc::CapiL0cTarget::kUb, "asc_copy_l0c2ub",
-      normgrad_ascendc::CapiCubeTypeOf<D>(),
-      normgrad_ascendc::CapiCubeTypeOf<S>(), dst_addr, src_addr,
-      {n_size,          m_size,      loop_dst_stride, loop_src_stride,
-       dual_dst_ctl,    sub_blockid, clip_relu_pre,   unit_flag_ctl,
-       quant_pre,       relu_pre,    split_en,        nz2nd_en,
-       quant_post,      relu_post,   clip_relu_post,  eltwise_op,
-       eltwise_antq_en, c0_pad_en,   broadcast_en,    nz2dn_en},
-      site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L0C2UB_950, asc_copy_l0c2ub, __ubuf__)
+#undef NORMGRAD_CAPI_L0C2UB_950
 
+#define NORMGRAD_CAPI_L0C2GM_950(name, qualifier)                              \
+  template <typename D, typename S>                                            \
+  void name(qualifier D* dst_addr, __cc__ S* src_addr, uint16_t n_size,        \
+            uint16_t m_size, uint32_t loop_dst_stride,                         \
+            uint16_t loop_src_stride, uint8_t l2_cache_ctl,                    \
+            uint8_t clip_relu_pre, uint8_t unit_flag_ctl, uint64_t quant_pre,  \
+            uint8_t relu_pre, bool split_en, bool nz2nd_en,                    \
+            uint64_t quant_post, uint8_t relu_post, bool clip_relu_post,       \
+            uint8_t eltwise_op, bool eltwise_antq_en, bool c0_pad_en,          \
+            bool broadcast_en, bool nz2dn_en,                                  \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    NORMGRAD_CAPI_L0C_OUT_950_PAIRS(#name);                                    \
+    (void)l2_cache_ctl;                                                        \
+    normgrad_ascendc::CapiCopyL0cOut950(normgrad_ascendc::CapiL0cTarget::kGm,  \
+                                        #name,                                 \
+                                        normgrad_ascendc::CapiCubeTypeOf<D>(), \
+                                        normgrad_ascendc::CapiCubeTypeOf<S>(), \
+                                        dst_addr, src_addr, {n_size,           \
+                                                             m_size,           \
+                                                             loop_dst_stride,  \
+                                                             loop_src_stride,  \
+                                                             0,                \
+                                                             false,            \
+                                                             clip_relu_pre,    \
+                                                             unit_flag_ctl,    \
+                                                             quant_pre,        \
+                                                             relu_pre,         \
+                                                             split_en,         \
+                                                             nz2nd_en,         \
+                                                             quant_post,       \
+                                                             relu_post,        \
+                                                             clip_relu_post,   \
+                                                             eltwise_op,       \
+                                                             eltwise_antq_en,  \
+                                                             c0_pad_en,        \
+                                                             broadcast_en,     \
+                                                             nz2dn_en},        \
+                                        site);                                 \
+  }
 /// L0C → GM, the Ascend 950's form (asc_copy_l0c2gm_arch_3510): as
 /// asc_copy_l0c2ub into GM, without the UB's dual_dst_ctl and sub_blockid;
 /// l2_cache_ctl (the L2 cache policy) changes nothing on the CPU.
-template <typename D, typename S>
-void asc_copy_l0c2gm(__gm__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
-                     uint16_t m_size, uint32_t loop_dst_stride,
-                     uint16_t loop_src_stride, uint8_t l2_cache_ctl,
-                     uint8_t clip_relu_pre, uint8_t unit_flag_ctl,
-                     uint64_t quant_pre, uint8_t relu_pre, bool split_en,
-                     bool nz2nd_en, uint64_t quant_post, uint8_t relu_post,
-                     bool clip_relu_post, uint8_t eltwise_op,
-                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
-                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
-  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2gm");
-  (void)l2_cache_ctl;
-  normgrad_ascendc::CapiCopyL0cOut950(normgrad_ascendc::CapiL0cTarget::kGm,
-                                      "asc_copy_l0c2gm",
-                                      normgrad_ascendc::CapiCubeTypeOf<D>(),
-                                      normgrad_ascendc::CapiCubeTypeOf<S>(),
-                                      dst_addr, src_addr, {n_size,
-                                                           m_size,
-                                                           loop_dst_stride,
-                                                           loop_src_stride,
-                                                           0,
-                                                           false,
-                                                           clip_relu_pre,
-                                                           unit_flag_ctl,
-                                                           quant_pre,
-                                                           relu_pre,
-                                                           split_en,
-                                                           nz2nd_en,
-                                                           quant_post,
-                                                           relu_post,
-                                                           clip_relu_post,
-                                                           eltwise_op,
-                                                           eltwise_antq_en,
-                                                           c0_pad_en,
-                                                           broadcast_en,
-                                                           nz2dn_en},
-                                      site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L0C2GM_950, asc_copy_l0c2gm, __gm__)
+#undef NORMGRAD_CAPI_L0C2GM_950
 
 /// L0C → L1, the Ascend 950's form (asc_copy_l0c2l1_arch_3510): NZ, or ND
 /// with nz2nd_en, as asc_copy_l0c2ub into L1.
