@@ -155,8 +155,8 @@ struct BiasTypes {
 BiasTypes BiasTypesOf(const char* api, const char* src_type,
                       uint16_t conv_control) {
   if (conv_control > 1) {
-    Fail("%s: conv_control %u is not 0 (no conversion) or 1 (half to float)",
-         api, conv_control);
+    Fail("%s: conv_control %u is not 0 (no conversion) or 1 (%s to float)", api,
+         conv_control, OnCube950() ? "half or bfloat16_t" : "half");
   }
   const TableCopyType kFloat{"float", 4};
   if (!OnCube950() || std::strcmp(src_type, "void") == 0) {

@@ -439,6 +439,10 @@ TEST_F(CapiCube950RulesTest, TableCopyMessages) {
   EXPECT_TRUE(
       FailsWith([&] { asc_copy_l12bt(bt0, At<float>(0), 1, 1, 2, 0, 0); },
                 "asc_copy_l12bt<float>: conv_control 1 with a float source"));
+  EXPECT_TRUE(
+      FailsWith([&] { asc_copy_l12bt(bt0, At<half>(0), 2, 1, 2, 0, 0); },
+                "asc_copy_l12bt<half>: conv_control 2 is not 0 (no "
+                "conversion) or 1 (half or bfloat16_t to float)"));
   EXPECT_TRUE(FailsWith(
       [&] { asc_copy_l12bt(bt0, At<float>(0), 0, 1, 3, 0, 0); },
       "asc_copy_l12bt<float>: DataCopy<float> L1->BiasTable: "
