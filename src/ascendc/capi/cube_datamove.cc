@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "ascendc/cube/cube_checks.h"
 #include "normgrad/float16.h"
 #include "normgrad_ascendc/capi/capi_call.h"
 #include "normgrad_ascendc/capi/capi_cube.h"
@@ -23,6 +24,7 @@
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_sparse.h"
 #include "normgrad_ascendc/cube/cube_table_copy.h"
+#include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/data_copy.h"
 
 namespace normgrad_ascendc {
@@ -123,60 +125,103 @@ void CapiCopyL1ToL0(const char* api, const CapiCubeType& type, TPosition to,
 
 namespace {
 
-// `value` (a count of the C API's 32-byte blocks) as a whole number of
-// DataCopy's `unit`-byte blocks, else the rule.
+// `value` (a count of the C API's `value_unit`-byte blocks) as a whole
+// number of DataCopy's `unit`-byte blocks on this profile, else the rule.
 uint16_t InUnits(const char* api, const char* arg, uint64_t value,
-                 uint32_t unit, const char* what) {
-  const uint64_t blocks = value * 32 / unit;
-  if (value * 32 % unit != 0 || blocks > 65535) {
+                 uint32_t value_unit, uint32_t unit, const char* what) {
+  const uint64_t blocks = value * value_unit / unit;
+  if (value * value_unit % unit != 0 || blocks > 65535) {
     Fail(
-        "%s: %s %llu (x 32 bytes) is not a whole number of the %s's %u-byte "
-        "blocks up to 65535 (the unit of DataCopy L1 -> %s on Atlas A2/A3)",
-        api, arg, static_cast<unsigned long long>(value), what, unit, what);
+        "%s: %s %llu (x %u bytes) is not a whole number of the %s's %u-byte "
+        "blocks up to 65535 (the unit of DataCopy L1 -> %s on %s)",
+        api, arg, static_cast<unsigned long long>(value), value_unit, what,
+        unit, what, CurrentCore().profile().name);
   }
   return static_cast<uint16_t>(blocks);
 }
 
+// The element types of an asc_copy_l12bt: the source's as its pointer
+// names it (the 950's page; "void" for the untyped form), and the table's.
+struct BiasTypes {
+  TableCopyType to;
+  TableCopyType from;
+};
+
+// Atlas A2/A3 (the untyped form only): conv_control 1 reads half and
+// writes float, 0 moves the bytes. The 950: a half or bfloat16_t source
+// is widened with conv_control 1 (the untyped one as half) and a float or
+// int32_t one moves as it is; a 16-bit source without the conversion, or a
+// 32-bit one with it, is no bias table type (docs/decisions.md).
+BiasTypes BiasTypesOf(const char* api, const char* src_type,
+                      uint16_t conv_control) {
+  if (conv_control > 1) {
+    Fail("%s: conv_control %u is not 0 (no conversion) or 1 (%s to float)", api,
+         conv_control, OnCube950() ? "half or bfloat16_t" : "half");
+  }
+  const TableCopyType kFloat{"float", 4};
+  if (!OnCube950() || std::strcmp(src_type, "void") == 0) {
+    return {kFloat, conv_control == 1 ? TableCopyType{"half", 2} : kFloat};
+  }
+  const bool narrow = std::strcmp(src_type, "half") == 0 ||
+                      std::strcmp(src_type, "bfloat16_t") == 0;
+  if (narrow != (conv_control == 1)) {
+    Fail(
+        "%s: conv_control %u with a %s source: the bias table holds float or "
+        "int32_t, so a half or bfloat16_t source needs conv_control 1 (widen "
+        "to float) and a float or int32_t one conv_control 0",
+        api, conv_control, src_type);
+  }
+  if (narrow) return {kFloat, {src_type, 2}};
+  return {{src_type, 4}, {src_type, 4}};
+}
+
 }  // namespace
 
-void CapiCopyL1ToBiasTable(const char* api, uint64_t dst, void* src,
-                           const CapiBursts& b, uint16_t conv_control,
-                           const CallSite& site) {
-  const CapiCall call(api, site);
+void CapiCopyL1ToBiasTable(const char* api, const char* src_type, uint64_t dst,
+                           void* src, const CapiBursts& b,
+                           uint16_t conv_control, const CallSite& site) {
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
+  const CapiCubeName name(
+      api,
+      std::strcmp(src_type, "void") == 0 || !OnCube950() ? nullptr : src_type);
   if (dst > UINT64_MAX / 16) {
     Fail(
         "%s: dst 0x%llx is not a bias-table address / 16 (take "
         "asc_get_phy_buf_addr(offset) / 16)",
-        api, static_cast<unsigned long long>(dst));
+        name.text, static_cast<unsigned long long>(dst));
   }
   const TensorView d =
       CubePointerView(api, nullptr, "dst (x 16)",
                       reinterpret_cast<void*>(dst * 16), TPosition::C2);
   const TensorView s = CubePointerView(api, nullptr, "src", src, TPosition::C1);
-  if (conv_control > 1) {
-    Fail("%s: conv_control %u is not 0 (no conversion) or 1 (half to float)",
-         api, conv_control);
-  }
-  const TableCopyType to{"float", 4};
-  const TableCopyType from = conv_control == 1 ? TableCopyType{"half", 2} : to;
+  const BiasTypes t = BiasTypesOf(name.text, src_type, conv_control);
   if (b.count_form) {
-    const uint32_t size = CapiCopySize(api, b.size);
-    RunAsCapi(api,
-              [&] { RunL1ToCubeTable(to, from, d, &s, size / 4, nullptr); });
+    const uint32_t size = CapiCopySize(name.text, b.size);
+    RunAsCapi(name.text, [&] {
+      RunL1ToCubeTable(t.to, t.from, d, &s, size / t.to.bytes, nullptr);
+    });
     return;
   }
-  CheckCapiBursts(api, b.n_burst, b.len_burst);
-  // DataCopy counts the table's side in 64 bytes and the gaps from a
-  // block's end to the next one's start, as the C API does.
-  const AscendC::DataCopyParams p(
-      b.n_burst, InUnits(api, "len_burst", b.len_burst, 64, "bias table"),
-      b.src_gap, InUnits(api, "dst_gap", b.dst_gap, 64, "bias table"));
-  RunAsCapi(api, [&] { RunL1ToCubeTable(to, from, d, &s, 0, &p); });
+  CheckCapiBursts(name.text, b.n_burst, b.len_burst);
+  // The C API counts the table's side in 32 bytes and its gaps from a
+  // block's end to the next one's start. DataCopy does too on the 950; on
+  // Atlas A2/A3 it counts 64 bytes.
+  const AscendC::DataCopyParams p =
+      OnCube950()
+          ? AscendC::DataCopyParams(b.n_burst, b.len_burst, b.src_gap,
+                                    b.dst_gap)
+          : AscendC::DataCopyParams(
+                b.n_burst,
+                InUnits(name.text, "len_burst", b.len_burst, 32, 64,
+                        "bias table"),
+                b.src_gap,
+                InUnits(name.text, "dst_gap", b.dst_gap, 32, 64, "bias table"));
+  RunAsCapi(name.text, [&] { RunL1ToCubeTable(t.to, t.from, d, &s, 0, &p); });
 }
 
 void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
                                const CapiBursts& b, const CallSite& site) {
-  const CapiCall call(api, site);
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   const TensorView d =
       CubePointerView(api, nullptr, "dst", dst, TPosition::C2PIPE2GM);
   const TensorView s = CubePointerView(api, nullptr, "src", src, TPosition::C1);
@@ -188,20 +233,32 @@ void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
     return;
   }
   CheckCapiBursts(api, b.n_burst, b.len_burst);
-  // DataCopy counts the buffer's side in 128 bytes, and both gaps from one
-  // block's start to the next one's; the C API's run from end to start.
-  const uint64_t src_pitch = uint64_t{b.len_burst} + b.src_gap;
+  // The C API counts len_burst and dst_gap_size in 32 bytes on Atlas A2/A3
+  // and in 64 bytes on the 950, src_gap_size in 32, each gap from a burst's
+  // end to the next one's start. DataCopy counts blockLen in 128 bytes (64
+  // on the 950), and both gaps from one block's start to the next one's:
+  // srcGap in 32 bytes, dstGap in 128.
+  const uint32_t len_unit = OnCube950() ? 64 : 32;
+  const uint64_t src_pitch = uint64_t{b.len_burst} * len_unit / 32 + b.src_gap;
   if (src_pitch > 65535) {
     Fail(
-        "%s: len_burst %u + src_gap_size %u is more than 65535 32-byte "
-        "blocks from one burst's start to the next",
-        api, b.len_burst, b.src_gap);
+        "%s: len_burst %u (x %u bytes) + src_gap_size %u (x 32 bytes) is "
+        "more than 65535 32-byte blocks from one burst's start to the next",
+        api, b.len_burst, len_unit, b.src_gap);
   }
+  const uint16_t block_len =
+      OnCube950()
+          ? b.len_burst
+          : InUnits(api, "len_burst", b.len_burst, 32, 128, "fixpipe buffer");
+  // One burst has no next one: its gaps mean nothing (DataCopy's 0).
+  const bool one = b.n_burst == 1;
   const AscendC::DataCopyParams p(
-      b.n_burst, InUnits(api, "len_burst", b.len_burst, 128, "fixpipe buffer"),
-      static_cast<uint16_t>(src_pitch),
-      InUnits(api, "len_burst + dst_gap_size",
-              uint64_t{b.len_burst} + b.dst_gap, 128, "fixpipe buffer"));
+      b.n_burst, block_len,
+      one ? uint16_t{0} : static_cast<uint16_t>(src_pitch),
+      one ? uint16_t{0}
+          : InUnits(api, "len_burst + dst_gap_size",
+                    uint64_t{b.len_burst} + b.dst_gap, len_unit, 128,
+                    "fixpipe buffer"));
   RunAsCapi(api, [&] { RunL1ToCubeTable(type, type, d, &s, 0, &p); });
 }
 

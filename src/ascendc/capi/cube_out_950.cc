@@ -5,11 +5,13 @@
 // with FixpipeParamsArch3510 and DataCopyL1ToUB (cube/cube_out_950.h), which
 // move the values; a scalar quantization mode takes its parameter from
 // asc_set_l0c_copy_prequant. The rest of the C API maps Atlas A2/A3; these
-// forms are the 950's only.
+// forms are the 950's only, as is asc_set_l0c2gm_nz2nd
+// (c_api/cube_compute/cube_compute.h), the NZ2ND register they read.
 #include <cstdint>
 
 #include "ascendc/cube/cube_checks.h"
 #include "ascendc/cube/fixpipe_convert.h"
+#include "c_api/cube_compute/cube_compute.h"
 #include "c_api/cube_datamove/cube_datamove.h"
 #include "normgrad_ascendc/capi/capi_call.h"
 #include "normgrad_ascendc/capi/capi_cube.h"
@@ -121,6 +123,12 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
   p.relu = a.relu_pre != 0;
   p.unit_flag = a.unit_flag_ctl;
   p.num = 1;
+  const CapiRegisters& regs = CurrentCore().capi();
+  if (a.nz2nd_en && regs.l0c_nz2nd_set) {
+    p.num = regs.l0c_nd_num;
+    p.src_matrix_stride = regs.l0c_src_nd_stride;
+    p.dst_matrix_stride = regs.l0c_dst_nd_stride;
+  }
   p.src_c0_stride = 1;
   p.dual_dst = a.dual_dst_ctl;
   p.sub_block = a.sub_blockid ? 1 : 0;
@@ -161,3 +169,23 @@ void CapiCopyL1ToUb(const char* api, void* dst, void* src, bool sub_blockid,
 }
 
 }  // namespace normgrad_ascendc
+
+void asc_set_l0c2gm_nz2nd(uint64_t nd_num, uint64_t src_nd_stride,
+                          uint64_t dst_nd_stride,
+                          normgrad_ascendc::CallSite site) {
+  using namespace normgrad_ascendc;  // NOLINT: one setter
+  const char* api = "asc_set_l0c2gm_nz2nd";
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
+  RequireCubeProfile(api, {Profile::k950},
+                     "its NZ2ND register is the Ascend 950's (Atlas A2/A3: "
+                     "asc_set_l0c_copy_params)");
+  CheckCapiCubeCore(api);
+  CheckRange(api, "nd_num", nd_num, 1, 65535);
+  CheckRange(api, "src_nd_stride", src_nd_stride, 0, 65535);
+  CheckRange(api, "dst_nd_stride", dst_nd_stride, 1, UINT32_MAX);
+  CapiRegisters& regs = CurrentCore().capi();
+  regs.l0c_nz2nd_set = true;
+  regs.l0c_nd_num = static_cast<uint16_t>(nd_num);
+  regs.l0c_src_nd_stride = static_cast<uint16_t>(src_nd_stride);
+  regs.l0c_dst_nd_stride = static_cast<uint32_t>(dst_nd_stride);
+}

@@ -113,43 +113,31 @@ inline constexpr bool kCapiMmadPair =
 /// C (left_height × right_width, L0C, Nz) = A (left_height × n_dim, L0A, Zz)
 /// × B (n_dim × right_width, L0B, Zn), starting from 0
 /// (c_matrix_init_val) or from what L0C holds (c_matrix_source false).
-NORMGRAD_CAPI_MMAD(asc_mmad, (normgrad_ascendc::kCapiMmadPair<C, A>),
-                   NORMGRAD_CAPI_MMAD_PAIRS)
-NORMGRAD_CAPI_MMAD(asc_mmad_sync, (normgrad_ascendc::kCapiMmadPair<C, A>),
-                   NORMGRAD_CAPI_MMAD_PAIRS)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_MMAD, asc_mmad,
+                        (normgrad_ascendc::kCapiMmadPair<C, A>),
+                        NORMGRAD_CAPI_MMAD_PAIRS)
 /// asc_mmad on int4b_t inputs (two a byte) into int32_t.
-NORMGRAD_CAPI_MMAD(asc_mmad_s4,
-                   (std::is_same_v<C, int32_t> &&
-                    std::is_same_v<A, AscendC::int4b_t>),
-                   "(int32_t, int4b_t)")
-NORMGRAD_CAPI_MMAD(asc_mmad_s4_sync,
-                   (std::is_same_v<C, int32_t> &&
-                    std::is_same_v<A, AscendC::int4b_t>),
-                   "(int32_t, int4b_t)")
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_MMAD, asc_mmad_s4,
+                        (std::is_same_v<C, int32_t> &&
+                         std::is_same_v<A, AscendC::int4b_t>),
+                        "(int32_t, int4b_t)")
 #undef NORMGRAD_CAPI_MMAD_PAIRS
 #undef NORMGRAD_CAPI_MMAD
 
+#define NORMGRAD_CAPI_MMAD_SPARSE(name, T)                                  \
+  inline void name(__cc__ int32_t* c, __ca__ T* a, __cb__ T* b, uint16_t m, \
+                   uint16_t k, uint16_t n, uint8_t unit_flag,               \
+                   bool c_matrix_source, bool c_matrix_init_val,            \
+                   normgrad_ascendc::CallSite site = {}) {                  \
+    normgrad_ascendc::CapiMmadSparse(#name, c, a, b, m, k, n, unit_flag,    \
+                                     c_matrix_source, c_matrix_init_val,    \
+                                     site);                                 \
+  }
 /// C (m × n, int32_t, L0C) = A (m × k, int8_t, L0A) × the 4:2 sparse B whose
 /// densified values and indices asc_copy_l12l0b_sparse loaded into L0B
 /// (MmadWithSparse), starting from 0 (c_matrix_init_val) or from L0C.
-inline void asc_mmad_sparse(__cc__ int32_t* c, __ca__ int8_t* a,
-                            __cb__ int8_t* b, uint16_t m, uint16_t k,
-                            uint16_t n, uint8_t unit_flag, bool c_matrix_source,
-                            bool c_matrix_init_val,
-                            normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiMmadSparse("asc_mmad_sparse", c, a, b, m, k, n,
-                                   unit_flag, c_matrix_source,
-                                   c_matrix_init_val, site);
-}
-inline void asc_mmad_sparse_sync(__cc__ int32_t* c, __ca__ int8_t* a,
-                                 __cb__ int8_t* b, uint16_t m, uint16_t k,
-                                 uint16_t n, uint8_t unit_flag,
-                                 bool c_matrix_source, bool c_matrix_init_val,
-                                 normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiMmadSparse("asc_mmad_sparse_sync", c, a, b, m, k, n,
-                                   unit_flag, c_matrix_source,
-                                   c_matrix_init_val, site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_MMAD_SPARSE, asc_mmad_sparse, int8_t)
+#undef NORMGRAD_CAPI_MMAD_SPARSE
 
 /// Mmad rounds float inputs to HF32 (SetHF32Mode(ENABLE)).
 inline void asc_enable_hf32(normgrad_ascendc::CallSite site = {}) {
@@ -203,6 +191,17 @@ inline uint64_t asc_get_l0c2gm_unitflag(normgrad_ascendc::CallSite site = {}) {
       site);
 }
 
+/// The Ascend 950's NZ2ND register, which its copies out of L0C
+/// (asc_copy_l0c2gm, asc_copy_l0c2l1, asc_copy_l0c2ub) read with nz2nd_en:
+/// nd_num matrices (1..65535), src_nd_stride (0..65535) 16-value rows of
+/// L0C from one source matrix's start to the next one's, dst_nd_stride
+/// (1..2^32 - 1) elements between the destination matrices (docs/capi.md
+/// on the unit of src_nd_stride). Not set in the block: one matrix.
+/// Refused on Atlas A2/A3 (asc_set_l0c_copy_params sets theirs).
+void asc_set_l0c2gm_nz2nd(uint64_t nd_num, uint64_t src_nd_stride,
+                          uint64_t dst_nd_stride,
+                          normgrad_ascendc::CallSite site = {});
+
 // ---- The 950's 8-bit floats and MX (docs/capi.md, "The 950's 8-bit floats
 // and MX"; cube/cube_mx.h) ----
 
@@ -249,16 +248,12 @@ inline void CapiMmadFloat(const char* api, CubeType a_type, CubeType b_type,
 
 /// asc_mmad with A fp8_e4m3fn_t and B fp8_e5m2_t or the other way round
 /// (the same-type 8-bit float pairs are asc_mmad's own template above).
-NORMGRAD_CAPI_MMAD_950(asc_mmad, CapiMmadFloat,
-                       (normgrad_ascendc::kCapiMixedFp8<A, B>))
-NORMGRAD_CAPI_MMAD_950(asc_mmad_sync, CapiMmadFloat,
-                       (normgrad_ascendc::kCapiMixedFp8<A, B>))
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_MMAD_950, asc_mmad, CapiMmadFloat,
+                        (normgrad_ascendc::kCapiMixedFp8<A, B>))
 /// C (float, L0C) = (scaleA ⊗ A) × (scaleB ⊗ B) + the initial C: MmadMx,
 /// the scales in L0A_MX / L0B_MX at A's and B's addresses / 16.
-NORMGRAD_CAPI_MMAD_950(asc_mmad_mx, CapiMmadMx,
-                       (AscendC::cube_detail::kMmadMxPair<A, B>))
-NORMGRAD_CAPI_MMAD_950(asc_mmad_mx_sync, CapiMmadMx,
-                       (AscendC::cube_detail::kMmadMxPair<A, B>))
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_MMAD_950, asc_mmad_mx, CapiMmadMx,
+                        (AscendC::cube_detail::kMmadMxPair<A, B>))
 #undef NORMGRAD_CAPI_MMAD_950
 
 /// Mmad reads every 8-bit float operand (fp8_e4m3fn_t, fp8_e5m2_t,

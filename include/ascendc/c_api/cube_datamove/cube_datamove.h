@@ -9,7 +9,9 @@
 // says, its own argument ranges are checked with its argument names, and the
 // C++ instruction's rules follow under the asc_* name. Every function is
 // cube-only: on a vector core it is refused as the C++ instructions are.
-// The _sync forms compute the same thing (docs/capi.md, "Pipes and _sync").
+// The _sync forms compute the same thing (docs/capi.md, "Pipes and _sync"):
+// each comes from its function's definition by NORMGRAD_CAPI_WITH_SYNC
+// (capi/capi_cube.h).
 #pragma once
 
 #include <cstdint>
@@ -107,13 +109,15 @@ struct CapiBursts {
 void CapiCopyGmL1(const char* api, bool to_l1, void* dst, void* src,
                   const CapiBursts& bursts, const CallSite& site);
 /// L1 → the bias table (asc_copy_l12bt: `dst` the bias-table address / 16,
-/// as the page's example encodes it; `convert` widens half to float) or the
-/// fixpipe buffer (asc_copy_l12fb), in the C API pages' units: `size` bytes,
-/// or bursts of 32-byte blocks with gaps from a burst's end to the next one's
-/// start (docs/capi.md maps them onto DataCopy's units).
-void CapiCopyL1ToBiasTable(const char* api, uint64_t dst, void* src,
-                           const CapiBursts& bursts, uint16_t conv_control,
-                           const CallSite& site);
+/// as the page's example encodes it; `src_type` the source pointer's element
+/// type, "void" for the untyped form; `conv_control` widens half, and on the
+/// 950 bfloat16_t, to float) or the fixpipe buffer (asc_copy_l12fb), in the
+/// C API pages' units: `size` bytes, or bursts with gaps from a burst's end
+/// to the next one's start (docs/capi.md maps them onto DataCopy's units,
+/// which differ between Atlas A2/A3 and the 950).
+void CapiCopyL1ToBiasTable(const char* api, const char* src_type, uint64_t dst,
+                           void* src, const CapiBursts& bursts,
+                           uint16_t conv_control, const CallSite& site);
 void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
                                const CapiBursts& bursts, const CallSite& site);
 /// L1 → L0C (asc_copy_l12l0c): `n_burst` bursts of `len_burst` 32-byte
@@ -281,12 +285,15 @@ inline constexpr bool kCapiFillValue = std::is_same_v<V, half> ||
 
 // ---- GM → L1 ----------------------------------------------------------------
 
+#define NORMGRAD_CAPI_GM2L1_COUNT(name, T)                          \
+  inline void name(__cbuf__ T* dst, __gm__ T* src, uint32_t size,   \
+                   normgrad_ascendc::CallSite site = {}) {          \
+    normgrad_ascendc::CapiCopyGmL1(#name, true, dst, src,           \
+                                   {true, size, 0, 0, 0, 0}, site); \
+  }
 /// GM → L1: the first `size` bytes (a multiple of 32), as DataCopy GM → L1.
-inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src, uint32_t size,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmL1("asc_copy_gm2l1", true, dst, src,
-                                 {true, size, 0, 0, 0, 0}, site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_GM2L1_COUNT, asc_copy_gm2l1, void)
+#undef NORMGRAD_CAPI_GM2L1_COUNT
 /// GM → L1: n_burst (1..4095) bursts of len_burst (1..65535) 32-byte blocks,
 /// src_gap and dst_gap blocks from one burst's end to the next one's start.
 inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src,
@@ -297,201 +304,113 @@ inline void asc_copy_gm2l1(__cbuf__ void* dst, __gm__ void* src,
       "asc_copy_gm2l1", true, dst, src,
       {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
 }
-inline void asc_copy_gm2l1_sync(__cbuf__ void* dst, __gm__ void* src,
-                                uint32_t size,
-                                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmL1("asc_copy_gm2l1_sync", true, dst, src,
-                                 {true, size, 0, 0, 0, 0}, site);
-}
 
+#define NORMGRAD_CAPI_ND2NZ(name, T_rule)                                      \
+  template <typename T>                                                        \
+  void name(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num, uint16_t n_value, \
+            uint16_t d_value, uint16_t src_nd_matrix_stride,                   \
+            uint16_t src_d_value, uint16_t dst_nz_c0_stride,                   \
+            uint16_t dst_nz_n_stride, uint16_t dst_nz_matrix_stride,           \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(T_rule, #name                                                \
+                  ": T must be int8_t, uint8_t, bfloat16_t, half, int16_t, "   \
+                  "float, int32_t or uint32_t");                               \
+    normgrad_ascendc::CapiCopyNd2Nz(                                           \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,                \
+        AscendC::Nd2NzParams(nd_num, n_value, d_value, src_nd_matrix_stride,   \
+                             src_d_value, dst_nz_c0_stride, dst_nz_n_stride,   \
+                             dst_nz_matrix_stride),                            \
+        site);                                                                 \
+  }
+/// GM → L1 with ND → Nz: nd_num matrices of n_value rows and d_value
+/// columns (DataCopy with Nd2NzParams, field for field).
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_ND2NZ, asc_copy_gm2l1_nd2nz,
+                        normgrad_ascendc::kCapiNd2NzType<T>)
+#undef NORMGRAD_CAPI_ND2NZ
+
+// ---- GM → L1 / L0A / L0B by fractals ----------------------------------------
+
+#define NORMGRAD_CAPI_GM_FRACTALS(name, qualifier, position, type_rule)   \
+  template <typename T, typename = std::enable_if_t<type_rule>>           \
+  void name(qualifier T* dst, __gm__ T* src, uint16_t base_idx,           \
+            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,        \
+            normgrad_ascendc::CallSite site = {}) {                       \
+    normgrad_ascendc::CapiCopyGmFractals(                                 \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src, \
+        base_idx, repeat, src_stride, dst_gap, site);                     \
+  }
 /// GM → L1 by 512-byte fractals: `repeat` fractals from fractal base_idx of
 /// src, src_stride fractals apart, dst_gap fractals between them in L1
 /// (LoadData GM → L1).
-template <typename T, typename = std::enable_if_t<
-                          normgrad_ascendc::kCapiGm2L1FractalType<T>>>
-void asc_copy_gm2l1(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
-                    uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
-                    normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmFractals(
-      "asc_copy_gm2l1", normgrad_ascendc::CapiCubeTypeOf<T>(),
-      AscendC::TPosition::A1, dst, src, base_idx, repeat, src_stride, dst_gap,
-      site);
-}
-template <typename T, typename = std::enable_if_t<
-                          normgrad_ascendc::kCapiGm2L1FractalType<T>>>
-void asc_copy_gm2l1_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t base_idx,
-                         uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
-                         normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmFractals(
-      "asc_copy_gm2l1_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
-      AscendC::TPosition::A1, dst, src, base_idx, repeat, src_stride, dst_gap,
-      site);
-}
-
-/// GM → L1 with ND → Nz: nd_num matrices of n_value rows and d_value
-/// columns (DataCopy with Nd2NzParams, field for field).
-template <typename T>
-void asc_copy_gm2l1_nd2nz(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num,
-                          uint16_t n_value, uint16_t d_value,
-                          uint16_t src_nd_matrix_stride, uint16_t src_d_value,
-                          uint16_t dst_nz_c0_stride, uint16_t dst_nz_n_stride,
-                          uint16_t dst_nz_matrix_stride,
-                          normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiNd2NzType<T>,
-                "asc_copy_gm2l1_nd2nz: T must be int8_t, uint8_t, bfloat16_t, "
-                "half, int16_t, float, int32_t or uint32_t");
-  normgrad_ascendc::CapiCopyNd2Nz(
-      "asc_copy_gm2l1_nd2nz", normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,
-      AscendC::Nd2NzParams(nd_num, n_value, d_value, src_nd_matrix_stride,
-                           src_d_value, dst_nz_c0_stride, dst_nz_n_stride,
-                           dst_nz_matrix_stride),
-      site);
-}
-template <typename T>
-void asc_copy_gm2l1_nd2nz_sync(__cbuf__ T* dst, __gm__ T* src, uint16_t nd_num,
-                               uint16_t n_value, uint16_t d_value,
-                               uint16_t src_nd_matrix_stride,
-                               uint16_t src_d_value, uint16_t dst_nz_c0_stride,
-                               uint16_t dst_nz_n_stride,
-                               uint16_t dst_nz_matrix_stride,
-                               normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiNd2NzType<T>,
-                "asc_copy_gm2l1_nd2nz_sync: T must be int8_t, uint8_t, "
-                "bfloat16_t, half, int16_t, float, int32_t or uint32_t");
-  normgrad_ascendc::CapiCopyNd2Nz(
-      "asc_copy_gm2l1_nd2nz_sync", normgrad_ascendc::CapiCubeTypeOf<T>(), dst,
-      src,
-      AscendC::Nd2NzParams(nd_num, n_value, d_value, src_nd_matrix_stride,
-                           src_d_value, dst_nz_c0_stride, dst_nz_n_stride,
-                           dst_nz_matrix_stride),
-      site);
-}
-
-// ---- GM → L0A / L0B ---------------------------------------------------------
-
-#define NORMGRAD_CAPI_GM2L0(name, qualifier, position)                        \
-  template <typename T,                                                       \
-            typename = std::enable_if_t<normgrad_ascendc::kCapiGm2L0Type<T>>> \
-  void name(qualifier T* dst, __gm__ T* src, uint16_t base_idx,               \
-            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,            \
-            normgrad_ascendc::CallSite site = {}) {                           \
-    normgrad_ascendc::CapiCopyGmFractals(                                     \
-        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src,     \
-        base_idx, repeat, src_stride, dst_gap, site);                         \
-  }
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_GM_FRACTALS, asc_copy_gm2l1, __cbuf__,
+                        AscendC::TPosition::A1,
+                        normgrad_ascendc::kCapiGm2L1FractalType<T>)
 /// GM → L0A / L0B: `repeat` (1..255) 512-byte fractals from fractal base_idx
 /// of src, src_stride fractals apart, dst_gap fractals between them
 /// (LoadData 2D from GM).
-NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0a, __ca__, AscendC::TPosition::A2)
-NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0a_sync, __ca__, AscendC::TPosition::A2)
-NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0b, __cb__, AscendC::TPosition::B2)
-NORMGRAD_CAPI_GM2L0(asc_copy_gm2l0b_sync, __cb__, AscendC::TPosition::B2)
-#undef NORMGRAD_CAPI_GM2L0
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_GM_FRACTALS, asc_copy_gm2l0a, __ca__,
+                        AscendC::TPosition::A2,
+                        normgrad_ascendc::kCapiGm2L0Type<T>)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_GM_FRACTALS, asc_copy_gm2l0b, __cb__,
+                        AscendC::TPosition::B2,
+                        normgrad_ascendc::kCapiGm2L0Type<T>)
+#undef NORMGRAD_CAPI_GM_FRACTALS
 
 // ---- L1 → GM ----------------------------------------------------------------
 
+#define NORMGRAD_CAPI_L12GM(name, T)                                       \
+  inline void name(__gm__ T* dst, __cbuf__ T* src, uint16_t n_burst,       \
+                   uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap, \
+                   normgrad_ascendc::CallSite site = {}) {                 \
+    normgrad_ascendc::CapiCopyGmL1(                                        \
+        #name, false, dst, src,                                            \
+        {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);           \
+  }
 /// L1 → GM: bursts as asc_copy_gm2l1's (DataCopy L1 → GM).
-inline void asc_copy_l12gm(__gm__ void* dst, __cbuf__ void* src,
-                           uint16_t n_burst, uint16_t len_burst,
-                           uint16_t src_gap, uint16_t dst_gap,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmL1(
-      "asc_copy_l12gm", false, dst, src,
-      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
-}
-inline void asc_copy_l12gm_sync(__gm__ void* dst, __cbuf__ void* src,
-                                uint16_t n_burst, uint16_t len_burst,
-                                uint16_t src_gap, uint16_t dst_gap,
-                                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyGmL1(
-      "asc_copy_l12gm_sync", false, dst, src,
-      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12GM, asc_copy_l12gm, void)
+#undef NORMGRAD_CAPI_L12GM
 
 // ---- L1 → L0A / L0B ---------------------------------------------------------
 
-/// L1 → L0A: `repeat` (1..255) fractals from fractal start_index of src,
-/// src_stride fractals apart, dst_gap fractals between them in L0A
-/// (LoadData 2D, no transpose).
-template <typename T>
-void asc_copy_l12l0a(__ca__ T* dst, __cbuf__ T* src, uint16_t start_index,
-                     uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
-                     normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
-                "asc_copy_l12l0a: T must be int4b_t, uint8_t, int8_t, half, "
-                "bfloat16_t, uint32_t, int32_t or float");
-  normgrad_ascendc::CapiCopyL1ToL0(
-      "asc_copy_l12l0a", normgrad_ascendc::CapiCubeTypeOf<T>(),
-      AscendC::TPosition::A2, dst, src, start_index, repeat, src_stride,
-      dst_gap, site);
-}
-template <typename T>
-void asc_copy_l12l0a_sync(__ca__ T* dst, __cbuf__ T* src, uint16_t start_index,
-                          uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
-                          normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
-                "asc_copy_l12l0a_sync: T must be int4b_t, uint8_t, int8_t, "
-                "half, bfloat16_t, uint32_t, int32_t or float");
-  normgrad_ascendc::CapiCopyL1ToL0(
-      "asc_copy_l12l0a_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
-      AscendC::TPosition::A2, dst, src, start_index, repeat, src_stride,
-      dst_gap, site);
-}
-/// L1 → L0B, as asc_copy_l12l0a.
-template <typename T>
-void asc_copy_l12l0b(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
-                     uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
-                     normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
-                "asc_copy_l12l0b: T must be int4b_t, uint8_t, int8_t, half, "
-                "bfloat16_t, uint32_t, int32_t or float");
-  normgrad_ascendc::CapiCopyL1ToL0(
-      "asc_copy_l12l0b", normgrad_ascendc::CapiCubeTypeOf<T>(),
-      AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
-      dst_gap, site);
-}
-template <typename T>
-void asc_copy_l12l0b_sync(__cb__ T* dst, __cbuf__ T* src, uint16_t start_index,
-                          uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,
-                          normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL12L0Type<T>,
-                "asc_copy_l12l0b_sync: T must be int4b_t, uint8_t, int8_t, "
-                "half, bfloat16_t, uint32_t, int32_t or float");
-  normgrad_ascendc::CapiCopyL1ToL0(
-      "asc_copy_l12l0b_sync", normgrad_ascendc::CapiCubeTypeOf<T>(),
-      AscendC::TPosition::B2, dst, src, start_index, repeat, src_stride,
-      dst_gap, site);
-}
+#define NORMGRAD_CAPI_L12L0(name, qualifier, position)                       \
+  template <typename T>                                                      \
+  void name(qualifier T* dst, __cbuf__ T* src, uint16_t start_index,         \
+            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,           \
+            normgrad_ascendc::CallSite site = {}) {                          \
+    static_assert(normgrad_ascendc::kCapiL12L0Type<T>, #name                 \
+                  ": T must be int4b_t, uint8_t, int8_t, half, bfloat16_t, " \
+                  "uint32_t, int32_t or float");                             \
+    normgrad_ascendc::CapiCopyL1ToL0(                                        \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), position, dst, src,    \
+        start_index, repeat, src_stride, dst_gap, site);                     \
+  }
+/// L1 → L0A / L0B: `repeat` (1..255) fractals from fractal start_index of
+/// src, src_stride fractals apart, dst_gap fractals between them in L0A /
+/// L0B (LoadData 2D, no transpose).
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0, asc_copy_l12l0a, __ca__,
+                        AscendC::TPosition::A2)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0, asc_copy_l12l0b, __cb__,
+                        AscendC::TPosition::B2)
+#undef NORMGRAD_CAPI_L12L0
 
+#define NORMGRAD_CAPI_L12L0C(name, qualifier)                           \
+  template <typename D, typename S>                                     \
+  void name(qualifier D* dst, __cbuf__ S* src, uint16_t n_burst,        \
+            uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap,     \
+            normgrad_ascendc::CallSite site = {}) {                     \
+    static_assert(normgrad_ascendc::kCapiL12L0cPair<D, S>, #name        \
+                  ": (dst, src) must be the same of bfloat16_t, half, " \
+                  "float, int32_t, uint32_t, or (half or bfloat16_t, "  \
+                  "float)");                                            \
+    normgrad_ascendc::CapiCopyL1ToL0c(                                  \
+        #name, normgrad_ascendc::CapiCubeTypeOf<D>(),                   \
+        normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,                \
+        {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);        \
+  }
 /// L1 → L0C in bursts (docs/capi.md): the same type, or float narrowed to
 /// half or bfloat16_t.
-template <typename D, typename S>
-void asc_copy_l12l0c(__cc__ D* dst, __cbuf__ S* src, uint16_t n_burst,
-                     uint16_t len_burst, uint16_t src_gap, uint16_t dst_gap,
-                     normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL12L0cPair<D, S>,
-                "asc_copy_l12l0c: (dst, src) must be the same of bfloat16_t, "
-                "half, float, int32_t, uint32_t, or (half or bfloat16_t, "
-                "float)");
-  normgrad_ascendc::CapiCopyL1ToL0c(
-      "asc_copy_l12l0c", normgrad_ascendc::CapiCubeTypeOf<D>(),
-      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
-      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
-}
-template <typename D, typename S>
-void asc_copy_l12l0c_sync(__cc__ D* dst, __cbuf__ S* src, uint16_t n_burst,
-                          uint16_t len_burst, uint16_t src_gap,
-                          uint16_t dst_gap,
-                          normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL12L0cPair<D, S>,
-                "asc_copy_l12l0c_sync: (dst, src) must be the same of "
-                "bfloat16_t, half, float, int32_t, uint32_t, or (half or "
-                "bfloat16_t, float)");
-  normgrad_ascendc::CapiCopyL1ToL0c(
-      "asc_copy_l12l0c_sync", normgrad_ascendc::CapiCubeTypeOf<D>(),
-      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
-      {false, 0, n_burst, len_burst, src_gap, dst_gap}, site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0C, asc_copy_l12l0c, __cc__)
+#undef NORMGRAD_CAPI_L12L0C
 
 /// The Leaky ReLU alpha of the copies out of L0C. Their Atlas A2/A3 pages
 /// take relu_pre as ReLU on or off only, so nothing would read it: the call
@@ -506,39 +425,54 @@ inline void asc_set_l0c2gm_lrelu_alpha(float& config,
 }
 
 // ---- L1 → bias table / fixpipe buffer --------------------------------------
+//
+// One name serves both profiles: the Atlas A2/A3 page's units and rules
+// where the program runs on Atlas A2/A3, the 950 page's on the 950
+// (docs/capi.md, "The 950's bias table and fixpipe buffer copies").
 
+#define NORMGRAD_CAPI_L12BT_COUNT(name, T)                       \
+  inline void name(uint64_t dst, __cbuf__ T* src, uint32_t size, \
+                   normgrad_ascendc::CallSite site = {}) {       \
+    normgrad_ascendc::CapiCopyL1ToBiasTable(                     \
+        #name, #T, dst, src, {true, size, 0, 0, 0, 0}, 0, site); \
+  }
+#define NORMGRAD_CAPI_L12BT(T)                                                \
+  NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12BT_COUNT, asc_copy_l12bt, T)       \
+  inline void asc_copy_l12bt(                                                 \
+      uint64_t dst, __cbuf__ T* src, uint16_t conv_control, uint16_t n_burst, \
+      uint16_t len_burst, uint16_t source_gap, uint16_t dst_gap,              \
+      normgrad_ascendc::CallSite site = {}) {                                 \
+    normgrad_ascendc::CapiCopyL1ToBiasTable(                                  \
+        "asc_copy_l12bt", #T, dst, src,                                       \
+        {false, 0, n_burst, len_burst, source_gap, dst_gap}, conv_control,    \
+        site);                                                                \
+  }
 /// `size` bytes (a multiple of 32) of L1 into the bias table at `dst` (the
-/// table's byte address / 16).
-inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src, uint32_t size,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToBiasTable("asc_copy_l12bt", dst, src,
-                                          {true, size, 0, 0, 0, 0}, 0, site);
-}
-/// `n_burst` bursts of `len_burst` 32-byte blocks of the bias table, the
-/// gaps in 32-byte blocks; `conv_control` 1 widens half in L1 to float.
-inline void asc_copy_l12bt(uint64_t dst, __cbuf__ void* src,
-                           uint16_t conv_control, uint16_t n_burst,
-                           uint16_t len_burst, uint16_t source_gap,
-                           uint16_t dst_gap,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToBiasTable(
-      "asc_copy_l12bt", dst, src,
-      {false, 0, n_burst, len_burst, source_gap, dst_gap}, conv_control, site);
-}
-inline void asc_copy_l12bt_sync(uint64_t dst, __cbuf__ void* src, uint32_t size,
-                                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToBiasTable("asc_copy_l12bt_sync", dst, src,
-                                          {true, size, 0, 0, 0, 0}, 0, site);
-}
+/// table's byte address / 16), or `n_burst` bursts of `len_burst` 32-byte
+/// blocks of the bias table, the gaps in 32-byte blocks; `conv_control` 1
+/// widens half (on the 950 also bfloat16_t) in L1 to float. The typed forms
+/// are the 950 page's: there the pointer's type says what L1 holds; on
+/// Atlas A2/A3 they are the untyped form.
+NORMGRAD_CAPI_L12BT(void)
+NORMGRAD_CAPI_L12BT(bfloat16_t)
+NORMGRAD_CAPI_L12BT(half)
+NORMGRAD_CAPI_L12BT(float)
+NORMGRAD_CAPI_L12BT(int32_t)
+#undef NORMGRAD_CAPI_L12BT
+#undef NORMGRAD_CAPI_L12BT_COUNT
+
+#define NORMGRAD_CAPI_L12FB_COUNT(name, T)                          \
+  inline void name(__fbuf__ T* dst, __cbuf__ T* src, uint32_t size, \
+                   normgrad_ascendc::CallSite site = {}) {          \
+    normgrad_ascendc::CapiCopyL1ToFixpipeBuffer(                    \
+        #name, dst, src, {true, size, 0, 0, 0, 0}, site);           \
+  }
 /// `size` bytes (a multiple of 32) of L1 into the fixpipe buffer.
-inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
-                           uint32_t size,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToFixpipeBuffer("asc_copy_l12fb", dst, src,
-                                              {true, size, 0, 0, 0, 0}, site);
-}
-/// `n_burst` bursts of `len_burst` 32-byte blocks, the gaps in 32-byte
-/// blocks from a burst's end to the next one's start.
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12FB_COUNT, asc_copy_l12fb, void)
+#undef NORMGRAD_CAPI_L12FB_COUNT
+/// `n_burst` bursts of `len_burst` blocks, the gaps from a burst's end to
+/// the next one's start: src_gap_size in 32-byte blocks; len_burst and
+/// dst_gap_size in 32-byte blocks on Atlas A2/A3, 64-byte ones on the 950.
 inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
                            uint16_t n_burst, uint16_t len_burst,
                            uint16_t src_gap_size, uint16_t dst_gap_size,
@@ -547,32 +481,20 @@ inline void asc_copy_l12fb(__fbuf__ void* dst, __cbuf__ void* src,
       "asc_copy_l12fb", dst, src,
       {false, 0, n_burst, len_burst, src_gap_size, dst_gap_size}, site);
 }
-inline void asc_copy_l12fb_sync(__fbuf__ void* dst, __cbuf__ void* src,
-                                uint32_t size,
-                                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToFixpipeBuffer("asc_copy_l12fb_sync", dst, src,
-                                              {true, size, 0, 0, 0, 0}, site);
-}
 
+#define NORMGRAD_CAPI_L12L0B_SPARSE(name, T)                            \
+  inline void name(__cb__ T* dst, __cbuf__ T* src, __cbuf__ T* index,   \
+                   uint16_t start_index, uint8_t repeat,                \
+                   normgrad_ascendc::CallSite site = {}) {              \
+    normgrad_ascendc::CapiCopyL1ToL0bSparse(#name, dst, src, index,     \
+                                            start_index, repeat, site); \
+  }
 /// L1 → L0B of a densified 4:2 sparse B (int8_t) and its 2-bit indices, the
 /// operand asc_mmad_sparse reads (docs/cube.md, "Sparse Mmad"); `repeat` 0
 /// moves nothing.
-inline void asc_copy_l12l0b_sparse(__cb__ int8_t* dst, __cbuf__ int8_t* src,
-                                   __cbuf__ int8_t* index, uint16_t start_index,
-                                   uint8_t repeat,
-                                   normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToL0bSparse("asc_copy_l12l0b_sparse", dst, src,
-                                          index, start_index, repeat, site);
-}
-inline void asc_copy_l12l0b_sparse_sync(__cb__ int8_t* dst,
-                                        __cbuf__ int8_t* src,
-                                        __cbuf__ int8_t* index,
-                                        uint16_t start_index, uint8_t repeat,
-                                        normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToL0bSparse("asc_copy_l12l0b_sparse_sync", dst,
-                                          src, index, start_index, repeat,
-                                          site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0B_SPARSE, asc_copy_l12l0b_sparse,
+                        int8_t)
+#undef NORMGRAD_CAPI_L12L0B_SPARSE
 
 // ---- L1 → L0A / L0B by img2col ----------------------------------------------
 
@@ -631,20 +553,15 @@ inline Img2colFields CapiImg2colFields(
 /// (m_start_pt, k_start_pt) of the feature map's convolution matrix, the
 /// map (C1HWC0 in L1) as asc_set_l13d_fmatrix set it, the padding as
 /// asc_set_l13d_padding, repeated as asc_set_l13d_rpt (LoadData 3D v2).
-NORMGRAD_CAPI_L13D(asc_copy_l12l0a, __ca__, AscendC::TPosition::A2,
-                   normgrad_ascendc::kImg2colType<T>,
-                   "int4b_t, uint8_t, int8_t, half, bfloat16_t, uint32_t, "
-                   "int32_t or float")
-NORMGRAD_CAPI_L13D(asc_copy_l12l0a_sync, __ca__, AscendC::TPosition::A2,
-                   normgrad_ascendc::kImg2colType<T>,
-                   "int4b_t, uint8_t, int8_t, half, bfloat16_t, uint32_t, "
-                   "int32_t or float")
-NORMGRAD_CAPI_L13D(asc_copy_l12l0b, __cb__, AscendC::TPosition::B2,
-                   normgrad_ascendc::kCapiL13dL0bType<T>,
-                   "half, bfloat16_t, uint32_t, int32_t or float")
-NORMGRAD_CAPI_L13D(asc_copy_l12l0b_sync, __cb__, AscendC::TPosition::B2,
-                   normgrad_ascendc::kCapiL13dL0bType<T>,
-                   "half, bfloat16_t, uint32_t, int32_t or float")
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L13D, asc_copy_l12l0a, __ca__,
+                        AscendC::TPosition::A2,
+                        normgrad_ascendc::kImg2colType<T>,
+                        "int4b_t, uint8_t, int8_t, half, bfloat16_t, "
+                        "uint32_t, int32_t or float")
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L13D, asc_copy_l12l0b, __cb__,
+                        AscendC::TPosition::B2,
+                        normgrad_ascendc::kCapiL13dL0bType<T>,
+                        "half, bfloat16_t, uint32_t, int32_t or float")
 #undef NORMGRAD_CAPI_L13D
 
 /// The feature map the 3D copies read with f_matrix_ctrl false (SetFmatrix
@@ -716,18 +633,37 @@ inline void asc_set_l13d_size(uint64_t value,
 /// 16 × 32 fractals of an 8-bit type; dst_gap fractals between the squares'
 /// first fractals' end and start, dst_frac_gap between a square's fractals
 /// (LoadDataWithTranspose).
-NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans, __ca__, AscendC::TPosition::A2)
-NORMGRAD_CAPI_TRANS(asc_copy_l12l0a_trans_sync, __ca__, AscendC::TPosition::A2)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_TRANS, asc_copy_l12l0a_trans, __ca__,
+                        AscendC::TPosition::A2)
 // A program compiled for the 950 has that product's asc_copy_l12l0b_trans
 // (its own block at the end of this file) in place of this one.
 #if !defined(__NPU_ARCH__) || __NPU_ARCH__ != 3510
-NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans, __cb__, AscendC::TPosition::B2)
-NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans_sync, __cb__, AscendC::TPosition::B2)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_TRANS, asc_copy_l12l0b_trans, __cb__,
+                        AscendC::TPosition::B2)
 #endif
 #undef NORMGRAD_CAPI_TRANS
 
 // ---- L0C → GM ---------------------------------------------------------------
 
+#define NORMGRAD_CAPI_L0C2GM(name, qualifier)                                  \
+  template <typename D, typename S>                                            \
+  void name(qualifier D* dst, __cc__ S* src, uint16_t n_size, uint16_t m_size, \
+            uint32_t dst_stride_dst_d, uint16_t src_stride,                    \
+            uint8_t unit_flag_mode, uint64_t quant_pre, uint8_t relu_pre,      \
+            bool channel_split, bool nz2nd_en,                                 \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    static_assert(normgrad_ascendc::kCapiL0c2GmPair<D, S>, #name               \
+                  ": (dst, src) must be (half, float), (bfloat16_t, "          \
+                  "float), (int8_t, float), (uint8_t, float), (float, "        \
+                  "float), (half, int32_t), (int16_t, int32_t), (int8_t, "     \
+                  "int32_t) or (int32_t, int32_t)");                           \
+    normgrad_ascendc::CapiCopyL0cOut(                                          \
+        false, #name, normgrad_ascendc::CapiCubeTypeOf<D>(),                   \
+        normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,                       \
+        {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode,         \
+         quant_pre, relu_pre, channel_split, nz2nd_en},                        \
+        site);                                                                 \
+  }
 /// L0C → GM: n_size × m_size values (dst_stride_dst_d: elements from one
 /// column block's start to the next one's in the NZ output, a multiple of 32
 /// bytes; elements of a row in the ND output), converted by quant_pre (a
@@ -736,67 +672,31 @@ NORMGRAD_CAPI_TRANS(asc_copy_l12l0b_trans_sync, __cb__, AscendC::TPosition::B2)
 /// output NZ or (nz2nd_en) ND with asc_set_l0c_copy_params's setting; a
 /// scalar mode takes asc_set_l0c_copy_prequant's parameter (DataCopy L0C →
 /// GM with DataCopyCO12DstParams, field for field).
-template <typename D, typename S>
-void asc_copy_l0c2gm(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
-                     uint16_t m_size, uint32_t dst_stride_dst_d,
-                     uint16_t src_stride, uint8_t unit_flag_mode,
-                     uint64_t quant_pre, uint8_t relu_pre, bool channel_split,
-                     bool nz2nd_en, normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL0c2GmPair<D, S>,
-                "asc_copy_l0c2gm: (dst, src) must be (half, float), "
-                "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
-                "(float, float), (half, int32_t), (int16_t, int32_t), "
-                "(int8_t, int32_t) or (int32_t, int32_t)");
-  normgrad_ascendc::CapiCopyL0cOut(
-      false, "asc_copy_l0c2gm", normgrad_ascendc::CapiCubeTypeOf<D>(),
-      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
-      {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
-       relu_pre, channel_split, nz2nd_en},
-      site);
-}
-template <typename D, typename S>
-void asc_copy_l0c2gm_sync(__gm__ D* dst, __cc__ S* src, uint16_t n_size,
-                          uint16_t m_size, uint32_t dst_stride_dst_d,
-                          uint16_t src_stride, uint8_t unit_flag_mode,
-                          uint64_t quant_pre, uint8_t relu_pre,
-                          bool channel_split, bool nz2nd_en,
-                          normgrad_ascendc::CallSite site = {}) {
-  static_assert(normgrad_ascendc::kCapiL0c2GmPair<D, S>,
-                "asc_copy_l0c2gm_sync: (dst, src) must be (half, float), "
-                "(bfloat16_t, float), (int8_t, float), (uint8_t, float), "
-                "(float, float), (half, int32_t), (int16_t, int32_t), "
-                "(int8_t, int32_t) or (int32_t, int32_t)");
-  normgrad_ascendc::CapiCopyL0cOut(
-      false, "asc_copy_l0c2gm_sync", normgrad_ascendc::CapiCubeTypeOf<D>(),
-      normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,
-      {n_size, m_size, dst_stride_dst_d, src_stride, unit_flag_mode, quant_pre,
-       relu_pre, channel_split, nz2nd_en},
-      site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L0C2GM, asc_copy_l0c2gm, __gm__)
+#undef NORMGRAD_CAPI_L0C2GM
 
 /// L0C → L1: as asc_copy_l0c2gm into L1, NZ only (Fixpipe L0C → L1, which
 /// always converts: quant_pre F322F16, F322BF16, DEQF16, QF322B8_PRE or
 /// REQ8, the scalar modes with asc_set_l0c_copy_prequant's parameter).
-#define NORMGRAD_CAPI_L0C2L1(name)                                            \
-  template <typename D, typename S>                                           \
-  void name(__cbuf__ D* dst, __cc__ S* src, uint16_t n_size, uint16_t m_size, \
-            uint32_t dst_stride, uint16_t src_stride, uint8_t unit_flag_mode, \
-            uint64_t quant_pre, uint8_t relu_pre, bool enable_channel_split,  \
-            bool enable_nz2nd, normgrad_ascendc::CallSite site = {}) {        \
-    static_assert(normgrad_ascendc::kCapiL0c2L1Pair<D, S>, #name              \
-                  ": (dst, src) must be (half, float), (bfloat16_t, "         \
-                  "float), (int8_t, float), (void, float), (half, "           \
-                  "int32_t), (int16_t, int32_t), (int8_t, int32_t), "         \
-                  "(uint8_t, int32_t) or (void, int32_t)");                   \
-    normgrad_ascendc::CapiCopyL0cOut(                                         \
-        true, #name, normgrad_ascendc::CapiL0c2L1TypeOf<D>(),                 \
-        normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,                      \
-        {n_size, m_size, dst_stride, src_stride, unit_flag_mode, quant_pre,   \
-         relu_pre, enable_channel_split, enable_nz2nd},                       \
-        site);                                                                \
+#define NORMGRAD_CAPI_L0C2L1(name, qualifier)                                  \
+  template <typename D, typename S>                                            \
+  void name(qualifier D* dst, __cc__ S* src, uint16_t n_size, uint16_t m_size, \
+            uint32_t dst_stride, uint16_t src_stride, uint8_t unit_flag_mode,  \
+            uint64_t quant_pre, uint8_t relu_pre, bool enable_channel_split,   \
+            bool enable_nz2nd, normgrad_ascendc::CallSite site = {}) {         \
+    static_assert(normgrad_ascendc::kCapiL0c2L1Pair<D, S>, #name               \
+                  ": (dst, src) must be (half, float), (bfloat16_t, "          \
+                  "float), (int8_t, float), (void, float), (half, "            \
+                  "int32_t), (int16_t, int32_t), (int8_t, int32_t), "          \
+                  "(uint8_t, int32_t) or (void, int32_t)");                    \
+    normgrad_ascendc::CapiCopyL0cOut(                                          \
+        true, #name, normgrad_ascendc::CapiL0c2L1TypeOf<D>(),                  \
+        normgrad_ascendc::CapiCubeTypeOf<S>(), dst, src,                       \
+        {n_size, m_size, dst_stride, src_stride, unit_flag_mode, quant_pre,    \
+         relu_pre, enable_channel_split, enable_nz2nd},                        \
+        site);                                                                 \
   }
-NORMGRAD_CAPI_L0C2L1(asc_copy_l0c2l1)
-NORMGRAD_CAPI_L0C2L1(asc_copy_l0c2l1_sync)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L0C2L1, asc_copy_l0c2l1, __cbuf__)
 #undef NORMGRAD_CAPI_L0C2L1
 
 /// The NZ → ND setting of asc_copy_l0c2gm (SetFixpipeNz2ndFlag): nd_num
@@ -836,12 +736,12 @@ inline void asc_set_l0c_copy_prequant(uint64_t config,
 /// (Fill): 512-byte blocks of L0A / L0B, 32-byte blocks of L1. A value of
 /// dst's size gives each element its bits; a uint32_t for a 16-bit dst must
 /// fit in 16 bits; a half for a 32-bit dst is refused (docs/capi.md).
-NORMGRAD_CAPI_FILL(asc_fill_l0a, __ca__, AscendC::TPosition::A2)
-NORMGRAD_CAPI_FILL(asc_fill_l0a_sync, __ca__, AscendC::TPosition::A2)
-NORMGRAD_CAPI_FILL(asc_fill_l0b, __cb__, AscendC::TPosition::B2)
-NORMGRAD_CAPI_FILL(asc_fill_l0b_sync, __cb__, AscendC::TPosition::B2)
-NORMGRAD_CAPI_FILL(asc_fill_l1, __cbuf__, AscendC::TPosition::A1)
-NORMGRAD_CAPI_FILL(asc_fill_l1_sync, __cbuf__, AscendC::TPosition::A1)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_FILL, asc_fill_l0a, __ca__,
+                        AscendC::TPosition::A2)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_FILL, asc_fill_l0b, __cb__,
+                        AscendC::TPosition::B2)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_FILL, asc_fill_l1, __cbuf__,
+                        AscendC::TPosition::A1)
 
 #undef NORMGRAD_CAPI_FILL
 
@@ -879,10 +779,9 @@ void CapiLoadImageToCbuf(const char* api, const char* type, uint32_t bytes,
 
 /// GM → L1: the image SetAippFunctions set (the C API has no settings of
 /// its own), cropped, preprocessed and padded as LoadImageToLocal does it.
-NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf, int8_t)
-NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf, half)
-NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, int8_t)
-NORMGRAD_CAPI_LOAD_IMAGE(asc_load_image_to_cbuf_sync, half)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_LOAD_IMAGE, asc_load_image_to_cbuf,
+                        int8_t)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_LOAD_IMAGE, asc_load_image_to_cbuf, half)
 
 #undef NORMGRAD_CAPI_LOAD_IMAGE
 
@@ -948,80 +847,86 @@ inline constexpr bool kCapiL0cOut950Pair =
                 "int32_t), (bfloat16_t, int32_t), (int32_t, int32_t), "       \
                 "(int8_t, int32_t) or (uint8_t, int32_t) on the Ascend 950")
 
+#define NORMGRAD_CAPI_L0C2UB_950(name, qualifier)                             \
+  template <typename D, typename S>                                           \
+  void name(qualifier D* dst_addr, __cc__ S* src_addr, uint16_t n_size,       \
+            uint16_t m_size, uint32_t loop_dst_stride,                        \
+            uint16_t loop_src_stride, uint8_t dual_dst_ctl, bool sub_blockid, \
+            uint8_t clip_relu_pre, uint8_t unit_flag_ctl, uint64_t quant_pre, \
+            uint8_t relu_pre, bool split_en, bool nz2nd_en,                   \
+            uint64_t quant_post, uint8_t relu_post, bool clip_relu_post,      \
+            uint8_t eltwise_op, bool eltwise_antq_en, bool c0_pad_en,         \
+            bool broadcast_en, bool nz2dn_en,                                 \
+            normgrad_ascendc::CallSite site = {}) {                           \
+    NORMGRAD_CAPI_L0C_OUT_950_PAIRS(#name);                                   \
+    normgrad_ascendc::CapiCopyL0cOut950(                                      \
+        normgrad_ascendc::CapiL0cTarget::kUb, #name,                          \
+        normgrad_ascendc::CapiCubeTypeOf<D>(),                                \
+        normgrad_ascendc::CapiCubeTypeOf<S>(), dst_addr, src_addr,            \
+        {n_size,          m_size,      loop_dst_stride, loop_src_stride,      \
+         dual_dst_ctl,    sub_blockid, clip_relu_pre,   unit_flag_ctl,        \
+         quant_pre,       relu_pre,    split_en,        nz2nd_en,             \
+         quant_post,      relu_post,   clip_relu_post,  eltwise_op,           \
+         eltwise_antq_en, c0_pad_en,   broadcast_en,    nz2dn_en},            \
+        site);                                                                \
+  }
 /// L0C → UB on the Ascend 950: n_size × m_size values into the UB of vector
 /// core sub_blockid (or both, dual_dst_ctl 1: rows split, 2: columns split)
 /// at dst_addr's offset, NZ, or ND with nz2nd_en, or DN with nz2dn_en
 /// (loop_dst_stride in elements), through quant_pre (a QuantMode_t number,
 /// 0 .. 22: the casts, and the scalar modes with asc_set_l0c_copy_prequant's
-/// parameter; not the V modes) and relu_pre (0 or 1). The ND and DN
-/// outputs move one matrix; the post-processing arguments (quant_post,
+/// parameter; not the V modes) and relu_pre (0 or 1). The ND output
+/// moves the matrices of asc_set_l0c2gm_nz2nd (one if it was not called),
+/// the DN output one matrix; the post-processing arguments (quant_post,
 /// relu_post, clip_relu_pre/post, eltwise_*, c0_pad_en, broadcast_en) must
 /// be 0 / false.
-template <typename D, typename S>
-void asc_copy_l0c2ub(__ubuf__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
-                     uint16_t m_size, uint32_t loop_dst_stride,
-                     uint16_t loop_src_stride, uint8_t dual_dst_ctl,
-                     bool sub_blockid, uint8_t clip_relu_pre,
-                     uint8_t unit_flag_ctl, uint64_t quant_pre,
-                     uint8_t relu_pre, bool split_en, bool nz2nd_en,
-                     uint64_t quant_post, uint8_t relu_post,
-                     bool clip_relu_post, uint8_t eltwise_op,
-                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
-                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
-  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2ub");
-  normgrad_ascendc::CapiCopyL0cOut950(
-      normgrad_ascendc::CapiL0cTarget::kUb, "asc_copy_l0c2ub",
-      normgrad_ascendc::CapiCubeTypeOf<D>(),
-      normgrad_ascendc::CapiCubeTypeOf<S>(), dst_addr, src_addr,
-      {n_size,          m_size,      loop_dst_stride, loop_src_stride,
-       dual_dst_ctl,    sub_blockid, clip_relu_pre,   unit_flag_ctl,
-       quant_pre,       relu_pre,    split_en,        nz2nd_en,
-       quant_post,      relu_post,   clip_relu_post,  eltwise_op,
-       eltwise_antq_en, c0_pad_en,   broadcast_en,    nz2dn_en},
-      site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L0C2UB_950, asc_copy_l0c2ub, __ubuf__)
+#undef NORMGRAD_CAPI_L0C2UB_950
 
+#define NORMGRAD_CAPI_L0C2GM_950(name, qualifier)                              \
+  template <typename D, typename S>                                            \
+  void name(qualifier D* dst_addr, __cc__ S* src_addr, uint16_t n_size,        \
+            uint16_t m_size, uint32_t loop_dst_stride,                         \
+            uint16_t loop_src_stride, uint8_t l2_cache_ctl,                    \
+            uint8_t clip_relu_pre, uint8_t unit_flag_ctl, uint64_t quant_pre,  \
+            uint8_t relu_pre, bool split_en, bool nz2nd_en,                    \
+            uint64_t quant_post, uint8_t relu_post, bool clip_relu_post,       \
+            uint8_t eltwise_op, bool eltwise_antq_en, bool c0_pad_en,          \
+            bool broadcast_en, bool nz2dn_en,                                  \
+            normgrad_ascendc::CallSite site = {}) {                            \
+    NORMGRAD_CAPI_L0C_OUT_950_PAIRS(#name);                                    \
+    (void)l2_cache_ctl;                                                        \
+    normgrad_ascendc::CapiCopyL0cOut950(normgrad_ascendc::CapiL0cTarget::kGm,  \
+                                        #name,                                 \
+                                        normgrad_ascendc::CapiCubeTypeOf<D>(), \
+                                        normgrad_ascendc::CapiCubeTypeOf<S>(), \
+                                        dst_addr, src_addr, {n_size,           \
+                                                             m_size,           \
+                                                             loop_dst_stride,  \
+                                                             loop_src_stride,  \
+                                                             0,                \
+                                                             false,            \
+                                                             clip_relu_pre,    \
+                                                             unit_flag_ctl,    \
+                                                             quant_pre,        \
+                                                             relu_pre,         \
+                                                             split_en,         \
+                                                             nz2nd_en,         \
+                                                             quant_post,       \
+                                                             relu_post,        \
+                                                             clip_relu_post,   \
+                                                             eltwise_op,       \
+                                                             eltwise_antq_en,  \
+                                                             c0_pad_en,        \
+                                                             broadcast_en,     \
+                                                             nz2dn_en},        \
+                                        site);                                 \
+  }
 /// L0C → GM, the Ascend 950's form (asc_copy_l0c2gm_arch_3510): as
 /// asc_copy_l0c2ub into GM, without the UB's dual_dst_ctl and sub_blockid;
 /// l2_cache_ctl (the L2 cache policy) changes nothing on the CPU.
-template <typename D, typename S>
-void asc_copy_l0c2gm(__gm__ D* dst_addr, __cc__ S* src_addr, uint16_t n_size,
-                     uint16_t m_size, uint32_t loop_dst_stride,
-                     uint16_t loop_src_stride, uint8_t l2_cache_ctl,
-                     uint8_t clip_relu_pre, uint8_t unit_flag_ctl,
-                     uint64_t quant_pre, uint8_t relu_pre, bool split_en,
-                     bool nz2nd_en, uint64_t quant_post, uint8_t relu_post,
-                     bool clip_relu_post, uint8_t eltwise_op,
-                     bool eltwise_antq_en, bool c0_pad_en, bool broadcast_en,
-                     bool nz2dn_en, normgrad_ascendc::CallSite site = {}) {
-  NORMGRAD_CAPI_L0C_OUT_950_PAIRS("asc_copy_l0c2gm");
-  (void)l2_cache_ctl;
-  normgrad_ascendc::CapiCopyL0cOut950(normgrad_ascendc::CapiL0cTarget::kGm,
-                                      "asc_copy_l0c2gm",
-                                      normgrad_ascendc::CapiCubeTypeOf<D>(),
-                                      normgrad_ascendc::CapiCubeTypeOf<S>(),
-                                      dst_addr, src_addr, {n_size,
-                                                           m_size,
-                                                           loop_dst_stride,
-                                                           loop_src_stride,
-                                                           0,
-                                                           false,
-                                                           clip_relu_pre,
-                                                           unit_flag_ctl,
-                                                           quant_pre,
-                                                           relu_pre,
-                                                           split_en,
-                                                           nz2nd_en,
-                                                           quant_post,
-                                                           relu_post,
-                                                           clip_relu_post,
-                                                           eltwise_op,
-                                                           eltwise_antq_en,
-                                                           c0_pad_en,
-                                                           broadcast_en,
-                                                           nz2dn_en},
-                                      site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L0C2GM_950, asc_copy_l0c2gm, __gm__)
+#undef NORMGRAD_CAPI_L0C2GM_950
 
 /// L0C → L1, the Ascend 950's form (asc_copy_l0c2l1_arch_3510): NZ, or ND
 /// with nz2nd_en, as asc_copy_l0c2ub into L1.
@@ -1071,29 +976,22 @@ void CapiCopyL1ToUb(const char* api, void* dst, void* src, bool sub_blockid,
                     uint16_t dst_gap, const CallSite& site);
 }  // namespace normgrad_ascendc
 
+#define NORMGRAD_CAPI_L12UB(name, T)                                         \
+  inline void name(__ubuf__ T* dst_addr, __cbuf__ T* src_addr,               \
+                   bool sub_blockid, uint16_t n_burst, uint16_t len_burst,   \
+                   uint16_t src_gap, uint16_t dst_gap,                       \
+                   normgrad_ascendc::CallSite site = {}) {                   \
+    normgrad_ascendc::CapiCopyL1ToUb(#name, dst_addr, src_addr, sub_blockid, \
+                                     n_burst, len_burst, src_gap, dst_gap,   \
+                                     site);                                  \
+  }
 /// L1 → UB on the Ascend 950: n_burst bursts of len_burst 32-byte blocks from
 /// src_addr into the UB of vector core sub_blockid of this AI Core (1:2
 /// kernels) at dst_addr's offset, src_gap / dst_gap blocks from one burst's
 /// end to the next one's start. The _sync form is the same call (the
 /// emulated copy is done when it returns).
-inline void asc_copy_l12ub(__ubuf__ void* dst_addr, __cbuf__ void* src_addr,
-                           bool sub_blockid, uint16_t n_burst,
-                           uint16_t len_burst, uint16_t src_gap,
-                           uint16_t dst_gap,
-                           normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToUb("asc_copy_l12ub", dst_addr, src_addr,
-                                   sub_blockid, n_burst, len_burst, src_gap,
-                                   dst_gap, site);
-}
-inline void asc_copy_l12ub_sync(__ubuf__ void* dst_addr,
-                                __cbuf__ void* src_addr, bool sub_blockid,
-                                uint16_t n_burst, uint16_t len_burst,
-                                uint16_t src_gap, uint16_t dst_gap,
-                                normgrad_ascendc::CallSite site = {}) {
-  normgrad_ascendc::CapiCopyL1ToUb("asc_copy_l12ub_sync", dst_addr, src_addr,
-                                   sub_blockid, n_burst, len_burst, src_gap,
-                                   dst_gap, site);
-}
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12UB, asc_copy_l12ub, void)
+#undef NORMGRAD_CAPI_L12UB
 // ---- The Ascend 950: GM → L1 with ND2NZ and DN2NZ (cube_gm2l1_950.cc) -------
 //
 // The 950's forms take one matrix's shape and its source strides in bytes
@@ -1132,11 +1030,9 @@ void CapiCopyGm2L1Nz950(const char* api, bool dn, const CapiCubeType& type,
   }
 
 /// GM (DN) → L1 (Nz): DataCopy with Dn2NzParams.
-NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_dn2nz, true)
-NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_dn2nz_sync, true)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_GM2L1_NZ_950, asc_copy_gm2l1_dn2nz, true)
 /// GM (ND) → L1 (Nz), the 950's form: DataCopy with Nd2NzParams.
-NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_nd2nz, false)
-NORMGRAD_CAPI_GM2L1_NZ_950(asc_copy_gm2l1_nd2nz_sync, false)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_GM2L1_NZ_950, asc_copy_gm2l1_nd2nz, false)
 
 #undef NORMGRAD_CAPI_GM2L1_NZ_950
 
@@ -1163,14 +1059,14 @@ void CapiCopyGm2L1Align(const char* api, const CapiCubeType& type, void* dst,
 
 }  // namespace normgrad_ascendc
 
-#define NORMGRAD_CAPI_GM2L1_ALIGN(name)                                        \
+#define NORMGRAD_CAPI_GM2L1_ALIGN(name, type_rule)                             \
   template <typename T>                                                        \
   void name(__cbuf__ T* dst, __gm__ T* src, uint32_t n_burst,                  \
             uint32_t len_burst, uint8_t left_padding_count,                    \
             uint8_t right_padding_count, bool data_select_bit,                 \
             uint8_t l2_cache_ctl, uint64_t burst_src_stride,                   \
             uint32_t burst_dst_stride, normgrad_ascendc::CallSite site = {}) { \
-    static_assert(normgrad_ascendc::kCubeMoveType<T>, #name                    \
+    static_assert(type_rule, #name                                             \
                   ": T must be int8_t, uint8_t, int16_t, uint16_t, "           \
                   "half, bfloat16_t, int32_t, uint32_t or float");             \
     normgrad_ascendc::CapiCopyGm2L1Align(                                      \
@@ -1180,8 +1076,8 @@ void CapiCopyGm2L1Align(const char* api, const CapiCubeType& type, void* dst,
   }
 
 /// GM → L1 with padding: DataCopyPad GM → L1.
-NORMGRAD_CAPI_GM2L1_ALIGN(asc_copy_gm2l1_align)
-NORMGRAD_CAPI_GM2L1_ALIGN(asc_copy_gm2l1_align_sync)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_GM2L1_ALIGN, asc_copy_gm2l1_align,
+                        normgrad_ascendc::kCubeMoveType<T>)
 
 #undef NORMGRAD_CAPI_GM2L1_ALIGN
 
@@ -1244,37 +1140,32 @@ inline constexpr bool kCapiL12L0V2Type =
 /// of an Nz matrix with src_stride fractals per column, into an Nz matrix
 /// with dst_stride fractals per column; the _transpose forms transpose each
 /// square (LoadData with LoadData2DParamsV2).
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a, __ca__, AscendC::TPosition::A2, false)
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a_sync, __ca__, AscendC::TPosition::A2,
-                       false)
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a_transpose, __ca__,
-                       AscendC::TPosition::A2, true)
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0a_transpose_sync, __ca__,
-                       AscendC::TPosition::A2, true)
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b, __cb__, AscendC::TPosition::B2, false)
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b_sync, __cb__, AscendC::TPosition::B2,
-                       false)
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b_transpose, __cb__,
-                       AscendC::TPosition::B2, true)
-NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b_transpose_sync, __cb__,
-                       AscendC::TPosition::B2, true)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0_V2, asc_copy_l12l0a, __ca__,
+                        AscendC::TPosition::A2, false)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0_V2, asc_copy_l12l0a_transpose,
+                        __ca__, AscendC::TPosition::A2, true)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0_V2, asc_copy_l12l0b, __cb__,
+                        AscendC::TPosition::B2, false)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0_V2, asc_copy_l12l0b_transpose,
+                        __cb__, AscendC::TPosition::B2, true)
 #undef NORMGRAD_CAPI_L12L0_V2
 
 #if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510
-#define NORMGRAD_CAPI_L12L0B_TRANS_V2(name)                                    \
-  template <typename T>                                                        \
-  void name(__cb__ T* dst, __cbuf__ T* src, uint16_t index_id, uint8_t repeat, \
-            uint16_t src_stride, uint16_t dst_gap, uint16_t dst_frac_gap,      \
-            uint16_t src_frac_gap, normgrad_ascendc::CallSite site = {}) {     \
-    static_assert(normgrad_ascendc::kCapiTransType<T>, #name                   \
-                  ": T must be uint8_t, int8_t, half, bfloat16_t, "            \
-                  "uint32_t, int32_t or float");                               \
-    normgrad_ascendc::CapiCopyL1ToL0bTransV2(                                  \
-        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,                \
-        AscendC::LoadData2dTransposeParamsV2(index_id, repeat, src_stride,     \
-                                             dst_gap, dst_frac_gap,            \
-                                             src_frac_gap, 0),                 \
-        site);                                                                 \
+#define NORMGRAD_CAPI_L12L0B_TRANS_V2(name, qualifier)                     \
+  template <typename T>                                                    \
+  void name(qualifier T* dst, __cbuf__ T* src, uint16_t index_id,          \
+            uint8_t repeat, uint16_t src_stride, uint16_t dst_gap,         \
+            uint16_t dst_frac_gap, uint16_t src_frac_gap,                  \
+            normgrad_ascendc::CallSite site = {}) {                        \
+    static_assert(normgrad_ascendc::kCapiTransType<T>, #name               \
+                  ": T must be uint8_t, int8_t, half, bfloat16_t, "        \
+                  "uint32_t, int32_t or float");                           \
+    normgrad_ascendc::CapiCopyL1ToL0bTransV2(                              \
+        #name, normgrad_ascendc::CapiCubeTypeOf<T>(), dst, src,            \
+        AscendC::LoadData2dTransposeParamsV2(index_id, repeat, src_stride, \
+                                             dst_gap, dst_frac_gap,        \
+                                             src_frac_gap, 0),             \
+        site);                                                             \
   }
 /// The 950's L1 → L0B transposed (its asc_copy_l12l0b_trans page): `repeat`
 /// squares, the first at fractal index_id, src_stride fractals apart,
@@ -1282,8 +1173,8 @@ NORMGRAD_CAPI_L12L0_V2(asc_copy_l12l0b_transpose_sync, __cb__,
 /// dst_frac_gap as on Atlas A2/A3 (LoadDataWithTranspose with
 /// LoadData2dTransposeParamsV2). Declared where the program is compiled for
 /// the 950, whose header has this form in place of Atlas A2/A3's.
-NORMGRAD_CAPI_L12L0B_TRANS_V2(asc_copy_l12l0b_trans)
-NORMGRAD_CAPI_L12L0B_TRANS_V2(asc_copy_l12l0b_trans_sync)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0B_TRANS_V2, asc_copy_l12l0b_trans,
+                        __cb__)
 #undef NORMGRAD_CAPI_L12L0B_TRANS_V2
 #endif
 // ---- The 950's MX scale moves (docs/capi.md, "The 950's 8-bit floats and
@@ -1308,8 +1199,6 @@ void CapiCopyL1ToMx(const char* api, MxSide side, uint64_t dst, const void* src,
         y_start_pos, x_step, y_step, src_stride, dst_stride, site);            \
   }
 /// L1 → L0A_MX / L0B_MX: x_step rows of y_step 32-byte scale fractals.
-NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0a_mx, kA)
-NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0a_mx_sync, kA)
-NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0b_mx, kB)
-NORMGRAD_CAPI_COPY_MX(asc_copy_l12l0b_mx_sync, kB)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_COPY_MX, asc_copy_l12l0a_mx, kA)
+NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_COPY_MX, asc_copy_l12l0b_mx, kB)
 #undef NORMGRAD_CAPI_COPY_MX

@@ -27,6 +27,15 @@
 #include "normgrad_ascendc/runtime/position.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
+/// The _sync twins of the cube functions (docs/capi.md, "Pipes and _sync":
+/// a _sync form computes what its function computes). `define(name, ...)`
+/// defines one function, naming it #name in its messages;
+/// NORMGRAD_CAPI_WITH_SYNC(define, name, args...) defines `name` and
+/// `name_sync` from that one definition, so the two cannot drift apart.
+/// `args` holds at least one argument (C++17 wants one for the `...`).
+#define NORMGRAD_CAPI_WITH_SYNC(define, name, ...) \
+  define(name, __VA_ARGS__) define(name##_sync, __VA_ARGS__)
+
 // The cube memories' address spaces: empty on the CPU, as __ubuf__ is.
 #ifndef __cbuf__
 #define __cbuf__

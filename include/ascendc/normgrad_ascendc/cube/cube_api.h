@@ -356,9 +356,10 @@ void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src,
                                   dst.view(), nullptr, &gm, loadDataParams);
 }
 
-/// L1 → bias table with a conversion (float from half): blockLen and
-/// dstGap in 64 bytes of dst, srcGap in 32 bytes of src. The same-type
-/// forms are the DataCopy overloads of data_copy.h.
+/// L1 → bias table with a conversion (float from half, and on the 950 from
+/// bfloat16_t): blockLen and dstGap in 64 bytes of dst (32 on the 950),
+/// srcGap in 32 bytes of src. The same-type forms are the DataCopy
+/// overloads of data_copy.h.
 template <typename T, typename U>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src,
               const DataCopyParams& repeatParams,

@@ -154,6 +154,13 @@ struct CapiRegisters {
   uint64_t gm2l1_loop_dst_stride[2] = {};
   bool gm2l1_pad_set = false;
   uint32_t gm2l1_pad = 0;
+  /// The 950's NZ2ND matrices (asc_set_l0c2gm_nz2nd), which its copies out
+  /// of L0C read with nz2nd_en: the count, the source stride in 16-value
+  /// rows of L0C, the destination stride in elements. Unset: one matrix.
+  bool l0c_nz2nd_set = false;
+  uint16_t l0c_nd_num = 1;
+  uint16_t l0c_src_nd_stride = 0;
+  uint32_t l0c_dst_nd_stride = 0;
 };
 
 /// The cube core's fixpipe registers (cube/cube_api.h), which DataCopy L0C

@@ -2837,9 +2837,13 @@ class Matmul {
     nz.dstNzC0Stride = 1;
     nz.dstNzNStride = 1;
     DataCopy(l1, bias_gm_[n0], nz);
+    // The bias table counts its blocks in 64 bytes of float on Atlas A2/A3,
+    // in 32 bytes (an even count) on the 950.
     DataCopyParams move;
     move.blockCount = 1;
-    move.blockLen = static_cast<uint16_t>((uint64_t{cur_n} * 4 + 63) / 64);
+    move.blockLen =
+        static_cast<uint16_t>((uint64_t{cur_n} * 4 + 63) / 64 *
+                              (matmul_detail::OnAscend950() ? 2 : 1));
     const LocalTensor<L0cT> table = bias2_.template Get<L0cT>();
     if constexpr (std::is_same_v<BiasT, L0cT>) {
       DataCopy(table, l1, move);
