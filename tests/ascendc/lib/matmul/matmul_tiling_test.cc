@@ -6,7 +6,9 @@
 // every tiling the rules accept and whose core split covers the shape; one
 // test per rule that breaks exactly that rule; every setter's and
 // GetTiling's refusal with its message; the buffer queries against sizes
-// computed here from the TCubeTiling page's formulas.
+// computed here from the TCubeTiling page's formulas; on the Ascend 950 the
+// MxMatmul guide's host sequence, the 8-bit float rows, split K in MX mode,
+// the MX refusals and each MX rule broken alone.
 //
 // The expectations computed here (L1 bytes, fractal alignments, the core
 // cover) share no code with src/. To add a case: a shape or type to
@@ -1679,6 +1681,33 @@ TEST(MxMatmulTiling950, EightBitFloatRows) {
         EXPECT_EQ(tb.isBias, 1);
       }
     }
+  }
+}
+
+TEST(MxMatmulTiling950, SplitKCutsKIn64s) {
+  // MX with A in the unified buffer and K split over cores: each core's K
+  // is a whole number of 64s (baseK's unit), so its scales pair up.
+  compat_test::ProfileScope scope(Profile::k950);
+  for (int32_t k : {4000, 8192, 1000}) {
+    SCOPED_TRACE(k);
+    matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+    tiling.SetAType(TPosition::VECOUT, CubeFormat::ND,
+                    DataType::DT_FLOAT8_E4M3FN);
+    tiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E5M2);
+    tiling.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+    tiling.EnableMultiCoreSplitK(true);
+    tiling.SetDim(8);
+    tiling.SetShape(32, 32, k);
+    AscendC::tiling::TCubeTiling t{};
+    EXPECT_EQ(StderrOf([&] { EXPECT_EQ(tiling.GetTiling(t), 0); }), "");
+    EXPECT_LT(t.singleCoreK, k);
+    EXPECT_EQ(t.singleCoreK % 64, 0);
+    EXPECT_EQ(t.baseK % 64, 0);
+    CubeTilingContext c = ProfileCubeContext(Profile::k950);
+    c.a_bits = c.b_bits = 8;
+    c.split_k = true;
+    c.mx = true;
+    EXPECT_EQ(CheckCubeTiling(t, c), "");
   }
 }
 
