@@ -100,6 +100,7 @@ bool IsMxFp8(DataType t) {
   return t == DataType::DT_FLOAT8_E4M3FN || t == DataType::DT_FLOAT8_E5M2;
 }
 
+// Whether `value` is in `allowed` (a container, or a braced list below).
 template <typename E, typename Values>
 bool OneOf(E value, const Values& allowed) {
   return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
