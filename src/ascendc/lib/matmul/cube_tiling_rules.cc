@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "normgrad_ascendc/cube/cube_memory.h"
+#include "normgrad_ascendc/runtime/core.h"
 
 namespace normgrad_ascendc {
 namespace matmul {
@@ -30,6 +31,11 @@ uint64_t Mul(std::initializer_list<uint64_t> factors) {
 uint64_t Bytes(uint64_t elements, uint32_t bits) {
   const uint64_t total = Mul(elements, bits);
   return total == kU64Max ? kU64Max : (total + 7) / 8;
+}
+
+// a + b, saturated.
+uint64_t Add(uint64_t a, uint64_t b) {
+  return a > kU64Max - b ? kU64Max : a + b;
 }
 
 uint64_t CeilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
@@ -86,9 +92,19 @@ CubeTilingContext ProfileCubeContext(Profile profile) {
   context.l0b_bytes = CubeMemoryBytes(profile, CubeMemory::kL0B);
   context.l0c_bytes = CubeMemoryBytes(profile, CubeMemory::kL0C);
   context.bias_table_bytes = CubeMemoryBytes(profile, CubeMemory::kBiasTable);
+  if (profile == Profile::k950) {
+    context.l0a_mx_bytes = MxScaleBuffers::kBytes;
+    context.l0b_mx_bytes = MxScaleBuffers::kBytes;
+  }
   const ProfileInfo& info = GetProfileInfo(profile);
   context.core_num = std::max(info.aic_cores, info.aiv_cores);
   return context;
+}
+
+uint64_t MxScaleBlockBytes(int32_t rows, int32_t base_k) {
+  return Mul(AlignUp(static_cast<uint64_t>(std::max(rows, 0)), 16),
+             static_cast<uint64_t>(std::max(base_k, 0))) /
+         32;
 }
 
 uint64_t CubeL1Bytes(const TCubeTiling& t, const CubeTilingContext& c) {
@@ -103,8 +119,12 @@ uint64_t CubeL1Bytes(const TCubeTiling& t, const CubeTilingContext& c) {
   const uint64_t b =
       Bytes(Mul({b_cols, uint64_t(t.baseK), uint64_t(t.depthB1)}), c.b_bits);
   const uint64_t bias = c.bias ? Bytes(t.baseN, c.bias_bits) : 0;
-  const uint64_t ab = a > kU64Max - b ? kU64Max : a + b;
-  return ab > kU64Max - bias ? kU64Max : ab + bias;
+  // MX: each buffered block of A or B brings its block of scales.
+  const uint64_t scales =
+      c.mx ? Add(Mul(MxScaleBlockBytes(t.baseM, t.baseK), uint64_t(t.depthA1)),
+                 Mul(MxScaleBlockBytes(t.baseN, t.baseK), uint64_t(t.depthB1)))
+           : 0;
+  return Add(Add(a, b), Add(bias, scales));
 }
 
 namespace {
@@ -190,6 +210,58 @@ CubeTilingViolation FindBatchViolation(const TCubeTiling& t,
                       std::to_string(c.l1_bytes) +
                       " bytes): with the BSNGD, SBNGD and BNGS1S2 layouts "
                       "one IterateBatch's matrices fit L1 together");
+  }
+  return {};
+}
+
+// mxTypePara (MX mode, not 0): four 7-bit factors, scaleA's along K (bits
+// 0-6), scaleB's along K (8-14), scaleA's along M (16-22), scaleB's along N
+// (24-30), each in [1, 127]; M or N beyond 1 only when that side's K is
+// loaded whole with its factor.
+CubeTilingViolation FindMxTypeParaViolation(const TCubeTiling& t) {
+  using R = CubeTilingRule;
+  const uint32_t para = static_cast<uint32_t>(t.mxTypePara);
+  const std::string field = Field("mxTypePara", t.mxTypePara);
+  if ((para & 0x80808080u) != 0) {
+    return Broken(R::kMxTypePara,
+                  field +
+                      " sets bit 7, 15, 23 or 31: it holds four 7-bit scale "
+                      "factors at bits 0, 8, 16 and 24");
+  }
+  const char* const names[4] = {"scaleFactorKa", "scaleFactorKb",
+                                "scaleFactorM", "scaleFactorN"};
+  uint32_t factor[4];
+  for (int i = 0; i < 4; ++i) {
+    factor[i] = para >> (8 * i) & 0x7fu;
+    if (factor[i] == 0) {
+      return Broken(R::kMxTypePara, field + " has " + names[i] +
+                                        " 0: each scale factor is in [1, 127]");
+    }
+  }
+  struct Outer {
+    const char* name;
+    uint32_t factor;
+    uint32_t k_factor;
+    const char* k_factor_name;
+    const char* step_name;
+    int32_t step;
+  };
+  const Outer outers[2] = {{"scaleFactorM", factor[2], factor[0],
+                            "scaleFactorKa", "stepKa", t.stepKa},
+                           {"scaleFactorN", factor[3], factor[1],
+                            "scaleFactorKb", "stepKb", t.stepKb}};
+  for (const Outer& o : outers) {
+    const uint64_t k_loaded =
+        Mul({uint64_t(t.baseK), uint64_t(o.step), uint64_t(o.k_factor)});
+    if (o.factor > 1 && k_loaded < uint64_t(t.singleCoreK)) {
+      return Broken(R::kMxTypePara,
+                    field + " has " + o.name + " " + std::to_string(o.factor) +
+                        " while baseK * " + o.step_name + " * " +
+                        o.k_factor_name + " = " + std::to_string(k_loaded) +
+                        " < singleCoreK " + std::to_string(t.singleCoreK) +
+                        ": a scale factor along M or N above 1 needs that "
+                        "side's K loaded whole");
+    }
   }
   return {};
 }
@@ -290,6 +362,12 @@ CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& t,
                      : "with A transposed or B not transposed baseK is "
                        "aligned to 16 (fractal alignment)"}});
   if (!m.empty()) return Broken(R::kBaseAlign, m);
+  if (c.mx) {
+    m = FirstMisaligned({{"baseK", t.baseK, 64,
+                          "in MX mode baseK is a multiple of 64 (MmadMx "
+                          "multiplies K in units of 64)"}});
+    if (!m.empty()) return Broken(R::kMxBaseK, m);
+  }
   m = FirstNotPositive({{"depthA1", t.depthA1},
                         {"depthB1", t.depthB1},
                         {"stepM", t.stepM},
@@ -361,6 +439,23 @@ CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& t,
                         " bytes): the bias's base block fits the bias table");
     }
   }
+  if (c.mx) {
+    const NamedField sides[] = {{"baseM", t.baseM}, {"baseN", t.baseN}};
+    for (int side = 0; side < 2; ++side) {
+      const uint64_t bytes = MxScaleBlockBytes(sides[side].value, t.baseK);
+      const uint64_t room = side == 0 ? c.l0a_mx_bytes : c.l0b_mx_bytes;
+      if (bytes > room) {
+        const char* buffer = side == 0 ? "L0A_MX" : "L0B_MX";
+        return Broken(
+            side == 0 ? R::kL0AMx : R::kL0BMx,
+            std::string("TCubeTiling: Ceil16(") + sides[side].name +
+                ") * baseK / 32 = " + std::to_string(bytes) + " bytes of " +
+                (side == 0 ? "A's" : "B's") + " scales exceed " + buffer +
+                " (" + std::to_string(room) +
+                " bytes): in MX mode one base block's scales fit " + buffer);
+      }
+    }
+  }
   const uint64_t a_step = Mul(t.stepM, t.stepKa);
   if (uint64_t(t.depthA1) != a_step && uint64_t(t.depthA1) != 2 * a_step) {
     return Broken(R::kDepthA1, Field("depthA1", t.depthA1) +
@@ -413,6 +508,10 @@ CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& t,
                         "stepKa)) and ceil(singleCoreK / (baseK * stepKb))): "
                         "in the MDL template one divides the other");
     }
+  }
+  if (c.mx && t.mxTypePara != 0) {
+    CubeTilingViolation v = FindMxTypeParaViolation(t);
+    if (v.rule != R::kNone) return v;
   }
   return FindBatchViolation(t, c);
 }

@@ -93,8 +93,10 @@ class Search {
     ctx_.mdl = true;  // obey the MDL rules too: valid for either template
     c0a_ = C0Elements(ctx_.a_bits);
     c0b_ = C0Elements(ctx_.b_bits);
-    unit_k_ = std::max<int32_t>(
-        {16, static_cast<int32_t>(c0a_), static_cast<int32_t>(c0b_)});
+    // MX mode: MmadMx takes K in 64s, which every C0_size divides.
+    unit_k_ = ctx_.mx ? 64
+                      : std::max<int32_t>({16, static_cast<int32_t>(c0a_),
+                                           static_cast<int32_t>(c0b_)});
   }
 
   CubeTilingOutcome Run() {
@@ -204,6 +206,8 @@ class Search {
     t.singleCoreK = s.k.single;
     t.isBias = ctx_.bias ? 1 : 0;
     t.iterateOrder = r_.iterate_order;
+    // MX: every scale factor 1, the scales of one base block loaded with it.
+    t.mxTypePara = ctx_.mx ? kMxTypeParaPerBlock : 0;
     t.dbL0A = 2;
     t.dbL0B = 2;
     t.dbL0C = 1;
@@ -325,6 +329,10 @@ class Search {
       case CubeTilingRule::kL0A:
         return ShrinkOperand(bm, bn, bk, &t->dbL0A);
       case CubeTilingRule::kL0B:
+        return ShrinkOperand(bn, bm, bk, &t->dbL0B);
+      case CubeTilingRule::kL0AMx:
+        return ShrinkOperand(bm, bn, bk, &t->dbL0A);
+      case CubeTilingRule::kL0BMx:
         return ShrinkOperand(bn, bm, bk, &t->dbL0B);
       case CubeTilingRule::kBiasTable:
         if (bn->Shrinkable()) return bn->DoShrink(), true;

@@ -1,11 +1,13 @@
 // src/ascendc/lib/matmul/matmul_host_tiling.cc — the Matmul host tiling
 // classes (matmul_host_tiling.h): the setters' checks, GetTiling's checks of
-// the whole request (types against the Atlas A2/A3 table, shapes, options)
-// before SearchCubeTiling, and the Matmul…GetTmpBufSize queries.
+// the whole request (types against the Atlas A2/A3 table and the Ascend
+// 950's 8-bit float rows, MxMatmul's scales, shapes, options) before
+// SearchCubeTiling, and the Matmul…GetTmpBufSize queries.
 #include "normgrad_ascendc/lib/matmul/matmul_host_tiling.h"
 
 #include <algorithm>
 #include <initializer_list>
+#include <vector>
 
 #include "ascendc/lib/common/tiling_checks.h"
 #include "ascendc/lib/matmul/cube_tiling_search.h"
@@ -93,16 +95,27 @@ bool IsFp8(DataType t) {
          t == DataType::DT_HIFLOAT8;
 }
 
+// The MXFP8 element types (MxMatmul's A and B that normgrad emulates).
+bool IsMxFp8(DataType t) {
+  return t == DataType::DT_FLOAT8_E4M3FN || t == DataType::DT_FLOAT8_E5M2;
+}
+
+// Whether `value` is in `allowed` (a container, or a braced list below).
+template <typename E, typename Values>
+bool OneOf(E value, const Values& allowed) {
+  return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+}
+
 template <typename E>
 bool OneOf(E value, std::initializer_list<E> allowed) {
   return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
 }
 
-template <typename E>
-std::string List(std::initializer_list<E> values) {
+template <typename Values>
+std::string List(const Values& values) {
   std::string text;
   size_t i = 0;
-  for (E v : values) {
+  for (const auto& v : values) {
     if (i > 0) text += i + 1 == values.size() ? " or " : ", ";
     text += Name(v);
     ++i;
@@ -145,6 +158,28 @@ bool A2Supports(DT ab, DT c, bool bias, DT bias_type) {
     if (OneOf(c, row.c)) return true;
   }
   return false;
+}
+
+// The Ascend 950's 8-bit float rows the kernel emulates: E4M3 / E5M2 on
+// either side (mixed too) or HiFloat8 on both; a float or half bias; C in
+// float, half or bfloat16 (the same rows with and without MX mode).
+bool Fp8RowSupported(DT a, DT b, DT c, bool bias, DT bias_type) {
+  const bool operands = (IsMxFp8(a) && IsMxFp8(b)) ||
+                        (a == DT::DT_HIFLOAT8 && b == DT::DT_HIFLOAT8);
+  return operands &&
+         OneOf(c, {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}) &&
+         (!bias || OneOf(bias_type, {DT::DT_FLOAT, DT::DT_FLOAT16}));
+}
+
+// A's and B's element types on a profile (the 950 adds the 8-bit floats).
+std::vector<DT> OperandTypes(bool p950) {
+  std::vector<DT> types = {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16,
+                           DT::DT_INT8, DT::DT_INT4};
+  if (p950) {
+    types.insert(types.end(),
+                 {DT::DT_FLOAT8_E4M3FN, DT::DT_FLOAT8_E5M2, DT::DT_HIFLOAT8});
+  }
+  return types;
 }
 
 // A setter's shape argument: at least 1, or -1 when `minus_one` allows it.
@@ -195,6 +230,7 @@ MatmulApiTilingBase::MatmulApiTilingBase(
     ub_ = info->ubSize;
   }
   platform_cores_ = static_cast<int32_t>(p.GetCoreNum());
+  mx_capable_ = p.GetSocVersion() == platform_ascendc::SocVersion::ASCEND950;
   profile_name_ =
       normgrad_ascendc::GetProfileInfo(normgrad_ascendc::CurrentProfile()).name;
 }
@@ -243,8 +279,7 @@ int32_t MatmulApiTilingBase::SetAType(TPosition pos, CubeFormat type,
                                       DataType dataType, bool isTrans) {
   const auto positions = {TPosition::GM, TPosition::VECOUT, TPosition::TSCM};
   const auto formats = {CubeFormat::ND, CubeFormat::NZ, CubeFormat::VECTOR};
-  const auto types = {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16,
-                      DT::DT_INT8, DT::DT_INT4};
+  const std::vector<DT> types = OperandTypes(mx_capable_);
   if (!OneOf(pos, positions)) {
     Report("SetAType", std::string("pos ") + Name(pos) +
                            " is not supported: A lies in " + List(positions));
@@ -258,7 +293,8 @@ int32_t MatmulApiTilingBase::SetAType(TPosition pos, CubeFormat type,
   if (!OneOf(dataType, types)) {
     Report("SetAType",
            std::string("dataType ") + Name(dataType) +
-               " is not supported: on Atlas A2/A3 A is " + List(types) +
+               " is not supported: on " + profile_name_ + " A is " +
+               List(types) +
                (IsFp8(dataType) ? " (8-bit floats are Ascend 950's)" : ""));
     return -1;
   }
@@ -270,8 +306,7 @@ int32_t MatmulApiTilingBase::SetBType(TPosition pos, CubeFormat type,
                                       DataType dataType, bool isTrans) {
   const auto positions = {TPosition::GM, TPosition::VECOUT, TPosition::TSCM};
   const auto formats = {CubeFormat::ND, CubeFormat::NZ};
-  const auto types = {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16,
-                      DT::DT_INT8, DT::DT_INT4};
+  const std::vector<DT> types = OperandTypes(mx_capable_);
   if (!OneOf(pos, positions)) {
     Report("SetBType", std::string("pos ") + Name(pos) +
                            " is not supported: B lies in " + List(positions));
@@ -285,7 +320,8 @@ int32_t MatmulApiTilingBase::SetBType(TPosition pos, CubeFormat type,
   if (!OneOf(dataType, types)) {
     Report("SetBType",
            std::string("dataType ") + Name(dataType) +
-               " is not supported: on Atlas A2/A3 B is " + List(types) +
+               " is not supported: on " + profile_name_ + " B is " +
+               List(types) +
                (IsFp8(dataType) ? " (8-bit floats are Ascend 950's)" : ""));
     return -1;
   }
@@ -345,18 +381,57 @@ int32_t MatmulApiTilingBase::SetBiasType(TPosition pos, CubeFormat type,
   return 0;
 }
 
-int32_t MatmulApiTilingBase::SetScaleAType(TPosition, CubeFormat, bool) {
-  Report("SetScaleAType",
-         "scaleA belongs to MxMatmul, which runs on Ascend 950 only: "
-         "normgrad's cube core is Atlas A2/A3's");
-  return -1;
+int32_t MatmulApiTilingBase::SetScale(int side, TPosition scalePos,
+                                      CubeFormat scaleType, bool isScaleTrans) {
+  const char* function = side == 0 ? "SetScaleAType" : "SetScaleBType";
+  const char* scale = side == 0 ? "scaleA" : "scaleB";
+  if (!mx_capable_) {
+    Report(function, std::string(scale) +
+                         " belongs to MxMatmul, which runs on Ascend 950 "
+                         "only: the platform is " +
+                         profile_name_);
+    return -1;
+  }
+  const auto positions = {TPosition::GM, TPosition::VECOUT, TPosition::TSCM};
+  // scaleA may be a VECTOR (GEMV with A in VECTOR).
+  const std::vector<CubeFormat> formats =
+      side == 0 ? std::vector<CubeFormat>{CubeFormat::ND, CubeFormat::NZ,
+                                          CubeFormat::VECTOR}
+                : std::vector<CubeFormat>{CubeFormat::ND, CubeFormat::NZ};
+  if (!OneOf(scalePos, positions)) {
+    Report(function, std::string("scalePos ") + Name(scalePos) +
+                         " is not supported: " + scale + " lies in " +
+                         List(positions));
+    return -1;
+  }
+  if (!OneOf(scaleType, formats)) {
+    Report(function, std::string("scaleType ") + Name(scaleType) +
+                         " is not supported: " + scale + "'s format is " +
+                         List(formats));
+    return -1;
+  }
+  if (scalePos == TPosition::TSCM && scaleType != CubeFormat::NZ) {
+    Report(function, std::string("scaleType ") + Name(scaleType) +
+                         " with scalePos TSCM is not supported: a scale "
+                         "matrix in TSCM is NZ");
+    return -1;
+  }
+  (side == 0 ? scale_a_ : scale_b_) = {scalePos, scaleType, DT::DT_FLOAT,
+                                       isScaleTrans};
+  scale_set_[side] = true;
+  return 0;
 }
 
-int32_t MatmulApiTilingBase::SetScaleBType(TPosition, CubeFormat, bool) {
-  Report("SetScaleBType",
-         "scaleB belongs to MxMatmul, which runs on Ascend 950 only: "
-         "normgrad's cube core is Atlas A2/A3's");
-  return -1;
+int32_t MatmulApiTilingBase::SetScaleAType(TPosition scalePos,
+                                           CubeFormat scaleType,
+                                           bool isScaleTrans) {
+  return SetScale(0, scalePos, scaleType, isScaleTrans);
+}
+
+int32_t MatmulApiTilingBase::SetScaleBType(TPosition scalePos,
+                                           CubeFormat scaleType,
+                                           bool isScaleTrans) {
+  return SetScale(1, scalePos, scaleType, isScaleTrans);
 }
 
 int32_t MatmulApiTilingBase::SetDequantType(DequantType dequantType) {
@@ -546,14 +621,19 @@ int32_t MatmulApiTilingBase::SetTraverse(MatrixTraverse traverse) {
 }
 
 int32_t MatmulApiTilingBase::SetMadType(MatrixMadType madType) {
-  if (madType == MatrixMadType::NORMAL) return 0;
+  if (madType == MatrixMadType::NORMAL ||
+      (madType == MatrixMadType::MXMODE && mx_capable_)) {
+    mad_type_ = madType;
+    return 0;
+  }
   Report("SetMadType",
          Arg("madType", static_cast<int>(madType)) +
              (madType == MatrixMadType::MXMODE
                   ? " (MXMODE) is not supported: MxMatmul runs on Ascend 950 "
                     "only"
-                  : " is not supported: only NORMAL is (HF32 is not "
-                    "available in this version)"));
+                  : std::string(" is not supported: only NORMAL") +
+                        (mx_capable_ ? " and MXMODE are" : " is") +
+                        " (HF32 is not available in this version)"));
   return -1;
 }
 
@@ -832,17 +912,11 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
                 "): the computed shape lies inside the whole matrices");
   }
 
-  // The types, against the Atlas A2/A3 table.
-  if (a_.type != b_.type) {
-    return fail(std::string("A is ") + Name(a_.type) + " and B " +
-                Name(b_.type) + ": on Atlas A2/A3 A and B have one type");
+  {
+    const std::string types = CheckTypes();
+    if (!types.empty()) return fail(types);
   }
-  if (!A2Supports(a_.type, c_.type, bias_on_, bias_.type)) {
-    return fail(std::string("A and B ") + Name(a_.type) + ", C " +
-                Name(c_.type) +
-                (bias_on_ ? std::string(", bias ") + Name(bias_.type) : "") +
-                " is not a type combination of Atlas A2/A3's Matmul");
-  }
+  const bool mx = mad_type_ == MatrixMadType::MXMODE;
   const uint32_t a_bits = Bits(a_.type);
   if (a_bits == 4) {
     // int4b_t packs two elements a byte: each inner axis is even, and so
@@ -946,6 +1020,13 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
   c.bias = bias_on_;
   c.mdl = config_set_ && config_.mmConfigType == 1;
   c.split_k = cores_.split_k;
+  c.mx = mx;
+  if (mx_capable_) {
+    const CubeTilingContext p950 = normgrad_ascendc::matmul::ProfileCubeContext(
+        normgrad_ascendc::Profile::k950);
+    c.l0a_mx_bytes = p950.l0a_mx_bytes;
+    c.l0b_mx_bytes = p950.l0b_mx_bytes;
+  }
   c.l1_bytes = space_[0] >= 0 ? uint64_t(space_[0]) : l1_;
   c.l0a_bytes = l0a_;
   c.l0b_bytes = l0b_;
@@ -974,6 +1055,15 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
   normgrad_ascendc::matmul::CubeTilingOutcome out =
       normgrad_ascendc::matmul::SearchCubeTiling(r);
   if (!out.ok) return fail(out.problem);
+  // MX with A or B outside GM: K's scales come in pairs (2 bytes along K),
+  // so singleCoreK rounded up to 32 is an even number of 32s.
+  if (mx && (a_.pos != TPosition::GM || b_.pos != TPosition::GM) &&
+      (out.tiling.singleCoreK + 31) / 32 % 2 != 0) {
+    return fail(Arg("singleCoreK", out.tiling.singleCoreK) +
+                " rounded up to 32 is an odd multiple of 32: in MX mode "
+                "with A or B outside GM, singleCoreK aligned up to 32 is an "
+                "even multiple of 32");
+  }
   {
     const std::string broken =
         normgrad_ascendc::matmul::CheckCubeTiling(out.tiling, c);
@@ -1007,6 +1097,83 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
   tiled_ = true;
   *tiling = out.tiling;
   return 0;
+}
+
+std::string MatmulApiTilingBase::CheckTypes() const {
+  const bool mx = mad_type_ == MatrixMadType::MXMODE;
+  for (int side = 0; side < 2; ++side) {
+    if (scale_set_[side] && !mx) {
+      return std::string(side == 0 ? "SetScaleAType" : "SetScaleBType") +
+             " was called without SetMadType(MatrixMadType::MXMODE): scale "
+             "matrices belong to MxMatmul, which SetMadType turns on";
+    }
+  }
+  const std::string row =
+      std::string("A ") + Name(a_.type) + ", B " + Name(b_.type) + ", C " +
+      Name(c_.type) +
+      (bias_on_ ? std::string(", bias ") + Name(bias_.type) : "");
+  if (IsFp8(a_.type) || IsFp8(b_.type)) {
+    if (!Fp8RowSupported(a_.type, b_.type, c_.type, bias_on_, bias_.type)) {
+      return row +
+             " is not an 8-bit float row of the Ascend 950 that normgrad "
+             "emulates: A and B DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (mixed "
+             "too) or both DT_HIFLOAT8, bias DT_FLOAT or DT_FLOAT16, C "
+             "DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16";
+    }
+  } else if (a_.type != b_.type) {
+    return std::string("A is ") + Name(a_.type) + " and B " + Name(b_.type) +
+           ": on " + profile_name_ + " A and B have one type" +
+           (mx_capable_ ? " (but for the 8-bit floats)" : "");
+  } else if (!A2Supports(a_.type, c_.type, bias_on_, bias_.type)) {
+    return std::string("A and B ") + Name(a_.type) + ", C " + Name(c_.type) +
+           (bias_on_ ? std::string(", bias ") + Name(bias_.type) : "") +
+           " is not a type combination of " + profile_name_ + "'s Matmul";
+  }
+  if (!mx) return {};
+
+  // MX mode: MXFP8 operands; each scale matrix as set, else as its operand.
+  const MatrixDesc* const operands[2] = {&a_, &b_};
+  for (int side = 0; side < 2; ++side) {
+    const DataType t = operands[side]->type;
+    if (!IsMxFp8(t)) {
+      return std::string(side == 0 ? "A " : "B ") + Name(t) +
+             " is not an MxMatmul type: with SetMadType(MXMODE) A and B are "
+             "DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (the fp4x2 types are not "
+             "emulated yet)";
+    }
+  }
+  const MatrixDesc scale_a =
+      scale_set_[0] ? scale_a_
+                    : MatrixDesc{a_.pos, a_.format, DT::DT_FLOAT, a_.transpose};
+  const MatrixDesc scale_b =
+      scale_set_[1] ? scale_b_
+                    : MatrixDesc{b_.pos, b_.format, DT::DT_FLOAT, b_.transpose};
+  struct Operand {
+    const char* name;
+    const MatrixDesc& desc;
+  };
+  const Operand all[] = {
+      {"A", a_}, {"B", b_}, {"scaleA", scale_a}, {"scaleB", scale_b}};
+  for (const Operand& o : all) {
+    if (o.desc.pos == TPosition::TSCM && o.desc.format != CubeFormat::NZ) {
+      return std::string(o.name) + " in TSCM with format " +
+             Name(o.desc.format) +
+             ": in MX mode a matrix in TSCM is in the NZ format";
+    }
+  }
+  // GEMV: A and scaleA both VECTOR, in GM, not transposed.
+  if (a_.format == CubeFormat::VECTOR || scale_a.format == CubeFormat::VECTOR) {
+    for (const Operand& o : {all[0], all[2]}) {
+      if (o.desc.format != CubeFormat::VECTOR || o.desc.pos != TPosition::GM ||
+          o.desc.transpose) {
+        return std::string(o.name) + " is " + Name(o.desc.format) + " in " +
+               Name(o.desc.pos) + (o.desc.transpose ? ", transposed" : "") +
+               ": in MX mode with A or scaleA in CubeFormat::VECTOR (GEMV) "
+               "both are VECTOR, in GM and not transposed";
+      }
+    }
+  }
+  return {};
 }
 
 // ---------------------------------------------------------------- buffers

@@ -6,7 +6,9 @@
 // every tiling the rules accept and whose core split covers the shape; one
 // test per rule that breaks exactly that rule; every setter's and
 // GetTiling's refusal with its message; the buffer queries against sizes
-// computed here from the TCubeTiling page's formulas.
+// computed here from the TCubeTiling page's formulas; on the Ascend 950 the
+// MxMatmul guide's host sequence, the 8-bit float rows, split K in MX mode,
+// the MX refusals and each MX rule broken alone.
 //
 // The expectations computed here (L1 bytes, fractal alignments, the core
 // cover) share no code with src/. To add a case: a shape or type to
@@ -1001,13 +1003,13 @@ const Refusal kSetterRefusals[] = {
     {"SetScaleAType",
      [](auto& t) { return t.SetScaleAType(TPosition::GM, CubeFormat::ND); },
      "matmul_tiling::MultiCoreMatmulTiling::SetScaleAType: scaleA belongs to "
-     "MxMatmul, which runs on Ascend 950 only: normgrad's cube core is Atlas "
-     "A2/A3's; the call is ignored.\n"},
+     "MxMatmul, which runs on Ascend 950 only: the platform is Atlas A2/A3; "
+     "the call is ignored.\n"},
     {"SetScaleBType",
      [](auto& t) { return t.SetScaleBType(TPosition::GM, CubeFormat::ND); },
      "matmul_tiling::MultiCoreMatmulTiling::SetScaleBType: scaleB belongs to "
-     "MxMatmul, which runs on Ascend 950 only: normgrad's cube core is Atlas "
-     "A2/A3's; the call is ignored.\n"},
+     "MxMatmul, which runs on Ascend 950 only: the platform is Atlas A2/A3; "
+     "the call is ignored.\n"},
     {"SetShape negative", [](auto& t) { return t.SetShape(64, -5, 64); },
      "matmul_tiling::MultiCoreMatmulTiling::SetShape: n -5 is not valid: it "
      "is at least 1, or -1 to take SetOrgShape's value; the call is "
@@ -1546,6 +1548,461 @@ TEST(MatmulTilingBatch, GetTilingRefusesInconsistentLayouts) {
   EXPECT_NE(err.find("TCubeTiling.BatchNum 20 batches of A and B take"),
             std::string::npos)
       << err;
+}
+
+// ------------------------------------------------------------ Ascend 950
+
+// The 950's scale buffers L0A_MX and L0B_MX, each (docs/cube.md).
+constexpr uint64_t kMxScaleBuffer950 = 4096;
+
+uint64_t Ceil16(int64_t x) { return uint64_t(CeilDiv(x, 16) * 16); }
+
+// The guide page's MxMatmul host sequence (E5M2, B transposed, scales in GM
+// as ND, float C and bias) for an m x n x k matmul on the 950.
+struct MxGuide {
+  compat_test::ProfileScope scope{Profile::k950};
+  matmul_tiling::MatmulApiTiling cubeTiling{Platform()};
+  MxGuide(int32_t m, int32_t n, int32_t k) {
+    using matmul_tiling::MatrixMadType;
+    EXPECT_EQ(cubeTiling.SetAType(TPosition::GM, CubeFormat::ND,
+                                  DataType::DT_FLOAT8_E5M2, false),
+              0);
+    EXPECT_EQ(cubeTiling.SetBType(TPosition::GM, CubeFormat::ND,
+                                  DataType::DT_FLOAT8_E5M2, true),
+              0);
+    EXPECT_EQ(cubeTiling.SetScaleAType(TPosition::GM, CubeFormat::ND, false),
+              0);
+    EXPECT_EQ(cubeTiling.SetScaleBType(TPosition::GM, CubeFormat::ND, true), 0);
+    cubeTiling.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    cubeTiling.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+    EXPECT_EQ(cubeTiling.SetMadType(MatrixMadType::MXMODE), 0);
+    cubeTiling.SetShape(m, n, k);
+    cubeTiling.SetOrgShape(m, n, k);
+    cubeTiling.SetBufferSpace(-1, -1, -1);
+    cubeTiling.EnableBias(true);
+  }
+  // The rules' context of this Matmul, as a kernel would give it.
+  static CubeTilingContext Context() {
+    CubeTilingContext c = ProfileCubeContext(Profile::k950);
+    c.a_bits = c.b_bits = 8;
+    c.b_transpose = true;
+    c.bias = true;
+    c.mdl = true;
+    c.mx = true;
+    return c;
+  }
+};
+
+TEST(MxMatmulTiling950, GuidePageHostSequence) {
+  const int32_t shapes[][3] = {{256, 512, 1024}, {64, 48, 96}, {1, 16, 4096}};
+  for (const auto& shape : shapes) {
+    SCOPED_TRACE(std::to_string(shape[0]) + "x" + std::to_string(shape[1]) +
+                 "x" + std::to_string(shape[2]));
+    MxGuide g(shape[0], shape[1], shape[2]);
+    optiling::TCubeTiling tilingData;
+    int64_t ret = -1;
+    EXPECT_EQ(StderrOf([&] { ret = g.cubeTiling.GetTiling(tilingData); }), "");
+    ASSERT_EQ(ret, 0);
+    AscendC::tiling::TCubeTiling t{};
+    ASSERT_EQ(g.cubeTiling.GetTiling(t), 0);
+    EXPECT_EQ(t.mxTypePara, 0x01010101);  // every scale factor 1
+    EXPECT_EQ(tilingData.get_mxTypePara(), 0x01010101);
+    EXPECT_EQ(t.baseK % 64, 0);
+    // The 950's memories, from the page's formulas (8-bit A and B).
+    EXPECT_LE(uint64_t(t.baseM) * t.baseK * t.dbL0A, kL0A);
+    EXPECT_LE(uint64_t(t.baseN) * t.baseK * t.dbL0B, kL0B);
+    EXPECT_LE(uint64_t(t.baseM) * t.baseN * 4 * t.dbL0C, 256u * 1024);
+    EXPECT_LE(Ceil16(t.baseM) * t.baseK / 32, kMxScaleBuffer950);
+    EXPECT_LE(Ceil16(t.baseN) * t.baseK / 32, kMxScaleBuffer950);
+    const uint64_t scales = Ceil16(t.baseM) * t.baseK / 32 * t.depthA1 +
+                            Ceil16(t.baseN) * t.baseK / 32 * t.depthB1;
+    const uint64_t l1 = PageL1Bytes(t, 8, false, true, true, 32) + scales;
+    EXPECT_LE(l1, kL1);
+    EXPECT_EQ(uint64_t(t.shareL1Size), l1);
+    EXPECT_EQ(CheckCubeTiling(t, MxGuide::Context()), "");
+  }
+}
+
+TEST(MxMatmulTiling950, ScalesDefaultToTheirOperands) {
+  // Without SetScaleAType / SetScaleBType the scales take A's and B's
+  // position, format and transpose (here A's NZ).
+  compat_test::ProfileScope scope(Profile::k950);
+  matmul_tiling::MatmulApiTiling tiling(Platform());
+  tiling.SetAType(TPosition::GM, CubeFormat::NZ, DataType::DT_FLOAT8_E4M3FN);
+  tiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E4M3FN);
+  tiling.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+  tiling.SetShape(128, 128, 256);
+  AscendC::tiling::TCubeTiling t{};
+  EXPECT_EQ(StderrOf([&] { EXPECT_EQ(tiling.GetTiling(t), 0); }), "");
+  EXPECT_EQ(t.mxTypePara, 0x01010101);
+}
+
+// The 950's 8-bit float rows: tiled as int8_t (8-bit operands, 32-bit L0C).
+TEST(MxMatmulTiling950, EightBitFloatRows) {
+  compat_test::ProfileScope scope(Profile::k950);
+  auto tile = [](DataType a, DataType b, DataType c, bool bias, DataType bt) {
+    matmul_tiling::MatmulApiTiling tiling(Platform());
+    EXPECT_EQ(tiling.SetAType(TPosition::GM, CubeFormat::ND, a), 0);
+    EXPECT_EQ(tiling.SetBType(TPosition::GM, CubeFormat::ND, b, true), 0);
+    tiling.SetCType(TPosition::GM, CubeFormat::ND, c);
+    tiling.SetBiasType(TPosition::GM, CubeFormat::ND, bt);
+    tiling.EnableBias(bias);
+    tiling.SetShape(512, 384, 1024);
+    AscendC::tiling::TCubeTiling t{};
+    EXPECT_EQ(StderrOf([&] { EXPECT_EQ(tiling.GetTiling(t), 0); }), "");
+    return t;
+  };
+  const AscendC::tiling::TCubeTiling int8 =
+      tile(DataType::DT_INT8, DataType::DT_INT8, DataType::DT_INT32, false,
+           DataType::DT_INT32);
+  const DataType pairs[][2] = {
+      {DataType::DT_FLOAT8_E4M3FN, DataType::DT_FLOAT8_E4M3FN},
+      {DataType::DT_FLOAT8_E4M3FN, DataType::DT_FLOAT8_E5M2},
+      {DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E4M3FN},
+      {DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E5M2},
+      {DataType::DT_HIFLOAT8, DataType::DT_HIFLOAT8}};
+  const DataType cs[] = {DataType::DT_FLOAT, DataType::DT_FLOAT16,
+                         DataType::DT_BFLOAT16};
+  for (const auto& p : pairs) {
+    for (DataType c : cs) {
+      SCOPED_TRACE(std::to_string(int(p[0])) + "," + std::to_string(int(p[1])) +
+                   " C " + std::to_string(int(c)));
+      const AscendC::tiling::TCubeTiling t = tile(p[0], p[1], c, false, c);
+      EXPECT_EQ(t.baseM, int8.baseM);
+      EXPECT_EQ(t.baseN, int8.baseN);
+      EXPECT_EQ(t.baseK, int8.baseK);
+      EXPECT_EQ(t.stepKa, int8.stepKa);
+      EXPECT_EQ(t.depthA1, int8.depthA1);
+      EXPECT_EQ(t.depthB1, int8.depthB1);
+      EXPECT_EQ(t.shareL1Size, int8.shareL1Size);
+      EXPECT_EQ(t.mxTypePara, 0);  // not MX mode
+      for (DataType bt : {DataType::DT_FLOAT, DataType::DT_FLOAT16}) {
+        const AscendC::tiling::TCubeTiling tb = tile(p[0], p[1], c, true, bt);
+        EXPECT_EQ(tb.isBias, 1);
+      }
+    }
+  }
+}
+
+TEST(MxMatmulTiling950, SplitKCutsKIn64s) {
+  // MX with A in the unified buffer and K split over cores: each core's K
+  // is a whole number of 64s (baseK's unit), so its scales pair up.
+  compat_test::ProfileScope scope(Profile::k950);
+  for (int32_t k : {4000, 8192, 1000}) {
+    SCOPED_TRACE(k);
+    matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+    tiling.SetAType(TPosition::VECOUT, CubeFormat::ND,
+                    DataType::DT_FLOAT8_E4M3FN);
+    tiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E5M2);
+    tiling.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+    tiling.EnableMultiCoreSplitK(true);
+    tiling.SetDim(8);
+    tiling.SetShape(32, 32, k);
+    AscendC::tiling::TCubeTiling t{};
+    EXPECT_EQ(StderrOf([&] { EXPECT_EQ(tiling.GetTiling(t), 0); }), "");
+    EXPECT_LT(t.singleCoreK, k);
+    EXPECT_EQ(t.singleCoreK % 64, 0);
+    EXPECT_EQ(t.baseK % 64, 0);
+    CubeTilingContext c = ProfileCubeContext(Profile::k950);
+    c.a_bits = c.b_bits = 8;
+    c.split_k = true;
+    c.mx = true;
+    EXPECT_EQ(CheckCubeTiling(t, c), "");
+  }
+}
+
+const Refusal k950SetterRefusals[] = {
+    {"SetAType int32",
+     [](auto& t) {
+       return t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+     },
+     "matmul_tiling::MultiCoreMatmulTiling::SetAType: dataType DT_INT32 is "
+     "not supported: on Ascend 950 A is DT_FLOAT, DT_FLOAT16, DT_BFLOAT16, "
+     "DT_INT8, DT_INT4, DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2 or DT_HIFLOAT8; the "
+     "call is ignored.\n"},
+    {"SetScaleAType position",
+     [](auto& t) { return t.SetScaleAType(TPosition::VECIN, CubeFormat::ND); },
+     "matmul_tiling::MultiCoreMatmulTiling::SetScaleAType: scalePos VECIN is "
+     "not supported: scaleA lies in GM, VECOUT or TSCM; the call is "
+     "ignored.\n"},
+    {"SetScaleBType VECTOR",
+     [](auto& t) { return t.SetScaleBType(TPosition::GM, CubeFormat::VECTOR); },
+     "matmul_tiling::MultiCoreMatmulTiling::SetScaleBType: scaleType VECTOR "
+     "is not supported: scaleB's format is ND or NZ; the call is "
+     "ignored.\n"},
+    {"SetScaleAType TSCM ND",
+     [](auto& t) { return t.SetScaleAType(TPosition::TSCM, CubeFormat::ND); },
+     "matmul_tiling::MultiCoreMatmulTiling::SetScaleAType: scaleType ND with "
+     "scalePos TSCM is not supported: a scale matrix in TSCM is NZ; the call "
+     "is ignored.\n"},
+    {"SetMadType HF32",
+     [](auto& t) { return t.SetMadType(matmul_tiling::MatrixMadType::HF32); },
+     "matmul_tiling::MultiCoreMatmulTiling::SetMadType: madType 1 is not "
+     "supported: only NORMAL and MXMODE are (HF32 is not available in this "
+     "version); the call is ignored.\n"},
+};
+
+TEST(MxMatmulTiling950, SetterRefusals) {
+  compat_test::ProfileScope scope(Profile::k950);
+  for (const Refusal& r : k950SetterRefusals) {
+    SCOPED_TRACE(r.what);
+    matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+    int32_t ret = 0;
+    EXPECT_EQ(StderrOf([&] { ret = r.call(tiling); }), r.message);
+    EXPECT_EQ(ret, -1);
+  }
+  // What the 950 accepts (each refused on Atlas A2/A3: kSetterRefusals).
+  matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+  EXPECT_EQ(tiling.SetMadType(matmul_tiling::MatrixMadType::MXMODE), 0);
+  EXPECT_EQ(tiling.SetScaleAType(TPosition::TSCM, CubeFormat::NZ), 0);
+  EXPECT_EQ(tiling.SetScaleAType(TPosition::VECOUT, CubeFormat::VECTOR), 0);
+  EXPECT_EQ(tiling.SetScaleBType(TPosition::VECOUT, CubeFormat::ND, false), 0);
+  EXPECT_EQ(
+      tiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_HIFLOAT8), 0);
+}
+
+TEST(MxMatmulTiling950, AtlasA2RefusesTheEightBitFloats) {
+  matmul_tiling::MultiCoreMatmulTiling tiling;
+  EXPECT_EQ(StderrOf([&] {
+              EXPECT_EQ(tiling.SetBType(TPosition::GM, CubeFormat::ND,
+                                        DataType::DT_HIFLOAT8),
+                        -1);
+            }),
+            "matmul_tiling::MultiCoreMatmulTiling::SetBType: dataType "
+            "DT_HIFLOAT8 is not supported: on Atlas A2/A3 B is DT_FLOAT, "
+            "DT_FLOAT16, DT_BFLOAT16, DT_INT8 or DT_INT4 (8-bit floats are "
+            "Ascend 950's); the call is ignored.\n");
+}
+
+// An MX (or 8-bit float) request on the 950 with one thing wrong.
+void Fp8Request(matmul_tiling::MultiCoreMatmulTiling& t, DataType a, DataType b,
+                bool mx) {
+  t.SetAType(TPosition::GM, CubeFormat::ND, a);
+  t.SetBType(TPosition::GM, CubeFormat::ND, b, true);
+  if (mx) t.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+  t.SetShape(128, 128, 256);
+}
+
+const TilingRefusal k950TilingRefusals[] = {
+    {"HiFloat8 with E4M3",
+     [](auto& t) {
+       Fp8Request(t, DataType::DT_HIFLOAT8, DataType::DT_FLOAT8_E4M3FN, false);
+     },
+     "A DT_HIFLOAT8, B DT_FLOAT8_E4M3FN, C DT_FLOAT is not an 8-bit float "
+     "row of the Ascend 950 that normgrad emulates: A and B DT_FLOAT8_E4M3FN "
+     "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT or "
+     "DT_FLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+    {"8-bit float with int32 C",
+     [](auto& t) {
+       Fp8Request(t, DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E5M2, false);
+       t.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+     },
+     "A DT_FLOAT8_E5M2, B DT_FLOAT8_E5M2, C DT_INT32 is not an 8-bit float "
+     "row of the Ascend 950 that normgrad emulates: A and B DT_FLOAT8_E4M3FN "
+     "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT or "
+     "DT_FLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+    {"8-bit float with a bfloat16 bias",
+     [](auto& t) {
+       Fp8Request(t, DataType::DT_FLOAT8_E4M3FN, DataType::DT_FLOAT8_E5M2,
+                  true);
+       t.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_BFLOAT16);
+       t.EnableBias(true);
+     },
+     "A DT_FLOAT8_E4M3FN, B DT_FLOAT8_E5M2, C DT_FLOAT, bias DT_BFLOAT16 is "
+     "not an 8-bit float row of the Ascend 950 that normgrad emulates: A and "
+     "B DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, "
+     "bias DT_FLOAT or DT_FLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+    {"mixed 16-bit types",
+     [](auto& t) {
+       t.SetShape(64, 64, 64);
+       t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_BFLOAT16);
+     },
+     "A is DT_FLOAT16 and B DT_BFLOAT16: on Ascend 950 A and B have one type "
+     "(but for the 8-bit floats)"},
+    {"MX with HiFloat8",
+     [](auto& t) {
+       Fp8Request(t, DataType::DT_HIFLOAT8, DataType::DT_HIFLOAT8, true);
+     },
+     "A DT_HIFLOAT8 is not an MxMatmul type: with SetMadType(MXMODE) A and B "
+     "are DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (the fp4x2 types are not "
+     "emulated yet)"},
+    {"MX with half",
+     [](auto& t) {
+       t.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+       t.SetShape(64, 64, 64);
+     },
+     "A DT_FLOAT16 is not an MxMatmul type: with SetMadType(MXMODE) A and B "
+     "are DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (the fp4x2 types are not "
+     "emulated yet)"},
+    {"scales without MX mode",
+     [](auto& t) {
+       Fp8Request(t, DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E5M2, false);
+       t.SetScaleBType(TPosition::GM, CubeFormat::ND);
+     },
+     "SetScaleBType was called without SetMadType(MatrixMadType::MXMODE): "
+     "scale matrices belong to MxMatmul, which SetMadType turns on"},
+    {"MX with A in TSCM as ND",
+     [](auto& t) {
+       Fp8Request(t, DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E5M2, true);
+       t.SetAType(TPosition::TSCM, CubeFormat::ND, DataType::DT_FLOAT8_E5M2);
+       t.SetScaleAType(TPosition::TSCM, CubeFormat::NZ);
+     },
+     "A in TSCM with format ND: in MX mode a matrix in TSCM is in the NZ "
+     "format"},
+    {"MX GEMV with scaleA ND",
+     [](auto& t) {
+       t.SetAType(TPosition::GM, CubeFormat::VECTOR,
+                  DataType::DT_FLOAT8_E4M3FN);
+       t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E4M3FN);
+       t.SetScaleAType(TPosition::GM, CubeFormat::ND);
+       t.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+       t.SetShape(1, 128, 256);
+     },
+     "scaleA is ND in GM: in MX mode with A or scaleA in CubeFormat::VECTOR "
+     "(GEMV) both are VECTOR, in GM and not transposed"},
+    {"MX singleCoreK odd in 32s with A in UB",
+     [](auto& t) {
+       Fp8Request(t, DataType::DT_FLOAT8_E4M3FN, DataType::DT_FLOAT8_E4M3FN,
+                  true);
+       t.SetAType(TPosition::VECOUT, CubeFormat::ND,
+                  DataType::DT_FLOAT8_E4M3FN);
+       t.SetShape(128, 128, 160);
+     },
+     "singleCoreK 160 rounded up to 32 is an odd multiple of 32: in MX mode "
+     "with A or B outside GM, singleCoreK aligned up to 32 is an even "
+     "multiple of 32"},
+};
+
+TEST(MxMatmulTiling950, GetTilingRefusals) {
+  compat_test::ProfileScope scope(Profile::k950);
+  for (const TilingRefusal& r : k950TilingRefusals) {
+    SCOPED_TRACE(r.what);
+    matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+    r.setup(tiling);
+    AscendC::tiling::TCubeTiling t{};
+    int64_t ret = 0;
+    EXPECT_EQ(StderrOf([&] { ret = tiling.GetTiling(t); }),
+              std::string(kPrefix) + r.message + kSuffix);
+    EXPECT_EQ(ret, -1);
+  }
+  // The same GEMV without SetScaleAType tiles: scaleA takes A's VECTOR.
+  matmul_tiling::MultiCoreMatmulTiling gemv(Platform());
+  gemv.SetAType(TPosition::GM, CubeFormat::VECTOR, DataType::DT_FLOAT8_E4M3FN);
+  gemv.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT8_E4M3FN);
+  gemv.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+  gemv.SetShape(1, 128, 256);
+  AscendC::tiling::TCubeTiling t{};
+  EXPECT_EQ(StderrOf([&] { EXPECT_EQ(gemv.GetTiling(t), 0); }), "");
+}
+
+// A valid MX tiling (the guide's, K loaded in parts) and its context.
+struct ValidMx {
+  AscendC::tiling::TCubeTiling t{};
+  CubeTilingContext c = MxGuide::Context();
+  ValidMx() {
+    MxGuide g(256, 256, 8192);
+    EXPECT_EQ(g.cubeTiling.GetTiling(t), 0);
+  }
+};
+
+const RuleCase kMxRuleCases[] = {
+    {"MX baseK", CubeTilingRule::kMxBaseK,
+     [](auto* t, auto*) { t->baseK = 96; },
+     "TCubeTiling.baseK 96 is not a multiple of 64: in MX mode baseK is a "
+     "multiple of 64 (MmadMx multiplies K in units of 64)"},
+    {"L0A_MX", CubeTilingRule::kL0AMx,
+     [](auto* t, auto* c) {
+       t->baseM = 128;
+       c->l0a_mx_bytes = 4 * t->baseK - 1;
+     },
+     nullptr},
+    {"L0B_MX", CubeTilingRule::kL0BMx,
+     [](auto* t, auto* c) {
+       t->baseN = 128;
+       c->l0b_mx_bytes = 4 * t->baseK - 32;
+     },
+     nullptr},
+    {"mxTypePara zero factor", CubeTilingRule::kMxTypePara,
+     [](auto* t, auto*) { t->mxTypePara = 0x01000101; },
+     "TCubeTiling.mxTypePara 16777473 has scaleFactorM 0: each scale factor "
+     "is in [1, 127]"},
+    {"mxTypePara high bit", CubeTilingRule::kMxTypePara,
+     [](auto* t, auto*) { t->mxTypePara = 0x01018101; },
+     "TCubeTiling.mxTypePara 16875777 sets bit 7, 15, 23 or 31: it holds "
+     "four 7-bit scale factors at bits 0, 8, 16 and 24"},
+    {"mxTypePara M without Ka whole", CubeTilingRule::kMxTypePara,
+     [](auto* t, auto*) { t->mxTypePara = 0x01020101; }, nullptr},
+    {"mxTypePara N without Kb whole", CubeTilingRule::kMxTypePara,
+     [](auto* t, auto*) { t->mxTypePara = 0x02010101; }, nullptr},
+};
+
+TEST(MxCubeTilingRules, EachMxRuleBreaksAlone) {
+  compat_test::ProfileScope scope(Profile::k950);
+  ValidMx v;
+  ASSERT_EQ(CheckCubeTiling(v.t, v.c), "");
+  // K is loaded in parts here (the M and N factor rules rely on it).
+  ASSERT_LT(int64_t(v.t.baseK) * v.t.stepKa, v.t.singleCoreK);
+  for (const RuleCase& rc : kMxRuleCases) {
+    SCOPED_TRACE(rc.name);
+    ValidMx w;
+    rc.breakIt(&w.t, &w.c);
+    const auto violation = FindCubeTilingViolation(w.t, w.c);
+    EXPECT_EQ(violation.rule, rc.rule);
+    if (rc.message != nullptr) {
+      EXPECT_EQ(violation.message, rc.message);
+    }
+    EXPECT_NE(violation.message, "");
+  }
+}
+
+TEST(MxCubeTilingRules, MessagesWithComputedValues) {
+  compat_test::ProfileScope scope(Profile::k950);
+  ValidMx v;
+  v.t.baseM = 128;
+  v.c.l0a_mx_bytes = 200;
+  EXPECT_EQ(CheckCubeTiling(v.t, v.c),
+            "TCubeTiling: Ceil16(baseM) * baseK / 32 = " +
+                std::to_string(128 * v.t.baseK / 32) +
+                " bytes of A's scales exceed L0A_MX (200 bytes): in MX mode "
+                "one base block's scales fit L0A_MX");
+  ValidMx w;
+  w.t.mxTypePara = 0x01020101;
+  EXPECT_EQ(CheckCubeTiling(w.t, w.c),
+            "TCubeTiling.mxTypePara 16908545 has scaleFactorM 2 while baseK "
+            "* stepKa * scaleFactorKa = " +
+                std::to_string(w.t.baseK * w.t.stepKa) +
+                " < singleCoreK 8192: a scale factor along M or N above 1 "
+                "needs that side's K loaded whole");
+}
+
+TEST(MxCubeTilingRules, FactorsWithKWholeAndTheL1Scales) {
+  compat_test::ProfileScope scope(Profile::k950);
+  // scaleFactorKa 2 loads Ka whole when baseK * stepKa * 2 covers it: then
+  // scaleFactorM may exceed 1.
+  ValidMx v;
+  const int32_t k_parts = static_cast<int32_t>(
+      CeilDiv(v.t.singleCoreK, int64_t(v.t.baseK) * v.t.stepKa));
+  ASSERT_LE(k_parts, 127);
+  v.t.mxTypePara = 0x01050100 | k_parts;
+  EXPECT_EQ(CheckCubeTiling(v.t, v.c), "");
+  // mxTypePara 0 (a tiling that predates MX's fields) passes too.
+  v.t.mxTypePara = 0;
+  EXPECT_EQ(CheckCubeTiling(v.t, v.c), "");
+  // MX counts one block of scales beside each block of A and B in L1:
+  // Ceil16(baseM) * baseK / 32 bytes (20 rows take a 32-row fractal pair).
+  AscendC::tiling::TCubeTiling t{};
+  t.baseM = 20;
+  t.baseN = 64;
+  t.baseK = 128;
+  t.depthA1 = 2;
+  t.depthB1 = 3;
+  CubeTilingContext c = MxGuide::Context();
+  c.bias = false;
+  const uint64_t plain = 20 * 128 * 2 + 64 * 128 * 3;
+  const uint64_t scales = 32 * 128 / 32 * 2 + 64 * 128 / 32 * 3;
+  EXPECT_EQ(normgrad_ascendc::matmul::CubeL1Bytes(t, c), plain + scales);
+  c.mx = false;
+  EXPECT_EQ(normgrad_ascendc::matmul::CubeL1Bytes(t, c), plain);
 }
 
 }  // namespace

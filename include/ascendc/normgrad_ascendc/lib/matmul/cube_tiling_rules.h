@@ -4,8 +4,8 @@
 // Matmul checks the tiling its Init is given with the same function. The
 // context names what the tiling alone does not say: the element widths, the
 // transposes and formats, bias, the template (Norm or MDL), whether K is
-// split across cores, and the cube core's capacities (ProfileCubeContext
-// fills those from a product profile).
+// split across cores, MX mode (MxMatmul, Ascend 950), and the cube core's
+// capacities (ProfileCubeContext fills those from a product profile).
 #pragma once
 
 #include <cstdint>
@@ -29,12 +29,17 @@ struct CubeTilingContext {
   bool bias = false;     ///< the Matmul adds a bias (isBias must agree)
   bool mdl = false;      ///< the MDL template (its extra rules apply)
   bool split_k = false;  ///< K is split across cores (singleCoreK < K)
+  /// MX mode (MxMatmul): A and B come with fp8_e8m0_t scales, one per 32
+  /// elements along K, which L1 and the L0A_MX / L0B_MX buffers hold too.
+  bool mx = false;
   uint64_t l1_bytes = 0;
   uint64_t l0a_bytes = 0;
   uint64_t l0b_bytes = 0;
   uint64_t l0c_bytes = 0;
   uint64_t bias_table_bytes = 0;
-  uint32_t core_num = 0;  ///< the most cores usedCoreNum may name
+  uint64_t l0a_mx_bytes = 0;  ///< A's scale buffer (0: no MX on the profile)
+  uint64_t l0b_mx_bytes = 0;  ///< B's scale buffer
+  uint32_t core_num = 0;      ///< the most cores usedCoreNum may name
 };
 
 /// A context with `profile`'s cube capacities and core count (the larger of
@@ -53,6 +58,7 @@ enum class CubeTilingRule {
   kCoreSplit,      ///< usedCoreNum <= the blocks the single shapes cut
   kBasePositive,   ///< baseM, baseN, baseK >= 1
   kBaseAlign,      ///< fractal alignment of the bases
+  kMxBaseK,        ///< MX: baseK a multiple of 64 (MmadMx's K unit)
   kStepPositive,   ///< depths and steps >= 1
   kIsBias,         ///< isBias is 0 or 1 and agrees with the context
   kIterateOrder,   ///< 0 or 1
@@ -61,12 +67,16 @@ enum class CubeTilingRule {
   kL0B,            ///< baseN * baseK * B * dbL0B fits L0B
   kL0C,            ///< baseM * baseN * 4 * dbL0C fits L0C
   kBiasTable,      ///< baseN * bias fits the bias table
+  kL0AMx,          ///< MX: A's base block's scales fit L0A_MX
+  kL0BMx,          ///< MX: B's base block's scales fit L0B_MX
   kDepthA1,        ///< depthA1 = stepM * stepKa * (1 or 2)
   kDepthB1,        ///< depthB1 = stepN * stepKb * (1 or 2)
   kL1,             ///< A's and B's L1 blocks (and bias) fit L1
   kMdlStepM,       ///< MDL: stepM = 1 unless Ka is loaded whole
   kMdlStepN,       ///< MDL: stepN = 1 unless Kb is loaded whole
   kMdlKSteps,      ///< MDL: the Ka and Kb step counts divide one another
+  kMxTypePara,     ///< MX: mxTypePara's factors in [1, 127], M / N > 1
+                   ///< only with K loaded whole (0: every factor 1)
   kBatchLayout,    ///< layout axes all 0 or all >= 1, BatchNum >= 0
   kBatchPairing,   ///< A's, B's, C's B and N agree; G axes divide
   kBatchL1,        ///< layouts: BatchNum of A's and B's matrices fit L1
@@ -85,12 +95,22 @@ CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& tiling,
 std::string CheckCubeTiling(const TCubeTiling& tiling,
                             const CubeTilingContext& context);
 
+/// mxTypePara with all four scale factors 1: each base block's scales are
+/// loaded with the block (what the host tiling gives in MX mode).
+constexpr int32_t kMxTypeParaPerBlock = 0x01010101;
+
 /// C0_size: the elements of one 32-byte fractal row for a width in bits
 /// (float 8, half 16, int8 32, int4 64).
 constexpr uint32_t C0Elements(uint32_t bits) { return 256 / bits; }
 
-/// The L1 bytes of A's buffered blocks (depthA1 of them), of B's, and of
-/// the bias row when the context has a bias: what the kL1 rule bounds.
+/// The scale bytes of one base block of A (`rows` baseM) or B (baseN) in
+/// MX mode: one fp8_e8m0_t per 32 elements along K, rows padded to the
+/// 16-row scale fractal: Ceil16(rows) * baseK / 32.
+uint64_t MxScaleBlockBytes(int32_t rows, int32_t base_k);
+
+/// The L1 bytes of A's buffered blocks (depthA1 of them), of B's, of the
+/// bias row when the context has a bias, and in MX mode of A's and B's
+/// scales (one scale block per buffered block): what the kL1 rule bounds.
 uint64_t CubeL1Bytes(const TCubeTiling& tiling,
                      const CubeTilingContext& context);
 

@@ -110,7 +110,9 @@ class MatmulApiTilingBase {
                    bool isTrans = false);
   int32_t SetCType(TPosition pos, CubeFormat type, DataType dataType);
   int32_t SetBiasType(TPosition pos, CubeFormat type, DataType dataType);
-  /// Ascend 950 only (MxMatmul): refused on the other profiles.
+  /// MxMatmul's scales (Ascend 950 only: refused on the other profiles).
+  /// Without the call a scale matrix takes its operand's position, format
+  /// and transpose (SetAType's, SetBType's).
   int32_t SetScaleAType(TPosition scalePos, CubeFormat scaleType,
                         bool isScaleTrans = false);
   int32_t SetScaleBType(TPosition scalePos, CubeFormat scaleType,
@@ -136,7 +138,8 @@ class MatmulApiTilingBase {
   int32_t SetBufferSpace(int32_t l1Size = -1, int32_t l0CSize = -1,
                          int32_t ubSize = -1, int32_t btSize = -1);
   int32_t SetTraverse(MatrixTraverse traverse);
-  /// NORMAL only: HF32 and MXMODE are refused (see docs/matmul_tiling.md).
+  /// NORMAL, and MXMODE (MxMatmul) on the Ascend 950; HF32 is refused
+  /// (see docs/matmul_tiling.md).
   int32_t SetMadType(MatrixMadType madType);
   /// Bounds on the bases GetTiling chooses (-1: none), rounded up to the
   /// fractal alignment.
@@ -218,11 +221,18 @@ class MatmulApiTilingBase {
 
  private:
   int64_t Tile(AscendC::tiling::TCubeTiling* tiling);
+  /// SetScaleAType (side 0) and SetScaleBType (side 1).
+  int32_t SetScale(int side, TPosition scalePos, CubeFormat scaleType,
+                   bool isScaleTrans);
+  /// GetTiling's type checks: the A2 table, the 950's 8-bit float rows and
+  /// MX mode's operands and scales; "" when they pass.
+  std::string CheckTypes() const;
 
   // The platform's capacities (bytes) and cores.
   uint64_t l1_ = 0, l0a_ = 0, l0b_ = 0, l0c_ = 0, ub_ = 0, bt_ = 0;
   int32_t platform_cores_ = 0;
   const char* profile_name_ = "";
+  /// The platform is an Ascend 950: its 8-bit float types and MxMatmul.
   bool mx_capable_ = false;
 
   MatrixDesc a_{TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16, false};
@@ -230,6 +240,12 @@ class MatmulApiTilingBase {
   MatrixDesc c_{TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, false};
   MatrixDesc bias_{TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, false};
   bool bias_on_ = false;
+  MatrixMadType mad_type_ = MatrixMadType::NORMAL;
+  /// SetScaleAType's, SetScaleBType's (type unused); `scale_set_` says
+  /// which were called.
+  MatrixDesc scale_a_{TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, false};
+  MatrixDesc scale_b_{TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, true};
+  bool scale_set_[2] = {false, false};
   int32_t shape_[3] = {-1, -1, -1};    ///< SetShape m, n, k
   int32_t org_[4] = {-1, -1, -1, -1};  ///< SetOrgShape M, N, Ka, Kb
   int32_t batch_a_ = 0, batch_b_ = 0, batch_num_ = 0;
