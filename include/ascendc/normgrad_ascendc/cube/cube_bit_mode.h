@@ -325,6 +325,28 @@ AscendC::MmadParams UnpackMmadBitMode(const AscendC::MmadBitModeParams& params);
 
 namespace AscendC {
 
+namespace cube_detail {
+
+/// The compile-time rules of both BitMode loads (LoadData with
+/// Load2DBitModeParam or Load3DBitModeParam): the positions their template
+/// arguments name and the element type; the runtime checks that the
+/// operands are at those positions.
+template <TPosition Dst, TPosition Src, typename U>
+constexpr void CheckBitModeLoad() {
+  static_assert(Dst == TPosition::A2 || Dst == TPosition::B2,
+                "LoadData(Load2DBitModeParam or Load3DBitModeParam): Dst "
+                "must be A2 or B2");
+  static_assert(Src == TPosition::A1 || Src == TPosition::B1,
+                "LoadData(Load2DBitModeParam or Load3DBitModeParam): Src "
+                "must be A1 or B1");
+  static_assert(normgrad_ascendc::kLoadV2Type<U>,
+                "LoadData(Load2DBitModeParam or Load3DBitModeParam): T must "
+                "be int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t or "
+                "float");
+}
+
+}  // namespace cube_detail
+
 /// L1 → L0A / L0B on the 950 from the packed words: LoadData with
 /// LoadData2DParamsV2.
 template <TPosition Dst, TPosition Src, typename T>
@@ -332,13 +354,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const Load2DBitModeParam& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
-  static_assert(Dst == TPosition::A2 || Dst == TPosition::B2,
-                "LoadData(Load2DBitModeParam): Dst must be A2 or B2");
-  static_assert(Src == TPosition::A1 || Src == TPosition::B1,
-                "LoadData(Load2DBitModeParam): Src must be A1 or B1");
-  static_assert(normgrad_ascendc::kLoadV2Type<U>,
-                "LoadData(Load2DBitModeParam): T must be int8_t, uint8_t, "
-                "half, bfloat16_t, int32_t, uint32_t or float");
+  cube_detail::CheckBitModeLoad<Dst, Src, U>();
   const normgrad_ascendc::ApiCall call(site);
   const LoadData2DParamsV2 p = normgrad_ascendc::UnpackLoad2DBitMode(
       normgrad_ascendc::TypeName<U>(), Dst, Src, dst.view(), src.view(),
@@ -355,13 +371,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const Load3DBitModeParam& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
-  static_assert(Dst == TPosition::A2 || Dst == TPosition::B2,
-                "LoadData(Load3DBitModeParam): Dst must be A2 or B2");
-  static_assert(Src == TPosition::A1 || Src == TPosition::B1,
-                "LoadData(Load3DBitModeParam): Src must be A1 or B1");
-  static_assert(normgrad_ascendc::kLoadV2Type<U>,
-                "LoadData(Load3DBitModeParam): T must be int8_t, uint8_t, "
-                "half, bfloat16_t, int32_t, uint32_t or float");
+  cube_detail::CheckBitModeLoad<Dst, Src, U>();
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunLoadData3D(
       normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kImg2colBits<U>,
