@@ -8,7 +8,8 @@
 //
 // Extending: one TEST per behaviour; a new rule gets a FailsWith line with
 // its message. The tests run on the 950 profile (the fixture sets it and
-// gives the previous one back) on the thread's core made a cube core.
+// gives the previous one back) on the thread's core made a cube core
+// (Cube950Test, cube_core_test.h).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -33,17 +34,13 @@ using AscendC::LoadData;
 using AscendC::LoadData2DParamsV2;
 using AscendC::LocalTensor;
 using AscendC::PaddingMode;
-using AscendC::TBuf;
-using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 using compat_test::ProfileScope;
+using cube_test::CubeBuffers;
 using normgrad_ascendc::Profile;
 
-class CubeGmL1950Test : public CubeCoreTest {
- protected:
-  ProfileScope profile_{Profile::k950};
-};
+using CubeGmL1950Test = Cube950Test;
 
 template <typename T>
 GlobalTensor<T> Gm(std::vector<T>& v) {
@@ -81,20 +78,13 @@ bool Same(T a, T b) {
 template <typename T>
 struct L1Tensor {
   L1Tensor(size_t elems, T sentinel, TPosition pos = TPosition::A1)
-      : count(elems) {
-    if (pos == TPosition::B1) {
-      pipe.InitBuffer(b1, static_cast<uint32_t>(elems * sizeof(T)));
-      t = b1.Get<T>();
-    } else {
-      pipe.InitBuffer(a1, static_cast<uint32_t>(elems * sizeof(T)));
-      t = a1.Get<T>();
-    }
+      : buf({{pos, static_cast<uint32_t>(elems * sizeof(T))}}),
+        t(buf.Get<T>(pos)),
+        count(elems) {
     for (size_t i = 0; i < elems; ++i) at(i) = sentinel;
   }
   T& at(size_t i) { return reinterpret_cast<T*>(t.view().declared_data())[i]; }
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::B1> b1;
+  CubeBuffers buf;
   LocalTensor<T> t;
   size_t count;
 };
@@ -286,13 +276,11 @@ TEST_F(CubeGmL1950Test, Dn2NzRefusesOverlappingPiecesAndOutOfRangeAccess) {
 }
 
 TEST_F(CubeGmL1950Test, Dn2NzTakesL1PositionsOnly) {
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  pipe.InitBuffer(l0a, 512);
+  CubeBuffers buf({{TPosition::A2, 512}});
   std::vector<half> src = Counting<half>(256);
   EXPECT_TRUE(FailsWith(
       [&] {
-        DataCopy(l0a.Get<half>(), Gm(src),
+        DataCopy(buf.Get<half>(TPosition::A2), Gm(src),
                  Dn2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
       },
       "DataCopy<half> GM->L1 (Dn2NzParams): dst LocalTensor is at position "
