@@ -2,8 +2,9 @@
 // that runs each test as block 0 of 1 of an AIC-only kernel would, on a cube
 // core whose registers (img2col, Mmad modes) start unset, giving the vector
 // task type back afterwards (CubeCoreTest); the same on the Ascend 950
-// profile (Cube950Test); and a pipe with one buffer at each cube position a
-// test names (cube_test::CubeBuffers).
+// profile (Cube950Test); a pipe with one buffer at each cube position a
+// test names (cube_test::CubeBuffers); a row of a table of rule cases
+// (cube_test::RuleCase).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -105,6 +106,15 @@ class CubeBuffers {
   AscendC::TBuf<TPosition::C2> c2_;
   AscendC::TBuf<TPosition::C2PIPE2GM> fixpipe_;
   std::vector<TPosition> named_;
+};
+
+// One case of a table of rules: the call's parameters and the rule its
+// message states (a loop over the table checks each with FailsWith, whose
+// failure prints the message it expected).
+template <typename Params>
+struct RuleCase {
+  Params params;
+  const char* rule;
 };
 
 }  // namespace cube_test

@@ -37,17 +37,11 @@ using AscendC::LocalTensor;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 using cube_test::CubeBuffers;
+using cube_test::RuleCase;
 using normgrad_ascendc::Profile;
 
 // Each test runs on the 950 profile (cube_core_test.h).
 using Load950Test = Cube950Test;
-
-// A rule's case: the call's parameters and the message's rule.
-template <typename Params>
-struct RuleCase {
-  Params params;
-  const char* rule;
-};
 
 // Element (r, c) of an Nz matrix whose fractal columns are `stride`
 // fractals apart: fractal (r / 16, c / c0) is fractal (c / c0) * stride +
@@ -232,6 +226,13 @@ void CheckTransposeV2(const LoadData2dTransposeParamsV2& p) {
   const uint32_t per = 512 / sizeof(T);
   const uint32_t side = sizeof(T) == 1 ? 32 : 16;
   const uint32_t fractals = sizeof(T) == 2 ? 1 : 2;
+  SCOPED_TRACE(
+      std::string(normgrad_ascendc::TypeName<T>()) + " startIndex " +
+      std::to_string(p.startIndex) + " repeatTimes " +
+      std::to_string(p.repeatTimes) + " srcStride " +
+      std::to_string(p.srcStride) + " dstGap " + std::to_string(p.dstGap) +
+      " dstFracGap " + std::to_string(p.dstFracGap) + " srcFracGap " +
+      std::to_string(p.srcFracGap) + " addrMode " + std::to_string(p.addrMode));
   CubeBuffers buf({{TPosition::B1, 32 * 1024}, {TPosition::B2, 32 * 1024}});
   LocalTensor<T> src = buf.Get<T>(TPosition::B1);
   const std::vector<T> values = Pattern<T>(32 * 1024 / sizeof(T));
@@ -734,6 +735,14 @@ TEST_F(Img2col950, BitModeLoadAfterBitModeSetFmatrix) {
   AscendC::LoadData<TPosition::A2, TPosition::A1>(buf.Get<half>(TPosition::A2),
                                                   l1, packed);
   Check(l1, buf.Get<half>(TPosition::A2), 4);
+  // The template positions are checked as for Load2DBitModeParam.
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LoadData<TPosition::A2, TPosition::B1>(
+            buf.Get<half>(TPosition::A2), l1, packed);
+      },
+      "LoadData<half>(Load3DBitModeParam): src LocalTensor is at position "
+      "A1, not the Src template argument B1"));
 }
 
 TEST_F(Load950Test, Img2colBitModesAreThe950s) {
