@@ -23,6 +23,7 @@
 
 #include "compat_test.h"
 #include "cube_core_test.h"
+#include "cube_mmad_run.h"
 #include "kernel_operator.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
@@ -43,15 +44,14 @@ using normgrad_ascendc::Profile;
 // Each test runs on the 950 profile (cube_core_test.h).
 using Load950Test = Cube950Test;
 
-// Element (r, c) of an Nz matrix whose fractal columns are `stride`
-// fractals apart: fractal (r / 16, c / c0) is fractal (c / c0) * stride +
-// r / 16, row major inside.
+// Element (r, c) of an Nz matrix of T whose fractal columns are `stride`
+// fractals apart (cube_mmad_run.h's Nz, C0 = 32 bytes of T); an Nz C in
+// L0C (16 x 16 fractals).
 template <typename T>
-uint64_t NzIndex(uint32_t r, uint32_t c, uint32_t stride) {
-  const uint32_t c0 = 32 / sizeof(T);
-  return (uint64_t{c / c0} * stride + r / 16) * (512 / sizeof(T)) +
-         (r % 16) * c0 + c % c0;
+size_t NzIndex(uint32_t r, uint32_t c, uint32_t stride) {
+  return cube_test::NzAIndex(r, c, stride, 32 / sizeof(T));
 }
+using cube_test::NzOutIndex;
 
 template <typename T>
 std::vector<T> Pattern(size_t n) {
@@ -432,12 +432,6 @@ std::vector<double> FillNz(const LocalTensor<half>& l1, uint32_t rows,
   return v;
 }
 
-// Element (i, j) of C in L0C (Nz: fractal (i / 16, j / 16) at (j / 16) x m1 +
-// i / 16).
-uint32_t NzC(uint32_t i, uint32_t j, uint32_t m1) {
-  return ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
-}
-
 // C (m x n in L0C, m1 fractal rows) is exactly the float64 product
 // Σ_x a[i][x] · b(x, j).
 template <typename B>
@@ -447,7 +441,7 @@ void ExpectNzProduct(const LocalTensor<float>& c, const std::vector<double>& a,
     for (uint32_t j = 0; j < n; ++j) {
       double want = 0;
       for (uint32_t x = 0; x < k; ++x) want += a[i * k + x] * b(x, j);
-      ASSERT_EQ(double(c.GetValue(NzC(i, j, m1))), want)
+      ASSERT_EQ(double(c.GetValue(NzOutIndex(i, j, m1))), want)
           << "C(" << i << ", " << j << ")";
     }
   }
@@ -494,7 +488,8 @@ TEST_F(Load950Test, MmadAfterV2LoadsIsTheFloat64Product) {
                 buf.Get<half>(TPosition::B2), bits);
   for (uint32_t i = 0; i < m; ++i) {  // the elements Mmad writes
     for (uint32_t j = 0; j < n; ++j) {
-      ASSERT_EQ(c.GetValue(2048 + NzC(i, j, m1)), c.GetValue(NzC(i, j, m1)))
+      ASSERT_EQ(c.GetValue(2048 + NzOutIndex(i, j, m1)),
+                c.GetValue(NzOutIndex(i, j, m1)))
           << "C(" << i << ", " << j << ")";
     }
   }
@@ -600,9 +595,8 @@ class Img2col950 : public Load950Test {
              uint32_t dst_stride) const {
     for (uint32_t m = 0; m < 48; ++m) {
       for (uint32_t k = 0; k < kCols; ++k) {
-        const uint32_t at =
-            ((k / 16) * dst_stride + m / 16) * 256 + (m % 16) * 16 + k % 16;
-        ASSERT_EQ(float(dst.GetValue(at)), Want(l1, m, k))
+        ASSERT_EQ(float(dst.GetValue(NzIndex<half>(m, k, dst_stride))),
+                  Want(l1, m, k))
             << "row " << m << " column " << k;
       }
     }
@@ -651,9 +645,7 @@ TEST_F(Img2col950, TransposedIntoL0AIsTheTransposeAsNz) {
   const LocalTensor<half> dst = buf.Get<half>(TPosition::A2);
   for (uint32_t r = 0; r < kCols; ++r) {  // the transpose's rows: K
     for (uint32_t c = 0; c < 48; ++c) {   // its columns: M, padded
-      const uint32_t at =
-          ((c / 16) * 9 + r / 16) * 256 + (r % 16) * 16 + c % 16;
-      ASSERT_EQ(float(dst.GetValue(at)), Want(l1, c, r))
+      ASSERT_EQ(float(dst.GetValue(NzIndex<half>(r, c, 9))), Want(l1, c, r))
           << "transpose (" << r << ", " << c << ")";
     }
   }

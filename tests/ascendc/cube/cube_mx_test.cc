@@ -23,6 +23,7 @@
 
 #include "compat_test.h"
 #include "cube_core_test.h"
+#include "cube_mmad_run.h"
 #include "kernel_operator.h"
 
 namespace {
@@ -84,17 +85,11 @@ Matrix Random(std::mt19937& rng, const Codes& c, uint32_t rows, uint32_t cols) {
   return m;
 }
 
-// Element offsets in the 950's L0A (Nz: fractal (i, j) at j * m1 + i) and
-// in L0B (Zn), for k0 elements a fractal row; L0C (Nz, 16 x 16 floats).
-size_t NzA(uint32_t m, uint32_t k, uint32_t m1, uint32_t k0) {
-  return size_t{(k / k0) * m1 + m / 16} * 16 * k0 + (m % 16) * k0 + k % k0;
-}
-size_t ZnB(uint32_t k, uint32_t n, uint32_t n1, uint32_t k0) {
-  return size_t{(k / k0) * n1 + n / 16} * 16 * k0 + (n % 16) * k0 + k % k0;
-}
-size_t NzC(uint32_t m, uint32_t n, uint32_t m1) {
-  return size_t{(n / 16) * m1 + m / 16} * 256 + (m % 16) * 16 + n % 16;
-}
+// Element offsets in the 950's L0A (Nz), L0B (Zn) and L0C (Nz):
+// cube_mmad_run.h's maps, with k0 elements a fractal row.
+using cube_test::NzAIndex;
+using cube_test::NzOutIndex;
+using cube_test::ZnIndex;
 
 // Writes element `e` (a code) into raw bytes: one a byte, or a nibble each
 // (element 2i in the low nibble) for the 4-bit types.
@@ -128,10 +123,10 @@ void CheckFloat8Mmad(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
   LocalTensor<uint8_t> rb = buf.Get<uint8_t>(TPosition::B2);
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t j = 0; j < k; ++j)
-      ra.SetValue(uint32_t(NzA(i, j, m1, 32)), a.code[size_t{i} * k + j]);
+      ra.SetValue(uint32_t(NzAIndex(i, j, m1, 32)), a.code[size_t{i} * k + j]);
   for (uint32_t i = 0; i < k; ++i)
     for (uint32_t j = 0; j < n; ++j)
-      rb.SetValue(uint32_t(ZnB(i, j, n1, 32)), b.code[size_t{i} * n + j]);
+      rb.SetValue(uint32_t(ZnIndex(i, j, n1, 32)), b.code[size_t{i} * n + j]);
   MmadParams p;
   p.m = uint16_t(m);
   p.k = uint16_t(k);
@@ -143,7 +138,7 @@ void CheckFloat8Mmad(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
       double want = 0;
       for (uint32_t t = 0; t < k; ++t)
         want += a.value[size_t{i} * k + t] * b.value[size_t{t} * n + j];
-      ASSERT_EQ(double(c.GetValue(uint32_t(NzC(i, j, m1)))), want)
+      ASSERT_EQ(double(c.GetValue(uint32_t(NzOutIndex(i, j, m1)))), want)
           << "C[" << i << "][" << j << "]";
     }
   }
@@ -256,10 +251,10 @@ void CheckMmadMx(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
       bbytes(size_t{k1} * n1 * 512);
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t j = 0; j < k; ++j)
-      Put(abytes, NzA(i, j, m1, k0), a.code[size_t{i} * k + j], fp4);
+      Put(abytes, NzAIndex(i, j, m1, k0), a.code[size_t{i} * k + j], fp4);
   for (uint32_t i = 0; i < k; ++i)
     for (uint32_t j = 0; j < n; ++j)
-      Put(bbytes, ZnB(i, j, n1, k0), b.code[size_t{i} * n + j], fp4);
+      Put(bbytes, ZnIndex(i, j, n1, k0), b.code[size_t{i} * n + j], fp4);
   LocalTensor<uint8_t> ra = buf.Get<uint8_t>(TPosition::A2);
   LocalTensor<uint8_t> rb = buf.Get<uint8_t>(TPosition::B2);
   for (size_t i = 0; i < abytes.size(); ++i)
@@ -293,7 +288,7 @@ void CheckMmadMx(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
                 b.value[size_t{t} * n + j] *
                 sb.value[size_t{j} * (k / 32) + t / 32];
       }
-      ASSERT_EQ(double(c.GetValue(uint32_t(NzC(i, j, m1)))), want)
+      ASSERT_EQ(double(c.GetValue(uint32_t(NzOutIndex(i, j, m1)))), want)
           << "C[" << i << "][" << j << "]";
     }
   }
@@ -472,9 +467,9 @@ TEST_F(CubeMxTest, MmadMxGemvAndFloat8MmadWithBias) {
   LocalTensor<uint8_t> rb = buf.Get<uint8_t>(TPosition::B2);
   for (uint32_t t = 0; t < k; ++t) {
     ra.SetValue(t, a.code[t]);
-    ra.SetValue(uint32_t(1024 + NzA(0, t, 1, 32)), a.code[t]);
+    ra.SetValue(uint32_t(1024 + NzAIndex(0, t, 1, 32)), a.code[t]);
     for (uint32_t j = 0; j < n; ++j)
-      rb.SetValue(uint32_t(ZnB(t, j, 1, 32)), b.code[size_t{t} * n + j]);
+      rb.SetValue(uint32_t(ZnIndex(t, j, 1, 32)), b.code[size_t{t} * n + j]);
   }
   LoadScales(normgrad_ascendc::MxSide::kA, 0, sa, 1, k, buf);
   LoadScales(normgrad_ascendc::MxSide::kA, 1024, sa, 1, k, buf);
