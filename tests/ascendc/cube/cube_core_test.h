@@ -9,7 +9,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <initializer_list>
 #include <utility>
@@ -51,23 +50,24 @@ class CubeBuffers {
 
   CubeBuffers(std::initializer_list<std::pair<TPosition, uint32_t>> sizes) {
     for (const auto& [position, bytes] : sizes) {
-      Visit(position, [&](auto& buf) { pipe_.InitBuffer(buf, bytes); });
-      named_.push_back(position);
+      Visit(position, [&](auto& buf) {
+        pipe_.InitBuffer(buf, bytes);
+        views_.emplace_back(position, buf.template Get<uint8_t>().view());
+      });
     }
   }
   CubeBuffers(const CubeBuffers&) = delete;
   CubeBuffers& operator=(const CubeBuffers&) = delete;
 
+  // The whole buffer at `position`, as TBuf::Get<T>() gives it.
   template <typename T>
-  AscendC::LocalTensor<T> Get(TPosition position) {
-    AscendC::LocalTensor<T> t;
-    if (std::find(named_.begin(), named_.end(), position) == named_.end()) {
-      ADD_FAILURE() << "CubeBuffers: no buffer was named at position "
-                    << static_cast<int>(position);
-      return t;
+  AscendC::LocalTensor<T> Get(TPosition position) const {
+    for (const auto& [at, view] : views_) {
+      if (at == position) return AscendC::LocalTensor<T>(view);
     }
-    Visit(position, [&](auto& buf) { t = buf.template Get<T>(); });
-    return t;
+    ADD_FAILURE() << "CubeBuffers: no buffer was named at position "
+                  << static_cast<int>(position);
+    return AscendC::LocalTensor<T>();
   }
 
  private:
@@ -105,7 +105,7 @@ class CubeBuffers {
   AscendC::TBuf<TPosition::C1> c1_;
   AscendC::TBuf<TPosition::C2> c2_;
   AscendC::TBuf<TPosition::C2PIPE2GM> fixpipe_;
-  std::vector<TPosition> named_;
+  std::vector<std::pair<TPosition, normgrad_ascendc::TensorView>> views_;
 };
 
 // One case of a table of rules: the call's parameters and the rule its

@@ -17,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -60,6 +61,25 @@ std::vector<T> Pattern(size_t n) {
   return v;
 }
 
+// A case's name for the failures of a check run with it.
+std::string CaseName(const char* type, const LoadData2DParamsV2& p) {
+  char name[160];
+  std::snprintf(name, sizeof name,
+                "%s start (%u, %u) steps (%u, %u) strides (%d, %u)%s", type,
+                p.mStartPosition, p.kStartPosition, p.mStep, p.kStep,
+                p.srcStride, p.dstStride, p.ifTranspose ? " transposed" : "");
+  return name;
+}
+std::string CaseName(const char* type, const LoadData2dTransposeParamsV2& p) {
+  char name[160];
+  std::snprintf(name, sizeof name,
+                "%s startIndex %u repeatTimes %u srcStride %u dstGap %u "
+                "dstFracGap %u srcFracGap %u addrMode %u",
+                type, p.startIndex, p.repeatTimes, p.srcStride, p.dstGap,
+                p.dstFracGap, p.srcFracGap, p.addrMode);
+  return name;
+}
+
 // LoadData2DParamsV2 against the page: the block of mStep x kStep fractals
 // at (mStartPosition, kStartPosition) of src (an Nz matrix with srcStride
 // fractals per column) lands in dst as an Nz matrix with dstStride fractals
@@ -69,13 +89,7 @@ template <typename T>
 void CheckV2(const LoadData2DParamsV2& p, TPosition where) {
   const uint32_t c0 = 32 / sizeof(T);
   const uint32_t side = sizeof(T) == 1 ? 32 : 16;
-  SCOPED_TRACE(std::string(normgrad_ascendc::TypeName<T>()) + " start (" +
-               std::to_string(p.mStartPosition) + ", " +
-               std::to_string(p.kStartPosition) + ") steps (" +
-               std::to_string(p.mStep) + ", " + std::to_string(p.kStep) +
-               ") strides (" + std::to_string(p.srcStride) + ", " +
-               std::to_string(p.dstStride) + ")" +
-               (p.ifTranspose ? " transposed" : ""));
+  SCOPED_TRACE(CaseName(normgrad_ascendc::TypeName<T>(), p));
   CubeBuffers buf({{TPosition::A1, 64 * 1024},
                    {TPosition::A2, 32 * 1024},
                    {TPosition::B2, 32 * 1024}});
@@ -226,13 +240,7 @@ void CheckTransposeV2(const LoadData2dTransposeParamsV2& p) {
   const uint32_t per = 512 / sizeof(T);
   const uint32_t side = sizeof(T) == 1 ? 32 : 16;
   const uint32_t fractals = sizeof(T) == 2 ? 1 : 2;
-  SCOPED_TRACE(
-      std::string(normgrad_ascendc::TypeName<T>()) + " startIndex " +
-      std::to_string(p.startIndex) + " repeatTimes " +
-      std::to_string(p.repeatTimes) + " srcStride " +
-      std::to_string(p.srcStride) + " dstGap " + std::to_string(p.dstGap) +
-      " dstFracGap " + std::to_string(p.dstFracGap) + " srcFracGap " +
-      std::to_string(p.srcFracGap) + " addrMode " + std::to_string(p.addrMode));
+  SCOPED_TRACE(CaseName(normgrad_ascendc::TypeName<T>(), p));
   CubeBuffers buf({{TPosition::B1, 32 * 1024}, {TPosition::B2, 32 * 1024}});
   LocalTensor<T> src = buf.Get<T>(TPosition::B1);
   const std::vector<T> values = Pattern<T>(32 * 1024 / sizeof(T));
