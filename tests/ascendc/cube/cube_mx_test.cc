@@ -205,6 +205,19 @@ Scales RandomScales(std::mt19937& rng, uint32_t rows, uint32_t k) {
   return s;
 }
 
+// Σ_t (scaleA ⊗ A)[i][t] · (scaleB ⊗ B)[t][j] in float64 (exact for the
+// codes and scales used here).
+double MxDot(const Matrix& a, const Scales& sa, const Matrix& b,
+             const Scales& sb, uint32_t i, uint32_t j, uint32_t k, uint32_t n) {
+  double sum = 0;
+  for (uint32_t t = 0; t < k; ++t) {
+    sum += a.value[size_t{i} * k + t] *
+           sa.value[size_t{i} * (k / 32) + t / 32] *
+           b.value[size_t{t} * n + j] * sb.value[size_t{j} * (k / 32) + t / 32];
+  }
+  return sum;
+}
+
 // Loads `scales` (rows x k / 32, already in the MX layout) into `side`'s MX
 // buffer at the operand's address / 16 through L1, one block move.
 void LoadScales(normgrad_ascendc::MxSide side, uint32_t operand_offset,
@@ -281,13 +294,7 @@ void CheckMmadMx(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
   }
   for (uint32_t i = 0; i < m; ++i) {
     for (uint32_t j = 0; j < n; ++j) {
-      double want = bias_value[j];
-      for (uint32_t t = 0; t < k; ++t) {
-        want += a.value[size_t{i} * k + t] *
-                sa.value[size_t{i} * (k / 32) + t / 32] *
-                b.value[size_t{t} * n + j] *
-                sb.value[size_t{j} * (k / 32) + t / 32];
-      }
+      const double want = bias_value[j] + MxDot(a, sa, b, sb, i, j, k, n);
       ASSERT_EQ(double(c.GetValue(uint32_t(NzOutIndex(i, j, m1)))), want)
           << "C[" << i << "][" << j << "]";
     }
@@ -490,12 +497,10 @@ TEST_F(CubeMxTest, MmadMxGemvAndFloat8MmadWithBias) {
   AscendC::Mmad(c[512], buf.Get<fp8_e4m3fn_t>(TPosition::A2),
                 buf.Get<fp8_e4m3fn_t>(TPosition::B2), bias, p);
   for (uint32_t j = 0; j < n; ++j) {
-    double mx = 0, plain = double(j) - 4.0;
-    for (uint32_t t = 0; t < k; ++t) {
-      mx += a.value[t] * sa.value[t / 32] * b.value[size_t{t} * n + j] *
-            sb.value[size_t{j} * (k / 32) + t / 32];
+    const double mx = MxDot(a, sa, b, sb, 0, j, k, n);
+    double plain = double(j) - 4.0;
+    for (uint32_t t = 0; t < k; ++t)
       plain += a.value[t] * b.value[size_t{t} * n + j];
-    }
     EXPECT_EQ(double(c.GetValue(j)), mx) << j;
     EXPECT_EQ(double(c.GetValue(256 + j)), mx) << j;
     EXPECT_EQ(double(c.GetValue(512 + j)), plain) << j;
