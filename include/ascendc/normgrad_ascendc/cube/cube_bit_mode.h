@@ -345,6 +345,16 @@ constexpr void CheckBitModeLoad() {
                 "float");
 }
 
+/// The compile-time rule of both Mmad forms with MmadBitModeParams: the
+/// type pairs of the 950's cube without int4b_t.
+template <typename T, typename U, typename S>
+constexpr void CheckBitModeMmad() {
+  static_assert(kMmadPair<T, U, S> && !std::is_same_v<U, AscendC::int4b_t>,
+                "Mmad(MmadBitModeParams): (dst, fm, filter) must be "
+                "(int32_t, int8_t, int8_t), (float, half, half), (float, "
+                "bfloat16_t, bfloat16_t) or (float, float, float)");
+}
+
 }  // namespace cube_detail
 
 /// L1 → L0A / L0B on the 950 from the packed words: LoadData with
@@ -396,11 +406,7 @@ template <typename T, typename U, typename S>
 void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
           const LocalTensor<S>& filter, const MmadBitModeParams& mmadParams,
           normgrad_ascendc::CallSite site = {}) {
-  static_assert(
-      cube_detail::kMmadPair<T, U, S> && !std::is_same_v<U, AscendC::int4b_t>,
-      "Mmad(MmadBitModeParams): (dst, fm, filter) must be "
-      "(int32_t, int8_t, int8_t), (float, half, half), (float, "
-      "bfloat16_t, bfloat16_t) or (float, float, float)");
+  cube_detail::CheckBitModeMmad<T, U, S>();
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunMmad(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
@@ -415,11 +421,7 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
           const LocalTensor<S>& filter, const LocalTensor<V>& bias,
           const MmadBitModeParams& mmadParams,
           normgrad_ascendc::CallSite site = {}) {
-  static_assert(
-      cube_detail::kMmadPair<T, U, S> && !std::is_same_v<U, AscendC::int4b_t>,
-      "Mmad(MmadBitModeParams): (dst, fm, filter) must be "
-      "(int32_t, int8_t, int8_t), (float, half, half), (float, "
-      "bfloat16_t, bfloat16_t) or (float, float, float)");
+  cube_detail::CheckBitModeMmad<T, U, S>();
   static_assert(std::is_same_v<V, T>,
                 "Mmad(MmadBitModeParams): the bias type must be the dst type "
                 "(int32_t or float)");
