@@ -14,28 +14,38 @@
 
 namespace normgrad_ascendc {
 
+namespace {
+
+// The rules both BitMode loads open with ("LoadData<type>(form)"): the 950
+// profile (`why` says so otherwise), and each operand at the position its
+// template argument names.
+void OpenBitModeLoad(const char* type_name, const char* form, const char* why,
+                     AscendC::TPosition dst_template,
+                     AscendC::TPosition src_template, const TensorView& dst,
+                     const TensorView& src) {
+  char api[64];
+  std::snprintf(api, sizeof api, "LoadData<%s>(%s)", type_name, form);
+  RequireCubeProfile(api, {Profile::k950}, why);
+  const bool d = dst.position != dst_template;
+  if (d || src.position != src_template) {
+    Fail(
+        "%s: %s LocalTensor is at position %s, not the %s template argument "
+        "%s",
+        api, d ? "dst" : "src", PositionName(d ? dst.position : src.position),
+        d ? "Dst" : "Src", PositionName(d ? dst_template : src_template));
+  }
+}
+
+}  // namespace
+
 AscendC::LoadData2DParamsV2 UnpackLoad2DBitMode(
     const char* type_name, AscendC::TPosition dst_template,
     AscendC::TPosition src_template, const TensorView& dst,
     const TensorView& src, const AscendC::Load2DBitModeParam& p) {
-  char api[64];
-  std::snprintf(api, sizeof api, "LoadData<%s>(Load2DBitModeParam)", type_name);
-  RequireCubeProfile(api, {Profile::k950},
-                     "Load2DBitModeParam is the 950's; Atlas A2/A3 loads with "
-                     "LoadData2DParams");
-  // The template arguments name the operands' positions.
-  if (dst.position != dst_template) {
-    Fail(
-        "%s: dst LocalTensor is at position %s, not the Dst template "
-        "argument %s",
-        api, PositionName(dst.position), PositionName(dst_template));
-  }
-  if (src.position != src_template) {
-    Fail(
-        "%s: src LocalTensor is at position %s, not the Src template "
-        "argument %s",
-        api, PositionName(src.position), PositionName(src_template));
-  }
+  OpenBitModeLoad(type_name, "Load2DBitModeParam",
+                  "Load2DBitModeParam is the 950's; Atlas A2/A3 loads with "
+                  "LoadData2DParams",
+                  dst_template, src_template, dst, src);
   return AscendC::LoadData2DParamsV2(
       p.GetMStartPosition(), p.GetKStartPosition(), p.GetMStep(), p.GetKStep(),
       p.GetSrcStride(), p.GetDstStride(), p.ifTranspose, 0);
@@ -46,19 +56,10 @@ Img2colFields UnpackLoad3DBitMode(const char* type_name,
                                   AscendC::TPosition src_template,
                                   const TensorView& dst, const TensorView& src,
                                   const AscendC::Load3DBitModeParam& p) {
-  char api[64];
-  std::snprintf(api, sizeof api, "LoadData<%s>(Load3DBitModeParam)", type_name);
-  RequireCubeProfile(api, {Profile::k950},
-                     "Load3DBitModeParam is the 950's; Atlas A2/A3 unfolds "
-                     "with LoadData3DParamsV2");
-  if (dst.position != dst_template || src.position != src_template) {
-    const bool d = dst.position != dst_template;
-    Fail(
-        "%s: %s LocalTensor is at position %s, not the %s template argument "
-        "%s",
-        api, d ? "dst" : "src", PositionName(d ? dst.position : src.position),
-        d ? "Dst" : "Src", PositionName(d ? dst_template : src_template));
-  }
+  OpenBitModeLoad(type_name, "Load3DBitModeParam",
+                  "Load3DBitModeParam is the 950's; Atlas A2/A3 unfolds "
+                  "with LoadData3DParamsV2",
+                  dst_template, src_template, dst, src);
   Img2colFields f;
   f.k_extension = p.GetKExtension();
   f.m_extension = p.GetMExtension();

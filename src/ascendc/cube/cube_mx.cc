@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ascendc/cube/cube_checks.h"
+#include "ascendc/cube/cube_mmad_sum.h"
 #include "ascendc/cube/cube_unit_flag.h"
 #include "normgrad_ascendc/runtime/core.h"
 #include "normgrad_ascendc/runtime/profile.h"
@@ -238,18 +239,10 @@ void RunMmadMx(CubeType fm_type, CubeType filter_type, const TensorView& dst,
   const uint8_t* a = fm.declared_data();
   const uint8_t* b = filter.declared_data();
   const uint32_t kb_count = p.k / kMxBlock;
-  // The scaled operands as floats: scaleA ⊗ A row-major [m][k], scaleB ⊗ B
-  // row-major [k][n], each product of a value and its power-of-two scale
-  // rounded to float (exact inside float's range).
-  std::vector<float> sa(uint64_t{p.m} * p.k);
+  // The scaled operands as floats, each product of a value and its
+  // power-of-two scale rounded to float (exact inside float's range):
+  // scaleB ⊗ B row-major [k][n], and scaleA ⊗ A a row at a time.
   std::vector<float> sb(uint64_t{p.k} * p.n);
-  for (uint32_t m = 0; m < p.m; ++m) {
-    for (uint32_t k = 0; k < p.k; ++k) {
-      sa[uint64_t{m} * p.k + k] =
-          a_table[code(a, a_index(m, k))] *
-          scale_a[uint64_t{m} * kb_count + k / kMxBlock];
-    }
-  }
   for (uint32_t k = 0; k < p.k; ++k) {
     for (uint32_t n = 0; n < p.n; ++n) {
       sb[uint64_t{k} * p.n + n] =
@@ -257,31 +250,24 @@ void RunMmadMx(CubeType fm_type, CubeType filter_type, const TensorView& dst,
           scale_b[uint64_t{n} * kb_count + k / kMxBlock];
     }
   }
-  // As Mmad's float path (docs/numerics.md): C starts from the bias, from
-  // L0C or from 0, then each k's product, rounded to float, is added in k
-  // order with one rounding per addition.
-  const bool from_bias = bias != nullptr;
-  const bool keep = !from_bias && (p.isBias || !p.cmatrixInitVal);
-  const uint8_t* bias_data = from_bias ? bias->declared_data() : nullptr;
-  uint8_t* c = dst.declared_data();
-  for (uint32_t m = 0; m < p.m; ++m) {
-    for (uint32_t n = 0; n < p.n; ++n) {
-      uint8_t* out =
-          c +
-          (uint64_t{n / kCubeBlock} * m1 + m / kCubeBlock) * kCubeBlock *
-              kCubeBlock * 4 +
-          (uint64_t{m % kCubeBlock} * kCubeBlock + n % kCubeBlock) * 4;
-      float acc = 0.0f;
-      if (keep) std::memcpy(&acc, out, 4);
-      if (from_bias) std::memcpy(&acc, bias_data + uint64_t{n} * 4, 4);
-      for (uint32_t k = 0; k < p.k; ++k) {
-        const float product =
-            sa[uint64_t{m} * p.k + k] * sb[uint64_t{k} * p.n + n];
-        acc = acc + product;
-      }
-      std::memcpy(out, &acc, 4);
+  const auto scaled_row_of_a = [&](uint32_t m, float* row) {
+    for (uint32_t k = 0; k < p.k; ++k) {
+      row[k] = a_table[code(a, a_index(m, k))] *
+               scale_a[uint64_t{m} * kb_count + k / kMxBlock];
     }
+  };
+  // Then Mmad's float sum: C from the bias, from L0C or from 0.
+  std::vector<float> bias_values;
+  if (bias != nullptr) {
+    bias_values.resize(p.n);
+    std::memcpy(bias_values.data(), bias->declared_data(), uint64_t{p.n} * 4);
   }
+  FloatMmadC c;
+  c.l0c = dst.declared_data();
+  c.m1 = m1;
+  c.keep = bias == nullptr && (p.isBias || !p.cmatrixInitVal);
+  c.bias = bias != nullptr ? bias_values.data() : nullptr;
+  SumFloatMmad(c, p.m, p.k, p.n, sb.data(), scaled_row_of_a);
 }
 
 }  // namespace normgrad_ascendc

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ascendc/cube/cube_checks.h"
+#include "ascendc/cube/cube_mmad_sum.h"
 #include "ascendc/cube/cube_unit_flag.h"
 #include "ascendc/cube/fixpipe_convert.h"
 #include "ascendc/cube/hf32_round.h"
@@ -704,13 +705,8 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
     return;
   }
   // Float results: A and B as floats (float inputs rounded to HF32 in that
-  // mode), then per row of C one axpy per k (acc = acc + fl(a[m][k] *
-  // b[k][n]) for all n at once): each element's k terms in order, each
-  // product rounded to float (exact for half, bfloat16 and HF32 inputs),
-  // then one rounding per accumulation.
+  // mode), then the float sum (cube_mmad_sum.h).
   unpack(s.fa, s.fb, s.fraw);
-  s.fc.resize(n_count);
-  s.frow.resize(k_count);
   if (hf32) {
     for (float& v : s.fa) v = RoundToHf32(v, hf32_ties_away);
     for (float& v : s.fb) v = RoundToHf32(v, hf32_ties_away);
@@ -719,31 +715,54 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
     s.fbias.resize(n_count);
     InputRun(bias_type, bias_data, 0, n_count, s.fbias.data());
   }
+  FloatMmadC start;
+  start.l0c = c;
+  start.m1 = m1;
+  start.keep = keep;
+  start.bias = from_bias ? s.fbias.data() : nullptr;
+  SumFloatMmad(start, m_count, k_count, n_count, s.fb.data(),
+               [&](uint32_t m, float* row) { a_row(s.fa, m, row); });
+}
+
+void SumFloatMmad(const FloatMmadC& c, uint32_t m, uint32_t k, uint32_t n,
+                  const float* b,
+                  const std::function<void(uint32_t, float*)>& row_of_a) {
+  // Per row of C one axpy per t (acc = acc + fl(a[i][t] * b[t][j]) for all
+  // j at once): each element's k terms in order.
+  MmadScratch& s = Scratch();
+  s.fc.resize(n);
+  s.frow.resize(k);
+  // C's row i from column block jb on (L0C is Nz: 16 columns a run).
+  const auto c_run = [&](uint32_t i, uint32_t jb) {
+    return c.l0c +
+           (uint64_t{jb} * c.m1 + i / kCubeBlock) * kCubeBlock * kCubeBlock *
+               4 +
+           uint64_t{i % kCubeBlock} * kCubeBlock * 4;
+  };
   const normgrad::kernels::AdvancedKernels& loops =
       normgrad::kernels::AdvancedKernelsOf(VectorLoops());
   // CTRL[48] = 0 (SetOverflow(0)): inf results become ±MAX and NaN 0.
   const bool saturate = FloatSaturationOn();
-  for (uint32_t m = 0; m < m_count; ++m) {
+  for (uint32_t i = 0; i < m; ++i) {
     float* acc = s.fc.data();
-    for (uint32_t n = 0; n < n_count; n += kCubeBlock) {
-      const uint32_t run = std::min(kCubeBlock, n_count - n) * 4;
-      if (keep) {
-        std::memcpy(acc + n, c_run(m, n / kCubeBlock), run);
-      } else if (from_bias) {
-        std::memcpy(acc + n, s.fbias.data() + n, run);
+    for (uint32_t j = 0; j < n; j += kCubeBlock) {
+      const uint32_t run = std::min(kCubeBlock, n - j) * 4;
+      if (c.keep) {
+        std::memcpy(acc + j, c_run(i, j / kCubeBlock), run);
+      } else if (c.bias != nullptr) {
+        std::memcpy(acc + j, c.bias + j, run);
       } else {
-        std::memset(acc + n, 0, run);
+        std::memset(acc + j, 0, run);
       }
     }
-    a_row(s.fa, m, s.frow.data());
-    for (uint32_t k = 0; k < k_count; ++k) {
-      loops.axpy_f32(acc, s.fb.data() + uint64_t{k} * n_count, n_count,
-                     s.frow[k], false);
+    row_of_a(i, s.frow.data());
+    for (uint32_t t = 0; t < k; ++t) {
+      loops.axpy_f32(acc, b + uint64_t{t} * n, n, s.frow[t], false);
     }
-    if (saturate) SaturateFloat32(acc, n_count);
-    for (uint32_t n = 0; n < n_count; n += kCubeBlock) {
-      std::memcpy(c_run(m, n / kCubeBlock), acc + n,
-                  std::min(kCubeBlock, n_count - n) * 4);
+    if (saturate) SaturateFloat32(acc, n);
+    for (uint32_t j = 0; j < n; j += kCubeBlock) {
+      std::memcpy(c_run(i, j / kCubeBlock), acc + j,
+                  std::min(kCubeBlock, n - j) * 4);
     }
   }
 }

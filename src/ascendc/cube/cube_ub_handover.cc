@@ -118,6 +118,12 @@ void WriteVectorCoreUbs(const char* api,
   }
 }
 
+namespace {
+
+// The calling vector core returned from a wait for other cores: the bytes
+// its cube core wrote into its UB count as written for the init check, if
+// the wait orders the write before this core (under the race check's
+// clocks), or else if the write was made before the wait returned.
 void TakeCubeUbWrites(Launch& launch, BlockState& self) {
   if (!launch.init_check()) return;
   std::vector<CubeUbWrite> taken;
@@ -140,5 +146,13 @@ void TakeCubeUbWrites(Launch& launch, BlockState& self) {
     InitUbAccess(w.api.c_str(), w.begin, w.end - w.begin, true, true);
   }
 }
+
+// Registered as this object is loaded, which a program that calls
+// WriteVectorCoreUbs always does (the library is static: an unused object
+// is not linked, and then no write needs handing over).
+[[maybe_unused]] const bool kHandOverRegistered =
+    (SetWaitReturnHook(&TakeCubeUbWrites), true);
+
+}  // namespace
 
 }  // namespace normgrad_ascendc

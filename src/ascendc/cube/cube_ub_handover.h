@@ -4,7 +4,9 @@
 // made while the vector core runs, and its hand-over to the init check of
 // the vector core when that core returns from a wait that orders it (a flag
 // the cube core set after the write: CrossCoreSetFlag / CrossCoreWaitFlag),
-// so that a read before the hand-over is the init check's finding.
+// so that a read before the hand-over is the init check's finding. The
+// hand-over is the runtime's wait-return hook (runtime/launch_state.h),
+// which cube_ub_handover.cc registers: the runtime does not know the cube.
 #pragma once
 
 #include <cstddef>
@@ -12,9 +14,6 @@
 #include <vector>
 
 namespace normgrad_ascendc {
-
-class Launch;
-struct BlockState;
 
 /// `bytes` bytes of `data` from byte `data_at`, for destination number
 /// `share`, at byte `offset` from the destination's start.
@@ -35,11 +34,5 @@ void WriteVectorCoreUbs(const char* api,
                         bool one_to_two, uint32_t ub_offset,
                         const std::vector<OutRun>& runs,
                         const std::vector<uint8_t>& data);
-
-/// The calling vector core returned from a wait for other cores: the bytes
-/// its cube core wrote into its UB count as written for the init check, if
-/// the wait orders the write before this core (under the race check's
-/// clocks), or else if the write was made before the wait returned.
-void TakeCubeUbWrites(Launch& launch, BlockState& self);
 
 }  // namespace normgrad_ascendc

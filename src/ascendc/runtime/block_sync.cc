@@ -4,6 +4,7 @@
 #include "normgrad_ascendc/runtime/block_sync.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
@@ -11,7 +12,6 @@
 #include <tuple>
 #include <vector>
 
-#include "ascendc/cube/cube_ub_handover.h"
 #include "ascendc/runtime/launch_state.h"
 #include "normgrad_ascendc/runtime/sync.h"
 #include "normgrad_ascendc/runtime/sync_check.h"
@@ -36,9 +36,14 @@ std::string Ordinal(uint64_t n) {
   return std::to_string(n) + suffix;
 }
 
+// SetWaitReturnHook's hook, or null (constant-initialized, so a hook
+// registered by another object's static initializer is never lost).
+std::atomic<WaitReturnHook> wait_return_hook{nullptr};
+
 // The race check's acquire after a wait returned (race_check.h); for the
-// sync check, a wait for other blocks orders every pipe of this one; the
-// init check takes what a cube core wrote into this core's UB before it.
+// sync check, a wait for other blocks orders every pipe of this one; then
+// the registered hook (launch_state.h: the init check takes what a cube
+// core wrote into this core's UB before it).
 void AcquireAfterWait(Launch& launch, BlockState& self,
                       const std::string& channel) {
   if (launch.sync_check()) SyncPipeBarrier(PIPE_ALL);
@@ -46,7 +51,7 @@ void AcquireAfterWait(Launch& launch, BlockState& self,
     const std::lock_guard<std::mutex> lock(launch.mutex());
     RaceAcquire(launch, self, channel);
   }
-  TakeCubeUbWrites(launch, self);
+  if (const WaitReturnHook hook = wait_return_hook.load()) hook(launch, self);
 }
 
 // ---- CrossCoreSetFlag / CrossCoreWaitFlag ----------------------------------
@@ -150,6 +155,8 @@ void CheckCrossCore(Launch& launch, const char* api, uint8_t mode,
 }
 
 }  // namespace
+
+void SetWaitReturnHook(WaitReturnHook hook) { wait_return_hook.store(hook); }
 
 void CheckSyncWorkspaces(const char* api, uint64_t gm_bytes, uint64_t gm_needed,
                          uint64_t ub_bytes, uint64_t ub_needed) {

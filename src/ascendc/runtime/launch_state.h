@@ -246,6 +246,16 @@ std::string AtomicModeName(const AtomicMode& mode);
 void ApplyWrite(uint8_t* dst, const uint8_t* src, uint64_t bytes,
                 AtomicMode mode);
 
+/// What a block does after it returned from a wait for other blocks and
+/// took the race check's acquire (block_sync.cc), for a part of src/ascendc
+/// that writes into another block's core while it runs: the cube's L0C ->
+/// UB writes hand themselves to the vector core's init check
+/// (cube/cube_ub_handover.cc registers its hook as its object is loaded;
+/// a program that cannot make such writes has none). One hook: a second
+/// registration replaces the first.
+using WaitReturnHook = void (*)(Launch& launch, BlockState& self);
+void SetWaitReturnHook(WaitReturnHook hook);
+
 /// Prints every block's buffered output in block order on stdout and clears
 /// it (debug.cc): at the end of a launch and before its error lines.
 void PrintBlockOutputs(Launch& launch);

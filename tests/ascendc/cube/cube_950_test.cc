@@ -28,20 +28,11 @@ using AscendC::TPosition;
 using compat_test::FailsWith;
 using normgrad_ascendc::Profile;
 
-// Each test runs on a cube core of the 950 profile.
-class Cube950Test : public CubeCoreTest {
- protected:
-  void SetUp() override {
-    normgrad_ascendc::SetProfile(Profile::k950);
-    CubeCoreTest::SetUp();
-  }
-  void TearDown() override {
-    CubeCoreTest::TearDown();
-    normgrad_ascendc::SetProfile(Profile::kA2);
-  }
-};
+// Each test runs on a cube core of the 950 profile (Cube950Test,
+// cube_core_test.h).
 
 using cube_test::ALayout;
+using cube_test::CubeBuffers;
 using cube_test::RunMmad;
 
 template <typename In, typename Acc>
@@ -52,6 +43,20 @@ Acc Dot(const std::vector<In>& a, const std::vector<In>& b, uint32_t k,
     sum += Acc(float(a[r * k + i])) * Acc(float(b[i * n + col]));
   }
   return sum;
+}
+
+// One Mmad of A (m x k, Nz in L0A) and B into C, against Dot in Acc.
+template <typename Out, typename Acc, typename In>
+void ExpectNzMmad(uint32_t m, uint32_t k, uint32_t n, const std::vector<In>& a,
+                  const std::vector<In>& b) {
+  const std::vector<Out> c =
+      RunMmad<Out>(m, k, n, a, b, MmadParams{}, ALayout::kNz);
+  for (uint32_t r = 0; r < m; ++r) {
+    for (uint32_t col = 0; col < n; ++col) {
+      ASSERT_EQ(c[r * n + col], (Dot<In, Acc>(a, b, k, n, r, col)))
+          << r << "," << col;
+    }
+  }
 }
 
 TEST_F(Cube950Test, MemoriesHaveThe950sCapacities) {
@@ -78,14 +83,7 @@ TEST_F(Cube950Test, MmadReadsAAsNzFractals) {
   for (uint32_t i = 0; i < b.size(); ++i) {
     b[i] = half(float(int(i * 5 % 7) - 3));
   }
-  const std::vector<float> c =
-      RunMmad<float>(m, k, n, a, b, MmadParams{}, ALayout::kNz);
-  for (uint32_t r = 0; r < m; ++r) {
-    for (uint32_t col = 0; col < n; ++col) {
-      ASSERT_EQ(c[r * n + col], (Dot<half, double>(a, b, k, n, r, col)))
-          << r << "," << col;
-    }
-  }
+  ExpectNzMmad<float, double>(m, k, n, a, b);
 }
 
 TEST_F(Cube950Test, MmadInt8IntoInt32ReadsAAsNz) {
@@ -97,17 +95,7 @@ TEST_F(Cube950Test, MmadInt8IntoInt32ReadsAAsNz) {
   for (uint32_t i = 0; i < b.size(); ++i) {
     b[i] = int8_t(int(i * 53 % 256) - 128);
   }
-  const std::vector<int32_t> c =
-      RunMmad<int32_t>(m, k, n, a, b, MmadParams{}, ALayout::kNz);
-  for (uint32_t r = 0; r < m; ++r) {
-    for (uint32_t col = 0; col < n; ++col) {
-      int64_t want = 0;
-      for (uint32_t i = 0; i < k; ++i) {
-        want += int64_t{a[r * k + i]} * int64_t{b[i * n + col]};
-      }
-      ASSERT_EQ(c[r * n + col], want) << r << "," << col;
-    }
-  }
+  ExpectNzMmad<int32_t, int64_t>(m, k, n, a, b);
 }
 
 TEST_F(Cube950Test, GemvReadsOneNdRowUnlessDisabled) {
@@ -133,10 +121,8 @@ TEST_F(Cube950Test, GemvReadsOneNdRowUnlessDisabled) {
 TEST_F(Cube950Test, LoopModeLeavesGmToL1CopiesAlone) {
   // SetLoopModePara's directions are GM <-> UB: a DataCopy into L1 moves
   // its count once even while the GM -> UB loop mode is set.
-  TPipe pipe;
-  TBuf<TPosition::A1> l1;
-  pipe.InitBuffer(l1, 256);
-  LocalTensor<half> a1 = l1.Get<half>();
+  CubeBuffers buf({{TPosition::A1, 256}});
+  LocalTensor<half> a1 = buf.Get<half>(TPosition::A1);
   for (uint32_t i = 0; i < 128; ++i) a1.SetValue(i, half(-1.0f));
   std::vector<half> host(128);
   for (uint32_t i = 0; i < host.size(); ++i) host[i] = half(float(i));
@@ -155,20 +141,15 @@ TEST_F(Cube950Test, LoopModeLeavesGmToL1CopiesAlone) {
 }
 
 TEST_F(Cube950Test, TheRemovedPathsAreRefused) {
-  TPipe pipe;
-  TBuf<TPosition::A1> l1;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l1, 4096);
-  pipe.InitBuffer(l0a, 2048);
-  pipe.InitBuffer(l0b, 2048);
-  pipe.InitBuffer(l0c, 4096);
+  CubeBuffers buf({{TPosition::A1, 4096},
+                   {TPosition::A2, 2048},
+                   {TPosition::B2, 2048},
+                   {TPosition::CO1, 4096}});
   std::vector<half> host(1024);
   GlobalTensor<half> gm;
   gm.SetGlobalBuffer(host.data(), host.size());
-  LocalTensor<half> a1 = l1.Get<half>();
-  LocalTensor<half> a2 = l0a.Get<half>();
+  LocalTensor<half> a1 = buf.Get<half>(TPosition::A1);
+  LocalTensor<half> a2 = buf.Get<half>(TPosition::A2);
   EXPECT_TRUE(FailsWith(
       [&] { LoadData(a2, gm, LoadData2DParams(0, 1, 0, 0, 0, false, 0)); },
       "LoadData<half> GM->L0A: not available on profile Ascend 950: the 950 "
@@ -194,24 +175,29 @@ TEST_F(Cube950Test, TheRemovedPathsAreRefused) {
   MmadParams p;
   p.m = p.n = 16;
   p.k = 64;
-  LocalTensor<float> c = l0c.Get<float>();
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   EXPECT_TRUE(FailsWith(
       [&] {
-        Mmad(l0c.Get<int32_t>(), l0a.Get<AscendC::int4b_t>(),
-             l0b.Get<AscendC::int4b_t>(), p);
+        Mmad(buf.Get<int32_t>(TPosition::CO1),
+             buf.Get<AscendC::int4b_t>(TPosition::A2),
+             buf.Get<AscendC::int4b_t>(TPosition::B2), p);
       },
       "not available on profile Ascend 950: the 950's cube has no int4 "
       "inputs; Cast int4b_t to int8_t first"));
   p.k = 16;
   p.kDirectionAlign = true;
   EXPECT_TRUE(FailsWith(
-      [&] { Mmad(c, l0a.Get<float>(), l0b.Get<float>(), p); },
+      [&] {
+        Mmad(c, buf.Get<float>(TPosition::A2), buf.Get<float>(TPosition::B2),
+             p);
+      },
       "mmadParams.kDirectionAlign is true; the 950 aligns float K to 8 only"));
   p.kDirectionAlign = false;
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::MmadWithSparse(l0c.Get<int32_t>(), l0a.Get<int8_t>(),
-                                l0b.Get<int8_t>(), p);
+        AscendC::MmadWithSparse(buf.Get<int32_t>(TPosition::CO1),
+                                buf.Get<int8_t>(TPosition::A2),
+                                buf.Get<int8_t>(TPosition::B2), p);
       },
       "MmadWithSparse<int32_t, int8_t>: not available on profile Ascend 950: "
       "the 950's cube has no 4:2 sparse matrices"));

@@ -8,12 +8,14 @@
 //
 // Extending: one TEST per behaviour; a new rule gets a FailsWith line with
 // its message. The tests run on the 950 profile (the fixture sets it and
-// gives the previous one back) on the thread's core made a cube core.
+// gives the previous one back) on the thread's core made a cube core
+// (Cube950Test, cube_core_test.h).
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -33,17 +35,14 @@ using AscendC::LoadData;
 using AscendC::LoadData2DParamsV2;
 using AscendC::LocalTensor;
 using AscendC::PaddingMode;
-using AscendC::TBuf;
-using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 using compat_test::ProfileScope;
+using cube_test::CubeBuffers;
+using cube_test::RuleCase;
 using normgrad_ascendc::Profile;
 
-class CubeGmL1950Test : public CubeCoreTest {
- protected:
-  ProfileScope profile_{Profile::k950};
-};
+using CubeGmL1950Test = Cube950Test;
 
 template <typename T>
 GlobalTensor<T> Gm(std::vector<T>& v) {
@@ -81,20 +80,13 @@ bool Same(T a, T b) {
 template <typename T>
 struct L1Tensor {
   L1Tensor(size_t elems, T sentinel, TPosition pos = TPosition::A1)
-      : count(elems) {
-    if (pos == TPosition::B1) {
-      pipe.InitBuffer(b1, static_cast<uint32_t>(elems * sizeof(T)));
-      t = b1.Get<T>();
-    } else {
-      pipe.InitBuffer(a1, static_cast<uint32_t>(elems * sizeof(T)));
-      t = a1.Get<T>();
-    }
+      : buf({{pos, static_cast<uint32_t>(elems * sizeof(T))}}),
+        t(buf.Get<T>(pos)),
+        count(elems) {
     for (size_t i = 0; i < elems; ++i) at(i) = sentinel;
   }
   T& at(size_t i) { return reinterpret_cast<T*>(t.view().declared_data())[i]; }
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::B1> b1;
+  CubeBuffers buf;
   LocalTensor<T> t;
   size_t count;
 };
@@ -131,6 +123,7 @@ std::vector<T> Dn2NzReference(const std::vector<T>& src,
 
 template <typename T>
 void Dn2NzCase(const Dn2NzParams& p, size_t src_elems, size_t dst_elems) {
+  SCOPED_TRACE(normgrad_ascendc::TypeName<T>());
   L1Tensor<T> l1(dst_elems, Val<T>(-3));
   std::vector<T> before(dst_elems, Val<T>(-3));
   std::vector<T> src = Counting<T>(src_elems);
@@ -286,13 +279,11 @@ TEST_F(CubeGmL1950Test, Dn2NzRefusesOverlappingPiecesAndOutOfRangeAccess) {
 }
 
 TEST_F(CubeGmL1950Test, Dn2NzTakesL1PositionsOnly) {
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  pipe.InitBuffer(l0a, 512);
+  CubeBuffers buf({{TPosition::A2, 512}});
   std::vector<half> src = Counting<half>(256);
   EXPECT_TRUE(FailsWith(
       [&] {
-        DataCopy(l0a.Get<half>(), Gm(src),
+        DataCopy(buf.Get<half>(TPosition::A2), Gm(src),
                  Dn2NzParams(1, 16, 16, 0, 16, 16, 1, 0));
       },
       "DataCopy<half> GM->L1 (Dn2NzParams): dst LocalTensor is at position "
@@ -361,43 +352,30 @@ TEST_F(CubeGmL1950Test, LoadDataV2ChecksItsRulesAndStepsOf0MoveNothing) {
   p.kStep = 0;
   LoadData(l1.t, gm, p);
   for (size_t e = 0; e < 1024; ++e) ASSERT_TRUE(Same(l1.at(e), Val<half>(-3)));
-  const char* api = "LoadData<half> GM->L1 (LoadData2DParamsV2): ";
-  const auto fails = [&](LoadData2DParamsV2 q, const std::string& rule) {
-    return FailsWith([&] { LoadData(l1.t, gm, q); }, api + rule);
+  const std::string api = "LoadData<half> GM->L1 (LoadData2DParamsV2): ";
+  const RuleCase<LoadData2DParamsV2> cases[] = {
+      {LoadData2DParamsV2(0, 0, 256, 1, 0, 0, false, 0),
+       "loadDataParams.mStep 256 is out of range [0, 255]"},
+      {LoadData2DParamsV2(0, 0, 1, 256, 0, 0, false, 0),
+       "loadDataParams.kStep 256 is out of range [0, 255]"},
+      {LoadData2DParamsV2(0, 0, 1, 1, 0, 0, true, 0),
+       "loadDataParams.ifTranspose is true; the GM -> L1 path does not "
+       "transpose"},
+      {LoadData2DParamsV2(0, 0, 2, 2, 2, 1, false, 0),
+       "loadDataParams.dstStride 1 is less than mStep 2: the destination "
+       "fractal columns would overlap"},
+      {LoadData2DParamsV2(0, 0, 2, 3, 2, 2, false, 0),
+       "the fractals written reaches 3072 bytes into dst, past the end of "
+       "its 2048 bytes"},
+      {LoadData2DParamsV2(0, 0, 2, 1, -1, 2, false, 0),
+       "loadDataParams.srcStride -1 is negative; it counts the fractals from "
+       "one K column of the source to the next"},
+      {LoadData2DParamsV2(0, 8, 2, 1, 2, 2, false, 0),
+       "the access reaches element 4608 of src"},
   };
-  LoadData2DParamsV2 q;
-  q.mStep = 256;
-  q.kStep = 1;
-  EXPECT_TRUE(fails(q, "loadDataParams.mStep 256 is out of range [0, 255]"));
-  q.mStep = 1;
-  q.kStep = 256;
-  EXPECT_TRUE(fails(q, "loadDataParams.kStep 256 is out of range [0, 255]"));
-  q.kStep = 1;
-  q.ifTranspose = true;
-  EXPECT_TRUE(fails(q,
-                    "loadDataParams.ifTranspose is true; the GM -> L1 path "
-                    "does not transpose"));
-  q.ifTranspose = false;
-  q.mStep = 2;
-  q.kStep = 2;
-  q.srcStride = 2;
-  q.dstStride = 1;
-  EXPECT_TRUE(fails(q,
-                    "loadDataParams.dstStride 1 is less than mStep 2: the "
-                    "destination fractal columns would overlap"));
-  q.dstStride = 2;
-  q.kStep = 3;
-  EXPECT_TRUE(fails(q,
-                    "the fractals written reaches 3072 bytes into dst, past "
-                    "the end of its 2048 bytes"));
-  q.kStep = 1;
-  q.srcStride = -1;
-  EXPECT_TRUE(fails(q,
-                    "loadDataParams.srcStride -1 is negative; it counts the "
-                    "fractals from one K column of the source to the next"));
-  q.kStartPosition = 8;
-  q.srcStride = 2;
-  EXPECT_TRUE(fails(q, "the access reaches element 4608 of src"));
+  for (const auto& c : cases) {
+    EXPECT_TRUE(FailsWith([&] { LoadData(l1.t, gm, c.params); }, api + c.rule));
+  }
 }
 
 // ---- DataCopyPad GM -> L1 --------------------------------------------------

@@ -12,16 +12,19 @@
 // references index the matrices element by element from the pages' formulas;
 // they share no code with the moves.
 //
-// Extending: one TEST per behaviour; a new rule gets a FailsWith line.
+// Extending: one TEST per behaviour; a new rule gets a row in its test's
+// table of cases (each failure names its case).
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "compat_test.h"
 #include "cube_core_test.h"
+#include "cube_mmad_run.h"
 #include "kernel_operator.h"
 #include "normgrad_ascendc/runtime/profile.h"
 
@@ -33,33 +36,48 @@ using AscendC::LoadData2dTransposeParams;
 using AscendC::LoadData2dTransposeParamsV2;
 using AscendC::LoadDataWithTranspose;
 using AscendC::LocalTensor;
-using AscendC::TBuf;
-using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
+using cube_test::CubeBuffers;
+using cube_test::RuleCase;
 using normgrad_ascendc::Profile;
 
-// Each test runs on the 950 profile, the profile before it given back after.
-class Load950Test : public CubeCoreTest {
- private:
-  compat_test::ProfileScope profile_{Profile::k950};
-};
+// Each test runs on the 950 profile (cube_core_test.h).
+using Load950Test = Cube950Test;
 
-// Element (r, c) of an Nz matrix whose fractal columns are `stride`
-// fractals apart: fractal (r / 16, c / c0) is fractal (c / c0) * stride +
-// r / 16, row major inside.
+// Element (r, c) of an Nz matrix of T whose fractal columns are `stride`
+// fractals apart (cube_mmad_run.h's Nz, C0 = 32 bytes of T); an Nz C in
+// L0C (16 x 16 fractals).
 template <typename T>
-uint64_t NzIndex(uint32_t r, uint32_t c, uint32_t stride) {
-  const uint32_t c0 = 32 / sizeof(T);
-  return (uint64_t{c / c0} * stride + r / 16) * (512 / sizeof(T)) +
-         (r % 16) * c0 + c % c0;
+size_t NzIndex(uint32_t r, uint32_t c, uint32_t stride) {
+  return cube_test::NzAIndex(r, c, stride, 32 / sizeof(T));
 }
+using cube_test::NzOutIndex;
 
 template <typename T>
 std::vector<T> Pattern(size_t n) {
   std::vector<T> v(n);
   for (size_t i = 0; i < n; ++i) v[i] = T(int(i % 119) - 59);
   return v;
+}
+
+// A case's name for the failures of a check run with it.
+std::string CaseName(const char* type, const LoadData2DParamsV2& p) {
+  char name[160];
+  std::snprintf(name, sizeof name,
+                "%s start (%u, %u) steps (%u, %u) strides (%d, %u)%s", type,
+                p.mStartPosition, p.kStartPosition, p.mStep, p.kStep,
+                p.srcStride, p.dstStride, p.ifTranspose ? " transposed" : "");
+  return name;
+}
+std::string CaseName(const char* type, const LoadData2dTransposeParamsV2& p) {
+  char name[160];
+  std::snprintf(name, sizeof name,
+                "%s startIndex %u repeatTimes %u srcStride %u dstGap %u "
+                "dstFracGap %u srcFracGap %u addrMode %u",
+                type, p.startIndex, p.repeatTimes, p.srcStride, p.dstGap,
+                p.dstFracGap, p.srcFracGap, p.addrMode);
+  return name;
 }
 
 // LoadData2DParamsV2 against the page: the block of mStep x kStep fractals
@@ -71,18 +89,14 @@ template <typename T>
 void CheckV2(const LoadData2DParamsV2& p, TPosition where) {
   const uint32_t c0 = 32 / sizeof(T);
   const uint32_t side = sizeof(T) == 1 ? 32 : 16;
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  TBuf<TPosition::B2> b2;
-  pipe.InitBuffer(a1, 64 * 1024);
-  pipe.InitBuffer(a2, 32 * 1024);
-  pipe.InitBuffer(b2, 32 * 1024);
-  LocalTensor<T> src = a1.Get<T>();
+  SCOPED_TRACE(CaseName(normgrad_ascendc::TypeName<T>(), p));
+  CubeBuffers buf({{TPosition::A1, 64 * 1024},
+                   {TPosition::A2, 32 * 1024},
+                   {TPosition::B2, 32 * 1024}});
+  LocalTensor<T> src = buf.Get<T>(TPosition::A1);
   const std::vector<T> values = Pattern<T>(64 * 1024 / sizeof(T));
   std::memcpy(static_cast<void*>(src.GetPhyAddr()), values.data(), 64 * 1024);
-  LocalTensor<T> dst = where == TPosition::B2 ? b2.Get<T>() : a2.Get<T>();
-  const std::vector<T> before = Pattern<T>(32 * 1024 / sizeof(T));
+  LocalTensor<T> dst = buf.Get<T>(where);
   std::vector<T> zero(32 * 1024 / sizeof(T), T(0));
   std::memcpy(static_cast<void*>(dst.GetPhyAddr()), zero.data(), 32 * 1024);
   LoadData(dst, src, p);
@@ -129,76 +143,54 @@ TEST_F(Load950Test, V2TransposesEachSquareWhereItStands) {
 }
 
 TEST_F(Load950Test, V2StepsOfZeroMoveNothing) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 512);
-  pipe.InitBuffer(a2, 512);
-  LocalTensor<half> dst = a2.Get<half>();
+  CubeBuffers buf({{TPosition::A1, 512}, {TPosition::A2, 512}});
+  LocalTensor<half> dst = buf.Get<half>(TPosition::A2);
   dst.SetValue(0, half(7.0f));
   // Far past both ends, yet a NOP: nothing is read or written.
-  LoadData(dst, a1.Get<half>(),
+  LoadData(dst, buf.Get<half>(TPosition::A1),
            LoadData2DParamsV2(90, 90, 0, 4, 9, 9, false, 0));
-  LoadData(dst, a1.Get<half>(),
+  LoadData(dst, buf.Get<half>(TPosition::A1),
            LoadData2DParamsV2(90, 90, 4, 0, 9, 9, false, 0));
   EXPECT_EQ(float(dst.GetValue(0)), 7.0f);
 }
 
 TEST_F(Load950Test, V2Rules) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 4096);
-  pipe.InitBuffer(a2, 2048);
-  const LocalTensor<float> src = a1.Get<float>();
-  const LocalTensor<float> dst = a2.Get<float>();
+  CubeBuffers buf({{TPosition::A1, 4096}, {TPosition::A2, 2048}});
+  const LocalTensor<float> src = buf.Get<float>(TPosition::A1);
+  const LocalTensor<float> dst = buf.Get<float>(TPosition::A2);
   const std::string api = "LoadData<float>(LoadData2DParamsV2) L1->L0A: ";
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadData(dst, src, LoadData2DParamsV2(0, 0, 256, 1, 1, 1, false, 0));
-      },
-      api + "loadDataParams.mStep 256 is out of range [0, 255]"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 300, 1, 1, false, 0));
-      },
-      api + "loadDataParams.kStep 300 is out of range [0, 255]"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 1, -2, 1, false, 0));
-      },
-      api + "loadDataParams.srcStride -2 is negative; it counts the fractals "
-            "between two columns of src"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 3, 1, 1, true, 0));
-      },
-      api + "loadDataParams.kStep 3 with ifTranspose; a 32-bit type "
-            "transposes squares of 2 fractal columns, so kStep must be a "
-            "multiple of 2"));
-  // src: fractal (kStart 1 + 1) x 3 + 1 = 7 ends at 4096 (fits); 8 does not.
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadData(dst, src, LoadData2DParamsV2(2, 1, 1, 2, 3, 1, false, 0));
-      },
-      api + "the fractals read reaches 4608 bytes into src, past the end of "
-            "its 4096 bytes"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadData(dst, src, LoadData2DParamsV2(0, 0, 1, 2, 1, 4, false, 0));
-      },
-      api + "the fractals written reaches 2560 bytes into dst, past the end "
-            "of its 2048 bytes"));
+  const RuleCase<LoadData2DParamsV2> cases[] = {
+      {LoadData2DParamsV2(0, 0, 256, 1, 1, 1, false, 0),
+       "loadDataParams.mStep 256 is out of range [0, 255]"},
+      {LoadData2DParamsV2(0, 0, 1, 300, 1, 1, false, 0),
+       "loadDataParams.kStep 300 is out of range [0, 255]"},
+      {LoadData2DParamsV2(0, 0, 1, 1, -2, 1, false, 0),
+       "loadDataParams.srcStride -2 is negative; it counts the fractals "
+       "between two columns of src"},
+      {LoadData2DParamsV2(0, 0, 1, 3, 1, 1, true, 0),
+       "loadDataParams.kStep 3 with ifTranspose; a 32-bit type transposes "
+       "squares of 2 fractal columns, so kStep must be a multiple of 2"},
+      // src: fractal (kStart 1 + 1) x 3 + 1 = 7 ends at 4096 (fits); 8 does
+      // not.
+      {LoadData2DParamsV2(2, 1, 1, 2, 3, 1, false, 0),
+       "the fractals read reaches 4608 bytes into src, past the end of its "
+       "4096 bytes"},
+      {LoadData2DParamsV2(0, 0, 1, 2, 1, 4, false, 0),
+       "the fractals written reaches 2560 bytes into dst, past the end of "
+       "its 2048 bytes"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_TRUE(FailsWith([&] { LoadData(dst, src, c.params); }, api + c.rule));
+  }
   EXPECT_TRUE(FailsWith(
       [&] {
         LoadData(src, src, LoadData2DParamsV2(0, 0, 1, 1, 1, 1, false, 0));
       },
       "dst LocalTensor is at position A1; it must be at A2 (L0A) or B2 (L0B)"));
-  const LocalTensor<int8_t> src8 = a1.Get<int8_t>();
-  const LocalTensor<int8_t> dst8 = a2.Get<int8_t>();
   EXPECT_TRUE(FailsWith(
       [&] {
-        LoadData(dst8, src8, LoadData2DParamsV2(0, 0, 3, 1, 4, 4, true, 0));
+        LoadData(buf.Get<int8_t>(TPosition::A2), buf.Get<int8_t>(TPosition::A1),
+                 LoadData2DParamsV2(0, 0, 3, 1, 4, 4, true, 0));
       },
       "LoadData<int8_t>(LoadData2DParamsV2) L1->L0A: loadDataParams.mStep 3 "
       "with ifTranspose; a 8-bit type transposes squares of 2 fractal rows, "
@@ -207,14 +199,10 @@ TEST_F(Load950Test, V2Rules) {
 
 TEST_F(Load950Test, V2IsThe950s) {
   normgrad_ascendc::SetProfile(Profile::kA2);
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 512);
-  pipe.InitBuffer(a2, 512);
+  CubeBuffers buf({{TPosition::A1, 512}, {TPosition::A2, 512}});
   EXPECT_TRUE(FailsWith(
       [&] {
-        LoadData(a2.Get<half>(), a1.Get<half>(),
+        LoadData(buf.Get<half>(TPosition::A2), buf.Get<half>(TPosition::A1),
                  LoadData2DParamsV2(0, 0, 1, 1, 1, 1, false, 0));
       },
       "LoadData<half>(LoadData2DParamsV2) L1->L0A: not available on profile "
@@ -222,7 +210,8 @@ TEST_F(Load950Test, V2IsThe950s) {
       "LoadData2DParams"));
   EXPECT_TRUE(FailsWith(
       [&] {
-        LoadDataWithTranspose(a2.Get<half>(), a1.Get<half>(),
+        LoadDataWithTranspose(buf.Get<half>(TPosition::A2),
+                              buf.Get<half>(TPosition::A1),
                               LoadData2dTransposeParamsV2(0, 1, 0, 0, 0, 0, 0));
       },
       "LoadDataWithTranspose<half>(LoadData2dTransposeParamsV2) L1->L0B: not "
@@ -231,7 +220,7 @@ TEST_F(Load950Test, V2IsThe950s) {
   EXPECT_TRUE(FailsWith(
       [&] {
         AscendC::LoadData<TPosition::A2, TPosition::A1>(
-            a2.Get<half>(), a1.Get<half>(),
+            buf.Get<half>(TPosition::A2), buf.Get<half>(TPosition::A1),
             AscendC::Load2DBitModeParam(
                 LoadData2DParamsV2(0, 0, 1, 1, 1, 1, false, 0)));
       },
@@ -251,15 +240,12 @@ void CheckTransposeV2(const LoadData2dTransposeParamsV2& p) {
   const uint32_t per = 512 / sizeof(T);
   const uint32_t side = sizeof(T) == 1 ? 32 : 16;
   const uint32_t fractals = sizeof(T) == 2 ? 1 : 2;
-  TPipe pipe;
-  TBuf<TPosition::B1> b1;
-  TBuf<TPosition::B2> b2;
-  pipe.InitBuffer(b1, 32 * 1024);
-  pipe.InitBuffer(b2, 32 * 1024);
-  LocalTensor<T> src = b1.Get<T>();
+  SCOPED_TRACE(CaseName(normgrad_ascendc::TypeName<T>(), p));
+  CubeBuffers buf({{TPosition::B1, 32 * 1024}, {TPosition::B2, 32 * 1024}});
+  LocalTensor<T> src = buf.Get<T>(TPosition::B1);
   const std::vector<T> values = Pattern<T>(32 * 1024 / sizeof(T));
   std::memcpy(static_cast<void*>(src.GetPhyAddr()), values.data(), 32 * 1024);
-  LocalTensor<T> dst = b2.Get<T>();
+  LocalTensor<T> dst = buf.Get<T>(TPosition::B2);
   LoadDataWithTranspose(dst, src, p);
   // Element (r, c) of a square: its fractal and the element in it.
   const auto place = [&](uint32_t r, uint32_t c, uint32_t* frac) {
@@ -298,62 +284,39 @@ TEST_F(Load950Test, TransposeV2ReadsTheSquaresFractalsApart) {
 }
 
 TEST_F(Load950Test, TransposeV2Rules) {
-  TPipe pipe;
-  TBuf<TPosition::B1> b1;
-  TBuf<TPosition::A2> a2;
-  TBuf<TPosition::B2> b2;
-  pipe.InitBuffer(b1, 2048);
-  pipe.InitBuffer(a2, 1024);
-  pipe.InitBuffer(b2, 1024);
-  const LocalTensor<float> src = b1.Get<float>();
-  const LocalTensor<float> dst = b2.Get<float>();
+  CubeBuffers buf(
+      {{TPosition::B1, 2048}, {TPosition::A2, 1024}, {TPosition::B2, 1024}});
+  const LocalTensor<float> src = buf.Get<float>(TPosition::B1);
+  const LocalTensor<float> dst = buf.Get<float>(TPosition::B2);
   const std::string api =
       "LoadDataWithTranspose<float>(LoadData2dTransposeParamsV2) L1->L0B: ";
+  using Params = LoadData2dTransposeParamsV2;
+  const RuleCase<Params> cases[] = {
+      {Params(0, 0, 0, 0, 0, 0, 0),
+       "loadDataParams.repeatTimes 0 is out of range [1, 255]"},
+      {Params(0, 1, 0, 0, 0, 0, 2),
+       "loadDataParams.addrMode 2 is out of range [0, 1]"},
+      {Params(1, 3, 1, 1, 0, 0, 1),
+       "loadDataParams.addrMode 1 from startIndex 1 steps 2 fractals down "
+       "(repeatTimes 3 x srcStride 1): below fractal 0"},
+      // Square 0 reads fractals 1 and 1 + 3 = 4: past 2048 bytes.
+      {Params(1, 1, 0, 0, 0, 2, 0),
+       "the fractals read reaches 2560 bytes into src, past the end of its "
+       "2048 bytes"},
+      {Params(0, 1, 0, 0, 1, 0, 0),
+       "the fractals written reaches 1536 bytes into dst, past the end of "
+       "its 1024 bytes"},
+      {Params(0, 2, 0, 0, 0, 0, 0),
+       "loadDataParams.dstFracGap 0 and dstGap 0 put fractal 1 of square 0 "
+       "on fractal 0 of square 1; the transposed fractals must not overlap"},
+  };
+  for (const auto& c : cases) {
+    EXPECT_TRUE(FailsWith([&] { LoadDataWithTranspose(dst, src, c.params); },
+                          api + c.rule));
+  }
   EXPECT_TRUE(FailsWith(
       [&] {
-        LoadDataWithTranspose(dst, src,
-                              LoadData2dTransposeParamsV2(0, 0, 0, 0, 0, 0, 0));
-      },
-      api + "loadDataParams.repeatTimes 0 is out of range [1, 255]"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadDataWithTranspose(dst, src,
-                              LoadData2dTransposeParamsV2(0, 1, 0, 0, 0, 0, 2));
-      },
-      api + "loadDataParams.addrMode 2 is out of range [0, 1]"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadDataWithTranspose(dst, src,
-                              LoadData2dTransposeParamsV2(1, 3, 1, 1, 0, 0, 1));
-      },
-      api + "loadDataParams.addrMode 1 from startIndex 1 steps 2 fractals "
-            "down (repeatTimes 3 x srcStride 1): below fractal 0"));
-  // Square 0 reads fractals 1 and 1 + 3 = 4: past 2048 bytes.
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadDataWithTranspose(dst, src,
-                              LoadData2dTransposeParamsV2(1, 1, 0, 0, 0, 2, 0));
-      },
-      api + "the fractals read reaches 2560 bytes into src, past the end of "
-            "its 2048 bytes"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadDataWithTranspose(dst, src,
-                              LoadData2dTransposeParamsV2(0, 1, 0, 0, 1, 0, 0));
-      },
-      api + "the fractals written reaches 1536 bytes into dst, past the end "
-            "of its 1024 bytes"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadDataWithTranspose(dst, src,
-                              LoadData2dTransposeParamsV2(0, 2, 0, 0, 0, 0, 0));
-      },
-      api + "loadDataParams.dstFracGap 0 and dstGap 0 put fractal 1 of "
-            "square 0 on fractal 0 of square 1; the transposed fractals must "
-            "not overlap"));
-  EXPECT_TRUE(FailsWith(
-      [&] {
-        LoadDataWithTranspose(a2.Get<float>(), src,
+        LoadDataWithTranspose(buf.Get<float>(TPosition::A2), src,
                               LoadData2dTransposeParamsV2(0, 1, 0, 0, 0, 0, 0));
       },
       "dst LocalTensor is at position A2; it must be at B2 (L0B)"));
@@ -361,21 +324,17 @@ TEST_F(Load950Test, TransposeV2Rules) {
 
 // The Atlas A2/A3 form keeps its L1 -> L0B path on the 950 and loses L0A.
 TEST_F(Load950Test, TransposeWithA2ParamsMovesIntoL0BOnly) {
-  TPipe pipe;
-  TBuf<TPosition::B1> b1;
-  TBuf<TPosition::A2> a2;
-  TBuf<TPosition::B2> b2;
-  pipe.InitBuffer(b1, 512);
-  pipe.InitBuffer(a2, 512);
-  pipe.InitBuffer(b2, 512);
-  LocalTensor<half> src = b1.Get<half>();
+  CubeBuffers buf(
+      {{TPosition::B1, 512}, {TPosition::A2, 512}, {TPosition::B2, 512}});
+  LocalTensor<half> src = buf.Get<half>(TPosition::B1);
   for (uint32_t i = 0; i < 256; ++i) src.SetValue(i, half(float(i % 64)));
-  LoadDataWithTranspose(b2.Get<half>(), src,
+  LoadDataWithTranspose(buf.Get<half>(TPosition::B2), src,
                         LoadData2dTransposeParams(0, 1, 0, 0, 0, 0));
-  EXPECT_EQ(float(b2.Get<half>().GetValue(1)), 16.0f);  // (0, 1) <- (1, 0)
+  EXPECT_EQ(float(buf.Get<half>(TPosition::B2).GetValue(1)),
+            16.0f);  // (0, 1) <- (1, 0)
   EXPECT_TRUE(FailsWith(
       [&] {
-        LoadDataWithTranspose(a2.Get<half>(), src,
+        LoadDataWithTranspose(buf.Get<half>(TPosition::A2), src,
                               LoadData2dTransposeParams(0, 1, 0, 0, 0, 0));
       },
       "LoadDataWithTranspose<half> L1->L0A: not available on profile Ascend "
@@ -403,25 +362,21 @@ TEST_F(Load950Test, Load2DBitModePacksTheV2Fields) {
 }
 
 TEST_F(Load950Test, Load2DBitModeMovesAsV2) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 16384);
-  pipe.InitBuffer(a2, 16384);
-  LocalTensor<half> src = a1.Get<half>();
+  CubeBuffers buf({{TPosition::A1, 16384}, {TPosition::A2, 16384}});
+  LocalTensor<half> src = buf.Get<half>(TPosition::A1);
   const std::vector<half> values = Pattern<half>(8192);
   std::memcpy(static_cast<void*>(src.GetPhyAddr()), values.data(), 16384);
   const LoadData2DParamsV2 v2(1, 1, 2, 3, 4, 2, true, 0);
-  LoadData(a2.Get<half>()[0], src, v2);
+  LoadData(buf.Get<half>(TPosition::A2)[0], src, v2);
   AscendC::LoadData<TPosition::A2, TPosition::A1>(
-      a2.Get<half>()[4096], src, AscendC::Load2DBitModeParam(v2));
-  EXPECT_EQ(std::memcmp(a2.Get<half>().GetPhyAddr(),
-                        a2.Get<half>()[4096].GetPhyAddr(), 8192),
+      buf.Get<half>(TPosition::A2)[4096], src, AscendC::Load2DBitModeParam(v2));
+  EXPECT_EQ(std::memcmp(buf.Get<half>(TPosition::A2).GetPhyAddr(),
+                        buf.Get<half>(TPosition::A2)[4096].GetPhyAddr(), 8192),
             0);
   EXPECT_TRUE(FailsWith(
       [&] {
         AscendC::LoadData<TPosition::B2, TPosition::A1>(
-            a2.Get<half>(), src, AscendC::Load2DBitModeParam(v2));
+            buf.Get<half>(TPosition::A2), src, AscendC::Load2DBitModeParam(v2));
       },
       "LoadData<half>(Load2DBitModeParam): dst LocalTensor is at position "
       "A2, not the Dst template argument B2"));
@@ -445,29 +400,59 @@ TEST_F(Load950Test, MmadBitModePacksMmadParams) {
 }
 
 TEST_F(Load950Test, MmadBitModeRules) {
-  TPipe pipe;
-  TBuf<TPosition::A2> a2;
-  TBuf<TPosition::B2> b2;
-  TBuf<TPosition::CO1> co1;
-  pipe.InitBuffer(a2, 4096);
-  pipe.InitBuffer(b2, 4096);
-  pipe.InitBuffer(co1, 8192);
+  CubeBuffers buf(
+      {{TPosition::A2, 4096}, {TPosition::B2, 4096}, {TPosition::CO1, 8192}});
   AscendC::MmadBitModeParams p;
   p.SetM(16);
   p.SetN(16);
   p.SetK(32);
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::Mmad(co1.Get<float>(), a2.Get<half>(), b2.Get<half>(), p);
+        AscendC::Mmad(buf.Get<float>(TPosition::CO1),
+                      buf.Get<half>(TPosition::A2),
+                      buf.Get<half>(TPosition::B2), p);
       },
       "Mmad(MmadBitModeParams): mmadParams k 32 is not a multiple of 64"));
   p.SetK(64);
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::Mmad(co1.Get<float>()[64], a2.Get<half>(), b2.Get<half>(), p);
+        AscendC::Mmad(buf.Get<float>(TPosition::CO1)[64],
+                      buf.Get<half>(TPosition::A2),
+                      buf.Get<half>(TPosition::B2), p);
       },
       "dst LocalTensor starts at L0C offset 256, which is not a multiple of "
       "1024 bytes"));
+}
+
+// Writes rows x cols small integers value(i, j) as half into `l1` as an Nz
+// matrix of `stride` fractal rows a column; returns them row major.
+template <typename F>
+std::vector<double> FillNz(const LocalTensor<half>& l1, uint32_t rows,
+                           uint32_t cols, uint32_t stride, F value) {
+  std::vector<double> v(rows * cols);
+  for (uint32_t i = 0; i < rows; ++i) {
+    for (uint32_t j = 0; j < cols; ++j) {
+      v[i * cols + j] = double(value(i, j));
+      l1.SetValue(uint32_t(NzIndex<half>(i, j, stride)),
+                  half(float(v[i * cols + j])));
+    }
+  }
+  return v;
+}
+
+// C (m x n in L0C, m1 fractal rows) is exactly the float64 product
+// Σ_x a[i][x] · b(x, j).
+template <typename B>
+void ExpectNzProduct(const LocalTensor<float>& c, const std::vector<double>& a,
+                     B b, uint32_t m, uint32_t k, uint32_t n, uint32_t m1) {
+  for (uint32_t i = 0; i < m; ++i) {
+    for (uint32_t j = 0; j < n; ++j) {
+      double want = 0;
+      for (uint32_t x = 0; x < k; ++x) want += a[i * k + x] * b(x, j);
+      ASSERT_EQ(double(c.GetValue(NzOutIndex(i, j, m1))), want)
+          << "C(" << i << ", " << j << ")";
+    }
+  }
 }
 
 // A (M x K) and B^T (N x K) as Nz matrices in L1, moved by LoadData2DParamsV2
@@ -477,64 +462,42 @@ TEST_F(Load950Test, MmadBitModeRules) {
 TEST_F(Load950Test, MmadAfterV2LoadsIsTheFloat64Product) {
   constexpr uint32_t m = 40, k = 64, n = 24;  // M and N not whole fractals
   constexpr uint32_t m1 = 3, n1 = 2, kc = 4;  // fractal rows; 16-half columns
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::B1> b1;
-  TBuf<TPosition::A2> a2;
-  TBuf<TPosition::B2> b2;
-  TBuf<TPosition::CO1> co1;
-  pipe.InitBuffer(a1, m1 * kc * 512);
-  pipe.InitBuffer(b1, n1 * kc * 512);
-  pipe.InitBuffer(a2, m1 * kc * 512);
-  pipe.InitBuffer(b2, n1 * kc * 512);
-  pipe.InitBuffer(co1, 2 * 8192);
-  std::vector<double> a(m * k), bt(n * k);
-  LocalTensor<half> a1t = a1.Get<half>();
-  LocalTensor<half> b1t = b1.Get<half>();
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < k; ++j) {
-      a[i * k + j] = double(int((i * 7 + j * 3) % 9) - 4);
-      a1t.SetValue(uint32_t(NzIndex<half>(i, j, m1)),
-                   half(float(a[i * k + j])));
-    }
-  }
-  for (uint32_t i = 0; i < n; ++i) {
-    for (uint32_t j = 0; j < k; ++j) {
-      bt[i * k + j] = double(int((i * 5 + j) % 7) - 3);
-      b1t.SetValue(uint32_t(NzIndex<half>(i, j, n1)),
-                   half(float(bt[i * k + j])));
-    }
-  }
-  LoadData(a2.Get<half>(), a1t,
+  CubeBuffers buf({{TPosition::A1, m1 * kc * 512},
+                   {TPosition::B1, n1 * kc * 512},
+                   {TPosition::A2, m1 * kc * 512},
+                   {TPosition::B2, n1 * kc * 512},
+                   {TPosition::CO1, 2 * 8192}});
+  LocalTensor<half> a1t = buf.Get<half>(TPosition::A1);
+  LocalTensor<half> b1t = buf.Get<half>(TPosition::B1);
+  const std::vector<double> a = FillNz(
+      a1t, m, k, m1,
+      [](uint32_t i, uint32_t j) { return int((i * 7 + j * 3) % 9) - 4; });
+  const std::vector<double> bt =
+      FillNz(b1t, n, k, n1,
+             [](uint32_t i, uint32_t j) { return int((i * 5 + j) % 7) - 3; });
+  LoadData(buf.Get<half>(TPosition::A2), a1t,
            LoadData2DParamsV2(0, 0, m1, kc, m1, m1, false, 0));
-  LoadData(b2.Get<half>(), b1t,
+  LoadData(buf.Get<half>(TPosition::B2), b1t,
            LoadData2DParamsV2(0, 0, n1, kc, n1, n1, false, 0));
   AscendC::MmadParams params;
   params.m = m;
   params.n = n;
   params.k = k;
-  LocalTensor<float> c = co1.Get<float>();
-  AscendC::Mmad(c, a2.Get<half>(), b2.Get<half>(), params);
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < n; ++j) {
-      double want = 0;
-      for (uint32_t x = 0; x < k; ++x) want += a[i * k + x] * bt[j * k + x];
-      // L0C is Nz: fractal (i / 16, j / 16) at (j / 16) x m1 + i / 16.
-      const uint32_t at =
-          ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
-      ASSERT_EQ(double(c.GetValue(at)), want) << "C(" << i << ", " << j << ")";
-    }
-  }
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
+  AscendC::Mmad(c, buf.Get<half>(TPosition::A2), buf.Get<half>(TPosition::B2),
+                params);
+  ExpectNzProduct(
+      c, a, [&](uint32_t x, uint32_t j) { return bt[j * k + x]; }, m, k, n, m1);
   AscendC::MmadBitModeParams bits;
   bits.SetM(m);
   bits.SetN(n);
   bits.SetK(k);
-  AscendC::Mmad(c[2048], a2.Get<half>(), b2.Get<half>(), bits);
+  AscendC::Mmad(c[2048], buf.Get<half>(TPosition::A2),
+                buf.Get<half>(TPosition::B2), bits);
   for (uint32_t i = 0; i < m; ++i) {  // the elements Mmad writes
     for (uint32_t j = 0; j < n; ++j) {
-      const uint32_t at =
-          ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
-      ASSERT_EQ(c.GetValue(2048 + at), c.GetValue(at))
+      ASSERT_EQ(c.GetValue(2048 + NzOutIndex(i, j, m1)),
+                c.GetValue(NzOutIndex(i, j, m1)))
           << "C(" << i << ", " << j << ")";
     }
   }
@@ -543,14 +506,10 @@ TEST_F(Load950Test, MmadAfterV2LoadsIsTheFloat64Product) {
 // LoadData with LoadData2DParams on the 950: its page says dstGap has no
 // effect, so the fractals land one after another.
 TEST_F(Load950Test, LoadData2DIgnoresDstGap) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::B2> b2;
-  pipe.InitBuffer(a1, 4096);
-  pipe.InitBuffer(b2, 4096);
-  LocalTensor<half> src = a1.Get<half>();
+  CubeBuffers buf({{TPosition::A1, 4096}, {TPosition::B2, 4096}});
+  LocalTensor<half> src = buf.Get<half>(TPosition::A1);
   for (uint32_t i = 0; i < 2048; ++i) src.SetValue(i, half(float(i % 512)));
-  LocalTensor<half> dst = b2.Get<half>();
+  LocalTensor<half> dst = buf.Get<half>(TPosition::B2);
   // Fractals 1, 3 and 5 of src; dstGap 2 would put them 3 fractals apart.
   LoadData(dst, src, AscendC::LoadData2DParams(1, 3, 2, 0, 2, false, 0));
   for (uint32_t i = 0; i < 3; ++i) {
@@ -569,55 +528,34 @@ TEST_F(Load950Test, LoadData2DIgnoresDstGap) {
 TEST_F(Load950Test, MmadAfterTransposedV2LoadOfB) {
   constexpr uint32_t m = 20, k = 48, n = 40;
   constexpr uint32_t m1 = 2, k1 = 3, n1 = 3;  // 16-element blocks
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::B1> b1;
-  TBuf<TPosition::A2> a2;
-  TBuf<TPosition::B2> b2;
-  TBuf<TPosition::CO1> co1;
-  pipe.InitBuffer(a1, m1 * k1 * 512);
-  pipe.InitBuffer(b1, k1 * n1 * 512);
-  pipe.InitBuffer(a2, m1 * k1 * 512);
-  pipe.InitBuffer(b2, k1 * n1 * 512);
-  pipe.InitBuffer(co1, m1 * n1 * 1024);
-  std::vector<double> a(m * k), b(k * n);
-  LocalTensor<half> a1t = a1.Get<half>();
-  LocalTensor<half> b1t = b1.Get<half>();
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < k; ++j) {
-      a[i * k + j] = double(int((i * 3 + j * 5) % 11) - 5);
-      a1t.SetValue(uint32_t(NzIndex<half>(i, j, m1)),
-                   half(float(a[i * k + j])));
-    }
-  }
-  for (uint32_t i = 0; i < k; ++i) {
-    for (uint32_t j = 0; j < n; ++j) {
-      b[i * n + j] = double(int((i * 7 + j) % 9) - 4);
-      b1t.SetValue(uint32_t(NzIndex<half>(i, j, k1)),
-                   half(float(b[i * n + j])));
-    }
-  }
-  LoadData(a2.Get<half>(), a1t,
+  CubeBuffers buf({{TPosition::A1, m1 * k1 * 512},
+                   {TPosition::B1, k1 * n1 * 512},
+                   {TPosition::A2, m1 * k1 * 512},
+                   {TPosition::B2, k1 * n1 * 512},
+                   {TPosition::CO1, m1 * n1 * 1024}});
+  LocalTensor<half> a1t = buf.Get<half>(TPosition::A1);
+  LocalTensor<half> b1t = buf.Get<half>(TPosition::B1);
+  const std::vector<double> a = FillNz(
+      a1t, m, k, m1,
+      [](uint32_t i, uint32_t j) { return int((i * 3 + j * 5) % 11) - 5; });
+  const std::vector<double> b =
+      FillNz(b1t, k, n, k1,
+             [](uint32_t i, uint32_t j) { return int((i * 7 + j) % 9) - 4; });
+  LoadData(buf.Get<half>(TPosition::A2), a1t,
            LoadData2DParamsV2(0, 0, m1, k1, m1, m1, false, 0));
   for (uint32_t kr = 0; kr < k1; ++kr) {
-    LoadData(b2.Get<half>()[kr * n1 * 256], b1t,
+    LoadData(buf.Get<half>(TPosition::B2)[kr * n1 * 256], b1t,
              LoadData2DParamsV2(kr, 0, 1, n1, k1, 1, true, 0));
   }
   AscendC::MmadParams params;
   params.m = m;
   params.n = n;
   params.k = k;
-  LocalTensor<float> c = co1.Get<float>();
-  AscendC::Mmad(c, a2.Get<half>(), b2.Get<half>(), params);
-  for (uint32_t i = 0; i < m; ++i) {
-    for (uint32_t j = 0; j < n; ++j) {
-      double want = 0;
-      for (uint32_t x = 0; x < k; ++x) want += a[i * k + x] * b[x * n + j];
-      const uint32_t at =
-          ((j / 16) * m1 + i / 16) * 256 + (i % 16) * 16 + j % 16;
-      ASSERT_EQ(double(c.GetValue(at)), want) << "C(" << i << ", " << j << ")";
-    }
-  }
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
+  AscendC::Mmad(c, buf.Get<half>(TPosition::A2), buf.Get<half>(TPosition::B2),
+                params);
+  ExpectNzProduct(
+      c, a, [&](uint32_t x, uint32_t j) { return b[x * n + j]; }, m, k, n, m1);
 }
 
 // A feature map of 2 channel blocks (C1 2, C0 16 halves), 4 high and 10
@@ -665,53 +603,57 @@ class Img2col950 : public Load950Test {
              uint32_t dst_stride) const {
     for (uint32_t m = 0; m < 48; ++m) {
       for (uint32_t k = 0; k < kCols; ++k) {
-        const uint32_t at =
-            ((k / 16) * dst_stride + m / 16) * 256 + (m % 16) * 16 + k % 16;
-        ASSERT_EQ(float(dst.GetValue(at)), Want(l1, m, k))
+        ASSERT_EQ(float(dst.GetValue(NzIndex<half>(m, k, dst_stride))),
+                  Want(l1, m, k))
             << "row " << m << " column " << k;
       }
     }
   }
+  // The feature map in L1 (A1, or B1 for `l0` B2) unfolded into `l0` with
+  // the columns `dst_stride` fractals apart: LoadData 3D after
+  // SetLoadDataRepeat, or LoadDataWithStride after its own repeat.
+  void LoadAndCheck(TPosition l0, uint32_t dst_stride, bool with_stride) {
+    const TPosition l1_position =
+        l0 == TPosition::B2 ? TPosition::B1 : TPosition::A1;
+    CubeBuffers buf({{l1_position, 4096}, {l0, 8 * dst_stride * 512}});
+    LocalTensor<half> l1 = buf.Get<half>(l1_position);
+    Fill(l1);
+    if (with_stride) {
+      AscendC::LoadDataRepeatParamWithStride repeat;
+      repeat.dstStride = dst_stride;
+      AscendC::SetLoadDataRepeatWithStride(repeat);
+      AscendC::LoadDataWithStride(buf.Get<half>(l0), l1, Params());
+    } else {
+      AscendC::LoadDataRepeatParam repeat;
+      repeat.dstStride = dst_stride;
+      AscendC::SetLoadDataRepeat(repeat);
+      LoadData(buf.Get<half>(l0), l1, Params());
+    }
+    Check(l1, buf.Get<half>(l0), dst_stride);
+  }
 };
 
 TEST_F(Img2col950, LoadData3DWritesNzColumnsDstStrideApart) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 4096);
-  pipe.InitBuffer(a2, 8 * 4 * 512);
-  LocalTensor<half> l1 = a1.Get<half>();
-  Fill(l1);
-  AscendC::LoadDataRepeatParam repeat;
-  repeat.dstStride = 4;  // one fractal between the columns' 3
-  AscendC::SetLoadDataRepeat(repeat);
-  LoadData(a2.Get<half>(), l1, Params());
-  Check(l1, a2.Get<half>(), 4);
+  LoadAndCheck(TPosition::A2, 4, false);  // one fractal between columns' 3
 }
 
 // With enTranspose into L0A the whole matrix is transposed (each fractal and
 // its place): the transpose (128 x 40, its columns padded to 48) as Nz, its
 // columns of fractals dstStride apart.
 TEST_F(Img2col950, TransposedIntoL0AIsTheTransposeAsNz) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 4096);
-  pipe.InitBuffer(a2, 3 * 9 * 512);
-  LocalTensor<half> l1 = a1.Get<half>();
+  CubeBuffers buf({{TPosition::A1, 4096}, {TPosition::A2, 3 * 9 * 512}});
+  LocalTensor<half> l1 = buf.Get<half>(TPosition::A1);
   Fill(l1);
   AscendC::LoadDataRepeatParam repeat;
   repeat.dstStride = 9;  // the transpose's 8 fractal rows and one spare
   AscendC::SetLoadDataRepeat(repeat);
   AscendC::LoadData3DParamsV2<half> p = Params();
   p.enTranspose = true;
-  LoadData(a2.Get<half>(), l1, p);
-  const LocalTensor<half> dst = a2.Get<half>();
+  LoadData(buf.Get<half>(TPosition::A2), l1, p);
+  const LocalTensor<half> dst = buf.Get<half>(TPosition::A2);
   for (uint32_t r = 0; r < kCols; ++r) {  // the transpose's rows: K
     for (uint32_t c = 0; c < 48; ++c) {   // its columns: M, padded
-      const uint32_t at =
-          ((c / 16) * 9 + r / 16) * 256 + (r % 16) * 16 + c % 16;
-      ASSERT_EQ(float(dst.GetValue(at)), Want(l1, c, r))
+      ASSERT_EQ(float(dst.GetValue(NzIndex<half>(r, c, 9))), Want(l1, c, r))
           << "transpose (" << r << ", " << c << ")";
     }
   }
@@ -719,45 +661,19 @@ TEST_F(Img2col950, TransposedIntoL0AIsTheTransposeAsNz) {
 
 // Into L0B the matrix is the Nz of Bᵀ (B's Zn), the same columns.
 TEST_F(Img2col950, LoadData3DIntoL0BIsTheSameNz) {
-  TPipe pipe;
-  TBuf<TPosition::B1> b1;
-  TBuf<TPosition::B2> b2;
-  pipe.InitBuffer(b1, 4096);
-  pipe.InitBuffer(b2, 8 * 5 * 512);
-  LocalTensor<half> l1 = b1.Get<half>();
-  Fill(l1);
-  AscendC::LoadDataRepeatParam repeat;
-  repeat.dstStride = 5;
-  AscendC::SetLoadDataRepeat(repeat);
-  LoadData(b2.Get<half>(), l1, Params());
-  Check(l1, b2.Get<half>(), 5);
+  LoadAndCheck(TPosition::B2, 5, false);
 }
 
 TEST_F(Img2col950, LoadDataWithStrideTakesItsOwnRepeat) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 4096);
-  pipe.InitBuffer(a2, 8 * 3 * 512);
-  LocalTensor<half> l1 = a1.Get<half>();
-  Fill(l1);
-  AscendC::LoadDataRepeatParamWithStride repeat;
-  repeat.dstStride = 3;  // the columns one after another
-  AscendC::SetLoadDataRepeatWithStride(repeat);
-  AscendC::LoadDataWithStride(a2.Get<half>(), l1, Params());
-  Check(l1, a2.Get<half>(), 3);
+  LoadAndCheck(TPosition::A2, 3, true);  // the columns one after another
 }
 
 TEST_F(Img2col950, Rules) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 4096);
-  pipe.InitBuffer(a2, 8 * 4 * 512);
-  LocalTensor<half> l1 = a1.Get<half>();
+  CubeBuffers buf({{TPosition::A1, 4096}, {TPosition::A2, 8 * 4 * 512}});
+  LocalTensor<half> l1 = buf.Get<half>(TPosition::A1);
   const std::string api = "LoadData<half> L1->L0A (LoadData3DParamsV2): ";
   EXPECT_TRUE(FailsWith(
-      [&] { LoadData(a2.Get<half>(), l1, Params()); },
+      [&] { LoadData(buf.Get<half>(TPosition::A2), l1, Params()); },
       api + "dstStride 0 (SetLoadDataRepeat or SetLoadDataRepeatWithStride, "
             "not called in this block) is less than the output's 3 fractal "
             "rows: on the 950 each column of fractals lands dstStride "
@@ -765,28 +681,26 @@ TEST_F(Img2col950, Rules) {
   AscendC::LoadDataRepeatParam repeat;
   repeat.dstStride = 2;
   AscendC::SetLoadDataRepeat(repeat);
-  EXPECT_TRUE(FailsWith([&] { LoadData(a2.Get<half>(), l1, Params()); },
-                        "dstStride 2 (SetLoadDataRepeat or "
-                        "SetLoadDataRepeatWithStride) is less than the "
-                        "output's 3 fractal rows"));
+  EXPECT_TRUE(
+      FailsWith([&] { LoadData(buf.Get<half>(TPosition::A2), l1, Params()); },
+                "dstStride 2 (SetLoadDataRepeat or "
+                "SetLoadDataRepeatWithStride) is less than the "
+                "output's 3 fractal rows"));
   repeat.dstStride = 5;  // 7 x 5 + 3 fractals: past the 32 of dst
   AscendC::SetLoadDataRepeat(repeat);
   EXPECT_TRUE(FailsWith(
-      [&] { LoadData(a2.Get<half>(), l1, Params()); },
+      [&] { LoadData(buf.Get<half>(TPosition::A2), l1, Params()); },
       api + "the fractals written reaches 19456 bytes into dst, past the end "
             "of its 16384 bytes"));
 }
 
 TEST_F(Load950Test, LoadDataWithStrideIsThe950s) {
   normgrad_ascendc::SetProfile(Profile::kA2);
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 512);
-  pipe.InitBuffer(a2, 512);
+  CubeBuffers buf({{TPosition::A1, 512}, {TPosition::A2, 512}});
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::LoadDataWithStride(a2.Get<half>(), a1.Get<half>(),
+        AscendC::LoadDataWithStride(buf.Get<half>(TPosition::A2),
+                                    buf.Get<half>(TPosition::A1),
                                     AscendC::LoadData3DParamsV2<half>());
       },
       "LoadDataWithStride<half>: not available on profile Atlas A2/A3: "
@@ -800,12 +714,8 @@ TEST_F(Load950Test, LoadDataWithStrideIsThe950s) {
 }
 
 TEST_F(Img2col950, BitModeLoadAfterBitModeSetFmatrix) {
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 4096);
-  pipe.InitBuffer(a2, 8 * 4 * 512);
-  LocalTensor<half> l1 = a1.Get<half>();
+  CubeBuffers buf({{TPosition::A1, 4096}, {TPosition::A2, 8 * 4 * 512}});
+  LocalTensor<half> l1 = buf.Get<half>(TPosition::A1);
   Fill(l1);
   const AscendC::SetFMatrixBitModeParams fmatrix(Params());
   EXPECT_EQ(fmatrix.GetConfig0(),
@@ -822,17 +732,22 @@ TEST_F(Img2col950, BitModeLoadAfterBitModeSetFmatrix) {
   EXPECT_EQ(packed.GetConfig1(), 1ull | (1ull << 6) | (2ull << 12) |
                                      (2ull << 20) | (1ull << 28) |
                                      (1ull << 36) | (32ull << 48));
-  AscendC::LoadData<TPosition::A2, TPosition::A1>(a2.Get<half>(), l1, packed);
-  Check(l1, a2.Get<half>(), 4);
+  AscendC::LoadData<TPosition::A2, TPosition::A1>(buf.Get<half>(TPosition::A2),
+                                                  l1, packed);
+  Check(l1, buf.Get<half>(TPosition::A2), 4);
+  // The template positions are checked as for Load2DBitModeParam.
+  EXPECT_TRUE(FailsWith(
+      [&] {
+        AscendC::LoadData<TPosition::A2, TPosition::B1>(
+            buf.Get<half>(TPosition::A2), l1, packed);
+      },
+      "LoadData<half>(Load3DBitModeParam): src LocalTensor is at position "
+      "A1, not the Src template argument B1"));
 }
 
 TEST_F(Load950Test, Img2colBitModesAreThe950s) {
   normgrad_ascendc::SetProfile(Profile::kA2);
-  TPipe pipe;
-  TBuf<TPosition::A1> a1;
-  TBuf<TPosition::A2> a2;
-  pipe.InitBuffer(a1, 512);
-  pipe.InitBuffer(a2, 512);
+  CubeBuffers buf({{TPosition::A1, 512}, {TPosition::A2, 512}});
   EXPECT_TRUE(FailsWith(
       [&] {
         AscendC::SetFmatrix(AscendC::SetFMatrixBitModeParams(),
@@ -843,7 +758,8 @@ TEST_F(Load950Test, Img2colBitModesAreThe950s) {
   EXPECT_TRUE(FailsWith(
       [&] {
         AscendC::LoadData<TPosition::A2, TPosition::A1>(
-            a2.Get<half>(), a1.Get<half>(), AscendC::Load3DBitModeParam());
+            buf.Get<half>(TPosition::A2), buf.Get<half>(TPosition::A1),
+            AscendC::Load3DBitModeParam());
       },
       "LoadData<half>(Load3DBitModeParam): not available on profile Atlas "
       "A2/A3"));

@@ -23,33 +23,20 @@
 
 #include "compat_test.h"
 #include "cube_core_test.h"
+#include "cube_mmad_run.h"
 #include "kernel_operator.h"
 
 namespace {
 
 using AscendC::LocalTensor;
 using AscendC::MmadParams;
-using AscendC::TBuf;
-using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
+using cube_test::CubeBuffers;
 using normgrad_ascendc::Profile;
 
-class CubeMxTest : public CubeCoreTest {
- protected:
-  void SetUp() override {
-    saved_ = normgrad_ascendc::CurrentProfile();
-    normgrad_ascendc::SetProfile(Profile::k950);
-    CubeCoreTest::SetUp();
-  }
-  void TearDown() override {
-    CubeCoreTest::TearDown();
-    normgrad_ascendc::SetProfile(saved_);
-  }
-
- private:
-  Profile saved_ = Profile::kA2;
-};
+// On the 950 profile (cube_core_test.h).
+using CubeMxTest = Cube950Test;
 
 uint32_t Up(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
@@ -98,17 +85,11 @@ Matrix Random(std::mt19937& rng, const Codes& c, uint32_t rows, uint32_t cols) {
   return m;
 }
 
-// Element offsets in the 950's L0A (Nz: fractal (i, j) at j * m1 + i) and
-// in L0B (Zn), for k0 elements a fractal row; L0C (Nz, 16 x 16 floats).
-size_t NzA(uint32_t m, uint32_t k, uint32_t m1, uint32_t k0) {
-  return size_t{(k / k0) * m1 + m / 16} * 16 * k0 + (m % 16) * k0 + k % k0;
-}
-size_t ZnB(uint32_t k, uint32_t n, uint32_t n1, uint32_t k0) {
-  return size_t{(k / k0) * n1 + n / 16} * 16 * k0 + (n % 16) * k0 + k % k0;
-}
-size_t NzC(uint32_t m, uint32_t n, uint32_t m1) {
-  return size_t{(n / 16) * m1 + m / 16} * 256 + (m % 16) * 16 + n % 16;
-}
+// Element offsets in the 950's L0A (Nz), L0B (Zn) and L0C (Nz):
+// cube_mmad_run.h's maps, with k0 elements a fractal row.
+using cube_test::NzAIndex;
+using cube_test::NzOutIndex;
+using cube_test::ZnIndex;
 
 // Writes element `e` (a code) into raw bytes: one a byte, or a nibble each
 // (element 2i in the low nibble) for the 4-bit types.
@@ -135,33 +116,29 @@ void CheckFloat8Mmad(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
   const Matrix a = Random(rng, ca, m, k);
   const Matrix b = Random(rng, cb, k, n);
   const uint32_t m1 = Up(m, 16), n1 = Up(n, 16), k1 = Up(k, 32);
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0a, m1 * k1 * 512);
-  pipe.InitBuffer(l0b, k1 * n1 * 512);
-  pipe.InitBuffer(l0c, m1 * n1 * 1024);
-  LocalTensor<uint8_t> ra = l0a.Get<uint8_t>();
-  LocalTensor<uint8_t> rb = l0b.Get<uint8_t>();
+  CubeBuffers buf({{TPosition::A2, m1 * k1 * 512},
+                   {TPosition::B2, k1 * n1 * 512},
+                   {TPosition::CO1, m1 * n1 * 1024}});
+  LocalTensor<uint8_t> ra = buf.Get<uint8_t>(TPosition::A2);
+  LocalTensor<uint8_t> rb = buf.Get<uint8_t>(TPosition::B2);
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t j = 0; j < k; ++j)
-      ra.SetValue(uint32_t(NzA(i, j, m1, 32)), a.code[size_t{i} * k + j]);
+      ra.SetValue(uint32_t(NzAIndex(i, j, m1, 32)), a.code[size_t{i} * k + j]);
   for (uint32_t i = 0; i < k; ++i)
     for (uint32_t j = 0; j < n; ++j)
-      rb.SetValue(uint32_t(ZnB(i, j, n1, 32)), b.code[size_t{i} * n + j]);
+      rb.SetValue(uint32_t(ZnIndex(i, j, n1, 32)), b.code[size_t{i} * n + j]);
   MmadParams p;
   p.m = uint16_t(m);
   p.k = uint16_t(k);
   p.n = uint16_t(n);
-  LocalTensor<float> c = l0c.Get<float>();
-  AscendC::Mmad(c, l0a.Get<U>(), l0b.Get<S>(), p);
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
+  AscendC::Mmad(c, buf.Get<U>(TPosition::A2), buf.Get<S>(TPosition::B2), p);
   for (uint32_t i = 0; i < m; ++i) {
     for (uint32_t j = 0; j < n; ++j) {
       double want = 0;
       for (uint32_t t = 0; t < k; ++t)
         want += a.value[size_t{i} * k + t] * b.value[size_t{t} * n + j];
-      ASSERT_EQ(double(c.GetValue(uint32_t(NzC(i, j, m1)))), want)
+      ASSERT_EQ(double(c.GetValue(uint32_t(NzOutIndex(i, j, m1)))), want)
           << "C[" << i << "][" << j << "]";
     }
   }
@@ -177,28 +154,25 @@ TEST_F(CubeMxTest, Float8MmadEveryPairOfItsPage) {
 
 TEST_F(CubeMxTest, Float8MmadIsTheNineFiftysOnly) {
   normgrad_ascendc::SetProfile(Profile::kA2);
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0a, 512);
-  pipe.InitBuffer(l0b, 512);
-  pipe.InitBuffer(l0c, 1024);
+  CubeBuffers buf(
+      {{TPosition::A2, 512}, {TPosition::B2, 512}, {TPosition::CO1, 1024}});
   MmadParams p;
   p.m = 16;
   p.k = 32;
   p.n = 16;
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::Mmad(l0c.Get<float>(), l0a.Get<fp8_e4m3fn_t>(),
-                      l0b.Get<fp8_e5m2_t>(), p);
+        AscendC::Mmad(buf.Get<float>(TPosition::CO1),
+                      buf.Get<fp8_e4m3fn_t>(TPosition::A2),
+                      buf.Get<fp8_e5m2_t>(TPosition::B2), p);
       },
       "Mmad<float, fp8_e4m3fn_t, fp8_e5m2_t>: not available on profile Atlas "
       "A2/A3: a fp8_e4m3fn_t fm exists on the Ascend 950 only"));
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::MmadMx(l0c.Get<float>(), l0a.Get<fp8_e4m3fn_t>(),
-                        l0b.Get<fp8_e5m2_t>(), p);
+        AscendC::MmadMx(buf.Get<float>(TPosition::CO1),
+                        buf.Get<fp8_e4m3fn_t>(TPosition::A2),
+                        buf.Get<fp8_e5m2_t>(TPosition::B2), p);
       },
       "MmadMx<float, fp8_e4m3fn_t, fp8_e5m2_t>: not available on profile "
       "Atlas A2/A3: MmadMx exists on the Ascend 950 only"));
@@ -231,12 +205,25 @@ Scales RandomScales(std::mt19937& rng, uint32_t rows, uint32_t k) {
   return s;
 }
 
+// Σ_t (scaleA ⊗ A)[i][t] · (scaleB ⊗ B)[t][j] in float64 (exact for the
+// codes and scales used here).
+double MxDot(const Matrix& a, const Scales& sa, const Matrix& b,
+             const Scales& sb, uint32_t i, uint32_t j, uint32_t k, uint32_t n) {
+  double sum = 0;
+  for (uint32_t t = 0; t < k; ++t) {
+    sum += a.value[size_t{i} * k + t] *
+           sa.value[size_t{i} * (k / 32) + t / 32] *
+           b.value[size_t{t} * n + j] * sb.value[size_t{j} * (k / 32) + t / 32];
+  }
+  return sum;
+}
+
 // Loads `scales` (rows x k / 32, already in the MX layout) into `side`'s MX
 // buffer at the operand's address / 16 through L1, one block move.
 void LoadScales(normgrad_ascendc::MxSide side, uint32_t operand_offset,
                 const Scales& scales, uint32_t rows, uint32_t k,
-                TBuf<TPosition::A1>& l1) {
-  LocalTensor<uint8_t> raw = l1.Get<uint8_t>();
+                CubeBuffers& buf) {
+  LocalTensor<uint8_t> raw = buf.Get<uint8_t>(TPosition::A1);
   for (size_t i = 0; i < scales.bytes.size(); ++i)
     raw.SetValue(uint32_t(i), scales.bytes[i]);
   AscendC::LoadData2DMxParams p;
@@ -245,7 +232,8 @@ void LoadScales(normgrad_ascendc::MxSide side, uint32_t operand_offset,
   p.srcStride = uint16_t(k / 64);
   p.dstStride = uint16_t(k / 64);
   normgrad_ascendc::RunLoadMxScales("LoadData (MX)", side, operand_offset / 16,
-                                    l1.Get<fp8_e8m0_t>().view(), p);
+                                    buf.Get<fp8_e8m0_t>(TPosition::A1).view(),
+                                    p);
 }
 
 template <typename U, typename S>
@@ -263,38 +251,32 @@ void CheckMmadMx(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
   const Scales sa = RandomScales(rng, m, k);
   const Scales sb = RandomScales(rng, n, k);
   const uint32_t m1 = Up(m, 16), n1 = Up(n, 16), k1 = k / k0;
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  TBuf<TPosition::A1> l1;
-  TBuf<TPosition::C2> bt;
   // A at L0A byte 1024 (its scales at L0A_MX byte 64), B at L0B byte 2048
   // (its scales at L0B_MX byte 128).
-  pipe.InitBuffer(l0a, m1 * k1 * 512 + 1024);
-  pipe.InitBuffer(l0b, k1 * n1 * 512 + 2048);
-  pipe.InitBuffer(l0c, m1 * n1 * 1024);
-  pipe.InitBuffer(l1, 4096);
-  pipe.InitBuffer(bt, 1024);
-  const LocalTensor<U> a_t = l0a.Get<U>()[1024];
-  const LocalTensor<S> b_t = l0b.Get<S>()[2048];
+  CubeBuffers buf({{TPosition::A2, m1 * k1 * 512 + 1024},
+                   {TPosition::B2, k1 * n1 * 512 + 2048},
+                   {TPosition::CO1, m1 * n1 * 1024},
+                   {TPosition::A1, 4096},
+                   {TPosition::C2, 1024}});
+  const LocalTensor<U> a_t = buf.Get<U>(TPosition::A2)[1024];
+  const LocalTensor<S> b_t = buf.Get<S>(TPosition::B2)[2048];
   std::vector<uint8_t> abytes(size_t{m1} * k1 * 512),
       bbytes(size_t{k1} * n1 * 512);
   for (uint32_t i = 0; i < m; ++i)
     for (uint32_t j = 0; j < k; ++j)
-      Put(abytes, NzA(i, j, m1, k0), a.code[size_t{i} * k + j], fp4);
+      Put(abytes, NzAIndex(i, j, m1, k0), a.code[size_t{i} * k + j], fp4);
   for (uint32_t i = 0; i < k; ++i)
     for (uint32_t j = 0; j < n; ++j)
-      Put(bbytes, ZnB(i, j, n1, k0), b.code[size_t{i} * n + j], fp4);
-  LocalTensor<uint8_t> ra = l0a.Get<uint8_t>();
-  LocalTensor<uint8_t> rb = l0b.Get<uint8_t>();
+      Put(bbytes, ZnIndex(i, j, n1, k0), b.code[size_t{i} * n + j], fp4);
+  LocalTensor<uint8_t> ra = buf.Get<uint8_t>(TPosition::A2);
+  LocalTensor<uint8_t> rb = buf.Get<uint8_t>(TPosition::B2);
   for (size_t i = 0; i < abytes.size(); ++i)
     ra.SetValue(uint32_t(1024 + i), abytes[i]);
   for (size_t i = 0; i < bbytes.size(); ++i)
     rb.SetValue(uint32_t(2048 + i), bbytes[i]);
-  LoadScales(normgrad_ascendc::MxSide::kA, 1024, sa, m, k, l1);
-  LoadScales(normgrad_ascendc::MxSide::kB, 2048, sb, n, k, l1);
-  LocalTensor<float> bias = bt.Get<float>();
+  LoadScales(normgrad_ascendc::MxSide::kA, 1024, sa, m, k, buf);
+  LoadScales(normgrad_ascendc::MxSide::kB, 2048, sb, n, k, buf);
+  LocalTensor<float> bias = buf.Get<float>(TPosition::C2);
   std::vector<double> bias_value(n, 0.0);
   for (uint32_t j = 0; j < n; ++j) {
     bias_value[j] = with_bias ? double(int(j % 7) - 3) : 0.0;
@@ -304,7 +286,7 @@ void CheckMmadMx(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
   p.m = uint16_t(m);
   p.k = uint16_t(k);
   p.n = uint16_t(n);
-  LocalTensor<float> c = l0c.Get<float>();
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   if (with_bias) {
     AscendC::MmadMx(c, a_t, b_t, bias, p);
   } else {
@@ -312,14 +294,8 @@ void CheckMmadMx(const Codes& ca, const Codes& cb, uint32_t m, uint32_t k,
   }
   for (uint32_t i = 0; i < m; ++i) {
     for (uint32_t j = 0; j < n; ++j) {
-      double want = bias_value[j];
-      for (uint32_t t = 0; t < k; ++t) {
-        want += a.value[size_t{i} * k + t] *
-                sa.value[size_t{i} * (k / 32) + t / 32] *
-                b.value[size_t{t} * n + j] *
-                sb.value[size_t{j} * (k / 32) + t / 32];
-      }
-      ASSERT_EQ(double(c.GetValue(uint32_t(NzC(i, j, m1)))), want)
+      const double want = bias_value[j] + MxDot(a, sa, b, sb, i, j, k, n);
+      ASSERT_EQ(double(c.GetValue(uint32_t(NzOutIndex(i, j, m1)))), want)
           << "C[" << i << "][" << j << "]";
     }
   }
@@ -337,17 +313,12 @@ TEST_F(CubeMxTest, MmadMxEveryPairOfItsPage) {
 }
 
 TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
-  TPipe pipe;
-  TBuf<TPosition::A1> l1;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l1, 32 * 12);
-  pipe.InitBuffer(l0a, 1024);
-  pipe.InitBuffer(l0b, 1024);
-  pipe.InitBuffer(l0c, 1024);
+  CubeBuffers buf({{TPosition::A1, 32 * 12},
+                   {TPosition::A2, 1024},
+                   {TPosition::B2, 1024},
+                   {TPosition::CO1, 1024}});
   // Source: 3 rows of 4 fractals (srcStride 4); fractal f holds the byte f.
-  LocalTensor<uint8_t> raw = l1.Get<uint8_t>();
+  LocalTensor<uint8_t> raw = buf.Get<uint8_t>(TPosition::A1);
   for (uint32_t i = 0; i < 32 * 12; ++i) raw.SetValue(i, uint8_t(i / 32));
   AscendC::LoadData2DMxParams p;
   p.xStartPosition = 1;  // from row 1
@@ -356,9 +327,9 @@ TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
   p.yStep = 2;
   p.srcStride = 4;
   p.dstStride = 3;
-  normgrad_ascendc::RunLoadMxScales("LoadData (MX)",
-                                    normgrad_ascendc::MxSide::kB, 64,
-                                    l1.Get<fp8_e8m0_t>().view(), p);
+  normgrad_ascendc::RunLoadMxScales(
+      "LoadData (MX)", normgrad_ascendc::MxSide::kB, 64,
+      buf.Get<fp8_e8m0_t>(TPosition::A1).view(), p);
   normgrad_ascendc::MxScaleBuffers& mx =
       normgrad_ascendc::CurrentCore().mx_scales();
   // Row x, fractal y lands at 64 + (x * 3 + y) * 32 from fractal 5 + x * 4
@@ -378,12 +349,8 @@ TEST_F(CubeMxTest, ScaleMovePlacesFractalBlocks) {
 }
 
 TEST_F(CubeMxTest, LoadDataMxMovesTheMatrixAndItsScales) {
-  TPipe pipe;
-  TBuf<TPosition::A1> l1;
-  TBuf<TPosition::A2> l0a;
-  pipe.InitBuffer(l1, 2048);
-  pipe.InitBuffer(l0a, 2048);
-  LocalTensor<uint8_t> raw = l1.Get<uint8_t>();
+  CubeBuffers buf({{TPosition::A1, 2048}, {TPosition::A2, 2048}});
+  LocalTensor<uint8_t> raw = buf.Get<uint8_t>(TPosition::A1);
   for (uint32_t i = 0; i < 2048; ++i) raw.SetValue(i, uint8_t(i * 7 + 3));
   // The matrix: fractal columns k = 0, 1 of fractal row 0 (L1 bytes 0 and
   // 512, srcStride 1) into L0A from byte 512 on (dstStride 1). Its scales:
@@ -394,11 +361,11 @@ TEST_F(CubeMxTest, LoadDataMxMovesTheMatrixAndItsScales) {
   scales.yStep = 2;
   scales.srcStride = 2;
   scales.dstStride = 2;
-  LocalTensor<fp8_e4m3fn_t> dst = l0a.Get<fp8_e4m3fn_t>()[512];
-  AscendC::LoadData(dst, l1.Get<fp8_e4m3fn_t>(), l1.Get<fp8_e8m0_t>()[1024],
-                    matrix, scales);
+  LocalTensor<fp8_e4m3fn_t> dst = buf.Get<fp8_e4m3fn_t>(TPosition::A2)[512];
+  AscendC::LoadData(dst, buf.Get<fp8_e4m3fn_t>(TPosition::A1),
+                    buf.Get<fp8_e8m0_t>(TPosition::A1)[1024], matrix, scales);
   // Fractal k lands at k x dstStride + m = k, from k x srcStride + m = k.
-  LocalTensor<uint8_t> l0a_bytes = l0a.Get<uint8_t>();
+  LocalTensor<uint8_t> l0a_bytes = buf.Get<uint8_t>(TPosition::A2);
   for (uint32_t i = 0; i < 1024; ++i) {
     ASSERT_EQ(l0a_bytes.GetValue(512 + i), raw.GetValue(i)) << i;
   }
@@ -413,20 +380,14 @@ TEST_F(CubeMxTest, LoadDataMxMovesTheMatrixAndItsScales) {
 }
 
 TEST_F(CubeMxTest, Rules) {
-  TPipe pipe;
-  TBuf<TPosition::A1> l1;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  TBuf<TPosition::C1> c1;
-  pipe.InitBuffer(l1, 1024);
-  pipe.InitBuffer(l0a, 4096);
-  pipe.InitBuffer(l0b, 4096);
-  pipe.InitBuffer(l0c, 4096);
-  pipe.InitBuffer(c1, 64);
-  const auto a = l0a.Get<fp8_e4m3fn_t>();
-  const auto b = l0b.Get<fp8_e5m2_t>();
-  const auto c = l0c.Get<float>();
+  CubeBuffers buf({{TPosition::A1, 1024},
+                   {TPosition::A2, 4096},
+                   {TPosition::B2, 4096},
+                   {TPosition::CO1, 4096},
+                   {TPosition::C1, 64}});
+  const auto a = buf.Get<fp8_e4m3fn_t>(TPosition::A2);
+  const auto b = buf.Get<fp8_e5m2_t>(TPosition::B2);
+  const auto c = buf.Get<float>(TPosition::CO1);
   AscendC::LoadData2DMxParams lp;
   lp.xStep = 1;
   lp.yStep = 1;
@@ -435,21 +396,21 @@ TEST_F(CubeMxTest, Rules) {
         "LoadData (MX)", normgrad_ascendc::MxSide::kA, addr, src.view(), lp);
   };
   EXPECT_TRUE(
-      FailsWith([&] { load(c1.Get<fp8_e8m0_t>(), 0); },
+      FailsWith([&] { load(buf.Get<fp8_e8m0_t>(TPosition::C1), 0); },
                 "LoadData (MX): srcMx LocalTensor is at position C1; it "
                 "must be at A1 or B1 (L1)"));
   EXPECT_TRUE(
-      FailsWith([&] { load(l1.Get<fp8_e8m0_t>(), 16); },
+      FailsWith([&] { load(buf.Get<fp8_e8m0_t>(TPosition::A1), 16); },
                 "LoadData (MX): the scales go to L0A_MX byte 16, which is "
                 "not a multiple of 32"));
   lp.xStep = 2;
   lp.dstStride = 64;
-  EXPECT_TRUE(FailsWith([&] { load(l1.Get<fp8_e8m0_t>(), 2048); },
+  EXPECT_TRUE(FailsWith([&] { load(buf.Get<fp8_e8m0_t>(TPosition::A1), 2048); },
                         "end at byte 4128, past the buffer's 4096 bytes"));
   lp.dstStride = 1;
   lp.srcStride = 32;
   EXPECT_TRUE(
-      FailsWith([&] { load(l1.Get<fp8_e8m0_t>(), 0); },
+      FailsWith([&] { load(buf.Get<fp8_e8m0_t>(TPosition::A1), 0); },
                 "the scale fractals read reaches 1056 bytes into srcMx, past "
                 "the end of its 1024 bytes"));
   lp.srcStride = 1;
@@ -467,15 +428,15 @@ TEST_F(CubeMxTest, Rules) {
                         "not a multiple of 1024 bytes"));
   EXPECT_TRUE(FailsWith(
       [&] {
-        AscendC::MmadMx(c, l0a.Get<fp4x2_e2m1_t>()[512],
-                        l0b.Get<fp4x2_e2m1_t>(), p);
+        AscendC::MmadMx(c, buf.Get<fp4x2_e2m1_t>(TPosition::A2)[512],
+                        buf.Get<fp4x2_e2m1_t>(TPosition::B2), p);
       },
       "MmadMx<float, fp4x2_e2m1_t, fp4x2_e2m1_t>: fm's scale fractal at "
       "L0A_MX bytes 32..63 was not loaded in this block"));
   EXPECT_TRUE(FailsWith([&] { AscendC::MmadMx(c, a, b, p); },
                         "fm's scale fractal at L0A_MX bytes 0..31 was not "
                         "loaded in this block"));
-  load(l1.Get<fp8_e8m0_t>(), 0);  // fm's: L0A_MX fractals 0 and 1
+  load(buf.Get<fp8_e8m0_t>(TPosition::A1), 0);  // fm's: L0A_MX fractals 0 and 1
   EXPECT_TRUE(FailsWith([&] { AscendC::MmadMx(c, a, b, p); },
                         "filter's scale fractal at L0B_MX bytes 0..31 was not "
                         "loaded in this block (LoadData's MX form, or "
@@ -487,9 +448,9 @@ TEST_F(CubeMxTest, Rules) {
                         "no bias tensor"));
   p.cmatrixInitVal = true;
   p.cmatrixSource = false;
-  EXPECT_TRUE(
-      FailsWith([&] { AscendC::MmadMx(c, l0c.Get<fp8_e4m3fn_t>(), b, p); },
-                "fm LocalTensor is at position CO1; it must be at A2 (L0A)"));
+  EXPECT_TRUE(FailsWith(
+      [&] { AscendC::MmadMx(c, buf.Get<fp8_e4m3fn_t>(TPosition::CO1), b, p); },
+      "fm LocalTensor is at position CO1; it must be at A2 (L0A)"));
   p.k = 0;
   AscendC::MmadMx(c, a, b, p);  // a NOP: nothing checked past the operands
 }
@@ -504,49 +465,42 @@ TEST_F(CubeMxTest, MmadMxGemvAndFloat8MmadWithBias) {
   const Matrix b = Random(rng, kE4m3, k, n);
   const Scales sa = RandomScales(rng, 1, k);
   const Scales sb = RandomScales(rng, n, k);
-  TPipe pipe;
-  TBuf<TPosition::A2> l0a;
-  TBuf<TPosition::B2> l0b;
-  TBuf<TPosition::CO1> l0c;
-  TBuf<TPosition::A1> l1;
-  TBuf<TPosition::C2> bt;
-  pipe.InitBuffer(l0a, 1024 + 4 * 512);  // ND row at 0, Nz row 0 at 1024
-  pipe.InitBuffer(l0b, 4 * 512);
-  pipe.InitBuffer(l0c, 3 * 1024);
-  pipe.InitBuffer(l1, 4096);
-  pipe.InitBuffer(bt, 64);
-  LocalTensor<uint8_t> ra = l0a.Get<uint8_t>();
-  LocalTensor<uint8_t> rb = l0b.Get<uint8_t>();
+  CubeBuffers buf({{TPosition::A2, 1024 + 4 * 512},  // ND row at 0, Nz at 1024
+                   {TPosition::B2, 4 * 512},
+                   {TPosition::CO1, 3 * 1024},
+                   {TPosition::A1, 4096},
+                   {TPosition::C2, 64}});
+  LocalTensor<uint8_t> ra = buf.Get<uint8_t>(TPosition::A2);
+  LocalTensor<uint8_t> rb = buf.Get<uint8_t>(TPosition::B2);
   for (uint32_t t = 0; t < k; ++t) {
     ra.SetValue(t, a.code[t]);
-    ra.SetValue(uint32_t(1024 + NzA(0, t, 1, 32)), a.code[t]);
+    ra.SetValue(uint32_t(1024 + NzAIndex(0, t, 1, 32)), a.code[t]);
     for (uint32_t j = 0; j < n; ++j)
-      rb.SetValue(uint32_t(ZnB(t, j, 1, 32)), b.code[size_t{t} * n + j]);
+      rb.SetValue(uint32_t(ZnIndex(t, j, 1, 32)), b.code[size_t{t} * n + j]);
   }
-  LoadScales(normgrad_ascendc::MxSide::kA, 0, sa, 1, k, l1);
-  LoadScales(normgrad_ascendc::MxSide::kA, 1024, sa, 1, k, l1);
-  LoadScales(normgrad_ascendc::MxSide::kB, 0, sb, n, k, l1);
-  LocalTensor<float> bias = bt.Get<float>();
+  LoadScales(normgrad_ascendc::MxSide::kA, 0, sa, 1, k, buf);
+  LoadScales(normgrad_ascendc::MxSide::kA, 1024, sa, 1, k, buf);
+  LoadScales(normgrad_ascendc::MxSide::kB, 0, sb, n, k, buf);
+  LocalTensor<float> bias = buf.Get<float>(TPosition::C2);
   for (uint32_t j = 0; j < n; ++j) bias.SetValue(j, float(j) - 4.0f);
   MmadParams p;
   p.m = 1;
   p.k = k;
   p.n = n;
-  const LocalTensor<float> c = l0c.Get<float>();
-  AscendC::MmadMx(c, l0a.Get<fp8_e4m3fn_t>(), l0b.Get<fp8_e4m3fn_t>(), p);
+  const LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
+  AscendC::MmadMx(c, buf.Get<fp8_e4m3fn_t>(TPosition::A2),
+                  buf.Get<fp8_e4m3fn_t>(TPosition::B2), p);
   p.disableGemv = true;
-  AscendC::MmadMx(c[256], l0a.Get<fp8_e4m3fn_t>()[1024],
-                  l0b.Get<fp8_e4m3fn_t>(), p);
+  AscendC::MmadMx(c[256], buf.Get<fp8_e4m3fn_t>(TPosition::A2)[1024],
+                  buf.Get<fp8_e4m3fn_t>(TPosition::B2), p);
   p.disableGemv = false;
-  AscendC::Mmad(c[512], l0a.Get<fp8_e4m3fn_t>(), l0b.Get<fp8_e4m3fn_t>(), bias,
-                p);
+  AscendC::Mmad(c[512], buf.Get<fp8_e4m3fn_t>(TPosition::A2),
+                buf.Get<fp8_e4m3fn_t>(TPosition::B2), bias, p);
   for (uint32_t j = 0; j < n; ++j) {
-    double mx = 0, plain = double(j) - 4.0;
-    for (uint32_t t = 0; t < k; ++t) {
-      mx += a.value[t] * sa.value[t / 32] * b.value[size_t{t} * n + j] *
-            sb.value[size_t{j} * (k / 32) + t / 32];
+    const double mx = MxDot(a, sa, b, sb, 0, j, k, n);
+    double plain = double(j) - 4.0;
+    for (uint32_t t = 0; t < k; ++t)
       plain += a.value[t] * b.value[size_t{t} * n + j];
-    }
     EXPECT_EQ(double(c.GetValue(j)), mx) << j;
     EXPECT_EQ(double(c.GetValue(256 + j)), mx) << j;
     EXPECT_EQ(double(c.GetValue(512 + j)), plain) << j;

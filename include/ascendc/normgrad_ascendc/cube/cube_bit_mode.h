@@ -325,6 +325,38 @@ AscendC::MmadParams UnpackMmadBitMode(const AscendC::MmadBitModeParams& params);
 
 namespace AscendC {
 
+namespace cube_detail {
+
+/// The compile-time rules of both BitMode loads (LoadData with
+/// Load2DBitModeParam or Load3DBitModeParam): the positions their template
+/// arguments name and the element type; the runtime checks that the
+/// operands are at those positions.
+template <TPosition Dst, TPosition Src, typename U>
+constexpr void CheckBitModeLoad() {
+  static_assert(Dst == TPosition::A2 || Dst == TPosition::B2,
+                "LoadData(Load2DBitModeParam or Load3DBitModeParam): Dst "
+                "must be A2 or B2");
+  static_assert(Src == TPosition::A1 || Src == TPosition::B1,
+                "LoadData(Load2DBitModeParam or Load3DBitModeParam): Src "
+                "must be A1 or B1");
+  static_assert(normgrad_ascendc::kLoadV2Type<U>,
+                "LoadData(Load2DBitModeParam or Load3DBitModeParam): T must "
+                "be int8_t, uint8_t, half, bfloat16_t, int32_t, uint32_t or "
+                "float");
+}
+
+/// The compile-time rule of both Mmad forms with MmadBitModeParams: the
+/// type pairs of the 950's cube without int4b_t.
+template <typename T, typename U, typename S>
+constexpr void CheckBitModeMmad() {
+  static_assert(kMmadPair<T, U, S> && !std::is_same_v<U, AscendC::int4b_t>,
+                "Mmad(MmadBitModeParams): (dst, fm, filter) must be "
+                "(int32_t, int8_t, int8_t), (float, half, half), (float, "
+                "bfloat16_t, bfloat16_t) or (float, float, float)");
+}
+
+}  // namespace cube_detail
+
 /// L1 → L0A / L0B on the 950 from the packed words: LoadData with
 /// LoadData2DParamsV2.
 template <TPosition Dst, TPosition Src, typename T>
@@ -332,13 +364,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const Load2DBitModeParam& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
-  static_assert(Dst == TPosition::A2 || Dst == TPosition::B2,
-                "LoadData(Load2DBitModeParam): Dst must be A2 or B2");
-  static_assert(Src == TPosition::A1 || Src == TPosition::B1,
-                "LoadData(Load2DBitModeParam): Src must be A1 or B1");
-  static_assert(normgrad_ascendc::kLoadV2Type<U>,
-                "LoadData(Load2DBitModeParam): T must be int8_t, uint8_t, "
-                "half, bfloat16_t, int32_t, uint32_t or float");
+  cube_detail::CheckBitModeLoad<Dst, Src, U>();
   const normgrad_ascendc::ApiCall call(site);
   const LoadData2DParamsV2 p = normgrad_ascendc::UnpackLoad2DBitMode(
       normgrad_ascendc::TypeName<U>(), Dst, Src, dst.view(), src.view(),
@@ -355,13 +381,7 @@ void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
               const Load3DBitModeParam& loadDataParams,
               normgrad_ascendc::CallSite site = {}) {
   using U = PrimT<T>;
-  static_assert(Dst == TPosition::A2 || Dst == TPosition::B2,
-                "LoadData(Load3DBitModeParam): Dst must be A2 or B2");
-  static_assert(Src == TPosition::A1 || Src == TPosition::B1,
-                "LoadData(Load3DBitModeParam): Src must be A1 or B1");
-  static_assert(normgrad_ascendc::kLoadV2Type<U>,
-                "LoadData(Load3DBitModeParam): T must be int8_t, uint8_t, "
-                "half, bfloat16_t, int32_t, uint32_t or float");
+  cube_detail::CheckBitModeLoad<Dst, Src, U>();
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunLoadData3D(
       normgrad_ascendc::TypeName<U>(), normgrad_ascendc::kImg2colBits<U>,
@@ -386,11 +406,7 @@ template <typename T, typename U, typename S>
 void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
           const LocalTensor<S>& filter, const MmadBitModeParams& mmadParams,
           normgrad_ascendc::CallSite site = {}) {
-  static_assert(
-      cube_detail::kMmadPair<T, U, S> && !std::is_same_v<U, AscendC::int4b_t>,
-      "Mmad(MmadBitModeParams): (dst, fm, filter) must be "
-      "(int32_t, int8_t, int8_t), (float, half, half), (float, "
-      "bfloat16_t, bfloat16_t) or (float, float, float)");
+  cube_detail::CheckBitModeMmad<T, U, S>();
   const normgrad_ascendc::ApiCall call(site);
   normgrad_ascendc::RunMmad(
       normgrad_ascendc::CubeTypeOf<T>(), normgrad_ascendc::CubeTypeOf<U>(),
@@ -405,11 +421,7 @@ void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
           const LocalTensor<S>& filter, const LocalTensor<V>& bias,
           const MmadBitModeParams& mmadParams,
           normgrad_ascendc::CallSite site = {}) {
-  static_assert(
-      cube_detail::kMmadPair<T, U, S> && !std::is_same_v<U, AscendC::int4b_t>,
-      "Mmad(MmadBitModeParams): (dst, fm, filter) must be "
-      "(int32_t, int8_t, int8_t), (float, half, half), (float, "
-      "bfloat16_t, bfloat16_t) or (float, float, float)");
+  cube_detail::CheckBitModeMmad<T, U, S>();
   static_assert(std::is_same_v<V, T>,
                 "Mmad(MmadBitModeParams): the bias type must be the dst type "
                 "(int32_t or float)");
