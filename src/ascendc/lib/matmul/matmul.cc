@@ -121,10 +121,9 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
     bytes.l1_quant = (static_cast<uint64_t>(t.baseN) * 8 + 31) / 32 * 32;
   }
   if (mx) {
-    // One scale per 32 of K, rows to 16 (docs/matmul.md, "MxMatmul").
-    bytes.l1_scale_a = Ceil16(t.baseM) * static_cast<uint64_t>(t.baseK) / 32 *
+    bytes.l1_scale_a = matmul::MxScaleBlockBytes(t.baseM, t.baseK) *
                        static_cast<uint64_t>(t.depthA1);
-    bytes.l1_scale_b = Ceil16(t.baseN) * static_cast<uint64_t>(t.baseK) / 32 *
+    bytes.l1_scale_b = matmul::MxScaleBlockBytes(t.baseN, t.baseK) *
                        static_cast<uint64_t>(t.depthB1);
   }
   bytes.l0a = MatmulNzBytesOfBits(t.baseM, t.baseK, a_bits) *

@@ -1920,6 +1920,7 @@ class Matmul {
     rules.bias = tiling_.isBias == 1;
     rules.mdl = kConfig.doMultiDataLoad || kConfig.doSpecialMDL;
     rules.split_k = tiling_.singleCoreK < tiling_.Ka;
+    rules.mx = kMx;
     return rules;
   }
 
