@@ -151,24 +151,48 @@ const TypeRow kA2Types[] = {
     {DT::DT_BFLOAT16, DT::DT_FLOAT16, {DT::DT_FLOAT, DT::DT_FLOAT16}},
 };
 
-// Whether A/B `ab`, C `c` (and the bias type when `bias`) form a row.
-bool A2Supports(DT ab, DT c, bool bias, DT bias_type) {
+// The Ascend 950's rows beyond them that the kernel emulates (its table
+// has no DT_INT4 row): a bfloat16 bias for float, half and bfloat16.
+const TypeRow k950ExtraTypes[] = {
+    {DT::DT_FLOAT,
+     DT::DT_BFLOAT16,
+     {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}},
+    {DT::DT_FLOAT16,
+     DT::DT_BFLOAT16,
+     {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}},
+    {DT::DT_BFLOAT16,
+     DT::DT_BFLOAT16,
+     {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}},
+};
+
+// Whether A/B `ab`, C `c` (and the bias type when `bias`) form a row of the
+// profile's table (`p950`: the Ascend 950's).
+bool TableSupports(DT ab, DT c, bool bias, DT bias_type, bool p950) {
+  const auto in = [&](const TypeRow& row) {
+    return row.ab == ab && (!bias || row.bias == bias_type) && OneOf(c, row.c);
+  };
+  if (p950 && ab == DT::DT_INT4) return false;
   for (const TypeRow& row : kA2Types) {
-    if (row.ab != ab || (bias && row.bias != bias_type)) continue;
-    if (OneOf(c, row.c)) return true;
+    if (in(row)) return true;
+  }
+  if (!p950) return false;
+  for (const TypeRow& row : k950ExtraTypes) {
+    if (in(row)) return true;
   }
   return false;
 }
 
 // The Ascend 950's 8-bit float rows the kernel emulates: E4M3 / E5M2 on
-// either side (mixed too) or HiFloat8 on both; a float or half bias; C in
-// float, half or bfloat16 (the same rows with and without MX mode).
+// either side (mixed too) or HiFloat8 on both; a float, half or bfloat16
+// bias; C in float, half or bfloat16 (the same rows with and without MX
+// mode).
 bool Fp8RowSupported(DT a, DT b, DT c, bool bias, DT bias_type) {
   const bool operands = (IsMxFp8(a) && IsMxFp8(b)) ||
                         (a == DT::DT_HIFLOAT8 && b == DT::DT_HIFLOAT8);
   return operands &&
          OneOf(c, {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}) &&
-         (!bias || OneOf(bias_type, {DT::DT_FLOAT, DT::DT_FLOAT16}));
+         (!bias ||
+          OneOf(bias_type, {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}));
 }
 
 // A's and B's element types on a profile (the 950 adds the 8-bit floats).
@@ -1117,14 +1141,15 @@ std::string MatmulApiTilingBase::CheckTypes() const {
       return row +
              " is not an 8-bit float row of the Ascend 950 that normgrad "
              "emulates: A and B DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (mixed "
-             "too) or both DT_HIFLOAT8, bias DT_FLOAT or DT_FLOAT16, C "
-             "DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16";
+             "too) or both DT_HIFLOAT8, bias DT_FLOAT, DT_FLOAT16 or "
+             "DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16";
     }
   } else if (a_.type != b_.type) {
     return std::string("A is ") + Name(a_.type) + " and B " + Name(b_.type) +
            ": on " + profile_name_ + " A and B have one type" +
            (mx_capable_ ? " (but for the 8-bit floats)" : "");
-  } else if (!A2Supports(a_.type, c_.type, bias_on_, bias_.type)) {
+  } else if (!TableSupports(a_.type, c_.type, bias_on_, bias_.type,
+                            mx_capable_)) {
     return std::string("A and B ") + Name(a_.type) + ", C " + Name(c_.type) +
            (bias_on_ ? std::string(", bias ") + Name(bias_.type) : "") +
            " is not a type combination of " + profile_name_ + "'s Matmul";

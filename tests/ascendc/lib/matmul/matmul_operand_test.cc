@@ -1076,6 +1076,56 @@ TEST_F(MatmulOperand950Test, MxMatmulRulesAreChecked) {
   }
 }
 
+// A bfloat16_t bias (the 950's rows), widened exactly to float in the bias
+// table, for 16- and 32-bit and 8-bit float operands.
+template <typename T>
+void CheckBfloat16Bias() {
+  const int m = 40, n = 48, k = 64;
+  std::mt19937 rng(17);
+  const Matrix a = Fill<T>(m, k, true, rng), b = Fill<T>(k, n, true, rng);
+  std::vector<double> bias(n);
+  std::vector<bfloat16_t> bias_v;
+  for (int j = 0; j < n; ++j) {
+    bias[j] = (j % 11) - 5;
+    bias_v.push_back(bfloat16_t(static_cast<float>(bias[j])));
+  }
+  using AB = MatmulType<TPosition::GM, CubeFormat::ND, T>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  using Bias = MatmulType<TPosition::GM, CubeFormat::ND, bfloat16_t>;
+  std::vector<T> as = Stored<T>(a, false, false),
+                 bs = Stored<T>(b, false, false);
+  std::vector<float> c(size_t{1} * m * n, -1.0f);
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32);
+  TPipe pipe;
+  Matmul<AB, AB, C, Bias> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(as));
+  mm.SetTensorB(Gm(bs));
+  mm.SetBias(Gm(bias_v));
+  mm.IterateAll(Gm(c));
+  mm.End();
+  ExpectExact(c, Reference(a, b, bias), normgrad_ascendc::TypeName<T>());
+}
+
+TEST_F(MatmulOperand950Test, Bfloat16BiasRows) {
+  CheckBfloat16Bias<half>();
+  CheckBfloat16Bias<bfloat16_t>();
+  CheckBfloat16Bias<float>();
+  CheckBfloat16Bias<fp8_e5m2_t>();
+}
+
+TEST_F(MatmulOperandTest, Bfloat16BiasIsThe950s) {
+  using AB = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  using Bias = MatmulType<TPosition::GM, CubeFormat::ND, bfloat16_t>;
+  const TCubeTiling t = Tiling(32, 32, 32, 32, 32, 32);
+  TPipe pipe;
+  Matmul<AB, AB, C, Bias> mm;
+  EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
+                        "Matmul::Init: the type row (A half, B half, bias "
+                        "bfloat16_t, C float) is the Ascend 950's"));
+}
+
 TEST_F(MatmulOperand950Test, TscmOperandsAreReadInPlace) {
   // A as [K, M] at TSCM for every width, and float B as [K, N]: the 950
   // transposes the squares of the whole Nz matrix (float too, which Atlas
@@ -1129,7 +1179,8 @@ TEST_F(MatmulOperandTest, EightBitFloatRowsAreThe950s) {
   EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); },
                         "Matmul::Init: the type row (A fp8_e4m3fn_t, B "
                         "fp8_e4m3fn_t, bias float, C float) is the Ascend "
-                        "950's; profile Atlas A2/A3 has no 8-bit float Mmad"));
+                        "950's; Atlas A2/A3 has no 8-bit float Mmad and no "
+                        "bfloat16_t bias"));
 }
 
 TEST_F(MatmulOperand950Test, Int4IsRefused) {

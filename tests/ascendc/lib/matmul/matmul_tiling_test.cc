@@ -1676,12 +1676,40 @@ TEST(MxMatmulTiling950, EightBitFloatRows) {
       EXPECT_EQ(t.depthB1, int8.depthB1);
       EXPECT_EQ(t.shareL1Size, int8.shareL1Size);
       EXPECT_EQ(t.mxTypePara, 0);  // not MX mode
-      for (DataType bt : {DataType::DT_FLOAT, DataType::DT_FLOAT16}) {
+      for (DataType bt :
+           {DataType::DT_FLOAT, DataType::DT_FLOAT16, DataType::DT_BFLOAT16}) {
         const AscendC::tiling::TCubeTiling tb = tile(p[0], p[1], c, true, bt);
         EXPECT_EQ(tb.isBias, 1);
       }
     }
   }
+  // The 950's bfloat16 bias for float, half and bfloat16 operands.
+  for (DataType ab :
+       {DataType::DT_FLOAT, DataType::DT_FLOAT16, DataType::DT_BFLOAT16}) {
+    for (DataType c : cs) {
+      const AscendC::tiling::TCubeTiling t =
+          tile(ab, ab, c, true, DataType::DT_BFLOAT16);
+      EXPECT_EQ(t.isBias, 1);
+    }
+  }
+}
+
+TEST(MxMatmulTiling950, Bfloat16BiasIsThe950s) {
+  matmul_tiling::MultiCoreMatmulTiling tiling;
+  tiling.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  tiling.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+  tiling.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+  tiling.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_BFLOAT16);
+  tiling.EnableBias(true);
+  tiling.SetShape(64, 64, 64);
+  AscendC::tiling::TCubeTiling t{};
+  int64_t ret = 0;
+  EXPECT_EQ(StderrOf([&] { ret = tiling.GetTiling(t); }),
+            std::string(kPrefix) +
+                "A and B DT_FLOAT16, C DT_FLOAT, bias DT_BFLOAT16 is not a "
+                "type combination of Atlas A2/A3's Matmul" +
+                kSuffix);
+  EXPECT_EQ(ret, -1);
 }
 
 TEST(MxMatmulTiling950, SplitKCutsKIn64s) {
@@ -1790,8 +1818,8 @@ const TilingRefusal k950TilingRefusals[] = {
      },
      "A DT_HIFLOAT8, B DT_FLOAT8_E4M3FN, C DT_FLOAT is not an 8-bit float "
      "row of the Ascend 950 that normgrad emulates: A and B DT_FLOAT8_E4M3FN "
-     "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT or "
-     "DT_FLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+     "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT, "
+     "DT_FLOAT16 or DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
     {"8-bit float with int32 C",
      [](auto& t) {
        Fp8Request(t, DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E5M2, false);
@@ -1799,19 +1827,17 @@ const TilingRefusal k950TilingRefusals[] = {
      },
      "A DT_FLOAT8_E5M2, B DT_FLOAT8_E5M2, C DT_INT32 is not an 8-bit float "
      "row of the Ascend 950 that normgrad emulates: A and B DT_FLOAT8_E4M3FN "
-     "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT or "
-     "DT_FLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
-    {"8-bit float with a bfloat16 bias",
+     "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT, "
+     "DT_FLOAT16 or DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+    {"DT_INT4, which the 950's table lacks",
      [](auto& t) {
-       Fp8Request(t, DataType::DT_FLOAT8_E4M3FN, DataType::DT_FLOAT8_E5M2,
-                  true);
-       t.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_BFLOAT16);
-       t.EnableBias(true);
+       t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_INT4);
+       t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_INT4);
+       t.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+       t.SetShape(64, 64, 64);
      },
-     "A DT_FLOAT8_E4M3FN, B DT_FLOAT8_E5M2, C DT_FLOAT, bias DT_BFLOAT16 is "
-     "not an 8-bit float row of the Ascend 950 that normgrad emulates: A and "
-     "B DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, "
-     "bias DT_FLOAT or DT_FLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+     "A and B DT_INT4, C DT_INT32 is not a type combination of Ascend 950's "
+     "Matmul"},
     {"mixed 16-bit types",
      [](auto& t) {
        t.SetShape(64, 64, 64);

@@ -193,18 +193,24 @@ template <typename T>
 constexpr bool kFp8 =
     std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t>;
 
-// The Ascend 950's 8-bit float rows of the type table that normgrad
-// emulates: E4M3 / E5M2 on either side (mixed too) or HiFloat8 on both, a
-// float or half bias, C in float, half or bfloat16_t (C in the 8-bit types
-// needs the 950's quantization modes).
+// The Ascend 950's rows of the type table beyond Atlas A2/A3's that
+// normgrad emulates, each with C in float, half or bfloat16_t: E4M3 / E5M2
+// on either side (mixed too) or HiFloat8 on both, with a float, half or
+// bfloat16_t bias; float, half or bfloat16_t on both sides with a
+// bfloat16_t bias. (C in the 8-bit types and int8_t into bfloat16_t need
+// the 950's quantization modes in Matmul's Fixpipe.)
+template <typename C>
+constexpr bool kFloatOut =
+    std::is_same_v<C, float> || std::is_same_v<C, half> ||
+    std::is_same_v<C, bfloat16_t>;
 template <typename A, typename B, typename Bias, typename C>
-constexpr bool kEmulated950Row =
-    ((kFp8<A> && kFp8<B>) ||
-     (std::is_same_v<A, hifloat8_t> && std::is_same_v<B, hifloat8_t>)) &&
-    (std::is_same_v<Bias, float> ||
-     std::is_same_v<Bias, half>)&&(std::is_same_v<C, float> ||
-                                   std::is_same_v<C, half> ||
-                                   std::is_same_v<C, bfloat16_t>);
+constexpr bool kEmulated950Row = kFloatOut<C> &&
+                                 ((((kFp8<A> && kFp8<B>) ||
+                                    (std::is_same_v<A, hifloat8_t> &&
+                                     std::is_same_v<B, hifloat8_t>)) &&
+                                   kFloatOut<Bias>) ||
+                                  (std::is_same_v<A, B> && kFloatOut<A> &&
+                                   std::is_same_v<Bias, bfloat16_t>));
 
 // The rows whose output Fixpipe quantizes: a parameter from SetQuantScalar
 // or SetQuantVector.
@@ -1929,7 +1935,8 @@ class Matmul {
       if (!matmul_detail::OnAscend950()) {
         normgrad_ascendc::Fail(
             "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
-            "Ascend 950's; profile Atlas A2/A3 has no 8-bit float Mmad",
+            "Ascend 950's; Atlas A2/A3 has no 8-bit float Mmad and no "
+            "bfloat16_t bias",
             normgrad_ascendc::TypeName<SrcAT>(),
             normgrad_ascendc::TypeName<SrcBT>(),
             normgrad_ascendc::TypeName<BiasT>(),
