@@ -68,10 +68,7 @@ LocalTensor<float> FillL0c(TPipe& pipe, TBuf<TPosition::CO1>& buf, uint32_t m,
   return c;
 }
 
-class CubeOut950Test : public CubeCoreTest {
- protected:
-  ProfileScope profile_{Profile::k950};
-};
+using CubeOut950Test = Cube950Test;
 
 // ---- Into GM ---------------------------------------------------------------
 
