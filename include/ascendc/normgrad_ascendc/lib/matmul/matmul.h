@@ -10,7 +10,7 @@
 // instructions of cube/cube_api.h and nothing else: GM → L1 by DataCopy
 // with ND2NZ (an operand at TSCM is in L1 already), L1 → L0A/L0B by
 // LoadData or LoadDataWithTranspose (one path for A and B: LoadOperand;
-// on the Ascend 950, A by LoadData2DParamsV2 into its Nz),
+// on the Ascend 950 by LoadData2DParamsV2, A into its Nz),
 // Mmad into L0C (the first K step from the bias or 0, the others
 // accumulating), Fixpipe L0C → GM. So a
 // Matmul's bits are the basic data path's, and its operands meet the same
@@ -254,7 +254,7 @@ constexpr bool GmNdScales() {
 }
 
 // Whether the object runs on the Ascend 950, whose L0A holds A as Nz
-// (Atlas A2/A3: Zz) and which loads A by LoadData2DParamsV2.
+// (Atlas A2/A3: Zz) and which loads A and B by LoadData2DParamsV2.
 inline bool OnAscend950() {
   return normgrad_ascendc::CurrentCore().profile().profile ==
          normgrad_ascendc::Profile::k950;
