@@ -91,7 +91,7 @@ void CapiMmad(const char* api, CubeType c_type, CubeType a_type,
   p.unitFlag = args.unit_flag;
   // The tenth argument is k_direction_align on Atlas A2/A3 and disable_gemv
   // on the 950 (its page's prototypes for that product).
-  if (CurrentCore().profile().profile == Profile::k950) {
+  if (OnProfile950()) {
     p.disableGemv = args.k_direction_align;
   } else {
     p.kDirectionAlign = args.k_direction_align;

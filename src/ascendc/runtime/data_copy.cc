@@ -91,8 +91,7 @@ void CheckEnd(const OpName& op, const char* which, const CopyEnd& end) {
 void CheckEnds(const OpName& op, const CopyEnd& dst, const CopyEnd& src) {
   CheckEnd(op, "dst", dst);
   CheckEnd(op, "src", src);
-  if (IsCubeEnd(src) && dst.ub == nullptr &&
-      CurrentCore().profile().profile == Profile::k950) {
+  if (IsCubeEnd(src) && dst.ub == nullptr && OnProfile950()) {
     Fail(
         "%s: not available on profile %s: the 950 has no L1 -> GM path; "
         "multiply by an identity matrix into L0C and Fixpipe it to GM",

@@ -128,8 +128,6 @@ const normgrad::kernels::Isa& VectorLoops() {
   return isa;
 }
 
-bool OnProfile950() { return CurrentCore().profile().profile == Profile::k950; }
-
 void CheckTypeRule(const char* api, const char* type, uint32_t bit,
                    const TypeRule& rule, bool count_form) {
   const ProfileInfo& profile = CurrentCore().profile();

@@ -144,9 +144,7 @@ void CheckCmpMode(const char* api, const char* type, uint32_t bit,
   }
 }
 
-bool CompareReadsMask() {
-  return CurrentCore().profile().profile == Profile::k950;
-}
+bool CompareReadsMask() { return OnProfile950(); }
 
 void RunCompareRepeats(const VecInstruction& in, const uint64_t mask[],
                        bool is_set_mask, uint8_t repeat_time) {

@@ -81,10 +81,9 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace,
                     const int32_t usedCores = 0,
                     normgrad_ascendc::CallSite site = {}) {
   const normgrad_ascendc::ApiCall call(site);
-  const bool on_950 = normgrad_ascendc::CurrentCore().profile().profile ==
-                      normgrad_ascendc::Profile::k950;
-  const uint64_t needed =
-      on_950 ? 32 : static_cast<uint64_t>(GetBlockNum()) * 32;
+  const uint64_t needed = normgrad_ascendc::OnProfile950()
+                              ? 32
+                              : static_cast<uint64_t>(GetBlockNum()) * 32;
   normgrad_ascendc::CheckSyncWorkspaces(
       "SyncAll", gmWorkspace.GetSize() * sizeof(int32_t), needed,
       ubWorkspace.GetSize() * sizeof(int32_t), needed);

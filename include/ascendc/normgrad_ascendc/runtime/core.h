@@ -488,6 +488,13 @@ class Core {
 /// This thread's current core.
 Core& CurrentCore();
 
+/// Whether the current core runs the Ascend 950 profile: the one question
+/// every API asks whose rules, layouts or units differ there from Atlas
+/// A2/A3's.
+inline bool OnProfile950() {
+  return CurrentCore().profile().profile == Profile::k950;
+}
+
 /// Makes a core the calling thread's current core until the end of the scope
 /// (launchers: one per block), with block_idx and block_num (sys_var.h) its
 /// block's. Restores the previous one afterwards.

@@ -77,10 +77,6 @@ template <typename T>
 inline constexpr bool kIsFloatElement =
     kIsVectorFloat<T> || std::is_same_v<T, bfloat16_t>;
 
-/// Whether the current profile is the 950 (where the configuration structs
-/// of Div, Exp, ... apply).
-bool OnProfile950();
-
 /// The operations of Binary (op(src0[i], src1[i])) and WithScalar
 /// (op(src[i], scalar)).
 enum class ElementOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };

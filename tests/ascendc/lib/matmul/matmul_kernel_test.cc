@@ -931,4 +931,22 @@ TEST_F(MatmulTest, AnErrorNamesTheUsersLine) {
   EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); }, "matmul_kernel_test.cc:"));
 }
 
+// SetLocalWorkspace's scratch is a vector core's UB: an object on a cube
+// core refuses it (on the 950, the only profile that takes the call).
+TEST_F(MatmulTest, SetLocalWorkspaceNeedsAVectorCore) {
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+  {
+    const TCubeTiling tiling = Tiling(32, 32, 32, 32, 32, 32);
+    TPipe pipe;
+    HalfMatmul mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+    const AscendC::LocalTensor<uint8_t> scratch(TPosition::VECCALC, 0, 64);
+    EXPECT_TRUE(FailsWith([&] { mm.SetLocalWorkspace(scratch); },
+                          "Matmul::SetLocalWorkspace: tmpBuffer lies in a "
+                          "vector core's UB, but this object runs on a cube "
+                          "core, which has none"));
+  }
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+}
+
 }  // namespace

@@ -95,4 +95,64 @@ TEST(MatmulOnVectorCore, AnObjectComputesOnItsOwnCubeContext) {
   EXPECT_TRUE(pipe.InitBuffer(ub, 64 * 1024));
 }
 
+// The 950's SetLocalWorkspace: a VECCALC tensor of at least the tiling's
+// transLength bytes, checked; the object computes the same without it.
+TEST(MatmulOnVectorCore, SetLocalWorkspaceOnThe950) {
+  const int m = 16, n = 32, k = 48;
+  std::vector<half> a(m * k), b(k * n);
+  for (int i = 0; i < m * k; ++i) a[i] = half(static_cast<float>(i % 7 - 3));
+  for (int i = 0; i < k * n; ++i) b[i] = half(static_cast<float>(i % 5 - 2));
+  TCubeTiling t{};
+  t.usedCoreNum = 1;
+  t.M = t.singleCoreM = m;
+  t.N = t.singleCoreN = n;
+  t.Ka = t.Kb = t.singleCoreK = k;
+  t.baseM = t.baseN = t.baseK = 16;
+  t.depthA1 = t.depthB1 = 1;
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.dbL0A = t.dbL0B = t.dbL0C = 1;
+  t.transLength = 64;
+  using HT = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using FT = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  {
+    // Atlas A2/A3's object takes no scratch: its page does not list it.
+    TPipe pipe;
+    Matmul<HT, HT, FT, FT> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TBuf<TPosition::VECCALC> scratch;
+    pipe.InitBuffer(scratch, 64);
+    EXPECT_TRUE(compat_test::FailsWith(
+        [&] { mm.SetLocalWorkspace(scratch.Get<uint8_t>()); },
+        "Matmul::SetLocalWorkspace: not available on profile "));
+  }
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+  {
+    TPipe pipe;
+    Matmul<HT, HT, FT, FT> mm;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+    AscendC::TBuf<TPosition::VECCALC> scratch, small;
+    AscendC::TBuf<TPosition::VECIN> in;
+    pipe.InitBuffer(scratch, 64);
+    pipe.InitBuffer(small, 32);
+    pipe.InitBuffer(in, 64);
+    EXPECT_TRUE(compat_test::FailsWith(
+        [&] { mm.SetLocalWorkspace(small.Get<uint8_t>()); },
+        "Matmul::SetLocalWorkspace: tmpBuffer holds 32 bytes, fewer than the "
+        "tiling's transLength of 64 (MatmulGetTmpBufSize's ubSize)"));
+    EXPECT_TRUE(compat_test::FailsWith(
+        [&] { mm.SetLocalWorkspace(in.Get<uint8_t>()); },
+        "Matmul::SetLocalWorkspace: tmpBuffer is at VECIN; the scratch is a "
+        "VECCALC tensor"));
+    mm.SetLocalWorkspace(scratch.Get<uint8_t>());
+    std::vector<float> c(m * n, -1.0f);
+    mm.SetTensorA(Gm(a));
+    mm.SetTensorB(Gm(b));
+    mm.IterateAll(Gm(c));
+    const std::vector<float> want = Reference(a.data(), b.data(), m, n, k);
+    EXPECT_EQ(std::memcmp(c.data(), want.data(), want.size() * sizeof(float)),
+              0);
+  }
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+}
+
 }  // namespace

@@ -45,6 +45,7 @@
 #include "normgrad_ascendc/runtime/data_copy_pad.h"
 #include "normgrad_ascendc/runtime/global_tensor.h"
 #include "normgrad_ascendc/runtime/pipe.h"
+#include "normgrad_ascendc/runtime/sync_check.h"
 #include "normgrad_ascendc/runtime/tensor.h"
 
 namespace normgrad_ascendc {
@@ -1209,6 +1210,45 @@ class Matmul {
     KeepWorkspace(addr, uint64_t(size) * sizeof(T));
   }
 
+  /// The Ascend 950's VECCALC scratch for the object (MatmulGetTmpBufSize's
+  /// ubSize bytes). The CPU's moves need none, so the object only checks
+  /// the tensor and, as the device's object uses it as scratch, takes its
+  /// bytes as unwritten when each computation starts: under
+  /// NORMGRAD_CHECK=init a read of them afterwards is a finding.
+  void SetLocalWorkspace(const LocalTensor<uint8_t>& tmpBuffer,
+                         normgrad_ascendc::CallSite site = {}) {
+    static_assert(!kConfig.enableMixDualMaster,
+                  "Matmul::SetLocalWorkspace: not available with "
+                  "MatmulConfig.enableMixDualMaster true");
+    const normgrad_ascendc::ApiCall call(site);
+    if (!normgrad_ascendc::OnProfile950()) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetLocalWorkspace: not available on profile %s; its page "
+          "lists the Ascend 950 (and the Atlas inference series' AI Core), "
+          "and Atlas A2/A3's Matmul needs no VECCALC scratch",
+          normgrad_ascendc::CurrentCore().profile().name);
+    }
+    RequireInit("SetLocalWorkspace");
+    if (context_ == nullptr) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetLocalWorkspace: tmpBuffer lies in a vector core's UB, "
+          "but this object runs on a cube core, which has none");
+    }
+    if (tmpBuffer.GetPosition() != TPosition::VECCALC) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetLocalWorkspace: tmpBuffer is at %s; the scratch is a "
+          "VECCALC tensor",
+          normgrad_ascendc::PositionName(tmpBuffer.GetPosition()));
+    }
+    if (tmpBuffer.GetSize() < static_cast<uint32_t>(tiling_.transLength)) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetLocalWorkspace: tmpBuffer holds %u bytes, fewer than "
+          "the tiling's transLength of %d (MatmulGetTmpBufSize's ubSize)",
+          tmpBuffer.GetSize(), tiling_.transLength);
+    }
+    local_workspace_ = tmpBuffer;
+  }
+
   /// What the callbacks (MM_CB) receive as tilingPtr and dataPtr.
   void SetUserDefInfo(const uint64_t tilingPtr) { user_def_info_ = tilingPtr; }
   void SetSelfDefineData(const uint64_t dataPtr) {
@@ -1860,6 +1900,11 @@ class Matmul {
 
   void StageLocalInputs(const char* api) {
     if (next_ != 0) return;  // staged when the computation started
+    if (local_workspace_ && normgrad_ascendc::SyncCheckOn()) {
+      normgrad_ascendc::NoteUbAllocation(
+          local_workspace_->view().offset, local_workspace_->GetSize(),
+          "Matmul's local workspace (SetLocalWorkspace)", api);
+    }
     if constexpr (A_TYPE::pos == TPosition::VECOUT) {
       if (a_set_) {
         const uint64_t elems =
@@ -3038,6 +3083,8 @@ class Matmul {
   uint64_t workspace_elems_ = 0;        // 0: size unknown
   bool workspace_set_ = false;
   NBatchState nbatch_;
+  // SetLocalWorkspace's tensor (the 950's scratch of the device's object).
+  std::optional<LocalTensor<uint8_t>> local_workspace_;
   uint64_t user_def_info_ = 0;     // the callbacks' tilingPtr
   uint64_t self_define_data_ = 0;  // the callbacks' dataPtr
 };
