@@ -147,12 +147,13 @@ void CapiSetHf32Trans(uint32_t mode, const CallSite& site) {
 void CapiSetL0c2GmConfig(uint64_t relu_pre, uint64_t quant_pre,
                          bool enable_unit_flag, const CallSite& site) {
   const char* api = "asc_set_l0c2gm_config";
-  const CapiCall call(api, site);
+  // On the 950 too: its copies out of L0C read the V modes' parameters here.
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   CheckCapiCubeCore(api);
   if (relu_pre != 0) {
     Fail(
-        "%s: relu_pre 0x%llx is not 0; the ReLU parameters are reserved on "
-        "Atlas A2/A3 (pass 0)",
+        "%s: relu_pre 0x%llx is not 0; no copy out of L0C reads per-column "
+        "ReLU parameters (their relu_pre is ReLU on or off; pass 0)",
         api, static_cast<unsigned long long>(relu_pre));
   }
   const TensorView quant = CubePointerView(

@@ -4,9 +4,11 @@
 // docs/capi.md): their arguments checked and mapped onto the C++ Fixpipe
 // with FixpipeParamsArch3510 and DataCopyL1ToUB (cube/cube_out_950.h), which
 // move the values; a scalar quantization mode takes its parameter from
-// asc_set_l0c_copy_prequant. The rest of the C API maps Atlas A2/A3; these
-// forms are the 950's only, as is asc_set_l0c2gm_nz2nd
-// (c_api/cube_compute/cube_compute.h), the NZ2ND register they read.
+// asc_set_l0c_copy_prequant, a vector (V) mode its per-column parameters
+// from the fixpipe buffer at asc_set_l0c2gm_config's address. The rest of the C
+// API maps Atlas A2/A3; these forms are the 950's only, as is
+// asc_set_l0c2gm_nz2nd (c_api/cube_compute/cube_compute.h), the NZ2ND register
+// they read.
 #include <cstdint>
 
 #include "ascendc/cube/cube_checks.h"
@@ -90,15 +92,26 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
   CheckRange(name.text, "quant_pre", a.quant_pre, AscendC::NoQuant,
              AscendC::VQF322F32_PRE);
   const auto mode = static_cast<AscendC::QuantMode_t>(a.quant_pre);
-  if (IsVectorMode(mode)) {
-    Fail(
-        "%s: quant_pre %llu (%s) is a vector mode; its per-column parameters "
-        "in the fixpipe buffer (asc_set_l0c2gm_config) are not emulated yet: "
-        "use the scalar mode with asc_set_l0c_copy_prequant, or the C++ "
-        "Fixpipe with cbufWorkspace",
-        name.text, static_cast<unsigned long long>(a.quant_pre),
-        QuantModeName(mode));
+  // A V mode reads one parameter per column from the fixpipe buffer, at the
+  // address asc_set_l0c2gm_config gave (asc_copy_l12fb fills it).
+  const bool vector_mode = IsVectorMode(mode);
+  TensorView table;
+  if (vector_mode) {
+    const FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
+    if (!regs.config_set) {
+      Fail(
+          "%s: quant_pre %llu (%s) is a vector mode, whose per-column "
+          "parameters lie in the fixpipe buffer at the address "
+          "asc_set_l0c2gm_config sets; it was not called in this block",
+          name.text, static_cast<unsigned long long>(a.quant_pre),
+          QuantModeName(mode));
+    }
+    table.core = &CurrentCore();
+    table.offset = regs.config_offset;
+    table.bytes = regs.config_bytes;
+    table.position = AscendC::TPosition::C2PIPE2GM;
   }
+  const TensorView* table_view = vector_mode ? &table : nullptr;
   CheckRange(name.text, "relu_pre", a.relu_pre, 0, 1);
   Fixpipe950Params p{};
   p.layout = a.nz2nd_en   ? AscendC::CO2Layout::ROW_MAJOR
@@ -109,7 +122,7 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
   p.src_stride = a.loop_src_stride;
   p.dst_stride = a.loop_dst_stride;
   p.quant_pre = mode;
-  if (ModeQuantizes(mode)) {
+  if (!vector_mode && ModeQuantizes(mode)) {
     const FixpipeRegisters& regs = CurrentCore().fixpipe_registers();
     if (!regs.quant_set) {
       Fail(
@@ -138,7 +151,7 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
     const GmSide gm{static_cast<uint8_t*>(dst), 0, false, dst};
     RunAsCapi(name.text, [&] {
       RunFixpipe950(dst_type.type, src_type.type, false, &gm, nullptr, s,
-                    nullptr, p);
+                    table_view, p, Fixpipe950Table::kFixpipeBuffer);
     });
     return;
   }
@@ -148,7 +161,8 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
                                              AscendC::TPosition::A1);
   RunAsCapi(name.text, [&] {
     RunFixpipe950(dst_type.type, src_type.type, target == CapiL0cTarget::kUb,
-                  nullptr, &d, s, nullptr, p);
+                  nullptr, &d, s, table_view, p,
+                  Fixpipe950Table::kFixpipeBuffer);
   });
 }
 

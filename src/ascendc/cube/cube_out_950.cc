@@ -165,7 +165,7 @@ void CheckParams(const char* api, Target target, CubeType dst_type,
 void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
                    const GmSide* dst_gm, const TensorView* dst_local,
                    const TensorView& src, const TensorView* workspace,
-                   const Fixpipe950Params& p) {
+                   const Fixpipe950Params& p, Fixpipe950Table table) {
   const Target target = dst_gm != nullptr ? Target::kGm
                         : to_ub           ? Target::kUb
                                           : Target::kL1;
@@ -189,9 +189,16 @@ void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
                  {TPosition::VECIN, TPosition::VECOUT, TPosition::VECCALC},
                  "VECIN, VECOUT or VECCALC (config.isToUB: the UB)", 32);
   }
+  const bool in_fixpipe_buffer = table == Fixpipe950Table::kFixpipeBuffer;
+  const char* table_name =
+      in_fixpipe_buffer ? "SetFixPipeConfig's tensor" : "cbufWorkspace";
   if (workspace != nullptr) {
-    CheckOperand(api, "cbufWorkspace", *workspace, {TPosition::C1}, "C1 (L1)",
-                 32);
+    if (in_fixpipe_buffer) {
+      CheckOperand(api, table_name, *workspace, {TPosition::C2PIPE2GM},
+                   "C2PIPE2GM (the fixpipe buffer)", 128);
+    } else {
+      CheckOperand(api, table_name, *workspace, {TPosition::C1}, "C1 (L1)", 32);
+    }
   }
   CheckParams(api, target, dst_type, src_type, workspace, p);
   if (p.n_size == 0 || p.m_size == 0 || p.num == 0) return;  // a NOP
@@ -311,14 +318,14 @@ void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
   // The quantization parameters: one for all, or one per column.
   std::vector<QuantParam> params;
   if (IsVectorMode(p.quant_pre)) {
-    CheckFits(api, "cbufWorkspace", uint64_t{p.n_size} * 8, workspace->bytes,
+    CheckFits(api, table_name, uint64_t{p.n_size} * 8, workspace->bytes,
               "one parameter per column (nSize x 8 bytes)");
     const uint8_t* ws = workspace->declared_data();
     for (uint32_t n = 0; n < p.n_size; ++n) {
       uint64_t bits;
       std::memcpy(&bits, ws + uint64_t{n} * 8, 8);
       char where[48];
-      std::snprintf(where, sizeof where, "cbufWorkspace[%u]", n);
+      std::snprintf(where, sizeof where, "%s[%u]", table_name, n);
       params.push_back(
           DecodeQuantParam(api, where, bits, p.quant_pre, dst_type));
     }

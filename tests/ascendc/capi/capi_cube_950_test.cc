@@ -290,8 +290,9 @@ TEST_F(CapiCube950RulesTest, Messages) {
                         false, false, false, false);
       },
       "asc_copy_l0c2ub<float>: quant_pre 10 (VQF322FP8_PRE) is a vector "
-      "mode; its per-column parameters in the fixpipe buffer "
-      "(asc_set_l0c2gm_config) are not emulated yet"));
+      "mode, whose per-column parameters lie in the fixpipe buffer at the "
+      "address asc_set_l0c2gm_config sets; it was not called in this "
+      "block"));
   EXPECT_TRUE(FailsWith(
       [&] {
         asc_copy_l0c2ub(dst, src, kN, kM, kN, kM, 0, false, 0, 0, 23, 0, false,
@@ -530,6 +531,114 @@ TEST_F(CapiCube950RulesTest, TableCopyMessages) {
       "asc_copy_l12fb: len_burst + dst_gap_size 1 (x 64 bytes) is not a "
       "whole number of the fixpipe buffer's 128-byte blocks up to 65535 (the "
       "unit of DataCopy L1 -> fixpipe buffer on Ascend 950)"));
+}
+
+// ---- The V modes: per-column parameters in the fixpipe buffer ---------------
+
+// One parameter per column, the scale 2^-(n % 4) in bits 0..31: every
+// Value(m, n) times it is exact in half.
+float ColumnScale(uint32_t n) { return 1.0f / float(1u << (n % 4)); }
+
+// The parameters are written to L1, moved into the fixpipe buffer by
+// asc_copy_l12fb and named by asc_set_l0c2gm_config; the C API's V mode
+// then matches the C++ Fixpipe reading the same L1 values as its
+// cbufWorkspace, bit for bit, and the page's formula (value x its column's
+// scale): VQF322F16_PRE into GM (ND) and VQF322BF16_PRE into L1 (NZ).
+TEST_F(CapiCube950RulesTest, VectorModesReadTheFixpipeBuffer) {
+  const ProfileScope profile(Profile::k950);
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  LocalTensor<float> c = FillL0c(pipe, l0c);
+  float* src = reinterpret_cast<float*>(c.GetPhyAddr());
+  TBuf<TPosition::C1> ws_buf;
+  pipe.InitBuffer(ws_buf, kN * 8);
+  LocalTensor<uint64_t> ws = ws_buf.Get<uint64_t>();
+  for (uint32_t n = 0; n < kN; ++n) {
+    const float scale = ColumnScale(n);
+    uint32_t bits;
+    std::memcpy(&bits, &scale, 4);
+    ws.SetValue(n, bits);
+  }
+  const uint64_t table = asc_get_phy_buf_addr(0);
+  asc_copy_l12fb(reinterpret_cast<void*>(table),
+                 reinterpret_cast<void*>(ws.GetPhyAddr()), kN * 8);
+  asc_set_l0c2gm_config(0, table, false);
+
+  alignas(32) static half by_capi[kUbFloats], by_fixpipe[kUbFloats];
+  asc_copy_l0c2gm(by_capi, src, kN, kM, kN, kM, 0, 0, 0, AscendC::VQF322F16_PRE,
+                  0, false, true, 0, 0, false, 0, false, false, false, false);
+  GlobalTensor<half> g;
+  g.SetGlobalBuffer(by_fixpipe, kUbFloats);
+  FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> nd;
+  nd.mSize = kM;
+  nd.nSize = kN;
+  nd.srcStride = kM;
+  nd.dstStride = kN;
+  nd.quantPre = AscendC::VQF322F16_PRE;
+  Fixpipe<half, float, CFG_ROW_MAJOR>(g, c, ws, nd);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    const uint32_t r = k / kN, col = k % kN;
+    ASSERT_EQ(static_cast<float>(by_capi[k]), Value(r, col) * ColumnScale(col))
+        << k;
+  }
+  EXPECT_EQ(std::memcmp(by_capi, by_fixpipe, sizeof by_capi), 0);
+
+  // NZ into L1: the two halves of one L1 buffer compared.
+  TBuf<TPosition::A1> l1;
+  pipe.InitBuffer(l1, 2 * kUbFloats * 2);
+  LocalTensor<bfloat16_t> both = l1.Get<bfloat16_t>();
+  asc_copy_l0c2l1(reinterpret_cast<bfloat16_t*>(both.GetPhyAddr()), src, kN, kM,
+                  kM * 16, kM, 0, 0, AscendC::VQF322BF16_PRE, 0, false, false,
+                  0, 0, false, 0, 0, false);
+  FixpipeParamsArch3510<CO2Layout::NZ> nz;
+  nz.mSize = kM;
+  nz.nSize = kN;
+  nz.srcStride = kM;
+  nz.dstStride = kM * 16;
+  nz.quantPre = AscendC::VQF322BF16_PRE;
+  Fixpipe<bfloat16_t, float, CFG_NZ>(both[kUbFloats], c, ws, nz);
+  for (uint32_t k = 0; k < kUbFloats; ++k) {
+    ASSERT_EQ(static_cast<float>(both.GetValue(k)),
+              static_cast<float>(both.GetValue(kUbFloats + k)))
+        << k;
+  }
+  // Row 1, column 19 (column block 1): 83 x 2^-3 is exact in bfloat16_t.
+  EXPECT_EQ(static_cast<float>(both.GetValue(kM * 16 + 16 + 3)),
+            Value(1, 19) * ColumnScale(19));
+}
+
+TEST_F(CapiCube950RulesTest, VectorModeMessages) {
+  const ProfileScope profile(Profile::k950);
+  TPipe pipe;
+  TBuf<TPosition::CO1> l0c;
+  LocalTensor<float> c = FillL0c(pipe, l0c);
+  float* src = reinterpret_cast<float*>(c.GetPhyAddr());
+  alignas(32) static half out[kUbFloats];
+  const auto copy = [&] {
+    asc_copy_l0c2gm(out, src, kN, kM, kN, kM, 0, 0, 0, AscendC::VQF322F16_PRE,
+                    0, false, true, 0, 0, false, 0, false, false, false, false);
+  };
+  EXPECT_TRUE(FailsWith(
+      copy,
+      "asc_copy_l0c2gm<half>: quant_pre 18 (VQF322F16_PRE) is a vector mode, "
+      "whose per-column parameters lie in the fixpipe buffer at the address "
+      "asc_set_l0c2gm_config sets; it was not called in this block"));
+  // An infinite scale in column 2's parameter: the C++ Fixpipe's rule,
+  // naming the table the parameter came from.
+  uint8_t* fb = Bytes(normgrad_ascendc::CubeMemory::kFixpipe, 0);
+  for (uint32_t n = 0; n < kN; ++n) {
+    const uint64_t param = n == 2 ? 0x7F800000ull : 0x3F800000ull;
+    std::memcpy(fb + 8 * n, &param, 8);
+  }
+  asc_set_l0c2gm_config(0, asc_get_phy_buf_addr(0), false);
+  EXPECT_TRUE(FailsWith(copy,
+                        "asc_copy_l0c2gm<half>: Fixpipe<half, float> L0C->GM "
+                        "(FixpipeParamsArch3510): SetFixPipeConfig's tensor[2] "
+                        "0x000000007f800000 has the scale inf in bits 0..31"));
+  EXPECT_TRUE(FailsWith(
+      [] { asc_set_l0c2gm_config(64, asc_get_phy_buf_addr(0), false); },
+      "asc_set_l0c2gm_config: relu_pre 0x40 is not 0; no copy out of L0C "
+      "reads per-column ReLU parameters"));
 }
 
 }  // namespace

@@ -137,13 +137,20 @@ Fixpipe950Params Fixpipe950ParamsOf(
   return q;
 }
 
+/// Where a V mode's per-column parameters lie: the C++ forms' cbufWorkspace
+/// in L1, or the fixpipe buffer at SetFixPipeConfig's tensor (the C API's
+/// copies out of L0C, after asc_set_l0c2gm_config).
+enum class Fixpipe950Table : uint8_t { kCbufWorkspace, kFixpipeBuffer };
+
 /// Fixpipe with FixpipeParamsArch3510: into GM (`dst_gm`) or a LocalTensor
 /// (`dst_local`: L1, or with `to_ub` a vector core's UB), the other null;
-/// `workspace` null in the forms without cbufWorkspace.
+/// `workspace` (the per-column parameters, where `table` says) null in the
+/// forms without them.
 void RunFixpipe950(CubeType dst_type, CubeType src_type, bool to_ub,
                    const GmSide* dst_gm, const TensorView* dst_local,
                    const TensorView& src, const TensorView* workspace,
-                   const Fixpipe950Params& params);
+                   const Fixpipe950Params& params,
+                   Fixpipe950Table table = Fixpipe950Table::kCbufWorkspace);
 
 /// DataCopyL1ToUB: `block_count` blocks of `block_len` 32-byte units from L1
 /// `src` into the UB of vector core `sub_block`, `src_gap` / `dst_gap` units
