@@ -342,19 +342,26 @@ void CapiCopyL1ToL0bSparse(const char* api, void* dst, void* src, void* index,
 }
 
 void CapiCopyL1ToL0Img2col(const char* api, const CapiCubeType& type,
-                           uint32_t elem_bits, TPosition to, void* dst,
-                           void* src, const Img2colFields& fields,
+                           uint32_t elem_bits, bool only_950, TPosition to,
+                           void* dst, void* src, const Img2colFields& fields,
                            const CallSite& site) {
-  const CapiCall call(api, site);
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   const CapiCubeName name(api, type.name);
+  if (only_950) {
+    RequireCubeProfile(name.text, {Profile::k950},
+                       "its 3D form takes this type on the Ascend 950 only");
+  }
   const TensorView d = CubePointerView(api, type.name, "dst", dst, to);
   const TensorView s =
       CubePointerView(api, type.name, "src", src, TPosition::A1);
   CheckArg(name.text, "k_extension", fields.k_extension, 1, 65535);
   CheckArg(name.text, "m_extension", fields.m_extension, 1, 65535);
-  RunAsCapi(name.text, [&] {
-    RunLoadData3D(type.name, elem_bits, d, s, fields, nullptr);
-  });
+  // The 950's repeat setter has no dstStride: the columns of fractals lie
+  // one after another, the Nz that Mmad reads (docs/capi.md).
+  Img2colFields f = fields;
+  f.dense_columns = true;
+  RunAsCapi(name.text,
+            [&] { RunLoadData3D(type.name, elem_bits, d, s, f, nullptr); });
 }
 
 void CapiCopyL1ToL0Transposed(const char* api, const CapiCubeType& type,
@@ -373,7 +380,7 @@ void CapiCopyL1ToL0Transposed(const char* api, const CapiCubeType& type,
 
 void CapiSetL13dFmatrix(const char* api, const asc_l13d_fmatrix_config& config,
                         AscendC::FmatrixMode mode, const CallSite& site) {
-  const CapiCall call(api, site);
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   CheckCapiCubeCore(api);
   const uint8_t pads[4] = {config.padding_left_size, config.padding_right_size,
                            config.padding_top_size, config.padding_bottom_size};
@@ -385,7 +392,7 @@ void CapiSetL13dFmatrix(const char* api, const asc_l13d_fmatrix_config& config,
 void CapiSetL13dPadding(const char* type, uint32_t bytes, const void* value,
                         const CallSite& site) {
   const char* api = "asc_set_l13d_padding";
-  const CapiCall call(api, site);
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   CheckCapiCubeCore(api);
   if (bytes == 8) {
     // The uint64_t form: the bits of a 32-bit element (docs/capi.md).
@@ -407,7 +414,7 @@ void CapiSetL13dPadding(const char* type, uint32_t bytes, const void* value,
 void CapiSetL13dRepeat(const asc_load3d_v2_config& config,
                        const CallSite& site) {
   const char* api = "asc_set_l13d_rpt";
-  const CapiCall call(api, site);
+  const CapiCall call(api, site, CapiProfiles::kA2And950);
   CheckCapiCubeCore(api);
   AscendC::LoadDataRepeatParam p;
   p.repeatStride = static_cast<uint16_t>(config.rpt_stride);

@@ -258,8 +258,9 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
   const uint32_t frac_cols = out_cols / c0;
   const uint64_t fractals = uint64_t{frac_rows} * frac_cols;
   // On the 950 the columns of fractals land dstStride fractals apart.
-  const uint32_t dst_stride = nz_a ? regs.dst_stride : frac_rows;
-  if (nz_a && (!regs.repeat_set || dst_stride < frac_rows)) {
+  const bool own_stride = nz_a && !f.dense_columns;
+  const uint32_t dst_stride = own_stride ? regs.dst_stride : frac_rows;
+  if (own_stride && (!regs.repeat_set || dst_stride < frac_rows)) {
     Fail(
         "%s: dstStride %u (SetLoadDataRepeat or SetLoadDataRepeatWithStride%s) "
         "is less than the output's %u fractal rows: on the 950 each column of "

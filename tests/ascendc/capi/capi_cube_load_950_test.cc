@@ -144,4 +144,119 @@ TEST_F(CapiCubeLoad950, Messages) {
       "950's"));
 }
 
+// ---- The 3D forms (img2col)
+// ---------------------------------------------------
+
+// The feature map's shape and padding, as asc_set_l13d_fmatrix takes them.
+void SetMap(uint16_t h, uint16_t w, uint8_t pad) {
+  asc_l13d_fmatrix_config map;
+  map.l1_height = h;
+  map.l1_width = w;
+  map.padding_left_size = pad;
+  map.padding_right_size = pad;
+  map.padding_top_size = pad;
+  map.padding_bottom_size = pad;
+  asc_set_l13d_fmatrix(map);
+}
+
+// The same window by LoadData 3D v2 Pro, its columns of fractals
+// `dst_stride` fractals apart.
+template <typename T>
+void LoadWindow(TPosition to, uint32_t dst_offset, uint16_t k_ext,
+                uint16_t m_ext, uint8_t kernel, uint16_t channels,
+                uint16_t dst_stride) {
+  AscendC::SetLoadDataRepeat(AscendC::LoadDataRepeatParam{0, 1, 0, dst_stride});
+  AscendC::LoadData3DParamsV2Pro p;
+  p.channelSize = channels;
+  p.extConfig = uint64_t{m_ext} << 16 | k_ext;
+  p.filterConfig =
+      0x10100000101ull | uint64_t{kernel} << 24 | uint64_t{kernel} << 16;
+  AscendC::LoadData(
+      LocalTensor<T>(TPosition::B2 == to ? TPosition::B2 : TPosition::A2,
+                     dst_offset, 16384 / sizeof(T)),
+      LocalTensor<T>(TPosition::A1, 0, 8192), p);
+}
+
+// With a 1 x 1 kernel the img2col matrix of a 4 x 8 map of 32 half
+// channels is the map itself (row m: pixel m, column k: channel k), so its
+// Nz (column blocks of 16 channels, each 32 rows) is L1's C1HWC0 byte for
+// byte. A 3 x 3 kernel with padding 1, into L0A and L0B, matches LoadData
+// 3D with the dense dstStride (the output's fractal rows), bit for bit.
+TEST_F(CapiCubeLoad950, ThreeDFormsWriteDenseNz) {
+  asc_set_l13d_padding(half(1.5f));
+  SetMap(4, 8, 0);
+  asc_copy_l12l0a(At<half>(0), At<half>(0), 32, 32, 0, 0, 1, 1, 1, 1, 1, 1,
+                  false, false, false, false, 32);
+  EXPECT_EQ(
+      std::memcmp(Bytes(CubeMemory::kL0A, 0), Bytes(CubeMemory::kL1, 0), 2048),
+      0);
+  // 3 x 3, padding 1, 16 channels: 32 rows (2 fractal rows) x 144 columns
+  // (9 fractal columns).
+  SetMap(4, 8, 1);
+  asc_copy_l12l0a_sync(At<half>(0), At<half>(0), 144, 32, 0, 0, 1, 1, 3, 3, 1,
+                       1, false, false, false, false, 16);
+  LoadWindow<half>(TPosition::A2, 16384, 144, 32, 3, 16, 2);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0A, 0),
+                        Bytes(CubeMemory::kL0A, 16384), 18 * 512),
+            0);
+  // Into L0B (B = the window's transpose, Zn = its Nz), and int16_t, a type
+  // the 950 adds, moving as the 16-bit types do.
+  asc_copy_l12l0b(At<half>(0), At<half>(0), 144, 32, 0, 0, 1, 1, 3, 3, 1, 1,
+                  false, false, false, false, 16);
+  LoadWindow<half>(TPosition::B2, 16384, 144, 32, 3, 16, 2);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 0),
+                        Bytes(CubeMemory::kL0B, 16384), 18 * 512),
+            0);
+  asc_set_l13d_padding(int16_t(0x3E00));  // half(1.5f)'s bits
+  asc_copy_l12l0b(At<int16_t>(32768), At<int16_t>(0), 144, 32, 0, 0, 1, 1, 3, 3,
+                  1, 1, false, false, false, false, 16);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0B, 0),
+                        Bytes(CubeMemory::kL0B, 32768), 18 * 512),
+            0);
+  // fp8_e4m3fn_t moves as int8_t: 32 channels, 9 fractal columns of 32.
+  AscendC::SetLoadDataPaddingValue(int8_t(7));
+  asc_copy_l12l0a(At<fp8_e4m3fn_t>(0), At<fp8_e4m3fn_t>(0), 288, 32, 0, 0, 1, 1,
+                  3, 3, 1, 1, false, false, false, false, 32);
+  LoadWindow<int8_t>(TPosition::A2, 16384, 288, 32, 3, 32, 2);
+  EXPECT_EQ(std::memcmp(Bytes(CubeMemory::kL0A, 0),
+                        Bytes(CubeMemory::kL0A, 16384), 18 * 512),
+            0);
+  EXPECT_NE(Bytes(CubeMemory::kL0A, 0)[600], 0);  // data, not zeros
+}
+
+TEST_F(CapiCubeLoad950, ThreeDFormsMessages) {
+  SetMap(4, 8, 0);
+  asc_set_l13d_padding(half(0.0f));
+  // int4b_t is not among the 950's img2col types (its pages).
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_copy_l12l0a(At<AscendC::int4b_t>(0), At<AscendC::int4b_t>(0), 64,
+                        32, 0, 0, 1, 1, 1, 1, 1, 1, false, false, false, false,
+                        64);
+      },
+      "asc_copy_l12l0a<int4b_t>: LoadData<int4b_t> L1->L0A "
+      "(LoadData3DParamsV2): T is int4b_t, which the 950's img2col does "
+      "not move"));
+  // The C++ instruction's rules follow the C API's name.
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_copy_l12l0a(At<half>(0), At<half>(0), 16, 32, 8, 0, 1, 1, 1, 1, 1,
+                        1, false, false, false, false, 16);
+      },
+      "asc_copy_l12l0a<half>: LoadData<half> L1->L0A (LoadData3DParamsV2): "
+      "loadDataParams.kStartPt 8 is not a multiple of 16"));
+  // The setter of the L1 boundary is not the 950's (its page).
+  EXPECT_TRUE(FailsWith([] { asc_set_l13d_size(0); },
+                        "asc_set_l13d_size: not available on profile"));
+  // The types the 950 adds are refused on Atlas A2/A3.
+  normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+  EXPECT_TRUE(FailsWith(
+      [] {
+        asc_copy_l12l0b(At<uint16_t>(0), At<uint16_t>(0), 16, 32, 0, 0, 1, 1, 1,
+                        1, 1, 1, false, false, false, false, 16);
+      },
+      "asc_copy_l12l0b<uint16_t>: not available on profile Atlas A2/A3: its "
+      "3D form takes this type on the Ascend 950 only"));
+}
+
 }  // namespace

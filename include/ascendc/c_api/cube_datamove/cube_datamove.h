@@ -148,10 +148,11 @@ void CapiCopyGmFractals(const char* api, const CapiCubeType& type,
 /// L1 → L0A (A2) or L0B (B2) by img2col from the feature-map registers
 /// (LoadData 3D, as the v2 Pro form: the map and the pad value come from
 /// asc_set_l13d_fmatrix and asc_set_l13d_padding).
+/// `only_950`: T is one of the types the 950's pages add (kCapiL13d950Type).
 void CapiCopyL1ToL0Img2col(const char* api, const CapiCubeType& type,
-                           uint32_t elem_bits, AscendC::TPosition to, void* dst,
-                           void* src, const Img2colFields& fields,
-                           const CallSite& site);
+                           uint32_t elem_bits, bool only_950,
+                           AscendC::TPosition to, void* dst, void* src,
+                           const Img2colFields& fields, const CallSite& site);
 /// L1 → L0A (A2) or L0B (B2), square by square, each transposed
 /// (LoadDataWithTranspose).
 void CapiCopyL1ToL0Transposed(const char* api, const CapiCubeType& type,
@@ -231,6 +232,14 @@ inline constexpr bool kCapiL13dL0bType =
     std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
     std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t> ||
     std::is_same_v<T, float>;
+/// The types the 950's 3D copies add to Atlas A2/A3's (their
+/// asc_copy_l12l0a / asc_copy_l12l0b pages); on Atlas A2/A3 a call with one
+/// is refused.
+template <typename T>
+inline constexpr bool kCapiL13d950Type =
+    std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t> ||
+    std::is_same_v<T, hifloat8_t> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, uint16_t>;
 /// The transposing copies' types (LoadDataWithTranspose's, less int4b_t).
 template <typename T>
 inline constexpr bool kCapiTransType =
@@ -499,6 +508,14 @@ NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L12L0B_SPARSE, asc_copy_l12l0b_sparse,
 // ---- L1 → L0A / L0B by img2col ----------------------------------------------
 
 namespace normgrad_ascendc {
+/// The 3D copies' types on either profile (the 950's checked at run time).
+template <typename T>
+inline constexpr bool kCapiL13dL0aAnyType =
+    kImg2colType<T> || kCapiL13d950Type<T>;
+template <typename T>
+inline constexpr bool kCapiL13dL0bAnyType =
+    kCapiL13dL0bType<T> || std::is_same_v<T, int16_t> ||
+    std::is_same_v<T, uint16_t>;
 /// The 3D copies' arguments as LoadData 3D's fields; the feature map and
 /// the pad value are the registers'.
 inline Img2colFields CapiImg2colFields(
@@ -541,7 +558,8 @@ inline Img2colFields CapiImg2colFields(
     static_assert(type_rule, #name " (3D): T must be " types);                 \
     normgrad_ascendc::CapiCopyL1ToL0Img2col(                                   \
         #name, normgrad_ascendc::CapiCubeTypeOf<T>(),                          \
-        normgrad_ascendc::kImg2colBits<T>, position, dst, src,                 \
+        normgrad_ascendc::kImg2colBits<T>,                                     \
+        normgrad_ascendc::kCapiL13d950Type<T>, position, dst, src,             \
         normgrad_ascendc::CapiImg2colFields(                                   \
             k_extension, m_extension, k_start_pt, m_start_pt, stride_w,        \
             stride_h, filter_w, filter_h, dilation_filter_w,                   \
@@ -553,15 +571,21 @@ inline Img2colFields CapiImg2colFields(
 /// (m_start_pt, k_start_pt) of the feature map's convolution matrix, the
 /// map (C1HWC0 in L1) as asc_set_l13d_fmatrix set it, the padding as
 /// asc_set_l13d_padding, repeated as asc_set_l13d_rpt (LoadData 3D v2).
+/// On the 950 the output's columns of fractals lie one after another (the
+/// repeat setter has no dstStride); the 950 adds the 8-bit floats and the
+/// 16-bit integers into L0A, and int16_t / uint16_t into L0B.
 NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L13D, asc_copy_l12l0a, __ca__,
                         AscendC::TPosition::A2,
-                        normgrad_ascendc::kImg2colType<T>,
+                        normgrad_ascendc::kCapiL13dL0aAnyType<T>,
                         "int4b_t, uint8_t, int8_t, half, bfloat16_t, "
-                        "uint32_t, int32_t or float")
+                        "uint32_t, int32_t or float (on the 950 also "
+                        "fp8_e4m3fn_t, fp8_e5m2_t, hifloat8_t, int16_t or "
+                        "uint16_t)")
 NORMGRAD_CAPI_WITH_SYNC(NORMGRAD_CAPI_L13D, asc_copy_l12l0b, __cb__,
                         AscendC::TPosition::B2,
-                        normgrad_ascendc::kCapiL13dL0bType<T>,
-                        "half, bfloat16_t, uint32_t, int32_t or float")
+                        normgrad_ascendc::kCapiL13dL0bAnyType<T>,
+                        "half, bfloat16_t, uint32_t, int32_t or float (on "
+                        "the 950 also int16_t or uint16_t)")
 #undef NORMGRAD_CAPI_L13D
 
 /// The feature map the 3D copies read with f_matrix_ctrl false (SetFmatrix

@@ -120,6 +120,10 @@ struct Img2colFields {
   bool fmatrix_ctrl = false;
   bool set_fmatrix = true;  ///< the call sets the feature-map registers
   bool set_padding = true;  ///< the call sets the pad-value register
+  /// On the 950: the output's columns of fractals one after another (a
+  /// dstStride of the output's fractal rows) instead of SetLoadDataRepeat's
+  /// dstStride; the C API's 3D copies, whose repeat setter has none.
+  bool dense_columns = false;
   const char* form = "LoadData3DParamsV2";
 };
 
