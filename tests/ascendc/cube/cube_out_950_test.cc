@@ -11,7 +11,9 @@
 // by the pages' formulas (the NZ2DN page's walk, the element units of
 // FixpipeParamsArch3510's strides), never by the code under test. The
 // GM / L1 tests run on the calling thread's core made a cube core by the
-// fixture, on the 950 profile; the UB tests launch mixed kernels.
+// fixture (Cube950Test), on the 950 profile; the UB tests launch mixed
+// kernels. Every test takes its cube buffers from cube_test::CubeBuffers
+// (cube_core_test.h).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -31,6 +33,7 @@ namespace {
 using namespace AscendC;  // NOLINT: kernels are written this way
 using compat_test::FailsWith;
 using compat_test::ProfileScope;
+using cube_test::CubeBuffers;
 using normgrad_ascendc::KernelErrorPolicy;
 using normgrad_ascendc::LaunchKernel;
 using normgrad_ascendc::Profile;
@@ -47,16 +50,22 @@ struct alignas(32) GmFloats {
   float v[8192];
 };
 
-// L0C (Nz: 16 x 16 fractals of 4-byte values, column block b at b x
-// `rows` x 16 values) holding Value(r, c) for r < m, c < n, `matrices`
-// matrices `matrix_stride` values apart (each Value + 1000 x its index).
-LocalTensor<float> FillL0c(TPipe& pipe, TBuf<TPosition::CO1>& buf, uint32_t m,
-                           uint32_t n, uint32_t rows, uint32_t matrices = 1,
-                           uint32_t matrix_stride = 0) {
+// The L0C bytes FillL0c's matrices take, in whole KiB.
+uint32_t L0cBytes(uint32_t n, uint32_t rows, uint32_t matrices = 1,
+                  uint32_t matrix_stride = 0) {
   const uint32_t bytes =
       ((matrices - 1) * matrix_stride + (n + 15) / 16 * rows * 16) * 4;
-  pipe.InitBuffer(buf, (bytes + 1023) / 1024 * 1024);
-  LocalTensor<float> c = buf.Get<float>();
+  return (bytes + 1023) / 1024 * 1024;
+}
+
+// L0C (Nz: 16 x 16 fractals of 4-byte values, column block b at b x
+// `rows` x 16 values) holding Value(r, c) for r < m, c < n, `matrices`
+// matrices `matrix_stride` values apart (each Value + 1000 x its index), in
+// the CO1 buffer of `buf` (L0cBytes of them).
+LocalTensor<float> FillL0c(const CubeBuffers& buf, uint32_t m, uint32_t n,
+                           uint32_t rows, uint32_t matrices = 1,
+                           uint32_t matrix_stride = 0) {
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   for (uint32_t i = 0; i < matrices; ++i) {
     for (uint32_t r = 0; r < m; ++r) {
       for (uint32_t col = 0; col < n; ++col)
@@ -77,9 +86,8 @@ using CubeOut950Test = Cube950Test;
 TEST_F(CubeOut950Test, Nz2NdIntoGmPlacesRowsAndMatrices) {
   const uint32_t m = 20, n = 32, rows = 32, nd = 2, src_nd = 96;
   const uint32_t dst_stride = 40, dst_nd = 900;
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  LocalTensor<float> c = FillL0c(pipe, l0c, m, n, rows, nd, src_nd * 16);
+  const CubeBuffers buf({{TPosition::CO1, L0cBytes(n, rows, nd, src_nd * 16)}});
+  LocalTensor<float> c = FillL0c(buf, m, n, rows, nd, src_nd * 16);
   const auto out = std::make_unique<GmFloats>();
   std::fill(out->v, out->v + 2048, -1.0f);
   GlobalTensor<float> g;
@@ -110,10 +118,8 @@ TEST_F(CubeOut950Test, Nz2NdIntoGmPlacesRowsAndMatrices) {
 TEST_F(CubeOut950Test, Nz2DnIntoGmFollowsThePagesWalk) {
   const uint32_t m = 24, n = 32, c0_stride = 2, rows = 48, dn = 2;
   const uint32_t src_matrix = 240, dst_stride = 30, dst_matrix = 1000;
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 64 * 1024);
-  LocalTensor<float> c = l0c.Get<float>();
+  const CubeBuffers buf({{TPosition::CO1, 64 * 1024}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   // Every L0C value distinct: the walk's reads are told apart.
   for (uint32_t k = 0; k < 16384; ++k) c.SetValue(k, float(k));
   const auto out = std::make_unique<GmFloats>();
@@ -150,9 +156,8 @@ TEST_F(CubeOut950Test, Nz2DnIntoGmFollowsThePagesWalk) {
 // NZ2NZ: dstStride counts elements on the 950 (32-byte units on A2).
 TEST_F(CubeOut950Test, NzIntoGmCountsDstStrideInElements) {
   const uint32_t m = 20, n = 32, rows = 32, dst_stride = 336;
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  LocalTensor<float> c = FillL0c(pipe, l0c, m, n, rows);
+  const CubeBuffers buf({{TPosition::CO1, L0cBytes(n, rows)}});
+  LocalTensor<float> c = FillL0c(buf, m, n, rows);
   const auto out = std::make_unique<GmFloats>();
   std::fill(out->v, out->v + 1024, -1.0f);
   GlobalTensor<float> g;
@@ -178,18 +183,14 @@ TEST_F(CubeOut950Test, NzIntoGmCountsDstStrideInElements) {
 // ReLU first: the negative values become 0.
 TEST_F(CubeOut950Test, CastWithReluIntoL1AsNd) {
   const uint32_t m = 16, n = 32, rows = 16;
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 2048);
-  LocalTensor<float> c = l0c.Get<float>();
+  const CubeBuffers buf({{TPosition::CO1, 2048}, {TPosition::A1, 1024}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t col = 0; col < n; ++col)
       c.SetValue((col / 16) * rows * 16 + r * 16 + col % 16,
                  (col % 2 == 0 ? 1.0f : -1.0f) * Value(r, col));
   }
-  TBuf<TPosition::A1> l1;
-  pipe.InitBuffer(l1, 1024);
-  LocalTensor<half> d = l1.Get<half>();
+  LocalTensor<half> d = buf.Get<half>(TPosition::A1);
   FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p;
   p.mSize = m;
   p.nSize = n;
@@ -211,10 +212,8 @@ TEST_F(CubeOut950Test, CastWithReluIntoL1AsNd) {
 // here through FixpipeParamsArch3510.
 TEST_F(CubeOut950Test, ScalarDequantizationIntoGm) {
   const uint32_t m = 16, n = 16;
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 1024);
-  LocalTensor<int32_t> c = l0c.Get<int32_t>();
+  const CubeBuffers buf({{TPosition::CO1, 1024}});
+  LocalTensor<int32_t> c = buf.Get<int32_t>(TPosition::CO1);
   for (uint32_t k = 0; k < 256; ++k) c.SetValue(k, int32_t(k) - 128);
   alignas(32) static half out[256];
   GlobalTensor<half> g;
@@ -264,17 +263,13 @@ void CheckFloatMode(QuantMode_t mode, bool vector, bool relu) {
   SCOPED_TRACE(std::string("mode ") + std::to_string(int(mode)) +
                (vector ? " vector" : " scalar") + (relu ? " relu" : ""));
   const uint32_t m = 16, n = 32;
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 4096);
-  LocalTensor<float> c = l0c.Get<float>();
+  const CubeBuffers buf({{TPosition::CO1, 4096}, {TPosition::C1, n * 8}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   for (uint32_t r = 0; r < m; ++r) {
     for (uint32_t col = 0; col < n; ++col)
       c.SetValue((col / 16) * m * 16 + r * 16 + col % 16, QuantInput(r, col));
   }
-  TBuf<TPosition::C1> ws;
-  pipe.InitBuffer(ws, n * 8);
-  LocalTensor<uint64_t> w = ws.Get<uint64_t>();
+  LocalTensor<uint64_t> w = buf.Get<uint64_t>(TPosition::C1);
   for (uint32_t col = 0; col < n; ++col)
     w.SetValue(col, QuantBits(ColumnScale(col)));
   alignas(32) static uint8_t out[m * n * 4];
@@ -330,10 +325,8 @@ TEST_F(CubeOut950Test, FloatQuantModesScaleEachValue) {
 template <typename T>
 std::vector<float> RowThrough(QuantMode_t mode, uint64_t bits,
                               const std::vector<float>& inputs) {
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 1024);
-  LocalTensor<float> c = l0c.Get<float>();
+  const CubeBuffers buf({{TPosition::CO1, 1024}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   for (uint32_t k = 0; k < 256; ++k)
     c.SetValue(k, k < inputs.size() ? inputs[k] : 0.0f);
   alignas(32) static uint8_t out[256 * 4];
@@ -411,10 +404,10 @@ TEST_F(CubeOut950Test, QuantParameterOnThe950) {
 // bfloat16_t (ties to even: 257 -> 256, 259 -> 260); REQ8 on the 950 does
 // not shift by N even with the MCB bit set (those bits are unused there).
 TEST_F(CubeOut950Test, Int32QuantModesOnThe950) {
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 1024);
-  LocalTensor<int32_t> c = l0c.Get<int32_t>();
+  // L0C: the first 1 KiB for the 16 x 16 block, the next 2 KiB for REQ8's
+  // 16 x 32.
+  const CubeBuffers buf({{TPosition::CO1, 3072}, {TPosition::C1, 16 * 8}});
+  LocalTensor<int32_t> c = buf.Get<int32_t>(TPosition::CO1);
   const int32_t inputs[] = {257, 259, -6, 100, 40, -300};
   for (uint32_t k = 0; k < 256; ++k) c.SetValue(k, k < 6 ? inputs[k] : 0);
   alignas(32) static bfloat16_t out[256];
@@ -433,9 +426,7 @@ TEST_F(CubeOut950Test, Int32QuantModesOnThe950) {
     EXPECT_EQ(static_cast<float>(out[k]), want[k]) << k;
   // Per column, with ReLU: column k scaled by 2^-k, negatives to 0 (129.5
   // is the tie between 129 and 130).
-  TBuf<TPosition::C1> ws;
-  pipe.InitBuffer(ws, 16 * 8);
-  LocalTensor<uint64_t> w = ws.Get<uint64_t>();
+  LocalTensor<uint64_t> w = buf.Get<uint64_t>(TPosition::C1);
   for (uint32_t k = 0; k < 16; ++k)
     w.SetValue(k, QuantBits(std::ldexp(1.0f, -int(k))));
   p.quantPre = VQS322BF16_PRE;
@@ -453,9 +444,7 @@ TEST_F(CubeOut950Test, Int32QuantModesOnThe950) {
   p.dstStride = 32;
   p.nSize = 32;
   p.srcStride = 16;
-  TBuf<TPosition::CO1> l0c2;
-  pipe.InitBuffer(l0c2, 2048);
-  LocalTensor<int32_t> c2 = l0c2.Get<int32_t>();
+  LocalTensor<int32_t> c2 = c[256];
   for (uint32_t k = 0; k < 512; ++k) c2.SetValue(k, k == 0 ? 100 : 0);
   p.deqScalar = QuantBits(1.0f, 0xFull << 32 | 1ull << 36 | 1ull << 46);
   Fixpipe<int8_t, int32_t, CFG_ROW_MAJOR>(g8, c2, p);
@@ -465,10 +454,8 @@ TEST_F(CubeOut950Test, Int32QuantModesOnThe950) {
 // ---- The rules -------------------------------------------------------------
 
 TEST_F(CubeCoreTest, Arch3510FormsAreTheAscend950s) {
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 1024);
-  LocalTensor<float> c = l0c.Get<float>();
+  const CubeBuffers buf({{TPosition::CO1, 1024}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   alignas(32) static float out[256];
   GlobalTensor<float> g;
   g.SetGlobalBuffer(out, 256);
@@ -485,14 +472,10 @@ TEST_F(CubeCoreTest, Arch3510FormsAreTheAscend950s) {
 }
 
 TEST_F(CubeOut950Test, ParameterRules) {
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 4096);
-  LocalTensor<float> c = l0c.Get<float>();
-  TBuf<TPosition::A1> l1;
-  pipe.InitBuffer(l1, 8192);
-  LocalTensor<float> d = l1.Get<float>();
-  LocalTensor<int8_t> d8 = l1.Get<int8_t>();
+  const CubeBuffers buf({{TPosition::CO1, 4096}, {TPosition::A1, 8192}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
+  LocalTensor<float> d = buf.Get<float>(TPosition::A1);
+  LocalTensor<int8_t> d8 = buf.Get<int8_t>(TPosition::A1);
   const auto out = std::make_unique<GmFloats>();
   GlobalTensor<float> g;
   g.SetGlobalBuffer(out->v, 8192);
@@ -642,14 +625,10 @@ TEST_F(CubeOut950Test, ParameterRules) {
 // place (cbufWorkspace for the V modes only), a finite scale, and no
 // conversion in the dual-destination mode.
 TEST_F(CubeOut950Test, AddedQuantModesRules) {
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 2048);
-  LocalTensor<float> c = l0c.Get<float>();
-  LocalTensor<int32_t> ci = l0c.Get<int32_t>();
-  TBuf<TPosition::C1> ws;
-  pipe.InitBuffer(ws, 256);
-  LocalTensor<uint64_t> w = ws.Get<uint64_t>();
+  const CubeBuffers buf({{TPosition::CO1, 2048}, {TPosition::C1, 256}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
+  LocalTensor<int32_t> ci = buf.Get<int32_t>(TPosition::CO1);
+  LocalTensor<uint64_t> w = buf.Get<uint64_t>(TPosition::C1);
   alignas(32) static uint8_t out[2048];
   GlobalTensor<half> gh;
   gh.SetGlobalBuffer(reinterpret_cast<half*>(out), 1024);
@@ -727,10 +706,8 @@ TEST_F(CubeOut950Test, AddedQuantModesRules) {
 // and DataCopy with DataCopyCO12DstParams, which shares its checks) refuse
 // them, naming the mode.
 TEST_F(CubeCoreTest, AddedQuantModesAreNotAtlasA2s) {
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  pipe.InitBuffer(l0c, 1024);
-  LocalTensor<float> c = l0c.Get<float>();
+  const CubeBuffers buf({{TPosition::CO1, 1024}});
+  LocalTensor<float> c = buf.Get<float>(TPosition::CO1);
   alignas(32) static half out[256];
   GlobalTensor<half> g;
   g.SetGlobalBuffer(out, 256);
@@ -779,10 +756,8 @@ int32_t g_ub_case = kOneUbNd;
 // 96: whole 32-byte blocks) into vector core 0's UB, and two blocks of 8 x 32
 // bytes, 1 block apart in L1 and 2 apart in the UB, into vector core 1's.
 void CubeL1ToUb() {
-  TPipe pipe;
-  TBuf<TPosition::A1> l1;
-  pipe.InitBuffer(l1, 4096);
-  LocalTensor<float> src = l1.Get<float>();
+  const CubeBuffers buf({{TPosition::A1, 4096}});
+  LocalTensor<float> src = buf.Get<float>(TPosition::A1);
   for (uint32_t k = 0; k < 1024; ++k) src.SetValue(k, float(k));
   LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
   DataCopyL1ToUB<float, 0>(ub, src, 100);
@@ -795,9 +770,8 @@ void CubeToUb() {
     CubeL1ToUb();
     return;
   }
-  TPipe pipe;
-  TBuf<TPosition::CO1> l0c;
-  LocalTensor<float> c = FillL0c(pipe, l0c, 32, 32, 32);
+  const CubeBuffers buf({{TPosition::CO1, L0cBytes(32, 32)}});
+  LocalTensor<float> c = FillL0c(buf, 32, 32, 32);
   LocalTensor<float> ub(TPosition::VECOUT, 0, kUbFloats);
   if (g_ub_case == kOneUbNd || g_ub_case == kRowsSplitNd) {
     FixpipeParamsArch3510<CO2Layout::ROW_MAJOR> p;
