@@ -106,10 +106,7 @@ void CapiCopyL0cOut950(CapiL0cTarget target, const char* api,
           name.text, static_cast<unsigned long long>(a.quant_pre),
           QuantModeName(mode));
     }
-    table.core = &CurrentCore();
-    table.offset = regs.config_offset;
-    table.bytes = regs.config_bytes;
-    table.position = AscendC::TPosition::C2PIPE2GM;
+    table = FixpipeConfigTable();
   }
   const TensorView* table_view = vector_mode ? &table : nullptr;
   CheckRange(name.text, "relu_pre", a.relu_pre, 0, 1);

@@ -1351,10 +1351,7 @@ void DataCopyFromL0c(CubeType dst_type, CubeType src_type, const GmSide* dst_gm,
           "block",
           api, QuantModeName(p.quantPre));
     }
-    table.core = &core;
-    table.offset = regs.config_offset;
-    table.bytes = regs.config_bytes;
-    table.position = TPosition::C2PIPE2GM;
+    table = FixpipeConfigTable();
   }
   FixpipeImpl(
       kDataCopyCall, dst_type, src_type,
@@ -1374,6 +1371,17 @@ void RunDataCopyL0cToL1(CubeType dst_type, CubeType src_type,
                         const TensorView& dst, const TensorView& src,
                         const AscendC::DataCopyCO12DstParams& params) {
   DataCopyFromL0c(dst_type, src_type, nullptr, &dst, src, params);
+}
+
+TensorView FixpipeConfigTable() {
+  Core& core = CurrentCore();
+  const FixpipeRegisters& regs = core.fixpipe_registers();
+  TensorView table;
+  table.core = &core;
+  table.offset = regs.config_offset;
+  table.bytes = regs.config_bytes;
+  table.position = TPosition::C2PIPE2GM;
+  return table;
 }
 
 void RunSetFixPipeConfig(const TensorView* quant, const TensorView* relu,

@@ -32,6 +32,11 @@ bool IsVectorMode(AscendC::QuantMode_t mode);
 /// KernelError naming `api` and the mode.
 void CheckQuantWorkspace(const char* api, AscendC::QuantMode_t mode,
                          bool has_workspace);
+/// The fixpipe-buffer tensor SetFixPipeConfig last named on this core (the
+/// V modes' per-column parameters of DataCopy L0C -> GM and of the C API's
+/// copies out of L0C); the caller checks that it was set in this block
+/// (FixpipeRegisters::config_set).
+TensorView FixpipeConfigTable();
 /// Whether `mode` turns L0C values of `src` into `dst`.
 bool ModeConverts(AscendC::QuantMode_t mode, CubeType src, CubeType dst);
 /// Whether `mode` takes a quantization parameter (not NoQuant, not a cast).
