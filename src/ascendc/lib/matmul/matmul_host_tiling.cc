@@ -963,11 +963,6 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
                   " is not a multiple of 64: a sparse B in NZ keeps Kb / 2 "
                   "values a row, in whole fractals of 32");
     }
-    if (bias_on_) {
-      return fail(
-          "SetSparse(true) with SetBias(true): the bias of the 4:2 sparse "
-          "Matmul is not emulated yet");
-    }
   }
   const bool mx = mad_type_ == MatrixMadType::MXMODE;
   const uint32_t a_bits = Bits(a_.type);

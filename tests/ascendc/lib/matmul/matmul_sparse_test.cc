@@ -6,8 +6,8 @@
 // with the dense B this file expands from the kept values and the indices
 // (the selection rule of the MmadWithSparse page: the first index places the
 // first kept value among the group's values 0..2, the second the second
-// among values 1..3); tails in M, N and K, several K steps, B in ND and NZ;
-// then every rule's message.
+// among values 1..3); tails in M, N and K, several K steps, B in ND and NZ,
+// a bias; then every rule's message.
 //
 // Extending: one TEST per behaviour; a new rule gets a FailsWith line with
 // its message. Seeds are fixed per test.
@@ -207,11 +207,27 @@ TEST_F(MatmulSparseTest, ComputingWithoutTheIndexIsAnError) {
                         "Matmul::IterateAll: the index tensor holds 64 bytes, "
                         "but the block at N 0, K 0 reads its indices up to "
                         "byte 128"));
-  // SetBias: MmadWithSparse has no bias form.
-  std::vector<int32_t> bias(16);
-  EXPECT_TRUE(FailsWith([&] { mm.SetBias(Gm(bias)); },
-                        "Matmul::SetBias: the bias of the 4:2 sparse Matmul "
-                        "is not emulated yet"));
+}
+
+TEST_F(MatmulSparseTest, BiasStartsEachBlock) {
+  // Two blocks along N, three K steps: the bias is added once per element.
+  Problem p = MakeProblem(20, 48, 150, 5);
+  std::vector<int32_t> bias(48);
+  for (int j = 0; j < 48; ++j) bias[j] = 1000 * j - 20000;
+  const TCubeTiling tiling = Tiling(20, 48, 150, 32, 32, 64, true);
+  std::vector<int32_t> c(size_t{1} * 20 * 48, -1);
+  TPipe pipe;
+  SparseMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(p.a));
+  mm.SetTensorB(Gm(p.b_kept), true);
+  mm.SetSparseIndex(Gm(p.index));
+  mm.SetBias(Gm(bias));
+  mm.IterateAll(Gm(c));
+  mm.End();
+  std::vector<int32_t> want = Reference(p);
+  for (size_t i = 0; i < want.size(); ++i) want[i] += bias[i % 48];
+  EXPECT_EQ(c, want);
 }
 
 TEST_F(MatmulSparseTest, SetSparseIndexNeedsASparseB) {

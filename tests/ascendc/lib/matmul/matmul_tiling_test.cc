@@ -2071,13 +2071,18 @@ TEST(SparseMatmulTiling, GuidePageHostSequence) {
     const uint64_t b = uint64_t(t.baseN) * t.baseK / 2 * t.depthB1;
     EXPECT_LE(uint64_t(t.baseM) * t.baseK * t.depthA1 + b + b / 4, kL1);
   }
-  // Split over cores, each core's K whole.
+  // Split over cores, each core's K whole, with the guide's int32 bias.
   matmul_tiling::MultiCoreMatmulTiling multi(Platform());
   SparseRequest(multi, 256, 512, 640);
+  multi.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+  multi.EnableBias(true);
   multi.SetDim(4);
   AscendC::tiling::TCubeTiling t{};
   ASSERT_EQ(multi.GetTiling(t), 0);
-  EXPECT_EQ(CheckCubeTiling(t, SparseContext()), "");
+  CubeTilingContext with_bias = SparseContext();
+  with_bias.bias = true;
+  EXPECT_EQ(CheckCubeTiling(t, with_bias), "");
+  EXPECT_EQ(t.isBias, 1);
   EXPECT_GT(t.usedCoreNum, 1);
 }
 
@@ -2141,14 +2146,6 @@ const TilingRefusal kSparseRefusals[] = {
      },
      "Kb 96 is not a multiple of 64: a sparse B in NZ keeps Kb / 2 values a "
      "row, in whole fractals of 32"},
-    {"bias",
-     [](auto& t) {
-       SparseRequest(t, 64, 64, 128);
-       t.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
-       t.EnableBias(true);
-     },
-     "SetSparse(true) with SetBias(true): the bias of the 4:2 sparse Matmul "
-     "is not emulated yet"},
 };
 
 TEST(SparseMatmulTiling, Refusals) {

@@ -1412,11 +1412,6 @@ class Matmul {
   }
 
   void SetBiasGm(const GlobalTensor<BiasT>& biasGlobal) {
-    if constexpr (kSparse) {
-      normgrad_ascendc::Fail(
-          "Matmul::SetBias: the bias of the 4:2 sparse Matmul is not "
-          "emulated yet (MmadWithSparse has no bias form)");
-    }
     RequireInit("SetBias");
     if constexpr (kConfig.isPartialOutput) {
       normgrad_ascendc::Fail(
@@ -2326,11 +2321,8 @@ class Matmul {
       const uint32_t k0 = s * tiling_.baseK;
       const uint32_t cur_k = std::min<uint32_t>(tiling_.baseK, single_k_ - k0);
       LoadOperand<true>(m0, k0, cur_m, cur_k);
-      if constexpr (kSparse) {
-        LoadSparseB(n0, k0, cur_n, cur_k, api);
-      } else {
-        LoadOperand<false>(n0, k0, cur_n, cur_k);
-      }
+      // The sparse B loads below, after the bias start.
+      if constexpr (!kSparse) LoadOperand<false>(n0, k0, cur_n, cur_k);
       MmadParams p;
       // Mmad reads A of one row as an ND row (GEMV); the block's A lies in
       // L0A in Zz, so a one-row block computes its whole fractal row, of
@@ -2346,7 +2338,19 @@ class Matmul {
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
       if constexpr (kSparseInt8) {
-        MmadWithSparse(c, a2, b2, p);  // SetBias refuses a bias
+        // MmadWithSparse has no bias operand: the block's C starts from the
+        // bias by Mmad's bias form over a zeroed fractal row of L0B (C =
+        // bias + A · 0, exact in int32_t), and every K step accumulates.
+        if (s == s_first && bias) {
+          Fill(b2, InitConstValueParams<int8_t>{1, Ceil16(cur_n) / 16, 0,
+                                                int8_t{0}});
+          MmadParams start = p;
+          start.k = 32;
+          Mmad(c, a2, b2, bias2_.template Get<L0cT>(), start);
+          p.cmatrixInitVal = false;
+        }
+        LoadSparseB(n0, k0, cur_n, cur_k, api);
+        MmadWithSparse(c, a2, b2, p);
       } else if constexpr (kMx) {
         if (s == s_first && bias) {
           MmadMx(c, a2, b2, bias2_.template Get<L0cT>(), p);
