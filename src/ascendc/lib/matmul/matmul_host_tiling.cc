@@ -946,7 +946,7 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
   }
   if (sparse_) {
     // The sparse Matmul's pages: int8 A and B, B transposed in GM as ND or
-    // NZ; in NZ its kept K (Kb / 2) in whole 32-byte fractal columns.
+    // NZ.
     if (a_.type != DataType::DT_INT8 || b_.type != DataType::DT_INT8) {
       return fail(std::string("SetSparse(true) with A ") + Name(a_.type) +
                   " and B " + Name(b_.type) +
@@ -957,11 +957,6 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
       return fail(
           "SetSparse(true): the 4:2 sparse Matmul takes B in GM as ND or NZ "
           "with isTrans true (SetBType; SparseMatmulType's table)");
-    }
-    if (b_.format == CubeFormat::NZ && org_kb % 64 != 0) {
-      return fail(Arg("Kb", org_kb) +
-                  " is not a multiple of 64: a sparse B in NZ keeps Kb / 2 "
-                  "values a row, in whole fractals of 32");
     }
   }
   const bool mx = mad_type_ == MatrixMadType::MXMODE;

@@ -160,9 +160,11 @@ TEST_F(MatmulSparseTest, KNotAMultipleOfFour) {
 }
 
 TEST_F(MatmulSparseTest, BInNzAndIterateBlockByBlock) {
-  Problem p = MakeProblem(32, 48, 256, 3);
+  // K 224: 112 kept values a column, the last K step's 48 in a padded
+  // fractal column.
+  Problem p = MakeProblem(32, 48, 224, 3);
   std::vector<int8_t> nz = KeptInNz(p);
-  const TCubeTiling tiling = Tiling(32, 48, 256, 16, 32, 128, false);
+  const TCubeTiling tiling = Tiling(32, 48, 224, 16, 32, 128, false);
   using NzMatmul =
       Matmul<A8, SparseB<CubeFormat::NZ>, C32, C32, AscendC::CFG_MDL>;
   EXPECT_EQ(RunSparse<NzMatmul>(p, nz, tiling), Reference(p));
@@ -182,6 +184,31 @@ TEST_F(MatmulSparseTest, BInNzAndIterateBlockByBlock) {
   }
   mm.End();
   EXPECT_EQ(blocks, 4);
+  EXPECT_EQ(c, Reference(p));
+}
+
+TEST_F(MatmulSparseTest, ATransposed) {
+  // A given as [K, M] (ISTRANS true): its squares go to L0A as Zz, which
+  // MmadWithSparse reads.
+  Problem p = MakeProblem(40, 32, 96, 6);
+  std::vector<int8_t> at(p.a.size());
+  for (int i = 0; i < p.m; ++i) {
+    for (int q = 0; q < p.k; ++q) {
+      at[size_t{1} * q * p.m + i] = p.a[size_t{1} * i * p.k + q];
+    }
+  }
+  const TCubeTiling tiling = Tiling(40, 32, 96, 32, 32, 64, false);
+  std::vector<int32_t> c(size_t{1} * p.m * p.n, -1);
+  TPipe pipe;
+  Matmul<MatmulType<TPosition::GM, CubeFormat::ND, int8_t, true>, SparseB<>,
+         C32, C32, AscendC::CFG_MDL>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(at), true);
+  mm.SetTensorB(Gm(p.b_kept), true);
+  mm.SetSparseIndex(Gm(p.index));
+  mm.IterateAll(Gm(c));
+  mm.End();
   EXPECT_EQ(c, Reference(p));
 }
 

@@ -2139,13 +2139,6 @@ const TilingRefusal kSparseRefusals[] = {
      },
      "SetSparse(true): the 4:2 sparse Matmul takes B in GM as ND or NZ with "
      "isTrans true (SetBType; SparseMatmulType's table)"},
-    {"B in NZ with Kb 96",
-     [](auto& t) {
-       SparseRequest(t, 64, 64, 96);
-       t.SetBType(TPosition::GM, CubeFormat::NZ, DataType::DT_INT8, true);
-     },
-     "Kb 96 is not a multiple of 64: a sparse B in NZ keeps Kb / 2 values a "
-     "row, in whole fractals of 32"},
 };
 
 TEST(SparseMatmulTiling, Refusals) {
