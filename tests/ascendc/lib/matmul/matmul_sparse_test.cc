@@ -290,6 +290,16 @@ TEST_F(MatmulSparseTest, InitRefusesWhatThePagesExclude) {
                                     CubeFormat::ND, half, true>,
                    C32, C32, AscendC::CFG_MDL>>(
       tiling, "Matmul::Init: the 4:2 sparse Matmul takes B of int8_t only");
+  InitFails<Matmul<MatmulType<TPosition::GM, CubeFormat::ND, half>, SparseB<>,
+                   C32, C32, AscendC::CFG_MDL>>(
+      tiling, "Matmul::Init: the 4:2 sparse Matmul takes A of int8_t only");
+  InitFails<Matmul<A8,
+                   SparseMatmulType<TPosition::TSCM, TPosition::GM,
+                                    CubeFormat::NZ, int8_t, true>,
+                   C32, C32, AscendC::CFG_MDL>>(
+      tiling, "Matmul::Init: the 4:2 sparse Matmul takes B in GM only");
+  InitFails<Matmul<A8, SparseB<CubeFormat::ZN>, C32, C32, AscendC::CFG_MDL>>(
+      tiling, "Matmul::Init: the 4:2 sparse Matmul takes B as ND or NZ only");
   InitFails<Matmul<A8,
                    SparseMatmulType<TPosition::GM, TPosition::TSCM,
                                     CubeFormat::ND, int8_t, true>,
