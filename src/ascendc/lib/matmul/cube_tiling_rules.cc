@@ -116,8 +116,11 @@ uint64_t CubeL1Bytes(const TCubeTiling& t, const CubeTilingContext& c) {
       c.b_transpose ? t.baseN : AlignUp(t.baseN, C0Elements(c.b_bits));
   const uint64_t a =
       Bytes(Mul({a_rows, uint64_t(t.baseK), uint64_t(t.depthA1)}), c.a_bits);
-  const uint64_t b =
-      Bytes(Mul({b_cols, uint64_t(t.baseK), uint64_t(t.depthB1)}), c.b_bits);
+  // Sparse: B's block holds baseK / 2 kept values along K, and its
+  // indices (2 bits each) a quarter of its bytes more.
+  const uint64_t b_k = c.sparse ? uint64_t(t.baseK) / 2 : uint64_t(t.baseK);
+  uint64_t b = Bytes(Mul({b_cols, b_k, uint64_t(t.depthB1)}), c.b_bits);
+  if (c.sparse) b = Add(b, b / 4);
   const uint64_t bias = c.bias ? Bytes(t.baseN, c.bias_bits) : 0;
   // MX: each buffered block of A or B brings its block of scales.
   const uint64_t scales =
@@ -368,6 +371,17 @@ CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& t,
                           "multiplies K in units of 64)"}});
     if (!m.empty()) return Broken(R::kMxBaseK, m);
   }
+  if (c.sparse) {
+    const char* why =
+        "in the 4:2 sparse Matmul K goes in multiples of 64 (a step moves "
+        "whole fractals of B's kept values and of their indices, 32 kept "
+        "values of 64)";
+    m = FirstMisaligned({{"baseK", t.baseK, 64, why}});
+    if (m.empty() && c.split_k) {
+      m = FirstMisaligned({{"singleCoreK", t.singleCoreK, 64, why}});
+    }
+    if (!m.empty()) return Broken(R::kSparseK, m);
+  }
   m = FirstNotPositive({{"depthA1", t.depthA1},
                         {"depthB1", t.depthB1},
                         {"stepM", t.stepM},
@@ -412,11 +426,16 @@ CubeTilingViolation FindCubeTilingViolation(const TCubeTiling& t,
                                std::to_string(c.l0a_bytes) +
                                " bytes): A's base block fits L0A");
   }
-  const uint64_t l0b = Bytes(
-      Mul({uint64_t(t.baseN), uint64_t(t.baseK), uint64_t(t.dbL0B)}), c.b_bits);
+  const uint64_t l0b =
+      Bytes(Mul({uint64_t(t.baseN),
+                 c.sparse ? uint64_t(t.baseK) / 2 : uint64_t(t.baseK),
+                 uint64_t(t.dbL0B)}),
+            c.b_bits);
   if (l0b > c.l0b_bytes) {
-    return Broken(R::kL0B, "TCubeTiling.baseN * baseK * sizeof(B) * dbL0B = " +
-                               std::to_string(l0b) + " bytes exceeds L0B (" +
+    return Broken(R::kL0B, std::string("TCubeTiling.baseN * baseK") +
+                               (c.sparse ? " / 2 (B's kept values)" : "") +
+                               " * sizeof(B) * dbL0B = " + std::to_string(l0b) +
+                               " bytes exceeds L0B (" +
                                std::to_string(c.l0b_bytes) +
                                " bytes): B's base block fits L0B");
   }

@@ -93,10 +93,12 @@ class Search {
     ctx_.mdl = true;  // obey the MDL rules too: valid for either template
     c0a_ = C0Elements(ctx_.a_bits);
     c0b_ = C0Elements(ctx_.b_bits);
-    // MX mode: MmadMx takes K in 64s, which every C0_size divides.
-    unit_k_ = ctx_.mx ? 64
-                      : std::max<int32_t>({16, static_cast<int32_t>(c0a_),
-                                           static_cast<int32_t>(c0b_)});
+    // MX mode: MmadMx takes K in 64s, which every C0_size divides; the
+    // sparse Matmul moves whole fractals of 32 kept values of 64.
+    unit_k_ = ctx_.mx || ctx_.sparse
+                  ? 64
+                  : std::max<int32_t>({16, static_cast<int32_t>(c0a_),
+                                       static_cast<int32_t>(c0b_)});
   }
 
   CubeTilingOutcome Run() {

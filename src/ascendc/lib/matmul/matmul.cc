@@ -104,15 +104,19 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
     a_block =
         std::max(a_block, MatmulL1BlockBytes(t.baseK, t.baseM, a_bits, true));
   }
+  // The sparse Matmul's B block holds the baseK / 2 values kept along K.
+  const int32_t b_k = rules.sparse ? t.baseK / 2 : t.baseK;
   if (forms.b_plain) {
-    b_block = MatmulL1BlockBytes(t.baseK, t.baseN, b_bits, true);
+    b_block = MatmulL1BlockBytes(b_k, t.baseN, b_bits, true);
   }
   if (forms.b_trans) {
     b_block =
-        std::max(b_block, MatmulL1BlockBytes(t.baseN, t.baseK, b_bits, false));
+        std::max(b_block, MatmulL1BlockBytes(t.baseN, b_k, b_bits, false));
   }
   bytes.l1_a = forms.a_to_l1 ? a_block * static_cast<uint64_t>(t.depthA1) : 0;
   bytes.l1_b = forms.b_to_l1 ? b_block * static_cast<uint64_t>(t.depthB1) : 0;
+  // Their indices, 2 bits a value, beside them.
+  if (rules.sparse) bytes.l1_index = bytes.l1_b / 4;
   if (t.isBias == 1) {
     bytes.l1_bias = Ceil16(t.baseN) * bias_bytes;
     bytes.bias_table = Ceil16(t.baseN) * 4;
@@ -132,19 +136,19 @@ MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
     bytes.l0a =
         std::max(bytes.l0a, MatmulL0BlockBytes(t.baseM, t.baseK, a_bits, true));
   }
-  bytes.l0b = MatmulNzBytesOfBits(t.baseN, t.baseK, b_bits) *
+  bytes.l0b = MatmulNzBytesOfBits(t.baseN, b_k, b_bits) *
               static_cast<uint64_t>(t.dbL0B);
   if (forms.b_plain) {
     bytes.l0b =
-        std::max(bytes.l0b, MatmulL0BlockBytes(t.baseN, t.baseK, b_bits, true));
+        std::max(bytes.l0b, MatmulL0BlockBytes(t.baseN, b_k, b_bits, true));
   }
   bytes.l0c = Ceil16(t.baseM) * Ceil16(t.baseN) * l0c_bytes *
               static_cast<uint64_t>(t.dbL0C);
   RequireFits("L1",
-              "A and B blocks (depthA1, depthB1), their scales, bias and "
-              "quantization parameters",
+              "A and B blocks (depthA1, depthB1), their scales or indices, "
+              "bias and quantization parameters",
               bytes.l1_a + bytes.l1_b + bytes.l1_scale_a + bytes.l1_scale_b +
-                  bytes.l1_bias + bytes.l1_quant,
+                  bytes.l1_index + bytes.l1_bias + bytes.l1_quant,
               CubeMemory::kL1);
   RequireFits("L0A", "A blocks (baseM x baseK x dbL0A)", bytes.l0a,
               CubeMemory::kL0A);

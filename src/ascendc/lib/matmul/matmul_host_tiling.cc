@@ -717,11 +717,15 @@ void MatmulApiTilingBase::SetMatmulConfigParams(
 }
 
 int32_t MatmulApiTilingBase::SetSparse(bool isSparseIn) {
-  if (!isSparseIn) return 0;
-  Report("SetSparse",
-         "isSparseIn true is not supported: normgrad does not emulate "
-         "Sparse Matmul");
-  return -1;
+  if (isSparseIn && mx_capable_) {
+    Report("SetSparse",
+           std::string("isSparseIn true on ") + profile_name_ +
+               ": the 4:2 sparse Matmul is Atlas A2/A3's (its SetSparseIndex "
+               "page; the Ascend 950's cube has no sparse Mmad)");
+    return -1;
+  }
+  sparse_ = isSparseIn;
+  return 0;
 }
 
 // ---------------------------------------------------------------- multi-core
@@ -940,6 +944,21 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
     const std::string types = CheckTypes();
     if (!types.empty()) return fail(types);
   }
+  if (sparse_) {
+    // The sparse Matmul's pages: int8 A and B, B transposed in GM as ND or
+    // NZ.
+    if (a_.type != DataType::DT_INT8 || b_.type != DataType::DT_INT8) {
+      return fail(std::string("SetSparse(true) with A ") + Name(a_.type) +
+                  " and B " + Name(b_.type) +
+                  ": the 4:2 sparse Matmul takes A and B DT_INT8");
+    }
+    if (!b_.transpose || b_.pos != TPosition::GM ||
+        (b_.format != CubeFormat::ND && b_.format != CubeFormat::NZ)) {
+      return fail(
+          "SetSparse(true): the 4:2 sparse Matmul takes B in GM as ND or NZ "
+          "with isTrans true (SetBType; SparseMatmulType's table)");
+    }
+  }
   const bool mx = mad_type_ == MatrixMadType::MXMODE;
   const uint32_t a_bits = Bits(a_.type);
   if (a_bits == 4) {
@@ -1045,6 +1064,7 @@ int64_t MatmulApiTilingBase::Tile(AscendC::tiling::TCubeTiling* tiling) {
   c.mdl = config_set_ && config_.mmConfigType == 1;
   c.split_k = cores_.split_k;
   c.mx = mx;
+  c.sparse = sparse_;
   if (mx_capable_) {
     const CubeTilingContext p950 = normgrad_ascendc::matmul::ProfileCubeContext(
         normgrad_ascendc::Profile::k950);

@@ -1066,10 +1066,6 @@ const Refusal kSetterRefusals[] = {
      "matmul_tiling::MultiCoreMatmulTiling::SetSplitRange: minBaseM 128 "
      "exceeds maxBaseM 64: the minimum is at most the maximum; the call is "
      "ignored.\n"},
-    {"SetSparse", [](auto& t) { return t.SetSparse(true); },
-     "matmul_tiling::MultiCoreMatmulTiling::SetSparse: isSparseIn true is "
-     "not supported: normgrad does not emulate Sparse Matmul; the call is "
-     "ignored.\n"},
     {"SetDim", [](auto& t) { return t.SetDim(49); },
      "matmul_tiling::MultiCoreMatmulTiling::SetDim: dim 49 is outside [1, "
      "48]: the cores a Matmul may use, at most the platform's GetCoreNum(); "
@@ -2029,6 +2025,144 @@ TEST(MxCubeTilingRules, FactorsWithKWholeAndTheL1Scales) {
   EXPECT_EQ(normgrad_ascendc::matmul::CubeL1Bytes(t, c), plain + scales);
   c.mx = false;
   EXPECT_EQ(normgrad_ascendc::matmul::CubeL1Bytes(t, c), plain);
+}
+
+// ------------------------------------------------------------ 4:2 sparse
+
+// The sparse guide page's host sequence: int8 A, int8 B transposed (its
+// kept values [N, K / 2]), int32 C, SetSparse(true) before GetTiling.
+void SparseRequest(matmul_tiling::MatmulApiTilingBase& t, int32_t m, int32_t n,
+                   int32_t k) {
+  t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8);
+  t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8, true);
+  t.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+  EXPECT_EQ(t.SetSparse(true), 0);
+  t.SetShape(m, n, k);
+  t.SetOrgShape(m, n, k);
+  t.SetBufferSpace(-1, -1, -1);
+}
+
+// The rules' context of that Matmul, as the kernel's Init gives it.
+CubeTilingContext SparseContext() {
+  CubeTilingContext c = ProfileCubeContext(Profile::kA2);
+  c.a_bits = c.b_bits = 8;
+  c.b_transpose = true;
+  c.mdl = true;
+  c.sparse = true;
+  return c;
+}
+
+TEST(SparseMatmulTiling, GuidePageHostSequence) {
+  const int32_t shapes[][3] = {
+      {1024, 1024, 1024}, {50, 40, 200}, {16, 16, 4096}};
+  for (const auto& shape : shapes) {
+    SCOPED_TRACE(std::to_string(shape[0]) + "x" + std::to_string(shape[1]) +
+                 "x" + std::to_string(shape[2]));
+    matmul_tiling::MatmulApiTiling tiling(Platform());
+    SparseRequest(tiling, shape[0], shape[1], shape[2]);
+    AscendC::tiling::TCubeTiling t{};
+    ASSERT_EQ(tiling.GetTiling(t), 0);
+    EXPECT_EQ(CheckCubeTiling(t, SparseContext()), "");
+    // Whole fractals of 32 kept values (and of their indices) a K step.
+    EXPECT_EQ(t.baseK % 64, 0);
+    // L0B holds baseK / 2 kept values of baseN columns; L1 A's blocks, B's
+    // kept values and a quarter of those again for their indices.
+    EXPECT_LE(uint64_t(t.baseN) * t.baseK / 2 * t.dbL0B, kL0B);
+    const uint64_t b = uint64_t(t.baseN) * t.baseK / 2 * t.depthB1;
+    EXPECT_LE(uint64_t(t.baseM) * t.baseK * t.depthA1 + b + b / 4, kL1);
+  }
+  // Split over cores, each core's K whole, with the guide's int32 bias.
+  matmul_tiling::MultiCoreMatmulTiling multi(Platform());
+  SparseRequest(multi, 256, 512, 640);
+  multi.SetBiasType(TPosition::GM, CubeFormat::ND, DataType::DT_INT32);
+  multi.EnableBias(true);
+  multi.SetDim(4);
+  AscendC::tiling::TCubeTiling t{};
+  ASSERT_EQ(multi.GetTiling(t), 0);
+  CubeTilingContext with_bias = SparseContext();
+  with_bias.bias = true;
+  EXPECT_EQ(CheckCubeTiling(t, with_bias), "");
+  EXPECT_EQ(t.isBias, 1);
+  EXPECT_GT(t.usedCoreNum, 1);
+}
+
+TEST(SparseMatmulTiling, RulesCountTheKeptValuesAndTheirIndices) {
+  matmul_tiling::MatmulApiTiling tiling(Platform());
+  SparseRequest(tiling, 256, 256, 512);
+  AscendC::tiling::TCubeTiling t{};
+  ASSERT_EQ(tiling.GetTiling(t), 0);
+  CubeTilingContext c = SparseContext();
+  const uint64_t a = uint64_t(t.baseM) * t.baseK * t.depthA1;
+  const uint64_t kept = uint64_t(t.baseN) * t.baseK / 2 * t.depthB1;
+  EXPECT_EQ(normgrad_ascendc::matmul::CubeL1Bytes(t, c), a + kept + kept / 4);
+  // baseK not a multiple of 64 breaks the sparse rule alone.
+  t.baseK = 32;
+  t.stepKa = t.stepKb = 1;
+  t.depthA1 = t.stepM;
+  t.depthB1 = t.stepN;
+  const auto violation = FindCubeTilingViolation(t, c);
+  EXPECT_EQ(violation.rule, CubeTilingRule::kSparseK);
+  EXPECT_EQ(violation.message,
+            "TCubeTiling.baseK 32 is not a multiple of 64: in the 4:2 sparse "
+            "Matmul K goes in multiples of 64 (a step moves whole fractals of "
+            "B's kept values and of their indices, 32 kept values of 64)");
+  // L0B counts the kept half of baseK: 256 x 512 / 2 fills it exactly (the
+  // dense block would take twice that), 256 x 640 / 2 exceeds it.
+  t.baseM = 16;
+  t.baseN = 256;
+  t.baseK = 512;
+  t.dbL0B = 1;
+  EXPECT_NE(FindCubeTilingViolation(t, c).rule, CubeTilingRule::kL0B);
+  t.baseK = 640;
+  const auto l0b = FindCubeTilingViolation(t, c);
+  EXPECT_EQ(l0b.rule, CubeTilingRule::kL0B);
+  EXPECT_EQ(l0b.message,
+            "TCubeTiling.baseN * baseK / 2 (B's kept values) * sizeof(B) * "
+            "dbL0B = 81920 bytes exceeds L0B (65536 bytes): B's base block "
+            "fits L0B");
+}
+
+const TilingRefusal kSparseRefusals[] = {
+    {"half operands",
+     [](auto& t) {
+       SparseRequest(t, 64, 64, 128);
+       t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16);
+       t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT16, true);
+       t.SetCType(TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT);
+     },
+     "SetSparse(true) with A DT_FLOAT16 and B DT_FLOAT16: the 4:2 sparse "
+     "Matmul takes A and B DT_INT8"},
+    {"B not transposed",
+     [](auto& t) {
+       SparseRequest(t, 64, 64, 128);
+       t.SetBType(TPosition::GM, CubeFormat::ND, DataType::DT_INT8, false);
+     },
+     "SetSparse(true): the 4:2 sparse Matmul takes B in GM as ND or NZ with "
+     "isTrans true (SetBType; SparseMatmulType's table)"},
+};
+
+TEST(SparseMatmulTiling, Refusals) {
+  for (const TilingRefusal& r : kSparseRefusals) {
+    SCOPED_TRACE(r.what);
+    matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+    r.setup(tiling);
+    AscendC::tiling::TCubeTiling t{};
+    int64_t ret = 0;
+    EXPECT_EQ(StderrOf([&] { ret = tiling.GetTiling(t); }),
+              std::string(kPrefix) + r.message + kSuffix);
+    EXPECT_EQ(ret, -1);
+  }
+  // The Ascend 950 has no sparse Matmul: SetSparse(true) is refused there.
+  compat_test::ProfileScope scope(Profile::k950);
+  matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+  int32_t ret = 0;
+  EXPECT_EQ(StderrOf([&] { ret = tiling.SetSparse(true); }),
+            "matmul_tiling::MultiCoreMatmulTiling::SetSparse: isSparseIn true "
+            "on Ascend 950: the 4:2 sparse Matmul is Atlas A2/A3's (its "
+            "SetSparseIndex page; the Ascend 950's cube has no sparse Mmad); "
+            "the call is ignored.\n");
+  EXPECT_EQ(ret, -1);
+  EXPECT_EQ(tiling.SetSparse(false), 0);
 }
 
 }  // namespace

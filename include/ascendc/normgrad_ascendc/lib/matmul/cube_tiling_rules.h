@@ -4,7 +4,8 @@
 // Matmul checks the tiling its Init is given with the same function. The
 // context names what the tiling alone does not say: the element widths, the
 // transposes and formats, bias, the template (Norm or MDL), whether K is
-// split across cores, MX mode (MxMatmul, Ascend 950), and the cube core's
+// split across cores, MX mode (MxMatmul, Ascend 950), the 4:2 sparse
+// Matmul (Atlas A2/A3), and the cube core's
 // capacities (ProfileCubeContext fills those from a product profile).
 #pragma once
 
@@ -32,6 +33,10 @@ struct CubeTilingContext {
   /// MX mode (MxMatmul): A and B come with fp8_e8m0_t scales, one per 32
   /// elements along K, which L1 and the L0A_MX / L0B_MX buffers hold too.
   bool mx = false;
+  /// The 4:2 sparse Matmul (SetSparse(true)): B holds the 2 values kept of
+  /// every 4 along K (a base block baseK / 2 of them) and, in L1, their
+  /// 2-bit indices (a quarter of the block's bytes).
+  bool sparse = false;
   uint64_t l1_bytes = 0;
   uint64_t l0a_bytes = 0;
   uint64_t l0b_bytes = 0;
@@ -59,12 +64,14 @@ enum class CubeTilingRule {
   kBasePositive,   ///< baseM, baseN, baseK >= 1
   kBaseAlign,      ///< fractal alignment of the bases
   kMxBaseK,        ///< MX: baseK a multiple of 64 (MmadMx's K unit)
+  kSparseK,        ///< sparse: baseK (and a split singleCoreK) to 64
   kStepPositive,   ///< depths and steps >= 1
   kIsBias,         ///< isBias is 0 or 1 and agrees with the context
   kIterateOrder,   ///< 0 or 1
   kDoubleBuffer,   ///< dbL0A, dbL0B, dbL0C are 1 or 2
   kL0A,            ///< baseM * baseK * A * dbL0A fits L0A
-  kL0B,            ///< baseN * baseK * B * dbL0B fits L0B
+  kL0B,            ///< baseN * baseK * B * dbL0B fits L0B (sparse:
+                   ///< baseK / 2)
   kL0C,            ///< baseM * baseN * 4 * dbL0C fits L0C
   kBiasTable,      ///< baseN * bias fits the bias table
   kL0AMx,          ///< MX: A's base block's scales fit L0A_MX
@@ -109,8 +116,9 @@ constexpr uint32_t C0Elements(uint32_t bits) { return 256 / bits; }
 uint64_t MxScaleBlockBytes(int32_t rows, int32_t base_k);
 
 /// The L1 bytes of A's buffered blocks (depthA1 of them), of B's, of the
-/// bias row when the context has a bias, and in MX mode of A's and B's
-/// scales (one scale block per buffered block): what the kL1 rule bounds.
+/// bias row when the context has a bias, in MX mode of A's and B's
+/// scales (one scale block per buffered block), and in the sparse Matmul
+/// B's blocks of kept values with their indices: what the kL1 rule bounds.
 uint64_t CubeL1Bytes(const TCubeTiling& tiling,
                      const CubeTilingContext& context);
 

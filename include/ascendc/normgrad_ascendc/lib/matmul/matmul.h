@@ -34,6 +34,7 @@
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/cube/cube_mx.h"
+#include "normgrad_ascendc/cube/cube_sparse.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
 #include "normgrad_ascendc/lib/matmul/matmul_batch_layout.h"
@@ -132,6 +133,7 @@ struct MatmulOperandForms {
 struct MatmulBufferBytes {
   uint64_t l1_a, l1_b, l1_bias, l1_quant, l0a, l0b, l0c, bias_table;
   uint64_t l1_scale_a, l1_scale_b;  // MxMatmul: the blocks' scales
+  uint64_t l1_index;  // the sparse Matmul: B's blocks' 2-bit indices
 };
 /// `mx`: an MxMatmul, whose blocks' scales take L1 too.
 MatmulBufferBytes CheckMatmulTiling(const TCubeTiling& t,
@@ -326,10 +328,17 @@ class Matmul {
   static_assert(!kConfig.isPartialOutput || kConfig.doMultiDataLoad,
                 "Matmul: MatmulConfig.isPartialOutput true needs the MDL "
                 "template (GetMDLConfig, or GetMMConfig<CONFIG_MDL>)");
-  static_assert(!A_TYPE::isSparse && !B_TYPE::isSparse,
-                "Matmul: SparseMatmulType (the 4:2 sparse Matmul) is not "
-                "emulated yet; the cube's LoadDataWithSparse and "
-                "MmadWithSparse are");
+  static_assert(!A_TYPE::isSparse,
+                "Matmul: A_TYPE is a SparseMatmulType; in the 4:2 sparse "
+                "Matmul B is the sparse one (B_TYPE), A is whole");
+  /// The 4:2 sparse Matmul (docs/matmul.md, "Sparse Matmul"): B_TYPE a
+  /// SparseMatmulType, B the values kept along K, SetSparseIndex their
+  /// indices; Init refuses what the pages exclude.
+  static constexpr bool kSparse = B_TYPE::isSparse;
+  /// The sparse Matmul's instructions exist for int8_t A and B only (Init
+  /// refuses other types before they would run).
+  static constexpr bool kSparseInt8 =
+      kSparse && std::is_same_v<SrcAT, int8_t> && std::is_same_v<SrcBT, int8_t>;
   static_assert(!kConfig.enableRelu,
                 "Matmul: MatmulConfig.enableRelu true is not supported on "
                 "Atlas A2/A3 (its MatmulConfig page)");
@@ -380,6 +389,7 @@ class Matmul {
     const normgrad_ascendc::ApiCall call(site);
     Place(tpipe);
     const Here here(*this);
+    if constexpr (kSparse) CheckSparse();
     CheckTypes();
     tiling_ = StaticOrGiven(cubeTiling);
     const normgrad_ascendc::MatmulBufferBytes need =
@@ -400,6 +410,9 @@ class Matmul {
       }
       if (need.l1_b > 0) {
         pipe->InitBuffer(b1_, static_cast<uint32_t>(need.l1_b));
+      }
+      if (need.l1_index > 0) {
+        pipe->InitBuffer(index1_, static_cast<uint32_t>(need.l1_index));
       }
       if (need.l1_scale_a > 0) {
         pipe->InitBuffer(scale_a1_, static_cast<uint32_t>(need.l1_scale_a));
@@ -424,7 +437,8 @@ class Matmul {
                need.l0a > carved_.l0a || need.l0b > carved_.l0b ||
                need.l0c > carved_.l0c || need.l1_bias > carved_.l1_bias ||
                need.l1_scale_a > carved_.l1_scale_a ||
-               need.l1_scale_b > carved_.l1_scale_b) {
+               need.l1_scale_b > carved_.l1_scale_b ||
+               need.l1_index > carved_.l1_index) {
       normgrad_ascendc::Fail(
           "Matmul::Init: the new tiling needs larger buffers than the first "
           "Init carved (L1 %llu + %llu, L0A %llu, L0B %llu, L0C %llu bytes); "
@@ -463,6 +477,7 @@ class Matmul {
     single_k_ = tiling_.singleCoreK;
     bias_on_ = false;
     a_set_ = b_set_ = false;
+    index_set_ = false;
     quant_ = QuantSource::kNone;
     ResetIteration();
   }
@@ -495,16 +510,66 @@ class Matmul {
     quant_ = QuantSource::kVector;
   }
 
-  /// The 4:2 sparse Matmul's index matrix: not emulated yet, so a call is a
-  /// compile error (a Matmul with a SparseMatmulType B is one already).
-  template <typename T>
-  void SetSparseIndex(const GlobalTensor<T>& indexGlobal,
+  /// The 4:2 sparse Matmul's index matrix in GM, from the core's first
+  /// element: two 2-bit indices for each group of four along K (one per
+  /// kept value of B), four a byte (the first in the low bits), in the
+  /// fractal order of B's Nz (docs/matmul.md, "Sparse Matmul").
+  void SetSparseIndex(const GlobalTensor<uint8_t>& indexGlobal,
                       normgrad_ascendc::CallSite site = {}) {
-    static_assert(sizeof(T) == 0,
-                  "Matmul::SetSparseIndex: the 4:2 sparse Matmul is not "
-                  "emulated yet");
-    (void)indexGlobal;
-    (void)site;
+    const normgrad_ascendc::ApiCall call(site);
+    if constexpr (!kSparse) {
+      normgrad_ascendc::Fail(
+          "Matmul::SetSparseIndex: B_TYPE is not a SparseMatmulType; the "
+          "index matrix belongs to the 4:2 sparse Matmul (declare B_TYPE as "
+          "SparseMatmulType<...>)");
+    }
+    RequireInit("SetSparseIndex");
+    index_gm_ = indexGlobal;
+    index_set_ = true;
+    ResetIteration();
+  }
+
+  // The rules of the sparse Matmul's pages (SetSparseIndex, the guide's
+  // SparseMatmulType table), checked by Init.
+  static void CheckSparse() {
+    const char* why = nullptr;
+    if (matmul_detail::OnAscend950()) {
+      why =
+          "is not on profile Ascend 950: its SetSparseIndex page lists Atlas "
+          "A2/A3 only (the 950's cube has no sparse Mmad)";
+    } else if (!kCubeOnly) {
+      why =
+          "runs in pure cube mode only: define ASCENDC_CUBE_ONLY before "
+          "including the Matmul header";
+    } else if (!kConfig.doMultiDataLoad) {
+      why = "runs with the MDL template only (CFG_MDL, GetMDLConfig)";
+    } else if (!std::is_same_v<SrcBT, int8_t>) {
+      why = "takes B of int8_t only (SparseMatmulType's TYPE)";
+    } else if (!std::is_same_v<SrcAT, int8_t>) {
+      why = "takes A of int8_t only (MmadWithSparse multiplies int8_t)";
+    } else if (B_TYPE::pos != TPosition::GM) {
+      why = "takes B in GM only (SparseMatmulType's POSITION)";
+    } else if (B_TYPE::indexPosition != TPosition::GM) {
+      why = "takes the index matrix in GM only (INDEX_POSITION)";
+    } else if (B_TYPE::format != CubeFormat::ND &&
+               B_TYPE::format != CubeFormat::NZ) {
+      why = "takes B as ND or NZ only (SparseMatmulType's CubeFormat)";
+    } else if (!B_TYPE::isTrans) {
+      why =
+          "takes B transposed only (SparseMatmulType's ISTRANS true: B "
+          "stored as [N, K / 2])";
+    } else if (B_TYPE::layout != LayoutMode::NONE) {
+      why = "has no batches (SparseMatmulType's LAYOUT is NONE)";
+    } else if (B_TYPE::ibShare) {
+      why = "has no IBShare (SparseMatmulType's IBSHARE is false)";
+    } else if (MM_CB::kCopyB1) {
+      why =
+          "moves B and its indices itself: a CopyB1 callback is not "
+          "emulated with it";
+    }
+    if (why != nullptr) {
+      normgrad_ascendc::Fail("Matmul::Init: the 4:2 sparse Matmul %s", why);
+    }
   }
 
   /// A in GM from the core's first element ([M, K], or [K, M] with
@@ -1972,6 +2037,7 @@ class Matmul {
     rules.mdl = kConfig.doMultiDataLoad || kConfig.doSpecialMDL;
     rules.split_k = tiling_.singleCoreK < tiling_.Ka;
     rules.mx = kMx;
+    rules.sparse = kSparse;
     return rules;
   }
 
@@ -2300,7 +2366,8 @@ class Matmul {
       const uint32_t k0 = s * tiling_.baseK;
       const uint32_t cur_k = std::min<uint32_t>(tiling_.baseK, single_k_ - k0);
       LoadOperand<true>(m0, k0, cur_m, cur_k);
-      LoadOperand<false>(n0, k0, cur_n, cur_k);
+      // The sparse B loads below, after the bias start.
+      if constexpr (!kSparse) LoadOperand<false>(n0, k0, cur_n, cur_k);
       MmadParams p;
       // Mmad reads A of one row as an ND row (GEMV); the block's A lies in
       // L0A in Zz, so a one-row block computes its whole fractal row, of
@@ -2315,7 +2382,21 @@ class Matmul {
       p.cmatrixInitVal = s == s_first && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
-      if constexpr (kMx) {
+      if constexpr (kSparseInt8) {
+        // MmadWithSparse has no bias operand: the block's C starts from the
+        // bias by Mmad's bias form over a zeroed fractal row of L0B (C =
+        // bias + A · 0, exact in int32_t), and every K step accumulates.
+        if (s == s_first && bias) {
+          Fill(b2, InitConstValueParams<int8_t>{1, Ceil16(cur_n) / 16, 0,
+                                                int8_t{0}});
+          MmadParams start = p;
+          start.k = 32;
+          Mmad(c, a2, b2, bias2_.template Get<L0cT>(), start);
+          p.cmatrixInitVal = false;
+        }
+        LoadSparseB(n0, k0, cur_n, cur_k, api);
+        MmadWithSparse(c, a2, b2, p);
+      } else if constexpr (kMx) {
         if (s == s_first && bias) {
           MmadMx(c, a2, b2, bias2_.template Get<L0cT>(), p);
         } else {
@@ -2358,6 +2439,58 @@ class Matmul {
       load.repeatTimes =
           static_cast<uint8_t>(std::min(kMaxRepeats, count - done));
       LoadData(dst[done * frac], src[done * src_stride * frac], load);
+    }
+  }
+
+  // The sparse Matmul's B block: its kept values (from k0 / 2, 2 · ⌈k / 4⌉
+  // of them along K) GM → L1 as any B block stored [N, K] (CopyToL1), their
+  // indices GM → L1 in the same fractal order, a quarter of the bytes; then
+  // LoadDataWithSparse moves both into L0B and the index buffer, L1's
+  // fractals (16 rows of N by 32 kept values, K-major) being L0B's Zn.
+  void LoadSparseB(uint32_t n0, uint32_t k0, uint32_t n, uint32_t k,
+                   const char* api) {
+    if (!index_set_) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: the 4:2 sparse Matmul has no index matrix; call "
+          "SetSparseIndex before computing",
+          api);
+    }
+    if constexpr (kSparseInt8) {
+      const uint32_t kept = 2 * CeilDiv(static_cast<int>(k), 4);
+      const OperandBlock blk{n0, k0 / 2, n, kept, false};
+      const LocalTensor<int8_t> l1 = b1_.template Get<int8_t>();
+      CopyToL1<false>(l1, blk, true);
+      // The index's fractals: 128 bytes, column blocks of Ceil16(N) rows.
+      constexpr uint32_t kIndexFractal = 128;
+      const uint32_t n1 = Ceil16(n) / 16, k1 = CeilDiv(kept, 32);
+      const uint32_t column = Ceil16(StoredRows<false>(true)) / 16;
+      const uint64_t first = uint64_t{k0 / 64} * column + n0 / 16;
+      const uint64_t end =
+          (first + uint64_t{k1 - 1} * column + n1) * kIndexFractal;
+      if (index_gm_.GetSize() != 0 && end > index_gm_.GetSize()) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: the index tensor holds %llu bytes, but the block at "
+            "N %u, K %u reads its indices up to byte %llu (NZ: fractals of "
+            "16 rows of N by 32 indices, 128 bytes, column blocks of "
+            "Ceil16(N) rows)",
+            api, ull(index_gm_.GetSize()), n0, k0, ull(end));
+      }
+      const LocalTensor<uint8_t> index = index1_.template Get<uint8_t>();
+      DataCopyParams move;
+      move.blockCount = static_cast<uint16_t>(k1);
+      move.blockLen = static_cast<uint16_t>(n1 * kIndexFractal / 32);
+      move.srcStride =
+          static_cast<uint16_t>((column - n1) * kIndexFractal / 32);
+      DataCopy(index, index_gm_[first * kIndexFractal], move);
+      const LocalTensor<int8_t> l0 = b2_.template Get<int8_t>();
+      constexpr uint32_t kMaxRepeats = 255;
+      LoadData2DParams load;
+      for (uint32_t done = 0; done < n1 * k1; done += kMaxRepeats) {
+        load.startIndex = static_cast<uint16_t>(done);
+        load.repeatTimes =
+            static_cast<uint8_t>(std::min(kMaxRepeats, n1 * k1 - done));
+        LoadDataWithSparse(l0[done * 512], l1, index, load);
+      }
     }
   }
 
@@ -2404,6 +2537,10 @@ class Matmul {
   std::pair<const char*, int> StoredRowLength(bool trans) const {
     if constexpr (kIsA) {
       return trans ? std::pair{"orgM", org_m_} : std::pair{"orgKa", org_ka_};
+    } else if constexpr (kSparse) {
+      // [N, K / 2]: the values kept of each group of four along K.
+      return std::pair{"orgKb's kept values (2 * ceil(orgKb / 4))",
+                       2 * ((org_kb_ + 3) / 4)};
     } else {
       return trans ? std::pair{"orgKb", org_kb_} : std::pair{"orgN", org_n_};
     }
@@ -3042,6 +3179,7 @@ class Matmul {
   std::unique_ptr<TPipe> pipe_;
   TBuf<TPosition::A1> a1_;
   TBuf<TPosition::B1> b1_;
+  TBuf<TPosition::B1> index1_;  // the sparse Matmul: B's block's indices
   TBuf<TPosition::C1> bias1_;
   TBuf<TPosition::C2> bias2_;
   TBuf<TPosition::A2> a2_;
@@ -3060,6 +3198,8 @@ class Matmul {
   GlobalTensor<DstT> scratch_gm_;
   GlobalTensor<SrcAT> a_gm_;
   GlobalTensor<SrcBT> b_gm_;
+  GlobalTensor<uint8_t> index_gm_;  // SetSparseIndex
+  bool index_set_ = false;
   // MxMatmul: the scales in GM and each operand block's scales in L1.
   GlobalTensor<fp8_e8m0_t> scale_a_gm_, scale_b_gm_;
   bool scale_a_set_ = false, scale_b_set_ = false;

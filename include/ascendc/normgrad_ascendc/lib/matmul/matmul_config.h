@@ -53,9 +53,10 @@ struct MatmulType {
   constexpr static bool isSparse = false;
 };
 
-/// B of a 4:2 sparse Matmul (densified B and its index matrix, whose
-/// position is INDEX_POSITION). The sparse Matmul is not emulated yet: a
-/// Matmul with such a B is a compile error (docs/matmul.md).
+/// B of a 4:2 sparse Matmul: the values kept of each group of four along K,
+/// whose index matrix (SetSparseIndex) lies at INDEX_POSITION. Matmul::Init
+/// applies the page's limits (GM, int8_t, ISTRANS true, ...; docs/matmul.md,
+/// "Sparse Matmul").
 template <TPosition POSITION, TPosition INDEX_POSITION, CubeFormat FORMAT,
           typename TYPE, bool ISTRANS = false,
           LayoutMode LAYOUT = LayoutMode::NONE, bool IBSHARE = false>

@@ -155,7 +155,9 @@ class MatmulApiTilingBase {
       MatrixTraverse traverseIn = MatrixTraverse::NOSET,
       bool enVecND2NZIn = false);
   void SetMatmulConfigParams(const MatmulConfigParams& configParams);
-  /// Sparse Matmul is not emulated: true is refused.
+  /// The 4:2 sparse Matmul (true): B holds 2 of every 4 values along K and
+  /// GetTiling sizes its blocks and their indices so (docs/matmul_tiling.md).
+  /// Refused (-1) on the Ascend 950, which has no sparse Matmul.
   int32_t SetSparse(bool isSparseIn = false);
 
   /// 0 and the tiling, or -1 (and a message) when it cannot tile.
@@ -240,6 +242,7 @@ class MatmulApiTilingBase {
   MatrixDesc c_{TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, false};
   MatrixDesc bias_{TPosition::GM, CubeFormat::ND, DataType::DT_FLOAT, false};
   bool bias_on_ = false;
+  bool sparse_ = false;  ///< SetSparse(true): the 4:2 sparse Matmul
   MatrixMadType mad_type_ = MatrixMadType::NORMAL;
   /// SetScaleAType's, SetScaleBType's (type unused); `scale_set_` says
   /// which were called.
