@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -34,6 +35,7 @@
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/cube/cube_mx.h"
+#include "normgrad_ascendc/cube/cube_out_950.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
 #include "normgrad_ascendc/lib/matmul/matmul_batch_layout.h"
@@ -194,15 +196,26 @@ constexpr bool kFp8 =
     std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t>;
 
 // The Ascend 950's rows of the type table beyond Atlas A2/A3's that
-// normgrad emulates, each with C in float, half or bfloat16_t: E4M3 / E5M2
-// on either side (mixed too) or HiFloat8 on both, with a float, half or
+// normgrad emulates: C in float, half or bfloat16_t from E4M3 / E5M2 on
+// either side (mixed too) or HiFloat8 on both, with a float, half or
 // bfloat16_t bias; float, half or bfloat16_t on both sides with a
-// bfloat16_t bias. (C in the 8-bit types and int8_t into bfloat16_t need
-// the 950's quantization modes in Matmul's Fixpipe.)
+// bfloat16_t bias; and the quantized rows of kQuant950Row.
 template <typename C>
 constexpr bool kFloatOut =
     std::is_same_v<C, float> || std::is_same_v<C, half> ||
     std::is_same_v<C, bfloat16_t>;
+// The Ascend 950's quantized rows, whose Fixpipe modes only
+// FixpipeParamsArch3510 has: C in fp8_e4m3fn_t from E4M3 / E5M2 inputs or
+// in hifloat8_t from HiFloat8 inputs (a float, half or bfloat16_t bias),
+// and int8_t inputs with an int32_t bias into bfloat16_t.
+template <typename A, typename B, typename Bias, typename C>
+constexpr bool kQuant950Row =
+    (((kFp8<A> && kFp8<B> && std::is_same_v<C, fp8_e4m3fn_t>) ||
+      (std::is_same_v<A, hifloat8_t> && std::is_same_v<B, hifloat8_t> &&
+       std::is_same_v<C, hifloat8_t>)) &&
+     kFloatOut<Bias>) ||
+    (std::is_same_v<A, int8_t> && std::is_same_v<B, int8_t> &&
+     std::is_same_v<Bias, int32_t> && std::is_same_v<C, bfloat16_t>);
 template <typename A, typename B, typename Bias, typename C>
 constexpr bool kEmulated950Row = kFloatOut<C> &&
                                  ((((kFp8<A> && kFp8<B>) ||
@@ -212,12 +225,21 @@ constexpr bool kEmulated950Row = kFloatOut<C> &&
                                   (std::is_same_v<A, B> && kFloatOut<A> &&
                                    std::is_same_v<Bias, bfloat16_t>));
 
+// The rows whose output Fixpipe quantizes with a mode only the Ascend
+// 950's FixpipeParamsArch3510 has (kQuant950Row's outputs).
+template <typename L0cT, typename C>
+constexpr bool kQuantizedBy950 = std::is_same_v<C, fp8_e4m3fn_t> ||
+                                 std::is_same_v<C, hifloat8_t> ||
+                                 (std::is_same_v<L0cT, int32_t> &&
+                                  std::is_same_v<C, bfloat16_t>);
+
 // The rows whose output Fixpipe quantizes: a parameter from SetQuantScalar
 // or SetQuantVector.
 template <typename L0cT, typename C>
 constexpr bool kQuantized = std::is_same_v<C, int8_t> ||
                             (std::is_same_v<L0cT, int32_t> &&
-                             std::is_same_v<C, half>);
+                             std::is_same_v<C, half>) ||
+                            kQuantizedBy950<L0cT, C>;
 
 // Fixpipe's conversion from the L0C type to C's: a cast, or the scalar
 // (vector: false) or per-column (true) quantization mode.
@@ -226,10 +248,19 @@ constexpr QuantMode_t OutQuant(bool vector) {
   if constexpr (std::is_same_v<L0cT, C>) return NoQuant;
   if constexpr (std::is_same_v<L0cT, int32_t>) {
     if constexpr (std::is_same_v<C, half>) return vector ? VDEQF16 : DEQF16;
+    if constexpr (std::is_same_v<C, bfloat16_t>) {
+      return vector ? VQS322BF16_PRE : QS322BF16_PRE;
+    }
     return vector ? VREQ8 : REQ8;
   }
   if constexpr (std::is_same_v<C, int8_t>) {
     return vector ? VQF322B8_PRE : QF322B8_PRE;
+  }
+  if constexpr (std::is_same_v<C, fp8_e4m3fn_t>) {
+    return vector ? VQF322FP8_PRE : QF322FP8_PRE;
+  }
+  if constexpr (std::is_same_v<C, hifloat8_t>) {
+    return vector ? VQF322HIF8_PRE : QF322HIF8_PRE;
   }
   if constexpr (std::is_same_v<C, half>) return F322F16;
   return F322BF16;
@@ -1931,7 +1962,25 @@ class Matmul {
   }
 
   static void CheckTypes() {
-    if constexpr (matmul_detail::kEmulated950Row<SrcAT, SrcBT, BiasT, DstT>) {
+    if constexpr (matmul_detail::kQuant950Row<SrcAT, SrcBT, BiasT, DstT>) {
+      if (!matmul_detail::OnAscend950()) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
+            "Ascend 950's; its C is quantized by a Fixpipe mode that Atlas "
+            "A2/A3 lacks (QF322FP8_PRE, QF322HIF8_PRE, QS322BF16_PRE)",
+            normgrad_ascendc::TypeName<SrcAT>(),
+            normgrad_ascendc::TypeName<SrcBT>(),
+            normgrad_ascendc::TypeName<BiasT>(),
+            normgrad_ascendc::TypeName<DstT>());
+      }
+      if constexpr (kMx) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: C_TYPE %s in an MxMatmul; MxMatmul's C is half, "
+            "float or bfloat16_t (its type table)",
+            normgrad_ascendc::TypeName<DstT>());
+      }
+    } else if constexpr (matmul_detail::kEmulated950Row<SrcAT, SrcBT, BiasT,
+                                                        DstT>) {
       if (!matmul_detail::OnAscend950()) {
         normgrad_ascendc::Fail(
             "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
@@ -2914,8 +2963,13 @@ class Matmul {
       out.dstStride = stride;
       offset = sequential ? 0 : uint64_t{m0} * stride + n0;
     }
-    SetAtomic(atomic);
     const LocalTensor<L0cT> c = c1_.template Get<L0cT>();
+    if constexpr (matmul_detail::kQuantizedBy950<L0cT, DstT> &&
+                  !MM_CB::kDataCopyOut) {
+      WriteBlock950(gm[offset], c, out, atomic, n0, cur_n);
+      return;
+    }
+    SetAtomic(atomic);
     if constexpr (MM_CB::kDataCopyOut) {
       // The kernel's own move: the block's place in GM, L0C, and the
       // geometry the object's Fixpipe would use (docs/matmul.md).
@@ -2950,6 +3004,81 @@ class Matmul {
     if (atomic != 0) SetAtomicNone();
   }
 
+  // WriteBlock's Fixpipe for the Ascend 950's quantized rows, whose modes
+  // only FixpipeParamsArch3510 has. That form moves whole column blocks of
+  // 16 (and in ND rows of whole 32 bytes), so C in NZ (whole column blocks
+  // already) goes out in one call, its dstStride in elements; C in ND or
+  // ND_ALIGN goes out a column block at a time into the object's staging
+  // tile ([cur_m, 16] row major, as NZ stores one column block), whose
+  // first cur_n columns are then placed in `dst`'s rows.
+  void WriteBlock950(const GlobalTensor<DstT>& dst, const LocalTensor<L0cT>& c,
+                     const FixpipeParamsV220& out, uint8_t atomic, uint32_t n0,
+                     uint32_t cur_n) {
+    const LocalTensor<uint64_t> params = quant_ == QuantSource::kVector
+                                             ? LoadQuantVector(n0, cur_n)
+                                             : LocalTensor<uint64_t>();
+    FixpipeParamsArch3510<CO2Layout::NZ> p;
+    p.mSize = out.mSize;
+    p.srcStride = out.srcStride;
+    p.quantPre = out.quantPre;
+    p.deqScalar = out.deqScalar;
+    if constexpr (C_TYPE::format == CubeFormat::NZ) {
+      p.nSize = out.nSize;
+      p.dstStride = out.dstStride * 32 / sizeof(DstT);
+      SetAtomic(atomic);
+      Fixpipe950Call(dst, c, params, p);
+      if (atomic != 0) SetAtomicNone();
+      return;
+    }
+    if (atomic != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: enAtomic %u with C of %s in ND is not "
+          "emulated yet (0 only)",
+          static_cast<unsigned>(atomic), normgrad_ascendc::TypeName<DstT>());
+    }
+    const uint64_t rows = out.mSize, column_block = uint64_t{16} * rows;
+    const uint64_t last = (rows - 1) * out.dstStride + cur_n;
+    if (last > dst.GetSize()) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: C in GM holds %llu elements, but the block "
+          "(%llu x %u, rows %u apart) needs %llu",
+          ull(dst.GetSize()), ull(rows), cur_n,
+          static_cast<unsigned>(out.dstStride), ull(last));
+    }
+    if (stage_.size() < column_block * sizeof(DstT) + 32) {
+      stage_.assign(column_block * sizeof(DstT) + 32, 0);
+    }
+    uint8_t* start = stage_.data();
+    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
+    GlobalTensor<DstT> tile;
+    tile.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), column_block);
+    p.nSize = 16;
+    p.dstStride = static_cast<uint32_t>(column_block);
+    const DstT* from = reinterpret_cast<const DstT*>(start);
+    DstT* to = reinterpret_cast<DstT*>(dst.GetPhyAddr());
+    for (uint32_t j0 = 0; j0 < cur_n; j0 += 16) {
+      Fixpipe950Call(tile, c[uint64_t{j0} * out.srcStride],
+                     quant_ == QuantSource::kVector ? params[j0] : params, p);
+      const uint32_t width = std::min(16u, cur_n - j0);
+      for (uint64_t m = 0; m < rows; ++m) {
+        std::memcpy(to + m * out.dstStride + j0, from + m * 16,
+                    width * sizeof(DstT));
+      }
+    }
+  }
+
+  // One FixpipeParamsArch3510 move in NZ: with the block's per-column
+  // parameters in L1 (SetQuantVector) or the scalar one.
+  void Fixpipe950Call(const GlobalTensor<DstT>& dst, const LocalTensor<L0cT>& c,
+                      const LocalTensor<uint64_t>& params,
+                      const FixpipeParamsArch3510<CO2Layout::NZ>& p) {
+    if (quant_ == QuantSource::kVector) {
+      Fixpipe<DstT, L0cT, CFG_NZ>(dst, c, params, p);
+    } else {
+      Fixpipe<DstT, L0cT, CFG_NZ>(dst, c, p);
+    }
+  }
+
   // The block's cur_n per-column parameters at n0: GM → L1 (C1), moved
   // as pairs of uint32_t (ND2NZ pads the last 32 bytes).
   LocalTensor<uint64_t> LoadQuantVector(uint32_t n0, uint32_t cur_n) {
@@ -2975,16 +3104,27 @@ class Matmul {
       normgrad_ascendc::Fail(
           "Matmul::%s: C of %s from %s inputs is not quantized; the "
           "parameter serves int8_t inputs into half or int8_t, and half or "
-          "bfloat16_t inputs into int8_t",
+          "bfloat16_t inputs into int8_t (on the Ascend 950 also int8_t "
+          "inputs into bfloat16_t, and C in fp8_e4m3fn_t or hifloat8_t)",
           api, normgrad_ascendc::TypeName<DstT>(),
           normgrad_ascendc::TypeName<SrcAT>());
     }
   }
 
   static void SetAtomic(uint8_t atomic) {
-    if (atomic == 1) SetAtomicAdd<DstT>();
-    if (atomic == 2) SetAtomicMax<DstT>();
-    if (atomic == 3) SetAtomicMin<DstT>();
+    if constexpr (matmul_detail::kFp8<DstT> ||
+                  std::is_same_v<DstT, hifloat8_t>) {
+      if (atomic != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::GetTensorC: enAtomic %u with C of %s; the atomic "
+            "operations take no 8-bit float (0 only)",
+            static_cast<unsigned>(atomic), normgrad_ascendc::TypeName<DstT>());
+      }
+    } else {
+      if (atomic == 1) SetAtomicAdd<DstT>();
+      if (atomic == 2) SetAtomicMax<DstT>();
+      if (atomic == 3) SetAtomicMin<DstT>();
+    }
   }
 
   TCubeTiling tiling_{};
@@ -3012,6 +3152,7 @@ class Matmul {
   LocalTensor<BiasT> bias_local_;
   std::vector<uint8_t> a_stage_, b_stage_, bias_stage_;
   std::vector<uint8_t> scratch_;  // C at VECIN: one block from the cube
+  std::vector<uint8_t> stage_;    // WriteBlock950's column block tile
   GlobalTensor<DstT> scratch_gm_;
   GlobalTensor<SrcAT> a_gm_;
   GlobalTensor<SrcBT> b_gm_;
