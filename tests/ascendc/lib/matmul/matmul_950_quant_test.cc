@@ -311,6 +311,112 @@ TEST_F(Matmul950QuantTest, MxMatmulKeepsItsFloatOutputs) {
       "half, float or bfloat16_t (its type table)"));
 }
 
+// ---- The bias at TSCM -------------------------------------------------------
+
+// A [M, K] and B [K, N] in GM, the bias already in L1 (the kernel's C1
+// buffer, filled by DataCopy with ND2NZ as one row), C in float (int32_t for
+// int8_t inputs) against the int64 sums. `skip` elements of the buffer
+// come before the bias.
+template <typename T, typename TBias>
+void CheckTscmBias(int m, int n, int k, int base_m, int base_n, int base_k,
+                   uint32_t skip, uint32_t seed) {
+  using O = std::conditional_t<std::is_same_v<T, int8_t>, int32_t, float>;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> value(-3, 3);
+  std::vector<int> av(size_t{1} * m * k), bv(size_t{1} * k * n), biasv(n);
+  for (int& x : av) x = value(rng);
+  for (int& x : bv) x = value(rng);
+  for (int& x : biasv) x = value(rng);
+  std::vector<T> a, b;
+  std::vector<TBias> bias;
+  for (int x : av) a.push_back(Element<T>(x));
+  for (int x : bv) b.push_back(Element<T>(x));
+  for (int x : biasv) bias.push_back(Element<TBias>(x));
+  using A = MatmulType<TPosition::GM, CubeFormat::ND, T>;
+  using C = MatmulType<TPosition::GM, CubeFormat::ND, O>;
+  using Bias = MatmulType<TPosition::TSCM, CubeFormat::ND, TBias>;
+  const TCubeTiling tiling = Tiling(m, n, k, base_m, base_n, base_k);
+  std::vector<O> c(size_t{1} * m * n, O(-1));
+  TPipe pipe;
+  Matmul<A, A, C, Bias> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  AscendC::TBuf<TPosition::C1> bias_l1;
+  pipe.InitBuffer(bias_l1,
+                  static_cast<uint32_t>((skip + n) * sizeof(TBias) + 64));
+  const AscendC::LocalTensor<TBias> l1 = bias_l1.Get<TBias>()[skip];
+  AscendC::Nd2NzParams nz;
+  nz.ndNum = 1;
+  nz.nValue = 1;
+  nz.dValue = static_cast<uint16_t>(n);
+  nz.srcDValue = static_cast<uint16_t>(n);
+  nz.dstNzC0Stride = 1;
+  nz.dstNzNStride = 1;
+  AscendC::DataCopy(l1, Gm(bias), nz);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetBias(l1);
+  mm.IterateAll(Gm(c));
+  mm.End();
+  for (int i = 0; i < m; ++i) {
+    for (int j = 0; j < n; ++j) {
+      int64_t sum = biasv[j];
+      for (int q = 0; q < k; ++q) {
+        sum += int64_t{av[size_t{1} * i * k + q]} * bv[size_t{1} * q * n + j];
+      }
+      ASSERT_EQ(static_cast<double>(c[size_t{1} * i * n + j]),
+                static_cast<double>(sum))
+          << normgrad_ascendc::TypeName<TBias>() << " bias at TSCM, C (" << i
+          << ", " << j << ")";
+    }
+  }
+}
+
+TEST_F(Matmul950QuantTest, BiasAtTscmIsReadFromL1) {
+  // Tails in M, N and K; the 2-byte biases need only 32-byte starts.
+  CheckTscmBias<half, float>(40, 37, 70, 32, 32, 32, 0, 11);
+  CheckTscmBias<half, half>(33, 64, 48, 16, 48, 32, 16, 12);
+  CheckTscmBias<bfloat16_t, bfloat16_t>(16, 50, 32, 16, 32, 32, 0, 13);
+  CheckTscmBias<int8_t, int32_t>(24, 40, 64, 16, 32, 64, 16, 14);
+  CheckTscmBias<fp8_e4m3fn_t, float>(20, 33, 64, 16, 16, 64, 0, 15);
+}
+
+TEST_F(Matmul950QuantTest, BiasAtTscmRules) {
+  using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using F = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  using BiasScm = MatmulType<TPosition::TSCM, CubeFormat::ND, float>;
+  const TCubeTiling tiling = Tiling(16, 32, 32, 16, 16, 32);
+  TPipe pipe;
+  Matmul<H, H, F, BiasScm> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  AscendC::TBuf<TPosition::C1> l1;
+  pipe.InitBuffer(l1, 256);
+  AscendC::TBuf<TPosition::A2> l0a;
+  pipe.InitBuffer(l0a, 512);
+  EXPECT_TRUE(FailsWith([&] { mm.SetBias(l1.Get<float>()[8]); },
+                        "Matmul::SetBias: inputBias (float at TSCM) starts at "
+                        "L1 byte "));
+  EXPECT_TRUE(FailsWith([&] { mm.SetBias(l1.Get<float>()[8]); },
+                        "not a multiple of 64; a float or int32_t bias in L1 "
+                        "starts on 64 bytes"));
+  EXPECT_TRUE(FailsWith([&] { mm.SetBias(l0a.Get<float>()); },
+                        "Matmul::SetBias: BIAS_TYPE is at TSCM, but the tensor "
+                        "is at A2; an operand at TSCM is a tensor in L1"));
+  std::vector<half> a(16 * 32), b(32 * 32);
+  std::vector<float> c(16 * 32);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  mm.SetBias(l1.Get<float>()[48]);  // 16 values left: singleCoreN is 32
+  EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                        "Matmul: the bias at TSCM holds 16 elements, fewer "
+                        "than singleCoreN 32; it must hold the core's whole "
+                        "N"));
+  using BiasNz = MatmulType<TPosition::TSCM, CubeFormat::NZ, float>;
+  Matmul<H, H, F, BiasNz> nz;
+  EXPECT_TRUE(FailsWith([&] { nz.Init(&tiling, &pipe); },
+                        "Matmul::Init: BIAS_TYPE at TSCM has format 1; the "
+                        "bias is ND"));
+}
+
 // Each row's Init on Atlas A2/A3 names the row and the missing mode.
 template <typename TA, typename TBias, typename TC>
 void RefusedOnA2(const char* row) {

@@ -608,14 +608,21 @@ class Matmul {
     SetB(GlobalTensor<SrcBT>(), isTransposeB);
     b_local_ = rightMatrix;
   }
-  /// The bias in the UB of the calling vector core (VECOUT), as in GM.
+  /// The bias in the UB of the calling vector core (VECOUT), as in GM; or
+  /// at TSCM (the Ascend 950): singleCoreN values already in L1.
   void SetBias(const LocalTensor<BiasT>& inputBias,
                normgrad_ascendc::CallSite site = {}) {
     static_assert(kConfig.enableSetBias,
                   "Matmul::SetBias: MatmulConfig.enableSetBias is false, which "
                   "compiles SetBias out");
     const normgrad_ascendc::ApiCall call(site);
-    RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::VECOUT);
+    if (BIAS_TYPE::pos == TPosition::TSCM) {
+      RequireLocalOperand("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, inputBias);
+      RequireTscmBiasAlignment(inputBias);
+    } else {
+      RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos,
+                       TPosition::VECOUT);
+    }
     SetBiasGm(GlobalTensor<BiasT>());
     bias_local_ = inputBias;
   }
@@ -1286,6 +1293,21 @@ class Matmul {
       return;
     }
     RequireOperandIn(api, which, declared, TPosition::VECOUT);
+  }
+
+  // A float or int32_t bias at TSCM starts on 64 bytes (its SetBias page
+  // for the Ascend 950).
+  static void RequireTscmBiasAlignment(const LocalTensor<BiasT>& bias) {
+    if constexpr (sizeof(BiasT) == 4) {
+      const uint32_t at = bias.view().offset;  // bytes into L1
+      if (at % 64 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::SetBias: inputBias (%s at TSCM) starts at L1 byte %u, "
+            "not a multiple of 64; a float or int32_t bias in L1 starts on "
+            "64 bytes",
+            normgrad_ascendc::TypeName<BiasT>(), at);
+      }
+    }
   }
 
   // The checks and state of SetTensorA / SetTensorB / SetBias. A float or
@@ -2106,9 +2128,17 @@ class Matmul {
     }
     if (pos == TPosition::TSCM) {
       if (which[0] == 'B' && which[1] == 'I') {
-        normgrad_ascendc::Fail(
-            "Matmul::Init: BIAS_TYPE at TSCM is not one the bias takes on "
-            "Atlas A2/A3 (GM or VECOUT; TSCM is the Ascend 950's)");
+        if (!matmul_detail::OnAscend950()) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: BIAS_TYPE at TSCM is not one the bias takes on "
+              "Atlas A2/A3 (GM or VECOUT; TSCM is the Ascend 950's)");
+        }
+        if (format != CubeFormat::ND) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: BIAS_TYPE at TSCM has format %d; the bias is ND",
+              static_cast<int>(format));
+        }
+        return;
       }
       if (format != CubeFormat::NZ) {
         normgrad_ascendc::Fail(
@@ -2883,17 +2913,29 @@ class Matmul {
     }
   }
 
-  // The bias's cur_n values at n0: GM → L1 (C1) → bias table (C2).
+  // The bias's cur_n values at n0: GM → L1 (C1) → bias table (C2); at
+  // TSCM from the kernel's L1 tensor straight into the table.
   void LoadBias(uint32_t n0, uint32_t cur_n) {
-    const LocalTensor<BiasT> l1 = bias1_.template Get<BiasT>();
-    Nd2NzParams nz;
-    nz.ndNum = 1;
-    nz.nValue = 1;
-    nz.dValue = static_cast<uint16_t>(cur_n);
-    nz.srcDValue = static_cast<uint16_t>(cur_n);
-    nz.dstNzC0Stride = 1;
-    nz.dstNzNStride = 1;
-    DataCopy(l1, bias_gm_[n0], nz);
+    LocalTensor<BiasT> l1;
+    if constexpr (BIAS_TYPE::pos == TPosition::TSCM) {
+      if (bias_local_.GetSize() < static_cast<uint64_t>(single_n_)) {
+        normgrad_ascendc::Fail(
+            "Matmul: the bias at TSCM holds %llu elements, fewer than "
+            "singleCoreN %d; it must hold the core's whole N",
+            ull(bias_local_.GetSize()), single_n_);
+      }
+      l1 = bias_local_[n0];
+    } else {
+      l1 = bias1_.template Get<BiasT>();
+      Nd2NzParams nz;
+      nz.ndNum = 1;
+      nz.nValue = 1;
+      nz.dValue = static_cast<uint16_t>(cur_n);
+      nz.srcDValue = static_cast<uint16_t>(cur_n);
+      nz.dstNzC0Stride = 1;
+      nz.dstNzNStride = 1;
+      DataCopy(l1, bias_gm_[n0], nz);
+    }
     // The bias table counts its blocks in 64 bytes of float on Atlas A2/A3,
     // in 32 bytes (an even count) on the 950.
     DataCopyParams move;
