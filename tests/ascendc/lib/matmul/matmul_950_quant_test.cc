@@ -114,6 +114,10 @@ uint32_t Expected(float v) {
   } else if constexpr (std::is_same_v<C, hifloat8_t>) {
     return normgrad_ascendc::EncodeHif8(v,
                                         normgrad_ascendc::Hif8Round::kHalfAway);
+  } else if constexpr (std::is_same_v<C, float>) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return bits;
   } else {
     return Bfloat16Code(v);
   }
@@ -125,14 +129,19 @@ uint32_t CodeOf(const C& c) {
     uint8_t code;
     std::memcpy(&code, &c, 1);
     return code;
-  } else {
+  } else if constexpr (sizeof(C) == 2) {
     uint16_t code;
     std::memcpy(&code, &c, 2);
+    return code;
+  } else {
+    uint32_t code;
+    std::memcpy(&code, &c, 4);
     return code;
   }
 }
 
-enum class Quant { kScalar, kVector };
+// kNone: C in float, not quantized.
+enum class Quant { kNone, kScalar, kVector };
 
 // One row: A [M, K] and B [K, N] in GM as ND, a bias, C in `kFormat` (ND
 // rows N long, ND_ALIGN rows rounded to 32 bytes, NZ column blocks of 16),
@@ -159,7 +168,10 @@ void Check(int m, int n, int k, int base_m, int base_n, int base_k, Quant quant,
   std::vector<float> scale(n);
   std::vector<uint64_t> params(n);
   for (int j = 0; j < n; ++j) {
-    scale[j] = Scale(quant == Quant::kVector ? 0.05f + 0.07f * (j % 5) : 0.3f);
+    scale[j] =
+        quant == Quant::kNone
+            ? 1.0f
+            : Scale(quant == Quant::kVector ? 0.05f + 0.07f * (j % 5) : 0.3f);
     params[j] = QuantParam(scale[j]);
   }
   // Where C's element (i, j) lies.
@@ -168,6 +180,7 @@ void Check(int m, int n, int k, int base_m, int base_n, int base_k, Quant quant,
       kFormat == CubeFormat::ND_ALIGN ? (n + per32 - 1) / per32 * per32 : n;
   const int col_rows = (m + 15) / 16 * 16;
   const auto at = [&](int i, int j) -> size_t {
+    if (kFormat == CubeFormat::COLUMN_MAJOR) return size_t{1} * j * m + i;
     if (kFormat == CubeFormat::NZ) {
       return size_t{1} * (j / 16) * col_rows * 16 + i * 16 + j % 16;
     }
@@ -196,7 +209,7 @@ void Check(int m, int n, int k, int base_m, int base_n, int base_k, Quant quant,
   mm.SetBias(Gm(bias));
   if (quant == Quant::kVector) {
     mm.SetQuantVector(Gm(params));
-  } else {
+  } else if (quant == Quant::kScalar) {
     mm.SetQuantScalar(params[0]);
   }
   mm.IterateAll(c_gm);
@@ -214,7 +227,7 @@ void Check(int m, int n, int k, int base_m, int base_n, int base_k, Quant quant,
     }
   }
   // The padding of ND_ALIGN's rows is left as it was.
-  const uint32_t untouched = sizeof(TC) == 1 ? 0x55u : 0x5555u;
+  const uint32_t untouched = sizeof(TC) == 1 ? 0x55u : 0x5555u;  // 8, 16 bits
   for (int i = 0; i < m && row > n; ++i) {
     ASSERT_EQ(CodeOf(c[size_t{1} * i * row + n]), untouched)
         << "row " << i << "'s padding";
@@ -254,6 +267,82 @@ TEST_F(Matmul950QuantTest, CInNdAlignAndNz) {
       20, 48, 64, 16, 32, 32, Quant::kVector, 9);
   Check<hifloat8_t, hifloat8_t, float, hifloat8_t, CubeFormat::NZ>(
       33, 32, 64, 32, 16, 64, Quant::kScalar, 10);
+}
+
+TEST_F(Matmul950QuantTest, CInColumnMajor) {
+  // Column after column, orgM apart; any row, tails in M and N.
+  Check<half, half, float, float, CubeFormat::COLUMN_MAJOR>(
+      40, 37, 70, 32, 32, 32, Quant::kNone, 20);
+  Check<int8_t, int8_t, int32_t, bfloat16_t, CubeFormat::COLUMN_MAJOR>(
+      17, 50, 64, 16, 32, 32, Quant::kVector, 21);
+  Check<fp8_e4m3fn_t, fp8_e5m2_t, float, fp8_e4m3fn_t,
+        CubeFormat::COLUMN_MAJOR>(33, 20, 64, 16, 16, 64, Quant::kScalar, 22);
+}
+
+TEST_F(Matmul950QuantTest, CInColumnMajorBlockByBlock) {
+  // GetTensorC in sequential write mode: each block alone, baseM apart.
+  const int m = 24, n = 20, k = 32, base_m = 16, base_n = 16;
+  using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using Cm = MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, float>;
+  using F = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  std::vector<half> a(m * k), b(k * n);
+  for (int i = 0; i < m * k; ++i) a[i] = half(static_cast<float>(i % 5 - 2));
+  for (int i = 0; i < k * n; ++i) b[i] = half(static_cast<float>(i % 3 - 1));
+  const TCubeTiling tiling = Tiling(m, n, k, base_m, base_n, 32, false);
+  TPipe pipe;
+  Matmul<H, H, Cm, F> mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(a));
+  mm.SetTensorB(Gm(b));
+  std::vector<float> block(base_m * base_n, -1.0f);
+  int blocks = 0;
+  while (mm.Iterate()) {
+    mm.GetTensorC(Gm(block), 0, true);
+    const AscendC::MatrixOffset at = mm.GetOffsetC();
+    for (int j = 0; j < at.width; ++j) {
+      for (int i = 0; i < at.height; ++i) {
+        float want = 0.0f;
+        for (int q = 0; q < k; ++q) {
+          want += static_cast<float>(a[(at.row + i) * k + q]) *
+                  static_cast<float>(b[q * n + at.col + j]);
+        }
+        ASSERT_EQ(block[j * base_m + i], want)
+            << "block " << blocks << " (" << i << ", " << j << ")";
+      }
+    }
+    ++blocks;
+  }
+  EXPECT_EQ(blocks, 4);
+}
+
+TEST_F(Matmul950QuantTest, ColumnMajorRules) {
+  using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using F = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  const TCubeTiling tiling = Tiling(16, 16, 32, 16, 16, 32, false);
+  TPipe pipe;
+  {
+    using Am = MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, half>;
+    Matmul<Am, H, F, F> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&tiling, &pipe); },
+                          "Matmul::Init: A_TYPE in COLUMN_MAJOR is not "
+                          "emulated yet (C is); the same bytes are the matrix "
+                          "transposed in ND: declare it ND with ISTRANS true "
+                          "and pass it transposed"));
+  }
+  {
+    using Cv = MatmulType<TPosition::VECIN, CubeFormat::COLUMN_MAJOR, float>;
+    Matmul<H, H, Cv, F> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&tiling, &pipe); },
+                          "Matmul::Init: C_TYPE at VECIN has format "
+                          "COLUMN_MAJOR; a COLUMN_MAJOR matrix lies in GM"));
+  }
+  {
+    using Bm = MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, float>;
+    Matmul<H, H, F, Bm> mm;
+    EXPECT_TRUE(FailsWith([&] { mm.Init(&tiling, &pipe); },
+                          "Matmul::Init: BIAS_TYPE has format COLUMN_MAJOR; "
+                          "the bias is ND"));
+  }
 }
 
 TEST_F(Matmul950QuantTest, WithoutAParameterGetTensorCStops) {
@@ -433,6 +522,19 @@ void RefusedOnA2(const char* row) {
       std::string("Matmul::Init: the type row (") + row +
           ") is the Ascend 950's; its C is quantized by a Fixpipe mode that "
           "Atlas A2/A3 lacks (QF322FP8_PRE, QF322HIF8_PRE, QS322BF16_PRE)"));
+}
+
+TEST_F(Matmul950QuantOnA2Test, ColumnMajorIsThe950s) {
+  using H = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+  using Cm = MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, float>;
+  using F = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  const TCubeTiling tiling = Tiling(16, 16, 32, 16, 16, 32, false);
+  TPipe pipe;
+  Matmul<H, H, Cm, F> mm;
+  EXPECT_TRUE(FailsWith([&] { mm.Init(&tiling, &pipe); },
+                        "Matmul::Init: C_TYPE has format COLUMN_MAJOR, which "
+                        "is the Ascend 950's; Atlas A2/A3 has no column-major "
+                        "matrices"));
 }
 
 TEST_F(Matmul950QuantOnA2Test, TheRowsAreRefusedByName) {

@@ -1537,6 +1537,9 @@ class Matmul {
   }
 
   static constexpr void CheckBatchTypes() {
+    static_assert(C_TYPE::format != CubeFormat::COLUMN_MAJOR,
+                  "Matmul: batches with C_TYPE in COLUMN_MAJOR are not "
+                  "emulated yet");
     static_assert(A_TYPE::layout == B_TYPE::layout,
                   "Matmul: batches need A_TYPE and B_TYPE of one LayoutMode");
     static_assert(kInLayout == LayoutMode::NORMAL || IsBatchLayout(kInLayout),
@@ -2065,6 +2068,10 @@ class Matmul {
   static void CheckOperandPlace(const char* which, TPosition pos,
                                 CubeFormat format, bool is_c) {
     const char* pos_name = normgrad_ascendc::PositionName(pos);
+    if (format == CubeFormat::COLUMN_MAJOR) {
+      CheckColumnMajor(which, pos_name, pos == TPosition::GM, is_c);
+      return;
+    }
     if (is_c) {
       if (pos == TPosition::CO1) {
         if (matmul_detail::OnAscend950()) {
@@ -2152,6 +2159,42 @@ class Matmul {
         "Matmul::Init: %s's position %s is not one it takes on Atlas A2/A3 "
         "(GM, VECOUT, TSCM)",
         which, pos_name);
+  }
+
+  // CubeFormat::COLUMN_MAJOR, a matrix stored column after column: the
+  // Ascend 950's, for A, B and C in GM outside MxMatmul (the MatmulType
+  // page). C is written so (WriteBlock950); A and B not yet.
+  static void CheckColumnMajor(const char* which, const char* pos_name,
+                               bool in_gm, bool is_c) {
+    if (!matmul_detail::OnAscend950()) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s has format COLUMN_MAJOR, which is the Ascend "
+          "950's; Atlas A2/A3 has no column-major matrices",
+          which);
+    }
+    if (which[0] == 'B' && which[1] == 'I') {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: BIAS_TYPE has format COLUMN_MAJOR; the bias is ND");
+    }
+    if (!in_gm) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s at %s has format COLUMN_MAJOR; a COLUMN_MAJOR "
+          "matrix lies in GM",
+          which, pos_name);
+    }
+    if (kMx) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s has format COLUMN_MAJOR in an MxMatmul; "
+          "MxMatmul takes no COLUMN_MAJOR matrix",
+          which);
+    }
+    if (!is_c) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s in COLUMN_MAJOR is not emulated yet (C is); "
+          "the same bytes are the matrix transposed in ND: declare it ND "
+          "with ISTRANS true and pass it transposed",
+          which);
+    }
   }
 
   // Whether MatmulConfig.iterateMode keeps an Iterate family (on the device
@@ -2996,6 +3039,11 @@ class Matmul {
           static_cast<uint32_t>(col_rows * width * sizeof(DstT) / 32);
       out.channelSplit = kConfig.isEnableChannelSplit;
       offset = sequential ? 0 : uint64_t{n0} * col_rows + uint64_t{m0} * width;
+    } else if constexpr (C_TYPE::format == CubeFormat::COLUMN_MAJOR) {
+      // Columns of orgM (in sequential write mode baseM) elements.
+      const uint32_t stride = sequential ? tiling_.baseM : org_m_;
+      out.dstStride = stride;
+      offset = sequential ? 0 : uint64_t{n0} * stride + m0;
     } else {
       uint32_t stride = sequential ? tiling_.baseN : row;
       if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
@@ -3006,7 +3054,8 @@ class Matmul {
       offset = sequential ? 0 : uint64_t{m0} * stride + n0;
     }
     const LocalTensor<L0cT> c = c1_.template Get<L0cT>();
-    if constexpr (matmul_detail::kQuantizedBy950<L0cT, DstT> &&
+    if constexpr ((matmul_detail::kQuantizedBy950<L0cT, DstT> ||
+                   C_TYPE::format == CubeFormat::COLUMN_MAJOR) &&
                   !MM_CB::kDataCopyOut) {
       WriteBlock950(gm[offset], c, out, atomic, n0, cur_n);
       return;
@@ -3047,12 +3096,14 @@ class Matmul {
   }
 
   // WriteBlock's Fixpipe for the Ascend 950's quantized rows, whose modes
-  // only FixpipeParamsArch3510 has. That form moves whole column blocks of
-  // 16 (and in ND rows of whole 32 bytes), so C in NZ (whole column blocks
-  // already) goes out in one call, its dstStride in elements; C in ND or
-  // ND_ALIGN goes out a column block at a time into the object's staging
-  // tile ([cur_m, 16] row major, as NZ stores one column block), whose
-  // first cur_n columns are then placed in `dst`'s rows.
+  // only FixpipeParamsArch3510 has, and for C in COLUMN_MAJOR (the 950's
+  // NZ2DN). That form moves whole column blocks of 16 (and in ND rows, in
+  // DN columns, of whole 32 bytes), so C in NZ (whole column blocks
+  // already) goes out in one call, its dstStride in elements; C in ND,
+  // ND_ALIGN or COLUMN_MAJOR goes out a column block at a time into the
+  // object's staging tile ([cur_m, 16] row major, as NZ stores one column
+  // block), whose first cur_n columns are then placed in `dst`'s rows (DN:
+  // columns) out.dstStride elements apart.
   void WriteBlock950(const GlobalTensor<DstT>& dst, const LocalTensor<L0cT>& c,
                      const FixpipeParamsV220& out, uint8_t atomic, uint32_t n0,
                      uint32_t cur_n) {
@@ -3072,19 +3123,25 @@ class Matmul {
       if (atomic != 0) SetAtomicNone();
       return;
     }
+    constexpr bool dn = C_TYPE::format == CubeFormat::COLUMN_MAJOR;
+    constexpr const char* format =
+        dn ? "COLUMN_MAJOR"
+           : (C_TYPE::format == CubeFormat::ND_ALIGN ? "ND_ALIGN" : "ND");
     if (atomic != 0) {
       normgrad_ascendc::Fail(
-          "Matmul::GetTensorC: enAtomic %u with C of %s in ND is not "
+          "Matmul::GetTensorC: enAtomic %u with C of %s in %s is not "
           "emulated yet (0 only)",
-          static_cast<unsigned>(atomic), normgrad_ascendc::TypeName<DstT>());
+          static_cast<unsigned>(atomic), normgrad_ascendc::TypeName<DstT>(),
+          format);
     }
     const uint64_t rows = out.mSize, column_block = uint64_t{16} * rows;
-    const uint64_t last = (rows - 1) * out.dstStride + cur_n;
+    const uint64_t last = dn ? (cur_n - 1) * uint64_t{out.dstStride} + rows
+                             : (rows - 1) * out.dstStride + cur_n;
     if (last > dst.GetSize()) {
       normgrad_ascendc::Fail(
           "Matmul::GetTensorC: C in GM holds %llu elements, but the block "
-          "(%llu x %u, rows %u apart) needs %llu",
-          ull(dst.GetSize()), ull(rows), cur_n,
+          "(%llu x %u, %s %u apart) needs %llu",
+          ull(dst.GetSize()), ull(rows), cur_n, dn ? "columns" : "rows",
           static_cast<unsigned>(out.dstStride), ull(last));
     }
     if (stage_.size() < column_block * sizeof(DstT) + 32) {
@@ -3103,8 +3160,14 @@ class Matmul {
                      quant_ == QuantSource::kVector ? params[j0] : params, p);
       const uint32_t width = std::min(16u, cur_n - j0);
       for (uint64_t m = 0; m < rows; ++m) {
-        std::memcpy(to + m * out.dstStride + j0, from + m * 16,
-                    width * sizeof(DstT));
+        if constexpr (dn) {
+          for (uint32_t j = 0; j < width; ++j) {
+            to[uint64_t{j0 + j} * out.dstStride + m] = from[m * 16 + j];
+          }
+        } else {
+          std::memcpy(to + m * out.dstStride + j0, from + m * 16,
+                      width * sizeof(DstT));
+        }
       }
     }
   }
