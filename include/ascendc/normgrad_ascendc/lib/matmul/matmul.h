@@ -1348,7 +1348,7 @@ class Matmul {
       }
     }
     a_gm_ = gm;
-    trans_a_ = isTransposeA;
+    trans_a_ = isTransposeA != kColumnMajorA;
     a_set_ = true;
     ResetIteration();
   }
@@ -1358,7 +1358,7 @@ class Matmul {
     CheckTranspose<SrcBT>("SetTensorB", "isTransposeB", "B_TYPE", isTransposeB,
                           B_TYPE::isTrans);
     b_gm_ = gm;
-    trans_b_ = isTransposeB;
+    trans_b_ = isTransposeB != kColumnMajorB;
     b_set_ = true;
     ResetIteration();
   }
@@ -1952,17 +1952,27 @@ class Matmul {
     }
   }
 
+  // An operand in COLUMN_MAJOR (the Ascend 950's) holds the bytes of the
+  // other orientation in ND: A [M, K] column by column is A [K, M] row by
+  // row. The object reads it so: its stored orientation is the one
+  // SetTensorA/B names, flipped.
+  static constexpr bool kColumnMajorA =
+      A_TYPE::format == CubeFormat::COLUMN_MAJOR;
+  static constexpr bool kColumnMajorB =
+      B_TYPE::format == CubeFormat::COLUMN_MAJOR;
+
   // The orientations each operand may come in: half and bfloat16_t either
-  // way when ISTRANS, float and int8_t only the way ISTRANS says.
+  // way when ISTRANS, float and int8_t only the way ISTRANS says (as
+  // stored: flipped in COLUMN_MAJOR).
   static constexpr normgrad_ascendc::MatmulOperandForms OperandForms() {
     constexpr bool a16 = matmul_detail::kSixteenBit<SrcAT>;
     constexpr bool b16 = matmul_detail::kSixteenBit<SrcBT>;
-    return {a16 || !A_TYPE::isTrans,
-            A_TYPE::isTrans,
-            A_TYPE::pos != TPosition::TSCM,
-            b16 || !B_TYPE::isTrans,
-            B_TYPE::isTrans,
-            B_TYPE::pos != TPosition::TSCM};
+    constexpr bool a_plain = a16 || !A_TYPE::isTrans, a_trans = A_TYPE::isTrans;
+    constexpr bool b_plain = b16 || !B_TYPE::isTrans, b_trans = B_TYPE::isTrans;
+    return {
+        kColumnMajorA ? a_trans : a_plain, kColumnMajorA ? a_plain : a_trans,
+        A_TYPE::pos != TPosition::TSCM,    kColumnMajorB ? b_trans : b_plain,
+        kColumnMajorB ? b_plain : b_trans, B_TYPE::pos != TPosition::TSCM};
   }
 
   // What the page's tiling rules need besides the tiling: the operands'
@@ -1975,8 +1985,8 @@ class Matmul {
     rules.a_bits = matmul_detail::kBits<SrcAT>;
     rules.b_bits = matmul_detail::kBits<SrcBT>;
     rules.bias_bits = 8 * sizeof(BiasT);
-    rules.a_transpose = A_TYPE::isTrans;
-    rules.b_transpose = B_TYPE::isTrans;
+    rules.a_transpose = OperandForms().a_trans;
+    rules.b_transpose = OperandForms().b_trans;
     rules.a_nz = A_TYPE::format == CubeFormat::NZ;
     rules.b_nz = B_TYPE::format == CubeFormat::NZ;
     rules.bias = tiling_.isBias == 1;
@@ -2069,7 +2079,7 @@ class Matmul {
                                 CubeFormat format, bool is_c) {
     const char* pos_name = normgrad_ascendc::PositionName(pos);
     if (format == CubeFormat::COLUMN_MAJOR) {
-      CheckColumnMajor(which, pos_name, pos == TPosition::GM, is_c);
+      CheckColumnMajor(which, pos_name, pos == TPosition::GM);
       return;
     }
     if (is_c) {
@@ -2163,9 +2173,10 @@ class Matmul {
 
   // CubeFormat::COLUMN_MAJOR, a matrix stored column after column: the
   // Ascend 950's, for A, B and C in GM outside MxMatmul (the MatmulType
-  // page). C is written so (WriteBlock950); A and B not yet.
+  // page). C is written so by WriteBlock950, A and B read as kColumnMajorA
+  // says.
   static void CheckColumnMajor(const char* which, const char* pos_name,
-                               bool in_gm, bool is_c) {
+                               bool in_gm) {
     if (!matmul_detail::OnAscend950()) {
       normgrad_ascendc::Fail(
           "Matmul::Init: %s has format COLUMN_MAJOR, which is the Ascend "
@@ -2186,13 +2197,6 @@ class Matmul {
       normgrad_ascendc::Fail(
           "Matmul::Init: %s has format COLUMN_MAJOR in an MxMatmul; "
           "MxMatmul takes no COLUMN_MAJOR matrix",
-          which);
-    }
-    if (!is_c) {
-      normgrad_ascendc::Fail(
-          "Matmul::Init: %s in COLUMN_MAJOR is not emulated yet (C is); "
-          "the same bytes are the matrix transposed in ND: declare it ND "
-          "with ISTRANS true and pass it transposed",
           which);
     }
   }
