@@ -1537,8 +1537,9 @@ class Matmul {
   }
 
   static constexpr void CheckBatchTypes() {
-    static_assert(C_TYPE::format != CubeFormat::COLUMN_MAJOR,
-                  "Matmul: batches with C_TYPE in COLUMN_MAJOR are not "
+    static_assert(C_TYPE::format != CubeFormat::COLUMN_MAJOR &&
+                      !kColumnMajorA && !kColumnMajorB,
+                  "Matmul: batches with a matrix in COLUMN_MAJOR are not "
                   "emulated yet");
     static_assert(A_TYPE::layout == B_TYPE::layout,
                   "Matmul: batches need A_TYPE and B_TYPE of one LayoutMode");
