@@ -295,9 +295,11 @@ TEST_F(Matmul950QuantTest, CInColumnMajorBlockByBlock) {
   mm.SetTensorA(Gm(a));
   mm.SetTensorB(Gm(b));
   std::vector<float> block(base_m * base_n, -1.0f);
+  AscendC::GlobalTensor<float> block_gm;  // of unknown size, as a kernel's
+  block_gm.SetGlobalBuffer(block.data());
   int blocks = 0;
   while (mm.Iterate()) {
-    mm.GetTensorC(Gm(block), 0, true);
+    mm.GetTensorC(block_gm, 0, true);
     const AscendC::MatrixOffset at = mm.GetOffsetC();
     for (int j = 0; j < at.width; ++j) {
       for (int i = 0; i < at.height; ++i) {

@@ -22,7 +22,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <memory>
 #include <optional>
 #include <type_traits>
@@ -3142,7 +3141,7 @@ class Matmul {
     const uint64_t rows = out.mSize, column_block = uint64_t{16} * rows;
     const uint64_t last = dn ? (cur_n - 1) * uint64_t{out.dstStride} + rows
                              : (rows - 1) * out.dstStride + cur_n;
-    if (last > dst.GetSize()) {
+    if (dst.sized() && last > dst.GetSize()) {
       normgrad_ascendc::Fail(
           "Matmul::GetTensorC: C in GM holds %llu elements, but the block "
           "(%llu x %u, %s %u apart) needs %llu",
@@ -3159,19 +3158,19 @@ class Matmul {
     p.nSize = 16;
     p.dstStride = static_cast<uint32_t>(column_block);
     const DstT* from = reinterpret_cast<const DstT*>(start);
-    DstT* to = reinterpret_cast<DstT*>(dst.GetPhyAddr());
+    DstT* to = dst.GetPhyAddr();
     for (uint32_t j0 = 0; j0 < cur_n; j0 += 16) {
       Fixpipe950Call(tile, c[uint64_t{j0} * out.srcStride],
                      quant_ == QuantSource::kVector ? params[j0] : params, p);
       const uint32_t width = std::min(16u, cur_n - j0);
       for (uint64_t m = 0; m < rows; ++m) {
-        if constexpr (dn) {
-          for (uint32_t j = 0; j < width; ++j) {
-            to[uint64_t{j0 + j} * out.dstStride + m] = from[m * 16 + j];
-          }
-        } else {
-          std::memcpy(to + m * out.dstStride + j0, from + m * 16,
-                      width * sizeof(DstT));
+        for (uint32_t j = 0; j < width; ++j) {
+          const uint64_t at = dn ? uint64_t{j0 + j} * out.dstStride + m
+                                 : m * out.dstStride + j0 + j;
+          normgrad_ascendc::WriteGmScalar("Matmul::GetTensorC (C of %s)",
+                                          normgrad_ascendc::TypeName<DstT>(),
+                                          dst.base(), to + at,
+                                          from + m * 16 + j, sizeof(DstT));
         }
       }
     }
