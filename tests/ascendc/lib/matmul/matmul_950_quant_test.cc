@@ -439,6 +439,35 @@ TEST_F(Matmul950QuantTest, AtomicIntoNdIsRefusedByName) {
                         "in ND is not emulated yet (0 only)"));
 }
 
+TEST_F(Matmul950QuantTest, AtomicIntoEightBitFloatsAndAShortCAreRefused) {
+  using F8 = MatmulType<TPosition::GM, CubeFormat::ND, fp8_e4m3fn_t>;
+  using F8Nz = MatmulType<TPosition::GM, CubeFormat::NZ, fp8_e4m3fn_t>;
+  using F = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+  const TCubeTiling tiling = Tiling(16, 16, 32, 16, 16, 32, false);
+  std::vector<fp8_e4m3fn_t> a(16 * 32), b(32 * 16), c(16 * 16), short_c(100);
+  {
+    TPipe pipe;
+    Matmul<F8, F8, F8Nz, F> nz;
+    REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), nz, &tiling);
+    nz.SetTensorA(Gm(a));
+    nz.SetTensorB(Gm(b));
+    nz.SetQuantScalar(QuantParam(1.0f));
+    EXPECT_TRUE(FailsWith([&] { nz.IterateAll(Gm(c), 2); },
+                          "Matmul::GetTensorC: enAtomic 2 with C of "
+                          "fp8_e4m3fn_t; the atomic operations take no 8-bit "
+                          "float (0 only)"));
+  }
+  TPipe pipe;
+  Matmul<F8, F8, F8, F> nd;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), nd, &tiling);
+  nd.SetTensorA(Gm(a));
+  nd.SetTensorB(Gm(b));
+  nd.SetQuantScalar(QuantParam(1.0f));
+  EXPECT_TRUE(FailsWith([&] { nd.IterateAll(Gm(short_c)); },
+                        "Matmul::GetTensorC: C in GM holds 100 elements, but "
+                        "the block (16 x 16, rows 16 apart) needs 256"));
+}
+
 TEST_F(Matmul950QuantTest, MxMatmulKeepsItsFloatOutputs) {
   using G = TPosition;
   using AType =
