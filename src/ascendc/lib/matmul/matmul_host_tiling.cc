@@ -152,8 +152,10 @@ const TypeRow kA2Types[] = {
 };
 
 // The Ascend 950's rows beyond them that the kernel emulates (its table
-// has no DT_INT4 row): a bfloat16 bias for float, half and bfloat16.
+// has no DT_INT4 row): a bfloat16 bias for float, half and bfloat16, and
+// int8 into bfloat16 (quantized).
 const TypeRow k950ExtraTypes[] = {
+    {DT::DT_INT8, DT::DT_INT32, {DT::DT_BFLOAT16}},
     {DT::DT_FLOAT,
      DT::DT_BFLOAT16,
      {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}},
@@ -185,12 +187,16 @@ bool TableSupports(DT ab, DT c, bool bias, DT bias_type, bool p950) {
 // The Ascend 950's 8-bit float rows the kernel emulates: E4M3 / E5M2 on
 // either side (mixed too) or HiFloat8 on both; a float, half or bfloat16
 // bias; C in float, half or bfloat16 (the same rows with and without MX
-// mode).
-bool Fp8RowSupported(DT a, DT b, DT c, bool bias, DT bias_type) {
+// mode), or outside MX mode quantized into E4M3 (from E4M3 / E5M2) or
+// HiFloat8 (from HiFloat8).
+bool Fp8RowSupported(DT a, DT b, DT c, bool bias, DT bias_type, bool mx) {
   const bool operands = (IsMxFp8(a) && IsMxFp8(b)) ||
                         (a == DT::DT_HIFLOAT8 && b == DT::DT_HIFLOAT8);
+  const DT quantized =
+      a == DT::DT_HIFLOAT8 ? DT::DT_HIFLOAT8 : DT::DT_FLOAT8_E4M3FN;
   return operands &&
-         OneOf(c, {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}) &&
+         (OneOf(c, {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}) ||
+          (!mx && c == quantized)) &&
          (!bias ||
           OneOf(bias_type, {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16}));
 }
@@ -357,8 +363,12 @@ int32_t MatmulApiTilingBase::SetCType(TPosition pos, CubeFormat type,
                                       DataType dataType) {
   const auto positions = {TPosition::GM, TPosition::VECIN};
   const auto formats = {CubeFormat::ND, CubeFormat::NZ, CubeFormat::ND_ALIGN};
-  const auto types = {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16,
-                      DT::DT_INT8, DT::DT_INT32};
+  // The 950 quantizes float results into its two 8-bit floats too.
+  std::vector<DT> types = {DT::DT_FLOAT, DT::DT_FLOAT16, DT::DT_BFLOAT16,
+                           DT::DT_INT8, DT::DT_INT32};
+  if (mx_capable_) {
+    types.insert(types.end(), {DT::DT_FLOAT8_E4M3FN, DT::DT_HIFLOAT8});
+  }
   if (!OneOf(pos, positions)) {
     Report("SetCType", std::string("pos ") + Name(pos) +
                            " is not supported: C goes to " + List(positions));
@@ -370,10 +380,12 @@ int32_t MatmulApiTilingBase::SetCType(TPosition pos, CubeFormat type,
     return -1;
   }
   if (!OneOf(dataType, types)) {
-    Report("SetCType",
-           std::string("dataType ") + Name(dataType) +
-               " is not supported: on Atlas A2/A3 C is " + List(types) +
-               (IsFp8(dataType) ? " (8-bit floats are Ascend 950's)" : ""));
+    Report("SetCType", std::string("dataType ") + Name(dataType) +
+                           " is not supported: on " + profile_name_ + " C is " +
+                           List(types) +
+                           (IsFp8(dataType) && !mx_capable_
+                                ? " (8-bit floats are Ascend 950's)"
+                                : ""));
     return -1;
   }
   c_ = {pos, type, dataType, false};
@@ -1157,12 +1169,14 @@ std::string MatmulApiTilingBase::CheckTypes() const {
       Name(c_.type) +
       (bias_on_ ? std::string(", bias ") + Name(bias_.type) : "");
   if (IsFp8(a_.type) || IsFp8(b_.type)) {
-    if (!Fp8RowSupported(a_.type, b_.type, c_.type, bias_on_, bias_.type)) {
+    if (!Fp8RowSupported(a_.type, b_.type, c_.type, bias_on_, bias_.type, mx)) {
       return row +
              " is not an 8-bit float row of the Ascend 950 that normgrad "
              "emulates: A and B DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (mixed "
              "too) or both DT_HIFLOAT8, bias DT_FLOAT, DT_FLOAT16 or "
-             "DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16";
+             "DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16 (outside "
+             "MXMODE also DT_FLOAT8_E4M3FN from the first, DT_HIFLOAT8 from "
+             "the second)";
     }
   } else if (a_.type != b_.type) {
     return std::string("A is ") + Name(a_.type) + " and B " + Name(b_.type) +

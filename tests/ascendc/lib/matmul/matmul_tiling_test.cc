@@ -1708,6 +1708,77 @@ TEST(MxMatmulTiling950, Bfloat16BiasIsThe950s) {
   EXPECT_EQ(ret, -1);
 }
 
+// The 950's quantized rows (C in DT_FLOAT8_E4M3FN or DT_HIFLOAT8, DT_INT8
+// into DT_BFLOAT16): tiled on the 950 outside MX mode, refused elsewhere.
+TEST(MxMatmulTiling950, QuantizedRows) {
+  const auto run = [](DataType a, DataType b, DataType c, DataType bias,
+                      bool mx) {
+    matmul_tiling::MultiCoreMatmulTiling tiling(Platform());
+    tiling.SetAType(TPosition::GM, CubeFormat::ND, a);
+    tiling.SetBType(TPosition::GM, CubeFormat::ND, b);
+    tiling.SetCType(TPosition::GM, CubeFormat::ND, c);
+    tiling.SetBiasType(TPosition::GM, CubeFormat::ND, bias);
+    tiling.EnableBias(true);
+    if (mx) tiling.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
+    tiling.SetShape(96, 80, 200);
+    AscendC::tiling::TCubeTiling t{};
+    int64_t ret = 0;
+    const std::string err = StderrOf([&] { ret = tiling.GetTiling(t); });
+    return std::make_pair(ret, err);
+  };
+  using D = DataType;
+  {
+    compat_test::ProfileScope scope(Profile::k950);
+    const DataType rows[][4] = {
+        {D::DT_FLOAT8_E4M3FN, D::DT_FLOAT8_E4M3FN, D::DT_FLOAT8_E4M3FN,
+         D::DT_FLOAT},
+        {D::DT_FLOAT8_E5M2, D::DT_FLOAT8_E4M3FN, D::DT_FLOAT8_E4M3FN,
+         D::DT_BFLOAT16},
+        {D::DT_HIFLOAT8, D::DT_HIFLOAT8, D::DT_HIFLOAT8, D::DT_FLOAT16},
+        {D::DT_INT8, D::DT_INT8, D::DT_BFLOAT16, D::DT_INT32}};
+    for (const auto& r : rows) {
+      SCOPED_TRACE(std::to_string(int(r[0])) + " C " +
+                   std::to_string(int(r[2])));
+      EXPECT_EQ(run(r[0], r[1], r[2], r[3], false),
+                std::make_pair(0L, std::string()));
+    }
+    const std::string fp8_rule =
+        " is not an 8-bit float row of the Ascend 950 that normgrad "
+        "emulates: A and B DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (mixed too) or "
+        "both DT_HIFLOAT8, bias DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16, C "
+        "DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16 (outside MXMODE also "
+        "DT_FLOAT8_E4M3FN from the first, DT_HIFLOAT8 from the second)";
+    EXPECT_EQ(run(D::DT_FLOAT8_E4M3FN, D::DT_FLOAT8_E4M3FN, D::DT_HIFLOAT8,
+                  D::DT_FLOAT, false),
+              std::make_pair(-1L, std::string(kPrefix) +
+                                      "A DT_FLOAT8_E4M3FN, B DT_FLOAT8_E4M3FN, "
+                                      "C DT_HIFLOAT8, bias DT_FLOAT" +
+                                      fp8_rule + kSuffix));
+    EXPECT_EQ(run(D::DT_FLOAT8_E4M3FN, D::DT_FLOAT8_E5M2, D::DT_FLOAT8_E4M3FN,
+                  D::DT_FLOAT, true),
+              std::make_pair(-1L, std::string(kPrefix) +
+                                      "A DT_FLOAT8_E4M3FN, B DT_FLOAT8_E5M2, "
+                                      "C DT_FLOAT8_E4M3FN, bias DT_FLOAT" +
+                                      fp8_rule + kSuffix));
+  }
+  EXPECT_EQ(run(D::DT_INT8, D::DT_INT8, D::DT_BFLOAT16, D::DT_INT32, false),
+            std::make_pair(-1L, std::string(kPrefix) +
+                                    "A and B DT_INT8, C DT_BFLOAT16, bias "
+                                    "DT_INT32 is not a type combination of "
+                                    "Atlas A2/A3's Matmul" +
+                                    kSuffix));
+  matmul_tiling::MultiCoreMatmulTiling a2;
+  EXPECT_EQ(StderrOf([&] {
+              EXPECT_EQ(a2.SetCType(TPosition::GM, CubeFormat::ND,
+                                    DataType::DT_HIFLOAT8),
+                        -1);
+            }),
+            "matmul_tiling::MultiCoreMatmulTiling::SetCType: dataType "
+            "DT_HIFLOAT8 is not supported: on Atlas A2/A3 C is DT_FLOAT, "
+            "DT_FLOAT16, DT_BFLOAT16, DT_INT8 or DT_INT32 (8-bit floats are "
+            "Ascend 950's); the call is ignored.\n");
+}
+
 TEST(MxMatmulTiling950, SplitKCutsKIn64s) {
   // MX with A in the unified buffer and K split over cores: each core's K
   // is a whole number of 64s (baseK's unit), so its scales pair up.
@@ -1815,7 +1886,9 @@ const TilingRefusal k950TilingRefusals[] = {
      "A DT_HIFLOAT8, B DT_FLOAT8_E4M3FN, C DT_FLOAT is not an 8-bit float "
      "row of the Ascend 950 that normgrad emulates: A and B DT_FLOAT8_E4M3FN "
      "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT, "
-     "DT_FLOAT16 or DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+     "DT_FLOAT16 or DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16 "
+     "(outside MXMODE also DT_FLOAT8_E4M3FN from the first, DT_HIFLOAT8 from "
+     "the second)"},
     {"8-bit float with int32 C",
      [](auto& t) {
        Fp8Request(t, DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E5M2, false);
@@ -1824,7 +1897,9 @@ const TilingRefusal k950TilingRefusals[] = {
      "A DT_FLOAT8_E5M2, B DT_FLOAT8_E5M2, C DT_INT32 is not an 8-bit float "
      "row of the Ascend 950 that normgrad emulates: A and B DT_FLOAT8_E4M3FN "
      "or DT_FLOAT8_E5M2 (mixed too) or both DT_HIFLOAT8, bias DT_FLOAT, "
-     "DT_FLOAT16 or DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16"},
+     "DT_FLOAT16 or DT_BFLOAT16, C DT_FLOAT, DT_FLOAT16 or DT_BFLOAT16 "
+     "(outside MXMODE also DT_FLOAT8_E4M3FN from the first, DT_HIFLOAT8 from "
+     "the second)"},
     {"DT_INT4, which the 950's table lacks",
      [](auto& t) {
        t.SetAType(TPosition::GM, CubeFormat::ND, DataType::DT_INT4);

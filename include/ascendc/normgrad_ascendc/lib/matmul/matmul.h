@@ -34,6 +34,7 @@
 #include "normgrad_ascendc/cube/cube_load_transpose.h"
 #include "normgrad_ascendc/cube/cube_mmad_modes.h"
 #include "normgrad_ascendc/cube/cube_mx.h"
+#include "normgrad_ascendc/cube/cube_out_950.h"
 #include "normgrad_ascendc/cube/cube_sparse.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling.h"
 #include "normgrad_ascendc/lib/matmul/cube_tiling_rules.h"
@@ -197,15 +198,26 @@ constexpr bool kFp8 =
     std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t>;
 
 // The Ascend 950's rows of the type table beyond Atlas A2/A3's that
-// normgrad emulates, each with C in float, half or bfloat16_t: E4M3 / E5M2
-// on either side (mixed too) or HiFloat8 on both, with a float, half or
+// normgrad emulates: C in float, half or bfloat16_t from E4M3 / E5M2 on
+// either side (mixed too) or HiFloat8 on both, with a float, half or
 // bfloat16_t bias; float, half or bfloat16_t on both sides with a
-// bfloat16_t bias. (C in the 8-bit types and int8_t into bfloat16_t need
-// the 950's quantization modes in Matmul's Fixpipe.)
+// bfloat16_t bias; and the quantized rows of kQuant950Row.
 template <typename C>
 constexpr bool kFloatOut =
     std::is_same_v<C, float> || std::is_same_v<C, half> ||
     std::is_same_v<C, bfloat16_t>;
+// The Ascend 950's quantized rows, whose Fixpipe modes only
+// FixpipeParamsArch3510 has: C in fp8_e4m3fn_t from E4M3 / E5M2 inputs or
+// in hifloat8_t from HiFloat8 inputs (a float, half or bfloat16_t bias),
+// and int8_t inputs with an int32_t bias into bfloat16_t.
+template <typename A, typename B, typename Bias, typename C>
+constexpr bool kQuant950Row =
+    (((kFp8<A> && kFp8<B> && std::is_same_v<C, fp8_e4m3fn_t>) ||
+      (std::is_same_v<A, hifloat8_t> && std::is_same_v<B, hifloat8_t> &&
+       std::is_same_v<C, hifloat8_t>)) &&
+     kFloatOut<Bias>) ||
+    (std::is_same_v<A, int8_t> && std::is_same_v<B, int8_t> &&
+     std::is_same_v<Bias, int32_t> && std::is_same_v<C, bfloat16_t>);
 template <typename A, typename B, typename Bias, typename C>
 constexpr bool kEmulated950Row = kFloatOut<C> &&
                                  ((((kFp8<A> && kFp8<B>) ||
@@ -215,12 +227,21 @@ constexpr bool kEmulated950Row = kFloatOut<C> &&
                                   (std::is_same_v<A, B> && kFloatOut<A> &&
                                    std::is_same_v<Bias, bfloat16_t>));
 
+// The rows whose output Fixpipe quantizes with a mode only the Ascend
+// 950's FixpipeParamsArch3510 has (kQuant950Row's outputs).
+template <typename L0cT, typename C>
+constexpr bool kQuantizedBy950 = std::is_same_v<C, fp8_e4m3fn_t> ||
+                                 std::is_same_v<C, hifloat8_t> ||
+                                 (std::is_same_v<L0cT, int32_t> &&
+                                  std::is_same_v<C, bfloat16_t>);
+
 // The rows whose output Fixpipe quantizes: a parameter from SetQuantScalar
 // or SetQuantVector.
 template <typename L0cT, typename C>
 constexpr bool kQuantized = std::is_same_v<C, int8_t> ||
                             (std::is_same_v<L0cT, int32_t> &&
-                             std::is_same_v<C, half>);
+                             std::is_same_v<C, half>) ||
+                            kQuantizedBy950<L0cT, C>;
 
 // Fixpipe's conversion from the L0C type to C's: a cast, or the scalar
 // (vector: false) or per-column (true) quantization mode.
@@ -229,10 +250,19 @@ constexpr QuantMode_t OutQuant(bool vector) {
   if constexpr (std::is_same_v<L0cT, C>) return NoQuant;
   if constexpr (std::is_same_v<L0cT, int32_t>) {
     if constexpr (std::is_same_v<C, half>) return vector ? VDEQF16 : DEQF16;
+    if constexpr (std::is_same_v<C, bfloat16_t>) {
+      return vector ? VQS322BF16_PRE : QS322BF16_PRE;
+    }
     return vector ? VREQ8 : REQ8;
   }
   if constexpr (std::is_same_v<C, int8_t>) {
     return vector ? VQF322B8_PRE : QF322B8_PRE;
+  }
+  if constexpr (std::is_same_v<C, fp8_e4m3fn_t>) {
+    return vector ? VQF322FP8_PRE : QF322FP8_PRE;
+  }
+  if constexpr (std::is_same_v<C, hifloat8_t>) {
+    return vector ? VQF322HIF8_PRE : QF322HIF8_PRE;
   }
   if constexpr (std::is_same_v<C, half>) return F322F16;
   return F322BF16;
@@ -643,14 +673,21 @@ class Matmul {
     SetB(GlobalTensor<SrcBT>(), isTransposeB);
     b_local_ = rightMatrix;
   }
-  /// The bias in the UB of the calling vector core (VECOUT), as in GM.
+  /// The bias in the UB of the calling vector core (VECOUT), as in GM; or
+  /// at TSCM (the Ascend 950): singleCoreN values already in L1.
   void SetBias(const LocalTensor<BiasT>& inputBias,
                normgrad_ascendc::CallSite site = {}) {
     static_assert(kConfig.enableSetBias,
                   "Matmul::SetBias: MatmulConfig.enableSetBias is false, which "
                   "compiles SetBias out");
     const normgrad_ascendc::ApiCall call(site);
-    RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::VECOUT);
+    if (BIAS_TYPE::pos == TPosition::TSCM) {
+      RequireLocalOperand("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, inputBias);
+      RequireTscmBiasAlignment(inputBias);
+    } else {
+      RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos,
+                       TPosition::VECOUT);
+    }
     SetBiasGm(GlobalTensor<BiasT>());
     bias_local_ = inputBias;
   }
@@ -1362,6 +1399,21 @@ class Matmul {
     RequireOperandIn(api, which, declared, TPosition::VECOUT);
   }
 
+  // A float or int32_t bias at TSCM starts on 64 bytes (its SetBias page
+  // for the Ascend 950).
+  static void RequireTscmBiasAlignment(const LocalTensor<BiasT>& bias) {
+    if constexpr (sizeof(BiasT) == 4) {
+      const uint32_t at = bias.view().offset;  // bytes into L1
+      if (at % 64 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::SetBias: inputBias (%s at TSCM) starts at L1 byte %u, "
+            "not a multiple of 64; a float or int32_t bias in L1 starts on "
+            "64 bytes",
+            normgrad_ascendc::TypeName<BiasT>(), at);
+      }
+    }
+  }
+
   // The checks and state of SetTensorA / SetTensorB / SetBias. A float or
   // int8_t operand comes transposed exactly when its MatmulType says
   // ISTRANS: the page ties the two (with the host tiling's isTrans), since
@@ -1400,7 +1452,7 @@ class Matmul {
       }
     }
     a_gm_ = gm;
-    trans_a_ = isTransposeA;
+    trans_a_ = isTransposeA != kColumnMajorA;
     a_set_ = true;
     ResetIteration();
   }
@@ -1410,7 +1462,7 @@ class Matmul {
     CheckTranspose<SrcBT>("SetTensorB", "isTransposeB", "B_TYPE", isTransposeB,
                           B_TYPE::isTrans);
     b_gm_ = gm;
-    trans_b_ = isTransposeB;
+    trans_b_ = isTransposeB != kColumnMajorB;
     b_set_ = true;
     ResetIteration();
   }
@@ -1589,6 +1641,10 @@ class Matmul {
   }
 
   static constexpr void CheckBatchTypes() {
+    static_assert(C_TYPE::format != CubeFormat::COLUMN_MAJOR &&
+                      !kColumnMajorA && !kColumnMajorB,
+                  "Matmul: batches with a matrix in COLUMN_MAJOR are not "
+                  "emulated yet");
     static_assert(A_TYPE::layout == B_TYPE::layout,
                   "Matmul: batches need A_TYPE and B_TYPE of one LayoutMode");
     static_assert(kInLayout == LayoutMode::NORMAL || IsBatchLayout(kInLayout),
@@ -2006,17 +2062,27 @@ class Matmul {
     }
   }
 
+  // An operand in COLUMN_MAJOR (the Ascend 950's) holds the bytes of the
+  // other orientation in ND: A [M, K] column by column is A [K, M] row by
+  // row. The object reads it so: its stored orientation is the one
+  // SetTensorA/B names, flipped.
+  static constexpr bool kColumnMajorA =
+      A_TYPE::format == CubeFormat::COLUMN_MAJOR;
+  static constexpr bool kColumnMajorB =
+      B_TYPE::format == CubeFormat::COLUMN_MAJOR;
+
   // The orientations each operand may come in: half and bfloat16_t either
-  // way when ISTRANS, float and int8_t only the way ISTRANS says.
+  // way when ISTRANS, float and int8_t only the way ISTRANS says (as
+  // stored: flipped in COLUMN_MAJOR).
   static constexpr normgrad_ascendc::MatmulOperandForms OperandForms() {
     constexpr bool a16 = matmul_detail::kSixteenBit<SrcAT>;
     constexpr bool b16 = matmul_detail::kSixteenBit<SrcBT>;
-    return {a16 || !A_TYPE::isTrans,
-            A_TYPE::isTrans,
-            A_TYPE::pos != TPosition::TSCM,
-            b16 || !B_TYPE::isTrans,
-            B_TYPE::isTrans,
-            B_TYPE::pos != TPosition::TSCM};
+    constexpr bool a_plain = a16 || !A_TYPE::isTrans, a_trans = A_TYPE::isTrans;
+    constexpr bool b_plain = b16 || !B_TYPE::isTrans, b_trans = B_TYPE::isTrans;
+    return {
+        kColumnMajorA ? a_trans : a_plain, kColumnMajorA ? a_plain : a_trans,
+        A_TYPE::pos != TPosition::TSCM,    kColumnMajorB ? b_trans : b_plain,
+        kColumnMajorB ? b_plain : b_trans, B_TYPE::pos != TPosition::TSCM};
   }
 
   // What the page's tiling rules need besides the tiling: the operands'
@@ -2029,8 +2095,8 @@ class Matmul {
     rules.a_bits = matmul_detail::kBits<SrcAT>;
     rules.b_bits = matmul_detail::kBits<SrcBT>;
     rules.bias_bits = 8 * sizeof(BiasT);
-    rules.a_transpose = A_TYPE::isTrans;
-    rules.b_transpose = B_TYPE::isTrans;
+    rules.a_transpose = OperandForms().a_trans;
+    rules.b_transpose = OperandForms().b_trans;
     rules.a_nz = A_TYPE::format == CubeFormat::NZ;
     rules.b_nz = B_TYPE::format == CubeFormat::NZ;
     rules.bias = tiling_.isBias == 1;
@@ -2042,7 +2108,25 @@ class Matmul {
   }
 
   static void CheckTypes() {
-    if constexpr (matmul_detail::kEmulated950Row<SrcAT, SrcBT, BiasT, DstT>) {
+    if constexpr (matmul_detail::kQuant950Row<SrcAT, SrcBT, BiasT, DstT>) {
+      if (!matmul_detail::OnAscend950()) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
+            "Ascend 950's; its C is quantized by a Fixpipe mode that Atlas "
+            "A2/A3 lacks (QF322FP8_PRE, QF322HIF8_PRE, QS322BF16_PRE)",
+            normgrad_ascendc::TypeName<SrcAT>(),
+            normgrad_ascendc::TypeName<SrcBT>(),
+            normgrad_ascendc::TypeName<BiasT>(),
+            normgrad_ascendc::TypeName<DstT>());
+      }
+      if constexpr (kMx) {
+        normgrad_ascendc::Fail(
+            "Matmul::Init: C_TYPE %s in an MxMatmul; MxMatmul's C is half, "
+            "float or bfloat16_t (its type table)",
+            normgrad_ascendc::TypeName<DstT>());
+      }
+    } else if constexpr (matmul_detail::kEmulated950Row<SrcAT, SrcBT, BiasT,
+                                                        DstT>) {
       if (!matmul_detail::OnAscend950()) {
         normgrad_ascendc::Fail(
             "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
@@ -2105,6 +2189,10 @@ class Matmul {
   static void CheckOperandPlace(const char* which, TPosition pos,
                                 CubeFormat format, bool is_c) {
     const char* pos_name = normgrad_ascendc::PositionName(pos);
+    if (format == CubeFormat::COLUMN_MAJOR) {
+      CheckColumnMajor(which, pos_name, pos == TPosition::GM);
+      return;
+    }
     if (is_c) {
       if (pos == TPosition::CO1) {
         if (matmul_detail::OnAscend950()) {
@@ -2168,9 +2256,17 @@ class Matmul {
     }
     if (pos == TPosition::TSCM) {
       if (which[0] == 'B' && which[1] == 'I') {
-        normgrad_ascendc::Fail(
-            "Matmul::Init: BIAS_TYPE at TSCM is not one the bias takes on "
-            "Atlas A2/A3 (GM or VECOUT; TSCM is the Ascend 950's)");
+        if (!matmul_detail::OnAscend950()) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: BIAS_TYPE at TSCM is not one the bias takes on "
+              "Atlas A2/A3 (GM or VECOUT; TSCM is the Ascend 950's)");
+        }
+        if (format != CubeFormat::ND) {
+          normgrad_ascendc::Fail(
+              "Matmul::Init: BIAS_TYPE at TSCM has format %d; the bias is ND",
+              static_cast<int>(format));
+        }
+        return;
       }
       if (format != CubeFormat::NZ) {
         normgrad_ascendc::Fail(
@@ -2184,6 +2280,36 @@ class Matmul {
         "Matmul::Init: %s's position %s is not one it takes on Atlas A2/A3 "
         "(GM, VECOUT, TSCM)",
         which, pos_name);
+  }
+
+  // CubeFormat::COLUMN_MAJOR, a matrix stored column after column: the
+  // Ascend 950's, for A, B and C in GM outside MxMatmul (the MatmulType
+  // page). C is written so by WriteBlock950, A and B read as kColumnMajorA
+  // says.
+  static void CheckColumnMajor(const char* which, const char* pos_name,
+                               bool in_gm) {
+    if (!matmul_detail::OnAscend950()) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s has format COLUMN_MAJOR, which is the Ascend "
+          "950's; Atlas A2/A3 has no column-major matrices",
+          which);
+    }
+    if (which[0] == 'B' && which[1] == 'I') {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: BIAS_TYPE has format COLUMN_MAJOR; the bias is ND");
+    }
+    if (!in_gm) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s at %s has format COLUMN_MAJOR; a COLUMN_MAJOR "
+          "matrix lies in GM",
+          which, pos_name);
+    }
+    if (kMx) {
+      normgrad_ascendc::Fail(
+          "Matmul::Init: %s has format COLUMN_MAJOR in an MxMatmul; "
+          "MxMatmul takes no COLUMN_MAJOR matrix",
+          which);
+    }
   }
 
   // Whether MatmulConfig.iterateMode keeps an Iterate family (on the device
@@ -3016,17 +3142,29 @@ class Matmul {
     }
   }
 
-  // The bias's cur_n values at n0: GM → L1 (C1) → bias table (C2).
+  // The bias's cur_n values at n0: GM → L1 (C1) → bias table (C2); at
+  // TSCM from the kernel's L1 tensor straight into the table.
   void LoadBias(uint32_t n0, uint32_t cur_n) {
-    const LocalTensor<BiasT> l1 = bias1_.template Get<BiasT>();
-    Nd2NzParams nz;
-    nz.ndNum = 1;
-    nz.nValue = 1;
-    nz.dValue = static_cast<uint16_t>(cur_n);
-    nz.srcDValue = static_cast<uint16_t>(cur_n);
-    nz.dstNzC0Stride = 1;
-    nz.dstNzNStride = 1;
-    DataCopy(l1, bias_gm_[n0], nz);
+    LocalTensor<BiasT> l1;
+    if constexpr (BIAS_TYPE::pos == TPosition::TSCM) {
+      if (bias_local_.GetSize() < static_cast<uint64_t>(single_n_)) {
+        normgrad_ascendc::Fail(
+            "Matmul: the bias at TSCM holds %llu elements, fewer than "
+            "singleCoreN %d; it must hold the core's whole N",
+            ull(bias_local_.GetSize()), single_n_);
+      }
+      l1 = bias_local_[n0];
+    } else {
+      l1 = bias1_.template Get<BiasT>();
+      Nd2NzParams nz;
+      nz.ndNum = 1;
+      nz.nValue = 1;
+      nz.dValue = static_cast<uint16_t>(cur_n);
+      nz.srcDValue = static_cast<uint16_t>(cur_n);
+      nz.dstNzC0Stride = 1;
+      nz.dstNzNStride = 1;
+      DataCopy(l1, bias_gm_[n0], nz);
+    }
     // The bias table counts its blocks in 64 bytes of float on Atlas A2/A3,
     // in 32 bytes (an even count) on the 950.
     DataCopyParams move;
@@ -3087,6 +3225,11 @@ class Matmul {
           static_cast<uint32_t>(col_rows * width * sizeof(DstT) / 32);
       out.channelSplit = kConfig.isEnableChannelSplit;
       offset = sequential ? 0 : uint64_t{n0} * col_rows + uint64_t{m0} * width;
+    } else if constexpr (C_TYPE::format == CubeFormat::COLUMN_MAJOR) {
+      // Columns of orgM (in sequential write mode baseM) elements.
+      const uint32_t stride = sequential ? tiling_.baseM : org_m_;
+      out.dstStride = stride;
+      offset = sequential ? 0 : uint64_t{n0} * stride + m0;
     } else {
       uint32_t stride = sequential ? tiling_.baseN : row;
       if constexpr (C_TYPE::format == CubeFormat::ND_ALIGN) {
@@ -3096,8 +3239,14 @@ class Matmul {
       out.dstStride = stride;
       offset = sequential ? 0 : uint64_t{m0} * stride + n0;
     }
-    SetAtomic(atomic);
     const LocalTensor<L0cT> c = c1_.template Get<L0cT>();
+    if constexpr ((matmul_detail::kQuantizedBy950<L0cT, DstT> ||
+                   C_TYPE::format == CubeFormat::COLUMN_MAJOR) &&
+                  !MM_CB::kDataCopyOut) {
+      WriteBlock950(gm[offset], c, out, atomic, n0, cur_n);
+      return;
+    }
+    SetAtomic(atomic);
     if constexpr (MM_CB::kDataCopyOut) {
       // The kernel's own move: the block's place in GM, L0C, and the
       // geometry the object's Fixpipe would use (docs/matmul.md).
@@ -3132,6 +3281,95 @@ class Matmul {
     if (atomic != 0) SetAtomicNone();
   }
 
+  // WriteBlock's Fixpipe for the Ascend 950's quantized rows, whose modes
+  // only FixpipeParamsArch3510 has, and for C in COLUMN_MAJOR (the 950's
+  // NZ2DN). That form moves whole column blocks of 16 (and in ND rows, in
+  // DN columns, of whole 32 bytes), so C in NZ (whole column blocks
+  // already) goes out in one call, its dstStride in elements; C in ND,
+  // ND_ALIGN or COLUMN_MAJOR goes out a column block at a time into the
+  // object's staging tile ([cur_m, 16] row major, as NZ stores one column
+  // block), whose first cur_n columns are then placed in `dst`'s rows (DN:
+  // columns) out.dstStride elements apart.
+  void WriteBlock950(const GlobalTensor<DstT>& dst, const LocalTensor<L0cT>& c,
+                     const FixpipeParamsV220& out, uint8_t atomic, uint32_t n0,
+                     uint32_t cur_n) {
+    const LocalTensor<uint64_t> params = quant_ == QuantSource::kVector
+                                             ? LoadQuantVector(n0, cur_n)
+                                             : LocalTensor<uint64_t>();
+    FixpipeParamsArch3510<CO2Layout::NZ> p;
+    p.mSize = out.mSize;
+    p.srcStride = out.srcStride;
+    p.quantPre = out.quantPre;
+    p.deqScalar = out.deqScalar;
+    if constexpr (C_TYPE::format == CubeFormat::NZ) {
+      p.nSize = out.nSize;
+      p.dstStride = out.dstStride * 32 / sizeof(DstT);
+      SetAtomic(atomic);
+      Fixpipe950Call(dst, c, params, p);
+      if (atomic != 0) SetAtomicNone();
+      return;
+    }
+    constexpr bool dn = C_TYPE::format == CubeFormat::COLUMN_MAJOR;
+    constexpr const char* format =
+        dn ? "COLUMN_MAJOR"
+           : (C_TYPE::format == CubeFormat::ND_ALIGN ? "ND_ALIGN" : "ND");
+    if (atomic != 0) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: enAtomic %u with C of %s in %s is not "
+          "emulated yet (0 only)",
+          static_cast<unsigned>(atomic), normgrad_ascendc::TypeName<DstT>(),
+          format);
+    }
+    const uint64_t rows = out.mSize, column_block = uint64_t{16} * rows;
+    const uint64_t last = dn ? (cur_n - 1) * uint64_t{out.dstStride} + rows
+                             : (rows - 1) * out.dstStride + cur_n;
+    if (dst.sized() && last > dst.GetSize()) {
+      normgrad_ascendc::Fail(
+          "Matmul::GetTensorC: C in GM holds %llu elements, but the block "
+          "(%llu x %u, %s %u apart) needs %llu",
+          ull(dst.GetSize()), ull(rows), cur_n, dn ? "columns" : "rows",
+          static_cast<unsigned>(out.dstStride), ull(last));
+    }
+    if (stage_.size() < column_block * sizeof(DstT) + 32) {
+      stage_.assign(column_block * sizeof(DstT) + 32, 0);
+    }
+    uint8_t* start = stage_.data();
+    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
+    GlobalTensor<DstT> tile;
+    tile.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), column_block);
+    p.nSize = 16;
+    p.dstStride = static_cast<uint32_t>(column_block);
+    const DstT* from = reinterpret_cast<const DstT*>(start);
+    DstT* to = dst.GetPhyAddr();
+    for (uint32_t j0 = 0; j0 < cur_n; j0 += 16) {
+      Fixpipe950Call(tile, c[uint64_t{j0} * out.srcStride],
+                     quant_ == QuantSource::kVector ? params[j0] : params, p);
+      const uint32_t width = std::min(16u, cur_n - j0);
+      for (uint64_t m = 0; m < rows; ++m) {
+        for (uint32_t j = 0; j < width; ++j) {
+          const uint64_t at = dn ? uint64_t{j0 + j} * out.dstStride + m
+                                 : m * out.dstStride + j0 + j;
+          normgrad_ascendc::WriteGmScalar("Matmul::GetTensorC (C of %s)",
+                                          normgrad_ascendc::TypeName<DstT>(),
+                                          dst.base(), to + at,
+                                          from + m * 16 + j, sizeof(DstT));
+        }
+      }
+    }
+  }
+
+  // One FixpipeParamsArch3510 move in NZ: with the block's per-column
+  // parameters in L1 (SetQuantVector) or the scalar one.
+  void Fixpipe950Call(const GlobalTensor<DstT>& dst, const LocalTensor<L0cT>& c,
+                      const LocalTensor<uint64_t>& params,
+                      const FixpipeParamsArch3510<CO2Layout::NZ>& p) {
+    if (quant_ == QuantSource::kVector) {
+      Fixpipe<DstT, L0cT, CFG_NZ>(dst, c, params, p);
+    } else {
+      Fixpipe<DstT, L0cT, CFG_NZ>(dst, c, p);
+    }
+  }
+
   // The block's cur_n per-column parameters at n0: GM → L1 (C1), moved
   // as pairs of uint32_t (ND2NZ pads the last 32 bytes).
   LocalTensor<uint64_t> LoadQuantVector(uint32_t n0, uint32_t cur_n) {
@@ -3157,16 +3395,27 @@ class Matmul {
       normgrad_ascendc::Fail(
           "Matmul::%s: C of %s from %s inputs is not quantized; the "
           "parameter serves int8_t inputs into half or int8_t, and half or "
-          "bfloat16_t inputs into int8_t",
+          "bfloat16_t inputs into int8_t (on the Ascend 950 also int8_t "
+          "inputs into bfloat16_t, and C in fp8_e4m3fn_t or hifloat8_t)",
           api, normgrad_ascendc::TypeName<DstT>(),
           normgrad_ascendc::TypeName<SrcAT>());
     }
   }
 
   static void SetAtomic(uint8_t atomic) {
-    if (atomic == 1) SetAtomicAdd<DstT>();
-    if (atomic == 2) SetAtomicMax<DstT>();
-    if (atomic == 3) SetAtomicMin<DstT>();
+    if constexpr (matmul_detail::kFp8<DstT> ||
+                  std::is_same_v<DstT, hifloat8_t>) {
+      if (atomic != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::GetTensorC: enAtomic %u with C of %s; the atomic "
+            "operations take no 8-bit float (0 only)",
+            static_cast<unsigned>(atomic), normgrad_ascendc::TypeName<DstT>());
+      }
+    } else {
+      if (atomic == 1) SetAtomicAdd<DstT>();
+      if (atomic == 2) SetAtomicMax<DstT>();
+      if (atomic == 3) SetAtomicMin<DstT>();
+    }
   }
 
   TCubeTiling tiling_{};
@@ -3195,6 +3444,7 @@ class Matmul {
   LocalTensor<BiasT> bias_local_;
   std::vector<uint8_t> a_stage_, b_stage_, bias_stage_;
   std::vector<uint8_t> scratch_;  // C at VECIN: one block from the cube
+  std::vector<uint8_t> stage_;    // WriteBlock950's column block tile
   GlobalTensor<DstT> scratch_gm_;
   GlobalTensor<SrcAT> a_gm_;
   GlobalTensor<SrcBT> b_gm_;
