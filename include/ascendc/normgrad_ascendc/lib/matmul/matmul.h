@@ -1479,15 +1479,16 @@ class Matmul {
           "SCALE_ISTRANS = true> to transpose the scales",
           api, kIsA ? 'A' : 'B', kIsA ? "A" : "B");
     }
-    // The page's rule: the scales of the single shape, one per 32 of K.
+    // The page's rule: the scales of the single shape, one per 32 of K,
+    // their count along K padded to even (pairs of scales).
     const uint64_t need =
-        uint64_t{static_cast<uint32_t>(kIsA ? single_m_ : single_n_)} *
-        static_cast<uint32_t>(single_k_) / 32;
+        uint64_t{static_cast<uint32_t>(kIsA ? single_m_ : single_n_)} * 2 *
+        CeilDiv(single_k_, kMxK);
     if (gm.GetSize() != 0 && gm.GetSize() < need) {
       normgrad_ascendc::Fail(
           "Matmul::%s: the scale tensor holds %llu fp8_e8m0_t; the single "
-          "shape needs at least %s x K / 32 = %llu (one scale per 32 "
-          "elements of K)",
+          "shape needs at least %s x 2 x ceil(K / 64) = %llu (one scale per "
+          "32 elements of K, padded to even)",
           api, ull(gm.GetSize()), kIsA ? "singleCoreM" : "singleCoreN",
           ull(need));
     }
@@ -2412,13 +2413,6 @@ class Matmul {
             scale_a_set_ ? "B" : "A",
             scale_a_set_ ? "SetTensorScaleB" : "SetTensorScaleA");
       }
-      if (single_k_ % 64 != 0) {
-        normgrad_ascendc::Fail(
-            "Matmul::%s: MxMatmul with a K of %d: a K that is not a "
-            "multiple of 64 is not emulated yet (MmadMx multiplies K in 64s; "
-            "pad A, B and their scales with zeros along K)",
-            api, single_k_);
-      }
     }
     if constexpr (A_TYPE::format == CubeFormat::VECTOR) {
       if (org_m_ != 1) {
@@ -2500,7 +2494,9 @@ class Matmul {
       // which Fixpipe moves the first.
       p.m = static_cast<uint16_t>(cur_m == 1 ? 16 : cur_m);
       p.n = static_cast<uint16_t>(cur_n);
-      p.k = static_cast<uint16_t>(cur_k);
+      // MxMatmul: a K tail, padded with zeros in L1, multiplies to 64.
+      p.k =
+          static_cast<uint16_t>(kMx ? (cur_k + kMxK - 1) / kMxK * kMxK : cur_k);
       // A float A loaded by squares lies in L0A with K to 16; the 950's
       // Nz keeps K's columns of 8 apart, as its Mmad reads them.
       p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_ &&
@@ -2688,7 +2684,10 @@ class Matmul {
   template <typename T>
   static uint32_t L1Height(const OperandBlock& blk) {
     constexpr uint32_t bits = matmul_detail::kBits<T>;
-    const uint32_t unit = blk.k_rows && bits <= 8 ? 256 / bits : 16;
+    // An MxMatmul block's K rows go to MmadMx's unit of 64 (a K tail's
+    // rows past K are zeros).
+    const uint32_t unit =
+        blk.k_rows && bits <= 8 ? (kMx ? kMxK : 256 / bits) : 16;
     return (blk.rows() + unit - 1) / unit * unit;
   }
 
@@ -2757,12 +2756,18 @@ class Matmul {
       } else {
         l1 = b1_.template Get<T>();
       }
-      CopyToL1<kIsA>(l1, blk, trans);
       if constexpr (kMx) {
+        // A K tail: the block is padded with zeros in L1 to MmadMx's unit
+        // of 64 along K, then loaded and multiplied that long.
+        OperandBlock padded = blk;
+        padded.k = (blk.k + kMxK - 1) / kMxK * kMxK;
+        if (padded.k != blk.k) ZeroL1Block<T>(l1, padded);
+        CopyToL1<kIsA>(l1, blk, trans);
         const MxScales scales = CopyScalesToL1<kIsA>(blk);
-        Load950(l0, l1, L1Height<T>(blk), 0, 0, blk, &scales);
+        Load950(l0, l1, L1Height<T>(padded), 0, 0, padded, &scales);
         return;
       }
+      CopyToL1<kIsA>(l1, blk, trans);
       LoadToL0<kIsA>(l0, l1, L1Height<T>(blk), 0, 0, blk);
     }
   }
@@ -2987,6 +2992,22 @@ class Matmul {
     }
   }
 
+  // MmadMx's unit of K: two scales of 32 elements.
+  static constexpr uint32_t kMxK = 64;
+
+  // Sets the L1 block `blk` (as LoadOperand lays it: column blocks of 32
+  // bytes, L1Height rows each) to zeros.
+  template <typename T>
+  static void ZeroL1Block(const LocalTensor<T>& l1, const OperandBlock& blk) {
+    const uint32_t col_blocks =
+        CeilDiv(blk.cols() * matmul_detail::kBits<T>, 256);
+    InitConstValueParams<int8_t> zeros;
+    zeros.repeatTimes = 1;
+    zeros.blockNum = static_cast<uint16_t>(col_blocks * L1Height<T>(blk));
+    zeros.initValue = 0;
+    Fill(l1.template ReinterpretCast<int8_t>(), zeros);
+  }
+
   // An operand block's scales in L1, as fractals of 16 rows (of M or N) by
   // two scales (64 elements of K), and their move into L0A_MX / L0B_MX,
   // which goes with the block's first load (LoadData's MX form).
@@ -3010,7 +3031,9 @@ class Matmul {
         (kIsA ? scale_a_gm_ : scale_b_gm_).template ReinterpretCast<uint16_t>();
     const LocalTensor<uint16_t> to = l1.template ReinterpretCast<uint16_t>();
     const bool trans = kIsA ? trans_scale_a_ : trans_scale_b_;
-    const uint32_t pairs = blk.k / 64, pair0 = blk.k0 / 64;
+    // A K tail's last pair may hold one scale of the operand's and the
+    // zero the page has the user pad the scales with.
+    const uint32_t pairs = CeilDiv(blk.k, kMxK), pair0 = blk.k0 / kMxK;
     if (kIsA != trans) {
       const int org_k = kIsA ? org_ka_ : org_kb_;
       const uint64_t row_pairs = CeilDiv(static_cast<uint32_t>(org_k), 64);

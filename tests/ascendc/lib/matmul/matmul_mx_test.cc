@@ -1,0 +1,253 @@
+// matmul_mx_test.cc — MxMatmul (docs/matmul.md, "MxMatmul") beyond the
+// MXFP8 operands with K a multiple of 64 that matmul_operand_test.cc covers:
+// K tails (the last scale group partial, the scales padded to even).
+//
+// The oracle is the pages' definition in float64, written here: C(i, j) =
+// bias(j) + Σ_q a(i, q) · 2^(sa(i, q/32) − 127) · b(q, j) · 2^(sb(q/32, j) −
+// 127). The elements are small values of their type and the scales 2^-1 ..
+// 2^1, so every partial sum is exact in float and the result must equal the
+// oracle exactly, in every orientation of A, B and their scales.
+//
+// Extending: a new operand form or shape is one more Case in its test; a
+// new rule a FailsWith line with its message.
+#define ASCENDC_CUBE_ONLY
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compat_test.h"
+#include "kernel_operator.h"
+#include "lib/matmul/matmul_intf.h"
+#include "matmul_test_support.h"
+
+namespace {
+
+using matmul_test::Gm;
+using matmul_test::Tiling;
+
+using AscendC::CubeFormat;
+using AscendC::Matmul;
+using AscendC::MatmulType;
+using AscendC::TPipe;
+using AscendC::TPosition;
+using normgrad_ascendc::Float8Kind;
+
+class MatmulMx950Test : public testing::Test {
+ protected:
+  void SetUp() override {
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
+    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+  }
+  void TearDown() override {
+    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  }
+};
+
+// The element kind of an MX operand type.
+template <typename T>
+constexpr Float8Kind kKind =
+    std::is_same_v<T, fp8_e4m3fn_t>   ? Float8Kind::kE4m3fn
+    : std::is_same_v<T, fp8_e5m2_t>   ? Float8Kind::kE5m2
+    : std::is_same_v<T, fp4x2_e2m1_t> ? Float8Kind::kE2m1
+                                      : Float8Kind::kE1m2;
+template <typename T>
+constexpr bool kFour =
+    kKind<T> == Float8Kind::kE2m1 || kKind<T> == Float8Kind::kE1m2;
+
+// The codes of T whose values are small: the integers -4 .. 4 of the 8-bit
+// floats, every (finite) code of the 4-bit ones.
+template <typename T>
+std::vector<uint8_t> SmallCodes() {
+  std::vector<uint8_t> codes;
+  const int count = kFour<T> ? 16 : 256;
+  for (int code = 0; code < count; ++code) {
+    const double v =
+        normgrad_ascendc::DecodeFloat8(kKind<T>, static_cast<uint8_t>(code));
+    if (kFour<T> || (std::abs(v) <= 4 && v == std::floor(v))) {
+      codes.push_back(static_cast<uint8_t>(code));
+    }
+  }
+  return codes;
+}
+
+// A logical rows × cols matrix of codes of T (row major) and its values.
+struct Codes {
+  int rows = 0, cols = 0;
+  std::vector<uint8_t> code;
+  std::vector<double> value;
+  double at(int r, int c) const { return value[size_t{1} * r * cols + c]; }
+};
+
+template <typename T>
+Codes RandomCodes(int rows, int cols, std::mt19937& rng) {
+  const std::vector<uint8_t> small = SmallCodes<T>();
+  std::uniform_int_distribution<size_t> pick(0, small.size() - 1);
+  Codes x{rows, cols, {}, {}};
+  for (int i = 0; i < rows * cols; ++i) {
+    const uint8_t code = small[pick(rng)];
+    x.code.push_back(code);
+    x.value.push_back(normgrad_ascendc::DecodeFloat8(kKind<T>, code));
+  }
+  return x;
+}
+
+// The matrix as GM holds it in ND, transposed or not: one code a byte, or
+// two a byte (element 2i in the low nibble) for the 4-bit types.
+template <typename T>
+std::vector<T> StoredNd(const Codes& x, bool trans) {
+  const int rows = trans ? x.cols : x.rows, cols = trans ? x.rows : x.cols;
+  std::vector<uint8_t> codes;
+  for (int r = 0; r < rows; ++r) {
+    for (int c = 0; c < cols; ++c) {
+      codes.push_back(trans ? x.code[size_t{1} * c * x.cols + r]
+                            : x.code[size_t{1} * r * x.cols + c]);
+    }
+  }
+  std::vector<T> out;
+  if constexpr (kFour<T>) {
+    for (size_t i = 0; i < codes.size(); i += 2) {
+      out.push_back(
+          T::FromBits(static_cast<uint8_t>(codes[i] | (codes[i + 1] << 4))));
+    }
+  } else {
+    for (const uint8_t code : codes) out.push_back(T::FromBits(code));
+  }
+  return out;
+}
+
+// An MxMatmul case: the shape, the base blocks and the orientations of the
+// scales (A's and B's are the test's template arguments: for 8-bit and
+// 4-bit types SetTensorA/B's transpose must equal ISTRANS).
+struct Case {
+  int m, n, k, base_m, base_n, base_k;
+  bool trans_sa, trans_sb;
+};
+
+// The scale layouts of the guide's MxMatmul page (kp = 2 · ⌈K/64⌉ scales a
+// row of M or N): scaleA (i, kb) as [M, kp] or, transposed, [⌈K/64⌉, M, 2];
+// scaleB (kb, j) as [⌈K/64⌉, N, 2] or, transposed, [N, kp].
+size_t ScaleAt(bool is_a, int mn, int kb, int rows, int kp, bool trans) {
+  const bool pairs_outer = is_a == trans;
+  return pairs_outer ? size_t{1} * (kb / 2) * rows * 2 + mn * 2 + kb % 2
+                     : size_t{1} * mn * kp + kb;
+}
+
+template <typename TA, typename TB, bool kTransA, bool kTransB>
+void CheckMx(const Case& t, uint32_t seed) {
+  std::mt19937 rng(seed);
+  const Codes a = RandomCodes<TA>(t.m, t.k, rng);
+  const Codes b = RandomCodes<TB>(t.k, t.n, rng);
+  // ⌈K/32⌉ scales of the operand's, then the zeros the page has the user
+  // pad them with to an even count.
+  const int groups = (t.k + 31) / 32, kp = (t.k + 63) / 64 * 2;
+  std::uniform_int_distribution<int> code(126, 128);
+  std::vector<fp8_e8m0_t> sa(size_t{1} * t.m * kp), sb(size_t{1} * t.n * kp);
+  std::vector<double> sav(sa.size()), sbv(sb.size());  // [mn][kb]
+  const auto scales = [&](bool is_a, int rows, std::vector<fp8_e8m0_t>& s,
+                          std::vector<double>& sv, bool trans) {
+    for (int i = 0; i < rows; ++i) {
+      for (int kb = 0; kb < kp; ++kb) {
+        const int c = kb < groups ? code(rng) : 0;
+        s[ScaleAt(is_a, i, kb, rows, kp, trans)] =
+            fp8_e8m0_t::FromBits(static_cast<uint8_t>(c));
+        sv[size_t{1} * i * kp + kb] = std::ldexp(1.0, c - 127);
+      }
+    }
+  };
+  scales(true, t.m, sa, sav, t.trans_sa);
+  scales(false, t.n, sb, sbv, t.trans_sb);
+  std::vector<float> bias(t.n);
+  for (int j = 0; j < t.n; ++j) bias[j] = static_cast<float>((j % 7) - 3);
+  std::vector<double> want(size_t{1} * t.m * t.n);
+  for (int i = 0; i < t.m; ++i) {
+    for (int j = 0; j < t.n; ++j) {
+      double sum = bias[j];
+      for (int q = 0; q < t.k; ++q) {
+        sum += a.at(i, q) * sav[size_t{1} * i * kp + q / 32] * b.at(q, j) *
+               sbv[size_t{1} * j * kp + q / 32];
+      }
+      want[size_t{1} * i * t.n + j] = sum;
+    }
+  }
+  using G = TPosition;
+  using AType =
+      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, TA, kTransA,
+                                   G::GM, CubeFormat::ND, true>;
+  using BType =
+      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, TB, kTransB,
+                                   G::GM, CubeFormat::ND, true>;
+  using CType = MatmulType<G::GM, CubeFormat::ND, float>;
+  std::vector<TA> as = StoredNd<TA>(a, kTransA);
+  std::vector<TB> bs = StoredNd<TB>(b, kTransB);
+  std::vector<float> c(size_t{1} * t.m * t.n, -1.0f);
+  const TCubeTiling tiling =
+      Tiling(t.m, t.n, t.k, t.base_m, t.base_n, t.base_k);
+  TPipe pipe;
+  Matmul<AType, BType, CType, CType, AscendC::CFG_NORM,
+         AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+         AscendC::Impl::Detail::MatmulWithScalePolicy>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  mm.SetTensorA(Gm(as), kTransA);
+  mm.SetTensorB(Gm(bs), kTransB);
+  mm.SetTensorScaleA(Gm(sa), t.trans_sa);
+  mm.SetTensorScaleB(Gm(sb), t.trans_sb);
+  mm.SetBias(Gm(bias));
+  mm.IterateAll(Gm(c));
+  mm.End();
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(static_cast<double>(c[i]), want[i])
+        << normgrad_ascendc::TypeName<TA>() << " x "
+        << normgrad_ascendc::TypeName<TB>() << " " << t.m << "x" << t.n << "x"
+        << t.k << " base " << t.base_m << "x" << t.base_n << "x" << t.base_k
+        << (kTransA ? " A^T" : "") << (kTransB ? " B^T" : "")
+        << (t.trans_sa ? " scaleA^T" : "") << (t.trans_sb ? " scaleB^T" : "")
+        << ", element " << i;
+  }
+}
+
+TEST_F(MatmulMx950Test, KTailsArePaddedWithZerosToSixtyFour) {
+  // K below one scale group, an odd group count (the scales padded with a
+  // zero scale), a tail after a full step, and a partial last group, in
+  // every orientation of A, B and the scales, with tails in M and N.
+  CheckMx<fp8_e4m3fn_t, fp8_e5m2_t, false, false>(
+      {16, 32, 30, 16, 32, 64, false, false}, 31);
+  CheckMx<fp8_e5m2_t, fp8_e4m3fn_t, true, true>(
+      {33, 17, 96, 32, 16, 64, true, true}, 32);
+  CheckMx<fp8_e4m3fn_t, fp8_e4m3fn_t, true, false>(
+      {40, 48, 160, 32, 32, 128, false, true}, 33);
+  CheckMx<fp8_e5m2_t, fp8_e5m2_t, false, true>(
+      {24, 40, 100, 16, 32, 64, true, false}, 34);
+  // K rows past the tail in a block whose stored rows run along K: the
+  // rows the step before left there must read as zeros (their scale group
+  // is the operand's, not a padding zero).
+  CheckMx<fp8_e4m3fn_t, fp8_e5m2_t, true, false>(
+      {32, 32, 100, 32, 32, 64, false, true}, 35);
+}
+
+TEST_F(MatmulMx950Test, ScaleTensorRuleCountsTheScalesPaddedToEven) {
+  // K 96 has three scale groups, which the page has padded to four.
+  using G = TPosition;
+  using A =
+      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, fp8_e4m3fn_t>;
+  using C = MatmulType<G::GM, CubeFormat::ND, float>;
+  std::vector<fp8_e8m0_t> three(32 * 3);
+  const TCubeTiling t = Tiling(32, 32, 96, 32, 32, 64, false);
+  TPipe pipe;
+  Matmul<A, A, C, C, AscendC::CFG_NORM,
+         AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+         AscendC::Impl::Detail::MatmulWithScalePolicy>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+  EXPECT_TRUE(compat_test::FailsWith(
+      [&] { mm.SetTensorScaleA(Gm(three)); },
+      "Matmul::SetTensorScaleA: the scale tensor holds 96 fp8_e8m0_t; the "
+      "single shape needs at least singleCoreM x 2 x ceil(K / 64) = 128"));
+}
+
+}  // namespace
