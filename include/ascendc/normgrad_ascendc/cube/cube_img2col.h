@@ -175,12 +175,15 @@ template <typename T>
 inline constexpr bool kImg2colType =
     kCubeMoveOrInt4<T> && !std::is_same_v<T, int16_t> &&
     !std::is_same_v<T, uint16_t>;
-/// The bits of an element of T.
+/// The bits of an element of T (int4b_t and the fp4x2 types: 4, two a
+/// byte).
 template <typename T>
-inline constexpr uint32_t kImg2colBits = std::is_same_v<T, AscendC::int4b_t>
-                                             ? 4
-                                             : static_cast<uint32_t>(sizeof(T) *
-                                                                     8);
+inline constexpr uint32_t kImg2colBits =
+    std::is_same_v<T, AscendC::int4b_t> ||
+            std::is_same_v<T, AscendC::fp4x2_e2m1_t> ||
+            std::is_same_v<T, AscendC::fp4x2_e1m2_t>
+        ? 4
+        : static_cast<uint32_t>(sizeof(T) * 8);
 
 }  // namespace normgrad_ascendc
 

@@ -1197,8 +1197,9 @@ std::string MatmulApiTilingBase::CheckTypes() const {
     if (!IsMxFp8(t)) {
       return std::string(side == 0 ? "A " : "B ") + Name(t) +
              " is not an MxMatmul type: with SetMadType(MXMODE) A and B are "
-             "DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (the fp4x2 types are not "
-             "emulated yet)";
+             "DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (SetAType and SetBType list "
+             "no fp4x2 type: an MXFP4 kernel takes a TCubeTiling filled in "
+             "directly)";
     }
   }
   const MatrixDesc scale_a =

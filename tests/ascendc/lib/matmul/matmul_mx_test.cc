@@ -230,6 +230,46 @@ TEST_F(MatmulMx950Test, KTailsArePaddedWithZerosToSixtyFour) {
       {32, 32, 100, 32, 32, 64, false, true}, 35);
 }
 
+TEST_F(MatmulMx950Test, Mxfp4InEveryOrientation) {
+  // Two 4-bit elements a byte in GM; 64-element fractals along K, loaded
+  // by 64 x 64 squares where the stored rows run along K (fewer than four
+  // 16s of M or N overhang); the pairs mixed, K steps and tails.
+  CheckMx<fp4x2_e2m1_t, fp4x2_e2m1_t, false, true>(
+      {48, 32, 128, 32, 32, 64, false, true}, 41);
+  CheckMx<fp4x2_e1m2_t, fp4x2_e2m1_t, true, false>(
+      {34, 20, 192, 32, 16, 128, true, false}, 42);
+  CheckMx<fp4x2_e2m1_t, fp4x2_e1m2_t, true, true>(
+      {40, 48, 100, 32, 48, 64, false, false}, 43);
+  CheckMx<fp4x2_e1m2_t, fp4x2_e1m2_t, false, false>(
+      {18, 64, 64, 16, 64, 64, true, true}, 44);
+}
+
+TEST_F(MatmulMx950Test, Mxfp4InnerAxisIsEven) {
+  using G = TPosition;
+  using A = AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND,
+                                         fp4x2_e2m1_t, true>;
+  using C = MatmulType<G::GM, CubeFormat::ND, float>;
+  std::vector<fp4x2_e2m1_t> x(64 * 64);
+  std::vector<fp8_e8m0_t> scales(64 * 2, fp8_e8m0_t::FromBits(127));
+  std::vector<float> c(33 * 32);
+  const TCubeTiling t = Tiling(33, 32, 64, 48, 32, 64, false);
+  TPipe pipe;
+  Matmul<A, A, C, C, AscendC::CFG_NORM,
+         AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+         AscendC::Impl::Detail::MatmulWithScalePolicy>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+  mm.SetTensorA(Gm(x), true);  // [K, M] with M 33
+  mm.SetTensorB(Gm(x), true);
+  mm.SetTensorScaleA(Gm(scales));
+  mm.SetTensorScaleB(Gm(scales));
+  EXPECT_TRUE(compat_test::FailsWith(
+      [&] { mm.IterateAll(Gm(c)); },
+      "Matmul: A of fp4x2_e2m1_t has an odd number of elements along its "
+      "inner axis (orgM 33, a block of 33); fp4x2_e2m1_t matrices have an "
+      "even inner axis"));
+}
+
 TEST_F(MatmulMx950Test, ScaleTensorRuleCountsTheScalesPaddedToEven) {
   // K 96 has three scale groups, which the page has padded to four.
   using G = TPosition;

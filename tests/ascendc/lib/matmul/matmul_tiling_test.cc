@@ -1921,16 +1921,16 @@ const TilingRefusal k950TilingRefusals[] = {
        Fp8Request(t, DataType::DT_HIFLOAT8, DataType::DT_HIFLOAT8, true);
      },
      "A DT_HIFLOAT8 is not an MxMatmul type: with SetMadType(MXMODE) A and B "
-     "are DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (the fp4x2 types are not "
-     "emulated yet)"},
+     "are DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (SetAType and SetBType list no "
+     "fp4x2 type: an MXFP4 kernel takes a TCubeTiling filled in directly)"},
     {"MX with half",
      [](auto& t) {
        t.SetMadType(matmul_tiling::MatrixMadType::MXMODE);
        t.SetShape(64, 64, 64);
      },
      "A DT_FLOAT16 is not an MxMatmul type: with SetMadType(MXMODE) A and B "
-     "are DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (the fp4x2 types are not "
-     "emulated yet)"},
+     "are DT_FLOAT8_E4M3FN or DT_FLOAT8_E5M2 (SetAType and SetBType list no "
+     "fp4x2 type: an MXFP4 kernel takes a TCubeTiling filled in directly)"},
     {"scales without MX mode",
      [](auto& t) {
        Fp8Request(t, DataType::DT_FLOAT8_E5M2, DataType::DT_FLOAT8_E5M2, false);

@@ -158,11 +158,22 @@ struct MatrixOffset {
 
 namespace matmul_detail {
 
-// An element's width in bits (int4b_t: 4, two a byte).
+// The packed 4-bit floats of MXFP4: a tensor of them counts bytes (two
+// elements each), not elements as an int4b_t tensor does.
 template <typename T>
-constexpr uint32_t kBits = std::is_same_v<T, int4b_t>
+constexpr bool kFp4x2 =
+    std::is_same_v<T, fp4x2_e2m1_t> || std::is_same_v<T, fp4x2_e1m2_t>;
+
+// An element's width in bits (int4b_t and the fp4x2 types: 4, two a byte).
+template <typename T>
+constexpr uint32_t kBits = std::is_same_v<T, int4b_t> || kFp4x2<T>
                                ? 4
                                : static_cast<uint32_t>(8 * sizeof(T));
+
+// The bits one index step of a tensor of T spans: an element's, or for the
+// fp4x2 types a byte's (two elements).
+template <typename T>
+constexpr uint32_t kIndexBits = kFp4x2<T> ? 8 : kBits<T>;
 
 template <typename T>
 constexpr bool kSixteenBit =
@@ -218,6 +229,11 @@ constexpr bool kQuant950Row =
      kFloatOut<Bias>) ||
     (std::is_same_v<A, int8_t> && std::is_same_v<B, int8_t> &&
      std::is_same_v<Bias, int32_t> && std::is_same_v<C, bfloat16_t>);
+// MxMatmul's rows (its guide page): MXFP8 or MXFP4 pairs as MmadMx takes
+// them, the bias and C float, half or bfloat16_t.
+template <typename A, typename B, typename Bias, typename C>
+constexpr bool kEmulatedMxRow =
+    cube_detail::kMmadMxPair<A, B>&& kFloatOut<Bias>&& kFloatOut<C>;
 template <typename A, typename B, typename Bias, typename C>
 constexpr bool kEmulated950Row = kFloatOut<C> &&
                                  ((((kFp8<A> && kFp8<B>) ||
@@ -335,11 +351,14 @@ class Matmul {
                          matmul_detail::kWithScale<B_TYPE>),
                 "Matmul: MatmulWithScalePolicy needs A_TYPE and B_TYPE "
                 "declared with MatmulTypeWithScale");
-  static_assert(!kMx || (matmul_detail::kFp8<typename A_TYPE::T> &&
-                         matmul_detail::kFp8<typename B_TYPE::T>),
-                "Matmul: MxMatmul is emulated for MXFP8 (A and B "
-                "fp8_e4m3fn_t or fp8_e5m2_t); MXFP4 (fp4x2_e2m1_t, "
-                "fp4x2_e1m2_t) is not emulated yet");
+  static_assert(
+      !kMx || cube_detail::kMmadMxPair<typename A_TYPE::T, typename B_TYPE::T>,
+      "Matmul: MxMatmul takes MXFP8 (A and B fp8_e4m3fn_t or "
+      "fp8_e5m2_t) or MXFP4 (A and B fp4x2_e2m1_t or fp4x2_e1m2_t)");
+  static_assert(kMx || !(matmul_detail::kFp4x2<typename A_TYPE::T> ||
+                         matmul_detail::kFp4x2<typename B_TYPE::T>),
+                "Matmul: fp4x2_e2m1_t and fp4x2_e1m2_t operands are "
+                "MxMatmul's (MatmulTypeWithScale, MatmulWithScalePolicy)");
   static_assert(matmul_detail::GmNdScales<A_TYPE>() &&
                     matmul_detail::GmNdScales<B_TYPE>(),
                 "Matmul: MxMatmul's scale matrices are emulated in GM as ND; "
@@ -2127,7 +2146,9 @@ class Matmul {
             normgrad_ascendc::TypeName<DstT>());
       }
     } else if constexpr (matmul_detail::kEmulated950Row<SrcAT, SrcBT, BiasT,
-                                                        DstT>) {
+                                                        DstT> ||
+                         (kMx && matmul_detail::kEmulatedMxRow<SrcAT, SrcBT,
+                                                               BiasT, DstT>)) {
       if (!matmul_detail::OnAscend950()) {
         normgrad_ascendc::Fail(
             "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
@@ -2839,16 +2860,19 @@ class Matmul {
       }
     } else {
       const auto [row_name, row_len] = StoredRowLength<kIsA>(trans);
-      const uint64_t first = uint64_t{blk.row0()} * row_len + blk.col0();
-      // int4b_t moves as its bytes: ND2NZ's lengths count bytes then, so
-      // rows and blocks start on whole bytes.
+      // An fp4x2 GM tensor counts bytes (two elements each).
+      const uint64_t first = (uint64_t{blk.row0()} * row_len + blk.col0()) /
+                             (matmul_detail::kIndexBits<T> / bits);
+      // int4b_t and fp4x2 move as their bytes: ND2NZ's lengths count bytes
+      // then, so rows and blocks start on whole bytes.
       constexpr uint32_t per_unit = bits == 4 ? 2 : 1;
       if (bits == 4 && (row_len % 2 != 0 || cols % 2 != 0)) {
         normgrad_ascendc::Fail(
-            "Matmul: %s of int4b_t has an odd number of elements along its "
-            "inner axis (%s %d, a block of %u); int4b_t matrices have an "
-            "even inner axis (two elements a byte)",
-            kIsA ? "A" : "B", row_name, row_len, cols);
+            "Matmul: %s of %s has an odd number of elements along its inner "
+            "axis (%s %d, a block of %u); %s matrices have an even inner axis "
+            "(two elements a byte)",
+            kIsA ? "A" : "B", normgrad_ascendc::TypeName<T>(), row_name,
+            row_len, cols, normgrad_ascendc::TypeName<T>());
       }
       Nd2NzParams nz;
       nz.ndNum = 1;
@@ -3081,7 +3105,7 @@ class Matmul {
                const OperandBlock& blk, const MxScales* mx = nullptr) {
     constexpr uint32_t bits = matmul_detail::kBits<T>;
     constexpr uint32_t c0 = 256 / bits;
-    constexpr uint32_t frac = 4096 / bits;
+    constexpr uint32_t frac = 4096 / matmul_detail::kIndexBits<T>;
     const uint32_t mn1 = Ceil16(blk.mn) / 16;
     const uint32_t first_row = row0 / 16, first_col = col0 / c0;
     const uint32_t src_stride = height / 16;
@@ -3099,6 +3123,15 @@ class Matmul {
       for (uint32_t q = 0; q < CeilDiv(blk.k, 32); ++q) {
         LoadNz(l0[q * mn1 * frac], src, first_row + 2 * q, first_col, 2,
                CeilDiv(mn1, 2), src_stride, 2, true, q == 0 ? mx : nullptr);
+      }
+    } else if constexpr (bits == 4) {
+      // MXFP4: a 64 x 64 square is four L0 fractals along M (N); as for
+      // 8-bit, a last square's overhang lands on the next K column's first
+      // fractals, written again by the next move, or in the three fractals
+      // the buffer has past the block.
+      for (uint32_t q = 0; q < CeilDiv(blk.k, 64); ++q) {
+        LoadNz(l0[q * mn1 * frac], src, first_row + 4 * q, first_col, 4,
+               CeilDiv(mn1, 4), src_stride, 4, true, q == 0 ? mx : nullptr);
       }
     } else {
       for (uint32_t r = 0; r < CeilDiv(blk.k, 16); ++r) {
@@ -3120,7 +3153,7 @@ class Matmul {
                      uint32_t m0, uint32_t k0, uint32_t m_steps,
                      uint32_t k_steps, uint32_t src_stride, uint32_t dst_stride,
                      bool transpose, const MxScales* mx = nullptr) {
-    constexpr uint32_t frac = 4096 / matmul_detail::kBits<T>;
+    constexpr uint32_t frac = 4096 / matmul_detail::kIndexBits<T>;
     constexpr uint32_t kMaxSteps = 255;
     LoadData2DParamsV2 load;
     load.mStartPosition = m0;
