@@ -96,16 +96,23 @@ Codes RandomCodes(int rows, int cols, std::mt19937& rng) {
   return x;
 }
 
-// The matrix as GM holds it in ND, transposed or not: one code a byte, or
-// two a byte (element 2i in the low nibble) for the 4-bit types.
+// The matrix as GM holds it, transposed or not, in ND or in NZ (column
+// blocks of 32 bytes, each of the stored rows rounded up to 16, zeros
+// between): one code a byte, or two a byte (element 2i in the low nibble)
+// for the 4-bit types.
 template <typename T>
-std::vector<T> StoredNd(const Codes& x, bool trans) {
+std::vector<T> Stored(const Codes& x, bool trans, bool nz) {
   const int rows = trans ? x.cols : x.rows, cols = trans ? x.rows : x.cols;
-  std::vector<uint8_t> codes;
+  const int c0 = kFour<T> ? 64 : 32, height = (rows + 15) / 16 * 16;
+  const int blocks = (cols + c0 - 1) / c0;
+  std::vector<uint8_t> codes(nz ? size_t{1} * blocks * height * c0
+                                : size_t{1} * rows * cols);
   for (int r = 0; r < rows; ++r) {
     for (int c = 0; c < cols; ++c) {
-      codes.push_back(trans ? x.code[size_t{1} * c * x.cols + r]
-                            : x.code[size_t{1} * r * x.cols + c]);
+      const size_t at = nz ? (size_t{1} * (c / c0) * height + r) * c0 + c % c0
+                           : size_t{1} * r * cols + c;
+      codes[at] = trans ? x.code[size_t{1} * c * x.cols + r]
+                        : x.code[size_t{1} * r * x.cols + c];
     }
   }
   std::vector<T> out;
@@ -137,7 +144,8 @@ size_t ScaleAt(bool is_a, int mn, int kb, int rows, int kp, bool trans) {
                      : size_t{1} * mn * kp + kb;
 }
 
-template <typename TA, typename TB, bool kTransA, bool kTransB>
+template <typename TA, typename TB, bool kTransA, bool kTransB,
+          CubeFormat kFormat = CubeFormat::ND>
 void CheckMx(const Case& t, uint32_t seed) {
   std::mt19937 rng(seed);
   const Codes a = RandomCodes<TA>(t.m, t.k, rng);
@@ -175,15 +183,14 @@ void CheckMx(const Case& t, uint32_t seed) {
     }
   }
   using G = TPosition;
-  using AType =
-      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, TA, kTransA,
-                                   G::GM, CubeFormat::ND, true>;
-  using BType =
-      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, TB, kTransB,
-                                   G::GM, CubeFormat::ND, true>;
+  using AType = AscendC::MatmulTypeWithScale<G::GM, G::GM, kFormat, TA, kTransA,
+                                             G::GM, CubeFormat::ND, true>;
+  using BType = AscendC::MatmulTypeWithScale<G::GM, G::GM, kFormat, TB, kTransB,
+                                             G::GM, CubeFormat::ND, true>;
+  constexpr bool kNz = kFormat == CubeFormat::NZ;
   using CType = MatmulType<G::GM, CubeFormat::ND, float>;
-  std::vector<TA> as = StoredNd<TA>(a, kTransA);
-  std::vector<TB> bs = StoredNd<TB>(b, kTransB);
+  std::vector<TA> as = Stored<TA>(a, kTransA, kNz);
+  std::vector<TB> bs = Stored<TB>(b, kTransB, kNz);
   std::vector<float> c(size_t{1} * t.m * t.n, -1.0f);
   const TCubeTiling tiling =
       Tiling(t.m, t.n, t.k, t.base_m, t.base_n, t.base_k);
@@ -205,9 +212,9 @@ void CheckMx(const Case& t, uint32_t seed) {
         << normgrad_ascendc::TypeName<TA>() << " x "
         << normgrad_ascendc::TypeName<TB>() << " " << t.m << "x" << t.n << "x"
         << t.k << " base " << t.base_m << "x" << t.base_n << "x" << t.base_k
-        << (kTransA ? " A^T" : "") << (kTransB ? " B^T" : "")
-        << (t.trans_sa ? " scaleA^T" : "") << (t.trans_sb ? " scaleB^T" : "")
-        << ", element " << i;
+        << (kNz ? " NZ" : "") << (kTransA ? " A^T" : "")
+        << (kTransB ? " B^T" : "") << (t.trans_sa ? " scaleA^T" : "")
+        << (t.trans_sb ? " scaleB^T" : "") << ", element " << i;
   }
 }
 
@@ -242,6 +249,20 @@ TEST_F(MatmulMx950Test, Mxfp4InEveryOrientation) {
       {40, 48, 100, 32, 48, 64, false, false}, 43);
   CheckMx<fp4x2_e1m2_t, fp4x2_e1m2_t, false, false>(
       {18, 64, 64, 16, 64, 64, true, true}, 44);
+}
+
+TEST_F(MatmulMx950Test, OperandsInNz) {
+  // A and B in GM in NZ (M, N to 16, K to C0: 32 for MXFP8, 64 for MXFP4),
+  // either orientation, with base-block tails in M and N and a K tail of
+  // 32.
+  CheckMx<fp8_e4m3fn_t, fp8_e5m2_t, false, true, CubeFormat::NZ>(
+      {48, 32, 96, 32, 16, 64, false, true}, 51);
+  CheckMx<fp8_e5m2_t, fp8_e5m2_t, true, false, CubeFormat::NZ>(
+      {48, 48, 96, 32, 32, 64, true, false}, 52);
+  CheckMx<fp4x2_e2m1_t, fp4x2_e1m2_t, false, true, CubeFormat::NZ>(
+      {48, 32, 192, 32, 16, 128, false, false}, 53);
+  CheckMx<fp4x2_e1m2_t, fp4x2_e2m1_t, true, false, CubeFormat::NZ>(
+      {32, 128, 128, 32, 64, 64, true, true}, 54);
 }
 
 TEST_F(MatmulMx950Test, Mxfp4InnerAxisIsEven) {

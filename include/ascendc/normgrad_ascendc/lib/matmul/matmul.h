@@ -363,12 +363,14 @@ class Matmul {
                     matmul_detail::GmNdScales<B_TYPE>(),
                 "Matmul: MxMatmul's scale matrices are emulated in GM as ND; "
                 "at VECOUT or TSCM, or in NZ or VECTOR, not yet");
-  static_assert(!kMx || (A_TYPE::format == CubeFormat::ND &&
-                         B_TYPE::format == CubeFormat::ND &&
+  static_assert(!kMx || ((A_TYPE::format == CubeFormat::ND ||
+                          A_TYPE::format == CubeFormat::NZ) &&
+                         (B_TYPE::format == CubeFormat::ND ||
+                          B_TYPE::format == CubeFormat::NZ) &&
                          A_TYPE::pos == TPosition::GM &&
                          B_TYPE::pos == TPosition::GM),
-                "Matmul: MxMatmul is emulated with A and B in GM as ND; "
-                "other places and formats not yet");
+                "Matmul: MxMatmul is emulated with A and B in GM as ND or NZ; "
+                "at VECOUT or TSCM, or A in VECTOR, not yet");
   static_assert(!kMx || kConfig.doNorm || kConfig.doMultiDataLoad,
                 "Matmul: MxMatmul runs with the Norm and MDL templates only "
                 "(its guide page)");
@@ -2808,6 +2810,8 @@ class Matmul {
     constexpr uint32_t bits = matmul_detail::kBits<T>;
     constexpr uint32_t c0 = 256 / bits;
     constexpr uint32_t frac = 4096 / bits;
+    // The elements one GM index spans (an fp4x2 tensor counts bytes).
+    constexpr uint32_t per_index = matmul_detail::kIndexBits<T> / bits;
     const GlobalTensor<T>& gm = OperandGm<kIsA>();
     if constexpr (kIsA && MM_CB::kCopyA1) {
       MM_CB::CopyA1Ptr(l1.template ReinterpretCast<int8_t>(),
@@ -2850,7 +2854,7 @@ class Matmul {
         move.blockLen = static_cast<uint16_t>(Ceil16(rows));  // 32-byte rows
         move.srcStride = static_cast<uint16_t>(whole_rows - Ceil16(rows));
         move.dstStride = static_cast<uint16_t>(height - Ceil16(rows));
-        DataCopy(l1, gm[first * c0], move);
+        DataCopy(l1, gm[first * c0 / per_index], move);
         return;
       }
       move.blockLen = 16;
@@ -2860,9 +2864,8 @@ class Matmul {
       }
     } else {
       const auto [row_name, row_len] = StoredRowLength<kIsA>(trans);
-      // An fp4x2 GM tensor counts bytes (two elements each).
-      const uint64_t first = (uint64_t{blk.row0()} * row_len + blk.col0()) /
-                             (matmul_detail::kIndexBits<T> / bits);
+      const uint64_t first =
+          (uint64_t{blk.row0()} * row_len + blk.col0()) / per_index;
       // int4b_t and fp4x2 move as their bytes: ND2NZ's lengths count bytes
       // then, so rows and blocks start on whole bytes.
       constexpr uint32_t per_unit = bits == 4 ? 2 : 1;
