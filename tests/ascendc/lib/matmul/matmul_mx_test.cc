@@ -144,8 +144,25 @@ size_t ScaleAt(bool is_a, int mn, int kb, int rows, int kp, bool trans) {
                      : size_t{1} * mn * kp + kb;
 }
 
+// A stored matrix into an L1 tensor the way a kernel fills TSCM: its NZ
+// bytes moved as they are.
+template <typename T>
+AscendC::LocalTensor<T> ToTscm(TPipe& pipe, AscendC::TBuf<TPosition::A1>& buf,
+                               std::vector<T>& stored) {
+  const uint32_t bytes = static_cast<uint32_t>((stored.size() + 31) / 32 * 32);
+  pipe.InitBuffer(buf, bytes);
+  const AscendC::LocalTensor<T> l1 = buf.Get<T>();
+  AscendC::DataCopyParams move;
+  move.blockLen = static_cast<uint16_t>(stored.size() / 32);
+  AscendC::DataCopy(l1, Gm(stored), move);
+  return l1;
+}
+
+// kFormat: A's and B's format in GM; kScmA (kScmB): A (B) at TSCM instead,
+// in NZ.
 template <typename TA, typename TB, bool kTransA, bool kTransB,
-          CubeFormat kFormat = CubeFormat::ND>
+          CubeFormat kFormat = CubeFormat::ND, bool kScmA = false,
+          bool kScmB = false>
 void CheckMx(const Case& t, uint32_t seed) {
   std::mt19937 rng(seed);
   const Codes a = RandomCodes<TA>(t.m, t.k, rng);
@@ -183,14 +200,18 @@ void CheckMx(const Case& t, uint32_t seed) {
     }
   }
   using G = TPosition;
-  using AType = AscendC::MatmulTypeWithScale<G::GM, G::GM, kFormat, TA, kTransA,
-                                             G::GM, CubeFormat::ND, true>;
-  using BType = AscendC::MatmulTypeWithScale<G::GM, G::GM, kFormat, TB, kTransB,
-                                             G::GM, CubeFormat::ND, true>;
+  using AType =
+      AscendC::MatmulTypeWithScale<kScmA ? G::TSCM : G::GM, G::GM,
+                                   kScmA ? CubeFormat::NZ : kFormat, TA,
+                                   kTransA, G::GM, CubeFormat::ND, true>;
+  using BType =
+      AscendC::MatmulTypeWithScale<kScmB ? G::TSCM : G::GM, G::GM,
+                                   kScmB ? CubeFormat::NZ : kFormat, TB,
+                                   kTransB, G::GM, CubeFormat::ND, true>;
   constexpr bool kNz = kFormat == CubeFormat::NZ;
   using CType = MatmulType<G::GM, CubeFormat::ND, float>;
-  std::vector<TA> as = Stored<TA>(a, kTransA, kNz);
-  std::vector<TB> bs = Stored<TB>(b, kTransB, kNz);
+  std::vector<TA> as = Stored<TA>(a, kTransA, kNz || kScmA);
+  std::vector<TB> bs = Stored<TB>(b, kTransB, kNz || kScmB);
   std::vector<float> c(size_t{1} * t.m * t.n, -1.0f);
   const TCubeTiling tiling =
       Tiling(t.m, t.n, t.k, t.base_m, t.base_n, t.base_k);
@@ -200,8 +221,17 @@ void CheckMx(const Case& t, uint32_t seed) {
          AscendC::Impl::Detail::MatmulWithScalePolicy>
       mm;
   REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
-  mm.SetTensorA(Gm(as), kTransA);
-  mm.SetTensorB(Gm(bs), kTransB);
+  AscendC::TBuf<TPosition::A1> a_l1, b_l1;
+  if constexpr (kScmA) {
+    mm.SetTensorA(ToTscm(pipe, a_l1, as), kTransA);
+  } else {
+    mm.SetTensorA(Gm(as), kTransA);
+  }
+  if constexpr (kScmB) {
+    mm.SetTensorB(ToTscm(pipe, b_l1, bs), kTransB);
+  } else {
+    mm.SetTensorB(Gm(bs), kTransB);
+  }
   mm.SetTensorScaleA(Gm(sa), t.trans_sa);
   mm.SetTensorScaleB(Gm(sb), t.trans_sb);
   mm.SetBias(Gm(bias));
@@ -212,7 +242,8 @@ void CheckMx(const Case& t, uint32_t seed) {
         << normgrad_ascendc::TypeName<TA>() << " x "
         << normgrad_ascendc::TypeName<TB>() << " " << t.m << "x" << t.n << "x"
         << t.k << " base " << t.base_m << "x" << t.base_n << "x" << t.base_k
-        << (kNz ? " NZ" : "") << (kTransA ? " A^T" : "")
+        << (kNz ? " NZ" : "") << (kScmA ? " A at TSCM" : "")
+        << (kScmB ? " B at TSCM" : "") << (kTransA ? " A^T" : "")
         << (kTransB ? " B^T" : "") << (t.trans_sa ? " scaleA^T" : "")
         << (t.trans_sb ? " scaleB^T" : "") << ", element " << i;
   }
@@ -263,6 +294,48 @@ TEST_F(MatmulMx950Test, OperandsInNz) {
       {48, 32, 192, 32, 16, 128, false, false}, 53);
   CheckMx<fp4x2_e1m2_t, fp4x2_e2m1_t, true, false, CubeFormat::NZ>(
       {32, 128, 128, 32, 64, 64, true, true}, 54);
+}
+
+TEST_F(MatmulMx950Test, OperandsAtTscm) {
+  // A, B or both already in L1 (NZ), read in place, the scales from GM;
+  // the other operand in GM as ND.
+  CheckMx<fp8_e4m3fn_t, fp8_e5m2_t, false, true, CubeFormat::ND, true, false>(
+      {48, 40, 128, 32, 32, 64, false, true}, 61);
+  CheckMx<fp8_e5m2_t, fp8_e4m3fn_t, true, false, CubeFormat::ND, true, true>(
+      {32, 48, 128, 32, 32, 64, true, false}, 62);
+  CheckMx<fp4x2_e2m1_t, fp4x2_e2m1_t, false, true, CubeFormat::ND, false, true>(
+      {40, 32, 128, 32, 16, 128, false, false}, 63);
+  CheckMx<fp4x2_e1m2_t, fp4x2_e2m1_t, true, false, CubeFormat::ND, true, true>(
+      {64, 64, 128, 64, 64, 64, true, true}, 64);
+}
+
+TEST_F(MatmulMx950Test, TscmNeedsScalesInPairs) {
+  using G = TPosition;
+  using A =
+      AscendC::MatmulTypeWithScale<G::TSCM, G::GM, CubeFormat::NZ, fp8_e4m3fn_t,
+                                   false, G::GM, CubeFormat::ND>;
+  using B =
+      AscendC::MatmulTypeWithScale<G::GM, G::GM, CubeFormat::ND, fp8_e4m3fn_t>;
+  using C = MatmulType<G::GM, CubeFormat::ND, float>;
+  std::vector<fp8_e4m3fn_t> x(32 * 96);
+  std::vector<fp8_e8m0_t> scales(32 * 4, fp8_e8m0_t::FromBits(127));
+  std::vector<float> c(32 * 32);
+  const TCubeTiling t = Tiling(32, 32, 96, 32, 32, 64, false);
+  TPipe pipe;
+  Matmul<A, B, C, C, AscendC::CFG_NORM,
+         AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+         AscendC::Impl::Detail::MatmulWithScalePolicy>
+      mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t);
+  AscendC::TBuf<TPosition::A1> a_l1;
+  mm.SetTensorA(ToTscm(pipe, a_l1, x));
+  mm.SetTensorB(Gm(x));
+  mm.SetTensorScaleA(Gm(scales));
+  mm.SetTensorScaleB(Gm(scales));
+  EXPECT_TRUE(compat_test::FailsWith(
+      [&] { mm.IterateAll(Gm(c)); },
+      "Matmul::IterateAll: MxMatmul with A or B at TSCM and singleCoreK 96: "
+      "K rounded up to 32 must be an even number of 32s"));
 }
 
 TEST_F(MatmulMx950Test, Mxfp4InnerAxisIsEven) {

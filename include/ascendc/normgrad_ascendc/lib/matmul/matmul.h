@@ -367,10 +367,10 @@ class Matmul {
                           A_TYPE::format == CubeFormat::NZ) &&
                          (B_TYPE::format == CubeFormat::ND ||
                           B_TYPE::format == CubeFormat::NZ) &&
-                         A_TYPE::pos == TPosition::GM &&
-                         B_TYPE::pos == TPosition::GM),
-                "Matmul: MxMatmul is emulated with A and B in GM as ND or NZ; "
-                "at VECOUT or TSCM, or A in VECTOR, not yet");
+                         A_TYPE::pos != TPosition::VECOUT &&
+                         B_TYPE::pos != TPosition::VECOUT),
+                "Matmul: MxMatmul is emulated with A and B in GM (ND or NZ) "
+                "or at TSCM (NZ); at VECOUT, or A in VECTOR, not yet");
   static_assert(!kMx || kConfig.doNorm || kConfig.doMultiDataLoad,
                 "Matmul: MxMatmul runs with the Norm and MDL templates only "
                 "(its guide page)");
@@ -2436,6 +2436,17 @@ class Matmul {
             scale_a_set_ ? "B" : "A",
             scale_a_set_ ? "SetTensorScaleB" : "SetTensorScaleA");
       }
+      // The tiling pages' rule: only with A and B in GM may K's scales be
+      // an odd count (the user pads them); in L1 they come in pairs.
+      constexpr bool kBothGm =
+          A_TYPE::pos == TPosition::GM && B_TYPE::pos == TPosition::GM;
+      if (!kBothGm && CeilDiv(single_k_, 32) % 2 != 0) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: MxMatmul with A or B at TSCM and singleCoreK %d: K "
+            "rounded up to 32 must be an even number of 32s (the scales come "
+            "in pairs; only with A and B in GM does the user pad them)",
+            api, single_k_);
+      }
     }
     if constexpr (A_TYPE::format == CubeFormat::VECTOR) {
       if (org_m_ != 1) {
@@ -2746,7 +2757,7 @@ class Matmul {
           height, whole_cols, matmul_detail::kBits<T>);
       const LocalTensor<T>& scm = OperandLocal<kIsA>();
       const uint64_t have =
-          uint64_t{scm.GetSize()} * matmul_detail::kBits<T> / 8;
+          uint64_t{scm.GetSize()} * matmul_detail::kIndexBits<T> / 8;
       if (have < need) {
         normgrad_ascendc::Fail(
             "Matmul: %s at TSCM holds %llu bytes; the single shape in Nz "
@@ -2771,6 +2782,11 @@ class Matmul {
                 ull(have));
           }
         }
+      }
+      if constexpr (kMx) {
+        const MxScales scales = CopyScalesToL1<kIsA>(blk);
+        Load950(l0, scm, height, blk.row0(), blk.col0(), blk, &scales);
+        return;
       }
       LoadToL0<kIsA>(l0, scm, height, blk.row0(), blk.col0(), blk);
     } else {
