@@ -158,7 +158,8 @@ AscendC::LocalTensor<T> ToTscm(TPipe& pipe, AscendC::TBuf<TPosition::A1>& buf,
   return l1;
 }
 
-// kFormat: A's and B's format in GM; kScmA (kScmB): A (B) at TSCM instead,
+// kFormat: A's and B's format in GM (VECTOR: A and scaleA in VECTOR, B in
+// ND); kScmA (kScmB): A (B) at TSCM instead,
 // in NZ.
 template <typename TA, typename TB, bool kTransA, bool kTransB,
           CubeFormat kFormat = CubeFormat::ND, bool kScmA = false,
@@ -200,14 +201,16 @@ void CheckMx(const Case& t, uint32_t seed) {
     }
   }
   using G = TPosition;
-  using AType =
-      AscendC::MatmulTypeWithScale<kScmA ? G::TSCM : G::GM, G::GM,
-                                   kScmA ? CubeFormat::NZ : kFormat, TA,
-                                   kTransA, G::GM, CubeFormat::ND, true>;
+  constexpr bool kGemv = kFormat == CubeFormat::VECTOR;
+  using AType = AscendC::MatmulTypeWithScale<
+      kScmA ? G::TSCM : G::GM, G::GM, kScmA ? CubeFormat::NZ : kFormat, TA,
+      kTransA, G::GM, kGemv ? CubeFormat::VECTOR : CubeFormat::ND, !kGemv>;
   using BType =
       AscendC::MatmulTypeWithScale<kScmB ? G::TSCM : G::GM, G::GM,
-                                   kScmB ? CubeFormat::NZ : kFormat, TB,
-                                   kTransB, G::GM, CubeFormat::ND, true>;
+                                   kScmB   ? CubeFormat::NZ
+                                   : kGemv ? CubeFormat::ND
+                                           : kFormat,
+                                   TB, kTransB, G::GM, CubeFormat::ND, true>;
   constexpr bool kNz = kFormat == CubeFormat::NZ;
   using CType = MatmulType<G::GM, CubeFormat::ND, float>;
   std::vector<TA> as = Stored<TA>(a, kTransA, kNz || kScmA);
@@ -307,6 +310,15 @@ TEST_F(MatmulMx950Test, OperandsAtTscm) {
       {40, 32, 128, 32, 16, 128, false, false}, 63);
   CheckMx<fp4x2_e1m2_t, fp4x2_e2m1_t, true, false, CubeFormat::ND, true, true>(
       {64, 64, 128, 64, 64, 64, true, true}, 64);
+}
+
+TEST_F(MatmulMx950Test, GemvWithAAndScaleAInVector) {
+  // One row of A and of its scales (CubeFormat::VECTOR), K in two steps
+  // with a tail.
+  CheckMx<fp8_e4m3fn_t, fp8_e5m2_t, false, false, CubeFormat::VECTOR>(
+      {1, 40, 160, 16, 32, 128, false, true}, 71);
+  CheckMx<fp4x2_e2m1_t, fp4x2_e1m2_t, false, true, CubeFormat::VECTOR>(
+      {1, 32, 128, 16, 32, 64, false, false}, 72);
 }
 
 TEST_F(MatmulMx950Test, TscmNeedsScalesInPairs) {

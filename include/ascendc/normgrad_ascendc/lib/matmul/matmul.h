@@ -290,15 +290,36 @@ constexpr bool kWithScale = false;
 template <typename T>
 constexpr bool kWithScale<T, std::void_t<decltype(T::scalePosition)>> = true;
 
-// Whether an operand's scales, if it has any, are in GM as ND (what
-// normgrad emulates).
+// Whether an operand's scales, if it has any, are in GM as ND, or as
+// VECTOR with an A in VECTOR (GEMV: one row of scales, laid out as ND):
+// what normgrad emulates.
 template <typename T>
 constexpr bool GmNdScales() {
   if constexpr (kWithScale<T>) {
     return T::scalePosition == TPosition::GM &&
-           T::scaleFormat == CubeFormat::ND;
+           (T::scaleFormat == CubeFormat::ND ||
+            (T::scaleFormat == CubeFormat::VECTOR &&
+             T::format == CubeFormat::VECTOR));
   } else {
     return true;
+  }
+}
+
+// An operand's scale format and SCALE_ISTRANS (ND and false without scales).
+template <typename T>
+constexpr CubeFormat ScaleFormatOf() {
+  if constexpr (kWithScale<T>) {
+    return T::scaleFormat;
+  } else {
+    return CubeFormat::ND;
+  }
+}
+template <typename T>
+constexpr bool ScaleTransOf() {
+  if constexpr (kWithScale<T>) {
+    return T::isScaleTrans;
+  } else {
+    return false;
   }
 }
 
@@ -364,13 +385,24 @@ class Matmul {
                 "Matmul: MxMatmul's scale matrices are emulated in GM as ND; "
                 "at VECOUT or TSCM, or in NZ or VECTOR, not yet");
   static_assert(!kMx || ((A_TYPE::format == CubeFormat::ND ||
-                          A_TYPE::format == CubeFormat::NZ) &&
+                          A_TYPE::format == CubeFormat::NZ ||
+                          A_TYPE::format == CubeFormat::VECTOR) &&
                          (B_TYPE::format == CubeFormat::ND ||
                           B_TYPE::format == CubeFormat::NZ) &&
                          A_TYPE::pos != TPosition::VECOUT &&
                          B_TYPE::pos != TPosition::VECOUT),
-                "Matmul: MxMatmul is emulated with A and B in GM (ND or NZ) "
-                "or at TSCM (NZ); at VECOUT, or A in VECTOR, not yet");
+                "Matmul: MxMatmul is emulated with A and B in GM (ND or NZ, "
+                "A in VECTOR too) or at TSCM (NZ); at VECOUT not yet");
+  // The guide's GEMV rule: A and scaleA both in VECTOR, in GM, neither
+  // transposed.
+  static_assert(!kMx || ((A_TYPE::format == CubeFormat::VECTOR) ==
+                             (matmul_detail::ScaleFormatOf<A_TYPE>() ==
+                              CubeFormat::VECTOR) &&
+                         (A_TYPE::format != CubeFormat::VECTOR ||
+                          (A_TYPE::pos == TPosition::GM &&
+                           !matmul_detail::ScaleTransOf<A_TYPE>()))),
+                "Matmul: an MxMatmul GEMV declares A and scaleA both in "
+                "CubeFormat::VECTOR, in GM, SCALE_ISTRANS false");
   static_assert(!kMx || kConfig.doNorm || kConfig.doMultiDataLoad,
                 "Matmul: MxMatmul runs with the Norm and MDL templates only "
                 "(its guide page)");
