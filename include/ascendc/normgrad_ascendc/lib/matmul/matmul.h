@@ -382,8 +382,9 @@ class Matmul {
                 "MxMatmul's (MatmulTypeWithScale, MatmulWithScalePolicy)");
   static_assert(matmul_detail::GmNdScales<A_TYPE>() &&
                     matmul_detail::GmNdScales<B_TYPE>(),
-                "Matmul: MxMatmul's scale matrices are emulated in GM as ND; "
-                "at VECOUT or TSCM, or in NZ or VECTOR, not yet");
+                "Matmul: MxMatmul's scale matrices are emulated in GM as ND "
+                "(scaleA in VECTOR with A in VECTOR); at VECOUT or TSCM, or "
+                "in NZ, not yet");
   static_assert(!kMx || ((A_TYPE::format == CubeFormat::ND ||
                           A_TYPE::format == CubeFormat::NZ ||
                           A_TYPE::format == CubeFormat::VECTOR) &&
