@@ -163,7 +163,8 @@ AscendC::LocalTensor<T> ToTscm(TPipe& pipe, AscendC::TBuf<TPosition::A1>& buf,
 // in NZ.
 template <typename TA, typename TB, bool kTransA, bool kTransB,
           CubeFormat kFormat = CubeFormat::ND, bool kScmA = false,
-          bool kScmB = false>
+          bool kScmB = false,
+          const AscendC::MatmulConfig& kCfg = AscendC::CFG_NORM>
 void CheckMx(const Case& t, uint32_t seed) {
   std::mt19937 rng(seed);
   const Codes a = RandomCodes<TA>(t.m, t.k, rng);
@@ -219,7 +220,7 @@ void CheckMx(const Case& t, uint32_t seed) {
   const TCubeTiling tiling =
       Tiling(t.m, t.n, t.k, t.base_m, t.base_n, t.base_k);
   TPipe pipe;
-  Matmul<AType, BType, CType, CType, AscendC::CFG_NORM,
+  Matmul<AType, BType, CType, CType, kCfg,
          AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
          AscendC::Impl::Detail::MatmulWithScalePolicy>
       mm;
@@ -319,6 +320,14 @@ TEST_F(MatmulMx950Test, GemvWithAAndScaleAInVector) {
       {1, 40, 160, 16, 32, 128, false, true}, 71);
   CheckMx<fp4x2_e2m1_t, fp4x2_e1m2_t, false, true, CubeFormat::VECTOR>(
       {1, 32, 128, 16, 32, 64, false, false}, 72);
+}
+
+TEST_F(MatmulMx950Test, MdlTemplate) {
+  // The guide's MxMatmul kernel declares CFG_MDL: MXFP8 and MXFP4, K tails.
+  CheckMx<fp8_e5m2_t, fp8_e4m3fn_t, false, true, CubeFormat::ND, false, false,
+          AscendC::CFG_MDL>({48, 40, 160, 32, 32, 64, true, false}, 81);
+  CheckMx<fp4x2_e2m1_t, fp4x2_e1m2_t, true, false, CubeFormat::ND, false, false,
+          AscendC::CFG_MDL>({34, 20, 100, 32, 16, 64, false, true}, 82);
 }
 
 TEST_F(MatmulMx950Test, TscmNeedsScalesInPairs) {
