@@ -156,10 +156,10 @@ BiasTypes BiasTypesOf(const char* api, const char* src_type,
                       uint16_t conv_control) {
   if (conv_control > 1) {
     Fail("%s: conv_control %u is not 0 (no conversion) or 1 (%s to float)", api,
-         conv_control, OnCube950() ? "half or bfloat16_t" : "half");
+         conv_control, OnProfile950() ? "half or bfloat16_t" : "half");
   }
   const TableCopyType kFloat{"float", 4};
-  if (!OnCube950() || std::strcmp(src_type, "void") == 0) {
+  if (!OnProfile950() || std::strcmp(src_type, "void") == 0) {
     return {kFloat, conv_control == 1 ? TableCopyType{"half", 2} : kFloat};
   }
   const bool narrow = std::strcmp(src_type, "half") == 0 ||
@@ -182,8 +182,8 @@ void CapiCopyL1ToBiasTable(const char* api, const char* src_type, uint64_t dst,
                            uint16_t conv_control, const CallSite& site) {
   const CapiCall call(api, site, CapiProfiles::kA2And950);
   const CapiCubeName name(
-      api,
-      std::strcmp(src_type, "void") == 0 || !OnCube950() ? nullptr : src_type);
+      api, std::strcmp(src_type, "void") == 0 || !OnProfile950() ? nullptr
+                                                                 : src_type);
   if (dst > UINT64_MAX / 16) {
     Fail(
         "%s: dst 0x%llx is not a bias-table address / 16 (take "
@@ -207,7 +207,7 @@ void CapiCopyL1ToBiasTable(const char* api, const char* src_type, uint64_t dst,
   // block's end to the next one's start. DataCopy does too on the 950; on
   // Atlas A2/A3 it counts 64 bytes.
   const AscendC::DataCopyParams p =
-      OnCube950()
+      OnProfile950()
           ? AscendC::DataCopyParams(b.n_burst, b.len_burst, b.src_gap,
                                     b.dst_gap)
           : AscendC::DataCopyParams(
@@ -238,7 +238,7 @@ void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
   // end to the next one's start. DataCopy counts blockLen in 128 bytes (64
   // on the 950), and both gaps from one block's start to the next one's:
   // srcGap in 32 bytes, dstGap in 128.
-  const uint32_t len_unit = OnCube950() ? 64 : 32;
+  const uint32_t len_unit = OnProfile950() ? 64 : 32;
   const uint64_t src_pitch = uint64_t{b.len_burst} * len_unit / 32 + b.src_gap;
   if (src_pitch > 65535) {
     Fail(
@@ -247,7 +247,7 @@ void CapiCopyL1ToFixpipeBuffer(const char* api, void* dst, void* src,
         api, b.len_burst, len_unit, b.src_gap);
   }
   const uint16_t block_len =
-      OnCube950()
+      OnProfile950()
           ? b.len_burst
           : InUnits(api, "len_burst", b.len_burst, 32, 128, "fixpipe buffer");
   // One burst has no next one: its gaps mean nothing (DataCopy's 0).

@@ -38,8 +38,6 @@ void CheckRange(const char* api, const char* field, uint64_t value, uint64_t lo,
 void RequireCubeProfile(const char* api,
                         std::initializer_list<Profile> profiles,
                         const char* why);
-/// Whether the current core runs the 950 profile (its L0A holds Nz).
-bool OnCube950();
 /// What every Mmad form checks first: dst at CO1, fm at A2, filter at B2,
 /// `m`, `n`, `k` ≤ 4095, `unitFlag` 0, 2 or 3, and GEMV left on except on
 /// the 950.

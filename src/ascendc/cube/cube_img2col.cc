@@ -108,7 +108,7 @@ void RunLoadData3D(const char* type_name, uint32_t elem_bits,
   // is the Nz of the img2col matrix, as on Atlas A2/A3), and with
   // enTranspose into L0A the transposed matrix as Nz; the columns of
   // fractals lie dstStride fractals apart.
-  const bool nz_a = OnCube950();
+  const bool nz_a = OnProfile950();
   if (nz_a && elem_bits == 4) {
     Fail("%s: T is int4b_t, which the 950's img2col does not move", api);
   }
@@ -426,7 +426,7 @@ void RunSetLoadDataBoundary(uint32_t boundary) {
 void RunSetLoadDataRepeat(const AscendC::LoadDataRepeatParam& p) {
   const char* api = "SetLoadDataRepeat";
   CheckRange(api, "repeatParams.repeatMode", p.repeatMode, 0, 1);
-  if (p.dstStride != 0 && !OnCube950()) {
+  if (p.dstStride != 0 && !OnProfile950()) {
     Fail(
         "%s: repeatParams.dstStride %u; Atlas A2/A3 has no dstStride (the "
         "Ascend 950's): leave it 0",

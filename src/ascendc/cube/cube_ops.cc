@@ -202,8 +202,6 @@ void RequireCubeProfile(const char* api,
   Fail("%s: not available on profile %s: %s", api, info.name, why);
 }
 
-bool OnCube950() { return CurrentCore().profile().profile == Profile::k950; }
-
 void CheckMmadOperands(const char* api, const TensorView& dst,
                        const TensorView& fm, const TensorView& filter,
                        const AscendC::MmadParams& p) {
@@ -217,13 +215,13 @@ void CheckMmadOperands(const char* api, const TensorView& dst,
   if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3) {
     Fail("%s: mmadParams.unitFlag %u is not 0, 2 or 3", api, p.unitFlag);
   }
-  if (p.kDirectionAlign && OnCube950()) {
+  if (p.kDirectionAlign && OnProfile950()) {
     Fail(
         "%s: mmadParams.kDirectionAlign is true; the 950 aligns float K to 8 "
         "only (kDirectionAlign false)",
         api);
   }
-  if (p.disableGemv && !OnCube950()) {
+  if (p.disableGemv && !OnProfile950()) {
     Fail(
         "%s: mmadParams.disableGemv is true; only the Ascend 950 turns GEMV "
         "off (profile %s)",
@@ -339,7 +337,7 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
         "paths transpose",
         api);
   }
-  if (p.ifTranspose && dst.position == TPosition::A2 && OnCube950()) {
+  if (p.ifTranspose && dst.position == TPosition::A2 && OnProfile950()) {
     Fail(
         "%s: loadDataParams.ifTranspose is true; the 950's L1 -> L0A load "
         "does not transpose (its L0A holds A as Nz fractals)",
@@ -371,7 +369,7 @@ void RunLoadData2D(const char* type_name, uint32_t elem_bytes,
   const uint64_t src_end =
       (p.startIndex + (falling ? 0 : last * p.srcStride) + 1) * kFractalBytes;
   // The 950 ignores dstGap: its fractals land one after another.
-  const uint64_t dst_gap = OnCube950() ? 0 : p.dstGap;
+  const uint64_t dst_gap = OnProfile950() ? 0 : p.dstGap;
   const uint64_t dst_end = (last * (1u + dst_gap) + 1) * kFractalBytes;
   CheckFits(api, "dst", dst_end, dst.bytes, "the fractals written");
   const uint8_t* from = nullptr;
@@ -594,7 +592,7 @@ void RunMmad(CubeType dst_type, CubeType fm_type, CubeType filter_type,
   const bool gemv = p.m == 1 && !p.disableGemv;  // A is one ND row
   // A's fractals: Zz on Atlas A2/A3 (fractal rows one after another), Nz on
   // the 950 (fractal columns one after another).
-  const bool a_nz = OnCube950();
+  const bool a_nz = OnProfile950();
   const uint64_t a_bytes = gemv ? (uint64_t{p.k} * in_bits + 7) / 8
                                 : uint64_t{m1} * k1 * kFractalBytes;
   const uint64_t b_bytes = uint64_t{CeilDiv(p.k, k0)} * n1 * kFractalBytes;
@@ -907,7 +905,7 @@ QuantParam DecodeQuantParam(const char* api, const char* where, uint64_t bits,
   // The right shift N and its MCB flag (bits 32..36) are Atlas A2/A3's; the
   // 950's parameter leaves those bits unused.
   q.shift = static_cast<uint32_t>((bits >> 32) & 0xFu) + 1u;
-  q.shift_on = ((bits >> 36) & 1u) != 0 && !OnCube950();
+  q.shift_on = ((bits >> 36) & 1u) != 0 && !OnProfile950();
   const uint32_t offset9 = static_cast<uint32_t>((bits >> 37) & 0x1FFu);
   q.offset = offset9 >= 256 ? static_cast<int32_t>(offset9) - 512
                             : static_cast<int32_t>(offset9);

@@ -28,7 +28,7 @@ struct TableUnits {
   uint32_t dst_gap;
 };
 TableUnits UnitsOf(bool bias) {
-  if (OnCube950()) return bias ? TableUnits{32, 32} : TableUnits{64, 128};
+  if (OnProfile950()) return bias ? TableUnits{32, 32} : TableUnits{64, 128};
   return bias ? TableUnits{64, 64} : TableUnits{128, 128};
 }
 constexpr uint32_t kL1Unit = 32;
@@ -97,7 +97,7 @@ void RunL1ToCubeTable(TableCopyType dst_type, TableCopyType src_type,
   // The types: the bias table holds int32_t or float, from the same type or
   // (float) from half, and on the 950 from bfloat16_t too; the fixpipe
   // buffer holds uint64_t parameters.
-  const bool on_950 = OnCube950();
+  const bool on_950 = OnProfile950();
   const bool same = std::strcmp(dst_type.name, src_type.name) == 0;
   const bool to_float = bias && std::strcmp(dst_type.name, "float") == 0;
   const Widen widen =

@@ -931,6 +931,47 @@ TEST_F(MatmulTest, AnErrorNamesTheUsersLine) {
   EXPECT_TRUE(FailsWith([&] { mm.Init(&t, &pipe); }, "matmul_kernel_test.cc:"));
 }
 
+// SetTensorA(aScalar): A is a [1, K] row of the scalar, so with 1 the
+// result is B summed along K (its page's example), in the documented order.
+TEST_F(MatmulTest, ScalarASumsBAlongK) {
+  const int m = 1, n = 40, k = 70;
+  Inputs in = RandomInputs(m, n, k);
+  const std::vector<half> ones(k, half(1.0f));
+  const std::vector<half> twos(k, half(2.0f));
+  const TCubeTiling tiling = Tiling(m, n, k, 16, 32, 32);
+  TPipe pipe;
+  HalfMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<float> c(size_t{1} * n, -1.0f);
+  mm.SetTensorA(half(1.0f));
+  mm.SetTensorB(Gm(in.b));
+  mm.IterateAll(Gm(c));
+  EXPECT_TRUE(SameBits(c, Reference(ones, in.b, nullptr, m, n, k)));
+  mm.SetTensorA(half(2.0f), false);
+  mm.IterateAll(Gm(c));
+  EXPECT_TRUE(SameBits(c, Reference(twos, in.b, nullptr, m, n, k)));
+  // SetTensorA with a matrix again replaces the scalar.
+  mm.SetTensorA(Gm(in.a));
+  mm.IterateAll(Gm(c));
+  EXPECT_TRUE(SameBits(c, Reference(in.a, in.b, nullptr, m, n, k)));
+}
+
+TEST_F(MatmulTest, ScalarANeedsOneRow) {
+  const int m = 32, n = 32, k = 32;
+  Inputs in = RandomInputs(m, n, k);
+  const TCubeTiling tiling = Tiling(m, n, k, 32, 32, 32);
+  TPipe pipe;
+  HalfMatmul mm;
+  REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &tiling);
+  std::vector<float> c(size_t{1} * m * n, -1.0f);
+  mm.SetTensorA(half(1.0f));
+  mm.SetTensorB(Gm(in.b));
+  EXPECT_TRUE(FailsWith([&] { mm.IterateAll(Gm(c)); },
+                        "Matmul::IterateAll: A is the scalar of "
+                        "SetTensorA(aScalar), a [1, K] row, but the single "
+                        "shape's M is 32; set M to 1"));
+}
+
 // SetLocalWorkspace's scratch is a vector core's UB: an object on a cube
 // core refuses it (on the 950, the only profile that takes the call).
 TEST_F(MatmulTest, SetLocalWorkspaceNeedsAVectorCore) {

@@ -155,4 +155,30 @@ TEST(MatmulOnVectorCore, SetLocalWorkspaceOnThe950) {
   normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
 }
 
+// The 4:2 sparse Matmul runs in pure cube mode only: an object a vector core
+// registers (no ASCENDC_CUBE_ONLY) is refused at Init.
+TEST(MatmulOnVectorCore, SparseMatmulNeedsPureCubeMode) {
+  TCubeTiling t{};
+  t.usedCoreNum = 1;
+  t.M = t.singleCoreM = 16;
+  t.N = t.singleCoreN = 32;
+  t.Ka = t.Kb = t.singleCoreK = 64;
+  t.baseM = 16;
+  t.baseN = 32;
+  t.baseK = 64;
+  t.depthA1 = t.depthB1 = 1;
+  t.stepM = t.stepN = t.stepKa = t.stepKb = 1;
+  t.dbL0A = t.dbL0B = t.dbL0C = 1;
+  using A8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
+  using B8 = AscendC::SparseMatmulType<TPosition::GM, TPosition::GM,
+                                       CubeFormat::ND, int8_t, true>;
+  using C32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;
+  TPipe pipe;
+  Matmul<A8, B8, C32, C32, AscendC::CFG_MDL> mm;
+  EXPECT_TRUE(compat_test::FailsWith(
+      [&] { REGIST_MATMUL_OBJ(&pipe, AscendC::GetSysWorkSpacePtr(), mm, &t); },
+      "Matmul::Init: the 4:2 sparse Matmul runs in pure cube mode only: "
+      "define ASCENDC_CUBE_ONLY before including the Matmul header"));
+}
+
 }  // namespace

@@ -323,13 +323,6 @@ constexpr bool ScaleTransOf() {
   }
 }
 
-// Whether the object runs on the Ascend 950, whose L0A holds A as Nz
-// (Atlas A2/A3: Zz) and which loads A and B by LoadData2DParamsV2.
-inline bool OnAscend950() {
-  return normgrad_ascendc::CurrentCore().profile().profile ==
-         normgrad_ascendc::Profile::k950;
-}
-
 }  // namespace matmul_detail
 
 // Whether the kernel defined ASCENDC_CUBE_ONLY before including this
@@ -617,7 +610,7 @@ class Matmul {
   // SparseMatmulType table), checked by Init.
   static void CheckSparse() {
     const char* why = nullptr;
-    if (matmul_detail::OnAscend950()) {
+    if (normgrad_ascendc::OnProfile950()) {
       why =
           "is not on profile Ascend 950: its SetSparseIndex page lists Atlas "
           "A2/A3 only (the 950's cube has no sparse Mmad)";
@@ -705,6 +698,26 @@ class Matmul {
     const normgrad_ascendc::ApiCall call(site);
     RequireOperandIn("SetBias", "BIAS_TYPE", BIAS_TYPE::pos, TPosition::GM);
     SetBiasGm(biasGlobal);
+  }
+
+  /// A as one row of K values all equal to `aScalar` (its page: the scalar
+  /// spreads to a [1, K] tensor; 1 sums B along K). A is then that row in
+  /// GM, so the single shape's M is 1. The page's example passes an
+  /// isTransposeA too, which a row of equal values makes moot.
+  void SetTensorA(SrcAT aScalar, bool isTransposeA = false,
+                  normgrad_ascendc::CallSite site = {}) {
+    static_assert(std::is_same_v<SrcAT, half> || std::is_same_v<SrcAT, float>,
+                  "Matmul::SetTensorA(aScalar): the scalar A is half or float "
+                  "(its page's types)");
+    static_assert(
+        A_TYPE::pos == TPosition::GM && (A_TYPE::format == CubeFormat::ND ||
+                                         A_TYPE::format == CubeFormat::VECTOR),
+        "Matmul::SetTensorA(aScalar): A_TYPE must be in GM as ND or "
+        "VECTOR (the scalar stands for A in GM)");
+    const normgrad_ascendc::ApiCall call(site);
+    (void)isTransposeA;
+    SetA(GlobalTensor<SrcAT>(), false);
+    a_scalar_ = aScalar;
   }
 
   /// A and B at VECOUT: in the UB of the calling vector core, addressed as
@@ -1506,6 +1519,7 @@ class Matmul {
       }
     }
     a_gm_ = gm;
+    a_scalar_.reset();
     trans_a_ = isTransposeA != kColumnMajorA;
     a_set_ = true;
     ResetIteration();
@@ -1785,6 +1799,12 @@ class Matmul {
   // number of batches.
   uint32_t CheckBatchCall(const BatchCall& call) const {
     RequireInit(call.api);
+    if (a_scalar_) {
+      normgrad_ascendc::Fail(
+          "Matmul::%s: A is the scalar of SetTensorA(aScalar), one row; "
+          "batches take A as matrices in GM",
+          call.api);
+    }
     if (A_TYPE::pos != TPosition::GM || B_TYPE::pos != TPosition::GM) {
       normgrad_ascendc::Fail(
           "Matmul::%s: A and B in GM are emulated; operands at VECOUT are "
@@ -2076,6 +2096,18 @@ class Matmul {
 
   void StageLocalInputs(const char* api) {
     if (next_ != 0) return;  // staged when the computation started
+    if (a_scalar_) {
+      if (single_m_ != 1) {
+        normgrad_ascendc::Fail(
+            "Matmul::%s: A is the scalar of SetTensorA(aScalar), a [1, K] "
+            "row, but the single shape's M is %d; set M to 1 (SetTail or "
+            "the tiling's singleCoreM)",
+            api, single_m_);
+      }
+      a_row_.assign(org_ka_, *a_scalar_);
+      a_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ SrcAT*>(a_row_.data()),
+                            a_row_.size());
+    }
     if (local_workspace_ && normgrad_ascendc::SyncCheckOn()) {
       normgrad_ascendc::NoteUbAllocation(
           local_workspace_->view().offset, local_workspace_->GetSize(),
@@ -2164,7 +2196,7 @@ class Matmul {
 
   static void CheckTypes() {
     if constexpr (matmul_detail::kQuant950Row<SrcAT, SrcBT, BiasT, DstT>) {
-      if (!matmul_detail::OnAscend950()) {
+      if (!normgrad_ascendc::OnProfile950()) {
         normgrad_ascendc::Fail(
             "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
             "Ascend 950's; its C is quantized by a Fixpipe mode that Atlas "
@@ -2184,7 +2216,7 @@ class Matmul {
                                                         DstT> ||
                          (kMx && matmul_detail::kEmulatedMxRow<SrcAT, SrcBT,
                                                                BiasT, DstT>)) {
-      if (!matmul_detail::OnAscend950()) {
+      if (!normgrad_ascendc::OnProfile950()) {
         normgrad_ascendc::Fail(
             "Matmul::Init: the type row (A %s, B %s, bias %s, C %s) is the "
             "Ascend 950's; Atlas A2/A3 has no 8-bit float Mmad and no "
@@ -2209,7 +2241,7 @@ class Matmul {
     // squares of two fractals side by side; the object's own L1 blocks are
     // laid out for that, a whole matrix in Nz is not.
     if (A_TYPE::pos == TPosition::TSCM && matmul_detail::kBits<SrcAT> == 32 &&
-        A_TYPE::isTrans && !matmul_detail::OnAscend950()) {
+        A_TYPE::isTrans && !normgrad_ascendc::OnProfile950()) {
       normgrad_ascendc::Fail(
           "Matmul::Init: A_TYPE at TSCM of float with ISTRANS true ([K, M]) "
           "is not emulated on Atlas A2/A3 (the Ascend 950 profile has it): "
@@ -2218,7 +2250,7 @@ class Matmul {
           "in GM");
     }
     if (B_TYPE::pos == TPosition::TSCM && matmul_detail::kBits<SrcBT> == 32 &&
-        !B_TYPE::isTrans && !matmul_detail::OnAscend950()) {
+        !B_TYPE::isTrans && !normgrad_ascendc::OnProfile950()) {
       normgrad_ascendc::Fail(
           "Matmul::Init: B_TYPE at TSCM of float with ISTRANS false ([K, N]) "
           "is not emulated on Atlas A2/A3 (the Ascend 950 profile has it): "
@@ -2231,7 +2263,7 @@ class Matmul {
           "Matmul::Init: A_TYPE of int4b_t has ISTRANS true; on Atlas A2/A3 "
           "an int4b_t A is not transposed (its SetTensorA page)");
     }
-    if (kInt4 && matmul_detail::OnAscend950()) {
+    if (kInt4 && normgrad_ascendc::OnProfile950()) {
       normgrad_ascendc::Fail(
           "Matmul::Init: int4b_t operands on profile Ascend 950: its cube "
           "has no int4b_t Mmad and its Matmul type table no int4b_t row; "
@@ -2252,7 +2284,7 @@ class Matmul {
     }
     if (is_c) {
       if (pos == TPosition::CO1) {
-        if (matmul_detail::OnAscend950()) {
+        if (normgrad_ascendc::OnProfile950()) {
           normgrad_ascendc::Fail(
               "Matmul::Init: C_TYPE at CO1 is not one C takes on profile "
               "Ascend 950 (GM or VECIN)");
@@ -2313,7 +2345,7 @@ class Matmul {
     }
     if (pos == TPosition::TSCM) {
       if (which[0] == 'B' && which[1] == 'I') {
-        if (!matmul_detail::OnAscend950()) {
+        if (!normgrad_ascendc::OnProfile950()) {
           normgrad_ascendc::Fail(
               "Matmul::Init: BIAS_TYPE at TSCM is not one the bias takes on "
               "Atlas A2/A3 (GM or VECOUT; TSCM is the Ascend 950's)");
@@ -2345,7 +2377,7 @@ class Matmul {
   // says.
   static void CheckColumnMajor(const char* which, const char* pos_name,
                                bool in_gm) {
-    if (!matmul_detail::OnAscend950()) {
+    if (!normgrad_ascendc::OnProfile950()) {
       normgrad_ascendc::Fail(
           "Matmul::Init: %s has format COLUMN_MAJOR, which is the Ascend "
           "950's; Atlas A2/A3 has no column-major matrices",
@@ -2567,7 +2599,7 @@ class Matmul {
       // A float A loaded by squares lies in L0A with K to 16; the 950's
       // Nz keeps K's columns of 8 apart, as its Mmad reads them.
       p.kDirectionAlign = matmul_detail::kBits<SrcAT> == 32 && trans_a_ &&
-                          !matmul_detail::OnAscend950();
+                          !normgrad_ascendc::OnProfile950();
       p.cmatrixInitVal = s == s_first && !partial;
       const LocalTensor<SrcAT> a2 = a2_.template Get<SrcAT>();
       const LocalTensor<SrcBT> b2 = b2_.template Get<SrcBT>();
@@ -2954,7 +2986,7 @@ class Matmul {
   template <bool kIsA>
   static bool FloatBands(const OperandBlock& blk) {
     return blk.k_rows && matmul_detail::kBits<OperandT<kIsA>> == 32 &&
-           !matmul_detail::OnAscend950();
+           !normgrad_ascendc::OnProfile950();
   }
 
   // The block from L1 (`src`: column blocks `height` rows apart, the block
@@ -2971,7 +3003,7 @@ class Matmul {
     constexpr uint32_t c0 = 256 / bits;
     constexpr uint32_t frac = 4096 / bits;
     if constexpr (bits >= 8) {
-      if (matmul_detail::OnAscend950()) {
+      if (normgrad_ascendc::OnProfile950()) {
         Load950(l0, src, height, row0, col0, blk);
         return;
       }
@@ -3279,7 +3311,7 @@ class Matmul {
     move.blockCount = 1;
     move.blockLen =
         static_cast<uint16_t>((uint64_t{cur_n} * 4 + 63) / 64 *
-                              (matmul_detail::OnAscend950() ? 2 : 1));
+                              (normgrad_ascendc::OnProfile950() ? 2 : 1));
     const LocalTensor<L0cT> table = bias2_.template Get<L0cT>();
     if constexpr (std::is_same_v<BiasT, L0cT>) {
       DataCopy(table, l1, move);
@@ -3581,6 +3613,9 @@ class Matmul {
   uint64_t workspace_elems_ = 0;        // 0: size unknown
   bool workspace_set_ = false;
   NBatchState nbatch_;
+  // SetTensorA(aScalar)'s value, and the [1, K] row A reads from it.
+  std::optional<SrcAT> a_scalar_;
+  std::vector<SrcAT> a_row_;
   // SetLocalWorkspace's tensor (the 950's scratch of the device's object).
   std::optional<LocalTensor<uint8_t>> local_workspace_;
   uint64_t user_def_info_ = 0;     // the callbacks' tilingPtr
