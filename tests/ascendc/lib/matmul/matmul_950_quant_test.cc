@@ -40,24 +40,10 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class Matmul950QuantTest : public testing::Test {
- protected:
-  void SetUp() override {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
-  }
-  void TearDown() override {
-    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
-  }
-};
+using Matmul950QuantTest = matmul_test::CubeCore950Test;
 
 // The same rows on Atlas A2/A3, which lacks them.
-class Matmul950QuantOnA2Test : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+using Matmul950QuantOnA2Test = matmul_test::CubeCoreTest;
 
 template <typename T>
 constexpr bool kFloat8 =

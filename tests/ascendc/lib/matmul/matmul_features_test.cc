@@ -35,11 +35,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class MatmulFeaturesTest : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+using MatmulFeaturesTest = matmul_test::CubeCoreTest;
 
 // Small integers (-4 to 4) as half: every product and partial sum below is
 // an exact float, so the cube's result equals the float64 one.

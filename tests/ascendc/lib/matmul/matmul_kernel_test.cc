@@ -37,11 +37,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class MatmulTest : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+using MatmulTest = matmul_test::CubeCoreTest;
 
 // The documented order: acc = bias[n]; acc = fl(acc + a·b) for k ascending
 // (the half products are exact in float).

@@ -36,17 +36,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using normgrad_ascendc::Float8Kind;
 
-class MatmulMx950Test : public testing::Test {
- protected:
-  void SetUp() override {
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY);
-    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
-  }
-  void TearDown() override {
-    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
-    KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
-  }
-};
+using MatmulMx950Test = matmul_test::CubeCore950Test;
 
 // The element kind of an MX operand type.
 template <typename T>

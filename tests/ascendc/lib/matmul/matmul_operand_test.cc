@@ -45,11 +45,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class MatmulOperandTest : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+using MatmulOperandTest = matmul_test::CubeCoreTest;
 
 // C and the bias: int32_t for int8_t inputs, float otherwise.
 template <typename T>
@@ -850,17 +846,7 @@ TEST_F(MatmulOperandTest, TscmRulesAreChecked) {
 // The same operands on the 950 profile, whose Mmad reads A from L0A as Nz
 // and whose loads of A are LoadData2DParamsV2 (with its square transposes):
 // every orientation, format and place must give the same exact products.
-class MatmulOperand950Test : public MatmulOperandTest {
- protected:
-  void SetUp() override {
-    MatmulOperandTest::SetUp();
-    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
-  }
-  void TearDown() override {
-    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
-    MatmulOperandTest::TearDown();
-  }
-};
+using MatmulOperand950Test = matmul_test::CubeCore950Test;
 
 TEST_F(MatmulOperand950Test, EveryOrientationInNd) {
   CheckNdShapes<half>();

@@ -36,11 +36,7 @@ using AscendC::TPipe;
 using AscendC::TPosition;
 using compat_test::FailsWith;
 
-class MatmulSparseTest : public testing::Test {
- protected:
-  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
-  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
-};
+using MatmulSparseTest = matmul_test::CubeCoreTest;
 
 using A8 = MatmulType<TPosition::GM, CubeFormat::ND, int8_t>;
 using C32 = MatmulType<TPosition::GM, CubeFormat::ND, int32_t>;

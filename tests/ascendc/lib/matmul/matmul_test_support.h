@@ -1,13 +1,36 @@
 // matmul_test_support.h — what the Matmul object's tests share: a GM view of
-// a host vector and the tiling of a one-core Matmul with the base blocks
-// given (what a host GetTiling would hand a single core).
+// a host vector, the tiling of a one-core Matmul with the base blocks given
+// (what a host GetTiling would hand a single core), and the fixtures that
+// run a test on a cube core of Atlas A2/A3 or of the Ascend 950.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <vector>
 
 #include "kernel_operator.h"
 
 namespace matmul_test {
+
+// The test's thread is a cube core (a pure cube kernel's), profile a2.
+class CubeCoreTest : public testing::Test {
+ protected:
+  void SetUp() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIC_ONLY); }
+  void TearDown() override { KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY); }
+};
+
+// The same on the Ascend 950.
+class CubeCore950Test : public CubeCoreTest {
+ protected:
+  void SetUp() override {
+    CubeCoreTest::SetUp();
+    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::k950);
+  }
+  void TearDown() override {
+    normgrad_ascendc::SetProfile(normgrad_ascendc::Profile::kA2);
+    CubeCoreTest::TearDown();
+  }
+};
 
 template <typename T>
 AscendC::GlobalTensor<T> Gm(std::vector<T>& v) {
