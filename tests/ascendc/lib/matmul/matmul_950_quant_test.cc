@@ -32,6 +32,7 @@ namespace {
 
 using matmul_test::Gm;
 using matmul_test::Tiling;
+using matmul_test::ToElement;
 
 using AscendC::CubeFormat;
 using AscendC::Matmul;
@@ -44,30 +45,6 @@ using Matmul950QuantTest = matmul_test::CubeCore950Test;
 
 // The same rows on Atlas A2/A3, which lacks them.
 using Matmul950QuantOnA2Test = matmul_test::CubeCoreTest;
-
-template <typename T>
-constexpr bool kFloat8 =
-    std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t> ||
-    std::is_same_v<T, hifloat8_t>;
-
-// The element whose value is the small integer v (every 8-bit float holds
-// -4 .. 4 exactly).
-template <typename T>
-T Element(int v) {
-  if constexpr (kFloat8<T>) {
-    for (int code = 0; code < 256; ++code) {
-      const T x = T::FromBits(static_cast<uint8_t>(code));
-      if (static_cast<float>(x) == static_cast<float>(v)) return x;
-    }
-    ADD_FAILURE() << v << " is not a value of the type";
-    return T{};
-  } else if constexpr (std::is_same_v<T, int8_t> ||
-                       std::is_same_v<T, int32_t>) {
-    return static_cast<T>(v);
-  } else {
-    return T(static_cast<float>(v));
-  }
-}
 
 // A scale with 11 significant bits (the parameter keeps bits 13..31 of the
 // float; these keep fewer, so sum × scale is exact in float).
@@ -146,9 +123,9 @@ void Check(int m, int n, int k, int base_m, int base_n, int base_k, Quant quant,
   std::vector<TA> a;
   std::vector<TB> b;
   std::vector<TBias> bias;
-  for (int x : av) a.push_back(Element<TA>(x));
-  for (int x : bv) b.push_back(Element<TB>(x));
-  for (int x : biasv) bias.push_back(Element<TBias>(x));
+  for (int x : av) a.push_back(ToElement<TA>(x));
+  for (int x : bv) b.push_back(ToElement<TB>(x));
+  for (int x : biasv) bias.push_back(ToElement<TBias>(x));
   // Per column: 0.05 .. 0.33 (vector), or one 0.3 (scalar): products land
   // between the codes, so the rounding shows.
   std::vector<float> scale(n);
@@ -320,13 +297,13 @@ void CheckColumnMajorOperands(int m, int n, int k, int base_m, int base_n,
   for (int i = 0; i < m; ++i) {
     for (int q = 0; q < k; ++q) {
       const size_t at = kTransA ? size_t{1} * i * k + q : size_t{1} * q * m + i;
-      a[at] = Element<T>(av[size_t{1} * i * k + q]);
+      a[at] = ToElement<T>(av[size_t{1} * i * k + q]);
     }
   }
   for (int q = 0; q < k; ++q) {
     for (int j = 0; j < n; ++j) {
       const size_t at = kTransB ? size_t{1} * q * n + j : size_t{1} * j * k + q;
-      b[at] = Element<T>(bv[size_t{1} * q * n + j]);
+      b[at] = ToElement<T>(bv[size_t{1} * q * n + j]);
     }
   }
   using A = MatmulType<TPosition::GM, CubeFormat::COLUMN_MAJOR, T, kTransA>;
@@ -493,9 +470,9 @@ void CheckTscmBias(int m, int n, int k, int base_m, int base_n, int base_k,
   for (int& x : biasv) x = value(rng);
   std::vector<T> a, b;
   std::vector<TBias> bias;
-  for (int x : av) a.push_back(Element<T>(x));
-  for (int x : bv) b.push_back(Element<T>(x));
-  for (int x : biasv) bias.push_back(Element<TBias>(x));
+  for (int x : av) a.push_back(ToElement<T>(x));
+  for (int x : bv) b.push_back(ToElement<T>(x));
+  for (int x : biasv) bias.push_back(ToElement<TBias>(x));
   using A = MatmulType<TPosition::GM, CubeFormat::ND, T>;
   using C = MatmulType<TPosition::GM, CubeFormat::ND, O>;
   using Bias = MatmulType<TPosition::TSCM, CubeFormat::ND, TBias>;

@@ -34,7 +34,9 @@
 namespace {
 
 using matmul_test::Gm;
+using matmul_test::kFloat8;
 using matmul_test::Tiling;
+using matmul_test::ToElement;
 
 using AscendC::CubeFormat;
 using AscendC::GlobalTensor;
@@ -59,27 +61,6 @@ struct Matrix {
   std::vector<double> v;
   double at(int r, int c) const { return v[size_t{1} * r * cols + c]; }
 };
-
-// The Ascend 950's 8-bit floats, which nothing converts into: v's code,
-// found among the 256 (v is one of their values).
-template <typename T>
-constexpr bool kFloat8 =
-    std::is_same_v<T, fp8_e4m3fn_t> || std::is_same_v<T, fp8_e5m2_t> ||
-    std::is_same_v<T, hifloat8_t>;
-
-template <typename T>
-T ToElement(double v) {
-  if constexpr (kFloat8<T>) {
-    for (int code = 0; code < 256; ++code) {
-      const T x = T::FromBits(static_cast<uint8_t>(code));
-      if (static_cast<double>(static_cast<float>(x)) == v) return x;
-    }
-    ADD_FAILURE() << v << " is no value of " << normgrad_ascendc::TypeName<T>();
-    return T::FromBits(0);
-  } else {
-    return static_cast<T>(v);
-  }
-}
 
 // `c0`: a column block's elements (int4b_t's 64 for values kept in int8_t).
 template <typename T>
