@@ -323,6 +323,18 @@ constexpr bool ScaleTransOf() {
   }
 }
 
+// A GM view of `elems` elements of T on host `storage` (sized for them and
+// 32 bytes more), from its first 32-byte boundary: the object's staging
+// areas, which the cube's moves address as aligned GM.
+template <typename T>
+GlobalTensor<T> AlignedGmView(std::vector<uint8_t>& storage, size_t elems) {
+  uint8_t* start = storage.data();
+  while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
+  GlobalTensor<T> view;
+  view.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(start), elems);
+  return view;
+}
+
 }  // namespace matmul_detail
 
 // Whether the kernel defined ASCENDC_CUBE_ONLY before including this
@@ -1682,9 +1694,7 @@ class Matmul {
     }
     const size_t elems = size_t{1} * tiling_.baseM * tiling_.baseN;
     scratch_.assign(elems * sizeof(DstT) + 32, 0);
-    uint8_t* start = scratch_.data();
-    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
-    scratch_gm_.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), elems);
+    scratch_gm_ = matmul_detail::AlignedGmView<DstT>(scratch_, elems);
   }
 
   // ---- Batches (docs/matmul.md, "Batches") ----
@@ -1774,10 +1784,8 @@ class Matmul {
           single_m_, single_n_, ull(elems));
     }
     batch_stage_.assign(elems * sizeof(DstT) + 32, 0);
-    uint8_t* start = batch_stage_.data();
-    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
-    GlobalTensor<DstT> stage;
-    stage.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), elems);
+    const GlobalTensor<DstT> stage =
+        matmul_detail::AlignedGmView<DstT>(batch_stage_, elems);
     {
       const Here here(*this);
       RunBatchCall(call, stage, true);
@@ -2086,9 +2094,7 @@ class Matmul {
           api, which, ull(local.GetSize()), ull(elems));
     }
     store.assign(elems * sizeof(T) + 32, 0);
-    uint8_t* start = store.data();
-    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
-    gm.SetGlobalBuffer(reinterpret_cast<__gm__ T*>(start), elems);
+    gm = matmul_detail::AlignedGmView<T>(store, elems);
     DataCopyPad(gm, local,
                 DataCopyExtParams(1, static_cast<uint32_t>(elems * sizeof(T)),
                                   0, 0, 0));
@@ -3473,13 +3479,11 @@ class Matmul {
     if (stage_.size() < column_block * sizeof(DstT) + 32) {
       stage_.assign(column_block * sizeof(DstT) + 32, 0);
     }
-    uint8_t* start = stage_.data();
-    while (reinterpret_cast<uintptr_t>(start) % 32 != 0) ++start;
-    GlobalTensor<DstT> tile;
-    tile.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(start), column_block);
+    const GlobalTensor<DstT> tile =
+        matmul_detail::AlignedGmView<DstT>(stage_, column_block);
     p.nSize = 16;
     p.dstStride = static_cast<uint32_t>(column_block);
-    const DstT* from = reinterpret_cast<const DstT*>(start);
+    const DstT* from = tile.GetPhyAddr();
     DstT* to = dst.GetPhyAddr();
     for (uint32_t j0 = 0; j0 < cur_n; j0 += 16) {
       Fixpipe950Call(tile, c[uint64_t{j0} * out.srcStride],
